@@ -1,0 +1,65 @@
+import { CommanderError } from 'commander';
+import { createContext, type Context, type GlobalOptions, type IOStreams } from '../context.js';
+import { describeError, ExitCode, exitCodeOf } from '../errors.js';
+import { buildProgram, type CommandRunner } from './program.js';
+
+/** Runs b2bctl with process argv and streams; every exit code is decided here. */
+async function main(): Promise<void> {
+  const io: IOStreams = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    isStdoutTTY: process.stdout.isTTY === true,
+    isStderrTTY: process.stderr.isTTY === true,
+    isStdinTTY: process.stdin.isTTY === true,
+  };
+  // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok);
+    throw error;
+  });
+  const interrupt = interruptOnSignals();
+  let context: Context | undefined;
+  let verbose = process.argv.includes('--verbose');
+
+  const program = buildProgram(async <T>(load: () => Promise<CommandRunner<T>>, options: T, globals: GlobalOptions) => {
+    verbose = globals.verbose;
+    context = createContext({ io, env: process.env, globals, interrupt });
+    const run = await load();
+    await run(options, context);
+  }, process.env);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+  });
+
+  try {
+    await program.parseAsync(process.argv);
+    process.exitCode = ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const finePrint = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+      process.exitCode = finePrint ? ExitCode.ok : ExitCode.usage;
+    } else {
+      io.stderr.write(`${describeError(error, verbose)}\n`);
+      process.exitCode = exitCodeOf(error);
+    }
+  } finally {
+    await context?.close();
+  }
+}
+
+/** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
+function interruptOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller.signal;
+}
+
+await main();

@@ -1,0 +1,20 @@
+import { InvalidArgumentError } from 'commander';
+
+/** A flag value that must be a whole number, at least `minimum`; anything else is a usage error (exit 2). */
+export function wholeNumber(minimum = 0): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < minimum) {
+      throw new InvalidArgumentError(`expected a whole number${minimum > 0 ? ` of at least ${minimum}` : ' (0 or more)'}.`);
+    }
+    return Number(value);
+  };
+}
+
+/** A flag value that must be a share between 0 and 1, such as 0.05. */
+export function fraction(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1) {
+    throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.05.');
+  }
+  return number;
+}

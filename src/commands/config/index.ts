@@ -1,0 +1,69 @@
+import { settingDefinition, settingDefinitions, problemWithSetting } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { createRecordWriter } from '../../io/output/record-writer.js';
+
+export interface ConfigGetOptions {
+  key: string;
+}
+export interface ConfigSetOptions {
+  key: string;
+  value: string;
+}
+export type ConfigListOptions = Record<string, never>;
+
+interface SettingRow {
+  key: string;
+  value: string | null;
+  source: string | null;
+  description: string;
+}
+
+/** Prints one setting's effective value (flag > env > profile > default), bare, for scripts. */
+export async function runGet(options: ConfigGetOptions, context: Context): Promise<void> {
+  const definition = settingDefinition(options.key);
+  if (!definition) throw new UsageError(problemWithSetting(options.key, '') ?? `unknown setting "${options.key}"`);
+  if (definition.secret) throw new UsageError(`"${options.key}" is a secret and is never printed; b2bctl whoami shows its status.`);
+  const session = await context.session();
+  const resolved = session.setting(options.key);
+  if (resolved.value === undefined) {
+    throw new B2bctlError(`"${options.key}" is not set for profile "${session.profileName}".`, ExitCode.someRecordsFailed);
+  }
+  context.io.stdout.write(`${resolved.value}\n`);
+}
+
+/** Stores a setting in the profile (creating it); an empty value removes the setting. */
+export async function runSet(options: ConfigSetOptions, context: Context): Promise<void> {
+  const problem = problemWithSetting(options.key, options.value);
+  if (problem && !(options.value === '' && settingDefinition(options.key) && !settingDefinition(options.key)?.managed && !settingDefinition(options.key)?.secret)) {
+    throw new UsageError(problem);
+  }
+  const session = await context.session({ allowNewProfile: true });
+  session.save({ [options.key]: options.value === '' ? undefined : options.value });
+  context.log.info(options.value === '' ? `Removed ${options.key} from profile "${session.profileName}".` : `Set ${options.key} for profile "${session.profileName}".`);
+}
+
+/** Every setting with its effective value and where that value comes from; secrets only as "(set)". */
+export async function runList(_options: ConfigListOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  const format = context.outputFormat('json');
+  const writer = createRecordWriter<SettingRow>(
+    format,
+    context.io.stdout,
+    {
+      table: [
+        { header: 'KEY', value: (row) => row.key },
+        { header: 'VALUE', value: (row) => row.value ?? '-' },
+        { header: 'SOURCE', value: (row) => row.source ?? '-' },
+      ],
+      csv: ['key', 'value', 'source', 'description'],
+    },
+    { color: context.io.isStdoutTTY && context.globals.color },
+  );
+  for (const definition of settingDefinitions) {
+    const resolved = session.setting(definition.key);
+    const value = resolved.value === undefined ? null : definition.secret ? '(set)' : resolved.value;
+    await writer.write({ key: definition.key, value, source: resolved.source ?? null, description: definition.description });
+  }
+  await writer.end();
+}

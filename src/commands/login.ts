@@ -1,0 +1,50 @@
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readSecretFromStdin } from '../io/read-stdin.js';
+import { requestToken } from '../platform/auth.js';
+import { tokenFields, tokenRoute } from '../platform/token-source.js';
+
+export interface LoginOptions {
+  username?: string;
+  passwordStdin: boolean;
+  tokenStdin: boolean;
+}
+
+/** Logs in with the integration user (or stores a pre-issued token) and caches the token in the profile. */
+export async function run(options: LoginOptions, context: Context): Promise<void> {
+  const presetToken = context.globals.token;
+  if ([options.passwordStdin, options.tokenStdin, presetToken !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError('Use only one of --password-stdin, --token and --token-stdin.');
+  }
+  const session = await context.session({ allowNewProfile: true });
+  const baseUrl = session.value('baseUrl') ?? (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
+  if (baseUrl && !session.value('baseUrl')) session.save({ baseUrl });
+  const checkedBaseUrl = session.requireBaseUrl();
+
+  if (options.tokenStdin || presetToken !== undefined) {
+    const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
+    if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin or pass --token TOKEN.');
+    session.save({ baseUrl: checkedBaseUrl, token, tokenObtainedAt: new Date(context.clock.now()).toISOString(), tokenExpiresAt: undefined, username: options.username ?? session.profile.username });
+    context.log.info(`Stored a pre-issued token for profile "${session.profileName}" at ${checkedBaseUrl}; its expiry is unknown, so b2bctl renews it when the platform refuses it.`);
+    return;
+  }
+
+  const username = options.username ?? session.value('username') ?? (await askFor(context, 'username'));
+  const password = options.passwordStdin ? await readSecretFromStdin(context.io.stdin) : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));
+  if (!password) throw new UsageError('The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.');
+
+  const http = await context.httpClient(checkedBaseUrl);
+  const issued = await requestToken(http, tokenRoute(session), { username, password });
+  session.save({ ...tokenFields(issued, context.clock.now(), checkedBaseUrl), username });
+  const expiresAt = new Date(context.clock.now() + issued.expiresInSeconds * 1000).toISOString();
+  context.log.info(`Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${expiresAt}.`);
+}
+
+async function askFor(context: Context, what: 'username' | 'password'): Promise<string> {
+  if (!context.canPrompt()) {
+    const how = what === 'username' ? 'pass --username EMAIL or set B2BCTL_USERNAME' : 'pipe it with --password-stdin or set B2BCTL_PASSWORD';
+    throw new UsageError(`No ${what} for login and no terminal to ask on: ${how}.`);
+  }
+  const prompter = await context.prompter();
+  return what === 'username' ? prompter.input('Integration user (e-mail)') : prompter.password('Password');
+}

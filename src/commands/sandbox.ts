@@ -1,0 +1,44 @@
+import type { Context } from '../context.js';
+import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
+import { defaultSeedDirectory } from '../sandbox/package-root.js';
+import { startSandbox } from '../sandbox/server.js';
+
+export interface SandboxCommandOptions {
+  host?: string;
+  port?: number;
+  username?: string;
+  tokenTtl?: number;
+  latency?: number;
+  failRate?: number;
+  resetRate?: number;
+  rateLimit?: number;
+  seed?: string;
+}
+
+/** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
+export async function run(options: SandboxCommandOptions, context: Context): Promise<void> {
+  const sandboxOptions: SandboxOptions = {
+    host: options.host ?? sandboxDefaults.host,
+    port: options.port ?? sandboxDefaults.port,
+    username: options.username ?? sandboxDefaults.username,
+    password: context.env.B2BCTL_SANDBOX_PASSWORD || sandboxDefaults.password,
+    tokenTtlSeconds: options.tokenTtl ?? sandboxDefaults.tokenTtlSeconds,
+    latencyMs: options.latency ?? sandboxDefaults.latencyMs,
+    failRate: options.failRate ?? sandboxDefaults.failRate,
+    resetRate: options.resetRate ?? sandboxDefaults.resetRate,
+    rateLimit: options.rateLimit ?? sandboxDefaults.rateLimit,
+    seedDirectory: options.seed ?? defaultSeedDirectory(),
+    logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
+  };
+  const sandbox = await startSandbox(sandboxOptions);
+  context.io.stdout.write(`${sandbox.url}\n`);
+  context.log.info(
+    `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
+  );
+  await new Promise((resolve) => {
+    if (context.interrupt.aborted) resolve(undefined);
+    context.interrupt.addEventListener('abort', resolve, { once: true });
+  });
+  await sandbox.close();
+  context.log.info('Sandbox stopped.');
+}

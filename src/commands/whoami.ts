@@ -1,0 +1,72 @@
+import type { Context } from '../context.js';
+import { tokenNeedsRenewal } from '../domain/token-expiry.js';
+import { createRecordWriter } from '../io/output/record-writer.js';
+
+export type WhoamiOptions = Record<string, never>;
+
+export interface Identity {
+  profile: string;
+  baseUrl: string | null;
+  username: string | null;
+  /** `valid`, `expired`, `unknown` (pre-issued token, expiry not known) or `none`. */
+  tokenStatus: 'valid' | 'expired' | 'unknown' | 'none';
+  tokenSource: string | null;
+  tokenExpiresAt: string | null;
+}
+
+/** Who b2bctl would act as: profile, base URL, user and token expiry; never the token itself. */
+export async function run(_options: WhoamiOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  const token = session.setting('token');
+  const profile = session.profile;
+  const fromProfile = token.source === 'profile';
+  const expiresAt = fromProfile ? profile.tokenExpiresAt : undefined;
+  let tokenStatus: Identity['tokenStatus'] = 'none';
+  if (token.value) {
+    if (!expiresAt) tokenStatus = 'unknown';
+    else tokenStatus = tokenNeedsRenewal({ obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) }, context.clock.now()) ? 'expired' : 'valid';
+  }
+  const identity: Identity = {
+    profile: session.profileName,
+    baseUrl: session.value('baseUrl') ?? null,
+    username: session.value('username') ?? null,
+    tokenStatus,
+    tokenSource: token.source ?? null,
+    tokenExpiresAt: expiresAt ?? null,
+  };
+  const renewable = Boolean(identity.username && context.env.B2BCTL_PASSWORD);
+  if (tokenStatus === 'none' && !renewable) throw session.notLoggedIn();
+
+  const format = context.outputFormat('json');
+  if (format === 'table') {
+    const lines = [
+      ['Profile', identity.profile],
+      ['Base URL', identity.baseUrl ?? '(not set)'],
+      ['User', identity.username ?? '(not set)'],
+      ['Token', describeToken(identity, renewable)],
+    ];
+    context.io.stdout.write(lines.map(([label, value]) => `${`${label}:`.padEnd(10)}${value}\n`).join(''));
+  } else {
+    const writer = createRecordWriter<Identity>(format, context.io.stdout, { table: [], csv: Object.keys(identity) }, { color: false });
+    if (format === 'json') context.io.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
+    else {
+      await writer.write(identity);
+      await writer.end();
+    }
+  }
+  if (tokenStatus === 'expired' && !renewable) throw session.notLoggedIn();
+}
+
+function describeToken(identity: Identity, renewable: boolean): string {
+  const renewal = renewable ? ' (renewed from B2BCTL_USERNAME/B2BCTL_PASSWORD when needed)' : '';
+  switch (identity.tokenStatus) {
+    case 'valid':
+      return `valid until ${identity.tokenExpiresAt}${renewal}`;
+    case 'expired':
+      return `expired at ${identity.tokenExpiresAt}${renewal}`;
+    case 'unknown':
+      return `from ${identity.tokenSource}, expiry unknown${renewal}`;
+    case 'none':
+      return `none${renewal}`;
+  }
+}

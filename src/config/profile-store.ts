@@ -1,0 +1,102 @@
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { ConfigError } from '../errors.js';
+import type { ProfileData } from './settings.js';
+
+interface ConfigFile {
+  profiles: Record<string, ProfileData>;
+}
+
+/** Profiles on disk: one JSON file, 0600, in a 0700 folder, written atomically by conf. */
+export class ProfileStore {
+  readonly directory: string;
+  readonly file: string;
+  private conf: Conf<ConfigFile> | undefined;
+
+  constructor(directory: string) {
+    this.directory = directory;
+    this.file = join(directory, 'config.json');
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.profiles()).toSorted();
+  }
+
+  read(name: string): ProfileData | undefined {
+    return this.profiles()[name];
+  }
+
+  /** Merges `changes` into a profile (creating it); an undefined value removes that key. */
+  update(name: string, changes: Readonly<Record<string, string | undefined>>): ProfileData {
+    const profiles = { ...this.profiles() };
+    const profile: ProfileData = { ...profiles[name] };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) delete profile[key];
+      else profile[key] = value;
+    }
+    profiles[name] = profile;
+    this.write(profiles);
+    return profile;
+  }
+
+  private profiles(): Record<string, ProfileData> {
+    // Reading never creates anything: a cron user with only environment settings needs no config folder.
+    if (!this.conf && !existsSync(this.file)) return {};
+    try {
+      const profiles = this.open().get('profiles');
+      if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
+        throw new ConfigError(`Config file ${this.file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.`, this.file);
+      }
+      return profiles;
+    } catch (error) {
+      throw this.explain(error);
+    }
+  }
+
+  private write(profiles: Record<string, ProfileData>): void {
+    try {
+      this.open().set('profiles', profiles);
+    } catch (error) {
+      throw this.explain(error);
+    }
+  }
+
+  private open(): Conf<ConfigFile> {
+    if (this.conf) return this.conf;
+    // conf leaves a new folder 0755; create it 0700 first, since it holds tokens.
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    try {
+      chmodSync(this.directory, 0o700);
+    } catch {
+      // A folder we do not own keeps its mode; the file itself is still 0600.
+    }
+    this.conf = new Conf<ConfigFile>({
+      projectName: 'b2bctl',
+      cwd: this.directory,
+      configName: 'config',
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      watch: false,
+    });
+    return this.conf;
+  }
+
+  private explain(error: unknown): unknown {
+    if (error instanceof ConfigError) return error;
+    if (error instanceof SyntaxError) {
+      return new ConfigError(`Config file ${this.file} is not valid JSON (${error.message}). Fix it, or delete it and run b2bctl login again.`, this.file, { cause: error });
+    }
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
+      return new ConfigError(
+        `Cannot use the config folder ${this.directory} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+        this.file,
+        { cause: error },
+      );
+    }
+    return error;
+  }
+}

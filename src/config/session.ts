@@ -1,0 +1,91 @@
+import { AuthError, UsageError } from '../errors.js';
+import type { ProfileStore } from './profile-store.js';
+import { type ProfileData, type ResolvedSetting, resolveSetting } from './settings.js';
+
+/** The profile a command runs with, and every setting resolved flag > env > profile > default. */
+export class Session {
+  readonly profileName: string;
+  readonly store: ProfileStore;
+  private profileData: ProfileData;
+  private readonly flags: Readonly<Record<string, string | undefined>>;
+  private readonly env: Readonly<Record<string, string | undefined>>;
+
+  constructor(options: {
+    store: ProfileStore;
+    profileName: string;
+    profile: ProfileData | undefined;
+    flags: Readonly<Record<string, string | undefined>>;
+    env: Readonly<Record<string, string | undefined>>;
+  }) {
+    this.store = options.store;
+    this.profileName = options.profileName;
+    this.profileData = options.profile ?? {};
+    this.flags = options.flags;
+    this.env = options.env;
+  }
+
+  get profile(): Readonly<ProfileData> {
+    return this.profileData;
+  }
+
+  setting(key: string): ResolvedSetting {
+    return resolveSetting(key, { flags: this.flags, env: this.env, profile: this.profileData });
+  }
+
+  value(key: string): string | undefined {
+    return this.setting(key).value;
+  }
+
+  /** The platform's base URL, or a usage error that says where to give it. */
+  requireBaseUrl(): string {
+    const baseUrl = this.value('baseUrl');
+    if (!baseUrl) {
+      throw new UsageError(
+        `No base URL for profile "${this.profileName}". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL${this.loginProfileFlag()}.`,
+      );
+    }
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      throw new UsageError(`Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`);
+    }
+    return baseUrl;
+  }
+
+  /** Writes to this profile on disk and keeps the in-memory view in step. */
+  save(changes: Readonly<Record<string, string | undefined>>): void {
+    this.profileData = this.store.update(this.profileName, changes);
+  }
+
+  notLoggedIn(): AuthError {
+    return new AuthError(`Not logged in for profile "${this.profileName}". Run b2bctl login --profile ${this.profileName}.`);
+  }
+
+  private loginProfileFlag(): string {
+    return this.profileName === 'default' ? '' : ` --profile ${this.profileName}`;
+  }
+}
+
+/** Picks the profile: --profile, else B2BCTL_PROFILE, else "default"; an unknown named profile is an error. */
+export function openSession(options: {
+  store: ProfileStore;
+  profileFlag: string | undefined;
+  flags: Readonly<Record<string, string | undefined>>;
+  env: Readonly<Record<string, string | undefined>>;
+  allowNewProfile?: boolean;
+}): Session {
+  const named = options.profileFlag || options.env.B2BCTL_PROFILE;
+  const profileName = named || 'default';
+  if (!/^[\w.-]+$/.test(profileName)) {
+    throw new UsageError(`Profile name "${profileName}" may hold only letters, digits, ".", "_" and "-".`);
+  }
+  const profile = options.store.read(profileName);
+  if (!profile && named && profileName !== 'default' && !options.allowNewProfile) {
+    const known = options.store.profileNames();
+    throw new UsageError(
+      `Unknown profile "${profileName}" (${known.length ? `known: ${known.join(', ')}` : 'no profiles yet'}). Run b2bctl login --profile ${profileName} to create it.`,
+    );
+  }
+  return new Session({ store: options.store, profileName, profile, flags: options.flags, env: options.env });
+}

@@ -1,0 +1,123 @@
+/**
+ * The settings a profile can hold, and the precedence rule of DESIGN.md §2:
+ * flag > environment > profile > default. Pure: no I/O.
+ */
+
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+
+export interface SettingDefinition {
+  key: string;
+  description: string;
+  env?: string;
+  defaultValue?: string;
+  /** Never printed, never settable with `config set` (use `login`). */
+  secret?: boolean;
+  /** Written by `login`, shown by `config`, not set by hand. */
+  managed?: boolean;
+  allowed?: readonly string[];
+  /** Checks a value given with `config set`; returns a problem or undefined. */
+  check?: (value: string) => string | undefined;
+}
+
+const isPath = (value: string) => (value.startsWith('/') ? undefined : 'must start with /');
+const isWholeNumber = (value: string) => (/^\d+$/.test(value) ? undefined : 'must be a whole number');
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'must be an http:// or https:// URL';
+  } catch {
+    return 'must be an absolute URL such as https://store.example.com';
+  }
+};
+
+export const settingDefinitions: readonly SettingDefinition[] = [
+  { key: 'baseUrl', description: 'Base URL of the platform API', env: 'B2BCTL_BASE_URL', check: isHttpUrl },
+  { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME' },
+  { key: 'token', description: 'Access token', env: 'B2BCTL_TOKEN', secret: true, managed: true },
+  { key: 'tokenExpiresAt', description: 'When the cached token expires (ISO-8601)', managed: true },
+  { key: 'tokenObtainedAt', description: 'When the cached token was issued (ISO-8601)', managed: true },
+  { key: 'auth.style', description: 'Body style of the token route', defaultValue: 'json', allowed: ['json', 'form', 'basic'] },
+  { key: 'paths.token', description: 'Token route', defaultValue: '/v1/auth/token', check: isPath },
+  { key: 'paths.sellers', description: 'Sales rep listing route', defaultValue: '/sellerModule/listSellers', check: isPath },
+  { key: 'paths.customerStatus', description: 'Customer status route', defaultValue: '/v1/customer/updateStatus/:document/:active', check: isPath },
+  { key: 'paths.customerAddresses', description: 'Customer addresses route', defaultValue: '/v1/customer/addresses/:document', check: isPath },
+  { key: 'paths.orders', description: 'Order listing route', defaultValue: '/v1/orders', check: isPath },
+  { key: 'paths.order', description: 'Order detail route', defaultValue: '/v1/orders/:id', check: isPath },
+  { key: 'http.timeout', description: 'Per-request timeout in milliseconds', env: 'B2BCTL_TIMEOUT', defaultValue: '30000', check: isWholeNumber },
+  { key: 'http.retries', description: 'Retries after a failed request', env: 'B2BCTL_RETRIES', defaultValue: '3', check: isWholeNumber },
+];
+
+const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));
+
+export function settingDefinition(key: string): SettingDefinition | undefined {
+  return definitionsByKey.get(key);
+}
+
+export type ProfileData = Record<string, string>;
+
+export interface SettingLayers {
+  flags: Readonly<Record<string, string | undefined>>;
+  env: Readonly<Record<string, string | undefined>>;
+  profile: Readonly<ProfileData>;
+}
+
+export interface ResolvedSetting {
+  value: string | undefined;
+  source: SettingSource | undefined;
+}
+
+/** The value of a setting and where it came from: flag > environment > profile > default. */
+export function resolveSetting(key: string, layers: SettingLayers): ResolvedSetting {
+  const definition = definitionsByKey.get(key);
+  const fromFlag = layers.flags[key];
+  if (nonEmpty(fromFlag)) return { value: fromFlag, source: 'flag' };
+  const fromEnv = definition?.env ? layers.env[definition.env] : undefined;
+  if (nonEmpty(fromEnv)) return { value: fromEnv, source: 'env' };
+  const fromProfile = layers.profile[key];
+  if (nonEmpty(fromProfile)) return { value: fromProfile, source: 'profile' };
+  if (definition?.defaultValue !== undefined) return { value: definition.defaultValue, source: 'default' };
+  return { value: undefined, source: undefined };
+}
+
+function nonEmpty(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}
+
+/** Checks a `config set KEY VALUE`; returns the problem in words, or undefined. */
+export function problemWithSetting(key: string, value: string): string | undefined {
+  const definition = definitionsByKey.get(key);
+  if (!definition) {
+    const suggestion = closestKey(key);
+    return `unknown setting "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; run b2bctl config list to see them all`;
+  }
+  if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
+  if (definition.allowed && !definition.allowed.includes(value)) {
+    return `"${key}" must be one of ${definition.allowed.join(', ')}, not "${value}"`;
+  }
+  const problem = definition.check?.(value);
+  return problem ? `"${key}" ${problem}, not "${value}"` : undefined;
+}
+
+/** The known key nearest to a mistyped one, when it is near enough to be a typo. */
+export function closestKey(key: string): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const definition of settingDefinitions) {
+    const distance = editDistance(key.toLowerCase(), definition.key.toLowerCase());
+    if (!best || distance < best.distance) best = { key: definition.key, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.key : undefined;
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,146 @@
+/** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
+
+/** Exit codes of DESIGN.md §3 (sysexits). */
+export const ExitCode = {
+  ok: 0,
+  someRecordsFailed: 1,
+  usage: 2,
+  dataInvalid: 65,
+  inputMissing: 66,
+  unavailable: 69,
+  interrupted: 75,
+  authFailed: 77,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class B2bctlError extends Error {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** The command line asks for something impossible: a bad flag value, a missing setting, an unknown key. */
+export class UsageError extends B2bctlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** The config file cannot be read; the message names the file and the fix. */
+export class ConfigError extends B2bctlError {
+  readonly file: string;
+  constructor(message: string, file: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.usage, options);
+    this.file = file;
+  }
+}
+
+/** A record or file of the user's is invalid: nothing was sent. */
+export class InputError extends B2bctlError {
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly field: string | undefined;
+  constructor(message: string, location: { file?: string; line?: number; field?: string; missing?: boolean } = {}) {
+    super(message, location.missing ? ExitCode.inputMissing : ExitCode.dataInvalid);
+    this.file = location.file;
+    this.line = location.line;
+    this.field = location.field;
+  }
+}
+
+/** Credentials were refused or are missing: the fix is to log in. */
+export class AuthError extends B2bctlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.authFailed, options);
+  }
+}
+
+/** The platform could not be reached, or kept failing after every retry. */
+export class UnavailableError extends B2bctlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.unavailable, options);
+  }
+}
+
+/** The run was stopped by a signal; the message says how to resume. */
+export class InterruptedError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+/** Some records failed; the summary and the report have already said which. */
+export class PartialFailureError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.someRecordsFailed);
+  }
+}
+
+export interface PlatformRequestInfo {
+  method: string;
+  url: string;
+}
+
+/** The platform answered with an error status that retrying will not fix. */
+export class PlatformError extends B2bctlError {
+  readonly status: number;
+  readonly platformMessage: string | undefined;
+  /** Field and value of a 422 `Property [field] with value [value] does not pass validation`. */
+  readonly field: string | undefined;
+  readonly value: string | undefined;
+  readonly request: PlatformRequestInfo;
+  readonly body: unknown;
+  constructor(status: number, request: PlatformRequestInfo, body: unknown) {
+    const platformMessage = messageOfBody(body);
+    const violation = platformMessage === undefined ? undefined : parseValidationMessage(platformMessage);
+    super(
+      `${request.method} ${request.url} failed with HTTP ${status}${platformMessage ? `: ${platformMessage}` : ''}`,
+      status === 401 || status === 403 ? ExitCode.authFailed : ExitCode.someRecordsFailed,
+    );
+    this.status = status;
+    this.request = request;
+    this.body = body;
+    this.platformMessage = platformMessage;
+    this.field = violation?.field;
+    this.value = violation?.value;
+  }
+}
+
+const validationMessagePattern = /^Property \[(?<field>[^\]]*)\] with value \[(?<value>[\s\S]*)\] does not pass validation/;
+
+/** Splits the platform's 422 wording into the field and the value it names. */
+export function parseValidationMessage(message: string): { field: string; value: string } | undefined {
+  const match = validationMessagePattern.exec(message);
+  if (!match?.groups) return undefined;
+  return { field: match.groups.field ?? '', value: match.groups.value ?? '' };
+}
+
+function messageOfBody(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    for (const key of ['message', 'error_description', 'error']) {
+      if (typeof record[key] === 'string') return record[key];
+    }
+  }
+  return undefined;
+}
+
+/** The exit code for anything thrown out of a command. */
+export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof B2bctlError) return error.exitCode;
+  return ExitCode.someRecordsFailed;
+}
+
+/** The one line printed for an error; the stack only when the user asked for detail. */
+export function describeError(error: unknown, verbose: boolean): string {
+  if (error instanceof B2bctlError && !verbose) return `error: ${error.message}`;
+  if (error instanceof Error) {
+    if (verbose) return `error: ${error.message}\n${error.stack ?? ''}${error.cause ? `\ncaused by: ${String((error.cause as Error).stack ?? error.cause)}` : ''}`;
+    return `error: ${error.message} (run with --verbose for details)`;
+  }
+  return `error: ${String(error)}`;
+}

@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import type { OutputFormat } from '../../context.js';
+import { cellText, csvLine, valueAtPath } from './csv-format.js';
+import { renderTable, type TableColumn } from './table.js';
+
+/** What a listing needs to be written in every output format. */
+export interface RecordLayout<T> {
+  /** The columns of the terminal table. */
+  table: readonly TableColumn<T>[];
+  /** The dot paths of the CSV columns, in order. */
+  csv: readonly string[];
+}
+
+export interface RecordWriter<T> {
+  write(record: T): Promise<void>;
+  /** Finishes the output; resolves to the number of records written. */
+  end(): Promise<number>;
+}
+
+/**
+ * Writes records as they arrive: JSON as one array (the same bytes as `JSON.stringify(list, null, 2)`),
+ * NDJSON a line each, CSV with dot-path columns; the table waits for all rows to size its columns.
+ */
+export function createRecordWriter<T>(format: OutputFormat, stream: NodeJS.WritableStream, layout: RecordLayout<T>, options: { color: boolean }): RecordWriter<T> {
+  let count = 0;
+  const put = async (text: string) => {
+    if (!stream.write(text)) await once(stream, 'drain');
+  };
+  switch (format) {
+    case 'json':
+      return {
+        async write(record) {
+          const indented = JSON.stringify(record, null, 2).replaceAll('\n', '\n  ');
+          await put(`${count === 0 ? '[\n' : ',\n'}  ${indented}`);
+          count++;
+        },
+        async end() {
+          await put(count === 0 ? '[]\n' : '\n]\n');
+          return count;
+        },
+      };
+    case 'ndjson':
+      return {
+        async write(record) {
+          await put(`${JSON.stringify(record)}\n`);
+          count++;
+        },
+        async end() {
+          return count;
+        },
+      };
+    case 'csv': {
+      let headerWritten = false;
+      const writeHeader = async () => {
+        if (headerWritten) return;
+        headerWritten = true;
+        await put(csvLine(layout.csv));
+      };
+      return {
+        async write(record) {
+          await writeHeader();
+          await put(csvLine(layout.csv.map((path) => cellText(valueAtPath(record, path)))));
+          count++;
+        },
+        async end() {
+          await writeHeader();
+          return count;
+        },
+      };
+    }
+    case 'table': {
+      const rows: T[] = [];
+      return {
+        async write(record) {
+          rows.push(record);
+        },
+        async end() {
+          await put(await renderTable(layout.table, rows, options));
+          return rows.length;
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { AuthError, PlatformError } from '../errors.js';
+import type { HttpClient } from './http-client.js';
+
+export type TokenRouteStyle = 'json' | 'form' | 'basic';
+
+export interface IssuedToken {
+  accessToken: string;
+  /** Lifetime the platform announced, in seconds. */
+  expiresInSeconds: number;
+}
+
+/** The platform's documented token lifetime, used when the token route does not say. */
+export const defaultTokenLifetimeSeconds = 12 * 60 * 60;
+
+/** Exchanges the integration user's credentials for an access token at the token route. */
+export async function requestToken(
+  http: HttpClient,
+  route: { path: string; style: TokenRouteStyle },
+  credentials: { username: string; password: string },
+): Promise<IssuedToken> {
+  const request = tokenRequest(route.style, credentials);
+  const response = await http.request({ method: 'POST', path: route.path, ...request, safeToRepeat: true });
+  const url = http.urlFor(route.path).toString();
+  const body = parseJson(response.text);
+  if (response.status === 400 || response.status === 401 || response.status === 403) {
+    throw new AuthError(`Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`);
+  }
+  if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
+  const record = (body ?? {}) as Record<string, unknown>;
+  if (typeof record.access_token !== 'string' || record.access_token === '') {
+    throw new PlatformError(response.status, { method: 'POST', url }, 'the token route answered without an access_token; check paths.token and auth.style');
+  }
+  const expiresIn = Number(record.expires_in);
+  return {
+    accessToken: record.access_token,
+    expiresInSeconds: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : defaultTokenLifetimeSeconds,
+  };
+}
+
+function tokenRequest(style: TokenRouteStyle, credentials: { username: string; password: string }): { headers: Record<string, string>; body: string } {
+  switch (style) {
+    case 'json':
+      return {
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ username: credentials.username, password: credentials.password }),
+      };
+    case 'form':
+      return {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ grant_type: 'password', username: credentials.username, password: credentials.password }).toString(),
+      };
+    case 'basic':
+      return {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: 'grant_type=client_credentials',
+      };
+  }
+}
+
+export function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

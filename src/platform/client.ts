@@ -1,0 +1,78 @@
+import type { Session } from '../config/session.js';
+import { AuthError, PlatformError } from '../errors.js';
+import { parseJson } from './auth.js';
+import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
+import type { TokenSource } from './token-source.js';
+
+export interface PlatformRequest {
+  method: HttpMethod;
+  path: string;
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  safeToRepeat?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface PlatformResponse<T> {
+  status: number;
+  body: T;
+}
+
+/** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
+export class PlatformClient {
+  constructor(
+    readonly http: HttpClient,
+    readonly session: Session,
+    private readonly tokens: TokenSource,
+  ) {}
+
+  /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
+  route(settingKey: string, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
+    const template = this.session.value(settingKey);
+    if (!template) throw new Error(`no route setting ${settingKey}`);
+    return template.replace(/:(\w+)/g, (_, name: string) => {
+      const value = parameters[name];
+      if (value === undefined) throw new Error(`route ${settingKey} needs :${name}`);
+      return encodeURIComponent(String(value));
+    });
+  }
+
+  /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer throws. */
+  async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
+    let token = await this.tokens.current();
+    let response = await this.sendWithToken(request, token);
+    if (response.status === 401) {
+      token = await this.tokens.renewAfterRejection(token);
+      response = await this.sendWithToken(request, token);
+      if (response.status === 401) {
+        throw new AuthError(`The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}). Check the integration user's access.`);
+      }
+    }
+    const body = parseJson(response.text);
+    if (response.status >= 400) {
+      throw new PlatformError(response.status, { method: request.method, url: response.url }, body);
+    }
+    return { status: response.status, body: body as T };
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private sendWithToken(request: PlatformRequest, token: string) {
+    const hasBody = request.body !== undefined;
+    return this.http.request({
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      },
+      body: hasBody ? JSON.stringify(request.body) : undefined,
+      safeToRepeat: request.safeToRepeat,
+      signal: request.signal,
+    });
+  }
+}

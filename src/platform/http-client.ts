@@ -1,0 +1,188 @@
+import { Pool, type Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import { InterruptedError, UnavailableError } from '../errors.js';
+import { decideRetry } from './retry-policy.js';
+import { redactBody, redactHeaders } from './redact.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Route path such as `/sellerModule/listSellers`, joined to the base URL's own path. */
+  path: string;
+  query?: Readonly<Record<string, QueryValue>>;
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /** Whether repeating the request after an unclear network failure is harmless. Default: not for POST. */
+  safeToRepeat?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  url: string;
+  attempts: number;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  maxRetries: number;
+  connections?: number;
+  clock: Clock;
+  random?: () => number;
+  /** Called with each line of a `--verbose` trace, secrets already redacted. */
+  trace?: (line: string) => void;
+  /** Aborts every request that does not bring its own signal (Ctrl-C in a simple command). */
+  signal?: AbortSignal;
+  /** Told of each retry, for summaries and adaptive pacing. */
+  onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
+}
+
+/** A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). */
+export class AmbiguousRequestError extends UnavailableError {}
+
+/** The single HTTP client of b2bctl: keep-alive pool, per-request timeout, retries with back-off. */
+export class HttpClient {
+  readonly baseUrl: URL;
+  private readonly pool: Pool;
+  private readonly options: HttpClientOptions;
+
+  constructor(options: HttpClientOptions) {
+    this.options = options;
+    this.baseUrl = new URL(options.baseUrl);
+    this.pool = new Pool(this.baseUrl.origin, {
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+    });
+  }
+
+  /** The absolute URL of a route, for requests and messages. */
+  urlFor(path: string, query?: Readonly<Record<string, QueryValue>>): URL {
+    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, this.baseUrl.origin);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
+    }
+    return url;
+  }
+
+  /** Sends a request, retrying passing failures; returns the final answer whatever its status. */
+  async request(request: HttpRequest): Promise<HttpResponse> {
+    const signal = request.signal ?? this.options.signal;
+    try {
+      return await this.requestWithRetries({ ...request, signal });
+    } catch (error) {
+      if (signal?.aborted) throw new InterruptedError(`Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${this.urlFor(request.path)}.`);
+      throw error;
+    }
+  }
+
+  private async requestWithRetries(request: HttpRequest): Promise<HttpResponse> {
+    const url = this.urlFor(request.path, request.query);
+    const safeToRepeat = request.safeToRepeat ?? request.method !== 'POST';
+    const random = this.options.random ?? Math.random;
+    for (let attempt = 1; ; attempt++) {
+      let response: HttpResponse | undefined;
+      let failure: unknown;
+      try {
+        response = await this.once(request, url, attempt);
+      } catch (error) {
+        if (request.signal?.aborted) throw error;
+        failure = error;
+      }
+      const decision = decideRetry(
+        {
+          attempt,
+          maxRetries: this.options.maxRetries,
+          status: response?.status,
+          retryAfter: headerText(response?.headers['retry-after']),
+          error: failure,
+          safeToRepeat,
+        },
+        this.options.clock.now(),
+        random,
+      );
+      if (response && (response.status < 400 || !decision.retry)) {
+        if (response.status >= 500 || response.status === 429) {
+          if (decision.retry === false && decision.reason === 'retries exhausted') {
+            throw new UnavailableError(`${request.method} ${url} kept failing with HTTP ${response.status} after ${attempt} attempts; the platform is unavailable, try again later.`);
+          }
+        }
+        return response;
+      }
+      if (!decision.retry) {
+        throw this.networkFailure(request, url, failure, attempt, decision.reason);
+      }
+      this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
+      this.options.trace?.(`* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`);
+      await this.options.clock.sleep(decision.delayMs, request.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async once(request: HttpRequest, url: URL, attempt: number): Promise<HttpResponse> {
+    const headers: Record<string, string> = { 'user-agent': `b2bctl/${B2BCTL_VERSION}`, ...request.headers };
+    const trace = this.options.trace;
+    if (trace) {
+      trace(`> ${request.method} ${url}`);
+      for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
+      if (request.body) trace(`> ${truncate(redactBody(request.body))}`);
+    }
+    const started = this.options.clock.now();
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const answer: Dispatcher.ResponseData = await this.pool.request({
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      body: request.body,
+      signal,
+    });
+    const text = await answer.body.text();
+    const response: HttpResponse = { status: answer.statusCode, headers: answer.headers, text, url: url.toString(), attempts: attempt };
+    if (trace) {
+      trace(`< ${response.status} (${this.options.clock.now() - started} ms)`);
+      for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
+      if (text) trace(`< ${truncate(redactBody(text))}`);
+    }
+    return response;
+  }
+
+  private networkFailure(request: HttpRequest, url: URL, failure: unknown, attempts: number, reason: string): Error {
+    const what = describeNetworkError(failure);
+    if (reason === 'the request may have been applied') {
+      return new AmbiguousRequestError(`${request.method} ${url} failed (${what}) after the request may have reached the platform.`, { cause: failure });
+    }
+    if (reason === 'error is not retried' && !(failure instanceof Error && 'code' in failure)) {
+      return failure instanceof Error ? failure : new Error(String(failure));
+    }
+    return new UnavailableError(
+      `Cannot reach ${url.origin} (${what}) after ${attempts} attempt${attempts === 1 ? '' : 's'}. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
+      { cause: failure },
+    );
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return 'timed out';
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : error.message;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function truncate(text: string, limit = 2000): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} bytes)` : text;
+}

@@ -1,0 +1,64 @@
+/** Keeps secrets out of traces, logs and messages. Pure. */
+
+export const redacted = '[redacted]';
+
+const secretKeyPattern = /pass(word)?|secret|token|authorization|credential/i;
+
+/** Headers as they may be printed: credentials replaced, the scheme kept. */
+export function redactHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const safe: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (/^(authorization|proxy-authorization)$/i.test(name)) {
+      const scheme = /^(\S+)\s/.exec(text)?.[1];
+      safe[name] = scheme ? `${scheme} ${redacted}` : redacted;
+    } else if (secretKeyPattern.test(name) || /^(cookie|set-cookie)$/i.test(name)) {
+      safe[name] = redacted;
+    } else {
+      safe[name] = text;
+    }
+  }
+  return safe;
+}
+
+/** A request or response body as it may be printed: values of secret-looking keys replaced. */
+export function redactBody(body: string): string {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.stringify(redactValue(JSON.parse(trimmed)));
+    } catch {
+      // Not JSON after all: fall through to the form rule.
+    }
+  }
+  if (/^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
+    return trimmed
+      .split('&')
+      .map((pair) => {
+        const [name = '', value = ''] = pair.split('=');
+        return secretKeyPattern.test(decodeURIComponent(name)) ? `${name}=${redacted}` : `${name}=${value}`;
+      })
+      .join('&');
+  }
+  return body;
+}
+
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, secretKeyPattern.test(key) && inner !== null && typeof inner !== 'object' ? redacted : redactValue(inner)]),
+    );
+  }
+  return value;
+}
+
+/** Replaces every occurrence of known secret strings (a password, a token) in free text. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let safe = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) safe = safe.split(secret).join(redacted);
+  }
+  return safe;
+}

@@ -1,0 +1,104 @@
+/** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
+
+const retryableStatuses = new Set([429, 502, 503, 504]);
+
+const retryableNetworkCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** 429 and the gateway errors are passing; every other 4xx is an answer that retrying will not change. */
+export function isRetryableStatus(status: number): boolean {
+  return retryableStatuses.has(status);
+}
+
+/** The network failures worth another try: resets, refusals, time-outs, DNS hiccups. */
+export function isRetryableNetworkError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'TimeoutError') return true;
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && retryableNetworkCodes.has(code);
+}
+
+/**
+ * Milliseconds a `Retry-After` header asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Undefined when the header is absent or unreadable.
+ */
+export function parseRetryAfter(header: string | undefined, nowMs: number): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (text === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+export interface BackoffSettings {
+  baseMs: number;
+  maxMs: number;
+}
+
+export const defaultBackoff: BackoffSettings = { baseMs: 250, maxMs: 15_000 };
+
+/**
+ * Exponential back-off with "equal jitter": half the step is fixed, half random, so retries of
+ * many clients spread out without any of them retrying at once. `attempt` counts from 1.
+ */
+export function backoffDelay(attempt: number, settings: BackoffSettings, random: () => number): number {
+  const step = Math.min(settings.maxMs, settings.baseMs * 2 ** (attempt - 1));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+/** The longest Retry-After we honour before giving up on a request. */
+export const maxRetryAfterMs = 5 * 60_000;
+
+export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+
+export interface FailedAttempt {
+  /** 1 for the first try. */
+  attempt: number;
+  maxRetries: number;
+  status?: number;
+  retryAfter?: string;
+  error?: unknown;
+  /** False for a request the platform may have applied already (a create); see DESIGN.md §7. */
+  safeToRepeat: boolean;
+}
+
+/** Whether to try again after a failed attempt, and after how long. */
+export function decideRetry(failure: FailedAttempt, nowMs: number, random: () => number, backoff = defaultBackoff): RetryDecision {
+  if (failure.attempt > failure.maxRetries) return { retry: false, reason: 'retries exhausted' };
+  if (failure.status !== undefined) {
+    if (!isRetryableStatus(failure.status)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
+    const requested = parseRetryAfter(failure.retryAfter, nowMs);
+    if (requested !== undefined) {
+      if (requested > maxRetryAfterMs) return { retry: false, reason: `Retry-After asks for ${Math.round(requested / 1000)} s` };
+      return { retry: true, delayMs: requested };
+    }
+    return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };
+  }
+  if (!isRetryableNetworkError(failure.error)) return { retry: false, reason: 'error is not retried' };
+  if (!failure.safeToRepeat && !isRefusedBeforeSending(failure.error)) {
+    return { retry: false, reason: 'the request may have been applied' };
+  }
+  return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };
+}
+
+/** A refused connection means the request never left: safe to repeat even when it is not idempotent. */
+function isRefusedBeforeSending(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code ?? ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN';
+}

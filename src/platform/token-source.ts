@@ -1,0 +1,102 @@
+import type { Clock } from '../clock.js';
+import type { Session } from '../config/session.js';
+import { tokenNeedsRenewal } from '../domain/token-expiry.js';
+import { ConfigError } from '../errors.js';
+import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
+import type { HttpClient } from './http-client.js';
+
+/**
+ * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
+ * expired or was refused and credentials are in the environment (DESIGN.md §4).
+ */
+export class TokenSource {
+  private token: string | undefined;
+  private renewal: Promise<string> | undefined;
+
+  constructor(
+    private readonly session: Session,
+    private readonly http: HttpClient,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly clock: Clock,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  async current(): Promise<string> {
+    if (this.token) return this.token;
+    if (this.renewal) return this.renewal;
+    const setting = this.session.setting('token');
+    if (setting.value && setting.source !== 'profile') {
+      this.token = setting.value;
+      return this.token;
+    }
+    if (setting.value && this.profileTokenFitsBaseUrl()) {
+      const expired = tokenNeedsRenewal(
+        { obtainedAtMs: Date.parse(this.session.profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(this.session.profile.tokenExpiresAt ?? '') },
+        this.clock.now(),
+      );
+      if (!expired) {
+        this.token = setting.value;
+        return this.token;
+      }
+      if (!this.credentials()) throw this.session.notLoggedIn();
+      this.log(`The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`);
+    }
+    return this.renew();
+  }
+
+  /** After a 401: one fresh login (shared by every request that saw the same refusal), or exit 77. */
+  async renewAfterRejection(rejected: string): Promise<string> {
+    if (this.renewal) return this.renewal;
+    if (this.token && this.token !== rejected) return this.token;
+    if (!this.credentials()) throw this.session.notLoggedIn();
+    this.log(`The platform refused the token of profile "${this.session.profileName}"; logging in again.`);
+    return this.renew();
+  }
+
+  private renew(): Promise<string> {
+    const credentials = this.credentials();
+    if (!credentials) return Promise.reject(this.session.notLoggedIn());
+    this.token = undefined;
+    this.renewal = this.login(credentials).finally(() => {
+      this.renewal = undefined;
+    });
+    return this.renewal;
+  }
+
+  private async login(credentials: { username: string; password: string }): Promise<string> {
+    const issued = await requestToken(this.http, tokenRoute(this.session), credentials);
+    this.token = issued.accessToken;
+    try {
+      this.session.save(tokenFields(issued, this.clock.now(), this.session.requireBaseUrl()));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.log(`warning: the new token is used for this run only: ${error.message}`);
+    }
+    return issued.accessToken;
+  }
+
+  private credentials(): { username: string; password: string } | undefined {
+    const username = this.session.value('username');
+    const password = this.env.B2BCTL_PASSWORD;
+    return username && password ? { username, password } : undefined;
+  }
+
+  private profileTokenFitsBaseUrl(): boolean {
+    const profileBaseUrl = this.session.profile.baseUrl;
+    return !profileBaseUrl || profileBaseUrl === this.session.value('baseUrl');
+  }
+}
+
+export function tokenRoute(session: Session): { path: string; style: TokenRouteStyle } {
+  return { path: session.value('paths.token') ?? '/v1/auth/token', style: (session.value('auth.style') ?? 'json') as TokenRouteStyle };
+}
+
+/** The profile fields that cache an issued token. */
+export function tokenFields(issued: IssuedToken, nowMs: number, baseUrl: string): Record<string, string> {
+  return {
+    baseUrl,
+    token: issued.accessToken,
+    tokenObtainedAt: new Date(nowMs).toISOString(),
+    tokenExpiresAt: new Date(nowMs + issued.expiresInSeconds * 1000).toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { SandboxOptions } from './options.js';
+import { sendError } from './http-answers.js';
+
+/**
+ * The faults a real platform shows under load, on demand: latency, 429 above a request rate
+ * (with Retry-After), 503s, and connections reset without an answer. Control routes are spared.
+ */
+export function registerFaults(app: FastifyInstance, options: SandboxOptions, random: () => number = Math.random): void {
+  let windowStartedAt = 0;
+  let requestsInWindow = 0;
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.control) return;
+    if (options.latencyMs > 0) await delay(options.latencyMs);
+    if (options.rateLimit > 0) {
+      const now = Date.now();
+      if (now - windowStartedAt >= 1000) {
+        windowStartedAt = now;
+        requestsInWindow = 0;
+      }
+      requestsInWindow++;
+      if (requestsInWindow > options.rateLimit) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((windowStartedAt + 1000 - now) / 1000));
+        reply.header('retry-after', String(retryAfterSeconds));
+        return sendError(reply, 429, `Rate limit of ${options.rateLimit} requests per second exceeded`);
+      }
+    }
+    if (options.resetRate > 0 && random() < options.resetRate) {
+      reply.hijack();
+      request.raw.socket.resetAndDestroy();
+      return reply;
+    }
+    if (options.failRate > 0 && random() < options.failRate) {
+      return sendError(reply, 503, 'Service temporarily unavailable');
+    }
+  });
+}

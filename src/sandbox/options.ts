@@ -1,0 +1,34 @@
+/** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
+export interface SandboxOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  username: string;
+  password: string;
+  /** Lifetime of issued tokens, in seconds (the platform's is 12 hours). */
+  tokenTtlSeconds: number;
+  /** Added before every platform answer, in milliseconds. */
+  latencyMs: number;
+  /** Share of platform requests answered 503, from 0 to 1. */
+  failRate: number;
+  /** Share of platform requests whose connection is reset without an answer, from 0 to 1. */
+  resetRate: number;
+  /** Platform requests allowed per second before 429 with Retry-After; 0 for no limit. */
+  rateLimit: number;
+  /** Folder with the seed files (sellers.json, ...). */
+  seedDirectory: string;
+  /** Called with one line per request handled, when the operator wants to watch. */
+  logRequest?: (line: string) => void;
+}
+
+export const sandboxDefaults = {
+  host: '127.0.0.1',
+  port: 8787,
+  username: 'integration@sandbox.test',
+  password: 'sandbox-secret',
+  tokenTtlSeconds: 12 * 60 * 60,
+  latencyMs: 0,
+  failRate: 0,
+  resetRate: 0,
+  rateLimit: 0,
+} as const;

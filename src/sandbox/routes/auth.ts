@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { SandboxOptions } from '../options.js';
+import type { SandboxState } from '../state.js';
+import { sendError } from '../http-answers.js';
+
+/** `POST /v1/auth/token` (DESIGN.md §4) and the Bearer check every platform route sits behind. */
+export function registerAuth(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
+  app.post('/v1/auth/token', { config: { public: true } }, async (request, reply) => {
+    const credentials = credentialsOf(request);
+    if (!credentials) {
+      return sendError(reply, 400, 'Send {"username","password"} as JSON, a form, or Basic credentials');
+    }
+    if (!sameSecret(credentials.username, options.username) || !sameSecret(credentials.password, options.password)) {
+      return reply.code(401).send({ error: 'invalid_grant', message: 'Invalid username or password' });
+    }
+    const token = state.issueToken(Date.now(), options.tokenTtlSeconds);
+    return { access_token: token, token_type: 'Bearer', expires_in: options.tokenTtlSeconds };
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.config?.public) return;
+    const header = request.headers.authorization;
+    if (!header) return sendError(reply, 401, 'Token missing: send Authorization: Bearer <ACCESS_TOKEN>');
+    const match = /^Bearer ([\w.~+/=-]+)$/i.exec(header);
+    if (!match?.[1]) return sendError(reply, 401, 'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>');
+    const verdict = state.checkToken(match[1], Date.now());
+    if (verdict === 'expired') return sendError(reply, 401, 'Token expired');
+    if (verdict === 'unknown') return sendError(reply, 401, 'Token invalid');
+  });
+}
+
+function credentialsOf(request: FastifyRequest): { username: string; password: string } | undefined {
+  const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '');
+  if (basic?.[1]) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  }
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body.username === 'string' && typeof body.password === 'string') {
+    return { username: body.username, password: body.password };
+  }
+  return undefined;
+}
+
+/** Compares secrets in constant time, so the answer's timing says nothing about how much matched. */
+export function sameSecret(given: string, expected: string): boolean {
+  // Digests have one length, so not even the secret's length leaks through an early return.
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}

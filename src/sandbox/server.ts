@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerFaults } from './faults.js';
+import { sendError } from './http-answers.js';
+import type { SandboxOptions } from './options.js';
+import { registerAuth } from './routes/auth.js';
+import { registerControl } from './routes/control.js';
+import { registerSellers } from './routes/sellers.js';
+import { loadSalesReps } from './sellers-seed.js';
+import { SandboxState } from './state.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No Bearer token needed (the token route, control routes). */
+    public?: boolean;
+    /** A /_sandbox route: no faults injected, not counted. */
+    control?: boolean;
+  }
+}
+
+export interface RunningSandbox {
+  /** Base URL to give b2bctl, such as http://127.0.0.1:40123. */
+  url: string;
+  state: SandboxState;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Starts the simulated platform on loopback, seeded from the seed folder. */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const state = new SandboxState();
+  state.sellers = loadSalesReps(options.seedDirectory);
+
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config?.control) state.countRequest(`${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`);
+  });
+  if (options.logRequest) {
+    const log = options.logRequest;
+    app.addHook('onResponse', async (request, reply) => {
+      log(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
+    });
+  }
+  registerFaults(app, options);
+  registerAuth(app, state, options);
+  registerSellers(app, state);
+  registerControl(app, state);
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`));
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    return sendError(reply, status, status === 400 ? `Body cannot be parsed: ${error.message}` : error.message);
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { url: `http://${host}:${port}`, state, app, close: () => app.close() };
+}

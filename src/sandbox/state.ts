@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import type { SalesRep } from '../platform/sellers.js';
+
+/** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
+export class SandboxState {
+  readonly tokens = new Map<string, number>();
+  readonly requestCounts = new Map<string, number>();
+  sellers: SalesRep[] = [];
+
+  issueToken(nowMs: number, ttlSeconds: number): string {
+    const token = randomBytes(24).toString('base64url');
+    this.tokens.set(token, nowMs + ttlSeconds * 1000);
+    return token;
+  }
+
+  /** `valid`, `expired` or `unknown` for a Bearer token. */
+  checkToken(token: string, nowMs: number): 'valid' | 'expired' | 'unknown' {
+    const expiresAt = this.tokens.get(token);
+    if (expiresAt === undefined) return 'unknown';
+    return nowMs < expiresAt ? 'valid' : 'expired';
+  }
+
+  countRequest(key: string): void {
+    this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
+  }
+}
