@@ -35,9 +35,9 @@ export async function run(options: LoginOptions, context: Context): Promise<void
 
   const http = await context.httpClient(checkedBaseUrl);
   const issued = await requestToken(http, tokenRoute(session), { username, password });
-  session.save({ ...tokenFields(issued, context.clock.now(), checkedBaseUrl), username });
-  const expiresAt = new Date(context.clock.now() + issued.expiresInSeconds * 1000).toISOString();
-  context.log.info(`Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${expiresAt}.`);
+  const fields = tokenFields(issued, context.clock.now(), checkedBaseUrl);
+  session.save({ ...fields, username });
+  context.log.info(`Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`);
 }
 
 async function askFor(context: Context, what: 'username' | 'password'): Promise<string> {

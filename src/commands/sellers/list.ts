@@ -36,7 +36,7 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
   table: [
     { header: 'EMAIL', value: (rep) => rep.username },
     { header: 'DOCUMENT', value: (rep) => rep.document },
-    { header: 'CODE', value: (rep) => rep.attendantCode },
+    { header: 'CODE', value: (rep) => rep.attendantCode || '-' },
     { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-' },
     { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no') },
     { header: 'PERMISSIONS', value: permissionSummary },
