@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { createContext, type Context, type GlobalOptions, type IOStreams } from '../context.js';
 import { describeError, ExitCode, exitCodeOf } from '../errors.js';
 import { buildProgram, type CommandRunner } from './program.js';
@@ -28,11 +28,17 @@ async function main(): Promise<void> {
     const run = await load();
     await run(options, context);
   }, process.env);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-  });
+  // Subcommands copied the root's settings when they were created, so each one needs these too:
+  // without the override a usage error in `sellers list` would exit 1 through process.exit.
+  const configure = (command: Command): void => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+    for (const subcommand of command.commands) configure(subcommand);
+  };
+  configure(program);
 
   try {
     await program.parseAsync(process.argv);

@@ -1,3 +1,5 @@
+import { closestName } from '../domain/suggest.js';
+
 /**
  * The settings a profile can hold, and the precedence rule of DESIGN.md §2:
  * flag > environment > profile > default. Pure: no I/O.
@@ -100,24 +102,5 @@ export function problemWithSetting(key: string, value: string): string | undefin
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */
 export function closestKey(key: string): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const definition of settingDefinitions) {
-    const distance = editDistance(key.toLowerCase(), definition.key.toLowerCase());
-    if (!best || distance < best.distance) best = { key: definition.key, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.key : undefined;
-}
-
-/** Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
+  return closestName(key, settingDefinitions.map((definition) => definition.key));
 }

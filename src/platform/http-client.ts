@@ -1,7 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { InterruptedError, UnavailableError } from '../errors.js';
-import { decideRetry } from './retry-policy.js';
+import { decideRetry, isRetryableStatus } from './retry-policy.js';
 import { redactBody, redactHeaders } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -109,10 +109,9 @@ export class HttpClient {
         random,
       );
       if (response && (response.status < 400 || !decision.retry)) {
-        if (response.status >= 500 || response.status === 429) {
-          if (decision.retry === false && decision.reason === 'retries exhausted') {
-            throw new UnavailableError(`${request.method} ${url} kept failing with HTTP ${response.status} after ${attempt} attempts; the platform is unavailable, try again later.`);
-          }
+        if (!decision.retry && isRetryableStatus(response.status)) {
+          const why = decision.reason === 'retries exhausted' ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}` : `(${decision.reason})`;
+          throw new UnavailableError(`${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`);
         }
         return response;
       }

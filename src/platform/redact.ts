@@ -2,7 +2,8 @@
 
 export const redacted = '[redacted]';
 
-const secretKeyPattern = /pass(word)?|secret|token|authorization|credential/i;
+// Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`; not `token_type` or `passport`.
+const secretKeyPattern = /(pass(word|wd)?|secret|token|authorization|credentials?|api[-_]?key)$/i;
 
 /** Headers as they may be printed: credentials replaced, the scheme kept. */
 export function redactHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
@@ -36,12 +37,22 @@ export function redactBody(body: string): string {
     return trimmed
       .split('&')
       .map((pair) => {
-        const [name = '', value = ''] = pair.split('=');
-        return secretKeyPattern.test(decodeURIComponent(name)) ? `${name}=${redacted}` : `${name}=${value}`;
+        // Only the first "=" ends the name; a value may hold more.
+        const name = pair.slice(0, pair.indexOf('='));
+        return secretKeyPattern.test(decodedName(name)) ? `${name}=${redacted}` : pair;
       })
       .join('&');
   }
   return body;
+}
+
+/** A form field's name decoded, or as written when its escapes are broken: tracing must never throw. */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 function redactValue(value: unknown): unknown {

@@ -40,8 +40,9 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
   const text = header.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  if (!/[a-z]/i.test(text)) return undefined;
-  const date = Date.parse(text);
+  // Only the HTTP-date forms (IMF-fixdate, RFC 850, asctime): V8's Date.parse reads "abc 1" as 2001.
+  if (!/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) return undefined;
+  const date = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
@@ -80,9 +81,12 @@ export interface FailedAttempt {
 
 /** Whether to try again after a failed attempt, and after how long. */
 export function decideRetry(failure: FailedAttempt, nowMs: number, random: () => number, backoff = defaultBackoff): RetryDecision {
-  if (failure.attempt > failure.maxRetries) return { retry: false, reason: 'retries exhausted' };
+  // Exhaustion is checked only once the failure is known to be retryable: an unsafe request that may
+  // have been applied must stay ambiguous on the last attempt too, and a 4xx/500 stays an answer.
+  const exhausted: RetryDecision = { retry: false, reason: 'retries exhausted' };
   if (failure.status !== undefined) {
     if (!isRetryableStatus(failure.status)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
+    if (failure.attempt > failure.maxRetries) return exhausted;
     const requested = parseRetryAfter(failure.retryAfter, nowMs);
     if (requested !== undefined) {
       if (requested > maxRetryAfterMs) return { retry: false, reason: `Retry-After asks for ${Math.round(requested / 1000)} s` };
@@ -94,6 +98,7 @@ export function decideRetry(failure: FailedAttempt, nowMs: number, random: () =>
   if (!failure.safeToRepeat && !isRefusedBeforeSending(failure.error)) {
     return { retry: false, reason: 'the request may have been applied' };
   }
+  if (failure.attempt > failure.maxRetries) return exhausted;
   return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };
 }
 

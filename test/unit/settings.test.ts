@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { closestKey, problemWithSetting, resolveSetting } from '../../src/config/settings.js';
 
 describe('resolveSetting: flag > environment > profile > default', () => {
-  const cases = [
+  const cases: { name: string; flags: Record<string, string>; env: Record<string, string>; profile: Record<string, string>; expected: unknown[] }[] = [
     { name: 'flag wins over all', flags: { baseUrl: 'http://flag' }, env: { B2BCTL_BASE_URL: 'http://env' }, profile: { baseUrl: 'http://profile' }, expected: ['http://flag', 'flag'] },
     { name: 'env wins over profile', flags: {}, env: { B2BCTL_BASE_URL: 'http://env' }, profile: { baseUrl: 'http://profile' }, expected: ['http://env', 'env'] },
     { name: 'profile when no flag or env', flags: {}, env: {}, profile: { baseUrl: 'http://profile' }, expected: ['http://profile', 'profile'] },

@@ -1,0 +1,64 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { InputError } from '../../errors.js';
+
+/** The display name of an input: its path, or `stdin` for `-`. */
+export function inputName(path: string): string {
+  return path === '-' ? 'stdin' : path;
+}
+
+/** Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. */
+export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Promise<Readable> {
+  if (path === '-') return stdin instanceof Readable ? stdin : Readable.from(stdin);
+  try {
+    const handle = await open(path, 'r');
+    const stats = await handle.stat();
+    if (stats.isDirectory()) {
+      await handle.close();
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    }
+    return createReadStream('', { fd: handle, highWaterMark: 256 * 1024 });
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+}
+
+function unreadable(path: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT' ? 'no such file; check the path' : code === 'EACCES' || code === 'EPERM' ? 'permission denied; check the file is readable by this user' : code === 'EISDIR' ? 'is a folder, not a file' : (error as Error).message;
+  return new InputError(`${path}: ${reason}.`, { file: path, missing: true });
+}
+
+/**
+ * Reads the first `bytes` of a stream without losing them: the returned stream replays the head,
+ * then the rest. Used to sniff format and encoding on stdin, which cannot be read twice.
+ */
+export async function peekBytes(stream: Readable, bytes: number): Promise<{ head: Buffer; stream: Readable }> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* replay(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    if (ended) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    }
+  }
+  return { head, stream: Readable.from(replay(), { objectMode: false }) };
+}

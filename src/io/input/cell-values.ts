@@ -1,0 +1,43 @@
+/** How a spreadsheet cell's text becomes a typed value. Pure. */
+
+export type DecimalSeparator = '.' | ',';
+
+const trueWords = new Set(['true', '1', 'sim', 'yes', 's', 'y', 'verdadeiro']);
+const falseWords = new Set(['false', '0', 'não', 'nao', 'no', 'n', 'falso']);
+
+/** `true/false/1/0/sim/não/yes/no` (any case) as a boolean; undefined when the text is none of them. */
+export function parseBoolean(text: string): boolean | undefined {
+  const word = text.trim().toLowerCase();
+  if (trueWords.has(word)) return true;
+  if (falseWords.has(word)) return false;
+  return undefined;
+}
+
+/**
+ * A decimal number as a pt-BR or an en-US spreadsheet writes it. With a decimal comma, `.` may only
+ * group thousands (`1.234,56` is 1234.56); with a decimal point, a comma makes the text no number,
+ * because `parseFloat("1.234,56")` silently reading 1.234 is the error this exists to prevent.
+ */
+export function parseDecimal(text: string, decimal: DecimalSeparator): number | undefined {
+  const value = text.trim();
+  if (decimal === ',') {
+    if (!/^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
+    return Number(value.replaceAll('.', '').replace(',', '.'));
+  }
+  if (!/^[+-]?\d+(\.\d+)?$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** A whole number, possibly with thousands grouping; undefined for fractions and words. */
+export function parseWholeNumber(text: string, decimal: DecimalSeparator): number | undefined {
+  const number = parseDecimal(text, decimal);
+  return number !== undefined && Number.isInteger(number) ? number : undefined;
+}
+
+/** A `|`-separated list cell (`Atacado|Sul`), without empty items. */
+export function parseList(text: string): string[] {
+  return text
+    .split('|')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

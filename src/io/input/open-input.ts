@@ -1,0 +1,146 @@
+import type { Readable } from 'node:stream';
+import { InputError, UsageError } from '../../errors.js';
+import { inputName, openBytes, peekBytes } from './byte-source.js';
+import type { DecimalSeparator } from './cell-values.js';
+import { readCsvRows } from './csv-rows.js';
+import { readJsonValues, readNdjsonValues } from './json-values.js';
+import { type FieldCatalogue, type HeaderProblems, planColumns, setPath, shapeRow } from './record-shape.js';
+import { formatFromContent, formatFromExtension, type InputFormat, looksBinary, sniffDelimiter, sniffEncoding, type TextEncoding } from './sniff.js';
+import { decodeText } from './text-decoding.js';
+
+export interface InputOptions {
+  path: string;
+  stdin: NodeJS.ReadableStream;
+  catalogue: FieldCatalogue;
+  encoding?: TextEncoding;
+  delimiter?: string;
+  decimal?: DecimalSeparator;
+  /** `--map`: the ERP's own header (or JSON key) to our field path. */
+  headerMap?: Readonly<Record<string, string>>;
+  /** `--strict`: an unknown column is an error instead of a warning. */
+  strict?: boolean;
+  warn(message: string): void;
+}
+
+/** One record of the input, shaped as a request body, with where it came from. */
+export interface InputRecord {
+  line: number;
+  values: Record<string, unknown>;
+  /** The record as the user wrote it: CSV cells, or the JSON value. For the errors file. */
+  original: readonly string[] | unknown;
+  /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
+  problems: string[];
+}
+
+export interface OpenedInput {
+  file: string;
+  format: InputFormat;
+  encoding: TextEncoding;
+  /** CSV only: the delimiter, decimal separator and header cells as read. */
+  csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  records: AsyncGenerator<InputRecord>;
+}
+
+const sniffBytes = 64 * 1024;
+
+/**
+ * Opens a CSV, JSON (array or one object) or NDJSON input, from a file or `-` for stdin, and streams
+ * its records (DESIGN.md §5). Format, encoding and delimiter are sniffed unless given.
+ */
+export async function openInput(options: InputOptions): Promise<OpenedInput> {
+  const file = inputName(options.path);
+  const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
+  const head = peeked.head;
+  if (head.length === 0) throw new InputError(`${file}: the file is empty; expected a header line and records.`, { file });
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
+    throw new InputError(`${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`, { file });
+  }
+  if (looksBinary(head)) throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, { file });
+
+  const encoding = options.encoding ?? sniffEncoding(head);
+  const headText = new TextDecoder(encoding === 'utf-8' ? 'utf-8' : 'latin1').decode(head);
+  const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
+  const text = decodeText(peeked.stream as Readable, encoding, file);
+
+  if (format === 'csv') {
+    const delimiter = options.delimiter ?? sniffDelimiter(headText);
+    const decimal = options.decimal ?? (delimiter === ';' ? ',' : '.');
+    return openCsv(file, text, { ...options, delimiter, decimal, encoding });
+  }
+  const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
+  return { file, format, encoding, records: jsonRecords(values, options) };
+}
+
+async function openCsv(file: string, text: AsyncIterable<string>, options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding }): Promise<OpenedInput> {
+  const rows = readCsvRows(text, { delimiter: options.delimiter, file });
+  const first = await rows.next();
+  if (first.done) throw new InputError(`${file}: the file is empty; expected a header line and records.`, { file });
+  const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
+  const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
+  reportHeaderProblems(file, first.value.line, problems, options);
+  async function* records(): AsyncGenerator<InputRecord> {
+    for await (const row of rows) {
+      const rowProblems = row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '') ? [`the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`] : [];
+      yield { line: row.line, values: shapeRow(row.cells, columns, options.decimal), original: row.cells, problems: rowProblems };
+    }
+  }
+  return { file, format: 'csv', encoding: options.encoding, csv: { delimiter: options.delimiter, decimal: options.decimal, headers }, records: records() };
+}
+
+function reportHeaderProblems(file: string, line: number, problems: HeaderProblems, options: InputOptions): void {
+  const repeated = problems.repeated[0];
+  if (repeated) {
+    throw new InputError(`${file}:${line}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`, {
+      file,
+      line,
+      field: repeated.path,
+    });
+  }
+  for (const unknown of problems.unknown) {
+    const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
+    const message = `${file}:${line}: unknown column "${unknown.header}"${hint}`;
+    if (options.strict) throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, { file, line, field: unknown.header });
+    options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
+  }
+}
+
+async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown }>, options: InputOptions): AsyncGenerator<InputRecord> {
+  const warned = new Set<string>();
+  const file = inputName(options.path);
+  for await (const { line, value } of values) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      yield { line, values: {}, original: value, problems: [`expected a JSON object, found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`] };
+      continue;
+    }
+    const record: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const path = options.headerMap?.[key] ?? key;
+      if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
+        if (!warned.has(key)) {
+          warned.add(key);
+          const message = `${file}:${line}: unknown field "${key}"`;
+          if (options.strict) throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, { file, line, field: key });
+          options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
+        }
+        continue;
+      }
+      if (inner === null || inner === '') continue;
+      setPath(record, path, inner);
+    }
+    yield { line, values: record, original: value, problems: [] };
+  }
+}
+
+/** An object field such as `customerRegistrationAddress`, whose children are the known paths. */
+function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
+  return catalogue.knownPaths.some((known) => known.startsWith(`${path}.`));
+}
+
+/** Parses a `--map` file's JSON: an object from the ERP's header to our field path. */
+export function parseHeaderMap(json: unknown, file: string): Record<string, string> {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
+  for (const [key, value] of Object.entries(json)) {
+    if (typeof value !== 'string' || value === '') throw new UsageError(`${file}: the mapping of "${key}" must be a field name such as "document".`);
+  }
+  return json as Record<string, string>;
+}

@@ -1,0 +1,74 @@
+/** Guesses about an input file from its first bytes: format, encoding, delimiter. Pure. */
+
+export type InputFormat = 'csv' | 'json' | 'ndjson';
+export type TextEncoding = 'utf-8' | 'windows-1252';
+
+/** The format by extension; undefined when the name does not tell (stdin, `.dat`). */
+export function formatFromExtension(path: string): InputFormat | undefined {
+  const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  if (extension === 'csv' || extension === 'txt' || extension === 'tsv') return 'csv';
+  if (extension === 'json') return 'json';
+  if (extension === 'ndjson' || extension === 'jsonl') return 'ndjson';
+  return undefined;
+}
+
+/** The format from the content: `[` starts JSON; one object per line is NDJSON; one object is JSON; else CSV. */
+export function formatFromContent(head: string): InputFormat {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (text.startsWith('[')) return 'json';
+  if (!text.startsWith('{')) return 'csv';
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length > 1) {
+    try {
+      JSON.parse(lines[0] ?? '');
+      return 'ndjson';
+    } catch {
+      return 'json';
+    }
+  }
+  return 'json';
+}
+
+/**
+ * UTF-8 when the sample decodes strictly (a BOM settles it at once), else Windows-1252, which is
+ * what pt-BR Excel saves as "CSV". A sequence cut at the sample's end does not count against UTF-8.
+ */
+export function sniffEncoding(sample: Uint8Array): TextEncoding {
+  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return 'utf-8';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** True when the sample looks binary (NUL bytes, or mostly control characters): not a text export. */
+export function looksBinary(sample: Uint8Array): boolean {
+  if (sample.length === 0) return false;
+  let control = 0;
+  for (const byte of sample.subarray(0, 4096)) {
+    if (byte === 0) return true;
+    if (byte < 9 || (byte > 13 && byte < 32)) control++;
+  }
+  return control / Math.min(sample.length, 4096) > 0.1;
+}
+
+const candidateDelimiters = [',', ';', '\t'] as const;
+
+/**
+ * The delimiter of a CSV from its header line: whichever of `,` `;` tab appears most often outside
+ * quotes (csv-parse's own `delimiter_auto` throws on quoted fields, see DESIGN.md §12). Comma on a tie.
+ */
+export function sniffDelimiter(text: string): string {
+  const counts = new Map<string, number>(candidateDelimiters.map((delimiter) => [delimiter, 0]));
+  let inQuotes = false;
+  for (const character of text.replace(/^\uFEFF/, '')) {
+    if (character === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (character === '\n' || character === '\r')) break;
+    else if (!inQuotes && counts.has(character)) counts.set(character, (counts.get(character) ?? 0) + 1);
+  }
+  let best: string = ',';
+  for (const delimiter of candidateDelimiters) if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}

@@ -1,0 +1,119 @@
+import { InputError } from '../../errors.js';
+import type { TextEncoding } from './sniff.js';
+
+/**
+ * Decodes a byte stream. UTF-8 is decoded strictly, so a Windows-1252 byte further down the file
+ * stops the run with the fix instead of becoming U+FFFD in a customer's name; Windows-1252 goes
+ * through iconv-lite, because Node 20's TextDecoder maps 0x80 to U+0080 instead of € (DESIGN.md §12).
+ */
+export async function* decodeText(bytes: AsyncIterable<Buffer | string>, encoding: TextEncoding, file: string): AsyncGenerator<string> {
+  if (encoding === 'windows-1252') {
+    const iconv = await import('iconv-lite');
+    const decoder = iconv.getDecoder('win1252');
+    for await (const chunk of bytes) yield decoder.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const rest = decoder.end();
+    if (rest) yield rest;
+    return;
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let offset = 0;
+  try {
+    for await (const chunk of bytes) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      yield decoder.decode(buffer, { stream: true });
+      offset += buffer.length;
+    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch (error) {
+    if (error instanceof TypeError) {
+      throw new InputError(`${file}: not valid UTF-8 (after byte ${offset}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252.`, { file });
+    }
+    throw error;
+  }
+}
+
+/** Tracks where a quoted CSV field opened, to name that line when the quote is never closed. */
+export interface QuoteTracker {
+  /** Line where the field still open at the end of the input started, if any. */
+  openQuoteLine: number | undefined;
+}
+
+/**
+ * Turns CRLF and lone CR into LF (csv-parse counts a CRLF inside a quoted field as two lines) and
+ * follows the quoting as csv-parse does with `relax_quotes`, so an unclosed quote can be reported
+ * at the line where it opens rather than at the end of the file.
+ */
+export async function* normalizeLineEnds(text: AsyncIterable<string>, delimiter: string | undefined, tracker: QuoteTracker): AsyncGenerator<string> {
+  let pendingCarriageReturn = false;
+  const quoting = new QuoteFollower(delimiter ?? '\n', tracker);
+  for await (const piece of text) {
+    let chunk = piece;
+    if (pendingCarriageReturn) chunk = `\r${chunk}`;
+    pendingCarriageReturn = chunk.endsWith('\r');
+    if (pendingCarriageReturn) chunk = chunk.slice(0, -1);
+    const normalized = chunk.replaceAll('\r\n', '\n').replaceAll('\r', '\n');
+    if (delimiter !== undefined) quoting.follow(normalized);
+    if (normalized) yield normalized;
+  }
+  if (pendingCarriageReturn) {
+    quoting.follow('\n');
+    yield '\n';
+  }
+  quoting.finish();
+}
+
+/** The quoting state machine of RFC 4180 with csv-parse's `relax_quotes`, jumping from one special character to the next. */
+class QuoteFollower {
+  private state: 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted' = 'fieldStart';
+  private line = 1;
+  private readonly specials: RegExp;
+
+  constructor(
+    private readonly delimiter: string,
+    private readonly tracker: QuoteTracker,
+  ) {
+    this.specials = new RegExp(`["\\n${delimiter.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}]`, 'g');
+  }
+
+  follow(text: string): void {
+    let last = 0;
+    for (const match of text.matchAll(this.specials)) {
+      if (match.index > last) this.ordinaryText();
+      this.special(match[0]);
+      last = match.index + 1;
+    }
+    if (last < text.length) this.ordinaryText();
+  }
+
+  finish(): void {
+    if (this.state !== 'quoted') this.tracker.openQuoteLine = undefined;
+  }
+
+  private ordinaryText(): void {
+    if (this.state === 'fieldStart' || this.state === 'quoteInQuoted') this.state = 'unquoted';
+  }
+
+  private special(character: string): void {
+    const endsField = character === this.delimiter || character === '\n';
+    switch (this.state) {
+      case 'quoted':
+        if (character === '"') this.state = 'quoteInQuoted';
+        break;
+      case 'quoteInQuoted':
+        if (character === '"') this.state = 'quoted';
+        else if (endsField) this.state = 'fieldStart';
+        break;
+      case 'fieldStart':
+        if (character === '"') {
+          this.state = 'quoted';
+          this.tracker.openQuoteLine = this.line;
+        }
+        break;
+      case 'unquoted':
+        if (endsField) this.state = 'fieldStart';
+        break;
+    }
+    if (character === '\n') this.line++;
+  }
+}

@@ -1,0 +1,277 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/clock.js';
+import { InterruptedError, UnavailableError } from '../../../src/errors.js';
+import { AmbiguousRequestError, HttpClient, type HttpClientOptions, type HttpRequest } from '../../../src/platform/http-client.js';
+
+/** What the server saw of one request. */
+interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+type Answer = (request: IncomingMessage, response: ServerResponse) => void;
+
+const reply =
+  (status: number, body = '', headers: Record<string, string> = {}): Answer =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(body);
+  };
+/** Drops the connection without answering, as a crashing proxy does. */
+const resetConnection: Answer = (request) => request.socket.destroy();
+/** Never answers; the client's time-out must end the wait. */
+const hang: Answer = () => {};
+
+/** A real server on 127.0.0.1 that plays its answers in order, the last one forever after. */
+class ScriptedServer {
+  readonly seen: SeenRequest[] = [];
+  private readonly server: Server;
+  constructor(private readonly answers: Answer[]) {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        this.seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        const answer = this.answers[Math.min(this.seen.length, this.answers.length) - 1]!;
+        answer(request, response);
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A clock frozen at one instant whose sleep records the delay instead of waiting. */
+function fakeClock(nowMs = Date.parse('2026-11-02T12:00:00Z')): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => nowMs,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
+});
+
+async function setUp(answers: Answer[], options: Partial<HttpClientOptions> = {}) {
+  const server = new ScriptedServer(answers);
+  const baseUrl = await server.start();
+  cleanups.push(() => server.stop());
+  const clock = fakeClock();
+  const client = new HttpClient({ baseUrl, timeoutMs: 5_000, maxRetries: 3, clock, random: () => 0, ...options });
+  cleanups.push(() => client.close());
+  return { server, baseUrl, clock, client };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+const get: HttpRequest = { method: 'GET', path: '/sellerModule/listSellers' };
+const post: HttpRequest = { method: 'POST', path: '/v1/customer', body: '{"name":"Ana"}', headers: { 'content-type': 'application/json' } };
+
+describe('HttpClient retries', () => {
+  it.each([
+    { name: '503 then 200', answers: [reply(503), reply(200, '[]')], sleeps: [125] },
+    { name: '502, 504 then 200', answers: [reply(502), reply(504), reply(200, '[]')], sleeps: [125, 250] },
+    { name: '429 with Retry-After: 2', answers: [reply(429, '', { 'retry-after': '2' }), reply(200, '[]')], sleeps: [2000] },
+    {
+      name: '429 with an HTTP-date Retry-After, measured on the injected clock',
+      answers: [reply(429, '', { 'retry-after': new Date(Date.parse('2026-11-02T12:00:30Z')).toUTCString() }), reply(200, '[]')],
+      sleeps: [30_000],
+    },
+    { name: 'a reset connection on GET', answers: [resetConnection, reply(200, '[]')], sleeps: [125] },
+  ])('$name: retried, then answered', async ({ answers, sleeps }) => {
+    const { server, clock, client } = await setUp(answers);
+    const response = await client.request(get);
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('[]');
+    expect(response.attempts).toBe(sleeps.length + 1);
+    expect(clock.sleeps).toEqual(sleeps);
+    expect(server.seen).toHaveLength(sleeps.length + 1);
+  });
+
+  it.each([
+    { name: '400', status: 400, maxRetries: 3 },
+    { name: '422', status: 422, maxRetries: 3 },
+    { name: '404', status: 404, maxRetries: 3 },
+    { name: '500', status: 500, maxRetries: 3 },
+    { name: '500 with retries off', status: 500, maxRetries: 0 },
+    { name: '422 with retries off', status: 422, maxRetries: 0 },
+  ])('$name is returned without a retry', async ({ status, maxRetries }) => {
+    const body = '{"status":"UNPROCESSABLE_ENTITY","message":"Property [document] with value [1] does not pass validation"}';
+    const { server, clock, client } = await setUp([reply(status, body), reply(200)], { maxRetries });
+    const response = await client.request(post);
+    expect([response.status, response.text, response.attempts]).toEqual([status, body, 1]);
+    expect(server.seen).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('gives up with UnavailableError after maxRetries of 503', async () => {
+    const { server, baseUrl, clock, client } = await setUp([reply(503)], { maxRetries: 2 });
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toBe(`GET ${baseUrl}/sellerModule/listSellers kept failing with HTTP 503 after 3 attempts; the platform is unavailable, try again later.`);
+    expect(server.seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([125, 250]);
+  });
+
+  it('does not wait for a Retry-After beyond five minutes', async () => {
+    const { server, clock, client } = await setUp([reply(503, '', { 'retry-after': '3600' }), reply(200)]);
+    await client.request(get).catch(() => undefined);
+    expect(server.seen).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it.each([
+    { name: 'with retries', maxRetries: 3 },
+    { name: 'with retries off', maxRetries: 0 },
+  ])('a reset connection on POST is ambiguous, never repeated ($name)', async ({ maxRetries }) => {
+    const { server, baseUrl, clock, client } = await setUp([resetConnection, reply(201)], { maxRetries });
+    const error = await failureOf(client.request(post));
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toMatch(new RegExp(`^POST ${baseUrl}/v1/customer failed \\(\\w+\\) after the request may have reached the platform\\.$`));
+    expect(server.seen).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a POST marked safeToRepeat is retried after a reset', async () => {
+    const { server, client } = await setUp([resetConnection, reply(200, '{}')]);
+    const response = await client.request({ ...post, safeToRepeat: true });
+    expect(response.status).toBe(200);
+    expect(server.seen.map((seen) => seen.body)).toEqual(['{"name":"Ana"}', '{"name":"Ana"}']);
+  });
+
+  it('a time-out on GET is retried, then reported as unavailable', async () => {
+    const { server, baseUrl, clock, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toBe(`Cannot reach ${baseUrl} (timed out) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`);
+    expect(server.seen).toHaveLength(2);
+    expect(clock.sleeps).toEqual([125]);
+  });
+});
+
+/** The origin of a port that was just free: connecting to it is refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = new ScriptedServer([reply(200)]);
+  const baseUrl = await server.start();
+  await server.stop();
+  return baseUrl;
+}
+
+describe('HttpClient on a closed port', () => {
+  it.each([
+    { name: 'GET', request: get },
+    { name: 'POST (refused means it never left, so it is retried)', request: post },
+  ])('$name throws UnavailableError naming the origin', async ({ request }) => {
+    const baseUrl = await closedPortUrl();
+    const clock = fakeClock();
+    const client = new HttpClient({ baseUrl: `${baseUrl}/api/`, timeoutMs: 5_000, maxRetries: 2, clock, random: () => 0 });
+    cleanups.push(() => client.close());
+    const error = await failureOf(client.request(request));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toBe(`Cannot reach ${baseUrl} (ECONNREFUSED) after 3 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`);
+    expect(clock.sleeps).toEqual([125, 250]);
+  });
+});
+
+describe('HttpClient requests', () => {
+  it('sends method, path under the base path, query, headers and body', async () => {
+    const server = new ScriptedServer([reply(201, '{"id":9}')]);
+    const origin = await server.start();
+    cleanups.push(() => server.stop());
+    const client = new HttpClient({ baseUrl: `${origin}/api/v2/`, timeoutMs: 5_000, maxRetries: 0, clock: fakeClock() });
+    cleanups.push(() => client.close());
+    const response = await client.request({ ...post, query: { limit: 50, active: true, tag: ['a', 'b c'], skip: undefined } });
+    expect(response).toMatchObject({ status: 201, text: '{"id":9}', url: `${origin}/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c`, attempts: 1 });
+    expect(server.seen[0]).toMatchObject({ method: 'POST', url: '/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c', body: '{"name":"Ana"}' });
+    expect(server.seen[0]?.headers['user-agent']).toBe('b2bctl/0.0.0-test');
+    expect(server.seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it.each([
+    { baseUrl: 'http://h.example.com', path: '/v1/x', expected: 'http://h.example.com/v1/x' },
+    { baseUrl: 'http://h.example.com/api', path: '/v1/x', expected: 'http://h.example.com/api/v1/x' },
+    { baseUrl: 'http://h.example.com/api//', path: 'v1/x', expected: 'http://h.example.com/api/v1/x' },
+  ])('urlFor($path) under $baseUrl', async ({ baseUrl, path, expected }) => {
+    const client = new HttpClient({ baseUrl, timeoutMs: 1_000, maxRetries: 0, clock: fakeClock() });
+    cleanups.push(() => client.close());
+    expect(client.urlFor(path).toString()).toBe(expected);
+  });
+
+  it('an aborted signal ends in InterruptedError without a retry', async () => {
+    const { server, baseUrl, client } = await setUp([reply(200)]);
+    const controller = new AbortController();
+    controller.abort('SIGINT');
+    const error = await failureOf(client.request({ ...get, signal: controller.signal }));
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(error.message).toBe(`Interrupted (SIGINT) during GET ${baseUrl}/sellerModule/listSellers.`);
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('tells onRetry of each retry', async () => {
+    const events: unknown[] = [];
+    const { client } = await setUp([reply(503), reply(429, '', { 'retry-after': '1' }), reply(200)], { onRetry: (event) => events.push(event) });
+    await client.request(get);
+    expect(events).toEqual([
+      { status: 503, error: undefined, delayMs: 125, attempt: 1 },
+      { status: 429, error: undefined, delayMs: 1000, attempt: 2 },
+    ]);
+  });
+});
+
+describe('HttpClient trace', () => {
+  it('traces both directions with secrets redacted', async () => {
+    const lines: string[] = [];
+    const tokenBody = '{"access_token":"tok-response-secret","expires_in":3600}';
+    const { baseUrl, client } = await setUp([reply(503), reply(200, tokenBody, { 'set-cookie': 'session=cookie-secret' })], { trace: (line) => lines.push(line) });
+    await client.request({
+      method: 'POST',
+      path: '/v1/auth/token',
+      headers: { authorization: 'Bearer tok-request-secret', 'content-type': 'application/json' },
+      body: '{"username":"erp@example.com","password":"hunter2"}',
+      safeToRepeat: true,
+    });
+    const request = [
+      `> POST ${baseUrl}/v1/auth/token`,
+      '> user-agent: b2bctl/0.0.0-test',
+      '> authorization: Bearer [redacted]',
+      '> content-type: application/json',
+      '> {"username":"erp@example.com","password":"[redacted]"}',
+    ];
+    expect(lines.slice(0, 5)).toEqual(request);
+    expect(lines[5]).toBe('< 503 (0 ms)');
+    expect(lines).toContain('* retry 1/3 in 125 ms (HTTP 503)');
+    expect(lines).toContain('< set-cookie: [redacted]');
+    expect(lines).toContain('< {"access_token":"[redacted]","expires_in":3600}');
+    expect(lines.filter((line) => line === '> authorization: Bearer [redacted]')).toHaveLength(2);
+    for (const secret of ['tok-request-secret', 'tok-response-secret', 'hunter2', 'cookie-secret']) {
+      expect(lines.join('\n')).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import {
+  backoffDelay,
+  decideRetry,
+  defaultBackoff,
+  type FailedAttempt,
+  isRetryableNetworkError,
+  isRetryableStatus,
+  maxRetryAfterMs,
+  parseRetryAfter,
+} from '../../../src/platform/retry-policy.js';
+
+/** An error shaped like undici's: the code on the error itself or on its cause. */
+function codedError(code: string, where: 'error' | 'cause' = 'error'): Error {
+  if (where === 'cause') return new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+  return Object.assign(new Error(`connect ${code}`), { code });
+}
+
+function timeoutError(): Error {
+  const error = new Error('The operation was aborted due to timeout');
+  error.name = 'TimeoutError';
+  return error;
+}
+
+const now = Date.parse('2026-11-02T12:00:00Z');
+const lowDice = () => 0;
+const highDice = () => 1;
+
+describe('isRetryableStatus', () => {
+  it.each([
+    [429, true],
+    [502, true],
+    [503, true],
+    [504, true],
+    [200, false],
+    [400, false],
+    [401, false],
+    [403, false],
+    [404, false],
+    [409, false],
+    [422, false],
+    [500, false],
+    [501, false],
+  ])('HTTP %i -> %s', (status, expected) => {
+    expect(isRetryableStatus(status)).toBe(expected);
+  });
+});
+
+describe('isRetryableNetworkError', () => {
+  it.each([
+    { name: 'ECONNRESET on the error', error: codedError('ECONNRESET'), expected: true },
+    { name: 'ECONNREFUSED on the error', error: codedError('ECONNREFUSED'), expected: true },
+    { name: 'UND_ERR_SOCKET on the error', error: codedError('UND_ERR_SOCKET'), expected: true },
+    { name: 'UND_ERR_HEADERS_TIMEOUT on the error', error: codedError('UND_ERR_HEADERS_TIMEOUT'), expected: true },
+    { name: 'ECONNRESET on the cause', error: codedError('ECONNRESET', 'cause'), expected: true },
+    { name: 'EAI_AGAIN on the cause', error: codedError('EAI_AGAIN', 'cause'), expected: true },
+    { name: 'TimeoutError by name', error: timeoutError(), expected: true },
+    { name: 'ENOTFOUND (a wrong host name) is not passing', error: codedError('ENOTFOUND'), expected: false },
+    { name: 'certificate error', error: codedError('CERT_HAS_EXPIRED', 'cause'), expected: false },
+    { name: 'an Error without a code', error: new Error('boom'), expected: false },
+    { name: 'a numeric code', error: Object.assign(new Error('x'), { code: 104 }), expected: false },
+    { name: 'a plain object with a code is not an Error', error: { code: 'ECONNRESET' }, expected: false },
+    { name: 'a string', error: 'ECONNRESET', expected: false },
+    { name: 'undefined', error: undefined, expected: false },
+  ])('$name -> $expected', ({ error, expected }) => {
+    expect(isRetryableNetworkError(error)).toBe(expected);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it.each([
+    { name: 'delta seconds', header: '3', expected: 3000 },
+    { name: 'zero seconds', header: '0', expected: 0 },
+    { name: 'fractional seconds', header: '1.5', expected: 1500 },
+    { name: 'surrounding spaces', header: ' 7 ', expected: 7000 },
+    { name: 'HTTP date 90 s in the future', header: new Date(now + 90_000).toUTCString(), expected: 90_000 },
+    { name: 'HTTP date in the past', header: new Date(now - 3_600_000).toUTCString(), expected: 0 },
+    { name: 'garbage word', header: 'soon', expected: undefined },
+    { name: 'negative number', header: '-5', expected: undefined },
+    { name: 'exponent notation', header: '1e3', expected: undefined },
+    { name: 'empty', header: '', expected: undefined },
+    { name: 'only spaces', header: '   ', expected: undefined },
+    { name: 'absent', header: undefined, expected: undefined },
+  ])('$name ($header) -> $expected', ({ header, expected }) => {
+    expect(parseRetryAfter(header, now)).toBe(expected);
+  });
+});
+
+describe('backoffDelay', () => {
+  const settings = { baseMs: 250, maxMs: 15_000 };
+  it.each([
+    { attempt: 1, random: lowDice, expected: 125 },
+    { attempt: 1, random: highDice, expected: 250 },
+    { attempt: 2, random: lowDice, expected: 250 },
+    { attempt: 2, random: highDice, expected: 500 },
+    { attempt: 3, random: () => 0.5, expected: 750 },
+    { attempt: 7, random: highDice, expected: 15_000 },
+    { attempt: 7, random: lowDice, expected: 7_500 },
+    { attempt: 30, random: highDice, expected: 15_000 },
+  ])('attempt $attempt, random()=$random.name -> $expected ms', ({ attempt, random, expected }) => {
+    expect(backoffDelay(attempt, settings, random)).toBe(expected);
+  });
+
+  it('never exceeds maxMs nor falls below half the step, whatever the dice', () => {
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const step = Math.min(settings.maxMs, settings.baseMs * 2 ** (attempt - 1));
+      expect(backoffDelay(attempt, settings, lowDice)).toBe(step / 2);
+      expect(backoffDelay(attempt, settings, highDice)).toBe(step);
+      expect(backoffDelay(attempt, settings, highDice)).toBeLessThanOrEqual(settings.maxMs);
+    }
+  });
+
+  it('uses the default settings when given them', () => {
+    expect(backoffDelay(1, defaultBackoff, highDice)).toBe(defaultBackoff.baseMs);
+  });
+});
+
+describe('decideRetry', () => {
+  const base: FailedAttempt = { attempt: 1, maxRetries: 3, safeToRepeat: true };
+  it.each<{ name: string; failure: Partial<FailedAttempt>; expected: ReturnType<typeof decideRetry> }>([
+    { name: '503 on the first attempt backs off', failure: { status: 503 }, expected: { retry: true, delayMs: 125 } },
+    { name: '502 on the third attempt backs off longer', failure: { status: 502, attempt: 3 }, expected: { retry: true, delayMs: 500 } },
+    { name: '503 once retries are exhausted', failure: { status: 503, attempt: 4 }, expected: { retry: false, reason: 'retries exhausted' } },
+    { name: 'no retries allowed at all', failure: { status: 503, maxRetries: 0 }, expected: { retry: false, reason: 'retries exhausted' } },
+    { name: '400 is an answer', failure: { status: 400 }, expected: { retry: false, reason: 'HTTP 400 is not retried' } },
+    { name: '422 is an answer', failure: { status: 422 }, expected: { retry: false, reason: 'HTTP 422 is not retried' } },
+    { name: '500 is an answer', failure: { status: 500 }, expected: { retry: false, reason: 'HTTP 500 is not retried' } },
+    { name: '422 stays "not retried" when retries are exhausted too', failure: { status: 422, maxRetries: 0 }, expected: { retry: false, reason: 'HTTP 422 is not retried' } },
+    { name: '429 with Retry-After: 3 waits 3 s', failure: { status: 429, retryAfter: '3' }, expected: { retry: true, delayMs: 3000 } },
+    { name: '503 with an HTTP-date Retry-After', failure: { status: 503, retryAfter: new Date(now + 20_000).toUTCString() }, expected: { retry: true, delayMs: 20_000 } },
+    { name: '429 with Retry-After at the ceiling', failure: { status: 429, retryAfter: String(maxRetryAfterMs / 1000) }, expected: { retry: true, delayMs: maxRetryAfterMs } },
+    { name: '429 with Retry-After above the ceiling', failure: { status: 429, retryAfter: '301' }, expected: { retry: false, reason: 'Retry-After asks for 301 s' } },
+    { name: '429 with unreadable Retry-After backs off', failure: { status: 429, retryAfter: 'later' }, expected: { retry: true, delayMs: 125 } },
+    { name: 'reset on a safe request', failure: { error: codedError('ECONNRESET') }, expected: { retry: true, delayMs: 125 } },
+    { name: 'time-out on a safe request', failure: { error: timeoutError(), attempt: 2 }, expected: { retry: true, delayMs: 250 } },
+    { name: 'reset on an unsafe POST', failure: { error: codedError('ECONNRESET'), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
+    { name: 'socket closed (on the cause) on an unsafe POST', failure: { error: codedError('UND_ERR_SOCKET', 'cause'), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
+    { name: 'time-out on an unsafe POST', failure: { error: timeoutError(), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
+    { name: 'refused on an unsafe POST: the request never left', failure: { error: codedError('ECONNREFUSED'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
+    { name: 'refused (on the cause) on an unsafe POST', failure: { error: codedError('ECONNREFUSED', 'cause'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
+    { name: 'connect time-out on an unsafe POST', failure: { error: codedError('UND_ERR_CONNECT_TIMEOUT'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
+    { name: 'reset on an unsafe POST stays ambiguous when retries are exhausted', failure: { error: codedError('ECONNRESET'), safeToRepeat: false, attempt: 4 }, expected: { retry: false, reason: 'the request may have been applied' } },
+    { name: 'reset on an unsafe POST with no retries allowed is still ambiguous', failure: { error: codedError('ECONNRESET'), safeToRepeat: false, maxRetries: 0 }, expected: { retry: false, reason: 'the request may have been applied' } },
+    { name: 'refused, retries exhausted', failure: { error: codedError('ECONNREFUSED'), attempt: 4 }, expected: { retry: false, reason: 'retries exhausted' } },
+    { name: 'an unknown error is not retried', failure: { error: new Error('bug') }, expected: { retry: false, reason: 'error is not retried' } },
+    { name: 'ENOTFOUND is not retried', failure: { error: codedError('ENOTFOUND') }, expected: { retry: false, reason: 'error is not retried' } },
+  ])('$name', ({ failure, expected }) => {
+    expect(decideRetry({ ...base, ...failure }, now, lowDice)).toEqual(expected);
+  });
+
+  it('passes the dice and the back-off settings through', () => {
+    expect(decideRetry({ ...base, status: 503, attempt: 2 }, now, highDice, { baseMs: 100, maxMs: 150 })).toEqual({ retry: true, delayMs: 150 });
+  });
+});
