@@ -25,7 +25,9 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
     if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin or pass --token TOKEN.');
     session.save({ baseUrl: checkedBaseUrl, token, tokenObtainedAt: new Date(context.clock.now()).toISOString(), tokenExpiresAt: undefined, username: options.username ?? session.profile.username });
-    context.log.info(`Stored a pre-issued token for profile "${session.profileName}" at ${checkedBaseUrl}; its expiry is unknown, so b2bctl renews it when the platform refuses it.`);
+    context.log.info(
+      `Stored a pre-issued token for profile "${session.profileName}" at ${checkedBaseUrl}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.`,
+    );
     return;
   }
 

@@ -1,4 +1,4 @@
-import { AuthError, PlatformError } from '../errors.js';
+import { AuthError, PlatformError, UsageError } from '../errors.js';
 import type { HttpClient } from './http-client.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
@@ -24,6 +24,9 @@ export async function requestToken(
   const body = parseJson(response.text);
   if (response.status === 400 || response.status === 401 || response.status === 403) {
     throw new AuthError(`Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`);
+  }
+  if (response.status === 404 || response.status === 405) {
+    throw new UsageError(`The token route POST ${url} does not exist (HTTP ${response.status}). Check the paths.token setting (b2bctl config get paths.token).`);
   }
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
   const record = (body ?? {}) as Record<string, unknown>;

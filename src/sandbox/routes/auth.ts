@@ -19,7 +19,8 @@ export function registerAuth(app: FastifyInstance, state: SandboxState, options:
   });
 
   app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.config?.public) return;
+    // An unknown route is a 404 whoever asks, so a wrong paths.* setting is not mistaken for bad credentials.
+    if (request.routeOptions.config?.public || request.routeOptions.url === undefined) return;
     const header = request.headers.authorization;
     if (!header) return sendError(reply, 401, 'Token missing: send Authorization: Bearer <ACCESS_TOKEN>');
     const match = /^Bearer ([\w.~+/=-]+)$/i.exec(header);

@@ -1,0 +1,250 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  closedPort,
+  configFile,
+  freshConfigDir,
+  login,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sandboxPassword,
+  sandboxUser,
+  startTestSandbox,
+  tokenRoute,
+} from './harness.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await resetCounts(sandbox);
+});
+
+/** A logged-in config folder, with the sandbox's counters reset afterwards. */
+async function loggedIn(): Promise<string> {
+  const configDir = freshConfigDir();
+  await login(sandbox, configDir);
+  await resetCounts(sandbox);
+  return configDir;
+}
+
+describe('unknown profile', () => {
+  it('--profile nope on sellers list exits 2, names the profile and how to create it, and sends nothing', async () => {
+    const configDir = await loggedIn();
+    const result = await runCli(['sellers', 'list', '--profile', 'nope'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('error: Unknown profile "nope" (known: default). Run b2bctl login --profile nope to create it.\n');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('B2BCTL_PROFILE=nope does the same, and with no config at all says there are no profiles yet', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PROFILE: 'nope' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n');
+  });
+
+  it('a profile name with a slash is refused', async () => {
+    const result = await runCli(['whoami', '--profile', '../x'], { configDir: freshConfigDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: Profile name "../x" may hold only letters, digits, ".", "_" and "-".\n');
+  });
+});
+
+describe('base URL', () => {
+  const missing = 'error: No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.\n';
+
+  it('missing on sellers list: exit 2 naming --base-url and B2BCTL_BASE_URL', async () => {
+    const result = await runCli(['sellers', 'list'], { configDir: freshConfigDir() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(missing);
+  });
+
+  it('missing even with a token in B2BCTL_TOKEN', async () => {
+    const result = await runCli(['sellers', 'list'], { configDir: freshConfigDir(), env: { B2BCTL_TOKEN: 'abc' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(missing);
+  });
+
+  it('missing on login without a terminal', async () => {
+    const result = await runCli(['login', '--username', sandboxUser, '--password-stdin'], { configDir: freshConfigDir(), stdin: sandboxPassword });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(missing);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('missing for a named profile names it in the login hint', async () => {
+    const configDir = freshConfigDir();
+    expect((await runCli(['config', 'set', 'paths.token', '/t', '--profile', 'prod'], { configDir })).code).toBe(0);
+    const result = await runCli(['sellers', 'list', '--profile', 'prod'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.\n');
+  });
+
+  it('not http: exit 2 naming the value and where it came from', async () => {
+    const result = await runCli(['sellers', 'list', '--token', 'abc'], { configDir: freshConfigDir(), env: { B2BCTL_BASE_URL: 'ftp://files.example' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: Base URL "ftp://files.example" (from env) is not an http:// or https:// URL.\n');
+  });
+
+  it('unreachable: exit 69 naming the URL, after the retries', async () => {
+    const port = await closedPort();
+    const result = await runCli(['sellers', 'list', '--base-url', `http://127.0.0.1:${port}`, '--token', 'abc'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_RETRIES: '1' },
+    });
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
+    );
+  });
+
+  it('unreachable on login: exit 69 too', async () => {
+    const port = await closedPort();
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', `http://127.0.0.1:${port}`, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      env: { B2BCTL_RETRIES: '0' },
+      stdin: sandboxPassword,
+    });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toBe(
+      `error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 1 attempt. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
+    );
+    expect(result.stderr).not.toContain(sandboxPassword);
+  });
+});
+
+describe('credentials', () => {
+  it('a wrong password exits 77', async () => {
+    const result = await runCli(['login', '--base-url', sandbox.url], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: 'wrong-password' },
+    });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(`error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
+  });
+
+  it('a wrong B2BCTL_PASSWORD during a renewal exits 77', async () => {
+    const configDir = await loggedIn();
+    await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
+    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: 'wrong-password' } });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `The platform refused the token of profile "default"; logging in again.\nerror: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+    );
+  });
+
+  it('an unknown token given with --token exits 77', async () => {
+    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'made-up-token'], { configDir: freshConfigDir() });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+    expect(result.stderr).not.toContain('made-up-token');
+  });
+});
+
+describe('flag values', () => {
+  const usageCases: readonly [readonly string[], string][] = [
+    [['--limit', 'abc'], "error: option '--limit <n>' argument 'abc' is invalid. expected a whole number of at least 1."],
+    [['--limit', '0'], "error: option '--limit <n>' argument '0' is invalid. expected a whole number of at least 1."],
+    [['--limit', '2.5'], "error: option '--limit <n>' argument '2.5' is invalid. expected a whole number of at least 1."],
+    [['--offset', '-3'], "error: option '--offset <n>' argument '-3' is invalid. expected a whole number (0 or more)."],
+    [['--offset=-3'], "error: option '--offset <n>' argument '-3' is invalid. expected a whole number (0 or more)."],
+    [['--bogus'], "error: unknown option '--bogus'"],
+  ];
+  for (const [args, errorLine] of usageCases) {
+    it(`sellers list ${args.join(' ')} exits 2 with the error and the usage line, sending nothing`, async () => {
+      const configDir = await loggedIn();
+      const result = await runCli(['sellers', 'list', ...args], { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`${errorLine}\nUsage: b2bctl sellers list [options]\nRun "b2bctl sellers list --help" for details.\n`);
+      expect(await requestCounts(sandbox)).toEqual({});
+    });
+  }
+
+  for (const flag of ['-o', '--output']) {
+    it(`${flag} xml exits 2 naming the allowed formats, sending nothing`, async () => {
+      const configDir = await loggedIn();
+      const result = await runCli(['sellers', 'list', flag, 'xml'], { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.split('\n');
+      expect(lines[0]).toBe("error: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv.");
+      expect(lines.some((line) => line.startsWith('Usage: b2bctl'))).toBe(true);
+      expect(await requestCounts(sandbox)).toEqual({});
+    });
+  }
+
+  it('an unknown command exits 2', async () => {
+    const result = await runCli(['frobnicate'], { configDir: freshConfigDir() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe("error: unknown command 'frobnicate'");
+  });
+
+  it('--help and --version exit 0 on stdout', async () => {
+    const help = await runCli(['sellers', 'list', '--help'], { configDir: freshConfigDir() });
+    expect(help.code).toBe(0);
+    expect(help.stdout.split('\n')[0]).toBe('Usage: b2bctl sellers list [options]');
+    expect(help.stderr).toBe('');
+    const version = await runCli(['--version'], { configDir: freshConfigDir() });
+    expect(version.code).toBe(0);
+    const { version: expected } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version.stdout).toBe(`${expected}\n`);
+  });
+});
+
+const corruptLine = (file: string) =>
+  new RegExp(`^error: Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix it, or delete it and run b2bctl login again\\.\\n$`);
+
+describe('a corrupt config file', () => {
+
+  for (const args of [['sellers', 'list'], ['whoami'], ['config', 'list'], ['logout'], ['login', '--base-url', 'http://127.0.0.1:1', '--token', 'abc']]) {
+    it(`${args.slice(0, 2).join(' ')}: exit 2, one line naming the file, no stack trace, file left alone`, async () => {
+      const configDir = await loggedIn();
+      const file = configFile(configDir);
+      writeFileSync(file, '{not json');
+      const result = await runCli(args, { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(corruptLine(file));
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(readFileSync(file, 'utf8')).toBe('{not json');
+      expect(await requestCounts(sandbox)).toEqual({});
+    });
+  }
+
+  it('with --verbose the stack trace is added', async () => {
+    const configDir = await loggedIn();
+    const file = configFile(configDir);
+    writeFileSync(file, '{not json');
+    const result = await runCli(['whoami', '--verbose'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/^error: Config file .* is not valid JSON/);
+    expect(result.stderr).toMatch(/\n\s+at /);
+  });
+
+  it('valid JSON without a profiles object gets its own message', async () => {
+    const configDir = await loggedIn();
+    const file = configFile(configDir);
+    writeFileSync(file, '{"profiles": []}');
+    const result = await runCli(['sellers', 'list'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: Config file ${file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.\n`);
+  });
+});

@@ -1,0 +1,255 @@
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  asJson,
+  cachedToken,
+  configFile,
+  freshConfigDir,
+  listingRoute,
+  login,
+  readConfig,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sandboxUser,
+  seedReps,
+  startTestSandbox,
+} from './harness.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await resetCounts(sandbox);
+});
+
+interface SettingRow {
+  key: string;
+  value: string | null;
+  source: string | null;
+  description: string;
+}
+
+type Triple = [key: string, value: string | null, source: string | null];
+
+/** Every setting of DESIGN.md §4 with its value and source when nothing is set anywhere. */
+const defaults: readonly Triple[] = [
+  ['baseUrl', null, null],
+  ['username', null, null],
+  ['token', null, null],
+  ['tokenExpiresAt', null, null],
+  ['tokenObtainedAt', null, null],
+  ['auth.style', 'json', 'default'],
+  ['paths.token', '/v1/auth/token', 'default'],
+  ['paths.sellers', '/sellerModule/listSellers', 'default'],
+  ['paths.customerStatus', '/v1/customer/updateStatus/:document/:active', 'default'],
+  ['paths.customerAddresses', '/v1/customer/addresses/:document', 'default'],
+  ['paths.orders', '/v1/orders', 'default'],
+  ['paths.order', '/v1/orders/:id', 'default'],
+  ['http.timeout', '30000', 'default'],
+  ['http.retries', '3', 'default'],
+];
+
+function withChanges(changes: Record<string, [string | null, string | null]>): Triple[] {
+  return defaults.map(([key, value, source]) => (key in changes ? [key, ...(changes[key] ?? [value, source])] : [key, value, source]));
+}
+
+async function listRows(configDir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<SettingRow[]> {
+  const result = await runCli(['config', 'list', '-o', 'json', ...args], { configDir, env });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const rows = JSON.parse(result.stdout) as SettingRow[];
+  // The bytes are those of JSON.stringify(rows, null, 2).
+  expect(result.stdout).toBe(asJson(rows));
+  for (const row of rows) expect(typeof row.description === 'string' && row.description.length > 0).toBe(true);
+  return rows;
+}
+
+const foundationKeys = new Set(defaults.map(([key]) => key));
+
+/** Key, value and source of the foundation's settings, in listing order; settings of later issues are left out. */
+const triples = (rows: readonly SettingRow[]): Triple[] => rows.filter((row) => foundationKeys.has(row.key)).map((row) => [row.key, row.value, row.source]);
+
+describe('config get, set and list', () => {
+  it('lists every setting with its default and source, creating no file', async () => {
+    const configDir = freshConfigDir();
+    expect(triples(await listRows(configDir))).toEqual(defaults);
+  });
+
+  it('lists as a table with aligned KEY VALUE SOURCE columns', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['config', 'list', '-o', 'table'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    expect(lines.at(-1)).toBe('');
+    const [header = '', ...rows] = lines.slice(0, -1);
+    expect(header.split(/ {2,}/)).toEqual(['KEY', 'VALUE', 'SOURCE']);
+    const valueColumn = header.indexOf('VALUE');
+    const sourceColumn = header.indexOf('SOURCE');
+    const cells = rows.map((row) => [row.slice(0, valueColumn).trimEnd(), row.slice(valueColumn, sourceColumn).trimEnd(), row.slice(sourceColumn)]);
+    expect(cells.filter(([key]) => foundationKeys.has(key ?? ''))).toEqual(defaults.map(([key, value, source]) => [key, value ?? '-', source ?? '-']));
+    // No colour codes when stdout is not a terminal.
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('sets, gets and removes a paths.* route setting', async () => {
+    const configDir = freshConfigDir();
+    const set = await runCli(['config', 'set', 'paths.token', '/oauth/token'], { configDir });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe('');
+    expect(set.stderr).toBe('Set paths.token for profile "default".\n');
+    expect(readConfig(configDir).profiles.default).toEqual({ 'paths.token': '/oauth/token' });
+    expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+
+    const get = await runCli(['config', 'get', 'paths.token'], { configDir });
+    expect(get.code).toBe(0);
+    expect(get.stdout).toBe('/oauth/token\n');
+    expect(get.stderr).toBe('');
+    expect(triples(await listRows(configDir))).toEqual(withChanges({ 'paths.token': ['/oauth/token', 'profile'] }));
+
+    const remove = await runCli(['config', 'set', 'paths.token', ''], { configDir });
+    expect(remove.code).toBe(0);
+    expect(remove.stderr).toBe('Removed paths.token from profile "default".\n');
+    expect(readConfig(configDir).profiles.default).toEqual({});
+    expect((await runCli(['config', 'get', 'paths.token'], { configDir })).stdout).toBe('/v1/auth/token\n');
+  });
+
+  it('gets a default value with its bare text', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['config', 'get', 'paths.customerStatus'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('/v1/customer/updateStatus/:document/:active\n');
+  });
+
+  it('sets a setting in a new named profile', async () => {
+    const configDir = freshConfigDir();
+    const set = await runCli(['config', 'set', 'paths.orders', '/api/orders', '--profile', 'prod'], { configDir });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toBe('Set paths.orders for profile "prod".\n');
+    expect(readConfig(configDir).profiles).toEqual({ prod: { 'paths.orders': '/api/orders' } });
+    expect((await runCli(['config', 'get', 'paths.orders', '--profile', 'prod'], { configDir })).stdout).toBe('/api/orders\n');
+    expect((await runCli(['config', 'get', 'paths.orders'], { configDir })).stdout).toBe('/v1/orders\n');
+  });
+
+  it('resolves flag > environment > profile > default, and config list names the source', async () => {
+    const configDir = freshConfigDir();
+    expect((await runCli(['config', 'set', 'baseUrl', 'http://profile.example'], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'http.retries', '5'], { configDir })).code).toBe(0);
+
+    // profile over default
+    expect(triples(await listRows(configDir))).toEqual(withChanges({ baseUrl: ['http://profile.example', 'profile'], 'http.retries': ['5', 'profile'] }));
+    expect((await runCli(['config', 'get', 'baseUrl'], { configDir })).stdout).toBe('http://profile.example\n');
+
+    // environment over profile
+    const env = { B2BCTL_BASE_URL: 'http://env.example', B2BCTL_RETRIES: '7', B2BCTL_TIMEOUT: '1234' };
+    expect(triples(await listRows(configDir, [], env))).toEqual(
+      withChanges({ baseUrl: ['http://env.example', 'env'], 'http.retries': ['7', 'env'], 'http.timeout': ['1234', 'env'] }),
+    );
+    expect((await runCli(['config', 'get', 'baseUrl'], { configDir, env })).stdout).toBe('http://env.example\n');
+
+    // flag over environment
+    expect(triples(await listRows(configDir, ['--base-url', 'http://flag.example'], env))).toEqual(
+      withChanges({ baseUrl: ['http://flag.example', 'flag'], 'http.retries': ['7', 'env'], 'http.timeout': ['1234', 'env'] }),
+    );
+    expect((await runCli(['config', 'get', 'baseUrl', '--base-url', 'http://flag.example'], { configDir, env })).stdout).toBe('http://flag.example\n');
+
+    // The stored profile is unchanged by flags and environment.
+    expect(readConfig(configDir).profiles.default).toEqual({ baseUrl: 'http://profile.example', 'http.retries': '5' });
+  });
+
+  it('shows a stored token only as "(set)", from the profile, from the environment or from the flag', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const token = cachedToken(configDir);
+    const profile = readConfig(configDir).profiles.default ?? {};
+    const stored = await runCli(['config', 'list', '-o', 'json'], { configDir });
+    expect(stored.stdout).not.toContain(token);
+    expect(triples(JSON.parse(stored.stdout) as SettingRow[])).toEqual(
+      withChanges({
+        baseUrl: [sandbox.url, 'profile'],
+        username: [sandboxUser, 'profile'],
+        token: ['(set)', 'profile'],
+        tokenExpiresAt: [profile.tokenExpiresAt ?? '', 'profile'],
+        tokenObtainedAt: [profile.tokenObtainedAt ?? '', 'profile'],
+      }),
+    );
+    const fromEnv = await listRows(configDir, [], { B2BCTL_TOKEN: 'env-token-value' });
+    expect(fromEnv.find((row) => row.key === 'token')).toMatchObject({ value: '(set)', source: 'env' });
+    expect(JSON.stringify(fromEnv)).not.toContain('env-token-value');
+    const fromFlag = await listRows(configDir, ['--token', 'flag-token-value'], { B2BCTL_TOKEN: 'env-token-value' });
+    expect(fromFlag.find((row) => row.key === 'token')).toMatchObject({ value: '(set)', source: 'flag' });
+    expect(JSON.stringify(fromFlag)).not.toContain('flag-token-value');
+    expect(await requestCounts(sandbox)).toEqual({ 'POST /v1/auth/token': 1 });
+  });
+
+  it('uses paths.sellers for the listing route', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    expect((await runCli(['config', 'set', 'paths.sellers', '/custom/sellers'], { configDir })).code).toBe(0);
+    await resetCounts(sandbox);
+    const moved = await runCli(['sellers', 'list'], { configDir });
+    expect(moved.code).toBe(1);
+    expect(moved.stdout).toBe('');
+    expect(moved.stderr).toBe(`error: GET ${sandbox.url}/custom/sellers failed with HTTP 404: No route GET /custom/sellers\n`);
+    expect(await requestCounts(sandbox)).toEqual({ 'GET /custom/sellers': 1 });
+
+    expect((await runCli(['config', 'set', 'paths.sellers', ''], { configDir })).code).toBe(0);
+    await resetCounts(sandbox);
+    const back = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
+    expect(back.code).toBe(0);
+    expect(back.stdout).toBe(asJson(seedReps.slice(0, 1)));
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('uses paths.token for login', async () => {
+    const configDir = freshConfigDir();
+    expect((await runCli(['config', 'set', 'paths.token', '/oauth/token'], { configDir })).code).toBe(0);
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: 'x' });
+    // A route the sandbox lacks is a 404, so the message points at the setting, not at the password.
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: The token route POST ${sandbox.url}/oauth/token does not exist (HTTP 404). Check the paths.token setting (b2bctl config get paths.token).\n`);
+    expect(await requestCounts(sandbox)).toEqual({ 'POST /oauth/token': 1 });
+  });
+
+  it('exits 1 for config get of a setting that is not set', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['config', 'get', 'baseUrl'], { configDir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('error: "baseUrl" is not set for profile "default".\n');
+  });
+});
+
+describe('config mistakes (exit 2)', () => {
+  const cases: readonly [string, readonly string[], string][] = [
+    ['an unknown key on get', ['config', 'get', 'pths.token'], 'error: unknown setting "pths.token" (did you mean "paths.token"?); run b2bctl config list to see them all\n'],
+    ['an unknown key on set', ['config', 'set', 'basUrl', 'http://x.example'], 'error: unknown setting "basUrl" (did you mean "baseUrl"?); run b2bctl config list to see them all\n'],
+    ['a key too far from any', ['config', 'get', 'xyzzy'], 'error: unknown setting "xyzzy"; run b2bctl config list to see them all\n'],
+    ['a route without its leading slash', ['config', 'set', 'paths.token', 'oauth/token'], 'error: "paths.token" must start with /, not "oauth/token"\n'],
+    ['a base URL that is not http', ['config', 'set', 'baseUrl', 'ftp://x.example'], 'error: "baseUrl" must be an http:// or https:// URL, not "ftp://x.example"\n'],
+    ['an auth.style not offered', ['config', 'set', 'auth.style', 'xml'], 'error: "auth.style" must be one of json, form, basic, not "xml"\n'],
+    ['a retries count that is not a number', ['config', 'set', 'http.retries', 'many'], 'error: "http.retries" must be a whole number, not "many"\n'],
+    ['setting the token by hand', ['config', 'set', 'token', 'abc'], 'error: "token" is written by b2bctl login, not by config set\n'],
+    ['getting the token', ['config', 'get', 'token'], 'error: "token" is a secret and is never printed; b2bctl whoami shows its status.\n'],
+    ['listing an unknown profile', ['config', 'list', '--profile', 'nope'], 'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n'],
+  ];
+  for (const [what, args, stderr] of cases) {
+    it(`refuses ${what}`, async () => {
+      const configDir = freshConfigDir();
+      const result = await runCli(args, { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(stderr);
+    });
+  }
+});

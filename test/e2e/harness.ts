@@ -1,0 +1,190 @@
+/**
+ * End-to-end harness: spawns the built CLI (`node bin/b2bctl.js`) with a clean environment and a
+ * fresh config folder, and starts the sandbox in-process on an ephemeral port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SalesRep } from '../../src/platform/sellers.js';
+import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
+import { loadSalesReps } from '../../src/sandbox/sellers-seed.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
+export const seedDirectory = join(repoRoot, 'samples');
+
+export const sandboxUser = sandboxDefaults.username;
+export const sandboxPassword = sandboxDefaults.password;
+
+/** The 64 sales reps exactly as the sandbox serves them, in seed order (its own normalisation). */
+export const seedReps: readonly SalesRep[] = loadSalesReps(seedDirectory);
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** The config folder (B2BCTL_CONFIG_DIR); required so that no test touches the user's own. */
+  configDir: string;
+  /** Extra variables, on top of PATH, HOME, NO_COLOR and B2BCTL_CONFIG_DIR. */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed; stdin is always a pipe, never a terminal. */
+  stdin?: string;
+}
+
+const temporaryFolders: string[] = [];
+
+/**
+ * A config folder path that does not exist yet, inside a fresh temporary folder, so that the CLI
+ * creates it (and its mode can be checked).
+ */
+export function freshConfigDir(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'b2bctl-e2e-'));
+  temporaryFolders.push(parent);
+  return join(parent, 'config');
+}
+
+export function removeTemporaryFolders(): void {
+  for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+}
+
+/** Only PATH and HOME from the parent; never any B2BCTL_* variable of the person running the tests. */
+export function cleanEnv(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir };
+  if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
+  if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
+  return { ...env, ...extra };
+}
+
+/** Spawns the built CLI with stdin, stdout and stderr as pipes and waits for it to exit. */
+export function runCli(args: readonly string[], options: RunOptions): Promise<RunResult> {
+  const child = spawnCli(args, options.configDir, options.env);
+  child.stdin?.end(options.stdin ?? '');
+  return collect(child);
+}
+
+export function spawnCli(args: readonly string[], configDir: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [cliPath, ...args], {
+    cwd: repoRoot,
+    env: cleanEnv(configDir, env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+export function collect(child: ChildProcess): Promise<RunResult> {
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      resolvePromise({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
+  });
+}
+
+/** A sandbox on 127.0.0.1 with an ephemeral port, seeded from samples/; faults off unless asked. */
+export function startTestSandbox(overrides: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  return startSandbox({ ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory, ...overrides });
+}
+
+/** Request counts per "METHOD /route" since the last reset. */
+export async function requestCounts(sandbox: RunningSandbox): Promise<Record<string, number>> {
+  const response = await fetch(`${sandbox.url}/_sandbox/requests`);
+  return (await response.json()) as Record<string, number>;
+}
+
+export async function resetCounts(sandbox: RunningSandbox): Promise<void> {
+  await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+}
+
+export async function revokeTokens(sandbox: RunningSandbox): Promise<void> {
+  await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
+}
+
+/** A token straight from the sandbox's token route, without the CLI. */
+export async function fetchToken(sandbox: RunningSandbox): Promise<string> {
+  const response = await fetch(`${sandbox.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
+  });
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+export const listingRoute = 'GET /sellerModule/listSellers';
+export const tokenRoute = 'POST /v1/auth/token';
+
+/** Logs in with --username and --password-stdin; fails the test when the login does not succeed. */
+export async function login(sandbox: RunningSandbox, configDir: string, extraArgs: readonly string[] = []): Promise<RunResult> {
+  const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', ...extraArgs], {
+    configDir,
+    stdin: `${sandboxPassword}\n`,
+  });
+  if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
+  return result;
+}
+
+export interface ConfigFileContents {
+  profiles: Record<string, Record<string, string>>;
+}
+
+export function configFile(configDir: string): string {
+  return join(configDir, 'config.json');
+}
+
+export function readConfig(configDir: string): ConfigFileContents {
+  return JSON.parse(readFileSync(configFile(configDir), 'utf8')) as ConfigFileContents;
+}
+
+/** The token cached in a profile of the config file. */
+export function cachedToken(configDir: string, profile = 'default'): string {
+  const token = readConfig(configDir).profiles[profile]?.token;
+  if (!token) throw new Error(`no token in profile ${profile}`);
+  return token;
+}
+
+/** What the CLI prints for records in json: the same bytes as JSON.stringify(list, null, 2). */
+export function asJson(records: unknown): string {
+  return `${JSON.stringify(records, null, 2)}\n`;
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+  return port;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
+}
+
+/** Resolves with the first line a stream prints. */
+export function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        stream.off('data', onData);
+        resolvePromise(text.slice(0, end));
+      }
+    };
+    stream.on('data', onData);
+    stream.on('end', () => reject(new Error(`stream ended before a full line: ${JSON.stringify(text)}`)));
+  });
+}

@@ -1,0 +1,346 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  asJson,
+  cachedToken,
+  configFile,
+  fetchToken,
+  freshConfigDir,
+  listingRoute,
+  login,
+  readConfig,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sandboxPassword,
+  sandboxUser,
+  seedReps,
+  startTestSandbox,
+  tokenRoute,
+} from './harness.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await resetCounts(sandbox);
+});
+
+const twelveHoursMs = 12 * 60 * 60 * 1000;
+
+/** The stored profile after a password login: the token and its times, never the password. */
+function expectPasswordLoginStored(configDir: string): Record<string, string> {
+  const text = readFileSync(configFile(configDir), 'utf8');
+  expect(text).not.toContain(sandboxPassword);
+  const profile = readConfig(configDir).profiles.default ?? {};
+  expect(Object.keys(profile).toSorted()).toEqual(['baseUrl', 'token', 'tokenExpiresAt', 'tokenObtainedAt', 'username']);
+  expect(profile.baseUrl).toBe(sandbox.url);
+  expect(profile.username).toBe(sandboxUser);
+  expect(sandbox.state.checkToken(profile.token ?? '', Date.now())).toBe('valid');
+  expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(twelveHoursMs);
+  // 0600 file in a 0700 folder: the folder did not exist before, so b2bctl created it.
+  expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
+  expect(statSync(configDir).mode & 0o777).toBe(0o700);
+  return profile;
+}
+
+function loggedInLine(profile: Record<string, string>, name = 'default'): string {
+  return `Logged in to ${sandbox.url} as ${sandboxUser} (profile "${name}"); the token is valid until ${profile.tokenExpiresAt}.\n`;
+}
+
+describe('login', () => {
+  it('takes --username and the password from --password-stdin', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: `${sandboxPassword}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    const profile = expectPasswordLoginStored(configDir);
+    expect(result.stderr).toBe(loggedInLine(profile));
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
+  });
+
+  it('takes the user and password from B2BCTL_USERNAME and B2BCTL_PASSWORD', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url], {
+      configDir,
+      env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    const profile = expectPasswordLoginStored(configDir);
+    expect(result.stderr).toBe(loggedInLine(profile));
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
+  });
+
+  it('logs in to a named profile and keeps the default one apart', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--profile', 'staging', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: sandboxPassword,
+    });
+    expect(result.code).toBe(0);
+    const profiles = readConfig(configDir).profiles;
+    expect(Object.keys(profiles)).toEqual(['staging']);
+    expect(result.stderr).toBe(loggedInLine(profiles.staging ?? {}, 'staging'));
+  });
+
+  it('stores a pre-issued token given with the global --token flag, without calling the platform', async () => {
+    const token = await fetchToken(sandbox);
+    await resetCounts(sandbox);
+    const configDir = freshConfigDir();
+    const result = await runCli(['--token', token, 'login', '--base-url', sandbox.url], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
+    );
+    const profile = readConfig(configDir).profiles.default ?? {};
+    expect(profile.token).toBe(token);
+    expect(profile.baseUrl).toBe(sandbox.url);
+    expect(profile.tokenExpiresAt).toBeUndefined();
+    expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
+    expect(await requestCounts(sandbox)).toEqual({});
+
+    // The stored token is the one used afterwards.
+    const listing = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toBe(asJson(seedReps.slice(0, 1)));
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('accepts --token after the subcommand too', async () => {
+    const token = await fetchToken(sandbox);
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--token', token], { configDir });
+    expect(result.code).toBe(0);
+    expect(cachedToken(configDir)).toBe(token);
+  });
+
+  it('stores a pre-issued token read with --token-stdin, without its newline', async () => {
+    const token = await fetchToken(sandbox);
+    await resetCounts(sandbox);
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: `${token}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
+    );
+    expect(cachedToken(configDir)).toBe(token);
+    expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('refuses an empty --token-stdin with exit 2', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: '' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin or pass --token TOKEN.\n');
+    expect(existsSync(configFile(configDir))).toBe(false);
+  });
+
+  it('refuses --password-stdin together with --token (exit 2)', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--token', 'abc'], {
+      configDir,
+      stdin: sandboxPassword,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: Use only one of --password-stdin, --token and --token-stdin.\n');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('without a terminal and without a username, exits 2 naming --username and B2BCTL_USERNAME', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('error: No username for login and no terminal to ask on: pass --username EMAIL or set B2BCTL_USERNAME.\n');
+    expect(existsSync(configFile(configDir))).toBe(false);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('without a terminal and without a password, exits 2 naming --password-stdin and B2BCTL_PASSWORD', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('error: No password for login and no terminal to ask on: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n');
+    expect(existsSync(configFile(configDir))).toBe(false);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('refuses an empty --password-stdin with exit 2', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: '\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('exits 77 on a wrong password and stores nothing', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: 'not-the-password\n' });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+    expect(result.stderr).not.toContain('not-the-password');
+    expect(existsSync(configFile(configDir))).toBe(false);
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
+  });
+
+  it('exits 77 on an unknown user', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', 'someone@else.test', '--password-stdin'], { configDir, stdin: sandboxPassword });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(`error: Login refused for someone@else.test at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+  });
+});
+
+describe('whoami and logout', () => {
+  it('whoami prints json when piped, with the expiry and never the token', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    await resetCounts(sandbox);
+    const profile = readConfig(configDir).profiles.default ?? {};
+    const result = await runCli(['whoami'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      asJson({
+        profile: 'default',
+        baseUrl: sandbox.url,
+        username: sandboxUser,
+        tokenStatus: 'valid',
+        tokenSource: 'profile',
+        tokenExpiresAt: profile.tokenExpiresAt,
+      }),
+    );
+    expect(result.stdout).not.toContain(cachedToken(configDir));
+    // whoami reads the profile only: nothing reaches the platform.
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('whoami -o table shows the same facts as lines, never the token', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const profile = readConfig(configDir).profiles.default ?? {};
+    const result = await runCli(['whoami', '-o', 'table'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Profile:  default\nBase URL: ${sandbox.url}\nUser:     ${sandboxUser}\nToken:    valid until ${profile.tokenExpiresAt}\n`);
+    expect(result.stdout).not.toContain(cachedToken(configDir));
+  });
+
+  it('whoami shows a pre-issued token as "unknown" expiry and does not print it', async () => {
+    const token = await fetchToken(sandbox);
+    const configDir = freshConfigDir();
+    expect((await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: token })).code).toBe(0);
+    const result = await runCli(['whoami'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      asJson({ profile: 'default', baseUrl: sandbox.url, username: null, tokenStatus: 'unknown', tokenSource: 'profile', tokenExpiresAt: null }),
+    );
+    expect(result.stdout).not.toContain(token);
+  });
+
+  it('logout removes the token but keeps the base URL and user; whoami then exits 77', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const token = cachedToken(configDir);
+
+    const logout = await runCli(['logout'], { configDir });
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toBe('');
+    expect(logout.stderr).toBe('Logged out of profile "default". Run b2bctl login to log in again.\n');
+    const text = readFileSync(configFile(configDir), 'utf8');
+    expect(text).not.toContain(token);
+    expect(readConfig(configDir).profiles.default).toEqual({ baseUrl: sandbox.url, username: sandboxUser });
+    expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
+
+    const whoami = await runCli(['whoami'], { configDir });
+    expect(whoami.code).toBe(77);
+    expect(whoami.stdout).toBe('');
+    expect(whoami.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+
+    const again = await runCli(['logout'], { configDir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('Profile "default" holds no token; nothing to do.\n');
+  });
+
+  it('logout of a named profile names it in the hint, and leaves the other profile logged in', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    await login(sandbox, configDir, ['--profile', 'staging']);
+    const logout = await runCli(['logout', '--profile', 'staging'], { configDir });
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe('Logged out of profile "staging". Run b2bctl login --profile staging to log in again.\n');
+    const profiles = readConfig(configDir).profiles;
+    expect(profiles.staging?.token).toBeUndefined();
+    expect(profiles.default?.token).toBeDefined();
+
+    const whoami = await runCli(['whoami', '--profile', 'staging'], { configDir });
+    expect(whoami.code).toBe(77);
+    expect(whoami.stderr).toBe('error: Not logged in for profile "staging". Run b2bctl login --profile staging.\n');
+  });
+});
+
+describe('--verbose', () => {
+  it('on login traces the request and answer with the password and the token redacted', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCli(['login', '--verbose', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: `${sandboxPassword}\n`,
+    });
+    expect(result.code).toBe(0);
+    const token = cachedToken(configDir);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain(`> POST ${sandbox.url}/v1/auth/token`);
+    expect(lines).toContain('> content-type: application/json');
+    expect(lines).toContain(`> {"username":"${sandboxUser}","password":"[redacted]"}`);
+    expect(lines.some((line) => /^< 200 \(\d+ ms\)$/.test(line))).toBe(true);
+    expect(lines.some((line) => line.startsWith('< {"access_token":"[redacted]"'))).toBe(true);
+    expect(result.stderr).not.toContain(sandboxPassword);
+    expect(result.stderr).not.toContain(token);
+    expect(result.stdout).toBe('');
+  });
+
+  it('on a listing shows "authorization: Bearer [redacted]" and never the token', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const token = cachedToken(configDir);
+    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '2'], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(0, 2)));
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain(`> GET ${sandbox.url}/sellerModule/listSellers?limit=2`);
+    expect(lines).toContain('> authorization: Bearer [redacted]');
+    expect(lines.some((line) => /^< 200 \(\d+ ms\)$/.test(line))).toBe(true);
+    expect(result.stderr).not.toContain(token);
+    expect(result.stderr).not.toContain(sandboxPassword);
+  });
+
+  it('on a 401 replay with B2BCTL_PASSWORD shows neither the password nor the old or new token', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const oldToken = cachedToken(configDir);
+    await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
+    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '1'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(0);
+    const newToken = cachedToken(configDir);
+    expect(newToken).not.toBe(oldToken);
+    const lines = result.stderr.split('\n');
+    expect(lines.filter((line) => line === '> authorization: Bearer [redacted]')).toHaveLength(2);
+    expect(lines).toContain(`> {"username":"${sandboxUser}","password":"[redacted]"}`);
+    expect(lines).toContain('The platform refused the token of profile "default"; logging in again.');
+    for (const secret of [sandboxPassword, oldToken, newToken]) expect(result.stderr).not.toContain(secret);
+  });
+});

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  asJson,
+  cachedToken,
+  fetchToken,
+  freshConfigDir,
+  listingRoute,
+  login,
+  readConfig,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  revokeTokens,
+  runCli,
+  sandboxPassword,
+  sandboxUser,
+  seedReps,
+  sleep,
+  startTestSandbox,
+  tokenRoute,
+} from './harness.js';
+
+const notLoggedIn = 'error: Not logged in for profile "default". Run b2bctl login --profile default.\n';
+
+/** Tokens of the short-lived sandbox last 2 s; waiting 2.5 s outlives one on both sides. */
+const shortTtlSeconds = 2;
+const outliveShortToken = () => sleep(2500);
+
+let shortLived: RunningSandbox;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  [shortLived, sandbox] = await Promise.all([startTestSandbox({ tokenTtlSeconds: shortTtlSeconds }), startTestSandbox()]);
+});
+afterAll(async () => {
+  await Promise.all([shortLived.close(), sandbox.close()]);
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await Promise.all([resetCounts(shortLived), resetCounts(sandbox)]);
+});
+
+describe('renewal of an expired token (--token-ttl)', () => {
+  it('stores the expiry the token route announced', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    const profile = readConfig(configDir).profiles.default ?? {};
+    expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(shortTtlSeconds * 1000);
+  });
+
+  it('logs in again before the call when B2BCTL_PASSWORD is set, with the username from the profile', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    const oldToken = cachedToken(configDir);
+    await outliveShortToken();
+    await resetCounts(shortLived);
+
+    const result = await runCli(['sellers', 'list', '--limit', '3'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(0, 3)));
+    expect(result.stderr).toBe(`The token of profile "default" has expired; logging in again as ${sandboxUser}.\n`);
+    // Renewed first: one more token request, and the listing went out once, with the new token.
+    expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1, [listingRoute]: 1 });
+    const newToken = cachedToken(configDir);
+    expect(newToken).not.toBe(oldToken);
+    expect(shortLived.state.checkToken(newToken, Date.now())).toBe('valid');
+    expect(JSON.stringify(readConfig(configDir))).not.toContain(sandboxPassword);
+  });
+
+  it('takes the username from B2BCTL_USERNAME when the profile has none', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    expect((await runCli(['config', 'set', 'username', ''], { configDir })).code).toBe(0);
+    expect(readConfig(configDir).profiles.default?.username).toBeUndefined();
+    await outliveShortToken();
+    await resetCounts(shortLived);
+
+    const result = await runCli(['sellers', 'list', '--limit', '1'], { configDir, env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(0, 1)));
+    expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1, [listingRoute]: 1 });
+  });
+
+  it('without credentials exits 77 with the Not logged in message, and sends nothing', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    await outliveShortToken();
+    await resetCounts(shortLived);
+
+    const result = await runCli(['sellers', 'list'], { configDir });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(notLoggedIn);
+    expect(await requestCounts(shortLived)).toEqual({});
+  });
+
+  it('with a username but no password still exits 77 and sends nothing', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    await outliveShortToken();
+    await resetCounts(shortLived);
+
+    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(notLoggedIn);
+    expect(await requestCounts(shortLived)).toEqual({});
+  });
+
+  it('whoami reports the expired token, then exits 77 without credentials', async () => {
+    const configDir = freshConfigDir();
+    await login(shortLived, configDir);
+    const profile = readConfig(configDir).profiles.default ?? {};
+    await outliveShortToken();
+
+    const result = await runCli(['whoami'], { configDir });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe(
+      asJson({ profile: 'default', baseUrl: shortLived.url, username: sandboxUser, tokenStatus: 'expired', tokenSource: 'profile', tokenExpiresAt: profile.tokenExpiresAt }),
+    );
+    expect(result.stderr).toBe(notLoggedIn);
+  });
+});
+
+describe('one re-login and one replay after a 401', () => {
+  it('with B2BCTL_PASSWORD: one re-login, the listing counted twice (the 401 and the replay)', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const oldToken = cachedToken(configDir);
+    await revokeTokens(sandbox);
+    await resetCounts(sandbox);
+
+    const result = await runCli(['sellers', 'list', '--limit', '4', '--offset', '2'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(2, 6)));
+    expect(result.stderr).toBe('The platform refused the token of profile "default"; logging in again.\n');
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1, [listingRoute]: 2 });
+    const newToken = cachedToken(configDir);
+    expect(newToken).not.toBe(oldToken);
+    expect(sandbox.state.checkToken(newToken, Date.now())).toBe('valid');
+  });
+
+  it('with --all, a revoked token is renewed once and the walk goes on', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    await revokeTokens(sandbox);
+    await resetCounts(sandbox);
+
+    const result = await runCli(['sellers', 'list', '--all', '--limit', '30'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps));
+    // Pages at 0, 30, 60 and the empty page at 64, plus the refused first try.
+    expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1, [listingRoute]: 5 });
+  });
+
+  it('without the password: exit 77, one listing request (the 401), no login', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    await revokeTokens(sandbox);
+    await resetCounts(sandbox);
+
+    const result = await runCli(['sellers', 'list'], { configDir });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(notLoggedIn);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('a pre-issued token (no username) that is refused exits 77 even with B2BCTL_PASSWORD', async () => {
+    const configDir = freshConfigDir();
+    const token = await fetchToken(sandbox);
+    expect((await runCli(['login', '--base-url', sandbox.url, '--token', token], { configDir })).code).toBe(0);
+    await revokeTokens(sandbox);
+    await resetCounts(sandbox);
+
+    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(notLoggedIn);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+});
