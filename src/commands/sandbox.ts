@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
+import { parseStockSchema, StockSchemaError, type StockSchema } from '../domain/stock.js';
+import { ConfigError, InputError } from '../errors.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
 import { startSandbox } from '../sandbox/server.js';
@@ -13,6 +16,11 @@ export interface SandboxCommandOptions {
   resetRate?: number;
   rateLimit?: number;
   seed?: string;
+  /** Store settings file, merged over the seed folder's store-settings.json. */
+  settings?: string;
+  generatedSkus?: number;
+  /** JSON file mapping the stock item fields to the names this simulated store uses. */
+  stockSchema?: string;
 }
 
 /** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
@@ -28,6 +36,9 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     resetRate: options.resetRate ?? sandboxDefaults.resetRate,
     rateLimit: options.rateLimit ?? sandboxDefaults.rateLimit,
     seedDirectory: options.seed ?? defaultSeedDirectory(),
+    settingsFile: options.settings,
+    generatedSkus: options.generatedSkus ?? sandboxDefaults.generatedSkus,
+    stockSchema: options.stockSchema === undefined ? undefined : readStockSchema(options.stockSchema),
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
@@ -41,4 +52,22 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   });
   await sandbox.close();
   context.log.info('Sandbox stopped.');
+}
+
+/** The `--stock-schema` file, so the sandbox can play a store whose stock fields have other names. */
+function readStockSchema(file: string): StockSchema {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`Cannot read the stock schema ${file}: ${(error as Error).message}`, { file, missing: true });
+  }
+  try {
+    return parseStockSchema(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof StockSchemaError || error instanceof SyntaxError) {
+      throw new ConfigError(`${file}: ${error.message}. Fix the file passed to --stock-schema.`, file, { cause: error });
+    }
+    throw error;
+  }
 }

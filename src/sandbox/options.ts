@@ -1,3 +1,5 @@
+import type { StockSchema } from '../domain/stock.js';
+
 /** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
 export interface SandboxOptions {
   host: string;
@@ -17,6 +19,12 @@ export interface SandboxOptions {
   rateLimit: number;
   /** Folder with the seed files (sellers.json, ...). */
   seedDirectory: string;
+  /** How many generated SKUs (GEN-0000001 … GEN-<N>) the stock catalogue knows beside products.json. */
+  generatedSkus: number;
+  /** The store's stock item field names on the wire; identity when absent. */
+  stockSchema?: StockSchema;
+  /** JSON store settings (ZIP validation, lat/lng, SSO ids, price tags, customer types and groups) merged over <seed>/store-settings.json. */
+  settingsFile?: string;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
 }
@@ -31,4 +39,5 @@ export const sandboxDefaults = {
   failRate: 0,
   resetRate: 0,
   rateLimit: 0,
+  generatedSkus: 2_000_000,
 } as const;

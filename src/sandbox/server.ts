@@ -4,7 +4,9 @@ import { sendError } from './http-answers.js';
 import type { SandboxOptions } from './options.js';
 import { registerAuth } from './routes/auth.js';
 import { registerControl } from './routes/control.js';
+import { registerCustomers } from './routes/customers.js';
 import { registerSellers } from './routes/sellers.js';
+import { registerStock } from './routes/stock.js';
 import { loadSalesReps } from './sellers-seed.js';
 import { SandboxState } from './state.js';
 
@@ -46,6 +48,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   registerFaults(app, options);
   registerAuth(app, state, options);
   registerSellers(app, state);
+  registerCustomers(app, state, options);
+  registerStock(app, state, options);
   registerControl(app, state);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`));
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {

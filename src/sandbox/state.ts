@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { SalesRep } from '../platform/sellers.js';
+import { StockState } from './stock/state.js';
+import { CustomerStore } from './customers/store.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
   readonly tokens = new Map<string, number>();
   readonly requestCounts = new Map<string, number>();
   sellers: SalesRep[] = [];
+  /** Catalogue, stock lines and the stock queue; seeded by registerStock. */
+  stock = new StockState();
+  /** Customers, store settings, CEP table and e-mail outbox; seeded by registerCustomers. */
+  customers = new CustomerStore();
 
   issueToken(nowMs: number, ttlSeconds: number): string {
     const token = randomBytes(24).toString('base64url');

@@ -1,0 +1,35 @@
+/** Brazilian codes: federative units, state registration, CNAE. Pure. */
+
+export const federativeUnits = [
+  'AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA',
+  'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO',
+] as const;
+
+export type FederativeUnit = (typeof federativeUnits)[number];
+
+const unitSet: ReadonlySet<string> = new Set(federativeUnits);
+
+/** True for one of the 27 UFs, in upper case as the Correios write them. */
+export function isFederativeUnit(value: string): value is FederativeUnit {
+  return unitSet.has(value);
+}
+
+export type StateRegistrationCheck = { ok: true; exempt: boolean; digits: string } | { ok: false; reason: string };
+
+/** A state registration: 2–14 digits once `.`, `-`, `/` and spaces are removed, or `ISENTO` (exempt, any case). */
+export function checkStateRegistration(raw: string): StateRegistrationCheck {
+  const text = raw.trim();
+  if (text.toUpperCase() === 'ISENTO') return { ok: true, exempt: true, digits: '' };
+  const digits = text.replace(/[.\-/\s]/g, '');
+  if (!/^\d{2,14}$/.test(digits)) return { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' };
+  return { ok: true, exempt: false, digits };
+}
+
+export type CnaeCheck = { ok: true; formatted: string } | { ok: false; reason: string };
+
+/** A CNAE subclass: 7 digits, written `NNNN-N/NN`; accepts that form or the 7 bare digits. */
+export function checkCnae(raw: string): CnaeCheck {
+  const match = /^(\d{4})-?(\d)\/?(\d{2})$/.exec(raw.trim());
+  if (!match) return { ok: false, reason: 'a CNAE subclass has 7 digits, written NNNN-N/NN' };
+  return { ok: true, formatted: `${match[1]}-${match[2]}/${match[3]}` };
+}

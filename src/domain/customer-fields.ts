@@ -1,0 +1,149 @@
+/** The fields of the customer create and update bodies (platform-spec.md), with their types. Pure. */
+
+export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
+
+/** Address input: customerRegistrationAddress and each addressList item. */
+export interface AddressInput {
+  zipcode: string;
+  number: string;
+  complement?: string;
+  street?: string;
+  quarter?: string;
+  city?: string;
+  state?: string;
+  addressType?: string;
+  farmerStateRegistration?: string;
+  principal?: boolean;
+  name?: string;
+  lat?: number;
+  lng?: number;
+}
+
+interface CustomerOptionalFields {
+  name?: string;
+  tradingName?: string;
+  contactName?: string;
+  stateRegistration?: string;
+  cnae?: string;
+  paysIcms?: boolean;
+  politicallyExposedPerson?: boolean;
+  federalEmployee?: boolean;
+  optinTracking?: boolean;
+  trackingPhone?: string;
+  passwordExpired?: boolean;
+  ssoConfigId?: number;
+  priceRuleTags?: string[];
+  customerTypeList?: string[];
+  customerGroupList?: string[];
+}
+
+/** Body of POST /v1/customer. */
+export interface CustomerCreateBody extends CustomerOptionalFields {
+  documentType: string;
+  document: string;
+  username: string;
+  phone: string;
+  password: string;
+  customerRegistrationAddress?: AddressInput;
+  addressList?: AddressInput[];
+  forceChangePassword?: boolean;
+  sendEmailNewCustomer?: boolean;
+}
+
+/**
+ * A record of `customer update`: `document` is the key (it goes in the path of
+ * PUT /v1/customer/:document, not in the body); every other field is optional.
+ */
+export interface CustomerUpdateBody extends CustomerOptionalFields {
+  document: string;
+  phone?: string;
+  customerRegistrationAddress?: AddressInput;
+  active?: boolean;
+  sendEmailForgotPassword?: boolean;
+}
+
+export const addressFieldTypes: Readonly<Record<keyof AddressInput, FieldType>> = {
+  zipcode: 'string',
+  number: 'string',
+  complement: 'string',
+  street: 'string',
+  quarter: 'string',
+  city: 'string',
+  state: 'string',
+  addressType: 'string',
+  farmerStateRegistration: 'string',
+  principal: 'boolean',
+  name: 'string',
+  lat: 'number',
+  lng: 'number',
+};
+
+const optionalFieldTypes: Readonly<Record<keyof CustomerOptionalFields, FieldType>> = {
+  name: 'string',
+  tradingName: 'string',
+  contactName: 'string',
+  stateRegistration: 'string',
+  cnae: 'string',
+  paysIcms: 'boolean',
+  politicallyExposedPerson: 'boolean',
+  federalEmployee: 'boolean',
+  optinTracking: 'boolean',
+  trackingPhone: 'string',
+  passwordExpired: 'boolean',
+  ssoConfigId: 'integer',
+  priceRuleTags: 'list',
+  customerTypeList: 'list',
+  customerGroupList: 'list',
+};
+
+/** Scalar and list fields at the top of each body (the address objects are described apart). */
+export const topFieldTypes: Readonly<Record<'create' | 'update', Readonly<Record<string, FieldType>>>> = {
+  create: {
+    documentType: 'string',
+    document: 'string',
+    username: 'string',
+    phone: 'string',
+    password: 'string',
+    ...optionalFieldTypes,
+    forceChangePassword: 'boolean',
+    sendEmailNewCustomer: 'boolean',
+  },
+  update: {
+    document: 'string',
+    phone: 'string',
+    ...optionalFieldTypes,
+    active: 'boolean',
+    sendEmailForgotPassword: 'boolean',
+  },
+};
+
+/**
+ * Type of a dot path of the create/update body, e.g. 'customerRegistrationAddress.zipcode' ->
+ * 'string', 'addressList.0.principal' -> 'boolean', 'addressList.3.lat' -> 'number',
+ * 'customerGroupList' -> 'list'; undefined for an unknown path. The index may also be written `*`.
+ */
+export function customerFieldType(path: string, mode: 'create' | 'update'): FieldType | undefined {
+  const parts = path.split('.');
+  if (parts.length === 1) return ownValue(topFieldTypes[mode], path);
+  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2) return ownValue(addressFieldTypes, parts[1] ?? '');
+  if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && /^(?:\d+|\*)$/.test(parts[1] ?? '')) {
+    return ownValue(addressFieldTypes, parts[2] ?? '');
+  }
+  return undefined;
+}
+
+function ownValue(table: Readonly<Record<string, FieldType>>, key: string): FieldType | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+const addressKeys = Object.keys(addressFieldTypes);
+
+/** Every known path, with `addressList.N.` written as `addressList.*.`, for "did you mean" suggestions. */
+export const customerFieldPaths: { create: readonly string[]; update: readonly string[] } = {
+  create: [
+    ...Object.keys(topFieldTypes.create),
+    ...addressKeys.map((key) => `customerRegistrationAddress.${key}`),
+    ...addressKeys.map((key) => `addressList.*.${key}`),
+  ],
+  update: [...Object.keys(topFieldTypes.update), ...addressKeys.map((key) => `customerRegistrationAddress.${key}`)],
+};

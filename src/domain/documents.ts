@@ -1,0 +1,129 @@
+/**
+ * CPF and CNPJ (numeric and alphanumeric), checked and formatted. Pure.
+ * Facts: shared/domain-brazil.md. The arithmetic is written here on purpose: libraries either reject
+ * the alphanumeric CNPJ or add blocklists (cpf-cnpj-validator rejects 123.456.789-09, whose check
+ * digits are valid), and local validation must not be stricter than the platform.
+ */
+
+export type DocumentKind = 'cpf' | 'cnpj';
+
+export type DocumentCheck = { ok: true; kind: DocumentKind; normalized: string; formatted: string } | { ok: false; reason: string };
+
+/** Punctuation people write around documents; anything else (letters aside) makes the value invalid. */
+const punctuation = /[.\-/\s]/g;
+const cpfWeightsFirst = [10, 9, 8, 7, 6, 5, 4, 3, 2];
+const cpfWeightsSecond = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
+const cnpjWeightsFirst = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+const cnpjWeightsSecond = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+
+/**
+ * Checks a CPF (11 digits) or CNPJ (14 characters, the first 12 digits or upper-case letters). The
+ * punctuation `.`, `-`, `/` and spaces is ignored wherever it stands, as the platform accepts the
+ * document both with and without it.
+ */
+export function checkDocument(raw: string): DocumentCheck {
+  // One pass over the characters: this runs for every row of a 100,000-row import.
+  let normalized = '';
+  let lowerCase = false;
+  let other = false;
+  let letters = false;
+  for (let index = 0; index < raw.length; index++) {
+    const code = raw.charCodeAt(index);
+    if (code >= 48 && code <= 57) normalized += raw[index];
+    else if (code >= 65 && code <= 90) {
+      normalized += raw[index];
+      letters = true;
+    } else if (code >= 97 && code <= 122) lowerCase = true;
+    else if (!isPunctuation(code)) other = true;
+  }
+  if (normalized === '' && !lowerCase && !other) return { ok: false, reason: 'empty' };
+  if (lowerCase) return { ok: false, reason: 'CNPJ letters must be upper case' };
+  if (other) return { ok: false, reason: 'a document holds only digits, upper-case letters and the punctuation . - /' };
+  if (normalized.length === 11) return letters ? { ok: false, reason: 'a CPF has only digits' } : checkCpf(normalized);
+  if (normalized.length === 14) return checkCnpj(normalized);
+  return { ok: false, reason: 'a CPF has 11 digits and a CNPJ 14 characters' };
+}
+
+/** `.`, `-`, `/` and white space. */
+function isPunctuation(code: number): boolean {
+  return code === 46 || code === 45 || code === 47 || code === 32 || (code >= 9 && code <= 13) || code === 160;
+}
+
+function allSame(characters: string): boolean {
+  for (let index = 1; index < characters.length; index++) if (characters[index] !== characters[0]) return false;
+  return true;
+}
+
+function checkCpf(digits: string): DocumentCheck {
+  if (allSame(digits)) return { ok: false, reason: 'repeated digits are not a valid CPF' };
+  const first = checkDigit(digits, cpfWeightsFirst);
+  const second = checkDigit(digits, cpfWeightsSecond, first);
+  if (valueAt(digits, 9) !== first || valueAt(digits, 10) !== second) return { ok: false, reason: 'CPF check digits do not match' };
+  return { ok: true, kind: 'cpf', normalized: digits, formatted: formatCpf(digits) };
+}
+
+function checkCnpj(characters: string): DocumentCheck {
+  if (valueAt(characters, 12) > 9 || valueAt(characters, 13) > 9) return { ok: false, reason: 'CNPJ check digits are always digits' };
+  if (allSame(characters)) return { ok: false, reason: 'repeated digits are not a valid CNPJ' };
+  const first = checkDigit(characters, cnpjWeightsFirst);
+  const second = checkDigit(characters, cnpjWeightsSecond, first);
+  if (valueAt(characters, 12) !== first || valueAt(characters, 13) !== second) return { ok: false, reason: 'CNPJ check digits do not match' };
+  return { ok: true, kind: 'cnpj', normalized: characters, formatted: formatCnpj(characters) };
+}
+
+/**
+ * The mod-11 rule shared by CPF and CNPJ over the first characters (and, for the second check digit,
+ * the first one computed): 0 when the remainder is below 2, else 11 minus it.
+ */
+function checkDigit(characters: string, weights: readonly number[], firstCheckDigit?: number): number {
+  const last = weights.length - 1;
+  let sum = 0;
+  for (let index = 0; index < last; index++) sum += valueAt(characters, index) * (weights[index] ?? 0);
+  sum += (firstCheckDigit ?? valueAt(characters, last)) * (weights[last] ?? 0);
+  const remainder = sum % 11;
+  return remainder < 2 ? 0 : 11 - remainder;
+}
+
+/**
+ * A character's value: its ASCII code minus 48 (Receita Federal IN 2.229/2024), so digits keep their
+ * value and A is 17 (not 10, as some libraries have it).
+ */
+function valueAt(characters: string, index: number): number {
+  return characters.charCodeAt(index) - 48;
+}
+
+function formatCpf(digits: string): string {
+  return `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;
+}
+
+function formatCnpj(characters: string): string {
+  return `${characters.slice(0, 2)}.${characters.slice(2, 5)}.${characters.slice(5, 8)}/${characters.slice(8, 12)}-${characters.slice(12)}`;
+}
+
+/**
+ * The document kind a `documentType` names: `cpf`/`pf` an individual, `cnpj`/`pj` a legal entity.
+ * Exact lower case only: the platform says "no other value accepted" and, unlike addressType, does
+ * not say case-insensitive, so `CPF` is another value.
+ */
+export function documentKindOfType(documentType: string): DocumentKind | undefined {
+  switch (documentType) {
+    case 'cpf':
+    case 'pf':
+      return 'cpf';
+    case 'cnpj':
+    case 'pj':
+      return 'cnpj';
+    default:
+      return undefined;
+  }
+}
+
+/** The platform's answer value for a kind: `pf` or `pj`. */
+export function documentTypeOfKind(kind: DocumentKind): 'pf' | 'pj' {
+  return kind === 'cpf' ? 'pf' : 'pj';
+}
+
+/** A document without its punctuation, valid or not: the key to look a customer up by. */
+export function documentLookupKey(raw: string): string {
+  return raw.replace(punctuation, '');
+}
