@@ -2,7 +2,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
 import { UsageError } from './errors.js';
-import type { HttpClient } from './platform/http-client.js';
+import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
 
 export interface IOStreams {
@@ -59,13 +59,21 @@ export interface Context {
   profiles(): Promise<ProfileStore>;
   session(options?: { allowNewProfile?: boolean }): Promise<Session>;
   /** A bare HTTP client for a base URL (login uses it before any token exists). */
-  httpClient(baseUrl: string, options?: { connections?: number }): Promise<HttpClient>;
-  /** The authenticated platform client for the session's profile. */
-  platform(options?: { connections?: number }): Promise<PlatformClient>;
+  httpClient(baseUrl: string, options?: HttpClientTuning): Promise<HttpClient>;
+  /** The authenticated platform client for the session's profile (built once; the first caller's tuning wins). */
+  platform(options?: HttpClientTuning): Promise<PlatformClient>;
   /** -o when given, else table on a terminal and `fallback` when piped. */
   outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
   /** Releases connections; called once the command is done. */
   close(): Promise<void>;
+}
+
+/** What a bulk command adjusts on its client: connections, pacing, and its own retry and time-out flags. */
+export interface HttpClientTuning {
+  connections?: number;
+  pace?: RequestPace;
+  retries?: number;
+  timeoutMs?: number;
 }
 
 export interface ContextOptions {
@@ -133,9 +141,10 @@ export function createContext(options: ContextOptions): Context {
       const session = await context.session();
       const client = new HttpClient({
         baseUrl,
-        timeoutMs: wholeNumberSetting(session, 'http.timeout'),
-        maxRetries: wholeNumberSetting(session, 'http.retries'),
+        timeoutMs: clientOptions?.timeoutMs ?? wholeNumberSetting(session, 'http.timeout'),
+        maxRetries: clientOptions?.retries ?? wholeNumberSetting(session, 'http.retries'),
         connections: clientOptions?.connections,
+        pace: clientOptions?.pace,
         clock,
         signal: context.interrupt,
         trace: globals.verbose ? (line) => write(line) : undefined,

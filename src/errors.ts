@@ -72,6 +72,13 @@ export class InterruptedError extends B2bctlError {
   }
 }
 
+/** The platform has no such record (a 404 for a customer document): the one record asked for failed. */
+export class NotFoundError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.someRecordsFailed);
+  }
+}
+
 /** Some records failed; the summary and the report have already said which. */
 export class PartialFailureError extends B2bctlError {
   constructor(message: string) {

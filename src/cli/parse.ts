@@ -18,3 +18,20 @@ export function fraction(value: string): number {
   }
   return number;
 }
+
+/** A flag value that must be a positive number, such as a rate of 2.5 requests per second. */
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
+    throw new InvalidArgumentError('expected a number above 0, such as 20 or 2.5.');
+  }
+  return number;
+}
+
+/** `--delimiter`: one character, or the words `tab`, `comma`, `semicolon`. */
+export function delimiter(value: string): string {
+  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';' };
+  const chosen = named[value.toLowerCase()] ?? value;
+  if (chosen.length !== 1) throw new InvalidArgumentError('expected one character, or tab, comma or semicolon.');
+  return chosen;
+}

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { outputFormats, type GlobalOptions, type OutputFormat } from '../context.js';
 import type { Context } from '../context.js';
-import { fraction, wholeNumber } from './parse.js';
+import type { InputFlags, SendFlags } from '../bulk/flags.js';
+import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
 
 /** A command's entry point, loaded only when that command runs. */
 export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
@@ -99,6 +100,94 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
       ),
     );
 
+  const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+  withInputOptions(
+    customer
+      .command('validate')
+      .description('check every customer record locally, printing every problem; sends nothing')
+      .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+      .option('--update', 'check the file as input to customer update (only the document is required)'),
+  ).action((file: string, options: Record<string, unknown>, command: Command) =>
+    dispatch(async () => (await import('../commands/customer/validate.js')).run, { file, mode: options.update === true ? ('update' as const) : ('create' as const), ...inputFlagsOf(options) }, globalsOf(command)),
+  );
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('create')
+        .description('create the customers of a file; nothing is sent while any record is invalid')
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
+    ),
+  ).action((file: string, options: Record<string, unknown>, command: Command) =>
+    dispatch(async () => (await import('../commands/customer/create.js')).run, { file, upsert: options.upsert === true, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+  );
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('update')
+        .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
+        .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
+        .option('--document <doc>', 'the customer to update (with --set)')
+        .option('--set <field=value>', 'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[]),
+    ),
+  ).action((file: string | undefined, options: Record<string, unknown>, command: Command) =>
+    dispatch(
+      async () => (await import('../commands/customer/update.js')).run,
+      { file, document: options.document as string | undefined, set: options.set as string[], ...inputFlagsOf(options), ...sendFlagsOf(options) },
+      globalsOf(command),
+    ),
+  );
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('status')
+        .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
+        .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
+        .argument('[state]', 'active or inactive (with a document)'),
+    ),
+  ).action((target: string, state: string | undefined, options: Record<string, unknown>, command: Command) =>
+    dispatch(async () => (await import('../commands/customer/status.js')).run, { target, state, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+  );
+  customer
+    .command('addresses')
+    .description("list a customer's addresses")
+    .argument('<doc>', 'the CPF or CNPJ')
+    .action((document: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/customer/addresses.js')).run, { document }, globalsOf(command)));
+
+  const stock = program.command('stock').description('stock and price: nightly files through the 50-item and 200-item routes');
+  withInputOptions(
+    stock
+      .command('validate')
+      .description('check every row of a stock file locally; sends nothing')
+      .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+  ).action((file: string, options: Record<string, unknown>, command: Command) =>
+    dispatch(async () => (await import('../commands/stock/validate.js')).run, { file, ...inputFlagsOf(options) }, globalsOf(command)),
+  );
+  withSendOptions(
+    withInputOptions(
+      stock
+        .command('push')
+        .description('push a stock and price file, paced, retried, reported and resumable')
+        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
+        .addOption(new Option('--route <route>', 'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)').choices(['auto', 'batch', 'queue']).default('auto'))
+        .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
+        .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
+    ),
+  ).action((file: string, options: Record<string, unknown>, command: Command) =>
+    dispatch(
+      async () => (await import('../commands/stock/push.js')).run,
+      {
+        file,
+        route: options.route as 'auto' | 'batch' | 'queue',
+        batchSize: options.batchSize as number | undefined,
+        schema: options.schema as string | undefined,
+        ...inputFlagsOf(options),
+        ...sendFlagsOf(options),
+      },
+      globalsOf(command),
+    ),
+  );
+
   program
     .command('sandbox')
     .description('run a local simulator of the platform; prints its base URL first on stdout')
@@ -111,6 +200,9 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
     .option('--reset-rate <share>', 'share of connections reset without an answer', fraction)
     .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0: none)', wholeNumber(0))
     .option('--seed <folder>', 'folder with the seed files (default: the samples shipped with b2bctl)')
+    .option('--settings <file>', 'store settings JSON merged over <seed>/store-settings.json (ZIP validation, lat/lng, SSO ids, price tags, customer types, groups)')
+    .option('--generated-skus <n>', 'SKUs GEN-0000001 … GEN-<n> known besides products.json (default 2000000)', wholeNumber(0))
+    .option('--stock-schema <file>', "JSON mapping of the stock item fields to this store's names (default: identity)")
     .action((options: Record<string, unknown>, command: Command) =>
       dispatch(
         async () => (await import('../commands/sandbox.js')).run,
@@ -124,6 +216,9 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
           resetRate: options.resetRate as number | undefined,
           rateLimit: options.rateLimit as number | undefined,
           seed: options.seed as string | undefined,
+          settings: options.settings as string | undefined,
+          generatedSkus: options.generatedSkus as number | undefined,
+          stockSchema: options.stockSchema as string | undefined,
         },
         globalsOf(command),
       ),
@@ -131,6 +226,52 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
 
   addUsageAfterErrors(program, 'b2bctl');
   return program;
+}
+
+/** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
+function withInputOptions(command: Command): Command {
+  return command
+    .option('--map <file>', "JSON file renaming the ERP's headers to field names, such as {\"CNPJ\":\"document\"}")
+    .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
+    .addOption(new Option('--encoding <name>', 'text encoding (default: UTF-8 when it decodes, else Windows-1252)').choices(['utf-8', 'windows-1252']))
+    .addOption(new Option('--decimal <separator>', 'decimal separator of numbers (default: , with ; as delimiter, else .)').choices(['.', ',']))
+    .option('--strict', 'an unknown column is an error, not a warning');
+}
+
+function inputFlagsOf(options: Record<string, unknown>): InputFlags {
+  return {
+    map: options.map as string | undefined,
+    delimiter: options.delimiter as string | undefined,
+    encoding: options.encoding as InputFlags['encoding'],
+    decimal: options.decimal as InputFlags['decimal'],
+    strict: options.strict === true,
+  };
+}
+
+/** The sending flags of DESIGN.md §2 and §7, shared by every bulk command. */
+function withSendOptions(command: Command): Command {
+  return command
+    .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), 8)
+    .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
+    .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
+    .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
+    .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv)')
+    .option('--resume <report>', 'skip the records an earlier run\'s report shows done, and append to that report')
+    .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
+    .option('--dry-run', 'validate and say what would be sent, without sending');
+}
+
+function sendFlagsOf(options: Record<string, unknown>): SendFlags {
+  return {
+    concurrency: options.concurrency as number,
+    rate: options.rate as number | undefined,
+    retries: options.retries as number | undefined,
+    timeoutMs: options.timeout as number | undefined,
+    report: options.report as string | undefined,
+    resume: options.resume as string | undefined,
+    skipInvalid: options.skipInvalid === true,
+    dryRun: options.dryRun === true,
+  };
 }
 
 /** After a usage error, each command prints its own usage line (clig.dev: show how to do it right). */

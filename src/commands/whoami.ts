@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { createRecordWriter } from '../io/output/record-writer.js';
+import { writeObject } from '../io/output/write-object.js';
 
 export type WhoamiOptions = Record<string, never>;
 
@@ -37,8 +37,7 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   const renewable = Boolean(identity.username && context.env.B2BCTL_PASSWORD);
   if (tokenStatus === 'none' && !renewable) throw session.notLoggedIn();
 
-  const format = context.outputFormat('json');
-  if (format === 'table') {
+  if (context.outputFormat('json') === 'table') {
     const lines = [
       ['Profile', identity.profile],
       ['Base URL', identity.baseUrl ?? '(not set)'],
@@ -47,12 +46,7 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
     ];
     context.io.stdout.write(lines.map(([label, value]) => `${`${label}:`.padEnd(10)}${value}\n`).join(''));
   } else {
-    const writer = createRecordWriter<Identity>(format, context.io.stdout, { table: [], csv: Object.keys(identity) }, { color: false });
-    if (format === 'json') context.io.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
-    else {
-      await writer.write(identity);
-      await writer.end();
-    }
+    await writeObject(context, { ...identity });
   }
   if (tokenStatus === 'expired' && !renewable) throw session.notLoggedIn();
 }

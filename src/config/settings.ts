@@ -45,6 +45,10 @@ export const settingDefinitions: readonly SettingDefinition[] = [
   { key: 'paths.customerAddresses', description: 'Customer addresses route', defaultValue: '/v1/customer/addresses/:document', check: isPath },
   { key: 'paths.orders', description: 'Order listing route', defaultValue: '/v1/orders', check: isPath },
   { key: 'paths.order', description: 'Order detail route', defaultValue: '/v1/orders/:id', check: isPath },
+  { key: 'paths.stockBatch', description: 'Stock batch route (1-50 items, per-item result)', defaultValue: '/v1/stock/batch', check: isPath },
+  { key: 'paths.stockQueue', description: 'Stock queue route (up to 200 items, asynchronous)', defaultValue: '/api/v1/stocks/batch', check: isPath },
+  { key: 'stock.autoThreshold', description: 'stock push --route auto: items above which the queue route is used', defaultValue: '1000', check: isWholeNumber },
+  { key: 'stock.schema', description: 'Stock item field names on the wire: a JSON file path or inline JSON', env: 'B2BCTL_STOCK_SCHEMA' },
   { key: 'http.timeout', description: 'Per-request timeout in milliseconds', env: 'B2BCTL_TIMEOUT', defaultValue: '30000', check: isWholeNumber },
   { key: 'http.retries', description: 'Retries after a failed request', env: 'B2BCTL_RETRIES', defaultValue: '3', check: isWholeNumber },
 ];

@@ -1,7 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { InterruptedError, UnavailableError } from '../errors.js';
-import { decideRetry, isRetryableStatus } from './retry-policy.js';
+import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,8 +38,23 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** Aborts every request that does not bring its own signal (Ctrl-C in a simple command). */
   signal?: AbortSignal;
+  /** Paces every attempt, retries included, and learns from 429s (src/bulk/pacer.ts). */
+  pace?: RequestPace;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
+}
+
+export interface RequestPace {
+  take(signal?: AbortSignal): Promise<void>;
+  succeeded(): void;
+  throttled(retryAfterMs: number): void;
+}
+
+/** Counts for a run's summary line. */
+export interface HttpStats {
+  requests: number;
+  retries: number;
+  throttled: number;
 }
 
 /** A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). */
@@ -48,6 +63,7 @@ export class AmbiguousRequestError extends UnavailableError {}
 /** The single HTTP client of b2bctl: keep-alive pool, per-request timeout, retries with back-off. */
 export class HttpClient {
   readonly baseUrl: URL;
+  readonly stats: HttpStats = { requests: 0, retries: 0, throttled: 0 };
   private readonly pool: Pool;
   private readonly options: HttpClientOptions;
 
@@ -90,7 +106,9 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let response: HttpResponse | undefined;
       let failure: unknown;
+      await this.options.pace?.take(request.signal);
       try {
+        this.stats.requests++;
         response = await this.once(request, url, attempt);
       } catch (error) {
         if (request.signal?.aborted) throw error;
@@ -108,7 +126,16 @@ export class HttpClient {
         this.options.clock.now(),
         random,
       );
+      if (response?.status === 429) {
+        this.stats.throttled++;
+        this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000);
+      } else if (response && response.status < 500) {
+        this.options.pace?.succeeded();
+      }
       if (response && (response.status < 400 || !decision.retry)) {
+        if (!decision.retry && decision.reason === mayHaveBeenApplied) {
+          throw new AmbiguousRequestError(`${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`);
+        }
         if (!decision.retry && isRetryableStatus(response.status)) {
           const why = decision.reason === 'retries exhausted' ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}` : `(${decision.reason})`;
           throw new UnavailableError(`${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`);
@@ -118,9 +145,11 @@ export class HttpClient {
       if (!decision.retry) {
         throw this.networkFailure(request, url, failure, attempt, decision.reason);
       }
+      this.stats.retries++;
       this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
       this.options.trace?.(`* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`);
-      await this.options.clock.sleep(decision.delayMs, request.signal);
+      // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
+      if (!(this.options.pace && response?.status === 429)) await this.options.clock.sleep(decision.delayMs, request.signal);
     }
   }
 
@@ -158,7 +187,7 @@ export class HttpClient {
 
   private networkFailure(request: HttpRequest, url: URL, failure: unknown, attempts: number, reason: string): Error {
     const what = describeNetworkError(failure);
-    if (reason === 'the request may have been applied') {
+    if (reason === mayHaveBeenApplied) {
       return new AmbiguousRequestError(`${request.method} ${url} failed (${what}) after the request may have reached the platform.`, { cause: failure });
     }
     if (reason === 'error is not retried' && !(failure instanceof Error && 'code' in failure)) {

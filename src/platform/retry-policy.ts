@@ -42,7 +42,7 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   // Only the HTTP-date forms (IMF-fixdate, RFC 850, asctime): V8's Date.parse reads "abc 1" as 2001.
   if (!/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) return undefined;
-  const date = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
+  const date = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
@@ -66,6 +66,9 @@ export function backoffDelay(attempt: number, settings: BackoffSettings, random:
 /** The longest Retry-After we honour before giving up on a request. */
 export const maxRetryAfterMs = 5 * 60_000;
 
+/** The reason given when an unsafe request failed in a way that leaves its effect unknown. */
+export const mayHaveBeenApplied = 'the request may have been applied';
+
 export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
 
 export interface FailedAttempt {
@@ -86,6 +89,8 @@ export function decideRetry(failure: FailedAttempt, nowMs: number, random: () =>
   const exhausted: RetryDecision = { retry: false, reason: 'retries exhausted' };
   if (failure.status !== undefined) {
     if (!isRetryableStatus(failure.status)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
+    // A gateway error can come after the platform applied the request; 429 and 503 are refusals.
+    if (!failure.safeToRepeat && (failure.status === 502 || failure.status === 504)) return { retry: false, reason: mayHaveBeenApplied };
     if (failure.attempt > failure.maxRetries) return exhausted;
     const requested = parseRetryAfter(failure.retryAfter, nowMs);
     if (requested !== undefined) {
@@ -96,7 +101,7 @@ export function decideRetry(failure: FailedAttempt, nowMs: number, random: () =>
   }
   if (!isRetryableNetworkError(failure.error)) return { retry: false, reason: 'error is not retried' };
   if (!failure.safeToRepeat && !isRefusedBeforeSending(failure.error)) {
-    return { retry: false, reason: 'the request may have been applied' };
+    return { retry: false, reason: mayHaveBeenApplied };
   }
   if (failure.attempt > failure.maxRetries) return exhausted;
   return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };

@@ -4,7 +4,7 @@ import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
-import { type FieldCatalogue, type HeaderProblems, planColumns, setPath, shapeRow } from './record-shape.js';
+import { type FieldCatalogue, type HeaderProblems, planColumns, setPath, shapeRow, typedValue } from './record-shape.js';
 import { formatFromContent, formatFromExtension, type InputFormat, looksBinary, sniffDelimiter, sniffEncoding, type TextEncoding } from './sniff.js';
 import { decodeText } from './text-decoding.js';
 
@@ -77,7 +77,7 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: Input
   if (first.done) throw new InputError(`${file}: the file is empty; expected a header line and records.`, { file });
   const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
-  reportHeaderProblems(file, first.value.line, problems, options);
+  reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
       const rowProblems = row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '') ? [`the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`] : [];
@@ -87,7 +87,7 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: Input
   return { file, format: 'csv', encoding: options.encoding, csv: { delimiter: options.delimiter, decimal: options.decimal, headers }, records: records() };
 }
 
-function reportHeaderProblems(file: string, line: number, problems: HeaderProblems, options: InputOptions): void {
+function reportHeaderProblems(file: string, line: number, problems: HeaderProblems & { headers: readonly string[] }, options: InputOptions): void {
   const repeated = problems.repeated[0];
   if (repeated) {
     throw new InputError(`${file}:${line}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`, {
@@ -96,12 +96,20 @@ function reportHeaderProblems(file: string, line: number, problems: HeaderProble
       field: repeated.path,
     });
   }
+  const missing = problems.missing[0];
+  if (missing) {
+    throw new InputError(`${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}). Name the column "${missing}", or map yours to it with --map.`, { file, line, field: missing });
+  }
   for (const unknown of problems.unknown) {
     const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
     const message = `${file}:${line}: unknown column "${unknown.header}"${hint}`;
     if (options.strict) throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, { file, line, field: unknown.header });
     options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
   }
+}
+
+function headersText(problems: { headers: readonly string[] }): string {
+  return problems.headers.filter((header) => header.trim() !== '').join(', ') || 'none';
 }
 
 async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown }>, options: InputOptions): AsyncGenerator<InputRecord> {
@@ -125,7 +133,10 @@ async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown
         continue;
       }
       if (inner === null || inner === '') continue;
-      setPath(record, path, inner);
+      // ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be.
+      const type = options.catalogue.typeOf(path);
+      const typed = typeof inner === 'string' && type !== undefined && type !== 'string' && type !== 'list' ? typedValue(inner, type, '.', path) : inner;
+      setPath(record, path, typed);
     }
     yield { line, values: record, original: value, problems: [] };
   }

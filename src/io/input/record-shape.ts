@@ -7,6 +7,8 @@ export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 export interface FieldCatalogue {
   typeOf(path: string): FieldType | undefined;
   knownPaths: readonly string[];
+  /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
+  requiredColumns?: readonly string[];
 }
 
 export interface ColumnPlan {
@@ -19,12 +21,13 @@ export interface ColumnPlan {
 export interface HeaderProblems {
   unknown: { header: string; column: number; suggestion: string | undefined }[];
   repeated: { path: string; columns: number[] }[];
+  missing: string[];
 }
 
 /** Which columns feed which fields: headers renamed by `--map`, checked against the catalogue. */
 export function planColumns(headers: readonly string[], catalogue: FieldCatalogue, headerMap: Readonly<Record<string, string>> = {}): { columns: ColumnPlan[]; problems: HeaderProblems } {
   const columns: ColumnPlan[] = [];
-  const problems: HeaderProblems = { unknown: [], repeated: [] };
+  const problems: HeaderProblems = { unknown: [], repeated: [], missing: [] };
   const seen = new Map<string, number[]>();
   headers.forEach((rawHeader, index) => {
     const header = rawHeader.trim();
@@ -39,6 +42,7 @@ export function planColumns(headers: readonly string[], catalogue: FieldCatalogu
     columns.push({ index, header, path, type });
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });
+  problems.missing = (catalogue.requiredColumns ?? []).filter((path) => !seen.has(path));
   return { columns: columns.filter((column) => !problems.repeated.some((repeat) => repeat.path === column.path)), problems };
 }
 

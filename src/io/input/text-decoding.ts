@@ -8,7 +8,7 @@ import type { TextEncoding } from './sniff.js';
  */
 export async function* decodeText(bytes: AsyncIterable<Buffer | string>, encoding: TextEncoding, file: string): AsyncGenerator<string> {
   if (encoding === 'windows-1252') {
-    const iconv = await import('iconv-lite');
+    const { default: iconv } = await import('iconv-lite');
     const decoder = iconv.getDecoder('win1252');
     for await (const chunk of bytes) yield decoder.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const rest = decoder.end();

@@ -1,0 +1,26 @@
+import type { DecimalSeparator } from '../io/input/cell-values.js';
+import type { TextEncoding } from '../io/input/sniff.js';
+
+/** How to read an input file (DESIGN.md §5). */
+export interface InputFlags {
+  /** `--map FILE.json`: the ERP's headers to our field names. */
+  map?: string;
+  delimiter?: string;
+  encoding?: TextEncoding;
+  decimal?: DecimalSeparator;
+  /** Unknown columns are errors instead of warnings. */
+  strict: boolean;
+}
+
+/** How to send a bulk run (DESIGN.md §2 and §7). */
+export interface SendFlags {
+  concurrency: number;
+  /** Requests per second; undefined for as fast as concurrency and the platform allow. */
+  rate?: number;
+  retries?: number;
+  timeoutMs?: number;
+  report?: string;
+  resume?: string;
+  dryRun: boolean;
+  skipInvalid: boolean;
+}

@@ -1,0 +1,44 @@
+import type { Context } from '../context.js';
+import { createRecordWriter } from '../io/output/record-writer.js';
+import type { RecordProblem } from './validation-pass.js';
+
+export interface ProblemRow {
+  file: string;
+  line: number;
+  field: string;
+  value: string;
+  message: string;
+}
+
+export interface ProblemOutput {
+  write(line: number, problem: RecordProblem): Promise<void>;
+  end(): Promise<void>;
+}
+
+/**
+ * Where `validate` puts the problems it finds, as its data on stdout: `file:line: message` lines on a
+ * terminal (streamed, not a table that waits for the end), else NDJSON, or `-o json|csv`.
+ */
+export function problemOutput(context: Context, file: string): ProblemOutput {
+  const format = context.outputFormat('ndjson');
+  if (format === 'table') {
+    return {
+      async write(line, problem) {
+        context.io.stdout.write(`${file}:${line}: ${problem.message}\n`);
+      },
+      async end() {},
+    };
+  }
+  const writer = createRecordWriter<ProblemRow>(format, context.io.stdout, { table: [], csv: ['file', 'line', 'field', 'value', 'message'] }, { color: false });
+  return {
+    write: (line, problem) => writer.write({ file, line, field: problem.field, value: problem.value, message: problem.message }),
+    end: async () => {
+      await writer.end();
+    },
+  };
+}
+
+/** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
+export function problemLogger(context: Context, file: string): (line: number, problem: RecordProblem) => void {
+  return (line, problem) => context.log.warn(`${file}:${line}: ${problem.message}`);
+}

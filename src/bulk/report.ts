@@ -1,0 +1,86 @@
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { csvLine } from '../io/output/csv-format.js';
+
+/** What happened to one input record (DESIGN.md §7). */
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'applied' | 'queued' | 'rejected' | 'invalid' | 'failed' | 'skipped';
+
+/** Outcomes after which a resumed run leaves the record alone. */
+export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>(['created', 'updated', 'unchanged', 'applied', 'queued', 'skipped']);
+
+export interface ReportRow {
+  line: number;
+  key: string;
+  outcome: Outcome;
+  status?: number;
+  id?: string | number;
+  message?: string;
+}
+
+export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message'] as const;
+
+/** `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working folder for stdin. */
+export function siblingPath(inputPath: string, kind: 'report' | 'errors', startedAt: Date, extension: string): string {
+  const folder = inputPath === '-' ? '.' : dirname(inputPath);
+  const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
+  const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return join(folder, `${name}.${kind}-${stamp}${extension}`);
+}
+
+/**
+ * The run's report: one CSV row per input record, written with a system call as each result
+ * arrives, so a crash or a SIGKILL loses nothing that was answered (the OS holds it).
+ */
+export class ReportWriter {
+  private readonly descriptor: number;
+  rows = 0;
+
+  constructor(readonly path: string) {
+    this.descriptor = openSync(path, 'a', 0o600);
+    if (fstatSync(this.descriptor).size === 0) writeSync(this.descriptor, csvLine([...reportColumns]));
+  }
+
+  write(rows: readonly ReportRow[]): void {
+    if (rows.length === 0) return;
+    const text = rows.map((row) => csvLine([String(row.line), row.key, row.outcome, row.status === undefined ? '' : String(row.status), row.id === undefined ? '' : String(row.id), row.message ?? ''])).join('');
+    writeSync(this.descriptor, text);
+    this.rows += rows.length;
+  }
+
+  close(): void {
+    closeSync(this.descriptor);
+  }
+}
+
+/**
+ * Failed and invalid records in the input's own form plus an `error` column, ready to fix and feed
+ * back: CSV (UTF-8 with BOM, the input's delimiter, so Excel opens it) for CSV input, NDJSON for JSON.
+ */
+export class ErrorsWriter {
+  private descriptor: number | undefined;
+  rows = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly form: { kind: 'csv'; headers: readonly string[]; delimiter: string } | { kind: 'ndjson' },
+  ) {}
+
+  write(original: readonly string[] | unknown, error: string): void {
+    if (this.descriptor === undefined) {
+      this.descriptor = openSync(this.path, 'a', 0o600);
+      if (this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
+        writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
+      }
+    }
+    const text =
+      this.form.kind === 'csv'
+        ? csvLine([...(original as readonly string[]).slice(0, this.form.headers.length), ...Array.from({ length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) }, () => ''), error], this.form.delimiter)
+        : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
+    writeSync(this.descriptor, text);
+    this.rows++;
+  }
+
+  close(): void {
+    if (this.descriptor !== undefined) closeSync(this.descriptor);
+  }
+}

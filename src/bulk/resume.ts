@@ -1,0 +1,48 @@
+import { parse } from 'csv-parse';
+import { createReadStream } from 'node:fs';
+import { InputError } from '../errors.js';
+import { doneOutcomes } from './report.js';
+
+/** A set of input line numbers, one bit per line: flat memory for a million-line file. */
+export class LineSet {
+  private bits = new Uint8Array(1024);
+  count = 0;
+
+  add(line: number): void {
+    if (line >> 3 >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(this.bits.length * 2, (line >> 3) + 1));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    const mask = 1 << (line & 7);
+    if (!((this.bits[line >> 3] as number) & mask)) this.count++;
+    this.bits[line >> 3] = (this.bits[line >> 3] as number) | mask;
+  }
+
+  has(line: number): boolean {
+    return line >> 3 < this.bits.length && ((this.bits[line >> 3] as number) & (1 << (line & 7))) !== 0;
+  }
+}
+
+/** Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows says so. */
+export async function readDoneLines(reportPath: string): Promise<LineSet> {
+  const done = new LineSet();
+  const parser = createReadStream(reportPath).pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+  try {
+    for await (const row of parser as AsyncIterable<Record<string, string>>) {
+      const line = Number(row.line);
+      if (!Number.isInteger(line) || row.outcome === undefined) {
+        throw new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, { file: reportPath });
+      }
+      if (doneOutcomes.has(row.outcome)) done.add(line);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES') throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, { file: reportPath, missing: true });
+    // A report cut off mid-row by a crash: every complete row before it still counts.
+    if (typeof code === 'string' && code.startsWith('CSV_')) return done;
+    throw error;
+  }
+  return done;
+}

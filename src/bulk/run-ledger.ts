@@ -1,0 +1,107 @@
+import type { Context } from '../context.js';
+import type { OpenedInput } from '../io/input/open-input.js';
+import { createProgress, type Progress } from './progress.js';
+import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
+
+const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected']);
+
+export interface LedgerOptions {
+  context: Context;
+  inputPath: string;
+  input: OpenedInput;
+  /** `--report PATH`; default beside the input, or the resumed report. */
+  reportPath?: string;
+  /** `--resume REPORT`: its rows stay and new ones are appended to it. */
+  resumeFrom?: string;
+  /** What a record is called in progress and summary lines: "customers", "items". */
+  unit: string;
+  /** Records this run will send, for the progress bar. */
+  total: number;
+}
+
+/**
+ * The books of one bulk run: the report (a row per record, appended as results arrive), the errors
+ * file (failed and invalid records in the input's own form), counts per outcome, and progress.
+ */
+export class RunLedger {
+  readonly counts = new Map<Outcome, number>();
+  readonly startedAt: number;
+  private constructor(
+    readonly report: ReportWriter,
+    readonly errors: ErrorsWriter,
+    private readonly progress: Progress,
+    private readonly context: Context,
+  ) {
+    this.startedAt = context.clock.now();
+  }
+
+  static async open(options: LedgerOptions): Promise<RunLedger> {
+    const startedAt = new Date(options.context.clock.now());
+    const reportPath = options.reportPath ?? options.resumeFrom ?? siblingPath(options.inputPath, 'report', startedAt, '.csv');
+    const csv = options.input.csv;
+    // Feeding back an errors file: its own `error` column is replaced, not repeated.
+    const headers = csv ? (csv.headers.at(-1) === 'error' ? csv.headers.slice(0, -1) : csv.headers) : [];
+    const errors = new ErrorsWriter(
+      siblingPath(options.inputPath, 'errors', startedAt, csv ? '.csv' : '.ndjson'),
+      csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
+    );
+    const progress = await createProgress({
+      io: options.context.io,
+      clock: options.context.clock,
+      quiet: options.context.globals.quiet,
+      unit: options.unit,
+      total: options.total,
+      log: (message) => options.context.log.info(message),
+    });
+    return new RunLedger(new ReportWriter(reportPath), errors, progress, options.context);
+  }
+
+  count(outcome: Outcome): number {
+    return this.counts.get(outcome) ?? 0;
+  }
+
+  get recorded(): number {
+    let total = 0;
+    for (const value of this.counts.values()) total += value;
+    return total;
+  }
+
+  get failures(): number {
+    let total = 0;
+    for (const outcome of failingOutcomes) total += this.count(outcome);
+    return total;
+  }
+
+  /** Writes the rows (and the failing records to the errors file) before anything else happens. */
+  record(entries: readonly { row: ReportRow; original: unknown }[]): void {
+    this.report.write(entries.map((entry) => entry.row));
+    for (const { row, original } of entries) {
+      this.counts.set(row.outcome, this.count(row.outcome) + 1);
+      if (failingOutcomes.has(row.outcome)) this.errors.write(original, row.message ?? row.outcome);
+    }
+    this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
+  }
+
+  /** "12 created, 1 failed" for the outcomes that occurred, in a fixed order. */
+  outcomeSummary(order: readonly Outcome[]): string {
+    const parts = order.filter((outcome) => this.count(outcome) > 0).map((outcome) => `${this.count(outcome)} ${outcome}`);
+    return parts.length > 0 ? parts.join(', ') : 'nothing sent';
+  }
+
+  elapsedSeconds(): number {
+    return (this.context.clock.now() - this.startedAt) / 1000;
+  }
+
+  close(): void {
+    this.progress.stop();
+    this.report.close();
+    this.errors.close();
+  }
+
+  /** The lines that say where the report and the errors went. */
+  filesSummary(): string[] {
+    const lines = [`report: ${this.report.path}`];
+    if (this.errors.rows > 0) lines.push(`errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`);
+    return lines;
+  }
+}

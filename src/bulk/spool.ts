@@ -1,0 +1,15 @@
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Copies stdin to a private temporary file, because a bulk run reads its input twice (validate,
+ * then send) and stdin can be read only once. Memory stays flat; the file goes when the run ends.
+ */
+export async function spoolStdin(stdin: NodeJS.ReadableStream): Promise<{ path: string; remove(): void }> {
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-stdin-'));
+  const path = join(folder, 'stdin');
+  await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}

@@ -1,0 +1,41 @@
+import type { Context } from '../../context.js';
+import { checkDocument } from '../../domain/documents.js';
+import { InputError, NotFoundError } from '../../errors.js';
+import { createRecordWriter } from '../../io/output/record-writer.js';
+import { type AddressOut, customerAddresses } from '../../platform/customers.js';
+
+export interface CustomerAddressesOptions {
+  document: string;
+}
+
+const addressColumns = ['id', 'name', 'zipcode', 'street', 'number', 'complement', 'quarter', 'city', 'state', 'principal', 'addressType', 'dateCreated', 'lastUpdated'];
+
+/** Lists a customer's addresses. */
+export async function run(options: CustomerAddressesOptions, context: Context): Promise<void> {
+  const check = checkDocument(options.document);
+  if (!check.ok) throw new InputError(`Property [document] with value [${options.document}] does not pass validation (${check.reason}); nothing was sent.`, { field: 'document' });
+  const client = await context.platform();
+  const addresses = await customerAddresses(client, options.document);
+  if (addresses === undefined) throw new NotFoundError(`No customer has the document ${options.document} in this store (HTTP 404).`);
+  const format = context.outputFormat('json');
+  const writer = createRecordWriter<AddressOut>(
+    format,
+    context.io.stdout,
+    {
+      table: [
+        { header: 'ID', value: (address) => String(address.id) },
+        { header: 'PRINCIPAL', value: (address) => (address.principal ? 'yes' : '') },
+        { header: 'TYPE', value: (address) => String(address.addressType ?? '') },
+        { header: 'ZIPCODE', value: (address) => String(address.zipcode ?? '') },
+        { header: 'ADDRESS', value: (address) => [address.street, address.number, address.complement].filter(Boolean).join(', ') },
+        { header: 'QUARTER', value: (address) => String(address.quarter ?? '') },
+        { header: 'CITY', value: (address) => [address.city, address.state].filter(Boolean).join('/') },
+      ],
+      csv: addressColumns,
+    },
+    { color: context.io.isStdoutTTY && context.globals.color },
+  );
+  for (const address of addresses) await writer.write(address);
+  const count = await writer.end();
+  if (count === 0 && format === 'table') context.log.info(`Customer ${options.document} has no addresses.`);
+}

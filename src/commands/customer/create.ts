@@ -1,0 +1,81 @@
+import { type PendingRecord, type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
+import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import type { Context } from '../../context.js';
+import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
+import { PlatformError } from '../../errors.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { createCustomer, customerExists, updateCustomer } from '../../platform/customers.js';
+import { AmbiguousRequestError } from '../../platform/http-client.js';
+import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
+
+export interface CustomerCreateOptions extends InputFlags, SendFlags {
+  file: string;
+  /** A customer whose document is already registered is updated instead of failing. */
+  upsert: boolean;
+}
+
+/** Times a create whose answer was lost is checked and sent again before it is reported failed. */
+const lostAnswerRetries = 3;
+
+/** Creates the customers of a file, one request each, never twice (DESIGN.md §7). */
+export async function run(options: CustomerCreateOptions, context: Context): Promise<void> {
+  await runBulkJob<CustomerCreateBody>(
+    {
+      name: 'customer create',
+      unit: 'customers',
+      file: options.file,
+      flags: options,
+      catalogue: customerCatalogue('create'),
+      newChecker: () => newCustomerChecker<CustomerCreateBody>('create'),
+      keyOf: customerRecordKey,
+      resumeFlags: options.upsert ? '--upsert' : undefined,
+      outcomes: ['created', 'updated', 'invalid', 'failed'],
+      sentOutcomes: ['created', 'updated'],
+      plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
+      sendBatch: async (client, batch, signal) => Promise.all(batch.map((entry) => createOnce(client, entry, options.upsert, signal))),
+    },
+    context,
+  );
+}
+
+/**
+ * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a gateway
+ * error) the customer is looked up before anything is sent again, so a retry never creates twice
+ * and a customer that was created is never reported failed.
+ */
+export async function createOnce(client: PlatformClient, entry: PendingRecord<CustomerCreateBody>, upsert: boolean, signal: AbortSignal): Promise<ReportEntry> {
+  const document = String(entry.value.document);
+  const report = (outcome: ReportEntry['row']['outcome'], fields: { status?: number; id?: number | string; message?: string }) => ({
+    row: { line: entry.line, key: entry.key, outcome, ...fields },
+    original: entry.original,
+  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const customer = await createCustomer(client, entry.value, signal);
+      return report('created', { status: 200, id: customer.id });
+    } catch (error) {
+      if (error instanceof AmbiguousRequestError) {
+        if (await customerExists(client, document, signal)) {
+          return report('created', { status: 200, message: 'the answer to the create was lost; the customer exists, so it was not sent again' });
+        }
+        if (attempt <= lostAnswerRetries) continue;
+        throw error;
+      }
+      if (!(error instanceof PlatformError) || error.exitCode === 77) throw error;
+      const message = error.platformMessage ?? error.message;
+      if (error.status === 400 && /document .* already registered/i.test(message)) {
+        if (!upsert) return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
+        const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
+        return report('updated', { status: 200, id: updated.id });
+      }
+      return report('failed', { status: error.status, message });
+    }
+  }
+}
+
+const updatableFields = new Set(customerFieldPaths.update.map((path) => path.split('.')[0] ?? path));
+
+/** The part of a create body that the update route accepts (no password, no delivery address list). */
+export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)));
+}

@@ -1,0 +1,99 @@
+import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
+import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { RecordChecker, type RecordVerdict } from '../../bulk/validation-pass.js';
+import type { Context } from '../../context.js';
+import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
+import { InputError, NotFoundError, PlatformError, UsageError } from '../../errors.js';
+import { parseBoolean } from '../../io/input/cell-values.js';
+import type { InputRecord } from '../../io/input/open-input.js';
+import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import { setCustomerStatus } from '../../platform/customers.js';
+import { writeObject } from '../../io/output/write-object.js';
+import { customerRecordKey } from './customer-input.js';
+
+export interface CustomerStatusOptions extends InputFlags, SendFlags {
+  /** A document, or a FILE with document and active columns when `state` is absent. */
+  target: string;
+  state?: string;
+}
+
+interface StatusChange {
+  document: string;
+  active: boolean;
+}
+
+const statusCatalogue: FieldCatalogue = {
+  typeOf: (path) => (path === 'document' ? 'string' : path === 'active' ? 'boolean' : undefined),
+  knownPaths: ['document', 'active'],
+  requiredColumns: ['document', 'active'],
+};
+
+/** Activates or deactivates one customer (`DOC active|inactive`) or every customer of a FILE (`document,active`). */
+export async function run(options: CustomerStatusOptions, context: Context): Promise<void> {
+  if (options.state === undefined) return statusFromFile(options, context);
+  const active = stateWord(options.state);
+  const verdict = checkStatus({ line: 1, values: { document: options.target, active }, original: [], problems: [] });
+  if (!verdict.ok) {
+    throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, { field: 'document' });
+  }
+  const client = await context.platform();
+  try {
+    const answer = await setCustomerStatus(client, verdict.value.document, active);
+    context.log.info(`Customer ${options.target} is now ${active ? 'active' : 'inactive'}.`);
+    if (answer && typeof answer === 'object' && !Array.isArray(answer)) await writeObject(context, answer as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) throw new NotFoundError(`No customer has the document ${options.target} in this store (HTTP 404).`);
+    throw error;
+  }
+}
+
+function stateWord(word: string): boolean {
+  const normalized = word.toLowerCase();
+  if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
+  if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
+  const flag = parseBoolean(word);
+  if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
+  return flag;
+}
+
+function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
+  const verdict = validateCustomerUpdate({ document: record.values.document, active: record.values.active });
+  if (!verdict.ok) return verdict;
+  if (typeof record.values.active !== 'boolean') {
+    const value = record.values.active === undefined ? '' : String(record.values.active);
+    return { ok: false, problems: [{ field: 'active', value, message: `Property [active] with value [${value}] does not pass validation (active must be true or false, sim or não, 1 or 0)` }] };
+  }
+  return { ok: true, value: { document: String(record.values.document), active: record.values.active } };
+}
+
+async function statusFromFile(options: CustomerStatusOptions, context: Context): Promise<void> {
+  await runBulkJob<StatusChange>(
+    {
+      name: 'customer status',
+      unit: 'customers',
+      file: options.target,
+      flags: options,
+      catalogue: statusCatalogue,
+      newChecker: () => new RecordChecker(checkStatus, (change) => [{ label: 'document', field: 'document', value: customerKey(change) }]),
+      keyOf: customerRecordKey,
+      outcomes: ['updated', 'invalid', 'failed'],
+      sentOutcomes: ['updated'],
+      plan: () => ({ batchSize: 1, description: 'to the status route' }),
+      sendBatch: (client, batch, signal) =>
+        Promise.all(
+          batch.map(async (entry): Promise<ReportEntry> => {
+            const row = { line: entry.line, key: entry.key };
+            try {
+              await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
+              return { row: { ...row, outcome: 'updated', status: 200, message: entry.value.active ? 'active' : 'inactive' }, original: entry.original };
+            } catch (error) {
+              if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
+              const message = error.status === 404 ? `no customer has the document ${entry.value.document} in this store (HTTP 404)` : (error.platformMessage ?? error.message);
+              return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
+            }
+          }),
+        ),
+    },
+    context,
+  );
+}

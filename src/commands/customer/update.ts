@@ -1,0 +1,97 @@
+import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
+import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { RecordChecker } from '../../bulk/validation-pass.js';
+import type { Context } from '../../context.js';
+import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
+import { InputError, NotFoundError, PlatformError, UsageError } from '../../errors.js';
+import { typedValue, setPath } from '../../io/input/record-shape.js';
+import { updateCustomer, type Customer } from '../../platform/customers.js';
+import { writeObject } from '../../io/output/write-object.js';
+import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
+
+export interface CustomerUpdateOptions extends InputFlags, SendFlags {
+  /** A file of partial updates keyed by document; or undefined with `document` and `set`. */
+  file?: string;
+  document?: string;
+  /** `FIELD=VALUE` pairs of `--set`. */
+  set: string[];
+}
+
+/** Updates customers: every record of a file keyed by its document, or one customer with --document and --set. */
+export async function run(options: CustomerUpdateOptions, context: Context): Promise<void> {
+  if (options.file !== undefined) {
+    if (options.document !== undefined || options.set.length > 0) throw new UsageError('Give either FILE, or --document with --set, not both.');
+    return updateFromFile(options as CustomerUpdateOptions & { file: string }, context);
+  }
+  if (options.document === undefined || options.set.length === 0) {
+    throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
+  }
+  return updateOne(options.document, options.set, context);
+}
+
+async function updateFromFile(options: CustomerUpdateOptions & { file: string }, context: Context): Promise<void> {
+  await runBulkJob<CustomerUpdateBody>(
+    {
+      name: 'customer update',
+      unit: 'customers',
+      file: options.file,
+      flags: options,
+      catalogue: customerCatalogue('update'),
+      newChecker: () => newCustomerChecker<CustomerUpdateBody>('update'),
+      keyOf: customerRecordKey,
+      outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
+      sentOutcomes: ['updated', 'unchanged'],
+      plan: () => ({ batchSize: 1, description: 'to PUT /v1/customer/:document' }),
+      sendBatch: (client, batch, signal) =>
+        Promise.all(
+          batch.map(async (entry): Promise<ReportEntry> => {
+            const { document, ...changes } = entry.value;
+            const row = { line: entry.line, key: entry.key };
+            try {
+              const customer = await updateCustomer(client, String(document), changes, signal);
+              const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
+              return { row: { ...row, outcome, status: 200, id: customer.id }, original: entry.original };
+            } catch (error) {
+              if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
+              const message = error.status === 404 ? `no customer has the document ${String(document)} in this store (HTTP 404)` : (error.platformMessage ?? error.message);
+              return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
+            }
+          }),
+        ),
+    },
+    context,
+  );
+}
+
+/** `--set FIELD=VALUE` pairs as an update body, each value typed like a CSV cell of that column. */
+export function bodyFromAssignments(document: string, assignments: readonly string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = { document };
+  for (const assignment of assignments) {
+    const equals = assignment.indexOf('=');
+    if (equals <= 0) throw new UsageError(`--set needs FIELD=VALUE, not "${assignment}".`);
+    const field = assignment.slice(0, equals).trim();
+    const type = customerFieldType(field, 'update');
+    if (!type || field === 'document') throw new UsageError(`--set ${field}: not a field the update route takes; see b2bctl customer update --help.`);
+    setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', field));
+  }
+  return body;
+}
+
+async function updateOne(document: string, assignments: readonly string[], context: Context): Promise<void> {
+  const verdict = new RecordChecker((record) => validateCustomerUpdate(record.values)).judge({ line: 1, values: bodyFromAssignments(document, assignments), original: [], problems: [] });
+  if (!verdict.ok) {
+    for (const problem of verdict.problems) context.log.warn(`--set: ${problem.message}`);
+    throw new InputError('The update is invalid (listed above); nothing was sent.', { field: verdict.problems[0]?.field });
+  }
+  const { document: key, ...changes } = verdict.value;
+  const client = await context.platform();
+  let customer: Customer;
+  try {
+    customer = await updateCustomer(client, String(key), changes);
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) throw new NotFoundError(`No customer has the document ${document} in this store (HTTP 404).`);
+    throw error;
+  }
+  context.log.info(`Updated customer ${customer.id} (${customer.document}).`);
+  await writeObject(context, customer);
+}

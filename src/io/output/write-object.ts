@@ -1,0 +1,20 @@
+import type { Context } from '../../context.js';
+import { createRecordWriter } from './record-writer.js';
+import { cellText, valueAtPath } from './csv-format.js';
+
+/** Prints one object a command got back: `field: value` lines on a terminal, else as JSON (or -o ndjson/csv). */
+export async function writeObject(context: Context, object: Record<string, unknown>): Promise<void> {
+  const format = context.outputFormat('json');
+  if (format === 'json') {
+    context.io.stdout.write(`${JSON.stringify(object, null, 2)}\n`);
+    return;
+  }
+  if (format === 'table') {
+    const width = Math.max(...Object.keys(object).map((key) => key.length)) + 2;
+    context.io.stdout.write(Object.keys(object).map((key) => `${`${key}:`.padEnd(width)}${cellText(valueAtPath(object, key))}\n`).join(''));
+    return;
+  }
+  const writer = createRecordWriter(format, context.io.stdout, { table: [], csv: Object.keys(object) }, { color: false });
+  await writer.write(object);
+  await writer.end();
+}
