@@ -1,14 +1,19 @@
 // Bundles the CLI with esbuild. Code splitting plus the lazy `import()` of each command keeps
 // start-up to the few modules a command needs (see DESIGN.md §12 and bench/startup.mjs).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Built beside dist/ and swapped in with two renames, so a CLI started during a rebuild (a test
+// run in another terminal) finds either the old bundle or the new one, never half of one.
+const dist = new URL('../dist', import.meta.url);
+const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
+const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
+rmSync(next, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir: `dist-next-${process.pid}`,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -21,3 +26,6 @@ await build({
   banner: { js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(next, dist);
+rmSync(old, { recursive: true, force: true });
