@@ -33,7 +33,8 @@ function cpf(index) {
   return `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;
 }
 function cnpj(index, alphanumeric) {
-  const root = alphanumeric ? `${'ABCDEFGHJK'[index % 10]}${String(index % 10000).padStart(4, '0')}${'XYZW'[index % 4]}${String(index % 100).padStart(2, '0')}` : String(10000000 + ((index * 104729) % 89999999));
+  // Base 36 keeps alphanumeric roots unique for any N; the numeric ones step by a prime, unique below 89,999,999.
+  const root = alphanumeric ? `${'ABCDEFGHJK'[index % 10]}${index.toString(36).toUpperCase().padStart(7, '0')}` : String(10000000 + ((index * 104729) % 89999999));
   const chars = `${root}0001`.split('').map((character) => character.charCodeAt(0) - 48);
   const first = check(chars, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
   const second = check([...chars, first], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);

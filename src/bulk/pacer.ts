@@ -1,16 +1,24 @@
 import type { Clock } from '../clock.js';
 
+/** Quiet time after a 429 before the pace is raised again, and between raises. */
+const quietBeforeRaiseMs = 5_000;
+const raiseEveryMs = 2_000;
+/** Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it). */
+const quietBeforeProbingLimitMs = 30_000;
+
 /**
- * Spaces request starts to a requests-per-second pace and adapts to the platform: a 429 pauses every
- * request for its Retry-After and lowers the pace to what the platform was actually accepting; a
- * quiet stretch raises it again slowly, never above the requested rate.
+ * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
+ * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
+ * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
+ * rate, but not past the learned limit until it has been quiet there for a while.
  */
 export class Pacer {
   private rate: number | undefined;
+  private learnedLimit = Number.POSITIVE_INFINITY;
   private nextSlotAt = 0;
   private pausedUntil = 0;
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
-  private lastRaiseAt = 0;
+  private lastRaiseAt = Number.NEGATIVE_INFINITY;
   private readonly recentSuccesses: number[] = [];
   throttles = 0;
 
@@ -40,24 +48,35 @@ export class Pacer {
   succeeded(): void {
     const now = this.clock.now();
     this.recentSuccesses.push(now);
-    while ((this.recentSuccesses[0] ?? now) < now - 1000) this.recentSuccesses.shift();
-    if (this.rate === undefined || now - this.lastThrottleAt < 5000 || now - this.lastRaiseAt < 2000) return;
-    // Probe upwards by 2% every 2 quiet seconds: slow enough that a limit is met rarely.
+    this.forgetBefore(now - 1000);
+    if (this.rate === undefined || now - this.lastThrottleAt < quietBeforeRaiseMs || now - this.lastRaiseAt < raiseEveryMs) return;
     this.lastRaiseAt = now;
-    const raised = this.rate * 1.02;
-    this.rate = this.targetRate === undefined ? raised : Math.min(this.targetRate, raised);
+    if (now - this.lastThrottleAt >= quietBeforeProbingLimitMs) this.learnedLimit *= 1.05;
+    const ceiling = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.learnedLimit * 0.98);
+    this.rate = Math.max(this.rate, Math.min(ceiling, this.rate * 1.02));
   }
 
-  /** A 429: everyone waits `retryAfterMs`, and the pace drops to just under what was accepted in the last second. */
+  /** A 429: everyone waits `retryAfterMs`, and the pace drops to 98% of what was accepted in the last second. */
   throttled(retryAfterMs: number): void {
     const now = this.clock.now();
     this.throttles++;
     this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
     this.lastThrottleAt = now;
-    while ((this.recentSuccesses[0] ?? now) < now - 1000) this.recentSuccesses.shift();
+    this.forgetBefore(now - 1000);
     const accepted = this.recentSuccesses.length;
     const current = this.rate ?? Math.max(1, accepted);
-    this.rate = Math.max(0.5, accepted > 0 ? Math.min(current * 0.9, accepted * 0.95) : current / 2);
+    if (accepted > 0) {
+      this.learnedLimit = accepted;
+      this.rate = Math.max(0.5, Math.min(current, accepted * 0.98));
+    } else {
+      this.rate = Math.max(0.5, current / 2);
+    }
+  }
+
+  private forgetBefore(time: number): void {
+    let stale = 0;
+    while (stale < this.recentSuccesses.length && (this.recentSuccesses[stale] as number) < time) stale++;
+    if (stale > 0) this.recentSuccesses.splice(0, stale);
   }
 }

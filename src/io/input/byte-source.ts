@@ -18,7 +18,7 @@ export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Pro
       await handle.close();
       throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     }
-    return createReadStream('', { fd: handle, highWaterMark: 256 * 1024 });
+    return createReadStream('', { fd: handle, highWaterMark: 32 * 1024 });
   } catch (error) {
     throw unreadable(path, error);
   }

@@ -11,11 +11,11 @@ export interface CsvRow {
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
 export async function* readCsvRows(text: AsyncIterable<string>, options: { delimiter: string; file: string }): AsyncGenerator<CsvRow> {
-  const tracker: QuoteTracker = { openQuoteLine: undefined };
+  const recordStarts: number[] = [];
+  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts };
   const parser = parse({
     delimiter: options.delimiter,
     bom: true,
-    info: true,
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
@@ -23,27 +23,30 @@ export async function* readCsvRows(text: AsyncIterable<string>, options: { delim
   const source = Readable.from(normalizeLineEnds(text, options.delimiter, tracker));
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
-  let previousEndLine = 0;
-  let previousEmptyLines = 0;
+  let next = 0;
+  let lastLine = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
-      const line = previousEndLine + 1 + (info.empty_lines - previousEmptyLines);
-      previousEndLine = info.lines;
-      previousEmptyLines = info.empty_lines;
-      yield { line, cells: record };
+    for await (const record of parser as AsyncIterable<string[]>) {
+      lastLine = recordStarts[next++] ?? lastLine + 1;
+      // The follower runs ahead of the parser; drop what has been paired now and then.
+      if (next > 8192) {
+        recordStarts.splice(0, next);
+        next = 0;
+      }
+      yield { line: lastLine, cells: record };
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
     const csvError = error as CsvError;
     if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
-      const line = tracker.openQuoteLine ?? previousEndLine + 1;
+      const line = tracker.openQuoteLine ?? lastLine + 1;
       throw new InputError(`${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`, {
         file: options.file,
         line,
       });
     }
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
-      const line = (csvError as { lines?: number }).lines ?? previousEndLine + 1;
+      const line = (csvError as { lines?: number }).lines ?? lastLine + 1;
       throw new InputError(`${options.file}:${line}: ${csvError.message}`, { file: options.file, line });
     }
     throw error;

@@ -15,6 +15,8 @@ export interface ColumnPlan {
   index: number;
   header: string;
   path: string;
+  /** The path split once, numeric segments as numbers: shaping a million rows must not split it a million times. */
+  segments: readonly (string | number)[];
   type: FieldType;
 }
 
@@ -33,13 +35,15 @@ export function planColumns(headers: readonly string[], catalogue: FieldCatalogu
     const header = rawHeader.trim();
     if (header === '') return;
     const path = (headerMap[header] ?? header).trim();
+    // The last column of an errors file that b2bctl wrote: feeding that file back is what it is for.
+    if (path === 'error' && index === headers.length - 1 && !catalogue.typeOf(path)) return;
     seen.set(path, [...(seen.get(path) ?? []), index + 1]);
     const type = catalogue.typeOf(path);
     if (!type) {
       problems.unknown.push({ header, column: index + 1, suggestion: closestName(path, catalogue.knownPaths) });
       return;
     }
-    columns.push({ index, header, path, type });
+    columns.push({ index, header, path, segments: pathSegments(path), type });
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });
   problems.missing = (catalogue.requiredColumns ?? []).filter((path) => !seen.has(path));
@@ -56,7 +60,7 @@ export function shapeRow(cells: readonly string[], columns: readonly ColumnPlan[
   for (const column of columns) {
     const text = cells[column.index];
     if (text === undefined || text.trim() === '') continue;
-    setPath(record, column.path, typedValue(text, column.type, decimal, column.path));
+    setSegments(record, column.segments, typedValue(text, column.type, decimal, column.path));
   }
   return record;
 }
@@ -77,20 +81,27 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
   }
 }
 
+/** A dot path as segments: `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. */
+export function pathSegments(path: string): (string | number)[] {
+  return path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
 /** Sets a dot path in a nested object, creating arrays for numeric segments. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let current: Record<string, unknown> | unknown[] = target;
-  parts.forEach((part, index) => {
-    const last = index === parts.length - 1;
-    const key: string | number = /^\d+$/.test(part) ? Number(part) : part;
-    const container = current as Record<string | number, unknown>;
-    if (last) {
-      container[key] = value;
-      return;
+  setSegments(target, pathSegments(path), value);
+}
+
+function setSegments(target: Record<string, unknown>, segments: readonly (string | number)[], value: unknown): void {
+  let container = target as Record<string | number, unknown>;
+  const last = segments.length - 1;
+  for (let index = 0; index < last; index++) {
+    const key = segments[index] as string | number;
+    let next = container[key];
+    if (next === undefined || next === null || typeof next !== 'object') {
+      next = typeof segments[index + 1] === 'number' ? [] : {};
+      container[key] = next;
     }
-    const nextIsIndex = /^\d+$/.test(parts[index + 1] ?? '');
-    if (container[key] === undefined || container[key] === null || typeof container[key] !== 'object') container[key] = nextIsIndex ? [] : {};
-    current = container[key] as Record<string, unknown> | unknown[];
-  });
+    container = next as Record<string | number, unknown>;
+  }
+  container[segments[last] as string | number] = value;
 }

@@ -37,6 +37,11 @@ export async function* decodeText(bytes: AsyncIterable<Buffer | string>, encodin
 export interface QuoteTracker {
   /** Line where the field still open at the end of the input started, if any. */
   openQuoteLine: number | undefined;
+  /**
+   * When given, the line on which each non-empty record starts is pushed here, in order: the CSV
+   * reader pairs them with csv-parse's records, which spares csv-parse's costly per-record `info`.
+   */
+  recordStarts?: number[];
 }
 
 /**
@@ -67,6 +72,7 @@ export async function* normalizeLineEnds(text: AsyncIterable<string>, delimiter:
 class QuoteFollower {
   private state: 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted' = 'fieldStart';
   private line = 1;
+  private atRecordStart = true;
   private readonly specials: RegExp;
 
   constructor(
@@ -91,10 +97,19 @@ class QuoteFollower {
   }
 
   private ordinaryText(): void {
+    this.startRecordIfNeeded();
     if (this.state === 'fieldStart' || this.state === 'quoteInQuoted') this.state = 'unquoted';
   }
 
+  private startRecordIfNeeded(): void {
+    if (!this.atRecordStart) return;
+    this.atRecordStart = false;
+    this.tracker.recordStarts?.push(this.line);
+  }
+
   private special(character: string): void {
+    if (character !== '\n') this.startRecordIfNeeded();
+    else if (this.state !== 'quoted') this.atRecordStart = true;
     const endsField = character === this.delimiter || character === '\n';
     switch (this.state) {
       case 'quoted':
