@@ -24,7 +24,7 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
   if (format === 'table') {
     return {
       async write(line, problem) {
-        context.io.stdout.write(`${file}:${line}: ${problem.message}\n`);
+        context.io.stdout.write(`${file}:${line}: ${oneLine(problem.message)}\n`);
       },
       async end() {},
     };
@@ -40,5 +40,10 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
 
 /** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
 export function problemLogger(context: Context, file: string): (line: number, problem: RecordProblem) => void {
-  return (line, problem) => context.log.warn(`${file}:${line}: ${problem.message}`);
+  return (line, problem) => context.log.warn(`${file}:${line}: ${oneLine(problem.message)}`);
+}
+
+/** A message on one line: a value that holds a line break (a quoted CSV cell) shows it as \n. */
+export function oneLine(text: string): string {
+  return text.replaceAll('\r', '\\r').replaceAll('\n', '\\n').replaceAll('\t', '\\t');
 }

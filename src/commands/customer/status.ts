@@ -40,7 +40,9 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   try {
     const answer = await setCustomerStatus(client, verdict.value.document, active);
     context.log.info(`Customer ${options.target} is now ${active ? 'active' : 'inactive'}.`);
-    if (answer && typeof answer === 'object' && !Array.isArray(answer)) await writeObject(context, answer as Record<string, unknown>);
+    // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
+    const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
+    if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer)) await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) throw new NotFoundError(`No customer has the document ${options.target} in this store (HTTP 404).`);
     throw error;
