@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { AuthError, InputError, InterruptedError, PartialFailureError, PlatformError, UnavailableError } from '../errors.js';
@@ -11,7 +12,7 @@ import { Pacer } from './pacer.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';
-import { type LineSet, readDoneLines } from './resume.js';
+import { LineSet, readDoneLines } from './resume.js';
 import { RunLedger } from './run-ledger.js';
 import { spoolStdin } from './spool.js';
 import { type RecordChecker, runValidationPass } from './validation-pass.js';
@@ -22,6 +23,11 @@ export interface PendingRecord<T> {
   key: string;
   value: T;
   original: unknown;
+  /**
+   * Resumed runs only: the report has no row for this record, so the interrupted run may have sent it
+   * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
+   */
+  unanswered?: boolean;
 }
 
 export type ReportEntry = { row: ReportRow; original: unknown };
@@ -103,7 +109,8 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     return;
   }
 
-  const done = job.flags.resume ? await readDoneLines(job.flags.resume) : undefined;
+  const reported = job.flags.resume ? new LineSet() : undefined;
+  const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported) : undefined;
   const pacer = new Pacer(context.clock, job.flags.rate);
   const client = await context.platform({ connections: job.flags.concurrency, pace: pacer, retries: job.flags.retries, timeoutMs: job.flags.timeoutMs });
   const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { quietWarnings: true });
@@ -121,6 +128,9 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
 
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.
   const inFlight = new AbortController().signal;
+  // Every request in flight and its back-off sleep listen on this one signal: --concurrency of them
+  // is the design, not a leak, and Node's warning at 11 would land in the operator's log.
+  setMaxListeners(0, inFlight);
   let unavailableInARow = 0;
   const sendBatch = async (batch: PendingRecord<T>[]) => {
     try {
@@ -136,7 +146,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   let interrupted = false;
   let stoppedBy: unknown;
   try {
-    ({ interrupted } = await runPool(pendingBatches(job, secondPass.records, ledger, done, plan.batchSize), sendBatch, { concurrency: job.flags.concurrency, signal: context.interrupt }));
+    ({ interrupted } = await runPool(pendingBatches(job, secondPass.records, ledger, done, reported, plan.batchSize), sendBatch, { concurrency: job.flags.concurrency, signal: context.interrupt }));
   } catch (error) {
     stoppedBy = error;
   } finally {
@@ -164,7 +174,14 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
  * checks are deterministic), so no list of problems is held from the first pass; invalid ones go
  * straight to the report.
  */
-async function* pendingBatches<T>(job: BulkJob<T>, records: AsyncIterable<InputRecord>, ledger: RunLedger, done: LineSet | undefined, batchSize: number): AsyncGenerator<PendingRecord<T>[]> {
+async function* pendingBatches<T>(
+  job: BulkJob<T>,
+  records: AsyncIterable<InputRecord>,
+  ledger: RunLedger,
+  done: LineSet | undefined,
+  reported: LineSet | undefined,
+  batchSize: number,
+): AsyncGenerator<PendingRecord<T>[]> {
   const checker = job.newChecker();
   let batch: PendingRecord<T>[] = [];
   for await (const record of records) {
@@ -174,7 +191,8 @@ async function* pendingBatches<T>(job: BulkJob<T>, records: AsyncIterable<InputR
       ledger.record([{ row: { line: record.line, key: job.keyOf(record), outcome: 'invalid', message: verdict.problems.map((problem) => problem.message).join('; ') }, original: record.original }]);
       continue;
     }
-    batch.push({ line: record.line, key: job.keyOf(record), value: verdict.value, original: record.original });
+    const unanswered = reported !== undefined && !reported.has(record.line);
+    batch.push({ line: record.line, key: job.keyOf(record), value: verdict.value, original: record.original, ...(unanswered ? { unanswered } : {}) });
     if (batch.length >= batchSize) {
       yield batch;
       batch = [];

@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, readFileSync, closeSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
 
@@ -9,17 +9,15 @@ interface LockHolder {
 }
 
 /**
- * A per-profile lock file so two cron runs of the same job never overlap. Created atomically
- * (O_EXCL); a lock left by a process that no longer exists is taken over with a warning.
+ * A per-profile lock file so two cron runs of the same job never overlap. Created atomically and
+ * whole (written beside, then linked into place), so another run never reads it empty; a lock left
+ * by a process that no longer exists is taken over with a warning.
  */
 export function acquireLock(path: string, command: string, warn: (message: string) => void): () => void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const descriptor = openSync(path, 'wx', 0o600);
-      const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
-      writeSync(descriptor, JSON.stringify(holder));
-      closeSync(descriptor);
+  const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createLockFile(path, holder)) {
       let released = false;
       return () => {
         if (released) return;
@@ -30,17 +28,17 @@ export function acquireLock(path: string, command: string, warn: (message: strin
           // Already gone: nothing to release.
         }
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = readHolder(path);
-    if (holder && isAlive(holder.pid)) {
+    const current = readHolder(path);
+    // Released between our attempt and the read: the holder finished, so simply try again.
+    if (current === 'gone') continue;
+    if (current && isAlive(current.pid)) {
       throw new B2bctlError(
-        `Another "${holder.command}" is running (PID ${holder.pid}, since ${holder.startedAt}); this run stops so the two do not overlap. If PID ${holder.pid} is not b2bctl, remove ${path}.`,
+        `Another "${current.command}" is running (PID ${current.pid}, since ${current.startedAt}); this run stops so the two do not overlap. If PID ${current.pid} is not b2bctl, remove ${path}.`,
         ExitCode.interrupted,
       );
     }
-    warn(`warning: taking over the stale lock ${path}${holder ? ` left by PID ${holder.pid} (${holder.command}, ${holder.startedAt}), which is no longer running` : ''}.`);
+    warn(`warning: taking over the stale lock ${path}${current ? ` left by PID ${current.pid} (${current.command}, ${current.startedAt}), which is no longer running` : ''}.`);
     try {
       unlinkSync(path);
     } catch {
@@ -50,10 +48,55 @@ export function acquireLock(path: string, command: string, warn: (message: strin
   throw new B2bctlError(`Could not take the lock ${path}; another run took it first.`, ExitCode.interrupted);
 }
 
-function readHolder(path: string): LockHolder | undefined {
+/**
+ * Creates the lock file with its holder already in it, or returns false when it exists. Creating it
+ * empty and writing afterwards (O_EXCL, then write) let a run started at the same moment read an
+ * empty lock, take it for stale, and run alongside.
+ */
+function createLockFile(path: string, holder: LockHolder): boolean {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600 });
   try {
-    const holder = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-    return Number.isInteger(holder.pid) ? holder : undefined;
+    linkSync(temporary, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: create the lock exclusively and write it, as before.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+    return createLockFileInPlace(path, holder);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+function createLockFileInPlace(path: string, holder: LockHolder): boolean {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(descriptor, JSON.stringify(holder));
+  } finally {
+    closeSync(descriptor);
+  }
+  return true;
+}
+
+/** The holder written in the lock; 'gone' when the file no longer exists; undefined when it cannot be read as one. */
+function readHolder(path: string): LockHolder | 'gone' | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+  }
+  try {
+    const holder = JSON.parse(text) as LockHolder;
+    return Number.isInteger(holder?.pid) ? holder : undefined;
   } catch {
     return undefined;
   }

@@ -19,6 +19,7 @@ export class Pacer {
   private pausedUntil = 0;
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
   private lastRaiseAt = Number.NEGATIVE_INFINITY;
+  private lastPauseEndedAt = Number.NEGATIVE_INFINITY;
   private readonly recentSuccesses: number[] = [];
   throttles = 0;
 
@@ -64,11 +65,19 @@ export class Pacer {
     if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
     this.lastThrottleAt = now;
     this.forgetBefore(now - 1000);
-    const accepted = this.recentSuccesses.length;
+    // Measure only since the last pause ended: the paused time says nothing about what the platform accepts.
+    const since = Math.max(now - 1000, this.lastPauseEndedAt);
+    const window = now - since;
+    const accepted = this.recentSuccesses.filter((time) => time >= since).length;
     const current = this.rate ?? Math.max(1, accepted);
-    if (accepted > 0) {
-      this.learnedLimit = accepted;
-      this.rate = Math.max(0.5, Math.min(current, accepted * 0.98));
+    this.lastPauseEndedAt = this.pausedUntil;
+    if (window < 250) {
+      // Too little seen since the last pause to measure: step down and let the next wave tell.
+      this.rate = Math.max(0.5, current * 0.9);
+    } else if (accepted > 0) {
+      const acceptedRate = (accepted * 1000) / window;
+      this.learnedLimit = acceptedRate;
+      this.rate = Math.max(0.5, Math.min(current, acceptedRate * 0.98));
     } else {
       this.rate = Math.max(0.5, current / 2);
     }

@@ -14,7 +14,8 @@ export async function runPool<T>(items: AsyncIterable<T>, worker: (item: T) => P
       while (inFlight.size >= options.concurrency && !stop.fatal) await Promise.race(inFlight);
       if (stop.fatal || options.signal?.aborted) break;
       const next = await iterator.next();
-      if (next.done || options.signal?.aborted) break;
+      // A worker may have failed or the run been stopped while the source was reading: start nothing more.
+      if (next.done || stop.fatal || options.signal?.aborted) break;
       const task: Promise<void> = worker(next.value)
         .catch((error: unknown) => {
           stop.fatal ??= { error };

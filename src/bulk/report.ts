@@ -19,12 +19,15 @@ export interface ReportRow {
 
 export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message'] as const;
 
-/** `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working folder for stdin. */
-export function siblingPath(inputPath: string, kind: 'report' | 'errors', startedAt: Date, extension: string): string {
+/**
+ * `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working
+ * folder for stdin. A `sequence` above 1 adds `-2`, `-3`… for a second run started in the same second.
+ */
+export function siblingPath(inputPath: string, kind: 'report' | 'errors', startedAt: Date, extension: string, sequence = 1): string {
   const folder = inputPath === '-' ? '.' : dirname(inputPath);
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return join(folder, `${name}.${kind}-${stamp}${extension}`);
+  return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);
 }
 
 /**

@@ -24,16 +24,32 @@ export class LineSet {
   }
 }
 
-/** Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows says so. */
-export async function readDoneLines(reportPath: string): Promise<LineSet> {
+/**
+ * Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows
+ * says so. Every line with a row at all, done or not, is added to `reported` when it is given.
+ */
+export async function readDoneLines(reportPath: string, reported?: LineSet): Promise<LineSet> {
   const done = new LineSet();
-  const parser = createReadStream(reportPath).pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+  const notAReport = () => new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, { file: reportPath });
+  const columns = (header: string[]) => {
+    if (!header.includes('line') || !header.includes('outcome')) throw notAReport();
+    return header;
+  };
+  const source = createReadStream(reportPath);
+  const parser = source.pipe(parse({ columns, bom: true, relax_column_count: true, skip_empty_lines: true }));
+  // pipe() does not forward the source's errors: a missing report was an uncaught 'error' event and a crash.
+  source.on('error', (error) => parser.destroy(error));
+  // A crash can cut the last row short ("12," or "1"): harmless there, but a bad row with rows after it is no report of ours.
+  let shortRow = false;
   try {
     for await (const row of parser as AsyncIterable<Record<string, string>>) {
+      if (shortRow) throw notAReport();
       const line = Number(row.line);
       if (!Number.isInteger(line) || row.outcome === undefined) {
-        throw new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, { file: reportPath });
+        shortRow = true;
+        continue;
       }
+      reported?.add(line);
       if (doneOutcomes.has(row.outcome)) done.add(line);
     }
   } catch (error) {

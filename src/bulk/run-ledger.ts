@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { createProgress, type Progress } from './progress.js';
@@ -37,12 +38,21 @@ export class RunLedger {
 
   static async open(options: LedgerOptions): Promise<RunLedger> {
     const startedAt = new Date(options.context.clock.now());
-    const reportPath = options.reportPath ?? options.resumeFrom ?? siblingPath(options.inputPath, 'report', startedAt, '.csv');
     const csv = options.input.csv;
+    const errorsExtension = csv ? '.csv' : '.ndjson';
+    const chosenReport = options.reportPath ?? options.resumeFrom;
+    // Both files are opened for appending: a second run started in the same second must get files of
+    // its own, not add its rows to the first run's report (which a --resume would then misread).
+    const taken = (sequence: number) =>
+      (chosenReport === undefined && existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence))) ||
+      existsSync(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence));
+    let sequence = 1;
+    while (taken(sequence)) sequence++;
+    const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence);
     // Feeding back an errors file: its own `error` column is replaced, not repeated.
     const headers = csv ? (csv.headers.at(-1) === 'error' ? csv.headers.slice(0, -1) : csv.headers) : [];
     const errors = new ErrorsWriter(
-      siblingPath(options.inputPath, 'errors', startedAt, csv ? '.csv' : '.ndjson'),
+      siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
     );
     const progress = await createProgress({

@@ -65,6 +65,12 @@ function interruptOnSignals(): AbortSignal {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // b2bctl owns these two signals. conf's atomic writes (atomically → when-exit) add a handler that
+  // re-raises the signal to end the process, which our handler then took for a second Ctrl-C: a
+  // bulk run died at once with exit 130 instead of finishing its requests and exiting 75.
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) queueMicrotask(() => process.off(event, listener));
+  });
   return controller.signal;
 }
 

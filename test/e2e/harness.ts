@@ -3,7 +3,7 @@
  * fresh config folder, and starts the sandbox in-process on an ephemeral port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -36,7 +36,9 @@ export interface RunOptions {
   /** Extra variables, on top of PATH, HOME, NO_COLOR and B2BCTL_CONFIG_DIR. */
   env?: Record<string, string>;
   /** Written to stdin, which is then closed; stdin is always a pipe, never a terminal. */
-  stdin?: string;
+  stdin?: string | Buffer;
+  /** The working folder (default: the repository); bulk commands write reports for stdin here. */
+  cwd?: string;
 }
 
 const temporaryFolders: string[] = [];
@@ -49,6 +51,21 @@ export function freshConfigDir(): string {
   const parent = mkdtempSync(join(tmpdir(), 'b2bctl-e2e-'));
   temporaryFolders.push(parent);
   return join(parent, 'config');
+}
+
+/**
+ * A fresh empty working folder, removed with the others. Bulk commands write their report and
+ * errors file beside their input, so each test copies its input files into one of these.
+ */
+export function freshWorkDir(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-work-'));
+  temporaryFolders.push(folder);
+  return folder;
+}
+
+/** Copies files of samples/ into a folder under the same names. */
+export function copySamples(folder: string, ...names: string[]): void {
+  for (const name of names) copyFileSync(join(seedDirectory, name), join(folder, name));
 }
 
 export function removeTemporaryFolders(): void {
@@ -65,14 +82,14 @@ export function cleanEnv(configDir: string, extra: Record<string, string> = {}):
 
 /** Spawns the built CLI with stdin, stdout and stderr as pipes and waits for it to exit. */
 export function runCli(args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const child = spawnCli(args, options.configDir, options.env);
+  const child = spawnCli(args, options.configDir, options.env, options.cwd);
   child.stdin?.end(options.stdin ?? '');
   return collect(child);
 }
 
-export function spawnCli(args: readonly string[], configDir: string, env: Record<string, string> = {}): ChildProcess {
+export function spawnCli(args: readonly string[], configDir: string, env: Record<string, string> = {}, cwd: string = repoRoot): ChildProcess {
   return spawn(process.execPath, [cliPath, ...args], {
-    cwd: repoRoot,
+    cwd,
     env: cleanEnv(configDir, env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -104,6 +121,29 @@ export async function requestCounts(sandbox: RunningSandbox): Promise<Record<str
 
 export async function resetCounts(sandbox: RunningSandbox): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+}
+
+/** A `/_sandbox/...` inspection route's JSON (customers, outbox, settings). */
+export async function sandboxJson<T>(sandbox: RunningSandbox, path: string): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`);
+  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** Merges store settings into the sandbox's (PUT /_sandbox/settings, JSON Merge Patch). */
+export async function patchSandboxSettings(sandbox: RunningSandbox, patch: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+  if (!response.ok) throw new Error(`PUT /_sandbox/settings: HTTP ${response.status} ${await response.text()}`);
+}
+
+/** Forgets every customer and the e-mail outbox. */
+export async function clearSandboxCustomers(sandbox: RunningSandbox): Promise<void> {
+  await fetch(`${sandbox.url}/_sandbox/customers`, { method: 'DELETE' });
+}
+
+/** The environment that makes the CLI log in by itself, without b2bctl login. */
+export function credentialsEnv(sandbox: RunningSandbox, password: string = sandboxPassword): Record<string, string> {
+  return { B2BCTL_BASE_URL: sandbox.url, B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: password };
 }
 
 export async function revokeTokens(sandbox: RunningSandbox): Promise<void> {

@@ -64,6 +64,13 @@ export async function createOnce(client: PlatformClient, entry: PendingRecord<Cu
       if (!(error instanceof PlatformError) || error.exitCode === 77) throw error;
       const message = error.platformMessage ?? error.message;
       if (error.status === 400 && /document .* already registered/i.test(message)) {
+        if (entry.unanswered) {
+          // A resumed run: the interrupted one may have created this customer and died before the answer.
+          const existing = await updateCustomer(client, document, {}, signal);
+          if (existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase()) {
+            return report('created', { id: existing.id, message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded' });
+          }
+        }
         if (!upsert) return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
         const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
         return report('updated', { status: 200, id: updated.id });

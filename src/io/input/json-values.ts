@@ -25,6 +25,7 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
   let escaped = false;
   let single = '';
   let singleLine = 1;
+  let singleColumn = 1;
 
   const fail = (message: string, atLine = line, atColumn = column): never => {
     throw new InputError(`${file}:${atLine}:${atColumn}: ${message}`, { file, line: atLine });
@@ -62,6 +63,7 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
           mode = 'single';
           single = character;
           singleLine = line;
+          singleColumn = column;
           continue;
         }
         fail(`expected a JSON array of records or one object, found ${JSON.stringify(character)}`);
@@ -116,7 +118,7 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
     }
   }
   if (mode === 'single') {
-    yield { line: singleLine, value: parseJsonAt(single.trimEnd(), file, singleLine, 1) };
+    yield { line: singleLine, value: parseJsonAt(single.trimEnd(), file, singleLine, singleColumn) };
     return;
   }
   if (mode === 'start') fail('the file is empty: expected a JSON array of records or one object', 1, 1);
@@ -138,7 +140,13 @@ export function parseJsonAt(text: string, file: string, line: number, column: nu
       errorLine = line + newlines;
       errorColumn = newlines === 0 ? column + position : position - before.lastIndexOf('\n');
     }
-    const reason = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '');
+    // The position is the element's, already turned into the file's line:column; V8's quoted snippet of
+    // the text may span lines, and an error is one line.
+    const reason = message
+      .replace(/^JSON\.parse: /, '')
+      .replace(/ (?:in JSON )?at position \d+.*$/s, '')
+      .replace(/ \(line \d+ column \d+\)$/, '')
+      .replace(/\s*[\r\n]+\s*/g, ' ');
     throw new InputError(`${file}:${errorLine}:${errorColumn}: invalid JSON: ${reason}.`, { file, line: errorLine });
   }
 }

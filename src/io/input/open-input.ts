@@ -51,7 +51,8 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = inputName(options.path);
   const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
   const head = peeked.head;
-  if (head.length === 0) throw new InputError(`${file}: the file is empty; expected a header line and records.`, { file });
+  // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
+  if (head.length === 0) return { file, format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv', encoding: options.encoding ?? 'utf-8', records: noRecords() };
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
     throw new InputError(`${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`, { file });
   }
@@ -74,7 +75,8 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
 async function openCsv(file: string, text: AsyncIterable<string>, options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding }): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
   const first = await rows.next();
-  if (first.done) throw new InputError(`${file}: the file is empty; expected a header line and records.`, { file });
+  // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
+  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords() };
   const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
@@ -86,6 +88,8 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: Input
   }
   return { file, format: 'csv', encoding: options.encoding, csv: { delimiter: options.delimiter, decimal: options.decimal, headers }, records: records() };
 }
+
+async function* noRecords(): AsyncGenerator<InputRecord> {}
 
 function reportHeaderProblems(file: string, line: number, problems: HeaderProblems & { headers: readonly string[] }, options: InputOptions): void {
   const repeated = problems.repeated[0];

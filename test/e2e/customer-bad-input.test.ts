@@ -1,0 +1,299 @@
+/**
+ * Bad customer input through the built CLI: each case checks the exact message, the exit code, and
+ * that the sandbox received no request at all (the token is cached, so not even a token request).
+ */
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { createHeader, createRoute, expectLines, storedCustomers, timed } from './customer-helpers.js';
+import {
+  clearSandboxCustomers,
+  copySamples,
+  freshConfigDir,
+  freshWorkDir,
+  login,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  seedDirectory,
+  startTestSandbox,
+  type RunResult,
+} from './harness.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  configDir = freshConfigDir();
+  await login(sandbox, configDir);
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await clearSandboxCustomers(sandbox);
+  await resetCounts(sandbox);
+});
+
+function cli(args: readonly string[], cwd: string): Promise<RunResult> {
+  return runCli(args, { configDir, cwd });
+}
+
+function folderWith(name: string, contents: string | Buffer): string {
+  const folder = freshWorkDir();
+  writeFileSync(join(folder, name), contents);
+  return folder;
+}
+
+/** What a `customer create` run left behind: its outcome, the sandbox's request counts, and the files it added. */
+interface RunTrace {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  requests: Record<string, number>;
+  filesAdded: string[];
+}
+
+async function createRun(folder: string, file: string, extra: readonly string[] = []): Promise<RunTrace> {
+  const before = readdirSync(folder);
+  const result = await cli(['customer', 'create', file, ...extra], folder);
+  return {
+    code: result.code,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    requests: await requestCounts(sandbox),
+    filesAdded: readdirSync(folder).filter((name) => !before.includes(name)),
+  };
+}
+
+/** A refusal: the one error line after the first phase line, the exit code, no request at all, no report or errors file. */
+function refusal(file: string, code: number, error: string): RunTrace {
+  return { code, stdout: '', stderr: `customer create: validating ${file}\nerror: ${error}\n`, requests: {}, filesAdded: [] };
+}
+
+const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
+
+describe('files that cannot be read as records', () => {
+  it('a missing file: exit 66, the message names the path', async () => {
+    const folder = freshWorkDir();
+    expect(await createRun(folder, 'exports/clientes.csv')).toEqual(refusal('exports/clientes.csv', 66, 'exports/clientes.csv: no such file; check the path.'));
+    const validate = await cli(['customer', 'validate', 'exports/clientes.csv'], folder);
+    expect([validate.code, validate.stderr]).toEqual([66, 'error: exports/clientes.csv: no such file; check the path.\n']);
+  });
+
+  it('a folder where a file should be: exit 66', async () => {
+    const folder = freshWorkDir();
+    mkdirSync(join(folder, 'customers.csv'));
+    expect(await createRun(folder, 'customers.csv')).toEqual(refusal('customers.csv', 66, 'customers.csv: is a folder, not a file.'));
+  });
+
+  it('a missing --map file: exit 66 naming it', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'customers.csv');
+    expect(await createRun(folder, 'customers.csv', ['--map', 'erp-map.json'])).toEqual(refusal('customers.csv', 66, 'erp-map.json: cannot read the --map file (ENOENT).'));
+  });
+
+  it('a binary file: exit 65', async () => {
+    const bytes = Buffer.alloc(512);
+    for (let index = 0; index < bytes.length; index++) bytes[index] = (index * 37) % 256;
+    expect(await createRun(folderWith('dump.csv', bytes), 'dump.csv')).toEqual(refusal('dump.csv', 65, 'dump.csv: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.'));
+  });
+
+  it('an Excel workbook (.xlsx): exit 65 with how to save it as CSV', async () => {
+    const workbook = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), Buffer.from('[Content_Types].xml'), Buffer.alloc(64)]);
+    expect(await createRun(folderWith('clientes.xlsx', workbook), 'clientes.xlsx')).toEqual(refusal('clientes.xlsx', 65, 'clientes.xlsx: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.'));
+  });
+
+  it('an empty file, and one of blank lines only: create sends nothing and writes nothing; validate exits 65', async () => {
+    // Empty is "nothing to send" (exit 0) like a header-only file, as the readers decide (src/io/input/open-input.ts).
+    for (const [name, contents] of [
+      ['empty.csv', ''],
+      ['blank.csv', '\r\n\r\n\n'],
+    ] as const) {
+      const folder = freshWorkDir();
+      writeFileSync(join(folder, name), contents);
+      const trace = await createRun(folder, name);
+      expect(trace).toEqual({ code: 0, stdout: '', stderr: expect.any(String), requests: {}, filesAdded: [] });
+      expectLines(trace.stderr, [`customer create: validating ${name}`, timed('customer create: 0 records, 0 valid, 0 invalid ({s} s)'), `customer create: ${name} has no records; nothing to send.`]);
+      const validate = await cli(['customer', 'validate', name], folder);
+      expect(validate.code).toBe(65);
+      expectLines(validate.stderr, [timed(`${name}: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.`), `error: ${name} has no records.`]);
+    }
+  });
+
+  it('a header and no records: validate says so with exit 65', async () => {
+    const folder = folderWith('header.csv', `${createHeader}\n`);
+    const result = await cli(['customer', 'validate', 'header.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [timed('header.csv: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.'), 'error: header.csv has a header but no records.']);
+  });
+
+  it('an unterminated quote: exit 65 naming the line where the quote opens, not the end of the file', async () => {
+    const csv = [createHeader, ana, 'cpf,111.444.777-35,"Dora, a Exploradora,dora@example.com,11987654321,Senha#1,01310-100,11', 'cpf,935.411.347-80,Eva,eva@example.com,11987654321,Senha#1,01310-100,12', ''].join('\n');
+    expect(await createRun(folderWith('quote.csv', csv), 'quote.csv')).toEqual(refusal('quote.csv', 65, 'quote.csv:3: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").'));
+  });
+
+  it('JSON with a syntax error: exit 65 with file:line:column', async () => {
+    const json = '[\n  {\n    "document": "529.982.247-25",\n    "name": "Ana",,\n    "phone": "11987654321"\n  }\n]\n';
+    expect(await createRun(folderWith('broken.json', json), 'broken.json')).toEqual(refusal('broken.json', 65, 'broken.json:4:19: invalid JSON: Expected double-quoted property name.'));
+  });
+
+  it('NDJSON with a broken line after a good one: exit 65 with that line, the good one not sent', async () => {
+    const good = { documentType: 'cpf', document: '529.982.247-25', username: 'ana@example.com', phone: '11987654321', password: 'Senha#1', customerRegistrationAddress: { zipcode: '01310-100', number: '1' } };
+    const ndjson = `${JSON.stringify(good)}\n{"document":"111.444.777-35",}\n`;
+    expect(await createRun(folderWith('broken.ndjson', ndjson), 'broken.ndjson')).toEqual(refusal('broken.ndjson', 65, 'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name.'));
+  });
+});
+
+describe('headers', () => {
+  it('an unknown column: a warning naming it and the closest known field; the rest is sent', async () => {
+    const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
+    const result = await cli(['customer', 'create', 'typo.csv'], folder);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      'customer create: validating typo.csv',
+      'warning: typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?); it is ignored (--strict makes this an error).',
+    ]);
+    // Warned once, in the validating pass, not again while sending.
+    expect(result.stderr.match(/unknown column/g)).toHaveLength(1);
+    expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 1 });
+    expect((await storedCustomers(sandbox))[0]?.tradingName).toBeNull();
+  });
+
+  it('an unknown column with --strict: exit 65, nothing sent', async () => {
+    const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
+    expect(await createRun(folder, 'typo.csv', ['--strict'])).toEqual(refusal('typo.csv', 65, 'typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?). Rename it with --map, or drop --strict to ignore it.'));
+  });
+
+  it('an unknown JSON field with --strict: exit 65 naming the record\'s line', async () => {
+    const folder = folderWith('typo.json', `[\n  {"document": "529.982.247-25", "e-mail": "ana@example.com"}\n]\n`);
+    expect(await createRun(folder, 'typo.json', ['--strict'])).toEqual(refusal('typo.json', 65, 'typo.json:2: unknown field "e-mail". Rename it with --map, or drop --strict to ignore it.'));
+  });
+
+  it('a header repeated: exit 65 naming both columns', async () => {
+    const folder = folderWith('twice.csv', `${createHeader},name\n${ana},Ana Maria\n`);
+    expect(await createRun(folder, 'twice.csv')).toEqual(refusal('twice.csv', 65, 'twice.csv:1: column "name" appears 2 times (columns 3, 9). Keep one, or rename the other with --map.'));
+  });
+
+  it('two headers mapped to the same field by --map: exit 65', async () => {
+    const folder = folderWith('mapped.csv', `CPF,document\n529.982.247-25,529.982.247-25\n`);
+    writeFileSync(join(folder, 'map.json'), '{"CPF":"document"}');
+    expect(await createRun(folder, 'mapped.csv', ['--map', 'map.json'])).toEqual(refusal('mapped.csv', 65, 'mapped.csv:1: column "document" appears 2 times (columns 1, 2). Keep one, or rename the other with --map.'));
+  });
+});
+
+describe('invalid records', () => {
+  const invalid = [
+    createHeader,
+    ana,
+    'cpf,123.456.789-00,Bruno,bruno@example,11987654321,Senha#1,01310-100,11',
+    'cnpj,111.444.777-35,Carla,carla@example.com,119,,0131,',
+    'pj,11.222.333/0001-00,Dora Ltda,dora@example.com,1133334444,Senha#1,,',
+    'rg,935.411.347-80,Eva,eva@example.com,11987654321,Senha#1,01310-100,12',
+    '',
+  ].join('\n');
+  const problems = [
+    'people.csv:3: Property [username] with value [bruno@example] does not pass validation (not a valid e-mail address)',
+    'people.csv:3: Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match)',
+    'people.csv:4: Property [document] with value [111.444.777-35] does not pass validation (documentType cnpj needs a CNPJ, and this is a CPF)',
+    'people.csv:4: Property [phone] with value [119] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
+    'people.csv:4: Property [password] with value [] does not pass validation (required)',
+    'people.csv:4: Property [customerRegistrationAddress.zipcode] with value [0131] does not pass validation (a CEP has 8 digits, written NNNNN-NNN or NNNNNNNN)',
+    'people.csv:4: Property [customerRegistrationAddress.number] with value [] does not pass validation (required)',
+    'people.csv:5: Property [document] with value [11.222.333/0001-00] does not pass validation (CNPJ check digits do not match)',
+    'people.csv:5: Property [address] with value [] does not pass validation (send customerRegistrationAddress, or addressList with one item marked principal)',
+    'people.csv:6: Property [documentType] with value [rg] does not pass validation (use cpf or pf for an individual, cnpj or pj for a company)',
+  ];
+
+  it('create: every problem of every record on stderr with file:line in the platform wording, exit 65, nothing sent', async () => {
+    const folder = folderWith('people.csv', invalid);
+    const result = await cli(['customer', 'create', 'people.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expectLines(result.stderr, [
+      'customer create: validating people.csv',
+      ...problems,
+      timed('customer create: 5 records, 1 valid, 4 invalid ({s} s)'),
+      'error: 4 records of people.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+    expect(readdirSync(folder)).toEqual(['people.csv']);
+  });
+
+  it('update: the same rules for the fields it has, exit 65, nothing sent', async () => {
+    const folder = folderWith('changes.csv', 'document,phone,active\n529.982.247-25,123,sim\n52998224726,,\n111.444.777-35,11987654321,maybe\n');
+    const result = await cli(['customer', 'update', 'changes.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [
+      'customer update: validating changes.csv',
+      'changes.csv:2: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
+      'changes.csv:3: Property [document] with value [52998224726] does not pass validation (CPF check digits do not match)',
+      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false)',
+      timed('customer update: 3 records, 0 valid, 3 invalid ({s} s)'),
+      'error: Every record of changes.csv is invalid (listed above); nothing was sent.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a row with more cells than the header: the record is invalid, with the hint to check the delimiter', async () => {
+    const folder = folderWith('wide.csv', `${createHeader}\n${ana},extra\n`);
+    const result = await cli(['customer', 'create', 'wide.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain('wide.csv:2: the row has 9 cells but the header has 8 columns; check the delimiter and quotes\n');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+describe('duplicates inside one file', () => {
+  it('the same document (written two ways) and the same e-mail (in another case): exit 65 naming the first line, nothing sent', async () => {
+    const csv = [
+      createHeader,
+      ana,
+      'cpf,52998224725,Ana Maria,ana.maria@example.com,11987654321,Senha#1,01310-100,11',
+      'cpf,111.444.777-35,Dora,ANA@Example.com,11987654321,Senha#1,01310-100,12',
+      'cpf,935.411.347-80,Eva,eva@example.com,11987654321,Senha#1,01310-100,13',
+      '',
+    ].join('\n');
+    const folder = folderWith('dups.csv', csv);
+    const result = await cli(['customer', 'create', 'dups.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [
+      'customer create: validating dups.csv',
+      'dups.csv:3: Property [document] with value [52998224725] does not pass validation (the same document is already on line 2 of this file)',
+      'dups.csv:4: Property [username] with value [ana@example.com] does not pass validation (the same e-mail is already on line 2 of this file)',
+      timed('customer create: 4 records, 2 valid, 2 invalid ({s} s)'),
+      'error: 2 records of dups.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a sample with one of its own rows pasted again at the end', async () => {
+    const sample = readFileSync(join(seedDirectory, 'customers.csv'), 'utf8');
+    const folder = folderWith('customers.csv', `${sample}${sample.split('\n')[5]}\n`);
+    const result = await cli(['customer', 'create', 'customers.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [
+      'customer create: validating customers.csv',
+      'customers.csv:27: Property [document] with value [10003959520] does not pass validation (the same document is already on line 6 of this file)',
+      'customers.csv:27: Property [username] with value [cliente5@email.com.br] does not pass validation (the same e-mail is already on line 6 of this file)',
+      timed('customer create: 26 records, 25 valid, 1 invalid ({s} s)'),
+      'error: 1 records of customers.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+describe('resuming from a report that is not there', () => {
+  it('--resume with a missing report: exit 66 naming it, nothing sent', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'customers.csv');
+    const result = await cli(['customer', 'create', 'customers.csv', '--resume', 'customers.report-20260101-000000.csv'], folder);
+    expect(result.code).toBe(66);
+    expect(result.stderr.split('\n').at(-2)).toBe('error: customers.report-20260101-000000.csv: cannot read the report to resume from (ENOENT).');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});

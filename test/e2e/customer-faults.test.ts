@@ -1,0 +1,215 @@
+/**
+ * Customer imports when things go wrong: a platform that fails 5% of requests and resets 2% of
+ * connections, a process killed with SIGKILL halfway and resumed, and Ctrl-C (SIGINT) mid-run.
+ * Each ends with every customer in the sandbox exactly once.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { createRoute, expectLines, expectSomeLine, generateCustomers, onlyReport, readReport, runFiles, storedCustomers, timed, type ReportRow } from './customer-helpers.js';
+import {
+  clearSandboxCustomers,
+  collect,
+  credentialsEnv,
+  freshConfigDir,
+  freshWorkDir,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sleep,
+  spawnCli,
+  startTestSandbox,
+} from './harness.js';
+
+const sandboxes: RunningSandbox[] = [];
+
+afterAll(async () => {
+  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+  removeTemporaryFolders();
+});
+
+/** The documents of a generated CSV, in file order. */
+function documentsOf(csv: string): string[] {
+  return csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',')[1] as string);
+}
+
+/** Rows of a report still being written: complete lines only. */
+function rowsSoFar(path: string): number {
+  if (!existsSync(path)) return 0;
+  return Math.max(0, readFileSync(path, 'utf8').split('\r\n').length - 2);
+}
+
+/** Waits until the one report in `folder` beside `base` has at least `rows` rows; returns its name. */
+async function waitForReportRows(folder: string, base: string, rows: number): Promise<string> {
+  for (let attempt = 0; attempt < 3000; attempt++) {
+    const [report] = runFiles(folder, base).reports;
+    if (report && rowsSoFar(join(folder, report)) >= rows) return report;
+    await sleep(10);
+  }
+  throw new Error(`the report beside ${base} never reached ${rows} rows`);
+}
+
+/** Waits until the store stops growing: requests a killed client left behind are still being answered. */
+async function settledCustomerCount(sandbox: RunningSandbox): Promise<number> {
+  let previous = -1;
+  for (;;) {
+    const count = (await storedCustomers(sandbox)).length;
+    if (count === previous) return count;
+    previous = count;
+    await sleep(150);
+  }
+}
+
+/** Each line of the input (2 … records + 1) exactly once in the report, with a done outcome. */
+function expectEveryLineDoneOnce(rows: readonly ReportRow[], records: number): void {
+  const lines = rows.map((row) => Number(row.line)).toSorted((a, b) => a - b);
+  expect(lines).toEqual(Array.from({ length: records }, (_, index) => index + 2));
+  expect(rows.filter((row) => row.outcome !== 'created')).toEqual([]);
+}
+
+describe('a platform that fails 5% of requests with 503 and resets 2% of connections', () => {
+  it('10,000 customers with --retries 10 --concurrency 16: exit 0, every customer exactly once, no duplicate refused', { timeout: 150_000 }, async () => {
+    const sandbox = await startTestSandbox({ failRate: 0.05, resetRate: 0.02 });
+    sandboxes.push(sandbox);
+    const folder = freshWorkDir();
+    const csv = generateCustomers(10_000).toString('utf8');
+    writeFileSync(join(folder, 'customers.csv'), csv);
+    const result = await runCli(['customer', 'create', 'customers.csv', '--retries', '10', '--concurrency', '16'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+      env: credentialsEnv(sandbox),
+    });
+    const report = onlyReport(folder, 'customers');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    // Exactly these lines: no Node warning (16 requests backing off at once once tripped MaxListenersExceededWarning), no progress line within 10 s.
+    const lines = result.stderr.trimEnd().split('\n');
+    expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
+      'customer create: validating customers.csv',
+      timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
+      'customer create: sending 10000 customers in up to 10000 requests to POST /v1/customer (concurrency 16)',
+      timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
+      `customer create: report: ${report}`,
+    ]);
+    for (const progress of lines.filter((line) => line.startsWith('progress: '))) expect(progress).toMatch(timed('progress: {n} of 10000 customers ({n}%), {n}/s, 0 failed'));
+    // The faults did happen, and were retried.
+    const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
+    expect(retries).toBeGreaterThan(100);
+    expect((await requestCounts(sandbox))[createRoute]).toBeGreaterThan(10_000);
+
+    const rows = readReport(join(folder, report));
+    expectEveryLineDoneOnce(rows, 10_000);
+    expect(rows.filter((row) => row.status === '400')).toEqual([]);
+    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+    expect(stored).toHaveLength(10_000);
+    expect(new Set(stored).size).toBe(10_000);
+    expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
+  });
+});
+
+describe('interrupted runs', () => {
+  let sandbox: RunningSandbox;
+  const records = 4_000;
+  let csv: string;
+
+  beforeAll(async () => {
+    // 20 ms per answer keeps a 4,000-customer run going for seconds, long enough to interrupt it halfway.
+    sandbox = await startTestSandbox({ latencyMs: 20 });
+    sandboxes.push(sandbox);
+    csv = generateCustomers(records, 'csv', 20_001).toString('utf8');
+  });
+  beforeEach(async () => {
+    await clearSandboxCustomers(sandbox);
+    await resetCounts(sandbox);
+  });
+
+  it('killed with SIGKILL halfway, then --resume REPORT: every customer exactly once, every line done in the report', { timeout: 120_000 }, async () => {
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'customers.csv'), csv);
+    const configDir = freshConfigDir();
+    const env = credentialsEnv(sandbox);
+    const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
+    child.stdin?.end();
+    const exited = collect(child);
+    const report = await waitForReportRows(folder, 'customers', 1_000);
+    child.kill('SIGKILL');
+    const killed = await exited;
+    expect(killed.signal).toBe('SIGKILL');
+
+    const reportedBefore = readReport(join(folder, report));
+    expect(reportedBefore.length).toBeGreaterThanOrEqual(1_000);
+    expect(reportedBefore.length).toBeLessThan(records);
+    // Requests in flight at the kill were still applied by the platform, without anyone to record the answer.
+    const storedAfterKill = await settledCustomerCount(sandbox);
+    const lostAnswers = storedAfterKill - reportedBefore.length;
+    expect(lostAnswers).toBeGreaterThan(0);
+
+    await resetCounts(sandbox);
+    const resumed = await runCli(['customer', 'create', 'customers.csv', '--concurrency', '16', '--resume', report], { configDir, cwd: folder, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe('');
+    expectLines(resumed.stderr, [
+      'customer create: validating customers.csv',
+      timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
+      `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,
+      timed(`customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`),
+      `customer create: report: ${report}`,
+    ]);
+    // Only the records without a row were sent again; the lost answers were recognised by their e-mail.
+    const counts = await requestCounts(sandbox);
+    expect(counts[createRoute]).toBe(records - reportedBefore.length);
+    expect(counts['PUT /v1/customer/:document']).toBe(lostAnswers);
+
+    const rows = readReport(join(folder, report));
+    expect(rows.slice(0, reportedBefore.length)).toEqual(reportedBefore);
+    expectEveryLineDoneOnce(rows, records);
+    const recognised = rows.filter((row) => row.message !== '');
+    expect(recognised).toHaveLength(lostAnswers);
+    for (const row of recognised) expect(row.message).toBe('already registered with this e-mail: the interrupted run created it before its answer was recorded');
+    expect(runFiles(folder, 'customers').errors).toEqual([]);
+
+    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+    expect(stored).toHaveLength(records);
+    expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
+  });
+
+  it('SIGINT mid-run: the requests in flight finish and are reported, exit 75 with the resume command; resuming completes it', { timeout: 120_000 }, async () => {
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'customers.csv'), csv);
+    const configDir = freshConfigDir();
+    const env = credentialsEnv(sandbox);
+    const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
+    child.stdin?.end();
+    const exited = collect(child);
+    const report = await waitForReportRows(folder, 'customers', 300);
+    child.kill('SIGINT');
+    const interrupted = await exited;
+    expect(interrupted.code).toBe(75);
+    expect(interrupted.stdout).toBe('');
+    const lines = interrupted.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(`error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --resume ${report}`);
+    expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
+
+    // Nothing was left unanswered: the store holds exactly the customers the report says were created.
+    const rowsBefore = readReport(join(folder, report));
+    expect(rowsBefore.length).toBeLessThan(records);
+    expectSomeLine(interrupted.stderr, timed(`customer create: ${rowsBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`));
+    expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
+    expect(await settledCustomerCount(sandbox)).toBe(rowsBefore.length);
+
+    const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report, '--concurrency', '16'], { configDir, cwd: folder, env });
+    expect(resumed.code).toBe(0);
+    const rows = readReport(join(folder, report));
+    expectEveryLineDoneOnce(rows, records);
+    expect(rows.filter((row) => row.message !== '')).toEqual([]);
+    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+    expect(new Set(stored).size).toBe(records);
+    expect(stored).toHaveLength(records);
+  });
+});

@@ -1,0 +1,316 @@
+/**
+ * Bad stock files (issue 4, "Bad input and faults"): every problem is listed with file:line, and a
+ * file that does not pass sends nothing: no request reaches the sandbox and no report is written.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { fetchToken, freshConfigDir, freshWorkDir, removeTemporaryFolders, requestCounts, runCli, startTestSandbox } from './harness.js';
+import { batchRoute, maskClock, onlyFile, readErrorsCsv, readReport, resetSandboxStock, stockEntries, stockLine, stockSummary } from './stock-helpers.js';
+
+let sandbox: RunningSandbox;
+let token: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  token = await fetchToken(sandbox);
+});
+afterAll(async () => {
+  await sandbox?.close();
+  removeTemporaryFolders();
+});
+beforeEach(async () => {
+  await resetSandboxStock(sandbox);
+});
+
+/** A working folder holding the given files, and a runner of the CLI inside it. */
+function workspace(files: Record<string, string | Buffer>) {
+  const configDir = freshConfigDir();
+  const dir = freshWorkDir();
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
+  return { dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir, env }) };
+}
+
+/** CSV as pt-BR Excel saves it: semicolons, CRLF. */
+const excel = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
+
+/** Nothing reached the platform, nothing changed, and no report or errors file was written. */
+async function expectNothingSent(dir: string, inputs: string[]): Promise<void> {
+  expect(await requestCounts(sandbox)).toEqual({});
+  expect((await stockSummary(sandbox)).lines).toBe(0);
+  expect(readdirSync(dir).toSorted()).toEqual(inputs.toSorted());
+}
+
+describe('an empty file is nothing to push: exit 0 with a note', () => {
+  const cases: { name: string; file: string; content: string | Buffer }[] = [
+    { name: 'no bytes at all', file: 'empty.csv', content: '' },
+    { name: 'a header line only', file: 'header.csv', content: excel('sku;quantity;price;salePrice;warehouse') },
+    { name: 'only a BOM (Excel\'s "CSV UTF-8" of an empty sheet)', file: 'bom.csv', content: Buffer.from([0xef, 0xbb, 0xbf]) },
+    { name: 'an empty JSON array', file: 'empty.json', content: '[]\n' },
+    { name: 'an empty .json file', file: 'nothing.json', content: '' },
+  ];
+  for (const { name, file, content } of cases) {
+    it(`push: ${name}`, async () => {
+      const { dir, run } = workspace({ [file]: content });
+      const result = await run(['stock', 'push', file]);
+      expect(maskClock(result.stderr)).toBe(`stock push: validating ${file}\nstock push: 0 records, 0 valid, 0 invalid (T s)\nstock push: ${file} has no records; nothing to send.\n`);
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(0);
+      await expectNothingSent(dir, [file]);
+    });
+  }
+
+  it('validate: no bytes and a header line only', async () => {
+    const { run } = workspace({ 'empty.csv': '', 'header.csv': excel('sku;quantity') });
+    for (const file of ['empty.csv', 'header.csv']) {
+      const result = await run(['stock', 'validate', file]);
+      expect(maskClock(result.stderr)).toBe(`${file}: 0 rows, 0 valid, 0 invalid (0 problems) in T s.\n`);
+      expect(result.code).toBe(0);
+    }
+  });
+});
+
+describe('a header without the SKU column', () => {
+  const file = excel('codigo;quantity;price', 'CIM-CP2-50KG;4;1,00');
+
+  it('push: exit 65 at the header, naming the columns there are; nothing sent', async () => {
+    const { dir, run } = workspace({ 'nosku.csv': file });
+    const result = await run(['stock', 'push', 'nosku.csv']);
+    expect(result.stderr).toBe(
+      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+    );
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['nosku.csv']);
+  });
+
+  it('validate: the same message and exit 65', async () => {
+    const { run } = workspace({ 'nosku.csv': file });
+    const result = await run(['stock', 'validate', 'nosku.csv']);
+    expect(result.stderr).toBe('error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n');
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(65);
+  });
+
+  it('--map renames the ERP\'s column, and the file goes through', async () => {
+    const { run } = workspace({ 'nosku.csv': file, 'map.json': '{"codigo":"sku"}' });
+    const result = await run(['stock', 'push', 'nosku.csv', '--map', 'map.json', '--route', 'batch']);
+    expect(result.code).toBe(0);
+    expect(await stockLine(sandbox, 'CIM-CP2-50KG')).toMatchObject({ quantity: 4, price: 1, updates: 1 });
+  });
+});
+
+describe('quantities that are not whole numbers of 0 or more', () => {
+  const file = excel('sku;quantity;price', 'CIM-CP2-50KG;4;1,00', 'COLA-PVC-175G;abc;2,00', 'ROLO-LA-23CM;-3;3,00', 'LIXA-MAD-G120;2,5;4,00');
+  const problems = [
+    'qty.csv:3: Property [quantity] with value [abc] does not pass validation (quantity must be a whole number of 0 or more)',
+    'qty.csv:4: Property [quantity] with value [-3] does not pass validation (quantity must be a whole number of 0 or more)',
+    'qty.csv:5: Property [quantity] with value [2,5] does not pass validation (quantity must be a whole number of 0 or more)',
+  ];
+
+  it('push: every problem with file:line, exit 65, nothing sent', async () => {
+    const { dir, run } = workspace({ 'qty.csv': file });
+    const result = await run(['stock', 'push', 'qty.csv']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating qty.csv',
+        ...problems,
+        'stock push: 4 records, 1 valid, 3 invalid (T s)',
+        'error: 3 records of qty.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['qty.csv']);
+  });
+
+  it('validate: every problem as NDJSON on stdout (piped), the count on stderr, exit 65', async () => {
+    const { run } = workspace({ 'qty.csv': file });
+    const result = await run(['stock', 'validate', 'qty.csv']);
+    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(
+      [
+        [3, 'abc'],
+        [4, '-3'],
+        [5, '2,5'],
+      ].map(([line, value]) => ({ file: 'qty.csv', line, field: 'quantity', value, message: `Property [quantity] with value [${value}] does not pass validation (quantity must be a whole number of 0 or more)` })),
+    );
+    expect(maskClock(result.stderr)).toBe('qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid; nothing was sent.\n');
+    expect(result.code).toBe(65);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--skip-invalid sends the valid row and reports the others invalid: exit 1', async () => {
+    const { dir, run } = workspace({ 'qty.csv': file });
+    const result = await run(['stock', 'push', 'qty.csv', '--skip-invalid', '--route', 'batch']);
+    expect(maskClock(result.stderr)).toContain('stock push: 1 applied, 3 invalid; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(result.code).toBe(1);
+    expect(readReport(onlyFile(dir, 'qty.report-')).map((row) => [row.line, row.outcome])).toEqual([
+      ['3', 'invalid'],
+      ['4', 'invalid'],
+      ['5', 'invalid'],
+      ['2', 'applied'],
+    ]);
+    expect(readErrorsCsv(onlyFile(dir, 'qty.errors-'), ';')).toEqual([
+      ['sku', 'quantity', 'price', 'error'],
+      ['COLA-PVC-175G', 'abc', '2,00', problems[0]?.slice('qty.csv:3: '.length)],
+      ['ROLO-LA-23CM', '-3', '3,00', problems[1]?.slice('qty.csv:4: '.length)],
+      ['LIXA-MAD-G120', '2,5', '4,00', problems[2]?.slice('qty.csv:5: '.length)],
+    ]);
+    expect(await stockEntries(sandbox)).toEqual([{ sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1, salePrice: null, updates: 1 }]);
+  });
+});
+
+describe('a price with thousands grouping and a decimal comma, 1.234,56', () => {
+  it('with the ; delimiter it is 1234.56, and is pushed as such', async () => {
+    const { run } = workspace({ 'price.csv': excel('sku;quantity;price;salePrice', 'CIM-CP2-50KG;4;1.234,56;1.111,10') });
+    expect((await run(['stock', 'validate', 'price.csv'])).code).toBe(0);
+    const result = await run(['stock', 'push', 'price.csv', '--route', 'batch']);
+    expect(maskClock(result.stderr)).toContain('stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(result.code).toBe(0);
+    expect(await stockEntries(sandbox)).toEqual([{ sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1234.56, salePrice: 1111.1, updates: 1 }]);
+  });
+
+  it('with the , delimiter (quoted) it is an error: exit 65, nothing sent', async () => {
+    const { dir, run } = workspace({ 'price.csv': 'sku,quantity,price\nCIM-CP2-50KG,4,"1.234,56"\n' });
+    const result = await run(['stock', 'push', 'price.csv']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating price.csv',
+        'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
+        'stock push: 1 records, 0 valid, 1 invalid (T s)',
+        'error: Every record of price.csv is invalid (listed above); nothing was sent.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['price.csv']);
+  });
+
+  it('with the , delimiter unquoted the row splits: both problems are listed, exit 65', async () => {
+    const { dir, run } = workspace({ 'price.csv': 'sku,quantity,price\nCIM-CP2-50KG,4,1.234,56\n' });
+    const result = await run(['stock', 'push', 'price.csv']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating price.csv',
+        'price.csv:2: the row has 4 cells but the header has 3 columns; check the delimiter and quotes',
+        'price.csv:2: Property [price] with value [1.234] does not pass validation (price must have at most 2 decimals)',
+        'stock push: 1 records, 0 valid, 1 invalid (T s)',
+        'error: Every record of price.csv is invalid (listed above); nothing was sent.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['price.csv']);
+  });
+});
+
+describe('--batch-size beyond the route\'s limit', () => {
+  const rows = Array.from({ length: 60 }, (_, index) => `GEN-${String(index + 1).padStart(7, '0')},${index}`);
+  const file = ['sku,quantity', ...rows, ''].join('\n');
+
+  it('51 on the batch route: exit 2 before anything is sent', async () => {
+    const { dir, run } = workspace({ 'big.csv': file });
+    const result = await run(['stock', 'push', 'big.csv', '--route', 'batch', '--batch-size', '51']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating big.csv',
+        'stock push: 60 records, 60 valid, 0 invalid (T s)',
+        'error: --batch-size 51 is more than the batch route takes (50 items per request); nothing was sent.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(2);
+    await expectNothingSent(dir, ['big.csv']);
+  });
+
+  it('201 on the queue route: exit 2 before anything is sent', async () => {
+    const { dir, run } = workspace({ 'big.csv': file });
+    const result = await run(['stock', 'push', 'big.csv', '--route', 'queue', '--batch-size', '201']);
+    expect(result.stderr).toContain('error: --batch-size 201 is more than the queue route takes (200 items per request); nothing was sent.\n');
+    expect(result.code).toBe(2);
+    await expectNothingSent(dir, ['big.csv']);
+  });
+
+  it('0 is refused by the parser with the usage line: exit 2', async () => {
+    const { dir, run } = workspace({ 'big.csv': file });
+    const result = await run(['stock', 'push', 'big.csv', '--batch-size', '0']);
+    expect(result.stderr).toBe(
+      "error: option '--batch-size <n>' argument '0' is invalid. expected a whole number of at least 1.\nUsage: b2bctl stock push [options] <file>\nRun \"b2bctl stock push --help\" for details.\n",
+    );
+    expect(result.code).toBe(2);
+    await expectNothingSent(dir, ['big.csv']);
+  });
+});
+
+describe('the same SKU twice in one file', () => {
+  it('is reported at its second line with the first: exit 65, nothing sent', async () => {
+    const { dir, run } = workspace({ 'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;') });
+    const result = await run(['stock', 'push', 'dup.csv']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating dup.csv',
+        'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is already on line 2 of this file)',
+        'stock push: 3 records, 2 valid, 1 invalid (T s)',
+        'error: 1 records of dup.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['dup.csv']);
+  });
+
+  it('in one warehouse is a duplicate; in two warehouses it is two stock lines', async () => {
+    const { run } = workspace({
+      'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-SP'),
+      'two.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-RJ', 'CIM-CP2-50KG;5;'),
+    });
+    const duplicate = await run(['stock', 'validate', 'dup.csv']);
+    expect(JSON.parse(duplicate.stdout)).toMatchObject({ line: 3, message: 'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is already on line 2 of this file)' });
+    expect(duplicate.code).toBe(65);
+    const two = await run(['stock', 'push', 'two.csv', '--route', 'batch']);
+    expect(two.code).toBe(0);
+    expect(await stockEntries(sandbox)).toEqual([
+      { sku: 'CIM-CP2-50KG', warehouse: null, quantity: 5, price: null, salePrice: null, updates: 1 },
+      { sku: 'CIM-CP2-50KG', warehouse: 'CD-RJ', quantity: 3, price: null, salePrice: null, updates: 1 },
+      { sku: 'CIM-CP2-50KG', warehouse: 'CD-SP', quantity: 1, price: null, salePrice: null, updates: 1 },
+    ]);
+  });
+});
+
+describe('per-item rejections from the platform', () => {
+  const file = excel('sku;quantity;price', 'CIM-CP2-50KG;4;1,00', 'NAO-EXISTE-1;5;2,00', 'COLA-PVC-175G;6;3,00', 'NAO-EXISTE-2;7;4,00');
+
+  it('unknown SKUs: exit 1, rejected in the report with the platform\'s message, in the errors file to feed back', async () => {
+    const { dir, run } = workspace({ 'stock.csv': file });
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch']);
+    expect(maskClock(result.stderr)).toBe(
+      [
+        'stock push: validating stock.csv',
+        'stock push: 4 records, 4 valid, 0 invalid (T s)',
+        'stock push: sending 4 items in up to 1 requests of up to 50 items through the batch route (concurrency 8)',
+        'stock push: 2 applied, 2 rejected; 1 requests, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: report: stock.report-STAMP.csv',
+        'stock push: errors: stock.errors-STAMP.csv (2 records to fix and feed back)',
+        'error: 2 items did not go through (2 rejected); the report and the errors file say why.',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(1);
+    expect(readReport(onlyFile(dir, 'stock.report-'))).toEqual([
+      { line: '2', key: 'CIM-CP2-50KG', outcome: 'applied', status: '200', id: '', message: '' },
+      { line: '3', key: 'NAO-EXISTE-1', outcome: 'rejected', status: '200', id: '', message: 'Unknown SKU [NAO-EXISTE-1]' },
+      { line: '4', key: 'COLA-PVC-175G', outcome: 'applied', status: '200', id: '', message: '' },
+      { line: '5', key: 'NAO-EXISTE-2', outcome: 'rejected', status: '200', id: '', message: 'Unknown SKU [NAO-EXISTE-2]' },
+    ]);
+    const errorsPath = onlyFile(dir, 'stock.errors-');
+    expect(readErrorsCsv(errorsPath, ';')).toEqual([
+      ['sku', 'quantity', 'price', 'error'],
+      ['NAO-EXISTE-1', '5', '2,00', 'Unknown SKU [NAO-EXISTE-1]'],
+      ['NAO-EXISTE-2', '7', '4,00', 'Unknown SKU [NAO-EXISTE-2]'],
+    ]);
+    expect(await stockSummary(sandbox)).toMatchObject({ lines: 2, applied: 2, rejected: 2 });
+    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Issue 4's "Done when": the nightly cron run. No terminal, the credentials only in the environment,
+ * a cached token that has expired, and a generated 1,000,000-row file pushed through the queue route;
+ * once the queue drains, the sandbox's stock equals the file on every SKU.
+ */
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, expect, it } from 'vitest';
+import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { cachedToken, freshConfigDir, freshWorkDir, login, removeTemporaryFolders, requestCounts, resetCounts, runCli, sandboxPassword, sandboxUser, seedDirectory, sleep, tokenRoute } from './harness.js';
+import { compareWithGenerated, filesStartingWith, maskClock, queueDrained, queueRoute, writeGeneratedStock } from './stock-helpers.js';
+
+const rows = 1_000_000;
+
+let sandbox: RunningSandbox | undefined;
+
+afterAll(async () => {
+  await sandbox?.close();
+  removeTemporaryFolders();
+});
+
+it('a cron run with an expired cached token pushes 1,000,000 rows through the queue route, and the sandbox ends equal to the file', async () => {
+  // The options object stays the test's, so the token lifetime can be changed once the cached token is dead.
+  const options: SandboxOptions = { ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory, tokenTtlSeconds: 2 };
+  sandbox = await startSandbox(options);
+  const configDir = freshConfigDir();
+  const dir = freshWorkDir();
+
+  await login(sandbox, configDir);
+  const expiredToken = cachedToken(configDir);
+  writeGeneratedStock(join(dir, 'big.csv'), rows);
+  // Outlive the 2-second token (the generator above took part of that), then let new tokens last
+  // the platform's 12 hours: renewal in the middle of a run is token-renewal.test.ts's subject.
+  await sleep(2500);
+  options.tokenTtlSeconds = sandboxDefaults.tokenTtlSeconds;
+  await resetCounts(sandbox);
+
+  // As cron runs it: stdin, stdout and stderr are not terminals, and nothing but the environment knows the password.
+  const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue'], { configDir, cwd: dir, env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword } });
+  expect(result.stdout).toBe('');
+  expect(result.code).toBe(0);
+
+  // No progress bar: no carriage returns or escape sequences, only whole log lines.
+  expect(result.stderr).not.toContain('\r');
+  expect(result.stderr).not.toContain('\u001b[');
+  const lines = maskClock(result.stderr).trimEnd().split('\n');
+  const progress = lines.filter((line) => line.startsWith('progress: '));
+  expect(lines.filter((line) => !line.startsWith('progress: '))).toEqual([
+    'stock push: validating big.csv',
+    'stock push: 1000000 records, 1000000 valid, 0 invalid (T s)',
+    'stock push: sending 1000000 items in up to 5000 requests of up to 200 items through the queue route (concurrency 8)',
+    'The token of profile "default" has expired; logging in again as integration@sandbox.test.',
+    // 5001: the summary counts every request the run made, the login included.
+    'stock push: 1000000 queued; 5001 requests, 0 retries, 0 throttled (429); T s, R items/s',
+    'stock push: report: big.report-STAMP.csv',
+  ]);
+  for (const line of progress) expect(line).toMatch(/^progress: \d+ of 1000000 items \(\d{1,2}%\), \d+\/s, 0 failed$/);
+  // At most one progress line per 10 s of sending, by the run's own account of its duration.
+  const sendingSeconds = Number(/; (\d+\.\d) s, \d+ items\/s$/m.exec(result.stderr)?.[1]);
+  expect(progress.length).toBeLessThanOrEqual(Math.floor(sendingSeconds / 10));
+
+  // One login (the expired token was never sent), and the fewest requests the queue route allows.
+  expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1, [queueRoute]: rows / 200 });
+  expect(cachedToken(configDir)).not.toBe(expiredToken);
+
+  // The report: every line once, queued, with a batch id; read as a stream.
+  const [reportName] = filesStartingWith(dir, 'big.report-');
+  const reported = new Uint8Array(rows + 2);
+  let reportRows = 0;
+  let notQueued = 0;
+  for await (const line of createInterface({ input: createReadStream(join(dir, reportName as string)), crlfDelay: Infinity })) {
+    if (line === '' || line.startsWith('line,')) continue;
+    const [lineNumber, key, outcome, status, id] = line.split(',');
+    reportRows++;
+    const number = Number(lineNumber);
+    if (outcome !== 'queued' || status !== '202' || !id || reported[number] || key !== `GEN-${String(number - 1).padStart(7, '0')}`) notQueued++;
+    reported[number] = 1;
+  }
+  expect({ reportRows, notQueued }).toEqual({ reportRows: rows, notQueued: 0 });
+
+  await queueDrained(sandbox);
+  expect(await compareWithGenerated(sandbox, rows)).toEqual({ lines: rows, missing: 0, mismatches: [], updates: rows });
+}, 240_000);

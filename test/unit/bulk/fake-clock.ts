@@ -1,0 +1,26 @@
+import type { Clock } from '../../../src/clock.js';
+
+/** A Clock for tests: time moves only when the test advances it or when someone sleeps, and every sleep is recorded. */
+export class FakeClock implements Clock {
+  /** Milliseconds asked of each sleep(), in order. */
+  readonly waits: number[] = [];
+  /** The time each sleep() ended at. */
+  readonly wakeTimes: number[] = [];
+
+  constructor(private time = 0) {}
+
+  now(): number {
+    return this.time;
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    this.waits.push(ms);
+    this.time += ms;
+    this.wakeTimes.push(this.time);
+  }
+
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock } from '../../../src/bulk/lock.js';
+import { B2bctlError, ExitCode } from '../../../src/errors.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'b2bctl-lock-'));
+});
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+let lockCount = 0;
+const nextLockPath = () => join(folder, `profile-${++lockCount}`, 'stock-push.lock');
+
+/** Leaves a lock file as another run would have. */
+function writeLock(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+function holderOf(path: string): { pid: number; command: string; startedAt: string } {
+  return JSON.parse(readFileSync(path, 'utf8')) as { pid: number; command: string; startedAt: string };
+}
+
+function thrownBy(action: () => unknown): unknown {
+  try {
+    action();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** A child process that exits at once; once it has, its PID belongs to no process (until the OS reuses it). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(child.pid).toBeTypeOf('number');
+  return child.pid as number;
+}
+
+describe('acquireLock', () => {
+  it('creates the lock with our PID and command, mode 0600 in a 0700 folder, and release removes it', () => {
+    const path = nextLockPath();
+    const warnings: string[] = [];
+    const release = acquireLock(path, 'stock push', (message) => warnings.push(message));
+    const holder = holderOf(path);
+    expect(holder.pid).toBe(process.pid);
+    expect(holder.command).toBe('stock push');
+    expect(Number.isNaN(Date.parse(holder.startedAt))).toBe(false);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+    release();
+    expect(existsSync(path)).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('release is idempotent and does not remove a lock taken by someone else since', () => {
+    const path = nextLockPath();
+    const release = acquireLock(path, 'stock push', () => {});
+    release();
+    const again = acquireLock(path, 'orders poll', () => {});
+    release();
+    expect(holderOf(path).command).toBe('orders poll');
+    again();
+    again();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('can be taken again after release', () => {
+    const path = nextLockPath();
+    acquireLock(path, 'stock push', () => {})();
+    const release = acquireLock(path, 'stock push', () => {});
+    expect(holderOf(path).pid).toBe(process.pid);
+    release();
+  });
+
+  it('a second acquire while this live process holds it stops with exit 75, naming the PID', () => {
+    const path = nextLockPath();
+    const release = acquireLock(path, 'stock push', () => {});
+    const startedAt = holderOf(path).startedAt;
+    const error = thrownBy(() => acquireLock(path, 'stock push', () => {}));
+    expect(error).toBeInstanceOf(B2bctlError);
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as B2bctlError).message).toBe(
+      `Another "stock push" is running (PID ${process.pid}, since ${startedAt}); this run stops so the two do not overlap. If PID ${process.pid} is not b2bctl, remove ${path}.`,
+    );
+    expect(holderOf(path).startedAt).toBe(startedAt);
+    release();
+  });
+
+  it('a lock held by another live process (a sleeping child) is respected', async () => {
+    const path = nextLockPath();
+    const child: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const pid = child.pid as number;
+      const lock = JSON.stringify({ pid, command: 'stock push', startedAt: '2026-11-22T02:00:00.000Z' });
+      writeLock(path, lock);
+      const warnings: string[] = [];
+      const error = thrownBy(() => acquireLock(path, 'stock push', (message) => warnings.push(message)));
+      expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+      expect((error as B2bctlError).message).toContain(`(PID ${pid}, since 2026-11-22T02:00:00.000Z)`);
+      expect(readFileSync(path, 'utf8')).toBe(lock);
+      expect(warnings).toEqual([]);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('a lock held by PID 1 (alive, perhaps not ours to signal) is respected', () => {
+    const path = nextLockPath();
+    writeLock(path, JSON.stringify({ pid: 1, command: 'orders poll', startedAt: '2026-11-22T02:00:00.000Z' }));
+    const error = thrownBy(() => acquireLock(path, 'orders poll', () => {}));
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as B2bctlError).message).toContain('PID 1');
+  });
+
+  it('a stale lock left by a process that has exited is taken over with a warning', async () => {
+    const path = nextLockPath();
+    const pid = await deadPid();
+    writeLock(path, JSON.stringify({ pid, command: 'stock push', startedAt: '2026-11-21T02:00:00.000Z' }));
+    const warnings: string[] = [];
+    const release = acquireLock(path, 'stock push', (message) => warnings.push(message));
+    expect(warnings).toEqual([`warning: taking over the stale lock ${path} left by PID ${pid} (stock push, 2026-11-21T02:00:00.000Z), which is no longer running.`]);
+    expect(holderOf(path).pid).toBe(process.pid);
+    release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it.each([
+    ['not JSON', 'garbage'],
+    ['JSON without a PID', '{"command":"stock push"}'],
+    ['a PID that is no integer', '{"pid":"12a","command":"stock push"}'],
+  ])('a lock file holding %s is taken over with a warning', (_name, content) => {
+    const path = nextLockPath();
+    writeLock(path, content);
+    const warnings: string[] = [];
+    const release = acquireLock(path, 'stock push', (message) => warnings.push(message));
+    expect(warnings).toEqual([`warning: taking over the stale lock ${path}.`]);
+    expect(holderOf(path).pid).toBe(process.pid);
+    release();
+  });
+});

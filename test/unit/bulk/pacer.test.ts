@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { Pacer } from '../../../src/bulk/pacer.js';
+import { FakeClock } from './fake-clock.js';
+
+/** Takes `count` turns one after another and returns the time each request started. */
+async function startTimes(pacer: Pacer, clock: FakeClock, count: number): Promise<number[]> {
+  const starts: number[] = [];
+  for (let index = 0; index < count; index++) {
+    await pacer.take();
+    starts.push(clock.now());
+  }
+  return starts;
+}
+
+/** `count` successes spread evenly over the `spanMs` before now, as answers arriving. */
+function succeedOver(pacer: Pacer, clock: FakeClock, count: number, spanMs: number): void {
+  const step = spanMs / count;
+  for (let index = 0; index < count; index++) {
+    clock.advance(step);
+    pacer.succeeded();
+  }
+}
+
+describe('Pacer spacing', () => {
+  it.each<[number, number[]]>([
+    [10, [0, 100, 200, 300, 400]],
+    [4, [0, 250, 500, 750, 1000]],
+    [0.5, [0, 2000, 4000, 6000, 8000]],
+    [1000, [0, 1, 2, 3, 4]],
+  ])('at %s requests per second, starts are %j', async (rate, expected) => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, rate);
+    expect(await startTimes(pacer, clock, 5)).toEqual(expected);
+    expect(pacer.currentRate).toBe(rate);
+  });
+
+  it('callers arriving together are spaced too', async () => {
+    const clock = new FakeClock(5000);
+    const pacer = new Pacer(clock, 20);
+    await Promise.all([pacer.take(), pacer.take(), pacer.take(), pacer.take()]);
+    expect(clock.wakeTimes).toEqual([5050, 5100, 5150]);
+  });
+
+  it('a slow stretch earns no burst afterwards', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, 10);
+    await pacer.take();
+    clock.advance(5000);
+    expect(await startTimes(pacer, clock, 3)).toEqual([5000, 5100, 5200]);
+  });
+
+  it('without a rate nobody waits', async () => {
+    const clock = new FakeClock(1000);
+    const pacer = new Pacer(clock, undefined);
+    await Promise.all(Array.from({ length: 100 }, () => pacer.take()));
+    expect(clock.waits).toEqual([]);
+    expect(pacer.currentRate).toBeUndefined();
+    for (let index = 0; index < 50; index++) pacer.succeeded();
+    expect(pacer.currentRate).toBeUndefined();
+  });
+
+  it('a take after an abort rejects', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, 1);
+    await pacer.take();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(pacer.take(controller.signal)).rejects.toThrow('This operation was aborted');
+  });
+});
+
+describe('Pacer.throttled', () => {
+  it('pauses every caller for Retry-After, then paces again', async () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 10);
+    await pacer.take();
+    pacer.throttled(3000);
+    await Promise.all([pacer.take(), pacer.take(), pacer.take()]);
+    const cutRate = pacer.currentRate as number;
+    const interval = 1000 / cutRate;
+    expect(clock.wakeTimes[0]).toBe(13_000);
+    expect(clock.wakeTimes[1]).toBeCloseTo(13_000 + interval, 6);
+    expect(clock.wakeTimes[2]).toBeCloseTo(13_000 + 2 * interval, 6);
+  });
+
+  it('an unpaced run is paused too', async () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, undefined);
+    pacer.throttled(1500);
+    await pacer.take();
+    expect(clock.now()).toBe(11_500);
+    expect(pacer.currentRate).toBeDefined();
+  });
+
+  it.each<[string, number, number]>([
+    ['the platform accepted half the pace', 100, 50],
+    ['the platform accepted a third of the pace', 60, 20],
+    ['the platform accepted 30 of 40', 40, 30],
+  ])('lowers the pace to just under what was accepted in the last second: %s', (_name, target, accepted) => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, target);
+    // Older successes do not count: they are more than a second old when the 429 comes.
+    succeedOver(pacer, clock, 200, 3000);
+    clock.advance(1001);
+    succeedOver(pacer, clock, accepted, 990);
+    pacer.throttled(1000);
+    const rate = pacer.currentRate as number;
+    expect(rate).toBeLessThan(accepted);
+    expect(rate / accepted).toBeGreaterThanOrEqual(0.94);
+    expect(pacer.throttles).toBe(1);
+  });
+
+  it('never raises the pace on a 429, even when more was accepted than the pace', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 10);
+    succeedOver(pacer, clock, 50, 900);
+    pacer.throttled(1000);
+    expect(pacer.currentRate).toBeLessThanOrEqual(10);
+  });
+
+  it('halves the pace when nothing was accepted in the last second, down to 0.5 at least', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 8);
+    const rates: number[] = [];
+    for (let wave = 0; wave < 6; wave++) {
+      pacer.throttled(1000);
+      rates.push(pacer.currentRate as number);
+      // 300 ms after each pause ends: long enough to see that nothing is being accepted.
+      clock.advance(1300);
+    }
+    expect(rates).toEqual([4, 2, 1, 0.5, 0.5, 0.5]);
+  });
+
+  it('cuts once per wave of 429s: the ones within Retry-After of the cut only extend the pause', async () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    succeedOver(pacer, clock, 60, 1000);
+    pacer.throttled(2000);
+    const afterFirstCut = pacer.currentRate as number;
+    clock.advance(10);
+    pacer.throttled(2000);
+    clock.advance(1500);
+    pacer.throttled(2000);
+    clock.advance(489);
+    pacer.throttled(2000);
+    expect(pacer.currentRate).toBe(afterFirstCut);
+    expect(pacer.throttles).toBe(4);
+    // The pause runs to the last 429's Retry-After.
+    await pacer.take();
+    expect(clock.now()).toBeCloseTo(10_000 + 1000 + 10 + 1500 + 489 + 2000, 6);
+  });
+
+  it('a 429 after the wave has passed cuts again', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    succeedOver(pacer, clock, 60, 1000);
+    pacer.throttled(1000);
+    const first = pacer.currentRate as number;
+    clock.advance(1000);
+    succeedOver(pacer, clock, 30, 1000);
+    pacer.throttled(1000);
+    const second = pacer.currentRate as number;
+    expect(second).toBeLessThan(first);
+    expect(second / 30).toBeGreaterThanOrEqual(0.94);
+    expect(second).toBeLessThan(30);
+  });
+});
+
+/** A pacer whose platform accepted 50 in the second before a 429 at 11,000 ms; its target is `target`. */
+function cutPacer(target: number | undefined = 100): { clock: FakeClock; pacer: Pacer; cut: number; cutAt: number } {
+  const clock = new FakeClock(10_000);
+  const pacer = new Pacer(clock, target);
+  succeedOver(pacer, clock, 50, 1000);
+  pacer.throttled(1000);
+  return { clock, pacer, cut: pacer.currentRate as number, cutAt: clock.now() };
+}
+
+/** Quiet successes every 100 ms for `seconds`; the pace at the end of each second. */
+function quietSeconds(pacer: Pacer, clock: FakeClock, seconds: number): number[] {
+  const rates: number[] = [];
+  for (let second = 0; second < seconds; second++) {
+    succeedOver(pacer, clock, 10, 1000);
+    rates.push(pacer.currentRate as number);
+  }
+  return rates;
+}
+
+describe('Pacer raising the pace again', () => {
+  it('does not raise within 5 s of a 429', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    pacer.throttled(1000);
+    expect(pacer.currentRate).toBe(50);
+    succeedOver(pacer, clock, 499, 4990);
+    expect(pacer.currentRate).toBe(50);
+  });
+
+  it('after a cut with nothing accepted, raises by 2% after 5 quiet seconds, then at most once every 2 s', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    pacer.throttled(1000);
+    clock.advance(5000);
+    pacer.succeeded();
+    expect(pacer.currentRate).toBeCloseTo(50 * 1.02, 9);
+    succeedOver(pacer, clock, 19, 1900);
+    expect(pacer.currentRate).toBeCloseTo(50 * 1.02, 9);
+    clock.advance(100);
+    pacer.succeeded();
+    expect(pacer.currentRate).toBeCloseTo(50 * 1.02 * 1.02, 9);
+  });
+
+  it('stays just under the limit it learned while the platform has been quiet for less than 30 s', () => {
+    const { clock, pacer, cut } = cutPacer();
+    expect(cut).toBeCloseTo(49, 9);
+    const rates = quietSeconds(pacer, clock, 28);
+    expect(Math.max(...rates)).toBeCloseTo(49, 9);
+  });
+
+  it('a deeper cut climbs back 2% every 2 s, and not past the learned limit in the first 30 s', () => {
+    const { clock, pacer } = cutPacer();
+    clock.advance(1300);
+    pacer.throttled(1000); // nothing accepted in the 300 ms since the pause ended: the pace halves
+    expect(pacer.currentRate).toBeCloseTo(24.5, 9);
+    const rates = quietSeconds(pacer, clock, 29);
+    // Raises at 5, 7, 9, … 29 s after the second 429.
+    expect(rates.at(-1)).toBeCloseTo(24.5 * 1.02 ** 13, 9);
+    expect(Math.max(...rates)).toBeLessThanOrEqual(49);
+  });
+
+  it('waves with nothing accepted halve the pace each time; the climb back stays under the learned limit', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    succeedOver(pacer, clock, 50, 1000);
+    pacer.throttled(1000);
+    // Three waves with nothing accepted in between: 49 → 24.5 → 12.25 → 6.125.
+    for (let wave = 0; wave < 3; wave++) {
+      clock.advance(1300);
+      pacer.throttled(1000);
+    }
+    expect(pacer.currentRate).toBeCloseTo(6.125, 9);
+    const rates = quietSeconds(pacer, clock, 29);
+    expect(rates.every((rate) => rate <= 49)).toBe(true);
+    expect(rates.at(-1)).toBeGreaterThan(6.125);
+  });
+
+  it('after 30 quiet seconds probes above the learned limit, 2% at a time, up to the requested rate and never above it', () => {
+    const { clock, pacer } = cutPacer(60);
+    const rates = [49, ...quietSeconds(pacer, clock, 120)];
+    expect(rates.slice(0, 29).every((rate) => Math.abs(rate - 49) < 1e-9)).toBe(true);
+    expect(rates.at(-1)).toBe(60);
+    expect(Math.max(...rates)).toBe(60);
+    for (let index = 1; index < rates.length; index++) {
+      const ratio = (rates[index] as number) / (rates[index - 1] as number);
+      expect(ratio).toBeGreaterThanOrEqual(1);
+      expect(ratio).toBeLessThanOrEqual(1.02 + 1e-9);
+    }
+  });
+
+  it('a 429 right as a pause ends steps down by 10% instead of reading the pause as "nothing accepted"', () => {
+    const { clock, pacer } = cutPacer();
+    clock.advance(1000);
+    pacer.throttled(1000);
+    expect(pacer.currentRate).toBeCloseTo(49 * 0.9, 9);
+  });
+
+  it('measures what was accepted since the pause ended, not over the paused time', () => {
+    const { clock, pacer } = cutPacer();
+    clock.advance(1000); // the pause of the first wave
+    succeedOver(pacer, clock, 10, 500); // 10 accepted in the 500 ms after it: 20 a second
+    pacer.throttled(1000);
+    expect(pacer.currentRate).toBeCloseTo(20 * 0.98, 9);
+  });
+
+  it('a pacer that was never throttled stays at its rate', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 25);
+    for (let step = 0; step < 100; step++) {
+      clock.advance(3000);
+      pacer.succeeded();
+    }
+    expect(pacer.currentRate).toBe(25);
+  });
+});

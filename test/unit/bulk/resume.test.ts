@@ -1,0 +1,145 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
+import { LineSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { ExitCode, InputError } from '../../../src/errors.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'b2bctl-resume-'));
+});
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+let fileCount = 0;
+const nextPath = (name: string) => join(folder, `${++fileCount}-${name}`);
+
+/** A report as ReportWriter writes it. */
+function writeReport(rowsToWrite: readonly ReportRow[]): string {
+  const path = nextPath('customers.report.csv');
+  const writer = new ReportWriter(path);
+  writer.write(rowsToWrite);
+  writer.close();
+  return path;
+}
+
+function linesIn(set: LineSet, upTo: number): number[] {
+  return Array.from({ length: upTo + 1 }, (_, line) => line).filter((line) => set.has(line));
+}
+
+describe('LineSet', () => {
+  it.each<[string, number[], number[], number]>([
+    ['nothing added', [], [], 0],
+    ['some lines', [2, 3, 9], [2, 3, 9], 3],
+    ['duplicate adds count once', [5, 5, 5, 6, 5], [5, 6], 2],
+    ['line 0 and lines on byte edges', [0, 7, 8, 15, 16], [0, 7, 8, 15, 16], 5],
+  ])('%s', (_name, adds, present, count) => {
+    const set = new LineSet();
+    for (const line of adds) set.add(line);
+    expect(linesIn(set, 20)).toEqual(present);
+    expect(set.count).toBe(count);
+  });
+
+  it('grows past its first 8,192 lines and keeps what it held', () => {
+    const set = new LineSet();
+    set.add(2);
+    set.add(8191);
+    set.add(8192);
+    set.add(1_000_000);
+    set.add(1_000_000);
+    set.add(20_000);
+    expect(set.count).toBe(5);
+    for (const line of [2, 8191, 8192, 20_000, 1_000_000]) expect(set.has(line)).toBe(true);
+    for (const line of [3, 8190, 8193, 19_999, 999_999, 1_000_001, 50_000_000]) expect(set.has(line)).toBe(false);
+  });
+
+  it('holds every other line of 100,000', () => {
+    const set = new LineSet();
+    for (let line = 0; line < 100_000; line += 2) set.add(line);
+    expect(set.count).toBe(50_000);
+    let wrong = 0;
+    for (let line = 0; line < 100_000; line++) if (set.has(line) !== (line % 2 === 0)) wrong++;
+    expect(wrong).toBe(0);
+  });
+});
+
+describe('readDoneLines', () => {
+  const rows: ReportRow[] = [
+    { line: 2, key: '111.444.777-35', outcome: 'created', status: 201, id: 'c-1' },
+    { line: 3, key: '11.222.333/0001-81', outcome: 'failed', status: 500, message: 'Internal error, "retry" later\nsecond line' },
+    { line: 4, key: '3', outcome: 'invalid', message: 'Property [document] with value [3] does not pass validation' },
+    { line: 5, key: '4', outcome: 'updated', status: 200 },
+    { line: 6, key: '5', outcome: 'unchanged' },
+    { line: 7, key: '6', outcome: 'skipped', message: 'done in an earlier run' },
+    { line: 8, key: '7', outcome: 'rejected', status: 400 },
+    { line: 9, key: 'SKU-1', outcome: 'applied' },
+    { line: 10, key: 'SKU-2', outcome: 'queued' },
+    // A retried record: failed first, created later; any done row makes it done.
+    { line: 3, key: '11.222.333/0001-81', outcome: 'created', status: 201 },
+  ];
+
+  it('reads the done lines of a report written by ReportWriter, and every reported line', async () => {
+    const path = writeReport(rows);
+    const reported = new LineSet();
+    const done = await readDoneLines(path, reported);
+    expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
+    expect(done.count).toBe(7);
+    expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('failed, invalid and rejected rows are not done', async () => {
+    const path = writeReport(rows.slice(1, 3).concat(rows[6] as ReportRow));
+    expect(linesIn(await readDoneLines(path), 20)).toEqual([]);
+  });
+
+  it('a header-only report has nothing done', async () => {
+    const path = writeReport([]);
+    expect(readFileSync(path, 'utf8')).toBe('line,key,outcome,status,id,message\r\n');
+    expect((await readDoneLines(path)).count).toBe(0);
+  });
+
+  it.each<[string, string, number[]]>([
+    ['inside a quoted message', '11,k,failed,500,,"Server said\r\nmore', [2, 5]],
+    ['after the outcome', '11,k,created,2', [2, 5, 11]],
+    ['inside the outcome', '11,k,crea', [2, 5]],
+    ['after the key', '11,k,', [2, 5]],
+    ['after the line number', '11,', [2, 5]],
+    ['inside the line number', '1', [2, 5]],
+  ])('a report cut off mid-row %s: the complete rows before it still count', async (_name, tail, expected) => {
+    const path = writeReport([rows[0] as ReportRow, rows[1] as ReportRow, rows[3] as ReportRow]);
+    appendFileSync(path, tail);
+    expect(linesIn(await readDoneLines(path), 20)).toEqual(expected);
+  });
+
+  it('a missing report is exit 66', async () => {
+    const path = join(folder, 'no-such.report.csv');
+    const error = await readDoneLines(path).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toBe(`${path}: cannot read the report to resume from (ENOENT).`);
+    expect((error as InputError).exitCode).toBe(ExitCode.inputMissing);
+  });
+
+  it.each<[string, string]>([
+    ['the input file instead of its report', 'document,name\r\n111.444.777-35,Ana\r\n'],
+    ['an errors file', '\uFEFFdocument;name;error\r\n1;Ana;bad\r\n'],
+    ['a report with a line that is no number', 'line,key,outcome,status,id,message\r\nabc,k,created,,,\r\n2,k,created,,,\r\n'],
+    ['a report with a short row in the middle', 'line,key,outcome,status,id,message\r\n2,k,created,,,\r\n3\r\n4,k,created,,,\r\n'],
+    ['a one-line CSV with other columns', 'document,name\r\n'],
+  ])('%s is not a report', async (_name, content) => {
+    const path = nextPath('other.csv');
+    writeFileSync(path, content);
+    const error = await readDoneLines(path).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toBe(`${path}: not a b2bctl report (expected the columns line,key,outcome,...).`);
+    expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
+  });
+});

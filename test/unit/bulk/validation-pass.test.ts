@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { RecordChecker, type RecordProblem, type RecordVerdict, runValidationPass } from '../../../src/bulk/validation-pass.js';
+import type { InputRecord, OpenedInput } from '../../../src/io/input/open-input.js';
+
+interface Customer {
+  document: string;
+  username?: string;
+}
+
+function record(line: number, values: Record<string, unknown>, problems: string[] = []): InputRecord {
+  return { line, values, original: [], problems };
+}
+
+/** A document is required; a document of "bad" breaks a platform rule. */
+function checkCustomer(input: InputRecord): RecordVerdict<Customer> {
+  const document = input.values.document;
+  if (typeof document !== 'string') return { ok: false, problems: [{ field: 'document', value: '', message: 'Property [document] with value [] does not pass validation' }] };
+  if (document === 'bad') return { ok: false, problems: [{ field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' }] };
+  return { ok: true, value: { document, username: input.values.username as string | undefined } };
+}
+
+const newChecker = () =>
+  new RecordChecker<Customer>(checkCustomer, (customer) => [
+    { label: 'document', field: 'document', value: customer.document },
+    { label: 'e-mail', field: 'username', value: customer.username },
+  ]);
+
+const duplicate = (field: string, value: string, label: string, firstLine: number): RecordProblem => ({
+  field,
+  value,
+  message: `Property [${field}] with value [${value}] does not pass validation (the same ${label} is already on line ${firstLine} of this file)`,
+});
+
+describe('RecordChecker', () => {
+  it('a repeated document names the line where it was first seen, every time', () => {
+    const checker = newChecker();
+    const verdicts = [
+      checker.judge(record(2, { document: '111', username: 'a@x.com' })),
+      checker.judge(record(3, { document: '222', username: 'b@x.com' })),
+      checker.judge(record(5, { document: '111', username: 'c@x.com' })),
+      checker.judge(record(9, { document: '111', username: 'd@x.com' })),
+    ];
+    expect(verdicts).toEqual([
+      { ok: true, value: { document: '111', username: 'a@x.com' } },
+      { ok: true, value: { document: '222', username: 'b@x.com' } },
+      { ok: false, problems: [duplicate('document', '111', 'document', 2)] },
+      { ok: false, problems: [duplicate('document', '111', 'document', 2)] },
+    ]);
+  });
+
+  it('a record repeating both the document and the e-mail gets both problems, each naming its own first line', () => {
+    const checker = newChecker();
+    checker.judge(record(2, { document: '111', username: 'a@x.com' }));
+    checker.judge(record(3, { document: '222', username: 'b@x.com' }));
+    expect(checker.judge(record(4, { document: '222', username: 'a@x.com' }))).toEqual({
+      ok: false,
+      problems: [duplicate('document', '222', 'document', 3), duplicate('username', 'a@x.com', 'e-mail', 2)],
+    });
+  });
+
+  it('the same text under two labels is no repeat', () => {
+    const checker = newChecker();
+    expect(checker.judge(record(2, { document: 'same', username: 'same' })).ok).toBe(true);
+    expect(checker.judge(record(3, { document: 'other', username: 'other2' })).ok).toBe(true);
+  });
+
+  it('an absent unique value is not compared', () => {
+    const checker = newChecker();
+    expect(checker.judge(record(2, { document: '1' })).ok).toBe(true);
+    expect(checker.judge(record(3, { document: '2' })).ok).toBe(true);
+  });
+
+  it('a record that breaks a rule claims no value: a later valid record with it is not a repeat', () => {
+    const checker = newChecker();
+    expect(checker.judge(record(2, { document: 'bad' })).ok).toBe(false);
+    expect(checker.judge(record(4, { document: 'bad' }, []))).toEqual({ ok: false, problems: [{ field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' }] });
+    expect(checker.judge(record(5, { username: 'a@x.com' })).ok).toBe(false);
+    expect(checker.judge(record(6, { document: '9', username: 'a@x.com' }))).toEqual({ ok: true, value: { document: '9', username: 'a@x.com' } });
+  });
+
+  it('a record with only shape problems still claims its values: a later record with them is a repeat', () => {
+    const checker = newChecker();
+    expect(checker.judge(record(3, { document: '7' }, ['too many cells'])).ok).toBe(false);
+    expect(checker.judge(record(4, { document: '7' }))).toEqual({ ok: false, problems: [duplicate('document', '7', 'document', 3)] });
+  });
+
+  it.each<[string, InputRecord, RecordProblem[]]>([
+    ['shape problems alone', record(2, { document: '1' }, ['too many cells']), [{ field: '', value: '', message: 'too many cells' }]],
+    ['shape problems come before the rule problems', record(2, { document: 'bad' }, ['too many cells']), [
+      { field: '', value: '', message: 'too many cells' },
+      { field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' },
+    ]],
+  ])('%s', (_name, input, problems) => {
+    expect(newChecker().judge(input)).toEqual({ ok: false, problems });
+  });
+
+  it('a fresh checker judges a file the same way again (the sending pass relies on it)', () => {
+    const records = [record(2, { document: '1' }), record(3, { document: '1' }), record(4, { document: 'bad' }), record(5, { document: '2' })];
+    const first = newChecker();
+    const second = newChecker();
+    expect(records.map((input) => second.judge(input))).toEqual(records.map((input) => first.judge(input)));
+  });
+});
+
+function openedWith(records: InputRecord[]): OpenedInput {
+  async function* generate(): AsyncGenerator<InputRecord> {
+    yield* records;
+  }
+  return { file: 'customers.csv', format: 'csv', encoding: 'utf-8', records: generate() };
+}
+
+describe('runValidationPass', () => {
+  const records = [
+    record(2, { document: '1', username: 'a@x.com' }),
+    record(3, {}),
+    record(4, { document: '1', username: 'a@x.com' }),
+    record(6, { document: '2' }, ['too many cells']),
+    record(7, { document: '3' }),
+    record(70_000, { document: 'bad' }, ['too many cells']),
+  ];
+
+  it('counts records, valid, invalid and problems, reports each problem with its line, and keeps the invalid lines', async () => {
+    const reported: [number, string][] = [];
+    const summary = await runValidationPass({
+      input: openedWith(records),
+      checker: newChecker(),
+      onProblem: async (line, problem) => {
+        await Promise.resolve();
+        reported.push([line, problem.message]);
+      },
+    });
+    expect({ records: summary.records, valid: summary.valid, invalid: summary.invalid, problems: summary.problems }).toEqual({ records: 6, valid: 2, invalid: 4, problems: 6 });
+    expect(reported).toEqual([
+      [3, 'Property [document] with value [] does not pass validation'],
+      [4, 'Property [document] with value [1] does not pass validation (the same document is already on line 2 of this file)'],
+      [4, 'Property [username] with value [a@x.com] does not pass validation (the same e-mail is already on line 2 of this file)'],
+      [6, 'too many cells'],
+      [70_000, 'too many cells'],
+      [70_000, 'Property [document] with value [bad] does not pass validation'],
+    ]);
+    expect(summary.invalidLines.count).toBe(4);
+    for (const line of [3, 4, 6, 70_000]) expect(summary.invalidLines.has(line)).toBe(true);
+    for (const line of [1, 2, 5, 7, 69_999]) expect(summary.invalidLines.has(line)).toBe(false);
+  });
+
+  it('an empty input is all zeros', async () => {
+    const summary = await runValidationPass({ input: openedWith([]), checker: newChecker(), onProblem: () => {} });
+    expect({ records: summary.records, valid: summary.valid, invalid: summary.invalid, problems: summary.problems, lines: summary.invalidLines.count }).toEqual({ records: 0, valid: 0, invalid: 0, problems: 0, lines: 0 });
+  });
+
+  it('stops at an abort', async () => {
+    const controller = new AbortController();
+    const summary = await runValidationPass({
+      input: openedWith(records),
+      checker: newChecker(),
+      signal: controller.signal,
+      onProblem: () => controller.abort(),
+    });
+    expect(summary.records).toBe(2);
+    expect(summary.invalid).toBe(1);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { CompactKeySet, cyrb53 } from '../../../src/domain/compact-key-set.js';
+
+/** Eleven-digit keys, as CPFs are: similar strings are the hard case for a hash. */
+const keyOf = (index: number) => String(index).padStart(11, '0');
+
+describe('CompactKeySet', () => {
+  it.each<[string, [string, number][], (number | undefined)[], number]>([
+    ['new keys', [['a', 2], ['b', 3]], [undefined, undefined], 2],
+    ['a repeat returns the first line', [['111.444.777-35', 2], ['x', 3], ['111.444.777-35', 9]], [undefined, undefined, 2], 2],
+    ['a third repeat still returns the first line, not the second', [['k', 5], ['k', 7], ['k', 11]], [undefined, 5, 5], 1],
+    ['keys differing only in case are different', [['Ana@x.com', 2], ['ana@x.com', 3]], [undefined, undefined], 2],
+    ['the empty key is a key', [['', 2], ['', 4]], [undefined, 2], 1],
+    ['line 0 is remembered as 0', [['z', 0], ['z', 1]], [undefined, 0], 1],
+    ['accented keys', [['São Paulo', 2], ['Sao Paulo', 3], ['São Paulo', 4]], [undefined, undefined, 2], 2],
+  ])('%s', (_name, adds, expected, size) => {
+    const set = new CompactKeySet();
+    expect(adds.map(([key, line]) => set.addOrGetLine(key, line))).toEqual(expected);
+    expect(set.size).toBe(size);
+  });
+
+  it.each([1, 100, 1024])('survives growth past an initial capacity of %i with 100,000 keys', (initialCapacity) => {
+    const set = new CompactKeySet(initialCapacity);
+    const reportedAsRepeats: number[] = [];
+    for (let index = 0; index < 100_000; index++) if (set.addOrGetLine(keyOf(index), index + 2) !== undefined) reportedAsRepeats.push(index);
+    expect(reportedAsRepeats).toEqual([]);
+    expect(set.size).toBe(100_000);
+    // Every key is still there with its own first line after every growth.
+    const wrong: number[] = [];
+    for (let index = 0; index < 100_000; index++) if (set.addOrGetLine(keyOf(index), 999_999) !== index + 2) wrong.push(index);
+    expect(wrong).toEqual([]);
+    expect(set.size).toBe(100_000);
+    expect(set.addOrGetLine('not there', 1)).toBeUndefined();
+    expect(set.size).toBe(100_001);
+  });
+
+  it('keeps line numbers past 65,535 (a million-row file)', () => {
+    const set = new CompactKeySet();
+    set.addOrGetLine('late', 1_000_001);
+    expect(set.addOrGetLine('late', 1_000_002)).toBe(1_000_001);
+  });
+});
+
+describe('cyrb53', () => {
+  it.each([
+    ['', 0],
+    ['a', 0],
+    ['111.444.777-35', 0],
+    ['111.444.777-35', 1],
+    ['São Paulo', 0],
+  ])('is deterministic for %j (seed %i)', (text, seed) => {
+    const first = cyrb53(text, seed);
+    expect(cyrb53(text, seed)).toBe(first);
+    expect(Number.isSafeInteger(first)).toBe(true);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(2 ** 53);
+  });
+
+  // The examples published with the algorithm (github.com/bryc/code, jshash/experimental/cyrb53.js).
+  it.each<[string, number, number]>([
+    ['a', 0, 7929297801672961],
+    ['b', 0, 8684336938537663],
+    ['revenge', 0, 4051478007546757],
+    ['revenue', 0, 8309097637345594],
+    ['revenue', 1, 8697026808958300],
+  ])('cyrb53(%j, %i) is the published %i', (text, seed, expected) => {
+    expect(cyrb53(text, seed)).toBe(expected);
+  });
+
+  it('depends on the seed and on every character', () => {
+    expect(cyrb53('abc', 1)).not.toBe(cyrb53('abc', 2));
+    expect(cyrb53('abc')).not.toBe(cyrb53('abd'));
+    expect(cyrb53('abc')).not.toBe(cyrb53('bac'));
+  });
+
+  it('spreads 100,000 similar keys with no collision', () => {
+    const hashes = new Set<number>();
+    for (let index = 0; index < 100_000; index++) hashes.add(cyrb53(`cliente${index}@example.com`));
+    expect(hashes.size).toBe(100_000);
+  });
+});

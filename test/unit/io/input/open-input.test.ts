@@ -1,0 +1,389 @@
+import iconv from 'iconv-lite';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode, InputError, UsageError } from '../../../../src/errors.js';
+import { type InputOptions, type InputRecord, type OpenedInput, openInput, parseHeaderMap } from '../../../../src/io/input/open-input.js';
+import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
+
+const fieldTypes: Record<string, FieldType> = {
+  document: 'string',
+  name: 'string',
+  password: 'string',
+  active: 'boolean',
+  lat: 'number',
+  quantity: 'integer',
+  customerGroupList: 'list',
+  'customerRegistrationAddress.zipcode': 'string',
+  'customerRegistrationAddress.number': 'string',
+  'addressList.0.zipcode': 'string',
+  'addressList.0.principal': 'boolean',
+};
+
+const catalogue: FieldCatalogue = {
+  typeOf: (path) => (Object.hasOwn(fieldTypes, path) ? fieldTypes[path] : undefined),
+  knownPaths: Object.keys(fieldTypes),
+  requiredColumns: ['document'],
+};
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'b2bctl-open-input-'));
+});
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+let fileCount = 0;
+function writeInput(name: string, content: string | Buffer): string {
+  const path = join(folder, `${++fileCount}-${name}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** A stdin that delivers the bytes in several chunks, as a pipe does. */
+function stdinOf(content: Buffer, chunkSize = 7): Readable {
+  const chunks: Buffer[] = [];
+  for (let index = 0; index < content.length; index += chunkSize) chunks.push(content.subarray(index, index + chunkSize));
+  return Readable.from(chunks, { objectMode: false });
+}
+
+const noStdin = Readable.from([]);
+
+async function open(path: string, options: Partial<InputOptions> = {}): Promise<{ opened: OpenedInput; warnings: string[] }> {
+  const warnings: string[] = [];
+  const opened = await openInput({ path, stdin: noStdin, catalogue, warn: (message) => warnings.push(message), ...options });
+  return { opened, warnings };
+}
+
+async function recordsOf(opened: OpenedInput): Promise<InputRecord[]> {
+  const records: InputRecord[] = [];
+  for await (const record of opened.records) records.push(record);
+  return records;
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error;
+}
+
+describe('openInput: a CSV from pt-BR Excel (Windows-1252, ";", CRLF, decimal comma)', () => {
+  const text = [
+    'document;name;lat;active;quantity;customerGroupList;customerRegistrationAddress.zipcode',
+    '111.444.777-35;João da Conceição;-23,5505;Sim;1.500;Atacado|Sul;01310100',
+    '',
+    '11.222.333/0001-81;"Açaí & Cia; Ltda";1.234,56;NÃO;2;;',
+    '00000000000191;"Preço € ""especial""\r\nsegunda linha";12.5;talvez;1,5;Região Sul;',
+    '',
+  ].join('\r\n');
+  const bytes = iconv.encode(text, 'win1252');
+
+  it('the bytes really are Windows-1252 (ã is 0xE3, € is 0x80)', () => {
+    expect(bytes.includes(0xe3)).toBe(true);
+    expect(bytes.includes(0x80)).toBe(true);
+    expect(bytes.includes(Buffer.from('ã', 'utf8'))).toBe(false);
+  });
+
+  it.each([
+    ['a file', false],
+    ['stdin', true],
+  ])('from %s: sniffs encoding, delimiter and decimal, and types the cells', async (_name, fromStdin) => {
+    const { opened, warnings } = fromStdin ? await open('-', { stdin: stdinOf(bytes) }) : await open(writeInput('clientes.csv', bytes));
+    expect(opened.file).toBe(fromStdin ? 'stdin' : opened.file);
+    expect(opened.format).toBe('csv');
+    expect(opened.encoding).toBe('windows-1252');
+    expect(opened.csv).toEqual({
+      delimiter: ';',
+      decimal: ',',
+      headers: ['document', 'name', 'lat', 'active', 'quantity', 'customerGroupList', 'customerRegistrationAddress.zipcode'],
+    });
+    const records = await recordsOf(opened);
+    expect(records.map((record) => ({ line: record.line, values: record.values, problems: record.problems }))).toEqual([
+      {
+        line: 2,
+        values: { document: '111.444.777-35', name: 'João da Conceição', lat: -23.5505, active: true, quantity: 1500, customerGroupList: ['Atacado', 'Sul'], customerRegistrationAddress: { zipcode: '01310100' } },
+        problems: [],
+      },
+      { line: 4, values: { document: '11.222.333/0001-81', name: 'Açaí & Cia; Ltda', lat: 1234.56, active: false, quantity: 2 }, problems: [] },
+      { line: 5, values: { document: '00000000000191', name: 'Preço € "especial"\nsegunda linha', lat: '12.5', active: 'talvez', quantity: '1,5', customerGroupList: ['Região Sul'] }, problems: [] },
+    ]);
+    expect(records[1]?.original).toEqual(['11.222.333/0001-81', 'Açaí & Cia; Ltda', '1.234,56', 'NÃO', '2', '', '']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('--decimal . overrides the decimal comma that ";" implies', async () => {
+    const { opened } = await open(writeInput('clientes.csv', bytes), { decimal: '.' });
+    expect(opened.csv?.decimal).toBe('.');
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.values.lat)).toEqual(['-23,5505', '1.234,56', 12.5]);
+  });
+});
+
+describe('openInput: UTF-8', () => {
+  it('with a BOM: the first header is clean and the BOM is gone from the data', async () => {
+    const path = writeInput('customers.csv', Buffer.from('\uFEFFdocument,name,lat\r\n1,José,-23.5\r\n', 'utf8'));
+    const { opened, warnings } = await open(path);
+    expect(opened.encoding).toBe('utf-8');
+    expect(opened.csv).toEqual({ delimiter: ',', decimal: '.', headers: ['document', 'name', 'lat'] });
+    expect((await recordsOf(opened)).map((record) => [record.line, record.values])).toEqual([[2, { document: '1', name: 'José', lat: -23.5 }]]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a tab-separated .tsv', async () => {
+    const { opened } = await open(writeInput('stock.tsv', 'document\tquantity\n1\t5\n'));
+    expect(opened.csv?.delimiter).toBe('\t');
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1', quantity: 5 }]);
+  });
+
+  it('--delimiter overrides the sniffing', async () => {
+    const { opened } = await open(writeInput('odd.txt', 'document|name\n1|a,b\n'), { delimiter: '|' });
+    expect(opened.csv?.delimiter).toBe('|');
+    expect(opened.csv?.decimal).toBe('.');
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1', name: 'a,b' }]);
+  });
+
+  it('--encoding windows-1252 overrides the sniffing', async () => {
+    const path = writeInput('utf8.csv', Buffer.from('document,name\n1,José\n', 'utf8'));
+    expect((await recordsOf((await open(path)).opened)).map((record) => record.values.name)).toEqual(['José']);
+    const { opened } = await open(path, { encoding: 'windows-1252' });
+    expect(opened.encoding).toBe('windows-1252');
+    expect((await recordsOf(opened)).map((record) => record.values.name)).toEqual(['JosÃ©']);
+  });
+
+  it('a Windows-1252 byte past the sniffed sample stops the reading with the fix', async () => {
+    const rows = Array.from({ length: 3000 }, (_, index) => `${index},Cliente número ${index}`).join('\n');
+    expect(Buffer.byteLength(rows)).toBeGreaterThan(64 * 1024);
+    const path = writeInput('late.csv', Buffer.concat([Buffer.from(`document,name\n${rows}\n`), Buffer.from([0x39, 0x2c, 0x4a, 0x6f, 0xe3, 0x6f, 0x0a])]));
+    const { opened } = await open(path);
+    expect(opened.encoding).toBe('utf-8');
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toMatch(/: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/);
+  });
+
+  it('a row with more cells than the header carries a problem', async () => {
+    const { opened } = await open(writeInput('wide.csv', 'document,name\n1,Ana,extra\n2,Bia,\n'));
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.problems)).toEqual([['the row has 3 cells but the header has 2 columns; check the delimiter and quotes'], []]);
+  });
+});
+
+describe('openInput: stdin (-), format sniffed', () => {
+  it.each<[string, string, 'csv' | 'json' | 'ndjson', { line: number; values: Record<string, unknown> }[]]>([
+    ['CSV', 'document;lat\n1;2,5\n', 'csv', [{ line: 2, values: { document: '1', lat: 2.5 } }]],
+    ['a JSON array', '[\n {"document": "1"},\n {"document": "2"}\n]', 'json', [{ line: 2, values: { document: '1' } }, { line: 3, values: { document: '2' } }]],
+    ['NDJSON', '{"document":"1"}\n\n{"document":"2"}\n', 'ndjson', [{ line: 1, values: { document: '1' } }, { line: 3, values: { document: '2' } }]],
+    ['one JSON object', '{\n  "document": "1",\n  "active": true\n}\n', 'json', [{ line: 1, values: { document: '1', active: true } }]],
+    ['a JSON array after a BOM', '\uFEFF[{"document":"1"}]', 'json', [{ line: 1, values: { document: '1' } }]],
+  ])('%s', async (_name, content, format, expected) => {
+    const { opened } = await open('-', { stdin: stdinOf(Buffer.from(content, 'utf8'), 3) });
+    expect(opened.file).toBe('stdin');
+    expect(opened.format).toBe(format);
+    expect((await recordsOf(opened)).map((record) => ({ line: record.line, values: record.values }))).toEqual(expected);
+  });
+
+  it('a stdin larger than the sniffed sample loses no byte at the seam', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, index) => `{"document":"${index}","name":"Clienté ${index}"}`);
+    const { opened } = await open('-', { stdin: stdinOf(Buffer.from(rows.join('\n'), 'utf8'), 1000) });
+    const records = await recordsOf(opened);
+    expect(records.length).toBe(10_000);
+    expect(records.every((record, index) => record.line === index + 1 && record.values.document === String(index) && record.values.name === `Clienté ${index}`)).toBe(true);
+  });
+});
+
+describe('openInput: JSON', () => {
+  it('types quoted numbers and booleans by their field, keeps strings and nested values', async () => {
+    const content = JSON.stringify([
+      {
+        document: '00000000000191',
+        lat: '-23.5',
+        active: 'sim',
+        quantity: '5',
+        name: '123',
+        customerGroupList: ['Atacado', 'Sul'],
+        customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+        'addressList.0.zipcode': '20040-002',
+      },
+      { document: '2', lat: '1.234,56', active: 'talvez', quantity: '2.5', name: null, password: '' },
+      { document: '3', lat: 4.5, active: false, quantity: 7 },
+    ]);
+    const { opened, warnings } = await open(writeInput('customers.json', content));
+    expect(opened.format).toBe('json');
+    expect(opened.csv).toBeUndefined();
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.values)).toEqual([
+      {
+        document: '00000000000191',
+        lat: -23.5,
+        active: true,
+        quantity: 5,
+        name: '123',
+        customerGroupList: ['Atacado', 'Sul'],
+        customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+        addressList: [{ zipcode: '20040-002' }],
+      },
+      { document: '2', lat: '1.234,56', active: 'talvez', quantity: '2.5' },
+      { document: '3', lat: 4.5, active: false, quantity: 7 },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an unknown field warns once, not once per record', async () => {
+    const { opened, warnings } = await open(writeInput('customers.ndjson', '{"document":"1","fax":"x"}\n{"document":"2","fax":"y"}\n'));
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }, { document: '2' }]);
+    expect(warnings).toEqual([`warning: ${opened.file}:1: unknown field "fax"; it is ignored (--strict makes this an error).`]);
+  });
+
+  it('--map renames JSON keys', async () => {
+    const { opened } = await open(writeInput('erp.json', '{"CNPJ":"11.222.333/0001-81","Ativo":"não"}'), { headerMap: { CNPJ: 'document', Ativo: 'active' } });
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '11.222.333/0001-81', active: false }]);
+  });
+
+  it('an errors file fed back: the last "error" field is dropped silently', async () => {
+    const { opened, warnings } = await open(writeInput('customers.errors.ndjson', '{"document":"1","error":"bad"}\n'));
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a value that is not an object becomes a record with a problem', async () => {
+    const { opened } = await open(writeInput('mixed.json', '[{"document":"1"}, 5, [1], "x", null]'));
+    expect((await recordsOf(opened)).map((record) => [record.values, record.problems])).toEqual([
+      [{ document: '1' }, []],
+      [{}, ['expected a JSON object, found 5']],
+      [{}, ['expected a JSON object, found an array']],
+      [{}, ['expected a JSON object, found "x"']],
+      [{}, ['expected a JSON object, found null']],
+    ]);
+  });
+});
+
+describe('openInput: empty inputs are nothing to do, not an error', () => {
+  it.each<[string, string, string | Buffer, 'csv' | 'json' | 'ndjson']>([
+    ['an empty .csv', 'empty.csv', '', 'csv'],
+    ['an empty .json', 'empty.json', '', 'json'],
+    ['an empty .ndjson', 'empty.ndjson', '', 'ndjson'],
+    ['an empty file with no telling extension', 'empty.dat', '', 'csv'],
+    ['a CSV of empty lines', 'blank.csv', '\r\n\r\n\r\n', 'csv'],
+    ['a CSV that is only a BOM (Excel "CSV UTF-8" of an empty sheet)', 'bom.csv', Buffer.from([0xef, 0xbb, 0xbf]), 'csv'],
+  ])('%s has no records', async (_name, fileName, content, format) => {
+    const { opened, warnings } = await open(writeInput(fileName, content));
+    expect(opened.format).toBe(format);
+    expect(opened.csv).toBeUndefined();
+    expect(await recordsOf(opened)).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an empty stdin has no records', async () => {
+    const { opened } = await open('-', { stdin: Readable.from([]) });
+    expect(opened.file).toBe('stdin');
+    expect(await recordsOf(opened)).toEqual([]);
+  });
+
+  it('a header-only CSV has its columns checked and no records', async () => {
+    const { opened } = await open(writeInput('header.csv', 'document;name\r\n'));
+    expect(opened.csv?.headers).toEqual(['document', 'name']);
+    expect(await recordsOf(opened)).toEqual([]);
+  });
+});
+
+describe('openInput: refusals', () => {
+  it.each<[string, () => string | Buffer, RegExp, number]>([
+    ['an .xlsx workbook', () => Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]), /: this is an Excel workbook \(\.xlsx\), not CSV\. In Excel choose "Save As" > "CSV UTF-8" and pass that file\.$/, ExitCode.dataInvalid],
+    ['a binary file', () => Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), /: looks like a binary file, not CSV or JSON text\. Export the data as CSV or JSON\.$/, ExitCode.dataInvalid],
+  ])('%s', async (_name, content, message, exitCode) => {
+    const path = writeInput('input.csv', content());
+    const error = await rejectionOf(open(path));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toMatch(message);
+    expect(error.message.startsWith(`${path}: `)).toBe(true);
+    expect((error as InputError).exitCode).toBe(exitCode);
+  });
+
+  it('an .xlsx on stdin is named stdin', async () => {
+    const error = await rejectionOf(open('-', { stdin: stdinOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])) }));
+    expect(error.message).toMatch(/^stdin: this is an Excel workbook/);
+  });
+
+  it('a missing file is exit 66 with the fix', async () => {
+    const path = join(folder, 'nope.csv');
+    const error = await rejectionOf(open(path));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(`${path}: no such file; check the path.`);
+    expect((error as InputError).exitCode).toBe(ExitCode.inputMissing);
+  });
+
+  it('a folder is exit 66', async () => {
+    const error = await rejectionOf(open(folder));
+    expect(error.message).toBe(`${folder}: is a folder, not a file.`);
+    expect((error as InputError).exitCode).toBe(ExitCode.inputMissing);
+  });
+
+  it.each<[string, string, Partial<InputOptions>, string]>([
+    ['a repeated column', 'document,name,name\n1,a,b\n', {}, ':1: column "name" appears 2 times (columns 2, 3). Keep one, or rename the other with --map.'],
+    ['a missing required column', 'name,lat\na,1\n', {}, ':1: no "document" column (the columns are name, lat). Name the column "document", or map yours to it with --map.'],
+    ['a header line after empty lines', '\n\nname\na\n', {}, ':3: no "document" column (the columns are name). Name the column "document", or map yours to it with --map.'],
+    ['--strict and an unknown column', 'document,nmae\n1,a\n', { strict: true }, ':1: unknown column "nmae" (did you mean "name"?). Rename it with --map, or drop --strict to ignore it.'],
+    ['--strict and an unknown column with no suggestion', 'document,Observações\n1,a\n', { strict: true }, ':1: unknown column "Observações". Rename it with --map, or drop --strict to ignore it.'],
+  ])('%s', async (_name, content, options, suffix) => {
+    const path = writeInput('input.csv', content);
+    const error = await rejectionOf(open(path, options));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(`${path}${suffix}`);
+    expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
+  });
+
+  it('without --strict an unknown column is a warning and is ignored', async () => {
+    const path = writeInput('input.csv', 'document,nmae\n1,a\n');
+    const { opened, warnings } = await open(path);
+    expect(warnings).toEqual([`warning: ${path}:1: unknown column "nmae" (did you mean "name"?); it is ignored (--strict makes this an error).`]);
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
+  });
+
+  it('--strict and an unknown JSON field', async () => {
+    const path = writeInput('input.json', '[{"document":"1"},{"document":"2","fax":"x"}]');
+    const { opened } = await open(path, { strict: true });
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error.message).toBe(`${path}:1: unknown field "fax". Rename it with --map, or drop --strict to ignore it.`);
+  });
+
+  it('a JSON syntax error names file:line:column', async () => {
+    const path = writeInput('input.json', '[\n  {"document": "1"},\n  {"document": "2",}\n]');
+    const { opened } = await open(path);
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error.message).toBe(`${path}:3:20: invalid JSON: Expected double-quoted property name.`);
+  });
+});
+
+describe('parseHeaderMap', () => {
+  it('returns the mapping', () => {
+    expect(parseHeaderMap({ CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode' }, 'map.json')).toEqual({ CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode' });
+    expect(parseHeaderMap({}, 'map.json')).toEqual({});
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an array', [['CNPJ', 'document']], 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
+    ['null', null, 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
+    ['a string', 'document', 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
+    ['a number value', { CNPJ: 1 }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+    ['an empty value', { CEP: 'customerRegistrationAddress.zipcode', CNPJ: '' }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+    ['a nested object', { CNPJ: { to: 'document' } }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+  ])('%s is a usage error', (_name, json, message) => {
+    const error = (() => {
+      try {
+        parseHeaderMap(json, 'map.json');
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(message);
+    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+  });
+});
