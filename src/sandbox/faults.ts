@@ -4,15 +4,20 @@ import type { SandboxOptions } from './options.js';
 import { sendError } from './http-answers.js';
 
 /**
- * The faults a real platform shows under load, on demand: latency, 429 above a request rate
+ * The faults a real platform shows under load, on demand: latency before each answer, 429 above a request rate
  * (with Retry-After), 503s, and connections reset without an answer. Control routes are spared.
  */
 export function registerFaults(app: FastifyInstance, options: SandboxOptions, random: () => number = Math.random): void {
   let windowStartedAt = 0;
   let requestsInWindow = 0;
+  // The latency sits between the platform's work and its answer, as on a real network: a client that
+  // dies while waiting has had its request applied and lost the answer, the case resume must handle.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (options.latencyMs > 0 && !request.routeOptions.config?.control) await delay(options.latencyMs);
+    return payload;
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.control) return;
-    if (options.latencyMs > 0) await delay(options.latencyMs);
     if (options.rateLimit > 0) {
       const now = Date.now();
       if (now - windowStartedAt >= 1000) {
