@@ -4,7 +4,7 @@
 //   2. memory: peak RSS of that push for 100,000 and 1,000,000 rows (target: within 1.3x, and under 150 MB);
 //   3. pacing: against --rate-limit 20, the accepted requests/s over a 30-second push (target >= 95% of 20), and the
 //      share of requests answered 429 after the first 5 seconds (target <= 1%).
-// Usage: npm run bench:stock [-- --quick]   (--quick: 200,000 rows and a 12-second pacing run)
+// Usage: npm run bench:stock [-- --quick] [-- --only throughput|pacing]   (--quick: 200,000 rows and a 12-second pacing run)
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { benchEnv, generated, login, megabytes, runCli, startSandbox, verdict } from './lib/harness.mjs';
@@ -14,6 +14,7 @@ const large = quick ? 200_000 : 1_000_000;
 const small = quick ? 20_000 : 100_000;
 const pacingSeconds = quick ? 12 : 30;
 const connections = 8;
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 let allOk = true;
 
 /** The figures of a push from its summary line: "...; 5000 requests, 0 retries, 3 throttled (429); 21.3 s, 46948 items/s". */
@@ -52,10 +53,11 @@ async function autocannonBaseline(url, env, file) {
 console.log(`stock benchmarks (Node ${process.version}${quick ? ', quick' : ''})`);
 const { env, cleanup } = benchEnv();
 try {
+  let sandbox;
+  if (only === undefined || only === 'throughput') {
   const largeFile = await generated('generate-stock.mjs', large);
   const smallFile = await generated('generate-stock.mjs', small);
-
-  let sandbox = await startSandbox([], env);
+  sandbox = await startSandbox([], env);
   try {
     await login(sandbox.url, env);
     const baselineRps = await autocannonBaseline(sandbox.url, env, largeFile);
@@ -78,8 +80,10 @@ try {
   } finally {
     await sandbox.stop();
   }
+  }
 
   // Pacing: enough 50-item requests to last the period at 20 per second.
+  if (only === undefined || only === 'pacing') {
   const pacingFile = await generated('generate-stock.mjs', pacingSeconds * 20 * 50);
   sandbox = await startSandbox(['--rate-limit', '20', '--verbose'], env);
   try {
@@ -103,6 +107,7 @@ try {
       ) && allOk;
   } finally {
     await sandbox.stop();
+  }
   }
 } finally {
   cleanup();

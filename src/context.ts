@@ -14,8 +14,9 @@ export interface IOStreams {
   isStdinTTY: boolean;
 }
 
-export const outputFormats = ['table', 'json', 'ndjson', 'csv'] as const;
-export type OutputFormat = (typeof outputFormats)[number];
+import type { OutputFormat } from './output-format.js';
+
+export type { OutputFormat } from './output-format.js';
 
 /** The options every command accepts (DESIGN.md §2). */
 export interface GlobalOptions {

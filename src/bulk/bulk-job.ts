@@ -111,7 +111,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
 
   const reported = job.flags.resume ? new LineSet() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported) : undefined;
-  const pacer = new Pacer(context.clock, job.flags.rate);
+  const pacer = new Pacer(context.clock, job.flags.rate, (message) => log.debug(`${job.name}: ${message}`));
   const client = await context.platform({ connections: job.flags.concurrency, pace: pacer, retries: job.flags.retries, timeoutMs: job.flags.timeoutMs });
   const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { quietWarnings: true });
   const ledger = await RunLedger.open({

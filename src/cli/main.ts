@@ -1,5 +1,5 @@
 import { type Command, CommanderError } from 'commander';
-import { createContext, type Context, type GlobalOptions, type IOStreams } from '../context.js';
+import type { Context, GlobalOptions, IOStreams } from '../context.js';
 import { describeError, ExitCode, exitCodeOf } from '../errors.js';
 import { buildProgram, type CommandRunner } from './program.js';
 
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
 
   const program = buildProgram(async <T>(load: () => Promise<CommandRunner<T>>, options: T, globals: GlobalOptions) => {
     verbose = globals.verbose;
+    // Loaded here, not at the top: `--help` and `--version` need none of it.
+    const { createContext } = await import('../context.js');
     context = createContext({ io, env: process.env, globals, interrupt });
     const run = await load();
     await run(options, context);

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { outputFormats, type GlobalOptions, type OutputFormat } from '../context.js';
-import type { Context } from '../context.js';
+import type { Context, GlobalOptions } from '../context.js';
+import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
 

@@ -1,16 +1,18 @@
 /**
- * A set of keys that remembers, for each, the line it was first seen on, in 12 bytes per key
+ * A set of keys that remembers, for each, the line it was first seen on, in 12-18 bytes per key
  * instead of a JavaScript string's ~60: duplicate checks over a million-row file stay flat in memory.
  * Keys are stored as 53-bit hashes (cyrb53); the chance that two of a million distinct keys collide
  * is about 1 in 18,000 files, and a collision only ever shows as a duplicate warning to check.
  */
+const maxLoad = 0.85;
+
 export class CompactKeySet {
   private hashes: Float64Array;
   private lines: Uint32Array;
   private count = 0;
 
   constructor(initialCapacity = 1024) {
-    const capacity = 2 ** Math.ceil(Math.log2(Math.max(16, initialCapacity)));
+    const capacity = Math.max(16, initialCapacity);
     this.hashes = new Float64Array(capacity);
     this.lines = new Uint32Array(capacity);
   }
@@ -23,32 +25,33 @@ export class CompactKeySet {
   addOrGetLine(key: string, line: number): number | undefined {
     // 0 marks an empty slot, so hashes are shifted into 1..2^53.
     const hash = cyrb53(key) + 1;
-    const mask = this.hashes.length - 1;
-    let slot = hash % this.hashes.length;
+    const capacity = this.hashes.length;
+    let slot = hash % capacity;
     for (;;) {
       const stored = this.hashes[slot];
       if (stored === 0) break;
       if (stored === hash) return this.lines[slot];
-      slot = (slot + 1) & mask;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
     }
     this.hashes[slot] = hash;
     this.lines[slot] = line;
     this.count++;
-    if (this.count * 4 > this.hashes.length * 3) this.grow();
+    // Dense (85% full) and grown by half, not doubled: memory is what this class is for.
+    if (this.count > this.hashes.length * maxLoad) this.grow();
     return undefined;
   }
 
   private grow(): void {
     const oldHashes = this.hashes;
     const oldLines = this.lines;
-    this.hashes = new Float64Array(oldHashes.length * 2);
-    this.lines = new Uint32Array(oldLines.length * 2);
-    const mask = this.hashes.length - 1;
+    const capacity = Math.ceil(oldHashes.length * 1.5);
+    this.hashes = new Float64Array(capacity);
+    this.lines = new Uint32Array(capacity);
     for (let index = 0; index < oldHashes.length; index++) {
       const hash = oldHashes[index] as number;
       if (hash === 0) continue;
-      let slot = hash % this.hashes.length;
-      while (this.hashes[slot] !== 0) slot = (slot + 1) & mask;
+      let slot = hash % capacity;
+      while (this.hashes[slot] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
       this.hashes[slot] = hash;
       this.lines[slot] = oldLines[index] as number;
     }
