@@ -4,13 +4,13 @@ import type { Clock } from '../clock.js';
 const quietBeforeRaiseMs = 3_000;
 const raiseEveryMs = 1_000;
 /** How far under a measured limit the pace is kept: room for the bunching of timers and GC pauses. */
-const margin = 0.97;
+const margin = 0.98;
 /** Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it). */
 const quietBeforeProbingLimitMs = 30_000;
 
 /**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
- * request for its Retry-After and sets the pace to 97% of what the platform accepted in the last
+ * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
  * rate, but not past the learned limit until it has been quiet there for a while.
  */
@@ -64,7 +64,7 @@ export class Pacer {
   }
 
   /**
-   * A 429: everyone waits `retryAfterMs`, and the pace goes to 97% of the platform's allowance: the
+   * A 429: everyone waits `retryAfterMs`, and the pace goes to 98% of the platform's allowance: the
    * answers accepted since the last pause ended (at most a second back). Counted, not divided by the
    * time: against a per-second window the count before the 429 is the allowance, however fast it came.
    */

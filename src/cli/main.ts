@@ -1,7 +1,11 @@
 import { type Command, CommanderError } from 'commander';
 import type { Context, GlobalOptions, IOStreams } from '../context.js';
-import { describeError, ExitCode, exitCodeOf } from '../errors.js';
+import type { ExitCode } from '../errors.js';
 import { buildProgram, type CommandRunner } from './program.js';
+
+// The two exit codes decided before any command runs (the rest come from src/errors.ts).
+const exitOk: ExitCode = 0;
+const exitUsage: ExitCode = 2;
 
 /** Runs b2bctl with process argv and streams; every exit code is decided here. */
 async function main(): Promise<void> {
@@ -15,7 +19,7 @@ async function main(): Promise<void> {
   };
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok);
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
     throw error;
   });
   const interrupt = interruptOnSignals();
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
     context = createContext({ io, env: process.env, globals, interrupt });
     const run = await load();
     await run(options, context);
-  }, process.env);
+  }, process.env, process.argv);
   // Subcommands copied the root's settings when they were created, so each one needs these too:
   // without the override a usage error in `sellers list` would exit 1 through process.exit.
   const configure = (command: Command): void => {
@@ -44,12 +48,14 @@ async function main(): Promise<void> {
 
   try {
     await program.parseAsync(process.argv);
-    process.exitCode = ExitCode.ok;
+    process.exitCode = exitOk;
   } catch (error) {
     if (error instanceof CommanderError) {
       const finePrint = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
-      process.exitCode = finePrint ? ExitCode.ok : ExitCode.usage;
+      process.exitCode = finePrint ? exitOk : exitUsage;
     } else {
+      // Loaded only on failure: `--help` should not pay for the error table.
+      const { describeError, exitCodeOf } = await import('../errors.js');
       io.stderr.write(`${describeError(error, verbose)}\n`);
       process.exitCode = exitCodeOf(error);
     }

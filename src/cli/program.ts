@@ -12,7 +12,11 @@ export type Dispatch = <T>(load: () => Promise<CommandRunner<T>>, options: T, gl
  * The whole command surface of DESIGN.md §2. Commander only parses here: each action turns argv into
  * a command's options and hands them to `dispatch`, which imports the command module lazily.
  */
-export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, string | undefined>>): Command {
+export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Command {
+  // Only the command group named on the command line is built (every group for root help or an
+  // unknown word): defining ~80 options costs more start-up than the rest of the CLI.
+  const named = commandGroupIn(argv);
+  const wanted = (group: CommandGroup) => named === undefined || named === group;
   const program = new Command('b2bctl')
     .description('Keep an ERP in step with the B2B commerce platform: customers, sales reps, stock, orders, webhooks, and a local sandbox.')
     .version(B2BCTL_VERSION, '-V, --version', 'print the version')
@@ -41,191 +45,226 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
     };
   };
 
-  program
-    .command('login')
-    .description('log in with the integration user and cache the 12-hour token in the profile')
-    .option('--username <email>', 'integration user (env B2BCTL_USERNAME); prompted for on a terminal')
-    .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
-    .option('--token-stdin', 'store a pre-issued token read from stdin (or pass the global --token TOKEN)')
-    .action((options: { username?: string; passwordStdin?: boolean; tokenStdin?: boolean }, command: Command) =>
-      dispatch(
-        async () => (await import('../commands/login.js')).run,
-        { username: options.username, passwordStdin: options.passwordStdin === true, tokenStdin: options.tokenStdin === true },
-        globalsOf(command),
-      ),
-    );
+  if (wanted('login')) {
+    program
+      .command('login')
+      .description('log in with the integration user and cache the 12-hour token in the profile')
+      .option('--username <email>', 'integration user (env B2BCTL_USERNAME); prompted for on a terminal')
+      .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
+      .option('--token-stdin', 'store a pre-issued token read from stdin (or pass the global --token TOKEN)')
+      .action((options: { username?: string; passwordStdin?: boolean; tokenStdin?: boolean }, command: Command) =>
+        dispatch(
+          async () => (await import('../commands/login.js')).run,
+          { username: options.username, passwordStdin: options.passwordStdin === true, tokenStdin: options.tokenStdin === true },
+          globalsOf(command),
+        ),
+      );
+  }
 
-  program
-    .command('logout')
-    .description("forget the profile's cached token")
-    .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/logout.js')).run, {}, globalsOf(command)));
+  if (wanted('logout')) {
+    program
+      .command('logout')
+      .description("forget the profile's cached token")
+      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/logout.js')).run, {}, globalsOf(command)));
+  }
 
-  program
-    .command('whoami')
-    .description('show the profile, base URL, user and token expiry (never the token)')
-    .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/whoami.js')).run, {}, globalsOf(command)));
+  if (wanted('whoami')) {
+    program
+      .command('whoami')
+      .description('show the profile, base URL, user and token expiry (never the token)')
+      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/whoami.js')).run, {}, globalsOf(command)));
+  }
 
-  const config = program.command('config').description('read and change profile settings (b2bctl config list shows them all)');
-  config
-    .command('get')
-    .description("print a setting's effective value")
-    .argument('<key>', 'setting, such as baseUrl or paths.token')
-    .action((key: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runGet, { key }, globalsOf(command)));
-  config
-    .command('set')
-    .description('store a setting in the profile (an empty value removes it)')
-    .argument('<key>', 'setting, such as baseUrl or paths.token')
-    .argument('<value>', 'new value')
-    .action((key: string, value: string, _options: unknown, command: Command) =>
-      dispatch(async () => (await import('../commands/config/index.js')).runSet, { key, value }, globalsOf(command)),
-    );
-  config
-    .command('list')
-    .description('every setting with its value and source (flag, env, profile, default)')
-    .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runList, {}, globalsOf(command)));
+  if (wanted('config')) {
+    const config = program.command('config').description('read and change profile settings (b2bctl config list shows them all)');
+    config
+      .command('get')
+      .description("print a setting's effective value")
+      .argument('<key>', 'setting, such as baseUrl or paths.token')
+      .action((key: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runGet, { key }, globalsOf(command)));
+    config
+      .command('set')
+      .description('store a setting in the profile (an empty value removes it)')
+      .argument('<key>', 'setting, such as baseUrl or paths.token')
+      .argument('<value>', 'new value')
+      .action((key: string, value: string, _options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/config/index.js')).runSet, { key, value }, globalsOf(command)),
+      );
+    config
+      .command('list')
+      .description('every setting with its value and source (flag, env, profile, default)')
+      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runList, {}, globalsOf(command)));
+  }
 
-  const sellers = program.command('sellers').description('sales reps of the store');
-  sellers
-    .command('list')
-    .description('list sales reps with their permissions')
-    .option('--email <part>', 'only e-mails containing this text (case-insensitive)')
-    .option('--limit <n>', 'sales reps per page (platform default 20; with --all, the page size)', wholeNumber(1))
-    .option('--offset <n>', 'sales reps to skip', wholeNumber(0))
-    .option('--all', 'every page, until the platform answers []')
-    .action((options: { email?: string; limit?: number; offset?: number; all?: boolean }, command: Command) =>
-      dispatch(
-        async () => (await import('../commands/sellers/list.js')).run,
-        { email: options.email, limit: options.limit, offset: options.offset, all: options.all === true },
-        globalsOf(command),
-      ),
-    );
+  if (wanted('sellers')) {
+    const sellers = program.command('sellers').description('sales reps of the store');
+    sellers
+      .command('list')
+      .description('list sales reps with their permissions')
+      .option('--email <part>', 'only e-mails containing this text (case-insensitive)')
+      .option('--limit <n>', 'sales reps per page (platform default 20; with --all, the page size)', wholeNumber(1))
+      .option('--offset <n>', 'sales reps to skip', wholeNumber(0))
+      .option('--all', 'every page, until the platform answers []')
+      .action((options: { email?: string; limit?: number; offset?: number; all?: boolean }, command: Command) =>
+        dispatch(
+          async () => (await import('../commands/sellers/list.js')).run,
+          { email: options.email, limit: options.limit, offset: options.offset, all: options.all === true },
+          globalsOf(command),
+        ),
+      );
+  }
 
-  const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
-  withInputOptions(
-    customer
-      .command('validate')
-      .description('check every customer record locally, printing every problem; sends nothing')
-      .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
-      .option('--update', 'check the file as input to customer update (only the document is required)'),
-  ).action((file: string, options: Record<string, unknown>, command: Command) =>
-    dispatch(async () => (await import('../commands/customer/validate.js')).run, { file, mode: options.update === true ? ('update' as const) : ('create' as const), ...inputFlagsOf(options) }, globalsOf(command)),
-  );
-  withSendOptions(
+  if (wanted('customer')) {
+    const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
     withInputOptions(
       customer
-        .command('create')
-        .description('create the customers of a file; nothing is sent while any record is invalid')
+        .command('validate')
+        .description('check every customer record locally, printing every problem; sends nothing')
         .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
-        .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
-    ),
-  ).action((file: string, options: Record<string, unknown>, command: Command) =>
-    dispatch(async () => (await import('../commands/customer/create.js')).run, { file, upsert: options.upsert === true, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
-  );
-  withSendOptions(
-    withInputOptions(
-      customer
-        .command('update')
-        .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
-        .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
-        .option('--document <doc>', 'the customer to update (with --set)')
-        .option('--set <field=value>', 'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[]),
-    ),
-  ).action((file: string | undefined, options: Record<string, unknown>, command: Command) =>
-    dispatch(
-      async () => (await import('../commands/customer/update.js')).run,
-      { file, document: options.document as string | undefined, set: options.set as string[], ...inputFlagsOf(options), ...sendFlagsOf(options) },
-      globalsOf(command),
-    ),
-  );
-  withSendOptions(
-    withInputOptions(
-      customer
-        .command('status')
-        .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
-        .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
-        .argument('[state]', 'active or inactive (with a document)'),
-    ),
-  ).action((target: string, state: string | undefined, options: Record<string, unknown>, command: Command) =>
-    dispatch(async () => (await import('../commands/customer/status.js')).run, { target, state, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
-  );
-  customer
-    .command('addresses')
-    .description("list a customer's addresses")
-    .argument('<doc>', 'the CPF or CNPJ')
-    .action((document: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/customer/addresses.js')).run, { document }, globalsOf(command)));
+        .option('--update', 'check the file as input to customer update (only the document is required)'),
+    ).action((file: string, options: Record<string, unknown>, command: Command) =>
+      dispatch(async () => (await import('../commands/customer/validate.js')).run, { file, mode: options.update === true ? ('update' as const) : ('create' as const), ...inputFlagsOf(options) }, globalsOf(command)),
+    );
+    withSendOptions(
+      withInputOptions(
+        customer
+          .command('create')
+          .description('create the customers of a file; nothing is sent while any record is invalid')
+          .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+          .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
+      ),
+    ).action((file: string, options: Record<string, unknown>, command: Command) =>
+      dispatch(async () => (await import('../commands/customer/create.js')).run, { file, upsert: options.upsert === true, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+    );
+    withSendOptions(
+      withInputOptions(
+        customer
+          .command('update')
+          .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
+          .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
+          .option('--document <doc>', 'the customer to update (with --set)')
+          .option('--set <field=value>', 'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[]),
+      ),
+    ).action((file: string | undefined, options: Record<string, unknown>, command: Command) =>
+      dispatch(
+        async () => (await import('../commands/customer/update.js')).run,
+        { file, document: options.document as string | undefined, set: options.set as string[], ...inputFlagsOf(options), ...sendFlagsOf(options) },
+        globalsOf(command),
+      ),
+    );
+    withSendOptions(
+      withInputOptions(
+        customer
+          .command('status')
+          .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
+          .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
+          .argument('[state]', 'active or inactive (with a document)'),
+      ),
+    ).action((target: string, state: string | undefined, options: Record<string, unknown>, command: Command) =>
+      dispatch(async () => (await import('../commands/customer/status.js')).run, { target, state, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+    );
+    customer
+      .command('addresses')
+      .description("list a customer's addresses")
+      .argument('<doc>', 'the CPF or CNPJ')
+      .action((document: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/customer/addresses.js')).run, { document }, globalsOf(command)));
+  }
 
-  const stock = program.command('stock').description('stock and price: nightly files through the 50-item and 200-item routes');
-  withInputOptions(
-    stock
-      .command('validate')
-      .description('check every row of a stock file locally; sends nothing')
-      .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
-  ).action((file: string, options: Record<string, unknown>, command: Command) =>
-    dispatch(async () => (await import('../commands/stock/validate.js')).run, { file, ...inputFlagsOf(options) }, globalsOf(command)),
-  );
-  withSendOptions(
+  if (wanted('stock')) {
+    const stock = program.command('stock').description('stock and price: nightly files through the 50-item and 200-item routes');
     withInputOptions(
       stock
-        .command('push')
-        .description('push a stock and price file, paced, retried, reported and resumable')
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
-        .addOption(new Option('--route <route>', 'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)').choices(['auto', 'batch', 'queue']).default('auto'))
-        .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
-        .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
-    ),
-  ).action((file: string, options: Record<string, unknown>, command: Command) =>
-    dispatch(
-      async () => (await import('../commands/stock/push.js')).run,
-      {
-        file,
-        route: options.route as 'auto' | 'batch' | 'queue',
-        batchSize: options.batchSize as number | undefined,
-        schema: options.schema as string | undefined,
-        ...inputFlagsOf(options),
-        ...sendFlagsOf(options),
-      },
-      globalsOf(command),
-    ),
-  );
-
-  program
-    .command('sandbox')
-    .description('run a local simulator of the platform; prints its base URL first on stdout')
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8787)
-    .option('--username <email>', 'integration user it accepts (password: B2BCTL_SANDBOX_PASSWORD, default sandbox-secret)')
-    .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1))
-    .option('--latency <ms>', 'delay before every answer', wholeNumber(0))
-    .option('--fail-rate <share>', 'share of requests answered 503', fraction)
-    .option('--reset-rate <share>', 'share of connections reset without an answer', fraction)
-    .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0: none)', wholeNumber(0))
-    .option('--seed <folder>', 'folder with the seed files (default: the samples shipped with b2bctl)')
-    .option('--settings <file>', 'store settings JSON merged over <seed>/store-settings.json (ZIP validation, lat/lng, SSO ids, price tags, customer types, groups)')
-    .option('--generated-skus <n>', 'SKUs GEN-0000001 … GEN-<n> known besides products.json (default 2000000)', wholeNumber(0))
-    .option('--stock-schema <file>', "JSON mapping of the stock item fields to this store's names (default: identity)")
-    .action((options: Record<string, unknown>, command: Command) =>
+        .command('validate')
+        .description('check every row of a stock file locally; sends nothing')
+        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+    ).action((file: string, options: Record<string, unknown>, command: Command) =>
+      dispatch(async () => (await import('../commands/stock/validate.js')).run, { file, ...inputFlagsOf(options) }, globalsOf(command)),
+    );
+    withSendOptions(
+      withInputOptions(
+        stock
+          .command('push')
+          .description('push a stock and price file, paced, retried, reported and resumable')
+          .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
+          .addOption(new Option('--route <route>', 'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)').choices(['auto', 'batch', 'queue']).default('auto'))
+          .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
+          .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
+      ),
+    ).action((file: string, options: Record<string, unknown>, command: Command) =>
       dispatch(
-        async () => (await import('../commands/sandbox.js')).run,
+        async () => (await import('../commands/stock/push.js')).run,
         {
-          host: options.host as string,
-          port: options.port as number,
-          username: options.username as string | undefined,
-          tokenTtl: options.tokenTtl as number | undefined,
-          latency: options.latency as number | undefined,
-          failRate: options.failRate as number | undefined,
-          resetRate: options.resetRate as number | undefined,
-          rateLimit: options.rateLimit as number | undefined,
-          seed: options.seed as string | undefined,
-          settings: options.settings as string | undefined,
-          generatedSkus: options.generatedSkus as number | undefined,
-          stockSchema: options.stockSchema as string | undefined,
+          file,
+          route: options.route as 'auto' | 'batch' | 'queue',
+          batchSize: options.batchSize as number | undefined,
+          schema: options.schema as string | undefined,
+          ...inputFlagsOf(options),
+          ...sendFlagsOf(options),
         },
         globalsOf(command),
       ),
     );
+  }
+
+  if (wanted('sandbox')) {
+    program
+      .command('sandbox')
+      .description('run a local simulator of the platform; prints its base URL first on stdout')
+      .option('--host <address>', 'address to listen on', '127.0.0.1')
+      .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8787)
+      .option('--username <email>', 'integration user it accepts (password: B2BCTL_SANDBOX_PASSWORD, default sandbox-secret)')
+      .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1))
+      .option('--latency <ms>', 'delay before every answer', wholeNumber(0))
+      .option('--fail-rate <share>', 'share of requests answered 503', fraction)
+      .option('--reset-rate <share>', 'share of connections reset without an answer', fraction)
+      .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0: none)', wholeNumber(0))
+      .option('--seed <folder>', 'folder with the seed files (default: the samples shipped with b2bctl)')
+      .option('--settings <file>', 'store settings JSON merged over <seed>/store-settings.json (ZIP validation, lat/lng, SSO ids, price tags, customer types, groups)')
+      .option('--generated-skus <n>', 'SKUs GEN-0000001 … GEN-<n> known besides products.json (default 2000000)', wholeNumber(0))
+      .option('--stock-schema <file>', "JSON mapping of the stock item fields to this store's names (default: identity)")
+      .action((options: Record<string, unknown>, command: Command) =>
+        dispatch(
+          async () => (await import('../commands/sandbox.js')).run,
+          {
+            host: options.host as string,
+            port: options.port as number,
+            username: options.username as string | undefined,
+            tokenTtl: options.tokenTtl as number | undefined,
+            latency: options.latency as number | undefined,
+            failRate: options.failRate as number | undefined,
+            resetRate: options.resetRate as number | undefined,
+            rateLimit: options.rateLimit as number | undefined,
+            seed: options.seed as string | undefined,
+            settings: options.settings as string | undefined,
+            generatedSkus: options.generatedSkus as number | undefined,
+            stockSchema: options.stockSchema as string | undefined,
+          },
+          globalsOf(command),
+        ),
+      );
+  }
 
   addUsageAfterErrors(program, 'b2bctl');
   return program;
+}
+
+const commandGroups = ['login', 'logout', 'whoami', 'config', 'sellers', 'customer', 'stock', 'sandbox'] as const;
+type CommandGroup = (typeof commandGroups)[number];
+const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);
+
+/** The command group an argv names (`b2bctl --profile prod sellers list` → sellers), if it is one of ours. */
+export function commandGroupIn(argv: readonly string[]): CommandGroup | undefined {
+  const words = argv.slice(2);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index] as string;
+    if (globalOptionsWithValue.has(word)) {
+      index++;
+      continue;
+    }
+    if (word.startsWith('-')) continue;
+    return (commandGroups as readonly string[]).includes(word) ? (word as CommandGroup) : undefined;
+  }
+  return undefined;
 }
 
 /** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */

@@ -209,27 +209,27 @@ describe('Pacer raising the pace again', () => {
     expect(pacer.currentRate).toBeCloseTo(50 * 1.02 * 1.02, 9);
   });
 
-  it('stays at 97% of the limit it learned while the platform has been quiet for less than 30 s', () => {
+  it('stays at 98% of the limit it learned while the platform has been quiet for less than 30 s', () => {
     const { clock, pacer, cut } = cutPacer();
-    expect(cut).toBeCloseTo(50 * 0.97, 9);
+    expect(cut).toBeCloseTo(50 * 0.98, 9);
     const rates = quietSeconds(pacer, clock, 28);
-    expect(rates.every((rate) => Math.abs(rate - 50 * 0.97) < 1e-9)).toBe(true);
+    expect(rates.every((rate) => Math.abs(rate - 50 * 0.98) < 1e-9)).toBe(true);
   });
 
-  it('a deeper cut climbs back 2% a second, and not past 97% of the learned limit in the first 30 s', () => {
+  it('a deeper cut climbs back 2% a second, and not past 98% of the learned limit in the first 30 s', () => {
     const { clock, pacer } = cutPacer();
     clock.advance(1300);
     pacer.throttled(1000); // nothing accepted in the 300 ms since the pause ended: the pace halves
-    expect(pacer.currentRate).toBeCloseTo(50 * 0.97 * 0.5, 9);
+    expect(pacer.currentRate).toBeCloseTo(50 * 0.98 * 0.5, 9);
     const rates = quietSeconds(pacer, clock, 29);
-    expect(rates.at(-1)).toBeCloseTo(Math.min(50 * 0.97, 50 * 0.97 * 0.5 * 1.02 ** 27), 9);
-    expect(Math.max(...rates)).toBeLessThanOrEqual(50 * 0.97 + 1e-9);
+    expect(rates.at(-1)).toBeCloseTo(Math.min(50 * 0.98, 50 * 0.98 * 0.5 * 1.02 ** 27), 9);
+    expect(Math.max(...rates)).toBeLessThanOrEqual(50 * 0.98 + 1e-9);
   });
 
   it('after 30 quiet seconds probes above the learned limit, 2% at a time, up to the requested rate and never above it', () => {
     const { clock, pacer } = cutPacer(60);
-    const rates = [50 * 0.97, ...quietSeconds(pacer, clock, 120)];
-    expect(rates.slice(0, 29).every((rate) => Math.abs(rate - 50 * 0.97) < 1e-9)).toBe(true);
+    const rates = [50 * 0.98, ...quietSeconds(pacer, clock, 120)];
+    expect(rates.slice(0, 29).every((rate) => Math.abs(rate - 50 * 0.98) < 1e-9)).toBe(true);
     expect(rates.at(-1)).toBe(60);
     expect(Math.max(...rates)).toBe(60);
     for (let index = 1; index < rates.length; index++) {
@@ -239,11 +239,11 @@ describe('Pacer raising the pace again', () => {
     }
   });
 
-  it('a 429 right as a pause ends steps down by 3% instead of reading the pause as "nothing accepted"', () => {
+  it('a 429 right as a pause ends steps down by 2% instead of reading the pause as "nothing accepted"', () => {
     const { clock, pacer } = cutPacer();
     clock.advance(1000);
     pacer.throttled(1000);
-    expect(pacer.currentRate).toBeCloseTo(50 * 0.97 * 0.97, 9);
+    expect(pacer.currentRate).toBeCloseTo(50 * 0.98 * 0.98, 9);
   });
 
   it('counts what was accepted since the pause ended as the allowance, however fast it came', () => {
@@ -251,7 +251,7 @@ describe('Pacer raising the pace again', () => {
     clock.advance(1000); // the pause of the first wave
     succeedOver(pacer, clock, 20, 500); // the platform's window let 20 through, in half a second
     pacer.throttled(1000);
-    expect(pacer.currentRate).toBeCloseTo(20 * 0.97, 9);
+    expect(pacer.currentRate).toBeCloseTo(20 * 0.98, 9);
   });
 
   it('a pacer that was never throttled stays at its rate', () => {
