@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { Customer, OutboxEmail } from '../../src/sandbox/customers/store.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { repoRoot, sandboxJson } from './harness.js';
+import { clearSandboxCustomers, freshConfigDir, login, removeTemporaryFolders, repoRoot, resetCounts, sandboxJson, startTestSandbox } from './harness.js';
 
 export const createRoute = 'POST /v1/customer';
 export const updateRoute = 'PUT /v1/customer/:document';
@@ -140,5 +140,28 @@ export const spareCpfs = ['529.982.247-25', '111.444.777-35', '935.411.347-80', 
 export function generateCustomers(count: number, format: 'csv' | 'excel' | 'json' | 'ndjson' = 'csv', start = 1): Buffer {
   return execFileSync(process.execPath, [join(repoRoot, 'scripts', 'generate-customers.mjs'), String(count), '--format', format, '--start', String(start)], {
     maxBuffer: 1 << 30,
+  });
+}
+
+/**
+ * One sandbox per test file, logged into from a fresh config folder, emptied of customers and request
+ * counts before each test; `ready` receives both once they exist.
+ */
+export function useLoggedInSandbox(ready: (setup: { sandbox: RunningSandbox; configDir: string }) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    ready({ sandbox, configDir });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    removeTemporaryFolders();
+  });
+  beforeEach(async () => {
+    if (!sandbox) return;
+    await clearSandboxCustomers(sandbox);
+    await resetCounts(sandbox);
   });
 }

@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../src/sandbox/customers/store.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
@@ -21,38 +21,22 @@ import {
   storedCustomers,
   timed,
   updateRoute,
+  useLoggedInSandbox,
 } from './customer-helpers.js';
 import {
-  clearSandboxCustomers,
   copySamples,
-  freshConfigDir,
   freshWorkDir,
-  login,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
   runCli,
   seedDirectory,
-  startTestSandbox,
   type RunResult,
 } from './harness.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
-beforeEach(async () => {
-  await clearSandboxCustomers(sandbox);
-  await resetCounts(sandbox);
-});
+useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCli(args, { configDir, cwd });

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
   createHeader,
@@ -21,39 +21,22 @@ import {
   storedCustomers,
   timed,
   updateRoute,
+  useLoggedInSandbox,
 } from './customer-helpers.js';
 import {
-  clearSandboxCustomers,
   copySamples,
-  freshConfigDir,
   freshWorkDir,
-  login,
   patchSandboxSettings,
-  removeTemporaryFolders,
   requestCounts,
-  resetCounts,
   runCli,
   seedDirectory,
-  startTestSandbox,
   type RunResult,
 } from './harness.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
-beforeEach(async () => {
-  await clearSandboxCustomers(sandbox);
-  await resetCounts(sandbox);
-});
+useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string, stdin?: string | Buffer): Promise<RunResult> {
   return runCli(args, { configDir, cwd, stdin });
