@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
-import { parseStockSchema, StockSchemaError, type StockSchema } from '../domain/stock.js';
-import { ConfigError, InputError } from '../errors.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
 import { startSandbox } from '../sandbox/server.js';
+import { loadStockSchema } from './stock/stock-input.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -38,7 +36,8 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     seedDirectory: options.seed ?? defaultSeedDirectory(),
     settingsFile: options.settings,
     generatedSkus: options.generatedSkus ?? sandboxDefaults.generatedSkus,
-    stockSchema: options.stockSchema === undefined ? undefined : readStockSchema(options.stockSchema),
+    // The same reader as stock push's --schema, so the sandbox can play a store whose stock fields have other names.
+    stockSchema: options.stockSchema === undefined ? undefined : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
@@ -52,22 +51,4 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   });
   await sandbox.close();
   context.log.info('Sandbox stopped.');
-}
-
-/** The `--stock-schema` file, so the sandbox can play a store whose stock fields have other names. */
-function readStockSchema(file: string): StockSchema {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`Cannot read the stock schema ${file}: ${(error as Error).message}`, { file, missing: true });
-  }
-  try {
-    return parseStockSchema(JSON.parse(text));
-  } catch (error) {
-    if (error instanceof StockSchemaError || error instanceof SyntaxError) {
-      throw new ConfigError(`${file}: ${error.message}. Fix the file passed to --stock-schema.`, file, { cause: error });
-    }
-    throw error;
-  }
 }

@@ -455,6 +455,6 @@ describe('b2bctl sandbox flags', () => {
     const result = await collect(child);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`${schemaFile}: Invalid stock schema: fields [sku] and [quantity] both map to [codigo]`);
+    expect(result.stderr).toContain(`error: The stock schema from --stock-schema ${schemaFile} is not usable: Invalid stock schema: fields [sku] and [quantity] both map to [codigo]`);
   });
 });
