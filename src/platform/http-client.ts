@@ -57,6 +57,9 @@ export interface HttpStats {
   throttled: number;
 }
 
+/** 429s a paced request waits out before they count as failures (each wait is the platform's Retry-After). */
+const maxPacedThrottles = 50;
+
 /** A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). */
 export class AmbiguousRequestError extends UnavailableError {}
 
@@ -103,20 +106,23 @@ export class HttpClient {
     const url = this.urlFor(request.path, request.query);
     const safeToRepeat = request.safeToRepeat ?? request.method !== 'POST';
     const random = this.options.random ?? Math.random;
+    // A paced run waits out 429s with the pacer: they do not spend the retries meant for failures.
+    let pacedThrottles = 0;
     for (let attempt = 1; ; attempt++) {
       let response: HttpResponse | undefined;
       let failure: unknown;
       await this.options.pace?.take(request.signal);
       try {
         this.stats.requests++;
-        response = await this.once(request, url, attempt);
+        response = await this.once(request, url, attempt + pacedThrottles);
       } catch (error) {
         if (request.signal?.aborted) throw error;
         failure = error;
       }
+      const waitOutThrottle = response?.status === 429 && this.options.pace !== undefined && pacedThrottles < maxPacedThrottles;
       const decision = decideRetry(
         {
-          attempt,
+          attempt: waitOutThrottle ? 1 : attempt,
           maxRetries: this.options.maxRetries,
           status: response?.status,
           retryAfter: headerText(response?.headers['retry-after']),
@@ -146,6 +152,10 @@ export class HttpClient {
         throw this.networkFailure(request, url, failure, attempt, decision.reason);
       }
       this.stats.retries++;
+      if (waitOutThrottle) {
+        pacedThrottles++;
+        attempt--;
+      }
       this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
       this.options.trace?.(`* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`);
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.

@@ -165,6 +165,30 @@ describe('HttpClient retries', () => {
     expect(server.seen.map((seen) => seen.body)).toEqual(['{"name":"Ana"}', '{"name":"Ana"}']);
   });
 
+  it('with a pacer, 429s are waited out through the pacer and do not spend the retries', async () => {
+    const throttled: number[] = [];
+    let takes = 0;
+    const pace = { take: async () => void takes++, succeeded: () => {}, throttled: (ms: number) => void throttled.push(ms) };
+    const throttle = reply(429, '', { 'retry-after': '1' });
+    const { server, clock, client } = await setUp([throttle, throttle, throttle, throttle, throttle, reply(200, '[]')], { maxRetries: 1, pace });
+    const response = await client.request(get);
+    expect(response.status).toBe(200);
+    expect(server.seen).toHaveLength(6);
+    expect(throttled).toEqual([1000, 1000, 1000, 1000, 1000]);
+    expect(takes).toBe(6);
+    // The pacer's pause is the wait; the client itself does not sleep on top of it.
+    expect(clock.sleeps).toEqual([]);
+    expect(client.stats).toEqual({ requests: 6, retries: 5, throttled: 5 });
+  });
+
+  it('without a pacer, 429s are retries like any other', async () => {
+    const throttle = reply(429, '', { 'retry-after': '1' });
+    const { server, client } = await setUp([throttle, throttle, throttle], { maxRetries: 1 });
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('a time-out on GET is retried, then reported as unavailable', async () => {
     const { server, baseUrl, clock, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
     const error = await failureOf(client.request(get));
