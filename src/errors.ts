@@ -126,14 +126,19 @@ export function parseValidationMessage(message: string): { field: string; value:
 }
 
 function messageOfBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
+  if (typeof body === 'string') return body.trim() === '' ? undefined : hideEchoedSecret(body.trim().slice(0, 500));
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     for (const key of ['message', 'error_description', 'error']) {
-      if (typeof record[key] === 'string') return record[key];
+      if (typeof record[key] === 'string') return hideEchoedSecret(record[key]);
     }
   }
   return undefined;
+}
+
+/** A 422 about a password quotes it back; the message keeps the field, never the value. */
+function hideEchoedSecret(message: string): string {
+  return message.replace(/(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi, '$1[redacted]$2');
 }
 
 /** The exit code for anything thrown out of a command. */

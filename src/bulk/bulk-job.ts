@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { AuthError, InputError, InterruptedError, PartialFailureError, PlatformError, UnavailableError } from '../errors.js';
+import { AuthError, ExitCode, InputError, InterruptedError, PartialFailureError, PlatformError, UnavailableError } from '../errors.js';
 import type { InputRecord } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -137,7 +137,9 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
       ledger.record(await job.sendBatch(client, batch, inFlight));
       unavailableInARow = 0;
     } catch (error) {
-      if (error instanceof AuthError || !(error instanceof UnavailableError || error instanceof PlatformError)) throw error;
+      // Refused credentials (401 after re-login, 403) stop the run: every other request would be refused too.
+      const refused = error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
+      if (refused || !(error instanceof UnavailableError || error instanceof PlatformError)) throw error;
       const status = error instanceof PlatformError ? error.status : undefined;
       ledger.record(batch.map(({ line, key, original }) => ({ row: { line, key, outcome: 'failed', status, message: error.message }, original })));
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;

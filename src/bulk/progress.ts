@@ -33,7 +33,9 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   const started = options.clock.now();
   const rate = (done: number) => Math.round(done / Math.max(0.001, (options.clock.now() - started) / 1000));
   if (options.io.isStderrTTY) {
-    const { SingleBar, Presets } = await import('cli-progress');
+    // cli-progress is CommonJS: bundled, its exports sit on the default export.
+    const loaded = await import('cli-progress');
+    const { SingleBar, Presets } = loaded.default ?? loaded;
     const bar = new SingleBar(
       {
         stream: options.io.stderr as NodeJS.WriteStream,

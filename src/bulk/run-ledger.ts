@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { createProgress, type Progress } from './progress.js';
 import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
@@ -55,6 +56,8 @@ export class RunLedger {
       siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
     );
+    // Opened before the progress bar starts, so an unwritable path fails cleanly, before anything is sent.
+    const report = openReport(reportPath);
     const progress = await createProgress({
       io: options.context.io,
       clock: options.context.clock,
@@ -63,7 +66,7 @@ export class RunLedger {
       total: options.total,
       log: (message) => options.context.log.info(message),
     });
-    return new RunLedger(new ReportWriter(reportPath), errors, progress, options.context);
+    return new RunLedger(report, errors, progress, options.context);
   }
 
   count(outcome: Outcome): number {
@@ -113,5 +116,14 @@ export class RunLedger {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0) lines.push(`errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`);
     return lines;
+  }
+}
+
+function openReport(path: string): ReportWriter {
+  try {
+    return new ReportWriter(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`Cannot write the report ${path} (${code}); nothing was sent. Choose a writable path with --report.`);
   }
 }

@@ -1,5 +1,6 @@
 import { AuthError, PlatformError, UsageError } from '../errors.js';
 import type { HttpClient } from './http-client.js';
+import { redactSecrets } from './redact.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
 
@@ -21,7 +22,8 @@ export async function requestToken(
   const request = tokenRequest(route.style, credentials);
   const response = await http.request({ method: 'POST', path: route.path, ...request, safeToRepeat: true });
   const url = http.urlFor(route.path).toString();
-  const body = parseJson(response.text);
+  // A token route's error may echo the credentials it was sent: never let them into a message.
+  const body = parseJson(redactSecrets(response.text, [credentials.password]));
   if (response.status === 400 || response.status === 401 || response.status === 403) {
     throw new AuthError(`Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`);
   }

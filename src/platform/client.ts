@@ -2,6 +2,7 @@ import type { Session } from '../config/session.js';
 import { AuthError, PlatformError } from '../errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
+import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
 
 export interface PlatformRequest {
@@ -48,10 +49,11 @@ export class PlatformClient {
         throw new AuthError(`The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}). Check the integration user's access.`);
       }
     }
-    const body = parseJson(response.text);
     if (response.status >= 400) {
-      throw new PlatformError(response.status, { method: request.method, url: response.url }, body);
+      // An error body may echo the Authorization header it was sent.
+      throw new PlatformError(response.status, { method: request.method, url: response.url }, parseJson(redactSecrets(response.text, [token])));
     }
+    const body = parseJson(response.text);
     return { status: response.status, body: body as T };
   }
 

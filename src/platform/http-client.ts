@@ -2,7 +2,7 @@ import { Pool, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { InterruptedError, UnavailableError } from '../errors.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
-import { redactBody, redactHeaders } from './redact.js';
+import { redactBody, redactHeaders, redactSecrets } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -169,7 +169,10 @@ export class HttpClient {
 
   private async once(request: HttpRequest, url: URL, attempt: number): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'user-agent': `b2bctl/${B2BCTL_VERSION}`, ...request.headers };
-    const trace = this.options.trace;
+    const rawTrace = this.options.trace;
+    // Whatever the answer echoes, the credentials this request carried never reach the trace.
+    const secrets = rawTrace ? secretsOf(headers, request.body) : [];
+    const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secrets)) : undefined;
     if (trace) {
       trace(`> ${request.method} ${url}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
@@ -207,6 +210,26 @@ export class HttpClient {
       `Cannot reach ${url.origin} (${what}) after ${attempts} attempt${attempts === 1 ? '' : 's'}. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
       { cause: failure },
     );
+  }
+}
+
+/** The credentials a request carries: the Authorization value and any password or secret in its body. */
+function secretsOf(headers: Readonly<Record<string, string>>, body: string | undefined): string[] {
+  const secrets: string[] = [];
+  const authorization = headers.authorization ?? headers.Authorization;
+  if (authorization) secrets.push(authorization.replace(/^\S+\s+/, ''));
+  if (body) {
+    for (const match of body.matchAll(/"(?:password|passwd|secret|clientSecret|client_secret)"\s*:\s*"((?:[^"\\]|\\.)*)"/gi)) if (match[1]) secrets.push(match[1]);
+    for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi)) if (match[1]) secrets.push(match[1], safeDecode(match[1]));
+  }
+  return secrets;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
   }
 }
 

@@ -25,7 +25,7 @@ export function redactHeaders(headers: Readonly<Record<string, string | string[]
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
 export function redactBody(body: string): string {
-  const trimmed = body.trim();
+  const trimmed = redactValidationEcho(body).trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       return JSON.stringify(redactValue(JSON.parse(trimmed)));
@@ -72,4 +72,12 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     if (secret && secret.length >= 4) safe = safe.split(secret).join(redacted);
   }
   return safe;
+}
+
+/**
+ * The platform's 422 wording quotes the value it refused: `Property [password] with value [...]`.
+ * For a secret-looking property that value is replaced, wherever the text goes (report, error, trace).
+ */
+export function redactValidationEcho(text: string): string {
+  return text.replace(/(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi, `$1${redacted}$2`);
 }

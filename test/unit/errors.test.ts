@@ -134,3 +134,11 @@ describe('describeError', () => {
     expect(describeError(new Error('boom', { cause: 'ECONNRESET' }), true)).toMatch(/\ncaused by: ECONNRESET$/);
   });
 });
+
+describe('PlatformError never repeats a refused password', () => {
+  it('keeps the field and hides the value of a 422 about a password', () => {
+    const error = new PlatformError(422, { method: 'POST', url: 'http://x/v1/customer' }, { status: 'UNPROCESSABLE_ENTITY', message: 'Property [password] with value [Senha#1001] does not pass validation' });
+    expect(error.platformMessage).toBe('Property [password] with value [[redacted]] does not pass validation');
+    expect(error.message).not.toContain('Senha#1001');
+  });
+});

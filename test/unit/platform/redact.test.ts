@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders, redactSecrets, redacted } from '../../../src/platform/redact.js';
+import { redactBody, redactHeaders, redactSecrets, redacted, redactValidationEcho } from '../../../src/platform/redact.js';
 
 describe('redactHeaders', () => {
   it.each([
@@ -83,5 +83,15 @@ describe('redactSecrets', () => {
     { name: 'regex characters are literal', text: 'p4$$.w*rd here', secrets: ['p4$$.w*rd'], expected: '[redacted] here' },
   ])('$name', ({ text, secrets, expected }) => {
     expect(redactSecrets(text, secrets)).toBe(expected);
+  });
+});
+
+describe('redactValidationEcho', () => {
+  it.each([
+    ['Property [password] with value [Senha#1001] does not pass validation', 'Property [password] with value [[redacted]] does not pass validation'],
+    ['{"message":"Property [clientSecret] with value [abc] does not pass validation"}', '{"message":"Property [clientSecret] with value [[redacted]] does not pass validation"}'],
+    ['Property [document] with value [123] does not pass validation', 'Property [document] with value [123] does not pass validation'],
+  ])('%s', (text, expected) => {
+    expect(redactValidationEcho(text)).toBe(expected);
   });
 });
