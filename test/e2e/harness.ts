@@ -150,15 +150,24 @@ export async function revokeTokens(sandbox: RunningSandbox): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
 }
 
-/** A token straight from the sandbox's token route, without the CLI. */
+/**
+ * A token straight from the sandbox's token route, without the CLI. Retried, because a sandbox
+ * started with fault injection fails and resets its token route like any other.
+ */
 export async function fetchToken(sandbox: RunningSandbox): Promise<string> {
-  const response = await fetch(`${sandbox.url}/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
-  });
-  const body = (await response.json()) as { access_token: string };
-  return body.access_token;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${sandbox.url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
+      });
+      if (response.ok) return ((await response.json()) as { access_token: string }).access_token;
+      if (attempt >= 20) throw new Error(`the token route answered ${response.status}`);
+    } catch (error) {
+      if (attempt >= 20) throw error;
+    }
+  }
 }
 
 export const listingRoute = 'GET /sellerModule/listSellers';
