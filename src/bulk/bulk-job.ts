@@ -76,8 +76,9 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
     const store = await context.profiles();
     release = acquireLock(join(store.directory, 'locks', `${session.profileName}.${job.lockName}.lock`), `b2bctl ${job.name} (profile ${session.profileName})`, context.log.warn);
   }
-  const spooled = job.file === '-' ? await spoolStdin(context.io.stdin) : undefined;
+  let spooled: { path: string; remove(): void } | undefined;
   try {
+    spooled = job.file === '-' ? await spoolStdin(context.io.stdin) : undefined;
     await validateThenSend(job, spooled?.path ?? job.file, context);
   } finally {
     spooled?.remove();

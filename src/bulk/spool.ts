@@ -10,6 +10,13 @@ import { pipeline } from 'node:stream/promises';
 export async function spoolStdin(stdin: NodeJS.ReadableStream): Promise<{ path: string; remove(): void }> {
   const folder = mkdtempSync(join(tmpdir(), 'b2bctl-stdin-'));
   const path = join(folder, 'stdin');
-  await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
-  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  const remove = () => rmSync(folder, { recursive: true, force: true });
+  try {
+    await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    // A partial copy may hold customers' passwords: it goes with the failure.
+    remove();
+    throw error;
+  }
+  return { path, remove };
 }

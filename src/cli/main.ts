@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
-    throw error;
+    // Any other failure to write the data (a full disk, a closed terminal) is one line and exit 1.
+    process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
+    process.exit(1);
   });
   const interrupt = interruptOnSignals();
   let context: Context | undefined;
