@@ -4,25 +4,15 @@
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { fetchToken, freshConfigDir, freshWorkDir, removeTemporaryFolders, requestCounts, runCli, startTestSandbox } from './harness.js';
-import { batchRoute, maskClock, onlyFile, readErrorsCsv, readReport, resetSandboxStock, stockEntries, stockLine, stockSummary } from './stock-helpers.js';
+import { freshConfigDir, freshWorkDir, requestCounts, runCli } from './harness.js';
+import { batchRoute, maskClock, onlyFile, readErrorsCsv, readReport, stockEntries, stockLine, stockSummary, useStockSandbox } from './stock-helpers.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  token = await fetchToken(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.close();
-  removeTemporaryFolders();
-});
-beforeEach(async () => {
-  await resetSandboxStock(sandbox);
-});
+useStockSandbox((ready) => ({ sandbox, token } = ready));
 
 /** A working folder holding the given files, and a runner of the CLI inside it. */
 function workspace(files: Record<string, string | Buffer>) {

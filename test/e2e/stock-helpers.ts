@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { repoRoot, seedDirectory, sleep } from './harness.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { fetchToken, removeTemporaryFolders, repoRoot, seedDirectory, sleep, startTestSandbox } from './harness.js';
 
 /** One stock line as `/_sandbox/stock-entries` lists it. */
 export interface StockEntry {
@@ -273,4 +274,20 @@ export function reportRowCount(path: string | undefined): number {
   let newlines = 0;
   for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) newlines++;
   return Math.max(0, newlines - 1);
+}
+
+/** One sandbox per test file with a token fetched straight from it, its stock reset before each test. */
+export function useStockSandbox(ready: (setup: { sandbox: RunningSandbox; token: string }) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    ready({ sandbox, token: await fetchToken(sandbox) });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    removeTemporaryFolders();
+  });
+  beforeEach(async () => {
+    if (sandbox) await resetSandboxStock(sandbox);
+  });
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStockSchema } from '../../src/domain/stock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { copySamples, fetchToken, freshConfigDir, freshWorkDir, removeTemporaryFolders, requestCounts, runCli, seedDirectory, startTestSandbox } from './harness.js';
+import { copySamples, fetchToken, freshConfigDir, freshWorkDir, requestCounts, runCli, seedDirectory, startTestSandbox } from './harness.js';
 import {
   batchRoute,
   maskClock,
@@ -25,22 +25,13 @@ import {
   stockEntries,
   stockLine,
   stockSummary,
+  useStockSandbox,
 } from './stock-helpers.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  token = await fetchToken(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.close();
-  removeTemporaryFolders();
-});
-beforeEach(async () => {
-  await resetSandboxStock(sandbox);
-});
+useStockSandbox((ready) => ({ sandbox, token } = ready));
 
 /** A test's own config folder and working folder, with the token in the environment (no login, no token request). */
 function workspace(...samples: string[]) {
