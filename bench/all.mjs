@@ -6,7 +6,11 @@ import { join } from 'node:path';
 const quick = process.argv.includes('--quick') ? ['--quick'] : [];
 let missed = 0;
 for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs']) {
-  const result = spawnSync(process.execPath, [join(import.meta.dirname, bench), ...(bench === 'startup.mjs' ? [] : quick)], { stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [join(import.meta.dirname, bench), ...(bench === 'startup.mjs' ? [] : quick)],
+    { stdio: 'inherit' },
+  );
   if (result.status !== 0) missed++;
   console.log('');
 }

@@ -24,7 +24,9 @@ function bareParse(file) {
   const child = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
-  return new Promise((resolve) => child.on('exit', () => resolve({ rows: Number(out), ms: performance.now() - started })));
+  return new Promise((resolve) =>
+    child.on('exit', () => resolve({ rows: Number(out), ms: performance.now() - started })),
+  );
 }
 
 console.log(`customer benchmarks (Node ${process.version}${quick ? ', quick' : ''})`);
@@ -58,12 +60,20 @@ try {
   try {
     await login(sandbox.url, env);
     const createFile = await generated('generate-customers.mjs', toCreate, ['--start', '5000000']);
-    const create = await runCli(['customer', 'create', createFile, '--concurrency', '16', '--report', `${createFile}.report-${Date.now()}.csv`], { env });
+    const create = await runCli(
+      ['customer', 'create', createFile, '--concurrency', '16', '--report', `${createFile}.report-${Date.now()}.csv`],
+      { env },
+    );
     if (create.code !== 0) throw new Error(`customer create failed (${create.code}): ${create.stderr}`);
     // The summary line's rate covers the sending pass only: "...; 15.9 s, 314 customers/s".
     const rate = Number(/(\d+) customers\/s/.exec(create.stderr)?.[1]);
     const ideal = 16 / 0.05;
-    allOk = verdict(`create ${toCreate} at 50 ms latency, concurrency 16`, `${rate}/s vs ideal ${ideal}/s: ${((rate / ideal) * 100).toFixed(1)}% (target >= 85%)`, rate / ideal >= 0.85) && allOk;
+    allOk =
+      verdict(
+        `create ${toCreate} at 50 ms latency, concurrency 16`,
+        `${rate}/s vs ideal ${ideal}/s: ${((rate / ideal) * 100).toFixed(1)}% (target >= 85%)`,
+        rate / ideal >= 0.85,
+      ) && allOk;
   } finally {
     await sandbox.stop();
   }

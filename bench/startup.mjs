@@ -40,6 +40,8 @@ commands.forEach((command, index) => {
   const fastest = Math.min(...samples[index]) / Math.min(...samples[0]);
   const verdict = index === 0 ? 'baseline' : ratio <= target ? `ok (target <= ${target}x)` : `MISSES target ${target}x`;
   if (index > 0 && ratio > target) missed = true;
-  console.log(`${command.name.padEnd(30)} ${value.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x (fastest runs: ${fastest.toFixed(2)}x)  ${verdict}`);
+  console.log(
+    `${command.name.padEnd(30)} ${value.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x (fastest runs: ${fastest.toFixed(2)}x)  ${verdict}`,
+  );
 });
 process.exitCode = missed ? 1 : 0;

@@ -11,7 +11,9 @@ const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: new URL('./lazy-child-process.cjs', import.meta.url).pathname } : undefined,
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: new URL('./lazy-child-process.cjs', import.meta.url).pathname }
+        : undefined,
     );
   },
 };
@@ -37,7 +39,9 @@ await build({
   define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
   plugins: [lazyChildProcessForCommander],
   // Bundled CommonJS dependencies call require(); ESM output has none, so give it one.
-  banner: { js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 if (existsSync(dist)) renameSync(dist, old);

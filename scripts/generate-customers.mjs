@@ -14,11 +14,44 @@ if (!Number.isInteger(count) || count < 0 || !['csv', 'excel', 'json', 'ndjson']
   console.error('usage: node scripts/generate-customers.mjs N [--format csv|excel|json|ndjson] [--start K]');
   process.exit(2);
 }
-const ceps = JSON.parse(readFileSync(new URL('../samples/ceps.json', import.meta.url), 'utf8')).filter((entry) => entry.street && entry.quarter);
+const ceps = JSON.parse(readFileSync(new URL('../samples/ceps.json', import.meta.url), 'utf8')).filter(
+  (entry) => entry.street && entry.quarter,
+);
 
-const firstNames = ['João', 'Maria', 'José', 'Ana', 'Antônio', 'Francisca', 'Luís', 'Conceição', 'Sérgio', 'Cláudia', 'Fábio', 'Lúcia'];
-const lastNames = ['Silva', 'Conceição', 'Araújo', 'Gonçalves', 'Magalhães', 'Simões', 'Assunção', 'Brandão', 'Galvão', 'Câmara'];
-const companies = ['Distribuidora', 'Comércio de Ferragens', 'Materiais Elétricos', 'Atacadão', 'Construções', 'Mercantil'];
+const firstNames = [
+  'João',
+  'Maria',
+  'José',
+  'Ana',
+  'Antônio',
+  'Francisca',
+  'Luís',
+  'Conceição',
+  'Sérgio',
+  'Cláudia',
+  'Fábio',
+  'Lúcia',
+];
+const lastNames = [
+  'Silva',
+  'Conceição',
+  'Araújo',
+  'Gonçalves',
+  'Magalhães',
+  'Simões',
+  'Assunção',
+  'Brandão',
+  'Galvão',
+  'Câmara',
+];
+const companies = [
+  'Distribuidora',
+  'Comércio de Ferragens',
+  'Materiais Elétricos',
+  'Atacadão',
+  'Construções',
+  'Mercantil',
+];
 const groups = ['Atacado', 'Sul', 'Sudeste', 'Nordeste', 'VIP'];
 const tags = ['Atacado', 'Varejo', 'Promocional'];
 
@@ -27,14 +60,18 @@ const check = (values, weights) => {
   return rest < 2 ? 0 : 11 - rest;
 };
 function cpf(index) {
-  const base = String(100000000 + ((index * 7919) % 899999999)).split('').map(Number);
+  const base = String(100000000 + ((index * 7919) % 899999999))
+    .split('')
+    .map(Number);
   const first = check(base, [10, 9, 8, 7, 6, 5, 4, 3, 2]);
   const digits = [...base, first, check([...base, first], [11, 10, 9, 8, 7, 6, 5, 4, 3, 2])].join('');
   return `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;
 }
 function cnpj(index, alphanumeric) {
   // Base 36 keeps alphanumeric roots unique for any N; the numeric ones step by a prime, unique below 89,999,999.
-  const root = alphanumeric ? `${'ABCDEFGHJK'[index % 10]}${index.toString(36).toUpperCase().padStart(7, '0')}` : String(10000000 + ((index * 104729) % 89999999));
+  const root = alphanumeric
+    ? `${'ABCDEFGHJK'[index % 10]}${index.toString(36).toUpperCase().padStart(7, '0')}`
+    : String(10000000 + ((index * 104729) % 89999999));
   const chars = `${root}0001`.split('').map((character) => character.charCodeAt(0) - 48);
   const first = check(chars, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
   const second = check([...chars, first], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
@@ -59,14 +96,25 @@ function customer(index) {
     password: `Senha#${1000 + (index % 9000)}`,
     stateRegistration: company ? String(100000000 + index) : undefined,
     paysIcms: company,
-    customerRegistrationAddress: { zipcode: cep.cep, number: String(10 + (index % 990)), complement: index % 4 === 0 ? `Sala ${index % 50}` : undefined },
-    customerGroupList: [groups[index % groups.length], ...(index % 4 === 0 ? ['VIP'] : [])].filter((group, position, list) => list.indexOf(group) === position),
+    customerRegistrationAddress: {
+      zipcode: cep.cep,
+      number: String(10 + (index % 990)),
+      complement: index % 4 === 0 ? `Sala ${index % 50}` : undefined,
+    },
+    customerGroupList: [groups[index % groups.length], ...(index % 4 === 0 ? ['VIP'] : [])].filter(
+      (group, position, list) => list.indexOf(group) === position,
+    ),
     priceRuleTags: index % 2 === 0 ? [tags[index % tags.length]] : undefined,
   };
   if (index % 5 === 0) {
     const other = ceps[(index * 3 + 1) % ceps.length];
     record.addressList = [
-      { zipcode: cep.cep, number: record.customerRegistrationAddress.number, principal: true, addressType: company ? 'BUSINESS' : 'RESIDENTIAL' },
+      {
+        zipcode: cep.cep,
+        number: record.customerRegistrationAddress.number,
+        principal: true,
+        addressType: company ? 'BUSINESS' : 'RESIDENTIAL',
+      },
       { zipcode: other.cep, number: String(1 + (index % 300)), principal: false, addressType: 'BUSINESS' },
     ];
   }
@@ -74,18 +122,45 @@ function customer(index) {
 }
 
 const columns = [
-  'documentType', 'document', 'name', 'tradingName', 'contactName', 'username', 'phone', 'password', 'stateRegistration', 'paysIcms',
-  'customerRegistrationAddress.zipcode', 'customerRegistrationAddress.number', 'customerRegistrationAddress.complement',
-  'addressList.0.zipcode', 'addressList.0.number', 'addressList.0.principal', 'addressList.0.addressType',
-  'addressList.1.zipcode', 'addressList.1.number', 'addressList.1.principal', 'addressList.1.addressType',
-  'customerGroupList', 'priceRuleTags',
+  'documentType',
+  'document',
+  'name',
+  'tradingName',
+  'contactName',
+  'username',
+  'phone',
+  'password',
+  'stateRegistration',
+  'paysIcms',
+  'customerRegistrationAddress.zipcode',
+  'customerRegistrationAddress.number',
+  'customerRegistrationAddress.complement',
+  'addressList.0.zipcode',
+  'addressList.0.number',
+  'addressList.0.principal',
+  'addressList.0.addressType',
+  'addressList.1.zipcode',
+  'addressList.1.number',
+  'addressList.1.principal',
+  'addressList.1.addressType',
+  'customerGroupList',
+  'priceRuleTags',
 ];
-const at = (record, path) => path.split('.').reduce((value, part) => (value === null || value === undefined ? undefined : value[part]), record);
+const at = (record, path) =>
+  path.split('.').reduce((value, part) => (value === null || value === undefined ? undefined : value[part]), record);
 const excel = format === 'excel';
 const delimiter = excel ? ';' : ',';
 const cell = (value) => {
   if (value === undefined || value === null) return '';
-  const text = Array.isArray(value) ? value.join('|') : typeof value === 'boolean' ? (excel ? (value ? 'sim' : 'não') : String(value)) : String(value);
+  const text = Array.isArray(value)
+    ? value.join('|')
+    : typeof value === 'boolean'
+      ? excel
+        ? value
+          ? 'sim'
+          : 'não'
+        : String(value)
+      : String(value);
   return /[",;\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 const newline = excel ? '\r\n' : '\n';
@@ -94,7 +169,8 @@ const encode = (text) => (excel ? Buffer.from(text, 'latin1') : text);
 let buffer = format === 'csv' || excel ? columns.join(delimiter) + newline : format === 'json' ? '[\n' : '';
 for (let index = start; index < start + count; index++) {
   const record = customer(index);
-  if (format === 'json') buffer += `${index > start ? ',\n' : ''}${JSON.stringify(record, null, 2).replace(/^/gm, '  ')}`;
+  if (format === 'json')
+    buffer += `${index > start ? ',\n' : ''}${JSON.stringify(record, null, 2).replace(/^/gm, '  ')}`;
   else if (format === 'ndjson') buffer += `${JSON.stringify(record)}\n`;
   else buffer += columns.map((column) => cell(at(record, column))).join(delimiter) + newline;
   if (buffer.length > 1 << 16) {

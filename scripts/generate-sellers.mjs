@@ -8,9 +8,55 @@ const random = () => {
 const pick = (list) => list[Math.floor(random() * list.length)];
 const chance = (p) => random() < p;
 
-const firstNames = ['Ana', 'Bruno', 'Carla', 'Diego', 'Eduarda', 'Felipe', 'Gabriela', 'Henrique', 'Isabela', 'João', 'Karina', 'Lucas', 'Mariana', 'Nicolas', 'Otávio', 'Paula', 'Rafael', 'Sofia', 'Thiago', 'Vitória', 'Wagner', 'Yasmin'];
-const lastNames = ['Silva', 'Souza', 'Oliveira', 'Santos', 'Pereira', 'Costa', 'Rodrigues', 'Almeida', 'Nascimento', 'Lima', 'Araújo', 'Fernandes', 'Carvalho', 'Gomes', 'Martins', 'Rocha'];
-const domains = ['distribuidorasul.com.br', 'Atacadao-Norte.com.br', 'grupo-vendas.com', 'REPRESENTACOES.COM.BR', 'b2b.example.com'];
+const firstNames = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Eduarda',
+  'Felipe',
+  'Gabriela',
+  'Henrique',
+  'Isabela',
+  'João',
+  'Karina',
+  'Lucas',
+  'Mariana',
+  'Nicolas',
+  'Otávio',
+  'Paula',
+  'Rafael',
+  'Sofia',
+  'Thiago',
+  'Vitória',
+  'Wagner',
+  'Yasmin',
+];
+const lastNames = [
+  'Silva',
+  'Souza',
+  'Oliveira',
+  'Santos',
+  'Pereira',
+  'Costa',
+  'Rodrigues',
+  'Almeida',
+  'Nascimento',
+  'Lima',
+  'Araújo',
+  'Fernandes',
+  'Carvalho',
+  'Gomes',
+  'Martins',
+  'Rocha',
+];
+const domains = [
+  'distribuidorasul.com.br',
+  'Atacadao-Norte.com.br',
+  'grupo-vendas.com',
+  'REPRESENTACOES.COM.BR',
+  'b2b.example.com',
+];
 const profiles = [
   { id: 1, code: 'VEND-INT', name: 'Vendedor interno' },
   { id: 2, code: 'VEND-EXT', name: 'Vendedor externo' },
@@ -61,7 +107,21 @@ while (reps.length < 64) {
   const createdAt = new Date(time).toISOString();
   const updatedAt = new Date(time + Math.floor(random() * 90 * 24 * 3600 * 1000) + 7).toISOString();
   const rep = { id: uuid(), username, document: chance(0.85) ? cpf() : cnpj() };
-  for (const flag of ['restrictedCustomers', 'enabledFreight', 'enabledInsertFreight', 'enabledCustomerRegistration', 'enableDiscountItemValue', 'enableAddItemValue', 'enableDiscountBranch', 'enableDiscountFranchise', 'enableDiscountSeller', 'enableCoupon', 'enableChatSupport', 'enableRestrictedCustomers', 'enableRestrictedGroupsAttendant']) {
+  for (const flag of [
+    'restrictedCustomers',
+    'enabledFreight',
+    'enabledInsertFreight',
+    'enabledCustomerRegistration',
+    'enableDiscountItemValue',
+    'enableAddItemValue',
+    'enableDiscountBranch',
+    'enableDiscountFranchise',
+    'enableDiscountSeller',
+    'enableCoupon',
+    'enableChatSupport',
+    'enableRestrictedCustomers',
+    'enableRestrictedGroupsAttendant',
+  ]) {
     if (chance(0.45)) rep[flag] = true;
   }
   if (chance(0.75)) rep.attendantCode = `V${String(100 + reps.length * 7).padStart(4, '0')}`;

@@ -119,7 +119,10 @@ export function createContext(options: ContextOptions): Context {
     },
     async profiles() {
       if (!store) {
-        const [{ ProfileStore }, { configDirectory }] = await Promise.all([import('./config/profile-store.js'), import('./config/location.js')]);
+        const [{ ProfileStore }, { configDirectory }] = await Promise.all([
+          import('./config/profile-store.js'),
+          import('./config/location.js'),
+        ]);
         store = new ProfileStore(configDirectory(env));
       }
       return store;
@@ -157,7 +160,10 @@ export function createContext(options: ContextOptions): Context {
       platformPromise ??= (async () => {
         const session = await context.session();
         const baseUrl = session.requireBaseUrl();
-        const [{ PlatformClient }, { TokenSource }] = await Promise.all([import('./platform/client.js'), import('./platform/token-source.js')]);
+        const [{ PlatformClient }, { TokenSource }] = await Promise.all([
+          import('./platform/client.js'),
+          import('./platform/token-source.js'),
+        ]);
         const http = await context.httpClient(baseUrl, clientOptions);
         return new PlatformClient(http, session, new TokenSource(session, http, env, clock, log.info));
       })();

@@ -116,7 +116,8 @@ export class PlatformError extends B2bctlError {
   }
 }
 
-const validationMessagePattern = /^Property \[(?<field>[^\]]*)\] with value \[(?<value>[\s\S]*)\] does not pass validation/;
+const validationMessagePattern =
+  /^Property \[(?<field>[^\]]*)\] with value \[(?<value>[\s\S]*)\] does not pass validation/;
 
 /** Splits the platform's 422 wording into the field and the value it names. */
 export function parseValidationMessage(message: string): { field: string; value: string } | undefined {
@@ -138,7 +139,10 @@ function messageOfBody(body: unknown): string | undefined {
 
 /** A 422 about a password quotes it back; the message keeps the field, never the value. */
 function hideEchoedSecret(message: string): string {
-  return message.replace(/(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi, '$1[redacted]$2');
+  return message.replace(
+    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi,
+    '$1[redacted]$2',
+  );
 }
 
 /** The exit code for anything thrown out of a command. */
@@ -151,7 +155,8 @@ export function exitCodeOf(error: unknown): ExitCode {
 export function describeError(error: unknown, verbose: boolean): string {
   if (error instanceof B2bctlError && !verbose) return `error: ${error.message}`;
   if (error instanceof Error) {
-    if (verbose) return `error: ${error.message}\n${error.stack ?? ''}${error.cause ? `\ncaused by: ${String((error.cause as Error).stack ?? error.cause)}` : ''}`;
+    if (verbose)
+      return `error: ${error.message}\n${error.stack ?? ''}${error.cause ? `\ncaused by: ${String((error.cause as Error).stack ?? error.cause)}` : ''}`;
     return `error: ${error.message} (run with --verbose for details)`;
   }
   return `error: ${String(error)}`;

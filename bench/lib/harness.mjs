@@ -1,6 +1,15 @@
 // Shared pieces of the benchmarks: the built CLI, a spawned sandbox, generated files, peak memory.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +29,16 @@ export function benchEnv(extra = {}) {
 
 /** Starts `b2bctl sandbox --port 0 ...`; resolves with its URL once the first line is out. Every stderr line is kept with its arrival time. */
 export async function startSandbox(args = [], env = process.env) {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logLines = [];
   createInterface({ input: child.stderr }).on('line', (line) => logLines.push({ at: performance.now(), line }));
   const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${logLines.map((entry) => entry.line).join('\n')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`sandbox exited ${code}: ${logLines.map((entry) => entry.line).join('\n')}`)),
+    );
     createInterface({ input: child.stdout }).once('line', resolve);
   });
   return {
@@ -43,7 +57,11 @@ export function runCli(args, { env, input } = {}) {
   const rssFile = join(outDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
   const child = spawn(process.execPath, [cli, ...args], {
-    env: { ...env, NODE_OPTIONS: `--require ${join(root, 'bench', 'lib', 'max-rss.cjs')}`, B2BCTL_BENCH_RSS_FILE: rssFile },
+    env: {
+      ...env,
+      NODE_OPTIONS: `--require ${join(root, 'bench', 'lib', 'max-rss.cjs')}`,
+      B2BCTL_BENCH_RSS_FILE: rssFile,
+    },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin.end(input);
@@ -62,16 +80,26 @@ export function runCli(args, { env, input } = {}) {
 }
 
 export async function login(url, env) {
-  const result = await runCli(['login', '--base-url', url, '--username', 'integration@sandbox.test', '--password-stdin'], { env, input: 'sandbox-secret\n' });
+  const result = await runCli(
+    ['login', '--base-url', url, '--username', 'integration@sandbox.test', '--password-stdin'],
+    { env, input: 'sandbox-secret\n' },
+  );
   if (result.code !== 0) throw new Error(`login failed: ${result.stderr}`);
 }
 
 /** Writes the output of a generator script to a file once, reusing it on later runs when it has the same row count. */
 export async function generated(script, rows, args = []) {
-  const file = join(outDir, `${script.replace(/\W+/g, '-')}-${rows}${args.join('')}.${args.includes('--format') ? args[args.indexOf('--format') + 1] : 'csv'}`);
+  const file = join(
+    outDir,
+    `${script.replace(/\W+/g, '-')}-${rows}${args.join('')}.${args.includes('--format') ? args[args.indexOf('--format') + 1] : 'csv'}`,
+  );
   if (existsSync(file) && statSync(file).size > 0) return file;
-  const child = spawn(process.execPath, [join(root, 'scripts', script), String(rows), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited ${code}`)))));
+  const child = spawn(process.execPath, [join(root, 'scripts', script), String(rows), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited ${code}`)))),
+  );
   await Promise.all([pipeline(child.stdout, createWriteStream(`${file}.part`)), exited]);
   renameSync(`${file}.part`, file);
   return file;

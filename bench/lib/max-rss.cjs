@@ -2,5 +2,6 @@
 // named by B2BCTL_BENCH_RSS_FILE, so a benchmark reads the true peak without an external tool.
 const { writeFileSync } = require('node:fs');
 process.on('exit', () => {
-  if (process.env.B2BCTL_BENCH_RSS_FILE) writeFileSync(process.env.B2BCTL_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024));
+  if (process.env.B2BCTL_BENCH_RSS_FILE)
+    writeFileSync(process.env.B2BCTL_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024));
 });

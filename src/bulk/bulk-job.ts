@@ -1,7 +1,15 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { AuthError, ExitCode, InputError, InterruptedError, PartialFailureError, PlatformError, UnavailableError } from '../errors.js';
+import {
+  AuthError,
+  ExitCode,
+  InputError,
+  InterruptedError,
+  PartialFailureError,
+  PlatformError,
+  UnavailableError,
+} from '../errors.js';
 import type { InputRecord } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -74,7 +82,11 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   let release: (() => void) | undefined;
   if (job.lockName) {
     const store = await context.profiles();
-    release = acquireLock(join(store.directory, 'locks', `${session.profileName}.${job.lockName}.lock`), `b2bctl ${job.name} (profile ${session.profileName})`, context.log.warn);
+    release = acquireLock(
+      join(store.directory, 'locks', `${session.profileName}.${job.lockName}.lock`),
+      `b2bctl ${job.name} (profile ${session.profileName})`,
+      context.log.warn,
+    );
   }
   let spooled: { path: string; remove(): void } | undefined;
   try {
@@ -92,28 +104,48 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const started = context.clock.now();
   log.info(`${job.name}: validating ${shownName}`);
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue);
-  const validation = await runValidationPass({ input: firstPass, checker: job.newChecker(), onProblem: problemLogger(context, shownName), signal: context.interrupt });
+  const validation = await runValidationPass({
+    input: firstPass,
+    checker: job.newChecker(),
+    onProblem: problemLogger(context, shownName),
+    signal: context.interrupt,
+  });
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
-  log.info(`${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid (${((context.clock.now() - started) / 1000).toFixed(1)} s)`);
+  log.info(
+    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
+  );
   if (validation.records === 0) {
     log.info(`${job.name}: ${shownName} has no records; nothing to send.`);
     return;
   }
-  if (validation.valid === 0) throw new InputError(`Every record of ${shownName} is invalid (listed above); nothing was sent.`, { file: shownName });
+  if (validation.valid === 0)
+    throw new InputError(`Every record of ${shownName} is invalid (listed above); nothing was sent.`, {
+      file: shownName,
+    });
   if (validation.invalid > 0 && !job.flags.skipInvalid) {
-    throw new InputError(`${validation.invalid} records of ${shownName} are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.`, { file: shownName });
+    throw new InputError(
+      `${validation.invalid} records of ${shownName} are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.`,
+      { file: shownName },
+    );
   }
   const plan = job.plan(validation.valid);
   const requests = Math.ceil(validation.valid / plan.batchSize);
   if (job.flags.dryRun) {
-    log.info(`${job.name}: dry run; would send ${validation.valid} ${job.unit} in ${requests} requests ${plan.description}.`);
+    log.info(
+      `${job.name}: dry run; would send ${validation.valid} ${job.unit} in ${requests} requests ${plan.description}.`,
+    );
     return;
   }
 
   const reported = job.flags.resume ? new LineSet() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported) : undefined;
   const pacer = new Pacer(context.clock, job.flags.rate, (message) => log.debug(`${job.name}: ${message}`));
-  const client = await context.platform({ connections: job.flags.concurrency, pace: pacer, retries: job.flags.retries, timeoutMs: job.flags.timeoutMs });
+  const client = await context.platform({
+    connections: job.flags.concurrency,
+    pace: pacer,
+    retries: job.flags.retries,
+    timeoutMs: job.flags.timeoutMs,
+  });
   const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { quietWarnings: true });
   const ledger = await RunLedger.open({
     context,
@@ -125,7 +157,9 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     total: Math.max(0, validation.valid - (done?.count ?? 0)),
   });
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
-  log.info(`${job.name}: sending ${validation.valid} ${job.unit}${skipped} in up to ${requests} requests ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`);
+  log.info(
+    `${job.name}: sending ${validation.valid} ${job.unit}${skipped} in up to ${requests} requests ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+  );
 
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.
   const inFlight = new AbortController().signal;
@@ -139,17 +173,27 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
       unavailableInARow = 0;
     } catch (error) {
       // Refused credentials (401 after re-login, 403) stop the run: every other request would be refused too.
-      const refused = error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
+      const refused =
+        error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
       if (refused || !(error instanceof UnavailableError || error instanceof PlatformError)) throw error;
       const status = error instanceof PlatformError ? error.status : undefined;
-      ledger.record(batch.map(({ line, key, original }) => ({ row: { line, key, outcome: 'failed', status, message: error.message }, original })));
+      ledger.record(
+        batch.map(({ line, key, original }) => ({
+          row: { line, key, outcome: 'failed', status, message: error.message },
+          original,
+        })),
+      );
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
     }
   };
   let interrupted = false;
   let stoppedBy: unknown;
   try {
-    ({ interrupted } = await runPool(pendingBatches(job, secondPass.records, ledger, done, reported, plan.batchSize), sendBatch, { concurrency: job.flags.concurrency, signal: context.interrupt }));
+    ({ interrupted } = await runPool(
+      pendingBatches(job, secondPass.records, ledger, done, reported, plan.batchSize),
+      sendBatch,
+      { concurrency: job.flags.concurrency, signal: context.interrupt },
+    ));
   } catch (error) {
     stoppedBy = error;
   } finally {
@@ -159,16 +203,25 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
-  log.info(`${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`);
+  log.info(
+    `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+  );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
   const resumeHint = `b2bctl ${job.name} ${job.file}${job.resumeFlags ? ` ${job.resumeFlags}` : ''} --resume ${ledger.report.path}`;
   if (stoppedBy instanceof UnavailableError) {
-    throw new UnavailableError(`${stoppedBy.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`);
+    throw new UnavailableError(
+      `${stoppedBy.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`,
+    );
   }
   if (stoppedBy !== undefined) throw stoppedBy;
-  if (interrupted) throw new InterruptedError(`Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`);
+  if (interrupted)
+    throw new InterruptedError(
+      `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
+    );
   if (ledger.failures > 0) {
-    throw new PartialFailureError(`${ledger.failures} ${job.unit} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`);
+    throw new PartialFailureError(
+      `${ledger.failures} ${job.unit} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
+    );
   }
 }
 
@@ -191,11 +244,27 @@ async function* pendingBatches<T>(
     const verdict = checker.judge(record);
     if (done?.has(record.line)) continue;
     if (!verdict.ok) {
-      ledger.record([{ row: { line: record.line, key: job.keyOf(record), outcome: 'invalid', message: verdict.problems.map((problem) => problem.message).join('; ') }, original: record.original }]);
+      ledger.record([
+        {
+          row: {
+            line: record.line,
+            key: job.keyOf(record),
+            outcome: 'invalid',
+            message: verdict.problems.map((problem) => problem.message).join('; '),
+          },
+          original: record.original,
+        },
+      ]);
       continue;
     }
     const unanswered = reported !== undefined && !reported.has(record.line);
-    batch.push({ line: record.line, key: job.keyOf(record), value: verdict.value, original: record.original, ...(unanswered ? { unanswered } : {}) });
+    batch.push({
+      line: record.line,
+      key: job.keyOf(record),
+      value: verdict.value,
+      original: record.original,
+      ...(unanswered ? { unanswered } : {}),
+    });
     if (batch.length >= batchSize) {
       yield batch;
       batch = [];

@@ -1,4 +1,14 @@
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
 
@@ -38,7 +48,9 @@ export function acquireLock(path: string, command: string, warn: (message: strin
         ExitCode.interrupted,
       );
     }
-    warn(`warning: taking over the stale lock ${path}${current ? ` left by PID ${current.pid} (${current.command}, ${current.startedAt}), which is no longer running` : ''}.`);
+    warn(
+      `warning: taking over the stale lock ${path}${current ? ` left by PID ${current.pid} (${current.command}, ${current.startedAt}), which is no longer running` : ''}.`,
+    );
     try {
       unlinkSync(path);
     } catch {

@@ -54,7 +54,12 @@ export class Pacer {
     const now = this.clock.now();
     this.recentSuccesses.push(now);
     this.forgetBefore(now - 1000);
-    if (this.rate === undefined || now - this.lastThrottleAt < quietBeforeRaiseMs || now - this.lastRaiseAt < raiseEveryMs) return;
+    if (
+      this.rate === undefined ||
+      now - this.lastThrottleAt < quietBeforeRaiseMs ||
+      now - this.lastRaiseAt < raiseEveryMs
+    )
+      return;
     this.lastRaiseAt = now;
     if (now - this.lastThrottleAt >= quietBeforeProbingLimitMs) this.learnedLimit *= 1.05;
     const ceiling = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.learnedLimit * margin);
@@ -89,7 +94,9 @@ export class Pacer {
       // Too few answers since the pause to tell the allowance: step down and let the next wave tell.
       this.rate = Math.max(0.5, current * margin);
     }
-    this.report(`pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the last ${now - since} ms; pausing ${retryAfterMs} ms)`);
+    this.report(
+      `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the last ${now - since} ms; pausing ${retryAfterMs} ms)`,
+    );
   }
 
   private forgetBefore(time: number): void {

@@ -4,7 +4,11 @@
  * work in flight; an error thrown by a worker (a fatal one, such as a refused login) does the same
  * and is rethrown.
  */
-export async function runPool<T>(items: AsyncIterable<T>, worker: (item: T) => Promise<void>, options: { concurrency: number; signal?: AbortSignal }): Promise<{ interrupted: boolean }> {
+export async function runPool<T>(
+  items: AsyncIterable<T>,
+  worker: (item: T) => Promise<void>,
+  options: { concurrency: number; signal?: AbortSignal },
+): Promise<{ interrupted: boolean }> {
   const inFlight = new Set<Promise<void>>();
   // Set from the workers' callbacks, hence an object the loop reads through.
   const stop: { fatal?: { error: unknown } } = {};

@@ -29,9 +29,15 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
       async end() {},
     };
   }
-  const writer = createRecordWriter<ProblemRow>(format, context.io.stdout, { table: [], csv: ['file', 'line', 'field', 'value', 'message'] }, { color: false });
+  const writer = createRecordWriter<ProblemRow>(
+    format,
+    context.io.stdout,
+    { table: [], csv: ['file', 'line', 'field', 'value', 'message'] },
+    { color: false },
+  );
   return {
-    write: (line, problem) => writer.write({ file, line, field: problem.field, value: problem.value, message: problem.message }),
+    write: (line, problem) =>
+      writer.write({ file, line, field: problem.field, value: problem.value, message: problem.message }),
     end: async () => {
       await writer.end();
     },

@@ -58,7 +58,9 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       if (now - lastLogAt < progressLogIntervalMs) return;
       lastLogAt = now;
       const percent = options.total > 0 ? ` (${Math.floor((counts.done / options.total) * 100)}%)` : '';
-      options.log(`progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${rate(counts.done)}/s, ${counts.failed} failed`);
+      options.log(
+        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${rate(counts.done)}/s, ${counts.failed} failed`,
+      );
     },
     stop: () => {},
   };

@@ -3,10 +3,18 @@ import { basename, dirname, extname, join } from 'node:path';
 import { csvLine } from '../io/output/csv-format.js';
 
 /** What happened to one input record (DESIGN.md §7). */
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'applied' | 'queued' | 'rejected' | 'invalid' | 'failed' | 'skipped';
+export type Outcome =
+  'created' | 'updated' | 'unchanged' | 'applied' | 'queued' | 'rejected' | 'invalid' | 'failed' | 'skipped';
 
 /** Outcomes after which a resumed run leaves the record alone. */
-export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>(['created', 'updated', 'unchanged', 'applied', 'queued', 'skipped']);
+export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>([
+  'created',
+  'updated',
+  'unchanged',
+  'applied',
+  'queued',
+  'skipped',
+]);
 
 export interface ReportRow {
   line: number;
@@ -23,7 +31,13 @@ export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message
  * `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working
  * folder for stdin. A `sequence` above 1 adds `-2`, `-3`… for a second run started in the same second.
  */
-export function siblingPath(inputPath: string, kind: 'report' | 'errors', startedAt: Date, extension: string, sequence = 1): string {
+export function siblingPath(
+  inputPath: string,
+  kind: 'report' | 'errors',
+  startedAt: Date,
+  extension: string,
+  sequence = 1,
+): string {
   const folder = inputPath === '-' ? '.' : dirname(inputPath);
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -45,7 +59,18 @@ export class ReportWriter {
 
   write(rows: readonly ReportRow[]): void {
     if (rows.length === 0) return;
-    const text = rows.map((row) => csvLine([String(row.line), row.key, row.outcome, row.status === undefined ? '' : String(row.status), row.id === undefined ? '' : String(row.id), row.message ?? ''])).join('');
+    const text = rows
+      .map((row) =>
+        csvLine([
+          String(row.line),
+          row.key,
+          row.outcome,
+          row.status === undefined ? '' : String(row.status),
+          row.id === undefined ? '' : String(row.id),
+          row.message ?? '',
+        ]),
+      )
+      .join('');
     writeSync(this.descriptor, text);
     this.rows += rows.length;
   }
@@ -77,7 +102,17 @@ export class ErrorsWriter {
     }
     const text =
       this.form.kind === 'csv'
-        ? csvLine([...(original as readonly string[]).slice(0, this.form.headers.length), ...Array.from({ length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) }, () => ''), error], this.form.delimiter)
+        ? csvLine(
+            [
+              ...(original as readonly string[]).slice(0, this.form.headers.length),
+              ...Array.from(
+                { length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) },
+                () => '',
+              ),
+              error,
+            ],
+            this.form.delimiter,
+          )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
     writeSync(this.descriptor, text);
     this.rows++;

@@ -30,7 +30,10 @@ export class LineSet {
  */
 export async function readDoneLines(reportPath: string, reported?: LineSet): Promise<LineSet> {
   const done = new LineSet();
-  const notAReport = () => new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, { file: reportPath });
+  const notAReport = () =>
+    new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
+      file: reportPath,
+    });
   const columns = (header: string[]) => {
     if (!header.includes('line') || !header.includes('outcome')) throw notAReport();
     return header;
@@ -55,7 +58,11 @@ export async function readDoneLines(reportPath: string, reported?: LineSet): Pro
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES') throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, { file: reportPath, missing: true });
+    if (code === 'ENOENT' || code === 'EACCES')
+      throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
+        file: reportPath,
+        missing: true,
+      });
     // A report cut off mid-row by a crash: every complete row before it still counts.
     if (typeof code === 'string' && code.startsWith('CSV_')) return done;
     throw error;

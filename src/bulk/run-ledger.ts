@@ -45,7 +45,8 @@ export class RunLedger {
     // Both files are opened for appending: a second run started in the same second must get files of
     // its own, not add its rows to the first run's report (which a --resume would then misread).
     const taken = (sequence: number) =>
-      (chosenReport === undefined && existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence))) ||
+      (chosenReport === undefined &&
+        existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence))) ||
       existsSync(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence));
     let sequence = 1;
     while (taken(sequence)) sequence++;
@@ -97,7 +98,9 @@ export class RunLedger {
 
   /** "12 created, 1 failed" for the outcomes that occurred, in a fixed order. */
   outcomeSummary(order: readonly Outcome[]): string {
-    const parts = order.filter((outcome) => this.count(outcome) > 0).map((outcome) => `${this.count(outcome)} ${outcome}`);
+    const parts = order
+      .filter((outcome) => this.count(outcome) > 0)
+      .map((outcome) => `${this.count(outcome)} ${outcome}`);
     return parts.length > 0 ? parts.join(', ') : 'nothing sent';
   }
 
@@ -114,7 +117,10 @@ export class RunLedger {
   /** The lines that say where the report and the errors went. */
   filesSummary(): string[] {
     const lines = [`report: ${this.report.path}`];
-    if (this.errors.rows > 0) lines.push(`errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`);
+    if (this.errors.rows > 0)
+      lines.push(
+        `errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`,
+      );
     return lines;
   }
 }
@@ -124,6 +130,8 @@ function openReport(path: string): ReportWriter {
     return new ReportWriter(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`Cannot write the report ${path} (${code}); nothing was sent. Choose a writable path with --report.`);
+    throw new UsageError(
+      `Cannot write the report ${path} (${code}); nothing was sent. Choose a writable path with --report.`,
+    );
   }
 }

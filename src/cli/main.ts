@@ -28,14 +28,18 @@ async function main(): Promise<void> {
   let context: Context | undefined;
   let verbose = process.argv.includes('--verbose');
 
-  const program = buildProgram(async <T>(load: () => Promise<CommandRunner<T>>, options: T, globals: GlobalOptions) => {
-    verbose = globals.verbose;
-    // Loaded here, not at the top: `--help` and `--version` need none of it.
-    const { createContext } = await import('../context.js');
-    context = createContext({ io, env: process.env, globals, interrupt });
-    const run = await load();
-    await run(options, context);
-  }, process.env, process.argv);
+  const program = buildProgram(
+    async <T>(load: () => Promise<CommandRunner<T>>, options: T, globals: GlobalOptions) => {
+      verbose = globals.verbose;
+      // Loaded here, not at the top: `--help` and `--version` need none of it.
+      const { createContext } = await import('../context.js');
+      context = createContext({ io, env: process.env, globals, interrupt });
+      const run = await load();
+      await run(options, context);
+    },
+    process.env,
+    process.argv,
+  );
   // Subcommands copied the root's settings when they were created, so each one needs these too:
   // without the override a usage error in `sellers list` would exit 1 through process.exit.
   const configure = (command: Command): void => {
@@ -79,7 +83,8 @@ function interruptOnSignals(): AbortSignal {
   // re-raises the signal to end the process, which our handler then took for a second Ctrl-C: a
   // bulk run died at once with exit 130 instead of finishing its requests and exiting 75.
   process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) queueMicrotask(() => process.off(event, listener));
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal)
+      queueMicrotask(() => process.off(event, listener));
   });
   return controller.signal;
 }

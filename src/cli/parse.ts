@@ -4,7 +4,9 @@ import { InvalidArgumentError } from 'commander';
 export function wholeNumber(minimum = 0): (value: string) => number {
   return (value) => {
     if (!/^\d+$/.test(value.trim()) || Number(value) < minimum) {
-      throw new InvalidArgumentError(`expected a whole number${minimum > 0 ? ` of at least ${minimum}` : ' (0 or more)'}.`);
+      throw new InvalidArgumentError(
+        `expected a whole number${minimum > 0 ? ` of at least ${minimum}` : ' (0 or more)'}.`,
+      );
     }
     return Number(value);
   };

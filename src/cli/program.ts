@@ -12,18 +12,28 @@ export type Dispatch = <T>(load: () => Promise<CommandRunner<T>>, options: T, gl
  * The whole command surface of DESIGN.md §2. Commander only parses here: each action turns argv into
  * a command's options and hands them to `dispatch`, which imports the command module lazily.
  */
-export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Command {
+export function buildProgram(
+  dispatch: Dispatch,
+  env: Readonly<Record<string, string | undefined>>,
+  argv: readonly string[] = [],
+): Command {
   // Only the command group named on the command line is built (every group for root help or an
   // unknown word): defining ~80 options costs more start-up than the rest of the CLI.
   const named = commandGroupIn(argv);
   const wanted = (group: CommandGroup) => named === undefined || named === group;
   const program = new Command('b2bctl')
-    .description('Keep an ERP in step with the B2B commerce platform: customers, sales reps, stock, orders, webhooks, and a local sandbox.')
+    .description(
+      'Keep an ERP in step with the B2B commerce platform: customers, sales reps, stock, orders, webhooks, and a local sandbox.',
+    )
     .version(B2BCTL_VERSION, '-V, --version', 'print the version')
     .option('--profile <name>', 'profile to use (env B2BCTL_PROFILE, default "default")')
     .option('--base-url <url>', 'platform API base URL (env B2BCTL_BASE_URL)')
     .option('--token <token>', 'access token to use instead of the cached one (env B2BCTL_TOKEN)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices(outputFormats))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices(
+        outputFormats,
+      ),
+    )
     .option('-q, --quiet', 'print only data and errors')
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
@@ -55,7 +65,11 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
       .action((options: { username?: string; passwordStdin?: boolean; tokenStdin?: boolean }, command: Command) =>
         dispatch(
           async () => (await import('../commands/login.js')).run,
-          { username: options.username, passwordStdin: options.passwordStdin === true, tokenStdin: options.tokenStdin === true },
+          {
+            username: options.username,
+            passwordStdin: options.passwordStdin === true,
+            tokenStdin: options.tokenStdin === true,
+          },
           globalsOf(command),
         ),
       );
@@ -65,23 +79,31 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
     program
       .command('logout')
       .description("forget the profile's cached token")
-      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/logout.js')).run, {}, globalsOf(command)));
+      .action((_options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/logout.js')).run, {}, globalsOf(command)),
+      );
   }
 
   if (wanted('whoami')) {
     program
       .command('whoami')
       .description('show the profile, base URL, user and token expiry (never the token)')
-      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/whoami.js')).run, {}, globalsOf(command)));
+      .action((_options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/whoami.js')).run, {}, globalsOf(command)),
+      );
   }
 
   if (wanted('config')) {
-    const config = program.command('config').description('read and change profile settings (b2bctl config list shows them all)');
+    const config = program
+      .command('config')
+      .description('read and change profile settings (b2bctl config list shows them all)');
     config
       .command('get')
       .description("print a setting's effective value")
       .argument('<key>', 'setting, such as baseUrl or paths.token')
-      .action((key: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runGet, { key }, globalsOf(command)));
+      .action((key: string, _options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/config/index.js')).runGet, { key }, globalsOf(command)),
+      );
     config
       .command('set')
       .description('store a setting in the profile (an empty value removes it)')
@@ -93,7 +115,9 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
     config
       .command('list')
       .description('every setting with its value and source (flag, env, profile, default)')
-      .action((_options: unknown, command: Command) => dispatch(async () => (await import('../commands/config/index.js')).runList, {}, globalsOf(command)));
+      .action((_options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/config/index.js')).runList, {}, globalsOf(command)),
+      );
   }
 
   if (wanted('sellers')) {
@@ -115,7 +139,9 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
   }
 
   if (wanted('customer')) {
-    const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+    const customer = program
+      .command('customer')
+      .description('customers: validate, create, update, activate, addresses');
     withInputOptions(
       customer
         .command('validate')
@@ -123,7 +149,11 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
         .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
         .option('--update', 'check the file as input to customer update (only the document is required)'),
     ).action((file: string, options: Record<string, unknown>, command: Command) =>
-      dispatch(async () => (await import('../commands/customer/validate.js')).run, { file, mode: options.update === true ? ('update' as const) : ('create' as const), ...inputFlagsOf(options) }, globalsOf(command)),
+      dispatch(
+        async () => (await import('../commands/customer/validate.js')).run,
+        { file, mode: options.update === true ? ('update' as const) : ('create' as const), ...inputFlagsOf(options) },
+        globalsOf(command),
+      ),
     );
     withSendOptions(
       withInputOptions(
@@ -134,7 +164,11 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
           .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
       ),
     ).action((file: string, options: Record<string, unknown>, command: Command) =>
-      dispatch(async () => (await import('../commands/customer/create.js')).run, { file, upsert: options.upsert === true, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+      dispatch(
+        async () => (await import('../commands/customer/create.js')).run,
+        { file, upsert: options.upsert === true, ...inputFlagsOf(options), ...sendFlagsOf(options) },
+        globalsOf(command),
+      ),
     );
     withSendOptions(
       withInputOptions(
@@ -143,12 +177,23 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
           .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
           .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
           .option('--document <doc>', 'the customer to update (with --set)')
-          .option('--set <field=value>', 'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[]),
+          .option(
+            '--set <field=value>',
+            'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)',
+            (value: string, previous: string[]) => [...previous, value],
+            [] as string[],
+          ),
       ),
     ).action((file: string | undefined, options: Record<string, unknown>, command: Command) =>
       dispatch(
         async () => (await import('../commands/customer/update.js')).run,
-        { file, document: options.document as string | undefined, set: options.set as string[], ...inputFlagsOf(options), ...sendFlagsOf(options) },
+        {
+          file,
+          document: options.document as string | undefined,
+          set: options.set as string[],
+          ...inputFlagsOf(options),
+          ...sendFlagsOf(options),
+        },
         globalsOf(command),
       ),
     );
@@ -161,24 +206,36 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
           .argument('[state]', 'active or inactive (with a document)'),
       ),
     ).action((target: string, state: string | undefined, options: Record<string, unknown>, command: Command) =>
-      dispatch(async () => (await import('../commands/customer/status.js')).run, { target, state, ...inputFlagsOf(options), ...sendFlagsOf(options) }, globalsOf(command)),
+      dispatch(
+        async () => (await import('../commands/customer/status.js')).run,
+        { target, state, ...inputFlagsOf(options), ...sendFlagsOf(options) },
+        globalsOf(command),
+      ),
     );
     customer
       .command('addresses')
       .description("list a customer's addresses")
       .argument('<doc>', 'the CPF or CNPJ')
-      .action((document: string, _options: unknown, command: Command) => dispatch(async () => (await import('../commands/customer/addresses.js')).run, { document }, globalsOf(command)));
+      .action((document: string, _options: unknown, command: Command) =>
+        dispatch(async () => (await import('../commands/customer/addresses.js')).run, { document }, globalsOf(command)),
+      );
   }
 
   if (wanted('stock')) {
-    const stock = program.command('stock').description('stock and price: nightly files through the 50-item and 200-item routes');
+    const stock = program
+      .command('stock')
+      .description('stock and price: nightly files through the 50-item and 200-item routes');
     withInputOptions(
       stock
         .command('validate')
         .description('check every row of a stock file locally; sends nothing')
         .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
     ).action((file: string, options: Record<string, unknown>, command: Command) =>
-      dispatch(async () => (await import('../commands/stock/validate.js')).run, { file, ...inputFlagsOf(options) }, globalsOf(command)),
+      dispatch(
+        async () => (await import('../commands/stock/validate.js')).run,
+        { file, ...inputFlagsOf(options) },
+        globalsOf(command),
+      ),
     );
     withSendOptions(
       withInputOptions(
@@ -186,7 +243,14 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
           .command('push')
           .description('push a stock and price file, paced, retried, reported and resumable')
           .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
-          .addOption(new Option('--route <route>', 'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)').choices(['auto', 'batch', 'queue']).default('auto'))
+          .addOption(
+            new Option(
+              '--route <route>',
+              'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)',
+            )
+              .choices(['auto', 'batch', 'queue'])
+              .default('auto'),
+          )
           .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
           .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
       ),
@@ -212,16 +276,29 @@ export function buildProgram(dispatch: Dispatch, env: Readonly<Record<string, st
       .description('run a local simulator of the platform; prints its base URL first on stdout')
       .option('--host <address>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8787)
-      .option('--username <email>', 'integration user it accepts (password: B2BCTL_SANDBOX_PASSWORD, default sandbox-secret)')
+      .option(
+        '--username <email>',
+        'integration user it accepts (password: B2BCTL_SANDBOX_PASSWORD, default sandbox-secret)',
+      )
       .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1))
       .option('--latency <ms>', 'delay before every answer', wholeNumber(0))
       .option('--fail-rate <share>', 'share of requests answered 503', fraction)
       .option('--reset-rate <share>', 'share of connections reset without an answer', fraction)
       .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0: none)', wholeNumber(0))
       .option('--seed <folder>', 'folder with the seed files (default: the samples shipped with b2bctl)')
-      .option('--settings <file>', 'store settings JSON merged over <seed>/store-settings.json (ZIP validation, lat/lng, SSO ids, price tags, customer types, groups)')
-      .option('--generated-skus <n>', 'SKUs GEN-0000001 … GEN-<n> known besides products.json (default 2000000)', wholeNumber(0))
-      .option('--stock-schema <file>', "JSON mapping of the stock item fields to this store's names (default: identity)")
+      .option(
+        '--settings <file>',
+        'store settings JSON merged over <seed>/store-settings.json (ZIP validation, lat/lng, SSO ids, price tags, customer types, groups)',
+      )
+      .option(
+        '--generated-skus <n>',
+        'SKUs GEN-0000001 … GEN-<n> known besides products.json (default 2000000)',
+        wholeNumber(0),
+      )
+      .option(
+        '--stock-schema <file>',
+        "JSON mapping of the stock item fields to this store's names (default: identity)",
+      )
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -270,10 +347,20 @@ export function commandGroupIn(argv: readonly string[]): CommandGroup | undefine
 /** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
 function withInputOptions(command: Command): Command {
   return command
-    .option('--map <file>', "JSON file renaming the ERP's headers to field names, such as {\"CNPJ\":\"document\"}")
+    .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
     .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
-    .addOption(new Option('--encoding <name>', 'text encoding (default: UTF-8 when it decodes, else Windows-1252)').choices(['utf-8', 'windows-1252']))
-    .addOption(new Option('--decimal <separator>', 'decimal separator of numbers (default: , with ; as delimiter, else .)').choices(['.', ',']))
+    .addOption(
+      new Option('--encoding <name>', 'text encoding (default: UTF-8 when it decodes, else Windows-1252)').choices([
+        'utf-8',
+        'windows-1252',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--decimal <separator>',
+        'decimal separator of numbers (default: , with ; as delimiter, else .)',
+      ).choices(['.', ',']),
+    )
     .option('--strict', 'an unknown column is an error, not a warning');
 }
 
@@ -295,7 +382,7 @@ function withSendOptions(command: Command): Command {
     .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
     .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
     .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv)')
-    .option('--resume <report>', 'skip the records an earlier run\'s report shows done, and append to that report')
+    .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
     .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
     .option('--dry-run', 'validate and say what would be sent, without sending');
 }

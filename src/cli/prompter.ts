@@ -7,7 +7,13 @@ export function inquirerPrompter(io: IOStreams): Prompter {
   const context = { input: io.stdin, output: io.stderr };
   return {
     input: (message, defaultValue) => interruptible(input({ message, default: defaultValue, required: true }, context)),
-    password: (message) => interruptible(password({ message, mask: '*', validate: (value) => value.length > 0 || 'The password cannot be empty' }, context)),
+    password: (message) =>
+      interruptible(
+        password(
+          { message, mask: '*', validate: (value) => value.length > 0 || 'The password cannot be empty' },
+          context,
+        ),
+      ),
   };
 }
 
@@ -16,7 +22,8 @@ async function interruptible(answer: Promise<string>): Promise<string> {
   try {
     return await answer;
   } catch (error) {
-    if ((error as Error).name === 'ExitPromptError') throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
+    if ((error as Error).name === 'ExitPromptError')
+      throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
     throw error;
   }
 }

@@ -17,14 +17,22 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     throw new UsageError('Use only one of --password-stdin, --token and --token-stdin.');
   }
   const session = await context.session({ allowNewProfile: true });
-  const baseUrl = session.value('baseUrl') ?? (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
+  const baseUrl =
+    session.value('baseUrl') ??
+    (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
   if (baseUrl && !session.value('baseUrl')) session.save({ baseUrl });
   const checkedBaseUrl = session.requireBaseUrl();
 
   if (options.tokenStdin || presetToken !== undefined) {
     const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
     if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin or pass --token TOKEN.');
-    session.save({ baseUrl: checkedBaseUrl, token, tokenObtainedAt: new Date(context.clock.now()).toISOString(), tokenExpiresAt: undefined, username: options.username ?? session.profile.username });
+    session.save({
+      baseUrl: checkedBaseUrl,
+      token,
+      tokenObtainedAt: new Date(context.clock.now()).toISOString(),
+      tokenExpiresAt: undefined,
+      username: options.username ?? session.profile.username,
+    });
     context.log.info(
       `Stored a pre-issued token for profile "${session.profileName}" at ${checkedBaseUrl}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.`,
     );
@@ -32,19 +40,26 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   }
 
   const username = options.username ?? session.value('username') ?? (await askFor(context, 'username'));
-  const password = options.passwordStdin ? await readSecretFromStdin(context.io.stdin) : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));
+  const password = options.passwordStdin
+    ? await readSecretFromStdin(context.io.stdin)
+    : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));
   if (!password) throw new UsageError('The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.');
 
   const http = await context.httpClient(checkedBaseUrl);
   const issued = await requestToken(http, tokenRoute(session), { username, password });
   const fields = tokenFields(issued, context.clock.now(), checkedBaseUrl);
   session.save({ ...fields, username });
-  context.log.info(`Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`);
+  context.log.info(
+    `Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`,
+  );
 }
 
 async function askFor(context: Context, what: 'username' | 'password'): Promise<string> {
   if (!context.canPrompt()) {
-    const how = what === 'username' ? 'pass --username EMAIL or set B2BCTL_USERNAME' : 'pipe it with --password-stdin or set B2BCTL_PASSWORD';
+    const how =
+      what === 'username'
+        ? 'pass --username EMAIL or set B2BCTL_USERNAME'
+        : 'pipe it with --password-stdin or set B2BCTL_PASSWORD';
     throw new UsageError(`No ${what} for login and no terminal to ask on: ${how}.`);
   }
   const prompter = await context.prompter();

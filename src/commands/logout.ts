@@ -10,5 +10,7 @@ export async function run(_options: LogoutOptions, context: Context): Promise<vo
     return;
   }
   session.save({ token: undefined, tokenExpiresAt: undefined, tokenObtainedAt: undefined });
-  context.log.info(`Logged out of profile "${session.profileName}". Run b2bctl login${session.profileName === 'default' ? '' : ` --profile ${session.profileName}`} to log in again.`);
+  context.log.info(
+    `Logged out of profile "${session.profileName}". Run b2bctl login${session.profileName === 'default' ? '' : ` --profile ${session.profileName}`} to log in again.`,
+  );
 }

@@ -37,7 +37,10 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     settingsFile: options.settings,
     generatedSkus: options.generatedSkus ?? sandboxDefaults.generatedSkus,
     // The same reader as stock push's --schema, so the sandbox can play a store whose stock fields have other names.
-    stockSchema: options.stockSchema === undefined ? undefined : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
+    stockSchema:
+      options.stockSchema === undefined
+        ? undefined
+        : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);

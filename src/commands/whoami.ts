@@ -24,7 +24,13 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   let tokenStatus: Identity['tokenStatus'] = 'none';
   if (token.value) {
     if (!expiresAt) tokenStatus = 'unknown';
-    else tokenStatus = tokenNeedsRenewal({ obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) }, context.clock.now()) ? 'expired' : 'valid';
+    else
+      tokenStatus = tokenNeedsRenewal(
+        { obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) },
+        context.clock.now(),
+      )
+        ? 'expired'
+        : 'valid';
   }
   const identity: Identity = {
     profile: session.profileName,

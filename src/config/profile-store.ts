@@ -46,7 +46,10 @@ export class ProfileStore {
     try {
       const profiles = this.open().get('profiles');
       if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
-        throw new ConfigError(`Config file ${this.file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.`, this.file);
+        throw new ConfigError(
+          `Config file ${this.file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.`,
+          this.file,
+        );
       }
       return profiles;
     } catch (error) {
@@ -87,7 +90,11 @@ export class ProfileStore {
   private explain(error: unknown): unknown {
     if (error instanceof ConfigError) return error;
     if (error instanceof SyntaxError) {
-      return new ConfigError(`Config file ${this.file} is not valid JSON (${error.message}). Fix it, or delete it and run b2bctl login again.`, this.file, { cause: error });
+      return new ConfigError(
+        `Config file ${this.file} is not valid JSON (${error.message}). Fix it, or delete it and run b2bctl login again.`,
+        this.file,
+        { cause: error },
+      );
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {

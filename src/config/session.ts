@@ -48,7 +48,9 @@ export class Session {
       const url = new URL(baseUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     } catch {
-      throw new UsageError(`Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`);
+      throw new UsageError(
+        `Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`,
+      );
     }
     return baseUrl;
   }
@@ -59,7 +61,9 @@ export class Session {
   }
 
   notLoggedIn(): AuthError {
-    return new AuthError(`Not logged in for profile "${this.profileName}". Run b2bctl login --profile ${this.profileName}.`);
+    return new AuthError(
+      `Not logged in for profile "${this.profileName}". Run b2bctl login --profile ${this.profileName}.`,
+    );
   }
 
   private loginProfileFlag(): string {

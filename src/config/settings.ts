@@ -38,19 +38,70 @@ export const settingDefinitions: readonly SettingDefinition[] = [
   { key: 'token', description: 'Access token', env: 'B2BCTL_TOKEN', secret: true, managed: true },
   { key: 'tokenExpiresAt', description: 'When the cached token expires (ISO-8601)', managed: true },
   { key: 'tokenObtainedAt', description: 'When the cached token was issued (ISO-8601)', managed: true },
-  { key: 'auth.style', description: 'Body style of the token route', defaultValue: 'json', allowed: ['json', 'form', 'basic'] },
+  {
+    key: 'auth.style',
+    description: 'Body style of the token route',
+    defaultValue: 'json',
+    allowed: ['json', 'form', 'basic'],
+  },
   { key: 'paths.token', description: 'Token route', defaultValue: '/v1/auth/token', check: isPath },
-  { key: 'paths.sellers', description: 'Sales rep listing route', defaultValue: '/sellerModule/listSellers', check: isPath },
-  { key: 'paths.customerStatus', description: 'Customer status route', defaultValue: '/v1/customer/updateStatus/:document/:active', check: isPath },
-  { key: 'paths.customerAddresses', description: 'Customer addresses route', defaultValue: '/v1/customer/addresses/:document', check: isPath },
+  {
+    key: 'paths.sellers',
+    description: 'Sales rep listing route',
+    defaultValue: '/sellerModule/listSellers',
+    check: isPath,
+  },
+  {
+    key: 'paths.customerStatus',
+    description: 'Customer status route',
+    defaultValue: '/v1/customer/updateStatus/:document/:active',
+    check: isPath,
+  },
+  {
+    key: 'paths.customerAddresses',
+    description: 'Customer addresses route',
+    defaultValue: '/v1/customer/addresses/:document',
+    check: isPath,
+  },
   { key: 'paths.orders', description: 'Order listing route', defaultValue: '/v1/orders', check: isPath },
   { key: 'paths.order', description: 'Order detail route', defaultValue: '/v1/orders/:id', check: isPath },
-  { key: 'paths.stockBatch', description: 'Stock batch route (1-50 items, per-item result)', defaultValue: '/v1/stock/batch', check: isPath },
-  { key: 'paths.stockQueue', description: 'Stock queue route (up to 200 items, asynchronous)', defaultValue: '/api/v1/stocks/batch', check: isPath },
-  { key: 'stock.autoThreshold', description: 'stock push --route auto: items above which the queue route is used', defaultValue: '1000', check: isWholeNumber },
-  { key: 'stock.schema', description: 'Stock item field names on the wire: a JSON file path or inline JSON', env: 'B2BCTL_STOCK_SCHEMA' },
-  { key: 'http.timeout', description: 'Per-request timeout in milliseconds', env: 'B2BCTL_TIMEOUT', defaultValue: '30000', check: isWholeNumber },
-  { key: 'http.retries', description: 'Retries after a failed request', env: 'B2BCTL_RETRIES', defaultValue: '3', check: isWholeNumber },
+  {
+    key: 'paths.stockBatch',
+    description: 'Stock batch route (1-50 items, per-item result)',
+    defaultValue: '/v1/stock/batch',
+    check: isPath,
+  },
+  {
+    key: 'paths.stockQueue',
+    description: 'Stock queue route (up to 200 items, asynchronous)',
+    defaultValue: '/api/v1/stocks/batch',
+    check: isPath,
+  },
+  {
+    key: 'stock.autoThreshold',
+    description: 'stock push --route auto: items above which the queue route is used',
+    defaultValue: '1000',
+    check: isWholeNumber,
+  },
+  {
+    key: 'stock.schema',
+    description: 'Stock item field names on the wire: a JSON file path or inline JSON',
+    env: 'B2BCTL_STOCK_SCHEMA',
+  },
+  {
+    key: 'http.timeout',
+    description: 'Per-request timeout in milliseconds',
+    env: 'B2BCTL_TIMEOUT',
+    defaultValue: '30000',
+    check: isWholeNumber,
+  },
+  {
+    key: 'http.retries',
+    description: 'Retries after a failed request',
+    env: 'B2BCTL_RETRIES',
+    defaultValue: '3',
+    check: isWholeNumber,
+  },
 ];
 
 const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));
@@ -106,5 +157,8 @@ export function problemWithSetting(key: string, value: string): string | undefin
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */
 export function closestKey(key: string): string | undefined {
-  return closestName(key, settingDefinitions.map((definition) => definition.key));
+  return closestName(
+    key,
+    settingDefinitions.map((definition) => definition.key),
+  );
 }

@@ -125,7 +125,8 @@ export const topFieldTypes: Readonly<Record<'create' | 'update', Readonly<Record
 export function customerFieldType(path: string, mode: 'create' | 'update'): FieldType | undefined {
   const parts = path.split('.');
   if (parts.length === 1) return ownValue(topFieldTypes[mode], path);
-  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2) return ownValue(addressFieldTypes, parts[1] ?? '');
+  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2)
+    return ownValue(addressFieldTypes, parts[1] ?? '');
   if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && /^(?:\d+|\*)$/.test(parts[1] ?? '')) {
     return ownValue(addressFieldTypes, parts[2] ?? '');
   }

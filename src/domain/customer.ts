@@ -14,7 +14,14 @@
 import { z } from 'zod';
 import { checkCnae, checkStateRegistration, isFederativeUnit } from './brazil-codes.js';
 import { normalizeCep } from './cep.js';
-import { addressFieldTypes, topFieldTypes, type AddressInput, type CustomerCreateBody, type CustomerUpdateBody, type FieldType } from './customer-fields.js';
+import {
+  addressFieldTypes,
+  topFieldTypes,
+  type AddressInput,
+  type CustomerCreateBody,
+  type CustomerUpdateBody,
+  type FieldType,
+} from './customer-fields.js';
 import { checkDocument, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
 
@@ -37,7 +44,15 @@ export interface FieldProblem {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
 /** The fields the platform names in its 422 answers, in the order it checks them. */
-export const platformCheckedFields = ['documentType', 'username', 'document', 'phone', 'password', 'ssoConfigId', 'address'] as const;
+export const platformCheckedFields = [
+  'documentType',
+  'username',
+  'document',
+  'phone',
+  'password',
+  'ssoConfigId',
+  'address',
+] as const;
 
 /** The platform's wording; the local one adds the reason in parentheses. */
 export function validationMessage(field: string, value: string, detail?: string): string {
@@ -65,7 +80,12 @@ export function validateCustomerUpdate(record: unknown): ValidationResult<Custom
 export function validateAddress(address: unknown): ValidationResult<AddressInput> {
   const parsed = addressSchema.safeParse(readAddress(address));
   if (parsed.success) return { ok: true, value: withoutUndefined(parsed.data) as AddressInput };
-  return { ok: false, problems: parsed.error.issues.map((issue) => problem(issue.path.map(String).join('.') || 'address', valueAt(address, issue.path), issue.message)) };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) =>
+      problem(issue.path.map(String).join('.') || 'address', valueAt(address, issue.path), issue.message),
+    ),
+  };
 }
 
 /** The normalized document, for duplicate detection and resume; the document without punctuation when it is invalid. */
@@ -101,7 +121,11 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
   if (!isObject(record)) return [];
   const warnings: FieldProblem[] = [];
   const warn = (field: string, value: string, reason: string) =>
-    warnings.push({ field, value, message: `Property [${field}] with value [${value}] may be wrong (${reason}); the platform does not check it` });
+    warnings.push({
+      field,
+      value,
+      message: `Property [${field}] with value [${value}] may be wrong (${reason}); the platform does not check it`,
+    });
   const stateRegistration = textOf(record.stateRegistration);
   if (stateRegistration !== undefined) {
     const check = checkStateRegistration(stateRegistration);
@@ -118,10 +142,12 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
     if (!check.ok) warn('trackingPhone', trackingPhone, check.reason);
   }
   const addresses: [string, unknown][] = [['customerRegistrationAddress', record.customerRegistrationAddress]];
-  if (Array.isArray(record.addressList)) record.addressList.forEach((item, index) => addresses.push([`addressList.${index}`, item]));
+  if (Array.isArray(record.addressList))
+    record.addressList.forEach((item, index) => addresses.push([`addressList.${index}`, item]));
   for (const [path, address] of addresses) {
     const state = isObject(address) ? textOf(address.state) : undefined;
-    if (state !== undefined && !isFederativeUnit(state)) warn(`${path}.state`, state, 'not one of the 27 UFs, such as SP');
+    if (state !== undefined && !isFederativeUnit(state))
+      warn(`${path}.state`, state, 'not one of the 27 UFs, such as SP');
   }
   return warnings;
 }
@@ -132,7 +158,8 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-const textInput = (value: unknown) => (isBlank(value) ? undefined : typeof value === 'number' && Number.isFinite(value) ? String(value) : value);
+const textInput = (value: unknown) =>
+  isBlank(value) ? undefined : typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 const booleanInput = (value: unknown) => {
   if (isBlank(value)) return undefined;
   const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
@@ -140,10 +167,14 @@ const booleanInput = (value: unknown) => {
 };
 const numberInput = (value: unknown) => {
   if (isBlank(value)) return undefined;
-  return typeof value === 'string' && /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(value) ? Number(value) : value;
+  return typeof value === 'string' && /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(value)
+    ? Number(value)
+    : value;
 };
-const listInput = (value: unknown) => (isBlank(value) ? undefined : Array.isArray(value) ? value.map(textInput) : value);
-const missingOr = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : expected);
+const listInput = (value: unknown) =>
+  isBlank(value) ? undefined : Array.isArray(value) ? value.map(textInput) : value;
+const missingOr = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'required' : expected;
 
 /** How each field type's input is read before the rules see it; one plain pass, because zod's preprocess on ~30 fields a record was most of the cost of validating a large file. */
 const inputOf: Record<FieldType, (value: unknown) => unknown> = {
@@ -159,7 +190,9 @@ function readAddress(value: unknown): unknown {
   if (!isObject(value)) return value;
   const read: Record<string, unknown> = {};
   for (const key in value) {
-    const type = Object.hasOwn(addressFieldTypes, key) ? addressFieldTypes[key as keyof typeof addressFieldTypes] : undefined;
+    const type = Object.hasOwn(addressFieldTypes, key)
+      ? addressFieldTypes[key as keyof typeof addressFieldTypes]
+      : undefined;
     read[key] = type ? inputOf[type](value[key]) : value[key];
   }
   return read;
@@ -173,7 +206,8 @@ function readRecord(record: unknown, mode: 'create' | 'update'): unknown {
   for (const key in record) {
     const value = record[key];
     if (key === 'customerRegistrationAddress') read[key] = readAddress(value);
-    else if (key === 'addressList' && mode === 'create') read[key] = isBlank(value) ? undefined : Array.isArray(value) ? value.map(readAddress) : value;
+    else if (key === 'addressList' && mode === 'create')
+      read[key] = isBlank(value) ? undefined : Array.isArray(value) ? value.map(readAddress) : value;
     else {
       const type = Object.hasOwn(types, key) ? types[key] : undefined;
       read[key] = type ? inputOf[type](value) : value;
@@ -220,14 +254,20 @@ function bodySchema(mode: 'create' | 'update') {
   shape.customerRegistrationAddress = optionalAddress;
   if (mode === 'create') {
     shape.documentType = withReason(requiredText, (value) =>
-      documentKindOfType(value) ? { ok: true } : { ok: false, reason: 'use cpf or pf for an individual, cnpj or pj for a company' },
+      documentKindOfType(value)
+        ? { ok: true }
+        : { ok: false, reason: 'use cpf or pf for an individual, cnpj or pj for a company' },
     );
-    shape.username = withReason(requiredText, (value) => (isPlausibleEmail(value.trim()) ? { ok: true } : { ok: false, reason: 'not a valid e-mail address' }));
+    shape.username = withReason(requiredText, (value) =>
+      isPlausibleEmail(value.trim()) ? { ok: true } : { ok: false, reason: 'not a valid e-mail address' },
+    );
     shape.phone = withReason(requiredText, phoneCheck);
     shape.password = requiredText;
     shape.addressList = z.array(addressSchema, { error: 'expected a list of addresses' }).optional();
   } else {
-    shape.phone = withReason(optionalSchemas.string as z.ZodType<string | undefined>, (value) => (value === undefined ? { ok: true } : phoneCheck(value)));
+    shape.phone = withReason(optionalSchemas.string as z.ZodType<string | undefined>, (value) =>
+      value === undefined ? { ok: true } : phoneCheck(value),
+    );
   }
   return z.object(shape, { error: 'expected an object of customer fields' });
 }
@@ -236,7 +276,10 @@ const schemas = { create: bodySchema('create'), update: bodySchema('update') };
 
 // ---- validation -----------------------------------------------------------------------------
 
-function validate(record: unknown, mode: 'create' | 'update'): ValidationResult<CustomerCreateBody | CustomerUpdateBody> {
+function validate(
+  record: unknown,
+  mode: 'create' | 'update',
+): ValidationResult<CustomerCreateBody | CustomerUpdateBody> {
   const parsed = schemas[mode].safeParse(readRecord(record, mode));
   const problems: FieldProblem[] = [];
   if (!parsed.success) {
@@ -286,11 +329,14 @@ export function addressCombinationProblem(record: Record<string, unknown>): stri
   if (principals > 1) return `addressList has ${principals} items with principal true; mark only one`;
   if (hasRegistration) return undefined;
   if (!list) return 'send customerRegistrationAddress, or addressList with one item marked principal';
-  if (principals === 0) return 'addressList has no item with principal true; mark the main address or send customerRegistrationAddress';
+  if (principals === 0)
+    return 'addressList has no item with principal true; mark the main address or send customerRegistrationAddress';
   return undefined;
 }
 
-const problemOrder = new Map<string, number>([...platformCheckedFields, 'customerRegistrationAddress', 'addressList'].map((field, index) => [field, index]));
+const problemOrder = new Map<string, number>(
+  [...platformCheckedFields, 'customerRegistrationAddress', 'addressList'].map((field, index) => [field, index]),
+);
 
 /** Platform-named fields first, in the platform's order (addresses with `address`), then the others in body order. */
 function sortProblems(problems: FieldProblem[], mode: 'create' | 'update'): FieldProblem[] {
@@ -299,7 +345,10 @@ function sortProblems(problems: FieldProblem[], mode: 'create' | 'update'): Fiel
     const top = platformFieldOf(field);
     return problemOrder.get(top) ?? 100 + bodyOrder.indexOf(top);
   };
-  return problems.map((item, index) => ({ item, index, rank: rank(item.field) })).toSorted((a, b) => a.rank - b.rank || a.index - b.index).map(({ item }) => item);
+  return problems
+    .map((item, index) => ({ item, index, rank: rank(item.field) }))
+    .toSorted((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ item }) => item);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -316,7 +365,8 @@ function textOf(value: unknown): string | undefined {
 /** The value at a path as the message shows it: text as is, missing as empty, objects as JSON (cut at 80 characters). */
 function valueAt(record: unknown, path: readonly PropertyKey[]): string {
   let value: unknown = record;
-  for (const key of path) value = isObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = isObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

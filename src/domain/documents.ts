@@ -7,7 +7,8 @@
 
 export type DocumentKind = 'cpf' | 'cnpj';
 
-export type DocumentCheck = { ok: true; kind: DocumentKind; normalized: string; formatted: string } | { ok: false; reason: string };
+export type DocumentCheck =
+  { ok: true; kind: DocumentKind; normalized: string; formatted: string } | { ok: false; reason: string };
 
 /** Punctuation people write around documents; anything else (letters aside) makes the value invalid. */
 const punctuation = /[.\-/\s]/g;
@@ -58,16 +59,19 @@ function checkCpf(digits: string): DocumentCheck {
   if (allSame(digits)) return { ok: false, reason: 'repeated digits are not a valid CPF' };
   const first = checkDigit(digits, cpfWeightsFirst);
   const second = checkDigit(digits, cpfWeightsSecond, first);
-  if (valueAt(digits, 9) !== first || valueAt(digits, 10) !== second) return { ok: false, reason: 'CPF check digits do not match' };
+  if (valueAt(digits, 9) !== first || valueAt(digits, 10) !== second)
+    return { ok: false, reason: 'CPF check digits do not match' };
   return { ok: true, kind: 'cpf', normalized: digits, formatted: formatCpf(digits) };
 }
 
 function checkCnpj(characters: string): DocumentCheck {
-  if (valueAt(characters, 12) > 9 || valueAt(characters, 13) > 9) return { ok: false, reason: 'CNPJ check digits are always digits' };
+  if (valueAt(characters, 12) > 9 || valueAt(characters, 13) > 9)
+    return { ok: false, reason: 'CNPJ check digits are always digits' };
   if (allSame(characters)) return { ok: false, reason: 'repeated digits are not a valid CNPJ' };
   const first = checkDigit(characters, cnpjWeightsFirst);
   const second = checkDigit(characters, cnpjWeightsSecond, first);
-  if (valueAt(characters, 12) !== first || valueAt(characters, 13) !== second) return { ok: false, reason: 'CNPJ check digits do not match' };
+  if (valueAt(characters, 12) !== first || valueAt(characters, 13) !== second)
+    return { ok: false, reason: 'CNPJ check digits do not match' };
   return { ok: true, kind: 'cnpj', normalized: characters, formatted: formatCnpj(characters) };
 }
 

@@ -17,9 +17,11 @@ export function normalizePhone(raw: string): PhoneCheck {
   if (text === '') return { ok: false, reason: 'empty' };
   if (/[^\d\s().\-+]/.test(text)) return { ok: false, reason: 'a phone holds only digits, spaces and + ( ) - .' };
   let digits = text.replace(separators, '');
-  if (text.startsWith('+') && !digits.startsWith('55')) return { ok: false, reason: 'not a Brazilian number: the country code is +55' };
+  if (text.startsWith('+') && !digits.startsWith('55'))
+    return { ok: false, reason: 'not a Brazilian number: the country code is +55' };
   if ((digits.length === 12 || digits.length === 13) && digits.startsWith('55')) digits = digits.slice(2);
-  if (digits.length !== 10 && digits.length !== 11) return { ok: false, reason: 'a phone has 10 or 11 digits with the area code (DDD)' };
+  if (digits.length !== 10 && digits.length !== 11)
+    return { ok: false, reason: 'a phone has 10 or 11 digits with the area code (DDD)' };
   const ddd = digits.slice(0, 2);
   if (!areaCode.test(ddd)) return { ok: false, reason: `${ddd} is not a Brazilian area code (DDD)` };
   const number = digits.slice(2);

@@ -75,8 +75,13 @@ const controlCharacters = /[\u0000-\u001f\u007f]/;
 
 function codeSchema() {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? `${fieldPlaceholder} is required` : `${fieldPlaceholder} must be text`) })
-    .refine((code) => !controlCharacters.test(code), { error: `${fieldPlaceholder} must not contain control characters` });
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `${fieldPlaceholder} is required` : `${fieldPlaceholder} must be text`,
+    })
+    .refine((code) => !controlCharacters.test(code), {
+      error: `${fieldPlaceholder} must not contain control characters`,
+    });
 }
 
 /** Exactly representable with 2 decimals: 19.99 is, 19.999 and 1.005 are not. */
@@ -108,7 +113,10 @@ const stockRowSchema = z.object({
  * Numeric fields must arrive as numbers: a string there (`abc`, `2,5`) is a value the reader could
  * not parse. Fields outside the item are ignored. With a schema, problems name the store's fields.
  */
-export function validateStockRow(record: Record<string, unknown>, schema: StockSchema = defaultStockSchema): StockRowVerdict {
+export function validateStockRow(
+  record: Record<string, unknown>,
+  schema: StockSchema = defaultStockSchema,
+): StockRowVerdict {
   const parsed = stockRowSchema.safeParse({
     sku: codeText(record.sku),
     quantity: absentWhenBlank(record.quantity),
@@ -185,7 +193,9 @@ export class StockSchemaError extends Error {
 export function parseStockSchema(json: unknown): StockSchema {
   const container = isPlainObject(json) && Object.hasOwn(json, 'fields') ? json.fields : json;
   if (!isPlainObject(container)) {
-    throw new StockSchemaError([`expected an object such as ${JSON.stringify(defaultStockSchema.fields)}, got ${describeJson(container)}`]);
+    throw new StockSchemaError([
+      `expected an object such as ${JSON.stringify(defaultStockSchema.fields)}, got ${describeJson(container)}`,
+    ]);
   }
   const problems: string[] = [];
   for (const key of Object.keys(container)) {
@@ -227,7 +237,10 @@ export function toWireItem(item: StockItem, schema: StockSchema = defaultStockSc
 }
 
 /** A wire object renamed to canonical fields, not yet validated (pass it to validateStockRow). */
-export function fromWireItem(object: Record<string, unknown>, schema: StockSchema = defaultStockSchema): Partial<Record<StockField, unknown>> {
+export function fromWireItem(
+  object: Record<string, unknown>,
+  schema: StockSchema = defaultStockSchema,
+): Partial<Record<StockField, unknown>> {
   const record: Partial<Record<StockField, unknown>> = {};
   for (const field of stockFields) {
     const name = schema.fields[field];

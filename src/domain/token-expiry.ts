@@ -6,7 +6,10 @@
  */
 export function tokenNeedsRenewal(token: { obtainedAtMs?: number; expiresAtMs?: number }, nowMs: number): boolean {
   if (token.expiresAtMs === undefined || Number.isNaN(token.expiresAtMs)) return false;
-  const lifetime = token.obtainedAtMs !== undefined && !Number.isNaN(token.obtainedAtMs) ? token.expiresAtMs - token.obtainedAtMs : 60_000 * 10;
+  const lifetime =
+    token.obtainedAtMs !== undefined && !Number.isNaN(token.obtainedAtMs)
+      ? token.expiresAtMs - token.obtainedAtMs
+      : 60_000 * 10;
   const margin = Math.min(60_000, Math.max(0, lifetime / 10));
   return nowMs >= token.expiresAtMs - margin;
 }

@@ -25,15 +25,23 @@ export async function requestToken(
   // A token route's error may echo the credentials it was sent: never let them into a message.
   const body = parseJson(redactSecrets(response.text, [credentials.password]));
   if (response.status === 400 || response.status === 401 || response.status === 403) {
-    throw new AuthError(`Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`);
+    throw new AuthError(
+      `Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`,
+    );
   }
   if (response.status === 404 || response.status === 405) {
-    throw new UsageError(`The token route POST ${url} does not exist (HTTP ${response.status}). Check the paths.token setting (b2bctl config get paths.token).`);
+    throw new UsageError(
+      `The token route POST ${url} does not exist (HTTP ${response.status}). Check the paths.token setting (b2bctl config get paths.token).`,
+    );
   }
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
   const record = (body ?? {}) as Record<string, unknown>;
   if (typeof record.access_token !== 'string' || record.access_token === '') {
-    throw new PlatformError(response.status, { method: 'POST', url }, 'the token route answered without an access_token; check paths.token and auth.style');
+    throw new PlatformError(
+      response.status,
+      { method: 'POST', url },
+      'the token route answered without an access_token; check paths.token and auth.style',
+    );
   }
   const expiresIn = Number(record.expires_in);
   return {
@@ -42,7 +50,10 @@ export async function requestToken(
   };
 }
 
-function tokenRequest(style: TokenRouteStyle, credentials: { username: string; password: string }): { headers: Record<string, string>; body: string } {
+function tokenRequest(
+  style: TokenRouteStyle,
+  credentials: { username: string; password: string },
+): { headers: Record<string, string>; body: string } {
   switch (style) {
     case 'json':
       return {
@@ -52,7 +63,11 @@ function tokenRequest(style: TokenRouteStyle, credentials: { username: string; p
     case 'form':
       return {
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ grant_type: 'password', username: credentials.username, password: credentials.password }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'password',
+          username: credentials.username,
+          password: credentials.password,
+        }).toString(),
       };
     case 'basic':
       return {

@@ -46,12 +46,18 @@ export class PlatformClient {
       token = await this.tokens.renewAfterRejection(token);
       response = await this.sendWithToken(request, token);
       if (response.status === 401) {
-        throw new AuthError(`The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}). Check the integration user's access.`);
+        throw new AuthError(
+          `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}). Check the integration user's access.`,
+        );
       }
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent.
-      throw new PlatformError(response.status, { method: request.method, url: response.url }, parseJson(redactSecrets(response.text, [token])));
+      throw new PlatformError(
+        response.status,
+        { method: request.method, url: response.url },
+        parseJson(redactSecrets(response.text, [token])),
+      );
     }
     const body = parseJson(response.text);
     return { status: response.status, body: body as T };

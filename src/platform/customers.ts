@@ -15,29 +15,68 @@ export interface Customer {
   [field: string]: unknown;
 }
 
-export type AddressOut = AddressInput & { id: number; principal: boolean; addressType: string; dateCreated: string; lastUpdated: string };
+export type AddressOut = AddressInput & {
+  id: number;
+  principal: boolean;
+  addressType: string;
+  dateCreated: string;
+  lastUpdated: string;
+};
 
 /** `POST /v1/customer`: not idempotent, so never repeated blindly after an unclear failure (see createCustomerOnce in the command). */
-export async function createCustomer(client: PlatformClient, body: CustomerCreateBody, signal?: AbortSignal): Promise<Customer> {
-  return (await client.send<Customer>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal })).body;
+export async function createCustomer(
+  client: PlatformClient,
+  body: CustomerCreateBody,
+  signal?: AbortSignal,
+): Promise<Customer> {
+  return (await client.send<Customer>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal }))
+    .body;
 }
 
 /** `PUT /v1/customer/:document`: a partial update; `{}` changes nothing and answers the record. */
-export async function updateCustomer(client: PlatformClient, document: string, body: Omit<CustomerUpdateBody, 'document'>, signal?: AbortSignal): Promise<Customer> {
-  return (await client.send<Customer>({ method: 'PUT', path: `/v1/customer/${encodeURIComponent(document)}`, body, signal })).body;
+export async function updateCustomer(
+  client: PlatformClient,
+  document: string,
+  body: Omit<CustomerUpdateBody, 'document'>,
+  signal?: AbortSignal,
+): Promise<Customer> {
+  return (
+    await client.send<Customer>({ method: 'PUT', path: `/v1/customer/${encodeURIComponent(document)}`, body, signal })
+  ).body;
 }
 
 /** The status route (`paths.customerStatus`): sets the active flag. */
-export async function setCustomerStatus(client: PlatformClient, document: string, active: boolean, signal?: AbortSignal): Promise<unknown> {
-  return (await client.send<unknown>({ method: 'PUT', path: client.route('paths.customerStatus', { document, active }), signal })).body;
+export async function setCustomerStatus(
+  client: PlatformClient,
+  document: string,
+  active: boolean,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return (
+    await client.send<unknown>({
+      method: 'PUT',
+      path: client.route('paths.customerStatus', { document, active }),
+      signal,
+    })
+  ).body;
 }
 
 /** The addresses route (`paths.customerAddresses`); undefined when no customer has the document. */
-export async function customerAddresses(client: PlatformClient, document: string, signal?: AbortSignal): Promise<AddressOut[] | undefined> {
+export async function customerAddresses(
+  client: PlatformClient,
+  document: string,
+  signal?: AbortSignal,
+): Promise<AddressOut[] | undefined> {
   try {
-    const { body } = await client.send<unknown>({ method: 'GET', path: client.route('paths.customerAddresses', { document }), signal });
+    const { body } = await client.send<unknown>({
+      method: 'GET',
+      path: client.route('paths.customerAddresses', { document }),
+      signal,
+    });
     if (Array.isArray(body)) return body as AddressOut[];
-    const wrapped = (body as { address?: unknown; addresses?: unknown } | undefined)?.address ?? (body as { addresses?: unknown } | undefined)?.addresses;
+    const wrapped =
+      (body as { address?: unknown; addresses?: unknown } | undefined)?.address ??
+      (body as { addresses?: unknown } | undefined)?.addresses;
     return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : [];
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) return undefined;

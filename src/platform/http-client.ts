@@ -97,7 +97,10 @@ export class HttpClient {
     try {
       return await this.requestWithRetries({ ...request, signal });
     } catch (error) {
-      if (signal?.aborted) throw new InterruptedError(`Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${this.urlFor(request.path)}.`);
+      if (signal?.aborted)
+        throw new InterruptedError(
+          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${this.urlFor(request.path)}.`,
+        );
       throw error;
     }
   }
@@ -119,7 +122,8 @@ export class HttpClient {
         if (request.signal?.aborted) throw error;
         failure = error;
       }
-      const waitOutThrottle = response?.status === 429 && this.options.pace !== undefined && pacedThrottles < maxPacedThrottles;
+      const waitOutThrottle =
+        response?.status === 429 && this.options.pace !== undefined && pacedThrottles < maxPacedThrottles;
       const decision = decideRetry(
         {
           attempt: waitOutThrottle ? 1 : attempt,
@@ -140,11 +144,18 @@ export class HttpClient {
       }
       if (response && (response.status < 400 || !decision.retry)) {
         if (!decision.retry && decision.reason === mayHaveBeenApplied) {
-          throw new AmbiguousRequestError(`${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`);
+          throw new AmbiguousRequestError(
+            `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+          );
         }
         if (!decision.retry && isRetryableStatus(response.status)) {
-          const why = decision.reason === 'retries exhausted' ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}` : `(${decision.reason})`;
-          throw new UnavailableError(`${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`);
+          const why =
+            decision.reason === 'retries exhausted'
+              ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
+              : `(${decision.reason})`;
+          throw new UnavailableError(
+            `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+          );
         }
         return response;
       }
@@ -157,9 +168,12 @@ export class HttpClient {
         attempt--;
       }
       this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
-      this.options.trace?.(`* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`);
+      this.options.trace?.(
+        `* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`,
+      );
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
-      if (!(this.options.pace && response?.status === 429)) await this.options.clock.sleep(decision.delayMs, request.signal);
+      if (!(this.options.pace && response?.status === 429))
+        await this.options.clock.sleep(decision.delayMs, request.signal);
     }
   }
 
@@ -189,7 +203,13 @@ export class HttpClient {
       signal,
     });
     const text = await answer.body.text();
-    const response: HttpResponse = { status: answer.statusCode, headers: answer.headers, text, url: url.toString(), attempts: attempt };
+    const response: HttpResponse = {
+      status: answer.statusCode,
+      headers: answer.headers,
+      text,
+      url: url.toString(),
+      attempts: attempt,
+    };
     if (trace) {
       trace(`< ${response.status} (${this.options.clock.now() - started} ms)`);
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
@@ -201,7 +221,10 @@ export class HttpClient {
   private networkFailure(request: HttpRequest, url: URL, failure: unknown, attempts: number, reason: string): Error {
     const what = describeNetworkError(failure);
     if (reason === mayHaveBeenApplied) {
-      return new AmbiguousRequestError(`${request.method} ${url} failed (${what}) after the request may have reached the platform.`, { cause: failure });
+      return new AmbiguousRequestError(
+        `${request.method} ${url} failed (${what}) after the request may have reached the platform.`,
+        { cause: failure },
+      );
     }
     if (reason === 'error is not retried' && !(failure instanceof Error && 'code' in failure)) {
       return failure instanceof Error ? failure : new Error(String(failure));
@@ -219,8 +242,12 @@ function secretsOf(headers: Readonly<Record<string, string>>, body: string | und
   const authorization = headers.authorization ?? headers.Authorization;
   if (authorization) secrets.push(authorization.replace(/^\S+\s+/, ''));
   if (body) {
-    for (const match of body.matchAll(/"(?:password|passwd|secret|clientSecret|client_secret)"\s*:\s*"((?:[^"\\]|\\.)*)"/gi)) if (match[1]) secrets.push(match[1]);
-    for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi)) if (match[1]) secrets.push(match[1], safeDecode(match[1]));
+    for (const match of body.matchAll(
+      /"(?:password|passwd|secret|clientSecret|client_secret)"\s*:\s*"((?:[^"\\]|\\.)*)"/gi,
+    ))
+      if (match[1]) secrets.push(match[1]);
+    for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi))
+      if (match[1]) secrets.push(match[1], safeDecode(match[1]));
   }
   return secrets;
 }

@@ -6,7 +6,9 @@ export const redacted = '[redacted]';
 const secretKeyPattern = /(pass(word|wd)?|secret|token|authorization|credentials?|api[-_]?key)$/i;
 
 /** Headers as they may be printed: credentials replaced, the scheme kept. */
-export function redactHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function redactHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -59,7 +61,10 @@ function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, secretKeyPattern.test(key) && inner !== null && typeof inner !== 'object' ? redacted : redactValue(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        secretKeyPattern.test(key) && inner !== null && typeof inner !== 'object' ? redacted : redactValue(inner),
+      ]),
     );
   }
   return value;
@@ -79,5 +84,8 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
  * For a secret-looking property that value is replaced, wherever the text goes (report, error, trace).
  */
 export function redactValidationEcho(text: string): string {
-  return text.replace(/(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi, `$1${redacted}$2`);
+  return text.replace(
+    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi,
+    `$1${redacted}$2`,
+  );
 }

@@ -41,7 +41,12 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   // Only the HTTP-date forms (IMF-fixdate, RFC 850, asctime): V8's Date.parse reads "abc 1" as 2001.
-  if (!/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) return undefined;
+  if (
+    !/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(
+      text,
+    )
+  )
+    return undefined;
   const date = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
@@ -83,18 +88,25 @@ export interface FailedAttempt {
 }
 
 /** Whether to try again after a failed attempt, and after how long. */
-export function decideRetry(failure: FailedAttempt, nowMs: number, random: () => number, backoff = defaultBackoff): RetryDecision {
+export function decideRetry(
+  failure: FailedAttempt,
+  nowMs: number,
+  random: () => number,
+  backoff = defaultBackoff,
+): RetryDecision {
   // Exhaustion is checked only once the failure is known to be retryable: an unsafe request that may
   // have been applied must stay ambiguous on the last attempt too, and a 4xx/500 stays an answer.
   const exhausted: RetryDecision = { retry: false, reason: 'retries exhausted' };
   if (failure.status !== undefined) {
     if (!isRetryableStatus(failure.status)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
     // A gateway error can come after the platform applied the request; 429 and 503 are refusals.
-    if (!failure.safeToRepeat && (failure.status === 502 || failure.status === 504)) return { retry: false, reason: mayHaveBeenApplied };
+    if (!failure.safeToRepeat && (failure.status === 502 || failure.status === 504))
+      return { retry: false, reason: mayHaveBeenApplied };
     if (failure.attempt > failure.maxRetries) return exhausted;
     const requested = parseRetryAfter(failure.retryAfter, nowMs);
     if (requested !== undefined) {
-      if (requested > maxRetryAfterMs) return { retry: false, reason: `Retry-After asks for ${Math.round(requested / 1000)} s` };
+      if (requested > maxRetryAfterMs)
+        return { retry: false, reason: `Retry-After asks for ${Math.round(requested / 1000)} s` };
       return { retry: true, delayMs: requested };
     }
     return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };
@@ -109,6 +121,8 @@ export function decideRetry(failure: FailedAttempt, nowMs: number, random: () =>
 
 /** A refused connection means the request never left: safe to repeat even when it is not idempotent. */
 function isRefusedBeforeSending(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code ?? ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  const code =
+    (error as { code?: unknown } | undefined)?.code ??
+    ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
   return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN';
 }

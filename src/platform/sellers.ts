@@ -43,7 +43,10 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
 }
 
 /** Every sales rep from `offset` on, page by page until the platform answers `[]`. */
-export async function* listAllSellers(client: PlatformClient, query: { email?: string; pageSize: number; offset?: number }): AsyncGenerator<SalesRep> {
+export async function* listAllSellers(
+  client: PlatformClient,
+  query: { email?: string; pageSize: number; offset?: number },
+): AsyncGenerator<SalesRep> {
   let offset = query.offset ?? 0;
   for (;;) {
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });

@@ -31,7 +31,10 @@ export class TokenSource {
     }
     if (setting.value && this.profileTokenFitsBaseUrl()) {
       const expired = tokenNeedsRenewal(
-        { obtainedAtMs: Date.parse(this.session.profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(this.session.profile.tokenExpiresAt ?? '') },
+        {
+          obtainedAtMs: Date.parse(this.session.profile.tokenObtainedAt ?? ''),
+          expiresAtMs: Date.parse(this.session.profile.tokenExpiresAt ?? ''),
+        },
         this.clock.now(),
       );
       if (!expired) {
@@ -39,7 +42,9 @@ export class TokenSource {
         return this.token;
       }
       if (!this.credentials()) throw this.session.notLoggedIn();
-      this.log(`The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`);
+      this.log(
+        `The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`,
+      );
     }
     return this.renew();
   }
@@ -88,7 +93,10 @@ export class TokenSource {
 }
 
 export function tokenRoute(session: Session): { path: string; style: TokenRouteStyle } {
-  return { path: session.value('paths.token') ?? '/v1/auth/token', style: (session.value('auth.style') ?? 'json') as TokenRouteStyle };
+  return {
+    path: session.value('paths.token') ?? '/v1/auth/token',
+    style: (session.value('auth.style') ?? 'json') as TokenRouteStyle,
+  };
 }
 
 /** The profile fields that cache an issued token. */

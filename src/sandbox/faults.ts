@@ -7,7 +7,11 @@ import { sendError } from './http-answers.js';
  * The faults a real platform shows under load, on demand: latency before each answer, 429 above a request rate
  * (with Retry-After), 503s, and connections reset without an answer. Control routes are spared.
  */
-export function registerFaults(app: FastifyInstance, options: SandboxOptions, random: () => number = Math.random): void {
+export function registerFaults(
+  app: FastifyInstance,
+  options: SandboxOptions,
+  random: () => number = Math.random,
+): void {
   let windowStartedAt = 0;
   let requestsInWindow = 0;
   // The latency sits between the platform's work and its answer, as on a real network: a client that

@@ -18,7 +18,12 @@ const statusNames: Record<number, string> = {
 };
 
 /** A query parameter as a whole number of at least `minimum`, or the message that explains why not. */
-export function wholeNumberParameter(query: Record<string, unknown>, name: string, minimum: number, fallback: number): number | string {
+export function wholeNumberParameter(
+  query: Record<string, unknown>,
+  name: string,
+  minimum: number,
+  fallback: number,
+): number | string {
   const raw = query[name];
   if (raw === undefined || raw === '') return fallback;
   const text = Array.isArray(raw) ? String(raw[0]) : String(raw);

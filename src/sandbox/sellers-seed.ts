@@ -30,10 +30,17 @@ export type SalesRepSeed = Partial<SalesRep> & Pick<SalesRep, 'id' | 'username' 
  */
 export function salesRepFromSeed(seed: SalesRepSeed): SalesRep {
   if (!uuidPattern.test(seed.id)) throw new Error(`sales rep ${seed.username}: id ${seed.id} is not a UUID`);
-  for (const [name, value] of [['createdAt', seed.createdAt], ['updatedAt', seed.updatedAt ?? seed.createdAt]] as const) {
-    if (!fractionalTimestamp.test(value)) throw new Error(`sales rep ${seed.username}: ${name} ${value} needs fractional seconds in UTC`);
+  for (const [name, value] of [
+    ['createdAt', seed.createdAt],
+    ['updatedAt', seed.updatedAt ?? seed.createdAt],
+  ] as const) {
+    if (!fractionalTimestamp.test(value))
+      throw new Error(`sales rep ${seed.username}: ${name} ${value} needs fractional seconds in UTC`);
   }
-  const flags = Object.fromEntries(permissionFlags.map((flag) => [flag, seed[flag] === true])) as Pick<SalesRep, (typeof permissionFlags)[number]>;
+  const flags = Object.fromEntries(permissionFlags.map((flag) => [flag, seed[flag] === true])) as Pick<
+    SalesRep,
+    (typeof permissionFlags)[number]
+  >;
   flags.enableDiscountFranchise = flags.enableDiscountFranchise && flags.enableDiscountBranch;
   return {
     id: seed.id,

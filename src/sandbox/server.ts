@@ -37,7 +37,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config?.control) state.countRequest(`${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`);
+    if (!request.routeOptions.config?.control)
+      state.countRequest(`${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`);
   });
   if (options.logRequest) {
     const log = options.logRequest;
@@ -51,7 +52,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   registerCustomers(app, state, options);
   registerStock(app, state, options);
   registerControl(app, state);
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     return sendError(reply, status, status === 400 ? `Body cannot be parsed: ${error.message}` : error.message);

@@ -43,7 +43,9 @@ describe('unknown profile', () => {
     const result = await runCli(['sellers', 'list', '--profile', 'nope'], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('error: Unknown profile "nope" (known: default). Run b2bctl login --profile nope to create it.\n');
+    expect(result.stderr).toBe(
+      'error: Unknown profile "nope" (known: default). Run b2bctl login --profile nope to create it.\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
@@ -51,7 +53,9 @@ describe('unknown profile', () => {
     const configDir = freshConfigDir();
     const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PROFILE: 'nope' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n');
+    expect(result.stderr).toBe(
+      'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n',
+    );
   });
 
   it('a profile name with a slash is refused', async () => {
@@ -62,7 +66,8 @@ describe('unknown profile', () => {
 });
 
 describe('base URL', () => {
-  const missing = 'error: No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.\n';
+  const missing =
+    'error: No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.\n';
 
   it('missing on sellers list: exit 2 naming --base-url and B2BCTL_BASE_URL', async () => {
     const result = await runCli(['sellers', 'list'], { configDir: freshConfigDir() });
@@ -78,7 +83,10 @@ describe('base URL', () => {
   });
 
   it('missing on login without a terminal', async () => {
-    const result = await runCli(['login', '--username', sandboxUser, '--password-stdin'], { configDir: freshConfigDir(), stdin: sandboxPassword });
+    const result = await runCli(['login', '--username', sandboxUser, '--password-stdin'], {
+      configDir: freshConfigDir(),
+      stdin: sandboxPassword,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(missing);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -89,11 +97,16 @@ describe('base URL', () => {
     expect((await runCli(['config', 'set', 'paths.token', '/t', '--profile', 'prod'], { configDir })).code).toBe(0);
     const result = await runCli(['sellers', 'list', '--profile', 'prod'], { configDir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.\n');
+    expect(result.stderr).toBe(
+      'error: No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.\n',
+    );
   });
 
   it('not http: exit 2 naming the value and where it came from', async () => {
-    const result = await runCli(['sellers', 'list', '--token', 'abc'], { configDir: freshConfigDir(), env: { B2BCTL_BASE_URL: 'ftp://files.example' } });
+    const result = await runCli(['sellers', 'list', '--token', 'abc'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: 'ftp://files.example' },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: Base URL "ftp://files.example" (from env) is not an http:// or https:// URL.\n');
   });
@@ -114,11 +127,14 @@ describe('base URL', () => {
   it('unreachable on login: exit 69 too', async () => {
     const port = await closedPort();
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', `http://127.0.0.1:${port}`, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      env: { B2BCTL_RETRIES: '0' },
-      stdin: sandboxPassword,
-    });
+    const result = await runCli(
+      ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        env: { B2BCTL_RETRIES: '0' },
+        stdin: sandboxPassword,
+      },
+    );
     expect(result.code).toBe(69);
     expect(result.stderr).toBe(
       `error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 1 attempt. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
@@ -134,7 +150,9 @@ describe('credentials', () => {
       env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: 'wrong-password' },
     });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe(`error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+    expect(result.stderr).toBe(
+      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+    );
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
   });
 
@@ -150,7 +168,9 @@ describe('credentials', () => {
   });
 
   it('an unknown token given with --token exits 77', async () => {
-    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'made-up-token'], { configDir: freshConfigDir() });
+    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'made-up-token'], {
+      configDir: freshConfigDir(),
+    });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
     expect(result.stderr).not.toContain('made-up-token');
@@ -159,9 +179,15 @@ describe('credentials', () => {
 
 describe('flag values', () => {
   const usageCases: readonly [readonly string[], string][] = [
-    [['--limit', 'abc'], "error: option '--limit <n>' argument 'abc' is invalid. expected a whole number of at least 1."],
+    [
+      ['--limit', 'abc'],
+      "error: option '--limit <n>' argument 'abc' is invalid. expected a whole number of at least 1.",
+    ],
     [['--limit', '0'], "error: option '--limit <n>' argument '0' is invalid. expected a whole number of at least 1."],
-    [['--limit', '2.5'], "error: option '--limit <n>' argument '2.5' is invalid. expected a whole number of at least 1."],
+    [
+      ['--limit', '2.5'],
+      "error: option '--limit <n>' argument '2.5' is invalid. expected a whole number of at least 1.",
+    ],
     [['--offset', '-3'], "error: option '--offset <n>' argument '-3' is invalid. expected a whole number (0 or more)."],
     [['--offset=-3'], "error: option '--offset <n>' argument '-3' is invalid. expected a whole number (0 or more)."],
     [['--bogus'], "error: unknown option '--bogus'"],
@@ -172,7 +198,9 @@ describe('flag values', () => {
       const result = await runCli(['sellers', 'list', ...args], { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toBe(`${errorLine}\nUsage: b2bctl sellers list [options]\nRun "b2bctl sellers list --help" for details.\n`);
+      expect(result.stderr).toBe(
+        `${errorLine}\nUsage: b2bctl sellers list [options]\nRun "b2bctl sellers list --help" for details.\n`,
+      );
       expect(await requestCounts(sandbox)).toEqual({});
     });
   }
@@ -184,7 +212,9 @@ describe('flag values', () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       const lines = result.stderr.split('\n');
-      expect(lines[0]).toBe("error: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv.");
+      expect(lines[0]).toBe(
+        "error: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv.",
+      );
       expect(lines.some((line) => line.startsWith('Usage: b2bctl'))).toBe(true);
       expect(await requestCounts(sandbox)).toEqual({});
     });
@@ -204,17 +234,26 @@ describe('flag values', () => {
     expect(help.stderr).toBe('');
     const version = await runCli(['--version'], { configDir: freshConfigDir() });
     expect(version.code).toBe(0);
-    const { version: expected } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version: expected } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(version.stdout).toBe(`${expected}\n`);
   });
 });
 
 const corruptLine = (file: string) =>
-  new RegExp(`^error: Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix it, or delete it and run b2bctl login again\\.\\n$`);
+  new RegExp(
+    `^error: Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix it, or delete it and run b2bctl login again\\.\\n$`,
+  );
 
 describe('a corrupt config file', () => {
-
-  for (const args of [['sellers', 'list'], ['whoami'], ['config', 'list'], ['logout'], ['login', '--base-url', 'http://127.0.0.1:1', '--token', 'abc']]) {
+  for (const args of [
+    ['sellers', 'list'],
+    ['whoami'],
+    ['config', 'list'],
+    ['logout'],
+    ['login', '--base-url', 'http://127.0.0.1:1', '--token', 'abc'],
+  ]) {
     it(`${args.slice(0, 2).join(' ')}: exit 2, one line naming the file, no stack trace, file left alone`, async () => {
       const configDir = await loggedIn();
       const file = configFile(configDir);
@@ -245,6 +284,8 @@ describe('a corrupt config file', () => {
     writeFileSync(file, '{"profiles": []}');
     const result = await runCli(['sellers', 'list'], { configDir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`error: Config file ${file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.\n`);
+    expect(result.stderr).toBe(
+      `error: Config file ${file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.\n`,
+    );
   });
 });

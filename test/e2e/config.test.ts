@@ -59,10 +59,16 @@ const defaults: readonly Triple[] = [
 ];
 
 function withChanges(changes: Record<string, [string | null, string | null]>): Triple[] {
-  return defaults.map(([key, value, source]) => (key in changes ? [key, ...(changes[key] ?? [value, source])] : [key, value, source]));
+  return defaults.map(([key, value, source]) =>
+    key in changes ? [key, ...(changes[key] ?? [value, source])] : [key, value, source],
+  );
 }
 
-async function listRows(configDir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<SettingRow[]> {
+async function listRows(
+  configDir: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<SettingRow[]> {
   const result = await runCli(['config', 'list', '-o', 'json', ...args], { configDir, env });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
@@ -76,7 +82,8 @@ async function listRows(configDir: string, args: readonly string[] = [], env: Re
 const foundationKeys = new Set(defaults.map(([key]) => key));
 
 /** Key, value and source of the foundation's settings, in listing order; settings of later issues are left out. */
-const triples = (rows: readonly SettingRow[]): Triple[] => rows.filter((row) => foundationKeys.has(row.key)).map((row) => [row.key, row.value, row.source]);
+const triples = (rows: readonly SettingRow[]): Triple[] =>
+  rows.filter((row) => foundationKeys.has(row.key)).map((row) => [row.key, row.value, row.source]);
 
 describe('config get, set and list', () => {
   it('lists every setting with its default and source, creating no file', async () => {
@@ -95,8 +102,14 @@ describe('config get, set and list', () => {
     expect(header.split(/ {2,}/)).toEqual(['KEY', 'VALUE', 'SOURCE']);
     const valueColumn = header.indexOf('VALUE');
     const sourceColumn = header.indexOf('SOURCE');
-    const cells = rows.map((row) => [row.slice(0, valueColumn).trimEnd(), row.slice(valueColumn, sourceColumn).trimEnd(), row.slice(sourceColumn)]);
-    expect(cells.filter(([key]) => foundationKeys.has(key ?? ''))).toEqual(defaults.map(([key, value, source]) => [key, value ?? '-', source ?? '-']));
+    const cells = rows.map((row) => [
+      row.slice(0, valueColumn).trimEnd(),
+      row.slice(valueColumn, sourceColumn).trimEnd(),
+      row.slice(sourceColumn),
+    ]);
+    expect(cells.filter(([key]) => foundationKeys.has(key ?? ''))).toEqual(
+      defaults.map(([key, value, source]) => [key, value ?? '-', source ?? '-']),
+    );
     // No colour codes when stdout is not a terminal.
     expect(result.stdout).not.toContain('\u001b[');
   });
@@ -137,7 +150,9 @@ describe('config get, set and list', () => {
     expect(set.code).toBe(0);
     expect(set.stderr).toBe('Set paths.orders for profile "prod".\n');
     expect(readConfig(configDir).profiles).toEqual({ prod: { 'paths.orders': '/api/orders' } });
-    expect((await runCli(['config', 'get', 'paths.orders', '--profile', 'prod'], { configDir })).stdout).toBe('/api/orders\n');
+    expect((await runCli(['config', 'get', 'paths.orders', '--profile', 'prod'], { configDir })).stdout).toBe(
+      '/api/orders\n',
+    );
     expect((await runCli(['config', 'get', 'paths.orders'], { configDir })).stdout).toBe('/v1/orders\n');
   });
 
@@ -147,21 +162,33 @@ describe('config get, set and list', () => {
     expect((await runCli(['config', 'set', 'http.retries', '5'], { configDir })).code).toBe(0);
 
     // profile over default
-    expect(triples(await listRows(configDir))).toEqual(withChanges({ baseUrl: ['http://profile.example', 'profile'], 'http.retries': ['5', 'profile'] }));
+    expect(triples(await listRows(configDir))).toEqual(
+      withChanges({ baseUrl: ['http://profile.example', 'profile'], 'http.retries': ['5', 'profile'] }),
+    );
     expect((await runCli(['config', 'get', 'baseUrl'], { configDir })).stdout).toBe('http://profile.example\n');
 
     // environment over profile
     const env = { B2BCTL_BASE_URL: 'http://env.example', B2BCTL_RETRIES: '7', B2BCTL_TIMEOUT: '1234' };
     expect(triples(await listRows(configDir, [], env))).toEqual(
-      withChanges({ baseUrl: ['http://env.example', 'env'], 'http.retries': ['7', 'env'], 'http.timeout': ['1234', 'env'] }),
+      withChanges({
+        baseUrl: ['http://env.example', 'env'],
+        'http.retries': ['7', 'env'],
+        'http.timeout': ['1234', 'env'],
+      }),
     );
     expect((await runCli(['config', 'get', 'baseUrl'], { configDir, env })).stdout).toBe('http://env.example\n');
 
     // flag over environment
     expect(triples(await listRows(configDir, ['--base-url', 'http://flag.example'], env))).toEqual(
-      withChanges({ baseUrl: ['http://flag.example', 'flag'], 'http.retries': ['7', 'env'], 'http.timeout': ['1234', 'env'] }),
+      withChanges({
+        baseUrl: ['http://flag.example', 'flag'],
+        'http.retries': ['7', 'env'],
+        'http.timeout': ['1234', 'env'],
+      }),
     );
-    expect((await runCli(['config', 'get', 'baseUrl', '--base-url', 'http://flag.example'], { configDir, env })).stdout).toBe('http://flag.example\n');
+    expect(
+      (await runCli(['config', 'get', 'baseUrl', '--base-url', 'http://flag.example'], { configDir, env })).stdout,
+    ).toBe('http://flag.example\n');
 
     // The stored profile is unchanged by flags and environment.
     expect(readConfig(configDir).profiles.default).toEqual({ baseUrl: 'http://profile.example', 'http.retries': '5' });
@@ -200,7 +227,9 @@ describe('config get, set and list', () => {
     const moved = await runCli(['sellers', 'list'], { configDir });
     expect(moved.code).toBe(1);
     expect(moved.stdout).toBe('');
-    expect(moved.stderr).toBe(`error: GET ${sandbox.url}/custom/sellers failed with HTTP 404: No route GET /custom/sellers\n`);
+    expect(moved.stderr).toBe(
+      `error: GET ${sandbox.url}/custom/sellers failed with HTTP 404: No route GET /custom/sellers\n`,
+    );
     expect(await requestCounts(sandbox)).toEqual({ 'GET /custom/sellers': 1 });
 
     expect((await runCli(['config', 'set', 'paths.sellers', ''], { configDir })).code).toBe(0);
@@ -214,10 +243,15 @@ describe('config get, set and list', () => {
   it('uses paths.token for login', async () => {
     const configDir = freshConfigDir();
     expect((await runCli(['config', 'set', 'paths.token', '/oauth/token'], { configDir })).code).toBe(0);
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: 'x' });
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: 'x',
+    });
     // A route the sandbox lacks is a 404, so the message points at the setting, not at the password.
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`error: The token route POST ${sandbox.url}/oauth/token does not exist (HTTP 404). Check the paths.token setting (b2bctl config get paths.token).\n`);
+    expect(result.stderr).toBe(
+      `error: The token route POST ${sandbox.url}/oauth/token does not exist (HTTP 404). Check the paths.token setting (b2bctl config get paths.token).\n`,
+    );
     expect(await requestCounts(sandbox)).toEqual({ 'POST /oauth/token': 1 });
   });
 
@@ -232,16 +266,56 @@ describe('config get, set and list', () => {
 
 describe('config mistakes (exit 2)', () => {
   const cases: readonly [string, readonly string[], string][] = [
-    ['an unknown key on get', ['config', 'get', 'pths.token'], 'error: unknown setting "pths.token" (did you mean "paths.token"?); run b2bctl config list to see them all\n'],
-    ['an unknown key on set', ['config', 'set', 'basUrl', 'http://x.example'], 'error: unknown setting "basUrl" (did you mean "baseUrl"?); run b2bctl config list to see them all\n'],
-    ['a key too far from any', ['config', 'get', 'xyzzy'], 'error: unknown setting "xyzzy"; run b2bctl config list to see them all\n'],
-    ['a route without its leading slash', ['config', 'set', 'paths.token', 'oauth/token'], 'error: "paths.token" must start with /, not "oauth/token"\n'],
-    ['a base URL that is not http', ['config', 'set', 'baseUrl', 'ftp://x.example'], 'error: "baseUrl" must be an http:// or https:// URL, not "ftp://x.example"\n'],
-    ['an auth.style not offered', ['config', 'set', 'auth.style', 'xml'], 'error: "auth.style" must be one of json, form, basic, not "xml"\n'],
-    ['a retries count that is not a number', ['config', 'set', 'http.retries', 'many'], 'error: "http.retries" must be a whole number, not "many"\n'],
-    ['setting the token by hand', ['config', 'set', 'token', 'abc'], 'error: "token" is written by b2bctl login, not by config set\n'],
-    ['getting the token', ['config', 'get', 'token'], 'error: "token" is a secret and is never printed; b2bctl whoami shows its status.\n'],
-    ['listing an unknown profile', ['config', 'list', '--profile', 'nope'], 'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n'],
+    [
+      'an unknown key on get',
+      ['config', 'get', 'pths.token'],
+      'error: unknown setting "pths.token" (did you mean "paths.token"?); run b2bctl config list to see them all\n',
+    ],
+    [
+      'an unknown key on set',
+      ['config', 'set', 'basUrl', 'http://x.example'],
+      'error: unknown setting "basUrl" (did you mean "baseUrl"?); run b2bctl config list to see them all\n',
+    ],
+    [
+      'a key too far from any',
+      ['config', 'get', 'xyzzy'],
+      'error: unknown setting "xyzzy"; run b2bctl config list to see them all\n',
+    ],
+    [
+      'a route without its leading slash',
+      ['config', 'set', 'paths.token', 'oauth/token'],
+      'error: "paths.token" must start with /, not "oauth/token"\n',
+    ],
+    [
+      'a base URL that is not http',
+      ['config', 'set', 'baseUrl', 'ftp://x.example'],
+      'error: "baseUrl" must be an http:// or https:// URL, not "ftp://x.example"\n',
+    ],
+    [
+      'an auth.style not offered',
+      ['config', 'set', 'auth.style', 'xml'],
+      'error: "auth.style" must be one of json, form, basic, not "xml"\n',
+    ],
+    [
+      'a retries count that is not a number',
+      ['config', 'set', 'http.retries', 'many'],
+      'error: "http.retries" must be a whole number, not "many"\n',
+    ],
+    [
+      'setting the token by hand',
+      ['config', 'set', 'token', 'abc'],
+      'error: "token" is written by b2bctl login, not by config set\n',
+    ],
+    [
+      'getting the token',
+      ['config', 'get', 'token'],
+      'error: "token" is a secret and is never printed; b2bctl whoami shows its status.\n',
+    ],
+    [
+      'listing an unknown profile',
+      ['config', 'list', '--profile', 'nope'],
+      'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n',
+    ],
   ];
   for (const [what, args, stderr] of cases) {
     it(`refuses ${what}`, async () => {

@@ -6,15 +6,15 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { createHeader, createRoute, expectLines, storedCustomers, timed, useLoggedInSandbox } from './customer-helpers.js';
 import {
-  copySamples,
-  freshWorkDir,
-  requestCounts,
-  runCli,
-  seedDirectory,
-  type RunResult,
-} from './harness.js';
+  createHeader,
+  createRoute,
+  expectLines,
+  storedCustomers,
+  timed,
+  useLoggedInSandbox,
+} from './customer-helpers.js';
+import { copySamples, freshWorkDir, requestCounts, runCli, seedDirectory, type RunResult } from './harness.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -54,7 +54,13 @@ async function createRun(folder: string, file: string, extra: readonly string[] 
 
 /** A refusal: the one error line after the first phase line, the exit code, no request at all, no report or errors file. */
 function refusal(file: string, code: number, error: string): RunTrace {
-  return { code, stdout: '', stderr: `customer create: validating ${file}\nerror: ${error}\n`, requests: {}, filesAdded: [] };
+  return {
+    code,
+    stdout: '',
+    stderr: `customer create: validating ${file}\nerror: ${error}\n`,
+    requests: {},
+    filesAdded: [],
+  };
 }
 
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
@@ -62,32 +68,57 @@ const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-10
 describe('files that cannot be read as records', () => {
   it('a missing file: exit 66, the message names the path', async () => {
     const folder = freshWorkDir();
-    expect(await createRun(folder, 'exports/clientes.csv')).toEqual(refusal('exports/clientes.csv', 66, 'exports/clientes.csv: no such file; check the path.'));
+    expect(await createRun(folder, 'exports/clientes.csv')).toEqual(
+      refusal('exports/clientes.csv', 66, 'exports/clientes.csv: no such file; check the path.'),
+    );
     const validate = await cli(['customer', 'validate', 'exports/clientes.csv'], folder);
-    expect([validate.code, validate.stderr]).toEqual([66, 'error: exports/clientes.csv: no such file; check the path.\n']);
+    expect([validate.code, validate.stderr]).toEqual([
+      66,
+      'error: exports/clientes.csv: no such file; check the path.\n',
+    ]);
   });
 
   it('a folder where a file should be: exit 66', async () => {
     const folder = freshWorkDir();
     mkdirSync(join(folder, 'customers.csv'));
-    expect(await createRun(folder, 'customers.csv')).toEqual(refusal('customers.csv', 66, 'customers.csv: is a folder, not a file.'));
+    expect(await createRun(folder, 'customers.csv')).toEqual(
+      refusal('customers.csv', 66, 'customers.csv: is a folder, not a file.'),
+    );
   });
 
   it('a missing --map file: exit 66 naming it', async () => {
     const folder = freshWorkDir();
     copySamples(folder, 'customers.csv');
-    expect(await createRun(folder, 'customers.csv', ['--map', 'erp-map.json'])).toEqual(refusal('customers.csv', 66, 'erp-map.json: cannot read the --map file (ENOENT).'));
+    expect(await createRun(folder, 'customers.csv', ['--map', 'erp-map.json'])).toEqual(
+      refusal('customers.csv', 66, 'erp-map.json: cannot read the --map file (ENOENT).'),
+    );
   });
 
   it('a binary file: exit 65', async () => {
     const bytes = Buffer.alloc(512);
     for (let index = 0; index < bytes.length; index++) bytes[index] = (index * 37) % 256;
-    expect(await createRun(folderWith('dump.csv', bytes), 'dump.csv')).toEqual(refusal('dump.csv', 65, 'dump.csv: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.'));
+    expect(await createRun(folderWith('dump.csv', bytes), 'dump.csv')).toEqual(
+      refusal(
+        'dump.csv',
+        65,
+        'dump.csv: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.',
+      ),
+    );
   });
 
   it('an Excel workbook (.xlsx): exit 65 with how to save it as CSV', async () => {
-    const workbook = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), Buffer.from('[Content_Types].xml'), Buffer.alloc(64)]);
-    expect(await createRun(folderWith('clientes.xlsx', workbook), 'clientes.xlsx')).toEqual(refusal('clientes.xlsx', 65, 'clientes.xlsx: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.'));
+    const workbook = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]),
+      Buffer.from('[Content_Types].xml'),
+      Buffer.alloc(64),
+    ]);
+    expect(await createRun(folderWith('clientes.xlsx', workbook), 'clientes.xlsx')).toEqual(
+      refusal(
+        'clientes.xlsx',
+        65,
+        'clientes.xlsx: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.',
+      ),
+    );
   });
 
   it('an empty file, and one of blank lines only: create sends nothing and writes nothing; validate exits 65', async () => {
@@ -100,10 +131,17 @@ describe('files that cannot be read as records', () => {
       writeFileSync(join(folder, name), contents);
       const trace = await createRun(folder, name);
       expect(trace).toEqual({ code: 0, stdout: '', stderr: expect.any(String), requests: {}, filesAdded: [] });
-      expectLines(trace.stderr, [`customer create: validating ${name}`, timed('customer create: 0 records, 0 valid, 0 invalid ({s} s)'), `customer create: ${name} has no records; nothing to send.`]);
+      expectLines(trace.stderr, [
+        `customer create: validating ${name}`,
+        timed('customer create: 0 records, 0 valid, 0 invalid ({s} s)'),
+        `customer create: ${name} has no records; nothing to send.`,
+      ]);
       const validate = await cli(['customer', 'validate', name], folder);
       expect(validate.code).toBe(65);
-      expectLines(validate.stderr, [timed(`${name}: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.`), `error: ${name} has no records.`]);
+      expectLines(validate.stderr, [
+        timed(`${name}: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.`),
+        `error: ${name} has no records.`,
+      ]);
     }
   });
 
@@ -111,23 +149,49 @@ describe('files that cannot be read as records', () => {
     const folder = folderWith('header.csv', `${createHeader}\n`);
     const result = await cli(['customer', 'validate', 'header.csv'], folder);
     expect(result.code).toBe(65);
-    expectLines(result.stderr, [timed('header.csv: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.'), 'error: header.csv has a header but no records.']);
+    expectLines(result.stderr, [
+      timed('header.csv: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.'),
+      'error: header.csv has a header but no records.',
+    ]);
   });
 
   it('an unterminated quote: exit 65 naming the line where the quote opens, not the end of the file', async () => {
-    const csv = [createHeader, ana, 'cpf,111.444.777-35,"Dora, a Exploradora,dora@example.com,11987654321,Senha#1,01310-100,11', 'cpf,935.411.347-80,Eva,eva@example.com,11987654321,Senha#1,01310-100,12', ''].join('\n');
-    expect(await createRun(folderWith('quote.csv', csv), 'quote.csv')).toEqual(refusal('quote.csv', 65, 'quote.csv:3: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").'));
+    const csv = [
+      createHeader,
+      ana,
+      'cpf,111.444.777-35,"Dora, a Exploradora,dora@example.com,11987654321,Senha#1,01310-100,11',
+      'cpf,935.411.347-80,Eva,eva@example.com,11987654321,Senha#1,01310-100,12',
+      '',
+    ].join('\n');
+    expect(await createRun(folderWith('quote.csv', csv), 'quote.csv')).toEqual(
+      refusal(
+        'quote.csv',
+        65,
+        'quote.csv:3: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").',
+      ),
+    );
   });
 
   it('JSON with a syntax error: exit 65 with file:line:column', async () => {
     const json = '[\n  {\n    "document": "529.982.247-25",\n    "name": "Ana",,\n    "phone": "11987654321"\n  }\n]\n';
-    expect(await createRun(folderWith('broken.json', json), 'broken.json')).toEqual(refusal('broken.json', 65, 'broken.json:4:19: invalid JSON: Expected double-quoted property name.'));
+    expect(await createRun(folderWith('broken.json', json), 'broken.json')).toEqual(
+      refusal('broken.json', 65, 'broken.json:4:19: invalid JSON: Expected double-quoted property name.'),
+    );
   });
 
   it('NDJSON with a broken line after a good one: exit 65 with that line, the good one not sent', async () => {
-    const good = { documentType: 'cpf', document: '529.982.247-25', username: 'ana@example.com', phone: '11987654321', password: 'Senha#1', customerRegistrationAddress: { zipcode: '01310-100', number: '1' } };
+    const good = {
+      documentType: 'cpf',
+      document: '529.982.247-25',
+      username: 'ana@example.com',
+      phone: '11987654321',
+      password: 'Senha#1',
+      customerRegistrationAddress: { zipcode: '01310-100', number: '1' },
+    };
     const ndjson = `${JSON.stringify(good)}\n{"document":"111.444.777-35",}\n`;
-    expect(await createRun(folderWith('broken.ndjson', ndjson), 'broken.ndjson')).toEqual(refusal('broken.ndjson', 65, 'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name.'));
+    expect(await createRun(folderWith('broken.ndjson', ndjson), 'broken.ndjson')).toEqual(
+      refusal('broken.ndjson', 65, 'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name.'),
+    );
   });
 });
 
@@ -148,23 +212,47 @@ describe('headers', () => {
 
   it('an unknown column with --strict: exit 65, nothing sent', async () => {
     const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
-    expect(await createRun(folder, 'typo.csv', ['--strict'])).toEqual(refusal('typo.csv', 65, 'typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?). Rename it with --map, or drop --strict to ignore it.'));
+    expect(await createRun(folder, 'typo.csv', ['--strict'])).toEqual(
+      refusal(
+        'typo.csv',
+        65,
+        'typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?). Rename it with --map, or drop --strict to ignore it.',
+      ),
+    );
   });
 
-  it('an unknown JSON field with --strict: exit 65 naming the record\'s line', async () => {
+  it("an unknown JSON field with --strict: exit 65 naming the record's line", async () => {
     const folder = folderWith('typo.json', `[\n  {"document": "529.982.247-25", "e-mail": "ana@example.com"}\n]\n`);
-    expect(await createRun(folder, 'typo.json', ['--strict'])).toEqual(refusal('typo.json', 65, 'typo.json:2: unknown field "e-mail". Rename it with --map, or drop --strict to ignore it.'));
+    expect(await createRun(folder, 'typo.json', ['--strict'])).toEqual(
+      refusal(
+        'typo.json',
+        65,
+        'typo.json:2: unknown field "e-mail". Rename it with --map, or drop --strict to ignore it.',
+      ),
+    );
   });
 
   it('a header repeated: exit 65 naming both columns', async () => {
     const folder = folderWith('twice.csv', `${createHeader},name\n${ana},Ana Maria\n`);
-    expect(await createRun(folder, 'twice.csv')).toEqual(refusal('twice.csv', 65, 'twice.csv:1: column "name" appears 2 times (columns 3, 9). Keep one, or rename the other with --map.'));
+    expect(await createRun(folder, 'twice.csv')).toEqual(
+      refusal(
+        'twice.csv',
+        65,
+        'twice.csv:1: column "name" appears 2 times (columns 3, 9). Keep one, or rename the other with --map.',
+      ),
+    );
   });
 
   it('two headers mapped to the same field by --map: exit 65', async () => {
     const folder = folderWith('mapped.csv', `CPF,document\n529.982.247-25,529.982.247-25\n`);
     writeFileSync(join(folder, 'map.json'), '{"CPF":"document"}');
-    expect(await createRun(folder, 'mapped.csv', ['--map', 'map.json'])).toEqual(refusal('mapped.csv', 65, 'mapped.csv:1: column "document" appears 2 times (columns 1, 2). Keep one, or rename the other with --map.'));
+    expect(await createRun(folder, 'mapped.csv', ['--map', 'map.json'])).toEqual(
+      refusal(
+        'mapped.csv',
+        65,
+        'mapped.csv:1: column "document" appears 2 times (columns 1, 2). Keep one, or rename the other with --map.',
+      ),
+    );
   });
 });
 
@@ -207,7 +295,10 @@ describe('invalid records', () => {
   });
 
   it('update: the same rules for the fields it has, exit 65, nothing sent', async () => {
-    const folder = folderWith('changes.csv', 'document,phone,active\n529.982.247-25,123,sim\n52998224726,,\n111.444.777-35,11987654321,maybe\n');
+    const folder = folderWith(
+      'changes.csv',
+      'document,phone,active\n529.982.247-25,123,sim\n52998224726,,\n111.444.777-35,11987654321,maybe\n',
+    );
     const result = await cli(['customer', 'update', 'changes.csv'], folder);
     expect(result.code).toBe(65);
     expectLines(result.stderr, [
@@ -225,7 +316,9 @@ describe('invalid records', () => {
     const folder = folderWith('wide.csv', `${createHeader}\n${ana},extra\n`);
     const result = await cli(['customer', 'create', 'wide.csv'], folder);
     expect(result.code).toBe(65);
-    expect(result.stderr).toContain('wide.csv:2: the row has 9 cells but the header has 8 columns; check the delimiter and quotes\n');
+    expect(result.stderr).toContain(
+      'wide.csv:2: the row has 9 cells but the header has 8 columns; check the delimiter and quotes\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
@@ -273,9 +366,14 @@ describe('resuming from a report that is not there', () => {
   it('--resume with a missing report: exit 66 naming it, nothing sent', async () => {
     const folder = freshWorkDir();
     copySamples(folder, 'customers.csv');
-    const result = await cli(['customer', 'create', 'customers.csv', '--resume', 'customers.report-20260101-000000.csv'], folder);
+    const result = await cli(
+      ['customer', 'create', 'customers.csv', '--resume', 'customers.report-20260101-000000.csv'],
+      folder,
+    );
     expect(result.code).toBe(66);
-    expect(result.stderr.split('\n').at(-2)).toBe('error: customers.report-20260101-000000.csv: cannot read the report to resume from (ENOENT).');
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: customers.report-20260101-000000.csv: cannot read the report to resume from (ENOENT).',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });

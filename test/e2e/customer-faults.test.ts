@@ -7,7 +7,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { createRoute, expectLines, expectSomeLine, generateCustomers, onlyReport, readReport, runFiles, storedCustomers, timed, type ReportRow } from './customer-helpers.js';
+import {
+  createRoute,
+  expectLines,
+  expectSomeLine,
+  generateCustomers,
+  onlyReport,
+  readReport,
+  runFiles,
+  storedCustomers,
+  timed,
+  type ReportRow,
+} from './customer-helpers.js';
 import {
   clearSandboxCustomers,
   collect,
@@ -74,43 +85,48 @@ function expectEveryLineDoneOnce(rows: readonly ReportRow[], records: number): v
 }
 
 describe('a platform that fails 5% of requests with 503 and resets 2% of connections', () => {
-  it('10,000 customers with --retries 10 --concurrency 16: exit 0, every customer exactly once, no duplicate refused', { timeout: 150_000 }, async () => {
-    const sandbox = await startTestSandbox({ failRate: 0.05, resetRate: 0.02 });
-    sandboxes.push(sandbox);
-    const folder = freshWorkDir();
-    const csv = generateCustomers(10_000).toString('utf8');
-    writeFileSync(join(folder, 'customers.csv'), csv);
-    const result = await runCli(['customer', 'create', 'customers.csv', '--retries', '10', '--concurrency', '16'], {
-      configDir: freshConfigDir(),
-      cwd: folder,
-      env: credentialsEnv(sandbox),
-    });
-    const report = onlyReport(folder, 'customers');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
-    // Exactly these lines: no Node warning (16 requests backing off at once once tripped MaxListenersExceededWarning), no progress line within 10 s.
-    const lines = result.stderr.trimEnd().split('\n');
-    expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
-      'customer create: validating customers.csv',
-      timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
-      'customer create: sending 10000 customers in up to 10000 requests to POST /v1/customer (concurrency 16)',
-      timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
-      `customer create: report: ${report}`,
-    ]);
-    for (const progress of lines.filter((line) => line.startsWith('progress: '))) expect(progress).toMatch(timed('progress: {n} of 10000 customers ({n}%), {n}/s, 0 failed'));
-    // The faults did happen, and were retried.
-    const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
-    expect(retries).toBeGreaterThan(100);
-    expect((await requestCounts(sandbox))[createRoute]).toBeGreaterThan(10_000);
+  it(
+    '10,000 customers with --retries 10 --concurrency 16: exit 0, every customer exactly once, no duplicate refused',
+    { timeout: 150_000 },
+    async () => {
+      const sandbox = await startTestSandbox({ failRate: 0.05, resetRate: 0.02 });
+      sandboxes.push(sandbox);
+      const folder = freshWorkDir();
+      const csv = generateCustomers(10_000).toString('utf8');
+      writeFileSync(join(folder, 'customers.csv'), csv);
+      const result = await runCli(['customer', 'create', 'customers.csv', '--retries', '10', '--concurrency', '16'], {
+        configDir: freshConfigDir(),
+        cwd: folder,
+        env: credentialsEnv(sandbox),
+      });
+      const report = onlyReport(folder, 'customers');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('');
+      // Exactly these lines: no Node warning (16 requests backing off at once once tripped MaxListenersExceededWarning), no progress line within 10 s.
+      const lines = result.stderr.trimEnd().split('\n');
+      expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
+        'customer create: validating customers.csv',
+        timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
+        'customer create: sending 10000 customers in up to 10000 requests to POST /v1/customer (concurrency 16)',
+        timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
+        `customer create: report: ${report}`,
+      ]);
+      for (const progress of lines.filter((line) => line.startsWith('progress: ')))
+        expect(progress).toMatch(timed('progress: {n} of 10000 customers ({n}%), {n}/s, 0 failed'));
+      // The faults did happen, and were retried.
+      const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
+      expect(retries).toBeGreaterThan(100);
+      expect((await requestCounts(sandbox))[createRoute]).toBeGreaterThan(10_000);
 
-    const rows = readReport(join(folder, report));
-    expectEveryLineDoneOnce(rows, 10_000);
-    expect(rows.filter((row) => row.status === '400')).toEqual([]);
-    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
-    expect(stored).toHaveLength(10_000);
-    expect(new Set(stored).size).toBe(10_000);
-    expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
-  });
+      const rows = readReport(join(folder, report));
+      expectEveryLineDoneOnce(rows, 10_000);
+      expect(rows.filter((row) => row.status === '400')).toEqual([]);
+      const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+      expect(stored).toHaveLength(10_000);
+      expect(new Set(stored).size).toBe(10_000);
+      expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
+    },
+  );
 });
 
 describe('interrupted runs', () => {
@@ -129,121 +145,161 @@ describe('interrupted runs', () => {
     await resetCounts(sandbox);
   });
 
-  it('killed with SIGKILL halfway, then --resume REPORT: every customer exactly once, every line done in the report', { timeout: 120_000 }, async () => {
-    const folder = freshWorkDir();
-    writeFileSync(join(folder, 'customers.csv'), csv);
-    const configDir = freshConfigDir();
-    const env = credentialsEnv(sandbox);
-    const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
-    child.stdin?.end();
-    const exited = collect(child);
-    const report = await waitForReportRows(folder, 'customers', 1_000);
-    child.kill('SIGKILL');
-    const killed = await exited;
-    expect(killed.signal).toBe('SIGKILL');
+  it(
+    'killed with SIGKILL halfway, then --resume REPORT: every customer exactly once, every line done in the report',
+    { timeout: 120_000 },
+    async () => {
+      const folder = freshWorkDir();
+      writeFileSync(join(folder, 'customers.csv'), csv);
+      const configDir = freshConfigDir();
+      const env = credentialsEnv(sandbox);
+      const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
+      child.stdin?.end();
+      const exited = collect(child);
+      const report = await waitForReportRows(folder, 'customers', 1_000);
+      child.kill('SIGKILL');
+      const killed = await exited;
+      expect(killed.signal).toBe('SIGKILL');
 
-    const reportedBefore = readReport(join(folder, report));
-    expect(reportedBefore.length).toBeGreaterThanOrEqual(1_000);
-    expect(reportedBefore.length).toBeLessThan(records);
-    // Requests in flight at the kill were still applied by the platform, without anyone to record the answer.
-    const storedAfterKill = await settledCustomerCount(sandbox);
-    // Usually a few requests were in flight at the kill; none is possible too. The deterministic test
-    // of a lost answer is the next one; this one checks that, either way, every customer exists once.
-    const lostAnswers = storedAfterKill - reportedBefore.length;
-    expect(lostAnswers).toBeGreaterThanOrEqual(0);
+      const reportedBefore = readReport(join(folder, report));
+      expect(reportedBefore.length).toBeGreaterThanOrEqual(1_000);
+      expect(reportedBefore.length).toBeLessThan(records);
+      // Requests in flight at the kill were still applied by the platform, without anyone to record the answer.
+      const storedAfterKill = await settledCustomerCount(sandbox);
+      // Usually a few requests were in flight at the kill; none is possible too. The deterministic test
+      // of a lost answer is the next one; this one checks that, either way, every customer exists once.
+      const lostAnswers = storedAfterKill - reportedBefore.length;
+      expect(lostAnswers).toBeGreaterThanOrEqual(0);
 
-    await resetCounts(sandbox);
-    const resumed = await runCli(['customer', 'create', 'customers.csv', '--concurrency', '16', '--resume', report], { configDir, cwd: folder, env });
-    expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toBe('');
-    expectLines(resumed.stderr, [
-      'customer create: validating customers.csv',
-      timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
-      `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,
-      timed(`customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`),
-      `customer create: report: ${report}`,
-    ]);
-    // Only the records without a row were sent again; the lost answers were recognised by their e-mail.
-    const counts = await requestCounts(sandbox);
-    expect(counts[createRoute]).toBe(records - reportedBefore.length);
-    expect(counts['PUT /v1/customer/:document']).toBe(lostAnswers);
+      await resetCounts(sandbox);
+      const resumed = await runCli(['customer', 'create', 'customers.csv', '--concurrency', '16', '--resume', report], {
+        configDir,
+        cwd: folder,
+        env,
+      });
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toBe('');
+      expectLines(resumed.stderr, [
+        'customer create: validating customers.csv',
+        timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
+        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,
+        timed(
+          `customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
+        ),
+        `customer create: report: ${report}`,
+      ]);
+      // Only the records without a row were sent again; the lost answers were recognised by their e-mail.
+      const counts = await requestCounts(sandbox);
+      expect(counts[createRoute]).toBe(records - reportedBefore.length);
+      expect(counts['PUT /v1/customer/:document']).toBe(lostAnswers);
 
-    const rows = readReport(join(folder, report));
-    expect(rows.slice(0, reportedBefore.length)).toEqual(reportedBefore);
-    expectEveryLineDoneOnce(rows, records);
-    const recognised = rows.filter((row) => row.message !== '');
-    expect(recognised).toHaveLength(lostAnswers);
-    for (const row of recognised) expect(row.message).toBe('already registered with this e-mail: the interrupted run created it before its answer was recorded');
-    expect(runFiles(folder, 'customers').errors).toEqual([]);
+      const rows = readReport(join(folder, report));
+      expect(rows.slice(0, reportedBefore.length)).toEqual(reportedBefore);
+      expectEveryLineDoneOnce(rows, records);
+      const recognised = rows.filter((row) => row.message !== '');
+      expect(recognised).toHaveLength(lostAnswers);
+      for (const row of recognised)
+        expect(row.message).toBe(
+          'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        );
+      expect(runFiles(folder, 'customers').errors).toEqual([]);
 
-    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
-    expect(stored).toHaveLength(records);
-    expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
-  });
+      const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+      expect(stored).toHaveLength(records);
+      expect([...stored].toSorted()).toEqual(documentsOf(csv).toSorted());
+    },
+  );
 
-  it('resuming from a report that lacks rows of customers the platform created: recognised by their e-mail, not failed, not sent twice', { timeout: 60_000 }, async () => {
-    const folder = freshWorkDir();
-    writeFileSync(join(folder, 'customers.csv'), generateCustomers(10, 'csv', 30_001));
-    const configDir = freshConfigDir();
-    const env = credentialsEnv(sandbox);
-    const first = await runCli(['customer', 'create', 'customers.csv'], { configDir, cwd: folder, env });
-    expect(first.code).toBe(0);
-    const report = onlyReport(folder, 'customers');
-    // As if the run had died before the answers of lines 5 to 11 were written: keep the header and lines 2-4.
-    const kept = readFileSync(join(folder, report), 'utf8').split('\r\n').filter((row) => row !== '');
-    const header = kept[0] as string;
-    const rows = kept.slice(1).filter((row) => Number(row.split(',')[0]) <= 4);
-    expect(rows).toHaveLength(3);
-    writeFileSync(join(folder, report), `${[header, ...rows].join('\r\n')}\r\n`);
-    await resetCounts(sandbox);
+  it(
+    'resuming from a report that lacks rows of customers the platform created: recognised by their e-mail, not failed, not sent twice',
+    { timeout: 60_000 },
+    async () => {
+      const folder = freshWorkDir();
+      writeFileSync(join(folder, 'customers.csv'), generateCustomers(10, 'csv', 30_001));
+      const configDir = freshConfigDir();
+      const env = credentialsEnv(sandbox);
+      const first = await runCli(['customer', 'create', 'customers.csv'], { configDir, cwd: folder, env });
+      expect(first.code).toBe(0);
+      const report = onlyReport(folder, 'customers');
+      // As if the run had died before the answers of lines 5 to 11 were written: keep the header and lines 2-4.
+      const kept = readFileSync(join(folder, report), 'utf8')
+        .split('\r\n')
+        .filter((row) => row !== '');
+      const header = kept[0] as string;
+      const rows = kept.slice(1).filter((row) => Number(row.split(',')[0]) <= 4);
+      expect(rows).toHaveLength(3);
+      writeFileSync(join(folder, report), `${[header, ...rows].join('\r\n')}\r\n`);
+      await resetCounts(sandbox);
 
-    const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report], { configDir, cwd: folder, env });
-    expect(resumed.code).toBe(0);
-    const counts = await requestCounts(sandbox);
-    // Each unanswered customer is tried once, refused as registered, and read back once; nothing is created twice.
-    expect(counts[createRoute]).toBe(7);
-    expect(counts['PUT /v1/customer/:document']).toBe(7);
-    const after = readReport(join(folder, report));
-    const recognised = after.filter((row) => row.message !== '');
-    expect(recognised.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10, 11]);
-    for (const row of recognised) {
-      expect(row.outcome).toBe('created');
-      expect(row.message).toBe('already registered with this e-mail: the interrupted run created it before its answer was recorded');
-    }
-    expect(await storedCustomers(sandbox)).toHaveLength(10);
-  });
+      const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report], {
+        configDir,
+        cwd: folder,
+        env,
+      });
+      expect(resumed.code).toBe(0);
+      const counts = await requestCounts(sandbox);
+      // Each unanswered customer is tried once, refused as registered, and read back once; nothing is created twice.
+      expect(counts[createRoute]).toBe(7);
+      expect(counts['PUT /v1/customer/:document']).toBe(7);
+      const after = readReport(join(folder, report));
+      const recognised = after.filter((row) => row.message !== '');
+      expect(recognised.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10, 11]);
+      for (const row of recognised) {
+        expect(row.outcome).toBe('created');
+        expect(row.message).toBe(
+          'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        );
+      }
+      expect(await storedCustomers(sandbox)).toHaveLength(10);
+    },
+  );
 
-  it('SIGINT mid-run: the requests in flight finish and are reported, exit 75 with the resume command; resuming completes it', { timeout: 120_000 }, async () => {
-    const folder = freshWorkDir();
-    writeFileSync(join(folder, 'customers.csv'), csv);
-    const configDir = freshConfigDir();
-    const env = credentialsEnv(sandbox);
-    const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
-    child.stdin?.end();
-    const exited = collect(child);
-    const report = await waitForReportRows(folder, 'customers', 300);
-    child.kill('SIGINT');
-    const interrupted = await exited;
-    expect(interrupted.code).toBe(75);
-    expect(interrupted.stdout).toBe('');
-    const lines = interrupted.stderr.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(`error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --resume ${report}`);
-    expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
+  it(
+    'SIGINT mid-run: the requests in flight finish and are reported, exit 75 with the resume command; resuming completes it',
+    { timeout: 120_000 },
+    async () => {
+      const folder = freshWorkDir();
+      writeFileSync(join(folder, 'customers.csv'), csv);
+      const configDir = freshConfigDir();
+      const env = credentialsEnv(sandbox);
+      const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
+      child.stdin?.end();
+      const exited = collect(child);
+      const report = await waitForReportRows(folder, 'customers', 300);
+      child.kill('SIGINT');
+      const interrupted = await exited;
+      expect(interrupted.code).toBe(75);
+      expect(interrupted.stdout).toBe('');
+      const lines = interrupted.stderr.trimEnd().split('\n');
+      expect(lines.at(-1)).toBe(
+        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --resume ${report}`,
+      );
+      expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
 
-    // Nothing was left unanswered: the store holds exactly the customers the report says were created.
-    const rowsBefore = readReport(join(folder, report));
-    expect(rowsBefore.length).toBeLessThan(records);
-    expectSomeLine(interrupted.stderr, timed(`customer create: ${rowsBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`));
-    expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
-    expect(await settledCustomerCount(sandbox)).toBe(rowsBefore.length);
+      // Nothing was left unanswered: the store holds exactly the customers the report says were created.
+      const rowsBefore = readReport(join(folder, report));
+      expect(rowsBefore.length).toBeLessThan(records);
+      expectSomeLine(
+        interrupted.stderr,
+        timed(
+          `customer create: ${rowsBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
+        ),
+      );
+      expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
+      expect(await settledCustomerCount(sandbox)).toBe(rowsBefore.length);
 
-    const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report, '--concurrency', '16'], { configDir, cwd: folder, env });
-    expect(resumed.code).toBe(0);
-    const rows = readReport(join(folder, report));
-    expectEveryLineDoneOnce(rows, records);
-    expect(rows.filter((row) => row.message !== '')).toEqual([]);
-    const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
-    expect(new Set(stored).size).toBe(records);
-    expect(stored).toHaveLength(records);
-  });
+      const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report, '--concurrency', '16'], {
+        configDir,
+        cwd: folder,
+        env,
+      });
+      expect(resumed.code).toBe(0);
+      const rows = readReport(join(folder, report));
+      expectEveryLineDoneOnce(rows, records);
+      expect(rows.filter((row) => row.message !== '')).toEqual([]);
+      const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
+      expect(new Set(stored).size).toBe(records);
+      expect(stored).toHaveLength(records);
+    },
+  );
 });

@@ -10,7 +10,16 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { Customer, OutboxEmail } from '../../src/sandbox/customers/store.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { clearSandboxCustomers, freshConfigDir, login, removeTemporaryFolders, repoRoot, resetCounts, sandboxJson, startTestSandbox } from './harness.js';
+import {
+  clearSandboxCustomers,
+  freshConfigDir,
+  login,
+  removeTemporaryFolders,
+  repoRoot,
+  resetCounts,
+  sandboxJson,
+  startTestSandbox,
+} from './harness.js';
 
 export const createRoute = 'POST /v1/customer';
 export const updateRoute = 'PUT /v1/customer/:document';
@@ -24,7 +33,9 @@ export const addressesRoute = 'GET /v1/customer/addresses/:document';
  */
 export function timed(template: string): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replaceAll('{s}', '\\d+\\.\\d').replaceAll('{n}', '\\d+').replaceAll('{stamp}', '\\d{8}-\\d{6}(?:-\\d+)?')}$`);
+  return new RegExp(
+    `^${escaped.replaceAll('{s}', '\\d+\\.\\d').replaceAll('{n}', '\\d+').replaceAll('{stamp}', '\\d{8}-\\d{6}(?:-\\d+)?')}$`,
+  );
 }
 
 /** Asserts every line of `text` in order: a string must be equal, a RegExp must match the whole line. */
@@ -41,14 +52,18 @@ export function expectLines(text: string, expected: readonly (string | RegExp)[]
 
 /** Asserts that some line of `text` matches the whole of `pattern`. */
 export function expectSomeLine(text: string, pattern: RegExp): void {
-  expect({ text, matching: text.split('\n').filter((line) => pattern.test(line)).length }).toEqual({ text, matching: 1 });
+  expect({ text, matching: text.split('\n').filter((line) => pattern.test(line)).length }).toEqual({
+    text,
+    matching: 1,
+  });
 }
 
 /** The files a bulk run wrote beside `base` (`customers` for customers.csv) in a folder, by kind. */
 export function runFiles(folder: string, base: string): { reports: string[]; errors: string[] } {
   const names = readdirSync(folder).toSorted();
   const escaped = base.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const of = (kind: string) => names.filter((name) => new RegExp(`^${escaped}\\.${kind}-\\d{8}-\\d{6}(?:-\\d+)?\\.(csv|ndjson)$`).test(name));
+  const of = (kind: string) =>
+    names.filter((name) => new RegExp(`^${escaped}\\.${kind}-\\d{8}-\\d{6}(?:-\\d+)?\\.(csv|ndjson)$`).test(name));
   return { reports: of('report'), errors: of('errors') };
 }
 
@@ -131,16 +146,32 @@ export const priceTags = {
 } as const;
 
 /** A small valid create file's header and rows, for tests that build their own input. */
-export const createHeader = 'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number';
+export const createHeader =
+  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number';
 
 /** Valid individuals that no sample uses: CPF, e-mail. */
-export const spareCpfs = ['529.982.247-25', '111.444.777-35', '935.411.347-80', '714.602.380-01', '248.438.034-80', '123.456.789-09'] as const;
+export const spareCpfs = [
+  '529.982.247-25',
+  '111.444.777-35',
+  '935.411.347-80',
+  '714.602.380-01',
+  '248.438.034-80',
+  '123.456.789-09',
+] as const;
 
 /** Customers from scripts/generate-customers.mjs, as the bytes it writes (valid, unique documents and e-mails). */
-export function generateCustomers(count: number, format: 'csv' | 'excel' | 'json' | 'ndjson' = 'csv', start = 1): Buffer {
-  return execFileSync(process.execPath, [join(repoRoot, 'scripts', 'generate-customers.mjs'), String(count), '--format', format, '--start', String(start)], {
-    maxBuffer: 1 << 30,
-  });
+export function generateCustomers(
+  count: number,
+  format: 'csv' | 'excel' | 'json' | 'ndjson' = 'csv',
+  start = 1,
+): Buffer {
+  return execFileSync(
+    process.execPath,
+    [join(repoRoot, 'scripts', 'generate-customers.mjs'), String(count), '--format', format, '--start', String(start)],
+    {
+      maxBuffer: 1 << 30,
+    },
+  );
 }
 
 /**

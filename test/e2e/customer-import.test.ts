@@ -68,7 +68,16 @@ function createdLines(file: string, count: number, report: string): (string | Re
 async function expectAllCreated(reportPath: string, documents: readonly string[]): Promise<void> {
   const rows = readReport(reportPath).toSorted((a, b) => Number(a.line) - Number(b.line));
   const byDocument = new Map((await storedCustomers(sandbox)).map((customer) => [customer.document, customer.id]));
-  expect(rows).toEqual(documents.map((document, index) => ({ line: String(index + 2), key: document, outcome: 'created', status: '200', id: String(byDocument.get(document)), message: '' })));
+  expect(rows).toEqual(
+    documents.map((document, index) => ({
+      line: String(index + 2),
+      key: document,
+      outcome: 'created',
+      status: '200',
+      id: String(byDocument.get(document)),
+      message: '',
+    })),
+  );
 }
 
 describe('customer create: every sample end to end', () => {
@@ -103,7 +112,12 @@ describe('customer create: every sample end to end', () => {
       priceRuleTag: [priceTags.promocional],
       address: [],
     });
-    expect(individual.customerRegistrationAddress).toMatchObject({ zipcode: '90619-900', number: '18', complement: 'Sala 8', principal: false });
+    expect(individual.customerRegistrationAddress).toMatchObject({
+      zipcode: '90619-900',
+      number: '18',
+      complement: 'Sala 8',
+      principal: false,
+    });
 
     const alphanumeric = await storedCustomer(sandbox, 'F0.000.00F/0001-91');
     expect(alphanumeric).toMatchObject({
@@ -116,7 +130,9 @@ describe('customer create: every sample end to end', () => {
       customerGroupList: [groups.atacado],
       priceRuleTag: null,
     });
-    expect(alphanumeric.address.map((address) => [address.zipcode, address.number, address.principal, address.addressType])).toEqual([
+    expect(
+      alphanumeric.address.map((address) => [address.zipcode, address.number, address.principal, address.addressType]),
+    ).toEqual([
       ['08295-005', '25', true, 'BUSINESS'],
       ['90810-240', '16', false, 'BUSINESS'],
     ]);
@@ -133,7 +149,10 @@ describe('customer create: every sample end to end', () => {
     expectLines(result.stderr, createdLines('customers-excel.csv', 20, report));
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 20 });
 
-    const documents = sampleDocuments(new TextDecoder('windows-1252').decode(readFileSync(join(seedDirectory, 'customers-excel.csv'))), ';');
+    const documents = sampleDocuments(
+      new TextDecoder('windows-1252').decode(readFileSync(join(seedDirectory, 'customers-excel.csv'))),
+      ';',
+    );
     const customers = await storedCustomers(sandbox);
     expect(customers.map((customer) => customer.document).toSorted()).toEqual([...documents].toSorted());
     await expectAllCreated(join(folder, report), documents);
@@ -143,18 +162,29 @@ describe('customer create: every sample end to end', () => {
     expect(names.get('100.815.657-47')).toBe('Conceição Conceição');
     expect(names.get('20.682.358/0001-59')).toBe('Distribuidora Magalhães Ltda');
     expect(names.get('100.839.414-95')).toBe('Fábio Araújo');
-    expect(customers.find((customer) => customer.document === '20.682.358/0001-59')?.contactName).toBe('Luís Magalhães');
+    expect(customers.find((customer) => customer.document === '20.682.358/0001-59')?.contactName).toBe(
+      'Luís Magalhães',
+    );
 
     // "sim" and "não" as booleans: paysIcms and an address's principal flag.
     const company = await storedCustomer(sandbox, 'F0.000.02X/0001-84');
-    expect(company).toMatchObject({ documentType: 'pj', name: 'Atacadão Simões Ltda', paysIcms: true, customerGroupList: [groups.atacado] });
+    expect(company).toMatchObject({
+      documentType: 'pj',
+      name: 'Atacadão Simões Ltda',
+      paysIcms: true,
+      customerGroupList: [groups.atacado],
+    });
     expect(company.address.map((address) => [address.zipcode, address.principal])).toEqual([
       ['69020-060', true],
       ['80010-010', false],
     ]);
     expect((await storedCustomer(sandbox, '100.823.576-84')).paysIcms).toBe(false);
     const second = await storedCustomer(sandbox, 'A0.000.03C/0001-96');
-    expect(second).toMatchObject({ documentType: 'pj', customerGroupList: [groups.atacado, groups.vip], priceRuleTag: [priceTags.atacado] });
+    expect(second).toMatchObject({
+      documentType: 'pj',
+      customerGroupList: [groups.atacado, groups.vip],
+      priceRuleTag: [priceTags.atacado],
+    });
   });
 
   it('customers.json (a JSON array): 10 customers, the alphanumeric CNPJ with its two addresses', async () => {
@@ -168,14 +198,21 @@ describe('customer create: every sample end to end', () => {
 
     const records = JSON.parse(readFileSync(join(seedDirectory, 'customers.json'), 'utf8')) as { document: string }[];
     const customers = await storedCustomers(sandbox);
-    expect(customers.map((customer) => customer.document).toSorted()).toEqual(records.map((record) => record.document).toSorted());
+    expect(customers.map((customer) => customer.document).toSorted()).toEqual(
+      records.map((record) => record.document).toSorted(),
+    );
     // A JSON array element's line is the line where its object opens.
     const lines = readReport(join(folder, report)).map((row) => [row.key, row.line, row.outcome]);
     expect(lines).toContainEqual(['31.050.529/0001-43', '2', 'created']);
     expect(lines).toContainEqual(['101.599.638-85', '21', 'created']);
 
     const alphanumeric = await storedCustomer(sandbox, 'A0.000.05U/0001-89');
-    expect(alphanumeric).toMatchObject({ documentType: 'pj', name: 'Distribuidora Silva Ltda', customerGroupList: [groups.atacado], priceRuleTag: [priceTags.atacado] });
+    expect(alphanumeric).toMatchObject({
+      documentType: 'pj',
+      name: 'Distribuidora Silva Ltda',
+      customerGroupList: [groups.atacado],
+      priceRuleTag: [priceTags.atacado],
+    });
     expect(alphanumeric.address.map((address) => [address.zipcode, address.principal])).toEqual([
       ['22021-001', true],
       ['30130-100', false],
@@ -238,7 +275,11 @@ describe('customer update', () => {
       },
     });
     // The document written without punctuation finds the customer all the same.
-    expect(await storedCustomer(sandbox, '100.031.676-90')).toEqual({ ...was('100.031.676-90'), phone: '(11) 3333-4444', passwordExpired: true });
+    expect(await storedCustomer(sandbox, '100.031.676-90')).toEqual({
+      ...was('100.031.676-90'),
+      phone: '(11) 3333-4444',
+      passwordExpired: true,
+    });
   });
 
   it('--document D --set name=X --set customerGroupList=Atacado|Sul: one request, the customer on stdout, the groups replaced', async () => {
@@ -246,7 +287,19 @@ describe('customer update', () => {
     const before = await storedCustomer(sandbox, '100.087.109-61');
     const filesBefore = readdirSync(folder).toSorted();
     expect(before.customerGroupList).toEqual([groups.sul]);
-    const result = await cli(['customer', 'update', '--document', '100.087.109-61', '--set', 'name=Lúcia Brandão Lima', '--set', 'customerGroupList=Atacado|Sul'], folder);
+    const result = await cli(
+      [
+        'customer',
+        'update',
+        '--document',
+        '100.087.109-61',
+        '--set',
+        'name=Lúcia Brandão Lima',
+        '--set',
+        'customerGroupList=Atacado|Sul',
+      ],
+      folder,
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Updated customer ${before.id} (100.087.109-61).\n`);
     const after = await storedCustomer(sandbox, '100.087.109-61');
@@ -272,7 +325,9 @@ describe('customer update', () => {
     const folder = await imported('customers.csv');
     const result = await cli(['customer', 'update', '--document', '100.087.109-61', '--set', 'password=x'], folder);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: --set password: not a field the update route takes; see b2bctl customer update --help.\n');
+    expect(result.stderr).toBe(
+      'error: --set password: not a field the update route takes; see b2bctl customer update --help.\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
@@ -298,7 +353,10 @@ describe('customer status', () => {
 
   it('the FILE form (document,active): every customer set, a report row each, exit 0', async () => {
     const folder = await imported('customers.csv');
-    writeFileSync(join(folder, 'status.csv'), 'document,active\n100.007.919-89,false\n10.314.187/0001-51,não\n100.015.838-16,true\n');
+    writeFileSync(
+      join(folder, 'status.csv'),
+      'document,active\n100.007.919-89,false\n10.314.187/0001-51,não\n100.015.838-16,true\n',
+    );
     const result = await cli(['customer', 'status', 'status.csv'], folder);
     const report = onlyReport(folder, 'status');
     expect(result.code).toBe(0);
@@ -316,7 +374,12 @@ describe('customer status', () => {
       { line: '4', key: '100.015.838-16', outcome: 'updated', status: '200', id: '', message: 'active' },
     ]);
     const active = new Map((await storedCustomers(sandbox)).map((customer) => [customer.document, customer.active]));
-    expect([active.get('100.007.919-89'), active.get('10.314.187/0001-51'), active.get('100.015.838-16'), active.get('100.031.676-90')]).toEqual([false, false, true, true]);
+    expect([
+      active.get('100.007.919-89'),
+      active.get('10.314.187/0001-51'),
+      active.get('100.015.838-16'),
+      active.get('100.031.676-90'),
+    ]).toEqual([false, false, true, true]);
   });
 
   it('a state that is not active or inactive: exit 2, nothing sent', async () => {
@@ -391,19 +454,25 @@ describe('a document the store does not have', () => {
     writeFileSync(join(folder, 'changes.csv'), 'document,name\n100.007.919-89,Maria B.\n529.982.247-25,Ana\n');
     const result = await cli(['customer', 'update', 'changes.csv'], folder);
     expect(result.code).toBe(1);
-    const rows = readReport(join(folder, onlyReport(folder, 'changes'))).toSorted((a, b) => Number(a.line) - Number(b.line));
+    const rows = readReport(join(folder, onlyReport(folder, 'changes'))).toSorted(
+      (a, b) => Number(a.line) - Number(b.line),
+    );
     expect(rows.map((row) => [row.line, row.outcome, row.status, row.message])).toEqual([
       ['2', 'updated', '200', ''],
       ['3', 'failed', '404', 'no customer has the document 529.982.247-25 in this store (HTTP 404)'],
     ]);
-    expect(result.stderr.split('\n').at(-2)).toBe('error: 1 customers did not go through (1 failed); the report and the errors file say why.');
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: 1 customers did not go through (1 failed); the report and the errors file say why.',
+    );
     expect((await storedCustomer(sandbox, '100.007.919-89')).name).toBe('Maria B.');
   });
 
   it('an invalid document is refused before anything is sent: exit 65', async () => {
     const result = await cli(['customer', 'addresses', '123.456.789-00'], freshWorkDir());
     expect(result.code).toBe(65);
-    expect(result.stderr).toBe('error: Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match); nothing was sent.\n');
+    expect(result.stderr).toBe(
+      'error: Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match); nothing was sent.\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });

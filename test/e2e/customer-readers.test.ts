@@ -87,33 +87,62 @@ describe('stdin (-)', () => {
     const result = await cli(['customer', 'create', '-'], folder, ndjson);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('customer create: 6 created; 6 requests');
-    expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual([...documents].toSorted());
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual(
+      [...documents].toSorted(),
+    );
     const rows = readReport(join(folder, onlyReport(folder, 'stdin')));
-    expect(rows.map((row) => [row.line, row.key]).toSorted((a, b) => Number(a[0]) - Number(b[0]))).toEqual(documents.map((document, index) => [String(index + 1), document]));
+    expect(rows.map((row) => [row.line, row.key]).toSorted((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
+      documents.map((document, index) => [String(index + 1), document]),
+    );
   });
 });
 
 describe('JSON and NDJSON files', () => {
   it('one JSON object (not an array) is one customer, at line 1', async () => {
-    const record = { documentType: 'cpf', document: '52998224725', name: 'Ana Souza', username: 'ana@example.com.br', phone: '11987654321', password: 'Senha#1', customerRegistrationAddress: { zipcode: '01310100', number: '1000' } };
+    const record = {
+      documentType: 'cpf',
+      document: '52998224725',
+      name: 'Ana Souza',
+      username: 'ana@example.com.br',
+      phone: '11987654321',
+      password: 'Senha#1',
+      customerRegistrationAddress: { zipcode: '01310100', number: '1000' },
+    };
     const folder = folderWith('one.json', `${JSON.stringify(record, null, 2)}\n`);
     const result = await cli(['customer', 'create', 'one.json'], folder);
     expect(result.code).toBe(0);
-    expect(readReport(join(folder, onlyReport(folder, 'one')))).toEqual([{ line: '1', key: '52998224725', outcome: 'created', status: '200', id: expect.any(String), message: '' }]);
+    expect(readReport(join(folder, onlyReport(folder, 'one')))).toEqual([
+      { line: '1', key: '52998224725', outcome: 'created', status: '200', id: expect.any(String), message: '' },
+    ]);
     // The sandbox formats the document and the ZIP code it was sent without punctuation.
-    expect(await storedCustomer(sandbox, '529.982.247-25')).toMatchObject({ document: '529.982.247-25', name: 'Ana Souza', customerRegistrationAddress: { zipcode: '01310-100', street: 'Avenida Paulista' } });
+    expect(await storedCustomer(sandbox, '529.982.247-25')).toMatchObject({
+      document: '529.982.247-25',
+      name: 'Ana Souza',
+      customerRegistrationAddress: { zipcode: '01310-100', street: 'Avenida Paulista' },
+    });
   });
 
   it('NDJSON with a blank line: each record keeps its own line number in problems and in the report', async () => {
-    const good = { documentType: 'cpf', document: '529.982.247-25', username: 'ana@example.com', phone: '11987654321', password: 'Senha#1', customerRegistrationAddress: { zipcode: '01310-100', number: '1' } };
+    const good = {
+      documentType: 'cpf',
+      document: '529.982.247-25',
+      username: 'ana@example.com',
+      phone: '11987654321',
+      password: 'Senha#1',
+      customerRegistrationAddress: { zipcode: '01310-100', number: '1' },
+    };
     const bad = { ...good, document: '111.444.777-35', username: 'dora@example.com', phone: '123' };
     const folder = folderWith('people.ndjson', `${JSON.stringify(good)}\n\n${JSON.stringify(bad)}\n`);
     const validate = await cli(['customer', 'validate', 'people.ndjson', '-o', 'table'], folder);
     expect(validate.code).toBe(65);
-    expect(validate.stdout).toBe('people.ndjson:3: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n');
+    expect(validate.stdout).toBe(
+      'people.ndjson:3: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n',
+    );
     const create = await cli(['customer', 'create', 'people.ndjson', '--skip-invalid'], folder);
     expect(create.code).toBe(1);
-    const rows = readReport(join(folder, onlyReport(folder, 'people'))).toSorted((a, b) => Number(a.line) - Number(b.line));
+    const rows = readReport(join(folder, onlyReport(folder, 'people'))).toSorted(
+      (a, b) => Number(a.line) - Number(b.line),
+    );
     expect(rows.map((row) => [row.line, row.key, row.outcome])).toEqual([
       ['1', '529.982.247-25', 'created'],
       ['3', '111.444.777-35', 'invalid'],
@@ -123,12 +152,18 @@ describe('JSON and NDJSON files', () => {
 
 describe('CSV as exports make it', () => {
   it('a UTF-8 BOM before the header: the first column is still "documentType", no warning', async () => {
-    const folder = folderWith('bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(seedDirectory, 'customers.csv'))]));
+    const folder = folderWith(
+      'bom.csv',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(seedDirectory, 'customers.csv'))]),
+    );
     const result = await cli(['customer', 'create', 'bom.csv'], folder);
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('warning');
     expect(result.stderr).toContain('customer create: 25 created; 25 requests');
-    expect(await storedCustomer(sandbox, '100.007.919-89')).toMatchObject({ documentType: 'pf', name: 'Maria Brandão' });
+    expect(await storedCustomer(sandbox, '100.007.919-89')).toMatchObject({
+      documentType: 'pf',
+      name: 'Maria Brandão',
+    });
   });
 
   it('a quoted field with an embedded CRLF: its record is at the line it starts on, and the next record one line further down', async () => {
@@ -143,48 +178,89 @@ describe('CSV as exports make it', () => {
     const folder = folderWith('newline.csv', csv);
     const validate = await cli(['customer', 'validate', 'newline.csv', '-o', 'table'], folder);
     expect(validate.code).toBe(65);
-    expect(validate.stdout).toBe('newline.csv:4: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n');
+    expect(validate.stdout).toBe(
+      'newline.csv:4: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n',
+    );
 
     const create = await cli(['customer', 'create', 'newline.csv', '--skip-invalid'], folder);
     expect(create.code).toBe(1);
     expect(create.stderr).toContain('newline.csv:4: Property [phone] with value [123] does not pass validation');
-    const rows = readReport(join(folder, onlyReport(folder, 'newline'))).toSorted((a, b) => Number(a.line) - Number(b.line));
+    const rows = readReport(join(folder, onlyReport(folder, 'newline'))).toSorted(
+      (a, b) => Number(a.line) - Number(b.line),
+    );
     expect(rows.map((row) => [row.line, row.key, row.outcome])).toEqual([
       ['2', '529.982.247-25', 'created'],
       ['4', '111.444.777-35', 'invalid'],
       ['5', '935.411.347-80', 'created'],
     ]);
     // The line break inside the quotes is part of the value, as one LF.
-    expect((await storedCustomer(sandbox, '529.982.247-25')).customerRegistrationAddress.complement).toBe('Bloco B\nApto 12');
+    expect((await storedCustomer(sandbox, '529.982.247-25')).customerRegistrationAddress.complement).toBe(
+      'Bloco B\nApto 12',
+    );
   });
 
   it('booleans true/false/1/0/sim/não/yes/no and |-separated lists', async () => {
     const words = ['sim', 'não', '1', '0', 'yes', 'no', 'TRUE', 'False'];
-    const cpfs = ['529.982.247-25', '111.444.777-35', '935.411.347-80', '714.602.380-01', '248.438.034-80', '123.456.789-09', '390.533.447-05', '853.513.468-93'];
-    const rows = cpfs.map((cpf, index) => `cpf,${cpf},N${index},n${index}@example.com,11987654321,Senha#1,01310-100,${index + 1},${words[index]},Atacado|Sul,Varejo | Promocional`);
-    const folder = folderWith('flags.csv', `${createHeader},paysIcms,customerGroupList,priceRuleTags\n${rows.join('\n')}\n`);
+    const cpfs = [
+      '529.982.247-25',
+      '111.444.777-35',
+      '935.411.347-80',
+      '714.602.380-01',
+      '248.438.034-80',
+      '123.456.789-09',
+      '390.533.447-05',
+      '853.513.468-93',
+    ];
+    const rows = cpfs.map(
+      (cpf, index) =>
+        `cpf,${cpf},N${index},n${index}@example.com,11987654321,Senha#1,01310-100,${index + 1},${words[index]},Atacado|Sul,Varejo | Promocional`,
+    );
+    const folder = folderWith(
+      'flags.csv',
+      `${createHeader},paysIcms,customerGroupList,priceRuleTags\n${rows.join('\n')}\n`,
+    );
     const result = await cli(['customer', 'create', 'flags.csv'], folder);
     expect(result.code).toBe(0);
     const customers = new Map((await storedCustomers(sandbox)).map((customer) => [customer.document, customer]));
-    expect(cpfs.map((cpf) => customers.get(cpf)?.paysIcms)).toEqual([true, false, true, false, true, false, true, false]);
+    expect(cpfs.map((cpf) => customers.get(cpf)?.paysIcms)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
     for (const cpf of cpfs) {
       expect(customers.get(cpf)?.customerGroupList).toEqual([groups.atacado, groups.sul]);
       expect(customers.get(cpf)?.priceRuleTag).toEqual([priceTags.varejo, priceTags.promocional]);
     }
   });
 
-  it('--map renames an ERP\'s own headers (CNPJ → document, CEP → customerRegistrationAddress.zipcode)', async () => {
+  it("--map renames an ERP's own headers (CNPJ → document, CEP → customerRegistrationAddress.zipcode)", async () => {
     const folder = folderWith(
       'erp.csv',
       'Tipo;CNPJ;Razao Social;Email;Telefone;Senha;CEP;Numero\ncnpj;11.222.333/0001-81;Mercadinho Exemplo Ltda;compras@mercadinho.com.br;1133334444;Senha#1;22041-001;500\n',
     );
     writeFileSync(
       join(folder, 'erp-map.json'),
-      JSON.stringify({ Tipo: 'documentType', CNPJ: 'document', 'Razao Social': 'name', Email: 'username', Telefone: 'phone', Senha: 'password', CEP: 'customerRegistrationAddress.zipcode', Numero: 'customerRegistrationAddress.number' }),
+      JSON.stringify({
+        Tipo: 'documentType',
+        CNPJ: 'document',
+        'Razao Social': 'name',
+        Email: 'username',
+        Telefone: 'phone',
+        Senha: 'password',
+        CEP: 'customerRegistrationAddress.zipcode',
+        Numero: 'customerRegistrationAddress.number',
+      }),
     );
     const unmapped = await cli(['customer', 'validate', 'erp.csv'], folder);
     expect(unmapped.code).toBe(65);
-    expect(unmapped.stderr.split('\n')[0]).toBe('error: erp.csv:1: no "document" column (the columns are Tipo, CNPJ, Razao Social, Email, Telefone, Senha, CEP, Numero). Name the column "document", or map yours to it with --map.');
+    expect(unmapped.stderr.split('\n')[0]).toBe(
+      'error: erp.csv:1: no "document" column (the columns are Tipo, CNPJ, Razao Social, Email, Telefone, Senha, CEP, Numero). Name the column "document", or map yours to it with --map.',
+    );
 
     const result = await cli(['customer', 'create', 'erp.csv', '--map', 'erp-map.json'], folder);
     expect(result.stderr).not.toContain('warning');
@@ -194,12 +270,20 @@ describe('CSV as exports make it', () => {
       name: 'Mercadinho Exemplo Ltda',
       email: 'compras@mercadinho.com.br',
       phone: '(11) 3333-4444',
-      customerRegistrationAddress: { zipcode: '22041-001', number: '500', street: 'Avenida Atlântica', city: 'Rio de Janeiro' },
+      customerRegistrationAddress: {
+        zipcode: '22041-001',
+        number: '500',
+        street: 'Avenida Atlântica',
+        city: 'Rio de Janeiro',
+      },
     });
   });
 
   it('an empty cell is an absent field: never sent as "", and an update leaves that field as it was', async () => {
-    const folder = folderWith('one.csv', `${createHeader},tradingName,contactName\ncpf,529.982.247-25,Ana Souza,ana@example.com,11987654321,Senha#1,01310-100,10,,\n`);
+    const folder = folderWith(
+      'one.csv',
+      `${createHeader},tradingName,contactName\ncpf,529.982.247-25,Ana Souza,ana@example.com,11987654321,Senha#1,01310-100,10,,\n`,
+    );
     const create = await cli(['customer', 'create', 'one.csv', '--verbose'], folder);
     expect(create.code).toBe(0);
     const [created] = sentBodies(create.stderr);
@@ -215,7 +299,10 @@ describe('CSV as exports make it', () => {
     const before = await storedCustomer(sandbox, '529.982.247-25');
     expect([before.tradingName, before.contactName]).toEqual([null, null]);
 
-    writeFileSync(join(folder, 'changes.csv'), 'document,name,phone,customerGroupList,active\n529.982.247-25,,1133334444,,\n');
+    writeFileSync(
+      join(folder, 'changes.csv'),
+      'document,name,phone,customerGroupList,active\n529.982.247-25,,1133334444,,\n',
+    );
     const update = await cli(['customer', 'update', 'changes.csv', '--verbose'], folder);
     expect(update.code).toBe(0);
     expect(sentBodies(update.stderr)).toEqual([{ phone: '1133334444' }]);
@@ -232,17 +319,25 @@ describe('CSV as exports make it', () => {
       );
       const result = await cli(['customer', 'create', 'geo.csv'], folder);
       expect(result.code).toBe(0);
-      expect((await storedCustomer(sandbox, '529.982.247-25')).customerRegistrationAddress).toMatchObject({ lat: -23.561414, lng: -46.655881 });
+      expect((await storedCustomer(sandbox, '529.982.247-25')).customerRegistrationAddress).toMatchObject({
+        lat: -23.561414,
+        lng: -46.655881,
+      });
     } finally {
       await patchSandboxSettings(sandbox, { latLngFeature: false });
     }
   });
 
   it('--delimiter: a "|"-separated export is read only when told', async () => {
-    const folder = folderWith('pipes.csv', `${createHeader.replaceAll(',', '|')}\ncpf|529.982.247-25|Ana|ana@example.com|11987654321|Senha#1|01310-100|10\n`);
+    const folder = folderWith(
+      'pipes.csv',
+      `${createHeader.replaceAll(',', '|')}\ncpf|529.982.247-25|Ana|ana@example.com|11987654321|Senha#1|01310-100|10\n`,
+    );
     const sniffed = await cli(['customer', 'create', 'pipes.csv'], folder);
     expect(sniffed.code).toBe(65);
-    expect(sniffed.stderr).toContain(`error: pipes.csv:1: no "document" column (the columns are ${createHeader.replaceAll(',', '|')}).`);
+    expect(sniffed.stderr).toContain(
+      `error: pipes.csv:1: no "document" column (the columns are ${createHeader.replaceAll(',', '|')}).`,
+    );
     expect(await requestCounts(sandbox)).toEqual({});
 
     const told = await cli(['customer', 'create', 'pipes.csv', '--delimiter', '|'], folder);
@@ -263,7 +358,9 @@ describe('CSV as exports make it', () => {
 
     const sniffed = await cli(['customer', 'create', 'late.csv'], folder);
     expect(sniffed.code).toBe(65);
-    expect(sniffed.stderr).toMatch(/^error: late\.csv: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/m);
+    expect(sniffed.stderr).toMatch(
+      /^error: late\.csv: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/m,
+    );
     expect(await requestCounts(sandbox)).toEqual({});
 
     const told = await cli(['customer', 'create', 'late.csv', '--encoding', 'windows-1252'], folder);

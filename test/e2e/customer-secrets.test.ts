@@ -74,14 +74,20 @@ describe('the integration password and the token', () => {
     const csv = sampleWithEmails();
     writeFileSync(join(folder, 'customers.csv'), csv);
 
-    const loginResult = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--verbose'], {
-      configDir,
-      stdin: `${integrationPassword}\n`,
-    });
+    const loginResult = await runCli(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--verbose'],
+      {
+        configDir,
+        stdin: `${integrationPassword}\n`,
+      },
+    );
     expect(loginResult.code).toBe(0);
     const token = cachedToken(configDir);
 
-    const result = await runCli(['customer', 'create', 'customers.csv', '--skip-invalid', '--verbose'], { configDir, cwd: folder });
+    const result = await runCli(['customer', 'create', 'customers.csv', '--skip-invalid', '--verbose'], {
+      configDir,
+      cwd: folder,
+    });
     expect(result.code).toBe(1);
     // The trace is there (so the test looks at something), with the Authorization header redacted.
     expect(result.stderr).toContain('> POST ');
@@ -93,25 +99,40 @@ describe('the integration password and the token', () => {
     const emails = JSON.stringify(await outbox(sandbox));
     expect(JSON.parse(emails)).toHaveLength(23);
     const config = readFileSync(configFile(configDir), 'utf8');
-    const texts = { loginStdout: loginResult.stdout, loginStderr: loginResult.stderr, stdout: result.stdout, stderr: result.stderr, report, errors, emails, config };
+    const texts = {
+      loginStdout: loginResult.stdout,
+      loginStderr: loginResult.stderr,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      report,
+      errors,
+      emails,
+      config,
+    };
     expect(holding(texts, integrationPassword)).toEqual([]);
     expect(readdirSync(configDir).join(' ')).not.toContain(integrationPassword);
   });
 
-  it('from B2BCTL_PASSWORD without a login: the token request\'s trace redacts it, and it is in no file', async () => {
+  it("from B2BCTL_PASSWORD without a login: the token request's trace redacts it, and it is in no file", async () => {
     const configDir = freshConfigDir();
     const folder = freshWorkDir();
     copySamples(folder, 'customers.csv', 'customers-update.csv');
     const env = credentialsEnv(sandbox, integrationPassword);
     expect((await runCli(['customer', 'create', 'customers.csv'], { configDir, cwd: folder, env })).code).toBe(0);
     // A fresh config folder each time, so this run has no cached token and logs in by itself.
-    const result = await runCli(['customer', 'update', 'customers-update.csv', '--verbose'], { configDir: freshConfigDir(), cwd: folder, env });
+    const result = await runCli(['customer', 'update', 'customers-update.csv', '--verbose'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+      env,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`> POST ${sandbox.url}/v1/auth/token`);
     expect(result.stderr).toContain(`> {"username":"${sandboxUser}","password":"[redacted]"}`);
     expect(result.stderr).toMatch(/^< \{"access_token":"\[redacted\]",/m);
     expect(result.stderr).not.toContain(integrationPassword);
-    const files = Object.fromEntries(readdirSync(folder).map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
+    const files = Object.fromEntries(
+      readdirSync(folder).map((name) => [name, readFileSync(join(folder, name), 'utf8')]),
+    );
     expect(Object.keys(files)).toHaveLength(4);
     expect(holding(files, integrationPassword)).toEqual([]);
   });
@@ -124,9 +145,16 @@ describe("customers' own passwords", () => {
     const folder = freshWorkDir();
     const csv = sampleWithEmails();
     writeFileSync(join(folder, 'customers.csv'), csv);
-    const created = await runCli(['customer', 'create', 'customers.csv', '--skip-invalid', '--verbose'], { configDir, cwd: folder, env });
+    const created = await runCli(['customer', 'create', 'customers.csv', '--skip-invalid', '--verbose'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
     expect(created.code).toBe(1);
-    writeFileSync(join(folder, 'forgot.csv'), `document,sendEmailForgotPassword\n100.007.919-89,true\n10.628.374/0001-00,sim\n`);
+    writeFileSync(
+      join(folder, 'forgot.csv'),
+      `document,sendEmailForgotPassword\n100.007.919-89,true\n10.628.374/0001-00,sim\n`,
+    );
     const forgot = await runCli(['customer', 'update', 'forgot.csv', '--verbose'], { configDir, cwd: folder, env });
     expect(forgot.code).toBe(0);
 
@@ -137,10 +165,25 @@ describe("customers' own passwords", () => {
     for (const line of sent) expect(line).toContain('"password":"[redacted]"');
 
     const mails = await outbox(sandbox);
-    expect(mails.filter((mail) => mail.template === 'forgotPassword').map((mail) => mail.document).toSorted()).toEqual(['10.628.374/0001-00', '100.007.919-89']);
+    expect(
+      mails
+        .filter((mail) => mail.template === 'forgotPassword')
+        .map((mail) => mail.document)
+        .toSorted(),
+    ).toEqual(['10.628.374/0001-00', '100.007.919-89']);
     const report = readReport(join(folder, onlyReport(folder, 'customers')));
-    expect(report.find((row) => row.line === '6')?.message).toBe('Property [phone] with value [619] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))');
-    const texts = { created: created.stderr, forgot: forgot.stderr, report: JSON.stringify(report), outbox: JSON.stringify(mails), store: JSON.stringify(await storedCustomers(sandbox)) };
-    expect(passwords.flatMap((password) => holding(texts, password).map((where) => `${password} in ${where}`))).toEqual([]);
+    expect(report.find((row) => row.line === '6')?.message).toBe(
+      'Property [phone] with value [619] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
+    );
+    const texts = {
+      created: created.stderr,
+      forgot: forgot.stderr,
+      report: JSON.stringify(report),
+      outbox: JSON.stringify(mails),
+      store: JSON.stringify(await storedCustomers(sandbox)),
+    };
+    expect(passwords.flatMap((password) => holding(texts, password).map((where) => `${password} in ${where}`))).toEqual(
+      [],
+    );
   });
 });

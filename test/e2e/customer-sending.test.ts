@@ -60,7 +60,13 @@ const mixed = [
 
 /** One line of `customer validate`'s NDJSON output for mixed.csv. */
 function problem(line: number, field: string, value: string, detail: string) {
-  return { file: 'mixed.csv', line, field, value, message: `Property [${field}] with value [${value}] does not pass validation (${detail})` };
+  return {
+    file: 'mixed.csv',
+    line,
+    field,
+    value,
+    message: `Property [${field}] with value [${value}] does not pass validation (${detail})`,
+  };
 }
 
 /** A report's timestamp as the CLI writes it: `20261122-021500`. */
@@ -74,12 +80,20 @@ describe('customer validate', () => {
     writeFileSync(join(folder, 'mixed.csv'), mixed);
     const result = await cli(['customer', 'validate', 'mixed.csv'], folder);
     expect(result.code).toBe(65);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       problem(3, 'document', '123.456.789-00', 'CPF check digits do not match'),
       problem(5, 'username', 'eva@example', 'not a valid e-mail address'),
       problem(5, 'phone', '1198765', 'a phone has 10 or 11 digits with the area code (DDD)'),
     ]);
-    expectLines(result.stderr, [timed('mixed.csv: 5 records, 3 valid, 2 invalid (3 problems) in {s} s.'), 'error: 2 of 5 records of mixed.csv are invalid; nothing was sent.']);
+    expectLines(result.stderr, [
+      timed('mixed.csv: 5 records, 3 valid, 2 invalid (3 problems) in {s} s.'),
+      'error: 2 of 5 records of mixed.csv are invalid; nothing was sent.',
+    ]);
     expect(await requestCounts(sandbox)).toEqual({});
     expect(readdirSync(folder)).toEqual(['mixed.csv']);
   });
@@ -144,7 +158,11 @@ describe('customer create --skip-invalid', () => {
       'error: 2 customers did not go through (2 invalid); the report and the errors file say why.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 3 });
-    expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual(['111.444.777-35', '529.982.247-25', '714.602.380-01']);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual([
+      '111.444.777-35',
+      '529.982.247-25',
+      '714.602.380-01',
+    ]);
 
     const rows = byLine(readReport(join(folder, report)));
     expect(rows.map((row) => [row.line, row.key, row.outcome, row.status])).toEqual([
@@ -161,7 +179,17 @@ describe('customer create --skip-invalid', () => {
     expect(errorsFile.bom).toBe(true);
     expect(errorsFile.header).toEqual([...createHeader.split(','), 'error']);
     expect(errorsFile.rows).toEqual([
-      ['cpf', '123.456.789-00', 'Bruno', 'bruno@example.com', '11987654321', 'Senha#1', '01310-100', '11', 'Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match)'],
+      [
+        'cpf',
+        '123.456.789-00',
+        'Bruno',
+        'bruno@example.com',
+        '11987654321',
+        'Senha#1',
+        '01310-100',
+        '11',
+        'Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match)',
+      ],
       ['cpf', '935.411.347-80', 'Eva', 'eva@example', '1198765', 'Senha#2', '01310-100', '13', rows[3]?.message],
     ]);
   });
@@ -169,7 +197,9 @@ describe('customer create --skip-invalid', () => {
 
 /** The excel sample with one unknown CEP (line 3) and one unknown customer group (line 7), still Windows-1252. */
 function excelWithServerOnlyProblems(): Buffer {
-  const lines = new TextDecoder('windows-1252').decode(readFileSync(join(seedDirectory, 'customers-excel.csv'))).split('\r\n');
+  const lines = new TextDecoder('windows-1252')
+    .decode(readFileSync(join(seedDirectory, 'customers-excel.csv')))
+    .split('\r\n');
   lines[2] = (lines[2] as string).replace(';50030-320;', ';99999-999;');
   lines[6] = (lines[6] as string).replace(';Sul;Varejo', ';Norte|Sul;Varejo');
   expect(lines[2]).toContain('99999-999');
@@ -178,7 +208,7 @@ function excelWithServerOnlyProblems(): Buffer {
 }
 
 describe('records only the platform rejects', () => {
-  it('an unknown CEP and an unknown group: exit 1, failed with the platform message, the errors file in the input\'s own columns, every other customer created; fixed and fed back', async () => {
+  it("an unknown CEP and an unknown group: exit 1, failed with the platform message, the errors file in the input's own columns, every other customer created; fixed and fed back", async () => {
     const folder = freshWorkDir();
     writeFileSync(join(folder, 'clientes.csv'), excelWithServerOnlyProblems());
     const result = await cli(['customer', 'create', 'clientes.csv'], folder);
@@ -199,12 +229,31 @@ describe('records only the platform rejects', () => {
     const rows = byLine(readReport(join(folder, report)));
     expect(rows).toHaveLength(20);
     expect(rows.filter((row) => row.outcome !== 'created')).toEqual([
-      { line: '3', key: '20.682.358/0001-59', outcome: 'failed', status: '422', id: '', message: 'Property [address] with value [] does not pass validation' },
-      { line: '7', key: '100.839.414-95', outcome: 'failed', status: '422', id: '', message: 'Property [customerGroupList] with value [Norte] does not pass validation' },
+      {
+        line: '3',
+        key: '20.682.358/0001-59',
+        outcome: 'failed',
+        status: '422',
+        id: '',
+        message: 'Property [address] with value [] does not pass validation',
+      },
+      {
+        line: '7',
+        key: '100.839.414-95',
+        outcome: 'failed',
+        status: '422',
+        id: '',
+        message: 'Property [customerGroupList] with value [Norte] does not pass validation',
+      },
     ]);
-    const documents = sampleDocuments(new TextDecoder('windows-1252').decode(readFileSync(join(seedDirectory, 'customers-excel.csv'))), ';');
+    const documents = sampleDocuments(
+      new TextDecoder('windows-1252').decode(readFileSync(join(seedDirectory, 'customers-excel.csv'))),
+      ';',
+    );
     const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
-    expect(stored.toSorted()).toEqual(documents.filter((document) => document !== '20.682.358/0001-59' && document !== '100.839.414-95').toSorted());
+    expect(stored.toSorted()).toEqual(
+      documents.filter((document) => document !== '20.682.358/0001-59' && document !== '100.839.414-95').toSorted(),
+    );
 
     // UTF-8 with a BOM (so Excel opens it), the input's own ";" and columns, accents intact, plus `error`.
     const errorsFile = readErrorsCsv(join(folder, errors), ';');
@@ -213,13 +262,19 @@ describe('records only the platform rejects', () => {
     expect(errorsFile.header).toEqual([...(inputLines[0] as string).split(';'), 'error']);
     expect(errorsFile.rows).toEqual([
       [...(inputLines[2] as string).split(';'), 'Property [address] with value [] does not pass validation'],
-      [...(inputLines[6] as string).split(';'), 'Property [customerGroupList] with value [Norte] does not pass validation'],
+      [
+        ...(inputLines[6] as string).split(';'),
+        'Property [customerGroupList] with value [Norte] does not pass validation',
+      ],
     ]);
     expect(errorsFile.rows[0]?.[2]).toBe('Distribuidora Magalhães Ltda');
 
     // The operator fixes the two cells and feeds the errors file back as it is: its `error` column is not a field.
     const errorsPath = join(folder, errors);
-    writeFileSync(errorsPath, readFileSync(errorsPath, 'utf8').replace(';99999-999;', ';50030-320;').replace(';Norte|Sul;', ';Nordeste|Sul;'));
+    writeFileSync(
+      errorsPath,
+      readFileSync(errorsPath, 'utf8').replace(';99999-999;', ';50030-320;').replace(';Norte|Sul;', ';Nordeste|Sul;'),
+    );
     await resetCounts(sandbox);
     const again = await cli(['customer', 'create', errors], folder);
     const base = errors.replace(/\.csv$/, '');
@@ -238,20 +293,32 @@ describe('records only the platform rejects', () => {
       ['3', '100.839.414-95', 'created'],
     ]);
     expect(await storedCustomers(sandbox)).toHaveLength(20);
-    expect(await storedCustomer(sandbox, '100.839.414-95')).toMatchObject({ name: 'Fábio Araújo', customerGroupList: [groups.nordeste, groups.sul] });
-    expect(await storedCustomer(sandbox, '20.682.358/0001-59')).toMatchObject({ name: 'Distribuidora Magalhães Ltda', customerRegistrationAddress: { zipcode: '50030-320' } });
+    expect(await storedCustomer(sandbox, '100.839.414-95')).toMatchObject({
+      name: 'Fábio Araújo',
+      customerGroupList: [groups.nordeste, groups.sul],
+    });
+    expect(await storedCustomer(sandbox, '20.682.358/0001-59')).toMatchObject({
+      name: 'Distribuidora Magalhães Ltda',
+      customerRegistrationAddress: { zipcode: '50030-320' },
+    });
   });
 
   it('from a JSON file: the errors file is NDJSON of the original objects plus `error`', async () => {
     const folder = freshWorkDir();
-    const records = JSON.parse(readFileSync(join(seedDirectory, 'customers.json'), 'utf8')) as Record<string, unknown>[];
-    (records[1] as { customerRegistrationAddress: { zipcode: string } }).customerRegistrationAddress.zipcode = '99999-999';
+    const records = JSON.parse(readFileSync(join(seedDirectory, 'customers.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >[];
+    (records[1] as { customerRegistrationAddress: { zipcode: string } }).customerRegistrationAddress.zipcode =
+      '99999-999';
     writeFileSync(join(folder, 'customers.json'), JSON.stringify(records, null, 2));
     const result = await cli(['customer', 'create', 'customers.json'], folder);
     expect(result.code).toBe(1);
     const errors = onlyErrorsFile(folder, 'customers');
     expect(errors).toMatch(/\.ndjson$/);
-    expect(readFileSync(join(folder, errors), 'utf8')).toBe(`${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation' })}\n`);
+    expect(readFileSync(join(folder, errors), 'utf8')).toBe(
+      `${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation' })}\n`,
+    );
     expect(await storedCustomers(sandbox)).toHaveLength(9);
   });
 });
@@ -265,19 +332,30 @@ describe('creating customers that already exist', () => {
     const original = await storedCustomer(sandbox, '100.007.919-89');
 
     // Change one customer's name in the file, as an operator re-running an edited export would.
-    writeFileSync(join(folder, 'customers.csv'), readFileSync(join(folder, 'customers.csv'), 'utf8').replace('Maria Brandão,', 'Maria Brandão Lima,'));
+    writeFileSync(
+      join(folder, 'customers.csv'),
+      readFileSync(join(folder, 'customers.csv'), 'utf8').replace('Maria Brandão,', 'Maria Brandão Lima,'),
+    );
     await resetCounts(sandbox);
     const second = await cli(['customer', 'create', 'customers.csv'], folder);
     expect(second.code).toBe(1);
-    expectSomeLine(second.stderr, timed('customer create: 25 failed; 25 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'));
-    expect(second.stderr.split('\n').at(-2)).toBe('error: 25 customers did not go through (25 failed); the report and the errors file say why.');
+    expectSomeLine(
+      second.stderr,
+      timed('customer create: 25 failed; 25 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
+    );
+    expect(second.stderr.split('\n').at(-2)).toBe(
+      'error: 25 customers did not go through (25 failed); the report and the errors file say why.',
+    );
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 25 });
     expect((await storedCustomer(sandbox, '100.007.919-89')).name).toBe('Maria Brandão');
 
     await resetCounts(sandbox);
     const third = await cli(['customer', 'create', 'customers.csv', '--upsert'], folder);
     expect(third.code).toBe(0);
-    expectSomeLine(third.stderr, timed('customer create: 25 updated; 50 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'));
+    expectSomeLine(
+      third.stderr,
+      timed('customer create: 25 updated; 50 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
+    );
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 25, [updateRoute]: 25 });
     expect(await storedCustomers(sandbox)).toHaveLength(25);
     // Upserting sends the registration address again, so only its lastUpdated moves besides the name.
@@ -285,7 +363,10 @@ describe('creating customers that already exist', () => {
     expect(upserted).toEqual({
       ...original,
       name: 'Maria Brandão Lima',
-      customerRegistrationAddress: { ...original.customerRegistrationAddress, lastUpdated: upserted.customerRegistrationAddress.lastUpdated },
+      customerRegistrationAddress: {
+        ...original.customerRegistrationAddress,
+        lastUpdated: upserted.customerRegistrationAddress.lastUpdated,
+      },
     });
 
     // Three runs, three reports of 25 rows each, however close together they started.
@@ -294,14 +375,17 @@ describe('creating customers that already exist', () => {
     expect(errors).toHaveLength(1);
     const outcomes = reports.map((report) => readReport(join(folder, report)).map((row) => row.outcome));
     expect(outcomes.map((list) => list.length)).toEqual([25, 25, 25]);
-    const failedRun = reports.find((report) => readReport(join(folder, report)).every((row) => row.outcome === 'failed')) as string;
+    const failedRun = reports.find((report) =>
+      readReport(join(folder, report)).every((row) => row.outcome === 'failed'),
+    ) as string;
     expect(byLine(readReport(join(folder, failedRun)))[0]).toEqual({
       line: '2',
       key: '100.007.919-89',
       outcome: 'failed',
       status: '400',
       id: '',
-      message: 'Document 100.007.919-89 is already registered in the store (pass --upsert to update existing customers)',
+      message:
+        'Document 100.007.919-89 is already registered in the store (pass --upsert to update existing customers)',
     });
     expect(outcomes.filter((list) => list.every((outcome) => outcome === 'updated'))).toHaveLength(1);
     expect(outcomes.filter((list) => list.every((outcome) => outcome === 'created'))).toHaveLength(1);
@@ -313,18 +397,26 @@ describe('creating customers that already exist', () => {
     // Files of "earlier runs" for every second this run may start in.
     const taken: string[] = [];
     for (let second = -2; second <= 30; second++) {
-      for (const name of [`customers.report-${stamp(Date.now() + second * 1000)}.csv`, `customers.errors-${stamp(Date.now() + second * 1000)}.csv`]) {
+      for (const name of [
+        `customers.report-${stamp(Date.now() + second * 1000)}.csv`,
+        `customers.errors-${stamp(Date.now() + second * 1000)}.csv`,
+      ]) {
         writeFileSync(join(folder, name), 'an earlier run\n');
         taken.push(name);
       }
     }
-    writeFileSync(join(folder, 'customers.csv'), readFileSync(join(seedDirectory, 'customers.csv'), 'utf8').replace('01310-100,11,', '99999-999,11,'));
+    writeFileSync(
+      join(folder, 'customers.csv'),
+      readFileSync(join(seedDirectory, 'customers.csv'), 'utf8').replace('01310-100,11,', '99999-999,11,'),
+    );
     const result = await cli(['customer', 'create', 'customers.csv'], folder);
     expect(result.code).toBe(1);
     const reportLine = result.stderr.split('\n').find((line) => line.startsWith('customer create: report: ')) as string;
     const errorsLine = result.stderr.split('\n').find((line) => line.startsWith('customer create: errors: ')) as string;
     expect(reportLine).toMatch(timed('customer create: report: customers.report-{stamp}-2.csv'));
-    expect(errorsLine).toMatch(timed('customer create: errors: customers.errors-{stamp}-2.csv (1 record to fix and feed back)'));
+    expect(errorsLine).toMatch(
+      timed('customer create: errors: customers.errors-{stamp}-2.csv (1 record to fix and feed back)'),
+    );
     const report = reportLine.slice('customer create: report: '.length);
     expect(readReport(join(folder, report))).toHaveLength(25);
     for (const name of taken) expect(readFileSync(join(folder, name), 'utf8')).toBe('an earlier run\n');

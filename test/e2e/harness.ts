@@ -87,7 +87,12 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Ru
   return collect(child);
 }
 
-export function spawnCli(args: readonly string[], configDir: string, env: Record<string, string> = {}, cwd: string = repoRoot): ChildProcess {
+export function spawnCli(
+  args: readonly string[],
+  configDir: string,
+  env: Record<string, string> = {},
+  cwd: string = repoRoot,
+): ChildProcess {
   return spawn(process.execPath, [cliPath, ...args], {
     cwd,
     env: cleanEnv(configDir, env),
@@ -103,7 +108,12 @@ export function collect(child: ChildProcess): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      resolvePromise({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+      resolvePromise({
+        code,
+        signal,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+      });
     });
   });
 }
@@ -132,7 +142,11 @@ export async function sandboxJson<T>(sandbox: RunningSandbox, path: string): Pro
 
 /** Merges store settings into the sandbox's (PUT /_sandbox/settings, JSON Merge Patch). */
 export async function patchSandboxSettings(sandbox: RunningSandbox, patch: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+  const response = await fetch(`${sandbox.url}/_sandbox/settings`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(patch),
+  });
   if (!response.ok) throw new Error(`PUT /_sandbox/settings: HTTP ${response.status} ${await response.text()}`);
 }
 
@@ -174,11 +188,18 @@ export const listingRoute = 'GET /sellerModule/listSellers';
 export const tokenRoute = 'POST /v1/auth/token';
 
 /** Logs in with --username and --password-stdin; fails the test when the login does not succeed. */
-export async function login(sandbox: RunningSandbox, configDir: string, extraArgs: readonly string[] = []): Promise<RunResult> {
-  const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', ...extraArgs], {
-    configDir,
-    stdin: `${sandboxPassword}\n`,
-  });
+export async function login(
+  sandbox: RunningSandbox,
+  configDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<RunResult> {
+  const result = await runCli(
+    ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', ...extraArgs],
+    {
+      configDir,
+      stdin: `${sandboxPassword}\n`,
+    },
+  );
   if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
   return result;
 }

@@ -41,7 +41,13 @@ function expectPasswordLoginStored(configDir: string): Record<string, string> {
   const text = readFileSync(configFile(configDir), 'utf8');
   expect(text).not.toContain(sandboxPassword);
   const profile = readConfig(configDir).profiles.default ?? {};
-  expect(Object.keys(profile).toSorted()).toEqual(['baseUrl', 'token', 'tokenExpiresAt', 'tokenObtainedAt', 'username']);
+  expect(Object.keys(profile).toSorted()).toEqual([
+    'baseUrl',
+    'token',
+    'tokenExpiresAt',
+    'tokenObtainedAt',
+    'username',
+  ]);
   expect(profile.baseUrl).toBe(sandbox.url);
   expect(profile.username).toBe(sandboxUser);
   expect(sandbox.state.checkToken(profile.token ?? '', Date.now())).toBe('valid');
@@ -59,7 +65,10 @@ function loggedInLine(profile: Record<string, string>, name = 'default'): string
 describe('login', () => {
   it('takes --username and the password from --password-stdin', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: `${sandboxPassword}\n` });
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: `${sandboxPassword}\n`,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     const profile = expectPasswordLoginStored(configDir);
@@ -82,10 +91,13 @@ describe('login', () => {
 
   it('logs in to a named profile and keeps the default one apart', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--profile', 'staging', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: sandboxPassword,
-    });
+    const result = await runCli(
+      ['login', '--profile', 'staging', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: sandboxPassword,
+      },
+    );
     expect(result.code).toBe(0);
     const profiles = readConfig(configDir).profiles;
     expect(Object.keys(profiles)).toEqual(['staging']);
@@ -128,7 +140,10 @@ describe('login', () => {
     const token = await fetchToken(sandbox);
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: `${token}\n` });
+    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], {
+      configDir,
+      stdin: `${token}\n`,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -150,10 +165,13 @@ describe('login', () => {
 
   it('refuses --password-stdin together with --token (exit 2)', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--token', 'abc'], {
-      configDir,
-      stdin: sandboxPassword,
-    });
+    const result = await runCli(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--token', 'abc'],
+      {
+        configDir,
+        stdin: sandboxPassword,
+      },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: Use only one of --password-stdin, --token and --token-stdin.\n');
     expect(await requestCounts(sandbox)).toEqual({});
@@ -164,7 +182,9 @@ describe('login', () => {
     const result = await runCli(['login', '--base-url', sandbox.url], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('error: No username for login and no terminal to ask on: pass --username EMAIL or set B2BCTL_USERNAME.\n');
+    expect(result.stderr).toBe(
+      'error: No username for login and no terminal to ask on: pass --username EMAIL or set B2BCTL_USERNAME.\n',
+    );
     expect(existsSync(configFile(configDir))).toBe(false);
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -174,14 +194,19 @@ describe('login', () => {
     const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('error: No password for login and no terminal to ask on: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n');
+    expect(result.stderr).toBe(
+      'error: No password for login and no terminal to ask on: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n',
+    );
     expect(existsSync(configFile(configDir))).toBe(false);
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('refuses an empty --password-stdin with exit 2', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: '\n' });
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: '\n',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n');
     expect(await requestCounts(sandbox)).toEqual({});
@@ -189,10 +214,15 @@ describe('login', () => {
 
   it('exits 77 on a wrong password and stores nothing', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: 'not-the-password\n' });
+    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: 'not-the-password\n',
+    });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+    expect(result.stderr).toBe(
+      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+    );
     expect(result.stderr).not.toContain('not-the-password');
     expect(existsSync(configFile(configDir))).toBe(false);
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
@@ -200,9 +230,14 @@ describe('login', () => {
 
   it('exits 77 on an unknown user', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', 'someone@else.test', '--password-stdin'], { configDir, stdin: sandboxPassword });
+    const result = await runCli(
+      ['login', '--base-url', sandbox.url, '--username', 'someone@else.test', '--password-stdin'],
+      { configDir, stdin: sandboxPassword },
+    );
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe(`error: Login refused for someone@else.test at ${sandbox.url} (HTTP 401): check the username and password.\n`);
+    expect(result.stderr).toBe(
+      `error: Login refused for someone@else.test at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+    );
   });
 });
 
@@ -236,18 +271,29 @@ describe('whoami and logout', () => {
     const profile = readConfig(configDir).profiles.default ?? {};
     const result = await runCli(['whoami', '-o', 'table'], { configDir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`Profile:  default\nBase URL: ${sandbox.url}\nUser:     ${sandboxUser}\nToken:    valid until ${profile.tokenExpiresAt}\n`);
+    expect(result.stdout).toBe(
+      `Profile:  default\nBase URL: ${sandbox.url}\nUser:     ${sandboxUser}\nToken:    valid until ${profile.tokenExpiresAt}\n`,
+    );
     expect(result.stdout).not.toContain(cachedToken(configDir));
   });
 
   it('whoami shows a pre-issued token as "unknown" expiry and does not print it', async () => {
     const token = await fetchToken(sandbox);
     const configDir = freshConfigDir();
-    expect((await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: token })).code).toBe(0);
+    expect(
+      (await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: token })).code,
+    ).toBe(0);
     const result = await runCli(['whoami'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      asJson({ profile: 'default', baseUrl: sandbox.url, username: null, tokenStatus: 'unknown', tokenSource: 'profile', tokenExpiresAt: null }),
+      asJson({
+        profile: 'default',
+        baseUrl: sandbox.url,
+        username: null,
+        tokenStatus: 'unknown',
+        tokenSource: 'profile',
+        tokenExpiresAt: null,
+      }),
     );
     expect(result.stdout).not.toContain(token);
   });
@@ -282,7 +328,9 @@ describe('whoami and logout', () => {
     await login(sandbox, configDir, ['--profile', 'staging']);
     const logout = await runCli(['logout', '--profile', 'staging'], { configDir });
     expect(logout.code).toBe(0);
-    expect(logout.stderr).toBe('Logged out of profile "staging". Run b2bctl login --profile staging to log in again.\n');
+    expect(logout.stderr).toBe(
+      'Logged out of profile "staging". Run b2bctl login --profile staging to log in again.\n',
+    );
     const profiles = readConfig(configDir).profiles;
     expect(profiles.staging?.token).toBeUndefined();
     expect(profiles.default?.token).toBeDefined();
@@ -296,10 +344,13 @@ describe('whoami and logout', () => {
 describe('--verbose', () => {
   it('on login traces the request and answer with the password and the token redacted', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--verbose', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: `${sandboxPassword}\n`,
-    });
+    const result = await runCli(
+      ['login', '--verbose', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: `${sandboxPassword}\n`,
+      },
+    );
     expect(result.code).toBe(0);
     const token = cachedToken(configDir);
     const lines = result.stderr.split('\n');
@@ -333,7 +384,10 @@ describe('--verbose', () => {
     await login(sandbox, configDir);
     const oldToken = cachedToken(configDir);
     await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
-    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '1'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '1'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: sandboxPassword },
+    });
     expect(result.code).toBe(0);
     const newToken = cachedToken(configDir);
     expect(newToken).not.toBe(oldToken);

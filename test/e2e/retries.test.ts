@@ -35,20 +35,29 @@ async function faulty(options: Partial<SandboxOptions>): Promise<RunningSandbox>
   return sandbox;
 }
 
-async function loginAndListAll(sandbox: RunningSandbox): Promise<{ reps: SalesRep[]; stdout: string; listingRequests: number }> {
+async function loginAndListAll(
+  sandbox: RunningSandbox,
+): Promise<{ reps: SalesRep[]; stdout: string; listingRequests: number }> {
   const configDir = freshConfigDir();
-  const loginResult = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-    configDir,
-    env: retryEnv,
-    stdin: sandboxPassword,
-  });
+  const loginResult = await runCli(
+    ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+    {
+      configDir,
+      env: retryEnv,
+      stdin: sandboxPassword,
+    },
+  );
   expect(loginResult.code).toBe(0);
   await resetCounts(sandbox);
   const result = await runCli(['sellers', 'list', '--all', '--limit', '5'], { configDir, env: retryEnv });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const counts = await requestCounts(sandbox);
-  return { reps: JSON.parse(result.stdout) as SalesRep[], stdout: result.stdout, listingRequests: counts[listingRoute] ?? 0 };
+  return {
+    reps: JSON.parse(result.stdout) as SalesRep[],
+    stdout: result.stdout,
+    listingRequests: counts[listingRoute] ?? 0,
+  };
 }
 
 /** Pages of 5 over 64 reps: 13 pages with records, then the empty page. */
@@ -80,7 +89,10 @@ describe('retries through the CLI', () => {
 
   it('gives up with exit 69 when every request fails', async () => {
     const broken = await faulty({ failRate: 1 });
-    const result = await runCli(['sellers', 'list', '--base-url', broken.url, '--token', 'abc'], { configDir: freshConfigDir(), env: { B2BCTL_RETRIES: '1' } });
+    const result = await runCli(['sellers', 'list', '--base-url', broken.url, '--token', 'abc'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_RETRIES: '1' },
+    });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -91,7 +103,10 @@ describe('retries through the CLI', () => {
 
   it('never retries a 401: one request, then exit 77', async () => {
     const sandbox = await faulty({});
-    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'abc'], { configDir: freshConfigDir(), env: { B2BCTL_RETRIES: '5' } });
+    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'abc'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_RETRIES: '5' },
+    });
     // A made-up token is refused once (401) and, with no credentials, not retried: exit 77 after one request.
     expect(result.code).toBe(77);
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });

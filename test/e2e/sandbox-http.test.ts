@@ -46,11 +46,19 @@ interface Answer {
 async function call(path: string, init: RequestInit = {}): Promise<Answer> {
   const response = await fetch(`${sandbox.url}${path}`, init);
   const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type'), body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: text === '' ? undefined : (JSON.parse(text) as unknown),
+  };
 }
 
 const withToken = (value = token): RequestInit => ({ headers: { authorization: `Bearer ${value}` } });
-const postJson = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const postJson = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe('sandbox token route', () => {
   it('issues a 12-hour Bearer token for the integration user (JSON body)', async () => {
@@ -68,12 +76,19 @@ describe('sandbox token route', () => {
     const form = await call('/v1/auth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username: sandboxUser, password: sandboxPassword }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: sandboxUser,
+        password: sandboxPassword,
+      }).toString(),
     });
     expect(form.status).toBe(200);
     const basic = await call('/v1/auth/token', {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${sandboxUser}:${sandboxPassword}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${sandboxUser}:${sandboxPassword}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     expect(basic.status).toBe(200);
@@ -95,7 +110,10 @@ describe('sandbox token route', () => {
     for (const init of [postJson({}), postJson({ username: sandboxUser }), { method: 'POST' }]) {
       const answer = await call('/v1/auth/token', init);
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ status: 'BAD_REQUEST', message: 'Send {"username","password"} as JSON, a form, or Basic credentials' });
+      expect(answer.body).toEqual({
+        status: 'BAD_REQUEST',
+        message: 'Send {"username","password"} as JSON, a form, or Basic credentials',
+      });
     }
   });
 });
@@ -103,9 +121,21 @@ describe('sandbox token route', () => {
 describe('sandbox Bearer check', () => {
   const cases: readonly [string, RequestInit, string][] = [
     ['missing', {}, 'Token missing: send Authorization: Bearer <ACCESS_TOKEN>'],
-    ['malformed (no scheme)', { headers: { authorization: 'abc' } }, 'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>'],
-    ['malformed (Basic)', { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } }, 'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>'],
-    ['malformed (empty Bearer)', { headers: { authorization: 'Bearer ' } }, 'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>'],
+    [
+      'malformed (no scheme)',
+      { headers: { authorization: 'abc' } },
+      'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>',
+    ],
+    [
+      'malformed (Basic)',
+      { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } },
+      'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>',
+    ],
+    [
+      'malformed (empty Bearer)',
+      { headers: { authorization: 'Bearer ' } },
+      'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>',
+    ],
     ['unknown', withToken('not-a-token-the-sandbox-issued'), 'Token invalid'],
   ];
   for (const [what, init, message] of cases) {
@@ -128,7 +158,10 @@ describe('sandbox Bearer check', () => {
     const own = await fetchToken(sandbox);
     expect((await call('/sellerModule/listSellers?limit=1', withToken(own))).status).toBe(200);
     await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
-    expect((await call('/sellerModule/listSellers?limit=1', withToken(own))).body).toEqual({ status: 'UNAUTHORIZED', message: 'Token invalid' });
+    expect((await call('/sellerModule/listSellers?limit=1', withToken(own))).body).toEqual({
+      status: 'UNAUTHORIZED',
+      message: 'Token invalid',
+    });
     token = await fetchToken(sandbox);
   });
 
@@ -142,7 +175,6 @@ describe('sandbox Bearer check', () => {
 const listing = async (query: string) => call(`/sellerModule/listSellers${query}`, withToken());
 
 describe('sandbox listSellers', () => {
-
   it('pages 20 by default from offset 0, with no ceiling on limit', async () => {
     expect((await listing('')).body).toEqual(seedReps.slice(0, 20));
     expect((await listing('?limit=1000')).body).toEqual(seedReps);
@@ -198,7 +230,17 @@ describe('sandbox listSellers', () => {
       'enableRestrictedCustomers',
       'enableRestrictedGroupsAttendant',
     ];
-    const keys = ['id', 'username', 'document', ...flags, 'attendantCode', 'allowedSellersId', 'profile', 'createdAt', 'updatedAt'];
+    const keys = [
+      'id',
+      'username',
+      'document',
+      ...flags,
+      'attendantCode',
+      'allowedSellersId',
+      'profile',
+      'createdAt',
+      'updatedAt',
+    ];
     reps.forEach((rep, index) => {
       const seed = raw[index] ?? {};
       expect(Object.keys(rep)).toEqual(keys);
@@ -209,9 +251,13 @@ describe('sandbox listSellers', () => {
       expect(rep.attendantCode).toBe(seed.attendantCode ?? '');
       expect(rep.allowedSellersId).toEqual(seed.allowedSellersId ?? []);
       for (const id of rep.allowedSellersId as string[]) expect(id).toMatch(uuid);
-      expect(rep.profile === null ? null : Object.keys(rep.profile as object)).toEqual(seed.profile ? ['id', 'code', 'name'] : null);
+      expect(rep.profile === null ? null : Object.keys(rep.profile as object)).toEqual(
+        seed.profile ? ['id', 'code', 'name'] : null,
+      );
       expect(rep.enableDiscountFranchise === true && rep.enableDiscountBranch !== true).toBe(false);
-      expect(rep.enableDiscountFranchise).toBe(seed.enableDiscountFranchise === true && seed.enableDiscountBranch === true);
+      expect(rep.enableDiscountFranchise).toBe(
+        seed.enableDiscountFranchise === true && seed.enableDiscountBranch === true,
+      );
       expect(rep.createdAt).toMatch(fractional);
       expect(rep.updatedAt).toMatch(fractional);
     });
@@ -250,7 +296,10 @@ describe('b2bctl sandbox (spawned)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toBe('http://127.0.0.1:0');
     try {
-      const loginResult = await runCli(['login', '--base-url', url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: sandboxPassword });
+      const loginResult = await runCli(['login', '--base-url', url, '--username', sandboxUser, '--password-stdin'], {
+        configDir,
+        stdin: sandboxPassword,
+      });
       expect(loginResult.code).toBe(0);
       const listed = await runCli(['sellers', 'list', '--limit', '2'], { configDir });
       expect(listed.code).toBe(0);
@@ -269,14 +318,22 @@ describe('b2bctl sandbox (spawned)', () => {
 
   it('--username and B2BCTL_SANDBOX_PASSWORD change the integration user', async () => {
     const configDir = freshConfigDir();
-    const child = spawnCli(['sandbox', '--port', '0', '--username', 'ops@erp.test'], configDir, { B2BCTL_SANDBOX_PASSWORD: 'other-secret' });
+    const child = spawnCli(['sandbox', '--port', '0', '--username', 'ops@erp.test'], configDir, {
+      B2BCTL_SANDBOX_PASSWORD: 'other-secret',
+    });
     child.stdin?.end();
     const done = collect(child);
     const url = await firstLine(child.stdout as NodeJS.ReadableStream);
     try {
-      const refused = await runCli(['login', '--base-url', url, '--username', sandboxUser, '--password-stdin'], { configDir, stdin: sandboxPassword });
+      const refused = await runCli(['login', '--base-url', url, '--username', sandboxUser, '--password-stdin'], {
+        configDir,
+        stdin: sandboxPassword,
+      });
       expect(refused.code).toBe(77);
-      const accepted = await runCli(['login', '--base-url', url, '--username', 'ops@erp.test', '--password-stdin'], { configDir, stdin: 'other-secret' });
+      const accepted = await runCli(['login', '--base-url', url, '--username', 'ops@erp.test', '--password-stdin'], {
+        configDir,
+        stdin: 'other-secret',
+      });
       expect(accepted.code).toBe(0);
     } finally {
       child.kill('SIGINT');
@@ -291,7 +348,10 @@ describe('b2bctl sandbox (spawned)', () => {
     const done = collect(child);
     const url = await firstLine(child.stdout as NodeJS.ReadableStream);
     try {
-      const answer = await fetch(`${url}/v1/auth/token`, postJson({ username: sandboxUser, password: sandboxPassword }));
+      const answer = await fetch(
+        `${url}/v1/auth/token`,
+        postJson({ username: sandboxUser, password: sandboxPassword }),
+      );
       expect(((await answer.json()) as { expires_in: number }).expires_in).toBe(60);
     } finally {
       child.kill('SIGINT');

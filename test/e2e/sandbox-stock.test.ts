@@ -2,7 +2,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { collect, fetchToken, firstLine, freshConfigDir, removeTemporaryFolders, seedDirectory, sleep, spawnCli, startTestSandbox } from './harness.js';
+import {
+  collect,
+  fetchToken,
+  firstLine,
+  freshConfigDir,
+  removeTemporaryFolders,
+  seedDirectory,
+  sleep,
+  spawnCli,
+  startTestSandbox,
+} from './harness.js';
 
 interface Product {
   sku: string;
@@ -43,7 +53,13 @@ async function call(base: RunningSandbox | string, path: string, init: RequestIn
 }
 
 /** Sends JSON with the test's token, another one, or none (null). */
-function send(method: 'PUT' | 'POST', path: string, body: unknown, bearer: string | null = token, target: RunningSandbox = sandbox): Promise<Answer> {
+function send(
+  method: 'PUT' | 'POST',
+  path: string,
+  body: unknown,
+  bearer: string | null = token,
+  target: RunningSandbox = sandbox,
+): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
   return call(target, path, { method, headers, body: JSON.stringify(body) });
@@ -99,8 +115,17 @@ async function queueDrained(): Promise<void> {
   throw new Error('the stock queue never drained');
 }
 
-const unprocessable = (value: string) => ({ status: 'UNPROCESSABLE_ENTITY', message: `Property [items] with value [${value}] does not pass validation` });
-const applied = (index: number, sku: string, warehouse: string | null = null) => ({ index, sku, warehouse, status: 'APPLIED', message: null });
+const unprocessable = (value: string) => ({
+  status: 'UNPROCESSABLE_ENTITY',
+  message: `Property [items] with value [${value}] does not pass validation`,
+});
+const applied = (index: number, sku: string, warehouse: string | null = null) => ({
+  index,
+  sku,
+  warehouse,
+  status: 'APPLIED',
+  message: null,
+});
 const generated = (position: number) => `GEN-${String(position).padStart(7, '0')}`;
 
 describe('the sample catalogue', () => {
@@ -124,24 +149,54 @@ describe('the sample catalogue', () => {
       pendingBatches: 0,
       pendingItems: 0,
     });
-    expect(await line(offSale[0] as string)).toEqual({ sku: offSale[0], warehouse: null, quantity: 0, price: null, salePrice: null, active: false, updates: 0 });
+    expect(await line(offSale[0] as string)).toEqual({
+      sku: offSale[0],
+      warehouse: null,
+      quantity: 0,
+      price: null,
+      salePrice: null,
+      active: false,
+      updates: 0,
+    });
     expect((await call(sandbox, '/_sandbox/stock/NO-SUCH-SKU')).status).toBe(404);
   });
 });
 
 describe('PUT /v1/stock/batch', () => {
   it('applies 50 items and answers one result per item, in request order', async () => {
-    const items = Array.from({ length: 50 }, (_, index) => ({ sku: generated(index + 1), quantity: index * 3, price: 10 + index / 100, salePrice: 9.5 }));
+    const items = Array.from({ length: 50 }, (_, index) => ({
+      sku: generated(index + 1),
+      quantity: index * 3,
+      price: 10 + index / 100,
+      salePrice: 9.5,
+    }));
     const answer = await putBatch(items);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ results: items.map((item, index) => applied(index, item.sku)) });
-    expect(await line(generated(50))).toEqual({ sku: generated(50), warehouse: null, quantity: 147, price: 10.49, salePrice: 9.5, active: true, updates: 1 });
-    expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ lines: 50, applied: 50, rejected: 0, totalQuantity: (49 * 50 * 3) / 2 });
+    expect(await line(generated(50))).toEqual({
+      sku: generated(50),
+      warehouse: null,
+      quantity: 147,
+      price: 10.49,
+      salePrice: 9.5,
+      active: true,
+      updates: 1,
+    });
+    expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({
+      lines: 50,
+      applied: 50,
+      rejected: 0,
+      totalQuantity: (49 * 50 * 3) / 2,
+    });
   });
 
   it.each([
     { name: 'an empty batch', items: [], value: '0' },
-    { name: '51 items', items: Array.from({ length: 51 }, (_, index) => ({ sku: generated(index + 1), quantity: 1 })), value: '51' },
+    {
+      name: '51 items',
+      items: Array.from({ length: 51 }, (_, index) => ({ sku: generated(index + 1), quantity: 1 })),
+      value: '51',
+    },
   ])('refuses $name with 422 and applies nothing', async ({ items, value }) => {
     const answer = await putBatch(items);
     expect(answer).toEqual({ status: 422, body: unprocessable(value) });
@@ -178,37 +233,67 @@ describe('PUT /v1/stock/batch', () => {
           sku: onSale[1],
           warehouse: null,
           status: 'REJECTED',
-          message: 'Property [quantity] with value [-3] does not pass validation (quantity must be a whole number of 0 or more)',
+          message:
+            'Property [quantity] with value [-3] does not pass validation (quantity must be a whole number of 0 or more)',
         },
         {
           index: 2,
           sku: onSale[2],
           warehouse: null,
           status: 'REJECTED',
-          message: 'Property [price] with value [abc] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
+          message:
+            'Property [price] with value [abc] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
         },
-        { index: 3, sku: onSale[3], warehouse: null, status: 'REJECTED', message: 'Property [price] with value [12.345] does not pass validation (price must have at most 2 decimals)' },
-        { index: 4, sku: onSale[4], warehouse: null, status: 'REJECTED', message: 'Property [salePrice] with value [-1] does not pass validation (salePrice must be 0 or more)' },
+        {
+          index: 3,
+          sku: onSale[3],
+          warehouse: null,
+          status: 'REJECTED',
+          message: 'Property [price] with value [12.345] does not pass validation (price must have at most 2 decimals)',
+        },
+        {
+          index: 4,
+          sku: onSale[4],
+          warehouse: null,
+          status: 'REJECTED',
+          message: 'Property [salePrice] with value [-1] does not pass validation (salePrice must be 0 or more)',
+        },
         {
           index: 5,
           sku: onSale[5],
           warehouse: null,
           status: 'REJECTED',
-          message: 'Property [quantity] with value [2.5] does not pass validation (quantity must be a whole number of 0 or more)',
+          message:
+            'Property [quantity] with value [2.5] does not pass validation (quantity must be a whole number of 0 or more)',
         },
-        { index: 6, sku: null, warehouse: null, status: 'REJECTED', message: 'Property [sku] with value [] does not pass validation (sku is required)' },
+        {
+          index: 6,
+          sku: null,
+          warehouse: null,
+          status: 'REJECTED',
+          message: 'Property [sku] with value [] does not pass validation (sku is required)',
+        },
         {
           index: 7,
           sku: null,
           warehouse: null,
           status: 'REJECTED',
-          message: 'Property [items[7]] with value [not an item] does not pass validation (each item must be an object)',
+          message:
+            'Property [items[7]] with value [not an item] does not pass validation (each item must be an object)',
         },
         applied(8, good, 'CD-SP'),
       ],
     });
     for (const sku of onSale.slice(1, 6)) expect((await line(sku)).updates).toBe(0);
-    expect(await line(good, 'CD-SP')).toEqual({ sku: good, warehouse: 'CD-SP', quantity: 8, price: 1234.56, salePrice: 999.9, active: true, updates: 1 });
+    expect(await line(good, 'CD-SP')).toEqual({
+      sku: good,
+      warehouse: 'CD-SP',
+      quantity: 8,
+      price: 1234.56,
+      salePrice: 999.9,
+      active: true,
+      updates: 1,
+    });
     expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ lines: 1, applied: 1, rejected: 8 });
   });
 
@@ -227,8 +312,19 @@ describe('PUT /v1/stock/batch', () => {
       { sku: reactivated, quantity: 0 },
       { sku: stillOff, quantity: -1 },
     ]);
-    expect((answer.body as { results: { status: string }[] }).results.map((result) => result.status)).toEqual(['APPLIED', 'REJECTED']);
-    expect(await line(reactivated)).toEqual({ sku: reactivated, warehouse: null, quantity: 0, price: null, salePrice: null, active: true, updates: 1 });
+    expect((answer.body as { results: { status: string }[] }).results.map((result) => result.status)).toEqual([
+      'APPLIED',
+      'REJECTED',
+    ]);
+    expect(await line(reactivated)).toEqual({
+      sku: reactivated,
+      warehouse: null,
+      quantity: 0,
+      price: null,
+      salePrice: null,
+      active: true,
+      updates: 1,
+    });
     expect((await line(stillOff)).active).toBe(false);
     expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ offSale: offSale.length - 1 });
   });
@@ -241,10 +337,42 @@ describe('PUT /v1/stock/batch', () => {
       { sku, quantity: 30, warehouse: 'CD-RJ', salePrice: 4.5 },
     ]);
     await putBatch([{ sku, quantity: 21, warehouse: 'CD-SP', price: 5.1 }]);
-    expect(await line(sku)).toEqual({ sku, warehouse: null, quantity: 10, price: 5, salePrice: null, active: true, updates: 1 });
-    expect(await line(sku, 'CD-SP')).toEqual({ sku, warehouse: 'CD-SP', quantity: 21, price: 5.1, salePrice: null, active: true, updates: 2 });
-    expect(await line(sku, 'CD-RJ')).toEqual({ sku, warehouse: 'CD-RJ', quantity: 30, price: null, salePrice: 4.5, active: true, updates: 1 });
-    expect(await line(sku, 'CD-MG')).toEqual({ sku, warehouse: 'CD-MG', quantity: 0, price: null, salePrice: null, active: true, updates: 0 });
+    expect(await line(sku)).toEqual({
+      sku,
+      warehouse: null,
+      quantity: 10,
+      price: 5,
+      salePrice: null,
+      active: true,
+      updates: 1,
+    });
+    expect(await line(sku, 'CD-SP')).toEqual({
+      sku,
+      warehouse: 'CD-SP',
+      quantity: 21,
+      price: 5.1,
+      salePrice: null,
+      active: true,
+      updates: 2,
+    });
+    expect(await line(sku, 'CD-RJ')).toEqual({
+      sku,
+      warehouse: 'CD-RJ',
+      quantity: 30,
+      price: null,
+      salePrice: 4.5,
+      active: true,
+      updates: 1,
+    });
+    expect(await line(sku, 'CD-MG')).toEqual({
+      sku,
+      warehouse: 'CD-MG',
+      quantity: 0,
+      price: null,
+      salePrice: null,
+      active: true,
+      updates: 0,
+    });
     expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ lines: 3, totalQuantity: 61 });
   });
 
@@ -272,7 +400,15 @@ describe('the generated SKU range', () => {
         { index: 3, sku: 'GEN-0000000', warehouse: null, status: 'REJECTED', message: 'Unknown SKU [GEN-0000000]' },
       ],
     });
-    expect(await line('GEN-1234567')).toEqual({ sku: 'GEN-1234567', warehouse: null, quantity: 0, price: null, salePrice: null, active: true, updates: 0 });
+    expect(await line('GEN-1234567')).toEqual({
+      sku: 'GEN-1234567',
+      warehouse: null,
+      quantity: 0,
+      price: null,
+      salePrice: null,
+      active: true,
+      updates: 0,
+    });
     expect((await call(sandbox, '/_sandbox/stock/GEN-2000001')).status).toBe(404);
     expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ lines: 2 });
   });
@@ -280,21 +416,45 @@ describe('the generated SKU range', () => {
 
 describe('POST /api/v1/stocks/batch', () => {
   it('accepts 200 items with 202 and a batch id, then the queue applies them', async () => {
-    const items = Array.from({ length: 200 }, (_, index) => ({ sku: generated(1_000 + index), quantity: index, price: 2.5, warehouse: 'CD-SP' }));
+    const items = Array.from({ length: 200 }, (_, index) => ({
+      sku: generated(1_000 + index),
+      quantity: index,
+      price: 2.5,
+      warehouse: 'CD-SP',
+    }));
     const answer = await postQueue(items);
     expect(answer.status).toBe(202);
     const accepted = answer.body as { batchId: string; status: string; items: number };
     expect(accepted).toEqual({ batchId: accepted.batchId, status: 'QUEUED', items: 200 });
     expect(accepted.batchId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const done = await batchWhenDone(accepted.batchId);
-    expect(done).toEqual({ batchId: accepted.batchId, status: 'DONE', items: 200, applied: 200, rejected: 0, results: [] });
-    expect(await line(generated(1_199), 'CD-SP')).toEqual({ sku: generated(1_199), warehouse: 'CD-SP', quantity: 199, price: 2.5, salePrice: null, active: true, updates: 1 });
+    expect(done).toEqual({
+      batchId: accepted.batchId,
+      status: 'DONE',
+      items: 200,
+      applied: 200,
+      rejected: 0,
+      results: [],
+    });
+    expect(await line(generated(1_199), 'CD-SP')).toEqual({
+      sku: generated(1_199),
+      warehouse: 'CD-SP',
+      quantity: 199,
+      price: 2.5,
+      salePrice: null,
+      active: true,
+      updates: 1,
+    });
     expect((await call(sandbox, '/_sandbox/stock-queue')).body).toEqual({ pending: 0, pendingItems: 0 });
   });
 
   it.each([
     { name: 'an empty batch', items: [], value: '0' },
-    { name: '201 items', items: Array.from({ length: 201 }, (_, index) => ({ sku: generated(index + 1), quantity: 1 })), value: '201' },
+    {
+      name: '201 items',
+      items: Array.from({ length: 201 }, (_, index) => ({ sku: generated(index + 1), quantity: 1 })),
+      value: '201',
+    },
   ])('refuses $name with 422 and queues nothing', async ({ items, value }) => {
     expect(await postQueue(items)).toEqual({ status: 422, body: unprocessable(value) });
     expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ batches: 0, pendingItems: 0 });
@@ -312,7 +472,14 @@ describe('POST /api/v1/stocks/batch', () => {
     expect(done).toMatchObject({ status: 'DONE', items: 3, applied: 1, rejected: 2 });
     expect(done.results).toEqual([
       { index: 1, sku: 'NO-SUCH-SKU', warehouse: null, status: 'REJECTED', message: 'Unknown SKU [NO-SUCH-SKU]' },
-      { index: 2, sku: onSale[0], warehouse: null, status: 'REJECTED', message: 'Property [salePrice] with value [0.999] does not pass validation (salePrice must have at most 2 decimals)' },
+      {
+        index: 2,
+        sku: onSale[0],
+        warehouse: null,
+        status: 'REJECTED',
+        message:
+          'Property [salePrice] with value [0.999] does not pass validation (salePrice must have at most 2 decimals)',
+      },
     ]);
     expect(await line(reactivated)).toMatchObject({ quantity: 4, price: 10, active: true });
   });
@@ -336,9 +503,18 @@ describe('POST /api/v1/stocks/batch', () => {
 
 describe('authentication', () => {
   it.each([
-    { name: 'the batch route without a token', run: () => send('PUT', '/v1/stock/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, null) },
-    { name: 'the queue route without a token', run: () => send('POST', '/api/v1/stocks/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, null) },
-    { name: 'the batch route with an unknown token', run: () => send('PUT', '/v1/stock/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, 'not-a-token') },
+    {
+      name: 'the batch route without a token',
+      run: () => send('PUT', '/v1/stock/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, null),
+    },
+    {
+      name: 'the queue route without a token',
+      run: () => send('POST', '/api/v1/stocks/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, null),
+    },
+    {
+      name: 'the batch route with an unknown token',
+      run: () => send('PUT', '/v1/stock/batch', { items: [{ sku: onSale[0], quantity: 1 }] }, 'not-a-token'),
+    },
   ])('refuses $name with 401 and changes nothing', async ({ run }) => {
     const answer = await run();
     expect(answer.status).toBe(401);
@@ -357,7 +533,9 @@ describe('inspection', () => {
       { sku: generated(1), warehouse: null, quantity: 1, price: 1.5, salePrice: null, updates: 1 },
       { sku: generated(2), warehouse: 'CD-RJ', quantity: 2, price: null, salePrice: null, updates: 1 },
     ];
-    expect(((await call(sandbox, '/_sandbox/stock?entries=true')).body as { entries: unknown }).entries).toEqual(expected);
+    expect(((await call(sandbox, '/_sandbox/stock?entries=true')).body as { entries: unknown }).entries).toEqual(
+      expected,
+    );
     const response = await fetch(`${sandbox.url}/_sandbox/stock-entries`);
     expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(await response.text()).toBe(expected.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
@@ -367,7 +545,11 @@ describe('inspection', () => {
     await putBatch([{ sku: offSale[0], quantity: 1 }]);
     await fetch(`${sandbox.url}/_sandbox/stock`, { method: 'DELETE' });
     expect(await line(offSale[0] as string)).toMatchObject({ active: false, updates: 0 });
-    expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({ lines: 0, applied: 0, offSale: offSale.length });
+    expect((await call(sandbox, '/_sandbox/stock')).body).toMatchObject({
+      lines: 0,
+      applied: 0,
+      offSale: offSale.length,
+    });
   });
 });
 
@@ -399,14 +581,16 @@ describe('a store with its own field names', () => {
             sku: null,
             warehouse: null,
             status: 'REJECTED',
-            message: 'Property [codigo] with value [] does not pass validation (codigo is required); Property [saldo] with value [] does not pass validation (saldo is required)',
+            message:
+              'Property [codigo] with value [] does not pass validation (codigo is required); Property [saldo] with value [] does not pass validation (saldo is required)',
           },
           {
             index: 3,
             sku: 'GEN-0000002',
             warehouse: null,
             status: 'REJECTED',
-            message: 'Property [saldo] with value [-1] does not pass validation (saldo must be a whole number of 0 or more)',
+            message:
+              'Property [saldo] with value [-1] does not pass validation (saldo must be a whole number of 0 or more)',
           },
         ],
       });
@@ -422,7 +606,10 @@ describe('b2bctl sandbox flags', () => {
     const configDir = freshConfigDir();
     const schemaFile = join(configDir, '..', 'stock-schema.json');
     writeFileSync(schemaFile, JSON.stringify({ fields }));
-    const child = spawnCli(['sandbox', '--port', '0', '--generated-skus', '10', '--stock-schema', schemaFile], configDir);
+    const child = spawnCli(
+      ['sandbox', '--port', '0', '--generated-skus', '10', '--stock-schema', schemaFile],
+      configDir,
+    );
     const finished = collect(child);
     try {
       const url = await firstLine(child.stdout as NodeJS.ReadableStream);
@@ -455,6 +642,8 @@ describe('b2bctl sandbox flags', () => {
     const result = await collect(child);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`error: The stock schema from --stock-schema ${schemaFile} is not usable: Invalid stock schema: fields [sku] and [quantity] both map to [codigo]`);
+    expect(result.stderr).toContain(
+      `error: The stock schema from --stock-schema ${schemaFile} is not usable: Invalid stock schema: fields [sku] and [quantity] both map to [codigo]`,
+    );
   });
 });

@@ -34,7 +34,8 @@ beforeEach(async () => {
 const list = (...args: string[]) => runCli(['sellers', 'list', ...args], { configDir });
 
 /** The trace lines of the listing requests, from a --verbose run. */
-const listingRequests = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith(`> GET ${sandbox.url}/sellerModule/listSellers`));
+const listingRequests = (stderr: string) =>
+  stderr.split('\n').filter((line) => line.startsWith(`> GET ${sandbox.url}/sellerModule/listSellers`));
 
 describe('sellers list: the listing rules', () => {
   it('has 64 sales reps in the seed, as the paging tests below assume', () => {
@@ -61,7 +62,10 @@ describe('sellers list: the listing rules', () => {
     const result = await list('--email', 'SILVA');
     expect(result.code).toBe(0);
     const got = JSON.parse(result.stdout) as SalesRep[];
-    expect(got.map((rep) => rep.username)).toEqual(['eduarda.silva@b2b.example.com', 'lucas.silva@distribuidorasul.com.br']);
+    expect(got.map((rep) => rep.username)).toEqual([
+      'eduarda.silva@b2b.example.com',
+      'lucas.silva@distribuidorasul.com.br',
+    ]);
     expect(result.stdout).toBe(asJson(seedReps.filter((rep) => rep.username.toLowerCase().includes('silva'))));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
@@ -186,8 +190,14 @@ function expectedTable(reps: readonly SalesRep[]): string {
     rep.restrictedCustomers ? 'yes' : 'no',
     permissionLetters.map(([flag, letter]) => (rep[flag] === true ? letter : '-')).join(''),
   ]);
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]) => `${cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd()}\n`;
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd()}\n`;
   return [headers, ...rows].map(line).join('');
 }
 
@@ -228,7 +238,9 @@ function csvCell(rep: SalesRep, column: (typeof csvColumns)[number]): string {
 }
 
 function expectedCsv(reps: readonly SalesRep[]): string {
-  return [csvColumns.join(','), ...reps.map((rep) => csvColumns.map((column) => csvCell(rep, column)).join(','))].map((line) => `${line}\r\n`).join('');
+  return [csvColumns.join(','), ...reps.map((rep) => csvColumns.map((column) => csvCell(rep, column)).join(','))]
+    .map((line) => `${line}\r\n`)
+    .join('');
 }
 
 describe('sellers list: output formats byte for byte', () => {
@@ -238,7 +250,9 @@ describe('sellers list: output formats byte for byte', () => {
     expect(result.stdout).toBe(`${JSON.stringify(seedReps, null, 2)}\n`);
     // Unchanged: the very objects the platform answered, in the platform's key order.
     const direct = (await (
-      await fetch(`${sandbox.url}/sellerModule/listSellers?limit=64`, { headers: { authorization: `Bearer ${cachedToken(configDir)}` } })
+      await fetch(`${sandbox.url}/sellerModule/listSellers?limit=64`, {
+        headers: { authorization: `Bearer ${cachedToken(configDir)}` },
+      })
     ).json()) as unknown;
     expect(result.stdout).toBe(asJson(direct));
   });

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, requestCounts, runCli } from './harness.js';
-import { batchRoute, maskClock, onlyFile, readErrorsCsv, readReport, stockEntries, stockLine, stockSummary, useStockSandbox } from './stock-helpers.js';
+import {
+  batchRoute,
+  maskClock,
+  onlyFile,
+  readErrorsCsv,
+  readReport,
+  stockEntries,
+  stockLine,
+  stockSummary,
+  useStockSandbox,
+} from './stock-helpers.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -37,7 +47,11 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
   const cases: { name: string; file: string; content: string | Buffer }[] = [
     { name: 'no bytes at all', file: 'empty.csv', content: '' },
     { name: 'a header line only', file: 'header.csv', content: excel('sku;quantity;price;salePrice;warehouse') },
-    { name: 'only a BOM (Excel\'s "CSV UTF-8" of an empty sheet)', file: 'bom.csv', content: Buffer.from([0xef, 0xbb, 0xbf]) },
+    {
+      name: 'only a BOM (Excel\'s "CSV UTF-8" of an empty sheet)',
+      file: 'bom.csv',
+      content: Buffer.from([0xef, 0xbb, 0xbf]),
+    },
     { name: 'an empty JSON array', file: 'empty.json', content: '[]\n' },
     { name: 'an empty .json file', file: 'nothing.json', content: '' },
   ];
@@ -45,7 +59,9 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
     it(`push: ${name}`, async () => {
       const { dir, run } = workspace({ [file]: content });
       const result = await run(['stock', 'push', file]);
-      expect(maskClock(result.stderr)).toBe(`stock push: validating ${file}\nstock push: 0 records, 0 valid, 0 invalid (T s)\nstock push: ${file} has no records; nothing to send.\n`);
+      expect(maskClock(result.stderr)).toBe(
+        `stock push: validating ${file}\nstock push: 0 records, 0 valid, 0 invalid (T s)\nstock push: ${file} has no records; nothing to send.\n`,
+      );
       expect(result.stdout).toBe('');
       expect(result.code).toBe(0);
       await expectNothingSent(dir, [file]);
@@ -78,12 +94,14 @@ describe('a header without the SKU column', () => {
   it('validate: the same message and exit 65', async () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
-    expect(result.stderr).toBe('error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n');
+    expect(result.stderr).toBe(
+      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+    );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);
   });
 
-  it('--map renames the ERP\'s column, and the file goes through', async () => {
+  it("--map renames the ERP's column, and the file goes through", async () => {
     const { run } = workspace({ 'nosku.csv': file, 'map.json': '{"codigo":"sku"}' });
     const result = await run(['stock', 'push', 'nosku.csv', '--map', 'map.json', '--route', 'batch']);
     expect(result.code).toBe(0);
@@ -92,7 +110,13 @@ describe('a header without the SKU column', () => {
 });
 
 describe('quantities that are not whole numbers of 0 or more', () => {
-  const file = excel('sku;quantity;price', 'CIM-CP2-50KG;4;1,00', 'COLA-PVC-175G;abc;2,00', 'ROLO-LA-23CM;-3;3,00', 'LIXA-MAD-G120;2,5;4,00');
+  const file = excel(
+    'sku;quantity;price',
+    'CIM-CP2-50KG;4;1,00',
+    'COLA-PVC-175G;abc;2,00',
+    'ROLO-LA-23CM;-3;3,00',
+    'LIXA-MAD-G120;2,5;4,00',
+  );
   const problems = [
     'qty.csv:3: Property [quantity] with value [abc] does not pass validation (quantity must be a whole number of 0 or more)',
     'qty.csv:4: Property [quantity] with value [-3] does not pass validation (quantity must be a whole number of 0 or more)',
@@ -119,14 +143,27 @@ describe('quantities that are not whole numbers of 0 or more', () => {
   it('validate: every problem as NDJSON on stdout (piped), the count on stderr, exit 65', async () => {
     const { run } = workspace({ 'qty.csv': file });
     const result = await run(['stock', 'validate', 'qty.csv']);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(
       [
         [3, 'abc'],
         [4, '-3'],
         [5, '2,5'],
-      ].map(([line, value]) => ({ file: 'qty.csv', line, field: 'quantity', value, message: `Property [quantity] with value [${value}] does not pass validation (quantity must be a whole number of 0 or more)` })),
+      ].map(([line, value]) => ({
+        file: 'qty.csv',
+        line,
+        field: 'quantity',
+        value,
+        message: `Property [quantity] with value [${value}] does not pass validation (quantity must be a whole number of 0 or more)`,
+      })),
     );
-    expect(maskClock(result.stderr)).toBe('qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid; nothing was sent.\n');
+    expect(maskClock(result.stderr)).toBe(
+      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid; nothing was sent.\n',
+    );
     expect(result.code).toBe(65);
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -134,7 +171,9 @@ describe('quantities that are not whole numbers of 0 or more', () => {
   it('--skip-invalid sends the valid row and reports the others invalid: exit 1', async () => {
     const { dir, run } = workspace({ 'qty.csv': file });
     const result = await run(['stock', 'push', 'qty.csv', '--skip-invalid', '--route', 'batch']);
-    expect(maskClock(result.stderr)).toContain('stock push: 1 applied, 3 invalid; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 1 applied, 3 invalid; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(1);
     expect(readReport(onlyFile(dir, 'qty.report-')).map((row) => [row.line, row.outcome])).toEqual([
       ['3', 'invalid'],
@@ -148,18 +187,26 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       ['ROLO-LA-23CM', '-3', '3,00', problems[1]?.slice('qty.csv:4: '.length)],
       ['LIXA-MAD-G120', '2,5', '4,00', problems[2]?.slice('qty.csv:5: '.length)],
     ]);
-    expect(await stockEntries(sandbox)).toEqual([{ sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1, salePrice: null, updates: 1 }]);
+    expect(await stockEntries(sandbox)).toEqual([
+      { sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1, salePrice: null, updates: 1 },
+    ]);
   });
 });
 
 describe('a price with thousands grouping and a decimal comma, 1.234,56', () => {
   it('with the ; delimiter it is 1234.56, and is pushed as such', async () => {
-    const { run } = workspace({ 'price.csv': excel('sku;quantity;price;salePrice', 'CIM-CP2-50KG;4;1.234,56;1.111,10') });
+    const { run } = workspace({
+      'price.csv': excel('sku;quantity;price;salePrice', 'CIM-CP2-50KG;4;1.234,56;1.111,10'),
+    });
     expect((await run(['stock', 'validate', 'price.csv'])).code).toBe(0);
     const result = await run(['stock', 'push', 'price.csv', '--route', 'batch']);
-    expect(maskClock(result.stderr)).toContain('stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
-    expect(await stockEntries(sandbox)).toEqual([{ sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1234.56, salePrice: 1111.1, updates: 1 }]);
+    expect(await stockEntries(sandbox)).toEqual([
+      { sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1234.56, salePrice: 1111.1, updates: 1 },
+    ]);
   });
 
   it('with the , delimiter (quoted) it is an error: exit 65, nothing sent', async () => {
@@ -196,7 +243,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
   });
 });
 
-describe('--batch-size beyond the route\'s limit', () => {
+describe("--batch-size beyond the route's limit", () => {
   const rows = Array.from({ length: 60 }, (_, index) => `GEN-${String(index + 1).padStart(7, '0')},${index}`);
   const file = ['sku,quantity', ...rows, ''].join('\n');
 
@@ -218,7 +265,9 @@ describe('--batch-size beyond the route\'s limit', () => {
   it('201 on the queue route: exit 2 before anything is sent', async () => {
     const { dir, run } = workspace({ 'big.csv': file });
     const result = await run(['stock', 'push', 'big.csv', '--route', 'queue', '--batch-size', '201']);
-    expect(result.stderr).toContain('error: --batch-size 201 is more than the queue route takes (200 items per request); nothing was sent.\n');
+    expect(result.stderr).toContain(
+      'error: --batch-size 201 is more than the queue route takes (200 items per request); nothing was sent.\n',
+    );
     expect(result.code).toBe(2);
     await expectNothingSent(dir, ['big.csv']);
   });
@@ -236,7 +285,9 @@ describe('--batch-size beyond the route\'s limit', () => {
 
 describe('the same SKU twice in one file', () => {
   it('is reported at its second line with the first: exit 65, nothing sent', async () => {
-    const { dir, run } = workspace({ 'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;') });
+    const { dir, run } = workspace({
+      'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;'),
+    });
     const result = await run(['stock', 'push', 'dup.csv']);
     expect(maskClock(result.stderr)).toBe(
       [
@@ -257,7 +308,11 @@ describe('the same SKU twice in one file', () => {
       'two.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-RJ', 'CIM-CP2-50KG;5;'),
     });
     const duplicate = await run(['stock', 'validate', 'dup.csv']);
-    expect(JSON.parse(duplicate.stdout)).toMatchObject({ line: 3, message: 'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is already on line 2 of this file)' });
+    expect(JSON.parse(duplicate.stdout)).toMatchObject({
+      line: 3,
+      message:
+        'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is already on line 2 of this file)',
+    });
     expect(duplicate.code).toBe(65);
     const two = await run(['stock', 'push', 'two.csv', '--route', 'batch']);
     expect(two.code).toBe(0);
@@ -270,9 +325,15 @@ describe('the same SKU twice in one file', () => {
 });
 
 describe('per-item rejections from the platform', () => {
-  const file = excel('sku;quantity;price', 'CIM-CP2-50KG;4;1,00', 'NAO-EXISTE-1;5;2,00', 'COLA-PVC-175G;6;3,00', 'NAO-EXISTE-2;7;4,00');
+  const file = excel(
+    'sku;quantity;price',
+    'CIM-CP2-50KG;4;1,00',
+    'NAO-EXISTE-1;5;2,00',
+    'COLA-PVC-175G;6;3,00',
+    'NAO-EXISTE-2;7;4,00',
+  );
 
-  it('unknown SKUs: exit 1, rejected in the report with the platform\'s message, in the errors file to feed back', async () => {
+  it("unknown SKUs: exit 1, rejected in the report with the platform's message, in the errors file to feed back", async () => {
     const { dir, run } = workspace({ 'stock.csv': file });
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch']);
     expect(maskClock(result.stderr)).toBe(
@@ -290,9 +351,23 @@ describe('per-item rejections from the platform', () => {
     expect(result.code).toBe(1);
     expect(readReport(onlyFile(dir, 'stock.report-'))).toEqual([
       { line: '2', key: 'CIM-CP2-50KG', outcome: 'applied', status: '200', id: '', message: '' },
-      { line: '3', key: 'NAO-EXISTE-1', outcome: 'rejected', status: '200', id: '', message: 'Unknown SKU [NAO-EXISTE-1]' },
+      {
+        line: '3',
+        key: 'NAO-EXISTE-1',
+        outcome: 'rejected',
+        status: '200',
+        id: '',
+        message: 'Unknown SKU [NAO-EXISTE-1]',
+      },
       { line: '4', key: 'COLA-PVC-175G', outcome: 'applied', status: '200', id: '', message: '' },
-      { line: '5', key: 'NAO-EXISTE-2', outcome: 'rejected', status: '200', id: '', message: 'Unknown SKU [NAO-EXISTE-2]' },
+      {
+        line: '5',
+        key: 'NAO-EXISTE-2',
+        outcome: 'rejected',
+        status: '200',
+        id: '',
+        message: 'Unknown SKU [NAO-EXISTE-2]',
+      },
     ]);
     const errorsPath = onlyFile(dir, 'stock.errors-');
     expect(readErrorsCsv(errorsPath, ';')).toEqual([

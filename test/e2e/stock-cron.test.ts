@@ -9,8 +9,29 @@ import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
 import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { cachedToken, freshConfigDir, freshWorkDir, login, removeTemporaryFolders, requestCounts, resetCounts, runCli, sandboxPassword, sandboxUser, seedDirectory, sleep, tokenRoute } from './harness.js';
-import { compareWithGenerated, filesStartingWith, maskClock, queueDrained, queueRoute, writeGeneratedStock } from './stock-helpers.js';
+import {
+  cachedToken,
+  freshConfigDir,
+  freshWorkDir,
+  login,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sandboxPassword,
+  sandboxUser,
+  seedDirectory,
+  sleep,
+  tokenRoute,
+} from './harness.js';
+import {
+  compareWithGenerated,
+  filesStartingWith,
+  maskClock,
+  queueDrained,
+  queueRoute,
+  writeGeneratedStock,
+} from './stock-helpers.js';
 
 const rows = 1_000_000;
 
@@ -38,7 +59,11 @@ it('a cron run with an expired cached token pushes 1,000,000 rows through the qu
   await resetCounts(sandbox);
 
   // As cron runs it: stdin, stdout and stderr are not terminals, and nothing but the environment knows the password.
-  const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue'], { configDir, cwd: dir, env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword } });
+  const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue'], {
+    configDir,
+    cwd: dir,
+    env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
+  });
   expect(result.stdout).toBe('');
   expect(result.code).toBe(0);
 
@@ -70,12 +95,22 @@ it('a cron run with an expired cached token pushes 1,000,000 rows through the qu
   const reported = new Uint8Array(rows + 2);
   let reportRows = 0;
   let notQueued = 0;
-  for await (const line of createInterface({ input: createReadStream(join(dir, reportName as string)), crlfDelay: Infinity })) {
+  for await (const line of createInterface({
+    input: createReadStream(join(dir, reportName as string)),
+    crlfDelay: Infinity,
+  })) {
     if (line === '' || line.startsWith('line,')) continue;
     const [lineNumber, key, outcome, status, id] = line.split(',');
     reportRows++;
     const number = Number(lineNumber);
-    if (outcome !== 'queued' || status !== '202' || !id || reported[number] || key !== `GEN-${String(number - 1).padStart(7, '0')}`) notQueued++;
+    if (
+      outcome !== 'queued' ||
+      status !== '202' ||
+      !id ||
+      reported[number] ||
+      key !== `GEN-${String(number - 1).padStart(7, '0')}`
+    )
+      notQueued++;
     reported[number] = 1;
   }
   expect({ reportRows, notQueued }).toEqual({ reportRows: rows, notQueued: 0 });

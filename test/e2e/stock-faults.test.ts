@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { collect, fetchToken, freshConfigDir, freshWorkDir, removeTemporaryFolders, requestCounts, runCli, sleep, spawnCli, startTestSandbox } from './harness.js';
+import {
+  collect,
+  fetchToken,
+  freshConfigDir,
+  freshWorkDir,
+  removeTemporaryFolders,
+  requestCounts,
+  runCli,
+  sleep,
+  spawnCli,
+  startTestSandbox,
+} from './harness.js';
 import {
   batchRoute,
   compareWithGenerated,
@@ -32,7 +43,9 @@ afterAll(async () => {
   removeTemporaryFolders();
 });
 
-async function sandboxWith(options: Partial<SandboxOptions>): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
+async function sandboxWith(
+  options: Partial<SandboxOptions>,
+): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
   const sandbox = await startTestSandbox(options);
   sandboxes.push(sandbox);
   const token = await fetchToken(sandbox);
@@ -52,7 +65,9 @@ function expectCompleteReport(dir: string, count: number, outcome: 'applied' | '
   const [reportName, ...others] = filesStartingWith(dir, 'big.report-');
   expect(others).toEqual([]);
   const rows = readReport(join(dir, reportName as string));
-  expect(rows.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, index) => index + 2));
+  expect(rows.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual(
+    Array.from({ length: count }, (_, index) => index + 2),
+  );
   expect(rows.filter((row) => row.outcome !== outcome)).toEqual([]);
 }
 
@@ -68,7 +83,9 @@ function stderrShows(child: ChildProcess, text: string): Promise<void> {
       }
     };
     child.stderr?.on('data', onData);
-    child.on('exit', () => reject(new Error(`exited before printing ${JSON.stringify(text)}; stderr so far:\n${seen}`)));
+    child.on('exit', () =>
+      reject(new Error(`exited before printing ${JSON.stringify(text)}; stderr so far:\n${seen}`)),
+    );
   });
 }
 
@@ -86,7 +103,11 @@ describe('a platform that throttles: --rate-limit 5 while we ask for --rate 50',
   it('finishes, applies every item once, and counts the 429s in the summary', async () => {
     const { sandbox, env } = await sandboxWith({ rateLimit: 5 });
     const { dir, configDir } = workspace(1000);
-    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'batch', '--rate', '50'], { configDir, cwd: dir, env });
+    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'batch', '--rate', '50'], {
+      configDir,
+      cwd: dir,
+      env,
+    });
     expect(result.code).toBe(0);
     expect(maskClock(result.stderr).split('\n').slice(0, 3)).toEqual([
       'stock push: validating big.csv',
@@ -94,13 +115,20 @@ describe('a platform that throttles: --rate-limit 5 while we ask for --rate 50',
       'stock push: sending 1000 items in up to 20 requests of up to 50 items through the batch route (concurrency 8, at most 50 requests/s)',
     ]);
     const counts = summaryCounts(result.stderr);
-    expect(summaryLine(result.stderr)).toBe(`stock push: 1000 applied; ${counts.requests} requests, ${counts.retries} retries, ${counts.throttled} throttled (429)`);
+    expect(summaryLine(result.stderr)).toBe(
+      `stock push: 1000 applied; ${counts.requests} requests, ${counts.retries} retries, ${counts.throttled} throttled (429)`,
+    );
     // 20 requests at 50 per second meet a limit of 5 per second: some are refused, and each refusal is retried.
     expect(counts.throttled).toBeGreaterThan(0);
     expect(counts.requests).toBe(20 + counts.throttled);
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: counts.requests });
     expectCompleteReport(dir, 1000, 'applied');
-    expect(await compareWithGenerated(sandbox, 1000)).toEqual({ lines: 1000, missing: 0, mismatches: [], updates: 1000 });
+    expect(await compareWithGenerated(sandbox, 1000)).toEqual({
+      lines: 1000,
+      missing: 0,
+      mismatches: [],
+      updates: 1000,
+    });
   }, 60_000);
 });
 
@@ -117,29 +145,49 @@ describe('a platform that fails 5 % of requests with 503 and resets 2 % of conne
   // retries a request make giving up vanishingly unlikely (0.07^11).
   it('batch route: every item applied exactly once, exit 0, the retries counted', async () => {
     const { dir, configDir } = workspace(2000);
-    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'batch', '--batch-size', '10', '--retries', '10'], { configDir, cwd: dir, env: faulty.env });
+    const result = await runCli(
+      ['stock', 'push', 'big.csv', '--route', 'batch', '--batch-size', '10', '--retries', '10'],
+      { configDir, cwd: dir, env: faulty.env },
+    );
     expect(result.code).toBe(0);
     const counts = summaryCounts(result.stderr);
-    expect(summaryLine(result.stderr)).toBe(`stock push: 2000 applied; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`);
+    expect(summaryLine(result.stderr)).toBe(
+      `stock push: 2000 applied; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`,
+    );
     expect(counts.retries).toBeGreaterThan(0);
     expect(counts.requests).toBe(200 + counts.retries);
     expect(await requestCounts(faulty.sandbox)).toEqual({ [batchRoute]: counts.requests });
     expectCompleteReport(dir, 2000, 'applied');
-    expect(await compareWithGenerated(faulty.sandbox, 2000)).toEqual({ lines: 2000, missing: 0, mismatches: [], updates: 2000 });
+    expect(await compareWithGenerated(faulty.sandbox, 2000)).toEqual({
+      lines: 2000,
+      missing: 0,
+      mismatches: [],
+      updates: 2000,
+    });
   }, 60_000);
 
   it('queue route: every batch accepted exactly once, and once drained every item applied once', async () => {
     const { dir, configDir } = workspace(2000);
-    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue', '--batch-size', '10', '--retries', '10'], { configDir, cwd: dir, env: faulty.env });
+    const result = await runCli(
+      ['stock', 'push', 'big.csv', '--route', 'queue', '--batch-size', '10', '--retries', '10'],
+      { configDir, cwd: dir, env: faulty.env },
+    );
     expect(result.code).toBe(0);
     const counts = summaryCounts(result.stderr);
-    expect(summaryLine(result.stderr)).toBe(`stock push: 2000 queued; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`);
+    expect(summaryLine(result.stderr)).toBe(
+      `stock push: 2000 queued; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`,
+    );
     expect(counts.retries).toBeGreaterThan(0);
     expectCompleteReport(dir, 2000, 'queued');
     await queueDrained(faulty.sandbox);
     // A 503 or a reset comes before the body is read, so no retried batch was queued twice.
     expect((await stockSummary(faulty.sandbox)).batches).toBe(200);
-    expect(await compareWithGenerated(faulty.sandbox, 2000)).toEqual({ lines: 2000, missing: 0, mismatches: [], updates: 2000 });
+    expect(await compareWithGenerated(faulty.sandbox, 2000)).toEqual({
+      lines: 2000,
+      missing: 0,
+      mismatches: [],
+      updates: 2000,
+    });
   }, 60_000);
 });
 
@@ -174,7 +222,11 @@ describe('a push that is stopped', () => {
     const resumed = await runCli([...slowPush, '--resume', reportPath], { configDir, cwd: dir, env: slow.env });
     expect(resumed.code).toBe(0);
     const lines = maskClock(resumed.stderr, dir).split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^warning: taking over the stale lock ${escape(lockPath)} left by PID ${child.pid} \\(b2bctl stock push \\(profile default\\), [0-9TZ:.-]+\\), which is no longer running\\.$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^warning: taking over the stale lock ${escape(lockPath)} left by PID ${child.pid} \\(b2bctl stock push \\(profile default\\), [0-9TZ:.-]+\\), which is no longer running\\.$`,
+      ),
+    );
     expect(lines.slice(1)).toEqual([
       'stock push: validating big.csv',
       'stock push: 2000 records, 2000 valid, 0 invalid (T s)',
@@ -187,7 +239,12 @@ describe('a push that is stopped', () => {
     expect(existsSync(lockPath)).toBe(false);
     expectCompleteReport(dir, 2000, 'applied');
     const comparison = await compareWithGenerated(slow.sandbox, 2000);
-    expect({ ...comparison, updates: undefined }).toEqual({ lines: 2000, missing: 0, mismatches: [], updates: undefined });
+    expect({ ...comparison, updates: undefined }).toEqual({
+      lines: 2000,
+      missing: 0,
+      mismatches: [],
+      updates: undefined,
+    });
     // Only the batch in flight at the kill (one, at concurrency 1) can have been applied twice.
     expect(comparison.updates - 2000).toBeLessThanOrEqual(50);
   });
@@ -209,17 +266,26 @@ describe('a push that is stopped', () => {
       'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --route batch --resume big.report-STAMP.csv',
       '',
     ]);
-    expect(lines.at(-4)).toBe(`stock push: ${doneBeforeStop} applied; ${doneBeforeStop / 50} requests, 0 retries, 0 throttled (429); T s, R items/s`);
+    expect(lines.at(-4)).toBe(
+      `stock push: ${doneBeforeStop} applied; ${doneBeforeStop / 50} requests, 0 retries, 0 throttled (429); T s, R items/s`,
+    );
     // Interrupted cleanly: the lock is released, and what the report says is exactly what the platform applied.
     expect(existsSync(join(configDir, 'locks', 'default.stock-push.lock'))).toBe(false);
     expect((await stockSummary(slow.sandbox)).applied).toBe(doneBeforeStop);
 
     const resumeCommand = /Resume with: b2bctl (.*)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
     const resumed = await runCli(resumeCommand, { configDir, cwd: dir, env: slow.env });
-    expect(maskClock(resumed.stderr)).toContain(`stock push: ${2000 - doneBeforeStop} applied; ${(2000 - doneBeforeStop) / 50} requests, 0 retries, 0 throttled (429); T s, R items/s\n`);
+    expect(maskClock(resumed.stderr)).toContain(
+      `stock push: ${2000 - doneBeforeStop} applied; ${(2000 - doneBeforeStop) / 50} requests, 0 retries, 0 throttled (429); T s, R items/s\n`,
+    );
     expect(resumed.code).toBe(0);
     expectCompleteReport(dir, 2000, 'applied');
-    expect(await compareWithGenerated(slow.sandbox, 2000)).toEqual({ lines: 2000, missing: 0, mismatches: [], updates: 2000 });
+    expect(await compareWithGenerated(slow.sandbox, 2000)).toEqual({
+      lines: 2000,
+      missing: 0,
+      mismatches: [],
+      updates: 2000,
+    });
   });
 });
 
@@ -232,14 +298,23 @@ describe('the per-profile lock', () => {
     await resetSandboxStock(slow.sandbox);
   });
 
-  it('a second push for the same profile while the first runs exits 75 naming the holder\'s PID, and sends nothing', async () => {
+  it("a second push for the same profile while the first runs exits 75 naming the holder's PID, and sends nothing", async () => {
     const { dir, configDir } = workspace(2000);
     writeFileSync(join(dir, 'other.csv'), 'sku,quantity\nCIM-CP2-50KG,9\n');
-    const first = spawnCli(['stock', 'push', 'big.csv', '--route', 'batch', '--concurrency', '1'], configDir, slow.env, dir);
+    const first = spawnCli(
+      ['stock', 'push', 'big.csv', '--route', 'batch', '--concurrency', '1'],
+      configDir,
+      slow.env,
+      dir,
+    );
     const firstFinished = collect(first);
     // The lock is taken before validation starts.
     await stderrShows(first, 'stock push: validating big.csv');
-    const second = await runCli(['stock', 'push', 'other.csv', '--route', 'batch'], { configDir, cwd: dir, env: slow.env });
+    const second = await runCli(['stock', 'push', 'other.csv', '--route', 'batch'], {
+      configDir,
+      cwd: dir,
+      env: slow.env,
+    });
     const lockPath = join(configDir, 'locks', 'default.stock-push.lock');
     expect(second.stderr.replace(/since [0-9TZ:.-]+\)/, 'since T)')).toBe(
       `error: Another "b2bctl stock push (profile default)" is running (PID ${first.pid}, since T); this run stops so the two do not overlap. If PID ${first.pid} is not b2bctl, remove ${lockPath}.\n`,
@@ -247,7 +322,12 @@ describe('the per-profile lock', () => {
     expect(second.code).toBe(75);
     expect((await firstFinished).code).toBe(0);
     expect(filesStartingWith(dir, 'other.report-')).toEqual([]);
-    expect(await compareWithGenerated(slow.sandbox, 2000)).toEqual({ lines: 2000, missing: 0, mismatches: [], updates: 2000 });
+    expect(await compareWithGenerated(slow.sandbox, 2000)).toEqual({
+      lines: 2000,
+      missing: 0,
+      mismatches: [],
+      updates: 2000,
+    });
     expect(existsSync(lockPath)).toBe(false);
   });
 
@@ -256,7 +336,9 @@ describe('the per-profile lock', () => {
   it('pushes started at the same moment: exactly one runs, each other one names its PID', async () => {
     // 60 requests one at a time, 40 ms each: the winner holds the lock well past the others' start.
     const { dir, configDir } = workspace(3000);
-    const children = Array.from({ length: 6 }, () => spawnCli(['stock', 'push', 'big.csv', '--route', 'batch', '--concurrency', '1'], configDir, slow.env, dir));
+    const children = Array.from({ length: 6 }, () =>
+      spawnCli(['stock', 'push', 'big.csv', '--route', 'batch', '--concurrency', '1'], configDir, slow.env, dir),
+    );
     const results = await Promise.all(children.map((child) => collect(child)));
     const winners = results.filter((result) => result.code === 0);
     expect(winners).toHaveLength(1);
@@ -269,23 +351,45 @@ describe('the per-profile lock', () => {
         `error: Another "b2bctl stock push (profile default)" is running (PID ${winnerPid}, since T); this run stops so the two do not overlap. If PID ${winnerPid} is not b2bctl, remove ${lockPath}.\n`,
       );
     }
-    expect(await compareWithGenerated(slow.sandbox, 3000)).toEqual({ lines: 3000, missing: 0, mismatches: [], updates: 3000 });
+    expect(await compareWithGenerated(slow.sandbox, 3000)).toEqual({
+      lines: 3000,
+      missing: 0,
+      mismatches: [],
+      updates: 3000,
+    });
   });
 
   it('another profile has its own lock: held for "default", a push for "night" runs', async () => {
     const { dir, configDir } = workspace(100);
-    expect((await runCli(['config', 'set', 'baseUrl', slow.sandbox.url, '--profile', 'night'], { configDir })).code).toBe(0);
+    expect(
+      (await runCli(['config', 'set', 'baseUrl', slow.sandbox.url, '--profile', 'night'], { configDir })).code,
+    ).toBe(0);
     // Held by a live process (this test's own), so the holder is running for as long as the test needs.
     const lockPath = join(configDir, 'locks', 'default.stock-push.lock');
     mkdirSync(join(configDir, 'locks'), { recursive: true });
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, command: 'b2bctl stock push (profile default)', startedAt: '2026-11-21T05:00:00.000Z' }));
-    const blocked = await runCli(['stock', 'push', 'big.csv', '--route', 'batch'], { configDir, cwd: dir, env: slow.env });
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: process.pid,
+        command: 'b2bctl stock push (profile default)',
+        startedAt: '2026-11-21T05:00:00.000Z',
+      }),
+    );
+    const blocked = await runCli(['stock', 'push', 'big.csv', '--route', 'batch'], {
+      configDir,
+      cwd: dir,
+      env: slow.env,
+    });
     expect(blocked.stderr).toBe(
       `error: Another "b2bctl stock push (profile default)" is running (PID ${process.pid}, since 2026-11-21T05:00:00.000Z); this run stops so the two do not overlap. If PID ${process.pid} is not b2bctl, remove ${lockPath}.\n`,
     );
     expect(blocked.code).toBe(75);
     expect(await requestCounts(slow.sandbox)).toEqual({});
-    const night = await runCli(['stock', 'push', 'big.csv', '--route', 'batch', '--profile', 'night'], { configDir, cwd: dir, env: slow.env });
+    const night = await runCli(['stock', 'push', 'big.csv', '--route', 'batch', '--profile', 'night'], {
+      configDir,
+      cwd: dir,
+      env: slow.env,
+    });
     expect(night.stderr).not.toContain('error:');
     expect(night.code).toBe(0);
     expect(await requestCounts(slow.sandbox)).toEqual({ [batchRoute]: 2 });
@@ -299,8 +403,19 @@ describe('the per-profile lock', () => {
     const deadPid = await pidOfFinishedProcess();
     const lockPath = join(configDir, 'locks', 'default.stock-push.lock');
     mkdirSync(join(configDir, 'locks'), { recursive: true });
-    writeFileSync(lockPath, JSON.stringify({ pid: deadPid, command: 'b2bctl stock push (profile default)', startedAt: '2026-11-21T05:00:00.000Z' }));
-    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue'], { configDir, cwd: dir, env: slow.env });
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: deadPid,
+        command: 'b2bctl stock push (profile default)',
+        startedAt: '2026-11-21T05:00:00.000Z',
+      }),
+    );
+    const result = await runCli(['stock', 'push', 'big.csv', '--route', 'queue'], {
+      configDir,
+      cwd: dir,
+      env: slow.env,
+    });
     expect(maskClock(result.stderr)).toBe(
       [
         `warning: taking over the stale lock ${lockPath} left by PID ${deadPid} (b2bctl stock push (profile default), 2026-11-21T05:00:00.000Z), which is no longer running.`,
@@ -316,7 +431,12 @@ describe('the per-profile lock', () => {
     expect(existsSync(lockPath)).toBe(false);
     expect(await requestCounts(slow.sandbox)).toEqual({ [queueRoute]: 1 });
     await queueDrained(slow.sandbox);
-    expect(await compareWithGenerated(slow.sandbox, 100)).toEqual({ lines: 100, missing: 0, mismatches: [], updates: 100 });
+    expect(await compareWithGenerated(slow.sandbox, 100)).toEqual({
+      lines: 100,
+      missing: 0,
+      mismatches: [],
+      updates: 100,
+    });
   });
 });
 

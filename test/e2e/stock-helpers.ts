@@ -62,7 +62,10 @@ export async function stockLine(sandbox: RunningSandbox, sku: string, warehouse?
 export async function* streamStockEntries(sandbox: RunningSandbox): AsyncGenerator<StockEntry> {
   const response = await fetch(`${sandbox.url}/_sandbox/stock-entries`);
   if (!response.ok || !response.body) throw new Error(`GET /_sandbox/stock-entries: HTTP ${response.status}`);
-  const lines = createInterface({ input: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), crlfDelay: Infinity });
+  const lines = createInterface({
+    input: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>),
+    crlfDelay: Infinity,
+  });
   for await (const line of lines) if (line !== '') yield JSON.parse(line) as StockEntry;
 }
 
@@ -150,7 +153,9 @@ export function maskClock(stderr: string, folder?: string): string {
 
 /** The summary line of a push, without its clock readings: `stock push: 52 applied; 2 requests, 0 retries, 0 throttled (429)`. */
 export function summaryLine(stderr: string): string {
-  const line = stderr.split('\n').find((candidate) => /^stock push: .*; \d+ requests, \d+ retries, \d+ throttled \(429\);/.test(candidate));
+  const line = stderr
+    .split('\n')
+    .find((candidate) => /^stock push: .*; \d+ requests, \d+ retries, \d+ throttled \(429\);/.test(candidate));
   if (!line) throw new Error(`no summary line in:\n${stderr}`);
   return line.replace(/; \d+\.\d s, \d+ items\/s$/, '');
 }
@@ -173,7 +178,14 @@ export function sampleCsvEntries(): StockEntry[] {
   return sortEntries(
     rows.map((row) => {
       const [sku = '', quantity = '', price = '', salePrice = '', warehouse = ''] = row.split(';');
-      return { sku, warehouse: warehouse === '' ? null : warehouse, quantity: Number(quantity), price: ptBrNumber(price), salePrice: ptBrNumber(salePrice), updates: 1 };
+      return {
+        sku,
+        warehouse: warehouse === '' ? null : warehouse,
+        quantity: Number(quantity),
+        price: ptBrNumber(price),
+        salePrice: ptBrNumber(salePrice),
+        updates: 1,
+      };
     }),
   );
 }
@@ -190,11 +202,22 @@ export const sampleJsonItems = JSON.parse(readFileSync(join(seedDirectory, 'stoc
 
 /** The stock lines samples/stock.json describes. */
 export function sampleJsonEntries(): StockEntry[] {
-  return sortEntries(sampleJsonItems.map((item) => ({ sku: item.sku, warehouse: item.warehouse ?? null, quantity: item.quantity, price: item.price ?? null, salePrice: item.salePrice ?? null, updates: 1 })));
+  return sortEntries(
+    sampleJsonItems.map((item) => ({
+      sku: item.sku,
+      warehouse: item.warehouse ?? null,
+      quantity: item.quantity,
+      price: item.price ?? null,
+      salePrice: item.salePrice ?? null,
+      updates: 1,
+    })),
+  );
 }
 
 /** The catalogue's products that are seeded off sale. */
-export const offSaleSkus: readonly string[] = (JSON.parse(readFileSync(join(seedDirectory, 'products.json'), 'utf8')) as { sku: string; active?: boolean }[])
+export const offSaleSkus: readonly string[] = (
+  JSON.parse(readFileSync(join(seedDirectory, 'products.json'), 'utf8')) as { sku: string; active?: boolean }[]
+)
   .filter((product) => product.active === false)
   .map((product) => product.sku);
 
@@ -220,7 +243,11 @@ export function generatedEntry(position: number): StockEntry {
 export function writeGeneratedStock(path: string, count: number, options: { excel?: boolean } = {}): void {
   const output = openSync(path, 'w');
   try {
-    const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'generate-stock.mjs'), String(count), ...(options.excel ? ['--excel'] : [])], { stdio: ['ignore', output, 'pipe'] });
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'scripts', 'generate-stock.mjs'), String(count), ...(options.excel ? ['--excel'] : [])],
+      { stdio: ['ignore', output, 'pipe'] },
+    );
     if (result.status !== 0) throw new Error(`generate-stock.mjs exited ${result.status}: ${result.stderr.toString()}`);
   } finally {
     closeSync(output);
@@ -259,7 +286,12 @@ export async function compareWithGenerated(sandbox: RunningSandbox, count: numbe
     if (seen[position]) mismatch(`twice: ${entry.sku}`);
     seen[position] = 1;
     const expected = generatedEntry(position);
-    if (entry.warehouse !== expected.warehouse || entry.quantity !== expected.quantity || entry.price !== expected.price || entry.salePrice !== expected.salePrice) {
+    if (
+      entry.warehouse !== expected.warehouse ||
+      entry.quantity !== expected.quantity ||
+      entry.price !== expected.price ||
+      entry.salePrice !== expected.salePrice
+    ) {
       mismatch(`${entry.sku}: sandbox ${JSON.stringify(entry)}, file ${JSON.stringify(expected)}`);
     }
   }

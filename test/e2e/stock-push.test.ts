@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStockSchema } from '../../src/domain/stock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { copySamples, fetchToken, freshConfigDir, freshWorkDir, requestCounts, runCli, seedDirectory, startTestSandbox } from './harness.js';
+import {
+  copySamples,
+  fetchToken,
+  freshConfigDir,
+  freshWorkDir,
+  requestCounts,
+  runCli,
+  seedDirectory,
+  startTestSandbox,
+} from './harness.js';
 import {
   batchRoute,
   maskClock,
@@ -103,7 +112,16 @@ describe('stock push --route batch', () => {
     expect(result.code).toBe(0);
 
     const report = readReport(onlyFile(dir, 'stock.report-'));
-    expect(report).toEqual(sampleCsvSkus().map((sku, index) => ({ line: String(index + 2), key: sku, outcome: 'applied', status: '200', id: '', message: '' })));
+    expect(report).toEqual(
+      sampleCsvSkus().map((sku, index) => ({
+        line: String(index + 2),
+        key: sku,
+        outcome: 'applied',
+        status: '200',
+        id: '',
+        message: '',
+      })),
+    );
     expect(readdirSync(dir).filter((name) => name.includes('.errors-'))).toEqual([]);
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
@@ -114,8 +132,21 @@ describe('stock push --route batch', () => {
   it('reads "1.000,00" as 1000 and "4512,60" as 4512.6, and keeps each line\'s warehouse', async () => {
     const { run } = workspace('stock.csv');
     expect((await run(['stock', 'push', 'stock.csv', '--route', 'batch'])).code).toBe(0);
-    expect(await stockLine(sandbox, 'PAR-SXT-M8X40-ZN', 'CD-SP')).toEqual({ sku: 'PAR-SXT-M8X40-ZN', warehouse: 'CD-SP', quantity: 0, price: 1000, salePrice: 900, active: true, updates: 1 });
-    expect(await stockLine(sandbox, 'CAN-ESF-AZ-CX50')).toMatchObject({ quantity: 468, price: 5014, salePrice: 4512.6, updates: 1 });
+    expect(await stockLine(sandbox, 'PAR-SXT-M8X40-ZN', 'CD-SP')).toEqual({
+      sku: 'PAR-SXT-M8X40-ZN',
+      warehouse: 'CD-SP',
+      quantity: 0,
+      price: 1000,
+      salePrice: 900,
+      active: true,
+      updates: 1,
+    });
+    expect(await stockLine(sandbox, 'CAN-ESF-AZ-CX50')).toMatchObject({
+      quantity: 468,
+      price: 5014,
+      salePrice: 4512.6,
+      updates: 1,
+    });
     // The default stock of a SKU sent only to a warehouse stays empty.
     expect(await stockLine(sandbox, 'PAR-SXT-M8X40-ZN')).toMatchObject({ quantity: 0, price: null, updates: 0 });
   });
@@ -135,7 +166,14 @@ describe('stock push --route batch', () => {
     );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stock.report-'))).toEqual(
-      sampleJsonItems.map((item, index) => ({ line: String(jsonObjectLines[index]), key: item.sku, outcome: 'applied', status: '200', id: '', message: '' })),
+      sampleJsonItems.map((item, index) => ({
+        line: String(jsonObjectLines[index]),
+        key: item.sku,
+        outcome: 'applied',
+        status: '200',
+        id: '',
+        message: '',
+      })),
     );
     expect(await stockEntries(sandbox)).toEqual(sampleJsonEntries());
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
@@ -144,8 +182,12 @@ describe('stock push --route batch', () => {
   it('--batch-size 10 sends 52 items in 6 requests', async () => {
     const { dir, run } = workspace('stock.csv');
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '10']);
-    expect(maskClock(result.stderr)).toContain('stock push: sending 52 items in up to 6 requests of up to 10 items through the batch route (concurrency 8)\n');
-    expect(maskClock(result.stderr)).toContain('stock push: 52 applied; 6 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: sending 52 items in up to 6 requests of up to 10 items through the batch route (concurrency 8)\n',
+    );
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 52 applied; 6 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stock.report-'))).toHaveLength(csvLines);
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
@@ -158,9 +200,19 @@ describe('stock push --route batch', () => {
     expect(await stockLine(sandbox, sku)).toMatchObject({ active: false, updates: 0 });
     writeFileSync(join(dir, 'back.ndjson'), `${JSON.stringify({ sku, quantity: 7, price: 12.5 })}\n`);
     const result = await run(['stock', 'push', 'back.ndjson', '--route', 'batch']);
-    expect(maskClock(result.stderr)).toContain('stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
-    expect(await stockLine(sandbox, sku)).toEqual({ sku, warehouse: null, quantity: 7, price: 12.5, salePrice: null, active: true, updates: 1 });
+    expect(await stockLine(sandbox, sku)).toEqual({
+      sku,
+      warehouse: null,
+      quantity: 7,
+      price: 12.5,
+      salePrice: null,
+      active: true,
+      updates: 1,
+    });
     expect((await stockSummary(sandbox)).offSale).toBe(offSaleSkus.length - 1);
   });
 });
@@ -183,9 +235,25 @@ describe('stock push --route queue', () => {
     const report = readReport(onlyFile(dir, 'stock.report-'));
     const batchId = report[0]?.id as string;
     expect(batchId).toMatch(uuid);
-    expect(report).toEqual(sampleCsvSkus().map((sku, index) => ({ line: String(index + 2), key: sku, outcome: 'queued', status: '202', id: batchId, message: '' })));
+    expect(report).toEqual(
+      sampleCsvSkus().map((sku, index) => ({
+        line: String(index + 2),
+        key: sku,
+        outcome: 'queued',
+        status: '202',
+        id: batchId,
+        message: '',
+      })),
+    );
     await queueDrained(sandbox);
-    expect(await queuedBatch(sandbox, batchId)).toEqual({ batchId, status: 'DONE', items: 52, applied: 52, rejected: 0, results: [] });
+    expect(await queuedBatch(sandbox, batchId)).toEqual({
+      batchId,
+      status: 'DONE',
+      items: 52,
+      applied: 52,
+      rejected: 0,
+      results: [],
+    });
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
     expect(await requestCounts(sandbox)).toEqual({ [queueRoute]: 1 });
   });
@@ -193,20 +261,26 @@ describe('stock push --route queue', () => {
   it('--batch-size 20 makes 3 batches of 20, 20 and 12, each row reported with its own batch', async () => {
     const { dir, run } = workspace('stock.csv');
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue', '--batch-size', '20']);
-    expect(maskClock(result.stderr)).toContain('stock push: sending 52 items in up to 3 requests of up to 20 items through the queue route (concurrency 8)\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: sending 52 items in up to 3 requests of up to 20 items through the queue route (concurrency 8)\n',
+    );
     expect(result.code).toBe(0);
     const report = readReport(onlyFile(dir, 'stock.report-'));
     expect(report.map((row) => row.outcome)).toEqual(Array.from({ length: 52 }, () => 'queued'));
     const ids = [...new Set(report.map((row) => row.id))];
     expect(ids).toHaveLength(3);
-    expect(ids.map((id) => report.filter((row) => row.id === id).map((row) => Number(row.line)))).toEqual([range(2, 21), range(22, 41), range(42, 53)]);
+    expect(ids.map((id) => report.filter((row) => row.id === id).map((row) => Number(row.line)))).toEqual([
+      range(2, 21),
+      range(22, 41),
+      range(42, 53),
+    ]);
     await queueDrained(sandbox);
     expect(await Promise.all(ids.map(async (id) => (await queuedBatch(sandbox, id)).applied))).toEqual([20, 20, 12]);
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
     expect(await requestCounts(sandbox)).toEqual({ [queueRoute]: 3 });
   });
 
-  it('--batch-size 200 is the queue route\'s maximum and is accepted', async () => {
+  it("--batch-size 200 is the queue route's maximum and is accepted", async () => {
     const { run } = workspace('stock.json');
     const result = await run(['stock', 'push', 'stock.json', '--route', 'queue', '--batch-size', '200']);
     expect(result.code).toBe(0);
@@ -238,7 +312,9 @@ describe('stock push --route auto', () => {
     await resetSandboxStock(sandbox);
     removeReports(dir);
     const above = await run(['stock', 'push', 'stock.csv']);
-    expect(maskClock(above.stderr)).toContain('stock push: route queue (52 items > 51, the stock.autoThreshold setting)\nstock push: sending 52 items in up to 1 requests of up to 200 items through the queue route (concurrency 8)\n');
+    expect(maskClock(above.stderr)).toContain(
+      'stock push: route queue (52 items > 51, the stock.autoThreshold setting)\nstock push: sending 52 items in up to 1 requests of up to 200 items through the queue route (concurrency 8)\n',
+    );
     expect(above.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stock.report-')).every((row) => row.outcome === 'queued')).toBe(true);
     await queueDrained(sandbox);
@@ -249,7 +325,9 @@ describe('stock push --route auto', () => {
     await resetSandboxStock(sandbox);
     removeReports(dir);
     const atThreshold = await run(['stock', 'push', 'stock.csv']);
-    expect(maskClock(atThreshold.stderr)).toContain('stock push: route batch (52 items <= 52, the stock.autoThreshold setting)\n');
+    expect(maskClock(atThreshold.stderr)).toContain(
+      'stock push: route batch (52 items <= 52, the stock.autoThreshold setting)\n',
+    );
     expect(atThreshold.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
   });
@@ -258,7 +336,10 @@ describe('stock push --route auto', () => {
 describe('stock push from stdin', () => {
   it('pushes the Excel CSV piped to -, with the report in the working folder', async () => {
     const { dir, run } = workspace();
-    const result = await run(['stock', 'push', '-', '--route', 'batch'], readFileSync(join(seedDirectory, 'stock.csv')));
+    const result = await run(
+      ['stock', 'push', '-', '--route', 'batch'],
+      readFileSync(join(seedDirectory, 'stock.csv')),
+    );
     expect(maskClock(result.stderr)).toBe(
       [
         'stock push: validating stdin',
@@ -276,8 +357,13 @@ describe('stock push from stdin', () => {
 
   it('pushes JSON piped to - through the queue route', async () => {
     const { dir, run } = workspace();
-    const result = await run(['stock', 'push', '-', '--route', 'queue'], readFileSync(join(seedDirectory, 'stock.json')));
-    expect(maskClock(result.stderr)).toContain('stock push: 10 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    const result = await run(
+      ['stock', 'push', '-', '--route', 'queue'],
+      readFileSync(join(seedDirectory, 'stock.json')),
+    );
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 10 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stdin.report-')).map((row) => row.line)).toEqual(jsonObjectLines.map(String));
     await queueDrained(sandbox);
@@ -300,7 +386,9 @@ describe('stock push --dry-run', () => {
     );
     expect(result.code).toBe(0);
     const queue = await run(['stock', 'push', 'stock.csv', '--dry-run', '--route', 'queue', '--batch-size', '25']);
-    expect(maskClock(queue.stderr)).toContain('stock push: dry run; would send 52 items in 3 requests of up to 25 items through the queue route.\n');
+    expect(maskClock(queue.stderr)).toContain(
+      'stock push: dry run; would send 52 items in 3 requests of up to 25 items through the queue route.\n',
+    );
     expect(queue.code).toBe(0);
     expect(readdirSync(dir)).toEqual(['stock.csv']);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -310,7 +398,13 @@ describe('stock push --dry-run', () => {
 
 describe('stock push --schema', () => {
   /** A store whose stock items use Portuguese field names. */
-  const storeFields = { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' };
+  const storeFields = {
+    sku: 'codigo',
+    quantity: 'saldo',
+    price: 'preco',
+    salePrice: 'precoPromocional',
+    warehouse: 'filial',
+  };
   let store: RunningSandbox;
   let storeToken: string;
   beforeAll(async () => {
@@ -333,10 +427,12 @@ describe('stock push --schema', () => {
     return { configDir, dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir, env }) };
   }
 
-  it('sends the store\'s field names, and the store applies every item', async () => {
+  it("sends the store's field names, and the store applies every item", async () => {
     const { dir, run } = storeWorkspace();
     const result = await run(['stock', 'push', 'stock.json', '--route', 'batch', '--schema', 'schema.json']);
-    expect(maskClock(result.stderr)).toContain('stock push: 10 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 10 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stock.report-')).every((row) => row.outcome === 'applied')).toBe(true);
     expect(await stockEntries(store)).toEqual(sampleJsonEntries());
@@ -346,14 +442,16 @@ describe('stock push --schema', () => {
     const { configDir, dir, run } = storeWorkspace();
     expect((await runCli(['config', 'set', 'stock.schema', join(dir, 'schema.json')], { configDir })).code).toBe(0);
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue']);
-    expect(maskClock(result.stderr)).toContain('stock push: 52 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n');
+    expect(maskClock(result.stderr)).toContain(
+      'stock push: 52 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+    );
     expect(result.code).toBe(0);
     await queueDrained(store);
     expect(await stockSummary(store)).toMatchObject({ applied: 52, rejected: 0 });
     expect(await stockEntries(store)).toEqual(sampleCsvEntries());
   });
 
-  it('without the schema every item is rejected with the store\'s message: exit 1, report and errors file', async () => {
+  it("without the schema every item is rejected with the store's message: exit 1, report and errors file", async () => {
     const { dir, run } = storeWorkspace();
     const result = await run(['stock', 'push', 'stock.json', '--route', 'batch']);
     expect(maskClock(result.stderr)).toBe(
@@ -369,9 +467,17 @@ describe('stock push --schema', () => {
       ].join('\n'),
     );
     expect(result.code).toBe(1);
-    const message = 'Property [codigo] with value [] does not pass validation (codigo is required); Property [saldo] with value [] does not pass validation (saldo is required)';
+    const message =
+      'Property [codigo] with value [] does not pass validation (codigo is required); Property [saldo] with value [] does not pass validation (saldo is required)';
     expect(readReport(onlyFile(dir, 'stock.report-'))).toEqual(
-      sampleJsonItems.map((item, index) => ({ line: String(jsonObjectLines[index]), key: item.sku, outcome: 'rejected', status: '200', id: '', message })),
+      sampleJsonItems.map((item, index) => ({
+        line: String(jsonObjectLines[index]),
+        key: item.sku,
+        outcome: 'rejected',
+        status: '200',
+        id: '',
+        message,
+      })),
     );
     const errors = readFileSync(onlyFile(dir, 'stock.errors-'), 'utf8')
       .trimEnd()
@@ -383,7 +489,9 @@ describe('stock push --schema', () => {
 });
 
 function sampleCsvSkus(): string[] {
-  const [, ...rows] = readFileSync(join(seedDirectory, 'stock.csv'), 'utf8').split('\r\n').filter((row) => row !== '');
+  const [, ...rows] = readFileSync(join(seedDirectory, 'stock.csv'), 'utf8')
+    .split('\r\n')
+    .filter((row) => row !== '');
   return rows.map((row) => row.split(';')[0] as string);
 }
 
@@ -393,5 +501,6 @@ function range(from: number, to: number): number[] {
 
 /** Runs in one test can share a second and so a report name; each push here starts from none. */
 function removeReports(dir: string): void {
-  for (const name of readdirSync(dir)) if (name.includes('.report-') || name.includes('.errors-')) rmSync(join(dir, name));
+  for (const name of readdirSync(dir))
+    if (name.includes('.report-') || name.includes('.errors-')) rmSync(join(dir, name));
 }

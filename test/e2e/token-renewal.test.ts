@@ -31,7 +31,10 @@ let shortLived: RunningSandbox;
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  [shortLived, sandbox] = await Promise.all([startTestSandbox({ tokenTtlSeconds: shortTtlSeconds }), startTestSandbox()]);
+  [shortLived, sandbox] = await Promise.all([
+    startTestSandbox({ tokenTtlSeconds: shortTtlSeconds }),
+    startTestSandbox(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([shortLived.close(), sandbox.close()]);
@@ -46,7 +49,9 @@ describe('renewal of an expired token (--token-ttl)', () => {
     const configDir = freshConfigDir();
     await login(shortLived, configDir);
     const profile = readConfig(configDir).profiles.default ?? {};
-    expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(shortTtlSeconds * 1000);
+    expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(
+      shortTtlSeconds * 1000,
+    );
   });
 
   it('logs in again before the call when B2BCTL_PASSWORD is set, with the username from the profile', async () => {
@@ -56,7 +61,10 @@ describe('renewal of an expired token (--token-ttl)', () => {
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list', '--limit', '3'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCli(['sellers', 'list', '--limit', '3'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: sandboxPassword },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 3)));
     expect(result.stderr).toBe(`The token of profile "default" has expired; logging in again as ${sandboxUser}.\n`);
@@ -76,7 +84,10 @@ describe('renewal of an expired token (--token-ttl)', () => {
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list', '--limit', '1'], { configDir, env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCli(['sellers', 'list', '--limit', '1'], {
+      configDir,
+      env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 1)));
     expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1, [listingRoute]: 1 });
@@ -116,7 +127,14 @@ describe('renewal of an expired token (--token-ttl)', () => {
     const result = await runCli(['whoami'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe(
-      asJson({ profile: 'default', baseUrl: shortLived.url, username: sandboxUser, tokenStatus: 'expired', tokenSource: 'profile', tokenExpiresAt: profile.tokenExpiresAt }),
+      asJson({
+        profile: 'default',
+        baseUrl: shortLived.url,
+        username: sandboxUser,
+        tokenStatus: 'expired',
+        tokenSource: 'profile',
+        tokenExpiresAt: profile.tokenExpiresAt,
+      }),
     );
     expect(result.stderr).toBe(notLoggedIn);
   });
@@ -130,7 +148,10 @@ describe('one re-login and one replay after a 401', () => {
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list', '--limit', '4', '--offset', '2'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCli(['sellers', 'list', '--limit', '4', '--offset', '2'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: sandboxPassword },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps.slice(2, 6)));
     expect(result.stderr).toBe('The platform refused the token of profile "default"; logging in again.\n');
@@ -146,7 +167,10 @@ describe('one re-login and one replay after a 401', () => {
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list', '--all', '--limit', '30'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCli(['sellers', 'list', '--all', '--limit', '30'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: sandboxPassword },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps));
     // Pages at 0, 30, 60 and the empty page at 64, plus the refused first try.

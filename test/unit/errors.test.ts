@@ -17,15 +17,47 @@ import {
 
 describe('parseValidationMessage', () => {
   it.each([
-    { name: 'the platform wording', message: 'Property [document] with value [123] does not pass validation', expected: { field: 'document', value: '123' } },
-    { name: 'an empty value', message: 'Property [email] with value [] does not pass validation', expected: { field: 'email', value: '' } },
-    { name: 'a value holding brackets', message: 'Property [phones] with value [[11, 22]] does not pass validation', expected: { field: 'phones', value: '[11, 22]' } },
-    { name: 'a value holding "] with value ["', message: 'Property [name] with value [a] with value [b] does not pass validation', expected: { field: 'name', value: 'a] with value [b' } },
-    { name: 'a dotted field and a formatted CPF', message: 'Property [addressList.0.zipcode] with value [123.456.789-00] does not pass validation', expected: { field: 'addressList.0.zipcode', value: '123.456.789-00' } },
-    { name: 'a value across lines', message: 'Property [note] with value [a\nb] does not pass validation', expected: { field: 'note', value: 'a\nb' } },
-    { name: 'trailing detail after the wording', message: 'Property [document] with value [1] does not pass validation: CPF', expected: { field: 'document', value: '1' } },
+    {
+      name: 'the platform wording',
+      message: 'Property [document] with value [123] does not pass validation',
+      expected: { field: 'document', value: '123' },
+    },
+    {
+      name: 'an empty value',
+      message: 'Property [email] with value [] does not pass validation',
+      expected: { field: 'email', value: '' },
+    },
+    {
+      name: 'a value holding brackets',
+      message: 'Property [phones] with value [[11, 22]] does not pass validation',
+      expected: { field: 'phones', value: '[11, 22]' },
+    },
+    {
+      name: 'a value holding "] with value ["',
+      message: 'Property [name] with value [a] with value [b] does not pass validation',
+      expected: { field: 'name', value: 'a] with value [b' },
+    },
+    {
+      name: 'a dotted field and a formatted CPF',
+      message: 'Property [addressList.0.zipcode] with value [123.456.789-00] does not pass validation',
+      expected: { field: 'addressList.0.zipcode', value: '123.456.789-00' },
+    },
+    {
+      name: 'a value across lines',
+      message: 'Property [note] with value [a\nb] does not pass validation',
+      expected: { field: 'note', value: 'a\nb' },
+    },
+    {
+      name: 'trailing detail after the wording',
+      message: 'Property [document] with value [1] does not pass validation: CPF',
+      expected: { field: 'document', value: '1' },
+    },
     { name: 'another message', message: 'Customer already registered', expected: undefined },
-    { name: 'the wording not at the start', message: 'Error: Property [document] with value [1] does not pass validation', expected: undefined },
+    {
+      name: 'the wording not at the start',
+      message: 'Error: Property [document] with value [1] does not pass validation',
+      expected: undefined,
+    },
     { name: 'empty', message: '', expected: undefined },
   ])('$name', ({ message, expected }) => {
     expect(parseValidationMessage(message)).toEqual(expected);
@@ -35,13 +67,43 @@ describe('parseValidationMessage', () => {
 describe('PlatformError', () => {
   const request = { method: 'POST', url: 'https://api.example.com/v1/customer' };
   it.each([
-    { status: 400, body: { message: 'Customer already registered' }, exitCode: 1, message: 'POST https://api.example.com/v1/customer failed with HTTP 400: Customer already registered' },
-    { status: 401, body: { error: 'invalid_token' }, exitCode: 77, message: 'POST https://api.example.com/v1/customer failed with HTTP 401: invalid_token' },
+    {
+      status: 400,
+      body: { message: 'Customer already registered' },
+      exitCode: 1,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 400: Customer already registered',
+    },
+    {
+      status: 401,
+      body: { error: 'invalid_token' },
+      exitCode: 77,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 401: invalid_token',
+    },
     { status: 403, body: '', exitCode: 77, message: 'POST https://api.example.com/v1/customer failed with HTTP 403' },
-    { status: 404, body: 'Not Found\n', exitCode: 1, message: 'POST https://api.example.com/v1/customer failed with HTTP 404: Not Found' },
-    { status: 500, body: undefined, exitCode: 1, message: 'POST https://api.example.com/v1/customer failed with HTTP 500' },
-    { status: 409, body: { error_description: 'duplicate', error: 'conflict' }, exitCode: 1, message: 'POST https://api.example.com/v1/customer failed with HTTP 409: duplicate' },
-    { status: 400, body: { message: 42 }, exitCode: 1, message: 'POST https://api.example.com/v1/customer failed with HTTP 400' },
+    {
+      status: 404,
+      body: 'Not Found\n',
+      exitCode: 1,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 404: Not Found',
+    },
+    {
+      status: 500,
+      body: undefined,
+      exitCode: 1,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 500',
+    },
+    {
+      status: 409,
+      body: { error_description: 'duplicate', error: 'conflict' },
+      exitCode: 1,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 409: duplicate',
+    },
+    {
+      status: 400,
+      body: { message: 42 },
+      exitCode: 1,
+      message: 'POST https://api.example.com/v1/customer failed with HTTP 400',
+    },
   ])('HTTP $status -> exit $exitCode', ({ status, body, exitCode, message }) => {
     const error = new PlatformError(status, request, body);
     expect(error.exitCode).toBe(exitCode);
@@ -54,7 +116,9 @@ describe('PlatformError', () => {
   });
 
   it('reads field and value from a 422 body', () => {
-    const body = JSON.parse('{"status":"UNPROCESSABLE_ENTITY","message":"Property [document] with value [123.456.789-00] does not pass validation"}');
+    const body = JSON.parse(
+      '{"status":"UNPROCESSABLE_ENTITY","message":"Property [document] with value [123.456.789-00] does not pass validation"}',
+    );
     const error = new PlatformError(422, request, body);
     expect(error.field).toBe('document');
     expect(error.value).toBe('123.456.789-00');
@@ -77,9 +141,17 @@ describe('exitCodeOf', () => {
   it.each([
     { name: 'UsageError', error: new UsageError('bad flag'), expected: 2 },
     { name: 'ConfigError', error: new ConfigError('bad file', '/tmp/config.json'), expected: 2 },
-    { name: 'InputError', error: new InputError('bad row', { file: 'a.csv', line: 3, field: 'document' }), expected: 65 },
+    {
+      name: 'InputError',
+      error: new InputError('bad row', { file: 'a.csv', line: 3, field: 'document' }),
+      expected: 65,
+    },
     { name: 'InputError without location', error: new InputError('bad row'), expected: 65 },
-    { name: 'InputError missing:true', error: new InputError('no such file', { file: 'a.csv', missing: true }), expected: 66 },
+    {
+      name: 'InputError missing:true',
+      error: new InputError('no such file', { file: 'a.csv', missing: true }),
+      expected: 66,
+    },
     { name: 'AuthError', error: new AuthError('not logged in'), expected: 77 },
     { name: 'UnavailableError', error: new UnavailableError('down'), expected: 69 },
     { name: 'InterruptedError', error: new InterruptedError('stopped'), expected: 75 },
@@ -108,8 +180,18 @@ describe('exitCodeOf', () => {
 describe('describeError', () => {
   const cause = new Error('socket hang up');
   it.each([
-    { name: 'typed error, terse', error: new UsageError('Unknown profile "prod".'), verbose: false, expected: 'error: Unknown profile "prod".' },
-    { name: 'plain error, terse, points at --verbose', error: new Error('boom'), verbose: false, expected: 'error: boom (run with --verbose for details)' },
+    {
+      name: 'typed error, terse',
+      error: new UsageError('Unknown profile "prod".'),
+      verbose: false,
+      expected: 'error: Unknown profile "prod".',
+    },
+    {
+      name: 'plain error, terse, points at --verbose',
+      error: new Error('boom'),
+      verbose: false,
+      expected: 'error: boom (run with --verbose for details)',
+    },
     { name: 'a thrown string', error: 'boom', verbose: false, expected: 'error: boom' },
     { name: 'a thrown string, verbose', error: 'boom', verbose: true, expected: 'error: boom' },
   ])('$name', ({ error, verbose, expected }) => {
@@ -137,7 +219,14 @@ describe('describeError', () => {
 
 describe('PlatformError never repeats a refused password', () => {
   it('keeps the field and hides the value of a 422 about a password', () => {
-    const error = new PlatformError(422, { method: 'POST', url: 'http://x/v1/customer' }, { status: 'UNPROCESSABLE_ENTITY', message: 'Property [password] with value [Senha#1001] does not pass validation' });
+    const error = new PlatformError(
+      422,
+      { method: 'POST', url: 'http://x/v1/customer' },
+      {
+        status: 'UNPROCESSABLE_ENTITY',
+        message: 'Property [password] with value [Senha#1001] does not pass validation',
+      },
+    );
     expect(error.platformMessage).toBe('Property [password] with value [[redacted]] does not pass validation');
     expect(error.message).not.toContain('Senha#1001');
   });

@@ -2,11 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { closestKey, problemWithSetting, resolveSetting } from '../../src/config/settings.js';
 
 describe('resolveSetting: flag > environment > profile > default', () => {
-  const cases: { name: string; flags: Record<string, string>; env: Record<string, string>; profile: Record<string, string>; expected: unknown[] }[] = [
-    { name: 'flag wins over all', flags: { baseUrl: 'http://flag' }, env: { B2BCTL_BASE_URL: 'http://env' }, profile: { baseUrl: 'http://profile' }, expected: ['http://flag', 'flag'] },
-    { name: 'env wins over profile', flags: {}, env: { B2BCTL_BASE_URL: 'http://env' }, profile: { baseUrl: 'http://profile' }, expected: ['http://env', 'env'] },
-    { name: 'profile when no flag or env', flags: {}, env: {}, profile: { baseUrl: 'http://profile' }, expected: ['http://profile', 'profile'] },
-    { name: 'empty env value is ignored', flags: {}, env: { B2BCTL_BASE_URL: '' }, profile: { baseUrl: 'http://profile' }, expected: ['http://profile', 'profile'] },
+  const cases: {
+    name: string;
+    flags: Record<string, string>;
+    env: Record<string, string>;
+    profile: Record<string, string>;
+    expected: unknown[];
+  }[] = [
+    {
+      name: 'flag wins over all',
+      flags: { baseUrl: 'http://flag' },
+      env: { B2BCTL_BASE_URL: 'http://env' },
+      profile: { baseUrl: 'http://profile' },
+      expected: ['http://flag', 'flag'],
+    },
+    {
+      name: 'env wins over profile',
+      flags: {},
+      env: { B2BCTL_BASE_URL: 'http://env' },
+      profile: { baseUrl: 'http://profile' },
+      expected: ['http://env', 'env'],
+    },
+    {
+      name: 'profile when no flag or env',
+      flags: {},
+      env: {},
+      profile: { baseUrl: 'http://profile' },
+      expected: ['http://profile', 'profile'],
+    },
+    {
+      name: 'empty env value is ignored',
+      flags: {},
+      env: { B2BCTL_BASE_URL: '' },
+      profile: { baseUrl: 'http://profile' },
+      expected: ['http://profile', 'profile'],
+    },
     { name: 'nothing set', flags: {}, env: {}, profile: {}, expected: [undefined, undefined] },
   ];
   it.each(cases)('$name', ({ flags, env, profile, expected }) => {
@@ -15,17 +45,31 @@ describe('resolveSetting: flag > environment > profile > default', () => {
   });
 
   it('falls back to the default of a route setting', () => {
-    expect(resolveSetting('paths.token', { flags: {}, env: {}, profile: {} })).toEqual({ value: '/v1/auth/token', source: 'default' });
-    expect(resolveSetting('paths.token', { flags: {}, env: {}, profile: { 'paths.token': '/oauth/token' } })).toEqual({ value: '/oauth/token', source: 'profile' });
+    expect(resolveSetting('paths.token', { flags: {}, env: {}, profile: {} })).toEqual({
+      value: '/v1/auth/token',
+      source: 'default',
+    });
+    expect(resolveSetting('paths.token', { flags: {}, env: {}, profile: { 'paths.token': '/oauth/token' } })).toEqual({
+      value: '/oauth/token',
+      source: 'profile',
+    });
   });
 });
 
 describe('problemWithSetting', () => {
   it.each([
-    ['paths.tokn', '/x', 'unknown setting "paths.tokn" (did you mean "paths.token"?); run b2bctl config list to see them all'],
+    [
+      'paths.tokn',
+      '/x',
+      'unknown setting "paths.tokn" (did you mean "paths.token"?); run b2bctl config list to see them all',
+    ],
     ['paths.token', 'oauth/token', '"paths.token" must start with /, not "oauth/token"'],
     ['auth.style', 'xml', '"auth.style" must be one of json, form, basic, not "xml"'],
-    ['baseUrl', 'store.example.com', '"baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com"'],
+    [
+      'baseUrl',
+      'store.example.com',
+      '"baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com"',
+    ],
     ['token', 'abc', '"token" is written by b2bctl login, not by config set'],
     ['http.retries', 'three', '"http.retries" must be a whole number, not "three"'],
   ])('%s = %s', (key, value, problem) => {

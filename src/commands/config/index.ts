@@ -23,11 +23,15 @@ interface SettingRow {
 export async function runGet(options: ConfigGetOptions, context: Context): Promise<void> {
   const definition = settingDefinition(options.key);
   if (!definition) throw new UsageError(problemWithSetting(options.key, '') ?? `unknown setting "${options.key}"`);
-  if (definition.secret) throw new UsageError(`"${options.key}" is a secret and is never printed; b2bctl whoami shows its status.`);
+  if (definition.secret)
+    throw new UsageError(`"${options.key}" is a secret and is never printed; b2bctl whoami shows its status.`);
   const session = await context.session();
   const resolved = session.setting(options.key);
   if (resolved.value === undefined) {
-    throw new B2bctlError(`"${options.key}" is not set for profile "${session.profileName}".`, ExitCode.someRecordsFailed);
+    throw new B2bctlError(
+      `"${options.key}" is not set for profile "${session.profileName}".`,
+      ExitCode.someRecordsFailed,
+    );
   }
   context.io.stdout.write(`${resolved.value}\n`);
 }
@@ -35,12 +39,24 @@ export async function runGet(options: ConfigGetOptions, context: Context): Promi
 /** Stores a setting in the profile (creating it); an empty value removes the setting. */
 export async function runSet(options: ConfigSetOptions, context: Context): Promise<void> {
   const problem = problemWithSetting(options.key, options.value);
-  if (problem && !(options.value === '' && settingDefinition(options.key) && !settingDefinition(options.key)?.managed && !settingDefinition(options.key)?.secret)) {
+  if (
+    problem &&
+    !(
+      options.value === '' &&
+      settingDefinition(options.key) &&
+      !settingDefinition(options.key)?.managed &&
+      !settingDefinition(options.key)?.secret
+    )
+  ) {
     throw new UsageError(problem);
   }
   const session = await context.session({ allowNewProfile: true });
   session.save({ [options.key]: options.value === '' ? undefined : options.value });
-  context.log.info(options.value === '' ? `Removed ${options.key} from profile "${session.profileName}".` : `Set ${options.key} for profile "${session.profileName}".`);
+  context.log.info(
+    options.value === ''
+      ? `Removed ${options.key} from profile "${session.profileName}".`
+      : `Set ${options.key} for profile "${session.profileName}".`,
+  );
 }
 
 /** Every setting with its effective value and where that value comes from; secrets only as "(set)". */
@@ -63,7 +79,12 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
   for (const definition of settingDefinitions) {
     const resolved = session.setting(definition.key);
     const value = resolved.value === undefined ? null : definition.secret ? '(set)' : resolved.value;
-    await writer.write({ key: definition.key, value, source: resolved.source ?? null, description: definition.description });
+    await writer.write({
+      key: definition.key,
+      value,
+      source: resolved.source ?? null,
+      description: definition.description,
+    });
   }
   await writer.end();
 }

@@ -8,15 +8,34 @@ export interface CustomerAddressesOptions {
   document: string;
 }
 
-const addressColumns = ['id', 'name', 'zipcode', 'street', 'number', 'complement', 'quarter', 'city', 'state', 'principal', 'addressType', 'dateCreated', 'lastUpdated'];
+const addressColumns = [
+  'id',
+  'name',
+  'zipcode',
+  'street',
+  'number',
+  'complement',
+  'quarter',
+  'city',
+  'state',
+  'principal',
+  'addressType',
+  'dateCreated',
+  'lastUpdated',
+];
 
 /** Lists a customer's addresses. */
 export async function run(options: CustomerAddressesOptions, context: Context): Promise<void> {
   const check = checkDocument(options.document);
-  if (!check.ok) throw new InputError(`Property [document] with value [${options.document}] does not pass validation (${check.reason}); nothing was sent.`, { field: 'document' });
+  if (!check.ok)
+    throw new InputError(
+      `Property [document] with value [${options.document}] does not pass validation (${check.reason}); nothing was sent.`,
+      { field: 'document' },
+    );
   const client = await context.platform();
   const addresses = await customerAddresses(client, options.document);
-  if (addresses === undefined) throw new NotFoundError(`No customer has the document ${options.document} in this store (HTTP 404).`);
+  if (addresses === undefined)
+    throw new NotFoundError(`No customer has the document ${options.document} in this store (HTTP 404).`);
   const format = context.outputFormat('json');
   const writer = createRecordWriter<AddressOut>(
     format,
@@ -27,7 +46,10 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
         { header: 'PRINCIPAL', value: (address) => (address.principal ? 'yes' : '') },
         { header: 'TYPE', value: (address) => String(address.addressType ?? '') },
         { header: 'ZIPCODE', value: (address) => String(address.zipcode ?? '') },
-        { header: 'ADDRESS', value: (address) => [address.street, address.number, address.complement].filter(Boolean).join(', ') },
+        {
+          header: 'ADDRESS',
+          value: (address) => [address.street, address.number, address.complement].filter(Boolean).join(', '),
+        },
         { header: 'QUARTER', value: (address) => String(address.quarter ?? '') },
         { header: 'CITY', value: (address) => [address.city, address.state].filter(Boolean).join('/') },
       ],

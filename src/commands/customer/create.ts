@@ -32,7 +32,8 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       outcomes: ['created', 'updated', 'invalid', 'failed'],
       sentOutcomes: ['created', 'updated'],
       plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
-      sendBatch: async (client, batch, signal) => Promise.all(batch.map((entry) => createOnce(client, entry, options.upsert, signal))),
+      sendBatch: async (client, batch, signal) =>
+        Promise.all(batch.map((entry) => createOnce(client, entry, options.upsert, signal))),
     },
     context,
   );
@@ -43,9 +44,17 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
  * error) the customer is looked up before anything is sent again, so a retry never creates twice
  * and a customer that was created is never reported failed.
  */
-export async function createOnce(client: PlatformClient, entry: PendingRecord<CustomerCreateBody>, upsert: boolean, signal: AbortSignal): Promise<ReportEntry> {
+export async function createOnce(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  signal: AbortSignal,
+): Promise<ReportEntry> {
   const document = String(entry.value.document);
-  const report = (outcome: ReportEntry['row']['outcome'], fields: { status?: number; id?: number | string; message?: string }) => ({
+  const report = (
+    outcome: ReportEntry['row']['outcome'],
+    fields: { status?: number; id?: number | string; message?: string },
+  ) => ({
     row: { line: entry.line, key: entry.key, outcome, ...fields },
     original: entry.original,
   });
@@ -56,7 +65,10 @@ export async function createOnce(client: PlatformClient, entry: PendingRecord<Cu
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
         if (await customerExists(client, document, signal)) {
-          return report('created', { status: 200, message: 'the answer to the create was lost; the customer exists, so it was not sent again' });
+          return report('created', {
+            status: 200,
+            message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+          });
         }
         if (attempt <= lostAnswerRetries) continue;
         throw error;
@@ -68,10 +80,15 @@ export async function createOnce(client: PlatformClient, entry: PendingRecord<Cu
           // A resumed run: the interrupted one may have created this customer and died before the answer.
           const existing = await updateCustomer(client, document, {}, signal);
           if (existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase()) {
-            return report('created', { id: existing.id, message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded' });
+            return report('created', {
+              id: existing.id,
+              message:
+                'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+            });
           }
         }
-        if (!upsert) return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
+        if (!upsert)
+          return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
         const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
         return report('updated', { status: 200, id: updated.id });
       }
@@ -84,5 +101,7 @@ const updatableFields = new Set(customerFieldPaths.update.map((path) => path.spl
 
 /** The part of a create body that the update route accepts (no password, no delivery address list). */
 export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)));
+  return Object.fromEntries(
+    Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
+  );
 }

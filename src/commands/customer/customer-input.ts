@@ -1,5 +1,12 @@
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
-import { customerEmailKey, customerFieldPaths, customerFieldType, customerKey, validateCustomerCreate, validateCustomerUpdate } from '../../domain/customer.js';
+import {
+  customerEmailKey,
+  customerFieldPaths,
+  customerFieldType,
+  customerKey,
+  validateCustomerCreate,
+  validateCustomerUpdate,
+} from '../../domain/customer.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 
@@ -15,7 +22,9 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
 }
 
 /** A fresh judge of customer records: the platform's rules, and one record per document (and per e-mail on create). */
-export function newCustomerChecker<T extends { document?: unknown; username?: unknown }>(mode: CustomerMode): RecordChecker<T> {
+export function newCustomerChecker<T extends { document?: unknown; username?: unknown }>(
+  mode: CustomerMode,
+): RecordChecker<T> {
   const validate = mode === 'create' ? validateCustomerCreate : validateCustomerUpdate;
   return new RecordChecker<T>(
     (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,

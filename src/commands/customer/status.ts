@@ -34,17 +34,22 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   const active = stateWord(options.state);
   const verdict = checkStatus({ line: 1, values: { document: options.target, active }, original: [], problems: [] });
   if (!verdict.ok) {
-    throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, { field: 'document' });
+    throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, {
+      field: 'document',
+    });
   }
   const client = await context.platform();
   try {
     const answer = await setCustomerStatus(client, verdict.value.document, active);
     context.log.info(`Customer ${options.target} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
-    const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
-    if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer)) await writeObject(context, answer as Record<string, unknown>);
+    const wantsData =
+      context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
+    if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer))
+      await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw new NotFoundError(`No customer has the document ${options.target} in this store (HTTP 404).`);
+    if (error instanceof PlatformError && error.status === 404)
+      throw new NotFoundError(`No customer has the document ${options.target} in this store (HTTP 404).`);
     throw error;
   }
 }
@@ -63,7 +68,16 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
   if (!verdict.ok) return verdict;
   if (typeof record.values.active !== 'boolean') {
     const value = record.values.active === undefined ? '' : String(record.values.active);
-    return { ok: false, problems: [{ field: 'active', value, message: `Property [active] with value [${value}] does not pass validation (active must be true or false, sim or não, 1 or 0)` }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          field: 'active',
+          value,
+          message: `Property [active] with value [${value}] does not pass validation (active must be true or false, sim or não, 1 or 0)`,
+        },
+      ],
+    };
   }
   return { ok: true, value: { document: String(record.values.document), active: record.values.active } };
 }
@@ -76,7 +90,10 @@ async function statusFromFile(options: CustomerStatusOptions, context: Context):
       file: options.target,
       flags: options,
       catalogue: statusCatalogue,
-      newChecker: () => new RecordChecker(checkStatus, (change) => [{ label: 'document', field: 'document', value: customerKey(change) }]),
+      newChecker: () =>
+        new RecordChecker(checkStatus, (change) => [
+          { label: 'document', field: 'document', value: customerKey(change) },
+        ]),
       keyOf: customerRecordKey,
       outcomes: ['updated', 'invalid', 'failed'],
       sentOutcomes: ['updated'],
@@ -87,10 +104,16 @@ async function statusFromFile(options: CustomerStatusOptions, context: Context):
             const row = { line: entry.line, key: entry.key };
             try {
               await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
-              return { row: { ...row, outcome: 'updated', status: 200, message: entry.value.active ? 'active' : 'inactive' }, original: entry.original };
+              return {
+                row: { ...row, outcome: 'updated', status: 200, message: entry.value.active ? 'active' : 'inactive' },
+                original: entry.original,
+              };
             } catch (error) {
               if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
-              const message = error.status === 404 ? `no customer has the document ${entry.value.document} in this store (HTTP 404)` : (error.platformMessage ?? error.message);
+              const message =
+                error.status === 404
+                  ? `no customer has the document ${entry.value.document} in this store (HTTP 404)`
+                  : (error.platformMessage ?? error.message);
               return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
             }
           }),

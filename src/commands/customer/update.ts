@@ -20,7 +20,8 @@ export interface CustomerUpdateOptions extends InputFlags, SendFlags {
 /** Updates customers: every record of a file keyed by its document, or one customer with --document and --set. */
 export async function run(options: CustomerUpdateOptions, context: Context): Promise<void> {
   if (options.file !== undefined) {
-    if (options.document !== undefined || options.set.length > 0) throw new UsageError('Give either FILE, or --document with --set, not both.');
+    if (options.document !== undefined || options.set.length > 0)
+      throw new UsageError('Give either FILE, or --document with --set, not both.');
     return updateFromFile(options as CustomerUpdateOptions & { file: string }, context);
   }
   if (options.document === undefined || options.set.length === 0) {
@@ -53,7 +54,10 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
               return { row: { ...row, outcome, status: 200, id: customer.id }, original: entry.original };
             } catch (error) {
               if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
-              const message = error.status === 404 ? `no customer has the document ${String(document)} in this store (HTTP 404)` : (error.platformMessage ?? error.message);
+              const message =
+                error.status === 404
+                  ? `no customer has the document ${String(document)} in this store (HTTP 404)`
+                  : (error.platformMessage ?? error.message);
               return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
             }
           }),
@@ -71,17 +75,25 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
     if (equals <= 0) throw new UsageError(`--set needs FIELD=VALUE, not "${assignment}".`);
     const field = assignment.slice(0, equals).trim();
     const type = customerFieldType(field, 'update');
-    if (!type || field === 'document') throw new UsageError(`--set ${field}: not a field the update route takes; see b2bctl customer update --help.`);
+    if (!type || field === 'document')
+      throw new UsageError(`--set ${field}: not a field the update route takes; see b2bctl customer update --help.`);
     setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', field));
   }
   return body;
 }
 
 async function updateOne(document: string, assignments: readonly string[], context: Context): Promise<void> {
-  const verdict = new RecordChecker((record) => validateCustomerUpdate(record.values)).judge({ line: 1, values: bodyFromAssignments(document, assignments), original: [], problems: [] });
+  const verdict = new RecordChecker((record) => validateCustomerUpdate(record.values)).judge({
+    line: 1,
+    values: bodyFromAssignments(document, assignments),
+    original: [],
+    problems: [],
+  });
   if (!verdict.ok) {
     for (const problem of verdict.problems) context.log.warn(`--set: ${problem.message}`);
-    throw new InputError('The update is invalid (listed above); nothing was sent.', { field: verdict.problems[0]?.field });
+    throw new InputError('The update is invalid (listed above); nothing was sent.', {
+      field: verdict.problems[0]?.field,
+    });
   }
   const { document: key, ...changes } = verdict.value;
   const client = await context.platform();
@@ -89,7 +101,8 @@ async function updateOne(document: string, assignments: readonly string[], conte
   try {
     customer = await updateCustomer(client, String(key), changes);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw new NotFoundError(`No customer has the document ${document} in this store (HTTP 404).`);
+    if (error instanceof PlatformError && error.status === 404)
+      throw new NotFoundError(`No customer has the document ${document} in this store (HTTP 404).`);
     throw error;
   }
   context.log.info(`Updated customer ${customer.id} (${customer.document}).`);

@@ -44,6 +44,13 @@ export async function run(options: CustomerValidateOptions, context: Context): P
     `${input.file}: ${summary.records} records, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}) in ${seconds.toFixed(1)} s.`,
   );
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
-  if (summary.records === 0) throw new InputError(`${input.file} ${input.csv ? 'has a header but no records' : 'has no records'}.`, { file: input.file });
-  if (summary.invalid > 0) throw new InputError(`${summary.invalid} of ${summary.records} records of ${input.file} are invalid; nothing was sent.`, { file: input.file });
+  if (summary.records === 0)
+    throw new InputError(`${input.file} ${input.csv ? 'has a header but no records' : 'has no records'}.`, {
+      file: input.file,
+    });
+  if (summary.invalid > 0)
+    throw new InputError(
+      `${summary.invalid} of ${summary.records} records of ${input.file} are invalid; nothing was sent.`,
+      { file: input.file },
+    );
 }

@@ -72,16 +72,26 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
 export async function run(options: ListSellersOptions, context: Context): Promise<void> {
   const client = await context.platform();
   const format = context.outputFormat('json');
-  const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, { color: context.io.isStdoutTTY && context.globals.color });
+  const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
+    color: context.io.isStdoutTTY && context.globals.color,
+  });
   const reps = options.all
-    ? listAllSellers(client, { email: options.email, pageSize: options.limit ?? allPagesPageSize, offset: options.offset })
+    ? listAllSellers(client, {
+        email: options.email,
+        pageSize: options.limit ?? allPagesPageSize,
+        offset: options.offset,
+      })
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
   for await (const rep of reps) await writer.write(rep);
   const count = await writer.end();
   if (format !== 'table') return;
   if (count === 0) {
-    context.log.info(`No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`);
+    context.log.info(
+      `No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`,
+    );
   } else if (context.io.isStdoutTTY) {
-    context.log.info(`${count} sales rep${count === 1 ? '' : 's'}. PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`);
+    context.log.info(
+      `${count} sales rep${count === 1 ? '' : 's'}. PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`,
+    );
   }
 }

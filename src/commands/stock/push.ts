@@ -1,7 +1,13 @@
 import { runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import type { Context } from '../../context.js';
-import { batchRouteMaxItems, queueRouteMaxItems, type StockItem, type StockSchema, toWireItem } from '../../domain/stock.js';
+import {
+  batchRouteMaxItems,
+  queueRouteMaxItems,
+  type StockItem,
+  type StockSchema,
+  toWireItem,
+} from '../../domain/stock.js';
 import { UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { putStockBatch, queueStockBatch } from '../../platform/stock.js';
@@ -26,7 +32,9 @@ const unsettledItemRounds = 3;
  */
 export async function run(options: StockPushOptions, context: Context): Promise<void> {
   const session = await context.session();
-  const schema = options.schema ? loadStockSchema(options.schema, `--schema ${options.schema}`) : loadStockSchema(session.value('stock.schema'), 'the stock.schema setting');
+  const schema = options.schema
+    ? loadStockSchema(options.schema, `--schema ${options.schema}`)
+    : loadStockSchema(session.value('stock.schema'), 'the stock.schema setting');
   const threshold = Number(session.value('stock.autoThreshold'));
   let route: 'batch' | 'queue' = options.route === 'queue' ? 'queue' : 'batch';
   await runBulkJob<StockItem>(
@@ -44,38 +52,69 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       plan(valid) {
         if (options.route === 'auto') {
           route = valid > threshold ? 'queue' : 'batch';
-          context.log.info(`stock push: route ${route} (${valid} items ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`);
+          context.log.info(
+            `stock push: route ${route} (${valid} items ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`,
+          );
         }
         const maxItems = route === 'batch' ? batchRouteMaxItems : queueRouteMaxItems;
         const batchSize = options.batchSize ?? maxItems;
-        if (batchSize > maxItems) throw new UsageError(`--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`);
+        if (batchSize > maxItems)
+          throw new UsageError(
+            `--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`,
+          );
         return { batchSize, description: `of up to ${batchSize} items through the ${route} route` };
       },
       get resumeFlags() {
         return `--route ${route}${options.batchSize ? ` --batch-size ${options.batchSize}` : ''}`;
       },
-      sendBatch: (client, batch, signal) => (route === 'batch' ? sendToBatchRoute(client, batch, schema, signal) : sendToQueueRoute(client, batch, schema, signal)),
+      sendBatch: (client, batch, signal) =>
+        route === 'batch'
+          ? sendToBatchRoute(client, batch, schema, signal)
+          : sendToQueueRoute(client, batch, schema, signal),
     },
     context,
   );
 }
 
 /** Batch route: a result per item; items the platform neither applied nor rejected are sent again, alone. */
-async function sendToBatchRoute(client: PlatformClient, batch: PendingRecord<StockItem>[], schema: StockSchema, signal: AbortSignal): Promise<ReportEntry[]> {
+async function sendToBatchRoute(
+  client: PlatformClient,
+  batch: PendingRecord<StockItem>[],
+  schema: StockSchema,
+  signal: AbortSignal,
+): Promise<ReportEntry[]> {
   const entries: ReportEntry[] = [];
   let pending = batch;
   for (let round = 1; pending.length > 0; round++) {
-    const results = await putStockBatch(client, pending.map(({ value }) => toWireItem(value, schema)), signal);
+    const results = await putStockBatch(
+      client,
+      pending.map(({ value }) => toWireItem(value, schema)),
+      signal,
+    );
     const unsettled: PendingRecord<StockItem>[] = [];
     pending.forEach((entry, index) => {
       const result = results.find((candidate) => candidate.index === index) ?? results[index];
       if (result?.status === 'APPLIED' || result?.status === 'REJECTED') {
-        entries.push({ row: { line: entry.line, key: entry.key, outcome: result.status === 'APPLIED' ? 'applied' : 'rejected', status: 200, message: result.message ?? undefined }, original: entry.original });
+        entries.push({
+          row: {
+            line: entry.line,
+            key: entry.key,
+            outcome: result.status === 'APPLIED' ? 'applied' : 'rejected',
+            status: 200,
+            message: result.message ?? undefined,
+          },
+          original: entry.original,
+        });
       } else if (round < unsettledItemRounds) {
         unsettled.push(entry);
       } else {
-        const message = result ? `the platform answered ${result.status}${result.message ? `: ${result.message}` : ''}` : 'the platform gave no result for this item';
-        entries.push({ row: { line: entry.line, key: entry.key, outcome: 'failed', status: 200, message }, original: entry.original });
+        const message = result
+          ? `the platform answered ${result.status}${result.message ? `: ${result.message}` : ''}`
+          : 'the platform gave no result for this item';
+        entries.push({
+          row: { line: entry.line, key: entry.key, outcome: 'failed', status: 200, message },
+          original: entry.original,
+        });
       }
     });
     pending = unsettled;
@@ -84,7 +123,19 @@ async function sendToBatchRoute(client: PlatformClient, batch: PendingRecord<Sto
 }
 
 /** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */
-async function sendToQueueRoute(client: PlatformClient, batch: PendingRecord<StockItem>[], schema: StockSchema, signal: AbortSignal): Promise<ReportEntry[]> {
-  const batchId = await queueStockBatch(client, batch.map(({ value }) => toWireItem(value, schema)), signal);
-  return batch.map((entry) => ({ row: { line: entry.line, key: entry.key, outcome: 'queued', status: 202, id: batchId }, original: entry.original }));
+async function sendToQueueRoute(
+  client: PlatformClient,
+  batch: PendingRecord<StockItem>[],
+  schema: StockSchema,
+  signal: AbortSignal,
+): Promise<ReportEntry[]> {
+  const batchId = await queueStockBatch(
+    client,
+    batch.map(({ value }) => toWireItem(value, schema)),
+    signal,
+  );
+  return batch.map((entry) => ({
+    row: { line: entry.line, key: entry.key, outcome: 'queued', status: 202, id: batchId },
+    original: entry.original,
+  }));
 }

@@ -15,9 +15,20 @@ export async function run(options: StockValidateOptions, context: Context): Prom
   const input = await openCommandInput(context, options.file, options, stockCatalogue);
   const output = problemOutput(context, input.file);
   const started = context.clock.now();
-  const summary = await runValidationPass({ input, checker: newStockChecker(), onProblem: output.write, signal: context.interrupt });
+  const summary = await runValidationPass({
+    input,
+    checker: newStockChecker(),
+    onProblem: output.write,
+    signal: context.interrupt,
+  });
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
-  context.log.info(`${input.file}: ${summary.records} rows, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems) in ${seconds.toFixed(1)} s.`);
-  if (summary.invalid > 0) throw new InputError(`${summary.invalid} of ${summary.records} rows of ${input.file} are invalid; nothing was sent.`, { file: input.file });
+  context.log.info(
+    `${input.file}: ${summary.records} rows, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems) in ${seconds.toFixed(1)} s.`,
+  );
+  if (summary.invalid > 0)
+    throw new InputError(
+      `${summary.invalid} of ${summary.records} rows of ${input.file} are invalid; nothing was sent.`,
+      { file: input.file },
+    );
 }

@@ -27,7 +27,13 @@ export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Pro
 function unreadable(path: string, error: unknown): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
-    code === 'ENOENT' ? 'no such file; check the path' : code === 'EACCES' || code === 'EPERM' ? 'permission denied; check the file is readable by this user' : code === 'EISDIR' ? 'is a folder, not a file' : (error as Error).message;
+    code === 'ENOENT'
+      ? 'no such file; check the path'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied; check the file is readable by this user'
+        : code === 'EISDIR'
+          ? 'is a folder, not a file'
+          : (error as Error).message;
   return new InputError(`${path}: ${reason}.`, { file: path, missing: true });
 }
 

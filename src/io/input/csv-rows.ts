@@ -10,7 +10,10 @@ export interface CsvRow {
 }
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
-export async function* readCsvRows(text: AsyncIterable<string>, options: { delimiter: string; file: string }): AsyncGenerator<CsvRow> {
+export async function* readCsvRows(
+  text: AsyncIterable<string>,
+  options: { delimiter: string; file: string },
+): AsyncGenerator<CsvRow> {
   const recordStarts: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts };
   const parser = parse({
@@ -40,10 +43,13 @@ export async function* readCsvRows(text: AsyncIterable<string>, options: { delim
     const csvError = error as CsvError;
     if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
       const line = tracker.openQuoteLine ?? lastLine + 1;
-      throw new InputError(`${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`, {
-        file: options.file,
-        line,
-      });
+      throw new InputError(
+        `${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
+        {
+          file: options.file,
+          line,
+        },
+      );
     }
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
       const line = (csvError as { lines?: number }).lines ?? lastLine + 1;

@@ -4,8 +4,23 @@ import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
-import { type FieldCatalogue, type HeaderProblems, planColumns, setPath, shapeRow, typedValue } from './record-shape.js';
-import { formatFromContent, formatFromExtension, type InputFormat, looksBinary, sniffDelimiter, sniffEncoding, type TextEncoding } from './sniff.js';
+import {
+  type FieldCatalogue,
+  type HeaderProblems,
+  planColumns,
+  setPath,
+  shapeRow,
+  typedValue,
+} from './record-shape.js';
+import {
+  formatFromContent,
+  formatFromExtension,
+  type InputFormat,
+  looksBinary,
+  sniffDelimiter,
+  sniffEncoding,
+  type TextEncoding,
+} from './sniff.js';
 import { decodeText } from './text-decoding.js';
 
 export interface InputOptions {
@@ -52,11 +67,23 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
-  if (head.length === 0) return { file, format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv', encoding: options.encoding ?? 'utf-8', records: noRecords() };
+  if (head.length === 0)
+    return {
+      file,
+      format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv',
+      encoding: options.encoding ?? 'utf-8',
+      records: noRecords(),
+    };
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
-    throw new InputError(`${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`, { file });
+    throw new InputError(
+      `${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`,
+      { file },
+    );
   }
-  if (looksBinary(head)) throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, { file });
+  if (looksBinary(head))
+    throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
+      file,
+    });
 
   const encoding = options.encoding ?? sniffEncoding(head);
   const headText = new TextDecoder(encoding === 'utf-8' ? 'utf-8' : 'latin1').decode(head);
@@ -72,7 +99,11 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   return { file, format, encoding, records: jsonRecords(values, options) };
 }
 
-async function openCsv(file: string, text: AsyncIterable<string>, options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding }): Promise<OpenedInput> {
+async function openCsv(
+  file: string,
+  text: AsyncIterable<string>,
+  options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding },
+): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
   const first = await rows.next();
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
@@ -82,32 +113,64 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: Input
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
-      const rowProblems = row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '') ? [`the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`] : [];
-      yield { line: row.line, values: shapeRow(row.cells, columns, options.decimal), original: row.cells, problems: rowProblems };
+      const rowProblems =
+        row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '')
+          ? [
+              `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
+            ]
+          : [];
+      yield {
+        line: row.line,
+        values: shapeRow(row.cells, columns, options.decimal),
+        original: row.cells,
+        problems: rowProblems,
+      };
     }
   }
-  return { file, format: 'csv', encoding: options.encoding, csv: { delimiter: options.delimiter, decimal: options.decimal, headers }, records: records() };
+  return {
+    file,
+    format: 'csv',
+    encoding: options.encoding,
+    csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
+    records: records(),
+  };
 }
 
 async function* noRecords(): AsyncGenerator<InputRecord> {}
 
-function reportHeaderProblems(file: string, line: number, problems: HeaderProblems & { headers: readonly string[] }, options: InputOptions): void {
+function reportHeaderProblems(
+  file: string,
+  line: number,
+  problems: HeaderProblems & { headers: readonly string[] },
+  options: InputOptions,
+): void {
   const repeated = problems.repeated[0];
   if (repeated) {
-    throw new InputError(`${file}:${line}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`, {
-      file,
-      line,
-      field: repeated.path,
-    });
+    throw new InputError(
+      `${file}:${line}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`,
+      {
+        file,
+        line,
+        field: repeated.path,
+      },
+    );
   }
   const missing = problems.missing[0];
   if (missing) {
-    throw new InputError(`${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}). Name the column "${missing}", or map yours to it with --map.`, { file, line, field: missing });
+    throw new InputError(
+      `${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}). Name the column "${missing}", or map yours to it with --map.`,
+      { file, line, field: missing },
+    );
   }
   for (const unknown of problems.unknown) {
     const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
     const message = `${file}:${line}: unknown column "${unknown.header}"${hint}`;
-    if (options.strict) throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, { file, line, field: unknown.header });
+    if (options.strict)
+      throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
+        file,
+        line,
+        field: unknown.header,
+      });
     options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
   }
 }
@@ -116,12 +179,20 @@ function headersText(problems: { headers: readonly string[] }): string {
   return problems.headers.filter((header) => header.trim() !== '').join(', ') || 'none';
 }
 
-async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown }>, options: InputOptions): AsyncGenerator<InputRecord> {
+async function* jsonRecords(
+  values: AsyncIterable<{ line: number; value: unknown }>,
+  options: InputOptions,
+): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
   const file = inputName(options.path);
   for await (const { line, value } of values) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { line, values: {}, original: value, problems: [`expected a JSON object, found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`] };
+      yield {
+        line,
+        values: {},
+        original: value,
+        problems: [`expected a JSON object, found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`],
+      };
       continue;
     }
     const record: Record<string, unknown> = {};
@@ -134,7 +205,12 @@ async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown
         if (!warned.has(key)) {
           warned.add(key);
           const message = `${file}:${line}: unknown field "${key}"`;
-          if (options.strict) throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, { file, line, field: key });
+          if (options.strict)
+            throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
+              file,
+              line,
+              field: key,
+            });
           options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
         }
         continue;
@@ -142,7 +218,10 @@ async function* jsonRecords(values: AsyncIterable<{ line: number; value: unknown
       if (inner === null || inner === '') continue;
       // ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be.
       const type = options.catalogue.typeOf(path);
-      const typed = typeof inner === 'string' && type !== undefined && type !== 'string' && type !== 'list' ? typedValue(inner, type, '.', path) : inner;
+      const typed =
+        typeof inner === 'string' && type !== undefined && type !== 'string' && type !== 'list'
+          ? typedValue(inner, type, '.', path)
+          : inner;
       setPath(record, path, typed);
     }
     yield { line, values: record, original: value, problems: [] };
@@ -156,9 +235,11 @@ function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
 
 /** Parses a `--map` file's JSON: an object from the ERP's header to our field path. */
 export function parseHeaderMap(json: unknown, file: string): Record<string, string> {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
   for (const [key, value] of Object.entries(json)) {
-    if (typeof value !== 'string' || value === '') throw new UsageError(`${file}: the mapping of "${key}" must be a field name such as "document".`);
+    if (typeof value !== 'string' || value === '')
+      throw new UsageError(`${file}: the mapping of "${key}" must be a field name such as "document".`);
   }
   return json as Record<string, string>;
 }

@@ -27,7 +27,11 @@ export interface HeaderProblems {
 }
 
 /** Which columns feed which fields: headers renamed by `--map`, checked against the catalogue. */
-export function planColumns(headers: readonly string[], catalogue: FieldCatalogue, headerMap: Readonly<Record<string, string>> = {}): { columns: ColumnPlan[]; problems: HeaderProblems } {
+export function planColumns(
+  headers: readonly string[],
+  catalogue: FieldCatalogue,
+  headerMap: Readonly<Record<string, string>> = {},
+): { columns: ColumnPlan[]; problems: HeaderProblems } {
   const columns: ColumnPlan[] = [];
   const problems: HeaderProblems = { unknown: [], repeated: [], missing: [] };
   const seen = new Map<string, number[]>();
@@ -47,7 +51,10 @@ export function planColumns(headers: readonly string[], catalogue: FieldCatalogu
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });
   problems.missing = (catalogue.requiredColumns ?? []).filter((path) => !seen.has(path));
-  return { columns: columns.filter((column) => !problems.repeated.some((repeat) => repeat.path === column.path)), problems };
+  return {
+    columns: columns.filter((column) => !problems.repeated.some((repeat) => repeat.path === column.path)),
+    problems,
+  };
 }
 
 /**
@@ -55,7 +62,11 @@ export function planColumns(headers: readonly string[], catalogue: FieldCatalogu
  * split on `|`, booleans and numbers typed, and an empty cell left out, never sent as "". A cell
  * that does not convert keeps its text, so validation can quote it back to the user.
  */
-export function shapeRow(cells: readonly string[], columns: readonly ColumnPlan[], decimal: DecimalSeparator): Record<string, unknown> {
+export function shapeRow(
+  cells: readonly string[],
+  columns: readonly ColumnPlan[],
+  decimal: DecimalSeparator,
+): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const column of columns) {
     const text = cells[column.index];

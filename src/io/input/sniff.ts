@@ -69,6 +69,7 @@ export function sniffDelimiter(text: string): string {
     else if (!inQuotes && counts.has(character)) counts.set(character, (counts.get(character) ?? 0) + 1);
   }
   let best: string = ',';
-  for (const delimiter of candidateDelimiters) if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
+  for (const delimiter of candidateDelimiters)
+    if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
   return best;
 }

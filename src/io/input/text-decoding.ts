@@ -6,7 +6,11 @@ import type { TextEncoding } from './sniff.js';
  * stops the run with the fix instead of becoming U+FFFD in a customer's name; Windows-1252 goes
  * through iconv-lite, because Node 20's TextDecoder maps 0x80 to U+0080 instead of € (DESIGN.md §12).
  */
-export async function* decodeText(bytes: AsyncIterable<Buffer | string>, encoding: TextEncoding, file: string): AsyncGenerator<string> {
+export async function* decodeText(
+  bytes: AsyncIterable<Buffer | string>,
+  encoding: TextEncoding,
+  file: string,
+): AsyncGenerator<string> {
   if (encoding === 'windows-1252') {
     const { default: iconv } = await import('iconv-lite');
     const decoder = iconv.getDecoder('win1252');
@@ -27,7 +31,10 @@ export async function* decodeText(bytes: AsyncIterable<Buffer | string>, encodin
     if (rest) yield rest;
   } catch (error) {
     if (error instanceof TypeError) {
-      throw new InputError(`${file}: not valid UTF-8 (after byte ${offset}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252.`, { file });
+      throw new InputError(
+        `${file}: not valid UTF-8 (after byte ${offset}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252.`,
+        { file },
+      );
     }
     throw error;
   }
@@ -49,7 +56,11 @@ export interface QuoteTracker {
  * follows the quoting as csv-parse does with `relax_quotes`, so an unclosed quote can be reported
  * at the line where it opens rather than at the end of the file.
  */
-export async function* normalizeLineEnds(text: AsyncIterable<string>, delimiter: string | undefined, tracker: QuoteTracker): AsyncGenerator<string> {
+export async function* normalizeLineEnds(
+  text: AsyncIterable<string>,
+  delimiter: string | undefined,
+  tracker: QuoteTracker,
+): AsyncGenerator<string> {
   let pendingCarriageReturn = false;
   const quoting = new QuoteFollower(delimiter ?? '\n', tracker);
   for await (const piece of text) {

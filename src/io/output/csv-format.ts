@@ -13,14 +13,16 @@ export function valueAtPath(record: unknown, path: string): unknown {
 /** A value as one CSV cell's text: lists of plain values joined with `|`, nothing for null. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.map((item) => cellText(item)).join('|');
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
+    return value.map((item) => cellText(item)).join('|');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
 /** Quotes a cell when it holds a delimiter, a quote, a line break or edge spaces. */
 export function escapeCsvCell(text: string, delimiter = ','): string {
-  if (text.includes(delimiter) || /["\r\n]/.test(text) || text !== text.trim()) return `"${text.replaceAll('"', '""')}"`;
+  if (text.includes(delimiter) || /["\r\n]/.test(text) || text !== text.trim())
+    return `"${text.replaceAll('"', '""')}"`;
   return text;
 }
 

@@ -21,7 +21,12 @@ export interface RecordWriter<T> {
  * Writes records as they arrive: JSON as one array (the same bytes as `JSON.stringify(list, null, 2)`),
  * NDJSON a line each, CSV with dot-path columns; the table waits for all rows to size its columns.
  */
-export function createRecordWriter<T>(format: OutputFormat, stream: NodeJS.WritableStream, layout: RecordLayout<T>, options: { color: boolean }): RecordWriter<T> {
+export function createRecordWriter<T>(
+  format: OutputFormat,
+  stream: NodeJS.WritableStream,
+  layout: RecordLayout<T>,
+  options: { color: boolean },
+): RecordWriter<T> {
   let count = 0;
   const put = async (text: string) => {
     if (!stream.write(text)) await once(stream, 'drain');

@@ -4,16 +4,34 @@ export interface TableColumn<T> {
 }
 
 /** A plain-text table with padded columns; the header is bold when colour is on. */
-export async function renderTable<T>(columns: readonly TableColumn<T>[], rows: readonly T[], options: { color: boolean }): Promise<string> {
+export async function renderTable<T>(
+  columns: readonly TableColumn<T>[],
+  rows: readonly T[],
+  options: { color: boolean },
+): Promise<string> {
   const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
-  const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((row) => displayWidth(row[index] ?? ''))));
-  const pad = (text: string, index: number) => (index === columns.length - 1 ? text : text + ' '.repeat((widths[index] ?? 0) - displayWidth(text)));
-  let header = columns.map((column, index) => pad(column.header, index)).join('  ').trimEnd();
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...cells.map((row) => displayWidth(row[index] ?? ''))),
+  );
+  const pad = (text: string, index: number) =>
+    index === columns.length - 1 ? text : text + ' '.repeat((widths[index] ?? 0) - displayWidth(text));
+  let header = columns
+    .map((column, index) => pad(column.header, index))
+    .join('  ')
+    .trimEnd();
   if (options.color) {
     const { Chalk } = await import('chalk');
     header = new Chalk({ level: 1 }).bold(header);
   }
-  const body = cells.map((row) => `${row.map((cell, index) => pad(cell, index)).join('  ').trimEnd()}\n`).join('');
+  const body = cells
+    .map(
+      (row) =>
+        `${row
+          .map((cell, index) => pad(cell, index))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
   return `${header}\n${body}`;
 }
 

@@ -11,10 +11,19 @@ export async function writeObject(context: Context, object: Record<string, unkno
   }
   if (format === 'table') {
     const width = Math.max(...Object.keys(object).map((key) => key.length)) + 2;
-    context.io.stdout.write(Object.keys(object).map((key) => `${`${key}:`.padEnd(width)}${cellText(valueAtPath(object, key))}\n`).join(''));
+    context.io.stdout.write(
+      Object.keys(object)
+        .map((key) => `${`${key}:`.padEnd(width)}${cellText(valueAtPath(object, key))}\n`)
+        .join(''),
+    );
     return;
   }
-  const writer = createRecordWriter(format, context.io.stdout, { table: [], csv: Object.keys(object) }, { color: false });
+  const writer = createRecordWriter(
+    format,
+    context.io.stdout,
+    { table: [], csv: Object.keys(object) },
+    { color: false },
+  );
   await writer.write(object);
   await writer.end();
 }

@@ -25,7 +25,8 @@ export function resolveAddress(input: AddressInput, settings: StoreSettings, cep
   if (!found && settings.zipValidation) return { ok: false, reason: `ZIP code ${cep.cep} not found` };
   const street = firstText(found?.street, input.street);
   const quarter = firstText(found?.quarter, input.quarter);
-  if (!street || !quarter) return { ok: false, reason: `street and quarter are empty after the ZIP code lookup of ${cep.cep}` };
+  if (!street || !quarter)
+    return { ok: false, reason: `street and quarter are empty after the ZIP code lookup of ${cep.cep}` };
   const addressType = input.addressType?.trim().toUpperCase();
   const draft: AddressDraft = {
     name: input.name ?? null,
@@ -48,7 +49,12 @@ export function resolveAddress(input: AddressInput, settings: StoreSettings, cep
   return { ok: true, draft };
 }
 
-export function addressFromDraft(draft: AddressDraft, id: number, dateCreated: string, lastUpdated: string = dateCreated): Address {
+export function addressFromDraft(
+  draft: AddressDraft,
+  id: number,
+  dateCreated: string,
+  lastUpdated: string = dateCreated,
+): Address {
   const { lat, lng, ...rest } = draft;
   const address: Address = { id, ...rest, dateCreated, lastUpdated };
   // Keep the answer's field order of the document, with lat/lng (not in its table) last.

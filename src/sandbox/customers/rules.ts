@@ -18,7 +18,8 @@ import { addressFromDraft, resolveAddress, type AddressDraft } from './addresses
 import type { LinkTarget } from './settings.js';
 import type { Address, Customer, CustomerStore, Link, StoredCustomer } from './store.js';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 422; message: string; detail?: string };
+export type Outcome<T> =
+  { ok: true; value: T } | { ok: false; status: 400 | 404 | 422; message: string; detail?: string };
 
 const linkFields = ['priceRuleTags', 'customerTypeList', 'customerGroupList'] as const;
 type LinkField = (typeof linkFields)[number];
@@ -68,7 +69,8 @@ export function createCustomer(store: CustomerStore, body: unknown, now: Date): 
   const input = local.value;
   const document = checkDocument(input.document);
   if (!document.ok) throw new Error('unreachable: a valid document failed its check');
-  if (store.find(document.normalized)) return badRequest(`Document ${document.formatted} is already registered in the store`);
+  if (store.find(document.normalized))
+    return badRequest(`Document ${document.formatted} is already registered in the store`);
   const email = input.username.trim();
   if (store.hasEmail(email)) return badRequest(`E-mail ${email} is already registered in the store`);
 
@@ -117,7 +119,12 @@ export function createCustomer(store: CustomerStore, body: unknown, now: Date): 
 }
 
 /** PUT /v1/customer/:document: omitted fields unchanged, `{}` answers the current record, link lists replace. */
-export function updateCustomer(store: CustomerStore, documentParameter: string, body: unknown, now: Date): Outcome<Customer> {
+export function updateCustomer(
+  store: CustomerStore,
+  documentParameter: string,
+  body: unknown,
+  now: Date,
+): Outcome<Customer> {
   const stored = store.find(documentLookupKey(documentParameter));
   if (!stored) return notFound(documentParameter);
   const patch = body === undefined || body === null ? {} : body;
@@ -152,7 +159,8 @@ export function updateCustomer(store: CustomerStore, documentParameter: string, 
   if (input.tradingName !== undefined) customer.tradingName = input.tradingName;
   if (input.contactName !== undefined) customer.contactName = input.contactName;
   if (input.phone !== undefined) customer.phone = formattedPhone(input.phone);
-  if (input.stateRegistration !== undefined) customer.stateRegistration = stateRegistrationAnswer(input.stateRegistration);
+  if (input.stateRegistration !== undefined)
+    customer.stateRegistration = stateRegistrationAnswer(input.stateRegistration);
   if (input.cnae !== undefined) customer.cnae = input.cnae;
   if (input.paysIcms !== undefined) customer.paysIcms = input.paysIcms;
   if (input.politicallyExposedPerson !== undefined) customer.politicallyExposedPerson = input.politicallyExposedPerson;
@@ -176,11 +184,16 @@ export function updateCustomer(store: CustomerStore, documentParameter: string, 
 }
 
 /** PUT /v1/customer/updateStatus/:document/:active. */
-export function setCustomerActive(store: CustomerStore, documentParameter: string, activeParameter: string): Outcome<Customer> {
+export function setCustomerActive(
+  store: CustomerStore,
+  documentParameter: string,
+  activeParameter: string,
+): Outcome<Customer> {
   const stored = store.find(documentLookupKey(documentParameter));
   if (!stored) return notFound(documentParameter);
   const active = activeParameter.toLowerCase();
-  if (active !== 'true' && active !== 'false') return badRequest(`Path parameter [active] with value [${activeParameter}] must be true or false`);
+  if (active !== 'true' && active !== 'false')
+    return badRequest(`Path parameter [active] with value [${activeParameter}] must be true or false`);
   stored.customer.active = active === 'true';
   store.changed(stored);
   return { ok: true, value: structuredClone(stored.customer) };
@@ -204,7 +217,8 @@ function collectFailures(problems: readonly FieldProblem[], failures: Map<string
   for (const problem of problems) {
     const field = platformFieldOf(problem.field);
     if (!rejectionOrder.includes(field)) return problem;
-    if (!failures.has(field)) failures.set(field, { value: field === 'address' ? '' : problem.value, detail: problem.message });
+    if (!failures.has(field))
+      failures.set(field, { value: field === 'address' ? '' : problem.value, detail: problem.message });
   }
   return undefined;
 }
@@ -213,10 +227,14 @@ function collectFailures(problems: readonly FieldProblem[], failures: Map<string
  * Walks the fields in the platform's order and answers 422 for the first that failed, running the
  * store checks of a field only when every field before it passed.
  */
-function firstRejection(failures: ReadonlyMap<string, Failure>, storeChecks: Partial<Record<string, () => Failure | undefined>>): Outcome<never> | undefined {
+function firstRejection(
+  failures: ReadonlyMap<string, Failure>,
+  storeChecks: Partial<Record<string, () => Failure | undefined>>,
+): Outcome<never> | undefined {
   for (const field of rejectionOrder) {
     const failure = failures.get(field) ?? storeChecks[field]?.();
-    if (failure) return { ok: false, status: 422, message: validationMessage(field, failure.value), detail: failure.detail };
+    if (failure)
+      return { ok: false, status: 422, message: validationMessage(field, failure.value), detail: failure.detail };
   }
   return undefined;
 }
@@ -224,7 +242,9 @@ function firstRejection(failures: ReadonlyMap<string, Failure>, storeChecks: Par
 function ssoConfigFailure(store: CustomerStore, raw: unknown): Failure | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const id = Number(raw);
-  return store.settings.ssoConfigIds.includes(id) ? undefined : { value: String(raw), detail: `the store has no SSO configuration ${String(raw)}` };
+  return store.settings.ssoConfigIds.includes(id)
+    ? undefined
+    : { value: String(raw), detail: `the store has no SSO configuration ${String(raw)}` };
 }
 
 function resolveRawAddress(store: CustomerStore, raw: unknown): AddressDraft | string {
@@ -235,17 +255,27 @@ function resolveRawAddress(store: CustomerStore, raw: unknown): AddressDraft | s
 }
 
 /** Store checks of the three link lists: each name must be a known price tag (by name), or customer type or group (by name or externalId). */
-function linkChecks(store: CustomerStore, body: Record<string, unknown>, resolved: Map<LinkField, Link[] | null>): Record<LinkField, () => Failure | undefined> {
+function linkChecks(
+  store: CustomerStore,
+  body: Record<string, unknown>,
+  resolved: Map<LinkField, Link[] | null>,
+): Record<LinkField, () => Failure | undefined> {
   const check = (field: LinkField, targets: readonly LinkTarget[], byExternalId: boolean) => () => {
     const raw = body[field];
     if (raw === undefined || raw === null || raw === '' || !Array.isArray(raw)) return undefined;
     const links: Link[] = [];
     for (const item of raw) {
       const name = String(item).trim();
-      const target = targets.find((candidate) => candidate.name === name || (byExternalId && candidate.externalId === name));
+      const target = targets.find(
+        (candidate) => candidate.name === name || (byExternalId && candidate.externalId === name),
+      );
       if (!target) return { value: name, detail: `the store has no ${field} entry named ${name}` };
       if (links.some((link) => link.id === target.id)) continue;
-      links.push(byExternalId ? { id: target.id, name: target.name, externalId: target.externalId } : { id: target.id, name: target.name });
+      links.push(
+        byExternalId
+          ? { id: target.id, name: target.name, externalId: target.externalId }
+          : { id: target.id, name: target.name },
+      );
     }
     resolved.set(field, links.length > 0 ? links : null);
     return undefined;

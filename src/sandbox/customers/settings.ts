@@ -42,7 +42,9 @@ const targetList = z
       externalId: z.string().trim().min(1).nullable().optional(),
     }),
   )
-  .transform((items) => items.map((item, index) => ({ id: item.id ?? index + 1, name: item.name, externalId: item.externalId ?? null })));
+  .transform((items) =>
+    items.map((item, index) => ({ id: item.id ?? index + 1, name: item.name, externalId: item.externalId ?? null })),
+  );
 
 const settingsSchema = z.strictObject({
   zipValidation: z.boolean().default(defaultStoreSettings.zipValidation),
@@ -92,7 +94,10 @@ function readJson(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError(`Cannot read the store settings ${file}: ${(error as Error).message}`, { file, missing: true });
+    throw new InputError(`Cannot read the store settings ${file}: ${(error as Error).message}`, {
+      file,
+      missing: true,
+    });
   }
   try {
     return JSON.parse(text);

@@ -137,14 +137,28 @@ export class CustomerStore {
 
   sendNewCustomerEmail(stored: StoredCustomer, nowIso: string): void {
     const { customer } = stored;
-    const passwordNote = stored.forceChangePassword ? ' You will be asked to choose a new password at your first access.' : '';
-    this.send('newCustomer', customer, 'Your access to the store', `Hello ${customer.name ?? customer.email}, your access to the store is ready. Sign in with ${customer.email} and the password you were given.${passwordNote}`, nowIso);
+    const passwordNote = stored.forceChangePassword
+      ? ' You will be asked to choose a new password at your first access.'
+      : '';
+    this.send(
+      'newCustomer',
+      customer,
+      'Your access to the store',
+      `Hello ${customer.name ?? customer.email}, your access to the store is ready. Sign in with ${customer.email} and the password you were given.${passwordNote}`,
+      nowIso,
+    );
   }
 
   sendForgotPasswordEmail(stored: StoredCustomer, nowIso: string): void {
     const { customer } = stored;
     const link = `https://store.sandbox.invalid/reset-password/${randomBytes(12).toString('base64url')}`;
-    this.send('forgotPassword', customer, 'Choose a new password', `Hello ${customer.name ?? customer.email}, follow ${link} to choose a new password.`, nowIso);
+    this.send(
+      'forgotPassword',
+      customer,
+      'Choose a new password',
+      `Hello ${customer.name ?? customer.email}, follow ${link} to choose a new password.`,
+      nowIso,
+    );
   }
 
   /** Forgets every customer and e-mail; settings and the CEP table stay. */
@@ -154,8 +168,22 @@ export class CustomerStore {
     this.outbox.length = 0;
   }
 
-  private send(template: OutboxEmail['template'], customer: Customer, subject: string, text: string, sentAt: string): void {
-    this.outbox.push({ id: ++this.lastEmailId, template, to: customer.email, document: customer.document, subject, text, sentAt });
+  private send(
+    template: OutboxEmail['template'],
+    customer: Customer,
+    subject: string,
+    text: string,
+    sentAt: string,
+  ): void {
+    this.outbox.push({
+      id: ++this.lastEmailId,
+      template,
+      to: customer.email,
+      document: customer.document,
+      subject,
+      text,
+      sentAt,
+    });
   }
 
   private emit(event: CustomerEvent): void {

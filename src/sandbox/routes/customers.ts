@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { documentLookupKey } from '../../domain/documents.js';
 import { loadCepTable } from '../customers/cep-table.js';
-import { createCustomer, customerAddresses, setCustomerActive, updateCustomer, type Outcome } from '../customers/rules.js';
+import {
+  createCustomer,
+  customerAddresses,
+  setCustomerActive,
+  updateCustomer,
+  type Outcome,
+} from '../customers/rules.js';
 import { loadStoreSettings, mergePatch, parseStoreSettings } from '../customers/settings.js';
 import { sendError } from '../http-answers.js';
 import type { SandboxOptions } from '../options.js';
@@ -20,8 +26,9 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState, opt
   app.put<{ Params: { document: string } }>('/v1/customer/:document', async (request, reply) =>
     answer(reply, updateCustomer(store, request.params.document, request.body, new Date())),
   );
-  app.put<{ Params: { document: string; active: string } }>('/v1/customer/updateStatus/:document/:active', async (request, reply) =>
-    answer(reply, setCustomerActive(store, request.params.document, request.params.active)),
+  app.put<{ Params: { document: string; active: string } }>(
+    '/v1/customer/updateStatus/:document/:active',
+    async (request, reply) => answer(reply, setCustomerActive(store, request.params.document, request.params.active)),
   );
   app.get<{ Params: { document: string } }>('/v1/customer/addresses/:document', async (request, reply) =>
     answer(reply, customerAddresses(store, request.params.document)),
@@ -31,18 +38,24 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState, opt
   app.put<{ Params: { root: string; branch: string } }>('/v1/customer/:root/:branch', async (request, reply) =>
     answer(reply, updateCustomer(store, `${request.params.root}/${request.params.branch}`, request.body, new Date())),
   );
-  app.put<{ Params: { root: string; branch: string; active: string } }>('/v1/customer/updateStatus/:root/:branch/:active', async (request, reply) =>
-    answer(reply, setCustomerActive(store, `${request.params.root}/${request.params.branch}`, request.params.active)),
+  app.put<{ Params: { root: string; branch: string; active: string } }>(
+    '/v1/customer/updateStatus/:root/:branch/:active',
+    async (request, reply) =>
+      answer(reply, setCustomerActive(store, `${request.params.root}/${request.params.branch}`, request.params.active)),
   );
-  app.get<{ Params: { root: string; branch: string } }>('/v1/customer/addresses/:root/:branch', async (request, reply) =>
-    answer(reply, customerAddresses(store, `${request.params.root}/${request.params.branch}`)),
+  app.get<{ Params: { root: string; branch: string } }>(
+    '/v1/customer/addresses/:root/:branch',
+    async (request, reply) =>
+      answer(reply, customerAddresses(store, `${request.params.root}/${request.params.branch}`)),
   );
 
   const open = { config: { public: true, control: true } };
   app.get('/_sandbox/customers', open, async () => store.list().map((stored) => stored.customer));
   app.get<{ Params: { document: string } }>('/_sandbox/customers/:document', open, async (request, reply) => {
     const stored = store.find(documentLookupKey(request.params.document));
-    return stored ? stored.customer : sendError(reply, 404, `No customer with document ${request.params.document} in the store`);
+    return stored
+      ? stored.customer
+      : sendError(reply, 404, `No customer with document ${request.params.document} in the store`);
   });
   app.delete('/_sandbox/customers', open, async () => {
     const removed = store.size;
@@ -73,5 +86,8 @@ function answer<T>(reply: FastifyReply, outcome: Outcome<T>): FastifyReply | T {
 }
 
 function asciiHeader(text: string): string {
-  return text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').slice(0, 500);
+  return text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, 500);
 }

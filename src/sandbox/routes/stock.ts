@@ -16,7 +16,10 @@ import type { StockEntry } from '../stock/store.js';
  * from products.json and stops the queue when the server closes.
  */
 export function registerStock(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
-  state.stock = new StockState(loadCatalogue(options.seedDirectory, options.generatedSkus), options.stockSchema ?? defaultStockSchema);
+  state.stock = new StockState(
+    loadCatalogue(options.seedDirectory, options.generatedSkus),
+    options.stockSchema ?? defaultStockSchema,
+  );
   const stock = state.stock;
   app.addHook('onClose', async () => stock.close());
 
@@ -49,7 +52,9 @@ export function registerStock(app: FastifyInstance, state: SandboxState, options
       pendingBatches: stock.queue.pendingBatches,
       pendingItems: stock.queue.pendingItems,
     };
-    return query.entries === 'true' || query.entries === '1' ? { ...summary, entries: [...stock.store.entries()] } : summary;
+    return query.entries === 'true' || query.entries === '1'
+      ? { ...summary, entries: [...stock.store.entries()] }
+      : summary;
   });
 
   app.delete('/_sandbox/stock', open, async () => {
@@ -65,7 +70,8 @@ export function registerStock(app: FastifyInstance, state: SandboxState, options
   app.get('/_sandbox/stock/:sku', open, async (request, reply) => {
     const { sku } = request.params as { sku: string };
     const query = request.query as Record<string, unknown>;
-    const warehouse = typeof query.warehouse === 'string' && query.warehouse.trim() !== '' ? query.warehouse.trim() : undefined;
+    const warehouse =
+      typeof query.warehouse === 'string' && query.warehouse.trim() !== '' ? query.warehouse.trim() : undefined;
     if (!stock.catalogue.has(sku)) return sendError(reply, 404, unknownSkuMessage(sku));
     // A known SKU that never received stock has an empty line rather than a 404.
     const entry = stock.store.get(sku, warehouse);
@@ -85,12 +91,18 @@ export function registerStock(app: FastifyInstance, state: SandboxState, options
     return stock.queue.batch(batchId) ?? sendError(reply, 404, `Unknown batch [${batchId}]`);
   });
 
-  app.get('/_sandbox/stock-queue', open, async () => ({ pending: stock.queue.pendingBatches, pendingItems: stock.queue.pendingItems }));
+  app.get('/_sandbox/stock-queue', open, async () => ({
+    pending: stock.queue.pendingBatches,
+    pendingItems: stock.queue.pendingItems,
+  }));
 }
 
 /** The `items` array of `{"items":[...]}` within the route's limit, or the platform's 422 message. */
 function itemsOf(body: unknown, maxItems: number): unknown[] | string {
-  const items = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).items : undefined;
+  const items =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>).items
+      : undefined;
   if (!Array.isArray(items)) return validationProblem('items', items).message;
   if (items.length === 0 || items.length > maxItems) return validationProblem('items', items.length).message;
   return items;

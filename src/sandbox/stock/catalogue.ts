@@ -41,7 +41,7 @@ export class Catalogue {
 
   /** True for a product on sale; generated SKUs are always on sale. */
   isActive(sku: string): boolean {
-    return this.products.get(sku)?.active ?? (this.generatedPosition(sku) !== undefined);
+    return this.products.get(sku)?.active ?? this.generatedPosition(sku) !== undefined;
   }
 
   /** Puts an off-sale product back on sale (stock sent through the API does that). */
@@ -90,11 +90,14 @@ export function loadCatalogue(seedDirectory: string, generatedSkus: number): Cat
   seeds.forEach((seed: unknown, index) => {
     const record = (typeof seed === 'object' && seed !== null ? seed : {}) as Record<string, unknown>;
     const where = `${file}: product ${index + 1}`;
-    if (typeof record.sku !== 'string' || record.sku.trim() !== record.sku || record.sku === '') throw new Error(`${where}: sku must be a non-empty code without surrounding spaces`);
-    if (generatedPattern.test(record.sku)) throw new Error(`${where}: sku ${record.sku} is in the generated range; choose another code`);
+    if (typeof record.sku !== 'string' || record.sku.trim() !== record.sku || record.sku === '')
+      throw new Error(`${where}: sku must be a non-empty code without surrounding spaces`);
+    if (generatedPattern.test(record.sku))
+      throw new Error(`${where}: sku ${record.sku} is in the generated range; choose another code`);
     if (seen.has(record.sku)) throw new Error(`${where}: sku ${record.sku} appears twice`);
     if (typeof record.name !== 'string') throw new Error(`${where}: name must be text`);
-    if (record.active !== undefined && typeof record.active !== 'boolean') throw new Error(`${where}: active must be true or false`);
+    if (record.active !== undefined && typeof record.active !== 'boolean')
+      throw new Error(`${where}: active must be true or false`);
     seen.add(record.sku);
     products.push({ sku: record.sku, name: record.name, active: record.active !== false });
   });

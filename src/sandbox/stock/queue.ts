@@ -48,7 +48,16 @@ export class StockQueue {
 
   /** Accepts a batch for later processing and returns its id. */
   enqueue(items: unknown[]): string {
-    const batch: StockBatch = { batchId: randomUUID(), status: 'QUEUED', items: items.length, applied: 0, rejected: 0, results: [], pending: items, next: 0 };
+    const batch: StockBatch = {
+      batchId: randomUUID(),
+      status: 'QUEUED',
+      items: items.length,
+      applied: 0,
+      rejected: 0,
+      results: [],
+      pending: items,
+      next: 0,
+    };
     this.batches.set(batch.batchId, batch);
     this.waiting.push(batch);
     this.waitingItems += items.length;
@@ -59,7 +68,14 @@ export class StockQueue {
   batch(batchId: string): StockBatchView | undefined {
     const batch = this.batches.get(batchId);
     if (!batch) return undefined;
-    return { batchId: batch.batchId, status: batch.status, items: batch.items, applied: batch.applied, rejected: batch.rejected, results: [...batch.results] };
+    return {
+      batchId: batch.batchId,
+      status: batch.status,
+      items: batch.items,
+      applied: batch.applied,
+      rejected: batch.rejected,
+      results: [...batch.results],
+    };
   }
 
   /** Batches not yet done (queued or processing). */

@@ -16,7 +16,11 @@ export interface StockItemResult {
  * CLI checks locally), then the SKU must be in the catalogue; an applied item sets the line's stock
  * and prices and puts an off-sale product back on sale. A rejected item changes nothing.
  */
-export function applyStockItem(wireItem: unknown, index: number, target: { catalogue: Catalogue; store: StockStore; schema: StockSchema }): StockItemResult {
+export function applyStockItem(
+  wireItem: unknown,
+  index: number,
+  target: { catalogue: Catalogue; store: StockStore; schema: StockSchema },
+): StockItemResult {
   if (typeof wireItem !== 'object' || wireItem === null || Array.isArray(wireItem)) {
     const problem = validationProblem(`items[${index}]`, wireItem, 'each item must be an object');
     return { index, sku: null, warehouse: null, status: 'REJECTED', message: problem.message };
@@ -27,10 +31,20 @@ export function applyStockItem(wireItem: unknown, index: number, target: { catal
     const messages = verdict.problems.map((problem) => problem.message);
     // Every fault of the item at once, as the CLI reports a row: an unknown SKU is one of them.
     const sku = typeof record.sku === 'string' ? record.sku.trim() : null;
-    if (sku && !verdict.problems.some((problem) => problem.field === target.schema.fields.sku) && !target.catalogue.has(sku)) {
+    if (
+      sku &&
+      !verdict.problems.some((problem) => problem.field === target.schema.fields.sku) &&
+      !target.catalogue.has(sku)
+    ) {
       messages.push(unknownSkuMessage(sku));
     }
-    return { index, sku: sku || null, warehouse: textOrNull(record.warehouse), status: 'REJECTED', message: messages.join('; ') };
+    return {
+      index,
+      sku: sku || null,
+      warehouse: textOrNull(record.warehouse),
+      status: 'REJECTED',
+      message: messages.join('; '),
+    };
   }
   const item = verdict.value;
   const warehouse = item.warehouse ?? null;

@@ -15,7 +15,11 @@ export class StockState {
   applied = 0;
   rejected = 0;
 
-  constructor(catalogue: Catalogue = new Catalogue([], 0), schema: StockSchema = defaultStockSchema, queueOptions: StockQueueOptions = stockQueueDefaults) {
+  constructor(
+    catalogue: Catalogue = new Catalogue([], 0),
+    schema: StockSchema = defaultStockSchema,
+    queueOptions: StockQueueOptions = stockQueueDefaults,
+  ) {
     this.catalogue = catalogue;
     this.schema = schema;
     this.queue = new StockQueue((wireItem, index) => this.applyItem(wireItem, index), queueOptions);

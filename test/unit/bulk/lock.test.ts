@@ -127,7 +127,9 @@ describe('acquireLock', () => {
     writeLock(path, JSON.stringify({ pid, command: 'stock push', startedAt: '2026-11-21T02:00:00.000Z' }));
     const warnings: string[] = [];
     const release = acquireLock(path, 'stock push', (message) => warnings.push(message));
-    expect(warnings).toEqual([`warning: taking over the stale lock ${path} left by PID ${pid} (stock push, 2026-11-21T02:00:00.000Z), which is no longer running.`]);
+    expect(warnings).toEqual([
+      `warning: taking over the stale lock ${path} left by PID ${pid} (stock push, 2026-11-21T02:00:00.000Z), which is no longer running.`,
+    ]);
     expect(holderOf(path).pid).toBe(process.pid);
     release();
     expect(existsSync(path)).toBe(false);

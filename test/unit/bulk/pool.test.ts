@@ -140,7 +140,9 @@ describe('runPool pulls lazily', () => {
     const controller = new AbortController();
     controller.abort();
     let calls = 0;
-    expect(await runPool(items, async () => void calls++, { concurrency: 4, signal: controller.signal })).toEqual({ interrupted: true });
+    expect(await runPool(items, async () => void calls++, { concurrency: 4, signal: controller.signal })).toEqual({
+      interrupted: true,
+    });
     expect(calls).toBe(0);
     expect(state.pulled).toBe(0);
   });

@@ -8,7 +8,14 @@ function streams(isStderrTTY: boolean): { io: IOStreams; stderrText: () => strin
   const stderr = new PassThrough();
   const chunks: Buffer[] = [];
   stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const io: IOStreams = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), isStdoutTTY: false, isStderrTTY, isStdinTTY: false };
+  const io: IOStreams = {
+    stdout: new PassThrough(),
+    stderr,
+    stdin: new PassThrough(),
+    isStdoutTTY: false,
+    isStderrTTY,
+    isStdinTTY: false,
+  };
   return { io, stderrText: () => Buffer.concat(chunks).toString('utf8') };
 }
 
@@ -17,7 +24,14 @@ describe('createProgress without a terminal', () => {
     const clock = new FakeClock(50_000);
     const { io, stderrText } = streams(false);
     const logged: [number, string][] = [];
-    const progress = await createProgress({ io, clock, quiet: false, unit: 'customers', total: 1000, log: (message) => logged.push([clock.now() - 50_000, message]) });
+    const progress = await createProgress({
+      io,
+      clock,
+      quiet: false,
+      unit: 'customers',
+      total: 1000,
+      log: (message) => logged.push([clock.now() - 50_000, message]),
+    });
     // An update every 500 ms for 35 s, 10 customers each time.
     for (let step = 1; step <= 70; step++) {
       clock.advance(500);
@@ -36,12 +50,23 @@ describe('createProgress without a terminal', () => {
   it.each<[string, number[], number[]]>([
     ['updates only in the first 10 s log nothing', [1, 5_000, 9_999], []],
     ['the first line comes 10 s after the start', [9_999, 10_000, 10_001], [10_000]],
-    ['the gap is counted from the last line, not a fixed grid', [12_000, 21_999, 22_000, 31_000, 32_000], [12_000, 22_000, 32_000]],
+    [
+      'the gap is counted from the last line, not a fixed grid',
+      [12_000, 21_999, 22_000, 31_000, 32_000],
+      [12_000, 22_000, 32_000],
+    ],
     ['a long silence gives one line, not a catch-up burst', [60_000, 60_001, 60_002, 69_999, 70_000], [60_000, 70_000]],
   ])('%s', async (_name, updateTimes, expectedLogTimes) => {
     const clock = new FakeClock();
     const logTimes: number[] = [];
-    const progress = await createProgress({ io: streams(false).io, clock, quiet: false, unit: 'items', total: 10, log: () => logTimes.push(clock.now()) });
+    const progress = await createProgress({
+      io: streams(false).io,
+      clock,
+      quiet: false,
+      unit: 'items',
+      total: 10,
+      log: () => logTimes.push(clock.now()),
+    });
     for (const time of updateTimes) {
       clock.advance(time - clock.now());
       progress.update({ done: 1, failed: 0 });
@@ -52,7 +77,14 @@ describe('createProgress without a terminal', () => {
   it('without a known total it leaves the percentage out', async () => {
     const clock = new FakeClock();
     const logged: string[] = [];
-    const progress = await createProgress({ io: streams(false).io, clock, quiet: false, unit: 'items', total: 0, log: (message) => logged.push(message) });
+    const progress = await createProgress({
+      io: streams(false).io,
+      clock,
+      quiet: false,
+      unit: 'items',
+      total: 0,
+      log: (message) => logged.push(message),
+    });
     clock.advance(10_000);
     progress.update({ done: 5, failed: 0 });
     expect(logged).toEqual(['progress: 5 of 0 items, 1/s, 0 failed']);
@@ -64,7 +96,14 @@ describe('createProgress with --quiet', () => {
     const clock = new FakeClock();
     const { io, stderrText } = streams(isStderrTTY);
     const logged: string[] = [];
-    const progress = await createProgress({ io, clock, quiet: true, unit: 'customers', total: 100, log: (message) => logged.push(message) });
+    const progress = await createProgress({
+      io,
+      clock,
+      quiet: true,
+      unit: 'customers',
+      total: 100,
+      log: (message) => logged.push(message),
+    });
     for (let step = 1; step <= 100; step++) {
       clock.advance(1000);
       progress.update({ done: step, failed: 0 });

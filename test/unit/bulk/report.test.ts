@@ -59,7 +59,13 @@ describe('ReportWriter', () => {
     const writer = new ReportWriter(path);
     writer.write([
       { line: 2, key: '111.444.777-35', outcome: 'created', status: 201, id: 42 },
-      { line: 3, key: '11.222.333/0001-81', outcome: 'failed', status: 400, message: 'Property [username] with value [a,b] does not pass validation' },
+      {
+        line: 3,
+        key: '11.222.333/0001-81',
+        outcome: 'failed',
+        status: 400,
+        message: 'Property [username] with value [a,b] does not pass validation',
+      },
     ]);
     writer.write([]);
     writer.write([
@@ -87,7 +93,9 @@ describe('ReportWriter', () => {
     const writer = new ReportWriter(path);
     writer.write([{ line: 7, key: 'x', outcome: 'failed', status: 503, message }]);
     writer.close();
-    expect(parse(readFileSync(path, 'utf8'), { columns: true })).toEqual([{ line: '7', key: 'x', outcome: 'failed', status: '503', id: '', message }]);
+    expect(parse(readFileSync(path, 'utf8'), { columns: true })).toEqual([
+      { line: '7', key: 'x', outcome: 'failed', status: '503', id: '', message },
+    ]);
   });
 
   it('reopened on the same file (a resumed run), appends without a second header', () => {
@@ -99,7 +107,9 @@ describe('ReportWriter', () => {
     expect(second.rows).toBe(0);
     second.write([{ line: 3, key: 'b', outcome: 'updated' }]);
     second.close();
-    expect(readFileSync(path, 'utf8')).toBe('line,key,outcome,status,id,message\r\n2,a,created,,,\r\n3,b,updated,,,\r\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      'line,key,outcome,status,id,message\r\n2,a,created,,,\r\n3,b,updated,,,\r\n',
+    );
   });
 
   it('an empty file left by a crash before the header gets the header', () => {
@@ -122,7 +132,10 @@ describe('ErrorsWriter', () => {
   it('CSV: a BOM, the input delimiter, the input headers plus error; short rows padded, long rows cut to the headers', () => {
     const path = nextPath('customers.errors.csv');
     const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['document', 'name', 'lat'], delimiter: ';' });
-    writer.write(['111.444.777-35', 'Ana; "Aninha"', '-23,5'], 'Property [document] with value [111.444.777-35] does not pass validation');
+    writer.write(
+      ['111.444.777-35', 'Ana; "Aninha"', '-23,5'],
+      'Property [document] with value [111.444.777-35] does not pass validation',
+    );
     writer.write(['2'], 'two;problems\nhere');
     writer.write(['3', 'Bia', '1,0', 'extra'], 'too many cells');
     writer.close();

@@ -69,7 +69,13 @@ describe('LineSet', () => {
 describe('readDoneLines', () => {
   const rows: ReportRow[] = [
     { line: 2, key: '111.444.777-35', outcome: 'created', status: 201, id: 'c-1' },
-    { line: 3, key: '11.222.333/0001-81', outcome: 'failed', status: 500, message: 'Internal error, "retry" later\nsecond line' },
+    {
+      line: 3,
+      key: '11.222.333/0001-81',
+      outcome: 'failed',
+      status: 500,
+      message: 'Internal error, "retry" later\nsecond line',
+    },
     { line: 4, key: '3', outcome: 'invalid', message: 'Property [document] with value [3] does not pass validation' },
     { line: 5, key: '4', outcome: 'updated', status: 200 },
     { line: 6, key: '5', outcome: 'unchanged' },
@@ -128,8 +134,14 @@ describe('readDoneLines', () => {
   it.each<[string, string]>([
     ['the input file instead of its report', 'document,name\r\n111.444.777-35,Ana\r\n'],
     ['an errors file', '\uFEFFdocument;name;error\r\n1;Ana;bad\r\n'],
-    ['a report with a line that is no number', 'line,key,outcome,status,id,message\r\nabc,k,created,,,\r\n2,k,created,,,\r\n'],
-    ['a report with a short row in the middle', 'line,key,outcome,status,id,message\r\n2,k,created,,,\r\n3\r\n4,k,created,,,\r\n'],
+    [
+      'a report with a line that is no number',
+      'line,key,outcome,status,id,message\r\nabc,k,created,,,\r\n2,k,created,,,\r\n',
+    ],
+    [
+      'a report with a short row in the middle',
+      'line,key,outcome,status,id,message\r\n2,k,created,,,\r\n3\r\n4,k,created,,,\r\n',
+    ],
     ['a one-line CSV with other columns', 'document,name\r\n'],
   ])('%s is not a report', async (_name, content) => {
     const path = nextPath('other.csv');
@@ -139,7 +151,9 @@ describe('readDoneLines', () => {
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).message).toBe(`${path}: not a b2bctl report (expected the columns line,key,outcome,...).`);
+    expect((error as InputError).message).toBe(
+      `${path}: not a b2bctl report (expected the columns line,key,outcome,...).`,
+    );
     expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RecordChecker, type RecordProblem, type RecordVerdict, runValidationPass } from '../../../src/bulk/validation-pass.js';
+import {
+  RecordChecker,
+  type RecordProblem,
+  type RecordVerdict,
+  runValidationPass,
+} from '../../../src/bulk/validation-pass.js';
 import type { InputRecord, OpenedInput } from '../../../src/io/input/open-input.js';
 
 interface Customer {
@@ -14,8 +19,20 @@ function record(line: number, values: Record<string, unknown>, problems: string[
 /** A document is required; a document of "bad" breaks a platform rule. */
 function checkCustomer(input: InputRecord): RecordVerdict<Customer> {
   const document = input.values.document;
-  if (typeof document !== 'string') return { ok: false, problems: [{ field: 'document', value: '', message: 'Property [document] with value [] does not pass validation' }] };
-  if (document === 'bad') return { ok: false, problems: [{ field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' }] };
+  if (typeof document !== 'string')
+    return {
+      ok: false,
+      problems: [
+        { field: 'document', value: '', message: 'Property [document] with value [] does not pass validation' },
+      ],
+    };
+  if (document === 'bad')
+    return {
+      ok: false,
+      problems: [
+        { field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' },
+      ],
+    };
   return { ok: true, value: { document, username: input.values.username as string | undefined } };
 }
 
@@ -73,29 +90,53 @@ describe('RecordChecker', () => {
   it('a record that breaks a rule claims no value: a later valid record with it is not a repeat', () => {
     const checker = newChecker();
     expect(checker.judge(record(2, { document: 'bad' })).ok).toBe(false);
-    expect(checker.judge(record(4, { document: 'bad' }, []))).toEqual({ ok: false, problems: [{ field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' }] });
+    expect(checker.judge(record(4, { document: 'bad' }, []))).toEqual({
+      ok: false,
+      problems: [
+        { field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' },
+      ],
+    });
     expect(checker.judge(record(5, { username: 'a@x.com' })).ok).toBe(false);
-    expect(checker.judge(record(6, { document: '9', username: 'a@x.com' }))).toEqual({ ok: true, value: { document: '9', username: 'a@x.com' } });
+    expect(checker.judge(record(6, { document: '9', username: 'a@x.com' }))).toEqual({
+      ok: true,
+      value: { document: '9', username: 'a@x.com' },
+    });
   });
 
   it('a record with only shape problems still claims its values: a later record with them is a repeat', () => {
     const checker = newChecker();
     expect(checker.judge(record(3, { document: '7' }, ['too many cells'])).ok).toBe(false);
-    expect(checker.judge(record(4, { document: '7' }))).toEqual({ ok: false, problems: [duplicate('document', '7', 'document', 3)] });
+    expect(checker.judge(record(4, { document: '7' }))).toEqual({
+      ok: false,
+      problems: [duplicate('document', '7', 'document', 3)],
+    });
   });
 
   it.each<[string, InputRecord, RecordProblem[]]>([
-    ['shape problems alone', record(2, { document: '1' }, ['too many cells']), [{ field: '', value: '', message: 'too many cells' }]],
-    ['shape problems come before the rule problems', record(2, { document: 'bad' }, ['too many cells']), [
-      { field: '', value: '', message: 'too many cells' },
-      { field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' },
-    ]],
+    [
+      'shape problems alone',
+      record(2, { document: '1' }, ['too many cells']),
+      [{ field: '', value: '', message: 'too many cells' }],
+    ],
+    [
+      'shape problems come before the rule problems',
+      record(2, { document: 'bad' }, ['too many cells']),
+      [
+        { field: '', value: '', message: 'too many cells' },
+        { field: 'document', value: 'bad', message: 'Property [document] with value [bad] does not pass validation' },
+      ],
+    ],
   ])('%s', (_name, input, problems) => {
     expect(newChecker().judge(input)).toEqual({ ok: false, problems });
   });
 
   it('a fresh checker judges a file the same way again (the sending pass relies on it)', () => {
-    const records = [record(2, { document: '1' }), record(3, { document: '1' }), record(4, { document: 'bad' }), record(5, { document: '2' })];
+    const records = [
+      record(2, { document: '1' }),
+      record(3, { document: '1' }),
+      record(4, { document: 'bad' }),
+      record(5, { document: '2' }),
+    ];
     const first = newChecker();
     const second = newChecker();
     expect(records.map((input) => second.judge(input))).toEqual(records.map((input) => first.judge(input)));
@@ -129,11 +170,22 @@ describe('runValidationPass', () => {
         reported.push([line, problem.message]);
       },
     });
-    expect({ records: summary.records, valid: summary.valid, invalid: summary.invalid, problems: summary.problems }).toEqual({ records: 6, valid: 2, invalid: 4, problems: 6 });
+    expect({
+      records: summary.records,
+      valid: summary.valid,
+      invalid: summary.invalid,
+      problems: summary.problems,
+    }).toEqual({ records: 6, valid: 2, invalid: 4, problems: 6 });
     expect(reported).toEqual([
       [3, 'Property [document] with value [] does not pass validation'],
-      [4, 'Property [document] with value [1] does not pass validation (the same document is already on line 2 of this file)'],
-      [4, 'Property [username] with value [a@x.com] does not pass validation (the same e-mail is already on line 2 of this file)'],
+      [
+        4,
+        'Property [document] with value [1] does not pass validation (the same document is already on line 2 of this file)',
+      ],
+      [
+        4,
+        'Property [username] with value [a@x.com] does not pass validation (the same e-mail is already on line 2 of this file)',
+      ],
       [6, 'too many cells'],
       [70_000, 'too many cells'],
       [70_000, 'Property [document] with value [bad] does not pass validation'],
@@ -145,7 +197,13 @@ describe('runValidationPass', () => {
 
   it('an empty input is all zeros', async () => {
     const summary = await runValidationPass({ input: openedWith([]), checker: newChecker(), onProblem: () => {} });
-    expect({ records: summary.records, valid: summary.valid, invalid: summary.invalid, problems: summary.problems, lines: summary.invalidLines.count }).toEqual({ records: 0, valid: 0, invalid: 0, problems: 0, lines: 0 });
+    expect({
+      records: summary.records,
+      valid: summary.valid,
+      invalid: summary.invalid,
+      problems: summary.problems,
+      lines: summary.invalidLines.count,
+    }).toEqual({ records: 0, valid: 0, invalid: 0, problems: 0, lines: 0 });
   });
 
   it('stops at an abort', async () => {

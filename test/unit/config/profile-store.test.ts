@@ -18,12 +18,42 @@ const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 describe('ProfileStore.update', () => {
   it.each([
-    { name: 'creates a profile', before: undefined, changes: { baseUrl: 'http://a' }, expected: { baseUrl: 'http://a' } },
-    { name: 'merges into existing keys', before: { baseUrl: 'http://a', username: 'u' }, changes: { token: 't' }, expected: { baseUrl: 'http://a', username: 'u', token: 't' } },
-    { name: 'overwrites a key', before: { baseUrl: 'http://a' }, changes: { baseUrl: 'http://b' }, expected: { baseUrl: 'http://b' } },
-    { name: 'removes undefined keys', before: { baseUrl: 'http://a', token: 't', tokenExpiresAt: 'x' }, changes: { token: undefined, tokenExpiresAt: undefined }, expected: { baseUrl: 'http://a' } },
-    { name: 'removing an absent key is harmless', before: { baseUrl: 'http://a' }, changes: { token: undefined }, expected: { baseUrl: 'http://a' } },
-    { name: 'empty string is a value, not a removal', before: { username: 'u' }, changes: { username: '' }, expected: { username: '' } },
+    {
+      name: 'creates a profile',
+      before: undefined,
+      changes: { baseUrl: 'http://a' },
+      expected: { baseUrl: 'http://a' },
+    },
+    {
+      name: 'merges into existing keys',
+      before: { baseUrl: 'http://a', username: 'u' },
+      changes: { token: 't' },
+      expected: { baseUrl: 'http://a', username: 'u', token: 't' },
+    },
+    {
+      name: 'overwrites a key',
+      before: { baseUrl: 'http://a' },
+      changes: { baseUrl: 'http://b' },
+      expected: { baseUrl: 'http://b' },
+    },
+    {
+      name: 'removes undefined keys',
+      before: { baseUrl: 'http://a', token: 't', tokenExpiresAt: 'x' },
+      changes: { token: undefined, tokenExpiresAt: undefined },
+      expected: { baseUrl: 'http://a' },
+    },
+    {
+      name: 'removing an absent key is harmless',
+      before: { baseUrl: 'http://a' },
+      changes: { token: undefined },
+      expected: { baseUrl: 'http://a' },
+    },
+    {
+      name: 'empty string is a value, not a removal',
+      before: { username: 'u' },
+      changes: { username: '' },
+      expected: { username: '' },
+    },
   ])('$name', ({ before, changes, expected }) => {
     const directory = join(root, 'b2bctl');
     const store = new ProfileStore(directory);
@@ -95,11 +125,14 @@ describe('ProfileStore on disk', () => {
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unwritable folder gives a ConfigError naming the folder and B2BCTL_CONFIG_DIR', () => {
-    chmodSync(root, 0o500);
-    const directory = join(root, 'b2bctl');
-    expect(() => new ProfileStore(directory).update('default', { baseUrl: 'http://a' })).toThrow(
-      `Cannot use the config folder ${directory} (EACCES). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
-    );
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'an unwritable folder gives a ConfigError naming the folder and B2BCTL_CONFIG_DIR',
+    () => {
+      chmodSync(root, 0o500);
+      const directory = join(root, 'b2bctl');
+      expect(() => new ProfileStore(directory).update('default', { baseUrl: 'http://a' })).toThrow(
+        `Cannot use the config folder ${directory} (EACCES). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+      );
+    },
+  );
 });

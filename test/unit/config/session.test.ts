@@ -30,10 +30,34 @@ describe('openSession: which profile', () => {
   it.each([
     { name: 'no flag, no env -> default', profiles: [], profileFlag: undefined, env: {}, expected: 'default' },
     { name: 'the flag', profiles: ['prod'], profileFlag: 'prod', env: {}, expected: 'prod' },
-    { name: 'B2BCTL_PROFILE', profiles: ['staging'], profileFlag: undefined, env: { B2BCTL_PROFILE: 'staging' }, expected: 'staging' },
-    { name: 'the flag beats B2BCTL_PROFILE', profiles: ['prod', 'staging'], profileFlag: 'prod', env: { B2BCTL_PROFILE: 'staging' }, expected: 'prod' },
-    { name: 'an empty B2BCTL_PROFILE is ignored', profiles: [], profileFlag: undefined, env: { B2BCTL_PROFILE: '' }, expected: 'default' },
-    { name: 'default named explicitly need not exist', profiles: [], profileFlag: 'default', env: {}, expected: 'default' },
+    {
+      name: 'B2BCTL_PROFILE',
+      profiles: ['staging'],
+      profileFlag: undefined,
+      env: { B2BCTL_PROFILE: 'staging' },
+      expected: 'staging',
+    },
+    {
+      name: 'the flag beats B2BCTL_PROFILE',
+      profiles: ['prod', 'staging'],
+      profileFlag: 'prod',
+      env: { B2BCTL_PROFILE: 'staging' },
+      expected: 'prod',
+    },
+    {
+      name: 'an empty B2BCTL_PROFILE is ignored',
+      profiles: [],
+      profileFlag: undefined,
+      env: { B2BCTL_PROFILE: '' },
+      expected: 'default',
+    },
+    {
+      name: 'default named explicitly need not exist',
+      profiles: [],
+      profileFlag: 'default',
+      env: {},
+      expected: 'default',
+    },
   ])('$name', ({ profiles, profileFlag, env, expected }) => {
     for (const name of profiles) store.update(name, { baseUrl: `http://${name}.example.com` });
     const session = openSession({ store, profileFlag, flags: {}, env });
@@ -48,9 +72,27 @@ describe('openSession: which profile', () => {
   });
 
   it.each([
-    { name: 'from the flag', profileFlag: 'prod', env: {}, known: [], expected: 'Unknown profile "prod" (no profiles yet). Run b2bctl login --profile prod to create it.' },
-    { name: 'from B2BCTL_PROFILE', profileFlag: undefined, env: { B2BCTL_PROFILE: 'prod' }, known: [], expected: 'Unknown profile "prod" (no profiles yet). Run b2bctl login --profile prod to create it.' },
-    { name: 'listing the known ones', profileFlag: 'prd', env: {}, known: ['staging', 'prod'], expected: 'Unknown profile "prd" (known: prod, staging). Run b2bctl login --profile prd to create it.' },
+    {
+      name: 'from the flag',
+      profileFlag: 'prod',
+      env: {},
+      known: [],
+      expected: 'Unknown profile "prod" (no profiles yet). Run b2bctl login --profile prod to create it.',
+    },
+    {
+      name: 'from B2BCTL_PROFILE',
+      profileFlag: undefined,
+      env: { B2BCTL_PROFILE: 'prod' },
+      known: [],
+      expected: 'Unknown profile "prod" (no profiles yet). Run b2bctl login --profile prod to create it.',
+    },
+    {
+      name: 'listing the known ones',
+      profileFlag: 'prd',
+      env: {},
+      known: ['staging', 'prod'],
+      expected: 'Unknown profile "prd" (known: prod, staging). Run b2bctl login --profile prd to create it.',
+    },
   ])('an unknown named profile is a usage error $name', ({ profileFlag, env, known, expected }) => {
     for (const name of known) store.update(name, { baseUrl: 'http://x' });
     const error = thrownBy(() => openSession({ store, profileFlag, flags: {}, env }));
@@ -70,23 +112,53 @@ describe('openSession: which profile', () => {
   it.each(['../etc', 'a b', 'prod/x', 'ção'])('rejects the profile name %j', (name) => {
     const error = thrownBy(() => openSession({ store, profileFlag: name, flags: {}, env: {}, allowNewProfile: true }));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe(`Profile name "${name}" may hold only letters, digits, ".", "_" and "-".`);
+    expect((error as UsageError).message).toBe(
+      `Profile name "${name}" may hold only letters, digits, ".", "_" and "-".`,
+    );
   });
 });
 
 describe('Session.requireBaseUrl', () => {
   it.each([
-    { name: 'from the flag', flags: { baseUrl: 'https://flag.example.com/api' }, env: {}, profile: {}, expected: 'https://flag.example.com/api' },
-    { name: 'from B2BCTL_BASE_URL', flags: {}, env: { B2BCTL_BASE_URL: 'http://127.0.0.1:4010' }, profile: {}, expected: 'http://127.0.0.1:4010' },
-    { name: 'from the profile', flags: {}, env: {}, profile: { baseUrl: 'https://store.example.com' }, expected: 'https://store.example.com' },
+    {
+      name: 'from the flag',
+      flags: { baseUrl: 'https://flag.example.com/api' },
+      env: {},
+      profile: {},
+      expected: 'https://flag.example.com/api',
+    },
+    {
+      name: 'from B2BCTL_BASE_URL',
+      flags: {},
+      env: { B2BCTL_BASE_URL: 'http://127.0.0.1:4010' },
+      profile: {},
+      expected: 'http://127.0.0.1:4010',
+    },
+    {
+      name: 'from the profile',
+      flags: {},
+      env: {},
+      profile: { baseUrl: 'https://store.example.com' },
+      expected: 'https://store.example.com',
+    },
   ])('$name', ({ flags, env, profile, expected }) => {
     store.update('default', profile);
     expect(openSession({ store, profileFlag: undefined, flags, env }).requireBaseUrl()).toBe(expected);
   });
 
   it.each([
-    { name: 'default profile', profileFlag: undefined, expected: 'No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.' },
-    { name: 'named profile', profileFlag: 'prod', expected: 'No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.' },
+    {
+      name: 'default profile',
+      profileFlag: undefined,
+      expected:
+        'No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.',
+    },
+    {
+      name: 'named profile',
+      profileFlag: 'prod',
+      expected:
+        'No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.',
+    },
   ])('a missing base URL names --base-url and B2BCTL_BASE_URL ($name)', ({ profileFlag, expected }) => {
     const session = openSession({ store, profileFlag, flags: {}, env: {}, allowNewProfile: true });
     const error = thrownBy(() => session.requireBaseUrl());
@@ -95,8 +167,16 @@ describe('Session.requireBaseUrl', () => {
   });
 
   it.each([
-    { value: 'ftp://example.com', source: 'env', expected: 'Base URL "ftp://example.com" (from env) is not an http:// or https:// URL.' },
-    { value: 'store.example.com', source: 'flag', expected: 'Base URL "store.example.com" (from flag) is not an http:// or https:// URL.' },
+    {
+      value: 'ftp://example.com',
+      source: 'env',
+      expected: 'Base URL "ftp://example.com" (from env) is not an http:// or https:// URL.',
+    },
+    {
+      value: 'store.example.com',
+      source: 'flag',
+      expected: 'Base URL "store.example.com" (from flag) is not an http:// or https:// URL.',
+    },
   ])('rejects $value', ({ value, source, expected }) => {
     const flags = source === 'flag' ? { baseUrl: value } : {};
     const env = source === 'env' ? { B2BCTL_BASE_URL: value } : {};

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkCnae, checkStateRegistration, federativeUnits, isFederativeUnit } from '../../../src/domain/brazil-codes.js';
+import {
+  checkCnae,
+  checkStateRegistration,
+  federativeUnits,
+  isFederativeUnit,
+} from '../../../src/domain/brazil-codes.js';
 
 describe('federative units', () => {
   it('lists the 27 UFs', () => {
@@ -27,8 +32,14 @@ describe('checkStateRegistration', () => {
     { raw: '12', expected: { ok: true, exempt: false, digits: '12' } },
     { raw: '12345678901234', expected: { ok: true, exempt: false, digits: '12345678901234' } },
     { raw: '1', expected: { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' } },
-    { raw: '123456789012345', expected: { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' } },
-    { raw: 'P-01100424.3/002', expected: { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' } },
+    {
+      raw: '123456789012345',
+      expected: { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' },
+    },
+    {
+      raw: 'P-01100424.3/002',
+      expected: { ok: false, reason: 'a state registration has 2 to 14 digits, or is ISENTO' },
+    },
   ])('$raw', ({ raw, expected }) => {
     expect(checkStateRegistration(raw)).toEqual(expected);
   });

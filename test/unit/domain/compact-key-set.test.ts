@@ -6,13 +6,72 @@ const keyOf = (index: number) => String(index).padStart(11, '0');
 
 describe('CompactKeySet', () => {
   it.each<[string, [string, number][], (number | undefined)[], number]>([
-    ['new keys', [['a', 2], ['b', 3]], [undefined, undefined], 2],
-    ['a repeat returns the first line', [['111.444.777-35', 2], ['x', 3], ['111.444.777-35', 9]], [undefined, undefined, 2], 2],
-    ['a third repeat still returns the first line, not the second', [['k', 5], ['k', 7], ['k', 11]], [undefined, 5, 5], 1],
-    ['keys differing only in case are different', [['Ana@x.com', 2], ['ana@x.com', 3]], [undefined, undefined], 2],
-    ['the empty key is a key', [['', 2], ['', 4]], [undefined, 2], 1],
-    ['line 0 is remembered as 0', [['z', 0], ['z', 1]], [undefined, 0], 1],
-    ['accented keys', [['São Paulo', 2], ['Sao Paulo', 3], ['São Paulo', 4]], [undefined, undefined, 2], 2],
+    [
+      'new keys',
+      [
+        ['a', 2],
+        ['b', 3],
+      ],
+      [undefined, undefined],
+      2,
+    ],
+    [
+      'a repeat returns the first line',
+      [
+        ['111.444.777-35', 2],
+        ['x', 3],
+        ['111.444.777-35', 9],
+      ],
+      [undefined, undefined, 2],
+      2,
+    ],
+    [
+      'a third repeat still returns the first line, not the second',
+      [
+        ['k', 5],
+        ['k', 7],
+        ['k', 11],
+      ],
+      [undefined, 5, 5],
+      1,
+    ],
+    [
+      'keys differing only in case are different',
+      [
+        ['Ana@x.com', 2],
+        ['ana@x.com', 3],
+      ],
+      [undefined, undefined],
+      2,
+    ],
+    [
+      'the empty key is a key',
+      [
+        ['', 2],
+        ['', 4],
+      ],
+      [undefined, 2],
+      1,
+    ],
+    [
+      'line 0 is remembered as 0',
+      [
+        ['z', 0],
+        ['z', 1],
+      ],
+      [undefined, 0],
+      1,
+    ],
+    [
+      'accented keys',
+      [
+        ['São Paulo', 2],
+        ['Sao Paulo', 3],
+        ['São Paulo', 4],
+      ],
+      [undefined, undefined, 2],
+      2,
+    ],
   ])('%s', (_name, adds, expected, size) => {
     const set = new CompactKeySet();
     expect(adds.map(([key, line]) => set.addOrGetLine(key, line))).toEqual(expected);
@@ -22,12 +81,14 @@ describe('CompactKeySet', () => {
   it.each([1, 100, 1024])('survives growth past an initial capacity of %i with 100,000 keys', (initialCapacity) => {
     const set = new CompactKeySet(initialCapacity);
     const reportedAsRepeats: number[] = [];
-    for (let index = 0; index < 100_000; index++) if (set.addOrGetLine(keyOf(index), index + 2) !== undefined) reportedAsRepeats.push(index);
+    for (let index = 0; index < 100_000; index++)
+      if (set.addOrGetLine(keyOf(index), index + 2) !== undefined) reportedAsRepeats.push(index);
     expect(reportedAsRepeats).toEqual([]);
     expect(set.size).toBe(100_000);
     // Every key is still there with its own first line after every growth.
     const wrong: number[] = [];
-    for (let index = 0; index < 100_000; index++) if (set.addOrGetLine(keyOf(index), 999_999) !== index + 2) wrong.push(index);
+    for (let index = 0; index < 100_000; index++)
+      if (set.addOrGetLine(keyOf(index), 999_999) !== index + 2) wrong.push(index);
     expect(wrong).toEqual([]);
     expect(set.size).toBe(100_000);
     expect(set.addOrGetLine('not there', 1)).toBeUndefined();

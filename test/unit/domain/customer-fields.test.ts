@@ -47,8 +47,15 @@ describe('customerFieldPaths', () => {
   });
 
   it('lists every update path, with the document key and no create-only field', () => {
-    expect(customerFieldPaths.update).toEqual(expect.arrayContaining(['document', 'active', 'sendEmailForgotPassword', 'customerRegistrationAddress.number']));
-    expect(customerFieldPaths.update.some((path) => path.startsWith('addressList') || path === 'password' || path === 'username' || path === 'documentType')).toBe(false);
+    expect(customerFieldPaths.update).toEqual(
+      expect.arrayContaining(['document', 'active', 'sendEmailForgotPassword', 'customerRegistrationAddress.number']),
+    );
+    expect(
+      customerFieldPaths.update.some(
+        (path) =>
+          path.startsWith('addressList') || path === 'password' || path === 'username' || path === 'documentType',
+      ),
+    ).toBe(false);
   });
 
   it('has a type for every path it lists', () => {

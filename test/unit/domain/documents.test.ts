@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkDocument, documentKindOfType, documentLookupKey, documentTypeOfKind } from '../../../src/domain/documents.js';
+import {
+  checkDocument,
+  documentKindOfType,
+  documentLookupKey,
+  documentTypeOfKind,
+} from '../../../src/domain/documents.js';
 
 describe('checkDocument: the vectors of domain-brazil.md', () => {
   it.each([
@@ -30,15 +35,27 @@ describe('checkDocument: the vectors of domain-brazil.md', () => {
 
 describe('checkDocument: more cases', () => {
   it.each([
-    { name: 'every repeated-digit CPF', raws: Array.from({ length: 10 }, (_, digit) => String(digit).repeat(11)), reason: 'repeated digits are not a valid CPF' },
-    { name: 'every repeated-digit CNPJ', raws: Array.from({ length: 10 }, (_, digit) => String(digit).repeat(14)), reason: 'repeated digits are not a valid CNPJ' },
+    {
+      name: 'every repeated-digit CPF',
+      raws: Array.from({ length: 10 }, (_, digit) => String(digit).repeat(11)),
+      reason: 'repeated digits are not a valid CPF',
+    },
+    {
+      name: 'every repeated-digit CNPJ',
+      raws: Array.from({ length: 10 }, (_, digit) => String(digit).repeat(14)),
+      reason: 'repeated digits are not a valid CNPJ',
+    },
   ])('$name', ({ raws, reason }) => {
     for (const raw of raws) expect(checkDocument(raw)).toEqual({ ok: false, reason });
   });
 
   it.each([
     { name: 'CPF without punctuation', raw: '52998224725', formatted: '529.982.247-25' },
-    { name: 'CPF check digits 91 (Banco do Brasil-like low number)', raw: '000.000.001-91', formatted: '000.000.001-91' },
+    {
+      name: 'CPF check digits 91 (Banco do Brasil-like low number)',
+      raw: '000.000.001-91',
+      formatted: '000.000.001-91',
+    },
     { name: 'CNPJ of Banco do Brasil, leading zeros kept', raw: '00000000000191', formatted: '00.000.000/0001-91' },
     { name: 'CNPJ of Petrobras', raw: '33.000.167/0001-01', formatted: '33.000.167/0001-01' },
     { name: 'surrounding and inner spaces', raw: ' 529 982 247 25 ', formatted: '529.982.247-25' },
@@ -50,13 +67,29 @@ describe('checkDocument: more cases', () => {
   });
 
   it.each([
-    { name: 'lower-case letters are not upper-cased silently', raw: '12.abc.345/01de-35', reason: 'CNPJ letters must be upper case' },
-    { name: 'the A = 10 mapping of some libraries', raw: '12.ABC.345/01DE-45', reason: 'CNPJ check digits do not match' },
+    {
+      name: 'lower-case letters are not upper-cased silently',
+      raw: '12.abc.345/01de-35',
+      reason: 'CNPJ letters must be upper case',
+    },
+    {
+      name: 'the A = 10 mapping of some libraries',
+      raw: '12.ABC.345/01DE-45',
+      reason: 'CNPJ check digits do not match',
+    },
     { name: '10 digits', raw: '5299822472', reason: 'a CPF has 11 digits and a CNPJ 14 characters' },
     { name: '12 digits', raw: '529982247251', reason: 'a CPF has 11 digits and a CNPJ 14 characters' },
-    { name: 'CNPJ that lost its leading zeros in a spreadsheet', raw: '191', reason: 'a CPF has 11 digits and a CNPJ 14 characters' },
+    {
+      name: 'CNPJ that lost its leading zeros in a spreadsheet',
+      raw: '191',
+      reason: 'a CPF has 11 digits and a CNPJ 14 characters',
+    },
     { name: 'letters in a CPF', raw: '529.982.247-2A', reason: 'a CPF has only digits' },
-    { name: 'other symbols', raw: '529*982*247-25', reason: 'a document holds only digits, upper-case letters and the punctuation . - /' },
+    {
+      name: 'other symbols',
+      raw: '529*982*247-25',
+      reason: 'a document holds only digits, upper-case letters and the punctuation . - /',
+    },
     { name: 'empty', raw: ' ', reason: 'empty' },
   ])('rejects $name', ({ raw, reason }) => {
     expect(checkDocument(raw)).toEqual({ ok: false, reason });

@@ -39,9 +39,13 @@ describe('normalizePhone', () => {
   });
 
   it('accepts exactly the 67 area codes of the pattern', () => {
-    const accepted = Array.from({ length: 90 }, (_, index) => String(index + 10)).filter((ddd) => normalizePhone(`${ddd}987654321`).ok);
+    const accepted = Array.from({ length: 90 }, (_, index) => String(index + 10)).filter(
+      (ddd) => normalizePhone(`${ddd}987654321`).ok,
+    );
     expect(accepted).toHaveLength(67);
-    expect(accepted).toEqual(expect.arrayContaining(['11', '21', '27', '31', '38', '51', '61', '71', '79', '81', '91', '99']));
+    expect(accepted).toEqual(
+      expect.arrayContaining(['11', '21', '27', '31', '38', '51', '61', '71', '79', '81', '91', '99']),
+    );
     expect(accepted).not.toEqual(expect.arrayContaining(['20']));
   });
 });

@@ -16,26 +16,71 @@ import {
   type StockSchema,
 } from '../../../src/domain/stock.js';
 
-const property = (field: string, value: string, reason: string) => `Property [${field}] with value [${value}] does not pass validation (${reason})`;
+const property = (field: string, value: string, reason: string) =>
+  `Property [${field}] with value [${value}] does not pass validation (${reason})`;
 
 describe('validateStockRow: valid rows', () => {
   it.each<{ name: string; record: Record<string, unknown>; expected: StockItem }>([
-    { name: 'sku and quantity only', record: { sku: 'PAR-SXT-M8X40-ZN', quantity: 120 }, expected: { sku: 'PAR-SXT-M8X40-ZN', quantity: 120 } },
+    {
+      name: 'sku and quantity only',
+      record: { sku: 'PAR-SXT-M8X40-ZN', quantity: 120 },
+      expected: { sku: 'PAR-SXT-M8X40-ZN', quantity: 120 },
+    },
     {
       name: 'every field',
       record: { sku: 'DJ-MONO-C20', quantity: 35, price: 18.9, salePrice: 16.5, warehouse: 'CD-SP' },
       expected: { sku: 'DJ-MONO-C20', quantity: 35, price: 18.9, salePrice: 16.5, warehouse: 'CD-SP' },
     },
-    { name: 'zero quantity and zero prices', record: { sku: 'A', quantity: 0, price: 0, salePrice: 0 }, expected: { sku: 'A', quantity: 0, price: 0, salePrice: 0 } },
-    { name: 'prices with 2 decimals', record: { sku: 'A', quantity: 1, price: 1234.56, salePrice: 19.99 }, expected: { sku: 'A', quantity: 1, price: 1234.56, salePrice: 19.99 } },
-    { name: 'price with 1 decimal', record: { sku: 'A', quantity: 1, price: 0.1 }, expected: { sku: 'A', quantity: 1, price: 0.1 } },
-    { name: 'a large whole price', record: { sku: 'A', quantity: 1, price: 1e21 }, expected: { sku: 'A', quantity: 1, price: 1e21 } },
-    { name: 'largest safe quantity', record: { sku: 'A', quantity: Number.MAX_SAFE_INTEGER }, expected: { sku: 'A', quantity: Number.MAX_SAFE_INTEGER } },
-    { name: 'blank optional cells are absent', record: { sku: 'A', quantity: 1, price: '', salePrice: '  ', warehouse: '' }, expected: { sku: 'A', quantity: 1 } },
-    { name: 'JSON nulls are absent', record: { sku: 'A', quantity: 1, price: null, salePrice: null, warehouse: null }, expected: { sku: 'A', quantity: 1 } },
-    { name: 'codes are trimmed', record: { sku: '  A-1 ', quantity: 1, warehouse: ' CD-RJ\t' }, expected: { sku: 'A-1', quantity: 1, warehouse: 'CD-RJ' } },
-    { name: 'a numeric SKU from JSON is its digits', record: { sku: 100200, quantity: 1, warehouse: 3 }, expected: { sku: '100200', quantity: 1, warehouse: '3' } },
-    { name: 'other columns are ignored', record: { sku: 'A', quantity: 1, name: 'Parafuso', line: 7 }, expected: { sku: 'A', quantity: 1 } },
+    {
+      name: 'zero quantity and zero prices',
+      record: { sku: 'A', quantity: 0, price: 0, salePrice: 0 },
+      expected: { sku: 'A', quantity: 0, price: 0, salePrice: 0 },
+    },
+    {
+      name: 'prices with 2 decimals',
+      record: { sku: 'A', quantity: 1, price: 1234.56, salePrice: 19.99 },
+      expected: { sku: 'A', quantity: 1, price: 1234.56, salePrice: 19.99 },
+    },
+    {
+      name: 'price with 1 decimal',
+      record: { sku: 'A', quantity: 1, price: 0.1 },
+      expected: { sku: 'A', quantity: 1, price: 0.1 },
+    },
+    {
+      name: 'a large whole price',
+      record: { sku: 'A', quantity: 1, price: 1e21 },
+      expected: { sku: 'A', quantity: 1, price: 1e21 },
+    },
+    {
+      name: 'largest safe quantity',
+      record: { sku: 'A', quantity: Number.MAX_SAFE_INTEGER },
+      expected: { sku: 'A', quantity: Number.MAX_SAFE_INTEGER },
+    },
+    {
+      name: 'blank optional cells are absent',
+      record: { sku: 'A', quantity: 1, price: '', salePrice: '  ', warehouse: '' },
+      expected: { sku: 'A', quantity: 1 },
+    },
+    {
+      name: 'JSON nulls are absent',
+      record: { sku: 'A', quantity: 1, price: null, salePrice: null, warehouse: null },
+      expected: { sku: 'A', quantity: 1 },
+    },
+    {
+      name: 'codes are trimmed',
+      record: { sku: '  A-1 ', quantity: 1, warehouse: ' CD-RJ\t' },
+      expected: { sku: 'A-1', quantity: 1, warehouse: 'CD-RJ' },
+    },
+    {
+      name: 'a numeric SKU from JSON is its digits',
+      record: { sku: 100200, quantity: 1, warehouse: 3 },
+      expected: { sku: '100200', quantity: 1, warehouse: '3' },
+    },
+    {
+      name: 'other columns are ignored',
+      record: { sku: 'A', quantity: 1, name: 'Parafuso', line: 7 },
+      expected: { sku: 'A', quantity: 1 },
+    },
   ])('$name', ({ record, expected }) => {
     const verdict = validateStockRow(record);
     expect(verdict).toEqual({ ok: true, value: expected });
@@ -45,36 +90,76 @@ describe('validateStockRow: valid rows', () => {
 });
 
 describe('validateStockRow: invalid rows', () => {
-  it.each<{ name: string; record: Record<string, unknown>; problems: { field: string; value: string; message: string }[] }>([
+  it.each<{
+    name: string;
+    record: Record<string, unknown>;
+    problems: { field: string; value: string; message: string }[];
+  }>([
     {
       name: 'negative quantity',
       record: { sku: 'A', quantity: -3 },
-      problems: [{ field: 'quantity', value: '-3', message: property('quantity', '-3', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: '-3',
+          message: property('quantity', '-3', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'quantity abc (unparsable, left as text by the reader)',
       record: { sku: 'A', quantity: 'abc' },
-      problems: [{ field: 'quantity', value: 'abc', message: property('quantity', 'abc', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: 'abc',
+          message: property('quantity', 'abc', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'quantity 2,5 with a comma delimiter (left as text)',
       record: { sku: 'A', quantity: '2,5' },
-      problems: [{ field: 'quantity', value: '2,5', message: property('quantity', '2,5', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: '2,5',
+          message: property('quantity', '2,5', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'quantity 2.5 (decimal comma read as a number)',
       record: { sku: 'A', quantity: 2.5 },
-      problems: [{ field: 'quantity', value: '2.5', message: property('quantity', '2.5', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: '2.5',
+          message: property('quantity', '2.5', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'a numeric string is not a number: the reader parses numbers',
       record: { sku: 'A', quantity: '5' },
-      problems: [{ field: 'quantity', value: '5', message: property('quantity', '5', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: '5',
+          message: property('quantity', '5', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'quantity beyond the safe integers',
       record: { sku: 'A', quantity: 2 ** 60 },
-      problems: [{ field: 'quantity', value: String(2 ** 60), message: property('quantity', String(2 ** 60), 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: String(2 ** 60),
+          message: property('quantity', String(2 ** 60), 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'quantity missing',
@@ -89,7 +174,13 @@ describe('validateStockRow: invalid rows', () => {
     {
       name: 'quantity Infinity',
       record: { sku: 'A', quantity: Number.POSITIVE_INFINITY },
-      problems: [{ field: 'quantity', value: 'Infinity', message: property('quantity', 'Infinity', 'quantity must be a whole number of 0 or more') }],
+      problems: [
+        {
+          field: 'quantity',
+          value: 'Infinity',
+          message: property('quantity', 'Infinity', 'quantity must be a whole number of 0 or more'),
+        },
+      ],
     },
     {
       name: 'sku missing',
@@ -114,7 +205,13 @@ describe('validateStockRow: invalid rows', () => {
     {
       name: 'sku with a control character',
       record: { sku: 'A\u0000B', quantity: 1 },
-      problems: [{ field: 'sku', value: 'A\u0000B', message: property('sku', 'A\u0000B', 'sku must not contain control characters') }],
+      problems: [
+        {
+          field: 'sku',
+          value: 'A\u0000B',
+          message: property('sku', 'A\u0000B', 'sku must not contain control characters'),
+        },
+      ],
     },
     {
       name: 'negative price',
@@ -124,7 +221,9 @@ describe('validateStockRow: invalid rows', () => {
     {
       name: 'price with 3 decimals',
       record: { sku: 'A', quantity: 1, price: 12.345 },
-      problems: [{ field: 'price', value: '12.345', message: property('price', '12.345', 'price must have at most 2 decimals') }],
+      problems: [
+        { field: 'price', value: '12.345', message: property('price', '12.345', 'price must have at most 2 decimals') },
+      ],
     },
     {
       name: 'price 1.234,56 with a comma delimiter (left as text)',
@@ -133,38 +232,82 @@ describe('validateStockRow: invalid rows', () => {
         {
           field: 'price',
           value: '1.234,56',
-          message: property('price', '1.234,56', 'price must be a number of 0 or more with at most 2 decimals, such as 1234.56'),
+          message: property(
+            'price',
+            '1.234,56',
+            'price must be a number of 0 or more with at most 2 decimals, such as 1234.56',
+          ),
         },
       ],
     },
     {
       name: 'price NaN',
       record: { sku: 'A', quantity: 1, price: Number.NaN },
-      problems: [{ field: 'price', value: 'NaN', message: property('price', 'NaN', 'price must be a number of 0 or more with at most 2 decimals, such as 1234.56') }],
+      problems: [
+        {
+          field: 'price',
+          value: 'NaN',
+          message: property(
+            'price',
+            'NaN',
+            'price must be a number of 0 or more with at most 2 decimals, such as 1234.56',
+          ),
+        },
+      ],
     },
     {
       name: 'negative price with 3 decimals: both reasons',
       record: { sku: 'A', quantity: 1, price: -1.555 },
-      problems: [{ field: 'price', value: '-1.555', message: property('price', '-1.555', 'price must be 0 or more; price must have at most 2 decimals') }],
+      problems: [
+        {
+          field: 'price',
+          value: '-1.555',
+          message: property('price', '-1.555', 'price must be 0 or more; price must have at most 2 decimals'),
+        },
+      ],
     },
     {
       name: 'sale price with 3 decimals',
       record: { sku: 'A', quantity: 1, salePrice: 9.999 },
-      problems: [{ field: 'salePrice', value: '9.999', message: property('salePrice', '9.999', 'salePrice must have at most 2 decimals') }],
+      problems: [
+        {
+          field: 'salePrice',
+          value: '9.999',
+          message: property('salePrice', '9.999', 'salePrice must have at most 2 decimals'),
+        },
+      ],
     },
     {
       name: 'warehouse an object',
       record: { sku: 'A', quantity: 1, warehouse: { code: 'CD' } },
-      problems: [{ field: 'warehouse', value: '{"code":"CD"}', message: property('warehouse', '{"code":"CD"}', 'warehouse must be text') }],
+      problems: [
+        {
+          field: 'warehouse',
+          value: '{"code":"CD"}',
+          message: property('warehouse', '{"code":"CD"}', 'warehouse must be text'),
+        },
+      ],
     },
     {
       name: 'every problem of the row, in field order',
       record: { warehouse: false, salePrice: 'x', price: -2, quantity: -3 },
       problems: [
         { field: 'sku', value: '', message: property('sku', '', 'sku is required') },
-        { field: 'quantity', value: '-3', message: property('quantity', '-3', 'quantity must be a whole number of 0 or more') },
+        {
+          field: 'quantity',
+          value: '-3',
+          message: property('quantity', '-3', 'quantity must be a whole number of 0 or more'),
+        },
         { field: 'price', value: '-2', message: property('price', '-2', 'price must be 0 or more') },
-        { field: 'salePrice', value: 'x', message: property('salePrice', 'x', 'salePrice must be a number of 0 or more with at most 2 decimals, such as 1234.56') },
+        {
+          field: 'salePrice',
+          value: 'x',
+          message: property(
+            'salePrice',
+            'x',
+            'salePrice must be a number of 0 or more with at most 2 decimals, such as 1234.56',
+          ),
+        },
         { field: 'warehouse', value: 'false', message: property('warehouse', 'false', 'warehouse must be text') },
       ],
     },
@@ -173,12 +316,18 @@ describe('validateStockRow: invalid rows', () => {
   });
 
   it('names the store fields when given its schema', () => {
-    const schema: StockSchema = { fields: { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' } };
+    const schema: StockSchema = {
+      fields: { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' },
+    };
     expect(validateStockRow({ sku: 'A', quantity: -1, salePrice: 1.001 }, schema)).toEqual({
       ok: false,
       problems: [
         { field: 'saldo', value: '-1', message: property('saldo', '-1', 'saldo must be a whole number of 0 or more') },
-        { field: 'precoPromocional', value: '1.001', message: property('precoPromocional', '1.001', 'precoPromocional must have at most 2 decimals') },
+        {
+          field: 'precoPromocional',
+          value: '1.001',
+          message: property('precoPromocional', '1.001', 'precoPromocional must have at most 2 decimals'),
+        },
       ],
     });
   });
@@ -203,11 +352,26 @@ describe('hasAtMostTwoDecimals', () => {
 
 describe('stockKey', () => {
   it.each([
-    { name: 'no warehouse and an empty warehouse are the default stock', a: { sku: 'A' }, b: { sku: 'A', warehouse: undefined }, same: true },
-    { name: 'same SKU in two warehouses', a: { sku: 'A', warehouse: 'CD-SP' }, b: { sku: 'A', warehouse: 'CD-RJ' }, same: false },
+    {
+      name: 'no warehouse and an empty warehouse are the default stock',
+      a: { sku: 'A' },
+      b: { sku: 'A', warehouse: undefined },
+      same: true,
+    },
+    {
+      name: 'same SKU in two warehouses',
+      a: { sku: 'A', warehouse: 'CD-SP' },
+      b: { sku: 'A', warehouse: 'CD-RJ' },
+      same: false,
+    },
     { name: 'same SKU, default and a warehouse', a: { sku: 'A' }, b: { sku: 'A', warehouse: 'CD-SP' }, same: false },
     { name: 'SKUs differ in case', a: { sku: 'a' }, b: { sku: 'A' }, same: false },
-    { name: 'the separator cannot be forged by concatenation', a: { sku: 'AB', warehouse: 'C' }, b: { sku: 'A', warehouse: 'BC' }, same: false },
+    {
+      name: 'the separator cannot be forged by concatenation',
+      a: { sku: 'AB', warehouse: 'C' },
+      b: { sku: 'A', warehouse: 'BC' },
+      same: false,
+    },
     { name: 'same line', a: { sku: 'A', warehouse: 'CD-SP' }, b: { sku: 'A', warehouse: 'CD-SP' }, same: true },
   ])('$name', ({ a, b, same }) => {
     expect(stockKey(a) === stockKey(b)).toBe(same);
@@ -215,7 +379,13 @@ describe('stockKey', () => {
 });
 
 describe('parseStockSchema', () => {
-  const storeFields = { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' };
+  const storeFields = {
+    sku: 'codigo',
+    quantity: 'saldo',
+    price: 'preco',
+    salePrice: 'precoPromocional',
+    warehouse: 'filial',
+  };
 
   it.each([
     { name: 'the bare mapping', json: storeFields },
@@ -229,16 +399,62 @@ describe('parseStockSchema', () => {
   });
 
   it.each<{ name: string; json: unknown; problems: string[] }>([
-    { name: 'not an object', json: 'sku', problems: ['expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got "sku"'] },
-    { name: 'an array', json: [], problems: ['expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got an array'] },
-    { name: 'fields null', json: { fields: null }, problems: ['expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got null'] },
-    { name: 'a field not mapped', json: { ...storeFields, warehouse: undefined }, problems: ["field [warehouse] is not mapped; give the store's name for it"] },
-    { name: 'an empty name', json: { ...storeFields, price: ' ' }, problems: ['field [price] must map to a non-empty name, got " "'] },
-    { name: 'a name that is not text', json: { ...storeFields, quantity: 3 }, problems: ['field [quantity] must map to a non-empty name, got 3'] },
-    { name: 'a name with spaces around it', json: { ...storeFields, sku: ' codigo' }, problems: ['field [sku] maps to " codigo", which has surrounding spaces'] },
-    { name: 'two fields on one name', json: { ...storeFields, salePrice: 'preco' }, problems: ['fields [price] and [salePrice] both map to [preco]'] },
-    { name: 'an unknown field', json: { ...storeFields, stock: 'estoque' }, problems: ['unknown field [stock]; the fields are sku, quantity, price, salePrice, warehouse'] },
-    { name: '__proto__ as a name', json: { ...storeFields, sku: '__proto__' }, problems: ['field [sku] cannot map to __proto__'] },
+    {
+      name: 'not an object',
+      json: 'sku',
+      problems: [
+        'expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got "sku"',
+      ],
+    },
+    {
+      name: 'an array',
+      json: [],
+      problems: [
+        'expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got an array',
+      ],
+    },
+    {
+      name: 'fields null',
+      json: { fields: null },
+      problems: [
+        'expected an object such as {"sku":"sku","quantity":"quantity","price":"price","salePrice":"salePrice","warehouse":"warehouse"}, got null',
+      ],
+    },
+    {
+      name: 'a field not mapped',
+      json: { ...storeFields, warehouse: undefined },
+      problems: ["field [warehouse] is not mapped; give the store's name for it"],
+    },
+    {
+      name: 'an empty name',
+      json: { ...storeFields, price: ' ' },
+      problems: ['field [price] must map to a non-empty name, got " "'],
+    },
+    {
+      name: 'a name that is not text',
+      json: { ...storeFields, quantity: 3 },
+      problems: ['field [quantity] must map to a non-empty name, got 3'],
+    },
+    {
+      name: 'a name with spaces around it',
+      json: { ...storeFields, sku: ' codigo' },
+      problems: ['field [sku] maps to " codigo", which has surrounding spaces'],
+    },
+    {
+      name: 'two fields on one name',
+      json: { ...storeFields, salePrice: 'preco' },
+      problems: ['fields [price] and [salePrice] both map to [preco]'],
+    },
+    {
+      name: 'an unknown field',
+      json: { ...storeFields, stock: 'estoque' },
+      problems: ['unknown field [stock]; the fields are sku, quantity, price, salePrice, warehouse'],
+    },
+    {
+      name: '__proto__ as a name',
+      json: { ...storeFields, sku: '__proto__' },
+      problems: ['field [sku] cannot map to __proto__'],
+    },
     {
       name: 'every problem at once',
       json: { sku: 'a', quantity: 'a', qty: 'b' },
@@ -264,13 +480,35 @@ describe('parseStockSchema', () => {
 });
 
 describe('toWireItem and fromWireItem', () => {
-  const schema: StockSchema = { fields: { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' } };
+  const schema: StockSchema = {
+    fields: { sku: 'codigo', quantity: 'saldo', price: 'preco', salePrice: 'precoPromocional', warehouse: 'filial' },
+  };
 
   it.each<{ name: string; item: StockItem; schema: StockSchema; wire: Record<string, unknown> }>([
-    { name: 'default schema, every field', item: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' }, schema: defaultStockSchema, wire: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' } },
-    { name: 'default schema, absent fields left out', item: { sku: 'A', quantity: 0 }, schema: defaultStockSchema, wire: { sku: 'A', quantity: 0 } },
-    { name: "the store's names", item: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' }, schema, wire: { codigo: 'A', saldo: 2, preco: 3.5, precoPromocional: 3, filial: 'CD' } },
-    { name: "the store's names, absent fields left out", item: { sku: 'A', quantity: 2, warehouse: 'CD' }, schema, wire: { codigo: 'A', saldo: 2, filial: 'CD' } },
+    {
+      name: 'default schema, every field',
+      item: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' },
+      schema: defaultStockSchema,
+      wire: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' },
+    },
+    {
+      name: 'default schema, absent fields left out',
+      item: { sku: 'A', quantity: 0 },
+      schema: defaultStockSchema,
+      wire: { sku: 'A', quantity: 0 },
+    },
+    {
+      name: "the store's names",
+      item: { sku: 'A', quantity: 2, price: 3.5, salePrice: 3, warehouse: 'CD' },
+      schema,
+      wire: { codigo: 'A', saldo: 2, preco: 3.5, precoPromocional: 3, filial: 'CD' },
+    },
+    {
+      name: "the store's names, absent fields left out",
+      item: { sku: 'A', quantity: 2, warehouse: 'CD' },
+      schema,
+      wire: { codigo: 'A', saldo: 2, filial: 'CD' },
+    },
   ])('$name', ({ item, schema: itemSchema, wire }) => {
     expect(toWireItem(item, itemSchema)).toEqual(wire);
     expect(Object.keys(toWireItem(item, itemSchema))).toEqual(Object.keys(wire));
@@ -286,7 +524,11 @@ describe('toWireItem and fromWireItem', () => {
   });
 
   it('keeps values it cannot validate, for validateStockRow to report', () => {
-    expect(fromWireItem({ codigo: 7, saldo: '2,5', preco: null }, schema)).toEqual({ sku: 7, quantity: '2,5', price: null });
+    expect(fromWireItem({ codigo: 7, saldo: '2,5', preco: null }, schema)).toEqual({
+      sku: 7,
+      quantity: '2,5',
+      price: null,
+    });
   });
 });
 
@@ -298,6 +540,12 @@ describe('constants', () => {
 
   it('every field has a type for the reader', () => {
     expect(Object.keys(stockFieldTypes)).toEqual([...stockFields]);
-    expect(stockFieldTypes).toEqual({ sku: 'string', quantity: 'integer', price: 'number', salePrice: 'number', warehouse: 'string' });
+    expect(stockFieldTypes).toEqual({
+      sku: 'string',
+      quantity: 'integer',
+      price: 'number',
+      salePrice: 'number',
+      warehouse: 'string',
+    });
   });
 });

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/clock.js';
 import { InterruptedError, UnavailableError } from '../../../src/errors.js';
-import { AmbiguousRequestError, HttpClient, type HttpClientOptions, type HttpRequest } from '../../../src/platform/http-client.js';
+import {
+  AmbiguousRequestError,
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+} from '../../../src/platform/http-client.js';
 
 /** What the server saw of one request. */
 interface SeenRequest {
@@ -35,7 +40,12 @@ class ScriptedServer {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        this.seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        this.seen.push({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         const answer = this.answers[Math.min(this.seen.length, this.answers.length) - 1]!;
         answer(request, response);
       });
@@ -90,16 +100,28 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
 }
 
 const get: HttpRequest = { method: 'GET', path: '/sellerModule/listSellers' };
-const post: HttpRequest = { method: 'POST', path: '/v1/customer', body: '{"name":"Ana"}', headers: { 'content-type': 'application/json' } };
+const post: HttpRequest = {
+  method: 'POST',
+  path: '/v1/customer',
+  body: '{"name":"Ana"}',
+  headers: { 'content-type': 'application/json' },
+};
 
 describe('HttpClient retries', () => {
   it.each([
     { name: '503 then 200', answers: [reply(503), reply(200, '[]')], sleeps: [125] },
     { name: '502, 504 then 200', answers: [reply(502), reply(504), reply(200, '[]')], sleeps: [125, 250] },
-    { name: '429 with Retry-After: 2', answers: [reply(429, '', { 'retry-after': '2' }), reply(200, '[]')], sleeps: [2000] },
+    {
+      name: '429 with Retry-After: 2',
+      answers: [reply(429, '', { 'retry-after': '2' }), reply(200, '[]')],
+      sleeps: [2000],
+    },
     {
       name: '429 with an HTTP-date Retry-After, measured on the injected clock',
-      answers: [reply(429, '', { 'retry-after': new Date(Date.parse('2026-11-02T12:00:30Z')).toUTCString() }), reply(200, '[]')],
+      answers: [
+        reply(429, '', { 'retry-after': new Date(Date.parse('2026-11-02T12:00:30Z')).toUTCString() }),
+        reply(200, '[]'),
+      ],
       sleeps: [30_000],
     },
     { name: 'a reset connection on GET', answers: [resetConnection, reply(200, '[]')], sleeps: [125] },
@@ -121,7 +143,8 @@ describe('HttpClient retries', () => {
     { name: '500 with retries off', status: 500, maxRetries: 0 },
     { name: '422 with retries off', status: 422, maxRetries: 0 },
   ])('$name is returned without a retry', async ({ status, maxRetries }) => {
-    const body = '{"status":"UNPROCESSABLE_ENTITY","message":"Property [document] with value [1] does not pass validation"}';
+    const body =
+      '{"status":"UNPROCESSABLE_ENTITY","message":"Property [document] with value [1] does not pass validation"}';
     const { server, clock, client } = await setUp([reply(status, body), reply(200)], { maxRetries });
     const response = await client.request(post);
     expect([response.status, response.text, response.attempts]).toEqual([status, body, 1]);
@@ -134,7 +157,9 @@ describe('HttpClient retries', () => {
     const error = await failureOf(client.request(get));
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
-    expect(error.message).toBe(`GET ${baseUrl}/sellerModule/listSellers kept failing with HTTP 503 after 3 attempts; the platform is unavailable, try again later.`);
+    expect(error.message).toBe(
+      `GET ${baseUrl}/sellerModule/listSellers kept failing with HTTP 503 after 3 attempts; the platform is unavailable, try again later.`,
+    );
     expect(server.seen).toHaveLength(3);
     expect(clock.sleeps).toEqual([125, 250]);
   });
@@ -153,7 +178,9 @@ describe('HttpClient retries', () => {
     const { server, baseUrl, clock, client } = await setUp([resetConnection, reply(201)], { maxRetries });
     const error = await failureOf(client.request(post));
     expect(error).toBeInstanceOf(AmbiguousRequestError);
-    expect(error.message).toMatch(new RegExp(`^POST ${baseUrl}/v1/customer failed \\(\\w+\\) after the request may have reached the platform\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(`^POST ${baseUrl}/v1/customer failed \\(\\w+\\) after the request may have reached the platform\\.$`),
+    );
     expect(server.seen).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });
@@ -168,9 +195,16 @@ describe('HttpClient retries', () => {
   it('with a pacer, 429s are waited out through the pacer and do not spend the retries', async () => {
     const throttled: number[] = [];
     let takes = 0;
-    const pace = { take: async () => void takes++, succeeded: () => {}, throttled: (ms: number) => void throttled.push(ms) };
+    const pace = {
+      take: async () => void takes++,
+      succeeded: () => {},
+      throttled: (ms: number) => void throttled.push(ms),
+    };
     const throttle = reply(429, '', { 'retry-after': '1' });
-    const { server, clock, client } = await setUp([throttle, throttle, throttle, throttle, throttle, reply(200, '[]')], { maxRetries: 1, pace });
+    const { server, clock, client } = await setUp(
+      [throttle, throttle, throttle, throttle, throttle, reply(200, '[]')],
+      { maxRetries: 1, pace },
+    );
     const response = await client.request(get);
     expect(response.status).toBe(200);
     expect(server.seen).toHaveLength(6);
@@ -193,7 +227,9 @@ describe('HttpClient retries', () => {
     const { server, baseUrl, clock, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
     const error = await failureOf(client.request(get));
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toBe(`Cannot reach ${baseUrl} (timed out) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`);
+    expect(error.message).toBe(
+      `Cannot reach ${baseUrl} (timed out) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
+    );
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([125]);
   });
@@ -214,12 +250,20 @@ describe('HttpClient on a closed port', () => {
   ])('$name throws UnavailableError naming the origin', async ({ request }) => {
     const baseUrl = await closedPortUrl();
     const clock = fakeClock();
-    const client = new HttpClient({ baseUrl: `${baseUrl}/api/`, timeoutMs: 5_000, maxRetries: 2, clock, random: () => 0 });
+    const client = new HttpClient({
+      baseUrl: `${baseUrl}/api/`,
+      timeoutMs: 5_000,
+      maxRetries: 2,
+      clock,
+      random: () => 0,
+    });
     cleanups.push(() => client.close());
     const error = await failureOf(client.request(request));
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
-    expect(error.message).toBe(`Cannot reach ${baseUrl} (ECONNREFUSED) after 3 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`);
+    expect(error.message).toBe(
+      `Cannot reach ${baseUrl} (ECONNREFUSED) after 3 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
+    );
     expect(clock.sleeps).toEqual([125, 250]);
   });
 });
@@ -229,11 +273,28 @@ describe('HttpClient requests', () => {
     const server = new ScriptedServer([reply(201, '{"id":9}')]);
     const origin = await server.start();
     cleanups.push(() => server.stop());
-    const client = new HttpClient({ baseUrl: `${origin}/api/v2/`, timeoutMs: 5_000, maxRetries: 0, clock: fakeClock() });
+    const client = new HttpClient({
+      baseUrl: `${origin}/api/v2/`,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      clock: fakeClock(),
+    });
     cleanups.push(() => client.close());
-    const response = await client.request({ ...post, query: { limit: 50, active: true, tag: ['a', 'b c'], skip: undefined } });
-    expect(response).toMatchObject({ status: 201, text: '{"id":9}', url: `${origin}/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c`, attempts: 1 });
-    expect(server.seen[0]).toMatchObject({ method: 'POST', url: '/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c', body: '{"name":"Ana"}' });
+    const response = await client.request({
+      ...post,
+      query: { limit: 50, active: true, tag: ['a', 'b c'], skip: undefined },
+    });
+    expect(response).toMatchObject({
+      status: 201,
+      text: '{"id":9}',
+      url: `${origin}/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c`,
+      attempts: 1,
+    });
+    expect(server.seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/v2/v1/customer?limit=50&active=true&tag=a&tag=b+c',
+      body: '{"name":"Ana"}',
+    });
     expect(server.seen[0]?.headers['user-agent']).toBe('b2bctl/0.0.0-test');
     expect(server.seen[0]?.headers['content-type']).toBe('application/json');
   });
@@ -260,7 +321,9 @@ describe('HttpClient requests', () => {
 
   it('tells onRetry of each retry', async () => {
     const events: unknown[] = [];
-    const { client } = await setUp([reply(503), reply(429, '', { 'retry-after': '1' }), reply(200)], { onRetry: (event) => events.push(event) });
+    const { client } = await setUp([reply(503), reply(429, '', { 'retry-after': '1' }), reply(200)], {
+      onRetry: (event) => events.push(event),
+    });
     await client.request(get);
     expect(events).toEqual([
       { status: 503, error: undefined, delayMs: 125, attempt: 1 },
@@ -273,7 +336,10 @@ describe('HttpClient trace', () => {
   it('traces both directions with secrets redacted', async () => {
     const lines: string[] = [];
     const tokenBody = '{"access_token":"tok-response-secret","expires_in":3600}';
-    const { baseUrl, client } = await setUp([reply(503), reply(200, tokenBody, { 'set-cookie': 'session=cookie-secret' })], { trace: (line) => lines.push(line) });
+    const { baseUrl, client } = await setUp(
+      [reply(503), reply(200, tokenBody, { 'set-cookie': 'session=cookie-secret' })],
+      { trace: (line) => lines.push(line) },
+    );
     await client.request({
       method: 'POST',
       path: '/v1/auth/token',

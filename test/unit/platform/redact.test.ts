@@ -1,18 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders, redactSecrets, redacted, redactValidationEcho } from '../../../src/platform/redact.js';
+import {
+  redactBody,
+  redactHeaders,
+  redactSecrets,
+  redacted,
+  redactValidationEcho,
+} from '../../../src/platform/redact.js';
 
 describe('redactHeaders', () => {
   it.each([
-    { name: 'Bearer keeps its scheme', headers: { authorization: 'Bearer eyJhbGciOi.secret.sig' }, expected: { authorization: 'Bearer [redacted]' } },
-    { name: 'Basic keeps its scheme', headers: { Authorization: 'Basic dXNlcjpwYXNz' }, expected: { Authorization: 'Basic [redacted]' } },
-    { name: 'a bare credential has no scheme to keep', headers: { authorization: 'abcdef123' }, expected: { authorization: redacted } },
-    { name: 'proxy-authorization', headers: { 'proxy-authorization': 'Basic Zm9vOmJhcg==' }, expected: { 'proxy-authorization': 'Basic [redacted]' } },
-    { name: 'a password header', headers: { password: 'hunter2', 'x-password': 'hunter2' }, expected: { password: redacted, 'x-password': redacted } },
-    { name: 'token-like headers', headers: { 'x-access-token': 't0k3n', 'x-client-secret': 's3cr3t' }, expected: { 'x-access-token': redacted, 'x-client-secret': redacted } },
-    { name: 'cookie and set-cookie', headers: { cookie: 'session=abc', 'set-cookie': ['a=1', 'b=2'] }, expected: { cookie: redacted, 'set-cookie': redacted } },
-    { name: 'ordinary headers pass through', headers: { 'content-type': 'application/json', 'retry-after': '3' }, expected: { 'content-type': 'application/json', 'retry-after': '3' } },
+    {
+      name: 'Bearer keeps its scheme',
+      headers: { authorization: 'Bearer eyJhbGciOi.secret.sig' },
+      expected: { authorization: 'Bearer [redacted]' },
+    },
+    {
+      name: 'Basic keeps its scheme',
+      headers: { Authorization: 'Basic dXNlcjpwYXNz' },
+      expected: { Authorization: 'Basic [redacted]' },
+    },
+    {
+      name: 'a bare credential has no scheme to keep',
+      headers: { authorization: 'abcdef123' },
+      expected: { authorization: redacted },
+    },
+    {
+      name: 'proxy-authorization',
+      headers: { 'proxy-authorization': 'Basic Zm9vOmJhcg==' },
+      expected: { 'proxy-authorization': 'Basic [redacted]' },
+    },
+    {
+      name: 'a password header',
+      headers: { password: 'hunter2', 'x-password': 'hunter2' },
+      expected: { password: redacted, 'x-password': redacted },
+    },
+    {
+      name: 'token-like headers',
+      headers: { 'x-access-token': 't0k3n', 'x-client-secret': 's3cr3t' },
+      expected: { 'x-access-token': redacted, 'x-client-secret': redacted },
+    },
+    {
+      name: 'cookie and set-cookie',
+      headers: { cookie: 'session=abc', 'set-cookie': ['a=1', 'b=2'] },
+      expected: { cookie: redacted, 'set-cookie': redacted },
+    },
+    {
+      name: 'ordinary headers pass through',
+      headers: { 'content-type': 'application/json', 'retry-after': '3' },
+      expected: { 'content-type': 'application/json', 'retry-after': '3' },
+    },
     { name: 'lists are joined', headers: { vary: ['accept', 'origin'] }, expected: { vary: 'accept, origin' } },
-    { name: 'undefined values are dropped', headers: { 'x-absent': undefined, accept: '*/*' }, expected: { accept: '*/*' } },
+    {
+      name: 'undefined values are dropped',
+      headers: { 'x-absent': undefined, accept: '*/*' },
+      expected: { accept: '*/*' },
+    },
   ])('$name', ({ headers, expected }) => {
     expect(redactHeaders(headers)).toEqual(expected);
   });
@@ -27,13 +69,25 @@ describe('redactBody', () => {
     },
     {
       name: 'JSON nested clientSecret and access_token',
-      body: JSON.stringify({ client: { clientId: 'erp', clientSecret: 'xyz' }, auth: { access_token: 'abc', token_type: 'bearer', expires_in: 3600 } }),
-      expected: JSON.stringify({ client: { clientId: 'erp', clientSecret: redacted }, auth: { access_token: redacted, token_type: 'bearer', expires_in: 3600 } }),
+      body: JSON.stringify({
+        client: { clientId: 'erp', clientSecret: 'xyz' },
+        auth: { access_token: 'abc', token_type: 'bearer', expires_in: 3600 },
+      }),
+      expected: JSON.stringify({
+        client: { clientId: 'erp', clientSecret: redacted },
+        auth: { access_token: redacted, token_type: 'bearer', expires_in: 3600 },
+      }),
     },
     {
       name: 'JSON arrays of records',
-      body: JSON.stringify([{ id: 1, password: 'a' }, { id: 2, password: 'b' }]),
-      expected: JSON.stringify([{ id: 1, password: redacted }, { id: 2, password: redacted }]),
+      body: JSON.stringify([
+        { id: 1, password: 'a' },
+        { id: 2, password: 'b' },
+      ]),
+      expected: JSON.stringify([
+        { id: 1, password: redacted },
+        { id: 2, password: redacted },
+      ]),
     },
     {
       name: 'a secret key holding an object is searched, not replaced',
@@ -66,7 +120,11 @@ describe('redactBody', () => {
       expected: 'rate%=5&password=[redacted]',
     },
     { name: 'plain text unchanged', body: 'Service Unavailable', expected: 'Service Unavailable' },
-    { name: 'plain text that mentions a password unchanged', body: 'wrong password for ana', expected: 'wrong password for ana' },
+    {
+      name: 'plain text that mentions a password unchanged',
+      body: 'wrong password for ana',
+      expected: 'wrong password for ana',
+    },
     { name: 'broken JSON unchanged', body: '{"password": "x"', expected: '{"password": "x"' },
     { name: 'empty unchanged', body: '', expected: '' },
   ])('$name', ({ body, expected }) => {
@@ -76,11 +134,31 @@ describe('redactBody', () => {
 
 describe('redactSecrets', () => {
   it.each([
-    { name: 'every occurrence of each secret', text: 'token abcd1234 then abcd1234 and pw hunter2', secrets: ['abcd1234', 'hunter2'], expected: 'token [redacted] then [redacted] and pw [redacted]' },
-    { name: 'undefined secrets are skipped', text: 'pw hunter2', secrets: [undefined, 'hunter2'], expected: 'pw [redacted]' },
-    { name: 'secrets shorter than 4 characters are left (they would shred the text)', text: 'a b abc', secrets: ['a', 'abc'], expected: 'a b abc' },
+    {
+      name: 'every occurrence of each secret',
+      text: 'token abcd1234 then abcd1234 and pw hunter2',
+      secrets: ['abcd1234', 'hunter2'],
+      expected: 'token [redacted] then [redacted] and pw [redacted]',
+    },
+    {
+      name: 'undefined secrets are skipped',
+      text: 'pw hunter2',
+      secrets: [undefined, 'hunter2'],
+      expected: 'pw [redacted]',
+    },
+    {
+      name: 'secrets shorter than 4 characters are left (they would shred the text)',
+      text: 'a b abc',
+      secrets: ['a', 'abc'],
+      expected: 'a b abc',
+    },
     { name: 'no secrets', text: 'nothing to hide', secrets: [], expected: 'nothing to hide' },
-    { name: 'regex characters are literal', text: 'p4$$.w*rd here', secrets: ['p4$$.w*rd'], expected: '[redacted] here' },
+    {
+      name: 'regex characters are literal',
+      text: 'p4$$.w*rd here',
+      secrets: ['p4$$.w*rd'],
+      expected: '[redacted] here',
+    },
   ])('$name', ({ text, secrets, expected }) => {
     expect(redactSecrets(text, secrets)).toBe(expected);
   });
@@ -88,9 +166,18 @@ describe('redactSecrets', () => {
 
 describe('redactValidationEcho', () => {
   it.each([
-    ['Property [password] with value [Senha#1001] does not pass validation', 'Property [password] with value [[redacted]] does not pass validation'],
-    ['{"message":"Property [clientSecret] with value [abc] does not pass validation"}', '{"message":"Property [clientSecret] with value [[redacted]] does not pass validation"}'],
-    ['Property [document] with value [123] does not pass validation', 'Property [document] with value [123] does not pass validation'],
+    [
+      'Property [password] with value [Senha#1001] does not pass validation',
+      'Property [password] with value [[redacted]] does not pass validation',
+    ],
+    [
+      '{"message":"Property [clientSecret] with value [abc] does not pass validation"}',
+      '{"message":"Property [clientSecret] with value [[redacted]] does not pass validation"}',
+    ],
+    [
+      'Property [document] with value [123] does not pass validation',
+      'Property [document] with value [123] does not pass validation',
+    ],
   ])('%s', (text, expected) => {
     expect(redactValidationEcho(text)).toBe(expected);
   });

@@ -119,36 +119,139 @@ describe('decideRetry', () => {
   const base: FailedAttempt = { attempt: 1, maxRetries: 3, safeToRepeat: true };
   it.each<{ name: string; failure: Partial<FailedAttempt>; expected: ReturnType<typeof decideRetry> }>([
     { name: '503 on the first attempt backs off', failure: { status: 503 }, expected: { retry: true, delayMs: 125 } },
-    { name: '502 on the third attempt backs off longer', failure: { status: 502, attempt: 3 }, expected: { retry: true, delayMs: 500 } },
-    { name: '503 once retries are exhausted', failure: { status: 503, attempt: 4 }, expected: { retry: false, reason: 'retries exhausted' } },
-    { name: 'no retries allowed at all', failure: { status: 503, maxRetries: 0 }, expected: { retry: false, reason: 'retries exhausted' } },
-    { name: '400 is an answer', failure: { status: 400 }, expected: { retry: false, reason: 'HTTP 400 is not retried' } },
-    { name: '422 is an answer', failure: { status: 422 }, expected: { retry: false, reason: 'HTTP 422 is not retried' } },
-    { name: '500 is an answer', failure: { status: 500 }, expected: { retry: false, reason: 'HTTP 500 is not retried' } },
-    { name: '422 stays "not retried" when retries are exhausted too', failure: { status: 422, maxRetries: 0 }, expected: { retry: false, reason: 'HTTP 422 is not retried' } },
-    { name: '429 with Retry-After: 3 waits 3 s', failure: { status: 429, retryAfter: '3' }, expected: { retry: true, delayMs: 3000 } },
-    { name: '503 with an HTTP-date Retry-After', failure: { status: 503, retryAfter: new Date(now + 20_000).toUTCString() }, expected: { retry: true, delayMs: 20_000 } },
-    { name: '429 with Retry-After at the ceiling', failure: { status: 429, retryAfter: String(maxRetryAfterMs / 1000) }, expected: { retry: true, delayMs: maxRetryAfterMs } },
-    { name: '429 with Retry-After above the ceiling', failure: { status: 429, retryAfter: '301' }, expected: { retry: false, reason: 'Retry-After asks for 301 s' } },
-    { name: '429 with unreadable Retry-After backs off', failure: { status: 429, retryAfter: 'later' }, expected: { retry: true, delayMs: 125 } },
-    { name: 'reset on a safe request', failure: { error: codedError('ECONNRESET') }, expected: { retry: true, delayMs: 125 } },
-    { name: 'time-out on a safe request', failure: { error: timeoutError(), attempt: 2 }, expected: { retry: true, delayMs: 250 } },
-    { name: 'reset on an unsafe POST', failure: { error: codedError('ECONNRESET'), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
-    { name: 'socket closed (on the cause) on an unsafe POST', failure: { error: codedError('UND_ERR_SOCKET', 'cause'), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
-    { name: 'time-out on an unsafe POST', failure: { error: timeoutError(), safeToRepeat: false }, expected: { retry: false, reason: 'the request may have been applied' } },
-    { name: 'refused on an unsafe POST: the request never left', failure: { error: codedError('ECONNREFUSED'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
-    { name: 'refused (on the cause) on an unsafe POST', failure: { error: codedError('ECONNREFUSED', 'cause'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
-    { name: 'connect time-out on an unsafe POST', failure: { error: codedError('UND_ERR_CONNECT_TIMEOUT'), safeToRepeat: false }, expected: { retry: true, delayMs: 125 } },
-    { name: 'reset on an unsafe POST stays ambiguous when retries are exhausted', failure: { error: codedError('ECONNRESET'), safeToRepeat: false, attempt: 4 }, expected: { retry: false, reason: 'the request may have been applied' } },
-    { name: 'reset on an unsafe POST with no retries allowed is still ambiguous', failure: { error: codedError('ECONNRESET'), safeToRepeat: false, maxRetries: 0 }, expected: { retry: false, reason: 'the request may have been applied' } },
-    { name: 'refused, retries exhausted', failure: { error: codedError('ECONNREFUSED'), attempt: 4 }, expected: { retry: false, reason: 'retries exhausted' } },
-    { name: 'an unknown error is not retried', failure: { error: new Error('bug') }, expected: { retry: false, reason: 'error is not retried' } },
-    { name: 'ENOTFOUND is not retried', failure: { error: codedError('ENOTFOUND') }, expected: { retry: false, reason: 'error is not retried' } },
+    {
+      name: '502 on the third attempt backs off longer',
+      failure: { status: 502, attempt: 3 },
+      expected: { retry: true, delayMs: 500 },
+    },
+    {
+      name: '503 once retries are exhausted',
+      failure: { status: 503, attempt: 4 },
+      expected: { retry: false, reason: 'retries exhausted' },
+    },
+    {
+      name: 'no retries allowed at all',
+      failure: { status: 503, maxRetries: 0 },
+      expected: { retry: false, reason: 'retries exhausted' },
+    },
+    {
+      name: '400 is an answer',
+      failure: { status: 400 },
+      expected: { retry: false, reason: 'HTTP 400 is not retried' },
+    },
+    {
+      name: '422 is an answer',
+      failure: { status: 422 },
+      expected: { retry: false, reason: 'HTTP 422 is not retried' },
+    },
+    {
+      name: '500 is an answer',
+      failure: { status: 500 },
+      expected: { retry: false, reason: 'HTTP 500 is not retried' },
+    },
+    {
+      name: '422 stays "not retried" when retries are exhausted too',
+      failure: { status: 422, maxRetries: 0 },
+      expected: { retry: false, reason: 'HTTP 422 is not retried' },
+    },
+    {
+      name: '429 with Retry-After: 3 waits 3 s',
+      failure: { status: 429, retryAfter: '3' },
+      expected: { retry: true, delayMs: 3000 },
+    },
+    {
+      name: '503 with an HTTP-date Retry-After',
+      failure: { status: 503, retryAfter: new Date(now + 20_000).toUTCString() },
+      expected: { retry: true, delayMs: 20_000 },
+    },
+    {
+      name: '429 with Retry-After at the ceiling',
+      failure: { status: 429, retryAfter: String(maxRetryAfterMs / 1000) },
+      expected: { retry: true, delayMs: maxRetryAfterMs },
+    },
+    {
+      name: '429 with Retry-After above the ceiling',
+      failure: { status: 429, retryAfter: '301' },
+      expected: { retry: false, reason: 'Retry-After asks for 301 s' },
+    },
+    {
+      name: '429 with unreadable Retry-After backs off',
+      failure: { status: 429, retryAfter: 'later' },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'reset on a safe request',
+      failure: { error: codedError('ECONNRESET') },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'time-out on a safe request',
+      failure: { error: timeoutError(), attempt: 2 },
+      expected: { retry: true, delayMs: 250 },
+    },
+    {
+      name: 'reset on an unsafe POST',
+      failure: { error: codedError('ECONNRESET'), safeToRepeat: false },
+      expected: { retry: false, reason: 'the request may have been applied' },
+    },
+    {
+      name: 'socket closed (on the cause) on an unsafe POST',
+      failure: { error: codedError('UND_ERR_SOCKET', 'cause'), safeToRepeat: false },
+      expected: { retry: false, reason: 'the request may have been applied' },
+    },
+    {
+      name: 'time-out on an unsafe POST',
+      failure: { error: timeoutError(), safeToRepeat: false },
+      expected: { retry: false, reason: 'the request may have been applied' },
+    },
+    {
+      name: 'refused on an unsafe POST: the request never left',
+      failure: { error: codedError('ECONNREFUSED'), safeToRepeat: false },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'refused (on the cause) on an unsafe POST',
+      failure: { error: codedError('ECONNREFUSED', 'cause'), safeToRepeat: false },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'connect time-out on an unsafe POST',
+      failure: { error: codedError('UND_ERR_CONNECT_TIMEOUT'), safeToRepeat: false },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'reset on an unsafe POST stays ambiguous when retries are exhausted',
+      failure: { error: codedError('ECONNRESET'), safeToRepeat: false, attempt: 4 },
+      expected: { retry: false, reason: 'the request may have been applied' },
+    },
+    {
+      name: 'reset on an unsafe POST with no retries allowed is still ambiguous',
+      failure: { error: codedError('ECONNRESET'), safeToRepeat: false, maxRetries: 0 },
+      expected: { retry: false, reason: 'the request may have been applied' },
+    },
+    {
+      name: 'refused, retries exhausted',
+      failure: { error: codedError('ECONNREFUSED'), attempt: 4 },
+      expected: { retry: false, reason: 'retries exhausted' },
+    },
+    {
+      name: 'an unknown error is not retried',
+      failure: { error: new Error('bug') },
+      expected: { retry: false, reason: 'error is not retried' },
+    },
+    {
+      name: 'ENOTFOUND is not retried',
+      failure: { error: codedError('ENOTFOUND') },
+      expected: { retry: false, reason: 'error is not retried' },
+    },
   ])('$name', ({ failure, expected }) => {
     expect(decideRetry({ ...base, ...failure }, now, lowDice)).toEqual(expected);
   });
 
   it('passes the dice and the back-off settings through', () => {
-    expect(decideRetry({ ...base, status: 503, attempt: 2 }, now, highDice, { baseMs: 100, maxMs: 150 })).toEqual({ retry: true, delayMs: 150 });
+    expect(decideRetry({ ...base, status: 503, attempt: 2 }, now, highDice, { baseMs: 100, maxMs: 150 })).toEqual({
+      retry: true,
+      delayMs: 150,
+    });
   });
 });

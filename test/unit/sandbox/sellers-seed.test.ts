@@ -45,29 +45,77 @@ describe('salesRepFromSeed', () => {
   });
 
   it.each([
-    { name: 'franchise without branch is forced off', seed: { enableDiscountFranchise: true }, expected: { enableDiscountBranch: false, enableDiscountFranchise: false } },
-    { name: 'franchise with branch stays on', seed: { enableDiscountFranchise: true, enableDiscountBranch: true }, expected: { enableDiscountBranch: true, enableDiscountFranchise: true } },
-    { name: 'branch alone', seed: { enableDiscountBranch: true }, expected: { enableDiscountBranch: true, enableDiscountFranchise: false } },
-    { name: 'a truthy non-boolean is not true', seed: { enableCoupon: 'yes' as unknown as boolean }, expected: { enableCoupon: false } },
-    { name: 'given flags kept', seed: { restrictedCustomers: true, enableChatSupport: true }, expected: { restrictedCustomers: true, enableChatSupport: true, enableCoupon: false } },
-    { name: 'given code, sellers, updatedAt', seed: { attendantCode: 'V01', allowedSellersId: ['a', 'b'], updatedAt: '2024-05-01T08:30:00.123456Z' }, expected: { attendantCode: 'V01', allowedSellersId: ['a', 'b'], updatedAt: '2024-05-01T08:30:00.123456Z' } },
+    {
+      name: 'franchise without branch is forced off',
+      seed: { enableDiscountFranchise: true },
+      expected: { enableDiscountBranch: false, enableDiscountFranchise: false },
+    },
+    {
+      name: 'franchise with branch stays on',
+      seed: { enableDiscountFranchise: true, enableDiscountBranch: true },
+      expected: { enableDiscountBranch: true, enableDiscountFranchise: true },
+    },
+    {
+      name: 'branch alone',
+      seed: { enableDiscountBranch: true },
+      expected: { enableDiscountBranch: true, enableDiscountFranchise: false },
+    },
+    {
+      name: 'a truthy non-boolean is not true',
+      seed: { enableCoupon: 'yes' as unknown as boolean },
+      expected: { enableCoupon: false },
+    },
+    {
+      name: 'given flags kept',
+      seed: { restrictedCustomers: true, enableChatSupport: true },
+      expected: { restrictedCustomers: true, enableChatSupport: true, enableCoupon: false },
+    },
+    {
+      name: 'given code, sellers, updatedAt',
+      seed: { attendantCode: 'V01', allowedSellersId: ['a', 'b'], updatedAt: '2024-05-01T08:30:00.123456Z' },
+      expected: { attendantCode: 'V01', allowedSellersId: ['a', 'b'], updatedAt: '2024-05-01T08:30:00.123456Z' },
+    },
   ])('$name', ({ seed, expected }) => {
     expect(salesRepFromSeed({ ...minimal, ...seed })).toMatchObject(expected);
   });
 
   it.each([
-    { name: 'reduced to id, code, name', profile: { id: 4, code: 'SUP', name: 'Supervisor', extra: 'dropped' }, expected: { id: 4, code: 'SUP', name: 'Supervisor' } },
+    {
+      name: 'reduced to id, code, name',
+      profile: { id: 4, code: 'SUP', name: 'Supervisor', extra: 'dropped' },
+      expected: { id: 4, code: 'SUP', name: 'Supervisor' },
+    },
     { name: 'null stays null', profile: null, expected: null },
   ])('profile $name', ({ profile, expected }) => {
     expect(salesRepFromSeed({ ...minimal, profile: profile as SalesRep['profile'] }).profile).toStrictEqual(expected);
   });
 
   it.each([
-    { name: 'id that is not a UUID', seed: { id: '12345' }, message: 'sales rep ana@example.com: id 12345 is not a UUID' },
-    { name: 'id with a bad variant digit', seed: { id: '3f2b8c1e-5d4a-4b7e-1c21-0a1b2c3d4e5f' }, message: 'is not a UUID' },
-    { name: 'createdAt without fractional seconds', seed: { createdAt: '2024-03-01T12:00:00Z' }, message: 'sales rep ana@example.com: createdAt 2024-03-01T12:00:00Z needs fractional seconds in UTC' },
-    { name: 'updatedAt without fractional seconds', seed: { updatedAt: '2024-03-01T12:00:00Z' }, message: 'updatedAt 2024-03-01T12:00:00Z needs fractional seconds' },
-    { name: 'createdAt with an offset instead of Z', seed: { createdAt: '2024-03-01T12:00:00.000-03:00' }, message: 'needs fractional seconds in UTC' },
+    {
+      name: 'id that is not a UUID',
+      seed: { id: '12345' },
+      message: 'sales rep ana@example.com: id 12345 is not a UUID',
+    },
+    {
+      name: 'id with a bad variant digit',
+      seed: { id: '3f2b8c1e-5d4a-4b7e-1c21-0a1b2c3d4e5f' },
+      message: 'is not a UUID',
+    },
+    {
+      name: 'createdAt without fractional seconds',
+      seed: { createdAt: '2024-03-01T12:00:00Z' },
+      message: 'sales rep ana@example.com: createdAt 2024-03-01T12:00:00Z needs fractional seconds in UTC',
+    },
+    {
+      name: 'updatedAt without fractional seconds',
+      seed: { updatedAt: '2024-03-01T12:00:00Z' },
+      message: 'updatedAt 2024-03-01T12:00:00Z needs fractional seconds',
+    },
+    {
+      name: 'createdAt with an offset instead of Z',
+      seed: { createdAt: '2024-03-01T12:00:00.000-03:00' },
+      message: 'needs fractional seconds in UTC',
+    },
   ])('rejects $name', ({ seed, message }) => {
     expect(() => salesRepFromSeed({ ...minimal, ...seed })).toThrow(message);
   });

@@ -29,12 +29,38 @@ const noPermissions: SalesRep = {
 describe('permissionSummary', () => {
   it.each<{ name: string; flags: Partial<SalesRep>; expected: string }>([
     { name: 'none', flags: {}, expected: '-----------' },
-    { name: 'the doc comment example', flags: { enabledFreight: true, enabledInsertFreight: true, enabledCustomerRegistration: true, enableAddItemValue: true }, expected: 'FIR-A------' },
+    {
+      name: 'the doc comment example',
+      flags: {
+        enabledFreight: true,
+        enabledInsertFreight: true,
+        enabledCustomerRegistration: true,
+        enableAddItemValue: true,
+      },
+      expected: 'FIR-A------',
+    },
     { name: 'only the last', flags: { enableRestrictedGroupsAttendant: true }, expected: '----------G' },
-    { name: 'discounts', flags: { enableDiscountItemValue: true, enableDiscountBranch: true, enableDiscountFranchise: true, enableDiscountSeller: true }, expected: '---D-BNS---' },
+    {
+      name: 'discounts',
+      flags: {
+        enableDiscountItemValue: true,
+        enableDiscountBranch: true,
+        enableDiscountFranchise: true,
+        enableDiscountSeller: true,
+      },
+      expected: '---D-BNS---',
+    },
     { name: 'coupons and chat', flags: { enableCoupon: true, enableChatSupport: true }, expected: '--------CH-' },
-    { name: 'restricted customers have their own column', flags: { restrictedCustomers: true, enableRestrictedCustomers: true }, expected: '-----------' },
-    { name: 'a truthy non-boolean is not a permission', flags: { enableCoupon: 'true' as unknown as boolean }, expected: '-----------' },
+    {
+      name: 'restricted customers have their own column',
+      flags: { restrictedCustomers: true, enableRestrictedCustomers: true },
+      expected: '-----------',
+    },
+    {
+      name: 'a truthy non-boolean is not a permission',
+      flags: { enableCoupon: 'true' as unknown as boolean },
+      expected: '-----------',
+    },
   ])('$name -> $expected', ({ flags, expected }) => {
     expect(permissionSummary({ ...noPermissions, ...flags })).toBe(expected);
   });

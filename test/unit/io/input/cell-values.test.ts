@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type DecimalSeparator, parseBoolean, parseDecimal, parseList, parseWholeNumber } from '../../../../src/io/input/cell-values.js';
+import {
+  type DecimalSeparator,
+  parseBoolean,
+  parseDecimal,
+  parseList,
+  parseWholeNumber,
+} from '../../../../src/io/input/cell-values.js';
 
 describe('parseBoolean', () => {
   it.each([

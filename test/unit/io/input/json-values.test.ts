@@ -33,36 +33,90 @@ function elementStartLines(text: string, indent = '  '): number[] {
 describe('readJsonValues', () => {
   const customers = [
     { document: '111.444.777-35', name: 'Ana "Aninha" Souza', tags: ['a,b', '[x]', '{y}'] },
-    { document: '11.222.333/0001-81', customerRegistrationAddress: { zipcode: '01310-100', number: '10' }, addressList: [{ main: true }, { main: false, note: 'back\\slash' }] },
+    {
+      document: '11.222.333/0001-81',
+      customerRegistrationAddress: { zipcode: '01310-100', number: '10' },
+      addressList: [{ main: true }, { main: false, note: 'back\\slash' }],
+    },
     { document: '3', note: 'ends with a backslash \\', quote: '"', brace: '}' },
   ];
 
   it.each<[string, string, JsonValue[]]>([
-    ['a pretty-printed array', JSON.stringify(customers, null, 2), customers.map((value, index) => ({ line: elementStartLines(JSON.stringify(customers, null, 2))[index] as number, value }))],
+    [
+      'a pretty-printed array',
+      JSON.stringify(customers, null, 2),
+      customers.map((value, index) => ({
+        line: elementStartLines(JSON.stringify(customers, null, 2))[index] as number,
+        value,
+      })),
+    ],
     ['a compact array', JSON.stringify(customers), customers.map((value) => ({ line: 1, value }))],
-    ['an array after a BOM and blank lines', `\uFEFF\n\n[\n${JSON.stringify(customers[0])}\n]\n`, [{ line: 4, value: customers[0] }]],
-    ['strings with brackets, commas and escaped quotes', '[{"a":"x],[\\"y\\"}{"}, {"b":"\\\\"}]', [{ line: 1, value: { a: 'x],["y"}{' } }, { line: 1, value: { b: '\\' } }]],
-    ['nested objects and arrays', '[\n  {"a":[1,{"b":"}"},[[]]],"c":{"d":{"e":[]}}}\n]', [{ line: 2, value: { a: [1, { b: '}' }, [[]]], c: { d: { e: [] } } } }]],
-    ['scalars in the array', '["a\\"b", "c],[", 5, true, null, -1.5e3]', [
-      { line: 1, value: 'a"b' },
-      { line: 1, value: 'c],[' },
-      { line: 1, value: 5 },
-      { line: 1, value: true },
-      { line: 1, value: null },
-      { line: 1, value: -1500 },
-    ]],
-    ['numbers each on their own line', '[1,\n2 ,\n  3\n]', [{ line: 1, value: 1 }, { line: 2, value: 2 }, { line: 3, value: 3 }]],
+    [
+      'an array after a BOM and blank lines',
+      `\uFEFF\n\n[\n${JSON.stringify(customers[0])}\n]\n`,
+      [{ line: 4, value: customers[0] }],
+    ],
+    [
+      'strings with brackets, commas and escaped quotes',
+      '[{"a":"x],[\\"y\\"}{"}, {"b":"\\\\"}]',
+      [
+        { line: 1, value: { a: 'x],["y"}{' } },
+        { line: 1, value: { b: '\\' } },
+      ],
+    ],
+    [
+      'nested objects and arrays',
+      '[\n  {"a":[1,{"b":"}"},[[]]],"c":{"d":{"e":[]}}}\n]',
+      [{ line: 2, value: { a: [1, { b: '}' }, [[]]], c: { d: { e: [] } } } }],
+    ],
+    [
+      'scalars in the array',
+      '["a\\"b", "c],[", 5, true, null, -1.5e3]',
+      [
+        { line: 1, value: 'a"b' },
+        { line: 1, value: 'c],[' },
+        { line: 1, value: 5 },
+        { line: 1, value: true },
+        { line: 1, value: null },
+        { line: 1, value: -1500 },
+      ],
+    ],
+    [
+      'numbers each on their own line',
+      '[1,\n2 ,\n  3\n]',
+      [
+        { line: 1, value: 1 },
+        { line: 2, value: 2 },
+        { line: 3, value: 3 },
+      ],
+    ],
     ['an empty array', '[]', []],
     ['an empty array with blank space', ' [ \n ] \n', []],
-    ['CRLF line ends', '[\r\n  {"a":1},\r\n  {"a":2}\r\n]\r\n', [{ line: 2, value: { a: 1 } }, { line: 3, value: { a: 2 } }]],
+    [
+      'CRLF line ends',
+      '[\r\n  {"a":1},\r\n  {"a":2}\r\n]\r\n',
+      [
+        { line: 2, value: { a: 1 } },
+        { line: 3, value: { a: 2 } },
+      ],
+    ],
     ['one object', '{"document":"1","name":"Ana"}', [{ line: 1, value: { document: '1', name: 'Ana' } }]],
-    ['one pretty-printed object after blank lines', '\n\n{\n  "document": "1"\n}\n', [{ line: 3, value: { document: '1' } }]],
+    [
+      'one pretty-printed object after blank lines',
+      '\n\n{\n  "document": "1"\n}\n',
+      [{ line: 3, value: { document: '1' } }],
+    ],
   ])('%s', async (_name, text, expected) => {
-    for (const chunk of chunkSizes(text)) expect({ chunk, values: await valuesOf(readJsonValues, text, chunk) }).toEqual({ chunk, values: expected });
+    for (const chunk of chunkSizes(text))
+      expect({ chunk, values: await valuesOf(readJsonValues, text, chunk) }).toEqual({ chunk, values: expected });
   });
 
   it('streams a large array split into tiny chunks', async () => {
-    const records = Array.from({ length: 3000 }, (_, index) => ({ document: String(index), name: `Cliente, "${index}" [${index}]`, nested: { list: [index, { deep: '}]' }] } }));
+    const records = Array.from({ length: 3000 }, (_, index) => ({
+      document: String(index),
+      name: `Cliente, "${index}" [${index}]`,
+      nested: { list: [index, { deep: '}]' }] },
+    }));
     const text = JSON.stringify(records, null, 1);
     const values = await valuesOf(readJsonValues, text, 3);
     expect(values.length).toBe(3000);
@@ -89,23 +143,59 @@ describe('readJsonValues', () => {
 
   it.each<[string, string, string]>([
     ['an empty file', '', 'customers.json:1:1: the file is empty: expected a JSON array of records or one object'],
-    ['a file of blank space', '  \n \n', 'customers.json:1:1: the file is empty: expected a JSON array of records or one object'],
+    [
+      'a file of blank space',
+      '  \n \n',
+      'customers.json:1:1: the file is empty: expected a JSON array of records or one object',
+    ],
     ['a bare word', 'document,name\n', 'customers.json:1:1: expected a JSON array of records or one object, found "d"'],
-    ['a trailing comma', '[\n  {"a":1},\n  {"a":2},\n]', 'customers.json:4:1: a comma before "]" leaves an empty element'],
+    [
+      'a trailing comma',
+      '[\n  {"a":1},\n  {"a":2},\n]',
+      'customers.json:4:1: a comma before "]" leaves an empty element',
+    ],
     ['a leading comma', '[,{"a":1}]', 'customers.json:1:2: unexpected ","; an element is missing'],
     ['two commas', '[{"a":1},,{"a":2}]', 'customers.json:1:10: unexpected ","; an element is missing'],
-    ['a missing comma between objects', '[\n  {"a":1}\n  {"a":2}\n]', 'customers.json:3:3: expected "," or "]" between elements, found "{"'],
+    [
+      'a missing comma between objects',
+      '[\n  {"a":1}\n  {"a":2}\n]',
+      'customers.json:3:3: expected "," or "]" between elements, found "{"',
+    ],
     ['a missing comma between numbers', '[1 2]', 'customers.json:1:4: expected "," or "]" between elements, found "2"'],
     ['an extra closing brace', '[{"a":1}}]', 'customers.json:1:9: expected "," or "]" between elements, found "}"'],
-    ['text after the array', '[{"a":1}]\n\nx', 'customers.json:3:1: unexpected "x" after the end of the top-level array'],
+    [
+      'text after the array',
+      '[{"a":1}]\n\nx',
+      'customers.json:3:1: unexpected "x" after the end of the top-level array',
+    ],
     ['a second array', '[{"a":1}][]', 'customers.json:1:10: unexpected "[" after the end of the top-level array'],
-    ['an array never closed', '[\n  {"a":1},\n  {"a":2}\n', 'customers.json:4:0: the top-level array is never closed with "]"'],
+    [
+      'an array never closed',
+      '[\n  {"a":1},\n  {"a":2}\n',
+      'customers.json:4:0: the top-level array is never closed with "]"',
+    ],
     ['an element never closed', '[{"a":1', 'customers.json:1:7: the top-level array is never closed with "]"'],
-    ['a missing value inside an element', '[\n  {"a": 1},\n  {"b": 1,}\n]', 'customers.json:3:11: invalid JSON: Expected double-quoted property name.'],
-    ['a missing comma inside an element', `[ {"a":"${'x'.repeat(300)}" "b":1}]`, 'customers.json:1:311: invalid JSON: Expected \',\' or \'}\' after property value.'],
+    [
+      'a missing value inside an element',
+      '[\n  {"a": 1},\n  {"b": 1,}\n]',
+      'customers.json:3:11: invalid JSON: Expected double-quoted property name.',
+    ],
+    [
+      'a missing comma inside an element',
+      `[ {"a":"${'x'.repeat(300)}" "b":1}]`,
+      "customers.json:1:311: invalid JSON: Expected ',' or '}' after property value.",
+    ],
     ['a bad number', '[\n\n    01]', 'customers.json:3:6: invalid JSON: Unexpected number.'],
-    ['NDJSON saved as .json', '{"a":1}\n{"b":2}\n', 'customers.json:2:1: invalid JSON: Unexpected non-whitespace character after JSON.'],
-    ['one object with a missing comma, indented', '\n  {"a":1 "b":2}', 'customers.json:2:10: invalid JSON: Expected \',\' or \'}\' after property value.'],
+    [
+      'NDJSON saved as .json',
+      '{"a":1}\n{"b":2}\n',
+      'customers.json:2:1: invalid JSON: Unexpected non-whitespace character after JSON.',
+    ],
+    [
+      'one object with a missing comma, indented',
+      '\n  {"a":1 "b":2}',
+      "customers.json:2:10: invalid JSON: Expected ',' or '}' after property value.",
+    ],
   ])('%s', async (_name, text, message) => {
     for (const chunk of chunkSizes(text)) {
       const error = await failureOf(readJsonValues, text, chunk);
@@ -117,8 +207,16 @@ describe('readJsonValues', () => {
   });
 
   it.each<[string, string, RegExp]>([
-    ['a bad literal inside an element', '[\n  {"a": 1},\n  {"b": tru}\n]', /^customers\.json:3:3: invalid JSON: Unexpected token/],
-    ['a bad token inside an element spread over lines', '[\n  {\n    "a": [1,\n      2,,]\n  }\n]', /^customers\.json:2:3: invalid JSON: Unexpected token/],
+    [
+      'a bad literal inside an element',
+      '[\n  {"a": 1},\n  {"b": tru}\n]',
+      /^customers\.json:3:3: invalid JSON: Unexpected token/,
+    ],
+    [
+      'a bad token inside an element spread over lines',
+      '[\n  {\n    "a": [1,\n      2,,]\n  }\n]',
+      /^customers\.json:2:3: invalid JSON: Unexpected token/,
+    ],
   ])('%s names the line and column where the element starts, in one line', async (_name, text, message) => {
     const error = await failureOf(readJsonValues, text);
     expect(error.message).toMatch(message);
@@ -136,8 +234,20 @@ describe('parseJsonAt', () => {
   });
 
   it.each<[string, string, number, number, string]>([
-    ['an error on the first line is offset by the start column', '{"a" 1}', 7, 5, 'in.json:7:10: invalid JSON: Expected \':\' after property name.'],
-    ['an error on a later line counts columns from that line', '{\n  "a": 1\n  "b": 2\n}', 10, 4, 'in.json:12:3: invalid JSON: Expected \',\' or \'}\' after property value.'],
+    [
+      'an error on the first line is offset by the start column',
+      '{"a" 1}',
+      7,
+      5,
+      "in.json:7:10: invalid JSON: Expected ':' after property name.",
+    ],
+    [
+      'an error on a later line counts columns from that line',
+      '{\n  "a": 1\n  "b": 2\n}',
+      10,
+      4,
+      "in.json:12:3: invalid JSON: Expected ',' or '}' after property value.",
+    ],
     ['the end of the input', '{"a":', 2, 1, 'in.json:2:1: invalid JSON: Unexpected end of JSON input.'],
   ])('%s', (_name, text, line, column, message) => {
     expect(() => parseJsonAt(text, 'in.json', line, column)).toThrow(message);
@@ -160,19 +270,58 @@ describe('parseJsonAt', () => {
 
 describe('readNdjsonValues', () => {
   it.each<[string, string, JsonValue[]]>([
-    ['one value per line', '{"a":1}\n{"a":2}\n', [{ line: 1, value: { a: 1 } }, { line: 2, value: { a: 2 } }]],
-    ['blank lines skipped, line numbers kept', '\n{"a":1}\n\n   \n{"a":2}\r\n\t\n{"a":3}', [{ line: 2, value: { a: 1 } }, { line: 5, value: { a: 2 } }, { line: 7, value: { a: 3 } }]],
+    [
+      'one value per line',
+      '{"a":1}\n{"a":2}\n',
+      [
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { a: 2 } },
+      ],
+    ],
+    [
+      'blank lines skipped, line numbers kept',
+      '\n{"a":1}\n\n   \n{"a":2}\r\n\t\n{"a":3}',
+      [
+        { line: 2, value: { a: 1 } },
+        { line: 5, value: { a: 2 } },
+        { line: 7, value: { a: 3 } },
+      ],
+    ],
     ['a BOM on the first line', '\uFEFF{"a":1}\n', [{ line: 1, value: { a: 1 } }]],
-    ['CRLF', '{"a":1}\r\n{"a":2}\r\n', [{ line: 1, value: { a: 1 } }, { line: 2, value: { a: 2 } }]],
-    ['strings holding braces and escaped newlines', '{"a":"}\\n{"}\n["x"]\n7\n', [{ line: 1, value: { a: '}\n{' } }, { line: 2, value: ['x'] }, { line: 3, value: 7 }]],
+    [
+      'CRLF',
+      '{"a":1}\r\n{"a":2}\r\n',
+      [
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { a: 2 } },
+      ],
+    ],
+    [
+      'strings holding braces and escaped newlines',
+      '{"a":"}\\n{"}\n["x"]\n7\n',
+      [
+        { line: 1, value: { a: '}\n{' } },
+        { line: 2, value: ['x'] },
+        { line: 3, value: 7 },
+      ],
+    ],
     ['an empty file', '', []],
   ])('%s', async (_name, text, expected) => {
-    for (const chunk of chunkSizes(text)) expect({ chunk, values: await valuesOf(readNdjsonValues, text, chunk) }).toEqual({ chunk, values: expected });
+    for (const chunk of chunkSizes(text))
+      expect({ chunk, values: await valuesOf(readNdjsonValues, text, chunk) }).toEqual({ chunk, values: expected });
   });
 
   it.each<[string, string, RegExp]>([
-    ['a record cut off on the last line', '{"a":1}\n\n{"a":', /^customers\.json:3:1: invalid JSON: Unexpected end of JSON input\.$/],
-    ['a missing comma on line 2', '{"a":1}\n{"a":1 "b":2}\n', /^customers\.json:2:8: invalid JSON: Expected ',' or '}' after property value\.$/],
+    [
+      'a record cut off on the last line',
+      '{"a":1}\n\n{"a":',
+      /^customers\.json:3:1: invalid JSON: Unexpected end of JSON input\.$/,
+    ],
+    [
+      'a missing comma on line 2',
+      '{"a":1}\n{"a":1 "b":2}\n',
+      /^customers\.json:2:8: invalid JSON: Expected ',' or '}' after property value\.$/,
+    ],
     ['a pretty-printed object is not NDJSON', '{\n  "a": 1\n}\n', /^customers\.json:1:2: invalid JSON: /],
   ])('%s', async (_name, text, message) => {
     const error = await failureOf(readNdjsonValues, text, 4);

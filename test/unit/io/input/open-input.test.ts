@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, InputError, UsageError } from '../../../../src/errors.js';
-import { type InputOptions, type InputRecord, type OpenedInput, openInput, parseHeaderMap } from '../../../../src/io/input/open-input.js';
+import {
+  type InputOptions,
+  type InputRecord,
+  type OpenedInput,
+  openInput,
+  parseHeaderMap,
+} from '../../../../src/io/input/open-input.js';
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
 
 const fieldTypes: Record<string, FieldType> = {
@@ -46,15 +52,25 @@ function writeInput(name: string, content: string | Buffer): string {
 /** A stdin that delivers the bytes in several chunks, as a pipe does. */
 function stdinOf(content: Buffer, chunkSize = 7): Readable {
   const chunks: Buffer[] = [];
-  for (let index = 0; index < content.length; index += chunkSize) chunks.push(content.subarray(index, index + chunkSize));
+  for (let index = 0; index < content.length; index += chunkSize)
+    chunks.push(content.subarray(index, index + chunkSize));
   return Readable.from(chunks, { objectMode: false });
 }
 
 const noStdin = Readable.from([]);
 
-async function open(path: string, options: Partial<InputOptions> = {}): Promise<{ opened: OpenedInput; warnings: string[] }> {
+async function open(
+  path: string,
+  options: Partial<InputOptions> = {},
+): Promise<{ opened: OpenedInput; warnings: string[] }> {
   const warnings: string[] = [];
-  const opened = await openInput({ path, stdin: noStdin, catalogue, warn: (message) => warnings.push(message), ...options });
+  const opened = await openInput({
+    path,
+    stdin: noStdin,
+    catalogue,
+    warn: (message) => warnings.push(message),
+    ...options,
+  });
   return { opened, warnings };
 }
 
@@ -94,24 +110,57 @@ describe('openInput: a CSV from pt-BR Excel (Windows-1252, ";", CRLF, decimal co
     ['a file', false],
     ['stdin', true],
   ])('from %s: sniffs encoding, delimiter and decimal, and types the cells', async (_name, fromStdin) => {
-    const { opened, warnings } = fromStdin ? await open('-', { stdin: stdinOf(bytes) }) : await open(writeInput('clientes.csv', bytes));
+    const { opened, warnings } = fromStdin
+      ? await open('-', { stdin: stdinOf(bytes) })
+      : await open(writeInput('clientes.csv', bytes));
     expect(opened.file).toBe(fromStdin ? 'stdin' : opened.file);
     expect(opened.format).toBe('csv');
     expect(opened.encoding).toBe('windows-1252');
     expect(opened.csv).toEqual({
       delimiter: ';',
       decimal: ',',
-      headers: ['document', 'name', 'lat', 'active', 'quantity', 'customerGroupList', 'customerRegistrationAddress.zipcode'],
+      headers: [
+        'document',
+        'name',
+        'lat',
+        'active',
+        'quantity',
+        'customerGroupList',
+        'customerRegistrationAddress.zipcode',
+      ],
     });
     const records = await recordsOf(opened);
     expect(records.map((record) => ({ line: record.line, values: record.values, problems: record.problems }))).toEqual([
       {
         line: 2,
-        values: { document: '111.444.777-35', name: 'João da Conceição', lat: -23.5505, active: true, quantity: 1500, customerGroupList: ['Atacado', 'Sul'], customerRegistrationAddress: { zipcode: '01310100' } },
+        values: {
+          document: '111.444.777-35',
+          name: 'João da Conceição',
+          lat: -23.5505,
+          active: true,
+          quantity: 1500,
+          customerGroupList: ['Atacado', 'Sul'],
+          customerRegistrationAddress: { zipcode: '01310100' },
+        },
         problems: [],
       },
-      { line: 4, values: { document: '11.222.333/0001-81', name: 'Açaí & Cia; Ltda', lat: 1234.56, active: false, quantity: 2 }, problems: [] },
-      { line: 5, values: { document: '00000000000191', name: 'Preço € "especial"\nsegunda linha', lat: '12.5', active: 'talvez', quantity: '1,5', customerGroupList: ['Região Sul'] }, problems: [] },
+      {
+        line: 4,
+        values: { document: '11.222.333/0001-81', name: 'Açaí & Cia; Ltda', lat: 1234.56, active: false, quantity: 2 },
+        problems: [],
+      },
+      {
+        line: 5,
+        values: {
+          document: '00000000000191',
+          name: 'Preço € "especial"\nsegunda linha',
+          lat: '12.5',
+          active: 'talvez',
+          quantity: '1,5',
+          customerGroupList: ['Região Sul'],
+        },
+        problems: [],
+      },
     ]);
     expect(records[1]?.original).toEqual(['11.222.333/0001-81', 'Açaí & Cia; Ltda', '1.234,56', 'NÃO', '2', '', '']);
     expect(warnings).toEqual([]);
@@ -131,7 +180,9 @@ describe('openInput: UTF-8', () => {
     const { opened, warnings } = await open(path);
     expect(opened.encoding).toBe('utf-8');
     expect(opened.csv).toEqual({ delimiter: ',', decimal: '.', headers: ['document', 'name', 'lat'] });
-    expect((await recordsOf(opened)).map((record) => [record.line, record.values])).toEqual([[2, { document: '1', name: 'José', lat: -23.5 }]]);
+    expect((await recordsOf(opened)).map((record) => [record.line, record.values])).toEqual([
+      [2, { document: '1', name: 'José', lat: -23.5 }],
+    ]);
     expect(warnings).toEqual([]);
   });
 
@@ -159,27 +210,56 @@ describe('openInput: UTF-8', () => {
   it('a Windows-1252 byte past the sniffed sample stops the reading with the fix', async () => {
     const rows = Array.from({ length: 3000 }, (_, index) => `${index},Cliente número ${index}`).join('\n');
     expect(Buffer.byteLength(rows)).toBeGreaterThan(64 * 1024);
-    const path = writeInput('late.csv', Buffer.concat([Buffer.from(`document,name\n${rows}\n`), Buffer.from([0x39, 0x2c, 0x4a, 0x6f, 0xe3, 0x6f, 0x0a])]));
+    const path = writeInput(
+      'late.csv',
+      Buffer.concat([Buffer.from(`document,name\n${rows}\n`), Buffer.from([0x39, 0x2c, 0x4a, 0x6f, 0xe3, 0x6f, 0x0a])]),
+    );
     const { opened } = await open(path);
     expect(opened.encoding).toBe('utf-8');
     const error = await rejectionOf(recordsOf(opened));
     expect(error).toBeInstanceOf(InputError);
-    expect(error.message).toMatch(/: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/);
+    expect(error.message).toMatch(
+      /: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/,
+    );
   });
 
   it('a row with more cells than the header carries a problem', async () => {
     const { opened } = await open(writeInput('wide.csv', 'document,name\n1,Ana,extra\n2,Bia,\n'));
     const records = await recordsOf(opened);
-    expect(records.map((record) => record.problems)).toEqual([['the row has 3 cells but the header has 2 columns; check the delimiter and quotes'], []]);
+    expect(records.map((record) => record.problems)).toEqual([
+      ['the row has 3 cells but the header has 2 columns; check the delimiter and quotes'],
+      [],
+    ]);
   });
 });
 
 describe('openInput: stdin (-), format sniffed', () => {
   it.each<[string, string, 'csv' | 'json' | 'ndjson', { line: number; values: Record<string, unknown> }[]]>([
     ['CSV', 'document;lat\n1;2,5\n', 'csv', [{ line: 2, values: { document: '1', lat: 2.5 } }]],
-    ['a JSON array', '[\n {"document": "1"},\n {"document": "2"}\n]', 'json', [{ line: 2, values: { document: '1' } }, { line: 3, values: { document: '2' } }]],
-    ['NDJSON', '{"document":"1"}\n\n{"document":"2"}\n', 'ndjson', [{ line: 1, values: { document: '1' } }, { line: 3, values: { document: '2' } }]],
-    ['one JSON object', '{\n  "document": "1",\n  "active": true\n}\n', 'json', [{ line: 1, values: { document: '1', active: true } }]],
+    [
+      'a JSON array',
+      '[\n {"document": "1"},\n {"document": "2"}\n]',
+      'json',
+      [
+        { line: 2, values: { document: '1' } },
+        { line: 3, values: { document: '2' } },
+      ],
+    ],
+    [
+      'NDJSON',
+      '{"document":"1"}\n\n{"document":"2"}\n',
+      'ndjson',
+      [
+        { line: 1, values: { document: '1' } },
+        { line: 3, values: { document: '2' } },
+      ],
+    ],
+    [
+      'one JSON object',
+      '{\n  "document": "1",\n  "active": true\n}\n',
+      'json',
+      [{ line: 1, values: { document: '1', active: true } }],
+    ],
     ['a JSON array after a BOM', '\uFEFF[{"document":"1"}]', 'json', [{ line: 1, values: { document: '1' } }]],
   ])('%s', async (_name, content, format, expected) => {
     const { opened } = await open('-', { stdin: stdinOf(Buffer.from(content, 'utf8'), 3) });
@@ -193,7 +273,14 @@ describe('openInput: stdin (-), format sniffed', () => {
     const { opened } = await open('-', { stdin: stdinOf(Buffer.from(rows.join('\n'), 'utf8'), 1000) });
     const records = await recordsOf(opened);
     expect(records.length).toBe(10_000);
-    expect(records.every((record, index) => record.line === index + 1 && record.values.document === String(index) && record.values.name === `Clienté ${index}`)).toBe(true);
+    expect(
+      records.every(
+        (record, index) =>
+          record.line === index + 1 &&
+          record.values.document === String(index) &&
+          record.values.name === `Clienté ${index}`,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -235,14 +322,22 @@ describe('openInput: JSON', () => {
   });
 
   it('an unknown field warns once, not once per record', async () => {
-    const { opened, warnings } = await open(writeInput('customers.ndjson', '{"document":"1","fax":"x"}\n{"document":"2","fax":"y"}\n'));
+    const { opened, warnings } = await open(
+      writeInput('customers.ndjson', '{"document":"1","fax":"x"}\n{"document":"2","fax":"y"}\n'),
+    );
     expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }, { document: '2' }]);
-    expect(warnings).toEqual([`warning: ${opened.file}:1: unknown field "fax"; it is ignored (--strict makes this an error).`]);
+    expect(warnings).toEqual([
+      `warning: ${opened.file}:1: unknown field "fax"; it is ignored (--strict makes this an error).`,
+    ]);
   });
 
   it('--map renames JSON keys', async () => {
-    const { opened } = await open(writeInput('erp.json', '{"CNPJ":"11.222.333/0001-81","Ativo":"não"}'), { headerMap: { CNPJ: 'document', Ativo: 'active' } });
-    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '11.222.333/0001-81', active: false }]);
+    const { opened } = await open(writeInput('erp.json', '{"CNPJ":"11.222.333/0001-81","Ativo":"não"}'), {
+      headerMap: { CNPJ: 'document', Ativo: 'active' },
+    });
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([
+      { document: '11.222.333/0001-81', active: false },
+    ]);
   });
 
   it('an errors file fed back: the last "error" field is dropped silently', async () => {
@@ -270,7 +365,12 @@ describe('openInput: empty inputs are nothing to do, not an error', () => {
     ['an empty .ndjson', 'empty.ndjson', '', 'ndjson'],
     ['an empty file with no telling extension', 'empty.dat', '', 'csv'],
     ['a CSV of empty lines', 'blank.csv', '\r\n\r\n\r\n', 'csv'],
-    ['a CSV that is only a BOM (Excel "CSV UTF-8" of an empty sheet)', 'bom.csv', Buffer.from([0xef, 0xbb, 0xbf]), 'csv'],
+    [
+      'a CSV that is only a BOM (Excel "CSV UTF-8" of an empty sheet)',
+      'bom.csv',
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      'csv',
+    ],
   ])('%s has no records', async (_name, fileName, content, format) => {
     const { opened, warnings } = await open(writeInput(fileName, content));
     expect(opened.format).toBe(format);
@@ -294,8 +394,18 @@ describe('openInput: empty inputs are nothing to do, not an error', () => {
 
 describe('openInput: refusals', () => {
   it.each<[string, () => string | Buffer, RegExp, number]>([
-    ['an .xlsx workbook', () => Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]), /: this is an Excel workbook \(\.xlsx\), not CSV\. In Excel choose "Save As" > "CSV UTF-8" and pass that file\.$/, ExitCode.dataInvalid],
-    ['a binary file', () => Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), /: looks like a binary file, not CSV or JSON text\. Export the data as CSV or JSON\.$/, ExitCode.dataInvalid],
+    [
+      'an .xlsx workbook',
+      () => Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]),
+      /: this is an Excel workbook \(\.xlsx\), not CSV\. In Excel choose "Save As" > "CSV UTF-8" and pass that file\.$/,
+      ExitCode.dataInvalid,
+    ],
+    [
+      'a binary file',
+      () => Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]),
+      /: looks like a binary file, not CSV or JSON text\. Export the data as CSV or JSON\.$/,
+      ExitCode.dataInvalid,
+    ],
   ])('%s', async (_name, content, message, exitCode) => {
     const path = writeInput('input.csv', content());
     const error = await rejectionOf(open(path));
@@ -325,11 +435,36 @@ describe('openInput: refusals', () => {
   });
 
   it.each<[string, string, Partial<InputOptions>, string]>([
-    ['a repeated column', 'document,name,name\n1,a,b\n', {}, ':1: column "name" appears 2 times (columns 2, 3). Keep one, or rename the other with --map.'],
-    ['a missing required column', 'name,lat\na,1\n', {}, ':1: no "document" column (the columns are name, lat). Name the column "document", or map yours to it with --map.'],
-    ['a header line after empty lines', '\n\nname\na\n', {}, ':3: no "document" column (the columns are name). Name the column "document", or map yours to it with --map.'],
-    ['--strict and an unknown column', 'document,nmae\n1,a\n', { strict: true }, ':1: unknown column "nmae" (did you mean "name"?). Rename it with --map, or drop --strict to ignore it.'],
-    ['--strict and an unknown column with no suggestion', 'document,Observações\n1,a\n', { strict: true }, ':1: unknown column "Observações". Rename it with --map, or drop --strict to ignore it.'],
+    [
+      'a repeated column',
+      'document,name,name\n1,a,b\n',
+      {},
+      ':1: column "name" appears 2 times (columns 2, 3). Keep one, or rename the other with --map.',
+    ],
+    [
+      'a missing required column',
+      'name,lat\na,1\n',
+      {},
+      ':1: no "document" column (the columns are name, lat). Name the column "document", or map yours to it with --map.',
+    ],
+    [
+      'a header line after empty lines',
+      '\n\nname\na\n',
+      {},
+      ':3: no "document" column (the columns are name). Name the column "document", or map yours to it with --map.',
+    ],
+    [
+      '--strict and an unknown column',
+      'document,nmae\n1,a\n',
+      { strict: true },
+      ':1: unknown column "nmae" (did you mean "name"?). Rename it with --map, or drop --strict to ignore it.',
+    ],
+    [
+      '--strict and an unknown column with no suggestion',
+      'document,Observações\n1,a\n',
+      { strict: true },
+      ':1: unknown column "Observações". Rename it with --map, or drop --strict to ignore it.',
+    ],
   ])('%s', async (_name, content, options, suffix) => {
     const path = writeInput('input.csv', content);
     const error = await rejectionOf(open(path, options));
@@ -341,7 +476,9 @@ describe('openInput: refusals', () => {
   it('without --strict an unknown column is a warning and is ignored', async () => {
     const path = writeInput('input.csv', 'document,nmae\n1,a\n');
     const { opened, warnings } = await open(path);
-    expect(warnings).toEqual([`warning: ${path}:1: unknown column "nmae" (did you mean "name"?); it is ignored (--strict makes this an error).`]);
+    expect(warnings).toEqual([
+      `warning: ${path}:1: unknown column "nmae" (did you mean "name"?); it is ignored (--strict makes this an error).`,
+    ]);
     expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
   });
 
@@ -362,7 +499,10 @@ describe('openInput: refusals', () => {
 
 describe('parseHeaderMap', () => {
   it('returns the mapping', () => {
-    expect(parseHeaderMap({ CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode' }, 'map.json')).toEqual({ CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode' });
+    expect(parseHeaderMap({ CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode' }, 'map.json')).toEqual({
+      CNPJ: 'document',
+      CEP: 'customerRegistrationAddress.zipcode',
+    });
     expect(parseHeaderMap({}, 'map.json')).toEqual({});
   });
 
@@ -371,8 +511,16 @@ describe('parseHeaderMap', () => {
     ['null', null, 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['a string', 'document', 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['a number value', { CNPJ: 1 }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
-    ['an empty value', { CEP: 'customerRegistrationAddress.zipcode', CNPJ: '' }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
-    ['a nested object', { CNPJ: { to: 'document' } }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+    [
+      'an empty value',
+      { CEP: 'customerRegistrationAddress.zipcode', CNPJ: '' },
+      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+    ],
+    [
+      'a nested object',
+      { CNPJ: { to: 'document' } },
+      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+    ],
   ])('%s is a usage error', (_name, json, message) => {
     const error = (() => {
       try {

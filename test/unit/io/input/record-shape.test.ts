@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DecimalSeparator } from '../../../../src/io/input/cell-values.js';
-import { type FieldCatalogue, type FieldType, pathSegments, planColumns, setPath, shapeRow, typedValue } from '../../../../src/io/input/record-shape.js';
+import {
+  type FieldCatalogue,
+  type FieldType,
+  pathSegments,
+  planColumns,
+  setPath,
+  shapeRow,
+  typedValue,
+} from '../../../../src/io/input/record-shape.js';
 
 const fieldTypes: Record<string, FieldType> = {
   document: 'string',
@@ -30,38 +38,154 @@ describe('planColumns', () => {
     const { columns, problems } = planColumns(['document', 'addressList.1.zipcode', 'active'], catalogue);
     expect(columns).toEqual([
       { index: 0, header: 'document', path: 'document', segments: ['document'], type: 'string' },
-      { index: 1, header: 'addressList.1.zipcode', path: 'addressList.1.zipcode', segments: ['addressList', 1, 'zipcode'], type: 'string' },
+      {
+        index: 1,
+        header: 'addressList.1.zipcode',
+        path: 'addressList.1.zipcode',
+        segments: ['addressList', 1, 'zipcode'],
+        type: 'string',
+      },
       { index: 2, header: 'active', path: 'active', segments: ['active'], type: 'boolean' },
     ]);
     expect(problems).toEqual({ unknown: [], repeated: [], missing: [] });
   });
 
-  it.each<[string, string[], Record<string, string>, { path: string; index: number }[], Partial<ReturnType<typeof planColumns>['problems']>]>([
-    ['headers are trimmed', [' document ', '\tname'], {}, [{ path: 'document', index: 0 }, { path: 'name', index: 1 }], {}],
-    ['empty headers are skipped', ['document', '', '  ', 'name'], {}, [{ path: 'document', index: 0 }, { path: 'name', index: 3 }], {}],
-    ['--map renames an ERP header', ['CNPJ', 'CEP', 'Razão Social'], { CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode', 'Razão Social': 'name' }, [
-      { path: 'document', index: 0 },
-      { path: 'customerRegistrationAddress.zipcode', index: 1 },
-      { path: 'name', index: 2 },
-    ], {}],
-    ['--map is looked up by the trimmed header and its target is trimmed', [' CNPJ '], { CNPJ: ' document ' }, [{ path: 'document', index: 0 }], {}],
-    ['headers not in the map keep their name', ['CNPJ', 'name'], { CNPJ: 'document' }, [{ path: 'document', index: 0 }, { path: 'name', index: 1 }], {}],
-    ['a repeated header drops both columns', ['document', 'name', 'name'], {}, [{ path: 'document', index: 0 }], { repeated: [{ path: 'name', columns: [2, 3] }] }],
-    ['a header mapped onto another column repeats it', ['document', 'CNPJ'], { CNPJ: 'document' }, [], { repeated: [{ path: 'document', columns: [1, 2] }], missing: [] }],
-    ['an unknown column with a suggestion', ['documnet', 'name'], {}, [{ path: 'name', index: 1 }], {
-      unknown: [{ header: 'documnet', column: 1, suggestion: 'document' }],
-      missing: ['document'],
-    }],
-    ['an unknown column with no near name', ['document', 'Observações internas'], {}, [{ path: 'document', index: 0 }], { unknown: [{ header: 'Observações internas', column: 2, suggestion: undefined }] }],
-    ['the unknown column is reported by its own header, the suggestion from the mapped path', ['CNPJ', 'Cidade'], { CNPJ: 'document', Cidade: 'customerRegistrationAddress.zipcod' }, [{ path: 'document', index: 0 }], {
-      unknown: [{ header: 'Cidade', column: 2, suggestion: 'customerRegistrationAddress.zipcode' }],
-    }],
-    ['a missing required column', ['name', 'active'], {}, [{ path: 'name', index: 0 }, { path: 'active', index: 1 }], { missing: ['document'] }],
-    ['the required column supplied through --map', ['CPF/CNPJ'], { 'CPF/CNPJ': 'document' }, [{ path: 'document', index: 0 }], { missing: [] }],
-    ['an errors file fed back: its last column "error" is ignored', ['document', 'name', 'error'], {}, [{ path: 'document', index: 0 }, { path: 'name', index: 1 }], { unknown: [] }],
-    ['an "error" column that is not the last is unknown', ['document', 'error', 'name'], {}, [{ path: 'document', index: 0 }, { path: 'name', index: 2 }], {
-      unknown: [{ header: 'error', column: 2, suggestion: undefined }],
-    }],
+  it.each<
+    [
+      string,
+      string[],
+      Record<string, string>,
+      { path: string; index: number }[],
+      Partial<ReturnType<typeof planColumns>['problems']>,
+    ]
+  >([
+    [
+      'headers are trimmed',
+      [' document ', '\tname'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 1 },
+      ],
+      {},
+    ],
+    [
+      'empty headers are skipped',
+      ['document', '', '  ', 'name'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 3 },
+      ],
+      {},
+    ],
+    [
+      '--map renames an ERP header',
+      ['CNPJ', 'CEP', 'Razão Social'],
+      { CNPJ: 'document', CEP: 'customerRegistrationAddress.zipcode', 'Razão Social': 'name' },
+      [
+        { path: 'document', index: 0 },
+        { path: 'customerRegistrationAddress.zipcode', index: 1 },
+        { path: 'name', index: 2 },
+      ],
+      {},
+    ],
+    [
+      '--map is looked up by the trimmed header and its target is trimmed',
+      [' CNPJ '],
+      { CNPJ: ' document ' },
+      [{ path: 'document', index: 0 }],
+      {},
+    ],
+    [
+      'headers not in the map keep their name',
+      ['CNPJ', 'name'],
+      { CNPJ: 'document' },
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 1 },
+      ],
+      {},
+    ],
+    [
+      'a repeated header drops both columns',
+      ['document', 'name', 'name'],
+      {},
+      [{ path: 'document', index: 0 }],
+      { repeated: [{ path: 'name', columns: [2, 3] }] },
+    ],
+    [
+      'a header mapped onto another column repeats it',
+      ['document', 'CNPJ'],
+      { CNPJ: 'document' },
+      [],
+      { repeated: [{ path: 'document', columns: [1, 2] }], missing: [] },
+    ],
+    [
+      'an unknown column with a suggestion',
+      ['documnet', 'name'],
+      {},
+      [{ path: 'name', index: 1 }],
+      {
+        unknown: [{ header: 'documnet', column: 1, suggestion: 'document' }],
+        missing: ['document'],
+      },
+    ],
+    [
+      'an unknown column with no near name',
+      ['document', 'Observações internas'],
+      {},
+      [{ path: 'document', index: 0 }],
+      { unknown: [{ header: 'Observações internas', column: 2, suggestion: undefined }] },
+    ],
+    [
+      'the unknown column is reported by its own header, the suggestion from the mapped path',
+      ['CNPJ', 'Cidade'],
+      { CNPJ: 'document', Cidade: 'customerRegistrationAddress.zipcod' },
+      [{ path: 'document', index: 0 }],
+      {
+        unknown: [{ header: 'Cidade', column: 2, suggestion: 'customerRegistrationAddress.zipcode' }],
+      },
+    ],
+    [
+      'a missing required column',
+      ['name', 'active'],
+      {},
+      [
+        { path: 'name', index: 0 },
+        { path: 'active', index: 1 },
+      ],
+      { missing: ['document'] },
+    ],
+    [
+      'the required column supplied through --map',
+      ['CPF/CNPJ'],
+      { 'CPF/CNPJ': 'document' },
+      [{ path: 'document', index: 0 }],
+      { missing: [] },
+    ],
+    [
+      'an errors file fed back: its last column "error" is ignored',
+      ['document', 'name', 'error'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 1 },
+      ],
+      { unknown: [] },
+    ],
+    [
+      'an "error" column that is not the last is unknown',
+      ['document', 'error', 'name'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 2 },
+      ],
+      {
+        unknown: [{ header: 'error', column: 2, suggestion: undefined }],
+      },
+    ],
   ])('%s', (_name, headers, headerMap, expectedColumns, expectedProblems) => {
     const { columns, problems } = planColumns(headers, catalogue, headerMap);
     expect(columns.map((column) => ({ path: column.path, index: column.index }))).toEqual(expectedColumns);
@@ -75,19 +199,59 @@ describe('planColumns', () => {
 });
 
 /** A row shaped under the plan of its header line. */
-const shape = (headers: string[], cells: string[], decimal: DecimalSeparator = '.') => shapeRow(cells, planColumns(headers, catalogue).columns, decimal);
+const shape = (headers: string[], cells: string[], decimal: DecimalSeparator = '.') =>
+  shapeRow(cells, planColumns(headers, catalogue).columns, decimal);
 
 describe('shapeRow', () => {
   it.each<[string, string[], string[], DecimalSeparator, Record<string, unknown>]>([
-    ['flat strings, trimmed', ['document', 'name'], ['  111.444.777-35 ', ' Ana Souza  '], '.', { document: '111.444.777-35', name: 'Ana Souza' }],
-    ['codes keep their leading zeros', ['document', 'customerRegistrationAddress.zipcode'], ['00000000000191', '01310100'], '.', { document: '00000000000191', customerRegistrationAddress: { zipcode: '01310100' } }],
-    ['nested dot paths', ['customerRegistrationAddress.zipcode', 'customerRegistrationAddress.number'], ['01310-100', '1000'], '.', { customerRegistrationAddress: { zipcode: '01310-100', number: '1000' } }],
-    ['array indexes build arrays of objects', ['addressList.0.zipcode', 'addressList.1.zipcode', 'addressList.0.principal', 'addressList.1.lat'], ['01310-100', '20040-002', 'sim', '-22,9'], ',', {
-      addressList: [{ zipcode: '01310-100', principal: true }, { zipcode: '20040-002', lat: -22.9 }],
-    }],
+    [
+      'flat strings, trimmed',
+      ['document', 'name'],
+      ['  111.444.777-35 ', ' Ana Souza  '],
+      '.',
+      { document: '111.444.777-35', name: 'Ana Souza' },
+    ],
+    [
+      'codes keep their leading zeros',
+      ['document', 'customerRegistrationAddress.zipcode'],
+      ['00000000000191', '01310100'],
+      '.',
+      { document: '00000000000191', customerRegistrationAddress: { zipcode: '01310100' } },
+    ],
+    [
+      'nested dot paths',
+      ['customerRegistrationAddress.zipcode', 'customerRegistrationAddress.number'],
+      ['01310-100', '1000'],
+      '.',
+      { customerRegistrationAddress: { zipcode: '01310-100', number: '1000' } },
+    ],
+    [
+      'array indexes build arrays of objects',
+      ['addressList.0.zipcode', 'addressList.1.zipcode', 'addressList.0.principal', 'addressList.1.lat'],
+      ['01310-100', '20040-002', 'sim', '-22,9'],
+      ',',
+      {
+        addressList: [
+          { zipcode: '01310-100', principal: true },
+          { zipcode: '20040-002', lat: -22.9 },
+        ],
+      },
+    ],
     ['an empty cell is absent, not ""', ['document', 'name', 'active'], ['1', '', '   '], '.', { document: '1' }],
-    ['a row shorter than the header leaves the rest absent', ['document', 'name', 'active'], ['1'], '.', { document: '1' }],
-    ['empty cells under a nested path create no object', ['document', 'customerRegistrationAddress.zipcode'], ['1', ''], '.', { document: '1' }],
+    [
+      'a row shorter than the header leaves the rest absent',
+      ['document', 'name', 'active'],
+      ['1'],
+      '.',
+      { document: '1' },
+    ],
+    [
+      'empty cells under a nested path create no object',
+      ['document', 'customerRegistrationAddress.zipcode'],
+      ['1', ''],
+      '.',
+      { document: '1' },
+    ],
     ['booleans', ['active'], ['NÃO'], '.', { active: false }],
     ['a boolean that is no boolean keeps its text', ['active'], ['talvez'], '.', { active: 'talvez' }],
     ['a decimal comma number', ['lat'], ['-23,5505'], ',', { lat: -23.5505 }],
@@ -152,8 +316,20 @@ describe('setPath', () => {
     ['an index creates an array', {}, 'list.0', 'x', { list: ['x'] }],
     ['an index then a key', {}, 'addressList.0.zipcode', '01310-100', { addressList: [{ zipcode: '01310-100' }] }],
     ['into an existing object', { a: { keep: true } }, 'a.b', 2, { a: { keep: true, b: 2 } }],
-    ['into an existing array item', { addressList: [{ zipcode: '1' }] }, 'addressList.0.number', '10', { addressList: [{ zipcode: '1', number: '10' }] }],
-    ['a second array item', { addressList: [{ zipcode: '1' }] }, 'addressList.1.zipcode', '2', { addressList: [{ zipcode: '1' }, { zipcode: '2' }] }],
+    [
+      'into an existing array item',
+      { addressList: [{ zipcode: '1' }] },
+      'addressList.0.number',
+      '10',
+      { addressList: [{ zipcode: '1', number: '10' }] },
+    ],
+    [
+      'a second array item',
+      { addressList: [{ zipcode: '1' }] },
+      'addressList.1.zipcode',
+      '2',
+      { addressList: [{ zipcode: '1' }, { zipcode: '2' }] },
+    ],
     ['a scalar in the way is replaced by an object', { a: 'text' }, 'a.b', 1, { a: { b: 1 } }],
     ['null in the way is replaced', { a: null }, 'a.0', 1, { a: [1] }],
     ['overwrites a value', { a: 1 }, 'a', 2, { a: 2 }],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatFromContent, formatFromExtension, type InputFormat, looksBinary, sniffDelimiter, sniffEncoding, type TextEncoding } from '../../../../src/io/input/sniff.js';
+import {
+  formatFromContent,
+  formatFromExtension,
+  type InputFormat,
+  looksBinary,
+  sniffDelimiter,
+  sniffEncoding,
+  type TextEncoding,
+} from '../../../../src/io/input/sniff.js';
 
 describe('formatFromExtension', () => {
   it.each<[string, InputFormat | undefined]>([
@@ -60,7 +68,11 @@ describe('sniffEncoding', () => {
     ['plain ASCII', utf8('document;name\r\n123;Ana\r\n'), 'utf-8'],
     ['UTF-8 accents', utf8('nome;cidade\r\nJoão;São Paulo\r\nação;Ñandú\r\n'), 'utf-8'],
     ['UTF-8 with a BOM', utf8('\uFEFFnome;cidade\r\nJoão;São Paulo\r\n'), 'utf-8'],
-    ['a BOM followed by bytes that are not UTF-8', bytes(0xef, 0xbb, 0xbf, ...ascii('Jo'), 0xe3, ...ascii('o;x')), 'utf-8'],
+    [
+      'a BOM followed by bytes that are not UTF-8',
+      bytes(0xef, 0xbb, 0xbf, ...ascii('Jo'), 0xe3, ...ascii('o;x')),
+      'utf-8',
+    ],
     ['Windows-1252 ã (0xE3) followed by text', bytes(...ascii('nome\r\nJo'), 0xe3, ...ascii('o\r\n')), 'windows-1252'],
     ['Windows-1252 ç (0xE7) and é (0xE9)', bytes(...ascii('A'), 0xe7, 0xe9, ...ascii('B\r\n')), 'windows-1252'],
     ['Windows-1252 € (0x80)', bytes(...ascii('pre'), 0x80, ...ascii('o;10\r\n')), 'windows-1252'],

@@ -39,11 +39,22 @@ describe('decodeText', () => {
   it.each<[string, Buffer[], string]>([
     ['one chunk', [accentedBytes], accented],
     ['a two-byte ã split between chunks', splitAt(accentedBytes, [accentedBytes.indexOf(0xc3) + 1]), accented],
-    ['every byte its own chunk', splitAt(accentedBytes, Array.from({ length: accentedBytes.length - 1 }, (_, index) => index + 1)), accented],
+    [
+      'every byte its own chunk',
+      splitAt(
+        accentedBytes,
+        Array.from({ length: accentedBytes.length - 1 }, (_, index) => index + 1),
+      ),
+      accented,
+    ],
     ['a four-byte emoji split after 1, 2 and 3 bytes', splitAt(Buffer.from('a😀b'), [2, 3, 4]), 'a😀b'],
     ['a three-byte € split after 2 bytes', splitAt(Buffer.from('€10'), [2]), '€10'],
     ['a BOM is dropped', [Buffer.from('\uFEFFdocument\n', 'utf8')], 'document\n'],
-    ['a BOM split over three chunks is dropped', splitAt(Buffer.from('\uFEFFdocument\n', 'utf8'), [1, 2]), 'document\n'],
+    [
+      'a BOM split over three chunks is dropped',
+      splitAt(Buffer.from('\uFEFFdocument\n', 'utf8'), [1, 2]),
+      'document\n',
+    ],
     ['empty input', [], ''],
     ['empty chunks', [Buffer.alloc(0), Buffer.from('ok'), Buffer.alloc(0)], 'ok'],
   ])('UTF-8, %s', async (_name, chunks, expected) => {
@@ -61,14 +72,28 @@ describe('decodeText', () => {
     ['several chunks', [[0x4a, 0x6f], [0xe3], [0x6f, 0x0d, 0x0a]], 'João\r\n'],
     ['bytes that would be invalid UTF-8', [[0xc3, 0x28]], 'Ã('],
   ])('Windows-1252, %s', async (_name, chunks, expected) => {
-    const text = await collect(decodeText(fromChunks(chunks.map((chunk) => Buffer.from(chunk))), 'windows-1252', 'in.csv'));
+    const text = await collect(
+      decodeText(fromChunks(chunks.map((chunk) => Buffer.from(chunk))), 'windows-1252', 'in.csv'),
+    );
     expect(text).toBe(expected);
   });
 
   it.each<[string, Buffer[], RegExp]>([
-    ['a Windows-1252 ã in a later chunk', [Buffer.from('nome\r\nAna\r\n'), Buffer.from([0x4a, 0x6f, 0xe3, 0x6f, 0x0d, 0x0a])], /^in\.csv: not valid UTF-8 \(after byte 11\)\./],
-    ['a Windows-1252 byte in the first chunk', [Buffer.from([0x41, 0xe7, 0x41])], /^in\.csv: not valid UTF-8 \(after byte 0\)\./],
-    ['a sequence cut short by the end of the file', [Buffer.from('ok'), Buffer.from([0xc3])], /^in\.csv: not valid UTF-8/],
+    [
+      'a Windows-1252 ã in a later chunk',
+      [Buffer.from('nome\r\nAna\r\n'), Buffer.from([0x4a, 0x6f, 0xe3, 0x6f, 0x0d, 0x0a])],
+      /^in\.csv: not valid UTF-8 \(after byte 11\)\./,
+    ],
+    [
+      'a Windows-1252 byte in the first chunk',
+      [Buffer.from([0x41, 0xe7, 0x41])],
+      /^in\.csv: not valid UTF-8 \(after byte 0\)\./,
+    ],
+    [
+      'a sequence cut short by the end of the file',
+      [Buffer.from('ok'), Buffer.from([0xc3])],
+      /^in\.csv: not valid UTF-8/,
+    ],
   ])('invalid UTF-8: %s stops with the fix', async (_name, chunks, message) => {
     const error = await collect(decodeText(fromChunks(chunks), 'utf-8', 'in.csv')).then(
       () => undefined,
@@ -99,7 +124,10 @@ describe('decodeText', () => {
 });
 
 /** The normalized text and what the quote tracker saw; `null` for no delimiter. */
-async function normalized(chunks: readonly string[], delimiter: string | null = ','): Promise<{ text: string; tracker: QuoteTracker }> {
+async function normalized(
+  chunks: readonly string[],
+  delimiter: string | null = ',',
+): Promise<{ text: string; tracker: QuoteTracker }> {
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts: [] };
   const text = await collect(normalizeLineEnds(fromChunks(chunks), delimiter ?? undefined, tracker));
   return { text, tracker };

@@ -23,11 +23,21 @@ const layout: RecordLayout<Rep> = {
 const reps: Rep[] = [
   { username: 'ana@example.com', code: '001', profile: { name: 'Supervisor' }, allowed: ['a', 'b'] },
   { username: 'bo@example.com', code: '', profile: null, allowed: [], note: 'likes "quotes", commas' },
-  { username: 'caio.souza@example.com', code: '12345', profile: { name: 'Vendas\nExternas' }, allowed: ['c'], note: ' padded ' },
+  {
+    username: 'caio.souza@example.com',
+    code: '12345',
+    profile: { name: 'Vendas\nExternas' },
+    allowed: ['c'],
+    note: ' padded ',
+  },
 ];
 
 /** Writes the records in a format and returns every byte the stream received. */
-async function written(format: OutputFormat, records: readonly Rep[], color = false): Promise<{ text: string; count: number }> {
+async function written(
+  format: OutputFormat,
+  records: readonly Rep[],
+  color = false,
+): Promise<{ text: string; count: number }> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,7 +54,10 @@ describe('json writer', () => {
     { name: 'no records', records: [] },
     { name: 'one record', records: reps.slice(0, 1) },
     { name: 'three records', records: reps },
-    { name: 'records with nested lists and objects', records: [{ username: 'x', code: '1', profile: { name: 'P' }, allowed: ['a', 'b', 'c'], note: 'a\nb' }] },
+    {
+      name: 'records with nested lists and objects',
+      records: [{ username: 'x', code: '1', profile: { name: 'P' }, allowed: ['a', 'b', 'c'], note: 'a\nb' }],
+    },
   ])('$name: the same bytes as JSON.stringify(list, null, 2)', async ({ records }) => {
     const { text, count } = await written('json', records);
     expect(text).toBe(`${JSON.stringify(records, null, 2)}\n`);
@@ -105,9 +118,16 @@ describe('table writer', () => {
     },
     {
       name: 'combining marks take no column',
-      records: [{ username: 'jose\u0301@example.com', code: '1', profile: null, allowed: [] }, { username: 'ab', code: '2', profile: null, allowed: [] }],
+      records: [
+        { username: 'jose\u0301@example.com', code: '1', profile: null, allowed: [] },
+        { username: 'ab', code: '2', profile: null, allowed: [] },
+      ],
       // "josé@example.com" is 16 columns although "jose\u0301" is 17 code units.
-      expected: [`${'EMAIL'.padEnd(16)}  CODE  PROFILE\n`, 'jos\u00e9@example.com  1     -\n', `${'ab'.padEnd(16)}  2     -\n`].join(''),
+      expected: [
+        `${'EMAIL'.padEnd(16)}  CODE  PROFILE\n`,
+        'jos\u00e9@example.com  1     -\n',
+        `${'ab'.padEnd(16)}  2     -\n`,
+      ].join(''),
     },
   ])('$name', async ({ records, expected }) => {
     const { text, count } = await written('table', records);

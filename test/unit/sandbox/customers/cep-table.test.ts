@@ -15,9 +15,26 @@ describe('the CEP table shipped in samples/', () => {
 
   it('holds at least 30 CEPs, the ten of domain-brazil.md among them', () => {
     expect(table.size).toBeGreaterThanOrEqual(30);
-    const documented = ['01001-000', '01310-100', '22041-001', '70100-000', '80010-010', '40140-650', '50030-320', '30130-100', '90619-900', '69020-060'];
+    const documented = [
+      '01001-000',
+      '01310-100',
+      '22041-001',
+      '70100-000',
+      '80010-010',
+      '40140-650',
+      '50030-320',
+      '30130-100',
+      '90619-900',
+      '69020-060',
+    ];
     expect(documented.filter((cep) => !table.has(cep))).toEqual([]);
-    expect(table.get('01001-000')).toEqual({ cep: '01001-000', street: 'Praça da Sé', quarter: 'Sé', city: 'São Paulo', state: 'SP' });
+    expect(table.get('01001-000')).toEqual({
+      cep: '01001-000',
+      street: 'Praça da Sé',
+      quarter: 'Sé',
+      city: 'São Paulo',
+      state: 'SP',
+    });
   });
 
   it('has single-CEP towns with city and state but no street or quarter, for the fallback rules', () => {
@@ -28,7 +45,8 @@ describe('the CEP table shipped in samples/', () => {
 
   it('gives every entry a UF and, but for towns, a street and quarter', () => {
     const incomplete = [...table.values()].filter(
-      (entry) => !isFederativeUnit(entry.state) || entry.city === '' || (entry.street === '') !== (entry.quarter === ''),
+      (entry) =>
+        !isFederativeUnit(entry.state) || entry.city === '' || (entry.street === '') !== (entry.quarter === ''),
     );
     expect(incomplete).toEqual([]);
   });
@@ -41,7 +59,10 @@ describe('loadCepTable', () => {
 
   it('accepts 8-digit CEPs and names a bad one', () => {
     const good = mkdtempSync(join(folder, 'good-'));
-    writeFileSync(join(good, 'ceps.json'), JSON.stringify([{ cep: '01001000', street: 'Praça da Sé', quarter: 'Sé', city: 'São Paulo', state: 'SP' }]));
+    writeFileSync(
+      join(good, 'ceps.json'),
+      JSON.stringify([{ cep: '01001000', street: 'Praça da Sé', quarter: 'Sé', city: 'São Paulo', state: 'SP' }]),
+    );
     expect([...loadCepTable(good).keys()]).toEqual(['01001-000']);
     const bad = mkdtempSync(join(folder, 'bad-'));
     writeFileSync(join(bad, 'ceps.json'), JSON.stringify([{ cep: '1001000' }]));

@@ -82,11 +82,30 @@ describe('loadCatalogue', () => {
 
   it.each([
     { name: 'not an array', products: { sku: 'A' }, message: 'expected an array of {sku, name, active}' },
-    { name: 'a blank SKU', products: [{ sku: ' ', name: 'a' }], message: 'product 1: sku must be a non-empty code without surrounding spaces' },
-    { name: 'a SKU twice', products: [{ sku: 'A', name: 'a' }, { sku: 'A', name: 'b' }], message: 'product 2: sku A appears twice' },
-    { name: 'a SKU in the generated range', products: [{ sku: 'GEN-0000001', name: 'a' }], message: 'product 1: sku GEN-0000001 is in the generated range; choose another code' },
+    {
+      name: 'a blank SKU',
+      products: [{ sku: ' ', name: 'a' }],
+      message: 'product 1: sku must be a non-empty code without surrounding spaces',
+    },
+    {
+      name: 'a SKU twice',
+      products: [
+        { sku: 'A', name: 'a' },
+        { sku: 'A', name: 'b' },
+      ],
+      message: 'product 2: sku A appears twice',
+    },
+    {
+      name: 'a SKU in the generated range',
+      products: [{ sku: 'GEN-0000001', name: 'a' }],
+      message: 'product 1: sku GEN-0000001 is in the generated range; choose another code',
+    },
     { name: 'no name', products: [{ sku: 'A' }], message: 'product 1: name must be text' },
-    { name: 'active as text', products: [{ sku: 'A', name: 'a', active: 'yes' }], message: 'product 1: active must be true or false' },
+    {
+      name: 'active as text',
+      products: [{ sku: 'A', name: 'a', active: 'yes' }],
+      message: 'product 1: active must be true or false',
+    },
   ])('refuses $name', ({ products, message }) => {
     expect(() => loadCatalogue(seedWith(products), 0)).toThrow(message);
   });

@@ -9,7 +9,13 @@ function recordingQueue(itemsPerTurn = 1_000) {
     const sku = String(wireItem);
     seen.push(sku);
     const rejected = sku.startsWith('bad');
-    return { index, sku, warehouse: null, status: rejected ? 'REJECTED' : 'APPLIED', message: rejected ? `Unknown SKU [${sku}]` : null };
+    return {
+      index,
+      sku,
+      warehouse: null,
+      status: rejected ? 'REJECTED' : 'APPLIED',
+      message: rejected ? `Unknown SKU [${sku}]` : null,
+    };
   };
   return { seen, queue: new StockQueue(apply, { startDelayMs: 5, itemsPerTurn }) };
 }
@@ -96,6 +102,12 @@ describe('StockQueue', () => {
     const batchId = queue.enqueue(['A']);
     queue.clear();
     vi.runAllTimers();
-    expect([seen, queue.batch(batchId), queue.pendingBatches, queue.pendingItems, vi.getTimerCount()]).toEqual([[], undefined, 0, 0, 0]);
+    expect([seen, queue.batch(batchId), queue.pendingBatches, queue.pendingItems, vi.getTimerCount()]).toEqual([
+      [],
+      undefined,
+      0,
+      0,
+      0,
+    ]);
   });
 });
