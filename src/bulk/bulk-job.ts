@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
@@ -15,7 +14,7 @@ import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags, SendFlags } from './flags.js';
-import { acquireLock } from './lock.js';
+import { acquireProfileLock } from '../config/lock.js';
 import { Pacer } from './pacer.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
@@ -82,8 +81,10 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   let release: (() => void) | undefined;
   if (job.lockName) {
     const store = await context.profiles();
-    release = acquireLock(
-      join(store.directory, 'locks', `${session.profileName}.${job.lockName}.lock`),
+    release = acquireProfileLock(
+      store.directory,
+      session.profileName,
+      job.lockName,
       `b2bctl ${job.name} (profile ${session.profileName})`,
       context.log.warn,
     );

@@ -9,13 +9,34 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
 
 interface LockHolder {
   pid: number;
   command: string;
   startedAt: string;
+}
+
+/**
+ * Where a command's per-profile lock lives: `<config folder>/locks/<profile>.<name>.lock`, one file per
+ * (profile, command) so a stock push and an orders poll of one profile may run side by side, but two of either never.
+ */
+export function profileLockPath(configDirectory: string, profileName: string, lockName: string): string {
+  return join(configDirectory, 'locks', `${profileName}.${lockName}.lock`);
+}
+
+/**
+ * Takes the per-profile lock `lockName` for the command described by `command`; returns the release function.
+ */
+export function acquireProfileLock(
+  configDirectory: string,
+  profileName: string,
+  lockName: string,
+  command: string,
+  warn: (message: string) => void,
+): () => void {
+  return acquireLock(profileLockPath(configDirectory, profileName, lockName), command, warn);
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock } from '../../../src/bulk/lock.js';
+import { acquireLock } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/errors.js';
 
 let folder: string;
