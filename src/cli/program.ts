@@ -299,6 +299,8 @@ export function buildProgram(
         '--stock-schema <file>',
         "JSON mapping of the stock item fields to this store's names (default: identity)",
       )
+      .option('--order-churn <share>', 'share of order listings that first update a few orders (0 to 1)', fraction)
+      .option('--orders <n>', 'orders seeded over the last 30 days (default 300)', wholeNumber(0))
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -315,6 +317,8 @@ export function buildProgram(
             settings: options.settings as string | undefined,
             generatedSkus: options.generatedSkus as number | undefined,
             stockSchema: options.stockSchema as string | undefined,
+            orderChurn: options.orderChurn as number | undefined,
+            orders: options.orders as number | undefined,
           },
           globalsOf(command),
         ),

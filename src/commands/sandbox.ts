@@ -19,6 +19,10 @@ export interface SandboxCommandOptions {
   generatedSkus?: number;
   /** JSON file mapping the stock item fields to the names this simulated store uses. */
   stockSchema?: string;
+  /** Share of order listing requests that first change a few orders. */
+  orderChurn?: number;
+  /** Orders seeded over the last 30 days. */
+  orders?: number;
 }
 
 /** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
@@ -41,6 +45,8 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       options.stockSchema === undefined
         ? undefined
         : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
+    orderChurn: options.orderChurn,
+    orderCount: options.orders,
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);

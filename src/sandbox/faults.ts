@@ -23,6 +23,7 @@ export function registerFaults(
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.control) return;
     if (options.rateLimit > 0) {
+      // Real time on purpose: the rate limit paces real requests, whatever the test has set the platform clock to.
       const now = Date.now();
       if (now - windowStartedAt >= 1000) {
         windowStartedAt = now;

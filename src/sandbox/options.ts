@@ -25,6 +25,10 @@ export interface SandboxOptions {
   stockSchema?: StockSchema;
   /** JSON store settings (ZIP validation, lat/lng, SSO ids, price tags, customer types and groups) merged over <seed>/store-settings.json. */
   settingsFile?: string;
+  /** Share of order listing requests that first update a few orders and create one (0 to 1). */
+  orderChurn?: number;
+  /** How many orders the seed creates over the last 30 days (default 300). */
+  orderCount?: number;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
 }

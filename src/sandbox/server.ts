@@ -7,8 +7,9 @@ import { registerControl } from './routes/control.js';
 import { registerCustomers } from './routes/customers.js';
 import { registerSellers } from './routes/sellers.js';
 import { registerStock } from './routes/stock.js';
-import { loadSalesReps } from './sellers-seed.js';
-import { SandboxState } from './state.js';
+import { registerOrderControls, registerOrders } from './routes/orders.js';
+import { seedSandboxState } from './seed.js';
+import type { SandboxState } from './state.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,8 +30,7 @@ export interface RunningSandbox {
 
 /** Starts the simulated platform on loopback, seeded from the seed folder. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const state = new SandboxState();
-  state.sellers = loadSalesReps(options.seedDirectory);
+  const state = seedSandboxState(options);
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -51,7 +51,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   registerSellers(app, state);
   registerCustomers(app, state, options);
   registerStock(app, state, options);
+  registerOrders(app, state);
   registerControl(app, state);
+  registerOrderControls(app, state);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),
   );

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { SalesRep } from '../platform/sellers.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
+import { SandboxClock } from './clock.js';
+import { OrderStore } from './orders/store.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
@@ -12,6 +14,12 @@ export class SandboxState {
   stock = new StockState();
   /** Customers, store settings, CEP table and e-mail outbox; seeded by registerCustomers. */
   customers = new CustomerStore();
+
+  /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */
+  constructor(
+    readonly clock = new SandboxClock(),
+    readonly orders = new OrderStore({ customers: [], products: [] }, Math.random),
+  ) {}
 
   issueToken(nowMs: number, ttlSeconds: number): string {
     const token = randomBytes(24).toString('base64url');

@@ -14,7 +14,7 @@ export function registerAuth(app: FastifyInstance, state: SandboxState, options:
     if (!sameSecret(credentials.username, options.username) || !sameSecret(credentials.password, options.password)) {
       return reply.code(401).send({ error: 'invalid_grant', message: 'Invalid username or password' });
     }
-    const token = state.issueToken(Date.now(), options.tokenTtlSeconds);
+    const token = state.issueToken(state.clock.now(), options.tokenTtlSeconds);
     return { access_token: token, token_type: 'Bearer', expires_in: options.tokenTtlSeconds };
   });
 
@@ -25,7 +25,7 @@ export function registerAuth(app: FastifyInstance, state: SandboxState, options:
     if (!header) return sendError(reply, 401, 'Token missing: send Authorization: Bearer <ACCESS_TOKEN>');
     const match = /^Bearer ([\w.~+/=-]+)$/i.exec(header);
     if (!match?.[1]) return sendError(reply, 401, 'Token malformed: send Authorization: Bearer <ACCESS_TOKEN>');
-    const verdict = state.checkToken(match[1], Date.now());
+    const verdict = state.checkToken(match[1], state.clock.now());
     if (verdict === 'expired') return sendError(reply, 401, 'Token expired');
     if (verdict === 'unknown') return sendError(reply, 401, 'Token invalid');
   });

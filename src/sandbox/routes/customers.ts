@@ -22,9 +22,11 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState, opt
   store.settings = loadStoreSettings(options.seedDirectory, options.settingsFile);
   store.ceps = loadCepTable(options.seedDirectory);
 
-  app.post('/v1/customer', async (request, reply) => answer(reply, createCustomer(store, request.body, new Date())));
+  app.post('/v1/customer', async (request, reply) =>
+    answer(reply, createCustomer(store, request.body, new Date(state.clock.now()))),
+  );
   app.put<{ Params: { document: string } }>('/v1/customer/:document', async (request, reply) =>
-    answer(reply, updateCustomer(store, request.params.document, request.body, new Date())),
+    answer(reply, updateCustomer(store, request.params.document, request.body, new Date(state.clock.now()))),
   );
   app.put<{ Params: { document: string; active: string } }>(
     '/v1/customer/updateStatus/:document/:active',
@@ -36,7 +38,15 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState, opt
 
   // A formatted CNPJ holds a '/': sent unencoded it splits the path in two, and is still the same document.
   app.put<{ Params: { root: string; branch: string } }>('/v1/customer/:root/:branch', async (request, reply) =>
-    answer(reply, updateCustomer(store, `${request.params.root}/${request.params.branch}`, request.body, new Date())),
+    answer(
+      reply,
+      updateCustomer(
+        store,
+        `${request.params.root}/${request.params.branch}`,
+        request.body,
+        new Date(state.clock.now()),
+      ),
+    ),
   );
   app.put<{ Params: { root: string; branch: string; active: string } }>(
     '/v1/customer/updateStatus/:root/:branch/:active',

@@ -1,0 +1,158 @@
+import { nextStatus, type OrderSummary } from './rules.js';
+
+export interface OrderItem {
+  sku: string;
+  name: string;
+  quantity: number;
+  unitPrice: number;
+  total: number;
+}
+
+/** The detail of an order: its summary plus what an ERP needs to book it (the sandbox's guess of the shape). */
+export interface OrderDetail extends OrderSummary {
+  customer: { document: string; name: string };
+  items: OrderItem[];
+  totals: { items: number; shipping: number; discount: number; total: number };
+  deliveryAddress: { zipcode: string; street: string; number: string; city: string; state: string };
+  payment: { method: string; installments: number };
+  shipping: { method: string; price: number; deadlineDays: number };
+}
+
+/** What the seed gives each new order: who buys and what. */
+export interface OrderMaterial {
+  customers: readonly { document: string; name: string; zipcode: string; number: string }[];
+  products: readonly { sku: string; name: string }[];
+}
+
+export type OrderListener = (order: OrderDetail, change: 'created' | 'updated') => void;
+
+/**
+ * The sandbox's orders. Every change goes through `create` or `update`, which stamp `lastUpdated` from the clock
+ * minus the skew (`lastUpdatedSkewMs`: a late commit or a skewed platform clock puts an update behind "now") and
+ * tell `listeners` (the webhook sender's hook).
+ */
+export class OrderStore {
+  readonly orders = new Map<number, OrderDetail>();
+  readonly listeners: OrderListener[] = [];
+  /** Subtracted from the clock when an order is stamped. */
+  lastUpdatedSkewMs = 0;
+  /** Share of listing requests that first change a few orders (`--order-churn`). */
+  churnProbability = 0;
+  private nextId = 1;
+
+  constructor(
+    private readonly material: OrderMaterial,
+    private readonly random: () => number,
+  ) {}
+
+  /** A new order created at `nowMs` (the seed passes past instants). */
+  create(nowMs: number, options: { lastUpdatedMs?: number; status?: string; notify?: boolean } = {}): OrderDetail {
+    const id = this.nextId++;
+    const customer = this.pick(this.material.customers);
+    const items: OrderItem[] = [];
+    const lines = 1 + Math.floor(this.random() * 4);
+    for (let line = 0; line < lines; line++) {
+      const product = this.pick(this.material.products);
+      const quantity = 1 + Math.floor(this.random() * 20);
+      const unitPrice = Math.round((5 + this.random() * 495) * 100) / 100;
+      items.push({ sku: product.sku, name: product.name, quantity, unitPrice, total: cents(quantity * unitPrice) });
+    }
+    const itemsTotal = cents(items.reduce((sum, item) => sum + item.total, 0));
+    const shippingPrice = cents(10 + this.random() * 90);
+    const discount = cents(itemsTotal * (this.random() < 0.3 ? 0.05 : 0));
+    const created = new Date(nowMs).toISOString();
+    const approvalWorkflow = this.random() < 0.2;
+    const order: OrderDetail = {
+      id,
+      orderId: 100_000 + id,
+      status: options.status ?? 'AWAITING_PAYMENT',
+      approvalWorkflow,
+      workflowIsApproved: !approvalWorkflow,
+      dateCreated: created,
+      lastUpdated: new Date(options.lastUpdatedMs ?? nowMs - this.lastUpdatedSkewMs).toISOString(),
+      partnerCompanyName: customer.name,
+      partnerDocument: customer.document,
+      customer: { document: customer.document, name: customer.name },
+      items,
+      totals: {
+        items: itemsTotal,
+        shipping: shippingPrice,
+        discount,
+        total: cents(itemsTotal + shippingPrice - discount),
+      },
+      deliveryAddress: {
+        zipcode: customer.zipcode,
+        street: 'Rua do Comércio',
+        number: customer.number,
+        city: 'São Paulo',
+        state: 'SP',
+      },
+      payment: {
+        method: this.random() < 0.5 ? 'BOLETO' : 'CREDIT_CARD',
+        installments: 1 + Math.floor(this.random() * 3),
+      },
+      shipping: { method: 'TRANSPORTADORA', price: shippingPrice, deadlineDays: 2 + Math.floor(this.random() * 8) },
+    };
+    this.orders.set(id, order);
+    if (options.notify !== false) this.notify(order, 'created');
+    return order;
+  }
+
+  /** Moves an order on: its status advances (sometimes it is canceled) and `lastUpdated` becomes now. */
+  update(id: number, nowMs: number): OrderDetail | undefined {
+    const order = this.orders.get(id);
+    if (!order) return undefined;
+    order.status = nextStatus(order.status, this.random() < 0.05);
+    if (order.approvalWorkflow && !order.workflowIsApproved && this.random() < 0.5) order.workflowIsApproved = true;
+    order.lastUpdated = new Date(nowMs - this.lastUpdatedSkewMs).toISOString();
+    this.notify(order, 'updated');
+    return order;
+  }
+
+  /** Updates `updates` random orders and creates `creations` new ones: pages shift both ways. */
+  churn(nowMs: number, updates: number, creations: number): { updated: number[]; created: number[] } {
+    const updated: number[] = [];
+    const ids = [...this.orders.keys()];
+    for (let count = 0; count < updates && ids.length > 0; count++) {
+      const id = ids[Math.floor(this.random() * ids.length)] as number;
+      this.update(id, nowMs);
+      updated.push(id);
+    }
+    const created: number[] = [];
+    for (let count = 0; count < creations; count++) created.push(this.create(nowMs).id);
+    return { updated, created };
+  }
+
+  /** What a listing request does first under `--order-churn`: with its probability, one to three updates and maybe a new order. */
+  churnBeforeListing(nowMs: number): void {
+    if (this.churnProbability <= 0 || this.random() >= this.churnProbability) return;
+    this.churn(nowMs, 1 + Math.floor(this.random() * 3), this.random() < 0.5 ? 1 : 0);
+  }
+
+  private notify(order: OrderDetail, change: 'created' | 'updated'): void {
+    for (const listener of this.listeners) listener(order, change);
+  }
+
+  private pick<T>(values: readonly T[]): T {
+    return values[Math.floor(this.random() * values.length)] as T;
+  }
+}
+
+function cents(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** The webhook's fields of an order (what the listing returns). */
+export function summaryOf(order: OrderDetail): OrderSummary {
+  return {
+    id: order.id,
+    orderId: order.orderId,
+    status: order.status,
+    approvalWorkflow: order.approvalWorkflow,
+    workflowIsApproved: order.workflowIsApproved,
+    dateCreated: order.dateCreated,
+    lastUpdated: order.lastUpdated,
+    partnerCompanyName: order.partnerCompanyName,
+    partnerDocument: order.partnerDocument,
+  };
+}
