@@ -1,0 +1,118 @@
+import {
+  type OrderVersion,
+  piecesForFullWindow,
+  splitWindow,
+  type TimeWindow,
+  versionKey,
+} from '../../domain/orders-window.js';
+
+/** One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset. */
+export type FetchPage<T> = (window: TimeWindow, offset: number, signal: AbortSignal) => Promise<T[]>;
+
+export interface ScanOptions<T> {
+  fetchPage: FetchPage<T>;
+  /** The listing's page size (its cap, 25): a page this long is "full". */
+  pageSize: number;
+  /** Listing requests in flight at once. */
+  concurrency: number;
+  signal?: AbortSignal;
+}
+
+/** A small window read whole, with the orders the platform listed in it. */
+export interface ScannedWindow<T> {
+  window: TimeWindow;
+  orders: T[];
+}
+
+/** Passes over a one-millisecond window that holds more than a page, until one brings nothing new. */
+const maximumInstantPasses = 10;
+
+/**
+ * Reads every order version in `window` so that none can be skipped (the argument is in domain/orders-window.ts):
+ * a window whose first page is not full was read whole; a full one is split into smaller time windows, as many as
+ * the density seen so far suggests. Small windows are fetched `concurrency` at a time and yielded in time order,
+ * oldest first, so the caller can write them and move its cursor window by window.
+ */
+export async function* scanWindow<T extends OrderVersion>(
+  window: TimeWindow,
+  options: ScanOptions<T>,
+): AsyncGenerator<ScannedWindow<T>> {
+  const abort = new AbortController();
+  const stop = () => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const limit = concurrencyLimit(Math.max(1, options.concurrency));
+  const fetch = (part: TimeWindow, offset: number) => limit(() => options.fetchPage(part, offset, abort.signal));
+  let ordersSeen = 0;
+  let widthSeen = 0;
+  const density = () => (widthSeen > 0 ? ordersSeen / widthSeen : undefined);
+
+  const readWhole = async (part: TimeWindow, firstPage?: T[]): Promise<ScannedWindow<T>[]> => {
+    const page = firstPage ?? (await fetch(part, 0));
+    if (page.length < options.pageSize) {
+      ordersSeen += page.length;
+      widthSeen += part.to - part.from + 1;
+      return [{ window: part, orders: page }];
+    }
+    if (part.from >= part.to) return [{ window: part, orders: await readInstant(part) }];
+    const pieces = splitWindow(part, piecesForFullWindow(part, density(), options.concurrency));
+    return (await Promise.all(pieces.map((piece) => readWhole(piece)))).flat();
+  };
+
+  // A single millisecond cannot be split: page through it by offset, and repeat whole passes until one finds no
+  // new version. Orders only leave such a window (an update stamps a later time), so a pass during which none
+  // left cannot have skipped one.
+  const readInstant = async (part: TimeWindow): Promise<T[]> => {
+    const found = new Map<string, T>();
+    for (let pass = 0; pass < maximumInstantPasses; pass++) {
+      let added = 0;
+      for (let offset = 0; ; offset += options.pageSize) {
+        const page = await fetch(part, offset);
+        for (const order of page) {
+          const key = versionKey(order);
+          if (!found.has(key)) {
+            found.set(key, order);
+            added++;
+          }
+        }
+        if (page.length < options.pageSize) break;
+      }
+      if (added === 0 && pass > 0) break;
+    }
+    return [...found.values()];
+  };
+
+  try {
+    const first = await fetch(window, 0);
+    if (first.length < options.pageSize || window.from >= window.to) {
+      yield* await readWhole(window, first);
+      return;
+    }
+    // Top-level pieces are started together (the limit keeps `concurrency` requests in flight) and yielded in order.
+    const pieces = splitWindow(window, Math.max(piecesForFullWindow(window, undefined, options.concurrency * 2), 2));
+    const reads = pieces.map((piece) => readWhole(piece));
+    for (const read of reads) read.catch(() => {});
+    for (const read of reads) yield* await read;
+  } finally {
+    // A caller that stops early (a closed pipe, Ctrl-C, a failure) cancels what is still in flight.
+    abort.abort();
+    options.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** Runs at most `slots` of the given tasks at once, first come first served. */
+function concurrencyLimit(slots: number): <R>(task: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    // A finishing task hands its slot straight to the next waiter, so a newcomer cannot slip in between.
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The pure arithmetic of `orders poll` (DESIGN.md §8): the run's window, how a window is split, which order
+ * versions are new, and how far the cursor may move. No I/O here, so the proof of the scan can run it a thousand
+ * times in a second.
+ *
+ * Why splitting by time cannot skip: the listing is paged by offset over a list sorted by creation while filtered by
+ * update date, so between two page requests an order updated mid-scan leaves the filter and every later order moves
+ * up one place: the next page silently skips one. A window whose first page (offset 0) comes back NOT full was read
+ * whole in one request, an atomic snapshot: every order whose `lastUpdated` lay in the window at that instant is in
+ * it. A full page proves nothing, so that window is split into smaller time windows (by `updatedFrom`/`updatedTo`)
+ * until each one fits in one page; the windows tile the run's range without gaps. An order that changes during the
+ * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
+ * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
+ */
+
+/** A time window over `lastUpdated`, both bounds inclusive, in milliseconds since the epoch. */
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
+
+/** Only what the scan needs of an order: its identity and version. */
+export interface OrderVersion {
+  id: number | string;
+  lastUpdated: string;
+}
+
+/** Aim for this many orders per small window, below the page size so a little churn does not overflow it. */
+export const ordersPerWindowTarget = 18;
+export const maximumPieces = 64;
+
+/** `pieces` windows tiling `window` without gaps or overlaps (a window one millisecond wide cannot be split). */
+export function splitWindow(window: TimeWindow, pieces: number): TimeWindow[] {
+  const width = window.to - window.from + 1;
+  const count = Math.max(1, Math.min(Math.floor(pieces), width));
+  const result: TimeWindow[] = [];
+  let from = window.from;
+  for (let index = 1; index <= count; index++) {
+    const to = index === count ? window.to : window.from + Math.floor((width * index) / count) - 1;
+    result.push({ from, to });
+    from = to + 1;
+  }
+  return result;
+}
+
+/**
+ * Into how many pieces a full window is split: by the density of orders seen so far (orders per millisecond),
+ * aiming at `ordersPerWindowTarget` per piece; without a density yet, `fallback` pieces.
+ */
+export function piecesForFullWindow(window: TimeWindow, density: number | undefined, fallback: number): number {
+  const width = window.to - window.from + 1;
+  if (density === undefined || density <= 0) return Math.max(2, Math.min(fallback, maximumPieces));
+  // A full page says there are more than a page of orders, whatever the density measured elsewhere.
+  const expected = Math.max(width * density, 26);
+  return Math.max(2, Math.min(maximumPieces, Math.ceil(expected / ordersPerWindowTarget)));
+}
+
+/** The key of one order version, what is emitted once. */
+export function versionKey(order: OrderVersion): string {
+  const instant = Date.parse(order.lastUpdated);
+  return `${order.id}@${Number.isNaN(instant) ? order.lastUpdated : new Date(instant).toISOString()}`;
+}
+
+/** Versions not yet emitted (by the previous runs' memory or earlier in this run); records the new ones. */
+export function newVersions<T extends OrderVersion>(orders: readonly T[], emitted: Set<string>): T[] {
+  const fresh: T[] = [];
+  for (const order of orders) {
+    const key = versionKey(order);
+    if (emitted.has(key)) continue;
+    emitted.add(key);
+    fresh.push(order);
+  }
+  return fresh;
+}
+
+/** The versions worth remembering for the next run: those inside its look-back overlap. */
+export function versionsToRemember(emitted: Iterable<string>, cursor: number, lookbackMs: number): string[] {
+  const floor = cursor - lookbackMs;
+  const kept: string[] = [];
+  for (const key of emitted) {
+    const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
+    if (!Number.isNaN(instant) && instant >= floor) kept.push(key);
+  }
+  return kept.sort();
+}
+
+/**
+ * The cursor after a run: the upper bound of the longest run of windows, from the first, that were all written and
+ * flushed; `previous` when the first is not. Windows are given in time order.
+ */
+export function cursorAfter(previous: number, windows: readonly (TimeWindow & { flushed: boolean })[]): number {
+  let cursor = previous;
+  for (const window of windows) {
+    if (!window.flushed) break;
+    cursor = Math.max(cursor, window.to);
+  }
+  return cursor;
+}
+
+const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `90s`, `15m`, `2h`, `7d`, `1w` in milliseconds; undefined when it is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)\s*([smhdw])$/i.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * (durationUnits[(match[2] as string).toLowerCase()] as number);
+}
+
+/** An ISO-8601 instant, or a duration before `nowMs`; a message when it is neither. */
+export function parseInstantOrDuration(text: string, nowMs: number): number | { problem: string } {
+  const duration = parseDuration(text);
+  if (duration !== undefined) return nowMs - duration;
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const instant = Date.parse(text.trim());
+    if (!Number.isNaN(instant)) return instant;
+  }
+  return { problem: `"${text}" is neither an ISO-8601 date-time (2026-01-31T12:00:00Z) nor a duration (15m, 2h, 7d)` };
+}
+
+export interface RunWindowInput {
+  nowMs: number;
+  /** --since, already parsed. */
+  since?: number;
+  /** --until, already parsed. */
+  until?: number;
+  /** The saved cursor, if any. */
+  cursor?: number;
+  lookbackMs: number;
+  lagMs: number;
+}
+
+/**
+ * The range a run reads. The upper bound is fixed at the start, `lag` behind now (transactions commit late); the
+ * lower bound is --since when given, else the cursor minus the look-back overlap. A message when they disagree.
+ */
+export function runWindow(input: RunWindowInput): TimeWindow | { problem: string } {
+  const ceiling = input.nowMs - input.lagMs;
+  if (input.since !== undefined && input.since > input.nowMs) {
+    return { problem: `--since ${new Date(input.since).toISOString()} is in the future` };
+  }
+  if (input.until !== undefined && input.since !== undefined && input.since > input.until) {
+    return {
+      problem: `--since ${new Date(input.since).toISOString()} is after --until ${new Date(input.until).toISOString()}`,
+    };
+  }
+  const from = input.since ?? (input.cursor === undefined ? undefined : input.cursor - input.lookbackMs);
+  if (from === undefined) {
+    return { problem: 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)' };
+  }
+  const to = Math.min(ceiling, input.until ?? ceiling);
+  return { from, to: Math.max(from, to) };
+}
