@@ -3,6 +3,7 @@ import type { Context, GlobalOptions } from '../context.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
+import { register as registerOrders } from '../commands/orders/cli.js';
 
 /** A command's entry point, loaded only when that command runs. */
 export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
@@ -325,11 +326,24 @@ export function buildProgram(
       );
   }
 
+  if (wanted('orders'))
+    registerOrders(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
+
   addUsageAfterErrors(program, 'b2bctl');
   return program;
 }
 
-const commandGroups = ['login', 'logout', 'whoami', 'config', 'sellers', 'customer', 'stock', 'sandbox'] as const;
+const commandGroups = [
+  'login',
+  'logout',
+  'whoami',
+  'config',
+  'sellers',
+  'customer',
+  'stock',
+  'sandbox',
+  'orders',
+] as const;
 type CommandGroup = (typeof commandGroups)[number];
 const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);
 

@@ -89,6 +89,18 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'orders.lookback',
+    description: 'orders poll: seconds re-read before the cursor (late commits, skewed clocks)',
+    defaultValue: '300',
+    check: isWholeNumber,
+  },
+  {
+    key: 'orders.lag',
+    description: 'orders poll: seconds behind now where a run stops reading (0 to 5)',
+    defaultValue: '2',
+    check: (value) => (/^[0-5]$/.test(value) ? undefined : 'must be a whole number from 0 to 5'),
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout in milliseconds',
     env: 'B2BCTL_TIMEOUT',

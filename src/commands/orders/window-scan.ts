@@ -6,8 +6,15 @@ import {
   versionKey,
 } from '../../domain/orders-window.js';
 
-/** One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset. */
-export type FetchPage<T> = (window: TimeWindow, offset: number, signal: AbortSignal) => Promise<T[]>;
+/**
+ * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, and how many
+ * entries the platform listed (which says whether the page was full).
+ */
+export type FetchPage<T> = (
+  window: TimeWindow,
+  offset: number,
+  signal: AbortSignal,
+) => Promise<{ orders: T[]; listed: number }>;
 
 export interface ScanOptions<T> {
   fetchPage: FetchPage<T>;
@@ -46,12 +53,15 @@ export async function* scanWindow<T extends OrderVersion>(
   let widthSeen = 0;
   const density = () => (widthSeen > 0 ? ordersSeen / widthSeen : undefined);
 
-  const readWhole = async (part: TimeWindow, firstPage?: T[]): Promise<ScannedWindow<T>[]> => {
+  const readWhole = async (
+    part: TimeWindow,
+    firstPage?: { orders: T[]; listed: number },
+  ): Promise<ScannedWindow<T>[]> => {
     const page = firstPage ?? (await fetch(part, 0));
-    if (page.length < options.pageSize) {
-      ordersSeen += page.length;
+    if (page.listed < options.pageSize) {
+      ordersSeen += page.orders.length;
       widthSeen += part.to - part.from + 1;
-      return [{ window: part, orders: page }];
+      return [{ window: part, orders: page.orders }];
     }
     if (part.from >= part.to) return [{ window: part, orders: await readInstant(part) }];
     const pieces = splitWindow(part, piecesForFullWindow(part, density(), options.concurrency));
@@ -67,14 +77,14 @@ export async function* scanWindow<T extends OrderVersion>(
       let added = 0;
       for (let offset = 0; ; offset += options.pageSize) {
         const page = await fetch(part, offset);
-        for (const order of page) {
+        for (const order of page.orders) {
           const key = versionKey(order);
           if (!found.has(key)) {
             found.set(key, order);
             added++;
           }
         }
-        if (page.length < options.pageSize) break;
+        if (page.listed < options.pageSize) break;
       }
       if (added === 0 && pass > 0) break;
     }
@@ -83,7 +93,7 @@ export async function* scanWindow<T extends OrderVersion>(
 
   try {
     const first = await fetch(window, 0);
-    if (first.length < options.pageSize || window.from >= window.to) {
+    if (first.listed < options.pageSize || window.from >= window.to) {
       yield* await readWhole(window, first);
       return;
     }

@@ -56,13 +56,14 @@ async function pollRuns(seed: number): Promise<string | undefined> {
       fetchPage: async (part, offset) => {
         if (!quiet) churn();
         await Promise.resolve();
-        return listOrders(store.orders.values(), {
+        const page = listOrders(store.orders.values(), {
           limit: maximumListingLimit,
           offset,
           updatedFrom: part.from,
           updatedTo: part.to,
           statuses: [],
         }).map((order) => ({ ...order }));
+        return { orders: page, listed: page.length };
       },
     })) {
       for (const order of scanned.orders) {

@@ -1,0 +1,57 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import { positiveNumber, wholeNumber } from '../../cli/parse.js';
+import type { OrdersGetOptions } from './get.js';
+import type { OrdersPollOptions } from './poll.js';
+
+/** `b2bctl orders poll|get` (DESIGN.md §2 and §8). */
+export function register(program: Command, dispatch: Dispatch): void {
+  const orders = program
+    .command('orders')
+    .description('poll the order listing without missing an order; get one order');
+  orders
+    .command('poll')
+    .description('emit each order version (id, lastUpdated) once, continuing from the profile’s cursor')
+    .option('--since <when>', 'start here: ISO-8601 or a duration before now (15m, 2h, 7d); needed on the first run')
+    .option('--until <when>', 'stop here instead of now minus orders.lag: ISO-8601 or a duration before now')
+    .option('--status <status>', 'only orders in this status (repeatable)', collect, [] as string[])
+    .option('--detail', 'emit each order’s full detail (fetched concurrently, paced)')
+    .option(
+      '--out-dir <dir>',
+      'write one file per order version, ORDERID-LASTUPDATED.json (temporary name, fsync, rename)',
+    )
+    .option('--cursor <file>', 'cursor file (default: per profile in the config folder)')
+    .option('--watch', 'poll again every --interval seconds until Ctrl-C')
+    .option('--interval <seconds>', 'seconds between --watch cycles', wholeNumber(1), 60)
+    .option('--concurrency <n>', 'listing and detail requests in flight', wholeNumber(1), 4)
+    .option('--rate <n>', 'requests per second at most', positiveNumber)
+    .action((flags: Record<string, unknown>, command: Command) => {
+      if (flags.interval !== 60 && flags.watch !== true) {
+        throw new InvalidArgumentError('--interval needs --watch.');
+      }
+      const options: OrdersPollOptions = {
+        since: flags.since as string | undefined,
+        until: flags.until as string | undefined,
+        statuses: flags.status as string[],
+        detail: flags.detail === true,
+        outDir: flags.outDir as string | undefined,
+        cursor: flags.cursor as string | undefined,
+        watch: flags.watch === true,
+        intervalSeconds: flags.interval as number,
+        concurrency: flags.concurrency as number,
+        rate: flags.rate as number | undefined,
+      };
+      return dispatch(command, async () => (await import('./poll.js')).run, options);
+    });
+  orders
+    .command('get')
+    .description('print one order’s detail')
+    .argument('<id>', 'the order id (the `id` of the listing and of the orders webhook)')
+    .action((id: string, _flags: unknown, command: Command) =>
+      dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),
+    );
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { writeFileDurably } from '../../io/output/durable-file.js';
+
+/** Where a poller resumes: the upper bound already written and the versions emitted inside the look-back overlap. */
+export interface OrdersCursor {
+  profile: string;
+  /** ISO-8601: every order version updated up to here has been written and flushed. */
+  cursor: string;
+  /** `id@lastUpdated` keys emitted at or after `cursor` minus the look-back, not to be emitted again. */
+  emitted: string[];
+}
+
+/** The default cursor of a profile, in the config folder beside the profiles. */
+export function defaultCursorPath(configDirectory: string, profileName: string): string {
+  return join(configDirectory, 'cursors', `${profileName}.orders-poll.json`);
+}
+
+/**
+ * The saved cursor, undefined when there is none yet. A file that is not a cursor, or that belongs to another
+ * profile, stops the run (exit 2) before anything is emitted: guessing would re-emit or skip orders.
+ */
+export function readCursor(path: string, profileName: string): OrdersCursor | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read the orders cursor ${path}: ${(error as Error).message}.`);
+  }
+  let parsed: Partial<OrdersCursor> | undefined;
+  try {
+    parsed = JSON.parse(text) as Partial<OrdersCursor>;
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    parsed !== undefined &&
+    parsed !== null &&
+    typeof parsed.profile === 'string' &&
+    typeof parsed.cursor === 'string' &&
+    !Number.isNaN(Date.parse(parsed.cursor)) &&
+    Array.isArray(parsed.emitted) &&
+    parsed.emitted.every((key) => typeof key === 'string');
+  if (!valid) {
+    throw new UsageError(
+      `The orders cursor ${path} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
+    );
+  }
+  if (parsed!.profile !== profileName) {
+    throw new UsageError(
+      `The orders cursor ${path} belongs to profile "${parsed!.profile}", not "${profileName}"; nothing was emitted. Use --profile ${parsed!.profile}, or another --cursor file for this profile.`,
+    );
+  }
+  return parsed as OrdersCursor;
+}
+
+/** Saves the cursor atomically (temporary file, fsync, rename): a crash leaves the old one or the new one. */
+export function writeCursor(path: string, cursor: OrdersCursor): void {
+  writeFileDurably(path, `${JSON.stringify(cursor, null, 2)}\n`);
+}

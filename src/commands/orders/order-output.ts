@@ -1,0 +1,96 @@
+import { fstatSync, fsyncSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { writeFileDurably } from '../../io/output/durable-file.js';
+import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
+import type { OrderSummary } from '../../platform/orders.js';
+
+/** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
+export interface OrderSink {
+  write(version: OrderSummary, record: unknown): Promise<void>;
+  /**
+   * Makes what was written durable and says whether it is: true for `--out-dir` and a stdout redirected to a file
+   * (fsynced), false for a pipe or a terminal, where the cursor may only move once the whole run was written.
+   */
+  flush(): Promise<boolean>;
+  end(): Promise<number>;
+}
+
+const orderLayout: RecordLayout<Record<string, unknown>> = {
+  table: [
+    { header: 'ID', value: (order) => String(order.id ?? '') },
+    { header: 'ORDER', value: (order) => String(order.orderId ?? '') },
+    { header: 'STATUS', value: (order) => String(order.status ?? '') },
+    { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? '') },
+    { header: 'CUSTOMER', value: (order) => String(order.partnerCompanyName ?? '') },
+  ],
+  csv: [
+    'id',
+    'orderId',
+    'status',
+    'approvalWorkflow',
+    'workflowIsApproved',
+    'dateCreated',
+    'lastUpdated',
+    'partnerCompanyName',
+    'partnerDocument',
+  ],
+};
+
+/** `ORDERID-LASTUPDATED.json`, with the instant compacted so the name is valid on every file system. */
+export function orderFileName(version: OrderSummary): string {
+  const number =
+    typeof version.orderId === 'number' || typeof version.orderId === 'string' ? version.orderId : version.id;
+  const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `${String(number).replace(/[^\w.-]/g, '_')}-${instant}.json`;
+}
+
+export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
+  if (outDir !== undefined) {
+    let count = 0;
+    return {
+      async write(version, record) {
+        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`, 0o644);
+        count++;
+      },
+      async flush() {
+        return true;
+      },
+      async end() {
+        return count;
+      },
+    };
+  }
+  const stream = context.io.stdout;
+  const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(
+    context.outputFormat('ndjson'),
+    stream,
+    orderLayout,
+    { color: context.globals.color },
+  );
+  const descriptor = regularFileDescriptor(stream);
+  return {
+    async write(_version, record) {
+      await writer.write(record as Record<string, unknown>);
+    },
+    async flush() {
+      if (descriptor === undefined) return false;
+      // The stream's own buffer first, then the kernel's.
+      await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
+      fsyncSync(descriptor);
+      return true;
+    },
+    end: () => writer.end(),
+  };
+}
+
+/** The descriptor of a stdout redirected to a regular file, which can be fsynced; undefined for pipes and terminals. */
+function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefined {
+  const descriptor = (stream as { fd?: unknown }).fd;
+  if (typeof descriptor !== 'number') return undefined;
+  try {
+    return fstatSync(descriptor).isFile() ? descriptor : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,218 @@
+import { Pacer } from '../../bulk/pacer.js';
+import { acquireProfileLock } from '../../config/lock.js';
+import type { Context } from '../../context.js';
+import {
+  newVersions,
+  parseInstantOrDuration,
+  runWindow,
+  versionsToRemember,
+  type TimeWindow,
+} from '../../domain/orders-window.js';
+import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../errors.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { getOrder, isTrackableOrder, listOrderPage, type OrderSummary } from '../../platform/orders.js';
+import { maximumListingLimit } from '../../sandbox/orders/rules.js';
+import { defaultCursorPath, readCursor, writeCursor } from './cursor-file.js';
+import { createOrderSink } from './order-output.js';
+import { scanWindow } from './window-scan.js';
+
+export interface OrdersPollOptions {
+  since?: string;
+  until?: string;
+  statuses: string[];
+  detail: boolean;
+  outDir?: string;
+  cursor?: string;
+  watch: boolean;
+  intervalSeconds: number;
+  concurrency: number;
+  /** Requests per second; undefined for as fast as the concurrency allows. */
+  rate?: number;
+}
+
+/** The longest wait between two --watch cycles after repeated failures. */
+const maximumBackoffMs = 10 * 60_000;
+
+/**
+ * `orders poll`: emits each order version `(id, lastUpdated)` once across normal runs, continuing from the
+ * profile's cursor (DESIGN.md §8). One poller per profile (a lock); the cursor moves only over what was written and
+ * flushed; Ctrl-C stops after the window being written and exits 75.
+ */
+export async function run(options: OrdersPollOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  session.requireBaseUrl();
+  const store = await context.profiles();
+  const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName);
+  const settings = {
+    lookbackMs: Number(session.value('orders.lookback') ?? 300) * 1000,
+    lagMs: Math.min(5, Number(session.value('orders.lag') ?? 2)) * 1000,
+  };
+  // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
+  planWindow(options, context.clock.now(), readCursor(cursorPath, session.profileName), settings);
+  const release = acquireProfileLock(
+    store.directory,
+    session.profileName,
+    'orders-poll',
+    `b2bctl orders poll (profile ${session.profileName})`,
+    context.log.warn,
+  );
+  try {
+    const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
+    const client = await context.platform({ connections: options.concurrency, pace: pacer });
+    const poll = () => pollOnce(options, context, client, cursorPath, session.profileName, settings);
+    if (!options.watch) {
+      await poll();
+      return;
+    }
+    await watch(options, context, poll);
+  } finally {
+    release();
+  }
+}
+
+interface PollSettings {
+  lookbackMs: number;
+  lagMs: number;
+}
+
+function planWindow(
+  options: OrdersPollOptions,
+  nowMs: number,
+  saved: { cursor: string } | undefined,
+  settings: PollSettings,
+): TimeWindow {
+  const since = options.since === undefined ? undefined : parseInstantOrDuration(options.since, nowMs);
+  if (since !== undefined && typeof since !== 'number') throw new UsageError(`--since: ${since.problem}.`);
+  const until = options.until === undefined ? undefined : parseInstantOrDuration(options.until, nowMs);
+  if (until !== undefined && typeof until !== 'number') throw new UsageError(`--until: ${until.problem}.`);
+  const window = runWindow({
+    nowMs,
+    since,
+    until,
+    cursor: saved === undefined ? undefined : Date.parse(saved.cursor),
+    ...settings,
+  });
+  if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
+  return window;
+}
+
+/** One run: scan the window, write the new versions window by window, move the cursor over what is flushed. */
+async function pollOnce(
+  options: OrdersPollOptions,
+  context: Context,
+  client: PlatformClient,
+  cursorPath: string,
+  profile: string,
+  settings: PollSettings,
+): Promise<number> {
+  const saved = readCursor(cursorPath, profile);
+  const window = planWindow(options, context.clock.now(), saved, settings);
+  // The memory of emitted versions applies when continuing from the cursor, not when --since asks to re-read.
+  const emitted = new Set(options.since === undefined ? (saved?.emitted ?? []) : []);
+  let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
+  const save = (upTo: number) => {
+    cursor = Math.max(cursor ?? upTo, upTo);
+    writeCursor(cursorPath, {
+      profile,
+      cursor: new Date(cursor).toISOString(),
+      emitted: versionsToRemember(emitted, cursor, settings.lookbackMs),
+    });
+  };
+  const sink = createOrderSink(context, options.outDir);
+  let untrackable = 0;
+  let written = 0;
+  let interrupted = false;
+  for await (const scanned of scanWindow<OrderSummary>(window, {
+    pageSize: maximumListingLimit,
+    concurrency: options.concurrency,
+    signal: context.interrupt,
+    fetchPage: async (part, offset, signal) => {
+      const page = await listOrderPage(client, {
+        window: part,
+        offset,
+        limit: maximumListingLimit,
+        statuses: options.statuses,
+        signal,
+      });
+      const trackable = page.filter(isTrackableOrder);
+      untrackable += page.length - trackable.length;
+      // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
+      const kept = trackable.filter((order) => {
+        const instant = Date.parse(order.lastUpdated);
+        return instant >= part.from && instant <= part.to;
+      });
+      return { orders: kept, listed: page.length };
+    },
+  })) {
+    const fresh = newVersions(scanned.orders, emitted);
+    const records = options.detail ? await fetchDetails(client, fresh, options.concurrency, context.interrupt) : fresh;
+    for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
+    written += fresh.length;
+    if (await sink.flush()) save(scanned.window.to);
+    if (context.interrupt.aborted) {
+      interrupted = true;
+      break;
+    }
+  }
+  await sink.end();
+  if (untrackable > 0) {
+    context.log.warn(`warning: ${untrackable} listed entries had no usable id and lastUpdated; they were not emitted.`);
+  }
+  if (interrupted || context.interrupt.aborted) {
+    throw new InterruptedError(
+      `orders poll interrupted: ${written} order versions written; the cursor covers what was flushed, so the next run continues from there.`,
+    );
+  }
+  // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
+  save(window.to);
+  context.log.info(
+    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}.`,
+  );
+  return written;
+}
+
+/** The detail of each version, `concurrency` at a time, in the order given. */
+async function fetchDetails(
+  client: PlatformClient,
+  versions: readonly OrderSummary[],
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<unknown[]> {
+  const details = new Array<unknown>(versions.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < versions.length) {
+      const index = next++;
+      details[index] = await getOrder(client, (versions[index] as OrderSummary).id, signal);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, versions.length)) }, worker));
+  return details;
+}
+
+/** `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses. */
+async function watch(options: OrdersPollOptions, context: Context, poll: () => Promise<number>): Promise<void> {
+  let failures = 0;
+  while (!context.interrupt.aborted) {
+    try {
+      await poll();
+      failures = 0;
+    } catch (error) {
+      if (error instanceof InterruptedError || context.interrupt.aborted) throw error;
+      // Bad flags, a bad cursor or refused credentials do not heal by waiting.
+      if (error instanceof UsageError || error instanceof AuthError) throw error;
+      failures++;
+      const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
+      context.log.warn(`orders poll: cycle failed (${message}); trying again, the cursor is unchanged.`);
+    }
+    const pauseMs =
+      failures === 0
+        ? options.intervalSeconds * 1000
+        : Math.min(maximumBackoffMs, options.intervalSeconds * 1000 * 2 ** (failures - 1));
+    try {
+      await context.clock.sleep(pauseMs, context.interrupt);
+    } catch {
+      return;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes `text` to `path` so that a reader never sees half of it and a crash never leaves it half-written: to a
+ * temporary name in the same folder, fsynced, renamed over the target, and the folder fsynced so the rename itself
+ * survives a power cut.
+ */
+export function writeFileDurably(path: string, text: string, mode = 0o600): void {
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true });
+  const temporary = join(folder, `.${basename(path)}.${process.pid}.tmp`);
+  const descriptor = openSync(temporary, 'w', mode);
+  try {
+    writeSync(descriptor, text);
+    fsyncSync(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(descriptor);
+  renameSync(temporary, path);
+  syncFolder(folder);
+}
+
+/** Makes the renames and creations in `folder` durable. */
+export function syncFolder(folder: string): void {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(folder, 'r');
+    fsyncSync(descriptor);
+  } catch {
+    // Some file systems (and Windows) cannot fsync a folder; the rename is still atomic there.
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
