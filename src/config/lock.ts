@@ -50,15 +50,20 @@ export function acquireLock(path: string, command: string, warn: (message: strin
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createLockFile(path, holder)) {
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
+        process.removeListener('exit', release);
         try {
           unlinkSync(path);
         } catch {
           // Already gone: nothing to release.
         }
       };
+      // A process that ends abruptly but normally (EPIPE when a reader such as `head` closes stdout exits at once)
+      // still releases its lock, so the next cron run does not have to take it over with a warning.
+      process.once('exit', release);
+      return release;
     }
     const current = readHolder(path);
     // Released between our attempt and the read: the holder finished, so simply try again.

@@ -1,4 +1,4 @@
-import { fstatSync, fsyncSync } from 'node:fs';
+import { fstatSync, fsyncSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
@@ -47,6 +47,7 @@ export function orderFileName(version: OrderSummary): string {
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
   if (outDir !== undefined) {
+    removeAbandonedTemporaryFiles(outDir);
     let count = 0;
     return {
       async write(version, record) {
@@ -92,5 +93,13 @@ function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefine
     return fstatSync(descriptor).isFile() ? descriptor : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Temporary files of a run that was killed mid-write: never renamed, so never read; removed by the next run. */
+function removeAbandonedTemporaryFiles(outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  for (const name of readdirSync(outDir)) {
+    if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(`${outDir}/${name}`, { force: true });
   }
 }

@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import {
+  cleanEnv,
+  cliPath,
+  credentialsEnv,
+  freshConfigDir,
+  freshWorkDir,
+  login,
+  removeTemporaryFolders,
+  requestCounts,
+  resetCounts,
+  runCli,
+  sleep,
+  spawnCli,
+  startTestSandbox,
+} from '../harness.js';
+
+const listing = 'GET /v1/orders';
+let sandbox: RunningSandbox;
+let configDir: string;
+
+afterAll(removeTemporaryFolders);
+afterEach(async () => sandbox?.close());
+
+async function setUp(overrides: Parameters<typeof startTestSandbox>[0] = {}): Promise<void> {
+  sandbox = await startTestSandbox(overrides);
+  configDir = freshConfigDir();
+  await login(sandbox, configDir);
+  // No lag: a run's upper bound is its start, so back-to-back runs in a test see the changes between them.
+  await runCli(['config', 'set', 'orders.lag', '0'], { configDir });
+}
+
+const poll = (args: string[] = [], env: Record<string, string> = {}) =>
+  runCli(['orders', 'poll', ...args], { configDir, env });
+
+/** `id@lastUpdated` of every line of an NDJSON output. */
+function versions(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const order = JSON.parse(line) as { id: number; lastUpdated: string };
+      return `${order.id}@${order.lastUpdated}`;
+    });
+}
+
+function currentVersions(): string[] {
+  return [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).sort();
+}
+
+function expectNoDuplicates(keys: string[]): void {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
+}
+
+describe('orders poll: bad input stops before anything is sent (exit 2)', () => {
+  beforeEach(() => setUp());
+
+  it.each([
+    [['--since', '2099-01-01T00:00:00Z'], /--since 2099-01-01T00:00:00.000Z is in the future/],
+    [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date-time/],
+    [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
+    [[], /the first run of this profile needs --since/],
+  ])('%j', async (args, message) => {
+    await resetCounts(sandbox);
+    const result = await poll(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('refuses a corrupt cursor and a cursor of another profile, naming the file', async () => {
+    const folder = freshWorkDir();
+    const corrupt = join(folder, 'corrupt.json');
+    writeFileSync(corrupt, '{"profile": "default", "cursor": ');
+    const foreign = join(folder, 'foreign.json');
+    writeFileSync(foreign, JSON.stringify({ profile: 'prod', cursor: '2026-01-01T00:00:00Z', emitted: [] }));
+    await resetCounts(sandbox);
+    const first = await poll(['--cursor', corrupt]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain(`The orders cursor ${corrupt} is not a cursor file`);
+    const second = await poll(['--cursor', foreign, '--since', '1d']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`The orders cursor ${foreign} belongs to profile "prod", not "default"`);
+    expect(first.stdout + second.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+});
+
+describe('orders poll against a changing platform', () => {
+  it('emits every version once across runs while every listing request churns orders', async () => {
+    await setUp();
+    sandbox.state.orders.churnProbability = 1;
+    const emitted: string[] = versions((await poll(['--since', '31d'])).stdout);
+    for (let run = 0; run < 5; run++) {
+      await sleep(5);
+      const result = await poll();
+      expect(result.code).toBe(0);
+      emitted.push(...versions(result.stdout));
+    }
+    sandbox.state.orders.churnProbability = 0;
+    await sleep(5);
+    emitted.push(...versions((await poll()).stdout));
+    expectNoDuplicates(emitted);
+    // Every order's current version was emitted (older versions were emitted when they were current).
+    const missing = currentVersions().filter((key) => !emitted.includes(key));
+    expect(missing).toEqual([]);
+  });
+
+  it('catches an update stamped just behind the cursor (late commit), once', async () => {
+    await setUp();
+    await poll(['--since', '31d']);
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    // The platform stamps the next update a minute in the past: behind the cursor, inside the look-back (5 min).
+    sandbox.state.orders.lastUpdatedSkewMs = 60_000;
+    const touched = sandbox.state.orders.update(7, sandbox.state.clock.now())!;
+    expect(Date.parse(touched.lastUpdated)).toBeLessThan(Date.parse(cursor.cursor));
+    await sleep(5);
+    const next = versions((await poll()).stdout);
+    expect(next).toContain(`7@${touched.lastUpdated}`);
+    await sleep(5);
+    expect(versions((await poll()).stdout)).not.toContain(`7@${touched.lastUpdated}`);
+  });
+
+  it('completes through 503s, resets and 429s with nothing missed or twice', async () => {
+    await setUp({ failRate: 0.15, resetRate: 0.05, rateLimit: 40 });
+    const result = await poll(['--since', '31d', '--concurrency', '6']);
+    expect(result.code).toBe(0);
+    const emitted = versions(result.stdout);
+    expectNoDuplicates(emitted);
+    expect(emitted.sort()).toEqual(currentVersions());
+  }, 60_000);
+
+  it('logs in again once when the token is revoked in the middle of the scan', async () => {
+    await setUp();
+    let listings = 0;
+    const churn = sandbox.state.orders.churnBeforeListing.bind(sandbox.state.orders);
+    sandbox.state.orders.churnBeforeListing = (now: number) => {
+      if (++listings === 3) sandbox.state.tokens.clear();
+      churn(now);
+    };
+    await resetCounts(sandbox);
+    const result = await poll(['--since', '31d', '--concurrency', '1'], credentialsEnv(sandbox));
+    expect(result.code).toBe(0);
+    expect(versions(result.stdout).sort()).toEqual(currentVersions());
+    expect((await requestCounts(sandbox))['POST /v1/auth/token']).toBe(1);
+  });
+});
+
+describe('orders poll and the reader or the process going away', () => {
+  it('loses nothing when the reader closes the pipe after 3 lines', async () => {
+    await setUp();
+    await poll(['--since', '31d']);
+    const created = Array.from({ length: 400 }, () => sandbox.state.orders.create(sandbox.state.clock.now()));
+    await sleep(5);
+    const head = await new Promise<string>((resolve, reject) => {
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${cliPath}" orders poll | head -3`], {
+        env: cleanEnv(configDir),
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', () => resolve(out));
+    });
+    expect(versions(head)).toHaveLength(3);
+    const second = await poll();
+    expect(second.code).toBe(0);
+    const seen = new Set([...versions(head), ...versions(second.stdout)]);
+    expect(created.filter((order) => !seen.has(`${order.id}@${order.lastUpdated}`))).toEqual([]);
+  });
+
+  it('leaves no half-written file after SIGKILL during --out-dir, and the next run misses nothing', async () => {
+    await setUp({ latencyMs: 15 });
+    const outDir = join(freshWorkDir(), 'orders');
+    mkdirSync(outDir);
+    const child = spawnCli(['orders', 'poll', '--since', '31d', '--detail', '--out-dir', outDir], configDir);
+    while (!existsSync(outDir) || readdirSync(outDir).filter((name) => name.endsWith('.json')).length < 20) {
+      await sleep(10);
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    const again = await runCli(['orders', 'poll', '--detail', '--out-dir', outDir], { configDir });
+    expect(again.code).toBe(0);
+    const names = readdirSync(outDir);
+    expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const orders = names.map(
+      (name) => JSON.parse(readFileSync(join(outDir, name), 'utf8')) as { id: number; lastUpdated: string },
+    );
+    const written = new Set(orders.map((order) => `${order.id}@${order.lastUpdated}`));
+    expect(currentVersions().filter((key) => !written.has(key))).toEqual([]);
+  }, 60_000);
+});
