@@ -81,7 +81,7 @@ export function versionsToRemember(emitted: Iterable<string>, cursor: number, lo
     const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
     if (!Number.isNaN(instant) && instant >= floor) kept.push(key);
   }
-  return kept.sort();
+  return kept.toSorted();
 }
 
 /**

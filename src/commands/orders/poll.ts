@@ -122,37 +122,43 @@ async function pollOnce(
   let untrackable = 0;
   let written = 0;
   let interrupted = false;
-  for await (const scanned of scanWindow<OrderSummary>(window, {
-    pageSize: maximumListingLimit,
-    concurrency: options.concurrency,
-    signal: context.interrupt,
-    fetchPage: async (part, offset, signal) => {
-      const page = await listOrderPage(client, {
-        window: part,
-        offset,
-        limit: maximumListingLimit,
-        statuses: options.statuses,
-        signal,
-      });
-      const trackable = page.filter(isTrackableOrder);
-      untrackable += page.length - trackable.length;
-      // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-      const kept = trackable.filter((order) => {
-        const instant = Date.parse(order.lastUpdated);
-        return instant >= part.from && instant <= part.to;
-      });
-      return { orders: kept, listed: page.length };
-    },
-  })) {
-    const fresh = newVersions(scanned.orders, emitted);
-    const records = options.detail ? await fetchDetails(client, fresh, options.concurrency, context.interrupt) : fresh;
-    for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
-    written += fresh.length;
-    if (await sink.flush()) save(scanned.window.to);
-    if (context.interrupt.aborted) {
-      interrupted = true;
-      break;
+  // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
+  // and what was written before it stays, with the cursor over what was flushed.
+  try {
+    for await (const scanned of scanWindow<OrderSummary>(window, {
+      pageSize: maximumListingLimit,
+      concurrency: options.concurrency,
+      fetchPage: async (part, offset, signal) => {
+        const page = await listOrderPage(client, {
+          window: part,
+          offset,
+          limit: maximumListingLimit,
+          statuses: options.statuses,
+          signal,
+        });
+        const trackable = page.filter(isTrackableOrder);
+        untrackable += page.length - trackable.length;
+        // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
+        const kept = trackable.filter((order) => {
+          const instant = Date.parse(order.lastUpdated);
+          return instant >= part.from && instant <= part.to;
+        });
+        return { orders: kept, listed: page.length };
+      },
+    })) {
+      const fresh = newVersions(scanned.orders, emitted);
+      const records = options.detail ? await fetchDetails(client, fresh, options.concurrency) : fresh;
+      for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
+      written += fresh.length;
+      if (await sink.flush()) save(scanned.window.to);
+      if (context.interrupt.aborted) {
+        interrupted = true;
+        break;
+      }
     }
+  } catch (error) {
+    if (!context.interrupt.aborted) throw error;
+    interrupted = true;
   }
   await sink.end();
   if (untrackable > 0) {
@@ -176,14 +182,13 @@ async function fetchDetails(
   client: PlatformClient,
   versions: readonly OrderSummary[],
   concurrency: number,
-  signal: AbortSignal,
 ): Promise<unknown[]> {
-  const details = new Array<unknown>(versions.length);
+  const details: unknown[] = Array.from({ length: versions.length });
   let next = 0;
   const worker = async () => {
     while (next < versions.length) {
       const index = next++;
-      details[index] = await getOrder(client, (versions[index] as OrderSummary).id, signal);
+      details[index] = await getOrder(client, (versions[index] as OrderSummary).id);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, versions.length)) }, worker));

@@ -51,7 +51,7 @@ export function loadOrderMaterial(seedDirectory: string): OrderMaterial {
 export function seedOrders(material: OrderMaterial, nowMs: number, count: number, seed = 12): OrderStore {
   const random = seededRandom(seed);
   const store = new OrderStore(material, random);
-  const creations = Array.from({ length: count }, () => nowMs - Math.floor(random() * thirtyDaysMs)).sort(
+  const creations = Array.from({ length: count }, () => nowMs - Math.floor(random() * thirtyDaysMs)).toSorted(
     (left, right) => left - right,
   );
   for (const createdAt of creations) {

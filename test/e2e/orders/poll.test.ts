@@ -49,7 +49,7 @@ function versions(stdout: string): string[] {
 }
 
 function currentVersions(): string[] {
-  return [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).sort();
+  return [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).toSorted();
 }
 
 function expectNoDuplicates(keys: string[]): void {
@@ -136,7 +136,7 @@ describe('orders poll against a changing platform', () => {
     expect(result.code).toBe(0);
     const emitted = versions(result.stdout);
     expectNoDuplicates(emitted);
-    expect(emitted.sort()).toEqual(currentVersions());
+    expect(emitted.toSorted()).toEqual(currentVersions());
   }, 60_000);
 
   it('logs in again once when the token is revoked in the middle of the scan', async () => {
@@ -150,7 +150,7 @@ describe('orders poll against a changing platform', () => {
     await resetCounts(sandbox);
     const result = await poll(['--since', '31d', '--concurrency', '1'], credentialsEnv(sandbox));
     expect(result.code).toBe(0);
-    expect(versions(result.stdout).sort()).toEqual(currentVersions());
+    expect(versions(result.stdout).toSorted()).toEqual(currentVersions());
     expect((await requestCounts(sandbox))['POST /v1/auth/token']).toBe(1);
   });
 });

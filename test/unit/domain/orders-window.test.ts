@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cursorAfter,
+  newVersions,
+  parseInstantOrDuration,
+  piecesForFullWindow,
+  runWindow,
+  splitWindow,
+  versionKey,
+  versionsToRemember,
+} from '../../../src/domain/orders-window.js';
+
+const now = Date.parse('2026-06-01T12:00:00Z');
+
+describe('splitWindow', () => {
+  it('tiles the window without gaps or overlaps', () => {
+    const pieces = splitWindow({ from: 1000, to: 1999 }, 3);
+    expect(pieces).toEqual([
+      { from: 1000, to: 1332 },
+      { from: 1333, to: 1665 },
+      { from: 1666, to: 1999 },
+    ]);
+  });
+  it('never makes more pieces than milliseconds', () => {
+    expect(splitWindow({ from: 5, to: 6 }, 10)).toEqual([
+      { from: 5, to: 5 },
+      { from: 6, to: 6 },
+    ]);
+    expect(splitWindow({ from: 5, to: 5 }, 4)).toEqual([{ from: 5, to: 5 }]);
+  });
+});
+
+describe('piecesForFullWindow', () => {
+  it('uses the fallback before any density is known, and the density after', () => {
+    expect(piecesForFullWindow({ from: 0, to: 999 }, undefined, 8)).toBe(8);
+    // 1,000 ms at 0.18 orders/ms: 180 orders, 18 a piece.
+    expect(piecesForFullWindow({ from: 0, to: 999 }, 0.18, 8)).toBe(10);
+    // A full page means more than a page, even where the density says fewer.
+    expect(piecesForFullWindow({ from: 0, to: 999 }, 0.001, 8)).toBe(2);
+  });
+});
+
+describe('versions', () => {
+  it('keys a version by id and instant, whatever the instant’s spelling', () => {
+    expect(versionKey({ id: 7, lastUpdated: '2026-06-01T12:00:00Z' })).toBe(
+      versionKey({ id: 7, lastUpdated: '2026-06-01T09:00:00.000-03:00' }),
+    );
+  });
+  it('emits a version once and remembers only those inside the look-back', () => {
+    const emitted = new Set<string>();
+    const orders = [
+      { id: 1, lastUpdated: '2026-06-01T11:50:00Z' },
+      { id: 1, lastUpdated: '2026-06-01T11:50:00Z' },
+      { id: 2, lastUpdated: '2026-06-01T11:59:00Z' },
+    ];
+    expect(newVersions(orders, emitted)).toHaveLength(2);
+    expect(newVersions(orders, emitted)).toHaveLength(0);
+    expect(versionsToRemember(emitted, now, 5 * 60_000)).toEqual(['2@2026-06-01T11:59:00.000Z']);
+  });
+});
+
+describe('cursorAfter', () => {
+  it('moves over the flushed windows from the first only', () => {
+    const windows = [
+      { from: 0, to: 9, flushed: true },
+      { from: 10, to: 19, flushed: false },
+      { from: 20, to: 29, flushed: true },
+    ];
+    expect(cursorAfter(-1, windows)).toBe(9);
+    expect(cursorAfter(-1, [{ from: 0, to: 9, flushed: false }])).toBe(-1);
+  });
+});
+
+describe('runWindow and --since', () => {
+  it('reads durations and ISO instants, and names what is neither', () => {
+    expect(parseInstantOrDuration('2h', now)).toBe(now - 7_200_000);
+    expect(parseInstantOrDuration('2026-05-01T00:00:00Z', now)).toBe(Date.parse('2026-05-01T00:00:00Z'));
+    expect(parseInstantOrDuration('yesterday', now)).toEqual({ problem: expect.stringContaining('"yesterday"') });
+  });
+  it('starts a look-back before the cursor and stops a lag before now', () => {
+    expect(runWindow({ nowMs: now, cursor: now - 60_000, lookbackMs: 300_000, lagMs: 2_000 })).toEqual({
+      from: now - 360_000,
+      to: now - 2_000,
+    });
+  });
+  it('refuses a future --since, a --since after --until, and a first run without --since', () => {
+    expect(runWindow({ nowMs: now, since: now + 1, lookbackMs: 0, lagMs: 0 })).toHaveProperty('problem');
+    expect(runWindow({ nowMs: now, since: now - 10, until: now - 20, lookbackMs: 0, lagMs: 0 })).toHaveProperty(
+      'problem',
+    );
+    expect(runWindow({ nowMs: now, lookbackMs: 0, lagMs: 0 })).toEqual({
+      problem: expect.stringContaining('needs --since'),
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { fetchToken, startTestSandbox } from '../../e2e/harness.js';
+
+let sandbox: RunningSandbox;
+let token: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  token = await fetchToken(sandbox);
+});
+afterAll(() => sandbox.close());
+
+// oxlint-disable-next-line typescript/no-explicit-any -- the answers are read as the JSON they are
+async function get(path: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('the sandbox order listing', () => {
+  it('lists 5 by default, newest creation first, at most 25, [] past the end', async () => {
+    const first = await get('/v1/orders');
+    expect(first.body).toHaveLength(5);
+    const created = first.body.map((order: { dateCreated: string }) => Date.parse(order.dateCreated));
+    expect(created).toEqual([...created].toSorted((left, right) => right - left));
+    expect(Object.keys(first.body[0]).toSorted()).toEqual(
+      [
+        'approvalWorkflow',
+        'dateCreated',
+        'id',
+        'lastUpdated',
+        'orderId',
+        'partnerCompanyName',
+        'partnerDocument',
+        'status',
+        'workflowIsApproved',
+      ].toSorted(),
+    );
+    expect((await get('/v1/orders?limit=100')).body).toHaveLength(25);
+    expect((await get('/v1/orders?offset=100000')).body).toEqual([]);
+    const second = await get('/v1/orders?offset=5&limit=5');
+    expect(second.body[0].id).not.toBe(first.body[4].id);
+  });
+
+  it('filters by update window and repeatable status', async () => {
+    const from = '2026-01-01T00:00:00Z';
+    const all = (await get(`/v1/orders?limit=25&updatedFrom=${from}`)).body as { lastUpdated: string }[];
+    expect(all.every((order) => Date.parse(order.lastUpdated) >= Date.parse(from))).toBe(true);
+    const statuses = (await get('/v1/orders?limit=25&status=SHIPPED&status=DELIVERED')).body as { status: string }[];
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses.map((order) => order.status))).toEqual(new Set(['SHIPPED', 'DELIVERED']));
+  });
+
+  it('answers 400 to a bad date and 404 to an unknown order', async () => {
+    const bad = await get('/v1/orders?updatedFrom=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('updatedFrom');
+    expect((await get('/v1/orders/999999')).status).toBe(404);
+  });
+
+  it('generates an order on demand, with its detail and a listener told', async () => {
+    const told: number[] = [];
+    sandbox.state.orders.listeners.push((order) => told.push(order.id));
+    const response = await fetch(`${sandbox.url}/_sandbox/orders`, { method: 'POST' });
+    const order = (await response.json()) as { id: number; items: { sku: string }[]; totals: { total: number } };
+    expect(told).toEqual([order.id]);
+    const detail = await get(`/v1/orders/${order.id}`);
+    expect(detail.body.items.length).toBeGreaterThan(0);
+    expect(detail.body.totals.total).toBeGreaterThan(0);
+    expect(detail.body).toHaveProperty('deliveryAddress');
+  });
+
+  it('has a clock a test can set, which stamps the orders', async () => {
+    await fetch(`${sandbox.url}/_sandbox/clock`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ now: '2026-03-01T10:00:00Z' }),
+    });
+    const response = await fetch(`${sandbox.url}/_sandbox/orders/3/touch`, { method: 'POST' });
+    expect(((await response.json()) as { lastUpdated: string }).lastUpdated).toBe('2026-03-01T10:00:00.000Z');
+    await fetch(`${sandbox.url}/_sandbox/clock`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ offsetMs: 0 }),
+    });
+  });
+
+  it('seeds the same orders for the same instant', async () => {
+    const { seedOrders, loadOrderMaterial } = await import('../../../src/sandbox/orders/seed.js');
+    const material = loadOrderMaterial(new URL('../../../samples', import.meta.url).pathname);
+    const at = Date.parse('2026-06-01T00:00:00Z');
+    const one = [...seedOrders(material, at, 50).orders.values()];
+    const two = [...seedOrders(material, at, 50).orders.values()];
+    expect(one).toEqual(two);
+    expect(one.every((order) => at - Date.parse(order.dateCreated) <= 30 * 86_400_000)).toBe(true);
+  });
+});
