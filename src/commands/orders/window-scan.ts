@@ -1,4 +1,5 @@
 import {
+  ordersPerWindowTarget,
   type OrderVersion,
   piecesForFullWindow,
   splitWindow,
@@ -91,14 +92,50 @@ export async function* scanWindow<T extends OrderVersion>(
     return [...found.values()];
   };
 
+  // How many orders a full window holds, roughly: probes at growing offsets `concurrency` at a time (a probe that
+  // comes back short gives the exact count), then probes spread inside the bracket until it is within an eighth.
+  // Only the sizes of the pieces depend on it; which orders are read never does.
+  const estimateCount = async (part: TimeWindow): Promise<number> => {
+    const batch = Math.max(2, options.concurrency);
+    let low = options.pageSize;
+    let high: number | undefined;
+    const probe = async (offsets: number[]) => {
+      const pages = await Promise.all(offsets.map((offset) => fetch(part, offset)));
+      for (const [index, page] of pages.entries()) {
+        const offset = offsets[index] as number;
+        if (page.listed === 0) high = Math.min(high ?? offset, offset);
+        else if (page.listed < options.pageSize) return offset + page.listed;
+        else low = Math.max(low, offset + options.pageSize);
+      }
+      return undefined;
+    };
+    for (let next = options.pageSize; high === undefined && next < 1e9;) {
+      const offsets = Array.from({ length: batch }, (_, index) => next * 2 ** index);
+      const exact = await probe(offsets);
+      if (exact !== undefined) return exact;
+      next = (offsets.at(-1) as number) * 2;
+    }
+    while (high !== undefined && high - low > low / 8) {
+      const step = (high - low) / (batch + 1);
+      const exact = await probe(Array.from({ length: batch }, (_, index) => Math.round(low + step * (index + 1))));
+      if (exact !== undefined) return exact;
+    }
+    return Math.round((low + (high ?? low)) / 2);
+  };
+
   try {
     const first = await fetch(window, 0);
     if (first.listed < options.pageSize || window.from >= window.to) {
       yield* await readWhole(window, first);
       return;
     }
+    // A catch-up over thousands of orders: estimate how many there are, so the window is cut once into pieces of about
+    // `ordersPerWindowTarget` instead of being halved level by level (each level a round trip and a re-read).
+    const estimate = await estimateCount(window);
+    ordersSeen = estimate;
+    widthSeen = window.to - window.from + 1;
     // Top-level pieces are started together (the limit keeps `concurrency` requests in flight) and yielded in order.
-    const pieces = splitWindow(window, Math.max(piecesForFullWindow(window, undefined, options.concurrency * 2), 2));
+    const pieces = splitWindow(window, Math.max(2, Math.ceil(estimate / ordersPerWindowTarget)));
     const reads = pieces.map((piece) => readWhole(piece));
     for (const read of reads) read.catch(() => {});
     for (const read of reads) yield* await read;
