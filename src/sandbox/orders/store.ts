@@ -33,7 +33,7 @@ export type OrderListener = (order: OrderDetail, change: 'created' | 'updated') 
  */
 export class OrderStore {
   readonly orders = new Map<number, OrderDetail>();
-  readonly listeners: OrderListener[] = [];
+  readonly onOrderChanged: OrderListener[] = [];
   /** Subtracted from the clock when an order is stamped. */
   lastUpdatedSkewMs = 0;
   /** Share of listing requests that first change a few orders (`--order-churn`). */
@@ -130,7 +130,7 @@ export class OrderStore {
   }
 
   private notify(order: OrderDetail, change: 'created' | 'updated'): void {
-    for (const listener of this.listeners) listener(order, change);
+    for (const listener of this.onOrderChanged) listener(order, change);
   }
 
   private pick<T>(values: readonly T[]): T {

@@ -59,7 +59,7 @@ describe('the sandbox order listing', () => {
 
   it('generates an order on demand, with its detail and a listener told', async () => {
     const told: number[] = [];
-    sandbox.state.orders.listeners.push((order) => told.push(order.id));
+    sandbox.state.orders.onOrderChanged.push((order) => told.push(order.id));
     const response = await fetch(`${sandbox.url}/_sandbox/orders`, { method: 'POST' });
     const order = (await response.json()) as { id: number; items: { sku: string }[]; totals: { total: number } };
     expect(told).toEqual([order.id]);
