@@ -12,9 +12,23 @@ export interface OrdersCursor {
   emitted: string[];
 }
 
-/** The default cursor of a profile, in the config folder beside the profiles. */
-export function defaultCursorPath(configDirectory: string, profileName: string): string {
-  return join(configDirectory, 'cursors', `${profileName}.orders-poll.json`);
+/**
+ * The default cursor of a profile, in the config folder beside the profiles. A poll filtered by status has its own:
+ * sharing one would let a filtered run move the cursor past orders of the other statuses.
+ */
+export function defaultCursorPath(
+  configDirectory: string,
+  profileName: string,
+  statuses: readonly string[] = [],
+): string {
+  const filter =
+    statuses.length === 0
+      ? ''
+      : `.status-${[...new Set(statuses)]
+          .toSorted()
+          .join('+')
+          .replace(/[^\w+-]/g, '_')}`;
+  return join(configDirectory, 'cursors', `${profileName}.orders-poll${filter}.json`);
 }
 
 /**

@@ -42,7 +42,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   const session = await context.session();
   session.requireBaseUrl();
   const store = await context.profiles();
-  const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName);
+  const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
   const settings = {
     lookbackMs: Number(session.value('orders.lookback') ?? 300) * 1000,
     lagMs: Math.min(5, Number(session.value('orders.lag') ?? 2)) * 1000,

@@ -108,3 +108,40 @@ describe('orders poll scan under churn on every page', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 });
+
+describe('a millisecond holding more than a page', () => {
+  it('is read by repeated passes until one brings nothing new, missing no unchanged order', async () => {
+    const now = Date.parse('2026-06-01T12:00:00Z');
+    const store = seedOrders(material, now, 0, 5);
+    const instant = now - 60_000;
+    for (let index = 0; index < 70; index++) store.create(instant, { lastUpdatedMs: instant, notify: false });
+    const unchangedAtStart = new Set([...store.orders.values()].map((order) => order.id));
+    let clock = now;
+    const read = new Set<string>();
+    for await (const scanned of scanWindow(
+      { from: instant - 1000, to: now - 1000 },
+      {
+        pageSize: maximumListingLimit,
+        concurrency: 2,
+        fetchPage: async (part, offset) => {
+          clock += 1000;
+          // Each page request moves one order on: out of the crowded millisecond.
+          const moved = store.update(1 + (offset % 70), clock);
+          if (moved) unchangedAtStart.delete(moved.id);
+          const page = listOrders(store.orders.values(), {
+            limit: maximumListingLimit,
+            offset,
+            updatedFrom: part.from,
+            updatedTo: part.to,
+            statuses: [],
+          }).map((order) => ({ ...order }));
+          return { orders: page, listed: page.length };
+        },
+      },
+    )) {
+      for (const order of scanned.orders) read.add(String(order.id));
+    }
+    const missed = [...unchangedAtStart].filter((id) => !read.has(String(id)));
+    expect(missed).toEqual([]);
+  });
+});
