@@ -8,6 +8,9 @@ export interface OrderSummary {
   [field: string]: unknown;
 }
 
+/** The listing's largest page (platform-spec.md: `limit` at most 25); a page this long may have more behind it. */
+export const orderListingPageSize = 25;
+
 export interface OrderListingRequest {
   window: TimeWindow;
   offset: number;

@@ -10,8 +10,13 @@ import {
 } from '../../domain/orders-window.js';
 import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { getOrder, isTrackableOrder, listOrderPage, type OrderSummary } from '../../platform/orders.js';
-import { maximumListingLimit } from '../../sandbox/orders/rules.js';
+import {
+  getOrder,
+  isTrackableOrder,
+  listOrderPage,
+  orderListingPageSize,
+  type OrderSummary,
+} from '../../platform/orders.js';
 import { defaultCursorPath, readCursor, writeCursor } from './cursor-file.js';
 import { createOrderSink } from './order-output.js';
 import { scanWindow } from './window-scan.js';
@@ -126,13 +131,13 @@ async function pollOnce(
   // and what was written before it stays, with the cursor over what was flushed.
   try {
     for await (const scanned of scanWindow<OrderSummary>(window, {
-      pageSize: maximumListingLimit,
+      pageSize: orderListingPageSize,
       concurrency: options.concurrency,
       fetchPage: async (part, offset, signal) => {
         const page = await listOrderPage(client, {
           window: part,
           offset,
-          limit: maximumListingLimit,
+          limit: orderListingPageSize,
           statuses: options.statuses,
           signal,
         });
