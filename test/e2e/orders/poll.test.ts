@@ -198,3 +198,28 @@ describe('orders poll and the reader or the process going away', () => {
     expect(currentVersions().filter((key) => !written.has(key))).toEqual([]);
   }, 60_000);
 });
+
+describe('orders poll into a file', () => {
+  it('moves the cursor window by window when stdout is a file, so a SIGKILL costs only re-emits', async () => {
+    await setUp({ latencyMs: 15 });
+    const file = join(freshWorkDir(), 'orders.ndjson');
+    const child = spawn(
+      'sh',
+      ['-c', `exec "${process.execPath}" "${cliPath}" orders poll --since 31d --detail --concurrency 2 > "${file}"`],
+      { env: cleanEnv(configDir) },
+    );
+    while (!existsSync(file) || readFileSync(file, 'utf8').split('\n').length < 40) await sleep(10);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    const cursorFile = join(configDir, 'cursors', 'default.orders-poll.json');
+    expect(existsSync(cursorFile)).toBe(true);
+    // Whole lines only: a torn last line is the one the kill cut.
+    const first = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.endsWith('}'));
+    const second = await poll();
+    expect(second.code).toBe(0);
+    const seen = new Set([...versions(first.join('\n')), ...versions(second.stdout)]);
+    expect(currentVersions().filter((key) => !seen.has(key))).toEqual([]);
+  }, 60_000);
+});
