@@ -10,9 +10,9 @@ export class SandboxState {
   readonly tokens = new Map<string, number>();
   readonly requestCounts = new Map<string, number>();
   sellers: SalesRep[] = [];
-  /** Catalogue, stock lines and the stock queue; seeded by registerStock. */
+  /** Catalogue, stock lines and the stock queue; seeded by seedSandboxState. */
   stock = new StockState();
-  /** Customers, store settings, CEP table and e-mail outbox; seeded by registerCustomers. */
+  /** Customers, store settings, CEP table and e-mail outbox; seeded by seedSandboxState. */
   customers = new CustomerStore();
 
   /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */

@@ -97,30 +97,34 @@ export async function* scanWindow<T extends OrderVersion>(
   // Only the sizes of the pieces depend on it; which orders are read never does.
   const estimateCount = async (part: TimeWindow): Promise<number> => {
     const batch = Math.max(2, options.concurrency);
-    let low = options.pageSize;
-    let high: number | undefined;
+    // `low`: a full page proves at least this many; `high`: an empty page proves at most this many.
+    const bracket: { low: number; high?: number } = { low: options.pageSize };
     const probe = async (offsets: number[]) => {
       const pages = await Promise.all(offsets.map((offset) => fetch(part, offset)));
       for (const [index, page] of pages.entries()) {
         const offset = offsets[index] as number;
-        if (page.listed === 0) high = Math.min(high ?? offset, offset);
+        if (page.listed === 0) bracket.high = Math.min(bracket.high ?? offset, offset);
         else if (page.listed < options.pageSize) return offset + page.listed;
-        else low = Math.max(low, offset + options.pageSize);
+        else bracket.low = Math.max(bracket.low, offset + options.pageSize);
       }
       return undefined;
     };
-    for (let next = options.pageSize; high === undefined && next < 1e9;) {
+    let next = options.pageSize;
+    while (bracket.high === undefined && next < 1e9) {
       const offsets = Array.from({ length: batch }, (_, index) => next * 2 ** index);
       const exact = await probe(offsets);
       if (exact !== undefined) return exact;
       next = (offsets.at(-1) as number) * 2;
     }
-    while (high !== undefined && high - low > low / 8) {
+    // Bounded: under churn the answers may contradict each other, and an estimate is all that is needed.
+    for (let round = 0; round < 6; round++) {
+      const { low, high } = bracket;
+      if (high === undefined || high - low <= low / 8) break;
       const step = (high - low) / (batch + 1);
       const exact = await probe(Array.from({ length: batch }, (_, index) => Math.round(low + step * (index + 1))));
       if (exact !== undefined) return exact;
     }
-    return Math.round((low + (high ?? low)) / 2);
+    return Math.round((bracket.low + (bracket.high ?? bracket.low)) / 2);
   };
 
   try {

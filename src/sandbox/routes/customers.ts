@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { documentLookupKey } from '../../domain/documents.js';
-import { loadCepTable } from '../customers/cep-table.js';
 import {
   createCustomer,
   customerAddresses,
@@ -8,7 +7,7 @@ import {
   updateCustomer,
   type Outcome,
 } from '../customers/rules.js';
-import { loadStoreSettings, mergePatch, parseStoreSettings } from '../customers/settings.js';
+import { mergePatch, parseStoreSettings } from '../customers/settings.js';
 import { sendError } from '../http-answers.js';
 import type { SandboxOptions } from '../options.js';
 import type { SandboxState } from '../state.js';
@@ -17,10 +16,8 @@ import type { SandboxState } from '../state.js';
  * The customer routes of the platform document (create, update, status, addresses) and the
  * `/_sandbox` routes tests use to read customers and the e-mail outbox and to switch store settings.
  */
-export function registerCustomers(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
+export function registerCustomers(app: FastifyInstance, state: SandboxState, _options: SandboxOptions): void {
   const store = state.customers;
-  store.settings = loadStoreSettings(options.seedDirectory, options.settingsFile);
-  store.ceps = loadCepTable(options.seedDirectory);
 
   app.post('/v1/customer', async (request, reply) =>
     answer(reply, createCustomer(store, request.body, new Date(state.clock.now()))),

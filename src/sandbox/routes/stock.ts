@@ -1,25 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
-import { batchRouteMaxItems, defaultStockSchema, queueRouteMaxItems, validationProblem } from '../../domain/stock.js';
+import { batchRouteMaxItems, queueRouteMaxItems, validationProblem } from '../../domain/stock.js';
 import { sendError } from '../http-answers.js';
 import type { SandboxOptions } from '../options.js';
 import type { SandboxState } from '../state.js';
-import { loadCatalogue } from '../stock/catalogue.js';
 import { unknownSkuMessage } from '../stock/rules.js';
-import { StockState } from '../stock/state.js';
 import type { StockEntry } from '../stock/store.js';
 
 /**
  * The stock and price routes: `PUT /v1/stock/batch` (1 to 50 items, applied at once, a result per
  * item) and `POST /api/v1/stocks/batch` (up to 200 items, 202 and applied by the queue), both with
- * the body `{"items":[...]}`; plus `/_sandbox/stock*` to inspect the outcome. Seeds the catalogue
- * from products.json and stops the queue when the server closes.
+ * the body `{"items":[...]}`; plus `/_sandbox/stock*` to inspect the outcome. Stops the queue when
+ * the server closes (the catalogue is seeded by seedSandboxState).
  */
-export function registerStock(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
-  state.stock = new StockState(
-    loadCatalogue(options.seedDirectory, options.generatedSkus),
-    options.stockSchema ?? defaultStockSchema,
-  );
+export function registerStock(app: FastifyInstance, state: SandboxState, _options: SandboxOptions): void {
   const stock = state.stock;
   app.addHook('onClose', async () => stock.close());
 

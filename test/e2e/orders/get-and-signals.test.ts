@@ -69,9 +69,11 @@ describe('orders poll and signals', () => {
     await login(sandbox, configDir);
     const child = spawnCli(['orders', 'poll', '--since', '1d', '--watch', '--interval', '1'], configDir);
     const result = collect(child);
-    let cycles = 0;
-    child.stderr?.on('data', (chunk: Buffer) => (cycles += (chunk.toString().match(/^orders poll: /gm) ?? []).length));
-    while (cycles < 2) await sleep(20);
+    const seen = { cycles: 0 };
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen.cycles += (chunk.toString().match(/^orders poll: /gm) ?? []).length;
+    });
+    while (seen.cycles < 2) await sleep(20);
     child.kill('SIGTERM');
     const stopped = await result;
     expect(stopped.signal).toBeNull();
