@@ -90,13 +90,14 @@ function planWindow(
   if (since !== undefined && typeof since !== 'number') throw new UsageError(`--since: ${since.problem}.`);
   const until = options.until === undefined ? undefined : parseInstantOrDuration(options.until, nowMs);
   if (until !== undefined && typeof until !== 'number') throw new UsageError(`--until: ${until.problem}.`);
-  const window = runWindow({
-    nowMs,
-    since,
-    until,
-    cursor: saved === undefined ? undefined : Date.parse(saved.cursor),
-    ...settings,
-  });
+  // --since is checked always (a bad value is exit 2 even with a cursor) but used only for the first run: a crontab
+  // line that keeps --since would otherwise re-read and re-emit the same orders every minute.
+  if (since !== undefined || saved === undefined) {
+    const first = runWindow({ nowMs, since, until, ...settings });
+    if ('problem' in first) throw new UsageError(`orders poll: ${first.problem}.`);
+    if (saved === undefined) return first;
+  }
+  const window = runWindow({ nowMs, until, cursor: Date.parse(saved.cursor), ...settings });
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
   return window;
 }
@@ -112,8 +113,12 @@ async function pollOnce(
 ): Promise<number> {
   const saved = readCursor(cursorPath, profile);
   const window = planWindow(options, context.clock.now(), saved, settings);
-  // The memory of emitted versions applies when continuing from the cursor, not when --since asks to re-read.
-  const emitted = new Set(options.since === undefined ? (saved?.emitted ?? []) : []);
+  if (saved !== undefined && options.since !== undefined) {
+    context.log.info(
+      `orders poll: continuing from the cursor in ${cursorPath} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,
+    );
+  }
+  const emitted = new Set(saved?.emitted ?? []);
   let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
   const save = (upTo: number) => {
     cursor = Math.max(cursor ?? upTo, upTo);

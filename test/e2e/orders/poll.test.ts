@@ -223,3 +223,15 @@ describe('orders poll into a file', () => {
     expect(currentVersions().filter((key) => !seen.has(key))).toEqual([]);
   }, 60_000);
 });
+
+describe('orders poll with --since left in the crontab line', () => {
+  it('uses --since for the first run only, then the cursor: nothing emitted twice', async () => {
+    await setUp();
+    const first = await poll(['--since', '31d']);
+    await sleep(5);
+    const second = await poll(['--since', '31d']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('--since counts only for a first run');
+    expect(versions(second.stdout).filter((key) => versions(first.stdout).includes(key))).toEqual([]);
+  });
+});
