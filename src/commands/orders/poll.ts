@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Pacer } from '../../bulk/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
@@ -64,7 +65,15 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   try {
     const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
     const client = await context.platform({ connections: options.concurrency, pace: pacer });
-    const poll = () => pollOnce(options, context, client, cursorPath, session.profileName, settings);
+    let current = options;
+    const poll = async () => {
+      try {
+        return await pollOnce(current, context, client, cursorPath, session.profileName, settings);
+      } finally {
+        // Once a cursor exists, later --watch cycles continue from it without repeating the note about --since.
+        if (existsSync(cursorPath)) current = { ...options, since: undefined };
+      }
+    };
     if (!options.watch) {
       await poll();
       return;
