@@ -1,4 +1,4 @@
-import { CompactKeySet } from '../domain/compact-key-set.js';
+import { CompactKeySet } from '../lib/compact-key-set.js';
 import type { InputRecord, OpenedInput } from '../io/input/open-input.js';
 import { LineSet } from './resume.js';
 

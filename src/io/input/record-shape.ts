@@ -1,4 +1,4 @@
-import { closestName } from '../../domain/suggest.js';
+import { closestName } from '../../lib/suggest.js';
 import { type DecimalSeparator, parseBoolean, parseDecimal, parseList, parseWholeNumber } from './cell-values.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
