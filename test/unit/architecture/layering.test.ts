@@ -29,7 +29,7 @@ function importsOf(file: string): ImportEdge[] {
   const text = readFileSync(file, 'utf8');
   const edges: ImportEdge[] = [];
   for (const match of text.matchAll(importPattern)) {
-    const specifier = match[3] ?? match[4];
+    const specifier = match[3] ?? match[4] ?? '';
     const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
     edges.push({ from: rel(file), to: rel(target), typeOnly: match[2] !== undefined });
   }
