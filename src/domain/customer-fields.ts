@@ -1,4 +1,5 @@
 /** The fields of the customer create and update bodies (platform-spec.md), with their types. Pure. */
+import { pathSegments } from './validation.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 
@@ -124,12 +125,12 @@ export const topFieldTypes: Readonly<Record<'create' | 'update', Readonly<Record
  * shaping builds a list only from numeric indexes, so a `*` header would become an object and fail every row.
  */
 export function customerFieldType(path: string, mode: 'create' | 'update'): FieldType | undefined {
-  const parts = path.split('.');
+  const parts = pathSegments(path);
   if (parts.length === 1) return ownValue(topFieldTypes[mode], path);
-  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2)
-    return ownValue(addressFieldTypes, parts[1] ?? '');
-  if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && /^\d+$/.test(parts[1] ?? '')) {
-    return ownValue(addressFieldTypes, parts[2] ?? '');
+  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2 && typeof parts[1] === 'string')
+    return ownValue(addressFieldTypes, parts[1]);
+  if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && typeof parts[1] === 'number') {
+    return typeof parts[2] === 'string' ? ownValue(addressFieldTypes, parts[2]) : undefined;
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
+import { validationMessage } from '../../domain/validation.js';
 import { InputError, NotFoundError } from '../../errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';
@@ -28,10 +29,9 @@ const addressColumns = [
 export async function run(options: CustomerAddressesOptions, context: Context): Promise<void> {
   const check = checkDocument(options.document);
   if (!check.ok)
-    throw new InputError(
-      `Property [document] with value [${options.document}] does not pass validation (${check.reason}); nothing was sent.`,
-      { field: 'document' },
-    );
+    throw new InputError(`${validationMessage('document', options.document, check.reason)}; nothing was sent.`, {
+      field: 'document',
+    });
   const client = await context.platform();
   const addresses = await customerAddresses(client, options.document);
   if (addresses === undefined)

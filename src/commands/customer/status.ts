@@ -1,6 +1,7 @@
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import { RecordChecker, type RecordVerdict } from '../../bulk/validation-pass.js';
+import { RecordChecker } from '../../bulk/validation-pass.js';
+import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, NotFoundError, PlatformError, UsageError } from '../../errors.js';
@@ -70,13 +71,7 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
     const value = record.values.active === undefined ? '' : String(record.values.active);
     return {
       ok: false,
-      problems: [
-        {
-          field: 'active',
-          value,
-          message: `Property [active] with value [${value}] does not pass validation (active must be true or false, sim or não, 1 or 0)`,
-        },
-      ],
+      problems: [fieldProblem('active', value, 'active must be true or false, sim or não, 1 or 0')],
     };
   }
   return { ok: true, value: { document: String(record.values.document), active: record.values.active } };

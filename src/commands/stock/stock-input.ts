@@ -1,7 +1,8 @@
 import { stockFields, stockFieldTypes, type StockItem, validateStockRow } from '../../domain/stock.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { RecordChecker, type RecordVerdict, type UniqueValue } from '../../bulk/validation-pass.js';
+import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
+import type { RecordVerdict } from '../../domain/validation.js';
 
 /** The columns a stock file may have: our canonical item fields (rename others with --map). */
 export const stockCatalogue: FieldCatalogue = {
