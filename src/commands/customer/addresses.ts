@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
-import { InputError, NotFoundError } from '../../errors.js';
+import { InputError } from '../../errors.js';
+import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';
 
@@ -34,8 +35,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
     });
   const client = await context.platform();
   const addresses = await customerAddresses(client, options.document);
-  if (addresses === undefined)
-    throw new NotFoundError(`No customer has the document ${options.document} in this store (HTTP 404).`);
+  if (addresses === undefined) throw customerNotFound(options.document);
   const format = context.outputFormat('json');
   const writer = createRecordWriter<AddressOut>(
     format,
