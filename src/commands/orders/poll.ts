@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Pacer } from '../../bulk/pacer.js';
+import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
