@@ -172,7 +172,9 @@ describe('credentials', () => {
       configDir: freshConfigDir(),
     });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+    expect(result.stderr).toBe(
+      'error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n',
+    );
     expect(result.stderr).not.toContain('made-up-token');
   });
 });

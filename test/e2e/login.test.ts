@@ -315,7 +315,9 @@ describe('whoami and logout', () => {
     const whoami = await runCli(['whoami'], { configDir });
     expect(whoami.code).toBe(77);
     expect(whoami.stdout).toBe('');
-    expect(whoami.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+    expect(whoami.stderr).toBe(
+      'error: Not logged in for profile "default": no token is cached. Run b2bctl login --profile default.\n',
+    );
 
     const again = await runCli(['logout'], { configDir });
     expect(again.code).toBe(0);
@@ -337,7 +339,9 @@ describe('whoami and logout', () => {
 
     const whoami = await runCli(['whoami', '--profile', 'staging'], { configDir });
     expect(whoami.code).toBe(77);
-    expect(whoami.stderr).toBe('error: Not logged in for profile "staging". Run b2bctl login --profile staging.\n');
+    expect(whoami.stderr).toBe(
+      'error: Not logged in for profile "staging": no token is cached. Run b2bctl login --profile staging.\n',
+    );
   });
 });
 
