@@ -20,6 +20,8 @@ export interface SendFlags {
   retries?: number;
   timeoutMs?: number;
   report?: string;
+  /** `--errors PATH`: where failed and invalid records go (default: beside the report). */
+  errors?: string;
   resume?: string;
   dryRun: boolean;
   skipInvalid: boolean;

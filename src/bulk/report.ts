@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { csvLine } from '../io/output/csv-format.js';
 
@@ -37,8 +37,9 @@ export function siblingPath(
   startedAt: Date,
   extension: string,
   sequence = 1,
+  outputDirectory?: string,
 ): string {
-  const folder = inputPath === '-' ? '.' : dirname(inputPath);
+  const folder = outputDirectory ?? (inputPath === '-' ? '.' : dirname(inputPath));
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);
@@ -86,6 +87,7 @@ export class ReportWriter {
  */
 export class ErrorsWriter {
   private descriptor: number | undefined;
+  private createdEmpty = false;
   rows = 0;
 
   constructor(
@@ -93,12 +95,21 @@ export class ErrorsWriter {
     private readonly form: { kind: 'csv'; headers: readonly string[]; delimiter: string } | { kind: 'ndjson' },
   ) {}
 
+  /**
+   * Opens the file before the run sends anything, so an unwritable path is found first; a file that
+   * stays empty is removed on close. The header is written with the first record.
+   */
+  open(): void {
+    if (this.descriptor !== undefined) return;
+    this.descriptor = openSync(this.path, 'a', 0o600);
+    this.createdEmpty = fstatSync(this.descriptor).size === 0;
+  }
+
   write(original: readonly string[] | unknown, error: string): void {
-    if (this.descriptor === undefined) {
-      this.descriptor = openSync(this.path, 'a', 0o600);
-      if (this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
-        writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
-      }
+    this.open();
+    if (this.descriptor === undefined) return;
+    if (this.rows === 0 && this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
+      writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
     }
     const text =
       this.form.kind === 'csv'
@@ -119,6 +130,9 @@ export class ErrorsWriter {
   }
 
   close(): void {
-    if (this.descriptor !== undefined) closeSync(this.descriptor);
+    if (this.descriptor === undefined) return;
+    closeSync(this.descriptor);
+    this.descriptor = undefined;
+    if (this.createdEmpty && this.rows === 0) rmSync(this.path, { force: true });
   }
 }

@@ -381,7 +381,8 @@ function withSendOptions(command: Command): Command {
     .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
     .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
     .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
-    .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv)')
+    .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
+    .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
     .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
     .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
     .option('--dry-run', 'validate and say what would be sent, without sending');
@@ -394,6 +395,7 @@ function sendFlagsOf(options: Record<string, unknown>): SendFlags {
     retries: options.retries as number | undefined,
     timeoutMs: options.timeout as number | undefined,
     report: options.report as string | undefined,
+    errors: options.errors as string | undefined,
     resume: options.resume as string | undefined,
     skipInvalid: options.skipInvalid === true,
     dryRun: options.dryRun === true,

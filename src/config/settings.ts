@@ -89,6 +89,11 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'outputDir',
+    description: 'Folder for bulk report and errors files (default: beside the input; for read-only export shares)',
+    env: 'B2BCTL_OUTPUT_DIR',
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout in milliseconds',
     env: 'B2BCTL_TIMEOUT',
