@@ -130,7 +130,15 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const session = await context.session();
   const shaping = [...inputShaping, ...(job.shaping ?? [])];
   const flags = job.flags as unknown as Record<string, unknown>;
-  const input = { ...describeInput(readPath), path: job.file === '-' ? '-' : resolve(job.file) };
+  log.info(`${job.name}: validating ${shownName}`);
+  let input: RunMeta['input'];
+  try {
+    input = { ...describeInput(readPath), path: job.file === '-' ? '-' : resolve(job.file) };
+  } catch (error) {
+    // A missing or unreadable input: reading it says so in the words of every other command.
+    await openCommandInput(context, readPath, job.flags, job.catalogue);
+    throw error;
+  }
   const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
   if (resumed) {
     checkResume({
@@ -147,7 +155,6 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const reported = job.flags.resume ? new LineSet() : undefined;
   const reportedKeys = job.flags.resume ? new LineKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
-  log.info(`${job.name}: validating ${shownName}`);
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue);
   const validation = await runValidationPass({
     input: reportedKeys

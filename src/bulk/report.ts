@@ -87,7 +87,6 @@ export class ReportWriter {
  */
 export class ErrorsWriter {
   private descriptor: number | undefined;
-  private createdEmpty = false;
   rows = 0;
 
   constructor(
@@ -96,18 +95,18 @@ export class ErrorsWriter {
   ) {}
 
   /**
-   * Opens the file before the run sends anything, so an unwritable path is found first; a file that
-   * stays empty is removed on close. The header is written with the first record.
+   * Checks before the run sends anything that the file can be written (an unwritable path is found
+   * first), leaving nothing behind: a run with no failures, even a killed one, has no errors file.
    */
-  open(): void {
-    if (this.descriptor !== undefined) return;
-    this.descriptor = openSync(this.path, 'a', 0o600);
-    this.createdEmpty = fstatSync(this.descriptor).size === 0;
+  checkWritable(): void {
+    const descriptor = openSync(this.path, 'a', 0o600);
+    const createdEmpty = fstatSync(descriptor).size === 0;
+    closeSync(descriptor);
+    if (createdEmpty) rmSync(this.path, { force: true });
   }
 
   write(original: readonly string[] | unknown, error: string): void {
-    this.open();
-    if (this.descriptor === undefined) return;
+    this.descriptor ??= openSync(this.path, 'a', 0o600);
     if (this.rows === 0 && this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
       writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
     }
@@ -133,6 +132,5 @@ export class ErrorsWriter {
     if (this.descriptor === undefined) return;
     closeSync(this.descriptor);
     this.descriptor = undefined;
-    if (this.createdEmpty && this.rows === 0) rmSync(this.path, { force: true });
   }
 }

@@ -70,7 +70,7 @@ export class RunLedger {
       errors.path,
       'errors file',
       '--errors',
-      () => errors.open(),
+      () => errors.checkWritable(),
       () => report.close(),
     );
     const progress = await createProgress({

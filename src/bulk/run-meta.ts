@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { sameBaseUrl } from '../platform/base-url.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
@@ -72,6 +72,15 @@ export function writeMeta(reportPath: string, meta: RunMeta): void {
 
 export function readMeta(reportPath: string): RunMeta {
   const path = metaPathOf(reportPath);
+  try {
+    statSync(reportPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
+      file: reportPath,
+      missing: true,
+    });
+  }
   let meta: RunMeta;
   try {
     meta = JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
