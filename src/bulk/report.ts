@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { csvLine } from '../io/output/csv-format.js';
 
@@ -99,10 +99,10 @@ export class ErrorsWriter {
    * first), leaving nothing behind: a run with no failures, even a killed one, has no errors file.
    */
   checkWritable(): void {
-    const descriptor = openSync(this.path, 'a', 0o600);
-    const createdEmpty = fstatSync(descriptor).size === 0;
-    closeSync(descriptor);
-    if (createdEmpty) rmSync(this.path, { force: true });
+    const existed = existsSync(this.path);
+    closeSync(openSync(this.path, 'a', 0o600));
+    // Only a file this check created goes: never a device (/dev/null) or a file that was there.
+    if (!existed) rmSync(this.path, { force: true });
   }
 
   write(original: readonly string[] | unknown, error: string): void {
