@@ -292,7 +292,8 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
-  log.info(
+  // The summary is printed even with --quiet: a cron log shows a good night as one line, not nothing.
+  log.warn(
     `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
   );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
