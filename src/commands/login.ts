@@ -24,8 +24,12 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   const checkedBaseUrl = session.requireBaseUrl();
 
   if (options.tokenStdin || presetToken !== undefined) {
+    if (options.tokenStdin && context.io.isStdinTTY)
+      throw new UsageError(
+        '--token-stdin reads a pipe, and stdin is a terminal where the token would be echoed: pipe it (cat FILE | b2bctl login --token-stdin).',
+      );
     const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
-    if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin or pass --token TOKEN.');
+    if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin.');
     session.save({
       baseUrl: checkedBaseUrl,
       token,
@@ -39,6 +43,10 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     return;
   }
 
+  if (options.passwordStdin && context.io.isStdinTTY)
+    throw new UsageError(
+      '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl login --password-stdin), or run b2bctl login to be asked without echo.',
+    );
   const username = options.username ?? session.value('username') ?? (await askFor(context, 'username'));
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)

@@ -19,6 +19,7 @@ import {
   seedReps,
   startTestSandbox,
   tokenRoute,
+  tokenFlagWarning,
 } from './harness.js';
 
 let sandbox: RunningSandbox;
@@ -112,7 +113,7 @@ describe('login', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
+      `${tokenFlagWarning}Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
     );
     const profile = readConfig(configDir).profiles.default ?? {};
     expect(profile.token).toBe(token);
@@ -159,7 +160,7 @@ describe('login', () => {
     const configDir = freshConfigDir();
     const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: '' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin or pass --token TOKEN.\n');
+    expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin.\n');
     expect(existsSync(configFile(configDir))).toBe(false);
   });
 
@@ -173,7 +174,9 @@ describe('login', () => {
       },
     );
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: Use only one of --password-stdin, --token and --token-stdin.\n');
+    expect(result.stderr).toBe(
+      `${tokenFlagWarning}error: Use only one of --password-stdin, --token and --token-stdin.\n`,
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
