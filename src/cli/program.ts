@@ -63,16 +63,22 @@ export function buildProgram(
       .option('--username <email>', 'integration user (env B2BCTL_USERNAME); prompted for on a terminal')
       .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
       .option('--token-stdin', 'store a pre-issued token piped on stdin')
-      .action((options: { username?: string; passwordStdin?: boolean; tokenStdin?: boolean }, command: Command) =>
-        dispatch(
-          async () => (await import('../commands/login.js')).run,
-          {
-            username: options.username,
-            passwordStdin: options.passwordStdin === true,
-            tokenStdin: options.tokenStdin === true,
-          },
-          globalsOf(command),
-        ),
+      .option('--no-verify', 'store a pre-issued token without the one request that checks it')
+      .action(
+        (
+          options: { username?: string; passwordStdin?: boolean; tokenStdin?: boolean; verify?: boolean },
+          command: Command,
+        ) =>
+          dispatch(
+            async () => (await import('../commands/login.js')).run,
+            {
+              username: options.username,
+              passwordStdin: options.passwordStdin === true,
+              tokenStdin: options.tokenStdin === true,
+              verify: options.verify !== false,
+            },
+            globalsOf(command),
+          ),
       );
   }
 

@@ -105,7 +105,7 @@ describe('login', () => {
     expect(result.stderr).toBe(loggedInLine(profiles.staging ?? {}, 'staging'));
   });
 
-  it('stores a pre-issued token given with the global --token flag, without calling the platform', async () => {
+  it('stores a pre-issued token given with the global --token flag, checked with one listing request', async () => {
     const token = await fetchToken(sandbox);
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
@@ -120,13 +120,13 @@ describe('login', () => {
     expect(profile.baseUrl).toBe(sandbox.url);
     expect(profile.tokenExpiresAt).toBeUndefined();
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
-    expect(await requestCounts(sandbox)).toEqual({});
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
 
     // The stored token is the one used afterwards.
     const listing = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
     expect(listing.code).toBe(0);
     expect(listing.stdout).toBe(asJson(seedReps.slice(0, 1)));
-    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
   });
 
   it('accepts --token after the subcommand too', async () => {
@@ -153,7 +153,32 @@ describe('login', () => {
     expect(cachedToken(configDir)).toBe(token);
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
-    expect(await requestCounts(sandbox)).toEqual({});
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('refuses a token the platform refuses (exit 77), storing nothing; --no-verify stores it unchecked', async () => {
+    await resetCounts(sandbox);
+    const configDir = freshConfigDir();
+    const refused = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], {
+      configDir,
+      stdin: 'not-a-token\n',
+    });
+    expect(refused.code).toBe(77);
+    expect(refused.stderr).toBe(
+      'error: The platform refused this token (HTTP 401 on GET /sellerModule/listSellers); nothing was stored. Check it, or log in with the username and password.\n',
+    );
+    expect(
+      existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
+    ).toBeUndefined();
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+
+    const unchecked = await runCli(['login', '--base-url', sandbox.url, '--token-stdin', '--no-verify'], {
+      configDir,
+      stdin: 'not-a-token\n',
+    });
+    expect(unchecked.code).toBe(0);
+    expect(cachedToken(configDir)).toBe('not-a-token');
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
   it('refuses an empty --token-stdin with exit 2', async () => {
