@@ -23,6 +23,8 @@ import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';
 import { LineKeys, LineSet, readDoneLines } from './resume.js';
+import { keysChecked, pendingBatches } from './pending-records.js';
+import { pruneOldRuns } from './retention.js';
 import { RunLedger } from './run-ledger.js';
 import {
   checkResume,
@@ -297,6 +299,16 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
   );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
+  // Not after a resume: its report carries an old stamp and would count among the old runs.
+  if (job.flags.keepReports !== undefined && !job.flags.report && !job.flags.resume) {
+    const removed = pruneOldRuns({
+      inputPath: job.file,
+      folder: session.value('outputDir'),
+      keep: job.flags.keepReports,
+    });
+    if (removed.length > 0)
+      log.info(`${job.name}: removed ${removed.length} files of older runs (--keep-reports ${job.flags.keepReports})`);
+  }
   if (stoppedBy instanceof OutputError)
     throw new OutputError(
       `${stoppedBy.message} Stopped; the requests in flight were finished. Once it is writable, run: ${resumeHint}`,
@@ -320,72 +332,4 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
       `${ledger.failures} ${job.unit} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
     );
   }
-}
-
-/**
- * The first pass's records, each checked against the resumed report's key for its line: a report of
- * another file with the same first bytes is refused before anything is sent.
- */
-async function* keysChecked<T>(
-  records: AsyncIterable<InputRecord>,
-  keys: LineKeys,
-  job: BulkJob<T>,
-  shownName: string,
-): AsyncGenerator<InputRecord> {
-  for await (const record of records) {
-    const key = job.keyOf(record);
-    if (!keys.matches(record.line, key))
-      throw new UsageError(
-        `Cannot resume from ${job.flags.resume}: its row for line ${record.line} names another record than ${shownName}:${record.line} (${key}); it is the report of another file. Nothing was sent.`,
-      );
-    yield record;
-  }
-}
-
-/**
- * The valid, not-yet-done records of the second pass, in batches. The records are judged again (the
- * checks are deterministic), so no list of problems is held from the first pass; invalid ones go
- * straight to the report.
- */
-async function* pendingBatches<T>(
-  job: BulkJob<T>,
-  records: AsyncIterable<InputRecord>,
-  ledger: RunLedger,
-  done: LineSet | undefined,
-  reported: LineSet | undefined,
-  batchSize: number,
-): AsyncGenerator<PendingRecord<T>[]> {
-  const checker = job.newChecker();
-  let batch: PendingRecord<T>[] = [];
-  for await (const record of records) {
-    const verdict = checker.judge(record);
-    if (done?.has(record.line)) continue;
-    if (!verdict.ok) {
-      ledger.record([
-        {
-          row: {
-            line: record.line,
-            key: job.keyOf(record),
-            outcome: 'invalid',
-            message: verdict.problems.map((problem) => problem.message).join('; '),
-          },
-          original: record.original,
-        },
-      ]);
-      continue;
-    }
-    const unanswered = reported !== undefined && !reported.has(record.line);
-    batch.push({
-      line: record.line,
-      key: job.keyOf(record),
-      value: verdict.value,
-      original: record.original,
-      ...(unanswered ? { unanswered } : {}),
-    });
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

@@ -23,6 +23,8 @@ export interface SendFlags {
   /** `--errors PATH`: where failed and invalid records go (default: beside the report). */
   errors?: string;
   resume?: string;
+  /** `--keep-reports N`: keep the files of the N newest runs of this input, remove older ones. */
+  keepReports?: number;
   dryRun: boolean;
   skipInvalid: boolean;
 }

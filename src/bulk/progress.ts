@@ -61,9 +61,9 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
   const loaded = await import('cli-progress');
   const { SingleBar, Presets } = loaded.default ?? loaded;
   const stream = options.io.stderr as NodeJS.WriteStream;
-  const counts = `{value}/{total} ${options.unit}`;
-  const long = `{percentage}% | ${counts} | {rate}/s | failed {failed} | eta {eta_formatted}`;
-  const short = `{percentage}% | ${counts} | failed {failed}`;
+  const countText = `{value}/{total} ${options.unit}`;
+  const long = `{percentage}% | ${countText} | {rate}/s | failed {failed} | eta {eta_formatted}`;
+  const short = `{percentage}% | ${countText} | failed {failed}`;
   // The widest the text gets: every number at its largest.
   const widest = (format: string) =>
     format

@@ -391,6 +391,11 @@ function withSendOptions(command: Command): Command {
     .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
     .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
     .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
+    .option(
+      '--keep-reports <n>',
+      'after the run, remove the report files of all but the N newest runs of this input',
+      wholeNumber(1),
+    )
     .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
     .option('--dry-run', 'validate and say what would be sent, without sending');
 }
@@ -404,6 +409,7 @@ function sendFlagsOf(options: Record<string, unknown>): SendFlags {
     report: options.report as string | undefined,
     errors: options.errors as string | undefined,
     resume: options.resume as string | undefined,
+    keepReports: options.keepReports as number | undefined,
     skipInvalid: options.skipInvalid === true,
     dryRun: options.dryRun === true,
   };

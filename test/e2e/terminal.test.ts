@@ -79,7 +79,10 @@ async function render(bytes: Buffer, columns: number): Promise<Screen> {
     else lines.push(text);
   }
   while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-  const core = (terminal as unknown as { _core: { coreService: { isCursorHidden: boolean } } })._core;
+  // The cursor's visibility is not in xterm's public API; its core service holds it.
+  const core = (terminal as unknown as Record<string, { coreService: { isCursorHidden: boolean } }>)['_core'] as {
+    coreService: { isCursorHidden: boolean };
+  };
   const screen = { lines, cursorHidden: core.coreService.isCursorHidden, wraparound: terminal.modes.wraparoundMode };
   terminal.dispose();
   return screen;
