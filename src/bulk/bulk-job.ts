@@ -23,7 +23,7 @@ import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';
 import { LineKeys, LineSet, readDoneLines } from './resume.js';
-import { keysChecked, pendingBatches } from './pending-records.js';
+import { keysChecked, pendingBatches, type PendingRecord } from './pending-records.js';
 import { pruneOldRuns } from './retention.js';
 import { RunLedger } from './run-ledger.js';
 import {
@@ -39,18 +39,7 @@ import {
 import { spoolStdin } from './spool.js';
 import { type RecordChecker, runValidationPass } from './validation-pass.js';
 
-/** A valid record waiting to be sent, with where it came from. */
-export interface PendingRecord<T> {
-  line: number;
-  key: string;
-  value: T;
-  original: unknown;
-  /**
-   * Resumed runs only: the report has no row for this record, so the interrupted run may have sent it
-   * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
-   */
-  unanswered?: boolean;
-}
+export type { PendingRecord } from './pending-records.js';
 
 export type ReportEntry = { row: ReportRow; original: unknown };
 

@@ -1,8 +1,28 @@
 import { UsageError } from '../errors.js';
 import type { InputRecord } from '../io/input/open-input.js';
-import type { BulkJob, PendingRecord } from './bulk-job.js';
+import type { RecordChecker } from './validation-pass.js';
 import type { LineKeys, LineSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
+
+/** A valid record waiting to be sent, with where it came from. */
+export interface PendingRecord<T> {
+  line: number;
+  key: string;
+  value: T;
+  original: unknown;
+  /**
+   * Resumed runs only: the report has no row for this record, so the interrupted run may have sent it
+   * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
+   */
+  unanswered?: boolean;
+}
+
+/** What these generators need of a bulk job (bulk-job.ts's BulkJob has it all). */
+interface JobRecords<T> {
+  flags: { resume?: string };
+  newChecker(): RecordChecker<T>;
+  keyOf(record: InputRecord): string;
+}
 
 /**
  * The first pass's records, each checked against the resumed report's key for its line: a report of
@@ -11,7 +31,7 @@ import type { RunLedger } from './run-ledger.js';
 export async function* keysChecked<T>(
   records: AsyncIterable<InputRecord>,
   keys: LineKeys,
-  job: BulkJob<T>,
+  job: JobRecords<T>,
   shownName: string,
 ): AsyncGenerator<InputRecord> {
   for await (const record of records) {
@@ -30,7 +50,7 @@ export async function* keysChecked<T>(
  * straight to the report.
  */
 export async function* pendingBatches<T>(
-  job: BulkJob<T>,
+  job: JobRecords<T>,
   records: AsyncIterable<InputRecord>,
   ledger: RunLedger,
   done: LineSet | undefined,
