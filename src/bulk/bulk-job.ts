@@ -10,7 +10,7 @@ import {
   PlatformError,
   UnavailableError,
 } from '../errors.js';
-import type { InputRecord } from '../io/input/open-input.js';
+import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
 import { openCommandInput } from './command-input.js';
@@ -112,7 +112,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   });
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(
-    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
+    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
   if (validation.records === 0) {
     log.info(`${job.name}: ${shownName} has no records; nothing to send.`);

@@ -5,6 +5,7 @@ import { runValidationPass } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { customerAdvisories } from '../../domain/customer.js';
 import { InputError } from '../../errors.js';
+import { skippedNote } from '../../io/input/open-input.js';
 import { customerCatalogue, newCustomerChecker, type CustomerMode } from './customer-input.js';
 
 export interface CustomerValidateOptions extends InputFlags {
@@ -41,7 +42,7 @@ export async function run(options: CustomerValidateOptions, context: Context): P
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${summary.records} records, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${summary.records} records, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)

@@ -4,6 +4,7 @@ import { problemOutput } from '../../bulk/problem-output.js';
 import { runValidationPass } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { InputError } from '../../errors.js';
+import { skippedNote } from '../../io/input/open-input.js';
 import { newStockChecker, stockCatalogue } from './stock-input.js';
 
 export interface StockValidateOptions extends InputFlags {
@@ -24,7 +25,7 @@ export async function run(options: StockValidateOptions, context: Context): Prom
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${summary.records} rows, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${summary.records} rows, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   if (summary.invalid > 0)
     throw new InputError(

@@ -54,6 +54,19 @@ export interface OpenedInput {
   /** CSV only: the delimiter, decimal separator and header cells as read. */
   csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
   records: AsyncGenerator<InputRecord>;
+  /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
+  skipped?: { blankRows: number };
+}
+
+/** `, 3 blank rows skipped` for a summary line, or nothing. */
+export function skippedNote(input: Pick<OpenedInput, 'skipped'>): string {
+  const blank = input.skipped?.blankRows ?? 0;
+  return blank === 0 ? '' : `, ${blank} blank ${blank === 1 ? 'row' : 'rows'} skipped`;
+}
+
+/** A row whose cells are all empty or blank, as spreadsheets write below the data: not a record. */
+function isBlankRow(cells: readonly string[]): boolean {
+  return cells.every((cell) => cell.trim() === '');
 }
 
 const sniffBytes = 64 * 1024;
@@ -73,6 +86,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv',
       encoding: options.encoding ?? 'utf-8',
       records: noRecords(),
+      skipped: { blankRows: 0 },
     };
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
     throw new InputError(
@@ -96,7 +110,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     return openCsv(file, text, { ...options, delimiter, decimal, encoding });
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
-  return { file, format, encoding, records: jsonRecords(values, options) };
+  return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
 }
 
 async function openCsv(
@@ -105,14 +119,23 @@ async function openCsv(
   options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding },
 ): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
-  const first = await rows.next();
+  const skipped = { blankRows: 0 };
+  let first = await rows.next();
+  while (!first.done && isBlankRow(first.value.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
+    skipped.blankRows++;
+    first = await rows.next();
+  }
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
-  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords() };
+  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
   const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
+      if (isBlankRow(row.cells)) {
+        skipped.blankRows++;
+        continue;
+      }
       const rowProblems =
         row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '')
           ? [
@@ -133,6 +156,7 @@ async function openCsv(
     encoding: options.encoding,
     csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
     records: records(),
+    skipped,
   };
 }
 
