@@ -13,6 +13,7 @@ import {
   typedValue,
 } from './record-shape.js';
 import {
+  byteOrderMark,
   formatFromContent,
   formatFromExtension,
   type InputFormat,
@@ -21,7 +22,7 @@ import {
   sniffEncoding,
   type TextEncoding,
 } from './sniff.js';
-import { decodeText } from './text-decoding.js';
+import { decodeText } from './decode-text.js';
 
 export interface InputOptions {
   path: string;
@@ -94,15 +95,18 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       { file },
     );
   }
-  if (looksBinary(head))
+  const bom = byteOrderMark(head);
+  // "Unicode text" is UTF-16 with a BOM: its NUL bytes are no sign of a binary file.
+  if (!bom?.encoding.startsWith('utf-16') && looksBinary(head))
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
 
-  const encoding = options.encoding ?? sniffEncoding(head);
-  const headText = new TextDecoder(encoding === 'utf-8' ? 'utf-8' : 'latin1').decode(head);
+  const sniffed = options.encoding === undefined;
+  const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
+  const headText = await decodeHead(head, encoding);
   const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
-  const text = decodeText(peeked.stream as Readable, encoding, file);
+  const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed });
 
   if (format === 'csv') {
     const delimiter = options.delimiter ?? sniffDelimiter(headText);
@@ -111,6 +115,17 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
   return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
+}
+
+/** The first bytes as text, for sniffing format and delimiter only: a cut character or bad byte does not matter here. */
+async function decodeHead(head: Buffer, encoding: TextEncoding): Promise<string> {
+  if (/^utf-?8$/i.test(encoding)) return new TextDecoder('utf-8').decode(head);
+  const { default: iconv } = await import('iconv-lite');
+  if (!iconv.encodingExists(encoding))
+    throw new UsageError(
+      `--encoding ${encoding}: not an encoding b2bctl knows; use a name such as utf-8, windows-1252, cp850, macintosh or utf-16le.`,
+    );
+  return iconv.decode(head, encoding);
 }
 
 async function openCsv(

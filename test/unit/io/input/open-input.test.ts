@@ -218,9 +218,11 @@ describe('openInput: UTF-8', () => {
     expect(opened.encoding).toBe('utf-8');
     const error = await rejectionOf(recordsOf(opened));
     expect(error).toBeInstanceOf(InputError);
-    expect(error.message).toMatch(
-      /: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/,
+    const badByte = Buffer.byteLength(`document,name\n${rows}\n`) + 4;
+    expect(error.message).toBe(
+      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`,
     );
+    expect((error as InputError).line).toBe(3002);
   });
 
   it('a row with more cells than the header carries a problem', async () => {
