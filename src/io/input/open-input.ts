@@ -14,10 +14,12 @@ import {
 } from './record-shape.js';
 import {
   byteOrderMark,
+  delimiterLine,
   formatFromContent,
   formatFromExtension,
   type InputFormat,
   looksBinary,
+  sniffDecimal,
   sniffDelimiter,
   sniffEncoding,
   type TextEncoding,
@@ -109,9 +111,10 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed });
 
   if (format === 'csv') {
-    const delimiter = options.delimiter ?? sniffDelimiter(headText);
-    const decimal = options.decimal ?? (delimiter === ';' ? ',' : '.');
-    return openCsv(file, text, { ...options, delimiter, decimal, encoding });
+    const declared = delimiterLine(headText);
+    const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headText);
+    const decimal = options.decimal ?? sniffDecimal(headText, delimiter);
+    return openCsv(file, text, { ...options, delimiter, decimal, encoding, hasDelimiterLine: declared !== undefined });
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
   return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
@@ -131,11 +134,19 @@ async function decodeHead(head: Buffer, encoding: TextEncoding): Promise<string>
 async function openCsv(
   file: string,
   text: AsyncIterable<string>,
-  options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding },
+  options: InputOptions & {
+    delimiter: string;
+    decimal: DecimalSeparator;
+    encoding: TextEncoding;
+    hasDelimiterLine: boolean;
+  },
 ): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
   const skipped = { blankRows: 0 };
   let first = await rows.next();
+  // Excel's `sep=;` line is an instruction to the reader, not the header.
+  if (options.hasDelimiterLine && !first.done && /^\uFEFF?sep=$/i.test(first.value.cells[0] ?? ''))
+    first = await rows.next();
   while (!first.done && isBlankRow(first.value.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
     skipped.blankRows++;
     first = await rows.next();

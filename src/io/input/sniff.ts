@@ -89,3 +89,28 @@ export function sniffDelimiter(text: string): string {
     if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
   return best;
 }
+
+/** Excel's `sep=;` first line, which names the delimiter of the rest of the file; undefined when absent. */
+export function delimiterLine(text: string): string | undefined {
+  return /^\uFEFF?sep=([^\r\n])\r?\n/i.exec(text)?.[1];
+}
+
+/**
+ * The decimal separator of a file whose delimiter does not tell (a tab-separated pt-BR export writes
+ * `119,90`): a comma when some cells of the sample are numbers with a decimal comma and none has a
+ * decimal point; else a point. A `;` file is pt-BR, so a comma.
+ */
+export function sniffDecimal(text: string, delimiter: string): '.' | ',' {
+  if (delimiter === ';') return ',';
+  if (delimiter === ',') return '.';
+  let commas = 0;
+  let points = 0;
+  for (const line of text.split(/\r?\n|\r/).slice(1, -1)) {
+    for (const cell of line.split(delimiter)) {
+      const value = cell.trim().replace(/^"(.*)"$/, '$1');
+      if (/^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$/.test(value)) commas++;
+      else if (/^[+-]?\d+\.\d+$/.test(value) && !/^\d{1,3}(\.\d{3})+$/.test(value)) points++;
+    }
+  }
+  return commas > 0 && points === 0 ? ',' : '.';
+}
