@@ -86,14 +86,15 @@ async function* decodeUtf8(
       const tail = window.length - chunk.length;
       const bad = Math.max(firstInvalidUtf8(window), tail);
       const beforeBad = chunk.subarray(0, bad - tail);
-      if (sniffed && !nonAsciiSeen && !beforeBad.some((byte) => byte >= 0x80)) {
+      const utf8Seen = nonAsciiSeen || beforeBad.some((byte) => byte >= 0x80);
+      if (sniffed && !utf8Seen) {
         async function* fromHere(): AsyncGenerator<Buffer> {
           yield chunk;
           yield* chunks;
         }
         return { chunks: fromHere() };
       }
-      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, nonAsciiSeen);
+      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, utf8Seen);
     }
     lines.count(chunk);
     if (!nonAsciiSeen && /[^\u0000-\u007f]/.test(text)) nonAsciiSeen = true;
