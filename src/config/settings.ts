@@ -89,6 +89,12 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'input.maxListIndex',
+    description: 'Highest list index a column may name, such as addressList.300.zipcode',
+    defaultValue: '300',
+    check: isWholeNumber,
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout in milliseconds',
     env: 'B2BCTL_TIMEOUT',

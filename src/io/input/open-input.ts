@@ -5,7 +5,10 @@ import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
 import {
+  defaultMaxListIndex,
   type FieldCatalogue,
+  mappedPath,
+  unreadablePath,
   type HeaderProblems,
   planColumns,
   setPath,
@@ -35,6 +38,8 @@ export interface InputOptions {
   decimal?: DecimalSeparator;
   /** `--map`: the ERP's own header (or JSON key) to our field path. */
   headerMap?: Readonly<Record<string, string>>;
+  /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */
+  maxListIndex?: number;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
   warn(message: string): void;
@@ -154,7 +159,12 @@ async function openCsv(
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
   if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
   const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
-  const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
+  const { columns, problems } = planColumns(
+    headers,
+    options.catalogue,
+    options.headerMap,
+    options.maxListIndex ?? defaultMaxListIndex,
+  );
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
@@ -186,6 +196,11 @@ async function openCsv(
   };
 }
 
+/** A header or key as a message quotes it: at most 80 characters, so an 8 MB header line is not echoed back. */
+function shortText(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text;
+}
+
 async function* noRecords(): AsyncGenerator<InputRecord> {}
 
 function reportHeaderProblems(
@@ -194,6 +209,12 @@ function reportHeaderProblems(
   problems: HeaderProblems & { headers: readonly string[] },
   options: InputOptions,
 ): void {
+  const unreadable = problems.unreadable[0];
+  if (unreadable)
+    throw new InputError(
+      `${file}:${line}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
+      { file, line, field: shortText(unreadable.header) },
+    );
   const repeated = problems.repeated[0];
   if (repeated) {
     throw new InputError(
@@ -235,6 +256,7 @@ async function* jsonRecords(
 ): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
   const file = inputName(options.path);
+  const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   for await (const { line, value } of values) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       yield {
@@ -248,7 +270,14 @@ async function* jsonRecords(
     const record: Record<string, unknown> = {};
     const entries = Object.entries(value);
     for (const [position, [key, inner]] of entries.entries()) {
-      const path = options.headerMap?.[key] ?? key;
+      const path = mappedPath(options.headerMap, key);
+      const unreadable = unreadablePath(path, maxListIndex);
+      if (unreadable)
+        throw new InputError(`${file}:${line}: key "${shortText(key)}": ${unreadable}.`, {
+          file,
+          line,
+          field: shortText(key),
+        });
       // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
       if (path === 'error' && position === entries.length - 1 && !options.catalogue.typeOf(path)) continue;
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
@@ -287,9 +316,12 @@ function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
 export function parseHeaderMap(json: unknown, file: string): Record<string, string> {
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
+  // No inherited members: a header named "constructor" must not find Object's constructor here.
+  const map = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(json)) {
     if (typeof value !== 'string' || value === '')
-      throw new UsageError(`${file}: the mapping of "${key}" must be a field name such as "document".`);
+      throw new UsageError(`${file}: the mapping of "${shortText(key)}" must be a field name such as "document".`);
+    map[key] = value;
   }
-  return json as Record<string, string>;
+  return map;
 }
