@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../../errors.js';
+import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
@@ -172,6 +173,8 @@ async function openCsv(
         skipped.blankRows++;
         continue;
       }
+      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+      const cells = row.cells.map(restoreFormula);
       const rowProblems =
         row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '')
           ? [
@@ -180,8 +183,8 @@ async function openCsv(
           : [];
       yield {
         line: row.line,
-        values: shapeRow(row.cells, columns, options.decimal),
-        original: row.cells,
+        values: shapeRow(cells, columns, options.decimal),
+        original: cells,
         problems: rowProblems,
       };
     }
