@@ -236,21 +236,28 @@ function reportHeaderProblems(
       { file, line, field: missing },
     );
   }
-  for (const unknown of problems.unknown) {
+  for (const unknown of problems.unknown.slice(0, maxUnknownWarnings)) {
     const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
-    const message = `${file}:${line}: unknown column "${unknown.header}"${hint}`;
+    const message = `${file}:${line}: unknown column "${shortText(unknown.header)}"${hint}`;
     if (options.strict)
       throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
         file,
         line,
-        field: unknown.header,
+        field: shortText(unknown.header),
       });
     options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
   }
+  const more = problems.unknown.length - maxUnknownWarnings;
+  if (more > 0) options.warn(`warning: ${file}:${line}: ${more} more unknown columns are ignored.`);
 }
 
+/** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */
+const maxUnknownWarnings = 10;
+
 function headersText(problems: { headers: readonly string[] }): string {
-  return problems.headers.filter((header) => header.trim() !== '').join(', ') || 'none';
+  const named = problems.headers.filter((header) => header.trim() !== '');
+  const shown = named.slice(0, 20).map(shortText).join(', ');
+  return named.length > 20 ? `${shown} and ${named.length - 20} more` : shown || 'none';
 }
 
 async function* jsonRecords(

@@ -31,6 +31,9 @@ export interface HeaderProblems {
 /** The default cap on a list index in a header (`addressList.300.zipcode`): no store has more addresses per customer. */
 export const defaultMaxListIndex = 300;
 
+const maxSuggestions = 20;
+const maxSuggestedLength = 64;
+
 const reservedSegments = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -77,7 +80,13 @@ export function planColumns(
     seen.set(path, [...(seen.get(path) ?? []), index + 1]);
     const type = catalogue.typeOf(path);
     if (!type) {
-      problems.unknown.push({ header, column: index + 1, suggestion: closestName(path, catalogue.knownPaths) });
+      // "Did you mean" costs an edit distance per known path: bounded, so a 100,000-column or 8 MB header answers at once.
+      const worthSuggesting = problems.unknown.length < maxSuggestions && path.length <= maxSuggestedLength;
+      problems.unknown.push({
+        header,
+        column: index + 1,
+        suggestion: worthSuggesting ? closestName(path, catalogue.knownPaths) : undefined,
+      });
       return;
     }
     columns.push({ index, header, path, segments: pathSegments(path), type });
