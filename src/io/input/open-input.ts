@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
@@ -181,12 +182,8 @@ async function openCsv(
               `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
             ]
           : [];
-      yield {
-        line: row.line,
-        values: shapeRow(cells, columns, options.decimal),
-        original: cells,
-        problems: rowProblems,
-      };
+      const values = shapeRow(cells, columns, options.decimal);
+      yield { line: row.line, values, original: cells, problems: [...rowProblems, ...invisibleProblems(values)] };
     }
   }
   return {
@@ -197,6 +194,19 @@ async function openCsv(
     records: records(),
     skipped,
   };
+}
+
+/** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
+function invisibleProblems(values: unknown, path = ''): string[] {
+  if (typeof values === 'string') {
+    const found = forbiddenCharacter(values);
+    return found ? [forbiddenCharacterProblem(path, found)] : [];
+  }
+  if (values === null || typeof values !== 'object') return [];
+  const problems: string[] = [];
+  for (const [key, inner] of Object.entries(values))
+    problems.push(...invisibleProblems(inner, path === '' ? key : `${path}.${key}`));
+  return problems;
 }
 
 /** A header or key as a message quotes it: at most 80 characters, so an 8 MB header line is not echoed back. */
@@ -313,7 +323,7 @@ async function* jsonRecords(
           : inner;
       setPath(record, path, typed);
     }
-    yield { line, values: record, original: value, problems: [] };
+    yield { line, values: record, original: value, problems: invisibleProblems(record) };
   }
 }
 
