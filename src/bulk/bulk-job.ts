@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import {
@@ -90,11 +91,28 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   }
   let spooled: { path: string; remove(): void } | undefined;
   try {
-    spooled = job.file === '-' ? await spoolStdin(context.io.stdin) : undefined;
+    // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
+    // would otherwise reopen it and hang, or find it empty and send nothing.
+    spooled =
+      job.file === '-'
+        ? await spoolStdin(context.io.stdin)
+        : isPipe(job.file)
+          ? await spoolStdin(createReadStream(job.file))
+          : undefined;
     await validateThenSend(job, spooled?.path ?? job.file, context);
   } finally {
     spooled?.remove();
     release?.();
+  }
+}
+
+/** True for a FIFO or socket; a missing path is left to the reader, which says so with the fix. */
+function isPipe(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFIFO() || stats.isSocket();
+  } catch {
+    return false;
   }
 }
 
@@ -103,7 +121,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const shownName = job.file === '-' ? 'stdin' : job.file;
   const started = context.clock.now();
   log.info(`${job.name}: validating ${shownName}`);
-  const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue);
+  const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   const validation = await runValidationPass({
     input: firstPass,
     checker: job.newChecker(),
@@ -146,7 +164,10 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     retries: job.flags.retries,
     timeoutMs: job.flags.timeoutMs,
   });
-  const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { quietWarnings: true });
+  const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, {
+    quietWarnings: true,
+    displayName: shownName,
+  });
   const ledger = await RunLedger.open({
     context,
     inputPath: job.file,

@@ -11,7 +11,7 @@ export async function openCommandInput(
   path: string,
   flags: InputFlags,
   catalogue: FieldCatalogue,
-  options: { quietWarnings?: boolean } = {},
+  options: { quietWarnings?: boolean; displayName?: string } = {},
 ): Promise<OpenedInput> {
   let headerMap: Record<string, string> | undefined;
   if (flags.map) {
@@ -35,6 +35,7 @@ export async function openCommandInput(
   const session = await context.session();
   return openInput({
     path,
+    displayName: options.displayName,
     maxListIndex: Number(session.value('input.maxListIndex') ?? defaultMaxListIndex),
     stdin: context.io.stdin,
     catalogue,

@@ -33,6 +33,8 @@ import { decodeText } from './decode-text.js';
 
 export interface InputOptions {
   path: string;
+  /** The name messages give the input when `path` is a spooled copy of stdin or of a pipe. */
+  displayName?: string;
   stdin: NodeJS.ReadableStream;
   catalogue: FieldCatalogue;
   encoding?: TextEncoding;
@@ -86,7 +88,7 @@ const sniffBytes = 64 * 1024;
  * its records (DESIGN.md §5). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
-  const file = inputName(options.path);
+  const file = options.displayName ?? inputName(options.path);
   const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
@@ -275,7 +277,7 @@ async function* jsonRecords(
   options: InputOptions,
 ): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
-  const file = inputName(options.path);
+  const file = options.displayName ?? inputName(options.path);
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   for await (const { line, value } of values) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
