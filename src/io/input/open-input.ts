@@ -289,6 +289,12 @@ async function* jsonRecords(
       };
       continue;
     }
+    const wrapped = wrappedList(value);
+    if (wrapped !== undefined && !options.catalogue.typeOf(wrapped) && !hasKnownChildren(wrapped, options.catalogue))
+      throw new InputError(
+        `${file}:${line}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+        { file, line, field: shortText(wrapped) },
+      );
     const record: Record<string, unknown> = {};
     const entries = Object.entries(value);
     for (const [position, [key, inner]] of entries.entries()) {
@@ -327,6 +333,16 @@ async function* jsonRecords(
     }
     yield { line, values: record, original: value, problems: invisibleProblems(record) };
   }
+}
+
+/** The key of an object that only wraps the list of records (`{"customers": [{...}]}`), else undefined. */
+function wrappedList(value: object): string | undefined {
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const inner = (value as Record<string, unknown>)[keys[0] as string];
+  return Array.isArray(inner) && inner.length > 0 && inner.every((item) => item !== null && typeof item === 'object')
+    ? keys[0]
+    : undefined;
 }
 
 /** An object field such as `customerRegistrationAddress`, whose children are the known paths. */

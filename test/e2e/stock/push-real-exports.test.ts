@@ -171,3 +171,18 @@ describe('a file whose encoding cannot be trusted stops before any request', () 
     await expectNothingSent(dir, ['estoque.win1252.csv']);
   });
 });
+
+describe('numbers beyond exact precision', () => {
+  it('a price of 99999999999999999999.99 is refused as written, nothing sent', async () => {
+    const file = 'big.csv';
+    const { dir, run } = workspace([], {
+      [file]: 'sku,quantity,price\nACU-REF-5KG,1,99999999999999999999.99\n',
+    });
+    const result = await run(['stock', 'push', file]);
+    expect(result.stderr).toContain(
+      `${file}:2: Property [price] with value [99999999999999999999.99] does not pass validation`,
+    );
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, [file]);
+  });
+});

@@ -537,3 +537,26 @@ describe('parseHeaderMap', () => {
     expect((error as UsageError).exitCode).toBe(ExitCode.usage);
   });
 });
+
+describe('a JSON file that wraps its records (issue 10, item 15)', () => {
+  it('{"customers":[...]} stops with a hint to pass the list itself', async () => {
+    const path = writeInput('wrapped.json', JSON.stringify({ customers: [{ document: '1', name: 'Ana' }] }));
+    const error = await rejectionOf(recordsOf((await open(path)).opened));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      `${path}:1: the records are inside "customers" ({"customers": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+    );
+  });
+
+  it('a record whose one field is a known list of objects is a record, not a wrapper', async () => {
+    const known: FieldCatalogue = {
+      typeOf: (path) => (path === 'addressList.0.zipcode' ? 'string' : undefined),
+      knownPaths: ['addressList.0.zipcode'],
+    };
+    const path = writeInput('one-field.json', JSON.stringify([{ addressList: [{ zipcode: '01310-100' }] }]));
+    const { opened } = await open(path, { catalogue: known });
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([
+      { addressList: [{ zipcode: '01310-100' }] },
+    ]);
+  });
+});
