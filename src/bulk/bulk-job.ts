@@ -106,6 +106,16 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   }
 }
 
+/** Device, inode, size and modification time of a file: any change means another file, or other content. */
+function fileIdentity(path: string): string | undefined {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for a FIFO or socket; a missing path is left to the reader, which says so with the fix. */
 function isPipe(path: string): boolean {
   try {
@@ -121,6 +131,15 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const shownName = job.file === '-' ? 'stdin' : job.file;
   const started = context.clock.now();
   log.info(`${job.name}: validating ${shownName}`);
+  // The ERP may still be writing the export when cron starts: what is sent must be what was validated.
+  const identity = fileIdentity(readPath);
+  const unchanged = () => {
+    if (fileIdentity(readPath) !== identity)
+      throw new InputError(
+        `${shownName} changed while it was being read (another program is writing or replacing it); nothing was sent. Run again once the export is complete, or copy it first and pass the copy.`,
+        { file: shownName },
+      );
+  };
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   const validation = await runValidationPass({
     input: firstPass,
@@ -155,6 +174,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     return;
   }
 
+  unchanged();
   const reported = job.flags.resume ? new LineSet() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported) : undefined;
   const pacer = new Pacer(context.clock, job.flags.rate, (message) => log.debug(`${job.name}: ${message}`));
@@ -164,6 +184,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     retries: job.flags.retries,
     timeoutMs: job.flags.timeoutMs,
   });
+  unchanged();
   const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, {
     quietWarnings: true,
     displayName: shownName,
