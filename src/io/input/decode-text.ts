@@ -97,7 +97,7 @@ async function* decodeUtf8(
       throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, utf8Seen);
     }
     lines.count(chunk);
-    if (!nonAsciiSeen && /[^\u0000-\u007f]/.test(text)) nonAsciiSeen = true;
+    if (!nonAsciiSeen && /[\u0080-\uffff]/.test(text)) nonAsciiSeen = true;
     offset += chunk.length;
     previous = chunk;
     if (text) yield text;

@@ -12,5 +12,7 @@ export function printable(text: string): string {
   });
 }
 
+// Matching control characters is this pattern's purpose.
 const nonPrintable =
+  // oxlint-disable-next-line no-control-regex
   /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB]|\p{Cs}/gu;

@@ -51,7 +51,7 @@ describe('headers that would reach into the object machinery', () => {
     const { run } = workspace({ 'in.csv': `${header};toString;hasOwnProperty\r\n${validRow};x;y\r\n` });
     const result = await run(['customer', 'create', 'in.csv']);
     expect(result.stderr).toContain('warning: in.csv:1: unknown column "toString"; it is ignored');
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, '012.345.678-90')).name).toBe('Ana');
   });
 
@@ -73,7 +73,7 @@ describe('headers that would reach into the object machinery', () => {
       'map.json': '{"constructor":"name","__proto__":"document"}',
     });
     const result = await run(['customer', 'create', 'in.csv', '--map', 'map.json']);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, '012.345.678-90')).name).toBe('Ana');
   });
 });
@@ -113,7 +113,7 @@ describe('a --map file saved as ANSI (Windows-1252)', () => {
     const { run } = workspace({ 'in.csv': csv, 'map.json': map });
     const result = await run(['customer', 'create', 'in.csv', '--map', 'map.json']);
     expect(result.stderr).not.toContain('unknown column');
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, '012.345.678-90')).name).toBe('João');
   });
 });

@@ -57,7 +57,7 @@ describe('control and invisible characters are refused in every text field, noth
     ],
   ];
   for (const [name, row, message] of cases) {
-    it(name, async () => {
+    it(`${name}`, async () => {
       const { run } = workspace(`${header}\r\n${filler.join('\r\n')}\r\n${row}\r\n`);
       const result = await run(['stock', 'push', 'in.csv']);
       expect(result.stderr).toContain(`in.csv:202: ${message}; delete it (in a spreadsheet, retype the cell)`);
