@@ -130,9 +130,10 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const log = context.log;
   const shownName = job.file === '-' ? 'stdin' : job.file;
   const started = context.clock.now();
-  log.info(`${job.name}: validating ${shownName}`);
   // The ERP may still be writing the export when cron starts: what is sent must be what was validated.
+  // Taken before anything is printed, so nothing that reacts to the output can slip in before it.
   const identity = fileIdentity(readPath);
+  log.info(`${job.name}: validating ${shownName}`);
   const unchanged = () => {
     if (fileIdentity(readPath) !== identity)
       throw new InputError(
