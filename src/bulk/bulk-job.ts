@@ -17,7 +17,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags, SendFlags } from './flags.js';
 import { acquireLock } from './lock.js';
-import { Pacer } from './pacer.js';
+import { Pacer } from '../platform/pacer.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';

@@ -1,7 +1,7 @@
 import { printable } from '../io/output/printable.js';
 import type { Context } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
-import type { RecordProblem } from './validation-pass.js';
+import type { FieldProblem } from '../domain/validation.js';
 
 export interface ProblemRow {
   file: string;
@@ -12,7 +12,7 @@ export interface ProblemRow {
 }
 
 export interface ProblemOutput {
-  write(line: number, problem: RecordProblem): Promise<void>;
+  write(line: number, problem: FieldProblem): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
 }
 
 /** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
-export function problemLogger(context: Context, file: string): (line: number, problem: RecordProblem) => void {
+export function problemLogger(context: Context, file: string): (line: number, problem: FieldProblem) => void {
   return (line, problem) => context.log.warn(`${file}:${line}: ${oneLine(problem.message)}`);
 }
 

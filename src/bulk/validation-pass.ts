@@ -1,14 +1,7 @@
-import { CompactKeySet } from '../domain/compact-key-set.js';
+import { CompactKeySet } from '../lib/compact-key-set.js';
 import type { InputRecord, OpenedInput } from '../io/input/open-input.js';
 import { LineSet } from './resume.js';
-
-export interface RecordProblem {
-  field: string;
-  value: string;
-  message: string;
-}
-
-export type RecordVerdict<T> = { ok: true; value: T } | { ok: false; problems: RecordProblem[] };
+import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
 
 /** A value that must not repeat within one file, such as the document or the e-mail of a customer. */
 export interface UniqueValue {
@@ -32,7 +25,7 @@ export class RecordChecker<T> {
   ) {}
 
   judge(record: InputRecord): RecordVerdict<T> {
-    const problems: RecordProblem[] = record.problems.map((message) => ({ field: '', value: '', message }));
+    const problems: FieldProblem[] = record.problems.map((message) => ({ field: '', value: '', message }));
     const verdict = this.check(record);
     if (!verdict.ok) return { ok: false, problems: [...problems, ...verdict.problems] };
     for (const unique of this.uniqueValues?.(verdict.value) ?? []) {
@@ -47,7 +40,11 @@ export class RecordChecker<T> {
         problems.push({
           field: unique.field,
           value: unique.value,
-          message: `Property [${unique.field}] with value [${unique.value}] does not pass validation (the same ${unique.label} is already on line ${firstLine} of this file)`,
+          message: validationMessage(
+            unique.field,
+            unique.value,
+            `the same ${unique.label} is already on line ${firstLine} of this file`,
+          ),
         });
       }
     }
@@ -58,7 +55,7 @@ export class RecordChecker<T> {
 export interface ValidationPassOptions<T> {
   input: OpenedInput;
   checker: RecordChecker<T>;
-  onProblem(line: number, problem: RecordProblem): void | Promise<void>;
+  onProblem(line: number, problem: FieldProblem): void | Promise<void>;
   signal?: AbortSignal;
 }
 

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
 import { startSandbox } from '../sandbox/server.js';
-import { loadStockSchema } from './stock/stock-input.js';
+import { loadStockSchema } from '../io/stock-schema.js';
 
 export interface SandboxCommandOptions {
   host?: string;

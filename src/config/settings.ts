@@ -1,4 +1,4 @@
-import { closestName } from '../domain/suggest.js';
+import { closestName } from '../lib/suggest.js';
 
 /**
  * The settings a profile can hold, and the precedence rule of DESIGN.md §2:

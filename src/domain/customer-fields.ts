@@ -1,4 +1,5 @@
 /** The fields of the customer create and update bodies (platform-spec.md), with their types. Pure. */
+import { pathSegments } from './validation.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 
@@ -120,15 +121,16 @@ export const topFieldTypes: Readonly<Record<'create' | 'update', Readonly<Record
 /**
  * Type of a dot path of the create/update body, e.g. 'customerRegistrationAddress.zipcode' ->
  * 'string', 'addressList.0.principal' -> 'boolean', 'addressList.3.lat' -> 'number',
- * 'customerGroupList' -> 'list'; undefined for an unknown path. The index may also be written `*`.
+ * 'customerGroupList' -> 'list'; undefined for an unknown path. The list index is a number, never `*`: the record
+ * shaping builds a list only from numeric indexes, so a `*` header would become an object and fail every row.
  */
 export function customerFieldType(path: string, mode: 'create' | 'update'): FieldType | undefined {
-  const parts = path.split('.');
+  const parts = pathSegments(path);
   if (parts.length === 1) return ownValue(topFieldTypes[mode], path);
-  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2)
-    return ownValue(addressFieldTypes, parts[1] ?? '');
-  if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && /^(?:\d+|\*)$/.test(parts[1] ?? '')) {
-    return ownValue(addressFieldTypes, parts[2] ?? '');
+  if (parts[0] === 'customerRegistrationAddress' && parts.length === 2 && typeof parts[1] === 'string')
+    return ownValue(addressFieldTypes, parts[1]);
+  if (mode === 'create' && parts[0] === 'addressList' && parts.length === 3 && typeof parts[1] === 'number') {
+    return typeof parts[2] === 'string' ? ownValue(addressFieldTypes, parts[2]) : undefined;
   }
   return undefined;
 }
@@ -139,12 +141,12 @@ function ownValue(table: Readonly<Record<string, FieldType>>, key: string): Fiel
 
 const addressKeys = Object.keys(addressFieldTypes);
 
-/** Every known path, with `addressList.N.` written as `addressList.*.`, for "did you mean" suggestions. */
+/** Every known path, with list items written as the first one (`addressList.0.`), for "did you mean" suggestions. */
 export const customerFieldPaths: { create: readonly string[]; update: readonly string[] } = {
   create: [
     ...Object.keys(topFieldTypes.create),
     ...addressKeys.map((key) => `customerRegistrationAddress.${key}`),
-    ...addressKeys.map((key) => `addressList.*.${key}`),
+    ...addressKeys.map((key) => `addressList.0.${key}`),
   ],
   update: [...Object.keys(topFieldTypes.update), ...addressKeys.map((key) => `customerRegistrationAddress.${key}`)],
 };

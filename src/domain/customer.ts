@@ -24,6 +24,7 @@ import {
 } from './customer-fields.js';
 import { checkDocument, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
+import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
 export {
   customerFieldPaths,
@@ -33,15 +34,6 @@ export {
   type CustomerUpdateBody,
   type FieldType,
 } from './customer-fields.js';
-
-export interface FieldProblem {
-  field: string;
-  value: string;
-  /** One line: `Property [<field>] with value [<value>] does not pass validation (<detail>)`. */
-  message: string;
-}
-
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
 /** The fields the platform names in its 422 answers, in the order it checks them. */
 export const platformCheckedFields = [
@@ -54,12 +46,6 @@ export const platformCheckedFields = [
   'address',
 ] as const;
 
-/** The platform's wording; the local one adds the reason in parentheses. */
-export function validationMessage(field: string, value: string, detail?: string): string {
-  const message = `Property [${field}] with value [${value}] does not pass validation`;
-  return detail ? `${message} (${detail})` : message;
-}
-
 /** The field the platform would name for a problem at a dot path: `address` for any address part. */
 export function platformFieldOf(path: string): string {
   const top = path.split('.')[0] ?? path;
@@ -67,17 +53,17 @@ export function platformFieldOf(path: string): string {
 }
 
 /** Validates a create record: every problem, or the body to send. */
-export function validateCustomerCreate(record: unknown): ValidationResult<CustomerCreateBody> {
-  return validate(record, 'create') as ValidationResult<CustomerCreateBody>;
+export function validateCustomerCreate(record: unknown): RecordVerdict<CustomerCreateBody> {
+  return validate(record, 'create') as RecordVerdict<CustomerCreateBody>;
 }
 
 /** Validates an update record: `document` is the key, required and valid; every other field optional. */
-export function validateCustomerUpdate(record: unknown): ValidationResult<CustomerUpdateBody> {
-  return validate(record, 'update') as ValidationResult<CustomerUpdateBody>;
+export function validateCustomerUpdate(record: unknown): RecordVerdict<CustomerUpdateBody> {
+  return validate(record, 'update') as RecordVerdict<CustomerUpdateBody>;
 }
 
 /** Validates one address input (customerRegistrationAddress or an addressList item) on its own. */
-export function validateAddress(address: unknown): ValidationResult<AddressInput> {
+export function validateAddress(address: unknown): RecordVerdict<AddressInput> {
   const parsed = addressSchema.safeParse(readAddress(address));
   if (parsed.success) return { ok: true, value: withoutUndefined(parsed.data) as AddressInput };
   return {
@@ -276,10 +262,7 @@ const schemas = { create: bodySchema('create'), update: bodySchema('update') };
 
 // ---- validation -----------------------------------------------------------------------------
 
-function validate(
-  record: unknown,
-  mode: 'create' | 'update',
-): ValidationResult<CustomerCreateBody | CustomerUpdateBody> {
+function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<CustomerCreateBody | CustomerUpdateBody> {
   const parsed = schemas[mode].safeParse(readRecord(record, mode));
   const problems: FieldProblem[] = [];
   if (!parsed.success) {

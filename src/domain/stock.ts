@@ -5,6 +5,7 @@
  * The platform document does not show the item fields; this item is our assumption (README).
  */
 import { z } from 'zod';
+import { fieldProblem, type FieldProblem, type RecordVerdict } from './validation.js';
 
 /** One stock and price line, with our canonical field names. */
 export interface StockItem {
@@ -37,17 +38,6 @@ export const stockFieldTypes: Record<StockField, 'string' | 'integer' | 'number'
 export const batchRouteMaxItems = 50;
 /** Items per request on `POST /api/v1/stocks/batch`. */
 export const queueRouteMaxItems = 200;
-
-export interface StockProblem {
-  /** The field as the record names it (the wire name when a schema is given). */
-  field: string;
-  /** The value as received, as text; empty when absent. */
-  value: string;
-  /** `Property [field] with value [value] does not pass validation (reason)`. */
-  message: string;
-}
-
-export type StockRowVerdict = { ok: true; value: StockItem } | { ok: false; problems: StockProblem[] };
 
 /** Reasons name the field through this placeholder, so a store's own field names can be shown. */
 const fieldPlaceholder = '{field}';
@@ -116,7 +106,7 @@ const stockRowSchema = z.object({
 export function validateStockRow(
   record: Record<string, unknown>,
   schema: StockSchema = defaultStockSchema,
-): StockRowVerdict {
+): RecordVerdict<StockItem> {
   const parsed = stockRowSchema.safeParse({
     sku: codeText(record.sku),
     quantity: absentWhenBlank(record.quantity),
@@ -149,10 +139,9 @@ export function validateStockRow(
 }
 
 /** A problem in the platform's 422 wording: `Property [field] with value [value] does not pass validation (reason)`. */
-export function validationProblem(field: string, value: unknown, reason?: string): StockProblem {
+export function validationProblem(field: string, value: unknown, reason?: string): FieldProblem {
   const text = valueText(value);
-  const message = `Property [${field}] with value [${text}] does not pass validation${reason ? ` (${reason})` : ''}`;
-  return { field, value: text, message };
+  return fieldProblem(field, text, reason);
 }
 
 function valueText(value: unknown): string {

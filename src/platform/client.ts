@@ -1,5 +1,5 @@
 import type { Session } from '../config/session.js';
-import { AuthError, PlatformError } from '../errors.js';
+import { AuthError, PlatformError, UsageError } from '../errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
 import { redactSecrets } from './redact.js';
@@ -30,10 +30,16 @@ export class PlatformClient {
   /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
   route(settingKey: string, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
     const template = this.session.value(settingKey);
-    if (!template) throw new Error(`no route setting ${settingKey}`);
+    // A user's setting, not a bug of ours: a typed usage error (exit 2) naming the setting, not exit 1 "--verbose".
+    if (!template) throw new UsageError(`The ${settingKey} setting is empty: set it to the route's path.`);
     return template.replace(/:(\w+)/g, (_, name: string) => {
       const value = parameters[name];
-      if (value === undefined) throw new Error(`route ${settingKey} needs :${name}`);
+      if (value === undefined) {
+        const known = Object.keys(parameters).map((key) => `:${key}`);
+        throw new UsageError(
+          `The ${settingKey} setting (${template}) names :${name}, which this route does not fill (it fills ${known.join(', ') || 'no parameter'}); correct the setting.`,
+        );
+      }
       return encodeURIComponent(String(value));
     });
   }

@@ -38,7 +38,7 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** Aborts every request that does not bring its own signal (Ctrl-C in a simple command). */
   signal?: AbortSignal;
-  /** Paces every attempt, retries included, and learns from 429s (src/bulk/pacer.ts). */
+  /** Paces every attempt, retries included, and learns from 429s (src/platform/pacer.ts). */
   pace?: RequestPace;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;

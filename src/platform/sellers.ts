@@ -1,29 +1,5 @@
+import type { SalesRep } from '../domain/sales-rep.js';
 import type { PlatformClient } from './client.js';
-
-/** A sales rep as the listing returns it (platform-spec.md, "Sales rep"). */
-export interface SalesRep {
-  id: string;
-  username: string;
-  document: string;
-  restrictedCustomers: boolean;
-  enabledFreight: boolean;
-  enabledInsertFreight: boolean;
-  enabledCustomerRegistration: boolean;
-  enableDiscountItemValue: boolean;
-  enableAddItemValue: boolean;
-  enableDiscountBranch: boolean;
-  enableDiscountFranchise: boolean;
-  enableDiscountSeller: boolean;
-  enableCoupon: boolean;
-  enableChatSupport: boolean;
-  enableRestrictedCustomers: boolean;
-  enableRestrictedGroupsAttendant: boolean;
-  attendantCode: string;
-  allowedSellersId: string[];
-  profile: { id: unknown; code: string; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface SellerPageQuery {
   email?: string;

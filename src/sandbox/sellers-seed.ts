@@ -1,22 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SalesRep } from '../platform/sellers.js';
-
-const permissionFlags = [
-  'restrictedCustomers',
-  'enabledFreight',
-  'enabledInsertFreight',
-  'enabledCustomerRegistration',
-  'enableDiscountItemValue',
-  'enableAddItemValue',
-  'enableDiscountBranch',
-  'enableDiscountFranchise',
-  'enableDiscountSeller',
-  'enableCoupon',
-  'enableChatSupport',
-  'enableRestrictedCustomers',
-  'enableRestrictedGroupsAttendant',
-] as const;
+import { permissionFlags, type SalesRep } from '../domain/sales-rep.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const fractionalTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SalesRep } from '../platform/sellers.js';
+import type { SalesRep } from '../domain/sales-rep.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
 

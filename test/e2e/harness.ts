@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SalesRep } from '../../src/platform/sellers.js';
+import type { SalesRep } from '../../src/domain/sales-rep.js';
 import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
 import { loadSalesReps } from '../../src/sandbox/sellers-seed.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SalesRep } from '../../src/platform/sellers.js';
+import type { SalesRep } from '../../src/domain/sales-rep.js';
 import type { SandboxOptions } from '../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {

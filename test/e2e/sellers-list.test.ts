@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SalesRep } from '../../src/platform/sellers.js';
+import type { SalesRep } from '../../src/domain/sales-rep.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
   asJson,

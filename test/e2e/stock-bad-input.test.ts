@@ -70,9 +70,14 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
 
   it('validate: no bytes and a header line only', async () => {
     const { run } = workspace({ 'empty.csv': '', 'header.csv': excel('sku;quantity') });
-    for (const file of ['empty.csv', 'header.csv']) {
+    for (const [file, note] of [
+      ['empty.csv', 'has no records'],
+      ['header.csv', 'has a header but no records'],
+    ] as const) {
       const result = await run(['stock', 'validate', file]);
-      expect(maskClock(result.stderr)).toBe(`${file}: 0 rows, 0 valid, 0 invalid (0 problems) in T s.\n`);
+      expect(maskClock(result.stderr)).toBe(
+        `${file}: 0 rows, 0 valid, 0 invalid (0 problems) in T s.\n${file} ${note}; nothing to check.\n`,
+      );
       expect(result.code).toBe(0);
     }
   });

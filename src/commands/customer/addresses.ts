@@ -1,6 +1,8 @@
 import type { Context } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
-import { InputError, NotFoundError } from '../../errors.js';
+import { validationMessage } from '../../domain/validation.js';
+import { InputError } from '../../errors.js';
+import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';
 
@@ -28,14 +30,12 @@ const addressColumns = [
 export async function run(options: CustomerAddressesOptions, context: Context): Promise<void> {
   const check = checkDocument(options.document);
   if (!check.ok)
-    throw new InputError(
-      `Property [document] with value [${options.document}] does not pass validation (${check.reason}); nothing was sent.`,
-      { field: 'document' },
-    );
+    throw new InputError(`${validationMessage('document', options.document, check.reason)}; nothing was sent.`, {
+      field: 'document',
+    });
   const client = await context.platform();
   const addresses = await customerAddresses(client, options.document);
-  if (addresses === undefined)
-    throw new NotFoundError(`No customer has the document ${options.document} in this store (HTTP 404).`);
+  if (addresses === undefined) throw customerNotFound(options.document);
   const format = context.outputFormat('json');
   const writer = createRecordWriter<AddressOut>(
     format,

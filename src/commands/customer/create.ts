@@ -2,7 +2,7 @@ import { type PendingRecord, type ReportEntry, runBulkJob } from '../../bulk/bul
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { PlatformError } from '../../errors.js';
+import { ExitCode, PlatformError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { createCustomer, customerExists, updateCustomer } from '../../platform/customers.js';
 import { AmbiguousRequestError } from '../../platform/http-client.js';
@@ -73,7 +73,7 @@ export async function createOnce(
         if (attempt <= lostAnswerRetries) continue;
         throw error;
       }
-      if (!(error instanceof PlatformError) || error.exitCode === 77) throw error;
+      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       const message = error.platformMessage ?? error.message;
       if (error.status === 400 && /document .* already registered/i.test(message)) {
         if (entry.unanswered) {

@@ -1,9 +1,11 @@
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import { RecordChecker, type RecordVerdict } from '../../bulk/validation-pass.js';
+import { RecordChecker } from '../../bulk/validation-pass.js';
+import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, NotFoundError, PlatformError, UsageError } from '../../errors.js';
+import { InputError, PlatformError, UsageError } from '../../errors.js';
+import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import { parseBoolean } from '../../io/input/cell-values.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
@@ -48,8 +50,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
     if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer))
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404)
-      throw new NotFoundError(`No customer has the document ${options.target} in this store (HTTP 404).`);
+    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(options.target);
     throw error;
   }
 }
@@ -70,13 +71,7 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
     const value = record.values.active === undefined ? '' : String(record.values.active);
     return {
       ok: false,
-      problems: [
-        {
-          field: 'active',
-          value,
-          message: `Property [active] with value [${value}] does not pass validation (active must be true or false, sim or não, 1 or 0)`,
-        },
-      ],
+      problems: [fieldProblem('active', value, 'active must be true or false, sim or não, 1 or 0')],
     };
   }
   return { ok: true, value: { document: String(record.values.document), active: record.values.active } };
@@ -109,12 +104,8 @@ async function statusFromFile(options: CustomerStatusOptions, context: Context):
                 original: entry.original,
               };
             } catch (error) {
-              if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
-              const message =
-                error.status === 404
-                  ? `no customer has the document ${entry.value.document} in this store (HTTP 404)`
-                  : (error.platformMessage ?? error.message);
-              return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
+              const { status, message } = customerFailureMessage(error, entry.value.document);
+              return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
             }
           }),
         ),

@@ -3,7 +3,8 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, NotFoundError, PlatformError, UsageError } from '../../errors.js';
+import { InputError, PlatformError, UsageError } from '../../errors.js';
+import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import { updateCustomer, type Customer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
@@ -53,12 +54,8 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
               const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
               return { row: { ...row, outcome, status: 200, id: customer.id }, original: entry.original };
             } catch (error) {
-              if (!(error instanceof PlatformError) || error.exitCode === 77 || error.status >= 500) throw error;
-              const message =
-                error.status === 404
-                  ? `no customer has the document ${String(document)} in this store (HTTP 404)`
-                  : (error.platformMessage ?? error.message);
-              return { row: { ...row, outcome: 'failed', status: error.status, message }, original: entry.original };
+              const { status, message } = customerFailureMessage(error, String(document));
+              return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
             }
           }),
         ),
@@ -101,8 +98,7 @@ async function updateOne(document: string, assignments: readonly string[], conte
   try {
     customer = await updateCustomer(client, String(key), changes);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404)
-      throw new NotFoundError(`No customer has the document ${document} in this store (HTTP 404).`);
+    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document);
     throw error;
   }
   context.log.info(`Updated customer ${customer.id} (${customer.document}).`);

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { listAllSellers, listSellers, type SalesRep } from '../../platform/sellers.js';
+import { permissionCodes, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
+import { listAllSellers, listSellers } from '../../platform/sellers.js';
 
 export interface ListSellersOptions {
   email?: string;
@@ -11,26 +12,6 @@ export interface ListSellersOptions {
 
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */
 export const allPagesPageSize = 500;
-
-/** The permission flags, in the order of the compact PERMISSIONS column, with their one-letter codes. */
-export const permissionCodes: readonly (readonly [keyof SalesRep, string, string])[] = [
-  ['enabledFreight', 'F', 'change freight'],
-  ['enabledInsertFreight', 'I', 'insert freight'],
-  ['enabledCustomerRegistration', 'R', 'register customers'],
-  ['enableDiscountItemValue', 'D', 'discount on item value'],
-  ['enableAddItemValue', 'A', 'add to item value'],
-  ['enableDiscountBranch', 'B', 'branch discount'],
-  ['enableDiscountFranchise', 'N', 'franchise discount'],
-  ['enableDiscountSeller', 'S', 'own discount'],
-  ['enableCoupon', 'C', 'coupons'],
-  ['enableChatSupport', 'H', 'chat support'],
-  ['enableRestrictedGroupsAttendant', 'G', 'restricted customer groups only'],
-];
-
-/** `FIR-A------`: one letter per permission the sales rep has, `-` where it lacks it. */
-export function permissionSummary(rep: SalesRep): string {
-  return permissionCodes.map(([flag, code]) => (rep[flag] === true ? code : '-')).join('');
-}
 
 export const salesRepLayout: RecordLayout<SalesRep> = {
   table: [

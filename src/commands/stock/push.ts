@@ -11,7 +11,8 @@ import {
 import { UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { putStockBatch, queueStockBatch } from '../../platform/stock.js';
-import { loadStockSchema, newStockChecker, stockCatalogue } from './stock-input.js';
+import { newStockChecker, stockCatalogue } from './stock-input.js';
+import { loadStockSchema } from '../../io/stock-schema.js';
 
 export type StockRoute = 'auto' | 'batch' | 'queue';
 

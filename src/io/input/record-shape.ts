@@ -1,4 +1,5 @@
-import { closestName } from '../../domain/suggest.js';
+import { pathSegments } from '../../domain/validation.js';
+import { closestName } from '../../lib/suggest.js';
 import { type DecimalSeparator, parseBoolean, parseDecimal, parseList, parseWholeNumber } from './cell-values.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
@@ -135,9 +136,7 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
 }
 
 /** A dot path as segments: `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. */
-export function pathSegments(path: string): (string | number)[] {
-  return path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
+export { pathSegments };
 
 /** Sets a dot path in a nested object, creating arrays for numeric segments. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

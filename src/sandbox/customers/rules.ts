@@ -9,9 +9,8 @@ import {
   validateAddress,
   validateCustomerCreate,
   validateCustomerUpdate,
-  validationMessage,
-  type FieldProblem,
 } from '../../domain/customer.js';
+import { type FieldProblem, validationMessage } from '../../domain/validation.js';
 import { checkDocument, documentLookupKey, documentTypeOfKind } from '../../domain/documents.js';
 import { normalizePhone } from '../../domain/phone.js';
 import { addressFromDraft, resolveAddress, type AddressDraft } from './addresses.js';

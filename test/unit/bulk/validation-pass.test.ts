@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  RecordChecker,
-  type RecordProblem,
-  type RecordVerdict,
-  runValidationPass,
-} from '../../../src/bulk/validation-pass.js';
+import { RecordChecker, runValidationPass } from '../../../src/bulk/validation-pass.js';
 import type { InputRecord, OpenedInput } from '../../../src/io/input/open-input.js';
+import type { FieldProblem, RecordVerdict } from '../../../src/domain/validation.js';
 
 interface Customer {
   document: string;
@@ -42,7 +38,7 @@ const newChecker = () =>
     { label: 'e-mail', field: 'username', value: customer.username },
   ]);
 
-const duplicate = (field: string, value: string, label: string, firstLine: number): RecordProblem => ({
+const duplicate = (field: string, value: string, label: string, firstLine: number): FieldProblem => ({
   field,
   value,
   message: `Property [${field}] with value [${value}] does not pass validation (the same ${label} is already on line ${firstLine} of this file)`,
@@ -112,7 +108,7 @@ describe('RecordChecker', () => {
     });
   });
 
-  it.each<[string, InputRecord, RecordProblem[]]>([
+  it.each<[string, InputRecord, FieldProblem[]]>([
     [
       'shape problems alone',
       record(2, { document: '1' }, ['too many cells']),

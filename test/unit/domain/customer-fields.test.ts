@@ -8,7 +8,6 @@ describe('customerFieldType', () => {
     { path: 'customerRegistrationAddress.principal', mode: 'update', type: 'boolean' },
     { path: 'addressList.0.principal', mode: 'create', type: 'boolean' },
     { path: 'addressList.3.lat', mode: 'create', type: 'number' },
-    { path: 'addressList.*.lng', mode: 'create', type: 'number' },
     { path: 'addressList.12.number', mode: 'create', type: 'string' },
     { path: 'customerGroupList', mode: 'create', type: 'list' },
     { path: 'priceRuleTags', mode: 'update', type: 'list' },
@@ -26,6 +25,8 @@ describe('customerFieldType', () => {
     // Unknown or incomplete paths.
     { path: 'addressList', mode: 'create', type: undefined },
     { path: 'addressList.x.zipcode', mode: 'create', type: undefined },
+    // `*` is not an index: accepting it made every row fail as a non-list addressList (issue 8).
+    { path: 'addressList.*.zipcode', mode: 'create', type: undefined },
     { path: 'addressList.0', mode: 'create', type: undefined },
     { path: 'customerRegistrationAddress', mode: 'create', type: undefined },
     { path: 'customerRegistrationAddress.cep', mode: 'create', type: undefined },
@@ -38,13 +39,22 @@ describe('customerFieldType', () => {
 });
 
 describe('customerFieldPaths', () => {
-  it('lists every create path, list items written with *', () => {
+  it('lists every create path, list items written as the first item, never *', () => {
     expect(customerFieldPaths.create).toContain('documentType');
     expect(customerFieldPaths.create).toContain('customerRegistrationAddress.zipcode');
-    expect(customerFieldPaths.create).toContain('addressList.*.principal');
+    expect(customerFieldPaths.create).toContain('addressList.0.principal');
+    expect(customerFieldPaths.create.filter((path) => path.includes('*'))).toEqual([]);
     expect(customerFieldPaths.create).not.toContain('active');
     expect(customerFieldPaths.create).toHaveLength(22 + 13 + 13);
   });
+
+  it.each(['create', 'update'] as const)(
+    'every path it may suggest (%s) is one the reader accepts, so following a hint cannot fail every row',
+    (mode) => {
+      for (const path of customerFieldPaths[mode])
+        expect([path, customerFieldType(path, mode)]).not.toContainEqual(undefined);
+    },
+  );
 
   it('lists every update path, with the document key and no create-only field', () => {
     expect(customerFieldPaths.update).toEqual(

@@ -8,8 +8,8 @@ import {
   validateAddress,
   validateCustomerCreate,
   validateCustomerUpdate,
-  validationMessage,
 } from '../../../src/domain/customer.js';
+import { validationMessage } from '../../../src/domain/validation.js';
 
 const registration = { zipcode: '01310-100', number: '1000' };
 const base = {

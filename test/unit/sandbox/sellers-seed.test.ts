@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SalesRep } from '../../../src/platform/sellers.js';
+import type { SalesRep } from '../../../src/domain/sales-rep.js';
 import { salesRepFromSeed, type SalesRepSeed } from '../../../src/sandbox/sellers-seed.js';
 
 const minimal: SalesRepSeed = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompactKeySet, cyrb53 } from '../../../src/domain/compact-key-set.js';
+import { CompactKeySet, cyrb53 } from '../../../src/lib/compact-key-set.js';
 
 /** Eleven-digit keys, as CPFs are: similar strings are the hard case for a hash. */
 const keyOf = (index: number) => String(index).padStart(11, '0');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { permissionCodes, permissionSummary } from '../../../../src/commands/sellers/list.js';
-import type { SalesRep } from '../../../../src/platform/sellers.js';
+import { permissionCodes, permissionSummary } from '../../../src/domain/sales-rep.js';
+import type { SalesRep } from '../../../src/domain/sales-rep.js';
 
 const noPermissions: SalesRep = {
   id: '3f2b8c1e-5d4a-4b7e-9c21-0a1b2c3d4e5f',

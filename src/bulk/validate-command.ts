@@ -1,0 +1,72 @@
+import type { Context } from '../context.js';
+import { InputError } from '../errors.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
+import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
+import { openCommandInput } from './command-input.js';
+import type { InputFlags } from './flags.js';
+import { problemOutput } from './problem-output.js';
+import { runValidationPass, type RecordChecker } from './validation-pass.js';
+
+export interface ValidateCommand<T> {
+  file: string;
+  flags: InputFlags;
+  catalogue: FieldCatalogue;
+  checker: RecordChecker<T>;
+  /** What the summary calls a record: "records" (customers) or "rows" (stock). */
+  noun: string;
+  /** Values the platform accepts but that look wrong: warnings, counted in the summary, never a failure. */
+  advisories?: (record: InputRecord) => readonly { message: string }[];
+}
+
+/**
+ * The one flow of every `<group> validate`: check every record locally, print every problem, send nothing.
+ * One rule for the empty file: no records (no bytes, or a header only) is "nothing to check", exit 0 with a note,
+ * the same as the bulk commands' "nothing to send"; only invalid records fail (exit 65).
+ */
+export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
+  const input = await openCommandInput(context, command.file, command.flags, command.catalogue);
+  const output = problemOutput(context, input.file);
+  const started = context.clock.now();
+  let warnings = 0;
+  const summary = await runValidationPass({
+    input: command.advisories ? withAdvisories(input, command.advisories, context, () => warnings++) : input,
+    checker: command.checker,
+    onProblem: output.write,
+    signal: context.interrupt,
+  });
+  await output.end();
+  const seconds = (context.clock.now() - started) / 1000;
+  context.log.info(
+    `${input.file}: ${summary.records} ${command.noun}, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
+  );
+  // An empty file has no header either (the reader then gives no CSV headers): say which it is.
+  if (summary.records === 0)
+    context.log.info(
+      `${input.file} ${input.csv ? 'has a header but no records' : 'has no records'}; nothing to check.`,
+    );
+  if (summary.invalid > 0)
+    throw new InputError(
+      `${summary.invalid} of ${summary.records} ${command.noun} of ${input.file} are invalid; nothing was sent.`,
+      { file: input.file },
+    );
+}
+
+function withAdvisories(
+  input: OpenedInput,
+  advisories: NonNullable<ValidateCommand<unknown>['advisories']>,
+  context: Context,
+  counted: () => void,
+): OpenedInput {
+  return {
+    ...input,
+    records: (async function* () {
+      for await (const record of input.records) {
+        for (const advisory of advisories(record)) {
+          counted();
+          context.log.warn(`warning: ${input.file}:${record.line}: ${advisory.message}`);
+        }
+        yield record;
+      }
+    })(),
+  };
+}

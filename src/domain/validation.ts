@@ -1,0 +1,36 @@
+/**
+ * The one validation vocabulary: what a rule says about a record, the platform's wording of a problem, and the one
+ * path grammar for dot paths (`addressList.0.zipcode`). Customers, stock, the bulk engine and the sandbox all use it.
+ */
+
+/** One problem with one field of a record. */
+export interface FieldProblem {
+  /** The field as the record names it (a dot path; the wire name when a stock schema is given); empty for the record. */
+  field: string;
+  /** The value as received, as text; empty when absent. */
+  value: string;
+  /** One line: `Property [<field>] with value [<value>] does not pass validation (<reason>)`. */
+  message: string;
+}
+
+/** A rule's verdict on a record: the value to send, or every problem found. */
+export type RecordVerdict<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
+
+/** The platform's 422 wording; the local checks add the reason in parentheses. */
+export function validationMessage(field: string, value: string, reason?: string): string {
+  const message = `Property [${field}] with value [${value}] does not pass validation`;
+  return reason ? `${message} (${reason})` : message;
+}
+
+/** A problem in the platform's wording, with its field and value kept for reports. */
+export function fieldProblem(field: string, value: string, reason?: string): FieldProblem {
+  return { field, value, message: validationMessage(field, value, reason) };
+}
+
+/**
+ * The path grammar: a dot path split into its segments, a list index (digits only) as a number.
+ * `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. `*` is not an index (issue 8): it stays a name.
+ */
+export function pathSegments(path: string): (string | number)[] {
+  return path.split('.').map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}

@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHeader, expectLines, timed } from '../customer-helpers.js';
+import { freshWorkDir, runCli, type RunResult } from '../harness.js';
+
+/**
+ * Issue 8's first bug: the unknown-column hint suggested `addressList.*.zipcode`, the reader accepted that header,
+ * and then every row failed as "expected a list of addresses". A list item is written by its index (`addressList.0.`)
+ * everywhere: it is what the hint suggests, and following the hint gives a valid record.
+ */
+const row = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10,20040-002,5';
+
+function validate(header: string, extra: readonly string[] = []): Promise<RunResult> {
+  const folder = freshWorkDir();
+  writeFileSync(join(folder, 'people.csv'), `${createHeader},${header}\n${row}\n`);
+  return runCli(['customer', 'validate', 'people.csv', ...extra], { configDir: freshWorkDir(), cwd: folder });
+}
+
+describe('customer validate: list items in column names', () => {
+  it('a list item without its index: the hint names the first item, with its index', async () => {
+    const result = await validate('addressList.zipcode,addressList.0.number', ['--strict']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toBe(
+      'error: people.csv:1: unknown column "addressList.zipcode" (did you mean "addressList.0.zipcode"?). Rename it with --map, or drop --strict to ignore it.\n',
+    );
+  });
+
+  it('`*` is not an index: the column is unknown (not accepted and then failing every row), with the same hint', async () => {
+    const result = await validate('addressList.*.zipcode,addressList.*.number');
+    expect(result.code).toBe(0);
+    expectLines(result.stderr, [
+      'warning: people.csv:1: unknown column "addressList.*.zipcode" (did you mean "addressList.0.zipcode"?); it is ignored (--strict makes this an error).',
+      'warning: people.csv:1: unknown column "addressList.*.number" (did you mean "addressList.0.number"?); it is ignored (--strict makes this an error).',
+      timed('people.csv: 1 records, 1 valid, 0 invalid (0 problems) in {s} s.'),
+    ]);
+    expect(result.stdout).toBe('');
+  });
+
+  it('following the hint gives a valid record with its address list', async () => {
+    const result = await validate('addressList.0.zipcode,addressList.0.number', ['--strict']);
+    expect(result.code).toBe(0);
+    expectLines(result.stderr, [timed('people.csv: 1 records, 1 valid, 0 invalid (0 problems) in {s} s.')]);
+  });
+});

@@ -1,0 +1,108 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of DESIGN.md §11, checked on the source itself so a move or a quick import cannot quietly
+ * undo them: rooms run downhill, and no command group reaches into another.
+ */
+const sourceRoot = resolve(__dirname, '../../../src');
+
+interface ImportEdge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const importPattern =
+  /(?:^|\n)\s*(import|export)(\s+type)?[^'";]*?(?:\sfrom\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): ImportEdge[] {
+  const text = readFileSync(file, 'utf8');
+  const edges: ImportEdge[] = [];
+  for (const match of text.matchAll(importPattern)) {
+    const specifier = match[3] ?? match[4] ?? '';
+    const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+    edges.push({ from: rel(file), to: rel(target), typeOnly: match[2] !== undefined });
+  }
+  return edges;
+}
+
+const rel = (path: string): string => relative(sourceRoot, path).split('\\').join('/');
+
+/** Removed when the prompter moves out of cli/ into io/ and is injected by main.ts (issue 8, item 2): then delete. */
+const knownCycles = new Set(['context.ts -> cli/prompter.ts -> context.ts']);
+
+const edges = sourceFiles(sourceRoot).flatMap(importsOf);
+
+/** `commands/customer/create.ts` → `customer`; `commands/login.ts` → `login`. */
+function commandGroup(path: string): string | undefined {
+  const match = /^commands\/([^/.]+)/.exec(path);
+  return match?.[1];
+}
+
+const room = (path: string): string => path.split('/')[0]!;
+
+function violations(rule: (edge: ImportEdge) => boolean): string[] {
+  return edges.filter(rule).map((edge) => `${edge.from} -> ${edge.to}`);
+}
+
+describe('source layering', () => {
+  it('reads the imports it checks (the walker is not blind)', () => {
+    expect(edges.length).toBeGreaterThan(100);
+    expect(edges).toContainEqual({ from: 'bulk/bulk-job.ts', to: 'platform/pacer.ts', typeOnly: false });
+  });
+
+  it('domain/ is pure: it imports nothing from cli, platform, io, commands, sandbox or config', () => {
+    const forbidden = new Set(['cli', 'platform', 'io', 'commands', 'sandbox', 'config', 'bulk']);
+    expect(violations((edge) => room(edge.from) === 'domain' && forbidden.has(room(edge.to)))).toEqual([]);
+  });
+
+  it('lib/ utilities import nothing from the application', () => {
+    expect(violations((edge) => room(edge.from) === 'lib' && room(edge.to) !== 'lib')).toEqual([]);
+  });
+
+  it('sandbox/ never imports commands/', () => {
+    expect(violations((edge) => room(edge.from) === 'sandbox' && room(edge.to) === 'commands')).toEqual([]);
+  });
+
+  it('no command group imports another command group', () => {
+    expect(
+      violations((edge) => {
+        const from = commandGroup(edge.from);
+        const to = commandGroup(edge.to);
+        return from !== undefined && to !== undefined && from !== to;
+      }),
+    ).toEqual([]);
+  });
+
+  it('has no import cycle (type-only imports count: they still tie the modules together)', () => {
+    const graph = new Map<string, string[]>();
+    for (const edge of edges) {
+      graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to]);
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const stack: string[] = [];
+    const visit = (node: string): void => {
+      state.set(node, 'visiting');
+      stack.push(node);
+      for (const next of graph.get(node) ?? []) {
+        if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) if (!state.has(node)) visit(node);
+    expect(cycles.filter((cycle) => !knownCycles.has(cycle))).toEqual([]);
+  });
+});
