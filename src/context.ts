@@ -99,6 +99,12 @@ export function createContext(options: ContextOptions): Context {
       if (globals.verbose) write(message);
     },
   };
+  // Kept for scripts that already pass it, but an argument is seen by every user of the machine (ps)
+  // and kept in shell history: say so each time, with the ways that keep the token out of argv.
+  if (globals.token !== undefined)
+    log.warn(
+      'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.',
+    );
   const closers: (() => Promise<void>)[] = [];
   let store: ProfileStore | undefined;
   let sessionPromise: Promise<Session> | undefined;

@@ -72,6 +72,13 @@ export class InterruptedError extends B2bctlError {
   }
 }
 
+/** A report or errors file could not be written mid-run: the run stopped cleanly and can be resumed. */
+export class OutputError extends B2bctlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.interrupted, options);
+  }
+}
+
 /** The platform has no such record (a 404 for a customer document): the one record asked for failed. */
 export class NotFoundError extends B2bctlError {
   constructor(message: string) {

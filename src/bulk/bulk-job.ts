@@ -1,15 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import { createReadStream, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
   ExitCode,
   InputError,
   InterruptedError,
+  OutputError,
   PartialFailureError,
   PlatformError,
   UnavailableError,
+  UsageError,
 } from '../errors.js';
 import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
@@ -21,23 +23,24 @@ import { Pacer } from '../platform/pacer.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';
-import { LineSet, readDoneLines } from './resume.js';
+import { LineKeys, LineSet, readDoneLines } from './resume.js';
+import { keysChecked, pendingBatches, type PendingRecord } from './pending-records.js';
+import { pruneOldRuns } from './retention.js';
 import { RunLedger } from './run-ledger.js';
+import {
+  checkResume,
+  describeInput,
+  readMeta,
+  recordedFlags,
+  resumeCommand,
+  type RunMeta,
+  type ShapingFlag,
+  writeMeta,
+} from './run-meta.js';
 import { spoolStdin } from './spool.js';
 import { type RecordChecker, runValidationPass } from './validation-pass.js';
 
-/** A valid record waiting to be sent, with where it came from. */
-export interface PendingRecord<T> {
-  line: number;
-  key: string;
-  value: T;
-  original: unknown;
-  /**
-   * Resumed runs only: the report has no row for this record, so the interrupted run may have sent it
-   * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
-   */
-  unanswered?: boolean;
-}
+export type { PendingRecord } from './pending-records.js';
 
 export type ReportEntry = { row: ReportRow; original: unknown };
 
@@ -53,8 +56,11 @@ export interface BulkJob<T> {
   newChecker(): RecordChecker<T>;
   /** The record's key in the report (SKU, document), read from the record even when it is invalid. */
   keyOf(record: InputRecord): string;
-  /** Flags of the command to repeat in the resume hint, such as `--route queue`. */
-  resumeFlags?: string;
+  /**
+   * The command's own flags that decide where and how records go (`--route`, `--upsert`), recorded
+   * beside the report and restored or checked by `--resume`. Read from `flags` after plan().
+   */
+  shaping?: readonly ShapingFlag[];
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
   /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
@@ -66,6 +72,16 @@ export interface BulkJob<T> {
   /** Outcomes that count as sent, for the rate in the summary. */
   sentOutcomes: readonly Outcome[];
 }
+
+/** The input flags every bulk command records for --resume (DESIGN.md §5). */
+const inputShaping: readonly ShapingFlag[] = [
+  { flag: '--map', key: 'map', path: true },
+  { flag: '--delimiter', key: 'delimiter' },
+  { flag: '--encoding', key: 'encoding' },
+  { flag: '--decimal', key: 'decimal' },
+  { flag: '--strict', key: 'strict', unset: false },
+  { flag: '--skip-invalid', key: 'skipInvalid', unset: false },
+];
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -133,7 +149,6 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   // The ERP may still be writing the export when cron starts: what is sent must be what was validated.
   // Taken before anything is printed, so nothing that reacts to the output can slip in before it.
   const identity = fileIdentity(readPath);
-  log.info(`${job.name}: validating ${shownName}`);
   const unchanged = () => {
     if (fileIdentity(readPath) !== identity)
       throw new InputError(
@@ -141,9 +156,39 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
         { file: shownName },
       );
   };
+  const session = await context.session();
+  const shaping = [...inputShaping, ...(job.shaping ?? [])];
+  const flags = job.flags as unknown as Record<string, unknown>;
+  log.info(`${job.name}: validating ${shownName}`);
+  let input: RunMeta['input'];
+  try {
+    input = { ...describeInput(readPath), path: job.file === '-' ? '-' : resolve(job.file) };
+  } catch (error) {
+    // A missing or unreadable input: reading it says so in the words of every other command.
+    await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
+    throw error;
+  }
+  const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
+  if (resumed) {
+    checkResume({
+      reportPath: job.flags.resume as string,
+      meta: resumed,
+      command: job.name,
+      profile: session.profileName,
+      baseUrl: session.requireBaseUrl(),
+      input,
+      shaping,
+      flags,
+    });
+  }
+  const reported = job.flags.resume ? new LineSet() : undefined;
+  const reportedKeys = job.flags.resume ? new LineKeys() : undefined;
+  const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   const validation = await runValidationPass({
-    input: firstPass,
+    input: reportedKeys
+      ? { ...firstPass, records: keysChecked(firstPass.records, reportedKeys, job, shownName) }
+      : firstPass,
     checker: job.newChecker(),
     onProblem: problemLogger(context, shownName),
     signal: context.interrupt,
@@ -176,8 +221,6 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   }
 
   unchanged();
-  const reported = job.flags.resume ? new LineSet() : undefined;
-  const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported) : undefined;
   const pacer = new Pacer(context.clock, job.flags.rate, (message) => log.debug(`${job.name}: ${message}`));
   const client = await context.platform({
     connections: job.flags.concurrency,
@@ -195,10 +238,32 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     inputPath: job.file,
     input: secondPass,
     reportPath: job.flags.report,
+    errorsPath: job.flags.errors,
+    outputDirectory: session.value('outputDir'),
     resumeFrom: job.flags.resume,
     unit: job.unit,
     total: Math.max(0, validation.valid - (done?.count ?? 0)),
   });
+  const meta: RunMeta = resumed ?? {
+    version: 1,
+    command: job.name,
+    profile: session.profileName,
+    baseUrl: session.requireBaseUrl(),
+    baseUrlFromFlag: context.globals.baseUrl !== undefined,
+    input: { path: input.path, size: input.size, fingerprint: input.fingerprint },
+    flags: recordedFlags(shaping, flags),
+  };
+  if (!resumed) {
+    try {
+      writeMeta(ledger.report.path, meta);
+    } catch (error) {
+      ledger.close();
+      throw new UsageError(
+        `Cannot write the run record beside ${ledger.report.path} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+      );
+    }
+  }
+  const resumeHint = resumeCommand(meta, shaping, job.file, ledger.report.path);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   log.info(
     `${job.name}: sending ${validation.valid} ${job.unit}${skipped} in up to ${requests} requests ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
@@ -210,15 +275,27 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   // is the design, not a leak, and Node's warning at 11 would land in the operator's log.
   setMaxListeners(0, inFlight);
   let unavailableInARow = 0;
+  // Batches the platform answered (even with an error) and batches lost to unavailability: a run where
+  // every request was lost says "unavailable" (exit 69) whatever the size of the file.
+  let answeredBatches = 0;
+  let unavailableBatches = 0;
+  let requestsInFlight = 0;
+  const onInterrupt = () => log.info(`${job.name}: interrupted; finishing ${requestsInFlight} requests in flight…`);
+  context.interrupt.addEventListener('abort', onInterrupt, { once: true });
   const sendBatch = async (batch: PendingRecord<T>[]) => {
+    requestsInFlight++;
     try {
-      ledger.record(await job.sendBatch(client, batch, inFlight));
+      const entries = await job.sendBatch(client, batch, inFlight);
+      answeredBatches++;
+      ledger.record(entries);
       unavailableInARow = 0;
     } catch (error) {
       // Refused credentials (401 after re-login, 403) stop the run: every other request would be refused too.
       const refused =
         error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
       if (refused || !(error instanceof UnavailableError || error instanceof PlatformError)) throw error;
+      if (error instanceof UnavailableError) unavailableBatches++;
+      else answeredBatches++;
       const status = error instanceof PlatformError ? error.status : undefined;
       ledger.record(
         batch.map(({ line, key, original }) => ({
@@ -227,6 +304,8 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
         })),
       );
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
+    } finally {
+      requestsInFlight--;
     }
   };
   let interrupted = false;
@@ -240,23 +319,42 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   } catch (error) {
     stoppedBy = error;
   } finally {
+    context.interrupt.removeEventListener('abort', onInterrupt);
     ledger.close();
   }
 
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
-  log.info(
+  // The summary is printed even with --quiet: a cron log shows a good night as one line, not nothing.
+  log.warn(
     `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
   );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
-  const resumeHint = `b2bctl ${job.name} ${job.file}${job.resumeFlags ? ` ${job.resumeFlags}` : ''} --resume ${ledger.report.path}`;
+  // Not after a resume: its report carries an old stamp and would count among the old runs.
+  if (job.flags.keepReports !== undefined && !job.flags.report && !job.flags.resume) {
+    const removed = pruneOldRuns({
+      inputPath: job.file,
+      folder: session.value('outputDir'),
+      keep: job.flags.keepReports,
+    });
+    if (removed.length > 0)
+      log.info(`${job.name}: removed ${removed.length} files of older runs (--keep-reports ${job.flags.keepReports})`);
+  }
+  if (stoppedBy instanceof OutputError)
+    throw new OutputError(
+      `${stoppedBy.message} Stopped; the requests in flight were finished. Once it is writable, run: ${resumeHint}`,
+    );
   if (stoppedBy instanceof UnavailableError) {
     throw new UnavailableError(
       `${stoppedBy.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`,
     );
   }
   if (stoppedBy !== undefined) throw stoppedBy;
+  if (unavailableBatches > 0 && answeredBatches === 0 && !interrupted)
+    throw new UnavailableError(
+      `The platform was unavailable for every request of this run (${ledger.count('failed')} ${job.unit} not sent); when it is back, run: ${resumeHint}`,
+    );
   if (interrupted)
     throw new InterruptedError(
       `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
@@ -266,52 +364,4 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
       `${ledger.failures} ${job.unit} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
     );
   }
-}
-
-/**
- * The valid, not-yet-done records of the second pass, in batches. The records are judged again (the
- * checks are deterministic), so no list of problems is held from the first pass; invalid ones go
- * straight to the report.
- */
-async function* pendingBatches<T>(
-  job: BulkJob<T>,
-  records: AsyncIterable<InputRecord>,
-  ledger: RunLedger,
-  done: LineSet | undefined,
-  reported: LineSet | undefined,
-  batchSize: number,
-): AsyncGenerator<PendingRecord<T>[]> {
-  const checker = job.newChecker();
-  let batch: PendingRecord<T>[] = [];
-  for await (const record of records) {
-    const verdict = checker.judge(record);
-    if (done?.has(record.line)) continue;
-    if (!verdict.ok) {
-      ledger.record([
-        {
-          row: {
-            line: record.line,
-            key: job.keyOf(record),
-            outcome: 'invalid',
-            message: verdict.problems.map((problem) => problem.message).join('; '),
-          },
-          original: record.original,
-        },
-      ]);
-      continue;
-    }
-    const unanswered = reported !== undefined && !reported.has(record.line);
-    batch.push({
-      line: record.line,
-      key: job.keyOf(record),
-      value: verdict.value,
-      original: record.original,
-      ...(unanswered ? { unanswered } : {}),
-    });
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

@@ -20,7 +20,11 @@ export interface SendFlags {
   retries?: number;
   timeoutMs?: number;
   report?: string;
+  /** `--errors PATH`: where failed and invalid records go (default: beside the report). */
+  errors?: string;
   resume?: string;
+  /** `--keep-reports N`: keep the files of the N newest runs of this input, remove older ones. */
+  keepReports?: number;
   dryRun: boolean;
   skipInvalid: boolean;
 }

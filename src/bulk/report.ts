@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { csvLine } from '../io/output/csv-format.js';
 
@@ -37,9 +37,10 @@ export function siblingPath(
   startedAt: Date,
   extension: string,
   sequence = 1,
+  outputDirectory?: string,
 ): string {
   // stdin, and a process substitution (`/dev/fd/63`), have no folder of their own to write beside.
-  const folder = inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath);
+  const folder = outputDirectory ?? (inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath));
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);
@@ -94,12 +95,21 @@ export class ErrorsWriter {
     private readonly form: { kind: 'csv'; headers: readonly string[]; delimiter: string } | { kind: 'ndjson' },
   ) {}
 
+  /**
+   * Checks before the run sends anything that the file can be written (an unwritable path is found
+   * first), leaving nothing behind: a run with no failures, even a killed one, has no errors file.
+   */
+  checkWritable(): void {
+    const existed = existsSync(this.path);
+    closeSync(openSync(this.path, 'a', 0o600));
+    // Only a file this check created goes: never a device (/dev/null) or a file that was there.
+    if (!existed) rmSync(this.path, { force: true });
+  }
+
   write(original: readonly string[] | unknown, error: string): void {
-    if (this.descriptor === undefined) {
-      this.descriptor = openSync(this.path, 'a', 0o600);
-      if (this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
-        writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
-      }
+    this.descriptor ??= openSync(this.path, 'a', 0o600);
+    if (this.rows === 0 && this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
+      writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
     }
     const text =
       this.form.kind === 'csv'
@@ -120,6 +130,8 @@ export class ErrorsWriter {
   }
 
   close(): void {
-    if (this.descriptor !== undefined) closeSync(this.descriptor);
+    if (this.descriptor === undefined) return;
+    closeSync(this.descriptor);
+    this.descriptor = undefined;
   }
 }

@@ -25,10 +25,40 @@ export class LineSet {
 }
 
 /**
+ * The key each reported line had, as a 32-bit hash per line (4 MB for a million lines): enough to
+ * notice a report of another file whose first bytes happen to match, without holding the keys.
+ */
+export class LineKeys {
+  private hashes = new Uint32Array(1024);
+
+  static hash(key: string): number {
+    // FNV-1a, never 0 so that 0 means "no row for this line".
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+    return hash >>> 0 || 1;
+  }
+
+  set(line: number, key: string): void {
+    if (line >= this.hashes.length) {
+      const grown = new Uint32Array(Math.max(this.hashes.length * 2, line + 1));
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[line] = LineKeys.hash(key);
+  }
+
+  /** True when the report has no row for the line, or its row has this key. */
+  matches(line: number, key: string): boolean {
+    const stored = line < this.hashes.length ? (this.hashes[line] as number) : 0;
+    return stored === 0 || stored === LineKeys.hash(key);
+  }
+}
+
+/**
  * Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows
  * says so. Every line with a row at all, done or not, is added to `reported` when it is given.
  */
-export async function readDoneLines(reportPath: string, reported?: LineSet): Promise<LineSet> {
+export async function readDoneLines(reportPath: string, reported?: LineSet, keys?: LineKeys): Promise<LineSet> {
   const done = new LineSet();
   const notAReport = () =>
     new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
@@ -53,6 +83,7 @@ export async function readDoneLines(reportPath: string, reported?: LineSet): Pro
         continue;
       }
       reported?.add(line);
+      keys?.set(line, row.key ?? '');
       if (doneOutcomes.has(row.outcome)) done.add(line);
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { createProgress, type Progress } from './progress.js';
 import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
@@ -13,6 +13,10 @@ export interface LedgerOptions {
   input: OpenedInput;
   /** `--report PATH`; default beside the input, or the resumed report. */
   reportPath?: string;
+  /** `--errors PATH`; default beside the report. */
+  errorsPath?: string;
+  /** The `outputDir` setting: the folder of default report and errors files instead of the input's. */
+  outputDirectory?: string;
   /** `--resume REPORT`: its rows stay and new ones are appended to it. */
   resumeFrom?: string;
   /** What a record is called in progress and summary lines: "customers", "items". */
@@ -44,21 +48,31 @@ export class RunLedger {
     const chosenReport = options.reportPath ?? options.resumeFrom;
     // Both files are opened for appending: a second run started in the same second must get files of
     // its own, not add its rows to the first run's report (which a --resume would then misread).
+    const folder = options.outputDirectory;
     const taken = (sequence: number) =>
       (chosenReport === undefined &&
-        existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence))) ||
-      existsSync(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence));
+        existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
+      (options.errorsPath === undefined &&
+        existsSync(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder)));
     let sequence = 1;
     while (taken(sequence)) sequence++;
-    const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence);
+    const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder);
     // Feeding back an errors file: its own `error` column is replaced, not repeated.
     const headers = csv ? (csv.headers.at(-1) === 'error' ? csv.headers.slice(0, -1) : csv.headers) : [];
     const errors = new ErrorsWriter(
-      siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence),
+      options.errorsPath ?? siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
     );
-    // Opened before the progress bar starts, so an unwritable path fails cleanly, before anything is sent.
-    const report = openReport(reportPath);
+    // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
+    // fails cleanly, before anything is sent.
+    const report = openOutput(reportPath, 'report', '--report', () => new ReportWriter(reportPath));
+    openOutput(
+      errors.path,
+      'errors file',
+      '--errors',
+      () => errors.checkWritable(),
+      () => report.close(),
+    );
     const progress = await createProgress({
       io: options.context.io,
       clock: options.context.clock,
@@ -88,10 +102,11 @@ export class RunLedger {
 
   /** Writes the rows (and the failing records to the errors file) before anything else happens. */
   record(entries: readonly { row: ReportRow; original: unknown }[]): void {
-    this.report.write(entries.map((entry) => entry.row));
+    writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
     for (const { row, original } of entries) {
       this.counts.set(row.outcome, this.count(row.outcome) + 1);
-      if (failingOutcomes.has(row.outcome)) this.errors.write(original, row.message ?? row.outcome);
+      if (failingOutcomes.has(row.outcome))
+        writing(this.errors.path, () => this.errors.write(original, row.message ?? row.outcome));
     }
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }
@@ -125,13 +140,24 @@ export class RunLedger {
   }
 }
 
-function openReport(path: string): ReportWriter {
+function openOutput<T>(path: string, what: string, flag: string, open: () => T, undo?: () => void): T {
   try {
-    return new ReportWriter(path);
+    return open();
   } catch (error) {
+    undo?.();
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new UsageError(
-      `Cannot write the report ${path} (${code}); nothing was sent. Choose a writable path with --report.`,
+      `Cannot write the ${what} ${path} (${code}); nothing was sent. Choose a writable path with ${flag} or the outputDir setting.`,
     );
+  }
+}
+
+/** A write that fails mid-run (a full disk, a share gone read-only) stops the run; the caller prints the resume line. */
+function writing(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new OutputError(`Cannot write ${path} (${code}).`, { cause: error });
   }
 }

@@ -17,13 +17,24 @@ export function inquirerPrompter(io: IOStreams): Prompter {
   };
 }
 
-/** Ctrl-C at a prompt is an interruption (exit 75), not a failure. */
+/**
+ * Ctrl-C at a prompt is an interruption (exit 75), not a failure. So is Ctrl-D: the prompt's input
+ * closes and its answer never comes, so the process would run out of work and exit 0, and
+ * `b2bctl login && b2bctl stock push` would go on without a login.
+ */
 async function interruptible(answer: Promise<string>): Promise<string> {
+  let onIdle: (() => void) | undefined;
+  const unanswered = new Promise<never>((_, reject) => {
+    onIdle = () => reject(new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.'));
+    process.once('beforeExit', onIdle);
+  });
   try {
-    return await answer;
+    return await Promise.race([answer, unanswered]);
   } catch (error) {
     if ((error as Error).name === 'ExitPromptError')
       throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
     throw error;
+  } finally {
+    if (onIdle) process.removeListener('beforeExit', onIdle);
   }
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { readSecretFromStdin } from '../io/read-stdin.js';
 import { requestToken } from '../platform/auth.js';
 import { tokenFields, tokenRoute } from '../platform/token-source.js';
@@ -8,6 +8,8 @@ export interface LoginOptions {
   username?: string;
   passwordStdin: boolean;
   tokenStdin: boolean;
+  /** `--no-verify`: store a pre-issued token without the one request that checks it. */
+  verify?: boolean;
 }
 
 /** Logs in with the integration user (or stores a pre-issued token) and caches the token in the profile. */
@@ -24,8 +26,13 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   const checkedBaseUrl = session.requireBaseUrl();
 
   if (options.tokenStdin || presetToken !== undefined) {
+    if (options.tokenStdin && context.io.isStdinTTY)
+      throw new UsageError(
+        '--token-stdin reads a pipe, and stdin is a terminal where the token would be echoed: pipe it (cat FILE | b2bctl login --token-stdin).',
+      );
     const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
-    if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin or pass --token TOKEN.');
+    if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin.');
+    if (options.verify !== false) await verifyToken(context, checkedBaseUrl, session.value('paths.sellers'), token);
     session.save({
       baseUrl: checkedBaseUrl,
       token,
@@ -39,6 +46,10 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     return;
   }
 
+  if (options.passwordStdin && context.io.isStdinTTY)
+    throw new UsageError(
+      '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl login --password-stdin), or run b2bctl login to be asked without echo.',
+    );
   const username = options.username ?? session.value('username') ?? (await askFor(context, 'username'));
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
@@ -64,4 +75,28 @@ async function askFor(context: Context, what: 'username' | 'password'): Promise<
   }
   const prompter = await context.prompter();
   return what === 'username' ? prompter.input('Integration user (e-mail)') : prompter.password('Password');
+}
+
+/**
+ * One cheap authenticated request (the first sales rep) before a pre-issued token is stored, so a
+ * mistyped or revoked token fails at login rather than in the night's push. Only a refusal (401/403)
+ * fails it: another answer says nothing about the token (a route this store names differently).
+ */
+async function verifyToken(context: Context, baseUrl: string, path: string | undefined, token: string): Promise<void> {
+  if (!path) return;
+  const http = await context.httpClient(baseUrl);
+  const response = await http.request({
+    method: 'GET',
+    path,
+    query: { limit: 1 },
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
+  if (response.status === 401 || response.status === 403)
+    throw new AuthError(
+      `The platform refused this token (HTTP ${response.status} on GET ${path}); nothing was stored. Check it, or log in with the username and password.`,
+    );
+  if (response.status >= 300)
+    context.log.warn(
+      `warning: the token could not be checked (HTTP ${response.status} on GET ${path}); it was stored anyway.`,
+    );
 }

@@ -54,7 +54,7 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   } else {
     await writeObject(context, { ...identity });
   }
-  if (tokenStatus === 'expired' && !renewable) throw session.notLoggedIn();
+  if (tokenStatus === 'expired' && !renewable) throw session.notLoggedIn('expired');
 }
 
 function describeToken(identity: Identity, renewable: boolean): string {

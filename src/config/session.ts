@@ -1,4 +1,5 @@
 import { AuthError, UsageError } from '../errors.js';
+import { normalizeBaseUrl } from '../platform/base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import { type ProfileData, type ResolvedSetting, resolveSetting } from './settings.js';
 
@@ -36,7 +37,7 @@ export class Session {
     return this.setting(key).value;
   }
 
-  /** The platform's base URL, or a usage error that says where to give it. */
+  /** The platform's base URL, normalised (DESIGN.md §4), or a usage error that says where to give it. */
   requireBaseUrl(): string {
     const baseUrl = this.value('baseUrl');
     if (!baseUrl) {
@@ -52,7 +53,7 @@ export class Session {
         `Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`,
       );
     }
-    return baseUrl;
+    return normalizeBaseUrl(baseUrl);
   }
 
   /** Writes to this profile on disk and keeps the in-memory view in step. */
@@ -60,10 +61,20 @@ export class Session {
     this.profileData = this.store.update(this.profileName, changes);
   }
 
-  notLoggedIn(): AuthError {
-    return new AuthError(
-      `Not logged in for profile "${this.profileName}". Run b2bctl login --profile ${this.profileName}.`,
-    );
+  /**
+   * Why there is no usable token, so an operator knows whether to log in, renew or fix the base URL:
+   * none cached, expired, cached for another base URL, or refused by the platform.
+   */
+  notLoggedIn(reason: 'no token' | 'expired' | 'other base URL' | 'refused' = 'no token'): AuthError {
+    const login = `Run b2bctl login --profile ${this.profileName}`;
+    const cause = {
+      'no token': 'no token is cached',
+      expired: `its token expired at ${this.profileData.tokenExpiresAt ?? 'an unknown time'}`,
+      'other base URL': `its token was issued for ${this.profileData.baseUrl ?? '?'}, not ${this.value('baseUrl') ?? '?'}`,
+      refused: 'the platform refused its token',
+    }[reason];
+    const renew = reason === 'no token' ? '' : ' (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)';
+    return new AuthError(`Not logged in for profile "${this.profileName}": ${cause}. ${login}${renew}.`);
   }
 
   private loginProfileFlag(): string {

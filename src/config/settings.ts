@@ -95,6 +95,11 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     check: isWholeNumber,
   },
   {
+    key: 'outputDir',
+    description: 'Folder for bulk report and errors files (default: beside the input; for read-only export shares)',
+    env: 'B2BCTL_OUTPUT_DIR',
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout in milliseconds',
     env: 'B2BCTL_TIMEOUT',

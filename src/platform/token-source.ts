@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Session } from '../config/session.js';
 import { tokenNeedsRenewal } from '../domain/token-expiry.js';
 import { ConfigError } from '../errors.js';
+import { sameBaseUrl } from './base-url.js';
 import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { HttpClient } from './http-client.js';
 
@@ -41,11 +42,12 @@ export class TokenSource {
         this.token = setting.value;
         return this.token;
       }
-      if (!this.credentials()) throw this.session.notLoggedIn();
+      if (!this.credentials()) throw this.session.notLoggedIn('expired');
       this.log(
         `The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`,
       );
     }
+    if (!this.credentials() && setting.value) throw this.session.notLoggedIn('other base URL');
     return this.renew();
   }
 
@@ -53,7 +55,7 @@ export class TokenSource {
   async renewAfterRejection(rejected: string): Promise<string> {
     if (this.renewal) return this.renewal;
     if (this.token && this.token !== rejected) return this.token;
-    if (!this.credentials()) throw this.session.notLoggedIn();
+    if (!this.credentials()) throw this.session.notLoggedIn('refused');
     this.log(`The platform refused the token of profile "${this.session.profileName}"; logging in again.`);
     return this.renew();
   }
@@ -88,7 +90,8 @@ export class TokenSource {
 
   private profileTokenFitsBaseUrl(): boolean {
     const profileBaseUrl = this.session.profile.baseUrl;
-    return !profileBaseUrl || profileBaseUrl === this.session.value('baseUrl');
+    const current = this.session.value('baseUrl');
+    return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
   }
 }
 

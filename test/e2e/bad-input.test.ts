@@ -13,6 +13,7 @@ import {
   sandboxPassword,
   sandboxUser,
   startTestSandbox,
+  tokenFlagWarning,
   tokenRoute,
 } from './harness.js';
 
@@ -108,7 +109,9 @@ describe('base URL', () => {
       env: { B2BCTL_BASE_URL: 'ftp://files.example' },
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: Base URL "ftp://files.example" (from env) is not an http:// or https:// URL.\n');
+    expect(result.stderr).toBe(
+      `${tokenFlagWarning}error: Base URL "ftp://files.example" (from env) is not an http:// or https:// URL.\n`,
+    );
   });
 
   it('unreachable: exit 69 naming the URL, after the retries', async () => {
@@ -120,7 +123,7 @@ describe('base URL', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
+      `${tokenFlagWarning}error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
     );
   });
 
@@ -172,7 +175,9 @@ describe('credentials', () => {
       configDir: freshConfigDir(),
     });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+    expect(result.stderr).toBe(
+      `${tokenFlagWarning}error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n`,
+    );
     expect(result.stderr).not.toContain('made-up-token');
   });
 });
@@ -261,7 +266,7 @@ describe('a corrupt config file', () => {
       const result = await runCli(args, { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(corruptLine(file));
+      expect(result.stderr.replace(tokenFlagWarning, '')).toMatch(corruptLine(file));
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(readFileSync(file, 'utf8')).toBe('{not json');
       expect(await requestCounts(sandbox)).toEqual({});

@@ -16,6 +16,7 @@ import {
   sandboxUser,
   seedReps,
   startTestSandbox,
+  tokenFlagWarning,
 } from './harness.js';
 
 let sandbox: RunningSandbox;
@@ -70,7 +71,7 @@ async function listRows(
   env: Record<string, string> = {},
 ): Promise<SettingRow[]> {
   const result = await runCli(['config', 'list', '-o', 'json', ...args], { configDir, env });
-  expect(result.stderr).toBe('');
+  expect(result.stderr).toBe(args.includes('--token') ? tokenFlagWarning : '');
   expect(result.code).toBe(0);
   const rows = JSON.parse(result.stdout) as SettingRow[];
   // The bytes are those of JSON.stringify(rows, null, 2).

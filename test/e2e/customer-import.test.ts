@@ -89,8 +89,8 @@ describe('customer create: every sample end to end', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expectLines(result.stderr, createdLines('customers.csv', 25, report));
-    // Nothing failed, so no errors file: only the input and the report.
-    expect(readdirSync(folder).toSorted()).toEqual(['customers.csv', report]);
+    // Nothing failed, so no errors file: only the input, the report and its run record.
+    expect(readdirSync(folder).toSorted()).toEqual(['customers.csv', report, report.replace(/\.csv$/, '.meta.json')]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 25 });
 
     const documents = sampleDocuments(readFileSync(join(seedDirectory, 'customers.csv'), 'utf8'));

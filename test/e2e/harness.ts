@@ -184,6 +184,10 @@ export async function fetchToken(sandbox: RunningSandbox): Promise<string> {
   }
 }
 
+/** What every run given the global --token flag says first on stderr (issue 9: a secret in argv). */
+export const tokenFlagWarning =
+  'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.\n';
+
 export const listingRoute = 'GET /sellerModule/listSellers';
 export const tokenRoute = 'POST /v1/auth/token';
 

@@ -19,6 +19,7 @@ import {
   seedReps,
   startTestSandbox,
   tokenRoute,
+  tokenFlagWarning,
 } from './harness.js';
 
 let sandbox: RunningSandbox;
@@ -104,7 +105,7 @@ describe('login', () => {
     expect(result.stderr).toBe(loggedInLine(profiles.staging ?? {}, 'staging'));
   });
 
-  it('stores a pre-issued token given with the global --token flag, without calling the platform', async () => {
+  it('stores a pre-issued token given with the global --token flag, checked with one listing request', async () => {
     const token = await fetchToken(sandbox);
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
@@ -112,20 +113,20 @@ describe('login', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
+      `${tokenFlagWarning}Stored a pre-issued token for profile "default" at ${sandbox.url}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.\n`,
     );
     const profile = readConfig(configDir).profiles.default ?? {};
     expect(profile.token).toBe(token);
     expect(profile.baseUrl).toBe(sandbox.url);
     expect(profile.tokenExpiresAt).toBeUndefined();
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
-    expect(await requestCounts(sandbox)).toEqual({});
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
 
     // The stored token is the one used afterwards.
     const listing = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
     expect(listing.code).toBe(0);
     expect(listing.stdout).toBe(asJson(seedReps.slice(0, 1)));
-    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
   });
 
   it('accepts --token after the subcommand too', async () => {
@@ -152,14 +153,39 @@ describe('login', () => {
     expect(cachedToken(configDir)).toBe(token);
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
-    expect(await requestCounts(sandbox)).toEqual({});
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('refuses a token the platform refuses (exit 77), storing nothing; --no-verify stores it unchecked', async () => {
+    await resetCounts(sandbox);
+    const configDir = freshConfigDir();
+    const refused = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], {
+      configDir,
+      stdin: 'not-a-token\n',
+    });
+    expect(refused.code).toBe(77);
+    expect(refused.stderr).toBe(
+      'error: The platform refused this token (HTTP 401 on GET /sellerModule/listSellers); nothing was stored. Check it, or log in with the username and password.\n',
+    );
+    expect(
+      existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
+    ).toBeUndefined();
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+
+    const unchecked = await runCli(['login', '--base-url', sandbox.url, '--token-stdin', '--no-verify'], {
+      configDir,
+      stdin: 'not-a-token\n',
+    });
+    expect(unchecked.code).toBe(0);
+    expect(cachedToken(configDir)).toBe('not-a-token');
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
   it('refuses an empty --token-stdin with exit 2', async () => {
     const configDir = freshConfigDir();
     const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: '' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin or pass --token TOKEN.\n');
+    expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin.\n');
     expect(existsSync(configFile(configDir))).toBe(false);
   });
 
@@ -173,7 +199,9 @@ describe('login', () => {
       },
     );
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: Use only one of --password-stdin, --token and --token-stdin.\n');
+    expect(result.stderr).toBe(
+      `${tokenFlagWarning}error: Use only one of --password-stdin, --token and --token-stdin.\n`,
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
@@ -315,7 +343,9 @@ describe('whoami and logout', () => {
     const whoami = await runCli(['whoami'], { configDir });
     expect(whoami.code).toBe(77);
     expect(whoami.stdout).toBe('');
-    expect(whoami.stderr).toBe('error: Not logged in for profile "default". Run b2bctl login --profile default.\n');
+    expect(whoami.stderr).toBe(
+      'error: Not logged in for profile "default": no token is cached. Run b2bctl login --profile default.\n',
+    );
 
     const again = await runCli(['logout'], { configDir });
     expect(again.code).toBe(0);
@@ -337,7 +367,9 @@ describe('whoami and logout', () => {
 
     const whoami = await runCli(['whoami', '--profile', 'staging'], { configDir });
     expect(whoami.code).toBe(77);
-    expect(whoami.stderr).toBe('error: Not logged in for profile "staging". Run b2bctl login --profile staging.\n');
+    expect(whoami.stderr).toBe(
+      'error: Not logged in for profile "staging": no token is cached. Run b2bctl login --profile staging.\n',
+    );
   });
 });
 

@@ -14,6 +14,7 @@ import {
   sandboxUser,
   seedReps,
   startTestSandbox,
+  tokenFlagWarning,
 } from './harness.js';
 
 /**
@@ -96,7 +97,7 @@ describe('retries through the CLI', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${broken.url}/sellerModule/listSellers kept failing with HTTP 503 after 2 attempts; the platform is unavailable, try again later.\n`,
+      `${tokenFlagWarning}error: GET ${broken.url}/sellerModule/listSellers kept failing with HTTP 503 after 2 attempts; the platform is unavailable, try again later.\n`,
     );
     expect(await requestCounts(broken)).toEqual({ [listingRoute]: 2 });
   });

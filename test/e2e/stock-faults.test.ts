@@ -62,8 +62,10 @@ function workspace(count: number) {
 
 /** Every line of the report exactly once, each with one of the given outcomes. */
 function expectCompleteReport(dir: string, count: number, outcome: 'applied' | 'queued'): void {
-  const [reportName, ...others] = filesStartingWith(dir, 'big.report-');
+  const [reportName, ...others] = filesStartingWith(dir, 'big.report-').filter((name) => name.endsWith('.csv'));
   expect(others).toEqual([]);
+  // Its run record sits beside it, for --resume.
+  expect(filesStartingWith(dir, 'big.report-')).toContain((reportName as string).replace(/\.csv$/, '.meta.json'));
   const rows = readReport(join(dir, reportName as string));
   expect(rows.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual(
     Array.from({ length: count }, (_, index) => index + 2),
@@ -263,7 +265,7 @@ describe('a push that is stopped', () => {
     const lines = maskClock(stopped.stderr).split('\n');
     expect(lines.slice(-3)).toEqual([
       'stock push: report: big.report-STAMP.csv',
-      'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --route batch --resume big.report-STAMP.csv',
+      'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --profile default --route batch --resume big.report-STAMP.csv',
       '',
     ]);
     expect(lines.at(-4)).toBe(

@@ -127,7 +127,8 @@ export function readErrorsCsv(path: string, delimiter: string): string[][] {
 
 /** The one file of a folder whose name starts with `prefix` (`stock.report-`); fails on none or several. */
 export function onlyFile(folder: string, prefix: string): string {
-  const names = readdirSync(folder).filter((name) => name.startsWith(prefix));
+  // The run record (`.meta.json`) beside a report is not one of the files asked for.
+  const names = readdirSync(folder).filter((name) => name.startsWith(prefix) && !name.endsWith('.meta.json'));
   if (names.length !== 1) throw new Error(`expected one ${prefix}* in ${folder}, found ${JSON.stringify(names)}`);
   return join(folder, names[0] as string);
 }

@@ -21,7 +21,10 @@ import {
   tokenRoute,
 } from './harness.js';
 
-const notLoggedIn = 'error: Not logged in for profile "default". Run b2bctl login --profile default.\n';
+const tokenRefused =
+  'error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n';
+const notLoggedIn =
+  /^error: Not logged in for profile "default": its token expired at \S+\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.\n$/;
 
 /** Tokens of the short-lived sandbox last 2 s; waiting 2.5 s outlives one on both sides. */
 const shortTtlSeconds = 2;
@@ -102,7 +105,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     const result = await runCli(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(notLoggedIn);
+    expect(result.stderr).toMatch(notLoggedIn);
     expect(await requestCounts(shortLived)).toEqual({});
   });
 
@@ -114,7 +117,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
 
     const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe(notLoggedIn);
+    expect(result.stderr).toMatch(notLoggedIn);
     expect(await requestCounts(shortLived)).toEqual({});
   });
 
@@ -136,7 +139,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
         tokenExpiresAt: profile.tokenExpiresAt,
       }),
     );
-    expect(result.stderr).toBe(notLoggedIn);
+    expect(result.stderr).toMatch(notLoggedIn);
   });
 });
 
@@ -186,7 +189,7 @@ describe('one re-login and one replay after a 401', () => {
     const result = await runCli(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(notLoggedIn);
+    expect(result.stderr).toBe(tokenRefused);
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
@@ -199,7 +202,7 @@ describe('one re-login and one replay after a 401', () => {
 
     const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe(notLoggedIn);
+    expect(result.stderr).toBe(tokenRefused);
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 });

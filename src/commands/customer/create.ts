@@ -28,10 +28,11 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       catalogue: customerCatalogue('create'),
       newChecker: () => newCustomerChecker<CustomerCreateBody>('create'),
       keyOf: customerRecordKey,
-      resumeFlags: options.upsert ? '--upsert' : undefined,
+      shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
       outcomes: ['created', 'updated', 'invalid', 'failed'],
       sentOutcomes: ['created', 'updated'],
       plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
+      // options.upsert is read at send time: a --resume may have restored it from the interrupted run.
       sendBatch: async (client, batch, signal) =>
         Promise.all(batch.map((entry) => createOnce(client, entry, options.upsert, signal))),
     },

@@ -33,11 +33,15 @@ const unsettledItemRounds = 3;
  */
 export async function run(options: StockPushOptions, context: Context): Promise<void> {
   const session = await context.session();
-  const schema = options.schema
-    ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-    : loadStockSchema(session.value('stock.schema'), 'the stock.schema setting');
+  // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
+  const loadSchema = () =>
+    options.schema
+      ? loadStockSchema(options.schema, `--schema ${options.schema}`)
+      : loadStockSchema(session.value('stock.schema'), 'the stock.schema setting');
+  if (!options.resume) loadSchema();
+  let schema: StockSchema | undefined;
   const threshold = Number(session.value('stock.autoThreshold'));
-  let route: 'batch' | 'queue' = options.route === 'queue' ? 'queue' : 'batch';
+  let route: 'batch' | 'queue' = 'batch';
   await runBulkJob<StockItem>(
     {
       name: 'stock push',
@@ -50,7 +54,14 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       lockName: 'stock-push',
       outcomes: ['applied', 'queued', 'rejected', 'invalid', 'failed'],
       sentOutcomes: ['applied', 'queued'],
+      shaping: [
+        { flag: '--route', key: 'route', unset: 'auto' },
+        { flag: '--batch-size', key: 'batchSize' },
+        { flag: '--schema', key: 'schema', path: true },
+      ],
       plan(valid) {
+        schema = loadSchema();
+        route = options.route === 'queue' ? 'queue' : 'batch';
         if (options.route === 'auto') {
           route = valid > threshold ? 'queue' : 'batch';
           context.log.info(
@@ -63,15 +74,14 @@ export async function run(options: StockPushOptions, context: Context): Promise<
           throw new UsageError(
             `--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`,
           );
+        // Recorded for --resume as the route taken, so the rest of the file goes the same way.
+        options.route = route;
         return { batchSize, description: `of up to ${batchSize} items through the ${route} route` };
-      },
-      get resumeFlags() {
-        return `--route ${route}${options.batchSize ? ` --batch-size ${options.batchSize}` : ''}`;
       },
       sendBatch: (client, batch, signal) =>
         route === 'batch'
-          ? sendToBatchRoute(client, batch, schema, signal)
-          : sendToQueueRoute(client, batch, schema, signal),
+          ? sendToBatchRoute(client, batch, schema as StockSchema, signal)
+          : sendToQueueRoute(client, batch, schema as StockSchema, signal),
     },
     context,
   );

@@ -190,6 +190,17 @@ describe('Session.notLoggedIn', () => {
   it('names the profile and the command that fixes it', () => {
     const error = openSession({ store, profileFlag: 'prod', flags: {}, env: {}, allowNewProfile: true }).notLoggedIn();
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.message).toBe('Not logged in for profile "prod". Run b2bctl login --profile prod.');
+    expect(error.message).toBe(
+      'Not logged in for profile "prod": no token is cached. Run b2bctl login --profile prod.',
+    );
+  });
+
+  it('tells an expired token, a token for another base URL and a refused one apart', () => {
+    const session = openSession({ store, profileFlag: 'prod', flags: {}, env: {}, allowNewProfile: true });
+    expect(session.notLoggedIn('refused').message).toBe(
+      'Not logged in for profile "prod": the platform refused its token. Run b2bctl login --profile prod (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).',
+    );
+    expect(session.notLoggedIn('expired').message).toContain('its token expired at');
+    expect(session.notLoggedIn('other base URL').message).toContain('its token was issued for');
   });
 });

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { sameBaseUrl } from '../platform/base-url.js';
+
+/** A flag that decides where or how records go, with the value it has when it was not given. */
+export type ShapingValue = string | number | boolean | undefined;
+export interface ShapingFlag {
+  /** The flag as typed: `--map`. */
+  flag: string;
+  /** The option it fills: `map`. */
+  key: string;
+  /** Its value when not given (`false` for switches, `auto` for --route); undefined otherwise. */
+  unset?: ShapingValue;
+  /** A path, recorded absolute so a resume from another folder reads the same file. */
+  path?: boolean;
+}
+
+/**
+ * What decides where and how a run's records went, kept beside its report, so `--resume` cannot send
+ * the rest of a file to another store, through another command, or read with other flags.
+ */
+export interface RunMeta {
+  version: 1;
+  command: string;
+  profile: string;
+  baseUrl: string;
+  /** Whether --base-url was given, so the resume line repeats it. */
+  baseUrlFromFlag: boolean;
+  input: { path: string; size: number; fingerprint: string };
+  flags: Record<string, string | number | boolean>;
+}
+
+/** Bytes of the input hashed into its fingerprint: enough to tell two exports apart, cheap for a 1 GB file. */
+const fingerprintBytes = 64 * 1024;
+
+/** `c.report-20261122-021500.csv` → `c.report-20261122-021500.meta.json`. */
+export function metaPathOf(reportPath: string): string {
+  return `${reportPath.replace(/\.csv$/i, '')}.meta.json`;
+}
+
+export function describeInput(readPath: string): RunMeta['input'] & { readPath: string } {
+  const size = statSync(readPath).size;
+  const buffer = Buffer.alloc(Math.min(size, fingerprintBytes));
+  const descriptor = openSync(readPath, 'r');
+  try {
+    readSync(descriptor, buffer, 0, buffer.length, 0);
+  } finally {
+    closeSync(descriptor);
+  }
+  return { path: '', readPath, size, fingerprint: createHash('sha256').update(buffer).digest('hex') };
+}
+
+/** The shaping flags' values as given, paths made absolute, unset ones left out. */
+export function recordedFlags(
+  shaping: readonly ShapingFlag[],
+  options: Record<string, unknown>,
+): Record<string, string | number | boolean> {
+  const recorded: Record<string, string | number | boolean> = {};
+  for (const { key, unset, path } of shaping) {
+    const value = options[key] as ShapingValue;
+    if (value === undefined || value === unset) continue;
+    recorded[key] = path && typeof value === 'string' ? resolve(value) : value;
+  }
+  return recorded;
+}
+
+export function writeMeta(reportPath: string, meta: RunMeta): void {
+  writeFileSync(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function readMeta(reportPath: string): RunMeta {
+  const path = metaPathOf(reportPath);
+  try {
+    statSync(reportPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
+      file: reportPath,
+      missing: true,
+    });
+  }
+  let meta: RunMeta;
+  try {
+    meta = JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'not JSON';
+    throw new UsageError(
+      `Cannot resume from ${reportPath}: its run record ${path} is unreadable (${code}), so where its records went is unknown; nothing was sent.`,
+    );
+  }
+  if (meta?.version !== 1 || typeof meta.command !== 'string' || typeof meta.input !== 'object')
+    throw new UsageError(`Cannot resume from ${reportPath}: ${path} is not a b2bctl run record; nothing was sent.`);
+  return meta;
+}
+
+/**
+ * Refuses (exit 2, naming the difference) a resume of another command, profile, base URL or input,
+ * then restores the record-shaping flags this run did not give; a flag given with another value is refused.
+ */
+export function checkResume(options: {
+  reportPath: string;
+  meta: RunMeta;
+  command: string;
+  profile: string;
+  baseUrl: string;
+  input: RunMeta['input'];
+  shaping: readonly ShapingFlag[];
+  flags: Record<string, unknown>;
+}): void {
+  const { meta, reportPath } = options;
+  const refuse = (difference: string) =>
+    new UsageError(`Cannot resume from ${reportPath}: ${difference}; nothing was sent.`);
+  if (meta.command !== options.command)
+    throw refuse(`it is the report of b2bctl ${meta.command}, not of b2bctl ${options.command}`);
+  if (meta.profile !== options.profile)
+    throw refuse(
+      `it was written for profile "${meta.profile}", this run uses "${options.profile}" (add --profile ${meta.profile})`,
+    );
+  if (!sameBaseUrl(meta.baseUrl, options.baseUrl))
+    throw refuse(`it was written for ${meta.baseUrl}, this run would send to ${options.baseUrl}`);
+  if (meta.input.size !== options.input.size || meta.input.fingerprint !== options.input.fingerprint)
+    throw refuse(
+      `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
+    );
+  for (const { flag, key, unset, path } of options.shaping) {
+    const recorded = meta.flags[key];
+    const givenRaw = options.flags[key] as ShapingValue;
+    const given = path && typeof givenRaw === 'string' ? resolve(givenRaw) : givenRaw;
+    if (given === undefined || given === unset) {
+      // Not given now: the interrupted run's value (or its absence) holds.
+      options.flags[key] = recorded ?? unset;
+      continue;
+    }
+    if (given !== recorded)
+      throw refuse(
+        `it was written with ${recorded === undefined ? `no ${flag}` : `${flag} ${String(recorded)}`}, this run gives ${flag} ${String(given)}`,
+      );
+  }
+}
+
+/** Quotes a word for a POSIX shell when it needs it, so a printed command can be pasted as is. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command that resumes a run, complete: profile, base URL when it was a flag, every shaping flag. */
+export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, report: string): string {
+  const words = ['b2bctl', ...meta.command.split(' '), file];
+  words.push('--profile', meta.profile);
+  if (meta.baseUrlFromFlag) words.push('--base-url', meta.baseUrl);
+  for (const { flag, key } of shaping) {
+    const value = meta.flags[key];
+    if (value === undefined || value === false) continue;
+    words.push(flag);
+    if (value !== true) words.push(String(value));
+  }
+  words.push('--resume', report);
+  return words.map(shellWord).join(' ');
+}

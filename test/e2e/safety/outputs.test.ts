@@ -1,0 +1,177 @@
+/**
+ * Output paths of bulk runs (issue 9): checked before anything is sent, movable with --report,
+ * --errors and the outputDir setting, and a write that fails mid-run stops cleanly with the resume line.
+ * Exit 69 when the platform was unavailable for every request, whatever the size of the file.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import {
+  cleanEnv,
+  cliPath,
+  closedPort,
+  collect,
+  copySamples,
+  freshConfigDir,
+  freshWorkDir,
+  requestCounts,
+  runCli,
+  seedDirectory,
+} from '../harness.js';
+import { useStockSandbox } from '../stock-helpers.js';
+import { spawn } from 'node:child_process';
+
+let sandbox: RunningSandbox;
+let token: string;
+useStockSandbox((ready) => ({ sandbox, token } = ready));
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/** Whether this machine lets a process mount a folder read-only in its own namespace (root, unshare). */
+const canMountReadOnly =
+  spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind /tmp /tmp && mount -o remount,ro,bind /tmp'], {
+    stdio: 'ignore',
+  }).status === 0;
+
+/** Runs the CLI with `folder` mounted read-only, as an ERP's export share often is. */
+function runWithReadOnlyFolder(folder: string, args: string[], env: Record<string, string>) {
+  const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn(
+    'unshare',
+    [
+      '-m',
+      'sh',
+      '-c',
+      `mount --bind '${folder}' '${folder}' && mount -o remount,ro,bind '${folder}' && cd '${folder}' && exec ${quoted}`,
+    ],
+    { cwd: folder, env: cleanEnv(freshConfigDir(), env), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return collect(child);
+}
+
+describe('a read-only input folder', () => {
+  it.skipIf(!canMountReadOnly)('is refused before anything is sent (exit 2), naming the flag and setting', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_TOKEN: token,
+    });
+    expect(result.code).toBe(2);
+    expect(lastLine(result.stderr)).toMatch(
+      /^error: Cannot write the report stock\.report-\d{8}-\d{6}\.csv \(EROFS\); nothing was sent\. Choose a writable path with --report or the outputDir setting\.$/,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it.skipIf(!canMountReadOnly)('with the outputDir setting, the push runs and its files land there', async () => {
+    const folder = freshWorkDir();
+    const output = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_TOKEN: token,
+      B2BCTL_OUTPUT_DIR: output,
+    });
+    expect(result.stderr).toContain('stock push: 52 applied;');
+    expect(result.code).toBe(0);
+    const files = readdirSync(output).toSorted();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^stock\.report-\d{8}-\d{6}\.csv$/);
+    expect(files[1]).toMatch(/^stock\.report-\d{8}-\d{6}\.meta\.json$/);
+  });
+});
+
+describe('--errors PATH', () => {
+  it('an errors file in a folder that does not exist is refused before anything is sent', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const result = await runCli(['stock', 'push', 'stock.csv', '--errors', 'missing/errors.csv'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(2);
+    expect(lastLine(result.stderr)).toBe(
+      'error: Cannot write the errors file missing/errors.csv (ENOENT); nothing was sent. Choose a writable path with --errors or the outputDir setting.',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('receives the rejected records where it says', async () => {
+    const folder = freshWorkDir();
+    mkdirSync(join(folder, 'out'));
+    const rows = readFileSync(join(seedDirectory, 'stock.csv'), 'utf8').trimEnd().split(/\r?\n/);
+    // A negative quantity is invalid: with --skip-invalid it goes to the errors file, the rest is sent.
+    const broken = (rows[1] as string).split(';');
+    broken[2] = '-5';
+    writeFileSync(join(folder, 'stock.csv'), [rows[0], broken.join(';'), ...rows.slice(2)].join('\r\n'));
+    const result = await runCli(['stock', 'push', 'stock.csv', '--skip-invalid', '--errors', 'out/rejected.csv'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('stock push: errors: out/rejected.csv (1 record to fix and feed back)');
+    expect(readFileSync(join(folder, 'out', 'rejected.csv'), 'utf8').split('\r\n')).toHaveLength(3);
+  });
+
+  it('a write that fails mid-run (a full disk) stops cleanly with the resume line, exit 75', async () => {
+    const folder = freshWorkDir();
+    const rows = readFileSync(join(seedDirectory, 'stock.csv'), 'utf8').trimEnd().split(/\r?\n/);
+    const broken = (rows[30] as string).split(';');
+    broken[2] = '-5';
+    writeFileSync(
+      join(folder, 'stock.csv'),
+      [rows[0], ...rows.slice(1, 30), broken.join(';'), ...rows.slice(31)].join('\r\n'),
+    );
+    const result = await runCli(
+      [
+        'stock',
+        'push',
+        'stock.csv',
+        '--skip-invalid',
+        '--batch-size',
+        '10',
+        '--concurrency',
+        '1',
+        '--errors',
+        '/dev/full',
+      ],
+      { configDir: freshConfigDir(), cwd: folder, env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token } },
+    );
+    expect(result.code).toBe(75);
+    expect(lastLine(result.stderr)).toMatch(
+      /^error: Cannot write \/dev\/full \(ENOSPC\)\. Stopped; the requests in flight were finished\. Once it is writable, run: b2bctl stock push stock\.csv --profile default --skip-invalid --route batch --batch-size 10 --resume stock\.report-\d{8}-\d{6}\.csv$/,
+    );
+    // The summary agrees with the report: what was sent before the stop is there.
+    const reportName = readdirSync(folder).find((name) => /^stock\.report-.*\.csv$/.test(name)) as string;
+    const applied = readFileSync(join(folder, reportName), 'utf8')
+      .split('\r\n')
+      .filter((row) => row.split(',')[2] === 'applied').length;
+    expect(result.stderr).toContain(`stock push: ${applied} applied, 1 invalid;`);
+    expect(applied).toBeLessThan(51);
+  });
+});
+
+describe('a platform that is down', () => {
+  it('a 52-item push exits 69 and says the platform was unavailable, with the resume line', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const port = await closedPort();
+    const result = await runCli(['stock', 'push', 'stock.csv', '--retries', '0'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+      env: { B2BCTL_BASE_URL: `http://127.0.0.1:${port}`, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(69);
+    expect(lastLine(result.stderr)).toMatch(
+      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: b2bctl stock push stock\.csv --profile default --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
+    );
+    expect(result.stderr).not.toContain('did not go through');
+  });
+});

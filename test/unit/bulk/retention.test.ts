@@ -1,0 +1,52 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pruneOldRuns } from '../../../src/bulk/retention.js';
+
+describe('pruneOldRuns', () => {
+  it('keeps the files of the N newest runs of the input and nothing else is touched', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    const files = [
+      'stock.csv',
+      'stock.report-20261120-020000.csv',
+      'stock.report-20261120-020000.meta.json',
+      'stock.errors-20261120-020000.csv',
+      'stock.report-20261121-020000.csv',
+      'stock.report-20261121-020000.meta.json',
+      'stock.report-20261122-020000.csv',
+      'stock.report-20261122-020000-2.csv',
+      'stock.report-20261122-020000-2.meta.json',
+      'other.report-20261101-020000.csv',
+      'stock.report-notes.csv',
+    ];
+    for (const file of files) writeFileSync(join(folder, file), '');
+    const removed = pruneOldRuns({ inputPath: join(folder, 'stock.csv'), keep: 2 });
+    expect(removed.map((path) => path.slice(folder.length + 1)).toSorted()).toEqual([
+      'stock.errors-20261120-020000.csv',
+      'stock.report-20261120-020000.csv',
+      'stock.report-20261120-020000.meta.json',
+      'stock.report-20261121-020000.csv',
+      'stock.report-20261121-020000.meta.json',
+    ]);
+    expect(readdirSync(folder).toSorted()).toEqual(
+      [
+        'other.report-20261101-020000.csv',
+        'stock.csv',
+        'stock.report-20261122-020000-2.csv',
+        'stock.report-20261122-020000-2.meta.json',
+        'stock.report-20261122-020000.csv',
+        'stock.report-notes.csv',
+      ].toSorted(),
+    );
+  });
+
+  it('looks in the outputDir folder when one is set', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    writeFileSync(join(folder, 'stock.report-20261120-020000.csv'), '');
+    writeFileSync(join(folder, 'stock.report-20261121-020000.csv'), '');
+    expect(pruneOldRuns({ inputPath: '/srv/erp/export/stock.csv', folder, keep: 1 })).toEqual([
+      join(folder, 'stock.report-20261120-020000.csv'),
+    ]);
+  });
+});

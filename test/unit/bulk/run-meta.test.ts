@@ -1,0 +1,132 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  checkResume,
+  describeInput,
+  metaPathOf,
+  readMeta,
+  resumeCommand,
+  type RunMeta,
+  type ShapingFlag,
+  shellWord,
+  writeMeta,
+} from '../../../src/bulk/run-meta.js';
+import { UsageError } from '../../../src/errors.js';
+
+const shaping: ShapingFlag[] = [
+  { flag: '--map', key: 'map', path: true },
+  { flag: '--delimiter', key: 'delimiter' },
+  { flag: '--strict', key: 'strict', unset: false },
+  { flag: '--route', key: 'route', unset: 'auto' },
+];
+
+function meta(overrides: Partial<RunMeta> = {}): RunMeta {
+  return {
+    version: 1,
+    command: 'stock push',
+    profile: 'lat',
+    baseUrl: 'https://lat.example.com',
+    baseUrlFromFlag: false,
+    input: { path: '/exports/stock.csv', size: 10, fingerprint: 'abc' },
+    flags: { delimiter: ';', strict: true, route: 'queue', map: '/maps/erp.json' },
+    ...overrides,
+  };
+}
+
+function check(flags: Record<string, unknown>, changes: Partial<Parameters<typeof checkResume>[0]> = {}) {
+  checkResume({
+    reportPath: 'stock.report-1.csv',
+    meta: meta(),
+    command: 'stock push',
+    profile: 'lat',
+    baseUrl: 'https://LAT.example.com/',
+    input: { path: '/exports/stock.csv', size: 10, fingerprint: 'abc' },
+    shaping,
+    flags,
+    ...changes,
+  });
+}
+
+describe('checkResume', () => {
+  it('restores every shaping flag the resumed run does not give', () => {
+    const flags: Record<string, unknown> = { strict: false, route: 'auto' };
+    check(flags);
+    expect(flags).toEqual({ map: '/maps/erp.json', delimiter: ';', strict: true, route: 'queue' });
+  });
+
+  it('accepts the same flags given again, a relative --map that names the same file included', () => {
+    expect(() => check({ map: '/maps/erp.json', delimiter: ';', strict: true, route: 'queue' })).not.toThrow();
+  });
+
+  it.each([
+    [{ route: 'batch' }, 'it was written with --route queue, this run gives --route batch'],
+    [{ delimiter: ',' }, 'it was written with --delimiter ;, this run gives --delimiter ,'],
+    [{ map: 'other.json' }, `it was written with --map /maps/erp.json, this run gives --map ${resolve('other.json')}`],
+  ])('refuses a flag given with another value: %o', (given, difference) => {
+    expect(() => check({ strict: false, route: 'auto', ...given })).toThrow(
+      new UsageError(`Cannot resume from stock.report-1.csv: ${difference}; nothing was sent.`),
+    );
+  });
+
+  it.each([
+    [{ command: 'customer create' }, 'it is the report of b2bctl stock push, not of b2bctl customer create'],
+    [{ profile: 'default' }, 'it was written for profile "lat", this run uses "default" (add --profile lat)'],
+    [
+      { baseUrl: 'https://br.example.com' },
+      'it was written for https://lat.example.com, this run would send to https://br.example.com',
+    ],
+    [
+      { input: { path: '/exports/stock.csv', size: 11, fingerprint: 'abc' } },
+      'it is the report of /exports/stock.csv (10 bytes), and this input is another file or was changed since (11 bytes)',
+    ],
+  ])('refuses another command, profile, base URL or input: %o', (changes, difference) => {
+    expect(() => check({}, changes)).toThrow(
+      new UsageError(`Cannot resume from stock.report-1.csv: ${difference}; nothing was sent.`),
+    );
+  });
+});
+
+describe('resumeCommand', () => {
+  it('is complete and quoted for the shell', () => {
+    const line = resumeCommand(
+      meta({
+        baseUrlFromFlag: true,
+        flags: { delimiter: ';', strict: true, route: 'queue', map: '/maps/my erp.json' },
+      }),
+      shaping,
+      'ERP export.csv',
+      'ERP export.report-1.csv',
+    );
+    expect(line).toBe(
+      "b2bctl stock push 'ERP export.csv' --profile lat --base-url https://lat.example.com --map '/maps/my erp.json' --delimiter ';' --strict --route queue --resume 'ERP export.report-1.csv'",
+    );
+  });
+
+  it('quotes a single quote', () => {
+    expect(shellWord("it's.csv")).toBe("'it'\\''s.csv'");
+  });
+});
+
+describe('the run record file', () => {
+  it('sits beside the report and reads back; a report without one is refused', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-'));
+    const report = join(folder, 'c.report-1.csv');
+    writeFileSync(report, 'line,key,outcome,status,id,message\r\n');
+    expect(() => readMeta(report)).toThrow(/its run record .*c\.report-1\.meta\.json is unreadable \(ENOENT\)/);
+    writeMeta(report, meta());
+    expect(metaPathOf(report)).toBe(join(folder, 'c.report-1.meta.json'));
+    expect(readMeta(report)).toEqual(meta());
+  });
+
+  it('fingerprints the first bytes and the size of the input', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-'));
+    writeFileSync(join(folder, 'a.csv'), 'sku;qty\n1;2\n');
+    writeFileSync(join(folder, 'b.csv'), 'sku;qty\n1;3\n');
+    const a = describeInput(join(folder, 'a.csv'));
+    const b = describeInput(join(folder, 'b.csv'));
+    expect(a.size).toBe(b.size);
+    expect(a.fingerprint).not.toBe(b.fingerprint);
+  });
+});
