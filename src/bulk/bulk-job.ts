@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { resolve } from 'node:path';
+import { createReadStream, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
@@ -12,7 +13,7 @@ import {
   UnavailableError,
   UsageError,
 } from '../errors.js';
-import type { InputRecord } from '../io/input/open-input.js';
+import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
 import { openCommandInput } from './command-input.js';
@@ -108,7 +109,14 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   }
   let spooled: { path: string; remove(): void } | undefined;
   try {
-    spooled = job.file === '-' ? await spoolStdin(context.io.stdin) : undefined;
+    // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
+    // would otherwise reopen it and hang, or find it empty and send nothing.
+    spooled =
+      job.file === '-'
+        ? await spoolStdin(context.io.stdin)
+        : isPipe(job.file)
+          ? await spoolStdin(createReadStream(job.file))
+          : undefined;
     await validateThenSend(job, spooled?.path ?? job.file, context);
   } finally {
     spooled?.remove();
@@ -116,10 +124,40 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   }
 }
 
+/** Device, inode, size and modification time of a file: any change means another file, or other content. */
+function fileIdentity(path: string): string | undefined {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a FIFO or socket; a missing path is left to the reader, which says so with the fix. */
+function isPipe(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFIFO() || stats.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: Context): Promise<void> {
   const log = context.log;
   const shownName = job.file === '-' ? 'stdin' : job.file;
   const started = context.clock.now();
+  // The ERP may still be writing the export when cron starts: what is sent must be what was validated.
+  // Taken before anything is printed, so nothing that reacts to the output can slip in before it.
+  const identity = fileIdentity(readPath);
+  const unchanged = () => {
+    if (fileIdentity(readPath) !== identity)
+      throw new InputError(
+        `${shownName} changed while it was being read (another program is writing or replacing it); nothing was sent. Run again once the export is complete, or copy it first and pass the copy.`,
+        { file: shownName },
+      );
+  };
   const session = await context.session();
   const shaping = [...inputShaping, ...(job.shaping ?? [])];
   const flags = job.flags as unknown as Record<string, unknown>;
@@ -129,7 +167,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     input = { ...describeInput(readPath), path: job.file === '-' ? '-' : resolve(job.file) };
   } catch (error) {
     // A missing or unreadable input: reading it says so in the words of every other command.
-    await openCommandInput(context, readPath, job.flags, job.catalogue);
+    await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
     throw error;
   }
   const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
@@ -148,7 +186,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const reported = job.flags.resume ? new LineSet() : undefined;
   const reportedKeys = job.flags.resume ? new LineKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
-  const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue);
+  const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   const validation = await runValidationPass({
     input: reportedKeys
       ? { ...firstPass, records: keysChecked(firstPass.records, reportedKeys, job, shownName) }
@@ -159,7 +197,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   });
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(
-    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
+    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
   if (validation.records === 0) {
     log.info(`${job.name}: ${shownName} has no records; nothing to send.`);
@@ -184,6 +222,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     return;
   }
 
+  unchanged();
   const pacer = new Pacer(context.clock, job.flags.rate, (message) => log.debug(`${job.name}: ${message}`));
   const client = await context.platform({
     connections: job.flags.concurrency,
@@ -191,7 +230,11 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     retries: job.flags.retries,
     timeoutMs: job.flags.timeoutMs,
   });
-  const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { quietWarnings: true });
+  unchanged();
+  const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, {
+    quietWarnings: true,
+    displayName: shownName,
+  });
   const ledger = await RunLedger.open({
     context,
     inputPath: job.file,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
-import { type FieldCatalogue } from '../io/input/record-shape.js';
+import { defaultMaxListIndex, type FieldCatalogue } from '../io/input/record-shape.js';
 import { openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import type { InputFlags } from './flags.js';
 
@@ -11,13 +11,13 @@ export async function openCommandInput(
   path: string,
   flags: InputFlags,
   catalogue: FieldCatalogue,
-  options: { quietWarnings?: boolean } = {},
+  options: { quietWarnings?: boolean; displayName?: string } = {},
 ): Promise<OpenedInput> {
   let headerMap: Record<string, string> | undefined;
   if (flags.map) {
     let text: string;
     try {
-      text = await readFile(flags.map, 'utf8');
+      text = await decodeMapFile(await readFile(flags.map), flags.encoding);
     } catch (error) {
       throw new InputError(
         `${flags.map}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
@@ -32,8 +32,11 @@ export async function openCommandInput(
       throw error;
     }
   }
+  const session = await context.session();
   return openInput({
     path,
+    displayName: options.displayName,
+    maxListIndex: Number(session.value('input.maxListIndex') ?? defaultMaxListIndex),
     stdin: context.io.stdin,
     catalogue,
     encoding: flags.encoding,
@@ -43,4 +46,22 @@ export async function openCommandInput(
     strict: flags.strict,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
   });
+}
+
+/**
+ * A `--map` file is saved by the same people and programs as the input: UTF-8 (with or without a
+ * BOM) when it decodes, else the input's --encoding, else Windows-1252, so its accented headers match.
+ */
+async function decodeMapFile(bytes: Buffer, encoding: string | undefined): Promise<string> {
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  if (encoding === undefined || /^utf-?8$/i.test(encoding)) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      if (encoding !== undefined) throw new Error('not valid UTF-8');
+    }
+  }
+  const { default: iconv } = await import('iconv-lite');
+  if (encoding !== undefined && !iconv.encodingExists(encoding)) throw new Error(`unknown encoding ${encoding}`);
+  return iconv.decode(body, encoding ?? 'windows-1252');
 }

@@ -1,3 +1,4 @@
+import { printable } from '../io/output/printable.js';
 import type { Context } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
@@ -51,5 +52,5 @@ export function problemLogger(context: Context, file: string): (line: number, pr
 
 /** A message on one line: a value that holds a line break (a quoted CSV cell) shows it as \n. */
 export function oneLine(text: string): string {
-  return text.replaceAll('\r', '\\r').replaceAll('\n', '\\n').replaceAll('\t', '\\t');
+  return printable(text);
 }

@@ -39,7 +39,8 @@ export function siblingPath(
   sequence = 1,
   outputDirectory?: string,
 ): string {
-  const folder = outputDirectory ?? (inputPath === '-' ? '.' : dirname(inputPath));
+  // stdin, and a process substitution (`/dev/fd/63`), have no folder of their own to write beside.
+  const folder = outputDirectory ?? (inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath));
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);

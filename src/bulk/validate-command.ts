@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import type { InputRecord, OpenedInput } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { problemOutput } from './problem-output.js';
@@ -37,7 +37,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${summary.records} ${command.noun}, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${summary.records} ${command.noun}, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)

@@ -375,10 +375,10 @@ function withInputOptions(command: Command): Command {
     .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
     .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
     .addOption(
-      new Option('--encoding <name>', 'text encoding (default: UTF-8 when it decodes, else Windows-1252)').choices([
-        'utf-8',
-        'windows-1252',
-      ]),
+      new Option(
+        '--encoding <name>',
+        'text encoding: utf-8, windows-1252, cp850, macintosh, utf-16le… (default: UTF-8 when it decodes, else Windows-1252)',
+      ),
     )
     .addOption(
       new Option(

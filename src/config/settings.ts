@@ -101,6 +101,12 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     check: (value) => (/^[0-5]$/.test(value) ? undefined : 'must be a whole number from 0 to 5'),
   },
   {
+    key: 'input.maxListIndex',
+    description: 'Highest list index a column may name, such as addressList.300.zipcode',
+    defaultValue: '300',
+    check: isWholeNumber,
+  },
+  {
     key: 'outputDir',
     description: 'Folder for bulk report and errors files (default: beside the input; for read-only export shares)',
     env: 'B2BCTL_OUTPUT_DIR',

@@ -23,6 +23,11 @@ const cnpjWeightsSecond = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
  * document both with and without it.
  */
 export function checkDocument(raw: string): DocumentCheck {
+  if (scientificNotation.test(raw.trim()))
+    return {
+      ok: false,
+      reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
+    };
   // One pass over the characters: this runs for every row of a 100,000-row import.
   let normalized = '';
   let lowerCase = false;
@@ -42,7 +47,27 @@ export function checkDocument(raw: string): DocumentCheck {
   if (other) return { ok: false, reason: 'a document holds only digits, upper-case letters and the punctuation . - /' };
   if (normalized.length === 11) return letters ? { ok: false, reason: 'a CPF has only digits' } : checkCpf(normalized);
   if (normalized.length === 14) return checkCnpj(normalized);
-  return { ok: false, reason: 'a CPF has 11 digits and a CNPJ 14 characters' };
+  return { ok: false, reason: `a CPF has 11 digits and a CNPJ 14 characters${lostZeroHint(normalized, letters)}` };
+}
+
+/** `1,12223E+13`: what a spreadsheet writes for a long number shown in scientific notation. */
+const scientificNotation = /^\d+([.,]\d+)?E\+?\d+$/i;
+
+/**
+ * A document typed as a number loses its leading zeros in a spreadsheet (`01234567890` becomes
+ * `1234567890`): when putting them back gives a valid CPF (8 to 10 digits) or CNPJ (12 or 13
+ * digits), say so, as the CEP check does.
+ */
+function lostZeroHint(normalized: string, letters: boolean): string {
+  if (letters) return '';
+  const length = normalized.length;
+  const padded =
+    length >= 8 && length <= 10
+      ? checkCpf(normalized.padStart(11, '0'))
+      : length >= 12
+        ? checkCnpj(normalized.padStart(14, '0'))
+        : undefined;
+  return padded?.ok ? `; a leading zero was probably lost in a spreadsheet: ${padded.formatted} would be valid` : '';
 }
 
 /** `.`, `-`, `/` and white space. */

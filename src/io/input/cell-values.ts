@@ -20,6 +20,9 @@ export function parseBoolean(text: string): boolean | undefined {
  */
 export function parseDecimal(text: string, decimal: DecimalSeparator): number | undefined {
   const value = text.trim();
+  // Beyond 15 significant digits a double no longer holds the number as written
+  // (`99999999999999999999.99` would be sent as 100000000000000000000): keep the text, so it is refused as written.
+  if (value.replace(/^[+-]?[0.,]*/, '').replace(/\D/g, '').length > 15) return undefined;
   if (decimal === ',') {
     if (!/^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
     return Number(value.replaceAll('.', '').replace(',', '.'));

@@ -9,6 +9,9 @@ export interface CsvRow {
   cells: string[];
 }
 
+/** The longest row a customer or stock file can reasonably hold. */
+const maxRecordSize = 200_000;
+
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
 export async function* readCsvRows(
   text: AsyncIterable<string>,
@@ -22,6 +25,8 @@ export async function* readCsvRows(
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
+    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
+    max_record_size: maxRecordSize,
   });
   const source = Readable.from(normalizeLineEnds(text, options.delimiter, tracker));
   source.on('error', (error) => parser.destroy(error));
@@ -49,6 +54,13 @@ export async function* readCsvRows(
           file: options.file,
           line,
         },
+      );
+    }
+    if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
+      const line = lastLine + 1;
+      throw new InputError(
+        `${options.file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
+        { file: options.file, line },
       );
     }
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {

@@ -1,11 +1,16 @@
 import type { Readable } from 'node:stream';
+import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
+import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
 import {
+  defaultMaxListIndex,
   type FieldCatalogue,
+  mappedPath,
+  unreadablePath,
   type HeaderProblems,
   planColumns,
   setPath,
@@ -13,18 +18,23 @@ import {
   typedValue,
 } from './record-shape.js';
 import {
+  byteOrderMark,
+  delimiterLine,
   formatFromContent,
   formatFromExtension,
   type InputFormat,
   looksBinary,
+  sniffDecimal,
   sniffDelimiter,
   sniffEncoding,
   type TextEncoding,
 } from './sniff.js';
-import { decodeText } from './text-decoding.js';
+import { decodeText } from './decode-text.js';
 
 export interface InputOptions {
   path: string;
+  /** The name messages give the input when `path` is a spooled copy of stdin or of a pipe. */
+  displayName?: string;
   stdin: NodeJS.ReadableStream;
   catalogue: FieldCatalogue;
   encoding?: TextEncoding;
@@ -32,6 +42,8 @@ export interface InputOptions {
   decimal?: DecimalSeparator;
   /** `--map`: the ERP's own header (or JSON key) to our field path. */
   headerMap?: Readonly<Record<string, string>>;
+  /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */
+  maxListIndex?: number;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
   warn(message: string): void;
@@ -54,6 +66,19 @@ export interface OpenedInput {
   /** CSV only: the delimiter, decimal separator and header cells as read. */
   csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
   records: AsyncGenerator<InputRecord>;
+  /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
+  skipped?: { blankRows: number };
+}
+
+/** `, 3 blank rows skipped` for a summary line, or nothing. */
+export function skippedNote(input: Pick<OpenedInput, 'skipped'>): string {
+  const blank = input.skipped?.blankRows ?? 0;
+  return blank === 0 ? '' : `, ${blank} blank ${blank === 1 ? 'row' : 'rows'} skipped`;
+}
+
+/** A row whose cells are all empty or blank, as spreadsheets write below the data: not a record. */
+function isBlankRow(cells: readonly string[]): boolean {
+  return cells.every((cell) => cell.trim() === '');
 }
 
 const sniffBytes = 64 * 1024;
@@ -63,7 +88,7 @@ const sniffBytes = 64 * 1024;
  * its records (DESIGN.md §5). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
-  const file = inputName(options.path);
+  const file = options.displayName ?? inputName(options.path);
   const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
@@ -73,6 +98,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv',
       encoding: options.encoding ?? 'utf-8',
       records: noRecords(),
+      skipped: { blankRows: 0 },
     };
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
     throw new InputError(
@@ -80,51 +106,86 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       { file },
     );
   }
-  if (looksBinary(head))
+  const bom = byteOrderMark(head);
+  // "Unicode text" is UTF-16 with a BOM: its NUL bytes are no sign of a binary file.
+  if (!bom?.encoding.startsWith('utf-16') && looksBinary(head))
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
 
-  const encoding = options.encoding ?? sniffEncoding(head);
-  const headText = new TextDecoder(encoding === 'utf-8' ? 'utf-8' : 'latin1').decode(head);
+  const sniffed = options.encoding === undefined;
+  const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
+  const headText = await decodeHead(head, encoding);
   const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
-  const text = decodeText(peeked.stream as Readable, encoding, file);
+  const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed });
 
   if (format === 'csv') {
-    const delimiter = options.delimiter ?? sniffDelimiter(headText);
-    const decimal = options.decimal ?? (delimiter === ';' ? ',' : '.');
-    return openCsv(file, text, { ...options, delimiter, decimal, encoding });
+    const declared = delimiterLine(headText);
+    const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headText);
+    const decimal = options.decimal ?? sniffDecimal(headText, delimiter);
+    return openCsv(file, text, { ...options, delimiter, decimal, encoding, hasDelimiterLine: declared !== undefined });
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
-  return { file, format, encoding, records: jsonRecords(values, options) };
+  return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
+}
+
+/** The first bytes as text, for sniffing format and delimiter only: a cut character or bad byte does not matter here. */
+async function decodeHead(head: Buffer, encoding: TextEncoding): Promise<string> {
+  if (/^utf-?8$/i.test(encoding)) return new TextDecoder('utf-8').decode(head);
+  const { default: iconv } = await import('iconv-lite');
+  if (!iconv.encodingExists(encoding))
+    throw new UsageError(
+      `--encoding ${encoding}: not an encoding b2bctl knows; use a name such as utf-8, windows-1252, cp850, macintosh or utf-16le.`,
+    );
+  return iconv.decode(head, encoding);
 }
 
 async function openCsv(
   file: string,
   text: AsyncIterable<string>,
-  options: InputOptions & { delimiter: string; decimal: DecimalSeparator; encoding: TextEncoding },
+  options: InputOptions & {
+    delimiter: string;
+    decimal: DecimalSeparator;
+    encoding: TextEncoding;
+    hasDelimiterLine: boolean;
+  },
 ): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
-  const first = await rows.next();
+  const skipped = { blankRows: 0 };
+  let first = await rows.next();
+  // Excel's `sep=;` line is an instruction to the reader, not the header.
+  if (options.hasDelimiterLine && !first.done && /^\uFEFF?sep=$/i.test(first.value.cells[0] ?? ''))
+    first = await rows.next();
+  while (!first.done && isBlankRow(first.value.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
+    skipped.blankRows++;
+    first = await rows.next();
+  }
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
-  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords() };
+  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
   const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
-  const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap);
+  const { columns, problems } = planColumns(
+    headers,
+    options.catalogue,
+    options.headerMap,
+    options.maxListIndex ?? defaultMaxListIndex,
+  );
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
+      if (isBlankRow(row.cells)) {
+        skipped.blankRows++;
+        continue;
+      }
+      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+      const cells = row.cells.map(restoreFormula);
       const rowProblems =
         row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '')
           ? [
               `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
             ]
           : [];
-      yield {
-        line: row.line,
-        values: shapeRow(row.cells, columns, options.decimal),
-        original: row.cells,
-        problems: rowProblems,
-      };
+      const values = shapeRow(cells, columns, options.decimal);
+      yield { line: row.line, values, original: cells, problems: [...rowProblems, ...invisibleProblems(values)] };
     }
   }
   return {
@@ -133,7 +194,26 @@ async function openCsv(
     encoding: options.encoding,
     csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
     records: records(),
+    skipped,
   };
+}
+
+/** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
+function invisibleProblems(values: unknown, path = ''): string[] {
+  if (typeof values === 'string') {
+    const found = forbiddenCharacter(values);
+    return found ? [forbiddenCharacterProblem(path, found)] : [];
+  }
+  if (values === null || typeof values !== 'object') return [];
+  const problems: string[] = [];
+  for (const [key, inner] of Object.entries(values))
+    problems.push(...invisibleProblems(inner, path === '' ? key : `${path}.${key}`));
+  return problems;
+}
+
+/** A header or key as a message quotes it: at most 80 characters, so an 8 MB header line is not echoed back. */
+function shortText(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text;
 }
 
 async function* noRecords(): AsyncGenerator<InputRecord> {}
@@ -144,6 +224,12 @@ function reportHeaderProblems(
   problems: HeaderProblems & { headers: readonly string[] },
   options: InputOptions,
 ): void {
+  const unreadable = problems.unreadable[0];
+  if (unreadable)
+    throw new InputError(
+      `${file}:${line}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
+      { file, line, field: shortText(unreadable.header) },
+    );
   const repeated = problems.repeated[0];
   if (repeated) {
     throw new InputError(
@@ -162,21 +248,28 @@ function reportHeaderProblems(
       { file, line, field: missing },
     );
   }
-  for (const unknown of problems.unknown) {
+  for (const unknown of problems.unknown.slice(0, maxUnknownWarnings)) {
     const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
-    const message = `${file}:${line}: unknown column "${unknown.header}"${hint}`;
+    const message = `${file}:${line}: unknown column "${shortText(unknown.header)}"${hint}`;
     if (options.strict)
       throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
         file,
         line,
-        field: unknown.header,
+        field: shortText(unknown.header),
       });
     options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
   }
+  const more = problems.unknown.length - maxUnknownWarnings;
+  if (more > 0) options.warn(`warning: ${file}:${line}: ${more} more unknown columns are ignored.`);
 }
 
+/** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */
+const maxUnknownWarnings = 10;
+
 function headersText(problems: { headers: readonly string[] }): string {
-  return problems.headers.filter((header) => header.trim() !== '').join(', ') || 'none';
+  const named = problems.headers.filter((header) => header.trim() !== '');
+  const shown = named.slice(0, 20).map(shortText).join(', ');
+  return named.length > 20 ? `${shown} and ${named.length - 20} more` : shown || 'none';
 }
 
 async function* jsonRecords(
@@ -184,7 +277,8 @@ async function* jsonRecords(
   options: InputOptions,
 ): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
-  const file = inputName(options.path);
+  const file = options.displayName ?? inputName(options.path);
+  const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   for await (const { line, value } of values) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       yield {
@@ -195,10 +289,23 @@ async function* jsonRecords(
       };
       continue;
     }
+    const wrapped = wrappedList(value);
+    if (wrapped !== undefined && !options.catalogue.typeOf(wrapped) && !hasKnownChildren(wrapped, options.catalogue))
+      throw new InputError(
+        `${file}:${line}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+        { file, line, field: shortText(wrapped) },
+      );
     const record: Record<string, unknown> = {};
     const entries = Object.entries(value);
     for (const [position, [key, inner]] of entries.entries()) {
-      const path = options.headerMap?.[key] ?? key;
+      const path = mappedPath(options.headerMap, key);
+      const unreadable = unreadablePath(path, maxListIndex);
+      if (unreadable)
+        throw new InputError(`${file}:${line}: key "${shortText(key)}": ${unreadable}.`, {
+          file,
+          line,
+          field: shortText(key),
+        });
       // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
       if (path === 'error' && position === entries.length - 1 && !options.catalogue.typeOf(path)) continue;
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
@@ -224,8 +331,18 @@ async function* jsonRecords(
           : inner;
       setPath(record, path, typed);
     }
-    yield { line, values: record, original: value, problems: [] };
+    yield { line, values: record, original: value, problems: invisibleProblems(record) };
   }
+}
+
+/** The key of an object that only wraps the list of records (`{"customers": [{...}]}`), else undefined. */
+function wrappedList(value: object): string | undefined {
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const inner = (value as Record<string, unknown>)[keys[0] as string];
+  return Array.isArray(inner) && inner.length > 0 && inner.every((item) => item !== null && typeof item === 'object')
+    ? keys[0]
+    : undefined;
 }
 
 /** An object field such as `customerRegistrationAddress`, whose children are the known paths. */
@@ -237,9 +354,12 @@ function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
 export function parseHeaderMap(json: unknown, file: string): Record<string, string> {
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
+  // No inherited members: a header named "constructor" must not find Object's constructor here.
+  const map = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(json)) {
     if (typeof value !== 'string' || value === '')
-      throw new UsageError(`${file}: the mapping of "${key}" must be a field name such as "document".`);
+      throw new UsageError(`${file}: the mapping of "${shortText(key)}" must be a field name such as "document".`);
+    map[key] = value;
   }
-  return json as Record<string, string>;
+  return map;
 }

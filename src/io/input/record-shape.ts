@@ -25,27 +25,69 @@ export interface HeaderProblems {
   unknown: { header: string; column: number; suggestion: string | undefined }[];
   repeated: { path: string; columns: number[] }[];
   missing: string[];
+  /** Headers no record may have: a list index beyond the cap, or a name of JavaScript's object machinery. */
+  unreadable: { header: string; column: number; reason: string }[];
+}
+
+/** The default cap on a list index in a header (`addressList.300.zipcode`): no store has more addresses per customer. */
+export const defaultMaxListIndex = 300;
+
+const maxSuggestions = 20;
+const maxSuggestedLength = 64;
+
+const reservedSegments = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Why a field path cannot be read, or undefined: an index beyond the cap would build a sparse list
+ * of millions of holes from one header; `__proto__` and its kin would reach into the object machinery.
+ */
+export function unreadablePath(path: string, maxListIndex: number): string | undefined {
+  for (const segment of path.split('.')) {
+    if (reservedSegments.has(segment)) return `"${segment}" is not a field name b2bctl can read; rename it`;
+    if (/^\d+$/.test(segment) && Number(segment) > maxListIndex)
+      return `list index ${segment.length > 12 ? `${segment.slice(0, 12)}…` : segment} is above ${maxListIndex} (the input.maxListIndex setting); number the items from 0`;
+  }
+  return undefined;
+}
+
+/** The field path a `--map` gives for a header or key; only the map's own entries count, never inherited members. */
+export function mappedPath(headerMap: Readonly<Record<string, string>> | undefined, key: string): string {
+  if (!headerMap || !Object.hasOwn(headerMap, key)) return key;
+  const mapped = headerMap[key];
+  return typeof mapped === 'string' ? mapped : key;
 }
 
 /** Which columns feed which fields: headers renamed by `--map`, checked against the catalogue. */
 export function planColumns(
   headers: readonly string[],
   catalogue: FieldCatalogue,
-  headerMap: Readonly<Record<string, string>> = {},
+  headerMap: Readonly<Record<string, string>> | undefined = undefined,
+  maxListIndex = defaultMaxListIndex,
 ): { columns: ColumnPlan[]; problems: HeaderProblems } {
   const columns: ColumnPlan[] = [];
-  const problems: HeaderProblems = { unknown: [], repeated: [], missing: [] };
+  const problems: HeaderProblems = { unknown: [], repeated: [], missing: [], unreadable: [] };
   const seen = new Map<string, number[]>();
   headers.forEach((rawHeader, index) => {
     const header = rawHeader.trim();
     if (header === '') return;
-    const path = (headerMap[header] ?? header).trim();
+    const path = mappedPath(headerMap, header).trim();
+    const unreadable = unreadablePath(path, maxListIndex);
+    if (unreadable) {
+      problems.unreadable.push({ header, column: index + 1, reason: unreadable });
+      return;
+    }
     // The last column of an errors file that b2bctl wrote: feeding that file back is what it is for.
     if (path === 'error' && index === headers.length - 1 && !catalogue.typeOf(path)) return;
     seen.set(path, [...(seen.get(path) ?? []), index + 1]);
     const type = catalogue.typeOf(path);
     if (!type) {
-      problems.unknown.push({ header, column: index + 1, suggestion: closestName(path, catalogue.knownPaths) });
+      // "Did you mean" costs an edit distance per known path: bounded, so a 100,000-column or 8 MB header answers at once.
+      const worthSuggesting = problems.unknown.length < maxSuggestions && path.length <= maxSuggestedLength;
+      problems.unknown.push({
+        header,
+        column: index + 1,
+        suggestion: worthSuggesting ? closestName(path, catalogue.knownPaths) : undefined,
+      });
       return;
     }
     columns.push({ index, header, path, segments: pathSegments(path), type });

@@ -1,7 +1,8 @@
 /** Guesses about an input file from its first bytes: format, encoding, delimiter. Pure. */
 
 export type InputFormat = 'csv' | 'json' | 'ndjson';
-export type TextEncoding = 'utf-8' | 'windows-1252';
+/** `utf-8`, or any encoding label iconv-lite knows (`windows-1252`, `cp850`, `macintosh`, `utf-16le`). */
+export type TextEncoding = string;
 
 /** The format by extension; undefined when the name does not tell (stdin, `.dat`). */
 export function formatFromExtension(path: string): InputFormat | undefined {
@@ -29,17 +30,32 @@ export function formatFromContent(head: string): InputFormat {
   return 'json';
 }
 
+/** The encoding a byte order mark at the start of a file announces, with the mark's length. */
+export function byteOrderMark(
+  head: Uint8Array,
+): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; length: number } | undefined {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
+  return undefined;
+}
+
+/** A well-formed two-, three- or four-byte UTF-8 sequence, in bytes read as latin1. */
+const utf8Sequence = /[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}/;
+
 /**
- * UTF-8 when the sample decodes strictly (a BOM settles it at once), else Windows-1252, which is
- * what pt-BR Excel saves as "CSV". A sequence cut at the sample's end does not count against UTF-8.
+ * UTF-8 when the sample decodes strictly, or when it holds UTF-8 accents next to a byte that is not
+ * UTF-8 (mixed encodings: the decoder then names that byte's line); else Windows-1252, which is what
+ * pt-BR Excel saves as "CSV". A BOM does not settle it: a BOM followed by Windows-1252 is read as
+ * Windows-1252. A sequence cut at the sample's end does not count against UTF-8.
  */
-export function sniffEncoding(sample: Uint8Array): TextEncoding {
-  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return 'utf-8';
+export function sniffEncoding(sample: Uint8Array): 'utf-8' | 'windows-1252' {
+  const body = byteOrderMark(sample)?.encoding === 'utf-8' ? sample.subarray(3) : sample;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
+    new TextDecoder('utf-8', { fatal: true }).decode(body, { stream: true });
     return 'utf-8';
   } catch {
-    return 'windows-1252';
+    return utf8Sequence.test(Buffer.from(body).toString('latin1')) ? 'utf-8' : 'windows-1252';
   }
 }
 
@@ -72,4 +88,29 @@ export function sniffDelimiter(text: string): string {
   for (const delimiter of candidateDelimiters)
     if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
   return best;
+}
+
+/** Excel's `sep=;` first line, which names the delimiter of the rest of the file; undefined when absent. */
+export function delimiterLine(text: string): string | undefined {
+  return /^\uFEFF?sep=([^\r\n])\r?\n/i.exec(text)?.[1];
+}
+
+/**
+ * The decimal separator of a file whose delimiter does not tell (a tab-separated pt-BR export writes
+ * `119,90`): a comma when some cells of the sample are numbers with a decimal comma and none has a
+ * decimal point; else a point. A `;` file is pt-BR, so a comma.
+ */
+export function sniffDecimal(text: string, delimiter: string): '.' | ',' {
+  if (delimiter === ';') return ',';
+  if (delimiter === ',') return '.';
+  let commas = 0;
+  let points = 0;
+  for (const line of text.split(/\r?\n|\r/).slice(1, -1)) {
+    for (const cell of line.split(delimiter)) {
+      const value = cell.trim().replace(/^"(.*)"$/, '$1');
+      if (/^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$/.test(value)) commas++;
+      else if (/^[+-]?\d+\.\d+$/.test(value) && !/^\d{1,3}(\.\d{3})+$/.test(value)) points++;
+    }
+  }
+  return commas > 0 && points === 0 ? ',' : '.';
 }

@@ -26,6 +26,25 @@ export function escapeCsvCell(text: string, delimiter = ','): string {
   return text;
 }
 
+/**
+ * Every CSV b2bctl writes is opened by people in Excel, where a cell starting with `=`, `+`, `-`,
+ * `@`, tab or CR is a formula (`=HYPERLINK(...)` from an input would be live): such a cell gets
+ * OWASP's `'` prefix, which Excel shows as text. Plain numbers (`-5`, `+3,5`) stay as they are.
+ */
+export function neutralizeFormula(text: string): string {
+  return formulaStart.test(text) && !plainNumber.test(text) ? `'${text}` : text;
+}
+
+/** The reverse, for a CSV b2bctl wrote and the user feeds back (the errors file): `'=x` is read as `=x`. */
+export function restoreFormula(text: string): string {
+  return text.startsWith("'") && formulaStart.test(text.slice(1)) && !plainNumber.test(text.slice(1))
+    ? text.slice(1)
+    : text;
+}
+
+const formulaStart = /^[=+\-@\t\r]/;
+const plainNumber = /^[+-]?\d+([.,]\d+)*$/;
+
 export function csvLine(cells: readonly string[], delimiter = ','): string {
-  return `${cells.map((cell) => escapeCsvCell(cell, delimiter)).join(delimiter)}\r\n`;
+  return `${cells.map((cell) => escapeCsvCell(neutralizeFormula(cell), delimiter)).join(delimiter)}\r\n`;
 }

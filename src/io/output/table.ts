@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 export interface TableColumn<T> {
   header: string;
   value(record: T): string;
@@ -36,7 +38,7 @@ export async function renderTable<T>(
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }
 
 /** Characters as a terminal shows them: combining marks take no column. */

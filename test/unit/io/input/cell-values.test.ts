@@ -127,3 +127,21 @@ describe('parseList', () => {
     expect(parseList(text)).toEqual(expected);
   });
 });
+
+describe('parseDecimal refuses numbers a double cannot hold as written', () => {
+  it.each<[string, DecimalSeparator]>([
+    ['99999999999999999999.99', '.'],
+    ['9007199254740993', '.'],
+    ['1.234.567.890.123.456,78', ','],
+  ])('%s', (text, decimal) => {
+    expect(parseDecimal(text, decimal)).toBeUndefined();
+  });
+
+  it.each<[string, DecimalSeparator, number]>([
+    ['999999999999999', '.', 999999999999999],
+    ['0.000000000000000001', '.', 1e-18],
+    ['1.234.567,89', ',', 1234567.89],
+  ])('%s is still a number', (text, decimal, expected) => {
+    expect(parseDecimal(text, decimal)).toBe(expected);
+  });
+});

@@ -218,9 +218,11 @@ describe('openInput: UTF-8', () => {
     expect(opened.encoding).toBe('utf-8');
     const error = await rejectionOf(recordsOf(opened));
     expect(error).toBeInstanceOf(InputError);
-    expect(error.message).toMatch(
-      /: not valid UTF-8 \(after byte \d+\)\. If it was saved by Excel as plain "CSV", pass --encoding windows-1252\.$/,
+    const badByte = Buffer.byteLength(`document,name\n${rows}\n`) + 4;
+    expect(error.message).toBe(
+      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`,
     );
+    expect((error as InputError).line).toBe(3002);
   });
 
   it('a row with more cells than the header carries a problem', async () => {
@@ -533,5 +535,28 @@ describe('parseHeaderMap', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(message);
     expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+  });
+});
+
+describe('a JSON file that wraps its records (issue 10, item 15)', () => {
+  it('{"customers":[...]} stops with a hint to pass the list itself', async () => {
+    const path = writeInput('wrapped.json', JSON.stringify({ customers: [{ document: '1', name: 'Ana' }] }));
+    const error = await rejectionOf(recordsOf((await open(path)).opened));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      `${path}:1: the records are inside "customers" ({"customers": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+    );
+  });
+
+  it('a record whose one field is a known list of objects is a record, not a wrapper', async () => {
+    const known: FieldCatalogue = {
+      typeOf: (path) => (path === 'addressList.0.zipcode' ? 'string' : undefined),
+      knownPaths: ['addressList.0.zipcode'],
+    };
+    const path = writeInput('one-field.json', JSON.stringify([{ addressList: [{ zipcode: '01310-100' }] }]));
+    const { opened } = await open(path, { catalogue: known });
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([
+      { addressList: [{ zipcode: '01310-100' }] },
+    ]);
   });
 });

@@ -47,7 +47,7 @@ describe('planColumns', () => {
       },
       { index: 2, header: 'active', path: 'active', segments: ['active'], type: 'boolean' },
     ]);
-    expect(problems).toEqual({ unknown: [], repeated: [], missing: [] });
+    expect(problems).toEqual({ unknown: [], repeated: [], missing: [], unreadable: [] });
   });
 
   it.each<
@@ -189,7 +189,7 @@ describe('planColumns', () => {
   ])('%s', (_name, headers, headerMap, expectedColumns, expectedProblems) => {
     const { columns, problems } = planColumns(headers, catalogue, headerMap);
     expect(columns.map((column) => ({ path: column.path, index: column.index }))).toEqual(expectedColumns);
-    expect(problems).toEqual({ unknown: [], repeated: [], missing: [], ...expectedProblems });
+    expect(problems).toEqual({ unknown: [], repeated: [], missing: [], unreadable: [], ...expectedProblems });
   });
 
   it('a catalogue without required columns never reports one missing', () => {

@@ -64,6 +64,11 @@ const bytesOf = (values: number[] | Buffer) => new Uint8Array(values);
 
 describe('sniffEncoding', () => {
   it.each<[string, Uint8Array, TextEncoding]>([
+    [
+      'UTF-8 accents and then a Windows-1252 byte (mixed: the decoder names the line)',
+      bytes(...utf8('São\r\n'), ...ascii('Jo'), 0xe3, ...ascii('o\r\n')),
+      'utf-8',
+    ],
     ['an empty sample', bytes(), 'utf-8'],
     ['plain ASCII', utf8('document;name\r\n123;Ana\r\n'), 'utf-8'],
     ['UTF-8 accents', utf8('nome;cidade\r\nJoão;São Paulo\r\nação;Ñandú\r\n'), 'utf-8'],
@@ -71,7 +76,7 @@ describe('sniffEncoding', () => {
     [
       'a BOM followed by bytes that are not UTF-8',
       bytes(0xef, 0xbb, 0xbf, ...ascii('Jo'), 0xe3, ...ascii('o;x')),
-      'utf-8',
+      'windows-1252',
     ],
     ['Windows-1252 ã (0xE3) followed by text', bytes(...ascii('nome\r\nJo'), 0xe3, ...ascii('o\r\n')), 'windows-1252'],
     ['Windows-1252 ç (0xE7) and é (0xE9)', bytes(...ascii('A'), 0xe7, 0xe9, ...ascii('B\r\n')), 'windows-1252'],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, InputError } from '../../../../src/errors.js';
 import type { TextEncoding } from '../../../../src/io/input/sniff.js';
-import { decodeText, normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
+import { decodeText } from '../../../../src/io/input/decode-text.js';
+import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
 
 async function* fromChunks<T>(chunks: readonly T[]): AsyncGenerator<T> {
   for (const chunk of chunks) yield chunk;
@@ -82,17 +83,17 @@ describe('decodeText', () => {
     [
       'a Windows-1252 ã in a later chunk',
       [Buffer.from('nome\r\nAna\r\n'), Buffer.from([0x4a, 0x6f, 0xe3, 0x6f, 0x0d, 0x0a])],
-      /^in\.csv: not valid UTF-8 \(after byte 11\)\./,
+      /^in\.csv:3: not valid UTF-8 \(bytes 0xE3 0x6F 0x0D 0x0A after byte 13\)\./,
     ],
     [
       'a Windows-1252 byte in the first chunk',
       [Buffer.from([0x41, 0xe7, 0x41])],
-      /^in\.csv: not valid UTF-8 \(after byte 0\)\./,
+      /^in\.csv:1: not valid UTF-8 \(bytes 0xE7 0x41 after byte 1\)\./,
     ],
     [
       'a sequence cut short by the end of the file',
       [Buffer.from('ok'), Buffer.from([0xc3])],
-      /^in\.csv: not valid UTF-8/,
+      /^in\.csv:1: not valid UTF-8 \(bytes 0xC3 after byte 2\)/,
     ],
   ])('invalid UTF-8: %s stops with the fix', async (_name, chunks, message) => {
     const error = await collect(decodeText(fromChunks(chunks), 'utf-8', 'in.csv')).then(

@@ -1,0 +1,274 @@
+import { InputError, UsageError } from '../../errors.js';
+import type { TextEncoding } from './sniff.js';
+
+/**
+ * Decodes a byte stream as one encoding for the whole file (DESIGN.md §5), streaming: a file is
+ * valid UTF-8 throughout, or it is in a legacy encoding throughout. UTF-8 is decoded optimistically
+ * and strictly; a byte that is not UTF-8 after accents that were UTF-8 is "mixed encodings", named by
+ * its line, never a silent switch. A file that was plain ASCII up to that byte was never UTF-8 text:
+ * it goes on as Windows-1252, which reads the ASCII before it identically. Bytes a legacy encoding
+ * does not define, and text that no Brazilian office writes, stop the run instead of being sent.
+ */
+export async function* decodeText(
+  bytes: AsyncIterable<Buffer | string>,
+  encoding: TextEncoding,
+  file: string,
+  options: { sniffed?: boolean } = {},
+): AsyncGenerator<string> {
+  const lines = new LineCounter();
+  const source = asBuffers(bytes);
+  if (isUtf8(encoding)) {
+    const rest = yield* decodeUtf8(source, file, lines, options.sniffed === true);
+    if (!rest) return;
+    yield* decodeLegacy(rest.chunks, 'windows-1252', file, lines, true);
+    return;
+  }
+  yield* decodeLegacy(source, encoding, file, lines, options.sniffed === true);
+}
+
+function isUtf8(encoding: string): boolean {
+  return /^utf-?8$/i.test(encoding);
+}
+
+async function* asBuffers(bytes: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  for await (const chunk of bytes) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
+/** Counts the line breaks (LF, CRLF, a lone CR of old Mac exports) of the text or bytes seen so far. */
+class LineCounter {
+  private breaks = 0;
+  private pendingCarriageReturn = false;
+
+  /** Counts the breaks in `units` (byte values or UTF-16 code units) up to `end`; returns the line `end` is on. */
+  count(units: ArrayLike<number>, end = units.length): number {
+    for (let index = 0; index < end; index++) {
+      const unit = units[index];
+      if (unit === 0x0a) {
+        if (!this.pendingCarriageReturn) this.breaks++;
+        this.pendingCarriageReturn = false;
+      } else {
+        if (this.pendingCarriageReturn) this.pendingCarriageReturn = false;
+        if (unit === 0x0d) {
+          this.breaks++;
+          this.pendingCarriageReturn = true;
+        }
+      }
+    }
+    return this.breaks + 1;
+  }
+}
+
+function hexBytes(bytes: Uint8Array): string {
+  return [...bytes].map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(' ');
+}
+
+async function* decodeUtf8(
+  chunks: AsyncGenerator<Buffer>,
+  file: string,
+  lines: LineCounter,
+  sniffed: boolean,
+): AsyncGenerator<string, { chunks: AsyncGenerator<Buffer> } | undefined> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let offset = 0;
+  let previous: Buffer = Buffer.alloc(0);
+  let nonAsciiSeen = false;
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) break;
+    const chunk = next.value;
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      // The last bytes of the previous chunk may hold the start of the bad sequence.
+      const window = Buffer.concat([previous.subarray(Math.max(0, previous.length - 3)), chunk]);
+      const tail = window.length - chunk.length;
+      const bad = Math.max(firstInvalidUtf8(window), tail);
+      const beforeBad = chunk.subarray(0, bad - tail);
+      const utf8Seen = nonAsciiSeen || beforeBad.some((byte) => byte >= 0x80);
+      if (sniffed && !utf8Seen) {
+        async function* fromHere(): AsyncGenerator<Buffer> {
+          yield chunk;
+          yield* chunks;
+        }
+        return { chunks: fromHere() };
+      }
+      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, utf8Seen);
+    }
+    lines.count(chunk);
+    if (!nonAsciiSeen && /[\u0080-\uffff]/.test(text)) nonAsciiSeen = true;
+    offset += chunk.length;
+    previous = chunk;
+    if (text) yield text;
+  }
+  try {
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch {
+    const tail = previous.subarray(Math.max(0, previous.length - 3));
+    const start = Math.max(
+      0,
+      tail.findLastIndex((byte) => byte >= 0xc0),
+    );
+    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, nonAsciiSeen);
+  }
+  return undefined;
+}
+
+function notUtf8(file: string, line: number, bytes: Uint8Array, at: number, mixed: boolean): InputError {
+  const where = `bytes ${hexBytes(bytes.subarray(0, Math.min(bytes.length, 4)))} after byte ${at}`;
+  const message = mixed
+    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`
+    : `${file}:${line}: not valid UTF-8 (${where}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252, or re-export it as "CSV UTF-8".`;
+  return new InputError(message, { file, line });
+}
+
+/** The index of the first byte that does not belong to a well-formed UTF-8 sequence; a sequence cut by the end is fine. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const lead = bytes[index] as number;
+    if (lead < 0x80) {
+      index++;
+      continue;
+    }
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return index;
+    for (let step = 1; step < length; step++) {
+      if (index + step >= bytes.length) return bytes.length;
+      const byte = bytes[index + step] as number;
+      const [min, max] = step === 1 ? [low, high] : [0x80, 0xbf];
+      if (byte < min || byte > max) return index;
+    }
+    index += length;
+  }
+  return bytes.length;
+}
+
+/** Characters a legacy decode yields from a misread CP850 or MacRoman export: never next to a letter in Brazilian text. */
+const foreignCharacters = '‚ƒ„†‡ˆ‰Š‹ŒŽ˜š›œžŸ¢£¤¥¦¨¯±´µ¶·¸¹¼½¾¿ÆæÐðÞþ×÷';
+const foreignNextToLetter = new RegExp(`\\p{L}[${foreignCharacters}]|[${foreignCharacters}]\\p{L}`, 'u');
+/** `Ã§`, `Ã£`: UTF-8 accents read as Windows-1252, in a file whose first non-ASCII byte was not UTF-8. */
+const utf8ReadAsLegacy = /Ã[\u00a0-\u00bf\u0152\u0160\u0161\u0178\u017d\u2013-\u203a\u0192\u02c6\u02dc]/;
+const portugueseLetters = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÇ]/g;
+const likelyEncodings: readonly [label: string, described: string][] = [
+  ['cp850', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+  ['macintosh', 'MacRoman (Excel\'s "CSV (Macintosh)")'],
+  ['windows-1252', 'Windows-1252 (Excel\'s "CSV")'],
+];
+
+async function* decodeLegacy(
+  chunks: AsyncGenerator<Buffer>,
+  encoding: string,
+  file: string,
+  lines: LineCounter,
+  sniffed: boolean,
+): AsyncGenerator<string> {
+  const { default: iconv } = await import('iconv-lite');
+  iconvModule = iconv;
+  if (!iconv.encodingExists(encoding))
+    throw new UsageError(
+      `--encoding ${encoding}: not an encoding b2bctl knows; use a name such as utf-8, windows-1252, cp850, macintosh or utf-16le.`,
+    );
+  const singleByte = !/^(utf|ucs|utf-?16|utf-?32|gb|big5|shift|euc|cp9[35]|iso-?2022)/i.test(encoding);
+  const decoder = iconv.getDecoder(encoding);
+  let first = true;
+  for await (const raw of chunks) {
+    let chunk = raw;
+    // A BOM ahead of legacy text (the tool's own former advice, or a converter's) is no character of the file.
+    if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf && singleByte) chunk = chunk.subarray(3);
+    first = false;
+    const text = decoder.write(chunk);
+    if (singleByte) checkLegacyText(text, chunk, { encoding, file, lines, sniffed });
+    lines.count(chunk);
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+/** In a single-byte encoding, character i of the chunk's text is byte i of the chunk: problems are named by line and byte. */
+function checkLegacyText(
+  text: string,
+  chunk: Buffer,
+  context: { encoding: string; file: string; lines: LineCounter; sniffed: boolean },
+): void {
+  const { encoding, file, lines } = context;
+  const undefinedByte = text.indexOf('\uFFFD');
+  const foreign = context.sniffed ? foreignNextToLetter.exec(text) : null;
+  const mojibake = context.sniffed ? utf8ReadAsLegacy.exec(text) : null;
+  const at = Math.min(
+    undefinedByte === -1 ? Infinity : undefinedByte,
+    foreign ? foreign.index : Infinity,
+    mojibake ? mojibake.index : Infinity,
+  );
+  if (at === Infinity) return;
+  const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
+  if (mojibake && mojibake.index === at)
+    throw new InputError(
+      `${file}:${line}: mixed encodings: line ${line} holds UTF-8 accents ("${wordAround(text, at)}") but earlier lines are not UTF-8; re-export the file as "CSV UTF-8".`,
+      { file, line },
+    );
+  const [start, end] = wordBounds(text, at);
+  const guess = context.sniffed ? likelyEncoding(chunk.subarray(start, end), encoding) : undefined;
+  const hint = guess
+    ? `the file is probably ${guess.described}, where it reads "${guess.text}": pass --encoding ${guess.label}, or re-export it as "CSV UTF-8".`
+    : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;
+  if (undefinedByte === at)
+    throw new InputError(
+      `${file}:${line}: byte ${hexBytes(chunk.subarray(at, at + 1))} is not a character in ${encoding}; ${hint}`,
+      { file, line },
+    );
+  throw new InputError(
+    `${file}:${line}: "${text.slice(start, end)}" is not Brazilian text when read as ${encoding}; ${hint}`,
+    { file, line },
+  );
+}
+
+function wordBounds(text: string, at: number): [number, number] {
+  const separators = /[\s;,"|]/;
+  let start = at;
+  while (start > 0 && at - start < 40 && !separators.test(text[start - 1] ?? ' ')) start--;
+  let end = at + 1;
+  while (end < text.length && end - at < 40 && !separators.test(text[end] ?? ' ')) end++;
+  return [start, end];
+}
+
+function wordAround(text: string, at: number): string {
+  const [start, end] = wordBounds(text, at);
+  return text.slice(start, end);
+}
+
+/** The Office encoding under which these bytes read as the most Portuguese and the least foreign. */
+function likelyEncoding(
+  bytes: Buffer,
+  current: string,
+): { label: string; described: string; text: string } | undefined {
+  let best: { label: string; described: string; text: string; score: number } | undefined;
+  for (const [label, described] of likelyEncodings) {
+    if (label === current) continue;
+    const text = decodeSync(bytes, label);
+    const foreign = [...text].filter((character) => foreignCharacters.includes(character) || character === '\uFFFD');
+    const score = (text.match(portugueseLetters)?.length ?? 0) - 2 * foreign.length;
+    if (score > 0 && (!best || score > best.score)) best = { label, described, text, score };
+  }
+  return best;
+}
+
+/** Set by decodeLegacy, the only caller of likelyEncoding, before it decodes anything. */
+let iconvModule: typeof import('iconv-lite') | undefined;
+function decodeSync(bytes: Buffer, encoding: string): string {
+  return (iconvModule as typeof import('iconv-lite')).decode(bytes, encoding);
+}

@@ -1,0 +1,33 @@
+/** What spreadsheets do to documents typed as numbers (issue 10, item 5): lost leading zeros and scientific notation. */
+import { describe, expect, it } from 'vitest';
+import { checkDocument } from '../../../src/domain/documents.js';
+
+describe('checkDocument on documents a spreadsheet mangled', () => {
+  it.each([
+    ['a CPF that lost one zero (10 digits)', '1234567890', '012.345.678-90'],
+    ['a CPF that lost two zeros (9 digits)', '123456797', '001.234.567-97'],
+    ['a CNPJ that lost two zeros (12 digits)', '360305000104', '00.360.305/0001-04'],
+    ['a CNPJ that lost one zero (13 digits)', '1234567000195', '01.234.567/0001-95'],
+  ])('%s: names the valid document with its zeros back', (_name, typed, valid) => {
+    expect(checkDocument(valid)).toMatchObject({ ok: true });
+    expect(checkDocument(typed)).toEqual({
+      ok: false,
+      reason: `a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: ${valid} would be valid`,
+    });
+  });
+
+  it.each([
+    ['10 digits that no zero makes valid', '1234567891'],
+    ['3 digits (too short to be a lost zero)', '191'],
+    ['12 characters with a letter', '12ABC3450001'],
+  ])('%s: no hint', (_name, typed) => {
+    expect(checkDocument(typed)).toEqual({ ok: false, reason: 'a CPF has 11 digits and a CNPJ 14 characters' });
+  });
+
+  it.each(['1,12223E+13', '1.12223E+13', '1,12223e13', '6E+10'])('%s: Excel scientific notation', (typed) => {
+    expect(checkDocument(typed)).toEqual({
+      ok: false,
+      reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
+    });
+  });
+});
