@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { serveUntilInterrupted } from '../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
 import { startSandbox } from '../sandbox/server.js';
@@ -44,14 +45,8 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
-  context.io.stdout.write(`${sandbox.url}\n`);
-  context.log.info(
-    `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
-  );
-  await new Promise((resolve) => {
-    if (context.interrupt.aborted) resolve(undefined);
-    context.interrupt.addEventListener('abort', resolve, { once: true });
+  await serveUntilInterrupted(sandbox, context, {
+    started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
+    stopped: 'Sandbox stopped.',
   });
-  await sandbox.close();
-  context.log.info('Sandbox stopped.');
 }

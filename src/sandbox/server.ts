@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { baseUrlOf, listeningPort } from '../http-server/serve.js';
 import { registerFaults } from './faults.js';
 import { sendError } from './http-answers.js';
 import type { SandboxOptions } from './options.js';
@@ -61,8 +62,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   });
 
   await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { url: `http://${host}:${port}`, state, app, close: () => app.close() };
+  const url = baseUrlOf('http', options.host, listeningPort(app.server.address(), options.port));
+  return { url, state, app, close: () => app.close() };
 }
