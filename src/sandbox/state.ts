@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SalesRep } from '../platform/sellers.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
+import { EventOutbox } from './events.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
@@ -10,8 +11,10 @@ export class SandboxState {
   sellers: SalesRep[] = [];
   /** Catalogue, stock lines and the stock queue; seeded by registerStock. */
   stock = new StockState();
+  /** Customer and order events for the webhook sender, in publication order. */
+  readonly events = new EventOutbox();
   /** Customers, store settings, CEP table and e-mail outbox; seeded by registerCustomers. */
-  customers = new CustomerStore();
+  customers = new CustomerStore(this.events);
 
   issueToken(nowMs: number, ttlSeconds: number): string {
     const token = randomBytes(24).toString('base64url');
