@@ -300,6 +300,14 @@ export function buildProgram(
         '--stock-schema <file>',
         "JSON mapping of the stock item fields to this store's names (default: identity)",
       )
+      .option('--webhook-url <base>', "send the customers and orders webhooks to this receiver's base URL")
+      .addOption(
+        new Option('--webhook-style <style>', 'token request style of the receiver')
+          .choices(['basic', 'body', 'headers'])
+          .default('basic'),
+      )
+      .option('--webhook-client-id <id>', 'client id for the receiver (secret: B2BCTL_WEBHOOK_CLIENT_SECRET)')
+      .option('--webhook-token-path <path>', "receiver's token route", '/oauth/token')
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -316,6 +324,10 @@ export function buildProgram(
             settings: options.settings as string | undefined,
             generatedSkus: options.generatedSkus as number | undefined,
             stockSchema: options.stockSchema as string | undefined,
+            webhookUrl: options.webhookUrl as string | undefined,
+            webhookStyle: options.webhookStyle as 'basic' | 'body' | 'headers',
+            webhookClientId: options.webhookClientId as string | undefined,
+            webhookTokenPath: options.webhookTokenPath as string,
           },
           globalsOf(command),
         ),

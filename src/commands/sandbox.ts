@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import { serveUntilInterrupted } from '../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
@@ -20,6 +21,11 @@ export interface SandboxCommandOptions {
   generatedSkus?: number;
   /** JSON file mapping the stock item fields to the names this simulated store uses. */
   stockSchema?: string;
+  /** Receiver of the sandbox's webhooks; its secret comes from B2BCTL_WEBHOOK_CLIENT_SECRET. */
+  webhookUrl?: string;
+  webhookStyle?: 'basic' | 'body' | 'headers';
+  webhookClientId?: string;
+  webhookTokenPath?: string;
 }
 
 /** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
@@ -42,6 +48,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       options.stockSchema === undefined
         ? undefined
         : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
+    webhook: webhookTarget(options, context),
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
@@ -49,4 +56,23 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
     stopped: 'Sandbox stopped.',
   });
+}
+
+function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {
+  if (options.webhookUrl === undefined) return undefined;
+  const clientSecret = context.env.B2BCTL_WEBHOOK_CLIENT_SECRET;
+  if (!options.webhookClientId || !clientSecret) {
+    throw new UsageError(
+      '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',
+    );
+  }
+  return {
+    url: options.webhookUrl,
+    style: options.webhookStyle ?? 'basic',
+    clientId: options.webhookClientId,
+    clientSecret,
+    tokenPath: options.webhookTokenPath ?? '/oauth/token',
+    customersPath: '/webhooks/customers',
+    ordersPath: '/webhooks/orders',
+  };
 }

@@ -8,6 +8,7 @@ import { registerControl } from './routes/control.js';
 import { registerCustomers } from './routes/customers.js';
 import { registerSellers } from './routes/sellers.js';
 import { registerStock } from './routes/stock.js';
+import { registerWebhookControl } from './routes/webhooks.js';
 import { loadSalesReps } from './sellers-seed.js';
 import { SandboxState } from './state.js';
 
@@ -53,6 +54,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   registerCustomers(app, state, options);
   registerStock(app, state, options);
   registerControl(app, state);
+  registerWebhookControl(app, state);
+  if (options.webhook) state.webhooks.configure(options.webhook);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),
   );

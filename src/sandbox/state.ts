@@ -3,6 +3,7 @@ import type { SalesRep } from '../platform/sellers.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
 import { EventOutbox } from './events.js';
+import { WebhookSender } from './webhooks/sender.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
@@ -15,6 +16,8 @@ export class SandboxState {
   readonly events = new EventOutbox();
   /** Customers, store settings, CEP table and e-mail outbox; seeded by registerCustomers. */
   customers = new CustomerStore(this.events);
+  /** Sends the outbox's events to the configured receiver, as the platform's webhooks. */
+  readonly webhooks = new WebhookSender(this.events, () => new Date());
 
   issueToken(nowMs: number, ttlSeconds: number): string {
     const token = randomBytes(24).toString('base64url');

@@ -143,8 +143,9 @@ export class Inbox {
  * so turning them into spaces keeps one event on one line without changing it.
  */
 function recordLine(record: InboxRecord, rawEvent: string): string {
-  const { event: _event, ...rest } = record;
-  return `${JSON.stringify(rest).slice(0, -1)},"event":${rawEvent.trim().replace(/[\r\n]+/g, ' ')}}`;
+  const withoutEvent: Partial<InboxRecord> = { ...record };
+  delete withoutEvent.event;
+  return `${JSON.stringify(withoutEvent).slice(0, -1)},"event":${rawEvent.trim().replace(/[\r\n]+/g, ' ')}}`;
 }
 
 /**

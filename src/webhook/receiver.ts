@@ -156,12 +156,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         options.log?.(
           `Could not store a ${kind} event in ${options.inbox.file}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
         );
-        return reply
-          .code(503)
-          .send({
-            error: 'inbox_unavailable',
-            error_description: 'The event could not be stored; send it again later',
-          });
+        return reply.code(503).send({
+          error: 'inbox_unavailable',
+          error_description: 'The event could not be stored; send it again later',
+        });
       } finally {
         inFlight.delete(key);
       }
