@@ -175,9 +175,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   );
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    return reply
-      .code(status)
-      .send({ error: status === 413 ? 'payload_too_large' : 'bad_request', error_description: error.message });
+    const code = errorCodes[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
+    return reply.code(status).send({ error: code, error_description: error.message });
   });
 
   await app.listen({ host: options.host, port: options.port });
@@ -188,6 +187,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   );
   return { url, tokens, close: () => app.close() };
 }
+
+const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };
 
 function isJsonBody(body: unknown): body is JsonBody {
   return body !== null && typeof body === 'object' && 'raw' in body && 'value' in body;

@@ -1,7 +1,10 @@
 import type { Context } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { type InboxRecord, readInbox } from '../../webhook/inbox.js';
+import { type InboxRecord, inboxFileName, readInbox } from '../../webhook/inbox.js';
+import { InputError } from '../../errors.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultInboxDirectory } from './inbox-folder.js';
 
 export interface InboxOptions {
@@ -22,6 +25,19 @@ const inboxLayout: RecordLayout<InboxRecord> = {
   csv: ['receivedAt', 'kind', 'deliveryId', 'event.id', 'event.document', 'event.status', 'event.lastUpdated', 'flags'],
 };
 
+/** Stops with exit 66 when there is no inbox in `directory`, naming the flag that chooses another. */
+export function requireInbox(directory: string): void {
+  if (!existsSync(join(directory, inboxFileName))) {
+    throw new InputError(
+      `No webhook inbox in ${directory} (no ${inboxFileName}); pass the folder of webhook listen's --inbox.`,
+      {
+        file: directory,
+        missing: true,
+      },
+    );
+  }
+}
+
 /** The stored events that pass the filters, oldest first. */
 export async function* storedEvents(
   directory: string,
@@ -38,6 +54,7 @@ export async function* storedEvents(
 /** `b2bctl webhook inbox`: lists stored events (ndjson when piped: the inbox lines themselves). */
 export async function run(options: InboxOptions, context: Context): Promise<void> {
   const directory = options.inbox ?? defaultInboxDirectory(context.env);
+  requireInbox(directory);
   const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, inboxLayout, {
     color: context.io.isStdoutTTY && context.globals.color,
   });

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { PartialFailureError } from '../../errors.js';
 import { execCommand, type EventConsumer, forwardTo } from '../../webhook/hand-off.js';
-import { storedEvents } from './inbox.js';
+import { requireInbox, storedEvents } from './inbox.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 
 export interface ReplayOptions {
@@ -18,6 +18,7 @@ export interface ReplayOptions {
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
   const directory = options.inbox ?? defaultInboxDirectory(context.env);
+  requireInbox(directory);
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to)
     : execCommand(options.exec as string, context.io.stderr);

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import type { Clock } from '../../../src/clock.js';
 import { type Context, createContext } from '../../../src/context.js';
 
 export interface MemoryContext {
@@ -12,7 +13,10 @@ export interface MemoryContext {
 }
 
 /** A context over memory streams, stdout a terminal or not, for running a webhook verb in process. */
-export function memoryContext(env: Record<string, string>, options: { stdoutTTY?: boolean } = {}): MemoryContext {
+export function memoryContext(
+  env: Record<string, string>,
+  options: { stdoutTTY?: boolean; clock?: Clock } = {},
+): MemoryContext {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -32,6 +36,7 @@ export function memoryContext(env: Record<string, string>, options: { stdoutTTY?
     env,
     globals: { quiet: false, verbose: false, color: false, input: false },
     interrupt: controller.signal,
+    clock: options.clock,
   });
   return {
     context,
