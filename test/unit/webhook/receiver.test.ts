@@ -75,9 +75,10 @@ describe('token endpoint', () => {
   );
 
   it.each(['basic', 'body', 'headers'])('answers 401 to the %s style with a wrong secret or id', async (style) => {
-    const started = await receiver();
+    const logged: string[] = [];
+    const started = await receiver({ log: (line) => logged.push(line) });
     for (const [id, secret] of [
-      [clientId, 'wrong'],
+      [clientId, 'bad-secret-value'],
       ['someone-else', clientSecret],
     ] as const) {
       const [path, init] = tokenRequest(style, id, secret);
@@ -85,6 +86,8 @@ describe('token endpoint', () => {
       expect(answer.status).toBe(401);
       expect(await answer.text()).not.toContain('access_token');
     }
+    expect(logged).toHaveLength(2);
+    expect(logged.join('\n')).not.toMatch(/bad-secret-value|receiver-s3cret/);
   });
 });
 
