@@ -3,7 +3,7 @@ import type { Context, GlobalOptions } from '../context.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { register as registerWebhook } from '../commands/webhook/cli.js';
-import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
+import { delimiter, fraction, httpUrl, positiveNumber, wholeNumber } from './parse.js';
 
 /** A command's entry point, loaded only when that command runs. */
 export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
@@ -300,7 +300,7 @@ export function buildProgram(
         '--stock-schema <file>',
         "JSON mapping of the stock item fields to this store's names (default: identity)",
       )
-      .option('--webhook-url <base>', "send the customers and orders webhooks to this receiver's base URL")
+      .option('--webhook-url <base>', "send the customers and orders webhooks to this receiver's base URL", httpUrl)
       .addOption(
         new Option('--webhook-style <style>', 'token request style of the receiver')
           .choices(['basic', 'body', 'headers'])

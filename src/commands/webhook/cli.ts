@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
-import { wholeNumber } from '../../cli/parse.js';
+import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import type { InboxOptions } from './inbox.js';
 import type { ListenOptions } from './listen.js';
@@ -127,16 +127,6 @@ function kindArgument(value: string): WebhookKind {
   if (!(webhookKinds as readonly string[]).includes(value))
     throw new InvalidArgumentError('expected customers or orders.');
   return value as WebhookKind;
-}
-
-function httpUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {
-    // reported below
-  }
-  throw new InvalidArgumentError('expected an http:// or https:// URL, such as http://127.0.0.1:8788.');
 }
 
 function isoTime(value: string): string {

@@ -85,7 +85,13 @@ export class WebhookSender {
   private schedule(delivery: WebhookDelivery): void {
     delivery.status = 'pending';
     // Chained, so deliveries go out in publication order and never inside the route that published them.
-    this.queue = this.queue.then(() => this.attempt(delivery));
+    this.queue = this.queue
+      .then(() => this.attempt(delivery))
+      .catch((error: unknown) => {
+        // A failure of one delivery (a bad target URL) must not stop the queue for the ones after it.
+        delivery.status = 'failed';
+        delivery.error = (error as Error).message;
+      });
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<void> {
