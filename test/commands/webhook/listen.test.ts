@@ -68,6 +68,17 @@ describe('webhook listen (in process)', () => {
     expect(memory.stderr()).not.toContain(clientSecret);
   });
 
+  it('refuses to start without a client id, naming the flag and the setting', async () => {
+    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const failure = await run(options(temporaryFolder(), { clientId: undefined }), memory.context).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).toBe(
+      'Give the client id the platform will use: --client-id ID (or the webhook.clientId setting).',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
   it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
     const requests: string[] = [];
     const platform = createServer((request, response) => {
