@@ -1,4 +1,5 @@
-// The demo: start the sandbox on a free port, log in to a throwaway profile, list sales reps.
+// The demo: start the sandbox on a free port, log in to a throwaway profile, list sales reps, import customers and
+// stock, and watch the customers webhooks arrive at `b2bctl webhook listen`.
 // Every step runs the real b2bctl binary, exactly as a user would type it.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,11 +16,52 @@ for (const name of ['customers-excel.csv', 'customers.json', 'stock.csv'])
 const env = { ...process.env, B2BCTL_CONFIG_DIR: configDir, B2BCTL_PROFILE: 'demo' };
 for (const name of ['B2BCTL_BASE_URL', 'B2BCTL_TOKEN', 'B2BCTL_USERNAME', 'B2BCTL_PASSWORD']) delete env[name];
 
-const sandbox = spawn(process.execPath, [cli, 'sandbox', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-const baseUrl = await new Promise((resolve, reject) => {
-  sandbox.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
-  createInterface({ input: sandbox.stdout }).once('line', resolve);
-});
+// The receiver and the sandbox share the webhook client secret through the environment, never argv.
+env.B2BCTL_WEBHOOK_CLIENT_SECRET = 'demo-webhook-secret';
+const inbox = join(work, 'inbox');
+
+/** Starts a long-running b2bctl server and resolves with the URL it prints first; later lines go to `onLine`. */
+function serve(args, onLine = () => undefined) {
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`b2bctl ${args[0]} exited with ${code}`)));
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (first) => {
+      resolve(first);
+      lines.on('line', onLine);
+    });
+  });
+  return { child, url };
+}
+
+const receiver = serve(
+  ['webhook', 'listen', '--port', '0', '--client-id', 'demo-erp', '--inbox', inbox, '-o', 'table'],
+  (line) => process.stderr.write(`  [webhook listen] ${line}\n`),
+);
+const receiverUrl = await receiver.url;
+const sandboxServer = serve([
+  'sandbox',
+  '--port',
+  '0',
+  '--webhook-url',
+  receiverUrl,
+  '--webhook-client-id',
+  'demo-erp',
+  '--webhook-style',
+  'body',
+]);
+const sandbox = sandboxServer.child;
+const baseUrl = await sandboxServer.url;
+
+/** Waits until the sandbox has attempted every webhook delivery it queued. */
+async function webhooksSettled() {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const deliveries = await (await fetch(`${baseUrl}/_sandbox/webhook-deliveries`)).json();
+    if (deliveries.every((delivery) => delivery.status !== 'pending')) return deliveries;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('webhook deliveries still pending');
+}
 
 let failed = false;
 function step(title, args, input) {
@@ -61,6 +103,18 @@ try {
   ]);
   step('Import it', ['customer', 'create', join(work, 'customers-excel.csv')]);
   step('Import a JSON export too', ['customer', 'create', join(work, 'customers.json')]);
+  const deliveries = await webhooksSettled();
+  process.stderr.write(
+    `\n# The sandbox sent ${deliveries.length} customers webhooks (token first, then the event); the receiver stored: \n`,
+  );
+  step("Events in the receiver's inbox (each fsynced before its 2xx)", [
+    'webhook',
+    'inbox',
+    '--inbox',
+    inbox,
+    '-o',
+    'table',
+  ]);
   step('Deactivate one of them', ['customer', 'status', '100.799.819-92', 'inactive', '-o', 'table']);
   step('Push the nightly stock and price file (decimal commas) through the 50-item route', [
     'stock',
@@ -69,6 +123,8 @@ try {
   ]);
 } finally {
   sandbox.kill('SIGINT');
+  receiver.child.kill('SIGTERM');
+  await new Promise((resolve) => receiver.child.once('exit', resolve));
   rmSync(configDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 }

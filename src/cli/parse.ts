@@ -37,3 +37,14 @@ export function delimiter(value: string): string {
   if (chosen.length !== 1) throw new InvalidArgumentError('expected one character, or tab, comma or semicolon.');
   return chosen;
 }
+
+/** A flag value that must be an absolute http:// or https:// URL. */
+export function httpUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError('expected an http:// or https:// URL, such as http://127.0.0.1:8788.');
+}

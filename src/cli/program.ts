@@ -2,8 +2,9 @@ import { Command, Option } from 'commander';
 import type { Context, GlobalOptions } from '../context.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
-import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
+import { delimiter, fraction, httpUrl, positiveNumber, wholeNumber } from './parse.js';
 import { register as registerOrders } from '../commands/orders/cli.js';
+import { register as registerWebhook } from '../commands/webhook/cli.js';
 
 /** A command's entry point, loaded only when that command runs. */
 export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
@@ -309,6 +310,14 @@ export function buildProgram(
       )
       .option('--order-churn <share>', 'share of order listings that first update a few orders (0 to 1)', fraction)
       .option('--orders <n>', 'orders seeded over the last 30 days (default 300)', wholeNumber(0))
+      .option('--webhook-url <base>', "send the customers and orders webhooks to this receiver's base URL", httpUrl)
+      .addOption(
+        new Option('--webhook-style <style>', 'token request style of the receiver')
+          .choices(['basic', 'body', 'headers'])
+          .default('basic'),
+      )
+      .option('--webhook-client-id <id>', 'client id for the receiver (secret: B2BCTL_WEBHOOK_CLIENT_SECRET)')
+      .option('--webhook-token-path <path>', "receiver's token route", '/oauth/token')
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -327,6 +336,10 @@ export function buildProgram(
             stockSchema: options.stockSchema as string | undefined,
             orderChurn: options.orderChurn as number | undefined,
             orders: options.orders as number | undefined,
+            webhookUrl: options.webhookUrl as string | undefined,
+            webhookStyle: options.webhookStyle as 'basic' | 'body' | 'headers',
+            webhookClientId: options.webhookClientId as string | undefined,
+            webhookTokenPath: options.webhookTokenPath as string,
           },
           globalsOf(command),
         ),
@@ -335,6 +348,8 @@ export function buildProgram(
 
   if (wanted('orders'))
     registerOrders(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
+  if (wanted('webhook'))
+    registerWebhook(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
 
   addUsageAfterErrors(program, 'b2bctl');
   return program;
@@ -350,6 +365,7 @@ const commandGroups = [
   'stock',
   'sandbox',
   'orders',
+  'webhook',
 ] as const;
 type CommandGroup = (typeof commandGroups)[number];
 const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);

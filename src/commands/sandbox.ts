@@ -1,4 +1,6 @@
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { serveUntilInterrupted } from '../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
 import { startSandbox } from '../sandbox/server.js';
@@ -23,6 +25,11 @@ export interface SandboxCommandOptions {
   orderChurn?: number;
   /** Orders seeded over the last 30 days. */
   orders?: number;
+  /** Receiver of the sandbox's webhooks; its secret comes from B2BCTL_WEBHOOK_CLIENT_SECRET. */
+  webhookUrl?: string;
+  webhookStyle?: 'basic' | 'body' | 'headers';
+  webhookClientId?: string;
+  webhookTokenPath?: string;
 }
 
 /** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
@@ -47,17 +54,31 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
         : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
     orderChurn: options.orderChurn,
     orderCount: options.orders,
+    webhook: webhookTarget(options, context),
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
-  context.io.stdout.write(`${sandbox.url}\n`);
-  context.log.info(
-    `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
-  );
-  await new Promise((resolve) => {
-    if (context.interrupt.aborted) resolve(undefined);
-    context.interrupt.addEventListener('abort', resolve, { once: true });
+  await serveUntilInterrupted(sandbox, context, {
+    started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
+    stopped: 'Sandbox stopped.',
   });
-  await sandbox.close();
-  context.log.info('Sandbox stopped.');
+}
+
+function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {
+  if (options.webhookUrl === undefined) return undefined;
+  const clientSecret = context.env.B2BCTL_WEBHOOK_CLIENT_SECRET;
+  if (!options.webhookClientId || !clientSecret) {
+    throw new UsageError(
+      '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',
+    );
+  }
+  return {
+    url: options.webhookUrl,
+    style: options.webhookStyle ?? 'basic',
+    clientId: options.webhookClientId,
+    clientSecret,
+    tokenPath: options.webhookTokenPath ?? '/oauth/token',
+    customersPath: '/webhooks/customers',
+    ordersPath: '/webhooks/orders',
+  };
 }

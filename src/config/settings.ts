@@ -125,6 +125,29 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     defaultValue: '3',
     check: isWholeNumber,
   },
+  { key: 'webhook.clientId', description: 'Client id the webhook receiver accepts (webhook listen)' },
+  {
+    key: 'webhook.clientSecretFile',
+    description: 'File holding the client secret of the webhook receiver (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',
+  },
+  {
+    key: 'webhook.paths.token',
+    description: 'Webhook receiver token route',
+    defaultValue: '/oauth/token',
+    check: isPath,
+  },
+  {
+    key: 'webhook.paths.customers',
+    description: 'Webhook receiver customers route',
+    defaultValue: '/webhooks/customers',
+    check: isPath,
+  },
+  {
+    key: 'webhook.paths.orders',
+    description: 'Webhook receiver orders route',
+    defaultValue: '/webhooks/orders',
+    check: isPath,
+  },
 ];
 
 const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));

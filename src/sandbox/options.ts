@@ -1,4 +1,5 @@
 import type { StockSchema } from '../domain/stock.js';
+import type { WebhookTarget } from '../webhook/sender.js';
 
 /** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
 export interface SandboxOptions {
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   orderChurn?: number;
   /** How many orders the seed creates over the last 30 days (default 300). */
   orderCount?: number;
+  /** The receiver of the customers and orders webhooks; none when absent (settable by PUT /_sandbox/webhook-config). */
+  webhook?: WebhookTarget;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
 }

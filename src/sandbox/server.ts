@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { baseUrlOf, listeningPort } from '../http-server/serve.js';
 import { registerFaults } from './faults.js';
 import { sendError } from './http-answers.js';
 import type { SandboxOptions } from './options.js';
@@ -10,6 +11,7 @@ import { registerStock } from './routes/stock.js';
 import { registerOrderControls, registerOrders } from './routes/orders.js';
 import { seedSandboxState } from './seed.js';
 import type { SandboxState } from './state.js';
+import { registerWebhookControl } from './routes/webhooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,6 +56,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   registerOrders(app, state);
   registerControl(app, state);
   registerOrderControls(app, state);
+  registerWebhookControl(app, state);
+  if (options.webhook) state.webhooks.configure(options.webhook);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),
   );
@@ -63,8 +67,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   });
 
   await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { url: `http://${host}:${port}`, state, app, close: () => app.close() };
+  const url = baseUrlOf('http', options.host, listeningPort(app.server.address(), options.port));
+  return { url, state, app, close: () => app.close() };
 }

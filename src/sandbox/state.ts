@@ -3,7 +3,9 @@ import type { SalesRep } from '../domain/sales-rep.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
 import { SandboxClock } from './clock.js';
-import { OrderStore } from './orders/store.js';
+import { OrderStore, summaryOf } from './orders/store.js';
+import { EventOutbox } from './events.js';
+import { WebhookSender } from './webhooks/sender.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
@@ -12,14 +14,21 @@ export class SandboxState {
   sellers: SalesRep[] = [];
   /** Catalogue, stock lines and the stock queue; seeded by seedSandboxState. */
   stock = new StockState();
+  /** Customer and order events for the webhook sender, in publication order. */
+  readonly events = new EventOutbox();
   /** Customers, store settings, CEP table and e-mail outbox; seeded by seedSandboxState. */
-  customers = new CustomerStore();
+  customers = new CustomerStore(this.events);
+  /** Sends the outbox's events to the configured receiver, as the platform's webhooks. */
+  readonly webhooks = new WebhookSender(this.events, () => new Date(this.clock.now()));
 
   /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */
   constructor(
     readonly clock = new SandboxClock(),
     readonly orders = new OrderStore({ customers: [], products: [] }, Math.random),
-  ) {}
+  ) {
+    // Generated and churned orders reach the receiver as the orders webhook, which carries the summary fields.
+    orders.onOrderChanged.push((order) => this.events.publish({ kind: 'orders', payload: summaryOf(order) }));
+  }
 
   issueToken(nowMs: number, ttlSeconds: number): string {
     const token = randomBytes(24).toString('base64url');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EventOutbox } from '../events.js';
 import type { CepTable } from './cep-table.js';
 import { defaultStoreSettings, type StoreSettings } from './settings.js';
 
@@ -84,21 +85,20 @@ export interface OutboxEmail {
   sentAt: string;
 }
 
-export type CustomerEvent = { kind: 'created' | 'updated'; customer: Customer };
-
 /** The customers of the simulated store, its settings, its CEP lookup table and its e-mail outbox. */
 export class CustomerStore {
   settings: StoreSettings = defaultStoreSettings;
   ceps: CepTable = new Map();
   readonly outbox: OutboxEmail[] = [];
-  /** Called after each create and update (for the customers webhook). */
-  readonly listeners = new Set<(event: CustomerEvent) => void>();
   private readonly byKey = new Map<string, StoredCustomer>();
   /** Lower-cased e-mail to document key. */
   private readonly byEmail = new Map<string, string>();
   private lastCustomerId = 0;
   private lastAddressId = 0;
   private lastEmailId = 0;
+
+  /** `events` receives the customers webhook's payload after each create and update. */
+  constructor(private readonly events?: EventOutbox) {}
 
   get size(): number {
     return this.byKey.size;
@@ -127,12 +127,12 @@ export class CustomerStore {
   add(stored: StoredCustomer): void {
     this.byKey.set(stored.key, stored);
     this.byEmail.set(stored.customer.email.toLowerCase(), stored.key);
-    this.emit({ kind: 'created', customer: stored.customer });
+    this.publish(stored.customer);
   }
 
-  /** Tells listeners that a stored customer changed (its record is changed in place). */
+  /** Publishes the customers webhook for a stored customer that changed (its record is changed in place). */
   changed(stored: StoredCustomer): void {
-    this.emit({ kind: 'updated', customer: stored.customer });
+    this.publish(stored.customer);
   }
 
   sendNewCustomerEmail(stored: StoredCustomer, nowIso: string): void {
@@ -186,7 +186,34 @@ export class CustomerStore {
     });
   }
 
-  private emit(event: CustomerEvent): void {
-    for (const listener of this.listeners) listener(event);
+  private publish(customer: Customer): void {
+    this.events?.publish({ kind: 'customers', payload: customerWebhookPayload(customer) });
   }
+}
+
+/** The customers webhook's body: the fields of platform-spec.md "Customers webhook", from the stored customer. */
+export function customerWebhookPayload(customer: Customer): Record<string, unknown> {
+  return {
+    id: customer.id,
+    document: customer.document,
+    name: customer.name,
+    tradingName: customer.tradingName,
+    contactName: customer.contactName,
+    documentType: customer.documentType,
+    dateCreated: customer.dateCreated,
+    email: customer.email,
+    phone: customer.phone,
+    address: customer.address.map((address) => ({
+      id: address.id,
+      name: address.name,
+      street: address.street,
+      number: address.number,
+      complement: address.complement,
+      quarter: address.quarter,
+      city: address.city,
+      state: address.state,
+      zipcode: address.zipcode,
+      principal: address.principal,
+    })),
+  };
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxOptions } from '../options.js';
 import type { SandboxState } from '../state.js';
 import { sendError } from '../http-answers.js';
+import { sameSecret } from '../../http-server/same-secret.js';
 
 /** `POST /v1/auth/token` (DESIGN.md §4) and the Bearer check every platform route sits behind. */
 export function registerAuth(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
@@ -43,14 +43,4 @@ function credentialsOf(request: FastifyRequest): { username: string; password: s
     return { username: body.username, password: body.password };
   }
   return undefined;
-}
-
-/** Compares secrets in constant time, so the answer's timing says nothing about how much matched. */
-export function sameSecret(given: string, expected: string): boolean {
-  // Digests have one length, so not even the secret's length leaks through an early return.
-  return timingSafeEqual(sha256(given), sha256(expected));
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }

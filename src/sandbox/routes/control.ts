@@ -9,6 +9,7 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
     state.requestCounts.clear();
     return { ok: true };
   });
+  app.get('/_sandbox/events', open, async () => state.events.list());
   app.post('/_sandbox/tokens/revoke', open, async () => {
     const revoked = state.tokens.size;
     state.tokens.clear();

@@ -1,0 +1,137 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import { httpUrl, wholeNumber } from '../../cli/parse.js';
+import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
+import type { InboxOptions } from './inbox.js';
+import type { ListenOptions } from './listen.js';
+import type { ReplayOptions } from './replay.js';
+import type { TriggerOptions } from './trigger.js';
+
+const secretFileHelp =
+  'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
+
+/** `b2bctl webhook listen|trigger|inbox|replay` (DESIGN.md §9). */
+export function register(program: Command, dispatch: Dispatch): void {
+  const webhook = program
+    .command('webhook')
+    .description("receive the platform's webhooks, or play the platform against a receiver");
+
+  webhook
+    .command('listen')
+    .description('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
+    .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
+    .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
+    .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
+    .option('--client-secret-file <file>', secretFileHelp)
+    .option('--inbox <dir>', 'folder of the NDJSON inbox (default: webhooks/inbox in the config folder)')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
+    .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
+    .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
+    .option(
+      '--forward-to <url>',
+      "POST each stored event to the ERP's endpoint, in order, retrying until taken",
+      httpUrl,
+    )
+    .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+    .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
+    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
+    .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
+    .action((options: Record<string, unknown>, command: Command) =>
+      dispatch<ListenOptions>(command, async () => (await import('./listen.js')).run, {
+        host: options.host as string,
+        port: options.port as number,
+        clientId: options.clientId as string | undefined,
+        clientSecretFile: options.clientSecretFile as string | undefined,
+        inbox: options.inbox as string | undefined,
+        tokenTtl: options.tokenTtl as number,
+        bodyLimit: options.bodyLimit as number,
+        requestTimeout: options.requestTimeout as number,
+        forwardTo: options.forwardTo as string | undefined,
+        exec: options.exec as string | undefined,
+        fetchOrders: options.fetchOrders === true,
+        tlsCert: options.tlsCert as string | undefined,
+        tlsKey: options.tlsKey as string | undefined,
+        groupCommit: options.groupCommit !== false,
+      }),
+    );
+
+  webhook
+    .command('trigger')
+    .description('play the platform: ask a token in the chosen style, then send one event, reporting each step')
+    .argument('<kind>', 'customers or orders', kindArgument)
+    .requiredOption('--url <base>', "the receiver's base URL, such as http://127.0.0.1:8788", httpUrl)
+    .addOption(
+      new Option('--style <style>', 'token request style').choices(['basic', 'body', 'headers']).default('basic'),
+    )
+    .requiredOption('--client-id <id>', 'client id to authenticate with')
+    .option('--client-secret-file <file>', secretFileHelp)
+    .option('--data <file>', 'JSON file with the event to send (default: a realistic sample)')
+    .option(
+      '--token-path <path>',
+      'token route of the receiver (default: the webhook.paths.token setting, /oauth/token)',
+    )
+    .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
+    .action((kind: WebhookKind, options: Record<string, unknown>, command: Command) =>
+      dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
+        kind,
+        url: options.url as string,
+        style: options.style as TriggerOptions['style'],
+        clientId: options.clientId as string,
+        clientSecretFile: options.clientSecretFile as string | undefined,
+        data: options.data as string | undefined,
+        tokenPath: options.tokenPath as string | undefined,
+        eventPath: options.eventPath as string | undefined,
+      }),
+    );
+
+  webhook
+    .command('inbox')
+    .description('list the stored events, oldest first')
+    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
+    .option('--since <iso>', 'only events received at or after this time', isoTime)
+    .action((options: Record<string, unknown>, command: Command) =>
+      dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, {
+        inbox: options.inbox as string | undefined,
+        kind: options.kind as WebhookKind | undefined,
+        since: options.since as string | undefined,
+      }),
+    );
+
+  webhook
+    .command('replay')
+    .description('re-deliver stored events, in order, to a URL or a command')
+    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
+    .option('--since <iso>', 'only events received at or after this time', isoTime)
+    .option('--to <url>', 'POST each event (its inbox record) to this URL', httpUrl)
+    .option('--exec <command>', 'run this shell command per event, the event on stdin')
+    .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
+    .action((options: Record<string, unknown>, command: Command) => {
+      if ((options.to === undefined) === (options.exec === undefined)) {
+        command.error('error: give exactly one of --to URL or --exec COMMAND.', { exitCode: 2 });
+      }
+      return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, {
+        inbox: options.inbox as string | undefined,
+        kind: options.kind as WebhookKind | undefined,
+        since: options.since as string | undefined,
+        to: options.to as string | undefined,
+        exec: options.exec as string | undefined,
+        attempts: options.attempts as number,
+      });
+    });
+}
+
+function kindArgument(value: string): WebhookKind {
+  if (!(webhookKinds as readonly string[]).includes(value))
+    throw new InvalidArgumentError('expected customers or orders.');
+  return value as WebhookKind;
+}
+
+function isoTime(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError('expected an ISO-8601 time such as 2026-11-23T06:00:00Z.');
+  }
+  return value;
+}

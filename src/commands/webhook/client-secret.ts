@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { InputError, UsageError } from '../../errors.js';
+
+/**
+ * The webhook client secret, never from argv: B2BCTL_WEBHOOK_CLIENT_SECRET, else the file named by
+ * --client-secret-file, else the file named by the profile's webhook.clientSecretFile setting.
+ */
+export async function webhookClientSecret(context: Context, secretFileFlag: string | undefined): Promise<string> {
+  const fromEnvironment = context.env.B2BCTL_WEBHOOK_CLIENT_SECRET;
+  if (fromEnvironment) return fromEnvironment;
+  const file = secretFileFlag ?? (await profileSetting(context, 'webhook.clientSecretFile'));
+  if (file === undefined) {
+    throw new UsageError(
+      'No webhook client secret: set B2BCTL_WEBHOOK_CLIENT_SECRET or pass --client-secret-file FILE (never the secret itself on the command line).',
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      `Cannot read the client secret file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      {
+        file,
+        missing: true,
+      },
+    );
+  }
+  // A file written with `echo` ends with a newline that is not part of the secret.
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
+  return secret;
+}
+
+/** A profile setting's value, or undefined when it is unset or no profile can be opened. */
+export async function profileSetting(context: Context, key: string): Promise<string | undefined> {
+  try {
+    const session = await context.session();
+    return session.setting(key).value || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import type { WebhookKind } from '../../domain/webhook-events.js';
+import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../errors.js';
+import { deliverWebhook, sampleEvent, type DeliveryStep } from '../../webhook/sender.js';
+import type { TokenStyle } from '../../webhook/tokens.js';
+import { profileSetting, webhookClientSecret } from './client-secret.js';
+import { defaultReceiverPaths } from '../../webhook/receiver.js';
+
+export interface TriggerOptions {
+  kind: WebhookKind;
+  url: string;
+  style: TokenStyle;
+  clientId: string;
+  clientSecretFile?: string;
+  /** A JSON file with the event to send instead of the sample. */
+  data?: string;
+  tokenPath?: string;
+  eventPath?: string;
+}
+
+/** `b2bctl webhook trigger`: plays the platform against a receiver, token first, and reports each step. */
+export async function run(options: TriggerOptions, context: Context): Promise<void> {
+  const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
+  const payload =
+    options.data === undefined
+      ? sampleEvent(options.kind, new Date(context.clock.now()))
+      : await readEventFile(options.data);
+  const tokenPath =
+    options.tokenPath ?? (await profileSetting(context, 'webhook.paths.token')) ?? defaultReceiverPaths.token;
+  const eventPath =
+    options.eventPath ??
+    (await profileSetting(context, `webhook.paths.${options.kind}`)) ??
+    defaultReceiverPaths[options.kind];
+  const outcome = await deliverWebhook(
+    {
+      url: options.url,
+      style: options.style,
+      clientId: options.clientId,
+      clientSecret,
+      tokenPath,
+      customersPath: eventPath,
+      ordersPath: eventPath,
+    },
+    options.kind,
+    payload,
+  );
+  const format = context.outputFormat('ndjson');
+  for (const step of outcome.steps) {
+    context.io.stdout.write(`${format === 'table' ? stepLine(step) : JSON.stringify(step)}\n`);
+  }
+  if (outcome.delivered) return;
+  const failed = outcome.steps.at(-1) as DeliveryStep;
+  const what = `${failed.step === 'token' ? 'Token request' : `The ${options.kind} event`} to ${failed.url}`;
+  if (failed.error !== undefined && failed.status === undefined)
+    throw new UnavailableError(`${what} failed: ${failed.error}.`);
+  if (failed.step === 'token' && (failed.status === 401 || failed.status === 400)) {
+    throw new AuthError(
+      `${what} was refused (HTTP ${failed.status}) in the ${options.style} style: check --client-id, the secret and --style.`,
+    );
+  }
+  throw new PartialFailureError(
+    `${what} was answered ${failed.status === undefined ? failed.error : `HTTP ${failed.status}`}.`,
+  );
+}
+
+function stepLine(step: DeliveryStep): string {
+  const outcome = step.status !== undefined ? `HTTP ${step.status}` : `failed: ${step.error}`;
+  const answer = step.step === 'event' && step.answer ? `  ${step.answer.replace(/\s+/g, ' ')}` : '';
+  return `${step.step.padEnd(5)}  ${outcome}  ${step.url}${answer}${step.error && step.status !== undefined ? `  (${step.error})` : ''}`;
+}
+
+async function readEventFile(file: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      `${file}: cannot read the event file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      { file, missing: true },
+    );
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON (${(error as Error).message}); --data takes one JSON event.`, {
+      file,
+    });
+  }
+  // Sent as written, so a receiver can be tested with exactly the bytes in the file.
+  return text;
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The platform's two webhooks (platform-spec.md, "Events"): which fields each payload is documented to carry,
+ * how a payload that does not match is described, and the key that recognises a redelivery. Pure rules.
+ */
+export type WebhookKind = 'customers' | 'orders';
+export const webhookKinds: readonly WebhookKind[] = ['customers', 'orders'];
+
+type FieldType = 'integer' | 'string' | 'boolean' | 'array';
+
+const documentedFields: Record<WebhookKind, Readonly<Record<string, FieldType>>> = {
+  customers: {
+    id: 'integer',
+    document: 'string',
+    name: 'string',
+    tradingName: 'string',
+    contactName: 'string',
+    documentType: 'string',
+    dateCreated: 'string',
+    email: 'string',
+    phone: 'string',
+    address: 'array',
+  },
+  orders: {
+    id: 'integer',
+    orderId: 'integer',
+    status: 'string',
+    approvalWorkflow: 'boolean',
+    workflowIsApproved: 'boolean',
+    dateCreated: 'string',
+    lastUpdated: 'string',
+    partnerCompanyName: 'string',
+    partnerDocument: 'string',
+  },
+};
+
+/**
+ * What in a payload does not match the document, one short phrase each; empty when it matches. A mismatch never
+ * rejects the event (it is stored and flagged): the platform may add fields, send nulls, or a full-order variant.
+ */
+export function payloadMismatches(kind: WebhookKind, payload: unknown): string[] {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    return [
+      `payload is ${Array.isArray(payload) ? 'an array' : payload === null ? 'null' : `a ${typeof payload}`}, not an object`,
+    ];
+  }
+  const record = payload as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [field, type] of Object.entries(documentedFields[kind])) {
+    const value = record[field];
+    // A null is how the platform's own answers show an empty text field; only the id must be there.
+    if (value === undefined) problems.push(`${field} missing`);
+    else if (value !== null && !hasType(value, type)) problems.push(`${field} is not ${articleOf(type)} ${type}`);
+    else if (value === null && field === 'id') problems.push('id is null');
+  }
+  if (kind === 'customers' && typeof record.documentType === 'string' && !['pf', 'pj'].includes(record.documentType)) {
+    problems.push(`documentType ${JSON.stringify(record.documentType)} is not pf or pj`);
+  }
+  return problems;
+}
+
+/**
+ * The key under which a redelivery of the same event is recognised: for orders the id and lastUpdated (a new
+ * version of an order is a new event), for customers the id and a hash of the content (an update of the same
+ * customer is a new event, the same content twice is not); anything without an id by a hash of its content.
+ */
+export function deduplicationKey(kind: WebhookKind, payload: unknown): string {
+  const record = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : undefined;
+  const id = (record as Record<string, unknown> | undefined)?.id;
+  const idText = typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
+  if (kind === 'orders' && idText !== undefined) {
+    const lastUpdated = (record as Record<string, unknown>).lastUpdated;
+    if (typeof lastUpdated === 'string') return `orders:${idText}:${lastUpdated}`;
+  }
+  return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
+}
+
+function contentHash(payload: unknown): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('base64url').slice(0, 22);
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'array') return Array.isArray(value);
+  return typeof value === type;
+}
+
+function articleOf(type: FieldType): string {
+  return type === 'integer' || type === 'array' ? 'an' : 'a';
+}

@@ -1,0 +1,115 @@
+import type { DeliveryStep, WebhookTarget } from '../../webhook/sender.js';
+import { deliverWebhook } from '../../webhook/sender.js';
+import type { EventOutbox, OutboxEvent, WebhookKind } from '../events.js';
+
+/** One notification as the platform's panel lists it. */
+export interface WebhookDelivery {
+  id: number;
+  kind: WebhookKind;
+  /** The outbox event it came from. */
+  sequence: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** The last attempt's steps: token request, then the event. */
+  steps: DeliveryStep[];
+  error?: string;
+  createdAt: string;
+  lastAttemptAt?: string;
+  payload: unknown;
+}
+
+/**
+ * The platform's sending side: each outbox event becomes a delivery to the configured receiver, sent after the
+ * route's own answer (the platform does not wait for the receiver), one at a time in publication order, token
+ * first. Like the platform, it does not retry by itself; a failed delivery is resent by hand (the resend route).
+ */
+export class WebhookSender {
+  private target: WebhookTarget | undefined;
+  private readonly deliveries: WebhookDelivery[] = [];
+  private lastId = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    events: EventOutbox,
+    private readonly now: () => Date,
+    private readonly capacity = 1000,
+  ) {
+    events.subscribe((event) => this.enqueue(event));
+  }
+
+  configure(target: WebhookTarget | undefined): void {
+    this.target = target;
+  }
+
+  /** The configured receiver without its secret. */
+  describe(): Omit<WebhookTarget, 'clientSecret'> | undefined {
+    if (!this.target) return undefined;
+    const shown: Partial<WebhookTarget> = { ...this.target };
+    delete shown.clientSecret;
+    return shown as Omit<WebhookTarget, 'clientSecret'>;
+  }
+
+  list(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  /** Sends a delivery again (the panel's resend); undefined when there is no such delivery. */
+  resend(id: number): WebhookDelivery | undefined {
+    const delivery = this.deliveries.find((candidate) => candidate.id === id);
+    if (delivery) this.schedule(delivery);
+    return delivery;
+  }
+
+  /** Resolves once every queued delivery has been attempted (tests and the demo wait on it). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private enqueue(event: OutboxEvent): void {
+    if (!this.target) return;
+    const delivery: WebhookDelivery = {
+      id: ++this.lastId,
+      kind: event.kind,
+      sequence: event.sequence,
+      status: 'pending',
+      attempts: 0,
+      steps: [],
+      createdAt: this.now().toISOString(),
+      payload: event.payload,
+    };
+    this.deliveries.push(delivery);
+    if (this.deliveries.length > this.capacity) this.deliveries.shift();
+    this.schedule(delivery);
+  }
+
+  private schedule(delivery: WebhookDelivery): void {
+    delivery.status = 'pending';
+    // Chained, so deliveries go out in publication order and never inside the route that published them.
+    this.queue = this.queue
+      .then(() => this.attempt(delivery))
+      .catch((error: unknown) => {
+        // A failure of one delivery (a bad target URL) must not stop the queue for the ones after it.
+        delivery.status = 'failed';
+        delivery.error = (error as Error).message;
+      });
+  }
+
+  private async attempt(delivery: WebhookDelivery): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const target = this.target;
+    delivery.attempts++;
+    delivery.lastAttemptAt = this.now().toISOString();
+    if (!target) {
+      delivery.status = 'failed';
+      delivery.error = 'no receiver configured';
+      return;
+    }
+    const outcome = await deliverWebhook(target, delivery.kind, delivery.payload);
+    delivery.steps = outcome.steps;
+    delivery.status = outcome.delivered ? 'delivered' : 'failed';
+    const failed = outcome.steps.at(-1);
+    delivery.error = outcome.delivered
+      ? undefined
+      : `${failed?.step ?? 'token'} ${failed?.status !== undefined ? `HTTP ${failed.status}` : (failed?.error ?? 'failed')}`;
+  }
+}

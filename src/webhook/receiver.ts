@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
+import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import type { Inbox, InboxRecord } from './inbox.js';
+import { credentialsOfTokenRequest, TokenIssuer } from './tokens.js';
+
+export interface ReceiverPaths {
+  token: string;
+  customers: string;
+  orders: string;
+}
+
+export const defaultReceiverPaths: ReceiverPaths = {
+  token: '/oauth/token',
+  customers: '/webhooks/customers',
+  orders: '/webhooks/orders',
+};
+
+export interface ReceiverOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  tokenTtlSeconds: number;
+  inbox: Inbox;
+  paths: ReceiverPaths;
+  /** Largest event body accepted (413 above). */
+  bodyLimitBytes: number;
+  /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
+  requestTimeoutMs: number;
+  tls?: { cert: Buffer; key: Buffer };
+  now?: () => number;
+  /** Called once per stored event, after it is on disk and before the 2xx is sent. */
+  onStored?: (record: InboxRecord) => void;
+  /** Called for a redelivery that was answered 2xx without storing it again. */
+  onDuplicate?: (kind: WebhookKind, key: string) => void;
+  log?: (message: string) => void;
+}
+
+export interface RunningReceiver extends RunningServer {
+  tokens: TokenIssuer;
+}
+
+/** A JSON body kept with its own text, so the inbox stores the event exactly as it was sent. */
+interface JsonBody {
+  raw: string;
+  value: unknown;
+}
+
+const jsonContentType = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/**
+ * Starts the webhook receiver (DESIGN.md §9). Fastify over node's own server: fastify enforces the body limit
+ * while the body streams in (413 without buffering 3 MB), answers 415 for unknown content types and reads the
+ * body with backpressure; the node server under it (built here, so its timeouts can be set) answers 408 to a
+ * client that trickles its request and frees the connection, checked every second rather than node's default 30 s.
+ */
+export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
+  const now = options.now ?? Date.now;
+  const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
+  const inFlight = new Map<string, Promise<void>>();
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
+    keepAliveTimeout: 5000,
+  };
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
+    forceCloseConnections: 'idle',
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+      options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
+        : createHttpServer(serverOptions, handler),
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
+    const raw = text as string;
+    try {
+      done(null, { raw, value: JSON.parse(raw) } satisfies JsonBody);
+    } catch (error) {
+      done(
+        Object.assign(new Error(`Body is not valid JSON: ${(error as Error).message}`), { statusCode: 400 }),
+        undefined,
+      );
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', inboxBytes: options.inbox.committedSize }));
+
+  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
+    const body = isJsonBody(request.body) ? request.body.value : request.body;
+    const verdict = credentialsOfTokenRequest({
+      headers: request.headers,
+      query: request.query as Record<string, unknown>,
+      body,
+    });
+    if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
+    if (!tokens.accepts(verdict.clientId, verdict.clientSecret)) {
+      options.log?.(`Token refused: wrong client credentials (${verdict.style} style) from ${request.ip}.`);
+      return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
+    }
+    reply.header('cache-control', 'no-store');
+    return { access_token: tokens.issue(), token_type: 'Bearer', expires_in: tokens.ttlSeconds };
+  });
+
+  const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    const verdict = match?.[1] ? tokens.check(match[1]) : 'missing';
+    if (verdict === 'valid') return;
+    const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
+      verdict
+    ];
+    // Answered before the body is read: an unauthenticated sender never gets to fill memory or the disk.
+    reply.header('www-authenticate', `Bearer error="invalid_token"`);
+    return reply.code(401).send({ error: 'invalid_token', error_description: description });
+  };
+
+  for (const kind of ['customers', 'orders'] as const) {
+    app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
+      if (!jsonContentType.test(mediaType(request.headers['content-type'])) || !isJsonBody(request.body)) {
+        return reply
+          .code(415)
+          .send({ error: 'unsupported_media_type', error_description: 'Send the event as application/json' });
+      }
+      const { raw, value } = request.body;
+      const key = deduplicationKey(kind, value);
+      // The same event delivered concurrently: the later copy waits for the first one's fate, then decides.
+      for (let running = inFlight.get(key); running; running = inFlight.get(key)) await running.catch(() => undefined);
+      if (options.inbox.has(key)) {
+        options.onDuplicate?.(kind, key);
+        return { status: 'duplicate' };
+      }
+      const record: InboxRecord = {
+        receivedAt: new Date(now()).toISOString(),
+        kind,
+        deliveryId: randomUUID(),
+        key,
+        flags: payloadMismatches(kind, value),
+        event: value,
+      };
+      const storing = options.inbox.append(record, raw);
+      inFlight.set(key, storing);
+      try {
+        await storing;
+      } catch (error) {
+        options.log?.(
+          `Could not store a ${kind} event in ${options.inbox.file}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
+        );
+        return reply.code(503).send({
+          error: 'inbox_unavailable',
+          error_description: 'The event could not be stored; send it again later',
+        });
+      } finally {
+        inFlight.delete(key);
+      }
+      options.onStored?.(record);
+      return { status: 'stored', deliveryId: record.deliveryId };
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ error: 'not_found', error_description: `No route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const code = errorCodes[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
+    return reply.code(status).send({ error: code, error_description: error.message });
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const url = baseUrlOf(
+    options.tls ? 'https' : 'http',
+    options.host,
+    listeningPort(app.server.address(), options.port),
+  );
+  return { url, tokens, close: () => app.close() };
+}
+
+const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };
+
+function isJsonBody(body: unknown): body is JsonBody {
+  return body !== null && typeof body === 'object' && 'raw' in body && 'value' in body;
+}
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { sameSecret } from '../http-server/same-secret.js';
+
+/** The three token request styles of platform-spec.md, "Authentication of the receiver of webhooks". */
+export type TokenStyle = 'basic' | 'body' | 'headers';
+export const tokenStyles: readonly TokenStyle[] = ['basic', 'body', 'headers'];
+
+export interface TokenRequestParts {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  query: Readonly<Record<string, unknown>>;
+  /** The parsed body: a form's fields or a JSON value; undefined when there was none. */
+  body: unknown;
+}
+
+export type CredentialsVerdict =
+  | { style: TokenStyle; clientId: string; clientSecret: string }
+  | { problem: string; error: 'invalid_request' | 'unsupported_grant_type' };
+
+/** Which style a token request uses and the credentials it carries, or what is wrong with it. */
+export function credentialsOfTokenRequest(request: TokenRequestParts): CredentialsVerdict {
+  const body =
+    request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+  const basic = /^Basic\s+(\S+)$/i.exec(headerText(request.headers.authorization) ?? '');
+  if (basic?.[1]) {
+    if (body.grant_type !== 'client_credentials') {
+      return {
+        error: 'unsupported_grant_type',
+        problem: 'Basic credentials need the form field grant_type=client_credentials',
+      };
+    }
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0)
+      return { error: 'invalid_request', problem: 'Basic credentials must be base64 of clientId:clientSecret' };
+    return { style: 'basic', clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+  }
+  if (typeof body.clientId === 'string' && typeof body.clientSecret === 'string') {
+    return { style: 'body', clientId: body.clientId, clientSecret: body.clientSecret };
+  }
+  const username = headerText(request.headers.username);
+  const password = headerText(request.headers.password);
+  if (username !== undefined && password !== undefined) {
+    if (request.query.grant_type !== 'password') {
+      return {
+        error: 'unsupported_grant_type',
+        problem: 'username/password headers need the query parameter grant_type=password',
+      };
+    }
+    return { style: 'headers', clientId: username, clientSecret: password };
+  }
+  return {
+    error: 'invalid_request',
+    problem:
+      'Send Basic credentials with grant_type=client_credentials, a JSON body with clientId and clientSecret, or username/password headers with ?grant_type=password',
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Access tokens this receiver issued: random, held only in memory (a token from another instance or from before a
+ * restart is unknown), each expiring after the configured lifetime.
+ */
+export class TokenIssuer {
+  private readonly expiryByToken = new Map<string, number>();
+
+  constructor(
+    private readonly clientId: string,
+    private readonly clientSecret: string,
+    readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether the credentials are this receiver's; both parts compared in constant time. */
+  accepts(clientId: string, clientSecret: string): boolean {
+    // Both comparisons always run, so the timing does not tell which part was wrong.
+    const idMatches = sameSecret(clientId, this.clientId);
+    const secretMatches = sameSecret(clientSecret, this.clientSecret);
+    return idMatches && secretMatches;
+  }
+
+  issue(): string {
+    const now = this.now();
+    // A platform that asks for a token before every event would otherwise fill memory with dead tokens.
+    if (this.expiryByToken.size >= 10_000) {
+      for (const [token, expiresAt] of this.expiryByToken) if (expiresAt <= now) this.expiryByToken.delete(token);
+    }
+    const token = randomBytes(32).toString('base64url');
+    this.expiryByToken.set(token, now + this.ttlSeconds * 1000);
+    return token;
+  }
+
+  check(token: string): 'valid' | 'expired' | 'unknown' {
+    const expiresAt = this.expiryByToken.get(token);
+    if (expiresAt === undefined) return 'unknown';
+    if (this.now() < expiresAt) return 'valid';
+    this.expiryByToken.delete(token);
+    return 'expired';
+  }
+}

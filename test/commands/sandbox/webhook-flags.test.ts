@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/sandbox.js';
+import { ExitCode, type B2bctlError } from '../../../src/errors.js';
+import { seedDirectory } from '../../e2e/harness.js';
+import {
+  clientId,
+  clientSecret,
+  removeReceiverFolders,
+  startTestReceiver,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+import { memoryContext } from '../webhook/memory-context.js';
+
+afterAll(removeReceiverFolders);
+
+describe('sandbox --webhook-* flags', () => {
+  it.each([
+    [{ webhookClientId: clientId }, { B2BCTL_CONFIG_DIR: '/nonexistent' }],
+    [{}, { B2BCTL_CONFIG_DIR: '/nonexistent', B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret }],
+  ])('--webhook-url needs a client id and the secret in the environment (%j)', async (flags, env) => {
+    const memory = memoryContext(env);
+    const failure = (await run(
+      { port: 0, seed: seedDirectory, webhookUrl: 'http://127.0.0.1:9/', ...flags },
+      memory.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
+    expect(failure.exitCode).toBe(ExitCode.usage);
+    expect(failure.message).toBe(
+      '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('configures the sender from the flags, and shows it without the secret', async () => {
+    const receiver = await startTestReceiver();
+    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const running = run(
+      {
+        port: 0,
+        seed: seedDirectory,
+        webhookUrl: receiver.url,
+        webhookStyle: 'headers',
+        webhookClientId: clientId,
+        webhookTokenPath: '/oauth/token',
+      },
+      memory.context,
+    );
+    const url = await memory.firstLine();
+    const config = (await (await fetch(`${url}/_sandbox/webhook-config`)).json()) as Record<string, unknown>;
+    expect(config).toEqual({
+      url: receiver.url,
+      style: 'headers',
+      clientId,
+      tokenPath: '/oauth/token',
+      customersPath: '/webhooks/customers',
+      ordersPath: '/webhooks/orders',
+    });
+    memory.interrupt();
+    await running;
+    await receiver.close();
+  });
+});

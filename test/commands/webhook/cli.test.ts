@@ -1,0 +1,117 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { Dispatch } from '../../../src/cli/command-group.js';
+import { register } from '../../../src/commands/webhook/cli.js';
+
+/** Parses argv through the webhook group with the verb mocked: the options it would have been given, or the error. */
+async function parse(argv: string[]): Promise<{ options?: unknown; error?: string }> {
+  const program = new Command('b2bctl').exitOverride();
+  let captured: unknown;
+  const dispatch: Dispatch = async (_command, load, options) => {
+    expect(typeof load).toBe('function');
+    captured = options;
+  };
+  register(program, dispatch);
+  let errorText = '';
+  const silence = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeErr: (text) => (errorText += text), writeOut: () => undefined });
+    for (const subcommand of command.commands) silence(subcommand);
+  };
+  silence(program);
+  try {
+    await program.parseAsync(['node', 'b2bctl', 'webhook', ...argv]);
+    return { options: captured };
+  } catch {
+    return { error: errorText.trim() };
+  }
+}
+
+describe('webhook cli', () => {
+  it('listen: defaults and typed flags', async () => {
+    expect((await parse(['listen', '--client-id', 'erp'])).options).toEqual({
+      host: '127.0.0.1',
+      port: 8788,
+      clientId: 'erp',
+      clientSecretFile: undefined,
+      inbox: undefined,
+      tokenTtl: 3600,
+      bodyLimit: 1048576,
+      requestTimeout: 10000,
+      forwardTo: undefined,
+      exec: undefined,
+      fetchOrders: false,
+      tlsCert: undefined,
+      tlsKey: undefined,
+      groupCommit: true,
+    });
+    expect(
+      (
+        await parse([
+          'listen',
+          '--port',
+          '0',
+          '--token-ttl',
+          '1',
+          '--forward-to',
+          'http://erp/hook',
+          '--exec',
+          'cat',
+          '--fetch-orders',
+          '--no-group-commit',
+        ])
+      ).options,
+    ).toMatchObject({
+      port: 0,
+      tokenTtl: 1,
+      forwardTo: 'http://erp/hook',
+      exec: 'cat',
+      fetchOrders: true,
+      groupCommit: false,
+    });
+  });
+
+  it.each([
+    [['listen', '--port', 'x'], /--port <port>' argument 'x' is invalid\. expected a whole number/],
+    [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
+    [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
+    [['listen', '--client-secret', 's'], /unknown option '--client-secret'/],
+    [['trigger', 'invoices', '--url', 'http://x', '--client-id', 'a'], /expected customers or orders/],
+    [['trigger', 'orders', '--client-id', 'a'], /required option '--url <base>' not specified/],
+    [
+      ['trigger', 'orders', '--url', 'http://x', '--client-id', 'a', '--style', 'oauth'],
+      /Allowed choices are basic, body, headers/,
+    ],
+    [['inbox', '--since', 'yesterday'], /expected an ISO-8601 time/],
+    [['replay'], /give exactly one of --to URL or --exec COMMAND/],
+    [['replay', '--to', 'http://x', '--exec', 'cat'], /give exactly one of --to URL or --exec COMMAND/],
+  ])('refuses %j', async (argv, message) => {
+    const result = await parse(argv);
+    expect(result.options).toBeUndefined();
+    expect(result.error).toMatch(message);
+  });
+
+  it('trigger and replay: options', async () => {
+    expect(
+      (await parse(['trigger', 'orders', '--url', 'http://r:1', '--client-id', 'a', '--style', 'headers'])).options,
+    ).toEqual({
+      kind: 'orders',
+      url: 'http://r:1',
+      style: 'headers',
+      clientId: 'a',
+      clientSecretFile: undefined,
+      data: undefined,
+      tokenPath: undefined,
+      eventPath: undefined,
+    });
+    expect(
+      (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,
+    ).toEqual({
+      inbox: undefined,
+      kind: 'customers',
+      since: '2026-11-23T00:00:00Z',
+      to: undefined,
+      exec: 'cat',
+      attempts: 3,
+    });
+  });
+});

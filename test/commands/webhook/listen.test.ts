@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run, type ListenOptions } from '../../../src/commands/webhook/listen.js';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+import {
+  clientId,
+  clientSecret,
+  inboxOnDisk,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+import { memoryContext } from './memory-context.js';
+
+afterAll(removeReceiverFolders);
+
+const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
+
+function options(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    clientId,
+    inbox,
+    tokenTtl: 3600,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 10_000,
+    fetchOrders: false,
+    groupCommit: true,
+    ...extra,
+  };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('webhook listen (in process)', () => {
+  it.each([
+    [
+      false,
+      /^\{"receivedAt":"[^"]+","kind":"orders","deliveryId":"[^"]+","key":"orders:48213:[^"]+","flags":\[\],"event":\{"id":48213/,
+    ],
+    [true, /^\d\d:\d\d:\d\d orders {4}order 48213 {2}AWAITING_PAYMENT {2}Comercial Exemplo Ltda$/],
+  ])('prints its URL first, then one line per stored event (stdout a terminal: %s)', async (tty, line) => {
+    const inbox = temporaryFolder();
+    const memory = memoryContext(
+      { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      { stdoutTTY: tty },
+    );
+    const running = run(options(inbox), memory.context);
+    const url = await memory.firstLine();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const token = await receiverToken(url);
+    expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
+    expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
+    memory.interrupt();
+    await running;
+    const lines = memory.stdout().trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(line);
+    expect(memory.stderr()).toContain('Webhook receiver stopped.');
+    expect(memory.stderr()).not.toContain(clientSecret);
+  });
+
+  it('refuses to start without a client id, naming the flag and the setting', async () => {
+    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const failure = await run(options(temporaryFolder(), { clientId: undefined }), memory.context).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).toBe(
+      'Give the client id the platform will use: --client-id ID (or the webhook.clientId setting).',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
+    const requests: string[] = [];
+    const platform = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: 48213, items: [{ sku: 'A', quantity: 2 }] }));
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    const inbox = temporaryFolder();
+    const memory = memoryContext({
+      B2BCTL_CONFIG_DIR: temporaryFolder(),
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
+      B2BCTL_TOKEN: 'platform-token',
+    });
+    const running = run(options(inbox, { fetchOrders: true }), memory.context);
+    const url = await memory.firstLine();
+    const answer = await postEvent(url, 'orders', order, await receiverToken(url));
+    const { deliveryId } = (await answer.json()) as { deliveryId: string };
+    const file = join(inbox, 'orders', '48213.json');
+    await until(() => existsSync(file));
+    memory.interrupt();
+    await running;
+    await new Promise((resolve) => platform.close(resolve));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      deliveryId,
+      order: { id: 48213, items: [{ sku: 'A', quantity: 2 }] },
+    });
+    expect(requests).toEqual(['GET /v1/orders/48213 Bearer platform-token']);
+  });
+
+  it('serves HTTPS with --tls-cert and --tls-key', async () => {
+    const folder = temporaryFolder();
+    const cert = join(folder, 'cert.pem');
+    const key = join(folder, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const running = run(options(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key }), memory.context);
+    const url = await memory.firstLine();
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    const token = await fetch(`${url}/oauth/token?grant_type=password`, {
+      method: 'POST',
+      headers: { username: clientId, password: clientSecret },
+      dispatcher,
+    } as unknown as RequestInit);
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    const event = await fetch(`${url}/webhooks/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(order),
+      dispatcher,
+    } as unknown as RequestInit);
+    expect(event.status).toBe(200);
+    memory.interrupt();
+    await running;
+    await dispatcher.close();
+    expect(inboxOnDisk(join(folder, 'inbox'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,77 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/webhook/trigger.js';
+import { InputError } from '../../../src/errors.js';
+import {
+  clientId,
+  clientSecret,
+  removeReceiverFolders,
+  startTestReceiver,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+import { memoryContext } from './memory-context.js';
+
+afterAll(removeReceiverFolders);
+
+/** A server that counts the requests it gets and answers 500 (it should never be reached). */
+async function countingServer(): Promise<{ url: string; count: () => number; server: Server }> {
+  let count = 0;
+  const server = createServer((_request, response) => {
+    count++;
+    response.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, count: () => count, server };
+}
+
+const env = () => ({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+
+describe('webhook trigger (in process)', () => {
+  it('sends the --data file byte for byte after the token, and prints each step on a terminal', async () => {
+    const receiver = await startTestReceiver();
+    const data = join(temporaryFolder(), 'event.json');
+    writeFileSync(data, '{\n  "id": 7, "orderId": 7, "lastUpdated": "2026-11-23T06:00:00.000Z", "extra": "kept"\n}\n');
+    const memory = memoryContext(env(), { stdoutTTY: true });
+    await run({ kind: 'orders', url: receiver.url, style: 'body', clientId, data }, memory.context);
+    await receiver.close();
+    expect(memory.stdout().split('\n')[0]).toBe(`token  HTTP 200  ${receiver.url}/oauth/token`);
+    expect(memory.stdout().split('\n')[1]).toMatch(/^event  HTTP 200  .*\/webhooks\/orders  \{"status":"stored"/);
+    const [stored] = receiver.onDisk();
+    expect(stored?.event).toEqual({ id: 7, orderId: 7, lastUpdated: '2026-11-23T06:00:00.000Z', extra: 'kept' });
+    expect(stored?.flags).toContain('status missing');
+  });
+
+  it.each([
+    ['{"id": 1,', /event\.json: not valid JSON \(.+\); --data takes one JSON event\./],
+    [undefined, /event\.json: cannot read the event file \(ENOENT\)\./],
+  ])('refuses a bad --data file (%j) and sends nothing', async (content, message) => {
+    const target = await countingServer();
+    const data = join(temporaryFolder(), 'event.json');
+    if (content !== undefined) writeFileSync(data, content);
+    const memory = memoryContext(env());
+    const failure = await run(
+      { kind: 'orders', url: target.url, style: 'basic', clientId, data },
+      memory.context,
+    ).catch((error: unknown) => error);
+    await new Promise((resolve) => target.server.close(resolve));
+    expect(failure).toBeInstanceOf(InputError);
+    expect((failure as Error).message).toMatch(message);
+    expect(target.count()).toBe(0);
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('refuses to run without a secret from the environment or a file, sending nothing', async () => {
+    const target = await countingServer();
+    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() });
+    const failure = await run({ kind: 'customers', url: target.url, style: 'basic', clientId }, memory.context).catch(
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => target.server.close(resolve));
+    expect((failure as Error).message).toBe(
+      'No webhook client secret: set B2BCTL_WEBHOOK_CLIENT_SECRET or pass --client-secret-file FILE (never the secret itself on the command line).',
+    );
+    expect(target.count()).toBe(0);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { deduplicationKey, payloadMismatches } from '../../../src/domain/webhook-events.js';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+
+const now = new Date('2026-11-23T06:00:00Z');
+
+describe('payloadMismatches', () => {
+  it.each(['customers', 'orders'] as const)('finds nothing wrong with the sample %s event', (kind) => {
+    expect(payloadMismatches(kind, sampleEvent(kind, now))).toEqual([]);
+  });
+
+  it.each([
+    ['customers', [1, 2], ['payload is an array, not an object']],
+    ['orders', null, ['payload is null, not an object']],
+    ['orders', 'text', ['payload is a string, not an object']],
+    ['orders', { ...sampleEvent('orders', now), id: '12' }, ['id is not an integer']],
+    ['customers', { ...sampleEvent('customers', now), documentType: 'cnpj' }, ['documentType "cnpj" is not pf or pj']],
+  ] as const)('%s %j is flagged', (kind, payload, expected) => {
+    expect(payloadMismatches(kind, payload)).toEqual(expected);
+  });
+
+  it('names each missing field and accepts nulls and extra fields', () => {
+    const { status: _status, ...withoutStatus } = sampleEvent('orders', now);
+    expect(payloadMismatches('orders', { ...withoutStatus, partnerCompanyName: null, extra: 1 })).toEqual([
+      'status missing',
+    ]);
+  });
+});
+
+describe('deduplicationKey', () => {
+  it('keys an order by id and lastUpdated, whatever else changed', () => {
+    const order = sampleEvent('orders', now);
+    expect(deduplicationKey('orders', order)).toBe(`orders:48213:${now.toISOString()}`);
+    expect(deduplicationKey('orders', { ...order, status: 'PAID' })).toBe(deduplicationKey('orders', order));
+    expect(deduplicationKey('orders', { ...order, lastUpdated: '2026-11-23T07:00:00.000Z' })).not.toBe(
+      deduplicationKey('orders', order),
+    );
+  });
+
+  it('keys a customer by id and content: an update is a new event, the same content twice is not', () => {
+    const customer = sampleEvent('customers', now);
+    expect(deduplicationKey('customers', { ...customer })).toBe(deduplicationKey('customers', customer));
+    expect(deduplicationKey('customers', { ...customer, phone: '(11) 9999-0000' })).not.toBe(
+      deduplicationKey('customers', customer),
+    );
+    expect(deduplicationKey('customers', customer)).toMatch(/^customers:1017:/);
+  });
+
+  it('keys a payload without an id by kind and content', () => {
+    expect(deduplicationKey('orders', [1])).toMatch(/^orders:-:/);
+    expect(deduplicationKey('orders', [1])).not.toBe(deduplicationKey('customers', [1]));
+  });
+});

@@ -1,0 +1,245 @@
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+import { Inbox, inboxFileName } from '../../../src/webhook/inbox.js';
+import {
+  clientId,
+  clientSecret,
+  inboxOnDisk,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  startTestReceiver,
+  temporaryFolder,
+  type TestReceiver,
+} from '../../support/webhook-receiver.js';
+
+const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
+const customer = sampleEvent('customers', new Date('2026-11-23T06:00:00Z'));
+const running: TestReceiver[] = [];
+
+async function receiver(...parameters: Parameters<typeof startTestReceiver>): Promise<TestReceiver> {
+  const started = await startTestReceiver(...parameters);
+  running.push(started);
+  return started;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((started) => started.close()));
+});
+afterAll(removeReceiverFolders);
+
+function tokenRequest(style: string, id: string, secret: string): [string, RequestInit] {
+  if (style === 'basic') {
+    return [
+      '/oauth/token',
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      },
+    ];
+  }
+  if (style === 'body') {
+    return [
+      '/oauth/token',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'platform' },
+        body: JSON.stringify({ clientId: id, clientSecret: secret }),
+      },
+    ];
+  }
+  return ['/oauth/token?grant_type=password', { method: 'POST', headers: { username: id, password: secret } }];
+}
+
+describe('token endpoint', () => {
+  it.each(['basic', 'body', 'headers'])(
+    'issues a Bearer token to the %s style, which then delivers an event',
+    async (style) => {
+      const started = await receiver();
+      const [path, init] = tokenRequest(style, clientId, clientSecret);
+      const answer = await fetch(`${started.url}${path}`, init);
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+      expect(typeof body.access_token).toBe('string');
+      expect((await postEvent(started.url, 'orders', order, body.access_token as string)).status).toBe(200);
+      expect(started.onDisk()).toHaveLength(1);
+    },
+  );
+
+  it.each(['basic', 'body', 'headers'])('answers 401 to the %s style with a wrong secret or id', async (style) => {
+    const logged: string[] = [];
+    const started = await receiver({ log: (line) => logged.push(line) });
+    for (const [id, secret] of [
+      [clientId, 'bad-secret-value'],
+      ['someone-else', clientSecret],
+    ] as const) {
+      const [path, init] = tokenRequest(style, id, secret);
+      const answer = await fetch(`${started.url}${path}`, init);
+      expect(answer.status).toBe(401);
+      expect(await answer.text()).not.toContain('access_token');
+    }
+    expect(logged).toHaveLength(2);
+    expect(logged.join('\n')).not.toMatch(/bad-secret-value|receiver-s3cret/);
+  });
+});
+
+describe('event authentication', () => {
+  it('answers 401 without a token, with a forged one, an expired one and one of another instance; nothing stored', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const started = await receiver({ tokenTtlSeconds: 1, now: () => now });
+    const other = await receiver();
+    const expiring = await receiverToken(started.url);
+    const foreign = await receiverToken(other.url);
+    now += 1000;
+    for (const token of [undefined, 'forged-token-AAAAAAAAAAAAAAAAAAAAAAAAAAAA', expiring, foreign]) {
+      const answer = await postEvent(started.url, 'orders', order, token);
+      expect(answer.status).toBe(401);
+    }
+    expect(started.stored).toEqual([]);
+    expect(readFileSync(join(started.directory, inboxFileName), 'utf8')).toBe('');
+  });
+});
+
+describe('event bodies', () => {
+  it('answers 415 to non-JSON and 400 to malformed JSON, storing nothing', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    expect((await postEvent(started.url, 'orders', 'id=1', token, 'application/x-www-form-urlencoded')).status).toBe(
+      415,
+    );
+    expect((await postEvent(started.url, 'orders', 'hello', token, 'text/plain')).status).toBe(415);
+    expect((await postEvent(started.url, 'orders', '{"id": 1,', token)).status).toBe(400);
+    expect(started.onDisk()).toEqual([]);
+  });
+
+  it('answers 413 to a 3 MB body and stores nothing', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    const huge = { ...order, padding: 'x'.repeat(3 * 1024 * 1024) };
+    const answer = await postEvent(started.url, 'orders', huge, token).catch((error: Error) => error);
+    // The receiver may answer 413 and close before the client finished sending; either way nothing is stored.
+    if (answer instanceof Response) expect(answer.status).toBe(413);
+    expect(started.onDisk()).toEqual([]);
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(200);
+  });
+
+  it('stores an array and an off-spec payload, flagged, and keeps the event as sent', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    expect((await postEvent(started.url, 'customers', '[1, 2]', token)).status).toBe(200);
+    const pretty = JSON.stringify({ ...customer, email: undefined, extra: 'kept' }, null, 2);
+    expect((await postEvent(started.url, 'customers', pretty, token)).status).toBe(200);
+    const [array, offSpec] = started.onDisk();
+    expect(array).toMatchObject({ kind: 'customers', flags: ['payload is an array, not an object'], event: [1, 2] });
+    expect(offSpec?.flags).toEqual(['email missing']);
+    expect(offSpec?.event).toEqual(JSON.parse(pretty));
+  });
+
+  it('answers 408 to a client sending one byte at a time and keeps serving others', async () => {
+    const started = await receiver({ requestTimeoutMs: 400 });
+    const token = await receiverToken(started.url);
+    const { port } = new URL(started.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const body = JSON.stringify(order);
+    socket.write(
+      `POST /webhooks/orders HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
+    let sent = 0;
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && sent < body.length) socket.write(body[sent++] as string);
+    }, 100);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    // Meanwhile another sender is served at once.
+    expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+    await closed;
+    clearInterval(trickle);
+    expect(sent).toBeLessThan(body.length);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(started.onDisk()).toEqual([]);
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(200);
+  });
+});
+
+describe('durability and de-duplication', () => {
+  it('stores 500 concurrent deliveries, each once, each answered 200 only once on disk', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    const answers = await Promise.all(
+      Array.from({ length: 500 }, (_, index) => postEvent(started.url, 'orders', { ...order, id: index + 1 }, token)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(500).fill(200));
+    const deliveryIds = await Promise.all(
+      answers.map(async (answer) => ((await answer.json()) as { deliveryId: string }).deliveryId),
+    );
+    const onDisk = started.onDisk();
+    expect(onDisk).toHaveLength(500);
+    expect(new Set(onDisk.map((record) => (record.event as { id: number }).id)).size).toBe(500);
+    expect(new Set(onDisk.map((record) => record.deliveryId))).toEqual(new Set(deliveryIds));
+  });
+
+  it('answers 200 to the same event twice and concurrently, storing it once', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(200);
+    const again = await postEvent(started.url, 'orders', { ...order, status: 'PAID' }, token);
+    expect(await again.json()).toEqual({ status: 'duplicate' });
+    const concurrent = await Promise.all(
+      Array.from({ length: 20 }, () => postEvent(started.url, 'customers', customer, token)),
+    );
+    expect(concurrent.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(started.onDisk().map((record) => record.kind)).toEqual(['orders', 'customers']);
+  });
+
+  it('remembers stored events across a restart', async () => {
+    const directory = temporaryFolder();
+    const first = await startTestReceiver({}, directory);
+    expect((await postEvent(first.url, 'orders', order, await receiverToken(first.url))).status).toBe(200);
+    await first.close();
+    const second = await receiver({}, directory);
+    const answer = await postEvent(second.url, 'orders', order, await receiverToken(second.url));
+    expect(await answer.json()).toEqual({ status: 'duplicate' });
+    expect(second.onDisk()).toHaveLength(1);
+  });
+
+  it('answers 503, never 2xx, when the inbox cannot be written (disk full)', async () => {
+    const directory = temporaryFolder();
+    symlinkSync('/dev/full', join(directory, inboxFileName));
+    const started = await receiver({}, directory);
+    const token = await receiverToken(started.url);
+    const answer = await postEvent(started.url, 'orders', order, token);
+    expect(answer.status).toBe(503);
+    expect(started.stored).toEqual([]);
+    // Not remembered as stored: a resend is tried again, not answered "duplicate".
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
+  });
+
+  it('sets a torn last line aside on opening and keeps the complete lines', async () => {
+    const directory = temporaryFolder();
+    const complete = `${JSON.stringify({ receivedAt: '2026-11-23T06:00:00.000Z', kind: 'orders', deliveryId: 'a', key: 'orders:1:x', flags: [], event: { id: 1 } })}\n`;
+    writeFileSync(join(directory, inboxFileName), `${complete}{"receivedAt":"2026-11-23T06:00:01.000Z","kind":"ord`);
+    const warnings: string[] = [];
+    const inbox = await Inbox.open(directory, { log: (message) => warnings.push(message) });
+    expect(inbox.has('orders:1:x')).toBe(true);
+    await inbox.close();
+    expect(readFileSync(join(directory, inboxFileName), 'utf8')).toBe(complete);
+    const torn = readdirSync(directory).filter((name) => name.startsWith('torn-'));
+    expect(torn).toHaveLength(1);
+    expect(readFileSync(join(directory, torn[0] as string), 'utf8')).toBe(
+      '{"receivedAt":"2026-11-23T06:00:01.000Z","kind":"ord',
+    );
+    expect(warnings[0]).toMatch(/torn line of \d+ bytes/);
+    expect(inboxOnDisk(directory)).toHaveLength(1);
+    expect(existsSync(join(directory, inboxFileName))).toBe(true);
+  });
+});
