@@ -1,4 +1,7 @@
 import { closestName } from '../domain/suggest.js';
+import { listingAnswerSettings } from '../platform/answers/listing.js';
+import { stockAnswerSettings } from '../platform/answers/stock.js';
+import { tokenAnswerSettings } from '../platform/answers/token.js';
 
 /**
  * The settings a profile can hold, and the precedence rule of DESIGN.md §2:
@@ -102,6 +105,10 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     defaultValue: '3',
     check: isWholeNumber,
   },
+  // Where answers the platform document does not show hold what b2bctl reads (src/platform/answers/).
+  ...tokenAnswerSettings,
+  ...listingAnswerSettings,
+  ...stockAnswerSettings,
 ];
 
 const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));

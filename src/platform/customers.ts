@@ -84,7 +84,24 @@ export async function customerAddresses(
   }
 }
 
-/** Whether a customer with this document exists: asked through the addresses route after an unclear create. */
+/**
+ * The customer registered under a document, or undefined when there is none: the documented
+ * question "update with `{}`", which changes nothing and answers 200 with the record or 404.
+ */
+export async function registeredCustomer(
+  client: PlatformClient,
+  document: string,
+  signal?: AbortSignal,
+): Promise<Customer | undefined> {
+  try {
+    return await updateCustomer(client, document, {}, signal);
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** Whether a customer with this document exists: asked after an unclear create or a 400 to a create. */
 export async function customerExists(client: PlatformClient, document: string, signal?: AbortSignal): Promise<boolean> {
-  return (await customerAddresses(client, document, signal)) !== undefined;
+  return (await registeredCustomer(client, document, signal)) !== undefined;
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { PlatformError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { createCustomer, customerExists, updateCustomer } from '../../platform/customers.js';
+import { createCustomer, customerExists, registeredCustomer, updateCustomer } from '../../platform/customers.js';
 import { AmbiguousRequestError } from '../../platform/http-client.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 
@@ -75,24 +75,32 @@ export async function createOnce(
       }
       if (!(error instanceof PlatformError) || error.exitCode === 77) throw error;
       const message = error.platformMessage ?? error.message;
-      if (error.status === 400 && /document .* already registered/i.test(message)) {
-        if (entry.unanswered) {
-          // A resumed run: the interrupted one may have created this customer and died before the answer.
-          const existing = await updateCustomer(client, document, {}, signal);
-          if (existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase()) {
-            return report('created', {
-              id: existing.id,
-              message:
-                'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-            });
-          }
-        }
-        if (!upsert)
-          return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
-        const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
-        return report('updated', { status: 200, id: updated.id });
+      if (error.status !== 400) return report('failed', { status: error.status, message });
+      // The document says a create answers 400 for an unparsable body or a registered e-mail or
+      // document, without showing the body: ask the platform which, never read the wording.
+      const existing = await registeredCustomer(client, document, signal);
+      if (!existing) {
+        return report('failed', {
+          status: 400,
+          message: `${message ? `${message}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+        });
       }
-      return report('failed', { status: error.status, message });
+      const sameEmail = String(existing.email ?? '').toLowerCase() === String(entry.value.username).trim().toLowerCase();
+      if (entry.unanswered && sameEmail) {
+        // A resumed run: the interrupted one may have created this customer and died before the answer.
+        return report('created', {
+          id: existing.id,
+          message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        });
+      }
+      const registered = `document ${document} is already registered${sameEmail ? '' : ` with the e-mail ${String(existing.email)}`}`;
+      if (!upsert)
+        return report('failed', {
+          status: 400,
+          message: `${message ? `${message} (${registered}; ` : `${registered} (`}pass --upsert to update existing customers)`,
+        });
+      const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
+      return report('updated', { status: 200, id: updated.id });
     }
   }
 }
