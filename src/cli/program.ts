@@ -299,6 +299,11 @@ export function buildProgram(
         '--stock-schema <file>',
         "JSON mapping of the stock item fields to this store's names (default: identity)",
       )
+      .option(
+        '--dialect <name>',
+        'how to answer what the platform document does not show: default, spring, legacy, gateway',
+      )
+      .option('--clock-offset <seconds>', "seconds its clock (the Date header) is ahead of this machine's", Number)
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -315,6 +320,8 @@ export function buildProgram(
             settings: options.settings as string | undefined,
             generatedSkus: options.generatedSkus as number | undefined,
             stockSchema: options.stockSchema as string | undefined,
+            dialect: options.dialect as string | undefined,
+            clockOffset: options.clockOffset as number | undefined,
           },
           globalsOf(command),
         ),

@@ -1,4 +1,5 @@
 import type { StockSchema } from '../domain/stock.js';
+import type { Dialect } from './dialects/dialect.js';
 
 /** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
 export interface SandboxOptions {
@@ -25,6 +26,10 @@ export interface SandboxOptions {
   stockSchema?: StockSchema;
   /** JSON store settings (ZIP validation, lat/lng, SSO ids, price tags, customer types and groups) merged over <seed>/store-settings.json. */
   settingsFile?: string;
+  /** How it answers what the platform document does not show; the default dialect when absent. */
+  dialect?: Dialect;
+  /** Seconds the platform's clock (its `Date` header) is ahead of this machine's. */
+  clockOffsetSeconds?: number;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
 }

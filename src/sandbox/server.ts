@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerFaults } from './faults.js';
+import { dialectNamed, type Dialect } from './dialects/index.js';
 import { sendError } from './http-answers.js';
 import type { SandboxOptions } from './options.js';
 import { registerAuth } from './routes/auth.js';
@@ -33,6 +34,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   state.sellers = loadSalesReps(options.seedDirectory);
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
+  app.decorate('dialect', options.dialect ?? (dialectNamed('default') as Dialect));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
@@ -44,6 +46,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const log = options.logRequest;
     app.addHook('onResponse', async (request, reply) => {
       log(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
+    });
+  }
+  if (options.clockOffsetSeconds) {
+    const offsetMs = options.clockOffsetSeconds * 1000;
+    // A platform whose clock is off: what b2bctl doctor measures from the Date header.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('date', new Date(Date.now() + offsetMs).toUTCString());
     });
   }
   registerFaults(app, options);

@@ -85,7 +85,8 @@ export async function createOnce(
           message: `${message ? `${message}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
         });
       }
-      const sameEmail = String(existing.email ?? '').toLowerCase() === String(entry.value.username).trim().toLowerCase();
+      const sameEmail =
+        String(existing.email ?? '').toLowerCase() === String(entry.value.username).trim().toLowerCase();
       if (entry.unanswered && sameEmail) {
         // A resumed run: the interrupted one may have created this customer and died before the answer.
         return report('created', {

@@ -107,8 +107,8 @@ async function sendToBatchRoute(
     unitemised();
     const message =
       verdict?.verdict === 'unsettled'
-      ? `the platform answered "${verdict.status}" for this item`
-      : 'the answer did not itemise this item';
+        ? `the platform answered "${verdict.status}" for this item`
+        : 'the answer did not itemise this item';
     return { row: { ...row, outcome: 'accepted', message }, original: entry.original };
   });
 }

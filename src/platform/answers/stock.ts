@@ -41,9 +41,20 @@ export const recognisedQueueIdPaths = [
 ] as const;
 
 const appliedWords = new Set(['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200']);
-const rejectedWords = new Set(['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400']);
+const rejectedWords = new Set([
+  'error',
+  'rejected',
+  'failed',
+  'failure',
+  'invalid',
+  'false',
+  'not_found',
+  '422',
+  '400',
+]);
 
-export type ItemVerdict = { verdict: 'applied' | 'rejected'; message?: string } | { verdict: 'unsettled'; status: string };
+export type ItemVerdict =
+  { verdict: 'applied' | 'rejected'; message?: string } | { verdict: 'unsettled'; status: string };
 
 export interface BatchAnswerSettings {
   results?: string;
@@ -62,9 +73,7 @@ export function readBatchAnswer(
   const found = firstAt(body, candidatePaths(settings.results, recognisedResultPaths), isItemList);
   if (!found) return undefined;
   const list = found.value;
-  const matched = isArray(list)
-    ? matchArray(list, skus)
-    : skus.map((sku, index) => list[sku] ?? list[String(index)]);
+  const matched = isArray(list) ? matchArray(list, skus) : skus.map((sku, index) => list[sku] ?? list[String(index)]);
   const verdicts = matched.map((result) => (result === undefined ? undefined : verdictOf(result, settings.status)));
   return verdicts.some((verdict) => verdict !== undefined) ? verdicts : undefined;
 }

@@ -9,11 +9,13 @@ import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
 export const tokenAnswerSettings: readonly SettingDefinition[] = [
   {
     key: 'answers.token.accessToken',
-    description: 'Where the token route answer holds the token (dot path; default: access_token, accessToken, token, …)',
+    description:
+      'Where the token route answer holds the token (dot path; default: access_token, accessToken, token, …)',
   },
   {
     key: 'answers.token.expiresIn',
-    description: 'Where the token route answer holds its lifetime in seconds (dot path; default: expires_in, expiresIn)',
+    description:
+      'Where the token route answer holds its lifetime in seconds (dot path; default: expires_in, expiresIn)',
   },
 ];
 
