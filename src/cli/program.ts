@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { Context, GlobalOptions } from '../context.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
+import { register as registerDoctor } from '../commands/doctor/cli.js';
 import { delimiter, fraction, positiveNumber, wholeNumber } from './parse.js';
 
 /** A command's entry point, loaded only when that command runs. */
@@ -328,11 +329,24 @@ export function buildProgram(
       );
   }
 
+  if (wanted('doctor'))
+    registerDoctor(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
+
   addUsageAfterErrors(program, 'b2bctl');
   return program;
 }
 
-const commandGroups = ['login', 'logout', 'whoami', 'config', 'sellers', 'customer', 'stock', 'sandbox'] as const;
+const commandGroups = [
+  'login',
+  'logout',
+  'whoami',
+  'config',
+  'sellers',
+  'customer',
+  'stock',
+  'sandbox',
+  'doctor',
+] as const;
 type CommandGroup = (typeof commandGroups)[number];
 const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);
 

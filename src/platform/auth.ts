@@ -54,7 +54,7 @@ export async function requestToken(
   };
 }
 
-function tokenRequest(
+export function tokenRequest(
   style: TokenRouteStyle,
   credentials: { username: string; password: string },
 ): { headers: Record<string, string>; body: string } {

@@ -31,3 +31,10 @@ export function readListingPage(body: unknown, setting?: string): unknown[] | un
   if (body === undefined || body === null) return [];
   return firstAt(body, candidatePaths(setting, recognisedListPaths), isArray)?.value;
 }
+
+/** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */
+export function locateListingPage(body: unknown, setting?: string): { path: string; count: number } | undefined {
+  if (body === undefined || body === null) return { path: '(empty body)', count: 0 };
+  const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray);
+  return found ? { path: found.path, count: found.value.length } : undefined;
+}

@@ -68,3 +68,16 @@ function isPositiveSeconds(value: unknown): value is number | string {
   const seconds = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0;
 }
+
+/** Where an answer holds the token and its lifetime, for `b2bctl doctor`'s table. */
+export function locateTokenAnswer(
+  body: unknown,
+  settings: TokenAnswerSettings = {},
+): { tokenPath: string | undefined; lifetimePath: string | undefined } {
+  if (typeof body === 'string')
+    return { tokenPath: readTokenAnswer(body) ? '(the whole body)' : undefined, lifetimePath: undefined };
+  return {
+    tokenPath: firstAt(body, candidatePaths(settings.accessToken, recognisedTokenPaths), isNonEmptyText)?.path,
+    lifetimePath: firstAt(body, candidatePaths(settings.expiresIn, recognisedLifetimePaths), isPositiveSeconds)?.path,
+  };
+}
