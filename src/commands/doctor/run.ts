@@ -111,8 +111,8 @@ async function printFindings(findings: readonly Finding[], context: Context): Pr
     { color: context.io.isStdoutTTY && context.globals.color },
   );
   for (const finding of findings) {
-    const { exitCode: _exitCode, ...shown } = finding;
-    await writer.write(shown);
+    // The exit code is ours, not part of what a support ticket needs.
+    await writer.write({ ...finding, exitCode: undefined });
   }
   await writer.end();
 }
