@@ -94,11 +94,13 @@ export async function createOnce(
           message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
         });
       }
-      const registered = `document ${document} is already registered${sameEmail ? '' : ` with the e-mail ${String(existing.email)}`}`;
+      // The platform's own words when it gave any; what we established when it did not.
+      const said = error.platformMessage ?? `document ${document} is already registered`;
+      const emailNote = sameEmail ? '' : `registered with the e-mail ${String(existing.email)}; `;
       if (!upsert)
         return report('failed', {
           status: 400,
-          message: `${message ? `${message} (${registered}; ` : `${registered} (`}pass --upsert to update existing customers)`,
+          message: `${said} (${emailNote}pass --upsert to update existing customers)`,
         });
       const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
       return report('updated', { status: 200, id: updated.id });
