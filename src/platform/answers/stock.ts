@@ -70,12 +70,16 @@ export function readBatchAnswer(
   skus: readonly string[],
   settings: BatchAnswerSettings = {},
 ): (ItemVerdict | undefined)[] | undefined {
-  const found = firstAt(body, candidatePaths(settings.results, recognisedResultPaths), isItemList);
-  if (!found) return undefined;
-  const list = found.value;
-  const matched = isArray(list) ? matchArray(list, skus) : skus.map((sku, index) => list[sku] ?? list[String(index)]);
-  const verdicts = matched.map((result) => (result === undefined ? undefined : verdictOf(result, settings.status)));
-  return verdicts.some((verdict) => verdict !== undefined) ? verdicts : undefined;
+  // The first recognised place whose entries match the items sent: `{"items":{…}}` is itself an
+  // object of objects, so being list-shaped is not enough.
+  for (const path of candidatePaths(settings.results, recognisedResultPaths)) {
+    const list = path === '' ? body : valueAtPath(body, path);
+    if (!isItemList(list)) continue;
+    const matched = isArray(list) ? matchArray(list, skus) : skus.map((sku, index) => list[sku] ?? list[String(index)]);
+    const verdicts = matched.map((result) => (result === undefined ? undefined : verdictOf(result, settings.status)));
+    if (verdicts.some((verdict) => verdict !== undefined)) return verdicts;
+  }
+  return undefined;
 }
 
 /** An array of results, or an object keyed by SKU or by index. */
