@@ -82,7 +82,7 @@ export async function createOnce(
       if (!existing) {
         return report('failed', {
           status: 400,
-          message: `${message ? `${message}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+          message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
         });
       }
       const sameEmail =
