@@ -28,9 +28,11 @@ export async function createCustomer(
   client: PlatformClient,
   body: CustomerCreateBody,
   signal?: AbortSignal,
-): Promise<Customer> {
-  return (await client.send<Customer>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal }))
-    .body;
+): Promise<Customer | undefined> {
+  // A 2xx is a created customer, whatever its body shows (`undefined` when it has none).
+  return (
+    await client.send<Customer | undefined>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal })
+  ).body;
 }
 
 /** `PUT /v1/customer/:document`: a partial update; `{}` changes nothing and answers the record. */
@@ -39,9 +41,14 @@ export async function updateCustomer(
   document: string,
   body: Omit<CustomerUpdateBody, 'document'>,
   signal?: AbortSignal,
-): Promise<Customer> {
+): Promise<Customer | undefined> {
   return (
-    await client.send<Customer>({ method: 'PUT', path: `/v1/customer/${encodeURIComponent(document)}`, body, signal })
+    await client.send<Customer | undefined>({
+      method: 'PUT',
+      path: `/v1/customer/${encodeURIComponent(document)}`,
+      body,
+      signal,
+    })
   ).body;
 }
 
@@ -85,16 +92,20 @@ export async function customerAddresses(
 }
 
 /**
- * The customer registered under a document, or undefined when there is none: the documented
- * question "update with `{}`", which changes nothing and answers 200 with the record or 404.
+ * Whether a customer is registered under a document, asked with the documented question "update
+ * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404;
+ * otherwise the record as far as the answer shows it (a 200 without a body still means "exists").
+ * With `changes`, the update itself asks the same question (an upsert).
  */
 export async function registeredCustomer(
   client: PlatformClient,
   document: string,
   signal?: AbortSignal,
-): Promise<Customer | undefined> {
+  changes: Omit<CustomerUpdateBody, 'document'> = {},
+): Promise<{ record: Partial<Customer> } | undefined> {
   try {
-    return await updateCustomer(client, document, {}, signal);
+    const record = await updateCustomer(client, document, changes, signal);
+    return { record: record !== null && typeof record === 'object' ? record : {} };
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) return undefined;
     throw error;

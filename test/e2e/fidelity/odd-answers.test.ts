@@ -99,6 +99,36 @@ describe('a 200 with an empty body', () => {
   });
 });
 
+describe('customer routes answering 200 without a body', () => {
+  it('customer create: every customer created (exit 0), no id in the report', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(200).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
+      new Set(['created 200 ']),
+    );
+  });
+
+  it('a 400 to create whose {} question answers 200 without a body: the document exists, --upsert updates it', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end();
+    routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(200).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const plain = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(plain.code).toBe(1);
+    const name = /: report: (\S+)/.exec(plain.stderr)?.[1] as string;
+    expect(readReport(join(dir, name))[0]?.message).toBe(
+      'document 100.007.919-89 is already registered (pass --upsert to update existing customers)',
+    );
+    const upserted = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
+    expect(upserted.code).toBe(0);
+    expect(upserted.stderr).toContain('customer create: 25 updated;');
+  });
+});
+
 describe('a 200 with HTML (a proxy login page)', () => {
   it('sellers list: one error naming the proxy problem, exit 69, no parse stack', async () => {
     routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
@@ -135,7 +165,7 @@ describe('a 400 whose body is plain text', () => {
     };
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
-    const result = await run(['customer', 'create', 'customers.csv', '--upsert', '--concurrency', '1'], { cwd: dir });
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
     expect(result.code).toBe(1);
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     const [first] = readReport(join(dir, name));
