@@ -57,7 +57,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const sandbox = await startSandbox(sandboxOptions);
   context.io.stdout.write(`${sandbox.url}\n`);
   context.log.info(
-    `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps, dialect ${dialect.name}). Press Ctrl-C to stop.`,
+    `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialect.name === 'default' ? '' : `, dialect ${dialect.name}`}). Press Ctrl-C to stop.`,
   );
   await new Promise((resolve) => {
     if (context.interrupt.aborted) resolve(undefined);

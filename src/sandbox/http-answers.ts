@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { undocumentedErrorStatuses } from './dialects/dialect.js';
+import { type ErrorAnswer, undocumentedErrorStatuses } from './dialects/dialect.js';
 import { dialectNamed, type Dialect } from './dialects/index.js';
 
 declare module 'fastify' {
@@ -20,13 +20,21 @@ export function dialectOf(reply: FastifyReply): Dialect {
  */
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
   if (undocumentedErrorStatuses.has(statusCode)) {
-    const answer = dialectOf(reply).errorAnswer(statusCode as 400, message, reply.request.url.split('?')[0] ?? '/');
-    reply.code(statusCode);
-    if (answer.headers) reply.headers(answer.headers);
-    if (answer.contentType) reply.type(answer.contentType);
-    return answer.body === undefined ? reply.send() : reply.send(answer.body);
+    return sendAnswer(
+      reply,
+      statusCode,
+      dialectOf(reply).errorAnswer(statusCode as 400, message, reply.request.url.split('?')[0] ?? '/'),
+    );
   }
   return reply.code(statusCode).send({ status: statusNames[statusCode] ?? 'ERROR', message });
+}
+
+/** A dialect's error answer: its body (or none), content type and headers. */
+export function sendAnswer(reply: FastifyReply, statusCode: number, answer: ErrorAnswer): FastifyReply {
+  reply.code(statusCode);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.contentType) reply.type(answer.contentType);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
 const statusNames: Record<number, string> = {

@@ -26,6 +26,8 @@ export interface Dialect {
   tokenAnswer(token: string, ttlSeconds: number): unknown;
   /** Bodies of the statuses whose body the document does not show; 422 keeps the documented one. */
   errorAnswer(status: 400 | 401 | 403 | 404, message: string, path: string): ErrorAnswer;
+  /** The token route's 401 for wrong credentials, when it differs from `errorAnswer`'s. */
+  loginRefused?: ErrorAnswer;
   batchAnswer(results: readonly BatchItemResult[]): unknown;
   /** Undefined: the 202 has no body. */
   queueAnswer(batchId: string, items: number): unknown;

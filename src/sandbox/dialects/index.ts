@@ -17,6 +17,7 @@ const defaultDialect: Dialect = {
   tokenStyles: 'any',
   tokenAnswer: (token, ttl) => ({ access_token: token, token_type: 'Bearer', expires_in: ttl }),
   errorAnswer: (status, message) => ({ body: { status: defaultStatusNames[status], message } }),
+  loginRefused: { body: { error: 'invalid_grant', message: 'Invalid username or password' } },
   batchAnswer: (results) => ({ results }),
   queueAnswer: (batchId, items) => ({ batchId, status: 'QUEUED', items }),
   listingAnswer: (items) => items,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxOptions } from '../options.js';
 import type { SandboxState } from '../state.js';
-import { sendError } from '../http-answers.js';
+import { sendAnswer, sendError } from '../http-answers.js';
 
 /** `POST /v1/auth/token` (DESIGN.md §4) and the Bearer check every platform route sits behind. */
 export function registerAuth(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
@@ -13,7 +13,9 @@ export function registerAuth(app: FastifyInstance, state: SandboxState, options:
       return sendError(reply, 400, 'Send {"username","password"} as JSON, a form, or Basic credentials');
     }
     if (!sameSecret(credentials.username, options.username) || !sameSecret(credentials.password, options.password)) {
-      return sendError(reply, 401, 'Invalid username or password');
+      return dialect.loginRefused
+        ? sendAnswer(reply, 401, dialect.loginRefused)
+        : sendError(reply, 401, 'Invalid username or password');
     }
     const token = state.issueToken(Date.now(), options.tokenTtlSeconds);
     return dialect.tokenAnswer(token, options.tokenTtlSeconds);
