@@ -112,3 +112,29 @@ export function verdict(name, text, ok) {
   console.log(`${name.padEnd(44)} ${text}  ${ok ? 'ok' : 'MISSES target'}`);
   return ok;
 }
+
+/** Times a child process whole (spawn to exit), with its stdout; the way every baseline here is measured. */
+export function timeProcess(args, env = process.env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve({ stdout, ms: performance.now() - started })
+        : reject(new Error(`${args.join(' ')} exited ${code}`)),
+    ),
+  );
+}
+
+/** csv-parse with b2bctl's own options over the decoded stream, in its own process: the fair floor for a CSV read. */
+export async function sameOptionsParse(file, delimiter) {
+  const { stdout, ms } = await timeProcess([join(root, 'bench', 'lib', 'same-options-parse.cjs'), file, delimiter]);
+  return { rows: Number(stdout), ms };
+}
+
+/** The profile's cached token, for baselines that talk to the sandbox directly. */
+export function cachedToken(env) {
+  return JSON.parse(readFileSync(`${env.B2BCTL_CONFIG_DIR}/config.json`, 'utf8')).profiles.default.token;
+}
