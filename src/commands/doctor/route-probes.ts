@@ -170,7 +170,8 @@ export async function probeCustomer(http: HttpClient, token: string, document: s
       check: `PUT ${path} {}`,
       result: 'ok',
       status: 404,
-      detail: `no customer has document ${document} (the documented 404)`,
+      // The 404's body is not documented; showing its shape explains why b2bctl decides on the status alone.
+      detail: `no customer has document ${document} (the documented 404; its body: ${describeBody(outcome.text)})`,
     };
   return answerFinding(`PUT ${path} {}`, undefined, outcome, (body) =>
     isRecord(body) && typeof body.email === 'string'
@@ -260,6 +261,13 @@ function challenge(response: HttpResponse): string {
   const header = response.headers['www-authenticate'];
   const text = Array.isArray(header) ? header.join(', ') : header;
   return text ? ` (WWW-Authenticate: ${text.slice(0, 120)})` : '';
+}
+
+/** An error body in a few words: JSON and its fields, plain text, or none. */
+function describeBody(text: string): string {
+  if (text.trim() === '') return 'none';
+  const body = parseJson(text);
+  return typeof body === 'string' ? 'plain text' : `JSON with ${fieldsOf(body)}`;
 }
 
 /** The top-level field names of an answer, to say what it had instead. */
