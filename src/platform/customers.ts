@@ -1,5 +1,6 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { PlatformError } from '../errors.js';
+import { readListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
@@ -84,7 +85,8 @@ export async function customerAddresses(
     const wrapped =
       (body as { address?: unknown; addresses?: unknown } | undefined)?.address ??
       (body as { addresses?: unknown } | undefined)?.addresses;
-    return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : [];
+    // Other envelopes (`data`, `items`, `content`); a 2xx we cannot read is no addresses, not a failure.
+    return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : ((readListingPage(body) ?? []) as AddressOut[]);
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) return undefined;
     throw error;
