@@ -1,5 +1,5 @@
 import type { SettingDefinition } from '../../config/settings.js';
-import { candidatePaths, firstAt, isArray } from './shapes.js';
+import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
 
 /**
  * Listings. The document shows the sales rep listing as a bare array ending with `[]`; a gateway
@@ -29,7 +29,13 @@ export const recognisedListPaths = [
 /** The records of a listing page, or undefined when no recognised place holds an array. */
 export function readListingPage(body: unknown, setting?: string): unknown[] | undefined {
   if (body === undefined || body === null) return [];
-  return firstAt(body, candidatePaths(setting, recognisedListPaths), isArray)?.value;
+  const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray)?.value;
+  if (found) return found;
+  // An envelope holding no records at all (`{}`, `{"total":0,"items":null}`) is an empty page; one
+  // holding objects we cannot place is not guessed at.
+  const holdsRecords =
+    isRecord(body) && Object.values(body).some((value) => value !== null && typeof value === 'object');
+  return isRecord(body) && !holdsRecords ? [] : undefined;
 }
 
 /** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */

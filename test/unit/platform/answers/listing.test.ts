@@ -13,8 +13,10 @@ describe('readListingPage: listings bare or in an envelope', () => {
     expect(locateListingPage(body)).toEqual({ path, count: 2 });
   });
 
-  it('an empty 200 is an empty page, the end of the listing', () => {
+  it('an empty 200, or an envelope holding no records, is an empty page: the end of the listing', () => {
     expect(readListingPage(undefined)).toEqual([]);
+    expect(readListingPage({})).toEqual([]);
+    expect(readListingPage({ total: 0, items: null })).toEqual([]);
   });
 
   it('an object without a recognised array is undefined; answers.sellers.items names its field', () => {
