@@ -129,6 +129,36 @@ describe('customer routes answering 200 without a body', () => {
   });
 });
 
+describe('the answers.* settings map a shape b2bctl would not guess', () => {
+  it('stock push --route batch with answers.stockBatch.results and .status: applied and rejected per item', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, body, response) => {
+      const items = (JSON.parse(body) as { items: { sku: string }[] }).items;
+      const lines = items.map((item, index) => ({ ref: item.sku, verdict: index === 0 ? 'ERROR' : 'OK' }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ payload: { lines } }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const configDir = freshConfigDir();
+    for (const [key, value] of [
+      ['answers.stockBatch.results', 'payload.lines'],
+      ['answers.stockBatch.status', 'verdict'],
+    ])
+      expect((await runCli(['config', 'set', key as string, value as string], { configDir })).code).toBe(0);
+    const result = await runCli(['stock', 'push', 'stock.csv', '--route', 'batch'], {
+      configDir,
+      cwd: dir,
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('warning:');
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const outcomes = readReport(join(dir, name)).map((row) => row.outcome);
+    // Two requests of 50 and 2 items; the first item of each was rejected.
+    expect(outcomes.filter((outcome) => outcome === 'rejected')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(50);
+  });
+});
+
 describe('a 200 with HTML (a proxy login page)', () => {
   it('sellers list: one error naming the proxy problem, exit 69, no parse stack', async () => {
     routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
@@ -139,6 +169,17 @@ describe('a 200 with HTML (a proxy login page)', () => {
     expect(result.stderr).toBe(
       `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
     );
+  });
+
+  it('stock push: the run stops at the first such answer, exit 69, with the proxy named', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(proxyPage);
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain('answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in")');
+    expect(received.filter((key) => key === 'PUT /v1/stock/batch')).toHaveLength(1);
   });
 
   it('login: the same, even without a text/html content type', async () => {
