@@ -9,7 +9,6 @@ import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import {
   cachedToken,
-  closedPort,
   freshConfigDir,
   login,
   removeTemporaryFolders,
@@ -118,7 +117,10 @@ describe('doctor against each dialect', () => {
 
 describe('doctor when something is wrong', () => {
   it('a stopped platform: the base URL cannot be reached, the rest skipped, exit 69', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    // A sandbox that was running and has stopped: nothing listens at its address any more.
+    const stopped = await startTestSandbox();
+    const url = stopped.url;
+    await stopped.close();
     const result = await doctor([], { B2BCTL_BASE_URL: url, B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: 'x' });
     expect(result.code).toBe(69);
     const table = findings(result.stdout);
