@@ -16,6 +16,8 @@ const rateEvents = quick ? 3_000 : 10_000;
 const memoryEvents = quick ? 40_000 : 200_000;
 const concurrency = 32;
 const secret = 'bench-secret';
+/** One figure line: events per second and the 99th percentile of answer times. */
+const line = (figures) => `${Math.round(figures.rate)} events/s, p99 ${figures.p99.toFixed(1)} ms`;
 let allOk = true;
 
 const bareServer = `
@@ -139,7 +141,6 @@ try {
   await single.stop();
 
   const share = groupedFigures.rate / bareFigures.rate;
-  const line = (figures) => `${Math.round(figures.rate)} events/s, p99 ${figures.p99.toFixed(1)} ms`;
   console.log(`bare node http (no write)                    ${line(bareFigures)}`);
   console.log(`listen, fsync per event (no group commit)    ${line(singleFigures)}`);
   allOk =

@@ -134,7 +134,15 @@ export function parseValidationMessage(message: string): { field: string; value:
 }
 
 function messageOfBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() === '' ? undefined : hideEchoedSecret(body.trim().slice(0, 500));
+  if (typeof body === 'string') {
+    if (body.trim() === '') return undefined;
+    // A gateway's or proxy's error page: its title says more than 500 characters of markup.
+    if (/^\s*<(?:!doctype html|html[\s>])/i.test(body)) {
+      const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim();
+      return `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ''}, not the platform's answer: check the base URL and any proxy in between`;
+    }
+    return hideEchoedSecret(body.trim().replace(/\s+/g, ' ').slice(0, 500));
+  }
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     for (const key of ['message', 'error_description', 'error']) {

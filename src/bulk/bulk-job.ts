@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { createReadStream, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,

@@ -4,7 +4,17 @@ import { csvLine } from '../io/output/csv-format.js';
 
 /** What happened to one input record (DESIGN.md §7). */
 export type Outcome =
-  'created' | 'updated' | 'unchanged' | 'applied' | 'queued' | 'rejected' | 'invalid' | 'failed' | 'skipped';
+  | 'created'
+  | 'updated'
+  | 'unchanged'
+  | 'applied'
+  /** Taken by the platform with a 2xx whose answer did not itemise the record. */
+  | 'accepted'
+  | 'queued'
+  | 'rejected'
+  | 'invalid'
+  | 'failed'
+  | 'skipped';
 
 /** Outcomes after which a resumed run leaves the record alone. */
 export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>([
@@ -12,6 +22,7 @@ export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>([
   'updated',
   'unchanged',
   'applied',
+  'accepted',
   'queued',
   'skipped',
 ]);

@@ -5,6 +5,7 @@ import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { delimiter, fraction, httpUrl, positiveNumber, wholeNumber } from './parse.js';
 import { register as registerOrders } from '../commands/orders/cli.js';
 import { register as registerWebhook } from '../commands/webhook/cli.js';
+import { register as registerDoctor } from '../commands/doctor/cli.js';
 
 /** A command's entry point, loaded only when that command runs. */
 export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
@@ -318,6 +319,11 @@ export function buildProgram(
       )
       .option('--webhook-client-id <id>', 'client id for the receiver (secret: B2BCTL_WEBHOOK_CLIENT_SECRET)')
       .option('--webhook-token-path <path>', "receiver's token route", '/oauth/token')
+      .option(
+        '--dialect <name>',
+        'how to answer what the platform document does not show: default, spring, legacy, gateway',
+      )
+      .option('--clock-offset <seconds>', "seconds its clock (the Date header) is ahead of this machine's", Number)
       .action((options: Record<string, unknown>, command: Command) =>
         dispatch(
           async () => (await import('../commands/sandbox.js')).run,
@@ -340,6 +346,8 @@ export function buildProgram(
             webhookStyle: options.webhookStyle as 'basic' | 'body' | 'headers',
             webhookClientId: options.webhookClientId as string | undefined,
             webhookTokenPath: options.webhookTokenPath as string,
+            dialect: options.dialect as string | undefined,
+            clockOffset: options.clockOffset as number | undefined,
           },
           globalsOf(command),
         ),
@@ -350,6 +358,8 @@ export function buildProgram(
     registerOrders(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
   if (wanted('webhook'))
     registerWebhook(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
+  if (wanted('doctor'))
+    registerDoctor(program, (command, load, options) => dispatch(load, options, globalsOf(command)));
 
   addUsageAfterErrors(program, 'b2bctl');
   return program;
@@ -366,6 +376,7 @@ const commandGroups = [
   'sandbox',
   'orders',
   'webhook',
+  'doctor',
 ] as const;
 type CommandGroup = (typeof commandGroups)[number];
 const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { serveUntilInterrupted } from '../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../sandbox/options.js';
 import { defaultSeedDirectory } from '../sandbox/package-root.js';
+import { dialectNamed, dialectNames } from '../sandbox/dialects/index.js';
 import { startSandbox } from '../sandbox/server.js';
 import { loadStockSchema } from '../io/stock-schema.js';
 
@@ -30,10 +31,17 @@ export interface SandboxCommandOptions {
   webhookStyle?: 'basic' | 'body' | 'headers';
   webhookClientId?: string;
   webhookTokenPath?: string;
+  /** How it answers what the platform document does not show (src/sandbox/dialects/). */
+  dialect?: string;
+  /** Seconds its clock (the `Date` header) is ahead of this machine's; negative for behind. */
+  clockOffset?: number;
 }
 
 /** Runs the platform simulator until SIGINT or SIGTERM; the first line on stdout is its base URL. */
 export async function run(options: SandboxCommandOptions, context: Context): Promise<void> {
+  const dialect = dialectNamed(options.dialect);
+  if (!dialect)
+    throw new UsageError(`--dialect ${options.dialect}: no such dialect; choose one of ${dialectNames.join(', ')}.`);
   const sandboxOptions: SandboxOptions = {
     host: options.host ?? sandboxDefaults.host,
     port: options.port ?? sandboxDefaults.port,
@@ -55,11 +63,14 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     orderChurn: options.orderChurn,
     orderCount: options.orders,
     webhook: webhookTarget(options, context),
+    dialect,
+    clockOffsetSeconds: options.clockOffset ?? 0,
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
+  const dialectNote = dialect.name === 'default' ? '' : `, dialect ${dialect.name}`;
   await serveUntilInterrupted(sandbox, context, {
-    started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps). Press Ctrl-C to stop.`,
+    started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialectNote}). Press Ctrl-C to stop.`,
     stopped: 'Sandbox stopped.',
   });
 }

@@ -1,4 +1,7 @@
 import { closestName } from '../lib/suggest.js';
+import { listingAnswerSettings } from '../platform/answers/listing.js';
+import { stockAnswerSettings } from '../platform/answers/stock.js';
+import { tokenAnswerSettings } from '../platform/answers/token.js';
 
 /**
  * The settings a profile can hold, and the precedence rule of DESIGN.md §2:
@@ -148,6 +151,10 @@ export const settingDefinitions: readonly SettingDefinition[] = [
     defaultValue: '/webhooks/orders',
     check: isPath,
   },
+  // Where answers the platform document does not show hold what b2bctl reads (src/platform/answers/).
+  ...tokenAnswerSettings,
+  ...listingAnswerSettings,
+  ...stockAnswerSettings,
 ];
 
 const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));

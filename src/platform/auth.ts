@@ -1,4 +1,6 @@
 import { AuthError, PlatformError, UsageError } from '../errors.js';
+import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
+import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
 import { redactSecrets } from './redact.js';
 
@@ -16,7 +18,7 @@ export const defaultTokenLifetimeSeconds = 12 * 60 * 60;
 /** Exchanges the integration user's credentials for an access token at the token route. */
 export async function requestToken(
   http: HttpClient,
-  route: { path: string; style: TokenRouteStyle },
+  route: { path: string; style: TokenRouteStyle; answers?: TokenAnswerSettings },
   credentials: { username: string; password: string },
 ): Promise<IssuedToken> {
   const request = tokenRequest(route.style, credentials);
@@ -35,22 +37,24 @@ export async function requestToken(
     );
   }
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
-  const record = (body ?? {}) as Record<string, unknown>;
-  if (typeof record.access_token !== 'string' || record.access_token === '') {
+  const contentType = response.headers['content-type'];
+  if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
+    throw new ProxyPageError({ method: 'POST', url }, response.status, response.text);
+  const answer = readTokenAnswer(body, route.answers);
+  if (!answer) {
     throw new PlatformError(
       response.status,
       { method: 'POST', url },
-      'the token route answered without an access_token; check paths.token and auth.style',
+      'the token route answered without a token b2bctl recognises (access_token, accessToken, token); set answers.token.accessToken to the field that holds it, or check paths.token and auth.style',
     );
   }
-  const expiresIn = Number(record.expires_in);
   return {
-    accessToken: record.access_token,
-    expiresInSeconds: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : defaultTokenLifetimeSeconds,
+    accessToken: answer.accessToken,
+    expiresInSeconds: answer.expiresInSeconds ?? defaultTokenLifetimeSeconds,
   };
 }
 
-function tokenRequest(
+export function tokenRequest(
   style: TokenRouteStyle,
   credentials: { username: string; password: string },
 ): { headers: Record<string, string>; body: string } {

@@ -2,6 +2,7 @@ import type { Session } from '../config/session.js';
 import { AuthError, PlatformError, UsageError } from '../errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
+import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
 
@@ -53,7 +54,7 @@ export class PlatformClient {
       response = await this.sendWithToken(request, token);
       if (response.status === 401) {
         throw new AuthError(
-          `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}). Check the integration user's access.`,
+          `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}${challengeOf(response.headers)}). Check the integration user's access.`,
         );
       }
     }
@@ -65,6 +66,9 @@ export class PlatformClient {
         parseJson(redactSecrets(response.text, [token])),
       );
     }
+    const contentType = response.headers['content-type'];
+    if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
+      throw new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text);
     const body = parseJson(response.text);
     return { status: response.status, body: body as T };
   }
@@ -89,4 +93,11 @@ export class PlatformClient {
       signal: request.signal,
     });
   }
+}
+
+/** The `WWW-Authenticate` challenge of a 401 without a body: the only explanation such an answer gives. */
+function challengeOf(headers: Record<string, string | string[] | undefined>): string {
+  const challenge = headers['www-authenticate'];
+  const text = Array.isArray(challenge) ? challenge.join(', ') : challenge;
+  return text ? `, WWW-Authenticate: ${text.slice(0, 200)}` : '';
 }

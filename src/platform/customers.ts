@@ -1,5 +1,6 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { PlatformError } from '../errors.js';
+import { readListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
@@ -28,9 +29,11 @@ export async function createCustomer(
   client: PlatformClient,
   body: CustomerCreateBody,
   signal?: AbortSignal,
-): Promise<Customer> {
-  return (await client.send<Customer>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal }))
-    .body;
+): Promise<Customer | undefined> {
+  // A 2xx is a created customer, whatever its body shows (`undefined` when it has none).
+  return (
+    await client.send<Customer | undefined>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal })
+  ).body;
 }
 
 /** `PUT /v1/customer/:document`: a partial update; `{}` changes nothing and answers the record. */
@@ -39,9 +42,14 @@ export async function updateCustomer(
   document: string,
   body: Omit<CustomerUpdateBody, 'document'>,
   signal?: AbortSignal,
-): Promise<Customer> {
+): Promise<Customer | undefined> {
   return (
-    await client.send<Customer>({ method: 'PUT', path: `/v1/customer/${encodeURIComponent(document)}`, body, signal })
+    await client.send<Customer | undefined>({
+      method: 'PUT',
+      path: `/v1/customer/${encodeURIComponent(document)}`,
+      body,
+      signal,
+    })
   ).body;
 }
 
@@ -77,14 +85,36 @@ export async function customerAddresses(
     const wrapped =
       (body as { address?: unknown; addresses?: unknown } | undefined)?.address ??
       (body as { addresses?: unknown } | undefined)?.addresses;
-    return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : [];
+    // Other envelopes (`data`, `items`, `content`); a 2xx we cannot read is no addresses, not a failure.
+    return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : ((readListingPage(body) ?? []) as AddressOut[]);
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) return undefined;
     throw error;
   }
 }
 
-/** Whether a customer with this document exists: asked through the addresses route after an unclear create. */
+/**
+ * Whether a customer is registered under a document, asked with the documented question "update
+ * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404;
+ * otherwise the record as far as the answer shows it (a 200 without a body still means "exists").
+ * With `changes`, the update itself asks the same question (an upsert).
+ */
+export async function registeredCustomer(
+  client: PlatformClient,
+  document: string,
+  signal?: AbortSignal,
+  changes: Omit<CustomerUpdateBody, 'document'> = {},
+): Promise<{ record: Partial<Customer> } | undefined> {
+  try {
+    const record = await updateCustomer(client, document, changes, signal);
+    return { record: record !== null && typeof record === 'object' ? record : {} };
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** Whether a customer with this document exists: asked after an unclear create or a 400 to a create. */
 export async function customerExists(client: PlatformClient, document: string, signal?: AbortSignal): Promise<boolean> {
-  return (await customerAddresses(client, document, signal)) !== undefined;
+  return (await registeredCustomer(client, document, signal)) !== undefined;
 }

@@ -1,4 +1,6 @@
 import type { SalesRep } from '../domain/sales-rep.js';
+import { PlatformError } from '../errors.js';
+import { readListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 
 export interface SellerPageQuery {
@@ -9,13 +11,21 @@ export interface SellerPageQuery {
 
 /** One page of `GET /sellerModule/listSellers`. */
 export async function listSellers(client: PlatformClient, query: SellerPageQuery): Promise<SalesRep[]> {
-  const { body } = await client.send<unknown>({
+  const path = client.route('paths.sellers');
+  const { status, body } = await client.send<unknown>({
     method: 'GET',
-    path: client.route('paths.sellers'),
+    path,
     query: { limit: query.limit, offset: query.offset, email: query.email },
   });
-  if (!Array.isArray(body)) throw new Error(`the sales rep listing answered ${typeof body} instead of an array`);
-  return body as SalesRep[];
+  const page = readListingPage(body, client.session.value('answers.sellers.items'));
+  // Nothing to list from an answer we cannot read: say which setting points at the array.
+  if (!page)
+    throw new PlatformError(
+      status,
+      { method: 'GET', url: client.http.urlFor(path).toString() },
+      'the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)',
+    );
+  return page as SalesRep[];
 }
 
 /** Every sales rep from `offset` on, page by page until the platform answers `[]`. */

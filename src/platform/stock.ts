@@ -1,31 +1,30 @@
 import type { PlatformClient } from './client.js';
+import { readBatchAnswer, readQueueAnswer, type ItemVerdict } from './answers/stock.js';
 
-/** One item's result on the batch route, as the sandbox answers (the platform document does not show it). */
-export interface StockItemResult {
-  index: number;
-  sku: string;
-  status: 'APPLIED' | 'REJECTED' | string;
-  message: string | null;
-}
+export type { ItemVerdict } from './answers/stock.js';
 
 /**
  * `PUT /v1/stock/batch`: 1 to 50 items, a result per item. Setting stock is absolute, so repeating
- * the request after an unclear failure is harmless and the client may retry it.
+ * the request after an unclear failure is harmless and the client may retry it. Resolves to one
+ * verdict per item in the order sent, or undefined when the 2xx answer does not itemise them.
  */
 export async function putStockBatch(
   client: PlatformClient,
   items: readonly Record<string, unknown>[],
+  skus: readonly string[],
   signal?: AbortSignal,
-): Promise<StockItemResult[]> {
-  const { body } = await client.send<{ results?: StockItemResult[] }>({
+): Promise<(ItemVerdict | undefined)[] | undefined> {
+  const { body } = await client.send<unknown>({
     method: 'PUT',
     path: client.route('paths.stockBatch'),
     body: { items },
     safeToRepeat: true,
     signal,
   });
-  if (!Array.isArray(body?.results)) throw new Error('the stock batch route answered without "results"');
-  return body.results;
+  return readBatchAnswer(body, skus, {
+    results: client.session.value('answers.stockBatch.results'),
+    status: client.session.value('answers.stockBatch.status'),
+  });
 }
 
 /** `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id. */
@@ -34,12 +33,12 @@ export async function queueStockBatch(
   items: readonly Record<string, unknown>[],
   signal?: AbortSignal,
 ): Promise<string | undefined> {
-  const { body } = await client.send<{ batchId?: string; id?: string }>({
+  const { body } = await client.send<unknown>({
     method: 'POST',
     path: client.route('paths.stockQueue'),
     body: { items },
     safeToRepeat: true,
     signal,
   });
-  return body?.batchId ?? body?.id;
+  return readQueueAnswer(body, client.session.value('answers.stockQueue.id'));
 }

@@ -95,10 +95,18 @@ export class TokenSource {
   }
 }
 
-export function tokenRoute(session: Session): { path: string; style: TokenRouteStyle } {
+export function tokenRoute(session: Session): {
+  path: string;
+  style: TokenRouteStyle;
+  answers: { accessToken?: string; expiresIn?: string };
+} {
   return {
     path: session.value('paths.token') ?? '/v1/auth/token',
     style: (session.value('auth.style') ?? 'json') as TokenRouteStyle,
+    answers: {
+      accessToken: session.value('answers.token.accessToken'),
+      expiresIn: session.value('answers.token.expiresIn'),
+    },
   };
 }
 

@@ -1,8 +1,40 @@
 import type { FastifyReply } from 'fastify';
+import { type ErrorAnswer, undocumentedErrorStatuses } from './dialects/dialect.js';
+import { dialectNamed, type Dialect } from './dialects/index.js';
 
-/** Error bodies in the platform's style: `{"status":"UNPROCESSABLE_ENTITY","message":"..."}`. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How this sandbox answers what the platform document does not show. */
+    dialect: Dialect;
+  }
+}
+
+/** The dialect a reply speaks (the default one for a server without). */
+export function dialectOf(reply: FastifyReply): Dialect {
+  return reply.server.dialect ?? (dialectNamed('default') as Dialect);
+}
+
+/**
+ * Error bodies in the platform's style: `{"status":"UNPROCESSABLE_ENTITY","message":"..."}` for the
+ * documented 422; the dialect's body for 400/401/403/404, whose body the document does not show.
+ */
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  if (undocumentedErrorStatuses.has(statusCode)) {
+    return sendAnswer(
+      reply,
+      statusCode,
+      dialectOf(reply).errorAnswer(statusCode as 400, message, reply.request.url.split('?')[0] ?? '/'),
+    );
+  }
   return reply.code(statusCode).send({ status: statusNames[statusCode] ?? 'ERROR', message });
+}
+
+/** A dialect's error answer: its body (or none), content type and headers. */
+export function sendAnswer(reply: FastifyReply, statusCode: number, answer: ErrorAnswer): FastifyReply {
+  reply.code(statusCode);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.contentType) reply.type(answer.contentType);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
 const statusNames: Record<number, string> = {

@@ -1,5 +1,6 @@
 import type { StockSchema } from '../domain/stock.js';
 import type { WebhookTarget } from '../webhook/sender.js';
+import type { Dialect } from './dialects/dialect.js';
 
 /** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
 export interface SandboxOptions {
@@ -32,6 +33,10 @@ export interface SandboxOptions {
   orderCount?: number;
   /** The receiver of the customers and orders webhooks; none when absent (settable by PUT /_sandbox/webhook-config). */
   webhook?: WebhookTarget;
+  /** How it answers what the platform document does not show; the default dialect when absent. */
+  dialect?: Dialect;
+  /** Seconds the platform's clock (its `Date` header) is ahead of this machine's. */
+  clockOffsetSeconds?: number;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { baseUrlOf, listeningPort } from '../http-server/serve.js';
 import { registerFaults } from './faults.js';
+import { dialectNamed, type Dialect } from './dialects/index.js';
 import { sendError } from './http-answers.js';
 import type { SandboxOptions } from './options.js';
 import { registerAuth } from './routes/auth.js';
@@ -35,6 +36,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const state = seedSandboxState(options);
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
+  app.decorate('dialect', options.dialect ?? (dialectNamed('default') as Dialect));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
@@ -48,6 +50,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
     });
   }
+  // A platform whose clock is off (--clock-offset, PUT /_sandbox/clock) shows it in the Date header, which is
+  // what b2bctl doctor measures.
+  if (options.clockOffsetSeconds) state.clock.shiftBy(options.clockOffsetSeconds * 1000);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', new Date(state.clock.now()).toUTCString());
+  });
   registerFaults(app, options);
   registerAuth(app, state, options);
   registerSellers(app, state);

@@ -4,7 +4,13 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { ExitCode, PlatformError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { createCustomer, customerExists, updateCustomer } from '../../platform/customers.js';
+import {
+  createCustomer,
+  type Customer,
+  customerExists,
+  registeredCustomer,
+  updateCustomer,
+} from '../../platform/customers.js';
 import { AmbiguousRequestError } from '../../platform/http-client.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 
@@ -62,7 +68,7 @@ export async function createOnce(
   for (let attempt = 1; ; attempt++) {
     try {
       const customer = await createCustomer(client, entry.value, signal);
-      return report('created', { status: 200, id: customer.id });
+      return report('created', { status: 200, id: idOf(customer) });
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
         if (await customerExists(client, document, signal)) {
@@ -76,24 +82,43 @@ export async function createOnce(
       }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       const message = error.platformMessage ?? error.message;
-      if (error.status === 400 && /document .* already registered/i.test(message)) {
-        if (entry.unanswered) {
-          // A resumed run: the interrupted one may have created this customer and died before the answer.
-          const existing = await updateCustomer(client, document, {}, signal);
-          if (existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase()) {
-            return report('created', {
-              id: existing.id,
-              message:
-                'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-            });
-          }
-        }
-        if (!upsert)
-          return report('failed', { status: 400, message: `${message} (pass --upsert to update existing customers)` });
-        const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
-        return report('updated', { status: 200, id: updated.id });
+      if (error.status !== 400) return report('failed', { status: error.status, message });
+      // The document says a create answers 400 for an unparsable body or a registered e-mail or
+      // document, without showing the body: ask the platform which, never read the wording.
+      const notRegistered = () =>
+        report('failed', {
+          status: 400,
+          message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+        });
+      if (upsert && !entry.unanswered) {
+        // The update itself is the documented question: 404 means no customer has the document.
+        const updated = await registeredCustomer(client, document, signal, updateBodyOf(entry.value));
+        return updated ? report('updated', { status: 200, id: idOf(updated.record) }) : notRegistered();
       }
-      return report('failed', { status: error.status, message });
+      const registered = await registeredCustomer(client, document, signal);
+      if (!registered) return notRegistered();
+      const existing = registered.record;
+      const sameEmail =
+        typeof existing.email === 'string' &&
+        existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase();
+      if (entry.unanswered && sameEmail) {
+        // A resumed run: the interrupted one may have created this customer and died before the answer.
+        return report('created', {
+          id: idOf(existing),
+          message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        });
+      }
+      // The platform's own words when it gave any; what we established when it did not.
+      const said = error.platformMessage ?? `document ${document} is already registered`;
+      const emailNote =
+        sameEmail || typeof existing.email !== 'string' ? '' : `registered with the e-mail ${existing.email}; `;
+      if (!upsert)
+        return report('failed', {
+          status: 400,
+          message: `${said} (${emailNote}pass --upsert to update existing customers)`,
+        });
+      const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
+      return report('updated', { status: 200, id: idOf(updated) });
     }
   }
 }
@@ -105,4 +130,10 @@ export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
   );
+}
+
+/** The record id of an answer, when it shows one: a 2xx without it is still a success. */
+function idOf(customer: Partial<Customer> | undefined): number | string | undefined {
+  const id = customer?.id;
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }

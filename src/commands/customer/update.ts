@@ -52,7 +52,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
             try {
               const customer = await updateCustomer(client, String(document), changes, signal);
               const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
-              return { row: { ...row, outcome, status: 200, id: customer.id }, original: entry.original };
+              return { row: { ...row, outcome, status: 200, id: customer?.id }, original: entry.original };
             } catch (error) {
               const { status, message } = customerFailureMessage(error, String(document));
               return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
@@ -94,12 +94,17 @@ async function updateOne(document: string, assignments: readonly string[], conte
   }
   const { document: key, ...changes } = verdict.value;
   const client = await context.platform();
-  let customer: Customer;
+  let customer: Customer | undefined;
   try {
     customer = await updateCustomer(client, String(key), changes);
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document);
     throw error;
+  }
+  // A 2xx is the update done, even when its body does not show the record.
+  if (!customer || typeof customer !== 'object') {
+    context.log.info(`Updated customer ${document} (the platform answered without the record).`);
+    return;
   }
   context.log.info(`Updated customer ${customer.id} (${customer.document}).`);
   await writeObject(context, customer);

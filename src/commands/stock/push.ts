@@ -24,9 +24,6 @@ export interface StockPushOptions extends InputFlags, SendFlags {
   schema?: string;
 }
 
-/** Rounds in which batch-route items that were neither applied nor rejected are sent again. */
-const unsettledItemRounds = 3;
-
 /**
  * Pushes a stock and price file through the 50-item batch route or the 200-item queue route,
  * paced, retried, reported, resumable, and locked per profile so two cron runs never overlap.
@@ -42,6 +39,14 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   let schema: StockSchema | undefined;
   const threshold = Number(session.value('stock.autoThreshold'));
   let route: 'batch' | 'queue' = 'batch';
+  let warnedUnitemised = false;
+  const warnUnitemisedOnce = () => {
+    if (warnedUnitemised) return;
+    warnedUnitemised = true;
+    context.log.warn(
+      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
+    );
+  };
   await runBulkJob<StockItem>(
     {
       name: 'stock push',
@@ -52,8 +57,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       newChecker: newStockChecker,
       keyOf: (record) => String(record.values.sku ?? ''),
       lockName: 'stock-push',
-      outcomes: ['applied', 'queued', 'rejected', 'invalid', 'failed'],
-      sentOutcomes: ['applied', 'queued'],
+      outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed'],
+      sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [
         { flag: '--route', key: 'route', unset: 'auto' },
         { flag: '--batch-size', key: 'batchSize' },
@@ -80,57 +85,43 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       },
       sendBatch: (client, batch, signal) =>
         route === 'batch'
-          ? sendToBatchRoute(client, batch, schema as StockSchema, signal)
+          ? sendToBatchRoute(client, batch, schema as StockSchema, signal, warnUnitemisedOnce)
           : sendToQueueRoute(client, batch, schema as StockSchema, signal),
     },
     context,
   );
 }
 
-/** Batch route: a result per item; items the platform neither applied nor rejected are sent again, alone. */
+/**
+ * Batch route: one request per batch, each item reported as the answer says. An item the answer
+ * does not itemise is `accepted` (the platform took it with a 2xx), never failed: the document does
+ * not show the per-item result, so not recognising it says nothing about the item.
+ */
 async function sendToBatchRoute(
   client: PlatformClient,
   batch: PendingRecord<StockItem>[],
   schema: StockSchema,
   signal: AbortSignal,
+  unitemised: () => void,
 ): Promise<ReportEntry[]> {
-  const entries: ReportEntry[] = [];
-  let pending = batch;
-  for (let round = 1; pending.length > 0; round++) {
-    const results = await putStockBatch(
-      client,
-      pending.map(({ value }) => toWireItem(value, schema)),
-      signal,
-    );
-    const unsettled: PendingRecord<StockItem>[] = [];
-    pending.forEach((entry, index) => {
-      const result = results.find((candidate) => candidate.index === index) ?? results[index];
-      if (result?.status === 'APPLIED' || result?.status === 'REJECTED') {
-        entries.push({
-          row: {
-            line: entry.line,
-            key: entry.key,
-            outcome: result.status === 'APPLIED' ? 'applied' : 'rejected',
-            status: 200,
-            message: result.message ?? undefined,
-          },
-          original: entry.original,
-        });
-      } else if (round < unsettledItemRounds) {
-        unsettled.push(entry);
-      } else {
-        const message = result
-          ? `the platform answered ${result.status}${result.message ? `: ${result.message}` : ''}`
-          : 'the platform gave no result for this item';
-        entries.push({
-          row: { line: entry.line, key: entry.key, outcome: 'failed', status: 200, message },
-          original: entry.original,
-        });
-      }
-    });
-    pending = unsettled;
-  }
-  return entries;
+  const verdicts = await putStockBatch(
+    client,
+    batch.map(({ value }) => toWireItem(value, schema)),
+    batch.map((entry) => entry.key),
+    signal,
+  );
+  return batch.map((entry, index) => {
+    const verdict = verdicts?.[index];
+    const row = { line: entry.line, key: entry.key, status: 200 };
+    if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
+      return { row: { ...row, outcome: verdict.verdict, message: verdict.message }, original: entry.original };
+    unitemised();
+    const message =
+      verdict?.verdict === 'unsettled'
+        ? `the platform answered "${verdict.status}" for this item`
+        : 'the answer did not itemise this item';
+    return { row: { ...row, outcome: 'accepted', message }, original: entry.original };
+  });
 }
 
 /** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */

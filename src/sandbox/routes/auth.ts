@@ -1,21 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxOptions } from '../options.js';
 import type { SandboxState } from '../state.js';
-import { sendError } from '../http-answers.js';
+import { sendAnswer, sendError } from '../http-answers.js';
 import { sameSecret } from '../../http-server/same-secret.js';
 
 /** `POST /v1/auth/token` (DESIGN.md §4) and the Bearer check every platform route sits behind. */
 export function registerAuth(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
-  app.post('/v1/auth/token', { config: { public: true } }, async (request, reply) => {
-    const credentials = credentialsOf(request);
+  const dialect = app.dialect;
+  app.post(dialect.tokenPath, { config: { public: true } }, async (request, reply) => {
+    const credentials = credentialsOf(request, dialect.tokenStyles);
     if (!credentials) {
       return sendError(reply, 400, 'Send {"username","password"} as JSON, a form, or Basic credentials');
     }
     if (!sameSecret(credentials.username, options.username) || !sameSecret(credentials.password, options.password)) {
-      return reply.code(401).send({ error: 'invalid_grant', message: 'Invalid username or password' });
+      return dialect.loginRefused
+        ? sendAnswer(reply, 401, dialect.loginRefused)
+        : sendError(reply, 401, 'Invalid username or password');
     }
     const token = state.issueToken(state.clock.now(), options.tokenTtlSeconds);
-    return { access_token: token, token_type: 'Bearer', expires_in: options.tokenTtlSeconds };
+    return dialect.tokenAnswer(token, options.tokenTtlSeconds);
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -31,7 +34,16 @@ export function registerAuth(app: FastifyInstance, state: SandboxState, options:
   });
 }
 
-function credentialsOf(request: FastifyRequest): { username: string; password: string } | undefined {
+function credentialsOf(
+  request: FastifyRequest,
+  styles: 'any' | 'form',
+): { username: string; password: string } | undefined {
+  if (styles === 'form') {
+    // An OAuth password grant: a form body with grant_type=password, nothing else.
+    const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+    const fields = request.body as Record<string, unknown> | undefined;
+    if (!form || fields?.grant_type !== 'password') return undefined;
+  }
   const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '');
   if (basic?.[1]) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');

@@ -12,6 +12,6 @@ export function registerSellers(app: FastifyInstance, state: SandboxState): void
     if (typeof offset === 'string') return sendError(reply, 400, offset);
     const email = typeof query.email === 'string' ? query.email.toLowerCase() : '';
     const matching = email ? state.sellers.filter((rep) => rep.username.toLowerCase().includes(email)) : state.sellers;
-    return matching.slice(offset, offset + limit);
+    return reply.server.dialect.listingAnswer(matching.slice(offset, offset + limit), offset);
   });
 }

@@ -20,14 +20,15 @@ export function registerStock(app: FastifyInstance, state: SandboxState, _option
   app.put('/v1/stock/batch', async (request, reply) => {
     const items = itemsOf(request.body, batchRouteMaxItems);
     if (typeof items === 'string') return sendError(reply, 422, items);
-    return { results: items.map((item, index) => stock.applyItem(item, index)) };
+    return app.dialect.batchAnswer(items.map((item, index) => stock.applyItem(item, index)));
   });
 
   app.post('/api/v1/stocks/batch', async (request, reply) => {
     const items = itemsOf(request.body, queueRouteMaxItems);
     if (typeof items === 'string') return sendError(reply, 422, items);
     const batchId = stock.queue.enqueue(items);
-    return reply.code(202).send({ batchId, status: 'QUEUED', items: items.length });
+    const answer = app.dialect.queueAnswer(batchId, items.length);
+    return answer === undefined ? reply.code(202).send() : reply.code(202).send(answer);
   });
 
   const open = { config: { public: true, control: true } };

@@ -54,9 +54,9 @@ function load(
 ): { stop: () => void; acknowledged: Promise<number[]>; count: () => number } {
   const acknowledged: number[] = [];
   let next = 1;
-  let stopped = false;
+  const run = { stopped: false };
   const worker = async () => {
-    while (!stopped) {
+    while (!run.stopped) {
       const id = next++;
       try {
         const answer = await postEvent(url, 'orders', { ...order, id }, token);
@@ -67,7 +67,7 @@ function load(
     }
   };
   const all = Promise.all(Array.from({ length: workers }, worker)).then(() => acknowledged);
-  return { stop: () => (stopped = true), acknowledged: all, count: () => acknowledged.length };
+  return { stop: () => (run.stopped = true), acknowledged: all, count: () => acknowledged.length };
 }
 
 async function until(condition: () => boolean): Promise<void> {

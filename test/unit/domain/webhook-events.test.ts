@@ -20,7 +20,9 @@ describe('payloadMismatches', () => {
   });
 
   it('names each missing field and accepts nulls and extra fields', () => {
-    const { status: _status, ...withoutStatus } = sampleEvent('orders', now);
+    const withoutStatus = Object.fromEntries(
+      Object.entries(sampleEvent('orders', now)).filter(([field]) => field !== 'status'),
+    );
     expect(payloadMismatches('orders', { ...withoutStatus, partnerCompanyName: null, extra: 1 })).toEqual([
       'status missing',
     ]);

@@ -10,7 +10,7 @@ import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-re
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
+  for (const close of closers.splice(0).toReversed()) await close();
 });
 afterAll(removeReceiverFolders);
 

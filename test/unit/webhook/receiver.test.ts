@@ -126,7 +126,7 @@ describe('event bodies', () => {
     const huge = { ...order, padding: 'x'.repeat(3 * 1024 * 1024) };
     const answer = await postEvent(started.url, 'orders', huge, token).catch((error: Error) => error);
     // The receiver may answer 413 and close before the client finished sending; either way nothing is stored.
-    if (answer instanceof Response) expect(answer.status).toBe(413);
+    expect(answer instanceof Response ? answer.status : 413).toBe(413);
     expect(started.onDisk()).toEqual([]);
     expect((await postEvent(started.url, 'orders', order, token)).status).toBe(200);
   });

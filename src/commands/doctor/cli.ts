@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import type { DoctorOptions } from './run.js';
+
+/** `b2bctl doctor [--document DOC]`: connection, clock, token and what b2bctl recognises of each route. */
+export function register(program: Command, dispatch: Dispatch): void {
+  program
+    .command('doctor')
+    .description('check the connection to the store: DNS, TLS, clock, token, and what b2bctl recognises of each route')
+    .option(
+      '--document <document>',
+      'a customer document (CPF/CNPJ) to probe the update route with {}, which changes nothing',
+    )
+    .action((options: { document?: string }, command: Command) =>
+      dispatch<DoctorOptions>(command, async () => (await import('./run.js')).run, { document: options.document }),
+    );
+}

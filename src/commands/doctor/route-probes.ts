@@ -1,0 +1,279 @@
+import type { Session } from '../../config/session.js';
+import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
+import { ExitCode } from '../../errors.js';
+import { locateListingPage } from '../../platform/answers/listing.js';
+import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
+import { locateTokenAnswer } from '../../platform/answers/token.js';
+import { parseJson, tokenRequest } from '../../platform/auth.js';
+import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
+import { redactSecrets } from '../../platform/redact.js';
+import { tokenRoute } from '../../platform/token-source.js';
+import type { Finding } from './findings.js';
+
+/**
+ * The token: a fresh one from the token route when the password is in the environment (showing
+ * where the answer holds it), else the cached one and its expiry. The token itself is never shown.
+ */
+export async function probeToken(
+  http: HttpClient,
+  session: Session,
+  env: Readonly<Record<string, string | undefined>>,
+  nowMs: number,
+): Promise<{ finding: Finding; token: string | undefined }> {
+  const route = tokenRoute(session);
+  const username = session.value('username');
+  const password = env.B2BCTL_PASSWORD;
+  const check = `POST ${route.path} (${route.style})`;
+  if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
+  let response: HttpResponse;
+  try {
+    response = await http.request({
+      method: 'POST',
+      path: route.path,
+      ...tokenRequest(route.style, { username, password }),
+    });
+  } catch (error) {
+    return {
+      finding: { check, result: 'fail', detail: (error as Error).message, exitCode: ExitCode.unavailable },
+      token: undefined,
+    };
+  }
+  const status = response.status;
+  const base = { check, status };
+  if (status === 400 || status === 401 || status === 403)
+    return {
+      finding: {
+        ...base,
+        result: 'fail',
+        detail: `login refused for ${username}${challenge(response)}: check the username and B2BCTL_PASSWORD (or auth.style)`,
+        setting: 'auth.style',
+        exitCode: ExitCode.authFailed,
+      },
+      token: undefined,
+    };
+  if (status === 404 || status === 405)
+    return {
+      finding: {
+        ...base,
+        result: 'fail',
+        detail: 'no token route at this path',
+        setting: 'paths.token',
+        exitCode: ExitCode.usage,
+      },
+      token: undefined,
+    };
+  const unreadable = unreadableAnswer(response);
+  if (unreadable) return { finding: { ...base, ...unreadable }, token: undefined };
+  const body = parseJson(redactSecrets(response.text, [password]));
+  const located = locateTokenAnswer(body, route.answers);
+  if (!located.tokenPath)
+    return {
+      finding: {
+        ...base,
+        result: 'fail',
+        detail: `answered ${status} without a token b2bctl recognises (fields: ${fieldsOf(body)})`,
+        setting: 'answers.token.accessToken',
+        exitCode: ExitCode.authFailed,
+      },
+      token: undefined,
+    };
+  const token =
+    located.tokenPath === '(the whole body)' ? String(body).trim() : String(valueAt(body, located.tokenPath));
+  const lifetime = located.lifetimePath
+    ? `lifetime in "${located.lifetimePath}" (${String(valueAt(body, located.lifetimePath))} s)`
+    : "no lifetime given: the document's 12 hours assumed";
+  return {
+    finding: {
+      ...base,
+      result: 'ok',
+      detail: `token obtained for ${username}: token in "${located.tokenPath}", ${lifetime}`,
+      setting: located.lifetimePath ? undefined : 'answers.token.expiresIn',
+    },
+    token,
+  };
+}
+
+function cachedToken(session: Session, nowMs: number): Finding {
+  const check = 'token (cached)';
+  const profile = session.profile;
+  const expiresAt = profile.tokenExpiresAt;
+  if (!session.value('token'))
+    return {
+      check,
+      result: 'fail',
+      detail: `no token for profile "${session.profileName}": run b2bctl login, or set B2BCTL_PASSWORD to let doctor log in`,
+      exitCode: ExitCode.authFailed,
+    };
+  if (!expiresAt) return { check, result: 'ok', detail: 'a token given with --token or B2BCTL_TOKEN (expiry unknown)' };
+  const expired = tokenNeedsRenewal(
+    { obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) },
+    nowMs,
+  );
+  return expired
+    ? { check, result: 'fail', detail: `expired at ${expiresAt}: run b2bctl login`, exitCode: ExitCode.authFailed }
+    : { check, result: 'ok', detail: `cached, obtained ${profile.tokenObtainedAt ?? '?'}, valid until ${expiresAt}` };
+}
+
+function cachedTokenValue(session: Session, nowMs: number): string | undefined {
+  return cachedToken(session, nowMs).result === 'ok' ? session.value('token') : undefined;
+}
+
+export interface ListingProbe {
+  path: string;
+  query: Record<string, string | number>;
+  /** The setting that points at the array when the answer wraps it. */
+  itemsSetting?: string;
+  /** The setting holding the route's path. */
+  pathSetting: string;
+}
+
+/** A read-only listing with limit=1: status, and where the answer holds its records. */
+export async function probeListing(
+  http: HttpClient,
+  token: string,
+  probe: ListingProbe,
+  itemsPath?: string,
+): Promise<Finding> {
+  const query = new URLSearchParams(
+    Object.entries(probe.query).map(([name, value]): [string, string] => [name, String(value)]),
+  );
+  const check = `GET ${probe.path}?${query.toString()}`;
+  return answerFinding(
+    check,
+    probe.pathSetting,
+    await ask(http, token, { method: 'GET', path: probe.path, query: probe.query }),
+    (body) => {
+      const located = locateListingPage(body, itemsPath);
+      if (!located)
+        return {
+          result: 'warn',
+          detail: `no array of records b2bctl recognises (fields: ${fieldsOf(body)})`,
+          setting: probe.itemsSetting,
+        };
+      const where =
+        located.path === ''
+          ? 'a bare array'
+          : located.path === '(empty body)'
+            ? 'an empty body (read as no records)'
+            : `an array in "${located.path}"`;
+      return { result: 'ok', detail: `${where}, ${located.count} record${located.count === 1 ? '' : 's'}` };
+    },
+  );
+}
+
+/** The update route with `{}`: the document's no-op, answering the record (200) or 404. */
+export async function probeCustomer(http: HttpClient, token: string, document: string): Promise<Finding> {
+  const path = `/v1/customer/${encodeURIComponent(document)}`;
+  const outcome = await ask(http, token, { method: 'PUT', path, body: '{}' });
+  if (!(outcome instanceof Error) && outcome.status === 404)
+    return {
+      check: `PUT ${path} {}`,
+      result: 'ok',
+      status: 404,
+      // The 404's body is not documented; showing its shape explains why b2bctl decides on the status alone.
+      detail: `no customer has document ${document} (the documented 404; its body: ${describeBody(outcome.text)})`,
+    };
+  return answerFinding(`PUT ${path} {}`, undefined, outcome, (body) =>
+    isRecord(body) && typeof body.email === 'string'
+      ? {
+          result: 'ok',
+          detail: `the customer record (id ${String(body.id ?? '?')}, e-mail present): duplicates on create are recognised`,
+        }
+      : {
+          result: 'warn',
+          detail: `answered without the customer record (fields: ${fieldsOf(body)}); --upsert and --resume cannot tell duplicates apart`,
+        },
+  );
+}
+
+async function ask(
+  http: HttpClient,
+  token: string,
+  request: { method: 'GET' | 'PUT'; path: string; query?: Record<string, string | number>; body?: string },
+): Promise<HttpResponse | Error> {
+  try {
+    return await http.request({
+      ...request,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(request.body ? { 'content-type': 'application/json' } : {}),
+      },
+      safeToRepeat: true,
+    });
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function answerFinding(
+  check: string,
+  pathSetting: string | undefined,
+  outcome: HttpResponse | Error,
+  recognise: (body: unknown) => Pick<Finding, 'result' | 'detail' | 'setting'>,
+): Finding {
+  if (outcome instanceof Error)
+    return { check, result: 'fail', detail: outcome.message, exitCode: ExitCode.unavailable };
+  const status = outcome.status;
+  if (status === 401 || status === 403)
+    return {
+      check,
+      status,
+      result: 'fail',
+      detail: `token refused${challenge(outcome)}`,
+      exitCode: ExitCode.authFailed,
+    };
+  // Only the commands using this route are affected; the setting says where the store has it.
+  if (status === 404 || status === 405)
+    return {
+      check,
+      status,
+      result: 'warn',
+      detail: 'no such route at this path: the commands using it will fail',
+      setting: pathSetting,
+    };
+  if (status >= 400)
+    return {
+      check,
+      status,
+      result: 'fail',
+      detail: `answered ${status}: ${outcome.text.replace(/\s+/g, ' ').slice(0, 120)}`,
+      exitCode: ExitCode.someRecordsFailed,
+    };
+  const unreadable = unreadableAnswer(outcome);
+  if (unreadable) return { check, status, ...unreadable };
+  return { check, status, ...recognise(parseJson(outcome.text)) };
+}
+
+/** An HTML page instead of JSON: something in front of the platform answered. */
+function unreadableAnswer(response: HttpResponse): Pick<Finding, 'result' | 'detail' | 'exitCode'> | undefined {
+  const contentType = response.headers['content-type'];
+  if (!isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)) return undefined;
+  const title = htmlTitle(response.text);
+  return {
+    result: 'fail',
+    detail: `an HTML page${title ? ` ("${title}")` : ''}: a proxy or captive portal answers in the platform's place`,
+    exitCode: ExitCode.unavailable,
+  };
+}
+
+function challenge(response: HttpResponse): string {
+  const header = response.headers['www-authenticate'];
+  const text = Array.isArray(header) ? header.join(', ') : header;
+  return text ? ` (WWW-Authenticate: ${text.slice(0, 120)})` : '';
+}
+
+/** An error body in a few words: JSON and its fields, plain text, or none. */
+function describeBody(text: string): string {
+  if (text.trim() === '') return 'none';
+  const body = parseJson(text);
+  return typeof body === 'string' ? 'plain text' : `JSON with ${fieldsOf(body)}`;
+}
+
+/** The top-level field names of an answer, to say what it had instead. */
+function fieldsOf(body: unknown): string {
+  if (body === undefined) return 'empty body';
+  if (typeof body === 'string') return 'plain text';
+  if (Array.isArray(body)) return 'an array';
+  return isRecord(body) ? Object.keys(body).slice(0, 8).join(', ') || 'none' : typeof body;
+}

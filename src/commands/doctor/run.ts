@@ -1,0 +1,118 @@
+import type { Context } from '../../context.js';
+import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { createRecordWriter } from '../../io/output/record-writer.js';
+import type { Finding } from './findings.js';
+import { checkDns, checkReachable, checkTls } from './network-checks.js';
+import { probeCustomer, probeListing, probeToken } from './route-probes.js';
+
+export interface DoctorOptions {
+  /** A customer document to probe the update route with `{}` (the documented no-op). */
+  document?: string;
+}
+
+/** Time allowed to each check: doctor answers in seconds, it does not wait out retries. */
+const checkTimeoutMs = 10_000;
+
+/**
+ * Checks a profile's connection to the store and what b2bctl recognises of each documented route's
+ * answer. Read-only: the one request that could write is the update route with `{}`, which the
+ * document says changes nothing.
+ */
+export async function run(options: DoctorOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  const baseUrl = session.value('baseUrl');
+  if (!baseUrl)
+    throw new UsageError(
+      `No base URL for profile "${session.profileName}": pass --base-url URL or run b2bctl login first.`,
+    );
+  const url = new URL(baseUrl);
+  const findings: Finding[] = [
+    {
+      check: 'base URL',
+      result: 'ok',
+      detail: `${url.origin}${url.pathname.replace(/\/$/, '')} (profile "${session.profileName}", from ${session.setting('baseUrl').source})`,
+    },
+  ];
+  const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs: checkTimeoutMs });
+  findings.push(await checkDns(url));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, checkTimeoutMs));
+  const network =
+    findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
+  if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
+  if (network?.reachable.result === 'ok') {
+    const { finding, token } = await probeToken(http, session, context.env, context.clock.now());
+    findings.push(finding);
+    if (token) {
+      findings.push(
+        await probeListing(
+          http,
+          token,
+          {
+            path: session.value('paths.sellers') ?? '',
+            query: { limit: 1 },
+            itemsSetting: 'answers.sellers.items',
+            pathSetting: 'paths.sellers',
+          },
+          session.value('answers.sellers.items'),
+        ),
+        await probeListing(http, token, {
+          path: session.value('paths.orders') ?? '',
+          query: { limit: 1 },
+          pathSetting: 'paths.orders',
+        }),
+        options.document
+          ? await probeCustomer(http, token, options.document)
+          : {
+              check: 'PUT /v1/customer/:document {}',
+              result: 'skip',
+              detail: 'pass --document DOC to check how duplicates are recognised',
+            },
+      );
+    } else {
+      findings.push({ check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
+    }
+  } else {
+    findings.push({ check: 'token and routes', result: 'skip', detail: 'the base URL cannot be reached' });
+  }
+  findings.push({
+    check: 'stock routes',
+    result: 'skip',
+    detail: 'not probed (any request would write); a 2xx whose items are not recognised is reported "accepted"',
+    setting: 'answers.stockBatch.results, answers.stockQueue.id',
+  });
+  await printFindings(findings, context);
+  // The most telling failure decides the exit code: unreachable, then refused, then the rest.
+  const failures = findings.filter((finding) => finding.result === 'fail');
+  const failed =
+    [ExitCode.unavailable, ExitCode.authFailed, ExitCode.usage]
+      .map((code) => failures.find((finding) => finding.exitCode === code))
+      .find((finding) => finding !== undefined) ?? failures[0];
+  if (failed)
+    throw new B2bctlError(
+      `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (the table says which); ${failed.check}: ${failed.detail}`,
+      (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
+    );
+}
+
+async function printFindings(findings: readonly Finding[], context: Context): Promise<void> {
+  const writer = createRecordWriter<Finding>(
+    context.outputFormat('json'),
+    context.io.stdout,
+    {
+      table: [
+        { header: 'CHECK', value: (finding) => finding.check },
+        { header: 'RESULT', value: (finding) => finding.result },
+        { header: 'STATUS', value: (finding) => (finding.status === undefined ? '' : String(finding.status)) },
+        { header: 'RECOGNISED', value: (finding) => finding.detail },
+        { header: 'SETTING', value: (finding) => finding.setting ?? '' },
+      ],
+      csv: ['check', 'result', 'status', 'detail', 'setting'],
+    },
+    { color: context.io.isStdoutTTY && context.globals.color },
+  );
+  for (const finding of findings) {
+    // The exit code is ours, not part of what a support ticket needs.
+    await writer.write({ ...finding, exitCode: undefined });
+  }
+  await writer.end();
+}

@@ -1,0 +1,46 @@
+import type { SettingDefinition } from '../../config/settings.js';
+import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
+
+/**
+ * Listings. The document shows the sales rep listing as a bare array ending with `[]`; a gateway
+ * may wrap pages in an envelope (`{"content":[...]}`, `{"data":[...]}`). An empty 200 ends the listing.
+ */
+export const listingAnswerSettings: readonly SettingDefinition[] = [
+  {
+    key: 'answers.sellers.items',
+    description: 'Where a sales rep listing page holds its array (dot path; default: the body itself, data, items, …)',
+  },
+];
+
+export const recognisedListPaths = [
+  '',
+  'data',
+  'items',
+  'content',
+  'results',
+  'records',
+  'rows',
+  'sellers',
+  'list',
+  'data.items',
+  'data.content',
+] as const;
+
+/** The records of a listing page, or undefined when no recognised place holds an array. */
+export function readListingPage(body: unknown, setting?: string): unknown[] | undefined {
+  if (body === undefined || body === null) return [];
+  const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray)?.value;
+  if (found) return found;
+  // An envelope holding no records at all (`{}`, `{"total":0,"items":null}`) is an empty page; one
+  // holding objects we cannot place is not guessed at.
+  const holdsRecords =
+    isRecord(body) && Object.values(body).some((value) => value !== null && typeof value === 'object');
+  return isRecord(body) && !holdsRecords ? [] : undefined;
+}
+
+/** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */
+export function locateListingPage(body: unknown, setting?: string): { path: string; count: number } | undefined {
+  if (body === undefined || body === null) return { path: '(empty body)', count: 0 };
+  const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray);
+  return found ? { path: found.path, count: found.value.length } : undefined;
+}

@@ -1,0 +1,68 @@
+import { B2bctlError, ExitCode } from '../../errors.js';
+
+/**
+ * Reading answers the platform document does not show. The rule (DESIGN.md §10): decide on status
+ * codes and on what the document shows, never on an undocumented message's wording, and never turn
+ * a 2xx into a failure because its body is not the shape we guessed.
+ */
+
+/** The value at a dot path such as `data.results` or `0.id`; undefined when any step is missing. */
+export function valueAtPath(body: unknown, path: string): unknown {
+  let value = body;
+  for (const step of path.split('.').filter((part) => part !== '')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value;
+}
+
+/** The first of several candidate paths that holds a value accepted by `accept`. */
+export function firstAt<T>(
+  body: unknown,
+  paths: readonly string[],
+  accept: (value: unknown) => value is T,
+): { path: string; value: T } | undefined {
+  for (const path of paths) {
+    const value = path === '' ? body : valueAtPath(body, path);
+    if (accept(value)) return { path, value };
+  }
+  return undefined;
+}
+
+export const isArray = (value: unknown): value is unknown[] => Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isNonEmptyText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+export const isIdLike = (value: unknown): value is string | number =>
+  isNonEmptyText(value) || (typeof value === 'number' && Number.isFinite(value));
+
+/** A setting's candidate paths: the setting's own value first when set, else the recognised ones. */
+export function candidatePaths(setting: string | undefined, recognised: readonly string[]): readonly string[] {
+  return setting !== undefined && setting.trim() !== '' ? [setting.trim()] : recognised;
+}
+
+/** An HTML page where JSON was expected: a proxy's or a captive portal's login page, a gateway's error page. */
+export function isHtmlAnswer(contentType: string | undefined, text: string): boolean {
+  if (contentType && /\btext\/html\b/i.test(contentType)) return true;
+  return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200));
+}
+
+/** The page title of an HTML answer, for the one line that names it. */
+export function htmlTitle(text: string): string | undefined {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? title.slice(0, 80) : undefined;
+}
+
+/**
+ * A 2xx answered by something in front of the platform (a proxy or gateway login page). Nothing the
+ * platform said can be read from it; the operator has a network or proxy problem to solve.
+ */
+export class ProxyPageError extends B2bctlError {
+  constructor(request: { method: string; url: string }, status: number, text: string) {
+    const title = htmlTitle(text);
+    super(
+      `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
+      ExitCode.unavailable,
+    );
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * Answers the platform document does not show, from a real HTTP server scripted per route: a 200
+ * with an empty body, a 200 with a proxy's HTML login page, a 400 in plain text, a 401 with only a
+ * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
+ * wording, and never fails a 2xx because of its body's shape.
+ */
+import { copyFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readReport } from '../customer-helpers.js';
+import {
+  freshConfigDir,
+  freshWorkDir,
+  removeTemporaryFolders,
+  runCli,
+  sandboxUser,
+  seedDirectory,
+} from '../harness.js';
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+
+let server: Server;
+let baseUrl: string;
+let routes: Record<string, Handler> = {};
+const received: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const key = `${request.method} ${(request.url ?? '').split('?')[0]}`;
+      received.push(key);
+      const handler = routes[key] ?? Object.entries(routes).find(([pattern]) => matches(pattern, key))?.[1];
+      if (handler) handler(request, Buffer.concat(chunks).toString('utf8'), response);
+      else response.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  removeTemporaryFolders();
+});
+afterEach(() => {
+  routes = {};
+  received.length = 0;
+});
+
+/** `PUT /v1/customer/*` matches any document. */
+function matches(pattern: string, key: string): boolean {
+  return pattern.endsWith('*') && key.startsWith(pattern.slice(0, -1));
+}
+
+const proxyPage =
+  '<!DOCTYPE html><html><head><title>Corporate Proxy - Sign in</title></head><body><form>user/password</form></body></html>';
+
+function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean } = {}) {
+  const env: Record<string, string> = { B2BCTL_BASE_URL: baseUrl };
+  if (options.token !== false) env.B2BCTL_TOKEN = 'a-pre-issued-token-0123456789';
+  return runCli(args, { configDir: freshConfigDir(), env, cwd: options.cwd, stdin: options.stdin });
+}
+
+describe('a 200 with an empty body', () => {
+  it('sellers list: the end of the listing, [] and exit 0', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) => response.writeHead(200).end();
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stdout).toBe('[]\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('stock push --route batch: every item accepted, exit 0, one warning naming the setting', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) => response.writeHead(200).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
+    ]);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const outcomes = new Set(readReport(join(dir, name)).map((row) => row.outcome));
+    expect([...outcomes]).toEqual(['accepted']);
+  });
+
+  it('stock push --route queue: a 202 with no body is queued without a batch id, exit 0', async () => {
+    routes['POST /api/v1/stocks/batch'] = (_request, _body, response) => response.writeHead(202).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const rows = readReport(join(dir, name));
+    expect(new Set(rows.map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(new Set(['queued 202 ']));
+  });
+});
+
+describe('customer routes answering 200 without a body', () => {
+  it('customer create: every customer created (exit 0), no id in the report', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(200).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
+      new Set(['created 200 ']),
+    );
+  });
+
+  it('a 400 to create whose {} question answers 200 without a body: the document exists, --upsert updates it', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end();
+    routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(200).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const plain = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(plain.code).toBe(1);
+    const name = /: report: (\S+)/.exec(plain.stderr)?.[1] as string;
+    expect(readReport(join(dir, name))[0]?.message).toBe(
+      'document 100.007.919-89 is already registered (pass --upsert to update existing customers)',
+    );
+    const upserted = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
+    expect(upserted.code).toBe(0);
+    expect(upserted.stderr).toContain('customer create: 25 updated;');
+  });
+});
+
+describe('the answers.* settings map a shape b2bctl would not guess', () => {
+  it('stock push --route batch with answers.stockBatch.results and .status: applied and rejected per item', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, body, response) => {
+      const items = (JSON.parse(body) as { items: { sku: string }[] }).items;
+      const lines = items.map((item, index) => ({ ref: item.sku, verdict: index === 0 ? 'ERROR' : 'OK' }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ payload: { lines } }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const configDir = freshConfigDir();
+    for (const [key, value] of [
+      ['answers.stockBatch.results', 'payload.lines'],
+      ['answers.stockBatch.status', 'verdict'],
+    ])
+      expect((await runCli(['config', 'set', key as string, value as string], { configDir })).code).toBe(0);
+    const result = await runCli(['stock', 'push', 'stock.csv', '--route', 'batch'], {
+      configDir,
+      cwd: dir,
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('warning:');
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const outcomes = readReport(join(dir, name)).map((row) => row.outcome);
+    // Two requests of 50 and 2 items; the first item of each was rejected.
+    expect(outcomes.filter((outcome) => outcome === 'rejected')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(50);
+  });
+});
+
+describe('a 200 with HTML (a proxy login page)', () => {
+  it('sellers list: one error naming the proxy problem, exit 69, no parse stack', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(proxyPage);
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
+    );
+  });
+
+  it('stock push: the run stops at the first such answer, exit 69, with the proxy named', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(proxyPage);
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain('answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in")');
+    expect(received.filter((key) => key === 'PUT /v1/stock/batch')).toHaveLength(1);
+  });
+
+  it('login: the same, even without a text/html content type', async () => {
+    routes['POST /v1/auth/token'] = (_request, _body, response) => response.writeHead(200).end(proxyPage);
+    const result = await run(['login', '--username', sandboxUser, '--password-stdin'], {
+      stdin: 'some-password\n',
+      token: false,
+    });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain('answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in")');
+    expect(result.stderr).not.toContain('some-password');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('a 400 whose body is plain text', () => {
+  it('customer create asks the update route with {}: 404, so not a duplicate document; the row fails with the text', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('Requisicao invalida');
+    const questions: string[] = [];
+    routes['PUT /v1/customer/*'] = (_request, body, response) => {
+      questions.push(body);
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Nao encontrado');
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const [first] = readReport(join(dir, name));
+    expect(first).toMatchObject({ outcome: 'failed', status: '400' });
+    expect(first?.message).toBe(
+      'Requisicao invalida: no customer has document 100.007.919-89, so the e-mail cliente1@email.com.br is registered to another customer (or the platform could not parse the body)',
+    );
+    // One create and one documented question per record; nothing updated.
+    expect(received.filter((key) => key === 'POST /v1/customer')).toHaveLength(25);
+    expect(received.filter((key) => key.startsWith('PUT /v1/customer/'))).toHaveLength(25);
+    // Only the documented no-op was sent to the update route.
+    expect(new Set(questions)).toEqual(new Set(['{}']));
+  });
+
+  it('customer create: a 400 whose record exists with that e-mail is a duplicate document; --upsert updates it', async () => {
+    let updates = 0;
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end('duplicado');
+    routes['PUT /v1/customer/*'] = (_request, body, response) => {
+      const empty = body === '{}';
+      if (!empty) updates++;
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: 7, document: '10000791989', email: 'CLIENTE1@email.com.br' }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--upsert', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(updates).toBe(25);
+    expect(result.stderr).toContain('customer create: 25 updated;');
+  });
+});
+
+describe('a 401 with WWW-Authenticate and no body', () => {
+  it('login: refused, exit 77, one line', async () => {
+    routes['POST /v1/auth/token'] = (_request, _body, response) =>
+      response.writeHead(401, { 'www-authenticate': 'Basic realm="api"' }).end();
+    const result = await run(['login', '--username', sandboxUser, '--password-stdin'], {
+      stdin: 'wrong\n',
+      token: false,
+    });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(
+      `error: Login refused for ${sandboxUser} at ${baseUrl} (HTTP 401): check the username and password.\n`,
+    );
+  });
+
+  it('sellers list with a refused token: exit 77, the challenge named, nothing on stdout', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(401, { 'www-authenticate': 'Bearer realm="api", error="invalid_token"' }).end();
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: /);
+  });
+});

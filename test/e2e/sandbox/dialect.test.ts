@@ -1,0 +1,15 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, removeTemporaryFolders, runCli } from '../harness.js';
+
+afterAll(() => removeTemporaryFolders());
+
+describe('b2bctl sandbox --dialect', () => {
+  it('an unknown dialect is a usage error naming the ones there are; nothing listens', async () => {
+    const result = await runCli(['sandbox', '--port', '0', '--dialect', 'soap'], { configDir: freshConfigDir() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: --dialect soap: no such dialect; choose one of default, spring, legacy, gateway.\n',
+    );
+  });
+});

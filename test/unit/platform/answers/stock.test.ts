@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
+
+const skus = ['A-1', 'B-2', 'C-3'];
+
+describe('readBatchAnswer: the per-item shapes a platform may answer the batch route with', () => {
+  it.each([
+    [
+      'results with index and status words',
+      {
+        results: [
+          { index: 2, sku: 'C-3', status: 'APPLIED', message: null },
+          { index: 0, sku: 'A-1', status: 'APPLIED', message: null },
+          { index: 1, sku: 'B-2', status: 'REJECTED', message: 'Unknown SKU [B-2]' },
+        ],
+      },
+    ],
+    [
+      'a bare array with booleans and no index, matched by SKU',
+      [
+        { sku: 'B-2', success: false, errorMessage: 'Unknown SKU [B-2]' },
+        { sku: 'A-1', success: true },
+        { sku: 'C-3', success: true },
+      ],
+    ],
+    [
+      'items keyed by SKU with OK/ERROR',
+      { items: { 'A-1': 'OK', 'B-2': { status: 'ERROR', reason: 'Unknown SKU [B-2]' }, 'C-3': 'ok' } },
+    ],
+    [
+      'data keyed by index with booleans',
+      { data: { 0: true, 1: { success: false, message: 'Unknown SKU [B-2]' }, 2: true } },
+    ],
+    [
+      'a bare array in order with SUCCESS/REJECTED words',
+      [{ result: 'SUCCESS' }, { result: 'REJECTED', error: 'Unknown SKU [B-2]' }, { result: 'success' }],
+    ],
+  ])('%s', (_name, body) => {
+    const verdicts = readBatchAnswer(body, skus);
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'rejected', 'applied']);
+    expect(verdicts?.[1]).toMatchObject({ message: 'Unknown SKU [B-2]' });
+  });
+
+  it.each([
+    ['an empty body', undefined],
+    ['an acknowledgement without items', { accepted: true, count: 3 }],
+    ['an empty object', {}],
+    ['plain text', 'OK'],
+    ['an empty array', []],
+  ])('%s: nothing itemised, so undefined (the caller reports the items accepted)', (_name, body) => {
+    expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it('a status word it does not know is neither applied nor rejected', () => {
+    expect(
+      readBatchAnswer({ results: [{ status: 'PENDING' }, { status: 'OK' }, { status: 'OK' }] }, skus)?.[0],
+    ).toEqual({
+      verdict: 'unsettled',
+      status: 'PENDING',
+    });
+  });
+
+  it('the answers.stockBatch.results and .status settings point at a shape it would not guess', () => {
+    const body = {
+      payload: {
+        lines: [
+          { code: 'A-1', outcome2: 'yes' },
+          { code: 'B-2', outcome2: 'no' },
+          { code: 'C-3', outcome2: 'yes' },
+        ],
+      },
+    };
+    expect(readBatchAnswer(body, skus)).toBeUndefined();
+    const verdicts = readBatchAnswer(body, skus, { results: 'payload.lines', status: 'outcome2' });
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unsettled', 'unsettled', 'unsettled']);
+    const booleans = { payload: { lines: [{ done: true }, { done: false }, { done: true }] } };
+    expect(
+      readBatchAnswer(booleans, skus, { results: 'payload.lines', status: 'done' })?.map((verdict) => verdict?.verdict),
+    ).toEqual(['applied', 'rejected', 'applied']);
+  });
+
+  it('the same SKU twice in a batch (two warehouses) is told apart by position', () => {
+    const verdicts = readBatchAnswer(
+      [
+        { sku: 'A-1', success: true },
+        { sku: 'A-1', success: false },
+      ],
+      ['A-1', 'A-1'],
+    );
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'rejected']);
+  });
+});
+
+describe('readQueueAnswer: the id in a 202 the document does not show', () => {
+  it.each([
+    [{ batchId: 'b-1', status: 'QUEUED' }, 'b-1'],
+    [{ jobId: 'j-9', state: 'RECEIVED' }, 'j-9'],
+    [{ id: 42 }, '42'],
+    [{ data: { id: 'd-1' } }, 'd-1'],
+    [undefined, undefined],
+    [{ accepted: true }, undefined],
+  ])('%j → %s', (body, id) => {
+    expect(readQueueAnswer(body)).toBe(id);
+  });
+
+  it('answers.stockQueue.id names the field', () => {
+    expect(readQueueAnswer({ ticket2: 'T-1', id: 'x' }, 'ticket2')).toBe('T-1');
+  });
+});
