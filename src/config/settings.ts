@@ -1,4 +1,7 @@
 import { closestName } from '../lib/suggest.js';
+import type { SettingDefinition } from './setting-definition.js';
+
+export type { SettingDefinition } from './setting-definition.js';
 import { listingAnswerSettings } from '../platform/answers/listing.js';
 import { stockAnswerSettings } from '../platform/answers/stock.js';
 import { tokenAnswerSettings } from '../platform/answers/token.js';
@@ -9,20 +12,6 @@ import { tokenAnswerSettings } from '../platform/answers/token.js';
  */
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
-
-export interface SettingDefinition {
-  key: string;
-  description: string;
-  env?: string;
-  defaultValue?: string;
-  /** Never printed, never settable with `config set` (use `login`). */
-  secret?: boolean;
-  /** Written by `login`, shown by `config`, not set by hand. */
-  managed?: boolean;
-  allowed?: readonly string[];
-  /** Checks a value given with `config set`; returns a problem or undefined. */
-  check?: (value: string) => string | undefined;
-}
 
 const isPath = (value: string) => (value.startsWith('/') ? undefined : 'must start with /');
 const isWholeNumber = (value: string) => (/^\d+$/.test(value) ? undefined : 'must be a whole number');

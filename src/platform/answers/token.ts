@@ -1,4 +1,4 @@
-import type { SettingDefinition } from '../../config/settings.js';
+import type { SettingDefinition } from '../../config/setting-definition.js';
 import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
 
 /**
