@@ -121,6 +121,20 @@ try {
     'push',
     join(work, 'stock.csv'),
   ]);
+  step('Poll the orders updated in the last day (the first run of a profile says where to start)', [
+    'orders',
+    'poll',
+    '--since',
+    '1d',
+    '-o',
+    'table',
+  ]);
+  step('Poll again, as cron would a minute later: only order versions not emitted yet', [
+    'orders',
+    'poll',
+    '-o',
+    'table',
+  ]);
 } finally {
   sandbox.kill('SIGINT');
   receiver.child.kill('SIGTERM');
