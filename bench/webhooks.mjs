@@ -3,7 +3,8 @@
 //      group commit, against a bare node http server on the same machine answering 200 without writing
 //      (target: >= 40% of its rate, p99 < 50 ms), and against the same receiver fsyncing each event on its own;
 //   2. RSS of a receiver after taking many events (target: flat, the later figure within 1.2x of the earlier).
-// Usage: npm run bench:webhooks [-- --quick]   (--quick: 3,000 events per rate run, 40,000 for memory)
+// Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N]   (--quick: 3,000 events per rate run, 40,000 for
+// memory; the figure is --memory-events 1000000)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
 
 const quick = process.argv.includes('--quick');
 const rateEvents = quick ? 3_000 : 10_000;
-const memoryEvents = quick ? 40_000 : 200_000;
+const memoryOption = process.argv.indexOf('--memory-events');
+const memoryEvents = memoryOption > 0 ? Number(process.argv[memoryOption + 1]) : quick ? 40_000 : 200_000;
 const concurrency = 32;
 const secret = 'bench-secret';
 /** One figure line: events per second and the 99th percentile of answer times. */

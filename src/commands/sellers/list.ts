@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { permissionCodes, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
+import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers } from '../../platform/sellers.js';
 
 export interface ListSellersOptions {
@@ -26,19 +26,7 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
     'id',
     'username',
     'document',
-    'restrictedCustomers',
-    'enabledFreight',
-    'enabledInsertFreight',
-    'enabledCustomerRegistration',
-    'enableDiscountItemValue',
-    'enableAddItemValue',
-    'enableDiscountBranch',
-    'enableDiscountFranchise',
-    'enableDiscountSeller',
-    'enableCoupon',
-    'enableChatSupport',
-    'enableRestrictedCustomers',
-    'enableRestrictedGroupsAttendant',
+    ...permissionFlags,
     'attendantCode',
     'allowedSellersId',
     'profile.id',
