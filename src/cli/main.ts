@@ -1,7 +1,8 @@
 import { type Command, CommanderError } from 'commander';
-import type { Context, GlobalOptions, IOStreams } from '../context.js';
+import type { Context, IOStreams } from '../context.js';
 import type { ExitCode } from '../errors.js';
-import { buildProgram, type CommandRunner } from './program.js';
+import type { CommandRunner } from './command-group.js';
+import { buildProgram, globalsOf } from './program.js';
 
 // The two exit codes decided before any command runs (the rest come from src/errors.ts).
 const exitOk: ExitCode = 0;
@@ -28,18 +29,15 @@ async function main(): Promise<void> {
   let context: Context | undefined;
   let verbose = process.argv.includes('--verbose');
 
-  const program = buildProgram(
-    async <T>(load: () => Promise<CommandRunner<T>>, options: T, globals: GlobalOptions) => {
-      verbose = globals.verbose;
-      // Loaded here, not at the top: `--help` and `--version` need none of it.
-      const { createContext } = await import('../context.js');
-      context = createContext({ io, env: process.env, globals, interrupt });
-      const run = await load();
-      await run(options, context);
-    },
-    process.env,
-    process.argv,
-  );
+  const program = await buildProgram(async <T>(command: Command, load: () => Promise<CommandRunner<T>>, options: T) => {
+    const globals = globalsOf(command, process.env);
+    verbose = globals.verbose;
+    // Loaded here, not at the top: `--help` and `--version` need none of it.
+    const { createContext } = await import('../context.js');
+    context = createContext({ io, env: process.env, globals, interrupt });
+    const run = await load();
+    await run(options, context);
+  }, process.argv);
   // Subcommands copied the root's settings when they were created, so each one needs these too:
   // without the override a usage error in `sellers list` would exit 1 through process.exit.
   const configure = (command: Command): void => {

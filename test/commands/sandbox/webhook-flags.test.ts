@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/sandbox.js';
+import { run } from '../../../src/commands/sandbox/run.js';
 import { ExitCode, type B2bctlError } from '../../../src/errors.js';
 import { seedDirectory } from '../../e2e/harness.js';
 import {

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
-import { tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { writeObject } from '../io/output/write-object.js';
+import type { Context } from '../../context.js';
+import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
+import { writeObject } from '../../io/output/write-object.js';
 
 export type WhoamiOptions = Record<string, never>;
 

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 
 export type LogoutOptions = Record<string, never>;
 

@@ -1,8 +1,8 @@
-import type { Context } from '../context.js';
-import { AuthError, UsageError } from '../errors.js';
-import { readSecretFromStdin } from '../io/read-stdin.js';
-import { requestToken } from '../platform/auth.js';
-import { tokenFields, tokenRoute } from '../platform/token-source.js';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { readSecretFromStdin } from '../../io/read-stdin.js';
+import { requestToken } from '../../platform/auth.js';
+import { tokenFields, tokenRoute } from '../../platform/token-source.js';
 
 export interface LoginOptions {
   username?: string;

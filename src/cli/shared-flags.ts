@@ -1,0 +1,90 @@
+import { type Command, Option } from 'commander';
+import type { InputFlags, SendFlags } from '../bulk/flags.js';
+import { delimiter, positiveNumber, wholeNumber } from './parse.js';
+
+/** The reading flags as commander parses them (see `withInputOptions`). */
+export interface ParsedInputFlags {
+  map?: string;
+  delimiter?: string;
+  encoding?: InputFlags['encoding'];
+  decimal?: InputFlags['decimal'];
+  strict?: true;
+}
+
+/** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
+export interface ParsedSendFlags {
+  concurrency: number;
+  rate?: number;
+  retries?: number;
+  timeout?: number;
+  report?: string;
+  errors?: string;
+  resume?: string;
+  keepReports?: number;
+  skipInvalid?: true;
+  dryRun?: true;
+}
+
+/** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
+export function withInputOptions(command: Command): Command {
+  return command
+    .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
+    .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
+    .addOption(
+      new Option(
+        '--encoding <name>',
+        'text encoding: utf-8, windows-1252, cp850, macintosh, utf-16le… (default: UTF-8 when it decodes, else Windows-1252)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--decimal <separator>',
+        'decimal separator of numbers (default: , with ; as delimiter, else .)',
+      ).choices(['.', ',']),
+    )
+    .option('--strict', 'an unknown column is an error, not a warning');
+}
+
+export function inputFlagsOf(flags: ParsedInputFlags): InputFlags {
+  return {
+    map: flags.map,
+    delimiter: flags.delimiter,
+    encoding: flags.encoding,
+    decimal: flags.decimal,
+    strict: flags.strict === true,
+  };
+}
+
+/** The sending flags of DESIGN.md §2 and §7, shared by every bulk command. */
+export function withSendOptions(command: Command): Command {
+  return command
+    .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), 8)
+    .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
+    .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
+    .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
+    .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
+    .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
+    .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
+    .option(
+      '--keep-reports <n>',
+      'after the run, remove the report files of all but the N newest runs of this input',
+      wholeNumber(1),
+    )
+    .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
+    .option('--dry-run', 'validate and say what would be sent, without sending');
+}
+
+export function sendFlagsOf(flags: ParsedSendFlags): SendFlags {
+  return {
+    concurrency: flags.concurrency,
+    rate: flags.rate,
+    retries: flags.retries,
+    timeoutMs: flags.timeout,
+    report: flags.report,
+    errors: flags.errors,
+    resume: flags.resume,
+    keepReports: flags.keepReports,
+    skipInvalid: flags.skipInvalid === true,
+    dryRun: flags.dryRun === true,
+  };
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import type { LoginOptions } from './login.js';
+import type { LogoutOptions } from './logout.js';
+import type { WhoamiOptions } from './whoami.js';
+
+interface LoginFlags {
+  username?: string;
+  passwordStdin?: true;
+  tokenStdin?: true;
+  verify: boolean;
+}
+
+/** `b2bctl login|logout|whoami`: the profile's credentials, three top-level words in one room. */
+export function register(program: Command, dispatch: Dispatch): void {
+  program
+    .command('login')
+    .description('log in with the integration user and cache the 12-hour token in the profile')
+    .option('--username <email>', 'integration user (env B2BCTL_USERNAME); prompted for on a terminal')
+    .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
+    .option('--token-stdin', 'store a pre-issued token piped on stdin')
+    .option('--no-verify', 'store a pre-issued token without the one request that checks it')
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<LoginFlags>();
+      return dispatch<LoginOptions>(command, async () => (await import('./login.js')).run, {
+        username: flags.username,
+        passwordStdin: flags.passwordStdin === true,
+        tokenStdin: flags.tokenStdin === true,
+        verify: flags.verify !== false,
+      });
+    });
+
+  program
+    .command('logout')
+    .description("forget the profile's cached token")
+    .action((_flags: unknown, command: Command) =>
+      dispatch<LogoutOptions>(command, async () => (await import('./logout.js')).run, {}),
+    );
+
+  program
+    .command('whoami')
+    .description('show the profile, base URL, user and token expiry (never the token)')
+    .action((_flags: unknown, command: Command) =>
+      dispatch<WhoamiOptions>(command, async () => (await import('./whoami.js')).run, {}),
+    );
+}

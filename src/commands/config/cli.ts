@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './index.js';
+
+/** `b2bctl config get|set|list`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const config = program
+    .command('config')
+    .description('read and change profile settings (b2bctl config list shows them all)');
+  config
+    .command('get')
+    .description("print a setting's effective value")
+    .argument('<key>', 'setting, such as baseUrl or paths.token')
+    .action((key: string, _flags: unknown, command: Command) =>
+      dispatch<ConfigGetOptions>(command, async () => (await import('./index.js')).runGet, { key }),
+    );
+  config
+    .command('set')
+    .description('store a setting in the profile (an empty value removes it)')
+    .argument('<key>', 'setting, such as baseUrl or paths.token')
+    .argument('<value>', 'new value')
+    .action((key: string, value: string, _flags: unknown, command: Command) =>
+      dispatch<ConfigSetOptions>(command, async () => (await import('./index.js')).runSet, { key, value }),
+    );
+  config
+    .command('list')
+    .description('every setting with its value and source (flag, env, profile, default)')
+    .action((_flags: unknown, command: Command) =>
+      dispatch<ConfigListOptions>(command, async () => (await import('./index.js')).runList, {}),
+    );
+}

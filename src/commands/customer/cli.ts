@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import {
+  inputFlagsOf,
+  type ParsedInputFlags,
+  type ParsedSendFlags,
+  sendFlagsOf,
+  withInputOptions,
+  withSendOptions,
+} from '../../cli/shared-flags.js';
+import type { CustomerAddressesOptions } from './addresses.js';
+import type { CustomerCreateOptions } from './create.js';
+import type { CustomerStatusOptions } from './status.js';
+import type { CustomerUpdateOptions } from './update.js';
+import type { CustomerValidateOptions } from './validate.js';
+
+interface ValidateFlags extends ParsedInputFlags {
+  update?: true;
+}
+interface CreateFlags extends ParsedInputFlags, ParsedSendFlags {
+  upsert?: true;
+}
+interface UpdateFlags extends ParsedInputFlags, ParsedSendFlags {
+  document?: string;
+  set: string[];
+}
+type StatusFlags = ParsedInputFlags & ParsedSendFlags;
+
+/** `b2bctl customer validate|create|update|status|addresses`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+  withInputOptions(
+    customer
+      .command('validate')
+      .description('check every customer record locally, printing every problem; sends nothing')
+      .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+      .option('--update', 'check the file as input to customer update (only the document is required)'),
+  ).action((file: string, _flags: unknown, command: Command) => {
+    const flags = command.opts<ValidateFlags>();
+    return dispatch<CustomerValidateOptions>(command, async () => (await import('./validate.js')).run, {
+      file,
+      mode: flags.update === true ? 'update' : 'create',
+      ...inputFlagsOf(flags),
+    });
+  });
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('create')
+        .description('create the customers of a file; nothing is sent while any record is invalid')
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
+    ),
+  ).action((file: string, _flags: unknown, command: Command) => {
+    const flags = command.opts<CreateFlags>();
+    return dispatch<CustomerCreateOptions>(command, async () => (await import('./create.js')).run, {
+      file,
+      upsert: flags.upsert === true,
+      ...inputFlagsOf(flags),
+      ...sendFlagsOf(flags),
+    });
+  });
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('update')
+        .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
+        .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
+        .option('--document <doc>', 'the customer to update (with --set)')
+        .option(
+          '--set <field=value>',
+          'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)',
+          (value: string, previous: string[]) => [...previous, value],
+          [] as string[],
+        ),
+    ),
+  ).action((file: string | undefined, _flags: unknown, command: Command) => {
+    const flags = command.opts<UpdateFlags>();
+    return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
+      file,
+      document: flags.document,
+      set: flags.set,
+      ...inputFlagsOf(flags),
+      ...sendFlagsOf(flags),
+    });
+  });
+  withSendOptions(
+    withInputOptions(
+      customer
+        .command('status')
+        .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
+        .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
+        .argument('[state]', 'active or inactive (with a document)'),
+    ),
+  ).action((target: string, state: string | undefined, _flags: unknown, command: Command) => {
+    const flags = command.opts<StatusFlags>();
+    return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
+      target,
+      state,
+      ...inputFlagsOf(flags),
+      ...sendFlagsOf(flags),
+    });
+  });
+  customer
+    .command('addresses')
+    .description("list a customer's addresses")
+    .argument('<doc>', 'the CPF or CNPJ')
+    .action((document: string, _flags: unknown, command: Command) =>
+      dispatch<CustomerAddressesOptions>(command, async () => (await import('./addresses.js')).run, { document }),
+    );
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import { wholeNumber } from '../../cli/parse.js';
+import type { ListSellersOptions } from './list.js';
+
+interface ListFlags {
+  email?: string;
+  limit?: number;
+  offset?: number;
+  all?: true;
+}
+
+/** `b2bctl sellers list`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const sellers = program.command('sellers').description('sales reps of the store');
+  sellers
+    .command('list')
+    .description('list sales reps with their permissions')
+    .option('--email <part>', 'only e-mails containing this text (case-insensitive)')
+    .option('--limit <n>', 'sales reps per page (platform default 20; with --all, the page size)', wholeNumber(1))
+    .option('--offset <n>', 'sales reps to skip', wholeNumber(0))
+    .option('--all', 'every page, until the platform answers []')
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<ListFlags>();
+      return dispatch<ListSellersOptions>(command, async () => (await import('./list.js')).run, {
+        email: flags.email,
+        limit: flags.limit,
+        offset: flags.offset,
+        all: flags.all === true,
+      });
+    });
+}

@@ -1,0 +1,65 @@
+import { type Command, Option } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import { wholeNumber } from '../../cli/parse.js';
+import {
+  inputFlagsOf,
+  type ParsedInputFlags,
+  type ParsedSendFlags,
+  sendFlagsOf,
+  withInputOptions,
+  withSendOptions,
+} from '../../cli/shared-flags.js';
+import type { StockPushOptions, StockRoute } from './push.js';
+import type { StockValidateOptions } from './validate.js';
+
+interface PushFlags extends ParsedInputFlags, ParsedSendFlags {
+  route: StockRoute;
+  batchSize?: number;
+  schema?: string;
+}
+
+/** `b2bctl stock validate|push`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const stock = program
+    .command('stock')
+    .description('stock and price: nightly files through the 50-item and 200-item routes');
+  withInputOptions(
+    stock
+      .command('validate')
+      .description('check every row of a stock file locally; sends nothing')
+      .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+  ).action((file: string, _flags: unknown, command: Command) =>
+    dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
+      file,
+      ...inputFlagsOf(command.opts<ParsedInputFlags>()),
+    }),
+  );
+  withSendOptions(
+    withInputOptions(
+      stock
+        .command('push')
+        .description('push a stock and price file, paced, retried, reported and resumable')
+        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
+        .addOption(
+          new Option(
+            '--route <route>',
+            'batch: PUT /v1/stock/batch (50 items, per-item results); queue: POST /api/v1/stocks/batch (200 items, asynchronous); auto: by file size (stock.autoThreshold)',
+          )
+            .choices(['auto', 'batch', 'queue'])
+            .default('auto'),
+        )
+        .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
+        .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
+    ),
+  ).action((file: string, _flags: unknown, command: Command) => {
+    const flags = command.opts<PushFlags>();
+    return dispatch<StockPushOptions>(command, async () => (await import('./push.js')).run, {
+      file,
+      route: flags.route,
+      batchSize: flags.batchSize,
+      schema: flags.schema,
+      ...inputFlagsOf(flags),
+      ...sendFlagsOf(flags),
+    });
+  });
+}
