@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { UsageError } from '../../errors.js';
 import {
   inputFlagsOf,
   type ParsedInputFlags,
@@ -11,7 +12,7 @@ import {
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions } from './status.js';
-import type { CustomerUpdateOptions } from './update.js';
+import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
 
 interface ValidateFlags extends ParsedInputFlags {
@@ -77,9 +78,7 @@ export function register(program: Command, dispatch: Dispatch): void {
   ).action((file: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<UpdateFlags>();
     return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
-      file,
-      document: flags.document,
-      set: flags.set,
+      ...updateTarget(file, flags),
       ...inputFlagsOf(flags),
       ...sendFlagsOf(flags),
     });
@@ -108,4 +107,16 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((document: string, _flags: unknown, command: Command) =>
       dispatch<CustomerAddressesOptions>(command, async () => (await import('./addresses.js')).run, { document }),
     );
+}
+
+/** `customer update` takes FILE, or `--document` with at least one `--set`: never both, never neither. */
+function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpdateTarget {
+  if (file !== undefined) {
+    if (flags.document !== undefined || flags.set.length > 0)
+      throw new UsageError('Give either FILE, or --document with --set, not both.');
+    return { file };
+  }
+  if (flags.document === undefined || flags.set.length === 0)
+    throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
+  return { document: flags.document, set: flags.set };
 }

@@ -10,24 +10,14 @@ import { updateCustomer, type Customer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 
-export interface CustomerUpdateOptions extends InputFlags, SendFlags {
-  /** A file of partial updates keyed by document; or undefined with `document` and `set`. */
-  file?: string;
-  document?: string;
-  /** `FIELD=VALUE` pairs of `--set`. */
-  set: string[];
-}
+/** A file of partial updates keyed by document, or one customer's `--document` and its `--set FIELD=VALUE` pairs. */
+export type CustomerUpdateTarget = { file: string } | { file?: undefined; document: string; set: string[] };
+export type CustomerUpdateOptions = InputFlags & SendFlags & CustomerUpdateTarget;
 
 /** Updates customers: every record of a file keyed by its document, or one customer with --document and --set. */
 export async function run(options: CustomerUpdateOptions, context: Context): Promise<void> {
-  if (options.file !== undefined) {
-    if (options.document !== undefined || options.set.length > 0)
-      throw new UsageError('Give either FILE, or --document with --set, not both.');
-    return updateFromFile(options as CustomerUpdateOptions & { file: string }, context);
-  }
-  if (options.document === undefined || options.set.length === 0) {
-    throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
-  }
+  // Which of the two, and never both, was settled by cli.ts.
+  if (options.file !== undefined) return updateFromFile({ ...options, file: options.file }, context);
   return updateOne(options.document, options.set, context);
 }
 

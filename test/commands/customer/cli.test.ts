@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { register } from '../../../src/commands/customer/cli.js';
+import { defaultInputFlags, defaultSendFlags, parseWithGroup } from '../../support/parse-group.js';
+
+describe('customer cli', () => {
+  it.each([
+    [['customer', 'validate', 'c.csv'], { file: 'c.csv', mode: 'create', ...defaultInputFlags }],
+    [
+      ['customer', 'validate', 'c.csv', '--update', '--map', 'm.json'],
+      { file: 'c.csv', mode: 'update', ...defaultInputFlags, map: 'm.json' },
+    ],
+    [['customer', 'create', 'c.csv'], { file: 'c.csv', upsert: false, ...defaultInputFlags, ...defaultSendFlags }],
+    [
+      ['customer', 'create', 'c.csv', '--upsert', '--dry-run', '--delimiter', 'tab'],
+      { file: 'c.csv', upsert: true, ...defaultInputFlags, delimiter: '\t', ...defaultSendFlags, dryRun: true },
+    ],
+    [['customer', 'update', 'u.csv'], { file: 'u.csv', ...defaultInputFlags, ...defaultSendFlags }],
+    [
+      ['customer', 'update', '--document', '12345678909', '--set', 'active=false', '--set', 'name=Ana'],
+      {
+        document: '12345678909',
+        set: ['active=false', 'name=Ana'],
+        ...defaultInputFlags,
+        ...defaultSendFlags,
+      },
+    ],
+    [
+      ['customer', 'status', '12345678909', 'inactive'],
+      { target: '12345678909', state: 'inactive', ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', 's.csv', '--skip-invalid'],
+      { target: 's.csv', state: undefined, ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
+    ],
+    [['customer', 'addresses', '12345678909'], { document: '12345678909' }],
+  ])('%j hands %j', async (argv, expected) => {
+    expect(await parseWithGroup(register, argv)).toEqual(expected);
+  });
+
+  it.each([
+    [['customer', 'create'], "missing required argument 'file'"],
+    [['customer', 'status'], "missing required argument 'doc-or-file'"],
+    [['customer', 'addresses'], "missing required argument 'doc'"],
+    [['customer', 'create', 'c.csv', '--retries', '-1'], 'expected a whole number (0 or more).'],
+    [['customer', 'update', 'u.csv', '--keep-reports', '0'], 'expected a whole number of at least 1.'],
+    [
+      ['customer', 'update', 'u.csv', '--document', '12345678909'],
+      'Give either FILE, or --document with --set, not both.',
+    ],
+    [['customer', 'update', 'u.csv', '--set', 'active=false'], 'Give either FILE, or --document with --set, not both.'],
+    [['customer', 'update'], 'Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.'],
+    [
+      ['customer', 'update', '--document', '12345678909'],
+      'Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.',
+    ],
+    [
+      ['customer', 'update', '--set', 'active=false'],
+      'Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.',
+    ],
+  ])('%j is a usage error', async (argv, message) => {
+    await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { register } from '../../../src/commands/sandbox/cli.js';
+import { parseWithGroup } from '../../support/parse-group.js';
+
+const defaults = {
+  host: '127.0.0.1',
+  port: 8787,
+  username: undefined,
+  tokenTtl: undefined,
+  latency: undefined,
+  failRate: undefined,
+  resetRate: undefined,
+  rateLimit: undefined,
+  seed: undefined,
+  settings: undefined,
+  generatedSkus: undefined,
+  stockSchema: undefined,
+  orderChurn: undefined,
+  orders: undefined,
+  webhookUrl: undefined,
+  webhookStyle: 'basic',
+  webhookClientId: undefined,
+  webhookTokenPath: '/oauth/token',
+  dialect: undefined,
+  clockOffset: undefined,
+};
+
+describe('sandbox cli', () => {
+  it.each([
+    [['sandbox'], defaults],
+    [
+      [
+        'sandbox',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '0',
+        '--username',
+        'erp@store.test',
+        '--token-ttl',
+        '60',
+        '--latency',
+        '5',
+        '--fail-rate',
+        '0.05',
+        '--reset-rate',
+        '0.01',
+        '--rate-limit',
+        '10',
+        '--seed',
+        'seed',
+        '--settings',
+        's.json',
+        '--generated-skus',
+        '10',
+        '--stock-schema',
+        'names.json',
+        '--order-churn',
+        '0.5',
+        '--orders',
+        '3',
+        '--webhook-url',
+        'http://127.0.0.1:8788',
+        '--webhook-style',
+        'headers',
+        '--webhook-client-id',
+        'id',
+        '--webhook-token-path',
+        '/token',
+        '--dialect',
+        'spring',
+        '--clock-offset',
+        '-30',
+      ],
+      {
+        host: '0.0.0.0',
+        port: 0,
+        username: 'erp@store.test',
+        tokenTtl: 60,
+        latency: 5,
+        failRate: 0.05,
+        resetRate: 0.01,
+        rateLimit: 10,
+        seed: 'seed',
+        settings: 's.json',
+        generatedSkus: 10,
+        stockSchema: 'names.json',
+        orderChurn: 0.5,
+        orders: 3,
+        webhookUrl: 'http://127.0.0.1:8788',
+        webhookStyle: 'headers',
+        webhookClientId: 'id',
+        webhookTokenPath: '/token',
+        dialect: 'spring',
+        clockOffset: -30,
+      },
+    ],
+  ])('%j hands the typed options', async (argv, expected) => {
+    expect(await parseWithGroup(register, argv)).toEqual(expected);
+  });
+
+  it.each([
+    [['sandbox', '--port', '-1'], 'expected a whole number (0 or more).'],
+    [['sandbox', '--fail-rate', '2'], 'expected a number from 0 to 1, such as 0.05.'],
+    [['sandbox', '--webhook-url', 'ftp://x'], 'expected an http:// or https:// URL'],
+    [['sandbox', '--webhook-style', 'oauth'], 'Allowed choices are basic, body, headers.'],
+  ])('%j is a usage error', async (argv, message) => {
+    await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+});

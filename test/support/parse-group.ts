@@ -1,0 +1,45 @@
+import { Command } from 'commander';
+import type { CommandGroupModule, Dispatch } from '../../src/cli/command-group.js';
+
+/**
+ * Parses argv with one command group alone and returns the options its cli.ts hands to `dispatch`;
+ * the spy never loads or runs the verb. A usage error rejects with commander's error.
+ */
+export async function parseWithGroup(register: CommandGroupModule['register'], argv: string[]): Promise<unknown> {
+  let handed: unknown = 'dispatch was not called';
+  const program = new Command('b2bctl');
+  const dispatch: Dispatch = async (_command, _load, options) => {
+    handed = options;
+  };
+  register(program, dispatch);
+  const quiet = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    command.commands.forEach(quiet);
+  };
+  quiet(program);
+  await program.parseAsync(['node', 'b2bctl', ...argv]);
+  return handed;
+}
+
+/** What an input-reading verb hands on when no reading flag is given. */
+export const defaultInputFlags = {
+  map: undefined,
+  delimiter: undefined,
+  encoding: undefined,
+  decimal: undefined,
+  strict: false,
+};
+
+/** What a sending verb hands on when no sending flag is given. */
+export const defaultSendFlags = {
+  concurrency: 8,
+  rate: undefined,
+  retries: undefined,
+  timeoutMs: undefined,
+  report: undefined,
+  errors: undefined,
+  resume: undefined,
+  keepReports: undefined,
+  skipInvalid: false,
+  dryRun: false,
+};
