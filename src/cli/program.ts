@@ -44,7 +44,11 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true });
 
-  const modules = named === undefined ? Object.values(commandGroups) : [commandGroups[named]];
+  // `--version` alone needs no command at all: loading every group for it would cost its start-up.
+  const words = argv.slice(2);
+  const versionOnly =
+    words.every((word) => word.startsWith('-')) && words.some((word) => word === '-V' || word === '--version');
+  const modules = versionOnly ? [] : named === undefined ? Object.values(commandGroups) : [commandGroups[named]];
   // Several words share one room (login, logout and whoami): each room registers once.
   for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
