@@ -1,4 +1,5 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
 import type { Dispatch } from '../../cli/command-group.js';
 import { positiveNumber, wholeNumber } from '../../cli/parse.js';
 import type { OrdersGetOptions } from './get.js';
@@ -27,7 +28,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--rate <n>', 'requests per second at most', positiveNumber)
     .action((flags: Record<string, unknown>, command: Command) => {
       if (flags.interval !== 60 && flags.watch !== true) {
-        throw new InvalidArgumentError('--interval needs --watch.');
+        // Thrown from the action, so it is ours to report: commander prints only the errors of its own parsers.
+        throw new UsageError('--interval needs --watch: give both, or neither.');
       }
       const options: OrdersPollOptions = {
         since: flags.since as string | undefined,

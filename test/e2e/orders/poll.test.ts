@@ -66,6 +66,7 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date-time/],
     [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
     [[], /the first run of this profile needs --since/],
+    [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
   ])('%j', async (args, message) => {
     await resetCounts(sandbox);
     const result = await poll(args);
