@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { baseUrlOf, listeningPort } from '../http-server/serve.js';
+import { SandboxClock } from './clock.js';
 import { registerFaults } from './faults.js';
 import { dialectNamed, type Dialect } from './dialects/index.js';
 import { sendError } from './http-answers.js';
@@ -31,9 +32,12 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Starts the simulated platform on loopback, seeded from the seed folder. */
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const state = seedSandboxState(options);
+/**
+ * Starts the simulated platform on loopback, seeded from the seed folder. `clock` is the platform's time; an
+ * in-process test passes one that reads its fake clock, so the CLI and the platform agree on the time.
+ */
+export async function startSandbox(options: SandboxOptions, clock = new SandboxClock()): Promise<RunningSandbox> {
+  const state = seedSandboxState(options, clock);
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
   app.decorate('dialect', options.dialect ?? (dialectNamed('default') as Dialect));

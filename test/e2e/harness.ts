@@ -6,19 +6,31 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { SalesRep } from '../../src/domain/sales-rep.js';
-import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
 import { loadSalesReps } from '../../src/sandbox/sellers-seed.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { repoRoot, sandboxPassword, sandboxUser, seedDirectory } from '../support/sandbox.js';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export {
+  clearSandboxCustomers,
+  credentialsEnv,
+  fetchToken,
+  listingRoute,
+  patchSandboxSettings,
+  repoRoot,
+  requestCounts,
+  resetCounts,
+  revokeTokens,
+  sandboxJson,
+  sandboxPassword,
+  sandboxUser,
+  seedDirectory,
+  startTestSandbox,
+  tokenRoute,
+} from '../support/sandbox.js';
+
 export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
-export const seedDirectory = join(repoRoot, 'samples');
-
-export const sandboxUser = sandboxDefaults.username;
-export const sandboxPassword = sandboxDefaults.password;
 
 /** The 64 sales reps exactly as the sandbox serves them, in seed order (its own normalisation). */
 export const seedReps: readonly SalesRep[] = loadSalesReps(seedDirectory);
@@ -118,78 +130,9 @@ export function collect(child: ChildProcess): Promise<RunResult> {
   });
 }
 
-/** A sandbox on 127.0.0.1 with an ephemeral port, seeded from samples/; faults off unless asked. */
-export function startTestSandbox(overrides: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
-  return startSandbox({ ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory, ...overrides });
-}
-
-/** Request counts per "METHOD /route" since the last reset. */
-export async function requestCounts(sandbox: RunningSandbox): Promise<Record<string, number>> {
-  const response = await fetch(`${sandbox.url}/_sandbox/requests`);
-  return (await response.json()) as Record<string, number>;
-}
-
-export async function resetCounts(sandbox: RunningSandbox): Promise<void> {
-  await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
-}
-
-/** A `/_sandbox/...` inspection route's JSON (customers, outbox, settings). */
-export async function sandboxJson<T>(sandbox: RunningSandbox, path: string): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`);
-  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
-
-/** Merges store settings into the sandbox's (PUT /_sandbox/settings, JSON Merge Patch). */
-export async function patchSandboxSettings(sandbox: RunningSandbox, patch: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/settings`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(patch),
-  });
-  if (!response.ok) throw new Error(`PUT /_sandbox/settings: HTTP ${response.status} ${await response.text()}`);
-}
-
-/** Forgets every customer and the e-mail outbox. */
-export async function clearSandboxCustomers(sandbox: RunningSandbox): Promise<void> {
-  await fetch(`${sandbox.url}/_sandbox/customers`, { method: 'DELETE' });
-}
-
-/** The environment that makes the CLI log in by itself, without b2bctl login. */
-export function credentialsEnv(sandbox: RunningSandbox, password: string = sandboxPassword): Record<string, string> {
-  return { B2BCTL_BASE_URL: sandbox.url, B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: password };
-}
-
-export async function revokeTokens(sandbox: RunningSandbox): Promise<void> {
-  await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
-}
-
-/**
- * A token straight from the sandbox's token route, without the CLI. Retried, because a sandbox
- * started with fault injection fails and resets its token route like any other.
- */
-export async function fetchToken(sandbox: RunningSandbox): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const response = await fetch(`${sandbox.url}/v1/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
-      });
-      if (response.ok) return ((await response.json()) as { access_token: string }).access_token;
-      if (attempt >= 20) throw new Error(`the token route answered ${response.status}`);
-    } catch (error) {
-      if (attempt >= 20) throw error;
-    }
-  }
-}
-
 /** What every run given the global --token flag says first on stderr (issue 9: a secret in argv). */
 export const tokenFlagWarning =
   'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.\n';
-
-export const listingRoute = 'GET /sellerModule/listSellers';
-export const tokenRoute = 'POST /v1/auth/token';
 
 /** Logs in with --username and --password-stdin; fails the test when the login does not succeed. */
 export async function login(

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/sandbox/run.js';
 import { ExitCode, type B2bctlError } from '../../../src/errors.js';
-import { seedDirectory } from '../../e2e/harness.js';
+import { seedDirectory } from '../../support/sandbox.js';
 import {
   clientId,
   clientSecret,
@@ -9,7 +9,7 @@ import {
   startTestReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
-import { memoryContext } from '../webhook/memory-context.js';
+import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
@@ -18,7 +18,7 @@ describe('sandbox --webhook-* flags', () => {
     [{ webhookClientId: clientId }, { B2BCTL_CONFIG_DIR: '/nonexistent' }],
     [{}, { B2BCTL_CONFIG_DIR: '/nonexistent', B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret }],
   ])('--webhook-url needs a client id and the secret in the environment (%j)', async (flags, env) => {
-    const memory = memoryContext(env);
+    const memory = testContext({ env });
     const failure = (await run(
       { port: 0, seed: seedDirectory, webhookUrl: 'http://127.0.0.1:9/', ...flags },
       memory.context,
@@ -32,7 +32,9 @@ describe('sandbox --webhook-* flags', () => {
 
   it('configures the sender from the flags, and shows it without the secret', async () => {
     const receiver = await startTestReceiver();
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
     const running = run(
       {
         port: 0,

@@ -6,7 +6,7 @@ import { run as replay } from '../../../src/commands/webhook/replay.js';
 import { ExitCode, type B2bctlError } from '../../../src/errors.js';
 import { Inbox, type InboxRecord } from '../../../src/webhook/inbox.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
-import { memoryContext } from './memory-context.js';
+import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
@@ -42,7 +42,7 @@ const records = [
 describe('webhook inbox', () => {
   it('lists the stored events with --kind and --since, as a table on a terminal and the inbox lines when piped', async () => {
     const inbox = await inboxWith(records);
-    const onTerminal = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() }, { stdoutTTY: true });
+    const onTerminal = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, tty: { stdout: true } });
     await listInbox({ inbox, kind: 'customers' }, onTerminal.context);
     expect(
       onTerminal
@@ -55,7 +55,7 @@ describe('webhook inbox', () => {
       '2026-11-23T06:10:00.000Z  customers  2   delivery-2  email missing',
       '',
     ]);
-    const piped = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() });
+    const piped = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
     await listInbox({ inbox, since: '2026-11-23T06:10:00Z' }, piped.context);
     expect(
       piped
@@ -68,7 +68,7 @@ describe('webhook inbox', () => {
   });
 
   it('exits 66 naming the folder when there is no inbox', async () => {
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() });
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
     const missing = temporaryFolder();
     const failure = (await listInbox({ inbox: missing }, memory.context).catch(
       (error: unknown) => error,
@@ -99,7 +99,7 @@ describe('webhook replay', () => {
     });
     await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
     const clock = instantClock();
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() }, { clock });
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock });
     const to = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
     const failure = (await replay({ inbox, to, attempts: 3 }, memory.context).catch(
       (error: unknown) => error,

@@ -15,7 +15,7 @@ import {
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
-import { memoryContext } from './memory-context.js';
+import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
@@ -49,10 +49,10 @@ describe('webhook listen (in process)', () => {
     [true, /^\d\d:\d\d:\d\d orders {4}order 48213 {2}AWAITING_PAYMENT {2}Comercial Exemplo Ltda$/],
   ])('prints its URL first, then one line per stored event (stdout a terminal: %s)', async (tty, line) => {
     const inbox = temporaryFolder();
-    const memory = memoryContext(
-      { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      { stdoutTTY: tty },
-    );
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      tty: { stdout: tty },
+    });
     const running = run(options(inbox), memory.context);
     const url = await memory.firstLine();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -69,7 +69,9 @@ describe('webhook listen (in process)', () => {
   });
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
     const failure = await run(options(temporaryFolder(), { clientId: undefined }), memory.context).catch(
       (error: unknown) => error,
     );
@@ -89,11 +91,13 @@ describe('webhook listen (in process)', () => {
     });
     await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
     const inbox = temporaryFolder();
-    const memory = memoryContext({
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
-      B2BCTL_TOKEN: 'platform-token',
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
+        B2BCTL_TOKEN: 'platform-token',
+      },
     });
     const running = run(options(inbox, { fetchOrders: true }), memory.context);
     const url = await memory.firstLine();
@@ -136,7 +140,9 @@ describe('webhook listen (in process)', () => {
         stdio: 'ignore',
       },
     );
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret });
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
     const running = run(options(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key }), memory.context);
     const url = await memory.firstLine();
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

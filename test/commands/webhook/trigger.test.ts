@@ -11,7 +11,7 @@ import {
   startTestReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
-import { memoryContext } from './memory-context.js';
+import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
@@ -33,7 +33,7 @@ describe('webhook trigger (in process)', () => {
     const receiver = await startTestReceiver();
     const data = join(temporaryFolder(), 'event.json');
     writeFileSync(data, '{\n  "id": 7, "orderId": 7, "lastUpdated": "2026-11-23T06:00:00.000Z", "extra": "kept"\n}\n');
-    const memory = memoryContext(env(), { stdoutTTY: true });
+    const memory = testContext({ env: env(), tty: { stdout: true } });
     await run({ kind: 'orders', url: receiver.url, style: 'body', clientId, data }, memory.context);
     await receiver.close();
     expect(memory.stdout().split('\n')[0]).toBe(`token  HTTP 200  ${receiver.url}/oauth/token`);
@@ -50,7 +50,7 @@ describe('webhook trigger (in process)', () => {
     const target = await countingServer();
     const data = join(temporaryFolder(), 'event.json');
     if (content !== undefined) writeFileSync(data, content);
-    const memory = memoryContext(env());
+    const memory = testContext({ env: env() });
     const failure = await run(
       { kind: 'orders', url: target.url, style: 'basic', clientId, data },
       memory.context,
@@ -64,7 +64,7 @@ describe('webhook trigger (in process)', () => {
 
   it('refuses to run without a secret from the environment or a file, sending nothing', async () => {
     const target = await countingServer();
-    const memory = memoryContext({ B2BCTL_CONFIG_DIR: temporaryFolder() });
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
     const failure = await run({ kind: 'customers', url: target.url, style: 'basic', clientId }, memory.context).catch(
       (error: unknown) => error,
     );

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgress, progressLogIntervalMs } from '../../../src/bulk/progress.js';
 import type { IOStreams } from '../../../src/context.js';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 function streams(isStderrTTY: boolean): { io: IOStreams; stderrText: () => string } {
   const stderr = new PassThrough();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../../src/platform/pacer.js';
-import { FakeClock } from '../bulk/fake-clock.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 /** Takes `count` turns one after another and returns the time each request started. */
 async function startTimes(pacer: Pacer, clock: FakeClock, count: number): Promise<number[]> {
