@@ -6,9 +6,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
 import { run as login } from '../../src/commands/auth/login.js';
+import type { SalesRep } from '../../src/domain/sales-rep.js';
 import { SandboxClock } from '../../src/sandbox/clock.js';
 import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { loadSalesReps } from '../../src/sandbox/sellers-seed.js';
 import { FakeClock } from './fake-clock.js';
 import { removeTemporaryFolders } from './temporary.js';
 import { testContext, type TestContext, type TestContextOptions } from './test-context.js';
@@ -18,6 +20,9 @@ export const seedDirectory = join(repoRoot, 'samples');
 
 export const sandboxUser = sandboxDefaults.username;
 export const sandboxPassword = sandboxDefaults.password;
+
+/** The 64 sales reps exactly as the sandbox serves them, in seed order (its own normalisation). */
+export const seedReps: readonly SalesRep[] = loadSalesReps(seedDirectory);
 
 /**
  * A sandbox on 127.0.0.1 with an ephemeral port, seeded from samples/; faults off unless asked. With `clock`,

@@ -1,26 +1,28 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import {
   asJson,
   cachedToken,
   configFile,
-  fetchToken,
   freshConfigDir,
-  listingRoute,
   login,
   readConfig,
-  removeTemporaryFolders,
+  runCli,
+  tokenFlagWarning,
+} from '../../support/cli.js';
+import {
+  fetchToken,
+  listingRoute,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedReps,
   startTestSandbox,
   tokenRoute,
-  tokenFlagWarning,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 

@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { asJson, cachedToken, freshConfigDir, login, readConfig, runCli, sleep } from '../../support/cli.js';
 import {
-  asJson,
-  cachedToken,
   fetchToken,
-  freshConfigDir,
   listingRoute,
-  login,
-  readConfig,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
   revokeTokens,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedReps,
-  sleep,
   startTestSandbox,
   tokenRoute,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const tokenRefused =
   'error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n';

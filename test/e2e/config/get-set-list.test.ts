@@ -1,23 +1,25 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import {
   asJson,
   cachedToken,
   configFile,
   freshConfigDir,
-  listingRoute,
   login,
   readConfig,
-  removeTemporaryFolders,
+  runCli,
+  tokenFlagWarning,
+} from '../../support/cli.js';
+import {
+  listingRoute,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxUser,
   seedReps,
   startTestSandbox,
-  tokenFlagWarning,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 

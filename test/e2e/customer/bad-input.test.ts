@@ -5,21 +5,16 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import {
-  createHeader,
-  createRoute,
-  expectLines,
-  storedCustomers,
-  timed,
-  useLoggedInSandbox,
-} from './customer-helpers.js';
-import { copySamples, freshWorkDir, requestCounts, runCli, seedDirectory, type RunResult } from './harness.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
+import { expectLines, timed } from '../../support/run-files.js';
+import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCli(args, { configDir, cwd });

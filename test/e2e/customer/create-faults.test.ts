@@ -6,33 +6,26 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { collect, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
 import {
-  createRoute,
   expectLines,
   expectSomeLine,
-  generateCustomers,
   onlyReport,
   readReport,
-  runFiles,
-  storedCustomers,
-  timed,
   type ReportRow,
-} from './customer-helpers.js';
+  runFiles,
+  timed,
+} from '../../support/run-files.js';
 import {
   clearSandboxCustomers,
-  collect,
   credentialsEnv,
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
-  runCli,
-  sleep,
-  spawnCli,
   startTestSandbox,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const sandboxes: RunningSandbox[] = [];
 

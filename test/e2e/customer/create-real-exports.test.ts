@@ -7,13 +7,15 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { createRoute, storedCustomer, storedCustomers, timed, useLoggedInSandbox } from '../customer-helpers.js';
-import { freshWorkDir, repoRoot, requestCounts, runCli } from '../harness.js';
+import { freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { createRoute, storedCustomer, storedCustomers } from '../../support/customers.js';
+import { timed } from '../../support/run-files.js';
+import { repoRoot, requestCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'real-exports');
 

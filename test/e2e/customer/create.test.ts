@@ -5,38 +5,27 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Customer } from '../../src/sandbox/customers/store.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { Customer } from '../../../src/sandbox/customers/store.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import {
   addressesRoute,
   createRoute,
-  expectLines,
   groups,
-  onlyReport,
   priceTags,
-  readReport,
   sampleDocuments,
   statusRoute,
   storedCustomer,
   storedCustomers,
-  timed,
   updateRoute,
-  useLoggedInSandbox,
-} from './customer-helpers.js';
-import {
-  copySamples,
-  freshWorkDir,
-  requestCounts,
-  resetCounts,
-  runCli,
-  seedDirectory,
-  type RunResult,
-} from './harness.js';
+} from '../../support/customers.js';
+import { expectLines, onlyReport, readReport, timed } from '../../support/run-files.js';
+import { requestCounts, resetCounts, seedDirectory } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCli(args, { configDir, cwd });

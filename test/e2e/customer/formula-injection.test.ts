@@ -7,13 +7,15 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { runFiles, storedCustomers, useLoggedInSandbox } from '../customer-helpers.js';
-import { freshWorkDir, requestCounts, runCli } from '../harness.js';
+import { freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { storedCustomers } from '../../support/customers.js';
+import { runFiles } from '../../support/run-files.js';
+import { requestCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 const header =
   'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number';

@@ -7,13 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { storedCustomer, storedCustomers, useLoggedInSandbox } from '../customer-helpers.js';
-import { freshWorkDir, requestCounts, runCli } from '../harness.js';
+import { freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { storedCustomer, storedCustomers } from '../../support/customers.js';
+import { requestCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function workspace(files: Record<string, string | Buffer>) {
   const dir = freshWorkDir();

@@ -9,13 +9,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { storedCustomers, useLoggedInSandbox } from '../customer-helpers.js';
-import { freshWorkDir, requestCounts, runCli } from '../harness.js';
+import { freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { storedCustomers } from '../../support/customers.js';
+import { requestCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 const boundedHeap = { NODE_OPTIONS: '--max-old-space-size=200' };
 

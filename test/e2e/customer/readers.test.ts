@@ -6,38 +6,25 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import {
   createHeader,
   createRoute,
-  expectLines,
   generateCustomers,
   groups,
-  onlyReport,
   priceTags,
-  readReport,
-  runFiles,
   storedCustomer,
   storedCustomers,
-  timed,
   updateRoute,
-  useLoggedInSandbox,
-} from './customer-helpers.js';
-import {
-  clearSandboxCustomers,
-  copySamples,
-  freshWorkDir,
-  patchSandboxSettings,
-  requestCounts,
-  runCli,
-  seedDirectory,
-  type RunResult,
-} from './harness.js';
+} from '../../support/customers.js';
+import { expectLines, onlyReport, readReport, runFiles, timed } from '../../support/run-files.js';
+import { clearSandboxCustomers, patchSandboxSettings, requestCounts, seedDirectory } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string, stdin?: string | Buffer): Promise<RunResult> {
   return runCli(args, { configDir, cwd, stdin });

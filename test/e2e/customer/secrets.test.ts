@@ -6,22 +6,18 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { onlyErrorsFile, onlyReport, outbox, readReport, storedCustomers } from './customer-helpers.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { cachedToken, configFile, copySamples, freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
+import { outbox, storedCustomers } from '../../support/customers.js';
+import { onlyErrorsFile, onlyReport, readReport } from '../../support/run-files.js';
 import {
-  cachedToken,
   clearSandboxCustomers,
-  configFile,
-  copySamples,
   credentialsEnv,
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
-  runCli,
   sandboxUser,
   seedDirectory,
   startTestSandbox,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 /** Unlike the default, a password no sample or message could contain by chance. */
 const integrationPassword = 'Integr4cao-Segredo-7x!';

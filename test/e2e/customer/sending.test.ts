@@ -6,39 +6,33 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import {
   createHeader,
   createRoute,
+  groups,
+  sampleDocuments,
+  storedCustomer,
+  storedCustomers,
+  updateRoute,
+} from '../../support/customers.js';
+import {
   expectLines,
   expectSomeLine,
-  groups,
   onlyErrorsFile,
   onlyReport,
   readErrorsCsv,
   readReport,
   runFiles,
-  sampleDocuments,
-  storedCustomer,
-  storedCustomers,
   timed,
-  updateRoute,
-  useLoggedInSandbox,
-} from './customer-helpers.js';
-import {
-  copySamples,
-  freshWorkDir,
-  requestCounts,
-  resetCounts,
-  runCli,
-  seedDirectory,
-  type RunResult,
-} from './harness.js';
+} from '../../support/run-files.js';
+import { requestCounts, resetCounts, seedDirectory } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-useLoggedInSandbox((ready) => ({ sandbox, configDir } = ready));
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCli(args, { configDir, cwd });

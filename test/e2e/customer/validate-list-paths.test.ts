@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHeader, expectLines, timed } from '../customer-helpers.js';
-import { freshWorkDir, runCli, type RunResult } from '../harness.js';
+import { freshWorkDir, runCli, type RunResult } from '../../support/cli.js';
+import { createHeader } from '../../support/customers.js';
+import { expectLines, timed } from '../../support/run-files.js';
 
 /**
  * Issue 8's first bug: the unknown-column hint suggested `addressList.*.zipcode`, the reader accepted that header,

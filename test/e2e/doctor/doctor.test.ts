@@ -7,17 +7,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  cachedToken,
-  freshConfigDir,
-  login,
-  removeTemporaryFolders,
-  requestCounts,
-  runCli,
-  sandboxPassword,
-  sandboxUser,
-  startTestSandbox,
-} from '../harness.js';
+import { cachedToken, freshConfigDir, login, runCli } from '../../support/cli.js';
+import { requestCounts, sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 interface Finding {
   check: string;

@@ -1,21 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { closedPort, configFile, freshConfigDir, login, runCli, tokenFlagWarning } from '../../support/cli.js';
 import {
-  closedPort,
-  configFile,
-  freshConfigDir,
-  login,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxPassword,
   sandboxUser,
   startTestSandbox,
-  tokenFlagWarning,
   tokenRoute,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 
@@ -239,7 +234,9 @@ describe('flag values', () => {
     expect(help.stderr).toBe('');
     const version = await runCli(['--version'], { configDir: freshConfigDir() });
     expect(version.code).toBe(0);
-    const { version: expected } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    const { version: expected } = JSON.parse(
+      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ) as {
       version: string;
     };
     expect(version.stdout).toBe(`${expected}\n`);

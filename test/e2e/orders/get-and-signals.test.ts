@@ -2,17 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  collect,
-  freshConfigDir,
-  freshWorkDir,
-  login,
-  removeTemporaryFolders,
-  runCli,
-  sleep,
-  spawnCli,
-  startTestSandbox,
-} from '../harness.js';
+import { collect, freshConfigDir, freshWorkDir, login, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 afterAll(removeTemporaryFolders);

@@ -3,21 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  cleanEnv,
-  cliPath,
-  credentialsEnv,
-  freshConfigDir,
-  freshWorkDir,
-  login,
-  removeTemporaryFolders,
-  requestCounts,
-  resetCounts,
-  runCli,
-  sleep,
-  spawnCli,
-  startTestSandbox,
-} from '../harness.js';
+import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, login, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { credentialsEnv, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const listing = 'GET /v1/orders';
 let sandbox: RunningSandbox;

@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import xterm from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, freshConfigDir, login, removeTemporaryFolders, startTestSandbox } from '../harness.js';
+import { cliPath, freshConfigDir, login } from '../../support/cli.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -9,15 +9,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readReport } from '../customer-helpers.js';
-import {
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
-  runCli,
-  sandboxUser,
-  seedDirectory,
-} from '../harness.js';
+import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
+import { readReport } from '../../support/run-files.js';
+import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 

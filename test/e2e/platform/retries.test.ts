@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SalesRep } from '../../src/domain/sales-rep.js';
-import type { SandboxOptions } from '../../src/sandbox/options.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { SalesRep } from '../../../src/domain/sales-rep.js';
+import type { SandboxOptions } from '../../../src/sandbox/options.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { asJson, freshConfigDir, runCli, tokenFlagWarning } from '../../support/cli.js';
 import {
-  asJson,
-  freshConfigDir,
   listingRoute,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedReps,
   startTestSandbox,
-  tokenFlagWarning,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 /**
  * Retries against a faulty sandbox. Ten retries per request make a give-up vanishingly unlikely

@@ -6,18 +6,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  cliPath,
-  configFile,
-  freshConfigDir,
-  readConfig,
-  removeTemporaryFolders,
-  requestCounts,
-  resetCounts,
-  runCli,
-  sleep,
-  startTestSandbox,
-} from '../harness.js';
+import { cliPath, configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
+import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -16,16 +16,15 @@ import {
   copySamples,
   freshConfigDir,
   freshWorkDir,
-  requestCounts,
   runCli,
-  seedDirectory,
-} from '../harness.js';
-import { useStockSandbox } from '../stock-helpers.js';
+  useSandboxPerFile,
+} from '../../support/cli.js';
+import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { spawn } from 'node:child_process';
 
 let sandbox: RunningSandbox;
 let token: string;
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';

@@ -7,23 +7,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { createRoute, generateCustomers, readReport, runFiles, storedCustomers } from '../customer-helpers.js';
 import {
   cleanEnv,
   cliPath,
-  clearSandboxCustomers,
   collect,
   freshConfigDir,
   freshWorkDir,
   login,
-  removeTemporaryFolders,
-  requestCounts,
-  resetCounts,
   runCli,
   sleep,
   spawnCli,
-  startTestSandbox,
-} from '../harness.js';
+} from '../../support/cli.js';
+import { createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
+import { readReport, runFiles } from '../../support/run-files.js';
+import { clearSandboxCustomers, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const records = 1500;
 let home: RunningSandbox;

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import type { Address, Customer, OutboxEmail } from '../../src/sandbox/customers/store.js';
-import type { StoreSettings } from '../../src/sandbox/customers/settings.js';
-import { fetchToken, startTestSandbox } from './harness.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import type { Address, Customer, OutboxEmail } from '../../../src/sandbox/customers/store.js';
+import type { StoreSettings } from '../../../src/sandbox/customers/settings.js';
+import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;

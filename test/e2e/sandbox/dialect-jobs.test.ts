@@ -9,24 +9,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { generateCustomers, readReport, runFiles, storedCustomers } from '../customer-helpers.js';
+import { collect, copySamples, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { generateCustomers, storedCustomers } from '../../support/customers.js';
+import { readReport, runFiles } from '../../support/run-files.js';
 import {
   clearSandboxCustomers,
-  collect,
-  copySamples,
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedDirectory,
   seedReps,
-  sleep,
-  spawnCli,
   startTestSandbox,
-} from '../harness.js';
-import { queueDrained, resetSandboxStock, sampleCsvEntries, stockEntries } from '../stock-helpers.js';
+} from '../../support/sandbox.js';
+import { queueDrained, resetSandboxStock, sampleCsvEntries, stockEntries } from '../../support/stock.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, removeTemporaryFolders, runCli } from '../harness.js';
+import { freshConfigDir, runCli } from '../../support/cli.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
 

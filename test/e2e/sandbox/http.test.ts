@@ -1,26 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { asJson, collect, firstLine, freshConfigDir, runCli, spawnCli } from '../../support/cli.js';
 import {
-  asJson,
-  collect,
   fetchToken,
-  firstLine,
-  freshConfigDir,
   listingRoute,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedDirectory,
   seedReps,
-  spawnCli,
   startTestSandbox,
   tokenRoute,
-} from './harness.js';
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 let token: string;

@@ -1,18 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import {
-  collect,
-  fetchToken,
-  firstLine,
-  freshConfigDir,
-  removeTemporaryFolders,
-  seedDirectory,
-  sleep,
-  spawnCli,
-  startTestSandbox,
-} from './harness.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { collect, firstLine, freshConfigDir, sleep, spawnCli } from '../../support/cli.js';
+import { fetchToken, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 interface Product {
   sku: string;

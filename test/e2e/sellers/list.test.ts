@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SalesRep } from '../../src/domain/sales-rep.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import {
-  asJson,
-  cachedToken,
-  freshConfigDir,
-  listingRoute,
-  login,
-  removeTemporaryFolders,
-  requestCounts,
-  resetCounts,
-  runCli,
-  seedReps,
-  startTestSandbox,
-} from './harness.js';
+import type { SalesRep } from '../../../src/domain/sales-rep.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { asJson, cachedToken, freshConfigDir, login, runCli } from '../../support/cli.js';
+import { listingRoute, requestCounts, resetCounts, seedReps, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;

@@ -5,24 +5,16 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, requestCounts, runCli } from './harness.js';
-import {
-  batchRoute,
-  maskClock,
-  onlyFile,
-  readErrorsCsv,
-  readReport,
-  stockEntries,
-  stockLine,
-  stockSummary,
-  useStockSandbox,
-} from './stock-helpers.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { maskClock, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
+import { requestCounts } from '../../support/sandbox.js';
+import { batchRoute, stockEntries, stockLine, stockSummary } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 /** A working folder holding the given files, and a runner of the CLI inside it. */
 function workspace(files: Record<string, string | Buffer>) {
@@ -186,12 +178,15 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       ['5', 'invalid'],
       ['2', 'applied'],
     ]);
-    expect(readErrorsCsv(onlyFile(dir, 'qty.errors-'), ';')).toEqual([
-      ['sku', 'quantity', 'price', 'error'],
-      ['COLA-PVC-175G', 'abc', '2,00', problems[0]?.slice('qty.csv:3: '.length)],
-      ['ROLO-LA-23CM', '-3', '3,00', problems[1]?.slice('qty.csv:4: '.length)],
-      ['LIXA-MAD-G120', '2,5', '4,00', problems[2]?.slice('qty.csv:5: '.length)],
-    ]);
+    expect(readErrorsCsv(onlyFile(dir, 'qty.errors-'), ';')).toEqual({
+      bom: true,
+      header: ['sku', 'quantity', 'price', 'error'],
+      rows: [
+        ['COLA-PVC-175G', 'abc', '2,00', problems[0]?.slice('qty.csv:3: '.length)],
+        ['ROLO-LA-23CM', '-3', '3,00', problems[1]?.slice('qty.csv:4: '.length)],
+        ['LIXA-MAD-G120', '2,5', '4,00', problems[2]?.slice('qty.csv:5: '.length)],
+      ],
+    });
     expect(await stockEntries(sandbox)).toEqual([
       { sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1, salePrice: null, updates: 1 },
     ]);
@@ -375,11 +370,14 @@ describe('per-item rejections from the platform', () => {
       },
     ]);
     const errorsPath = onlyFile(dir, 'stock.errors-');
-    expect(readErrorsCsv(errorsPath, ';')).toEqual([
-      ['sku', 'quantity', 'price', 'error'],
-      ['NAO-EXISTE-1', '5', '2,00', 'Unknown SKU [NAO-EXISTE-1]'],
-      ['NAO-EXISTE-2', '7', '4,00', 'Unknown SKU [NAO-EXISTE-2]'],
-    ]);
+    expect(readErrorsCsv(errorsPath, ';')).toEqual({
+      bom: true,
+      header: ['sku', 'quantity', 'price', 'error'],
+      rows: [
+        ['NAO-EXISTE-1', '5', '2,00', 'Unknown SKU [NAO-EXISTE-1]'],
+        ['NAO-EXISTE-2', '7', '4,00', 'Unknown SKU [NAO-EXISTE-2]'],
+      ],
+    });
     expect(await stockSummary(sandbox)).toMatchObject({ lines: 2, applied: 2, rejected: 2 });
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
   });

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, freshConfigDir, freshWorkDir, requestCounts, runCli } from '../harness.js';
-import { stockSummary, useStockSandbox } from '../stock-helpers.js';
+import { cliPath, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { requestCounts } from '../../support/sandbox.js';
+import { stockSummary } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 const header = 'sku;quantity;price;salePrice;warehouse';
 /** Enough valid rows that the bad byte sits past the 4 KB the binary sniff looks at. */

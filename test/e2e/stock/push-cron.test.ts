@@ -7,31 +7,20 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
-import { sandboxDefaults, type SandboxOptions } from '../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { cachedToken, freshConfigDir, freshWorkDir, login, runCli, sleep } from '../../support/cli.js';
+import { filesStartingWith, maskClock } from '../../support/run-files.js';
 import {
-  cachedToken,
-  freshConfigDir,
-  freshWorkDir,
-  login,
-  removeTemporaryFolders,
   requestCounts,
   resetCounts,
-  runCli,
   sandboxPassword,
   sandboxUser,
   seedDirectory,
-  sleep,
   tokenRoute,
-} from './harness.js';
-import {
-  compareWithGenerated,
-  filesStartingWith,
-  maskClock,
-  queueDrained,
-  queueRoute,
-  writeGeneratedStock,
-} from './stock-helpers.js';
+} from '../../support/sandbox.js';
+import { compareWithGenerated, queueDrained, queueRoute, writeGeneratedStock } from '../../support/stock.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const rows = 1_000_000;
 

@@ -6,35 +6,28 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../../src/sandbox/options.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { SandboxOptions } from '../../../src/sandbox/options.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { collect, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
 import {
-  collect,
-  fetchToken,
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
-  requestCounts,
-  runCli,
-  sleep,
-  spawnCli,
-  startTestSandbox,
-} from './harness.js';
+  filesStartingWith,
+  maskClock,
+  readReport,
+  reportRowCount,
+  summaryCounts,
+  summaryLine,
+} from '../../support/run-files.js';
+import { fetchToken, requestCounts, startTestSandbox } from '../../support/sandbox.js';
 import {
   batchRoute,
   compareWithGenerated,
-  filesStartingWith,
-  maskClock,
   queueDrained,
   queueRoute,
-  readReport,
-  reportRowCount,
   resetSandboxStock,
   stockSummary,
-  summaryCounts,
-  summaryLine,
   writeGeneratedStock,
-} from './stock-helpers.js';
+} from '../../support/stock.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const sandboxes: RunningSandbox[] = [];
 

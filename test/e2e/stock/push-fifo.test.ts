@@ -7,13 +7,14 @@ import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, collect, freshConfigDir, freshWorkDir, repoRoot, requestCounts } from '../harness.js';
-import { batchRoute, stockEntries, useStockSandbox } from '../stock-helpers.js';
+import { cliPath, collect, freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { repoRoot, requestCounts } from '../../support/sandbox.js';
+import { batchRoute, stockEntries } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'real-exports', 'estoque.win1252.csv');
 

@@ -8,13 +8,14 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, collect, freshConfigDir, freshWorkDir, requestCounts } from '../harness.js';
-import { stockSummary, useStockSandbox } from '../stock-helpers.js';
+import { cliPath, collect, freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { requestCounts } from '../../support/sandbox.js';
+import { stockSummary } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 describe('a file that changes while it is read', () => {
   it(

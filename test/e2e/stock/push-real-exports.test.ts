@@ -7,13 +7,15 @@ import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, repoRoot, requestCounts, runCli } from '../harness.js';
-import { batchRoute, maskClock, stockEntries, stockSummary, useStockSandbox } from '../stock-helpers.js';
+import { freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { maskClock } from '../../support/run-files.js';
+import { repoRoot, requestCounts } from '../../support/sandbox.js';
+import { batchRoute, stockEntries, stockSummary } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'real-exports');
 

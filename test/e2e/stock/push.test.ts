@@ -6,27 +6,17 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseStockSchema } from '../../src/domain/stock.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import {
-  copySamples,
-  fetchToken,
-  freshConfigDir,
-  freshWorkDir,
-  requestCounts,
-  runCli,
-  seedDirectory,
-  startTestSandbox,
-} from './harness.js';
+import { parseStockSchema } from '../../../src/domain/stock.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { copySamples, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
+import { fetchToken, requestCounts, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import {
   batchRoute,
-  maskClock,
   offSaleSkus,
-  onlyFile,
-  queueDrained,
   queuedBatch,
+  queueDrained,
   queueRoute,
-  readReport,
   resetSandboxStock,
   sampleCsvEntries,
   sampleJsonEntries,
@@ -34,13 +24,12 @@ import {
   stockEntries,
   stockLine,
   stockSummary,
-  useStockSandbox,
-} from './stock-helpers.js';
+} from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 
-useStockSandbox((ready) => ({ sandbox, token } = ready));
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 /** A test's own config folder and working folder, with the token in the environment (no login, no token request). */
 function workspace(...samples: string[]) {

@@ -8,19 +8,11 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import xterm from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { generateCustomers } from './customer-helpers.js';
-import {
-  clearSandboxCustomers,
-  cliPath,
-  credentialsEnv,
-  freshConfigDir,
-  freshWorkDir,
-  removeTemporaryFolders,
-  repoRoot,
-  sleep,
-  startTestSandbox,
-} from './harness.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { cliPath, freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
+import { generateCustomers } from '../../support/customers.js';
+import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inboxFileName } from '../../../src/webhook/inbox.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { collect, freshConfigDir, removeTemporaryFolders, runCli, spawnCli } from '../harness.js';
+import { collect, freshConfigDir, runCli, spawnCli } from '../../support/cli.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 import {
   clientId,
   clientSecret,

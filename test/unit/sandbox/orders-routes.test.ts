@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { fetchToken, startTestSandbox } from '../../e2e/harness.js';
+import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import type { WebhookDelivery } from '../../../src/sandbox/webhooks/sender.js';
-import { fetchToken, repoRoot, startTestSandbox } from '../../e2e/harness.js';
+import { fetchToken, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import {
   clientId,
   clientSecret,

@@ -1,39 +1,27 @@
 /**
- * End-to-end harness: spawns the built CLI (`node bin/b2bctl.js`) with a clean environment and a
- * fresh config folder, and starts the sandbox in-process on an ephemeral port.
+ * End-to-end support: spawns the built CLI (`node bin/b2bctl.js`) with a clean environment and a fresh config
+ * folder, and keeps one sandbox per test file for the tests that run it against the platform.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SalesRep } from '../../src/domain/sales-rep.js';
-import { loadSalesReps } from '../../src/sandbox/sellers-seed.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { repoRoot, sandboxPassword, sandboxUser, seedDirectory } from '../support/sandbox.js';
-
-export {
+import {
   clearSandboxCustomers,
-  credentialsEnv,
   fetchToken,
-  listingRoute,
-  patchSandboxSettings,
   repoRoot,
-  requestCounts,
   resetCounts,
-  revokeTokens,
-  sandboxJson,
   sandboxPassword,
   sandboxUser,
   seedDirectory,
   startTestSandbox,
-  tokenRoute,
-} from '../support/sandbox.js';
+} from './sandbox.js';
+import { resetSandboxStock } from './stock.js';
+import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 
 export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
-
-/** The 64 sales reps exactly as the sandbox serves them, in seed order (its own normalisation). */
-export const seedReps: readonly SalesRep[] = loadSalesReps(seedDirectory);
 
 export interface RunResult {
   code: number | null;
@@ -53,16 +41,12 @@ export interface RunOptions {
   cwd?: string;
 }
 
-const temporaryFolders: string[] = [];
-
 /**
  * A config folder path that does not exist yet, inside a fresh temporary folder, so that the CLI
  * creates it (and its mode can be checked).
  */
 export function freshConfigDir(): string {
-  const parent = mkdtempSync(join(tmpdir(), 'b2bctl-e2e-'));
-  temporaryFolders.push(parent);
-  return join(parent, 'config');
+  return join(temporaryFolder('b2bctl-e2e-'), 'config');
 }
 
 /**
@@ -70,18 +54,12 @@ export function freshConfigDir(): string {
  * errors file beside their input, so each test copies its input files into one of these.
  */
 export function freshWorkDir(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-work-'));
-  temporaryFolders.push(folder);
-  return folder;
+  return temporaryFolder('b2bctl-work-');
 }
 
 /** Copies files of samples/ into a folder under the same names. */
 export function copySamples(folder: string, ...names: string[]): void {
   for (const name of names) copyFileSync(join(seedDirectory, name), join(folder, name));
-}
-
-export function removeTemporaryFolders(): void {
-  for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
 }
 
 /** Only PATH and HOME from the parent; never any B2BCTL_* variable of the person running the tests. */
@@ -203,5 +181,32 @@ export function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
     };
     stream.on('data', onData);
     stream.on('end', () => reject(new Error(`stream ended before a full line: ${JSON.stringify(text)}`)));
+  });
+}
+
+/**
+ * One sandbox per test file, its customers, stock and request counts reset before each test. With `login`,
+ * `configDir` holds a login made by the built CLI; `token` is one fetched straight from the token route.
+ */
+export function useSandboxPerFile(
+  options: { login: boolean },
+  ready: (setup: { sandbox: RunningSandbox; configDir: string; token: string }) => void,
+): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const configDir = freshConfigDir();
+    if (options.login) await login(sandbox, configDir);
+    ready({ sandbox, configDir, token: await fetchToken(sandbox) });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    removeTemporaryFolders();
+  });
+  beforeEach(async () => {
+    if (!sandbox) return;
+    await clearSandboxCustomers(sandbox);
+    await resetSandboxStock(sandbox);
+    await resetCounts(sandbox);
   });
 }

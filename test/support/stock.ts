@@ -1,16 +1,15 @@
 /**
- * What the stock end-to-end tests share on top of harness.ts: the sandbox's stock inspection routes,
- * the report and errors files a push writes, and stderr with its clock readings masked.
+ * Stock in tests: the sandbox's stock inspection routes, the samples and generated files read without the
+ * CLI, and a comparison of the sandbox's stock with a generated file of any size.
  */
-import { parse } from 'csv-parse/sync';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { fetchToken, removeTemporaryFolders, repoRoot, seedDirectory, sleep, startTestSandbox } from './harness.js';
+import { repoRoot, seedDirectory } from './sandbox.js';
 
 /** One stock line as `/_sandbox/stock-entries` lists it. */
 export interface StockEntry {
@@ -39,6 +38,7 @@ export interface StockSummary {
 }
 
 export const batchRoute = 'PUT /v1/stock/batch';
+
 export const queueRoute = 'POST /api/v1/stocks/batch';
 
 /** Back to the seeded catalogue, no stock lines, no batches, and no requests counted. */
@@ -104,67 +104,6 @@ export async function queuedBatch(sandbox: RunningSandbox, batchId: string): Pro
   const response = await fetch(`${sandbox.url}/_sandbox/stock-batches/${encodeURIComponent(batchId)}`);
   if (!response.ok) throw new Error(`GET /_sandbox/stock-batches/${batchId}: HTTP ${response.status}`);
   return (await response.json()) as QueuedBatch;
-}
-
-/** A report row as the CSV holds it (every cell text). */
-export interface ReportRow {
-  line: string;
-  key: string;
-  outcome: string;
-  status: string;
-  id: string;
-  message: string;
-}
-
-export function readReport(path: string): ReportRow[] {
-  return parse(readFileSync(path), { columns: true, bom: true }) as ReportRow[];
-}
-
-/** The rows of an errors file: CSV in the input's delimiter (with BOM), header first. */
-export function readErrorsCsv(path: string, delimiter: string): string[][] {
-  return parse(readFileSync(path), { bom: true, delimiter }) as string[][];
-}
-
-/** The one file of a folder whose name starts with `prefix` (`stock.report-`); fails on none or several. */
-export function onlyFile(folder: string, prefix: string): string {
-  // The run record (`.meta.json`) beside a report is not one of the files asked for.
-  const names = readdirSync(folder).filter((name) => name.startsWith(prefix) && !name.endsWith('.meta.json'));
-  if (names.length !== 1) throw new Error(`expected one ${prefix}* in ${folder}, found ${JSON.stringify(names)}`);
-  return join(folder, names[0] as string);
-}
-
-export function filesStartingWith(folder: string, prefix: string): string[] {
-  return readdirSync(folder).filter((name) => name.startsWith(prefix));
-}
-
-/**
- * stderr with the readings of the clock masked, so that every other character can be asserted:
- * `(0.0 s)` → `(T s)`, `; 0.3 s, 2261 items/s` → `; T s, R items/s`, and report stamps
- * `20261122-034114` → `STAMP`. The temporary folder, when given, becomes `DIR`.
- */
-export function maskClock(stderr: string, folder?: string): string {
-  let text = stderr
-    .replace(/\(\d+\.\d s\)/g, '(T s)')
-    .replace(/ in \d+\.\d s\./g, ' in T s.')
-    .replace(/; \d+\.\d s, \d+ (\w+)\/s$/gm, '; T s, R $1/s')
-    .replace(/\.(report|errors)-\d{8}-\d{6}\./g, '.$1-STAMP.');
-  if (folder) text = text.replaceAll(folder, 'DIR');
-  return text;
-}
-
-/** The summary line of a push, without its clock readings: `stock push: 52 applied; 2 requests, 0 retries, 0 throttled (429)`. */
-export function summaryLine(stderr: string): string {
-  const line = stderr
-    .split('\n')
-    .find((candidate) => /^stock push: .*; \d+ requests, \d+ retries, \d+ throttled \(429\);/.test(candidate));
-  if (!line) throw new Error(`no summary line in:\n${stderr}`);
-  return line.replace(/; \d+\.\d s, \d+ items\/s$/, '');
-}
-
-/** The numbers of the summary line. */
-export function summaryCounts(stderr: string): { requests: number; retries: number; throttled: number } {
-  const match = /; (\d+) requests, (\d+) retries, (\d+) throttled \(429\)/.exec(summaryLine(stderr));
-  return { requests: Number(match?.[1]), retries: Number(match?.[2]), throttled: Number(match?.[3]) };
 }
 
 /** A decimal as pt-BR Excel writes it (`1.234,56`), read by hand, independently of the CLI's reader. */
@@ -298,29 +237,4 @@ export async function compareWithGenerated(sandbox: RunningSandbox, count: numbe
   }
   for (let position = 1; position <= count; position++) if (!seen[position]) result.missing++;
   return result;
-}
-
-/** Rows of a report written so far (its header not counted), or 0 before it exists. */
-export function reportRowCount(path: string | undefined): number {
-  if (!path || !existsSync(path)) return 0;
-  const text = readFileSync(path, 'utf8');
-  let newlines = 0;
-  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) newlines++;
-  return Math.max(0, newlines - 1);
-}
-
-/** One sandbox per test file with a token fetched straight from it, its stock reset before each test. */
-export function useStockSandbox(ready: (setup: { sandbox: RunningSandbox; token: string }) => void): void {
-  let sandbox: RunningSandbox | undefined;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    ready({ sandbox, token: await fetchToken(sandbox) });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    removeTemporaryFolders();
-  });
-  beforeEach(async () => {
-    if (sandbox) await resetSandboxStock(sandbox);
-  });
 }

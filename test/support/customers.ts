@@ -1,0 +1,85 @@
+/**
+ * Customers in tests: the customer routes' counter keys, the sandbox's stored customers and e-mail outbox,
+ * and input to build files from (spare valid documents, generated customers).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Customer, OutboxEmail } from '../../src/sandbox/customers/store.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { repoRoot, sandboxJson } from './sandbox.js';
+
+export const createRoute = 'POST /v1/customer';
+
+export const updateRoute = 'PUT /v1/customer/:document';
+
+export const statusRoute = 'PUT /v1/customer/updateStatus/:document/:active';
+
+export const addressesRoute = 'GET /v1/customer/addresses/:document';
+
+/** Every customer the sandbox holds, in creation order. */
+export function storedCustomers(sandbox: RunningSandbox): Promise<Customer[]> {
+  return sandboxJson<Customer[]>(sandbox, '/_sandbox/customers');
+}
+
+/** One stored customer by document (with or without punctuation). */
+export function storedCustomer(sandbox: RunningSandbox, document: string): Promise<Customer> {
+  return sandboxJson<Customer>(sandbox, `/_sandbox/customers/${encodeURIComponent(document)}`);
+}
+
+export function outbox(sandbox: RunningSandbox): Promise<OutboxEmail[]> {
+  return sandboxJson<OutboxEmail[]>(sandbox, '/_sandbox/outbox');
+}
+
+/** The documents of a sample CSV (second column, no quoting in the samples), in file order. */
+export function sampleDocuments(text: string, delimiter = ','): string[] {
+  return text
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((line) => line !== '')
+    .map((line) => line.split(delimiter)[1] as string);
+}
+
+/** The customer groups of the store settings, as a linked customer shows them. */
+export const groups = {
+  atacado: { id: 1, name: 'Atacado', externalId: 'GRP-ATACADO' },
+  sul: { id: 2, name: 'Sul', externalId: 'GRP-SUL' },
+  sudeste: { id: 3, name: 'Sudeste', externalId: 'GRP-SUDESTE' },
+  nordeste: { id: 4, name: 'Nordeste', externalId: 'GRP-NORDESTE' },
+  vip: { id: 5, name: 'VIP', externalId: 'GRP-VIP' },
+} as const;
+
+/** The price tags of the store settings, as a linked customer shows them. */
+export const priceTags = {
+  atacado: { id: 1, name: 'Atacado' },
+  varejo: { id: 2, name: 'Varejo' },
+  promocional: { id: 3, name: 'Promocional' },
+} as const;
+
+/** A small valid create file's header and rows, for tests that build their own input. */
+export const createHeader =
+  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number';
+
+/** Valid individuals that no sample uses: CPF, e-mail. */
+export const spareCpfs = [
+  '529.982.247-25',
+  '111.444.777-35',
+  '935.411.347-80',
+  '714.602.380-01',
+  '248.438.034-80',
+  '123.456.789-09',
+] as const;
+
+/** Customers from scripts/generate-customers.mjs, as the bytes it writes (valid, unique documents and e-mails). */
+export function generateCustomers(
+  count: number,
+  format: 'csv' | 'excel' | 'json' | 'ndjson' = 'csv',
+  start = 1,
+): Buffer {
+  return execFileSync(
+    process.execPath,
+    [join(repoRoot, 'scripts', 'generate-customers.mjs'), String(count), '--format', format, '--start', String(start)],
+    {
+      maxBuffer: 1 << 30,
+    },
+  );
+}
