@@ -44,7 +44,10 @@ export interface SandboxFixture {
   clock: FakeClock;
   /** A test context on the shared clock (a fresh config folder unless one is given). */
   context(options?: TestContextOptions): TestContext;
-  /** A test context whose config folder holds a login to the sandbox (b2bctl login, run in process). */
+  /**
+   * A test context whose config folder holds a login (b2bctl login, run in process) to the sandbox, or to the
+   * base URL of `options.globals.baseUrl` (a proxy in front of it).
+   */
   loggedInContext(options?: TestContextOptions): Promise<TestContext>;
 }
 
@@ -61,7 +64,7 @@ export async function startSandboxFixture(overrides: Partial<SandboxOptions> = {
       const loggingIn = context({
         configDir: options.configDir,
         env: { B2BCTL_PASSWORD: sandboxPassword },
-        globals: { baseUrl: sandbox.url },
+        globals: { baseUrl: options.globals?.baseUrl ?? sandbox.url },
       });
       const code = await loggingIn.run(login, { username: sandboxUser, passwordStdin: false, tokenStdin: false });
       if (code !== 0) throw new Error(`login failed with exit ${code}: ${loggingIn.stderr()}`);

@@ -1,0 +1,153 @@
+/**
+ * `customer create` in process, through a proxy in front of the sandbox that loses answers: a create applied
+ * whose answer never came is not sent again, a create that never arrived is, and a registered document is
+ * reported (or updated with --upsert) instead of created twice.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
+import { ExitCode } from '../../../src/errors.js';
+import { createHeader, storedCustomers } from '../../support/customers.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { useSandbox } from '../../support/sandbox.js';
+import {
+  pathOf,
+  type ProxyAction,
+  type ProxiedRequest,
+  type ScriptedProxy,
+  startScriptedProxy,
+} from '../../support/scripted-proxy.js';
+import { temporaryFolder } from '../../support/temporary.js';
+
+const fixture = useSandbox();
+let proxy: ScriptedProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+});
+
+const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
+/** As written in the file: the sandbox keeps it, and the CLI sends it in the update route's path, so. */
+const anaDocument = '529.982.247-25';
+
+function peopleFile(): { folder: string; file: string } {
+  const folder = temporaryFolder();
+  const file = join(folder, 'people.csv');
+  writeFileSync(file, `${createHeader}\n${ana}\n`);
+  return { folder, file };
+}
+
+function options(file: string, extra: Partial<CustomerCreateOptions> = {}): CustomerCreateOptions {
+  return { file, upsert: false, strict: false, concurrency: 1, dryRun: false, skipInvalid: false, ...extra };
+}
+
+/** A logged-in context whose requests go through a proxy that asks `decide` about each one. */
+async function throughProxy(decide: (request: ProxiedRequest, creates: number) => ProxyAction) {
+  const { sandbox, loggedInContext } = fixture();
+  let creates = 0;
+  proxy = await startScriptedProxy(sandbox.url, (request) => {
+    if (request.method === 'POST' && pathOf(request) === '/v1/customer') creates++;
+    return decide(request, creates);
+  });
+  const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
+  proxy.requests.length = 0;
+  return { sandbox, test, proxy };
+}
+
+/** The customer requests the proxy saw, as "METHOD path" (the token request left out). */
+function customerRequests(seen: ScriptedProxy): string[] {
+  return seen.requests
+    .filter((request) => pathOf(request).startsWith('/v1/customer'))
+    .map((request) => `${request.method} ${pathOf(request)}`);
+}
+
+const isCreate = (request: ProxiedRequest) => request.method === 'POST' && pathOf(request) === '/v1/customer';
+
+describe('customer create when an answer is lost', () => {
+  it('the create was applied and its answer lost: looked up, reported created, never sent again', async () => {
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { reset: 'after' } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+      {
+        line: '2',
+        key: '529.982.247-25',
+        outcome: 'created',
+        status: '200',
+        id: '',
+        message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+      },
+    ]);
+  });
+
+  it('the create never reached the platform: looked up, not found, sent again and created once', async () => {
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    expect(customerRequests(proxy)).toEqual([
+      'POST /v1/customer',
+      `PUT /v1/customer/${anaDocument}`,
+      'POST /v1/customer',
+    ]);
+    const stored = await storedCustomers(sandbox);
+    expect(stored.map((customer) => customer.document)).toEqual([anaDocument]);
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toMatchObject([
+      { line: '2', outcome: 'created', status: '200', id: String(stored[0]?.id), message: '' },
+    ]);
+  });
+
+  it('every create lost before it arrives: three more tries, each after a look-up, then exit 69 and nothing created', async () => {
+    const { sandbox, test, proxy } = await throughProxy((request) =>
+      isCreate(request) ? { reset: 'before' } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.unavailable);
+    expect(customerRequests(proxy)).toEqual(
+      Array.from({ length: 4 }, () => ['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]).flat(),
+    );
+    expect(await storedCustomers(sandbox)).toEqual([]);
+    const [row] = readReport(join(folder, onlyReport(folder, 'people')));
+    expect(row).toMatchObject({ outcome: 'failed', key: anaDocument });
+    expect(row?.message).toMatch(/after the request may have reached the platform\.$/);
+    expect(test.stderr().split('\n').at(-2)).toMatch(
+      /^error: The platform was unavailable for every request of this run \(1 customers not sent\); when it is back, run: b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
+    );
+  });
+});
+
+describe('customer create of a document already registered', () => {
+  it('without --upsert: reported failed with the fix (exit 1), the customer left as it was', async () => {
+    const { sandbox, test, proxy } = await throughProxy(() => undefined);
+    const { file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    const again = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    const { folder: secondFolder, file: secondFile } = peopleFile();
+    proxy.requests.length = 0;
+    expect(await again.run(create, options(secondFile))).toBe(ExitCode.someRecordsFailed);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect(await storedCustomers(sandbox)).toHaveLength(1);
+    const [row] = readReport(join(secondFolder, onlyReport(secondFolder, 'people')));
+    expect(row).toMatchObject({ outcome: 'failed', status: '400' });
+    expect(row?.message).toMatch(/\(pass --upsert to update existing customers\)$/);
+  });
+
+  it('with --upsert: updated in place, one customer', async () => {
+    const { sandbox, test, proxy } = await throughProxy(() => undefined);
+    const { file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    const again = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    const { folder: secondFolder, file: secondFile } = peopleFile();
+    expect(await again.run(create, options(secondFile, { upsert: true }))).toBe(ExitCode.ok);
+    expect(await storedCustomers(sandbox)).toHaveLength(1);
+    expect(readReport(join(secondFolder, onlyReport(secondFolder, 'people')))).toMatchObject([
+      { outcome: 'updated', status: '200' },
+    ]);
+  });
+});

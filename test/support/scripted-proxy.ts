@@ -1,0 +1,105 @@
+/**
+ * A proxy in front of the sandbox that answers chosen requests itself: an error status, a connection reset
+ * before the platform sees the request, or the platform's work done and its answer lost. The answers the
+ * platform does not script for us (a 5xx on one route, a lost answer after a create) are made here, so the
+ * command's handling of them can be tested in process against the real sandbox behind.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request that reached the proxy. */
+export interface ProxiedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  body: string;
+}
+
+/** What the proxy does with a request; undefined passes it to the platform and its answer back. */
+export type ProxyAction =
+  | { answer: number; body?: unknown; headers?: Record<string, string> }
+  | { reset: 'before' }
+  /** The platform applies the request; the connection is then reset, so the client never sees the answer. */
+  | { reset: 'after' }
+  | undefined;
+
+export interface ScriptedProxy {
+  url: string;
+  /** Every request that reached the proxy, in order. */
+  requests: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+/** Forwarded both ways; the rest (host, length, connection) belongs to each hop. */
+const forwardedRequestHeaders = ['authorization', 'content-type', 'accept', 'user-agent'];
+const forwardedAnswerHeaders = ['content-type', 'retry-after', 'date'];
+
+/** Starts a proxy to `target` on 127.0.0.1 and an ephemeral port; `decide` is asked about each request. */
+export async function startScriptedProxy(
+  target: string,
+  decide: (request: ProxiedRequest) => ProxyAction,
+): Promise<ScriptedProxy> {
+  const requests: ProxiedRequest[] = [];
+  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const request = {
+      method: incoming.method ?? 'GET',
+      url: incoming.url ?? '/',
+      body: Buffer.concat(chunks).toString(),
+    };
+    requests.push(request);
+    const action = decide(request);
+    if (action && 'answer' in action) {
+      outgoing.writeHead(action.answer, { 'content-type': 'application/json', ...action.headers });
+      outgoing.end(action.body === undefined ? '' : JSON.stringify(action.body));
+      return;
+    }
+    if (action?.reset === 'before') {
+      incoming.socket.resetAndDestroy();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of forwardedRequestHeaders) {
+      const value = incoming.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const answer = await fetch(new URL(request.url, target), {
+      method: request.method,
+      headers,
+      body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+    });
+    const text = await answer.text();
+    if (action?.reset === 'after') {
+      incoming.socket.resetAndDestroy();
+      return;
+    }
+    const answerHeaders: Record<string, string> = {};
+    for (const name of forwardedAnswerHeaders) {
+      const value = answer.headers.get(name);
+      if (value !== null) answerHeaders[name] = value;
+    }
+    outgoing.writeHead(answer.status, answerHeaders).end(text);
+  };
+  const server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => {
+      outgoing.writeHead(599).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The route part of a proxied request's URL, without the query. */
+export function pathOf(request: ProxiedRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
