@@ -1,0 +1,83 @@
+/**
+ * What `customer update` and `customer status` tests share: a sandbox holding one customer, a proxy in front of
+ * it that answers the customer write routes as each case asks, and a logged-in context whose requests go through it.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { run as create } from '../../../src/commands/customer/create.js';
+import { createHeader } from '../../support/customers.js';
+import { revokeTokens, type SandboxFixture, useSandbox } from '../../support/sandbox.js';
+import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { temporaryFolder } from '../../support/temporary.js';
+import type { TestContext } from '../../support/test-context.js';
+
+export const ana = { document: '529.982.247-25', email: 'ana@example.com' };
+/** A valid CPF no customer has. */
+export const nobody = '111.444.777-35';
+
+/** A platform answer to the write routes, and whether the CLI may log in again by itself (B2BCTL_PASSWORD). */
+export type Fault = '404' | '400' | '422' | '401' | '401 no password' | '500' | '503';
+
+export interface FaultBench {
+  fixture: SandboxFixture;
+  proxy: ScriptedProxy;
+  test: TestContext;
+  /** The customer requests (PUT) that reached the proxy, as "METHOD path", the token requests as "token". */
+  seen(): string[];
+}
+
+/** A sandbox per test; call the returned function inside a test to get the bench for one fault. */
+export function useFaultBench(): (fault: Fault) => Promise<FaultBench> {
+  const fixture = useSandbox();
+  let proxy: ScriptedProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+  return async (fault) => {
+    const current = fixture();
+    const registering = await current.loggedInContext();
+    const folder = temporaryFolder();
+    writeFileSync(
+      join(folder, 'ana.csv'),
+      `${createHeader}\ncpf,${ana.document},Ana,${ana.email},11987654321,Senha#1,01310-100,10\n`,
+    );
+    const created = await registering.run(create, {
+      file: join(folder, 'ana.csv'),
+      upsert: false,
+      strict: false,
+      concurrency: 1,
+      dryRun: false,
+      skipInvalid: false,
+    });
+    if (created !== 0) throw new Error(`could not register Ana: ${registering.stderr()}`);
+    proxy = await startScriptedProxy(current.sandbox.url, (request): ProxyAction => {
+      if (request.method !== 'PUT' || !pathOf(request).startsWith('/v1/customer/')) return undefined;
+      if (fault === '400') return { answer: 400, body: 'Bad Request' };
+      if (fault === '422')
+        return {
+          answer: 422,
+          body: { status: 'UNPROCESSABLE_ENTITY', message: 'Property [phone] with value [1] does not pass validation' },
+        };
+      if (fault === '500') return { answer: 500, body: { message: 'Internal Server Error' } };
+      if (fault === '503') return { answer: 503, body: { message: 'Service temporarily unavailable' } };
+      return undefined;
+    });
+    const env: Record<string, string> = fault === '401 no password' ? {} : { B2BCTL_PASSWORD: 'sandbox-secret' };
+    const test = await current.loggedInContext({ globals: { baseUrl: proxy.url }, env });
+    // The sandbox refuses the cached token from now on: the first write is answered 401.
+    if (fault.startsWith('401')) await revokeTokens(current.sandbox);
+    const seenBy = proxy;
+    seenBy.requests.length = 0;
+    return {
+      fixture: current,
+      proxy: seenBy,
+      test,
+      seen: () =>
+        seenBy.requests.map((request) =>
+          pathOf(request) === '/v1/auth/token' ? 'token' : `${request.method} ${pathOf(request)}`,
+        ),
+    };
+  };
+}

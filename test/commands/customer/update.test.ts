@@ -1,0 +1,120 @@
+/**
+ * `customer update` in process: how each platform answer to the update route ends, for one customer
+ * (--document with --set) and for a file (a report row), and what reached the platform.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CustomerUpdateOptions, run as update } from '../../../src/commands/customer/update.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { storedCustomer } from '../../support/customers.js';
+import { temporaryFolder } from '../../support/temporary.js';
+import { ana, type Fault, nobody, useFaultBench } from './faults.js';
+
+const bench = useFaultBench();
+const sending = { strict: false, concurrency: 1, dryRun: false, skipInvalid: false } as const;
+const write = (document: string) => `PUT /v1/customer/${document}`;
+const loginLine =
+  /^error: Not logged in for profile "default": the platform refused its token\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
+
+function one(document: string): CustomerUpdateOptions {
+  return { document, set: ['name=Ana Souza'], ...sending };
+}
+
+function fileOf(document: string): { folder: string; options: CustomerUpdateOptions } {
+  const folder = temporaryFolder();
+  writeFileSync(join(folder, 'changes.csv'), `document,name\n${document},Ana Souza\n`);
+  return { folder, options: { file: join(folder, 'changes.csv'), ...sending } };
+}
+
+describe('customer update --document --set: each platform answer', () => {
+  it.each<[Fault, string, number, string[], RegExp]>([
+    [
+      '404',
+      nobody,
+      1,
+      [write(nobody)],
+      /^error: No customer has the document 111\.444\.777-35 in this store \(HTTP 404\)\.$/,
+    ],
+    ['400', ana.document, 1, [write(ana.document)], /^error: PUT \S+ failed with HTTP 400: Bad Request$/],
+    ['422', ana.document, 1, [write(ana.document)], /Property \[phone\] with value \[1\] does not pass validation/],
+    [
+      '401',
+      ana.document,
+      0,
+      [write(ana.document), 'token', write(ana.document)],
+      /^Updated customer \d+ \(529\.982\.247-25\)\.$/,
+    ],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
+    ['500', ana.document, 1, [write(ana.document)], /^error: PUT \S+ failed with HTTP 500: Internal Server Error$/],
+    [
+      '503',
+      ana.document,
+      69,
+      Array(4).fill(write(ana.document)),
+      /^error: PUT \S+ kept failing with HTTP 503 after 4 attempts; the platform is unavailable, try again later\.$/,
+    ],
+  ])('%s', async (fault, document, code, requests, lastLine) => {
+    const { test, seen, fixture } = await bench(fault);
+    expect({ code: await test.run(update, one(document)), requests: seen() }).toEqual({ code, requests });
+    expect(test.stderr().trimEnd().split('\n').at(-1)).toMatch(lastLine);
+    const stored = await storedCustomer(fixture.sandbox, ana.document);
+    expect(stored.name).toBe(code === 0 ? 'Ana Souza' : 'Ana');
+  });
+});
+
+describe('customer update FILE: each platform answer', () => {
+  it.each<[Fault, string, number, string[], Record<string, unknown> | RegExp]>([
+    [
+      '404',
+      nobody,
+      1,
+      [write(nobody)],
+      {
+        outcome: 'failed',
+        status: '404',
+        message: 'no customer has the document 111.444.777-35 in this store (HTTP 404)',
+      },
+    ],
+    ['400', ana.document, 1, [write(ana.document)], { outcome: 'failed', status: '400', message: 'Bad Request' }],
+    [
+      '422',
+      ana.document,
+      1,
+      [write(ana.document)],
+      { outcome: 'failed', status: '422', message: 'Property [phone] with value [1] does not pass validation' },
+    ],
+    [
+      '401',
+      ana.document,
+      0,
+      [write(ana.document), 'token', write(ana.document)],
+      { outcome: 'updated', status: '200' },
+    ],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
+    [
+      '500',
+      ana.document,
+      1,
+      [write(ana.document)],
+      {
+        outcome: 'failed',
+        status: '500',
+        message: expect.stringMatching(/failed with HTTP 500: Internal Server Error$/),
+      },
+    ],
+    [
+      '503',
+      ana.document,
+      69,
+      Array(4).fill(write(ana.document)),
+      /^error: .*--resume \S+changes\.report-\d{8}-\d{6}\.csv$/,
+    ],
+  ])('%s', async (fault, document, code, requests, row) => {
+    const { test, seen } = await bench(fault);
+    const { folder, options } = fileOf(document);
+    expect({ code: await test.run(update, options), requests: seen() }).toEqual({ code, requests });
+    if (row instanceof RegExp) expect(test.stderr().trimEnd().split('\n').at(-1)).toMatch(row);
+    else expect(readReport(join(folder, onlyReport(folder, 'changes')))).toMatchObject([{ line: '2', ...row }]);
+  });
+});
