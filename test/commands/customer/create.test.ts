@@ -21,10 +21,10 @@ import {
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let proxy: ScriptedProxy | undefined;
+let openProxy: ScriptedProxy | undefined;
 afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
+  await openProxy?.close();
+  openProxy = undefined;
 });
 
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
@@ -46,10 +46,11 @@ function options(file: string, extra: Partial<CustomerCreateOptions> = {}): Cust
 async function throughProxy(decide: (request: ProxiedRequest, creates: number) => ProxyAction) {
   const { sandbox, loggedInContext } = fixture();
   let creates = 0;
-  proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await startScriptedProxy(sandbox.url, (request) => {
     if (request.method === 'POST' && pathOf(request) === '/v1/customer') creates++;
     return decide(request, creates);
   });
+  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   proxy.requests.length = 0;
   return { sandbox, test, proxy };

@@ -23,6 +23,20 @@ function fileOf(document: string): { folder: string; options: CustomerStatusOpti
   return { folder, options: { target: join(folder, 'states.csv'), ...sending } };
 }
 
+/**
+ * How a run ended: the last line of one that stopped (the pattern itself when it matches, for a readable
+ * diff), or the report rows of one that went through, with only the columns the case names.
+ */
+function endOf(stderr: string, folder: string, row: Record<string, unknown> | RegExp): unknown {
+  if (row instanceof RegExp) {
+    const last = stderr.trimEnd().split('\n').at(-1) ?? '';
+    return row.test(last) ? row : last;
+  }
+  return readReport(join(folder, onlyReport(folder, 'states'))).map((report) =>
+    Object.fromEntries(Object.entries(report).filter(([column]) => column === 'line' || column in row)),
+  );
+}
+
 describe('customer status DOC inactive: each platform answer', () => {
   it.each<[Fault, string, number, string[], RegExp]>([
     [
@@ -107,7 +121,6 @@ describe('customer status FILE: each platform answer', () => {
     const { test, seen } = await bench(fault);
     const { folder, options } = fileOf(document);
     expect({ code: await test.run(status, options), requests: seen() }).toEqual({ code, requests });
-    if (row instanceof RegExp) expect(test.stderr().trimEnd().split('\n').at(-1)).toMatch(row);
-    else expect(readReport(join(folder, onlyReport(folder, 'states')))).toMatchObject([{ line: '2', ...row }]);
+    expect(endOf(test.stderr(), folder, row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
   });
 });

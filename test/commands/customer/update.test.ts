@@ -27,6 +27,20 @@ function fileOf(document: string): { folder: string; options: CustomerUpdateOpti
   return { folder, options: { file: join(folder, 'changes.csv'), ...sending } };
 }
 
+/**
+ * How a run ended: the last line of one that stopped (the pattern itself when it matches, for a readable
+ * diff), or the report rows of one that went through, with only the columns the case names.
+ */
+function endOf(stderr: string, folder: string, row: Record<string, unknown> | RegExp): unknown {
+  if (row instanceof RegExp) {
+    const last = stderr.trimEnd().split('\n').at(-1) ?? '';
+    return row.test(last) ? row : last;
+  }
+  return readReport(join(folder, onlyReport(folder, 'changes'))).map((report) =>
+    Object.fromEntries(Object.entries(report).filter(([column]) => column === 'line' || column in row)),
+  );
+}
+
 describe('customer update --document --set: each platform answer', () => {
   it.each<[Fault, string, number, string[], RegExp]>([
     [
@@ -114,7 +128,6 @@ describe('customer update FILE: each platform answer', () => {
     const { test, seen } = await bench(fault);
     const { folder, options } = fileOf(document);
     expect({ code: await test.run(update, options), requests: seen() }).toEqual({ code, requests });
-    if (row instanceof RegExp) expect(test.stderr().trimEnd().split('\n').at(-1)).toMatch(row);
-    else expect(readReport(join(folder, onlyReport(folder, 'changes')))).toMatchObject([{ line: '2', ...row }]);
+    expect(endOf(test.stderr(), folder, row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
   });
 });

@@ -1,0 +1,410 @@
+/**
+ * `sellers list` in process against the sandbox: the listing rules (paging, --email, --all) and every output
+ * format byte for byte, with stdout a terminal or not. Moved from test/e2e/sellers/list.test.ts, which keeps
+ * the runs only a process shows; the command lines are kept as argv, read here the way cli.ts reads them.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ListSellersOptions, run as listSellers } from '../../../src/commands/sellers/list.js';
+import type { OutputFormat } from '../../../src/context.js';
+import type { SalesRep } from '../../../src/domain/sales-rep.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { asJson, cachedToken } from '../../support/cli.js';
+import { listingRoute, requestCounts, resetCounts, seedReps, useSandbox } from '../../support/sandbox.js';
+
+const fixture = useSandbox();
+let sandbox: RunningSandbox;
+let configDir: string;
+
+/** Runs `sellers list ARGS` in process with stdout piped (or a terminal), as the built CLI would. */
+async function list(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return listOn({ stdoutTTY: false }, ...args);
+}
+
+async function listOn(
+  { stdoutTTY }: { stdoutTTY: boolean },
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const current = fixture();
+  sandbox = current.sandbox;
+  const options: ListSellersOptions = { all: false };
+  let output: OutputFormat | undefined;
+  let verbose = false;
+  for (let index = 0; index < args.length; index++) {
+    const flag = args[index];
+    const value = () => String(args[++index]);
+    if (flag === '--limit') options.limit = Number(value());
+    else if (flag === '--offset') options.offset = Number(value());
+    else if (flag === '--email') options.email = value();
+    else if (flag === '--all') options.all = true;
+    else if (flag === '--verbose') verbose = true;
+    else if (flag === '-o') output = value() as OutputFormat;
+    else throw new Error(`list(): no such flag in this test: ${flag}`);
+  }
+  const test = current.context({ configDir, tty: { stdout: stdoutTTY }, globals: { output, verbose } });
+  const code = await test.run(listSellers, options);
+  return { code, stdout: test.stdout(), stderr: test.stderr() };
+}
+
+/** A fresh login for each test, and no request counted before the command's own. */
+async function loggedIn(): Promise<void> {
+  const current = fixture();
+  configDir = (await current.loggedInContext()).configDir;
+  await resetCounts(current.sandbox);
+  sandbox = current.sandbox;
+}
+
+/** The trace lines of the listing requests, from a --verbose run. */
+const listingRequests = (stderr: string) =>
+  stderr.split('\n').filter((line) => line.startsWith(`> GET ${sandbox.url}/sellerModule/listSellers`));
+
+describe('sellers list: the listing rules', () => {
+  it('has 64 sales reps in the seed, as the paging tests below assume', () => {
+    expect(seedReps).toHaveLength(64);
+  });
+
+  it('returns the platform default page of 20, as json when piped', async () => {
+    await loggedIn();
+    const result = await list();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(asJson(seedReps.slice(0, 20)));
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('--limit 5 --offset 10 returns records 10 to 14 in seed order', async () => {
+    await loggedIn();
+    const result = await list('--limit', '5', '--offset', '10', '--verbose');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(10, 15)));
+    expect(listingRequests(result.stderr)).toEqual([`> GET ${sandbox.url}/sellerModule/listSellers?limit=5&offset=10`]);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('--email is partial and case-insensitive: SILVA matches lowercase silva', async () => {
+    await loggedIn();
+    const result = await list('--email', 'SILVA');
+    expect(result.code).toBe(0);
+    const got = JSON.parse(result.stdout) as SalesRep[];
+    expect(got.map((rep) => rep.username)).toEqual([
+      'eduarda.silva@b2b.example.com',
+      'lucas.silva@distribuidorasul.com.br',
+    ]);
+    expect(result.stdout).toBe(asJson(seedReps.filter((rep) => rep.username.toLowerCase().includes('silva'))));
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('--email in lower case matches e-mails stored in upper case', async () => {
+    await loggedIn();
+    const result = await list('--email', 'representacoes.com', '--limit', '100');
+    expect(result.code).toBe(0);
+    const expected = seedReps.filter((rep) => rep.username.toLowerCase().includes('representacoes.com'));
+    expect(expected.some((rep) => rep.username !== rep.username.toLowerCase())).toBe(true);
+    expect(result.stdout).toBe(asJson(expected));
+  });
+
+  it('--email with --limit and --offset pages within the matches', async () => {
+    await loggedIn();
+    const matches = seedReps.filter((rep) => rep.username.toLowerCase().includes('.com.br'));
+    expect(matches.length).toBeGreaterThan(4);
+    const result = await list('--email', '.COM.BR', '--limit', '2', '--offset', '2');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(matches.slice(2, 4)));
+  });
+
+  it('an offset past the end prints [] and exits 0', async () => {
+    await loggedIn();
+    for (const offset of ['64', '1000']) {
+      const result = await list('--offset', offset);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('[]\n');
+      expect(result.stderr).toBe('');
+    }
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
+  });
+
+  it('no match prints [] in json and exits 0', async () => {
+    await loggedIn();
+    const result = await list('--email', 'nobody-at-all');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('[]\n');
+    expect(result.stderr).toBe('');
+  });
+
+  it('an empty table prints the header line only, and one note on stderr', async () => {
+    await loggedIn();
+    const result = await list('--email', 'nobody-at-all', '-o', 'table');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('EMAIL  DOCUMENT  CODE  PROFILE  RESTRICTED  PERMISSIONS\n');
+    expect(result.stderr).toBe('No sales reps found with an e-mail containing "nobody-at-all".\n');
+  });
+
+  it('an empty table past the end names the offset in its note', async () => {
+    await loggedIn();
+    const result = await list('--offset', '70', '-o', 'table');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('EMAIL  DOCUMENT  CODE  PROFILE  RESTRICTED  PERMISSIONS\n');
+    expect(result.stderr).toBe('No sales reps found from offset 70.\n');
+  });
+
+  it('--all --limit 20 walks 4 pages and the final empty page: 5 requests, all 64 in seed order', async () => {
+    await loggedIn();
+    const result = await list('--all', '--limit', '20', '--verbose');
+    expect(result.code).toBe(0);
+    const got = JSON.parse(result.stdout) as SalesRep[];
+    expect(got).toHaveLength(64);
+    expect(result.stdout).toBe(asJson(seedReps));
+    expect(listingRequests(result.stderr)).toEqual(
+      [0, 20, 40, 60, 64].map((offset) => `> GET ${sandbox.url}/sellerModule/listSellers?limit=20&offset=${offset}`),
+    );
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 5 });
+  });
+
+  it('--all without --limit asks for one page of 500, then the empty page', async () => {
+    await loggedIn();
+    const result = await list('--all', '--verbose');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps));
+    expect(listingRequests(result.stderr)).toEqual([
+      `> GET ${sandbox.url}/sellerModule/listSellers?limit=500&offset=0`,
+      `> GET ${sandbox.url}/sellerModule/listSellers?limit=500&offset=64`,
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
+  });
+
+  it('--all starts at --offset', async () => {
+    await loggedIn();
+    const result = await list('--all', '--limit', '20', '--offset', '10');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(seedReps.slice(10)));
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 4 });
+  });
+
+  it('--all with --email merges the matching pages only', async () => {
+    await loggedIn();
+    const matches = seedReps.filter((rep) => rep.username.toLowerCase().includes('.com.br'));
+    const result = await list('--all', '--email', '.com.br', '--limit', '3');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(asJson(matches));
+    // Pages of 3 until the platform answers [], even after a short page.
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: Math.ceil(matches.length / 3) + 1 });
+  });
+
+  it('--all with nothing to list prints [] after one request', async () => {
+    await loggedIn();
+    const result = await list('--all', '--email', 'nobody-at-all');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('[]\n');
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+});
+
+// ---- Expected renderings, written from the output rules (README "List sales reps"), not from src/.
+
+const permissionLetters: readonly [keyof SalesRep, string][] = [
+  ['enabledFreight', 'F'],
+  ['enabledInsertFreight', 'I'],
+  ['enabledCustomerRegistration', 'R'],
+  ['enableDiscountItemValue', 'D'],
+  ['enableAddItemValue', 'A'],
+  ['enableDiscountBranch', 'B'],
+  ['enableDiscountFranchise', 'N'],
+  ['enableDiscountSeller', 'S'],
+  ['enableCoupon', 'C'],
+  ['enableChatSupport', 'H'],
+  ['enableRestrictedGroupsAttendant', 'G'],
+];
+
+function expectedTable(reps: readonly SalesRep[]): string {
+  const headers = ['EMAIL', 'DOCUMENT', 'CODE', 'PROFILE', 'RESTRICTED', 'PERMISSIONS'];
+  const rows = reps.map((rep) => [
+    rep.username,
+    rep.document,
+    rep.attendantCode === '' ? '-' : rep.attendantCode,
+    rep.profile?.name ?? '-',
+    rep.restrictedCustomers ? 'yes' : 'no',
+    permissionLetters.map(([flag, letter]) => (rep[flag] === true ? letter : '-')).join(''),
+  ]);
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd()}\n`;
+  return [headers, ...rows].map(line).join('');
+}
+
+const csvColumns = [
+  'id',
+  'username',
+  'document',
+  'restrictedCustomers',
+  'enabledFreight',
+  'enabledInsertFreight',
+  'enabledCustomerRegistration',
+  'enableDiscountItemValue',
+  'enableAddItemValue',
+  'enableDiscountBranch',
+  'enableDiscountFranchise',
+  'enableDiscountSeller',
+  'enableCoupon',
+  'enableChatSupport',
+  'enableRestrictedCustomers',
+  'enableRestrictedGroupsAttendant',
+  'attendantCode',
+  'allowedSellersId',
+  'profile.id',
+  'profile.code',
+  'profile.name',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+function csvCell(rep: SalesRep, column: (typeof csvColumns)[number]): string {
+  let text: string;
+  if (column === 'allowedSellersId') text = rep.allowedSellersId.join('|');
+  else if (column.startsWith('profile.')) {
+    const inner = rep.profile?.[column.slice('profile.'.length) as 'id' | 'code' | 'name'];
+    text = inner === undefined || inner === null ? '' : String(inner);
+  } else text = String(rep[column as keyof SalesRep]);
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function expectedCsv(reps: readonly SalesRep[]): string {
+  return [csvColumns.join(','), ...reps.map((rep) => csvColumns.map((column) => csvCell(rep, column)).join(','))]
+    .map((line) => `${line}\r\n`)
+    .join('');
+}
+
+describe('sellers list: output formats byte for byte', () => {
+  it('json is JSON.stringify(records, null, 2) plus a newline, the platform objects unchanged', async () => {
+    await loggedIn();
+    const result = await list('-o', 'json', '--limit', '64');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${JSON.stringify(seedReps, null, 2)}\n`);
+    // Unchanged: the very objects the platform answered, in the platform's key order.
+    const direct = (await (
+      await fetch(`${sandbox.url}/sellerModule/listSellers?limit=64`, {
+        headers: { authorization: `Bearer ${cachedToken(configDir)}` },
+      })
+    ).json()) as unknown;
+    expect(result.stdout).toBe(asJson(direct));
+  });
+
+  it('ndjson is one compact object per line', async () => {
+    await loggedIn();
+    const result = await list('-o', 'ndjson', '--all', '--limit', '25');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(seedReps.map((rep) => `${JSON.stringify(rep)}\n`).join(''));
+  });
+
+  it('ndjson of nothing is empty', async () => {
+    await loggedIn();
+    const result = await list('-o', 'ndjson', '--email', 'nobody-at-all');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+  });
+
+  it('csv has the header, CRLF line ends, profile.* columns and allowedSellersId joined with |', async () => {
+    await loggedIn();
+    const result = await list('-o', 'csv', '--all');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.startsWith('id,username,document,restrictedCustomers,enabledFreight,')).toBe(true);
+    expect(result.stdout).toBe(expectedCsv(seedReps));
+    // Spot checks of the rules on real rows.
+    const lines = result.stdout.split('\r\n');
+    expect(lines).toHaveLength(64 + 2);
+    expect(lines.at(-1)).toBe('');
+    const withAllowed = seedReps.findIndex((rep) => rep.allowedSellersId.length > 1);
+    const withoutProfile = seedReps.findIndex((rep) => rep.profile === null);
+    expect(lines[withAllowed + 1]).toContain(`,${seedReps[withAllowed]?.allowedSellersId.join('|')},`);
+    expect(lines[withoutProfile + 1]).toContain(`,,,,${seedReps[withoutProfile]?.createdAt},`);
+  });
+
+  it('csv of nothing is the header line alone', async () => {
+    await loggedIn();
+    const result = await list('-o', 'csv', '--email', 'nobody-at-all');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${csvColumns.join(',')}\r\n`);
+  });
+
+  it('table has EMAIL DOCUMENT CODE PROFILE RESTRICTED PERMISSIONS, and no note when not on a terminal', async () => {
+    await loggedIn();
+    const result = await list('-o', 'table', '--all');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(expectedTable(seedReps));
+    const lines = result.stdout.split('\n');
+    expect(lines[0]?.split(/\s+/)).toEqual(['EMAIL', 'DOCUMENT', 'CODE', 'PROFILE', 'RESTRICTED', 'PERMISSIONS']);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('table of one page', async () => {
+    await loggedIn();
+    const result = await list('-o', 'table', '--limit', '3', '--offset', '7');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(expectedTable(seedReps.slice(7, 10)));
+  });
+});
+
+describe('sellers list: stdout a terminal or not', () => {
+  it('on a terminal the default is the table, with a note of the count and the permission letters on stderr', async () => {
+    await loggedIn();
+    const result = await listOn({ stdoutTTY: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(expectedTable(seedReps.slice(0, 20)));
+    expect(result.stderr).toMatch(/^20 sales reps\. PERMISSIONS: F [^,]+(, [A-Z] [^,]+){10}\.\n$/);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('on a terminal one rep is "1 sales rep", and no match is the header and a note', async () => {
+    await loggedIn();
+    const one = await listOn({ stdoutTTY: true }, '--limit', '1');
+    expect(one.stdout).toBe(expectedTable(seedReps.slice(0, 1)));
+    expect(one.stderr).toMatch(/^1 sales rep\. PERMISSIONS: /);
+    const none = await listOn({ stdoutTTY: true }, '--email', 'nobody-at-all');
+    expect(none.stdout).toBe('EMAIL  DOCUMENT  CODE  PROFILE  RESTRICTED  PERMISSIONS\n');
+    expect(none.stderr).toBe('No sales reps found with an e-mail containing "nobody-at-all".\n');
+  });
+
+  it.each([
+    ['json', asJson(seedReps.slice(0, 3))],
+    [
+      'ndjson',
+      seedReps
+        .slice(0, 3)
+        .map((rep) => `${JSON.stringify(rep)}\n`)
+        .join(''),
+    ],
+  ])('-o %s on a terminal is the data and no note', async (format, expected) => {
+    await loggedIn();
+    const result = await listOn({ stdoutTTY: true }, '-o', format, '--limit', '3');
+    expect(result).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+
+  it('piped, the default is json and -o ndjson is one object a line; neither has a note', async () => {
+    await loggedIn();
+    expect(await list('--limit', '2')).toEqual({ code: 0, stdout: asJson(seedReps.slice(0, 2)), stderr: '' });
+    expect(await list('-o', 'ndjson', '--limit', '2')).toEqual({
+      code: 0,
+      stdout: seedReps
+        .slice(0, 2)
+        .map((rep) => `${JSON.stringify(rep)}\n`)
+        .join(''),
+      stderr: '',
+    });
+  });
+
+  it('not logged in: exit 77 naming the fix, and nothing sent', async () => {
+    const current = fixture();
+    sandbox = current.sandbox;
+    const test = current.context({ tty: { stdout: true }, globals: { baseUrl: sandbox.url } });
+    expect(await test.run(listSellers, { all: false })).toBe(77);
+    expect(test.stderr()).toMatch(/^error: .*b2bctl login/m);
+    expect(test.stdout()).toBe('');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
