@@ -46,7 +46,7 @@ export interface SandboxFixture {
   context(options?: TestContextOptions): TestContext;
   /**
    * A test context whose config folder holds a login (b2bctl login, run in process) to the sandbox, or to the
-   * base URL of `options.globals.baseUrl` (a proxy in front of it).
+   * base URL of `options.globals.baseUrl` (a proxy in front of it); the sandbox's request counts start at zero.
    */
   loggedInContext(options?: TestContextOptions): Promise<TestContext>;
 }
@@ -68,6 +68,8 @@ export async function startSandboxFixture(overrides: Partial<SandboxOptions> = {
       });
       const code = await loggingIn.run(login, { username: sandboxUser, passwordStdin: false, tokenStdin: false });
       if (code !== 0) throw new Error(`login failed with exit ${code}: ${loggingIn.stderr()}`);
+      // The test counts the requests of the command it runs, not those of the login.
+      await resetCounts(sandbox);
       return context({ ...options, configDir: loggingIn.configDir });
     },
   };
