@@ -7,10 +7,12 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { systemClock } from '../../src/clock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
   clearSandboxCustomers,
   fetchToken,
+  logInProcess,
   repoRoot,
   resetCounts,
   sandboxPassword,
@@ -186,7 +188,7 @@ export function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
 
 /**
  * One sandbox per test file, its customers, stock and request counts reset before each test. With `login`,
- * `configDir` holds a login made by the built CLI; `token` is one fetched straight from the token route.
+ * `configDir` holds a login (made in process); `token` is one fetched straight from the token route.
  */
 export function useSandboxPerFile(
   options: { login: boolean },
@@ -196,7 +198,8 @@ export function useSandboxPerFile(
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     const configDir = freshConfigDir();
-    if (options.login) await login(sandbox, configDir);
+    // Logged in by the login command run in process: the same profile the binary's login writes, without a spawn.
+    if (options.login) await logInProcess(sandbox, { configDir, clock: systemClock });
     ready({ sandbox, configDir, token: await fetchToken(sandbox) });
   });
   afterAll(async () => {

@@ -61,18 +61,34 @@ export async function startSandboxFixture(overrides: Partial<SandboxOptions> = {
     clock,
     context,
     async loggedInContext(options = {}) {
-      const loggingIn = context({
+      const configDir = await logInProcess(sandbox, {
         configDir: options.configDir,
-        env: { B2BCTL_PASSWORD: sandboxPassword },
-        globals: { baseUrl: options.globals?.baseUrl ?? sandbox.url },
+        baseUrl: options.globals?.baseUrl,
+        clock,
       });
-      const code = await loggingIn.run(login, { username: sandboxUser, passwordStdin: false, tokenStdin: false });
-      if (code !== 0) throw new Error(`login failed with exit ${code}: ${loggingIn.stderr()}`);
-      // The test counts the requests of the command it runs, not those of the login.
-      await resetCounts(sandbox);
-      return context({ ...options, configDir: loggingIn.configDir });
+      return context({ ...options, configDir });
     },
   };
+}
+
+/**
+ * Runs b2bctl login in process against the sandbox (or `baseUrl`, a proxy in front of it) into `configDir` (a
+ * fresh one when absent), then zeroes the sandbox's request counts: a test counts its command's requests only.
+ */
+export async function logInProcess(
+  sandbox: RunningSandbox,
+  options: { configDir?: string; baseUrl?: string; clock?: TestContextOptions['clock'] } = {},
+): Promise<string> {
+  const loggingIn = testContext({
+    configDir: options.configDir,
+    clock: options.clock,
+    env: { B2BCTL_PASSWORD: sandboxPassword },
+    globals: { baseUrl: options.baseUrl ?? sandbox.url },
+  });
+  const code = await loggingIn.run(login, { username: sandboxUser, passwordStdin: false, tokenStdin: false });
+  if (code !== 0) throw new Error(`login failed with exit ${code}: ${loggingIn.stderr()}`);
+  await resetCounts(sandbox);
+  return loggingIn.configDir;
 }
 
 /**

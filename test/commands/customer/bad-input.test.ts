@@ -1,12 +1,14 @@
 /**
- * Bad customer input through the built CLI: each case checks the exact message, the exit code, and
- * that the sandbox received no request at all (the token is cached, so not even a token request).
+ * Bad customer input, each command line run in process (moved from test/e2e/customer/bad-input.test.ts): each
+ * case checks the exact message, the exit code, and that the sandbox received no request at all (the token is
+ * cached, so not even a token request).
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { copySamples, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
 import { expectLines, timed } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
@@ -17,7 +19,7 @@ let configDir: string;
 useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
-  return runCli(args, { configDir, cwd });
+  return runCommandLine(args, { configDir, cwd });
 }
 
 function folderWith(name: string, contents: string | Buffer): string {
