@@ -8,7 +8,9 @@ import { type Command, CommanderError } from 'commander';
 import { buildProgram, globalsOf } from '../../src/cli/program.js';
 import { systemClock } from '../../src/clock.js';
 import { describeError, exitCodeOf } from '../../src/errors.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
 import type { RunResult } from './cli.js';
+import { sandboxPassword, sandboxUser } from './sandbox.js';
 import { testContext, type TestContextOptions } from './test-context.js';
 
 export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' | 'configDir'> {
@@ -62,4 +64,18 @@ export async function runCommandLine(args: readonly string[], options: CommandLi
     if (cwd) process.chdir(previousFolder);
   }
   return { code, signal: null, stdout, stderr };
+}
+
+/** `b2bctl login --username … --password-stdin` in process, as cli.ts's `login` runs it in the binary; throws when it fails. */
+export async function login(
+  sandbox: RunningSandbox,
+  configDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<RunResult> {
+  const result = await runCommandLine(
+    ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', ...extraArgs],
+    { configDir, stdin: `${sandboxPassword}\n` },
+  );
+  if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
+  return result;
 }

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
 import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -56,7 +57,7 @@ const proxyPage =
 function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean } = {}) {
   const env: Record<string, string> = { B2BCTL_BASE_URL: baseUrl };
   if (options.token !== false) env.B2BCTL_TOKEN = 'a-pre-issued-token-0123456789';
-  return runCli(args, { configDir: freshConfigDir(), env, cwd: options.cwd, stdin: options.stdin });
+  return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd, stdin: options.stdin });
 }
 
 describe('a 200 with an empty body', () => {
@@ -138,8 +139,8 @@ describe('the answers.* settings map a shape b2bctl would not guess', () => {
       ['answers.stockBatch.results', 'payload.lines'],
       ['answers.stockBatch.status', 'verdict'],
     ])
-      expect((await runCli(['config', 'set', key as string, value as string], { configDir })).code).toBe(0);
-    const result = await runCli(['stock', 'push', 'stock.csv', '--route', 'batch'], {
+      expect((await runCommandLine(['config', 'set', key as string, value as string], { configDir })).code).toBe(0);
+    const result = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch'], {
       configDir,
       cwd: dir,
       env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },

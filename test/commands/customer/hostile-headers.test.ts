@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { storedCustomer, storedCustomers } from '../../support/customers.js';
 import { requestCounts } from '../../support/sandbox.js';
 
@@ -19,7 +20,7 @@ useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 function workspace(files: Record<string, string | Buffer>) {
   const dir = freshWorkDir();
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  return { dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir }) };
+  return { dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir }) };
 }
 
 const validRow = 'cpf;012.345.678-90;Ana;ana@example.com;11987654321;Senha#2001;01310-100;100';

@@ -6,7 +6,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { maskClock, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries, stockLine, stockSummary } from '../../support/stock.js';
@@ -22,7 +23,7 @@ function workspace(files: Record<string, string | Buffer>) {
   const dir = freshWorkDir();
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir, env }) };
+  return { dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
 }
 
 /** CSV as pt-BR Excel saves it: semicolons, CRLF. */

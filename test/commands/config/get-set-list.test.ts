@@ -1,16 +1,8 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  asJson,
-  cachedToken,
-  configFile,
-  freshConfigDir,
-  login,
-  readConfig,
-  runCli,
-  tokenFlagWarning,
-} from '../../support/cli.js';
+import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
 import {
   listingRoute,
   requestCounts,
@@ -72,7 +64,7 @@ async function listRows(
   args: readonly string[] = [],
   env: Record<string, string> = {},
 ): Promise<SettingRow[]> {
-  const result = await runCli(['config', 'list', '-o', 'json', ...args], { configDir, env });
+  const result = await runCommandLine(['config', 'list', '-o', 'json', ...args], { configDir, env });
   expect(result.stderr).toBe(args.includes('--token') ? tokenFlagWarning : '');
   expect(result.code).toBe(0);
   const rows = JSON.parse(result.stdout) as SettingRow[];
@@ -96,7 +88,7 @@ describe('config get, set and list', () => {
 
   it('lists as a table with aligned KEY VALUE SOURCE columns', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['config', 'list', '-o', 'table'], { configDir });
+    const result = await runCommandLine(['config', 'list', '-o', 'table'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n');
@@ -119,7 +111,7 @@ describe('config get, set and list', () => {
 
   it('sets, gets and removes a paths.* route setting', async () => {
     const configDir = freshConfigDir();
-    const set = await runCli(['config', 'set', 'paths.token', '/oauth/token'], { configDir });
+    const set = await runCommandLine(['config', 'set', 'paths.token', '/oauth/token'], { configDir });
     expect(set.code).toBe(0);
     expect(set.stdout).toBe('');
     expect(set.stderr).toBe('Set paths.token for profile "default".\n');
@@ -127,48 +119,50 @@ describe('config get, set and list', () => {
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
 
-    const get = await runCli(['config', 'get', 'paths.token'], { configDir });
+    const get = await runCommandLine(['config', 'get', 'paths.token'], { configDir });
     expect(get.code).toBe(0);
     expect(get.stdout).toBe('/oauth/token\n');
     expect(get.stderr).toBe('');
     expect(triples(await listRows(configDir))).toEqual(withChanges({ 'paths.token': ['/oauth/token', 'profile'] }));
 
-    const remove = await runCli(['config', 'set', 'paths.token', ''], { configDir });
+    const remove = await runCommandLine(['config', 'set', 'paths.token', ''], { configDir });
     expect(remove.code).toBe(0);
     expect(remove.stderr).toBe('Removed paths.token from profile "default".\n');
     expect(readConfig(configDir).profiles.default).toEqual({});
-    expect((await runCli(['config', 'get', 'paths.token'], { configDir })).stdout).toBe('/v1/auth/token\n');
+    expect((await runCommandLine(['config', 'get', 'paths.token'], { configDir })).stdout).toBe('/v1/auth/token\n');
   });
 
   it('gets a default value with its bare text', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['config', 'get', 'paths.customerStatus'], { configDir });
+    const result = await runCommandLine(['config', 'get', 'paths.customerStatus'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('/v1/customer/updateStatus/:document/:active\n');
   });
 
   it('sets a setting in a new named profile', async () => {
     const configDir = freshConfigDir();
-    const set = await runCli(['config', 'set', 'paths.orders', '/api/orders', '--profile', 'prod'], { configDir });
+    const set = await runCommandLine(['config', 'set', 'paths.orders', '/api/orders', '--profile', 'prod'], {
+      configDir,
+    });
     expect(set.code).toBe(0);
     expect(set.stderr).toBe('Set paths.orders for profile "prod".\n');
     expect(readConfig(configDir).profiles).toEqual({ prod: { 'paths.orders': '/api/orders' } });
-    expect((await runCli(['config', 'get', 'paths.orders', '--profile', 'prod'], { configDir })).stdout).toBe(
+    expect((await runCommandLine(['config', 'get', 'paths.orders', '--profile', 'prod'], { configDir })).stdout).toBe(
       '/api/orders\n',
     );
-    expect((await runCli(['config', 'get', 'paths.orders'], { configDir })).stdout).toBe('/v1/orders\n');
+    expect((await runCommandLine(['config', 'get', 'paths.orders'], { configDir })).stdout).toBe('/v1/orders\n');
   });
 
   it('resolves flag > environment > profile > default, and config list names the source', async () => {
     const configDir = freshConfigDir();
-    expect((await runCli(['config', 'set', 'baseUrl', 'http://profile.example'], { configDir })).code).toBe(0);
-    expect((await runCli(['config', 'set', 'http.retries', '5'], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['config', 'set', 'baseUrl', 'http://profile.example'], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['config', 'set', 'http.retries', '5'], { configDir })).code).toBe(0);
 
     // profile over default
     expect(triples(await listRows(configDir))).toEqual(
       withChanges({ baseUrl: ['http://profile.example', 'profile'], 'http.retries': ['5', 'profile'] }),
     );
-    expect((await runCli(['config', 'get', 'baseUrl'], { configDir })).stdout).toBe('http://profile.example\n');
+    expect((await runCommandLine(['config', 'get', 'baseUrl'], { configDir })).stdout).toBe('http://profile.example\n');
 
     // environment over profile
     const env = { B2BCTL_BASE_URL: 'http://env.example', B2BCTL_RETRIES: '7', B2BCTL_TIMEOUT: '1234' };
@@ -179,7 +173,9 @@ describe('config get, set and list', () => {
         'http.timeout': ['1234', 'env'],
       }),
     );
-    expect((await runCli(['config', 'get', 'baseUrl'], { configDir, env })).stdout).toBe('http://env.example\n');
+    expect((await runCommandLine(['config', 'get', 'baseUrl'], { configDir, env })).stdout).toBe(
+      'http://env.example\n',
+    );
 
     // flag over environment
     expect(triples(await listRows(configDir, ['--base-url', 'http://flag.example'], env))).toEqual(
@@ -190,7 +186,8 @@ describe('config get, set and list', () => {
       }),
     );
     expect(
-      (await runCli(['config', 'get', 'baseUrl', '--base-url', 'http://flag.example'], { configDir, env })).stdout,
+      (await runCommandLine(['config', 'get', 'baseUrl', '--base-url', 'http://flag.example'], { configDir, env }))
+        .stdout,
     ).toBe('http://flag.example\n');
 
     // The stored profile is unchanged by flags and environment.
@@ -202,7 +199,7 @@ describe('config get, set and list', () => {
     await login(sandbox, configDir);
     const token = cachedToken(configDir);
     const profile = readConfig(configDir).profiles.default ?? {};
-    const stored = await runCli(['config', 'list', '-o', 'json'], { configDir });
+    const stored = await runCommandLine(['config', 'list', '-o', 'json'], { configDir });
     expect(stored.stdout).not.toContain(token);
     expect(triples(JSON.parse(stored.stdout) as SettingRow[])).toEqual(
       withChanges({
@@ -225,9 +222,9 @@ describe('config get, set and list', () => {
   it('uses paths.sellers for the listing route', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);
-    expect((await runCli(['config', 'set', 'paths.sellers', '/custom/sellers'], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['config', 'set', 'paths.sellers', '/custom/sellers'], { configDir })).code).toBe(0);
     await resetCounts(sandbox);
-    const moved = await runCli(['sellers', 'list'], { configDir });
+    const moved = await runCommandLine(['sellers', 'list'], { configDir });
     expect(moved.code).toBe(1);
     expect(moved.stdout).toBe('');
     expect(moved.stderr).toBe(
@@ -235,9 +232,9 @@ describe('config get, set and list', () => {
     );
     expect(await requestCounts(sandbox)).toEqual({ 'GET /custom/sellers': 1 });
 
-    expect((await runCli(['config', 'set', 'paths.sellers', ''], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['config', 'set', 'paths.sellers', ''], { configDir })).code).toBe(0);
     await resetCounts(sandbox);
-    const back = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
+    const back = await runCommandLine(['sellers', 'list', '--limit', '1'], { configDir });
     expect(back.code).toBe(0);
     expect(back.stdout).toBe(asJson(seedReps.slice(0, 1)));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
@@ -245,11 +242,14 @@ describe('config get, set and list', () => {
 
   it('uses paths.token for login', async () => {
     const configDir = freshConfigDir();
-    expect((await runCli(['config', 'set', 'paths.token', '/oauth/token'], { configDir })).code).toBe(0);
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: 'x',
-    });
+    expect((await runCommandLine(['config', 'set', 'paths.token', '/oauth/token'], { configDir })).code).toBe(0);
+    const result = await runCommandLine(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: 'x',
+      },
+    );
     // A route the sandbox lacks is a 404, so the message points at the setting, not at the password.
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
@@ -260,7 +260,7 @@ describe('config get, set and list', () => {
 
   it('exits 1 for config get of a setting that is not set', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['config', 'get', 'baseUrl'], { configDir });
+    const result = await runCommandLine(['config', 'get', 'baseUrl'], { configDir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('error: "baseUrl" is not set for profile "default".\n');
@@ -323,7 +323,7 @@ describe('config mistakes (exit 2)', () => {
   for (const [what, args, stderr] of cases) {
     it(`refuses ${what}`, async () => {
       const configDir = freshConfigDir();
-      const result = await runCli(args, { configDir });
+      const result = await runCommandLine(args, { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(stderr);

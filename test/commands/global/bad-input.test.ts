@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { closedPort, configFile, freshConfigDir, login, runCli, tokenFlagWarning } from '../../support/cli.js';
+import { closedPort, configFile, freshConfigDir, tokenFlagWarning } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
 import {
   requestCounts,
   resetCounts,
@@ -36,7 +37,7 @@ async function loggedIn(): Promise<string> {
 describe('unknown profile', () => {
   it('--profile nope on sellers list exits 2, names the profile and how to create it, and sends nothing', async () => {
     const configDir = await loggedIn();
-    const result = await runCli(['sellers', 'list', '--profile', 'nope'], { configDir });
+    const result = await runCommandLine(['sellers', 'list', '--profile', 'nope'], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -47,7 +48,7 @@ describe('unknown profile', () => {
 
   it('B2BCTL_PROFILE=nope does the same, and with no config at all says there are no profiles yet', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PROFILE: 'nope' } });
+    const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_PROFILE: 'nope' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n',
@@ -55,7 +56,7 @@ describe('unknown profile', () => {
   });
 
   it('a profile name with a slash is refused', async () => {
-    const result = await runCli(['whoami', '--profile', '../x'], { configDir: freshConfigDir() });
+    const result = await runCommandLine(['whoami', '--profile', '../x'], { configDir: freshConfigDir() });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: Profile name "../x" may hold only letters, digits, ".", "_" and "-".\n');
   });
@@ -66,20 +67,23 @@ describe('base URL', () => {
     'error: No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.\n';
 
   it('missing on sellers list: exit 2 naming --base-url and B2BCTL_BASE_URL', async () => {
-    const result = await runCli(['sellers', 'list'], { configDir: freshConfigDir() });
+    const result = await runCommandLine(['sellers', 'list'], { configDir: freshConfigDir() });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(missing);
   });
 
   it('missing even with a token in B2BCTL_TOKEN', async () => {
-    const result = await runCli(['sellers', 'list'], { configDir: freshConfigDir(), env: { B2BCTL_TOKEN: 'abc' } });
+    const result = await runCommandLine(['sellers', 'list'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_TOKEN: 'abc' },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(missing);
   });
 
   it('missing on login without a terminal', async () => {
-    const result = await runCli(['login', '--username', sandboxUser, '--password-stdin'], {
+    const result = await runCommandLine(['login', '--username', sandboxUser, '--password-stdin'], {
       configDir: freshConfigDir(),
       stdin: sandboxPassword,
     });
@@ -90,8 +94,10 @@ describe('base URL', () => {
 
   it('missing for a named profile names it in the login hint', async () => {
     const configDir = freshConfigDir();
-    expect((await runCli(['config', 'set', 'paths.token', '/t', '--profile', 'prod'], { configDir })).code).toBe(0);
-    const result = await runCli(['sellers', 'list', '--profile', 'prod'], { configDir });
+    expect(
+      (await runCommandLine(['config', 'set', 'paths.token', '/t', '--profile', 'prod'], { configDir })).code,
+    ).toBe(0);
+    const result = await runCommandLine(['sellers', 'list', '--profile', 'prod'], { configDir });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'error: No base URL for profile "prod". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL --profile prod.\n',
@@ -99,7 +105,7 @@ describe('base URL', () => {
   });
 
   it('not http: exit 2 naming the value and where it came from', async () => {
-    const result = await runCli(['sellers', 'list', '--token', 'abc'], {
+    const result = await runCommandLine(['sellers', 'list', '--token', 'abc'], {
       configDir: freshConfigDir(),
       env: { B2BCTL_BASE_URL: 'ftp://files.example' },
     });
@@ -111,10 +117,13 @@ describe('base URL', () => {
 
   it('unreachable: exit 69 naming the URL, after the retries', async () => {
     const port = await closedPort();
-    const result = await runCli(['sellers', 'list', '--base-url', `http://127.0.0.1:${port}`, '--token', 'abc'], {
-      configDir: freshConfigDir(),
-      env: { B2BCTL_RETRIES: '1' },
-    });
+    const result = await runCommandLine(
+      ['sellers', 'list', '--base-url', `http://127.0.0.1:${port}`, '--token', 'abc'],
+      {
+        configDir: freshConfigDir(),
+        env: { B2BCTL_RETRIES: '1' },
+      },
+    );
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -125,7 +134,7 @@ describe('base URL', () => {
   it('unreachable on login: exit 69 too', async () => {
     const port = await closedPort();
     const configDir = freshConfigDir();
-    const result = await runCli(
+    const result = await runCommandLine(
       ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', sandboxUser, '--password-stdin'],
       {
         configDir,
@@ -143,7 +152,7 @@ describe('base URL', () => {
 
 describe('credentials', () => {
   it('a wrong password exits 77', async () => {
-    const result = await runCli(['login', '--base-url', sandbox.url], {
+    const result = await runCommandLine(['login', '--base-url', sandbox.url], {
       configDir: freshConfigDir(),
       env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: 'wrong-password' },
     });
@@ -157,7 +166,7 @@ describe('credentials', () => {
   it('a wrong B2BCTL_PASSWORD during a renewal exits 77', async () => {
     const configDir = await loggedIn();
     await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
-    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: 'wrong-password' } });
+    const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: 'wrong-password' } });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -166,7 +175,7 @@ describe('credentials', () => {
   });
 
   it('an unknown token given with --token exits 77', async () => {
-    const result = await runCli(['sellers', 'list', '--base-url', sandbox.url, '--token', 'made-up-token'], {
+    const result = await runCommandLine(['sellers', 'list', '--base-url', sandbox.url, '--token', 'made-up-token'], {
       configDir: freshConfigDir(),
     });
     expect(result.code).toBe(77);
@@ -195,7 +204,7 @@ describe('flag values', () => {
   for (const [args, errorLine] of usageCases) {
     it(`sellers list ${args.join(' ')} exits 2 with the error and the usage line, sending nothing`, async () => {
       const configDir = await loggedIn();
-      const result = await runCli(['sellers', 'list', ...args], { configDir });
+      const result = await runCommandLine(['sellers', 'list', ...args], { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
@@ -208,7 +217,7 @@ describe('flag values', () => {
   for (const flag of ['-o', '--output']) {
     it(`${flag} xml exits 2 naming the allowed formats, sending nothing`, async () => {
       const configDir = await loggedIn();
-      const result = await runCli(['sellers', 'list', flag, 'xml'], { configDir });
+      const result = await runCommandLine(['sellers', 'list', flag, 'xml'], { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       const lines = result.stderr.split('\n');
@@ -221,25 +230,10 @@ describe('flag values', () => {
   }
 
   it('an unknown command exits 2', async () => {
-    const result = await runCli(['frobnicate'], { configDir: freshConfigDir() });
+    const result = await runCommandLine(['frobnicate'], { configDir: freshConfigDir() });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe("error: unknown command 'frobnicate'");
-  });
-
-  it('--help and --version exit 0 on stdout', async () => {
-    const help = await runCli(['sellers', 'list', '--help'], { configDir: freshConfigDir() });
-    expect(help.code).toBe(0);
-    expect(help.stdout.split('\n')[0]).toBe('Usage: b2bctl sellers list [options]');
-    expect(help.stderr).toBe('');
-    const version = await runCli(['--version'], { configDir: freshConfigDir() });
-    expect(version.code).toBe(0);
-    const { version: expected } = JSON.parse(
-      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version: string;
-    };
-    expect(version.stdout).toBe(`${expected}\n`);
   });
 });
 
@@ -260,7 +254,7 @@ describe('a corrupt config file', () => {
       const configDir = await loggedIn();
       const file = configFile(configDir);
       writeFileSync(file, '{not json');
-      const result = await runCli(args, { configDir });
+      const result = await runCommandLine(args, { configDir });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr.replace(tokenFlagWarning, '')).toMatch(corruptLine(file));
@@ -274,7 +268,7 @@ describe('a corrupt config file', () => {
     const configDir = await loggedIn();
     const file = configFile(configDir);
     writeFileSync(file, '{not json');
-    const result = await runCli(['whoami', '--verbose'], { configDir });
+    const result = await runCommandLine(['whoami', '--verbose'], { configDir });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/^error: Config file .* is not valid JSON/);
     expect(result.stderr).toMatch(/\n\s+at /);
@@ -284,7 +278,7 @@ describe('a corrupt config file', () => {
     const configDir = await loggedIn();
     const file = configFile(configDir);
     writeFileSync(file, '{"profiles": []}');
-    const result = await runCli(['sellers', 'list'], { configDir });
+    const result = await runCommandLine(['sellers', 'list'], { configDir });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       `error: Config file ${file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.\n`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { asJson, cachedToken, freshConfigDir, login, readConfig, runCli, sleep } from '../../support/cli.js';
+import { asJson, cachedToken, freshConfigDir, readConfig, sleep } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
 import {
   fetchToken,
   listingRoute,
@@ -58,7 +59,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list', '--limit', '3'], {
+    const result = await runCommandLine(['sellers', 'list', '--limit', '3'], {
       configDir,
       env: { B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -76,12 +77,12 @@ describe('renewal of an expired token (--token-ttl)', () => {
   it('takes the username from B2BCTL_USERNAME when the profile has none', async () => {
     const configDir = freshConfigDir();
     await login(shortLived, configDir);
-    expect((await runCli(['config', 'set', 'username', ''], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['config', 'set', 'username', ''], { configDir })).code).toBe(0);
     expect(readConfig(configDir).profiles.default?.username).toBeUndefined();
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list', '--limit', '1'], {
+    const result = await runCommandLine(['sellers', 'list', '--limit', '1'], {
       configDir,
       env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -96,7 +97,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list'], { configDir });
+    const result = await runCommandLine(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(notLoggedIn);
@@ -109,7 +110,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
+    const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
     expect(result.code).toBe(77);
     expect(result.stderr).toMatch(notLoggedIn);
     expect(await requestCounts(shortLived)).toEqual({});
@@ -121,7 +122,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     const profile = readConfig(configDir).profiles.default ?? {};
     await outliveShortToken();
 
-    const result = await runCli(['whoami'], { configDir });
+    const result = await runCommandLine(['whoami'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe(
       asJson({
@@ -145,7 +146,7 @@ describe('one re-login and one replay after a 401', () => {
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list', '--limit', '4', '--offset', '2'], {
+    const result = await runCommandLine(['sellers', 'list', '--limit', '4', '--offset', '2'], {
       configDir,
       env: { B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -164,7 +165,7 @@ describe('one re-login and one replay after a 401', () => {
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list', '--all', '--limit', '30'], {
+    const result = await runCommandLine(['sellers', 'list', '--all', '--limit', '30'], {
       configDir,
       env: { B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -180,7 +181,7 @@ describe('one re-login and one replay after a 401', () => {
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list'], { configDir });
+    const result = await runCommandLine(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(tokenRefused);
@@ -190,11 +191,11 @@ describe('one re-login and one replay after a 401', () => {
   it('a pre-issued token (no username) that is refused exits 77 even with B2BCTL_PASSWORD', async () => {
     const configDir = freshConfigDir();
     const token = await fetchToken(sandbox);
-    expect((await runCli(['login', '--base-url', sandbox.url, '--token', token], { configDir })).code).toBe(0);
+    expect((await runCommandLine(['login', '--base-url', sandbox.url, '--token', token], { configDir })).code).toBe(0);
     await revokeTokens(sandbox);
     await resetCounts(sandbox);
 
-    const result = await runCli(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
+    const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(tokenRefused);
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });

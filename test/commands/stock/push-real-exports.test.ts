@@ -7,7 +7,8 @@ import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { maskClock } from '../../support/run-files.js';
 import { repoRoot, requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries, stockSummary } from '../../support/stock.js';
@@ -26,7 +27,7 @@ function workspace(names: string[], files: Record<string, string | Buffer> = {})
   for (const name of names) copyFileSync(join(fixtures, name), join(dir, name));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir, env }) };
+  return { dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
 }
 
 async function expectNothingSent(dir: string, inputs: string[]): Promise<void> {

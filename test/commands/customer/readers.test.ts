@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { copySamples, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import {
   createHeader,
   createRoute,
@@ -27,7 +28,7 @@ let configDir: string;
 useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string, stdin?: string | Buffer): Promise<RunResult> {
-  return runCli(args, { configDir, cwd, stdin });
+  return runCommandLine(args, { configDir, cwd, stdin });
 }
 
 /** A folder holding one file with these contents. */
