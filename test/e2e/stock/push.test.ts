@@ -3,7 +3,7 @@
  * built CLI in a folder holding the input, against the sandbox, then the report, stderr, the request
  * counts and the sandbox's stock are read back.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStockSchema } from '../../../src/domain/stock.js';
@@ -278,50 +278,6 @@ describe('stock push --route queue', () => {
   });
 });
 
-describe('stock push --route auto', () => {
-  it('picks the batch route at or under stock.autoThreshold and the queue route above it, and says why', async () => {
-    const { configDir, dir, run } = workspace('stock.csv');
-    const byDefault = await run(['stock', 'push', 'stock.csv']);
-    expect(maskClock(byDefault.stderr)).toBe(
-      [
-        'stock push: validating stock.csv',
-        'stock push: 52 records, 52 valid, 0 invalid (T s)',
-        'stock push: route batch (52 items <= 1000, the stock.autoThreshold setting)',
-        'stock push: sending 52 items in up to 2 requests of up to 50 items through the batch route (concurrency 8)',
-        'stock push: 52 applied; 2 requests, 0 retries, 0 throttled (429); T s, R items/s',
-        'stock push: report: stock.report-STAMP.csv',
-        '',
-      ].join('\n'),
-    );
-    expect(byDefault.code).toBe(0);
-    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
-
-    const set = await runCli(['config', 'set', 'stock.autoThreshold', '51'], { configDir });
-    expect(set.code).toBe(0);
-    await resetSandboxStock(sandbox);
-    removeReports(dir);
-    const above = await run(['stock', 'push', 'stock.csv']);
-    expect(maskClock(above.stderr)).toContain(
-      'stock push: route queue (52 items > 51, the stock.autoThreshold setting)\nstock push: sending 52 items in up to 1 requests of up to 200 items through the queue route (concurrency 8)\n',
-    );
-    expect(above.code).toBe(0);
-    expect(readReport(onlyFile(dir, 'stock.report-')).every((row) => row.outcome === 'queued')).toBe(true);
-    await queueDrained(sandbox);
-    expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
-    expect(await requestCounts(sandbox)).toEqual({ [queueRoute]: 1 });
-
-    expect((await runCli(['config', 'set', 'stock.autoThreshold', '52'], { configDir })).code).toBe(0);
-    await resetSandboxStock(sandbox);
-    removeReports(dir);
-    const atThreshold = await run(['stock', 'push', 'stock.csv']);
-    expect(maskClock(atThreshold.stderr)).toContain(
-      'stock push: route batch (52 items <= 52, the stock.autoThreshold setting)\n',
-    );
-    expect(atThreshold.code).toBe(0);
-    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
-  });
-});
-
 describe('stock push from stdin', () => {
   it('pushes the Excel CSV piped to -, with the report in the working folder', async () => {
     const { dir, run } = workspace();
@@ -486,10 +442,4 @@ function sampleCsvSkus(): string[] {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, index) => from + index);
-}
-
-/** Runs in one test can share a second and so a report name; each push here starts from none. */
-function removeReports(dir: string): void {
-  for (const name of readdirSync(dir))
-    if (name.includes('.report-') || name.includes('.errors-')) rmSync(join(dir, name));
 }
