@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inbox, type InboxRecord, inboxFileName } from '../../src/webhook/inbox.js';
 import {
@@ -8,6 +7,7 @@ import {
   type RunningReceiver,
   startReceiver,
 } from '../../src/webhook/receiver.js';
+import { temporaryFolder } from './temporary.js';
 
 export const clientId = 'erp-client';
 export const clientSecret = 'receiver-s3cret';
@@ -23,18 +23,8 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-const folders: string[] = [];
-
-/** A temporary folder removed by `removeReceiverFolders`. */
-export function temporaryFolder(prefix = 'b2bctl-webhook-'): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-}
-
-export function removeReceiverFolders(): void {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-}
+// The receiver tests' folders are the shared temporary ones.
+export { removeTemporaryFolders as removeReceiverFolders, temporaryFolder } from './temporary.js';
 
 /** The records of an inbox file on disk. */
 export function inboxOnDisk(directory: string): InboxRecord[] {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { run as create } from '../../../src/commands/customer/create.js';
 import { createHeader } from '../../support/customers.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
 import { revokeTokens, type SandboxFixture, useSandbox } from '../../support/sandbox.js';
 import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 import { temporaryFolder } from '../../support/temporary.js';
@@ -80,4 +81,21 @@ export function useFaultBench(): (fault: Fault) => Promise<FaultBench> {
         ),
     };
   };
+}
+
+export const loginLine =
+  /^error: Not logged in for profile "default": the platform refused its token\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
+
+/**
+ * How a run ended: the last line of one that stopped (the pattern itself when it matches, for a readable
+ * diff), or the report rows of the run of `base`.csv that went through, with only the columns the case names.
+ */
+export function endOf(stderr: string, folder: string, base: string, row: Record<string, unknown> | RegExp): unknown {
+  if (row instanceof RegExp) {
+    const last = stderr.trimEnd().split('\n').at(-1) ?? '';
+    return row.test(last) ? row : last;
+  }
+  return readReport(join(folder, onlyReport(folder, base))).map((report) =>
+    Object.fromEntries(Object.entries(report).filter(([column]) => column === 'line' || column in row)),
+  );
 }

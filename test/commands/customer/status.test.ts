@@ -7,34 +7,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CustomerStatusOptions, run as status } from '../../../src/commands/customer/status.js';
 import { storedCustomer } from '../../support/customers.js';
-import { onlyReport, readReport } from '../../support/run-files.js';
 import { temporaryFolder } from '../../support/temporary.js';
-import { ana, type Fault, nobody, useFaultBench } from './faults.js';
+import { ana, endOf, type Fault, loginLine, nobody, useFaultBench } from './faults.js';
 
 const bench = useFaultBench();
 const sending = { strict: false, concurrency: 1, dryRun: false, skipInvalid: false } as const;
 const write = (document: string) => `PUT /v1/customer/updateStatus/${document}/false`;
-const loginLine =
-  /^error: Not logged in for profile "default": the platform refused its token\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
 
 function fileOf(document: string): { folder: string; options: CustomerStatusOptions } {
   const folder = temporaryFolder();
   writeFileSync(join(folder, 'states.csv'), `document,active\n${document},false\n`);
   return { folder, options: { target: join(folder, 'states.csv'), ...sending } };
-}
-
-/**
- * How a run ended: the last line of one that stopped (the pattern itself when it matches, for a readable
- * diff), or the report rows of one that went through, with only the columns the case names.
- */
-function endOf(stderr: string, folder: string, row: Record<string, unknown> | RegExp): unknown {
-  if (row instanceof RegExp) {
-    const last = stderr.trimEnd().split('\n').at(-1) ?? '';
-    return row.test(last) ? row : last;
-  }
-  return readReport(join(folder, onlyReport(folder, 'states'))).map((report) =>
-    Object.fromEntries(Object.entries(report).filter(([column]) => column === 'line' || column in row)),
-  );
 }
 
 describe('customer status DOC inactive: each platform answer', () => {
@@ -121,6 +104,6 @@ describe('customer status FILE: each platform answer', () => {
     const { test, seen } = await bench(fault);
     const { folder, options } = fileOf(document);
     expect({ code: await test.run(status, options), requests: seen() }).toEqual({ code, requests });
-    expect(endOf(test.stderr(), folder, row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
+    expect(endOf(test.stderr(), folder, 'states', row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
   });
 });
