@@ -82,7 +82,13 @@ export interface ContextOptions {
   env: Readonly<Record<string, string | undefined>>;
   globals: GlobalOptions;
   clock?: Clock;
+  /** A ready prompter (tests script one). */
   prompter?: Prompter;
+  /**
+   * Builds the prompter on first use; main.ts passes one that imports @inquirer/prompts only then, so start-up
+   * never pays for it and this module needs nothing from the command-line wiring.
+   */
+  loadPrompter?: (io: IOStreams) => Promise<Prompter>;
   interrupt?: AbortSignal;
 }
 
@@ -109,6 +115,7 @@ export function createContext(options: ContextOptions): Context {
   let store: ProfileStore | undefined;
   let sessionPromise: Promise<Session> | undefined;
   let platformPromise: Promise<PlatformClient> | undefined;
+  let prompterPromise: Promise<Prompter> | undefined;
 
   const context: Context = {
     io,
@@ -119,9 +126,12 @@ export function createContext(options: ContextOptions): Context {
     interrupt: options.interrupt ?? new AbortController().signal,
     canPrompt: () => globals.input && io.isStdinTTY && io.isStderrTTY && !isTruthy(env.CI),
     async prompter() {
-      if (options.prompter) return options.prompter;
-      const { inquirerPrompter } = await import('./cli/prompter.js');
-      return inquirerPrompter(io);
+      prompterPromise ??= options.prompter
+        ? Promise.resolve(options.prompter)
+        : options.loadPrompter
+          ? options.loadPrompter(io)
+          : Promise.reject(new Error('No prompter was given to createContext (prompter or loadPrompter).'));
+      return prompterPromise;
     },
     async profiles() {
       if (!store) {

@@ -1,5 +1,5 @@
 import { type Command, CommanderError } from 'commander';
-import type { Context, IOStreams } from '../context.js';
+import type { Context, IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import type { CommandRunner } from './command-group.js';
 import { buildProgram, globalsOf } from './program.js';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     verbose = globals.verbose;
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');
-    context = createContext({ io, env: process.env, globals, interrupt });
+    context = createContext({ io, env: process.env, globals, interrupt, loadPrompter });
     const run = await load();
     await run(options, context);
   }, process.argv);
@@ -66,6 +66,12 @@ async function main(): Promise<void> {
   } finally {
     await context?.close();
   }
+}
+
+/** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
+async function loadPrompter(io: IOStreams): Promise<Prompter> {
+  const { inquirerPrompter } = await import('../io/prompter.js');
+  return inquirerPrompter(io);
 }
 
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
