@@ -11,7 +11,8 @@ import {
 } from '../../cli/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
-import type { CustomerStatusOptions } from './status.js';
+import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
+import { parseBoolean } from '../../io/input/cell-values.js';
 import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
 
@@ -94,8 +95,7 @@ export function register(program: Command, dispatch: Dispatch): void {
   ).action((target: string, state: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<StatusFlags>();
     return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-      target,
-      state,
+      ...statusTarget(target, state),
       ...inputFlagsOf(flags),
       ...sendFlagsOf(flags),
     });
@@ -119,4 +119,32 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
   if (flags.document === undefined || flags.set.length === 0)
     throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
   return { document: flags.document, set: flags.set };
+}
+
+/**
+ * `customer status` takes `DOC active|inactive`, or a FILE of document,active rows. A bare document is a
+ * forgotten state, not a file to open: say what is missing and what to type instead of "file not found".
+ */
+function statusTarget(target: string, state: string | undefined): CustomerStatusTarget {
+  if (state !== undefined) return { document: target, active: stateWord(state) };
+  if (looksLikeDocument(target))
+    throw new UsageError(
+      `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
+    );
+  return { file: target };
+}
+
+/** A CPF or CNPJ as typed (digits with . / - punctuation, or an alphanumeric CNPJ), never a file name. */
+function looksLikeDocument(text: string): boolean {
+  return /^[\d./-]*\d[\d./-]*$/.test(text) || /^[0-9A-Z]{12}\d{2}$/.test(text.replace(/[./-]/g, ''));
+}
+
+/** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
+function stateWord(word: string): boolean {
+  const normalized = word.toLowerCase();
+  if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
+  if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
+  const flag = parseBoolean(word);
+  if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
+  return flag;
 }

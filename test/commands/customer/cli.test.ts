@@ -26,12 +26,22 @@ describe('customer cli', () => {
     ],
     [
       ['customer', 'status', '12345678909', 'inactive'],
-      { target: '12345678909', state: 'inactive', ...defaultInputFlags, ...defaultSendFlags },
+      { document: '12345678909', active: false, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', '10.314.187/0001-51', 'ativo'],
+      { document: '10.314.187/0001-51', active: true, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', '12345678909', 'sim'],
+      { document: '12345678909', active: true, ...defaultInputFlags, ...defaultSendFlags },
     ],
     [
       ['customer', 'status', 's.csv', '--skip-invalid'],
-      { target: 's.csv', state: undefined, ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
+      { file: 's.csv', ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
     ],
+    [['customer', 'status', '-'], { file: '-', ...defaultInputFlags, ...defaultSendFlags }],
+    [['customer', 'status', '2024-status'], { file: '2024-status', ...defaultInputFlags, ...defaultSendFlags }],
     [['customer', 'addresses', '12345678909'], { document: '12345678909' }],
   ])('%j hands %j', async (argv, expected) => {
     expect(await parseWithGroup(register, argv)).toEqual(expected);
@@ -41,6 +51,19 @@ describe('customer cli', () => {
     [['customer', 'create'], "missing required argument 'file'"],
     [['customer', 'status'], "missing required argument 'doc-or-file'"],
     [['customer', 'addresses'], "missing required argument 'doc'"],
+    [
+      ['customer', 'status', '12345678909'],
+      'customer status 12345678909: the state is missing; type b2bctl customer status 12345678909 active (or inactive).',
+    ],
+    [
+      ['customer', 'status', '10.314.187/0001-51'],
+      'customer status 10.314.187/0001-51: the state is missing; type b2bctl customer status 10.314.187/0001-51 active (or inactive).',
+    ],
+    [
+      ['customer', 'status', '12.ABC.345/01DE-35'],
+      'customer status 12.ABC.345/01DE-35: the state is missing; type b2bctl customer status 12.ABC.345/01DE-35 active (or inactive).',
+    ],
+    [['customer', 'status', '12345678909', 'maybe'], 'The state must be active or inactive, not "maybe".'],
     [['customer', 'create', 'c.csv', '--retries', '-1'], 'expected a whole number (0 or more).'],
     [['customer', 'update', 'u.csv', '--keep-reports', '0'], 'expected a whole number of at least 1.'],
     [
