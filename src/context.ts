@@ -1,7 +1,6 @@
 import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
-import { UsageError } from './errors.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
 
@@ -161,8 +160,8 @@ export function createContext(options: ContextOptions): Context {
       const session = await context.session();
       const client = new HttpClient({
         baseUrl,
-        timeoutMs: clientOptions?.timeoutMs ?? wholeNumberSetting(session, 'http.timeout'),
-        maxRetries: clientOptions?.retries ?? wholeNumberSetting(session, 'http.retries'),
+        timeoutMs: clientOptions?.timeoutMs ?? session.get('http.timeout'),
+        maxRetries: clientOptions?.retries ?? session.get('http.retries'),
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,
         clock,
@@ -193,15 +192,6 @@ export function createContext(options: ContextOptions): Context {
     },
   };
   return context;
-}
-
-function wholeNumberSetting(session: Session, key: string): number {
-  const resolved = session.setting(key);
-  const number = Number(resolved.value);
-  if (!Number.isInteger(number) || number < 0) {
-    throw new UsageError(`Setting ${key} must be a whole number, not "${resolved.value}" (from ${resolved.source}).`);
-  }
-  return number;
 }
 
 function isTruthy(value: string | undefined): boolean {

@@ -83,14 +83,14 @@ export class TokenSource {
   }
 
   private credentials(): { username: string; password: string } | undefined {
-    const username = this.session.value('username');
+    const username = this.session.get('username');
     const password = this.env.B2BCTL_PASSWORD;
     return username && password ? { username, password } : undefined;
   }
 
   private profileTokenFitsBaseUrl(): boolean {
     const profileBaseUrl = this.session.profile.baseUrl;
-    const current = this.session.value('baseUrl');
+    const current = this.session.get('baseUrl');
     return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
   }
 }
@@ -101,11 +101,11 @@ export function tokenRoute(session: Session): {
   answers: { accessToken?: string; expiresIn?: string };
 } {
   return {
-    path: session.value('paths.token') ?? '/v1/auth/token',
-    style: (session.value('auth.style') ?? 'json') as TokenRouteStyle,
+    path: session.get('paths.token'),
+    style: session.get('auth.style'),
     answers: {
-      accessToken: session.value('answers.token.accessToken'),
-      expiresIn: session.value('answers.token.expiresIn'),
+      accessToken: session.get('answers.token.accessToken'),
+      expiresIn: session.get('answers.token.expiresIn'),
     },
   };
 }
