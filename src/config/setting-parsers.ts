@@ -29,11 +29,12 @@ type TimeUnit = keyof typeof millisecondsPer;
 export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> {
   const name = unit === 'ms' ? 'milliseconds' : 'seconds';
   const range = max === undefined ? '' : ` from 0 to ${max}`;
-  const problem = `must be a whole number of ${name}${range}, or a time such as 30s or 5m${max === undefined ? '' : ` up to ${max}${unit}`}`;
+  const examples = max === undefined ? '30s, 5m or 1h' : `${Math.min(2, max)}s or ${max * 300}ms`;
+  const problem = `must be a whole number of ${name}${range} (or a time such as ${examples})`;
   return {
-    expects: `${name}${range} (or 30s, 5m, 1h)`,
+    expects: `${name}${range} (or ${examples})`,
     parse: (text) => {
-      const match = /^(\d+)(ms|s|m|h)?$/.exec(text.trim());
+      const match = /^(\d+)(ms|s|m|h)?$/.exec(text);
       if (!match) return invalid(problem);
       const milliseconds = Number(match[1]) * millisecondsPer[(match[2] ?? unit) as TimeUnit];
       if (!Number.isSafeInteger(milliseconds)) return invalid(problem);

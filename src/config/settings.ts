@@ -17,9 +17,20 @@ export type { SettingDefinition } from './setting-definition.js';
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
 export const settingDefinitions = [
-  { key: 'baseUrl', description: 'Base URL of the platform API', env: 'B2BCTL_BASE_URL', parser: httpUrl },
+  {
+    key: 'baseUrl',
+    description: 'Base URL of the platform API (may include a path prefix)',
+    env: 'B2BCTL_BASE_URL',
+    parser: httpUrl,
+  },
   { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME' },
-  { key: 'token', description: 'Access token', env: 'B2BCTL_TOKEN', secret: true, managed: true },
+  {
+    key: 'token',
+    description: 'Access token, written by login and never printed',
+    env: 'B2BCTL_TOKEN',
+    secret: true,
+    managed: true,
+  },
   { key: 'tokenExpiresAt', description: 'When the cached token expires (ISO-8601)', managed: true, parser: isoInstant },
   {
     key: 'tokenObtainedAt',
@@ -29,11 +40,17 @@ export const settingDefinitions = [
   },
   {
     key: 'auth.style',
-    description: 'Body style of the token route',
+    description:
+      'Body of the token route: json {"username","password"}, form (grant_type=password), basic (Basic header, grant_type=client_credentials)',
     defaultValue: 'json',
     parser: oneOf(['json', 'form', 'basic']),
   },
-  { key: 'paths.token', description: 'Token route', defaultValue: '/v1/auth/token', parser: routePath },
+  {
+    key: 'paths.token',
+    description: 'Token route (not described by the platform document)',
+    defaultValue: '/v1/auth/token',
+    parser: routePath,
+  },
   {
     key: 'paths.sellers',
     description: 'Sales rep listing route',
@@ -79,13 +96,13 @@ export const settingDefinitions = [
   },
   {
     key: 'orders.lookback',
-    description: 'orders poll: seconds re-read before the cursor (late commits, skewed clocks)',
+    description: 'orders poll: time re-read before the cursor (late commits, skewed clocks)',
     defaultValue: '300',
     parser: duration('s'),
   },
   {
     key: 'orders.lag',
-    description: 'orders poll: seconds behind now where a run stops reading (0 to 5)',
+    description: 'orders poll: how far behind now a run stops reading',
     defaultValue: '2',
     parser: duration('s', 5),
   },
@@ -103,7 +120,7 @@ export const settingDefinitions = [
   },
   {
     key: 'http.timeout',
-    description: 'Per-request timeout in milliseconds',
+    description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',
     defaultValue: '30000',
     parser: duration('ms'),

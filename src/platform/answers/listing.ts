@@ -10,7 +10,8 @@ export const listingAnswerSettings = [
   {
     key: 'answers.sellers.items',
     parser: dotPath,
-    description: 'Where a sales rep listing page holds its array (dot path; default: the body itself, data, items, …)',
+    description:
+      'Where a sales rep listing page holds its array (default: the body itself, data, items, content, results, …)',
   },
 ] as const satisfies readonly SettingDefinition[];
 

@@ -13,17 +13,18 @@ export const stockAnswerSettings = [
     key: 'answers.stockBatch.results',
     parser: dotPath,
     description:
-      'Where the stock batch answer holds its per-item results (dot path; default: the body itself, results, items, data, …)',
+      'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
   },
   {
     key: 'answers.stockBatch.status',
     parser: dotPath,
-    description: 'The per-item field saying applied or rejected (default: status, result, success, applied, ok, …)',
+    description:
+      'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
   },
   {
     key: 'answers.stockQueue.id',
     parser: dotPath,
-    description: "Where the stock queue route's 202 holds the batch id (dot path; default: batchId, id, jobId, …)",
+    description: "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
   },
 ] as const satisfies readonly SettingDefinition[];
 

@@ -12,13 +12,13 @@ export const tokenAnswerSettings = [
     key: 'answers.token.accessToken',
     parser: dotPath,
     description:
-      'Where the token route answer holds the token (dot path; default: access_token, accessToken, token, …)',
+      'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
   },
   {
     key: 'answers.token.expiresIn',
     parser: dotPath,
     description:
-      'Where the token route answer holds its lifetime in seconds (dot path; default: expires_in, expiresIn)',
+      'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
   },
 ] as const satisfies readonly SettingDefinition[];
 
