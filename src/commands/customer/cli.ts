@@ -13,6 +13,7 @@ import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
 import { parseBoolean } from '../../io/input/cell-values.js';
+import { customerFieldPaths, customerFieldType, type FieldType } from '../../domain/customer-fields.js';
 import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
 
@@ -74,7 +75,8 @@ export function register(program: Command, dispatch: Dispatch): void {
           'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)',
           (value: string, previous: string[]) => [...previous, value],
           [] as string[],
-        ),
+        )
+        .addHelpText('after', setFieldsHelp),
     ),
   ).action((file: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<UpdateFlags>();
@@ -147,4 +149,36 @@ function stateWord(word: string): boolean {
   const flag = parseBoolean(word);
   if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
   return flag;
+}
+
+const fieldTypeWords: Readonly<Record<FieldType, string>> = {
+  string: 'text',
+  boolean: 'true/false, sim/não, 1/0',
+  integer: 'whole number',
+  number: 'number',
+  list: 'names split on |, such as Atacado|Sul',
+};
+
+/** The fields `customer update --set FIELD=VALUE` takes (every field of the update route but the key), by type. */
+function setFieldsHelp(): string {
+  const byType = new Map<FieldType, string[]>();
+  for (const path of customerFieldPaths.update) {
+    const type = customerFieldType(path, 'update');
+    if (path === 'document' || type === undefined) continue;
+    byType.set(type, [...(byType.get(type) ?? []), path]);
+  }
+  const lines = [...byType].flatMap(([type, paths]) => wrapped(`${fieldTypeWords[type]}:`, paths));
+  return ['', 'Fields --set takes (FIELD=VALUE, the value read like a CSV cell of that column):', ...lines].join('\n');
+}
+
+/** `  heading a, b, c` wrapped at 80 columns, continuation lines indented under the first name. */
+function wrapped(heading: string, names: readonly string[]): string[] {
+  const lines = [`  ${heading}`];
+  for (const name of names) {
+    const last = lines.length - 1;
+    const candidate = `${lines[last]} ${name},`;
+    if (candidate.length <= 80 || lines[last] === `  ${heading}`) lines[last] = candidate;
+    else lines.push(`    ${name},`);
+  }
+  return lines.map((line, index) => (index === lines.length - 1 ? line.replace(/,$/, '') : line));
 }

@@ -1,5 +1,7 @@
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/customer/cli.js';
+import { customerFieldPaths } from '../../../src/domain/customer-fields.js';
 import { defaultInputFlags, defaultSendFlags, parseWithGroup } from '../../support/parse-group.js';
 
 describe('customer cli', () => {
@@ -82,5 +84,28 @@ describe('customer cli', () => {
     ],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+
+  it("customer update --help lists every field --set takes: the update route's fields but the document", async () => {
+    const program = new Command('b2bctl');
+    register(program, async () => {});
+    let help = '';
+    const capture = (command: Command): void => {
+      command.exitOverride().configureOutput({ writeOut: (text) => (help += text), writeErr: () => {} });
+      command.commands.forEach(capture);
+    };
+    capture(program);
+    await expect(program.parseAsync(['node', 'b2bctl', 'customer', 'update', '--help'])).rejects.toMatchObject({
+      code: 'commander.helpDisplayed',
+    });
+    const fieldsPart = help.slice(help.indexOf('Fields --set takes'));
+    const listed = fieldsPart
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => line.replace(/^ {2}[^:]+: /, '').split(','))
+      .map((name) => name.trim())
+      .filter(Boolean);
+    expect(listed.toSorted()).toEqual(customerFieldPaths.update.filter((path) => path !== 'document').toSorted());
+    expect(fieldsPart).toContain('  true/false, sim/não, 1/0: paysIcms,');
   });
 });
