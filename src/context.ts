@@ -3,6 +3,7 @@ import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
+import type { TokenSource } from './platform/token-source.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream;
@@ -60,8 +61,12 @@ export interface Context {
   session(options?: { allowNewProfile?: boolean }): Promise<Session>;
   /** A bare HTTP client for a base URL (login uses it before any token exists). */
   httpClient(baseUrl: string, options?: HttpClientTuning): Promise<HttpClient>;
-  /** The authenticated platform client for the session's profile (built once; the first caller's tuning wins). */
-  platform(options?: HttpClientTuning): Promise<PlatformClient>;
+  /**
+   * The authenticated platform client for the session's profile. Without tuning: the command's one client for
+   * plain reads, built once. With tuning (a bulk run's pace, connections, retries, time-out): a client built for
+   * exactly that tuning, whoever asked first. Every client shares one token source, so the token is fetched once.
+   */
+  platform(tuning?: HttpClientTuning): Promise<PlatformClient>;
   /** -o when given, else table on a terminal and `fallback` when piped. */
   outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
   /** Releases connections; called once the command is done. */
@@ -113,7 +118,8 @@ export function createContext(options: ContextOptions): Context {
   const closers: (() => Promise<void>)[] = [];
   let store: ProfileStore | undefined;
   let sessionPromise: Promise<Session> | undefined;
-  let platformPromise: Promise<PlatformClient> | undefined;
+  let untunedPlatform: Promise<PlatformClient> | undefined;
+  let tokenSource: TokenSource | undefined;
   let prompterPromise: Promise<Prompter> | undefined;
 
   const context: Context = {
@@ -171,18 +177,20 @@ export function createContext(options: ContextOptions): Context {
       closers.push(() => client.close());
       return client;
     },
-    platform(clientOptions) {
-      platformPromise ??= (async () => {
+    platform(tuning) {
+      const build = async () => {
         const session = await context.session();
         const baseUrl = session.requireBaseUrl();
         const [{ PlatformClient }, { TokenSource }] = await Promise.all([
           import('./platform/client.js'),
           import('./platform/token-source.js'),
         ]);
-        const http = await context.httpClient(baseUrl, clientOptions);
-        return new PlatformClient(http, session, new TokenSource(session, http, env, clock, log.info));
-      })();
-      return platformPromise;
+        tokenSource ??= new TokenSource(session, env, clock, log.info);
+        return new PlatformClient(await context.httpClient(baseUrl, tuning), session, tokenSource);
+      };
+      if (tuning) return build();
+      untunedPlatform ??= build();
+      return untunedPlatform;
     },
     outputFormat(fallback) {
       return globals.output ?? (io.isStdoutTTY ? 'table' : fallback);

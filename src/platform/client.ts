@@ -47,10 +47,10 @@ export class PlatformClient {
 
   /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer throws. */
   async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
-    let token = await this.tokens.current();
+    let token = await this.tokens.current(this.http);
     let response = await this.sendWithToken(request, token);
     if (response.status === 401) {
-      token = await this.tokens.renewAfterRejection(token);
+      token = await this.tokens.renewAfterRejection(token, this.http);
       response = await this.sendWithToken(request, token);
       if (response.status === 401) {
         throw new AuthError(
