@@ -1,8 +1,7 @@
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/config/cli.js';
 import { everySetting } from '../../../src/config/settings.js';
-import { parseWithGroup } from '../../support/parse-group.js';
+import { helpWithGroup, parseWithGroup } from '../../support/parse-group.js';
 
 describe('config cli', () => {
   it.each([
@@ -22,17 +21,7 @@ describe('config cli', () => {
   });
 
   it('config set --help lists every key it accepts, from the settings table, and none that login writes', async () => {
-    const program = new Command('b2bctl');
-    register(program, async () => {});
-    let help = '';
-    const capture = (command: Command): void => {
-      command.exitOverride().configureOutput({ writeOut: (text) => (help += text), writeErr: () => {} });
-      command.commands.forEach(capture);
-    };
-    capture(program);
-    await expect(program.parseAsync(['node', 'b2bctl', 'config', 'set', '--help'])).rejects.toMatchObject({
-      code: 'commander.helpDisplayed',
-    });
+    const help = await helpWithGroup(register, ['config', 'set', '--help']);
     const listed = [...help.matchAll(/^ {2}([\w.]+) {2,}(.+)$/gm)].map((match) => match[1]);
     const settable = everySetting.filter((definition) => !definition.secret && !definition.managed);
     expect(listed).toEqual(['key', 'value', ...settable.map((definition) => definition.key)]);
