@@ -12,8 +12,7 @@ import {
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
-import { parseBoolean } from '../../io/input/cell-values.js';
-import { customerFieldPaths, customerFieldType, type FieldType } from '../../domain/customer-fields.js';
+import type { FieldType } from '../../domain/customer-fields.js';
 import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
 
@@ -32,6 +31,12 @@ type StatusFlags = ParsedInputFlags & ParsedSendFlags;
 /** `b2bctl customer validate|create|update|status|addresses`. */
 export function register(program: Command, dispatch: Dispatch): void {
   const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+  // The fields `customer update --help` lists come from the domain's field table, imported only on the way to
+  // `customer update` (commander awaits this hook before the subcommand parses, --help included).
+  let fieldsHelp = '';
+  customer.hook('preSubcommand', async (_customer, subcommand) => {
+    if (subcommand.name() === 'update') fieldsHelp = setFieldsHelp(await import('../../domain/customer-fields.js'));
+  });
   withInputOptions(
     customer
       .command('validate')
@@ -76,7 +81,7 @@ export function register(program: Command, dispatch: Dispatch): void {
           (value: string, previous: string[]) => [...previous, value],
           [] as string[],
         )
-        .addHelpText('after', setFieldsHelp),
+        .addHelpText('after', () => fieldsHelp),
     ),
   ).action((file: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<UpdateFlags>();
@@ -94,10 +99,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
         .argument('[state]', 'active or inactive (with a document)'),
     ),
-  ).action((target: string, state: string | undefined, _flags: unknown, command: Command) => {
+  ).action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<StatusFlags>();
     return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-      ...statusTarget(target, state),
+      ...(await statusTarget(target, state)),
       ...inputFlagsOf(flags),
       ...sendFlagsOf(flags),
     });
@@ -127,8 +132,8 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
  * `customer status` takes `DOC active|inactive`, or a FILE of document,active rows. A bare document is a
  * forgotten state, not a file to open: say what is missing and what to type instead of "file not found".
  */
-function statusTarget(target: string, state: string | undefined): CustomerStatusTarget {
-  if (state !== undefined) return { document: target, active: stateWord(state) };
+async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
+  if (state !== undefined) return { document: target, active: await stateWord(state) };
   if (looksLikeDocument(target))
     throw new UsageError(
       `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
@@ -142,10 +147,12 @@ function looksLikeDocument(text: string): boolean {
 }
 
 /** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
-function stateWord(word: string): boolean {
+async function stateWord(word: string): Promise<boolean> {
   const normalized = word.toLowerCase();
   if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
   if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
+  // Imported here, not at the top: every customer command's --help (and the root's) would load it.
+  const { parseBoolean } = await import('../../io/input/cell-values.js');
   const flag = parseBoolean(word);
   if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
   return flag;
@@ -160,7 +167,10 @@ const fieldTypeWords: Readonly<Record<FieldType, string>> = {
 };
 
 /** The fields `customer update --set FIELD=VALUE` takes (every field of the update route but the key), by type. */
-function setFieldsHelp(): string {
+function setFieldsHelp({
+  customerFieldPaths,
+  customerFieldType,
+}: typeof import('../../domain/customer-fields.js')): string {
   const byType = new Map<FieldType, string[]>();
   for (const path of customerFieldPaths.update) {
     const type = customerFieldType(path, 'update');
