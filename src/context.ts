@@ -1,9 +1,9 @@
 import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
-import { UsageError } from './errors.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
+import type { TokenSource } from './platform/token-source.js';
 
 export interface IOStreams {
   stdout: NodeJS.WritableStream;
@@ -61,8 +61,12 @@ export interface Context {
   session(options?: { allowNewProfile?: boolean }): Promise<Session>;
   /** A bare HTTP client for a base URL (login uses it before any token exists). */
   httpClient(baseUrl: string, options?: HttpClientTuning): Promise<HttpClient>;
-  /** The authenticated platform client for the session's profile (built once; the first caller's tuning wins). */
-  platform(options?: HttpClientTuning): Promise<PlatformClient>;
+  /**
+   * The authenticated platform client for the session's profile. Without tuning: the command's one client for
+   * plain reads, built once. With tuning (a bulk run's pace, connections, retries, time-out): a client built for
+   * exactly that tuning, whoever asked first. Every client shares one token source, so the token is fetched once.
+   */
+  platform(tuning?: HttpClientTuning): Promise<PlatformClient>;
   /** -o when given, else table on a terminal and `fallback` when piped. */
   outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
   /** Releases connections; called once the command is done. */
@@ -82,7 +86,13 @@ export interface ContextOptions {
   env: Readonly<Record<string, string | undefined>>;
   globals: GlobalOptions;
   clock?: Clock;
+  /** A ready prompter (tests script one). */
   prompter?: Prompter;
+  /**
+   * Builds the prompter on first use; main.ts passes one that imports @inquirer/prompts only then, so start-up
+   * never pays for it and this module needs nothing from the command-line wiring.
+   */
+  loadPrompter?: (io: IOStreams) => Promise<Prompter>;
   interrupt?: AbortSignal;
 }
 
@@ -108,7 +118,9 @@ export function createContext(options: ContextOptions): Context {
   const closers: (() => Promise<void>)[] = [];
   let store: ProfileStore | undefined;
   let sessionPromise: Promise<Session> | undefined;
-  let platformPromise: Promise<PlatformClient> | undefined;
+  let untunedPlatform: Promise<PlatformClient> | undefined;
+  let tokenSource: TokenSource | undefined;
+  let prompterPromise: Promise<Prompter> | undefined;
 
   const context: Context = {
     io,
@@ -119,9 +131,12 @@ export function createContext(options: ContextOptions): Context {
     interrupt: options.interrupt ?? new AbortController().signal,
     canPrompt: () => globals.input && io.isStdinTTY && io.isStderrTTY && !isTruthy(env.CI),
     async prompter() {
-      if (options.prompter) return options.prompter;
-      const { inquirerPrompter } = await import('./cli/prompter.js');
-      return inquirerPrompter(io);
+      prompterPromise ??= options.prompter
+        ? Promise.resolve(options.prompter)
+        : options.loadPrompter
+          ? options.loadPrompter(io)
+          : Promise.reject(new Error('No prompter was given to createContext (prompter or loadPrompter).'));
+      return prompterPromise;
     },
     async profiles() {
       if (!store) {
@@ -151,8 +166,8 @@ export function createContext(options: ContextOptions): Context {
       const session = await context.session();
       const client = new HttpClient({
         baseUrl,
-        timeoutMs: clientOptions?.timeoutMs ?? wholeNumberSetting(session, 'http.timeout'),
-        maxRetries: clientOptions?.retries ?? wholeNumberSetting(session, 'http.retries'),
+        timeoutMs: clientOptions?.timeoutMs ?? session.get('http.timeout'),
+        maxRetries: clientOptions?.retries ?? session.get('http.retries'),
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,
         clock,
@@ -162,18 +177,20 @@ export function createContext(options: ContextOptions): Context {
       closers.push(() => client.close());
       return client;
     },
-    platform(clientOptions) {
-      platformPromise ??= (async () => {
+    platform(tuning) {
+      const build = async () => {
         const session = await context.session();
         const baseUrl = session.requireBaseUrl();
         const [{ PlatformClient }, { TokenSource }] = await Promise.all([
           import('./platform/client.js'),
           import('./platform/token-source.js'),
         ]);
-        const http = await context.httpClient(baseUrl, clientOptions);
-        return new PlatformClient(http, session, new TokenSource(session, http, env, clock, log.info));
-      })();
-      return platformPromise;
+        tokenSource ??= new TokenSource(session, env, clock, log.info);
+        return new PlatformClient(await context.httpClient(baseUrl, tuning), session, tokenSource);
+      };
+      if (tuning) return build();
+      untunedPlatform ??= build();
+      return untunedPlatform;
     },
     outputFormat(fallback) {
       return globals.output ?? (io.isStdoutTTY ? 'table' : fallback);
@@ -183,15 +200,6 @@ export function createContext(options: ContextOptions): Context {
     },
   };
   return context;
-}
-
-function wholeNumberSetting(session: Session, key: string): number {
-  const resolved = session.setting(key);
-  const number = Number(resolved.value);
-  if (!Number.isInteger(number) || number < 0) {
-    throw new UsageError(`Setting ${key} must be a whole number, not "${resolved.value}" (from ${resolved.source}).`);
-  }
-  return number;
 }
 
 function isTruthy(value: string | undefined): boolean {

@@ -241,7 +241,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     input: secondPass,
     reportPath: job.flags.report,
     errorsPath: job.flags.errors,
-    outputDirectory: session.value('outputDir'),
+    outputDirectory: session.get('outputDir'),
     resumeFrom: job.flags.resume,
     unit: job.unit,
     total: Math.max(0, validation.valid - (done?.count ?? 0)),
@@ -337,7 +337,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   if (job.flags.keepReports !== undefined && !job.flags.report && !job.flags.resume) {
     const removed = pruneOldRuns({
       inputPath: job.file,
-      folder: session.value('outputDir'),
+      folder: session.get('outputDir'),
       keep: job.flags.keepReports,
     });
     if (removed.length > 0)

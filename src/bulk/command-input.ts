@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
-import { defaultMaxListIndex, type FieldCatalogue } from '../io/input/record-shape.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import type { InputFlags } from './flags.js';
 
@@ -36,7 +36,7 @@ export async function openCommandInput(
   return openInput({
     path,
     displayName: options.displayName,
-    maxListIndex: Number(session.value('input.maxListIndex') ?? defaultMaxListIndex),
+    maxListIndex: session.get('input.maxListIndex'),
     stdin: context.io.stdin,
     catalogue,
     encoding: flags.encoding,

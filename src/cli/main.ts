@@ -1,12 +1,11 @@
 import { type Command, CommanderError } from 'commander';
-import type { Context, IOStreams } from '../context.js';
+import type { Context, IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import type { CommandRunner } from './command-group.js';
-import { buildProgram, globalsOf } from './program.js';
+import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from './program.js';
 
-// The two exit codes decided before any command runs (the rest come from src/errors.ts).
+// Decided before any command runs (the rest come from src/errors.ts and parseEndExitCode).
 const exitOk: ExitCode = 0;
-const exitUsage: ExitCode = 2;
 
 /** Runs b2bctl with process argv and streams; every exit code is decided here. */
 async function main(): Promise<void> {
@@ -34,29 +33,18 @@ async function main(): Promise<void> {
     verbose = globals.verbose;
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');
-    context = createContext({ io, env: process.env, globals, interrupt });
+    context = createContext({ io, env: process.env, globals, interrupt, loadPrompter });
     const run = await load();
     await run(options, context);
   }, process.argv);
-  // Subcommands copied the root's settings when they were created, so each one needs these too:
-  // without the override a usage error in `sellers list` would exit 1 through process.exit.
-  const configure = (command: Command): void => {
-    command.exitOverride();
-    command.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    });
-    for (const subcommand of command.commands) configure(subcommand);
-  };
-  configure(program);
+  endParsesWithErrors(program, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) });
 
   try {
     await program.parseAsync(process.argv);
     process.exitCode = exitOk;
   } catch (error) {
     if (error instanceof CommanderError) {
-      const finePrint = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
-      process.exitCode = finePrint ? exitOk : exitUsage;
+      process.exitCode = parseEndExitCode(error);
     } else {
       // Loaded only on failure: `--help` should not pay for the error table.
       const { describeError, exitCodeOf } = await import('../errors.js');
@@ -66,6 +54,12 @@ async function main(): Promise<void> {
   } finally {
     await context?.close();
   }
+}
+
+/** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
+async function loadPrompter(io: IOStreams): Promise<Prompter> {
+  const { inquirerPrompter } = await import('../io/prompter.js');
+  return inquirerPrompter(io);
 }
 
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */

@@ -1,4 +1,5 @@
-import { Command, Option } from 'commander';
+import { Command, type CommanderError, Option } from 'commander';
+import type { ExitCode } from '../errors.js';
 import type { GlobalOptions } from '../context.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
@@ -101,6 +102,33 @@ export function commandGroupIn(argv: readonly string[]): CommandGroup | undefine
     return Object.hasOwn(commandGroups, word) ? (word as CommandGroup) : undefined;
   }
   return undefined;
+}
+
+/**
+ * Makes commander throw instead of exiting (so main.ts decides every exit code) and write help and
+ * errors to the given streams. Subcommands copied the root's settings when they were created, so each
+ * one needs these too: without the override a usage error in `sellers list` would exit 1 through process.exit.
+ */
+export function endParsesWithErrors(
+  command: Command,
+  write: { out: (text: string) => void; err: (text: string) => void },
+): void {
+  command.exitOverride();
+  command.configureOutput({ writeOut: write.out, writeErr: write.err });
+  for (const subcommand of command.commands) endParsesWithErrors(subcommand, write);
+}
+
+/**
+ * The exit code when commander ends the parse itself: 0 for help and the version a person asked for
+ * (`--help`, `help`, `help customer`, `help --help`), 2 for a usage error and for the help shown because a
+ * command was missing (`b2bctl customer` alone), which commander marks with a non-zero exit code of its own.
+ */
+export function parseEndExitCode(error: CommanderError): ExitCode {
+  const askedFor =
+    error.code === 'commander.helpDisplayed' ||
+    error.code === 'commander.version' ||
+    (error.code === 'commander.help' && error.exitCode === 0);
+  return askedFor ? 0 : 2;
 }
 
 /** After a usage error, each command prints its own usage line (clig.dev: show how to do it right). */

@@ -1,7 +1,15 @@
 import { AuthError, UsageError } from '../errors.js';
 import { normalizeBaseUrl } from '../platform/base-url.js';
 import type { ProfileStore } from './profile-store.js';
-import { type ProfileData, type ResolvedSetting, resolveSetting } from './settings.js';
+import {
+  type ProfileData,
+  type ResolvedSetting,
+  readSetting,
+  resolveSetting,
+  type SettingKey,
+  type SettingLayers,
+  type SettingValue,
+} from './settings.js';
 
 /** The profile a command runs with, and every setting resolved flag > env > profile > default. */
 export class Session {
@@ -29,28 +37,26 @@ export class Session {
     return this.profileData;
   }
 
-  setting(key: string): ResolvedSetting {
-    return resolveSetting(key, { flags: this.flags, env: this.env, profile: this.profileData });
+  /** The text of a setting as given, and where it came from (for `config` and messages). */
+  setting(key: SettingKey): ResolvedSetting {
+    return resolveSetting(key, this.layers());
   }
 
-  value(key: string): string | undefined {
-    return this.setting(key).value;
+  /** The typed value of a setting (its parser's type); a bad value is a usage error naming key, value and source. */
+  get<Key extends SettingKey>(key: Key): SettingValue<Key> {
+    return readSetting(key, this.layers());
+  }
+
+  private layers(): SettingLayers {
+    return { flags: this.flags, env: this.env, profile: this.profileData, profileName: this.profileName };
   }
 
   /** The platform's base URL, normalised (DESIGN.md §4), or a usage error that says where to give it. */
   requireBaseUrl(): string {
-    const baseUrl = this.value('baseUrl');
+    const baseUrl = this.get('baseUrl');
     if (!baseUrl) {
       throw new UsageError(
         `No base URL for profile "${this.profileName}". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL${this.loginProfileFlag()}.`,
-      );
-    }
-    try {
-      const url = new URL(baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
-      throw new UsageError(
-        `Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`,
       );
     }
     return normalizeBaseUrl(baseUrl);
@@ -70,7 +76,7 @@ export class Session {
     const cause = {
       'no token': 'no token is cached',
       expired: `its token expired at ${this.profileData.tokenExpiresAt ?? 'an unknown time'}`,
-      'other base URL': `its token was issued for ${this.profileData.baseUrl ?? '?'}, not ${this.value('baseUrl') ?? '?'}`,
+      'other base URL': `its token was issued for ${this.profileData.baseUrl ?? '?'}, not ${this.setting('baseUrl').value ?? '?'}`,
       refused: 'the platform refused its token',
     }[reason];
     const renew = reason === 'no token' ? '' : ' (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)';

@@ -1,79 +1,93 @@
 import { closestName } from '../lib/suggest.js';
-import type { SettingDefinition } from './setting-definition.js';
-
-export type { SettingDefinition } from './setting-definition.js';
 import { listingAnswerSettings } from '../platform/answers/listing.js';
 import { stockAnswerSettings } from '../platform/answers/stock.js';
 import { tokenAnswerSettings } from '../platform/answers/token.js';
+import { UsageError } from '../errors.js';
+import type { SettingDefinition, SettingParser } from './setting-definition.js';
+import { duration, httpUrl, isoInstant, localPath, oneOf, routePath, wholeNumber } from './setting-parsers.js';
+
+export type { SettingDefinition } from './setting-definition.js';
 
 /**
- * The settings a profile can hold, and the precedence rule of DESIGN.md §2:
- * flag > environment > profile > default. Pure: no I/O.
+ * The settings a profile can hold, in one table (key, parser, default, environment variable, description), and
+ * the precedence rule of DESIGN.md §2: flag > environment > profile > default. Every value is read through its
+ * parser here, never parsed at the call site. Pure: no I/O.
  */
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
-const isPath = (value: string) => (value.startsWith('/') ? undefined : 'must start with /');
-const isWholeNumber = (value: string) => (/^\d+$/.test(value) ? undefined : 'must be a whole number');
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'must be an http:// or https:// URL';
-  } catch {
-    return 'must be an absolute URL such as https://store.example.com';
-  }
-};
-
-export const settingDefinitions: readonly SettingDefinition[] = [
-  { key: 'baseUrl', description: 'Base URL of the platform API', env: 'B2BCTL_BASE_URL', check: isHttpUrl },
+export const settingDefinitions = [
+  {
+    key: 'baseUrl',
+    description: 'Base URL of the platform API (may include a path prefix)',
+    env: 'B2BCTL_BASE_URL',
+    parser: httpUrl,
+  },
   { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME' },
-  { key: 'token', description: 'Access token', env: 'B2BCTL_TOKEN', secret: true, managed: true },
-  { key: 'tokenExpiresAt', description: 'When the cached token expires (ISO-8601)', managed: true },
-  { key: 'tokenObtainedAt', description: 'When the cached token was issued (ISO-8601)', managed: true },
+  {
+    key: 'token',
+    description: 'Access token, written by login and never printed',
+    env: 'B2BCTL_TOKEN',
+    secret: true,
+    managed: true,
+  },
+  { key: 'tokenExpiresAt', description: 'When the cached token expires (ISO-8601)', managed: true, parser: isoInstant },
+  {
+    key: 'tokenObtainedAt',
+    description: 'When the cached token was issued (ISO-8601)',
+    managed: true,
+    parser: isoInstant,
+  },
   {
     key: 'auth.style',
-    description: 'Body style of the token route',
+    description:
+      'Body of the token route: json {"username","password"}, form (grant_type=password), basic (Basic header, grant_type=client_credentials)',
     defaultValue: 'json',
-    allowed: ['json', 'form', 'basic'],
+    parser: oneOf(['json', 'form', 'basic']),
   },
-  { key: 'paths.token', description: 'Token route', defaultValue: '/v1/auth/token', check: isPath },
+  {
+    key: 'paths.token',
+    description: 'Token route (not described by the platform document)',
+    defaultValue: '/v1/auth/token',
+    parser: routePath,
+  },
   {
     key: 'paths.sellers',
     description: 'Sales rep listing route',
     defaultValue: '/sellerModule/listSellers',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'paths.customerStatus',
     description: 'Customer status route',
     defaultValue: '/v1/customer/updateStatus/:document/:active',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'paths.customerAddresses',
     description: 'Customer addresses route',
     defaultValue: '/v1/customer/addresses/:document',
-    check: isPath,
+    parser: routePath,
   },
-  { key: 'paths.orders', description: 'Order listing route', defaultValue: '/v1/orders', check: isPath },
-  { key: 'paths.order', description: 'Order detail route', defaultValue: '/v1/orders/:id', check: isPath },
+  { key: 'paths.orders', description: 'Order listing route', defaultValue: '/v1/orders', parser: routePath },
+  { key: 'paths.order', description: 'Order detail route', defaultValue: '/v1/orders/:id', parser: routePath },
   {
     key: 'paths.stockBatch',
     description: 'Stock batch route (1-50 items, per-item result)',
     defaultValue: '/v1/stock/batch',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'paths.stockQueue',
     description: 'Stock queue route (up to 200 items, asynchronous)',
     defaultValue: '/api/v1/stocks/batch',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'stock.autoThreshold',
     description: 'stock push --route auto: items above which the queue route is used',
     defaultValue: '1000',
-    check: isWholeNumber,
+    parser: wholeNumber(),
   },
   {
     key: 'stock.schema',
@@ -82,73 +96,104 @@ export const settingDefinitions: readonly SettingDefinition[] = [
   },
   {
     key: 'orders.lookback',
-    description: 'orders poll: seconds re-read before the cursor (late commits, skewed clocks)',
+    description: 'orders poll: time re-read before the cursor (late commits, skewed clocks)',
     defaultValue: '300',
-    check: isWholeNumber,
+    parser: duration('s'),
   },
   {
     key: 'orders.lag',
-    description: 'orders poll: seconds behind now where a run stops reading (0 to 5)',
+    description: 'orders poll: how far behind now a run stops reading',
     defaultValue: '2',
-    check: (value) => (/^[0-5]$/.test(value) ? undefined : 'must be a whole number from 0 to 5'),
+    parser: duration('s', 5),
   },
   {
     key: 'input.maxListIndex',
     description: 'Highest list index a column may name, such as addressList.300.zipcode',
     defaultValue: '300',
-    check: isWholeNumber,
+    parser: wholeNumber(),
   },
   {
     key: 'outputDir',
     description: 'Folder for bulk report and errors files (default: beside the input; for read-only export shares)',
     env: 'B2BCTL_OUTPUT_DIR',
+    parser: localPath,
   },
   {
     key: 'http.timeout',
-    description: 'Per-request timeout in milliseconds',
+    description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',
     defaultValue: '30000',
-    check: isWholeNumber,
+    parser: duration('ms'),
   },
   {
     key: 'http.retries',
     description: 'Retries after a failed request',
     env: 'B2BCTL_RETRIES',
     defaultValue: '3',
-    check: isWholeNumber,
+    parser: wholeNumber(),
   },
   { key: 'webhook.clientId', description: 'Client id the webhook receiver accepts (webhook listen)' },
   {
     key: 'webhook.clientSecretFile',
     description: 'File holding the client secret of the webhook receiver (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',
+    parser: localPath,
   },
   {
     key: 'webhook.paths.token',
     description: 'Webhook receiver token route',
     defaultValue: '/oauth/token',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'webhook.paths.customers',
     description: 'Webhook receiver customers route',
     defaultValue: '/webhooks/customers',
-    check: isPath,
+    parser: routePath,
   },
   {
     key: 'webhook.paths.orders',
     description: 'Webhook receiver orders route',
     defaultValue: '/webhooks/orders',
-    check: isPath,
+    parser: routePath,
   },
   // Where answers the platform document does not show hold what b2bctl reads (src/platform/answers/).
   ...tokenAnswerSettings,
   ...listingAnswerSettings,
   ...stockAnswerSettings,
-];
+] as const satisfies readonly SettingDefinition[];
 
-const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));
+type Definition = (typeof settingDefinitions)[number];
 
-export function settingDefinition(key: string): SettingDefinition | undefined {
+/** Every key of the table: a typo in `session.get('http.timout')` is a compile error. */
+export type SettingKey = Definition['key'];
+
+// An entry typed as a plain `SettingDefinition` (not `as const`) would widen every key to `string` and turn key
+// typos back into run-time surprises: declare new tables `as const satisfies readonly SettingDefinition[]`.
+const keysAreLiteral: string extends SettingKey ? false : true = true;
+void keysAreLiteral;
+
+/** The platform's routes (`paths.*`), each with a default path. */
+export type RouteSettingKey = Extract<SettingKey, `paths.${string}`>;
+
+type ParsedValueOf<D> = D extends { parser: SettingParser<infer Value> } ? Value : string;
+
+/** What `get(key)` gives: the parser's type, and `undefined` only for a setting with no default. */
+export type SettingValue<Key extends SettingKey> =
+  Extract<Definition, { key: Key }> extends infer D
+    ? D extends { defaultValue: string }
+      ? ParsedValueOf<D>
+      : ParsedValueOf<D> | undefined
+    : never;
+
+/** The table seen entry by entry, for `config list` and help: every field of a definition, optional or not. */
+export const everySetting: readonly SettingDefinition<SettingKey>[] = settingDefinitions;
+
+const definitionsByKey = new Map<string, SettingDefinition<SettingKey>>(
+  everySetting.map((definition) => [definition.key, definition]),
+);
+
+/** The definition of a key typed by a person (`config get KEY`), if there is one. */
+export function settingDefinition(key: string): SettingDefinition<SettingKey> | undefined {
   return definitionsByKey.get(key);
 }
 
@@ -158,6 +203,8 @@ export interface SettingLayers {
   flags: Readonly<Record<string, string | undefined>>;
   env: Readonly<Record<string, string | undefined>>;
   profile: Readonly<ProfileData>;
+  /** Names the profile in messages about its values. */
+  profileName?: string;
 }
 
 export interface ResolvedSetting {
@@ -165,8 +212,8 @@ export interface ResolvedSetting {
   source: SettingSource | undefined;
 }
 
-/** The value of a setting and where it came from: flag > environment > profile > default. */
-export function resolveSetting(key: string, layers: SettingLayers): ResolvedSetting {
+/** The text of a setting and where it came from: flag > environment > profile > default. */
+export function resolveSetting(key: SettingKey, layers: SettingLayers): ResolvedSetting {
   const definition = definitionsByKey.get(key);
   const fromFlag = layers.flags[key];
   if (nonEmpty(fromFlag)) return { value: fromFlag, source: 'flag' };
@@ -178,23 +225,54 @@ export function resolveSetting(key: string, layers: SettingLayers): ResolvedSett
   return { value: undefined, source: undefined };
 }
 
+/**
+ * The typed value of a setting, read through the table's parser. A value the parser refuses is a usage error
+ * naming the key, the value and where it came from, so a bad profile or environment value is fixed in one go.
+ */
+export function readSetting<Key extends SettingKey>(key: Key, layers: SettingLayers): SettingValue<Key> {
+  const resolved = resolveSetting(key, layers);
+  if (resolved.value === undefined) return undefined as SettingValue<Key>;
+  const parser = definitionsByKey.get(key)?.parser;
+  if (!parser) return resolved.value as SettingValue<Key>;
+  const parsed = parser.parse(resolved.value);
+  if (parsed.ok) return parsed.value as SettingValue<Key>;
+  throw new UsageError(
+    `Setting "${key}" ${parsed.problem}, not "${resolved.value}" (from ${sourceInWords(key, resolved.source, layers)}).`,
+  );
+}
+
+/** Where a value came from, as a person finds it again: the flag, the variable, or the profile to change. */
+function sourceInWords(key: string, source: SettingSource | undefined, layers: SettingLayers): string {
+  const profile = `profile "${layers.profileName ?? 'default'}"`;
+  switch (source) {
+    case 'flag':
+      return `the --${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} flag`;
+    case 'env':
+      return definitionsByKey.get(key)?.env ?? 'the environment';
+    case 'profile':
+      return `${profile}; change it with b2bctl config set ${key} VALUE${layers.profileName && layers.profileName !== 'default' ? ` --profile ${layers.profileName}` : ''}`;
+    default:
+      return 'the default';
+  }
+}
+
 function nonEmpty(value: string | undefined): value is string {
   return value !== undefined && value !== '';
 }
 
-/** Checks a `config set KEY VALUE`; returns the problem in words, or undefined. */
-export function problemWithSetting(key: string, value: string): string | undefined {
+/**
+ * Checks a `config set KEY VALUE` with the parser every read uses (only the key when `value` is undefined, as when
+ * a setting is removed); returns the problem in words, or undefined.
+ */
+export function problemWithSetting(key: string, value?: string): string | undefined {
   const definition = definitionsByKey.get(key);
   if (!definition) {
     const suggestion = closestKey(key);
     return `unknown setting "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; run b2bctl config list to see them all`;
   }
   if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
-  if (definition.allowed && !definition.allowed.includes(value)) {
-    return `"${key}" must be one of ${definition.allowed.join(', ')}, not "${value}"`;
-  }
-  const problem = definition.check?.(value);
-  return problem ? `"${key}" ${problem}, not "${value}"` : undefined;
+  const parsed = value === undefined ? undefined : definition.parser?.parse(value);
+  return parsed && !parsed.ok ? `"${key}" ${parsed.problem}, not "${value}"` : undefined;
 }
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */

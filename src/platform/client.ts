@@ -1,4 +1,5 @@
 import type { Session } from '../config/session.js';
+import type { RouteSettingKey } from '../config/settings.js';
 import { AuthError, PlatformError, UsageError } from '../errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
@@ -29,10 +30,9 @@ export class PlatformClient {
   ) {}
 
   /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
-  route(settingKey: string, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
-    const template = this.session.value(settingKey);
-    // A user's setting, not a bug of ours: a typed usage error (exit 2) naming the setting, not exit 1 "--verbose".
-    if (!template) throw new UsageError(`The ${settingKey} setting is empty: set it to the route's path.`);
+  route(settingKey: RouteSettingKey, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
+    // Never empty: an empty profile value falls back to the table's default, and the parser wants a leading /.
+    const template = this.session.get(settingKey);
     return template.replace(/:(\w+)/g, (_, name: string) => {
       const value = parameters[name];
       if (value === undefined) {
@@ -47,10 +47,10 @@ export class PlatformClient {
 
   /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer throws. */
   async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
-    let token = await this.tokens.current();
+    let token = await this.tokens.current(this.http);
     let response = await this.sendWithToken(request, token);
     if (response.status === 401) {
-      token = await this.tokens.renewAfterRejection(token);
+      token = await this.tokens.renewAfterRejection(token, this.http);
       response = await this.sendWithToken(request, token);
       if (response.status === 401) {
         throw new AuthError(

@@ -17,7 +17,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
     path,
     query: { limit: query.limit, offset: query.offset, email: query.email },
   });
-  const page = readListingPage(body, client.session.value('answers.sellers.items'));
+  const page = readListingPage(body, client.session.get('answers.sellers.items'));
   // Nothing to list from an answer we cannot read: say which setting points at the array.
   if (!page)
     throw new PlatformError(

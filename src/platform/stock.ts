@@ -22,8 +22,8 @@ export async function putStockBatch(
     signal,
   });
   return readBatchAnswer(body, skus, {
-    results: client.session.value('answers.stockBatch.results'),
-    status: client.session.value('answers.stockBatch.status'),
+    results: client.session.get('answers.stockBatch.results'),
+    status: client.session.get('answers.stockBatch.status'),
   });
 }
 
@@ -40,5 +40,5 @@ export async function queueStockBatch(
     safeToRepeat: true,
     signal,
   });
-  return readQueueAnswer(body, client.session.value('answers.stockQueue.id'));
+  return readQueueAnswer(body, client.session.get('answers.stockQueue.id'));
 }

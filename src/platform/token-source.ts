@@ -8,7 +8,9 @@ import type { HttpClient } from './http-client.js';
 
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
- * expired or was refused and credentials are in the environment (DESIGN.md §4).
+ * expired or was refused and credentials are in the environment (DESIGN.md §4). One per command, shared by
+ * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
+ * client that needed it, so a bulk run's summary counts it among the run's requests.
  */
 export class TokenSource {
   private token: string | undefined;
@@ -16,13 +18,12 @@ export class TokenSource {
 
   constructor(
     private readonly session: Session,
-    private readonly http: HttpClient,
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly clock: Clock,
     private readonly log: (message: string) => void,
   ) {}
 
-  async current(): Promise<string> {
+  async current(http: HttpClient): Promise<string> {
     if (this.token) return this.token;
     if (this.renewal) return this.renewal;
     const setting = this.session.setting('token');
@@ -48,30 +49,30 @@ export class TokenSource {
       );
     }
     if (!this.credentials() && setting.value) throw this.session.notLoggedIn('other base URL');
-    return this.renew();
+    return this.renew(http);
   }
 
   /** After a 401: one fresh login (shared by every request that saw the same refusal), or exit 77. */
-  async renewAfterRejection(rejected: string): Promise<string> {
+  async renewAfterRejection(rejected: string, http: HttpClient): Promise<string> {
     if (this.renewal) return this.renewal;
     if (this.token && this.token !== rejected) return this.token;
     if (!this.credentials()) throw this.session.notLoggedIn('refused');
     this.log(`The platform refused the token of profile "${this.session.profileName}"; logging in again.`);
-    return this.renew();
+    return this.renew(http);
   }
 
-  private renew(): Promise<string> {
+  private renew(http: HttpClient): Promise<string> {
     const credentials = this.credentials();
     if (!credentials) return Promise.reject(this.session.notLoggedIn());
     this.token = undefined;
-    this.renewal = this.login(credentials).finally(() => {
+    this.renewal = this.login(credentials, http).finally(() => {
       this.renewal = undefined;
     });
     return this.renewal;
   }
 
-  private async login(credentials: { username: string; password: string }): Promise<string> {
-    const issued = await requestToken(this.http, tokenRoute(this.session), credentials);
+  private async login(credentials: { username: string; password: string }, http: HttpClient): Promise<string> {
+    const issued = await requestToken(http, tokenRoute(this.session), credentials);
     this.token = issued.accessToken;
     try {
       this.session.save(tokenFields(issued, this.clock.now(), this.session.requireBaseUrl()));
@@ -83,14 +84,14 @@ export class TokenSource {
   }
 
   private credentials(): { username: string; password: string } | undefined {
-    const username = this.session.value('username');
+    const username = this.session.get('username');
     const password = this.env.B2BCTL_PASSWORD;
     return username && password ? { username, password } : undefined;
   }
 
   private profileTokenFitsBaseUrl(): boolean {
     const profileBaseUrl = this.session.profile.baseUrl;
-    const current = this.session.value('baseUrl');
+    const current = this.session.get('baseUrl');
     return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
   }
 }
@@ -101,11 +102,11 @@ export function tokenRoute(session: Session): {
   answers: { accessToken?: string; expiresIn?: string };
 } {
   return {
-    path: session.value('paths.token') ?? '/v1/auth/token',
-    style: (session.value('auth.style') ?? 'json') as TokenRouteStyle,
+    path: session.get('paths.token'),
+    style: session.get('auth.style'),
     answers: {
-      accessToken: session.value('answers.token.accessToken'),
-      expiresIn: session.value('answers.token.expiresIn'),
+      accessToken: session.get('answers.token.accessToken'),
+      expiresIn: session.get('answers.token.expiresIn'),
     },
   };
 }

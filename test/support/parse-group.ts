@@ -43,3 +43,22 @@ export const defaultSendFlags = {
   skipInvalid: false,
   dryRun: false,
 };
+
+/** The help text one command group prints for argv (ending in --help), the text added after it included. */
+export async function helpWithGroup(register: CommandGroupModule['register'], argv: string[]): Promise<string> {
+  const program = new Command('b2bctl');
+  register(program, async () => {});
+  let help = '';
+  const capture = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeOut: (text) => (help += text), writeErr: () => {} });
+    command.commands.forEach(capture);
+  };
+  capture(program);
+  try {
+    await program.parseAsync(['node', 'b2bctl', ...argv]);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'commander.helpDisplayed') return help;
+    throw error;
+  }
+  throw new Error(`${argv.join(' ')} printed no help`);
+}

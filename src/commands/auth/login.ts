@@ -20,9 +20,9 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   }
   const session = await context.session({ allowNewProfile: true });
   const baseUrl =
-    session.value('baseUrl') ??
+    session.get('baseUrl') ??
     (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
-  if (baseUrl && !session.value('baseUrl')) session.save({ baseUrl });
+  if (baseUrl && !session.get('baseUrl')) session.save({ baseUrl });
   const checkedBaseUrl = session.requireBaseUrl();
 
   if (options.tokenStdin || presetToken !== undefined) {
@@ -32,7 +32,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
       );
     const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
     if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin.');
-    if (options.verify !== false) await verifyToken(context, checkedBaseUrl, session.value('paths.sellers'), token);
+    if (options.verify !== false) await verifyToken(context, checkedBaseUrl, session.get('paths.sellers'), token);
     session.save({
       baseUrl: checkedBaseUrl,
       token,
@@ -50,7 +50,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     throw new UsageError(
       '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl login --password-stdin), or run b2bctl login to be asked without echo.',
     );
-  const username = options.username ?? session.value('username') ?? (await askFor(context, 'username'));
+  const username = options.username ?? session.get('username') ?? (await askFor(context, 'username'));
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
     : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));

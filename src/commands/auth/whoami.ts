@@ -34,8 +34,8 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   }
   const identity: Identity = {
     profile: session.profileName,
-    baseUrl: session.value('baseUrl') ?? null,
-    username: session.value('username') ?? null,
+    baseUrl: session.get('baseUrl') ?? null,
+    username: session.get('username') ?? null,
     tokenStatus,
     tokenSource: token.source ?? null,
     tokenExpiresAt: expiresAt ?? null,

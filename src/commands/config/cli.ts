@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import type { SettingDefinition } from '../../config/setting-definition.js';
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './index.js';
 
 /** `b2bctl config get|set|list`. */
@@ -7,6 +8,12 @@ export function register(program: Command, dispatch: Dispatch): void {
   const config = program
     .command('config')
     .description('read and change profile settings (b2bctl config list shows them all)');
+  // The keys `config set --help` lists come from the settings table, imported only on the way to `config set`
+  // (commander awaits this hook before the subcommand parses, --help included): other help stays as light.
+  let keysHelp = '';
+  config.hook('preSubcommand', async (_config, subcommand) => {
+    if (subcommand.name() === 'set') keysHelp = settableKeys((await import('../../config/settings.js')).everySetting);
+  });
   config
     .command('get')
     .description("print a setting's effective value")
@@ -19,6 +26,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .description('store a setting in the profile (an empty value removes it)')
     .argument('<key>', 'setting, such as baseUrl or paths.token')
     .argument('<value>', 'new value')
+    .addHelpText('after', () => keysHelp)
     .action((key: string, value: string, _flags: unknown, command: Command) =>
       dispatch<ConfigSetOptions>(command, async () => (await import('./index.js')).runSet, { key, value }),
     );
@@ -28,4 +36,21 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((_flags: unknown, command: Command) =>
       dispatch<ConfigListOptions>(command, async () => (await import('./index.js')).runList, {}),
     );
+}
+
+/** The keys `config set` accepts, from the settings table, with what each value must look like. */
+function settableKeys(everySetting: readonly SettingDefinition[]): string {
+  const settable = everySetting.filter((definition) => !definition.secret && !definition.managed);
+  const width = Math.max(...settable.map((definition) => definition.key.length)) + 2;
+  const lines = settable.map((definition) => {
+    const byDefault = definition.defaultValue === undefined ? '' : ` (default ${definition.defaultValue})`;
+    return `  ${definition.key.padEnd(width)}${definition.parser?.expects ?? 'text'}${byDefault}`;
+  });
+  return [
+    '',
+    'Keys:',
+    ...lines,
+    '',
+    'b2bctl config list shows what each means, its value and where it comes from; login writes the token.',
+  ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { settingDefinition, settingDefinitions, problemWithSetting } from '../../config/settings.js';
+import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -22,11 +22,11 @@ interface SettingRow {
 /** Prints one setting's effective value (flag > env > profile > default), bare, for scripts. */
 export async function runGet(options: ConfigGetOptions, context: Context): Promise<void> {
   const definition = settingDefinition(options.key);
-  if (!definition) throw new UsageError(problemWithSetting(options.key, '') ?? `unknown setting "${options.key}"`);
+  if (!definition) throw new UsageError(problemWithSetting(options.key) ?? `unknown setting "${options.key}"`);
   if (definition.secret)
     throw new UsageError(`"${options.key}" is a secret and is never printed; b2bctl whoami shows its status.`);
   const session = await context.session();
-  const resolved = session.setting(options.key);
+  const resolved = session.setting(definition.key);
   if (resolved.value === undefined) {
     throw new B2bctlError(
       `"${options.key}" is not set for profile "${session.profileName}".`,
@@ -38,18 +38,9 @@ export async function runGet(options: ConfigGetOptions, context: Context): Promi
 
 /** Stores a setting in the profile (creating it); an empty value removes the setting. */
 export async function runSet(options: ConfigSetOptions, context: Context): Promise<void> {
-  const problem = problemWithSetting(options.key, options.value);
-  if (
-    problem &&
-    !(
-      options.value === '' &&
-      settingDefinition(options.key) &&
-      !settingDefinition(options.key)?.managed &&
-      !settingDefinition(options.key)?.secret
-    )
-  ) {
-    throw new UsageError(problem);
-  }
+  // An empty value removes the setting: then only the key is checked.
+  const problem = problemWithSetting(options.key, options.value === '' ? undefined : options.value);
+  if (problem) throw new UsageError(problem);
   const session = await context.session({ allowNewProfile: true });
   session.save({ [options.key]: options.value === '' ? undefined : options.value });
   context.log.info(
@@ -76,7 +67,7 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
     },
     { color: context.io.isStdoutTTY && context.globals.color },
   );
-  for (const definition of settingDefinitions) {
+  for (const definition of everySetting) {
     const resolved = session.setting(definition.key);
     const value = resolved.value === undefined ? null : definition.secret ? '(set)' : resolved.value;
     await writer.write({

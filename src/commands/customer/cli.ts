@@ -11,7 +11,8 @@ import {
 } from '../../cli/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
-import type { CustomerStatusOptions } from './status.js';
+import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
+import type { FieldType } from '../../domain/customer-fields.js';
 import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
 
@@ -30,6 +31,12 @@ type StatusFlags = ParsedInputFlags & ParsedSendFlags;
 /** `b2bctl customer validate|create|update|status|addresses`. */
 export function register(program: Command, dispatch: Dispatch): void {
   const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+  // The fields `customer update --help` lists come from the domain's field table, imported only on the way to
+  // `customer update` (commander awaits this hook before the subcommand parses, --help included).
+  let fieldsHelp = '';
+  customer.hook('preSubcommand', async (_customer, subcommand) => {
+    if (subcommand.name() === 'update') fieldsHelp = setFieldsHelp(await import('../../domain/customer-fields.js'));
+  });
   withInputOptions(
     customer
       .command('validate')
@@ -73,7 +80,8 @@ export function register(program: Command, dispatch: Dispatch): void {
           'a field to change, such as active=false or customerGroupList=Atacado|Sul (repeatable)',
           (value: string, previous: string[]) => [...previous, value],
           [] as string[],
-        ),
+        )
+        .addHelpText('after', () => fieldsHelp),
     ),
   ).action((file: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<UpdateFlags>();
@@ -91,11 +99,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
         .argument('[state]', 'active or inactive (with a document)'),
     ),
-  ).action((target: string, state: string | undefined, _flags: unknown, command: Command) => {
+  ).action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
     const flags = command.opts<StatusFlags>();
     return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-      target,
-      state,
+      ...(await statusTarget(target, state)),
       ...inputFlagsOf(flags),
       ...sendFlagsOf(flags),
     });
@@ -119,4 +126,69 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
   if (flags.document === undefined || flags.set.length === 0)
     throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
   return { document: flags.document, set: flags.set };
+}
+
+/**
+ * `customer status` takes `DOC active|inactive`, or a FILE of document,active rows. A bare document is a
+ * forgotten state, not a file to open: say what is missing and what to type instead of "file not found".
+ */
+async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
+  if (state !== undefined) return { document: target, active: await stateWord(state) };
+  if (looksLikeDocument(target))
+    throw new UsageError(
+      `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
+    );
+  return { file: target };
+}
+
+/** A CPF or CNPJ as typed (digits with . / - punctuation, or an alphanumeric CNPJ), never a file name. */
+function looksLikeDocument(text: string): boolean {
+  return /^[\d./-]*\d[\d./-]*$/.test(text) || /^[0-9A-Z]{12}\d{2}$/.test(text.replace(/[./-]/g, ''));
+}
+
+/** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
+async function stateWord(word: string): Promise<boolean> {
+  const normalized = word.toLowerCase();
+  if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
+  if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
+  // Imported here, not at the top: every customer command's --help (and the root's) would load it.
+  const { parseBoolean } = await import('../../io/input/cell-values.js');
+  const flag = parseBoolean(word);
+  if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
+  return flag;
+}
+
+const fieldTypeWords: Readonly<Record<FieldType, string>> = {
+  string: 'text',
+  boolean: 'true/false, sim/não, 1/0',
+  integer: 'whole number',
+  number: 'number',
+  list: 'names split on |, such as Atacado|Sul',
+};
+
+/** The fields `customer update --set FIELD=VALUE` takes (every field of the update route but the key), by type. */
+function setFieldsHelp({
+  customerFieldPaths,
+  customerFieldType,
+}: typeof import('../../domain/customer-fields.js')): string {
+  const byType = new Map<FieldType, string[]>();
+  for (const path of customerFieldPaths.update) {
+    const type = customerFieldType(path, 'update');
+    if (path === 'document' || type === undefined) continue;
+    byType.set(type, [...(byType.get(type) ?? []), path]);
+  }
+  const lines = [...byType].flatMap(([type, paths]) => wrapped(`${fieldTypeWords[type]}:`, paths));
+  return ['', 'Fields --set takes (FIELD=VALUE, the value read like a CSV cell of that column):', ...lines].join('\n');
+}
+
+/** `  heading a, b, c` wrapped at 80 columns, continuation lines indented under the first name. */
+function wrapped(heading: string, names: readonly string[]): string[] {
+  const lines = [`  ${heading}`];
+  for (const name of names) {
+    const last = lines.length - 1;
+    const candidate = `${lines[last]} ${name},`;
+    if (candidate.length <= 80 || lines[last] === `  ${heading}`) lines[last] = candidate;
+    else lines.push(`    ${name},`);
+  }
+  return lines.map((line, index) => (index === lines.length - 1 ? line.replace(/,$/, '') : line));
 }

@@ -4,20 +4,18 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, PlatformError, UsageError } from '../../errors.js';
+import { InputError, PlatformError } from '../../errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
-import { parseBoolean } from '../../io/input/cell-values.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerRecordKey } from './customer-input.js';
 
-export interface CustomerStatusOptions extends InputFlags, SendFlags {
-  /** A document, or a FILE with document and active columns when `state` is absent. */
-  target: string;
-  state?: string;
-}
+/** One customer by document, or every row of a FILE with document and active columns. */
+export type CustomerStatusTarget = { document: string; active: boolean } | { file: string };
+
+export type CustomerStatusOptions = CustomerStatusTarget & InputFlags & SendFlags;
 
 interface StatusChange {
   document: string;
@@ -32,9 +30,9 @@ const statusCatalogue: FieldCatalogue = {
 
 /** Activates or deactivates one customer (`DOC active|inactive`) or every customer of a FILE (`document,active`). */
 export async function run(options: CustomerStatusOptions, context: Context): Promise<void> {
-  if (options.state === undefined) return statusFromFile(options, context);
-  const active = stateWord(options.state);
-  const verdict = checkStatus({ line: 1, values: { document: options.target, active }, original: [], problems: [] });
+  if ('file' in options) return statusFromFile(options, context);
+  const { document, active } = options;
+  const verdict = checkStatus({ line: 1, values: { document, active }, original: [], problems: [] });
   if (!verdict.ok) {
     throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, {
       field: 'document',
@@ -43,25 +41,16 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   const client = await context.platform();
   try {
     const answer = await setCustomerStatus(client, verdict.value.document, active);
-    context.log.info(`Customer ${options.target} is now ${active ? 'active' : 'inactive'}.`);
+    context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
     const wantsData =
       context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
     if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer))
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(options.target);
+    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document);
     throw error;
   }
-}
-
-function stateWord(word: string): boolean {
-  const normalized = word.toLowerCase();
-  if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
-  if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
-  const flag = parseBoolean(word);
-  if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
-  return flag;
 }
 
 function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
@@ -77,12 +66,12 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
   return { ok: true, value: { document: String(record.values.document), active: record.values.active } };
 }
 
-async function statusFromFile(options: CustomerStatusOptions, context: Context): Promise<void> {
+async function statusFromFile(options: { file: string } & InputFlags & SendFlags, context: Context): Promise<void> {
   await runBulkJob<StatusChange>(
     {
       name: 'customer status',
       unit: 'customers',
-      file: options.target,
+      file: options.file,
       flags: options,
       catalogue: statusCatalogue,
       newChecker: () =>

@@ -21,7 +21,7 @@ export async function probeToken(
   nowMs: number,
 ): Promise<{ finding: Finding; token: string | undefined }> {
   const route = tokenRoute(session);
-  const username = session.value('username');
+  const username = session.get('username');
   const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
@@ -97,7 +97,7 @@ function cachedToken(session: Session, nowMs: number): Finding {
   const check = 'token (cached)';
   const profile = session.profile;
   const expiresAt = profile.tokenExpiresAt;
-  if (!session.value('token'))
+  if (!session.get('token'))
     return {
       check,
       result: 'fail',
@@ -115,7 +115,7 @@ function cachedToken(session: Session, nowMs: number): Finding {
 }
 
 function cachedTokenValue(session: Session, nowMs: number): string | undefined {
-  return cachedToken(session, nowMs).result === 'ok' ? session.value('token') : undefined;
+  return cachedToken(session, nowMs).result === 'ok' ? session.get('token') : undefined;
 }
 
 export interface ListingProbe {

@@ -20,7 +20,7 @@ const checkTimeoutMs = 10_000;
  */
 export async function run(options: DoctorOptions, context: Context): Promise<void> {
   const session = await context.session();
-  const baseUrl = session.value('baseUrl');
+  const baseUrl = session.get('baseUrl');
   if (!baseUrl)
     throw new UsageError(
       `No base URL for profile "${session.profileName}": pass --base-url URL or run b2bctl login first.`,
@@ -48,15 +48,15 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
           http,
           token,
           {
-            path: session.value('paths.sellers') ?? '',
+            path: session.get('paths.sellers'),
             query: { limit: 1 },
             itemsSetting: 'answers.sellers.items',
             pathSetting: 'paths.sellers',
           },
-          session.value('answers.sellers.items'),
+          session.get('answers.sellers.items'),
         ),
         await probeListing(http, token, {
-          path: session.value('paths.orders') ?? '',
+          path: session.get('paths.orders'),
           query: { limit: 1 },
           pathSetting: 'paths.orders',
         }),

@@ -50,8 +50,8 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   const store = await context.profiles();
   const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
   const settings = {
-    lookbackMs: Number(session.value('orders.lookback') ?? 300) * 1000,
-    lagMs: Math.min(5, Number(session.value('orders.lag') ?? 2)) * 1000,
+    lookbackMs: session.get('orders.lookback'),
+    lagMs: session.get('orders.lag'),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   planWindow(options, context.clock.now(), readCursor(cursorPath, session.profileName), settings);

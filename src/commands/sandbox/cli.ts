@@ -3,28 +3,9 @@ import type { Dispatch } from '../../cli/command-group.js';
 import { fraction, httpUrl, wholeNumber } from '../../cli/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
-interface SandboxFlags {
-  host: string;
-  port: number;
-  username?: string;
-  tokenTtl?: number;
-  latency?: number;
-  failRate?: number;
-  resetRate?: number;
-  rateLimit?: number;
-  seed?: string;
-  settings?: string;
-  generatedSkus?: number;
-  stockSchema?: string;
-  orderChurn?: number;
-  orders?: number;
-  webhookUrl?: string;
-  webhookStyle: 'basic' | 'body' | 'headers';
-  webhookClientId?: string;
-  webhookTokenPath: string;
-  dialect?: string;
-  clockOffset?: number;
-}
+/** What commander parses: the verb's own options, the flags with a default always present. */
+type SandboxFlags = SandboxCommandOptions &
+  Required<Pick<SandboxCommandOptions, 'host' | 'port' | 'webhookStyle' | 'webhookTokenPath'>>;
 
 /** `b2bctl sandbox`: the local platform simulator. */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -68,29 +49,12 @@ export function register(program: Command, dispatch: Dispatch): void {
       'how to answer what the platform document does not show: default, spring, legacy, gateway',
     )
     .option('--clock-offset <seconds>', "seconds its clock (the Date header) is ahead of this machine's", Number)
-    .action((_flags: unknown, command: Command) => {
-      const flags = command.opts<SandboxFlags>();
-      return dispatch<SandboxCommandOptions>(command, async () => (await import('./run.js')).run, {
-        host: flags.host,
-        port: flags.port,
-        username: flags.username,
-        tokenTtl: flags.tokenTtl,
-        latency: flags.latency,
-        failRate: flags.failRate,
-        resetRate: flags.resetRate,
-        rateLimit: flags.rateLimit,
-        seed: flags.seed,
-        settings: flags.settings,
-        generatedSkus: flags.generatedSkus,
-        stockSchema: flags.stockSchema,
-        orderChurn: flags.orderChurn,
-        orders: flags.orders,
-        webhookUrl: flags.webhookUrl,
-        webhookStyle: flags.webhookStyle,
-        webhookClientId: flags.webhookClientId,
-        webhookTokenPath: flags.webhookTokenPath,
-        dialect: flags.dialect,
-        clockOffset: flags.clockOffset,
-      });
-    });
+    // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
+    .action((_flags: unknown, command: Command) =>
+      dispatch<SandboxCommandOptions>(
+        command,
+        async () => (await import('./run.js')).run,
+        command.opts<SandboxFlags>(),
+      ),
+    );
 }

@@ -34,10 +34,10 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   const loadSchema = () =>
     options.schema
       ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-      : loadStockSchema(session.value('stock.schema'), 'the stock.schema setting');
+      : loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
   if (!options.resume) loadSchema();
   let schema: StockSchema | undefined;
-  const threshold = Number(session.value('stock.autoThreshold'));
+  const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
   let warnedUnitemised = false;
   const warnUnitemisedOnce = () => {

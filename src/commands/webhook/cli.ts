@@ -85,42 +85,31 @@ export function register(program: Command, dispatch: Dispatch): void {
       }),
     );
 
-  webhook
-    .command('inbox')
-    .description('list the stored events, oldest first')
-    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
-    .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
-    .option('--since <iso>', 'only events received at or after this time', isoTime)
-    .action((options: Record<string, unknown>, command: Command) =>
-      dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, {
-        inbox: options.inbox as string | undefined,
-        kind: options.kind as WebhookKind | undefined,
-        since: options.since as string | undefined,
-      }),
-    );
+  withInboxSelection(webhook.command('inbox').description('list the stored events, oldest first')).action(
+    (_flags: unknown, command: Command) =>
+      dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),
+  );
 
-  webhook
-    .command('replay')
-    .description('re-deliver stored events, in order, to a URL or a command')
-    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
-    .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
-    .option('--since <iso>', 'only events received at or after this time', isoTime)
+  withInboxSelection(webhook.command('replay').description('re-deliver stored events, in order, to a URL or a command'))
     .option('--to <url>', 'POST each event (its inbox record) to this URL', httpUrl)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
-    .action((options: Record<string, unknown>, command: Command) => {
+    .action((_flags: unknown, command: Command) => {
+      // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
+      const options = command.opts<ReplayOptions>();
       if ((options.to === undefined) === (options.exec === undefined)) {
         command.error('error: give exactly one of --to URL or --exec COMMAND.', { exitCode: 2 });
       }
-      return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, {
-        inbox: options.inbox as string | undefined,
-        kind: options.kind as WebhookKind | undefined,
-        since: options.since as string | undefined,
-        to: options.to as string | undefined,
-        exec: options.exec as string | undefined,
-        attempts: options.attempts as number,
-      });
+      return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, options);
     });
+}
+
+/** `--inbox`, `--kind`, `--since`: which stored events `inbox` lists and `replay` re-delivers. */
+function withInboxSelection(command: Command): Command {
+  return command
+    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
+    .option('--since <iso>', 'only events received at or after this time', isoTime);
 }
 
 function kindArgument(value: string): WebhookKind {

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import type { Session } from '../../config/session.js';
+import type { SettingKey, SettingValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../errors.js';
 
@@ -33,12 +35,19 @@ export async function webhookClientSecret(context: Context, secretFileFlag: stri
   return secret;
 }
 
-/** A profile setting's value, or undefined when it is unset or no profile can be opened. */
-export async function profileSetting(context: Context, key: string): Promise<string | undefined> {
+/**
+ * A setting's value, or undefined when it is unset or no profile can be opened (the receiver runs without one);
+ * a bad value is still a usage error naming it.
+ */
+export async function profileSetting<Key extends SettingKey>(
+  context: Context,
+  key: Key,
+): Promise<SettingValue<Key> | undefined> {
+  let session: Session;
   try {
-    const session = await context.session();
-    return session.setting(key).value || undefined;
+    session = await context.session();
   } catch {
     return undefined;
   }
+  return session.get(key);
 }

@@ -1,14 +1,10 @@
 import type { Context } from '../../context.js';
-import type { WebhookKind } from '../../domain/webhook-events.js';
 import { PartialFailureError } from '../../errors.js';
 import { execCommand, type EventConsumer, forwardTo } from '../../webhook/hand-off.js';
-import { requireInbox, storedEvents } from './inbox.js';
+import { type InboxOptions, requireInbox, storedEvents } from './inbox.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 
-export interface ReplayOptions {
-  inbox?: string;
-  kind?: WebhookKind;
-  since?: string;
+export interface ReplayOptions extends InboxOptions {
   to?: string;
   exec?: string;
   /** Tries of each event before it counts as failed. */

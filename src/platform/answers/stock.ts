@@ -1,4 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
+import { dotPath } from '../../config/setting-parsers.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
@@ -7,21 +8,25 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
  * without itemising it), never failed.
  */
-export const stockAnswerSettings: readonly SettingDefinition[] = [
+export const stockAnswerSettings = [
   {
     key: 'answers.stockBatch.results',
+    parser: dotPath,
     description:
-      'Where the stock batch answer holds its per-item results (dot path; default: the body itself, results, items, data, …)',
+      'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
   },
   {
     key: 'answers.stockBatch.status',
-    description: 'The per-item field saying applied or rejected (default: status, result, success, applied, ok, …)',
+    parser: dotPath,
+    description:
+      'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
   },
   {
     key: 'answers.stockQueue.id',
-    description: "Where the stock queue route's 202 holds the batch id (dot path; default: batchId, id, jobId, …)",
+    parser: dotPath,
+    description: "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
   },
-];
+] as const satisfies readonly SettingDefinition[];
 
 export const recognisedResultPaths = ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items'] as const;
 const recognisedStatusFields = ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error'];

@@ -1,4 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
+import { dotPath } from '../../config/setting-parsers.js';
 import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
 
 /**
@@ -6,18 +7,20 @@ import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
  * `{"access_token","expires_in"}`, other platforms say `accessToken`/`token` and `expiresIn`, some
  * nest them under `data`. Absent lifetime means the document's 12 hours.
  */
-export const tokenAnswerSettings: readonly SettingDefinition[] = [
+export const tokenAnswerSettings = [
   {
     key: 'answers.token.accessToken',
+    parser: dotPath,
     description:
-      'Where the token route answer holds the token (dot path; default: access_token, accessToken, token, …)',
+      'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
   },
   {
     key: 'answers.token.expiresIn',
+    parser: dotPath,
     description:
-      'Where the token route answer holds its lifetime in seconds (dot path; default: expires_in, expiresIn)',
+      'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
   },
-];
+] as const satisfies readonly SettingDefinition[];
 
 export const recognisedTokenPaths = [
   'access_token',

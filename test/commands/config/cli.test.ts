@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/config/cli.js';
-import { parseWithGroup } from '../../support/parse-group.js';
+import { everySetting } from '../../../src/config/settings.js';
+import { helpWithGroup, parseWithGroup } from '../../support/parse-group.js';
 
 describe('config cli', () => {
   it.each([
@@ -17,5 +18,15 @@ describe('config cli', () => {
     [['config', 'set', 'baseUrl'], "missing required argument 'value'"],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+
+  it('config set --help lists every key it accepts, from the settings table, and none that login writes', async () => {
+    const help = await helpWithGroup(register, ['config', 'set', '--help']);
+    const listed = [...help.matchAll(/^ {2}([\w.]+) {2,}(.+)$/gm)].map((match) => match[1]);
+    const settable = everySetting.filter((definition) => !definition.secret && !definition.managed);
+    expect(listed).toEqual(['key', 'value', ...settable.map((definition) => definition.key)]);
+    expect(help).toContain('  auth.style                  json, form, basic (default json)\n');
+    expect(help).toContain('  http.timeout                milliseconds (or 30s, 5m or 1h) (default 30000)\n');
+    expect(listed).not.toContain('token');
   });
 });

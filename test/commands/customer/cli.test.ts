@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/customer/cli.js';
-import { defaultInputFlags, defaultSendFlags, parseWithGroup } from '../../support/parse-group.js';
+import { customerFieldPaths } from '../../../src/domain/customer-fields.js';
+import { defaultInputFlags, defaultSendFlags, helpWithGroup, parseWithGroup } from '../../support/parse-group.js';
 
 describe('customer cli', () => {
   it.each([
@@ -26,12 +27,22 @@ describe('customer cli', () => {
     ],
     [
       ['customer', 'status', '12345678909', 'inactive'],
-      { target: '12345678909', state: 'inactive', ...defaultInputFlags, ...defaultSendFlags },
+      { document: '12345678909', active: false, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', '10.314.187/0001-51', 'ativo'],
+      { document: '10.314.187/0001-51', active: true, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', '12345678909', 'sim'],
+      { document: '12345678909', active: true, ...defaultInputFlags, ...defaultSendFlags },
     ],
     [
       ['customer', 'status', 's.csv', '--skip-invalid'],
-      { target: 's.csv', state: undefined, ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
+      { file: 's.csv', ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
     ],
+    [['customer', 'status', '-'], { file: '-', ...defaultInputFlags, ...defaultSendFlags }],
+    [['customer', 'status', '2024-status'], { file: '2024-status', ...defaultInputFlags, ...defaultSendFlags }],
     [['customer', 'addresses', '12345678909'], { document: '12345678909' }],
   ])('%j hands %j', async (argv, expected) => {
     expect(await parseWithGroup(register, argv)).toEqual(expected);
@@ -41,6 +52,19 @@ describe('customer cli', () => {
     [['customer', 'create'], "missing required argument 'file'"],
     [['customer', 'status'], "missing required argument 'doc-or-file'"],
     [['customer', 'addresses'], "missing required argument 'doc'"],
+    [
+      ['customer', 'status', '12345678909'],
+      'customer status 12345678909: the state is missing; type b2bctl customer status 12345678909 active (or inactive).',
+    ],
+    [
+      ['customer', 'status', '10.314.187/0001-51'],
+      'customer status 10.314.187/0001-51: the state is missing; type b2bctl customer status 10.314.187/0001-51 active (or inactive).',
+    ],
+    [
+      ['customer', 'status', '12.ABC.345/01DE-35'],
+      'customer status 12.ABC.345/01DE-35: the state is missing; type b2bctl customer status 12.ABC.345/01DE-35 active (or inactive).',
+    ],
+    [['customer', 'status', '12345678909', 'maybe'], 'The state must be active or inactive, not "maybe".'],
     [['customer', 'create', 'c.csv', '--retries', '-1'], 'expected a whole number (0 or more).'],
     [['customer', 'update', 'u.csv', '--keep-reports', '0'], 'expected a whole number of at least 1.'],
     [
@@ -59,5 +83,18 @@ describe('customer cli', () => {
     ],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+
+  it("customer update --help lists every field --set takes: the update route's fields but the document", async () => {
+    const help = await helpWithGroup(register, ['customer', 'update', '--help']);
+    const fieldsPart = help.slice(help.indexOf('Fields --set takes'));
+    const listed = fieldsPart
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => line.replace(/^ {2}[^:]+: /, '').split(','))
+      .map((name) => name.trim())
+      .filter(Boolean);
+    expect(listed.toSorted()).toEqual(customerFieldPaths.update.filter((path) => path !== 'document').toSorted());
+    expect(fieldsPart).toContain('  true/false, sim/não, 1/0: paysIcms,');
   });
 });

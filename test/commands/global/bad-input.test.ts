@@ -111,7 +111,7 @@ describe('base URL', () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `${tokenFlagWarning}error: Base URL "ftp://files.example" (from env) is not an http:// or https:// URL.\n`,
+      `${tokenFlagWarning}error: Setting "baseUrl" must be an http:// or https:// URL, not "ftp://files.example" (from B2BCTL_BASE_URL).\n`,
     );
   });
 

@@ -114,4 +114,21 @@ describe('webhook cli', () => {
       attempts: 3,
     });
   });
+
+  it('inbox and replay share --inbox, --kind and --since, every flag handed on under its option name', async () => {
+    const selection = ['--inbox', 'in', '--kind', 'orders', '--since', '2026-11-23T00:00:00Z'];
+    expect((await parse(['inbox', ...selection])).options).toEqual({
+      inbox: 'in',
+      kind: 'orders',
+      since: '2026-11-23T00:00:00Z',
+    });
+    expect((await parse(['replay', ...selection, '--to', 'http://r:1', '--attempts', '5'])).options).toEqual({
+      inbox: 'in',
+      kind: 'orders',
+      since: '2026-11-23T00:00:00Z',
+      to: 'http://r:1',
+      exec: undefined,
+      attempts: 5,
+    });
+  });
 });

@@ -170,17 +170,26 @@ describe('Session.requireBaseUrl', () => {
     {
       value: 'ftp://example.com',
       source: 'env',
-      expected: 'Base URL "ftp://example.com" (from env) is not an http:// or https:// URL.',
+      expected: 'Setting "baseUrl" must be an http:// or https:// URL, not "ftp://example.com" (from B2BCTL_BASE_URL).',
     },
     {
       value: 'store.example.com',
       source: 'flag',
-      expected: 'Base URL "store.example.com" (from flag) is not an http:// or https:// URL.',
+      expected:
+        'Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag).',
+    },
+    {
+      value: 'mailto:erp@example.com',
+      source: 'profile',
+      expected:
+        'Setting "baseUrl" must be an http:// or https:// URL, not "mailto:erp@example.com" (from profile "prod"; change it with b2bctl config set baseUrl VALUE --profile prod).',
     },
   ])('rejects $value', ({ value, source, expected }) => {
     const flags = source === 'flag' ? { baseUrl: value } : {};
     const env = source === 'env' ? { B2BCTL_BASE_URL: value } : {};
-    const error = thrownBy(() => openSession({ store, profileFlag: undefined, flags, env }).requireBaseUrl());
+    if (source === 'profile') store.update('prod', { baseUrl: value });
+    const profileFlag = source === 'profile' ? 'prod' : undefined;
+    const error = thrownBy(() => openSession({ store, profileFlag, flags, env }).requireBaseUrl());
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(expected);
   });

@@ -1,0 +1,95 @@
+import type { ParsedSetting, SettingParser } from './setting-definition.js';
+
+/**
+ * The parsers of the settings table: each turns a setting's text into its typed value, or says what is wrong in
+ * words that follow the key (`"http.retries" must be a whole number, not "three"`). Pure.
+ */
+
+const valid = <Value>(value: Value): ParsedSetting<Value> => ({ ok: true, value });
+const invalid = (problem: string): ParsedSetting<never> => ({ ok: false, problem });
+
+/** A whole number from `minimum` up, such as a retry count or a list index. */
+export function wholeNumber(minimum = 0): SettingParser<number> {
+  return {
+    expects: minimum === 0 ? 'whole number' : `whole number of at least ${minimum}`,
+    parse: (text) =>
+      /^\d+$/.test(text) && Number(text) >= minimum && Number.isSafeInteger(Number(text))
+        ? valid(Number(text))
+        : invalid(minimum === 0 ? 'must be a whole number' : `must be a whole number of at least ${minimum}`),
+  };
+}
+
+const millisecondsPer = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+type TimeUnit = keyof typeof millisecondsPer;
+
+/**
+ * A length of time in milliseconds: a bare whole number counts in `unit` (as the setting always has, so old
+ * profiles keep their meaning), or carries its own unit: `500ms`, `30s`, `5m`, `1h`. `max` is in `unit` too.
+ */
+export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> {
+  const name = unit === 'ms' ? 'milliseconds' : 'seconds';
+  const range = max === undefined ? '' : ` from 0 to ${max}`;
+  const examples = max === undefined ? '30s, 5m or 1h' : `${Math.min(2, max)}s or ${max * 300}ms`;
+  const problem = `must be a whole number of ${name}${range} (or a time such as ${examples})`;
+  return {
+    expects: `${name}${range} (or ${examples})`,
+    parse: (text) => {
+      const match = /^(\d+)(ms|s|m|h)?$/.exec(text);
+      if (!match) return invalid(problem);
+      const milliseconds = Number(match[1]) * millisecondsPer[(match[2] ?? unit) as TimeUnit];
+      if (!Number.isSafeInteger(milliseconds)) return invalid(problem);
+      if (max !== undefined && milliseconds > max * millisecondsPer[unit]) return invalid(problem);
+      return valid(milliseconds);
+    },
+  };
+}
+
+/** An absolute http:// or https:// URL, kept as written (base URLs are normalised where they are compared). */
+export const httpUrl: SettingParser<string> = {
+  expects: 'http:// or https:// URL',
+  parse: (text) => {
+    try {
+      const url = new URL(text);
+      return url.protocol === 'http:' || url.protocol === 'https:'
+        ? valid(text)
+        : invalid('must be an http:// or https:// URL');
+    } catch {
+      return invalid('must be an absolute URL such as https://store.example.com');
+    }
+  },
+};
+
+/** One of a few words, typed as their union. */
+export function oneOf<const Word extends string>(words: readonly Word[]): SettingParser<Word> {
+  return {
+    expects: words.join(', '),
+    parse: (text) =>
+      (words as readonly string[]).includes(text) ? valid(text as Word) : invalid(`must be one of ${words.join(', ')}`),
+  };
+}
+
+/** A route on the platform or the receiver: a path from the root, `:name` marking a parameter. */
+export const routePath: SettingParser<string> = {
+  expects: 'path starting with /',
+  parse: (text) => (text.startsWith('/') ? valid(text) : invalid('must start with /')),
+};
+
+/** Where an answer holds a value: a dot path such as `data.items` (`0` for a list item). */
+export const dotPath: SettingParser<string> = {
+  expects: 'dot path such as data.items',
+  parse: (text) =>
+    /^[^.\s]+(\.[^.\s]+)*$/.test(text) ? valid(text) : invalid('must be a dot path such as data.items'),
+};
+
+/** A file or folder on this machine, as written (relative to where b2bctl runs). */
+export const localPath: SettingParser<string> = {
+  expects: 'path on this machine',
+  parse: (text) =>
+    text.trim() === text && text !== '' ? valid(text) : invalid('must be a path without spaces around it'),
+};
+
+/** An instant as b2bctl writes it (ISO-8601). */
+export const isoInstant: SettingParser<string> = {
+  expects: 'ISO-8601 time',
+  parse: (text) => (Number.isNaN(Date.parse(text)) ? invalid('must be an ISO-8601 time') : valid(text)),
+};
