@@ -17,7 +17,7 @@ const write = (document: string) => `PUT /v1/customer/updateStatus/${document}/f
 function fileOf(document: string): { folder: string; options: CustomerStatusOptions } {
   const folder = temporaryFolder();
   writeFileSync(join(folder, 'states.csv'), `document,active\n${document},false\n`);
-  return { folder, options: { target: join(folder, 'states.csv'), ...sending } };
+  return { folder, options: { file: join(folder, 'states.csv'), ...sending } };
 }
 
 describe('customer status DOC inactive: each platform answer', () => {
@@ -49,7 +49,7 @@ describe('customer status DOC inactive: each platform answer', () => {
   ])('%s', async (fault, document, code, requests, lastLine) => {
     const { test, seen, fixture } = await bench(fault);
     expect({
-      code: await test.run(status, { target: document, state: 'inactive', ...sending }),
+      code: await test.run(status, { document, active: false, ...sending }),
       requests: seen(),
     }).toEqual({
       code,
