@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
+import { countOf } from '../lib/plural.js';
 import { createProgress, type Progress } from './progress.js';
 import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
 
@@ -133,9 +134,7 @@ export class RunLedger {
   filesSummary(): string[] {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0)
-      lines.push(
-        `errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`,
-      );
+      lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
     return lines;
   }
 }
