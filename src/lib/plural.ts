@@ -4,7 +4,7 @@
 export function singularOf(plural: string): string {
   if (/ies$/.test(plural)) return plural.replace(/ies$/, 'y');
   if (/(ss|sh|ch|x)es$/.test(plural)) return plural.replace(/es$/, '');
-  if (/[^s]s$/.test(plural)) return plural.slice(0, -1);
+  if (/[^su]s$/.test(plural)) return plural.slice(0, -1);
   return plural;
 }
 
