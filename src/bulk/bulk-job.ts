@@ -16,7 +16,7 @@ import {
 import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
-import { openCommandInput } from './command-input.js';
+import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { InputFlags, SendFlags } from './flags.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { Pacer } from '../platform/pacer.js';
@@ -112,6 +112,7 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing.
+    if (job.file === '-') announceTerminalStdin(context);
     spooled =
       job.file === '-'
         ? await spoolStdin(context.io.stdin)
