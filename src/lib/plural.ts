@@ -2,7 +2,7 @@
 
 /** The singular of an English plural noun as b2bctl uses them: records, items, retries, addresses, sales reps. */
 export function singularOf(plural: string): string {
-  if (/ies$/.test(plural)) return plural.replace(/ies$/, 'y');
+  if (plural.endsWith('ies')) return `${plural.slice(0, -3)}y`;
   if (/(ss|sh|ch|x)es$/.test(plural)) return plural.replace(/es$/, '');
   if (/[^su]s$/.test(plural)) return plural.slice(0, -1);
   return plural;
