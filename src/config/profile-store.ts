@@ -40,6 +40,15 @@ export class ProfileStore {
     return profile;
   }
 
+  /** Opens (creating) the config folder and file now, so a command that will save learns before its work that it cannot. */
+  checkWritable(): void {
+    try {
+      this.open();
+    } catch (error) {
+      throw this.explain(error);
+    }
+  }
+
   private profiles(): Record<string, ProfileData> {
     // Reading never creates anything: a cron user with only environment settings needs no config folder.
     if (!this.conf && !existsSync(this.file)) return {};
@@ -97,6 +106,14 @@ export class ProfileStore {
       );
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    // mkdir of a path held by a file says EEXIST; a path through a file says ENOTDIR.
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      return new ConfigError(
+        `The config folder ${this.directory} cannot be a folder: a file is in the way on that path (${code}). Point B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) at a folder this user can write, or move that file.`,
+        this.file,
+        { cause: error },
+      );
+    }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
         `Cannot use the config folder ${this.directory} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,

@@ -19,6 +19,8 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     throw new UsageError('Use only one of --password-stdin, --token and --token-stdin.');
   }
   const session = await context.session({ allowNewProfile: true });
+  // Before the password is asked for and a token issued: a config folder that cannot hold it fails first.
+  (await context.profiles()).checkWritable();
   const baseUrl =
     session.value('baseUrl') ??
     (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
 import { restoreFormula } from '../output/csv-format.js';
-import { inputName, openBytes, peekBytes } from './byte-source.js';
+import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
@@ -89,7 +89,11 @@ const sniffBytes = 64 * 1024;
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = options.displayName ?? inputName(options.path);
-  const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
+  const bytes = await openBytes(options.path, options.stdin);
+  // A file that opens but cannot be read (a failing disk, /proc, a revoked network share) fails here, at its first bytes.
+  const peeked = await peekBytes(bytes, sniffBytes).catch((error: unknown) => {
+    throw unreadableInput(options.path, error);
+  });
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
   if (head.length === 0)
