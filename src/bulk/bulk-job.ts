@@ -332,8 +332,17 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
   // The summary is printed even with --quiet: a cron log shows a good night as one line, not nothing.
-  log.warn(
+  log.notice(
     `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+    {
+      command: job.name,
+      outcomes: Object.fromEntries(job.outcomes.map((outcome) => [outcome, ledger.count(outcome)])),
+      requests: stats.requests,
+      retries: stats.retries,
+      throttled: stats.throttled,
+      seconds: Number(seconds.toFixed(1)),
+      report: ledger.report.path,
+    },
   );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
   // Not after a resume: its report carries an old stamp and would count among the old runs.

@@ -75,7 +75,11 @@ export class RunLedger {
       () => report.close(),
     );
     const progress = await createProgress({
-      io: options.context.io,
+      // A bar is for a person's terminal; JSON log lines are for a shipper, which wants the periodic progress lines.
+      io:
+        options.context.globals.logFormat === 'json'
+          ? { ...options.context.io, isStderrTTY: false }
+          : options.context.io,
       clock: options.context.clock,
       quiet: options.context.globals.quiet,
       unit: options.unit,

@@ -1,6 +1,8 @@
 import { type Command, CommanderError } from 'commander';
 import type { Context, IOStreams } from '../context.js';
 import type { ExitCode } from '../errors.js';
+import { systemClock } from '../clock.js';
+import { createLogger, type Logger, logFormatInArgv } from '../io/output/logger.js';
 import type { CommandRunner } from './command-group.js';
 import { buildProgram, globalsOf } from './program.js';
 
@@ -26,6 +28,17 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const interrupt = interruptOnSignals();
+  // For what is written before (or without) a command's context: commander's usage errors, a failed start.
+  let fallbackLogger: Logger | undefined;
+  const fallbackLog = (): Logger =>
+    (fallbackLogger ??= createLogger({
+      stderr: io.stderr,
+      isStderrTTY: io.isStderrTTY,
+      clock: systemClock,
+      format: logFormatInArgv(process.argv, process.env),
+      quiet: false,
+      verbose,
+    }));
   let context: Context | undefined;
   let verbose = process.argv.includes('--verbose');
 
@@ -44,7 +57,8 @@ async function main(): Promise<void> {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest.
+      writeErr: (text) => fallbackLog().error(text.replace(/\n$/, '')),
     });
     for (const subcommand of command.commands) configure(subcommand);
   };
@@ -60,7 +74,7 @@ async function main(): Promise<void> {
     } else {
       // Loaded only on failure: `--help` should not pay for the error table.
       const { describeError, exitCodeOf } = await import('../errors.js');
-      io.stderr.write(`${describeError(error, verbose)}\n`);
+      (context?.log ?? fallbackLog()).error(describeError(error, verbose));
       process.exitCode = exitCodeOf(error);
     }
   } finally {

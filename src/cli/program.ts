@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
 import type { GlobalOptions } from '../context.js';
+import { UsageError } from '../errors.js';
+import { type LogFormat, logFormats } from '../io/output/logger.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
 
@@ -13,6 +15,7 @@ interface GlobalFlags {
   verbose?: true;
   color: boolean;
   input: boolean;
+  logFormat?: LogFormat;
 }
 
 /**
@@ -41,6 +44,13 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail with the flag to use instead')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'stderr lines: text (ISO-8601 time first when not a terminal), plain (never a time), or json, one object per line (env B2BCTL_LOG_FORMAT)',
+      )
+        .choices(logFormats),
+    )
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true });
 
@@ -68,7 +78,15 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     verbose: flags.verbose === true,
     color: flags.color !== false && !env.NO_COLOR,
     input: flags.input !== false,
+    logFormat: flags.logFormat ?? logFormatFromEnv(env.B2BCTL_LOG_FORMAT),
   };
+}
+
+/** B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`); the CLI's default is text. */
+function logFormatFromEnv(value: string | undefined): LogFormat {
+  if (value === undefined || value === '') return 'text';
+  if ((logFormats as readonly string[]).includes(value)) return value as LogFormat;
+  throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
 }
 
 /** Each word of the command line and the room that registers it, imported only when named (or for root help). */
@@ -86,7 +104,7 @@ const commandGroups = {
   doctor: () => import('../commands/doctor/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;
 type CommandGroup = keyof typeof commandGroups;
-const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);
+const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output', '--log-format']);
 
 /** The command group an argv names (`b2bctl --profile prod sellers list` → sellers), if it is one of ours. */
 export function commandGroupIn(argv: readonly string[]): CommandGroup | undefined {

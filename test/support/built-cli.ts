@@ -40,6 +40,7 @@ export function runBuiltCli(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       NO_COLOR: '1',
+      B2BCTL_LOG_FORMAT: 'plain',
       B2BCTL_CONFIG_DIR: join(scratchFolder(), 'config'),
       ...options.env,
     },
