@@ -48,8 +48,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       new Option(
         '--log-format <format>',
         'stderr lines: text (ISO-8601 time first when not a terminal), plain (never a time), or json, one object per line (env B2BCTL_LOG_FORMAT)',
-      )
-        .choices(logFormats),
+      ).choices(logFormats),
     )
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true });
@@ -58,7 +57,13 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   const words = argv.slice(2);
   const versionOnly =
     words.every((word) => word.startsWith('-')) && words.some((word) => word === '-V' || word === '--version');
-  const modules = versionOnly ? [] : named === undefined ? Object.values(commandGroups) : [commandGroups[named]];
+  const modules = versionOnly
+    ? []
+    : named === undefined
+      ? Object.values(commandGroups)
+      : named === '__complete'
+        ? groupsToComplete(argv)
+        : [commandGroups[named]];
   // Several words share one room (login, logout and whoami): each room registers once.
   for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
@@ -102,9 +107,22 @@ const commandGroups = {
   orders: () => import('../commands/orders/cli.js'),
   webhook: () => import('../commands/webhook/cli.js'),
   doctor: () => import('../commands/doctor/cli.js'),
+  completion: () => import('../commands/completion/cli.js'),
+  __complete: () => import('../commands/completion/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;
 type CommandGroup = keyof typeof commandGroups;
 const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output', '--log-format']);
+
+/**
+ * `b2bctl __complete -- WORDS...` completes against the tree the words name: the group of the first whole word
+ * (a TAB inside `customer cre` needs only the customer group), or every group while that word is being typed.
+ */
+function groupsToComplete(argv: readonly string[]): (() => Promise<CommandGroupModule>)[] {
+  const separator = argv.indexOf('--');
+  const words = separator < 0 ? [] : argv.slice(separator + 1);
+  const group = commandGroupIn(['node', 'b2bctl', ...words.slice(0, -1)]);
+  return group === undefined ? Object.values(commandGroups) : [commandGroups.__complete, commandGroups[group]];
+}
 
 /** The command group an argv names (`b2bctl --profile prod sellers list` → sellers), if it is one of ours. */
 export function commandGroupIn(argv: readonly string[]): CommandGroup | undefined {

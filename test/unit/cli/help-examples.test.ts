@@ -15,8 +15,16 @@ function pathOf(command: Command): string {
   return names.join(' ');
 }
 
+/** The subcommands a user is shown (the hidden __complete of the completion scripts is not one). */
+function shown(command: Command): Command[] {
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((subcommand) => command.commands.includes(subcommand));
+}
+
 function leaves(command: Command): Command[] {
-  return command.commands.length === 0 ? [command] : command.commands.flatMap(leaves);
+  return command.commands.length === 0 ? [command] : shown(command).flatMap(leaves);
 }
 
 function everyCommand(command: Command): Command[] {
