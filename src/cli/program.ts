@@ -121,7 +121,7 @@ function groupsToComplete(argv: readonly string[]): (() => Promise<CommandGroupM
   const separator = argv.indexOf('--');
   const words = separator < 0 ? [] : argv.slice(separator + 1);
   const group = commandGroupIn(['node', 'b2bctl', ...words.slice(0, -1)]);
-  return group === undefined ? Object.values(commandGroups) : [commandGroups.__complete, commandGroups[group]];
+  return group === undefined ? Object.values(commandGroups) : [commandGroups.completion, commandGroups[group]];
 }
 
 /** The command group an argv names (`b2bctl --profile prod sellers list` → sellers), if it is one of ours. */

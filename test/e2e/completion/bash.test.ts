@@ -11,20 +11,23 @@ import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../
 let script: string;
 let configDir: string;
 
+/** Setup fails loudly: a missing script or profile would make every case below fail for the wrong reason. */
+async function succeeded(run: ReturnType<typeof runBuiltCli>): Promise<string> {
+  const result = await run;
+  if (result.code !== 0) throw new Error(`setup failed (exit ${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
 beforeAll(async () => {
-  const generated = await runBuiltCli(['completion', 'bash']);
-  expect(generated.code).toBe(0);
   script = join(scratchFolder(), 'b2bctl.bash');
-  writeFileSync(script, generated.stdout);
+  writeFileSync(script, await succeeded(runBuiltCli(['completion', 'bash'])));
   configDir = join(scratchFolder(), 'config');
   for (const profile of ['lat', 'prod'])
-    expect(
-      (
-        await runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
-          env: { B2BCTL_CONFIG_DIR: configDir },
-        })
-      ).code,
-    ).toBe(0);
+    await succeeded(
+      runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
+        env: { B2BCTL_CONFIG_DIR: configDir },
+      }),
+    );
 });
 afterAll(removeBuiltCliFolders);
 
