@@ -49,8 +49,11 @@ export class Session {
       const url = new URL(baseUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     } catch {
+      // `store.example.com` or `localhost:8787`: the scheme was left out, and the fix is plain.
+      const withoutScheme = !baseUrl.includes('://');
+      const local = /^(?:localhost|127\.|\[::1\])/i.test(baseUrl);
       throw new UsageError(
-        `Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.`,
+        `Base URL "${baseUrl}" (from ${this.setting('baseUrl').source}) is not an http:// or https:// URL.${withoutScheme ? ` It has no scheme: did you mean ${local ? 'http' : 'https'}://${baseUrl}?` : ''}`,
       );
     }
     return normalizeBaseUrl(baseUrl);

@@ -90,7 +90,7 @@ describe('a header without the SKU column', () => {
     const { dir, run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'push', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
     );
     expect(result.code).toBe(65);
     await expectNothingSent(dir, ['nosku.csv']);
@@ -100,7 +100,7 @@ describe('a header without the SKU column', () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);
