@@ -267,8 +267,12 @@ function headerHint(
     (candidate) => candidate !== options.delimiter && header.includes(candidate),
   );
   if (!other) return undefined;
-  const shown = (delimiter: string) => (delimiter === '\t' ? 'tab' : `"${delimiter}"`);
   return `the header has no ${shown(options.delimiter)} (--delimiter) but has ${shown(other)}: the file is probably ${shown(other)}-separated. Drop --delimiter (b2bctl finds it) or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`}`;
+}
+
+/** A delimiter as a message names it. */
+function shown(delimiter: string): string {
+  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
 }
 
 /** A header named as ERPs name the field (`CNPJ` for document): the --map entry that reads it. */
