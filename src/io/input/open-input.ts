@@ -267,11 +267,11 @@ function headerHint(
     (candidate) => candidate !== options.delimiter && header.includes(candidate),
   );
   if (!other) return undefined;
-  return `the header has no ${shown(options.delimiter)} (--delimiter) but has ${shown(other)}: the file is probably ${shown(other)}-separated. Drop --delimiter (b2bctl finds it) or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`}`;
+  return `the header has no ${delimiterName(options.delimiter)} (--delimiter) but has ${delimiterName(other)}: the file is probably ${delimiterName(other)}-separated. Drop --delimiter (b2bctl finds it) or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`}`;
 }
 
 /** A delimiter as a message names it. */
-function shown(delimiter: string): string {
+function delimiterName(delimiter: string): string {
   return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
 }
 
