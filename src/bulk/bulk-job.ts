@@ -221,6 +221,12 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     log.info(
       `${job.name}: dry run; would send ${countOf(validation.valid, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}.`,
     );
+    // The real run reports the skipped invalid records as failures and exits 1: a rehearsal that exits 0 would
+    // tell a script the file is fine.
+    if (validation.invalid > 0)
+      throw new PartialFailureError(
+        `dry run: ${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above) and would be reported as invalid; the real run would exit 1 as this one does. Nothing was sent.`,
+      );
     return;
   }
 

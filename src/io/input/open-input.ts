@@ -58,6 +58,8 @@ export interface InputRecord {
   original: readonly string[] | unknown;
   /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
   problems: string[];
+  /** CSV only: the cell index of each field path, so a message can quote the cell as written (`1.234,567`). */
+  cellIndex?: ReadonlyMap<string, number>;
 }
 
 export interface OpenedInput {
@@ -205,6 +207,8 @@ async function openCsv(
     { ...problems, headers },
     { ...options, hint: headerHint(headers, options) },
   );
+  // One map for every record of the file: quoting a cell costs nothing per row until a row has a problem.
+  const cellIndex: ReadonlyMap<string, number> = new Map(columns.map((column) => [column.path, column.index]));
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
       if (isBlankRow(row.cells)) {
@@ -220,7 +224,13 @@ async function openCsv(
             ]
           : [];
       const values = shapeRow(cells, columns, options.decimal);
-      yield { line: row.line, values, original: cells, problems: [...rowProblems, ...invisibleProblems(values)] };
+      yield {
+        line: row.line,
+        values,
+        original: cells,
+        problems: [...rowProblems, ...invisibleProblems(values)],
+        cellIndex,
+      };
     }
   }
   return {
