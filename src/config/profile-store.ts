@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import type { ProfileData } from './settings.js';
@@ -40,10 +40,20 @@ export class ProfileStore {
     return profile;
   }
 
-  /** Opens (creating) the config folder and file now, so a command that will save learns before its work that it cannot. */
+  /**
+   * Whether the config folder could be created and written, checked without creating anything (a login that then
+   * fails stores nothing): a command that will save learns it before its work, not after a token was issued.
+   */
   checkWritable(): void {
     try {
-      this.open();
+      // The folder, or the nearest part of its path that exists, must be a folder this user may write in.
+      let existing = resolve(this.directory);
+      while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+      if (!statSync(existing).isDirectory())
+        throw Object.assign(new Error(`${existing} is not a folder`), {
+          code: existing === resolve(this.directory) ? 'EEXIST' : 'ENOTDIR',
+        });
+      accessSync(existing, constants.W_OK);
     } catch (error) {
       throw this.explain(error);
     }

@@ -175,7 +175,14 @@ describe('Session.requireBaseUrl', () => {
     {
       value: 'store.example.com',
       source: 'flag',
-      expected: 'Base URL "store.example.com" (from flag) is not an http:// or https:// URL.',
+      expected:
+        'Base URL "store.example.com" (from flag) is not an http:// or https:// URL. It has no scheme: did you mean https://store.example.com?',
+    },
+    {
+      value: 'localhost:8787',
+      source: 'flag',
+      expected:
+        'Base URL "localhost:8787" (from flag) is not an http:// or https:// URL. It has no scheme: did you mean http://localhost:8787?',
     },
   ])('rejects $value', ({ value, source, expected }) => {
     const flags = source === 'flag' ? { baseUrl: value } : {};
