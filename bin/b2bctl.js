@@ -7,5 +7,8 @@ const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
+  // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
+  // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
+  if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
   await import('../dist/cli.js');
 }

@@ -139,7 +139,11 @@ try {
   sandbox.kill('SIGINT');
   receiver.child.kill('SIGTERM');
   await new Promise((resolve) => receiver.child.once('exit', resolve));
+  // The throwaway profile holds a token: it goes. The files are kept, since the steps above printed
+  // their paths (reports, errors files, the inbox) for the reader to open.
   rmSync(configDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
+  process.stderr.write(
+    `\n# The reports, errors files and webhook inbox above are kept in ${work} (delete it when done).\n`,
+  );
 }
 process.exitCode = failed ? 1 : 0;

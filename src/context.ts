@@ -1,6 +1,8 @@
 import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
+import { UsageError } from './errors.js';
+import { createLogger, type LogFormat, type Logger } from './io/output/logger.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
 import type { TokenSource } from './platform/token-source.js';
@@ -29,6 +31,11 @@ export interface GlobalOptions {
   color: boolean;
   /** False with --no-input: never prompt. */
   input: boolean;
+  /**
+   * `--log-format` (env B2BCTL_LOG_FORMAT): stderr lines as text (timestamped off a terminal), plain or JSON.
+   * The CLI always sets it (default text); a context built without it writes plain lines.
+   */
+  logFormat?: LogFormat;
 }
 
 export interface Prompter {
@@ -36,14 +43,7 @@ export interface Prompter {
   password(message: string): Promise<string>;
 }
 
-export interface Logger {
-  /** Progress and outcomes for a person; silenced by --quiet. */
-  info(message: string): void;
-  /** Always shown. */
-  warn(message: string): void;
-  /** Only with --verbose. */
-  debug(message: string): void;
-}
+export type { Logger } from './io/output/logger.js';
 
 /** What a command may use: its streams, the environment, the clock, and lazily built services. */
 export interface Context {
@@ -99,16 +99,14 @@ export interface ContextOptions {
 export function createContext(options: ContextOptions): Context {
   const { io, env, globals } = options;
   const clock = options.clock ?? systemClock;
-  const write = (line: string) => io.stderr.write(`${line}\n`);
-  const log: Logger = {
-    info: (message) => {
-      if (!globals.quiet) write(message);
-    },
-    warn: write,
-    debug: (message) => {
-      if (globals.verbose) write(message);
-    },
-  };
+  const log = createLogger({
+    stderr: io.stderr,
+    isStderrTTY: io.isStderrTTY,
+    clock,
+    format: globals.logFormat ?? 'plain',
+    quiet: globals.quiet,
+    verbose: globals.verbose,
+  });
   // Kept for scripts that already pass it, but an argument is seen by every user of the machine (ps)
   // and kept in shell history: say so each time, with the ways that keep the token out of argv.
   if (globals.token !== undefined)
@@ -172,7 +170,7 @@ export function createContext(options: ContextOptions): Context {
         pace: clientOptions?.pace,
         clock,
         signal: context.interrupt,
-        trace: globals.verbose ? (line) => write(line) : undefined,
+        trace: globals.verbose ? (line) => log.debug(line) : undefined,
       });
       closers.push(() => client.close());
       return client;

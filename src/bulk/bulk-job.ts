@@ -16,10 +16,11 @@ import {
 import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
-import { openCommandInput } from './command-input.js';
+import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { InputFlags, SendFlags } from './flags.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { Pacer } from '../platform/pacer.js';
+import { countOf } from '../lib/plural.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
 import type { Outcome, ReportRow } from './report.js';
@@ -111,6 +112,7 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing.
+    if (job.file === '-') announceTerminalStdin(context);
     spooled =
       job.file === '-'
         ? await spoolStdin(context.io.stdin)
@@ -197,7 +199,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   });
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(
-    `${job.name}: ${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
+    `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
   if (validation.records === 0) {
     log.info(`${job.name}: ${shownName} has no records; nothing to send.`);
@@ -209,7 +211,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     });
   if (validation.invalid > 0 && !job.flags.skipInvalid) {
     throw new InputError(
-      `${validation.invalid} records of ${shownName} are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.`,
+      `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.`,
       { file: shownName },
     );
   }
@@ -217,8 +219,14 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const requests = Math.ceil(validation.valid / plan.batchSize);
   if (job.flags.dryRun) {
     log.info(
-      `${job.name}: dry run; would send ${validation.valid} ${job.unit} in ${requests} requests ${plan.description}.`,
+      `${job.name}: dry run; would send ${countOf(validation.valid, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}.`,
     );
+    // The real run reports the skipped invalid records as failures and exits 1: a rehearsal that exits 0 would
+    // tell a script the file is fine.
+    if (validation.invalid > 0)
+      throw new PartialFailureError(
+        `dry run: ${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above) and would be reported as invalid; the real run would exit 1 as this one does. Nothing was sent.`,
+      );
     return;
   }
 
@@ -268,7 +276,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const resumeHint = resumeCommand(meta, shaping, job.file, ledger.report.path);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   log.info(
-    `${job.name}: sending ${validation.valid} ${job.unit}${skipped} in up to ${requests} requests ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+    `${job.name}: sending ${countOf(validation.valid, job.unit)}${skipped} in up to ${countOf(requests, 'requests')} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
 
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.
@@ -282,7 +290,8 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   let answeredBatches = 0;
   let unavailableBatches = 0;
   let requestsInFlight = 0;
-  const onInterrupt = () => log.info(`${job.name}: interrupted; finishing ${requestsInFlight} requests in flight…`);
+  const onInterrupt = () =>
+    log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
   const sendBatch = async (batch: PendingRecord<T>[]) => {
     requestsInFlight++;
@@ -329,8 +338,17 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
   // The summary is printed even with --quiet: a cron log shows a good night as one line, not nothing.
-  log.warn(
-    `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${stats.requests} requests, ${stats.retries} retries, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+  log.notice(
+    `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+    {
+      command: job.name,
+      outcomes: Object.fromEntries(job.outcomes.map((outcome) => [outcome, ledger.count(outcome)])),
+      requests: stats.requests,
+      retries: stats.retries,
+      throttled: stats.throttled,
+      seconds: Number(seconds.toFixed(1)),
+      report: ledger.report.path,
+    },
   );
   for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
   // Not after a resume: its report carries an old stamp and would count among the old runs.
@@ -341,7 +359,9 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
       keep: job.flags.keepReports,
     });
     if (removed.length > 0)
-      log.info(`${job.name}: removed ${removed.length} files of older runs (--keep-reports ${job.flags.keepReports})`);
+      log.info(
+        `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
+      );
   }
   if (stoppedBy instanceof OutputError)
     throw new OutputError(
@@ -355,7 +375,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   if (stoppedBy !== undefined) throw stoppedBy;
   if (unavailableBatches > 0 && answeredBatches === 0 && !interrupted)
     throw new UnavailableError(
-      `The platform was unavailable for every request of this run (${ledger.count('failed')} ${job.unit} not sent); when it is back, run: ${resumeHint}`,
+      `The platform was unavailable for every request of this run (${countOf(ledger.count('failed'), job.unit)} not sent); when it is back, run: ${resumeHint}`,
     );
   if (interrupted)
     throw new InterruptedError(
@@ -363,7 +383,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     );
   if (ledger.failures > 0) {
     throw new PartialFailureError(
-      `${ledger.failures} ${job.unit} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
+      `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
     );
   }
 }

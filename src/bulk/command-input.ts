@@ -33,6 +33,7 @@ export async function openCommandInput(
     }
   }
   const session = await context.session();
+  if (path === '-' && !options.quietWarnings) announceTerminalStdin(context);
   return openInput({
     path,
     displayName: options.displayName,
@@ -64,4 +65,15 @@ async function decodeMapFile(bytes: Buffer, encoding: string | undefined): Promi
   const { default: iconv } = await import('iconv-lite');
   if (encoding !== undefined && !iconv.encodingExists(encoding)) throw new Error(`unknown encoding ${encoding}`);
   return iconv.decode(body, encoding ?? 'windows-1252');
+}
+
+/**
+ * `-` on a terminal waits for typed or pasted records: say so, and how to end, or it looks hung
+ * (a pipe or a redirected file needs no note).
+ */
+export function announceTerminalStdin(context: Context): void {
+  if (context.io.isStdinTTY)
+    context.log.warn(
+      'Reading records from stdin (this terminal): paste or type them, then press Ctrl-D on an empty line to end (Ctrl-C to cancel).',
+    );
 }

@@ -47,7 +47,13 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
 
 /** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
 export function problemLogger(context: Context, file: string): (line: number, problem: FieldProblem) => void {
-  return (line, problem) => context.log.warn(`${file}:${line}: ${oneLine(problem.message)}`);
+  return (line, problem) =>
+    context.log.warn(`${file}:${line}: ${oneLine(problem.message)}`, {
+      file,
+      line,
+      field: problem.field,
+      value: problem.value,
+    });
 }
 
 /** A message on one line: a value that holds a line break (a quoted CSV cell) shows it as \n. */

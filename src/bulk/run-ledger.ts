@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
+import { countOf } from '../lib/plural.js';
 import { createProgress, type Progress } from './progress.js';
 import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
 
@@ -74,7 +75,11 @@ export class RunLedger {
       () => report.close(),
     );
     const progress = await createProgress({
-      io: options.context.io,
+      // A bar is for a person's terminal; JSON log lines are for a shipper, which wants the periodic progress lines.
+      io:
+        options.context.globals.logFormat === 'json'
+          ? { ...options.context.io, isStderrTTY: false }
+          : options.context.io,
       clock: options.context.clock,
       quiet: options.context.globals.quiet,
       unit: options.unit,
@@ -133,9 +138,7 @@ export class RunLedger {
   filesSummary(): string[] {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0)
-      lines.push(
-        `errors: ${this.errors.path} (${this.errors.rows} record${this.errors.rows === 1 ? '' : 's'} to fix and feed back)`,
-      );
+      lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
     return lines;
   }
 }

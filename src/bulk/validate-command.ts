@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
+import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { problemOutput } from './problem-output.js';
@@ -37,7 +38,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${summary.records} ${command.noun}, ${summary.valid} valid, ${summary.invalid} invalid (${summary.problems} problems${warnings ? `, ${warnings} warnings` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${warnings ? `, ${countOf(warnings, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)
@@ -46,7 +47,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
     );
   if (summary.invalid > 0)
     throw new InputError(
-      `${summary.invalid} of ${summary.records} ${command.noun} of ${input.file} are invalid; nothing was sent.`,
+      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid; nothing was sent.`,
       { file: input.file },
     );
 }

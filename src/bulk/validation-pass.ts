@@ -9,6 +9,8 @@ export interface UniqueValue {
   label: string;
   field: string;
   value: string | undefined;
+  /** The value is composed of several cells (`SKU @ warehouse`): messages quote it so, not one cell as written. */
+  composed?: boolean;
 }
 
 /**
@@ -22,22 +24,50 @@ export class RecordChecker<T> {
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
     private readonly uniqueValues?: (value: T) => UniqueValue[],
+    /**
+     * The unique values of a record that is invalid for another reason, read from its raw values: a repeated SKU
+     * is reported even on a row whose price is wrong, so fixing the price does not reveal a second problem later.
+     */
+    private readonly rawUniqueValues?: (record: InputRecord) => UniqueValue[],
   ) {}
 
+  /** Problems about composed values, quoted as composed (see UniqueValue.composed). */
+  private readonly composedProblems = new WeakSet<FieldProblem>();
+
   judge(record: InputRecord): RecordVerdict<T> {
+    const verdict = this.judgeValues(record);
+    if (verdict.ok) return verdict;
+    return {
+      ok: false,
+      problems: verdict.problems.map((problem) =>
+        this.composedProblems.has(problem) ? problem : asWritten(problem, record),
+      ),
+    };
+  }
+
+  private judgeValues(record: InputRecord): RecordVerdict<T> {
     const problems: FieldProblem[] = record.problems.map((message) => ({ field: '', value: '', message }));
     const verdict = this.check(record);
-    if (!verdict.ok) return { ok: false, problems: [...problems, ...verdict.problems] };
-    for (const unique of this.uniqueValues?.(verdict.value) ?? []) {
+    if (!verdict.ok) {
+      problems.push(...verdict.problems);
+      this.checkUnique(this.rawUniqueValues?.(record) ?? [], record.line, problems);
+      return { ok: false, problems };
+    }
+    this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], record.line, problems);
+    return problems.length > 0 ? { ok: false, problems } : verdict;
+  }
+
+  private checkUnique(values: readonly UniqueValue[], line: number, problems: FieldProblem[]): void {
+    for (const unique of values) {
       if (unique.value === undefined) continue;
       let set = this.seen.get(unique.label);
       if (!set) {
         set = new CompactKeySet();
         this.seen.set(unique.label, set);
       }
-      const firstLine = set.addOrGetLine(unique.value, record.line);
+      const firstLine = set.addOrGetLine(unique.value, line);
       if (firstLine !== undefined) {
-        problems.push({
+        const problem: FieldProblem = {
           field: unique.field,
           value: unique.value,
           message: validationMessage(
@@ -45,11 +75,30 @@ export class RecordChecker<T> {
             unique.value,
             `the same ${unique.label} is already on line ${firstLine} of this file`,
           ),
-        });
+        };
+        if (unique.composed) this.composedProblems.add(problem);
+        problems.push(problem);
       }
     }
-    return problems.length > 0 ? { ok: false, problems } : verdict;
   }
+}
+
+/**
+ * A problem quoting the cell as the file has it (`1.234,567`, ` 12 `), not the value it was read as (`1234.567`):
+ * the operator searches the file for what the message shows. JSON input and fields without a column stay as they are.
+ */
+function asWritten(problem: FieldProblem, record: InputRecord): FieldProblem {
+  const index = record.cellIndex?.get(problem.field);
+  const cells = record.original as readonly string[];
+  const written = index === undefined || !Array.isArray(cells) ? undefined : cells[index];
+  if (written === undefined || written === problem.value) return problem;
+  const quoted = `Property [${problem.field}] with value [${problem.value}]`;
+  if (!problem.message.startsWith(quoted)) return problem;
+  return {
+    ...problem,
+    value: written,
+    message: `Property [${problem.field}] with value [${written}]${problem.message.slice(quoted.length)}`,
+  };
 }
 
 export interface ValidationPassOptions<T> {

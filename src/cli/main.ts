@@ -1,6 +1,8 @@
 import { type Command, CommanderError } from 'commander';
 import type { Context, IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
+import { systemClock } from '../clock.js';
+import { createLogger, type Logger, logFormatInArgv } from '../io/output/logger.js';
 import type { CommandRunner } from './command-group.js';
 import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from './program.js';
 
@@ -25,6 +27,17 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const interrupt = interruptOnSignals();
+  // For what is written before (or without) a command's context: commander's usage errors, a failed start.
+  let fallbackLogger: Logger | undefined;
+  const fallbackLog = (): Logger =>
+    (fallbackLogger ??= createLogger({
+      stderr: io.stderr,
+      isStderrTTY: io.isStderrTTY,
+      clock: systemClock,
+      format: logFormatInArgv(process.argv, process.env),
+      quiet: false,
+      verbose,
+    }));
   let context: Context | undefined;
   let verbose = process.argv.includes('--verbose');
 
@@ -37,7 +50,11 @@ async function main(): Promise<void> {
     const run = await load();
     await run(options, context);
   }, process.argv);
-  endParsesWithErrors(program, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) });
+  // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest.
+  endParsesWithErrors(program, {
+    out: (text) => io.stdout.write(text),
+    err: (text) => fallbackLog().error(text.replace(/\n$/, '')),
+  });
 
   try {
     await program.parseAsync(process.argv);
@@ -48,7 +65,7 @@ async function main(): Promise<void> {
     } else {
       // Loaded only on failure: `--help` should not pay for the error table.
       const { describeError, exitCodeOf } = await import('../errors.js');
-      io.stderr.write(`${describeError(error, verbose)}\n`);
+      (context?.log ?? fallbackLog()).error(describeError(error, verbose));
       process.exitCode = exitCodeOf(error);
     }
   } finally {

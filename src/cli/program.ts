@@ -1,6 +1,8 @@
 import { Command, type CommanderError, Option } from 'commander';
 import type { ExitCode } from '../errors.js';
 import type { GlobalOptions } from '../context.js';
+import { UsageError } from '../errors.js';
+import { type LogFormat, logFormats } from '../io/output/logger.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
 
@@ -14,6 +16,7 @@ interface GlobalFlags {
   verbose?: true;
   color: boolean;
   input: boolean;
+  logFormat?: LogFormat;
 }
 
 /**
@@ -42,6 +45,12 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail with the flag to use instead')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'stderr lines: text (ISO-8601 time first when not a terminal), plain (never a time), or json, one object per line (env B2BCTL_LOG_FORMAT)',
+      ).choices(logFormats),
+    )
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true });
 
@@ -49,7 +58,13 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   const words = argv.slice(2);
   const versionOnly =
     words.every((word) => word.startsWith('-')) && words.some((word) => word === '-V' || word === '--version');
-  const modules = versionOnly ? [] : named === undefined ? Object.values(commandGroups) : [commandGroups[named]];
+  const modules = versionOnly
+    ? []
+    : named === undefined
+      ? Object.values(commandGroups)
+      : named === '__complete'
+        ? groupsToComplete(argv)
+        : [commandGroups[named]];
   // Several words share one room (login, logout and whoami): each room registers once.
   for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
@@ -69,7 +84,15 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     verbose: flags.verbose === true,
     color: flags.color !== false && !env.NO_COLOR,
     input: flags.input !== false,
+    logFormat: flags.logFormat ?? logFormatFromEnv(env.B2BCTL_LOG_FORMAT),
   };
+}
+
+/** B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`); the CLI's default is text. */
+function logFormatFromEnv(value: string | undefined): LogFormat {
+  if (value === undefined || value === '') return 'text';
+  if ((logFormats as readonly string[]).includes(value)) return value as LogFormat;
+  throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
 }
 
 /** Each word of the command line and the room that registers it, imported only when named (or for root help). */
@@ -85,9 +108,22 @@ const commandGroups = {
   orders: () => import('../commands/orders/cli.js'),
   webhook: () => import('../commands/webhook/cli.js'),
   doctor: () => import('../commands/doctor/cli.js'),
+  completion: () => import('../commands/completion/cli.js'),
+  __complete: () => import('../commands/completion/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;
 type CommandGroup = keyof typeof commandGroups;
-const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output']);
+const globalOptionsWithValue = new Set(['--profile', '--base-url', '--token', '-o', '--output', '--log-format']);
+
+/**
+ * `b2bctl __complete -- WORDS...` completes against the tree the words name: the group of the first whole word
+ * (a TAB inside `customer cre` needs only the customer group), or every group while that word is being typed.
+ */
+function groupsToComplete(argv: readonly string[]): (() => Promise<CommandGroupModule>)[] {
+  const separator = argv.indexOf('--');
+  const words = separator < 0 ? [] : argv.slice(separator + 1);
+  const group = commandGroupIn(['node', 'b2bctl', ...words.slice(0, -1)]);
+  return group === undefined ? Object.values(commandGroups) : [commandGroups.completion, commandGroups[group]];
+}
 
 /** The command group an argv names (`b2bctl --profile prod sellers list` → sellers), if it is one of ours. */
 export function commandGroupIn(argv: readonly string[]): CommandGroup | undefined {

@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import type { ProfileData } from './settings.js';
@@ -38,6 +38,25 @@ export class ProfileStore {
     profiles[name] = profile;
     this.write(profiles);
     return profile;
+  }
+
+  /**
+   * Whether the config folder could be created and written, checked without creating anything (a login that then
+   * fails stores nothing): a command that will save learns it before its work, not after a token was issued.
+   */
+  checkWritable(): void {
+    try {
+      // The folder, or the nearest part of its path that exists, must be a folder this user may write in.
+      let existing = resolve(this.directory);
+      while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+      if (!statSync(existing).isDirectory())
+        throw Object.assign(new Error(`${existing} is not a folder`), {
+          code: existing === resolve(this.directory) ? 'EEXIST' : 'ENOTDIR',
+        });
+      accessSync(existing, constants.W_OK);
+    } catch (error) {
+      throw this.explain(error);
+    }
   }
 
   private profiles(): Record<string, ProfileData> {
@@ -97,6 +116,14 @@ export class ProfileStore {
       );
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    // mkdir of a path held by a file says EEXIST; a path through a file says ENOTDIR.
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      return new ConfigError(
+        `The config folder ${this.directory} cannot be a folder: a file is in the way on that path (${code}). Point B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) at a folder this user can write, or move that file.`,
+        this.file,
+        { cause: error },
+      );
+    }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
         `Cannot use the config folder ${this.directory} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,

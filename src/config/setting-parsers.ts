@@ -54,6 +54,11 @@ export const httpUrl: SettingParser<string> = {
         ? valid(text)
         : invalid('must be an http:// or https:// URL');
     } catch {
+      // `store.example.com` or `localhost:8787`: the scheme was left out, and the fix is plain.
+      if (!text.includes('://')) {
+        const scheme = /^(?:localhost|127\.|\[::1\])/i.test(text) ? 'http' : 'https';
+        return invalid(`must be an absolute URL with its scheme (did you mean ${scheme}://${text}?)`);
+      }
       return invalid('must be an absolute URL such as https://store.example.com');
     }
   },

@@ -151,6 +151,17 @@ function valueText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
+/**
+ * The SKU and warehouse of a row read as the validation reads them (trimmed codes), even when the row is invalid
+ * for another reason; undefined without a usable SKU.
+ */
+export function stockRowCodes(row: Record<string, unknown>): { sku: string; warehouse?: string } | undefined {
+  const sku = codeText(row.sku);
+  const warehouse = codeText(row.warehouse);
+  if (typeof sku !== 'string' || sku === '') return undefined;
+  return typeof warehouse === 'string' && warehouse !== '' ? { sku, warehouse } : { sku };
+}
+
 /** The identity of a stock line: one SKU in one warehouse; the same key twice in a file is a duplicate. */
 export function stockKey(item: { sku: string; warehouse?: string }): string {
   return `${item.sku}\u0000${item.warehouse ?? ''}`;

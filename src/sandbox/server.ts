@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { baseUrlOf, listeningPort } from '../http-server/serve.js';
 import { SandboxClock } from './clock.js';
+import { listenOn } from '../http-server/listen.js';
 import { registerFaults } from './faults.js';
 import { dialectNamed, type Dialect } from './dialects/index.js';
 import { sendError } from './http-answers.js';
@@ -78,7 +79,7 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
     return sendError(reply, status, status === 400 ? `Body cannot be parsed: ${error.message}` : error.message);
   });
 
-  await app.listen({ host: options.host, port: options.port });
+  await listenOn(app, options.host, options.port);
   const url = baseUrlOf('http', options.host, listeningPort(app.server.address(), options.port));
   return { url, state, app, close: () => app.close() };
 }

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { listenOn } from '../http-server/listen.js';
 import type { Inbox, InboxRecord } from './inbox.js';
 import { credentialsOfTokenRequest, TokenIssuer } from './tokens.js';
 
@@ -179,7 +180,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     return reply.code(status).send({ error: code, error_description: error.message });
   });
 
-  await app.listen({ host: options.host, port: options.port });
+  await listenOn(app, options.host, options.port);
   const url = baseUrlOf(
     options.tls ? 'https' : 'http',
     options.host,

@@ -66,7 +66,8 @@ export function copySamples(folder: string, ...names: string[]): void {
 
 /** Only PATH and HOME from the parent; never any B2BCTL_* variable of the person running the tests. */
 export function cleanEnv(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir };
+  // Plain stderr lines: the expectations are about the words; timestamps have tests of their own (test/e2e/safety/cron-logs).
+  const env: Record<string, string> = { NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir, B2BCTL_LOG_FORMAT: 'plain' };
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
   if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
   return { ...env, ...extra };

@@ -19,6 +19,8 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     throw new UsageError('Use only one of --password-stdin, --token and --token-stdin.');
   }
   const session = await context.session({ allowNewProfile: true });
+  // Before the password is asked for and a token issued: a config folder that cannot hold it fails first.
+  (await context.profiles()).checkWritable();
   const baseUrl =
     session.get('baseUrl') ??
     (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
@@ -51,6 +53,14 @@ export async function run(options: LoginOptions, context: Context): Promise<void
       '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl login --password-stdin), or run b2bctl login to be asked without echo.',
     );
   const username = options.username ?? session.get('username') ?? (await askFor(context, 'username'));
+  // An integration user is an e-mail address: a space is a paste or quoting slip, and the platform would only say
+  // "refused" (exit 77) after the password was sent. Said here, before anything is sent.
+  if (/\s/.test(username)) {
+    const source = options.username !== undefined ? '--username' : (session.setting('username').source ?? 'the prompt');
+    throw new UsageError(
+      `The username "${username}" (from ${source}) has a space in it; the integration user is an e-mail address such as erp@mystore.com.br. Remove the space.`,
+    );
+  }
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
     : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));

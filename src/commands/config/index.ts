@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
@@ -54,6 +55,14 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
 export async function runList(_options: ConfigListOptions, context: Context): Promise<void> {
   const session = await context.session();
   const format = context.outputFormat('json');
+  // A person reading the table should know whose settings these are and which file they came from;
+  // piped JSON stays the bare data it always was.
+  if (context.io.isStdoutTTY) {
+    const store = await context.profiles();
+    context.log.info(
+      `Profile "${session.profileName}", read from ${store.file}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
+    );
+  }
   const writer = createRecordWriter<SettingRow>(
     format,
     context.io.stdout,

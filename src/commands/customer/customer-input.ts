@@ -26,13 +26,16 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
   mode: CustomerMode,
 ): RecordChecker<T> {
   const validate = mode === 'create' ? validateCustomerCreate : validateCustomerUpdate;
+  // The keys read the same from a validated customer and from the raw values of one invalid for another reason.
+  const uniqueValues = (value: { document?: unknown; username?: unknown }) => {
+    const unique: UniqueValue[] = [{ label: 'document', field: 'document', value: customerKey(value) }];
+    if (mode === 'create') unique.push({ label: 'e-mail', field: 'username', value: customerEmailKey(value) });
+    return unique;
+  };
   return new RecordChecker<T>(
     (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
-    (value) => {
-      const unique: UniqueValue[] = [{ label: 'document', field: 'document', value: customerKey(value) }];
-      if (mode === 'create') unique.push({ label: 'e-mail', field: 'username', value: customerEmailKey(value) });
-      return unique;
-    },
+    uniqueValues,
+    (record) => uniqueValues(record.values),
   );
 }
 

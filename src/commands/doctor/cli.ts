@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import type { DoctorOptions } from './run.js';
 
 /** `b2bctl doctor [--document DOC]`: connection, clock, token and what b2bctl recognises of each route. */
@@ -14,4 +15,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((options: { document?: string }, command: Command) =>
       dispatch<DoctorOptions>(command, async () => (await import('./run.js')).run, { document: options.document }),
     );
+
+  addExamples(program, {
+    doctor: ['b2bctl doctor', 'b2bctl doctor --profile prod --document 12.345.678/0001-95 -o json > doctor.json'],
+  });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import { positiveNumber, wholeNumber } from '../../cli/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
@@ -52,6 +53,15 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((id: string, _flags: unknown, command: Command) =>
       dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),
     );
+
+  addExamples(program, {
+    'orders poll': [
+      'b2bctl orders poll --since 2h',
+      'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',
+      'b2bctl orders poll --out-dir /var/lib/erp/orders --watch --interval 60',
+    ],
+    'orders get': ['b2bctl orders get 123456', 'b2bctl orders get 123456 -o json'],
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {

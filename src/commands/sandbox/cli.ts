@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import { fraction, httpUrl, wholeNumber } from '../../cli/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
@@ -57,4 +58,12 @@ export function register(program: Command, dispatch: Dispatch): void {
         command.opts<SandboxFlags>(),
       ),
     );
+
+  addExamples(program, {
+    sandbox: [
+      'b2bctl sandbox --port 0',
+      'b2bctl sandbox --port 8787 --latency 50 --fail-rate 0.05 --rate-limit 20',
+      'b2bctl sandbox --webhook-url http://127.0.0.1:8080 --webhook-client-id erp --webhook-style body',
+    ],
+  });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import { wholeNumber } from '../../cli/parse.js';
 import type { ListSellersOptions } from './list.js';
 
@@ -29,4 +30,12 @@ export function register(program: Command, dispatch: Dispatch): void {
         all: flags.all === true,
       });
     });
+
+  addExamples(program, {
+    'sellers list': [
+      'b2bctl sellers list --email silva',
+      "b2bctl sellers list --all -o json | jq '.[] | .username'",
+      'b2bctl sellers list --limit 50 --offset 100 -o csv > reps.csv',
+    ],
+  });
 }

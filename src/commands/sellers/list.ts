@@ -1,5 +1,8 @@
 import type { Context } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import { terminalColumns } from '../../io/output/table.js';
+import { countOf } from '../../lib/plural.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers } from '../../platform/sellers.js';
 
@@ -10,16 +13,19 @@ export interface ListSellersOptions {
   all: boolean;
 }
 
+/** The platform's page size when no limit is sent (platform-spec: "default 20"). */
+const defaultPageSize = 20;
+
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */
 export const allPagesPageSize = 500;
 
 export const salesRepLayout: RecordLayout<SalesRep> = {
   table: [
     { header: 'EMAIL', value: (rep) => rep.username },
-    { header: 'DOCUMENT', value: (rep) => rep.document },
-    { header: 'CODE', value: (rep) => rep.attendantCode || '-' },
-    { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-' },
-    { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no') },
+    { header: 'DOCUMENT', value: (rep) => rep.document, keepWhole: true },
+    { header: 'CODE', value: (rep) => rep.attendantCode || '-', dropRank: 2 },
+    { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-', dropRank: 1 },
+    { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no'), dropRank: 3 },
     { header: 'PERMISSIONS', value: permissionSummary },
   ],
   csv: [
@@ -43,6 +49,8 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   const format = context.outputFormat('json');
   const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
     color: context.io.isStdoutTTY && context.globals.color,
+    // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
+    maxWidth: terminalColumns(context.io.stdout),
   });
   const reps = options.all
     ? listAllSellers(client, {
@@ -59,8 +67,15 @@ export async function run(options: ListSellersOptions, context: Context): Promis
       `No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`,
     );
   } else if (context.io.isStdoutTTY) {
-    context.log.info(
-      `${count} sales rep${count === 1 ? '' : 's'}. PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`,
-    );
+    // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
+    const pageSize = options.limit ?? defaultPageSize;
+    const fullPage = !options.all && count === pageSize;
+    const counted = fullPage
+      ? `${options.offset ? `${count} sales reps from offset ${options.offset}` : `First ${count} sales reps`}; --all for every page`
+      : countOf(count, 'sales reps');
+    // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
+    const width = terminalColumns(context.io.stderr);
+    const legend = `PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
+    for (const line of [...wordWrap(`${counted}.`, width), ...wordWrap(legend, width)]) context.log.info(line);
   }
 }

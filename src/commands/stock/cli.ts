@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import { wholeNumber } from '../../cli/parse.js';
 import {
   inputFlagsOf,
@@ -61,5 +62,18 @@ export function register(program: Command, dispatch: Dispatch): void {
       ...inputFlagsOf(flags),
       ...sendFlagsOf(flags),
     });
+  });
+
+  addExamples(program, {
+    'stock validate': [
+      'b2bctl stock validate estoque.csv',
+      'b2bctl stock validate estoque.csv --encoding windows-1252 --decimal ,',
+    ],
+    'stock push': [
+      'b2bctl stock push estoque.csv',
+      'b2bctl stock push estoque.csv --route queue --quiet --keep-reports 14',
+      'b2bctl stock push estoque.csv --dry-run --skip-invalid',
+      'b2bctl stock push estoque.csv --resume estoque.report-20261121-020000.csv',
+    ],
   });
 }

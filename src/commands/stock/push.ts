@@ -1,4 +1,5 @@
 import { runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
+import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import type { Context } from '../../context.js';
 import {
@@ -70,7 +71,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         if (options.route === 'auto') {
           route = valid > threshold ? 'queue' : 'batch';
           context.log.info(
-            `stock push: route ${route} (${valid} items ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`,
+            `stock push: route ${route} (${countOf(valid, 'items')} ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`,
           );
         }
         const maxItems = route === 'batch' ? batchRouteMaxItems : queueRouteMaxItems;

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
 import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import type { InboxOptions } from './inbox.js';
@@ -102,6 +103,21 @@ export function register(program: Command, dispatch: Dispatch): void {
       }
       return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, options);
     });
+
+  addExamples(program, {
+    'webhook listen': [
+      'B2BCTL_WEBHOOK_CLIENT_SECRET=... b2bctl webhook listen --port 8080 --client-id erp --inbox /var/lib/erp/inbox',
+      'b2bctl webhook listen --client-id erp --client-secret-file secret.txt --exec ./import-event.sh',
+    ],
+    'webhook trigger': [
+      'b2bctl webhook trigger customers --url http://127.0.0.1:8080 --style body --client-id erp --client-secret-file secret.txt',
+    ],
+    'webhook inbox': ['b2bctl webhook inbox --inbox /var/lib/erp/inbox --kind orders --since 2026-11-20T00:00:00Z'],
+    'webhook replay': [
+      'b2bctl webhook replay --inbox /var/lib/erp/inbox --since 2026-11-20T00:00:00Z --to http://127.0.0.1:9000/events',
+      "b2bctl webhook replay --kind orders --exec './import-order.sh'",
+    ],
+  });
 }
 
 /** `--inbox`, `--kind`, `--since`: which stored events `inbox` lists and `replay` re-delivers. */

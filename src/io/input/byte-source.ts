@@ -24,17 +24,20 @@ export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Pro
   }
 }
 
-function unreadable(path: string, error: unknown): InputError {
+/** The one line for an input that cannot be opened or read (exit 66), with what to check. */
+export function unreadable(path: string, error: unknown): InputError {
+  if (error instanceof InputError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file; check the path'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied; check the file is readable by this user'
-        : code === 'EISDIR'
-          ? 'is a folder, not a file'
-          : (error as Error).message;
-  return new InputError(`${path}: ${reason}.`, { file: path, missing: true });
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file; check the path',
+    EACCES: 'permission denied; check the file is readable by this user',
+    EPERM: 'permission denied; check the file is readable by this user',
+    EISDIR: 'is a folder, not a file',
+    ENOTDIR: 'a part of the path is a file, not a folder; check the path',
+    EIO: 'the system could not read it (EIO: a failing disk or a lost network share); copy it somewhere readable and pass the copy',
+  };
+  const reason = (code && reasons[code]) ?? `cannot be read (${code ?? (error as Error).message})`;
+  return new InputError(`${inputName(path)}: ${reason}.`, { file: path, missing: true });
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
+import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
-import { inputName, openBytes, peekBytes } from './byte-source.js';
+import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
@@ -57,6 +58,8 @@ export interface InputRecord {
   original: readonly string[] | unknown;
   /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
   problems: string[];
+  /** CSV only: the cell index of each field path, so a message can quote the cell as written (`1.234,567`). */
+  cellIndex?: ReadonlyMap<string, number>;
 }
 
 export interface OpenedInput {
@@ -89,7 +92,11 @@ const sniffBytes = 64 * 1024;
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = options.displayName ?? inputName(options.path);
-  const peeked = await peekBytes(await openBytes(options.path, options.stdin), sniffBytes);
+  const bytes = await openBytes(options.path, options.stdin);
+  // A file that opens but cannot be read (a failing disk, /proc, a revoked network share) fails here, at its first bytes.
+  const peeked = await peekBytes(bytes, sniffBytes).catch((error: unknown) => {
+    throw unreadableInput(options.path, error);
+  });
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
   if (head.length === 0)
@@ -117,13 +124,36 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
   const headText = await decodeHead(head, encoding);
   const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
+  // A JSON export saved under a .csv name reads as one absurd column: say what the file is instead.
+  if (
+    format === 'csv' &&
+    formatFromContent(headText) !== 'csv' &&
+    /^\s*(?:\[\s*)?\{\s*"/.test(headText.replace(/^\uFEFF/, ''))
+  )
+    throw new InputError(
+      `${file}: holds JSON (it starts with "${headText
+        .replace(/^\uFEFF/, '')
+        .trimStart()
+        .slice(
+          0,
+          1,
+        )}"), not CSV, though its name says CSV. Rename it to .${formatFromContent(headText) === 'ndjson' ? 'ndjson' : 'json'}, or pipe it on stdin (-), where the format is read from the content.`,
+      { file },
+    );
   const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed });
 
   if (format === 'csv') {
     const declared = delimiterLine(headText);
     const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headText);
     const decimal = options.decimal ?? sniffDecimal(headText, delimiter);
-    return openCsv(file, text, { ...options, delimiter, decimal, encoding, hasDelimiterLine: declared !== undefined });
+    return openCsv(file, text, {
+      ...options,
+      delimiter,
+      decimal,
+      encoding,
+      hasDelimiterLine: declared !== undefined,
+      delimiterGiven: options.delimiter !== undefined,
+    });
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
   return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
@@ -148,6 +178,8 @@ async function openCsv(
     decimal: DecimalSeparator;
     encoding: TextEncoding;
     hasDelimiterLine: boolean;
+    /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
+    delimiterGiven?: boolean;
   },
 ): Promise<OpenedInput> {
   const rows = readCsvRows(text, { delimiter: options.delimiter, file });
@@ -169,7 +201,14 @@ async function openCsv(
     options.headerMap,
     options.maxListIndex ?? defaultMaxListIndex,
   );
-  reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
+  reportHeaderProblems(
+    file,
+    first.value.line,
+    { ...problems, headers },
+    { ...options, hint: headerHint(headers, options) },
+  );
+  // One map for every record of the file: quoting a cell costs nothing per row until a row has a problem.
+  const cellIndex: ReadonlyMap<string, number> = new Map(columns.map((column) => [column.path, column.index]));
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
       if (isBlankRow(row.cells)) {
@@ -185,7 +224,13 @@ async function openCsv(
             ]
           : [];
       const values = shapeRow(cells, columns, options.decimal);
-      yield { line: row.line, values, original: cells, problems: [...rowProblems, ...invisibleProblems(values)] };
+      yield {
+        line: row.line,
+        values,
+        original: cells,
+        problems: [...rowProblems, ...invisibleProblems(values)],
+        cellIndex,
+      };
     }
   }
   return {
@@ -218,12 +263,49 @@ function shortText(text: string): string {
 
 async function* noRecords(): AsyncGenerator<InputRecord> {}
 
+/**
+ * What the header row says about the reading itself, told before any column is named missing: a `--delimiter` the
+ * header does not contain while it holds another one.
+ */
+function headerHint(
+  headers: readonly string[],
+  options: { delimiter: string; delimiterGiven?: boolean },
+): string | undefined {
+  if (!options.delimiterGiven || headers.length !== 1) return undefined;
+  const header = headers[0] ?? '';
+  const other = [';', ',', '\t', '|'].find(
+    (candidate) => candidate !== options.delimiter && header.includes(candidate),
+  );
+  if (!other) return undefined;
+  return `the header has no ${delimiterName(options.delimiter)} (--delimiter) but has ${delimiterName(other)}: the file is probably ${delimiterName(other)}-separated. Drop --delimiter (b2bctl finds it) or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`}`;
+}
+
+/** A delimiter as a message names it. */
+function delimiterName(delimiter: string): string {
+  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+}
+
+/** A header named as ERPs name the field (`CNPJ` for document): the --map entry that reads it. */
+function aliasHint(
+  problems: HeaderProblems & { headers: readonly string[] },
+  knownPaths: readonly string[],
+  field: string,
+): string {
+  const header = problems.unknown
+    .map((unknown) => unknown.header)
+    .find((name) => fieldForHeader(name, knownPaths) === field);
+  return header === undefined
+    ? ''
+    : ` Your column "${shortText(header)}" looks like it: rename it "${field}", or pass --map with a JSON file such as {${JSON.stringify(header)}:${JSON.stringify(field)}}.`;
+}
+
 function reportHeaderProblems(
   file: string,
   line: number,
   problems: HeaderProblems & { headers: readonly string[] },
-  options: InputOptions,
+  options: InputOptions & { hint?: string },
 ): void {
+  if (options.hint) throw new InputError(`${file}:${line}: ${options.hint}.`, { file, line });
   const unreadable = problems.unreadable[0];
   if (unreadable)
     throw new InputError(
@@ -244,12 +326,17 @@ function reportHeaderProblems(
   const missing = problems.missing[0];
   if (missing) {
     throw new InputError(
-      `${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}). Name the column "${missing}", or map yours to it with --map.`,
+      `${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}).${aliasHint(problems, options.catalogue.knownPaths, missing) || ` Name the column "${missing}", or map yours to it with --map.`}`,
       { file, line, field: missing },
     );
   }
   for (const unknown of problems.unknown.slice(0, maxUnknownWarnings)) {
-    const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : '';
+    const meant = fieldForHeader(unknown.header, options.catalogue.knownPaths);
+    const hint = meant
+      ? ` (it looks like "${meant}": rename it, or put {${JSON.stringify(unknown.header)}:${JSON.stringify(meant)}} in a --map file)`
+      : unknown.suggestion
+        ? ` (did you mean "${unknown.suggestion}"?)`
+        : '';
     const message = `${file}:${line}: unknown column "${shortText(unknown.header)}"${hint}`;
     if (options.strict)
       throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {

@@ -25,7 +25,7 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
-  options: { color: boolean },
+  options: { color: boolean; maxWidth?: number },
 ): RecordWriter<T> {
   let count = 0;
   const put = async (text: string) => {

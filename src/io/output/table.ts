@@ -3,25 +3,51 @@ import { printable } from './printable.js';
 export interface TableColumn<T> {
   header: string;
   value(record: T): string;
+  /**
+   * For a table wider than the terminal: columns with a rank are dropped, highest rank first, before any cell
+   * is cut; a column without one stays (its cells are cut with `…` when dropping was not enough).
+   */
+  dropRank?: number;
+  /** Never cut this column's cells (a document number cut in the middle is worse than a dropped column). */
+  keepWhole?: boolean;
+}
+
+/** The width of the terminal behind `stream`, when it is one (a tty.WriteStream has `columns`). */
+export function terminalColumns(stream: NodeJS.WritableStream): number | undefined {
+  const columns = (stream as { columns?: unknown }).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : undefined;
 }
 
 /** A plain-text table with padded columns; the header is bold when colour is on. */
 export async function renderTable<T>(
   columns: readonly TableColumn<T>[],
   rows: readonly T[],
-  options: { color: boolean },
+  options: { color: boolean; maxWidth?: number },
 ): Promise<string> {
-  const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
-  const widths = columns.map((column, index) =>
-    Math.max(column.header.length, ...cells.map((row) => displayWidth(row[index] ?? ''))),
+  const fullCells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
+  const fullWidths = columns.map((column, index) =>
+    Math.max(column.header.length, ...fullCells.map((row) => displayWidth(row[index] ?? ''))),
   );
+  const fitted =
+    options.maxWidth === undefined
+      ? { columns, cells: fullCells, widths: fullWidths }
+      : fitToWidth(columns, fullCells, fullWidths, options.maxWidth);
+  return drawTable(fitted.columns, fitted.cells, fitted.widths, options.color);
+}
+
+async function drawTable<T>(
+  columns: readonly TableColumn<T>[],
+  cells: readonly string[][],
+  widths: readonly number[],
+  color: boolean,
+): Promise<string> {
   const pad = (text: string, index: number) =>
     index === columns.length - 1 ? text : text + ' '.repeat((widths[index] ?? 0) - displayWidth(text));
   let header = columns
     .map((column, index) => pad(column.header, index))
     .join('  ')
     .trimEnd();
-  if (options.color) {
+  if (color) {
     const { Chalk } = await import('chalk');
     header = new Chalk({ level: 1 }).bold(header);
   }
@@ -35,6 +61,65 @@ export async function renderTable<T>(
     )
     .join('');
   return `${header}\n${body}`;
+}
+
+const gap = 2;
+/** A cut column keeps at least this many characters (or its header's width), so it still says something. */
+const narrowestCut = 6;
+
+/**
+ * A table that fits `maxWidth` columns: rows that wrap on a terminal are unreadable. Droppable columns go first
+ * (highest rank first), then the widest cells are cut with `…`, never below their header's width.
+ */
+function fitToWidth<T>(
+  columns: readonly TableColumn<T>[],
+  cells: readonly string[][],
+  widths: readonly number[],
+  maxWidth: number,
+): { columns: TableColumn<T>[]; cells: string[][]; widths: number[] } {
+  let kept = columns.map((_, index) => index);
+  const total = () => kept.reduce((sum, index) => sum + (widths[index] ?? 0), 0) + gap * (kept.length - 1);
+  const droppable = columns
+    .map((column, index) => ({ rank: column.dropRank, index }))
+    .filter((entry): entry is { rank: number; index: number } => entry.rank !== undefined)
+    .toSorted((a, b) => b.rank - a.rank);
+  for (const { index } of droppable) {
+    if (total() <= maxWidth) break;
+    kept = kept.filter((keptIndex) => keptIndex !== index);
+  }
+  const keptWidths = kept.map((index) => widths[index] ?? 0);
+  const floor = kept.map((index) =>
+    columns[index]?.keepWhole ? (widths[index] ?? 0) : Math.max(columns[index]?.header.length ?? 0, narrowestCut),
+  );
+  let excess = keptWidths.reduce((sum, width) => sum + width, 0) + gap * (kept.length - 1) - maxWidth;
+  while (excess > 0) {
+    // Cut the widest column that can still give, one character at a time, so the cuts are shared fairly.
+    let widest = -1;
+    for (let position = 0; position < kept.length; position++) {
+      if ((keptWidths[position] ?? 0) <= (floor[position] ?? 0)) continue;
+      if (widest < 0 || (keptWidths[position] ?? 0) > (keptWidths[widest] ?? 0)) widest = position;
+    }
+    if (widest < 0) break;
+    keptWidths[widest] = (keptWidths[widest] ?? 0) - 1;
+    excess--;
+  }
+  return {
+    columns: kept.map((index) => columns[index] as TableColumn<T>),
+    cells: cells.map((row) => kept.map((index, position) => cut(row[index] ?? '', keptWidths[position] ?? 0))),
+    widths: keptWidths,
+  };
+}
+
+/** `text` within `width` columns, its end replaced by `…` when cut. */
+function cut(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  const characters = [...text.normalize('NFC')];
+  let shown = '';
+  for (const character of characters) {
+    if (displayWidth(shown + character) > width - 1) break;
+    shown += character;
+  }
+  return `${shown}…`;
 }
 
 function oneLine(text: string): string {

@@ -337,7 +337,7 @@ describe('duplicates inside one file', () => {
     expectLines(result.stderr, [
       'customer create: validating dups.csv',
       'dups.csv:3: Property [document] with value [52998224725] does not pass validation (the same document is already on line 2 of this file)',
-      'dups.csv:4: Property [username] with value [ana@example.com] does not pass validation (the same e-mail is already on line 2 of this file)',
+      'dups.csv:4: Property [username] with value [ANA@Example.com] does not pass validation (the same e-mail is already on line 2 of this file)',
       timed('customer create: 4 records, 2 valid, 2 invalid ({s} s)'),
       'error: 2 records of dups.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
@@ -351,10 +351,10 @@ describe('duplicates inside one file', () => {
     expect(result.code).toBe(65);
     expectLines(result.stderr, [
       'customer create: validating customers.csv',
-      'customers.csv:27: Property [document] with value [10003959520] does not pass validation (the same document is already on line 6 of this file)',
+      'customers.csv:27: Property [document] with value [100.039.595-20] does not pass validation (the same document is already on line 6 of this file)',
       'customers.csv:27: Property [username] with value [cliente5@email.com.br] does not pass validation (the same e-mail is already on line 6 of this file)',
       timed('customer create: 26 records, 25 valid, 1 invalid ({s} s)'),
-      'error: 1 records of customers.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+      'error: 1 record of customers.csv is invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
   });

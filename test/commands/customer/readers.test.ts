@@ -248,7 +248,7 @@ describe('CSV as exports make it', () => {
     const unmapped = await cli(['customer', 'validate', 'erp.csv'], folder);
     expect(unmapped.code).toBe(65);
     expect(unmapped.stderr.split('\n')[0]).toBe(
-      'error: erp.csv:1: no "document" column (the columns are Tipo, CNPJ, Razao Social, Email, Telefone, Senha, CEP, Numero). Name the column "document", or map yours to it with --map.',
+      'error: erp.csv:1: no "document" column (the columns are Tipo, CNPJ, Razao Social, Email, Telefone, Senha, CEP, Numero). Your column "CNPJ" looks like it: rename it "document", or pass --map with a JSON file such as {"CNPJ":"document"}.',
     );
 
     const result = await cli(['customer', 'create', 'erp.csv', '--map', 'erp-map.json'], folder);

@@ -83,7 +83,7 @@ describe('a header without the SKU column', () => {
     const { dir, run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'push', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
     );
     expect(result.code).toBe(65);
     await expectNothingSent(dir, ['nosku.csv']);
@@ -93,7 +93,7 @@ describe('a header without the SKU column', () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Name the column "sku", or map yours to it with --map.\n',
+      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);
@@ -170,7 +170,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
     const { dir, run } = workspace({ 'qty.csv': file });
     const result = await run(['stock', 'push', 'qty.csv', '--skip-invalid', '--route', 'batch']);
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 1 applied, 3 invalid; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 1 applied, 3 invalid; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(1);
     expect(readReport(onlyFile(dir, 'qty.report-')).map((row) => [row.line, row.outcome])).toEqual([
@@ -202,7 +202,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
     expect((await run(['stock', 'validate', 'price.csv'])).code).toBe(0);
     const result = await run(['stock', 'push', 'price.csv', '--route', 'batch']);
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 1 applied; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(0);
     expect(await stockEntries(sandbox)).toEqual([
@@ -217,7 +217,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
       [
         'stock push: validating price.csv',
         'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
-        'stock push: 1 records, 0 valid, 1 invalid (T s)',
+        'stock push: 1 record, 0 valid, 1 invalid (T s)',
         'error: Every record of price.csv is invalid (listed above); nothing was sent.',
         '',
       ].join('\n'),
@@ -234,7 +234,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
         'stock push: validating price.csv',
         'price.csv:2: the row has 4 cells but the header has 3 columns; check the delimiter and quotes',
         'price.csv:2: Property [price] with value [1.234] does not pass validation (price must have at most 2 decimals)',
-        'stock push: 1 records, 0 valid, 1 invalid (T s)',
+        'stock push: 1 record, 0 valid, 1 invalid (T s)',
         'error: Every record of price.csv is invalid (listed above); nothing was sent.',
         '',
       ].join('\n'),
@@ -295,7 +295,7 @@ describe('the same SKU twice in one file', () => {
         'stock push: validating dup.csv',
         'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is already on line 2 of this file)',
         'stock push: 3 records, 2 valid, 1 invalid (T s)',
-        'error: 1 records of dup.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
         '',
       ].join('\n'),
     );
@@ -341,8 +341,8 @@ describe('per-item rejections from the platform', () => {
       [
         'stock push: validating stock.csv',
         'stock push: 4 records, 4 valid, 0 invalid (T s)',
-        'stock push: sending 4 items in up to 1 requests of up to 50 items through the batch route (concurrency 8)',
-        'stock push: 2 applied, 2 rejected; 1 requests, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: sending 4 items in up to 1 request of up to 50 items through the batch route (concurrency 8)',
+        'stock push: 2 applied, 2 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.csv (2 records to fix and feed back)',
         'error: 2 items did not go through (2 rejected); the report and the errors file say why.',

@@ -451,7 +451,7 @@ describe('a document the store does not have', () => {
       ['3', 'failed', '404', 'no customer has the document 529.982.247-25 in this store (HTTP 404)'],
     ]);
     expect(result.stderr.split('\n').at(-2)).toBe(
-      'error: 1 customers did not go through (1 failed); the report and the errors file say why.',
+      'error: 1 customer did not go through (1 failed); the report and the errors file say why.',
     );
     expect((await storedCustomer(sandbox, '100.007.919-89')).name).toBe('Maria B.');
   });

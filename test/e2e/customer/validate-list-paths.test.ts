@@ -33,7 +33,7 @@ describe('customer validate: list items in column names', () => {
     expectLines(result.stderr, [
       'warning: people.csv:1: unknown column "addressList.*.zipcode" (did you mean "addressList.0.zipcode"?); it is ignored (--strict makes this an error).',
       'warning: people.csv:1: unknown column "addressList.*.number" (did you mean "addressList.0.number"?); it is ignored (--strict makes this an error).',
-      timed('people.csv: 1 records, 1 valid, 0 invalid (0 problems) in {s} s.'),
+      timed('people.csv: 1 record, 1 valid, 0 invalid (0 problems) in {s} s.'),
     ]);
     expect(result.stdout).toBe('');
   });
@@ -41,6 +41,6 @@ describe('customer validate: list items in column names', () => {
   it('following the hint gives a valid record with its address list', async () => {
     const result = await validate('addressList.0.zipcode,addressList.0.number', ['--strict']);
     expect(result.code).toBe(0);
-    expectLines(result.stderr, [timed('people.csv: 1 records, 1 valid, 0 invalid (0 problems) in {s} s.')]);
+    expectLines(result.stderr, [timed('people.csv: 1 record, 1 valid, 0 invalid (0 problems) in {s} s.')]);
   });
 });

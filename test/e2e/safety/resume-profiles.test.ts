@@ -95,7 +95,7 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
       expect(interrupted.code).toBe(75);
       const printed = /Resume with: (.*)$/m.exec(interrupted.stderr)?.[1] ?? '';
       expect(printed).toBe(`b2bctl customer create customers.csv --profile lat --resume ${report}`);
-      expect(interrupted.stderr).toMatch(/customer create: interrupted; finishing \d+ requests in flight…/);
+      expect(interrupted.stderr).toMatch(/customer create: interrupted; finishing \d+ requests? in flight…/);
 
       const resumed = await runPrinted(printed, folder);
       expect(resumed.stderr).toContain('customer create: sending');

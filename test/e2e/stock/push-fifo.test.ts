@@ -23,6 +23,7 @@ function environment(): NodeJS.ProcessEnv {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     B2BCTL_CONFIG_DIR: freshConfigDir(),
+    B2BCTL_LOG_FORMAT: 'plain',
     B2BCTL_BASE_URL: sandbox.url,
     B2BCTL_TOKEN: token,
   };

@@ -31,6 +31,7 @@ describe('a file that changes while it is read', () => {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '',
           B2BCTL_CONFIG_DIR: freshConfigDir(),
+          B2BCTL_LOG_FORMAT: 'plain',
           B2BCTL_BASE_URL: sandbox.url,
           B2BCTL_TOKEN: token,
         },

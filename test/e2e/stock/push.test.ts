@@ -147,8 +147,8 @@ describe('stock push --route batch', () => {
       [
         'stock push: validating stock.json',
         'stock push: 10 records, 10 valid, 0 invalid (T s)',
-        'stock push: sending 10 items in up to 1 requests of up to 50 items through the batch route (concurrency 8)',
-        'stock push: 10 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: sending 10 items in up to 1 request of up to 50 items through the batch route (concurrency 8)',
+        'stock push: 10 applied; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         '',
       ].join('\n'),
@@ -190,7 +190,7 @@ describe('stock push --route batch', () => {
     writeFileSync(join(dir, 'back.ndjson'), `${JSON.stringify({ sku, quantity: 7, price: 12.5 })}\n`);
     const result = await run(['stock', 'push', 'back.ndjson', '--route', 'batch']);
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 1 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 1 applied; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(0);
     expect(await stockLine(sandbox, sku)).toEqual({
@@ -214,8 +214,8 @@ describe('stock push --route queue', () => {
       [
         'stock push: validating stock.csv',
         'stock push: 52 records, 52 valid, 0 invalid (T s)',
-        'stock push: sending 52 items in up to 1 requests of up to 200 items through the queue route (concurrency 8)',
-        'stock push: 52 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: sending 52 items in up to 1 request of up to 200 items through the queue route (concurrency 8)',
+        'stock push: 52 queued; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         '',
       ].join('\n'),
@@ -307,7 +307,7 @@ describe('stock push from stdin', () => {
       readFileSync(join(seedDirectory, 'stock.json')),
     );
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 10 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 10 queued; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stdin.report-')).map((row) => row.line)).toEqual(jsonObjectLines.map(String));
@@ -376,7 +376,7 @@ describe('stock push --schema', () => {
     const { dir, run } = storeWorkspace();
     const result = await run(['stock', 'push', 'stock.json', '--route', 'batch', '--schema', 'schema.json']);
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 10 applied; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 10 applied; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(0);
     expect(readReport(onlyFile(dir, 'stock.report-')).every((row) => row.outcome === 'applied')).toBe(true);
@@ -388,7 +388,7 @@ describe('stock push --schema', () => {
     expect((await runCli(['config', 'set', 'stock.schema', join(dir, 'schema.json')], { configDir })).code).toBe(0);
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue']);
     expect(maskClock(result.stderr)).toContain(
-      'stock push: 52 queued; 1 requests, 0 retries, 0 throttled (429); T s, R items/s\n',
+      'stock push: 52 queued; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',
     );
     expect(result.code).toBe(0);
     await queueDrained(store);
@@ -403,8 +403,8 @@ describe('stock push --schema', () => {
       [
         'stock push: validating stock.json',
         'stock push: 10 records, 10 valid, 0 invalid (T s)',
-        'stock push: sending 10 items in up to 1 requests of up to 50 items through the batch route (concurrency 8)',
-        'stock push: 10 rejected; 1 requests, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: sending 10 items in up to 1 request of up to 50 items through the batch route (concurrency 8)',
+        'stock push: 10 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.ndjson (10 records to fix and feed back)',
         'error: 10 items did not go through (10 rejected); the report and the errors file say why.',

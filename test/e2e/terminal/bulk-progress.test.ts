@@ -134,7 +134,7 @@ describe('Ctrl-C on a terminal', () => {
     });
     expect(code).toBe(130);
     expect(
-      screen.lines.some((line) => /^customer create: interrupted; finishing \d+ requests in flight…$/.test(line)),
+      screen.lines.some((line) => /^customer create: interrupted; finishing \d+ requests? in flight…$/.test(line)),
     ).toBe(true);
     expect(screen.cursorHidden).toBe(false);
     expect(screen.wraparound).toBe(true);

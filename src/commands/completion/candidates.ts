@@ -1,0 +1,76 @@
+import type { Command, Option } from 'commander';
+
+/** What completes the word under the cursor, read from the live command tree. */
+export interface CompletionQuery {
+  /** The root `b2bctl` command, with the groups the words name registered. */
+  root: Command;
+  /** The words after `b2bctl`, the last one being the word under the cursor (possibly empty). */
+  words: readonly string[];
+  /** Profile names, read only when the word is the value of --profile. */
+  profileNames(): string[];
+}
+
+/** Commands a user never types: not offered. */
+const hiddenCommands = new Set(['__complete']);
+
+/**
+ * The candidates for the word under the cursor: subcommands, then options of the command reached so far (its own
+ * and the global ones), or an option's values (its choices; profile names for --profile). An empty list leaves the
+ * shell to complete file names (a FILE argument).
+ */
+export function completionCandidates(query: CompletionQuery): string[] {
+  const current = query.words.at(-1) ?? '';
+  const typed = query.words.slice(0, -1);
+  let command = query.root;
+  let pendingValue: Option | undefined;
+  for (const word of typed) {
+    if (pendingValue) {
+      pendingValue = undefined;
+      continue;
+    }
+    if (word.startsWith('-')) {
+      const option = findOption(command, word.split('=')[0] as string);
+      if (option && (option.required || option.optional) && !word.includes('=')) pendingValue = option;
+      continue;
+    }
+    const subcommand = command.commands.find((candidate) => candidate.name() === word);
+    if (subcommand) command = subcommand;
+  }
+  const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(current));
+  if (pendingValue) return matching(valuesOf(pendingValue, query));
+  if (current.startsWith('--') && current.includes('=')) {
+    const [flag = '', partial = ''] = current.split('=', 2);
+    const option = findOption(command, flag);
+    return option
+      ? valuesOf(option, query)
+          .filter((value) => value.startsWith(partial))
+          .map((value) => `${flag}=${value}`)
+      : [];
+  }
+  if (current.startsWith('-')) return matching(optionNames(command));
+  return matching(command.commands.map((subcommand) => subcommand.name()).filter((name) => !hiddenCommands.has(name)));
+}
+
+function valuesOf(option: Option, query: CompletionQuery): readonly string[] {
+  if (option.long === '--profile') return query.profileNames();
+  return option.argChoices ?? [];
+}
+
+/** The options a command accepts: its own, then its ancestors' (the global options live on the root). */
+function optionsInScope(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let current: Command | null = command; current; current = current.parent) options.push(...current.options);
+  return options;
+}
+
+function findOption(command: Command, flag: string): Option | undefined {
+  return optionsInScope(command).find((option) => option.long === flag || option.short === flag);
+}
+
+function optionNames(command: Command): string[] {
+  const names = optionsInScope(command)
+    .filter((option) => !option.hidden)
+    .map((option) => option.long ?? option.short ?? '')
+    .filter((name) => name !== '');
+  return [...new Set([...names, '--help'])];
+}

@@ -1,0 +1,35 @@
+import { Argument, type Command } from 'commander';
+import type { Dispatch } from '../../cli/command-group.js';
+import { addExamples } from '../../cli/examples.js';
+import type { CompleteOptions, CompletionScriptOptions } from './run.js';
+import { type CompletionShell, completionShells } from './scripts.js';
+
+/** `b2bctl completion bash|zsh|fish`, and the hidden `__complete` its scripts call at each TAB. */
+export function register(program: Command, dispatch: Dispatch): void {
+  program
+    .command('completion')
+    .description('print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(completionShells))
+    .action((shell: CompletionShell, _flags: unknown, command: Command) =>
+      dispatch<CompletionScriptOptions>(command, async () => (await import('./run.js')).runScript, { shell }),
+    );
+
+  program
+    .command('__complete', { hidden: true })
+    .description('candidates for the word under the cursor, one per line (called by the completion scripts)')
+    .argument('[words...]', 'the words after b2bctl, the last one under the cursor')
+    .action((words: string[], _flags: unknown, command: Command) =>
+      dispatch<CompleteOptions>(command, async () => (await import('./run.js')).runComplete, {
+        root: program,
+        words,
+      }),
+    );
+
+  addExamples(program, {
+    completion: [
+      'b2bctl completion bash > /etc/bash_completion.d/b2bctl',
+      'b2bctl completion zsh > "${fpath[1]}/_b2bctl"',
+      'b2bctl completion fish > ~/.config/fish/completions/b2bctl.fish',
+    ],
+  });
+}

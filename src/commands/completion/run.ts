@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { completionCandidates } from './candidates.js';
+import { type CompletionShell, completionScript } from './scripts.js';
+
+export interface CompletionScriptOptions {
+  shell: CompletionShell;
+}
+
+/** `b2bctl completion SHELL`: the script to source or install, on stdout. */
+export async function runScript(options: CompletionScriptOptions, context: Context): Promise<void> {
+  context.io.stdout.write(completionScript(options.shell));
+}
+
+export interface CompleteOptions {
+  root: Command;
+  words: readonly string[];
+}
+
+/** `b2bctl __complete -- WORDS...`: one candidate per line for the shell scripts. Never fails loudly: a TAB must not. */
+export async function runComplete(options: CompleteOptions, context: Context): Promise<void> {
+  const store = await context.profiles();
+  const candidates = completionCandidates({
+    root: options.root,
+    words: options.words.length > 0 ? options.words : [''],
+    profileNames: () => {
+      try {
+        return store.profileNames();
+      } catch {
+        return [];
+      }
+    },
+  });
+  if (candidates.length > 0) context.io.stdout.write(`${candidates.join('\n')}\n`);
+}

@@ -1,0 +1,48 @@
+/** The shells `b2bctl completion` writes a script for. */
+export const completionShells = ['bash', 'zsh', 'fish'] as const;
+export type CompletionShell = (typeof completionShells)[number];
+
+/**
+ * Each script only asks `b2bctl __complete -- WORDS...` for the candidates, one per line, so what is offered comes
+ * from the installed b2bctl's own command tree at every TAB (it cannot drift from the commands) and profile names
+ * from the config folder as it is then. No candidates leaves the shell's file-name completion (FILE arguments).
+ */
+export function completionScript(shell: CompletionShell): string {
+  switch (shell) {
+    case 'bash':
+      return `# b2bctl completion for bash. Load it with:  source <(b2bctl completion bash)
+# or install it:  b2bctl completion bash > /etc/bash_completion.d/b2bctl
+_b2bctl_complete() {
+  local IFS=$'\\n'
+  local candidates
+  candidates=$(b2bctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  COMPREPLY=($candidates)
+}
+complete -o default -F _b2bctl_complete b2bctl
+`;
+    case 'zsh':
+      return `#compdef b2bctl
+# b2bctl completion for zsh. Load it with:  source <(b2bctl completion zsh)
+# or install it as _b2bctl in a folder of $fpath.
+_b2bctl() {
+  local -a candidates
+  candidates=("\${(@f)$(b2bctl __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  if (( \${#candidates} )) && [[ -n \${candidates[1]} ]]; then
+    compadd -- "\${candidates[@]}"
+  else
+    _files
+  fi
+}
+if (( $+functions[compdef] )); then compdef _b2bctl b2bctl; fi
+`;
+    case 'fish':
+      return `# b2bctl completion for fish. Install it:  b2bctl completion fish > ~/.config/fish/completions/b2bctl.fish
+function __b2bctl_complete
+    set -l words (commandline -opc)
+    set -e words[1]
+    b2bctl __complete -- $words (commandline -ct) 2>/dev/null
+end
+complete -c b2bctl -a '(__b2bctl_complete)'
+`;
+  }
+}

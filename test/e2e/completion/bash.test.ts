@@ -1,0 +1,76 @@
+/**
+ * `b2bctl completion bash` in a real bash (issue 9): the generated script is sourced, COMP_WORDS/COMP_CWORD are set
+ * as readline sets them, and COMPREPLY holds what the built CLI's command tree and config folder say.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+
+let script: string;
+let configDir: string;
+
+/** Setup fails loudly: a missing script or profile would make every case below fail for the wrong reason. */
+async function succeeded(run: ReturnType<typeof runBuiltCli>): Promise<string> {
+  const result = await run;
+  if (result.code !== 0) throw new Error(`setup failed (exit ${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  script = join(scratchFolder(), 'b2bctl.bash');
+  writeFileSync(script, await succeeded(runBuiltCli(['completion', 'bash'])));
+  configDir = join(scratchFolder(), 'config');
+  for (const profile of ['lat', 'prod'])
+    await succeeded(
+      runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
+        env: { B2BCTL_CONFIG_DIR: configDir },
+      }),
+    );
+});
+afterAll(removeBuiltCliFolders);
+
+/** COMPREPLY after a TAB on the last word of `words` (the words after b2bctl), computed by bash itself. */
+function tab(...words: string[]): string[] {
+  const quoted = ['b2bctl', ...words].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const program = [
+    `b2bctl() { '${process.execPath}' '${builtCli}' "$@"; }`,
+    `source '${script}'`,
+    `COMP_WORDS=(${quoted})`,
+    `COMP_CWORD=${words.length}`,
+    '_b2bctl_complete',
+    `printf '%s\\n' "\${COMPREPLY[@]}"`,
+    // The registration itself, as `complete -p` shows it: -o default gives file names when nothing matches.
+    'complete -p b2bctl >&2',
+  ].join('\n');
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', B2BCTL_CONFIG_DIR: configDir },
+  });
+  expect(result.status).toBe(0);
+  expect(result.stderr).toBe('complete -o default -F _b2bctl_complete b2bctl\n');
+  return result.stdout.split('\n').filter((line) => line !== '');
+}
+
+describe('bash completion', () => {
+  it('completes commands and subcommands from the tree', () => {
+    expect(tab('cu')).toEqual(['customer']);
+    expect(tab('customer', '')).toEqual(['validate', 'create', 'update', 'status', 'addresses']);
+  });
+
+  it('completes --route and --output values', () => {
+    expect(tab('stock', 'push', 'stock.csv', '--route', '')).toEqual(['auto', 'batch', 'queue']);
+    expect(tab('sellers', 'list', '-o', 'j')).toEqual(['json']);
+  });
+
+  it('completes profile names read from the config folder at completion time', () => {
+    expect(tab('--profile', '')).toEqual(['lat', 'prod']);
+    expect(tab('stock', 'push', 'x.csv', '--profile', 'l')).toEqual(['lat']);
+  });
+
+  it('completes options, and leaves file arguments to bash', () => {
+    expect(tab('stock', 'push', '--dry')).toEqual(['--dry-run']);
+    expect(tab('stock', 'push', 'sto')).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Cron logs that stand alone (issue 9): with stderr a file or pipe, every line of a real stock push starts with an
+ * ISO-8601 time; `--log-format json` writes one object per line (time, level, message, fields) for log shippers,
+ * the final error included; `plain` keeps the bare lines.
+ */
+import { copyFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxDefaults } from '../../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+
+const samples = resolve(__dirname, '../../../samples');
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory: samples });
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeBuiltCliFolders();
+});
+
+/** A night's push as cron runs it: credentials in the environment, stderr not a terminal. */
+async function nightlyPush(extra: string[], env: Record<string, string> = {}) {
+  const folder = scratchFolder();
+  copyFileSync(join(samples, 'stock.csv'), join(folder, 'stock.csv'));
+  return runBuiltCli(['stock', 'push', 'stock.csv', ...extra], {
+    cwd: folder,
+    env: {
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_USERNAME: sandboxDefaults.username,
+      B2BCTL_PASSWORD: sandboxDefaults.password,
+      ...env,
+    },
+  });
+}
+
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /;
+
+describe('a cron run of stock push', () => {
+  it('text (the default): every stderr line starts with the time, in order', async () => {
+    const result = await nightlyPush([], { B2BCTL_LOG_FORMAT: '' });
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(lines.filter((line) => !isoTime.test(line))).toEqual([]);
+    const times = lines.map((line) => Date.parse(line.slice(0, 24)));
+    expect(times.toSorted((a, b) => a - b)).toEqual(times);
+    expect(lines.map((line) => line.slice(25))).toContain('stock push: validating stock.csv');
+    expect(lines.at(-2)?.slice(25)).toMatch(/^stock push: 52 applied; \d+ requests?, 0 retries, 0 throttled \(429\);/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('--quiet still writes the one summary line, timestamped', async () => {
+    const result = await nightlyPush(['--quiet'], { B2BCTL_LOG_FORMAT: '' });
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`${isoTime.source}stock push: 52 applied;`));
+  });
+
+  it('--log-format json: one object per line; the summary carries its counts as fields', async () => {
+    const result = await nightlyPush(['--log-format', 'json']);
+    expect(result.code).toBe(0);
+    const entries = result.stderr
+      .trimEnd()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { time: string; level: string; message: string; fields?: Record<string, unknown> },
+      );
+    for (const entry of entries) {
+      expect(Number.isNaN(Date.parse(entry.time))).toBe(false);
+      expect(['debug', 'info', 'warn', 'error']).toContain(entry.level);
+    }
+    const summary = entries.find((entry) => entry.message.startsWith('stock push: 52 applied'));
+    expect(summary?.level).toBe('info');
+    expect(summary?.fields).toMatchObject({
+      command: 'stock push',
+      outcomes: { applied: 52, failed: 0 },
+      retries: 0,
+      report: expect.stringMatching(/^stock\.report-\d{8}-\d{6}\.csv$/),
+    });
+  });
+
+  it('--log-format json: the error that ends the run is an object too, level error, no "error:" prefix', async () => {
+    const result = await nightlyPush(['--log-format', 'json'], { B2BCTL_BASE_URL: 'not a url' });
+    expect(result.code).toBe(2);
+    const last = JSON.parse(result.stderr.trimEnd().split('\n').at(-1) as string) as { level: string; message: string };
+    expect(last.level).toBe('error');
+    expect(last.message).toMatch(/^Base URL "not a url"/);
+  });
+
+  it('B2BCTL_LOG_FORMAT=plain: the bare lines, for a journal that adds its own times', async () => {
+    const result = await nightlyPush([], { B2BCTL_LOG_FORMAT: 'plain' });
+    expect(result.stderr.split('\n')[0]).toBe('stock push: validating stock.csv');
+  });
+});

@@ -1,0 +1,28 @@
+import xterm from '@xterm/headless';
+
+/**
+ * What a terminal `columns` wide shows after the bytes a command wrote to it: the bytes go through a headless
+ * xterm (with the tty's LF → CRLF), and the screen's lines are read back, so a test asserts what an operator
+ * sees (wrapped rows, cut cells), never substrings of the byte stream.
+ */
+export async function renderedScreen(text: string, columns: number, rows = 100): Promise<string[]> {
+  const terminal = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 1000 });
+  await new Promise<void>((resolve) => terminal.write(text.replaceAll('\n', '\r\n'), resolve));
+  const buffer = terminal.buffer.active;
+  const lines: string[] = [];
+  for (let index = 0; index < buffer.length; index++) lines.push(buffer.getLine(index)?.translateToString(true) ?? '');
+  terminal.dispose();
+  while (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+/** Screen lines that continue the line above (a row too wide for the terminal wrapped). */
+export async function wrappedLineCount(text: string, columns: number): Promise<number> {
+  const terminal = new xterm.Terminal({ cols: columns, rows: 100, allowProposedApi: true, scrollback: 1000 });
+  await new Promise<void>((resolve) => terminal.write(text.replaceAll('\n', '\r\n'), resolve));
+  const buffer = terminal.buffer.active;
+  let wrapped = 0;
+  for (let index = 0; index < buffer.length; index++) if (buffer.getLine(index)?.isWrapped) wrapped++;
+  terminal.dispose();
+  return wrapped;
+}

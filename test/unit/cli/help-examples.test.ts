@@ -1,0 +1,158 @@
+/**
+ * Every leaf command's help ends with an Examples section (issue 9), and every example parses against the real
+ * command tree to that very command; no help text mentions a command that does not exist.
+ */
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { Dispatch } from '../../../src/cli/command-group.js';
+import { buildProgram } from '../../../src/cli/program.js';
+
+const rootArgv = ['node', 'b2bctl'];
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+/** The subcommands a user is shown (the hidden __complete of the completion scripts is not one). */
+function shown(command: Command): Command[] {
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((subcommand) => command.commands.includes(subcommand));
+}
+
+function leaves(command: Command): Command[] {
+  return command.commands.length === 0 ? [command] : shown(command).flatMap(leaves);
+}
+
+function everyCommand(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(everyCommand)];
+}
+
+/** The help a user sees, `after` texts included (commander prints those through the output writer). */
+function helpOf(command: Command): string {
+  let text = '';
+  command.configureOutput({ writeOut: (chunk) => (text += chunk), writeErr: (chunk) => (text += chunk) });
+  command.outputHelp();
+  return text;
+}
+
+/**
+ * The b2bctl command of an example line, split as sh would: quotes removed, the pipeline segment that runs b2bctl
+ * (`printf ... | b2bctl login ...`), its leading VAR=value words dropped, cut at a redirection.
+ */
+export function shellWords(line: string): string[] {
+  const segments: string[][] = [[]];
+  let word = '';
+  let inWord = false;
+  let quote: string | undefined;
+  let redirected = false;
+  const endWord = () => {
+    if (inWord && !redirected) segments.at(-1)?.push(word);
+    word = '';
+    inWord = false;
+  };
+  for (const character of line) {
+    if (quote) {
+      if (character === quote) quote = undefined;
+      else word += character;
+    } else if (character === "'" || character === '"') {
+      quote = character;
+      inWord = true;
+    } else if (character === ' ') {
+      endWord();
+    } else if (character === '|') {
+      endWord();
+      segments.push([]);
+      redirected = false;
+    } else if (character === '<' || character === '>') {
+      endWord();
+      redirected = true;
+    } else {
+      word += character;
+      inWord = true;
+    }
+  }
+  endWord();
+  const command = segments
+    .map((words) => words.slice(words.findIndex((candidate) => !/^[A-Z_][A-Z0-9_]*=/.test(candidate))))
+    .find((words) => words[0] === 'b2bctl');
+  return command ?? segments[0] ?? [];
+}
+
+/** The command an example line reaches, parsed by a fresh program whose dispatch only records. */
+async function commandReachedBy(words: readonly string[]): Promise<string> {
+  let reached = 'nothing was dispatched';
+  const dispatch: Dispatch = async (command) => {
+    reached = pathOf(command);
+  };
+  const argv = [...rootArgv, ...words];
+  const program = await buildProgram(dispatch, argv);
+  const quiet = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+    command.commands.forEach(quiet);
+  };
+  quiet(program);
+  await program.parseAsync(argv);
+  return reached;
+}
+
+const program = await buildProgram(async () => {}, rootArgv);
+const leafCommands = leaves(program);
+
+describe('help examples', () => {
+  it('walks the whole tree (the walker is not blind)', () => {
+    expect(leafCommands.map(pathOf)).toEqual(
+      expect.arrayContaining(['login', 'customer create', 'stock push', 'webhook replay']),
+    );
+    expect(leafCommands.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(leafCommands.map((command) => [pathOf(command), command] as const))(
+    '%s: has Examples, each parsing to this command',
+    async (path, command) => {
+      const help = helpOf(command);
+      const section = help.split('\nExamples:\n')[1];
+      expect(help).toContain('\nExamples:\n');
+      const examples = (section ?? '')
+        .split('\n')
+        .filter((line) => line.startsWith('  $ '))
+        .map((line) => line.slice(4));
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) {
+        const words = shellWords(example);
+        expect({ example, first: words[0] }).toEqual({ example, first: 'b2bctl' });
+        expect({ example, reached: await commandReachedBy(words.slice(1)) }).toEqual({ example, reached: path });
+      }
+    },
+  );
+
+  it('shellWords splits as sh would', () => {
+    expect(shellWords(`A=1 b2bctl x --d ";" 'a b' | jq .`)).toEqual(['b2bctl', 'x', '--d', ';', 'a b']);
+    expect(shellWords(`printf '%s\\n' "$P" | b2bctl login --password-stdin`)).toEqual([
+      'b2bctl',
+      'login',
+      '--password-stdin',
+    ]);
+    expect(shellWords('b2bctl login --token-stdin < token.txt')).toEqual(['b2bctl', 'login', '--token-stdin']);
+    expect(shellWords("b2bctl config set outputDir ''")).toEqual(['b2bctl', 'config', 'set', 'outputDir', '']);
+  });
+});
+
+describe('help texts', () => {
+  it('mention only commands that exist', () => {
+    const known = new Set(everyCommand(program).map(pathOf));
+    const mentions = everyCommand(program).flatMap((command) =>
+      [...helpOf(command).matchAll(/(?:[Rr]un |\$ |`)b2bctl ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?/g)].map((match) => {
+        const [, first = '', second] = match;
+        const group = program.commands.find((candidate) => candidate.name() === first);
+        const path = group && group.commands.length > 0 && second !== undefined ? `${first} ${second}` : first;
+        return { in: pathOf(command) || 'b2bctl', path };
+      }),
+    );
+    expect(mentions.length).toBeGreaterThan(20);
+    expect(mentions.filter((mention) => !known.has(mention.path))).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * `sellers list` on a terminal (issue 9), checked on the rendered screen: the table fits the terminal's width
+ * (no row wraps), and a full first page says it is only the first page.
+ */
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../../src/commands/sellers/list.js';
+import { createContext } from '../../../../src/context.js';
+import { sandboxDefaults } from '../../../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
+import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+let sandbox: RunningSandbox;
+let token: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    ...sandboxDefaults,
+    host: '127.0.0.1',
+    port: 0,
+    seedDirectory: resolve(__dirname, '../../../../samples'),
+  });
+  const answer = await fetch(`${sandbox.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: sandboxDefaults.username, password: sandboxDefaults.password }),
+  });
+  token = ((await answer.json()) as { access_token: string }).access_token;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** Runs `sellers list` with stdout and stderr on one terminal `columns` wide; returns what it wrote there. */
+async function onTerminal(
+  options: { email?: string; limit?: number; offset?: number; all?: boolean },
+  columns: number,
+): Promise<string> {
+  const terminal = Object.assign(new PassThrough(), { columns, isTTY: true });
+  let written = '';
+  terminal.on('data', (chunk) => (written += chunk));
+  const context = createContext({
+    io: {
+      stdout: terminal,
+      stderr: terminal,
+      stdin: new PassThrough(),
+      isStdoutTTY: true,
+      isStderrTTY: true,
+      isStdinTTY: false,
+    },
+    env: {
+      B2BCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'b2bctl-sellers-')),
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_TOKEN: token,
+    },
+    globals: { quiet: false, verbose: false, color: false, input: false },
+  });
+  try {
+    await run({ all: false, ...options }, context);
+  } finally {
+    await context.close();
+  }
+  return written;
+}
+
+const headers = ['EMAIL', 'DOCUMENT', 'CODE', 'PROFILE', 'RESTRICTED', 'PERMISSIONS'];
+
+describe('sellers list on a terminal', () => {
+  it('at 160 columns shows every column, nothing cut, no row wrapped', async () => {
+    const written = await onTerminal({}, 160);
+    const screen = await renderedScreen(written, 160);
+    expect(screen[0]?.split(/ {2,}/)).toEqual(headers);
+    expect(screen.slice(1, 21).every((line) => /^\S+@\S+ /.test(line))).toBe(true);
+    expect(screen.join('\n')).not.toContain('…');
+    expect(await wrappedLineCount(written, 160)).toBe(0);
+  });
+
+  it('at 80 columns drops the least useful columns first and wraps no row', async () => {
+    const written = await onTerminal({}, 80);
+    const screen = await renderedScreen(written, 80);
+    expect(await wrappedLineCount(written, 80)).toBe(0);
+    const shownHeaders = screen[0]?.split(/ {2,}/) ?? [];
+    expect(shownHeaders).toContain('EMAIL');
+    expect(shownHeaders).toContain('DOCUMENT');
+    expect(shownHeaders).toContain('PERMISSIONS');
+    expect(shownHeaders).not.toContain('RESTRICTED');
+    // 20 rows, one screen line each, under the header.
+    expect(screen.slice(1, 21).every((line) => /^\S+@?\S* /.test(line) && line.length <= 80)).toBe(true);
+    expect(screen[21]).toBe('First 20 sales reps; --all for every page.');
+    expect(screen[22]).toMatch(/^PERMISSIONS: F change freight, /);
+  });
+
+  it('at 40 columns cuts cells with … and still wraps no table row', async () => {
+    const written = await onTerminal({ limit: 5 }, 40);
+    const screen = await renderedScreen(written, 40);
+    expect(await wrappedLineCount(written, 40)).toBe(0);
+    const rows = screen.slice(1, 6);
+    // E-mails are cut, documents never: a document cut in the middle is a different document.
+    expect(rows.every((line) => /^\S+…  \d{3}\.\d{3}\.\d{3}-\d{2}  [-A-Z]{11}$/.test(line))).toBe(true);
+    expect(screen[6]).toBe('First 5 sales reps; --all for every');
+    expect(screen[7]).toBe('page.');
+  });
+
+  it('a full page after --offset says where it started; a short page gives the count', async () => {
+    const fromOffset = await renderedScreen(await onTerminal({ offset: 20 }, 160), 160);
+    expect(fromOffset[21]).toBe('20 sales reps from offset 20; --all for every page.');
+    const lastPage = await renderedScreen(await onTerminal({ offset: 60 }, 160), 160);
+    expect(lastPage[5]).toBe('4 sales reps.');
+    const one = await renderedScreen(await onTerminal({ offset: 63 }, 160), 160);
+    expect(one[2]).toBe('1 sales rep.');
+  });
+
+  it('--all counts every rep without a page note', async () => {
+    const screen = await renderedScreen(await onTerminal({ all: true }, 160), 160);
+    expect(screen[65]).toBe('64 sales reps.');
+  });
+});

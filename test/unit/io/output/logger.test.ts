@@ -1,0 +1,83 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../../src/clock.js';
+import { createLogger, type LogFormat, logFormatInArgv } from '../../../../src/io/output/logger.js';
+
+const fiveInTheMorning: Clock = { now: () => Date.parse('2026-11-21T05:00:01.250Z'), sleep: async () => {} };
+
+function logged(options: { format: LogFormat; tty?: boolean; quiet?: boolean; verbose?: boolean }) {
+  const stderr = new PassThrough();
+  let text = '';
+  stderr.on('data', (chunk) => (text += chunk));
+  const log = createLogger({
+    stderr,
+    isStderrTTY: options.tty ?? false,
+    clock: fiveInTheMorning,
+    format: options.format,
+    quiet: options.quiet ?? false,
+    verbose: options.verbose ?? false,
+  });
+  return { log, text: () => text };
+}
+
+describe('createLogger', () => {
+  it('text off a terminal: every line, each line of a message too, starts with the ISO-8601 time', () => {
+    const { log, text } = logged({ format: 'text' });
+    log.info('stock push: validating stock.csv');
+    log.error('error: it failed\nsecond line');
+    expect(text()).toBe(
+      [
+        '2026-11-21T05:00:01.250Z stock push: validating stock.csv',
+        '2026-11-21T05:00:01.250Z error: it failed',
+        '2026-11-21T05:00:01.250Z second line',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('text on a terminal, and plain anywhere: the message alone', () => {
+    for (const options of [{ format: 'text', tty: true }, { format: 'plain' }] as const) {
+      const { log, text } = logged(options);
+      log.warn('warning: careful');
+      expect(text()).toBe('warning: careful\n');
+    }
+  });
+
+  it('json: one object per line with time, level, message (its prefix dropped) and fields', () => {
+    const { log, text } = logged({ format: 'json', tty: true });
+    log.notice('stock push: 52 applied', { requests: 2 });
+    log.warn('stock.csv:3: bad');
+    log.error('error: Cannot reach it.\nsecond line');
+    const lines = text().trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { time: '2026-11-21T05:00:01.250Z', level: 'info', message: 'stock push: 52 applied', fields: { requests: 2 } },
+      { time: '2026-11-21T05:00:01.250Z', level: 'warn', message: 'stock.csv:3: bad' },
+      { time: '2026-11-21T05:00:01.250Z', level: 'error', message: 'Cannot reach it.\nsecond line' },
+    ]);
+  });
+
+  it('--quiet silences info, not notice, warn or error; debug only with --verbose', () => {
+    const { log, text } = logged({ format: 'plain', quiet: true });
+    log.info('progress');
+    log.debug('trace');
+    log.notice('summary');
+    log.warn('warning');
+    log.error('error');
+    expect(text()).toBe('summary\nwarning\nerror\n');
+    const verbose = logged({ format: 'plain', verbose: true });
+    verbose.log.debug('trace');
+    expect(verbose.text()).toBe('trace\n');
+  });
+});
+
+describe('logFormatInArgv', () => {
+  it.each([
+    [['node', 'b2bctl', '--log-format', 'json', 'x'], {}, 'json'],
+    [['node', 'b2bctl', '--log-format=plain'], {}, 'plain'],
+    [['node', 'b2bctl'], { B2BCTL_LOG_FORMAT: 'json' }, 'json'],
+    [['node', 'b2bctl', '--log-format', 'xml'], {}, 'text'],
+    [['node', 'b2bctl'], {}, 'text'],
+  ] as const)('%j with %j is %s', (argv, env, expected) => {
+    expect(logFormatInArgv(argv, env)).toBe(expected);
+  });
+});
