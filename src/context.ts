@@ -1,7 +1,6 @@
 import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
-import { UsageError } from './errors.js';
 import { createLogger, type LogFormat, type Logger } from './io/output/logger.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
