@@ -48,17 +48,18 @@ export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> 
 export const httpUrl: SettingParser<string> = {
   expects: 'http:// or https:// URL',
   parse: (text) => {
+    // `store.example.com` or `localhost:8787` (which URL reads as the scheme "localhost:"): the scheme was left
+    // out, and the fix is plain.
+    if (!text.includes('://') && (!text.includes(':') || /^[^:/]+:\d+(?:\/|$)/.test(text))) {
+      const scheme = /^(?:localhost|127\.|\[::1\])/i.test(text) ? 'http' : 'https';
+      return invalid(`must be an absolute URL with its scheme (did you mean ${scheme}://${text}?)`);
+    }
     try {
       const url = new URL(text);
       return url.protocol === 'http:' || url.protocol === 'https:'
         ? valid(text)
         : invalid('must be an http:// or https:// URL');
     } catch {
-      // `store.example.com` or `localhost:8787`: the scheme was left out, and the fix is plain.
-      if (!text.includes('://')) {
-        const scheme = /^(?:localhost|127\.|\[::1\])/i.test(text) ? 'http' : 'https';
-        return invalid(`must be an absolute URL with its scheme (did you mean ${scheme}://${text}?)`);
-      }
       return invalid('must be an absolute URL such as https://store.example.com');
     }
   },

@@ -35,7 +35,7 @@ export async function runCommandLine(args: readonly string[], options: CommandLi
       clock: systemClock,
       stdin: '',
       ...contextOptions,
-      globals: globalsOf(command, { NO_COLOR: '1', ...options.env }),
+      globals: globalsOf(command, { NO_COLOR: '1', B2BCTL_LOG_FORMAT: 'plain', ...options.env }),
     });
     code = await test.run(await load(), verbOptions);
     stdout += test.stdout();

@@ -356,7 +356,7 @@ describe('sellers list: stdout a terminal or not', () => {
     const result = await listOn({ stdoutTTY: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(expectedTable(seedReps.slice(0, 20)));
-    expect(result.stderr).toMatch(/^20 sales reps\. PERMISSIONS: F [^,]+(, [A-Z] [^,]+){10}\.\n$/);
+    expect(result.stderr).toMatch(/^First 20 sales reps; --all for every page\.\nPERMISSIONS: F [^,]+(, [A-Z] [^,]+){10}\.\n$/);
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
@@ -364,7 +364,7 @@ describe('sellers list: stdout a terminal or not', () => {
     await loggedIn();
     const one = await listOn({ stdoutTTY: true }, '--limit', '1');
     expect(one.stdout).toBe(expectedTable(seedReps.slice(0, 1)));
-    expect(one.stderr).toMatch(/^1 sales rep\. PERMISSIONS: /);
+    expect(one.stderr).toMatch(/^First 1 sales rep; --all for every page\.\nPERMISSIONS: /);
     const none = await listOn({ stdoutTTY: true }, '--email', 'nobody-at-all');
     expect(none.stdout).toBe('EMAIL  DOCUMENT  CODE  PROFILE  RESTRICTED  PERMISSIONS\n');
     expect(none.stderr).toBe('No sales reps found with an e-mail containing "nobody-at-all".\n');

@@ -59,14 +59,14 @@ describe('stock push --route auto', () => {
     const sending =
       route === 'batch'
         ? 'stock push: sending 52 items in up to 2 requests of up to 50 items through the batch route (concurrency 8)'
-        : 'stock push: sending 52 items in up to 1 requests of up to 200 items through the queue route (concurrency 8)';
+        : 'stock push: sending 52 items in up to 1 request of up to 200 items through the queue route (concurrency 8)';
     expect(maskClock(test.stderr(), folder)).toBe(
       [
         'stock push: validating DIR/stock.csv',
         'stock push: 52 records, 52 valid, 0 invalid (T s)',
         reason,
         sending,
-        `stock push: 52 ${route === 'batch' ? 'applied' : 'queued'}; ${route === 'batch' ? 2 : 1} requests, 0 retries, 0 throttled (429); T s, R items/s`,
+        `stock push: 52 ${route === 'batch' ? 'applied' : 'queued'}; ${route === 'batch' ? '2 requests' : '1 request'}, 0 retries, 0 throttled (429); T s, R items/s`,
         'stock push: report: DIR/stock.report-STAMP.csv',
         '',
       ].join('\n'),

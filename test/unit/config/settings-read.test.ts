@@ -63,7 +63,7 @@ describe('readSetting: every value through the parser of the settings table', ()
       'a flag',
       { ...none, flags: { baseUrl: 'store.example.com' } },
       'baseUrl',
-      'Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag).',
+      'Setting "baseUrl" must be an absolute URL with its scheme (did you mean https://store.example.com?), not "store.example.com" (from the --base-url flag).',
     ],
   ] as const)('a bad value from %s is a usage error naming key, value and source', (_name, layers, key, message) => {
     expect(() => readSetting(key, layers)).toThrow(new UsageError(message));
