@@ -356,7 +356,9 @@ describe('sellers list: stdout a terminal or not', () => {
     const result = await listOn({ stdoutTTY: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(expectedTable(seedReps.slice(0, 20)));
-    expect(result.stderr).toMatch(/^First 20 sales reps; --all for every page\.\nPERMISSIONS: F [^,]+(, [A-Z] [^,]+){10}\.\n$/);
+    expect(result.stderr).toMatch(
+      /^First 20 sales reps; --all for every page\.\nPERMISSIONS: F [^,]+(, [A-Z] [^,]+){10}\.\n$/,
+    );
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
