@@ -3,6 +3,7 @@ import type { SettingDefinition } from './setting-definition.js';
 
 export type { SettingDefinition } from './setting-definition.js';
 import { listingAnswerSettings } from '../platform/answers/listing.js';
+import { orderAnswerSettings } from '../platform/answers/orders.js';
 import { stockAnswerSettings } from '../platform/answers/stock.js';
 import { tokenAnswerSettings } from '../platform/answers/token.js';
 
@@ -144,6 +145,7 @@ export const settingDefinitions: readonly SettingDefinition[] = [
   ...tokenAnswerSettings,
   ...listingAnswerSettings,
   ...stockAnswerSettings,
+  ...orderAnswerSettings,
 ];
 
 const definitionsByKey = new Map(settingDefinitions.map((definition) => [definition.key, definition]));

@@ -3,7 +3,8 @@ import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import type { Finding } from './findings.js';
 import { checkDns, checkReachable, checkTls } from './network-checks.js';
-import { probeCustomer, probeListing, probeToken } from './route-probes.js';
+import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
+import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 
 export interface DoctorOptions {
   /** A customer document to probe the update route with `{}` (the documented no-op). */
@@ -55,11 +56,12 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
           },
           session.value('answers.sellers.items'),
         ),
-        await probeListing(http, token, {
-          path: session.value('paths.orders') ?? '',
-          query: { limit: 1 },
-          pathSetting: 'paths.orders',
-        }),
+        await probeOrderListing(
+          http,
+          token,
+          session.value('paths.orders') ?? '',
+          orderAnswerSettingsFrom((key) => session.value(key)),
+        ),
         options.document
           ? await probeCustomer(http, token, options.document)
           : {

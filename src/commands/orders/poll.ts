@@ -13,10 +13,10 @@ import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../erro
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
-  isTrackableOrder,
   listOrderPage,
+  orderAnswers,
   orderListingPageSize,
-  type OrderSummary,
+  type ListedOrder,
 } from '../../platform/orders.js';
 import { defaultCursorPath, readCursor, writeCursor } from './cursor-file.js';
 import { createOrderSink } from './order-output.js';
@@ -139,34 +139,36 @@ async function pollOnce(
   };
   const sink = createOrderSink(context, options.outDir);
   let untrackable = 0;
+  let unrecognisedPages = 0;
   let written = 0;
   let interrupted = false;
+  const answers = orderAnswers(client);
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
   try {
-    for await (const scanned of scanWindow<OrderSummary>(window, {
+    for await (const scanned of scanWindow<ListedOrder>(window, {
       pageSize: orderListingPageSize,
       concurrency: options.concurrency,
       fetchPage: async (part, offset, signal) => {
-        const page = await listOrderPage(client, {
-          window: part,
-          offset,
-          limit: orderListingPageSize,
-          statuses: options.statuses,
-          signal,
-        });
-        const trackable = page.filter(isTrackableOrder);
-        untrackable += page.length - trackable.length;
+        const page = await listOrderPage(
+          client,
+          { window: part, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
+          answers,
+        );
+        untrackable += page.untrackable;
+        if (page.unrecognised) unrecognisedPages++;
         // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-        const kept = trackable.filter((order) => {
+        const kept = page.orders.filter((order) => {
           const instant = Date.parse(order.lastUpdated);
           return instant >= part.from && instant <= part.to;
         });
-        return { orders: kept, listed: page.length };
+        return { orders: kept, listed: page.listed };
       },
     })) {
       const fresh = newVersions(scanned.orders, emitted);
-      const records = options.detail ? await fetchDetails(client, fresh, options.concurrency) : fresh;
+      const records = options.detail
+        ? await fetchDetails(client, fresh, options.concurrency)
+        : fresh.map((order) => order.record);
       for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
       written += fresh.length;
       if (await sink.flush()) save(scanned.window.to);
@@ -181,7 +183,14 @@ async function pollOnce(
   }
   await sink.end();
   if (untrackable > 0) {
-    context.log.warn(`warning: ${untrackable} listed entries had no usable id and lastUpdated; they were not emitted.`);
+    context.log.warn(
+      `warning: ${untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
+    );
+  }
+  if (unrecognisedPages > 0) {
+    context.log.warn(
+      `warning: ${unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
+    );
   }
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
@@ -199,7 +208,7 @@ async function pollOnce(
 /** The detail of each version, `concurrency` at a time, in the order given. */
 async function fetchDetails(
   client: PlatformClient,
-  versions: readonly OrderSummary[],
+  versions: readonly ListedOrder[],
   concurrency: number,
 ): Promise<unknown[]> {
   const details: unknown[] = Array.from({ length: versions.length });
@@ -207,7 +216,7 @@ async function fetchDetails(
   const worker = async () => {
     while (next < versions.length) {
       const index = next++;
-      details[index] = await getOrder(client, (versions[index] as OrderSummary).id);
+      details[index] = await getOrder(client, (versions[index] as ListedOrder).id);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, versions.length)) }, worker));

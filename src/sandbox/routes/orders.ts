@@ -14,12 +14,16 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
     const query = parseListingQuery(request.query as Record<string, unknown>);
     if (typeof query === 'string') return sendError(reply, 400, query);
     state.orders.churnBeforeListing(state.clock.now());
-    return listOrders(state.orders.orders.values(), query).map(summaryOf);
+    const dialect = reply.server.dialect;
+    return dialect.listingAnswer(
+      listOrders(state.orders.orders.values(), query).map((order) => dialect.orderSummary(summaryOf(order))),
+      query.offset,
+    );
   });
   app.get<{ Params: { id: string } }>('/v1/orders/:id', async (request, reply) => {
     const order = /^\d+$/.test(request.params.id) ? state.orders.orders.get(Number(request.params.id)) : undefined;
     if (!order) return sendError(reply, 404, `Order [${request.params.id}] not found`);
-    return order;
+    return reply.server.dialect.orderDetail(order);
   });
 }
 
