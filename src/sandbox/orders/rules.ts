@@ -77,27 +77,38 @@ export function compareByCreationNewestFirst(left: OrderSummary, right: OrderSum
   return byCreation !== 0 ? byCreation : right.id - left.id;
 }
 
-/** One page of the listing over `orders`. */
+/** One page of the listing over `orders`, in any order. */
 export function listOrders<T extends OrderSummary>(orders: Iterable<T>, query: OrderListingQuery): T[] {
-  const matching: T[] = [];
-  for (const order of orders) {
-    const { created, updated } = instantsOf(order);
-    if (query.createdFrom !== undefined && created < query.createdFrom) continue;
-    if (query.createdTo !== undefined && created > query.createdTo) continue;
-    if (query.updatedFrom !== undefined && updated < query.updatedFrom) continue;
-    if (query.updatedTo !== undefined && updated > query.updatedTo) continue;
-    if (query.statuses.length > 0 && !query.statuses.includes(order.status)) continue;
-    matching.push(order);
+  return pageOfNewestFirst([...orders].sort(compareByCreationNewestFirst), query);
+}
+
+/**
+ * One page of the listing over orders already sorted newest first (the store keeps them so): it stops once the page
+ * is full, so a request no longer costs a pass and a sort over every order of the store, which made the sandbox,
+ * not the client, the bottleneck of a 10,000-order catch-up.
+ */
+export function pageOfNewestFirst<T extends OrderSummary>(newestFirst: readonly T[], query: OrderListingQuery): T[] {
+  const page: T[] = [];
+  let skipped = 0;
+  for (const order of newestFirst) {
+    if (!matchesQuery(order, query)) continue;
+    if (skipped < query.offset) {
+      skipped++;
+      continue;
+    }
+    page.push(order);
+    if (page.length >= query.limit) break;
   }
-  // The store keeps orders in creation order, so the matching ones usually need only reversing: sorting 10,000
-  // orders on every request made the sandbox, not the client, the bottleneck of a catch-up.
-  let oldestFirst = true;
-  for (let index = 1; index < matching.length && oldestFirst; index++) {
-    oldestFirst = compareByCreationNewestFirst(matching[index - 1] as T, matching[index] as T) > 0;
-  }
-  if (oldestFirst) matching.reverse();
-  else matching.sort(compareByCreationNewestFirst);
-  return matching.slice(query.offset, query.offset + query.limit);
+  return page;
+}
+
+function matchesQuery(order: OrderSummary, query: OrderListingQuery): boolean {
+  const { created, updated } = instantsOf(order);
+  if (query.createdFrom !== undefined && created < query.createdFrom) return false;
+  if (query.createdTo !== undefined && created > query.createdTo) return false;
+  if (query.updatedFrom !== undefined && updated < query.updatedFrom) return false;
+  if (query.updatedTo !== undefined && updated > query.updatedTo) return false;
+  return query.statuses.length === 0 || query.statuses.includes(order.status);
 }
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
-import { listOrders, parseListingQuery } from '../orders/rules.js';
+import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
 import { summaryOf } from '../orders/store.js';
 import type { SandboxState } from '../state.js';
 
@@ -16,7 +16,7 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
     state.orders.churnBeforeListing(state.clock.now());
     const dialect = reply.server.dialect;
     return dialect.listingAnswer(
-      listOrders(state.orders.orders.values(), query).map((order) => dialect.orderSummary(summaryOf(order))),
+      pageOfNewestFirst(state.orders.newestFirst(), query).map((order) => dialect.orderSummary(summaryOf(order))),
       query.offset,
     );
   });
