@@ -30,7 +30,7 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
 /**
  * `/_sandbox/clock` and `/_sandbox/orders*`: the test controls of the orders and of the sandbox's time.
  * - `PUT /_sandbox/clock` `{"now": ISO}` stops the clock there; `{"offsetMs": n}` runs it shifted; GET shows it.
- * - `POST /_sandbox/orders` creates an order now and returns its detail.
+ * - `POST /_sandbox/orders` creates an order now and returns its detail; `GET /_sandbox/orders` lists every summary.
  * - `POST /_sandbox/orders/churn` `{"updates": n, "creations": n}` changes orders on demand.
  * - `PUT /_sandbox/orders/settings` `{"churnProbability": p, "lastUpdatedSkewMs": n}`.
  * - `POST /_sandbox/orders/:id/touch` updates one order now (minus the skew).
@@ -46,6 +46,8 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState)
     return state.clock.describe();
   });
   app.post('/_sandbox/orders', open, async () => state.orders.create(state.clock.now()));
+  // Every order's summary without touching them (the listing would churn): what a checker compares a poll with.
+  app.get('/_sandbox/orders', open, async () => [...state.orders.orders.values()].map(summaryOf));
   app.post<{ Body: { updates?: number; creations?: number } }>('/_sandbox/orders/churn', open, async (request) => {
     const body = request.body ?? {};
     return state.orders.churn(state.clock.now(), wholeOr(body.updates, 3), wholeOr(body.creations, 1));
