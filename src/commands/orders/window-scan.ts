@@ -38,8 +38,12 @@ export interface ScannedWindow<T> {
 const maximumInstantPasses = 10;
 /** Extra pages allowed to repair the chain of an offset read (or a quarter of its pages, if more). */
 const maximumRepairs = 32;
-/** Orders per window handed to the caller after an offset read, each one a step of the cursor. */
-const ordersPerChunk = 250;
+/**
+ * Orders per window handed to the caller after an offset read, each one a step of the cursor: small, so that a
+ * SIGKILL during a long `--detail` or `--out-dir` catch-up costs few re-emits (a step is one fsync and one cursor
+ * write when the output is a file).
+ */
+const ordersPerChunk = 16;
 
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts):
@@ -160,7 +164,7 @@ export async function* scanWindow<T extends OrderVersion>(
       return;
     }
     const orders = await readByOffset(window, first);
-    // Read whole, so it can be handed over in time order, a few hundred at a time, each moving the cursor.
+    // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     yield* timeOrderedChunks(window, orders, ordersPerChunk);
   } finally {
     // A caller that stops early (a closed pipe, Ctrl-C, a failure) cancels what is still in flight.
