@@ -151,7 +151,15 @@ try {
     const before = await snapshot();
     const quietAt = Date.now();
     const dice = random();
-    const kind = last || run === 1 ? 'normal' : dice < 0.1 ? 'kill' : dice < 0.2 ? 'head' : 'normal';
+    // The first run is the catch-up; the second and third make sure a short check has a head and a kill too.
+    const kind =
+      last || run === 1
+        ? 'normal'
+        : run === 2 || (run > 3 && dice < 0.1)
+          ? 'head'
+          : run === 3 || (run > 3 && dice < 0.2)
+            ? 'kill'
+            : 'normal';
     const result = await poll(run, kind);
     const after = await snapshot();
     const lines = emittedLines(result.file);

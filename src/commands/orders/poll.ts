@@ -129,7 +129,10 @@ async function pollOnce(
   }
   const emitted = new Set(saved?.emitted ?? []);
   let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
+  // Entries the answers did not let us read may be orders: the cursor must not move past them.
+  const unreadable = () => untrackable > 0 || unrecognisedPages > 0;
   const save = (upTo: number) => {
+    if (unreadable()) return;
     cursor = Math.max(cursor ?? upTo, upTo);
     writeCursor(cursorPath, {
       profile,
@@ -137,9 +140,9 @@ async function pollOnce(
       emitted: versionsToRemember(emitted, cursor, settings.lookbackMs),
     });
   };
-  const sink = createOrderSink(context, options.outDir);
   let untrackable = 0;
   let unrecognisedPages = 0;
+  const sink = createOrderSink(context, options.outDir);
   let written = 0;
   let interrupted = false;
   const answers = orderAnswers(client);
@@ -184,12 +187,12 @@ async function pollOnce(
   await sink.end();
   if (untrackable > 0) {
     context.log.warn(
-      `warning: ${untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
+      `warning: ${untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
     );
   }
   if (unrecognisedPages > 0) {
     context.log.warn(
-      `warning: ${unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
+      `warning: ${unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
     );
   }
   if (interrupted || context.interrupt.aborted) {
@@ -200,7 +203,7 @@ async function pollOnce(
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
   save(window.to);
   context.log.info(
-    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}.`,
+    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${cursor === undefined ? 'not written' : new Date(cursor).toISOString()}${unreadable() ? ' (not moved: see the warning)' : ''}.`,
   );
   return written;
 }
