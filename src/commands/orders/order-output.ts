@@ -69,11 +69,11 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   const descriptor = regularFileDescriptor(stream);
   return {
     async write(version, record) {
-      // The table is for people: it shows the id and instant b2bctl read, whatever the platform calls them; the
-      // other formats pass the platform's object on unchanged.
+      // The table and the CSV are for people and spreadsheets: they show the id and instant b2bctl read, whatever
+      // the platform calls them; json and ndjson pass the platform's object on unchanged.
       const row = record as Record<string, unknown>;
       await writer.write(
-        format === 'table'
+        format === 'table' || format === 'csv'
           ? { ...row, id: version.id, orderId: version.orderNumber, lastUpdated: version.lastUpdated }
           : row,
       );

@@ -94,6 +94,26 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(emittedVersions(second.stdout)).toEqual([...new Set(expected)].toSorted());
     });
 
+    it('poll -o csv fills the id and lastUpdated columns from what b2bctl read, whatever the field names', async () => {
+      const result = await run([
+        'orders',
+        'poll',
+        '--since',
+        '31d',
+        '-o',
+        'csv',
+        '--cursor',
+        join(configDir, 'c3.json'),
+      ]);
+      expect(result.code).toBe(0);
+      const [header, ...rows] = result.stdout.trim().split('\r\n');
+      const columns = header!.split(',');
+      const lastUpdated = columns.indexOf('lastUpdated');
+      const id = columns.indexOf('id');
+      const fromCsv = rows.map((row) => `${row.split(',')[id]}@${row.split(',')[lastUpdated]}`).toSorted();
+      expect(fromCsv).toEqual(storeVersions());
+    });
+
     it('poll --detail --out-dir writes each order out of its envelope; orders get prints the same detail', async () => {
       const dir = freshWorkDir();
       const result = await run([
