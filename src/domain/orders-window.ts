@@ -101,6 +101,30 @@ export function offsetCoverage(pages: readonly OffsetPage[]): { proven: true } |
 }
 
 /**
+ * Where pages read by offset break apart: the offset of each full page whose next page (by offset) holds none of its
+ * orders, or that has no page after it, up to the first page that came back short. Repairing each break with a page
+ * read just before where the next one started is what `offsetCoverage` then needs; all breaks can be repaired at once.
+ */
+export function offsetBreaks(pages: readonly OffsetPage[]): number[] {
+  const byOffset = new Map<number, { full: boolean; ids: Set<string> }>();
+  for (const page of pages) {
+    const group = byOffset.get(page.offset) ?? { full: true, ids: new Set<string>() };
+    group.full &&= page.full;
+    for (const id of page.ids) group.ids.add(id);
+    byOffset.set(page.offset, group);
+  }
+  const offsets = [...byOffset.keys()].toSorted((left, right) => left - right);
+  const breaks: number[] = [];
+  for (const [index, offset] of offsets.entries()) {
+    const current = byOffset.get(offset) as { full: boolean; ids: Set<string> };
+    if (!current.full) break;
+    const next = offsets[index + 1] === undefined ? undefined : byOffset.get(offsets[index + 1] as number);
+    if (next === undefined || ![...next.ids].some((id) => current.ids.has(id))) breaks.push(offset);
+  }
+  return breaks;
+}
+
+/**
  * Orders read whole from `window`, cut into windows of about `size` orders tiling it in time order, so the caller
  * can write them oldest first and move its cursor after each. Orders of one instant stay together.
  */

@@ -1,4 +1,5 @@
 import {
+  offsetBreaks,
   offsetCoverage,
   type OffsetPage,
   type OrderVersion,
@@ -36,8 +37,9 @@ export interface ScannedWindow<T> {
 
 /** Passes over a one-millisecond window that holds more than a page, until one brings nothing new. */
 const maximumInstantPasses = 10;
-/** Extra pages allowed to repair the chain of an offset read (or a quarter of its pages, if more). */
-const maximumRepairs = 32;
+/** Extra pages allowed to repair the chain of an offset read (or as many as it read, if more), and rounds. */
+const minimumRepairPages = 32;
+const maximumRepairRounds = 8;
 /**
  * Orders per window handed to the caller after an offset read, each one a step of the cursor: small, so that a
  * SIGKILL during a long `--detail` or `--out-dir` catch-up costs few re-emits (a step is one fsync and one cursor
@@ -132,25 +134,30 @@ export async function* scanWindow<T extends OrderVersion>(
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-    const repairsAllowed = Math.max(maximumRepairs, Math.ceil(pages.length / 4));
+    // Repairs go in rounds, every break of a round at once; a store churning so fast that they would double the
+    // pages, or never settle, is read by the split by time instead, which cannot skip whatever the churn.
+    const extraAllowed = Math.max(minimumRepairPages, pages.length);
+    const halfPage = Math.ceil(options.pageSize / 2);
+    const attempts = new Map<number, number>();
+    let extra = 0;
     let fallback: T[] = [];
-    let lastFrontier = -1;
-    let attempt = 0;
-    for (let repairs = 0; ; repairs++) {
-      const coverage = offsetCoverage(pages);
-      if (coverage.proven) break;
-      if (repairs >= repairsAllowed) {
-        // Not proven within the budget: the split by time cannot skip, whatever the churn.
+    for (let round = 0; !offsetCoverage(pages).proven; round++) {
+      const breaks = offsetBreaks(pages);
+      if (breaks.length === 0 || extra + breaks.length > extraAllowed || round >= maximumRepairRounds) {
         fallback = (await readWhole(part)).flatMap((piece) => piece.orders);
         break;
       }
-      attempt = coverage.frontier === lastFrontier ? attempt + 1 : 0;
-      lastFrontier = coverage.frontier;
-      // Where the frontier's last order is now: orders that left the window moved it up, so look a little before
-      // the page after it, then further back each time the chain still breaks there.
-      const halfPage = Math.ceil(options.pageSize / 2);
-      const offset = Math.max(0, coverage.frontier + step - halfPage * (attempt + 1));
-      keep(offset, await fetch(part, offset));
+      extra += breaks.length;
+      // Where the last order before the break is now: orders that left the window moved it up, so look half a
+      // page before where the next page started, and further back each time the chain still breaks there.
+      await Promise.all(
+        breaks.map(async (after) => {
+          const attempt = attempts.get(after) ?? 0;
+          attempts.set(after, attempt + 1);
+          const offset = Math.max(0, after + step - halfPage * (attempt + 1));
+          keep(offset, await fetch(part, offset));
+        }),
+      );
     }
     const found = new Map<string, T>();
     for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetCoverage, timeOrderedChunks } from '../../../src/domain/orders-window.js';
+import { offsetBreaks, offsetCoverage, timeOrderedChunks } from '../../../src/domain/orders-window.js';
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => String(from + index));
 
@@ -53,6 +53,31 @@ describe('offsetCoverage: overlapping offset pages prove nothing unchanged was s
         { offset: 24, full: false, ids: [] },
       ]),
     ).toEqual({ proven: false, frontier: 0 });
+  });
+});
+
+describe('offsetBreaks: every place the chain breaks, to repair them in one round', () => {
+  it('each full page whose next page shares none of its orders, and a last full page with nothing after it', () => {
+    expect(
+      offsetBreaks([
+        { offset: 0, full: true, ids: ids(1, 25) },
+        { offset: 24, full: true, ids: ids(27, 51) },
+        { offset: 48, full: true, ids: ids(51, 75) },
+        { offset: 72, full: true, ids: ids(77, 101) },
+      ]),
+    ).toEqual([0, 48, 72]);
+  });
+
+  it('nothing past the first short page counts; pages read twice at one offset count together', () => {
+    expect(
+      offsetBreaks([
+        { offset: 0, full: true, ids: ids(1, 25) },
+        { offset: 24, full: true, ids: ids(27, 51) },
+        { offset: 24, full: true, ids: ids(25, 49) },
+        { offset: 48, full: false, ids: ids(49, 55) },
+        { offset: 72, full: true, ids: ids(90, 114) },
+      ]),
+    ).toEqual([]);
   });
 });
 
