@@ -108,11 +108,11 @@ export async function* scanWindow<T extends OrderVersion>(
 
   // A window holding more than a page: read by offset, `concurrency` pages in flight, each page overlapping the one
   // before by an order, until one comes back short; then, until the pages prove that no unchanged order was
-  // skipped (offsetCoverage: a chain of pages sharing orders from the head to a short page), one more page where
-  // the chain breaks. Churn costs a few pages; a store churning faster than pages can be read falls back to
-  // splitting the window by time.
+  // skipped (offsetCoverage: a chain of pages sharing orders from the head to a short page), a page just before
+  // each break of the chain, in rounds. Churn costs a few pages; a store churning faster than pages can be read
+  // falls back to splitting the window by time.
   const readByOffset = async (part: TimeWindow, first: { orders: T[]; listed: number }): Promise<T[]> => {
-    const step = options.pageSize - 1;
+    const step = Math.max(1, options.pageSize - 1);
     const pages: (OffsetPage & { orders: T[] })[] = [];
     const keep = (offset: number, page: { orders: T[]; listed: number }) =>
       pages.push({
