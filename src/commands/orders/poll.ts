@@ -129,11 +129,13 @@ async function pollOnce(
   }
   const emitted = new Set(saved?.emitted ?? []);
   let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
-  // Entries the answers did not let us read may be orders: the cursor must not move past them.
+  // Entries the answers did not let us read may be orders: the cursor must not move past them. It stays where it
+  // was (a first run's: its start), still remembering what was emitted, so the next run reads them again without
+  // emitting the rest twice.
   const unreadable = () => untrackable > 0 || unrecognisedPages > 0;
   const save = (upTo: number) => {
-    if (unreadable()) return;
-    cursor = Math.max(cursor ?? upTo, upTo);
+    const target = unreadable() ? (cursor ?? window.from) : upTo;
+    cursor = Math.max(cursor ?? target, target);
     writeCursor(cursorPath, {
       profile,
       cursor: new Date(cursor).toISOString(),
@@ -203,7 +205,7 @@ async function pollOnce(
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
   save(window.to);
   context.log.info(
-    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${cursor === undefined ? 'not written' : new Date(cursor).toISOString()}${unreadable() ? ' (not moved: see the warning)' : ''}.`,
+    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}${unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   return written;
 }

@@ -3,7 +3,7 @@
  * in-process sandbox over real HTTP. What only the arithmetic of time decides is checked here, without waiting:
  * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,6 +153,22 @@ describe('orders poll in process, with a fake clock', () => {
 });
 
 describe('orders poll in process against answers the document does not show', () => {
+  it('some entries unreadable: the readable ones are emitted once, the cursor waits for the others', async () => {
+    const halfBroken: Dialect = {
+      ...(dialectNamed('default') as Dialect),
+      orderSummary: (summary) => (summary.id % 2 === 0 ? { ...summary, lastUpdated: null } : summary),
+    };
+    await setUp({ dialect: halfBroken });
+    const first = await poll({ since: '31d' });
+    expect(first.lines).toHaveLength(20);
+    expect(first.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+    advance(60_000);
+    const second = await poll();
+    // Read again from the kept cursor, and remembered: nothing emitted twice.
+    expect(second.lines).toEqual([]);
+    expect(second.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+  });
+
   it('the gateway dialect: updatedAt read as the update instant, the objects passed on unchanged', async () => {
     await setUp({ dialect: dialectNamed('gateway') });
     const result = await poll({ since: '31d' });
@@ -162,7 +178,7 @@ describe('orders poll in process against answers the document does not show', ()
     expect(result.versions.toSorted()).toEqual(storeVersions());
   });
 
-  it('an update instant under a name b2bctl does not know: nothing emitted, a warning naming the setting, no cursor', async () => {
+  it('an update instant under a name b2bctl does not know: nothing emitted, a warning naming the setting, the cursor kept at the start', async () => {
     const renamed: Dialect = {
       ...(dialectNamed('default') as Dialect),
       orderSummary: ({ lastUpdated, ...rest }) => ({ ...rest, audit: { changedOn: lastUpdated } }),
@@ -174,10 +190,14 @@ describe('orders poll in process against answers the document does not show', ()
     expect(blind.stderr).toMatch(
       /warning: \d+ listed entries had no id or update instant .* the cursor was not moved .* answers\.orders\.lastUpdated/,
     );
-    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
-    // The setting named, the same crontab line reads every order.
+    // The cursor stays at the run's start: the next run reads those entries again.
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    expect(cursor.cursor).toBe(new Date(clock.now() - 31 * 86_400_000).toISOString());
+    // The setting named, the next run reads every order.
     new ProfileStore(configDir).update('default', { 'answers.orders.lastUpdated': 'audit.changedOn' });
-    const seeing = await poll({ since: '31d' });
+    const seeing = await poll();
     expect(seeing.lines).toHaveLength(40);
     expect(seeing.stderr).not.toMatch(/warning/);
   });
