@@ -1,5 +1,6 @@
 import { closestName } from '../lib/suggest.js';
 import { listingAnswerSettings } from '../platform/answers/listing.js';
+import { orderAnswerSettings } from '../platform/answers/orders.js';
 import { stockAnswerSettings } from '../platform/answers/stock.js';
 import { tokenAnswerSettings } from '../platform/answers/token.js';
 import { UsageError } from '../errors.js';
@@ -160,6 +161,7 @@ export const settingDefinitions = [
   ...tokenAnswerSettings,
   ...listingAnswerSettings,
   ...stockAnswerSettings,
+  ...orderAnswerSettings,
 ] as const satisfies readonly SettingDefinition[];
 
 type Definition = (typeof settingDefinitions)[number];

@@ -55,6 +55,104 @@ export function piecesForFullWindow(window: TimeWindow, density: number | undefi
   return Math.max(2, Math.min(maximumPieces, Math.ceil(expected / ordersPerWindowTarget)));
 }
 
+/** A page read by offset from one time window: where it was asked, whether it came back full, the ids it held. */
+export interface OffsetPage {
+  offset: number;
+  full: boolean;
+  ids: readonly string[];
+}
+
+/**
+ * Whether pages read by offset from one time window prove that every order that stayed unchanged during the reads
+ * was read; when not, the offset of the furthest page that is part of the proof so far (the next page belongs
+ * about one page after it).
+ *
+ * Why it holds although orders leave the window between requests: the listing is sorted by creation, and an
+ * order's place in that order never changes, so a page read at any moment holds every unchanged order between its
+ * first and its last entry: it covers an interval of the creation order. Two pages that hold the same order cover
+ * intervals that meet, and intervals joined that way cover everything between their ends. A page at offset 0
+ * starts at the head; a page that came back short reached the end. So once a chain of pages sharing orders joins
+ * a page at offset 0 to a short page, no unchanged order can lie outside them, however the pages shifted.
+ */
+export function offsetCoverage(pages: readonly OffsetPage[]): { proven: true } | { proven: false; frontier: number } {
+  // The head page short: the window held less than a page when it was read, all of it read at once.
+  if (pages.some((page) => page.offset === 0 && !page.full)) return { proven: true };
+  const parent = pages.map((_, index) => index);
+  const root = (index: number): number => {
+    while (parent[index] !== index) index = parent[index] = parent[parent[index] as number] as number;
+    return index;
+  };
+  const pageOfId = new Map<string, number>();
+  for (const [index, page] of pages.entries()) {
+    for (const id of page.ids) {
+      const other = pageOfId.get(id);
+      if (other === undefined) pageOfId.set(id, index);
+      else parent[root(index)] = root(other);
+    }
+  }
+  const heads = new Set(pages.flatMap((page, index) => (page.offset === 0 ? [root(index)] : [])));
+  let frontier = 0;
+  for (const [index, page] of pages.entries()) {
+    if (!heads.has(root(index))) continue;
+    if (!page.full && page.ids.length > 0) return { proven: true };
+    frontier = Math.max(frontier, page.offset);
+  }
+  return { proven: false, frontier };
+}
+
+/**
+ * Where pages read by offset break apart: the offset of each full page whose next page (by offset) holds none of its
+ * orders, or that has no page after it, up to the first page that came back short. Repairing each break with a page
+ * read just before where the next one started is what `offsetCoverage` then needs; all breaks can be repaired at once.
+ */
+export function offsetBreaks(pages: readonly OffsetPage[]): number[] {
+  const byOffset = new Map<number, { full: boolean; ids: Set<string> }>();
+  for (const page of pages) {
+    const group = byOffset.get(page.offset) ?? { full: true, ids: new Set<string>() };
+    group.full &&= page.full;
+    for (const id of page.ids) group.ids.add(id);
+    byOffset.set(page.offset, group);
+  }
+  const offsets = [...byOffset.keys()].toSorted((left, right) => left - right);
+  const breaks: number[] = [];
+  for (const [index, offset] of offsets.entries()) {
+    const current = byOffset.get(offset) as { full: boolean; ids: Set<string> };
+    if (!current.full) break;
+    const next = offsets[index + 1] === undefined ? undefined : byOffset.get(offsets[index + 1] as number);
+    if (next === undefined || ![...next.ids].some((id) => current.ids.has(id))) breaks.push(offset);
+  }
+  return breaks;
+}
+
+/**
+ * Orders read whole from `window`, cut into windows of about `size` orders tiling it in time order, so the caller
+ * can write them oldest first and move its cursor after each. Orders of one instant stay together.
+ */
+export function timeOrderedChunks<T extends OrderVersion>(
+  window: TimeWindow,
+  orders: readonly T[],
+  size: number,
+): { window: TimeWindow; orders: T[] }[] {
+  const sorted = orders
+    .map((order) => ({ order, instant: Date.parse(order.lastUpdated) }))
+    .toSorted((left, right) => left.instant - right.instant);
+  const chunks: { window: TimeWindow; orders: T[] }[] = [];
+  let from = window.from;
+  let current: T[] = [];
+  for (const [index, { order, instant }] of sorted.entries()) {
+    current.push(order);
+    const next = sorted[index + 1];
+    if (current.length >= size && next !== undefined && next.instant > instant && instant < window.to) {
+      const to = Math.max(from, instant);
+      chunks.push({ window: { from, to }, orders: current });
+      from = to + 1;
+      current = [];
+    }
+  }
+  chunks.push({ window: { from, to: window.to }, orders: current });
+  return chunks;
+}
+
 /** The key of one order version, what is emitted once. */
 export function versionKey(order: OrderVersion): string {
   const instant = Date.parse(order.lastUpdated);

@@ -1,12 +1,15 @@
 import type { TimeWindow } from '../domain/orders-window.js';
+import {
+  orderAnswerSettingsFrom,
+  readListedOrder,
+  readOrderDetail,
+  readOrderListingPage,
+  type ListedOrder,
+  type OrderAnswerSettings,
+} from './answers/orders.js';
 import type { PlatformClient } from './client.js';
 
-/** An order summary as the listing returns it: the orders webhook's fields (platform-spec.md); others kept as sent. */
-export interface OrderSummary {
-  id: number | string;
-  lastUpdated: string;
-  [field: string]: unknown;
-}
+export type { ListedOrder } from './answers/orders.js';
 
 /** The listing's largest page (platform-spec.md: `limit` at most 25); a page this long may have more behind it. */
 export const orderListingPageSize = 25;
@@ -19,38 +22,32 @@ export interface OrderListingRequest {
   signal?: AbortSignal;
 }
 
-/**
- * Where the orders are in a listing answer. The platform document does not show the body, so the plausible shapes
- * are recognised: a bare array, or an envelope holding it under `data`, `items`, `orders` or `content`. Anything
- * else is read as an empty page rather than a failure: a 2xx is never turned into an error because of its shape.
- */
-export function ordersInListing(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object') {
-    for (const key of ['data', 'items', 'orders', 'content']) {
-      const value = (body as Record<string, unknown>)[key];
-      if (Array.isArray(value)) return value;
-    }
-  }
-  return [];
+/** One listing page as read: the orders b2bctl can track, and what it could not read. */
+export interface OrderListingPage {
+  /** Entries the platform listed (a full page says more may follow, whatever we could read of them). */
+  listed: number;
+  orders: ListedOrder[];
+  /** Entries without a readable id or update instant. */
+  untrackable: number;
+  /** True when the answer held no array b2bctl recognises (read as an empty page). */
+  unrecognised: boolean;
 }
 
-/** An order the poller can track: it has an id and a lastUpdated it can read. */
-export function isTrackableOrder(value: unknown): value is OrderSummary {
-  if (!value || typeof value !== 'object') return false;
-  const order = value as Record<string, unknown>;
-  return (
-    (typeof order.id === 'number' || typeof order.id === 'string') &&
-    typeof order.lastUpdated === 'string' &&
-    !Number.isNaN(Date.parse(order.lastUpdated))
-  );
+/** The `answers.orders.*` settings of the client's profile. */
+export function orderAnswers(client: PlatformClient): OrderAnswerSettings {
+  return orderAnswerSettingsFrom((key) => client.session.get(key));
 }
 
 /**
  * One page of the order listing (`paths.orders`) for orders updated inside the window. Listing is a read: repeating
- * it after a reset or a 503 is safe. The raw entries are returned (the caller decides about untrackable ones).
+ * it after a reset or a 503 is safe. The shape of the answer is read by answers/orders.ts; an answer whose shape is
+ * not recognised is an empty page, never a failure of a 2xx.
  */
-export async function listOrderPage(client: PlatformClient, request: OrderListingRequest): Promise<unknown[]> {
+export async function listOrderPage(
+  client: PlatformClient,
+  request: OrderListingRequest,
+  settings: OrderAnswerSettings = orderAnswers(client),
+): Promise<OrderListingPage> {
   const { body } = await client.send<unknown>({
     method: 'GET',
     path: client.route('paths.orders'),
@@ -64,20 +61,28 @@ export async function listOrderPage(client: PlatformClient, request: OrderListin
     safeToRepeat: true,
     signal: request.signal,
   });
-  return ordersInListing(body);
+  const entries = readOrderListingPage(body, settings);
+  if (entries === undefined) return { listed: 0, orders: [], untrackable: 0, unrecognised: true };
+  const orders: ListedOrder[] = [];
+  for (const entry of entries) {
+    const order = readListedOrder(entry, settings);
+    if (order) orders.push(order);
+  }
+  return { listed: entries.length, orders, untrackable: entries.length - orders.length, unrecognised: false };
 }
 
-/** One order's detail (`paths.order`), unchanged; an envelope `{data: {...}}` is unwrapped. */
-export async function getOrder(client: PlatformClient, id: string | number, signal?: AbortSignal): Promise<unknown> {
+/** One order's detail (`paths.order`) as the platform sends it, out of its envelope when it has one. */
+export async function getOrder(
+  client: PlatformClient,
+  id: string | number,
+  signal?: AbortSignal,
+  settings: OrderAnswerSettings = orderAnswers(client),
+): Promise<unknown> {
   const { body } = await client.send<unknown>({
     method: 'GET',
     path: client.route('paths.order', { id }),
     safeToRepeat: true,
     signal,
   });
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const data = (body as Record<string, unknown>).data;
-    if (data && typeof data === 'object' && !Array.isArray(data) && 'id' in (body as object) === false) return data;
-  }
-  return body;
+  return readOrderDetail(body, settings);
 }

@@ -3,7 +3,7 @@ import type { Dispatch } from '../../cli/command-group.js';
 import { addExamples } from '../../cli/examples.js';
 import type { DoctorOptions } from './run.js';
 
-/** `b2bctl doctor [--document DOC]`: connection, clock, token and what b2bctl recognises of each route. */
+/** `b2bctl doctor [--document DOC] [--password-stdin]`: connection, clock, token and what b2bctl recognises of each route. */
 export function register(program: Command, dispatch: Dispatch): void {
   program
     .command('doctor')
@@ -12,8 +12,12 @@ export function register(program: Command, dispatch: Dispatch): void {
       '--document <document>',
       'a customer document (CPF/CNPJ) to probe the update route with {}, which changes nothing',
     )
-    .action((options: { document?: string }, command: Command) =>
-      dispatch<DoctorOptions>(command, async () => (await import('./run.js')).run, { document: options.document }),
+    .option('--password-stdin', 'read the password from stdin to check a fresh login (or set B2BCTL_PASSWORD)')
+    .action((options: { document?: string; passwordStdin?: true }, command: Command) =>
+      dispatch<DoctorOptions>(command, async () => (await import('./run.js')).run, {
+        document: options.document,
+        passwordStdin: options.passwordStdin === true,
+      }),
     );
 
   addExamples(program, {

@@ -41,7 +41,14 @@ export async function checkTls(url: URL, timeoutMs: number): Promise<Finding> {
   }
   const port = Number(url.port || 443);
   return new Promise<Finding>((resolve) => {
-    const socket = connect({ host: url.hostname, port, servername: url.hostname, timeout: timeoutMs });
+    // Not rejected during the handshake, so that an untrusted certificate can be described; nothing is sent on it.
+    const socket = connect({
+      host: url.hostname,
+      port,
+      servername: url.hostname,
+      timeout: timeoutMs,
+      rejectUnauthorized: false,
+    });
     const finish = (finding: Finding) => {
       socket.destroy();
       resolve(finding);
@@ -58,7 +65,7 @@ export async function checkTls(url: URL, timeoutMs: number): Promise<Finding> {
           : {
               check: 'TLS',
               result: 'fail',
-              detail: `certificate not trusted (${String(socket.authorizationError)})`,
+              detail: `certificate not trusted (${String(socket.authorizationError)}; issued to ${certificate.subject?.CN ?? '?'} by ${certificate.issuer?.CN ?? '?'}): if the store or a proxy uses its own CA, point NODE_EXTRA_CA_CERTS at its certificate file`,
               exitCode: ExitCode.unavailable,
             },
       );

@@ -2,6 +2,7 @@ import type { Session } from '../../config/session.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../errors.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
+import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
 import { locateTokenAnswer } from '../../platform/answers/token.js';
 import { parseJson, tokenRequest } from '../../platform/auth.js';
@@ -157,6 +158,53 @@ export async function probeListing(
             ? 'an empty body (read as no records)'
             : `an array in "${located.path}"`;
       return { result: 'ok', detail: `${where}, ${located.count} record${located.count === 1 ? '' : 's'}` };
+    },
+  );
+}
+
+/**
+ * The order listing with limit=1: where the page holds its orders, and where the first order holds the two facts the
+ * poller needs (its id and update instant). With no order to look at, only the array is shown.
+ */
+export async function probeOrderListing(
+  http: HttpClient,
+  token: string,
+  path: string,
+  settings: OrderAnswerSettings,
+): Promise<Finding> {
+  const check = `GET ${path}?limit=1`;
+  return answerFinding(
+    check,
+    'paths.orders',
+    await ask(http, token, { method: 'GET', path, query: { limit: 1 } }),
+    (body) => {
+      const located = locateOrderListing(body, settings);
+      if (!located)
+        return {
+          result: 'warn',
+          detail: `no array of orders b2bctl recognises (fields: ${fieldsOf(body)})`,
+          setting: 'answers.orders.items',
+        };
+      const where =
+        located.path === ''
+          ? 'a bare array'
+          : located.path === '(empty body)'
+            ? 'an empty body (read as no orders)'
+            : `an array in "${located.path}"`;
+      if (located.count === 0)
+        return { result: 'ok', detail: `${where}, no order to look at (the fields are checked on the first one)` };
+      if (located.idPath === undefined || located.lastUpdatedPath === undefined) {
+        const missing = located.idPath === undefined ? 'id' : 'lastUpdated';
+        return {
+          result: 'warn',
+          detail: `${where}, but its first order has no ${missing === 'id' ? 'id' : 'update instant'} b2bctl recognises: orders poll would skip every order`,
+          setting: `answers.orders.${missing}`,
+        };
+      }
+      return {
+        result: 'ok',
+        detail: `${where}; id in "${located.idPath}", update instant in "${located.lastUpdatedPath}"`,
+      };
     },
   );
 }

@@ -1,13 +1,17 @@
 import type { Context } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import type { Finding } from './findings.js';
 import { checkDns, checkReachable, checkTls } from './network-checks.js';
-import { probeCustomer, probeListing, probeToken } from './route-probes.js';
+import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
+import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 
 export interface DoctorOptions {
   /** A customer document to probe the update route with `{}` (the documented no-op). */
   document?: string;
+  /** Read the password from stdin, for a fresh login (as B2BCTL_PASSWORD would give it). */
+  passwordStdin?: boolean;
 }
 
 /** Time allowed to each check: doctor answers in seconds, it does not wait out retries. */
@@ -25,6 +29,15 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     throw new UsageError(
       `No base URL for profile "${session.profileName}": pass --base-url URL or run b2bctl login first.`,
     );
+  // Read before any check, so that a terminal on stdin is refused before anything is sent.
+  if (options.passwordStdin && context.io.isStdinTTY)
+    throw new UsageError(
+      '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl doctor --password-stdin), or set B2BCTL_PASSWORD.',
+    );
+  const password = options.passwordStdin ? await readSecretFromStdin(context.io.stdin) : undefined;
+  if (options.passwordStdin && !password)
+    throw new UsageError('The password piped to --password-stdin is empty; nothing was checked.');
+  const env = password === undefined ? context.env : { ...context.env, B2BCTL_PASSWORD: password };
   const url = new URL(baseUrl);
   const findings: Finding[] = [
     {
@@ -40,7 +53,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
   if (network?.reachable.result === 'ok') {
-    const { finding, token } = await probeToken(http, session, context.env, context.clock.now());
+    const { finding, token } = await probeToken(http, session, env, context.clock.now());
     findings.push(finding);
     if (token) {
       findings.push(
@@ -55,11 +68,12 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
           },
           session.get('answers.sellers.items'),
         ),
-        await probeListing(http, token, {
-          path: session.get('paths.orders'),
-          query: { limit: 1 },
-          pathSetting: 'paths.orders',
-        }),
+        await probeOrderListing(
+          http,
+          token,
+          session.get('paths.orders'),
+          orderAnswerSettingsFrom((key) => session.get(key)),
+        ),
         options.document
           ? await probeCustomer(http, token, options.document)
           : {

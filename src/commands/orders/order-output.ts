@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
-import type { OrderSummary } from '../../platform/orders.js';
+import type { ListedOrder } from '../../platform/orders.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
-  write(version: OrderSummary, record: unknown): Promise<void>;
+  write(version: ListedOrder, record: unknown): Promise<void>;
   /**
    * Makes what was written durable and says whether it is: true for `--out-dir` and a stdout redirected to a file
    * (fsynced), false for a pipe or a terminal, where the cursor may only move once the whole run was written.
@@ -38,9 +38,8 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
 };
 
 /** `ORDERID-LASTUPDATED.json`, with the instant compacted so the name is valid on every file system. */
-export function orderFileName(version: OrderSummary): string {
-  const number =
-    typeof version.orderId === 'number' || typeof version.orderId === 'string' ? version.orderId : version.id;
+export function orderFileName(version: Pick<ListedOrder, 'orderNumber' | 'lastUpdated'>): string {
+  const number = version.orderNumber;
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
   return `${String(number).replace(/[^\w.-]/g, '_')}-${instant}.json`;
 }
@@ -63,16 +62,21 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     };
   }
   const stream = context.io.stdout;
-  const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(
-    context.outputFormat('ndjson'),
-    stream,
-    orderLayout,
-    { color: context.globals.color },
-  );
+  const format = context.outputFormat('ndjson');
+  const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
+    color: context.globals.color,
+  });
   const descriptor = regularFileDescriptor(stream);
   return {
-    async write(_version, record) {
-      await writer.write(record as Record<string, unknown>);
+    async write(version, record) {
+      // The table and the CSV are for people and spreadsheets: they show the id and instant b2bctl read, whatever
+      // the platform calls them; json and ndjson pass the platform's object on unchanged.
+      const row = record as Record<string, unknown>;
+      await writer.write(
+        format === 'table' || format === 'csv'
+          ? { ...row, id: version.id, orderId: version.orderNumber, lastUpdated: version.lastUpdated }
+          : row,
+      );
     },
     async flush() {
       if (descriptor === undefined) return false;

@@ -13,10 +13,10 @@ import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../erro
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
-  isTrackableOrder,
   listOrderPage,
+  orderAnswers,
   orderListingPageSize,
-  type OrderSummary,
+  type ListedOrder,
 } from '../../platform/orders.js';
 import { defaultCursorPath, readCursor, writeCursor } from './cursor-file.js';
 import { createOrderSink } from './order-output.js';
@@ -129,44 +129,51 @@ async function pollOnce(
   }
   const emitted = new Set(saved?.emitted ?? []);
   let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
+  // Entries the answers did not let us read may be orders: the cursor must not move past them. It stays where it
+  // was (a first run's: its start), still remembering what was emitted, so the next run reads them again without
+  // emitting the rest twice.
+  const unreadable = () => untrackable > 0 || unrecognisedPages > 0;
   const save = (upTo: number) => {
-    cursor = Math.max(cursor ?? upTo, upTo);
+    const target = unreadable() ? (cursor ?? window.from) : upTo;
+    cursor = Math.max(cursor ?? target, target);
     writeCursor(cursorPath, {
       profile,
       cursor: new Date(cursor).toISOString(),
       emitted: versionsToRemember(emitted, cursor, settings.lookbackMs),
     });
   };
-  const sink = createOrderSink(context, options.outDir);
   let untrackable = 0;
+  let unrecognisedPages = 0;
+  const sink = createOrderSink(context, options.outDir);
   let written = 0;
   let interrupted = false;
+  const answers = orderAnswers(client);
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
   try {
-    for await (const scanned of scanWindow<OrderSummary>(window, {
+    for await (const scanned of scanWindow<ListedOrder>(window, {
       pageSize: orderListingPageSize,
       concurrency: options.concurrency,
       fetchPage: async (part, offset, signal) => {
-        const page = await listOrderPage(client, {
-          window: part,
-          offset,
-          limit: orderListingPageSize,
-          statuses: options.statuses,
-          signal,
-        });
-        const trackable = page.filter(isTrackableOrder);
-        untrackable += page.length - trackable.length;
+        const page = await listOrderPage(
+          client,
+          { window: part, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
+          answers,
+        );
+        untrackable += page.untrackable;
+        if (page.unrecognised) unrecognisedPages++;
         // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-        const kept = trackable.filter((order) => {
+        const kept = page.orders.filter((order) => {
           const instant = Date.parse(order.lastUpdated);
           return instant >= part.from && instant <= part.to;
         });
-        return { orders: kept, listed: page.length };
+        return { orders: kept, listed: page.listed };
       },
     })) {
       const fresh = newVersions(scanned.orders, emitted);
-      const records = options.detail ? await fetchDetails(client, fresh, options.concurrency) : fresh;
+      const records = options.detail
+        ? await fetchDetails(client, fresh, options.concurrency)
+        : fresh.map((order) => order.record);
       for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
       written += fresh.length;
       if (await sink.flush()) save(scanned.window.to);
@@ -181,7 +188,14 @@ async function pollOnce(
   }
   await sink.end();
   if (untrackable > 0) {
-    context.log.warn(`warning: ${untrackable} listed entries had no usable id and lastUpdated; they were not emitted.`);
+    context.log.warn(
+      `warning: ${untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
+    );
+  }
+  if (unrecognisedPages > 0) {
+    context.log.warn(
+      `warning: ${unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
+    );
   }
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
@@ -191,7 +205,7 @@ async function pollOnce(
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
   save(window.to);
   context.log.info(
-    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}.`,
+    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}${unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   return written;
 }
@@ -199,7 +213,7 @@ async function pollOnce(
 /** The detail of each version, `concurrency` at a time, in the order given. */
 async function fetchDetails(
   client: PlatformClient,
-  versions: readonly OrderSummary[],
+  versions: readonly ListedOrder[],
   concurrency: number,
 ): Promise<unknown[]> {
   const details: unknown[] = Array.from({ length: versions.length });
@@ -207,7 +221,7 @@ async function fetchDetails(
   const worker = async () => {
     while (next < versions.length) {
       const index = next++;
-      details[index] = await getOrder(client, (versions[index] as OrderSummary).id);
+      details[index] = await getOrder(client, (versions[index] as ListedOrder).id);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, versions.length)) }, worker));

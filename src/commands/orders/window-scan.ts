@@ -1,8 +1,11 @@
 import {
-  ordersPerWindowTarget,
+  offsetBreaks,
+  offsetCoverage,
+  type OffsetPage,
   type OrderVersion,
   piecesForFullWindow,
   splitWindow,
+  timeOrderedChunks,
   type TimeWindow,
   versionKey,
 } from '../../domain/orders-window.js';
@@ -34,12 +37,23 @@ export interface ScannedWindow<T> {
 
 /** Passes over a one-millisecond window that holds more than a page, until one brings nothing new. */
 const maximumInstantPasses = 10;
+/** Extra pages allowed to repair the chain of an offset read (or as many as it read, if more), and rounds. */
+const minimumRepairPages = 32;
+const maximumRepairRounds = 8;
+/**
+ * Orders per window handed to the caller after an offset read, each one a step of the cursor: small, so that a
+ * SIGKILL during a long `--detail` or `--out-dir` catch-up costs few re-emits (a step is one fsync and one cursor
+ * write when the output is a file).
+ */
+const ordersPerChunk = 16;
 
 /**
- * Reads every order version in `window` so that none can be skipped (the argument is in domain/orders-window.ts):
- * a window whose first page is not full was read whole; a full one is split into smaller time windows, as many as
- * the density seen so far suggests. Small windows are fetched `concurrency` at a time and yielded in time order,
- * oldest first, so the caller can write them and move its cursor window by window.
+ * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts):
+ * a window whose first page is not full was read whole; a full one is read by overlapping offset pages,
+ * `concurrency` at a time, until they prove that no unchanged order fell between them (`offsetCoverage`), and
+ * handed over in time order, oldest first, so the caller can write them and move its cursor window by window.
+ * Should the proof not come within a budget of extra pages (a store churning faster than it can be read), the
+ * window is split into smaller time windows until each fits in one page, which cannot skip either.
  */
 export async function* scanWindow<T extends OrderVersion>(
   window: TimeWindow,
@@ -92,57 +106,73 @@ export async function* scanWindow<T extends OrderVersion>(
     return [...found.values()];
   };
 
-  // How many orders a full window holds, roughly: probes at growing offsets `concurrency` at a time (a probe that
-  // comes back short gives the exact count), then probes spread inside the bracket until it is within an eighth.
-  // Only the sizes of the pieces depend on it; which orders are read never does.
-  const estimateCount = async (part: TimeWindow): Promise<number> => {
-    const batch = Math.max(2, options.concurrency);
-    // `low`: a full page proves at least this many; `high`: an empty page proves at most this many.
-    const bracket: { low: number; high?: number } = { low: options.pageSize };
-    const probe = async (offsets: number[]) => {
-      const pages = await Promise.all(offsets.map((offset) => fetch(part, offset)));
-      for (const [index, page] of pages.entries()) {
-        const offset = offsets[index] as number;
-        if (page.listed === 0) bracket.high = Math.min(bracket.high ?? offset, offset);
-        else if (page.listed < options.pageSize) return offset + page.listed;
-        else bracket.low = Math.max(bracket.low, offset + options.pageSize);
+  // A window holding more than a page: read by offset, `concurrency` pages in flight, each page overlapping the one
+  // before by an order, until one comes back short; then, until the pages prove that no unchanged order was
+  // skipped (offsetCoverage: a chain of pages sharing orders from the head to a short page), a page just before
+  // each break of the chain, in rounds. Churn costs a few pages; a store churning faster than pages can be read
+  // falls back to splitting the window by time.
+  const readByOffset = async (part: TimeWindow, first: { orders: T[]; listed: number }): Promise<T[]> => {
+    const step = Math.max(1, options.pageSize - 1);
+    const pages: (OffsetPage & { orders: T[] })[] = [];
+    const keep = (offset: number, page: { orders: T[]; listed: number }) =>
+      pages.push({
+        offset,
+        full: page.listed >= options.pageSize,
+        ids: page.orders.map((order) => String(order.id)),
+        orders: page.orders,
+      });
+    keep(0, first);
+    let next = step;
+    let end = Number.POSITIVE_INFINITY;
+    const worker = async () => {
+      while (next < end) {
+        const offset = next;
+        next += step;
+        const page = await fetch(part, offset);
+        keep(offset, page);
+        if (page.listed < options.pageSize) end = Math.min(end, offset);
       }
-      return undefined;
     };
-    let next = options.pageSize;
-    while (bracket.high === undefined && next < 1e9) {
-      const offsets = Array.from({ length: batch }, (_, index) => next * 2 ** index);
-      const exact = await probe(offsets);
-      if (exact !== undefined) return exact;
-      next = (offsets.at(-1) as number) * 2;
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    // Repairs go in rounds, every break of a round at once; a store churning so fast that they would double the
+    // pages, or never settle, is read by the split by time instead, which cannot skip whatever the churn.
+    const extraAllowed = Math.max(minimumRepairPages, pages.length);
+    const halfPage = Math.ceil(options.pageSize / 2);
+    const attempts = new Map<number, number>();
+    let extra = 0;
+    let fallback: T[] = [];
+    for (let round = 0; !offsetCoverage(pages).proven; round++) {
+      const breaks = offsetBreaks(pages);
+      if (breaks.length === 0 || extra + breaks.length > extraAllowed || round >= maximumRepairRounds) {
+        fallback = (await readWhole(part)).flatMap((piece) => piece.orders);
+        break;
+      }
+      extra += breaks.length;
+      // Where the last order before the break is now: orders that left the window moved it up, so look half a
+      // page before where the next page started, and further back each time the chain still breaks there.
+      await Promise.all(
+        breaks.map(async (after) => {
+          const attempt = attempts.get(after) ?? 0;
+          attempts.set(after, attempt + 1);
+          const offset = Math.max(0, after + step - halfPage * (attempt + 1));
+          keep(offset, await fetch(part, offset));
+        }),
+      );
     }
-    // Bounded: under churn the answers may contradict each other, and an estimate is all that is needed.
-    for (let round = 0; round < 6; round++) {
-      const { low, high } = bracket;
-      if (high === undefined || high - low <= low / 8) break;
-      const step = (high - low) / (batch + 1);
-      const exact = await probe(Array.from({ length: batch }, (_, index) => Math.round(low + step * (index + 1))));
-      if (exact !== undefined) return exact;
-    }
-    return Math.round((bracket.low + (bracket.high ?? bracket.low)) / 2);
+    const found = new Map<string, T>();
+    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
+    return [...found.values()];
   };
 
   try {
     const first = await fetch(window, 0);
-    if (first.listed < options.pageSize || window.from >= window.to) {
+    if (first.listed < options.pageSize) {
       yield* await readWhole(window, first);
       return;
     }
-    // A catch-up over thousands of orders: estimate how many there are, so the window is cut once into pieces of about
-    // `ordersPerWindowTarget` instead of being halved level by level (each level a round trip and a re-read).
-    const estimate = await estimateCount(window);
-    ordersSeen = estimate;
-    widthSeen = window.to - window.from + 1;
-    // Top-level pieces are started together (the limit keeps `concurrency` requests in flight) and yielded in order.
-    const pieces = splitWindow(window, Math.max(2, Math.ceil(estimate / ordersPerWindowTarget)));
-    const reads = pieces.map((piece) => readWhole(piece));
-    for (const read of reads) read.catch(() => {});
-    for (const read of reads) yield* await read;
+    const orders = await readByOffset(window, first);
+    // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
+    yield* timeOrderedChunks(window, orders, ordersPerChunk);
   } finally {
     // A caller that stops early (a closed pipe, Ctrl-C, a failure) cancels what is still in flight.
     abort.abort();

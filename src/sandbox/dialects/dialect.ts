@@ -1,3 +1,6 @@
+import type { OrderSummary } from '../orders/rules.js';
+import type { OrderDetail } from '../orders/store.js';
+
 /**
  * A dialect answers the parts the platform document does not show (the token route, the bodies of
  * 400/401/403/404, the stock routes' answers, listing envelopes) in one plausible way. Routes call
@@ -32,6 +35,10 @@ export interface Dialect {
   /** Undefined: the 202 has no body. */
   queueAnswer(batchId: string, items: number): unknown;
   listingAnswer(items: readonly unknown[], offset: number): unknown;
+  /** An order of the listing as this platform names its fields (the listing's envelope is `listingAnswer`'s). */
+  orderSummary(summary: OrderSummary): unknown;
+  /** The order detail answer: its nesting (items, totals, customer) and envelope. */
+  orderDetail(detail: OrderDetail): unknown;
 }
 
 /** The statuses whose bodies the document leaves to each platform ("Body format …: not shown"). */

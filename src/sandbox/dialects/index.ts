@@ -1,3 +1,4 @@
+import type { OrderSummary } from '../orders/rules.js';
 import type { Dialect } from './dialect.js';
 
 export type { Dialect } from './dialect.js';
@@ -21,6 +22,8 @@ const defaultDialect: Dialect = {
   batchAnswer: (results) => ({ results }),
   queueAnswer: (batchId, items) => ({ batchId, status: 'QUEUED', items }),
   listingAnswer: (items) => items,
+  orderSummary: (summary) => summary,
+  orderDetail: (detail) => detail,
 };
 const defaultStatusNames: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -33,7 +36,7 @@ const defaultStatusNames: Record<number, string> = {
 const spring: Dialect = {
   name: 'spring',
   description:
-    'camelCase token {"accessToken","expiresIn"}, Spring error bodies without "message", bare-array batch answer keyed by SKU with booleans, 202 {"jobId"}, pages in {"content"}',
+    'camelCase token {"accessToken","expiresIn"}, Spring error bodies without "message", bare-array batch answer keyed by SKU with booleans, 202 {"jobId"}, pages in {"content"}, orders with lastModifiedDate and orderItems',
   tokenPath: '/v1/auth/token',
   tokenStyles: 'any',
   tokenAnswer: (token, ttl) => ({ accessToken: token, tokenType: 'Bearer', expiresIn: ttl }),
@@ -48,13 +51,29 @@ const spring: Dialect = {
     })),
   queueAnswer: (batchId) => ({ jobId: batchId, state: 'RECEIVED' }),
   listingAnswer: (items, offset) => ({ content: items, numberOfElements: items.length, offset }),
+  // Spring Data's auditing names: createdDate and lastModifiedDate; the lines of an order in `orderItems`.
+  orderSummary: (summary) => springSummary(summary),
+  orderDetail: (detail) => ({
+    ...springSummary(detail),
+    customer: { ...detail.customer },
+    orderItems: detail.items.map((item, index) => ({ lineNumber: index + 1, ...item })),
+    totals: { ...detail.totals },
+    deliveryAddress: { ...detail.deliveryAddress },
+    payment: { ...detail.payment },
+    shipping: { ...detail.shipping },
+  }),
 };
+
+function springSummary(summary: OrderSummary): Record<string, unknown> {
+  const { dateCreated, lastUpdated, ...rest } = summary;
+  return { ...rest, createdDate: dateCreated, lastModifiedDate: lastUpdated };
+}
 
 /** An older PHP-era platform: a bare `token`, plain-text errors, results keyed by SKU, empty 202. */
 const legacy: Dialect = {
   name: 'legacy',
   description:
-    'token {"token"} with no lifetime, plain-text 400/401/404 bodies, {"data":{SKU:"OK"|"ERROR"}} batch answer, 202 with no body, pages in {"data"}',
+    'token {"token"} with no lifetime, plain-text 400/401/404 bodies, {"data":{SKU:"OK"|"ERROR"}} batch answer, 202 with no body, pages in {"data"}, order ids as text, the order detail in {"data"} with lines and buyer',
   tokenPath: '/v1/auth/token',
   tokenStyles: 'any',
   tokenAnswer: (token) => ({ token }),
@@ -66,6 +85,39 @@ const legacy: Dialect = {
   }),
   queueAnswer: () => undefined,
   listingAnswer: (items) => ({ data: items }),
+  // Ids as text, as PHP-era JSON often has them; the detail in {"data"}, its lines in `lines`, the buyer in `buyer`,
+  // the totals flat beside them.
+  orderSummary: (summary) => ({ ...summary, id: String(summary.id) }),
+  orderDetail: (detail) => ({
+    data: {
+      id: String(detail.id),
+      orderId: detail.orderId,
+      status: detail.status,
+      approvalWorkflow: detail.approvalWorkflow,
+      workflowIsApproved: detail.workflowIsApproved,
+      dateCreated: detail.dateCreated,
+      lastUpdated: detail.lastUpdated,
+      partnerCompanyName: detail.partnerCompanyName,
+      partnerDocument: detail.partnerDocument,
+      buyer: { document: detail.customer.document, companyName: detail.customer.name },
+      lines: detail.items.map((item) => ({
+        sku: item.sku,
+        description: item.name,
+        qty: item.quantity,
+        price: item.unitPrice,
+        total: item.total,
+      })),
+      totalItems: detail.totals.items,
+      totalShipping: detail.totals.shipping,
+      totalDiscount: detail.totals.discount,
+      total: detail.totals.total,
+      deliveryAddress: { ...detail.deliveryAddress },
+      paymentMethod: detail.payment.method,
+      installments: detail.payment.installments,
+      shippingMethod: detail.shipping.method,
+      deliveryDays: detail.shipping.deadlineDays,
+    },
+  }),
 };
 const legacyTexts: Record<number, string> = {
   400: 'Requisicao invalida',
@@ -78,7 +130,7 @@ const legacyTexts: Record<number, string> = {
 const gateway: Dialect = {
   name: 'gateway',
   description:
-    'token at POST /oauth/token with a form body, answer {"data":{"token","expiresIn"}}, 401 with WWW-Authenticate and no body, {"errors":[…]} bodies, batch answer {"accepted":true} without items, 202 {"id"}, pages in {"items"}',
+    'token at POST /oauth/token with a form body, answer {"data":{"token","expiresIn"}}, 401 with WWW-Authenticate and no body, {"errors":[…]} bodies, batch answer {"accepted":true} without items, 202 {"id"}, pages in {"items"}, orders with updatedAt, the order detail in {"order"} with totals under amounts',
   tokenPath: '/oauth/token',
   tokenStyles: 'form',
   tokenAnswer: (token, ttl) => ({ data: { token, expiresIn: ttl } }),
@@ -89,7 +141,26 @@ const gateway: Dialect = {
   batchAnswer: (results) => ({ accepted: true, count: results.length }),
   queueAnswer: (batchId) => ({ id: batchId }),
   listingAnswer: (items, offset) => ({ items, offset, count: items.length }),
+  // `updatedAt`/`createdAt`; the detail under {"order"} beside a request id, totals nested under `amounts`.
+  orderSummary: (summary) => gatewaySummary(summary),
+  orderDetail: (detail) => ({
+    requestId: `req-${detail.id}-${detail.lastUpdated}`,
+    order: {
+      ...gatewaySummary(detail),
+      customer: { ...detail.customer },
+      items: detail.items.map((item) => ({ ...item })),
+      amounts: { totals: { ...detail.totals }, currency: 'BRL' },
+      deliveryAddress: { ...detail.deliveryAddress },
+      payment: { ...detail.payment },
+      shipping: { ...detail.shipping },
+    },
+  }),
 };
+
+function gatewaySummary(summary: OrderSummary): Record<string, unknown> {
+  const { dateCreated, lastUpdated, ...rest } = summary;
+  return { ...rest, createdAt: dateCreated, updatedAt: lastUpdated };
+}
 
 export const dialects: readonly Dialect[] = [defaultDialect, spring, legacy, gateway];
 

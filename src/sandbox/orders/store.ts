@@ -1,4 +1,4 @@
-import { nextStatus, type OrderSummary } from './rules.js';
+import { compareByCreationNewestFirst, nextStatus, type OrderSummary } from './rules.js';
 
 export interface OrderItem {
   sku: string;
@@ -39,6 +39,8 @@ export class OrderStore {
   /** Share of listing requests that first change a few orders (`--order-churn`). */
   churnProbability = 0;
   private nextId = 1;
+  /** The orders newest first by creation, as the listing serves them; rebuilt after a creation (updates keep it). */
+  private sortedCache: OrderDetail[] | undefined;
 
   constructor(
     private readonly material: OrderMaterial,
@@ -94,8 +96,15 @@ export class OrderStore {
       shipping: { method: 'TRANSPORTADORA', price: shippingPrice, deadlineDays: 2 + Math.floor(this.random() * 8) },
     };
     this.orders.set(id, order);
+    this.sortedCache = undefined;
     if (options.notify !== false) this.notify(order, 'created');
     return order;
+  }
+
+  /** Every order, newest creation first (the listing's order). */
+  newestFirst(): readonly OrderDetail[] {
+    this.sortedCache ??= [...this.orders.values()].sort(compareByCreationNewestFirst);
+    return this.sortedCache;
   }
 
   /** Moves an order on: its status advances (sometimes it is canceled) and `lastUpdated` becomes now. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
-import { listOrders, parseListingQuery } from '../orders/rules.js';
+import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
 import { summaryOf } from '../orders/store.js';
 import type { SandboxState } from '../state.js';
 
@@ -14,19 +14,23 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
     const query = parseListingQuery(request.query as Record<string, unknown>);
     if (typeof query === 'string') return sendError(reply, 400, query);
     state.orders.churnBeforeListing(state.clock.now());
-    return listOrders(state.orders.orders.values(), query).map(summaryOf);
+    const dialect = reply.server.dialect;
+    return dialect.listingAnswer(
+      pageOfNewestFirst(state.orders.newestFirst(), query).map((order) => dialect.orderSummary(summaryOf(order))),
+      query.offset,
+    );
   });
   app.get<{ Params: { id: string } }>('/v1/orders/:id', async (request, reply) => {
     const order = /^\d+$/.test(request.params.id) ? state.orders.orders.get(Number(request.params.id)) : undefined;
     if (!order) return sendError(reply, 404, `Order [${request.params.id}] not found`);
-    return order;
+    return reply.server.dialect.orderDetail(order);
   });
 }
 
 /**
  * `/_sandbox/clock` and `/_sandbox/orders*`: the test controls of the orders and of the sandbox's time.
  * - `PUT /_sandbox/clock` `{"now": ISO}` stops the clock there; `{"offsetMs": n}` runs it shifted; GET shows it.
- * - `POST /_sandbox/orders` creates an order now and returns its detail.
+ * - `POST /_sandbox/orders` creates an order now and returns its detail; `GET /_sandbox/orders` lists every summary.
  * - `POST /_sandbox/orders/churn` `{"updates": n, "creations": n}` changes orders on demand.
  * - `PUT /_sandbox/orders/settings` `{"churnProbability": p, "lastUpdatedSkewMs": n}`.
  * - `POST /_sandbox/orders/:id/touch` updates one order now (minus the skew).
@@ -42,6 +46,8 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState)
     return state.clock.describe();
   });
   app.post('/_sandbox/orders', open, async () => state.orders.create(state.clock.now()));
+  // Every order's summary without touching them (the listing would churn): what a checker compares a poll with.
+  app.get('/_sandbox/orders', open, async () => [...state.orders.orders.values()].map(summaryOf));
   app.post<{ Body: { updates?: number; creations?: number } }>('/_sandbox/orders/churn', open, async (request) => {
     const body = request.body ?? {};
     return state.orders.churn(state.clock.now(), wholeOr(body.updates, 3), wholeOr(body.creations, 1));

@@ -1,0 +1,146 @@
+import type { SettingDefinition } from '../../config/setting-definition.js';
+import { dotPath } from '../../config/setting-parsers.js';
+import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { recognisedListPaths } from './listing.js';
+
+/**
+ * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
+ * webhook: `id`, `lastUpdated`, …) but shows no body: a platform may wrap pages in an envelope, call the update
+ * instant `updatedAt` or `lastModifiedDate`, or wrap the detail in `{"data":{…}}`. The poller needs two facts of each
+ * listed order, its id and its update instant; everything else is passed on unchanged.
+ */
+export const orderAnswerSettings = [
+  {
+    key: 'answers.orders.items',
+    parser: dotPath,
+    description: 'Where an order listing page holds its array (dot path; default: the body itself, data, items, …)',
+  },
+  {
+    key: 'answers.orders.id',
+    parser: dotPath,
+    description: 'The listed order field holding the id the detail route takes (dot path; default: id)',
+  },
+  {
+    key: 'answers.orders.lastUpdated',
+    parser: dotPath,
+    description:
+      'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
+  },
+  {
+    key: 'answers.order.detail',
+    parser: dotPath,
+    description: 'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
+  },
+] as const satisfies readonly SettingDefinition[];
+
+/** The keys of the order answer settings. */
+export type OrderAnswerKey = (typeof orderAnswerSettings)[number]['key'];
+
+export const recognisedOrderListPaths = [...recognisedListPaths, 'orders', 'data.orders'] as const;
+export const recognisedLastUpdatedPaths = [
+  'lastUpdated',
+  'updatedAt',
+  'updated_at',
+  'lastModified',
+  'lastModifiedDate',
+  'lastModifiedAt',
+  'dateUpdated',
+  'modifiedAt',
+  'dateModified',
+] as const;
+const recognisedDetailPaths = ['data', 'order', 'result', 'content'] as const;
+
+export interface OrderAnswerSettings {
+  items?: string;
+  id?: string;
+  lastUpdated?: string;
+  detail?: string;
+}
+
+/** The settings as a session holds them (undefined when not set). */
+export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string | undefined): OrderAnswerSettings {
+  return {
+    items: value('answers.orders.items'),
+    id: value('answers.orders.id'),
+    lastUpdated: value('answers.orders.lastUpdated'),
+    detail: value('answers.order.detail'),
+  };
+}
+
+/** What the poller tracks of a listed order: its identity, its version, and the platform's object unchanged. */
+export interface ListedOrder {
+  id: number | string;
+  /** The update instant, normalised to ISO-8601 (UTC, milliseconds). */
+  lastUpdated: string;
+  /** The order number people use, for file names (`orderId` when there is one, else the id). */
+  orderNumber: number | string;
+  /** The entry as the platform listed it. */
+  record: unknown;
+}
+
+/**
+ * The entries of a listing page; undefined when no recognised place holds an array (the caller reads that as an
+ * empty page with a warning: a 2xx is never a failure because of its shape).
+ */
+export function readOrderListingPage(body: unknown, settings: OrderAnswerSettings = {}): unknown[] | undefined {
+  if (body === undefined || body === null || body === '') return [];
+  const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray)?.value;
+  if (found) return found;
+  // `{}` or `{"total":0,"items":null}`: an envelope with no records at all is an empty page.
+  const holdsRecords =
+    isRecord(body) && Object.values(body).some((value) => value !== null && typeof value === 'object');
+  return isRecord(body) && !holdsRecords ? [] : undefined;
+}
+
+/** The id and update instant of a listed entry, or undefined when either cannot be read. */
+export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = {}): ListedOrder | undefined {
+  if (!isRecord(entry)) return undefined;
+  const id = firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value;
+  if (id === undefined) return undefined;
+  const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
+  if (!lastUpdated) return undefined;
+  const number = firstAt(entry, ['orderId', 'orderNumber', 'number'], isIdLike)?.value ?? id;
+  return { id, lastUpdated: instantText(lastUpdated.value), orderNumber: number, record: entry };
+}
+
+/** An ISO-8601 text, or a number of epoch milliseconds (seconds when it is too small to be milliseconds). */
+function isInstant(value: unknown): value is string | number {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0;
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+function instantText(value: string | number): string {
+  const ms = typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : Date.parse(value);
+  return new Date(ms).toISOString();
+}
+
+/** The order in a detail answer: the body itself when it is the order, else the recognised envelope's content. */
+export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {}): unknown {
+  if (settings.detail !== undefined && settings.detail.trim() !== '') {
+    const value = valueAtPath(body, settings.detail.trim());
+    return value === undefined ? body : value;
+  }
+  // An order carries an id at its root; an envelope does not, and holds the order under one of these names.
+  if (!isRecord(body) || isIdLike(body.id)) return body;
+  return (
+    firstAt(body, recognisedDetailPaths, (value): value is Record<string, unknown> => isRecord(value))?.value ?? body
+  );
+}
+
+/** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */
+export function locateOrderListing(
+  body: unknown,
+  settings: OrderAnswerSettings = {},
+): { path: string; count: number; idPath?: string; lastUpdatedPath?: string } | undefined {
+  if (body === undefined || body === null || body === '') return { path: '(empty body)', count: 0 };
+  const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray);
+  if (!found) return undefined;
+  const first = found.value[0];
+  if (!isRecord(first)) return { path: found.path, count: found.value.length };
+  return {
+    path: found.path,
+    count: found.value.length,
+    idPath: firstAt(first, candidatePaths(settings.id, ['id']), isIdLike)?.path,
+    lastUpdatedPath: firstAt(first, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant)?.path,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * `doctor --password-stdin` in process: a terminal on stdin is refused before anything is sent (the password would
+ * be echoed), as `login --password-stdin` refuses it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, expect, it } from 'vitest';
+import { run } from '../../../src/commands/doctor/run.js';
+import { createContext } from '../../../src/context.js';
+import { UsageError } from '../../../src/errors.js';
+
+const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-doctor-stdin-'));
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+
+it('refuses a terminal on stdin before any check, and sends nothing', async () => {
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests++;
+    response.writeHead(200).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const stdout = new PassThrough();
+  let printed = '';
+  stdout.on('data', (chunk) => (printed += chunk));
+  const context = createContext({
+    io: {
+      stdout,
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      isStdoutTTY: false,
+      isStderrTTY: true,
+      isStdinTTY: true,
+    },
+    env: {
+      B2BCTL_CONFIG_DIR: configDir,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      B2BCTL_USERNAME: 'erp@store.test',
+    },
+    globals: { quiet: false, verbose: false, color: false, input: false },
+  });
+  const outcome = run({ passwordStdin: true }, context);
+  await expect(outcome).rejects.toBeInstanceOf(UsageError);
+  await expect(outcome).rejects.toThrow(/--password-stdin reads a pipe, and stdin is a terminal/);
+  await new Promise((resolve) => server.close(resolve));
+  expect(requests).toBe(0);
+  expect(printed).toBe('');
+});

@@ -1,0 +1,204 @@
+/**
+ * `orders poll` in process: memory streams, a fake clock moved in step with the sandbox's (fixed) clock, the
+ * in-process sandbox over real HTTP. What only the arithmetic of time decides is checked here, without waiting:
+ * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
+import { ProfileStore } from '../../../src/config/profile-store.js';
+import { UsageError } from '../../../src/errors.js';
+import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
+import { sandboxDefaults } from '../../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { testContext } from '../../support/test-context.js';
+
+const seedDirectory = join(import.meta.dirname, '..', '..', '..', 'samples');
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+let sandbox: RunningSandbox;
+let clock: FakeClock;
+let configDir: string;
+let token: string;
+
+async function setUp(options: { dialect?: Dialect; settings?: Record<string, string> } = {}): Promise<void> {
+  sandbox = await startSandbox({
+    ...sandboxDefaults,
+    port: 0,
+    seedDirectory,
+    orderCount: 40,
+    dialect: options.dialect,
+  });
+  // Both clocks stand still at one instant and move only together.
+  const start = Math.floor(sandbox.state.clock.now() / 1000) * 1000;
+  sandbox.state.clock.fixAt(start);
+  clock = new FakeClock(start);
+  configDir = mkdtempSync(join(tmpdir(), 'b2bctl-orders-poll-'));
+  folders.push(configDir);
+  new ProfileStore(configDir).update('default', { 'orders.lag': '2', 'orders.lookback': '300', ...options.settings });
+  const answer = await fetch(`${sandbox.url}${options.dialect?.tokenPath ?? '/v1/auth/token'}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: sandboxDefaults.username,
+      password: sandboxDefaults.password,
+    }).toString(),
+  });
+  const body = (await answer.json()) as Record<string, unknown>;
+  token = String(body.access_token ?? body.accessToken ?? body.token ?? (body.data as { token?: string })?.token);
+}
+afterEach(async () => sandbox?.close());
+
+function advance(ms: number): void {
+  clock.advance(ms);
+  sandbox.state.clock.advance(ms);
+}
+
+async function poll(options: Partial<OrdersPollOptions> = {}) {
+  const memory = testContext({
+    env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    clock,
+  });
+  const listingsBefore = sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
+  let error: unknown;
+  try {
+    await run(
+      { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4, ...options },
+      memory.context,
+    );
+  } catch (caught) {
+    error = caught;
+  }
+  const lines = memory
+    .stdout()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const listings = (sandbox.state.requestCounts.get('GET /v1/orders') ?? 0) - listingsBefore;
+  return { error, lines, versions: lines.map(versionOf), stderr: memory.stderr(), listings };
+}
+
+function versionOf(order: Record<string, unknown>): string {
+  return `${String(order.id)}@${String(order.lastUpdated ?? order.updatedAt)}`;
+}
+
+const storeVersions = () =>
+  [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).toSorted();
+
+describe('orders poll in process, with a fake clock', () => {
+  beforeEach(() => setUp());
+
+  it('the first run needs --since: a usage error, and no listing request', async () => {
+    const result = await poll();
+    expect(result.error).toBeInstanceOf(UsageError);
+    expect((result.error as Error).message).toMatch(/the first run of this profile needs --since/);
+    expect(result.listings).toBe(0);
+    expect(result.lines).toEqual([]);
+  });
+
+  it('the upper bound is the start minus orders.lag: an order updated inside the lag waits for the next run', async () => {
+    const first = await poll({ since: '31d' });
+    expect(first.error).toBeUndefined();
+    expect(first.versions.toSorted()).toEqual(storeVersions());
+    advance(10_000);
+    const order = sandbox.state.orders.update(3, sandbox.state.clock.now() - 1_000)!;
+    const second = await poll();
+    expect(second.versions).toEqual([]);
+    expect(second.stderr).toMatch(/0 new order versions/);
+    advance(1_500);
+    const third = await poll();
+    expect(third.versions).toEqual([`3@${order.lastUpdated}`]);
+    // The cursor is the third run's upper bound: its start minus the 2 s lag.
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    expect(cursor.cursor).toBe(new Date(clock.now() - 2_000).toISOString());
+  });
+
+  it('a late commit stamped behind the cursor is emitted once by the look-back; versions inside it not again', async () => {
+    await poll({ since: '31d' });
+    advance(60_000);
+    // Stamped two minutes back: behind the cursor (the first run's upper bound), inside the 5-minute look-back.
+    sandbox.state.orders.lastUpdatedSkewMs = 120_000;
+    const late = sandbox.state.orders.update(5, sandbox.state.clock.now())!;
+    sandbox.state.orders.lastUpdatedSkewMs = 0;
+    const fresh = sandbox.state.orders.update(6, sandbox.state.clock.now() - 30_000)!;
+    const second = await poll();
+    expect(second.versions.toSorted()).toEqual([`5@${late.lastUpdated}`, `6@${fresh.lastUpdated}`].toSorted());
+    advance(60_000);
+    const third = await poll();
+    expect(third.versions).toEqual([]);
+  });
+
+  it('--until before now bounds the run; the cursor stops there', async () => {
+    const until = new Date(clock.now() - 10 * 86_400_000).toISOString();
+    const result = await poll({ since: '31d', until });
+    const expected = [...sandbox.state.orders.orders.values()]
+      .filter((order) => Date.parse(order.lastUpdated) <= Date.parse(until))
+      .map((order) => `${order.id}@${order.lastUpdated}`)
+      .toSorted();
+    expect(result.versions.toSorted()).toEqual(expected);
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    expect(cursor.cursor).toBe(until.replace(/\.\d{3}Z$/, '.000Z'));
+  });
+});
+
+describe('orders poll in process against answers the document does not show', () => {
+  it('some entries unreadable: the readable ones are emitted once, the cursor waits for the others', async () => {
+    const halfBroken: Dialect = {
+      ...(dialectNamed('default') as Dialect),
+      orderSummary: (summary) => (summary.id % 2 === 0 ? { ...summary, lastUpdated: null } : summary),
+    };
+    await setUp({ dialect: halfBroken });
+    const first = await poll({ since: '31d' });
+    expect(first.lines).toHaveLength(20);
+    expect(first.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+    advance(60_000);
+    const second = await poll();
+    // Read again from the kept cursor, and remembered: nothing emitted twice.
+    expect(second.lines).toEqual([]);
+    expect(second.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+  });
+
+  it('the gateway dialect: updatedAt read as the update instant, the objects passed on unchanged', async () => {
+    await setUp({ dialect: dialectNamed('gateway') });
+    const result = await poll({ since: '31d' });
+    expect(result.error).toBeUndefined();
+    expect(result.lines[0]).toHaveProperty('updatedAt');
+    expect(result.lines[0]).not.toHaveProperty('lastUpdated');
+    expect(result.versions.toSorted()).toEqual(storeVersions());
+  });
+
+  it('an update instant under a name b2bctl does not know: nothing emitted, a warning naming the setting, the cursor kept at the start', async () => {
+    const renamed: Dialect = {
+      ...(dialectNamed('default') as Dialect),
+      orderSummary: ({ lastUpdated, ...rest }) => ({ ...rest, audit: { changedOn: lastUpdated } }),
+    };
+    await setUp({ dialect: renamed });
+    const blind = await poll({ since: '31d' });
+    expect(blind.error).toBeUndefined();
+    expect(blind.lines).toEqual([]);
+    expect(blind.stderr).toMatch(
+      /warning: \d+ listed entries had no id or update instant .* the cursor was not moved .* answers\.orders\.lastUpdated/,
+    );
+    // The cursor stays at the run's start: the next run reads those entries again.
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    expect(cursor.cursor).toBe(new Date(clock.now() - 31 * 86_400_000).toISOString());
+    // The setting named, the next run reads every order.
+    new ProfileStore(configDir).update('default', { 'answers.orders.lastUpdated': 'audit.changedOn' });
+    const seeing = await poll();
+    expect(seeing.lines).toHaveLength(40);
+    expect(seeing.stderr).not.toMatch(/warning/);
+  });
+});

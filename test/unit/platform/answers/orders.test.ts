@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  locateOrderListing,
+  readListedOrder,
+  readOrderDetail,
+  readOrderListingPage,
+} from '../../../../src/platform/answers/orders.js';
+
+const order = { id: 7, orderId: 100_007, status: 'SHIPPED', lastUpdated: '2026-11-20T10:00:00.000Z' };
+
+describe('readOrderListingPage: the orders of a page, bare or in an envelope', () => {
+  it.each([
+    ['a bare array', [order], ''],
+    ['content (Spring pages)', { content: [order], numberOfElements: 1 }, 'content'],
+    ['data', { data: [order] }, 'data'],
+    ['items', { items: [order], offset: 0, count: 1 }, 'items'],
+    ['orders', { orders: [order], total: 1 }, 'orders'],
+  ])('%s', (_name, body, path) => {
+    expect(readOrderListingPage(body)).toEqual([order]);
+    expect(locateOrderListing(body)).toEqual({ path, count: 1, idPath: 'id', lastUpdatedPath: 'lastUpdated' });
+  });
+
+  it('an empty 200 or an envelope without records is an empty page; an unknown envelope is undefined', () => {
+    expect(readOrderListingPage(undefined)).toEqual([]);
+    expect(readOrderListingPage('')).toEqual([]);
+    expect(readOrderListingPage({ total: 0, items: null })).toEqual([]);
+    expect(readOrderListingPage({ page: { rows: [order] } })).toBeUndefined();
+    expect(readOrderListingPage({ page: { rows: [order] } }, { items: 'page.rows' })).toEqual([order]);
+  });
+});
+
+describe('readListedOrder: the id and update instant the poller tracks', () => {
+  it('lastUpdated as the document names it; the platform object is kept as sent', () => {
+    expect(readListedOrder(order)).toEqual({
+      id: 7,
+      lastUpdated: '2026-11-20T10:00:00.000Z',
+      orderNumber: 100_007,
+      record: order,
+    });
+  });
+
+  it.each(['updatedAt', 'lastModifiedDate', 'updated_at', 'dateUpdated'])(
+    'the update instant under %s, normalised to UTC milliseconds',
+    (field) => {
+      const entry = { id: '7', [field]: '2026-11-20T07:00:00-03:00' };
+      expect(readListedOrder(entry)).toMatchObject({ id: '7', lastUpdated: '2026-11-20T10:00:00.000Z' });
+    },
+  );
+
+  it('epoch milliseconds and seconds are instants too', () => {
+    expect(readListedOrder({ id: 1, updatedAt: 1_795_600_800_000 })?.lastUpdated).toBe('2026-11-25T10:00:00.000Z');
+    expect(readListedOrder({ id: 1, updatedAt: 1_795_600_800 })?.lastUpdated).toBe('2026-11-25T10:00:00.000Z');
+  });
+
+  it('answers.orders.lastUpdated and answers.orders.id name fields no default knows', () => {
+    const entry = { code: 'A-7', audit: { changed: '2026-11-20T10:00:00Z' } };
+    expect(readListedOrder(entry)).toBeUndefined();
+    expect(readListedOrder(entry, { id: 'code', lastUpdated: 'audit.changed' })).toMatchObject({
+      id: 'A-7',
+      lastUpdated: '2026-11-20T10:00:00.000Z',
+    });
+  });
+
+  it('an entry without an id or a readable instant is not tracked', () => {
+    expect(readListedOrder({ lastUpdated: order.lastUpdated })).toBeUndefined();
+    expect(readListedOrder({ id: 7, lastUpdated: 'yesterday' })).toBeUndefined();
+    expect(readListedOrder({ id: 7 })).toBeUndefined();
+    expect(readListedOrder('7')).toBeUndefined();
+  });
+
+  it('doctor names the missing field of the first order', () => {
+    expect(locateOrderListing({ data: [{ id: 7, changed: 'x' }] })).toEqual({
+      path: 'data',
+      count: 1,
+      idPath: 'id',
+      lastUpdatedPath: undefined,
+    });
+  });
+});
+
+describe('readOrderDetail: the order out of its envelope', () => {
+  it('an order at the root is returned as sent', () => {
+    expect(readOrderDetail(order)).toBe(order);
+  });
+  it.each(['data', 'order', 'result'])('an order under %s is unwrapped', (key) => {
+    expect(readOrderDetail({ requestId: 'r-1', [key]: order })).toBe(order);
+  });
+  it('answers.order.detail points at it; a body we cannot place is returned unchanged', () => {
+    expect(readOrderDetail({ payload: { order } }, { detail: 'payload.order' })).toBe(order);
+    const odd = { status: 'ok', count: 1 };
+    expect(readOrderDetail(odd)).toBe(odd);
+  });
+});
