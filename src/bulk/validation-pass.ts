@@ -55,7 +55,8 @@ export class RecordChecker<T> {
 export interface ValidationPassOptions<T> {
   input: OpenedInput;
   checker: RecordChecker<T>;
-  onProblem(line: number, problem: FieldProblem): void | Promise<void>;
+  /** `record` says where the record is when the line alone does not (a row below a multi-line cell, minified JSON). */
+  onProblem(line: number, problem: FieldProblem, record: InputRecord): void | Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -82,7 +83,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     summary.invalidLines.add(record.line);
     for (const problem of verdict.problems) {
       summary.problems++;
-      await options.onProblem(record.line, problem);
+      await options.onProblem(record.line, problem, record);
     }
   }
   return summary;

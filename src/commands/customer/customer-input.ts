@@ -9,6 +9,7 @@ import {
 } from '../../domain/customer.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import { problemsAsWritten } from '../../io/input/written-values.js';
 
 export type CustomerMode = 'create' | 'update';
 
@@ -27,7 +28,10 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
 ): RecordChecker<T> {
   const validate = mode === 'create' ? validateCustomerCreate : validateCustomerUpdate;
   return new RecordChecker<T>(
-    (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
+    (record) => {
+      const verdict = validate(record.values) as ReturnType<RecordChecker<T>['judge']>;
+      return verdict.ok ? verdict : { ok: false, problems: problemsAsWritten(record, verdict.problems) };
+    },
     (value) => {
       const unique: UniqueValue[] = [{ label: 'document', field: 'document', value: customerKey(value) }];
       if (mode === 'create') unique.push({ label: 'e-mail', field: 'username', value: customerEmailKey(value) });

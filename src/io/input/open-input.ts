@@ -7,6 +7,7 @@ import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
 import {
+  type ColumnPlan,
   defaultMaxListIndex,
   type FieldCatalogue,
   mappedPath,
@@ -57,6 +58,25 @@ export interface InputRecord {
   original: readonly string[] | unknown;
   /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
   problems: string[];
+  /** CSV: the spreadsheet's row, when a line break inside a cell above made it differ from the line. */
+  row?: number;
+  /** JSON with several records on one line (minified): where the record starts on it, and its index (from 0). */
+  column?: number;
+  element?: number;
+  /** CSV: how the cells became fields, shared by every record, to quote a value back as it was written. */
+  cells?: WrittenCells;
+}
+
+/** How a CSV input's cells map to fields, and its decimal separator. */
+export interface WrittenCells {
+  columns: readonly ColumnPlan[];
+  decimal: DecimalSeparator;
+}
+
+/** Where a record is, after `file:`: `8`, `8 (row 7)` below a cell with a line break, `1:2345 (element 17)` in minified JSON. */
+export function recordPlace(record: Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>): string {
+  if (record.element !== undefined) return `${record.line}:${record.column ?? 1} (element ${record.element})`;
+  return record.row === undefined ? String(record.line) : `${record.line} (row ${record.row})`;
 }
 
 export interface OpenedInput {
@@ -170,6 +190,7 @@ async function openCsv(
     options.maxListIndex ?? defaultMaxListIndex,
   );
   reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
+  const written: WrittenCells = { columns, decimal: options.decimal };
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
       if (isBlankRow(row.cells)) {
@@ -185,7 +206,15 @@ async function openCsv(
             ]
           : [];
       const values = shapeRow(cells, columns, options.decimal);
-      yield { line: row.line, values, original: cells, problems: [...rowProblems, ...invisibleProblems(values)] };
+      const record: InputRecord = {
+        line: row.line,
+        values,
+        original: cells,
+        problems: [...rowProblems, ...invisibleProblems(values)],
+        cells: written,
+      };
+      if (row.row !== row.line) record.row = row.row;
+      yield record;
     }
   }
   return {
