@@ -4,6 +4,11 @@ import { InputError } from '../../errors.js';
 export interface JsonValue {
   line: number;
   value: unknown;
+  /** When it shares its line with another element (minified JSON): its column, and its index in the array from 0. */
+  column?: number;
+  element?: number;
+  /** Keys written twice in one object (JSON.parse keeps the last silently), with the line of the second. */
+  duplicateKeys?: { key: string; line: number }[];
 }
 
 /**
@@ -30,10 +35,31 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
   const fail = (message: string, atLine = line, atColumn = column): never => {
     throw new InputError(`${file}:${atLine}:${atColumn}: ${message}`, { file, line: atLine });
   };
-  const finishElement = (): JsonValue => {
-    const parsed = parseJsonAt(element, file, elementLine, elementColumn);
+  // Minified JSON puts every element on line 1, where `:1` places nothing: an element that starts on the
+  // line where the one before it ended is placed by its column and index instead. The first element is
+  // held until the second starts, to know whether the two share a line.
+  let elementIndex = 0;
+  let previousEndLine = 0;
+  let first: (JsonValue & { column: number; endLine: number }) | undefined;
+  const finishElement = (): JsonValue | undefined => {
+    const value: JsonValue = { line: elementLine, ...parseRecordJson(element, file, elementLine, elementColumn) };
     element = '';
-    return { line: elementLine, value: parsed };
+    if (elementIndex === 0) first = { ...value, column: elementColumn, endLine: line };
+    else if (elementLine === previousEndLine) {
+      value.column = elementColumn;
+      value.element = elementIndex;
+    }
+    previousEndLine = line;
+    elementIndex++;
+    return elementIndex === 1 ? undefined : value;
+  };
+  /** The first element, placed when the second starts on its last line. */
+  const releaseFirst = (sharedLine: boolean): JsonValue | undefined => {
+    if (!first) return undefined;
+    const { column: firstColumn, endLine, ...value } = first;
+    first = undefined;
+    void endLine;
+    return sharedLine ? { ...value, column: firstColumn, element: 0 } : value;
   };
 
   for await (const chunk of text) {
@@ -80,7 +106,8 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
         else if (character === '}' || character === ']') {
           depth--;
           if (depth === 0) {
-            yield finishElement();
+            const finished = finishElement();
+            if (finished) yield finished;
             expect = 'commaOrEnd';
           }
         }
@@ -88,18 +115,22 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
       }
       if (/\s/.test(character)) {
         if (element !== '') {
-          yield finishElement();
+          const finished = finishElement();
+          if (finished) yield finished;
           expect = 'commaOrEnd';
         }
         continue;
       }
       if (character === ',' || character === ']') {
         if (element !== '') {
-          yield finishElement();
+          const finished = finishElement();
+          if (finished) yield finished;
           expect = 'commaOrEnd';
         }
         if (character === ']') {
           if (expect === 'element') fail('a comma before "]" leaves an empty element');
+          const only = releaseFirst(false);
+          if (only) yield only;
           mode = 'done';
         } else {
           if (expect !== 'commaOrEnd') fail('unexpected ","; an element is missing');
@@ -111,14 +142,19 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
       if (element === '') {
         elementLine = line;
         elementColumn = column;
+        const held = first && releaseFirst(first.endLine === line);
+        if (held) yield held;
       }
       element += character;
       if (character === '"') inString = true;
       else if (character === '{' || character === '[') depth++;
     }
   }
+  // An array never closed: its first element is still read before the error says so.
+  const unclosed = releaseFirst(false);
+  if (unclosed) yield unclosed;
   if (mode === 'single') {
-    yield { line: singleLine, value: parseJsonAt(single.trimEnd(), file, singleLine, singleColumn) };
+    yield { line: singleLine, ...parseRecordJson(single.trimEnd(), file, singleLine, singleColumn) };
     return;
   }
   if (mode === 'start') fail('the file is empty: expected a JSON array of records or one object', 1, 1);
@@ -159,7 +195,7 @@ export async function* readNdjsonValues(text: AsyncIterable<string>, file: strin
     line++;
     const trimmed = content.replace(/^\uFEFF/, '');
     if (trimmed.trim() === '') return undefined;
-    return { line, value: parseJsonAt(trimmed, file, line, 1) };
+    return { line, ...parseRecordJson(trimmed, file, line, 1) };
   };
   for await (const chunk of text) {
     const parts = (rest + chunk).split('\n');
@@ -171,4 +207,83 @@ export async function* readNdjsonValues(text: AsyncIterable<string>, file: strin
   }
   const value = parseLine(rest);
   if (value) yield value;
+}
+
+/** A number literal of JSON, or a string (skipped whole, so digits inside it are left alone). */
+const stringOrNumber = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * Parses one record's JSON text: a syntax error names the file's line:column; a number with more
+ * significant digits than a double holds (`9007199254740993`, `99999999999999999999.99`) is kept as
+ * its text, so it is refused and quoted as written instead of rounded and sent; keys written twice in
+ * one object are listed (JSON.parse silently keeps the last).
+ */
+export function parseRecordJson(
+  text: string,
+  file: string,
+  line: number,
+  column: number,
+): Pick<JsonValue, 'value' | 'duplicateKeys'> {
+  let value = parseJsonAt(text, file, line, column);
+  if (/\d{16}/.test(text))
+    value = JSON.parse(
+      text.replace(stringOrNumber, (token) =>
+        token.startsWith('"') || significantDigits(token) <= 15 ? token : `"${token}"`,
+      ),
+    );
+  // Cheap first: every key is a string followed by ":", so fewer keys parsed than such pairs may mean a repeat.
+  const written = text.match(/"\s*:/g)?.length ?? 0;
+  if (written === 0 || written <= keyCount(value)) return { value };
+  const duplicateKeys = repeatedKeys(text, line);
+  return duplicateKeys.length > 0 ? { value, duplicateKeys } : { value };
+}
+
+function significantDigits(number: string): number {
+  const mantissa = number.replace(/[eE].*$/, '').replace(/^-/, '');
+  return mantissa.replace('.', '').replace(/^0+/, '').length;
+}
+
+/** Keys in a parsed value, counted without recursion: a hostile file nests 100,000 levels deep. */
+function keyCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (Array.isArray(next)) for (const item of next) pending.push(item);
+    else {
+      const inner = Object.values(next);
+      count += inner.length;
+      for (const item of inner) pending.push(item);
+    }
+  }
+  return count;
+}
+
+const nextCharacter = /\s*(.)/sy;
+
+/** Keys written twice in one object of a JSON text already known to be valid, with the line of the repeat. */
+function repeatedKeys(text: string, firstLine: number): { key: string; line: number }[] {
+  const found: { key: string; line: number }[] = [];
+  const objects: (Set<string> | undefined)[] = [];
+  let line = firstLine;
+  for (const match of text.matchAll(/"(?:[^"\\]|\\.)*"|[{}[\]\n]/g)) {
+    const token = match[0];
+    if (token === '\n') line++;
+    else if (token === '{') objects.push(new Set());
+    else if (token === '[') objects.push(undefined);
+    else if (token === '}' || token === ']') objects.pop();
+    else {
+      const keys = objects.at(-1);
+      nextCharacter.lastIndex = (match.index ?? 0) + token.length;
+      const after = nextCharacter.exec(text)?.[1];
+      if (keys && after === ':') {
+        const key = JSON.parse(token) as string;
+        if (keys.has(key)) found.push({ key, line });
+        keys.add(key);
+      }
+      line += token.split('\n').length - 1;
+    }
+  }
+  return found;
 }

@@ -5,7 +5,7 @@ import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
-import { readJsonValues, readNdjsonValues } from './json-values.js';
+import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
   defaultMaxListIndex,
@@ -301,27 +301,40 @@ function headersText(problems: { headers: readonly string[] }): string {
   return named.length > 20 ? `${shown} and ${named.length - 20} more` : shown || 'none';
 }
 
-async function* jsonRecords(
-  values: AsyncIterable<{ line: number; value: unknown }>,
-  options: InputOptions,
-): AsyncGenerator<InputRecord> {
+/** Repeated JSON keys warned about one by one; a file with 10,000 of them is not a wall of text. */
+const maxDuplicateKeyWarnings = 10;
+
+async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOptions): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
   const file = options.displayName ?? inputName(options.path);
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
-  for await (const { line, value } of values) {
+  let duplicateWarnings = 0;
+  for await (const { line, value, column, element, duplicateKeys } of values) {
+    const place = element === undefined ? {} : { column, element };
+    const where = recordPlace({ line, ...place });
+    for (const duplicate of duplicateKeys ?? []) {
+      if (++duplicateWarnings > maxDuplicateKeyWarnings) break;
+      const at = element === undefined ? String(duplicate.line) : where;
+      options.warn(
+        `warning: ${file}:${at}: key "${shortText(duplicate.key)}" appears twice in one object; the last one is read. Keep one.${duplicateWarnings === maxDuplicateKeyWarnings ? ' (Further repeated keys are not listed.)' : ''}`,
+      );
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       yield {
         line,
+        ...place,
         values: {},
         original: value,
-        problems: [`expected a JSON object, found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`],
+        problems: [
+          `expected a JSON object, found ${Array.isArray(value) ? 'an array' : shortText(JSON.stringify(value))}`,
+        ],
       };
       continue;
     }
     const wrapped = wrappedList(value);
     if (wrapped !== undefined && !options.catalogue.typeOf(wrapped) && !hasKnownChildren(wrapped, options.catalogue))
       throw new InputError(
-        `${file}:${line}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+        `${file}:${where}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
         { file, line, field: shortText(wrapped) },
       );
     const record: Record<string, unknown> = {};
@@ -330,7 +343,7 @@ async function* jsonRecords(
       const path = mappedPath(options.headerMap, key);
       const unreadable = unreadablePath(path, maxListIndex);
       if (unreadable)
-        throw new InputError(`${file}:${line}: key "${shortText(key)}": ${unreadable}.`, {
+        throw new InputError(`${file}:${where}: key "${shortText(key)}": ${unreadable}.`, {
           file,
           line,
           field: shortText(key),
@@ -340,7 +353,7 @@ async function* jsonRecords(
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
         if (!warned.has(key)) {
           warned.add(key);
-          const message = `${file}:${line}: unknown field "${key}"`;
+          const message = `${file}:${where}: unknown field "${shortText(key)}"`;
           if (options.strict)
             throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
               file,
@@ -360,7 +373,7 @@ async function* jsonRecords(
           : inner;
       setPath(record, path, typed);
     }
-    yield { line, values: record, original: value, problems: invisibleProblems(record) };
+    yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };
   }
 }
 
