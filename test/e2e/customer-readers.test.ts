@@ -185,7 +185,9 @@ describe('CSV as exports make it', () => {
 
     const create = await cli(['customer', 'create', 'newline.csv', '--skip-invalid'], folder);
     expect(create.code).toBe(1);
-    expect(create.stderr).toContain('newline.csv:4 (row 3): Property [phone] with value [123] does not pass validation');
+    expect(create.stderr).toContain(
+      'newline.csv:4 (row 3): Property [phone] with value [123] does not pass validation',
+    );
     const rows = readReport(join(folder, onlyReport(folder, 'newline'))).toSorted(
       (a, b) => Number(a.line) - Number(b.line),
     );
