@@ -64,6 +64,21 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
 
   for await (const chunk of text) {
     for (let index = 0; index < chunk.length; index++) {
+      // Inside an element (or the single object), ordinary text is taken in runs up to the next character
+      // that matters: one character at a time, a 600 KB element took a second.
+      if (mode === 'single' || (mode === 'array' && (depth > 0 || inString) && !escaped)) {
+        const stops = mode === 'single' ? newlineStop : elementStops;
+        stops.lastIndex = index;
+        const stop = stops.exec(chunk)?.index ?? chunk.length;
+        if (stop > index) {
+          const run = chunk.slice(index, stop);
+          if (mode === 'single') single += run;
+          else element += run;
+          column += stop - index;
+          index = stop;
+          if (index >= chunk.length) break;
+        }
+      }
       const character = chunk[index] as string;
       if (character === '\n') {
         line++;
@@ -160,6 +175,9 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
   if (mode === 'start') fail('the file is empty: expected a JSON array of records or one object', 1, 1);
   if (mode === 'array') fail('the top-level array is never closed with "]"');
 }
+
+const elementStops = /["\\{}[\]\n]/g;
+const newlineStop = /\n/g;
 
 /** Parses one JSON text found at line:column of a file; a syntax error names the file's own line:column. */
 export function parseJsonAt(text: string, file: string, line: number, column: number): unknown {
