@@ -198,6 +198,14 @@ async function startSandbox() {
   return { child, url: output.split('\n')[0].trim() };
 }
 
+function isEmptyFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function runOnce(args, environment, cwd) {
   return new Promise((resolvePromise) => {
     const started = process.hrtime.bigint();
@@ -244,6 +252,7 @@ for (const [name, content] of made) {
 }
 
 const sandbox = await startSandbox();
+process.on('exit', () => sandbox.child.kill('SIGTERM'));
 // "Before answering" is b2bctl's own work: Node's start-up on this machine (a tiny valid file, best of three) is not counted.
 const baselineFolder = mkdtempSync(join(work, 'baseline-'));
 writeFileSync(join(baselineFolder, 'tiny.csv'), `${stockHeader}\n${stockRow(1)}\n`);
@@ -272,7 +281,7 @@ for (const [name, path] of targets) {
   for (const command of commands) {
     // Each run in its own folder and config: reports land beside a copy, and no lock or token carries over.
     const runFolder = mkdtempSync(join(work, 'run-'));
-    const input = path.startsWith(files) && statSync(path).isFile() ? join(runFolder, name) : path;
+    const input = size > 0 || isEmptyFile(path) ? join(runFolder, name) : path;
     if (input !== path) copyFileSync(path, input);
     const environment = {
       PATH: process.env.PATH ?? '',

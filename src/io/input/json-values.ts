@@ -242,6 +242,12 @@ export function parseRecordJson(
   line: number,
   column: number,
 ): Pick<JsonValue, 'value' | 'duplicateKeys'> {
+  const tooDeep = nestingBeyond(text, maxNesting);
+  if (tooDeep)
+    throw new InputError(
+      `${file}:${line + tooDeep.lines}:${tooDeep.lines === 0 ? column + tooDeep.offset : tooDeep.offset}: a record nested more than ${maxNesting} levels deep; a customer or stock record is an object with a few lists. Export the records as a flat list.`,
+      { file, line: line + tooDeep.lines },
+    );
   let value = parseJsonAt(text, file, line, column);
   if (/\d{16}/.test(text))
     value = JSON.parse(
@@ -254,6 +260,33 @@ export function parseRecordJson(
   if (written === 0 || written <= keyCount(value)) return { value };
   const duplicateKeys = repeatedKeys(text, line);
   return duplicateKeys.length > 0 ? { value, duplicateKeys } : { value };
+}
+
+/**
+ * Levels of objects and lists a record may have. Customer bodies have three or four; a file nested
+ * 100,000 deep parses, but every recursive walk after it (writing it to the errors file) overflows the stack.
+ */
+const maxNesting = 64;
+
+/** Where a JSON text first opens more than `limit` levels (lines into it, and column), or undefined. */
+function nestingBeyond(text: string, limit: number): { lines: number; offset: number } | undefined {
+  // Cheap first: a text with few brackets cannot be deep.
+  let brackets = 0;
+  for (let index = text.indexOf('{'); index >= 0 && brackets <= limit; index = text.indexOf('{', index + 1)) brackets++;
+  for (let index = text.indexOf('['); index >= 0 && brackets <= limit; index = text.indexOf('[', index + 1)) brackets++;
+  if (brackets <= limit) return undefined;
+  let depth = 0;
+  for (const match of text.matchAll(/"(?:[^"\\]|\\.)*"|[{}[\]]/g)) {
+    const token = match[0];
+    if (token === '{' || token === '[') {
+      if (++depth > limit) {
+        const before = text.slice(0, match.index);
+        const lines = before.split('\n').length - 1;
+        return { lines, offset: lines === 0 ? before.length : before.length - before.lastIndexOf('\n') };
+      }
+    } else if (token === '}' || token === ']') depth--;
+  }
+  return undefined;
 }
 
 function significantDigits(number: string): number {

@@ -108,3 +108,21 @@ describe('a lone surrogate', () => {
     ]);
   });
 });
+
+describe('a record nested beyond any customer or stock body', () => {
+  it('is an error naming where the 65th level opens, in JSON and NDJSON, before anything walks it', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const path = writeInput('deep.json', deep);
+    await expect(read(path)).rejects.toThrow(
+      `${path}:1:66: a record nested more than 64 levels deep; a customer or stock record is an object with a few lists. Export the records as a flat list.`,
+    );
+    const ndjson = writeInput('deep.ndjson', `{"sku":"A"}\n{"sku":"B","x":${'{"a":'.repeat(70)}1${'}'.repeat(70)}}\n`);
+    await expect(read(ndjson)).rejects.toThrow(`${ndjson}:2:`);
+  });
+
+  it('64 levels are still read', async () => {
+    const path = writeInput('deep-enough.json', `[{"sku":"A","x":${'['.repeat(62)}${']'.repeat(62)}}]`);
+    const { records } = await read(path);
+    expect(records).toHaveLength(1);
+  });
+});
