@@ -49,19 +49,21 @@ const customerRow = (index) =>
 const stockHeader = 'sku;quantity;price;warehouse';
 const stockRow = (index) => `SKU-${index};${index % 50};${(index % 900) + 1},50;CD`;
 
+/** A CPF check digit over the digits before it. */
+function cpfDigit(numbers) {
+  const sum = numbers.reduce((total, value, position) => total + value * (numbers.length + 1 - position), 0);
+  const rest = (sum * 10) % 11;
+  return rest === 10 ? 0 : rest;
+}
+
 /** A valid CPF for a number: the check digits computed. */
 function cpfOf(index) {
   const base = String(100_000_000 + index)
     .slice(-9)
     .split('')
     .map(Number);
-  const digit = (numbers) => {
-    const sum = numbers.reduce((total, value, position) => total + value * (numbers.length + 1 - position), 0);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  const first = digit(base);
-  const second = digit([...base, first]);
+  const first = cpfDigit(base);
+  const second = cpfDigit([...base, first]);
   return `${base.join('')}${first}${second}`;
 }
 
