@@ -223,24 +223,28 @@ function runOnce(args, environment, cwd) {
       stdoutBytes += chunk.length;
       if (stdout.length < 1 << 20) stdout += chunk;
     });
+    // GNU time's own line comes last: kept apart, so a run that prints megabytes still shows its memory.
+    let tail = '';
     child.stderr.on('data', (chunk) => {
       if (stderr.length < 1 << 20) stderr += chunk;
+      tail = (tail + chunk).slice(-4096);
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const measured = /@@time (\d+) ([\d.]+)\s*$/.exec(stderr);
+      const measured = /@@time (\d+) ([\d.]+)\s*$/.exec(tail);
+      const shown = stderr.lastIndexOf('@@time');
       const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
       resolvePromise({
         code,
         signal,
         stdout,
         stdoutBytes,
-        stderr: measured ? stderr.slice(0, measured.index) : stderr,
+        stderr: shown >= 0 ? stderr.slice(0, shown) : stderr,
         rssMb: measured ? Number(measured[1]) / 1024 : Number.NaN,
         seconds: measured ? Number(measured[2]) : wallSeconds,
         // GNU time reports a child killed by a signal as "Command terminated by signal N".
-        terminatedBy: /Command terminated by signal (\d+)/.exec(stderr)?.[1],
+        terminatedBy: /Command terminated by signal (\d+)/.exec(tail)?.[1],
       });
     });
   });
@@ -302,7 +306,11 @@ for (const [name, path] of targets) {
     if (result.code !== null && !acceptedExits.has(result.code)) problems.push(`exit ${result.code}`);
     if (internalText.test(result.stderr) || internalText.test(result.stdout)) problems.push('internal error text');
     if (result.rssMb > limits.rssMb) problems.push(`${result.rssMb.toFixed(0)} MB`);
-    if (result.seconds > budget) problems.push(`${result.seconds.toFixed(1)} s > ${budget.toFixed(1)} s`);
+    // The rule is about reading: a validate, or a send command that refused its input. A run that sends
+    // is timed in the table but judged by the benchmarks, not by this rule.
+    const answersFromReading = command[1] === 'validate' || (result.code !== 0 && result.code !== 1);
+    if (answersFromReading && result.seconds > budget)
+      problems.push(`${result.seconds.toFixed(1)} s > ${budget.toFixed(1)} s`);
     const longest = Math.max(...`${result.stderr}\n${result.stdout}`.split('\n').map((line) => line.length));
     if (longest > 2000) problems.push(`a ${longest}-character line`);
     const lastError =
