@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
@@ -13,6 +13,7 @@ import {
   UnavailableError,
   UsageError,
 } from '../errors.js';
+import { isPipe, openPipe } from '../io/input/byte-source.js';
 import { type InputRecord, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -98,27 +99,29 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   // Settings problems surface before a million rows are read, not after.
   session.requireBaseUrl();
   let release: (() => void) | undefined;
-  if (job.lockName) {
-    const store = await context.profiles();
-    release = acquireProfileLock(
-      store.directory,
-      session.profileName,
-      job.lockName,
-      `b2bctl ${job.name} (profile ${session.profileName})`,
-      context.log.warn,
-    );
-  }
   let spooled: { path: string; remove(): void } | undefined;
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
-    // would otherwise reopen it and hang, or find it empty and send nothing.
+    // would otherwise reopen it and hang, or find it empty and send nothing. Spooled before the lock
+    // is taken: a writer that never comes must not keep every later cron run out (exit 75).
+    const spoolOptions = { name: job.file === '-' ? 'stdin' : job.file, signal: context.interrupt };
     if (job.file === '-') announceTerminalStdin(context);
     spooled =
       job.file === '-'
-        ? await spoolStdin(context.io.stdin)
+        ? await spoolStdin(context.io.stdin, spoolOptions)
         : isPipe(job.file)
-          ? await spoolStdin(createReadStream(job.file))
+          ? await spoolStdin(openPipe(job.file), spoolOptions)
           : undefined;
+    if (job.lockName) {
+      const store = await context.profiles();
+      release = acquireProfileLock(
+        store.directory,
+        session.profileName,
+        job.lockName,
+        `b2bctl ${job.name} (profile ${session.profileName})`,
+        context.log.warn,
+      );
+    }
     await validateThenSend(job, spooled?.path ?? job.file, context);
   } finally {
     spooled?.remove();
@@ -133,16 +136,6 @@ function fileIdentity(path: string): string | undefined {
     return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
   } catch {
     return undefined;
-  }
-}
-
-/** True for a FIFO or socket; a missing path is left to the reader, which says so with the fix. */
-function isPipe(path: string): boolean {
-  try {
-    const stats = statSync(path);
-    return stats.isFIFO() || stats.isSocket();
-  } catch {
-    return false;
   }
 }
 

@@ -2,17 +2,24 @@ import { printable } from '../io/output/printable.js';
 import type { Context } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
+import { type InputRecord, recordPlace } from '../io/input/open-input.js';
+
+type Place = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
 export interface ProblemRow {
   file: string;
   line: number;
+  /** JSON output only, when it differs from the line (see recordPlace). */
+  row?: number;
+  column?: number;
+  element?: number;
   field: string;
   value: string;
   message: string;
 }
 
 export interface ProblemOutput {
-  write(line: number, problem: FieldProblem): Promise<void>;
+  write(line: number, problem: FieldProblem, place?: Place): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -24,8 +31,8 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
   const format = context.outputFormat('ndjson');
   if (format === 'table') {
     return {
-      async write(line, problem) {
-        context.io.stdout.write(`${file}:${line}: ${oneLine(problem.message)}\n`);
+      async write(line, problem, place) {
+        context.io.stdout.write(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`);
       },
       async end() {},
     };
@@ -37,8 +44,17 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
     { color: false },
   );
   return {
-    write: (line, problem) =>
-      writer.write({ file, line, field: problem.field, value: problem.value, message: problem.message }),
+    write: (line, problem, place) =>
+      writer.write({
+        file,
+        line,
+        // The CSV output keeps its columns; JSON names the row or element when the line alone does not place it.
+        ...(format !== 'csv' && place?.row !== undefined ? { row: place.row } : {}),
+        ...(format !== 'csv' && place?.element !== undefined ? { column: place.column, element: place.element } : {}),
+        field: problem.field,
+        value: problem.value,
+        message: problem.message,
+      }),
     end: async () => {
       await writer.end();
     },
@@ -46,11 +62,15 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
 }
 
 /** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
-export function problemLogger(context: Context, file: string): (line: number, problem: FieldProblem) => void {
-  return (line, problem) =>
-    context.log.warn(`${file}:${line}: ${oneLine(problem.message)}`, {
+export function problemLogger(
+  context: Context,
+  file: string,
+): (line: number, problem: FieldProblem, place?: Place) => void {
+  return (line, problem, place) =>
+    context.log.warn(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}`, {
       file,
       line,
+      ...(place?.row !== undefined ? { row: place.row } : {}),
       field: problem.field,
       value: problem.value,
     });

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
@@ -64,7 +64,7 @@ function withAdvisories(
       for await (const record of input.records) {
         for (const advisory of advisories(record)) {
           counted();
-          context.log.warn(`warning: ${input.file}:${record.line}: ${advisory.message}`);
+          context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
         }
         yield record;
       }

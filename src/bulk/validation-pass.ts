@@ -88,10 +88,12 @@ export class RecordChecker<T> {
  * the operator searches the file for what the message shows. JSON input and fields without a column stay as they are.
  */
 function asWritten(problem: FieldProblem, record: InputRecord): FieldProblem {
-  const index = record.cellIndex?.get(problem.field);
+  const column = record.cells?.columns.find((candidate) => candidate.path === problem.field);
   const cells = record.original as readonly string[];
-  const written = index === undefined || !Array.isArray(cells) ? undefined : cells[index];
+  const written = column === undefined || !Array.isArray(cells) ? undefined : cells[column.index];
   if (written === undefined || written === problem.value) return problem;
+  // Numbers were already quoted as written, trimmed, with their hints, by io/input/written-values.ts.
+  if ((column?.type === 'number' || column?.type === 'integer') && written.trim() === problem.value) return problem;
   const quoted = `Property [${problem.field}] with value [${problem.value}]`;
   if (!problem.message.startsWith(quoted)) return problem;
   return {
@@ -104,7 +106,8 @@ function asWritten(problem: FieldProblem, record: InputRecord): FieldProblem {
 export interface ValidationPassOptions<T> {
   input: OpenedInput;
   checker: RecordChecker<T>;
-  onProblem(line: number, problem: FieldProblem): void | Promise<void>;
+  /** `record` says where the record is when the line alone does not (a row below a multi-line cell, minified JSON). */
+  onProblem(line: number, problem: FieldProblem, record: InputRecord): void | Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -131,7 +134,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     summary.invalidLines.add(record.line);
     for (const problem of verdict.problems) {
       summary.problems++;
-      await options.onProblem(record.line, problem);
+      await options.onProblem(record.line, problem, record);
     }
   }
   return summary;

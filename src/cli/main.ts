@@ -83,7 +83,7 @@ async function loadPrompter(io: IOStreams): Promise<Prompter> {
 function interruptOnSignals(): AbortSignal {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (controller.signal.aborted) endAtOnce(signal, onSignal);
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);
@@ -96,6 +96,24 @@ function interruptOnSignals(): AbortSignal {
       queueMicrotask(() => process.off(event, listener));
   });
   return controller.signal;
+}
+
+/**
+ * Ends the process now, whatever it is waiting for. process.exit() is not enough: it waits for libuv's
+ * worker threads, and one blocked in open() or read() (a FIFO nobody writes to, a stuck device) never
+ * returns. The 'exit' listeners (the profile lock, the spooled copy of stdin) run first, then the
+ * signal is raised again with its default action, which ends the process as the shell expects (130, 143).
+ */
+function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => void): never {
+  const code = signal === 'SIGINT' ? 130 : 143;
+  process.exitCode = code;
+  process.emit('exit', code);
+  process.removeAllListeners('exit');
+  process.off('SIGINT', handler);
+  process.off('SIGTERM', handler);
+  process.kill(process.pid, signal);
+  // Not reached once the default action has run; a platform without it still exits.
+  process.exit(code);
 }
 
 await main();

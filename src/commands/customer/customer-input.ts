@@ -9,6 +9,7 @@ import {
 } from '../../domain/customer.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import { problemsAsWritten } from '../../io/input/written-values.js';
 
 export type CustomerMode = 'create' | 'update';
 
@@ -33,7 +34,10 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     return unique;
   };
   return new RecordChecker<T>(
-    (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
+    (record) => {
+      const verdict = validate(record.values) as ReturnType<RecordChecker<T>['judge']>;
+      return verdict.ok ? verdict : { ok: false, problems: problemsAsWritten(record, verdict.problems) };
+    },
     uniqueValues,
     (record) => uniqueValues(record.values),
   );

@@ -3,6 +3,8 @@ import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
 import type { RecordVerdict } from '../../domain/validation.js';
+import { forbiddenCharacter } from '../../domain/invisible-characters.js';
+import { problemsAsWritten } from '../../io/input/written-values.js';
 
 /** The columns a stock file may have: our canonical item fields (rename others with --map). */
 export const stockCatalogue: FieldCatalogue = {
@@ -13,7 +15,20 @@ export const stockCatalogue: FieldCatalogue = {
 };
 
 export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> {
-  return validateStockRow(record.values);
+  const verdict = validateStockRow(record.values);
+  if (verdict.ok) return verdict;
+  // The reader already named a control character in this code, with its position: the rule's own
+  // "must not contain control characters" (kept for the sandbox) would say it a second time.
+  const problems = verdict.problems.filter(
+    (problem) =>
+      !(
+        problem.message.endsWith('must not contain control characters)') &&
+        typeof record.values[problem.field] === 'string' &&
+        forbiddenCharacter(record.values[problem.field] as string) !== undefined &&
+        record.problems.length > 0
+      ),
+  );
+  return { ok: false, problems: problemsAsWritten(record, problems) };
 }
 
 /** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */

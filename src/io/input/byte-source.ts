@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { InputError } from '../../errors.js';
 
@@ -12,6 +13,7 @@ export function inputName(path: string): string {
 export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Promise<Readable> {
   if (path === '-') return stdin instanceof Readable ? stdin : Readable.from(stdin);
   try {
+    if (isPipe(path)) return openPipe(path);
     const handle = await open(path, 'r');
     const stats = await handle.stat();
     if (stats.isDirectory()) {
@@ -22,6 +24,27 @@ export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Pro
   } catch (error) {
     throw unreadable(path, error);
   }
+}
+
+/** True for a FIFO or socket (`mkfifo`, a process substitution `<(cat f.csv)`); a missing path is left to the reader. */
+export function isPipe(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFIFO() || stats.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens a FIFO for reading without blocking a worker thread. A plain open() of a FIFO nobody writes to
+ * waits inside libuv's thread pool, where no signal reaches it and process.exit() itself waits for it:
+ * Ctrl-C, twice, did nothing. Opened non-blocking and read as a pipe, the wait is in the event loop
+ * (Linux reports no hang-up to a reader until a writer has come and gone), so the run can be interrupted.
+ */
+export function openPipe(path: string): Readable {
+  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return new Socket({ fd: descriptor, readable: true, writable: false });
 }
 
 /** The one line for an input that cannot be opened or read (exit 66), with what to check. */

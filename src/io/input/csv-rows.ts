@@ -6,6 +6,8 @@ import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 /** One CSV row with the line it starts on (1 is the header). */
 export interface CsvRow {
   line: number;
+  /** The spreadsheet's row: the line minus the line breaks inside quoted cells before it. */
+  row: number;
   cells: string[];
 }
 
@@ -18,7 +20,8 @@ export async function* readCsvRows(
   options: { delimiter: string; file: string },
 ): AsyncGenerator<CsvRow> {
   const recordStarts: number[] = [];
-  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts };
+  const recordRows: number[] = [];
+  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
   const parser = parse({
     delimiter: options.delimiter,
     bom: true,
@@ -33,16 +36,30 @@ export async function* readCsvRows(
   source.pipe(parser);
   let next = 0;
   let lastLine = 0;
+  let lastRow = 0;
+  // `"Ana"x`: csv-parse (relax_quotes) keeps the cell as `"Ana"x`, quotes and all, which would be sent.
+  const checkClosingQuote = (nextStart: number | undefined) => {
+    const bad = tracker.textAfterClosingQuoteLine;
+    if (bad === undefined || bad < lastLine || (nextStart !== undefined && bad >= nextStart)) return;
+    throw new InputError(
+      `${options.file}:${bad}: text follows the closing quote of a quoted cell (such as "Ana"x); put the whole cell inside the quotes, and write a quote inside it as "".`,
+      { file: options.file, line: bad },
+    );
+  };
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
+      lastRow = recordRows[next] ?? lastRow + 1;
       lastLine = recordStarts[next++] ?? lastLine + 1;
+      checkClosingQuote(recordStarts[next]);
       // The follower runs ahead of the parser; drop what has been paired now and then.
       if (next > 8192) {
         recordStarts.splice(0, next);
+        recordRows.splice(0, next);
         next = 0;
       }
-      yield { line: lastLine, cells: record };
+      yield { line: lastLine, row: lastRow, cells: record };
     }
+    checkClosingQuote(undefined);
   } catch (error) {
     if (error instanceof InputError) throw error;
     const csvError = error as CsvError;

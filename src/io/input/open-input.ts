@@ -6,8 +6,9 @@ import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { readCsvRows } from './csv-rows.js';
-import { readJsonValues, readNdjsonValues } from './json-values.js';
+import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
+  type ColumnPlan,
   defaultMaxListIndex,
   type FieldCatalogue,
   mappedPath,
@@ -58,8 +59,25 @@ export interface InputRecord {
   original: readonly string[] | unknown;
   /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
   problems: string[];
-  /** CSV only: the cell index of each field path, so a message can quote the cell as written (`1.234,567`). */
-  cellIndex?: ReadonlyMap<string, number>;
+  /** CSV: the spreadsheet's row, when a line break inside a cell above made it differ from the line. */
+  row?: number;
+  /** JSON with several records on one line (minified): where the record starts on it, and its index (from 0). */
+  column?: number;
+  element?: number;
+  /** CSV: how the cells became fields, shared by every record, to quote a value back as it was written. */
+  cells?: WrittenCells;
+}
+
+/** How a CSV input's cells map to fields, and its decimal separator. */
+export interface WrittenCells {
+  columns: readonly ColumnPlan[];
+  decimal: DecimalSeparator;
+}
+
+/** Where a record is, after `file:`: `8`, `8 (row 7)` below a cell with a line break, `1:2345 (element 17)` in minified JSON. */
+export function recordPlace(record: Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>): string {
+  if (record.element !== undefined) return `${record.line}:${record.column ?? 1} (element ${record.element})`;
+  return record.row === undefined ? String(record.line) : `${record.line} (row ${record.row})`;
 }
 
 export interface OpenedInput {
@@ -207,8 +225,7 @@ async function openCsv(
     { ...problems, headers },
     { ...options, hint: headerHint(headers, options) },
   );
-  // One map for every record of the file: quoting a cell costs nothing per row until a row has a problem.
-  const cellIndex: ReadonlyMap<string, number> = new Map(columns.map((column) => [column.path, column.index]));
+  const written: WrittenCells = { columns, decimal: options.decimal };
   async function* records(): AsyncGenerator<InputRecord> {
     for await (const row of rows) {
       if (isBlankRow(row.cells)) {
@@ -224,13 +241,15 @@ async function openCsv(
             ]
           : [];
       const values = shapeRow(cells, columns, options.decimal);
-      yield {
+      const record: InputRecord = {
         line: row.line,
         values,
         original: cells,
         problems: [...rowProblems, ...invisibleProblems(values)],
-        cellIndex,
+        cells: written,
       };
+      if (row.row !== row.line) record.row = row.row;
+      yield record;
     }
   }
   return {
@@ -359,27 +378,40 @@ function headersText(problems: { headers: readonly string[] }): string {
   return named.length > 20 ? `${shown} and ${named.length - 20} more` : shown || 'none';
 }
 
-async function* jsonRecords(
-  values: AsyncIterable<{ line: number; value: unknown }>,
-  options: InputOptions,
-): AsyncGenerator<InputRecord> {
+/** Repeated JSON keys warned about one by one; a file with 10,000 of them is not a wall of text. */
+const maxDuplicateKeyWarnings = 10;
+
+async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOptions): AsyncGenerator<InputRecord> {
   const warned = new Set<string>();
   const file = options.displayName ?? inputName(options.path);
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
-  for await (const { line, value } of values) {
+  let duplicateWarnings = 0;
+  for await (const { line, value, column, element, duplicateKeys } of values) {
+    const place = element === undefined ? {} : { column, element };
+    const where = recordPlace({ line, ...place });
+    for (const duplicate of duplicateKeys ?? []) {
+      if (++duplicateWarnings > maxDuplicateKeyWarnings) break;
+      const at = element === undefined ? String(duplicate.line) : where;
+      options.warn(
+        `warning: ${file}:${at}: key "${shortText(duplicate.key)}" appears twice in one object; the last one is read. Keep one.${duplicateWarnings === maxDuplicateKeyWarnings ? ' (Further repeated keys are not listed.)' : ''}`,
+      );
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       yield {
         line,
+        ...place,
         values: {},
         original: value,
-        problems: [`expected a JSON object, found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`],
+        problems: [
+          `expected a JSON object, found ${Array.isArray(value) ? 'an array' : shortText(JSON.stringify(value))}`,
+        ],
       };
       continue;
     }
     const wrapped = wrappedList(value);
     if (wrapped !== undefined && !options.catalogue.typeOf(wrapped) && !hasKnownChildren(wrapped, options.catalogue))
       throw new InputError(
-        `${file}:${line}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+        `${file}:${where}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
         { file, line, field: shortText(wrapped) },
       );
     const record: Record<string, unknown> = {};
@@ -388,7 +420,7 @@ async function* jsonRecords(
       const path = mappedPath(options.headerMap, key);
       const unreadable = unreadablePath(path, maxListIndex);
       if (unreadable)
-        throw new InputError(`${file}:${line}: key "${shortText(key)}": ${unreadable}.`, {
+        throw new InputError(`${file}:${where}: key "${shortText(key)}": ${unreadable}.`, {
           file,
           line,
           field: shortText(key),
@@ -398,7 +430,7 @@ async function* jsonRecords(
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
         if (!warned.has(key)) {
           warned.add(key);
-          const message = `${file}:${line}: unknown field "${key}"`;
+          const message = `${file}:${where}: unknown field "${shortText(key)}"`;
           if (options.strict)
             throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
               file,
@@ -418,7 +450,7 @@ async function* jsonRecords(
           : inner;
       setPath(record, path, typed);
     }
-    yield { line, values: record, original: value, problems: invisibleProblems(record) };
+    yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };
   }
 }
 

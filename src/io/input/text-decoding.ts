@@ -7,6 +7,13 @@ export interface QuoteTracker {
    * reader pairs them with csv-parse's records, which spares csv-parse's costly per-record `info`.
    */
   recordStarts?: number[];
+  /**
+   * With recordStarts: the spreadsheet row of each record, pushed alongside. It differs from the line
+   * once a quoted cell held a line break (Alt+Enter in Excel): each such break is a line, not a row.
+   */
+  recordRows?: number[];
+  /** The line where text follows the closing quote of a quoted field (`"Ana"x`), if any: csv-parse would keep it quotes and all. */
+  textAfterClosingQuoteLine?: number;
 }
 
 /**
@@ -41,6 +48,8 @@ export async function* normalizeLineEnds(
 class QuoteFollower {
   private state: 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted' = 'fieldStart';
   private line = 1;
+  /** Line breaks inside quoted fields so far: the line minus these is the spreadsheet's row. */
+  private breaksInCells = 0;
   private atRecordStart = true;
   private readonly specials: RegExp;
 
@@ -67,6 +76,7 @@ class QuoteFollower {
 
   private ordinaryText(): void {
     this.startRecordIfNeeded();
+    if (this.state === 'quoteInQuoted') this.tracker.textAfterClosingQuoteLine ??= this.line;
     if (this.state === 'fieldStart' || this.state === 'quoteInQuoted') this.state = 'unquoted';
   }
 
@@ -74,6 +84,7 @@ class QuoteFollower {
     if (!this.atRecordStart) return;
     this.atRecordStart = false;
     this.tracker.recordStarts?.push(this.line);
+    this.tracker.recordRows?.push(this.line - this.breaksInCells);
   }
 
   private special(character: string): void {
@@ -98,6 +109,9 @@ class QuoteFollower {
         if (endsField) this.state = 'fieldStart';
         break;
     }
-    if (character === '\n') this.line++;
+    if (character === '\n') {
+      this.line++;
+      if (this.state === 'quoted') this.breaksInCells++;
+    }
   }
 }

@@ -168,12 +168,14 @@ describe('CSV as exports make it', () => {
     const validate = await cli(['customer', 'validate', 'newline.csv', '-o', 'table'], folder);
     expect(validate.code).toBe(65);
     expect(validate.stdout).toBe(
-      'newline.csv:4: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n',
+      'newline.csv:4 (row 3): Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))\n',
     );
 
     const create = await cli(['customer', 'create', 'newline.csv', '--skip-invalid'], folder);
     expect(create.code).toBe(1);
-    expect(create.stderr).toContain('newline.csv:4: Property [phone] with value [123] does not pass validation');
+    expect(create.stderr).toContain(
+      'newline.csv:4 (row 3): Property [phone] with value [123] does not pass validation',
+    );
     const rows = readReport(join(folder, onlyReport(folder, 'newline'))).toSorted(
       (a, b) => Number(a.line) - Number(b.line),
     );

@@ -63,7 +63,7 @@ describe('a sheet whose documents were typed as numbers', () => {
       `${file}:2: Property [document] with value [1234567890] does not pass validation (a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: 012.345.678-90 would be valid)`,
     );
     expect(result.stderr).toContain(
-      `${file}:4: Property [document] with value [360305000104] does not pass validation (a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: 00.360.305/0001-04 would be valid)`,
+      `${file}:4 (row 3): Property [document] with value [360305000104] does not pass validation (a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: 00.360.305/0001-04 would be valid)`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
     expect(await storedCustomers(sandbox)).toEqual([]);

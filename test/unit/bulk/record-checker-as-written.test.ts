@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { newStockChecker } from '../../../src/commands/stock/stock-input.js';
-import type { InputRecord } from '../../../src/io/input/open-input.js';
+import type { InputRecord, WrittenCells } from '../../../src/io/input/open-input.js';
 
-const cellIndex = new Map([
-  ['sku', 0],
-  ['quantity', 1],
-  ['price', 2],
-  ['warehouse', 3],
-]);
+const cells: WrittenCells = {
+  decimal: ',',
+  columns: (
+    [
+      ['sku', 'string'],
+      ['quantity', 'integer'],
+      ['price', 'number'],
+      ['warehouse', 'string'],
+    ] as const
+  ).map(([path, type], index) => ({ index, header: path, path, segments: [path], type })),
+};
 
 /** A CSV row as the reader hands it on: the cells as written, and the values typed from them (decimal comma). */
-function row(line: number, cells: string[], values: Record<string, unknown>): InputRecord {
-  return { line, values, original: cells, problems: [], cellIndex };
+function row(line: number, cellsWritten: string[], values: Record<string, unknown>): InputRecord {
+  return { line, values, original: cellsWritten, problems: [], cells };
 }
 
 describe('RecordChecker', () => {
@@ -50,7 +55,7 @@ describe('RecordChecker', () => {
     const third = checker.judge(row(4, [' A-2 ', '5', '', ''], { sku: ' A-2 ', quantity: 5 }));
     expect(first.ok).toBe(false);
     expect(!second.ok && second.problems.map((problem) => problem.message)).toEqual([
-      'Property [price] with value [abc] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
+      'Property [price] with value [abc] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234,56)',
       'Property [sku] with value [A-2] does not pass validation (the same SKU is already on line 2 of this file)',
     ]);
     expect(!third.ok && third.problems.map((problem) => problem.message)).toEqual([

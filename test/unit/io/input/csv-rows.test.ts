@@ -134,15 +134,18 @@ describe('readCsvRows cells', () => {
 
 describe('readCsvRows on a long file', () => {
   it('keeps line numbers right past the 8192 records it pairs at a time', async () => {
-    const expected: { line: number; first: string }[] = [];
+    const expected: { line: number; row: number; first: string }[] = [];
     let text = 'id,note\r\n';
     let line = 2;
+    // The spreadsheet's row: a blank line is a row, a line break inside a quoted cell is not.
+    let row = 2;
     for (let index = 1; index <= 20_000; index++) {
       if (index % 997 === 0) {
         text += '\r\n';
         line++;
+        row++;
       }
-      expected.push({ line, first: String(index) });
+      expected.push({ line, row, first: String(index) });
       if (index % 1500 === 0) {
         text += `${index},"two\r\nlines"\r\n`;
         line += 2;
@@ -150,10 +153,11 @@ describe('readCsvRows on a long file', () => {
         text += `${index},x\r\n`;
         line++;
       }
+      row++;
     }
     const rows = await rowsOf(text, { chunk: 4096 });
-    expect(rows[0]).toEqual({ line: 1, cells: ['id', 'note'] });
-    const got = rows.slice(1).map((row) => ({ line: row.line, first: row.cells[0] }));
+    expect(rows[0]).toEqual({ line: 1, row: 1, cells: ['id', 'note'] });
+    const got = rows.slice(1).map((entry) => ({ line: entry.line, row: entry.row, first: entry.cells[0] }));
     expect(got.length).toBe(20_000);
     expect(got).toEqual(expected);
   });

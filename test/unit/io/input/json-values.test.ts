@@ -50,7 +50,17 @@ describe('readJsonValues', () => {
         value,
       })),
     ],
-    ['a compact array', JSON.stringify(customers), customers.map((value) => ({ line: 1, value }))],
+    [
+      // Minified: every element on line 1, so each is placed by its column and index (issue 10, item 15).
+      'a compact array',
+      JSON.stringify(customers),
+      customers.map((value, index) => ({
+        line: 1,
+        value,
+        column: 2 + customers.slice(0, index).reduce((total, item) => total + JSON.stringify(item).length + 1, 0),
+        element: index,
+      })),
+    ],
     [
       'an array after a BOM and blank lines',
       `\uFEFF\n\n[\n${JSON.stringify(customers[0])}\n]\n`,
@@ -60,8 +70,8 @@ describe('readJsonValues', () => {
       'strings with brackets, commas and escaped quotes',
       '[{"a":"x],[\\"y\\"}{"}, {"b":"\\\\"}]',
       [
-        { line: 1, value: { a: 'x],["y"}{' } },
-        { line: 1, value: { b: '\\' } },
+        { line: 1, value: { a: 'x],["y"}{' }, column: 2, element: 0 },
+        { line: 1, value: { b: '\\' }, column: 23, element: 1 },
       ],
     ],
     [
@@ -73,12 +83,12 @@ describe('readJsonValues', () => {
       'scalars in the array',
       '["a\\"b", "c],[", 5, true, null, -1.5e3]',
       [
-        { line: 1, value: 'a"b' },
-        { line: 1, value: 'c],[' },
-        { line: 1, value: 5 },
-        { line: 1, value: true },
-        { line: 1, value: null },
-        { line: 1, value: -1500 },
+        { line: 1, value: 'a"b', column: 2, element: 0 },
+        { line: 1, value: 'c],[', column: 10, element: 1 },
+        { line: 1, value: 5, column: 18, element: 2 },
+        { line: 1, value: true, column: 21, element: 3 },
+        { line: 1, value: null, column: 27, element: 4 },
+        { line: 1, value: -1500, column: 33, element: 5 },
       ],
     ],
     [
@@ -136,8 +146,8 @@ describe('readJsonValues', () => {
       })(),
       'customers.json',
     );
-    expect((await reader.next()).value).toEqual({ line: 1, value: { a: 1 } });
-    expect((await reader.next()).value).toEqual({ line: 1, value: { a: 2 } });
+    expect((await reader.next()).value).toEqual({ line: 1, value: { a: 1 }, column: 2, element: 0 });
+    expect((await reader.next()).value).toEqual({ line: 1, value: { a: 2 }, column: 10, element: 1 });
     await expect(reader.next()).rejects.toThrow('the stream broke');
   });
 

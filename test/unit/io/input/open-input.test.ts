@@ -488,7 +488,9 @@ describe('openInput: refusals', () => {
     const path = writeInput('input.json', '[{"document":"1"},{"document":"2","fax":"x"}]');
     const { opened } = await open(path, { strict: true });
     const error = await rejectionOf(recordsOf(opened));
-    expect(error.message).toBe(`${path}:1: unknown field "fax". Rename it with --map, or drop --strict to ignore it.`);
+    expect(error.message).toBe(
+      `${path}:1:19 (element 1): unknown field "fax". Rename it with --map, or drop --strict to ignore it.`,
+    );
   });
 
   it('a JSON syntax error names file:line:column', async () => {
