@@ -50,7 +50,7 @@ export const httpUrl: SettingParser<string> = {
   parse: (text) => {
     // `store.example.com` or `localhost:8787` (which URL reads as the scheme "localhost:"): the scheme was left
     // out, and the fix is plain.
-    if (!text.includes('://') && (!text.includes(':') || /^[^:/]+:\d+(?:\/|$)/.test(text))) {
+    if (/^[^\s:/]+(?::\d+)?(?:\/\S*)?$/.test(text)) {
       const scheme = /^(?:localhost|127\.|\[::1\])/i.test(text) ? 'http' : 'https';
       return invalid(`must be an absolute URL with its scheme (did you mean ${scheme}://${text}?)`);
     }

@@ -172,7 +172,9 @@ describe('interrupted runs', () => {
       });
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toBe('');
-      expectLines(resumed.stderr, [
+      // A run past 10 s logs a progress line when stderr is not a terminal; how long it takes is the machine's business.
+      const resumedLines = resumed.stderr.split('\n').filter((line) => !line.startsWith('progress: '));
+      expectLines(resumedLines.join('\n'), [
         'customer create: validating customers.csv',
         timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
         `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,

@@ -88,7 +88,9 @@ describe('a cron run of stock push', () => {
     expect(result.code).toBe(2);
     const last = JSON.parse(result.stderr.trimEnd().split('\n').at(-1) as string) as { level: string; message: string };
     expect(last.level).toBe('error');
-    expect(last.message).toMatch(/^Base URL "not a url"/);
+    expect(last.message).toMatch(
+      /^Setting "baseUrl" must be an absolute URL such as https:\/\/store\.example\.com, not "not a url"/,
+    );
   });
 
   it('B2BCTL_LOG_FORMAT=plain: the bare lines, for a journal that adds its own times', async () => {

@@ -104,7 +104,7 @@ describe('login hints', () => {
       { stdin: 'secret\n' },
     );
     expect(result.stderr).toBe(
-      'error: Base URL "store.example.com" (from flag) is not an http:// or https:// URL. It has no scheme: did you mean https://store.example.com?\n',
+      'error: Setting "baseUrl" must be an absolute URL with its scheme (did you mean https://store.example.com?), not "store.example.com" (from the --base-url flag).\n',
     );
     expect(result.code).toBe(2);
   });
