@@ -1,13 +1,15 @@
 /**
- * Every customer sample through the built CLI against the sandbox: create, update (file and
- * --set), status (one and a file), addresses, and a document the store does not have.
+ * Every customer sample through create, update (file and --set), status (one and a file) and addresses, each
+ * command line run in process against the sandbox (moved from test/e2e/customer/create.test.ts), and a document
+ * the store does not have.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../../src/sandbox/customers/store.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { copySamples, freshWorkDir, runCli, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { copySamples, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import {
   addressesRoute,
   createRoute,
@@ -28,7 +30,7 @@ let configDir: string;
 useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 
 function cli(args: readonly string[], cwd: string): Promise<RunResult> {
-  return runCli(args, { configDir, cwd });
+  return runCommandLine(args, { configDir, cwd });
 }
 
 /** Creates a sample's customers in a fresh folder and checks the run went through; counters reset after. */

@@ -2,16 +2,18 @@
  * The same jobs against every sandbox dialect (src/sandbox/dialects/): each answers what the platform
  * document does not show in its own way (token fields and route, 400/401/404 bodies, batch and queue
  * answers, listing envelopes). The outcomes must not depend on it: the same customers created exactly
- * once, the same stock, the same exit codes.
+ * once, the same stock, the same exit codes. Each command line runs in process (moved from
+ * test/e2e/sandbox/dialect-jobs.test.ts; the SIGKILL-and-resume run stays there).
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { collect, copySamples, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
-import { generateCustomers, storedCustomers } from '../../support/customers.js';
-import { readReport, runFiles } from '../../support/run-files.js';
+import { copySamples, freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { storedCustomers } from '../../support/customers.js';
+import { readReport } from '../../support/run-files.js';
 import {
   clearSandboxCustomers,
   sandboxPassword,
@@ -44,7 +46,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     let sandbox: RunningSandbox;
     let configDir: string;
     const run = (args: string[], options: { cwd?: string; stdin?: string; env?: Record<string, string> } = {}) =>
-      runCli(args, { configDir, ...options });
+      runCommandLine(args, { configDir, ...options });
 
     beforeAll(async () => {
       sandbox = await startTestSandbox({ dialect });
@@ -151,38 +153,6 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       expect(await storedCustomers(sandbox)).toHaveLength(sampleDocuments.length);
     });
-
-    it(
-      'customer create killed with SIGKILL, then --resume: every customer exactly once, none failed',
-      { timeout: 60_000 },
-      async () => {
-        const dir = freshWorkDir();
-        const records = 600;
-        writeFileSync(join(dir, 'many.csv'), generateCustomers(records, 'csv', 70_001));
-        const child = spawnCli(['customer', 'create', 'many.csv', '--concurrency', '4'], configDir, {}, dir);
-        child.stdin?.end();
-        const exited = collect(child);
-        let report: string | undefined;
-        for (let poll = 0; poll < 2000 && !report; poll++) {
-          const [candidate] = runFiles(dir, 'many').reports;
-          if (candidate && readFileSync(join(dir, candidate), 'utf8').split('\r\n').length > 60) report = candidate;
-          else await sleep(10);
-        }
-        child.kill('SIGKILL');
-        expect((await exited).signal).toBe('SIGKILL');
-        expect(report).toBeDefined();
-
-        const resumed = await run(['customer', 'create', 'many.csv', '--resume', report as string], { cwd: dir });
-        expect(resumed.stderr).not.toContain('failed;');
-        expect(resumed.code).toBe(0);
-        const rows = readReport(join(dir, report as string));
-        expect(rows.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual(
-          Array.from({ length: records }, (_, index) => index + 2),
-        );
-        expect(rows.filter((row) => row.outcome !== 'created')).toEqual([]);
-        expect(await storedCustomers(sandbox)).toHaveLength(records);
-      },
-    );
 
     it.each(['batch', 'queue'])('stock push --route %s: the same stock as the file, exit 0', async (route) => {
       const dir = freshWorkDir();

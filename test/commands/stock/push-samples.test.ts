@@ -1,14 +1,15 @@
 /**
- * `stock validate` and `stock push` of the samples through each route, run as an operator would: the
- * built CLI in a folder holding the input, against the sandbox, then the report, stderr, the request
- * counts and the sandbox's stock are read back.
+ * `stock validate` and `stock push` of the samples through each route, each command line run in process in
+ * a folder holding the input (moved from test/e2e/stock/push.test.ts), against the sandbox, then the report,
+ * stderr, the request counts and the sandbox's stock are read back.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStockSchema } from '../../../src/domain/stock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { copySamples, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { copySamples, freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
 import { fetchToken, requestCounts, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import {
@@ -37,7 +38,7 @@ function workspace(...samples: string[]) {
   const dir = freshWorkDir();
   copySamples(dir, ...samples);
   const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  const run = (args: string[], stdin?: string | Buffer) => runCli(args, { configDir, cwd: dir, env, stdin });
+  const run = (args: string[], stdin?: string | Buffer) => runCommandLine(args, { configDir, cwd: dir, env, stdin });
   return { configDir, dir, run };
 }
 
@@ -369,7 +370,7 @@ describe('stock push --schema', () => {
     copySamples(dir, 'stock.json', 'stock.csv');
     writeFileSync(join(dir, 'schema.json'), JSON.stringify({ fields: storeFields }));
     const env = { B2BCTL_BASE_URL: store.url, B2BCTL_TOKEN: storeToken };
-    return { configDir, dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir, env }) };
+    return { configDir, dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
   }
 
   it("sends the store's field names, and the store applies every item", async () => {
@@ -385,7 +386,9 @@ describe('stock push --schema', () => {
 
   it('through the queue route too, with the schema from the stock.schema setting', async () => {
     const { configDir, dir, run } = storeWorkspace();
-    expect((await runCli(['config', 'set', 'stock.schema', join(dir, 'schema.json')], { configDir })).code).toBe(0);
+    expect(
+      (await runCommandLine(['config', 'set', 'stock.schema', join(dir, 'schema.json')], { configDir })).code,
+    ).toBe(0);
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue']);
     expect(maskClock(result.stderr)).toContain(
       'stock push: 52 queued; 1 request, 0 retries, 0 throttled (429); T s, R items/s\n',

@@ -1,16 +1,12 @@
+/**
+ * login, whoami and logout, each command line run in process against the sandbox (moved from
+ * test/e2e/auth/login.test.ts, which keeps a few runs of the binary): what is stored, printed, traced and sent.
+ */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import {
-  asJson,
-  cachedToken,
-  configFile,
-  freshConfigDir,
-  login,
-  readConfig,
-  runCli,
-  tokenFlagWarning,
-} from '../../support/cli.js';
+import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
 import {
   fetchToken,
   listingRoute,
@@ -68,10 +64,13 @@ function loggedInLine(profile: Record<string, string>, name = 'default'): string
 describe('login', () => {
   it('takes --username and the password from --password-stdin', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: `${sandboxPassword}\n`,
-    });
+    const result = await runCommandLine(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: `${sandboxPassword}\n`,
+      },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     const profile = expectPasswordLoginStored(configDir);
@@ -81,7 +80,7 @@ describe('login', () => {
 
   it('takes the user and password from B2BCTL_USERNAME and B2BCTL_PASSWORD', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url], {
+    const result = await runCommandLine(['login', '--base-url', sandbox.url], {
       configDir,
       env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -94,7 +93,7 @@ describe('login', () => {
 
   it('logs in to a named profile and keeps the default one apart', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(
+    const result = await runCommandLine(
       ['login', '--profile', 'staging', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
       {
         configDir,
@@ -111,7 +110,7 @@ describe('login', () => {
     const token = await fetchToken(sandbox);
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
-    const result = await runCli(['--token', token, 'login', '--base-url', sandbox.url], { configDir });
+    const result = await runCommandLine(['--token', token, 'login', '--base-url', sandbox.url], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -125,7 +124,7 @@ describe('login', () => {
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
 
     // The stored token is the one used afterwards.
-    const listing = await runCli(['sellers', 'list', '--limit', '1'], { configDir });
+    const listing = await runCommandLine(['sellers', 'list', '--limit', '1'], { configDir });
     expect(listing.code).toBe(0);
     expect(listing.stdout).toBe(asJson(seedReps.slice(0, 1)));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
@@ -134,7 +133,7 @@ describe('login', () => {
   it('accepts --token after the subcommand too', async () => {
     const token = await fetchToken(sandbox);
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--token', token], { configDir });
+    const result = await runCommandLine(['login', '--base-url', sandbox.url, '--token', token], { configDir });
     expect(result.code).toBe(0);
     expect(cachedToken(configDir)).toBe(token);
   });
@@ -143,7 +142,7 @@ describe('login', () => {
     const token = await fetchToken(sandbox);
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], {
+    const result = await runCommandLine(['login', '--base-url', sandbox.url, '--token-stdin'], {
       configDir,
       stdin: `${token}\n`,
     });
@@ -161,7 +160,7 @@ describe('login', () => {
   it('refuses a token the platform refuses (exit 77), storing nothing; --no-verify stores it unchecked', async () => {
     await resetCounts(sandbox);
     const configDir = freshConfigDir();
-    const refused = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], {
+    const refused = await runCommandLine(['login', '--base-url', sandbox.url, '--token-stdin'], {
       configDir,
       stdin: 'not-a-token\n',
     });
@@ -174,7 +173,7 @@ describe('login', () => {
     ).toBeUndefined();
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
 
-    const unchecked = await runCli(['login', '--base-url', sandbox.url, '--token-stdin', '--no-verify'], {
+    const unchecked = await runCommandLine(['login', '--base-url', sandbox.url, '--token-stdin', '--no-verify'], {
       configDir,
       stdin: 'not-a-token\n',
     });
@@ -185,7 +184,10 @@ describe('login', () => {
 
   it('refuses an empty --token-stdin with exit 2', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: '' });
+    const result = await runCommandLine(['login', '--base-url', sandbox.url, '--token-stdin'], {
+      configDir,
+      stdin: '',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: The token is empty: pipe it with --token-stdin.\n');
     expect(existsSync(configFile(configDir))).toBe(false);
@@ -193,7 +195,7 @@ describe('login', () => {
 
   it('refuses --password-stdin together with --token (exit 2)', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(
+    const result = await runCommandLine(
       ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', '--token', 'abc'],
       {
         configDir,
@@ -209,7 +211,7 @@ describe('login', () => {
 
   it('without a terminal and without a username, exits 2 naming --username and B2BCTL_USERNAME', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url], { configDir });
+    const result = await runCommandLine(['login', '--base-url', sandbox.url], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -221,7 +223,7 @@ describe('login', () => {
 
   it('without a terminal and without a password, exits 2 naming --password-stdin and B2BCTL_PASSWORD', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser], { configDir });
+    const result = await runCommandLine(['login', '--base-url', sandbox.url, '--username', sandboxUser], { configDir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -233,10 +235,13 @@ describe('login', () => {
 
   it('refuses an empty --password-stdin with exit 2', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: '\n',
-    });
+    const result = await runCommandLine(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: '\n',
+      },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.\n');
     expect(await requestCounts(sandbox)).toEqual({});
@@ -244,10 +249,13 @@ describe('login', () => {
 
   it('exits 77 on a wrong password and stores nothing', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      stdin: 'not-the-password\n',
-    });
+    const result = await runCommandLine(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      {
+        configDir,
+        stdin: 'not-the-password\n',
+      },
+    );
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -260,7 +268,7 @@ describe('login', () => {
 
   it('exits 77 on an unknown user', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(
+    const result = await runCommandLine(
       ['login', '--base-url', sandbox.url, '--username', 'someone@else.test', '--password-stdin'],
       { configDir, stdin: sandboxPassword },
     );
@@ -277,7 +285,7 @@ describe('whoami and logout', () => {
     await login(sandbox, configDir);
     await resetCounts(sandbox);
     const profile = readConfig(configDir).profiles.default ?? {};
-    const result = await runCli(['whoami'], { configDir });
+    const result = await runCommandLine(['whoami'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
@@ -299,7 +307,7 @@ describe('whoami and logout', () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);
     const profile = readConfig(configDir).profiles.default ?? {};
-    const result = await runCli(['whoami', '-o', 'table'], { configDir });
+    const result = await runCommandLine(['whoami', '-o', 'table'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       `Profile:  default\nBase URL: ${sandbox.url}\nUser:     ${sandboxUser}\nToken:    valid until ${profile.tokenExpiresAt}\n`,
@@ -311,9 +319,9 @@ describe('whoami and logout', () => {
     const token = await fetchToken(sandbox);
     const configDir = freshConfigDir();
     expect(
-      (await runCli(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: token })).code,
+      (await runCommandLine(['login', '--base-url', sandbox.url, '--token-stdin'], { configDir, stdin: token })).code,
     ).toBe(0);
-    const result = await runCli(['whoami'], { configDir });
+    const result = await runCommandLine(['whoami'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       asJson({
@@ -333,7 +341,7 @@ describe('whoami and logout', () => {
     await login(sandbox, configDir);
     const token = cachedToken(configDir);
 
-    const logout = await runCli(['logout'], { configDir });
+    const logout = await runCommandLine(['logout'], { configDir });
     expect(logout.code).toBe(0);
     expect(logout.stdout).toBe('');
     expect(logout.stderr).toBe('Logged out of profile "default". Run b2bctl login to log in again.\n');
@@ -342,14 +350,14 @@ describe('whoami and logout', () => {
     expect(readConfig(configDir).profiles.default).toEqual({ baseUrl: sandbox.url, username: sandboxUser });
     expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
 
-    const whoami = await runCli(['whoami'], { configDir });
+    const whoami = await runCommandLine(['whoami'], { configDir });
     expect(whoami.code).toBe(77);
     expect(whoami.stdout).toBe('');
     expect(whoami.stderr).toBe(
       'error: Not logged in for profile "default": no token is cached. Run b2bctl login --profile default.\n',
     );
 
-    const again = await runCli(['logout'], { configDir });
+    const again = await runCommandLine(['logout'], { configDir });
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('Profile "default" holds no token; nothing to do.\n');
   });
@@ -358,7 +366,7 @@ describe('whoami and logout', () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);
     await login(sandbox, configDir, ['--profile', 'staging']);
-    const logout = await runCli(['logout', '--profile', 'staging'], { configDir });
+    const logout = await runCommandLine(['logout', '--profile', 'staging'], { configDir });
     expect(logout.code).toBe(0);
     expect(logout.stderr).toBe(
       'Logged out of profile "staging". Run b2bctl login --profile staging to log in again.\n',
@@ -367,7 +375,7 @@ describe('whoami and logout', () => {
     expect(profiles.staging?.token).toBeUndefined();
     expect(profiles.default?.token).toBeDefined();
 
-    const whoami = await runCli(['whoami', '--profile', 'staging'], { configDir });
+    const whoami = await runCommandLine(['whoami', '--profile', 'staging'], { configDir });
     expect(whoami.code).toBe(77);
     expect(whoami.stderr).toBe(
       'error: Not logged in for profile "staging": no token is cached. Run b2bctl login --profile staging.\n',
@@ -378,7 +386,7 @@ describe('whoami and logout', () => {
 describe('--verbose', () => {
   it('on login traces the request and answer with the password and the token redacted', async () => {
     const configDir = freshConfigDir();
-    const result = await runCli(
+    const result = await runCommandLine(
       ['login', '--verbose', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
       {
         configDir,
@@ -402,7 +410,7 @@ describe('--verbose', () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);
     const token = cachedToken(configDir);
-    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '2'], { configDir });
+    const result = await runCommandLine(['sellers', 'list', '--verbose', '--limit', '2'], { configDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 2)));
     const lines = result.stderr.split('\n');
@@ -418,7 +426,7 @@ describe('--verbose', () => {
     await login(sandbox, configDir);
     const oldToken = cachedToken(configDir);
     await fetch(`${sandbox.url}/_sandbox/tokens/revoke`, { method: 'POST' });
-    const result = await runCli(['sellers', 'list', '--verbose', '--limit', '1'], {
+    const result = await runCommandLine(['sellers', 'list', '--verbose', '--limit', '1'], {
       configDir,
       env: { B2BCTL_PASSWORD: sandboxPassword },
     });
