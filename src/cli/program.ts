@@ -67,6 +67,19 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   // Several words share one room (login, logout and whoami): each room registers once.
   for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
+  // The root's own examples (each group's cli.ts declares its commands' examples).
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Examples:',
+      '  $ b2bctl login --base-url https://api.mystore.com.br --username erp@mystore.com.br',
+      '  $ b2bctl customer create clientes.csv --dry-run',
+      '  $ b2bctl stock push estoque.csv --quiet',
+      '  $ b2bctl sandbox --port 0',
+      '',
+    ].join('\n'),
+  );
   addUsageAfterErrors(program, 'b2bctl');
   return program;
 }
