@@ -100,9 +100,12 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
   };
 }
 
-/** B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`); the CLI's default is text. */
-function logFormatFromEnv(value: string | undefined): LogFormat {
-  if (value === undefined || value === '') return 'text';
+/**
+ * B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`). Unset stays undefined: the process's
+ * default (text) is decided in main.ts, beside the real stderr; a command run in process writes plain lines.
+ */
+function logFormatFromEnv(value: string | undefined): LogFormat | undefined {
+  if (value === undefined || value === '') return undefined;
   if ((logFormats as readonly string[]).includes(value)) return value as LogFormat;
   throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
 }

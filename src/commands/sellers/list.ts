@@ -71,7 +71,7 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     const pageSize = options.limit ?? defaultPageSize;
     const fullPage = !options.all && count === pageSize;
     const counted = fullPage
-      ? `${options.offset ? `${count} sales reps from offset ${options.offset}` : `First ${count} sales reps`}; --all for every page`
+      ? `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page`
       : countOf(count, 'sales reps');
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
     const width = terminalColumns(context.io.stderr);

@@ -114,3 +114,10 @@ describe('sellers list on a terminal', () => {
     expect(screen[65]).toBe('64 sales reps.');
   });
 });
+
+describe('sellers list --limit 1 on a terminal', () => {
+  it('a full page of one says "First 1 sales rep"', async () => {
+    const screen = await renderedScreen(await onTerminal({ limit: 1 }, 160), 160);
+    expect(screen[2]).toBe('First 1 sales rep; --all for every page.');
+  });
+});
