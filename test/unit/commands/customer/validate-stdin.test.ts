@@ -16,7 +16,10 @@ describe('customer validate - (stdin)', () => {
     await finished;
     const waiting =
       'Reading records from stdin (this terminal): paste or type them, then press Ctrl-D on an empty line to end (Ctrl-C to cancel).';
-    const waitingLines = memory.stderr().split('\n').filter((line) => line === waiting);
+    const waitingLines = memory
+      .stderr()
+      .split('\n')
+      .filter((line) => line === waiting);
     expect(waitingLines).toHaveLength(stdinTTY ? 1 : 0);
     expect(memory.stderr().startsWith(waiting)).toBe(stdinTTY);
     expect(memory.stderr()).toMatch(/stdin: 1 record, 1 valid, 0 invalid \(0 problems\)/);
