@@ -23,7 +23,15 @@ mkdirSync(outDir, { recursive: true });
 /** A private config folder and environment for one benchmark. */
 export function benchEnv(extra = {}) {
   const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-bench-'));
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir, ...extra };
+  // Plain stderr lines: the benchmarks read log lines (the sandbox's --verbose trace) by their start.
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    B2BCTL_CONFIG_DIR: configDir,
+    B2BCTL_LOG_FORMAT: 'plain',
+    ...extra,
+  };
   return { env, cleanup: () => rmSync(configDir, { recursive: true, force: true }) };
 }
 

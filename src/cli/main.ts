@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   let verbose = process.argv.includes('--verbose');
 
   const program = await buildProgram(async <T>(command: Command, load: () => Promise<CommandRunner<T>>, options: T) => {
-    const globals = globalsOf(command, process.env);
+    // On the real stderr the default is text: timestamped lines when it is not a terminal (cron), bare on one.
+    const parsed = globalsOf(command, process.env);
+    const globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
     verbose = globals.verbose;
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');

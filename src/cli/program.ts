@@ -68,6 +68,19 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   // Several words share one room (login, logout and whoami): each room registers once.
   for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
+  // The root's own examples (each group's cli.ts declares its commands' examples).
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Examples:',
+      '  $ b2bctl login --base-url https://api.mystore.com.br --username erp@mystore.com.br',
+      '  $ b2bctl customer create clientes.csv --dry-run',
+      '  $ b2bctl stock push estoque.csv --quiet',
+      '  $ b2bctl sandbox --port 0',
+      '',
+    ].join('\n'),
+  );
   addUsageAfterErrors(program, 'b2bctl');
   return program;
 }
@@ -88,9 +101,12 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
   };
 }
 
-/** B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`); the CLI's default is text. */
-function logFormatFromEnv(value: string | undefined): LogFormat {
-  if (value === undefined || value === '') return 'text';
+/**
+ * B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`). Unset stays undefined: the process's
+ * default (text) is decided in main.ts, beside the real stderr; a command run in process writes plain lines.
+ */
+function logFormatFromEnv(value: string | undefined): LogFormat | undefined {
+  if (value === undefined || value === '') return undefined;
   if ((logFormats as readonly string[]).includes(value)) return value as LogFormat;
   throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
 }

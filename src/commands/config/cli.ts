@@ -39,6 +39,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
 
   addExamples(program, {
+    config: ['b2bctl config list', 'b2bctl config set paths.token /oauth/token --profile prod'],
     'config get': ['b2bctl config get baseUrl', 'b2bctl config get paths.token --profile prod'],
     'config set': [
       'b2bctl config set paths.token /oauth/token --profile prod',

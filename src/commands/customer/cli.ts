@@ -117,6 +117,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
 
   addExamples(program, {
+    customer: ['b2bctl customer validate clientes.csv', 'b2bctl customer create clientes.csv --dry-run'],
     'customer validate': [
       'b2bctl customer validate clientes.csv',
       'b2bctl customer validate clientes.csv --map erp-headers.json --delimiter ";"',

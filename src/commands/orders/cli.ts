@@ -55,6 +55,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
 
   addExamples(program, {
+    orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 123456'],
     'orders poll': [
       'b2bctl orders poll --since 2h',
       'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',

@@ -32,6 +32,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
 
   addExamples(program, {
+    sellers: ['b2bctl sellers list --email silva'],
     'sellers list': [
       'b2bctl sellers list --email silva',
       "b2bctl sellers list --all -o json | jq '.[] | .username'",

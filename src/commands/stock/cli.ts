@@ -65,6 +65,7 @@ export function register(program: Command, dispatch: Dispatch): void {
   });
 
   addExamples(program, {
+    stock: ['b2bctl stock validate estoque.csv', 'b2bctl stock push estoque.csv --quiet --keep-reports 14'],
     'stock validate': [
       'b2bctl stock validate estoque.csv',
       'b2bctl stock validate estoque.csv --encoding windows-1252 --decimal ,',

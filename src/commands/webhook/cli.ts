@@ -105,6 +105,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
 
   addExamples(program, {
+    webhook: [
+      'b2bctl webhook listen --port 8080 --client-id erp --client-secret-file secret.txt',
+      'b2bctl webhook inbox --kind orders',
+    ],
     'webhook listen': [
       'B2BCTL_WEBHOOK_CLIENT_SECRET=... b2bctl webhook listen --port 8080 --client-id erp --inbox /var/lib/erp/inbox',
       'b2bctl webhook listen --client-id erp --client-secret-file secret.txt --exec ./import-event.sh',

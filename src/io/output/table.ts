@@ -83,9 +83,17 @@ function fitToWidth<T>(
     .map((column, index) => ({ rank: column.dropRank, index }))
     .filter((entry): entry is { rank: number; index: number } => entry.rank !== undefined)
     .toSorted((a, b) => b.rank - a.rank);
+  const dropped: number[] = [];
   for (const { index } of droppable) {
     if (total() <= maxWidth) break;
     kept = kept.filter((keptIndex) => keptIndex !== index);
+    dropped.push(index);
+  }
+  // The last column dropped may have freed more room than needed: bring back the more useful of the others that fit.
+  for (const index of dropped.toReversed()) {
+    const withIt = [...kept, index].toSorted((a, b) => a - b);
+    const width = withIt.reduce((sum, keptIndex) => sum + (widths[keptIndex] ?? 0), 0) + gap * (withIt.length - 1);
+    if (width <= maxWidth) kept = withIt;
   }
   const keptWidths = kept.map((index) => widths[index] ?? 0);
   const floor = kept.map((index) =>
