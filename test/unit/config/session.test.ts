@@ -176,7 +176,7 @@ describe('Session.requireBaseUrl', () => {
       value: 'store.example.com',
       source: 'flag',
       expected:
-        'Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag).',
+        'Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag). It has no scheme: did you mean https://store.example.com?',
     },
     {
       value: 'mailto:erp@example.com',
