@@ -3,8 +3,11 @@
  * shapes in src/platform/answers/) and the settings table import it without importing each other.
  */
 
-/** A parsed value, or what is wrong with the text in words that follow the key ("must be a whole number"). */
-export type ParsedSetting<Value> = { ok: true; value: Value } | { ok: false; problem: string };
+/**
+ * A parsed value, or what is wrong with the text in words that follow the key ("must be a whole number"), and
+ * where the text itself shows the fix, a sentence saying it ("It has no scheme: did you mean https://…?").
+ */
+export type ParsedSetting<Value> = { ok: true; value: Value } | { ok: false; problem: string; hint?: string };
 
 /**
  * How a setting's text (from a flag, the environment or the profile) becomes its typed value. The same parser

@@ -6,7 +6,7 @@ import type { ParsedSetting, SettingParser } from './setting-definition.js';
  */
 
 const valid = <Value>(value: Value): ParsedSetting<Value> => ({ ok: true, value });
-const invalid = (problem: string): ParsedSetting<never> => ({ ok: false, problem });
+const invalid = (problem: string, hint?: string): ParsedSetting<never> => ({ ok: false, problem, hint });
 
 /** A whole number from `minimum` up, such as a retry count or a list index. */
 export function wholeNumber(minimum = 0): SettingParser<number> {
@@ -50,17 +50,16 @@ export const httpUrl: SettingParser<string> = {
   parse: (text) => {
     // `store.example.com` or `localhost:8787` (which URL reads as the scheme "localhost:"): the scheme was left
     // out, and the fix is plain.
-    if (/^[^\s:/]+(?::\d+)?(?:\/\S*)?$/.test(text)) {
-      const scheme = /^(?:localhost|127\.|\[::1\])/i.test(text) ? 'http' : 'https';
-      return invalid(`must be an absolute URL with its scheme (did you mean ${scheme}://${text}?)`);
-    }
+    const local = /^(?:localhost|127\.|\[::1\])/i.test(text);
+    const hostFirst = /^(?:[\w-]+(?:\.[\w-]+)*|\[::1\])(?::\d+)?(?:\/\S*)?$/.test(text);
+    const hint = hostFirst ? `It has no scheme: did you mean ${local ? 'http' : 'https'}://${text}?` : undefined;
     try {
       const url = new URL(text);
       return url.protocol === 'http:' || url.protocol === 'https:'
         ? valid(text)
-        : invalid('must be an http:// or https:// URL');
+        : invalid('must be an http:// or https:// URL', hint);
     } catch {
-      return invalid('must be an absolute URL such as https://store.example.com');
+      return invalid('must be an absolute URL such as https://store.example.com', hint);
     }
   },
 };

@@ -239,7 +239,7 @@ export function readSetting<Key extends SettingKey>(key: Key, layers: SettingLay
   const parsed = parser.parse(resolved.value);
   if (parsed.ok) return parsed.value as SettingValue<Key>;
   throw new UsageError(
-    `Setting "${key}" ${parsed.problem}, not "${resolved.value}" (from ${sourceInWords(key, resolved.source, layers)}).`,
+    `Setting "${key}" ${parsed.problem}, not "${resolved.value}" (from ${sourceInWords(key, resolved.source, layers)}).${parsed.hint ? ` ${parsed.hint}` : ''}`,
   );
 }
 
@@ -274,7 +274,9 @@ export function problemWithSetting(key: string, value?: string): string | undefi
   }
   if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
   const parsed = value === undefined ? undefined : definition.parser?.parse(value);
-  return parsed && !parsed.ok ? `"${key}" ${parsed.problem}, not "${value}"` : undefined;
+  return parsed && !parsed.ok
+    ? `"${key}" ${parsed.problem}, not "${value}"${parsed.hint ? `. ${parsed.hint}` : ''}`
+    : undefined;
 }
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */

@@ -68,7 +68,7 @@ describe('problemWithSetting', () => {
     [
       'baseUrl',
       'store.example.com',
-      '"baseUrl" must be an absolute URL with its scheme (did you mean https://store.example.com?), not "store.example.com"',
+      '"baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com". It has no scheme: did you mean https://store.example.com?',
     ],
     ['token', 'abc', '"token" is written by b2bctl login, not by config set'],
     ['http.retries', 'three', '"http.retries" must be a whole number, not "three"'],

@@ -104,7 +104,7 @@ describe('login hints', () => {
       { stdin: 'secret\n' },
     );
     expect(result.stderr).toBe(
-      'error: Setting "baseUrl" must be an absolute URL with its scheme (did you mean https://store.example.com?), not "store.example.com" (from the --base-url flag).\n',
+      'error: Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag). It has no scheme: did you mean https://store.example.com?\n',
     );
     expect(result.code).toBe(2);
   });

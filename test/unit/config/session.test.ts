@@ -176,13 +176,7 @@ describe('Session.requireBaseUrl', () => {
       value: 'store.example.com',
       source: 'flag',
       expected:
-        'Setting "baseUrl" must be an absolute URL with its scheme (did you mean https://store.example.com?), not "store.example.com" (from the --base-url flag).',
-    },
-    {
-      value: 'localhost:8787',
-      source: 'flag',
-      expected:
-        'Setting "baseUrl" must be an absolute URL with its scheme (did you mean http://localhost:8787?), not "localhost:8787" (from the --base-url flag).',
+        'Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com" (from the --base-url flag). It has no scheme: did you mean https://store.example.com?',
     },
     {
       value: 'mailto:erp@example.com',
