@@ -22,14 +22,23 @@ export function parseDecimal(text: string, decimal: DecimalSeparator): number | 
   const value = text.trim();
   // Beyond 15 significant digits a double no longer holds the number as written
   // (`99999999999999999999.99` would be sent as 100000000000000000000): keep the text, so it is refused as written.
-  if (value.replace(/^[+-]?[0.,]*/, '').replace(/\D/g, '').length > 15) return undefined;
+  // Text of 15 characters or fewer cannot hold 16 digits: the count (two copies of the text) is skipped for it.
+  if (value.length > 15 && value.replace(leadingSignAndZeros, '').replace(nonDigits, '').length > 15) return undefined;
   if (decimal === ',') {
-    if (!/^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
-    return Number(value.replaceAll('.', '').replace(',', '.'));
+    if (!commaDecimal.test(value)) return undefined;
+    // Most cells have neither a thousands point nor a decimal comma: no copy of the text for them.
+    const withoutGrouping = value.includes('.') ? value.replaceAll('.', '') : value;
+    return Number(withoutGrouping.includes(',') ? withoutGrouping.replace(',', '.') : withoutGrouping);
   }
-  if (!/^[+-]?\d+(\.\d+)?$/.test(value)) return undefined;
+  if (!pointDecimal.test(value)) return undefined;
   return Number(value);
 }
+
+// Built once: a regular expression literal inside the function is a new object on every cell.
+const leadingSignAndZeros = /^[+-]?[0.,]*/;
+const nonDigits = /\D/g;
+const commaDecimal = /^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/;
+const pointDecimal = /^[+-]?\d+(\.\d+)?$/;
 
 /** A whole number, possibly with thousands grouping; undefined for fractions and words. */
 export function parseWholeNumber(text: string, decimal: DecimalSeparator): number | undefined {
