@@ -178,14 +178,14 @@ async function openCsv(
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
       const cells = restoreFormulas(row.cells);
-      const problems: string[] = [];
+      const rowProblems: string[] = [];
       if (row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== ''))
-        problems.push(
+        rowProblems.push(
           `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
         );
       const values = shapeRow(cells, columns, options.decimal);
-      collectInvisibleProblems(values, '', problems);
-      yield { line: row.line, values, original: cells, problems };
+      collectInvisibleProblems(values, '', rowProblems);
+      yield { line: row.line, values, original: cells, problems: rowProblems };
     }
   }
   return {

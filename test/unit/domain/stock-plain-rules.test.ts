@@ -14,16 +14,17 @@ import {
   validationProblem,
 } from '../../../src/domain/stock.js';
 
+const absentWhenBlank = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+const codeText = (value: unknown) => {
+  const present = absentWhenBlank(value);
+  if (typeof present === 'string') return present.trim();
+  if (typeof present === 'number' && Number.isSafeInteger(present) && present >= 0) return String(present);
+  return present;
+};
+
 /** validateStockRow as it was, through zod: blank cells absent, codes trimmed, issues grouped per field. */
 function judgedByZod(record: Record<string, unknown>, schema: StockSchema = defaultStockSchema) {
-  const absentWhenBlank = (value: unknown) =>
-    value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
-  const codeText = (value: unknown) => {
-    const present = absentWhenBlank(value);
-    if (typeof present === 'string') return present.trim();
-    if (typeof present === 'number' && Number.isSafeInteger(present) && present >= 0) return String(present);
-    return present;
-  };
   const parsed = stockRowSchema.safeParse({
     sku: codeText(record.sku),
     quantity: absentWhenBlank(record.quantity),
