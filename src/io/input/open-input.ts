@@ -4,7 +4,7 @@ import { InputError, UsageError } from '../../errors.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
-import { readCsvRows } from './csv-rows.js';
+import { type CsvRow, readCsvRowBatches } from './csv-rows.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   defaultMaxListIndex,
@@ -150,42 +150,65 @@ async function openCsv(
     hasDelimiterLine: boolean;
   },
 ): Promise<OpenedInput> {
-  const rows = readCsvRows(text, { delimiter: options.delimiter, file });
+  const batches = readCsvRowBatches(text, { delimiter: options.delimiter, file });
+  // Rows come in batches (readCsvRowBatches says why); this cursor hands out the header rows one by one.
+  let batch: CsvRow[] = [];
+  let position = 0;
+  const nextRow = async (): Promise<CsvRow | undefined> => {
+    while (position >= batch.length) {
+      const next = await batches.next();
+      if (next.done) return undefined;
+      batch = next.value;
+      position = 0;
+    }
+    return batch[position++];
+  };
   const skipped = { blankRows: 0 };
-  let first = await rows.next();
+  let first = await nextRow();
   // Excel's `sep=;` line is an instruction to the reader, not the header.
-  if (options.hasDelimiterLine && !first.done && /^\uFEFF?sep=$/i.test(first.value.cells[0] ?? ''))
-    first = await rows.next();
-  while (!first.done && isBlankRow(first.value.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
+  if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) first = await nextRow();
+  while (first && isBlankRow(first.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
     skipped.blankRows++;
-    first = await rows.next();
+    first = await nextRow();
   }
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
-  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
-  const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
+  if (!first) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
+  const headers = first.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const { columns, problems } = planColumns(
     headers,
     options.catalogue,
     options.headerMap,
     options.maxListIndex ?? defaultMaxListIndex,
   );
-  reportHeaderProblems(file, first.value.line, { ...problems, headers }, options);
+  reportHeaderProblems(file, first.line, { ...problems, headers }, options);
   async function* records(): AsyncGenerator<InputRecord> {
-    for await (const row of rows) {
-      if (isBlankRow(row.cells)) {
-        skipped.blankRows++;
-        continue;
+    try {
+      for (;;) {
+        while (position < batch.length) {
+          const row = batch[position++] as CsvRow;
+          if (isBlankRow(row.cells)) {
+            skipped.blankRows++;
+            continue;
+          }
+          // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+          const cells = restoreFormulas(row.cells);
+          const rowProblems: string[] = [];
+          if (row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== ''))
+            rowProblems.push(
+              `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
+            );
+          const values = shapeRow(cells, columns, options.decimal);
+          collectInvisibleProblems(values, '', rowProblems);
+          yield { line: row.line, values, original: cells, problems: rowProblems };
+        }
+        const next = await batches.next();
+        if (next.done) return;
+        batch = next.value;
+        position = 0;
       }
-      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const cells = restoreFormulas(row.cells);
-      const rowProblems: string[] = [];
-      if (row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== ''))
-        rowProblems.push(
-          `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
-        );
-      const values = shapeRow(cells, columns, options.decimal);
-      collectInvisibleProblems(values, '', rowProblems);
-      yield { line: row.line, values, original: cells, problems: rowProblems };
+    } finally {
+      // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
+      await batches.return(undefined);
     }
   }
   return {
