@@ -57,6 +57,8 @@ export interface ValidationPassOptions<T> {
   checker: RecordChecker<T>;
   onProblem(line: number, problem: FieldProblem): void | Promise<void>;
   signal?: AbortSignal;
+  /** Every record with its verdict, in file order: a bulk job spools them for its sending pass. */
+  onVerdict?(record: InputRecord, verdict: RecordVerdict<T>): void;
 }
 
 export interface ValidationSummary {
@@ -74,6 +76,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     if (options.signal?.aborted) break;
     summary.records++;
     const verdict = options.checker.judge(record);
+    options.onVerdict?.(record, verdict);
     if (verdict.ok) {
       summary.valid++;
       continue;
