@@ -14,8 +14,8 @@ export interface JudgedRecord<T> {
   message?: string;
 }
 
-/** Bytes gathered before one write to the spool. */
-const flushAt = 1 << 20;
+/** Characters gathered before one write to the spool; 1 MB buffers (and reads) cost ~10 MB of peak RSS on a 100k push. */
+const flushAt = 1 << 16;
 
 /**
  * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of
@@ -55,7 +55,7 @@ export class VerdictSpool<T> {
   /** The judged records in file order, in batches of what one read of the file holds. */
   async *read(): AsyncGenerator<JudgedRecord<T>[]> {
     let rest = '';
-    for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 18 })) {
+    for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 16 })) {
       const text = rest + (chunk as string);
       const lastNewline = text.lastIndexOf('\n');
       if (lastNewline < 0) {
