@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,8 +30,10 @@ export class VerdictSpool<T> {
   private fd: number | undefined;
   private buffer = '';
 
-  constructor() {
-    this.folder = mkdtempSync(join(tmpdir(), 'b2bctl-verdicts-'));
+  constructor(temporaryFolder: string = tmpdir()) {
+    removeAbandonedSpools(temporaryFolder);
+    // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
+    this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
     this.path = join(this.folder, 'verdicts.ndjson');
     this.fd = openSync(this.path, 'w', 0o600);
   }
@@ -87,6 +89,37 @@ export class VerdictSpool<T> {
     if (this.buffer === '' || this.fd === undefined) return;
     writeSync(this.fd, this.buffer);
     this.buffer = '';
+  }
+}
+
+const spoolPrefix = 'b2bctl-verdicts-';
+const spoolName = /^b2bctl-verdicts-(\d+)-/;
+
+/**
+ * Removes the spools of runs that no longer exist: a run killed with SIGKILL cannot remove its own,
+ * and a customer spool holds passwords. A folder of a live process (another run) is left alone.
+ */
+export function removeAbandonedSpools(temporaryFolder: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(temporaryFolder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = spoolName.exec(name);
+    if (!match || isAlive(Number(match[1]))) continue;
+    rmSync(join(temporaryFolder, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

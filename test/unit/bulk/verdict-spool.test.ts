@@ -3,10 +3,12 @@
  * in order and unchanged, across read chunks and with any character in a cell; the file is private
  * and gone once removed.
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type JudgedRecord, VerdictSpool } from '../../../src/bulk/verdict-spool.js';
+import { type JudgedRecord, removeAbandonedSpools, VerdictSpool } from '../../../src/bulk/verdict-spool.js';
 
 async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
   const records: JudgedRecord<T>[] = [];
@@ -66,5 +68,29 @@ describe('VerdictSpool', () => {
     spool.remove();
     expect(existsSync(dirname(spool.path))).toBe(false);
     spool.remove();
+  });
+});
+
+describe('removeAbandonedSpools', () => {
+  it('removes the spool of a run that no longer exists, keeps a live run’s and other folders', () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'b2bctl-spool-test-'));
+    try {
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+      mkdirSync(join(temporary, `b2bctl-verdicts-${dead}-abc`));
+      writeFileSync(
+        join(temporary, `b2bctl-verdicts-${dead}-abc`, 'verdicts.ndjson'),
+        '[2,"A",[],1,{"password":"x"}]\n',
+      );
+      mkdirSync(join(temporary, `b2bctl-verdicts-${process.pid}-def`));
+      mkdirSync(join(temporary, 'b2bctl-stdin-xyz'));
+      const spool = new VerdictSpool<unknown>(temporary);
+      expect(readdirSync(temporary).toSorted()).toEqual(
+        [`b2bctl-verdicts-${process.pid}-def`, 'b2bctl-stdin-xyz', basename(dirname(spool.path))].toSorted(),
+      );
+      spool.remove();
+      removeAbandonedSpools(join(temporary, 'missing'));
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
   });
 });
