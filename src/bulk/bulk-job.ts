@@ -41,6 +41,7 @@ import {
 } from './run-meta.js';
 import { spoolStdin } from './spool.js';
 import { type RecordChecker, runValidationPass } from './validation-pass.js';
+import { VerdictSpool } from './verdict-spool.js';
 
 export type { PendingRecord } from './pending-records.js';
 
@@ -89,8 +90,9 @@ const inputShaping: readonly ShapingFlag[] = [
 export const unavailableBatchesBeforeStopping = 3;
 
 /**
- * Runs a bulk job: validate the whole input in a first streaming pass (sending nothing if a record is
- * invalid, unless --skip-invalid), then stream it again, batch it, and send it paced and retried,
+ * Runs a bulk job: validate the whole input in one streaming pass (sending nothing if a record is
+ * invalid, unless --skip-invalid) that spools every verdict, then read the spool, batch the valid
+ * records and send them paced and retried,
  * writing the report as results arrive. Ctrl-C finishes the requests in flight and exits 75 with the
  * resume command; a dead platform stops the run after a few failed batches with exit 69.
  */
@@ -100,6 +102,8 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
   session.requireBaseUrl();
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
+  // A dry run sends nothing, so it keeps no verdicts.
+  const verdicts = job.flags.dryRun ? undefined : new VerdictSpool<T>();
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing. Spooled before the lock
@@ -122,8 +126,9 @@ export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<
         context.log.warn,
       );
     }
-    await validateThenSend(job, spooled?.path ?? job.file, context);
+    await validateThenSend(job, spooled?.path ?? job.file, context, verdicts);
   } finally {
+    verdicts?.remove();
     spooled?.remove();
     release?.();
   }
@@ -139,7 +144,12 @@ function fileIdentity(path: string): string | undefined {
   }
 }
 
-async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: Context): Promise<void> {
+async function validateThenSend<T>(
+  job: BulkJob<T>,
+  readPath: string,
+  context: Context,
+  verdicts: VerdictSpool<T> | undefined,
+): Promise<void> {
   const log = context.log;
   const shownName = job.file === '-' ? 'stdin' : job.file;
   const started = context.clock.now();
@@ -189,7 +199,22 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     checker: job.newChecker(),
     onProblem: problemLogger(context, shownName),
     signal: context.interrupt,
+    // What the sending pass needs of each record, so it does not parse and judge the input again.
+    onVerdict: verdicts
+      ? (record, verdict) =>
+          verdicts.add(
+            verdict.ok
+              ? { line: record.line, key: job.keyOf(record), original: record.original, value: verdict.value }
+              : {
+                  line: record.line,
+                  key: job.keyOf(record),
+                  original: record.original,
+                  message: verdict.problems.map((problem) => problem.message).join('; '),
+                },
+          )
+      : undefined,
   });
+  verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(
     `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
@@ -232,14 +257,10 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
     timeoutMs: job.flags.timeoutMs,
   });
   unchanged();
-  const secondPass = await openCommandInput(context, readPath, job.flags, job.catalogue, {
-    quietWarnings: true,
-    displayName: shownName,
-  });
   const ledger = await RunLedger.open({
     context,
     inputPath: job.file,
-    input: secondPass,
+    input: firstPass,
     reportPath: job.flags.report,
     errorsPath: job.flags.errors,
     outputDirectory: session.get('outputDir'),
@@ -316,7 +337,7 @@ async function validateThenSend<T>(job: BulkJob<T>, readPath: string, context: C
   let stoppedBy: unknown;
   try {
     ({ interrupted } = await runPool(
-      pendingBatches(job, secondPass.records, ledger, done, reported, plan.batchSize),
+      pendingBatches((verdicts as VerdictSpool<T>).read(), ledger, done, reported, plan.batchSize),
       sendBatch,
       { concurrency: job.flags.concurrency, signal: context.interrupt },
     ));

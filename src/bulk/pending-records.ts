@@ -3,6 +3,7 @@ import type { InputRecord } from '../io/input/open-input.js';
 import type { RecordChecker } from './validation-pass.js';
 import type { LineKeys, LineSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
+import type { JudgedRecord } from './verdict-spool.js';
 
 /** A valid record waiting to be sent, with where it came from. */
 export interface PendingRecord<T> {
@@ -45,48 +46,41 @@ export async function* keysChecked<T>(
 }
 
 /**
- * The valid, not-yet-done records of the second pass, in batches. The records are judged again (the
- * checks are deterministic), so no list of problems is held from the first pass; invalid ones go
- * straight to the report.
+ * The valid, not-yet-done records, in batches, from the verdicts the validation pass spooled (the input
+ * is not read again); invalid ones go straight to the report, in file order as before.
  */
 export async function* pendingBatches<T>(
-  job: JobRecords<T>,
-  records: AsyncIterable<InputRecord>,
+  judged: AsyncIterable<JudgedRecord<T>[]>,
   ledger: RunLedger,
   done: LineSet | undefined,
   reported: LineSet | undefined,
   batchSize: number,
 ): AsyncGenerator<PendingRecord<T>[]> {
-  const checker = job.newChecker();
   let batch: PendingRecord<T>[] = [];
-  for await (const record of records) {
-    const verdict = checker.judge(record);
-    if (done?.has(record.line)) continue;
-    if (!verdict.ok) {
-      ledger.record([
-        {
-          row: {
-            line: record.line,
-            key: job.keyOf(record),
-            outcome: 'invalid',
-            message: verdict.problems.map((problem) => problem.message).join('; '),
+  for await (const records of judged) {
+    for (const record of records) {
+      if (done?.has(record.line)) continue;
+      if (record.message !== undefined) {
+        ledger.record([
+          {
+            row: { line: record.line, key: record.key, outcome: 'invalid', message: record.message },
+            original: record.original,
           },
-          original: record.original,
-        },
-      ]);
-      continue;
-    }
-    const unanswered = reported !== undefined && !reported.has(record.line);
-    batch.push({
-      line: record.line,
-      key: job.keyOf(record),
-      value: verdict.value,
-      original: record.original,
-      ...(unanswered ? { unanswered } : {}),
-    });
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
+        ]);
+        continue;
+      }
+      const unanswered = reported !== undefined && !reported.has(record.line);
+      batch.push({
+        line: record.line,
+        key: record.key,
+        value: record.value as T,
+        original: record.original,
+        ...(unanswered ? { unanswered } : {}),
+      });
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
     }
   }
   if (batch.length > 0) yield batch;

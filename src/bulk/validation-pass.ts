@@ -109,6 +109,8 @@ export interface ValidationPassOptions<T> {
   /** `record` says where the record is when the line alone does not (a row below a multi-line cell, minified JSON). */
   onProblem(line: number, problem: FieldProblem, record: InputRecord): void | Promise<void>;
   signal?: AbortSignal;
+  /** Every record with its verdict, in file order: a bulk job spools them for its sending pass. */
+  onVerdict?(record: InputRecord, verdict: RecordVerdict<T>): void;
 }
 
 export interface ValidationSummary {
@@ -126,6 +128,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     if (options.signal?.aborted) break;
     summary.records++;
     const verdict = options.checker.judge(record);
+    options.onVerdict?.(record, verdict);
     if (verdict.ok) {
       summary.valid++;
       continue;

@@ -79,15 +79,23 @@ export function hasAtMostTwoDecimals(value: number): boolean {
   return Number.isInteger(value) || Math.round(value * 100) / 100 === value;
 }
 
+const moneyTypeReason = `${fieldPlaceholder} must be a number of 0 or more with at most 2 decimals, such as 1234.56`;
+const moneyNegativeReason = `${fieldPlaceholder} must be 0 or more`;
+const moneyPrecisionReason = `${fieldPlaceholder} must have at most 2 decimals`;
+
 const moneySchema = z
-  .number({ error: `${fieldPlaceholder} must be a number of 0 or more with at most 2 decimals, such as 1234.56` })
-  .min(0, { error: `${fieldPlaceholder} must be 0 or more` })
-  .refine(hasAtMostTwoDecimals, { error: `${fieldPlaceholder} must have at most 2 decimals` })
+  .number({ error: moneyTypeReason })
+  .min(0, { error: moneyNegativeReason })
+  .refine(hasAtMostTwoDecimals, { error: moneyPrecisionReason })
   .optional();
 
 // Cells are normalised by hand rather than with z.preprocess, which costs five times as much on a
 // million-row file (the CLI and the sandbox both validate every row).
-const stockRowSchema = z.object({
+/**
+ * The stock row rules as a zod schema: the reference that validateStockRow's plain checks follow
+ * (test/unit/domain/stock-plain-rules.test.ts holds them to it on every kind of value).
+ */
+export const stockRowSchema = z.object({
   sku: codeSchema(),
   quantity: z
     .number({ error: (issue) => (issue.input === undefined ? `${fieldPlaceholder} is required` : wholeNumberReason) })
@@ -102,40 +110,74 @@ const stockRowSchema = z.object({
  * Checks one record against the stock row rules and returns the item, or every problem of the row.
  * Numeric fields must arrive as numbers: a string there (`abc`, `2,5`) is a value the reader could
  * not parse. Fields outside the item are ignored. With a schema, problems name the store's fields.
+ *
+ * The rules of stockRowSchema as plain checks: zod's object machinery on each of a million rows was
+ * the larger part of validating them. Reasons and their order are the schema's.
  */
 export function validateStockRow(
   record: Record<string, unknown>,
   schema: StockSchema = defaultStockSchema,
 ): RecordVerdict<StockItem> {
-  const parsed = stockRowSchema.safeParse({
-    sku: codeText(record.sku),
-    quantity: absentWhenBlank(record.quantity),
-    price: absentWhenBlank(record.price),
-    salePrice: absentWhenBlank(record.salePrice),
-    warehouse: codeText(record.warehouse),
-  });
-  if (parsed.success) {
-    const value: StockItem = { sku: parsed.data.sku, quantity: parsed.data.quantity };
-    if (parsed.data.price !== undefined) value.price = parsed.data.price;
-    if (parsed.data.salePrice !== undefined) value.salePrice = parsed.data.salePrice;
-    if (parsed.data.warehouse !== undefined) value.warehouse = parsed.data.warehouse;
+  const sku = codeText(record.sku);
+  const quantity = absentWhenBlank(record.quantity);
+  const price = absentWhenBlank(record.price);
+  const salePrice = absentWhenBlank(record.salePrice);
+  const warehouse = codeText(record.warehouse);
+  const skuReason = codeReason(sku, true);
+  const quantityReason = quantityReasonOf(quantity);
+  const priceReason = moneyReason(price);
+  const salePriceReason = moneyReason(salePrice);
+  const warehouseReason = codeReason(warehouse, false);
+  if (
+    skuReason === undefined &&
+    quantityReason === undefined &&
+    priceReason === undefined &&
+    salePriceReason === undefined &&
+    warehouseReason === undefined
+  ) {
+    const value: StockItem = { sku: sku as string, quantity: quantity as number };
+    if (price !== undefined) value.price = price as number;
+    if (salePrice !== undefined) value.salePrice = salePrice as number;
+    if (warehouse !== undefined) value.warehouse = warehouse as string;
     return { ok: true, value };
   }
-  const reasonsByField = new Map<StockField, string[]>();
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as StockField;
-    const reasons = reasonsByField.get(field) ?? [];
-    if (!reasons.includes(issue.message)) reasons.push(issue.message);
-    reasonsByField.set(field, reasons);
-  }
-  const problems = stockFields
-    .filter((field) => reasonsByField.has(field))
-    .map((field) => {
-      const name = schema.fields[field];
-      const reason = (reasonsByField.get(field) ?? []).join('; ').replaceAll(fieldPlaceholder, name);
-      return validationProblem(name, record[field], reason);
-    });
+  const problems: FieldProblem[] = [];
+  const add = (field: StockField, reason: string | undefined) => {
+    if (reason === undefined) return;
+    const name = schema.fields[field];
+    problems.push(validationProblem(name, record[field], reason.replaceAll(fieldPlaceholder, name)));
+  };
+  add('sku', skuReason);
+  add('quantity', quantityReason);
+  add('price', priceReason);
+  add('salePrice', salePriceReason);
+  add('warehouse', warehouseReason);
   return { ok: false, problems };
+}
+
+/** codeSchema()'s reason, or undefined when the code passes. */
+function codeReason(code: unknown, required: boolean): string | undefined {
+  if (code === undefined) return required ? `${fieldPlaceholder} is required` : undefined;
+  if (typeof code !== 'string') return `${fieldPlaceholder} must be text`;
+  return controlCharacters.test(code) ? `${fieldPlaceholder} must not contain control characters` : undefined;
+}
+
+/** The quantity rule's reason (one reason whatever fails: type, whole number, sign), or undefined. */
+function quantityReasonOf(quantity: unknown): string | undefined {
+  if (quantity === undefined) return `${fieldPlaceholder} is required`;
+  if (typeof quantity !== 'number' || !Number.isFinite(quantity)) return wholeNumberReason;
+  return Number.isSafeInteger(quantity) && quantity >= 0 ? undefined : wholeNumberReason;
+}
+
+/** moneySchema's reasons joined as validateStockRow shows them, or undefined when absent or good. */
+function moneyReason(money: unknown): string | undefined {
+  if (money === undefined) return undefined;
+  if (typeof money !== 'number' || !Number.isFinite(money)) return moneyTypeReason;
+  const negative = money < 0;
+  const tooPrecise = !hasAtMostTwoDecimals(money);
+  if (negative && tooPrecise) return `${moneyNegativeReason}; ${moneyPrecisionReason}`;
+  if (negative) return moneyNegativeReason;
+  return tooPrecise ? moneyPrecisionReason : undefined;
 }
 
 /** A problem in the platform's 422 wording: `Property [field] with value [value] does not pass validation (reason)`. */

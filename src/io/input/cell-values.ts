@@ -22,14 +22,54 @@ export function parseDecimal(text: string, decimal: DecimalSeparator): number | 
   const value = text.trim();
   // Beyond 15 significant digits a double no longer holds the number as written
   // (`99999999999999999999.99` would be sent as 100000000000000000000): keep the text, so it is refused as written.
-  if (value.replace(/^[+-]?[0.,]*/, '').replace(/\D/g, '').length > 15) return undefined;
+  // Text of 15 characters or fewer cannot hold 16 digits: the count (two copies of the text) is skipped for it.
+  if (value.length > 15 && value.replace(leadingSignAndZeros, '').replace(nonDigits, '').length > 15) return undefined;
+  const plain = plainDecimal(value, decimal);
+  if (plain !== notPlain) return plain;
   if (decimal === ',') {
-    if (!/^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
-    return Number(value.replaceAll('.', '').replace(',', '.'));
+    if (!commaDecimal.test(value)) return undefined;
+    // Most cells have neither a thousands point nor a decimal comma: no copy of the text for them.
+    const withoutGrouping = value.includes('.') ? value.replaceAll('.', '') : value;
+    return Number(withoutGrouping.includes(',') ? withoutGrouping.replace(',', '.') : withoutGrouping);
   }
-  if (!/^[+-]?\d+(\.\d+)?$/.test(value)) return undefined;
+  if (!pointDecimal.test(value)) return undefined;
   return Number(value);
 }
+
+const notPlain = Symbol('not a plain number');
+
+/**
+ * The common cells read without a regular expression: `123`, `-5`, `1186,71` with a decimal comma or
+ * `1186.71` with a point. Anything else (grouping, `abc`) goes to the full rules. A plain whole number
+ * of at most 15 significant digits (checked by the caller) is exact when summed digit by digit.
+ */
+function plainDecimal(value: string, decimal: DecimalSeparator): number | undefined | typeof notPlain {
+  const length = value.length;
+  let index = 0;
+  const sign = value.charCodeAt(0);
+  if (sign === 0x2b || sign === 0x2d) index = 1;
+  const digitsStart = index;
+  let whole = 0;
+  for (; index < length; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) break;
+    whole = whole * 10 + (code - 0x30);
+  }
+  if (index === digitsStart) return notPlain;
+  if (index === length) return sign === 0x2d ? -whole : whole;
+  if (value.charCodeAt(index) !== (decimal === ',' ? 0x2c : 0x2e) || index === length - 1) return notPlain;
+  for (let fraction = index + 1; fraction < length; fraction++) {
+    const code = value.charCodeAt(fraction);
+    if (code < 0x30 || code > 0x39) return notPlain;
+  }
+  return Number(decimal === ',' ? value.replace(',', '.') : value);
+}
+
+// Built once: a regular expression literal inside the function is a new object on every cell.
+const leadingSignAndZeros = /^[+-]?[0.,]*/;
+const nonDigits = /\D/g;
+const commaDecimal = /^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/;
+const pointDecimal = /^[+-]?\d+(\.\d+)?$/;
 
 /** A whole number, possibly with thousands grouping; undefined for fractions and words. */
 export function parseWholeNumber(text: string, decimal: DecimalSeparator): number | undefined {

@@ -5,7 +5,7 @@ import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
-import { readCsvRows } from './csv-rows.js';
+import { type CsvRow, readCsvRowBatches } from './csv-rows.js';
 import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
@@ -200,56 +200,74 @@ async function openCsv(
     delimiterGiven?: boolean;
   },
 ): Promise<OpenedInput> {
-  const rows = readCsvRows(text, { delimiter: options.delimiter, file });
+  const batches = readCsvRowBatches(text, { delimiter: options.delimiter, file });
+  // Rows come in batches (readCsvRowBatches says why); this cursor hands out the header rows one by one.
+  let batch: CsvRow[] = [];
+  let position = 0;
+  const nextRow = async (): Promise<CsvRow | undefined> => {
+    while (position >= batch.length) {
+      const next = await batches.next();
+      if (next.done) return undefined;
+      batch = next.value;
+      position = 0;
+    }
+    return batch[position++];
+  };
   const skipped = { blankRows: 0 };
-  let first = await rows.next();
+  let first = await nextRow();
   // Excel's `sep=;` line is an instruction to the reader, not the header.
-  if (options.hasDelimiterLine && !first.done && /^\uFEFF?sep=$/i.test(first.value.cells[0] ?? ''))
-    first = await rows.next();
-  while (!first.done && isBlankRow(first.value.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
+  if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) first = await nextRow();
+  while (first && isBlankRow(first.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
     skipped.blankRows++;
-    first = await rows.next();
+    first = await nextRow();
   }
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
-  if (first.done) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
-  const headers = first.value.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
+  if (!first) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
+  const headers = first.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const { columns, problems } = planColumns(
     headers,
     options.catalogue,
     options.headerMap,
     options.maxListIndex ?? defaultMaxListIndex,
   );
-  reportHeaderProblems(
-    file,
-    first.value.line,
-    { ...problems, headers },
-    { ...options, hint: headerHint(headers, options) },
-  );
+  reportHeaderProblems(file, first.line, { ...problems, headers }, { ...options, hint: headerHint(headers, options) });
   const written: WrittenCells = { columns, decimal: options.decimal };
   async function* records(): AsyncGenerator<InputRecord> {
-    for await (const row of rows) {
-      if (isBlankRow(row.cells)) {
-        skipped.blankRows++;
-        continue;
-      }
-      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const cells = row.cells.map(restoreFormula);
-      const rowProblems =
-        row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== '')
-          ? [
+    try {
+      for (;;) {
+        while (position < batch.length) {
+          const row = batch[position++] as CsvRow;
+          if (isBlankRow(row.cells)) {
+            skipped.blankRows++;
+            continue;
+          }
+          // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+          const cells = restoreFormulas(row.cells);
+          const rowProblems: string[] = [];
+          if (row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== ''))
+            rowProblems.push(
               `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
-            ]
-          : [];
-      const values = shapeRow(cells, columns, options.decimal);
-      const record: InputRecord = {
-        line: row.line,
-        values,
-        original: cells,
-        problems: [...rowProblems, ...invisibleProblems(values)],
-        cells: written,
-      };
-      if (row.row !== row.line) record.row = row.row;
-      yield record;
+            );
+          const values = shapeRow(cells, columns, options.decimal);
+          collectInvisibleProblems(values, '', rowProblems);
+          const record: InputRecord = {
+            line: row.line,
+            values,
+            original: cells,
+            problems: rowProblems,
+            cells: written,
+          };
+          if (row.row !== row.line) record.row = row.row;
+          yield record;
+        }
+        const next = await batches.next();
+        if (next.done) return;
+        batch = next.value;
+        position = 0;
+      }
+    } finally {
+      // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
+      await batches.return(undefined);
     }
   }
   return {
@@ -262,17 +280,41 @@ async function openCsv(
   };
 }
 
+/**
+ * The cells with b2bctl's formula guard taken off; the same array when no cell starts with `'` (nearly
+ * every row), so a million rows do not make a million copies.
+ */
+function restoreFormulas(cells: string[]): string[] {
+  for (let index = 0; index < cells.length; index++) {
+    if ((cells[index] as string).startsWith("'")) return cells.map(restoreFormula);
+  }
+  return cells;
+}
+
 /** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
-function invisibleProblems(values: unknown, path = ''): string[] {
+function invisibleProblems(values: unknown): string[] {
+  const problems: string[] = [];
+  collectInvisibleProblems(values, '', problems);
+  return problems;
+}
+
+/** invisibleProblems, adding to `problems` in place: no array per field of every row. */
+function collectInvisibleProblems(values: unknown, path: string, problems: string[]): void {
   if (typeof values === 'string') {
     const found = forbiddenCharacter(values);
-    return found ? [forbiddenCharacterProblem(path, found)] : [];
+    if (found) problems.push(forbiddenCharacterProblem(path, found));
+    return;
   }
-  if (values === null || typeof values !== 'object') return [];
-  const problems: string[] = [];
-  for (const [key, inner] of Object.entries(values))
-    problems.push(...invisibleProblems(inner, path === '' ? key : `${path}.${key}`));
-  return problems;
+  if (values === null || typeof values !== 'object') return;
+  if (Array.isArray(values)) {
+    for (let index = 0; index < values.length; index++)
+      collectInvisibleProblems(values[index], path === '' ? String(index) : `${path}.${index}`, problems);
+    return;
+  }
+  for (const key in values) {
+    if (!Object.hasOwn(values, key)) continue;
+    collectInvisibleProblems((values as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`, problems);
+  }
 }
 
 /** A header or key as a message quotes it: at most 80 characters, so an 8 MB header line is not echoed back. */

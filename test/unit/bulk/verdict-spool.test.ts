@@ -1,0 +1,96 @@
+/**
+ * The spool of verdicts between the validating and the sending pass (issue 14): what goes in comes out
+ * in order and unchanged, across read chunks and with any character in a cell; the file is private
+ * and gone once removed.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type JudgedRecord, removeAbandonedSpools, VerdictSpool } from '../../../src/bulk/verdict-spool.js';
+
+async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
+  const records: JudgedRecord<T>[] = [];
+  for await (const batch of spool.read()) records.push(...batch);
+  return records;
+}
+
+describe('VerdictSpool', () => {
+  it('gives back every verdict in order, valid and invalid, with awkward cells', async () => {
+    const spool = new VerdictSpool<{ sku: string; quantity: number }>();
+    const written: JudgedRecord<{ sku: string; quantity: number }>[] = [
+      { line: 2, key: 'A', original: ['A', '1'], value: { sku: 'A', quantity: 1 } },
+      { line: 3, key: 'B"\n\r\u2028', original: ['B"\n\r\u2028', 'x;y'], message: 'Property [quantity] … (x)' },
+      { line: 5, key: 'São', original: { sku: 'São', __proto__x: 1 }, value: { sku: 'São', quantity: 0 } },
+      { line: 6, key: '', original: [], message: '' },
+    ];
+    for (const record of written) spool.add(record);
+    spool.finish();
+    try {
+      expect(await readAll(spool)).toEqual(written);
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('reads 200,000 verdicts back across many chunks and write flushes', async () => {
+    const spool = new VerdictSpool<{ sku: string }>();
+    for (let line = 2; line < 200_002; line++)
+      spool.add(
+        line % 1000 === 0
+          ? { line, key: `K${line}`, original: [`K${line}`], message: `bad ${line}` }
+          : { line, key: `K${line}`, original: [`K${line}`, 'é'.repeat(line % 7)], value: { sku: `K${line}` } },
+      );
+    spool.finish();
+    try {
+      const records = await readAll(spool);
+      expect(records.length).toBe(200_000);
+      expect(records.map((record) => record.line)).toEqual(Array.from({ length: 200_000 }, (_, index) => index + 2));
+      expect(records.filter((record) => record.message !== undefined).length).toBe(200);
+      expect(records[199_997]).toEqual({
+        line: 199_999,
+        key: 'K199999',
+        original: ['K199999', 'é'.repeat(199_999 % 7)],
+        value: { sku: 'K199999' },
+      });
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('is private to its owner, and removed with its folder', () => {
+    const spool = new VerdictSpool<unknown>();
+    spool.add({ line: 2, key: 'A', original: ['secret'], value: { password: 'secret' } });
+    spool.finish();
+    expect(statSync(spool.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(spool.path)).mode & 0o777).toBe(0o700);
+    spool.remove();
+    expect(existsSync(dirname(spool.path))).toBe(false);
+    spool.remove();
+  });
+});
+
+describe('removeAbandonedSpools', () => {
+  it('removes the spool of a run that no longer exists, keeps a live run’s and other folders', () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'b2bctl-spool-test-'));
+    try {
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+      mkdirSync(join(temporary, `b2bctl-verdicts-${dead}-abc`));
+      writeFileSync(
+        join(temporary, `b2bctl-verdicts-${dead}-abc`, 'verdicts.ndjson'),
+        '[2,"A",[],1,{"password":"x"}]\n',
+      );
+      mkdirSync(join(temporary, `b2bctl-verdicts-${process.pid}-def`));
+      mkdirSync(join(temporary, 'b2bctl-stdin-xyz'));
+      const spool = new VerdictSpool<unknown>(temporary);
+      expect(readdirSync(temporary).toSorted()).toEqual(
+        [`b2bctl-verdicts-${process.pid}-def`, 'b2bctl-stdin-xyz', basename(dirname(spool.path))].toSorted(),
+      );
+      spool.remove();
+      removeAbandonedSpools(join(temporary, 'missing'));
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
+  });
+});
