@@ -71,11 +71,12 @@ const baseUrl = await new Promise((resolve, reject) => {
   createInterface({ input: sandbox.stdout }).once('line', resolve);
 });
 const control = async (method, path, body) => {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await fetch(
+    `${baseUrl}${path}`,
+    body === undefined
+      ? { method }
+      : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
   return response.json();
 };

@@ -79,7 +79,7 @@ export function compareByCreationNewestFirst(left: OrderSummary, right: OrderSum
 
 /** One page of the listing over `orders`, in any order. */
 export function listOrders<T extends OrderSummary>(orders: Iterable<T>, query: OrderListingQuery): T[] {
-  return pageOfNewestFirst([...orders].sort(compareByCreationNewestFirst), query);
+  return pageOfNewestFirst([...orders].toSorted(compareByCreationNewestFirst), query);
 }
 
 /**

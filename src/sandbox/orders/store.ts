@@ -103,7 +103,7 @@ export class OrderStore {
 
   /** Every order, newest creation first (the listing's order). */
   newestFirst(): readonly OrderDetail[] {
-    this.sortedCache ??= [...this.orders.values()].sort(compareByCreationNewestFirst);
+    this.sortedCache ??= [...this.orders.values()].toSorted(compareByCreationNewestFirst);
     return this.sortedCache;
   }
 

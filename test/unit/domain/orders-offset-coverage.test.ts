@@ -81,9 +81,9 @@ describe('offsetBreaks: every place the chain breaks, to repair them in one roun
   });
 });
 
-describe('timeOrderedChunks: a window read whole, handed over oldest first', () => {
-  const order = (id: number, instant: number) => ({ id, lastUpdated: new Date(instant).toISOString() });
+const order = (id: number, instant: number) => ({ id, lastUpdated: new Date(instant).toISOString() });
 
+describe('timeOrderedChunks: a window read whole, handed over oldest first', () => {
   it('tiles the window in time order; orders of one instant stay in one chunk', () => {
     const orders = [order(1, 50), order(2, 10), order(3, 20), order(4, 20), order(5, 30), order(6, 40)];
     const chunks = timeOrderedChunks({ from: 0, to: 100 }, orders, 2);
