@@ -36,7 +36,11 @@ export class VerdictSpool<T> {
     this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
     this.path = join(this.folder, 'verdicts.ndjson');
     this.fd = openSync(this.path, 'w', 0o600);
+    // Customer verdicts hold passwords: the spool must not stay in /tmp when a second Ctrl-C ends the process.
+    process.once('exit', this.removeOnExit);
   }
+
+  private readonly removeOnExit = (): void => this.remove();
 
   add(record: JudgedRecord<T>): void {
     const entry =
@@ -80,6 +84,7 @@ export class VerdictSpool<T> {
 
   /** Closes and deletes the spool; safe to call more than once. */
   remove(): void {
+    process.removeListener('exit', this.removeOnExit);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     rmSync(this.folder, { recursive: true, force: true });

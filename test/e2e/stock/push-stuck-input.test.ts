@@ -76,7 +76,11 @@ function safeReadlink(path: string): string | undefined {
 }
 
 async function waitFor(text: string, chunks: Buffer[]): Promise<void> {
-  while (!Buffer.concat(chunks).toString('utf8').includes(text)) await sleep(20);
+  for (let waited = 0; !Buffer.concat(chunks).toString('utf8').includes(text); waited += 20) {
+    if (waited > 10_000)
+      throw new Error(`waited 10 s for "${text}"; stderr so far:\n${Buffer.concat(chunks).toString('utf8')}`);
+    await sleep(20);
+  }
 }
 
 function silentFifo(dir: string): string {
@@ -137,6 +141,8 @@ describe('a second signal while the lock is held', () => {
     await waitUntilOpen(run.child.pid as number, fifo);
     writeFileSync(fifo, 'sku;warehouse;quantity\nA-1;CD;3\n');
     await waitFor('stock push: sending 1 item ', stderr);
+    // The request is in flight once the platform has it: the "sending" line comes a little before that.
+    while (requestsReceived.length === 0) await sleep(20);
     expect(locks(run)).toEqual(['default.stock-push.lock']);
     run.child.kill('SIGINT');
     await waitFor('finishing 1 request in flight', stderr);
