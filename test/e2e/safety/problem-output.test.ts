@@ -11,7 +11,7 @@ import { run as validateStock } from '../../../src/commands/stock/validate.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
-import { memoryRun } from '../../support/memory-context.js';
+import { testContext } from '../../support/test-context.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -96,13 +96,13 @@ describe('validate output', () => {
   });
 
   it('on a terminal: file:line: message lines, the same for customers and stock', async () => {
-    const stockRun = memoryRun({ stdoutTTY: true });
+    const stockRun = testContext({ tty: { stdout: true } });
     const stockFile = join(folderWith('estoque.csv', stock), 'estoque.csv');
     await expect(validateStock({ file: stockFile, strict: false }, stockRun.context)).rejects.toThrow(/invalid/);
     expect(stockRun.stdout().split('\n')[0]).toBe(
       `${stockFile}:2: Property [price] with value [1.234,567] does not pass validation (price must have at most 2 decimals)`,
     );
-    const customerRun = memoryRun({ stdoutTTY: true });
+    const customerRun = testContext({ tty: { stdout: true } });
     const customerFile = join(folderWith('clientes.csv', customers), 'clientes.csv');
     await expect(
       validateCustomers({ file: customerFile, strict: false, mode: 'create' }, customerRun.context),

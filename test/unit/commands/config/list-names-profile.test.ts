@@ -1,14 +1,18 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runList, runSet } from '../../../../src/commands/config/index.js';
-import { memoryRun } from '../../../support/memory-context.js';
+import { testContext } from '../../../support/test-context.js';
 
 describe('config list on a terminal', () => {
   it('names the profile and the file it read, before the table', async () => {
-    const setUp = memoryRun({ globals: { profile: 'lat' } });
+    const setUp = testContext({ globals: { profile: 'lat' } });
     await runSet({ key: 'baseUrl', value: 'https://lat.example.com' }, setUp.context);
     const configDir = setUp.context.env.B2BCTL_CONFIG_DIR as string;
-    const memory = memoryRun({ env: { B2BCTL_CONFIG_DIR: configDir }, globals: { profile: 'lat' }, stdoutTTY: true });
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: configDir },
+      globals: { profile: 'lat' },
+      tty: { stdout: true },
+    });
     await runList({}, memory.context);
     expect(memory.stderr()).toBe(`Profile "lat", read from ${join(configDir, 'config.json')}.\n`);
     expect(memory.stdout()).toMatch(/^KEY +VALUE +SOURCE\n/);
@@ -16,7 +20,7 @@ describe('config list on a terminal', () => {
   });
 
   it('says when the file does not exist yet', async () => {
-    const memory = memoryRun({ stdoutTTY: true });
+    const memory = testContext({ tty: { stdout: true } });
     await runList({}, memory.context);
     expect(memory.stderr()).toBe(
       `Profile "default", read from ${join(memory.context.env.B2BCTL_CONFIG_DIR as string, 'config.json')} (not created yet: every value is a default or from the environment).\n`,
@@ -24,7 +28,7 @@ describe('config list on a terminal', () => {
   });
 
   it('adds nothing to stderr when the list is piped (scripts read the JSON)', async () => {
-    const memory = memoryRun();
+    const memory = testContext();
     await runList({}, memory.context);
     expect(memory.stderr()).toBe('');
     expect(JSON.parse(memory.stdout())).toBeInstanceOf(Array);

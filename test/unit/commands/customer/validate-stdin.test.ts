@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../../../src/commands/customer/validate.js';
-import { memoryRun } from '../../../support/memory-context.js';
+import { testContext } from '../../../support/test-context.js';
 
 const oneCustomer = [
   'name,document,documentType,username,password,phone,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
@@ -10,9 +10,8 @@ const oneCustomer = [
 
 describe('customer validate - (stdin)', () => {
   it.each([true, false])('on a terminal (%s) says it is waiting and how to end, only then', async (stdinTTY) => {
-    const memory = memoryRun({ stdinTTY });
+    const memory = testContext({ tty: { stdin: stdinTTY }, stdin: oneCustomer });
     const finished = run({ file: '-', mode: 'create', strict: false }, memory.context);
-    memory.stdin.end(oneCustomer);
     await finished;
     const waiting =
       'Reading records from stdin (this terminal): paste or type them, then press Ctrl-D on an empty line to end (Ctrl-C to cancel).';
