@@ -1,6 +1,7 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from '../lib/process-alive.js';
 
 /** A record as the validation pass judged it: the value to send, or the message of its problems. */
 export interface JudgedRecord<T> {
@@ -113,18 +114,8 @@ export function removeAbandonedSpools(temporaryFolder: string): void {
   }
   for (const name of names) {
     const match = spoolName.exec(name);
-    if (!match || isAlive(Number(match[1]))) continue;
+    if (!match || isProcessAlive(Number(match[1]))) continue;
     rmSync(join(temporaryFolder, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
+import { isProcessAlive } from '../lib/process-alive.js';
 
 interface LockHolder {
   pid: number;
@@ -68,7 +69,7 @@ export function acquireLock(path: string, command: string, warn: (message: strin
     const current = readHolder(path);
     // Released between our attempt and the read: the holder finished, so simply try again.
     if (current === 'gone') continue;
-    if (current && isAlive(current.pid)) {
+    if (current && isProcessAlive(current.pid)) {
       throw new B2bctlError(
         `Another "${current.command}" is running (PID ${current.pid}, since ${current.startedAt}); this run stops so the two do not overlap. If PID ${current.pid} is not b2bctl, remove ${path}.`,
         ExitCode.interrupted,
@@ -137,14 +138,5 @@ function readHolder(path: string): LockHolder | 'gone' | undefined {
     return Number.isInteger(holder?.pid) ? holder : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
