@@ -40,9 +40,14 @@ if (( $+functions[compdef] )); then compdef _b2bctl b2bctl; fi
 function __b2bctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    b2bctl __complete -- $words (commandline -ct) 2>/dev/null
+    set -l candidates (b2bctl __complete -- $words (commandline -ct) 2>/dev/null)
+    if test (count $candidates) -gt 0
+        printf '%s\\n' $candidates
+    else
+        __fish_complete_path (commandline -ct)
+    end
 end
-complete -c b2bctl -a '(__b2bctl_complete)'
+complete -c b2bctl -f -a '(__b2bctl_complete)'
 `;
   }
 }

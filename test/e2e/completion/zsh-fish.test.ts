@@ -1,0 +1,99 @@
+/**
+ * `b2bctl completion zsh|fish` in the real shells (issue 9): fish computes completions itself (`complete -C`), as at a
+ * TAB; zsh's completion system needs a terminal, so the script's function runs with `words`/`CURRENT` set as zsh sets
+ * them and `compadd`/`_files` recording what they were given. `.ci/run` installs both shells.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+
+let folder: string;
+let configDir: string;
+
+async function succeeded(run: ReturnType<typeof runBuiltCli>): Promise<string> {
+  const result = await run;
+  if (result.code !== 0) throw new Error(`setup failed (exit ${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  folder = scratchFolder();
+  for (const shell of ['zsh', 'fish'])
+    writeFileSync(join(folder, `b2bctl.${shell}`), await succeeded(runBuiltCli(['completion', shell])));
+  // fish runs `b2bctl` from PATH, as an installed CLI is.
+  writeFileSync(join(folder, 'b2bctl'), `#!/bin/sh\nexec '${process.execPath}' '${builtCli}' "$@"\n`);
+  chmodSync(join(folder, 'b2bctl'), 0o755);
+  writeFileSync(join(folder, 'stock.csv'), 'sku,quantity\n');
+  configDir = join(scratchFolder(), 'config');
+  for (const profile of ['lat', 'prod'])
+    await succeeded(
+      runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
+        env: { B2BCTL_CONFIG_DIR: configDir },
+      }),
+    );
+});
+afterAll(removeBuiltCliFolders);
+
+const env = () => ({
+  PATH: `${folder}:${process.env.PATH ?? ''}`,
+  HOME: folder,
+  B2BCTL_CONFIG_DIR: configDir,
+  XDG_CONFIG_HOME: folder,
+});
+
+function run(shell: string, args: string[]): string[] {
+  const result = spawnSync(shell, args, { cwd: folder, encoding: 'utf8', env: env() });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.split('\n').filter((line) => line !== '');
+}
+
+/** What zsh's completion function offers for the words after b2bctl, the last being the word under the cursor. */
+function zshTab(...words: string[]): string[] {
+  const quoted = ['b2bctl', ...words].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  return run('zsh', [
+    '-f',
+    '-c',
+    [
+      `source '${join(folder, 'b2bctl.zsh')}'`,
+      `compadd() { [[ $1 == -- ]] && shift; print -l -- "files:no" "$@"; }`,
+      `_files() { print -l -- "files:yes"; }`,
+      `words=(${quoted})`,
+      `CURRENT=${words.length + 1}`,
+      '_b2bctl',
+    ].join('\n'),
+  ]);
+}
+
+/** What fish offers at a TAB after `line`. */
+function fishTab(line: string): string[] {
+  return run('fish', ['--no-config', '-c', `source '${join(folder, 'b2bctl.fish')}'; complete -C '${line}'`]).map(
+    (candidate) => candidate.split('\t')[0] as string,
+  );
+}
+
+describe('zsh completion', () => {
+  it('completes commands, --route values and profile names from the installed CLI', () => {
+    expect(zshTab('cu')).toEqual(['files:no', 'customer']);
+    expect(zshTab('stock', 'push', 'x.csv', '--route', '')).toEqual(['files:no', 'auto', 'batch', 'queue']);
+    expect(zshTab('--profile', '')).toEqual(['files:no', 'lat', 'prod']);
+  });
+
+  it('leaves a FILE argument to zsh', () => {
+    expect(zshTab('stock', 'push', 'sto')).toEqual(['files:yes']);
+  });
+});
+
+describe('fish completion', () => {
+  it('completes commands, --route values and profile names from the installed CLI', () => {
+    expect(fishTab('b2bctl cu')).toEqual(['customer']);
+    expect(fishTab('b2bctl stock push x.csv --route ')).toEqual(['auto', 'batch', 'queue']);
+    expect(fishTab('b2bctl --profile ')).toEqual(['lat', 'prod']);
+  });
+
+  it('offers file names for a FILE argument, and only there', () => {
+    expect(fishTab('b2bctl stock push sto')).toEqual(['stock.csv']);
+  });
+});
