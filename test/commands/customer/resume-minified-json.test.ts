@@ -87,6 +87,32 @@ describe('customer create --resume of a minified JSON file', () => {
     ]);
   });
 
+  it('customers created by a killed run before their rows were written are recognised by element, not created again', async () => {
+    const { folder, file, documents } = minifiedFile();
+    const { sandbox, test, proxy } = await throughProxy({ documents: new Set() });
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    const reportPath = join(folder, onlyReport(folder, 'clientes'));
+    // A SIGKILL after the platform created all four but before three of their rows reached the report.
+    const [header, firstRow] = readFileSync(reportPath, 'utf8').split('\r\n');
+    writeFileSync(reportPath, `${header}\r\n${firstRow}\r\n`);
+    proxy.requests.length = 0;
+
+    const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await resumed.run(create, options(file, { resume: reportPath }))).toBe(ExitCode.ok);
+    expect(createdDocuments(proxy)).toEqual(documents.slice(1));
+    expect(await storedCustomers(sandbox)).toHaveLength(4);
+    expect(readReport(reportPath).map((row) => [row.key, row.outcome, row.message])).toEqual([
+      [documents[0], 'created', ''],
+      ...documents
+        .slice(1)
+        .map((document) => [
+          document,
+          'created',
+          'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        ]),
+    ]);
+  });
+
   it('a report whose rows name line 1 only (written before rows named the element) is refused, nothing sent', async () => {
     const { folder, file, documents } = minifiedFile();
     const { sandbox, test, proxy } = await throughProxy({ documents: new Set(documents.slice(2)) });
