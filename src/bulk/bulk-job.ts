@@ -24,8 +24,8 @@ import { Pacer } from '../platform/pacer.js';
 import { countOf } from '../lib/plural.js';
 import { runPool } from './pool.js';
 import { problemLogger } from './problem-output.js';
-import type { Outcome, ReportRow } from './report.js';
-import { LineKeys, LineSet, readDoneLines } from './resume.js';
+import { type Outcome, placeOf, type ReportRow } from './report.js';
+import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { keysChecked, pendingBatches, type PendingRecord } from './pending-records.js';
 import { pruneOldRuns } from './retention.js';
 import { RunLedger } from './run-ledger.js';
@@ -188,14 +188,18 @@ async function validateThenSend<T>(
       flags,
     });
   }
-  const reported = job.flags.resume ? new LineSet() : undefined;
-  const reportedKeys = job.flags.resume ? new LineKeys() : undefined;
+  const reported = job.flags.resume ? new PlaceSet() : undefined;
+  const reportedKeys = job.flags.resume ? new PlaceKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   const validation = await runValidationPass({
-    input: reportedKeys
-      ? { ...firstPass, records: keysChecked(firstPass.records, reportedKeys, job, shownName) }
-      : firstPass,
+    input:
+      reportedKeys && reported
+        ? {
+            ...firstPass,
+            records: keysChecked(firstPass.records, { keys: reportedKeys, reported }, job, shownName),
+          }
+        : firstPass,
     checker: job.newChecker(),
     onProblem: problemLogger(context, shownName),
     signal: context.interrupt,
@@ -204,9 +208,9 @@ async function validateThenSend<T>(
       ? (record, verdict) =>
           verdicts.add(
             verdict.ok
-              ? { line: record.line, key: job.keyOf(record), original: record.original, value: verdict.value }
+              ? { ...placeOf(record), key: job.keyOf(record), original: record.original, value: verdict.value }
               : {
-                  line: record.line,
+                  ...placeOf(record),
                   key: job.keyOf(record),
                   original: record.original,
                   message: verdict.problems.map((problem) => problem.message).join('; '),
@@ -323,9 +327,9 @@ async function validateThenSend<T>(
       else answeredBatches++;
       const status = error instanceof PlatformError ? error.status : undefined;
       ledger.record(
-        batch.map(({ line, key, original }) => ({
-          row: { line, key, outcome: 'failed', status, message: error.message },
-          original,
+        batch.map((entry) => ({
+          row: { ...placeOf(entry), key: entry.key, outcome: 'failed', status, message: error.message },
+          original: entry.original,
         })),
       );
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;

@@ -1,13 +1,14 @@
 import { UsageError } from '../errors.js';
-import type { InputRecord } from '../io/input/open-input.js';
+import { type InputRecord, recordPlace } from '../io/input/open-input.js';
+import { countOf } from '../lib/plural.js';
+import { placeOf, type RecordPlace } from './report.js';
 import type { RecordChecker } from './validation-pass.js';
-import type { LineKeys, LineSet } from './resume.js';
+import type { PlaceKeys, PlaceSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
 import type { JudgedRecord } from './verdict-spool.js';
 
 /** A valid record waiting to be sent, with where it came from. */
-export interface PendingRecord<T> {
-  line: number;
+export interface PendingRecord<T> extends RecordPlace {
   key: string;
   value: T;
   original: unknown;
@@ -26,23 +27,40 @@ interface JobRecords<T> {
 }
 
 /**
- * The first pass's records, each checked against the resumed report's key for its line: a report of
- * another file with the same first bytes is refused before anything is sent.
+ * The first pass's records, each checked against the resumed report's key for its place: a report of
+ * another file with the same first bytes is refused before anything is sent. So is a report with rows
+ * for places the input has none at: the rows of another file, or a report of a minified JSON file
+ * written before rows named the element (every row `1`), whose done records could not be told apart.
  */
 export async function* keysChecked<T>(
   records: AsyncIterable<InputRecord>,
-  keys: LineKeys,
+  report: { keys: PlaceKeys; reported: PlaceSet },
   job: JobRecords<T>,
   shownName: string,
 ): AsyncGenerator<InputRecord> {
+  let placesFound = 0;
+  let elementsPlaced = false;
   for await (const record of records) {
     const key = job.keyOf(record);
-    if (!keys.matches(record.line, key))
+    const place = placeOf(record);
+    if (!report.keys.matches(place, key))
       throw new UsageError(
-        `Cannot resume from ${job.flags.resume}: its row for line ${record.line} names another record than ${shownName}:${record.line} (${key}); it is the report of another file. Nothing was sent.`,
+        `Cannot resume from ${job.flags.resume}: its row for ${place.element === undefined ? `line ${place.line}` : `element ${place.element}`} names another record than ${shownName}:${recordPlace(place)} (${key}); it is the report of another file. Nothing was sent.`,
       );
+    if (report.reported.has(place)) placesFound++;
+    if (place.element !== undefined) elementsPlaced = true;
     yield record;
   }
+  const unmatched = report.reported.count - placesFound;
+  if (unmatched === 0) return;
+  const olderReport = elementsPlaced && report.reported.elements.count === 0;
+  throw new UsageError(
+    `Cannot resume from ${job.flags.resume}: it has rows for ${countOf(unmatched, 'places')} where ${shownName} has no record${
+      olderReport
+        ? ` (${shownName} holds several records on a line, and the report names lines only, as b2bctl wrote reports before it named the element; such a report cannot tell its records apart)`
+        : '; it is the report of another file'
+    }. Nothing was sent.`,
+  );
 }
 
 /**
@@ -52,26 +70,26 @@ export async function* keysChecked<T>(
 export async function* pendingBatches<T>(
   judged: AsyncIterable<JudgedRecord<T>[]>,
   ledger: RunLedger,
-  done: LineSet | undefined,
-  reported: LineSet | undefined,
+  done: PlaceSet | undefined,
+  reported: PlaceSet | undefined,
   batchSize: number,
 ): AsyncGenerator<PendingRecord<T>[]> {
   let batch: PendingRecord<T>[] = [];
   for await (const records of judged) {
     for (const record of records) {
-      if (done?.has(record.line)) continue;
+      if (done?.has(record)) continue;
       if (record.message !== undefined) {
         ledger.record([
           {
-            row: { line: record.line, key: record.key, outcome: 'invalid', message: record.message },
+            row: { ...placeOf(record), key: record.key, outcome: 'invalid', message: record.message },
             original: record.original,
           },
         ]);
         continue;
       }
-      const unanswered = reported !== undefined && !reported.has(record.line);
+      const unanswered = reported !== undefined && !reported.has(record);
       batch.push({
-        line: record.line,
+        ...placeOf(record),
         key: record.key,
         value: record.value as T,
         original: record.original,

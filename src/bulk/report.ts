@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvLine } from '../io/output/csv-format.js';
 
 /** What happened to one input record (DESIGN.md §7). */
@@ -27,8 +28,28 @@ export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>([
   'skipped',
 ]);
 
-export interface ReportRow {
-  line: number;
+/**
+ * Where a record is, as its report row names it: the line, and in minified JSON (several records on
+ * one line) its column and element index too, because the line alone names every record there.
+ */
+export type RecordPlace = Pick<InputRecord, 'line' | 'column' | 'element'>;
+
+/** Just the place of a record (or of anything that carries one), for a report row. */
+export function placeOf(record: RecordPlace): RecordPlace {
+  return record.element === undefined
+    ? { line: record.line }
+    : { line: record.line, column: record.column, element: record.element };
+}
+
+/** A report's `line` cell read back: `8`, or `1:2345 (element 17)` as recordPlace writes it; undefined when it is neither. */
+export function parsePlace(cell: string): RecordPlace | undefined {
+  const match = /^(\d+)(?::(\d+) \(element (\d+)\))?$/.exec(cell);
+  if (!match) return undefined;
+  const line = Number(match[1]);
+  return match[3] === undefined ? { line } : { line, column: Number(match[2]), element: Number(match[3]) };
+}
+
+export interface ReportRow extends RecordPlace {
   key: string;
   outcome: Outcome;
   status?: number;
@@ -75,7 +96,7 @@ export class ReportWriter {
     const text = rows
       .map((row) =>
         csvLine([
-          String(row.line),
+          recordPlace(row),
           row.key,
           row.outcome,
           row.status === undefined ? '' : String(row.status),

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { doneOutcomes } from './report.js';
+import { doneOutcomes, parsePlace, type RecordPlace } from './report.js';
 
 /** A set of input line numbers, one bit per line: flat memory for a million-line file. */
 export class LineSet {
@@ -55,11 +55,51 @@ export class LineKeys {
 }
 
 /**
+ * Records by place: a bit per line for records the line places, and a bit per element index for the
+ * records of a minified JSON array, which all share line 1.
+ */
+export class PlaceSet {
+  readonly lines = new LineSet();
+  readonly elements = new LineSet();
+
+  add(place: RecordPlace): void {
+    if (place.element === undefined) this.lines.add(place.line);
+    else this.elements.add(place.element);
+  }
+
+  has(place: RecordPlace): boolean {
+    return place.element === undefined ? this.lines.has(place.line) : this.elements.has(place.element);
+  }
+
+  get count(): number {
+    return this.lines.count + this.elements.count;
+  }
+}
+
+/** The key each reported place had (see LineKeys), for lines and for elements of minified JSON. */
+export class PlaceKeys {
+  private readonly lines = new LineKeys();
+  private readonly elements = new LineKeys();
+
+  set(place: RecordPlace, key: string): void {
+    if (place.element === undefined) this.lines.set(place.line, key);
+    else this.elements.set(place.element, key);
+  }
+
+  /** True when the report has no row for the place, or its row has this key. */
+  matches(place: RecordPlace, key: string): boolean {
+    return place.element === undefined
+      ? this.lines.matches(place.line, key)
+      : this.elements.matches(place.element, key);
+  }
+}
+
+/**
  * Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows
  * says so. Every line with a row at all, done or not, is added to `reported` when it is given.
  */
-export async function readDoneLines(reportPath: string, reported?: LineSet, keys?: LineKeys): Promise<LineSet> {
-  const done = new LineSet();
+export async function readDoneLines(reportPath: string, reported?: PlaceSet, keys?: PlaceKeys): Promise<PlaceSet> {
+  const done = new PlaceSet();
   const notAReport = () =>
     new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
       file: reportPath,
@@ -77,14 +117,14 @@ export async function readDoneLines(reportPath: string, reported?: LineSet, keys
   try {
     for await (const row of parser as AsyncIterable<Record<string, string>>) {
       if (shortRow) throw notAReport();
-      const line = Number(row.line);
-      if (!Number.isInteger(line) || row.outcome === undefined) {
+      const place = parsePlace(row.line ?? '');
+      if (place === undefined || row.outcome === undefined) {
         shortRow = true;
         continue;
       }
-      reported?.add(line);
-      keys?.set(line, row.key ?? '');
-      if (doneOutcomes.has(row.outcome)) done.add(line);
+      reported?.add(place);
+      keys?.set(place, row.key ?? '');
+      if (doneOutcomes.has(row.outcome)) done.add(place);
     }
   } catch (error) {
     if (error instanceof InputError) throw error;

@@ -50,14 +50,14 @@ export class RecordChecker<T> {
     const verdict = this.check(record);
     if (!verdict.ok) {
       problems.push(...verdict.problems);
-      this.checkUnique(this.rawUniqueValues?.(record) ?? [], record.line, problems);
+      this.checkUnique(this.rawUniqueValues?.(record) ?? [], duplicatePlace(record), problems);
       return { ok: false, problems };
     }
-    this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], record.line, problems);
+    this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], duplicatePlace(record), problems);
     return problems.length > 0 ? { ok: false, problems } : verdict;
   }
 
-  private checkUnique(values: readonly UniqueValue[], line: number, problems: FieldProblem[]): void {
+  private checkUnique(values: readonly UniqueValue[], place: number, problems: FieldProblem[]): void {
     for (const unique of values) {
       if (unique.value === undefined) continue;
       let set = this.seen.get(unique.label);
@@ -65,15 +65,15 @@ export class RecordChecker<T> {
         set = new CompactKeySet();
         this.seen.set(unique.label, set);
       }
-      const firstLine = set.addOrGetLine(unique.value, line);
-      if (firstLine !== undefined) {
+      const first = set.addOrGetLine(unique.value, place);
+      if (first !== undefined) {
         const problem: FieldProblem = {
           field: unique.field,
           value: unique.value,
           message: validationMessage(
             unique.field,
             unique.value,
-            `the same ${unique.label} is already on line ${firstLine} of this file`,
+            `the same ${unique.label} is already ${duplicatePlaceText(first)} of this file`,
           ),
         };
         if (unique.composed) this.composedProblems.add(problem);
@@ -81,6 +81,21 @@ export class RecordChecker<T> {
       }
     }
   }
+}
+
+/** Marks an element index among the lines the duplicate index holds (both far below 2^31). */
+const elementPlace = 0x80000000;
+
+/**
+ * Where a record is, as the duplicate index holds it: its line, or in minified JSON (every record on
+ * line 1, where "already on line 1" names none of them) its element index with the top bit set.
+ */
+function duplicatePlace(record: InputRecord): number {
+  return record.element === undefined ? record.line : (elementPlace | record.element) >>> 0;
+}
+
+function duplicatePlaceText(place: number): string {
+  return place >= elementPlace ? `in element ${place - elementPlace}` : `on line ${place}`;
 }
 
 /**

@@ -2,10 +2,10 @@ import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from '../lib/process-alive.js';
+import type { RecordPlace } from './report.js';
 
 /** A record as the validation pass judged it: the value to send, or the message of its problems. */
-export interface JudgedRecord<T> {
-  line: number;
+export interface JudgedRecord<T> extends RecordPlace {
   key: string;
   /** The record as the user wrote it (CSV cells or the JSON value), for the errors file. */
   original: unknown;
@@ -44,10 +44,12 @@ export class VerdictSpool<T> {
   private readonly removeOnExit = (): void => this.remove();
 
   add(record: JudgedRecord<T>): void {
-    const entry =
+    const entry: SpoolEntry<T> =
       record.message === undefined
-        ? [record.line, record.key, record.original, 1, record.value]
+        ? [record.line, record.key, record.original, 1, record.value as T]
         : [record.line, record.key, record.original, 0, record.message];
+    // Only a record of minified JSON carries its column and element: the other entries stay as short as they were.
+    if (record.element !== undefined) entry.push(record.column ?? 1, record.element);
     this.buffer += `${JSON.stringify(entry)}\n`;
     if (this.buffer.length >= flushAt) this.flush();
   }
@@ -119,10 +121,24 @@ export function removeAbandonedSpools(temporaryFolder: string): void {
   }
 }
 
-type SpoolEntry<T> = [line: number, key: string, original: unknown, ok: 0 | 1, valueOrMessage: T | string];
+type SpoolEntry<T> = [
+  line: number,
+  key: string,
+  original: unknown,
+  ok: 0 | 1,
+  valueOrMessage: T | string,
+  column?: number,
+  element?: number,
+];
 
-function judgedFrom<T>([line, key, original, ok, valueOrMessage]: SpoolEntry<T>): JudgedRecord<T> {
-  return ok === 1
-    ? { line, key, original, value: valueOrMessage as T }
-    : { line, key, original, message: valueOrMessage as string };
+function judgedFrom<T>([line, key, original, ok, valueOrMessage, column, element]: SpoolEntry<T>): JudgedRecord<T> {
+  const judged: JudgedRecord<T> =
+    ok === 1
+      ? { line, key, original, value: valueOrMessage as T }
+      : { line, key, original, message: valueOrMessage as string };
+  if (element !== undefined) {
+    judged.column = column;
+    judged.element = element;
+  }
+  return judged;
 }

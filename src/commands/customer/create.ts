@@ -1,5 +1,6 @@
 import { type PendingRecord, type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { ExitCode, PlatformError } from '../../errors.js';
@@ -62,7 +63,7 @@ export async function createOnce(
     outcome: ReportEntry['row']['outcome'],
     fields: { status?: number; id?: number | string; message?: string },
   ) => ({
-    row: { line: entry.line, key: entry.key, outcome, ...fields },
+    row: { ...placeOf(entry), key: entry.key, outcome, ...fields },
     original: entry.original,
   });
   for (let attempt = 1; ; attempt++) {

@@ -1,5 +1,6 @@
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
@@ -85,7 +86,7 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
       sendBatch: (client, batch, signal) =>
         Promise.all(
           batch.map(async (entry): Promise<ReportEntry> => {
-            const row = { line: entry.line, key: entry.key };
+            const row = { ...placeOf(entry), key: entry.key };
             try {
               await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
               return {

@@ -1,5 +1,6 @@
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
@@ -38,7 +39,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
         Promise.all(
           batch.map(async (entry): Promise<ReportEntry> => {
             const { document, ...changes } = entry.value;
-            const row = { line: entry.line, key: entry.key };
+            const row = { ...placeOf(entry), key: entry.key };
             try {
               const customer = await updateCustomer(client, String(document), changes, signal);
               const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';

@@ -1,6 +1,7 @@
 import { runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import {
   batchRouteMaxItems,
@@ -113,7 +114,7 @@ async function sendToBatchRoute(
   );
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
-    const row = { line: entry.line, key: entry.key, status: 200 };
+    const row = { ...placeOf(entry), key: entry.key, status: 200 };
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
       return { row: { ...row, outcome: verdict.verdict, message: verdict.message }, original: entry.original };
     unitemised();
@@ -138,7 +139,7 @@ async function sendToQueueRoute(
     signal,
   );
   return batch.map((entry) => ({
-    row: { line: entry.line, key: entry.key, outcome: 'queued', status: 202, id: batchId },
+    row: { ...placeOf(entry), key: entry.key, outcome: 'queued', status: 202, id: batchId },
     original: entry.original,
   }));
 }

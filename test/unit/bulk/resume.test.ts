@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
-import { LineSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { LineSet, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
 import { ExitCode, InputError } from '../../../src/errors.js';
 
 let folder: string;
@@ -26,8 +26,17 @@ function writeReport(rowsToWrite: readonly ReportRow[]): string {
   return path;
 }
 
-function linesIn(set: LineSet, upTo: number): number[] {
-  return Array.from({ length: upTo + 1 }, (_, line) => line).filter((line) => set.has(line));
+function linesIn(set: LineSet | PlaceSet, upTo: number): number[] {
+  return Array.from({ length: upTo + 1 }, (_, line) => line).filter((line) =>
+    set instanceof PlaceSet ? set.has({ line }) : set.has(line),
+  );
+}
+
+/** The element indexes a set holds (records of minified JSON), up to `upTo`. */
+function elementsIn(set: PlaceSet, upTo: number): number[] {
+  return Array.from({ length: upTo + 1 }, (_, element) => element).filter((element) =>
+    set.has({ line: 1, column: 1, element }),
+  );
 }
 
 describe('LineSet', () => {
@@ -89,7 +98,7 @@ describe('readDoneLines', () => {
 
   it('reads the done lines of a report written by ReportWriter, and every reported line', async () => {
     const path = writeReport(rows);
-    const reported = new LineSet();
+    const reported = new PlaceSet();
     const done = await readDoneLines(path, reported);
     expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
     expect(done.count).toBe(7);
@@ -155,5 +164,43 @@ describe('readDoneLines', () => {
       `${path}: not a b2bctl report (expected the columns line,key,outcome,...).`,
     );
     expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
+  });
+});
+
+describe('readDoneLines of minified JSON (several records on line 1)', () => {
+  const rows: ReportRow[] = [
+    { line: 1, column: 2, element: 0, key: 'A', outcome: 'created', status: 200 },
+    { line: 1, column: 310, element: 1, key: 'B', outcome: 'failed', status: 503 },
+    { line: 1, column: 618, element: 2, key: 'C', outcome: 'invalid', message: 'bad' },
+    { line: 1, column: 900, element: 3, key: 'D', outcome: 'created', status: 200 },
+    // A record that starts on a line of its own, below them.
+    { line: 2, key: 'E', outcome: 'created', status: 200 },
+  ];
+
+  it('writes the place as messages name it, so each row names one record', () => {
+    const path = writeReport(rows);
+    expect(readFileSync(path, 'utf8').split('\r\n').slice(1, 3)).toEqual([
+      '1:2 (element 0),A,created,200,,',
+      '1:310 (element 1),B,failed,503,,',
+    ]);
+  });
+
+  it('keeps each element apart: the done ones are done, line 1 itself is not', async () => {
+    const path = writeReport(rows);
+    const reported = new PlaceSet();
+    const done = await readDoneLines(path, reported);
+    expect(elementsIn(done, 10)).toEqual([0, 3]);
+    expect(linesIn(done, 10)).toEqual([2]);
+    expect(done.count).toBe(3);
+    expect(elementsIn(reported, 10)).toEqual([0, 1, 2, 3]);
+    expect(reported.count).toBe(5);
+  });
+
+  it('a row cut off inside its place is a short last row, not a record', async () => {
+    const path = writeReport(rows.slice(0, 1));
+    appendFileSync(path, '1:310 (elem');
+    const done = await readDoneLines(path);
+    expect(elementsIn(done, 10)).toEqual([0]);
+    expect(done.count).toBe(1);
   });
 });

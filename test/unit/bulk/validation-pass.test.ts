@@ -61,6 +61,32 @@ describe('RecordChecker', () => {
     ]);
   });
 
+  it('in minified JSON (every record on line 1) a repeat names the element where it was first seen', () => {
+    const checker = newChecker();
+    const element = (index: number, document: string): InputRecord => ({
+      ...record(1, { document }),
+      column: 2 + index * 40,
+      element: index,
+    });
+    checker.judge(element(0, '111'));
+    checker.judge(element(1, '222'));
+    // A record on a line of its own below them, then one repeating it from line 1.
+    checker.judge(record(2, { document: '333' }));
+    expect([checker.judge(element(2, '222')), checker.judge(element(3, '333'))]).toEqual([
+      {
+        ok: false,
+        problems: [
+          {
+            ...duplicate('document', '222', 'document', 1),
+            message:
+              'Property [document] with value [222] does not pass validation (the same document is already in element 1 of this file)',
+          },
+        ],
+      },
+      { ok: false, problems: [duplicate('document', '333', 'document', 2)] },
+    ]);
+  });
+
   it('a record repeating both the document and the e-mail gets both problems, each naming its own first line', () => {
     const checker = newChecker();
     checker.judge(record(2, { document: '111', username: 'a@x.com' }));

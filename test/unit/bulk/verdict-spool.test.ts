@@ -34,6 +34,22 @@ describe('VerdictSpool', () => {
     }
   });
 
+  it('keeps the column and element of a record of minified JSON, and adds nothing to the others', async () => {
+    const spool = new VerdictSpool<{ sku: string }>();
+    const written: JudgedRecord<{ sku: string }>[] = [
+      { line: 1, column: 2, element: 0, key: 'A', original: { sku: 'A' }, value: { sku: 'A' } },
+      { line: 1, column: 15, element: 1, key: 'B', original: { sku: 'B' }, message: 'bad' },
+      { line: 2, key: 'C', original: { sku: 'C' }, value: { sku: 'C' } },
+    ];
+    for (const record of written) spool.add(record);
+    spool.finish();
+    try {
+      expect(await readAll(spool)).toStrictEqual(written);
+    } finally {
+      spool.remove();
+    }
+  });
+
   it('reads 200,000 verdicts back across many chunks and write flushes', async () => {
     const spool = new VerdictSpool<{ sku: string }>();
     for (let line = 2; line < 200_002; line++)
