@@ -43,7 +43,7 @@ const env = () => ({
   XDG_CONFIG_HOME: folder,
 });
 
-function run(shell: string, args: string[]): string[] {
+function runShell(shell: string, args: string[]): string[] {
   const result = spawnSync(shell, args, { cwd: folder, encoding: 'utf8', env: env() });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
@@ -53,7 +53,7 @@ function run(shell: string, args: string[]): string[] {
 /** What zsh's completion function offers for the words after b2bctl, the last being the word under the cursor. */
 function zshTab(...words: string[]): string[] {
   const quoted = ['b2bctl', ...words].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-  return run('zsh', [
+  return runShell('zsh', [
     '-f',
     '-c',
     [
@@ -69,7 +69,7 @@ function zshTab(...words: string[]): string[] {
 
 /** What fish offers at a TAB after `line`. */
 function fishTab(line: string): string[] {
-  return run('fish', ['--no-config', '-c', `source '${join(folder, 'b2bctl.fish')}'; complete -C '${line}'`]).map(
+  return runShell('fish', ['--no-config', '-c', `source '${join(folder, 'b2bctl.fish')}'; complete -C '${line}'`]).map(
     (candidate) => candidate.split('\t')[0] as string,
   );
 }
