@@ -2,7 +2,7 @@
  * login and whoami as a process: exit codes, what reaches stdout and stderr through pipes. The rest of login,
  * whoami and logout is tested in process (test/commands/auth/login-logout-whoami.test.ts).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, login, readConfig, runCli } from '../../support/cli.js';
@@ -14,6 +14,7 @@ import {
   startTestSandbox,
   tokenRoute,
 } from '../../support/sandbox.js';
+import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -29,34 +30,6 @@ beforeEach(async () => {
   await resetCounts(sandbox);
 });
 
-const twelveHoursMs = 12 * 60 * 60 * 1000;
-
-/** The stored profile after a password login: the token and its times, never the password. */
-function expectPasswordLoginStored(configDir: string): Record<string, string> {
-  const text = readFileSync(configFile(configDir), 'utf8');
-  expect(text).not.toContain(sandboxPassword);
-  const profile = readConfig(configDir).profiles.default ?? {};
-  expect(Object.keys(profile).toSorted()).toEqual([
-    'baseUrl',
-    'token',
-    'tokenExpiresAt',
-    'tokenObtainedAt',
-    'username',
-  ]);
-  expect(profile.baseUrl).toBe(sandbox.url);
-  expect(profile.username).toBe(sandboxUser);
-  expect(sandbox.state.checkToken(profile.token ?? '', Date.now())).toBe('valid');
-  expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(twelveHoursMs);
-  // 0600 file in a 0700 folder: the folder did not exist before, so b2bctl created it.
-  expect(statSync(configFile(configDir)).mode & 0o777).toBe(0o600);
-  expect(statSync(configDir).mode & 0o777).toBe(0o700);
-  return profile;
-}
-
-function loggedInLine(profile: Record<string, string>, name = 'default'): string {
-  return `Logged in to ${sandbox.url} as ${sandboxUser} (profile "${name}"); the token is valid until ${profile.tokenExpiresAt}.\n`;
-}
-
 describe('login', () => {
   it('takes --username and the password from --password-stdin', async () => {
     const configDir = freshConfigDir();
@@ -66,8 +39,8 @@ describe('login', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    const profile = expectPasswordLoginStored(configDir);
-    expect(result.stderr).toBe(loggedInLine(profile));
+    const profile = expectPasswordLoginStored(sandbox, configDir);
+    expect(result.stderr).toBe(loggedInLine(sandbox, profile));
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
   });
 
