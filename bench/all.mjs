@@ -2,6 +2,9 @@
 // exits non-zero if any did. Pass --quick for the smaller sizes of the customer and stock benchmarks.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick') ? ['--quick'] : [];
 let missed = 0;

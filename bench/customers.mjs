@@ -15,6 +15,9 @@ import {
   startSandbox,
   verdict,
 } from './lib/harness.mjs';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick');
 const small = quick ? 20_000 : 100_000;

@@ -7,6 +7,9 @@
 // churn costs a few extra pages, which the request count shows.
 // Usage: npm run bench:orders [-- --quick]   (--quick: 2,000 orders)
 import { benchEnv, login, runCli, startSandbox, verdict } from './lib/harness.mjs';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick');
 const orders = quick ? 2_000 : 10_000;

@@ -3,6 +3,9 @@
 // The machine is noisy: the median decides, and the fastest run is shown beside it as a floor.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const runs = Number(process.argv[2] ?? 30);
 const cli = join(import.meta.dirname, '..', 'bin', 'b2bctl.js');

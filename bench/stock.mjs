@@ -24,6 +24,9 @@ import {
   timeProcess,
   verdict,
 } from './lib/harness.mjs';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick');
 const large = quick ? 200_000 : 1_000_000;

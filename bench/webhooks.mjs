@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
+import { exitWithUsageOnHelp } from './lib/usage.mjs';
+
+exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick');
 const rateEvents = quick ? 3_000 : 10_000;
