@@ -35,7 +35,13 @@ interface Screen {
 /** Runs b2bctl under `script` on a terminal `columns` wide; `during` may signal it (its PID is given). */
 async function onTerminal(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; columns: number; during?: (pid: number) => Promise<void> },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    columns: number;
+    /** Given the PID and the raw output so far (to wait on, never to assert on: the screen is asserted). */
+    during?: (pid: number, output: () => string) => Promise<void>;
+  },
 ): Promise<{ code: number | null; screen: Screen }> {
   const pidFile = join(options.cwd, '.pid');
   const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
@@ -51,7 +57,7 @@ async function onTerminal(
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   if (options.during) {
     while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await sleep(10);
-    await options.during(Number(readFileSync(pidFile, 'utf8').trim()));
+    await options.during(Number(readFileSync(pidFile, 'utf8').trim()), () => Buffer.concat(chunks).toString('utf8'));
   }
   const code = await exited;
   return { code, screen: await render(Buffer.concat(chunks), options.columns) };
@@ -118,23 +124,27 @@ describe('Ctrl-C on a terminal', () => {
   it('the first says it is finishing the requests in flight; a second one still leaves the cursor shown and wrapping on', async () => {
     const folder = freshWorkDir();
     writeFileSync(join(folder, 'customers.csv'), generateCustomers(3000));
-    const env = { ...credentialsEnv(sandbox), B2BCTL_CONFIG_DIR: freshConfigDir() };
+    // Every answer takes 2 s, so the requests in flight are still in flight when the second Ctrl-C comes.
+    const slow = await startTestSandbox({ latencyMs: 2000 });
+    const env = { ...credentialsEnv(slow), B2BCTL_CONFIG_DIR: freshConfigDir() };
     const { code, screen } = await onTerminal(['customer', 'create', 'customers.csv', '--concurrency', '2'], {
       cwd: folder,
       env,
       columns: 80,
-      during: async (pid) => {
-        // Once sending has begun (a report exists), Ctrl-C twice: the second ends the process at once.
+      during: async (pid, output) => {
+        // Once sending has begun (a report exists), Ctrl-C; once b2bctl says it is finishing, Ctrl-C again: the
+        // second ends the process at once. Two signals sent back to back may arrive as one (signals do not queue).
         while (!readFileSyncSafe(folder).some((name) => name.startsWith('customers.report-'))) await sleep(20);
-        await sleep(200);
+        while ((slow.state.requestCounts.get('POST /v1/customer') ?? 0) === 0) await sleep(20);
         process.kill(pid, 'SIGINT');
-        await sleep(5);
+        while (!output().includes('in flight')) await sleep(20);
         process.kill(pid, 'SIGINT');
       },
     });
+    await slow.close();
     expect(code).toBe(130);
     expect(
-      screen.lines.some((line) => /^customer create: interrupted; finishing \d+ requests? in flight…$/.test(line)),
+      screen.lines.some((line) => /^customer create: interrupted; finishing [12] requests? in flight…$/.test(line)),
     ).toBe(true);
     expect(screen.cursorHidden).toBe(false);
     expect(screen.wraparound).toBe(true);
