@@ -2,6 +2,7 @@ import { CompactKeySet } from '../lib/compact-key-set.js';
 import type { InputRecord, OpenedInput } from '../io/input/open-input.js';
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
+import { problemsAsWritten } from '../io/input/written-values.js';
 
 /** A value that must not repeat within one file, such as the document or the e-mail of a customer. */
 export interface UniqueValue {
@@ -37,11 +38,14 @@ export class RecordChecker<T> {
   judge(record: InputRecord): RecordVerdict<T> {
     const verdict = this.judgeValues(record);
     if (verdict.ok) return verdict;
+    // Composed values (`SKU @ warehouse`) are no cell of the file: quoted as composed.
+    const quoted = problemsAsWritten(
+      record,
+      verdict.problems.filter((problem) => !this.composedProblems.has(problem)),
+    );
     return {
       ok: false,
-      problems: verdict.problems.map((problem) =>
-        this.composedProblems.has(problem) ? problem : asWritten(problem, record),
-      ),
+      problems: verdict.problems.map((problem) => (this.composedProblems.has(problem) ? problem : quoted.shift()!)),
     };
   }
 
@@ -96,26 +100,6 @@ function duplicatePlace(record: InputRecord): number {
 
 function duplicatePlaceText(place: number): string {
   return place >= elementPlace ? `in element ${place - elementPlace}` : `on line ${place}`;
-}
-
-/**
- * A problem quoting the cell as the file has it (`1.234,567`, ` 12 `), not the value it was read as (`1234.567`):
- * the operator searches the file for what the message shows. JSON input and fields without a column stay as they are.
- */
-function asWritten(problem: FieldProblem, record: InputRecord): FieldProblem {
-  const column = record.cells?.columns.find((candidate) => candidate.path === problem.field);
-  const cells = record.original as readonly string[];
-  const written = column === undefined || !Array.isArray(cells) ? undefined : cells[column.index];
-  if (written === undefined || written === problem.value) return problem;
-  // Numbers were already quoted as written, trimmed, with their hints, by io/input/written-values.ts.
-  if ((column?.type === 'number' || column?.type === 'integer') && written.trim() === problem.value) return problem;
-  const quoted = `Property [${problem.field}] with value [${problem.value}]`;
-  if (!problem.message.startsWith(quoted)) return problem;
-  return {
-    ...problem,
-    value: written,
-    message: `Property [${problem.field}] with value [${written}]${problem.message.slice(quoted.length)}`,
-  };
 }
 
 export interface ValidationPassOptions<T> {

@@ -9,7 +9,6 @@ import {
 } from '../../domain/customer.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { problemsAsWritten } from '../../io/input/written-values.js';
 
 export type CustomerMode = 'create' | 'update';
 
@@ -34,10 +33,7 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     return unique;
   };
   return new RecordChecker<T>(
-    (record) => {
-      const verdict = validate(record.values) as ReturnType<RecordChecker<T>['judge']>;
-      return verdict.ok ? verdict : { ok: false, problems: problemsAsWritten(record, verdict.problems) };
-    },
+    (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
     uniqueValues,
     (record) => uniqueValues(record.values),
   );

@@ -4,7 +4,6 @@ import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
 import type { RecordVerdict } from '../../domain/validation.js';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
-import { problemsAsWritten } from '../../io/input/written-values.js';
 
 /** The columns a stock file may have: our canonical item fields (rename others with --map). */
 export const stockCatalogue: FieldCatalogue = {
@@ -28,7 +27,7 @@ export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> 
         record.problems.length > 0
       ),
   );
-  return { ok: false, problems: problemsAsWritten(record, problems) };
+  return { ok: false, problems };
 }
 
 /** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */

@@ -3,9 +3,10 @@ import { parseDecimal } from './cell-values.js';
 import type { InputRecord } from './open-input.js';
 
 /**
- * A record's problems as the user will read them against their spreadsheet: a number quoted as its
- * cell was written (`[104,313]`, never the parsed `[104.313]`), a currency sign explained, and the
- * example of a number written with the file's own decimal separator.
+ * A record's problems as the user will read them against their spreadsheet, the one place that quotes a cell back:
+ * a text cell exactly as written (` A-2 `, so the operator can search the file for it), a number as its cell was
+ * written (`[104,313]`, never the parsed `[104.313]`) with a currency sign explained and the example written with
+ * the file's own decimal separator. JSON input and problems of no column stay as they are.
  */
 export function problemsAsWritten(record: InputRecord, problems: readonly FieldProblem[]): FieldProblem[] {
   const cells = record.cells;
@@ -13,9 +14,11 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
   const original = record.original as readonly string[];
   return problems.map((problem) => {
     const column = cells.columns.find((candidate) => candidate.path === problem.field);
-    if (!column || (column.type !== 'number' && column.type !== 'integer')) return problem;
-    const written = original[column.index]?.trim();
-    if (written === undefined || written === '') return problem;
+    const cell = column === undefined ? undefined : original[column.index];
+    if (column === undefined || cell === undefined) return problem;
+    if (column.type !== 'number' && column.type !== 'integer') return textAsWritten(problem, cell);
+    const written = cell.trim();
+    if (written === '') return problem;
     let message = problem.message;
     if (written !== problem.value)
       message = message.replace(`with value [${problem.value}]`, `with value [${written}]`);
@@ -25,6 +28,16 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
     if (hint) message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
     return message === problem.message && written === problem.value ? problem : { ...problem, value: written, message };
   });
+}
+
+function textAsWritten(problem: FieldProblem, written: string): FieldProblem {
+  const quoted = `Property [${problem.field}] with value [${problem.value}]`;
+  if (written === problem.value || !problem.message.startsWith(quoted)) return problem;
+  return {
+    ...problem,
+    value: written,
+    message: `Property [${problem.field}] with value [${written}]${problem.message.slice(quoted.length)}`,
+  };
 }
 
 const currencySign = /^([+-]?)\s*R\$\s*/i;
