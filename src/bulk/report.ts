@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvLine } from '../io/output/csv-format.js';
@@ -30,15 +30,20 @@ export const doneOutcomes: ReadonlySet<string> = new Set<Outcome>([
 
 /**
  * Where a record is, as its report row names it: the line, and in minified JSON (several records on
- * one line) its column and element index too, because the line alone names every record there.
+ * one line) its column and element index too, because the line alone names every record there. A CSV
+ * record also carries its spreadsheet row when a cell with a line break (or Excel's `sep=` line) made it
+ * differ from the line; a resume keys on the line, never on the row.
  */
-export type RecordPlace = Pick<InputRecord, 'line' | 'column' | 'element'>;
+export type RecordPlace = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
 /** Just the place of a record (or of anything that carries one), for a report row. */
 export function placeOf(record: RecordPlace): RecordPlace {
-  return record.element === undefined
-    ? { line: record.line }
-    : { line: record.line, column: record.column, element: record.element };
+  const place: RecordPlace =
+    record.element === undefined
+      ? { line: record.line }
+      : { line: record.line, column: record.column, element: record.element };
+  if (record.row !== undefined) place.row = record.row;
+  return place;
 }
 
 /** A report's `line` cell read back: `8`, or `1:2345 (element 17)` as recordPlace writes it; undefined when it is neither. */
@@ -60,6 +65,32 @@ export interface ReportRow extends RecordPlace {
 export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message'] as const;
 
 /**
+ * The column a report of a spreadsheet (CSV) input adds after them: the record's row as Excel or Calc
+ * numbers it, on every row, so a person can go to it; `line` stays the file's line, which --resume keys on.
+ */
+export const rowColumn = 'row';
+
+/** The first line of a file that already has content (a resumed report), or undefined. */
+function headerLine(path: string): string | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, 'r');
+    const buffer = Buffer.alloc(4096);
+    const length = readSync(descriptor, buffer, 0, buffer.length, 0);
+    const text = buffer
+      .subarray(0, length)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+    const end = text.search(/\r?\n/);
+    return end < 0 ? text : text.slice(0, end);
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/**
  * `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working
  * folder for stdin. A `sequence` above 1 adds `-2`, `-3`… for a second run started in the same second.
  */
@@ -78,17 +109,33 @@ export function siblingPath(
   return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);
 }
 
+/** The cells of a header line b2bctl wrote (plain names, no quotes needed). */
+function csvCells(line: string | undefined): string[] {
+  return line === undefined ? [] : line.split(',');
+}
+
 /**
  * The run's report: one CSV row per input record, written with a system call as each result
  * arrives, so a crash or a SIGKILL loses nothing that was answered (the OS holds it).
  */
 export class ReportWriter {
   private readonly descriptor: number;
+  /** Whether rows carry the `row` column: a new report of a CSV input; a resumed report keeps its own columns. */
+  readonly withRows: boolean;
   rows = 0;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: { spreadsheetRows?: boolean } = {},
+  ) {
     this.descriptor = openSync(path, 'a', 0o600);
-    if (fstatSync(this.descriptor).size === 0) writeSync(this.descriptor, csvLine([...reportColumns]));
+    if (fstatSync(this.descriptor).size === 0) {
+      this.withRows = options.spreadsheetRows === true;
+      writeSync(this.descriptor, csvLine([...reportColumns, ...(this.withRows ? [rowColumn] : [])]));
+    } else {
+      // A report written before the row column (or of JSON input) gets rows of its own shape, never a cell without a header.
+      this.withRows = options.spreadsheetRows === true && csvCells(headerLine(path)).at(-1) === rowColumn;
+    }
   }
 
   write(rows: readonly ReportRow[]): void {
@@ -96,12 +143,14 @@ export class ReportWriter {
     const text = rows
       .map((row) =>
         csvLine([
-          recordPlace(row),
+          // The file's line (and element): --resume keys on this cell, so the row has a column of its own.
+          recordPlace({ line: row.line, column: row.column, element: row.element }),
           row.key,
           row.outcome,
           row.status === undefined ? '' : String(row.status),
           row.id === undefined ? '' : String(row.id),
           row.message ?? '',
+          ...(this.withRows ? [String(row.row ?? row.line)] : []),
         ]),
       )
       .join('');
@@ -115,11 +164,15 @@ export class ReportWriter {
 }
 
 /**
- * Failed and invalid records in the input's own form plus an `error` column, ready to fix and feed
- * back: CSV (UTF-8 with BOM, the input's delimiter, so Excel opens it) for CSV input, NDJSON for JSON.
+ * Failed and invalid records in the input's own form plus a `row` and an `error` column, ready to fix
+ * and feed back: CSV (UTF-8 with BOM, the input's delimiter, so Excel opens it) for CSV input, NDJSON
+ * for JSON. `row` is where the record was in the spreadsheet it came from; reading the file back
+ * ignores both columns, as its own lines and rows are what the next run names.
  */
 export class ErrorsWriter {
   private descriptor: number | undefined;
+  /** CSV: whether rows carry the `row` column (not when appending to an errors file written before it). */
+  private withRows = true;
   rows = 0;
 
   constructor(
@@ -138,10 +191,19 @@ export class ErrorsWriter {
     if (!existed) rmSync(this.path, { force: true });
   }
 
-  write(original: readonly string[] | unknown, error: string): void {
+  /** Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. */
+  write(original: readonly string[] | unknown, error: string, row?: number): void {
     this.descriptor ??= openSync(this.path, 'a', 0o600);
-    if (this.rows === 0 && this.form.kind === 'csv' && fstatSync(this.descriptor).size === 0) {
-      writeSync(this.descriptor, `\uFEFF${csvLine([...this.form.headers, 'error'], this.form.delimiter)}`);
+    if (this.rows === 0 && this.form.kind === 'csv') {
+      if (fstatSync(this.descriptor).size === 0) {
+        writeSync(
+          this.descriptor,
+          `\uFEFF${csvLine([...this.form.headers, errorsRowColumn, 'error'], this.form.delimiter)}`,
+        );
+      } else {
+        const header = headerLine(this.path)?.split(this.form.delimiter) ?? [];
+        this.withRows = header.at(-2) === errorsRowColumn;
+      }
     }
     const text =
       this.form.kind === 'csv'
@@ -152,6 +214,7 @@ export class ErrorsWriter {
                 { length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) },
                 () => '',
               ),
+              ...(this.withRows ? [row === undefined ? '' : String(row)] : []),
               error,
             ],
             this.form.delimiter,
@@ -166,4 +229,16 @@ export class ErrorsWriter {
     closeSync(this.descriptor);
     this.descriptor = undefined;
   }
+}
+
+/** The errors file's column before `error`: the record's row in the spreadsheet it came from. */
+export const errorsRowColumn = 'row';
+
+/**
+ * The input's own headers of a CSV that may be an errors file b2bctl wrote, being fed back: its trailing
+ * `error` column, and the `row` column before it, are b2bctl's, not the input's.
+ */
+export function withoutErrorsColumns(headers: readonly string[]): readonly string[] {
+  if (headers.at(-1)?.trim() !== 'error') return headers;
+  return headers.at(-2)?.trim() === errorsRowColumn ? headers.slice(0, -2) : headers.slice(0, -1);
 }

@@ -4,7 +4,14 @@ import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { createProgress, type Progress } from './progress.js';
-import { ErrorsWriter, type Outcome, type ReportRow, ReportWriter, siblingPath } from './report.js';
+import {
+  ErrorsWriter,
+  type Outcome,
+  type ReportRow,
+  ReportWriter,
+  siblingPath,
+  withoutErrorsColumns,
+} from './report.js';
 
 const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected']);
 
@@ -58,15 +65,20 @@ export class RunLedger {
     let sequence = 1;
     while (taken(sequence)) sequence++;
     const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder);
-    // Feeding back an errors file: its own `error` column is replaced, not repeated.
-    const headers = csv ? (csv.headers.at(-1) === 'error' ? csv.headers.slice(0, -1) : csv.headers) : [];
+    // Feeding back an errors file: its own `row` and `error` columns are replaced, not repeated.
+    const headers = csv ? withoutErrorsColumns(csv.headers) : [];
     const errors = new ErrorsWriter(
       options.errorsPath ?? siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
     );
     // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
     // fails cleanly, before anything is sent.
-    const report = openOutput(reportPath, 'report', '--report', () => new ReportWriter(reportPath));
+    const report = openOutput(
+      reportPath,
+      'report',
+      '--report',
+      () => new ReportWriter(reportPath, { spreadsheetRows: csv !== undefined }),
+    );
     openOutput(
       errors.path,
       'errors file',
@@ -111,7 +123,7 @@ export class RunLedger {
     for (const { row, original } of entries) {
       this.counts.set(row.outcome, this.count(row.outcome) + 1);
       if (failingOutcomes.has(row.outcome))
-        writing(this.errors.path, () => this.errors.write(original, row.message ?? row.outcome));
+        writing(this.errors.path, () => this.errors.write(original, row.message ?? row.outcome, row.row ?? row.line));
     }
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }

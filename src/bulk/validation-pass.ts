@@ -1,5 +1,5 @@
 import { CompactKeySet } from '../lib/compact-key-set.js';
-import type { InputRecord, OpenedInput } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, recordPlace } from '../io/input/open-input.js';
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
 import { problemsAsWritten } from '../io/input/written-values.js';
@@ -21,6 +21,8 @@ export interface UniqueValue {
  */
 export class RecordChecker<T> {
   private readonly seen = new Map<string, CompactKeySet>();
+  /** The spreadsheet row of the lines the duplicate index names, for "already on line 6 (row 5)". */
+  private readonly rows = new RowsOfLines();
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -50,6 +52,7 @@ export class RecordChecker<T> {
   }
 
   private judgeValues(record: InputRecord): RecordVerdict<T> {
+    if (record.element === undefined) this.rows.note(record.line, record.row ?? record.line);
     const problems: FieldProblem[] = record.problems.map((message) => ({ field: '', value: '', message }));
     const verdict = this.check(record);
     if (!verdict.ok) {
@@ -59,6 +62,12 @@ export class RecordChecker<T> {
     }
     this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], duplicatePlace(record), problems);
     return problems.length > 0 ? { ok: false, problems } : verdict;
+  }
+
+  private duplicatePlaceText(place: number): string {
+    if (place >= elementPlace) return `in element ${place - elementPlace}`;
+    const row = this.rows.rowOf(place);
+    return `on line ${recordPlace(row === place ? { line: place } : { line: place, row })}`;
   }
 
   private checkUnique(values: readonly UniqueValue[], place: number, problems: FieldProblem[]): void {
@@ -77,7 +86,7 @@ export class RecordChecker<T> {
           message: validationMessage(
             unique.field,
             unique.value,
-            `the same ${unique.label} is already ${duplicatePlaceText(first)} of this file`,
+            `the same ${unique.label} is already ${this.duplicatePlaceText(first)} of this file`,
           ),
         };
         if (unique.composed) this.composedProblems.add(problem);
@@ -98,8 +107,34 @@ function duplicatePlace(record: InputRecord): number {
   return record.element === undefined ? record.line : (elementPlace | record.element) >>> 0;
 }
 
-function duplicatePlaceText(place: number): string {
-  return place >= elementPlace ? `in element ${place - elementPlace}` : `on line ${place}`;
+/**
+ * The spreadsheet row of any line seen so far. Rows fall behind lines only at a cell with a line break
+ * (or Excel's hidden `sep=` line) and never catch up, so the gap is kept only where it changes: nothing
+ * per record in a file without such cells.
+ */
+class RowsOfLines {
+  private readonly lines: number[] = [];
+  private readonly gaps: number[] = [];
+
+  note(line: number, row: number): void {
+    const gap = line - row;
+    if (gap !== (this.gaps.at(-1) ?? 0)) {
+      this.lines.push(line);
+      this.gaps.push(gap);
+    }
+  }
+
+  rowOf(line: number): number {
+    // The last change at or before the line.
+    let low = 0;
+    let high = this.lines.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.lines[middle] as number) <= line) low = middle + 1;
+      else high = middle;
+    }
+    return low === 0 ? line : line - (this.gaps[low - 1] as number);
+  }
 }
 
 export interface ValidationPassOptions<T> {

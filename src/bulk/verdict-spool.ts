@@ -48,8 +48,10 @@ export class VerdictSpool<T> {
       record.message === undefined
         ? [record.line, record.key, record.original, 1, record.value as T]
         : [record.line, record.key, record.original, 0, record.message];
-    // Only a record of minified JSON carries its column and element: the other entries stay as short as they were.
+    // Only a record of minified JSON carries its column and element, and only a CSV record below a cell with a
+    // line break its row (never both): the other entries stay as short as they were.
     if (record.element !== undefined) entry.push(record.column ?? 1, record.element);
+    else if (record.row !== undefined) entry.push(record.row);
     this.buffer += `${JSON.stringify(entry)}\n`;
     if (this.buffer.length >= flushAt) this.flush();
   }
@@ -127,18 +129,27 @@ type SpoolEntry<T> = [
   original: unknown,
   ok: 0 | 1,
   valueOrMessage: T | string,
-  column?: number,
+  /** The column of a minified JSON record, or the spreadsheet row of a CSV record when it differs from the line. */
+  columnOrRow?: number,
   element?: number,
 ];
 
-function judgedFrom<T>([line, key, original, ok, valueOrMessage, column, element]: SpoolEntry<T>): JudgedRecord<T> {
+function judgedFrom<T>([
+  line,
+  key,
+  original,
+  ok,
+  valueOrMessage,
+  columnOrRow,
+  element,
+]: SpoolEntry<T>): JudgedRecord<T> {
   const judged: JudgedRecord<T> =
     ok === 1
       ? { line, key, original, value: valueOrMessage as T }
       : { line, key, original, message: valueOrMessage as string };
   if (element !== undefined) {
-    judged.column = column;
+    judged.column = columnOrRow;
     judged.element = element;
-  }
+  } else if (columnOrRow !== undefined) judged.row = columnOrRow;
   return judged;
 }

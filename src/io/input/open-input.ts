@@ -215,8 +215,13 @@ async function openCsv(
   };
   const skipped = { blankRows: 0 };
   let first = await nextRow();
-  // Excel's `sep=;` line is an instruction to the reader, not the header.
-  if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) first = await nextRow();
+  // Excel's `sep=;` line is an instruction to the reader, not the header. Excel hides it, so its rows
+  // are one lower than the file's lines from there on: the rows messages and reports name follow Excel.
+  let hiddenLines = 0;
+  if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) {
+    first = await nextRow();
+    hiddenLines = 1;
+  }
   while (first && isBlankRow(first.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
     skipped.blankRows++;
     first = await nextRow();
@@ -224,13 +229,15 @@ async function openCsv(
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
   if (!first) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
   const headers = first.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
+  const headerPlace =
+    first.row - hiddenLines === first.line ? { line: first.line } : { line: first.line, row: first.row - hiddenLines };
   const { columns, problems } = planColumns(
     headers,
     options.catalogue,
     options.headerMap,
     options.maxListIndex ?? defaultMaxListIndex,
   );
-  reportHeaderProblems(file, first.line, { ...problems, headers }, { ...options, hint: headerHint(headers, options) });
+  reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint: headerHint(headers, options) });
   const written: WrittenCells = { columns, decimal: options.decimal };
   async function* records(): AsyncGenerator<InputRecord> {
     try {
@@ -257,7 +264,8 @@ async function openCsv(
             problems: rowProblems,
             cells: written,
           };
-          if (row.row !== row.line) record.row = row.row;
+          const sheetRow = row.row - hiddenLines;
+          if (sheetRow !== row.line) record.row = sheetRow;
           yield record;
         }
         const next = await batches.next();
@@ -362,21 +370,22 @@ function aliasHint(
 
 function reportHeaderProblems(
   file: string,
-  line: number,
+  { line, row }: { line: number; row?: number },
   problems: HeaderProblems & { headers: readonly string[] },
   options: InputOptions & { hint?: string },
 ): void {
-  if (options.hint) throw new InputError(`${file}:${line}: ${options.hint}.`, { file, line });
+  const at = recordPlace({ line, row });
+  if (options.hint) throw new InputError(`${file}:${at}: ${options.hint}.`, { file, line });
   const unreadable = problems.unreadable[0];
   if (unreadable)
     throw new InputError(
-      `${file}:${line}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
+      `${file}:${at}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
       { file, line, field: shortText(unreadable.header) },
     );
   const repeated = problems.repeated[0];
   if (repeated) {
     throw new InputError(
-      `${file}:${line}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`,
+      `${file}:${at}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`,
       {
         file,
         line,
@@ -387,7 +396,7 @@ function reportHeaderProblems(
   const missing = problems.missing[0];
   if (missing) {
     throw new InputError(
-      `${file}:${line}: no "${missing}" column (the columns are ${headersText(problems)}).${aliasHint(problems, options.catalogue.knownPaths, missing) || ` Name the column "${missing}", or map yours to it with --map.`}`,
+      `${file}:${at}: no "${missing}" column (the columns are ${headersText(problems)}).${aliasHint(problems, options.catalogue.knownPaths, missing) || ` Name the column "${missing}", or map yours to it with --map.`}`,
       { file, line, field: missing },
     );
   }
@@ -398,7 +407,7 @@ function reportHeaderProblems(
       : unknown.suggestion
         ? ` (did you mean "${unknown.suggestion}"?)`
         : '';
-    const message = `${file}:${line}: unknown column "${shortText(unknown.header)}"${hint}`;
+    const message = `${file}:${at}: unknown column "${shortText(unknown.header)}"${hint}`;
     if (options.strict)
       throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
         file,
@@ -408,7 +417,7 @@ function reportHeaderProblems(
     options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
   }
   const more = problems.unknown.length - maxUnknownWarnings;
-  if (more > 0) options.warn(`warning: ${file}:${line}: ${more} more unknown columns are ignored.`);
+  if (more > 0) options.warn(`warning: ${file}:${at}: ${more} more unknown columns are ignored.`);
 }
 
 /** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */

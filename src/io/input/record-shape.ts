@@ -76,8 +76,16 @@ export function planColumns(
       problems.unreadable.push({ header, column: index + 1, reason: unreadable });
       return;
     }
-    // The last column of an errors file that b2bctl wrote: feeding that file back is what it is for.
+    // The last columns of an errors file that b2bctl wrote (`row` and `error`, or `error` alone before
+    // rows were named): feeding that file back is what it is for.
     if (path === 'error' && index === headers.length - 1 && !catalogue.typeOf(path)) return;
+    if (
+      path === 'row' &&
+      index === headers.length - 2 &&
+      headers[index + 1]?.trim() === 'error' &&
+      !catalogue.typeOf(path)
+    )
+      return;
     seen.set(path, [...(seen.get(path) ?? []), index + 1]);
     const type = catalogue.typeOf(path);
     if (!type) {

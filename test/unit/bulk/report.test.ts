@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { doneOutcomes, ErrorsWriter, type Outcome, ReportWriter, siblingPath } from '../../../src/bulk/report.js';
+import {
+  doneOutcomes,
+  ErrorsWriter,
+  type Outcome,
+  ReportWriter,
+  siblingPath,
+  withoutErrorsColumns,
+} from '../../../src/bulk/report.js';
 
 let folder: string;
 beforeAll(() => {
@@ -112,6 +119,38 @@ describe('ReportWriter', () => {
     );
   });
 
+  it('a report of CSV input ends every row with the spreadsheet row; the line cell stays the file line', () => {
+    const path = nextPath('rows.report.csv');
+    const writer = new ReportWriter(path, { spreadsheetRows: true });
+    writer.write([
+      { line: 2, key: 'a', outcome: 'created' },
+      { line: 4, row: 3, key: 'b', outcome: 'invalid', message: 'bad' },
+    ]);
+    writer.close();
+    expect(readFileSync(path, 'utf8')).toBe(
+      'line,key,outcome,status,id,message,row\r\n2,a,created,,,,2\r\n4,b,invalid,,,bad,3\r\n',
+    );
+  });
+
+  it('a resumed report keeps its own columns: rows are added to one without the row column as it was written', () => {
+    const older = nextPath('older.report.csv');
+    writeFileSync(older, 'line,key,outcome,status,id,message\r\n2,a,created,,,\r\n');
+    const resumedOlder = new ReportWriter(older, { spreadsheetRows: true });
+    expect(resumedOlder.withRows).toBe(false);
+    resumedOlder.write([{ line: 4, row: 3, key: 'b', outcome: 'created' }]);
+    resumedOlder.close();
+    expect(readFileSync(older, 'utf8')).toBe(
+      'line,key,outcome,status,id,message\r\n2,a,created,,,\r\n4,b,created,,,\r\n',
+    );
+
+    const newer = nextPath('newer.report.csv');
+    new ReportWriter(newer, { spreadsheetRows: true }).close();
+    const resumedNewer = new ReportWriter(newer, { spreadsheetRows: true });
+    resumedNewer.write([{ line: 4, row: 3, key: 'b', outcome: 'created' }]);
+    resumedNewer.close();
+    expect(readFileSync(newer, 'utf8')).toBe('line,key,outcome,status,id,message,row\r\n4,b,created,,,,3\r\n');
+  });
+
   it('an empty file left by a crash before the header gets the header', () => {
     const path = nextPath('empty.report.csv');
     writeFileSync(path, '');
@@ -129,23 +168,24 @@ describe('ReportWriter', () => {
 });
 
 describe('ErrorsWriter', () => {
-  it('CSV: a BOM, the input delimiter, the input headers plus error; short rows padded, long rows cut to the headers', () => {
+  it('CSV: a BOM, the input delimiter, the input headers plus row and error; short rows padded, long rows cut to the headers', () => {
     const path = nextPath('customers.errors.csv');
     const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['document', 'name', 'lat'], delimiter: ';' });
     writer.write(
       ['111.444.777-35', 'Ana; "Aninha"', '-23,5'],
       'Property [document] with value [111.444.777-35] does not pass validation',
+      2,
     );
-    writer.write(['2'], 'two;problems\nhere');
-    writer.write(['3', 'Bia', '1,0', 'extra'], 'too many cells');
+    writer.write(['2'], 'two;problems\nhere', 3);
+    writer.write(['3', 'Bia', '1,0', 'extra'], 'too many cells', 7);
     writer.close();
     expect(writer.rows).toBe(3);
     expect(readFileSync(path, 'utf8')).toBe(
       [
-        '\uFEFFdocument;name;lat;error',
-        '111.444.777-35;"Ana; ""Aninha""";-23,5;Property [document] with value [111.444.777-35] does not pass validation',
-        '2;;;"two;problems\nhere"',
-        '3;Bia;1,0;too many cells',
+        '\uFEFFdocument;name;lat;row;error',
+        '111.444.777-35;"Ana; ""Aninha""";-23,5;2;Property [document] with value [111.444.777-35] does not pass validation',
+        '2;;;3;"two;problems\nhere"',
+        '3;Bia;1,0;7;too many cells',
         '',
       ].join('\r\n'),
     );
@@ -155,9 +195,9 @@ describe('ErrorsWriter', () => {
   it('CSV with a comma delimiter quotes the decimal commas', () => {
     const path = nextPath('comma.errors.csv');
     const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['sku', 'price'], delimiter: ',' });
-    writer.write(['A', '1,5'], 'bad');
+    writer.write(['A', '1,5'], 'bad', 2);
     writer.close();
-    expect(readFileSync(path, 'utf8')).toBe('\uFEFFsku,price,error\r\nA,"1,5",bad\r\n');
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFsku,price,row,error\r\nA,"1,5",2,bad\r\n');
   });
 
   it('creates no file when nothing failed', () => {
@@ -170,10 +210,26 @@ describe('ErrorsWriter', () => {
     const path = nextPath('again.errors.csv');
     for (const value of ['1', '2']) {
       const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['document'], delimiter: ',' });
-      writer.write([value], 'bad');
+      writer.write([value], 'bad', Number(value) + 1);
       writer.close();
     }
-    expect(readFileSync(path, 'utf8')).toBe('\uFEFFdocument,error\r\n1,bad\r\n2,bad\r\n');
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFdocument,row,error\r\n1,2,bad\r\n2,3,bad\r\n');
+  });
+
+  it("CSV appended to an errors file written before the row column keeps that file's columns", () => {
+    const path = nextPath('older.errors.csv');
+    writeFileSync(path, '\uFEFFdocument;error\r\n1;bad\r\n');
+    const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['document'], delimiter: ';' });
+    writer.write(['2'], 'worse', 5);
+    writer.close();
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFdocument;error\r\n1;bad\r\n2;worse\r\n');
+  });
+
+  it('withoutErrorsColumns: an errors file fed back loses its row and error columns (error alone, written before rows)', () => {
+    expect(withoutErrorsColumns(['sku', 'price', 'row', 'error'])).toEqual(['sku', 'price']);
+    expect(withoutErrorsColumns(['sku', 'price', 'error'])).toEqual(['sku', 'price']);
+    expect(withoutErrorsColumns(['sku', 'row', 'price'])).toEqual(['sku', 'row', 'price']);
+    expect(withoutErrorsColumns(['sku', 'error', 'row'])).toEqual(['sku', 'error', 'row']);
   });
 
   it('NDJSON: the record with an error field; a value that is no object is wrapped', () => {

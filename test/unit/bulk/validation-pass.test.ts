@@ -44,6 +44,10 @@ const duplicate = (field: string, value: string, label: string, firstLine: numbe
   message: `Property [${field}] with value [${value}] does not pass validation (the same ${label} is already on line ${firstLine} of this file)`,
 });
 
+/** Where a duplicate's message says the value was first seen: `on line 4 (row 3)`. */
+const firstSeen = (verdict: RecordVerdict<Customer>) =>
+  verdict.ok ? undefined : /already (on line .*) of this file/.exec(verdict.problems[0]?.message ?? '')?.[1];
+
 describe('RecordChecker', () => {
   it('a repeated document names the line where it was first seen, every time', () => {
     const checker = newChecker();
@@ -58,6 +62,26 @@ describe('RecordChecker', () => {
       { ok: true, value: { document: '222', username: 'b@x.com' } },
       { ok: false, problems: [duplicate('document', '111', 'document', 2)] },
       { ok: false, problems: [duplicate('document', '111', 'document', 2)] },
+    ]);
+  });
+
+  it('below a cell with a line break, a repeat names the line and the spreadsheet row where it was first seen', () => {
+    const checker = newChecker();
+    const below = (line: number, row: number, document: string): InputRecord => ({
+      ...record(line, { document }),
+      row,
+    });
+    // Line 2 holds a two-line cell, so rows fall one behind lines from line 4; another such cell at line 6.
+    checker.judge(record(2, { document: '111' }));
+    checker.judge(below(4, 3, '222'));
+    checker.judge(below(5, 4, '333'));
+    checker.judge(below(8, 6, '444'));
+    const repeatOf = (document: string) => checker.judge(below(20, 18, document));
+    expect([repeatOf('111'), repeatOf('222'), repeatOf('333'), repeatOf('444')].map(firstSeen)).toEqual([
+      'on line 2',
+      'on line 4 (row 3)',
+      'on line 5 (row 4)',
+      'on line 8 (row 6)',
     ]);
   });
 

@@ -50,6 +50,22 @@ describe('VerdictSpool', () => {
     }
   });
 
+  it('keeps the spreadsheet row of a CSV record below a cell with a line break, and adds nothing where row and line agree', async () => {
+    const spool = new VerdictSpool<{ sku: string }>();
+    const written: JudgedRecord<{ sku: string }>[] = [
+      { line: 2, key: 'A', original: ['A'], value: { sku: 'A' } },
+      { line: 4, row: 3, key: 'B', original: ['B'], message: 'bad' },
+      { line: 5, row: 4, key: 'C', original: ['C'], value: { sku: 'C' } },
+    ];
+    for (const record of written) spool.add(record);
+    spool.finish();
+    try {
+      expect(await readAll(spool)).toStrictEqual(written);
+    } finally {
+      spool.remove();
+    }
+  });
+
   it('reads 200,000 verdicts back across many chunks and write flushes', async () => {
     const spool = new VerdictSpool<{ sku: string }>();
     for (let line = 2; line < 200_002; line++)
