@@ -98,22 +98,22 @@ describe('a sep= export with a two-line cell: rows are Excel’s, lines the file
   });
 });
 
-describe('--resume keys on the line, whatever the report says of rows', () => {
-  /** A report of the first two records only (the run died there), with or without the row column. */
-  async function interruptedRun(withRowColumn: boolean) {
-    const { dir, run } = workspace();
-    const first = await run(['stock', 'push', 'estoque.csv', '--skip-invalid']);
-    expect(first.code).toBe(1);
-    const reportPath = join(dir, onlyReport(dir, 'estoque'));
-    const lines = readFileSync(reportPath, 'utf8').split('\r\n');
-    const kept = lines.filter((line, index) => index === 0 || /^[34],/.test(line));
-    const report = withRowColumn ? kept : kept.map((line) => line.replace(/,[^,]*$/, ''));
-    writeFileSync(reportPath, `${report.join('\r\n')}\r\n`);
-    // What is in the store now came from the first run; the resume must not send these two again.
-    await resetCounts(sandbox);
-    return { dir, run, reportPath, before: report };
-  }
+/** A report of the first two records only (the run died there), with or without the row column. */
+async function interruptedRun(withRowColumn: boolean) {
+  const { dir, run } = workspace();
+  const first = await run(['stock', 'push', 'estoque.csv', '--skip-invalid']);
+  expect(first.code).toBe(1);
+  const reportPath = join(dir, onlyReport(dir, 'estoque'));
+  const lines = readFileSync(reportPath, 'utf8').split('\r\n');
+  const kept = lines.filter((line, index) => index === 0 || /^[34],/.test(line));
+  const report = withRowColumn ? kept : kept.map((line) => line.replace(/,[^,]*$/, ''));
+  writeFileSync(reportPath, `${report.join('\r\n')}\r\n`);
+  // What is in the store now came from the first run; the resume must not send these two again.
+  await resetCounts(sandbox);
+  return { dir, run, reportPath, before: report };
+}
 
+describe('--resume keys on the line, whatever the report says of rows', () => {
   for (const withRowColumn of [true, false]) {
     it(`from a report ${withRowColumn ? 'with' : 'written before'} the row column: the done lines are skipped, the report keeps its columns`, async () => {
       const { run, reportPath, before } = await interruptedRun(withRowColumn);
