@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
+import { restoreFormula } from '../io/output/csv-format.js';
 import { doneOutcomes, parsePlace, type RecordPlace } from './report.js';
 
 /** A set of input line numbers, one bit per line: flat memory for a million-line file. */
@@ -123,7 +124,8 @@ export async function readDoneLines(reportPath: string, reported?: PlaceSet, key
         continue;
       }
       reported?.add(place);
-      keys?.set(place, row.key ?? '');
+      // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel): compared as the record's own key.
+      keys?.set(place, restoreFormula(row.key ?? ''));
       if (doneOutcomes.has(row.outcome)) done.add(place);
     }
   } catch (error) {
