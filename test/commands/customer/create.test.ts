@@ -82,6 +82,7 @@ describe('customer create when an answer is lost', () => {
         status: '200',
         id: '',
         message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+        row: '2',
       },
     ]);
   });

@@ -67,6 +67,7 @@ async function expectAllCreated(reportPath: string, documents: readonly string[]
       status: '200',
       id: String(byDocument.get(document)),
       message: '',
+      row: String(index + 2),
     })),
   );
 }
@@ -360,9 +361,17 @@ describe('customer status', () => {
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [statusRoute]: 3 });
     expect(readReport(join(folder, report)).toSorted((a, b) => Number(a.line) - Number(b.line))).toEqual([
-      { line: '2', key: '100.007.919-89', outcome: 'updated', status: '200', id: '', message: 'inactive' },
-      { line: '3', key: '10.314.187/0001-51', outcome: 'updated', status: '200', id: '', message: 'inactive' },
-      { line: '4', key: '100.015.838-16', outcome: 'updated', status: '200', id: '', message: 'active' },
+      { line: '2', key: '100.007.919-89', outcome: 'updated', status: '200', id: '', message: 'inactive', row: '2' },
+      {
+        line: '3',
+        key: '10.314.187/0001-51',
+        outcome: 'updated',
+        status: '200',
+        id: '',
+        message: 'inactive',
+        row: '3',
+      },
+      { line: '4', key: '100.015.838-16', outcome: 'updated', status: '200', id: '', message: 'active', row: '4' },
     ]);
     const active = new Map((await storedCustomers(sandbox)).map((customer) => [customer.document, customer.active]));
     expect([

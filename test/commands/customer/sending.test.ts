@@ -172,7 +172,7 @@ describe('customer create --skip-invalid', () => {
     );
     const errorsFile = readErrorsCsv(join(folder, errors));
     expect(errorsFile.bom).toBe(true);
-    expect(errorsFile.header).toEqual([...createHeader.split(','), 'error']);
+    expect(errorsFile.header).toEqual([...createHeader.split(','), 'row', 'error']);
     expect(errorsFile.rows).toEqual([
       [
         'cpf',
@@ -183,9 +183,10 @@ describe('customer create --skip-invalid', () => {
         'Senha#1',
         '01310-100',
         '11',
+        '3',
         'Property [document] with value [123.456.789-00] does not pass validation (CPF check digits do not match)',
       ],
-      ['cpf', '935.411.347-80', 'Eva', 'eva@example', '1198765', 'Senha#2', '01310-100', '13', rows[3]?.message],
+      ['cpf', '935.411.347-80', 'Eva', 'eva@example', '1198765', 'Senha#2', '01310-100', '13', '5', rows[3]?.message],
     ]);
   });
 });
@@ -231,6 +232,7 @@ describe('records only the platform rejects', () => {
         status: '422',
         id: '',
         message: 'Property [address] with value [] does not pass validation',
+        row: '3',
       },
       {
         line: '7',
@@ -239,6 +241,7 @@ describe('records only the platform rejects', () => {
         status: '422',
         id: '',
         message: 'Property [customerGroupList] with value [Norte] does not pass validation',
+        row: '7',
       },
     ]);
     const documents = sampleDocuments(
@@ -250,21 +253,22 @@ describe('records only the platform rejects', () => {
       documents.filter((document) => document !== '20.682.358/0001-59' && document !== '100.839.414-95').toSorted(),
     );
 
-    // UTF-8 with a BOM (so Excel opens it), the input's own ";" and columns, accents intact, plus `error`.
+    // UTF-8 with a BOM (so Excel opens it), the input's own ";" and columns, accents intact, plus `row` and `error`.
     const errorsFile = readErrorsCsv(join(folder, errors), ';');
     expect(errorsFile.bom).toBe(true);
     const inputLines = new TextDecoder('windows-1252').decode(readFileSync(join(folder, 'clientes.csv'))).split('\r\n');
-    expect(errorsFile.header).toEqual([...(inputLines[0] as string).split(';'), 'error']);
+    expect(errorsFile.header).toEqual([...(inputLines[0] as string).split(';'), 'row', 'error']);
     expect(errorsFile.rows).toEqual([
-      [...(inputLines[2] as string).split(';'), 'Property [address] with value [] does not pass validation'],
+      [...(inputLines[2] as string).split(';'), '3', 'Property [address] with value [] does not pass validation'],
       [
         ...(inputLines[6] as string).split(';'),
+        '7',
         'Property [customerGroupList] with value [Norte] does not pass validation',
       ],
     ]);
     expect(errorsFile.rows[0]?.[2]).toBe('Distribuidora Magalhães Ltda');
 
-    // The operator fixes the two cells and feeds the errors file back as it is: its `error` column is not a field.
+    // The operator fixes the two cells and feeds the errors file back as it is: its `row` and `error` columns are no fields.
     const errorsPath = join(folder, errors);
     writeFileSync(
       errorsPath,
@@ -382,6 +386,7 @@ describe('creating customers that already exist', () => {
       id: '',
       message:
         'Document 100.007.919-89 is already registered in the store (pass --upsert to update existing customers)',
+      row: '2',
     });
     expect(outcomes.filter((list) => list.every((outcome) => outcome === 'updated'))).toHaveLength(1);
     expect(outcomes.filter((list) => list.every((outcome) => outcome === 'created'))).toHaveLength(1);

@@ -181,11 +181,11 @@ describe('quantities that are not whole numbers of 0 or more', () => {
     ]);
     expect(readErrorsCsv(onlyFile(dir, 'qty.errors-'), ';')).toEqual({
       bom: true,
-      header: ['sku', 'quantity', 'price', 'error'],
+      header: ['sku', 'quantity', 'price', 'row', 'error'],
       rows: [
-        ['COLA-PVC-175G', 'abc', '2,00', problems[0]?.slice('qty.csv:3: '.length)],
-        ['ROLO-LA-23CM', '-3', '3,00', problems[1]?.slice('qty.csv:4: '.length)],
-        ['LIXA-MAD-G120', '2,5', '4,00', problems[2]?.slice('qty.csv:5: '.length)],
+        ['COLA-PVC-175G', 'abc', '2,00', '3', problems[0]?.slice('qty.csv:3: '.length)],
+        ['ROLO-LA-23CM', '-3', '3,00', '4', problems[1]?.slice('qty.csv:4: '.length)],
+        ['LIXA-MAD-G120', '2,5', '4,00', '5', problems[2]?.slice('qty.csv:5: '.length)],
       ],
     });
     expect(await stockEntries(sandbox)).toEqual([
@@ -351,7 +351,7 @@ describe('per-item rejections from the platform', () => {
     );
     expect(result.code).toBe(1);
     expect(readReport(onlyFile(dir, 'stock.report-'))).toEqual([
-      { line: '2', key: 'CIM-CP2-50KG', outcome: 'applied', status: '200', id: '', message: '' },
+      { line: '2', key: 'CIM-CP2-50KG', outcome: 'applied', status: '200', id: '', message: '', row: '2' },
       {
         line: '3',
         key: 'NAO-EXISTE-1',
@@ -359,8 +359,9 @@ describe('per-item rejections from the platform', () => {
         status: '200',
         id: '',
         message: 'Unknown SKU [NAO-EXISTE-1]',
+        row: '3',
       },
-      { line: '4', key: 'COLA-PVC-175G', outcome: 'applied', status: '200', id: '', message: '' },
+      { line: '4', key: 'COLA-PVC-175G', outcome: 'applied', status: '200', id: '', message: '', row: '4' },
       {
         line: '5',
         key: 'NAO-EXISTE-2',
@@ -368,15 +369,16 @@ describe('per-item rejections from the platform', () => {
         status: '200',
         id: '',
         message: 'Unknown SKU [NAO-EXISTE-2]',
+        row: '5',
       },
     ]);
     const errorsPath = onlyFile(dir, 'stock.errors-');
     expect(readErrorsCsv(errorsPath, ';')).toEqual({
       bom: true,
-      header: ['sku', 'quantity', 'price', 'error'],
+      header: ['sku', 'quantity', 'price', 'row', 'error'],
       rows: [
-        ['NAO-EXISTE-1', '5', '2,00', 'Unknown SKU [NAO-EXISTE-1]'],
-        ['NAO-EXISTE-2', '7', '4,00', 'Unknown SKU [NAO-EXISTE-2]'],
+        ['NAO-EXISTE-1', '5', '2,00', '3', 'Unknown SKU [NAO-EXISTE-1]'],
+        ['NAO-EXISTE-2', '7', '4,00', '5', 'Unknown SKU [NAO-EXISTE-2]'],
       ],
     });
     expect(await stockSummary(sandbox)).toMatchObject({ lines: 2, applied: 2, rejected: 2 });

@@ -110,6 +110,7 @@ describe('stock push --route batch', () => {
         status: '200',
         id: '',
         message: '',
+        row: String(index + 2),
       })),
     );
     expect(readdirSync(dir).filter((name) => name.includes('.errors-'))).toEqual([]);
@@ -233,6 +234,7 @@ describe('stock push --route queue', () => {
         status: '202',
         id: batchId,
         message: '',
+        row: String(index + 2),
       })),
     );
     await queueDrained(sandbox);

@@ -67,6 +67,7 @@ describe('stock push --route batch', () => {
         status: '200',
         id: '',
         message: '',
+        row: String(index + 2),
       })),
     );
     expect(readdirSync(dir).filter((name) => name.includes('.errors-'))).toEqual([]);

@@ -175,6 +175,28 @@ describe('planColumns', () => {
       { unknown: [] },
     ],
     [
+      'an errors file fed back: its "row" column before the last "error" is ignored too',
+      ['document', 'name', 'row', 'error'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 1 },
+      ],
+      { unknown: [] },
+    ],
+    [
+      'a "row" column not followed by the last "error" is unknown',
+      ['document', 'row', 'name'],
+      {},
+      [
+        { path: 'document', index: 0 },
+        { path: 'name', index: 2 },
+      ],
+      {
+        unknown: [{ header: 'row', column: 2, suggestion: undefined }],
+      },
+    ],
+    [
       'an "error" column that is not the last is unknown',
       ['document', 'error', 'name'],
       {},
