@@ -4,7 +4,7 @@
 // and prints a table. A run fails when b2bctl prints internal error text (TypeError, a stack), uses more than
 // 200 MB, takes longer than a second per MB of input (at least one second, on top of Node's start-up measured
 // first) to answer, ends by a signal or with an exit code outside 0/1/65/66, or prints a line of over 2,000 characters.
-// Usage: npm run -s build && node scripts/hostile-files.mjs [--only NAME-PART] [--keep]
+// Usage: npm run -s build && node scripts/hostile-files.mjs [--only NAME-PART] [--keep] [--verbose]
 // Needs /usr/bin/time (GNU time) for the memory figure. Exit code 1 when any run fails.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,6 +14,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -22,6 +23,19 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// `--help` prints the comment above and exits: the run itself takes minutes.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const header = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1);
+  const usage = header.slice(
+    0,
+    header.findIndex((line) => !line.startsWith('//')),
+  );
+  process.stdout.write(`${usage.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+  process.exit(0);
+}
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin', 'b2bctl.js');
