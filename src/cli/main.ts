@@ -11,13 +11,23 @@ const exitOk: ExitCode = 0;
 
 /** Runs b2bctl with process argv and streams; every exit code is decided here. */
 async function main(): Promise<void> {
+  // stdin and stderr are built on first use: Node makes each a stream only when asked (a pipe's loads net), and
+  // help, the most common short run, never reads stdin nor writes stderr.
   const io: IOStreams = {
     stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     isStdoutTTY: process.stdout.isTTY === true,
-    isStderrTTY: process.stderr.isTTY === true,
-    isStdinTTY: process.stdin.isTTY === true,
+    get isStderrTTY() {
+      return process.stderr.isTTY === true;
+    },
+    get isStdinTTY() {
+      return process.stdin.isTTY === true;
+    },
   };
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -118,4 +128,5 @@ function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => 
   process.exit(code);
 }
 
-await main();
+// Not a top-level await: dist/ is CommonJS (scripts/build.mjs); the process lives until main's work is done.
+void main();
