@@ -58,6 +58,11 @@ const jsonLines = (text: string): { level: string; message: string }[] =>
     .split('\n')
     .map((line) => JSON.parse(line) as { level: string; message: string });
 
+/** A context factory that fails as an unexpected bug would. */
+const failing = (): ContextFactory => () => {
+  throw new Error('boom');
+};
+
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /;
 
 describe('a usage error is written as the log lines the command would have written', () => {
@@ -125,9 +130,6 @@ describe('the verb', () => {
   });
 
   it('an unexpected error is exit 1 with a hint, and its stack with --verbose (read by commander)', async () => {
-    const failing = (): ContextFactory => () => {
-      throw new Error('boom');
-    };
     const quiet = await run(['--log-format', 'plain', 'sellers', 'list'], {}, failing);
     expect(quiet.code).toBe(1);
     expect(quiet.stderr).toBe('error: boom (run with --verbose for details)\n');
