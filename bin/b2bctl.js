@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Tiny launcher: everything lives in the bundle that `npm run build` writes to dist/.
-// `--version` alone is answered here, so scripts that probe for b2bctl pay for nothing else.
-import { readFileSync } from 'node:fs';
+// Tiny launcher: everything lives in the bundle that `npm run build` writes to dist/. CommonJS (bin/package.json),
+// like the bundle: Node starts a CommonJS file without its ES module loader, and scripts that probe for b2bctl
+// with `--version` pay for nothing else, as it is answered here.
+'use strict';
 
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${require('../package.json').version}\n`);
 } else {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  await import('../dist/cli.js');
+  require('../dist/cli.js');
 }

@@ -1,7 +1,15 @@
-// Bundles the CLI with esbuild. Code splitting plus the lazy `import()` of each command keeps
-// start-up to the few modules a command needs (see DESIGN.md §12 and bench/startup.mjs).
+// Bundles the CLI with esbuild into dist/, as CommonJS files split the way esbuild splits ES modules.
+//
+// Two passes, because esbuild splits code only in ESM output:
+//  1. bundle src/cli/main.ts as ES modules with code splitting: the lazy `import()` of each command group and verb
+//     keeps start-up to the few modules a command needs (see DESIGN.md §12 and bench/startup.mjs);
+//  2. rewrite each of those files as CommonJS, one for one (imports become require(), `import()` a lazy require).
+// Node 20 loads CommonJS faster than ES modules: no asynchronous resolve, link and evaluate per module, and no
+// ESM facade over each built-in (the one over node:fs alone loads the whole stream stack). That is most of what
+// `b2bctl sellers list --help` cost above bare `node -e 0`. dist/package.json says "commonjs" so the files keep
+// their .js names, and the source maps of pass 1 are carried through pass 2 (--verbose stacks point into src/).
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -18,32 +26,56 @@ const lazyChildProcessForCommander = {
   },
 };
 
+const minified = {
+  minifySyntax: true,
+  minifyWhitespace: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+};
+
 // Built beside dist/ and swapped in with two renames, so a CLI started during a rebuild (a test
 // run in another terminal) finds either the old bundle or the new one, never half of one.
 const dist = new URL('../dist', import.meta.url);
+const modules = `dist-esm-${process.pid}`;
 const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
 const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
+rmSync(new URL(`../${modules}`, import.meta.url), { recursive: true, force: true });
 rmSync(next, { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: `dist-next-${process.pid}`,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
-  plugins: [lazyChildProcessForCommander],
-  // Bundled CommonJS dependencies call require(); ESM output has none, so give it one.
-  banner: {
-    js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+try {
+  const split = await build({
+    ...minified,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: modules,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    sourcemap: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
+    plugins: [lazyChildProcessForCommander],
+    metafile: true,
+  });
+  await build({
+    ...minified,
+    entryPoints: Object.keys(split.metafile.outputs).filter((file) => file.endsWith('.js')),
+    outbase: modules,
+    outdir: `dist-next-${process.pid}`,
+    bundle: false,
+    format: 'cjs',
+    sourcemap: 'linked',
+    // `import()` of a chunk becomes `Promise.resolve().then(() => require(chunk))`: still loaded only when reached.
+    supported: { 'dynamic-import': false },
+    // The one module that asks where it lives (sandbox/package-root.ts) gets its own file's URL, computed on use.
+    define: { 'import.meta': '__b2bctlImportMeta' },
+    banner: {
+      js: '"use strict";var __b2bctlImportMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};',
+    },
+  });
+  writeFileSync(new URL('package.json', `${next.href}/`), '{ "type": "commonjs" }\n');
+} finally {
+  rmSync(new URL(`../${modules}`, import.meta.url), { recursive: true, force: true });
+}
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });

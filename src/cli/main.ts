@@ -1,23 +1,29 @@
-import { type Command, CommanderError } from 'commander';
-import type { Context, IOStreams, Prompter } from '../context.js';
+import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
-import { systemClock } from '../clock.js';
-import { createLogger, type Logger, logFormatInArgv } from '../io/output/logger.js';
-import type { CommandRunner } from './command-group.js';
-import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from './program.js';
+import { runProgram } from './run-program.js';
 
-// Decided before any command runs (the rest come from src/errors.ts and parseEndExitCode).
+// Decided before any command runs (the rest come from runProgram).
 const exitOk: ExitCode = 0;
 
-/** Runs b2bctl with process argv and streams; every exit code is decided here. */
+/** Runs b2bctl with process argv and streams: the process's side of runProgram (signals, EPIPE, the exit code). */
 async function main(): Promise<void> {
+  // stdin and stderr are built on first use: Node makes each a stream only when asked (a pipe's loads net), and
+  // help, the most common short run, never reads stdin nor writes stderr.
   const io: IOStreams = {
     stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     isStdoutTTY: process.stdout.isTTY === true,
-    isStderrTTY: process.stderr.isTTY === true,
-    isStdinTTY: process.stdin.isTTY === true,
+    get isStderrTTY() {
+      return process.stderr.isTTY === true;
+    },
+    get isStdinTTY() {
+      return process.stdin.isTTY === true;
+    },
   };
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -27,52 +33,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const interrupt = interruptOnSignals();
-  // For what is written before (or without) a command's context: commander's usage errors, a failed start.
-  let fallbackLogger: Logger | undefined;
-  const fallbackLog = (): Logger =>
-    (fallbackLogger ??= createLogger({
-      stderr: io.stderr,
-      isStderrTTY: io.isStderrTTY,
-      clock: systemClock,
-      format: logFormatInArgv(process.argv, process.env),
-      quiet: false,
-      verbose,
-    }));
-  let context: Context | undefined;
-  let verbose = process.argv.includes('--verbose');
-
-  const program = await buildProgram(async <T>(command: Command, load: () => Promise<CommandRunner<T>>, options: T) => {
-    // On the real stderr the default is text: timestamped lines when it is not a terminal (cron), bare on one.
-    const parsed = globalsOf(command, process.env);
-    const globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
-    verbose = globals.verbose;
+  process.exitCode = await runProgram(process.argv, io, process.env, async (globals) => {
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');
-    context = createContext({ io, env: process.env, globals, interrupt, loadPrompter });
-    const run = await load();
-    await run(options, context);
-  }, process.argv);
-  // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest.
-  endParsesWithErrors(program, {
-    out: (text) => io.stdout.write(text),
-    err: (text) => fallbackLog().error(text.replace(/\n$/, '')),
+    return createContext({ io, env: process.env, globals, interrupt, loadPrompter });
   });
-
-  try {
-    await program.parseAsync(process.argv);
-    process.exitCode = exitOk;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = parseEndExitCode(error);
-    } else {
-      // Loaded only on failure: `--help` should not pay for the error table.
-      const { describeError, exitCodeOf } = await import('../errors.js');
-      (context?.log ?? fallbackLog()).error(describeError(error, verbose));
-      process.exitCode = exitCodeOf(error);
-    }
-  } finally {
-    await context?.close();
-  }
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
@@ -118,4 +83,5 @@ function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => 
   process.exit(code);
 }
 
-await main();
+// Not a top-level await: dist/ is CommonJS (scripts/build.mjs); the process lives until main's work is done.
+void main();

@@ -25,57 +25,62 @@ export interface ParsedSendFlags {
   dryRun?: true;
 }
 
-/** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
-export function withInputOptions(command: Command): Command {
-  return command
-    .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
-    .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
-    .addOption(
-      new Option(
-        '--encoding <name>',
-        'text encoding: utf-8, windows-1252, cp850, macintosh, utf-16le… (default: UTF-8 when it decodes, else Windows-1252)',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--decimal <separator>',
-        'decimal separator of numbers (default: , with ; as delimiter, else .)',
-      ).choices(['.', ',']),
-    )
-    .option('--strict', 'an unknown column is an error, not a warning');
+/**
+ * Flags several commands share, declared once: added to each command's definition, and read back from what
+ * commander parsed as the typed flags the verb takes.
+ */
+export interface FlagSet<Parsed, Flags> {
+  addTo(command: Command): Command;
+  read(parsed: Parsed): Flags;
 }
 
-export function inputFlagsOf(flags: ParsedInputFlags): InputFlags {
-  return {
+/** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
+export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
+  addTo: (command) =>
+    command
+      .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
+      .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
+      .addOption(
+        new Option(
+          '--encoding <name>',
+          'text encoding: utf-8, windows-1252, cp850, macintosh, utf-16le… (default: UTF-8 when it decodes, else Windows-1252)',
+        ),
+      )
+      .addOption(
+        new Option(
+          '--decimal <separator>',
+          'decimal separator of numbers (default: , with ; as delimiter, else .)',
+        ).choices(['.', ',']),
+      )
+      .option('--strict', 'an unknown column is an error, not a warning'),
+  read: (flags) => ({
     map: flags.map,
     delimiter: flags.delimiter,
     encoding: flags.encoding,
     decimal: flags.decimal,
     strict: flags.strict === true,
-  };
-}
+  }),
+};
 
 /** The sending flags of DESIGN.md §2 and §7, shared by every bulk command. */
-export function withSendOptions(command: Command): Command {
-  return command
-    .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), 8)
-    .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
-    .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
-    .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
-    .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
-    .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
-    .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
-    .option(
-      '--keep-reports <n>',
-      'after the run, remove the report files of all but the N newest runs of this input',
-      wholeNumber(1),
-    )
-    .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
-    .option('--dry-run', 'validate and say what would be sent, without sending');
-}
-
-export function sendFlagsOf(flags: ParsedSendFlags): SendFlags {
-  return {
+const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
+  addTo: (command) =>
+    command
+      .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), 8)
+      .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
+      .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
+      .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
+      .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
+      .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
+      .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
+      .option(
+        '--keep-reports <n>',
+        'after the run, remove the report files of all but the N newest runs of this input',
+        wholeNumber(1),
+      )
+      .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
+      .option('--dry-run', 'validate and say what would be sent, without sending'),
+  read: (flags) => ({
     concurrency: flags.concurrency,
     rate: flags.rate,
     retries: flags.retries,
@@ -86,5 +91,14 @@ export function sendFlagsOf(flags: ParsedSendFlags): SendFlags {
     keepReports: flags.keepReports,
     skipInvalid: flags.skipInvalid === true,
     dryRun: flags.dryRun === true,
-  };
-}
+  }),
+};
+
+/** The flags of a bulk command, one that reads a FILE and sends it. */
+export type ParsedBulkFlags = ParsedInputFlags & ParsedSendFlags;
+
+/** The reading flags, then the sending flags (in that order in the help), of every bulk command. */
+export const bulkFlags: FlagSet<ParsedBulkFlags, InputFlags & SendFlags> = {
+  addTo: (command) => sendFlags.addTo(inputFlags.addTo(command)),
+  read: (flags) => ({ ...inputFlags.read(flags), ...sendFlags.read(flags) }),
+};

@@ -2,14 +2,7 @@ import type { Command } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
 import { addExamples } from '../../cli/examples.js';
 import { UsageError } from '../../errors.js';
-import {
-  inputFlagsOf,
-  type ParsedInputFlags,
-  type ParsedSendFlags,
-  sendFlagsOf,
-  withInputOptions,
-  withSendOptions,
-} from '../../cli/shared-flags.js';
+import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
@@ -20,14 +13,14 @@ import type { CustomerValidateOptions } from './validate.js';
 interface ValidateFlags extends ParsedInputFlags {
   update?: true;
 }
-interface CreateFlags extends ParsedInputFlags, ParsedSendFlags {
+interface CreateFlags extends ParsedBulkFlags {
   upsert?: true;
 }
-interface UpdateFlags extends ParsedInputFlags, ParsedSendFlags {
+interface UpdateFlags extends ParsedBulkFlags {
   document?: string;
   set: string[];
 }
-type StatusFlags = ParsedInputFlags & ParsedSendFlags;
+type StatusFlags = ParsedBulkFlags;
 
 /** `b2bctl customer validate|create|update|status|addresses`. */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -38,39 +31,40 @@ export function register(program: Command, dispatch: Dispatch): void {
   customer.hook('preSubcommand', async (_customer, subcommand) => {
     if (subcommand.name() === 'update') fieldsHelp = setFieldsHelp(await import('../../domain/customer-fields.js'));
   });
-  withInputOptions(
-    customer
-      .command('validate')
-      .description('check every customer record locally, printing every problem; sends nothing')
-      .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
-      .option('--update', 'check the file as input to customer update (only the document is required)'),
-  ).action((file: string, _flags: unknown, command: Command) => {
-    const flags = command.opts<ValidateFlags>();
-    return dispatch<CustomerValidateOptions>(command, async () => (await import('./validate.js')).run, {
-      file,
-      mode: flags.update === true ? 'update' : 'create',
-      ...inputFlagsOf(flags),
+  inputFlags
+    .addTo(
+      customer
+        .command('validate')
+        .description('check every customer record locally, printing every problem; sends nothing')
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .option('--update', 'check the file as input to customer update (only the document is required)'),
+    )
+    .action((file: string, _flags: unknown, command: Command) => {
+      const flags = command.opts<ValidateFlags>();
+      return dispatch<CustomerValidateOptions>(command, async () => (await import('./validate.js')).run, {
+        file,
+        mode: flags.update === true ? 'update' : 'create',
+        ...inputFlags.read(flags),
+      });
     });
-  });
-  withSendOptions(
-    withInputOptions(
+  bulkFlags
+    .addTo(
       customer
         .command('create')
         .description('create the customers of a file; nothing is sent while any record is invalid')
         .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
         .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
-    ),
-  ).action((file: string, _flags: unknown, command: Command) => {
-    const flags = command.opts<CreateFlags>();
-    return dispatch<CustomerCreateOptions>(command, async () => (await import('./create.js')).run, {
-      file,
-      upsert: flags.upsert === true,
-      ...inputFlagsOf(flags),
-      ...sendFlagsOf(flags),
+    )
+    .action((file: string, _flags: unknown, command: Command) => {
+      const flags = command.opts<CreateFlags>();
+      return dispatch<CustomerCreateOptions>(command, async () => (await import('./create.js')).run, {
+        file,
+        upsert: flags.upsert === true,
+        ...bulkFlags.read(flags),
+      });
     });
-  });
-  withSendOptions(
-    withInputOptions(
+  bulkFlags
+    .addTo(
       customer
         .command('update')
         .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
@@ -83,31 +77,29 @@ export function register(program: Command, dispatch: Dispatch): void {
           [] as string[],
         )
         .addHelpText('after', () => fieldsHelp),
-    ),
-  ).action((file: string | undefined, _flags: unknown, command: Command) => {
-    const flags = command.opts<UpdateFlags>();
-    return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
-      ...updateTarget(file, flags),
-      ...inputFlagsOf(flags),
-      ...sendFlagsOf(flags),
+    )
+    .action((file: string | undefined, _flags: unknown, command: Command) => {
+      const flags = command.opts<UpdateFlags>();
+      return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
+        ...updateTarget(file, flags),
+        ...bulkFlags.read(flags),
+      });
     });
-  });
-  withSendOptions(
-    withInputOptions(
+  bulkFlags
+    .addTo(
       customer
         .command('status')
         .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
         .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
         .argument('[state]', 'active or inactive (with a document)'),
-    ),
-  ).action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
-    const flags = command.opts<StatusFlags>();
-    return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-      ...(await statusTarget(target, state)),
-      ...inputFlagsOf(flags),
-      ...sendFlagsOf(flags),
+    )
+    .action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
+      const flags = command.opts<StatusFlags>();
+      return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
+        ...(await statusTarget(target, state)),
+        ...bulkFlags.read(flags),
+      });
     });
-  });
   customer
     .command('addresses')
     .description("list a customer's addresses")

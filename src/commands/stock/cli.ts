@@ -2,18 +2,11 @@ import { type Command, Option } from 'commander';
 import type { Dispatch } from '../../cli/command-group.js';
 import { addExamples } from '../../cli/examples.js';
 import { wholeNumber } from '../../cli/parse.js';
-import {
-  inputFlagsOf,
-  type ParsedInputFlags,
-  type ParsedSendFlags,
-  sendFlagsOf,
-  withInputOptions,
-  withSendOptions,
-} from '../../cli/shared-flags.js';
+import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
 import type { StockPushOptions, StockRoute } from './push.js';
 import type { StockValidateOptions } from './validate.js';
 
-interface PushFlags extends ParsedInputFlags, ParsedSendFlags {
+interface PushFlags extends ParsedBulkFlags {
   route: StockRoute;
   batchSize?: number;
   schema?: string;
@@ -24,19 +17,21 @@ export function register(program: Command, dispatch: Dispatch): void {
   const stock = program
     .command('stock')
     .description('stock and price: nightly files through the 50-item and 200-item routes');
-  withInputOptions(
-    stock
-      .command('validate')
-      .description('check every row of a stock file locally; sends nothing')
-      .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
-  ).action((file: string, _flags: unknown, command: Command) =>
-    dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
-      file,
-      ...inputFlagsOf(command.opts<ParsedInputFlags>()),
-    }),
-  );
-  withSendOptions(
-    withInputOptions(
+  inputFlags
+    .addTo(
+      stock
+        .command('validate')
+        .description('check every row of a stock file locally; sends nothing')
+        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+    )
+    .action((file: string, _flags: unknown, command: Command) =>
+      dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
+        file,
+        ...inputFlags.read(command.opts<ParsedInputFlags>()),
+      }),
+    );
+  bulkFlags
+    .addTo(
       stock
         .command('push')
         .description('push a stock and price file, paced, retried, reported and resumable')
@@ -51,18 +46,17 @@ export function register(program: Command, dispatch: Dispatch): void {
         )
         .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
         .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
-    ),
-  ).action((file: string, _flags: unknown, command: Command) => {
-    const flags = command.opts<PushFlags>();
-    return dispatch<StockPushOptions>(command, async () => (await import('./push.js')).run, {
-      file,
-      route: flags.route,
-      batchSize: flags.batchSize,
-      schema: flags.schema,
-      ...inputFlagsOf(flags),
-      ...sendFlagsOf(flags),
+    )
+    .action((file: string, _flags: unknown, command: Command) => {
+      const flags = command.opts<PushFlags>();
+      return dispatch<StockPushOptions>(command, async () => (await import('./push.js')).run, {
+        file,
+        route: flags.route,
+        batchSize: flags.batchSize,
+        schema: flags.schema,
+        ...bulkFlags.read(flags),
+      });
     });
-  });
 
   addExamples(program, {
     stock: ['b2bctl stock validate estoque.csv', 'b2bctl stock push estoque.csv --quiet --keep-reports 14'],

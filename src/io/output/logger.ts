@@ -72,11 +72,3 @@ export function createLogger(options: LoggerOptions): Logger {
     },
   };
 }
-
-/** `--log-format` as written on a command line, for the few lines written before the options are parsed. */
-export function logFormatInArgv(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): LogFormat {
-  const index = argv.findIndex((word) => word === '--log-format' || word.startsWith('--log-format='));
-  const value =
-    index < 0 ? env.B2BCTL_LOG_FORMAT : argv[index]?.includes('=') ? argv[index]?.split('=')[1] : argv[index + 1];
-  return value === 'json' || value === 'plain' ? value : 'text';
-}

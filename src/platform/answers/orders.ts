@@ -1,6 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
-import { dotPath } from '../../config/setting-parsers.js';
-import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
 /**
@@ -10,27 +9,22 @@ import { recognisedListPaths } from './listing.js';
  * listed order, its id and its update instant; everything else is passed on unchanged.
  */
 export const orderAnswerSettings = [
-  {
-    key: 'answers.orders.items',
-    parser: dotPath,
-    description: 'Where an order listing page holds its array (dot path; default: the body itself, data, items, …)',
-  },
-  {
-    key: 'answers.orders.id',
-    parser: dotPath,
-    description: 'The listed order field holding the id the detail route takes (dot path; default: id)',
-  },
-  {
-    key: 'answers.orders.lastUpdated',
-    parser: dotPath,
-    description:
-      'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
-  },
-  {
-    key: 'answers.order.detail',
-    parser: dotPath,
-    description: 'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
-  },
+  answerPathSetting(
+    'answers.orders.items',
+    'Where an order listing page holds its array (dot path; default: the body itself, data, items, …)',
+  ),
+  answerPathSetting(
+    'answers.orders.id',
+    'The listed order field holding the id the detail route takes (dot path; default: id)',
+  ),
+  answerPathSetting(
+    'answers.orders.lastUpdated',
+    'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
+  ),
+  answerPathSetting(
+    'answers.order.detail',
+    'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 /** The keys of the order answer settings. */

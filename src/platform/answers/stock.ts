@@ -1,6 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
-import { dotPath } from '../../config/setting-parsers.js';
-import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
@@ -9,23 +8,18 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * without itemising it), never failed.
  */
 export const stockAnswerSettings = [
-  {
-    key: 'answers.stockBatch.results',
-    parser: dotPath,
-    description:
-      'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
-  },
-  {
-    key: 'answers.stockBatch.status',
-    parser: dotPath,
-    description:
-      'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
-  },
-  {
-    key: 'answers.stockQueue.id',
-    parser: dotPath,
-    description: "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
-  },
+  answerPathSetting(
+    'answers.stockBatch.results',
+    'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
+  ),
+  answerPathSetting(
+    'answers.stockBatch.status',
+    'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
+  ),
+  answerPathSetting(
+    'answers.stockQueue.id',
+    "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 export const recognisedResultPaths = ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items'] as const;

@@ -1,6 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
-import { dotPath } from '../../config/setting-parsers.js';
-import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
+import { answerPathSetting, candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
 
 /**
  * The token route's answer. The document shows neither its path nor its body; OAuth 2.0 says
@@ -8,18 +7,14 @@ import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
  * nest them under `data`. Absent lifetime means the document's 12 hours.
  */
 export const tokenAnswerSettings = [
-  {
-    key: 'answers.token.accessToken',
-    parser: dotPath,
-    description:
-      'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
-  },
-  {
-    key: 'answers.token.expiresIn',
-    parser: dotPath,
-    description:
-      'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
-  },
+  answerPathSetting(
+    'answers.token.accessToken',
+    'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
+  ),
+  answerPathSetting(
+    'answers.token.expiresIn',
+    'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 export const recognisedTokenPaths = [

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../../src/clock.js';
-import { createLogger, type LogFormat, logFormatInArgv } from '../../../../src/io/output/logger.js';
+import { createLogger, type LogFormat } from '../../../../src/io/output/logger.js';
 
 const fiveInTheMorning: Clock = { now: () => Date.parse('2026-11-21T05:00:01.250Z'), sleep: async () => {} };
 
@@ -67,17 +67,5 @@ describe('createLogger', () => {
     const verbose = logged({ format: 'plain', verbose: true });
     verbose.log.debug('trace');
     expect(verbose.text()).toBe('trace\n');
-  });
-});
-
-describe('logFormatInArgv', () => {
-  it.each([
-    [['node', 'b2bctl', '--log-format', 'json', 'x'], {}, 'json'],
-    [['node', 'b2bctl', '--log-format=plain'], {}, 'plain'],
-    [['node', 'b2bctl'], { B2BCTL_LOG_FORMAT: 'json' }, 'json'],
-    [['node', 'b2bctl', '--log-format', 'xml'], {}, 'text'],
-    [['node', 'b2bctl'], {}, 'text'],
-  ] as const)('%j with %j is %s', (argv, env, expected) => {
-    expect(logFormatInArgv(argv, env)).toBe(expected);
   });
 });

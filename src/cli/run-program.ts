@@ -1,0 +1,76 @@
+import { CommanderError } from 'commander';
+import { systemClock } from '../clock.js';
+import type { Context, GlobalOptions, IOStreams } from '../context.js';
+import type { ExitCode } from '../errors.js';
+import { createLogger, type LogFormat, type Logger } from '../io/output/logger.js';
+import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from './program.js';
+
+/** The environment variables a command line is read with (process.env, or a test's own). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Builds the context a verb runs in, once commander has parsed the global options. */
+export type ContextFactory = (globals: GlobalOptions) => Context | Promise<Context>;
+
+/**
+ * Runs one b2bctl command line and decides its exit code: parses `argv` (as process.argv has it: node, the
+ * script, then the words) with the real program, runs the verb in the context `contextFor` builds, writes help
+ * to `io.stdout` and usage errors and the error that ends a command to stderr as log lines. main.ts calls it with
+ * the process's streams; test/support/command-line.ts with memory streams and a test context, so a command line
+ * run in process ends exactly as the binary's does.
+ */
+export async function runProgram(
+  argv: readonly string[],
+  io: IOStreams,
+  env: Environment,
+  contextFor: ContextFactory,
+): Promise<ExitCode> {
+  let context: Context | undefined;
+  let globals: GlobalOptions | undefined;
+  const program = await buildProgram(async (command, load, options) => {
+    const parsed = globalsOf(command, env);
+    // The default is text: timestamped lines when stderr is not a terminal (cron), bare on one.
+    globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
+    context = await contextFor(globals);
+    const run = await load();
+    await run(options, context);
+  }, argv);
+
+  // The global options as commander has read them so far, for what is written before (or without) a command's
+  // context: a usage error, a flag combination a group refuses. A bad B2BCTL_LOG_FORMAT is itself such an error.
+  const globalsSoFar = (): GlobalOptions | undefined => {
+    try {
+      return globals ?? globalsOf(program, env);
+    } catch {
+      return undefined;
+    }
+  };
+  const verbose = (): boolean => globalsSoFar()?.verbose === true;
+  let fallbackLogger: Logger | undefined;
+  const fallbackLog = (): Logger =>
+    (fallbackLogger ??= createLogger({
+      stderr: io.stderr,
+      isStderrTTY: io.isStderrTTY,
+      clock: systemClock,
+      format: globalsSoFar()?.logFormat ?? ('text' satisfies LogFormat),
+      quiet: false,
+      verbose: verbose(),
+    }));
+  // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest.
+  endParsesWithErrors(program, {
+    out: (text) => io.stdout.write(text),
+    err: (text) => fallbackLog().error(text.replace(/\n$/, '')),
+  });
+
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return parseEndExitCode(error);
+    // Loaded only on failure: `--help` should not pay for the error table.
+    const { describeError, exitCodeOf } = await import('../errors.js');
+    (context?.log ?? fallbackLog()).error(describeError(error, verbose()));
+    return exitCodeOf(error);
+  } finally {
+    await context?.close();
+  }
+}

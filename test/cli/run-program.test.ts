@@ -1,0 +1,149 @@
+/**
+ * runProgram (src/cli/run-program.ts), the one place a command line's exit code and its error lines are decided,
+ * for the binary and for runCommandLine alike: --log-format is read once, by commander, and what is written before
+ * a command's context exists (usage errors, a flag combination a group refuses) follows it as the verb's lines do.
+ */
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type ContextFactory, runProgram } from '../../src/cli/run-program.js';
+import { type Context, createContext, type GlobalOptions, type IOStreams } from '../../src/context.js';
+import { removeTemporaryFolders, temporaryFolder } from '../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The global options each context was asked for with, in order. */
+  contexts: GlobalOptions[];
+}
+
+/** `b2bctl WORDS` through runProgram on memory streams (none a terminal), with a real context unless `contextFor`. */
+async function run(
+  words: string[],
+  env: Record<string, string> = {},
+  contextFor?: (io: IOStreams) => ContextFactory,
+): Promise<Ran> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const io: IOStreams = {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    isStdoutTTY: false,
+    isStderrTTY: false,
+    isStdinTTY: false,
+  };
+  const fullEnv = { B2BCTL_CONFIG_DIR: join(temporaryFolder(), 'config'), ...env };
+  const contexts: GlobalOptions[] = [];
+  const real: ContextFactory = (globals) => createContext({ io, env: fullEnv, globals });
+  const factory = contextFor?.(io) ?? real;
+  const code = await runProgram(['node', 'b2bctl', ...words], io, fullEnv, (globals): Context | Promise<Context> => {
+    contexts.push(globals);
+    return factory(globals);
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: out, stderr: err, contexts };
+}
+
+const jsonLines = (text: string): { level: string; message: string }[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: string; message: string });
+
+/** A context factory that fails as an unexpected bug would. */
+const failing = (): ContextFactory => () => {
+  throw new Error('boom');
+};
+
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /;
+
+describe('a usage error is written as the log lines the command would have written', () => {
+  it('--log-format json: one JSON object per line, level error, and no command started', async () => {
+    const ran = await run(['--log-format', 'json', 'sellers', 'list', '--limit', 'x']);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    const lines = jsonLines(ran.stderr);
+    expect(lines.map((line) => line.level)).toEqual(lines.map(() => 'error'));
+    expect(lines[0]?.message).toContain('--limit');
+    expect(ran.contexts).toEqual([]);
+  });
+
+  it('--log-format after the command word counts as well (commander reads the global options anywhere)', async () => {
+    const ran = await run(['sellers', 'list', '--limit', 'x', '--log-format', 'json']);
+    expect(ran.code).toBe(2);
+    expect(jsonLines(ran.stderr)[0]?.level).toBe('error');
+  });
+
+  it('B2BCTL_LOG_FORMAT=json does the same; the flag wins over it', async () => {
+    expect(jsonLines((await run(['nosuch'], { B2BCTL_LOG_FORMAT: 'json' })).stderr)[0]?.level).toBe('error');
+    const plain = await run(['--log-format', 'plain', 'nosuch'], { B2BCTL_LOG_FORMAT: 'json' });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr.split('\n')[0]).toMatch(/^error: /);
+  });
+
+  it('text by default: off a terminal every line starts with the time', async () => {
+    const ran = await run(['nosuch']);
+    expect(ran.code).toBe(2);
+    const lines = ran.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(isoTime);
+  });
+
+  it('a bad B2BCTL_LOG_FORMAT is the error reported, as a text line, before any context', async () => {
+    const ran = await run(['sellers', 'list'], { B2BCTL_LOG_FORMAT: 'xml' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(isoTime);
+    expect(ran.stderr).toContain('B2BCTL_LOG_FORMAT must be one of text, plain, json, not "xml".');
+    expect(ran.contexts).toEqual([]);
+  });
+});
+
+describe('a flag combination a group refuses, before any context', () => {
+  it('is one error line in the chosen format, exit 2', async () => {
+    const ran = await run(['--log-format', 'json', 'orders', 'poll', '--interval', '5']);
+    expect(ran.code).toBe(2);
+    expect(jsonLines(ran.stderr)).toEqual([{ time: expect.any(String), level: 'error', message: expect.any(String) }]);
+    expect(ran.contexts).toEqual([]);
+  });
+});
+
+describe('the verb', () => {
+  it('gets the global options commander parsed, with text as the default log format', async () => {
+    const ran = await run(['-o', 'json', 'sellers', 'list', '--profile', 'nope']);
+    expect(ran.contexts).toEqual([expect.objectContaining({ output: 'json', profile: 'nope', logFormat: 'text' })]);
+  });
+
+  it("its error is written by the command's own log, in the chosen format", async () => {
+    const ran = await run(['sellers', 'list', '--profile', 'nope', '--log-format', 'json']);
+    expect(ran.code).toBe(2);
+    expect(jsonLines(ran.stderr)).toEqual([
+      expect.objectContaining({ level: 'error', message: expect.stringContaining('Unknown profile "nope"') }),
+    ]);
+  });
+
+  it('an unexpected error is exit 1 with a hint, and its stack with --verbose (read by commander)', async () => {
+    const quiet = await run(['--log-format', 'plain', 'sellers', 'list'], {}, failing);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).toBe('error: boom (run with --verbose for details)\n');
+    const verbose = await run(['sellers', 'list', '--log-format', 'plain', '--verbose'], {}, failing);
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toMatch(/^error: boom\nError: boom\n\s+at /);
+  });
+});
+
+describe('help and version end with 0 on stdout', () => {
+  it.each([[['help', 'customer']], [['customer', '--help']], [['--version', 'sellers']]])('%j', async (words) => {
+    const ran = await run(words);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).not.toBe('');
+    expect(ran.stderr).toBe('');
+  });
+});
