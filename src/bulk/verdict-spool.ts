@@ -19,11 +19,53 @@ export interface JudgedRecord<T> extends RecordPlace {
 const flushAt = 1 << 16;
 
 /**
+ * A record read back from the spool. The sending pass of a million-row file touches every record once,
+ * so it reads only what every record needs (place, key, the value's JSON text); the value and the
+ * cells as written are parsed when asked for: the cells only for a record that fails (the errors file),
+ * the value only by a job that sends objects rather than the spooled text (issue 14).
+ */
+export class SpooledRecord<T> implements JudgedRecord<T> {
+  column?: number;
+  element?: number;
+  /** Resumed runs only: see PendingRecord.unanswered. */
+  unanswered?: boolean;
+  private parsedOriginal: unknown;
+  private parsedValue: T | undefined;
+
+  constructor(
+    readonly line: number,
+    readonly key: string,
+    /** The valid record's value as JSON text, exactly as JSON.stringify wrote it; undefined when invalid. */
+    readonly json: string | undefined,
+    /** The invalid record's problems, joined as the report shows them. */
+    readonly message: string | undefined,
+    private originalJson: string | undefined,
+  ) {}
+
+  get value(): T | undefined {
+    if (this.parsedValue === undefined && this.json !== undefined) this.parsedValue = JSON.parse(this.json) as T;
+    return this.parsedValue;
+  }
+
+  get original(): unknown {
+    if (this.originalJson !== undefined) {
+      this.parsedOriginal = JSON.parse(this.originalJson);
+      this.originalJson = undefined;
+    }
+    return this.parsedOriginal;
+  }
+}
+
+/**
  * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of
  * parsing and judging the input a second time (issue 14: half of the sending pass's CPU), and the
  * input is read once, so a file that changes after its one pass cannot change what is sent.
- * One JSON array per line; the file is private (0600, in a 0700 folder of its own) because records
- * can hold customers' passwords, and is removed when the run ends.
+ * One record per line, its fields separated by tabs, each field a number or JSON text (JSON escapes
+ * every tab and newline inside a string, so neither can occur in a field):
+ * `line, 1 (valid) or 0, key, value or message, cells as written[, column, element]`.
+ * A valid record's value is stored as the JSON the sending pass can put on the wire as it is.
+ * The file is private (0600, in a 0700 folder of its own) because records can hold customers'
+ * passwords, and is removed when the run ends.
  */
 export class VerdictSpool<T> {
   private readonly folder: string;
@@ -35,7 +77,7 @@ export class VerdictSpool<T> {
     removeAbandonedSpools(temporaryFolder);
     // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
     this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
-    this.path = join(this.folder, 'verdicts.ndjson');
+    this.path = join(this.folder, 'verdicts.tsv');
     this.fd = openSync(this.path, 'w', 0o600);
     // Customer verdicts hold passwords: the spool must not stay in /tmp when a second Ctrl-C ends the process.
     process.once('exit', this.removeOnExit);
@@ -44,13 +86,14 @@ export class VerdictSpool<T> {
   private readonly removeOnExit = (): void => this.remove();
 
   add(record: JudgedRecord<T>): void {
-    const entry: SpoolEntry<T> =
+    const verdict =
       record.message === undefined
-        ? [record.line, record.key, record.original, 1, record.value as T]
-        : [record.line, record.key, record.original, 0, record.message];
+        ? `1\t${JSON.stringify(record.value) ?? 'null'}`
+        : `0\t${JSON.stringify(record.message)}`;
     // Only a record of minified JSON carries its column and element: the other entries stay as short as they were.
-    if (record.element !== undefined) entry.push(record.column ?? 1, record.element);
-    this.buffer += `${JSON.stringify(entry)}\n`;
+    const place = record.element === undefined ? '' : `\t${record.column ?? 1}\t${record.element}`;
+    // JSON.stringify(undefined) is undefined, not JSON: such a record was written back as null before too.
+    this.buffer += `${record.line}\t${JSON.stringify(record.key)}\t${verdict}\t${JSON.stringify(record.original) ?? 'null'}${place}\n`;
     if (this.buffer.length >= flushAt) this.flush();
   }
 
@@ -62,7 +105,7 @@ export class VerdictSpool<T> {
   }
 
   /** The judged records in file order, in batches of what one read of the file holds. */
-  async *read(): AsyncGenerator<JudgedRecord<T>[]> {
+  async *read(): AsyncGenerator<SpooledRecord<T>[]> {
     let rest = '';
     for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 16 })) {
       const text = rest + (chunk as string);
@@ -72,17 +115,16 @@ export class VerdictSpool<T> {
         continue;
       }
       rest = text.slice(lastNewline + 1);
-      const batch: JudgedRecord<T>[] = [];
-      // JSON escapes every newline inside a string: a newline ends an entry.
+      const batch: SpooledRecord<T>[] = [];
       let start = 0;
       while (start <= lastNewline) {
         const end = text.indexOf('\n', start);
-        batch.push(judgedFrom(JSON.parse(text.slice(start, end)) as SpoolEntry<T>));
+        batch.push(spooledFrom<T>(text, start, end));
         start = end + 1;
       }
       yield batch;
     }
-    if (rest !== '') yield [judgedFrom(JSON.parse(rest) as SpoolEntry<T>)];
+    if (rest !== '') yield [spooledFrom<T>(rest, 0, rest.length)];
   }
 
   /** Closes and deletes the spool; safe to call more than once. */
@@ -98,6 +140,33 @@ export class VerdictSpool<T> {
     writeSync(this.fd, this.buffer);
     this.buffer = '';
   }
+}
+
+/** One spool line, text[start, end), read field by field without splitting the line into an array. */
+function spooledFrom<T>(text: string, start: number, end: number): SpooledRecord<T> {
+  const afterLine = text.indexOf('\t', start);
+  const afterKey = text.indexOf('\t', afterLine + 1);
+  const valid = text.charCodeAt(afterKey + 1) === 49; // '1'
+  const afterVerdict = text.indexOf('\t', afterKey + 3);
+  let afterOriginal = text.indexOf('\t', afterVerdict + 1);
+  if (afterOriginal < 0 || afterOriginal > end) afterOriginal = end;
+  const keyJson = text.slice(afterLine + 1, afterKey);
+  // Most keys (SKUs, documents) have nothing to unescape: their JSON is the key in quotes.
+  const key = keyJson.includes('\\') ? (JSON.parse(keyJson) as string) : keyJson.slice(1, -1);
+  const verdict = text.slice(afterKey + 3, afterVerdict);
+  const record = new SpooledRecord<T>(
+    Number(text.slice(start, afterLine)),
+    key,
+    valid ? verdict : undefined,
+    valid ? undefined : (JSON.parse(verdict) as string),
+    text.slice(afterVerdict + 1, afterOriginal),
+  );
+  if (afterOriginal < end) {
+    const afterColumn = text.indexOf('\t', afterOriginal + 1);
+    record.column = Number(text.slice(afterOriginal + 1, afterColumn));
+    record.element = Number(text.slice(afterColumn + 1, end));
+  }
+  return record;
 }
 
 const spoolPrefix = 'b2bctl-verdicts-';
@@ -119,26 +188,4 @@ export function removeAbandonedSpools(temporaryFolder: string): void {
     if (!match || isProcessAlive(Number(match[1]))) continue;
     rmSync(join(temporaryFolder, name), { recursive: true, force: true });
   }
-}
-
-type SpoolEntry<T> = [
-  line: number,
-  key: string,
-  original: unknown,
-  ok: 0 | 1,
-  valueOrMessage: T | string,
-  column?: number,
-  element?: number,
-];
-
-function judgedFrom<T>([line, key, original, ok, valueOrMessage, column, element]: SpoolEntry<T>): JudgedRecord<T> {
-  const judged: JudgedRecord<T> =
-    ok === 1
-      ? { line, key, original, value: valueOrMessage as T }
-      : { line, key, original, message: valueOrMessage as string };
-  if (element !== undefined) {
-    judged.column = column;
-    judged.element = element;
-  }
-  return judged;
 }
