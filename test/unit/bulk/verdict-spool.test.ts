@@ -107,6 +107,23 @@ describe('VerdictSpool', () => {
     }
   });
 
+  it('reads back a record longer than one read of the spool, between short ones', async () => {
+    const spool = new VerdictSpool<{ note: string }>();
+    const long = 'ç'.repeat(200_000);
+    const written: JudgedRecord<{ note: string }>[] = [
+      { line: 2, key: 'A', original: ['A'], value: { note: 'a' } },
+      { line: 3, key: 'B', original: ['B', long], value: { note: long } },
+      { line: 4, key: 'C', original: ['C'], message: long },
+    ];
+    for (const record of written) spool.add(record);
+    spool.finish();
+    try {
+      expect(await readAll(spool)).toEqual(written);
+    } finally {
+      spool.remove();
+    }
+  });
+
   it('is private to its owner, and removed with its folder', () => {
     const spool = new VerdictSpool<unknown>();
     spool.add({ line: 2, key: 'A', original: ['secret'], value: { password: 'secret' } });
