@@ -1,7 +1,7 @@
 import { reportEntry, runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import { placeOf, type ReportRow } from '../../bulk/report.js';
+import type { Outcome, ReportRow } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import {
   batchRouteMaxItems,
@@ -118,15 +118,14 @@ async function sendToBatchRoute(
   );
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
-    const row = { ...placeOf(entry), key: entry.key, status: 200 };
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
-      return reportEntry({ ...row, outcome: verdict.verdict, message: verdict.message }, entry);
+      return reportEntry(rowOf(entry, verdict.verdict, 200, undefined, verdict.message), entry);
     unitemised();
     const message =
       verdict?.verdict === 'unsettled'
         ? `the platform answered "${verdict.status}" for this item`
         : 'the answer did not itemise this item';
-    return reportEntry({ ...row, outcome: 'accepted', message }, entry);
+    return reportEntry(rowOf(entry, 'accepted', 200, undefined, message), entry);
   });
 }
 
@@ -141,13 +140,21 @@ async function sendToQueueRoute(
     batch.map((entry) => entry.json),
     signal,
   );
-  // Built field by field: an object spread per item (`{ ...placeOf(entry) }`) took 14% of a 300k push's CPU.
-  return batch.map((entry) => {
-    const row: ReportRow = { line: entry.line, key: entry.key, outcome: 'queued', status: 202, id: batchId };
-    if (entry.element !== undefined) {
-      row.column = entry.column;
-      row.element = entry.element;
-    }
-    return reportEntry(row, entry);
-  });
+  return batch.map((entry) => reportEntry(rowOf(entry, 'queued', 202, batchId), entry));
+}
+
+/** An item's report row, built field by field: an object spread per item (`{ ...placeOf(entry) }`) took 14% of a 300k push's CPU. */
+function rowOf(
+  entry: PendingRecord<WireItem>,
+  outcome: Outcome,
+  status: number,
+  id: string | undefined,
+  message?: string,
+): ReportRow {
+  const row: ReportRow = { line: entry.line, key: entry.key, outcome, status, id, message };
+  if (entry.element !== undefined) {
+    row.column = entry.column;
+    row.element = entry.element;
+  }
+  return row;
 }
