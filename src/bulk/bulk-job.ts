@@ -41,14 +41,35 @@ import {
 } from './run-meta.js';
 import { spoolStdin } from './spool.js';
 import { type RecordChecker, runValidationPass } from './validation-pass.js';
-import { VerdictSpool } from './verdict-spool.js';
+import { type JudgedRecord, VerdictSpool } from './verdict-spool.js';
 
 export type { PendingRecord } from './pending-records.js';
 
 export type ReportEntry = { row: ReportRow; original: unknown };
 
-/** What differs between bulk commands; everything else (DESIGN.md §7) is the same for all. */
-export interface BulkJob<T> {
+/** A report entry that reads the record's original only when asked: the ledger asks for failures only. */
+class EntryOfRecord implements ReportEntry {
+  constructor(
+    readonly row: ReportRow,
+    private readonly record: { readonly original: unknown },
+  ) {}
+
+  get original(): unknown {
+    return this.record.original;
+  }
+}
+
+/** The report entry of a sent record; its cells as written are parsed from the spool only if it failed. */
+export function reportEntry(row: ReportRow, record: { readonly original: unknown }): ReportEntry {
+  return new EntryOfRecord(row, record);
+}
+
+/**
+ * What differs between bulk commands; everything else (DESIGN.md §7) is the same for all. T is a
+ * valid record as the checker makes it; Sent is what the spool keeps of it for sendBatch (T unless
+ * sendForm says otherwise).
+ */
+export interface BulkJob<T, Sent = T> {
   /** `stock push`, `customer create`: in log lines and the resume command. */
   name: string;
   /** What a record is called: `items`, `customers`. */
@@ -66,10 +87,15 @@ export interface BulkJob<T> {
   shaping?: readonly ShapingFlag[];
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
+  /**
+   * What the spool keeps of a valid record, in the form sendBatch sends it (stock: the wire item, whose
+   * JSON then goes into the request as it is). Called during the validation pass. Default: the record.
+   */
+  sendForm?(value: T): Sent;
   /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
   plan(valid: number): { batchSize: number; description: string };
   /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */
-  sendBatch(client: PlatformClient, batch: PendingRecord<T>[], signal: AbortSignal): Promise<ReportEntry[]>;
+  sendBatch(client: PlatformClient, batch: PendingRecord<Sent>[], signal: AbortSignal): Promise<ReportEntry[]>;
   /** The order outcomes are listed in the summary. */
   outcomes: readonly Outcome[];
   /** Outcomes that count as sent, for the rate in the summary. */
@@ -96,14 +122,14 @@ export const unavailableBatchesBeforeStopping = 3;
  * writing the report as results arrive. Ctrl-C finishes the requests in flight and exits 75 with the
  * resume command; a dead platform stops the run after a few failed batches with exit 69.
  */
-export async function runBulkJob<T>(job: BulkJob<T>, context: Context): Promise<void> {
+export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
   const session = await context.session();
   // Settings problems surface before a million rows are read, not after.
   session.requireBaseUrl();
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.
-  const verdicts = job.flags.dryRun ? undefined : new VerdictSpool<T>();
+  const verdicts = job.flags.dryRun ? undefined : new VerdictSpool<Sent>();
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing. Spooled before the lock
@@ -144,11 +170,11 @@ function fileIdentity(path: string): string | undefined {
   }
 }
 
-async function validateThenSend<T>(
-  job: BulkJob<T>,
+async function validateThenSend<T, Sent>(
+  job: BulkJob<T, Sent>,
   readPath: string,
   context: Context,
-  verdicts: VerdictSpool<T> | undefined,
+  verdicts: VerdictSpool<Sent> | undefined,
 ): Promise<void> {
   const log = context.log;
   const shownName = job.file === '-' ? 'stdin' : job.file;
@@ -205,17 +231,19 @@ async function validateThenSend<T>(
     signal: context.interrupt,
     // What the sending pass needs of each record, so it does not parse and judge the input again.
     onVerdict: verdicts
-      ? (record, verdict) =>
-          verdicts.add(
-            verdict.ok
-              ? { ...placeOf(record), key: job.keyOf(record), original: record.original, value: verdict.value }
-              : {
-                  ...placeOf(record),
-                  key: job.keyOf(record),
-                  original: record.original,
-                  message: verdict.problems.map((problem) => problem.message).join('; '),
-                },
-          )
+      ? (record, verdict) => {
+          const judged: JudgedRecord<Sent> = {
+            line: record.line,
+            column: record.column,
+            element: record.element,
+            key: job.keyOf(record),
+            original: record.original,
+          };
+          if (verdict.ok)
+            judged.value = job.sendForm ? job.sendForm(verdict.value) : (verdict.value as unknown as Sent);
+          else judged.message = verdict.problems.map((problem) => problem.message).join('; ');
+          verdicts.add(judged);
+        }
       : undefined,
   });
   verdicts?.finish();
@@ -311,7 +339,7 @@ async function validateThenSend<T>(
   const onInterrupt = () =>
     log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
-  const sendBatch = async (batch: PendingRecord<T>[]) => {
+  const sendBatch = async (batch: PendingRecord<Sent>[]) => {
     requestsInFlight++;
     try {
       const entries = await job.sendBatch(client, batch, inFlight);
@@ -327,10 +355,9 @@ async function validateThenSend<T>(
       else answeredBatches++;
       const status = error instanceof PlatformError ? error.status : undefined;
       ledger.record(
-        batch.map((entry) => ({
-          row: { ...placeOf(entry), key: entry.key, outcome: 'failed', status, message: error.message },
-          original: entry.original,
-        })),
+        batch.map((entry) =>
+          reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'failed', status, message: error.message }, entry),
+        ),
       );
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
     } finally {
@@ -341,7 +368,7 @@ async function validateThenSend<T>(
   let stoppedBy: unknown;
   try {
     ({ interrupted } = await runPool(
-      pendingBatches((verdicts as VerdictSpool<T>).read(), ledger, done, reported, plan.batchSize),
+      pendingBatches((verdicts as VerdictSpool<Sent>).read(), ledger, done, reported, plan.batchSize),
       sendBatch,
       { concurrency: job.flags.concurrency, signal: context.interrupt },
     ));

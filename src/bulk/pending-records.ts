@@ -5,13 +5,17 @@ import { placeOf, type RecordPlace } from './report.js';
 import type { RecordChecker } from './validation-pass.js';
 import type { PlaceKeys, PlaceSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
-import type { JudgedRecord } from './verdict-spool.js';
+import type { SpooledRecord } from './verdict-spool.js';
 
 /** A valid record waiting to be sent, with where it came from. */
 export interface PendingRecord<T> extends RecordPlace {
-  key: string;
-  value: T;
-  original: unknown;
+  readonly key: string;
+  /** Parsed from the spool when first asked for. */
+  readonly value: T;
+  /** The value as JSON text, as JSON.stringify wrote it: a request body can hold it as it is. */
+  readonly json: string;
+  /** The cells (or JSON value) as written, parsed from the spool when first asked for: only a failure needs them. */
+  readonly original: unknown;
   /**
    * Resumed runs only: the report has no row for this record, so the interrupted run may have sent it
    * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
@@ -68,7 +72,7 @@ export async function* keysChecked<T>(
  * is not read again); invalid ones go straight to the report, in file order as before.
  */
 export async function* pendingBatches<T>(
-  judged: AsyncIterable<JudgedRecord<T>[]>,
+  judged: AsyncIterable<SpooledRecord<T>[]>,
   ledger: RunLedger,
   done: PlaceSet | undefined,
   reported: PlaceSet | undefined,
@@ -87,14 +91,9 @@ export async function* pendingBatches<T>(
         ]);
         continue;
       }
-      const unanswered = reported !== undefined && !reported.has(record);
-      batch.push({
-        ...placeOf(record),
-        key: record.key,
-        value: record.value as T,
-        original: record.original,
-        ...(unanswered ? { unanswered } : {}),
-      });
+      // The spooled record itself goes on, not a copy: its value and cells stay unparsed unless needed.
+      if (reported !== undefined && !reported.has(record)) record.unanswered = true;
+      batch.push(record as PendingRecord<T>);
       if (batch.length >= batchSize) {
         yield batch;
         batch = [];

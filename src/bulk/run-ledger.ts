@@ -120,10 +120,14 @@ export class RunLedger {
   /** Writes the rows (and the failing records to the errors file) before anything else happens. */
   record(entries: readonly { row: ReportRow; original: unknown }[]): void {
     writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
-    for (const { row, original } of entries) {
+    for (const entry of entries) {
+      const row = entry.row;
       this.counts.set(row.outcome, this.count(row.outcome) + 1);
+      // original is read only for a failure: a spooled record parses its cells when asked (issue 14).
       if (failingOutcomes.has(row.outcome))
-        writing(this.errors.path, () => this.errors.write(original, row.message ?? row.outcome, row.row ?? row.line));
+        writing(this.errors.path, () =>
+          this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),
+        );
     }
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }

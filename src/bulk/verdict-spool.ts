@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from '../lib/process-alive.js';
@@ -17,13 +17,58 @@ export interface JudgedRecord<T> extends RecordPlace {
 
 /** Characters gathered before one write to the spool; 1 MB buffers (and reads) cost ~10 MB of peak RSS on a 100k push. */
 const flushAt = 1 << 16;
+/** Bytes of one read of the spool in the sending pass. */
+const readSize = 1 << 16;
+
+/**
+ * A record read back from the spool. The sending pass of a million-row file touches every record once,
+ * so it reads only what every record needs (place, key, the value's JSON text); the value and the
+ * cells as written are parsed when asked for: the cells only for a record that fails (the errors file),
+ * the value only by a job that sends objects rather than the spooled text (issue 14).
+ */
+export class SpooledRecord<T> implements JudgedRecord<T> {
+  column?: number;
+  element?: number;
+  row?: number;
+  /** Resumed runs only: see PendingRecord.unanswered. */
+  unanswered?: boolean;
+  private parsedOriginal: unknown;
+  private parsedValue: T | undefined;
+
+  constructor(
+    readonly line: number,
+    readonly key: string,
+    /** The valid record's value as JSON text, exactly as JSON.stringify wrote it; undefined when invalid. */
+    readonly json: string | undefined,
+    /** The invalid record's problems, joined as the report shows them. */
+    readonly message: string | undefined,
+    private originalJson: string | undefined,
+  ) {}
+
+  get value(): T | undefined {
+    if (this.parsedValue === undefined && this.json !== undefined) this.parsedValue = JSON.parse(this.json) as T;
+    return this.parsedValue;
+  }
+
+  get original(): unknown {
+    if (this.originalJson !== undefined) {
+      this.parsedOriginal = JSON.parse(this.originalJson);
+      this.originalJson = undefined;
+    }
+    return this.parsedOriginal;
+  }
+}
 
 /**
  * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of
  * parsing and judging the input a second time (issue 14: half of the sending pass's CPU), and the
  * input is read once, so a file that changes after its one pass cannot change what is sent.
- * One JSON array per line; the file is private (0600, in a 0700 folder of its own) because records
- * can hold customers' passwords, and is removed when the run ends.
+ * One record per line, its fields separated by tabs, each field a number or JSON text (JSON escapes
+ * every tab and newline inside a string, so neither can occur in a field):
+ * `line, 1 (valid) or 0, key, value or message, cells as written[, column, element | , row]`.
+ * A valid record's value is stored as the JSON the sending pass can put on the wire as it is.
+ * The file is private (0600, in a 0700 folder of its own) because records can hold customers'
+ * passwords, and is removed when the run ends.
  */
 export class VerdictSpool<T> {
   private readonly folder: string;
@@ -35,7 +80,7 @@ export class VerdictSpool<T> {
     removeAbandonedSpools(temporaryFolder);
     // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
     this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
-    this.path = join(this.folder, 'verdicts.ndjson');
+    this.path = join(this.folder, 'verdicts.tsv');
     this.fd = openSync(this.path, 'w', 0o600);
     // Customer verdicts hold passwords: the spool must not stay in /tmp when a second Ctrl-C ends the process.
     process.once('exit', this.removeOnExit);
@@ -44,15 +89,20 @@ export class VerdictSpool<T> {
   private readonly removeOnExit = (): void => this.remove();
 
   add(record: JudgedRecord<T>): void {
-    const entry: SpoolEntry<T> =
+    const verdict =
       record.message === undefined
-        ? [record.line, record.key, record.original, 1, record.value as T]
-        : [record.line, record.key, record.original, 0, record.message];
+        ? `1\t${JSON.stringify(record.value) ?? 'null'}`
+        : `0\t${JSON.stringify(record.message)}`;
     // Only a record of minified JSON carries its column and element, and only a CSV record below a cell with a
     // line break its row (never both): the other entries stay as short as they were.
-    if (record.element !== undefined) entry.push(record.column ?? 1, record.element);
-    else if (record.row !== undefined) entry.push(record.row);
-    this.buffer += `${JSON.stringify(entry)}\n`;
+    const place =
+      record.element !== undefined
+        ? `\t${record.column ?? 1}\t${record.element}`
+        : record.row !== undefined
+          ? `\t${record.row}`
+          : '';
+    // JSON.stringify(undefined) is undefined, not JSON: such a record was written back as null before too.
+    this.buffer += `${record.line}\t${JSON.stringify(record.key)}\t${verdict}\t${JSON.stringify(record.original) ?? 'null'}${place}\n`;
     if (this.buffer.length >= flushAt) this.flush();
   }
 
@@ -63,28 +113,46 @@ export class VerdictSpool<T> {
     this.fd = undefined;
   }
 
-  /** The judged records in file order, in batches of what one read of the file holds. */
-  async *read(): AsyncGenerator<JudgedRecord<T>[]> {
-    let rest = '';
-    for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 16 })) {
-      const text = rest + (chunk as string);
-      const lastNewline = text.lastIndexOf('\n');
-      if (lastNewline < 0) {
-        rest = text;
-        continue;
+  /**
+   * The judged records in file order, in batches of what one read of the file holds. Read with plain
+   * synchronous reads into one buffer, split at its last newline byte (a newline byte is never part of a
+   * multi-byte character): a read stream's machinery cost ~10% of a 300k push's CPU (issue 14).
+   */
+  async *read(): AsyncGenerator<SpooledRecord<T>[]> {
+    const fd = openSync(this.path, 'r');
+    try {
+      let buffer = Buffer.allocUnsafe(readSize);
+      let filled = 0;
+      for (;;) {
+        const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+        const end = filled + read;
+        if (read === 0) {
+          if (end > 0) yield [spooledFrom<T>(buffer.toString('utf8', 0, end), 0, -1)];
+          return;
+        }
+        const lastNewline = buffer.lastIndexOf(10, end - 1);
+        if (lastNewline < 0) {
+          // One record longer than the buffer (a customer with very long cells): make room for the rest of it.
+          if (end === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+          filled = end;
+          continue;
+        }
+        const text = buffer.toString('utf8', 0, lastNewline);
+        buffer.copy(buffer, 0, lastNewline + 1, end);
+        filled = end - lastNewline - 1;
+        const batch: SpooledRecord<T>[] = [];
+        let start = 0;
+        for (;;) {
+          const newline = text.indexOf('\n', start);
+          batch.push(spooledFrom<T>(text, start, newline));
+          if (newline < 0) break;
+          start = newline + 1;
+        }
+        yield batch;
       }
-      rest = text.slice(lastNewline + 1);
-      const batch: JudgedRecord<T>[] = [];
-      // JSON escapes every newline inside a string: a newline ends an entry.
-      let start = 0;
-      while (start <= lastNewline) {
-        const end = text.indexOf('\n', start);
-        batch.push(judgedFrom(JSON.parse(text.slice(start, end)) as SpoolEntry<T>));
-        start = end + 1;
-      }
-      yield batch;
+    } finally {
+      closeSync(fd);
     }
-    if (rest !== '') yield [judgedFrom(JSON.parse(rest) as SpoolEntry<T>)];
   }
 
   /** Closes and deletes the spool; safe to call more than once. */
@@ -100,6 +168,38 @@ export class VerdictSpool<T> {
     writeSync(this.fd, this.buffer);
     this.buffer = '';
   }
+}
+
+/** One spool line, text[start, end) (end -1: to the end of text), read field by field without splitting it into an array. */
+function spooledFrom<T>(text: string, start: number, lineEnd: number): SpooledRecord<T> {
+  const end = lineEnd < 0 ? text.length : lineEnd;
+  const afterLine = text.indexOf('\t', start);
+  const afterKey = text.indexOf('\t', afterLine + 1);
+  const valid = text.charCodeAt(afterKey + 1) === 49; // '1'
+  const afterVerdict = text.indexOf('\t', afterKey + 3);
+  let afterOriginal = text.indexOf('\t', afterVerdict + 1);
+  if (afterOriginal < 0 || afterOriginal > end) afterOriginal = end;
+  const keyJson = text.slice(afterLine + 1, afterKey);
+  // Most keys (SKUs, documents) have nothing to unescape: their JSON is the key in quotes.
+  const key = keyJson.includes('\\') ? (JSON.parse(keyJson) as string) : keyJson.slice(1, -1);
+  const verdict = text.slice(afterKey + 3, afterVerdict);
+  const record = new SpooledRecord<T>(
+    Number(text.slice(start, afterLine)),
+    key,
+    valid ? verdict : undefined,
+    valid ? undefined : (JSON.parse(verdict) as string),
+    text.slice(afterVerdict + 1, afterOriginal),
+  );
+  if (afterOriginal < end) {
+    // One field more is a CSV record's spreadsheet row; two are a minified JSON record's column and element.
+    const afterColumn = text.indexOf('\t', afterOriginal + 1);
+    if (afterColumn < 0 || afterColumn > end) record.row = Number(text.slice(afterOriginal + 1, end));
+    else {
+      record.column = Number(text.slice(afterOriginal + 1, afterColumn));
+      record.element = Number(text.slice(afterColumn + 1, end));
+    }
+  }
+  return record;
 }
 
 const spoolPrefix = 'b2bctl-verdicts-';
@@ -121,35 +221,4 @@ export function removeAbandonedSpools(temporaryFolder: string): void {
     if (!match || isProcessAlive(Number(match[1]))) continue;
     rmSync(join(temporaryFolder, name), { recursive: true, force: true });
   }
-}
-
-type SpoolEntry<T> = [
-  line: number,
-  key: string,
-  original: unknown,
-  ok: 0 | 1,
-  valueOrMessage: T | string,
-  /** The column of a minified JSON record, or the spreadsheet row of a CSV record when it differs from the line. */
-  columnOrRow?: number,
-  element?: number,
-];
-
-function judgedFrom<T>([
-  line,
-  key,
-  original,
-  ok,
-  valueOrMessage,
-  columnOrRow,
-  element,
-]: SpoolEntry<T>): JudgedRecord<T> {
-  const judged: JudgedRecord<T> =
-    ok === 1
-      ? { line, key, original, value: valueOrMessage as T }
-      : { line, key, original, message: valueOrMessage as string };
-  if (element !== undefined) {
-    judged.column = columnOrRow;
-    judged.element = element;
-  } else if (columnOrRow !== undefined) judged.row = columnOrRow;
-  return judged;
 }

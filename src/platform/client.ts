@@ -12,6 +12,11 @@ export interface PlatformRequest {
   path: string;
   query?: Readonly<Record<string, QueryValue>>;
   body?: unknown;
+  /**
+   * The body already serialised as JSON, instead of body: a bulk run spools its records as JSON text
+   * and joins them into a request without parsing and serialising each again (issue 14).
+   */
+  jsonBody?: string;
   safeToRepeat?: boolean;
   signal?: AbortSignal;
 }
@@ -78,7 +83,8 @@ export class PlatformClient {
   }
 
   private sendWithToken(request: PlatformRequest, token: string) {
-    const hasBody = request.body !== undefined;
+    const text = request.jsonBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+    const hasBody = text !== undefined;
     return this.http.request({
       method: request.method,
       path: request.path,
@@ -88,7 +94,7 @@ export class PlatformClient {
         accept: 'application/json',
         ...(hasBody ? { 'content-type': 'application/json' } : {}),
       },
-      body: hasBody ? JSON.stringify(request.body) : undefined,
+      body: text,
       safeToRepeat: request.safeToRepeat,
       signal: request.signal,
     });

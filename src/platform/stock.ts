@@ -3,21 +3,26 @@ import { readBatchAnswer, readQueueAnswer, type ItemVerdict } from './answers/st
 
 export type { ItemVerdict } from './answers/stock.js';
 
+/** `{"items":[...]}` from the items' JSON texts: what JSON.stringify({ items }) writes, byte for byte. */
+function itemsBody(itemsJson: readonly string[]): string {
+  return `{"items":[${itemsJson.join(',')}]}`;
+}
+
 /**
  * `PUT /v1/stock/batch`: 1 to 50 items, a result per item. Setting stock is absolute, so repeating
  * the request after an unclear failure is harmless and the client may retry it. Resolves to one
- * verdict per item in the order sent, or undefined when the 2xx answer does not itemise them.
+ * verdict per item in the order sent (the items as their wire JSON), or undefined when the 2xx answer does not itemise them.
  */
 export async function putStockBatch(
   client: PlatformClient,
-  items: readonly Record<string, unknown>[],
+  itemsJson: readonly string[],
   skus: readonly string[],
   signal?: AbortSignal,
 ): Promise<(ItemVerdict | undefined)[] | undefined> {
   const { body } = await client.send<unknown>({
     method: 'PUT',
     path: client.route('paths.stockBatch'),
-    body: { items },
+    jsonBody: itemsBody(itemsJson),
     safeToRepeat: true,
     signal,
   });
@@ -30,13 +35,13 @@ export async function putStockBatch(
 /** `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id. */
 export async function queueStockBatch(
   client: PlatformClient,
-  items: readonly Record<string, unknown>[],
+  itemsJson: readonly string[],
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   const { body } = await client.send<unknown>({
     method: 'POST',
     path: client.route('paths.stockQueue'),
-    body: { items },
+    jsonBody: itemsBody(itemsJson),
     safeToRepeat: true,
     signal,
   });

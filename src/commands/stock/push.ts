@@ -1,7 +1,7 @@
-import { runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
+import { reportEntry, runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import { placeOf } from '../../bulk/report.js';
+import type { Outcome, ReportRow } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import {
   batchRouteMaxItems,
@@ -17,6 +17,9 @@ import { newStockChecker, stockCatalogue } from './stock-input.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 
 export type StockRoute = 'auto' | 'batch' | 'queue';
+
+/** An item under the store's field names (toWireItem), as the request carries it. */
+type WireItem = ReturnType<typeof toWireItem>;
 
 export interface StockPushOptions extends InputFlags, SendFlags {
   file: string;
@@ -37,8 +40,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
     options.schema
       ? loadStockSchema(options.schema, `--schema ${options.schema}`)
       : loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
-  if (!options.resume) loadSchema();
-  let schema: StockSchema | undefined;
+  // Known before the validation pass, which spools each valid item as the JSON the request carries.
+  let schema: StockSchema | undefined = options.resume ? undefined : loadSchema();
   const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
   let warnedUnitemised = false;
@@ -49,7 +52,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
     );
   };
-  await runBulkJob<StockItem>(
+  await runBulkJob<StockItem, WireItem>(
     {
       name: 'stock push',
       unit: 'items',
@@ -66,8 +69,10 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         { flag: '--batch-size', key: 'batchSize' },
         { flag: '--schema', key: 'schema', path: true },
       ],
+      // A resumed run's --schema is restored by the time the first valid record is judged.
+      sendForm: (item) => toWireItem(item, (schema ??= loadSchema())),
       plan(valid) {
-        schema = loadSchema();
+        schema ??= loadSchema();
         route = options.route === 'queue' ? 'queue' : 'batch';
         if (options.route === 'auto') {
           route = valid > threshold ? 'queue' : 'batch';
@@ -87,8 +92,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       },
       sendBatch: (client, batch, signal) =>
         route === 'batch'
-          ? sendToBatchRoute(client, batch, schema as StockSchema, signal, warnUnitemisedOnce)
-          : sendToQueueRoute(client, batch, schema as StockSchema, signal),
+          ? sendToBatchRoute(client, batch, signal, warnUnitemisedOnce)
+          : sendToQueueRoute(client, batch, signal),
     },
     context,
   );
@@ -101,45 +106,55 @@ export async function run(options: StockPushOptions, context: Context): Promise<
  */
 async function sendToBatchRoute(
   client: PlatformClient,
-  batch: PendingRecord<StockItem>[],
-  schema: StockSchema,
+  batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
   unitemised: () => void,
 ): Promise<ReportEntry[]> {
   const verdicts = await putStockBatch(
     client,
-    batch.map(({ value }) => toWireItem(value, schema)),
+    batch.map((entry) => entry.json),
     batch.map((entry) => entry.key),
     signal,
   );
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
-    const row = { ...placeOf(entry), key: entry.key, status: 200 };
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
-      return { row: { ...row, outcome: verdict.verdict, message: verdict.message }, original: entry.original };
+      return reportEntry(rowOf(entry, verdict.verdict, 200, undefined, verdict.message), entry);
     unitemised();
     const message =
       verdict?.verdict === 'unsettled'
         ? `the platform answered "${verdict.status}" for this item`
         : 'the answer did not itemise this item';
-    return { row: { ...row, outcome: 'accepted', message }, original: entry.original };
+    return reportEntry(rowOf(entry, 'accepted', 200, undefined, message), entry);
   });
 }
 
 /** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */
 async function sendToQueueRoute(
   client: PlatformClient,
-  batch: PendingRecord<StockItem>[],
-  schema: StockSchema,
+  batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
 ): Promise<ReportEntry[]> {
   const batchId = await queueStockBatch(
     client,
-    batch.map(({ value }) => toWireItem(value, schema)),
+    batch.map((entry) => entry.json),
     signal,
   );
-  return batch.map((entry) => ({
-    row: { ...placeOf(entry), key: entry.key, outcome: 'queued', status: 202, id: batchId },
-    original: entry.original,
-  }));
+  return batch.map((entry) => reportEntry(rowOf(entry, 'queued', 202, batchId), entry));
+}
+
+/** An item's report row, built field by field: an object spread per item (`{ ...placeOf(entry) }`) took 14% of a 300k push's CPU. */
+function rowOf(
+  entry: PendingRecord<WireItem>,
+  outcome: Outcome,
+  status: number,
+  id: string | undefined,
+  message?: string,
+): ReportRow {
+  const row: ReportRow = { line: entry.line, key: entry.key, outcome, status, id, message };
+  if (entry.element !== undefined) {
+    row.column = entry.column;
+    row.element = entry.element;
+  }
+  return row;
 }

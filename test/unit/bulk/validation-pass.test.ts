@@ -263,4 +263,29 @@ describe('runValidationPass', () => {
     expect(summary.records).toBe(2);
     expect(summary.invalid).toBe(1);
   });
+
+  it('reads no record when aborted before it starts, and leaves no listener on the signal', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const summary = await runValidationPass({
+      input: openedWith(records),
+      checker: newChecker(),
+      signal: controller.signal,
+      onProblem: () => {},
+    });
+    expect(summary.records).toBe(0);
+    const running = new AbortController();
+    let listeners = 0;
+    const add = running.signal.addEventListener.bind(running.signal);
+    const remove = running.signal.removeEventListener.bind(running.signal);
+    running.signal.addEventListener = (...args: Parameters<typeof add>) => (listeners++, add(...args));
+    running.signal.removeEventListener = (...args: Parameters<typeof remove>) => (listeners--, remove(...args));
+    await runValidationPass({
+      input: openedWith(records),
+      checker: newChecker(),
+      signal: running.signal,
+      onProblem: () => {},
+    });
+    expect(listeners).toBe(0);
+  });
 });

@@ -10,9 +10,18 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type JudgedRecord, removeAbandonedSpools, VerdictSpool } from '../../../src/bulk/verdict-spool.js';
 
+/** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
 async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
   const records: JudgedRecord<T>[] = [];
-  for await (const batch of spool.read()) records.push(...batch);
+  for await (const batch of spool.read())
+    for (const record of batch) {
+      const plain: JudgedRecord<T> = { line: record.line, key: record.key, original: record.original };
+      if (record.column !== undefined) plain.column = record.column;
+      if (record.element !== undefined) plain.element = record.element;
+      if (record.message === undefined) plain.value = record.value;
+      else plain.message = record.message;
+      records.push(plain);
+    }
   return records;
 }
 
@@ -86,6 +95,46 @@ describe('VerdictSpool', () => {
         original: ['K199999', 'é'.repeat(199_999 % 7)],
         value: { sku: 'K199999' },
       });
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('gives a valid record’s value back as the exact JSON text JSON.stringify wrote, for a request body to hold as it is', async () => {
+    const spool = new VerdictSpool<Record<string, string | number>>();
+    const values: Record<string, string | number>[] = [
+      { sku: 'A\t"x"\u2028', qty: 1.5, preço: -0 },
+      { 'a\tb': 'é\n', n: 1e21 },
+    ];
+    spool.add({ line: 2, key: 'A\t"x"', original: ['A\t"x"', '1,5'], value: values[0] });
+    spool.add({ line: 3, key: 'B', original: ['B'], value: values[1] });
+    spool.finish();
+    try {
+      const read = [];
+      for await (const batch of spool.read()) read.push(...batch);
+      const [first] = read as [(typeof read)[number]];
+      expect(read.map((record) => record.json)).toEqual(values.map((value) => JSON.stringify(value)));
+      expect(read.map((record) => record.key)).toEqual(['A\t"x"', 'B']);
+      expect(first.original).toEqual(['A\t"x"', '1,5']);
+      // Parsed once, on the first ask.
+      expect(first.original).toBe(first.original);
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('reads back a record longer than one read of the spool, between short ones', async () => {
+    const spool = new VerdictSpool<{ note: string }>();
+    const long = 'ç'.repeat(200_000);
+    const written: JudgedRecord<{ note: string }>[] = [
+      { line: 2, key: 'A', original: ['A'], value: { note: 'a' } },
+      { line: 3, key: 'B', original: ['B', long], value: { note: long } },
+      { line: 4, key: 'C', original: ['C'], message: long },
+    ];
+    for (const record of written) spool.add(record);
+    spool.finish();
+    try {
+      expect(await readAll(spool)).toEqual(written);
     } finally {
       spool.remove();
     }

@@ -1,0 +1,87 @@
+/**
+ * escapeCsvCell and neutralizeFormula read character codes instead of running regular expressions
+ * (issue 14: a million-row report escapes six million cells); they must decide exactly as the
+ * expressions they replaced, kept here as the reference, for every awkward cell.
+ */
+import { describe, expect, it } from 'vitest';
+import { csvLine, escapeCsvCell, neutralizeFormula } from '../../../../src/io/output/csv-format.js';
+
+function referenceEscape(text: string, delimiter = ','): string {
+  if (text.includes(delimiter) || /["\r\n]/.test(text) || text !== text.trim())
+    return `"${text.replaceAll('"', '""')}"`;
+  return text;
+}
+
+function referenceNeutralize(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+([.,]\d+)*$/.test(text) ? `'${text}` : text;
+}
+
+const edges = [
+  '',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\u1680',
+  '\u2000',
+  '\u200a',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+  '\u200b',
+  '\u0085',
+  '!',
+  '~',
+  '\u007f',
+  'é',
+  '"',
+  ';',
+  ',',
+  '=',
+  '+',
+  '-',
+  '@',
+  "'",
+];
+const middles = [
+  '',
+  'SKU-1',
+  'a b',
+  'a"b',
+  'a\nb',
+  'a\rb',
+  'a,b',
+  'a;b',
+  '12',
+  '3,5',
+  '1.234,56',
+  'São Paulo',
+  '=HYPERLINK("x")',
+  '\ud800',
+];
+
+const cells: string[] = [];
+for (const before of edges)
+  for (const middle of middles) for (const after of edges) cells.push(`${before}${middle}${after}`);
+
+describe('the character-code fast paths of the CSV writer', () => {
+  it(`escape and neutralise ${cells.length} awkward cells exactly as the regular expressions did`, () => {
+    for (const delimiter of [',', ';', '\t']) {
+      const mismatches = cells.filter((cell) => escapeCsvCell(cell, delimiter) !== referenceEscape(cell, delimiter));
+      expect(mismatches.map((cell) => JSON.stringify(cell))).toEqual([]);
+    }
+    expect(cells.filter((cell) => neutralizeFormula(cell) !== referenceNeutralize(cell))).toEqual([]);
+  });
+
+  it('writes a report row as before', () => {
+    expect(csvLine(['12', 'SKU "7"', 'queued', '202', '=1+1', ' edge'])).toBe(
+      '12,"SKU ""7""",queued,202,\'=1+1," edge"\r\n',
+    );
+  });
+});
