@@ -192,32 +192,35 @@ async function validateThenSend<T>(
   const reportedKeys = job.flags.resume ? new PlaceKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
-  const validation = await runValidationPass({
-    input:
-      reportedKeys && reported
-        ? {
-            ...firstPass,
-            records: keysChecked(firstPass.records, { keys: reportedKeys, reported }, job, shownName),
-          }
-        : firstPass,
-    checker: job.newChecker(),
-    onProblem: problemLogger(context, shownName),
-    signal: context.interrupt,
-    // What the sending pass needs of each record, so it does not parse and judge the input again.
-    onVerdict: verdicts
-      ? (record, verdict) =>
-          verdicts.add(
-            verdict.ok
-              ? { ...placeOf(record), key: job.keyOf(record), original: record.original, value: verdict.value }
-              : {
-                  ...placeOf(record),
-                  key: job.keyOf(record),
-                  original: record.original,
-                  message: verdict.problems.map((problem) => problem.message).join('; '),
-                },
-          )
-      : undefined,
-  });
+  // A problem per line of a large file: logged in batches (see Logger.batched).
+  const validation = await log.batched(() =>
+    runValidationPass({
+      input:
+        reportedKeys && reported
+          ? {
+              ...firstPass,
+              records: keysChecked(firstPass.records, { keys: reportedKeys, reported }, job, shownName),
+            }
+          : firstPass,
+      checker: job.newChecker(),
+      onProblem: problemLogger(context, shownName),
+      signal: context.interrupt,
+      // What the sending pass needs of each record, so it does not parse and judge the input again.
+      onVerdict: verdicts
+        ? (record, verdict) =>
+            verdicts.add(
+              verdict.ok
+                ? { ...placeOf(record), key: job.keyOf(record), original: record.original, value: verdict.value }
+                : {
+                    ...placeOf(record),
+                    key: job.keyOf(record),
+                    original: record.original,
+                    message: verdict.problems.map((problem) => problem.message).join('; '),
+                  },
+            )
+        : undefined,
+    }),
+  );
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(

@@ -29,12 +29,15 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   const output = problemOutput(context, input.file);
   const started = context.clock.now();
   let warnings = 0;
-  const summary = await runValidationPass({
-    input: command.advisories ? withAdvisories(input, command.advisories, context, () => warnings++) : input,
-    checker: command.checker,
-    onProblem: output.write,
-    signal: context.interrupt,
-  });
+  // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
+  const summary = await context.log.batched(() =>
+    runValidationPass({
+      input: command.advisories ? withAdvisories(input, command.advisories, context, () => warnings++) : input,
+      checker: command.checker,
+      onProblem: output.write,
+      signal: context.interrupt,
+    }),
+  );
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
