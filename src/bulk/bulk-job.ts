@@ -192,6 +192,7 @@ async function validateThenSend<T>(
   const reportedKeys = job.flags.resume ? new PlaceKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
+  let sending = true;
   // A problem per line of a large file: logged in batches (see Logger.batched).
   const validation = await log.batched(() =>
     runValidationPass({
@@ -207,7 +208,10 @@ async function validateThenSend<T>(
       signal: context.interrupt,
       // What the sending pass needs of each record, so it does not parse and judge the input again.
       onVerdict: verdicts
-        ? (record, verdict) =>
+        ? (record, verdict) => {
+            // Without --skip-invalid an invalid record means nothing is sent: the spool would never be read.
+            if (!verdict.ok && !job.flags.skipInvalid) sending = false;
+            if (!sending) return;
             verdicts.add(
               verdict.ok
                 ? { ...placeOf(record), key: job.keyOf(record), original: record.original, value: verdict.value }
@@ -217,7 +221,8 @@ async function validateThenSend<T>(
                     original: record.original,
                     message: verdict.problems.map((problem) => problem.message).join('; '),
                   },
-            )
+            );
+          }
         : undefined,
     }),
   );
