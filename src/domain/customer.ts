@@ -31,7 +31,7 @@ import {
   textInput,
   textOf,
 } from './customer-values.js';
-import { checkDocument, documentKindOfType, documentLookupKey } from './documents.js';
+import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
@@ -82,7 +82,7 @@ export function validateAddress(address: unknown): RecordVerdict<AddressInput> {
 export function customerKey(record: { document?: unknown }): string | undefined {
   const text = textOf(record.document);
   if (text === undefined) return undefined;
-  const check = checkDocument(text);
+  const check = checkedDocument(text);
   return check.ok ? check.normalized : documentLookupKey(text) || undefined;
 }
 
@@ -92,15 +92,18 @@ export function customerEmailKey(record: { username?: unknown }): string | undef
   return text === undefined ? undefined : text.trim().toLowerCase();
 }
 
+const emailLocalPart = /^[^\s@"(),:;<>[\]\\]+$/u;
+const emailDomain = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z0-9-]+)$/iu;
+
 /** A plausible e-mail address: a local part without spaces or stray dots, `@`, a domain with a top-level label of 2+ letters. */
 export function isPlausibleEmail(text: string): boolean {
   if (text.length > 254) return false;
   const at = text.lastIndexOf('@');
   if (at <= 0) return false;
   const local = text.slice(0, at);
-  const domain = text.slice(at + 1);
-  if (!/^[^\s@"(),:;<>[\]\\]+$/u.test(local) || local.split('.').includes('')) return false;
-  return /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z0-9-]+)$/iu.test(domain);
+  // No empty part between dots (checked without splitting: this runs on every row).
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  return emailLocalPart.test(local) && emailDomain.test(text.slice(at + 1));
 }
 
 /**
@@ -175,13 +178,13 @@ function fieldRules(
 const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
   create: fieldRules(topFieldTypes.create, {
     documentType: { required: true, check: documentTypeCheck },
-    document: { required: true, check: checkDocument },
+    document: { required: true, check: checkedDocument },
     username: { required: true, check: emailCheck },
     phone: { required: true, check: normalizePhone },
     password: { required: true },
   }),
   update: fieldRules(topFieldTypes.update, {
-    document: { required: true, check: checkDocument },
+    document: { required: true, check: checkedDocument },
     phone: { required: false, check: normalizePhone },
   }),
 };
@@ -195,7 +198,7 @@ function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<Cus
     return { ok: false, problems: [customerProblem('record', shownValue(record), reasons.record)] };
   const problems: FieldProblem[] = [];
   const body: Record<string, unknown> = {};
-  for (const rule of topRules[mode]) readField(rule, record[rule.key], '', body, problems);
+  readFields(topRules[mode], record, '', body, problems);
   const registration = readAddress(record.customerRegistrationAddress, 'customerRegistrationAddress', false, problems);
   if (registration !== undefined) body.customerRegistrationAddress = registration;
   if (mode === 'create') {
@@ -228,56 +231,70 @@ function readAddress(
     return undefined;
   }
   const body: Record<string, unknown> = {};
-  for (const rule of addressRules) readField(rule, raw[rule.key], path, body, problems);
+  readFields(addressRules, raw, path, body, problems);
   return body;
 }
 
-/** Reads one field of a record into `body` when present and right, else adds its problem (paths built only then). */
+/**
+ * Reads each field of `rules` from `raw` into `body` when present and right, else adds its problem; the paths of
+ * problems are built only then (`prefix` '' for the top of the record).
+ */
+function readFields(
+  rules: readonly FieldRule[],
+  raw: Record<string, unknown>,
+  prefix: string,
+  body: Record<string, unknown>,
+  problems: FieldProblem[],
+): void {
+  for (const rule of rules) {
+    const value = raw[rule.key];
+    // Most optional fields of a row are absent: nothing to read, nothing wrong.
+    if (value === undefined && !rule.required) continue;
+    const reason = readField(rule, value, prefix, body, problems);
+    if (reason !== undefined)
+      problems.push(customerProblem(prefix === '' ? rule.key : `${prefix}.${rule.key}`, shownValue(value), reason));
+  }
+}
+
+/** Reads one field into `body`; answers the reason it is wrong (a list adds the problems of its items itself). */
 function readField(
   rule: FieldRule,
   raw: unknown,
   prefix: string,
   body: Record<string, unknown>,
   problems: FieldProblem[],
-): void {
-  const fail = (reason: string) =>
-    problems.push(customerProblem(prefix === '' ? rule.key : `${prefix}.${rule.key}`, shownValue(raw), reason));
+): string | undefined {
   switch (rule.type) {
     case 'string': {
       const text = textInput(raw);
-      if (text === undefined) {
-        if (rule.required) fail(reasons.required);
-      } else if (typeof text !== 'string') fail(reasons.text);
-      else {
-        const checked = rule.check?.(text);
-        if (checked && !checked.ok) fail(checked.reason);
-        else body[rule.key] = text;
+      if (text === undefined) return rule.required ? reasons.required : undefined;
+      if (typeof text !== 'string') return reasons.text;
+      if (rule.check !== undefined) {
+        const checked = rule.check(text);
+        if (!checked.ok) return checked.reason;
       }
-      return;
+      body[rule.key] = text;
+      return undefined;
     }
     case 'boolean': {
       const value = booleanInput(raw);
       if (typeof value === 'boolean') body[rule.key] = value;
-      else if (value !== undefined) fail(reasons.boolean);
-      return;
+      else if (value !== undefined) return reasons.boolean;
+      return undefined;
     }
     case 'number':
     case 'integer': {
       const value = numberInput(raw);
-      if (value === undefined) return;
+      if (value === undefined) return undefined;
       const whole = rule.type === 'integer';
-      if (typeof value === 'number' && (whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
-        body[rule.key] = value;
-      else fail(whole ? reasons.wholeNumber : reasons.number);
-      return;
+      if (typeof value !== 'number' || !(whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
+        return whole ? reasons.wholeNumber : reasons.number;
+      body[rule.key] = value;
+      return undefined;
     }
     case 'list': {
-      if (isBlank(raw)) return;
-      if (!Array.isArray(raw)) {
-        fail(reasons.names);
-        return;
-      }
-      const path = prefix === '' ? rule.key : `${prefix}.${rule.key}`;
+      if (isBlank(raw)) return undefined;
+      if (!Array.isArray(raw)) return reasons.names;
       const names: string[] = [];
       let good = true;
       for (let index = 0; index < raw.length; index++) {
@@ -285,13 +302,29 @@ function readField(
         if (typeof name === 'string') names.push(name);
         else {
           good = false;
+          const path = prefix === '' ? rule.key : `${prefix}.${rule.key}`;
           problems.push(customerProblem(`${path}.${index}`, shownValue(raw[index]), reasons.name));
         }
       }
       if (good) body[rule.key] = names;
-      return;
+      return undefined;
     }
   }
+}
+
+let lastDocumentText: string | undefined;
+let lastDocumentCheck: DocumentCheck | undefined;
+
+/**
+ * checkDocument, remembering the last answer: a row's document is checked by its rule, again for the documentType
+ * match, and again for its duplicate key (customerKey), the same text each time.
+ */
+function checkedDocument(text: string): DocumentCheck {
+  if (text !== lastDocumentText || lastDocumentCheck === undefined) {
+    lastDocumentCheck = checkDocument(text);
+    lastDocumentText = text;
+  }
+  return lastDocumentCheck;
 }
 
 /** A problem of a customer field; the customer's password is a secret like any other, never echoed. */
@@ -306,7 +339,7 @@ export function documentTypeMismatch(record: Record<string, unknown>): string | 
   const document = textOf(record.document);
   if (documentType === undefined || document === undefined) return undefined;
   const wanted = documentKindOfType(documentType);
-  const check = checkDocument(document);
+  const check = checkedDocument(document);
   if (!wanted || !check.ok || check.kind === wanted) return undefined;
   return `documentType ${documentType} needs a ${wanted.toUpperCase()}, and this is a ${check.kind.toUpperCase()}`;
 }
