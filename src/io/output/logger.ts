@@ -51,9 +51,20 @@ export function createLogger(options: LoggerOptions): Logger {
     if (batch) void batch.write(text);
     else options.stderr.write(text);
   };
+  // A problem line per record of a large file: the time is formatted once per millisecond, not once per line.
+  let formattedAt = Number.NaN;
+  let formattedTime = '';
+  const timeNow = () => {
+    const now = options.clock.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formattedTime = new Date(now).toISOString();
+    }
+    return formattedTime;
+  };
   const write = (level: Level, message: string, fields: LogFields | undefined) => {
-    const time = new Date(options.clock.now()).toISOString();
     if (options.format === 'json') {
+      const time = timeNow();
       // The level says what the prefix said; the message keeps the words.
       const words = message.replace(/^(?:error|warning): /, '');
       const line = { time, level, message: words, ...(fields && Object.keys(fields).length > 0 ? { fields } : {}) };
@@ -64,11 +75,14 @@ export function createLogger(options: LoggerOptions): Logger {
       put(`${message}\n`);
       return;
     }
+    const time = timeNow();
     put(
-      `${message
-        .split('\n')
-        .map((line) => `${time} ${line}`)
-        .join('\n')}\n`,
+      message.includes('\n')
+        ? `${message
+            .split('\n')
+            .map((line) => `${time} ${line}`)
+            .join('\n')}\n`
+        : `${time} ${message}\n`,
     );
   };
   return {
