@@ -65,6 +65,12 @@ export class UnavailableError extends B2bctlError {
   }
 }
 
+/**
+ * A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). Here, not beside
+ * the HTTP client that throws it, so a command that checks for it does not load undici before it sends anything.
+ */
+export class AmbiguousRequestError extends UnavailableError {}
+
 /** The run was stopped by a signal; the message says how to resume. */
 export class InterruptedError extends B2bctlError {
   constructor(message: string) {

@@ -218,34 +218,42 @@ async function validateThenSend<T, Sent>(
   const reportedKeys = job.flags.resume ? new PlaceKeys() : undefined;
   const done = job.flags.resume ? await readDoneLines(job.flags.resume, reported, reportedKeys) : undefined;
   const firstPass = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
-  const validation = await runValidationPass({
-    input:
-      reportedKeys && reported
-        ? {
-            ...firstPass,
-            records: keysChecked(firstPass.records, { keys: reportedKeys, reported }, job, shownName),
+  let sending = true;
+  // A problem per line of a large file: logged in batches (see Logger.batched).
+  const validation = await log.batched(() =>
+    runValidationPass({
+      input:
+        reportedKeys && reported
+          ? {
+              ...firstPass,
+              records: keysChecked(firstPass.records, { keys: reportedKeys, reported }, job, shownName),
+            }
+          : firstPass,
+      checker: job.newChecker(),
+      onProblem: problemLogger(context, shownName),
+      signal: context.interrupt,
+      // What the sending pass needs of each record, so it does not parse and judge the input again.
+      onVerdict: verdicts
+        ? (record, verdict) => {
+            // Without --skip-invalid an invalid record means nothing is sent: the spool would never be read.
+            if (!verdict.ok && !job.flags.skipInvalid) sending = false;
+            if (!sending) return;
+            const judged: JudgedRecord<Sent> = {
+              line: record.line,
+              column: record.column,
+              element: record.element,
+              row: record.row,
+              key: job.keyOf(record),
+              original: record.original,
+            };
+            if (verdict.ok)
+              judged.value = job.sendForm ? job.sendForm(verdict.value) : (verdict.value as unknown as Sent);
+            else judged.message = verdict.problems.map((problem) => problem.message).join('; ');
+            verdicts.add(judged);
           }
-        : firstPass,
-    checker: job.newChecker(),
-    onProblem: problemLogger(context, shownName),
-    signal: context.interrupt,
-    // What the sending pass needs of each record, so it does not parse and judge the input again.
-    onVerdict: verdicts
-      ? (record, verdict) => {
-          const judged: JudgedRecord<Sent> = {
-            line: record.line,
-            column: record.column,
-            element: record.element,
-            key: job.keyOf(record),
-            original: record.original,
-          };
-          if (verdict.ok)
-            judged.value = job.sendForm ? job.sendForm(verdict.value) : (verdict.value as unknown as Sent);
-          else judged.message = verdict.problems.map((problem) => problem.message).join('; ');
-          verdicts.add(judged);
-        }
-      : undefined,
-  });
+        : undefined,
+    }),
+  );
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   log.info(

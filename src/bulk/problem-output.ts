@@ -1,3 +1,4 @@
+import { batchedWriter } from '../io/output/batched-writer.js';
 import { printable } from '../io/output/printable.js';
 import type { Context } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
@@ -29,19 +30,20 @@ export interface ProblemOutput {
  */
 export function problemOutput(context: Context, file: string): ProblemOutput {
   const format = context.outputFormat('ndjson');
+  // A file of duplicates has a problem on every line: they are written in batches (see batchedWriter).
   if (format === 'table') {
+    const batch = batchedWriter(context.io.stdout);
     return {
-      async write(line, problem, place) {
-        context.io.stdout.write(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`);
-      },
-      async end() {},
+      write: async (line, problem, place) =>
+        batch.write(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`),
+      end: () => batch.flush(),
     };
   }
   const writer = createRecordWriter<ProblemRow>(
     format,
     context.io.stdout,
     { table: [], csv: ['file', 'line', 'field', 'value', 'message'] },
-    { color: false },
+    { color: false, batched: true },
   );
   return {
     write: (line, problem, place) =>

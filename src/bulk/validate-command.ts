@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
+import { type InputRecord, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
@@ -29,12 +29,25 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   const output = problemOutput(context, input.file);
   const started = context.clock.now();
   let warnings = 0;
-  const summary = await runValidationPass({
-    input: command.advisories ? withAdvisories(input, command.advisories, context, () => warnings++) : input,
-    checker: command.checker,
-    onProblem: output.write,
-    signal: context.interrupt,
-  });
+  const advisories = command.advisories;
+  // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
+  const summary = await context.log.batched(() =>
+    runValidationPass({
+      input,
+      checker: command.checker,
+      onProblem: output.write,
+      signal: context.interrupt,
+      // A record's warnings are logged once it is judged, before its problems: no second generator over the records.
+      onVerdict: advisories
+        ? (record) => {
+            for (const advisory of advisories(record)) {
+              warnings++;
+              context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
+            }
+          }
+        : undefined,
+    }),
+  );
   await output.end();
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
@@ -50,24 +63,4 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
       `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid; nothing was sent.`,
       { file: input.file },
     );
-}
-
-function withAdvisories(
-  input: OpenedInput,
-  advisories: NonNullable<ValidateCommand<unknown>['advisories']>,
-  context: Context,
-  counted: () => void,
-): OpenedInput {
-  return {
-    ...input,
-    records: (async function* () {
-      for await (const record of input.records) {
-        for (const advisory of advisories(record)) {
-          counted();
-          context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
-        }
-        yield record;
-      }
-    })(),
-  };
 }

@@ -11,7 +11,6 @@
  * them as warnings. A JSON number is accepted where text is expected and "true"/"false" where a
  * boolean is, as the platform's JSON reader converts them.
  */
-import { z } from 'zod';
 import { checkCnae, checkStateRegistration, isFederativeUnit } from './brazil-codes.js';
 import { normalizeCep } from './cep.js';
 import {
@@ -22,7 +21,17 @@ import {
   type CustomerUpdateBody,
   type FieldType,
 } from './customer-fields.js';
-import { checkDocument, documentKindOfType, documentLookupKey } from './documents.js';
+import {
+  booleanInput,
+  customerReasons as reasons,
+  isBlank,
+  isObject,
+  numberInput,
+  shownValue,
+  textInput,
+  textOf,
+} from './customer-values.js';
+import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
@@ -64,21 +73,16 @@ export function validateCustomerUpdate(record: unknown): RecordVerdict<CustomerU
 
 /** Validates one address input (customerRegistrationAddress or an addressList item) on its own. */
 export function validateAddress(address: unknown): RecordVerdict<AddressInput> {
-  const parsed = addressSchema.safeParse(readAddress(address));
-  if (parsed.success) return { ok: true, value: withoutUndefined(parsed.data) as AddressInput };
-  return {
-    ok: false,
-    problems: parsed.error.issues.map((issue) =>
-      problem(issue.path.map(String).join('.') || 'address', valueAt(address, issue.path), issue.message),
-    ),
-  };
+  const problems: FieldProblem[] = [];
+  const value = readAddress(address, '', true, problems);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: value as unknown as AddressInput };
 }
 
 /** The normalized document, for duplicate detection and resume; the document without punctuation when it is invalid. */
 export function customerKey(record: { document?: unknown }): string | undefined {
   const text = textOf(record.document);
   if (text === undefined) return undefined;
-  const check = checkDocument(text);
+  const check = checkedDocument(text);
   return check.ok ? check.normalized : documentLookupKey(text) || undefined;
 }
 
@@ -88,15 +92,18 @@ export function customerEmailKey(record: { username?: unknown }): string | undef
   return text === undefined ? undefined : text.trim().toLowerCase();
 }
 
+const emailLocalPart = /^[^\s@"(),:;<>[\]\\]+$/u;
+const emailDomain = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z0-9-]+)$/iu;
+
 /** A plausible e-mail address: a local part without spaces or stray dots, `@`, a domain with a top-level label of 2+ letters. */
 export function isPlausibleEmail(text: string): boolean {
   if (text.length > 254) return false;
   const at = text.lastIndexOf('@');
   if (at <= 0) return false;
   const local = text.slice(0, at);
-  const domain = text.slice(at + 1);
-  if (!/^[^\s@"(),:;<>[\]\\]+$/u.test(local) || local.split('.').includes('')) return false;
-  return /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:\p{L}{2,}|xn--[a-z0-9-]+)$/iu.test(domain);
+  // No empty part between dots (checked without splitting: this runs on every row).
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  return emailLocalPart.test(local) && emailDomain.test(text.slice(at + 1));
 }
 
 /**
@@ -138,164 +145,201 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
   return warnings;
 }
 
-// ---- zod schemas ----------------------------------------------------------------------------
+// ---- the rules --------------------------------------------------------------------------------
+//
+// Plain functions that follow the zod schema of customer-schema.ts, reason for reason and in its order: zod's
+// object machinery on each row of a 100,000-row file was most of the cost of validating it (issue 14).
+// test/unit/domain/customer-plain-rules.test.ts holds them to the schema.
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+type TextCheck = (text: string) => { ok: true } | { ok: false; reason: string };
+
+interface FieldRule {
+  key: string;
+  type: FieldType;
+  /** Missing is a problem ('required'); only text fields are required. */
+  required: boolean;
+  /** The field's own rule, on text that passed the type rule. */
+  check?: TextCheck;
 }
 
-const textInput = (value: unknown) =>
-  isBlank(value) ? undefined : typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-const booleanInput = (value: unknown) => {
-  if (isBlank(value)) return undefined;
-  const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-  return word === 'true' ? true : word === 'false' ? false : value;
+const documentTypeCheck: TextCheck = (text) =>
+  documentKindOfType(text) ? { ok: true } : { ok: false, reason: reasons.documentType };
+const emailCheck: TextCheck = (text) =>
+  isPlausibleEmail(text.trim()) ? { ok: true } : { ok: false, reason: reasons.email };
+
+function fieldRules(
+  types: Readonly<Record<string, FieldType>>,
+  special: Readonly<Record<string, Omit<FieldRule, 'key' | 'type'>>>,
+): FieldRule[] {
+  return Object.entries(types).map(([key, type]) => ({ key, type, required: false, ...special[key] }));
+}
+
+/** The top fields of each body in the schema's order (the order problems of one rank are listed in). */
+const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
+  create: fieldRules(topFieldTypes.create, {
+    documentType: { required: true, check: documentTypeCheck },
+    document: { required: true, check: checkedDocument },
+    username: { required: true, check: emailCheck },
+    phone: { required: true, check: normalizePhone },
+    password: { required: true },
+  }),
+  update: fieldRules(topFieldTypes.update, {
+    document: { required: true, check: checkedDocument },
+    phone: { required: false, check: normalizePhone },
+  }),
 };
-const numberInput = (value: unknown) => {
-  if (isBlank(value)) return undefined;
-  return typeof value === 'string' && /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(value)
-    ? Number(value)
-    : value;
-};
-const listInput = (value: unknown) =>
-  isBlank(value) ? undefined : Array.isArray(value) ? value.map(textInput) : value;
-const missingOr = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? 'required' : expected;
-
-/** How each field type's input is read before the rules see it; one plain pass, because zod's preprocess on ~30 fields a record was most of the cost of validating a large file. */
-const inputOf: Record<FieldType, (value: unknown) => unknown> = {
-  string: textInput,
-  boolean: booleanInput,
-  number: numberInput,
-  integer: numberInput,
-  list: listInput,
-};
-
-function readAddress(value: unknown): unknown {
-  if (isBlank(value)) return undefined;
-  if (!isObject(value)) return value;
-  const read: Record<string, unknown> = {};
-  for (const key in value) {
-    const type = Object.hasOwn(addressFieldTypes, key)
-      ? addressFieldTypes[key as keyof typeof addressFieldTypes]
-      : undefined;
-    read[key] = type ? inputOf[type](value[key]) : value[key];
-  }
-  return read;
-}
-
-/** The record with every known field read as its type: text trimmed to undefined when blank, "true" as true, "12" as 12. */
-function readRecord(record: unknown, mode: 'create' | 'update'): unknown {
-  if (!isObject(record)) return record;
-  const types = topFieldTypes[mode];
-  const read: Record<string, unknown> = {};
-  for (const key in record) {
-    const value = record[key];
-    if (key === 'customerRegistrationAddress') read[key] = readAddress(value);
-    else if (key === 'addressList' && mode === 'create')
-      read[key] = isBlank(value) ? undefined : Array.isArray(value) ? value.map(readAddress) : value;
-    else {
-      const type = Object.hasOwn(types, key) ? types[key] : undefined;
-      read[key] = type ? inputOf[type](value) : value;
-    }
-  }
-  return read;
-}
-
-const requiredText = z.string({ error: missingOr('expected text') });
-const optionalSchemas: Record<FieldType, z.ZodType> = {
-  string: z.string({ error: 'expected text' }).optional(),
-  boolean: z.boolean({ error: 'expected true or false' }).optional(),
-  number: z.number({ error: 'expected a number' }).optional(),
-  integer: z.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).optional(),
-  list: z.array(z.string({ error: 'expected a name' }), { error: 'expected a list of names' }).optional(),
-};
-
-function withReason<T>(schema: z.ZodType<T>, check: (value: T) => { ok: true } | { ok: false; reason: string }) {
-  return schema.superRefine((value, context) => {
-    if (value === undefined) return;
-    const result = check(value);
-    if (!result.ok) context.addIssue({ code: 'custom', message: result.reason });
-  });
-}
-
-const zipcodeSchema = withReason(requiredText, normalizeCep);
-const phoneCheck = (value: string) => normalizePhone(value);
-const documentCheck = (value: string) => checkDocument(value);
-
-const addressSchema = z.object(
-  {
-    ...Object.fromEntries(Object.entries(addressFieldTypes).map(([key, type]) => [key, optionalSchemas[type]])),
-    zipcode: zipcodeSchema,
-    number: requiredText,
-  },
-  { error: 'expected an address object' },
-);
-const optionalAddress = addressSchema.optional();
-
-function bodySchema(mode: 'create' | 'update') {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, type] of Object.entries(topFieldTypes[mode])) shape[key] = optionalSchemas[type];
-  shape.document = withReason(requiredText, documentCheck);
-  shape.customerRegistrationAddress = optionalAddress;
-  if (mode === 'create') {
-    shape.documentType = withReason(requiredText, (value) =>
-      documentKindOfType(value)
-        ? { ok: true }
-        : { ok: false, reason: 'use cpf or pf for an individual, cnpj or pj for a company' },
-    );
-    shape.username = withReason(requiredText, (value) =>
-      isPlausibleEmail(value.trim()) ? { ok: true } : { ok: false, reason: 'not a valid e-mail address' },
-    );
-    shape.phone = withReason(requiredText, phoneCheck);
-    shape.password = requiredText;
-    shape.addressList = z.array(addressSchema, { error: 'expected a list of addresses' }).optional();
-  } else {
-    shape.phone = withReason(optionalSchemas.string as z.ZodType<string | undefined>, (value) =>
-      value === undefined ? { ok: true } : phoneCheck(value),
-    );
-  }
-  return z.object(shape, { error: 'expected an object of customer fields' });
-}
-
-const schemas = { create: bodySchema('create'), update: bodySchema('update') };
-
-// ---- validation -----------------------------------------------------------------------------
+const addressRules = fieldRules(addressFieldTypes, {
+  zipcode: { required: true, check: normalizeCep },
+  number: { required: true },
+});
 
 function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<CustomerCreateBody | CustomerUpdateBody> {
-  const parsed = schemas[mode].safeParse(readRecord(record, mode));
+  if (!isObject(record))
+    return { ok: false, problems: [customerProblem('record', shownValue(record), reasons.record)] };
   const problems: FieldProblem[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.map(String).join('.') || 'record';
-      problems.push(problem(field, valueAt(record, issue.path), issue.message));
-    }
+  const body: Record<string, unknown> = {};
+  readFields(topRules[mode], record, '', body, problems);
+  const registration = readAddress(record.customerRegistrationAddress, 'customerRegistrationAddress', false, problems);
+  if (registration !== undefined) body.customerRegistrationAddress = registration;
+  if (mode === 'create') {
+    const list = record.addressList;
+    if (Array.isArray(list)) {
+      const items: unknown[] = [];
+      for (let index = 0; index < list.length; index++)
+        items.push(readAddress(list[index], `addressList.${index}`, true, problems));
+      body.addressList = items;
+    } else if (!isBlank(list)) problems.push(customerProblem('addressList', shownValue(list), reasons.addresses));
+    const mismatch = documentTypeMismatch(record);
+    if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
+    const combination = addressCombinationProblem(record);
+    if (combination) problems.push(customerProblem('address', '', combination));
   }
-  if (isObject(record)) {
-    if (mode === 'create') {
-      const mismatch = documentTypeMismatch(record);
-      if (mismatch) problems.push(problem('document', textOf(record.document) ?? '', mismatch));
-      const combination = addressCombinationProblem(record);
-      if (combination) problems.push(problem('address', '', combination));
-    }
-  }
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems, mode) };
-  return { ok: true, value: withoutUndefined(parsed.data) as CustomerCreateBody | CustomerUpdateBody };
+  if (problems.length > 0) return { ok: false, problems: sortCustomerProblems(problems, mode) };
+  return { ok: true, value: body as unknown as CustomerCreateBody | CustomerUpdateBody };
 }
 
-function problem(field: string, value: string, detail: string): FieldProblem {
-  // The customer's password is a secret like any other: never echoed in a message or report.
+/** An address read into its body, or undefined when absent or wrong (its problems added); `path` '' for a lone address. */
+function readAddress(
+  raw: unknown,
+  path: string,
+  required: boolean,
+  problems: FieldProblem[],
+): Record<string, unknown> | undefined {
+  if (!isObject(raw)) {
+    // A blank address is an absent one: fine for customerRegistrationAddress, not for an item of addressList.
+    if (required || !isBlank(raw)) problems.push(customerProblem(path || 'address', shownValue(raw), reasons.address));
+    return undefined;
+  }
+  const body: Record<string, unknown> = {};
+  readFields(addressRules, raw, path, body, problems);
+  return body;
+}
+
+/**
+ * Reads each field of `rules` from `raw` into `body` when present and right, else adds its problem; the paths of
+ * problems are built only then (`prefix` '' for the top of the record).
+ */
+function readFields(
+  rules: readonly FieldRule[],
+  raw: Record<string, unknown>,
+  prefix: string,
+  body: Record<string, unknown>,
+  problems: FieldProblem[],
+): void {
+  for (const rule of rules) {
+    const value = raw[rule.key];
+    // Most optional fields of a row are absent: nothing to read, nothing wrong.
+    if (value === undefined && !rule.required) continue;
+    const reason = readField(rule, value, prefix, body, problems);
+    if (reason !== undefined)
+      problems.push(customerProblem(prefix === '' ? rule.key : `${prefix}.${rule.key}`, shownValue(value), reason));
+  }
+}
+
+/** Reads one field into `body`; answers the reason it is wrong (a list adds the problems of its items itself). */
+function readField(
+  rule: FieldRule,
+  raw: unknown,
+  prefix: string,
+  body: Record<string, unknown>,
+  problems: FieldProblem[],
+): string | undefined {
+  switch (rule.type) {
+    case 'string': {
+      const text = textInput(raw);
+      if (text === undefined) return rule.required ? reasons.required : undefined;
+      if (typeof text !== 'string') return reasons.text;
+      if (rule.check !== undefined) {
+        const checked = rule.check(text);
+        if (!checked.ok) return checked.reason;
+      }
+      body[rule.key] = text;
+      return undefined;
+    }
+    case 'boolean': {
+      const value = booleanInput(raw);
+      if (typeof value === 'boolean') body[rule.key] = value;
+      else if (value !== undefined) return reasons.boolean;
+      return undefined;
+    }
+    case 'number':
+    case 'integer': {
+      const value = numberInput(raw);
+      if (value === undefined) return undefined;
+      const whole = rule.type === 'integer';
+      if (typeof value !== 'number' || !(whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
+        return whole ? reasons.wholeNumber : reasons.number;
+      body[rule.key] = value;
+      return undefined;
+    }
+    case 'list': {
+      if (isBlank(raw)) return undefined;
+      if (!Array.isArray(raw)) return reasons.names;
+      const names: string[] = [];
+      let good = true;
+      for (let index = 0; index < raw.length; index++) {
+        const name = textInput(raw[index]);
+        if (typeof name === 'string') names.push(name);
+        else {
+          good = false;
+          const path = prefix === '' ? rule.key : `${prefix}.${rule.key}`;
+          problems.push(customerProblem(`${path}.${index}`, shownValue(raw[index]), reasons.name));
+        }
+      }
+      if (good) body[rule.key] = names;
+      return undefined;
+    }
+  }
+}
+
+let lastDocumentText: string | undefined;
+let lastDocumentCheck: DocumentCheck | undefined;
+
+/**
+ * checkDocument, remembering the last answer: a row's document is checked by its rule, again for the documentType
+ * match, and again for its duplicate key (customerKey), the same text each time.
+ */
+function checkedDocument(text: string): DocumentCheck {
+  if (text !== lastDocumentText || lastDocumentCheck === undefined) {
+    lastDocumentCheck = checkDocument(text);
+    lastDocumentText = text;
+  }
+  return lastDocumentCheck;
+}
+
+/** A problem of a customer field; the customer's password is a secret like any other, never echoed. */
+export function customerProblem(field: string, value: string, detail: string): FieldProblem {
   const shown = platformFieldOf(field) === 'password' && value !== '' ? '***' : value;
   return { field, value: shown, message: validationMessage(field, shown, detail) };
 }
 
 /** A valid document of the other kind than documentType says, or undefined. */
-function documentTypeMismatch(record: Record<string, unknown>): string | undefined {
+export function documentTypeMismatch(record: Record<string, unknown>): string | undefined {
   const documentType = textOf(record.documentType);
   const document = textOf(record.document);
   if (documentType === undefined || document === undefined) return undefined;
   const wanted = documentKindOfType(documentType);
-  const check = checkDocument(document);
+  const check = checkedDocument(document);
   if (!wanted || !check.ok || check.kind === wanted) return undefined;
   return `documentType ${documentType} needs a ${wanted.toUpperCase()}, and this is a ${check.kind.toUpperCase()}`;
 }
@@ -322,7 +366,7 @@ const problemOrder = new Map<string, number>(
 );
 
 /** Platform-named fields first, in the platform's order (addresses with `address`), then the others in body order. */
-function sortProblems(problems: FieldProblem[], mode: 'create' | 'update'): FieldProblem[] {
+export function sortCustomerProblems(problems: FieldProblem[], mode: 'create' | 'update'): FieldProblem[] {
   const bodyOrder = Object.keys(topFieldTypes[mode]);
   const rank = (field: string) => {
     const top = platformFieldOf(field);
@@ -332,39 +376,4 @@ function sortProblems(problems: FieldProblem[], mode: 'create' | 'update'): Fiel
     .map((item, index) => ({ item, index, rank: rank(item.field) }))
     .toSorted((a, b) => a.rank - b.rank || a.index - b.index)
     .map(({ item }) => item);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Text of a string or number field, trimmed; undefined when missing or blank. */
-function textOf(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  return value.trim();
-}
-
-/** The value at a path as the message shows it: text as is, missing as empty, objects as JSON (cut at 80 characters). */
-function valueAt(record: unknown, path: readonly PropertyKey[]): string {
-  let value: unknown = record;
-  for (const key of path)
-    value = isObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const json = JSON.stringify(value);
-  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
-}
-
-/** The parsed body without the keys zod left undefined (absent or blank fields). */
-function withoutUndefined(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(withoutUndefined);
-  const result: Record<string, unknown> = {};
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) result[key] = typeof item === 'object' ? withoutUndefined(item) : item;
-  }
-  return result;
 }

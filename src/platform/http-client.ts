@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { Pool, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { InterruptedError, UnavailableError } from '../errors.js';
+import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../errors.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
 
@@ -67,8 +67,7 @@ export interface HttpStats {
 /** 429s a paced request waits out before they count as failures (each wait is the platform's Retry-After). */
 const maxPacedThrottles = 50;
 
-/** A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). */
-export class AmbiguousRequestError extends UnavailableError {}
+export { AmbiguousRequestError };
 
 /** The single HTTP client of b2bctl: keep-alive pool, per-request timeout, retries with back-off. */
 export class HttpClient {

@@ -3,7 +3,7 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { ExitCode, PlatformError } from '../../errors.js';
+import { AmbiguousRequestError, ExitCode, PlatformError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
   createCustomer,
@@ -12,7 +12,6 @@ import {
   registeredCustomer,
   updateCustomer,
 } from '../../platform/customers.js';
-import { AmbiguousRequestError } from '../../platform/http-client.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {

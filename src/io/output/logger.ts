@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { type BatchedWriter, batchedWriter } from './batched-writer.js';
 
 /**
  * How stderr lines are written: `text` for people (an ISO-8601 time first when stderr is not a terminal), `plain`
@@ -21,6 +22,11 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
   /** Only with --verbose. */
   debug(message: string, fields?: LogFields): void;
+  /**
+   * Runs `work` with the lines it logs written in batches (a line per problem of a large file), each at most one
+   * turn of the event loop late; all of them are written when it ends, however it ends.
+   */
+  batched<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface LoggerOptions {
@@ -40,24 +46,43 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
  * (time, level, message, fields) for log shippers. A message of several lines keeps the time on each of them.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  let batch: BatchedWriter | undefined;
+  const put = (text: string) => {
+    if (batch) void batch.write(text);
+    else options.stderr.write(text);
+  };
+  // A problem line per record of a large file: the time is formatted once per millisecond, not once per line.
+  let formattedAt = Number.NaN;
+  let formattedTime = '';
+  const timeNow = () => {
+    const now = options.clock.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formattedTime = new Date(now).toISOString();
+    }
+    return formattedTime;
+  };
   const write = (level: Level, message: string, fields: LogFields | undefined) => {
-    const time = new Date(options.clock.now()).toISOString();
     if (options.format === 'json') {
+      const time = timeNow();
       // The level says what the prefix said; the message keeps the words.
       const words = message.replace(/^(?:error|warning): /, '');
       const line = { time, level, message: words, ...(fields && Object.keys(fields).length > 0 ? { fields } : {}) };
-      options.stderr.write(`${JSON.stringify(line)}\n`);
+      put(`${JSON.stringify(line)}\n`);
       return;
     }
     if (options.isStderrTTY || options.format === 'plain') {
-      options.stderr.write(`${message}\n`);
+      put(`${message}\n`);
       return;
     }
-    options.stderr.write(
-      `${message
-        .split('\n')
-        .map((line) => `${time} ${line}`)
-        .join('\n')}\n`,
+    const time = timeNow();
+    put(
+      message.includes('\n')
+        ? `${message
+            .split('\n')
+            .map((line) => `${time} ${line}`)
+            .join('\n')}\n`
+        : `${time} ${message}\n`,
     );
   };
   return {
@@ -69,6 +94,18 @@ export function createLogger(options: LoggerOptions): Logger {
     error: (message, fields) => write('error', message, fields),
     debug: (message, fields) => {
       if (options.verbose) write('debug', message, fields);
+    },
+    async batched(work) {
+      if (batch) return work();
+      batch = batchedWriter(options.stderr);
+      try {
+        return await work();
+      } finally {
+        const written = batch;
+        batch = undefined;
+        // Written now; never waiting for stderr to drain, as a single line never does.
+        written.flush().catch(() => {});
+      }
     },
   };
 }

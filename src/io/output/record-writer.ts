@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { OutputFormat } from '../../context.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
+import { batchedWriter } from './batched-writer.js';
 import { renderTable, type TableColumn } from './table.js';
 
 /** What a listing needs to be written in every output format. */
@@ -25,12 +26,38 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
+  options: { color: boolean; maxWidth?: number; batched?: boolean },
+): RecordWriter<T> {
+  if (options.batched) {
+    // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.
+    const batch = batchedWriter(stream);
+    const writer = recordWriter(format, (text) => batch.write(text), layout, options);
+    return {
+      write: (record) => writer.write(record),
+      async end() {
+        const count = await writer.end();
+        await batch.flush();
+        return count;
+      },
+    };
+  }
+  return recordWriter(
+    format,
+    async (text) => {
+      if (!stream.write(text)) await once(stream, 'drain');
+    },
+    layout,
+    options,
+  );
+}
+
+function recordWriter<T>(
+  format: OutputFormat,
+  put: (text: string) => Promise<void> | undefined,
+  layout: RecordLayout<T>,
   options: { color: boolean; maxWidth?: number },
 ): RecordWriter<T> {
   let count = 0;
-  const put = async (text: string) => {
-    if (!stream.write(text)) await once(stream, 'drain');
-  };
   switch (format) {
     case 'json':
       return {
