@@ -1,19 +1,32 @@
 // Start-up cost of b2bctl against bare Node, measured in one run so the ratio survives a noisy machine.
-// Usage: npm run bench:startup [-- RUNS]   (default 30 runs of each command, interleaved, after 3 warm-ups)
+// Usage: npm run bench:startup [-- RUNS] [--against OTHER/bin/b2bctl.js]
+//   RUNS     runs of each command, interleaved, after 3 warm-ups (default 30)
+//   --against another build's launcher (a checkout of main, built), measured in the same run: before and after
 // The machine is noisy: the median decides, and the fastest run is shown beside it as a floor.
+// Targets (issue 14): --version <= 1.1x, a command's --help <= 1.2x of `node -e 0`.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
 
 exitWithUsageOnHelp(import.meta.url);
 
-const runs = Number(process.argv[2] ?? 30);
+const argv = process.argv.slice(2);
+const againstAt = argv.indexOf('--against');
+const against = againstAt < 0 ? undefined : resolve(argv.splice(againstAt, 2)[1] ?? '');
+const runs = Number(argv[0] ?? 30);
 const cli = join(import.meta.dirname, '..', 'bin', 'b2bctl.js');
-const target = 1.3;
+const launchers = against
+  ? [
+      { label: 'b2bctl', path: cli },
+      { label: 'before:', path: against },
+    ]
+  : [{ label: 'b2bctl', path: cli }];
 const commands = [
   { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
-  { name: 'b2bctl --version', args: [cli, '--version'] },
-  { name: 'b2bctl sellers list --help', args: [cli, 'sellers', 'list', '--help'] },
+  ...launchers.flatMap(({ label, path }) => [
+    { name: `${label} --version`, args: [path, '--version'], target: 1.1 },
+    { name: `${label} sellers list --help`, args: [path, 'sellers', 'list', '--help'], target: 1.2 },
+  ]),
 ];
 
 function timeOnce(args) {
@@ -41,10 +54,19 @@ commands.forEach((command, index) => {
   const value = median(samples[index]);
   const ratio = value / baseline;
   const fastest = Math.min(...samples[index]) / Math.min(...samples[0]);
-  const verdict = index === 0 ? 'baseline' : ratio <= target ? `ok (target <= ${target}x)` : `MISSES target ${target}x`;
-  if (index > 0 && ratio > target) missed = true;
+  const { target } = command;
+  const before = command.args[0] === against;
+  const verdict =
+    target === undefined
+      ? 'baseline'
+      : before
+        ? `(the other build; target <= ${target}x)`
+        : ratio <= target
+          ? `ok (target <= ${target}x)`
+          : `MISSES target ${target}x`;
+  if (target !== undefined && !before && ratio > target) missed = true;
   console.log(
-    `${command.name.padEnd(30)} ${value.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x (fastest runs: ${fastest.toFixed(2)}x)  ${verdict}`,
+    `${command.name.padEnd(34)} ${value.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x (fastest runs: ${fastest.toFixed(2)}x)  ${verdict}`,
   );
 });
 process.exitCode = missed ? 1 : 0;

@@ -11,5 +11,8 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // Node reads the source maps only on its own way of compiling: with them on, no code cache.
+  else if (!process.sourceMapsEnabled)
+    require('./code-cache.js').useCodeCache(require('node:path').join(__dirname, '..', 'dist'));
   require('../dist/cli.js');
 }

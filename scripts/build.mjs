@@ -9,7 +9,9 @@
 // `b2bctl sellers list --help` cost above bare `node -e 0`. dist/package.json says "commonjs" so the files keep
 // their .js names, and the source maps of pass 1 are carried through pass 2 (--verbose stacks point into src/).
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -56,6 +58,9 @@ try {
     plugins: [lazyChildProcessForCommander],
     metafile: true,
   });
+  // Pass 1's files are ES modules esbuild wrote, not Node's: without this, esbuild would read them as Node reads a
+  // "type": "module" package and give `import()` of a chunk the chunk's whole exports as its default.
+  writeFileSync(new URL(`../${modules}/package.json`, import.meta.url), '{ "type": "commonjs" }\n');
   await build({
     ...minified,
     entryPoints: Object.keys(split.metafile.outputs).filter((file) => file.endsWith('.js')),
@@ -73,9 +78,31 @@ try {
     },
   });
   writeFileSync(new URL('package.json', `${next.href}/`), '{ "type": "commonjs" }\n');
+  writeCodeCache(fileURLToPath(next));
 } finally {
   rmSync(new URL(`../${modules}`, import.meta.url), { recursive: true, force: true });
 }
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });
+
+/**
+ * Writes the code cache of the files start-up loads (bin/code-cache.js): runs the new bundle on a few help command
+ * lines, each writing the cache of every file it loaded, with the functions it ran. The last run to load a file
+ * writes its cache, so the run for the most common path (a command's help: the entry, commander) comes last.
+ * A run that fails fails the build: the bundle cannot start.
+ */
+function writeCodeCache(folder) {
+  const runs = [
+    ['--help'],
+    ['customer', 'create', '--help'],
+    ['stock', 'push', '--help'],
+    ['sellers', 'list', '--help'],
+  ];
+  const codeCache = fileURLToPath(new URL('../bin/code-cache.js', import.meta.url));
+  const run = `require(${JSON.stringify(codeCache)}).useCodeCache(${JSON.stringify(folder)}, { write: true });
+process.argv.splice(1, 0, 'b2bctl');
+require(${JSON.stringify(`${folder}/cli.js`)});`;
+  for (const words of runs)
+    execFileSync(process.execPath, ['-e', run, '--', ...words], { stdio: ['ignore', 'ignore', 'inherit'] });
+}

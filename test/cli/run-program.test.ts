@@ -3,12 +3,11 @@
  * for the binary and for runCommandLine alike: --log-format is read once, by commander, and what is written before
  * a command's context exists (usage errors, a flag combination a group refuses) follows it as the verb's lines do.
  */
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ContextFactory, runProgram } from '../../src/cli/run-program.js';
 import { type Context, createContext, type GlobalOptions, type IOStreams } from '../../src/context.js';
-import { removeTemporaryFolders, temporaryFolder } from '../support/temporary.js';
+import { removeTemporaryFolders } from '../support/temporary.js';
+import { testContext } from '../support/test-context.js';
 
 afterAll(() => removeTemporaryFolders());
 
@@ -20,36 +19,23 @@ interface Ran {
   contexts: GlobalOptions[];
 }
 
-/** `b2bctl WORDS` through runProgram on memory streams (none a terminal), with a real context unless `contextFor`. */
+/** `b2bctl WORDS` through runProgram on a test context's memory streams (none a terminal), with a real context unless `contextFor`. */
 async function run(
   words: string[],
   env: Record<string, string> = {},
   contextFor?: (io: IOStreams) => ContextFactory,
 ): Promise<Ran> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const io: IOStreams = {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    isStdoutTTY: false,
-    isStderrTTY: false,
-    isStdinTTY: false,
-  };
-  const fullEnv = { B2BCTL_CONFIG_DIR: join(temporaryFolder(), 'config'), ...env };
-  const contexts: GlobalOptions[] = [];
-  const real: ContextFactory = (globals) => createContext({ io, env: fullEnv, globals });
+  const test = testContext({ env });
+  const { io } = test.context;
+  const real: ContextFactory = (globals) => createContext({ io, env: test.env, globals });
   const factory = contextFor?.(io) ?? real;
-  const code = await runProgram(['node', 'b2bctl', ...words], io, fullEnv, (globals): Context | Promise<Context> => {
+  const contexts: GlobalOptions[] = [];
+  const code = await runProgram(['node', 'b2bctl', ...words], io, test.env, (globals): Context | Promise<Context> => {
     contexts.push(globals);
     return factory(globals);
   });
   await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out, stderr: err, contexts };
+  return { code, stdout: test.stdout(), stderr: test.stderr(), contexts };
 }
 
 const jsonLines = (text: string): { level: string; message: string }[] =>
