@@ -155,6 +155,6 @@ function rowOf(
   if (entry.element !== undefined) {
     row.column = entry.column;
     row.element = entry.element;
-  }
+  } else if (entry.row !== undefined) row.row = entry.row;
   return row;
 }

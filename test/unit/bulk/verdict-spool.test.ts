@@ -18,6 +18,7 @@ async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
       const plain: JudgedRecord<T> = { line: record.line, key: record.key, original: record.original };
       if (record.column !== undefined) plain.column = record.column;
       if (record.element !== undefined) plain.element = record.element;
+      if (record.row !== undefined) plain.row = record.row;
       if (record.message === undefined) plain.value = record.value;
       else plain.message = record.message;
       records.push(plain);
