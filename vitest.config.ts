@@ -1,9 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects, one per test layer, picked up by folder (a new test file needs no entry here):
+ *
+ * - unit: pure rules and single modules; worker threads (cheaper to start than processes) with no per-file
+ *   isolation, so src/ is loaded once per worker instead of once per file. Nothing in these tests changes the
+ *   working folder, the environment or a module's state for the next file (fake timers are put back after each).
+ * - commands: commands run in process. Child processes, because runCommandLine changes the working folder
+ *   (process.chdir, not allowed in a worker thread); no per-file isolation either, for the same saving.
+ * - e2e: the built binary, spawned. Each file in its own fresh process, as before: these files start servers
+ *   and child processes and catch signals, and a leftover from one must never show up in another.
+ *
+ * `npm test` runs them together on two workers; the slowest files start first (vitest orders by the
+ * durations of the last run), so the one-million-row push does not end the run alone.
+ */
 export default defineConfig({
   define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test') },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end tests spawn processes and servers; two cores run two files at a time well.
@@ -11,5 +24,21 @@ export default defineConfig({
     // The JSON report gives .ci/run the "N passed, N failed" line CI reads.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'commands', include: ['test/commands/**/*.test.ts'], pool: 'forks', isolate: false },
+      },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks' } },
+    ],
   },
 });
