@@ -8,8 +8,9 @@ import { defineConfig } from 'vitest/config';
  *   working folder, the environment or a module's state for the next file (fake timers are put back after each).
  * - commands: commands run in process. Child processes, because runCommandLine changes the working folder
  *   (process.chdir, not allowed in a worker thread); no per-file isolation either, for the same saving.
- * - e2e: the built binary, spawned. Each file in its own fresh process, as before: these files start servers
- *   and child processes and catch signals, and a leftover from one must never show up in another.
+ * - e2e: the built binary, spawned, in child processes without per-file isolation too: the binary runs in a
+ *   process of its own anyway, and what a file leaves in its worker (a closed sandbox, its temporary folders
+ *   removed in afterAll) is nothing the next file can see. Saves the sandbox's and support's import per file.
  *
  * `npm test` runs them together on two workers; the slowest files start first (vitest orders by the
  * durations of the last run), so the one-million-row push does not end the run alone.
@@ -38,7 +39,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'commands', include: ['test/commands/**/*.test.ts'], pool: 'forks', isolate: false },
       },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks' } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false } },
     ],
   },
 });
