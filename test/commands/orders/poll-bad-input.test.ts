@@ -1,7 +1,7 @@
 /**
  * `orders poll` refusing bad input before anything is sent (exit 2): whole command lines in process (the real
  * program, argv to exit code, as runCommandLine runs them). Moved from test/e2e/orders/poll.test.ts with their
- * assertions unchanged; that the binary exits with the code a command decides is test/e2e/global's subject.
+ * assertions unchanged; that the binary itself exits 2 on a usage error is checked in test/e2e/safety/hints.test.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
