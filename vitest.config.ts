@@ -1,4 +1,22 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/** The layers in the order they start: the long e2e files first, the many short files last to fill the gaps. */
+const layers = ['e2e', 'commands', 'unit'];
+const layerRank = (file: TestSpecification) => layers.indexOf(file.project.name);
+
+/**
+ * vitest keeps a project's files together and orders the projects by name (commands, e2e, unit), so the longest
+ * e2e files (the 1M-row push) waited for every commands file. Here e2e starts; within a project vitest's order
+ * stays (the last run's slowest first, or the largest file when it has no record). The base sort is called
+ * through the prototype because a lint rule reads `super.sort(…)` as an array's in-place sort.
+ */
+class SlowestLayerFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const byVitest = await BaseSequencer.prototype.sort.call(this, files);
+    return byVitest.toSorted((a, b) => layerRank(a) - layerRank(b));
+  }
+}
 
 /**
  * Three projects, one per test layer, picked up by folder (a new test file needs no entry here):
@@ -12,8 +30,8 @@ import { defineConfig } from 'vitest/config';
  *   process of its own anyway, and what a file leaves in its worker (a closed sandbox, its temporary folders
  *   removed in afterAll) is nothing the next file can see. Saves the sandbox's and support's import per file.
  *
- * `npm test` runs them together on two workers; the slowest files start first (vitest orders by the
- * durations of the last run), so the one-million-row push does not end the run alone.
+ * `npm test` runs them together on two workers: e2e first, then commands, then unit (SlowestLayerFirst), the
+ * slowest files of each first, so the one-million-row push does not end the run alone.
  */
 export default defineConfig({
   define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test') },
@@ -25,6 +43,7 @@ export default defineConfig({
     // The JSON report gives .ci/run the "N passed, N failed" line CI reads.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
+    sequence: { sequencer: SlowestLayerFirst },
     projects: [
       {
         extends: true,
