@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { login as loginInProcess } from './command-line.js';
 import {
   clearSandboxCustomers,
   fetchToken,
   logInProcess,
   repoRoot,
   resetCounts,
-  sandboxPassword,
-  sandboxUser,
   seedDirectory,
   startTestSandbox,
 } from './sandbox.js';
@@ -115,22 +114,12 @@ export function collect(child: ChildProcess): Promise<RunResult> {
 export const tokenFlagWarning =
   'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.\n';
 
-/** Logs in with --username and --password-stdin; fails the test when the login does not succeed. */
-export async function login(
-  sandbox: RunningSandbox,
-  configDir: string,
-  extraArgs: readonly string[] = [],
-): Promise<RunResult> {
-  const result = await runCli(
-    ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin', ...extraArgs],
-    {
-      configDir,
-      stdin: `${sandboxPassword}\n`,
-    },
-  );
-  if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
-  return result;
-}
+/**
+ * Logs in with --username and --password-stdin, as a test's set-up: the command line runs in process (the
+ * profile the binary's login writes, without a spawn); the binary's own login is test/e2e/auth's subject. Fails
+ * the test when the login does not succeed.
+ */
+export const login = loginInProcess;
 
 export interface ConfigFileContents {
   profiles: Record<string, Record<string, string>>;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { asJson, cachedToken, freshConfigDir, readConfig, sleep } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
+import { asJson, cachedToken, freshConfigDir, readConfig } from '../../support/cli.js';
+import { type CommandLineOptions, login, runCommandLine } from '../../support/command-line.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import {
   fetchToken,
   listingRoute,
@@ -21,16 +22,33 @@ const tokenRefused =
 const notLoggedIn =
   /^error: Not logged in for profile "default": its token expired at \S+\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.\n$/;
 
-/** Tokens of the short-lived sandbox last 2 s; waiting 2.5 s outlives one on both sides. */
+/**
+ * Tokens of the short-lived sandbox last 2 s. The sandbox and every command run against it read one fake clock,
+ * so moving it 2.5 s on outlives a token on both sides at once, without the test waiting.
+ */
 const shortTtlSeconds = 2;
-const outliveShortToken = () => sleep(2500);
+const clock = new FakeClock(Date.now());
+const outliveShortToken = () => clock.advance(2500);
 
 let shortLived: RunningSandbox;
 let sandbox: RunningSandbox;
 
+/** `b2bctl ARGS` in process on the short-lived sandbox's clock. */
+const runShortLived = (args: readonly string[], options: CommandLineOptions) =>
+  runCommandLine(args, { clock, ...options });
+
+/** `b2bctl login --username … --password-stdin` on the short-lived sandbox, on its clock; throws when it fails. */
+async function loginShortLived(configDir: string): Promise<void> {
+  const result = await runShortLived(
+    ['login', '--base-url', shortLived.url, '--username', sandboxUser, '--password-stdin'],
+    { configDir, stdin: `${sandboxPassword}\n` },
+  );
+  if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
+}
+
 beforeAll(async () => {
   [shortLived, sandbox] = await Promise.all([
-    startTestSandbox({ tokenTtlSeconds: shortTtlSeconds }),
+    startTestSandbox({ tokenTtlSeconds: shortTtlSeconds }, clock),
     startTestSandbox(),
   ]);
 });
@@ -45,7 +63,7 @@ beforeEach(async () => {
 describe('renewal of an expired token (--token-ttl)', () => {
   it('stores the expiry the token route announced', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
+    await loginShortLived(configDir);
     const profile = readConfig(configDir).profiles.default ?? {};
     expect(Date.parse(profile.tokenExpiresAt ?? '') - Date.parse(profile.tokenObtainedAt ?? '')).toBe(
       shortTtlSeconds * 1000,
@@ -54,12 +72,12 @@ describe('renewal of an expired token (--token-ttl)', () => {
 
   it('logs in again before the call when B2BCTL_PASSWORD is set, with the username from the profile', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
+    await loginShortLived(configDir);
     const oldToken = cachedToken(configDir);
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCommandLine(['sellers', 'list', '--limit', '3'], {
+    const result = await runShortLived(['sellers', 'list', '--limit', '3'], {
       configDir,
       env: { B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -70,19 +88,19 @@ describe('renewal of an expired token (--token-ttl)', () => {
     expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1, [listingRoute]: 1 });
     const newToken = cachedToken(configDir);
     expect(newToken).not.toBe(oldToken);
-    expect(shortLived.state.checkToken(newToken, Date.now())).toBe('valid');
+    expect(shortLived.state.checkToken(newToken, clock.now())).toBe('valid');
     expect(JSON.stringify(readConfig(configDir))).not.toContain(sandboxPassword);
   });
 
   it('takes the username from B2BCTL_USERNAME when the profile has none', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
-    expect((await runCommandLine(['config', 'set', 'username', ''], { configDir })).code).toBe(0);
+    await loginShortLived(configDir);
+    expect((await runShortLived(['config', 'set', 'username', ''], { configDir })).code).toBe(0);
     expect(readConfig(configDir).profiles.default?.username).toBeUndefined();
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCommandLine(['sellers', 'list', '--limit', '1'], {
+    const result = await runShortLived(['sellers', 'list', '--limit', '1'], {
       configDir,
       env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
     });
@@ -93,11 +111,11 @@ describe('renewal of an expired token (--token-ttl)', () => {
 
   it('without credentials exits 77 with the Not logged in message, and sends nothing', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
+    await loginShortLived(configDir);
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCommandLine(['sellers', 'list'], { configDir });
+    const result = await runShortLived(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(notLoggedIn);
@@ -106,11 +124,11 @@ describe('renewal of an expired token (--token-ttl)', () => {
 
   it('with a username but no password still exits 77 and sends nothing', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
+    await loginShortLived(configDir);
     await outliveShortToken();
     await resetCounts(shortLived);
 
-    const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
+    const result = await runShortLived(['sellers', 'list'], { configDir, env: { B2BCTL_USERNAME: sandboxUser } });
     expect(result.code).toBe(77);
     expect(result.stderr).toMatch(notLoggedIn);
     expect(await requestCounts(shortLived)).toEqual({});
@@ -118,11 +136,11 @@ describe('renewal of an expired token (--token-ttl)', () => {
 
   it('whoami reports the expired token, then exits 77 without credentials', async () => {
     const configDir = freshConfigDir();
-    await login(shortLived, configDir);
+    await loginShortLived(configDir);
     const profile = readConfig(configDir).profiles.default ?? {};
     await outliveShortToken();
 
-    const result = await runCommandLine(['whoami'], { configDir });
+    const result = await runShortLived(['whoami'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe(
       asJson({

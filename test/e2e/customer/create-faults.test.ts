@@ -6,7 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
 import { createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
 import {
@@ -23,6 +24,7 @@ import {
   credentialsEnv,
   requestCounts,
   resetCounts,
+  seedDirectory,
   startTestSandbox,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -127,13 +129,20 @@ describe('interrupted runs', () => {
   const records = 4_000;
   let csv: string;
 
+  // The sandbox reads its options on every request, so a test can make it fast again once the interruption is done.
+  const options: SandboxOptions = { ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory };
+  /** 20 ms per answer keeps a 4,000-customer run going for seconds, long enough to interrupt it halfway. */
+  const slowAnswers = 20;
+  /** The resumed run's subject is what it sends, not how long the platform takes to answer. */
+  const answerPromptly = () => (options.latencyMs = 0);
+
   beforeAll(async () => {
-    // 20 ms per answer keeps a 4,000-customer run going for seconds, long enough to interrupt it halfway.
-    sandbox = await startTestSandbox({ latencyMs: 20 });
+    sandbox = await startSandbox(options);
     sandboxes.push(sandbox);
     csv = generateCustomers(records, 'csv', 20_001).toString('utf8');
   });
   beforeEach(async () => {
+    options.latencyMs = slowAnswers;
     await clearSandboxCustomers(sandbox);
     await resetCounts(sandbox);
   });
@@ -164,6 +173,7 @@ describe('interrupted runs', () => {
       const lostAnswers = storedAfterKill - reportedBefore.length;
       expect(lostAnswers).toBeGreaterThanOrEqual(0);
 
+      answerPromptly();
       await resetCounts(sandbox);
       const resumed = await runCli(['customer', 'create', 'customers.csv', '--concurrency', '16', '--resume', report], {
         configDir,
@@ -283,6 +293,7 @@ describe('interrupted runs', () => {
       expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
       expect(await settledCustomerCount(sandbox)).toBe(rowsBefore.length);
 
+      answerPromptly();
       const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report, '--concurrency', '16'], {
         configDir,
         cwd: folder,

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, login, runCli, sleep, spawnCli } from '../../support/cli.js';
-import { credentialsEnv, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { systemClock } from '../../../src/clock.js';
+import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { credentialsEnv, logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-const listing = 'GET /v1/orders';
 let sandbox: RunningSandbox;
 let configDir: string;
 
@@ -16,10 +17,10 @@ afterEach(async () => sandbox?.close());
 
 async function setUp(overrides: Parameters<typeof startTestSandbox>[0] = {}): Promise<void> {
   sandbox = await startTestSandbox(overrides);
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
+  // Logged in and configured by the commands run in process: the profile the binary writes, two spawns fewer.
+  configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
   // No lag: a run's upper bound is its start, so back-to-back runs in a test see the changes between them.
-  await runCli(['config', 'set', 'orders.lag', '0'], { configDir });
+  expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
 }
 
 const poll = (args: string[] = [], env: Record<string, string> = {}) =>
@@ -46,41 +47,7 @@ function expectNoDuplicates(keys: string[]): void {
   expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
 }
 
-describe('orders poll: bad input stops before anything is sent (exit 2)', () => {
-  beforeEach(() => setUp());
-
-  it.each([
-    [['--since', '2099-01-01T00:00:00Z'], /--since 2099-01-01T00:00:00.000Z is in the future/],
-    [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date-time/],
-    [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
-    [[], /the first run of this profile needs --since/],
-    [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
-  ])('%j', async (args, message) => {
-    await resetCounts(sandbox);
-    const result = await poll(args);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stdout).toBe('');
-    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
-  });
-
-  it('refuses a corrupt cursor and a cursor of another profile, naming the file', async () => {
-    const folder = freshWorkDir();
-    const corrupt = join(folder, 'corrupt.json');
-    writeFileSync(corrupt, '{"profile": "default", "cursor": ');
-    const foreign = join(folder, 'foreign.json');
-    writeFileSync(foreign, JSON.stringify({ profile: 'prod', cursor: '2026-01-01T00:00:00Z', emitted: [] }));
-    await resetCounts(sandbox);
-    const first = await poll(['--cursor', corrupt]);
-    expect(first.code).toBe(2);
-    expect(first.stderr).toContain(`The orders cursor ${corrupt} is not a cursor file`);
-    const second = await poll(['--cursor', foreign, '--since', '1d']);
-    expect(second.code).toBe(2);
-    expect(second.stderr).toContain(`The orders cursor ${foreign} belongs to profile "prod", not "default"`);
-    expect(first.stdout + second.stdout).toBe('');
-    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
-  });
-});
+// Bad input (exit 2, nothing sent) is checked in process: test/commands/orders/poll-bad-input.test.ts.
 
 describe('orders poll against a changing platform', () => {
   it('emits every version once across runs while every listing request churns orders', async () => {

@@ -61,7 +61,9 @@ async function loginAndListAll(
 /** Pages of 5 over 64 reps: 13 pages with records, then the empty page. */
 const pagesOfFive = Math.ceil(64 / 5) + 1;
 
-describe('retries through the CLI', () => {
+// Concurrent: each test has its own sandbox and config folder, so the rate-limited one's waits for Retry-After
+// (seconds of an idle worker) overlap the others.
+describe.concurrent('retries through the CLI', () => {
   let failing: RunningSandbox;
   let limited: RunningSandbox;
   beforeAll(async () => {

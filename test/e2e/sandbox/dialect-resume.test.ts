@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { generateCustomers, storedCustomers } from '../../support/customers.js';
 import { readReport, runFiles } from '../../support/run-files.js';
 import { clearSandboxCustomers, sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
@@ -38,13 +39,15 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
               ['config', 'set', 'paths.token', dialect.tokenPath],
               ['config', 'set', 'auth.style', 'form'],
             ];
+      // Set up by the commands run in process (the profile the binary writes): the spawns are for the kill.
       for (const args of setup) {
-        const result = await run(args);
+        const result = await runCommandLine(args, { configDir });
         if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
       }
-      const login = await run(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-        stdin: `${sandboxPassword}\n`,
-      });
+      const login = await runCommandLine(
+        ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+        { configDir, stdin: `${sandboxPassword}\n` },
+      );
       if (login.code !== 0) throw new Error(`login against the ${name} dialect failed: ${login.stderr}`);
     });
     afterAll(async () => sandbox.close());

@@ -9,9 +9,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
 import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { cachedToken, freshConfigDir, freshWorkDir, login, runCli, sleep } from '../../support/cli.js';
+import { systemClock } from '../../../src/clock.js';
+import { cachedToken, freshConfigDir, freshWorkDir, readConfig, runCli } from '../../support/cli.js';
 import { filesStartingWith, maskClock } from '../../support/run-files.js';
 import {
+  logInProcess,
   requestCounts,
   resetCounts,
   sandboxPassword,
@@ -38,13 +40,18 @@ it('a cron run with an expired cached token pushes 1,000,000 rows through the qu
   const configDir = freshConfigDir();
   const dir = freshWorkDir();
 
-  await login(sandbox, configDir);
+  // Logged in an hour ago, by the platform's clock and by b2bctl's: the 2-second token expired long before the
+  // run, on both sides, without the test waiting it out. Logged in by the login command in process: the
+  // profile the binary's login writes, one spawn fewer.
+  const anHourAgo = -3_600_000;
+  sandbox.state.clock.shiftBy(anHourAgo);
+  await logInProcess(sandbox, { configDir, clock: { ...systemClock, now: () => systemClock.now() + anHourAgo } });
+  sandbox.state.clock.shiftBy(0);
   const expiredToken = cachedToken(configDir);
-  writeGeneratedStock(join(dir, 'big.csv'), rows);
-  // Outlive the 2-second token (the generator above took part of that), then let new tokens last
-  // the platform's 12 hours: renewal in the middle of a run is token-renewal.test.ts's subject.
-  await sleep(2500);
+  expect(Date.parse(readConfig(configDir).profiles.default?.tokenExpiresAt ?? '')).toBeLessThan(Date.now());
+  // New tokens last the platform's 12 hours: renewal in the middle of a run is token-renewal.test.ts's subject.
   options.tokenTtlSeconds = sandboxDefaults.tokenTtlSeconds;
+  writeGeneratedStock(join(dir, 'big.csv'), rows);
   await resetCounts(sandbox);
 
   // As cron runs it: stdin, stdout and stderr are not terminals, and nothing but the environment knows the password.

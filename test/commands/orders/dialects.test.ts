@@ -3,6 +3,7 @@
  * listing and detail in its own way (an envelope or none, the update instant as lastUpdated, lastModifiedDate or
  * updatedAt, ids as text, the detail wrapped in {"data"} or {"order"}, its lines under items, orderItems or lines).
  * The orders emitted must not depend on it: every version the store holds, once, each as the platform sent it.
+ * Whole command lines run in process (runCommandLine: the real program, argv to exit code), no binary spawned.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { summaryOf } from '../../../src/sandbox/orders/store.js';
-import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -38,7 +40,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
   (name, dialect) => {
     let sandbox: RunningSandbox;
     let configDir: string;
-    const run = (args: string[]) => runCli(args, { configDir });
+    const run = (args: string[]) => runCommandLine(args, { configDir });
     const storeVersions = () =>
       [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).toSorted();
 
@@ -58,10 +60,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         const result = await run(args);
         if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
       }
-      const login = await runCli(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-        configDir,
-        stdin: `${sandboxPassword}\n`,
-      });
+      const login = await runCommandLine(
+        ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+        {
+          configDir,
+          stdin: `${sandboxPassword}\n`,
+        },
+      );
       if (login.code !== 0) throw new Error(`login against the ${name} dialect failed: ${login.stderr}`);
     });
     afterAll(async () => sandbox.close());

@@ -1,0 +1,68 @@
+/**
+ * `orders poll` refusing bad input before anything is sent (exit 2): whole command lines in process (the real
+ * program, argv to exit code, as runCommandLine runs them). Moved from test/e2e/orders/poll.test.ts with their
+ * assertions unchanged; that the binary itself exits 2 on a usage error is checked in test/e2e/safety/hints.test.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/clock.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+const listing = 'GET /v1/orders';
+let sandbox: RunningSandbox;
+let configDir: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+// A fresh login per test: no cursor or setting of one test reaches the next.
+beforeEach(async () => {
+  configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
+  const lag = await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir });
+  if (lag.code !== 0) throw new Error(`config set orders.lag 0: ${lag.stderr}`);
+});
+
+const poll = (args: string[] = []) => runCommandLine(['orders', 'poll', ...args], { configDir });
+
+describe('orders poll: bad input stops before anything is sent (exit 2)', () => {
+  it.each([
+    [['--since', '2099-01-01T00:00:00Z'], /--since 2099-01-01T00:00:00.000Z is in the future/],
+    [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date-time/],
+    [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
+    [[], /the first run of this profile needs --since/],
+    [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
+  ])('%j', async (args, message) => {
+    await resetCounts(sandbox);
+    const result = await poll(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('refuses a corrupt cursor and a cursor of another profile, naming the file', async () => {
+    const folder = freshWorkDir();
+    const corrupt = join(folder, 'corrupt.json');
+    writeFileSync(corrupt, '{"profile": "default", "cursor": ');
+    const foreign = join(folder, 'foreign.json');
+    writeFileSync(foreign, JSON.stringify({ profile: 'prod', cursor: '2026-01-01T00:00:00Z', emitted: [] }));
+    await resetCounts(sandbox);
+    const first = await poll(['--cursor', corrupt]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain(`The orders cursor ${corrupt} is not a cursor file`);
+    const second = await poll(['--cursor', foreign, '--since', '1d']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`The orders cursor ${foreign} belongs to profile "prod", not "default"`);
+    expect(first.stdout + second.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+});
