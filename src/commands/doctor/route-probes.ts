@@ -151,12 +151,7 @@ export async function probeListing(
           detail: `no array of records b2bctl recognises (fields: ${fieldsOf(body)})`,
           setting: probe.itemsSetting,
         };
-      const where =
-        located.path === ''
-          ? 'a bare array'
-          : located.path === '(empty body)'
-            ? 'an empty body (read as no records)'
-            : `an array in "${located.path}"`;
+      const where = whereTheArrayIs(located.path, 'records');
       return { result: 'ok', detail: `${where}, ${located.count} record${located.count === 1 ? '' : 's'}` };
     },
   );
@@ -185,12 +180,7 @@ export async function probeOrderListing(
           detail: `no array of orders b2bctl recognises (fields: ${fieldsOf(body)})`,
           setting: 'answers.orders.items',
         };
-      const where =
-        located.path === ''
-          ? 'a bare array'
-          : located.path === '(empty body)'
-            ? 'an empty body (read as no orders)'
-            : `an array in "${located.path}"`;
+      const where = whereTheArrayIs(located.path, 'orders');
       if (located.count === 0)
         return { result: 'ok', detail: `${where}, no order to look at (the fields are checked on the first one)` };
       if (located.idPath === undefined || located.lastUpdatedPath === undefined) {
@@ -324,4 +314,11 @@ function fieldsOf(body: unknown): string {
   if (typeof body === 'string') return 'plain text';
   if (Array.isArray(body)) return 'an array';
   return isRecord(body) ? Object.keys(body).slice(0, 8).join(', ') || 'none' : typeof body;
+}
+
+/** Where a listing answer keeps its array, as doctor says it: `path` as the listing readers locate it. */
+function whereTheArrayIs(path: string, what: 'records' | 'orders'): string {
+  if (path === '') return 'a bare array';
+  if (path === '(empty body)') return `an empty body (read as no ${what})`;
+  return `an array in "${path}"`;
 }
