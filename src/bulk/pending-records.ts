@@ -49,7 +49,7 @@ export async function* keysChecked<T>(
     const place = placeOf(record);
     if (!report.keys.matches(place, key))
       throw new UsageError(
-        `Cannot resume from ${job.flags.resume}: its row for ${place.element === undefined ? `line ${place.line}` : `element ${place.element}`} names another record than ${shownName}:${recordPlace(place)} (${key}); it is the report of another file. Nothing was sent.`,
+        `Cannot resume from ${job.flags.resume}: its row for ${place.element === undefined ? `line ${place.line}` : `element ${place.element}`} names another record than ${key} on ${shownName}:${recordPlace(place)}; it is the report of another file. Nothing was sent.`,
       );
     if (report.reported.has(place)) placesFound++;
     if (place.element !== undefined) elementsPlaced = true;

@@ -176,7 +176,7 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      `error: Cannot resume from ${report}: its row for line ${records + 1} names another record than customers.csv:${records + 1}`,
+      `error: Cannot resume from ${report}: its row for line ${records + 1} names another record than ${changed} on customers.csv:${records + 1}; it is the report of another file. Nothing was sent.`,
     );
     expect(await requestCounts(lat)).toEqual({});
   });

@@ -69,13 +69,13 @@ describe('keysChecked', () => {
 
   it('refuses a row for an element that names another record, with the element and where it is', async () => {
     expect(await check([{ line: 1, column: 40, element: 1, key: 'X' }])).toBe(
-      'Cannot resume from in.report.csv: its row for element 1 names another record than in.json:1:40 (element 1) (B); it is the report of another file. Nothing was sent.',
+      'Cannot resume from in.report.csv: its row for element 1 names another record than B on in.json:1:40 (element 1); it is the report of another file. Nothing was sent.',
     );
   });
 
   it('refuses a row for a line that names another record, in the words it always used', async () => {
     expect(await check([{ line: 2, key: 'X' }])).toBe(
-      'Cannot resume from in.report.csv: its row for line 2 names another record than in.json:2 (E); it is the report of another file. Nothing was sent.',
+      'Cannot resume from in.report.csv: its row for line 2 names another record than E on in.json:2; it is the report of another file. Nothing was sent.',
     );
   });
 
