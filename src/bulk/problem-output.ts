@@ -4,13 +4,17 @@ import type { Context } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
+import type { InputFormat } from '../io/input/sniff.js';
 
 type Place = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
 export interface ProblemRow {
   file: string;
   line: number;
-  /** JSON output only, when it differs from the line (see recordPlace). */
+  /**
+   * The spreadsheet row: in JSON output when it differs from the line (see recordPlace); in CSV output of a CSV
+   * input on every problem, as the last column (as in the report), for the person who fixes the file in Excel.
+   */
   row?: number;
   column?: number;
   element?: number;
@@ -28,7 +32,7 @@ export interface ProblemOutput {
  * Where `validate` puts the problems it finds, as its data on stdout: `file:line: message` lines on a
  * terminal (streamed, not a table that waits for the end), else NDJSON, or `-o json|csv`.
  */
-export function problemOutput(context: Context, file: string): ProblemOutput {
+export function problemOutput(context: Context, file: string, inputFormat: InputFormat = 'csv'): ProblemOutput {
   const format = context.outputFormat('ndjson');
   // A file of duplicates has a problem on every line: they are written in batches (see batchedWriter).
   if (format === 'table') {
@@ -39,10 +43,16 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
       end: () => batch.flush(),
     };
   }
+  const rowColumn = format === 'csv' && inputFormat === 'csv';
   const writer = createRecordWriter<ProblemRow>(
     format,
     context.io.stdout,
-    { table: [], csv: ['file', 'line', 'field', 'value', 'message'] },
+    {
+      table: [],
+      csv: rowColumn
+        ? ['file', 'line', 'field', 'value', 'message', 'row']
+        : ['file', 'line', 'field', 'value', 'message'],
+    },
     { color: false, batched: true },
   );
   return {
@@ -50,8 +60,12 @@ export function problemOutput(context: Context, file: string): ProblemOutput {
       writer.write({
         file,
         line,
-        // The CSV output keeps its columns; JSON names the row or element when the line alone does not place it.
-        ...(format !== 'csv' && place?.row !== undefined ? { row: place.row } : {}),
+        // JSON names the row or element when the line alone does not place it; CSV of a CSV input always has its row.
+        ...(rowColumn
+          ? { row: place?.row ?? line }
+          : format !== 'csv' && place?.row !== undefined
+            ? { row: place.row }
+            : {}),
         ...(format !== 'csv' && place?.element !== undefined ? { column: place.column, element: place.element } : {}),
         field: problem.field,
         value: problem.value,

@@ -26,7 +26,7 @@ export interface ValidateCommand<T> {
  */
 export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
   const input = await openCommandInput(context, command.file, command.flags, command.catalogue);
-  const output = problemOutput(context, input.file);
+  const output = problemOutput(context, input.file, input.format);
   const started = context.clock.now();
   let warnings = 0;
   const advisories = command.advisories;

@@ -62,6 +62,22 @@ describe('a sep= export with a two-line cell: rows are Excel’s, lines the file
     expect(result.stderr).toContain('warning: estoque.csv:2 (row 1): unknown column "descrição"');
   });
 
+  it('validate -o csv ends each problem with its row, as the report does; a JSON input has no row column', async () => {
+    const { dir, run } = workspace();
+    const result = await run(['stock', 'validate', 'estoque.csv', '-o', 'csv']);
+    expect(result.code).toBe(65);
+    const rows = parse(result.stdout) as string[][];
+    expect(rows[0]).toEqual(['file', 'line', 'field', 'value', 'message', 'row']);
+    expect(rows.slice(1).map((row) => [row[1], row[2], row[5]])).toEqual([
+      ['6', 'quantity', '4'],
+      ['7', 'sku', '5'],
+    ]);
+    writeFileSync(join(dir, 'estoque.json'), '[{"sku":"A","quantity":-1,"price":1}]');
+    const json = await run(['stock', 'validate', 'estoque.json', '-o', 'csv']);
+    expect(json.code).toBe(65);
+    expect((parse(json.stdout) as string[][])[0]).toEqual(['file', 'line', 'field', 'value', 'message']);
+  });
+
   it('the report keeps the line in its line cell and adds the row; the errors file has the row before its error', async () => {
     const { dir, run } = workspace();
     const result = await run(['stock', 'push', 'estoque.csv', '--skip-invalid']);
