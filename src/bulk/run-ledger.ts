@@ -120,14 +120,27 @@ export class RunLedger {
   /** Writes the rows (and the failing records to the errors file) before anything else happens. */
   record(entries: readonly { row: ReportRow; original: unknown }[]): void {
     writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
-    for (const entry of entries) {
-      const row = entry.row;
-      this.counts.set(row.outcome, this.count(row.outcome) + 1);
-      // original is read only for a failure: a spooled record parses its cells when asked (issue 14).
-      if (failingOutcomes.has(row.outcome))
-        writing(this.errors.path, () =>
-          this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),
-        );
+    // A batch's rows mostly share one outcome: counted per run of equal outcomes, not a map update per row. The
+    // run is counted even when writing the errors file stops the loop: the summary counts every row written.
+    let runOutcome: Outcome | undefined;
+    let runLength = 0;
+    try {
+      for (const entry of entries) {
+        const row = entry.row;
+        if (row.outcome !== runOutcome) {
+          if (runOutcome !== undefined) this.counts.set(runOutcome, this.count(runOutcome) + runLength);
+          runOutcome = row.outcome;
+          runLength = 0;
+        }
+        runLength++;
+        // original is read only for a failure: a spooled record parses its cells when asked (issue 14).
+        if (failingOutcomes.has(row.outcome))
+          writing(this.errors.path, () =>
+            this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),
+          );
+      }
+    } finally {
+      if (runOutcome !== undefined) this.counts.set(runOutcome, this.count(runOutcome) + runLength);
     }
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }

@@ -179,12 +179,22 @@ function spooledFrom<T>(text: string, start: number, lineEnd: number): SpooledRe
   const afterVerdict = text.indexOf('\t', afterKey + 3);
   let afterOriginal = text.indexOf('\t', afterVerdict + 1);
   if (afterOriginal < 0 || afterOriginal > end) afterOriginal = end;
-  const keyJson = text.slice(afterLine + 1, afterKey);
-  // Most keys (SKUs, documents) have nothing to unescape: their JSON is the key in quotes.
-  const key = keyJson.includes('\\') ? (JSON.parse(keyJson) as string) : keyJson.slice(1, -1);
+  // Most keys (SKUs, documents) have nothing to unescape: their JSON is the key in quotes, taken without a copy of
+  // the quoted text; the line is read digit by digit. A million records' extra slices were visible in a push's GC.
+  let line = 0;
+  for (let index = start; index < afterLine; index++) line = line * 10 + text.charCodeAt(index) - 48;
+  let escaped = false;
+  for (let index = afterLine + 2; index < afterKey - 1; index++)
+    if (text.charCodeAt(index) === 92) {
+      escaped = true;
+      break;
+    }
+  const key = escaped
+    ? (JSON.parse(text.slice(afterLine + 1, afterKey)) as string)
+    : text.slice(afterLine + 2, afterKey - 1);
   const verdict = text.slice(afterKey + 3, afterVerdict);
   const record = new SpooledRecord<T>(
-    Number(text.slice(start, afterLine)),
+    line,
     key,
     valid ? verdict : undefined,
     valid ? undefined : (JSON.parse(verdict) as string),
