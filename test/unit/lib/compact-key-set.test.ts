@@ -140,3 +140,14 @@ describe('cyrb53', () => {
     expect(hashes.size).toBe(100_000);
   });
 });
+
+describe('CompactKeySet memory', () => {
+  // Growth by a quarter at 85% keeps every table 68-85% full: at most 12 / 0.68 ≈ 17.7 bytes a key (plus the
+  // sixteen tables' rounding). Growth by half left tables 57% full at some sizes, 21 bytes a key.
+  it.each([20_000, 50_000, 76_000, 100_000, 115_000, 250_000])('holds at most 18 bytes a key at %i keys', (keys) => {
+    const set = new CompactKeySet();
+    for (let index = 0; index < keys; index++) set.addOrGetLine(keyOf(index), index + 2);
+    expect(set.byteLength / keys).toBeLessThanOrEqual(18);
+    expect(set.byteLength / keys).toBeGreaterThanOrEqual(12 / 0.85);
+  });
+});
