@@ -1,5 +1,5 @@
 import { CompactKeySet } from '../lib/compact-key-set.js';
-import { type InputRecord, type OpenedInput, recordPlace } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, recordBatchesOf, recordPlace } from '../io/input/open-input.js';
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
 import { problemsAsWritten } from '../io/input/written-values.js';
@@ -165,24 +165,33 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
   const onAbort = () => (aborted = true);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const record of options.input.records) {
-      if (aborted) break;
-      summary.records++;
-      const verdict = options.checker.judge(record);
-      options.onVerdict?.(record, verdict);
-      if (verdict.ok) {
-        summary.valid++;
-        continue;
-      }
-      summary.invalid++;
-      summary.invalidLines.add(record.line);
-      for (const problem of verdict.problems) {
-        summary.problems++;
-        await options.onProblem(record.line, problem, record);
+    const records = options.input.records;
+    // Whole batches where the reader has them: an await per record was a visible share of a million-row pass.
+    read: for await (const batch of recordBatchesOf(records) ?? oneByOne(records)) {
+      for (const record of batch) {
+        if (aborted) break read;
+        summary.records++;
+        const verdict = options.checker.judge(record);
+        options.onVerdict?.(record, verdict);
+        if (verdict.ok) {
+          summary.valid++;
+          continue;
+        }
+        summary.invalid++;
+        summary.invalidLines.add(record.line);
+        for (const problem of verdict.problems) {
+          summary.problems++;
+          await options.onProblem(record.line, problem, record);
+        }
       }
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
   return summary;
+}
+
+/** Records as batches of one, for inputs read record by record (JSON, or records a caller filters). */
+async function* oneByOne(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> {
+  for await (const record of records) yield [record];
 }

@@ -64,6 +64,14 @@ class QuoteFollower {
   }
 
   follow(text: string): void {
+    if (
+      this.delimiter.length === 1 &&
+      (this.state === 'fieldStart' || this.state === 'unquoted') &&
+      !text.includes('"')
+    ) {
+      this.followUnquoted(text);
+      return;
+    }
     let last = 0;
     if (this.delimiter.length === 1) {
       // One character code compared at a time: matchAll's match object per delimiter was a visible
@@ -84,6 +92,26 @@ class QuoteFollower {
       }
     }
     if (last < text.length) this.ordinaryText();
+  }
+
+  /**
+   * `follow` for text without a quote, outside a quoted field (nearly every chunk of an ERP export): only the line
+   * breaks matter then, found by indexOf instead of a look at every character. A delimiter only decides whether a
+   * quote after it would open a quoted field, so the state it leaves is read from the text's last character.
+   */
+  private followUnquoted(text: string): void {
+    let last = 0;
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', last)) {
+      // Any character before the break starts a record (a row of delimiters only too); an empty line does not.
+      if (index > last) this.startRecordIfNeeded();
+      this.atRecordStart = true;
+      this.line++;
+      last = index + 1;
+    }
+    if (last < text.length) this.startRecordIfNeeded();
+    if (text.length === 0) return;
+    const end = text.charAt(text.length - 1);
+    this.state = end === '\n' || end === this.delimiter ? 'fieldStart' : 'unquoted';
   }
 
   finish(): void {
