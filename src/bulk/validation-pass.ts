@@ -53,17 +53,18 @@ export class RecordChecker<T> {
 
   private judgeValues(record: InputRecord): RecordVerdict<T> {
     if (record.element === undefined) this.rows.note(record.line, record.row ?? record.line);
-    // Nearly every record has no reader problems: no array is mapped for them.
-    const problems: FieldProblem[] =
-      record.problems.length === 0 ? [] : record.problems.map((message) => ({ field: '', value: '', message }));
+    // Nearly every record has no reader problems: no array is made for them until a problem needs one.
+    const readerProblems: FieldProblem[] | undefined =
+      record.problems.length === 0 ? undefined : record.problems.map((message) => ({ field: '', value: '', message }));
     const verdict = this.check(record);
     if (!verdict.ok) {
+      const problems = readerProblems ?? [];
       problems.push(...verdict.problems);
       this.checkUnique(this.rawUniqueValues?.(record) ?? [], duplicatePlace(record), problems);
       return { ok: false, problems };
     }
-    this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], duplicatePlace(record), problems);
-    return problems.length > 0 ? { ok: false, problems } : verdict;
+    const problems = this.checkUnique(this.uniqueValues?.(verdict.value) ?? [], duplicatePlace(record), readerProblems);
+    return problems !== undefined && problems.length > 0 ? { ok: false, problems } : verdict;
   }
 
   private duplicatePlaceText(place: number): string {
@@ -72,7 +73,12 @@ export class RecordChecker<T> {
     return `on line ${recordPlace(row === place ? { line: place } : { line: place, row })}`;
   }
 
-  private checkUnique(values: readonly UniqueValue[], place: number, problems: FieldProblem[]): void {
+  /** Adds the repeats among `values` to `problems` (an array is made for the first one when none is given); returns it. */
+  private checkUnique(
+    values: readonly UniqueValue[],
+    place: number,
+    problems: FieldProblem[] | undefined,
+  ): FieldProblem[] | undefined {
     for (const unique of values) {
       if (unique.value === undefined) continue;
       let set = this.seen.get(unique.label);
@@ -92,9 +98,10 @@ export class RecordChecker<T> {
           ),
         };
         if (unique.composed) this.composedProblems.add(problem);
-        problems.push(problem);
+        (problems ??= []).push(problem);
       }
     }
+    return problems;
   }
 }
 

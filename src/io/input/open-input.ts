@@ -109,6 +109,9 @@ export function skippedNote(input: Pick<OpenedInput, 'skipped'>): string {
   return blank === 0 ? '' : `, ${blank} blank ${blank === 1 ? 'row' : 'rows'} skipped`;
 }
 
+/** The problems of a record without any, shared by all of them (frozen: nothing adds to a record's problems). */
+const noProblems = Object.freeze([]) as unknown as string[];
+
 /** A row whose cells are all empty or blank, as spreadsheets write below the data: not a record. */
 function isBlankRow(cells: readonly string[]): boolean {
   // A loop, not every(): it runs on each of a million rows, and nearly always stops at the first cell.
@@ -259,6 +262,7 @@ async function openCsv(
   const headerCount = headers.length;
   const decimal = options.decimal;
   /** The records of one batch of rows: a million rows are a thousand awaits, not a million (readCsvRowBatches says why). */
+  const scratchProblems: string[] = [];
   const recordsOf = (rows: readonly CsvRow[], from: number): InputRecord[] => {
     const shaped: InputRecord[] = [];
     for (let index = from; index < rows.length; index++) {
@@ -269,7 +273,7 @@ async function openCsv(
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
       const cells = restoreFormulas(row.cells);
-      const rowProblems: string[] = [];
+      const rowProblems = scratchProblems;
       if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
         rowProblems.push(
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
@@ -280,7 +284,8 @@ async function openCsv(
         line: row.line,
         values,
         original: cells,
-        problems: rowProblems,
+        // Nearly every row has none: one shared empty list rather than an array per row.
+        problems: rowProblems.length === 0 ? noProblems : rowProblems.splice(0),
         cells: written,
       };
       const sheetRow = row.row - hiddenLines;
