@@ -1,5 +1,6 @@
 import type { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
+import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError } from '../../errors.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
@@ -101,11 +102,11 @@ export async function* readCsvRowBatches(
       const firstLine = pendingLine;
       pendingLine += lineBreaks(records);
       const batch = rowsOf(records, firstLine);
-      if (batch.length > 0) yield batch;
+      if (batch.length > 0) yield markedClean(batch, records);
     }
     if (pending !== '') {
       const batch = rowsOf(pending, pendingLine);
-      if (batch.length > 0) yield batch;
+      if (batch.length > 0) yield markedClean(batch, pending);
     }
     checkClosingQuote(undefined);
   } catch (error) {
@@ -223,4 +224,20 @@ async function* withoutByteOrderMark(text: AsyncIterable<string>): AsyncGenerato
     if (piece !== '') first = false;
     yield piece;
   }
+}
+
+/** Batches whose text holds no character a field may not hold (see rowsWithoutForbiddenCharacters). */
+const cleanBatches = new WeakSet<readonly CsvRow[]>();
+
+function markedClean(batch: CsvRow[], text: string): CsvRow[] {
+  if (forbiddenCharacter(text) === undefined) cleanBatches.add(batch);
+  return batch;
+}
+
+/**
+ * True when no cell of the batch holds a control, invisible or bidi character or a lone surrogate: the text the rows
+ * were read from was looked at once, so no field cut from them needs a look of its own (nearly every batch).
+ */
+export function rowsWithoutForbiddenCharacters(batch: readonly CsvRow[]): boolean {
+  return cleanBatches.has(batch);
 }

@@ -5,7 +5,7 @@ import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
-import { type CsvRow, readCsvRowBatches } from './csv-rows.js';
+import { type CsvRow, readCsvRowBatches, rowsWithoutForbiddenCharacters } from './csv-rows.js';
 import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
@@ -265,6 +265,8 @@ async function openCsv(
   const scratchProblems: string[] = [];
   const recordsOf = (rows: readonly CsvRow[], from: number): InputRecord[] => {
     const shaped: InputRecord[] = [];
+    // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
+    const clean = rowsWithoutForbiddenCharacters(rows);
     for (let index = from; index < rows.length; index++) {
       const row = rows[index] as CsvRow;
       if (isBlankRow(row.cells)) {
@@ -279,7 +281,7 @@ async function openCsv(
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
         );
       const values = shapeRow(cells, columns, decimal);
-      collectInvisibleProblems(values, '', rowProblems);
+      if (!clean) collectInvisibleProblems(values, '', rowProblems);
       const record: InputRecord = {
         line: row.line,
         values,
