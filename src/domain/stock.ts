@@ -53,10 +53,14 @@ function absentWhenBlank(value: unknown): unknown {
 
 // Codes are compared after trimming; a JSON number such as 1001 is the code "1001".
 function codeText(value: unknown): unknown {
-  const present = absentWhenBlank(value);
-  if (typeof present === 'string') return present.trim();
-  if (typeof present === 'number' && Number.isSafeInteger(present) && present >= 0) return String(present);
-  return present;
+  // A cell's text trimmed once (absentWhenBlank's blank test and the trim were two passes on every code of every row).
+  if (typeof value === 'string') {
+    const code = value.trim();
+    return code === '' ? undefined : code;
+  }
+  if (value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return value;
 }
 
 // Control characters would be invisible in reports and would break stockKey's separator.

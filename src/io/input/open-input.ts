@@ -5,7 +5,7 @@ import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
-import { type CsvRow, readCsvRowBatches } from './csv-rows.js';
+import { type CsvRow, readCsvRowBatches, rowsWithoutForbiddenCharacters } from './csv-rows.js';
 import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
@@ -91,15 +91,35 @@ export interface OpenedInput {
   skipped?: { blankRows: number };
 }
 
+/** The batches behind a CSV input's `records`, for readers of the whole input (see recordBatchesOf). */
+const batchesOfRecords = new WeakMap<AsyncIterable<InputRecord>, AsyncGenerator<InputRecord[]>>();
+
+/**
+ * The same records as `records` in batches, when they come from a CSV reader: a validation pass of a million rows
+ * pays an await per batch instead of one per record. Undefined for JSON, or when `records` was wrapped (a filter of
+ * its own must see every record): read it one by one then. Read the batches or `records`, never both.
+ */
+export function recordBatchesOf(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> | undefined {
+  return batchesOfRecords.get(records);
+}
+
 /** `, 3 blank rows skipped` for a summary line, or nothing. */
 export function skippedNote(input: Pick<OpenedInput, 'skipped'>): string {
   const blank = input.skipped?.blankRows ?? 0;
   return blank === 0 ? '' : `, ${blank} blank ${blank === 1 ? 'row' : 'rows'} skipped`;
 }
 
+/** The problems of a record without any, shared by all of them (frozen: nothing adds to a record's problems). */
+const noProblems = Object.freeze([]) as unknown as string[];
+
 /** A row whose cells are all empty or blank, as spreadsheets write below the data: not a record. */
 function isBlankRow(cells: readonly string[]): boolean {
-  return cells.every((cell) => cell.trim() === '');
+  // A loop, not every(): it runs on each of a million rows, and nearly always stops at the first cell.
+  for (let index = 0; index < cells.length; index++) {
+    const cell = cells[index] as string;
+    if (cell !== '' && cell.trim() !== '') return false;
+  }
+  return true;
 }
 
 const sniffBytes = 64 * 1024;
@@ -239,51 +259,76 @@ async function openCsv(
   );
   reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint: headerHint(headers, options) });
   const written: WrittenCells = { columns, decimal: options.decimal };
-  async function* records(): AsyncGenerator<InputRecord> {
+  const headerCount = headers.length;
+  const decimal = options.decimal;
+  /** The records of one batch of rows: a million rows are a thousand awaits, not a million (readCsvRowBatches says why). */
+  const scratchProblems: string[] = [];
+  const recordsOf = (rows: readonly CsvRow[], from: number): InputRecord[] => {
+    const shaped: InputRecord[] = [];
+    // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
+    const clean = rowsWithoutForbiddenCharacters(rows);
+    for (let index = from; index < rows.length; index++) {
+      const row = rows[index] as CsvRow;
+      if (isBlankRow(row.cells)) {
+        skipped.blankRows++;
+        continue;
+      }
+      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+      const cells = restoreFormulas(row.cells);
+      const rowProblems = scratchProblems;
+      if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
+        rowProblems.push(
+          `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
+        );
+      const values = shapeRow(cells, columns, decimal);
+      if (!clean) collectInvisibleProblems(values, '', rowProblems);
+      const record: InputRecord = {
+        line: row.line,
+        values,
+        original: cells,
+        // Nearly every row has none: one shared empty list rather than an array per row.
+        problems: rowProblems.length === 0 ? noProblems : rowProblems.splice(0),
+        cells: written,
+      };
+      const sheetRow = row.row - hiddenLines;
+      if (sheetRow !== row.line) record.row = sheetRow;
+      shaped.push(record);
+    }
+    return shaped;
+  };
+  async function* recordBatches(): AsyncGenerator<InputRecord[]> {
     try {
+      // The rest of the batch that held the header first, then every batch as it comes.
+      const afterHeader = recordsOf(batch, position);
+      position = batch.length;
+      if (afterHeader.length > 0) yield afterHeader;
       for (;;) {
-        while (position < batch.length) {
-          const row = batch[position++] as CsvRow;
-          if (isBlankRow(row.cells)) {
-            skipped.blankRows++;
-            continue;
-          }
-          // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-          const cells = restoreFormulas(row.cells);
-          const rowProblems: string[] = [];
-          if (row.cells.length > headers.length && row.cells.slice(headers.length).some((cell) => cell.trim() !== ''))
-            rowProblems.push(
-              `the row has ${row.cells.length} cells but the header has ${headers.length} columns; check the delimiter and quotes`,
-            );
-          const values = shapeRow(cells, columns, options.decimal);
-          collectInvisibleProblems(values, '', rowProblems);
-          const record: InputRecord = {
-            line: row.line,
-            values,
-            original: cells,
-            problems: rowProblems,
-            cells: written,
-          };
-          const sheetRow = row.row - hiddenLines;
-          if (sheetRow !== row.line) record.row = sheetRow;
-          yield record;
-        }
         const next = await batches.next();
         if (next.done) return;
-        batch = next.value;
-        position = 0;
+        const shaped = recordsOf(next.value, 0);
+        if (shaped.length > 0) yield shaped;
       }
     } finally {
       // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
       await batches.return(undefined);
     }
   }
+  const batched = recordBatches();
+  async function* records(): AsyncGenerator<InputRecord> {
+    try {
+      for await (const shaped of batched) for (const record of shaped) yield record;
+    } finally {
+      await batched.return(undefined);
+    }
+  }
+  const oneByOne = records();
+  batchesOfRecords.set(oneByOne, batched);
   return {
     file,
     format: 'csv',
     encoding: options.encoding,
     csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
-    records: records(),
+    records: oneByOne,
     skipped,
   };
 }

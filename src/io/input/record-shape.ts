@@ -119,10 +119,15 @@ export function shapeRow(
   decimal: DecimalSeparator,
 ): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const column of columns) {
+  for (let index = 0; index < columns.length; index++) {
+    const column = columns[index] as ColumnPlan;
     const text = cells[column.index];
-    if (text === undefined || text.trim() === '') continue;
-    setSegments(record, column.segments, typedValue(text, column.type, decimal, column.path));
+    if (text === undefined || text === '' || text.trim() === '') continue;
+    const value = typedValue(text, column.type, decimal, column.path);
+    // Most columns name a top-level field (`sku`, `price`): set it without walking a path.
+    const segments = column.segments;
+    if (segments.length === 1) record[segments[0] as string] = value;
+    else setSegments(record, segments, value);
   }
   return record;
 }
@@ -139,8 +144,20 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
       return parseList(text);
     case 'string':
       // A password is sent exactly as written; other text loses the padding spreadsheets leave.
-      return /password/i.test(path) ? text : text.trim();
+      return keepsPadding(path) ? text : text.trim();
   }
+}
+
+/** Paths whose text is sent exactly as written, remembered: the test ran on every text cell of every row. */
+const paddingKept = new Map<string, boolean>();
+
+function keepsPadding(path: string): boolean {
+  let kept = paddingKept.get(path);
+  if (kept === undefined) {
+    kept = /password/i.test(path);
+    if (paddingKept.size < 1000) paddingKept.set(path, kept);
+  }
+  return kept;
 }
 
 /** A dot path as segments: `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. */

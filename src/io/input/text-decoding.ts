@@ -14,6 +14,11 @@ export interface QuoteTracker {
   recordRows?: number[];
   /** The line where text follows the closing quote of a quoted field (`"Ana"x`), if any: csv-parse would keep it quotes and all. */
   textAfterClosingQuoteLine?: number;
+  /**
+   * How many characters of the normalized text end with a line break outside a quoted field: everything before is
+   * whole records, so the CSV reader can take it without waiting for the rest.
+   */
+  recordsEnd?: number;
 }
 
 /**
@@ -54,6 +59,9 @@ class QuoteFollower {
   /** Line breaks inside quoted fields so far: the line minus these is the spreadsheet's row. */
   private breaksInCells = 0;
   private atRecordStart = true;
+  /** Characters followed before the current text, and the index in it of the last break outside a quoted field. */
+  private offset = 0;
+  private lastRecordEnd = -1;
   private readonly specials: RegExp;
 
   constructor(
@@ -64,6 +72,21 @@ class QuoteFollower {
   }
 
   follow(text: string): void {
+    this.lastRecordEnd = -1;
+    this.followText(text);
+    if (this.lastRecordEnd !== -1) this.tracker.recordsEnd = this.offset + this.lastRecordEnd + 1;
+    this.offset += text.length;
+  }
+
+  private followText(text: string): void {
+    if (
+      this.delimiter.length === 1 &&
+      (this.state === 'fieldStart' || this.state === 'unquoted') &&
+      !text.includes('"')
+    ) {
+      this.followUnquoted(text);
+      return;
+    }
     let last = 0;
     if (this.delimiter.length === 1) {
       // One character code compared at a time: matchAll's match object per delimiter was a visible
@@ -74,16 +97,39 @@ class QuoteFollower {
         if (code !== quoteCode && code !== newlineCode && code !== delimiterCode) continue;
         if (index > last) this.ordinaryText();
         this.special(text[index] as string);
+        if (code === newlineCode && this.state !== 'quoted') this.lastRecordEnd = index;
         last = index + 1;
       }
     } else {
       for (const match of text.matchAll(this.specials)) {
         if (match.index > last) this.ordinaryText();
         this.special(match[0]);
+        if (match[0] === '\n' && this.state !== 'quoted') this.lastRecordEnd = match.index;
         last = match.index + 1;
       }
     }
     if (last < text.length) this.ordinaryText();
+  }
+
+  /**
+   * `follow` for text without a quote, outside a quoted field (nearly every chunk of an ERP export): only the line
+   * breaks matter then, found by indexOf instead of a look at every character. A delimiter only decides whether a
+   * quote after it would open a quoted field, so the state it leaves is read from the text's last character.
+   */
+  private followUnquoted(text: string): void {
+    let last = 0;
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', last)) {
+      // Any character before the break starts a record (a row of delimiters only too); an empty line does not.
+      if (index > last) this.startRecordIfNeeded();
+      this.atRecordStart = true;
+      this.line++;
+      this.lastRecordEnd = index;
+      last = index + 1;
+    }
+    if (last < text.length) this.startRecordIfNeeded();
+    if (text.length === 0) return;
+    const end = text.charAt(text.length - 1);
+    this.state = end === '\n' || end === this.delimiter ? 'fieldStart' : 'unquoted';
   }
 
   finish(): void {

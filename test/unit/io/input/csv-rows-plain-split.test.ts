@@ -1,0 +1,138 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../../src/errors.js';
+import { type CsvRow, readCsvRows, splitPlainRecords } from '../../../../src/io/input/csv-rows.js';
+
+// The reader splits records without quotes itself and hands the rest to csv-parse. Whatever the text and however it
+// is cut, the rows must be csv-parse's rows of the whole text, with b2bctl's options.
+
+async function* pieces(chunks: readonly string[]): AsyncGenerator<string> {
+  for (const chunk of chunks) yield chunk;
+}
+
+async function rowsOf(chunks: readonly string[], delimiter: string): Promise<CsvRow[]> {
+  const rows: CsvRow[] = [];
+  for await (const row of readCsvRows(pieces(chunks), { delimiter, file: 'stock.csv' })) rows.push(row);
+  return rows;
+}
+
+function csvParseRows(text: string, delimiter: string): string[][] {
+  return parse(text.replaceAll('\r\n', '\n').replaceAll('\r', '\n'), {
+    delimiter,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  }) as string[][];
+}
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Plain, empty, blank, accented, quoted (with `""`, delimiters and line breaks inside) cells, blank lines, CRLF. */
+function csvText(next: () => number, delimiter: string): string {
+  const cells = [
+    'SKU-1',
+    '',
+    ' ',
+    '12,5',
+    'São Paulo',
+    '😀',
+    `"a${delimiter}b"`,
+    '"say ""hi"""',
+    '"two\nlines"',
+    '"three\r\nlines\n"',
+    'x"y',
+    '\uFEFFmid',
+  ];
+  let text = next() < 0.2 ? '\uFEFF' : '';
+  const rows = 1 + Math.floor(next() * 40);
+  for (let row = 0; row < rows; row++) {
+    if (next() < 0.1) text += next() < 0.5 ? '\n' : '\r\n';
+    const width = 1 + Math.floor(next() * 5);
+    const parts: string[] = [];
+    for (let cell = 0; cell < width; cell++) parts.push(cells[Math.floor(next() * cells.length)] as string);
+    // Most rows plain: the quoted ones come in runs, as in a customer file with a few addresses quoted.
+    const plain = next() < 0.6;
+    text += (plain ? parts.filter((part) => !part.includes('"')) : parts).join(delimiter);
+    if (row < rows - 1 || next() < 0.7) text += next() < 0.15 ? '\r\n' : '\n';
+  }
+  return text;
+}
+
+function cut(text: string, next: () => number): string[] {
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const size = 1 + Math.floor(next() * 40);
+    chunks.push(text.slice(start, start + size));
+    start += size;
+  }
+  return chunks;
+}
+
+describe('CSV rows split without csv-parse', () => {
+  it.each([',', ';', '\t'])(
+    'are csv-parse rows of the whole text, however it is cut (delimiter %j)',
+    async (delimiter) => {
+      for (let seed = 1; seed <= 150; seed++) {
+        const next = random(seed);
+        const text = csvText(next, delimiter);
+        const expected = csvParseRows(text, delimiter);
+        const whole = await rowsOf([text], delimiter);
+        const chunked = await rowsOf(cut(text, next), delimiter);
+        expect({ seed, cells: whole.map((row) => row.cells) }).toEqual({ seed, cells: expected });
+        expect({ seed, rows: chunked }).toEqual({ seed, rows: whole });
+      }
+    },
+  );
+
+  it('leaves to csv-parse what it must read itself', () => {
+    expect(splitPlainRecords('a,b\n1,2\n', ',')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(splitPlainRecords('a,"b"\n', ',')).toBeUndefined();
+    expect(splitPlainRecords('a,\uD800\n', ',')).toBeUndefined();
+    expect(splitPlainRecords(`a,${'x'.repeat(60_000)}\n`, ',')).toBeUndefined();
+    expect(splitPlainRecords('a||b\n', '||')).toBeUndefined();
+  });
+
+  it('numbers lines as before across plain and quoted stretches', async () => {
+    const text = 'sku,note\nA,1\n\nB,"two\nlines"\nC,3\r\nD,4';
+    for (const size of [1, 2, 3, 5, 8, text.length]) {
+      const chunks = cut(text, () => (size - 1) / 40);
+      const rows = await rowsOf(chunks, ',');
+      expect(rows.map(({ line, row }) => [line, row])).toEqual([
+        [1, 1],
+        [2, 2],
+        [4, 4],
+        [6, 5],
+        [7, 6],
+      ]);
+    }
+  });
+
+  it('stops a record longer than any row at its line, without reading the whole of it', async () => {
+    let produced = 0;
+    async function* endless(): AsyncGenerator<string> {
+      yield 'sku,quantity\nA,1\n';
+      for (;;) {
+        produced++;
+        yield 'x'.repeat(32 * 1024);
+      }
+    }
+    const rows = readCsvRows(endless(), { delimiter: ',', file: 'page.csv' });
+    const error = await (async () => {
+      for await (const row of rows) void row;
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toMatch(/^page\.csv:3: a row of more than 200,000 characters/);
+    expect(produced).toBeLessThan(20);
+  });
+});

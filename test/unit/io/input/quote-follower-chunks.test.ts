@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
+
+// The quote follower skips character-by-character work for a chunk without a quote (most chunks of an ERP export).
+// Cut anywhere, a text must give what it gives in one piece: there it holds quotes, so every character is looked at.
+
+async function* fromChunks(chunks: readonly string[]): AsyncGenerator<string> {
+  for (const chunk of chunks) yield chunk;
+}
+
+async function follow(chunks: readonly string[], delimiter: string): Promise<QuoteTracker> {
+  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts: [], recordRows: [] };
+  for await (const piece of normalizeLineEnds(fromChunks(chunks), delimiter, tracker)) void piece;
+  return tracker;
+}
+
+/** A small deterministic generator, so a failure can be replayed from its seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Rows of plain, empty, quoted (with `""` and line breaks inside), delimiter-only and `"Ana"x` cells, and blank lines. */
+function csvText(next: () => number, delimiter: string): string {
+  const cells = ['SKU-1', '', '12', '"a""b"', '"two\nlines"', '"x"y', ' ', '"', 'wide cell text'];
+  let text = '';
+  const rows = 5 + Math.floor(next() * 30);
+  for (let row = 0; row < rows; row++) {
+    if (next() < 0.1) {
+      text += '\n';
+      continue;
+    }
+    const width = 1 + Math.floor(next() * 4);
+    const parts: string[] = [];
+    for (let cell = 0; cell < width; cell++) parts.push(cells[Math.floor(next() * cells.length)] as string);
+    text += `${parts.join(delimiter)}${next() < 0.1 ? '\r\n' : '\n'}`;
+  }
+  // A quote in the whole text, so the one-piece run takes the character-by-character path throughout.
+  return `${text}"end"\n`;
+}
+
+function cut(text: string, next: () => number): string[] {
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const size = 1 + Math.floor(next() * 12);
+    chunks.push(text.slice(start, start + size));
+    start += size;
+  }
+  return chunks;
+}
+
+describe('quote follower on chunks without quotes', () => {
+  it.each([',', ';', '\t'])(
+    'names the same record lines and rows however the text is cut (delimiter %j)',
+    async (delimiter) => {
+      for (let seed = 1; seed <= 300; seed++) {
+        const next = random(seed);
+        const text = csvText(next, delimiter);
+        const whole = await follow([text], delimiter);
+        const chunked = await follow(cut(text, next), delimiter);
+        expect({ seed, ...chunked }).toEqual({ seed, ...whole });
+      }
+    },
+  );
+
+  it('reports an unclosed quote opened after a chunk without quotes at its own line', async () => {
+    const tracker = await follow(['a,b\n1,2\n', '3,', '"open\n', 'more\n'], ',');
+    expect(tracker.openQuoteLine).toBe(3);
+    expect(tracker.recordStarts).toEqual([1, 2, 3]);
+  });
+
+  it('counts a row of delimiters as a record and an empty line as none', async () => {
+    const tracker = await follow(['a,b\n\n,,\n', '\nx,y\n'], ',');
+    expect(tracker.recordStarts).toEqual([1, 3, 5]);
+    expect(tracker.recordRows).toEqual([1, 3, 5]);
+  });
+});
