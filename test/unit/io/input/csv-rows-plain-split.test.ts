@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { InputError } from '../../../../src/errors.js';
 import { type CsvRow, readCsvRows, splitPlainRecords } from '../../../../src/io/input/csv-rows.js';
 
@@ -24,14 +25,6 @@ function csvParseRows(text: string, delimiter: string): string[][] {
     relax_column_count: true,
     skip_empty_lines: true,
   }) as string[][];
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 /** Plain, empty, blank, accented, quoted (with `""`, delimiters and line breaks inside) cells, blank lines, CRLF. */
@@ -65,27 +58,16 @@ function csvText(next: () => number, delimiter: string): string {
   return text;
 }
 
-function cut(text: string, next: () => number): string[] {
-  const chunks: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const size = 1 + Math.floor(next() * 40);
-    chunks.push(text.slice(start, start + size));
-    start += size;
-  }
-  return chunks;
-}
-
 describe('CSV rows split without csv-parse', () => {
   it.each([',', ';', '\t'])(
     'are csv-parse rows of the whole text, however it is cut (delimiter %j)',
     async (delimiter) => {
       for (let seed = 1; seed <= 150; seed++) {
-        const next = random(seed);
+        const next = seededRandom(seed);
         const text = csvText(next, delimiter);
         const expected = csvParseRows(text, delimiter);
         const whole = await rowsOf([text], delimiter);
-        const chunked = await rowsOf(cut(text, next), delimiter);
+        const chunked = await rowsOf(cutAnywhere(text, next, 40), delimiter);
         expect({ seed, cells: whole.map((row) => row.cells) }).toEqual({ seed, cells: expected });
         expect({ seed, rows: chunked }).toEqual({ seed, rows: whole });
       }
@@ -106,7 +88,7 @@ describe('CSV rows split without csv-parse', () => {
   it('numbers lines as before across plain and quoted stretches', async () => {
     const text = 'sku,note\nA,1\n\nB,"two\nlines"\nC,3\r\nD,4';
     for (const size of [1, 2, 3, 5, 8, text.length]) {
-      const chunks = cut(text, () => (size - 1) / 40);
+      const chunks = cutAnywhere(text, () => (size - 1) / 40, 40);
       const rows = await rowsOf(chunks, ',');
       expect(rows.map(({ line, row }) => [line, row])).toEqual([
         [1, 1],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
 
 // The quote follower skips character-by-character work for a chunk without a quote (most chunks of an ERP export).
@@ -12,15 +13,6 @@ async function follow(chunks: readonly string[], delimiter: string): Promise<Quo
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts: [], recordRows: [] };
   for await (const piece of normalizeLineEnds(fromChunks(chunks), delimiter, tracker)) void piece;
   return tracker;
-}
-
-/** A small deterministic generator, so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 /** Rows of plain, empty, quoted (with `""` and line breaks inside), delimiter-only and `"Ana"x` cells, and blank lines. */
@@ -42,26 +34,15 @@ function csvText(next: () => number, delimiter: string): string {
   return `${text}"end"\n`;
 }
 
-function cut(text: string, next: () => number): string[] {
-  const chunks: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const size = 1 + Math.floor(next() * 12);
-    chunks.push(text.slice(start, start + size));
-    start += size;
-  }
-  return chunks;
-}
-
 describe('quote follower on chunks without quotes', () => {
   it.each([',', ';', '\t'])(
     'names the same record lines and rows however the text is cut (delimiter %j)',
     async (delimiter) => {
       for (let seed = 1; seed <= 300; seed++) {
-        const next = random(seed);
+        const next = seededRandom(seed);
         const text = csvText(next, delimiter);
         const whole = await follow([text], delimiter);
-        const chunked = await follow(cut(text, next), delimiter);
+        const chunked = await follow(cutAnywhere(text, next, 12), delimiter);
         expect({ seed, ...chunked }).toEqual({ seed, ...whole });
       }
     },
