@@ -10,7 +10,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { copySamples, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
 import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
-import { batchRoute, offSaleSkus, sampleCsvEntries, stockEntries, stockSummary } from '../../support/stock.js';
+import { sampleCsvEntries, stockEntries } from '../../support/stock.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -41,40 +41,18 @@ describe('stock validate', () => {
 });
 
 describe('stock push --route batch', () => {
-  it('pushes samples/stock.csv in 2 requests of up to 50, a result per item in the report, and the sandbox holds the file', async () => {
+  // The run's lines, the report row by row and the route's request count are checked in process
+  // (test/commands/stock/push-samples.test.ts); here, what the binary as a process leaves behind.
+  it('exits 0 with nothing on stdout, writes its report beside the input, and the sandbox holds the file', async () => {
     const { dir, run } = workspace('stock.csv');
-    expect((await stockSummary(sandbox)).offSale).toBe(offSaleSkus.length);
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch']);
-    expect(maskClock(result.stderr)).toBe(
-      [
-        'stock push: validating stock.csv',
-        'stock push: 52 records, 52 valid, 0 invalid (T s)',
-        'stock push: sending 52 items in up to 2 requests of up to 50 items through the batch route (concurrency 8)',
-        'stock push: 52 applied; 2 requests, 0 retries, 0 throttled (429); T s, R items/s',
-        'stock push: report: stock.report-STAMP.csv',
-        '',
-      ].join('\n'),
-    );
-    expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
-
+    expect(result.stdout).toBe('');
+    expect(maskClock(result.stderr).split('\n').at(-2)).toBe('stock push: report: stock.report-STAMP.csv');
     const report = readReport(onlyFile(dir, 'stock.report-'));
-    expect(report).toEqual(
-      sampleCsvSkus().map((sku, index) => ({
-        line: String(index + 2),
-        key: sku,
-        outcome: 'applied',
-        status: '200',
-        id: '',
-        message: '',
-        row: String(index + 2),
-      })),
-    );
+    expect(report.map((row) => row.outcome)).toEqual(Array(csvLines).fill('applied'));
     expect(readdirSync(dir).filter((name) => name.includes('.errors-'))).toEqual([]);
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
-    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
-    // Every product of the catalogue is in the file, so every off-sale one is back on sale.
-    expect((await stockSummary(sandbox)).offSale).toBe(0);
   });
 });
 
@@ -100,10 +78,3 @@ describe('stock push from stdin', () => {
     expect(await stockEntries(sandbox)).toEqual(sampleCsvEntries());
   });
 });
-
-function sampleCsvSkus(): string[] {
-  const [, ...rows] = readFileSync(join(seedDirectory, 'stock.csv'), 'utf8')
-    .split('\r\n')
-    .filter((row) => row !== '');
-  return rows.map((row) => row.split(';')[0] as string);
-}
