@@ -41,12 +41,20 @@ export type RecordPlace = Pick<InputRecord, 'line' | 'row' | 'column' | 'element
 
 /** Just the place of a record (or of anything that carries one), for a report row. */
 export function placeOf(record: RecordPlace): RecordPlace {
-  const place: RecordPlace =
-    record.element === undefined
-      ? { line: record.line }
-      : { line: record.line, column: record.column, element: record.element };
-  if (record.row !== undefined) place.row = record.row;
-  return place;
+  return withPlaceOf({ line: record.line }, record);
+}
+
+/**
+ * `row` with the column and element (minified JSON) or the spreadsheet row (CSV) of `record`, set field by
+ * field on the row itself: a report row per item built by spreading placeOf cost 14% of a 300k push's CPU.
+ */
+export function withPlaceOf<Row extends RecordPlace>(row: Row, record: RecordPlace): Row {
+  if (record.element !== undefined) {
+    row.column = record.column;
+    row.element = record.element;
+  }
+  if (record.row !== undefined) row.row = record.row;
+  return row;
 }
 
 /** A report's `line` cell read back: `8`, or `1:2345 (element 17)` as recordPlace writes it; undefined when it is neither. */

@@ -1,7 +1,7 @@
 import { reportEntry, runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import type { Outcome, ReportRow } from '../../bulk/report.js';
+import { type Outcome, type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import {
   batchRouteMaxItems,
@@ -143,7 +143,7 @@ async function sendToQueueRoute(
   return batch.map((entry) => reportEntry(rowOf(entry, 'queued', 202, batchId), entry));
 }
 
-/** An item's report row, built field by field: an object spread per item (`{ ...placeOf(entry) }`) took 14% of a 300k push's CPU. */
+/** An item's report row (see withPlaceOf: no object spread per item). */
 function rowOf(
   entry: PendingRecord<WireItem>,
   outcome: Outcome,
@@ -151,10 +151,5 @@ function rowOf(
   id: string | undefined,
   message?: string,
 ): ReportRow {
-  const row: ReportRow = { line: entry.line, key: entry.key, outcome, status, id, message };
-  if (entry.element !== undefined) {
-    row.column = entry.column;
-    row.element = entry.element;
-  } else if (entry.row !== undefined) row.row = entry.row;
-  return row;
+  return withPlaceOf<ReportRow>({ line: entry.line, key: entry.key, outcome, status, id, message }, entry);
 }

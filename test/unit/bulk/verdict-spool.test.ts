@@ -26,54 +26,45 @@ async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
   return records;
 }
 
+/** The records written to a fresh spool and read back, the spool removed. */
+async function roundTrip<T>(written: JudgedRecord<T>[]): Promise<JudgedRecord<T>[]> {
+  const spool = new VerdictSpool<T>();
+  for (const record of written) spool.add(record);
+  spool.finish();
+  try {
+    return await readAll(spool);
+  } finally {
+    spool.remove();
+  }
+}
+
 describe('VerdictSpool', () => {
   it('gives back every verdict in order, valid and invalid, with awkward cells', async () => {
-    const spool = new VerdictSpool<{ sku: string; quantity: number }>();
     const written: JudgedRecord<{ sku: string; quantity: number }>[] = [
       { line: 2, key: 'A', original: ['A', '1'], value: { sku: 'A', quantity: 1 } },
       { line: 3, key: 'B"\n\r\u2028', original: ['B"\n\r\u2028', 'x;y'], message: 'Property [quantity] … (x)' },
       { line: 5, key: 'São', original: { sku: 'São', __proto__x: 1 }, value: { sku: 'São', quantity: 0 } },
       { line: 6, key: '', original: [], message: '' },
     ];
-    for (const record of written) spool.add(record);
-    spool.finish();
-    try {
-      expect(await readAll(spool)).toEqual(written);
-    } finally {
-      spool.remove();
-    }
+    expect(await roundTrip(written)).toEqual(written);
   });
 
   it('keeps the column and element of a record of minified JSON, and adds nothing to the others', async () => {
-    const spool = new VerdictSpool<{ sku: string }>();
     const written: JudgedRecord<{ sku: string }>[] = [
       { line: 1, column: 2, element: 0, key: 'A', original: { sku: 'A' }, value: { sku: 'A' } },
       { line: 1, column: 15, element: 1, key: 'B', original: { sku: 'B' }, message: 'bad' },
       { line: 2, key: 'C', original: { sku: 'C' }, value: { sku: 'C' } },
     ];
-    for (const record of written) spool.add(record);
-    spool.finish();
-    try {
-      expect(await readAll(spool)).toStrictEqual(written);
-    } finally {
-      spool.remove();
-    }
+    expect(await roundTrip(written)).toStrictEqual(written);
   });
 
   it('keeps the spreadsheet row of a CSV record below a cell with a line break, and adds nothing where row and line agree', async () => {
-    const spool = new VerdictSpool<{ sku: string }>();
     const written: JudgedRecord<{ sku: string }>[] = [
       { line: 2, key: 'A', original: ['A'], value: { sku: 'A' } },
       { line: 4, row: 3, key: 'B', original: ['B'], message: 'bad' },
       { line: 5, row: 4, key: 'C', original: ['C'], value: { sku: 'C' } },
     ];
-    for (const record of written) spool.add(record);
-    spool.finish();
-    try {
-      expect(await readAll(spool)).toStrictEqual(written);
-    } finally {
-      spool.remove();
-    }
+    expect(await roundTrip(written)).toStrictEqual(written);
   });
 
   it('reads 200,000 verdicts back across many chunks and write flushes', async () => {
