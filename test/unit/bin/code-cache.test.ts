@@ -1,11 +1,12 @@
 /**
  * bin/code-cache.js: a CommonJS file compiled from its V8 code cache behaves as Node's own loading makes it behave
  * (its exports, require of a sibling, __filename and __dirname, `this`, strict mode), a file without a cache is left
- * to Node, and a cache V8 refuses (made under other flags) only costs the compile it would have saved.
+ * to Node, and a cache V8 refuses (made under other flags) or that does not match its checksum (damaged) only costs
+ * the compile it would have saved.
  * Each case runs in a child `node`: the cache replaces Module.prototype._compile for the whole process.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -70,6 +71,20 @@ describe('the code cache', () => {
     const asNodeLoadsIt = load(folder, 'none');
     load(folder, 'write');
     expect(load(folder, 'read', ['--max-semi-space-size=32'])).toEqual(asNodeLoadsIt);
+  });
+
+  it('a damaged cache (bytes flipped, or cut short) is ignored and the source compiled: V8 does not checksum it', () => {
+    const folder = bundleFolder();
+    const asNodeLoadsIt = load(folder, 'none');
+    load(folder, 'write');
+    const cache = join(folder, 'entry.js.cache');
+    const written = readFileSync(cache);
+    const flipped = Buffer.from(written);
+    for (let at = 40; at < flipped.length; at += 13) flipped[at] = (flipped[at] as number) ^ 0x5a;
+    writeFileSync(cache, flipped);
+    expect(load(folder, 'read')).toEqual(asNodeLoadsIt);
+    writeFileSync(cache, written.subarray(0, Math.floor(written.length / 2)));
+    expect(load(folder, 'read')).toEqual(asNodeLoadsIt);
   });
 
   it('a file without a cache is left to Node (which also gives it import())', () => {

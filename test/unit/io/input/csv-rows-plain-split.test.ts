@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { InputError } from '../../../../src/errors.js';
@@ -58,6 +62,17 @@ function csvText(next: () => number, delimiter: string): string {
   return text;
 }
 
+/** The encoding a real export's name says it was saved in. */
+const encodingOf = (name: string) =>
+  name.includes('win1252')
+    ? 'win1252'
+    : name.includes('cp850')
+      ? 'cp850'
+      : name.includes('macroman')
+        ? 'macintosh'
+        : name.includes('utf16')
+          ? 'utf16le'
+          : 'utf8';
 describe('CSV rows split without csv-parse', () => {
   it.each([',', ';', '\t'])(
     'are csv-parse rows of the whole text, however it is cut (delimiter %j)',
@@ -70,6 +85,23 @@ describe('CSV rows split without csv-parse', () => {
         const chunked = await rowsOf(cutAnywhere(text, next, 40), delimiter);
         expect({ seed, cells: whole.map((row) => row.cells) }).toEqual({ seed, cells: expected });
         expect({ seed, rows: chunked }).toEqual({ seed, rows: whole });
+      }
+    },
+  );
+
+  // What LibreOffice and Excel wrote (test/fixtures/real-exports: CRLF, `;;;;` rows, a cell with a line break,
+  // `sep=;`, tabs, BOM), not only what the generator above thought of.
+  const realExports = fileURLToPath(new URL('../../../fixtures/real-exports', import.meta.url));
+  it.each(readdirSync(realExports).filter((name) => name !== 'README.md'))(
+    'are csv-parse rows of the real export %s, however it is cut',
+    async (name) => {
+      const text = iconv.decode(readFileSync(join(realExports, name)), encodingOf(name)).replace(/^\uFEFF/, '');
+      const delimiter = name.endsWith('.txt') ? '\t' : ';';
+      const expected = csvParseRows(text, delimiter);
+      expect(expected.length).toBeGreaterThan(3);
+      for (const largest of [7, 64, text.length]) {
+        const rows = await rowsOf(cutAnywhere(text, seededRandom(largest), largest), delimiter);
+        expect({ largest, cells: rows.map((row) => row.cells) }).toEqual({ largest, cells: expected });
       }
     },
   );
