@@ -1,10 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
-import { csvLine, escapeCsvCell, neutralizeFormula } from '../io/output/csv-format.js';
-
-/** A cell of text from the input or the platform, as csvLine writes it: formula-safe, quoted when it must be. */
-const reportCell = (text: string): string => escapeCsvCell(neutralizeFormula(text));
+import { csvCell, csvLine } from '../io/output/csv-format.js';
 
 /** What happened to one input record (DESIGN.md §7). */
 export type Outcome =
@@ -166,16 +163,16 @@ export class ReportWriter {
       const place =
         row.element === undefined
           ? String(row.line)
-          : reportCell(recordPlace({ line: row.line, column: row.column, element: row.element }));
+          : csvCell(recordPlace({ line: row.line, column: row.column, element: row.element }));
       let idCell = '';
       if (row.id !== undefined) {
         if (row.id !== lastId) {
           lastId = row.id;
-          lastIdCell = reportCell(String(row.id));
+          lastIdCell = csvCell(String(row.id));
         }
         idCell = lastIdCell;
       }
-      text += `${place},${reportCell(row.key)},${row.outcome},${row.status === undefined ? '' : row.status},${idCell},${row.message === undefined ? '' : reportCell(row.message)}${this.withRows ? `,${row.row ?? row.line}\r\n` : '\r\n'}`;
+      text += `${place},${csvCell(row.key)},${row.outcome},${row.status === undefined ? '' : row.status},${idCell},${row.message === undefined ? '' : csvCell(row.message)}${this.withRows ? `,${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
     writeSync(this.descriptor, text);
     this.rows += rows.length;

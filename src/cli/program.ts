@@ -104,8 +104,8 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
 }
 
 /**
- * B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`). Unset stays undefined: the process's
- * default (text) is decided in main.ts, beside the real stderr; a command run in process writes plain lines.
+ * B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`). Unset stays undefined: the default
+ * (text) is decided in run-program.ts for the binary and in-process runs alike (the tests' runs set plain).
  */
 function logFormatFromEnv(value: string | undefined): LogFormat | undefined {
   if (value === undefined || value === '') return undefined;

@@ -1,10 +1,4 @@
 /**
- * A set of keys that remembers, for each, the line it was first seen on, in 14-18 bytes per key
- * instead of a JavaScript string's ~60: duplicate checks over a million-row file stay flat in memory.
- * Keys are stored as 53-bit hashes (cyrb53); the chance that two of a million distinct keys collide
- * is about 1 in 18,000 files, and a collision only ever shows as a duplicate warning to check.
- */
-/**
  * Dense (85% full) and grown by a quarter: a table is always 68-85% full, 15.5 MB at a million keys where growth
  * by half left it 66% full (18.2 MB; issue 14). The extra rehashing is ~25 ms a million keys.
  */
@@ -19,9 +13,14 @@ const growth = 1.25;
 const shardCount = 16;
 const shardDivisor = 2 ** 49;
 
+/**
+ * A set of keys that remembers, for each, the line it was first seen on, in 14-18 bytes per key
+ * instead of a JavaScript string's ~60: duplicate checks over a million-row file stay flat in memory.
+ * Keys are stored as 53-bit hashes (cyrb53); the chance that two of a million distinct keys collide
+ * is about 1 in 18,000 files, and a collision only ever shows as a duplicate warning to check.
+ */
 export class CompactKeySet {
   private readonly shards: KeyTable[];
-  private count = 0;
 
   constructor(initialCapacity = 1024) {
     const capacity = Math.ceil(Math.max(16, initialCapacity) / shardCount);
@@ -29,7 +28,9 @@ export class CompactKeySet {
   }
 
   get size(): number {
-    return this.count;
+    let total = 0;
+    for (const shard of this.shards) total += shard.size;
+    return total;
   }
 
   /** Bytes its tables hold. */
@@ -42,9 +43,7 @@ export class CompactKeySet {
   /** Adds a key seen on `line`; returns the line it was first seen on when it is already there. */
   addOrGetLine(key: string, line: number): number | undefined {
     const hash = cyrb53(key);
-    const firstLine = (this.shards[Math.floor(hash / shardDivisor)] as KeyTable).addOrGetLine(hash, line);
-    if (firstLine === undefined) this.count++;
-    return firstLine;
+    return (this.shards[Math.floor(hash / shardDivisor)] as KeyTable).addOrGetLine(hash, line);
   }
 }
 
@@ -53,6 +52,10 @@ class KeyTable {
   private hashes: Float64Array;
   private lines: Uint32Array;
   private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
 
   constructor(capacity: number) {
     [this.hashes, this.lines] = slots(Math.max(4, capacity));

@@ -72,6 +72,11 @@ export function restoreFormula(text: string): string {
 const formulaStart = /^[=+\-@\t\r]/;
 const plainNumber = /^[+-]?\d+([.,]\d+)*$/;
 
+/** One cell as every CSV b2bctl writes for people has it: formula-safe, quoted when it must be. */
+export function csvCell(text: string, delimiter = ','): string {
+  return escapeCsvCell(neutralizeFormula(text), delimiter);
+}
+
 export function csvLine(cells: readonly string[], delimiter = ','): string {
-  return `${cells.map((cell) => escapeCsvCell(neutralizeFormula(cell), delimiter)).join(delimiter)}\r\n`;
+  return `${cells.map((cell) => csvCell(cell, delimiter)).join(delimiter)}\r\n`;
 }
