@@ -39,7 +39,9 @@ let allOk = true;
 
 /** The figures of a push from its summary line: "...; 5000 requests, 0 retries, 3 throttled (429); 21.3 s, 46948 items/s". */
 function summaryOf(stderr) {
-  const match = /(\d+) requests, (\d+) retries, (\d+) throttled \(429\); ([\d.]+) s, (\d+) items\/s/.exec(stderr);
+  const match = /(\d+) requests?, (\d+) retr(?:y|ies), (\d+) throttled \(429\); ([\d.]+) s, (\d+) items\/s/.exec(
+    stderr,
+  );
   if (!match) throw new Error(`no summary line in:\n${stderr}`);
   return {
     requests: Number(match[1]),

@@ -57,8 +57,10 @@ export interface HttpClientOptions {
 }
 
 export interface RequestPace {
-  take(signal?: AbortSignal): Promise<void>;
-  succeeded(): void;
+  /** Resolves when the request may start; may say when that was, for succeeded(). */
+  take(signal?: AbortSignal): Promise<number | void>;
+  /** An answer that was not a 429; `startedAt` is what take() resolved to, if anything. */
+  succeeded(startedAt?: number): void;
   throttled(retryAfterMs: number): void;
 }
 
@@ -139,7 +141,7 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let response: HttpResponse | undefined;
       let failure: unknown;
-      await this.options.pace?.take(request.signal);
+      const startedAt = (await this.options.pace?.take(request.signal)) ?? undefined;
       try {
         this.stats.requests++;
         response = await this.once(request, url, attempt + pacedThrottles);
@@ -165,7 +167,7 @@ export class HttpClient {
         this.stats.throttled++;
         this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000);
       } else if (response && response.status < 500) {
-        this.options.pace?.succeeded();
+        this.options.pace?.succeeded(startedAt);
       }
       if (response && (response.status < 400 || !decision.retry)) {
         if (!decision.retry && decision.reason === mayHaveBeenApplied) {

@@ -7,12 +7,15 @@ const raiseEveryMs = 1_000;
 const margin = 0.98;
 /** Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it). */
 const quietBeforeProbingLimitMs = 30_000;
+/** Request starts remembered for windowOpensAt: a learned limit above this is not held to a window. */
+const maxRememberedStarts = 1024;
 
 /**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
- * rate, but not past the learned limit until it has been quiet there for a while.
+ * rate, but not past the learned limit until it has been quiet there for a while. Once a limit is learned,
+ * no second holds more request starts than it, however late the timers fire.
  */
 export class Pacer {
   private rate: number | undefined;
@@ -23,6 +26,14 @@ export class Pacer {
   private lastRaiseAt = Number.NEGATIVE_INFINITY;
   private lastPauseEndedAt = Number.NEGATIVE_INFINITY;
   private readonly recentSuccesses: number[] = [];
+  /** When the latest requests started, for windowOpensAt. */
+  private readonly starts: number[] = [];
+  /**
+   * The wave of 429s the limit was last learned from: what the platform had accepted when its first 429
+   * came, and the pace before the cut. Requests started before that 429 and answered after it were
+   * accepted too (see succeeded).
+   */
+  private wave: { accepted: number; rateBefore: number } | undefined;
   throttles = 0;
 
   constructor(
@@ -40,20 +51,48 @@ export class Pacer {
     return this.rate;
   }
 
-  /** Waits for this request's turn. */
-  async take(signal?: AbortSignal): Promise<void> {
-    const now = this.clock.now();
-    const interval = this.rate ? 1000 / this.rate : 0;
-    const at = Math.max(now, this.nextSlotAt, this.pausedUntil);
-    this.nextSlotAt = at + interval;
-    if (at > now) await this.clock.sleep(at - now, signal);
+  /** Waits for this request's turn; returns the time it starts, for succeeded(). */
+  async take(signal?: AbortSignal): Promise<number> {
+    for (;;) {
+      const now = this.clock.now();
+      const interval = this.rate ? 1000 / this.rate : 0;
+      const turn = Math.max(now, this.nextSlotAt, this.pausedUntil);
+      this.nextSlotAt = turn + interval;
+      if (turn > now) await this.clock.sleep(turn - now, signal);
+      // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
+      for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
+        await this.clock.sleep(opens - this.clock.now(), signal);
+      const started = this.clock.now();
+      // A 429 came while this request waited for its turn: its turn was given at the old pace, before the pause.
+      // Going at it anyway met the same full window (8 more 429s a wave at --concurrency 8, each stretching
+      // the pause; issue 14), so it takes a new turn after the pause, at the new pace.
+      if (started < this.pausedUntil) continue;
+      this.starts.push(started);
+      if (this.starts.length > 2 * maxRememberedStarts) this.starts.splice(0, this.starts.length - maxRememberedStarts);
+      return started;
+    }
   }
 
-  /** An answer that was not a 429. */
-  succeeded(): void {
+  /**
+   * The earliest a request may start so that no stretch of a second (and the margin) holds more starts than the
+   * learned limit. Turns are spaced by the pace, but a turn taken late (a busy event loop, a GC pause) does not
+   * move the turns after it, which then come closer than the pace: at 98% of a limit of 20, one turn late by
+   * 20 ms put 21 requests in the platform's window, a 429 and a pause of a second (issue 14). Counted on the
+   * times requests really started.
+   */
+  private windowOpensAt(): number {
+    const limit = Math.max(1, Math.floor(this.learnedLimit));
+    if (limit > maxRememberedStarts) return 0;
+    const earlier = this.starts[this.starts.length - limit];
+    return earlier === undefined ? 0 : earlier + 1000 / margin;
+  }
+
+  /** An answer that was not a 429, to a request that started at `startedAt` (take's answer). */
+  succeeded(startedAt?: number): void {
     const now = this.clock.now();
     this.recentSuccesses.push(now);
     this.forgetBefore(now - 1000);
+    if (startedAt !== undefined && startedAt < this.lastThrottleAt) this.acceptedLate();
     if (
       this.rate === undefined ||
       now - this.lastThrottleAt < quietBeforeRaiseMs ||
@@ -85,7 +124,9 @@ export class Pacer {
     const accepted = this.recentSuccesses.filter((time) => time >= since).length;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
+    this.wave = undefined;
     if (accepted > 0 && accepted >= current / 4) {
+      this.wave = { accepted, rateBefore: current };
       this.learnedLimit = accepted;
       this.rate = Math.max(0.5, Math.min(current, accepted * margin));
     } else if (accepted === 0 && now - since >= 250) {
@@ -97,6 +138,22 @@ export class Pacer {
     this.report(
       `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the last ${now - since} ms; pausing ${retryAfterMs} ms)`,
     );
+  }
+
+  /**
+   * A request in flight when the wave's first 429 came, accepted after it: the platform let it into the same
+   * window as the ones counted, so the allowance is one more. Without it, the answer that happened to be on
+   * the wire when the 429 came was left out, and the pace stayed at 98% of 19 against a limit of 20 until the
+   * limit was probed again 30 s later (issue 14: 93% of the limit instead of 98%).
+   */
+  private acceptedLate(): void {
+    if (!this.wave) return;
+    this.wave.accepted++;
+    this.learnedLimit = this.wave.accepted;
+    const rate = Math.max(0.5, Math.min(this.wave.rateBefore, this.wave.accepted * margin));
+    if (rate === this.rate) return;
+    this.rate = rate;
+    this.report(`pace: ${rate.toFixed(2)} requests/s (${this.wave.accepted} accepted in that second after all)`);
   }
 
   private forgetBefore(time: number): void {

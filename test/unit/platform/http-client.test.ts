@@ -215,6 +215,19 @@ describe('HttpClient retries', () => {
     expect(client.stats).toEqual({ requests: 6, retries: 5, throttled: 5 });
   });
 
+  it('tells the pacer when the answered attempt started, as take() said', async () => {
+    const starts = [101, 102];
+    const answeredStarts: (number | undefined)[] = [];
+    const pace = {
+      take: async () => starts.shift(),
+      succeeded: (startedAt?: number) => void answeredStarts.push(startedAt),
+      throttled: () => {},
+    };
+    const { client } = await setUp([reply(429, '', { 'retry-after': '1' }), reply(200, '[]')], { pace });
+    await client.request(get);
+    expect(answeredStarts).toEqual([102]);
+  });
+
   it('without a pacer, 429s are retries like any other', async () => {
     const throttle = reply(429, '', { 'retry-after': '1' });
     const { server, client } = await setUp([throttle, throttle, throttle], { maxRetries: 1 });
