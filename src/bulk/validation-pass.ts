@@ -20,8 +20,13 @@ export interface UniqueValue {
 export interface RecordCheckerOptions {
   /** The 53-bit hash of the fingerprint index (a colliding one forces false matches). */
   keyHash?: (key: string) => number;
-  /** Re-reads for repeats before the exact index is built instead (see RecordChecker.rereadsBeforeExactIndex). */
+  /** Re-reads for repeats before the exact index is built instead (see defaultRereadsBeforeExactIndex). */
   rereadsBeforeExactIndex?: number;
+  /**
+   * rawUniqueValues gives a valid record the same values as uniqueValues gives its value (customers, stock):
+   * a re-read then skips the record's rules, and costs about what reading the file does.
+   */
+  rawValuesSuffice?: boolean;
 }
 
 /**
@@ -60,6 +65,7 @@ export class RecordChecker<T> {
   rereads = 0;
   private readonly keyHash: ((key: string) => number) | undefined;
   private readonly rereadsBeforeExactIndex: number;
+  private readonly rawValuesSuffice: boolean;
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -73,6 +79,7 @@ export class RecordChecker<T> {
   ) {
     this.keyHash = options.keyHash;
     this.rereadsBeforeExactIndex = options.rereadsBeforeExactIndex ?? defaultRereadsBeforeExactIndex;
+    this.rawValuesSuffice = options.rawValuesSuffice === true && rawUniqueValues !== undefined;
   }
 
   /**
@@ -139,6 +146,7 @@ export class RecordChecker<T> {
 
   /** The unique values of a record as judgeValues takes them: of the valid value, or of the raw values. */
   private uniqueValuesOf(record: InputRecord): readonly UniqueValue[] {
+    if (this.rawValuesSuffice) return (this.rawUniqueValues as (record: InputRecord) => UniqueValue[])(record);
     const verdict = this.check(record);
     return (verdict.ok ? this.uniqueValues?.(verdict.value) : this.rawUniqueValues?.(record)) ?? [];
   }

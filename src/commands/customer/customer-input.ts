@@ -37,7 +37,8 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
     uniqueValues,
     (record) => uniqueValues(record.values),
-    options,
+    // The keys are read the same from both (above), so a re-read for a repeat need not run the rules.
+    { rawValuesSuffice: true, ...options },
   );
 }
 

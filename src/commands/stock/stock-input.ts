@@ -39,7 +39,8 @@ export function newStockChecker(options?: RecordCheckerOptions): RecordChecker<S
       const codes = stockRowCodes(record.values);
       return codes ? stockUniqueValues(codes) : [];
     },
-    options,
+    // Both read the codes as codeText does, so a re-read for a repeat need not run the row rules.
+    { rawValuesSuffice: true, ...options },
   );
 }
 

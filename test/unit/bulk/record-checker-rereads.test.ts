@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCommandInput } from '../../../src/bulk/command-input.js';
 import { type RecordChecker, runValidationPass } from '../../../src/bulk/validation-pass.js';
@@ -144,7 +146,9 @@ function stockFile(seed: number): string {
   const lines = [random() < 0.3 ? 'sep=;\n' : '', 'sku;quantity;warehouse;note\n'];
   const rows = 20 + Math.floor(random() * 100);
   for (let row = 0; row < rows; row++) {
-    const sku = random() < 0.05 ? '' : `S-${Math.floor(random() * skus)}`;
+    const code = `S-${Math.floor(random() * skus)}`;
+    // Spaces around a code are read off, by the rules and by the re-read alike.
+    const sku = random() < 0.05 ? '' : random() < 0.2 ? ` ${code} ` : code;
     const quantity = random() < 0.1 ? 'x' : String(Math.floor(random() * 9));
     const warehouse = random() < 0.3 ? `W${Math.floor(random() * 2)}` : '';
     const note = random() < 0.05 ? '"a\nb"' : 'n';
@@ -153,20 +157,44 @@ function stockFile(seed: number): string {
   return lines.join('');
 }
 
-/** A customer file: documents and e-mails from small pools, so both repeat, often in one record. */
+/** Valid customers as scripts/generate-customers.mjs writes them: its header, then one line per customer. */
+const [customerHeader, ...customerRows] = execFileSync(
+  process.execPath,
+  [fileURLToPath(new URL('../../../scripts/generate-customers.mjs', import.meta.url)), '40'],
+  { encoding: 'utf8' },
+)
+  .trimEnd()
+  .split('\n');
+
+/**
+ * A customer file: customers drawn from a small pool, so documents and e-mails repeat, often in one record;
+ * most are valid, their keys written as people do (punctuated or not, spaces, capitals): a re-read takes a valid
+ * record's keys from its raw values, which must read them as the rules do. Some lose their document or e-mail.
+ */
 function customerFile(seed: number): string {
   const random = seededRandom(seed);
   const pool = 2 + Math.floor(random() * 30);
-  const lines = ['document;username\n'];
+  const lines = [`${customerHeader}\n`];
   const rows = 20 + Math.floor(random() * 80);
-  for (let row = 0; row < rows; row++)
-    lines.push(`${Math.floor(random() * pool)};u${Math.floor(random() * pool)}@x.com\n`);
+  for (let row = 0; row < rows; row++) {
+    let line = customerRows[Math.floor(random() * pool)] as string;
+    const cells = line.split(',');
+    const [document, username] = [cells[1] as string, cells[5] as string];
+    const style = random();
+    if (style < 0.2) line = line.replace(document, document.replace(/\D/g, ''));
+    else if (style < 0.3) line = line.replace(document, ` ${document} `);
+    else if (style < 0.35) line = line.replace(document, '');
+    if (random() < 0.3) line = line.replace(username, ` ${username.toUpperCase()}`);
+    else if (random() < 0.05) line = line.replace(username, 'not-an-email');
+    lines.push(`${line}\n`);
+  }
   return lines.join('');
 }
 
 describe('RecordChecker with fingerprints against the exact index', () => {
   const variants = [
     { name: 'fingerprints', options: {} },
+    { name: 'fingerprints, re-reads under the full rules', options: { rawValuesSuffice: false } },
     { name: 'the exact index from the first repeat', options: { rereadsBeforeExactIndex: 0 } },
     { name: 'fingerprints only, never the exact index', options: { rereadsBeforeExactIndex: Infinity } },
     {
@@ -198,6 +226,18 @@ describe('RecordChecker with fingerprints against the exact index', () => {
       });
       const checker = newCustomerChecker('create', options);
       expect((await validate(path, checker, { catalogue })).problems, `seed ${seed}`).toEqual(exact.problems);
+      // Repeats of valid records: no problem but the repeat on their line.
+      const places = (kind: boolean) =>
+        new Set(
+          exact.problems
+            .filter((problem) => problem.includes('already') === kind)
+            .map((problem) => problem.split(' ')[0]),
+        );
+      const invalid = places(false);
+      expect(
+        [...places(true)].some((place) => !invalid.has(place)),
+        `seed ${seed}`,
+      ).toBe(true);
     }
   });
 });
