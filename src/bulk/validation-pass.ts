@@ -22,6 +22,8 @@ export interface RecordCheckerOptions {
   keyHash?: (key: string) => number;
   /** Re-reads for repeats before the exact index is built instead (see defaultRereadsBeforeExactIndex). */
   rereadsBeforeExactIndex?: number;
+  /** The share of the records judged so far that re-reads may read before the exact index is built instead. */
+  rereadShareBeforeExactIndex?: number;
   /**
    * rawUniqueValues gives a valid record the same values as uniqueValues gives its value (customers, stock):
    * a re-read then skips the record's rules, and costs about what reading the file does.
@@ -32,9 +34,12 @@ export interface RecordCheckerOptions {
 /**
  * Re-reads of the input a run pays for repeated fingerprints before it builds the exact index (one more read):
  * a file with a few repeats keeps the small index, one with thousands (scripts/hostile-files.mjs) does not read
- * itself once per repeat.
+ * itself once per repeat. A re-read costs about what reading the file that far does (~13 ms even for the first
+ * record: the reader shapes a whole batch), so re-reads that have read half the records judged so far also end
+ * them: a million-row file whose last rows repeat rows near its end reads itself twice more, not four times.
  */
 const defaultRereadsBeforeExactIndex = 3;
+const defaultRereadShareBeforeExactIndex = 0.5;
 
 /** The place of a value whose fingerprint was seen before: to be found by reading the input again. */
 const suspected = -1;
@@ -63,8 +68,11 @@ export class RecordChecker<T> {
   private judged = 0;
   /** Re-reads of the input so far, the one that built the exact index included. */
   rereads = 0;
+  /** Records those re-reads read, the exact index's excepted. */
+  private recordsReread = 0;
   private readonly keyHash: ((key: string) => number) | undefined;
   private readonly rereadsBeforeExactIndex: number;
+  private readonly rereadShareBeforeExactIndex: number;
   private readonly rawValuesSuffice: boolean;
 
   constructor(
@@ -79,6 +87,7 @@ export class RecordChecker<T> {
   ) {
     this.keyHash = options.keyHash;
     this.rereadsBeforeExactIndex = options.rereadsBeforeExactIndex ?? defaultRereadsBeforeExactIndex;
+    this.rereadShareBeforeExactIndex = options.rereadShareBeforeExactIndex ?? defaultRereadShareBeforeExactIndex;
     this.rawValuesSuffice = options.rawValuesSuffice === true && rawUniqueValues !== undefined;
   }
 
@@ -211,8 +220,8 @@ export class RecordChecker<T> {
 
   /**
    * Reads the input again, up to the record being judged, for the first record with each suspected value (no
-   * such record: a false match, no repeat). After rereadsBeforeExactIndex re-reads, this one builds the exact
-   * index instead and the record's values are looked up in it.
+   * such record: a false match, no repeat). After rereadsBeforeExactIndex re-reads, or re-reads of half the
+   * records judged so far, this one builds the exact index instead and the record's values are looked up in it.
    */
   private async findFirstPlaces(
     values: readonly UniqueValue[],
@@ -221,7 +230,10 @@ export class RecordChecker<T> {
     place: number,
   ): Promise<void> {
     this.rereads++;
-    if (this.rereads > this.rereadsBeforeExactIndex) {
+    if (
+      this.rereads > this.rereadsBeforeExactIndex ||
+      this.recordsReread >= ordinal * this.rereadShareBeforeExactIndex
+    ) {
       await this.buildExactIndex(ordinal);
       for (let index = 0; index < values.length; index++) {
         const unique = values[index] as UniqueValue;
@@ -232,6 +244,7 @@ export class RecordChecker<T> {
     let missing = 0;
     for (const first of firsts) if (first === suspected) missing++;
     await this.readAgain(ordinal, (earlier, earlierValues) => {
+      this.recordsReread++;
       for (const seen of earlierValues) {
         if (seen.value === undefined) continue;
         for (let index = 0; index < values.length; index++) {

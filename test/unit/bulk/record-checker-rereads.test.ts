@@ -101,7 +101,11 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
 
   it('reports no repeat for a false fingerprint match: the file has no earlier record with the value', async () => {
     const path = fileWith('sku;quantity\nA-1;1\nA-2;2\nA-3;3\nA-1;4\n');
-    const checker = newStockChecker({ keyHash: everyKeyCollides, rereadsBeforeExactIndex: 10 });
+    const checker = newStockChecker({
+      keyHash: everyKeyCollides,
+      rereadsBeforeExactIndex: Infinity,
+      rereadShareBeforeExactIndex: Infinity,
+    });
     const pass = await validate(path, checker);
     expect(pass.problems).toEqual([
       '5 Property [sku] with value [A-1] does not pass validation (the same SKU is already on line 2 of this file)',
@@ -111,16 +115,27 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
   });
 
   it('builds the exact index after three re-reads instead of reading the file once per repeat', async () => {
-    const rows = ['B-1;1', ...Array.from({ length: 8 }, (_, index) => `A-1;${index + 1}`), 'C-1;1', 'B-1;2'];
+    const distinct = Array.from({ length: 18 }, (_, index) => `D-${index};1`);
+    const rows = ['B-1;1', 'A-1;0', ...distinct, ...Array.from({ length: 8 }, () => 'A-1;1'), 'C-1;1', 'B-1;2'];
     const path = fileWith(`sku;quantity\n${rows.join('\n')}\n`);
     const checker = newStockChecker();
     const pass = await validate(path, checker);
     expect(repeats(pass)).toEqual([
-      ...Array.from({ length: 7 }, (_, index) => `${index + 4}: already on line 3`),
-      '12: already on line 2',
+      ...Array.from({ length: 8 }, (_, index) => `${index + 22}: already on line 3`),
+      '31: already on line 2',
     ]);
-    // Three re-reads for the first three repeats, one that built the exact index, none after.
+    // Three re-reads of two records for the first three repeats, one that built the exact index, none after.
     expect(checker.rereads).toBe(4);
+  });
+
+  it('builds the exact index once re-reads have read half the records judged', async () => {
+    const rows = Array.from({ length: 20 }, (_, index) => `X-${index};1`);
+    const path = fileWith(`sku;quantity\n${[...rows, 'X-18;2', 'X-19;2', 'X-0;2'].join('\n')}\n`);
+    const checker = newStockChecker();
+    const pass = await validate(path, checker);
+    expect(repeats(pass)).toEqual(['22: already on line 20', '23: already on line 21', '24: already on line 2']);
+    // The first re-read read 19 of 20 records: the second repeat builds the exact index instead.
+    expect(checker.rereads).toBe(2);
   });
 
   it('keeps the exact index for stdin, which cannot be read again', async () => {
@@ -196,10 +211,17 @@ describe('RecordChecker with fingerprints against the exact index', () => {
     { name: 'fingerprints', options: {} },
     { name: 'fingerprints, re-reads under the full rules', options: { rawValuesSuffice: false } },
     { name: 'the exact index from the first repeat', options: { rereadsBeforeExactIndex: 0 } },
-    { name: 'fingerprints only, never the exact index', options: { rereadsBeforeExactIndex: Infinity } },
+    {
+      name: 'fingerprints only, never the exact index',
+      options: { rereadsBeforeExactIndex: Infinity, rereadShareBeforeExactIndex: Infinity },
+    },
     {
       name: 'a hash of 5 values (false matches everywhere)',
-      options: { keyHash: (key: string) => cyrb53(key) % 5, rereadsBeforeExactIndex: Infinity },
+      options: {
+        keyHash: (key: string) => cyrb53(key) % 5,
+        rereadsBeforeExactIndex: Infinity,
+        rereadShareBeforeExactIndex: Infinity,
+      },
     },
   ];
 
