@@ -196,7 +196,6 @@ export class RecordChecker<T> {
 
   /** Adds the value to the index; returns the place it was first seen at, `suspected`, or undefined when new. */
   private firstPlaceOf(unique: UniqueValue, place: number): number | undefined {
-    const value = unique.value as string;
     if (this.exact === undefined && this.prints === undefined) {
       if (this.reopen) this.prints = new Map();
       else this.exact = new Map();
@@ -207,21 +206,18 @@ export class RecordChecker<T> {
         set = new KeyFingerprintSet(this.keyHash);
         this.prints.set(unique.label, set);
       }
-      return set.add(value) ? undefined : suspected;
+      return set.add(unique.value as string) ? undefined : suspected;
     }
-    const exact = this.exact as Map<string, CompactKeySet>;
-    let set = exact.get(unique.label);
-    if (!set) {
-      set = new CompactKeySet();
-      exact.set(unique.label, set);
-    }
-    return set.addOrGetLine(value, place);
+    return addFirstPlace(this.exact as Map<string, CompactKeySet>, unique, place);
   }
 
   /**
    * Reads the input again, up to the record being judged, for the first record with each suspected value (no
-   * such record: a false match, no repeat). After rereadsBeforeExactIndex re-reads, or re-reads of half the
-   * records judged so far, this one builds the exact index instead and the record's values are looked up in it.
+   * such record: a false match, no repeat). The read builds the exact index of what it reads as it goes: when it
+   * goes far (half the records judged, or once re-reads have read that much in all, or after
+   * rereadsBeforeExactIndex re-reads), it reads on to the record and the run keeps that index from then on;
+   * the record's values are then looked up in it. A million-row file whose last rows repeat rows near its end so
+   * reads itself once more, not once per repeat.
    */
   private async findFirstPlaces(
     values: readonly UniqueValue[],
@@ -230,44 +226,50 @@ export class RecordChecker<T> {
     place: number,
   ): Promise<void> {
     this.rereads++;
-    if (
-      this.rereads > this.rereadsBeforeExactIndex ||
-      this.recordsReread >= ordinal * this.rereadShareBeforeExactIndex
-    ) {
-      await this.buildExactIndex(ordinal);
+    const far = ordinal * this.rereadShareBeforeExactIndex;
+    let switching = this.rereads > this.rereadsBeforeExactIndex || this.recordsReread >= far;
+    if (switching) this.dropFingerprints();
+    let missing = 0;
+    for (const first of firsts) if (first === suspected) missing++;
+    const building = new Map<string, CompactKeySet>();
+    let read = 0;
+    await this.readAgain(ordinal, (earlier, earlierValues) => {
+      read++;
+      this.recordsReread++;
+      const earlierPlace = duplicatePlace(earlier);
+      for (const seen of earlierValues) {
+        if (seen.value === undefined) continue;
+        addFirstPlace(building, seen, earlierPlace);
+        if (missing === 0) continue;
+        for (let index = 0; index < values.length; index++) {
+          const unique = values[index] as UniqueValue;
+          if (firsts[index] !== suspected || unique.label !== seen.label || unique.value !== seen.value) continue;
+          firsts[index] = earlierPlace;
+          missing--;
+        }
+      }
+      if (!switching && read >= far) {
+        switching = true;
+        this.dropFingerprints();
+      }
+      return missing === 0 && !switching;
+    });
+    if (switching) {
+      this.exact = building;
       for (let index = 0; index < values.length; index++) {
         const unique = values[index] as UniqueValue;
         firsts[index] = unique.value === undefined ? undefined : this.firstPlaceOf(unique, place);
       }
       return;
     }
-    let missing = 0;
-    for (const first of firsts) if (first === suspected) missing++;
-    await this.readAgain(ordinal, (earlier, earlierValues) => {
-      this.recordsReread++;
-      for (const seen of earlierValues) {
-        if (seen.value === undefined) continue;
-        for (let index = 0; index < values.length; index++) {
-          const unique = values[index] as UniqueValue;
-          if (firsts[index] !== suspected || unique.label !== seen.label || unique.value !== seen.value) continue;
-          firsts[index] = duplicatePlace(earlier);
-          missing--;
-        }
-      }
-      return missing === 0;
-    });
+    for (const set of building.values()) set.release();
     for (let index = 0; index < firsts.length; index++) if (firsts[index] === suspected) firsts[index] = undefined;
   }
 
-  /** The exact index of the first `count` records, read again, in place of the fingerprints. */
-  private async buildExactIndex(count: number): Promise<void> {
+  /** Frees the fingerprint index now (its arrays, not at the next full collection): the exact one replaces it. */
+  private dropFingerprints(): void {
+    for (const set of this.prints?.values() ?? []) set.release();
     this.prints = undefined;
-    this.exact = new Map();
-    await this.readAgain(count, (earlier, earlierValues) => {
-      const place = duplicatePlace(earlier);
-      for (const unique of earlierValues) if (unique.value !== undefined) this.firstPlaceOf(unique, place);
-      return false;
-    });
   }
 
   /** Reads the first `count` records of the input again, each with its unique values, until `visit` says stop. */
@@ -311,6 +313,16 @@ export class RecordChecker<T> {
     }
     return problems;
   }
+}
+
+/** Adds a value seen at `place` to an exact index; returns the place it was first seen at, if before. */
+function addFirstPlace(index: Map<string, CompactKeySet>, unique: UniqueValue, place: number): number | undefined {
+  let set = index.get(unique.label);
+  if (!set) {
+    set = new CompactKeySet();
+    index.set(unique.label, set);
+  }
+  return set.addOrGetLine(unique.value as string, place);
 }
 
 /** Marks an element index among the lines the duplicate index holds (both far below 2^31). */

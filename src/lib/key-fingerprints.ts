@@ -47,6 +47,11 @@ export class KeyFingerprintSet {
     return total;
   }
 
+  /** Frees its tables now rather than at the next full collection; the set is empty and unusable after. */
+  release(): void {
+    for (const group of this.groups) group.release();
+  }
+
   /** Adds the key's fingerprint; false when it was already there (the same key, or rarely another one). */
   add(key: string): boolean {
     const hash = this.hash(key);
@@ -89,6 +94,10 @@ class FingerprintGroup {
     this.counts[region] = count;
     if (count > capacity * maxLoad) this.grow();
     return true;
+  }
+
+  release(): void {
+    releaseNow(this.slots.buffer as ArrayBuffer);
   }
 
   private grow(): void {

@@ -67,7 +67,7 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
     const path = fileWith(
       'sep=;\nsku;quantity;note\nA-1;1;x\nA-2;2;"two\nlines"\nA-3;3;y\nA-1;4;z\nA-3;x;w\nA-2;5;v\n',
     );
-    const checker = newStockChecker();
+    const checker = newStockChecker({ rereadsBeforeExactIndex: Infinity, rereadShareBeforeExactIndex: Infinity });
     const pass = await validate(path, checker);
     expect(pass.reopens).toBe(true);
     expect(repeats(pass)).toEqual([
@@ -128,14 +128,24 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
     expect(checker.rereads).toBe(4);
   });
 
-  it('builds the exact index once re-reads have read half the records judged', async () => {
+  it('reads on and keeps the exact index when a re-read goes past half the records judged', async () => {
     const rows = Array.from({ length: 20 }, (_, index) => `X-${index};1`);
     const path = fileWith(`sku;quantity\n${[...rows, 'X-18;2', 'X-19;2', 'X-0;2'].join('\n')}\n`);
     const checker = newStockChecker();
     const pass = await validate(path, checker);
     expect(repeats(pass)).toEqual(['22: already on line 20', '23: already on line 21', '24: already on line 2']);
-    // The first re-read read 19 of 20 records: the second repeat builds the exact index instead.
-    expect(checker.rereads).toBe(2);
+    // The first re-read passed 10 of 20 records before it found X-18: it built the exact index, used after.
+    expect(checker.rereads).toBe(1);
+  });
+
+  it('builds the exact index once re-reads have read half the records judged in all', async () => {
+    const rows = Array.from({ length: 10 }, (_, index) => `X-${index};1`);
+    const path = fileWith(`sku;quantity\n${[...rows, 'X-3;2', 'X-3;3', 'X-3;4', 'X-3;5'].join('\n')}\n`);
+    const checker = newStockChecker();
+    const pass = await validate(path, checker);
+    expect(repeats(pass)).toEqual(Array.from({ length: 4 }, (_, index) => `${index + 12}: already on line 5`));
+    // Two re-reads of 4 records each (of 10 and 11 judged), then 8 read of 12 judged: the third builds it.
+    expect(checker.rereads).toBe(3);
   });
 
   it('keeps the exact index for stdin, which cannot be read again', async () => {

@@ -30,6 +30,14 @@ describe('KeyFingerprintSet', () => {
     expect(set.add('zero')).toBe(false);
   });
 
+  it('hands its memory back at once when released (the exact index replaces it)', () => {
+    const set = new KeyFingerprintSet();
+    for (let index = 0; index < 10_000; index++) set.add(String(index));
+    expect(set.byteLength).toBeGreaterThan(40_000);
+    set.release();
+    expect(set.byteLength).toBe(0);
+  });
+
   it('holds a million keys in under 7 bytes a key', () => {
     const set = new KeyFingerprintSet();
     for (let index = 0; index < 1_000_000; index++) set.add(`${index}@example.com`);
