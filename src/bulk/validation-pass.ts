@@ -213,11 +213,11 @@ export class RecordChecker<T> {
 
   /**
    * Reads the input again, up to the record being judged, for the first record with each suspected value (no
-   * such record: a false match, no repeat). The read builds the exact index of what it reads as it goes: when it
-   * goes far (half the records judged, or once re-reads have read that much in all, or after
-   * rereadsBeforeExactIndex re-reads), it reads on to the record and the run keeps that index from then on;
-   * the record's values are then looked up in it. A million-row file whose last rows repeat rows near its end so
-   * reads itself once more, not once per repeat.
+   * such record: a false match, no repeat). After rereadsBeforeExactIndex re-reads, or once re-reads have read
+   * half the records judged so far, this one builds the exact index instead and the record's values are looked
+   * up in it. (A re-read that built the exact index as it went, kept when it read far, saved a read on a file
+   * whose last rows repeat rows near its end, but a million-customer run then peaked at 132-140 MB, above
+   * main's 129: a file with repeats is refused anyway, its memory matters more than its CPU.)
    */
   private async findFirstPlaces(
     values: readonly UniqueValue[],
@@ -226,44 +226,45 @@ export class RecordChecker<T> {
     place: number,
   ): Promise<void> {
     this.rereads++;
-    const far = ordinal * this.rereadShareBeforeExactIndex;
-    let switching = this.rereads > this.rereadsBeforeExactIndex || this.recordsReread >= far;
-    if (switching) this.dropFingerprints();
-    let missing = 0;
-    for (const first of firsts) if (first === suspected) missing++;
-    const building = new Map<string, CompactKeySet>();
-    let read = 0;
-    await this.readAgain(ordinal, (earlier, earlierValues) => {
-      read++;
-      this.recordsReread++;
-      const earlierPlace = duplicatePlace(earlier);
-      for (const seen of earlierValues) {
-        if (seen.value === undefined) continue;
-        addFirstPlace(building, seen, earlierPlace);
-        if (missing === 0) continue;
-        for (let index = 0; index < values.length; index++) {
-          const unique = values[index] as UniqueValue;
-          if (firsts[index] !== suspected || unique.label !== seen.label || unique.value !== seen.value) continue;
-          firsts[index] = earlierPlace;
-          missing--;
-        }
-      }
-      if (!switching && read >= far) {
-        switching = true;
-        this.dropFingerprints();
-      }
-      return missing === 0 && !switching;
-    });
-    if (switching) {
-      this.exact = building;
+    if (
+      this.rereads > this.rereadsBeforeExactIndex ||
+      this.recordsReread >= ordinal * this.rereadShareBeforeExactIndex
+    ) {
+      await this.buildExactIndex(ordinal);
       for (let index = 0; index < values.length; index++) {
         const unique = values[index] as UniqueValue;
         firsts[index] = unique.value === undefined ? undefined : this.firstPlaceOf(unique, place);
       }
       return;
     }
-    for (const set of building.values()) set.release();
+    let missing = 0;
+    for (const first of firsts) if (first === suspected) missing++;
+    await this.readAgain(ordinal, (earlier, earlierValues) => {
+      this.recordsReread++;
+      for (const seen of earlierValues) {
+        if (seen.value === undefined) continue;
+        for (let index = 0; index < values.length; index++) {
+          const unique = values[index] as UniqueValue;
+          if (firsts[index] !== suspected || unique.label !== seen.label || unique.value !== seen.value) continue;
+          firsts[index] = duplicatePlace(earlier);
+          missing--;
+        }
+      }
+      return missing === 0;
+    });
     for (let index = 0; index < firsts.length; index++) if (firsts[index] === suspected) firsts[index] = undefined;
+  }
+
+  /** The exact index of the first `count` records, read again, in place of the fingerprints. */
+  private async buildExactIndex(count: number): Promise<void> {
+    this.dropFingerprints();
+    const exact = new Map<string, CompactKeySet>();
+    this.exact = exact;
+    await this.readAgain(count, (earlier, earlierValues) => {
+      const place = duplicatePlace(earlier);
+      for (const unique of earlierValues) if (unique.value !== undefined) addFirstPlace(exact, unique, place);
+      return false;
+    });
   }
 
   /** Frees the fingerprint index now (its arrays, not at the next full collection): the exact one replaces it. */

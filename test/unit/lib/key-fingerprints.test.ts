@@ -35,7 +35,8 @@ describe('KeyFingerprintSet', () => {
     for (let index = 0; index < 10_000; index++) set.add(String(index));
     expect(set.byteLength).toBeGreaterThan(40_000);
     set.release();
-    expect(set.byteLength).toBe(0);
+    // Its per-region counts (1 KB a group) stay.
+    expect(set.byteLength).toBe(16 * 1024);
   });
 
   it('holds a million keys in under 7 bytes a key', () => {
