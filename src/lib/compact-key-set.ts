@@ -40,11 +40,6 @@ export class CompactKeySet {
     return total;
   }
 
-  /** Frees its tables now rather than at the next full collection; the set is empty and unusable after. */
-  release(): void {
-    for (const shard of this.shards) shard.release();
-  }
-
   /** Adds a key seen on `line`; returns the line it was first seen on when it is already there. */
   addOrGetLine(key: string, line: number): number | undefined {
     const hash = cyrb53(key);
@@ -87,10 +82,6 @@ class KeyTable {
     // Memory is what this class is for: see maxLoad.
     if (this.count > this.hashes.length * maxLoad) this.grow();
     return undefined;
-  }
-
-  release(): void {
-    releaseNow(this.hashes.buffer as ArrayBuffer);
   }
 
   private grow(): void {
