@@ -1,8 +1,9 @@
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
+import { type InputOptions, openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import type { InputFlags } from './flags.js';
 
 /** Opens a command's input with its reading flags; `--map` is loaded here so every command reads it alike. */
@@ -34,7 +35,7 @@ export async function openCommandInput(
   }
   const session = await context.session();
   if (path === '-' && !options.quietWarnings) announceTerminalStdin(context);
-  return openInput({
+  const inputOptions: InputOptions = {
     path,
     displayName: options.displayName,
     maxListIndex: session.get('input.maxListIndex'),
@@ -46,7 +47,21 @@ export async function openCommandInput(
     headerMap,
     strict: flags.strict,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
-  });
+  };
+  const input = await openInput(inputOptions);
+  // A regular file can be read again: the duplicate index then keeps fingerprints only (RecordChecker).
+  if (isRegularFile(path)) input.reopen = () => openInput({ ...inputOptions, warn: () => {} });
+  return input;
+}
+
+/** Not stdin (`-`), a FIFO, a socket or a device: reading it again gives the same bytes from the start. */
+function isRegularFile(path: string): boolean {
+  if (path === '-') return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -84,12 +84,17 @@ export async function peekBytes(stream: Readable, bytes: number): Promise<{ head
   }
   const head = Buffer.concat(chunks);
   async function* replay(): AsyncGenerator<Buffer> {
-    if (head.length > 0) yield head;
-    if (ended) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    try {
+      if (head.length > 0) yield head;
+      if (ended) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      }
+    } finally {
+      // A reader that stops early (RecordChecker's re-read for a repeat) closes the file now, not at a collection.
+      await iterator.return?.();
     }
   }
   return { head, stream: Readable.from(replay(), { objectMode: false }) };

@@ -17,13 +17,18 @@ export async function* decodeText(
 ): AsyncGenerator<string> {
   const lines = new LineCounter();
   const source = asBuffers(bytes);
-  if (isUtf8(encoding)) {
-    const rest = yield* decodeUtf8(source, file, lines, options.sniffed === true);
-    if (!rest) return;
-    yield* decodeLegacy(rest.chunks, 'windows-1252', file, lines, true);
-    return;
+  try {
+    if (isUtf8(encoding)) {
+      const rest = yield* decodeUtf8(source, file, lines, options.sniffed === true);
+      if (!rest) return;
+      yield* decodeLegacy(rest.chunks, 'windows-1252', file, lines, true);
+      return;
+    }
+    yield* decodeLegacy(source, encoding, file, lines, options.sniffed === true);
+  } finally {
+    // decodeUtf8 pulls chunks by hand: a reader that stops early (RecordChecker's re-read) closes the file here.
+    await source.return(undefined);
   }
-  yield* decodeLegacy(source, encoding, file, lines, options.sniffed === true);
 }
 
 function isUtf8(encoding: string): boolean {
