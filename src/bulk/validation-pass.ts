@@ -64,6 +64,8 @@ export class RecordChecker<T> {
   private readonly rows = new RowsOfLines();
   /** Opens the input again from its start; set by readsAgainFrom. */
   private reopen: (() => Promise<OpenedInput>) | undefined;
+  /** Ctrl-C: ends a re-read (a million records take seconds) with an AbortError. */
+  private signal: AbortSignal | undefined;
   /** Records judged so far: a re-read reads this many (the pass judges every record of its input). */
   private judged = 0;
   /** Re-reads of the input so far, the one that built the exact index included. */
@@ -95,8 +97,9 @@ export class RecordChecker<T> {
    * The input this checker judges every record of, in order, from the first: when it can be opened again, the
    * checker keeps the small fingerprint index. Called before the first record.
    */
-  readsAgainFrom(input: Pick<OpenedInput, 'reopen'>): void {
+  readsAgainFrom(input: Pick<OpenedInput, 'reopen'>, signal?: AbortSignal): void {
     if (this.judged === 0) this.reopen = input.reopen;
+    this.signal = signal;
   }
 
   /** Problems about composed values, quoted as composed (see UniqueValue.composed). */
@@ -283,6 +286,7 @@ export class RecordChecker<T> {
     let read = 0;
     // Leaving the loop early ends the reader's generators, which closes the file.
     for await (const batch of recordBatchesOf(input.records) ?? oneByOne(input.records)) {
+      this.signal?.throwIfAborted();
       for (const record of batch) {
         if (visit(record, this.uniqueValuesOf(record))) return;
         if (++read === count) return;
@@ -395,15 +399,22 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const records = options.input.records;
-    options.checker.readsAgainFrom(options.input);
+    options.checker.readsAgainFrom(options.input, options.signal);
     // Whole batches where the reader has them: an await per record was a visible share of a million-row pass.
     read: for await (const batch of recordBatchesOf(records) ?? oneByOne(records)) {
       for (const record of batch) {
         if (aborted) break read;
-        summary.records++;
         const judged = options.checker.judgeNext(record);
         // A promise only when the checker reads the input again for a repeat: rare, so no await per record.
-        const verdict = judged instanceof Promise ? await judged : judged;
+        let verdict: RecordVerdict<T>;
+        try {
+          verdict = judged instanceof Promise ? await judged : judged;
+        } catch (error) {
+          // Ctrl-C during a re-read: the record was not judged; the pass ends as at any other record.
+          if (options.signal?.aborted) break read;
+          throw error;
+        }
+        summary.records++;
         options.onVerdict?.(record, verdict);
         if (verdict.ok) {
           summary.valid++;

@@ -148,6 +148,31 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
     expect(checker.rereads).toBe(3);
   });
 
+  it('Ctrl-C during a re-read ends the pass there: the record is not judged, nothing more is read', async () => {
+    const rows = Array.from({ length: 5000 }, (_, index) => `S-${index};1`);
+    const path = fileWith(`sku;quantity\n${rows.join('\n')}\nS-1;2\nS-2;2\n`);
+    const checker = newStockChecker();
+    const { context } = testContext();
+    const input = await openCommandInput(context, path, { strict: false }, stockCatalogue);
+    const controller = new AbortController();
+    const reopen = input.reopen as NonNullable<typeof input.reopen>;
+    // Ctrl-C comes as the file is opened again for the first repeat.
+    input.reopen = async () => {
+      controller.abort();
+      return reopen();
+    };
+    const problems: string[] = [];
+    const summary = await runValidationPass({
+      input,
+      checker,
+      signal: controller.signal,
+      onProblem: (_line, problem) => void problems.push(problem.message),
+    });
+    expect(checker.rereads).toBe(1);
+    expect(summary).toMatchObject({ records: 5000, valid: 5000, invalid: 0 });
+    expect(problems).toEqual([]);
+  });
+
   it('keeps the exact index for stdin, which cannot be read again', async () => {
     const text = 'sku;quantity\nA-1;1\nA-2;2\nA-1;3\n';
     const checker = newStockChecker({ keyHash: everyKeyCollides });
