@@ -67,7 +67,7 @@ export function reportEntry(row: ReportRow, record: { readonly original: unknown
 /**
  * What differs between bulk commands; everything else (DESIGN.md §7) is the same for all. T is a
  * valid record as the checker makes it; Sent is what the spool keeps of it for sendBatch (T unless
- * sendForm says otherwise).
+ * sendJson says otherwise).
  */
 export interface BulkJob<T, Sent = T> {
   /** `stock push`, `customer create`: in log lines and the resume command. */
@@ -88,10 +88,10 @@ export interface BulkJob<T, Sent = T> {
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
   /**
-   * What the spool keeps of a valid record, in the form sendBatch sends it (stock: the wire item, whose
-   * JSON then goes into the request as it is). Called during the validation pass. Default: the record.
+   * The JSON text the spool keeps of a valid record, in the form sendBatch sends it (stock: the wire item, whose
+   * JSON then goes into the request as it is). Called during the validation pass. Default: JSON.stringify(value).
    */
-  sendForm?(value: T): Sent;
+  sendJson?(value: T): string;
   /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
   plan(valid: number): { batchSize: number; description: string };
   /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */
@@ -246,8 +246,8 @@ async function validateThenSend<T, Sent>(
               key: job.keyOf(record),
               original: record.original,
             };
-            if (verdict.ok)
-              judged.value = job.sendForm ? job.sendForm(verdict.value) : (verdict.value as unknown as Sent);
+            if (verdict.ok && job.sendJson) judged.valueJson = job.sendJson(verdict.value);
+            else if (verdict.ok) judged.value = verdict.value as unknown as Sent;
             else judged.message = verdict.problems.map((problem) => problem.message).join('; ');
             verdicts.add(judged);
           }

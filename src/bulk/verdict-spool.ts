@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonOfCells, jsonString } from '../lib/json-text.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import type { RecordPlace } from './report.js';
 
@@ -11,6 +12,8 @@ export interface JudgedRecord<T> extends RecordPlace {
   original: unknown;
   /** Set when the record is valid. */
   value?: T;
+  /** The value's JSON text, when the job wrote it itself (BulkJob.sendJson); else the spool writes JSON.stringify(value). */
+  valueJson?: string;
   /** Set when the record is invalid: its problems, joined as the report shows them. */
   message?: string;
 }
@@ -91,7 +94,7 @@ export class VerdictSpool<T> {
   add(record: JudgedRecord<T>): void {
     const verdict =
       record.message === undefined
-        ? `1\t${JSON.stringify(record.value) ?? 'null'}`
+        ? `1\t${record.valueJson ?? JSON.stringify(record.value) ?? 'null'}`
         : `0\t${JSON.stringify(record.message)}`;
     // Only a record of minified JSON carries its column and element, and only a CSV record below a cell with a
     // line break its row (never both): the other entries stay as short as they were.
@@ -102,7 +105,7 @@ export class VerdictSpool<T> {
           ? `\t${record.row}`
           : '';
     // JSON.stringify(undefined) is undefined, not JSON: such a record was written back as null before too.
-    this.buffer += `${record.line}\t${JSON.stringify(record.key)}\t${verdict}\t${JSON.stringify(record.original) ?? 'null'}${place}\n`;
+    this.buffer += `${record.line}\t${jsonString(record.key)}\t${verdict}\t${jsonOfCells(record.original) ?? 'null'}${place}\n`;
     if (this.buffer.length >= flushAt) this.flush();
   }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from './validation.js';
+import { isJsonNumber, jsonFieldPrefixes, jsonString } from '../lib/json-text.js';
 
 /** One stock and price line, with our canonical field names. */
 export interface StockItem {
@@ -280,6 +281,31 @@ export function toWireItem(item: StockItem, schema: StockSchema = defaultStockSc
     if (value !== undefined) wire[schema.fields[field]] = value;
   }
   return wire;
+}
+
+/**
+ * JSON.stringify(toWireItem(item, schema)), byte for byte, written with a template: JSON.stringify cost ~600 ns
+ * an item on Node 20, 0.6 s of a million-row push's validation pass (issue 14). Anything a template cannot write
+ * as JSON.stringify would (a schema name that is an array index, a number that is not finite) goes to it.
+ */
+export function wireItemJsonWriter(schema: StockSchema = defaultStockSchema): (item: StockItem) => string {
+  const slow = (item: StockItem) => JSON.stringify(toWireItem(item, schema));
+  const prefixes = jsonFieldPrefixes(stockFields.map((field) => schema.fields[field]));
+  if (!prefixes) return slow;
+  const [sku, quantity, price, salePrice, warehouse] = prefixes as [string, string, string, string, string];
+  return (item) => {
+    if (
+      !isJsonNumber(item.quantity) ||
+      (item.price !== undefined && !isJsonNumber(item.price)) ||
+      (item.salePrice !== undefined && !isJsonNumber(item.salePrice))
+    )
+      return slow(item);
+    let text = `{${sku}${jsonString(item.sku)},${quantity}${item.quantity}`;
+    if (item.price !== undefined) text += `,${price}${item.price}`;
+    if (item.salePrice !== undefined) text += `,${salePrice}${item.salePrice}`;
+    if (item.warehouse !== undefined) text += `,${warehouse}${jsonString(item.warehouse)}`;
+    return `${text}}`;
+  };
 }
 
 /** A wire object renamed to canonical fields, not yet validated (pass it to validateStockRow). */

@@ -9,6 +9,7 @@ import {
   type StockItem,
   type StockSchema,
   toWireItem,
+  wireItemJsonWriter,
 } from '../../domain/stock.js';
 import { UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -42,6 +43,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       : loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
   // Known before the validation pass, which spools each valid item as the JSON the request carries.
   let schema: StockSchema | undefined = options.resume ? undefined : loadSchema();
+  let wireJson: ((item: StockItem) => string) | undefined;
   const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
   let warnedUnitemised = false;
@@ -70,7 +72,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         { flag: '--schema', key: 'schema', path: true },
       ],
       // A resumed run's --schema is restored by the time the first valid record is judged.
-      sendForm: (item) => toWireItem(item, (schema ??= loadSchema())),
+      sendJson: (item) => (wireJson ??= wireItemJsonWriter((schema ??= loadSchema())))(item),
       plan(valid) {
         schema ??= loadSchema();
         route = options.route === 'queue' ? 'queue' : 'batch';
