@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { InputError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { type InputRecord, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
@@ -49,6 +49,12 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
     }),
   );
   await output.end();
+  // Ctrl-C ends the pass at a record: what was read is no verdict on the file, and exit 0 would tell a script
+  // it is fine (and an interrupted header-only read said "nothing to check").
+  if (context.interrupt.aborted)
+    throw new InterruptedError(
+      `Interrupted after ${countOf(summary.records, command.noun)} of ${input.file} (${summary.invalid > 0 ? `${summary.invalid} invalid so far, listed above` : 'none invalid so far'}); the rest was not checked. Run it again to check the whole file.`,
+    );
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
     `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${warnings ? `, ${countOf(warnings, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
