@@ -61,7 +61,8 @@ export interface RequestPace {
   take(signal?: AbortSignal): Promise<number | void>;
   /** An answer that was not a 429; `startedAt` is what take() resolved to, if anything. */
   succeeded(startedAt?: number): void;
-  throttled(retryAfterMs: number): void;
+  /** A 429 to a request that started at `startedAt` (take's answer, if anything). */
+  throttled(retryAfterMs: number, startedAt?: number): void;
 }
 
 /** Counts for a run's summary line. */
@@ -165,7 +166,7 @@ export class HttpClient {
       );
       if (response?.status === 429) {
         this.stats.throttled++;
-        this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000);
+        this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000, startedAt);
       } else if (response && response.status < 500) {
         this.options.pace?.succeeded(startedAt);
       }

@@ -9,6 +9,11 @@ const margin = 0.98;
 const quietBeforeProbingLimitMs = 30_000;
 /** Request starts remembered for windowOpensAt: a learned limit above this is not held to a window. */
 const maxRememberedStarts = 1024;
+/**
+ * How long the start times of accepted requests are kept: the allowance is counted over the second before the
+ * refused request started, which is its latency (and the answers' latencies) before its 429 arrives.
+ */
+const successHorizonMs = 10_000;
 
 /**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
@@ -25,15 +30,16 @@ export class Pacer {
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
   private lastRaiseAt = Number.NEGATIVE_INFINITY;
   private lastPauseEndedAt = Number.NEGATIVE_INFINITY;
+  /** When the requests accepted lately started (or were answered, when the caller does not say), oldest first. */
   private readonly recentSuccesses: number[] = [];
   /** When the latest requests started, for windowOpensAt. */
   private readonly starts: number[] = [];
   /**
-   * The wave of 429s the limit was last learned from: what the platform had accepted when its first 429
-   * came, and the pace before the cut. Requests started before that 429 and answered after it were
-   * accepted too (see succeeded).
+   * The wave of 429s the limit was last learned from: the accepted requests it counted, the pace before the
+   * cut, and the second it counted over (from `since` to when the refused request started). A request started
+   * in that second and answered after the 429 was accepted in it too (see succeeded).
    */
-  private wave: { accepted: number; rateBefore: number } | undefined;
+  private wave: { accepted: number; rateBefore: number; since: number; refusedStartedAt: number } | undefined;
   throttles = 0;
 
   constructor(
@@ -90,9 +96,11 @@ export class Pacer {
   /** An answer that was not a 429, to a request that started at `startedAt` (take's answer). */
   succeeded(startedAt?: number): void {
     const now = this.clock.now();
-    this.recentSuccesses.push(now);
-    this.forgetBefore(now - 1000);
-    if (startedAt !== undefined && startedAt < this.lastThrottleAt) this.acceptedLate();
+    const started = startedAt ?? now;
+    this.recentSuccesses.push(started);
+    this.forgetBefore(now - successHorizonMs);
+    if (this.wave && now >= this.lastThrottleAt && started >= this.wave.since && started <= this.wave.refusedStartedAt)
+      this.acceptedLate(this.wave);
     if (
       this.rate === undefined ||
       now - this.lastThrottleAt < quietBeforeRaiseMs ||
@@ -112,48 +120,52 @@ export class Pacer {
    * answers accepted since the last pause ended (at most a second back). Counted, not divided by the
    * time: against a per-second window the count before the 429 is the allowance, however fast it came.
    */
-  throttled(retryAfterMs: number): void {
+  throttled(retryAfterMs: number, startedAt?: number): void {
     const now = this.clock.now();
     this.throttles++;
     this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
     this.lastThrottleAt = now;
-    this.forgetBefore(now - 1000);
+    this.forgetBefore(now - successHorizonMs);
+    // What the platform accepted in the second before it refused this request, counted by when requests
+    // started, not when their answers came: with answers 200 ms on the way, the last second of answers holds
+    // requests the platform had let out of its window (a limit of 20 was learned as 21 and more; issue 14).
     // The paused time says nothing about what the platform accepts: count only since the pause ended.
-    const since = Math.max(now - 1000, this.lastPauseEndedAt);
-    const accepted = this.recentSuccesses.filter((time) => time >= since).length;
+    const refusedStartedAt = startedAt ?? now;
+    const since = Math.max(refusedStartedAt - 1000, this.lastPauseEndedAt);
+    let accepted = 0;
+    for (const started of this.recentSuccesses) if (started >= since && started <= refusedStartedAt) accepted++;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
     this.wave = undefined;
     if (accepted > 0 && accepted >= current / 4) {
-      this.wave = { accepted, rateBefore: current };
+      this.wave = { accepted, rateBefore: current, since, refusedStartedAt };
       this.learnedLimit = accepted;
       this.rate = Math.max(0.5, Math.min(current, accepted * margin));
-    } else if (accepted === 0 && now - since >= 250) {
+    } else if (accepted === 0 && refusedStartedAt - since >= 250) {
       this.rate = Math.max(0.5, current / 2);
     } else {
       // Too few answers since the pause to tell the allowance: step down and let the next wave tell.
       this.rate = Math.max(0.5, current * margin);
     }
     this.report(
-      `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the last ${now - since} ms; pausing ${retryAfterMs} ms)`,
+      `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the ${refusedStartedAt - since} ms before it; pausing ${retryAfterMs} ms)`,
     );
   }
 
   /**
-   * A request in flight when the wave's first 429 came, accepted after it: the platform let it into the same
-   * window as the ones counted, so the allowance is one more. Without it, the answer that happened to be on
+   * A request started in the second a wave's allowance was counted over, accepted after its 429: the platform
+   * let it into the same window, so the allowance is one more. Without it, the answer that happened to be on
    * the wire when the 429 came was left out, and the pace stayed at 98% of 19 against a limit of 20 until the
    * limit was probed again 30 s later (issue 14: 93% of the limit instead of 98%).
    */
-  private acceptedLate(): void {
-    if (!this.wave) return;
-    this.wave.accepted++;
-    this.learnedLimit = this.wave.accepted;
-    const rate = Math.max(0.5, Math.min(this.wave.rateBefore, this.wave.accepted * margin));
+  private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
+    wave.accepted++;
+    this.learnedLimit = wave.accepted;
+    const rate = Math.max(0.5, Math.min(wave.rateBefore, wave.accepted * margin));
     if (rate === this.rate) return;
     this.rate = rate;
-    this.report(`pace: ${rate.toFixed(2)} requests/s (${this.wave.accepted} accepted in that second after all)`);
+    this.report(`pace: ${rate.toFixed(2)} requests/s (${wave.accepted} accepted in that second after all)`);
   }
 
   private forgetBefore(time: number): void {
