@@ -50,8 +50,8 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   );
   await output.end();
   // Ctrl-C ends the pass at a record: what was read is no verdict on the file, and exit 0 would tell a script
-  // it is fine (and an interrupted header-only read said "nothing to check").
-  if (context.interrupt.aborted)
+  // it is fine (and an interrupted header-only read said "nothing to check"). One after the last record is not.
+  if (summary.interrupted)
     throw new InterruptedError(
       `Interrupted after ${countOf(summary.records, command.noun)} of ${input.file} (${summary.invalid > 0 ? `${summary.invalid} invalid so far, listed above` : 'none invalid so far'}); the rest was not checked. Run it again to check the whole file.`,
     );

@@ -387,12 +387,21 @@ export interface ValidationSummary {
   invalid: number;
   problems: number;
   invalidLines: LineSet;
+  /** Ctrl-C ended the pass before the last record: the counts are of the records read so far. */
+  interrupted: boolean;
 }
 
 /** The first, read-only pass over an input: every record judged, every problem reported with its line. */
 export async function runValidationPass<T>(options: ValidationPassOptions<T>): Promise<ValidationSummary> {
   keepOldSpaceTight();
-  const summary: ValidationSummary = { records: 0, valid: 0, invalid: 0, problems: 0, invalidLines: new LineSet() };
+  const summary: ValidationSummary = {
+    records: 0,
+    valid: 0,
+    invalid: 0,
+    problems: 0,
+    invalidLines: new LineSet(),
+    interrupted: false,
+  };
   // A flag the abort event sets: AbortSignal's `aborted` getter, read per record, was ~2% of a million-row pass.
   let aborted = options.signal?.aborted ?? false;
   const onAbort = () => (aborted = true);
@@ -403,7 +412,10 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     // Whole batches where the reader has them: an await per record was a visible share of a million-row pass.
     read: for await (const batch of recordBatchesOf(records) ?? oneByOne(records)) {
       for (const record of batch) {
-        if (aborted) break read;
+        if (aborted) {
+          summary.interrupted = true;
+          break read;
+        }
         const judged = options.checker.judgeNext(record);
         // A promise only when the checker reads the input again for a repeat: rare, so no await per record.
         let verdict: RecordVerdict<T>;
@@ -411,8 +423,9 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
           verdict = judged instanceof Promise ? await judged : judged;
         } catch (error) {
           // Ctrl-C during a re-read: the record was not judged; the pass ends as at any other record.
-          if (options.signal?.aborted) break read;
-          throw error;
+          if (!options.signal?.aborted) throw error;
+          summary.interrupted = true;
+          break read;
         }
         summary.records++;
         options.onVerdict?.(record, verdict);

@@ -169,7 +169,7 @@ describe('RecordChecker reading its file again for a repeated fingerprint', () =
       onProblem: (_line, problem) => void problems.push(problem.message),
     });
     expect(checker.rereads).toBe(1);
-    expect(summary).toMatchObject({ records: 5000, valid: 5000, invalid: 0 });
+    expect(summary).toMatchObject({ records: 5000, valid: 5000, invalid: 0, interrupted: true });
     expect(problems).toEqual([]);
   });
 
