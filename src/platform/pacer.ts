@@ -61,8 +61,15 @@ export class Pacer {
   async take(signal?: AbortSignal): Promise<number> {
     for (;;) {
       const now = this.clock.now();
+      // A pause is waited out before a turn is given: the pace may change by its end (the answers after a 429
+      // tell the allowance), and turns given at the pace of the cut (0.5/s after a first 429 that came before
+      // any accepted answer) kept every request 2 s apart for the next minute after the pace was up (review).
+      if (this.pausedUntil > now) {
+        await this.clock.sleep(this.pausedUntil - now, signal);
+        continue;
+      }
       const interval = this.rate ? 1000 / this.rate : 0;
-      const turn = Math.max(now, this.nextSlotAt, this.pausedUntil);
+      const turn = Math.max(now, this.nextSlotAt);
       this.nextSlotAt = turn + interval;
       if (turn > now) await this.clock.sleep(turn - now, signal);
       // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
@@ -135,11 +142,15 @@ export class Pacer {
     const since = Math.max(refusedStartedAt - 1000, this.lastPauseEndedAt);
     let accepted = 0;
     for (const started of this.recentSuccesses) if (started >= since && started <= refusedStartedAt) accepted++;
+    const unpaced = this.rate === undefined;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
-    this.wave = undefined;
+    // An unpaced run (no --rate, the default) sends its first requests all at once: the 429 can come back before
+    // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
+    // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
+    this.wave = unpaced ? { accepted, rateBefore: Number.POSITIVE_INFINITY, since, refusedStartedAt } : undefined;
     if (accepted > 0 && accepted >= current / 4) {
-      this.wave = { accepted, rateBefore: current, since, refusedStartedAt };
+      this.wave ??= { accepted, rateBefore: current, since, refusedStartedAt };
       this.learnedLimit = accepted;
       this.rate = Math.max(0.5, Math.min(current, accepted * margin));
     } else if (accepted === 0 && refusedStartedAt - since >= 250) {
@@ -163,7 +174,8 @@ export class Pacer {
     wave.accepted++;
     this.learnedLimit = wave.accepted;
     const rate = Math.max(0.5, Math.min(wave.rateBefore, wave.accepted * margin));
-    if (rate === this.rate) return;
+    // The count only ever adds up: a cut that learned less from fewer answers (halved, or stepped down) is lifted.
+    if (rate <= (this.rate ?? 0)) return;
     this.rate = rate;
     this.report(`pace: ${rate.toFixed(2)} requests/s (${wave.accepted} accepted in that second after all)`);
   }

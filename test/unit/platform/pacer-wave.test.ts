@@ -142,7 +142,8 @@ async function pacedRun(options: {
   /** The platform's work on an accepted request before it answers (a 429 is answered at once). */
   applyMs: number;
   concurrency: number;
-  rate: number;
+  /** The requested pace (`--rate`); undefined for an unpaced run, the default. */
+  rate: number | undefined;
   /** Sleepers wake up to this late, at random (seeded). */
   lateMs?: number;
   /** How long the run lasts, and the stretch of it measured (default: 5 s to 30 s, before the pacer probes its limit). */
@@ -202,6 +203,23 @@ describe("Pacer against a platform's one-second window (the bench of issue 14, s
     const run = await pacedRun({ limit: 20, rate: 50, ...shape });
     expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(20 * keeps);
     expect(run.acceptedPerSecond).toBeLessThanOrEqual(20);
+    expect(run.throttledShare).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe('Pacer of an unpaced run (no --rate, the default)', () => {
+  // Every connection starts at once; the platform refuses the ones over its limit at once and answers the others
+  // after applying them, so the first 429 comes back before any accepted answer. That halved the pace from 1 to
+  // 0.5/s, which rose 2% every two seconds: 0.5-0.7 requests/s for the first minute (review).
+  it.each([
+    { limit: 5, concurrency: 8 },
+    { limit: 20, concurrency: 16 },
+    { limit: 20, concurrency: 32 },
+    { limit: 20, concurrency: 32, window: 'sliding' as const },
+  ])('learns the limit from the answers that follow the first 429: %o', async (shape) => {
+    const run = await pacedRun({ rate: undefined, applyMs: 30, ...shape });
+    expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(shape.limit * 0.9);
+    expect(run.acceptedPerSecond).toBeLessThanOrEqual(shape.limit);
     expect(run.throttledShare).toBeLessThanOrEqual(0.01);
   });
 });
