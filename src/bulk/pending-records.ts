@@ -2,7 +2,6 @@ import { UsageError } from '../errors.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { placeOf, type RecordPlace } from './report.js';
-import type { RecordChecker } from './validation-pass.js';
 import type { PlaceKeys, PlaceSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
 import type { SpooledRecord } from './verdict-spool.js';
@@ -24,9 +23,8 @@ export interface PendingRecord<T> extends RecordPlace {
 }
 
 /** What these generators need of a bulk job (bulk-job.ts's BulkJob has it all). */
-interface JobRecords<T> {
+interface JobRecords {
   flags: { resume?: string };
-  newChecker(): RecordChecker<T>;
   keyOf(record: InputRecord): string;
 }
 
@@ -36,10 +34,10 @@ interface JobRecords<T> {
  * for places the input has none at: the rows of another file, or a report of a minified JSON file
  * written before rows named the element (every row `1`), whose done records could not be told apart.
  */
-export async function* keysChecked<T>(
+export async function* keysChecked(
   records: AsyncIterable<InputRecord>,
   report: { keys: PlaceKeys; reported: PlaceSet },
-  job: JobRecords<T>,
+  job: JobRecords,
   shownName: string,
 ): AsyncGenerator<InputRecord> {
   let placesFound = 0;
