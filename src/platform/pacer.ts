@@ -149,7 +149,9 @@ export class Pacer {
     // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
     // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
     this.wave = unpaced ? { accepted, rateBefore: Number.POSITIVE_INFINITY, since, refusedStartedAt } : undefined;
-    if (accepted > 0 && accepted >= current / 4) {
+    // A count over a whole second is the allowance, however far under the pace (--rate 200 against a limit of
+    // 20 came down 2% a wave); over a shorter stretch since a pause, only a count near the pace is trusted.
+    if (accepted > 0 && (accepted >= current / 4 || refusedStartedAt - since >= 1000)) {
       this.wave ??= { accepted, rateBefore: current, since, refusedStartedAt };
       this.learnedLimit = accepted;
       this.rate = Math.max(0.5, Math.min(current, accepted * margin));

@@ -126,13 +126,13 @@ export function maskClock(stderr: string, folder?: string): string {
 export function summaryLine(stderr: string): string {
   const line = stderr
     .split('\n')
-    .find((candidate) => /^stock push: .*; \d+ requests, \d+ retries, \d+ throttled \(429\);/.test(candidate));
+    .find((candidate) => /^stock push: .*; \d+ requests?, \d+ retr(?:y|ies), \d+ throttled \(429\);/.test(candidate));
   if (!line) throw new Error(`no summary line in:\n${stderr}`);
   return line.replace(/; \d+\.\d s, \d+ items\/s$/, '');
 }
 
 /** The numbers of the summary line. */
 export function summaryCounts(stderr: string): { requests: number; retries: number; throttled: number } {
-  const match = /; (\d+) requests, (\d+) retries, (\d+) throttled \(429\)/.exec(summaryLine(stderr));
+  const match = /; (\d+) requests?, (\d+) retr(?:y|ies), (\d+) throttled \(429\)/.exec(summaryLine(stderr));
   return { requests: Number(match?.[1]), retries: Number(match?.[2]), throttled: Number(match?.[3]) };
 }

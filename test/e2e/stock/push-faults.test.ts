@@ -28,6 +28,7 @@ import {
   writeGeneratedStock,
 } from '../../support/stock.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { countOf } from '../../../src/lib/plural.js';
 
 const sandboxes: RunningSandbox[] = [];
 
@@ -111,7 +112,7 @@ describe('a platform that throttles: --rate-limit 5 while we ask for --rate 50',
     ]);
     const counts = summaryCounts(result.stderr);
     expect(summaryLine(result.stderr)).toBe(
-      `stock push: 1000 applied; ${counts.requests} requests, ${counts.retries} retries, ${counts.throttled} throttled (429)`,
+      `stock push: 1000 applied; ${countOf(counts.requests, 'requests')}, ${countOf(counts.retries, 'retries')}, ${counts.throttled} throttled (429)`,
     );
     // 20 requests at 50 per second meet a limit of 5 per second: some are refused, and each refusal is retried.
     expect(counts.throttled).toBeGreaterThan(0);
@@ -147,7 +148,7 @@ describe('a platform that fails 5 % of requests with 503 and resets 2 % of conne
     expect(result.code).toBe(0);
     const counts = summaryCounts(result.stderr);
     expect(summaryLine(result.stderr)).toBe(
-      `stock push: 2000 applied; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`,
+      `stock push: 2000 applied; ${countOf(counts.requests, 'requests')}, ${countOf(counts.retries, 'retries')}, 0 throttled (429)`,
     );
     expect(counts.retries).toBeGreaterThan(0);
     expect(counts.requests).toBe(200 + counts.retries);
@@ -170,7 +171,7 @@ describe('a platform that fails 5 % of requests with 503 and resets 2 % of conne
     expect(result.code).toBe(0);
     const counts = summaryCounts(result.stderr);
     expect(summaryLine(result.stderr)).toBe(
-      `stock push: 2000 queued; ${counts.requests} requests, ${counts.retries} retries, 0 throttled (429)`,
+      `stock push: 2000 queued; ${countOf(counts.requests, 'requests')}, ${countOf(counts.retries, 'retries')}, 0 throttled (429)`,
     );
     expect(counts.retries).toBeGreaterThan(0);
     expectCompleteReport(dir, 2000, 'queued');
