@@ -106,8 +106,7 @@ export class Pacer {
     const started = startedAt ?? now;
     this.recentSuccesses.push(started);
     this.forgetBefore(now - successHorizonMs);
-    if (this.wave && now >= this.lastThrottleAt && started >= this.wave.since && started <= this.wave.refusedStartedAt)
-      this.acceptedLate(this.wave);
+    if (this.wave && started >= this.wave.since && started <= this.wave.refusedStartedAt) this.acceptedLate(this.wave);
     if (
       this.rate === undefined ||
       now - this.lastThrottleAt < quietBeforeRaiseMs ||
