@@ -5,25 +5,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { logInProcess, requestCounts, resetCounts } from '../../support/sandbox.js';
 
 const listing = 'GET /v1/orders';
 let sandbox: RunningSandbox;
 let configDir: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox } = ready));
 // A fresh login per test: no cursor or setting of one test reaches the next.
 beforeEach(async () => {
   configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
