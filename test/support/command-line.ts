@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { runProgram } from '../../src/cli/run-program.js';
 import { systemClock } from '../../src/clock.js';
+import type { Dialect } from '../../src/sandbox/dialects/dialect.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import type { RunResult } from './cli.js';
 import { sandboxPassword, sandboxUser } from './sandbox.js';
@@ -70,4 +71,23 @@ export async function login(
   );
   if (result.code !== 0) throw new Error(`login failed with exit ${result.code}: ${result.stderr}`);
   return result;
+}
+
+/**
+ * `login` against a sandbox speaking `dialect`: where its token route differs from the document's, the operator
+ * says so once with two settings first (`paths.token`, `auth.style form`). Throws when a step fails.
+ */
+export async function loginToDialect(sandbox: RunningSandbox, dialect: Dialect, configDir: string): Promise<void> {
+  const settings =
+    dialect.tokenPath === '/v1/auth/token'
+      ? []
+      : [
+          ['config', 'set', 'paths.token', dialect.tokenPath],
+          ['config', 'set', 'auth.style', 'form'],
+        ];
+  for (const args of settings) {
+    const result = await runCommandLine(args, { configDir });
+    if (result.code !== 0) throw new Error(`${args.join(' ')} (${dialect.name} dialect): ${result.stderr}`);
+  }
+  await login(sandbox, configDir);
 }

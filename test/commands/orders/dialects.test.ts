@@ -12,8 +12,8 @@ import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { summaryOf } from '../../../src/sandbox/orders/store.js';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
-import { sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { loginToDialect, runCommandLine } from '../../support/command-line.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
@@ -47,27 +47,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     beforeAll(async () => {
       sandbox = await startTestSandbox({ dialect, orderCount: 120 });
       configDir = freshConfigDir();
-      const setup = [
-        ['config', 'set', 'orders.lag', '0'],
-        ...(dialect.tokenPath === '/v1/auth/token'
-          ? []
-          : [
-              ['config', 'set', 'paths.token', dialect.tokenPath],
-              ['config', 'set', 'auth.style', 'form'],
-            ]),
-      ];
-      for (const args of setup) {
-        const result = await run(args);
-        if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-      }
-      const login = await runCommandLine(
-        ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
-        {
-          configDir,
-          stdin: `${sandboxPassword}\n`,
-        },
-      );
-      if (login.code !== 0) throw new Error(`login against the ${name} dialect failed: ${login.stderr}`);
+      const lag = await run(['config', 'set', 'orders.lag', '0']);
+      if (lag.code !== 0) throw new Error(`config set orders.lag 0: ${lag.stderr}`);
+      await loginToDialect(sandbox, dialect, configDir);
     });
     afterAll(async () => sandbox.close());
 

@@ -11,12 +11,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { copySamples, freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
+import { loginToDialect, runCommandLine } from '../../support/command-line.js';
 import { storedCustomers } from '../../support/customers.js';
 import { readReport } from '../../support/run-files.js';
 import {
   clearSandboxCustomers,
-  sandboxPassword,
   sandboxUser,
   seedDirectory,
   seedReps,
@@ -51,22 +50,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     beforeAll(async () => {
       sandbox = await startTestSandbox({ dialect });
       configDir = freshConfigDir();
-      // Where a dialect's token route differs, the operator says so once with two settings.
-      const setup =
-        dialect.tokenPath === '/v1/auth/token'
-          ? []
-          : [
-              ['config', 'set', 'paths.token', dialect.tokenPath],
-              ['config', 'set', 'auth.style', 'form'],
-            ];
-      for (const args of setup) {
-        const result = await run(args);
-        if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-      }
-      const login = await run(['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'], {
-        stdin: `${sandboxPassword}\n`,
-      });
-      if (login.code !== 0) throw new Error(`login against the ${name} dialect failed: ${login.stderr}`);
+      await loginToDialect(sandbox, dialect, configDir);
     });
     afterAll(async () => sandbox.close());
     beforeEach(async () => {
