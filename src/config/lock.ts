@@ -13,6 +13,13 @@ import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 
+/** The file-system calls the lock makes that a test may replace (a file system without hard links). */
+export interface LockFileSystem {
+  link: (existingPath: string, newPath: string) => void;
+}
+
+const nodeLockFileSystem: LockFileSystem = { link: linkSync };
+
 interface LockHolder {
   pid: number;
   command: string;
@@ -45,11 +52,16 @@ export function acquireProfileLock(
  * whole (written beside, then linked into place), so another run never reads it empty; a lock left
  * by a process that no longer exists is taken over with a warning.
  */
-export function acquireLock(path: string, command: string, warn: (message: string) => void): () => void {
+export function acquireLock(
+  path: string,
+  command: string,
+  warn: (message: string) => void,
+  fileSystem: LockFileSystem = nodeLockFileSystem,
+): () => void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFile(path, holder)) {
+    if (createLockFile(path, holder, fileSystem)) {
       let released = false;
       const release = () => {
         if (released) return;
@@ -92,11 +104,11 @@ export function acquireLock(path: string, command: string, warn: (message: strin
  * empty and writing afterwards (O_EXCL, then write) let a run started at the same moment read an
  * empty lock, take it for stale, and run alongside.
  */
-function createLockFile(path: string, holder: LockHolder): boolean {
+function createLockFile(path: string, holder: LockHolder, fileSystem: LockFileSystem): boolean {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600 });
   try {
-    linkSync(temporary, path);
+    fileSystem.link(temporary, path);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,9 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock } from '../../../src/config/lock.js';
+import { acquireLock, type LockFileSystem } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/errors.js';
 
 let folder: string;
@@ -146,6 +155,62 @@ describe('acquireLock', () => {
     const release = acquireLock(path, 'stock push', (message) => warnings.push(message));
     expect(warnings).toEqual([`warning: taking over the stale lock ${path}.`]);
     expect(holderOf(path).pid).toBe(process.pid);
+    release();
+  });
+});
+
+/** A file system without hard links: every link fails with `code`, as on some network and FAT mounts. */
+function withoutHardLinks(code: string): LockFileSystem & { links: number } {
+  const fileSystem = {
+    links: 0,
+    link: () => {
+      fileSystem.links++;
+      throw Object.assign(new Error(`${code}: operation not permitted, link`), { code });
+    },
+  };
+  return fileSystem;
+}
+
+describe.each(['EPERM', 'EXDEV'])('acquireLock where linking fails with %s', (code) => {
+  const filesBeside = (path: string) => readdirSync(dirname(path)).sort();
+
+  it('creates the lock in place with our JSON, leaving no temporary file', () => {
+    const path = nextLockPath();
+    const fileSystem = withoutHardLinks(code);
+    const release = acquireLock(path, 'stock push', () => {}, fileSystem);
+    expect(fileSystem.links).toBe(1);
+    expect(holderOf(path).pid).toBe(process.pid);
+    expect(holderOf(path).command).toBe('stock push');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(filesBeside(path)).toEqual(['stock-push.lock']);
+    release();
+    expect(filesBeside(path)).toEqual([]);
+  });
+
+  it('a second acquire stops with exit 75 naming the holder, whose JSON stays in the lock', () => {
+    const path = nextLockPath();
+    const release = acquireLock(path, 'stock push', () => {}, withoutHardLinks(code));
+    const held = readFileSync(path, 'utf8');
+    const error = thrownBy(() => acquireLock(path, 'orders poll', () => {}, withoutHardLinks(code)));
+    expect(error).toBeInstanceOf(B2bctlError);
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as B2bctlError).message).toContain(`Another "stock push" is running (PID ${process.pid}, since `);
+    expect(readFileSync(path, 'utf8')).toBe(held);
+    expect(filesBeside(path)).toEqual(['stock-push.lock']);
+    release();
+  });
+
+  it('a stale lock is still taken over with a warning, leaving no temporary file', async () => {
+    const path = nextLockPath();
+    const pid = await deadPid();
+    writeLock(path, JSON.stringify({ pid, command: 'stock push', startedAt: '2026-11-21T02:00:00.000Z' }));
+    const warnings: string[] = [];
+    const release = acquireLock(path, 'stock push', (message) => warnings.push(message), withoutHardLinks(code));
+    expect(warnings).toEqual([
+      `warning: taking over the stale lock ${path} left by PID ${pid} (stock push, 2026-11-21T02:00:00.000Z), which is no longer running.`,
+    ]);
+    expect(holderOf(path).pid).toBe(process.pid);
+    expect(filesBeside(path)).toEqual(['stock-push.lock']);
     release();
   });
 });
