@@ -3,8 +3,9 @@
  * in-process sandbox over real HTTP. What only the arithmetic of time decides is checked here, without waiting:
  * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
@@ -61,11 +62,13 @@ function advance(ms: number): void {
   sandbox.state.clock.advance(ms);
 }
 
-async function poll(options: Partial<OrdersPollOptions> = {}) {
+/** `closeAfterLines`: a reader (`head -n N`) that closes its end of the pipe on the first line past N. */
+async function poll(options: Partial<OrdersPollOptions> = {}, reader: { closeAfterLines?: number } = {}) {
   const memory = testContext({
     env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
     clock,
   });
+  if (reader.closeAfterLines !== undefined) closePipeAfter(memory.context.io.stdout, reader.closeAfterLines);
   const listingsBefore = sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
   let error: unknown;
   try {
@@ -83,6 +86,15 @@ async function poll(options: Partial<OrdersPollOptions> = {}) {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   const listings = (sandbox.state.requestCounts.get('GET /v1/orders') ?? 0) - listingsBefore;
   return { error, lines, versions: lines.map(versionOf), stderr: memory.stderr(), listings };
+}
+
+function closePipeAfter(stream: NodeJS.WritableStream, lines: number): void {
+  let seen = 0;
+  stream.on('data', (chunk: Buffer) => {
+    seen += chunk.toString('utf8').split('\n').length - 1;
+    if (seen > lines)
+      (stream as PassThrough).destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32 }));
+  });
 }
 
 function versionOf(order: Record<string, unknown>): string {
@@ -149,6 +161,22 @@ describe('orders poll in process, with a fake clock', () => {
       cursor: string;
     };
     expect(cursor.cursor).toBe(until.replace(/\.\d{3}Z$/, '.000Z'));
+  });
+});
+
+describe('orders poll into a pipe, whose reader gives no proof of what it read', () => {
+  beforeEach(() => setUp());
+
+  it('a reader that closes after the first chunk of 16: the run fails and no cursor is written', async () => {
+    const instants = new Set([...sandbox.state.orders.orders.values()].map((order) => order.lastUpdated));
+    // More instants than a chunk holds, and more orders than a page: the window is handed over chunk by chunk.
+    expect(instants.size).toBeGreaterThan(16);
+    expect(sandbox.state.orders.orders.size).toBeGreaterThan(25);
+    const result = await poll({ since: '31d' }, { closeAfterLines: 16 });
+    expect(result.error).toBeDefined();
+    expect(result.lines.length).toBeGreaterThan(16);
+    expect(result.lines.length).toBeLessThan(40);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
   });
 });
 
