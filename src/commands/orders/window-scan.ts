@@ -27,7 +27,15 @@ export interface ScanOptions<T> {
   /** Listing requests in flight at once. */
   concurrency: number;
   signal?: AbortSignal;
+  /** Told each time the scan takes one of its paths; tests count them to show that each path is exercised. */
+  observe?: (step: ScanStep) => void;
 }
+
+/**
+ * The paths of a scan: a full window read by overlapping offset pages, a page read again further back to repair a
+ * break in their chain, a window split into smaller time windows, a pass over a single crowded millisecond.
+ */
+export type ScanStep = 'offset-pages' | 'look-back' | 'time-split' | 'instant-pass';
 
 /** A small window read whole, with the orders the platform listed in it. */
 export interface ScannedWindow<T> {
@@ -79,6 +87,7 @@ export async function* scanWindow<T extends OrderVersion>(
       return [{ window: part, orders: page.orders }];
     }
     if (part.from >= part.to) return [{ window: part, orders: await readInstant(part) }];
+    options.observe?.('time-split');
     const pieces = splitWindow(part, piecesForFullWindow(part, density(), options.concurrency));
     return (await Promise.all(pieces.map((piece) => readWhole(piece)))).flat();
   };
@@ -90,6 +99,7 @@ export async function* scanWindow<T extends OrderVersion>(
     const found = new Map<string, T>();
     for (let pass = 0; pass < maximumInstantPasses; pass++) {
       let added = 0;
+      options.observe?.('instant-pass');
       for (let offset = 0; ; offset += options.pageSize) {
         const page = await fetch(part, offset);
         for (const order of page.orders) {
@@ -112,6 +122,7 @@ export async function* scanWindow<T extends OrderVersion>(
   // each break of the chain, in rounds. Churn costs a few pages; a store churning faster than pages can be read
   // falls back to splitting the window by time.
   const readByOffset = async (part: TimeWindow, first: { orders: T[]; listed: number }): Promise<T[]> => {
+    options.observe?.('offset-pages');
     const step = Math.max(1, options.pageSize - 1);
     const pages: (OffsetPage & { orders: T[] })[] = [];
     const keep = (offset: number, page: { orders: T[]; listed: number }) =>
@@ -155,6 +166,7 @@ export async function* scanWindow<T extends OrderVersion>(
           const attempt = attempts.get(after) ?? 0;
           attempts.set(after, attempt + 1);
           const offset = Math.max(0, after + step - halfPage * (attempt + 1));
+          options.observe?.('look-back');
           keep(offset, await fetch(part, offset));
         }),
       );

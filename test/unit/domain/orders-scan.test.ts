@@ -6,7 +6,7 @@ import {
   versionsToRemember,
   cursorAfter,
 } from '../../../src/domain/orders-window.js';
-import { scanWindow } from '../../../src/commands/orders/window-scan.js';
+import { scanWindow, type ScanStep } from '../../../src/commands/orders/window-scan.js';
 import { listOrders, maximumListingLimit } from '../../../src/sandbox/orders/rules.js';
 import { seedOrders, seededRandom } from '../../../src/sandbox/orders/seed.js';
 import type { OrderStore } from '../../../src/sandbox/orders/store.js';
@@ -23,15 +23,18 @@ const lagMs = 2_000;
  * store churning before EVERY page: one to three orders move on (lastUpdated = now, sometimes stamped up to a minute
  * behind, as a late commit) and new orders arrive at the head. Each run is one seed; a failure names it.
  */
-async function pollRuns(seed: number): Promise<string | undefined> {
+async function pollRuns(seed: number, steps: Map<ScanStep, number>): Promise<string | undefined> {
   const random = seededRandom(seed);
   let now = Date.parse('2026-06-01T12:00:00Z');
   const orderCount = 20 + Math.floor(random() * 200);
   const store: OrderStore = seedOrders(material, now, orderCount, seed);
+  // One run in five is a storm: more orders move on per page than the look-back repairs can follow.
+  const storm = seed % 5 === 0;
   const churn = () => {
     now += 500 + Math.floor(random() * 1500);
     store.lastUpdatedSkewMs = random() < 0.2 ? Math.floor(random() * 60_000) : 0;
-    store.churn(now, 1 + Math.floor(random() * 3), random() < 0.5 ? 1 : 0);
+    const moving = storm ? 8 + Math.floor(random() * 12) : 1 + Math.floor(random() * 3);
+    store.churn(now, moving, random() < 0.5 ? 1 : 0);
   };
   const emittedEver = new Map<string, number>();
   let cursor: number | undefined;
@@ -53,6 +56,7 @@ async function pollRuns(seed: number): Promise<string | undefined> {
     for await (const scanned of scanWindow(window, {
       pageSize: maximumListingLimit,
       concurrency: 1 + Math.floor(random() * 6),
+      observe: (step) => steps.set(step, (steps.get(step) ?? 0) + 1),
       fetchPage: async (part, offset) => {
         if (!quiet) churn();
         await Promise.resolve();
@@ -97,16 +101,65 @@ async function pollRuns(seed: number): Promise<string | undefined> {
 }
 
 describe('orders poll scan under churn on every page', () => {
-  it('misses nothing and emits nothing twice over 1,000 seeded runs', async () => {
+  it('misses nothing and emits nothing twice over 1,000 seeded runs, through each of its paths', async ({
+    annotate,
+  }) => {
     const base = Number(process.env.ORDERS_SCAN_SEED ?? 1);
     const failures: string[] = [];
+    const steps = new Map<ScanStep, number>();
     for (let seed = base; seed < base + 1000 && failures.length < 5; seed++) {
-      const failure = await pollRuns(seed);
+      const failure = await pollRuns(seed, steps);
       if (failure) failures.push(failure);
     }
     // The seed is in each message: ORDERS_SCAN_SEED=<seed> reruns from it.
     expect(failures).toEqual([]);
+    const counts = Object.fromEntries(steps);
+    await annotate(`paths taken over the seeds: ${JSON.stringify(counts)}`);
+    // A proof that never takes a path proves nothing about it: each one ran at least once.
+    expect(counts).toEqual({
+      'offset-pages': expect.any(Number),
+      'look-back': expect.any(Number),
+      'time-split': expect.any(Number),
+    });
   }, 120_000);
+});
+
+describe('a listing churning faster than offset pages can repair', () => {
+  it('falls back to smaller time windows and returns every order that stayed in the window', async () => {
+    const now = Date.parse('2026-06-01T12:00:00Z');
+    const store = seedOrders(material, now, 600, 7);
+    const window = { from: now - 31 * 86_400_000, to: now - 1000 };
+    const unchangedAtStart = new Set([...store.orders.keys()]);
+    let clock = now;
+    const widths: number[] = [];
+    const steps: ScanStep[] = [];
+    const read = new Set<number>();
+    for await (const scanned of scanWindow(window, {
+      pageSize: maximumListingLimit,
+      concurrency: 3,
+      observe: (step) => steps.push(step),
+      fetchPage: async (part, offset) => {
+        widths.push(part.to - part.from);
+        clock += 1000;
+        // Six orders move on (out of the window) before every page: more than half a page of shift each time.
+        for (const moved of store.churn(clock, 6, 0).updated) unchangedAtStart.delete(moved);
+        const page = listOrders(store.orders.values(), {
+          limit: maximumListingLimit,
+          offset,
+          updatedFrom: part.from,
+          updatedTo: part.to,
+          statuses: [],
+        }).map((order) => ({ ...order }));
+        return { orders: page, listed: page.length };
+      },
+    })) {
+      for (const order of scanned.orders) read.add(order.id);
+    }
+    expect(unchangedAtStart.size).toBeGreaterThan(maximumListingLimit);
+    expect([...unchangedAtStart].filter((id) => !read.has(id))).toEqual([]);
+    expect(steps).toContain('time-split');
+    expect(Math.min(...widths)).toBeLessThan(window.to - window.from);
+  });
 });
 
 describe('a millisecond holding more than a page', () => {
