@@ -171,9 +171,12 @@ function withoutHardLinks(code: string): LockFileSystem & { links: number } {
   return fileSystem;
 }
 
-describe.each(['EPERM', 'EXDEV'])('acquireLock where linking fails with %s', (code) => {
-  const filesBeside = (path: string) => readdirSync(dirname(path)).sort();
+/** The files in the lock's folder: the lock alone, no temporary file beside it. */
+function filesBeside(path: string): string[] {
+  return readdirSync(dirname(path)).toSorted();
+}
 
+describe.each(['EPERM', 'EXDEV'])('acquireLock where linking fails with %s', (code) => {
   it('creates the lock in place with our JSON, leaving no temporary file', () => {
     const path = nextLockPath();
     const fileSystem = withoutHardLinks(code);
