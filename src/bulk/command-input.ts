@@ -39,6 +39,8 @@ export async function openCommandInput(
     path,
     displayName: options.displayName,
     maxListIndex: session.get('input.maxListIndex'),
+    rowBounds: { maxColumns: session.get('input.maxColumns'), maxRowChars: session.get('input.maxRowChars') },
+    interrupt: context.interrupt,
     stdin: context.io.stdin,
     catalogue,
     encoding: flags.encoding,

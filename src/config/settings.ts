@@ -114,6 +114,18 @@ export const settingDefinitions = [
     parser: wholeNumber(),
   },
   {
+    key: 'input.maxColumns',
+    description: 'Most columns a CSV row may have (a sheet holds 16,384); a row with more is refused at once',
+    defaultValue: '16384',
+    parser: wholeNumber(1),
+  },
+  {
+    key: 'input.maxRowChars',
+    description: 'Most characters the cells of one CSV row may hold together',
+    defaultValue: '200000',
+    parser: wholeNumber(1),
+  },
+  {
     key: 'outputDir',
     description: 'Folder for bulk report and errors files (default: beside the input; for read-only export shares)',
     env: 'B2BCTL_OUTPUT_DIR',

@@ -1,7 +1,15 @@
-import type { CsvError } from 'csv-parse';
+import { type CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
+import { finished } from 'node:stream/promises';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
-import { InputError } from '../../errors.js';
+import { InputError, InterruptedError } from '../../errors.js';
+import {
+  ColumnCounter,
+  defaultRowBounds,
+  longRowMessage,
+  type RowBounds,
+  tooManyColumnsMessage,
+} from './row-bounds.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -12,14 +20,17 @@ export interface CsvRow {
   cells: string[];
 }
 
-/** The longest row a customer or stock file can reasonably hold. */
-const maxRecordSize = 200_000;
+/** How the rows are read: the delimiter, the name errors give the file, the bounds of a row, the run's Ctrl-C. */
+export interface CsvReadOptions {
+  delimiter: string;
+  file: string;
+  bounds?: RowBounds;
+  /** Aborted on SIGINT/SIGTERM: a long parse stops between its slices. */
+  interrupt?: AbortSignal;
+}
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
-export async function* readCsvRows(
-  text: AsyncIterable<string>,
-  options: { delimiter: string; file: string },
-): AsyncGenerator<CsvRow> {
+export async function* readCsvRows(text: AsyncIterable<string>, options: CsvReadOptions): AsyncGenerator<CsvRow> {
   for await (const batch of readCsvRowBatches(text, options)) yield* batch;
 }
 
@@ -34,8 +45,10 @@ export async function* readCsvRows(
  */
 export async function* readCsvRowBatches(
   text: AsyncIterable<string>,
-  options: { delimiter: string; file: string },
+  options: CsvReadOptions,
 ): AsyncGenerator<CsvRow[]> {
+  const bounds = options.bounds ?? defaultRowBounds;
+  const maxRecordSize = bounds.maxRowChars;
   const recordStarts: number[] = [];
   const recordRows: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
@@ -61,13 +74,15 @@ export async function* readCsvRowBatches(
     );
   };
   /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
-  const rowsOf = (records: string, firstLine: number): CsvRow[] => {
-    const cells = splitPlainRecords(records, delimiter) ?? parseRecords(records, parserOptions, firstLine);
+  const rowsOf = async (records: string, firstLine: number): Promise<CsvRow[]> => {
+    const cells = splitPlainRecords(records, delimiter) ?? (await parseCounted(records, firstLine));
     const batch: CsvRow[] = [];
     for (const record of cells) {
       lastRow = recordRows[next] ?? lastRow + 1;
       lastLine = recordStarts[next++] ?? lastLine + 1;
       checkClosingQuote(recordStarts[next]);
+      // A plain line is split without csv-parse, its cells counted here.
+      if (record.length > bounds.maxColumns) tooManyColumns(record.length, lastLine);
       batch.push({ line: lastLine, row: lastRow, cells: record });
     }
     // The follower runs ahead of the rows; drop what has been paired now and then.
@@ -78,20 +93,40 @@ export async function* readCsvRowBatches(
     }
     return batch;
   };
+  const file = options.file;
+  const tooManyColumns = (columns: number, line: number): never => {
+    throw new InputError(`${file}:${line}: ${tooManyColumnsMessage(columns, bounds.maxColumns)}`, { file, line });
+  };
+  /** csv-parse's reading of a stretch, its columns counted first (csv-parse would make every empty cell a string). */
+  const parseCounted = async (records: string, firstLine: number): Promise<string[][]> => {
+    new ColumnCounter(delimiter, bounds.maxColumns, firstLine, file).feed(records);
+    return parseRecords(records, parserOptions, firstLine, options.interrupt, file);
+  };
+  /** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
+  const tryRecordSize = async (record: string, firstLine: number): Promise<void> => {
+    try {
+      await parseRecords(record, parserOptions, firstLine, options.interrupt, file);
+    } catch (error) {
+      if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
+    }
+  };
   // Text read but not yet made rows: from the last record boundary on. `taken` counts the characters before it.
   let pending = '';
   let taken = 0;
   let pendingLine = 1;
   let nextSizeCheck = maxRecordSize;
+  // The columns of a record still arriving are counted as its pieces come, so a row of a million cells stops early.
+  let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
       pending += piece;
       const end = (tracker.recordsEnd ?? 0) - taken;
       if (end <= 0) {
+        pendingColumns.feed(piece);
         // One record longer than any spreadsheet row: let csv-parse say so now, as it did reading as a stream.
         if (pending.length > nextSizeCheck) {
           nextSizeCheck = pending.length * 2;
-          tryRecordSize(pending, parserOptions, pendingLine);
+          await tryRecordSize(pending, pendingLine);
         }
         continue;
       }
@@ -101,11 +136,13 @@ export async function* readCsvRowBatches(
       nextSizeCheck = maxRecordSize;
       const firstLine = pendingLine;
       pendingLine += lineBreaks(records);
-      const batch = rowsOf(records, firstLine);
+      pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
+      pendingColumns.feed(pending);
+      const batch = await rowsOf(records, firstLine);
       if (batch.length > 0) yield markedClean(batch, records);
     }
     if (pending !== '') {
-      const batch = rowsOf(pending, pendingLine);
+      const batch = await rowsOf(pending, pendingLine);
       if (batch.length > 0) yield markedClean(batch, pending);
     }
     checkClosingQuote(undefined);
@@ -126,10 +163,11 @@ export async function* readCsvRowBatches(
       // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
       const at = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
       const line = recordStarts.findLast((start) => start <= at) ?? at;
-      throw new InputError(
-        `${options.file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
-        { file: options.file, line },
-      );
+      const rowText = (csvError as { recordText?: string }).recordText ?? '';
+      throw new InputError(`${options.file}:${line}: ${longRowMessage(rowText, delimiter, maxRecordSize)}`, {
+        file: options.file,
+        line,
+      });
     }
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
       const line = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
@@ -139,8 +177,8 @@ export async function* readCsvRowBatches(
   }
 }
 
-/** The longest line split here; a longer one goes to csv-parse, which counts its bytes against maxRecordSize. */
-const longestPlainLine = Math.floor(maxRecordSize / 4);
+/** The longest line split here; a longer one goes to csv-parse, which counts its characters against the bound. */
+const longestPlainLine = Math.floor(defaultRowBounds.maxRowChars / 4);
 /** A UTF-16 surrogate: csv-parse reads text as UTF-8 bytes, where a lone one becomes U+FFFD; it is left to csv-parse. */
 const surrogate = /[\uD800-\uDFFF]/;
 
@@ -183,24 +221,84 @@ export function splitPlainRecords(records: string, delimiter: string): string[][
   return rows;
 }
 
-/** csv-parse's reading of whole records; an error says the line of the file it is on (`recordLine`). */
-function parseRecords(records: string, options: object, firstLine: number): string[][] {
+/** Text longer than this is parsed in slices of it, with the event loop served between them (signals, timers). */
+const parseSlice = 1 << 20;
+
+/**
+ * csv-parse's reading of whole records; an error says the line of the file it is on (`recordLine`) and carries the
+ * text from the start of that line (`recordText`), for a message that says what the row holds.
+ */
+async function parseRecords(
+  records: string,
+  options: object,
+  firstLine: number,
+  interrupt: AbortSignal | undefined,
+  file: string,
+): Promise<string[][]> {
   try {
-    return parse(records, options) as string[][];
+    if (records.length <= parseSlice) return parse(records, options) as string[][];
+    return await parseInSlices(
+      records,
+      options,
+      interrupt,
+      `${file}: interrupted while reading the rows from line ${firstLine}.`,
+    );
   } catch (error) {
     const lines = (error as { lines?: number }).lines;
-    if (lines !== undefined) Object.assign(error as object, { recordLine: firstLine + lines - 1 });
+    if (lines !== undefined) {
+      const start = lineOffset(records, lines - 1);
+      Object.assign(error as object, {
+        recordLine: firstLine + lines - 1,
+        recordText: records.slice(start, start + 4 * parseSlice),
+      });
+    }
     throw error;
   }
 }
 
-/** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
-function tryRecordSize(record: string, options: object, firstLine: number): void {
-  try {
-    parseRecords(record, options, firstLine);
-  } catch (error) {
-    if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
+/** csv-parse's stream parser fed a slice at a time, so a Ctrl-C during a long row is served at once. */
+async function parseInSlices(
+  text: string,
+  options: object,
+  interrupt: AbortSignal | undefined,
+  interruptedMessage: string,
+): Promise<string[][]> {
+  const parser = parseStream(options);
+  const rows: string[][] = [];
+  parser.on('data', (row: string[]) => rows.push(row));
+  const done = finished(parser);
+  // Its rejection is awaited after the last slice; until then it must not count as unhandled.
+  done.catch(() => {});
+  for (let start = 0; start < text.length && !parser.errored;) {
+    let end = Math.min(text.length, start + parseSlice);
+    // Never between the two halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    parser.write(text.slice(start, end));
+    start = end;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interrupt?.aborted) {
+      parser.destroy();
+      throw new InterruptedError(interruptedMessage);
+    }
   }
+  if (!parser.errored) parser.end();
+  await done;
+  return rows;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Where the text's line `index` (0 is the first) starts. */
+function lineOffset(text: string, index: number): number {
+  let offset = 0;
+  for (let line = 0; line < index; line++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) break;
+    offset = next + 1;
+  }
+  return offset;
 }
 
 function lineBreaks(text: string): number {

@@ -6,6 +6,7 @@ import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { type CsvRow, readCsvRowBatches, rowsWithoutForbiddenCharacters } from './csv-rows.js';
+import type { RowBounds } from './row-bounds.js';
 import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
@@ -46,6 +47,10 @@ export interface InputOptions {
   headerMap?: Readonly<Record<string, string>>;
   /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */
   maxListIndex?: number;
+  /** The most columns and characters a CSV row may hold: the input.maxColumns and input.maxRowChars settings. */
+  rowBounds?: RowBounds;
+  /** The run's Ctrl-C: a long parse of one huge row stops on it. */
+  interrupt?: AbortSignal;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
   warn(message: string): void;
@@ -222,7 +227,12 @@ async function openCsv(
     delimiterGiven?: boolean;
   },
 ): Promise<OpenedInput> {
-  const batches = readCsvRowBatches(text, { delimiter: options.delimiter, file });
+  const batches = readCsvRowBatches(text, {
+    delimiter: options.delimiter,
+    file,
+    bounds: options.rowBounds,
+    interrupt: options.interrupt,
+  });
   // Rows come in batches (readCsvRowBatches says why); this cursor hands out the header rows one by one.
   let batch: CsvRow[] = [];
   let position = 0;
