@@ -49,6 +49,8 @@ export async function* readCsvRowBatches(
 ): AsyncGenerator<CsvRow[]> {
   const bounds = options.bounds ?? defaultRowBounds;
   const maxRecordSize = bounds.maxRowChars;
+  // A line that might be over the bound goes to csv-parse, which counts it.
+  const plainLineBound = Math.min(longestPlainLine, Math.floor(maxRecordSize / 4));
   const recordStarts: number[] = [];
   const recordRows: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
@@ -61,6 +63,8 @@ export async function* readCsvRowBatches(
     max_record_size: maxRecordSize,
   };
   const delimiter = options.delimiter;
+  const file = options.file;
+  const reading: StretchReading = { parserOptions, bounds, delimiter, file, interrupt: options.interrupt };
   let next = 0;
   let lastLine = 0;
   let lastRow = 0;
@@ -75,14 +79,18 @@ export async function* readCsvRowBatches(
   };
   /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
   const rowsOf = async (records: string, firstLine: number): Promise<CsvRow[]> => {
-    const cells = splitPlainRecords(records, delimiter) ?? (await parseCounted(records, firstLine));
+    const cells =
+      splitPlainRecords(records, delimiter, plainLineBound) ?? (await parseCounted(records, firstLine, reading));
     const batch: CsvRow[] = [];
     for (const record of cells) {
       lastRow = recordRows[next] ?? lastRow + 1;
       lastLine = recordStarts[next++] ?? lastLine + 1;
       checkClosingQuote(recordStarts[next]);
       // A plain line is split without csv-parse, its cells counted here.
-      if (record.length > bounds.maxColumns) tooManyColumns(record.length, lastLine);
+      if (record.length > bounds.maxColumns) {
+        const message = tooManyColumnsMessage(record.length, bounds.maxColumns);
+        throw new InputError(`${file}:${lastLine}: ${message}`, { file, line: lastLine });
+      }
       batch.push({ line: lastLine, row: lastRow, cells: record });
     }
     // The follower runs ahead of the rows; drop what has been paired now and then.
@@ -92,23 +100,6 @@ export async function* readCsvRowBatches(
       next = 0;
     }
     return batch;
-  };
-  const file = options.file;
-  const tooManyColumns = (columns: number, line: number): never => {
-    throw new InputError(`${file}:${line}: ${tooManyColumnsMessage(columns, bounds.maxColumns)}`, { file, line });
-  };
-  /** csv-parse's reading of a stretch, its columns counted first (csv-parse would make every empty cell a string). */
-  const parseCounted = async (records: string, firstLine: number): Promise<string[][]> => {
-    new ColumnCounter(delimiter, bounds.maxColumns, firstLine, file).feed(records);
-    return parseRecords(records, parserOptions, firstLine, options.interrupt, file);
-  };
-  /** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
-  const tryRecordSize = async (record: string, firstLine: number): Promise<void> => {
-    try {
-      await parseRecords(record, parserOptions, firstLine, options.interrupt, file);
-    } catch (error) {
-      if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
-    }
   };
   // Text read but not yet made rows: from the last record boundary on. `taken` counts the characters before it.
   let pending = '';
@@ -126,7 +117,7 @@ export async function* readCsvRowBatches(
         // One record longer than any spreadsheet row: let csv-parse say so now, as it did reading as a stream.
         if (pending.length > nextSizeCheck) {
           nextSizeCheck = pending.length * 2;
-          await tryRecordSize(pending, pendingLine);
+          await tryRecordSize(pending, pendingLine, reading);
         }
         continue;
       }
@@ -147,34 +138,41 @@ export async function* readCsvRowBatches(
     }
     checkClosingQuote(undefined);
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    const csvError = error as CsvError;
-    if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
-      const line = tracker.openQuoteLine ?? lastLine + 1;
-      throw new InputError(
-        `${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
-        {
-          file: options.file,
-          line,
-        },
-      );
-    }
-    if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
-      // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
-      const at = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      const line = recordStarts.findLast((start) => start <= at) ?? at;
-      const rowText = (csvError as { recordText?: string }).recordText ?? '';
-      throw new InputError(`${options.file}:${line}: ${longRowMessage(rowText, delimiter, maxRecordSize)}`, {
-        file: options.file,
-        line,
-      });
-    }
-    if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
-      const line = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      throw new InputError(`${options.file}:${line}: ${csvError.message}`, { file: options.file, line });
-    }
-    throw error;
+    throw asInputError(error, reading, {
+      openQuoteLine: tracker.openQuoteLine,
+      lastLine,
+      recordStart: (at) => recordStarts.findLast((start) => start <= at) ?? at,
+    });
   }
+}
+
+/** csv-parse's errors in the words of the file's lines; other errors as they are. */
+function asInputError(
+  error: unknown,
+  reading: StretchReading,
+  where: { openQuoteLine: number | undefined; lastLine: number; recordStart: (line: number) => number },
+): unknown {
+  const { file } = reading;
+  if (error instanceof InputError) return error;
+  const csvError = error as CsvError & { recordLine?: number; recordText?: string };
+  if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
+    const line = where.openQuoteLine ?? where.lastLine + 1;
+    return new InputError(
+      `${file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
+      { file, line },
+    );
+  }
+  if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
+    // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
+    const line = where.recordStart(csvError.recordLine ?? where.lastLine + 1);
+    const message = longRowMessage(csvError.recordText ?? '', reading.delimiter, reading.bounds.maxRowChars);
+    return new InputError(`${file}:${line}: ${message}`, { file, line });
+  }
+  if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+    const line = csvError.recordLine ?? where.lastLine + 1;
+    return new InputError(`${file}:${line}: ${csvError.message}`, { file, line });
+  }
+  return error;
 }
 
 /** The longest line split here; a longer one goes to csv-parse, which counts its characters against the bound. */
@@ -187,7 +185,11 @@ const surrogate = /[\uD800-\uDFFF]/;
  * relax_quotes, relax_column_count and skip_empty_lines; undefined when csv-parse must read them (a quote, a
  * surrogate, a line too long for a row, a longer delimiter).
  */
-export function splitPlainRecords(records: string, delimiter: string): string[][] | undefined {
+export function splitPlainRecords(
+  records: string,
+  delimiter: string,
+  longestLine = longestPlainLine,
+): string[][] | undefined {
   if (delimiter.length !== 1 || records.includes('"') || surrogate.test(records)) return undefined;
   // One pass over the character codes, each cell cut from the text once: 0.6x the time of slicing each line and
   // splitting it, which was the largest share of reading a million plain rows.
@@ -203,7 +205,7 @@ export function splitPlainRecords(records: string, delimiter: string): string[][
       cells.push(records.slice(cellStart, index));
       cellStart = index + 1;
     } else if (code === 0x0a) {
-      if (index - lineStart > longestPlainLine) return undefined;
+      if (index - lineStart > longestLine) return undefined;
       // An empty line is no record (skip_empty_lines); a line of delimiters only is one of empty cells.
       if (index > lineStart) {
         cells.push(records.slice(cellStart, index));
@@ -214,11 +216,35 @@ export function splitPlainRecords(records: string, delimiter: string): string[][
     }
   }
   if (length > lineStart) {
-    if (length - lineStart > longestPlainLine) return undefined;
+    if (length - lineStart > longestLine) return undefined;
     cells.push(records.slice(cellStart, length));
     rows.push(cells);
   }
   return rows;
+}
+
+/** What reading a stretch of records with csv-parse needs. */
+interface StretchReading {
+  parserOptions: object;
+  bounds: RowBounds;
+  delimiter: string;
+  file: string;
+  interrupt: AbortSignal | undefined;
+}
+
+/** csv-parse's reading of a stretch, its columns counted first (csv-parse would make every empty cell a string). */
+async function parseCounted(records: string, firstLine: number, reading: StretchReading): Promise<string[][]> {
+  new ColumnCounter(reading.delimiter, reading.bounds.maxColumns, firstLine, reading.file).feed(records);
+  return parseRecords(records, reading.parserOptions, firstLine, reading.interrupt, reading.file);
+}
+
+/** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
+async function tryRecordSize(record: string, firstLine: number, reading: StretchReading): Promise<void> {
+  try {
+    await parseRecords(record, reading.parserOptions, firstLine, reading.interrupt, reading.file);
+  } catch (error) {
+    if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
+  }
 }
 
 /** Text longer than this is parsed in slices of it, with the event loop served between them (signals, timers). */
