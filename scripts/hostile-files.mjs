@@ -4,6 +4,8 @@
 // and prints a table. A run fails when b2bctl prints internal error text (TypeError, a stack), uses more than
 // 200 MB, takes longer than a second per MB of input (at least one second, on top of Node's start-up measured
 // first) to answer, ends by a signal or with an exit code outside 0/1/65/66, or prints a line of over 2,000 characters.
+// Rows past the bounds of a row (input.maxColumns, input.maxRowChars) must be refused within one second whatever
+// their size, with the message that names what was found.
 // Usage: npm run -s build && node scripts/hostile-files.mjs [--only NAME-PART] [--keep] [--verbose]
 // Needs /usr/bin/time (GNU time) for the memory figure. Exit code 1 when any run fails.
 import { spawn } from 'node:child_process';
@@ -162,6 +164,13 @@ add('html-one-line-8mb.csv', (path) => {
   for (let index = 0; index < 8 * 1024; index++) writeSync(descriptor, block);
   closeSync(descriptor);
 });
+// A header of millions of empty cells, and a data row of them: refused at the first 16,385 columns.
+add('semicolons-header-8mb.csv', `${';'.repeat(8 * 1024 * 1024)}\n${stockRow(1)}\n`);
+add('semicolons-row-2mb.csv', `${stockHeader}\n${';'.repeat(2 * 1024 * 1024)}\n`);
+// Long but real rows: the message names the cell or the columns and the setting, never an HTML page.
+// Both a customer and a stock header, so every command reads as far as the row.
+add('cell-1mb.csv', `document;${stockHeader};note\n${cpfOf(13)};SKU-C;1;1,00;CD;${'nota longa '.repeat(100_000)}\n`);
+add('header-cell-1mb.csv', `${'cabeçalho'.repeat(120_000)};${stockHeader}\n${stockRow(1)}\n`);
 add(
   'unknown-columns-100000.csv',
   `${Array.from({ length: 100_000 }, (_, index) => `coluna${index}`).join(';')};sku;document\n`,
@@ -191,6 +200,20 @@ for (const name of [
   'estoque.sep.csv',
 ])
   add(`real-export-${name}`, (path) => copyFileSync(join(fixtures, 'real-exports', name), path));
+
+/** What a refusal must say, and how long it may take at most (on top of start-up), whatever the file's size. */
+const tooManyColumns = /a row of at least [\d,]+ columns, more than the 16,384 the input\.maxColumns setting allows/;
+const expected = new Map([
+  ['semicolons-header-8mb.csv', { says: tooManyColumns, seconds: 1 }],
+  ['semicolons-row-2mb.csv', { says: tooManyColumns, seconds: 1 }],
+  ['unknown-columns-100000.csv', { says: tooManyColumns, seconds: 1 }],
+  ['cell-1mb.csv', { says: /\(a cell of at least [\d,]+ characters\), more than the input\.maxRowChars setting/ }],
+  [
+    'header-cell-1mb.csv',
+    { says: /\(a cell of at least [\d,]+ characters\), more than the input\.maxRowChars setting/ },
+  ],
+  ['html-one-line-8mb.csv', { says: /this is not a spreadsheet export \(an HTML page saved as \.csv\?\)/, seconds: 1 }],
+]);
 
 /** Paths that are not files we write: each run is given the path as it is. */
 const outsidePaths = [
@@ -314,7 +337,10 @@ for (const [name, path] of targets) {
       B2BCTL_PASSWORD: 'sandbox-secret',
     };
     const result = await runOnce([...command, input], environment, runFolder);
-    const budget = baseline + Math.max(limits.minimumSeconds, (size / (1024 * 1024)) * limits.secondsPerMb);
+    const expectation = expected.get(name);
+    const budget =
+      baseline +
+      (expectation?.seconds ?? Math.max(limits.minimumSeconds, (size / (1024 * 1024)) * limits.secondsPerMb));
     const problems = [];
     if (result.signal || result.terminatedBy) problems.push(`signal ${result.signal ?? result.terminatedBy}`);
     if (result.code !== null && !acceptedExits.has(result.code)) problems.push(`exit ${result.code}`);
@@ -327,6 +353,7 @@ for (const [name, path] of targets) {
       problems.push(`${result.seconds.toFixed(1)} s > ${budget.toFixed(1)} s`);
     const longest = Math.max(...`${result.stderr}\n${result.stdout}`.split('\n').map((line) => line.length));
     if (longest > 2000) problems.push(`a ${longest}-character line`);
+    if (expectation && !expectation.says.test(result.stderr)) problems.push(`does not say ${expectation.says}`);
     const lastError =
       result.stderr
         .split('\n')
