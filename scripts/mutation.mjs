@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Mutation testing of the modules that keep data (docs/testing.md): StrykerJS mutates one module at a time and runs
+// only the tests related to it (vitest's import graph), one test process, then a table of the scores is printed.
+// Usage: npm run test:mutation [-- --only NAME-PART] [-- --summary]   (--summary: the table of the last reports only)
+// Each module's report is reports/mutation/<name>.json. Exit code 1 when a module measured scores under 80%.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+/** The modules whose failure loses or duplicates data, by name. The webhook inbox is being rewritten: not here yet. */
+const modules = [
+  ['webhook-tokens', 'src/webhook/tokens.ts'],
+  ['cursor-file', 'src/commands/orders/cursor-file.ts'],
+  ['stock-answers', 'src/platform/answers/stock.ts'],
+  ['customer-create', 'src/commands/customer/create.ts'],
+  ['run-meta', 'src/bulk/run-meta.ts'],
+  ['resume', 'src/bulk/resume.ts'],
+  ['run-ledger', 'src/bulk/run-ledger.ts'],
+  ['verdict-spool', 'src/bulk/verdict-spool.ts'],
+  ['lock', 'src/config/lock.ts'],
+  ['pacer', 'src/platform/pacer.ts'],
+  ['window-scan', 'src/commands/orders/window-scan.ts'],
+  ['orders-window', 'src/domain/orders-window.ts'],
+];
+const target = 80;
+
+const argument = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const only = argument('--only');
+const chosen = modules.filter(([name]) => !only || name.includes(only));
+const reportOf = (name) => `reports/mutation/${name}.json`;
+
+if (!process.argv.includes('--summary')) {
+  for (const [name, file] of chosen) {
+    console.log(`\n=== ${name}: ${file}`);
+    const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', file], {
+      stdio: 'inherit',
+      env: { ...process.env, STRYKER_JSON_REPORT: reportOf(name) },
+    });
+    if (run.status !== 0) console.log(`stryker ended with ${run.status ?? run.signal} for ${name}`);
+  }
+}
+
+/** Stryker's score: killed and timed-out mutants over all valid ones (survivors and those no test covers count against). */
+function scoreOf(report) {
+  const counts = {};
+  for (const file of Object.values(report.files))
+    for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+  const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0);
+  const valid = detected + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0);
+  return { counts, score: valid === 0 ? 100 : (100 * detected) / valid };
+}
+
+let under = 0;
+console.log('\nmodule           file                                  score   killed  timeout  survived  no-cov');
+for (const [name, file] of chosen) {
+  if (!existsSync(reportOf(name))) {
+    console.log(`${name.padEnd(16)} ${file.padEnd(37)} not measured`);
+    continue;
+  }
+  const { counts, score } = scoreOf(JSON.parse(readFileSync(reportOf(name), 'utf8')));
+  if (score < target) under++;
+  console.log(
+    `${name.padEnd(16)} ${file.padEnd(37)} ${score.toFixed(1).padStart(5)}%  ${String(counts.Killed ?? 0).padStart(6)}  ${String(counts.Timeout ?? 0).padStart(7)}  ${String(counts.Survived ?? 0).padStart(8)}  ${String(counts.NoCoverage ?? 0).padStart(6)}`,
+  );
+}
+process.exitCode = under > 0 ? 1 : 0;
