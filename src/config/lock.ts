@@ -16,9 +16,14 @@ import { isProcessAlive } from '../lib/process-alive.js';
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
   link: (existingPath: string, newPath: string) => void;
+  /** Creates the file only if it does not exist yet (O_EXCL), readable by its owner only; returns its descriptor. */
+  createExclusive: (path: string) => number;
 }
 
-const nodeLockFileSystem: LockFileSystem = { link: linkSync };
+const nodeLockFileSystem: LockFileSystem = {
+  link: linkSync,
+  createExclusive: (path) => openSync(path, 'wx', 0o600),
+};
 
 interface LockHolder {
   pid: number;
@@ -56,8 +61,9 @@ export function acquireLock(
   path: string,
   command: string,
   warn: (message: string) => void,
-  fileSystem: LockFileSystem = nodeLockFileSystem,
+  replaced: Partial<LockFileSystem> = {},
 ): () => void {
+  const fileSystem = { ...nodeLockFileSystem, ...replaced };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -115,16 +121,16 @@ function createLockFile(path: string, holder: LockHolder, fileSystem: LockFileSy
     if (code === 'EEXIST') return false;
     // A file system without hard links: create the lock exclusively and write it, as before.
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
-    return createLockFileInPlace(path, holder);
+    return createLockFileInPlace(path, holder, fileSystem);
   } finally {
     rmSync(temporary, { force: true });
   }
 }
 
-function createLockFileInPlace(path: string, holder: LockHolder): boolean {
+function createLockFileInPlace(path: string, holder: LockHolder, fileSystem: LockFileSystem): boolean {
   let descriptor: number;
   try {
-    descriptor = openSync(path, 'wx', 0o600);
+    descriptor = fileSystem.createExclusive(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -12,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, type LockFileSystem } from '../../../src/config/lock.js';
+import { acquireLock, type LockFileSystem, profileLockPath } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/errors.js';
 
 let folder: string;
@@ -160,7 +161,7 @@ describe('acquireLock', () => {
 });
 
 /** A file system without hard links: every link fails with `code`, as on some network and FAT mounts. */
-function withoutHardLinks(code: string): LockFileSystem & { links: number } {
+function withoutHardLinks(code: string): Pick<LockFileSystem, 'link'> & { links: number } {
   const fileSystem = {
     links: 0,
     link: () => {
@@ -176,7 +177,7 @@ function filesBeside(path: string): string[] {
   return readdirSync(dirname(path)).toSorted();
 }
 
-describe.each(['EPERM', 'EXDEV'])('acquireLock where linking fails with %s', (code) => {
+describe.each(['EPERM', 'EXDEV', 'ENOTSUP', 'ENOSYS'])('acquireLock where linking fails with %s', (code) => {
   it('creates the lock in place with our JSON, leaving no temporary file', () => {
     const path = nextLockPath();
     const fileSystem = withoutHardLinks(code);
@@ -215,5 +216,94 @@ describe.each(['EPERM', 'EXDEV'])('acquireLock where linking fails with %s', (co
     expect(holderOf(path).pid).toBe(process.pid);
     expect(filesBeside(path)).toEqual(['stock-push.lock']);
     release();
+  });
+});
+
+/** The descriptors this process holds open (Linux's /proc), to see that none is left behind. */
+function openDescriptors(): number {
+  return readdirSync('/proc/self/fd').length;
+}
+
+describe('acquireLock at its edges', () => {
+  it('names the lock file per profile and command, in the locks folder', () => {
+    expect(profileLockPath('/config', 'prod', 'orders-poll')).toBe(join('/config', 'locks', 'prod.orders-poll.lock'));
+  });
+
+  it('releases at exit: one exit listener while held, none once released', () => {
+    const before = process.listenerCount('exit');
+    const release = acquireLock(nextLockPath(), 'stock push', () => {});
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    release();
+    expect(process.listenerCount('exit')).toBe(before);
+  });
+
+  it('a link refused with another error (EACCES) is that error, and no lock is made', () => {
+    const path = nextLockPath();
+    const refused = Object.assign(new Error('EACCES: permission denied, link'), { code: 'EACCES' });
+    const error = thrownBy(() =>
+      acquireLock(path, 'stock push', () => {}, {
+        link: () => {
+          throw refused;
+        },
+      }),
+    );
+    expect(error).toBe(refused);
+    expect(filesBeside(path)).toEqual([]);
+  });
+
+  it('the in-place creation refused with another error than EEXIST is that error', () => {
+    const path = nextLockPath();
+    const refused = Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
+    const error = thrownBy(() =>
+      acquireLock(path, 'stock push', () => {}, {
+        ...withoutHardLinks('EPERM'),
+        createExclusive: () => {
+          throw refused;
+        },
+      }),
+    );
+    expect(error).toBe(refused);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('the in-place creation closes its descriptor (no /proc: skipped)', () => {
+    const before = openDescriptors();
+    const release = acquireLock(nextLockPath(), 'stock push', () => {}, withoutHardLinks('EPERM'));
+    expect(openDescriptors()).toBe(before);
+    release();
+  });
+
+  it('a lock that is gone by the time it is read is simply tried again, without a warning', () => {
+    const path = nextLockPath();
+    let links = 0;
+    const warnings: string[] = [];
+    const release = acquireLock(path, 'stock push', (message) => warnings.push(message), {
+      link: (existing, created) => {
+        // The first time, as if a holder had released it between our link and our read.
+        if (++links === 1) throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+        linkSync(existing, created);
+      },
+    });
+    expect(links).toBe(2);
+    expect(warnings).toEqual([]);
+    expect(holderOf(path).pid).toBe(process.pid);
+    release();
+  });
+
+  it('three stale locks taken over and each time retaken by another run first: it gives up, exit 75', async () => {
+    const path = nextLockPath();
+    const pid = await deadPid();
+    const stale = JSON.stringify({ pid, command: 'stock push', startedAt: '2026-11-21T02:00:00.000Z' });
+    const warnings: string[] = [];
+    const error = thrownBy(() =>
+      acquireLock(path, 'stock push', (message) => warnings.push(message), {
+        link: () => {
+          writeFileSync(path, stale);
+          throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+        },
+      }),
+    );
+    expect(warnings).toHaveLength(3);
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+    expect((error as B2bctlError).message).toBe(`Could not take the lock ${path}; another run took it first.`);
   });
 });
