@@ -1,10 +1,12 @@
 /**
- * docs/commands/ and docs/man/ are generated from the command tree (`npm run docs:gen`); the checked-in pages must be
- * what the tree generates now, so a new flag or command that was not regenerated fails here, saying what to run.
+ * docs/commands/, docs/man/ and docs/settings.md are generated from the command tree and the settings table
+ * (`npm run docs:gen`); the checked-in pages must be what they generate now, so a new flag, command or setting that
+ * was not regenerated fails here, saying what to run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { everySetting } from '../../../src/config/settings.js';
 import { commandReference, manPaths, referenceFolders } from '../../../src/cli/reference/index.js';
 import { repoRoot } from '../../support/sandbox.js';
 
@@ -20,9 +22,13 @@ describe('the generated command reference', () => {
   it('has a Markdown page and a man page for every command, stock push among them', () => {
     expect(files.get('docs/commands/b2bctl-stock-push.md')).toContain('`--rate <n>`');
     expect(files.get('docs/man/b2bctl-stock-push.1')).toMatch(/^\.TH B2BCTL\\-STOCK\\-PUSH 1/m);
-    const pages = [...files.keys()].filter((path) => path.endsWith('.md') && !path.endsWith('README.md'));
+    const pages = [...files.keys()].filter((path) => path.startsWith('docs/commands/b2bctl'));
     expect(pages.length).toBe(manPaths(files).length);
     expect(pages.length).toBeGreaterThan(20);
+  });
+
+  it('has docs/settings.md with every setting of the settings table', () => {
+    for (const { key } of everySetting) expect(files.get('docs/settings.md')).toContain(`| \`${key}\` |`);
   });
 
   it('is checked in as generated', () => {
