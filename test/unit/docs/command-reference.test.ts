@@ -3,11 +3,13 @@
  * (`npm run docs:gen`); the checked-in pages must be what they generate now, so a new flag, command or setting that
  * was not regenerated fails here, saying what to run.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { everySetting } from '../../../src/config/settings.js';
 import { commandReference, manPaths, referenceFolders } from '../../../src/cli/reference/index.js';
+import { requireTools } from '../../support/external-tools.js';
 import { repoRoot } from '../../support/sandbox.js';
 
 const regenerate = 'out of date with the command tree: run `npm run docs:gen` and commit the result';
@@ -43,6 +45,22 @@ describe('the generated command reference', () => {
         .filter((path) => !files.has(path)),
     );
     expect(extra, `these pages are ${regenerate}`).toEqual([]);
+  });
+
+  const man = requireTools('man');
+  it.skipIf(man.missing)(`reads as man pages without a warning from man${man.note}`, () => {
+    // One of each kind (the root, a group, a verb with notes, a verb with examples): man is slow, the pages share a writer.
+    const pages = ['b2bctl', 'b2bctl-stock', 'b2bctl-customer-update', 'b2bctl-stock-push'].map((name) =>
+      join(repoRoot, 'docs', 'man', `${name}.1`),
+    );
+    const shown = spawnSync('man', ['--warnings', '-l', ...pages], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' },
+    });
+    expect({ status: shown.status, warnings: shown.stderr }).toEqual({ status: 0, warnings: '' });
+    expect(shown.stdout.match(/^NAME$/gm)).toHaveLength(pages.length);
+    expect(shown.stdout).toMatch(/^ {7}b2bctl-stock-push +- +push +a +stock/m);
+    expect(shown.stdout).toMatch(/^ {7}--rate <n>$/m);
   });
 
   it("lists every man page in package.json's man field", () => {
