@@ -53,3 +53,100 @@ describe('TokenIssuer', () => {
     expect(new TokenIssuer('erp', 's3cret', 60, () => now).check(token)).toBe('unknown');
   });
 });
+
+describe('credentialsOfTokenRequest, each rule at its edge', () => {
+  const form = { grant_type: 'client_credentials' };
+
+  it.each([
+    ['a lower-case scheme and several spaces', 'basic   ZXJwOnMzY3JldA==', { clientId: 'erp', clientSecret: 's3cret' }],
+    ['an empty client id before the colon', `Basic ${Buffer.from(':s3cret').toString('base64')}`, { clientId: '' }],
+    ['a colon inside the secret', basic('erp:a:b'), { clientId: 'erp', clientSecret: 'a:b' }],
+  ])('Basic: %s', (_name, authorization, expected) => {
+    expect(credentialsOfTokenRequest({ headers: { authorization }, query: {}, body: form })).toMatchObject({
+      style: 'basic',
+      ...expected,
+    });
+  });
+
+  it('Basic with text around the credentials is not Basic: the request is refused with what to send', () => {
+    for (const authorization of [`x${basic('erp:s3cret')}`, `${basic('erp:s3cret')} extra`, 'Basic ']) {
+      expect(credentialsOfTokenRequest({ headers: { authorization }, query: {}, body: form })).toEqual({
+        error: 'invalid_request',
+        problem:
+          'Send Basic credentials with grant_type=client_credentials, a JSON body with clientId and clientSecret, or username/password headers with ?grant_type=password',
+      });
+    }
+  });
+
+  it('the refusals say what to send', () => {
+    expect(credentialsOfTokenRequest({ headers: { authorization: basic('erp:s') }, query: {}, body: {} })).toEqual({
+      error: 'unsupported_grant_type',
+      problem: 'Basic credentials need the form field grant_type=client_credentials',
+    });
+    expect(credentialsOfTokenRequest({ headers: { authorization: basic('erp') }, query: {}, body: form })).toEqual({
+      error: 'invalid_request',
+      problem: 'Basic credentials must be base64 of clientId:clientSecret',
+    });
+    expect(
+      credentialsOfTokenRequest({ headers: { username: 'erp', password: 's' }, query: {}, body: undefined }),
+    ).toEqual({
+      error: 'unsupported_grant_type',
+      problem: 'username/password headers need the query parameter grant_type=password',
+    });
+  });
+
+  it('a body that is no object, or whose parts are no text, carries no credentials', () => {
+    for (const body of [null, 'clientId=erp', { clientId: 'erp', clientSecret: 1 }, { clientId: 1, clientSecret: 's' }])
+      expect(credentialsOfTokenRequest({ headers: {}, query: {}, body })).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('repeated headers: the first of each is read', () => {
+    expect(
+      credentialsOfTokenRequest({
+        headers: { username: ['erp', 'other'], password: ['s3cret', 'x'] },
+        query: { grant_type: 'password' },
+        body: undefined,
+      }),
+    ).toEqual({ style: 'headers', clientId: 'erp', clientSecret: 's3cret' });
+    expect(
+      credentialsOfTokenRequest({ headers: { username: 'erp' }, query: { grant_type: 'password' }, body: undefined }),
+    ).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('TokenIssuer, lifetimes at their edges', () => {
+  it('a token is valid until the last millisecond of its lifetime, then expired once and unknown after', () => {
+    let now = 5_000;
+    const issuer = new TokenIssuer('erp', 's3cret', 2, () => now);
+    const token = issuer.issue();
+    now += 1_999;
+    expect(issuer.check(token)).toBe('valid');
+    now += 1;
+    expect(issuer.check(token)).toBe('expired');
+    expect(issuer.check(token)).toBe('unknown');
+  });
+
+  it('past 10,000 tokens, issuing forgets the expired ones and keeps the living', () => {
+    let now = 0;
+    const issuer = new TokenIssuer('erp', 's3cret', 10, () => now);
+    const first = issuer.issue();
+    now = 5_000;
+    const living = issuer.issue();
+    for (let count = 2; count < 10_000; count++) issuer.issue();
+    // The first expires exactly now (issued at 0, 10 s): forgotten by the next issue; the one issued at 5 s lives.
+    now = 10_000;
+    issuer.issue();
+    expect(issuer.check(first)).toBe('unknown');
+    expect(issuer.check(living)).toBe('valid');
+  });
+
+  it('below 10,000 tokens nothing is forgotten: an expired token says so', () => {
+    let now = 0;
+    const issuer = new TokenIssuer('erp', 's3cret', 10, () => now);
+    const first = issuer.issue();
+    for (let count = 1; count < 9_999; count++) issuer.issue();
+    now = 10_000;
+    issuer.issue();
+    expect(issuer.check(first)).toBe('expired');
+  });
+});
