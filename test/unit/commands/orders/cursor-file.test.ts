@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultCursorPath, readCursor, writeCursor } from '../../../../src/commands/orders/cursor-file.js';
+import { UsageError } from '../../../../src/errors.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'b2bctl-cursor-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+const cursorFile = (content?: string) => {
+  const path = join(folder, `cursor-${++files}.json`);
+  if (content !== undefined) writeFileSync(path, content);
+  return path;
+};
+
+function refusal(path: string, profile = 'prod'): string {
+  try {
+    readCursor(path, profile);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('the cursor was accepted');
+}
+
+describe('defaultCursorPath', () => {
+  it.each([
+    [[], 'prod.orders-poll.json'],
+    [['approved'], 'prod.orders-poll.status-approved.json'],
+    [['invoiced', 'approved', 'invoiced'], 'prod.orders-poll.status-approved+invoiced.json'],
+    [['a b/c', 'x-y'], 'prod.orders-poll.status-a_b_c+x-y.json'],
+  ])('statuses %j: %s', (statuses, name) => {
+    expect(defaultCursorPath('/config', 'prod', statuses)).toBe(join('/config', 'cursors', name));
+  });
+
+  it('without statuses, the profile cursor', () => {
+    expect(defaultCursorPath('/config', 'prod')).toBe(join('/config', 'cursors', 'prod.orders-poll.json'));
+  });
+});
+
+describe('readCursor and writeCursor', () => {
+  it('round trip: what is written is read back, as indented JSON ending in a line break', () => {
+    const path = cursorFile();
+    const cursor = { profile: 'prod', cursor: '2026-11-20T10:00:00.000Z', emitted: ['1@2026-11-20T09:59:00.000Z'] };
+    writeCursor(path, cursor);
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(cursor, null, 2)}\n`);
+    expect(readCursor(path, 'prod')).toEqual(cursor);
+  });
+
+  it('no file yet: no cursor', () => {
+    expect(readCursor(join(folder, 'absent.json'), 'prod')).toBeUndefined();
+  });
+
+  it('a folder where the file should be: a usage error naming it', () => {
+    const path = join(folder, 'a-folder.json');
+    mkdirSync(path);
+    expect(refusal(path)).toMatch(new RegExp(`^Cannot read the orders cursor ${path}: EISDIR`));
+  });
+
+  it.each([
+    ['not JSON', '{'],
+    ['null', 'null'],
+    ['no profile', '{"cursor":"2026-11-20T10:00:00.000Z","emitted":[]}'],
+    ['a profile that is no text', '{"profile":1,"cursor":"2026-11-20T10:00:00.000Z","emitted":[]}'],
+    ['no cursor', '{"profile":"prod","emitted":[]}'],
+    ['a cursor that is no instant', '{"profile":"prod","cursor":"yesterday","emitted":[]}'],
+    ['no emitted list', '{"profile":"prod","cursor":"2026-11-20T10:00:00.000Z"}'],
+    ['an emitted key that is no text', '{"profile":"prod","cursor":"2026-11-20T10:00:00.000Z","emitted":[1]}'],
+  ])('%s: not a cursor file, nothing emitted', (_name, content) => {
+    const path = cursorFile(content);
+    expect(refusal(path)).toBe(
+      `The orders cursor ${path} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
+    );
+  });
+
+  it("another profile's cursor: refused, naming both profiles", () => {
+    const path = cursorFile('{"profile":"staging","cursor":"2026-11-20T10:00:00.000Z","emitted":[]}');
+    expect(refusal(path, 'prod')).toBe(
+      `The orders cursor ${path} belongs to profile "staging", not "prod"; nothing was emitted. Use --profile staging, or another --cursor file for this profile.`,
+    );
+  });
+});
