@@ -1,0 +1,137 @@
+/**
+ * Every word, field and place the stock answers are recognised by, one row each: a word dropped from a list, or a
+ * place no longer looked at, fails its row (mutation testing showed a list can lose an entry unseen).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  readBatchAnswer,
+  readQueueAnswer,
+  recognisedQueueIdPaths,
+  recognisedResultPaths,
+} from '../../../../src/platform/answers/stock.js';
+
+const skus = ['SKU-1', 'SKU-2'];
+
+describe('readBatchAnswer, word by word', () => {
+  it.each(['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200', ' OK '])(
+    '"%s" is applied',
+    (word) => {
+      expect(readBatchAnswer([{ status: word }, { status: 'error' }], skus)).toEqual([
+        { verdict: 'applied' },
+        { verdict: 'rejected' },
+      ]);
+    },
+  );
+
+  it.each(['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400', 'REJECTED'])(
+    '"%s" is rejected',
+    (word) => {
+      expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)).toEqual([
+        { verdict: 'applied' },
+        { verdict: 'rejected' },
+      ]);
+    },
+  );
+
+  it.each(['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid'])(
+    'the field "%s" holds the verdict',
+    (field) => {
+      expect(readBatchAnswer([{ [field]: 'applied' }, { [field]: false }], skus)).toEqual([
+        { verdict: 'applied' },
+        { verdict: 'rejected' },
+      ]);
+    },
+  );
+
+  it('an "error" field: text is a rejection with that message, false an applied item, true a rejected one', () => {
+    expect(readBatchAnswer([{ error: 'no such SKU' }, { error: false }], skus)).toEqual([
+      { verdict: 'rejected', message: 'no such SKU' },
+      { verdict: 'applied' },
+    ]);
+    expect(readBatchAnswer([{ error: true }, { error: null, status: 'ok' }], skus)).toEqual([
+      { verdict: 'rejected' },
+      { verdict: 'applied' },
+    ]);
+  });
+
+  it.each(['message', 'reason', 'error', 'errorMessage', 'detail', 'description'])(
+    'the field "%s" holds the message',
+    (field) => {
+      const verdicts = readBatchAnswer([{ status: 'rejected', [field]: 'stock locked' }, { status: 'ok' }], skus);
+      expect(verdicts?.[0]).toEqual({ verdict: 'rejected', message: 'stock locked' });
+    },
+  );
+
+  it('a blank message is no message; the first non-blank one is', () => {
+    expect(readBatchAnswer([{ status: 'rejected', message: '  ', reason: 'why' }, true], skus)?.[0]).toEqual({
+      verdict: 'rejected',
+      message: 'why',
+    });
+  });
+
+  it.each(recognisedResultPaths.filter((path) => path !== ''))('results under "%s"', (path) => {
+    const body: Record<string, unknown> = {};
+    let place = body;
+    const parts = path.split('.');
+    for (const part of parts.slice(0, -1)) place = (place[part] = {}) as Record<string, unknown>;
+    place[parts.at(-1) as string] = [{ status: 'ok' }, { status: 'failed' }];
+    expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+  });
+
+  it.each(['sku', 'SKU', 'code', 'productCode'])('results matched by their "%s" field, in any order', (field) => {
+    expect(
+      readBatchAnswer([{ [field]: 'SKU-2', status: 'failed' }, { [field]: 'SKU-1', status: 'ok' }, {}], skus),
+    ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+  });
+
+  it('a numeric SKU matches its text; an index field wins over the SKU and the position', () => {
+    expect(readBatchAnswer([{ sku: 2, status: 'failed' }, { sku: 1, status: 'ok' }, {}], ['1', '2'])).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected' },
+    ]);
+    expect(
+      readBatchAnswer(
+        [
+          { index: 1, sku: 'SKU-1', status: 'failed' },
+          { index: 0, sku: 'SKU-2', status: 'ok' },
+        ],
+        skus,
+      ),
+    ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+  });
+
+  it('fewer results than items, none matched by SKU or index: no verdict for the unmatched', () => {
+    expect(readBatchAnswer([{ sku: 'SKU-2', status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+    expect(readBatchAnswer([{ status: 'ok' }], skus)).toBeUndefined();
+  });
+
+  it('an object keyed by SKU, or by index; plain words and booleans as results', () => {
+    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': false }, skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected' },
+    ]);
+    expect(readBatchAnswer({ 0: true, 1: 'failed' }, skus)).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+  });
+
+  it('nothing that reads as per-item results: no verdicts (the caller reports the items accepted)', () => {
+    for (const body of [[], {}, { count: 2 }, { results: [] }, { 'SKU-1': 1, 'SKU-2': 2 }, [1, 2], null, 'ok'])
+      expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it('a status field set to one the results do not have: no verdict from the others', () => {
+    expect(readBatchAnswer([{ status: 'ok' }, { status: 'ok' }], skus, { status: 'outcome' })).toBeUndefined();
+  });
+});
+
+describe('readQueueAnswer, place by place', () => {
+  it.each(recognisedQueueIdPaths)('the id under "%s"', (path) => {
+    const [first, second] = path.split('.');
+    const body = second === undefined ? { [first as string]: 'B-42' } : { [first as string]: { [second]: 'B-42' } };
+    expect(readQueueAnswer(body)).toBe('B-42');
+  });
+
+  it('a number is an id too; nothing id-like is none', () => {
+    expect(readQueueAnswer({ id: 42 })).toBe('42');
+    expect(readQueueAnswer({ accepted: true })).toBeUndefined();
+  });
+});
