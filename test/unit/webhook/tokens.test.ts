@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsOfTokenRequest, TokenIssuer } from '../../../src/webhook/tokens.js';
+import { credentialsOfTokenRequest, TokenIssuer, tokenStyles } from '../../../src/webhook/tokens.js';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
 
@@ -55,6 +55,10 @@ describe('TokenIssuer', () => {
 });
 
 describe('credentialsOfTokenRequest, each rule at its edge', () => {
+  it('knows the three styles a receiver may be asked to accept', () => {
+    expect(tokenStyles).toEqual(['basic', 'body', 'headers']);
+  });
+
   const form = { grant_type: 'client_credentials' };
 
   it.each([
