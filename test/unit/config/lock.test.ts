@@ -289,6 +289,15 @@ describe('acquireLock at its edges', () => {
     release();
   });
 
+  it('a lock that exists but cannot be read (a folder in its place) is stale, not released: warned each time, then given up', () => {
+    const path = nextLockPath();
+    mkdirSync(path, { recursive: true });
+    const warnings: string[] = [];
+    const error = thrownBy(() => acquireLock(path, 'stock push', (message) => warnings.push(message)));
+    expect(warnings).toEqual(Array.from({ length: 3 }, () => `warning: taking over the stale lock ${path}.`));
+    expect((error as B2bctlError).message).toBe(`Could not take the lock ${path}; another run took it first.`);
+  });
+
   it('three stale locks taken over and each time retaken by another run first: it gives up, exit 75', async () => {
     const path = nextLockPath();
     const pid = await deadPid();
