@@ -64,6 +64,7 @@ describe('readCursor and writeCursor', () => {
     ['no profile', '{"cursor":"2026-11-20T10:00:00.000Z","emitted":[]}'],
     ['a profile that is no text', '{"profile":1,"cursor":"2026-11-20T10:00:00.000Z","emitted":[]}'],
     ['no cursor', '{"profile":"prod","emitted":[]}'],
+    ['a cursor that is a number, even one that reads as a year', '{"profile":"prod","cursor":2026,"emitted":[]}'],
     ['a cursor that is no instant', '{"profile":"prod","cursor":"yesterday","emitted":[]}'],
     ['no emitted list', '{"profile":"prod","cursor":"2026-11-20T10:00:00.000Z"}'],
     ['an emitted key that is no text', '{"profile":"prod","cursor":"2026-11-20T10:00:00.000Z","emitted":[1]}'],
