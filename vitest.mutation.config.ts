@@ -22,8 +22,9 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/commands/**/*.test.ts'],
     exclude: testsThatChangeFolder(),
-    // As the unit and commands layers do (vitest.config.ts): src/ loaded once per worker, not once per file.
-    isolate: false,
+    // Isolated, unlike `npm test`: a module loaded once per worker keeps the mutant its constants were built with,
+    // so mutants of module-level tables (word lists, units) would survive unseen.
+    isolate: true,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
