@@ -88,7 +88,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
 
   const consumers: EventConsumer[] = [];
   if (options.fetchOrders) consumers.push(await orderFetcher(context, inboxDirectory));
-  if (options.forwardTo) consumers.push(forwardTo(options.forwardTo));
+  if (options.forwardTo) consumers.push(forwardTo(options.forwardTo, context.env));
   if (options.exec) consumers.push(execCommand(options.exec, context.io.stderr));
   const handOffs = consumers.map(
     (consumer) => new HandOff(inbox, consumer, { clock: context.clock, log: context.log.warn }),
