@@ -4,6 +4,7 @@ import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../er
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
+import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
 
@@ -168,23 +169,8 @@ export class HttpClient {
       } else if (response && response.status < 500) {
         this.options.pace?.succeeded(startedAt);
       }
-      if (response && (response.status < 400 || !decision.retry)) {
-        if (!decision.retry && decision.reason === mayHaveBeenApplied) {
-          throw new AmbiguousRequestError(
-            `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
-          );
-        }
-        if (!decision.retry && isRetryableStatus(response.status)) {
-          const why =
-            decision.reason === 'retries exhausted'
-              ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
-              : `(${decision.reason})`;
-          throw new UnavailableError(
-            `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
-          );
-        }
-        return response;
-      }
+      if (response && (response.status < 400 || !decision.retry))
+        return this.finalAnswer(request, url, response, decision, attempt);
       if (!decision.retry) {
         throw await this.networkFailure(request, url, failure, attempt, decision.reason);
       }
@@ -201,6 +187,33 @@ export class HttpClient {
       if (!(this.options.pace && response?.status === 429))
         await this.options.clock.sleep(decision.delayMs, request.signal);
     }
+  }
+
+  /** The answer that ends the retries, or the error it stands for. */
+  private finalAnswer(
+    request: HttpRequest,
+    url: URL,
+    response: HttpResponse,
+    decision: ReturnType<typeof decideRetry>,
+    attempt: number,
+  ): HttpResponse {
+    if (!decision.retry && decision.reason === mayHaveBeenApplied) {
+      throw new AmbiguousRequestError(
+        `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+      );
+    }
+    const intermediary = intermediaryAnswer(response, this.route);
+    if (intermediary) throw new UnavailableError(`${request.method} ${url} ${intermediary}`);
+    if (!decision.retry && isRetryableStatus(response.status)) {
+      const why =
+        decision.reason === 'retries exhausted'
+          ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
+          : `(${decision.reason})`;
+      throw new UnavailableError(
+        `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+      );
+    }
+    return response;
   }
 
   async close(): Promise<void> {
