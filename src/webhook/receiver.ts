@@ -6,7 +6,8 @@ import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { listenOn } from '../http-server/listen.js';
 import type { Inbox, InboxRecord } from './inbox.js';
-import { credentialsOfTokenRequest, TokenIssuer } from './tokens.js';
+import { answerTokenRequest } from './token-endpoint.js';
+import { TokenIssuer } from './tokens.js';
 
 export interface ReceiverPaths {
   token: string;
@@ -98,21 +99,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
 
   app.get('/healthz', async () => ({ status: 'ok', inboxBytes: options.inbox.committedSize }));
 
-  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
-    const body = isJsonBody(request.body) ? request.body.value : request.body;
-    const verdict = credentialsOfTokenRequest({
-      headers: request.headers,
-      query: request.query as Record<string, unknown>,
-      body,
-    });
-    if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-    if (!tokens.accepts(verdict.clientId, verdict.clientSecret)) {
-      options.log?.(`Token refused: wrong client credentials (${verdict.style} style) from ${request.ip}.`);
-      return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
-    }
-    reply.header('cache-control', 'no-store');
-    return { access_token: tokens.issue(), token_type: 'Bearer', expires_in: tokens.ttlSeconds };
-  });
+  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
+    answerTokenRequest(request, reply, tokens, options.log),
+  );
 
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
