@@ -5,6 +5,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { listenOn } from '../http-server/listen.js';
+import { fastifyTrustProxy, type TrustedProxies } from '../http-server/trust-proxy.js';
 import type { Inbox, InboxRecord } from './inbox.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { TokenIssuer } from './tokens.js';
@@ -35,6 +36,8 @@ export interface ReceiverOptions {
   /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
   requestTimeoutMs: number;
   tls?: { cert: Buffer; key: Buffer };
+  /** Reverse proxies trusted to name the client in X-Forwarded-For; without it, request.ip is the direct peer. */
+  trustProxy?: TrustedProxies;
   now?: () => number;
   /** Called once per stored event, after it is on disk and before the 2xx is sent. */
   onStored?: (record: InboxRecord) => void;
@@ -74,6 +77,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>

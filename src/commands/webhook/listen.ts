@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import type { TrustedProxies } from '../../http-server/trust-proxy.js';
 import { execCommand, type EventConsumer, forwardTo, HandOff } from '../../webhook/hand-off.js';
 import { Inbox, type InboxRecord } from '../../webhook/inbox.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
@@ -24,6 +25,8 @@ export interface ListenOptions {
   fetchOrders: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  /** Reverse proxies whose X-Forwarded-For names the client (src/http-server/trust-proxy.ts). */
+  trustProxy?: TrustedProxies;
   /** False: one fsync per event (only to measure what group commit buys). */
   groupCommit: boolean;
 }
@@ -71,6 +74,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
     tls,
+    trustProxy: options.trustProxy,
     now: () => context.clock.now(),
     onStored: (record) =>
       context.io.stdout.write(`${format === 'table' ? eventSummary(record) : JSON.stringify(record)}\n`),
