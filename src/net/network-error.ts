@@ -69,8 +69,8 @@ export function describeNetworkProblem(
   if (proxyStatus === 407)
     return {
       code,
-      what: `the proxy ${proxy} wants credentials (HTTP 407 Proxy Authentication Required)`,
-      fix: `give them in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
+      what: `the proxy ${proxy} ${route.kind === 'proxy' && route.proxy.username ? 'refused the credentials given' : 'wants credentials'} (HTTP 407 Proxy Authentication Required)`,
+      fix: `give the right ones in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
     };
   if (proxyStatus !== undefined)
     return {

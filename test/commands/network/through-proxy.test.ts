@@ -110,12 +110,16 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
   });
 
   it.each([
-    ['no credentials', (url: string) => url],
-    ['a wrong password', (url: string) => url.replace('//', `//${proxyUser}:wrong-pr0xy-pass@`)],
-  ])('a 407 with %s: the message says how to give them, exit 69', async (_case, proxyUrl) => {
+    ['no credentials', (url: string) => url, 'wants credentials'],
+    [
+      'a wrong password',
+      (url: string) => url.replace('//', `//${proxyUser}:wrong-pr0xy-pass@`),
+      'refused the credentials given',
+    ],
+  ])('a 407 with %s: the message says how to give them, exit 69', async (_case, proxyUrl, what) => {
     const result = await run(['sellers', 'list'], { http_proxy: proxyUrl(proxy.url) });
     expect(result.code).toBe(69);
-    expect(result.stderr).toMatch(/wants credentials \(HTTP 407 Proxy Authentication Required\)/);
+    expect(result.stderr).toContain(`${what} (HTTP 407 Proxy Authentication Required)`);
     expect(result.stderr).toContain('http_proxy=http://user:password@host:port');
     expect(result.stderr).not.toContain('wrong-pr0xy-pass');
   });

@@ -33,7 +33,7 @@ describe('one wording for network failures', () => {
     [
       new ProxyConnectError(407, 'store.example:8443'),
       proxied,
-      'wants credentials (HTTP 407',
+      'refused the credentials given (HTTP 407',
       'HTTPS_PROXY=http://user:password@host:port',
     ],
     [
@@ -85,10 +85,20 @@ describe('answers from a proxy or gateway', () => {
       {},
       '',
       proxied,
-      /HTTP 407 \(Proxy Authentication Required\) by the proxy .*: it wants credentials\. Give them in the proxy URL, HTTPS_PROXY=/,
+      /HTTP 407 \(Proxy Authentication Required\) by the proxy .*: it refused the credentials given\. Check them in the proxy URL, HTTPS_PROXY=/,
     ],
   ])('%i %j', (status, headers, text, route, expected) => {
     expect(intermediaryAnswer({ status, headers, text }, route)).toMatch(expected);
+  });
+
+  it('a 401 HTML page through a proxy (tinyproxy refusing wrong credentials) names the proxy', () => {
+    expect(intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized') }, proxied)).toMatch(
+      /^was answered HTTP 401 with an HTML page \("401 Unauthorized"\) by the proxy http:\/\/bob:\[redacted\]@proxy\.corp:3128: it refused the credentials given/,
+    );
+    expect(intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized') }, direct)).toBeUndefined();
+    expect(
+      intermediaryAnswer({ status: 401, headers: {}, text: '{"error":"invalid_token"}' }, proxied),
+    ).toBeUndefined();
   });
 
   it.each([
