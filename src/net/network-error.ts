@@ -66,11 +66,12 @@ export function describeNetworkProblem(
   const host = url.host;
   const proxy = route.kind === 'proxy' ? redactProxyUrl(route.proxy) : undefined;
   const proxyStatus = error instanceof Error ? proxyStatusOf(error) : undefined;
-  if (proxyStatus === 407)
+  // A CONNECT answered 401 is the proxy's too (tinyproxy answers wrong credentials so).
+  if (proxyStatus === 407 || proxyStatus === 401)
     return {
       code,
-      what: `the proxy ${proxy} ${route.kind === 'proxy' && route.proxy.username ? 'refused the credentials given' : 'wants credentials'} (HTTP 407 Proxy Authentication Required)`,
-      fix: `give the right ones in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
+      what: `the proxy ${proxy} ${route.kind === 'proxy' && route.proxy.username ? 'refused the credentials given' : 'wants credentials'} (HTTP ${proxyStatus === 407 ? '407 Proxy Authentication Required' : '401'})`,
+      fix: `give ${route.kind === 'proxy' && route.proxy.username ? 'the right ones' : 'them'} in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
     };
   if (proxyStatus !== undefined)
     return {
