@@ -68,23 +68,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const now = options.now ?? Date.now;
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
   const inFlight = new Map<string, Promise<void>>();
-  const serverOptions = {
-    requestTimeout: options.requestTimeoutMs,
-    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
-    keepAliveTimeout: 5000,
-  };
-  const app = Fastify({
-    logger: false,
-    bodyLimit: options.bodyLimitBytes,
-    trustProxy: fastifyTrustProxy(options.trustProxy),
-    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
-    forceCloseConnections: 'idle',
-    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      options.tls
-        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
-        : createHttpServer(serverOptions, handler),
-  });
+  const app = receiverServer(options);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;
@@ -180,6 +164,30 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     listeningPort(app.server.address(), options.port),
   );
   return { url, tokens, close: () => app.close() };
+}
+
+/**
+ * Fastify over a node server built here, so its timeouts can be set: a client that trickles its request is
+ * answered 408 and its connection freed, checked every second rather than node's default 30 s.
+ */
+function receiverServer(options: ReceiverOptions) {
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
+    keepAliveTimeout: 5000,
+  };
+  return Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
+    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
+    forceCloseConnections: 'idle',
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+      options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
+        : createHttpServer(serverOptions, handler),
+  });
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };
