@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /** Which proxy, if any, a URL goes through, read from the environment as curl and npm read it. Pure. */
 
 export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
@@ -42,8 +44,8 @@ export function parseProxyUrl(value: string, variable: string): URL {
   }
 }
 
-/** A proxy setting that cannot be read; the CLI maps it to a usage error. */
-export class ProxySettingError extends Error {}
+/** A proxy variable that cannot be read: a usage error, found before anything is sent. */
+export class ProxySettingError extends UsageError {}
 
 /** The NO_PROXY entry that exempts `url`, if any. */
 export function noProxyMatch(url: URL, noProxy: string): string | undefined {

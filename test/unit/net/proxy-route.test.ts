@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeRoute,
   noProxyMatch,
+  ProxySettingError,
   proxyRouteFor,
   redactProxyText,
   redactProxyUrl,
@@ -113,5 +114,15 @@ describe('redaction of proxy credentials', () => {
         proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://p:3128', NO_PROXY: 's.example' }),
       ),
     ).toBe('direct: NO_PROXY entry "s.example" bypasses the proxy http://p:3128');
+  });
+});
+
+describe('a proxy variable that is not an address', () => {
+  it('is a usage error naming the variable, its password hidden', () => {
+    const read = () => proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:hunter22@[bad' });
+    expect(read).toThrow(ProxySettingError);
+    expect(read).toThrow(
+      'HTTPS_PROXY is not a proxy address (http://u:[redacted]@[bad); write it as http://host:port or http://user:password@host:port.',
+    );
   });
 });
