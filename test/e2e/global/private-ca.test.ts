@@ -13,22 +13,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import { sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const openssl = requireTools('openssl');
+
+function sign(...args: string[]): void {
+  execFileSync('openssl', args, { stdio: 'ignore' });
+}
 
 /** A root CA and a server certificate it signed, valid for 127.0.0.1 only. */
 function privateAuthority(dir: string): { caFile: string; cert: Buffer; key: Buffer } {
   const file = (name: string) => join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl(
+  sign(
     'req',
     '-x509',
     '-newkey',
@@ -47,7 +44,7 @@ function privateAuthority(dir: string): { caFile: string; cert: Buffer; key: Buf
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   );
-  openssl(
+  sign(
     'req',
     '-newkey',
     'rsa:2048',
@@ -60,7 +57,7 @@ function privateAuthority(dir: string): { caFile: string; cert: Buffer; key: Buf
     '/CN=store.test',
   );
   writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  openssl(
+  sign(
     'x509',
     '-req',
     '-in',
@@ -80,7 +77,15 @@ function privateAuthority(dir: string): { caFile: string; cert: Buffer; key: Buf
   return { caFile: file('ca.pem'), cert: readFileSync(file('server.pem')), key: readFileSync(file('server.key')) };
 }
 
-describe.skipIf(!hasOpenssl)('a store behind a private certificate authority (skipped: no openssl on PATH)', () => {
+function login(base: string, configDir: string, env: Record<string, string> = {}) {
+  return runCli(['login', '--base-url', base, '--username', sandboxUser, '--password-stdin'], {
+    configDir,
+    env,
+    stdin: `${sandboxPassword}\n`,
+  });
+}
+
+describe.skipIf(openssl.missing)(`a store behind a private certificate authority${openssl.note}`, () => {
   let sandbox: RunningSandbox;
   let front: Server;
   let caFile: string;
@@ -117,13 +122,6 @@ describe.skipIf(!hasOpenssl)('a store behind a private certificate authority (sk
     await sandbox.close();
     removeTemporaryFolders();
   });
-
-  const login = (base: string, configDir: string, env: Record<string, string> = {}) =>
-    runCli(['login', '--base-url', base, '--username', sandboxUser, '--password-stdin'], {
-      configDir,
-      env,
-      stdin: `${sandboxPassword}\n`,
-    });
 
   it('without NODE_EXTRA_CA_CERTS: the certificate, its issuer and the fix, exit 69, no DEP0123', async () => {
     const result = await login(`https://127.0.0.1:${port}`, freshConfigDir());

@@ -3,7 +3,7 @@
  * reaches the sandbox and the webhook receiver through it, as its own log shows, and its password is never printed.
  * An https store is reached through a CONNECT tunnel, which doctor reports.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -14,17 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import { repoRoot, sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
+import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { clientId, clientSecret, startTestReceiver, type TestReceiver } from '../../support/webhook-receiver.js';
 
-const hasTinyproxy = (() => {
-  try {
-    execFileSync('tinyproxy', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tinyproxyTool = requireTools('tinyproxy');
 
 const proxyPassword = 'tiny-Pr0xy-pass-5521';
 
@@ -62,7 +56,7 @@ async function startTinyproxy(dir: string): Promise<{ url: string; log: () => st
   return { url: `http://ci:${proxyPassword}@127.0.0.1:${port}`, log: () => readFileSync(logFile, 'utf8'), child };
 }
 
-describe.skipIf(!hasTinyproxy)('through tinyproxy (skipped: tinyproxy is not installed; .ci/run installs it)', () => {
+describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`, () => {
   let sandbox: RunningSandbox;
   let receiver: TestReceiver;
   let tinyproxy: Awaited<ReturnType<typeof startTinyproxy>>;
@@ -145,7 +139,11 @@ describe.skipIf(!hasTinyproxy)('through tinyproxy (skipped: tinyproxy is not ins
     ];
     for (const [name, args, stdin] of steps) {
       const result = await run(args, { configDir, cwd, stdin });
-      expect(`${name} ${result.code}`, result.stderr).toBe(`${name} 0`);
+      expect({ name, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+        name,
+        code: 0,
+        stderr: '',
+      });
     }
     const log = tinyproxy.log();
     for (const line of [
@@ -169,7 +167,8 @@ describe.skipIf(!hasTinyproxy)('through tinyproxy (skipped: tinyproxy is not ins
       env,
       stdin: `${sandboxPassword}\n`,
     });
-    expect(login.code, login.stderr).toBe(0);
+    expect(login.code === 0 ? '' : login.stderr).toBe('');
+    expect(login.code).toBe(0);
     const doctor = await run(['doctor', '-o', 'json'], { configDir, env });
     const findings = JSON.parse(doctor.stdout) as { check: string; result: string; detail: string }[];
     expect(findings.find((finding) => finding.check === 'proxy')).toEqual({
@@ -198,7 +197,8 @@ describe.skipIf(!hasTinyproxy)('through tinyproxy (skipped: tinyproxy is not ins
         env: { NO_PROXY: 'localhost' },
       },
     );
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code === 0 ? '' : result.stderr).toBe('');
+    expect(result.code).toBe(0);
     expect(tinyproxy.log().slice(before)).not.toContain('Request (');
     expect(outputs.join('\n')).not.toContain(proxyPassword);
   });

@@ -7,6 +7,7 @@ import { intermediaryAnswer } from '../../../src/platform/intermediary.js';
 const store = new URL('https://store.example:8443/api');
 const direct = proxyRouteFor(store, {});
 const proxied = proxyRouteFor(store, { HTTPS_PROXY: 'http://bob:hunter22@proxy.corp:3128' });
+const page = (title: string) => `<html><head><title>${title}</title></head><body>…</body></html>`;
 const coded = (code: string) => Object.assign(new Error(`failed ${code}`), { code });
 
 describe('one wording for network failures', () => {
@@ -62,7 +63,6 @@ describe('one wording for network failures', () => {
 });
 
 describe('answers from a proxy or gateway', () => {
-  const page = (title: string) => `<html><head><title>${title}</title></head><body>…</body></html>`;
   const html = { 'content-type': 'text/html' };
   it.each([
     [

@@ -117,11 +117,12 @@ describe('redaction of proxy credentials', () => {
   });
 });
 
+const readBadProxy = () => proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:hunter22@[bad' });
+
 describe('a proxy variable that is not an address', () => {
   it('is a usage error naming the variable, its password hidden', () => {
-    const read = () => proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:hunter22@[bad' });
-    expect(read).toThrow(ProxySettingError);
-    expect(read).toThrow(
+    expect(readBadProxy).toThrow(ProxySettingError);
+    expect(readBadProxy).toThrow(
       'HTTPS_PROXY is not a proxy address (http://u:[redacted]@[bad); write it as http://host:port or http://user:password@host:port.',
     );
   });
