@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { forwardTo } from '../../../src/webhook/hand-off.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -102,11 +103,39 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     expect(receiver.stored).toHaveLength(1);
   });
 
-  it('NO_PROXY naming the host bypasses it', async () => {
+  it('NO_PROXY naming the host bypasses it, and doctor says which entry', async () => {
     const before = proxy.seen.length;
     const result = await run(['sellers', 'list', '-o', 'json'], { no_proxy: 'localhost,127.0.0.1' });
     expect(result.code).toBe(0);
+    const doctor = await run(['doctor', '-o', 'json'], { no_proxy: 'localhost,127.0.0.1' });
+    const findings = JSON.parse(doctor.stdout) as { check: string; detail: string }[];
+    expect(findings.find((finding) => finding.check === 'proxy')?.detail).toBe(
+      `direct: NO_PROXY entry "127.0.0.1" bypasses the proxy http://${proxyUser}:[redacted]@${new URL(proxy.url).host}`,
+    );
     expect(proxy.seen.length).toBe(before);
+  });
+
+  it("the receiver's --forward-to goes through it too", async () => {
+    const taken: string[] = [];
+    const erp = createServer((request, response) => {
+      taken.push(`${request.method} ${request.url}`);
+      request.resume();
+      response.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+    const erpUrl = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/hook`;
+    const consumer = forwardTo(erpUrl, { http_proxy: proxied() });
+    await consumer.deliver({
+      receivedAt: '2026-11-25T12:00:00.000Z',
+      kind: 'orders',
+      deliveryId: 'd-1',
+      key: 'orders:1',
+      flags: [],
+      event: { id: 1 },
+    });
+    await new Promise((resolve) => erp.close(resolve));
+    expect(taken).toEqual(['POST /hook']);
+    expect(proxy.seen).toContain(`POST ${erpUrl}`);
   });
 
   it.each([
