@@ -22,7 +22,16 @@ export class GroupCommit<Item, Result> {
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      this.running ??= this.drain().finally(() => (this.running = undefined));
+      this.start();
+    });
+  }
+
+  private start(): void {
+    if (this.running) return;
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      // Submitted after the last batch was taken but before this drain ended: it needs a drain of its own.
+      if (this.waiting.length > 0) this.start();
     });
   }
 
