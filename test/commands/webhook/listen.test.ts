@@ -179,7 +179,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     let now = Date.parse('2026-11-23T06:00:00Z');
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      clock: { now: () => now, sleep: (ms, signal) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20), signal)) },
+      clock: { now: () => now, sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))) },
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
     const running = run(
