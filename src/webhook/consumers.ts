@@ -83,7 +83,10 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
           ending = why;
           killGroup(child);
         };
-        const timer = setTimeout(() => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`), timeoutMs);
+        const timer = setTimeout(
+          () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
+          timeoutMs,
+        );
         const onAbort = () => end('stopped by shutdown');
         signal.addEventListener('abort', onAbort, { once: true });
         child.stdout.pipe(stderr, { end: false });

@@ -99,7 +99,8 @@ export class HandOff {
       } catch (error) {
         if (signal.aborted) return 'stopped';
         const message = (error as Error).message;
-        if (error instanceof PermanentRefusal || attempt >= maxAttempts) return { delivered: false, error: message, attempts: attempt };
+        if (error instanceof PermanentRefusal || attempt >= maxAttempts)
+          return { delivered: false, error: message, attempts: attempt };
         log(
           `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt} of ${maxAttempts}: ${message}); trying again in ${Math.round(backoff / 100) / 10} s.`,
         );

@@ -9,7 +9,7 @@ export function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).filter((version) => existsSync(join(root, version, 'bin', 'pg_ctl')));
-  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  const newest = versions.toSorted((a, b) => Number(b) - Number(a))[0];
   return newest ? join(root, newest, 'bin') : undefined;
 }
 

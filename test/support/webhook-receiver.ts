@@ -53,7 +53,8 @@ export async function startTestReceiver(
   overrides: Partial<ReceiverOptions> & { storeOptions?: StoreOptions } = {},
   directory = temporaryFolder(),
 ): Promise<TestReceiver> {
-  const store = (overrides.store as SqliteStore | undefined) ?? (await SqliteStore.open(directory, overrides.storeOptions));
+  const store =
+    (overrides.store as SqliteStore | undefined) ?? (await SqliteStore.open(directory, overrides.storeOptions));
   const stored: ReceivedEvent[] = [];
   const receiver = await startReceiver({
     host: '127.0.0.1',

@@ -27,7 +27,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
     .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
     .option('--client-secret-file <file>', secretFileHelp)
-    .option('--inbox <dir>', 'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)')
+    .option(
+      '--inbox <dir>',
+      'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+    )
     .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
@@ -41,7 +44,12 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
     .option('--max-attempts <n>', 'tries of one event before it goes dead', wholeNumber(1), 20)
-    .option('--exec-timeout <duration>', '--exec command time limit; its process group is killed after', duration, 60_000)
+    .option(
+      '--exec-timeout <duration>',
+      '--exec command time limit; its process group is killed after',
+      duration,
+      60_000,
+    )
     .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
     .option('--dedup-window <duration>', 'how long redeliveries are recognised', duration, 7 * 86_400_000)
     .option('--stuck-after <duration>', '/healthz answers 503 when an event waits longer than this', duration, 900_000)
@@ -147,10 +155,15 @@ export function register(program: Command, dispatch: Dispatch): void {
   )
     .option('--handoff <name>', 'only this hand-off')
     .action((action: DeadOptions['action'], ids: string[], _flags: unknown, command: Command) => {
-      if (action !== 'list' && ids.length === 0) command.error(`error: name the events: webhook dead ${action} ID...`, { exitCode: 2 });
+      if (action !== 'list' && ids.length === 0)
+        command.error(`error: name the events: webhook dead ${action} ID...`, { exitCode: 2 });
       const parsed = ids.map((id) => eventId(id)[0] as number);
       const flags = command.opts<{ inbox?: string; store?: string; handoff?: string }>();
-      return dispatch<DeadOptions>(command, async () => (await import('./dead.js')).run, { action, ids: parsed, ...flags });
+      return dispatch<DeadOptions>(command, async () => (await import('./dead.js')).run, {
+        action,
+        ids: parsed,
+        ...flags,
+      });
     });
 
   addExamples(program, {
@@ -191,7 +204,8 @@ function withInboxSelection(command: Command): Command {
 }
 
 function deadAction(value: string): DeadOptions['action'] {
-  if (value !== 'list' && value !== 'retry' && value !== 'drop') throw new InvalidArgumentError('expected list, retry or drop.');
+  if (value !== 'list' && value !== 'retry' && value !== 'drop')
+    throw new InvalidArgumentError('expected list, retry or drop.');
   return value;
 }
 

@@ -109,10 +109,13 @@ function pagedTable(stream: NodeJS.WritableStream, color: boolean, pageSize = 50
 async function importInbox(from: string, location: StoreLocation, context: Context): Promise<void> {
   const file = from.endsWith('.ndjson') ? from : join(from, oldInboxFileName);
   if (!existsSync(file)) {
-    throw new InputError(`No NDJSON inbox at ${file}; pass the folder an earlier webhook listen wrote events.ndjson in.`, {
-      file,
-      missing: true,
-    });
+    throw new InputError(
+      `No NDJSON inbox at ${file}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
+      {
+        file,
+        missing: true,
+      },
+    );
   }
   const { store, release } = await openStore(location, {
     exclusive: { command: 'webhook inbox --import', warn: context.log.warn },

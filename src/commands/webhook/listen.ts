@@ -128,7 +128,9 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
     if (error instanceof B2bctlError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     if (options.store)
-      throw new UnavailableError(`Cannot open the PostgreSQL store (${reason}); check --store and that the database is up.`);
+      throw new UnavailableError(
+        `Cannot open the PostgreSQL store (${reason}); check --store and that the database is up.`,
+      );
     throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
       file: inbox,
       missing: true,

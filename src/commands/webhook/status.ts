@@ -31,7 +31,8 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
   });
   for (const row of health.handOffs) await writer.write(row);
   await writer.end();
-  if (health.handOffs.length === 0) context.log.info('No hand-off yet: start webhook listen with --forward-to or --exec.');
+  if (health.handOffs.length === 0)
+    context.log.info('No hand-off yet: start webhook listen with --forward-to or --exec.');
   if (health.status === 'stuck') {
     throw new UnavailableError(
       `Delivery is stuck: an event has waited longer than ${options.stuckAfter / 1000} s. See webhook dead list and the receiver's log.`,

@@ -19,12 +19,18 @@ export const oldInboxFileName = 'events.ndjson';
  * Moves the events of an NDJSON inbox into the store, line by line; its de-duplication keys make a second import
  * store nothing. A line that does not parse (a torn or NUL-filled tail) is counted and skipped, never fatal.
  */
-export async function importNdjsonInbox(file: string, store: EventStore): Promise<{ stored: number; duplicates: number; unreadable: number }> {
+export async function importNdjsonInbox(
+  file: string,
+  store: EventStore,
+): Promise<{ stored: number; duplicates: number; unreadable: number }> {
   const counts = { stored: 0, duplicates: 0, unreadable: 0 };
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   let batch: Promise<{ stored: boolean }>[] = [];
   const settle = async () => {
-    for (const result of await Promise.all(batch)) result.stored ? counts.stored++ : counts.duplicates++;
+    for (const result of await Promise.all(batch)) {
+      if (result.stored) counts.stored++;
+      else counts.duplicates++;
+    }
     batch = [];
   };
   for await (const line of lines) {

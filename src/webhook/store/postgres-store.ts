@@ -73,7 +73,11 @@ export class PostgresStore implements EventStore {
     options: StoreOptions,
   ) {
     this.description = `PostgreSQL ${where}`;
-    this.commits = new GroupCommit((events) => this.commitBatch(events), options.groupCommit === false, options.interceptCommit);
+    this.commits = new GroupCommit(
+      (events) => this.commitBatch(events),
+      options.groupCommit === false,
+      options.interceptCommit,
+    );
   }
 
   /** Connects, creating the tables once (two receivers starting together do not race). */
@@ -93,7 +97,12 @@ export class PostgresStore implements EventStore {
       throw error;
     }
     const parsed = new URL(url);
-    return new PostgresStore(pool, lockSession, `${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`, options);
+    return new PostgresStore(
+      pool,
+      lockSession,
+      `${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`,
+      options,
+    );
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
@@ -170,10 +179,13 @@ export class PostgresStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    const rows = await this.query<{ name: string; target: string; pending: string; oldest: string | null; dead: string }>(
-      backlogQuery,
-      [],
-    );
+    const rows = await this.query<{
+      name: string;
+      target: string;
+      pending: string;
+      oldest: string | null;
+      dead: string;
+    }>(backlogQuery, []);
     return rows.rows.map((row) => ({
       name: row.name,
       target: row.target,
@@ -185,8 +197,11 @@ export class PostgresStore implements EventStore {
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
     const pruned: Pruned = { events: 0, keys: 0 };
-    for (let removed = -1; eventsBefore !== undefined && removed !== 0; pruned.events += removed) {
-      removed = (await this.query(`DELETE FROM events WHERE id IN (${prunableEvents})`, [eventsBefore, 2000])).rowCount ?? 0;
+    if (eventsBefore !== undefined) {
+      for (let removed = -1; removed !== 0; pruned.events += removed) {
+        const sql = `DELETE FROM events WHERE id IN (${prunableEvents})`;
+        removed = (await this.query(sql, [eventsBefore, 2000])).rowCount ?? 0;
+      }
     }
     for (let removed = -1; removed !== 0; pruned.keys += removed) {
       const sql = 'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';

@@ -104,8 +104,7 @@ export class SqliteStore implements EventStore {
 
   async openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening> {
     const existing = this.database.prepare('SELECT target FROM handoffs WHERE name = ?').get(name) as
-      | { target: string }
-      | undefined;
+      { target: string } | undefined;
     if (existing) {
       if (existing.target === target) return { created: false };
       this.database.prepare('UPDATE handoffs SET target = ? WHERE name = ?').run(target, name);
@@ -190,9 +189,11 @@ export class SqliteStore implements EventStore {
     const pruned: Pruned = { events: 0, keys: 0 };
     // Small chunks, the event loop served between them: a year's first pass never stalls the receiver.
     const chunk = (sql: string, ...values: unknown[]) => this.database.prepare(sql).run(...values).changes;
-    for (let removed = -1; eventsBefore !== undefined && removed !== 0; pruned.events += removed) {
-      removed = chunk(`DELETE FROM events WHERE id IN (${prunableEvents})`, eventsBefore, 2000);
-      await new Promise((resolve) => setImmediate(resolve));
+    if (eventsBefore !== undefined) {
+      for (let removed = -1; removed !== 0; pruned.events += removed) {
+        removed = chunk(`DELETE FROM events WHERE id IN (${prunableEvents})`, eventsBefore, 2000);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     for (let removed = -1; removed !== 0; pruned.keys += removed) {
       removed = chunk(

@@ -52,7 +52,12 @@ describe('webhook inbox', () => {
     const inbox = await inboxWith(events);
     const onTerminal = context(undefined, true);
     await listInbox({ inbox, kind: 'customers' }, onTerminal.context);
-    expect(onTerminal.stdout().split('\n').map((line) => line.trimEnd())).toEqual([
+    expect(
+      onTerminal
+        .stdout()
+        .split('\n')
+        .map((line) => line.trimEnd()),
+    ).toEqual([
       'ID  RECEIVED                  KIND       EVENT  FROM         FLAGS',
       '1   2026-11-23T06:00:00.000Z  customers  1      203.0.113.7  -',
       '2   2026-11-23T06:10:00.000Z  customers  2      203.0.113.7  email missing',
@@ -60,9 +65,13 @@ describe('webhook inbox', () => {
     ]);
     const piped = context();
     await listInbox({ inbox, since: '2026-11-23T06:10:00Z', until: '2026-11-23T06:20:00Z' }, piped.context);
-    expect(piped.stdout().trim().split('\n').map((line) => (JSON.parse(line) as StoredEvent).deliveryId)).toEqual([
-      'delivery-2',
-    ]);
+    expect(
+      piped
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as StoredEvent).deliveryId),
+    ).toEqual(['delivery-2']);
     expect(piped.stderr()).toContain('1 event in SQLite ');
   });
 
@@ -81,9 +90,15 @@ describe('webhook inbox', () => {
     expect(ids(deadOnes.stdout())).toEqual([2]);
     const listed = context();
     await dead({ action: 'list', ids: [], inbox }, listed.context);
-    expect(JSON.parse(listed.stdout())).toMatchObject({ eventId: 2, handOff: 'forward', error: 'HTTP 422: bad document' });
+    expect(JSON.parse(listed.stdout())).toMatchObject({
+      eventId: 2,
+      handOff: 'forward',
+      error: 'HTTP 422: bad document',
+    });
     const unknown = context();
-    const failure = (await dead({ action: 'drop', ids: [99], inbox }, unknown.context).catch((error: unknown) => error)) as B2bctlError;
+    const failure = (await dead({ action: 'drop', ids: [99], inbox }, unknown.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
     expect(failure.message).toBe('No dead letter with id 99; see webhook dead list.');
     const dropped = context();
     await dead({ action: 'drop', ids: [2], inbox }, dropped.context);
@@ -102,13 +117,20 @@ describe('webhook inbox', () => {
     const onTerminal = context(undefined, true);
     await listInbox({ inbox: directory }, onTerminal.context);
     expect(onTerminal.stderr()).toContain('120000 events in SQLite');
-    expect(onTerminal.stdout().split('\n').filter((line) => /^\d+ /.test(line))).toHaveLength(120_000);
+    expect(
+      onTerminal
+        .stdout()
+        .split('\n')
+        .filter((line) => /^\d+ /.test(line)),
+    ).toHaveLength(120_000);
   });
 
   it('exits 66 naming the folder when there is no inbox', async () => {
     const memory = context();
     const missing = temporaryFolder();
-    const failure = (await listInbox({ inbox: missing }, memory.context).catch((error: unknown) => error)) as B2bctlError;
+    const failure = (await listInbox({ inbox: missing }, memory.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
     expect(failure.exitCode).toBe(ExitCode.inputMissing);
     expect(failure.message).toBe(
       `No webhook inbox in ${missing} (no inbox.sqlite); pass the folder of webhook listen's --inbox, or --store postgres://... .`,
@@ -123,42 +145,49 @@ async function collect(store: SqliteStore): Promise<StoredEvent[]> {
 }
 
 function ids(ndjson: string): number[] {
-  return ndjson.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as StoredEvent).id);
+  return ndjson
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as StoredEvent).id);
+}
+
+async function erpServer(fail: (deliveryId: string, request: number) => boolean) {
+  const taken: string[] = [];
+  let requests = 0;
+  const erp = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const deliveryId = (JSON.parse(body) as StoredEvent).deliveryId;
+      if (fail(deliveryId, ++requests)) return void response.writeHead(503).end();
+      taken.push(deliveryId);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  const to = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
+  return { taken, to, close: () => new Promise((resolve) => erp.close(resolve)) };
 }
 
 describe('webhook replay', () => {
-  async function erpServer(fail: (deliveryId: string, request: number) => boolean) {
-    const taken: string[] = [];
-    let requests = 0;
-    const erp = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        const deliveryId = (JSON.parse(body) as StoredEvent).deliveryId;
-        if (fail(deliveryId, ++requests)) return void response.writeHead(503).end();
-        taken.push(deliveryId);
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-    const to = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
-    return { taken, to, close: () => new Promise((resolve) => erp.close(resolve)) };
-  }
-
   it('re-delivers by id, in order, retrying a failed attempt; exit 1 naming what could not be delivered', async () => {
     const inbox = await inboxWith(events);
     const erp = await erpServer((deliveryId, request) => request % 2 === 1 || deliveryId === 'delivery-3');
     const clock = instantClock();
     const memory = context(clock);
-    const failure = (await replay({ inbox, to: erp.to, id: [3, 1], attempts: 3, execTimeout: 60_000 }, memory.context).catch(
-      (error: unknown) => error,
-    )) as B2bctlError;
+    const failure = (await replay(
+      { inbox, to: erp.to, id: [3, 1], attempts: 3, execTimeout: 60_000 },
+      memory.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
     await erp.close();
     expect(erp.taken).toEqual(['delivery-1']);
     expect(clock.sleeps).toEqual([500, 500, 1000]);
     expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
     expect(failure.message).toBe('1 event could not be re-delivered; replay them again with --id (ids above).');
-    expect(memory.stderr()).toContain(`orders event 3 (received 2026-11-23T06:20:00.000Z): ${erp.to} failed: HTTP 503.`);
+    expect(memory.stderr()).toContain(
+      `orders event 3 (received 2026-11-23T06:20:00.000Z): ${erp.to} failed: HTTP 503.`,
+    );
   });
 
   it('re-delivers a time window with --since and --until', async () => {
@@ -166,7 +195,14 @@ describe('webhook replay', () => {
     const erp = await erpServer(() => false);
     const memory = context(instantClock());
     await replay(
-      { inbox, to: erp.to, since: '2026-11-23T06:05:00Z', until: '2026-11-23T06:20:00Z', attempts: 1, execTimeout: 60_000 },
+      {
+        inbox,
+        to: erp.to,
+        since: '2026-11-23T06:05:00Z',
+        until: '2026-11-23T06:20:00Z',
+        attempts: 1,
+        execTimeout: 60_000,
+      },
       memory.context,
     );
     await erp.close();

@@ -191,18 +191,33 @@ describe('webhook listen: backlog and hand-offs', () => {
     const healthy = await fetch(`${url}/healthz`);
     expect([healthy.status, await healthy.json()]).toEqual([
       200,
-      { status: 'ok', handOffs: [{ name: 'forward', target: 'http://127.0.0.1:1/down', pending: 0, oldestPendingSeconds: 0, dead: 0 }] },
+      {
+        status: 'ok',
+        handOffs: [
+          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 0, oldestPendingSeconds: 0, dead: 0 },
+        ],
+      },
     ]);
     await postEvent(url, 'orders', order, await receiverToken(url));
     now += 11 * 60_000;
     const stuck = await fetch(`${url}/healthz`);
     expect([stuck.status, await stuck.json()]).toEqual([
       503,
-      { status: 'stuck', handOffs: [{ name: 'forward', target: 'http://127.0.0.1:1/down', pending: 1, oldestPendingSeconds: 660, dead: 0 }] },
+      {
+        status: 'stuck',
+        handOffs: [
+          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 1, oldestPendingSeconds: 660, dead: 0 },
+        ],
+      },
     ]);
     const { run: status } = await import('../../../src/commands/webhook/status.js');
-    const statusMemory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock: { now: () => now, sleep: async () => undefined } });
-    const failure = (await status({ inbox, stuckAfter: 600_000 }, statusMemory.context).catch((error: unknown) => error)) as Error & { exitCode: number };
+    const statusMemory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder() },
+      clock: { now: () => now, sleep: async () => undefined },
+    });
+    const failure = (await status({ inbox, stuckAfter: 600_000 }, statusMemory.context).catch(
+      (error: unknown) => error,
+    )) as Error & { exitCode: number };
     expect(failure.exitCode).toBe(69);
     expect(failure.message).toMatch(/Delivery is stuck: an event has waited longer than 600 s/);
     expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });

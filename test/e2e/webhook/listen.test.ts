@@ -113,7 +113,12 @@ describe('webhook listen (built binary)', () => {
 
     // The killed receiver's lock is stale: the restart takes it over with a warning and knows every stored key.
     const second = await listen(inbox);
-    const again = await postEvent(second.url, 'orders', { ...order, id: acknowledged[0] }, await receiverToken(second.url));
+    const again = await postEvent(
+      second.url,
+      'orders',
+      { ...order, id: acknowledged[0] },
+      await receiverToken(second.url),
+    );
     expect(await again.json()).toEqual({ status: 'duplicate' });
     second.child.kill('SIGTERM');
     const result = await second.done;
@@ -192,7 +197,15 @@ describe('webhook listen (built binary)', () => {
     store.insertMany(
       (function* () {
         for (let id = 1; id <= 1_000_000; id++)
-          yield { receivedAt: start + id, kind: 'orders' as const, deliveryId: `d${id}`, key: `orders:${id}`, flags: [], clientAddress: '127.0.0.1', raw };
+          yield {
+            receivedAt: start + id,
+            kind: 'orders' as const,
+            deliveryId: `d${id}`,
+            key: `orders:${id}`,
+            flags: [],
+            clientAddress: '127.0.0.1',
+            raw,
+          };
       })(),
     );
     await store.close();

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import pg from 'pg';
+import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { collect, freshConfigDir, spawnCli } from '../../support/cli.js';
@@ -33,12 +33,33 @@ async function erp() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/erp`, deliveries, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${port}/erp`,
+    deliveries,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
-async function receiverOn(store: string, forwardTo: string): Promise<{ child: ChildProcess; url: string; done: ReturnType<typeof collect> }> {
+async function receiverOn(
+  store: string,
+  forwardTo: string,
+): Promise<{ child: ChildProcess; url: string; done: ReturnType<typeof collect> }> {
   const child = spawnCli(
-    ['webhook', 'listen', '--port', '0', '--client-id', clientId, '--inbox', temporaryFolder(), '--store', store, '--forward-to', forwardTo, '--from-start'],
+    [
+      'webhook',
+      'listen',
+      '--port',
+      '0',
+      '--client-id',
+      clientId,
+      '--inbox',
+      temporaryFolder(),
+      '--store',
+      store,
+      '--forward-to',
+      forwardTo,
+      '--from-start',
+    ],
     freshConfigDir(),
     { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
   );
@@ -56,61 +77,72 @@ async function receiverOn(store: string, forwardTo: string): Promise<{ child: Ch
 }
 
 describe.skipIf(postgresMissing !== undefined)(`two receivers on one PostgreSQL store ${postgresMissing ?? ''}`, () => {
-  it('store each acknowledged event once and deliver it once, in order, when one receiver is SIGKILLed mid-way', { timeout: 180_000 }, async () => {
-    const url = (database as TestPostgres).url;
-    const target = await erp();
-    const receivers = [await receiverOn(url, target.url), await receiverOn(url, target.url)];
-    const tokens = await Promise.all(receivers.map((receiver) => receiverToken(receiver.url)));
-    const acknowledged = new Set<number>();
-    const total = 1200;
-    let next = 1;
-    // Round robin over both receivers, 16 senders at a time; the platform resends each event to both at times.
-    const sender = async () => {
-      while (next <= total) {
-        const id = next++;
-        if (id === total / 2) receivers[0]?.child.kill('SIGKILL');
-        const index = id % 2;
-        try {
-          const answer = await postEvent((receivers[index] as { url: string }).url, 'orders', { ...order, id }, tokens[index]);
-          if (answer.status === 200) acknowledged.add(id);
-        } catch {
-          // The killed receiver: never acknowledged.
+  it(
+    'store each acknowledged event once and deliver it once, in order, when one receiver is SIGKILLed mid-way',
+    { timeout: 180_000 },
+    async () => {
+      const url = (database as TestPostgres).url;
+      const target = await erp();
+      const receivers = [await receiverOn(url, target.url), await receiverOn(url, target.url)];
+      const tokens = await Promise.all(receivers.map((receiver) => receiverToken(receiver.url)));
+      const acknowledged = new Set<number>();
+      const total = 1200;
+      let next = 1;
+      // Round robin over both receivers, 16 senders at a time; the platform resends each event to both at times.
+      const sender = async () => {
+        while (next <= total) {
+          const id = next++;
+          if (id === total / 2) receivers[0]?.child.kill('SIGKILL');
+          const index = id % 2;
+          try {
+            const answer = await postEvent(
+              (receivers[index] as { url: string }).url,
+              'orders',
+              { ...order, id },
+              tokens[index],
+            );
+            if (answer.status === 200) acknowledged.add(id);
+          } catch {
+            // The killed receiver: never acknowledged.
+          }
+          if (id % 10 === 0) {
+            // A redelivery through the other receiver: stored once whichever receiver gets it.
+            await postEvent((receivers[1] as { url: string }).url, 'orders', { ...order, id }, tokens[1]).catch(
+              () => undefined,
+            );
+          }
         }
-        if (id % 10 === 0) {
-          // A redelivery through the other receiver: stored once whichever receiver gets it.
-          await postEvent((receivers[1] as { url: string }).url, 'orders', { ...order, id }, tokens[1]).catch(() => undefined);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, sender));
-    expect((await (receivers[0] as { done: ReturnType<typeof collect> }).done).signal).toBe('SIGKILL');
-    expect(acknowledged.size).toBeGreaterThan(total / 2);
+      };
+      await Promise.all(Array.from({ length: 16 }, sender));
+      expect((await (receivers[0] as { done: ReturnType<typeof collect> }).done).signal).toBe('SIGKILL');
+      expect(acknowledged.size).toBeGreaterThan(total / 2);
 
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    const rows = (await client.query<{ id: string; event: string }>('SELECT id, event FROM events ORDER BY id')).rows;
-    const storedIds = rows.map((row) => (JSON.parse(row.event) as { id: number }).id);
-    expect(new Set(storedIds).size).toBe(storedIds.length); // each stored once
-    for (const id of acknowledged) expect(storedIds).toContain(id);
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      const rows = (await client.query<{ id: string; event: string }>('SELECT id, event FROM events ORDER BY id')).rows;
+      const storedIds = rows.map((row) => (JSON.parse(row.event) as { id: number }).id);
+      expect(new Set(storedIds).size).toBe(storedIds.length); // each stored once
+      for (const id of acknowledged) expect(storedIds).toContain(id);
 
-    // The survivor takes over the hand-off once the killed receiver's session (and its lock) is gone.
-    const deadline = Date.now() + 60_000;
-    while (new Set(target.deliveries.map((delivery) => delivery.id)).size < storedIds.length && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    const deliveredIds = target.deliveries.map((delivery) => delivery.id);
-    expect(new Set(deliveredIds)).toEqual(new Set(storedIds));
-    // In store order; at most the one event in flight at the kill is repeated (at least once), with its delivery id.
-    const firstDeliveries = deliveredIds.filter((id, index) => deliveredIds.indexOf(id) === index);
-    expect(firstDeliveries).toEqual(storedIds);
-    const repeated = deliveredIds.length - firstDeliveries.length;
-    expect(repeated).toBeLessThanOrEqual(1);
-    const handOff = (await client.query<{ position: string }>("SELECT position FROM handoffs WHERE name = 'forward'")).rows[0];
-    expect(Number(handOff?.position)).toBe(Number(rows.at(-1)?.id));
-    await client.end();
+      // The survivor takes over the hand-off once the killed receiver's session (and its lock) is gone.
+      const deadline = Date.now() + 60_000;
+      while (new Set(target.deliveries.map((delivery) => delivery.id)).size < storedIds.length && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const deliveredIds = target.deliveries.map((delivery) => delivery.id);
+      expect(new Set(deliveredIds)).toEqual(new Set(storedIds));
+      // In store order; at most the one event in flight at the kill is repeated (at least once), with its delivery id.
+      const firstDeliveries = deliveredIds.filter((id, index) => deliveredIds.indexOf(id) === index);
+      expect(firstDeliveries).toEqual(storedIds);
+      const repeated = deliveredIds.length - firstDeliveries.length;
+      expect(repeated).toBeLessThanOrEqual(1);
+      const handOff = (await client.query<{ position: string }>("SELECT position FROM handoffs WHERE name = 'forward'"))
+        .rows[0];
+      expect(Number(handOff?.position)).toBe(Number(rows.at(-1)?.id));
+      await client.end();
 
-    receivers[1]?.child.kill('SIGTERM');
-    expect((await (receivers[1] as { done: ReturnType<typeof collect> }).done).code).toBe(0);
-    await target.close();
-    console.info(`PostgreSQL two receivers: ${acknowledged.size} acknowledged, ${storedIds.length} stored, ${deliveredIds.length} deliveries (${repeated} repeated).`);
-  });
+      receivers[1]?.child.kill('SIGTERM');
+      expect((await (receivers[1] as { done: ReturnType<typeof collect> }).done).code).toBe(0);
+      await target.close();
+    },
+  );
 });

@@ -59,6 +59,18 @@ function tokenRequest(style: string, id: string, secret: string): [string, Reque
   return ['/oauth/token?grant_type=password', { method: 'POST', headers: { username: id, password: secret } }];
 }
 
+/** A line of the NDJSON inbox earlier versions wrote. */
+function oldInboxLine(id: number): string {
+  return JSON.stringify({
+    receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+    kind: 'orders',
+    deliveryId: `d${id}`,
+    key: `orders:${id}:x`,
+    flags: [],
+    event: { id },
+  });
+}
+
 describe('token endpoint', () => {
   it.each(['basic', 'body', 'headers'])(
     'issues a Bearer token to the %s style, which then delivers an event',
@@ -235,8 +247,8 @@ describe('durability and de-duplication', () => {
   });
 
   it('answers neither the append nor the HTTP request before the commit has returned', async () => {
-    let releaseCommit: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (releaseCommit = resolve));
+    const gate: { open?: () => void } = {};
+    const held = new Promise<void>((resolve) => (gate.open = resolve));
     let committed = 0;
     const started = await receiver({
       storeOptions: {
@@ -272,7 +284,7 @@ describe('durability and de-duplication', () => {
       committed: 0,
       stored: 0,
     });
-    releaseCommit();
+    gate.open?.();
     expect((await answer).status).toBe(200);
     await direct;
     expect(appended).toBe(true);
@@ -289,17 +301,11 @@ describe('durability and de-duplication', () => {
 
   it('imports an old NDJSON inbox once, skipping a torn and a NUL-filled tail', async () => {
     const directory = temporaryFolder();
-    const line = (id: number) =>
-      JSON.stringify({
-        receivedAt: `2026-11-23T06:00:0${id}.000Z`,
-        kind: 'orders',
-        deliveryId: `d${id}`,
-        key: `orders:${id}:x`,
-        flags: [],
-        event: { id },
-      });
     const file = join(directory, 'events.ndjson');
-    writeFileSync(file, `${line(1)}\n${line(2)}\n${'\0'.repeat(5000)}\n{"receivedAt":"2026-11-23T06:00:09.000Z","kind":"ord`);
+    writeFileSync(
+      file,
+      `${oldInboxLine(1)}\n${oldInboxLine(2)}\n${'\0'.repeat(5000)}\n{"receivedAt":"2026-11-23T06:00:09.000Z","kind":"ord`,
+    );
     const store = await SqliteStore.open(join(directory, 'new'));
     try {
       expect(await importNdjsonInbox(file, store)).toEqual({ stored: 2, duplicates: 0, unreadable: 1 });
