@@ -1,2 +1,2 @@
 // One implementation for the tests and the benchmarks (bench/webhooks.mjs).
-export { postgresMissing, startPostgres, type TestPostgres } from '../../bench/lib/postgres.mjs';
+export { postgresBin, startPostgres, type TestPostgres } from '../../bench/lib/postgres.mjs';

@@ -4,15 +4,20 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { collect, freshConfigDir, spawnCli } from '../../support/cli.js';
-import { postgresMissing, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { requireThat } from '../../support/external-tools.js';
+import { postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { clientId, clientSecret, postEvent, receiverToken, temporaryFolder } from '../../support/webhook-receiver.js';
 
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 let database: TestPostgres | undefined;
+const postgres = requireThat(
+  postgresBin() !== undefined,
+  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
+);
 
 beforeAll(async () => {
-  if (!postgresMissing) database = await startPostgres();
+  if (!postgres.missing) database = await startPostgres();
 }, 120_000);
 afterAll(() => {
   database?.stop();
@@ -76,7 +81,7 @@ async function receiverOn(
   return { child, url, done };
 }
 
-describe.skipIf(postgresMissing !== undefined)(`two receivers on one PostgreSQL store ${postgresMissing ?? ''}`, () => {
+describe.skipIf(postgres.missing)(`two receivers on one PostgreSQL store${postgres.note}`, () => {
   it(
     'store each acknowledged event once and deliver it once, in order, when one receiver is SIGKILLed mid-way',
     { timeout: 180_000 },
