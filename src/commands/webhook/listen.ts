@@ -57,7 +57,11 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   try {
     await serve(options, context, store, { clientId, clientSecret, tls, paths });
   } finally {
-    await store.close().catch(() => undefined);
+    await withinDeadline(
+      store.close().catch(() => undefined),
+      shutdownDeadlineMs,
+      () => undefined,
+    );
     release();
   }
 }
@@ -102,10 +106,14 @@ async function serve(
   await serveUntilInterrupted(
     {
       url: receiver.url,
-      // Hand-offs stop at once (a running command's group is killed) while in-flight events finish committing.
-      close: async () => {
-        await Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]);
-      },
+      // Hand-offs stop at once (a running command's group is killed) while in-flight events finish committing;
+      // bounded, so a store that no longer answers cannot hold the stop past a service manager's patience.
+      close: () =>
+        withinDeadline(
+          Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
+          shutdownDeadlineMs,
+          () => context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`),
+        ),
     },
     context,
     {
@@ -113,6 +121,17 @@ async function serve(
       stopped: 'Webhook receiver stopped.',
     },
   );
+}
+
+const shutdownDeadlineMs = 10_000;
+
+/** Waits for `work`, or `ms` at most (then calls `late`). */
+async function withinDeadline(work: Promise<unknown>, ms: number, late: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const), deadline]);
+  clearTimeout(timer);
+  if (outcome === 'late') late();
 }
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
