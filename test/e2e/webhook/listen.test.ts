@@ -226,6 +226,12 @@ describe('webhook listen (built binary)', () => {
     ],
     [['--client-secret', 'on-argv'], secretEnv, 2, /unknown option '--client-secret'/],
     [['--tls-cert', '/nonexistent/cert.pem'], secretEnv, 2, /TLS needs both --tls-cert FILE and --tls-key FILE/],
+    [
+      ['--store', 'postgres://hooks:pg-password@127.0.0.1:1/webhooks'],
+      secretEnv,
+      69,
+      /^error: Cannot open the PostgreSQL store \(ECONNREFUSED\); check --store and that the database is up\.\n$/,
+    ],
   ])('refuses %j without listening', async (args, env, code, message) => {
     const result = await runCli(
       ['webhook', 'listen', '--port', '0', '--client-id', clientId, '--inbox', temporaryFolder(), ...args],
@@ -236,6 +242,7 @@ describe('webhook listen (built binary)', () => {
     );
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain('pg-password');
     expect(result.stdout).toBe('');
   });
 
