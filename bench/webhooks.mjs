@@ -4,7 +4,7 @@
 //      commit, SQLite committing each event alone, PostgreSQL, and two receivers on one PostgreSQL against one;
 //   2. restart time (spawn to bound port) over 100,000 and 1,000,000 stored events (target < 2 s);
 //   3. bytes on disk per event, and RSS of a receiver over many events (target: flat, within 1.2x).
-// Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
+// Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N] [-- --only rate,restart,memory]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
 import { spawn } from 'node:child_process';
@@ -23,6 +23,9 @@ const quick = process.argv.includes('--quick');
 const rateEvents = quick ? 3_000 : 10_000;
 const memoryOption = process.argv.indexOf('--memory-events');
 const memoryEvents = memoryOption > 0 ? Number(process.argv[memoryOption + 1]) : quick ? 40_000 : 200_000;
+const onlyOption = process.argv.indexOf('--only');
+/** `--only rate,restart,memory`: the parts to run (default: all). */
+const parts = new Set(onlyOption > 0 ? process.argv[onlyOption + 1].split(',') : ['rate', 'restart', 'memory']);
 const restartOption = process.argv.indexOf('--restart-events');
 const restartSizes =
   restartOption > 0 ? process.argv[restartOption + 1].split(',').map(Number) : quick ? [100_000] : [100_000, 1_000_000];
@@ -189,71 +192,75 @@ async function restartOver(count) {
 
 try {
   console.log(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  const bare = await startServer(['-e', bareServer], env);
-  await drive(bare.url, 'none', 500); // warm-up
-  const bareFigures = await drive(bare.url, 'none', rateEvents);
-  await bare.stop();
-  console.log(`bare node http (no write)                    ${line(bareFigures)}`);
+  if (parts.has('rate')) {
+    const bare = await startServer(['-e', bareServer], env);
+    await drive(bare.url, 'none', 500); // warm-up
+    const bareFigures = await drive(bare.url, 'none', rateEvents);
+    await bare.stop();
+    console.log(`bare node http (no write)                    ${line(bareFigures)}`);
 
-  const singleFigures = await rateOf(['--no-group-commit'], Math.min(rateEvents, 2_000));
-  console.log(`SQLite, a commit per event (no group commit) ${line(singleFigures)}`);
-  const groupedFigures = await rateOf([], rateEvents);
-  const share = groupedFigures.rate / bareFigures.rate;
-  allOk =
-    verdict(
-      'SQLite, group commit vs bare node http',
-      `${line(groupedFigures)}: ${(share * 100).toFixed(0)}% of bare (target >= 40%), ${(groupedFigures.rate / singleFigures.rate).toFixed(1)}x a commit per event; p99 target < 50 ms`,
-      share >= 0.4 && groupedFigures.p99 < 50,
-    ) && allOk;
-
-  if (postgresMissing) console.log(`PostgreSQL: ${postgresMissing}`);
-  else {
-    const database = await startPostgres();
-    try {
-      const one = await rateOf(['--store', database.url], rateEvents);
-      const pgShare = one.rate / bareFigures.rate;
-      allOk =
-        verdict(
-          'PostgreSQL, one receiver vs bare node http',
-          `${line(one)}: ${(pgShare * 100).toFixed(0)}% of bare (target >= 40%); p99 target < 50 ms`,
-          pgShare >= 0.4 && one.p99 < 50,
-        ) && allOk;
-      const two = await rateOf(['--store', database.url], rateEvents, 2);
-      console.log(
-        `PostgreSQL, two receivers (round robin)     ${line(two)}: ${(two.rate / one.rate).toFixed(2)}x one receiver (same 2 cores)`,
-      );
-    } finally {
-      database.stop();
-    }
-  }
-
-  for (const count of restartSizes) {
-    const restart = await restartOver(count);
+    const singleFigures = await rateOf(['--no-group-commit'], Math.min(rateEvents, 2_000));
+    console.log(`SQLite, a commit per event (no group commit) ${line(singleFigures)}`);
+    const groupedFigures = await rateOf([], rateEvents);
+    const share = groupedFigures.rate / bareFigures.rate;
     allOk =
       verdict(
-        `restart over ${count.toLocaleString('en')} stored events`,
-        `port bound ${restart.seconds.toFixed(2)} s after spawn (target < 2 s); ${Math.round(restart.bytesPerEvent)} bytes/event on disk`,
-        restart.seconds < 2,
+        'SQLite, group commit vs bare node http',
+        `${line(groupedFigures)}: ${(share * 100).toFixed(0)}% of bare (target >= 40%), ${(groupedFigures.rate / singleFigures.rate).toFixed(1)}x a commit per event; p99 target < 50 ms`,
+        share >= 0.4 && groupedFigures.p99 < 50,
+      ) && allOk;
+
+    if (postgresMissing) console.log(`PostgreSQL: ${postgresMissing}`);
+    else {
+      const database = await startPostgres();
+      try {
+        const one = await rateOf(['--store', database.url], rateEvents);
+        const pgShare = one.rate / bareFigures.rate;
+        allOk =
+          verdict(
+            'PostgreSQL, one receiver vs bare node http',
+            `${line(one)}: ${(pgShare * 100).toFixed(0)}% of bare (target >= 40%); p99 target < 50 ms`,
+            pgShare >= 0.4 && one.p99 < 50,
+          ) && allOk;
+        const two = await rateOf(['--store', database.url], rateEvents, 2);
+        console.log(
+          `PostgreSQL, two receivers (round robin)     ${line(two)}: ${(two.rate / one.rate).toFixed(2)}x one receiver (same 2 cores)`,
+        );
+      } finally {
+        database.stop();
+      }
+    }
+  }
+  if (parts.has('restart')) {
+    for (const count of restartSizes) {
+      const restart = await restartOver(count);
+      allOk =
+        verdict(
+          `restart over ${count.toLocaleString('en')} stored events`,
+          `port bound ${restart.seconds.toFixed(2)} s after spawn (target < 2 s); ${Math.round(restart.bytesPerEvent)} bytes/event on disk`,
+          restart.seconds < 2,
+        ) && allOk;
+    }
+  }
+  if (parts.has('memory')) {
+    const long = await listen();
+    const longToken = await tokenOf(long.url);
+    const early = Math.round(memoryEvents / 5);
+    await drive(long.url, longToken, early);
+    const rssEarly = rssOf(long.child.pid);
+    await drive(long.url, longToken, memoryEvents - early, early + 1);
+    const rssLate = rssOf(long.child.pid);
+    await long.stop();
+    console.log(
+      `bytes on disk per event received over HTTP: ${Math.round(folderBytes(inboxes.at(-1)) / memoryEvents)} (a ${orderBody(1).length}-byte order event, indexes and keys included)`,
+    );
+    allOk =
+      verdict(
+        `RSS after ${memoryEvents} vs ${early} events`,
+        `${megabytes(rssLate)} vs ${megabytes(rssEarly)}: ${(rssLate / rssEarly).toFixed(2)}x (target <= 1.2x)`,
+        rssLate / rssEarly <= 1.2,
       ) && allOk;
   }
-
-  const long = await listen();
-  const longToken = await tokenOf(long.url);
-  const early = Math.round(memoryEvents / 5);
-  await drive(long.url, longToken, early);
-  const rssEarly = rssOf(long.child.pid);
-  await drive(long.url, longToken, memoryEvents - early, early + 1);
-  const rssLate = rssOf(long.child.pid);
-  await long.stop();
-  console.log(
-    `bytes on disk per event received over HTTP: ${Math.round(folderBytes(inboxes.at(-1)) / memoryEvents)} (a ${orderBody(1).length}-byte order event, indexes and keys included)`,
-  );
-  allOk =
-    verdict(
-      `RSS after ${memoryEvents} vs ${early} events`,
-      `${megabytes(rssLate)} vs ${megabytes(rssEarly)}: ${(rssLate / rssEarly).toFixed(2)}x (target <= 1.2x)`,
-      rssLate / rssEarly <= 1.2,
-    ) && allOk;
   console.log(`load average at end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 } finally {
   for (const inbox of inboxes) rmSync(inbox, { recursive: true, force: true });
