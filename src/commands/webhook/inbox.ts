@@ -8,6 +8,7 @@ import type { EventSelection, EventStore, StoredEvent } from '../../webhook/stor
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { InputError } from '../../errors.js';
 
 export interface InboxOptions {
@@ -122,8 +123,14 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
   });
   try {
     const counts = await importNdjsonInbox(file, store);
+    // Renamed, so no later run takes it again once the de-duplication keys have expired.
+    const done = `${file}.imported`;
+    const renamed = await rename(file, done).then(
+      () => ` ${file} is now ${done}.`,
+      (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
+    );
     context.log.info(
-      `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.`,
+      `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.${renamed}`,
     );
   } finally {
     await store.close();

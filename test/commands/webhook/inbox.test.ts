@@ -1,4 +1,6 @@
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/clock.js';
 import { run as dead } from '../../../src/commands/webhook/dead.js';
@@ -207,5 +209,39 @@ describe('webhook replay', () => {
     );
     await erp.close();
     expect(erp.taken).toEqual(['delivery-2']);
+  });
+});
+
+describe('webhook inbox --import', () => {
+  it('takes an old NDJSON inbox into the store once, then renames it; a folder without one exits 66', async () => {
+    const old = temporaryFolder();
+    const lines = [1, 2].map((id) =>
+      JSON.stringify({
+        receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+        kind: 'orders',
+        deliveryId: `d${id}`,
+        key: `orders:${id}:x`,
+        flags: [],
+        event: { id },
+      }),
+    );
+    writeFileSync(join(old, 'events.ndjson'), `${lines.join('\n')}\n{"receivedAt":"2026-11-23T06:00:03.000Z","ki`);
+    const inbox = temporaryFolder();
+    const memory = context();
+    await listInbox({ inbox, import: old }, memory.context);
+    expect(memory.stderr()).toContain(
+      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable lines skipped. ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
+    );
+    expect(existsSync(join(old, 'events.ndjson.imported'))).toBe(true);
+    const listed = context();
+    await listInbox({ inbox }, listed.context);
+    expect(ids(listed.stdout())).toEqual([1, 2]);
+    const again = (await listInbox({ inbox, import: old }, context().context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(again.exitCode).toBe(ExitCode.inputMissing);
+    expect(again.message).toBe(
+      `No NDJSON inbox at ${join(old, 'events.ndjson')}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
+    );
   });
 });
