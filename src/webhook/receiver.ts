@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -144,7 +144,9 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
       return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
     }
     reply.header('cache-control', 'no-store');
-    return { access_token: tokens.issue(), token_type: 'Bearer', expires_in: tokens.ttlSeconds };
+    const token = tokens.issue();
+    await options.store.shareToken?.(tokenDigest(token), (options.now ?? Date.now)() + tokens.ttlSeconds * 1000);
+    return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
   });
 }
 
@@ -159,6 +161,8 @@ function addEventRoute(
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     const verdict = match?.[1] ? tokens.check(match[1]) : 'missing';
     if (verdict === 'valid') return;
+    // Another receiver of the same shared store may have issued it.
+    if (verdict === 'unknown' && (await options.store.knowsToken?.(tokenDigest(match?.[1] ?? ''), now()))) return;
     const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
       verdict
     ];
@@ -203,6 +207,11 @@ function addEventRoute(
     options.onStored?.(event);
     return { status: 'stored', deliveryId: event.deliveryId };
   });
+}
+
+/** What a shared store keeps of a token: never the token itself. */
+function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };

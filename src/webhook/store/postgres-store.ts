@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id BIGINT NOT NULL, error TEXT NOT NULL,
   attempts INTEGER NOT NULL, died_at BIGINT NOT NULL, retry SMALLINT NOT NULL DEFAULT 0,
   PRIMARY KEY (handoff, event_id));
-CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);`;
+CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);
+CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);`;
 
 // Advisory lock keys: schema creation, and appends (ids are then given in commit order, see append).
 const schemaLock = 0x62326201;
@@ -208,6 +209,19 @@ export class PostgresStore implements EventStore {
       removed = (await this.query(sql, [keysBefore, 2000])).rowCount ?? 0;
     }
     return pruned;
+  }
+
+  async shareToken(digest: string, expiresAt: number): Promise<void> {
+    await this.query('DELETE FROM tokens WHERE expires_at < ?', [Date.now()]);
+    await this.query('INSERT INTO tokens (digest, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+      digest,
+      expiresAt,
+    ]);
+  }
+
+  async knowsToken(digest: string, now: number): Promise<boolean> {
+    const found = await this.query('SELECT 1 FROM tokens WHERE digest = ? AND expires_at > ?', [digest, now]);
+    return (found.rowCount ?? 0) > 0;
   }
 
   async claimHandOff(name: string): Promise<boolean> {

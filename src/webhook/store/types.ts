@@ -97,6 +97,13 @@ export interface EventStore {
   prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
   /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */
   claimHandOff(name: string): Promise<boolean>;
+  /**
+   * Tokens shared by the receivers of one store (PostgreSQL), kept as digests: a balancer may send the event to
+   * another receiver than the one that issued its token. Absent on a store only one receiver uses.
+   */
+  shareToken?(digest: string, expiresAt: number): Promise<void>;
+  /** Whether a receiver of this store issued the token of this digest and it has not expired. */
+  knowsToken?(digest: string, now: number): Promise<boolean>;
   /** Calls `listener` after each commit that stored something. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;
