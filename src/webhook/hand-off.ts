@@ -25,6 +25,7 @@ export class HandOff {
   private wake: (() => void) | undefined;
   private readonly stopping = new AbortController();
   private running: Promise<void> | undefined;
+  private announcedWait = false;
 
   constructor(
     private readonly store: EventStore,
@@ -49,33 +50,39 @@ export class HandOff {
 
   private async loop(): Promise<void> {
     const signal = this.stopping.signal;
-    let announcedWait = false;
     while (!signal.aborted) {
-      if (!(await this.store.claimHandOff(this.name))) {
-        if (!announcedWait) this.options.log(`Hand-off "${this.name}" is delivered by another receiver; standing by.`);
-        announcedWait = true;
-        await this.idle();
-        continue;
-      }
-      const event = await this.store.nextForHandOff(this.name);
-      if (!event) {
-        await this.idle();
-        continue;
-      }
-      const outcome = await this.deliverWithRetries(event);
-      if (outcome === 'stopped') return;
-      if (outcome.delivered) await this.store.markDelivered(this.name, event);
-      else {
-        await this.store.markDead(this.name, event, outcome.error, outcome.attempts);
-        this.options.log(
-          `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'} (${outcome.error}); delivery goes on. See webhook dead list.`,
-        );
+      try {
+        if ((await this.step()) === 'stopped') return;
+      } catch (error) {
+        // The store did not answer (a database restart): the same event is tried again after a pause.
+        this.options.log(`Hand-off "${this.name}": the store failed (${(error as Error).message}); trying again.`);
+        await this.options.clock.sleep(5000, signal).catch(() => undefined);
       }
     }
   }
 
+  /** Claims the hand-off, then delivers its next event, or waits for one. */
+  private async step(): Promise<'stopped' | undefined> {
+    if (!(await this.store.claimHandOff(this.name))) {
+      if (!this.announcedWait)
+        this.options.log(`Hand-off "${this.name}" is delivered by another receiver; standing by.`);
+      this.announcedWait = true;
+      return this.idle();
+    }
+    const event = await this.store.nextForHandOff(this.name);
+    if (!event) return this.idle();
+    const outcome = await this.deliverWithRetries(event);
+    if (outcome === 'stopped') return 'stopped';
+    if (outcome.delivered) return void (await this.store.markDelivered(this.name, event));
+    await this.store.markDead(this.name, event, outcome.error, outcome.attempts);
+    this.options.log(
+      `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'} (${outcome.error}); delivery goes on. See webhook dead list.`,
+    );
+    return undefined;
+  }
+
   /** Waits for a commit of this process or the poll interval, whichever comes first. */
-  private async idle(): Promise<void> {
+  private async idle(): Promise<undefined> {
     const signal = this.stopping.signal;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.options.pollMs ?? 1000);
@@ -86,6 +93,7 @@ export class HandOff {
       if (signal.aborted) this.wake();
     });
     this.wake = undefined;
+    return undefined;
   }
 
   private async deliverWithRetries(event: StoredEvent): Promise<Outcome> {

@@ -165,6 +165,33 @@ describe('HandOff', () => {
     expect(await store.deadLetters()).toEqual([]);
   });
 
+  it('goes on after the store fails (a database restart), delivering the same event', async () => {
+    const store = await openStore();
+    const target = await erp();
+    await store.openHandOff('forward', target.url, false);
+    let failures = 1;
+    const flaky = Object.create(store) as SqliteStore;
+    flaky.nextForHandOff = async (name) => {
+      if (failures-- > 0) throw new Error('Connection terminated unexpectedly');
+      return store.nextForHandOff(name);
+    };
+    const log: string[] = [];
+    const sleeps: number[] = [];
+    const started = new HandOff(flaky, 'forward', forwardTo(target.url), {
+      clock: { now: Date.now, sleep: async (ms) => void sleeps.push(ms) },
+      log: (line) => log.push(line),
+      maxAttempts: 3,
+      pollMs: 20,
+    });
+    await store.append(event(1));
+    started.start();
+    closers.push(() => started.stop());
+    await until(() => target.taken.length === 1);
+    expect(target.taken).toEqual([1]);
+    expect(log[0]).toBe('Hand-off "forward": the store failed (Connection terminated unexpectedly); trying again.');
+    expect(sleeps).toEqual([5000]);
+  });
+
   it('runs a command per event with the event on stdin, retrying a failing command', async () => {
     const directory = temporaryFolder();
     const store = await openStore(directory);
