@@ -44,15 +44,26 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
     .option('--max-attempts <n>', 'tries of one event before it goes dead', wholeNumber(1), 20)
-    .option(
-      '--exec-timeout <duration>',
-      '--exec command time limit; its process group is killed after',
-      duration,
-      60_000,
+    .addOption(
+      durationOption(
+        '--exec-timeout <duration>',
+        '--exec command time limit; its process group is killed after',
+        60_000,
+        '60s',
+      ),
     )
     .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
-    .option('--dedup-window <duration>', 'how long redeliveries are recognised', duration, 7 * 86_400_000)
-    .option('--stuck-after <duration>', '/healthz answers 503 when an event waits longer than this', duration, 900_000)
+    .addOption(
+      durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
+    )
+    .addOption(
+      durationOption(
+        '--stuck-after <duration>',
+        '/healthz answers 503 when an event waits longer than this',
+        900_000,
+        '15m',
+      ),
+    )
     .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
@@ -126,7 +137,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
-    .option('--exec-timeout <duration>', 'time limit of each --exec run', duration, 60_000)
+    .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
     .action((_flags: unknown, command: Command) => {
       // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
@@ -141,7 +152,9 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
 
   withStoreFlags(webhook.command('status').description("each hand-off's backlog: pending, oldest pending, dead"))
-    .option('--stuck-after <duration>', 'exit 69 when an event waits longer than this', duration, 900_000)
+    .addOption(
+      durationOption('--stuck-after <duration>', 'exit 69 when an event waits longer than this', 900_000, '15m'),
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<StatusOptions>(command, async () => (await import('./status.js')).run, command.opts<StatusOptions>()),
     );
@@ -186,6 +199,11 @@ export function register(program: Command, dispatch: Dispatch): void {
       "b2bctl webhook replay --id 1042 --exec './import-order.sh'",
     ],
   });
+}
+
+/** A duration flag whose help shows its default as a person writes it (`7d`), not in milliseconds. */
+function durationOption(flags: string, description: string, milliseconds: number, shown: string): Option {
+  return new Option(flags, description).argParser(duration).default(milliseconds, shown);
 }
 
 /** `--inbox` or `--store`: where the events are. */
