@@ -86,45 +86,49 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('webhook listen (built binary)', () => {
-  it('loses no acknowledged event to a SIGKILL under 3,000 concurrent events; the restart knows them all', async () => {
-    const inbox = temporaryFolder();
-    const first = await listen(inbox);
-    const token = await receiverToken(first.url);
-    const acknowledged: number[] = [];
-    let killed = false;
-    const sending = Array.from({ length: 3000 }, async (_, index) => {
-      try {
-        const answer = await postEvent(first.url, 'orders', { ...order, id: index + 1 }, token);
-        if (answer.status === 200) acknowledged.push(index + 1);
-        if (acknowledged.length >= 500 && !killed) {
-          killed = true;
-          first.child.kill('SIGKILL');
+  it(
+    'loses no acknowledged event to a SIGKILL under 3,000 concurrent events; the restart knows them all',
+    { timeout: 120_000 },
+    async () => {
+      const inbox = temporaryFolder();
+      const first = await listen(inbox);
+      const token = await receiverToken(first.url);
+      const acknowledged: number[] = [];
+      let killed = false;
+      const sending = Array.from({ length: 3000 }, async (_, index) => {
+        try {
+          const answer = await postEvent(first.url, 'orders', { ...order, id: index + 1 }, token);
+          if (answer.status === 200) acknowledged.push(index + 1);
+          if (acknowledged.length >= 500 && !killed) {
+            killed = true;
+            first.child.kill('SIGKILL');
+          }
+        } catch {
+          // The receiver was killed: this event was never acknowledged.
         }
-      } catch {
-        // The receiver was killed: this event was never acknowledged.
-      }
-    });
-    await Promise.all(sending);
-    if (!killed) first.child.kill('SIGKILL');
-    expect((await first.done).signal).toBe('SIGKILL');
-    expect(acknowledged.length).toBeGreaterThanOrEqual(500);
-    const stored = new Set(inboxOnDisk(inbox).map((event) => (event.event as { id: number }).id));
-    for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+      });
+      await Promise.all(sending);
+      if (!killed) first.child.kill('SIGKILL');
+      expect((await first.done).signal).toBe('SIGKILL');
+      expect(acknowledged.length).toBeGreaterThanOrEqual(500);
+      const stored = new Set(inboxOnDisk(inbox).map((event) => (event.event as { id: number }).id));
+      for (const id of acknowledged) expect(stored.has(id)).toBe(true);
 
-    // The killed receiver's lock is stale: the restart takes it over with a warning and knows every stored key.
-    const second = await listen(inbox);
-    const again = await postEvent(
-      second.url,
-      'orders',
-      { ...order, id: acknowledged[0] },
-      await receiverToken(second.url),
-    );
-    expect(await again.json()).toEqual({ status: 'duplicate' });
-    second.child.kill('SIGTERM');
-    const result = await second.done;
-    expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/taking over the stale lock .*receiver\.lock left by PID \d+/);
-  });
+      // The killed receiver's lock is stale: the restart takes it over with a warning and knows every stored key.
+      const second = await listen(inbox);
+      const again = await postEvent(
+        second.url,
+        'orders',
+        { ...order, id: acknowledged[0] },
+        await receiverToken(second.url),
+      );
+      expect(await again.json()).toEqual({ status: 'duplicate' });
+      second.child.kill('SIGTERM');
+      const result = await second.done;
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/taking over the stale lock .*receiver\.lock left by PID \d+/);
+    },
+  );
 
   it('refuses a second receiver on the same folder with exit 75 naming the holder, whatever its port', async () => {
     const inbox = temporaryFolder();
