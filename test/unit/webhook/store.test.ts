@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,35 @@ describe('SQLite store', () => {
     expect(await store.append(event(4, start + 40 * day))).toEqual({ stored: false });
     expect(await store.append(event(1, start + 40 * day))).toEqual({ stored: true });
     await store.close();
+  });
+
+  it('stays within its retention over a simulated year: rows and file size flat', { timeout: 120_000 }, async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    await store.openHandOff('forward', 'http://erp', true);
+    const perDay = 200;
+    const sizes: number[] = [];
+    for (let dayNumber = 1; dayNumber <= 365; dayNumber++) {
+      const first = dayNumber * perDay;
+      store.insertMany(
+        Array.from({ length: perDay }, (_, index) => event(first + index, start + dayNumber * day + index * 1000)),
+      );
+      // The ERP took the day's events: the hand-off's position is the day's last one.
+      let newest: StoredEvent | undefined;
+      for await (const item of store.select({ since: start + dayNumber * day })) newest = item;
+      await store.markDelivered('forward', newest as StoredEvent);
+      const now = start + (dayNumber + 1) * day;
+      await store.prune(now - 30 * day, now - 7 * day);
+      if (dayNumber === 60 || dayNumber === 365) sizes.push(statSync(join(directory, sqliteFileName)).size);
+    }
+    const database = new Database(join(directory, sqliteFileName), { readonly: true });
+    const count = (table: string) => (database.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count('events')).toBe(30 * perDay);
+    expect(count('dedup')).toBe(7 * perDay);
+    database.close();
+    await store.close();
+    // Freed pages are reused: the file at the end of the year is about the file after two months.
+    expect((sizes[1] as number) / (sizes[0] as number)).toBeLessThan(1.3);
   });
 
   it('answers --kind/--since/--until from an index, never a scan of the table', async () => {
