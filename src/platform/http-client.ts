@@ -16,7 +16,7 @@ import { redactBody, redactHeaders, redactSecrets } from './redact.js';
 // is read when a module is compiled, so it is set before any connection is made.
 setFlagsFromString('--liftoff-only');
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface HttpRequest {
