@@ -58,7 +58,6 @@ function answerPage(
  */
 export function registerListingControls(app: FastifyInstance, state: SandboxState): void {
   const open = { config: { public: true, control: true } };
-  const named = (name: string): name is ListingName => (listingNames as string[]).includes(name);
   app.post<{ Params: { name: string }; Body: { count?: number; branch?: string } }>(
     '/_sandbox/listings/:name/generate',
     open,
@@ -82,4 +81,8 @@ export function registerListingControls(app: FastifyInstance, state: SandboxStat
     state.listings.ignoreOffset = request.body?.ignoreOffset === true;
     return { ignoreOffset: state.listings.ignoreOffset };
   });
+}
+
+function named(name: string): name is ListingName {
+  return (listingNames as string[]).includes(name);
 }
