@@ -15,7 +15,7 @@ export function scheduleFault(
   sandbox: RunningSandbox,
   route: string,
   onRequest: number,
-  answer: 429 | 503 | 'revoke-tokens',
+  answer: 429 | 502 | 503 | 'revoke-tokens',
 ): Promise<void> {
   return control(sandbox, 'POST', '/_sandbox/faults/scheduled', { route, onRequest, answer });
 }

@@ -6,12 +6,12 @@ import type { SandboxState } from '../state.js';
 interface ScheduledFault {
   route: string;
   onRequest: number;
-  answer: 429 | 503 | 'revoke-tokens';
+  answer: 429 | 502 | 503 | 'revoke-tokens';
   seen: number;
 }
 
 /**
- * `POST /_sandbox/faults/scheduled` `{"route", "onRequest", "answer": 429|503|"revoke-tokens"}`: a fault at a
+ * `POST /_sandbox/faults/scheduled` `{"route", "onRequest", "answer": 429|502|503|"revoke-tokens"}`: a fault at a
  * chosen request, for tests that need one mid-listing (a throttle, an outage, an expired token) at a known page.
  * A 429 asks to retry at once (Retry-After: 0); revoking tokens turns that request into a 401.
  */
@@ -23,9 +23,9 @@ export function registerScheduledFaults(app: FastifyInstance, state: SandboxStat
     if (
       typeof route !== 'string' ||
       typeof onRequest !== 'number' ||
-      ![429, 503, 'revoke-tokens'].includes(answer ?? 0)
+      ![429, 502, 503, 'revoke-tokens'].includes(answer ?? 0)
     )
-      return sendError(reply, 400, 'Send {"route": path, "onRequest": n, "answer": 429 | 503 | "revoke-tokens"}');
+      return sendError(reply, 400, 'Send {"route": path, "onRequest": n, "answer": 429 | 502 | 503 | "revoke-tokens"}');
     planned.push({ route, onRequest, answer: answer as ScheduledFault['answer'], seen: 0 });
     return { scheduled: planned.length };
   });
@@ -42,7 +42,7 @@ export function registerScheduledFaults(app: FastifyInstance, state: SandboxStat
       return sendError(
         reply,
         fault.answer,
-        fault.answer === 429 ? 'Rate limit exceeded' : 'Service temporarily unavailable',
+        fault.answer === 429 ? 'Rate limit exceeded' : fault.answer === 502 ? 'Bad gateway' : 'Service temporarily unavailable',
       );
     }
   });

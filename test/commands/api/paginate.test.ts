@@ -93,7 +93,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       ['revoke-tokens', 'the token is renewed'],
       [429, 'the 429 is waited out'],
       [503, 'the 503 is retried'],
-    ] as const)('mid-listing, %s: %s, the page asked again, no item twice', async (answer) => {
+    ] as const)('mid-listing, %s: %s, the page asked again, no item twice', async (answer, _why) => {
       await scheduleFault(sandbox, '/v1/cashback/history', 2, answer);
       const result = await api('/v1/cashback/history', '--paginate');
       expect(result.code).toBe(0);
