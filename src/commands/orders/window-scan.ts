@@ -28,7 +28,7 @@ export interface ScanOptions<T> {
   /** Listing requests in flight at once. */
   concurrency: number;
   signal?: AbortSignal;
-  /** Orders a window may hold and still be read by offset, held whole (default 2,000); above, it is split by time. */
+  /** Orders a window may hold and still be read by offset, held whole (default 1,000); above, it is split by time. */
   offsetReadBudget?: number;
 }
 
@@ -53,7 +53,7 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
-const defaultOffsetReadBudget = 2_000;
+const defaultOffsetReadBudget = 1_000;
 
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
@@ -139,6 +139,8 @@ class WindowScanner<T extends OrderVersion> {
       return { pieces: splitWindow(part, pieces) };
     }
     const orders = await this.readByOffset(part, first);
+    this.ordersSeen += orders.length;
+    this.widthSeen += part.to - part.from + 1;
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
   }
