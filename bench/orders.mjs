@@ -8,7 +8,7 @@
 // Then the catch-up in flat memory: a first sync of 100,000 and of 1,000,000 orders (a synthetic listing-only store,
 // bench/lib/synthetic-orders.mjs, so the server holds nothing), every order emitted once, the cursor over the last
 // one, and the CLI's peak RSS for 1,000,000 orders <= 1.2x that for 100,000.
-// Usage: npm run bench:orders [-- --quick]   (--quick: 2,000 orders, and 10,000 against 100,000 for the catch-up)
+// Usage: npm run bench:orders [-- --quick]   (--quick: 2,000 orders, and 100,000 against 300,000 for the catch-up)
 import { catchUp } from './lib/catch-up.mjs';
 import { benchEnv, login, megabytes, runCli, startSandbox, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
@@ -51,7 +51,7 @@ try {
   await sandbox.stop();
 }
 try {
-  allOk = (await flatCatchUp(quick ? [10_000, 100_000] : [100_000, 1_000_000], env)) && allOk;
+  allOk = (await flatCatchUp(quick ? [100_000, 300_000] : [100_000, 1_000_000], env)) && allOk;
 } finally {
   cleanup();
 }

@@ -28,7 +28,7 @@ export interface ScanOptions<T> {
   /** Listing requests in flight at once. */
   concurrency: number;
   signal?: AbortSignal;
-  /** Orders a window may hold and still be read by offset, held whole (default 1,000); above, it is split by time. */
+  /** Orders a window may hold and still be read by offset, held whole (default 10,000); above, it is split by time. */
   offsetReadBudget?: number;
 }
 
@@ -53,7 +53,7 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
-const defaultOffsetReadBudget = 1_000;
+const defaultOffsetReadBudget = 10_000;
 
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
@@ -80,10 +80,13 @@ export async function* scanWindow<T extends OrderVersion>(
 class WindowScanner<T extends OrderVersion> {
   private readonly abort = new AbortController();
   private readonly limit: <R>(task: () => Promise<R>) => Promise<R>;
+  private readonly offsetReads = concurrencyLimit(1);
   private readonly concurrency: number;
   private readonly budget: number;
   private ordersSeen = 0;
   private widthSeen = 0;
+  /** Orders per millisecond from the first large window's bounds, until windows read whole measure it. */
+  private provisionalDensity: number | undefined;
   private readonly stopOnSignal = () => this.abort.abort(this.options.signal?.reason);
 
   constructor(private readonly options: ScanOptions<T>) {
@@ -123,7 +126,24 @@ class WindowScanner<T extends OrderVersion> {
   }
 
   private density(): number | undefined {
-    return this.widthSeen > 0 ? this.ordersSeen / this.widthSeen : undefined;
+    return this.widthSeen > 0 ? this.ordersSeen / this.widthSeen : this.provisionalDensity;
+  }
+
+  /**
+   * A lower bound of the orders in a full window, 0 when it holds no more than the budget: pages at the budget's
+   * end, then at 8, 64… times it while they hold orders, so a large window is split into pieces of about the budget
+   * at once instead of halving it level by level.
+   */
+  private async ordersAtLeast(part: TimeWindow): Promise<number> {
+    let offset = this.budget;
+    let page = await this.fetch(part, offset);
+    if (page.listed === 0) return 0;
+    for (;;) {
+      const further = await this.fetch(part, offset * 8);
+      if (further.listed === 0) return offset + page.listed;
+      offset *= 8;
+      page = further;
+    }
   }
 
   /** One window: read whole when it fits a page or the offset budget; split by time when it holds more. */
@@ -132,13 +152,17 @@ class WindowScanner<T extends OrderVersion> {
     if (first.listed < this.options.pageSize || part.from >= part.to)
       return { scanned: await this.readWhole(part, first) };
     // A page at the budget's end says whether the window holds more orders than may be held at once.
-    const beyond = await this.fetch(part, this.budget);
-    if (beyond.listed > 0) {
-      const atLeast = Math.max(this.budget + beyond.listed, (part.to - part.from + 1) * (this.density() ?? 0));
-      const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(atLeast / (this.budget / 2))));
+    const atLeast = await this.ordersAtLeast(part);
+    if (atLeast > this.budget) {
+      const width = part.to - part.from + 1;
+      const expected = Math.max(atLeast, width * (this.density() ?? 0));
+      this.provisionalDensity ??= expected / width;
+      const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
       return { pieces: splitWindow(part, pieces) };
     }
-    const orders = await this.readByOffset(part, first);
+    // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
+    // being handed over and the next.
+    const orders = await this.offsetReads(() => this.readByOffset(part, first));
     this.ordersSeen += orders.length;
     this.widthSeen += part.to - part.from + 1;
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
