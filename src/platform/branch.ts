@@ -5,17 +5,18 @@ export const branchPlaceholder = '{branch}';
 
 /**
  * The template with `{branch}` filled in, escaped, and the branch it names (undefined when the template has none).
- * `source` says where the code came from, for the message when it is missing.
+ * `where` names the template in the message when no branch is set; `flag` is the command's own flag, if any.
  */
 export function fillBranch(
   template: string,
   branch: string | undefined,
   where: string,
+  flag?: string,
 ): { path: string; branch: string | undefined } {
   if (!template.includes(branchPlaceholder)) return { path: template, branch: undefined };
   if (branch === undefined || branch === '')
     throw new UsageError(
-      `${where} names {branch}, and no branch is set: pass --branch CODE, set B2BCTL_BRANCH, or run b2bctl config set branch CODE.`,
+      `${where} names {branch}, and no branch is set: ${flag ? `pass ${flag} CODE, ` : ''}set B2BCTL_BRANCH, or run b2bctl config set branch CODE.`,
     );
   return { path: template.replaceAll(branchPlaceholder, encodeURIComponent(branch)), branch };
 }

@@ -37,7 +37,12 @@ export type TextReader = (source: string) => string;
 export function planRequest(flags: RequestFlags, branchSetting: string | undefined, read: TextReader): PlannedRequest {
   const method = methodOf(flags);
   const fields = flags.fields.map((field) => parseField(field, read));
-  const { path: filled, branch } = fillBranch(flags.path, flags.branch ?? branchSetting, `The path ${flags.path}`);
+  const { path: filled, branch } = fillBranch(
+    flags.path,
+    flags.branch ?? branchSetting,
+    `The path ${flags.path}`,
+    '--branch',
+  );
   if (flags.branch !== undefined && branch === undefined)
     throw new UsageError(
       `--branch fills {branch} in the path, and ${flags.path} has none; write it where the branch goes.`,
