@@ -52,11 +52,14 @@ async function paginate(
   let count = 0;
   try {
     for await (const page of listingPages(client, request, paging, refuse)) {
-      for (const item of page) await writer.write(item);
+      // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
+      if (format === 'ndjson')
+        await writeText(context.io.stdout, page.map((item) => `${JSON.stringify(item)}\n`).join(''));
+      else for (const item of page) await writer.write(item);
       count += page.length;
     }
   } finally {
-    await writer.end();
+    if (format !== 'ndjson') await writer.end();
   }
   context.log.debug(`${count} item${count === 1 ? '' : 's'} from ${paging.route?.title ?? request.path}.`);
 }

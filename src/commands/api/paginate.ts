@@ -63,7 +63,10 @@ export async function* listingPages(
     if (response.status >= 400) await refuse(response);
     const items = pageItems(response);
     if (items.length === 0) return;
-    const fingerprint = createHash('sha256').update(JSON.stringify(items)).digest('base64');
+    // The page's length and its first and last items: pages of one listing never share both ends.
+    const fingerprint = createHash('sha256')
+      .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
+      .digest('base64');
     if (previous?.fingerprint === fingerprint)
       throw new B2bctlError(
         `GET ${response.url} answered the same page as offset ${previous.offset}: the route does not seem to page by offset; stopped instead of looping (the items of offset ${previous.offset} were written once).`,
