@@ -3,7 +3,7 @@ import type { RouteSettingKey } from '../config/settings.js';
 import { AuthError, PlatformError, UsageError } from '../errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
-import { branchNotLinked, fillBranch } from './branch.js';
+import { branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
@@ -51,11 +51,11 @@ export class PlatformClient {
   /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
   route(settingKey: RouteSettingKey, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
     // Never empty: an empty profile value falls back to the table's default, and the parser wants a leading /.
-    const template = fillBranch(
-      this.session.get(settingKey),
-      this.session.get('branch'),
-      `The ${settingKey} setting`,
-    ).path;
+    const setting = this.session.get(settingKey);
+    // The branch setting is read only for a template that names {branch}: bulk runs build a route per request.
+    const template = setting.includes(branchPlaceholder)
+      ? fillBranch(setting, this.session.get('branch'), `The ${settingKey} setting`).path
+      : setting;
     return template.replace(/:(\w+)/g, (_, name: string) => {
       const value = parameters[name];
       if (value === undefined) {
