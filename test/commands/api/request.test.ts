@@ -90,6 +90,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('api,
     expect(get.code).toBe(0);
     expect(get.stderr).toContain(`> GET ${sandbox.url}/v1/quotes/pending?limit=2`);
     expect(get.stderr).toContain('> x-trace: abc');
+    // --verbose never shows the token.
+    expect(get.stderr).toContain('> authorization: Bearer [redacted]');
+    for (const token of sandbox.state.tokens.keys()) expect(get.stderr).not.toContain(token);
     expect(readListingPage(JSON.parse(get.stdout))).toHaveLength(2);
     const head = await api(['-X', 'HEAD', '/v1/quotes/pending']);
     expect(head).toMatchObject({ code: 0, stdout: '' });
