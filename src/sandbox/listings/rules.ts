@@ -1,5 +1,6 @@
 /**
- * The listings the platform names by name only, as the sandbox serves them: each with the default and cap of
+ * The listings the platform names by name only, as the sandbox serves them (marketplace orders as a listing of
+ * their own, apart from the store's order routes): each with the default and cap of
  * `limit` the platform states (the sandbox's own where it states none), newest first where it says so, and the
  * way it ends. Pure.
  */
@@ -14,6 +15,13 @@ export interface ListingSpec {
 }
 
 export const listingSpecs = {
+  marketplaceOrders: {
+    path: '/v1/marketplace/orders',
+    defaultLimit: 5,
+    cap: 25,
+    newestFirst: true,
+    end: 'empty-array',
+  },
   pendingQuotes: { path: '/v1/quotes/pending', defaultLimit: 5, cap: 50, newestFirst: false, end: 'empty-array' },
   contracts: { path: '/v1/contracts', defaultLimit: 20, cap: 50, newestFirst: true, end: 'empty-array' },
   branchContracts: {

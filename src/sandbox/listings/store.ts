@@ -20,6 +20,7 @@ export class ListingStore {
     private readonly now: () => number,
   ) {
     const counts: Record<ListingName, number> = {
+      marketplaceOrders: 60,
       pendingQuotes: 12,
       contracts: 45,
       branchContracts: 0,
@@ -64,6 +65,13 @@ export class ListingStore {
     const document = this.documents[position % Math.max(1, this.documents.length)] ?? '00000000000191';
     const cents = (max: number) => Math.round(this.random() * max * 100) / 100;
     const fields: Record<ListingName, () => Record<string, unknown>> = {
+      marketplaceOrders: () => ({
+        orderId: 500_000 + id,
+        marketplace: ['Mercado Livre', 'Amazon', 'Magalu'][id % 3],
+        status: 'AWAITING_PAYMENT',
+        partnerDocument: document,
+        total: cents(5_000),
+      }),
       pendingQuotes: () => ({
         quoteNumber: `Q-${String(id).padStart(6, '0')}`,
         customerDocument: document,

@@ -48,6 +48,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     it.each([
       ['pendingQuotes', '/v1/quotes/pending', false, 3, ['offset=0&limit=50', 'offset=100&limit=50']],
       ['contracts', '/v1/contracts', true, 3, ['offset=100']],
+      ['marketplaceOrders', '/v1/marketplace/orders', true, 3, ['offset=50&limit=25']],
       ['cashbackBalances', '/v1/cashback/balances', false, 3, ['offset=100']],
       ['cashbackHistory', '/v1/cashback/history', false, 3, ['offset=100']],
       ['creditLimits', '/v1/credit-limits', false, 3, ['offset=33']],

@@ -38,12 +38,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       await generateListing(sandbox, 'pendingQuotes', 100);
       await generateListing(sandbox, 'customerGroups', 100);
-    await generateListing(sandbox, 'contracts', 10);
+      await generateListing(sandbox, 'contracts', 10);
     });
     afterAll(async () => sandbox.close());
 
     it.each([
       ['/v1/quotes/pending', 5, 50],
+      ['/v1/marketplace/orders', 5, 25],
       ['/v1/contracts', 20, 50],
       ['/v1/cashback/balances', 20, 50],
       ['/v1/cashback/history', 20, 50],
