@@ -28,7 +28,7 @@ export interface ScanOptions<T> {
   /** Listing requests in flight at once. */
   concurrency: number;
   signal?: AbortSignal;
-  /** Orders a window may hold and still be read by offset, held whole (default 10,000); above, it is split by time. */
+  /** Orders a window may hold and still be read by offset, held whole (default 5,000); above, it is split by time. */
   offsetReadBudget?: number;
 }
 
@@ -53,7 +53,7 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
-const defaultOffsetReadBudget = 10_000;
+const defaultOffsetReadBudget = 5_000;
 
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
