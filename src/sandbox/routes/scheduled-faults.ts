@@ -42,7 +42,11 @@ export function registerScheduledFaults(app: FastifyInstance, state: SandboxStat
       return sendError(
         reply,
         fault.answer,
-        fault.answer === 429 ? 'Rate limit exceeded' : fault.answer === 502 ? 'Bad gateway' : 'Service temporarily unavailable',
+        fault.answer === 429
+          ? 'Rate limit exceeded'
+          : fault.answer === 502
+            ? 'Bad gateway'
+            : 'Service temporarily unavailable',
       );
     }
   });
