@@ -9,7 +9,7 @@ import type { FieldFlag } from './fields.js';
 interface ApiFlags {
   method?: string;
   input?: string;
-  header: string[];
+  header?: string[];
   include?: true;
   paginate?: true;
   pageSize?: number;
@@ -45,7 +45,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       field(true),
     )
     .option('--input <file>', 'the request body from a file, - for stdin (fields then go into the query)')
-    .option('-H, --header <line>', "a request header 'Name: value' (repeatable)", collect, [] as string[])
+    .option('-H, --header <line>', "a request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'print the status line and the headers before the body')
     .option('--paginate', 'every page of a listing (limit/offset), one item per line as they arrive')
     .option('--page-size <n>', 'items per page for a route b2bctl does not recognise', wholeNumber(1))
@@ -69,7 +69,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         method: flags.method,
         fields: [...fields],
         input: flags.input,
-        headers: flags.header,
+        headers: flags.header ?? [],
         branch: flags.branch,
         retryWrites: flags.retryWrites === true,
         include: flags.include === true,
@@ -92,6 +92,6 @@ export function register(program: Command, dispatch: Dispatch): void {
   });
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

@@ -125,6 +125,10 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('api,
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
     const ndjson = await api(['/v1/customer-groups?limit=3', '-o', 'ndjson']);
     expect(ndjson.stdout.trim().split('\n')).toHaveLength(3);
+    const table = await api(['/v1/customer-groups?limit=3', '-o', 'table']);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^ID +NAME +EXTERNAL_ID +/);
+    expect(rows).toHaveLength(4);
   });
 
   it('a 422 exits 1 with the body on stderr and nothing on stdout', async () => {
