@@ -116,11 +116,15 @@ describe('credentialsOfTokenRequest, each rule at its edge', () => {
   });
 
   it('the refusals say what to send', () => {
-    expect(credentialsOfTokenRequest({ headers: { authorization: basic('erp:s') }, query: {}, body: {} })).toEqual({
+    const basicRefusal = (body: unknown, credentials = 'erp:s') =>
+      credentialsOfTokenRequest({ headers: { authorization: basic(credentials) }, query: {}, body });
+    expect(basicRefusal({ grant_type: 'password' })).toEqual({
+      style: 'basic',
       error: 'unsupported_grant_type',
       problem: 'Basic credentials need the form field grant_type=client_credentials',
     });
-    expect(credentialsOfTokenRequest({ headers: { authorization: basic('erp') }, query: {}, body: form })).toEqual({
+    expect(basicRefusal(form, 'erp')).toEqual({
+      style: 'basic',
       error: 'invalid_request',
       problem: 'Basic credentials must be base64 of clientId:clientSecret',
     });
