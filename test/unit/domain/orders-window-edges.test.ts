@@ -4,6 +4,8 @@ import {
   cursorAfter,
   maximumPieces,
   newVersions,
+  offsetBreaks,
+  offsetCoverage,
   parseDuration,
   parseInstantOrDuration,
   piecesForFullWindow,
@@ -199,5 +201,44 @@ describe('runWindow', () => {
     [{}, 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)'],
   ])('%j: %s', (input, problem) => {
     expect(runWindow({ ...base, ...input })).toEqual({ problem });
+  });
+});
+
+describe('edges the mutation run found untested', () => {
+  it('pieces follow the width exactly: 36.05 expected orders are 3 pieces of 18, not 2', () => {
+    expect(piecesForFullWindow({ from: 0, to: 999 }, 0.036_05, 9)).toBe(3);
+  });
+
+  it('a short head page proves the window read even when it listed nothing, whatever other pages say', () => {
+    expect(
+      offsetCoverage([
+        { offset: 0, full: false, ids: [] },
+        { offset: 24, full: true, ids: ['x'] },
+      ]),
+    ).toEqual({ proven: true });
+  });
+
+  it('breaks are found in offset order, whatever order the pages were read in (repairs come late)', () => {
+    const pages = [
+      { offset: 48, full: true, ids: ['c', 'c2'] },
+      { offset: 0, full: true, ids: ['a', 'b'] },
+      { offset: 24, full: true, ids: ['b', 'c'] },
+      { offset: 72, full: false, ids: ['d'] },
+    ];
+    expect(offsetBreaks(pages)).toEqual([48]);
+  });
+
+  it.each(['01/31/2026', '2026-01-3', 'on 2026-01-31'])(
+    '%j, which Date.parse would read, is no ISO-8601 instant',
+    (text) => {
+      expect(parseInstantOrDuration(text, 0)).toHaveProperty('problem');
+    },
+  );
+
+  it('--until without --since, from a cursor: a window, not a message', () => {
+    expect(runWindow({ nowMs: 100_000, lookbackMs: 5_000, lagMs: 2_000, cursor: 50_000, until: 60_000 })).toEqual({
+      from: 45_000,
+      to: 60_000,
+    });
   });
 });
