@@ -1,0 +1,143 @@
+import { type CsvError, parse as parseStream } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
+import { finished } from 'node:stream/promises';
+import { InputError, InterruptedError } from '../../errors.js';
+import { ColumnCounter, longRowMessage, type RowBounds } from './row-bounds.js';
+
+/*
+ * csv-parse's reading of a stretch of whole records for the CSV reader (csv-rows.ts): its columns counted first, a
+ * long stretch parsed in slices so that signals are served during it, its errors turned into one-line input errors.
+ */
+
+/** What reading a stretch of records with csv-parse needs. */
+export interface StretchReading {
+  parserOptions: object;
+  bounds: RowBounds;
+  delimiter: string;
+  file: string;
+  interrupt: AbortSignal | undefined;
+}
+
+/** csv-parse's reading of a stretch, its columns counted first (csv-parse would make every empty cell a string). */
+export async function parseCounted(records: string, firstLine: number, reading: StretchReading): Promise<string[][]> {
+  new ColumnCounter(reading.delimiter, reading.bounds.maxColumns, firstLine, reading.file).feed(records);
+  return parseRecords(records, reading.parserOptions, firstLine, reading.interrupt, reading.file);
+}
+
+/** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
+export async function tryRecordSize(record: string, firstLine: number, reading: StretchReading): Promise<void> {
+  try {
+    await parseRecords(record, reading.parserOptions, firstLine, reading.interrupt, reading.file);
+  } catch (error) {
+    if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
+  }
+}
+
+/** Text longer than this is parsed in slices of it, with the event loop served between them (signals, timers). */
+const parseSlice = 1 << 20;
+
+/**
+ * csv-parse's reading of whole records; an error says the line of the file it is on (`recordLine`) and carries the
+ * text from the start of that line (`recordText`), for a message that says what the row holds.
+ */
+async function parseRecords(
+  records: string,
+  options: object,
+  firstLine: number,
+  interrupt: AbortSignal | undefined,
+  file: string,
+): Promise<string[][]> {
+  try {
+    if (records.length <= parseSlice) return parse(records, options) as string[][];
+    return await parseInSlices(
+      records,
+      options,
+      interrupt,
+      `${file}: interrupted while reading the rows from line ${firstLine}.`,
+    );
+  } catch (error) {
+    const lines = (error as { lines?: number }).lines;
+    if (lines !== undefined) {
+      const start = lineOffset(records, lines - 1);
+      Object.assign(error as object, {
+        recordLine: firstLine + lines - 1,
+        recordText: records.slice(start, start + 4 * parseSlice),
+      });
+    }
+    throw error;
+  }
+}
+
+/** csv-parse's stream parser fed a slice at a time, so a Ctrl-C during a long row is served at once. */
+async function parseInSlices(
+  text: string,
+  options: object,
+  interrupt: AbortSignal | undefined,
+  interruptedMessage: string,
+): Promise<string[][]> {
+  const parser = parseStream(options);
+  const rows: string[][] = [];
+  parser.on('data', (row: string[]) => rows.push(row));
+  const done = finished(parser);
+  // Its rejection is awaited after the last slice; until then it must not count as unhandled.
+  done.catch(() => {});
+  for (let start = 0; start < text.length && !parser.errored;) {
+    let end = Math.min(text.length, start + parseSlice);
+    // Never between the two halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    parser.write(text.slice(start, end));
+    start = end;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interrupt?.aborted) {
+      parser.destroy();
+      throw new InterruptedError(interruptedMessage);
+    }
+  }
+  if (!parser.errored) parser.end();
+  await done;
+  return rows;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Where the text's line `index` (0 is the first) starts. */
+function lineOffset(text: string, index: number): number {
+  let offset = 0;
+  for (let line = 0; line < index; line++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) break;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+/** csv-parse's errors in the words of the file's lines; other errors as they are. */
+export function asInputError(
+  error: unknown,
+  reading: StretchReading,
+  where: { openQuoteLine: number | undefined; lastLine: number; recordStart: (line: number) => number },
+): unknown {
+  const { file } = reading;
+  if (error instanceof InputError) return error;
+  const csvError = error as CsvError & { recordLine?: number; recordText?: string };
+  if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
+    const line = where.openQuoteLine ?? where.lastLine + 1;
+    return new InputError(
+      `${file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
+      { file, line },
+    );
+  }
+  if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
+    // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
+    const line = where.recordStart(csvError.recordLine ?? where.lastLine + 1);
+    const message = longRowMessage(csvError.recordText ?? '', reading.delimiter, reading.bounds.maxRowChars);
+    return new InputError(`${file}:${line}: ${message}`, { file, line });
+  }
+  if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+    const line = csvError.recordLine ?? where.lastLine + 1;
+    return new InputError(`${file}:${line}: ${csvError.message}`, { file, line });
+  }
+  return error;
+}
