@@ -3,12 +3,8 @@
  * place no longer looked at, fails its row (mutation testing showed a list can lose an entry unseen).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  readBatchAnswer,
-  readQueueAnswer,
-  recognisedQueueIdPaths,
-  recognisedResultPaths,
-} from '../../../../src/platform/answers/stock.js';
+// The places are written out here, not taken from the module's lists: a place dropped from a list must fail a row.
+import { readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
 
 const skus = ['SKU-1', 'SKU-2'];
 
@@ -69,7 +65,7 @@ describe('readBatchAnswer, word by word', () => {
     });
   });
 
-  it.each(recognisedResultPaths.filter((path) => path !== ''))('results under "%s"', (path) => {
+  it.each(['results', 'items', 'data', 'result', 'data.results', 'data.items'])('results under "%s"', (path) => {
     const body: Record<string, unknown> = {};
     let place = body;
     const parts = path.split('.');
@@ -124,7 +120,19 @@ describe('readBatchAnswer, word by word', () => {
 });
 
 describe('readQueueAnswer, place by place', () => {
-  it.each(recognisedQueueIdPaths)('the id under "%s"', (path) => {
+  it.each([
+    'batchId',
+    'id',
+    'jobId',
+    'queueId',
+    'requestId',
+    'protocol',
+    'uuid',
+    'ticket',
+    'data.batchId',
+    'data.id',
+    'data.jobId',
+  ])('the id under "%s"', (path) => {
     const [first, second] = path.split('.');
     const body = second === undefined ? { [first as string]: 'B-42' } : { [first as string]: { [second]: 'B-42' } };
     expect(readQueueAnswer(body)).toBe('B-42');
