@@ -70,6 +70,30 @@ describe('Basic credentials form-encoded (RFC 6749 §2.3.1)', () => {
   });
 });
 
+describe('Basic credentials, each reading at its edge', () => {
+  const basicWith = (pair: string, body: unknown = { grant_type: 'client_credentials' }) =>
+    credentialsOfTokenRequest({ headers: { authorization: basic(pair) }, query: {}, body });
+
+  it.each([
+    ['only the id differs', 'erp+one:s3cret', { clientId: 'erp one', clientSecret: 's3cret' }],
+    ['only the secret differs', 'erp:a+b', { clientId: 'erp', clientSecret: 'a b' }],
+  ])('form-decoded when %s', (_name, pair, formDecoded) => {
+    expect(basicWith(pair)).toMatchObject({ style: 'basic', formDecoded });
+  });
+
+  it.each([
+    ['no body', null],
+    ['no grant_type', {}],
+    ['an empty grant_type', { grant_type: '' }],
+  ])('%s: grant_type is missing', (_name, body) => {
+    expect(basicWith('erp:s3cret', body)).toEqual({
+      style: 'basic',
+      error: 'invalid_request',
+      problem: 'grant_type is missing: send grant_type=client_credentials',
+    });
+  });
+});
+
 describe('TokenIssuer', () => {
   it('accepts only its own credentials and issues distinct tokens that expire', () => {
     let now = 1_000_000;
