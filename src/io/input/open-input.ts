@@ -89,8 +89,6 @@ export interface OpenedInput {
   records: AsyncGenerator<InputRecord>;
   /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
   skipped?: { blankRows: number };
-  /** The same input opened again from its start, quietly; absent where it cannot be read twice (stdin, a pipe). */
-  reopen?: () => Promise<OpenedInput>;
 }
 
 /** The batches behind a CSV input's `records`, for readers of the whole input (see recordBatchesOf). */
