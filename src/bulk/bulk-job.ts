@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError } from '../errors.js';
 import { isPipe, openPipe } from '../io/input/byte-source.js';
-import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
+import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import type { PlatformClient } from '../platform/client.js';
 import { acquireProfileLock } from '../config/lock.js';
@@ -258,7 +258,7 @@ async function validate<T, Sent>(
   // A problem per line of a large file: logged in batches (see Logger.batched).
   const validation = await context.log.batched(() =>
     runValidationPass({
-      input: resume ? { ...opened, records: keysChecked(opened.records, resume, job, shownName) } : opened,
+      batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
       checker: job.newChecker(),
       onProblem: problemLogger(context, shownName),
       signal: context.interrupt,

@@ -1,4 +1,4 @@
-import { type InputRecord, type OpenedInput, recordBatchesOf, recordPlace } from '../io/input/open-input.js';
+import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { CompactDuplicateIndex, type DuplicateIndex } from './duplicate-index.js';
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
@@ -144,7 +144,8 @@ class RowsOfLines {
 }
 
 export interface ValidationPassOptions<T> {
-  input: OpenedInput;
+  /** The input's records in batches (OpenedInput.recordBatches): an await per record was a visible share of a million-row pass. */
+  batches: AsyncIterable<readonly InputRecord[]>;
   checker: RecordChecker<T>;
   /** `record` says where the record is when the line alone does not (a row below a multi-line cell, minified JSON). */
   onProblem(line: number, problem: FieldProblem, record: InputRecord): void | Promise<void>;
@@ -178,9 +179,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
   const onAbort = () => (aborted = true);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const records = options.input.records;
-    // Whole batches where the reader has them: an await per record was a visible share of a million-row pass.
-    read: for await (const batch of recordBatchesOf(records) ?? oneByOne(records)) {
+    read: for await (const batch of options.batches) {
       for (const record of batch) {
         if (aborted) {
           summary.interrupted = true;
@@ -205,9 +204,4 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     options.signal?.removeEventListener('abort', onAbort);
   }
   return summary;
-}
-
-/** Records as batches of one, for inputs read record by record (JSON, or records a caller filters). */
-async function* oneByOne(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> {
-  for await (const record of records) yield [record];
 }

@@ -36,7 +36,7 @@ async function validate<T>(
   const input = await openCommandInput(context, path, { strict: false }, options.catalogue ?? stockCatalogue);
   const problems: string[] = [];
   await runValidationPass({
-    input,
+    batches: input.recordBatches(),
     checker,
     onProblem: (_line, problem, record) => {
       problems.push(`${recordPlace(record)} ${problem.message}`);
