@@ -47,14 +47,7 @@ export async function* readCsvRowBatches(
   const recordStarts: number[] = [];
   const recordRows: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
-  const parserOptions = {
-    delimiter: options.delimiter,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
-    max_record_size: maxRecordSize,
-  };
+  const parserOptions = csvParseOptions(options.delimiter);
   const delimiter = options.delimiter;
   let next = 0;
   let lastLine = 0;
@@ -118,33 +111,51 @@ export async function* readCsvRowBatches(
     }
     checkClosingQuote(undefined);
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    const csvError = error as CsvError;
-    if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
-      const line = tracker.openQuoteLine ?? lastLine + 1;
-      throw new InputError(
-        `${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
-        {
-          file: options.file,
-          line,
-        },
-      );
-    }
-    if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
-      // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
-      const at = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      const line = recordStarts.findLast((start) => start <= at) ?? at;
-      throw new InputError(
-        `${options.file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
-        { file: options.file, line },
-      );
-    }
-    if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
-      const line = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      throw new InputError(`${options.file}:${line}: ${csvError.message}`, { file: options.file, line });
-    }
-    throw error;
+    throw csvReadError(error, options.file, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
   }
+}
+
+/** csv-parse's options for the records the quote-free splitter leaves to it. */
+function csvParseOptions(delimiter: string) {
+  return {
+    delimiter,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
+    max_record_size: maxRecordSize,
+  };
+}
+
+/** A csv-parse error as one line naming the file and line; other errors as they are. */
+function csvReadError(
+  error: unknown,
+  file: string,
+  where: { recordStarts: readonly number[]; openQuoteLine: number | undefined; lastLine: number },
+): unknown {
+  if (error instanceof InputError) return error;
+  const csvError = error as CsvError;
+  if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
+    const line = where.openQuoteLine ?? where.lastLine + 1;
+    return new InputError(
+      `${file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
+      { file, line },
+    );
+  }
+  if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
+    // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
+    const at = (csvError as { recordLine?: number }).recordLine ?? where.lastLine + 1;
+    const line = where.recordStarts.findLast((start) => start <= at) ?? at;
+    return new InputError(
+      `${file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
+      { file, line },
+    );
+  }
+  if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+    const line = (csvError as { recordLine?: number }).recordLine ?? where.lastLine + 1;
+    return new InputError(`${file}:${line}: ${csvError.message}`, { file, line });
+  }
+  return error;
 }
 
 /** csv-parse's reading of whole records; an error says the line of the file it is on (`recordLine`). */
