@@ -8,7 +8,7 @@ import {
   UnavailableError,
 } from '../errors.js';
 import { countOf } from '../lib/plural.js';
-import type { BulkJob } from './bulk-job.js';
+import type { BulkJob } from './job.js';
 import { pruneOldRuns } from './retention.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 

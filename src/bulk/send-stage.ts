@@ -5,7 +5,7 @@ import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
 import { Pacer } from '../platform/pacer.js';
-import type { BulkJob, SendPlan } from './bulk-job.js';
+import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord } from './pending-records.js';
 import { runPool } from './pool.js';
 import { placeOf } from './report.js';

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { functionsOf, longFunctions } from '../../../scripts/function-lengths.mjs';
+
+/**
+ * No function in src/ is over 80 lines: a longer one is two functions (a long job is named stages). Commander's
+ * declarations of a group's flags and help (src/commands/<group>/cli.ts) are tables, not logic, and are exempt.
+ */
+const limit = 80;
+
+/**
+ * Functions of rooms being rewritten on other branches, with their length when this test was written: each may
+ * shrink or go, none may grow. Empty this list once those branches are merged.
+ */
+const notYetSplit: Record<string, number> = {
+  'src/commands/orders/poll.ts pollOnce': 97,
+  'src/commands/orders/window-scan.ts scanWindow': 124,
+  'src/commands/webhook/listen.ts run': 83,
+  'src/webhook/receiver.ts startReceiver': 128,
+};
+
+/** The statements of a function `lines` long, braces included. */
+const body = (lines: number) => Array.from({ length: lines - 2 }, (_, index) => `  const v${index} = ${index};`);
+
+const isFlagTable = (file: string) => /^src\/commands\/[^/]+\/cli\.ts$/.test(file);
+
+describe('function length', () => {
+  it(`no function in src/ is over ${limit} lines, commander flag tables aside`, () => {
+    const over = longFunctions(limit)
+      .filter((found) => !isFlagTable(found.file))
+      .filter((found) => {
+        const allowed = notYetSplit[`${found.file} ${found.name}`];
+        return allowed === undefined || found.lines > allowed;
+      })
+      .map((found) => `${found.file}:${found.line} ${found.name} (${found.lines} lines)`);
+    expect(over).toEqual([]);
+  });
+
+  it('counts each function from its first line to its last, nested ones and methods included', () => {
+    const source = [
+      `export function long(): void {`,
+      ...body(81),
+      `}`,
+      `const arrow = () => {`,
+      ...body(80),
+      `};`,
+      `class Holder {`,
+      `  method(): number {`,
+      `    const inner = function () {`,
+      `      return 1;`,
+      `    };`,
+      `    return inner();`,
+      `  }`,
+      `}`,
+    ].join('\n');
+    expect(functionsOf('sample.ts', source)).toEqual([
+      { name: 'long', line: 1, lines: 81 },
+      { name: 'arrow', line: 82, lines: 80 },
+      { name: 'method', line: 163, lines: 6 },
+      { name: 'inner', line: 164, lines: 3 },
+    ]);
+  });
+});
