@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in the bundle that `npm run build` writes to dist/. `--version` alone is
 // answered here, so scripts that probe for b2bctl pay for nothing else.
-import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
+  process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
 } else {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
