@@ -20,6 +20,7 @@ import {
   startTestSandbox,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { onPath } from '../../support/external-tools.js';
 
 interface Finding {
   check: string;
@@ -31,32 +32,33 @@ interface Finding {
 function localhostCertificate(): { cert: string; key: string; certFile: string } {
   const fixture = join(repoRoot, 'test', 'fixtures', 'tls');
   let dir = fixture;
-  try {
-    dir = freshWorkDir();
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'localhost.key.pem'),
-        '-out',
-        join(dir, 'localhost.cert.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-  } catch {
-    dir = fixture;
-  }
+  if (onPath('openssl'))
+    try {
+      dir = freshWorkDir();
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'localhost.key.pem'),
+          '-out',
+          join(dir, 'localhost.cert.pem'),
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+    } catch {
+      dir = fixture;
+    }
   const certFile = join(dir, 'localhost.cert.pem');
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(join(dir, 'localhost.key.pem'), 'utf8'), certFile };
 }
@@ -92,8 +94,7 @@ describe('doctor against an https base URL', () => {
     const findings = JSON.parse(result.stdout) as Finding[];
     expect(findings.find((finding) => finding.check === 'TLS')).toMatchObject({
       result: 'fail',
-      detail:
-        'certificate not trusted (DEPTH_ZERO_SELF_SIGNED_CERT; issued to localhost by localhost): if the store or a proxy uses its own CA, point NODE_EXTRA_CA_CERTS at its certificate file',
+      detail: `the certificate of ${new URL(baseUrl).host} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT; issued to localhost by localhost): if the server or a proxy uses its own certificate authority, point NODE_EXTRA_CA_CERTS at that authority's certificate file (PEM)`,
     });
     expect(result.code).toBe(69);
     expect(requests).toEqual([]);
