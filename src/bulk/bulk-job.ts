@@ -8,6 +8,7 @@ import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '.
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
 import { announceTerminalStdin, openCommandInput } from './command-input.js';
+import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked } from './pending-records.js';
 import { problemLogger } from './problem-output.js';
 import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
@@ -18,12 +19,10 @@ import { spoolStdin } from './spool.js';
 import { runValidationPass, type ValidationSummary } from './validation-pass.js';
 import { type JudgedRecord, VerdictSpool } from './verdict-spool.js';
 
+export type { BulkJob, SendPlan } from './job.js';
 export type { PendingRecord } from './pending-records.js';
 export { type ReportEntry, reportEntry } from './report-entry.js';
-
-import type { BulkJob, SendPlan } from './job.js';
-
-export type { BulkJob, SendPlan } from './job.js';
+export { unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** The input flags every bulk command records for --resume (DESIGN.md §5). */
 const inputShaping: readonly ShapingFlag[] = [
@@ -35,13 +34,10 @@ const inputShaping: readonly ShapingFlag[] = [
   { flag: '--skip-invalid', key: 'skipInvalid', unset: false },
 ];
 
-export { unavailableBatchesBeforeStopping } from './send-stage.js';
-
 /**
  * Runs a bulk job: validate the whole input in one streaming pass (sending nothing if a record is
  * invalid, unless --skip-invalid) that spools every verdict, then read the spool, batch the valid
- * records and send them paced and retried,
- * writing the report as results arrive. Ctrl-C finishes the requests in flight and exits 75 with the
+ * records and send them paced and retried, writing the report as results arrive. Ctrl-C finishes the requests in flight and exits 75 with the
  * resume command; a dead platform stops the run after a few failed batches with exit 69.
  */
 export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
