@@ -24,6 +24,8 @@ await build({
   minifyWhitespace: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
+  // Native (better-sqlite3) and optional-native (pg) packages load from node_modules, as installed.
+  external: ['better-sqlite3', 'pg'],
   // Bundled CommonJS dependencies (commander, iconv-lite) call require(); ES modules have none, so give them one.
   banner: {
     js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",

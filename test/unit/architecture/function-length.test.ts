@@ -8,15 +8,11 @@ import { functionsOf, longFunctions } from '../../../scripts/function-lengths.mj
 const limit = 80;
 
 /**
- * Functions of rooms being rewritten on other branches, with their length when this test was written: each may
- * shrink or go, none may grow. Empty this list once those branches are merged.
+ * Functions allowed past the limit for a while, `file name` to their length then: each may shrink or go, none may
+ * grow. Empty: the last ones (pollOnce, scanWindow, startReceiver, the webhook listen run) were split on their own
+ * branches.
  */
-const notYetSplit: Record<string, number> = {
-  'src/commands/orders/poll.ts pollOnce': 97,
-  'src/commands/orders/window-scan.ts scanWindow': 124,
-  'src/commands/webhook/listen.ts run': 84,
-  'src/webhook/receiver.ts startReceiver': 101,
-};
+const notYetSplit: Record<string, number> = {};
 
 /** The statements of a function `lines` long, braces included. */
 const body = (lines: number) => Array.from({ length: lines - 2 }, (_, index) => `  const v${index} = ${index};`);
