@@ -44,7 +44,7 @@ export function accessKeyCheckDigit(first43: string): number {
 
 /** Checks an access key's shape, check digit, state, month (not after `nowMs`), model and emitter document. */
 export function checkNfeAccessKey(raw: string, nowMs: number): NfeKeyCheck {
-  const key = raw.replace(/[\s.\-]/g, '');
+  const key = raw.replace(/[\s.-]/g, '');
   if (/[a-z]/.test(key)) return { ok: false, reason: 'access key letters (alphanumeric CNPJ) must be upper case' };
   if (key.length !== 44) return { ok: false, reason: `an access key has 44 characters, this one has ${key.length}` };
   if (!keyShape.test(key))

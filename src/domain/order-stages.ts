@@ -67,6 +67,17 @@ export function forbiddenMove(status: string, action: OrderAction): string | und
   return undefined;
 }
 
+/**
+ * True when an order in `status` has already taken `action` or moved past it: a resumed run does not send again a
+ * move whose answer the interrupted run never recorded. Moves of one file go forward only, so a later stage means
+ * this move (or a later one of the file) went through.
+ */
+export function reachedStage(status: string, action: OrderAction): boolean {
+  if (action === 'cancel') return status === 'CANCELED';
+  if (status === 'CANCELED') return false;
+  return (stageRank[status] ?? 0) >= (stageRank[statusAfter[action]] ?? 0);
+}
+
 function article(words: string): string {
   return /^[aeiou]/.test(words) ? 'an' : 'a';
 }
