@@ -28,8 +28,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   const session = await context.session();
   session.requireBaseUrl();
   const routes = orderRoutesOf(options.routes, session);
-  const { routes: _routes, ...move } = options;
-  const verdict = checkMove(move, {
+  const verdict = checkMove(options, {
     baseDirectory: process.cwd(),
     nowMs: context.clock.now(),
     routes,

@@ -82,8 +82,10 @@ function orderedSender(sender: MoveSender) {
   ): Promise<ReportEntry> => {
     const move = entry.value;
     const previous = previousOf.get(move.order);
-    let release = () => {};
-    const mine = new Promise<void>((resolve) => (release = resolve));
+    let release!: () => void;
+    const mine = new Promise<void>((done) => {
+      release = done;
+    });
     previousOf.set(move.order, mine);
     try {
       await previous;
