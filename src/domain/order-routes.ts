@@ -69,7 +69,7 @@ export const defaultOrderRoutes: OrderRoutes = {
 
 export class OrderRoutesError extends Error {}
 
-const placeholderPattern = /^\{([A-Za-z]+)\}$/;
+const placeholderPattern = /^\{([A-Za-z][A-Za-z0-9]*)\}$/;
 
 /** Reads a routes file's JSON: each action given replaces the default's route; the rest keep the defaults. */
 export function parseOrderRoutes(json: unknown): OrderRoutes {
@@ -125,7 +125,7 @@ export function placeholdersOf(template: unknown, action = 'body'): BodyPlacehol
 /** The path of a route for these values; each value is URI-encoded; a missing one is undefined. */
 export function routePathFor(route: OrderRoute, values: Partial<Record<BodyPlaceholder, string>>): string | undefined {
   let missing = false;
-  const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_whole, name: string) => {
+  const path = route.path.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (_whole, name: string) => {
     const value = values[name as BodyPlaceholder];
     if (value === undefined || value === '') missing = true;
     return encodeURIComponent(value ?? '');

@@ -34,7 +34,9 @@ export async function sendOrderMove(
 }
 
 function missingPlaceholders(route: OrderRoute, values: MoveValues): string[] {
-  return (route.path.match(/\{[A-Za-z]+\}/g) ?? []).filter((name) => !values[name.slice(1, -1) as BodyPlaceholder]);
+  return (route.path.match(/\{[A-Za-z][A-Za-z0-9]*\}/g) ?? []).filter(
+    (name) => !values[name.slice(1, -1) as BodyPlaceholder],
+  );
 }
 
 /** The order's current status as its detail states it (the `orders get` route), or undefined when it does not. */

@@ -52,7 +52,10 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   if (problems.length > 0) return { ok: false, problems };
   const action = move.action as OrderAction;
   const route = setting.routes[action];
-  const used = new Set<string>([...placeholdersOf(route.body), ...(route.path.match(/[A-Za-z]+(?=\})/g) ?? [])]);
+  const used = new Set<string>([
+    ...placeholdersOf(route.body),
+    ...(route.path.match(/[A-Za-z][A-Za-z0-9]*(?=\})/g) ?? []),
+  ]);
   const values: MoveValues = {
     id: move.order?.trim(),
     orderId: move.orderId,

@@ -26,7 +26,7 @@ export function registerOrderMoves(
   for (const group of groups.values()) {
     app.route({
       method: group.method as 'POST',
-      url: group.path.replace(/\{([A-Za-z]+)\}/g, ':$1'),
+      url: group.path.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1'),
       handler: async (request, reply) => {
         const params = request.params as Record<string, string>;
         for (const [action, route] of group.actions) {
