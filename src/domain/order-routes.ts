@@ -71,6 +71,10 @@ export class OrderRoutesError extends Error {}
 
 const placeholderPattern = /^\{([A-Za-z][A-Za-z0-9]*)\}$/;
 
+function isPlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && placeholderPattern.test(value);
+}
+
 /** Reads a routes file's JSON: each action given replaces the default's route; the rest keep the defaults. */
 export function parseOrderRoutes(json: unknown): OrderRoutes {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
@@ -166,7 +170,19 @@ export function readBody(template: unknown, body: unknown): Partial<Record<BodyP
       values[name as BodyPlaceholder] = typeof actual === 'string' ? actual : JSON.stringify(actual);
       return true;
     }
-    if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (Array.isArray(expected)) {
+      if (actual === undefined) return true;
+      if (!Array.isArray(actual)) return false;
+      // renderBody drops the items of absent values: the literals must be there, the rest fill the placeholders.
+      const rest = actual.filter((item) => !expected.some((literal) => literal === item && !isPlaceholder(literal)));
+      const holders = expected.filter(isPlaceholder);
+      return (
+        expected.every((item) => isPlaceholder(item) || actual.includes(item)) &&
+        rest.length <= holders.length &&
+        rest.every((item, index) => visit(holders[index], item))
+      );
+    }
+    if (expected !== null && typeof expected === 'object') {
       if (actual === undefined) return true;
       if (actual === null || typeof actual !== 'object') return false;
       const object = actual as Record<string, unknown>;
