@@ -17,6 +17,7 @@ interface MoveFlags {
   routes?: string;
   branch?: string;
   orderId?: string;
+  statusCheck?: boolean;
 }
 
 const routesHelp = "the store's order routes (JSON; default: the orders.routes setting, else the sandbox's)";
@@ -30,7 +31,11 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       .argument('<order>', 'the order id (the `id` of orders get)')
       .option('--routes <file>', routesHelp)
       .option('--branch <code>', 'the branch, for routes with {branch} in their path')
-      .option('--order-id <n>', 'the order number, for routes with {orderId} in their path');
+      .option('--order-id <n>', 'the order number, for routes with {orderId} in their path')
+      .option(
+        '--no-status-check',
+        "send without reading the order's status first (the platform alone judges the move)",
+      );
   const send = (action: OrdersMoveOptions['action']) => (order: string, flags: MoveFlags, command: Command) => {
     const options: OrdersMoveOptions = {
       order,
@@ -45,6 +50,7 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       routes: flags.routes,
       branch: flags.branch,
       orderId: flags.orderId,
+      statusCheck: flags.statusCheck,
     };
     if (action === 'invoice' && (flags.xml === undefined) === (flags.key === undefined))
       throw new UsageError('orders invoice takes --xml NFE.xml or --key KEY (one of them).');
@@ -73,13 +79,15 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
           'send a file of order moves (ready, invoice, ship, cancel), checked first, paced, reported, resumable',
         )
         .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin: one row per move')
-        .option('--routes <file>', routesHelp),
+        .option('--routes <file>', routesHelp)
+        .option('--no-status-check', "send without reading each order's status first (the platform alone judges)"),
     )
     .action((file: string, _flags: unknown, command: Command) => {
-      const flags = command.opts<ParsedBulkFlags & { routes?: string }>();
+      const flags = command.opts<ParsedBulkFlags & { routes?: string; statusCheck?: boolean }>();
       return dispatch<OrdersUpdateOptions>(command, async () => (await import('./update.js')).run, {
         file,
         routes: flags.routes,
+        statusCheck: flags.statusCheck,
         ...bulkFlags.read(flags),
       });
     });

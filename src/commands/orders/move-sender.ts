@@ -1,5 +1,5 @@
 import { type OrderRoutes } from '../../domain/order-routes.js';
-import { reachedStage, statusAfter } from '../../domain/order-stages.js';
+import { forbiddenMove, reachedStage, statusAfter } from '../../domain/order-stages.js';
 import { AmbiguousRequestError, ExitCode, PlatformError } from '../../errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -8,7 +8,7 @@ import type { PreparedMove } from './move-input.js';
 
 /** How one move went: the report's outcome, the HTTP status and a message. */
 export interface MoveResult {
-  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'failed'>;
+  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'invalid' | 'failed'>;
   status?: number;
   message?: string;
 }
@@ -20,33 +20,58 @@ export interface MoveResult {
  */
 export class MoveSender {
   private warned = false;
+  /** Each order's status as read before its first move of this run, then as its moves left it. */
+  private readonly statuses = new Map<string, string>();
 
   constructor(
     private readonly client: PlatformClient,
     private readonly routes: OrderRoutes,
     private readonly warn: (message: string) => void,
+    /** Reads each order's status before its first move and refuses locally a move that status forbids. */
+    private readonly checkStatus = true,
   ) {}
 
-  /** Sends one move; `checkFirst` (a resumed run's unanswered record) reads the order's status before sending. */
-  async send(move: PreparedMove, signal?: AbortSignal, checkFirst = false): Promise<MoveResult> {
-    if (checkFirst) {
-      const status = await orderStatus(this.client, move.order, signal);
-      if (status !== undefined && reachedStage(status, move.action))
-        return { outcome: 'unchanged', message: `the order is already ${status}: not sent again` };
-    }
+  /**
+   * Sends one move. `unanswered` (a resumed run's record the killed run may have sent) is not sent again when the
+   * order's status shows it went through.
+   */
+  async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
+    const before = await this.statusBefore(move, signal, unanswered);
+    if (unanswered && before !== undefined && reachedStage(before, move.action))
+      return { outcome: 'unchanged', message: `the order is already ${before}: not sent again` };
+    const refusal = this.checkStatus && before !== undefined ? forbiddenMove(before, move.action) : undefined;
+    if (refusal) return { outcome: 'invalid', message: `not sent: the order is ${before} on the platform; ${refusal}` };
     try {
       const { status, answer } = await sendOrderMove(this.client, this.routes[move.action], move.values, signal);
       if (!answer.recognised) this.warnOnce(status);
+      this.statuses.set(move.order, answer.status ?? statusAfter[move.action]);
       return {
         outcome: answer.recognised ? 'applied' : 'accepted',
         status,
         message: answer.status ? `now ${answer.status}` : undefined,
       };
     } catch (error) {
+      this.statuses.delete(move.order);
       if (error instanceof AmbiguousRequestError) return this.settle(move, error, signal);
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500)
         throw error;
       return { outcome: 'rejected', status: error.status, message: refusalMessage(error) };
+    }
+  }
+
+  /** The order's status before this move: known from this run, or read (one request) when a check needs it. */
+  private async statusBefore(move: PreparedMove, signal: AbortSignal | undefined, unanswered: boolean) {
+    const known = this.statuses.get(move.order);
+    if (known !== undefined || (!this.checkStatus && !unanswered)) return known;
+    try {
+      const status = await orderStatus(this.client, move.order, signal);
+      if (status !== undefined) this.statuses.set(move.order, status);
+      return status;
+    } catch (error) {
+      // An order the detail route does not find: the move's own answer says what the platform thinks of it.
+      if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
+        return undefined;
+      throw error;
     }
   }
 

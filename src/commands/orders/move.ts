@@ -14,6 +14,8 @@ export interface OrdersMoveOptions extends Partial<OrderMove> {
   action: OrderAction;
   /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
   routes?: string;
+  /** False with --no-status-check: no read of the order's status before the move. */
+  statusCheck?: boolean;
 }
 
 const doneWords: Readonly<Record<OrderAction, string>> = {
@@ -39,7 +41,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
       field: verdict.problems[0]?.field,
     });
   const client = await context.platform();
-  const sender = new MoveSender(client, routes, context.log.warn);
+  const sender = new MoveSender(client, routes, context.log.warn, options.statusCheck !== false);
   const result = await sender.send(verdict.value, context.interrupt);
   const summary = {
     order: verdict.value.order,
@@ -52,6 +54,8 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   if (wantsData) await writeObject(context, summary);
   const detail = [result.status === undefined ? undefined : `HTTP ${result.status}`, result.message].filter(Boolean);
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
+  if (result.outcome === 'invalid')
+    throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
   if (result.outcome === 'rejected' || result.outcome === 'failed') throw new PartialFailureError(line);
   if (!wantsData) context.io.stdout.write(`${line}\n`);
   else context.log.info(line);

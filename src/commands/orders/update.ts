@@ -14,6 +14,8 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   file: string;
   /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
   routes?: string;
+  /** False with --no-status-check: the platform alone judges each move against the order's status. */
+  statusCheck?: boolean;
 }
 
 /**
@@ -54,10 +56,16 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       shaping: [{ flag: '--routes', key: 'routes', path: true }],
       plan() {
         routesNow();
-        return { batchSize: 1, description: 'one move each; the moves of one order in file order, one at a time' };
+        const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
+        return {
+          batchSize: 1,
+          description: `one move each; the moves of one order in file order, one at a time${reads}`,
+        };
       },
       async sendBatch(client, batch, signal) {
-        sendInOrder ??= orderedSender(new MoveSender(client, routesNow(), context.log.warn));
+        sendInOrder ??= orderedSender(
+          new MoveSender(client, routesNow(), context.log.warn, options.statusCheck !== false),
+        );
         return Promise.all(
           batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
         );
@@ -98,7 +106,8 @@ function orderedSender(sender: MoveSender) {
           `not sent: the move of this order on line ${stopped} did not go through`,
         );
       const result = await sender.send(move, signal, entry.unanswered === true);
-      if (result.outcome === 'rejected' || result.outcome === 'failed') stoppedAt.set(move.order, entry.line);
+      if (result.outcome === 'rejected' || result.outcome === 'failed' || result.outcome === 'invalid')
+        stoppedAt.set(move.order, entry.line);
       return rowOf(entry, result.outcome, result.status, result.message);
     } catch (error) {
       stoppedAt.set(move.order, entry.line);

@@ -86,7 +86,14 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const [id] = newOrders(sandbox, 1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);
       expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: 'cliente desistiu' });
-      const again = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1']);
+      // The order's status, read first, forbids it: nothing is sent.
+      const checked = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1']);
+      expect(checked.code).toBe(65);
+      expect(checked.stderr).toContain(
+        `order ${id}: not sent: the order is CANCELED on the platform; the order is canceled: it moves no further.`,
+      );
+      // Without the read, the platform refuses it in its own way.
+      const again = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1', '--no-status-check']);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(new RegExp(`order ${id}: rejected \\(HTTP (400|409|422)`));
       expect(acceptedMoves(sandbox)).toEqual([`${id} cancel`]);
@@ -155,7 +162,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           '',
         ].join('\r\n'),
       );
-      const result = await run(['orders', 'update', 'moves.csv']);
+      const result = await run(['orders', 'update', 'moves.csv', '--no-status-check']);
       expect(result.code).toBe(1);
       const rows = readReport(join(dir, onlyReport(dir, 'moves')));
       expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'rejected' });
@@ -169,6 +176,31 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       });
       expect(readFileSync(join(dir, onlyErrorsFile(dir, 'moves')), 'utf8')).toContain(`${shipped};ready;PV-1`);
       expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`]);
+    });
+
+    it('by default each order’s status is read first: a move it forbids is not sent, reported invalid, exit 1', async () => {
+      const [shipped, fresh] = newOrders(sandbox, 2) as [number, number];
+      sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      writeFileSync(
+        join(dir, 'moves.csv'),
+        [
+          moveHeader,
+          `${shipped};ready;PV-1;;;;;;`,
+          `${fresh};ready;PV-2;;;;;;`,
+          `${fresh};cancel;;;;;;;sem estoque`,
+          '',
+        ].join('\r\n'),
+      );
+      const dryRun = await run(['orders', 'update', 'moves.csv', '--dry-run']);
+      expect(dryRun.stderr).toContain("each order's status read first (one request per order)");
+      const result = await run(['orders', 'update', 'moves.csv']);
+      expect(result.code).toBe(1);
+      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      expect(rows.find((row) => row.line === '2')).toMatchObject({
+        outcome: 'invalid',
+        message: 'not sent: the order is SHIPPED on the platform; a shipped order does not go back to ready to ship',
+      });
+      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
     });
   },
 );
