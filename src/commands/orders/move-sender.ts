@@ -32,13 +32,14 @@ export class MoveSender {
   ) {}
 
   /**
-   * Sends one move. `unanswered` (a resumed run's record the killed run may have sent) is not sent again when the
-   * order's status shows it went through.
+   * Sends one move. `unanswered` (a resumed run's record the killed run may have sent) reads the order's status even
+   * without the status check, so a move that went through is not sent again.
    */
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
     const before = await this.statusBefore(move, signal, unanswered);
-    if (unanswered && before !== undefined && reachedStage(before, move.action))
-      return { outcome: 'unchanged', message: `the order is already ${before}: not sent again` };
+    // A move the order has taken already (or gone past) is not sent: re-running a nightly file changes nothing.
+    if (before !== undefined && reachedStage(before, move.action))
+      return { outcome: 'unchanged', message: `the order is already ${before}: not sent${unanswered ? ' again' : ''}` };
     const refusal = this.checkStatus && before !== undefined ? forbiddenMove(before, move.action) : undefined;
     if (refusal) return { outcome: 'invalid', message: `not sent: the order is ${before} on the platform; ${refusal}` };
     try {
@@ -57,6 +58,14 @@ export class MoveSender {
         throw error;
       return { outcome: 'rejected', status: error.status, message: refusalMessage(error) };
     }
+  }
+
+  /** The order's status as known in this run, when it shows the move taken already (the report's message), else undefined. */
+  alreadyTaken(move: PreparedMove): string | undefined {
+    const known = this.statuses.get(move.order);
+    return known !== undefined && reachedStage(known, move.action)
+      ? `the order is already ${known}: not sent`
+      : undefined;
   }
 
   /** The order's status before this move: known from this run, or read (one request) when a check needs it. */

@@ -98,6 +98,8 @@ function orderedSender(sender: MoveSender) {
     try {
       await previous;
       const stopped = stoppedAt.get(move.order);
+      const taken = stopped === undefined ? undefined : sender.alreadyTaken(move);
+      if (taken) return rowOf(entry, 'unchanged', undefined, taken);
       if (stopped !== undefined)
         return rowOf(
           entry,

@@ -178,14 +178,16 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`]);
     });
 
-    it('by default each order’s status is read first: a move it forbids is not sent, reported invalid, exit 1', async () => {
-      const [shipped, fresh] = newOrders(sandbox, 2) as [number, number];
+    it('by default each order’s status is read first: a move it forbids is not sent (invalid, exit 1), one it has taken is unchanged', async () => {
+      const [shipped, ready, fresh] = newOrders(sandbox, 3) as [number, number, number];
       sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      sandbox.state.orders.orders.get(ready)!.status = 'READY_TO_SHIP';
       writeFileSync(
         join(dir, 'moves.csv'),
         [
           moveHeader,
-          `${shipped};ready;PV-1;;;;;;`,
+          `${shipped};cancel;;;;;;;sem estoque`,
+          `${ready};ready;PV-1;;;;;;`,
           `${fresh};ready;PV-2;;;;;;`,
           `${fresh};cancel;;;;;;;sem estoque`,
           '',
@@ -198,8 +200,20 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const rows = readReport(join(dir, onlyReport(dir, 'moves')));
       expect(rows.find((row) => row.line === '2')).toMatchObject({
         outcome: 'invalid',
-        message: 'not sent: the order is SHIPPED on the platform; a shipped order does not go back to ready to ship',
+        message:
+          'not sent: the order is SHIPPED on the platform; a shipped order is not canceled (it has left; a return is another process)',
       });
+      expect(rows.find((row) => row.line === '3')).toMatchObject({
+        outcome: 'unchanged',
+        message: 'the order is already READY_TO_SHIP: not sent',
+      });
+      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
+      // The same file again: nothing is sent, the forbidden move is still reported.
+      const again = await run(['orders', 'update', 'moves.csv']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/orders update: .*\b2 invalid/);
+      // The ready of the order canceled since is refused; its cancel, taken already, is unchanged.
+      expect(again.stderr).toMatch(/orders update: 2 unchanged, 2 invalid;/);
       expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
     });
   },
