@@ -91,6 +91,10 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         ...bulkFlags.read(flags),
       });
     });
+  addMoveExamples(program);
+}
+
+function addMoveExamples(program: Command): void {
   addExamples(program, {
     'orders ready': ['b2bctl orders ready 123456 --erp-number PV-2026-0042'],
     'orders invoice': ['b2bctl orders invoice 123456 --xml notas/35261011222333000181550010000012341123456787.xml'],
