@@ -16,6 +16,8 @@ import { registerOrderMoves } from './routes/order-moves.js';
 import { seedSandboxState } from './seed.js';
 import type { SandboxState } from './state.js';
 import { registerWebhookControl } from './routes/webhooks.js';
+import { registerListingControls, registerListings } from './routes/listings.js';
+import { registerScheduledFaults } from './routes/scheduled-faults.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,12 +65,15 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
     reply.header('date', new Date(state.clock.now()).toUTCString());
   });
   registerFaults(app, options);
+  registerScheduledFaults(app, state);
   registerAuth(app, state, options);
   registerSellers(app, state);
   registerCustomers(app, state, options);
   registerStock(app, state, options);
   registerOrders(app, state);
   registerOrderMoves(app, state, options.orderRoutes);
+  registerListings(app, state);
+  registerListingControls(app, state);
   registerControl(app, state);
   registerOrderControls(app, state);
   registerWebhookControl(app, state);
