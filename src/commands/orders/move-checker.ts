@@ -21,6 +21,7 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
       baseDirectory: setting.baseDirectory,
       nowMs: setting.nowMs,
       routes: setting.routes,
+      defaultBranch: setting.defaultBranch,
       warn: (field, message) => setting.warn(field, message, record.line),
     });
     if (!verdict.ok) return verdict;

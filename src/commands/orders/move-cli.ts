@@ -30,7 +30,7 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       .description(description)
       .argument('<order>', 'the order id (the `id` of orders get)')
       .option('--routes <file>', routesHelp)
-      .option('--branch <code>', 'the branch, for routes with {branch} in their path')
+      .option('--branch <code>', 'the branch that fills {branch} in the route (default: the branch setting)')
       .option('--order-id <n>', 'the order number, for routes with {orderId} in their path')
       .option(
         '--no-status-check',

@@ -21,6 +21,8 @@ export interface MoveCheckSetting {
   baseDirectory: string;
   nowMs: number;
   routes: OrderRoutes;
+  /** The branch setting: `{branch}` of a move that names none. */
+  defaultBranch?: string;
   /** A note about a valid move (an NFC-e instead of an NF-e). */
   warn(field: string, message: string): void;
 }
@@ -59,7 +61,7 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   const values: MoveValues = {
     id: move.order?.trim(),
     orderId: move.orderId,
-    branch: move.branch,
+    branch: move.branch ?? setting.defaultBranch,
     erpNumber: move.erpNumber?.trim(),
     carrier: move.carrier?.trim(),
     trackingCode: move.trackingCode?.trim(),
@@ -69,7 +71,11 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   for (const name of ['orderId', 'branch'] as const)
     if (used.has(name) && !values[name])
       problems.push(
-        fieldProblem(name, '', `the ${action} route (${route.path}) needs {${name}}: give the ${name} column`),
+        fieldProblem(
+          name,
+          '',
+          `the ${action} route (${route.path}) needs {${name}}: give the ${name} column${name === 'branch' ? ' or the branch setting' : ''}`,
+        ),
       );
   if (action === 'invoice') problems.push(...prepareInvoice(move, values, used, setting));
   if (problems.length > 0) return { ok: false, problems };

@@ -34,6 +34,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     baseDirectory: process.cwd(),
     nowMs: context.clock.now(),
     routes,
+    defaultBranch: session.get('branch'),
     warn: (field, message) => context.log.warn(`warning: ${field}: ${message}`),
   });
   if (!verdict.ok)

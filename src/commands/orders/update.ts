@@ -44,6 +44,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         newMoveChecker({
           baseDirectory,
           nowMs: context.clock.now(),
+          defaultBranch: session.get('branch'),
           get routes() {
             return routesNow();
           },

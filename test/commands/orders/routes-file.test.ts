@@ -29,14 +29,14 @@ const storeRoutes = {
     path: '/api/pedidos/{id}/rastreio',
     body: { codigo: '{trackingCode}', transportadora: '{carrier}' },
   },
-  cancel: { method: 'POST', path: '/api/pedidos/{id}/cancelamento', body: { motivo: '{reason}' } },
+  cancel: { method: 'POST', path: '/api/filiais/{branch}/pedidos/{id}/cancelamento', body: { motivo: '{reason}' } },
 };
 
 describe('an order routes file that renames paths and fields', () => {
   let sandbox: RunningSandbox;
   let configDir: string;
   let dir: string;
-  const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+  const run = (args: string[], env: Record<string, string> = {}) => runCommandLine(args, { configDir, cwd: dir, env });
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ orderCount: 3, orderRoutes: parseOrderRoutes(storeRoutes) });
@@ -86,8 +86,16 @@ describe('an order routes file that renames paths and fields', () => {
       join(dir, 'moves.csv'),
       `order,action,erpNumber,reason\r\n${first},ready,PV-1,\r\n${second},cancel,,sem estoque\r\n`,
     );
-    const result = await run(['orders', 'update', 'moves.csv']);
+    // The cancel route names {branch}: without one, nothing is sent.
+    const withoutBranch = await run(['orders', 'update', 'moves.csv']);
+    expect(withoutBranch.code).toBe(65);
+    expect(withoutBranch.stderr).toMatch(
+      /moves\.csv:3: Property \[branch\] .*give the branch column or the branch setting/,
+    );
+    expect(acceptedMoves(sandbox)).toEqual([]);
+    const result = await run(['orders', 'update', 'moves.csv'], { B2BCTL_BRANCH: '0002' });
     expect(result.code).toBe(0);
+    expect(sandbox.state.requestCounts.get('POST /api/filiais/:branch/pedidos/:id/cancelamento')).toBe(1);
     expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} ready`, `${second} cancel`].toSorted());
     expect(sandbox.state.orders.orders.get(second)).toMatchObject({ cancellationReason: 'sem estoque' });
     expect((await run(['config', 'set', 'orders.routes', ''])).code).toBe(0);
