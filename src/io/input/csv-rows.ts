@@ -1,7 +1,8 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError } from '../../errors.js';
-import { asInputError, parseCounted, type StretchReading, tryRecordSize } from './csv-stretch.js';
-import { ColumnCounter, defaultRowBounds, type RowBounds, tooManyColumnsMessage } from './row-bounds.js';
+import { splitPlainRecords } from './csv/plain-split.js';
+import { asInputError, parseCounted, stretchReading, tryRecordSize } from './csv-stretch.js';
+import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -10,6 +11,16 @@ export interface CsvRow {
   /** The spreadsheet's row: the line minus the line breaks inside quoted cells before it. */
   row: number;
   cells: string[];
+}
+
+/** Rows read together, and whether their text is free of any character a field may not hold. */
+export interface CsvRowBatch {
+  rows: CsvRow[];
+  /**
+   * No cell holds a control, invisible or bidi character or a lone surrogate: the text the rows were read from was
+   * looked at once, so no field cut from them needs a look of its own (nearly every batch).
+   */
+  clean: boolean;
 }
 
 /** How the rows are read: the delimiter, the name errors give the file, the bounds of a row, the run's Ctrl-C. */
@@ -23,7 +34,7 @@ export interface CsvReadOptions {
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
 export async function* readCsvRows(text: AsyncIterable<string>, options: CsvReadOptions): AsyncGenerator<CsvRow> {
-  for await (const batch of readCsvRowBatches(text, options)) yield* batch;
+  for await (const batch of readCsvRowBatches(text, options)) yield* batch.rows;
 }
 
 /**
@@ -38,25 +49,12 @@ export async function* readCsvRows(text: AsyncIterable<string>, options: CsvRead
 export async function* readCsvRowBatches(
   text: AsyncIterable<string>,
   options: CsvReadOptions,
-): AsyncGenerator<CsvRow[]> {
-  const bounds = options.bounds ?? defaultRowBounds;
-  const maxRecordSize = bounds.maxRowChars;
-  // A line that might be over the bound goes to csv-parse, which counts it.
-  const plainLineBound = Math.min(longestPlainLine, Math.floor(maxRecordSize / 4));
+): AsyncGenerator<CsvRowBatch> {
+  const reading = stretchReading(options);
+  const { bounds, delimiter, file } = reading;
   const recordStarts: number[] = [];
   const recordRows: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
-  const parserOptions = {
-    delimiter: options.delimiter,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
-    max_record_size: maxRecordSize,
-  };
-  const delimiter = options.delimiter;
-  const file = options.file;
-  const reading: StretchReading = { parserOptions, bounds, delimiter, file, interrupt: options.interrupt };
   let next = 0;
   let lastLine = 0;
   let lastRow = 0;
@@ -72,17 +70,14 @@ export async function* readCsvRowBatches(
   /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
   const rowsOf = async (records: string, firstLine: number): Promise<CsvRow[]> => {
     const cells =
-      splitPlainRecords(records, delimiter, plainLineBound) ?? (await parseCounted(records, firstLine, reading));
+      splitPlainRecords(records, delimiter, reading.plainLineBound) ??
+      (await parseCounted(records, firstLine, reading));
     const batch: CsvRow[] = [];
     for (const record of cells) {
       lastRow = recordRows[next] ?? lastRow + 1;
       lastLine = recordStarts[next++] ?? lastLine + 1;
       checkClosingQuote(recordStarts[next]);
-      // A plain line is split without csv-parse, its cells counted here.
-      if (record.length > bounds.maxColumns) {
-        const message = tooManyColumnsMessage(record.length, bounds.maxColumns);
-        throw new InputError(`${file}:${lastLine}: ${message}`, { file, line: lastLine });
-      }
+      checkRowWidth(record.length, bounds.maxColumns, file, lastLine);
       batch.push({ line: lastLine, row: lastRow, cells: record });
     }
     // The follower runs ahead of the rows; drop what has been paired now and then.
@@ -97,8 +92,7 @@ export async function* readCsvRowBatches(
   let pending = '';
   let taken = 0;
   let pendingLine = 1;
-  let nextSizeCheck = maxRecordSize;
-  // The columns of a record still arriving are counted as its pieces come, so a row of a million cells stops early.
+  let nextSizeCheck = bounds.maxRowChars;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
@@ -116,74 +110,21 @@ export async function* readCsvRowBatches(
       const records = end === pending.length ? pending : pending.slice(0, end);
       pending = end === pending.length ? '' : pending.slice(end);
       taken += end;
-      nextSizeCheck = maxRecordSize;
+      nextSizeCheck = bounds.maxRowChars;
       const firstLine = pendingLine;
       pendingLine += lineBreaks(records);
-      pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
-      pendingColumns.feed(pending);
+      pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
       const batch = await rowsOf(records, firstLine);
-      if (batch.length > 0) yield markedClean(batch, records);
+      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
     if (pending !== '') {
       const batch = await rowsOf(pending, pendingLine);
-      if (batch.length > 0) yield markedClean(batch, pending);
+      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }
     checkClosingQuote(undefined);
   } catch (error) {
-    throw asInputError(error, reading, {
-      openQuoteLine: tracker.openQuoteLine,
-      lastLine,
-      recordStart: (at) => recordStarts.findLast((start) => start <= at) ?? at,
-    });
+    throw asInputError(error, reading, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
   }
-}
-
-/** The longest line split here; a longer one goes to csv-parse, which counts its characters against the bound. */
-const longestPlainLine = Math.floor(defaultRowBounds.maxRowChars / 4);
-/** A UTF-16 surrogate: csv-parse reads text as UTF-8 bytes, where a lone one becomes U+FFFD; it is left to csv-parse. */
-const surrogate = /[\uD800-\uDFFF]/;
-
-/**
- * Whole records without a quote split on line breaks and a one-character delimiter, as csv-parse splits them with
- * relax_quotes, relax_column_count and skip_empty_lines; undefined when csv-parse must read them (a quote, a
- * surrogate, a line too long for a row, a longer delimiter).
- */
-export function splitPlainRecords(
-  records: string,
-  delimiter: string,
-  longestLine = longestPlainLine,
-): string[][] | undefined {
-  if (delimiter.length !== 1 || records.includes('"') || surrogate.test(records)) return undefined;
-  // One pass over the character codes, each cell cut from the text once: 0.6x the time of slicing each line and
-  // splitting it, which was the largest share of reading a million plain rows.
-  const delimiterCode = delimiter.charCodeAt(0);
-  const rows: string[][] = [];
-  let cells: string[] = [];
-  let cellStart = 0;
-  let lineStart = 0;
-  const length = records.length;
-  for (let index = 0; index < length; index++) {
-    const code = records.charCodeAt(index);
-    if (code === delimiterCode) {
-      cells.push(records.slice(cellStart, index));
-      cellStart = index + 1;
-    } else if (code === 0x0a) {
-      if (index - lineStart > longestLine) return undefined;
-      // An empty line is no record (skip_empty_lines); a line of delimiters only is one of empty cells.
-      if (index > lineStart) {
-        cells.push(records.slice(cellStart, index));
-        rows.push(cells);
-        cells = [];
-      }
-      cellStart = lineStart = index + 1;
-    }
-  }
-  if (length > lineStart) {
-    if (length - lineStart > longestLine) return undefined;
-    cells.push(records.slice(cellStart, length));
-    rows.push(cells);
-  }
-  return rows;
 }
 
 function lineBreaks(text: string): number {
@@ -207,20 +148,4 @@ async function* withoutByteOrderMark(text: AsyncIterable<string>): AsyncGenerato
     if (piece !== '') first = false;
     yield piece;
   }
-}
-
-/** Batches whose text holds no character a field may not hold (see rowsWithoutForbiddenCharacters). */
-const cleanBatches = new WeakSet<readonly CsvRow[]>();
-
-function markedClean(batch: CsvRow[], text: string): CsvRow[] {
-  if (forbiddenCharacter(text) === undefined) cleanBatches.add(batch);
-  return batch;
-}
-
-/**
- * True when no cell of the batch holds a control, invisible or bidi character or a lone surrogate: the text the rows
- * were read from was looked at once, so no field cut from them needs a look of its own (nearly every batch).
- */
-export function rowsWithoutForbiddenCharacters(batch: readonly CsvRow[]): boolean {
-  return cleanBatches.has(batch);
 }

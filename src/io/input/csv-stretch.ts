@@ -2,7 +2,7 @@ import { type CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { finished } from 'node:stream/promises';
 import { InputError, InterruptedError } from '../../errors.js';
-import { ColumnCounter, longRowMessage, type RowBounds } from './row-bounds.js';
+import { ColumnCounter, defaultRowBounds, longRowMessage, type RowBounds } from './row-bounds.js';
 
 /*
  * csv-parse's reading of a stretch of whole records for the CSV reader (csv-rows.ts): its columns counted first, a
@@ -16,6 +16,38 @@ export interface StretchReading {
   delimiter: string;
   file: string;
   interrupt: AbortSignal | undefined;
+  /** The longest line the quote-free splitter may take: a line that might be over the bound goes to csv-parse. */
+  plainLineBound: number;
+}
+
+/** The reading of a file's stretches, from its options. */
+export function stretchReading(options: {
+  delimiter: string;
+  file: string;
+  bounds?: RowBounds;
+  interrupt?: AbortSignal;
+}): StretchReading {
+  const bounds = options.bounds ?? defaultRowBounds;
+  return {
+    parserOptions: csvParseOptions(options.delimiter, bounds.maxRowChars),
+    bounds,
+    delimiter: options.delimiter,
+    file: options.file,
+    interrupt: options.interrupt,
+    plainLineBound: Math.min(defaultRowBounds.maxRowChars, bounds.maxRowChars) >> 2,
+  };
+}
+
+/** csv-parse's options for the records the quote-free splitter leaves to it. */
+function csvParseOptions(delimiter: string, maxRecordSize: number) {
+  return {
+    delimiter,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
+    max_record_size: maxRecordSize,
+  };
 }
 
 /** csv-parse's reading of a stretch, its columns counted first (csv-parse would make every empty cell a string). */
@@ -117,7 +149,7 @@ function lineOffset(text: string, index: number): number {
 export function asInputError(
   error: unknown,
   reading: StretchReading,
-  where: { openQuoteLine: number | undefined; lastLine: number; recordStart: (line: number) => number },
+  where: { recordStarts: readonly number[]; openQuoteLine: number | undefined; lastLine: number },
 ): unknown {
   const { file } = reading;
   if (error instanceof InputError) return error;
@@ -131,7 +163,8 @@ export function asInputError(
   }
   if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
     // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
-    const line = where.recordStart(csvError.recordLine ?? where.lastLine + 1);
+    const at = csvError.recordLine ?? where.lastLine + 1;
+    const line = where.recordStarts.findLast((start) => start <= at) ?? at;
     const message = longRowMessage(csvError.recordText ?? '', reading.delimiter, reading.bounds.maxRowChars);
     return new InputError(`${file}:${line}: ${message}`, { file, line });
   }

@@ -31,7 +31,8 @@ export class ColumnCounter {
     this.delimiterCode = delimiter.charCodeAt(0);
   }
 
-  feed(text: string): void {
+  /** Counts `text`, the next piece of the rows; returns the counter. */
+  feed(text: string): this {
     const { delimiterCode } = this;
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
@@ -45,6 +46,7 @@ export class ColumnCounter {
         this.columns = 1;
       }
     }
+    return this;
   }
 
   /** Counts the rest of the row in the text at hand, so the message gives the count found, then refuses. */
@@ -111,4 +113,10 @@ export function longRowMessage(rowText: string, delimiter: string, maxRowChars: 
 /** The message for a row of more columns than input.maxColumns: the count found, and the setting. */
 export function tooManyColumnsMessage(columns: number, maxColumns: number, atLeast = ''): string {
   return `a row of ${atLeast}${columns.toLocaleString('en-US')} columns, more than the ${maxColumns.toLocaleString('en-US')} the input.maxColumns setting allows. Check the delimiter (--delimiter); if the file really has that many columns, raise the setting to at least that count: b2bctl config set input.maxColumns NUMBER.`;
+}
+
+/** Refuses a row split without csv-parse whose cells are more than input.maxColumns allows. */
+export function checkRowWidth(columns: number, maxColumns: number, file: string, line: number): void {
+  if (columns > maxColumns)
+    throw new InputError(`${file}:${line}: ${tooManyColumnsMessage(columns, maxColumns)}`, { file, line });
 }

@@ -67,13 +67,14 @@ describe('metaPathOf and recordedFlags', () => {
   });
 });
 
-describe('writeMeta and readMeta', () => {
-  const report = (name: string) => {
-    const path = join(folder, name);
-    writeFileSync(path, 'line,key,outcome\r\n');
-    return path;
-  };
+/** A report file in the test folder, for its run record to sit beside. */
+function report(name: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, 'line,key,outcome\r\n');
+  return path;
+}
 
+describe('writeMeta and readMeta', () => {
   it('writes the record readable by its owner only, indented, ending in a line break', () => {
     const path = report('owner.report-1.csv');
     writeMeta(path, meta());
@@ -114,19 +115,20 @@ describe('writeMeta and readMeta', () => {
   });
 });
 
-describe('checkResume at its edges', () => {
-  const check = (recorded: RunMeta, flags: Record<string, unknown>, input = recorded.input) =>
-    checkResume({
-      reportPath: 'r.csv',
-      meta: recorded,
-      command: 'stock push',
-      profile: 'lat',
-      baseUrl: 'https://lat.example.com',
-      input,
-      shaping,
-      flags,
-    });
+function check(recorded: RunMeta, flags: Record<string, unknown>, input = recorded.input) {
+  return checkResume({
+    reportPath: 'r.csv',
+    meta: recorded,
+    command: 'stock push',
+    profile: 'lat',
+    baseUrl: 'https://lat.example.com',
+    input,
+    shaping,
+    flags,
+  });
+}
 
+describe('checkResume at its edges', () => {
   it('the same size with another fingerprint is another file', () => {
     expect(
       refusalOf(() => check(meta(), {}, { path: '/exports/stock.csv', size: 10, fingerprint: 'abd' })).message,
@@ -140,9 +142,8 @@ describe('checkResume at its edges', () => {
   });
 
   it('a flag at its unset value counts as not given: the recorded value, or the unset one, holds', () => {
-    const flags: Record<string, unknown> = { strict: false, route: 'auto', map: undefined };
-    check(meta({ flags: { strict: true } }), flags);
-    expect(flags).toEqual({ strict: true, route: 'auto', map: undefined, delimiter: undefined });
+    const restored = check(meta({ flags: { strict: true } }), { strict: false, route: 'auto', map: undefined });
+    expect(restored).toEqual({ strict: true, route: 'auto', map: undefined, delimiter: undefined });
   });
 
   it('a relative path given again names the recorded absolute one', () => {

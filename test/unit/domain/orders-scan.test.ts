@@ -121,8 +121,7 @@ describe('orders poll scan under churn on every page', () => {
     expect(failures).toEqual([]);
     const counts = Object.fromEntries(steps);
     const report = `paths taken over the seeds: ${JSON.stringify(counts)}`;
-    // In the run's output and in the JSON report: how often each path ran is the measure of this proof.
-    console.info(report);
+    // In the test's annotations (the verbose and JSON reporters): how often each path ran is the measure of this proof.
     await annotate(report);
     // A proof that never takes a path proves nothing about it: each one ran at least once.
     for (const step of ['offset-pages', 'look-back', 'time-split'] as const)

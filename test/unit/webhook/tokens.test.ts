@@ -70,10 +70,12 @@ describe('Basic credentials form-encoded (RFC 6749 §2.3.1)', () => {
   });
 });
 
-describe('Basic credentials, each reading at its edge', () => {
-  const basicWith = (pair: string, body: unknown = { grant_type: 'client_credentials' }) =>
-    credentialsOfTokenRequest({ headers: { authorization: basic(pair) }, query: {}, body });
+/** A Basic token request for `pair`, with a client_credentials form unless `body` is given. */
+function basicWith(pair: string, body: unknown = { grant_type: 'client_credentials' }) {
+  return credentialsOfTokenRequest({ headers: { authorization: basic(pair) }, query: {}, body });
+}
 
+describe('Basic credentials, each reading at its edge', () => {
   it.each([
     ['only the id differs', 'erp+one:s3cret', { clientId: 'erp one', clientSecret: 's3cret' }],
     ['only the secret differs', 'erp:a+b', { clientId: 'erp', clientSecret: 'a b' }],
@@ -140,14 +142,12 @@ describe('credentialsOfTokenRequest, each rule at its edge', () => {
   });
 
   it('the refusals say what to send', () => {
-    const basicRefusal = (body: unknown, credentials = 'erp:s') =>
-      credentialsOfTokenRequest({ headers: { authorization: basic(credentials) }, query: {}, body });
-    expect(basicRefusal({ grant_type: 'password' })).toEqual({
+    expect(basicWith('erp:s', { grant_type: 'password' })).toEqual({
       style: 'basic',
       error: 'unsupported_grant_type',
       problem: 'Basic credentials need the form field grant_type=client_credentials',
     });
-    expect(basicRefusal(form, 'erp')).toEqual({
+    expect(basicWith('erp', form)).toEqual({
       style: 'basic',
       error: 'invalid_request',
       problem: 'Basic credentials must be base64 of clientId:clientSecret',
