@@ -143,3 +143,20 @@ describe('readQueueAnswer, place by place', () => {
     expect(readQueueAnswer({ accepted: true })).toBeUndefined();
   });
 });
+
+describe('readBatchAnswer, survivors of the mutation run', () => {
+  it('a null field is no verdict: the next field gives it', () => {
+    expect(readBatchAnswer([{ status: null, result: 'ok' }, { status: 'failed' }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected' },
+    ]);
+  });
+
+  it('a result that is no object (null) is skipped when matching by SKU, not read', () => {
+    expect(readBatchAnswer([null, { status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  });
+
+  it('an object keyed by SKU must hold only results: one count among them and it is no item list', () => {
+    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toBeUndefined();
+  });
+});
