@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import {
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
 import { requireTools } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -126,27 +126,7 @@ describe('webhook listen (in process)', () => {
     const folder = temporaryFolder();
     const cert = join(folder, 'cert.pem');
     const key = join(folder, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-      ],
-      {
-        stdio: 'ignore',
-      },
-    );
+    makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
     });
