@@ -115,6 +115,18 @@ export function postEvent(
   });
 }
 
+/** A line of the NDJSON inbox earlier versions wrote (its event `{ id }`, received at second `id`). */
+export function oldInboxLine(id: number): string {
+  return JSON.stringify({
+    receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+    kind: 'orders',
+    deliveryId: `d${id}`,
+    key: `orders:${id}:x`,
+    flags: [],
+    event: { id },
+  });
+}
+
 /** A `webhook listen` of the built binary, its URL, and what it printed once it exits. */
 export interface SpawnedReceiver {
   child: ChildProcess;
