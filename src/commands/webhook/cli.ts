@@ -5,12 +5,7 @@ import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import type { DeadOptions } from './dead.js';
 import { duration, eventId, postgresUrl } from './flags.js';
-import {
-  type ProxyHeader,
-  proxyHeader,
-  type TrustedProxies,
-  trustedProxies,
-} from '../../http-server/trust-proxy.js';
+import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
