@@ -159,20 +159,20 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 }
 
-/** Resolves with the first line a stream prints. */
-export function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+/** Resolves with the first line a stream prints (or its line `lineNumber`, counted from 1). */
+export function firstLine(stream: NodeJS.ReadableStream, lineNumber = 1): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     let text = '';
     const onData = (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const end = text.indexOf('\n');
-      if (end >= 0) {
+      const lines = text.split('\n');
+      if (lines.length > lineNumber) {
         stream.off('data', onData);
-        resolvePromise(text.slice(0, end));
+        resolvePromise(lines[lineNumber - 1] ?? '');
       }
     };
     stream.on('data', onData);
-    stream.on('end', () => reject(new Error(`stream ended before a full line: ${JSON.stringify(text)}`)));
+    stream.on('end', () => reject(new Error(`stream ended before line ${lineNumber}: ${JSON.stringify(text)}`)));
   });
 }
 
