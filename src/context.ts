@@ -72,6 +72,11 @@ export interface Context {
   close(): Promise<void>;
 }
 
+/** Colour on stdout: only on a terminal, and never with --no-color or NO_COLOR; every command asks here. */
+export function colorOnStdout(context: Pick<Context, 'io' | 'globals'>): boolean {
+  return context.io.isStdoutTTY && context.globals.color;
+}
+
 /** What a bulk command adjusts on its client: connections, pacing, and its own retry and time-out flags. */
 export interface HttpClientTuning {
   connections?: number;

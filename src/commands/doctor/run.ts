@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, colorOnStdout } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -122,7 +122,7 @@ async function printFindings(findings: readonly Finding[], context: Context): Pr
       ],
       csv: ['check', 'result', 'status', 'detail', 'setting'],
     },
-    { color: context.io.isStdoutTTY && context.globals.color },
+    { color: colorOnStdout(context) },
   );
   for (const finding of findings) {
     // The exit code is ours, not part of what a support ticket needs.

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, colorOnStdout } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
@@ -48,7 +48,7 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   const client = await context.platform();
   const format = context.outputFormat('json');
   const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
-    color: context.io.isStdoutTTY && context.globals.color,
+    color: colorOnStdout(context),
     // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
     maxWidth: terminalColumns(context.io.stdout),
   });

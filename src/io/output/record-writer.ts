@@ -10,6 +10,8 @@ export interface RecordLayout<T> {
   table: readonly TableColumn<T>[];
   /** The dot paths of the CSV columns, in order. */
   csv: readonly string[];
+  /** The order of the table's rows, when the command promises one (the table waits for every row anyway). */
+  tableOrder?: (a: T, b: T) => number;
 }
 
 export interface RecordWriter<T> {
@@ -107,7 +109,8 @@ function recordWriter<T>(
           rows.push(record);
         },
         async end() {
-          await put(await renderTable(layout.table, rows, options));
+          const ordered = layout.tableOrder ? rows.toSorted(layout.tableOrder) : rows;
+          await put(await renderTable(layout.table, ordered, options));
           return rows.length;
         },
       };
