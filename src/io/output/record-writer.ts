@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { OutputFormat } from '../../context.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
-import { renderTable, type TableColumn } from './table.js';
+import { renderTable, type TableColumn, type TableOptions } from './table.js';
 
 /** What a listing needs to be written in every output format. */
 export interface RecordLayout<T> {
@@ -28,7 +28,7 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
-  options: { color: boolean; maxWidth?: number; batched?: boolean },
+  options: TableOptions & { batched?: boolean },
 ): RecordWriter<T> {
   if (options.batched) {
     // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.
@@ -57,7 +57,7 @@ function recordWriter<T>(
   format: OutputFormat,
   put: (text: string) => Promise<void> | undefined,
   layout: RecordLayout<T>,
-  options: { color: boolean; maxWidth?: number },
+  options: TableOptions,
 ): RecordWriter<T> {
   let count = 0;
   switch (format) {
