@@ -29,6 +29,9 @@ import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { keysChecked, pendingBatches, type PendingRecord } from './pending-records.js';
 import { pruneOldRuns } from './retention.js';
 import { RunLedger } from './run-ledger.js';
+import { sendPacing } from './send-pacing.js';
+import { checkMinimumRecords } from './min-records.js';
+import { type RunTally, sendingCounts, validationCounts, withClosingLine } from './closing-line.js';
 import {
   checkResume,
   describeInput,
@@ -110,6 +113,7 @@ const inputShaping: readonly ShapingFlag[] = [
   { flag: '--decimal', key: 'decimal' },
   { flag: '--strict', key: 'strict', unset: false },
   { flag: '--skip-invalid', key: 'skipInvalid', unset: false },
+  ...sendPacing,
 ];
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
@@ -123,9 +127,15 @@ export const unavailableBatchesBeforeStopping = 3;
  * resume command; a dead platform stops the run after a few failed batches with exit 69.
  */
 export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+  const tally: RunTally = { file: job.file === '-' ? 'stdin' : job.file };
+  await withClosingLine(job.name, tally, context, () => lockedRun(job, context, tally));
+}
+
+async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally: RunTally): Promise<void> {
   const session = await context.session();
+  tally.profile = session.profileName;
   // Settings problems surface before a million rows are read, not after.
-  session.requireBaseUrl();
+  tally.baseUrl = session.requireBaseUrl();
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.
@@ -152,7 +162,7 @@ export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Co
         context.log.warn,
       );
     }
-    await validateThenSend(job, spooled?.path ?? job.file, context, verdicts);
+    await validateThenSend(job, spooled?.path ?? job.file, context, verdicts, tally);
   } finally {
     verdicts?.remove();
     spooled?.remove();
@@ -175,6 +185,7 @@ async function validateThenSend<T, Sent>(
   readPath: string,
   context: Context,
   verdicts: VerdictSpool<Sent> | undefined,
+  tally: RunTally,
 ): Promise<void> {
   const log = context.log;
   const shownName = job.file === '-' ? 'stdin' : job.file;
@@ -259,6 +270,8 @@ async function validateThenSend<T, Sent>(
   log.info(
     `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(firstPass)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
+  tally.counts = validationCounts(validation, job.flags.dryRun);
+  checkMinimumRecords(validation.records, job.flags.minRecords, shownName);
   if (validation.records === 0) {
     log.info(`${job.name}: ${shownName} has no records; nothing to send.`);
     return;
@@ -387,12 +400,15 @@ async function validateThenSend<T, Sent>(
     ledger.close();
   }
 
+  const sentCounts = sendingCounts(job.outcomes, ledger, validation.valid - (done?.count ?? 0));
+  tally.counts = sentCounts.counts;
+  tally.outcomes = sentCounts.outcomes;
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
-  // The summary is printed even with --quiet: a cron log shows a good night as one line, not nothing.
-  log.notice(
-    `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+  // --quiet keeps the closing line alone (closing-line.ts); this one adds the pace and the requests.
+  log.info(
+    `${job.name}: ${sentCounts.counts}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
     {
       command: job.name,
       outcomes: Object.fromEntries(job.outcomes.map((outcome) => [outcome, ledger.count(outcome)])),

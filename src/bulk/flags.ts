@@ -27,4 +27,6 @@ export interface SendFlags {
   keepReports?: number;
   dryRun: boolean;
   skipInvalid: boolean;
+  /** `--min-records N`: fewer records in the input is an error (exit 65), for a cron job fed an empty export. */
+  minRecords?: number;
 }
