@@ -70,12 +70,11 @@ function isRegularFile(path: string): boolean {
  */
 async function decodeMapFile(bytes: Buffer, encoding: string | undefined): Promise<string> {
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  if (encoding === undefined || /^utf-?8$/i.test(encoding)) {
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(body);
-    } catch {
-      if (encoding !== undefined) throw new Error('not valid UTF-8');
-    }
+  // Tried even with --encoding windows-1252: that names the export's encoding, and an editor's map is UTF-8.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    if (encoding !== undefined && /^utf-?8$/i.test(encoding)) throw new Error('not valid UTF-8');
   }
   const { default: iconv } = await import('iconv-lite');
   if (encoding !== undefined && !iconv.encodingExists(encoding)) throw new Error(`unknown encoding ${encoding}`);

@@ -20,6 +20,7 @@ import {
   startTestSandbox,
 } from './sandbox.js';
 import { resetSandboxStock } from './stock.js';
+import { separateClosingLine } from './closing-line.js';
 import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 
 export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
@@ -28,7 +29,10 @@ export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** What the run wrote on stderr, less a bulk run's closing line (see closing-line.ts). */
   stderr: string;
+  /** A bulk run's last log line (file, store, counts, exit code), checked against `code`. */
+  closingLine?: string;
 }
 
 export interface RunOptions {
@@ -100,12 +104,14 @@ export function collect(child: ChildProcess): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      resolvePromise({
-        code,
-        signal,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      });
+      resolvePromise(
+        separateClosingLine({
+          code,
+          signal,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+        }),
+      );
     });
   });
 }

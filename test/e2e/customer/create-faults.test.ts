@@ -277,7 +277,7 @@ describe('interrupted runs', () => {
       expect(interrupted.stdout).toBe('');
       const lines = interrupted.stderr.trimEnd().split('\n');
       expect(lines.at(-1)).toBe(
-        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --profile default --resume ${report}`,
+        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --profile default --concurrency 16 --resume ${report}`,
       );
       expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
 
@@ -287,7 +287,7 @@ describe('interrupted runs', () => {
       expectSomeLine(
         interrupted.stderr,
         timed(
-          `customer create: ${rowsBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
+          `customer create: ${rowsBefore.length} created, ${records - rowsBefore.length} not sent; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
         ),
       );
       expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
