@@ -174,7 +174,7 @@ try {
       await login(sandbox.url, env);
       // The sandbox counts the login in its one-second window. A push right after it found 19 free places in the
       // window the first 429 ended, learned 19 and kept 93% of the limit until it probed 30 s later; a cron run
-      // uses its cached token, so its first requests have the window to themselves (README: Benchmarks).
+      // uses its cached token, so its first requests have the window to themselves (bench/README.md).
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const paced = await push(sandbox.url, env, pacingFile, ['--route', 'batch', '--rate', '50', '--retries', '10']);
       const answers = sandbox.logLines

@@ -134,7 +134,7 @@ describe('files that cannot be read as records', () => {
         `customer create: ${name} has no records; nothing to send.`,
       ]);
       const validate = await cli(['customer', 'validate', name], folder);
-      // One rule for both validate commands: nothing to check is not invalid data (README, "Validating a file").
+      // One rule for both validate commands: nothing to check is not invalid data (docs/bulk-runs.md).
       expect(validate.code).toBe(0);
       expectLines(validate.stderr, [
         timed(`${name}: 0 records, 0 valid, 0 invalid (0 problems) in {s} s.`),

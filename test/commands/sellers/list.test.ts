@@ -198,7 +198,7 @@ describe('sellers list: the listing rules', () => {
   });
 });
 
-// ---- Expected renderings, written from the output rules (README "List sales reps"), not from src/.
+// ---- Expected renderings, written from the output rules (docs/output.md, "Listing sales reps"), not from src/.
 
 const permissionLetters: readonly [keyof SalesRep, string][] = [
   ['enabledFreight', 'F'],

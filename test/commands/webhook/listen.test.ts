@@ -15,10 +15,12 @@ import {
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
+import { requireTools } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
+const openssl = requireTools('openssl');
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
 function options(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptions {
@@ -115,7 +117,7 @@ describe('webhook listen (in process)', () => {
     expect(requests).toEqual(['GET /v1/orders/48213 Bearer platform-token']);
   });
 
-  it('serves HTTPS with --tls-cert and --tls-key', async () => {
+  it.skipIf(openssl.missing)(`serves HTTPS with --tls-cert and --tls-key${openssl.note}`, async () => {
     const folder = temporaryFolder();
     const cert = join(folder, 'cert.pem');
     const key = join(folder, 'key.pem');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { requireTools } from '../../support/external-tools.js';
 
 let script: string;
 let configDir: string;
@@ -53,7 +54,9 @@ function tab(...words: string[]): string[] {
   return result.stdout.split('\n').filter((line) => line !== '');
 }
 
-describe('bash completion', () => {
+const bash = requireTools('bash');
+
+describe.skipIf(bash.missing)(`bash completion${bash.note}`, () => {
   it('completes commands and subcommands from the tree', () => {
     expect(tab('cu')).toEqual(['customer']);
     expect(tab('customer', '')).toEqual(['validate', 'create', 'update', 'status', 'addresses']);

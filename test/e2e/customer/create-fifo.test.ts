@@ -11,6 +11,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, collect, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { createRoute, storedCustomer, storedCustomers } from '../../support/customers.js';
 import { repoRoot, requestCounts } from '../../support/sandbox.js';
+import { requireTools } from '../../support/external-tools.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -34,21 +35,27 @@ async function expectSixCreated(): Promise<void> {
   expect((await storedCustomer(sandbox, '00.360.305/0001-04')).name).toBe('Açúcar & Café São João Ltda');
 }
 
+const bash = requireTools('bash');
+
 describe('customer create from a pipe', () => {
-  it('customer create <(cat clientes.csv): every customer sent, exit 0', { timeout: 30_000 }, async () => {
-    const dir = freshWorkDir();
-    copyFileSync(fixture, join(dir, 'clientes.csv'));
-    const child = spawn('bash', ['-c', `'${process.execPath}' '${cliPath}' customer create <(cat clientes.csv)`], {
-      cwd: dir,
-      env: environment(),
-    });
-    const result = await collect(child);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain('customer create: sending 6 customers');
-    expect(result.stderr).toContain('customer create: 6 created;');
-    await expectSixCreated();
-    expect(readdirSync(dir).some((name) => /^\d+\.report-/.test(name))).toBe(true);
-  });
+  it.skipIf(bash.missing)(
+    `customer create <(cat clientes.csv): every customer sent, exit 0${bash.note}`,
+    { timeout: 30_000 },
+    async () => {
+      const dir = freshWorkDir();
+      copyFileSync(fixture, join(dir, 'clientes.csv'));
+      const child = spawn('bash', ['-c', `'${process.execPath}' '${cliPath}' customer create <(cat clientes.csv)`], {
+        cwd: dir,
+        env: environment(),
+      });
+      const result = await collect(child);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('customer create: sending 6 customers');
+      expect(result.stderr).toContain('customer create: 6 created;');
+      await expectSixCreated();
+      expect(readdirSync(dir).some((name) => /^\d+\.report-/.test(name))).toBe(true);
+    },
+  );
 
   it('a named FIFO written after b2bctl opens it: every customer sent, exit 0', { timeout: 30_000 }, async () => {
     const dir = freshWorkDir();

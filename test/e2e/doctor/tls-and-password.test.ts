@@ -20,6 +20,7 @@ import {
   startTestSandbox,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { onPath } from '../../support/external-tools.js';
 
 interface Finding {
   check: string;
@@ -31,32 +32,33 @@ interface Finding {
 function localhostCertificate(): { cert: string; key: string; certFile: string } {
   const fixture = join(repoRoot, 'test', 'fixtures', 'tls');
   let dir = fixture;
-  try {
-    dir = freshWorkDir();
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'localhost.key.pem'),
-        '-out',
-        join(dir, 'localhost.cert.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-  } catch {
-    dir = fixture;
-  }
+  if (onPath('openssl'))
+    try {
+      dir = freshWorkDir();
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'localhost.key.pem'),
+          '-out',
+          join(dir, 'localhost.cert.pem'),
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+    } catch {
+      dir = fixture;
+    }
   const certFile = join(dir, 'localhost.cert.pem');
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(join(dir, 'localhost.key.pem'), 'utf8'), certFile };
 }

@@ -2,7 +2,7 @@
  * issue 12's "Done when", small: scripts/orders-cron-check.mjs runs `orders poll` as cron does (a new process per
  * run, the cursor in the config folder) against a churning sandbox, some runs SIGKILLed or piped into head -3, then
  * a last run after churn stops, and checks that no order version was missed or emitted twice by normal runs.
- * `node scripts/orders-cron-check.mjs` runs it a hundred times (README, Poll orders).
+ * `node scripts/orders-cron-check.mjs` runs it a hundred times (docs/orders-poll.md).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

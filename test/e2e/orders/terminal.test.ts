@@ -7,6 +7,7 @@ import xterm from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, freshConfigDir, login } from '../../support/cli.js';
+import { requireTools } from '../../support/external-tools.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -39,7 +40,9 @@ async function screenOf(
   return { code, lines: lines.filter((line) => line.trim() !== '') };
 }
 
-describe('orders poll on a terminal', () => {
+const pseudoTerminal = requireTools('script');
+
+describe.skipIf(pseudoTerminal.missing)(`orders poll on a terminal${pseudoTerminal.note}`, () => {
   it('prints a table of the order versions', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
+import { requireTools } from '../../support/external-tools.js';
 import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -43,7 +44,9 @@ async function onTerminal(
   return { code, output };
 }
 
-describe('login on a terminal', () => {
+const pseudoTerminal = requireTools('script');
+
+describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.note}`, () => {
   it('Ctrl-D at the username prompt exits 75, not 0, and stores nothing', async () => {
     const configDir = freshConfigDir();
     const result = await onTerminal(['login', '--base-url', sandbox.url], configDir, {

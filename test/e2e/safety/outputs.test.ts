@@ -19,6 +19,7 @@ import {
   runCli,
   useSandboxPerFile,
 } from '../../support/cli.js';
+import { requireThat } from '../../support/external-tools.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { spawn } from 'node:child_process';
 
@@ -31,10 +32,12 @@ function lastLine(text: string): string {
 }
 
 /** Whether this machine lets a process mount a folder read-only in its own namespace (root, unshare). */
-const canMountReadOnly =
+const readOnlyMount = requireThat(
   spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind /tmp /tmp && mount -o remount,ro,bind /tmp'], {
     stdio: 'ignore',
-  }).status === 0;
+  }).status === 0,
+  'mounting a folder read-only needs root and unshare (util-linux)',
+);
 
 /** Runs the CLI with `folder` mounted read-only, as an ERP's export share often is. */
 function runWithReadOnlyFolder(folder: string, args: string[], env: Record<string, string>) {
@@ -53,36 +56,42 @@ function runWithReadOnlyFolder(folder: string, args: string[], env: Record<strin
 }
 
 describe('a read-only input folder', () => {
-  it.skipIf(!canMountReadOnly)('is refused before anything is sent (exit 2), naming the flag and setting', async () => {
-    const folder = freshWorkDir();
-    copySamples(folder, 'stock.csv');
-    const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
-      B2BCTL_BASE_URL: sandbox.url,
-      B2BCTL_TOKEN: token,
-    });
-    expect(result.code).toBe(2);
-    expect(lastLine(result.stderr)).toMatch(
-      /^error: Cannot write the report stock\.report-\d{8}-\d{6}\.csv \(EROFS\); nothing was sent\. Choose a writable path with --report or the outputDir setting\.$/,
-    );
-    expect(await requestCounts(sandbox)).toEqual({});
-  });
+  it.skipIf(readOnlyMount.missing)(
+    `is refused before anything is sent (exit 2), naming the flag and setting${readOnlyMount.note}`,
+    async () => {
+      const folder = freshWorkDir();
+      copySamples(folder, 'stock.csv');
+      const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
+        B2BCTL_BASE_URL: sandbox.url,
+        B2BCTL_TOKEN: token,
+      });
+      expect(result.code).toBe(2);
+      expect(lastLine(result.stderr)).toMatch(
+        /^error: Cannot write the report stock\.report-\d{8}-\d{6}\.csv \(EROFS\); nothing was sent\. Choose a writable path with --report or the outputDir setting\.$/,
+      );
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
 
-  it.skipIf(!canMountReadOnly)('with the outputDir setting, the push runs and its files land there', async () => {
-    const folder = freshWorkDir();
-    const output = freshWorkDir();
-    copySamples(folder, 'stock.csv');
-    const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
-      B2BCTL_BASE_URL: sandbox.url,
-      B2BCTL_TOKEN: token,
-      B2BCTL_OUTPUT_DIR: output,
-    });
-    expect(result.stderr).toContain('stock push: 52 applied;');
-    expect(result.code).toBe(0);
-    const files = readdirSync(output).toSorted();
-    expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^stock\.report-\d{8}-\d{6}\.csv$/);
-    expect(files[1]).toMatch(/^stock\.report-\d{8}-\d{6}\.meta\.json$/);
-  });
+  it.skipIf(readOnlyMount.missing)(
+    `with the outputDir setting, the push runs and its files land there${readOnlyMount.note}`,
+    async () => {
+      const folder = freshWorkDir();
+      const output = freshWorkDir();
+      copySamples(folder, 'stock.csv');
+      const result = await runWithReadOnlyFolder(folder, ['stock', 'push', 'stock.csv'], {
+        B2BCTL_BASE_URL: sandbox.url,
+        B2BCTL_TOKEN: token,
+        B2BCTL_OUTPUT_DIR: output,
+      });
+      expect(result.stderr).toContain('stock push: 52 applied;');
+      expect(result.code).toBe(0);
+      const files = readdirSync(output).toSorted();
+      expect(files).toHaveLength(2);
+      expect(files[0]).toMatch(/^stock\.report-\d{8}-\d{6}\.csv$/);
+      expect(files[1]).toMatch(/^stock\.report-\d{8}-\d{6}\.meta\.json$/);
+    },
+  );
 });
 
 describe('--errors PATH', () => {

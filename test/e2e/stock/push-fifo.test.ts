@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, collect, freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { repoRoot, requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries } from '../../support/stock.js';
+import { requireTools } from '../../support/external-tools.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -28,6 +29,8 @@ function environment(): NodeJS.ProcessEnv {
     B2BCTL_TOKEN: token,
   };
 }
+
+const bash = requireTools('bash');
 
 describe('a pipe as FILE is spooled like stdin', () => {
   it('a named FIFO: validated, then every row sent, exit 0', { timeout: 20_000 }, async () => {
@@ -50,17 +53,21 @@ describe('a pipe as FILE is spooled like stdin', () => {
     expect(readdirSync(dir).some((name) => name.startsWith('estoque.report-'))).toBe(true);
   });
 
-  it('a process substitution <(cat f.csv): the report goes to the working folder', { timeout: 20_000 }, async () => {
-    const dir = freshWorkDir();
-    copyFileSync(fixture, join(dir, 'source.csv'));
-    const child = spawn('bash', ['-c', `'${process.execPath}' '${cliPath}' stock push <(cat source.csv)`], {
-      cwd: dir,
-      env: environment(),
-    });
-    const result = await collect(child);
-    expect(result.code).toBe(0);
-    expect(await requestCounts(sandbox)).toMatchObject({ [batchRoute]: 1 });
-    expect(await stockEntries(sandbox)).toHaveLength(4);
-    expect(readdirSync(dir).some((name) => /^\d+\.report-/.test(name))).toBe(true);
-  });
+  it.skipIf(bash.missing)(
+    `a process substitution <(cat f.csv): the report goes to the working folder${bash.note}`,
+    { timeout: 20_000 },
+    async () => {
+      const dir = freshWorkDir();
+      copyFileSync(fixture, join(dir, 'source.csv'));
+      const child = spawn('bash', ['-c', `'${process.execPath}' '${cliPath}' stock push <(cat source.csv)`], {
+        cwd: dir,
+        env: environment(),
+      });
+      const result = await collect(child);
+      expect(result.code).toBe(0);
+      expect(await requestCounts(sandbox)).toMatchObject({ [batchRoute]: 1 });
+      expect(await stockEntries(sandbox)).toHaveLength(4);
+      expect(readdirSync(dir).some((name) => /^\d+\.report-/.test(name))).toBe(true);
+    },
+  );
 });

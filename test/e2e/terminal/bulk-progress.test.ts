@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { generateCustomers } from '../../support/customers.js';
+import { requireTools } from '../../support/external-tools.js';
 import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -94,33 +95,38 @@ async function setup(sample: string): Promise<{ folder: string; env: Record<stri
   return { folder, env: { ...credentialsEnv(sandbox), B2BCTL_CONFIG_DIR: freshConfigDir() } };
 }
 
-describe.each([160, 80])('bulk commands on a terminal %i columns wide', (columns) => {
-  it.each([
-    ['customer create', 'customers.csv', 'customer create: 25 created;', 'customer create: sending 25 customers'],
-    ['stock push', 'stock.csv', 'stock push: 52 applied;', 'stock push: sending 52 items'],
-  ])(
-    '%s: every log line whole and in order, no bar left behind, the terminal restored',
-    async (command, sample, summary, sending) => {
-      const { folder, env } = await setup(sample);
-      const { code, screen } = await onTerminal([...command.split(' '), sample], { cwd: folder, env, columns });
-      expect(code).toBe(0);
-      const at = (prefix: string) => screen.lines.findIndex((line) => line.startsWith(prefix));
-      const name = command.split(' ').join(' ');
-      expect(screen.lines[0]).toBe(`${name}: validating ${sample}`);
-      // The phase line is there, whole, before the summary, and nothing of the bar is glued to any line.
-      expect(at(sending)).toBeGreaterThan(0);
-      expect(at(summary)).toBeGreaterThan(at(sending));
-      expect(screen.lines[at(summary)]).toMatch(new RegExp(`${summary} .*/s$`));
-      expect(screen.lines[at(summary) + 1]).toMatch(new RegExp(`^${name}: report: `));
-      for (const line of screen.lines) expect(line).not.toMatch(barCharacters);
-      expect(screen.cursorHidden).toBe(false);
-      expect(screen.wraparound).toBe(true);
-    },
-    60_000,
-  );
-});
+const pseudoTerminal = requireTools('script');
 
-describe('Ctrl-C on a terminal', () => {
+describe.skipIf(pseudoTerminal.missing).each([160, 80])(
+  `bulk commands on a terminal %i columns wide${pseudoTerminal.note}`,
+  (columns) => {
+    it.each([
+      ['customer create', 'customers.csv', 'customer create: 25 created;', 'customer create: sending 25 customers'],
+      ['stock push', 'stock.csv', 'stock push: 52 applied;', 'stock push: sending 52 items'],
+    ])(
+      '%s: every log line whole and in order, no bar left behind, the terminal restored',
+      async (command, sample, summary, sending) => {
+        const { folder, env } = await setup(sample);
+        const { code, screen } = await onTerminal([...command.split(' '), sample], { cwd: folder, env, columns });
+        expect(code).toBe(0);
+        const at = (prefix: string) => screen.lines.findIndex((line) => line.startsWith(prefix));
+        const name = command.split(' ').join(' ');
+        expect(screen.lines[0]).toBe(`${name}: validating ${sample}`);
+        // The phase line is there, whole, before the summary, and nothing of the bar is glued to any line.
+        expect(at(sending)).toBeGreaterThan(0);
+        expect(at(summary)).toBeGreaterThan(at(sending));
+        expect(screen.lines[at(summary)]).toMatch(new RegExp(`${summary} .*/s$`));
+        expect(screen.lines[at(summary) + 1]).toMatch(new RegExp(`^${name}: report: `));
+        for (const line of screen.lines) expect(line).not.toMatch(barCharacters);
+        expect(screen.cursorHidden).toBe(false);
+        expect(screen.wraparound).toBe(true);
+      },
+      60_000,
+    );
+  },
+);
+
+describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.note}`, () => {
   it('the first says it is finishing the requests in flight; a second one still leaves the cursor shown and wrapping on', async () => {
     const folder = freshWorkDir();
     writeFileSync(join(folder, 'customers.csv'), generateCustomers(3000));

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { ConfigError } from '../../../src/errors.js';
+import { requireThat } from '../../support/external-tools.js';
+
+/** root writes into a folder whatever its mode says. */
+const notRoot = requireThat(process.getuid?.() !== 0, 'root may write into a read-only folder; run as another user');
 
 let root: string;
 beforeEach(() => {
@@ -125,8 +129,8 @@ describe('ProfileStore on disk', () => {
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'an unwritable folder gives a ConfigError naming the folder and B2BCTL_CONFIG_DIR',
+  it.skipIf(notRoot.missing)(
+    `an unwritable folder gives a ConfigError naming the folder and B2BCTL_CONFIG_DIR${notRoot.note}`,
     () => {
       chmodSync(root, 0o500);
       const directory = join(root, 'b2bctl');

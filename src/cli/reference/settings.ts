@@ -1,0 +1,39 @@
+import { everySetting } from '../../config/settings.js';
+
+const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** docs/settings.md: every setting of the typed settings table, its variable, default, accepted value and meaning. */
+export function settingsPage(): string {
+  const rows = everySetting.map((definition) =>
+    [
+      code(definition.key),
+      definition.env ? code(definition.env) : '',
+      definition.defaultValue !== undefined ? code(definition.defaultValue) : '',
+      cell(definition.parser?.expects ?? 'text'),
+      cell(definition.description),
+    ].join(' | '),
+  );
+  const lines = [
+    '<!-- Generated from src/config/settings.ts by `npm run docs:gen`; edit the settings table, not this page. -->',
+    '',
+    '# Settings',
+    '',
+    'Every value is resolved flag > environment variable > profile > default. `b2bctl config list` shows each',
+    "setting's value and where it comes from; `b2bctl config set KEY VALUE` stores one in the profile (an empty",
+    'value removes it); `b2bctl config set --help` lists the keys. A value the parser refuses stops the command',
+    'with exit 2 and one line naming the key, the value and where it came from. Times take a unit (`30s`, `10m`);',
+    'a bare number keeps its old meaning (milliseconds for `http.timeout`, seconds for the `orders.*` times).',
+    '',
+    'Profiles live in `config.json` (mode 0600, in a 0700 folder) under `$B2BCTL_CONFIG_DIR`, else',
+    '`$XDG_CONFIG_HOME/b2bctl`, else `~/.config/b2bctl`; choose one with `--profile NAME` or `B2BCTL_PROFILE`',
+    '(default `default`). A cron user without a home needs only `B2BCTL_CONFIG_DIR`, or no profile at all with',
+    '`B2BCTL_BASE_URL` and `B2BCTL_TOKEN` (or the user and password) in the environment. The password is never a',
+    'setting: it comes from the prompt, `--password-stdin` or `B2BCTL_PASSWORD`.',
+    '',
+    '| key | env | default | value | meaning |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
