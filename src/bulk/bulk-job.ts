@@ -282,7 +282,7 @@ async function validateThenSend<T, Sent>(
     });
   if (validation.invalid > 0 && !job.flags.skipInvalid) {
     throw new InputError(
-      `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.`,
+      `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above); nothing was sent. Fix ${validation.invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to send the rest.`,
       { file: shownName },
     );
   }
@@ -343,7 +343,7 @@ async function validateThenSend<T, Sent>(
   const resumeHint = resumeCommand(meta, shaping, job.file, ledger.report.path);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   log.info(
-    `${job.name}: sending ${countOf(validation.valid, job.unit)}${skipped} in up to ${countOf(requests, 'requests')} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+    `${job.name}: sending ${countOf(validation.valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
 
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.

@@ -40,7 +40,10 @@ export interface FlagSet<Parsed, Flags> {
 export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
   addTo: (command) =>
     command
-      .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
+      .option(
+        '--map <file>',
+        'JSON file renaming the ERP\'s headers to field names: {"CNPJ":"document"} for customers, {"Código":"sku"} for stock',
+      )
       .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
       .addOption(
         new Option(

@@ -57,7 +57,7 @@ describe('stdin (-)', () => {
     expectLines(result.stderr, [
       'customer create: validating stdin',
       timed('customer create: 25 records, 25 valid, 0 invalid ({s} s)'),
-      'customer create: sending 25 customers in up to 25 requests to POST /v1/customer (concurrency 8)',
+      'customer create: sending 25 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 25 created; 25 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${reports[0]}`,
     ]);

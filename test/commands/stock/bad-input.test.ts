@@ -160,7 +160,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       })),
     );
     expect(maskClock(result.stderr)).toBe(
-      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid; nothing was sent.\n',
+      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid (listed above); validate sends nothing, fix them before create or push.\n',
     );
     expect(result.code).toBe(65);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -295,7 +295,7 @@ describe('the same SKU twice in one file', () => {
         'stock push: validating dup.csv',
         'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is already on line 2 of this file)',
         'stock push: 3 records, 2 valid, 1 invalid (T s)',
-        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix it, or pass --skip-invalid to send the rest.',
         '',
       ].join('\n'),
     );

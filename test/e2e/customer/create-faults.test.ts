@@ -102,7 +102,7 @@ describe('a platform that fails 5% of requests with 503 and resets 2% of connect
       expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
         'customer create: validating customers.csv',
         timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
-        'customer create: sending 10000 customers in up to 10000 requests to POST /v1/customer (concurrency 16)',
+        'customer create: sending 10000 customers, one request each, to POST /v1/customer (concurrency 16)',
         timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
         `customer create: report: ${report}`,
       ]);
@@ -187,7 +187,7 @@ describe('interrupted runs', () => {
       expectLines(resumedLines.join('\n'), [
         'customer create: validating customers.csv',
         timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
-        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,
+        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run), one request each, to POST /v1/customer (concurrency 16)`,
         timed(
           `customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
         ),
