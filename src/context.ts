@@ -40,6 +40,8 @@ export interface GlobalOptions {
 export interface Prompter {
   input(message: string, defaultValue?: string): Promise<string>;
   password(message: string): Promise<string>;
+  /** One of `choices` (their `value`), the first one highlighted. */
+  select(message: string, choices: readonly { name: string; value: string }[]): Promise<string>;
 }
 
 export type { Logger } from './io/output/logger.js';

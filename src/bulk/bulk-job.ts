@@ -38,6 +38,7 @@ import {
   readMeta,
   recordedFlags,
   resumeCommand,
+  shellWord,
   type RunMeta,
   type ShapingFlag,
   writeMeta,
@@ -419,7 +420,11 @@ async function validateThenSend<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary()) log.info(`${job.name}: ${line}`);
+  const feedBack = job.flags.map
+    ? (errorsPath: string) =>
+        ['b2bctl', ...job.name.split(' '), errorsPath, '--map', job.flags.map as string].map(shellWord).join(' ')
+    : undefined;
+  for (const line of ledger.filesSummary(feedBack)) log.info(`${job.name}: ${line}`);
   // Not after a resume: its report carries an old stamp and would count among the old runs.
   if (job.flags.keepReports !== undefined && !job.flags.report && !job.flags.resume) {
     const removed = pruneOldRuns({

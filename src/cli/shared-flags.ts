@@ -10,6 +10,7 @@ export interface ParsedInputFlags {
   encoding?: InputFlags['encoding'];
   decimal?: InputFlags['decimal'];
   strict?: true;
+  writeMap?: string;
 }
 
 /** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
@@ -57,13 +58,18 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
           'decimal separator of numbers (default: , with ; as delimiter, else .)',
         ).choices(['.', ',']),
       )
-      .option('--strict', 'an unknown column is an error, not a warning'),
+      .option('--strict', 'an unknown column is an error, not a warning')
+      .option(
+        '--write-map <file>',
+        'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
+      ),
   read: (flags) => ({
     map: flags.map,
     delimiter: flags.delimiter,
     encoding: flags.encoding,
     decimal: flags.decimal,
     strict: flags.strict === true,
+    writeMap: flags.writeMap,
   }),
 };
 

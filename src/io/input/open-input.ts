@@ -32,6 +32,7 @@ import {
   type TextEncoding,
 } from './sniff.js';
 import { decodeText } from './decode-text.js';
+import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
 
 export interface InputOptions {
   path: string;
@@ -48,6 +49,8 @@ export interface InputOptions {
   maxListIndex?: number;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
+  /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */
+  adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
   warn(message: string): void;
 }
 
@@ -253,13 +256,14 @@ async function openCsv(
   const headers = first.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
   const headerPlace =
     first.row - hiddenLines === first.line ? { line: first.line } : { line: first.line, row: first.row - hiddenLines };
-  const { columns, problems } = planColumns(
-    headers,
-    options.catalogue,
-    options.headerMap,
-    options.maxListIndex ?? defaultMaxListIndex,
-  );
-  reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint: headerHint(headers, options) });
+  const hint = headerHint(headers, options);
+  const { columns, problems } = hint
+    ? planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex ?? defaultMaxListIndex)
+    : await planWithProposal(file, recordPlace(headerPlace), headers, {
+        ...options,
+        maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+      });
+  reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint });
   const written: WrittenCells = { columns, decimal: options.decimal };
   const headerCount = headers.length;
   const decimal = options.decimal;

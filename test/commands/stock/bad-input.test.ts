@@ -83,7 +83,8 @@ describe('a header without the SKU column', () => {
     const { dir, run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'push', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
+      'stock push: validating nosku.csv\n' +
+        'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
     );
     expect(result.code).toBe(65);
     await expectNothingSent(dir, ['nosku.csv']);
@@ -93,7 +94,7 @@ describe('a header without the SKU column', () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
+      'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);

@@ -1,0 +1,50 @@
+import { writeFile } from 'node:fs/promises';
+import type { Context } from '../context.js';
+import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
+import { UsageError } from '../errors.js';
+import { editDistance } from '../lib/suggest.js';
+
+/** The answer that leaves a column unmapped; no field path can be empty. */
+const skip = '';
+
+/**
+ * `--write-map FILE`: takes the proposed map, asks on a terminal about each column left unmapped (a list of the
+ * fields still free, the likeliest first, `skip` at the top), saves the whole map to FILE and returns it.
+ */
+export async function adoptHeaderMap(
+  context: Context,
+  path: string,
+  knownPaths: readonly string[],
+  map: Record<string, string>,
+  proposal: HeaderMapProposal,
+): Promise<Record<string, string>> {
+  const adopted = { ...map };
+  if (proposal.unmapped.length > 0 && context.canPrompt()) {
+    const prompter = await context.prompter();
+    for (const header of proposal.unmapped) {
+      const free = knownPaths.filter((field) => !Object.values(adopted).includes(field));
+      const field = await prompter.select(`Column "${header}" is which field?`, [
+        { name: 'skip (ignore this column)', value: skip },
+        ...likeliestFirst(header, free).map((candidate) => ({ name: candidate, value: candidate })),
+      ]);
+      if (field !== skip) adopted[header] = field;
+    }
+  }
+  try {
+    await writeFile(path, `${JSON.stringify(adopted, null, 2)}\n`);
+  } catch (error) {
+    throw new UsageError(
+      `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was sent.`,
+    );
+  }
+  for (const [header, field] of Object.entries(adopted)) context.log.info(`map: column "${header}" reads as ${field}`);
+  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a column).`);
+  return adopted;
+}
+
+/** Fields ordered by how close their last name is to the header's (`Obs` → `notes` before `zipcode`). */
+function likeliestFirst(header: string, fields: readonly string[]): string[] {
+  const key = headerKey(header);
+  const distance = (field: string) => editDistance(key, (field.split('.').at(-1) ?? field).toLowerCase());
+  return fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
+}
