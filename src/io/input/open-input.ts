@@ -33,6 +33,8 @@ import {
 } from './sniff.js';
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
+import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
+import { binaryKind } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -150,15 +152,12 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       records: noRecords(),
       skipped: { blankRows: 0 },
     };
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
-    throw new InputError(
-      `${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`,
-      { file },
-    );
-  }
   const bom = byteOrderMark(head);
-  // "Unicode text" is UTF-16 with a BOM: its NUL bytes are no sign of a binary file.
-  if (!bom?.encoding.startsWith('utf-16') && looksBinary(head))
+  // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
+  const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
+  const kind = utf16 ? undefined : binaryKind(head);
+  if (kind) throw new InputError(`${file}: ${kind}`, { file });
+  if (!utf16 && looksBinary(head))
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
@@ -266,6 +265,9 @@ async function openCsv(
   reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint });
   const written: WrittenCells = { columns, decimal: options.decimal };
   const headerCount = headers.length;
+  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
+  const namedColumns = headers.findLastIndex((header) => header.trim() !== '') + 1;
+  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
   const decimal = options.decimal;
   /** The records of one batch of rows: a million rows are a thousand awaits, not a million (readCsvRowBatches says why). */
   const scratchProblems: string[] = [];
@@ -286,6 +288,9 @@ async function openCsv(
         rowProblems.push(
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
         );
+      unnamedData(row);
+      const short = shortRowProblem(row.cells, namedColumns, options.delimiter);
+      if (short) rowProblems.push(short);
       const values = shapeRow(cells, columns, decimal);
       if (!clean) collectInvisibleProblems(values, '', rowProblems);
       const record: InputRecord = {

@@ -217,7 +217,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
     expect(maskClock(result.stderr)).toBe(
       [
         'stock push: validating price.csv',
-        'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
+        'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56; written the pt-BR way it is 1234.56: pass --decimal , to read it so)',
         'stock push: 1 record, 0 valid, 1 invalid (T s)',
         'error: Every record of price.csv is invalid (listed above); nothing was sent.',
         '',
