@@ -30,6 +30,8 @@ export interface GlobalOptions {
   color: boolean;
   /** False with --no-input: never prompt. */
   input: boolean;
+  /** `--excel`: CSV on stdout as a pt-BR Excel opens it (BOM, `;`, decimal comma). */
+  excel?: boolean;
   /**
    * `--log-format` (env B2BCTL_LOG_FORMAT): stderr lines as text (timestamped off a terminal), plain or JSON.
    * The CLI always sets it (default text); a context built without it writes plain lines.
@@ -77,6 +79,11 @@ export interface Context {
 /** Colour on stdout: only on a terminal, and never with --no-color or NO_COLOR; every command asks here. */
 export function colorOnStdout(context: Pick<Context, 'io' | 'globals'>): boolean {
   return context.io.isStdoutTTY && context.globals.color;
+}
+
+/** How a listing decorates stdout: colour on a terminal, and the CSV dialect `--excel` asks for. */
+export function stdoutStyle(context: Pick<Context, 'io' | 'globals'>): { color: boolean; excel: boolean } {
+  return { color: colorOnStdout(context), excel: context.globals.excel === true };
 }
 
 /** What a bulk command adjusts on its client: connections, pacing, and its own retry and time-out flags. */
@@ -197,7 +204,8 @@ export function createContext(options: ContextOptions): Context {
       return untunedPlatform;
     },
     outputFormat(fallback) {
-      return globals.output ?? (io.isStdoutTTY ? 'table' : fallback);
+      // --excel alone means its CSV.
+      return globals.output ?? (globals.excel ? 'csv' : io.isStdoutTTY ? 'table' : fallback);
     },
     async close() {
       await Promise.allSettled(closers.map((close) => close()));

@@ -1,4 +1,4 @@
-import { type Context, colorOnStdout } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -129,7 +129,7 @@ async function printFindings(findings: readonly Finding[], context: Context): Pr
       table: findingColumns,
       csv: ['check', 'result', 'status', 'detail', 'setting'],
     },
-    { color: colorOnStdout(context) },
+    stdoutStyle(context),
   );
   for (const finding of shown) await writer.write(finding);
   await writer.end();

@@ -1,6 +1,6 @@
 import { fstatSync, fsyncSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Context, colorOnStdout } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import type { ListedOrder } from '../../platform/orders.js';
@@ -67,7 +67,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   const stream = context.io.stdout;
   const format = context.outputFormat('ndjson');
   const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
-    color: colorOnStdout(context),
+    ...stdoutStyle(context),
   });
   const descriptor = regularFileDescriptor(stream);
   return {

@@ -1,4 +1,4 @@
-import { type Context, colorOnStdout } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
@@ -50,7 +50,7 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   const format = context.outputFormat('json');
   let hiddenColumns: readonly string[] = [];
   const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
-    color: colorOnStdout(context),
+    ...stdoutStyle(context),
     // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
     maxWidth: terminalColumns(context.io.stdout),
     onHiddenColumns: (headers) => (hiddenColumns = headers),

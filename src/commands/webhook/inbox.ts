@@ -1,4 +1,4 @@
-import { type Context, colorOnStdout } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { type InboxRecord, inboxFileName, readInbox } from '../../webhook/inbox.js';
@@ -56,7 +56,7 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   const directory = options.inbox ?? defaultInboxDirectory(context.env);
   requireInbox(directory);
   const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, inboxLayout, {
-    color: colorOnStdout(context),
+    ...stdoutStyle(context),
   });
   const since = options.since === undefined ? undefined : Date.parse(options.since);
   for await (const record of storedEvents(directory, options.kind, since)) await writer.write(record);

@@ -28,7 +28,7 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
-  options: TableOptions & { batched?: boolean },
+  options: TableOptions & { batched?: boolean; excel?: boolean },
 ): RecordWriter<T> {
   if (options.batched) {
     // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.
@@ -57,7 +57,7 @@ function recordWriter<T>(
   format: OutputFormat,
   put: (text: string) => Promise<void> | undefined,
   layout: RecordLayout<T>,
-  options: TableOptions,
+  options: TableOptions & { excel?: boolean },
 ): RecordWriter<T> {
   let count = 0;
   switch (format) {
@@ -85,15 +85,23 @@ function recordWriter<T>(
       };
     case 'csv': {
       let headerWritten = false;
+      // A pt-BR Excel reads `;` between cells and a decimal comma, and UTF-8 only after a BOM.
+      const delimiter = options.excel ? ';' : ',';
+      const cell = options.excel ? excelCellText : cellText;
       const writeHeader = async () => {
         if (headerWritten) return;
         headerWritten = true;
-        await put(csvLine(layout.csv));
+        await put(`${options.excel ? '\uFEFF' : ''}${csvLine(layout.csv, delimiter)}`);
       };
       return {
         async write(record) {
           await writeHeader();
-          await put(csvLine(layout.csv.map((path) => cellText(valueAtPath(record, path)))));
+          await put(
+            csvLine(
+              layout.csv.map((path) => cell(valueAtPath(record, path))),
+              delimiter,
+            ),
+          );
           count++;
         },
         async end() {
@@ -116,4 +124,9 @@ function recordWriter<T>(
       };
     }
   }
+}
+
+/** A cell for a pt-BR Excel: a number with a decimal comma (`1234,5`), the rest as cellText writes it. */
+function excelCellText(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value).replace('.', ',') : cellText(value);
 }

@@ -50,3 +50,17 @@ describe('orders poll -o table', () => {
     expect(instants).toEqual(instants.toSorted((a, b) => a - b));
   });
 });
+
+describe('--excel', () => {
+  it.each([
+    [['sellers', 'list', '--limit', '2', '-o', 'csv', '--excel']],
+    // --excel alone means its CSV.
+    [['sellers', 'list', '--limit', '2', '--excel']],
+  ])('%j: a BOM, then ";" between cells, for a pt-BR Excel', async (args) => {
+    const result = await runCommandLine(args, { configDir });
+    expect(result.code).toBe(0);
+    const [header = '', ...rows] = result.stdout.split('\r\n');
+    expect(header).toMatch(/^\uFEFFid;username;document;/);
+    expect(rows.filter((row) => row !== '')).toHaveLength(2);
+  });
+});
