@@ -182,6 +182,7 @@ export function createContext(options: ContextOptions): Context {
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,
         clock,
+        env,
         signal: context.interrupt,
         trace: globals.verbose ? (line) => log.debug(line) : undefined,
       });

@@ -1,20 +1,12 @@
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-// undici's Pool and request alone, not its entry: requiring the entry executes all of undici (fetch, WebSocket,
-// caches, mocks), ~9 MB of RSS at the peak of a 1,000,000-row stock push that uses none of it (issue 14). The
-// entry's `pool.request(...)` is this same function, which it copies onto Dispatcher.prototype.
-import Pool from 'undici/lib/dispatcher/pool.js';
-import requestThrough from 'undici/lib/api/api-request.js';
 import type { Clock } from '../clock.js';
 import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../errors.js';
+import { dispatcherFor } from '../net/dispatcher.js';
+import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
+import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
+import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
-
-// undici parses HTTP answers with a WebAssembly module compiled at the first connection. V8's optimising
-// tier then recompiles it in the background, a one-off spike of ~35 MB of RSS that set the peak of a
-// 1,000,000-row stock push (issue 14); the baseline tier parses our small JSON answers as fast. The flag
-// is read when a module is compiled, so it is set before any connection is made.
-setFlagsFromString('--liftoff-only');
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -52,6 +44,8 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Paces every attempt, retries included, and learns from 429s (src/platform/pacer.ts). */
   pace?: RequestPace;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (src/net/proxy-route.ts); the process's by default. */
+  env?: ProxyEnvironment;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -81,17 +75,22 @@ export { AmbiguousRequestError };
 export class HttpClient {
   readonly baseUrl: URL;
   readonly stats: HttpStats = { requests: 0, retries: 0, throttled: 0 };
-  private readonly pool: Pool;
+  /** Whether requests go through a proxy, and which (doctor shows it). */
+  readonly route: ProxyRoute;
+  private readonly dispatcher: Dispatcher;
   private readonly options: HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.baseUrl = new URL(options.baseUrl);
-    this.pool = new Pool(this.baseUrl.origin, {
+    const { dispatcher, route } = dispatcherFor(this.baseUrl, {
       connections: options.connections ?? 8,
-      keepAliveTimeout: 10_000,
-      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+      connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
+      env: options.env,
     });
+    this.dispatcher = dispatcher;
+    this.route = route;
+    if (route.kind !== 'direct') options.trace?.(`* ${this.baseUrl.origin}: ${describeRoute(route)}`);
   }
 
   /**
@@ -170,25 +169,10 @@ export class HttpClient {
       } else if (response && response.status < 500) {
         this.options.pace?.succeeded(startedAt);
       }
-      if (response && (response.status < 400 || !decision.retry)) {
-        if (!decision.retry && decision.reason === mayHaveBeenApplied) {
-          throw new AmbiguousRequestError(
-            `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
-          );
-        }
-        if (!decision.retry && isRetryableStatus(response.status)) {
-          const why =
-            decision.reason === 'retries exhausted'
-              ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
-              : `(${decision.reason})`;
-          throw new UnavailableError(
-            `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
-          );
-        }
-        return response;
-      }
+      if (response && (response.status < 400 || !decision.retry))
+        return this.finalAnswer(request, url, response, decision, attempt);
       if (!decision.retry) {
-        throw this.networkFailure(request, url, failure, attempt, decision.reason);
+        throw await this.networkFailure(request, url, failure, attempt, decision.reason);
       }
       this.stats.retries++;
       if (waitOutThrottle) {
@@ -197,7 +181,7 @@ export class HttpClient {
       }
       this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
       this.options.trace?.(
-        `* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : describeNetworkError(failure)})`,
+        `* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
       );
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
       if (!(this.options.pace && response?.status === 429))
@@ -205,8 +189,35 @@ export class HttpClient {
     }
   }
 
+  /** The answer that ends the retries, or the error it stands for. */
+  private finalAnswer(
+    request: HttpRequest,
+    url: URL,
+    response: HttpResponse,
+    decision: ReturnType<typeof decideRetry>,
+    attempt: number,
+  ): HttpResponse {
+    if (!decision.retry && decision.reason === mayHaveBeenApplied) {
+      throw new AmbiguousRequestError(
+        `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+      );
+    }
+    const intermediary = intermediaryAnswer(response, this.route);
+    if (intermediary) throw new UnavailableError(`${request.method} ${url} ${intermediary}`);
+    if (!decision.retry && isRetryableStatus(response.status)) {
+      const why =
+        decision.reason === 'retries exhausted'
+          ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
+          : `(${decision.reason})`;
+      throw new UnavailableError(
+        `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+      );
+    }
+    return response;
+  }
+
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.dispatcher.close();
   }
 
   private async once(request: HttpRequest, url: URL, attempt: number): Promise<HttpResponse> {
@@ -225,7 +236,8 @@ export class HttpClient {
     let answer: Dispatcher.ResponseData;
     let text: string;
     try {
-      answer = await requestThrough.call(this.pool, {
+      answer = await this.dispatcher.request({
+        origin: url.origin,
         method: request.method,
         path: `${url.pathname}${url.search}`,
         headers,
@@ -251,22 +263,35 @@ export class HttpClient {
     return response;
   }
 
-  private networkFailure(request: HttpRequest, url: URL, failure: unknown, attempts: number, reason: string): Error {
-    const what = describeNetworkError(failure);
-    if (reason === mayHaveBeenApplied) {
-      return new AmbiguousRequestError(
-        `${request.method} ${url} failed (${what}) after the request may have reached the platform.`,
-        { cause: failure },
-      );
-    }
+  private async networkFailure(
+    request: HttpRequest,
+    url: URL,
+    failure: unknown,
+    attempts: number,
+    reason: string,
+  ): Promise<Error> {
     if (reason === 'error is not retried' && !(failure instanceof Error && 'code' in failure)) {
       return failure instanceof Error ? failure : new Error(String(failure));
     }
+    const problem = await explainNetworkProblem(failure, url, this.route, Math.min(this.options.timeoutMs, 10_000));
+    if (reason === mayHaveBeenApplied) {
+      return new AmbiguousRequestError(
+        `${request.method} ${url} failed (${problem.code}) after the request may have reached the platform.`,
+        { cause: failure },
+      );
+    }
+    const after = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     return new UnavailableError(
-      `Cannot reach ${url.origin} (${what}) after ${attempts} attempt${attempts === 1 ? '' : 's'}. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
-      { cause: failure },
+      `Cannot reach ${url.origin} ${after}: ${problem.what}. ${capitalised(problem.fix)}, then try again.`,
+      {
+        cause: failure,
+      },
     );
   }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -318,13 +343,6 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return 'timed out';
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : error.message;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

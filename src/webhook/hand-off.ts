@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { dispatcherFor } from '../net/dispatcher.js';
+import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import type { ProxyEnvironment } from '../net/proxy-route.js';
 import type { Clock } from '../clock.js';
 import { type Inbox, type InboxRecord, readInbox } from './inbox.js';
 
@@ -14,11 +17,16 @@ export interface EventConsumer {
 }
 
 /** POSTs each event's inbox record as JSON to the ERP's own endpoint; any 2xx is success. */
-export function forwardTo(url: string): EventConsumer {
+export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
+  // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
+  let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
     name: `forward to ${url}`,
     async deliver(record) {
+      via ??= dispatcherFor(new URL(url), { env });
+      const { dispatcher, route } = via;
       const answer = await request(url, {
+        dispatcher,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -29,6 +37,9 @@ export function forwardTo(url: string): EventConsumer {
         body: JSON.stringify(record),
         headersTimeout: 30_000,
         bodyTimeout: 30_000,
+      }).catch(async (error: unknown) => {
+        const problem = await explainNetworkProblem(error, new URL(url), route, 10_000);
+        throw new Error(networkProblemSentence(problem), { cause: error });
       });
       const text = await answer.body.text();
       if (answer.statusCode < 200 || answer.statusCode >= 300) {

@@ -5,8 +5,10 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { listenOn } from '../http-server/listen.js';
+import { fastifyTrustProxy, type TrustedProxies } from '../http-server/trust-proxy.js';
 import type { Inbox, InboxRecord } from './inbox.js';
-import { credentialsOfTokenRequest, TokenIssuer } from './tokens.js';
+import { answerTokenRequest } from './token-endpoint.js';
+import { TokenIssuer } from './tokens.js';
 
 export interface ReceiverPaths {
   token: string;
@@ -34,6 +36,8 @@ export interface ReceiverOptions {
   /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
   requestTimeoutMs: number;
   tls?: { cert: Buffer; key: Buffer };
+  /** Reverse proxies trusted to name the client in X-Forwarded-For; without it, request.ip is the direct peer. */
+  trustProxy?: TrustedProxies;
   now?: () => number;
   /** Called once per stored event, after it is on disk and before the 2xx is sent. */
   onStored?: (record: InboxRecord) => void;
@@ -64,22 +68,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const now = options.now ?? Date.now;
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
   const inFlight = new Map<string, Promise<void>>();
-  const serverOptions = {
-    requestTimeout: options.requestTimeoutMs,
-    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
-    keepAliveTimeout: 5000,
-  };
-  const app = Fastify({
-    logger: false,
-    bodyLimit: options.bodyLimitBytes,
-    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
-    forceCloseConnections: 'idle',
-    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      options.tls
-        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
-        : createHttpServer(serverOptions, handler),
-  });
+  const app = receiverServer(options);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;
@@ -98,21 +87,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
 
   app.get('/healthz', async () => ({ status: 'ok', inboxBytes: options.inbox.committedSize }));
 
-  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
-    const body = isJsonBody(request.body) ? request.body.value : request.body;
-    const verdict = credentialsOfTokenRequest({
-      headers: request.headers,
-      query: request.query as Record<string, unknown>,
-      body,
-    });
-    if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-    if (!tokens.accepts(verdict.clientId, verdict.clientSecret)) {
-      options.log?.(`Token refused: wrong client credentials (${verdict.style} style) from ${request.ip}.`);
-      return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
-    }
-    reply.header('cache-control', 'no-store');
-    return { access_token: tokens.issue(), token_type: 'Bearer', expires_in: tokens.ttlSeconds };
-  });
+  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
+    answerTokenRequest(request, reply, tokens, options.log),
+  );
 
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -187,6 +164,30 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     listeningPort(app.server.address(), options.port),
   );
   return { url, tokens, close: () => app.close() };
+}
+
+/**
+ * Fastify over a node server built here, so its timeouts can be set: a client that trickles its request is
+ * answered 408 and its connection freed, checked every second rather than node's default 30 s.
+ */
+function receiverServer(options: ReceiverOptions) {
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
+    keepAliveTimeout: 5000,
+  };
+  return Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
+    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
+    forceCloseConnections: 'idle',
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+      options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
+        : createHttpServer(serverOptions, handler),
+  });
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };

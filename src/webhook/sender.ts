@@ -1,4 +1,7 @@
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
+import { dispatcherFor } from '../net/dispatcher.js';
+import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from './tokens.js';
 
@@ -31,6 +34,11 @@ export interface DeliveryOutcome {
 
 const timeoutMs = 10_000;
 
+/** How deliveries reach the receiver: the proxy environment (HTTPS_PROXY, NO_PROXY), the process's by default. */
+export interface DeliveryOptions {
+  env?: ProxyEnvironment;
+}
+
 /**
  * Does what the platform does for one event: asks the receiver's token endpoint in the configured style, then
  * POSTs the event with that Bearer token. Never throws: every failure is a step with its status or error.
@@ -39,16 +47,37 @@ export async function deliverWebhook(
   target: WebhookTarget,
   kind: WebhookKind,
   payload: unknown,
+  options: DeliveryOptions = {},
 ): Promise<DeliveryOutcome> {
-  const steps: DeliveryStep[] = [];
+  const { dispatcher, route } = dispatcherFor(new URL(target.url), { env: options.env });
+  const via = { dispatcher, route };
+  try {
+    const steps: DeliveryStep[] = [];
+    const token = await requestToken(target, steps, via);
+    if (token === undefined) return { delivered: false, steps };
+    const eventStep = await postEvent(target, kind, payload, token, via);
+    steps.push(eventStep);
+    const delivered = eventStep.status !== undefined && eventStep.status >= 200 && eventStep.status < 300;
+    return { delivered, steps };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+interface Via {
+  dispatcher: Dispatcher;
+  route: ProxyRoute;
+}
+
+async function requestToken(target: WebhookTarget, steps: DeliveryStep[], via: Via): Promise<string | undefined> {
   const tokenUrl = new URL(target.tokenPath, target.url);
   const tokenStep: DeliveryStep = { step: 'token', url: tokenUrl.href };
   steps.push(tokenStep);
-  let token: string | undefined;
   try {
     const answer = await request(tokenRequestUrl(tokenUrl, target.style), {
       method: 'POST',
       ...tokenRequest(target),
+      dispatcher: via.dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -56,17 +85,24 @@ export async function deliverWebhook(
     tokenStep.status = answer.statusCode;
     if (answer.statusCode >= 200 && answer.statusCode < 300) {
       const parsed = safeJson(text) as { access_token?: unknown } | undefined;
-      if (typeof parsed?.access_token === 'string') token = parsed.access_token;
-      else tokenStep.error = 'the answer has no access_token';
+      if (typeof parsed?.access_token === 'string') return parsed.access_token;
+      tokenStep.error = 'the answer has no access_token';
     } else tokenStep.answer = text.slice(0, 300);
   } catch (error) {
-    tokenStep.error = (error as Error).message;
+    tokenStep.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs));
   }
-  if (token === undefined) return { delivered: false, steps };
+  return undefined;
+}
 
+async function postEvent(
+  target: WebhookTarget,
+  kind: WebhookKind,
+  payload: unknown,
+  token: string,
+  via: Via,
+): Promise<DeliveryStep> {
   const eventUrl = new URL(kind === 'customers' ? target.customersPath : target.ordersPath, target.url);
   const eventStep: DeliveryStep = { step: 'event', url: eventUrl.href };
-  steps.push(eventStep);
   try {
     const answer = await request(eventUrl, {
       method: 'POST',
@@ -76,16 +112,16 @@ export async function deliverWebhook(
         'user-agent': 'b2bctl-webhook-sender',
       },
       body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      dispatcher: via.dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
     eventStep.status = answer.statusCode;
     eventStep.answer = (await answer.body.text()).slice(0, 300);
   } catch (error) {
-    eventStep.error = (error as Error).message;
+    eventStep.error = networkProblemSentence(await explainNetworkProblem(error, eventUrl, via.route, timeoutMs));
   }
-  const delivered = eventStep.status !== undefined && eventStep.status >= 200 && eventStep.status < 300;
-  return { delivered, steps };
+  return eventStep;
 }
 
 function tokenRequestUrl(url: URL, style: TokenStyle): URL {

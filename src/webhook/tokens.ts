@@ -13,27 +13,21 @@ export interface TokenRequestParts {
 }
 
 export type CredentialsVerdict =
-  | { style: TokenStyle; clientId: string; clientSecret: string }
-  | { problem: string; error: 'invalid_request' | 'unsupported_grant_type' };
+  | {
+      style: TokenStyle;
+      clientId: string;
+      clientSecret: string;
+      /** Basic only: the pair form-decoded (RFC 6749 §2.3.1), when that differs from the pair as sent. */
+      formDecoded?: { clientId: string; clientSecret: string };
+    }
+  | { problem: string; error: 'invalid_request' | 'unsupported_grant_type'; style?: TokenStyle };
 
 /** Which style a token request uses and the credentials it carries, or what is wrong with it. */
 export function credentialsOfTokenRequest(request: TokenRequestParts): CredentialsVerdict {
   const body =
     request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
   const basic = /^Basic\s+(\S+)$/i.exec(headerText(request.headers.authorization) ?? '');
-  if (basic?.[1]) {
-    if (body.grant_type !== 'client_credentials') {
-      return {
-        error: 'unsupported_grant_type',
-        problem: 'Basic credentials need the form field grant_type=client_credentials',
-      };
-    }
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0)
-      return { error: 'invalid_request', problem: 'Basic credentials must be base64 of clientId:clientSecret' };
-    return { style: 'basic', clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
-  }
+  if (basic?.[1]) return basicCredentials(basic[1], body.grant_type);
   if (typeof body.clientId === 'string' && typeof body.clientSecret === 'string') {
     return { style: 'body', clientId: body.clientId, clientSecret: body.clientSecret };
   }
@@ -53,6 +47,47 @@ export function credentialsOfTokenRequest(request: TokenRequestParts): Credentia
     problem:
       'Send Basic credentials with grant_type=client_credentials, a JSON body with clientId and clientSecret, or username/password headers with ?grant_type=password',
   };
+}
+
+/**
+ * The Basic style. RFC 6749 §2.3.1 form-encodes the id and the secret before base64 (`%`, `+`, `:` escaped), while
+ * the platform sends them as they are: both readings are kept, and the receiver accepts either.
+ */
+function basicCredentials(encoded: string, grantType: unknown): CredentialsVerdict {
+  if (grantType === undefined || grantType === '')
+    return {
+      style: 'basic',
+      error: 'invalid_request',
+      problem: 'grant_type is missing: send grant_type=client_credentials',
+    };
+  if (grantType !== 'client_credentials')
+    return {
+      style: 'basic',
+      error: 'unsupported_grant_type',
+      problem: 'Basic credentials need the form field grant_type=client_credentials',
+    };
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0)
+    return {
+      style: 'basic',
+      error: 'invalid_request',
+      problem: 'Basic credentials must be base64 of clientId:clientSecret',
+    };
+  const clientId = decoded.slice(0, colon);
+  const clientSecret = decoded.slice(colon + 1);
+  const formDecoded = { clientId: formDecode(clientId), clientSecret: formDecode(clientSecret) };
+  const differs = formDecoded.clientId !== clientId || formDecoded.clientSecret !== clientSecret;
+  return { style: 'basic', clientId, clientSecret, ...(differs ? { formDecoded } : {}) };
+}
+
+/** application/x-www-form-urlencoded decoding; text that is not validly encoded is kept as sent. */
+function formDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

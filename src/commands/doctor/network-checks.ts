@@ -1,6 +1,8 @@
 import { lookup } from 'node:dns/promises';
-import { connect, type PeerCertificate } from 'node:tls';
 import { ExitCode } from '../../errors.js';
+import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
+import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';
+import { openConnection, probeTls } from '../../net/tls-probe.js';
 import type { HttpClient } from '../../platform/http-client.js';
 import type { Finding } from './findings.js';
 
@@ -8,26 +10,55 @@ import type { Finding } from './findings.js';
 const warnSkewMs = 60_000;
 const failSkewMs = 5 * 60_000;
 
-/** Whether the base URL's host name resolves. */
-export async function checkDns(url: URL): Promise<Finding> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+/** Whether the base URL's host name resolves; through a proxy, the proxy's (the proxy resolves the rest). */
+export async function checkDns(url: URL, route: ProxyRoute): Promise<Finding> {
+  const host = (route.kind === 'proxy' ? route.proxy : url).hostname.replace(/^\[|\]$/g, '');
+  const whose = route.kind === 'proxy' ? 'the proxy ' : '';
   try {
     const addresses = await lookup(host, { all: true });
-    return { check: 'DNS', result: 'ok', detail: `${host} → ${addresses.map((entry) => entry.address).join(', ')}` };
+    return {
+      check: 'DNS',
+      result: 'ok',
+      detail: `${whose}${host} → ${addresses.map((entry) => entry.address).join(', ')}`,
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return {
       check: 'DNS',
       result: 'fail',
-      detail: `${host} does not resolve (${code}); check the host name in the base URL`,
-      setting: 'baseUrl',
+      detail: `${whose}${host} does not resolve (${code}); check the host name in ${route.kind === 'proxy' ? route.variable : 'the base URL'}`,
+      setting: route.kind === 'proxy' ? undefined : 'baseUrl',
+      exitCode: ExitCode.unavailable,
+    };
+  }
+}
+
+/** Which proxy the base URL goes through (or that NO_PROXY bypasses it), and whether the proxy tunnels to it. */
+export async function checkProxy(url: URL, route: ProxyRoute, timeoutMs: number): Promise<Finding> {
+  if (route.kind !== 'proxy') return { check: 'proxy', result: 'ok', detail: describeRoute(route) };
+  if (url.protocol !== 'https:')
+    return {
+      check: 'proxy',
+      result: 'ok',
+      detail: `${describeRoute(route)}; plain http is asked of the proxy by URL, without CONNECT`,
+    };
+  try {
+    const socket = await openConnection(url, route, timeoutMs);
+    socket?.destroy();
+    return { check: 'proxy', result: 'ok', detail: `${describeRoute(route)}: CONNECT to ${url.host} succeeded` };
+  } catch (error) {
+    const problem = describeNetworkProblem(error, url, route);
+    return {
+      check: 'proxy',
+      result: 'fail',
+      detail: `CONNECT to ${url.host} through ${redactProxyUrl(route.proxy)} failed: ${problem.what}; ${problem.fix}`,
       exitCode: ExitCode.unavailable,
     };
   }
 }
 
 /** The TLS handshake of an https base URL: certificate trusted, for this host, and its expiry. */
-export async function checkTls(url: URL, timeoutMs: number): Promise<Finding> {
+export async function checkTls(url: URL, route: ProxyRoute, timeoutMs: number): Promise<Finding> {
   if (url.protocol !== 'https:') {
     const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
     return {
@@ -39,54 +70,21 @@ export async function checkTls(url: URL, timeoutMs: number): Promise<Finding> {
       setting: loopback ? undefined : 'baseUrl',
     };
   }
-  const port = Number(url.port || 443);
-  return new Promise<Finding>((resolve) => {
+  try {
     // Not rejected during the handshake, so that an untrusted certificate can be described; nothing is sent on it.
-    const socket = connect({
-      host: url.hostname,
-      port,
-      servername: url.hostname,
-      timeout: timeoutMs,
-      rejectUnauthorized: false,
-    });
-    const finish = (finding: Finding) => {
-      socket.destroy();
-      resolve(finding);
-    };
-    socket.once('secureConnect', () => {
-      const certificate: PeerCertificate = socket.getPeerCertificate();
-      finish(
-        socket.authorized
-          ? {
-              check: 'TLS',
-              result: 'ok',
-              detail: `${socket.getProtocol() ?? 'TLS'}, certificate valid until ${certificate.valid_to}`,
-            }
-          : {
-              check: 'TLS',
-              result: 'fail',
-              detail: `certificate not trusted (${String(socket.authorizationError)}; issued to ${certificate.subject?.CN ?? '?'} by ${certificate.issuer?.CN ?? '?'}): if the store or a proxy uses its own CA, point NODE_EXTRA_CA_CERTS at its certificate file`,
-              exitCode: ExitCode.unavailable,
-            },
-      );
-    });
-    socket.once('timeout', () =>
-      finish({
+    const probe = await probeTls(url, route, timeoutMs);
+    if (probe.authorized)
+      return {
         check: 'TLS',
-        result: 'fail',
-        detail: `no TLS handshake within ${timeoutMs} ms`,
-        exitCode: ExitCode.unavailable,
-      }),
-    );
-    socket.once('error', (error: NodeJS.ErrnoException) =>
-      finish({
-        check: 'TLS',
-        result: 'fail',
-        detail: `TLS failed (${error.code ?? error.message})`,
-        exitCode: ExitCode.unavailable,
-      }),
-    );
-  });
+        result: 'ok',
+        detail: `${probe.protocol ?? 'TLS'}, certificate valid until ${probe.validTo}`,
+      };
+    const problem = describeNetworkProblem({ code: probe.problem }, url, route, probe);
+    return { check: 'TLS', result: 'fail', detail: `${problem.what}: ${problem.fix}`, exitCode: ExitCode.unavailable };
+  } catch (error) {
+    const problem = await explainNetworkProblem(error, url, route, timeoutMs);
+    return { check: 'TLS', result: 'fail', detail: `${problem.what}: ${problem.fix}`, exitCode: ExitCode.unavailable };
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { createRecordWriter } from '../../io/output/record-writer.js';
 import { renderStacked, renderWrappingTable } from '../../io/output/fitted-layouts.js';
 import { terminalColumns } from '../../io/output/table.js';
 import type { Finding } from './findings.js';
-import { checkDns, checkReachable, checkTls } from './network-checks.js';
+import { checkDns, checkProxy, checkReachable, checkTls } from './network-checks.js';
 import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
 import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 
@@ -49,8 +49,9 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     },
   ];
   const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs: checkTimeoutMs });
-  findings.push(await checkDns(url));
-  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, checkTimeoutMs));
+  findings.push(await checkDns(url, http.route));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, checkTimeoutMs));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, http.route, checkTimeoutMs));
   const network =
     findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));

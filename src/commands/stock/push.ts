@@ -1,4 +1,5 @@
 import { reportEntry, runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
+import { bodyLimitLine, FittingBatches } from '../../bulk/fitting-batches.js';
 import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { type Outcome, type ReportRow, withPlaceOf } from '../../bulk/report.js';
@@ -54,7 +55,9 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
     );
   };
-  await runBulkJob<StockItem, WireItem>(
+  // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
+  let fitting: FittingBatches | undefined;
+  const job = runBulkJob<StockItem, WireItem>(
     {
       name: 'stock push',
       unit: 'items',
@@ -90,15 +93,32 @@ export async function run(options: StockPushOptions, context: Context): Promise<
           );
         // Recorded for --resume as the route taken, so the rest of the file goes the same way.
         options.route = route;
+        fitting = new FittingBatches(batchSize, context.log.warn);
         return { batchSize, description: `of up to ${batchSize} items through the ${route} route` };
       },
       sendBatch: (client, batch, signal) =>
-        route === 'batch'
-          ? sendToBatchRoute(client, batch, signal, warnUnitemisedOnce)
-          : sendToQueueRoute(client, batch, signal),
+        (fitting as FittingBatches).send(
+          batch,
+          (part) =>
+            route === 'batch'
+              ? sendToBatchRoute(client, part, signal, warnUnitemisedOnce)
+              : sendToQueueRoute(client, part, signal),
+          bodyBytes,
+        ),
     },
     context,
   );
+  try {
+    await job;
+  } finally {
+    const note = fitting?.summary();
+    if (note) context.log.warn(bodyLimitLine(note));
+  }
+}
+
+/** The size of the request body that carries `batch` (`{"items":[...]}`), for a 413's message. */
+function bodyBytes(batch: readonly PendingRecord<WireItem>[]): number {
+  return batch.reduce((total, entry) => total + Buffer.byteLength(entry.json) + 1, 11);
 }
 
 /**

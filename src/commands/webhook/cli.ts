@@ -3,6 +3,7 @@ import type { Dispatch } from '../../cli/command-group.js';
 import { addExamples } from '../../cli/examples.js';
 import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
+import { type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { ListenOptions } from './listen.js';
 import type { ReplayOptions } from './replay.js';
@@ -37,6 +38,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
+    .option(
+      '--trust-proxy <hops|cidr,...>',
+      'take the client address from X-Forwarded-For when the direct peer is this reverse proxy (hop count or addresses)',
+      trustedProxies,
+    )
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
     .action((options: Record<string, unknown>, command: Command) =>
       dispatch<ListenOptions>(command, async () => (await import('./listen.js')).run, {
@@ -53,6 +59,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         fetchOrders: options.fetchOrders === true,
         tlsCert: options.tlsCert as string | undefined,
         tlsKey: options.tlsKey as string | undefined,
+        trustProxy: options.trustProxy as TrustedProxies | undefined,
         groupCommit: options.groupCommit !== false,
       }),
     );

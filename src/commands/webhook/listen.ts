@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import type { TrustedProxies } from '../../http-server/trust-proxy.js';
 import { execCommand, type EventConsumer, forwardTo, HandOff } from '../../webhook/hand-off.js';
 import { Inbox, type InboxRecord } from '../../webhook/inbox.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
@@ -24,6 +25,8 @@ export interface ListenOptions {
   fetchOrders: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  /** Reverse proxies whose X-Forwarded-For names the client (src/http-server/trust-proxy.ts). */
+  trustProxy?: TrustedProxies;
   /** False: one fsync per event (only to measure what group commit buys). */
   groupCommit: boolean;
 }
@@ -71,6 +74,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
     tls,
+    trustProxy: options.trustProxy,
     now: () => context.clock.now(),
     onStored: (record) =>
       context.io.stdout.write(`${format === 'table' ? eventSummary(record) : JSON.stringify(record)}\n`),
@@ -88,7 +92,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
 
   const consumers: EventConsumer[] = [];
   if (options.fetchOrders) consumers.push(await orderFetcher(context, inboxDirectory));
-  if (options.forwardTo) consumers.push(forwardTo(options.forwardTo));
+  if (options.forwardTo) consumers.push(forwardTo(options.forwardTo, context.env));
   if (options.exec) consumers.push(execCommand(options.exec, context.io.stderr));
   const handOffs = consumers.map(
     (consumer) => new HandOff(inbox, consumer, { clock: context.clock, log: context.log.warn }),

@@ -16,7 +16,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   const directory = options.inbox ?? defaultInboxDirectory(context.env);
   requireInbox(directory);
   const consumer: EventConsumer = options.to
-    ? forwardTo(options.to)
+    ? forwardTo(options.to, context.env)
     : execCommand(options.exec as string, context.io.stderr);
   const since = options.since === undefined ? undefined : Date.parse(options.since);
   let delivered = 0;

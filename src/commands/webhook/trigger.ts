@@ -44,6 +44,7 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
     },
     options.kind,
     payload,
+    { env: context.env },
   );
   const format = context.outputFormat('ndjson');
   for (const step of outcome.steps) {

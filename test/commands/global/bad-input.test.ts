@@ -127,7 +127,7 @@ describe('base URL', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `${tokenFlagWarning}error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
+      `${tokenFlagWarning}error: Cannot reach http://127.0.0.1:${port} after 2 attempts: nothing listens at 127.0.0.1:${port} (ECONNREFUSED). Check the base URL (--base-url or B2BCTL_BASE_URL) and that the server runs, then try again.\n`,
     );
   });
 
@@ -144,7 +144,7 @@ describe('base URL', () => {
     );
     expect(result.code).toBe(69);
     expect(result.stderr).toBe(
-      `error: Cannot reach http://127.0.0.1:${port} (ECONNREFUSED) after 1 attempt. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.\n`,
+      `error: Cannot reach http://127.0.0.1:${port} after 1 attempt: nothing listens at 127.0.0.1:${port} (ECONNREFUSED). Check the base URL (--base-url or B2BCTL_BASE_URL) and that the server runs, then try again.\n`,
     );
     expect(result.stderr).not.toContain(sandboxPassword);
   });

@@ -58,9 +58,12 @@ describe('webhook cli', () => {
           'cat',
           '--fetch-orders',
           '--no-group-commit',
+          '--trust-proxy',
+          '127.0.0.1,10.0.0.0/8',
         ])
       ).options,
     ).toMatchObject({
+      trustProxy: ['127.0.0.1', '10.0.0.0/8'],
       port: 0,
       tokenTtl: 1,
       forwardTo: 'http://erp/hook',
@@ -74,6 +77,7 @@ describe('webhook cli', () => {
     [['listen', '--port', 'x'], /--port <port>' argument 'x' is invalid\. expected a whole number/],
     [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
     [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
+    [['listen', '--trust-proxy', 'nginx'], /"nginx" is neither a hop count nor an IP address or CIDR range/],
     [['listen', '--client-secret', 's'], /unknown option '--client-secret'/],
     [['trigger', 'invoices', '--url', 'http://x', '--client-id', 'a'], /expected customers or orders/],
     [['trigger', 'orders', '--client-id', 'a'], /required option '--url <base>' not specified/],

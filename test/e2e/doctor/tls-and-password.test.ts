@@ -94,8 +94,7 @@ describe('doctor against an https base URL', () => {
     const findings = JSON.parse(result.stdout) as Finding[];
     expect(findings.find((finding) => finding.check === 'TLS')).toMatchObject({
       result: 'fail',
-      detail:
-        'certificate not trusted (DEPTH_ZERO_SELF_SIGNED_CERT; issued to localhost by localhost): if the store or a proxy uses its own CA, point NODE_EXTRA_CA_CERTS at its certificate file',
+      detail: `the certificate of ${new URL(baseUrl).host} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT; issued to localhost by localhost): if the server or a proxy uses its own certificate authority, point NODE_EXTRA_CA_CERTS at that authority's certificate file (PEM)`,
     });
     expect(result.code).toBe(69);
     expect(requests).toEqual([]);

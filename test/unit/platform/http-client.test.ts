@@ -241,7 +241,7 @@ describe('HttpClient retries', () => {
     const error = await failureOf(client.request(get));
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error.message).toBe(
-      `Cannot reach ${baseUrl} (timed out) after 2 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
+      `Cannot reach ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer in time (timed out). Check the base URL (--base-url or B2BCTL_BASE_URL); a firewall may drop the traffic, or raise http.timeout, then try again.`,
     );
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([125]);
@@ -275,7 +275,7 @@ describe('HttpClient on a closed port', () => {
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `Cannot reach ${baseUrl} (ECONNREFUSED) after 3 attempts. Check the base URL (--base-url or B2BCTL_BASE_URL) and the network, then try again.`,
+      `Cannot reach ${baseUrl} after 3 attempts: nothing listens at ${new URL(baseUrl).host} (ECONNREFUSED). Check the base URL (--base-url or B2BCTL_BASE_URL) and that the server runs, then try again.`,
     );
     expect(clock.sleeps).toEqual([125, 250]);
   });

@@ -25,7 +25,12 @@ describe('credentialsOfTokenRequest', () => {
   });
 
   it.each([
-    [{ headers: { authorization: basic('erp:s3cret') }, query: {}, body: {} }, 'unsupported_grant_type'],
+    // RFC 6749 §5.2: a missing parameter is invalid_request; an unknown grant is unsupported_grant_type.
+    [{ headers: { authorization: basic('erp:s3cret') }, query: {}, body: {} }, 'invalid_request'],
+    [
+      { headers: { authorization: basic('erp:s3cret') }, query: {}, body: { grant_type: 'password' } },
+      'unsupported_grant_type',
+    ],
     [{ headers: { username: 'erp', password: 's' }, query: {}, body: undefined }, 'unsupported_grant_type'],
     [{ headers: {}, query: {}, body: { clientId: 'erp' } }, 'invalid_request'],
     [
@@ -34,6 +39,34 @@ describe('credentialsOfTokenRequest', () => {
     ],
   ])('refuses %j with %s', (request, error) => {
     expect(credentialsOfTokenRequest(request)).toMatchObject({ error });
+  });
+});
+
+describe('Basic credentials form-encoded (RFC 6749 §2.3.1)', () => {
+  it('keeps the pair as sent and gives its form-decoded reading beside it', () => {
+    const sent = `${encodeURIComponent('erp client')}:${encodeURIComponent('s3cr3t-Ação:%/+=')}`;
+    expect(
+      credentialsOfTokenRequest({
+        headers: { authorization: basic(sent) },
+        query: {},
+        body: { grant_type: 'client_credentials' },
+      }),
+    ).toEqual({
+      style: 'basic',
+      clientId: 'erp%20client',
+      clientSecret: encodeURIComponent('s3cr3t-Ação:%/+='),
+      formDecoded: { clientId: 'erp client', clientSecret: 's3cr3t-Ação:%/+=' },
+    });
+  });
+
+  it('a raw pair that is not valid form encoding (a lone %) is read as sent only', () => {
+    expect(
+      credentialsOfTokenRequest({
+        headers: { authorization: basic('erp:50%off') },
+        query: {},
+        body: { grant_type: 'client_credentials' },
+      }),
+    ).toEqual({ style: 'basic', clientId: 'erp', clientSecret: '50%off' });
   });
 });
 

@@ -1,0 +1,42 @@
+import { InvalidArgumentError } from 'commander';
+import { isIP } from 'node:net';
+
+/**
+ * Which direct peers may say, in X-Forwarded-For, whom they forward for: a hop count (`1`: the nearest proxy),
+ * or addresses and CIDR ranges (`127.0.0.1,10.0.0.0/8`). Fastify's `trustProxy` takes both as they are.
+ */
+export type TrustedProxies = number | string[];
+
+/** Parses `--trust-proxy HOPS|CIDR,...`; a bad entry is a usage error naming it. */
+export function trustedProxies(text: string): TrustedProxies {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    if (hops < 1) throw new InvalidArgumentError('a hop count starts at 1 (the nearest proxy).');
+    return hops;
+  }
+  const entries = trimmed.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new InvalidArgumentError(
+        `"${entry}" is neither a hop count nor an IP address or CIDR range (such as 127.0.0.1 or 10.0.0.0/8).`,
+      );
+  }
+  return entries;
+}
+
+/**
+ * Fastify's `trustProxy` for the parsed flag. Fastify ignores a bare hop count (a direct client could claim
+ * hops), so hops become the rule it used to apply: the nearest `hops` addresses are trusted, whoever they are.
+ */
+export function fastifyTrustProxy(
+  trusted: TrustedProxies | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trusted === undefined) return false;
+  if (typeof trusted === 'number') return (_address, hop) => hop < trusted;
+  return trusted;
+}

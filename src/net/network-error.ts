@@ -1,0 +1,156 @@
+import { type ProxyRoute, redactProxyText, redactProxyUrl } from './proxy-route.js';
+import { probeTls, type TlsProbe } from './tls-probe.js';
+
+/** A failed connection in words: what happened and what to do, shared by doctor and every command. */
+export interface NetworkProblem {
+  /** Short, for a trace or a retry line: the code, such as `ECONNREFUSED`. */
+  code: string;
+  /** What happened, naming the host or proxy at fault. */
+  what: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+const untrustedCodes = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+const timeoutCodes = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED']);
+
+/** The code of a network error, found on it or on its cause: `ECONNREFUSED`, `CERT_HAS_EXPIRED`, `timed out`. */
+export function networkErrorCode(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'timed out';
+    const proxyStatus = proxyStatusOf(error);
+    if (proxyStatus !== undefined) return `proxy HTTP ${proxyStatus}`;
+  }
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = withCode?.code ?? withCode?.cause?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? redactProxyText(error.message) : String(error);
+}
+
+/** Whether the error is a certificate problem that a second, describing handshake can explain. */
+export function isCertificateError(error: unknown): boolean {
+  const code = networkErrorCode(error);
+  return untrustedCodes.has(code) || code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID';
+}
+
+/** The status a proxy answered instead of connecting us (undici words it in its message only). */
+function proxyStatusOf(error: Error): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  if (error.name === 'ProxyConnectError' && typeof status === 'number') return status;
+  const match = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((\d{3})\)/.exec(error.message);
+  return match ? Number(match[1] ?? match[2]) : undefined;
+}
+
+/** Describes a failed connection to `url` reached by `route`; `certificate` adds what a TLS probe saw. */
+export function describeNetworkProblem(
+  error: unknown,
+  url: URL,
+  route: ProxyRoute,
+  certificate?: TlsProbe,
+): NetworkProblem {
+  const code = networkErrorCode(error);
+  const host = url.host;
+  const proxy = route.kind === 'proxy' ? redactProxyUrl(route.proxy) : undefined;
+  const proxyStatus = error instanceof Error ? proxyStatusOf(error) : undefined;
+  // A CONNECT answered 401 is the proxy's too (tinyproxy answers wrong credentials so).
+  if (proxyStatus === 407 || proxyStatus === 401)
+    return {
+      code,
+      what: `the proxy ${proxy} ${route.kind === 'proxy' && route.proxy.username ? 'refused the credentials given' : 'wants credentials'} (HTTP ${proxyStatus === 407 ? '407 Proxy Authentication Required' : '401'})`,
+      fix: `give ${route.kind === 'proxy' && route.proxy.username ? 'the right ones' : 'them'} in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
+    };
+  if (proxyStatus !== undefined)
+    return {
+      code,
+      what: `the proxy ${proxy} refused to connect to ${host} (HTTP ${proxyStatus} to CONNECT)`,
+      fix: `ask the proxy's operator to allow ${host}, or add it to NO_PROXY if this machine reaches it directly`,
+    };
+  if (untrustedCodes.has(code) || code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return certificateProblem(code, host, certificate);
+  return connectionProblem(code, url, proxy);
+}
+
+function certificateProblem(code: string, host: string, certificate: TlsProbe | undefined): NetworkProblem {
+  const names = certificate ? `; issued to ${certificate.subject ?? '?'} by ${certificate.issuer ?? '?'}` : '';
+  if (code === 'CERT_HAS_EXPIRED')
+    return {
+      code,
+      what: `the certificate of ${host} has expired (${code}${certificate?.validTo ? `, valid until ${certificate.validTo}` : ''}${names})`,
+      fix: "the server's operator must renew it; check this machine's clock too",
+    };
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return {
+      code,
+      what: `the certificate of ${host} is for another host name (${code}${certificate?.altNames ? `: ${certificate.altNames}` : ''})`,
+      fix: 'use in the base URL a host name the certificate names',
+    };
+  return {
+    code,
+    what: `the certificate of ${host} is not trusted (${code}${names})`,
+    fix: "if the server or a proxy uses its own certificate authority, point NODE_EXTRA_CA_CERTS at that authority's certificate file (PEM)",
+  };
+}
+
+function connectionProblem(code: string, url: URL, proxy: string | undefined): NetworkProblem {
+  // Through a proxy, b2bctl connects to the proxy only: a failure to connect is the proxy's.
+  const where = proxy ? `the proxy ${proxy}` : url.host;
+  const check = proxy
+    ? 'check HTTPS_PROXY/HTTP_PROXY (or add the host to NO_PROXY)'
+    : 'check the base URL (--base-url or B2BCTL_BASE_URL)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return {
+      code,
+      what: `${proxy ? `the proxy's host name` : url.hostname} does not resolve (${code})`,
+      fix: `${check} and this machine's DNS`,
+    };
+  if (code === 'ECONNREFUSED')
+    return {
+      code,
+      what: proxy ? `${where} refused the connection (${code})` : `nothing listens at ${where} (${code})`,
+      fix: `${check} and that the server runs`,
+    };
+  if (timeoutCodes.has(code) || code === 'timed out')
+    return {
+      code,
+      what: `${where} did not answer in time (${code})`,
+      fix: `${check}; a firewall may drop the traffic, or raise http.timeout`,
+    };
+  if (resetCodes.has(code))
+    return {
+      code,
+      what: `the connection to ${where} was cut (${code})`,
+      fix: 'a firewall or proxy may be closing it; try again, and check the network',
+    };
+  return { code, what: `${where} could not be reached (${code})`, fix: `${check} and the network` };
+}
+
+/** describeNetworkProblem, after a describing handshake when the error is about the certificate. */
+export async function explainNetworkProblem(
+  error: unknown,
+  url: URL,
+  route: ProxyRoute,
+  timeoutMs: number,
+): Promise<NetworkProblem> {
+  if (!isCertificateError(error) || url.protocol !== 'https:') return describeNetworkProblem(error, url, route);
+  const certificate = await probeTls(url, route, timeoutMs).catch(() => undefined);
+  return describeNetworkProblem(error, url, route, certificate);
+}
+
+/** One sentence for a failed request outside the platform client: what happened, then the fix. */
+export function networkProblemSentence(problem: NetworkProblem): string {
+  return `${problem.what}; ${problem.fix}`;
+}

@@ -1,0 +1,91 @@
+import { UsageError } from '../errors.js';
+
+/** Which proxy, if any, a URL goes through, read from the environment as curl and npm read it. Pure. */
+
+export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
+
+export type ProxyRoute =
+  | { kind: 'direct' }
+  /** NO_PROXY names this host: `entry` is the NO_PROXY entry that matched. */
+  | { kind: 'bypassed'; entry: string; proxy: URL }
+  | { kind: 'proxy'; proxy: URL; variable: string };
+
+const defaultPorts: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/**
+ * The route of a request to `url`: HTTPS_PROXY for https, HTTP_PROXY for http (https falls back to HTTP_PROXY),
+ * NO_PROXY as host, domain suffix (`.example.com` or `example.com`), `host:port`, or `*`. The lower-case
+ * variable wins over the upper-case one, as in curl; these are the rules of undici's EnvHttpProxyAgent.
+ */
+export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
+  // `??` as undici reads it: a lower-case variable that is set, even empty, hides the upper-case one.
+  const pick = (lower: string, upper: string) =>
+    env[lower] !== undefined ? { name: lower, value: env[lower] } : { name: upper, value: env[upper] };
+  const http = pick('http_proxy', 'HTTP_PROXY');
+  const https = pick('https_proxy', 'HTTPS_PROXY');
+  const chosen = url.protocol === 'https:' && https.value ? https : http;
+  if (!chosen.value?.trim()) return { kind: 'direct' };
+  const variable = chosen.name;
+  const proxy = parseProxyUrl(chosen.value, variable);
+  const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+  const entry = noProxyMatch(url, noProxy);
+  return entry === undefined ? { kind: 'proxy', proxy, variable } : { kind: 'bypassed', entry, proxy };
+}
+
+/** A proxy variable's value as a URL; `proxy:3128` without a scheme means http://, as curl reads it. */
+export function parseProxyUrl(value: string, variable: string): URL {
+  const text = value.trim();
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw new ProxySettingError(
+      `${variable} is not a proxy address (${redactProxyText(text)}); write it as http://host:port or http://user:password@host:port.`,
+    );
+  }
+}
+
+/** A proxy variable that cannot be read: a usage error, found before anything is sent. */
+export class ProxySettingError extends UsageError {}
+
+/** The NO_PROXY entry that exempts `url`, if any. */
+export function noProxyMatch(url: URL, noProxy: string): string | undefined {
+  const entries = noProxy.split(/[,\s]+/).filter((entry) => entry !== '');
+  if (entries.length === 0) return undefined;
+  if (noProxy.trim() === '*') return '*';
+  const host = url.hostname.toLowerCase();
+  const port = Number(url.port) || defaultPorts[url.protocol] || 0;
+  for (const entry of entries) {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const entryHost = (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed?.[2] && Number(parsed[2]) !== port) continue;
+    if (host === entryHost || host.endsWith(`.${entryHost}`)) return entry;
+  }
+  return undefined;
+}
+
+/** A proxy URL as it may be printed: the password replaced, the user kept so the reader knows which one was used. */
+export function redactProxyUrl(proxy: URL): string {
+  const user = proxy.username ? `${decodeURIComponentSafe(proxy.username)}${proxy.password ? ':[redacted]' : ''}@` : '';
+  return `${proxy.protocol}//${user}${proxy.host}`;
+}
+
+/** Free text that may hold `scheme://user:password@host`: the password replaced. */
+export function redactProxyText(text: string): string {
+  return text.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/g, '$1[redacted]@');
+}
+
+/** One line for doctor and --verbose: where requests to `url` go. */
+export function describeRoute(route: ProxyRoute): string {
+  if (route.kind === 'direct') return 'direct (no HTTPS_PROXY or HTTP_PROXY set)';
+  if (route.kind === 'bypassed')
+    return `direct: NO_PROXY entry "${route.entry}" bypasses the proxy ${redactProxyUrl(route.proxy)}`;
+  return `through the proxy ${redactProxyUrl(route.proxy)} (${route.variable})`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

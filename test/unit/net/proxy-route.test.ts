@@ -1,0 +1,129 @@
+import { EnvHttpProxyAgent } from 'undici';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy } from 'proxy';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeRoute,
+  noProxyMatch,
+  ProxySettingError,
+  proxyRouteFor,
+  redactProxyText,
+  redactProxyUrl,
+} from '../../../src/net/proxy-route.js';
+
+const proxyOf = (url: string, env: Record<string, string>) => {
+  const route = proxyRouteFor(new URL(url), env);
+  return route.kind === 'proxy' ? route.proxy.host : route.kind;
+};
+
+describe('proxyRouteFor, as curl and undici read the variables', () => {
+  it.each([
+    ['http://store.example/', {}, 'direct'],
+    ['http://store.example/', { HTTP_PROXY: 'http://upper:3128' }, 'upper:3128'],
+    ['http://store.example/', { HTTP_PROXY: 'http://upper:3128', http_proxy: 'http://lower:3128' }, 'lower:3128'],
+    ['https://store.example/', { HTTPS_PROXY: 'http://s:1', https_proxy: 'http://lower-s:1' }, 'lower-s:1'],
+    ['https://store.example/', { HTTP_PROXY: 'http://plain:1' }, 'plain:1'],
+    ['http://store.example/', { HTTPS_PROXY: 'http://s:1' }, 'direct'],
+    // Set but empty, the lower-case variable hides the upper-case one.
+    ['http://store.example/', { http_proxy: '', HTTP_PROXY: 'http://upper:3128' }, 'direct'],
+    ['http://store.example/', { http_proxy: 'proxy.corp:8080' }, 'proxy.corp:8080'],
+    ['http://127.0.0.1:8080/', { http_proxy: 'http://p:1' }, 'p:1'],
+    ['http://localhost:8080/', { http_proxy: 'http://p:1' }, 'p:1'],
+  ])('%s with %j: %s', (url, env, expected) => {
+    expect(proxyOf(url, env)).toBe(expected);
+  });
+
+  it.each([
+    ['https://api.store.example/', 'store.example', 'store.example'],
+    ['https://api.store.example/', '.store.example', '.store.example'],
+    ['https://api.store.example/', '*.store.example', '*.store.example'],
+    ['https://store.example/', 'store.example:443', 'store.example:443'],
+    ['https://store.example/', 'store.example:8443', undefined],
+    ['https://notstore.example/', 'store.example', undefined],
+    ['https://STORE.example/', 'localhost, store.EXAMPLE', 'store.EXAMPLE'],
+    ['http://127.0.0.1:9/', '*', '*'],
+    ['http://127.0.0.1:9/', '', undefined],
+  ])('NO_PROXY: %s against %j matches %j', (url, noProxy, entry) => {
+    expect(noProxyMatch(new URL(url), noProxy)).toBe(entry);
+  });
+
+  it('no_proxy wins over NO_PROXY', () => {
+    const route = proxyRouteFor(new URL('http://a.example/'), {
+      http_proxy: 'http://p:1',
+      no_proxy: 'b.example',
+      NO_PROXY: 'a.example',
+    });
+    expect(route.kind).toBe('proxy');
+  });
+
+  describe('agrees with undici EnvHttpProxyAgent', () => {
+    let proxy: { url: string; seen: string[]; server: Server };
+    beforeAll(async () => {
+      const seen: string[] = [];
+      const server = createProxy(createServer());
+      server.prependListener('request', (request: IncomingMessage) => seen.push(`${request.method} ${request.url}`));
+      server.prependListener('connect', (request: IncomingMessage) => seen.push(`CONNECT ${request.url}`));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      proxy = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+    });
+    afterAll(() => new Promise((resolve) => proxy.server.close(resolve)));
+
+    it.each([
+      ['http://a.invalid/', ''],
+      ['http://api.a.invalid/', 'a.invalid'],
+      ['http://api.a.invalid/', '.a.invalid'],
+      ['http://a.invalid:8080/', 'a.invalid:8080'],
+      ['http://a.invalid:8080/', 'a.invalid:9090'],
+      ['http://127.0.0.1:9/', 'localhost'],
+      ['http://127.0.0.1:9/', '127.0.0.1'],
+      ['http://localhost:9/', 'localhost'],
+      ['http://b.invalid/', 'a.invalid, c.invalid'],
+      ['http://b.invalid/', '*'],
+    ])('%s with NO_PROXY %j', async (url, noProxy) => {
+      const ours = proxyRouteFor(new URL(url), { http_proxy: proxy.url, no_proxy: noProxy }).kind;
+      const agent = new EnvHttpProxyAgent({ httpProxy: proxy.url, noProxy, connect: { timeout: 2000 } });
+      const before = proxy.seen.length;
+      const target = new URL(url);
+      await agent
+        .request({ origin: target.origin, path: '/', method: 'GET', headersTimeout: 2000, bodyTimeout: 2000 })
+        .then(
+          (answer) => answer.body.dump(),
+          () => undefined,
+        );
+      await agent.close();
+      expect(proxy.seen.length > before ? 'proxy' : 'bypassed').toBe(ours === 'proxy' ? 'proxy' : 'bypassed');
+    });
+  });
+});
+
+describe('redaction of proxy credentials', () => {
+  it('keeps the user, hides the password', () => {
+    expect(redactProxyUrl(new URL('http://alice:s3cr%40t@proxy.corp:3128'))).toBe(
+      'http://alice:[redacted]@proxy.corp:3128',
+    );
+    expect(redactProxyText('failed via http://alice:s3cr@t@proxy:3128 now')).not.toContain('s3cr');
+  });
+
+  it('describeRoute names the proxy and its variable, or the NO_PROXY entry', () => {
+    expect(describeRoute(proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:pw@p:3128' }))).toBe(
+      'through the proxy http://u:[redacted]@p:3128 (HTTPS_PROXY)',
+    );
+    expect(
+      describeRoute(
+        proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://p:3128', NO_PROXY: 's.example' }),
+      ),
+    ).toBe('direct: NO_PROXY entry "s.example" bypasses the proxy http://p:3128');
+  });
+});
+
+const readBadProxy = () => proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:hunter22@[bad' });
+
+describe('a proxy variable that is not an address', () => {
+  it('is a usage error naming the variable, its password hidden', () => {
+    expect(readBadProxy).toThrow(ProxySettingError);
+    expect(readBadProxy).toThrow(
+      'HTTPS_PROXY is not a proxy address (http://u:[redacted]@[bad); write it as http://host:port or http://user:password@host:port.',
+    );
+  });
+});
