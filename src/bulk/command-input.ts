@@ -5,7 +5,7 @@ import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { type InputOptions, openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import type { InputFlags } from './flags.js';
-import { adoptHeaderMap } from './header-map-file.js';
+import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
 
 /** Opens a command's input with its reading flags; `--map` is loaded here so every command reads it alike. */
 export async function openCommandInput(
@@ -48,16 +48,20 @@ export async function openCommandInput(
     headerMap,
     strict: flags.strict,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
-    adoptHeaderMap: flags.writeMap
-      ? async (map, proposal) => {
-          const adopted = await adoptHeaderMap(context, flags.writeMap as string, catalogue.knownPaths, map, proposal);
-          // Read from now on (a second pass, a resume line, the feed-back line) as if it had been given as --map.
-          inputOptions.headerMap = adopted;
-          inputOptions.adoptHeaderMap = undefined;
-          flags.map = flags.writeMap;
-          return adopted;
-        }
-      : undefined,
+    // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
+    adoptHeaderMap:
+      flags.writeMap || context.canPrompt()
+        ? async (map, proposal) => {
+            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal));
+            if (mapPath === undefined) return undefined;
+            const adopted = await adoptHeaderMap(context, mapPath, catalogue.knownPaths, map, proposal);
+            // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
+            inputOptions.headerMap = adopted;
+            inputOptions.adoptHeaderMap = undefined;
+            flags.map = mapPath;
+            return adopted;
+          }
+        : undefined,
   };
   const input = await openInput(inputOptions);
   // A regular file can be read again: the duplicate index then keeps fingerprints only (RecordChecker).

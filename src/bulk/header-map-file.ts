@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
 import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
 import { UsageError } from '../errors.js';
@@ -47,4 +48,31 @@ function likeliestFirst(header: string, fields: readonly string[]): string[] {
   const key = headerKey(header);
   const distance = (field: string) => editDistance(key, (field.split('.').at(-1) ?? field).toLowerCase());
   return fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
+}
+
+/**
+ * On a terminal without `--write-map`: lists the columns as they would be read and asks whether to read the file
+ * so and save the map as `NAME.map.json` in the working folder; its path, or undefined when the person says no.
+ */
+export async function offerHeaderMap(
+  context: Context,
+  inputPath: string,
+  proposal: HeaderMapProposal,
+): Promise<string | undefined> {
+  if (proposal.mapped.length === 0) return undefined;
+  const mapPath = inputPath === '-' ? 'stdin.map.json' : `${basename(inputPath, extname(inputPath))}.map.json`;
+  for (const [header, field] of proposal.mapped) context.log.info(`column "${header}" reads as ${field}`);
+  for (const header of proposal.unmapped) context.log.info(`column "${header}" matches no field`);
+  const prompter = await context.prompter();
+  const answer = await prompter.select(`Read the file with this map, and save it as ${mapPath} for --map?`, [
+    {
+      name:
+        proposal.unmapped.length === 0
+          ? 'yes'
+          : `yes, and ask which field each of the ${proposal.unmapped.length} other columns is`,
+      value: 'yes',
+    },
+    { name: 'no, stop here', value: 'no' },
+  ]);
+  return answer === 'yes' ? mapPath : undefined;
 }

@@ -8,10 +8,14 @@ export interface HeaderProposalOptions {
   headerMap?: Readonly<Record<string, string>>;
   maxListIndex: number;
   /**
-   * Given: the proposed columns are read as proposed, and this receives the whole map (the `--map` given merged
-   * with the proposal) to save. Absent: the run stops at the header with every proposed and unknown column listed.
+   * Given: receives the whole map (the `--map` given merged with the proposal) to save, and the columns are read
+   * with the map it returns. Absent, or when it returns undefined (the operator declined): the run stops at the
+   * header with every proposed and unknown column listed.
    */
-  adoptHeaderMap?: (map: Record<string, string>, proposal: HeaderMapProposal) => Promise<Record<string, string>>;
+  adoptHeaderMap?: (
+    map: Record<string, string>,
+    proposal: HeaderMapProposal,
+  ) => Promise<Record<string, string> | undefined>;
   warn(message: string): void;
 }
 
@@ -36,7 +40,7 @@ export async function planWithProposal(
   // `--write-map` adopts what is proposed, and may ask about the rest (on a terminal).
   if (options.adoptHeaderMap && (proposal.mapped.length > 0 || proposal.unmapped.length > 0)) {
     const adopted = await options.adoptHeaderMap(map, proposal);
-    return planColumns(headers, options.catalogue, adopted, options.maxListIndex);
+    if (adopted) return planColumns(headers, options.catalogue, adopted, options.maxListIndex);
   }
   if (proposal.mapped.length === 0) return plan;
   for (const [header, field] of proposal.mapped)

@@ -114,6 +114,30 @@ describe('an export with the ERP’s own headers', () => {
     expect(saved).toEqual({ ...expectedMap, 'Data de cadastro': 'customerRegistrationAddress.street' });
   });
 
+  it('on a terminal without --write-map, offers to read the file with the map and save it beside', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const tty = { stdin: true, stderr: true };
+    const accepted = await runCommandLine(['customer', 'validate', 'clientes.csv'], {
+      configDir,
+      cwd: folder,
+      env,
+      tty,
+      answers: ['yes', ''],
+    });
+    expect(accepted.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, 'clientes.map.json'), 'utf8'))).toEqual(expectedMap);
+    const declined = await runCommandLine(['customer', 'create', 'clientes.csv'], {
+      configDir,
+      cwd: folder,
+      env,
+      tty,
+      answers: ['no'],
+    });
+    expect(declined.code).toBe(65);
+    expect(declined.stderr).toContain('13 columns are named as an ERP names them (listed above); nothing was sent.');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('--no-input never asks: the unmapped column stays out of the map', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');
     const result = await runCommandLine(
