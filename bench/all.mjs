@@ -1,4 +1,4 @@
-// Runs every benchmark in turn (start-up, customers, stock, orders, webhooks), even when one misses its target, and
+// Runs every benchmark in turn (start-up, customers, stock, orders, api, webhooks), even when one misses its target, and
 // exits non-zero if any did. Pass --quick for the smaller sizes of the customer and stock benchmarks.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick') ? ['--quick'] : [];
 let missed = 0;
-for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'webhooks.mjs']) {
+for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'api.mjs', 'webhooks.mjs']) {
   const result = spawnSync(
     process.execPath,
     [join(import.meta.dirname, bench), ...(bench === 'startup.mjs' ? [] : quick)],

@@ -56,6 +56,8 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
     plugins: [lazyChildProcessForCommander],
+    // Native (better-sqlite3) and optional-native (pg) packages load from node_modules, as installed.
+    external: ['better-sqlite3', 'pg'],
     metafile: true,
   });
   // Pass 1's files are ES modules esbuild wrote, not Node's: without this, esbuild would read them as Node reads a

@@ -129,6 +129,7 @@ const commandGroups = {
   orders: () => import('../commands/orders/cli.js'),
   webhook: () => import('../commands/webhook/cli.js'),
   doctor: () => import('../commands/doctor/cli.js'),
+  api: () => import('../commands/api/cli.js'),
   completion: () => import('../commands/completion/cli.js'),
   __complete: () => import('../commands/completion/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;

@@ -1,5 +1,6 @@
 import { closestName } from '../lib/suggest.js';
 import { listingAnswerSettings } from '../platform/answers/listing.js';
+import { listingRouteSettings } from '../platform/listing-routes.js';
 import { orderAnswerSettings } from '../platform/answers/orders.js';
 import { stockAnswerSettings } from '../platform/answers/stock.js';
 import { tokenAnswerSettings } from '../platform/answers/token.js';
@@ -83,6 +84,12 @@ export const settingDefinitions = [
     description: 'Stock queue route (up to 200 items, asynchronous)',
     defaultValue: '/api/v1/stocks/batch',
     parser: routePath,
+  },
+  ...listingRouteSettings,
+  {
+    key: 'branch',
+    description: 'Branch code a head office integrates on behalf of: fills {branch} in route paths (--branch wins)',
+    env: 'B2BCTL_BRANCH',
   },
   {
     key: 'stock.autoThreshold',

@@ -2,7 +2,8 @@ import type { Session } from '../config/session.js';
 import type { RouteSettingKey } from '../config/settings.js';
 import { AuthError, PlatformError, UsageError } from '../errors.js';
 import { parseJson } from './auth.js';
-import type { HttpClient, HttpMethod, QueryValue } from './http-client.js';
+import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
+import { branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
@@ -19,6 +20,19 @@ export interface PlatformRequest {
   jsonBody?: string;
   safeToRepeat?: boolean;
   signal?: AbortSignal;
+  /** The branch code filled into the path, if any: a 403 then means the branch is not linked to the head office. */
+  branch?: string;
+}
+
+/** A request sent as given (`b2bctl api`): its own headers and body text, the answer returned whatever its status. */
+export interface RawPlatformRequest {
+  method: HttpMethod;
+  path: string;
+  query?: Readonly<Record<string, QueryValue>>;
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  safeToRepeat: boolean;
+  branch?: string;
 }
 
 export interface PlatformResponse<T> {
@@ -37,7 +51,11 @@ export class PlatformClient {
   /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
   route(settingKey: RouteSettingKey, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {
     // Never empty: an empty profile value falls back to the table's default, and the parser wants a leading /.
-    const template = this.session.get(settingKey);
+    const setting = this.session.get(settingKey);
+    // The branch setting is read only for a template that names {branch}: bulk runs build a route per request.
+    const template = setting.includes(branchPlaceholder)
+      ? fillBranch(setting, this.session.get('branch'), `The ${settingKey} setting`).path
+      : setting;
     return template.replace(/:(\w+)/g, (_, name: string) => {
       const value = parameters[name];
       if (value === undefined) {
@@ -52,16 +70,10 @@ export class PlatformClient {
 
   /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer throws. */
   async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
-    let token = await this.tokens.current(this.http);
-    let response = await this.sendWithToken(request, token);
-    if (response.status === 401) {
-      token = await this.tokens.renewAfterRejection(token, this.http);
-      response = await this.sendWithToken(request, token);
-      if (response.status === 401) {
-        throw new AuthError(
-          `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}${challengeOf(response.headers)}). Check the integration user's access.`,
-        );
-      }
+    const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
+    if (response.status === 403) {
+      const branch = request.branch ?? this.branchInPath(request.path);
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, response.url);
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent.
@@ -76,6 +88,51 @@ export class PlatformClient {
       throw new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text);
     const body = parseJson(response.text);
     return { status: response.status, body: body as T };
+  }
+
+  /**
+   * Sends a request as given and returns the answer whatever its status, after the one re-login a 401 brings;
+   * a 401 to a fresh token, and a 403 on a branch's path, end here as for every command.
+   */
+  async exchange(request: RawPlatformRequest): Promise<HttpResponse> {
+    const { response } = await this.withToken(request, (token) =>
+      this.http.request({
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: { accept: 'application/json', ...request.headers, authorization: `Bearer ${token}` },
+        body: request.body,
+        safeToRepeat: request.safeToRepeat,
+      }),
+    );
+    if (response.status === 403 && request.branch !== undefined)
+      throw branchNotLinked(request.branch, request.method, response.url);
+    return response;
+  }
+
+  /** Sends with the current token, and once more with a new one after a 401. */
+  private async withToken(
+    request: { method: string; path: string },
+    sendWith: (token: string) => Promise<HttpResponse>,
+  ): Promise<{ response: HttpResponse; token: string }> {
+    let token = await this.tokens.current(this.http);
+    let response = await sendWith(token);
+    if (response.status !== 401) return { response, token };
+    token = await this.tokens.renewAfterRejection(token, this.http);
+    response = await sendWith(token);
+    if (response.status === 401) {
+      throw new AuthError(
+        `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}${challengeOf(response.headers)}). Check the integration user's access.`,
+      );
+    }
+    return { response, token };
+  }
+
+  /** The branch setting, when the path holds it as a segment: a route template filled it with route(). */
+  private branchInPath(path: string): string | undefined {
+    const branch = this.session.get('branch');
+    if (!branch) return undefined;
+    return path.split('/').includes(encodeURIComponent(branch)) ? branch : undefined;
   }
 
   close(): Promise<void> {

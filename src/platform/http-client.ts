@@ -8,7 +8,7 @@ import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface HttpRequest {

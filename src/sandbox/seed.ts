@@ -8,6 +8,7 @@ import { SandboxClock } from './clock.js';
 import { loadOrderMaterial, seedOrders } from './orders/seed.js';
 import { loadSalesReps } from './sellers-seed.js';
 import { SandboxState } from './state.js';
+import { ListingStore } from './listings/store.js';
 
 /**
  * Builds a sandbox's state from the seed folder, before any route exists: sales reps, store settings and CEP table,
@@ -24,5 +25,9 @@ export function seedSandboxState(options: SandboxOptions, clock = new SandboxClo
     options.stockSchema ?? defaultStockSchema,
   );
   state.orders.churnProbability = options.orderChurn ?? 0;
+  state.listings = new ListingStore(
+    material.customers.map((customer) => customer.document),
+    () => clock.now(),
+  );
   return state;
 }

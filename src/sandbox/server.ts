@@ -15,6 +15,8 @@ import { registerOrderControls, registerOrders } from './routes/orders.js';
 import { seedSandboxState } from './seed.js';
 import type { SandboxState } from './state.js';
 import { registerWebhookControl } from './routes/webhooks.js';
+import { registerListingControls, registerListings } from './routes/listings.js';
+import { registerScheduledFaults } from './routes/scheduled-faults.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,11 +64,14 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
     reply.header('date', new Date(state.clock.now()).toUTCString());
   });
   registerFaults(app, options);
+  registerScheduledFaults(app, state);
   registerAuth(app, state, options);
   registerSellers(app, state);
   registerCustomers(app, state, options);
   registerStock(app, state, options);
   registerOrders(app, state);
+  registerListings(app, state);
+  registerListingControls(app, state);
   registerControl(app, state);
   registerOrderControls(app, state);
   registerWebhookControl(app, state);

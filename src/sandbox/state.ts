@@ -6,6 +6,7 @@ import { SandboxClock } from './clock.js';
 import { OrderStore, summaryOf } from './orders/store.js';
 import { EventOutbox } from './events.js';
 import { WebhookSender } from './webhooks/sender.js';
+import { ListingStore } from './listings/store.js';
 
 /** Everything the simulated platform holds, in memory; each resource's routes read and write it here. */
 export class SandboxState {
@@ -20,6 +21,8 @@ export class SandboxState {
   customers = new CustomerStore(this.events);
   /** Sends the outbox's events to the configured receiver, as the platform's webhooks. */
   readonly webhooks = new WebhookSender(this.events, () => new Date(this.clock.now()));
+  /** Pending quotes, contracts, cashback, credit limits, groups, lead times; seeded by seedSandboxState. */
+  listings = new ListingStore([], Date.now);
 
   /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */
   constructor(

@@ -1,12 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { listenOn } from '../http-server/listen.js';
 import { fastifyTrustProxy, type TrustedProxies } from '../http-server/trust-proxy.js';
-import type { Inbox, InboxRecord } from './inbox.js';
+import { backlogHealth } from './backlog.js';
+import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { TokenIssuer } from './tokens.js';
 
@@ -29,28 +30,33 @@ export interface ReceiverOptions {
   clientId: string;
   clientSecret: string;
   tokenTtlSeconds: number;
-  inbox: Inbox;
+  store: EventStore;
   paths: ReceiverPaths;
   /** Largest event body accepted (413 above). */
   bodyLimitBytes: number;
   /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
   requestTimeoutMs: number;
+  /** /healthz answers 503 when a hand-off's oldest pending event is older than this. */
+  stuckAfterMs: number;
   tls?: { cert: Buffer; key: Buffer };
   /** Reverse proxies trusted to name the client in X-Forwarded-For; without it, request.ip is the direct peer. */
   trustProxy?: TrustedProxies;
   now?: () => number;
-  /** Called once per stored event, after it is on disk and before the 2xx is sent. */
-  onStored?: (record: InboxRecord) => void;
+  /** Called once per stored event, after its commit and before the 2xx is sent. */
+  onStored?: (event: ReceivedEvent) => void;
   /** Called for a redelivery that was answered 2xx without storing it again. */
   onDuplicate?: (kind: WebhookKind, key: string) => void;
   log?: (message: string) => void;
 }
 
+/** An event as received: what the store keeps, with the event parsed. */
+export type ReceivedEvent = Omit<StoredEvent, 'id'>;
+
 export interface RunningReceiver extends RunningServer {
   tokens: TokenIssuer;
 }
 
-/** A JSON body kept with its own text, so the inbox stores the event exactly as it was sent. */
+/** A JSON body kept with its own text, so the store keeps the event exactly as it was sent. */
 interface JsonBody {
   raw: string;
   value: unknown;
@@ -58,17 +64,59 @@ interface JsonBody {
 
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json$/;
 
-/**
- * Starts the webhook receiver (DESIGN.md §9). Fastify over node's own server: fastify enforces the body limit
- * while the body streams in (413 without buffering 3 MB), answers 415 for unknown content types and reads the
- * body with backpressure; the node server under it (built here, so its timeouts can be set) answers 408 to a
- * client that trickles its request and frees the connection, checked every second rather than node's default 30 s.
- */
+/** Starts the webhook receiver: token endpoint, the two event routes and /healthz. */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const now = options.now ?? Date.now;
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
-  const inFlight = new Map<string, Promise<void>>();
-  const app = receiverServer(options);
+  const app = createApp(options);
+  app.get('/healthz', async (_request, reply) => {
+    const health = await backlogHealth(options.store, now(), options.stuckAfterMs);
+    return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+  });
+  addTokenRoute(app, tokens, options);
+  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now);
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ error: 'not_found', error_description: `No route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const code = errorCodes[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
+    return reply.code(status).send({ error: code, error_description: error.message });
+  });
+  await listenOn(app, options.host, options.port);
+  const url = baseUrlOf(
+    options.tls ? 'https' : 'http',
+    options.host,
+    listeningPort(app.server.address(), options.port),
+  );
+  return { url, tokens, close: () => app.close() };
+}
+
+/**
+ * Fastify over node's own server: fastify enforces the body limit while the body streams in (413 without
+ * buffering 3 MB), answers 415 for unknown content types and reads the body with backpressure; the node server
+ * under it (built here, so its timeouts can be set) answers 408 to a client that trickles its request.
+ */
+function createApp(options: ReceiverOptions): FastifyInstance {
+  const serverOptions = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
+    keepAliveTimeout: 5000,
+  };
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
+    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
+    forceCloseConnections: 'idle',
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+      options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
+        : createHttpServer(serverOptions, handler),
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;
@@ -84,17 +132,31 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+  return app;
+}
 
-  app.get('/healthz', async () => ({ status: 'ok', inboxBytes: options.inbox.committedSize }));
-
+function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions): void {
+  // Receivers sharing a store accept each other's tokens: a load balancer may send the event elsewhere.
+  const shareToken = (token: string) =>
+    options.store.shareToken?.(tokenDigest(token), (options.now ?? Date.now)() + tokens.ttlSeconds * 1000);
   app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
-    answerTokenRequest(request, reply, tokens, options.log),
+    answerTokenRequest(request, reply, tokens, options.log, shareToken),
   );
+}
 
+function addEventRoute(
+  app: FastifyInstance,
+  kind: WebhookKind,
+  tokens: TokenIssuer,
+  options: ReceiverOptions,
+  now: () => number,
+): void {
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     const verdict = match?.[1] ? tokens.check(match[1]) : 'missing';
     if (verdict === 'valid') return;
+    // Another receiver of the same shared store may have issued it.
+    if (verdict === 'unknown' && (await options.store.knowsToken?.(tokenDigest(match?.[1] ?? ''), now()))) return;
     const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
       verdict
     ];
@@ -102,92 +164,48 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     reply.header('www-authenticate', `Bearer error="invalid_token"`);
     return reply.code(401).send({ error: 'invalid_token', error_description: description });
   };
-
-  for (const kind of ['customers', 'orders'] as const) {
-    app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
-      if (!jsonContentType.test(mediaType(request.headers['content-type'])) || !isJsonBody(request.body)) {
-        return reply
-          .code(415)
-          .send({ error: 'unsupported_media_type', error_description: 'Send the event as application/json' });
-      }
-      const { raw, value } = request.body;
-      const key = deduplicationKey(kind, value);
-      // The same event delivered concurrently: the later copy waits for the first one's fate, then decides.
-      for (let running = inFlight.get(key); running; running = inFlight.get(key)) await running.catch(() => undefined);
-      if (options.inbox.has(key)) {
-        options.onDuplicate?.(kind, key);
-        return { status: 'duplicate' };
-      }
-      const record: InboxRecord = {
-        receivedAt: new Date(now()).toISOString(),
-        kind,
-        deliveryId: randomUUID(),
-        key,
-        flags: payloadMismatches(kind, value),
-        event: value,
-      };
-      const storing = options.inbox.append(record, raw);
-      inFlight.set(key, storing);
-      try {
-        await storing;
-      } catch (error) {
-        options.log?.(
-          `Could not store a ${kind} event in ${options.inbox.file}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
-        );
-        return reply.code(503).send({
-          error: 'inbox_unavailable',
-          error_description: 'The event could not be stored; send it again later',
-        });
-      } finally {
-        inFlight.delete(key);
-      }
-      options.onStored?.(record);
-      return { status: 'stored', deliveryId: record.deliveryId };
-    });
-  }
-
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send({ error: 'not_found', error_description: `No route ${request.method} ${request.url.split('?')[0]}` }),
-  );
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    const code = errorCodes[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
-    return reply.code(status).send({ error: code, error_description: error.message });
+  app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
+    if (!jsonContentType.test(mediaType(request.headers['content-type'])) || !isJsonBody(request.body)) {
+      return reply
+        .code(415)
+        .send({ error: 'unsupported_media_type', error_description: 'Send the event as application/json' });
+    }
+    const { raw, value } = request.body;
+    const receivedAt = now();
+    const event: ReceivedEvent = {
+      receivedAt: new Date(receivedAt).toISOString(),
+      kind,
+      deliveryId: randomUUID(),
+      key: deduplicationKey(kind, value),
+      flags: payloadMismatches(kind, value),
+      // request.ip: the forwarded client when the server is told to trust a proxy, the peer otherwise.
+      clientAddress: request.ip,
+      event: value,
+    };
+    let stored: boolean;
+    try {
+      // Resolves only after the commit, and concurrent copies of one event are settled by the key's uniqueness.
+      ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
+    } catch (error) {
+      options.log?.(
+        `Could not store a ${kind} event in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
+      );
+      return reply
+        .code(503)
+        .send({ error: 'inbox_unavailable', error_description: 'The event could not be stored; send it again later' });
+    }
+    if (!stored) {
+      options.onDuplicate?.(kind, event.key);
+      return { status: 'duplicate' };
+    }
+    options.onStored?.(event);
+    return { status: 'stored', deliveryId: event.deliveryId };
   });
-
-  await listenOn(app, options.host, options.port);
-  const url = baseUrlOf(
-    options.tls ? 'https' : 'http',
-    options.host,
-    listeningPort(app.server.address(), options.port),
-  );
-  return { url, tokens, close: () => app.close() };
 }
 
-/**
- * Fastify over a node server built here, so its timeouts can be set: a client that trickles its request is
- * answered 408 and its connection freed, checked every second rather than node's default 30 s.
- */
-function receiverServer(options: ReceiverOptions) {
-  const serverOptions = {
-    requestTimeout: options.requestTimeoutMs,
-    headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.requestTimeoutMs / 4))),
-    keepAliveTimeout: 5000,
-  };
-  return Fastify({
-    logger: false,
-    bodyLimit: options.bodyLimitBytes,
-    trustProxy: fastifyTrustProxy(options.trustProxy),
-    // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
-    forceCloseConnections: 'idle',
-    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      options.tls
-        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
-        : createHttpServer(serverOptions, handler),
-  });
+/** What a shared store keeps of a token: never the token itself. */
+function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };

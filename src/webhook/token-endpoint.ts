@@ -10,6 +10,7 @@ export async function answerTokenRequest(
   reply: FastifyReply,
   tokens: TokenIssuer,
   log: ((message: string) => void) | undefined,
+  onIssued?: (token: string) => Promise<void> | undefined,
 ): Promise<unknown> {
   // A token, or an error about credentials, is never to be kept by a cache on the way (§5.1).
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -29,7 +30,9 @@ export async function answerTokenRequest(
     if (verdict.style === 'basic') reply.header('www-authenticate', 'Basic realm="b2bctl"');
     return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
   }
-  return { access_token: tokens.issue(), token_type: 'Bearer', expires_in: tokens.ttlSeconds };
+  const token = tokens.issue();
+  await onIssued?.(token);
+  return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
 }
 
 function isJsonBody(body: unknown): body is { raw: string; value: unknown } {

@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inbox, type InboxRecord, inboxFileName } from '../../src/webhook/inbox.js';
+import Database from 'better-sqlite3';
 import {
   defaultReceiverPaths,
+  type ReceivedEvent,
   type ReceiverOptions,
   type RunningReceiver,
   startReceiver,
 } from '../../src/webhook/receiver.js';
+import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
+import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
 import { temporaryFolder } from './temporary.js';
 
 export const clientId = 'erp-client';
@@ -15,32 +17,45 @@ export const clientSecret = 'receiver-s3cret';
 export interface TestReceiver {
   url: string;
   directory: string;
-  inbox: Inbox;
+  store: SqliteStore;
   receiver: RunningReceiver;
-  stored: InboxRecord[];
-  /** The inbox file's records, read from disk. */
-  onDisk(): InboxRecord[];
+  stored: ReceivedEvent[];
+  /** The events of the store, read from disk by a connection of its own. */
+  onDisk(): StoredEvent[];
   close(): Promise<void>;
 }
 
 // The receiver tests' folders are the shared temporary ones.
 export { removeTemporaryFolders as removeReceiverFolders, temporaryFolder } from './temporary.js';
 
-/** The records of an inbox file on disk. */
-export function inboxOnDisk(directory: string): InboxRecord[] {
-  return readFileSync(join(directory, inboxFileName), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as InboxRecord);
+/** The events of a SQLite store on disk, read through a separate read-only connection. */
+export function inboxOnDisk(directory: string): StoredEvent[] {
+  const database = new Database(join(directory, sqliteFileName), { readonly: true });
+  try {
+    const rows = database.prepare('SELECT * FROM events ORDER BY id').all() as Record<string, unknown>[];
+    return rows.map((row) => ({
+      id: row.id as number,
+      receivedAt: new Date(row.received_at as number).toISOString(),
+      kind: row.kind as StoredEvent['kind'],
+      deliveryId: row.delivery_id as string,
+      key: row.key as string,
+      flags: JSON.parse(row.flags as string) as string[],
+      clientAddress: row.client_address as string,
+      event: JSON.parse(row.event as string) as unknown,
+    }));
+  } finally {
+    database.close();
+  }
 }
 
-/** A receiver in process on a free loopback port over a fresh inbox folder (or the given one). */
+/** A receiver in process on a free loopback port over a fresh SQLite store (or the given folder). */
 export async function startTestReceiver(
-  overrides: Partial<ReceiverOptions> = {},
+  overrides: Partial<ReceiverOptions> & { storeOptions?: StoreOptions } = {},
   directory = temporaryFolder(),
 ): Promise<TestReceiver> {
-  const inbox = overrides.inbox ?? (await Inbox.open(directory));
-  const stored: InboxRecord[] = [];
+  const store =
+    (overrides.store as SqliteStore | undefined) ?? (await SqliteStore.open(directory, overrides.storeOptions));
+  const stored: ReceivedEvent[] = [];
   const receiver = await startReceiver({
     host: '127.0.0.1',
     port: 0,
@@ -50,20 +65,21 @@ export async function startTestReceiver(
     paths: defaultReceiverPaths,
     bodyLimitBytes: 1024 * 1024,
     requestTimeoutMs: 10_000,
-    onStored: (record) => stored.push(record),
+    stuckAfterMs: 900_000,
+    onStored: (event) => stored.push(event),
     ...overrides,
-    inbox,
+    store,
   });
   return {
     url: receiver.url,
     directory,
-    inbox,
+    store,
     receiver,
     stored,
     onDisk: () => inboxOnDisk(directory),
     async close() {
       await receiver.close();
-      await inbox.close();
+      await store.close();
     },
   };
 }

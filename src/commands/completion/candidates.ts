@@ -8,7 +8,14 @@ export interface CompletionQuery {
   words: readonly string[];
   /** Profile names, read only when the word is the value of --profile. */
   profileNames(): string[];
+  /** The platform's route paths, for the PATH of `b2bctl api`. */
+  routePaths?(): string[];
 }
+
+/** Values of options whose parser accepts more spellings than it lists (`-X put`). */
+const listedValues: Record<string, readonly string[]> = {
+  '--method': ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+};
 
 /** Commands a user never types: not offered. */
 const hiddenCommands = new Set(['__complete']);
@@ -23,6 +30,7 @@ export function completionCandidates(query: CompletionQuery): string[] {
   const typed = query.words.slice(0, -1);
   let command = query.root;
   let pendingValue: Option | undefined;
+  let positionals = 0;
   for (const word of typed) {
     if (pendingValue) {
       pendingValue = undefined;
@@ -35,6 +43,7 @@ export function completionCandidates(query: CompletionQuery): string[] {
     }
     const subcommand = command.commands.find((candidate) => candidate.name() === word);
     if (subcommand) command = subcommand;
+    else positionals++;
   }
   const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(current));
   if (pendingValue) return matching(valuesOf(pendingValue, query));
@@ -48,12 +57,13 @@ export function completionCandidates(query: CompletionQuery): string[] {
       : [];
   }
   if (current.startsWith('-')) return matching(optionNames(command));
+  if (command.name() === 'api' && positionals === 0) return matching(query.routePaths?.() ?? []);
   return matching(command.commands.map((subcommand) => subcommand.name()).filter((name) => !hiddenCommands.has(name)));
 }
 
 function valuesOf(option: Option, query: CompletionQuery): readonly string[] {
   if (option.long === '--profile') return query.profileNames();
-  return option.argChoices ?? [];
+  return option.argChoices ?? listedValues[option.long ?? ''] ?? [];
 }
 
 /** The options a command accepts: its own, then its ancestors' (the global options live on the root). */

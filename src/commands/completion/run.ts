@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { everySetting } from '../../config/settings.js';
 import { completionCandidates } from './candidates.js';
 import { type CompletionShell, completionScript } from './scripts.js';
 
@@ -30,6 +31,13 @@ export async function runComplete(options: CompleteOptions, context: Context): P
         return [];
       }
     },
+    routePaths: () => routePaths(),
   });
   if (candidates.length > 0) context.io.stdout.write(`${candidates.join('\n')}\n`);
+}
+
+/** The default path of every platform route setting (`paths.*`), as a user starts typing them. */
+function routePaths(): string[] {
+  const paths = everySetting.filter((setting) => setting.key.startsWith('paths.') && setting.defaultValue);
+  return [...new Set(paths.map((setting) => setting.defaultValue as string))].toSorted();
 }

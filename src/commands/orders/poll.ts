@@ -2,13 +2,7 @@ import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
-import {
-  newVersions,
-  parseInstantOrDuration,
-  runWindow,
-  versionsToRemember,
-  type TimeWindow,
-} from '../../domain/orders-window.js';
+import { newVersions, parseInstantOrDuration, runWindow, type TimeWindow } from '../../domain/orders-window.js';
 import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
@@ -18,9 +12,10 @@ import {
   orderListingPageSize,
   type ListedOrder,
 } from '../../platform/orders.js';
-import { defaultCursorPath, readCursor, writeCursor } from './cursor-file.js';
-import { createOrderSink } from './order-output.js';
-import { scanWindow } from './window-scan.js';
+import { defaultCursorPath, readCursor } from './cursor-file.js';
+import { createOrderSink, type OrderSink } from './order-output.js';
+import { PollProgress } from './poll-progress.js';
+import { type FetchPage, scanWindow } from './window-scan.js';
 
 export interface OrdersPollOptions {
   since?: string;
@@ -127,87 +122,85 @@ async function pollOnce(
       `orders poll: continuing from the cursor in ${cursorPath} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,
     );
   }
-  const emitted = new Set(saved?.emitted ?? []);
-  let cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
-  // Entries the answers did not let us read may be orders: the cursor must not move past them. It stays where it
-  // was (a first run's: its start), still remembering what was emitted, so the next run reads them again without
-  // emitting the rest twice.
-  const unreadable = () => untrackable > 0 || unrecognisedPages > 0;
-  const save = (upTo: number) => {
-    const target = unreadable() ? (cursor ?? window.from) : upTo;
-    cursor = Math.max(cursor ?? target, target);
-    writeCursor(cursorPath, {
-      profile,
-      cursor: new Date(cursor).toISOString(),
-      emitted: versionsToRemember(emitted, cursor, settings.lookbackMs),
-    });
-  };
-  let untrackable = 0;
-  let unrecognisedPages = 0;
+  const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
-  let written = 0;
   let interrupted = false;
-  const answers = orderAnswers(client);
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
   try {
-    for await (const scanned of scanWindow<ListedOrder>(window, {
-      pageSize: orderListingPageSize,
-      concurrency: options.concurrency,
-      fetchPage: async (part, offset, signal) => {
-        const page = await listOrderPage(
-          client,
-          { window: part, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
-          answers,
-        );
-        untrackable += page.untrackable;
-        if (page.unrecognised) unrecognisedPages++;
-        // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-        const kept = page.orders.filter((order) => {
-          const instant = Date.parse(order.lastUpdated);
-          return instant >= part.from && instant <= part.to;
-        });
-        return { orders: kept, listed: page.listed };
-      },
-    })) {
-      const fresh = newVersions(scanned.orders, emitted);
-      const records = options.detail
-        ? await fetchDetails(client, fresh, options.concurrency)
-        : fresh.map((order) => order.record);
-      for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
-      written += fresh.length;
-      if (await sink.flush()) save(scanned.window.to);
-      if (context.interrupt.aborted) {
-        interrupted = true;
-        break;
-      }
-    }
+    interrupted = await writeWindows(window, options, context, client, sink, progress);
   } catch (error) {
     if (!context.interrupt.aborted) throw error;
     interrupted = true;
   }
   await sink.end();
-  if (untrackable > 0) {
-    context.log.warn(
-      `warning: ${untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
-    );
-  }
-  if (unrecognisedPages > 0) {
-    context.log.warn(
-      `warning: ${unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
-    );
-  }
+  warnUnreadable(progress, context);
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
-      `orders poll interrupted: ${written} order versions written; the cursor covers what was flushed, so the next run continues from there.`,
+      `orders poll interrupted: ${progress.written} order versions written; the cursor covers what was flushed, so the next run continues from there.`,
     );
   }
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
-  save(window.to);
+  progress.save(window.to);
   context.log.info(
-    `orders poll: ${written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(cursor ?? window.to).toISOString()}${unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
+    `orders poll: ${progress.written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
-  return written;
+  return progress.written;
+}
+
+/**
+ * Scans the window and writes each scanned piece's new versions as it comes, in time order, moving the cursor over
+ * what is flushed; resolves to true when Ctrl-C stopped it between pieces.
+ */
+async function writeWindows(
+  window: TimeWindow,
+  options: OrdersPollOptions,
+  context: Context,
+  client: PlatformClient,
+  sink: OrderSink,
+  progress: PollProgress,
+): Promise<boolean> {
+  const answers = orderAnswers(client);
+  const fetchPage: FetchPage<ListedOrder> = async (part, offset, signal) => {
+    const page = await listOrderPage(
+      client,
+      { window: part, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
+      answers,
+    );
+    progress.noteUnreadable(part, page.untrackable, page.unrecognised);
+    // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
+    const kept = page.orders.filter((order) => {
+      const instant = Date.parse(order.lastUpdated);
+      return instant >= part.from && instant <= part.to;
+    });
+    return { orders: kept, listed: page.listed };
+  };
+  const scan = { pageSize: orderListingPageSize, concurrency: options.concurrency, fetchPage };
+  for await (const scanned of scanWindow<ListedOrder>(window, scan)) {
+    const fresh = newVersions(scanned.orders, progress.emitted);
+    const records = options.detail
+      ? await fetchDetails(client, fresh, options.concurrency)
+      : fresh.map((order) => order.record);
+    for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
+    progress.written += fresh.length;
+    if (await sink.flush()) progress.save(scanned.window.to);
+    progress.forgetBefore(scanned.window.to);
+    if (context.interrupt.aborted) return true;
+  }
+  return false;
+}
+
+function warnUnreadable(progress: PollProgress, context: Context): void {
+  if (progress.untrackable > 0) {
+    context.log.warn(
+      `warning: ${progress.untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
+    );
+  }
+  if (progress.unrecognisedPages > 0) {
+    context.log.warn(
+      `warning: ${progress.unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
+    );
+  }
 }
 
 /** The detail of each version, `concurrency` at a time, in the order given. */

@@ -1,4 +1,5 @@
 import {
+  maximumPieces,
   offsetBreaks,
   offsetCoverage,
   type OffsetPage,
@@ -27,6 +28,8 @@ export interface ScanOptions<T> {
   /** Listing requests in flight at once. */
   concurrency: number;
   signal?: AbortSignal;
+  /** Orders a window may hold and still be read by offset, held whole (default 5,000); above, it is split by time. */
+  offsetReadBudget?: number;
 }
 
 /** A small window read whole, with the orders the platform listed in it. */
@@ -34,6 +37,10 @@ export interface ScannedWindow<T> {
   window: TimeWindow;
   orders: T[];
 }
+
+type Page<T> = { orders: T[]; listed: number };
+/** What reading a window gave: its orders in time-ordered windows, or the smaller windows to read instead. */
+type Outcome<T> = { scanned: ScannedWindow<T>[] } | { pieces: TimeWindow[] };
 
 /** Passes over a one-millisecond window that holds more than a page, until one brings nothing new. */
 const maximumInstantPasses = 10;
@@ -46,52 +53,146 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
+const defaultOffsetReadBudget = 5_000;
 
 /**
- * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts):
- * a window whose first page is not full was read whole; a full one is read by overlapping offset pages,
- * `concurrency` at a time, until they prove that no unchanged order fell between them (`offsetCoverage`), and
- * handed over in time order, oldest first, so the caller can write them and move its cursor window by window.
- * Should the proof not come within a budget of extra pages (a store churning faster than it can be read), the
- * window is split into smaller time windows until each fits in one page, which cannot skip either.
+ * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
+ * handing the orders over in time order, oldest first, a small window at a time, so the caller writes them and
+ * moves its cursor as they come: memory holds the windows being read, never the whole catch-up. A window whose
+ * first page is not full was read whole; a full one of at most `offsetReadBudget` orders is read by overlapping
+ * offset pages until they prove that no unchanged order fell between them (`offsetCoverage`); a larger one is
+ * split by time first. Should the proof not come within a budget of extra pages (a store churning faster than it
+ * can be read), the window is split into smaller time windows until each fits in one page, which cannot skip either.
  */
 export async function* scanWindow<T extends OrderVersion>(
   window: TimeWindow,
   options: ScanOptions<T>,
 ): AsyncGenerator<ScannedWindow<T>> {
-  const abort = new AbortController();
-  const stop = () => abort.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', stop, { once: true });
-  const limit = concurrencyLimit(Math.max(1, options.concurrency));
-  const fetch = (part: TimeWindow, offset: number) => limit(() => options.fetchPage(part, offset, abort.signal));
-  let ordersSeen = 0;
-  let widthSeen = 0;
-  const density = () => (widthSeen > 0 ? ordersSeen / widthSeen : undefined);
+  const scanner = new WindowScanner<T>(options);
+  try {
+    yield* scanner.inTimeOrder(window);
+  } finally {
+    // A caller that stops early (a closed pipe, Ctrl-C, a failure) cancels what is still in flight.
+    scanner.stop();
+  }
+}
 
-  const readWhole = async (
-    part: TimeWindow,
-    firstPage?: { orders: T[]; listed: number },
-  ): Promise<ScannedWindow<T>[]> => {
-    const page = firstPage ?? (await fetch(part, 0));
-    if (page.listed < options.pageSize) {
-      ordersSeen += page.orders.length;
-      widthSeen += part.to - part.from + 1;
+class WindowScanner<T extends OrderVersion> {
+  private readonly abort = new AbortController();
+  private readonly limit: <R>(task: () => Promise<R>) => Promise<R>;
+  private readonly offsetReads = concurrencyLimit(1);
+  private readonly concurrency: number;
+  private readonly budget: number;
+  private ordersSeen = 0;
+  private widthSeen = 0;
+  /** Orders per millisecond from the first large window's bounds, until windows read whole measure it. */
+  private provisionalDensity: number | undefined;
+  private readonly stopOnSignal = () => this.abort.abort(this.options.signal?.reason);
+
+  constructor(private readonly options: ScanOptions<T>) {
+    this.concurrency = Math.max(1, options.concurrency);
+    this.budget = Math.max(options.pageSize, options.offsetReadBudget ?? defaultOffsetReadBudget);
+    this.limit = concurrencyLimit(this.concurrency);
+    options.signal?.addEventListener('abort', this.stopOnSignal, { once: true });
+  }
+
+  stop(): void {
+    this.abort.abort();
+    this.options.signal?.removeEventListener('abort', this.stopOnSignal);
+  }
+
+  /**
+   * The windows in time order. Up to `concurrency` windows are read ahead of the one being handed over (their
+   * requests share the same `concurrency` slots), so memory holds at most that many windows' orders.
+   */
+  async *inTimeOrder(window: TimeWindow): AsyncGenerator<ScannedWindow<T>> {
+    const queue: { window: TimeWindow; outcome?: Promise<Outcome<T>> }[] = [{ window }];
+    while (queue.length > 0) {
+      for (const entry of queue.slice(0, this.concurrency)) {
+        if (entry.outcome) continue;
+        entry.outcome = this.read(entry.window);
+        // Read ahead: its failure is reported when its turn comes, or never if the scan stops first.
+        entry.outcome.catch(() => {});
+      }
+      const head = queue.shift() as { outcome: Promise<Outcome<T>> };
+      const outcome = await head.outcome;
+      if ('pieces' in outcome) queue.unshift(...outcome.pieces.map((piece) => ({ window: piece })));
+      else yield* outcome.scanned;
+    }
+  }
+
+  private fetch(part: TimeWindow, offset: number): Promise<Page<T>> {
+    return this.limit(() => this.options.fetchPage(part, offset, this.abort.signal));
+  }
+
+  private density(): number | undefined {
+    return this.widthSeen > 0 ? this.ordersSeen / this.widthSeen : this.provisionalDensity;
+  }
+
+  /**
+   * A lower bound of the orders in a full window, 0 when it holds no more than the budget: pages at the budget's
+   * end, then at 8, 64… times it while they hold orders, so a large window is split into pieces of about the budget
+   * at once instead of halving it level by level.
+   */
+  private async ordersAtLeast(part: TimeWindow): Promise<number> {
+    let offset = this.budget;
+    let page = await this.fetch(part, offset);
+    if (page.listed === 0) return 0;
+    for (;;) {
+      const further = await this.fetch(part, offset * 8);
+      if (further.listed === 0) return offset + page.listed;
+      offset *= 8;
+      page = further;
+    }
+  }
+
+  /** One window: read whole when it fits a page or the offset budget; split by time when it holds more. */
+  private async read(part: TimeWindow): Promise<Outcome<T>> {
+    const first = await this.fetch(part, 0);
+    if (first.listed < this.options.pageSize || part.from >= part.to)
+      return { scanned: await this.readWhole(part, first) };
+    // A page at the budget's end says whether the window holds more orders than may be held at once.
+    const atLeast = await this.ordersAtLeast(part);
+    if (atLeast > this.budget) {
+      const width = part.to - part.from + 1;
+      const expected = Math.max(atLeast, width * (this.density() ?? 0));
+      this.provisionalDensity ??= expected / width;
+      const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
+      return { pieces: splitWindow(part, pieces) };
+    }
+    // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
+    // being handed over and the next.
+    const orders = await this.offsetReads(() => this.readByOffset(part, first));
+    this.ordersSeen += orders.length;
+    this.widthSeen += part.to - part.from + 1;
+    // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
+    return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
+  }
+
+  /** A window split by time until each piece fits in a page (or is one millisecond, read by passes). */
+  private async readWhole(part: TimeWindow, firstPage?: Page<T>): Promise<ScannedWindow<T>[]> {
+    const page = firstPage ?? (await this.fetch(part, 0));
+    if (page.listed < this.options.pageSize) {
+      this.ordersSeen += page.orders.length;
+      this.widthSeen += part.to - part.from + 1;
       return [{ window: part, orders: page.orders }];
     }
-    if (part.from >= part.to) return [{ window: part, orders: await readInstant(part) }];
-    const pieces = splitWindow(part, piecesForFullWindow(part, density(), options.concurrency));
-    return (await Promise.all(pieces.map((piece) => readWhole(piece)))).flat();
-  };
+    if (part.from >= part.to) return [{ window: part, orders: await this.readInstant(part) }];
+    const pieces = splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency));
+    return (await Promise.all(pieces.map((piece) => this.readWhole(piece)))).flat();
+  }
 
-  // A single millisecond cannot be split: page through it by offset, and repeat whole passes until one finds no
-  // new version. Orders only leave such a window (an update stamps a later time), so a pass during which none
-  // left cannot have skipped one.
-  const readInstant = async (part: TimeWindow): Promise<T[]> => {
+  /**
+   * A single millisecond cannot be split: page through it by offset, and repeat whole passes until one finds no
+   * new version. Orders only leave such a window (an update stamps a later time), so a pass during which none
+   * left cannot have skipped one.
+   */
+  private async readInstant(part: TimeWindow): Promise<T[]> {
     const found = new Map<string, T>();
     for (let pass = 0; pass < maximumInstantPasses; pass++) {
       let added = 0;
-      for (let offset = 0; ; offset += options.pageSize) {
-        const page = await fetch(part, offset);
+      for (let offset = 0; ; offset += this.options.pageSize) {
+        const page = await this.fetch(part, offset);
         for (const order of page.orders) {
           const key = versionKey(order);
           if (!found.has(key)) {
@@ -99,25 +200,25 @@ export async function* scanWindow<T extends OrderVersion>(
             added++;
           }
         }
-        if (page.listed < options.pageSize) break;
+        if (page.listed < this.options.pageSize) break;
       }
       if (added === 0 && pass > 0) break;
     }
     return [...found.values()];
-  };
+  }
 
-  // A window holding more than a page: read by offset, `concurrency` pages in flight, each page overlapping the one
-  // before by an order, until one comes back short; then, until the pages prove that no unchanged order was
-  // skipped (offsetCoverage: a chain of pages sharing orders from the head to a short page), a page just before
-  // each break of the chain, in rounds. Churn costs a few pages; a store churning faster than pages can be read
-  // falls back to splitting the window by time.
-  const readByOffset = async (part: TimeWindow, first: { orders: T[]; listed: number }): Promise<T[]> => {
-    const step = Math.max(1, options.pageSize - 1);
+  /**
+   * A window holding more than a page: read by offset, `concurrency` pages in flight, each page overlapping the one
+   * before by an order, until one comes back short; then repaired until the pages prove that no unchanged order
+   * was skipped (`repairChain`).
+   */
+  private async readByOffset(part: TimeWindow, first: Page<T>): Promise<T[]> {
+    const step = Math.max(1, this.options.pageSize - 1);
     const pages: (OffsetPage & { orders: T[] })[] = [];
-    const keep = (offset: number, page: { orders: T[]; listed: number }) =>
+    const keep = (offset: number, page: Page<T>) =>
       pages.push({
         offset,
-        full: page.listed >= options.pageSize,
+        full: page.listed >= this.options.pageSize,
         ids: page.orders.map((order) => String(order.id)),
         orders: page.orders,
       });
@@ -128,25 +229,38 @@ export async function* scanWindow<T extends OrderVersion>(
       while (next < end) {
         const offset = next;
         next += step;
-        const page = await fetch(part, offset);
+        const page = await this.fetch(part, offset);
         keep(offset, page);
-        if (page.listed < options.pageSize) end = Math.min(end, offset);
+        if (page.listed < this.options.pageSize) end = Math.min(end, offset);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-    // Repairs go in rounds, every break of a round at once; a store churning so fast that they would double the
-    // pages, or never settle, is read by the split by time instead, which cannot skip whatever the churn.
+    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    const fallback = await this.repairChain(part, pages, keep);
+    const found = new Map<string, T>();
+    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
+    return [...found.values()];
+  }
+
+  /**
+   * Until the pages prove that no unchanged order was skipped (offsetCoverage: a chain of pages sharing orders from
+   * the head to a short page), a page just before each break of the chain, in rounds. Churn costs a few pages; a
+   * store churning so fast that repairs would double the pages, or never settle, is read by the split by time
+   * instead, whose orders are returned.
+   */
+  private async repairChain(
+    part: TimeWindow,
+    pages: (OffsetPage & { orders: T[] })[],
+    keep: (offset: number, page: Page<T>) => void,
+  ): Promise<T[]> {
+    const step = Math.max(1, this.options.pageSize - 1);
     const extraAllowed = Math.max(minimumRepairPages, pages.length);
-    const halfPage = Math.ceil(options.pageSize / 2);
+    const halfPage = Math.ceil(this.options.pageSize / 2);
     const attempts = new Map<number, number>();
     let extra = 0;
-    let fallback: T[] = [];
     for (let round = 0; !offsetCoverage(pages).proven; round++) {
       const breaks = offsetBreaks(pages);
-      if (breaks.length === 0 || extra + breaks.length > extraAllowed || round >= maximumRepairRounds) {
-        fallback = (await readWhole(part)).flatMap((piece) => piece.orders);
-        break;
-      }
+      if (breaks.length === 0 || extra + breaks.length > extraAllowed || round >= maximumRepairRounds)
+        return (await this.readWhole(part)).flatMap((piece) => piece.orders);
       extra += breaks.length;
       // Where the last order before the break is now: orders that left the window moved it up, so look half a
       // page before where the next page started, and further back each time the chain still breaks there.
@@ -155,28 +269,11 @@ export async function* scanWindow<T extends OrderVersion>(
           const attempt = attempts.get(after) ?? 0;
           attempts.set(after, attempt + 1);
           const offset = Math.max(0, after + step - halfPage * (attempt + 1));
-          keep(offset, await fetch(part, offset));
+          keep(offset, await this.fetch(part, offset));
         }),
       );
     }
-    const found = new Map<string, T>();
-    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
-    return [...found.values()];
-  };
-
-  try {
-    const first = await fetch(window, 0);
-    if (first.listed < options.pageSize) {
-      yield* await readWhole(window, first);
-      return;
-    }
-    const orders = await readByOffset(window, first);
-    // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
-    yield* timeOrderedChunks(window, orders, ordersPerChunk);
-  } finally {
-    // A caller that stops early (a closed pipe, Ctrl-C, a failure) cancels what is still in flight.
-    abort.abort();
-    options.signal?.removeEventListener('abort', stop);
+    return [];
   }
 }
 

@@ -3,8 +3,11 @@ import type { Dispatch } from '../../cli/command-group.js';
 import { addExamples } from '../../cli/examples.js';
 import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
+import type { DeadOptions } from './dead.js';
+import { duration, eventId, postgresUrl } from './flags.js';
 import { type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
+import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
 import type { ReplayOptions } from './replay.js';
 import type { TriggerOptions } from './trigger.js';
@@ -12,7 +15,7 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
-/** `b2bctl webhook listen|trigger|inbox|replay` (DESIGN.md §9). */
+/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
     .command('webhook')
@@ -25,16 +28,43 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
     .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
     .option('--client-secret-file <file>', secretFileHelp)
-    .option('--inbox <dir>', 'folder of the NDJSON inbox (default: webhooks/inbox in the config folder)')
+    .option(
+      '--inbox <dir>',
+      'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+    )
+    .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
     .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
     .option(
       '--forward-to <url>',
-      "POST each stored event to the ERP's endpoint, in order, retrying until taken",
+      "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --max-attempts make it dead",
       httpUrl,
     )
     .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+    .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
+    .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
+    .option('--max-attempts <n>', 'tries of one event before it goes dead', wholeNumber(1), 20)
+    .addOption(
+      durationOption(
+        '--exec-timeout <duration>',
+        '--exec command time limit; its process group is killed after',
+        60_000,
+        '60s',
+      ),
+    )
+    .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
+    .addOption(
+      durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
+    )
+    .addOption(
+      durationOption(
+        '--stuck-after <duration>',
+        '/healthz answers 503 when an event waits longer than this',
+        900_000,
+        '15m',
+      ),
+    )
     .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
@@ -51,12 +81,20 @@ export function register(program: Command, dispatch: Dispatch): void {
         clientId: options.clientId as string | undefined,
         clientSecretFile: options.clientSecretFile as string | undefined,
         inbox: options.inbox as string | undefined,
+        store: options.store as string | undefined,
         tokenTtl: options.tokenTtl as number,
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
         forwardTo: options.forwardTo as string | undefined,
         exec: options.exec as string | undefined,
         fetchOrders: options.fetchOrders === true,
+        handoff: options.handoff as string | undefined,
+        fromStart: options.fromStart === true,
+        maxAttempts: options.maxAttempts as number,
+        execTimeout: options.execTimeout as number,
+        retain: options.retain as number | undefined,
+        dedupWindow: options.dedupWindow as number,
+        stuckAfter: options.stuckAfter as number,
         tlsCert: options.tlsCert as string | undefined,
         tlsKey: options.tlsKey as string | undefined,
         trustProxy: options.trustProxy as TrustedProxies | undefined,
@@ -93,14 +131,20 @@ export function register(program: Command, dispatch: Dispatch): void {
       }),
     );
 
-  withInboxSelection(webhook.command('inbox').description('list the stored events, oldest first')).action(
-    (_flags: unknown, command: Command) =>
+  withInboxSelection(webhook.command('inbox').description('list the stored events, oldest first'))
+    .option('--pending', 'only events a hand-off has not taken yet')
+    .option('--dead', 'only events a hand-off gave up on (see webhook dead)')
+    .option('--import <old-folder>', "take an earlier version's NDJSON inbox (events.ndjson) into the store, once")
+    .action((_flags: unknown, command: Command) =>
       dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),
-  );
+    );
 
   withInboxSelection(webhook.command('replay').description('re-deliver stored events, in order, to a URL or a command'))
-    .option('--to <url>', 'POST each event (its inbox record) to this URL', httpUrl)
+    .option('--id <id>', 'only this event (repeat for more)', eventId)
+    .option('--dead', 'only dead letters')
+    .option('--to <url>', 'POST each event to this URL', httpUrl)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
+    .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
     .action((_flags: unknown, command: Command) => {
       // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
@@ -108,7 +152,38 @@ export function register(program: Command, dispatch: Dispatch): void {
       if ((options.to === undefined) === (options.exec === undefined)) {
         command.error('error: give exactly one of --to URL or --exec COMMAND.', { exitCode: 2 });
       }
+      if (!options.id && !options.since && !options.dead) {
+        command.error('error: choose the events: --id ID..., --since TIME [--until TIME], or --dead.', { exitCode: 2 });
+      }
       return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, options);
+    });
+
+  withStoreFlags(webhook.command('status').description("each hand-off's backlog: pending, oldest pending, dead"))
+    .addOption(
+      durationOption('--stuck-after <duration>', 'exit 69 when an event waits longer than this', 900_000, '15m'),
+    )
+    .action((_flags: unknown, command: Command) =>
+      dispatch<StatusOptions>(command, async () => (await import('./status.js')).run, command.opts<StatusOptions>()),
+    );
+
+  withStoreFlags(
+    webhook
+      .command('dead')
+      .description('the events a hand-off gave up on: list them, retry some, or drop some')
+      .argument('<action>', 'list, retry or drop', deadAction)
+      .argument('[ids...]', 'event ids (retry and drop)'),
+  )
+    .option('--handoff <name>', 'only this hand-off')
+    .action((action: DeadOptions['action'], ids: string[], _flags: unknown, command: Command) => {
+      if (action !== 'list' && ids.length === 0)
+        command.error(`error: name the events: webhook dead ${action} ID...`, { exitCode: 2 });
+      const parsed = ids.map((id) => eventId(id)[0] as number);
+      const flags = command.opts<{ inbox?: string; store?: string; handoff?: string }>();
+      return dispatch<DeadOptions>(command, async () => (await import('./dead.js')).run, {
+        action,
+        ids: parsed,
+        ...flags,
+      });
     });
 
   addExamples(program, {
@@ -124,19 +199,39 @@ export function register(program: Command, dispatch: Dispatch): void {
       'b2bctl webhook trigger customers --url http://127.0.0.1:8080 --style body --client-id erp --client-secret-file secret.txt',
     ],
     'webhook inbox': ['b2bctl webhook inbox --inbox /var/lib/erp/inbox --kind orders --since 2026-11-20T00:00:00Z'],
+    'webhook status': ['b2bctl webhook status --inbox /var/lib/erp/inbox'],
+    'webhook dead': ['b2bctl webhook dead list --inbox /var/lib/erp/inbox', 'b2bctl webhook dead retry 1042 1043'],
     'webhook replay': [
-      'b2bctl webhook replay --inbox /var/lib/erp/inbox --since 2026-11-20T00:00:00Z --to http://127.0.0.1:9000/events',
-      "b2bctl webhook replay --kind orders --exec './import-order.sh'",
+      'b2bctl webhook replay --inbox /var/lib/erp/inbox --since 2026-11-20T00:00:00Z --until 2026-11-21T00:00:00Z --to http://127.0.0.1:9000/events',
+      "b2bctl webhook replay --id 1042 --exec './import-order.sh'",
     ],
   });
 }
 
-/** `--inbox`, `--kind`, `--since`: which stored events `inbox` lists and `replay` re-delivers. */
-function withInboxSelection(command: Command): Command {
+/** A duration flag whose help shows its default as a person writes it (`7d`), not in milliseconds. */
+function durationOption(flags: string, description: string, milliseconds: number, shown: string): Option {
+  return new Option(flags, description).argParser(duration).default(milliseconds, shown);
+}
+
+/** `--inbox` or `--store`: where the events are. */
+function withStoreFlags(command: Command): Command {
   return command
     .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl);
+}
+
+/** `--kind`, `--since`, `--until`: which stored events `inbox` lists and `replay` re-delivers. */
+function withInboxSelection(command: Command): Command {
+  return withStoreFlags(command)
     .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
-    .option('--since <iso>', 'only events received at or after this time', isoTime);
+    .option('--since <iso>', 'only events received at or after this time', isoTime)
+    .option('--until <iso>', 'only events received before this time', isoTime);
+}
+
+function deadAction(value: string): DeadOptions['action'] {
+  if (value !== 'list' && value !== 'retry' && value !== 'drop')
+    throw new InvalidArgumentError('expected list, retry or drop.');
+  return value;
 }
 
 function kindArgument(value: string): WebhookKind {

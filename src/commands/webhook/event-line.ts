@@ -1,7 +1,7 @@
-import type { InboxRecord } from '../../webhook/inbox.js';
+import type { ReceivedEvent } from '../../webhook/receiver.js';
 
 /** The readable line of one stored event on a terminal: time, kind, what it is about, and its flags. */
-export function eventSummary(record: InboxRecord): string {
+export function eventSummary(record: ReceivedEvent): string {
   const event = (record.event ?? {}) as Record<string, unknown>;
   const about =
     record.kind === 'orders'

@@ -1,65 +1,148 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { type InboxRecord, inboxFileName, readInbox } from '../../webhook/inbox.js';
-import { InputError } from '../../errors.js';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
+import { renderTable } from '../../io/output/table.js';
+import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
+import { openStore, type StoreLocation } from '../../webhook/store/open.js';
+import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { InputError } from '../../errors.js';
 
 export interface InboxOptions {
   inbox?: string;
+  store?: string;
   kind?: WebhookKind;
   /** ISO-8601: only events received at or after it. */
   since?: string;
+  /** ISO-8601: only events received before it. */
+  until?: string;
+  pending?: boolean;
+  dead?: boolean;
+  /** An old NDJSON inbox folder (or file) to take into the store. */
+  import?: string;
 }
 
-const inboxLayout: RecordLayout<InboxRecord> = {
+const inboxLayout: RecordLayout<StoredEvent> = {
   table: [
-    { header: 'RECEIVED', value: (record) => record.receivedAt },
-    { header: 'KIND', value: (record) => record.kind },
-    { header: 'ID', value: (record) => String((record.event as { id?: unknown } | null)?.id ?? '-') },
-    { header: 'DELIVERY', value: (record) => record.deliveryId },
-    { header: 'FLAGS', value: (record) => record.flags.join('; ') || '-' },
+    { header: 'ID', value: (event) => String(event.id) },
+    { header: 'RECEIVED', value: (event) => event.receivedAt },
+    { header: 'KIND', value: (event) => event.kind },
+    { header: 'EVENT', value: (event) => String((event.event as { id?: unknown } | null)?.id ?? '-') },
+    { header: 'FROM', value: (event) => event.clientAddress || '-' },
+    { header: 'FLAGS', value: (event) => event.flags.join('; ') || '-' },
   ],
-  csv: ['receivedAt', 'kind', 'deliveryId', 'event.id', 'event.document', 'event.status', 'event.lastUpdated', 'flags'],
+  csv: [
+    'id',
+    'receivedAt',
+    'kind',
+    'deliveryId',
+    'clientAddress',
+    'event.id',
+    'event.document',
+    'event.status',
+    'event.lastUpdated',
+    'flags',
+  ],
 };
 
-/** Stops with exit 66 when there is no inbox in `directory`, naming the flag that chooses another. */
-export function requireInbox(directory: string): void {
-  if (!existsSync(join(directory, inboxFileName))) {
+/** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
+export function storeLocation(options: { inbox?: string; store?: string }, context: Context): StoreLocation {
+  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: options.store };
+}
+
+/** The events selected by the common flags. */
+export function selectionOf(options: InboxOptions): EventSelection {
+  return {
+    kind: options.kind,
+    since: options.since === undefined ? undefined : Date.parse(options.since),
+    until: options.until === undefined ? undefined : Date.parse(options.until),
+    pending: options.pending,
+    dead: options.dead,
+  };
+}
+
+/** `b2bctl webhook inbox`: streams stored events (ndjson when piped), or imports an old NDJSON inbox. */
+export async function run(options: InboxOptions, context: Context): Promise<void> {
+  const location = storeLocation(options, context);
+  if (options.import !== undefined) return importInbox(options.import, location, context);
+  const { store } = await openStore(location, { mustExist: true });
+  try {
+    const format = context.outputFormat('ndjson');
+    const style = stdoutStyle(context);
+    // A table sizes its columns from its rows: on a terminal it is printed a page at a time.
+    const writer =
+      format === 'table'
+        ? pagedTable(context.io.stdout, style.color)
+        : createRecordWriter(format, context.io.stdout, inboxLayout, style);
+    for await (const event of store.select(selectionOf(options))) await writer.write(event);
+    const count = await writer.end();
+    context.log.info(`${count} event${count === 1 ? '' : 's'} in ${store.description}.`);
+  } finally {
+    await store.close();
+  }
+}
+
+function pagedTable(stream: NodeJS.WritableStream, color: boolean, pageSize = 500): RecordWriter<StoredEvent> {
+  let rows: StoredEvent[] = [];
+  let count = 0;
+  const flush = async () => {
+    if (rows.length === 0) return;
+    const text = await renderTable(inboxLayout.table, rows, { color });
+    rows = [];
+    if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
+  };
+  return {
+    async write(event) {
+      rows.push(event);
+      count++;
+      if (rows.length >= pageSize) await flush();
+    },
+    async end() {
+      await flush();
+      return count;
+    },
+  };
+}
+
+async function importInbox(from: string, location: StoreLocation, context: Context): Promise<void> {
+  const file = from.endsWith('.ndjson') ? from : join(from, oldInboxFileName);
+  if (!existsSync(file)) {
     throw new InputError(
-      `No webhook inbox in ${directory} (no ${inboxFileName}); pass the folder of webhook listen's --inbox.`,
+      `No NDJSON inbox at ${file}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
       {
-        file: directory,
+        file,
         missing: true,
       },
     );
   }
-}
-
-/** The stored events that pass the filters, oldest first. */
-export async function* storedEvents(
-  directory: string,
-  kind?: WebhookKind,
-  since?: number,
-): AsyncGenerator<InboxRecord> {
-  for await (const { record } of readInbox(directory)) {
-    if (kind !== undefined && record.kind !== kind) continue;
-    if (since !== undefined && Date.parse(record.receivedAt) < since) continue;
-    yield record;
+  const { store, release } = await openStore(location, {
+    exclusive: { command: 'webhook inbox --import', warn: context.log.warn },
+  });
+  try {
+    const counts = await importNdjsonInbox(file, store);
+    // Renamed, so no later run takes it again once the de-duplication keys have expired.
+    const done = `${file}.imported`;
+    const renamed = await rename(file, done).then(
+      () => ` ${file} is now ${done}.`,
+      (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
+    );
+    context.log.info(
+      `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.${renamed}`,
+    );
+  } finally {
+    await store.close();
+    release();
   }
 }
 
-/** `b2bctl webhook inbox`: lists stored events (ndjson when piped: the inbox lines themselves). */
-export async function run(options: InboxOptions, context: Context): Promise<void> {
-  const directory = options.inbox ?? defaultInboxDirectory(context.env);
-  requireInbox(directory);
-  const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, inboxLayout, {
-    ...stdoutStyle(context),
-  });
-  const since = options.since === undefined ? undefined : Date.parse(options.since);
-  for await (const record of storedEvents(directory, options.kind, since)) await writer.write(record);
-  const count = await writer.end();
-  context.log.info(`${count} event${count === 1 ? '' : 's'} in ${directory}.`);
+export async function withStore<T>(location: StoreLocation, work: (store: EventStore) => Promise<T>): Promise<T> {
+  const { store } = await openStore(location, { mustExist: true });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -1,33 +1,37 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../errors.js';
+import { B2bctlError, InputError, UnavailableError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import type { TrustedProxies } from '../../http-server/trust-proxy.js';
-import { execCommand, type EventConsumer, forwardTo, HandOff } from '../../webhook/hand-off.js';
-import { Inbox, type InboxRecord } from '../../webhook/inbox.js';
+import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
+import { startRetention } from '../../webhook/retention.js';
+import { openStore } from '../../webhook/store/open.js';
+import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
+import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 
-export interface ListenOptions {
+export interface ListenOptions extends HandOffFlags {
   host: string;
   port: number;
   clientId?: string;
   clientSecretFile?: string;
   inbox?: string;
+  /** `postgres://...`: a store shared by several receivers. */
+  store?: string;
   tokenTtl: number;
   bodyLimit: number;
   requestTimeout: number;
-  forwardTo?: string;
-  exec?: string;
-  fetchOrders: boolean;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For names the client (src/http-server/trust-proxy.ts). */
   trustProxy?: TrustedProxies;
-  /** False: one fsync per event (only to measure what group commit buys). */
+  retain?: number;
+  dedupWindow: number;
+  stuckAfter: number;
+  /** False: one commit per event (only to measure what group commit buys). */
   groupCommit: boolean;
 }
 
@@ -40,6 +44,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError('TLS needs both --tls-cert FILE and --tls-key FILE.');
   }
+  if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
+    throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
+  }
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }
@@ -49,39 +56,42 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     customers: (await profileSetting(context, 'webhook.paths.customers')) ?? defaultReceiverPaths.customers,
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
-  const inboxDirectory = options.inbox ?? defaultInboxDirectory(context.env);
-  const inbox = await Inbox.open(inboxDirectory, { groupCommit: options.groupCommit, log: context.log.warn }).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new InputError(
-        `Cannot open the inbox folder ${inboxDirectory} (${error.code ?? error.message}); choose another with --inbox DIR.`,
-        {
-          file: inboxDirectory,
-          missing: true,
-        },
-      );
-    },
-  );
+  const { store, release } = await openReceiverStore(options, context);
+  try {
+    await serve(options, context, store, { clientId, clientSecret, tls, paths });
+  } finally {
+    await withinDeadline(
+      store.close().catch(() => undefined),
+      shutdownDeadlineMs,
+      () => undefined,
+    );
+    release();
+  }
+}
 
+async function serve(
+  options: ListenOptions,
+  context: Context,
+  store: EventStore,
+  settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
+): Promise<void> {
   const format = context.outputFormat('ndjson');
   const receiver = await startReceiver({
+    ...settings,
     host: options.host,
     port: options.port,
-    clientId,
-    clientSecret,
     tokenTtlSeconds: options.tokenTtl,
-    inbox,
-    paths,
+    store,
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
-    tls,
+    stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     now: () => context.clock.now(),
-    onStored: (record) =>
-      context.io.stdout.write(`${format === 'table' ? eventSummary(record) : JSON.stringify(record)}\n`),
+    onStored: (event) =>
+      context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`),
     onDuplicate: (kind, key) => context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`),
     log: context.log.warn,
-  }).catch(async (error: NodeJS.ErrnoException) => {
-    await inbox.close();
+  }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
       throw new UsageError(
         `Cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host.`,
@@ -89,32 +99,66 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     }
     throw error;
   });
-
-  const consumers: EventConsumer[] = [];
-  if (options.fetchOrders) consumers.push(await orderFetcher(context, inboxDirectory));
-  if (options.forwardTo) consumers.push(forwardTo(options.forwardTo, context.env));
-  if (options.exec) consumers.push(execCommand(options.exec, context.io.stderr));
-  const handOffs = consumers.map(
-    (consumer) => new HandOff(inbox, consumer, { clock: context.clock, log: context.log.warn }),
-  );
+  const { handOffs, described } = await handOffsOf(options, context, store);
+  const retention = startRetention(store, {
+    retainMs: options.retain,
+    dedupWindowMs: options.dedupWindow,
+    now: () => context.clock.now(),
+    log: context.log.info,
+  });
   for (const handOff of handOffs) handOff.start();
-
   await serveUntilInterrupted(
     {
       url: receiver.url,
-      close: async () => {
-        // Stop taking events and finish those in flight (they are synced and answered) before anything else stops.
-        await receiver.close();
-        await Promise.all(handOffs.map((handOff) => handOff.stop()));
-        await inbox.close();
-      },
+      // Hand-offs stop at once (a running command's group is killed) while in-flight events finish committing;
+      // bounded, so a store that no longer answers cannot hold the stop past a service manager's patience.
+      close: () =>
+        withinDeadline(
+          Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
+          shutdownDeadlineMs,
+          () => context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`),
+        ),
     },
     context,
     {
-      started: `Webhook receiver on ${receiver.url}: token ${paths.token}, events ${paths.customers} and ${paths.orders}; inbox ${inbox.file}.${consumers.map((consumer) => ` Then: ${consumer.name}.`).join('')}`,
+      started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',
     },
   );
+}
+
+const shutdownDeadlineMs = 10_000;
+
+/** Waits for `work`, or `ms` at most (then calls `late`). */
+async function withinDeadline(work: Promise<unknown>, ms: number, late: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const), deadline]);
+  clearTimeout(timer);
+  if (outcome === 'late') late();
+}
+
+/** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
+async function openReceiverStore(options: ListenOptions, context: Context) {
+  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  try {
+    return await openStore(
+      { inbox, url: options.store },
+      { exclusive: { command: 'webhook listen', warn: context.log.warn } },
+      { groupCommit: options.groupCommit },
+    );
+  } catch (error) {
+    if (error instanceof B2bctlError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (options.store)
+      throw new UnavailableError(
+        `Cannot open the PostgreSQL store (${reason}); check --store and that the database is up.`,
+      );
+    throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
+      file: inbox,
+      missing: true,
+    });
+  }
 }
 
 async function readInput(file: string): Promise<Buffer> {
@@ -126,29 +170,4 @@ async function readInput(file: string): Promise<Buffer> {
       { file, missing: true },
     );
   }
-}
-
-/** `--fetch-orders`: the full order of each orders event, fetched through the API, stored as orders/<id>.json. */
-async function orderFetcher(context: Context, inboxDirectory: string): Promise<EventConsumer> {
-  const platform = await context.platform();
-  const folder = join(inboxDirectory, 'orders');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  return {
-    name: 'fetch orders',
-    async deliver(record: InboxRecord) {
-      const id = (record.event as { id?: unknown } | null)?.id;
-      if (record.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
-      const answer = await platform.send<unknown>({
-        method: 'GET',
-        path: platform.route('paths.order', { id }),
-        safeToRepeat: true,
-      });
-      const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
-      await writeFile(`${file}.tmp`, `${JSON.stringify({ deliveryId: record.deliveryId, order: answer.body })}\n`, {
-        mode: 0o600,
-        flush: true,
-      });
-      await rename(`${file}.tmp`, file);
-    },
-  };
 }

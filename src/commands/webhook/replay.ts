@@ -1,53 +1,66 @@
 import type { Context } from '../../context.js';
 import { PartialFailureError } from '../../errors.js';
-import { execCommand, type EventConsumer, forwardTo } from '../../webhook/hand-off.js';
-import { type InboxOptions, requireInbox, storedEvents } from './inbox.js';
-import { defaultInboxDirectory } from './inbox-folder.js';
+import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
+import type { StoredEvent } from '../../webhook/store/types.js';
+import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
 
 export interface ReplayOptions extends InboxOptions {
   to?: string;
   exec?: string;
+  /** Only these event ids. */
+  id?: number[];
   /** Tries of each event before it counts as failed. */
   attempts: number;
+  /** Milliseconds a `--exec` command may run. */
+  execTimeout: number;
 }
 
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
-  const directory = options.inbox ?? defaultInboxDirectory(context.env);
-  requireInbox(directory);
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env)
-    : execCommand(options.exec as string, context.io.stderr);
-  const since = options.since === undefined ? undefined : Date.parse(options.since);
-  let delivered = 0;
-  let failed = 0;
-  for await (const record of storedEvents(directory, options.kind, since)) {
-    if (context.interrupt.aborted) break;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= options.attempts; attempt++) {
-      try {
-        await consumer.deliver(record);
-        lastError = undefined;
-        break;
-      } catch (error) {
-        lastError = error;
-        if (attempt < options.attempts)
-          await context.clock.sleep(500 * 2 ** (attempt - 1), context.interrupt).catch(() => undefined);
+    : execCommand(options.exec as string, context.io.stderr, options.execTimeout);
+  const selection = { ...selectionOf(options), ids: options.id };
+  const { delivered, failed } = await withStore(storeLocation(options, context), async (store) => {
+    const counts = { delivered: 0, failed: 0 };
+    for await (const event of store.select(selection)) {
+      if (context.interrupt.aborted) break;
+      const error = await deliverWithAttempts(consumer, event, options.attempts, context);
+      if (error === undefined) counts.delivered++;
+      else {
+        counts.failed++;
+        context.log.warn(
+          `${event.kind} event ${event.id} (received ${event.receivedAt}): ${consumer.target} failed: ${error.message}.`,
+        );
       }
     }
-    if (lastError === undefined) delivered++;
-    else {
-      failed++;
-      context.log.warn(
-        `${record.kind} event ${record.deliveryId} (received ${record.receivedAt}): ${consumer.name} failed: ${(lastError as Error).message}.`,
-      );
-    }
-  }
+    return counts;
+  });
   context.log.info(
-    `Replayed ${delivered} event${delivered === 1 ? '' : 's'} (${consumer.name})${failed ? `, ${failed} failed` : ''}.`,
+    `Replayed ${delivered} event${delivered === 1 ? '' : 's'} (${consumer.target})${failed ? `, ${failed} failed` : ''}.`,
   );
   if (failed > 0)
     throw new PartialFailureError(
-      `${failed} event${failed === 1 ? '' : 's'} could not be re-delivered; run the replay again with --since.`,
+      `${failed} event${failed === 1 ? '' : 's'} could not be re-delivered; replay them again with --id (ids above).`,
     );
+}
+
+async function deliverWithAttempts(
+  consumer: EventConsumer,
+  event: StoredEvent,
+  attempts: number,
+  context: Context,
+): Promise<Error | undefined> {
+  let lastError: Error | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      await consumer.deliver(event, context.interrupt);
+      return undefined;
+    } catch (error) {
+      lastError = error as Error;
+      if (attempt < attempts)
+        await context.clock.sleep(500 * 2 ** (attempt - 1), context.interrupt).catch(() => undefined);
+    }
+  }
+  return lastError;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { forwardTo } from '../../../src/webhook/hand-off.js';
+import { forwardTo } from '../../../src/webhook/consumers.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -125,14 +125,19 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
     const erpUrl = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/hook`;
     const consumer = forwardTo(erpUrl, { http_proxy: proxied() });
-    await consumer.deliver({
-      receivedAt: '2026-11-25T12:00:00.000Z',
-      kind: 'orders',
-      deliveryId: 'd-1',
-      key: 'orders:1',
-      flags: [],
-      event: { id: 1 },
-    });
+    await consumer.deliver(
+      {
+        id: 1,
+        receivedAt: '2026-11-25T12:00:00.000Z',
+        kind: 'orders',
+        deliveryId: 'd-1',
+        key: 'orders:1',
+        flags: [],
+        clientAddress: '127.0.0.1',
+        event: { id: 1 },
+      },
+      new AbortController().signal,
+    );
     await new Promise((resolve) => erp.close(resolve));
     expect(taken).toEqual(['POST /hook']);
     expect(proxy.seen).toContain(`POST ${erpUrl}`);

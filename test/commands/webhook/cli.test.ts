@@ -34,12 +34,20 @@ describe('webhook cli', () => {
       clientId: 'erp',
       clientSecretFile: undefined,
       inbox: undefined,
+      store: undefined,
       tokenTtl: 3600,
       bodyLimit: 1048576,
       requestTimeout: 10000,
       forwardTo: undefined,
       exec: undefined,
       fetchOrders: false,
+      handoff: undefined,
+      fromStart: false,
+      maxAttempts: 20,
+      execTimeout: 60_000,
+      retain: undefined,
+      dedupWindow: 7 * 86_400_000,
+      stuckAfter: 900_000,
       tlsCert: undefined,
       tlsKey: undefined,
       groupCommit: true,
@@ -58,6 +66,19 @@ describe('webhook cli', () => {
           'cat',
           '--fetch-orders',
           '--no-group-commit',
+          '--store',
+          'postgres://hooks@db/webhooks',
+          '--max-attempts',
+          '3',
+          '--exec-timeout',
+          '90s',
+          '--retain',
+          '30d',
+          '--dedup-window',
+          '2d',
+          '--stuck-after',
+          '10m',
+          '--from-start',
           '--trust-proxy',
           '127.0.0.1,10.0.0.0/8',
         ])
@@ -70,6 +91,16 @@ describe('webhook cli', () => {
       exec: 'cat',
       fetchOrders: true,
       groupCommit: false,
+      store: 'postgres://hooks@db/webhooks',
+      maxAttempts: 3,
+      execTimeout: 90_000,
+      retain: 30 * 86_400_000,
+      dedupWindow: 2 * 86_400_000,
+      stuckAfter: 600_000,
+      fromStart: true,
+    });
+    expect((await parse(['listen', '--exec', 'cat', '--handoff', 'erp-import'])).options).toMatchObject({
+      handoff: 'erp-import',
     });
   });
 
@@ -87,6 +118,12 @@ describe('webhook cli', () => {
     ],
     [['inbox', '--since', 'yesterday'], /expected an ISO-8601 time/],
     [['replay'], /give exactly one of --to URL or --exec COMMAND/],
+    [['replay', '--to', 'http://x'], /choose the events: --id ID\.\.\., --since TIME \[--until TIME\], or --dead/],
+    [['replay', '--to', 'http://x', '--id', 'abc'], /expected an event id/],
+    [['listen', '--retain', 'forever'], /expected a duration such as 30d/],
+    [['listen', '--store', 'mysql://db'], /expected a PostgreSQL URL/],
+    [['dead', 'retry'], /name the events: webhook dead retry ID/],
+    [['dead', 'revive', '1'], /expected list, retry or drop/],
     [['replay', '--to', 'http://x', '--exec', 'cat'], /give exactly one of --to URL or --exec COMMAND/],
   ])('refuses %j', async (argv, message) => {
     const result = await parse(argv);
@@ -110,29 +147,39 @@ describe('webhook cli', () => {
     expect(
       (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,
     ).toEqual({
-      inbox: undefined,
       kind: 'customers',
       since: '2026-11-23T00:00:00Z',
-      to: undefined,
       exec: 'cat',
       attempts: 3,
+      execTimeout: 60_000,
+    });
+    expect((await parse(['replay', '--id', '7', '--id', '9', '--to', 'http://r:1'])).options).toMatchObject({
+      id: [7, 9],
+      to: 'http://r:1',
+    });
+    expect((await parse(['dead', 'drop', '4', '5', '--handoff', 'forward'])).options).toEqual({
+      action: 'drop',
+      ids: [4, 5],
+      handoff: 'forward',
     });
   });
 
   it('inbox and replay share --inbox, --kind and --since, every flag handed on under its option name', async () => {
     const selection = ['--inbox', 'in', '--kind', 'orders', '--since', '2026-11-23T00:00:00Z'];
-    expect((await parse(['inbox', ...selection])).options).toEqual({
+    expect((await parse(['inbox', ...selection, '--until', '2026-11-24T00:00:00Z', '--pending'])).options).toEqual({
       inbox: 'in',
       kind: 'orders',
       since: '2026-11-23T00:00:00Z',
+      until: '2026-11-24T00:00:00Z',
+      pending: true,
     });
     expect((await parse(['replay', ...selection, '--to', 'http://r:1', '--attempts', '5'])).options).toEqual({
       inbox: 'in',
       kind: 'orders',
       since: '2026-11-23T00:00:00Z',
       to: 'http://r:1',
-      exec: undefined,
       attempts: 5,
+      execTimeout: 60_000,
     });
   });
 });

@@ -1,10 +1,14 @@
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/clock.js';
+import { run as dead } from '../../../src/commands/webhook/dead.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as replay } from '../../../src/commands/webhook/replay.js';
 import { ExitCode, type B2bctlError } from '../../../src/errors.js';
-import { Inbox, type InboxRecord } from '../../../src/webhook/inbox.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -16,33 +20,39 @@ function instantClock(): Clock & { sleeps: number[] } {
   return { sleeps, now: () => Date.parse('2026-11-23T07:00:00Z'), sleep: async (ms) => void sleeps.push(ms) };
 }
 
-async function inboxWith(records: InboxRecord[]): Promise<string> {
-  const directory = temporaryFolder();
-  const inbox = await Inbox.open(directory);
-  for (const record of records) await inbox.append(record);
-  await inbox.close();
-  return directory;
-}
-
-const record = (kind: 'customers' | 'orders', id: number, receivedAt: string): InboxRecord => ({
-  receivedAt,
+const event = (kind: 'customers' | 'orders', id: number, receivedAt: string): NewEvent => ({
+  receivedAt: Date.parse(receivedAt),
   kind,
   deliveryId: `delivery-${id}`,
   key: `${kind}:${id}`,
   flags: id === 2 ? ['email missing'] : [],
-  event: { id },
+  clientAddress: '203.0.113.7',
+  raw: JSON.stringify({ id }),
 });
 
-const records = [
-  record('customers', 1, '2026-11-23T06:00:00.000Z'),
-  record('customers', 2, '2026-11-23T06:10:00.000Z'),
-  record('orders', 3, '2026-11-23T06:20:00.000Z'),
+const events = [
+  event('customers', 1, '2026-11-23T06:00:00.000Z'),
+  event('customers', 2, '2026-11-23T06:10:00.000Z'),
+  event('orders', 3, '2026-11-23T06:20:00.000Z'),
 ];
 
+async function inboxWith(stored: NewEvent[], prepare?: (store: SqliteStore) => Promise<void>): Promise<string> {
+  const directory = temporaryFolder();
+  const store = await SqliteStore.open(directory);
+  for (const item of stored) await store.append(item);
+  await prepare?.(store);
+  await store.close();
+  return directory;
+}
+
+function context(clock?: Clock, tty = false) {
+  return testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock, tty: { stdout: tty } });
+}
+
 describe('webhook inbox', () => {
-  it('lists the stored events with --kind and --since, as a table on a terminal and the inbox lines when piped', async () => {
-    const inbox = await inboxWith(records);
-    const onTerminal = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, tty: { stdout: true } });
+  it('lists with --kind, --since and --until, as a table on a terminal and ndjson when piped', async () => {
+    const inbox = await inboxWith(events);
+    const onTerminal = context(undefined, true);
     await listInbox({ inbox, kind: 'customers' }, onTerminal.context);
     expect(
       onTerminal
@@ -50,67 +60,188 @@ describe('webhook inbox', () => {
         .split('\n')
         .map((line) => line.trimEnd()),
     ).toEqual([
-      'RECEIVED                  KIND       ID  DELIVERY    FLAGS',
-      '2026-11-23T06:00:00.000Z  customers  1   delivery-1  -',
-      '2026-11-23T06:10:00.000Z  customers  2   delivery-2  email missing',
+      'ID  RECEIVED                  KIND       EVENT  FROM         FLAGS',
+      '1   2026-11-23T06:00:00.000Z  customers  1      203.0.113.7  -',
+      '2   2026-11-23T06:10:00.000Z  customers  2      203.0.113.7  email missing',
       '',
     ]);
-    const piped = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
-    await listInbox({ inbox, since: '2026-11-23T06:10:00Z' }, piped.context);
+    const piped = context();
+    await listInbox({ inbox, since: '2026-11-23T06:10:00Z', until: '2026-11-23T06:20:00Z' }, piped.context);
     expect(
       piped
         .stdout()
         .trim()
         .split('\n')
-        .map((line) => (JSON.parse(line) as InboxRecord).deliveryId),
-    ).toEqual(['delivery-2', 'delivery-3']);
-    expect(piped.stderr()).toContain(`2 events in ${inbox}.`);
+        .map((line) => (JSON.parse(line) as StoredEvent).deliveryId),
+    ).toEqual(['delivery-2']);
+    expect(piped.stderr()).toContain('1 event in SQLite ');
+  });
+
+  it('marks what is pending and what is dead for the hand-offs', async () => {
+    const inbox = await inboxWith(events, async (store) => {
+      await store.openHandOff('forward', 'http://erp/hook', true);
+      const [first, second] = await collect(store);
+      await store.markDelivered('forward', first as StoredEvent);
+      await store.markDead('forward', second as StoredEvent, 'HTTP 422: bad document', 1);
+    });
+    const pending = context();
+    await listInbox({ inbox, pending: true }, pending.context);
+    expect(ids(pending.stdout())).toEqual([3]);
+    const deadOnes = context();
+    await listInbox({ inbox, dead: true }, deadOnes.context);
+    expect(ids(deadOnes.stdout())).toEqual([2]);
+    const listed = context();
+    await dead({ action: 'list', ids: [], inbox }, listed.context);
+    expect(JSON.parse(listed.stdout())).toMatchObject({
+      eventId: 2,
+      handOff: 'forward',
+      error: 'HTTP 422: bad document',
+    });
+    const unknown = context();
+    const failure = (await dead({ action: 'drop', ids: [99], inbox }, unknown.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(failure.message).toBe('No dead letter with id 99; see webhook dead list.');
+    const dropped = context();
+    await dead({ action: 'drop', ids: [2], inbox }, dropped.context);
+    expect(dropped.stderr()).toContain('1 dead letter dropped');
+  });
+
+  it('pages the terminal table past 110,000 rows without exhausting the stack', async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    store.insertMany(
+      (function* () {
+        for (let id = 1; id <= 120_000; id++) yield event('orders', id + 10, '2026-11-23T06:00:00.000Z');
+      })(),
+    );
+    await store.close();
+    const onTerminal = context(undefined, true);
+    await listInbox({ inbox: directory }, onTerminal.context);
+    expect(onTerminal.stderr()).toContain('120000 events in SQLite');
+    expect(
+      onTerminal
+        .stdout()
+        .split('\n')
+        .filter((line) => /^\d+ /.test(line)),
+    ).toHaveLength(120_000);
   });
 
   it('exits 66 naming the folder when there is no inbox', async () => {
-    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    const memory = context();
     const missing = temporaryFolder();
     const failure = (await listInbox({ inbox: missing }, memory.context).catch(
       (error: unknown) => error,
     )) as B2bctlError;
     expect(failure.exitCode).toBe(ExitCode.inputMissing);
     expect(failure.message).toBe(
-      `No webhook inbox in ${missing} (no events.ndjson); pass the folder of webhook listen's --inbox.`,
+      `No webhook inbox in ${missing} (no inbox.sqlite); pass the folder of webhook listen's --inbox, or --store postgres://... .`,
     );
   });
 });
 
-describe('webhook replay', () => {
-  it('re-delivers in order, retrying a failed attempt; exit 1 naming what could not be delivered', async () => {
-    const inbox = await inboxWith(records);
-    const taken: string[] = [];
-    let requests = 0;
-    const erp = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        requests++;
-        const deliveryId = (JSON.parse(body) as InboxRecord).deliveryId;
-        // The first attempt at every event fails, and event 3 always does.
-        if (requests % 2 === 1 || deliveryId === 'delivery-3') return void response.writeHead(503).end();
-        taken.push(deliveryId);
-        response.writeHead(200).end();
-      });
+async function collect(store: SqliteStore): Promise<StoredEvent[]> {
+  const all: StoredEvent[] = [];
+  for await (const item of store.select({})) all.push(item);
+  return all;
+}
+
+function ids(ndjson: string): number[] {
+  return ndjson
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as StoredEvent).id);
+}
+
+async function erpServer(fail: (deliveryId: string, request: number) => boolean) {
+  const taken: string[] = [];
+  let requests = 0;
+  const erp = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const deliveryId = (JSON.parse(body) as StoredEvent).deliveryId;
+      if (fail(deliveryId, ++requests)) return void response.writeHead(503).end();
+      taken.push(deliveryId);
+      response.writeHead(200).end();
     });
-    await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  });
+  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  const to = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
+  return { taken, to, close: () => new Promise((resolve) => erp.close(resolve)) };
+}
+
+describe('webhook replay', () => {
+  it('re-delivers by id, in order, retrying a failed attempt; exit 1 naming what could not be delivered', async () => {
+    const inbox = await inboxWith(events);
+    const erp = await erpServer((deliveryId, request) => request % 2 === 1 || deliveryId === 'delivery-3');
     const clock = instantClock();
-    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock });
-    const to = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
-    const failure = (await replay({ inbox, to, attempts: 3 }, memory.context).catch(
+    const memory = context(clock);
+    const failure = (await replay(
+      { inbox, to: erp.to, id: [3, 1], attempts: 3, execTimeout: 60_000 },
+      memory.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
+    await erp.close();
+    expect(erp.taken).toEqual(['delivery-1']);
+    expect(clock.sleeps).toEqual([500, 500, 1000]);
+    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(failure.message).toBe('1 event could not be re-delivered; replay them again with --id (ids above).');
+    expect(memory.stderr()).toContain(
+      `orders event 3 (received 2026-11-23T06:20:00.000Z): ${erp.to} failed: HTTP 503.`,
+    );
+  });
+
+  it('re-delivers a time window with --since and --until', async () => {
+    const inbox = await inboxWith(events);
+    const erp = await erpServer(() => false);
+    const memory = context(instantClock());
+    await replay(
+      {
+        inbox,
+        to: erp.to,
+        since: '2026-11-23T06:05:00Z',
+        until: '2026-11-23T06:20:00Z',
+        attempts: 1,
+        execTimeout: 60_000,
+      },
+      memory.context,
+    );
+    await erp.close();
+    expect(erp.taken).toEqual(['delivery-2']);
+  });
+});
+
+describe('webhook inbox --import', () => {
+  it('takes an old NDJSON inbox into the store once, then renames it; a folder without one exits 66', async () => {
+    const old = temporaryFolder();
+    const lines = [1, 2].map((id) =>
+      JSON.stringify({
+        receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+        kind: 'orders',
+        deliveryId: `d${id}`,
+        key: `orders:${id}:x`,
+        flags: [],
+        event: { id },
+      }),
+    );
+    writeFileSync(join(old, 'events.ndjson'), `${lines.join('\n')}\n{"receivedAt":"2026-11-23T06:00:03.000Z","ki`);
+    const inbox = temporaryFolder();
+    const memory = context();
+    await listInbox({ inbox, import: old }, memory.context);
+    expect(memory.stderr()).toContain(
+      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable lines skipped. ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
+    );
+    expect(existsSync(join(old, 'events.ndjson.imported'))).toBe(true);
+    const listed = context();
+    await listInbox({ inbox }, listed.context);
+    expect(ids(listed.stdout())).toEqual([1, 2]);
+    const again = (await listInbox({ inbox, import: old }, context().context).catch(
       (error: unknown) => error,
     )) as B2bctlError;
-    await new Promise((resolve) => erp.close(resolve));
-    expect(taken).toEqual(['delivery-1', 'delivery-2']);
-    expect(clock.sleeps).toEqual([500, 500, 500, 1000]);
-    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
-    expect(failure.message).toBe('1 event could not be re-delivered; run the replay again with --since.');
-    expect(memory.stderr()).toContain(
-      `orders event delivery-3 (received 2026-11-23T06:20:00.000Z): forward to ${to} failed: HTTP 503.`,
+    expect(again.exitCode).toBe(ExitCode.inputMissing);
+    expect(again.message).toBe(
+      `No NDJSON inbox at ${join(old, 'events.ndjson')}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
     );
   });
 });

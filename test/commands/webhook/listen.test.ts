@@ -34,6 +34,11 @@ function options(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptio
     requestTimeout: 10_000,
     fetchOrders: false,
     groupCommit: true,
+    fromStart: false,
+    maxAttempts: 5,
+    execTimeout: 60_000,
+    dedupWindow: 7 * 86_400_000,
+    stuckAfter: 900_000,
     ...extra,
   };
 }
@@ -46,7 +51,7 @@ describe('webhook listen (in process)', () => {
   it.each([
     [
       false,
-      /^\{"receivedAt":"[^"]+","kind":"orders","deliveryId":"[^"]+","key":"orders:48213:[^"]+","flags":\[\],"event":\{"id":48213/,
+      /^\{"receivedAt":"[^"]+","kind":"orders","deliveryId":"[^"]+","key":"orders:48213:[^"]+","flags":\[\],"clientAddress":"127\.0\.0\.1","event":\{"id":48213/,
     ],
     [true, /^\d\d:\d\d:\d\d orders {4}order 48213 {2}AWAITING_PAYMENT {2}Comercial Exemplo Ltda$/],
   ])('prints its URL first, then one line per stored event (stdout a terminal: %s)', async (tty, line) => {
@@ -167,5 +172,58 @@ describe('webhook listen (in process)', () => {
     await running;
     await dispatcher.close();
     expect(inboxOnDisk(join(folder, 'inbox'))).toHaveLength(1);
+  });
+});
+
+describe('webhook listen: backlog and hand-offs', () => {
+  it('/healthz turns 503 with the backlog of a stuck hand-off, and webhook status says the same (exit 69)', async () => {
+    const inbox = temporaryFolder();
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      clock: { now: () => now, sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))) },
+    });
+    // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
+    const running = run(
+      options(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000, maxAttempts: 1000 }),
+      memory.context,
+    );
+    const url = await memory.firstLine();
+    expect(memory.stderr()).toContain('Hand-off "forward" to http://127.0.0.1:1/down (new, from the next event).');
+    const healthy = await fetch(`${url}/healthz`);
+    expect([healthy.status, await healthy.json()]).toEqual([
+      200,
+      {
+        status: 'ok',
+        handOffs: [
+          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 0, oldestPendingSeconds: 0, dead: 0 },
+        ],
+      },
+    ]);
+    await postEvent(url, 'orders', order, await receiverToken(url));
+    now += 11 * 60_000;
+    const stuck = await fetch(`${url}/healthz`);
+    expect([stuck.status, await stuck.json()]).toEqual([
+      503,
+      {
+        status: 'stuck',
+        handOffs: [
+          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 1, oldestPendingSeconds: 660, dead: 0 },
+        ],
+      },
+    ]);
+    const { run: status } = await import('../../../src/commands/webhook/status.js');
+    const statusMemory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder() },
+      clock: { now: () => now, sleep: async () => undefined },
+    });
+    const failure = (await status({ inbox, stuckAfter: 600_000 }, statusMemory.context).catch(
+      (error: unknown) => error,
+    )) as Error & { exitCode: number };
+    expect(failure.exitCode).toBe(69);
+    expect(failure.message).toMatch(/Delivery is stuck: an event has waited longer than 600 s/);
+    expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });
+    memory.interrupt();
+    await running;
   });
 });

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { Inbox, inboxFileName } from '../../../src/webhook/inbox.js';
+import { importNdjsonInbox } from '../../../src/webhook/store/ndjson-import.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import {
   clientId,
   clientSecret,
@@ -58,6 +59,18 @@ function tokenRequest(style: string, id: string, secret: string): [string, Reque
   return ['/oauth/token?grant_type=password', { method: 'POST', headers: { username: id, password: secret } }];
 }
 
+/** A line of the NDJSON inbox earlier versions wrote. */
+function oldInboxLine(id: number): string {
+  return JSON.stringify({
+    receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+    kind: 'orders',
+    deliveryId: `d${id}`,
+    key: `orders:${id}:x`,
+    flags: [],
+    event: { id },
+  });
+}
+
 describe('token endpoint', () => {
   it.each(['basic', 'body', 'headers'])(
     'issues a Bearer token to the %s style, which then delivers an event',
@@ -104,7 +117,7 @@ describe('event authentication', () => {
       expect(answer.status).toBe(401);
     }
     expect(started.stored).toEqual([]);
-    expect(readFileSync(join(started.directory, inboxFileName), 'utf8')).toBe('');
+    expect(started.onDisk()).toEqual([]);
   });
 });
 
@@ -212,34 +225,94 @@ describe('durability and de-duplication', () => {
     expect(second.onDisk()).toHaveLength(1);
   });
 
-  it('answers 503, never 2xx, when the inbox cannot be written (disk full)', async () => {
-    const directory = temporaryFolder();
-    symlinkSync('/dev/full', join(directory, inboxFileName));
-    const started = await receiver({}, directory);
+  it('answers 503, never 2xx, when the commit fails (disk full), and stores a resend afterwards', async () => {
+    let failures = 1;
+    const started = await receiver({
+      storeOptions: {
+        interceptCommit: async (commit) => {
+          if (failures-- > 0) throw new Error('database or disk is full');
+          await commit();
+        },
+      },
+    });
     const token = await receiverToken(started.url);
     const answer = await postEvent(started.url, 'orders', order, token);
     expect(answer.status).toBe(503);
     expect(started.stored).toEqual([]);
-    // Not remembered as stored: a resend is tried again, not answered "duplicate".
-    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
+    expect(started.onDisk()).toEqual([]);
+    // Not remembered as stored: the resend is stored, not answered "duplicate".
+    const resend = await postEvent(started.url, 'orders', order, token);
+    expect(await resend.json()).toMatchObject({ status: 'stored' });
+    expect(started.onDisk()).toHaveLength(1);
   });
 
-  it('sets a torn last line aside on opening and keeps the complete lines', async () => {
+  it('answers neither the append nor the HTTP request before the commit has returned', async () => {
+    const gate: { open?: () => void } = {};
+    const held = new Promise<void>((resolve) => (gate.open = resolve));
+    let committed = 0;
+    const started = await receiver({
+      storeOptions: {
+        interceptCommit: async (commit) => {
+          await held;
+          await commit();
+          committed++;
+        },
+      },
+    });
+    const token = await receiverToken(started.url);
+    let answered = false;
+    const answer = postEvent(started.url, 'orders', order, token).then((response) => {
+      answered = true;
+      return response;
+    });
+    let appended = false;
+    const direct = started.store
+      .append({
+        receivedAt: Date.now(),
+        kind: 'customers',
+        deliveryId: 'direct',
+        key: 'customers:direct',
+        flags: [],
+        clientAddress: '',
+        raw: '{"id":1}',
+      })
+      .then(() => (appended = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect({ answered, appended, committed, stored: started.stored.length }).toEqual({
+      answered: false,
+      appended: false,
+      committed: 0,
+      stored: 0,
+    });
+    gate.open?.();
+    expect((await answer).status).toBe(200);
+    await direct;
+    expect(appended).toBe(true);
+    expect(committed).toBeGreaterThanOrEqual(1);
+    expect(started.onDisk()).toHaveLength(2);
+  });
+
+  it('stores the client address the HTTP server gives for the request', async () => {
+    const started = await receiver();
+    await postEvent(started.url, 'orders', order, await receiverToken(started.url));
+    expect(started.onDisk()[0]?.clientAddress).toBe('127.0.0.1');
+    expect(started.stored[0]?.clientAddress).toBe('127.0.0.1');
+  });
+
+  it('imports an old NDJSON inbox once, skipping a torn and a NUL-filled tail', async () => {
     const directory = temporaryFolder();
-    const complete = `${JSON.stringify({ receivedAt: '2026-11-23T06:00:00.000Z', kind: 'orders', deliveryId: 'a', key: 'orders:1:x', flags: [], event: { id: 1 } })}\n`;
-    writeFileSync(join(directory, inboxFileName), `${complete}{"receivedAt":"2026-11-23T06:00:01.000Z","kind":"ord`);
-    const warnings: string[] = [];
-    const inbox = await Inbox.open(directory, { log: (message) => warnings.push(message) });
-    expect(inbox.has('orders:1:x')).toBe(true);
-    await inbox.close();
-    expect(readFileSync(join(directory, inboxFileName), 'utf8')).toBe(complete);
-    const torn = readdirSync(directory).filter((name) => name.startsWith('torn-'));
-    expect(torn).toHaveLength(1);
-    expect(readFileSync(join(directory, torn[0] as string), 'utf8')).toBe(
-      '{"receivedAt":"2026-11-23T06:00:01.000Z","kind":"ord',
+    const file = join(directory, 'events.ndjson');
+    writeFileSync(
+      file,
+      `${oldInboxLine(1)}\n${oldInboxLine(2)}\n${'\0'.repeat(5000)}\n{"receivedAt":"2026-11-23T06:00:09.000Z","kind":"ord`,
     );
-    expect(warnings[0]).toMatch(/torn line of \d+ bytes/);
-    expect(inboxOnDisk(directory)).toHaveLength(1);
-    expect(existsSync(join(directory, inboxFileName))).toBe(true);
+    const store = await SqliteStore.open(join(directory, 'new'));
+    try {
+      expect(await importNdjsonInbox(file, store)).toEqual({ stored: 2, duplicates: 0, unreadable: 1 });
+      expect(await importNdjsonInbox(file, store)).toEqual({ stored: 0, duplicates: 2, unreadable: 1 });
+    } finally {
+      await store.close();
+    }
+    expect(inboxOnDisk(join(directory, 'new')).map((event) => event.event)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 });

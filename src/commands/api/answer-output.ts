@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import { STATUS_CODES } from 'node:http';
+import type { Context, OutputFormat } from '../../context.js';
+import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
+import { cellText } from '../../io/output/csv-format.js';
+import { terminalColumns } from '../../io/output/table.js';
+import { readListingPage } from '../../platform/answers/listing.js';
+import type { HttpResponse } from '../../platform/http-client.js';
+
+/** Writes text to a stream, waiting when its buffer is full (a slow reader such as `less`). */
+export async function writeText(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (text !== '' && !stream.write(text)) await once(stream, 'drain');
+}
+
+/** `-i`: the status line and the headers, as curl -i and gh api -i print them. */
+export function statusAndHeaders(response: HttpResponse): string {
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()];
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${item}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** The body as the platform sent it, or indented when a person reads it on a terminal. */
+export function bodyText(text: string, forTerminal: boolean): string {
+  if (!forTerminal || text.trim() === '') return text;
+  try {
+    return `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+  } catch {
+    return text.endsWith('\n') ? text : `${text}\n`;
+  }
+}
+
+/** A 4xx or 5xx: its body on stderr, and exit 1 with one line. */
+export async function refuseAnswer(response: HttpResponse, method: string, context: Context): Promise<never> {
+  await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
+  if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
+    await writeText(context.io.stderr, '\n');
+  throw new B2bctlError(`${method} ${response.url} answered HTTP ${response.status}.`, ExitCode.someRecordsFailed);
+}
+
+/** One answer of a plain `b2bctl api`: `-o` turns a list into rows; anything else is printed as sent. */
+export async function writeAnswerBody(response: HttpResponse, format: OutputFormat | undefined, context: Context) {
+  if (format !== undefined && response.text.trim() !== '') {
+    const items = listIn(response.text);
+    if (items) {
+      const writer = itemWriter(format, context);
+      for (const item of items) await writer.write(item);
+      await writer.end();
+      return;
+    }
+    context.log.warn(`warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.`);
+  }
+  await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+}
+
+function listIn(text: string): unknown[] | undefined {
+  try {
+    return readListingPage(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Items in an output format; the table and CSV columns are the first item's fields. */
+export function itemWriter(format: OutputFormat, context: Context): RecordWriter<unknown> {
+  let writer: RecordWriter<unknown> | undefined;
+  const open = (first: unknown) =>
+    createRecordWriter(format, context.io.stdout, layoutOf(first, format), {
+      color: context.io.isStdoutTTY && context.globals.color,
+      maxWidth: terminalColumns(context.io.stdout),
+    });
+  return {
+    async write(item) {
+      writer ??= open(item);
+      await writer.write(item);
+    },
+    async end() {
+      writer ??= open({});
+      return writer.end();
+    },
+  };
+}
+
+function layoutOf(first: unknown, format: OutputFormat): RecordLayout<unknown> {
+  const isObject = first !== null && typeof first === 'object' && !Array.isArray(first);
+  if (!isObject && (format === 'csv' || format === 'table'))
+    throw new UsageError(`-o ${format} needs a list of objects; use -o json or -o ndjson for this list.`);
+  const keys = isObject ? Object.keys(first) : [];
+  return {
+    csv: keys,
+    table: keys.map((key) => ({
+      header: key.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
+      value: (record: unknown) => cellText((record as Record<string, unknown>)[key]),
+    })),
+  };
+}

@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { InputError, UsageError } from '../../errors.js';
+import { Pacer } from '../../platform/pacer.js';
+import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
+import { listingPages, pagingPlan } from './paginate.js';
+import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
+
+export interface ApiOptions extends RequestFlags {
+  /** -i: the status line and headers before the body. */
+  include: boolean;
+  paginate: boolean;
+  pageSize?: number;
+  /** With --paginate: one JSON array instead of one item per line. */
+  slurp: boolean;
+  rate?: number;
+  retries?: number;
+  timeoutMs?: number;
+}
+
+/** `b2bctl api`: any route with the profile's token, retries and pacing; the answer as the platform sent it. */
+export async function run(options: ApiOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  const texts = await readSources(options, context);
+  const request = planRequest(options, session.get('branch'), (source) => texts.get(source) ?? '');
+  if (options.paginate && request.method !== 'GET')
+    throw new UsageError(`--paginate reads listings with GET; drop -X ${request.method} or --paginate.`);
+  const pace = options.rate === undefined ? undefined : new Pacer(context.clock, options.rate);
+  const tuned = pace !== undefined || options.retries !== undefined || options.timeoutMs !== undefined;
+  const client = await context.platform(
+    tuned ? { pace, retries: options.retries, timeoutMs: options.timeoutMs } : undefined,
+  );
+  const refuse = (response: Parameters<typeof refuseAnswer>[0]) => refuseAnswer(response, request.method, context);
+  if (options.paginate) return paginate(options, request, context, refuse, client);
+  const response = await client.exchange(request);
+  if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
+  if (response.status >= 400) await refuse(response);
+  await writeAnswerBody(response, context.globals.output, context);
+}
+
+async function paginate(
+  options: ApiOptions,
+  request: PlannedRequest,
+  context: Context,
+  refuse: Parameters<typeof listingPages>[3],
+  client: Parameters<typeof listingPages>[0],
+): Promise<void> {
+  const session = await context.session();
+  const paging = pagingPlan(request, options.pageSize, session, (line) => context.log.warn(line));
+  const format = context.globals.output ?? (options.slurp ? 'json' : 'ndjson');
+  const writer = itemWriter(format, context);
+  let count = 0;
+  try {
+    for await (const page of listingPages(client, request, paging, refuse)) {
+      // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
+      if (format === 'ndjson')
+        await writeText(context.io.stdout, page.map((item) => `${JSON.stringify(item)}\n`).join(''));
+      else for (const item of page) await writer.write(item);
+      count += page.length;
+    }
+  } finally {
+    if (format !== 'ndjson') await writer.end();
+  }
+  context.log.debug(`${count} item${count === 1 ? '' : 's'} from ${paging.route?.title ?? request.path}.`);
+}
+
+/** The texts of `--input` and of `-F key=@file`, read before anything is sent (`-` is stdin, read once). */
+async function readSources(options: ApiOptions, context: Context): Promise<Map<string, string>> {
+  const sources = new Set<string>();
+  if (options.input !== undefined) sources.add(options.input);
+  for (const field of options.fields) {
+    const value = field.text.slice(field.text.indexOf('=') + 1);
+    if (field.typed && field.text.includes('=') && value.startsWith('@')) sources.add(value.slice(1));
+  }
+  const texts = new Map<string, string>();
+  for (const source of sources) texts.set(source, await readSource(source, context));
+  return texts;
+}
+
+async function readSource(source: string, context: Context): Promise<string> {
+  if (source === '-') {
+    if (context.io.isStdinTTY) throw new UsageError('"-" reads the body from stdin, which is a terminal: pipe it in.');
+    let text = '';
+    for await (const chunk of context.io.stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    return text;
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new InputError(`${source}: cannot read it (${code ?? String(error)}); check the path.`, {
+      file: source,
+      missing: true,
+    });
+  }
+}

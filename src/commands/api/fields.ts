@@ -1,0 +1,107 @@
+import { UsageError } from '../../errors.js';
+
+/** One `-f key=value` (a string) or `-F key=value` (typed), in command-line order. */
+export interface FieldFlag {
+  typed: boolean;
+  text: string;
+}
+
+export type FieldValue = string | number | boolean | null;
+
+/** A field with its key split into steps: `address[0][zipcode]` → address, 0, zipcode; `tags[]` ends with ''. */
+export interface ParsedField {
+  key: string;
+  steps: string[];
+  value: FieldValue;
+}
+
+const jsonNumber = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Reads `-f`/`-F` as gh does: `-F` turns true, false, null and numbers into JSON values and `@file` (`@-` for
+ * stdin) into that file's text; a number with a leading zero (a CEP) stays text.
+ */
+export function parseField(flag: FieldFlag, readText: (source: string) => string): ParsedField {
+  const equals = flag.text.indexOf('=');
+  const option = flag.typed ? '-F' : '-f';
+  if (equals <= 0) throw new UsageError(`${option} "${flag.text}": a field is key=value, such as ${option} name=Acme.`);
+  const key = flag.text.slice(0, equals);
+  const raw = flag.text.slice(equals + 1);
+  return { key, steps: keySteps(key, option), value: flag.typed ? typedValue(raw, readText) : raw };
+}
+
+function typedValue(raw: string, readText: (source: string) => string): FieldValue {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (jsonNumber.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
+  if (raw.startsWith('@')) return readText(raw.slice(1));
+  return raw;
+}
+
+/** `a[0][b]` → ['a', '0', 'b']; `a[]` → ['a', '']; a malformed key is a usage error. */
+function keySteps(key: string, option: string): string[] {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!match?.[1])
+    throw new UsageError(
+      `${option} key "${key}" is not a field name: use name, name[sub], name[0][sub] or name[] (to append).`,
+    );
+  const rest = [...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((step) => step[1] ?? '');
+  return [match[1], ...rest];
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+/** The JSON body the fields build: nested objects for `[name]`, arrays for `[0]` and `[]`. */
+export function bodyOfFields(fields: readonly ParsedField[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) place(body, field);
+  return body;
+}
+
+function place(body: Record<string, unknown>, field: ParsedField): void {
+  let container: Container = body;
+  for (let index = 0; index < field.steps.length; index++) {
+    const step = field.steps[index] as string;
+    const last = index === field.steps.length - 1;
+    const next = field.steps[index + 1];
+    const slot = slotIn(container, step, field.key);
+    if (last) {
+      assign(container, slot, field.value);
+      return;
+    }
+    const existing = (container as Record<string | number, unknown>)[slot];
+    const wantsArray = next === '' || /^\d+$/.test(next ?? '');
+    if (existing === undefined) {
+      const created: Container = wantsArray ? [] : {};
+      assign(container, slot, created);
+      container = created;
+    } else if (existing !== null && typeof existing === 'object' && Array.isArray(existing) === wantsArray) {
+      container = existing as Container;
+    } else {
+      throw new UsageError(`Field "${field.key}" clashes with an earlier field that set ${field.steps[0]} otherwise.`);
+    }
+  }
+}
+
+/** Where a step lands: an index (`''` appends) in an array, a name in an object. */
+function slotIn(container: Container, step: string, key: string): string | number {
+  if (!Array.isArray(container)) return step;
+  if (step === '') return container.length;
+  if (!/^\d+$/.test(step)) throw new UsageError(`Field "${key}": [${step}] names a key inside a list; use a number.`);
+  const position = Number(step);
+  if (position > container.length)
+    throw new UsageError(`Field "${key}": index ${position} skips ${container.length}; number list items from 0.`);
+  return position;
+}
+
+function assign(container: Container, slot: string | number, value: unknown): void {
+  (container as Record<string | number, unknown>)[slot] = value;
+}
+
+/** The fields as query parameters (a GET's): each key as written, null as an empty value. */
+export function queryOfFields(fields: readonly ParsedField[]): Record<string, string[]> {
+  const query: Record<string, string[]> = {};
+  for (const field of fields) (query[field.key] ??= []).push(field.value === null ? '' : String(field.value));
+  return query;
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { Session } from '../../config/session.js';
+import type { RouteSettingKey } from '../../config/settings.js';
+import { B2bctlError, ExitCode } from '../../errors.js';
+import { readListingPage } from '../../platform/answers/listing.js';
+import type { PlatformClient } from '../../platform/client.js';
+import type { HttpResponse } from '../../platform/http-client.js';
+import { type ListingRoute, recogniseListing } from '../../platform/listing-routes.js';
+import type { PlannedRequest } from './request-plan.js';
+
+/** How a listing is paged: its route when recognised, the `limit` sent (none: the platform's default), the start. */
+export interface PagingPlan {
+  route: ListingRoute | undefined;
+  pageSize: number | undefined;
+  startOffset: number;
+}
+
+/** Page size of a listing with no ceiling (sales reps) when --page-size is not given. */
+const uncappedPageSize = 100;
+
+/**
+ * The page size: a recognised listing's stated cap (a larger --page-size is cut to it, as the platform would), any
+ * size for one without a ceiling, and --page-size otherwise. With none, no `limit` is sent and only an empty
+ * page ends the listing: a short page proves nothing when the platform's page size is unknown.
+ */
+export function pagingPlan(
+  request: PlannedRequest,
+  pageSizeFlag: number | undefined,
+  session: Session,
+  warn: (line: string) => void,
+): PagingPlan {
+  const route = recogniseListing(request.path, (listing) => session.get(listing.settingKey as RouteSettingKey));
+  const { offset, limit } = request.query;
+  const startOffset = offset?.[0] && /^\d+$/.test(offset[0]) ? Number(offset[0]) : 0;
+  const asked = pageSizeFlag ?? (limit?.[0] && /^\d+$/.test(limit[0]) ? Number(limit[0]) : undefined);
+  if (typeof route?.cap === 'number') {
+    if (asked !== undefined && asked > route.cap)
+      warn(`warning: ${route.title} pages hold at most ${route.cap}; asking ${route.cap} a page.`);
+    return { route, pageSize: Math.min(asked ?? route.cap, route.cap), startOffset };
+  }
+  return { route, pageSize: route?.cap === 'none' ? (asked ?? uncappedPageSize) : asked, startOffset };
+}
+
+/**
+ * The listing's pages in order, each fetched once it is needed (memory holds one page). A page is the last
+ * when it is empty (`[]`, `{}`, an empty body), shorter than asked, or the documented 400 `no record found` of
+ * the cashback balance listing; a page equal to the one before stops with an error instead of looping.
+ */
+export async function* listingPages(
+  client: PlatformClient,
+  request: PlannedRequest,
+  paging: PagingPlan,
+  refuse: (response: HttpResponse) => Promise<never>,
+): AsyncGenerator<unknown[]> {
+  let offset = paging.startOffset;
+  let previous: { fingerprint: string; offset: number } | undefined;
+  for (;;) {
+    const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
+    if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
+    const response = await client.exchange({ ...request, query });
+    if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
+      return;
+    if (response.status >= 400) await refuse(response);
+    const items = pageItems(response);
+    if (items.length === 0) return;
+    // The page's length and its first and last items: pages of one listing never share both ends.
+    const fingerprint = createHash('sha256')
+      .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
+      .digest('base64');
+    if (previous?.fingerprint === fingerprint)
+      throw new B2bctlError(
+        `GET ${response.url} answered the same page as offset ${previous.offset}: the route does not seem to page by offset; stopped instead of looping (the items of offset ${previous.offset} were written once).`,
+        ExitCode.someRecordsFailed,
+      );
+    previous = { fingerprint, offset };
+    yield items;
+    if (paging.pageSize !== undefined && items.length < paging.pageSize) return;
+    offset += items.length;
+  }
+}
+
+/** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
+function pageItems(response: HttpResponse): unknown[] {
+  if (response.text.trim() === '') return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    throw new B2bctlError(
+      `GET ${response.url} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
+      ExitCode.someRecordsFailed,
+    );
+  }
+  const items = readListingPage(body);
+  if (items) return items;
+  throw new B2bctlError(
+    `GET ${response.url} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
+    ExitCode.someRecordsFailed,
+  );
+}

@@ -1,0 +1,78 @@
+import { versionsToRemember, type TimeWindow } from '../../domain/orders-window.js';
+import { writeCursor } from './cursor-file.js';
+
+/**
+ * What one poll run has emitted and may remember: the versions already emitted (to emit each once), the entries it
+ * could not read (which pin the cursor), and the cursor file it moves only over what was written and flushed.
+ */
+export class PollProgress {
+  readonly emitted: Set<string>;
+  untrackable = 0;
+  unrecognisedPages = 0;
+  written = 0;
+  private cursor: number | undefined;
+  /** The start of the earliest window whose answer held something unreadable. */
+  private unreadableFrom = Number.POSITIVE_INFINITY;
+  /** Size of `emitted` after the last forgetting: it is swept again only once it has doubled, so sweeps stay rare. */
+  private sweptAt: number;
+
+  constructor(
+    private readonly file: { path: string; profile: string },
+    private readonly window: TimeWindow,
+    private readonly lookbackMs: number,
+    saved: { cursor: string; emitted?: readonly string[] } | undefined,
+  ) {
+    this.emitted = new Set(saved?.emitted ?? []);
+    this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
+    this.sweptAt = Math.max(1_000, this.emitted.size);
+  }
+
+  /** Entries the answers did not let us read may be orders: the cursor must not move past them. */
+  unreadable(): boolean {
+    return this.untrackable > 0 || this.unrecognisedPages > 0;
+  }
+
+  /** A page of `part` held entries without an id or update instant, or no list b2bctl recognises. */
+  noteUnreadable(part: TimeWindow, untrackable: number, unrecognised: boolean): void {
+    if (untrackable === 0 && !unrecognised) return;
+    this.untrackable += untrackable;
+    if (unrecognised) this.unrecognisedPages++;
+    this.unreadableFrom = Math.min(this.unreadableFrom, part.from);
+  }
+
+  /** The cursor as it stands (the run's start when none was saved yet). */
+  current(): number {
+    return this.cursor ?? this.window.from;
+  }
+
+  /**
+   * Moves the cursor to `upTo`, or no further than the earliest window holding something that could not be read
+   * (never behind where it was), still remembering what was emitted since, so the next run reads that window again
+   * without emitting the rest twice.
+   */
+  save(upTo: number): void {
+    const target = Math.min(upTo, this.unreadableFrom);
+    this.cursor = Math.max(this.cursor ?? target, target);
+    writeCursor(this.file.path, {
+      profile: this.file.profile,
+      cursor: new Date(this.cursor).toISOString(),
+      emitted: versionsToRemember(this.emitted, this.cursor, this.lookbackMs),
+    });
+  }
+
+  /**
+   * After the windows up to `writtenTo` were written: forgets the versions updated more than the look-back before
+   * it. No later window of this run lists them (windows tile in time order) and the cursor saved later is at least
+   * `writtenTo` or the start of a window read later, so the next run does not need them either: memory stays flat
+   * over a long catch-up.
+   */
+  forgetBefore(writtenTo: number): void {
+    if (this.emitted.size < 2 * this.sweptAt) return;
+    const floor = Math.min(writtenTo, this.unreadableFrom) - this.lookbackMs;
+    for (const key of this.emitted) {
+      const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
+      if (!Number.isNaN(instant) && instant < floor) this.emitted.delete(key);
+    }
+    this.sweptAt = Math.max(1_000, this.emitted.size);
+  }
+}

@@ -1,0 +1,51 @@
+import type { Context } from '../../context.js';
+import { NotFoundError } from '../../errors.js';
+import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import type { DeadLetter } from '../../webhook/store/types.js';
+import { storeLocation, withStore } from './inbox.js';
+
+export interface DeadOptions {
+  action: 'list' | 'retry' | 'drop';
+  ids: number[];
+  inbox?: string;
+  store?: string;
+  handoff?: string;
+}
+
+const deadLayout: RecordLayout<DeadLetter> = {
+  table: [
+    { header: 'ID', value: (dead) => String(dead.eventId) },
+    { header: 'HAND-OFF', value: (dead) => dead.handOff },
+    { header: 'KIND', value: (dead) => dead.kind },
+    { header: 'RECEIVED', value: (dead) => dead.receivedAt },
+    { header: 'ATTEMPTS', value: (dead) => String(dead.attempts) },
+    { header: 'ERROR', value: (dead) => `${dead.retry ? '(retry asked) ' : ''}${dead.error}` },
+  ],
+  csv: ['eventId', 'handOff', 'kind', 'receivedAt', 'diedAt', 'attempts', 'error', 'retry'],
+};
+
+/** `b2bctl webhook dead list|retry ID...|drop ID...`: the events hand-offs gave up on. */
+export async function run(options: DeadOptions, context: Context): Promise<void> {
+  await withStore(storeLocation(options, context), async (store) => {
+    if (options.action === 'list') {
+      const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, deadLayout, {
+        color: context.io.isStdoutTTY && context.globals.color,
+      });
+      for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
+      const count = await writer.end();
+      context.log.info(`${count} dead letter${count === 1 ? '' : 's'}.`);
+      return;
+    }
+    const changed =
+      options.action === 'retry'
+        ? await store.retryDead(options.ids, options.handoff)
+        : await store.dropDead(options.ids, options.handoff);
+    if (changed === 0)
+      throw new NotFoundError(`No dead letter with id ${options.ids.join(', ')}; see webhook dead list.`);
+    context.log.info(
+      options.action === 'retry'
+        ? `${changed} dead letter${changed === 1 ? '' : 's'} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
+        : `${changed} dead letter${changed === 1 ? '' : 's'} dropped (the events stay in the inbox until retention removes them).`,
+    );
+  });
+}

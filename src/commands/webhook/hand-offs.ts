@@ -1,0 +1,81 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
+import { HandOff } from '../../webhook/hand-off.js';
+import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
+import { defaultInboxDirectory } from './inbox-folder.js';
+
+/** The flags of `webhook listen` that choose where stored events go next. */
+export interface HandOffFlags {
+  forwardTo?: string;
+  exec?: string;
+  fetchOrders: boolean;
+  /** The name that keeps a hand-off's position (default: forward, exec, fetch-orders). */
+  handoff?: string;
+  /** A new hand-off takes every stored event, not only those stored from now on. */
+  fromStart: boolean;
+  maxAttempts: number;
+  /** Milliseconds a `--exec` command may run. */
+  execTimeout: number;
+  inbox?: string;
+}
+
+/** Opens the hand-offs the flags ask for; says, for each, whether it is new, kept, or moved to a new target. */
+export async function handOffsOf(
+  flags: HandOffFlags,
+  context: Context,
+  store: EventStore,
+): Promise<{ handOffs: HandOff[]; described: string }> {
+  const named: [string, EventConsumer][] = [];
+  if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
+  if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
+  if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
+  const handOffs: HandOff[] = [];
+  let described = '';
+  for (const [name, consumer] of named) {
+    const opening = await store.openHandOff(name, consumer.target, flags.fromStart);
+    const state = opening.created
+      ? flags.fromStart
+        ? 'new, from the first stored event'
+        : 'new, from the next event'
+      : opening.previousTarget
+        ? `position kept; target was ${opening.previousTarget}`
+        : 'position kept';
+    described += ` Hand-off "${name}" to ${consumer.target} (${state}).`;
+    handOffs.push(
+      new HandOff(store, name, consumer, {
+        clock: context.clock,
+        log: context.log.warn,
+        maxAttempts: flags.maxAttempts,
+        pollMs: store.description.startsWith('PostgreSQL') ? 250 : 1000,
+      }),
+    );
+  }
+  return { handOffs, described };
+}
+
+/** `--fetch-orders`: the full order of each orders event, fetched through the API, stored as orders/<id>.json. */
+async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
+  const platform = await context.platform();
+  const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  return {
+    target: `fetch orders into ${folder}`,
+    async deliver(event: StoredEvent) {
+      const id = (event.event as { id?: unknown } | null)?.id;
+      if (event.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
+      const answer = await platform.send<unknown>({
+        method: 'GET',
+        path: platform.route('paths.order', { id }),
+        safeToRepeat: true,
+      });
+      const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
+      await writeFile(`${file}.tmp`, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`, {
+        mode: 0o600,
+        flush: true,
+      });
+      await rename(`${file}.tmp`, file);
+    },
+  };
+}

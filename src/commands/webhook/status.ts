@@ -1,0 +1,41 @@
+import type { Context } from '../../context.js';
+import { UnavailableError } from '../../errors.js';
+import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import { backlogHealth, type HandOffHealth } from '../../webhook/backlog.js';
+import { storeLocation, withStore } from './inbox.js';
+
+export interface StatusOptions {
+  inbox?: string;
+  store?: string;
+  stuckAfter: number;
+}
+
+const statusLayout: RecordLayout<HandOffHealth> = {
+  table: [
+    { header: 'HAND-OFF', value: (row) => row.name },
+    { header: 'TARGET', value: (row) => row.target },
+    { header: 'PENDING', value: (row) => String(row.pending) },
+    { header: 'OLDEST PENDING', value: (row) => (row.pending ? `${row.oldestPendingSeconds} s` : '-') },
+    { header: 'DEAD', value: (row) => String(row.dead) },
+  ],
+  csv: ['name', 'target', 'pending', 'oldestPendingSeconds', 'dead'],
+};
+
+/** `b2bctl webhook status`: each hand-off's backlog, as /healthz gives it; exit 69 when one is stuck. */
+export async function run(options: StatusOptions, context: Context): Promise<void> {
+  const health = await withStore(storeLocation(options, context), (store) =>
+    backlogHealth(store, context.clock.now(), options.stuckAfter),
+  );
+  const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, statusLayout, {
+    color: context.io.isStdoutTTY && context.globals.color,
+  });
+  for (const row of health.handOffs) await writer.write(row);
+  await writer.end();
+  if (health.handOffs.length === 0)
+    context.log.info('No hand-off yet: start webhook listen with --forward-to or --exec.');
+  if (health.status === 'stuck') {
+    throw new UnavailableError(
+      `Delivery is stuck: an event has waited longer than ${options.stuckAfter / 1000} s. See webhook dead list and the receiver's log.`,
+    );
+  }
+}

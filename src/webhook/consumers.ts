@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'undici';
+import { dispatcherFor } from '../net/dispatcher.js';
+import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import type { ProxyEnvironment } from '../net/proxy-route.js';
+import type { StoredEvent } from './store/types.js';
+
+/** Something that takes one stored event: throws when it did not (then the same event is tried again). */
+export interface EventConsumer {
+  /** What it delivers to, shown in logs and kept with the hand-off: `http://erp/hook` or `exec ./import.sh`. */
+  target: string;
+  /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
+  deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
+}
+
+/** A refusal that no retry will change: the event goes to the dead letters at once. */
+export class PermanentRefusal extends Error {}
+
+/** Statuses that say the ERP will never take this event as it is. */
+export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
+
+/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success. */
+export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
+  // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
+  let via: ReturnType<typeof dispatcherFor> | undefined;
+  return {
+    target: url,
+    async deliver(event, signal) {
+      via ??= dispatcherFor(new URL(url), { env });
+      const { dispatcher, route } = via;
+      const answer = await request(url, {
+        dispatcher,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-b2bctl-kind': event.kind,
+          // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
+          'x-b2bctl-delivery-id': event.deliveryId,
+        },
+        body: JSON.stringify(event),
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+        signal,
+      }).catch(async (error: unknown) => {
+        if (signal.aborted) throw error;
+        const problem = await explainNetworkProblem(error, new URL(url), route, 10_000);
+        throw new Error(networkProblemSentence(problem), { cause: error });
+      });
+      const text = await answer.body.text();
+      if (answer.statusCode >= 200 && answer.statusCode < 300) return;
+      const message = `HTTP ${answer.statusCode}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
+      throw permanentStatuses.has(answer.statusCode) ? new PermanentRefusal(message) : new Error(message);
+    },
+  };
+}
+
+const runningGroups = new Set<number>();
+let exitGuard = false;
+
+/** Kills a command's whole process group (the shell and whatever it started). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Runs a shell command per event with the event on stdin; exit 0 is success. Each run is its own process group,
+ * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits.
+ */
+export function execCommand(command: string, stderr: NodeJS.WritableStream, timeoutMs: number): EventConsumer {
+  if (!exitGuard) {
+    exitGuard = true;
+    process.once('exit', () => {
+      for (const group of runningGroups) killGroupById(group);
+    });
+  }
+  return {
+    target: `exec ${command}`,
+    deliver: (event, signal) =>
+      new Promise<void>((resolve, reject) => {
+        // The command's own output goes to stderr: stdout carries this receiver's one line per event.
+        const child = spawn(command, {
+          shell: true,
+          detached: true,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: { ...process.env, B2BCTL_EVENT_KIND: event.kind, B2BCTL_DELIVERY_ID: event.deliveryId },
+        });
+        if (child.pid !== undefined) runningGroups.add(child.pid);
+        let ending = '';
+        const end = (why: string) => {
+          ending = why;
+          killGroup(child);
+        };
+        const timer = setTimeout(
+          () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
+          timeoutMs,
+        );
+        const onAbort = () => end('stopped by shutdown');
+        signal.addEventListener('abort', onAbort, { once: true });
+        child.stdout.pipe(stderr, { end: false });
+        child.stderr.pipe(stderr, { end: false });
+        child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
+        child.on('error', reject);
+        child.on('close', (code, exitSignal) => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          if (child.pid !== undefined) runningGroups.delete(child.pid);
+          // The shell ended: anything it left in its group goes too.
+          killGroup(child);
+          if (code === 0 && !ending) resolve();
+          else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
+        });
+        child.stdin.end(`${JSON.stringify(event)}\n`);
+      }),
+  };
+}
+
+function killGroupById(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

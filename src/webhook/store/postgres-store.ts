@@ -1,0 +1,297 @@
+import type pg from 'pg';
+import { GroupCommit } from './group-commit.js';
+import {
+  backlogQuery,
+  type DeadRow,
+  deadLettersQuery,
+  eventColumns,
+  type EventRow,
+  pagedSelection,
+  prunableEvents,
+  storedEventOf,
+} from './queries.js';
+import { deadLetterOf, idList } from './rows.js';
+import type {
+  DeadLetter,
+  EventSelection,
+  EventStore,
+  HandOffBacklog,
+  HandOffOpening,
+  NewEvent,
+  Pruned,
+  StoredEvent,
+  StoreOptions,
+} from './types.js';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (id BIGSERIAL PRIMARY KEY, received_at BIGINT NOT NULL, kind TEXT NOT NULL,
+  delivery_id TEXT NOT NULL, key TEXT NOT NULL, flags TEXT NOT NULL, client_address TEXT NOT NULL, event TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_received ON events (received_at, id);
+CREATE INDEX IF NOT EXISTS events_kind ON events (kind, received_at, id);
+CREATE TABLE IF NOT EXISTS dedup (key TEXT PRIMARY KEY, received_at BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS dedup_received ON dedup (received_at);
+CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL, position BIGINT NOT NULL,
+  created_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id BIGINT NOT NULL, error TEXT NOT NULL,
+  attempts INTEGER NOT NULL, died_at BIGINT NOT NULL, retry SMALLINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (handoff, event_id));
+CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);
+CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);`;
+
+// Advisory lock keys: schema creation, and appends (ids are then given in commit order, see append).
+const schemaLock = 0x62326201;
+const appendLock = 0x62326202;
+
+// One statement per batch: keys first (a key already there, from this or another receiver, stores nothing).
+const appendBatch = `WITH input AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    WITH ORDINALITY AS t (received_at, kind, delivery_id, key, flags, client_address, event, n)),
+fresh AS (INSERT INTO dedup (key, received_at) SELECT key, received_at FROM input ON CONFLICT DO NOTHING RETURNING key)
+INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event)
+SELECT i.received_at, i.kind, i.delivery_id, i.key, i.flags, i.client_address, i.event
+  FROM input i JOIN fresh f ON f.key = i.key ORDER BY i.n RETURNING key`;
+
+/** `?` placeholders (shared SQL) as PostgreSQL's `$1, $2, ...`. */
+function positional(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+/**
+ * The inbox in a PostgreSQL database shared by several receivers: the key's uniqueness stores an event once
+ * whichever receiver got it; a session advisory lock per hand-off makes one receiver its deliverer.
+ */
+export class PostgresStore implements EventStore {
+  readonly description: string;
+  private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
+  private readonly listeners = new Set<() => void>();
+  private readonly claimed = new Set<string>();
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly lockSession: pg.Client,
+    where: string,
+    options: StoreOptions,
+  ) {
+    this.description = `PostgreSQL ${where}`;
+    this.commits = new GroupCommit(
+      (events) => this.commitBatch(events),
+      options.groupCommit === false,
+      options.interceptCommit,
+    );
+  }
+
+  /** Connects, creating the tables once (two receivers starting together do not race). */
+  static async open(url: string, options: StoreOptions = {}): Promise<PostgresStore> {
+    const { default: postgres } = await import('pg');
+    const pool = new postgres.Pool({ connectionString: url, max: 8 });
+    const lockSession = new postgres.Client({ connectionString: url });
+    try {
+      await lockSession.connect();
+      await lockSession.query('BEGIN');
+      await lockSession.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
+      await lockSession.query(schema);
+      await lockSession.query('COMMIT');
+    } catch (error) {
+      await lockSession.end().catch(() => undefined);
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    const parsed = new URL(url);
+    return new PostgresStore(
+      pool,
+      lockSession,
+      `${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`,
+      options,
+    );
+  }
+
+  append(event: NewEvent): Promise<{ stored: boolean }> {
+    return this.commits.submit(event);
+  }
+
+  select(selection: EventSelection): AsyncIterable<StoredEvent> {
+    return pagedSelection(selection, async (sql, values) => (await this.query<EventRow>(sql, values)).rows);
+  }
+
+  async openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening> {
+    const inserted = await this.query(
+      `INSERT INTO handoffs (name, target, position, created_at)
+       SELECT ?, ?, ${fromStart ? '0' : '(SELECT coalesce(max(id), 0) FROM events)'}, ? ON CONFLICT (name) DO NOTHING`,
+      [name, target, Date.now()],
+    );
+    if (inserted.rowCount === 1) return { created: true };
+    const existing = await this.query<{ target: string }>('SELECT target FROM handoffs WHERE name = ?', [name]);
+    const previous = existing.rows[0]?.target;
+    if (previous === undefined || previous === target) return { created: false };
+    await this.query('UPDATE handoffs SET target = ? WHERE name = ?', [target, name]);
+    return { created: false, previousTarget: previous };
+  }
+
+  async nextForHandOff(name: string): Promise<StoredEvent | undefined> {
+    const retry = await this.query<EventRow>(
+      `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`,
+      [name],
+    );
+    const row =
+      retry.rows[0] ??
+      (
+        await this.query<EventRow>(
+          `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`,
+          [name],
+        )
+      ).rows[0];
+    return row ? storedEventOf(row) : undefined;
+  }
+
+  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('DELETE FROM dead WHERE handoff = $1 AND event_id = $2', [name, event.id]);
+      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
+    });
+  }
+
+  async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query(
+        `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES ($1, $2, $3, $4, $5, 0)
+         ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
+         died_at = excluded.died_at, retry = 0`,
+        [name, event.id, error, attempts, Date.now()],
+      );
+      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
+    });
+  }
+
+  async deadLetters(handOff?: string): Promise<DeadLetter[]> {
+    const rows = await this.query<DeadRow>(
+      `${deadLettersQuery}${handOff ? ' WHERE d.handoff = ?' : ''} ORDER BY d.event_id, d.handoff`,
+      handOff ? [handOff] : [],
+    );
+    return rows.rows.map(deadLetterOf);
+  }
+
+  async retryDead(ids: number[], handOff?: string): Promise<number> {
+    return this.changeDead('UPDATE dead SET retry = 1', ids, handOff);
+  }
+
+  async dropDead(ids: number[], handOff?: string): Promise<number> {
+    return this.changeDead('DELETE FROM dead', ids, handOff);
+  }
+
+  async backlog(): Promise<HandOffBacklog[]> {
+    const rows = await this.query<{
+      name: string;
+      target: string;
+      pending: string;
+      oldest: string | null;
+      dead: string;
+    }>(backlogQuery, []);
+    return rows.rows.map((row) => ({
+      name: row.name,
+      target: row.target,
+      pending: Number(row.pending),
+      oldestPendingAt: row.oldest === null ? undefined : Number(row.oldest),
+      dead: Number(row.dead),
+    }));
+  }
+
+  async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
+    const pruned: Pruned = { events: 0, keys: 0 };
+    if (eventsBefore !== undefined) {
+      for (let removed = -1; removed !== 0; pruned.events += removed) {
+        const sql = `DELETE FROM events WHERE id IN (${prunableEvents})`;
+        removed = (await this.query(sql, [eventsBefore, 2000])).rowCount ?? 0;
+      }
+    }
+    for (let removed = -1; removed !== 0; pruned.keys += removed) {
+      const sql = 'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';
+      removed = (await this.query(sql, [keysBefore, 2000])).rowCount ?? 0;
+    }
+    return pruned;
+  }
+
+  async shareToken(digest: string, expiresAt: number): Promise<void> {
+    await this.query('DELETE FROM tokens WHERE expires_at < ?', [Date.now()]);
+    await this.query('INSERT INTO tokens (digest, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+      digest,
+      expiresAt,
+    ]);
+  }
+
+  async knowsToken(digest: string, now: number): Promise<boolean> {
+    const found = await this.query('SELECT 1 FROM tokens WHERE digest = ? AND expires_at > ?', [digest, now]);
+    return (found.rowCount ?? 0) > 0;
+  }
+
+  async claimHandOff(name: string): Promise<boolean> {
+    if (this.claimed.has(name)) return true;
+    const answer = await this.lockSession.query<{ held: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtext('b2bctl hand-off ' || $1)) AS held",
+      [name],
+    );
+    if (answer.rows[0]?.held) this.claimed.add(name);
+    return this.claimed.has(name);
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.commits.settled();
+    await this.lockSession.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /**
+   * One batch in one transaction. The append lock makes ids follow commit order across receivers, so a
+   * deliverer that has passed id N never meets a smaller id committed later.
+   */
+  private async commitBatch(events: NewEvent[]): Promise<{ stored: boolean }[]> {
+    const firstOfKey = new Map<string, NewEvent>();
+    for (const event of events) if (!firstOfKey.has(event.key)) firstOfKey.set(event.key, event);
+    const unique = [...firstOfKey.values()];
+    const column = <T>(pick: (event: NewEvent) => T) => unique.map(pick);
+    const stored = await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [appendLock]);
+      const answer = await client.query<{ key: string }>(appendBatch, [
+        column((event) => event.receivedAt),
+        column((event) => event.kind),
+        column((event) => event.deliveryId),
+        column((event) => event.key),
+        column((event) => JSON.stringify(event.flags)),
+        column((event) => event.clientAddress),
+        column((event) => event.raw),
+      ]);
+      return new Set(answer.rows.map((row) => row.key));
+    });
+    if (stored.size > 0) for (const listener of this.listeners) listener();
+    return events.map((event) => ({ stored: firstOfKey.get(event.key) === event && stored.has(event.key) }));
+  }
+
+  private query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values: unknown[]) {
+    return this.pool.query<Row>(positional(sql), values);
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async changeDead(statement: string, ids: number[], handOff?: string): Promise<number> {
+    const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
+    return (await this.query(`${statement} ${where}`, [...ids, ...(handOff ? [handOff] : [])])).rowCount ?? 0;
+  }
+}

@@ -1,0 +1,107 @@
+import type { WebhookKind } from '../../domain/webhook-events.js';
+import type { EventSelection, StoredEvent } from './types.js';
+
+/** A row of the events table as both databases return it. */
+export interface EventRow {
+  id: number | string;
+  received_at: number | string;
+  kind: string;
+  delivery_id: string;
+  key: string;
+  flags: string;
+  client_address: string;
+  event: string;
+}
+
+export const eventColumns = 'id, received_at, kind, delivery_id, key, flags, client_address, event';
+
+export function storedEventOf(row: EventRow): StoredEvent {
+  return {
+    id: Number(row.id),
+    receivedAt: new Date(Number(row.received_at)).toISOString(),
+    kind: row.kind as WebhookKind,
+    deliveryId: row.delivery_id,
+    key: row.key,
+    flags: JSON.parse(row.flags) as string[],
+    clientAddress: row.client_address,
+    event: JSON.parse(row.event) as unknown,
+  };
+}
+
+/** Where a page of a selection resumes: after this event. */
+export interface PageCursor {
+  id: number;
+  receivedAt: number;
+}
+
+/**
+ * One page of a selection, as SQL with `?` placeholders. Time selections walk the (kind,) received_at index in
+ * its own order, so `--kind orders --since T` never reads the rest of the table; pending and dead ones walk ids.
+ */
+export function selectionPage(
+  selection: EventSelection,
+  after: PageCursor | undefined,
+  pageSize: number,
+): { sql: string; values: unknown[] } {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const byTime = !selection.pending && !selection.dead && !selection.ids;
+  const add = (clause: string, ...parameters: unknown[]) => {
+    where.push(clause);
+    values.push(...parameters);
+  };
+  if (selection.kind) add('kind = ?', selection.kind);
+  if (selection.since !== undefined) add('received_at >= ?', selection.since);
+  if (selection.until !== undefined) add('received_at < ?', selection.until);
+  if (selection.ids) add(`id IN (${selection.ids.map(() => '?').join(', ')})`, ...selection.ids);
+  if (selection.pending) add('id > (SELECT coalesce(min(position), 0) FROM handoffs)');
+  if (selection.dead) add('id IN (SELECT event_id FROM dead)');
+  if (after && byTime) add('(received_at, id) > (?, ?)', after.receivedAt, after.id);
+  if (after && !byTime) add('id > ?', after.id);
+  const order = byTime ? 'received_at, id' : 'id';
+  const sql = `SELECT ${eventColumns} FROM events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${pageSize}`;
+  return { sql, values };
+}
+
+/** Reads a selection page by page through `page`, so memory stays flat at any size. */
+export async function* pagedSelection(
+  selection: EventSelection,
+  page: (sql: string, values: unknown[]) => Promise<EventRow[]>,
+  pageSize = 500,
+): AsyncGenerator<StoredEvent> {
+  let after: PageCursor | undefined;
+  for (;;) {
+    const query = selectionPage(selection, after, pageSize);
+    const rows = await page(query.sql, query.values);
+    for (const row of rows) yield storedEventOf(row);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = { id: Number(last.id), receivedAt: Number(last.received_at) };
+  }
+}
+
+/** The SQL of a retention pass's victims: delivered to every hand-off, not dead, received before the bound. */
+export const prunableEvents = `SELECT id FROM events WHERE received_at < ?
+  AND id <= (SELECT coalesce(min(position), (SELECT coalesce(max(id), 0) FROM events)) FROM handoffs)
+  AND id NOT IN (SELECT event_id FROM dead) ORDER BY received_at LIMIT ?`;
+
+/** The backlog of each hand-off, from its position and its dead letters. */
+export const backlogQuery = `SELECT h.name, h.target,
+  (SELECT count(*) FROM events e WHERE e.id > h.position) AS pending,
+  (SELECT min(e.received_at) FROM events e WHERE e.id > h.position) AS oldest,
+  (SELECT count(*) FROM dead d WHERE d.handoff = h.name) AS dead
+  FROM handoffs h ORDER BY h.name`;
+
+export const deadLettersQuery = `SELECT d.handoff, d.event_id, e.kind, e.received_at, d.error, d.attempts, d.died_at, d.retry
+  FROM dead d JOIN events e ON e.id = d.event_id`;
+
+export interface DeadRow {
+  handoff: string;
+  event_id: number | string;
+  kind: string;
+  received_at: number | string;
+  error: string;
+  attempts: number;
+  died_at: number | string;
+  retry: number | boolean;
+}

@@ -1,0 +1,21 @@
+import type { WebhookKind } from '../../domain/webhook-events.js';
+import type { DeadRow } from './queries.js';
+import type { DeadLetter } from './types.js';
+
+export function deadLetterOf(row: DeadRow): DeadLetter {
+  return {
+    handOff: row.handoff,
+    eventId: Number(row.event_id),
+    kind: row.kind as WebhookKind,
+    receivedAt: new Date(Number(row.received_at)).toISOString(),
+    error: row.error,
+    attempts: Number(row.attempts),
+    diedAt: new Date(Number(row.died_at)).toISOString(),
+    retry: row.retry === 1 || row.retry === true,
+  };
+}
+
+/** `?, ?, ?` for a list of ids (never empty: the commands require at least one). */
+export function idList(ids: readonly number[]): string {
+  return ids.map(() => '?').join(', ');
+}

@@ -1,0 +1,241 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { GroupCommit } from './group-commit.js';
+import {
+  backlogQuery,
+  type DeadRow,
+  deadLettersQuery,
+  eventColumns,
+  type EventRow,
+  pagedSelection,
+  prunableEvents,
+  storedEventOf,
+} from './queries.js';
+import { deadLetterOf, idList } from './rows.js';
+import type {
+  DeadLetter,
+  EventSelection,
+  EventStore,
+  HandOffBacklog,
+  HandOffOpening,
+  NewEvent,
+  Pruned,
+  StoredEvent,
+  StoreOptions,
+} from './types.js';
+
+export const sqliteFileName = 'inbox.sqlite';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at INTEGER NOT NULL,
+  kind TEXT NOT NULL, delivery_id TEXT NOT NULL, key TEXT NOT NULL, flags TEXT NOT NULL,
+  client_address TEXT NOT NULL, event TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_received ON events (received_at);
+CREATE INDEX IF NOT EXISTS events_kind ON events (kind, received_at);
+CREATE TABLE IF NOT EXISTS dedup (key TEXT PRIMARY KEY, received_at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS dedup_received ON dedup (received_at);
+CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL, position INTEGER NOT NULL,
+  created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id INTEGER NOT NULL, error TEXT NOT NULL,
+  attempts INTEGER NOT NULL, died_at INTEGER NOT NULL, retry INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (handoff, event_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);`;
+
+/**
+ * The inbox in one SQLite file: WAL with synchronous=FULL, so a commit is on disk when it returns. The receiver
+ * holds the folder's lock (store/open.ts); readers (`webhook inbox`, `status`) read beside it through WAL.
+ */
+export class SqliteStore implements EventStore {
+  readonly description: string;
+  private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly database: BetterSqlite3.Database,
+    file: string,
+    options: StoreOptions,
+  ) {
+    this.description = `SQLite ${file}`;
+    const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
+    const insertEvent = database.prepare(
+      'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const commitBatch = database.transaction((events: NewEvent[]) =>
+      events.map((event) => {
+        if (insertKey.run(event.key, event.receivedAt).changes === 0) return { stored: false };
+        const { receivedAt, kind, deliveryId, key, flags, clientAddress, raw } = event;
+        insertEvent.run(receivedAt, kind, deliveryId, key, JSON.stringify(flags), clientAddress, raw);
+        return { stored: true };
+      }),
+    );
+    this.commits = new GroupCommit(
+      async (events) => {
+        // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
+        const results = commitBatch.immediate(events);
+        if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
+        return results;
+      },
+      options.groupCommit === false,
+      options.interceptCommit,
+    );
+  }
+
+  /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
+  static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
+    const { default: Database } = await import('better-sqlite3');
+    if (!readOnly) mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const file = join(directory, sqliteFileName);
+    const database = new Database(file, { fileMustExist: readOnly });
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('busy_timeout = 5000');
+    if (!readOnly) database.exec(schema);
+    return new SqliteStore(database, file, options);
+  }
+
+  append(event: NewEvent): Promise<{ stored: boolean }> {
+    return this.commits.submit(event);
+  }
+
+  select(selection: EventSelection): AsyncIterable<StoredEvent> {
+    return pagedSelection(selection, async (sql, values) => this.database.prepare(sql).all(...values) as EventRow[]);
+  }
+
+  async openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening> {
+    const existing = this.database.prepare('SELECT target FROM handoffs WHERE name = ?').get(name) as
+      { target: string } | undefined;
+    if (existing) {
+      if (existing.target === target) return { created: false };
+      this.database.prepare('UPDATE handoffs SET target = ? WHERE name = ?').run(target, name);
+      return { created: false, previousTarget: existing.target };
+    }
+    const position = fromStart
+      ? 0
+      : (this.database.prepare('SELECT coalesce(max(id), 0) AS id FROM events').get() as { id: number }).id;
+    this.database
+      .prepare('INSERT INTO handoffs (name, target, position, created_at) VALUES (?, ?, ?, ?)')
+      .run(name, target, position, Date.now());
+    return { created: true };
+  }
+
+  async nextForHandOff(name: string): Promise<StoredEvent | undefined> {
+    const row = (this.database
+      .prepare(
+        `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`,
+      )
+      .get(name) ??
+      this.database
+        .prepare(
+          `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`,
+        )
+        .get(name)) as EventRow | undefined;
+    return row ? storedEventOf(row) : undefined;
+  }
+
+  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+    this.database.transaction(() => {
+      this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?').run(name, event.id);
+      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
+    })();
+  }
+
+  async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
+    this.database.transaction(() => {
+      this.database
+        .prepare(
+          `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES (?, ?, ?, ?, ?, 0)
+           ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
+           died_at = excluded.died_at, retry = 0`,
+        )
+        .run(name, event.id, error, attempts, Date.now());
+      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
+    })();
+  }
+
+  async deadLetters(handOff?: string): Promise<DeadLetter[]> {
+    const rows = this.database
+      .prepare(`${deadLettersQuery}${handOff ? ' WHERE d.handoff = ?' : ''} ORDER BY d.event_id, d.handoff`)
+      .all(...(handOff ? [handOff] : [])) as DeadRow[];
+    return rows.map(deadLetterOf);
+  }
+
+  async retryDead(ids: number[], handOff?: string): Promise<number> {
+    return this.changeDead('UPDATE dead SET retry = 1', ids, handOff);
+  }
+
+  async dropDead(ids: number[], handOff?: string): Promise<number> {
+    return this.changeDead('DELETE FROM dead', ids, handOff);
+  }
+
+  async backlog(): Promise<HandOffBacklog[]> {
+    const rows = this.database.prepare(backlogQuery).all() as {
+      name: string;
+      target: string;
+      pending: number;
+      oldest: number | null;
+      dead: number;
+    }[];
+    return rows.map((row) => ({
+      name: row.name,
+      target: row.target,
+      pending: row.pending,
+      oldestPendingAt: row.oldest ?? undefined,
+      dead: row.dead,
+    }));
+  }
+
+  async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
+    const pruned: Pruned = { events: 0, keys: 0 };
+    // Small chunks, the event loop served between them: a year's first pass never stalls the receiver.
+    const chunk = (sql: string, ...values: unknown[]) => this.database.prepare(sql).run(...values).changes;
+    if (eventsBefore !== undefined) {
+      for (let removed = -1; removed !== 0; pruned.events += removed) {
+        removed = chunk(`DELETE FROM events WHERE id IN (${prunableEvents})`, eventsBefore, 2000);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    for (let removed = -1; removed !== 0; pruned.keys += removed) {
+      removed = chunk(
+        'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)',
+        keysBefore,
+        2000,
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return pruned;
+  }
+
+  async claimHandOff(): Promise<boolean> {
+    return true; // the folder's lock already makes this receiver the only one
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.commits.settled();
+    this.database.close();
+  }
+
+  /** Bulk insert in one transaction, events and their keys (tests and benchmarks build large stores with it). */
+  insertMany(events: Iterable<NewEvent>): void {
+    const insert = this.database.prepare(
+      'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertKey = this.database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
+    this.database.transaction(() => {
+      for (const e of events) {
+        insert.run(e.receivedAt, e.kind, e.deliveryId, e.key, JSON.stringify(e.flags), e.clientAddress, e.raw);
+        insertKey.run(e.key, e.receivedAt);
+      }
+    })();
+  }
+
+  private changeDead(statement: string, ids: number[], handOff?: string): number {
+    const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
+    return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
+  }
+}

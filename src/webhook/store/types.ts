@@ -1,0 +1,118 @@
+import type { WebhookKind } from '../../domain/webhook-events.js';
+
+/** An event as the receiver hands it to the store: its own text, so it is kept exactly as sent. */
+export interface NewEvent {
+  /** Milliseconds since the epoch. */
+  receivedAt: number;
+  kind: WebhookKind;
+  deliveryId: string;
+  /** The de-duplication key (domain/webhook-events.ts). */
+  key: string;
+  /** What did not match the document; empty when the payload matched. */
+  flags: string[];
+  /** The sender's address as the HTTP server saw it (the forwarded client behind a trusted proxy). */
+  clientAddress: string;
+  raw: string;
+}
+
+/** A stored event: `id` orders events in the store, and is what `--id`, `dead retry` and `dead drop` name. */
+export interface StoredEvent {
+  id: number;
+  receivedAt: string;
+  kind: WebhookKind;
+  deliveryId: string;
+  key: string;
+  flags: string[];
+  clientAddress: string;
+  event: unknown;
+}
+
+/** Which stored events to read; every filter is answered by an index. */
+export interface EventSelection {
+  kind?: WebhookKind;
+  /** Milliseconds since the epoch, inclusive. */
+  since?: number;
+  /** Milliseconds since the epoch, exclusive. */
+  until?: number;
+  ids?: number[];
+  /** Only events some hand-off has not taken yet. */
+  pending?: boolean;
+  /** Only events some hand-off gave up on. */
+  dead?: boolean;
+}
+
+export interface DeadLetter {
+  handOff: string;
+  eventId: number;
+  kind: WebhookKind;
+  receivedAt: string;
+  error: string;
+  attempts: number;
+  diedAt: string;
+  /** Asked to be tried again by `webhook dead retry`. */
+  retry: boolean;
+}
+
+export interface HandOffBacklog {
+  name: string;
+  target: string;
+  pending: number;
+  /** Milliseconds since the epoch of the oldest pending event; undefined when nothing is pending. */
+  oldestPendingAt: number | undefined;
+  dead: number;
+}
+
+export interface HandOffOpening {
+  created: boolean;
+  /** The target the hand-off had before, when it changed (its position is kept). */
+  previousTarget?: string;
+}
+
+/** A retention pass: what was removed. */
+export interface Pruned {
+  events: number;
+  keys: number;
+}
+
+/** The inbox as a database: SQLite in a folder, or PostgreSQL shared by several receivers. */
+export interface EventStore {
+  /** Shown to people: `SQLite /var/lib/erp/inbox/inbox.sqlite` or `PostgreSQL db@host`. */
+  readonly description: string;
+  /** Stores the event once per key; resolves after the commit (never before), `false` for a duplicate. */
+  append(event: NewEvent): Promise<{ stored: boolean }>;
+  /** The events that pass the selection, oldest first, read in pages. */
+  select(selection: EventSelection): AsyncIterable<StoredEvent>;
+  /** Opens (creating) a hand-off: a new one starts after the newest event unless `fromStart`. */
+  openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening>;
+  /** The next event for a hand-off: one asked to be retried first, else the first after its position. */
+  nextForHandOff(name: string): Promise<StoredEvent | undefined>;
+  markDelivered(name: string, event: StoredEvent): Promise<void>;
+  markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void>;
+  deadLetters(handOff?: string): Promise<DeadLetter[]>;
+  /** Returns how many dead letters were changed. */
+  retryDead(ids: number[], handOff?: string): Promise<number>;
+  dropDead(ids: number[], handOff?: string): Promise<number>;
+  backlog(): Promise<HandOffBacklog[]>;
+  /** Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`. */
+  prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
+  /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */
+  claimHandOff(name: string): Promise<boolean>;
+  /**
+   * Tokens shared by the receivers of one store (PostgreSQL), kept as digests: a balancer may send the event to
+   * another receiver than the one that issued its token. Absent on a store only one receiver uses.
+   */
+  shareToken?(digest: string, expiresAt: number): Promise<void>;
+  /** Whether a receiver of this store issued the token of this digest and it has not expired. */
+  knowsToken?(digest: string, now: number): Promise<boolean>;
+  /** Calls `listener` after each commit that stored something. */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Options shared by both stores. */
+export interface StoreOptions {
+  /** Wraps each group commit; a test holds it pending to show nothing is acknowledged before it. */
+  interceptCommit?: (commit: () => Promise<void>) => Promise<void>;
+  /** False commits each event on its own (the benchmark's comparison). */
+  groupCommit?: boolean;
+}

@@ -1,0 +1,90 @@
+/**
+ * `b2bctl api` refuses what it cannot send as asked, with one line that says how to write it, and sends nothing:
+ * the sandbox counts no request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
+import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  configDir = freshConfigDir();
+  await login(sandbox, configDir);
+  await resetCounts(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+
+describe('api: bad input is refused before anything is sent', () => {
+  it.each([
+    [['/v1/customer', '-f', 'name'], 2, '-f "name": a field is key=value, such as -f name=Acme.'],
+    [
+      ['/v1/customer', '-F', 'a]b=1'],
+      2,
+      '-F key "a]b" is not a field name: use name, name[sub], name[0][sub] or name[] (to append).',
+    ],
+    [
+      ['/v1/customer', '-f', 'a=1', '-f', 'a[b]=2'],
+      2,
+      'Field "a[b]" clashes with an earlier field that set a otherwise.',
+    ],
+    [['/v1/customer', '-f', 'a[2]=1'], 2, 'Field "a[2]": index 2 skips 0; number list items from 0.'],
+    [['-X', 'TRACE', '/v1/contracts'], 2, '-X TRACE: the method is one of GET, POST, PUT, PATCH, DELETE, HEAD.'],
+    [
+      ['/v1/contracts', '-H', 'no colon'],
+      2,
+      `-H "no colon": a header is 'Name: value', such as -H 'Accept: text/csv'.`,
+    ],
+    [
+      ['/v1/contracts', '-H', 'Authorization: Bearer x'],
+      2,
+      '-H Authorization: b2bctl sets this header itself (the token comes from b2bctl login).',
+    ],
+    [
+      ['v1/contracts'],
+      2,
+      'The path "v1/contracts" must start with /, such as /v1/contracts (the base URL comes from the profile).',
+    ],
+    [
+      ['/v1/contracts', '--branch', '0001'],
+      2,
+      '--branch fills {branch} in the path, and /v1/contracts has none; write it where the branch goes.',
+    ],
+    [
+      ['/v1/branches/{branch}/contracts'],
+      2,
+      'The path /v1/branches/{branch}/contracts names {branch}, and no branch is set: pass --branch CODE, set B2BCTL_BRANCH, or run b2bctl config set branch CODE.',
+    ],
+    [
+      ['-X', 'POST', '/v1/contracts', '--paginate'],
+      2,
+      '--paginate reads listings with GET; drop -X POST or --paginate.',
+    ],
+    [['/v1/contracts', '--slurp'], 2, '--slurp goes with --paginate.'],
+    [
+      ['/v1/contracts', '--paginate', '-i'],
+      2,
+      '-i prints one answer’s headers; with --paginate, --verbose traces every page.',
+    ],
+    [
+      ['/v1/customer', '--input', 'no-such-file.json'],
+      66,
+      'no-such-file.json: cannot read it (ENOENT); check the path.',
+    ],
+    [['/v1/customer', '-F', 'password=@missing.txt'], 66, 'missing.txt: cannot read it (ENOENT); check the path.'],
+  ])('api %j exits %i: %s', async (args, code, message) => {
+    const result = await runCommandLine(['api', ...args], { configDir, cwd: freshWorkDir() });
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});

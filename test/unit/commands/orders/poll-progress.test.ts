@@ -1,0 +1,62 @@
+/**
+ * The memory and the cursor of one `orders poll` run: emitted versions behind the look-back are forgotten as the
+ * catch-up goes (memory stays flat), never one the cursor file must still remember; the cursor stops at the
+ * earliest window that held something unreadable.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PollProgress } from '../../../../src/commands/orders/poll-progress.js';
+import { readCursor } from '../../../../src/commands/orders/cursor-file.js';
+import { temporaryFolder, removeTemporaryFolders } from '../../../support/temporary.js';
+
+afterAll(removeTemporaryFolders);
+
+const start = Date.parse('2026-01-01T00:00:00Z');
+const lookbackMs = 300_000;
+const key = (id: number, ms: number) => `${id}@${new Date(ms).toISOString()}`;
+
+function progressFor(saved?: { cursor: string; emitted?: string[] }) {
+  const path = join(temporaryFolder(), 'cursor.json');
+  const window = { from: start, to: start + 10_000_000 };
+  return { path, progress: new PollProgress({ path, profile: 'default' }, window, lookbackMs, saved) };
+}
+
+describe('PollProgress', () => {
+  it('keeps memory flat over a long catch-up: versions behind the look-back of what was written are forgotten', () => {
+    const { progress } = progressFor();
+    let largest = 0;
+    for (let id = 1; id <= 100_000; id++) {
+      progress.emitted.add(key(id, start + id * 100));
+      if (id % 16 === 0) progress.forgetBefore(start + id * 100);
+      largest = Math.max(largest, progress.emitted.size);
+    }
+    // 3,000 versions a look-back, at one every 100 ms: the set never holds more than a few look-backs.
+    expect(largest).toBeLessThan(4 * 3_000);
+    expect(progress.emitted.has(key(100_000, start + 10_000_000))).toBe(true);
+  });
+
+  it('the cursor file remembers every version the next run may list again, after forgetting', () => {
+    const { path, progress } = progressFor();
+    for (let id = 1; id <= 20_000; id++) {
+      progress.emitted.add(key(id, start + id * 100));
+      if (id % 16 === 0) progress.forgetBefore(start + id * 100);
+    }
+    progress.save(start + 2_000_000);
+    const saved = readCursor(path, 'default');
+    const expected = Array.from({ length: 3_001 }, (_, index) => 17_000 + index).map((id) => key(id, start + id * 100));
+    expect(saved?.cursor).toBe(new Date(start + 2_000_000).toISOString());
+    expect(saved?.emitted).toEqual(expected.toSorted());
+  });
+
+  it('stops the cursor at the earliest window holding something unreadable, never behind where it was', () => {
+    const { path, progress } = progressFor({ cursor: new Date(start + 300_000).toISOString() });
+    progress.noteUnreadable({ from: start + 5_000_000, to: start + 6_000_000 }, 2, false);
+    progress.noteUnreadable({ from: start + 7_000_000, to: start + 8_000_000 }, 0, true);
+    progress.save(start + 10_000_000);
+    expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
+    expect(progress.unreadable()).toBe(true);
+    progress.noteUnreadable({ from: start, to: start + 1 }, 1, false);
+    progress.save(start + 10_000_000);
+    expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
+  });
+});
