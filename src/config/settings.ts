@@ -103,6 +103,11 @@ export const settingDefinitions = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'orders.routes',
+    description: 'Order moves (ready, invoice, ship, cancel): an order routes file path or inline JSON',
+    env: 'B2BCTL_ORDER_ROUTES',
+  },
+  {
     key: 'orders.lookback',
     description: 'orders poll: time re-read before the cursor (late commits, skewed clocks)',
     defaultValue: '300',

@@ -1,3 +1,4 @@
+import type { OrderRoutes } from '../domain/order-routes.js';
 import type { StockSchema } from '../domain/stock.js';
 import type { WebhookTarget } from '../webhook/sender.js';
 import type { Dialect } from './dialects/dialect.js';
@@ -25,6 +26,8 @@ export interface SandboxOptions {
   generatedSkus: number;
   /** The store's stock item field names on the wire; identity when absent. */
   stockSchema?: StockSchema;
+  /** Where the store takes the order moves (ready, invoice, ship, cancel); the defaults when absent. */
+  orderRoutes?: OrderRoutes;
   /** JSON store settings (ZIP validation, lat/lng, SSO ids, price tags, customer types and groups) merged over <seed>/store-settings.json. */
   settingsFile?: string;
   /** Share of order listing requests that first update a few orders and create one (0 to 1). */

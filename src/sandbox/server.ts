@@ -12,6 +12,7 @@ import { registerCustomers } from './routes/customers.js';
 import { registerSellers } from './routes/sellers.js';
 import { registerStock } from './routes/stock.js';
 import { registerOrderControls, registerOrders } from './routes/orders.js';
+import { registerOrderMoves } from './routes/order-moves.js';
 import { seedSandboxState } from './seed.js';
 import type { SandboxState } from './state.js';
 import { registerWebhookControl } from './routes/webhooks.js';
@@ -70,6 +71,7 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
   registerCustomers(app, state, options);
   registerStock(app, state, options);
   registerOrders(app, state);
+  registerOrderMoves(app, state, options.orderRoutes);
   registerListings(app, state);
   registerListingControls(app, state);
   registerControl(app, state);

@@ -8,6 +8,7 @@ import type { Finding } from './findings.js';
 import { checkDns, checkProxy, checkReachable, checkTls } from './network-checks.js';
 import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
 import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
+import { orderRouteFindings } from './order-routes.js';
 
 export interface DoctorOptions {
   /** A customer document to probe the update route with `{}` (the documented no-op). */
@@ -97,6 +98,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     detail: 'not probed (any request would write); a 2xx whose items are not recognised is reported "accepted"',
     setting: 'answers.stockBatch.results, answers.stockQueue.id',
   });
+  findings.push(...orderRouteFindings(session));
   await printFindings(findings, context);
   // The most telling failure decides the exit code: unreachable, then refused, then the rest.
   const failures = findings.filter((finding) => finding.result === 'fail');

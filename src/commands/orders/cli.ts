@@ -5,6 +5,7 @@ import { addExamples } from '../../cli/examples.js';
 import { positiveNumber, wholeNumber } from '../../cli/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
+import { registerMoves } from './move-cli.js';
 
 /** `b2bctl orders poll|get` (DESIGN.md §2 and §8). */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -53,6 +54,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((id: string, _flags: unknown, command: Command) =>
       dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),
     );
+
+  registerMoves(program, orders, dispatch);
 
   addExamples(program, {
     orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 123456'],

@@ -35,6 +35,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       wholeNumber(0),
     )
     .option('--stock-schema <file>', "JSON mapping of the stock item fields to this store's names (default: identity)")
+    .option('--order-routes <file>', 'where this store takes the order moves: an order routes file (default: ours)')
     .option('--order-churn <share>', 'share of order listings that first update a few orders (0 to 1)', fraction)
     .option('--orders <n>', 'orders seeded over the last 30 days (default 300)', wholeNumber(0))
     .option('--webhook-url <base>', "send the customers and orders webhooks to this receiver's base URL", httpUrl)

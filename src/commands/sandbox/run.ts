@@ -6,6 +6,7 @@ import { defaultSeedDirectory } from '../../sandbox/package-root.js';
 import { dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
+import { loadOrderRoutes } from '../../io/order-routes-file.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -22,6 +23,7 @@ export interface SandboxCommandOptions {
   generatedSkus?: number;
   /** JSON file mapping the stock item fields to the names this simulated store uses. */
   stockSchema?: string;
+  orderRoutes?: string;
   /** Share of order listing requests that first change a few orders. */
   orderChurn?: number;
   /** Orders seeded over the last 30 days. */
@@ -60,6 +62,10 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       options.stockSchema === undefined
         ? undefined
         : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
+    orderRoutes:
+      options.orderRoutes === undefined
+        ? undefined
+        : loadOrderRoutes(options.orderRoutes, `--order-routes ${options.orderRoutes}`),
     orderChurn: options.orderChurn,
     orderCount: options.orders,
     webhook: webhookTarget(options, context),

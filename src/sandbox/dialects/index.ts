@@ -1,5 +1,6 @@
 import type { OrderSummary } from '../orders/rules.js';
 import type { Dialect } from './dialect.js';
+import { fulfilmentOf } from '../orders/move-answers.js';
 
 export type { Dialect } from './dialect.js';
 
@@ -61,6 +62,7 @@ const spring: Dialect = {
     deliveryAddress: { ...detail.deliveryAddress },
     payment: { ...detail.payment },
     shipping: { ...detail.shipping },
+    ...fulfilmentOf(detail),
   }),
 };
 
@@ -116,6 +118,7 @@ const legacy: Dialect = {
       installments: detail.payment.installments,
       shippingMethod: detail.shipping.method,
       deliveryDays: detail.shipping.deadlineDays,
+      ...fulfilmentOf(detail),
     },
   }),
 };
@@ -153,6 +156,7 @@ const gateway: Dialect = {
       deliveryAddress: { ...detail.deliveryAddress },
       payment: { ...detail.payment },
       shipping: { ...detail.shipping },
+      ...fulfilmentOf(detail),
     },
   }),
 };

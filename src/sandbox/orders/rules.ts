@@ -45,6 +45,8 @@ export const orderStatuses = [
 export function nextStatus(status: string, cancel: boolean): string {
   if (status === 'DELIVERED' || status === 'CANCELED') return status;
   if (cancel && status !== 'SHIPPED') return 'CANCELED';
+  // An invoiced order (a stage the integration sets) ships next.
+  if (status === 'INVOICED') return 'SHIPPED';
   const index = orderStatuses.indexOf(status as (typeof orderStatuses)[number]);
   return orderStatuses[Math.min(index + 1, 4)] as string;
 }

@@ -138,7 +138,8 @@ export class OrderStore {
     this.churn(nowMs, 1 + Math.floor(this.random() * 3), this.random() < 0.5 ? 1 : 0);
   }
 
-  private notify(order: OrderDetail, change: 'created' | 'updated'): void {
+  /** Tells the listeners (the webhook outbox) that an order changed. */
+  notify(order: OrderDetail, change: 'created' | 'updated'): void {
     for (const listener of this.onOrderChanged) listener(order, change);
   }
 

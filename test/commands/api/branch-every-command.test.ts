@@ -20,7 +20,7 @@ beforeAll(async () => {
   const set = await runCommandLine(['config', 'set', 'paths.sellers', '/v1/branches/{branch}/contracts'], {
     configDir,
   });
-  expect(set.code).toBe(0);
+  if (set.code !== 0) throw new Error(`config set paths.sellers failed: ${set.stderr}`);
 });
 afterAll(async () => {
   await sandbox.close();

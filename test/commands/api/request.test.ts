@@ -58,10 +58,24 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('api,
     const document = spareCpfs[dialects.indexOf(dialect)] as string;
     const result = await api([
       '/v1/customer',
-      ...['-f', 'documentType=cpf', '-f', `document=${document}`, '-f', `username=api-${dialect.name}@example.com`],
-      ...['-f', 'phone=11987654321', '-F', `password=@${passwordFile}`, '-F', 'paysIcms=true'],
-      ...['-f', 'customerRegistrationAddress[zipcode]=69020-060', '-F', 'customerRegistrationAddress[number]=0211'],
-      ...['-f', 'customerGroupList[]=Sul'],
+      '-f',
+      'documentType=cpf',
+      '-f',
+      `document=${document}`,
+      '-f',
+      `username=api-${dialect.name}@example.com`,
+      '-f',
+      'phone=11987654321',
+      '-F',
+      `password=@${passwordFile}`,
+      '-F',
+      'paysIcms=true',
+      '-f',
+      'customerRegistrationAddress[zipcode]=69020-060',
+      '-F',
+      'customerRegistrationAddress[number]=0211',
+      '-f',
+      'customerGroupList[]=Sul',
     ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

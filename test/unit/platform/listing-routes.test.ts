@@ -27,8 +27,7 @@ describe('recogniseListing', () => {
   );
 
   it('follows the profile: a store whose quotes live elsewhere is recognised there, and no longer at the default', () => {
-    const templateOf = (route: ListingRoute) =>
-      route.settingKey === 'paths.pendingQuotes' ? '/api/v2/:store/quotes/open' : route.defaultPath;
+    const templateOf = movedQuotesTemplate;
     expect(recogniseListing('/api/v2/loja1/quotes/open', templateOf)?.cap).toBe(50);
     expect(recogniseListing('/v1/quotes/pending', templateOf)).toBeUndefined();
   });
@@ -50,3 +49,7 @@ describe('recogniseListing', () => {
     });
   });
 });
+
+function movedQuotesTemplate(route: ListingRoute): string {
+  return route.settingKey === 'paths.pendingQuotes' ? '/api/v2/:store/quotes/open' : route.defaultPath;
+}

@@ -1,0 +1,42 @@
+import { RecordChecker } from '../../bulk/validation-pass.js';
+import { MoveSequence, type OrderMove } from '../../domain/order-stages.js';
+import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
+import type { InputRecord } from '../../io/input/open-input.js';
+import { checkMove, type MoveCheckSetting, moveFields, type PreparedMove } from './move-input.js';
+
+/** What judging a file of moves needs: checkMove's setting, with the line a warning is about. */
+export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {
+  warn(field: string, message: string, line: number): void;
+}
+
+/**
+ * A fresh judge of an orders update file: each row's own checks, then the file's order of moves (a file that ships
+ * an order and then marks it ready again is refused at the second row, naming the first).
+ */
+export function newMoveChecker(setting: MoveFileSetting): RecordChecker<PreparedMove> {
+  const sequence = new MoveSequence();
+  return new RecordChecker((record: InputRecord): RecordVerdict<PreparedMove> => {
+    const move = moveOf(record.values);
+    const verdict = checkMove(move, {
+      baseDirectory: setting.baseDirectory,
+      nowMs: setting.nowMs,
+      routes: setting.routes,
+      defaultBranch: setting.defaultBranch,
+      warn: (field, message) => setting.warn(field, message, record.line),
+    });
+    if (!verdict.ok) return verdict;
+    const refused = sequence.follow(verdict.value, `line ${record.line}`);
+    if (refused) return { ok: false, problems: [fieldProblem('action', verdict.value.action, refused)] };
+    return verdict;
+  });
+}
+
+/** The move a row holds: its text cells, an empty cell absent. */
+function moveOf(values: Record<string, unknown>): Partial<OrderMove> {
+  const move: Record<string, string> = {};
+  for (const field of moveFields) {
+    const value = values[field];
+    if (value !== undefined && value !== null && String(value) !== '') move[field] = String(value);
+  }
+  return move as Partial<OrderMove>;
+}

@@ -1,0 +1,151 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkNfeDocument, maximumNfeBytes } from '../../domain/nfe-document.js';
+import { checkNfeAccessKey } from '../../domain/nfe-key.js';
+import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
+import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
+import { fieldProblem, type FieldProblem, type RecordVerdict } from '../../domain/validation.js';
+import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import type { MoveValues } from '../../platform/order-moves.js';
+
+/** A move checked locally and ready to send: the values its route's placeholders take. */
+export interface PreparedMove {
+  order: string;
+  action: OrderAction;
+  values: MoveValues;
+}
+
+/** What checking a move needs besides the move: where relative XML paths start, the time, the routes. */
+export interface MoveCheckSetting {
+  /** The folder `invoiceXml` paths are relative to (the file's; the working folder for a single command). */
+  baseDirectory: string;
+  nowMs: number;
+  routes: OrderRoutes;
+  /** The branch setting: `{branch}` of a move that names none. */
+  defaultBranch?: string;
+  /** A note about a valid move (an NFC-e instead of an NF-e). */
+  warn(field: string, message: string): void;
+}
+
+export const moveFields = [
+  'order',
+  'action',
+  'erpNumber',
+  'invoiceXml',
+  'invoiceKey',
+  'carrier',
+  'trackingCode',
+  'trackingUrl',
+  'reason',
+  'branch',
+  'orderId',
+] as const;
+
+/** The columns of an orders update file (rename an ERP's own with --map): every one is text. */
+export const moveCatalogue: FieldCatalogue = {
+  typeOf: (path) => ((moveFields as readonly string[]).includes(path) ? 'string' : undefined),
+  knownPaths: moveFields,
+  requiredColumns: ['order', 'action'],
+};
+
+/** Checks one move (its fields, its NF-e, what its route needs) and prepares the values its request carries. */
+export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): RecordVerdict<PreparedMove> {
+  const problems = moveFieldProblems(move);
+  if (problems.length > 0) return { ok: false, problems };
+  const action = move.action as OrderAction;
+  const route = setting.routes[action];
+  const used = new Set<string>([
+    ...placeholdersOf(route.body),
+    ...(route.path.match(/[A-Za-z][A-Za-z0-9]*(?=\})/g) ?? []),
+  ]);
+  const values: MoveValues = {
+    id: move.order?.trim(),
+    orderId: move.orderId,
+    branch: move.branch ?? setting.defaultBranch,
+    erpNumber: move.erpNumber?.trim(),
+    carrier: move.carrier?.trim(),
+    trackingCode: move.trackingCode?.trim(),
+    trackingUrl: move.trackingUrl,
+    reason: move.reason?.trim(),
+  };
+  for (const name of ['orderId', 'branch'] as const)
+    if (used.has(name) && !values[name])
+      problems.push(
+        fieldProblem(
+          name,
+          '',
+          `the ${action} route (${route.path}) needs {${name}}: give the ${name} column${name === 'branch' ? ' or the branch setting' : ''}`,
+        ),
+      );
+  if (action === 'invoice') problems.push(...prepareInvoice(move, values, used, setting));
+  if (problems.length > 0) return { ok: false, problems };
+  // Only what the route carries is kept (an XML as text and as base64 would double the spool for nothing).
+  const kept: MoveValues = {};
+  for (const name of Object.keys(values) as BodyPlaceholder[])
+    if (values[name] !== undefined && (used.has(name) || name === 'id')) kept[name] = values[name];
+  return { ok: true, value: { order: values.id as string, action, values: kept } };
+}
+
+/** The invoice's key, and its XML as text and base64, from the NF-e file or the key alone, each checked. */
+function prepareInvoice(
+  move: Partial<OrderMove>,
+  values: MoveValues,
+  used: ReadonlySet<string>,
+  setting: MoveCheckSetting,
+): FieldProblem[] {
+  const takesXml = used.has('invoiceXml') || used.has('invoiceXmlBase64');
+  if (move.invoiceXml) {
+    const path = resolve(setting.baseDirectory, move.invoiceXml);
+    const bytes = readCapped(path);
+    if (typeof bytes === 'string') return [fieldProblem('invoiceXml', move.invoiceXml, bytes)];
+    const document = checkNfeDocument(bytes, setting.nowMs);
+    if (!document.ok) return [fieldProblem('invoiceXml', move.invoiceXml, document.reason)];
+    const key = move.invoiceKey?.replace(/\s/g, '');
+    if (key && key !== document.key.key)
+      return [
+        fieldProblem('invoiceKey', move.invoiceKey ?? '', `not the key of ${move.invoiceXml} (${document.key.key})`),
+      ];
+    for (const warning of document.warnings) setting.warn('invoiceXml', warning);
+    values.invoiceKey = document.key.key;
+    values.invoiceXml = document.xml;
+    if (used.has('invoiceXmlBase64')) values.invoiceXmlBase64 = Buffer.from(document.xml).toString('base64');
+    return [];
+  }
+  const key = checkNfeAccessKey(move.invoiceKey ?? '', setting.nowMs);
+  if (!key.ok) return [fieldProblem('invoiceKey', move.invoiceKey ?? '', key.reason)];
+  if (!used.has('invoiceKey') && takesXml)
+    return [
+      fieldProblem(
+        'invoiceKey',
+        move.invoiceKey ?? '',
+        "this store's invoice route takes the XML: give the NF-e file (invoiceXml)",
+      ),
+    ];
+  for (const warning of key.warnings) setting.warn('invoiceKey', warning);
+  values.invoiceKey = key.key.key;
+  return [];
+}
+
+/** The file's bytes, or why they cannot be read: a file over the NF-e cap is refused before it is read. */
+function readCapped(path: string): Uint8Array | string {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, 'r');
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) return 'not a file';
+    if (stats.size > maximumNfeBytes) return `the file has ${stats.size} bytes; an NF-e has at most ${maximumNfeBytes}`;
+    const bytes = Buffer.alloc(stats.size);
+    let read = 0;
+    while (read < stats.size) {
+      const count = readSync(descriptor, bytes, read, stats.size - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    return bytes.subarray(0, read);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such file: ${path}` : `cannot read it (${code ?? (error as Error).message})`;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}

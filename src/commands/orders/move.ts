@@ -1,0 +1,70 @@
+import type { Context } from '../../context.js';
+import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
+import { InputError, PartialFailureError } from '../../errors.js';
+import { loadOrderRoutes } from '../../io/order-routes-file.js';
+import { writeObject } from '../../io/output/write-object.js';
+import type { OrderRoutes } from '../../domain/order-routes.js';
+import type { Session } from '../../config/session.js';
+import { checkMove } from './move-input.js';
+import { MoveSender } from './move-sender.js';
+
+/** `orders ready|invoice|ship|cancel ORDER …`: one move of one order, its fields named as in an update file. */
+export interface OrdersMoveOptions extends Partial<OrderMove> {
+  order: string;
+  action: OrderAction;
+  /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
+  routes?: string;
+  /** False with --no-status-check: no read of the order's status before the move. */
+  statusCheck?: boolean;
+}
+
+const doneWords: Readonly<Record<OrderAction, string>> = {
+  ready: 'ready to ship',
+  invoice: 'invoiced',
+  ship: 'shipped',
+  cancel: 'canceled',
+};
+
+/** Checks the move locally (nothing is sent when it fails), sends it, and prints one line of outcome. */
+export async function run(options: OrdersMoveOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  session.requireBaseUrl();
+  const routes = orderRoutesOf(options.routes, session);
+  const verdict = checkMove(options, {
+    baseDirectory: process.cwd(),
+    nowMs: context.clock.now(),
+    routes,
+    defaultBranch: session.get('branch'),
+    warn: (field, message) => context.log.warn(`warning: ${field}: ${message}`),
+  });
+  if (!verdict.ok)
+    throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, {
+      field: verdict.problems[0]?.field,
+    });
+  const client = await context.platform();
+  const sender = new MoveSender(client, routes, context.log.warn, options.statusCheck !== false);
+  const result = await sender.send(verdict.value, context.interrupt);
+  const summary = {
+    order: verdict.value.order,
+    action: options.action,
+    outcome: result.outcome,
+    status: result.status,
+    message: result.message,
+  };
+  const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
+  if (wantsData) await writeObject(context, summary);
+  const detail = [result.status === undefined ? undefined : `HTTP ${result.status}`, result.message].filter(Boolean);
+  const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
+  if (result.outcome === 'invalid')
+    throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
+  if (result.outcome === 'rejected' || result.outcome === 'failed') throw new PartialFailureError(line);
+  if (!wantsData) context.io.stdout.write(`${line}\n`);
+  else context.log.info(line);
+}
+
+/** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */
+export function orderRoutesOf(flag: string | undefined, session: Session): OrderRoutes {
+  return flag
+    ? loadOrderRoutes(flag, `--routes ${flag}`)
+    : loadOrderRoutes(session.get('orders.routes'), 'the orders.routes setting');
+}

@@ -1,0 +1,136 @@
+import { dirname, resolve } from 'node:path';
+import { type PendingRecord, reportEntry, runBulkJob, type ReportEntry } from '../../bulk/bulk-job.js';
+import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { type Outcome, type ReportRow, withPlaceOf } from '../../bulk/report.js';
+import type { Context } from '../../context.js';
+import type { OrderRoutes } from '../../domain/order-routes.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { moveCatalogue, type PreparedMove } from './move-input.js';
+import { newMoveChecker } from './move-checker.js';
+import { orderRoutesOf } from './move.js';
+import { MoveSender } from './move-sender.js';
+
+export interface OrdersUpdateOptions extends InputFlags, SendFlags {
+  file: string;
+  /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
+  routes?: string;
+  /** False with --no-status-check: the platform alone judges each move against the order's status. */
+  statusCheck?: boolean;
+}
+
+/**
+ * Sends a file of order moves through the bulk engine: every row checked first (nothing is sent when one is
+ * invalid, unless --skip-invalid), then one request per move, paced, reported and resumable. The moves of one
+ * order go in file order, one at a time; different orders go in parallel.
+ */
+export async function run(options: OrdersUpdateOptions, context: Context): Promise<void> {
+  const session = await context.session();
+  // Read once the run's flags are settled: a --resume restores the interrupted run's --routes.
+  let routes: OrderRoutes | undefined = options.resume ? undefined : orderRoutesOf(options.routes, session);
+  const routesNow = () => (routes ??= orderRoutesOf(options.routes, session));
+  const baseDirectory = options.file === '-' ? process.cwd() : dirname(resolve(options.file));
+  const shownName = options.file === '-' ? 'stdin' : options.file;
+  let sendInOrder:
+    | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
+    | undefined;
+  await runBulkJob<PreparedMove>(
+    {
+      name: 'orders update',
+      unit: 'moves',
+      file: options.file,
+      flags: options,
+      catalogue: moveCatalogue,
+      newChecker: () =>
+        newMoveChecker({
+          baseDirectory,
+          nowMs: context.clock.now(),
+          defaultBranch: session.get('branch'),
+          get routes() {
+            return routesNow();
+          },
+          warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
+        }),
+      keyOf: (record) => `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim(),
+      lockName: 'orders-update',
+      outcomes: ['applied', 'accepted', 'unchanged', 'rejected', 'invalid', 'failed'],
+      sentOutcomes: ['applied', 'accepted'],
+      shaping: [{ flag: '--routes', key: 'routes', path: true }],
+      plan() {
+        routesNow();
+        const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
+        return {
+          batchSize: 1,
+          description: `one move each; the moves of one order in file order, one at a time${reads}`,
+        };
+      },
+      async sendBatch(client, batch, signal) {
+        sendInOrder ??= orderedSender(
+          new MoveSender(client, routesNow(), context.log.warn, options.statusCheck !== false),
+        );
+        return Promise.all(
+          batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
+        );
+      },
+    },
+    context,
+  );
+}
+
+/**
+ * Sends each order's moves one at a time in the order they are handed over (file order): a move waits for the
+ * previous move of its order to be answered. After a move of an order does not go through, its later moves are not
+ * sent (reported failed, so a resumed run sends them once the first is fixed).
+ */
+function orderedSender(sender: MoveSender) {
+  const previousOf = new Map<string, Promise<void>>();
+  const stoppedAt = new Map<string, number>();
+  return async (
+    _client: PlatformClient,
+    entry: PendingRecord<PreparedMove>,
+    signal: AbortSignal,
+  ): Promise<ReportEntry> => {
+    const move = entry.value;
+    const previous = previousOf.get(move.order);
+    let release!: () => void;
+    const mine = new Promise<void>((done) => {
+      release = done;
+    });
+    previousOf.set(move.order, mine);
+    try {
+      await previous;
+      const stopped = stoppedAt.get(move.order);
+      const taken = stopped === undefined ? undefined : sender.alreadyTaken(move);
+      if (taken) return rowOf(entry, 'unchanged', undefined, taken);
+      if (stopped !== undefined)
+        return rowOf(
+          entry,
+          'failed',
+          undefined,
+          `not sent: the move of this order on line ${stopped} did not go through`,
+        );
+      const result = await sender.send(move, signal, entry.unanswered === true);
+      if (result.outcome === 'rejected' || result.outcome === 'failed' || result.outcome === 'invalid')
+        stoppedAt.set(move.order, entry.line);
+      return rowOf(entry, result.outcome, result.status, result.message);
+    } catch (error) {
+      stoppedAt.set(move.order, entry.line);
+      throw error;
+    } finally {
+      release();
+      if (previousOf.get(move.order) === mine) previousOf.delete(move.order);
+    }
+  };
+}
+
+function rowOf(
+  entry: PendingRecord<PreparedMove>,
+  outcome: Outcome,
+  status: number | undefined,
+  message: string | undefined,
+): ReportEntry {
+  const row = withPlaceOf<ReportRow>(
+    { line: entry.line, key: entry.key, outcome, status, id: entry.value.order, message },
+    entry,
+  );
+  return reportEntry(row, entry);
+}

@@ -1,0 +1,107 @@
+/**
+ * The NF-e XML an order is invoiced with, checked before it is sent: well-formed, an authorised NF-e 4.00 whose
+ * `Id`, access key and emitter agree. Read with fast-xml-parser (no hand-written XML); pure (bytes in, verdict out).
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { checkDocument } from './documents.js';
+import { checkNfeAccessKey, type NfeAccessKey } from './nfe-key.js';
+
+/** The largest NF-e file b2bctl reads: the tax authority takes messages of 500 KB at most, so this is generous. */
+export const maximumNfeBytes = 1024 * 1024;
+
+/** Protocol statuses of an authorised NF-e: 100 authorised, 150 authorised out of time. */
+const authorisedStatuses = new Set(['100', '150']);
+
+export type NfeDocumentCheck =
+  { ok: true; key: NfeAccessKey; xml: string; warnings: string[] } | { ok: false; reason: string };
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  // Codes stay text: a CNPJ or a key read as a number would lose its leading zeros.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+});
+
+/** Checks an NF-e file's bytes: size, encoding, shape, version, key, emitter and authorisation. */
+export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentCheck {
+  if (bytes.byteLength > maximumNfeBytes)
+    return { ok: false, reason: `the file has ${bytes.byteLength} bytes; an NF-e has at most ${maximumNfeBytes}` };
+  const text = decodeDeclared(bytes);
+  if (!text.ok) return text;
+  const xml = text.text;
+  if (/<!DOCTYPE/i.test(xml)) return { ok: false, reason: 'an NF-e has no DOCTYPE; this file is not one' };
+  const wellFormed = XMLValidator.validate(xml);
+  if (wellFormed !== true)
+    return { ok: false, reason: `not well-formed XML (line ${wellFormed.err.line}: ${wellFormed.err.msg})` };
+  const tree = parser.parse(xml) as Record<string, unknown>;
+  const proc = objectAt(tree, 'nfeProc');
+  const nfe = objectAt(proc ?? tree, 'NFe');
+  const inf = objectAt(nfe, 'infNFe');
+  if (!inf) return { ok: false, reason: 'not an NF-e: no nfeProc/NFe/infNFe element' };
+  if (inf['@versao'] !== '4.00')
+    return { ok: false, reason: `NF-e version ${String(inf['@versao'] ?? '(none)')}; b2bctl sends version 4.00` };
+  const id = typeof inf['@Id'] === 'string' ? inf['@Id'] : '';
+  if (!id.startsWith('NFe')) return { ok: false, reason: `infNFe Id "${id}" is not NFe followed by the access key` };
+  const key = checkNfeAccessKey(id.slice(3), nowMs);
+  if (!key.ok) return { ok: false, reason: `infNFe Id: ${key.reason}` };
+  const emitter = emitterProblem(objectAt(inf, 'emit'), key.key.emitter);
+  if (emitter) return { ok: false, reason: emitter };
+  const authorisation = authorisationProblem(proc, key.key.key);
+  if (authorisation) return { ok: false, reason: authorisation };
+  return { ok: true, key: key.key, xml, warnings: key.warnings };
+}
+
+/** The text of the bytes in the encoding the declaration names: UTF-8 only, as the NF-e standard has it. */
+function decodeDeclared(bytes: Uint8Array): { ok: true; text: string } | { ok: false; reason: string } {
+  let start = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+  else if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return { ok: false, reason: 'the file is UTF-16; an NF-e is UTF-8' };
+  const head = new TextDecoder('latin1').decode(bytes.subarray(start, start + 200));
+  const declared = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head)?.[1];
+  if (declared !== undefined && !/^utf-?8$/i.test(declared))
+    return { ok: false, reason: `the declared encoding is ${declared}; an NF-e is UTF-8` };
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start)) };
+  } catch {
+    return { ok: false, reason: 'the file is not valid UTF-8, the encoding an NF-e declares' };
+  }
+}
+
+/** `emit/CNPJ` (or `emit/CPF`) valid and equal to the emitter in the key. */
+function emitterProblem(emit: Record<string, unknown> | undefined, keyEmitter: string): string | undefined {
+  const cnpj = typeof emit?.CNPJ === 'string' ? emit.CNPJ.trim() : undefined;
+  const cpf = typeof emit?.CPF === 'string' ? emit.CPF.trim() : undefined;
+  if (cnpj === undefined && cpf === undefined) return 'emit has no CNPJ (or CPF): the emitter is missing';
+  const written = cnpj ?? `000${cpf}`;
+  const check = checkDocument(cnpj ?? cpf ?? '');
+  if (!check.ok) return `emit/${cnpj ? 'CNPJ' : 'CPF'} ${cnpj ?? cpf} is not valid: ${check.reason}`;
+  if (written !== keyEmitter)
+    return `emit/${cnpj ? 'CNPJ' : 'CPF'} ${cnpj ?? cpf} is not the emitter in the access key (${keyEmitter})`;
+  return undefined;
+}
+
+/** The tax authority's protocol: present, about this key, with cStat 100 or 150. */
+function authorisationProblem(proc: Record<string, unknown> | undefined, key: string): string | undefined {
+  const infProt = objectAt(objectAt(proc, 'protNFe'), 'infProt');
+  if (!infProt)
+    return 'no authorisation protocol (nfeProc/protNFe): send the file the tax authority returned with its protocol';
+  const status = typeof infProt.cStat === 'string' ? infProt.cStat.trim() : '';
+  if (!authorisedStatuses.has(status)) {
+    const reason = typeof infProt.xMotivo === 'string' ? ` (${infProt.xMotivo.trim().slice(0, 120)})` : '';
+    return `the protocol's cStat is ${status || '(none)'}${reason}: only an authorised NF-e (100 or 150) is sent`;
+  }
+  if (typeof infProt.chNFe === 'string' && infProt.chNFe.trim() !== key)
+    return `the protocol is for access key ${infProt.chNFe.trim()}, not this NF-e's ${key}`;
+  return undefined;
+}
+
+function objectAt(parent: Record<string, unknown> | undefined, name: string): Record<string, unknown> | undefined {
+  const value = parent?.[name];
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}

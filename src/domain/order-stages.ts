@@ -1,0 +1,155 @@
+/**
+ * The stages the integration moves an order through, and the local rules of each move. Pure. The platform names
+ * ready to ship (needs the integrator's order number), shipped (carries tracking) and canceled (needs a reason),
+ * and says a shipped order does not go back to ready to ship; the invoice stage and the status names past
+ * AWAITING_PAYMENT are b2bctl's (and its sandbox's) reading of it.
+ */
+import { trackingCodeProblem, trackingUrlProblem } from './tracking.js';
+import { fieldProblem, type FieldProblem } from './validation.js';
+
+export const orderActions = ['ready', 'invoice', 'ship', 'cancel'] as const;
+export type OrderAction = (typeof orderActions)[number];
+
+/** The status an action moves an order to. */
+export const statusAfter: Readonly<Record<OrderAction, string>> = {
+  ready: 'READY_TO_SHIP',
+  invoice: 'INVOICED',
+  ship: 'SHIPPED',
+  cancel: 'CANCELED',
+};
+
+/** Words for a status in messages. */
+const stageWords: Readonly<Record<string, string>> = {
+  READY_TO_SHIP: 'ready to ship',
+  INVOICED: 'invoiced',
+  SHIPPED: 'shipped',
+  DELIVERED: 'delivered',
+  CANCELED: 'canceled',
+};
+
+/** How far along an order is: statuses the platform generates (unknown ones included) are 0. */
+const stageRank: Readonly<Record<string, number>> = { READY_TO_SHIP: 1, INVOICED: 2, SHIPPED: 3, DELIVERED: 4 };
+
+export const maximumErpNumberLength = 64;
+export const maximumReasonLength = 500;
+export const maximumCarrierLength = 64;
+
+/** One action on one order as a row of `orders update` or a single command gives it. */
+export interface OrderMove {
+  order: string;
+  action: OrderAction;
+  erpNumber?: string;
+  invoiceXml?: string;
+  invoiceKey?: string;
+  carrier?: string;
+  trackingCode?: string;
+  trackingUrl?: string;
+  reason?: string;
+  branch?: string;
+  orderId?: string;
+}
+
+/**
+ * Why moving an order from `status` with `action` is refused, or undefined. Moves go forward only (ready to ship,
+ * invoiced, shipped; repeating a stage is allowed); nothing moves a canceled or delivered order; a shipped order is
+ * not canceled.
+ */
+export function forbiddenMove(status: string, action: OrderAction): string | undefined {
+  const words = stageWords[status] ?? status;
+  if (status === 'CANCELED' || status === 'DELIVERED') return `the order is ${words}: it moves no further`;
+  const rank = stageRank[status] ?? 0;
+  if (action === 'cancel')
+    return rank >= 3
+      ? `${article(words)} ${words} order is not canceled (it has left; a return is another process)`
+      : undefined;
+  const target = stageRank[statusAfter[action]] ?? 0;
+  if (target < rank) return `${article(words)} ${words} order does not go back to ${stageWords[statusAfter[action]]}`;
+  return undefined;
+}
+
+/**
+ * True when an order in `status` has already taken `action` or moved past it: a resumed run does not send again a
+ * move whose answer the interrupted run never recorded. Moves of one file go forward only, so a later stage means
+ * this move (or a later one of the file) went through.
+ */
+export function reachedStage(status: string, action: OrderAction): boolean {
+  if (action === 'cancel') return status === 'CANCELED';
+  if (status === 'CANCELED') return false;
+  return (stageRank[status] ?? 0) >= (stageRank[statusAfter[action]] ?? 0);
+}
+
+function article(words: string): string {
+  return /^[aeiou]/.test(words) ? 'an' : 'a';
+}
+
+/** The problems of one move's own fields (the NF-e's contents are checked elsewhere: they need the file). */
+export function moveFieldProblems(move: Partial<OrderMove>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const order = move.order?.trim() ?? '';
+  if (order === '') problems.push(fieldProblem('order', '', 'the order id is required'));
+  else if (!/^[0-9A-Za-z._-]{1,64}$/.test(order))
+    problems.push(fieldProblem('order', order, 'an order id is letters, digits, . _ - (at most 64)'));
+  switch (move.action) {
+    case 'ready':
+      problems.push(
+        ...textProblems(
+          'erpNumber',
+          move.erpNumber,
+          maximumErpNumberLength,
+          'ready to ship needs the ERP order number',
+        ),
+      );
+      break;
+    case 'invoice':
+      if ((move.invoiceXml ?? '') === '' && (move.invoiceKey ?? '') === '')
+        problems.push(
+          fieldProblem(
+            'invoiceXml',
+            '',
+            'an invoice needs the NF-e XML file (invoiceXml) or its access key (invoiceKey)',
+          ),
+        );
+      break;
+    case 'ship': {
+      const problem = trackingCodeProblem(move.trackingCode ?? '', move.carrier);
+      if (problem) problems.push(fieldProblem('trackingCode', move.trackingCode ?? '', problem));
+      if (move.carrier !== undefined) problems.push(...textProblems('carrier', move.carrier, maximumCarrierLength));
+      const urlProblem = move.trackingUrl === undefined ? undefined : trackingUrlProblem(move.trackingUrl);
+      if (urlProblem) problems.push(fieldProblem('trackingUrl', move.trackingUrl ?? '', urlProblem));
+      break;
+    }
+    case 'cancel':
+      problems.push(...textProblems('reason', move.reason, maximumReasonLength, 'a cancellation needs a reason'));
+      break;
+    default:
+      problems.push(
+        fieldProblem('action', String(move.action ?? ''), `the action is one of ${orderActions.join(', ')}`),
+      );
+  }
+  return problems;
+}
+
+/** A required (when `missing` says why) or optional text: not blank, capped, no control characters. */
+function textProblems(field: string, value: string | undefined, maximum: number, missing?: string): FieldProblem[] {
+  if (value === undefined || value.trim() === '') return missing ? [fieldProblem(field, value ?? '', missing)] : [];
+  if (value.length > maximum) return [fieldProblem(field, value, `at most ${maximum} characters`)];
+  if (/\p{Cc}/u.test(value)) return [fieldProblem(field, value, 'must not contain control characters')];
+  return [];
+}
+
+/**
+ * Follows the moves of a file, order by order, in file order: a move that the file's own earlier moves make
+ * impossible (shipped, then ready to ship; anything after canceled) is refused before anything is sent.
+ */
+export class MoveSequence {
+  private readonly reached = new Map<string, { status: string; place: string }>();
+
+  /** The reason `move` (at `place`, e.g. `line 7`) cannot follow the earlier moves of its order, or undefined. */
+  follow(move: Pick<OrderMove, 'order' | 'action'>, place: string): string | undefined {
+    const before = this.reached.get(move.order);
+    const problem = before ? forbiddenMove(before.status, move.action) : undefined;
+    if (problem) return `${problem} (this file made it ${stageWords[before!.status]} on ${before!.place})`;
+    this.reached.set(move.order, { status: statusAfter[move.action], place });
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import { type BodyPlaceholder, type OrderRoute, renderBody, routePathFor } from '../domain/order-routes.js';
+import { UsageError } from '../errors.js';
+import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
+import type { PlatformClient } from './client.js';
+import { getOrder } from './orders.js';
+import { isRecord } from './answers/shapes.js';
+
+export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
+
+/**
+ * Sends one move of one order through its route (from the order routes file). A move writes: it is not repeated
+ * after an answer that may have come after the platform applied it (AmbiguousRequestError; the caller checks the
+ * order's status), only after refusals (429, 503) and connections that never opened.
+ */
+export async function sendOrderMove(
+  client: PlatformClient,
+  route: OrderRoute,
+  values: MoveValues,
+  signal?: AbortSignal,
+): Promise<{ status: number; answer: MoveAnswer }> {
+  const path = routePathFor(route, values);
+  if (path === undefined)
+    throw new UsageError(
+      `The order route ${route.method} ${route.path} needs ${missingPlaceholders(route, values).join(', ')}; give ${missingPlaceholders(route, values).includes('{branch}') ? '--branch (or a branch column)' : '--order-id (or an orderId column)'}.`,
+    );
+  const { status, body } = await client.send<unknown>({
+    method: route.method,
+    path,
+    body: renderBody(route.body, values),
+    safeToRepeat: false,
+    signal,
+  });
+  return { status, answer: readMoveAnswer(body) };
+}
+
+function missingPlaceholders(route: OrderRoute, values: MoveValues): string[] {
+  return (route.path.match(/\{[A-Za-z][A-Za-z0-9]*\}/g) ?? []).filter(
+    (name) => !values[name.slice(1, -1) as BodyPlaceholder],
+  );
+}
+
+/** The order's current status as its detail states it (the `orders get` route), or undefined when it does not. */
+export async function orderStatus(
+  client: PlatformClient,
+  id: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const order = await getOrder(client, id, signal);
+  return isRecord(order) && typeof order.status === 'string' ? order.status : undefined;
+}

@@ -1,0 +1,115 @@
+/**
+ * The order state machine the integration drives: ready to ship, invoiced, shipped, canceled. A forbidden move
+ * (shipped back to ready, anything after canceled) is refused; each accepted move stores what it carries on the
+ * order, stamps `lastUpdated` and publishes the orders webhook through the store's listeners (the outbox).
+ */
+import type { BodyPlaceholder } from '../../domain/order-routes.js';
+import { checkNfeAccessKey } from '../../domain/nfe-key.js';
+import { checkNfeDocument } from '../../domain/nfe-document.js';
+import { forbiddenMove, type OrderAction, statusAfter } from '../../domain/order-stages.js';
+import { validationMessage } from '../../domain/validation.js';
+import type { OrderDetail, OrderStore } from './store.js';
+
+/** What the integration's moves store on an order; shown by the order detail. */
+export interface OrderFulfilment {
+  erpOrderNumber?: string;
+  invoice?: { accessKey: string; series: string; number: string; xmlBytes?: number };
+  tracking?: { code: string; carrier?: string; url?: string };
+  cancellationReason?: string;
+}
+
+/** One move the sandbox accepted, for tests that check nothing was sent twice. */
+export interface AcceptedMove {
+  id: number;
+  action: OrderAction;
+  at: string;
+}
+
+export type MoveOutcome =
+  | { kind: 'moved'; order: OrderDetail & OrderFulfilment }
+  | { kind: 'unknown' }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'forbidden'; message: string };
+
+/** Every accepted move of each store, in order. */
+const acceptedMoves = new WeakMap<OrderStore, AcceptedMove[]>();
+
+export function movesOf(store: OrderStore): AcceptedMove[] {
+  let moves = acceptedMoves.get(store);
+  if (!moves) acceptedMoves.set(store, (moves = []));
+  return moves;
+}
+
+/** The order a path names: by `id`, else by `orderId` (the number the store shows its buyers). */
+export function findOrder(
+  store: OrderStore,
+  values: Partial<Record<BodyPlaceholder, string>>,
+): OrderDetail | undefined {
+  if (values.id !== undefined) return /^\d+$/.test(values.id) ? store.orders.get(Number(values.id)) : undefined;
+  const orderId = Number(values.orderId);
+  for (const order of store.orders.values()) if (order.orderId === orderId) return order;
+  return undefined;
+}
+
+/** Applies one move to one order at `nowMs`. */
+export function applyMove(
+  store: OrderStore,
+  order: OrderDetail,
+  action: OrderAction,
+  values: Partial<Record<BodyPlaceholder, string>>,
+  nowMs: number,
+): MoveOutcome {
+  const fields = fieldsOf(action, values, nowMs);
+  if (typeof fields === 'string') return { kind: 'invalid', message: fields };
+  const forbidden = forbiddenMove(order.status, action);
+  if (forbidden) return { kind: 'forbidden', message: `Order [${order.id}]: ${forbidden}` };
+  const moved = Object.assign(order, fields) as OrderDetail & OrderFulfilment;
+  moved.status = statusAfter[action];
+  moved.lastUpdated = new Date(nowMs - store.lastUpdatedSkewMs).toISOString();
+  movesOf(store).push({ id: order.id, action, at: moved.lastUpdated });
+  store.notify(moved, 'updated');
+  return { kind: 'moved', order: moved };
+}
+
+/** The fields a move stores, or the platform-style message of what is missing or wrong. */
+function fieldsOf(
+  action: OrderAction,
+  values: Partial<Record<BodyPlaceholder, string>>,
+  nowMs: number,
+): OrderFulfilment | string {
+  const present = (name: BodyPlaceholder) => (values[name]?.trim() ? values[name] : undefined);
+  switch (action) {
+    case 'ready': {
+      const erpOrderNumber = present('erpNumber');
+      return erpOrderNumber ? { erpOrderNumber } : validationMessage('erpOrderNumber', '', 'required');
+    }
+    case 'ship': {
+      const code = present('trackingCode');
+      if (!code) return validationMessage('trackingCode', '', 'required');
+      return { tracking: { code, carrier: present('carrier'), url: present('trackingUrl') } };
+    }
+    case 'cancel': {
+      const reason = present('reason');
+      return reason ? { cancellationReason: reason } : validationMessage('cancellationReason', '', 'required');
+    }
+    case 'invoice':
+      return invoiceOf(values, nowMs);
+  }
+}
+
+/** The invoice of a move: its key (given, or read from the XML, as text or base64), checked as the tax authority would. */
+function invoiceOf(values: Partial<Record<BodyPlaceholder, string>>, nowMs: number): OrderFulfilment | string {
+  const xml =
+    values.invoiceXml ?? (values.invoiceXmlBase64 ? Buffer.from(values.invoiceXmlBase64, 'base64').toString() : '');
+  if (xml) {
+    const document = checkNfeDocument(Buffer.from(xml), nowMs);
+    if (!document.ok) return validationMessage('xml', '', document.reason);
+    if (values.invoiceKey && values.invoiceKey !== document.key.key)
+      return validationMessage('accessKey', values.invoiceKey, 'not the key of the XML');
+    const { key, series, number } = document.key;
+    return { invoice: { accessKey: key, series, number, xmlBytes: Buffer.byteLength(xml) } };
+  }
+  const key = checkNfeAccessKey(values.invoiceKey ?? '', nowMs);
+  if (!key.ok) return validationMessage('accessKey', values.invoiceKey ?? '', key.reason);
+  return { invoice: { accessKey: key.key.key, series: key.key.series, number: key.key.number } };
+}

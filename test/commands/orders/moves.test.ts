@@ -1,0 +1,220 @@
+/**
+ * Moving orders on against every sandbox dialect: each single command, a nightly file of 500 moves (one bad row
+ * stops everything before sending; fixed, every move goes once and in file order per order), and a forbidden move
+ * refused by the platform, reported on its row with exit 1. Each dialect answers the moves its own way (200 with the
+ * order, 204, {"success"}, 202 with a request id only); the outcomes must not depend on it.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dialects } from '../../../src/sandbox/dialects/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { movesOf } from '../../../src/sandbox/orders/moves.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { loginToDialect, runCommandLine } from '../../support/command-line.js';
+import {
+  acceptedMoves,
+  copySampleNfe,
+  moveHeader,
+  mistypedKey,
+  newOrders,
+  nightlyFile,
+  sampleKeys,
+} from '../../support/order-moves.js';
+import { onlyErrorsFile, onlyReport, readReport } from '../../support/run-files.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
+  'order moves, %s dialect',
+  (name, dialect) => {
+    let sandbox: RunningSandbox;
+    let configDir: string;
+    let dir: string;
+    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+    const detail = (id: number) => sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
+
+    beforeAll(async () => {
+      sandbox = await startTestSandbox({ dialect, orderCount: 5 });
+      configDir = freshConfigDir();
+      await loginToDialect(sandbox, dialect, configDir);
+    });
+    afterAll(async () => sandbox.close());
+    beforeEach(() => {
+      movesOf(sandbox.state.orders).length = 0;
+      dir = freshWorkDir();
+      mkdirSync(join(dir, 'nfe'));
+      copySampleNfe(dir);
+    });
+
+    it('ready, invoice, ship: one line each, the fields stored and shown by orders get', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      const ready = await run(['orders', 'ready', String(id), '--erp-number', 'PV-77', '-o', 'table']);
+      expect(ready).toMatchObject({ code: 0 });
+      expect(ready.stdout).toMatch(new RegExp(`^order ${id}: ready to ship \\(HTTP 20[024]`));
+      const invoice = await run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[0]}.xml`, '-o', 'json']);
+      expect(invoice.code).toBe(0);
+      expect(JSON.parse(invoice.stdout)).toMatchObject({ order: String(id), action: 'invoice' });
+      expect(['applied', 'accepted']).toContain(JSON.parse(invoice.stdout).outcome);
+      const ship = await run(['orders', 'ship', String(id), '--tracking', 'SS123456785BR', '--carrier', 'Correios']);
+      expect(ship.code).toBe(0);
+      // The gateway's 202 with a request id only is accepted, with one warning.
+      const warnings = ship.stderr.split('\n').filter((line) => line.includes('warning'));
+      // Only the gateway's 202 with a request id only is a body b2bctl does not recognise.
+      const unrecognised = /HTTP 202 and a body b2bctl does not recognise/;
+      expect(warnings.map((line) => unrecognised.test(line))).toEqual(name === 'gateway' ? [true] : []);
+      expect(detail(id)).toMatchObject({
+        status: 'SHIPPED',
+        erpOrderNumber: 'PV-77',
+        invoice: { accessKey: sampleKeys[0] },
+        tracking: { code: 'SS123456785BR', carrier: 'Correios' },
+      });
+      const shown = await run(['orders', 'get', String(id), '-o', 'json']);
+      expect(shown.stdout).toContain('"erpOrderNumber": "PV-77"');
+      expect(shown.stdout).toContain(sampleKeys[0]);
+      // Each move published the orders webhook through the outbox, with the order's new status.
+      const published = sandbox.state.events
+        .list()
+        .filter((event) => event.kind === 'orders' && (event.payload as { id: number }).id === id)
+        .map((event) => (event.payload as { status: string }).status);
+      expect(published.slice(-3)).toEqual(['READY_TO_SHIP', 'INVOICED', 'SHIPPED']);
+    });
+
+    it('cancel with a reason; then any move is refused by the platform: exit 1, its words or its status', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);
+      expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: 'cliente desistiu' });
+      // The order's status, read first, forbids it: nothing is sent.
+      const checked = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1']);
+      expect(checked.code).toBe(65);
+      expect(checked.stderr).toContain(
+        `order ${id}: not sent: the order is CANCELED on the platform; the order is canceled: it moves no further.`,
+      );
+      // Without the read, the platform refuses it in its own way.
+      const again = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1', '--no-status-check']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(new RegExp(`order ${id}: rejected \\(HTTP (400|409|422)`));
+      expect(acceptedMoves(sandbox)).toEqual([`${id} cancel`]);
+    });
+
+    it('a bad tracking code, an unauthorised NF-e, a key alone with a mistyped digit: exit 65, nothing sent', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      const unauthorised = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8').replace(
+        '<cStat>100<',
+        '<cStat>110<',
+      );
+      writeFileSync(join(dir, 'denied.xml'), unauthorised);
+      const cases: [string[], RegExp][] = [
+        [['ship', String(id), '--tracking', 'SS123456784BR'], /Property \[trackingCode\] .*check digit .* should be 5/],
+        [['invoice', String(id), '--xml', 'denied.xml'], /Property \[invoiceXml\] .*cStat is 110/],
+        [['invoice', String(id), '--key', mistypedKey], /Property \[invoiceKey\] .*check digit/],
+        [['ready', String(id), '--erp-number', ' '], /Property \[erpNumber\] .*needs the ERP order number/],
+      ];
+      for (const [args, message] of cases) {
+        const result = await run(['orders', ...args]);
+        expect(result.code).toBe(65);
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr).toContain('nothing was sent');
+      }
+      expect(acceptedMoves(sandbox)).toEqual([]);
+    });
+
+    it('a nightly file of 500 moves: a bad row at line 251 stops it all; fixed, each move once, in file order per order', async () => {
+      const ids = newOrders(sandbox, 180);
+      const { text, moves } = nightlyFile(ids, 500);
+      const lines = text.split('\r\n');
+      const good = lines[250] as string;
+      lines[250] = `${good.split(';')[0]};invoice;;;${mistypedKey};;;;`;
+      writeFileSync(join(dir, 'nightly.csv'), lines.join('\r\n'));
+      const refused = await run(['orders', 'update', 'nightly.csv']);
+      expect(refused.code).toBe(65);
+      expect(refused.stderr).toMatch(/nightly\.csv:251: Property \[invoiceKey\] .*check digit/);
+      expect(refused.stderr).toContain('nothing was sent');
+      expect(acceptedMoves(sandbox)).toEqual([]);
+
+      lines[250] = good;
+      writeFileSync(join(dir, 'nightly.csv'), lines.join('\r\n'));
+      const sent = await run(['orders', 'update', 'nightly.csv', '--concurrency', '8']);
+      expect(sent.stderr).toMatch(/orders update: 500 (applied|accepted)/);
+      expect(sent.code).toBe(0);
+      const taken = acceptedMoves(sandbox);
+      expect(taken.toSorted()).toEqual(moves.toSorted());
+      for (const id of ids) {
+        const ofOrder = (list: string[]) => list.filter((move) => move.startsWith(`${id} `));
+        expect(ofOrder(taken)).toEqual(ofOrder(moves));
+      }
+      const rows = readReport(join(dir, onlyReport(dir, 'nightly')));
+      expect(rows).toHaveLength(500);
+    });
+
+    it('a move the platform forbids is reported on its row, the order’s later moves are not sent, exit 1', async () => {
+      const [shipped, fresh] = newOrders(sandbox, 2) as [number, number];
+      sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      writeFileSync(
+        join(dir, 'moves.csv'),
+        [
+          moveHeader,
+          `${shipped};ready;PV-1;;;;;;`,
+          `${fresh};ready;PV-2;;;;;;`,
+          `${shipped};ship;;;;Jadlog;JD-0001;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'moves.csv', '--no-status-check']);
+      expect(result.code).toBe(1);
+      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'rejected' });
+      expect(['400', '409', '422']).toContain(rows.find((row) => row.line === '2')?.status);
+      expect(rows.find((row) => row.line === '3')).toMatchObject({
+        outcome: expect.stringMatching(/applied|accepted/),
+      });
+      expect(rows.find((row) => row.line === '4')).toMatchObject({
+        outcome: 'failed',
+        message: 'not sent: the move of this order on line 2 did not go through',
+      });
+      expect(readFileSync(join(dir, onlyErrorsFile(dir, 'moves')), 'utf8')).toContain(`${shipped};ready;PV-1`);
+      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`]);
+    });
+
+    it('by default each order’s status is read first: a move it forbids is not sent (invalid, exit 1), one it has taken is unchanged', async () => {
+      const [shipped, ready, fresh] = newOrders(sandbox, 3) as [number, number, number];
+      sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      sandbox.state.orders.orders.get(ready)!.status = 'READY_TO_SHIP';
+      writeFileSync(
+        join(dir, 'moves.csv'),
+        [
+          moveHeader,
+          `${shipped};cancel;;;;;;;sem estoque`,
+          `${ready};ready;PV-1;;;;;;`,
+          `${fresh};ready;PV-2;;;;;;`,
+          `${fresh};cancel;;;;;;;sem estoque`,
+          '',
+        ].join('\r\n'),
+      );
+      const dryRun = await run(['orders', 'update', 'moves.csv', '--dry-run']);
+      expect(dryRun.stderr).toContain("each order's status read first (one request per order)");
+      const result = await run(['orders', 'update', 'moves.csv']);
+      expect(result.code).toBe(1);
+      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      expect(rows.find((row) => row.line === '2')).toMatchObject({
+        outcome: 'invalid',
+        message:
+          'not sent: the order is SHIPPED on the platform; a shipped order is not canceled (it has left; a return is another process)',
+      });
+      expect(rows.find((row) => row.line === '3')).toMatchObject({
+        outcome: 'unchanged',
+        message: 'the order is already READY_TO_SHIP: not sent',
+      });
+      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
+      // The same file again: nothing is sent, the forbidden move is still reported.
+      const again = await run(['orders', 'update', 'moves.csv']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/orders update: .*\b2 invalid/);
+      // The ready of the order canceled since is refused; its cancel, taken already, is unchanged.
+      expect(again.stderr).toMatch(/orders update: 2 unchanged, 2 invalid;/);
+      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
+    });
+  },
+);

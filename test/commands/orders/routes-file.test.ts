@@ -1,0 +1,116 @@
+/**
+ * A store whose order routes are not the sandbox's: an order routes file renames the paths, the methods and the
+ * body fields (the XML as base64 inside a nested object), and the same file plays the store in the sandbox
+ * (--order-routes) and drives b2bctl (--routes, or the orders.routes setting). Without it, nothing reaches the store.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseOrderRoutes } from '../../../src/domain/order-routes.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { movesOf } from '../../../src/sandbox/orders/moves.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
+import { acceptedMoves, copySampleNfe, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+const storeRoutes = {
+  ready: { method: 'POST', path: '/api/pedidos/{id}/pronto', body: { pedido: { numeroErp: '{erpNumber}' } } },
+  invoice: {
+    method: 'POST',
+    path: '/api/pedidos/{id}/nota-fiscal',
+    body: { nfe: { chave: '{invoiceKey}', arquivo: '{invoiceXmlBase64}', formato: 'base64' } },
+  },
+  ship: {
+    method: 'PUT',
+    path: '/api/pedidos/{id}/rastreio',
+    body: { codigo: '{trackingCode}', transportadora: '{carrier}' },
+  },
+  cancel: { method: 'POST', path: '/api/filiais/{branch}/pedidos/{id}/cancelamento', body: { motivo: '{reason}' } },
+};
+
+describe('an order routes file that renames paths and fields', () => {
+  let sandbox: RunningSandbox;
+  let configDir: string;
+  let dir: string;
+  const run = (args: string[], env: Record<string, string> = {}) => runCommandLine(args, { configDir, cwd: dir, env });
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ orderCount: 3, orderRoutes: parseOrderRoutes(storeRoutes) });
+    configDir = freshConfigDir();
+    await login(sandbox, configDir);
+  });
+  afterAll(async () => sandbox.close());
+  beforeEach(() => {
+    movesOf(sandbox.state.orders).length = 0;
+    dir = freshWorkDir();
+    mkdirSync(join(dir, 'nfe'));
+    copySampleNfe(dir);
+    writeFileSync(join(dir, 'rotas.json'), JSON.stringify(storeRoutes, null, 2));
+  });
+
+  it('without the file, the default routes are not the store’s: the move is refused (404), nothing applied', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const result = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/rejected \(HTTP 404/);
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
+  it('with --routes, each single move goes to the store’s path with its field names', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const routes = ['--routes', 'rotas.json'];
+    expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-9', ...routes])).code).toBe(0);
+    expect((await run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[2]}.xml`, ...routes])).code).toBe(0);
+    expect(
+      (await run(['orders', 'ship', String(id), '--tracking', 'JD0001', '--carrier', 'Jadlog', ...routes])).code,
+    ).toBe(0);
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({
+      status: 'SHIPPED',
+      erpOrderNumber: 'PV-9',
+      // The store read the XML from base64 and found its key.
+      invoice: { accessKey: sampleKeys[2], xmlBytes: expect.any(Number) },
+      tracking: { code: 'JD0001', carrier: 'Jadlog' },
+    });
+    const counts = Object.keys(Object.fromEntries(sandbox.state.requestCounts));
+    expect(counts).toEqual(expect.arrayContaining(['POST /api/pedidos/:id/pronto', 'PUT /api/pedidos/:id/rastreio']));
+  });
+
+  it('the orders.routes setting serves orders update as --routes does', async () => {
+    const [first, second] = newOrders(sandbox, 2) as [number, number];
+    expect((await run(['config', 'set', 'orders.routes', join(dir, 'rotas.json')])).code).toBe(0);
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,action,erpNumber,reason\r\n${first},ready,PV-1,\r\n${second},cancel,,sem estoque\r\n`,
+    );
+    // The cancel route names {branch}: without one, nothing is sent.
+    const withoutBranch = await run(['orders', 'update', 'moves.csv']);
+    expect(withoutBranch.code).toBe(65);
+    expect(withoutBranch.stderr).toMatch(
+      /moves\.csv:3: Property \[branch\] .*give the branch column or the branch setting/,
+    );
+    expect(acceptedMoves(sandbox)).toEqual([]);
+    const result = await run(['orders', 'update', 'moves.csv'], { B2BCTL_BRANCH: '0002' });
+    expect(result.code).toBe(0);
+    expect(sandbox.state.requestCounts.get('POST /api/filiais/:branch/pedidos/:id/cancelamento')).toBe(1);
+    expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} ready`, `${second} cancel`].toSorted());
+    expect(sandbox.state.orders.orders.get(second)).toMatchObject({ cancellationReason: 'sem estoque' });
+    expect((await run(['config', 'set', 'orders.routes', ''])).code).toBe(0);
+  });
+
+  it('a routes file whose route cannot carry the move is refused before anything is sent (exit 2)', async () => {
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({
+        ship: { method: 'POST', path: '/api/pedidos/{id}/rastreio', body: { transportadora: '{carrier}' } },
+      }),
+    );
+    const result = await run(['orders', 'ship', '1', '--tracking', 'JD1', '--routes', 'bad.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ship.body does not carry {trackingCode}');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Hostile and broken order move files get what customer and stock files get: a Windows-1252 export read as such,
+ * formulas kept out of the report, every problem one line naming line and field, and nothing sent.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { maximumNfeBytes } from '../../../src/domain/nfe-document.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { movesOf } from '../../../src/sandbox/orders/moves.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { login, runCommandLine } from '../../support/command-line.js';
+import { acceptedMoves, copySampleNfe, moveHeader, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+let dir: string;
+const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ orderCount: 2 });
+  configDir = freshConfigDir();
+  await login(sandbox, configDir);
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+beforeEach(() => {
+  movesOf(sandbox.state.orders).length = 0;
+  dir = freshWorkDir();
+  mkdirSync(join(dir, 'nfe'));
+  copySampleNfe(dir);
+});
+
+describe('orders update with bad input', () => {
+  it('reads a Windows-1252 export from Excel and sends its accents intact', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const text = `${moveHeader}\r\n${id};cancel;;;;;;;Pedido em duplicidade, não faturar\r\n`;
+    writeFileSync(join(dir, 'pedidos.csv'), iconv.encode(text, 'windows-1252'));
+    const result = await run(['orders', 'update', 'pedidos.csv']);
+    expect(result.code).toBe(0);
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({
+      cancellationReason: 'Pedido em duplicidade, não faturar',
+    });
+  });
+
+  it('names each bad row, line and field, and sends nothing', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    writeFileSync(join(dir, 'nfe', 'big.xml'), Buffer.alloc(maximumNfeBytes + 1, 0x20));
+    writeFileSync(
+      join(dir, 'nfe', 'latin1.xml'),
+      iconv.encode(
+        readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8').replace('Distribuidora', 'Distribuição'),
+        'latin1',
+      ),
+    );
+    const rows = [
+      `${id};ship;;;;Correios;SS12345678BR;;`,
+      `${id};invoice;;nfe/missing.xml;;;;;`,
+      `${id};invoice;;nfe/big.xml;;;;;`,
+      `${id};invoice;;nfe/latin1.xml;;;;;`,
+      `${id};invoice;;nfe;;;;;`,
+      `${id};invoice;;nfe/${sampleKeys[0]}.xml;${sampleKeys[1]};;;;`,
+      `${id};ship;;;;Jadlog;JD1;http://jadlog.example/JD1;`,
+      `${id};deliver;;;;;;;`,
+      `=cmd|' /C calc'!A0;ready;PV-1;;;;;;`,
+    ];
+    writeFileSync(join(dir, 'bad.csv'), `${[moveHeader, ...rows].join('\r\n')}\r\n`);
+    const result = await run(['orders', 'update', 'bad.csv']);
+    expect(result.code).toBe(65);
+    const expected = [
+      /bad\.csv:2: Property \[trackingCode\] .*two upper-case letters, eight digits/,
+      /bad\.csv:3: Property \[invoiceXml\] with value \[nfe\/missing\.xml\] .*no such file/,
+      /bad\.csv:4: Property \[invoiceXml\] .*an NF-e has at most 1048576/,
+      /bad\.csv:5: Property \[invoiceXml\] .*not valid UTF-8/,
+      /bad\.csv:6: Property \[invoiceXml\] .*not a file/,
+      /bad\.csv:7: Property \[invoiceKey\] .*not the key of nfe\//,
+      /bad\.csv:8: Property \[trackingUrl\] .*must be https/,
+      /bad\.csv:9: Property \[action\] .*one of ready, invoice, ship, cancel/,
+      /bad\.csv:10: Property \[order\] .*letters, digits/,
+    ];
+    for (const line of expected) expect(result.stderr).toMatch(line);
+    expect(result.stderr).toContain('nothing was sent');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
+  it('with --skip-invalid, sends the good rows and keeps formulas out of the report', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    writeFileSync(join(dir, 'mixed.csv'), `${moveHeader}\r\n=1+1;ready;PV-1;;;;;;\r\n${id};ready;@SUM(1);;;;;;\r\n`);
+    const result = await run(['orders', 'update', 'mixed.csv', '--skip-invalid']);
+    expect(result.code).toBe(1);
+    const rows = readReport(join(dir, onlyReport(dir, 'mixed')));
+    expect(rows.map((row) => row.key).toSorted()).toEqual(["'=1+1 ready", `${id} ready`]);
+    expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'invalid' });
+    // The ERP number is the ERP's: sent as written; only the report guards cells a spreadsheet would run.
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({ erpOrderNumber: '@SUM(1)' });
+    expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
+  });
+});

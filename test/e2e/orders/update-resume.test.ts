@@ -1,0 +1,80 @@
+/**
+ * `orders update` killed with SIGKILL mid-run, then `--resume`, against every dialect: no move is sent twice (a move
+ * the killed run sent but never recorded is checked against the order's status first), none is lost, and the moves
+ * of each order reach the store in file order. Only a process shows a SIGKILL: the killed run is the built binary.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../../../src/sandbox/dialects/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { collect, freshConfigDir, freshWorkDir, sleep, spawnCli } from '../../support/cli.js';
+import { loginToDialect, runCommandLine } from '../../support/command-line.js';
+import { acceptedMoves, copySampleNfe, newOrders, nightlyFile } from '../../support/order-moves.js';
+import { readReport, runFiles } from '../../support/run-files.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
+  'orders update, %s dialect',
+  (_name, dialect) => {
+    let sandbox: RunningSandbox;
+    let configDir: string;
+
+    beforeAll(async () => {
+      // A little latency keeps requests in flight when the kill comes.
+      sandbox = await startTestSandbox({ dialect, orderCount: 3, latencyMs: 5 });
+      configDir = freshConfigDir();
+      await loginToDialect(sandbox, dialect, configDir);
+    });
+    afterAll(async () => sandbox.close());
+
+    it(
+      'killed with SIGKILL, then --resume: every move once, in file order per order',
+      { timeout: 60_000 },
+      async () => {
+        const dir = freshWorkDir();
+        mkdirSync(join(dir, 'nfe'));
+        copySampleNfe(dir);
+        const ids = newOrders(sandbox, 180);
+        const { text, moves } = nightlyFile(ids, 500);
+        writeFileSync(join(dir, 'nightly.csv'), text);
+        const child = spawnCli(['orders', 'update', 'nightly.csv', '--concurrency', '6'], configDir, {}, dir);
+        child.stdin?.end();
+        const exited = collect(child);
+        let report: string | undefined;
+        for (let poll = 0; poll < 3000 && !report; poll++) {
+          const [candidate] = runFiles(dir, 'nightly').reports;
+          if (candidate && readFileSync(join(dir, candidate), 'utf8').split('\r\n').length > 120) report = candidate;
+          else await sleep(5);
+        }
+        child.kill('SIGKILL');
+        expect((await exited).signal).toBe('SIGKILL');
+        expect(report).toBeDefined();
+        const beforeResume = acceptedMoves(sandbox).length;
+        expect(beforeResume).toBeLessThan(500);
+
+        const resumed = await runCommandLine(['orders', 'update', 'nightly.csv', '--resume', report as string], {
+          configDir,
+          cwd: dir,
+        });
+        expect(resumed.stderr).not.toMatch(/rejected|failed;/);
+        expect(resumed.code).toBe(0);
+        const taken = acceptedMoves(sandbox);
+        // Nothing twice, nothing missing.
+        expect(new Set(taken).size).toBe(taken.length);
+        expect(taken.toSorted()).toEqual(moves.toSorted());
+        for (const id of ids) {
+          const ofOrder = (list: string[]) => list.filter((move) => move.startsWith(`${id} `));
+          expect(ofOrder(taken)).toEqual(ofOrder(moves));
+        }
+        const rows = readReport(join(dir, report as string));
+        expect(rows.map((row) => Number(row.line)).toSorted((a, b) => a - b)).toEqual(
+          Array.from({ length: 500 }, (_, index) => index + 2),
+        );
+      },
+    );
+  },
+);

@@ -1,0 +1,62 @@
+/** Helpers of the order move tests: fresh orders in a sandbox, a nightly file of moves, the moves the sandbox took. */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { movesOf } from '../../src/sandbox/orders/moves.js';
+import { repoRoot } from './sandbox.js';
+
+export const sampleNfeFiles = [
+  '35261011222333000181550010000012341123456787.xml',
+  '35261012ABC34501DE35550010000012351123456785.xml',
+  '43261000360305000104550010000099991876543210.xml',
+] as const;
+export const sampleKeys: readonly string[] = sampleNfeFiles.map((name) => name.slice(0, 44));
+/** The first sample key with its check digit changed. */
+export const mistypedKey = `${sampleNfeFiles[0].slice(0, 43)}0`;
+
+/** Copies the sample NF-e files into `folder/nfe/`. */
+export function copySampleNfe(folder: string): void {
+  for (const name of sampleNfeFiles) copyFileSync(join(repoRoot, 'samples', 'nfe', name), join(folder, 'nfe', name));
+}
+
+/** `count` new orders (status AWAITING_PAYMENT), their ids in creation order. */
+export function newOrders(sandbox: RunningSandbox, count: number): number[] {
+  return Array.from({ length: count }, () => sandbox.state.orders.create(sandbox.state.clock.now()).id);
+}
+
+/** Every move the sandbox accepted, `id action`, in the order it took them. */
+export function acceptedMoves(sandbox: RunningSandbox): string[] {
+  return movesOf(sandbox.state.orders).map((move) => `${move.id} ${move.action}`);
+}
+
+export const moveHeader = 'order;action;erpNumber;invoiceXml;invoiceKey;carrier;trackingCode;trackingUrl;reason';
+
+/**
+ * A nightly file: for each order ready, invoice (an NF-e file, or a key alone), ship; every fifth order is
+ * canceled after ready instead. Lines interleave orders as an ERP's export does (by time, not by order).
+ * Returns the text (`;`, CRLF) and the moves it holds, `id action`, in file order.
+ */
+export function nightlyFile(orderIds: readonly number[], limit = Infinity): { text: string; moves: string[] } {
+  const perOrder = orderIds.map((id, index) => {
+    const rows: [string, string][] = [['ready', `${id};ready;PV-${id};;;;;;`]];
+    if (index % 5 === 4) {
+      rows.push(['cancel', `${id};cancel;;;;;;;cliente desistiu da compra`]);
+      return rows.map(([action, row]) => ({ id, action, row }));
+    }
+    const invoice =
+      index % 2 === 0
+        ? `${id};invoice;;nfe/${sampleNfeFiles[index % 3]};;;;;`
+        : `${id};invoice;;;${sampleKeys[index % 3]};;;;`;
+    rows.push(['invoice', invoice]);
+    rows.push(['ship', `${id};ship;;;;Correios;SS123456785BR;https://rastreamento.correios.com.br/app/index.php;`]);
+    return rows.map(([action, row]) => ({ id, action, row }));
+  });
+  // Round robin over the orders: the first move of every order, then the second, ...
+  const lines: { id: number; action: string; row: string }[] = [];
+  for (let step = 0; step < 3; step++)
+    for (const rows of perOrder) if (rows[step] && lines.length < limit) lines.push(rows[step]!);
+  return {
+    text: `${[moveHeader, ...lines.map((line) => line.row)].join('\r\n')}\r\n`,
+    moves: lines.map((line) => `${line.id} ${line.action}`),
+  };
+}

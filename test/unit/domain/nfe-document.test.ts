@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkNfeDocument, maximumNfeBytes } from '../../../src/domain/nfe-document.js';
+
+const now = Date.parse('2026-11-25T12:00:00Z');
+const authorised = readFileSync('samples/nfe/35261011222333000181550010000012341123456787.xml', 'utf8');
+const alphanumeric = readFileSync('samples/nfe/35261012ABC34501DE35550010000012351123456785.xml', 'utf8');
+
+function check(text: string | Uint8Array) {
+  return checkNfeDocument(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, now);
+}
+
+describe('checkNfeDocument', () => {
+  it('accepts an authorised NF-e 4.00 and reads its key', () => {
+    expect(check(authorised)).toMatchObject({
+      ok: true,
+      key: { key: '35261011222333000181550010000012341123456787', state: 'SP', model: '55', emitter: '11222333000181' },
+      warnings: [],
+    });
+  });
+
+  it('accepts an alphanumeric CNPJ emitter whose key carries it', () => {
+    expect(check(alphanumeric)).toMatchObject({ ok: true, key: { emitter: '12ABC34501DE35' } });
+  });
+
+  it('accepts a UTF-8 byte order mark and cStat 150 (authorised out of time)', () => {
+    const late = authorised.replace('<cStat>100</cStat>', '<cStat>150</cStat>');
+    expect(check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(late)])).ok).toBe(true);
+  });
+
+  it.each([
+    [
+      'unauthorised (denied, 302)',
+      authorised
+        .replace('<cStat>100</cStat>', '<cStat>302</cStat>')
+        .replace('Autorizado o uso da NF-e', 'Uso Denegado'),
+      'cStat is 302 (Uso Denegado): only an authorised',
+    ],
+    ['without its protocol', authorised.replace(/<protNFe[\s\S]*<\/protNFe>/, ''), 'no authorisation protocol'],
+    [
+      'not an NF-e',
+      '<?xml version="1.0" encoding="UTF-8"?><cteProc><CTe><infCte Id="CTe1"/></CTe></cteProc>',
+      'not an NF-e',
+    ],
+    ['malformed', authorised.replace('</emit>', ''), 'not well-formed XML (line'],
+    ['version 3.10', authorised.replace('<infNFe versao="4.00"', '<infNFe versao="3.10"'), 'version 3.10'],
+    [
+      'with a mistyped key in its Id',
+      authorised.replace(
+        'Id="NFe35261011222333000181550010000012341123456787"',
+        'Id="NFe35261011222333000181550010000012341123456788"',
+      ),
+      'infNFe Id: the access key check digit',
+    ],
+    [
+      'with another emitter',
+      authorised.replace('<CNPJ>11222333000181</CNPJ>', '<CNPJ>00360305000104</CNPJ>'),
+      'is not the emitter in the access key (11222333000181)',
+    ],
+    [
+      'with an invalid emitter CNPJ',
+      authorised.replace('<CNPJ>11222333000181</CNPJ>', '<CNPJ>11222333000180</CNPJ>'),
+      'emit/CNPJ 11222333000180 is not valid',
+    ],
+    [
+      'with a protocol for another key',
+      authorised.replace(
+        '<chNFe>35261011222333000181550010000012341123456787',
+        '<chNFe>43261000360305000104550010000099991876543210',
+      ),
+      'the protocol is for access key 4326',
+    ],
+    [
+      'declaring ISO-8859-1',
+      authorised.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'),
+      'declared encoding is ISO-8859-1',
+    ],
+    ['with a DOCTYPE', authorised.replace('<nfeProc', '<!DOCTYPE x [<!ENTITY a "b">]><nfeProc'), 'no DOCTYPE'],
+  ])('refuses an NF-e %s', (_name, text, reason) => {
+    const verdict = check(text);
+    expect(verdict.ok).toBe(false);
+    expect(!verdict.ok && verdict.reason).toContain(reason);
+  });
+
+  it('refuses bytes that are not UTF-8 and UTF-16 files', () => {
+    const latin1 = Buffer.from(authorised.replace('Distribuidora', 'Distribuição'), 'latin1');
+    expect(check(latin1)).toMatchObject({ ok: false, reason: expect.stringContaining('not valid UTF-8') });
+    expect(check(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(authorised, 'utf16le')]))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('UTF-16'),
+    });
+  });
+
+  it('refuses a file over the size cap before parsing it', () => {
+    const big = Buffer.alloc(maximumNfeBytes + 1, 0x20);
+    expect(check(big)).toMatchObject({ ok: false, reason: expect.stringContaining('at most 1048576') });
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { forbiddenMove, moveFieldProblems, MoveSequence } from '../../../src/domain/order-stages.js';
+
+describe('forbiddenMove', () => {
+  it.each([
+    ['AWAITING_PAYMENT', 'ready'],
+    ['PAYMENT_APPROVED', 'invoice'],
+    ['READY_TO_SHIP', 'ready'],
+    ['READY_TO_SHIP', 'ship'],
+    ['INVOICED', 'ship'],
+    ['SHIPPED', 'ship'],
+    ['INVOICED', 'cancel'],
+    ['SOME_PLATFORM_STATUS', 'cancel'],
+  ] as const)('%s may take %s', (status, action) => {
+    expect(forbiddenMove(status, action)).toBeUndefined();
+  });
+
+  it.each([
+    ['SHIPPED', 'ready', 'a shipped order does not go back to ready to ship'],
+    ['SHIPPED', 'invoice', 'does not go back to invoiced'],
+    ['INVOICED', 'ready', 'an invoiced order does not go back to ready to ship'],
+    ['SHIPPED', 'cancel', 'is not canceled'],
+    ['CANCELED', 'ready', 'the order is canceled: it moves no further'],
+    ['CANCELED', 'cancel', 'moves no further'],
+    ['DELIVERED', 'ship', 'the order is delivered'],
+  ] as const)('%s refuses %s', (status, action, reason) => {
+    expect(forbiddenMove(status, action)).toContain(reason);
+  });
+});
+
+describe('moveFieldProblems', () => {
+  it('accepts complete moves', () => {
+    expect(moveFieldProblems({ order: '12', action: 'ready', erpNumber: 'PV-1' })).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'invoice', invoiceKey: 'k' })).toEqual([]);
+    expect(
+      moveFieldProblems({
+        order: '12',
+        action: 'ship',
+        trackingCode: 'SS123456785BR',
+        trackingUrl: 'https://t.example/1',
+      }),
+    ).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'customer gave up' })).toEqual([]);
+  });
+
+  it.each([
+    [{ order: '12', action: 'ready' }, 'erpNumber', 'ready to ship needs the ERP order number'],
+    [{ order: '12', action: 'ready', erpNumber: 'x'.repeat(65) }, 'erpNumber', 'at most 64 characters'],
+    [{ order: '12', action: 'invoice' }, 'invoiceXml', 'NF-e XML file (invoiceXml) or its access key'],
+    [{ order: '12', action: 'ship' }, 'trackingCode', 'needs its tracking code'],
+    [{ order: '12', action: 'ship', trackingCode: 'SS123456784BR' }, 'trackingCode', 'should be 5'],
+    [{ order: '12', action: 'ship', trackingCode: 'X1', trackingUrl: 'http://t/1' }, 'trackingUrl', 'https'],
+    [{ order: '12', action: 'cancel', reason: '   ' }, 'reason', 'a cancellation needs a reason'],
+    [{ order: '12', action: 'cancel', reason: 'r'.repeat(501) }, 'reason', 'at most 500'],
+    [{ order: '', action: 'cancel', reason: 'r' }, 'order', 'the order id is required'],
+    [{ order: '12', action: 'deliver' }, 'action', 'the action is one of ready, invoice, ship, cancel'],
+  ])('%o: %s %s', (move, field, reason) => {
+    const problems = moveFieldProblems(move as never);
+    expect(problems.map((problem) => problem.field)).toContain(field);
+    expect(problems.map((problem) => problem.message).join('\n')).toContain(reason);
+  });
+});
+
+describe('MoveSequence', () => {
+  it('refuses a file that moves an order from shipped back to ready, naming the earlier line', () => {
+    const sequence = new MoveSequence();
+    expect(sequence.follow({ order: '7', action: 'ready' }, 'line 2')).toBeUndefined();
+    expect(sequence.follow({ order: '8', action: 'cancel' }, 'line 3')).toBeUndefined();
+    expect(sequence.follow({ order: '7', action: 'ship' }, 'line 4')).toBeUndefined();
+    expect(sequence.follow({ order: '7', action: 'ready' }, 'line 5')).toBe(
+      'a shipped order does not go back to ready to ship (this file made it shipped on line 4)',
+    );
+    expect(sequence.follow({ order: '8', action: 'ready' }, 'line 6')).toContain('canceled on line 3');
+  });
+});
