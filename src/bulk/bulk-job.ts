@@ -401,7 +401,12 @@ async function validateThenSend<T, Sent>(
     ledger.close();
   }
 
-  const sentCounts = sendingCounts(job.outcomes, ledger, validation.valid - (done?.count ?? 0));
+  const sentCounts = sendingCounts(
+    job.outcomes,
+    ledger,
+    validation.valid - (done?.count ?? 0),
+    job.flags.skipInvalid ? validation.invalid : 0,
+  );
   tally.counts = sentCounts.counts;
   tally.outcomes = sentCounts.outcomes;
   const stats = client.http.stats;

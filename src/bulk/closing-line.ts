@@ -71,8 +71,10 @@ export function sendingCounts(
   order: readonly Outcome[],
   ledger: { count(outcome: Outcome): number; recorded: number },
   toSend: number,
+  invalidRecorded: number,
 ): { counts: string; outcomes: Record<string, number>; notSent: number } {
-  const notSent = Math.max(0, toSend - (ledger.recorded - ledger.count('invalid')));
+  // The report also holds the records validation found invalid (--skip-invalid): they were never to be sent.
+  const notSent = Math.max(0, toSend - (ledger.recorded - invalidRecorded));
   const outcomes: Record<string, number> = {};
   for (const outcome of order) if (ledger.count(outcome) > 0) outcomes[outcome] = ledger.count(outcome);
   if (notSent > 0) outcomes['not sent'] = notSent;

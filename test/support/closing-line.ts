@@ -3,9 +3,9 @@
  * counts, exit code. The run helpers move it from `stderr` into `closingLine`, having checked that its exit code
  * is the process's, so every bulk run in the suite checks it and the tests about the other lines read them alone.
  */
-const bulkCommands = ['stock push', 'customer create', 'customer update', 'customer status'];
+// Any bulk command (`stock push`, `customer create`, `orders update`…): one or more lower-case words.
 const closingPattern = new RegExp(
-  `^(?:\\S+Z )?(?:${bulkCommands.join('|')}): .+ to profile "[^"]+"(?: \\(.+\\))?: .+; exit (\\d+)$`,
+  `^(?:\\S+Z )?[a-z]+(?: [a-z]+)*: .+ to profile "[^"]+"(?: \\(.+\\))?: .+; exit (\\d+)$`,
 );
 
 /** The last line of `stderr` when it is a bulk run's closing line (text, plain or JSON), with its exit code. */
