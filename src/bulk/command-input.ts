@@ -54,7 +54,14 @@ export async function openCommandInput(
         ? async (map, proposal) => {
             const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal));
             if (mapPath === undefined) return undefined;
-            const adopted = await adoptHeaderMap(context, mapPath, catalogue.knownPaths, map, proposal);
+            const adopted = await adoptHeaderMap(
+              context,
+              mapPath,
+              catalogue.knownPaths,
+              map,
+              proposal,
+              flags.writeMap === undefined,
+            );
             // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
             inputOptions.headerMap = adopted;
             inputOptions.adoptHeaderMap = undefined;

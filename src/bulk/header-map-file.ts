@@ -18,6 +18,8 @@ export async function adoptHeaderMap(
   knownPaths: readonly string[],
   map: Record<string, string>,
   proposal: HeaderMapProposal,
+  /** The proposed columns were just listed (offerHeaderMap): name only those the person chose. */
+  listed = false,
 ): Promise<Record<string, string>> {
   const adopted = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
@@ -38,7 +40,8 @@ export async function adoptHeaderMap(
       `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was sent.`,
     );
   }
-  for (const [header, field] of Object.entries(adopted)) context.log.info(`map: column "${header}" reads as ${field}`);
+  for (const [header, field] of Object.entries(adopted))
+    if (!listed || !Object.hasOwn(map, header)) context.log.info(`map: column "${header}" reads as ${field}`);
   context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a column).`);
   return adopted;
 }
