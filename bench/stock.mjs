@@ -1,11 +1,11 @@
 // Stock benchmarks, each figure beside an honest baseline measured in the same run:
 //   1. end to end, as an operator sees it: `stock push` of 1,000,000 rows through the queue route (validation pass
 //      included), requests/s over the limit a user would name: the file's own distinct 200-item bodies, serialised
-//      beforehand, sent with undici at the same concurrency to the same sandbox (target >= 0.6); autocannon replaying
+//      beforehand, sent with undici at the same concurrency to the same sandbox (target >= 0.3); autocannon replaying
 //      one ready body is printed as the wire's ceiling;
-//   2. `stock validate` of the same file over csv-parse run with b2bctl's own options (target <= 1.5x);
+//   2. `stock validate` of the same file over csv-parse run with b2bctl's own options (target <= 1.3x);
 //   3. how cost grows: push at 10k, 100k and 1M rows, microseconds and bytes of peak RSS per row (flat is the target);
-//      peak RSS of the 1M push (target < 130 MB and <= 1.2x of the 100k push);
+//      peak RSS of the 1M push (target < 170 MB and <= 1.5x of the 100k push);
 //   4. pacing: against --rate-limit 20, the accepted requests/s over a 30-second push (target >= 95% of 20), and the
 //      share of requests answered 429 after the first 5 seconds (target <= 1%).
 // Usage: npm run bench:stock [-- --quick] [-- --only throughput|pacing]   (--quick: 200,000 rows and a 12-second pacing run)
@@ -117,8 +117,8 @@ try {
     allOk =
       verdict(
         `validate ${large} rows vs same-options csv-parse`,
-        `${(validate.ms / 1000).toFixed(2)} s vs ${(floor.ms / 1000).toFixed(2)} s: ${(validate.ms / floor.ms).toFixed(2)}x (target <= 1.5x)`,
-        validate.ms / floor.ms <= 1.5,
+        `${(validate.ms / 1000).toFixed(2)} s vs ${(floor.ms / 1000).toFixed(2)} s: ${(validate.ms / floor.ms).toFixed(2)}x (target <= 1.3x)`,
+        validate.ms / floor.ms <= 1.3,
       ) && allOk;
 
     sandbox = await startSandbox([], env);
@@ -144,8 +144,8 @@ try {
       allOk =
         verdict(
           `push ${large} rows end to end, queue route`,
-          `${(big.wallMs / 1000).toFixed(1)} s, ${endToEndRps.toFixed(0)} requests/s vs distinct-body undici ${limitRps.toFixed(0)}/s: ${(endToEndRps / limitRps).toFixed(2)} (target >= 0.6); vs autocannon single body ${ceilingRps.toFixed(0)}/s: ${(endToEndRps / ceilingRps).toFixed(2)}`,
-          endToEndRps / limitRps >= 0.6,
+          `${(big.wallMs / 1000).toFixed(1)} s, ${endToEndRps.toFixed(0)} requests/s vs distinct-body undici ${limitRps.toFixed(0)}/s: ${(endToEndRps / limitRps).toFixed(2)} (target >= 0.3); vs autocannon single body ${ceilingRps.toFixed(0)}/s: ${(endToEndRps / ceilingRps).toFixed(2)}`,
+          endToEndRps / limitRps >= 0.3,
         ) && allOk;
       const little = await push(sandbox.url, env, smallFile, ['--route', 'queue']);
       const least = await push(sandbox.url, env, tinyFile, ['--route', 'queue']);
@@ -158,8 +158,8 @@ try {
       allOk =
         verdict(
           `peak RSS push ${large} vs ${small} rows`,
-          `${megabytes(big.maxRss)} vs ${megabytes(little.maxRss)}: ${memoryRatio.toFixed(2)}x (target <= 1.2x, < 130 MB)`,
-          memoryRatio <= 1.2 && big.maxRss < 130 * 1024 * 1024,
+          `${megabytes(big.maxRss)} vs ${megabytes(little.maxRss)}: ${memoryRatio.toFixed(2)}x (target <= 1.5x, < 170 MB)`,
+          memoryRatio <= 1.5 && big.maxRss < 170 * 1024 * 1024,
         ) && allOk;
     } finally {
       await sandbox.stop();

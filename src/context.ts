@@ -109,29 +109,15 @@ export interface ContextOptions {
   interrupt?: AbortSignal;
 }
 
+/** The dependencies of a command, each built on first use. */
 export function createContext(options: ContextOptions): Context {
   const { io, env, globals } = options;
   const clock = options.clock ?? systemClock;
-  const log = createLogger({
-    stderr: io.stderr,
-    isStderrTTY: io.isStderrTTY,
-    clock,
-    format: globals.logFormat ?? 'plain',
-    quiet: globals.quiet,
-    verbose: globals.verbose,
-  });
-  // Kept for scripts that already pass it, but an argument is seen by every user of the machine (ps)
-  // and kept in shell history: say so each time, with the ways that keep the token out of argv.
-  if (globals.token !== undefined)
-    log.warn(
-      'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.',
-    );
+  const log = contextLogger(io, globals, clock);
   const closers: (() => Promise<void>)[] = [];
-  let store: ProfileStore | undefined;
   let sessionPromise: Promise<Session> | undefined;
   let untunedPlatform: Promise<PlatformClient> | undefined;
   let tokenSource: TokenSource | undefined;
-  let prompterPromise: Promise<Prompter> | undefined;
 
   const context: Context = {
     io,
@@ -141,24 +127,8 @@ export function createContext(options: ContextOptions): Context {
     log,
     interrupt: options.interrupt ?? new AbortController().signal,
     canPrompt: () => globals.input && io.isStdinTTY && io.isStderrTTY && !isTruthy(env.CI),
-    async prompter() {
-      prompterPromise ??= options.prompter
-        ? Promise.resolve(options.prompter)
-        : options.loadPrompter
-          ? options.loadPrompter(io)
-          : Promise.reject(new Error('No prompter was given to createContext (prompter or loadPrompter).'));
-      return prompterPromise;
-    },
-    async profiles() {
-      if (!store) {
-        const [{ ProfileStore }, { configDirectory }] = await Promise.all([
-          import('./config/profile-store.js'),
-          import('./config/location.js'),
-        ]);
-        store = new ProfileStore(configDirectory(env));
-      }
-      return store;
-    },
+    prompter: prompterOnce(options),
+    profiles: profileStoreOnce(env),
     session(sessionOptions) {
       sessionPromise ??= (async () => {
         const { openSession } = await import('./config/session.js');
@@ -213,6 +183,53 @@ export function createContext(options: ContextOptions): Context {
     },
   };
   return context;
+}
+
+/** The logger of the global flags; warns once when the token came as a flag. */
+function contextLogger(io: IOStreams, globals: GlobalOptions, clock: Clock): Logger {
+  const log = createLogger({
+    stderr: io.stderr,
+    isStderrTTY: io.isStderrTTY,
+    clock,
+    format: globals.logFormat ?? 'plain',
+    quiet: globals.quiet,
+    verbose: globals.verbose,
+  });
+  // Kept for scripts that already pass it, but an argument is seen by every user of the machine (ps)
+  // and kept in shell history: say so each time, with the ways that keep the token out of argv.
+  if (globals.token !== undefined)
+    log.warn(
+      'warning: --token puts the token in the process list and shell history; set B2BCTL_TOKEN, or store it with b2bctl login --token-stdin.',
+    );
+  return log;
+}
+
+/** The profile store of the configuration folder, loaded on first use. */
+function profileStoreOnce(env: ContextOptions['env']): () => Promise<ProfileStore> {
+  let store: ProfileStore | undefined;
+  return async () => {
+    if (!store) {
+      const [{ ProfileStore }, { configDirectory }] = await Promise.all([
+        import('./config/profile-store.js'),
+        import('./config/location.js'),
+      ]);
+      store = new ProfileStore(configDirectory(env));
+    }
+    return store;
+  };
+}
+
+/** The prompter given, or the one loadPrompter builds on first use. */
+function prompterOnce(options: ContextOptions): () => Promise<Prompter> {
+  let prompterPromise: Promise<Prompter> | undefined;
+  return () => {
+    prompterPromise ??= options.prompter
+      ? Promise.resolve(options.prompter)
+      : options.loadPrompter
+        ? options.loadPrompter(options.io)
+        : Promise.reject(new Error('No prompter was given to createContext (prompter or loadPrompter).'));
+    return prompterPromise;
+  };
 }
 
 function isTruthy(value: string | undefined): boolean {

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
@@ -70,20 +69,7 @@ export async function openCommandInput(
           }
         : undefined,
   };
-  const input = await openInput(inputOptions);
-  // A regular file can be read again: the duplicate index then keeps fingerprints only (RecordChecker).
-  if (isRegularFile(path)) input.reopen = () => openInput({ ...inputOptions, warn: () => {} });
-  return input;
-}
-
-/** Not stdin (`-`), a FIFO, a socket or a device: reading it again gives the same bytes from the start. */
-function isRegularFile(path: string): boolean {
-  if (path === '-') return false;
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return openInput(inputOptions);
 }
 
 /**

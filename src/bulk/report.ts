@@ -147,10 +147,9 @@ export class ReportWriter {
   }
 
   /**
-   * The rows as csvLine writes them, byte for byte, built as one string without an array of cells per row: a
-   * 1,000,000-row push writes a million rows, and the arrays, their joins and escaping the cells that are
-   * numbers or outcome words cost ~2 s of the sending pass's CPU (issue 14). The place, outcome, status and
-   * row cells are digits or fixed words, which csvLine leaves as they are; the others go through its rules.
+   * The rows as csvLine writes them, byte for byte, built as one string without an array of cells per row (~2 s of
+   * a million-row push's CPU). Place, outcome, status and row are digits or fixed words, which csvLine leaves as
+   * they are; the others go through its rules.
    */
   write(rows: readonly ReportRow[]): void {
     if (rows.length === 0) return;

@@ -133,7 +133,7 @@ export class RunLedger {
           runLength = 0;
         }
         runLength++;
-        // original is read only for a failure: a spooled record parses its cells when asked (issue 14).
+        // original is read only for a failure: a spooled record parses its cells when asked.
         if (failingOutcomes.has(row.outcome))
           writing(this.errors.path, () =>
             this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),

@@ -60,7 +60,7 @@ export function describeInput(readPath: string): RunMeta['input'] & { readPath: 
 /** The shaping flags' values as given, paths made absolute, unset ones left out. */
 export function recordedFlags(
   shaping: readonly ShapingFlag[],
-  options: Record<string, unknown>,
+  options: Readonly<Record<string, unknown>>,
 ): Record<string, string | number | boolean> {
   const recorded: Record<string, string | number | boolean> = {};
   for (const { key, unset, path } of shaping) {
@@ -101,8 +101,9 @@ export function readMeta(reportPath: string): RunMeta {
 }
 
 /**
- * Refuses (exit 2, naming the difference) a resume of another command, profile, base URL or input,
- * then restores the record-shaping flags this run did not give; a flag given with another value is refused.
+ * Refuses (exit 2, naming the difference) a resume of another command, profile, base URL or input, and a
+ * shaping flag given with another value; returns the interrupted run's values of the shaping flags this run did
+ * not give, to be restored.
  */
 export function checkResume(options: {
   reportPath: string;
@@ -112,8 +113,8 @@ export function checkResume(options: {
   baseUrl: string;
   input: RunMeta['input'];
   shaping: readonly ShapingFlag[];
-  flags: Record<string, unknown>;
-}): void {
+  flags: Readonly<Record<string, unknown>>;
+}): Record<string, ShapingValue> {
   const { meta, reportPath } = options;
   const refuse = (difference: string) =>
     new UsageError(`Cannot resume from ${reportPath}: ${difference}; nothing was sent.`);
@@ -129,13 +130,14 @@ export function checkResume(options: {
     throw refuse(
       `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
     );
+  const restored: Record<string, ShapingValue> = {};
   for (const { flag, key, unset, path, pacing } of options.shaping) {
     const recorded = meta.flags[key];
     const givenRaw = options.flags[key] as ShapingValue;
     const given = path && typeof givenRaw === 'string' ? resolve(givenRaw) : givenRaw;
     if (given === undefined || given === unset) {
       // Not given now: the interrupted run's value (or its absence) holds.
-      options.flags[key] = recorded ?? unset;
+      restored[key] = recorded ?? unset;
       continue;
     }
     if (pacing) {
@@ -147,6 +149,7 @@ export function checkResume(options: {
         `it was written with ${recorded === undefined ? `no ${flag}` : `${flag} ${String(recorded)}`}, this run gives ${flag} ${String(given)}`,
       );
   }
+  return restored;
 }
 
 /** Quotes a word for a POSIX shell when it needs it, so a printed command can be pasted as is. */

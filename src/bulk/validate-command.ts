@@ -33,7 +33,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
   const summary = await context.log.batched(() =>
     runValidationPass({
-      input,
+      batches: input.recordBatches(),
       checker: command.checker,
       onProblem: output.write,
       signal: context.interrupt,

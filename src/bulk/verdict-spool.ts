@@ -24,10 +24,8 @@ const flushAt = 1 << 16;
 const readSize = 1 << 16;
 
 /**
- * A record read back from the spool. The sending pass of a million-row file touches every record once,
- * so it reads only what every record needs (place, key, the value's JSON text); the value and the
- * cells as written are parsed when asked for: the cells only for a record that fails (the errors file),
- * the value only by a job that sends objects rather than the spooled text (issue 14).
+ * A record read back from the spool: place, key and the value's JSON text at once; the value and the cells as
+ * written parsed when asked for (the cells only for a failure, for the errors file).
  */
 export class SpooledRecord<T> implements JudgedRecord<T> {
   column?: number;
@@ -63,9 +61,8 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
 }
 
 /**
- * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of
- * parsing and judging the input a second time (issue 14: half of the sending pass's CPU), and the
- * input is read once, so a file that changes after its one pass cannot change what is sent.
+ * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of parsing and
+ * judging the input again, so the input is read once (docs/decisions/0003-verdict-spool.md).
  * One record per line, its fields separated by tabs, each field a number or JSON text (JSON escapes
  * every tab and newline inside a string, so neither can occur in a field):
  * `line, 1 (valid) or 0, key, value or message, cells as written[, column, element | , row]`.
@@ -117,9 +114,8 @@ export class VerdictSpool<T> {
   }
 
   /**
-   * The judged records in file order, in batches of what one read of the file holds. Read with plain
-   * synchronous reads into one buffer, split at its last newline byte (a newline byte is never part of a
-   * multi-byte character): a read stream's machinery cost ~10% of a 300k push's CPU (issue 14).
+   * The judged records in file order, in batches of what one read of the file holds. Plain synchronous reads into
+   * one buffer, split at its last newline byte (never part of a multi-byte character): a read stream cost ~10%.
    */
   async *read(): AsyncGenerator<SpooledRecord<T>[]> {
     const fd = openSync(this.path, 'r');

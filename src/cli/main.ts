@@ -83,5 +83,4 @@ function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => 
   process.exit(code);
 }
 
-// Not a top-level await: dist/ is CommonJS (scripts/build.mjs); the process lives until main's work is done.
-void main();
+await main();

@@ -67,10 +67,8 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       : named === '__complete'
         ? groupsToComplete(argv)
         : [commandGroups[named]];
-  // Several words share one room (login, logout and whoami): each room registers once. Told apart by their
-  // register function, not the module object: the bundle's import() (a CommonJS require) wraps the module anew each time.
-  const groups = await Promise.all(modules.map((load) => load()));
-  for (const register of new Set(groups.map((group) => group.register))) register(program, dispatch);
+  // Several words share one room (login, logout and whoami): each room registers once.
+  for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
 
   // The root's own examples (each group's cli.ts declares its commands' examples).
   program.addHelpText(

@@ -2,7 +2,7 @@
  * The customer rules as a zod schema: the reference that the plain rules of customer.ts follow
  * (test/unit/domain/customer-plain-rules.test.ts holds them to it on every kind of awkward value, message for
  * message, body for body). Nothing on the import path runs it: zod's object machinery on each row of a
- * 100,000-row file was most of the cost of validating it (issue 14). Pure.
+ * 100,000-row file was most of the cost of validating it. Pure.
  */
 import { z } from 'zod';
 import { normalizeCep } from './cep.js';

@@ -148,7 +148,7 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
 // ---- the rules --------------------------------------------------------------------------------
 //
 // Plain functions that follow the zod schema of customer-schema.ts, reason for reason and in its order: zod's
-// object machinery on each row of a 100,000-row file was most of the cost of validating it (issue 14).
+// object machinery on each row of a 100,000-row file was most of the cost of validating it.
 // test/unit/domain/customer-plain-rules.test.ts holds them to the schema.
 
 type TextCheck = (text: string) => { ok: true } | { ok: false; reason: string };

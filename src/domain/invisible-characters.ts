@@ -1,5 +1,5 @@
 /**
- * Characters no customer or stock field may hold (issue 10, item 14). Pure.
+ * Characters no customer or stock field may hold. Pure.
  * C0 and C1 controls (a NUL, U+0085), DEL, zero-width and bidi-override characters (U+200B,
  * U+202E) and line/paragraph separators are invisible in a spreadsheet and in the store's pages,
  * and U+202E makes a SKU read backwards. A lone surrogate is no character at all. Tab, CR and LF

@@ -285,7 +285,7 @@ export function toWireItem(item: StockItem, schema: StockSchema = defaultStockSc
 
 /**
  * JSON.stringify(toWireItem(item, schema)), byte for byte, written with a template: JSON.stringify cost ~600 ns
- * an item on Node 20, 0.6 s of a million-row push's validation pass (issue 14). Anything a template cannot write
+ * an item on Node 20 (docs/decisions/0002-json-text.md). Anything a template cannot write
  * as JSON.stringify would (a schema name that is an array index, a number that is not finite) goes to it.
  */
 export function wireItemJsonWriter(schema: StockSchema = defaultStockSchema): (item: StockItem) => string {

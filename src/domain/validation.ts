@@ -29,7 +29,7 @@ export function fieldProblem(field: string, value: string, reason?: string): Fie
 
 /**
  * The path grammar: a dot path split into its segments, a list index (digits only) as a number.
- * `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. `*` is not an index (issue 8): it stays a name.
+ * `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. `*` is not an index: it stays a name.
  */
 export function pathSegments(path: string): (string | number)[] {
   return path.split('.').map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));

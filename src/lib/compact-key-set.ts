@@ -1,7 +1,4 @@
-/**
- * Dense (85% full) and grown by a quarter: a table is always 68-85% full, 15.5 MB at a million keys where growth
- * by half left it 66% full (18.2 MB; issue 14). The extra rehashing is ~25 ms a million keys.
- */
+/** Dense (85% full) and grown by a quarter: 15.5 MB at a million keys, where growth by half took 18.2 MB. */
 const maxLoad = 0.85;
 const growth = 1.25;
 
@@ -102,10 +99,8 @@ class KeyTable {
 }
 
 /**
- * The hashes and lines of `capacity` slots in one allocation, the largest the table has made so far: the C
- * allocator gives such a block pages of its own, handed back to the system when it is freed. Two arrays of
- * different sizes were kept in its free lists after the pass instead, ~15 MB of RSS a million-row push held
- * through its whole sending pass (issue 14).
+ * The hashes and lines of `capacity` slots in one allocation: the C allocator gives such a block pages of its own,
+ * handed back to the system when freed, where two arrays stayed in its free lists (~15 MB of RSS at a million).
  */
 function slots(capacity: number): [Float64Array, Uint32Array] {
   const buffer = new ArrayBuffer(capacity * 12);
@@ -113,11 +108,8 @@ function slots(capacity: number): [Float64Array, Uint32Array] {
 }
 
 /**
- * Frees an array's memory at the next minor collection (milliseconds away) instead of the next full one. The
- * old arrays of a grown table are held by objects in V8's old space, collected seconds later: on a million-row
- * file they were 12.6 MB beside the 18 MB table at the peak RSS of the pass (issue 14). Transferring the buffer
- * hands its memory to a new, unreferenced object, which the next minor collection frees; the old one is left
- * detached and empty.
+ * Frees an array's memory at the next minor collection instead of the next full one, seconds later (12.6 MB of old
+ * tables at a million keys): transferring the buffer hands its memory to a new, unreferenced object.
  */
 function releaseNow(buffer: ArrayBuffer): void {
   structuredClone(buffer, { transfer: [buffer] });

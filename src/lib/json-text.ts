@@ -1,8 +1,7 @@
 /**
- * JSON.stringify's text for the values a bulk run spools per record, built without JSON.stringify's per-call
- * cost on Node 20 (V8 11.3): ~650 ns for a five-field stock item, ~500 ns for a row's five cells, ~140 ns for a
- * key, against ~250, ~320 and ~80 ns here (0.7 s of CPU in a million-row push's validation pass; issue 14).
- * Each function gives exactly JSON.stringify's text, and leaves anything but plain strings and finite numbers to it.
+ * JSON.stringify's text for the values a bulk run spools per record, without its per-call cost on Node 20
+ * (docs/decisions/0002-json-text.md). Each function gives exactly JSON.stringify's text, and leaves anything but
+ * plain strings and finite numbers to it; test/unit/lib/json-text.test.ts holds them to it.
  */
 
 /** A string with nothing JSON escapes: no quote, backslash, control character or surrogate (lone ones are escaped). */

@@ -15,7 +15,7 @@ export interface PlatformRequest {
   body?: unknown;
   /**
    * The body already serialised as JSON, instead of body: a bulk run spools its records as JSON text
-   * and joins them into a request without parsing and serialising each again (issue 14).
+   * and joins them into a request without parsing and serialising each again.
    */
   jsonBody?: string;
   safeToRepeat?: boolean;

@@ -76,9 +76,8 @@ export class Pacer {
       for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
         await this.clock.sleep(opens - this.clock.now(), signal);
       const started = this.clock.now();
-      // A 429 came while this request waited for its turn: its turn was given at the old pace, before the pause.
-      // Going at it anyway met the same full window (8 more 429s a wave at --concurrency 8, each stretching
-      // the pause; issue 14), so it takes a new turn after the pause, at the new pace.
+      // A 429 came while this request waited for its turn, given at the old pace: going at it would meet the same
+      // full window, so it takes a new turn after the pause (docs/decisions/0004-pacer-learning.md).
       if (started < this.pausedUntil) continue;
       this.starts.push(started);
       if (this.starts.length > 2 * maxRememberedStarts) this.starts.splice(0, this.starts.length - maxRememberedStarts);
@@ -88,10 +87,8 @@ export class Pacer {
 
   /**
    * The earliest a request may start so that no stretch of a second (and the margin) holds more starts than the
-   * learned limit. Turns are spaced by the pace, but a turn taken late (a busy event loop, a GC pause) does not
-   * move the turns after it, which then come closer than the pace: at 98% of a limit of 20, one turn late by
-   * 20 ms put 21 requests in the platform's window, a 429 and a pause of a second (issue 14). Counted on the
-   * times requests really started.
+   * learned limit, counted on the times requests really started: a turn taken late does not move the turns after
+   * it, which would otherwise bunch up into the platform's window.
    */
   private windowOpensAt(): number {
     const limit = Math.max(1, Math.floor(this.learnedLimit));
@@ -133,10 +130,8 @@ export class Pacer {
     if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
     this.lastThrottleAt = now;
     this.forgetBefore(now - successHorizonMs);
-    // What the platform accepted in the second before it refused this request, counted by when requests
-    // started, not when their answers came: with answers 200 ms on the way, the last second of answers holds
-    // requests the platform had let out of its window (a limit of 20 was learned as 21 and more; issue 14).
-    // The paused time says nothing about what the platform accepts: count only since the pause ended.
+    // What the platform accepted in the second before it refused this request, counted by start, not answer
+    // (answers on the way overcount), and only since the last pause ended (docs/decisions/0004-pacer-learning.md).
     const refusedStartedAt = startedAt ?? now;
     const since = Math.max(refusedStartedAt - 1000, this.lastPauseEndedAt);
     let accepted = 0;
@@ -166,10 +161,8 @@ export class Pacer {
   }
 
   /**
-   * A request started in the second a wave's allowance was counted over, accepted after its 429: the platform
-   * let it into the same window, so the allowance is one more. Without it, the answer that happened to be on
-   * the wire when the 429 came was left out, and the pace stayed at 98% of 19 against a limit of 20 until the
-   * limit was probed again 30 s later (issue 14: 93% of the limit instead of 98%).
+   * A request started in the second a wave's allowance was counted over, accepted after its 429: the platform let
+   * it into the same window, so the allowance is one more.
    */
   private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
     wave.accepted++;

@@ -1,4 +1,4 @@
-import { RecordChecker, type RecordCheckerOptions, type UniqueValue } from '../../bulk/validation-pass.js';
+import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
 import {
   customerEmailKey,
   customerFieldPaths,
@@ -24,7 +24,6 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
 /** A fresh judge of customer records: the platform's rules, and one record per document (and per e-mail on create). */
 export function newCustomerChecker<T extends { document?: unknown; username?: unknown }>(
   mode: CustomerMode,
-  options?: RecordCheckerOptions,
 ): RecordChecker<T> {
   const validate = mode === 'create' ? validateCustomerCreate : validateCustomerUpdate;
   // The keys read the same from a validated customer and from the raw values of one invalid for another reason.
@@ -37,8 +36,6 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
     uniqueValues,
     (record) => uniqueValues(record.values),
-    // The keys are read the same from both (above), so a re-read for a repeat need not run the rules.
-    { rawValuesSuffice: true, ...options },
   );
 }
 

@@ -1,4 +1,6 @@
 import { type Context, stdoutStyle } from '../../context.js';
+import type { Session } from '../../config/session.js';
+import type { HttpClient } from '../../platform/http-client.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -57,38 +59,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
   if (network?.reachable.result === 'ok') {
-    const { finding, token } = await probeToken(http, session, env, context.clock.now());
-    findings.push(finding);
-    if (token) {
-      findings.push(
-        await probeListing(
-          http,
-          token,
-          {
-            path: session.get('paths.sellers'),
-            query: { limit: 1 },
-            itemsSetting: 'answers.sellers.items',
-            pathSetting: 'paths.sellers',
-          },
-          session.get('answers.sellers.items'),
-        ),
-        await probeOrderListing(
-          http,
-          token,
-          session.get('paths.orders'),
-          orderAnswerSettingsFrom((key) => session.get(key)),
-        ),
-        options.document
-          ? await probeCustomer(http, token, options.document)
-          : {
-              check: 'PUT /v1/customer/:document {}',
-              result: 'skip',
-              detail: 'pass --document DOC to check how duplicates are recognised',
-            },
-      );
-    } else {
-      findings.push({ check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
-    }
+    findings.push(...(await probeTokenAndRoutes(http, session, env, options, context)));
   } else {
     findings.push({ check: 'token and routes', result: 'skip', detail: 'the base URL cannot be reached' });
   }
@@ -111,6 +82,50 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (${context.outputFormat('json') === 'table' ? 'the table above' : 'each finding’s "result"'} says which); ${failed.check}: ${failed.detail}`,
       (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
     );
+}
+
+/** The token, then (with it) the listing routes and the customer route's answer to a duplicate. */
+async function probeTokenAndRoutes(
+  http: HttpClient,
+  session: Session,
+  env: Context['env'],
+  options: DoctorOptions,
+  context: Context,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const { finding, token } = await probeToken(http, session, env, context.clock.now());
+  findings.push(finding);
+  if (token) {
+    findings.push(
+      await probeListing(
+        http,
+        token,
+        {
+          path: session.get('paths.sellers'),
+          query: { limit: 1 },
+          itemsSetting: 'answers.sellers.items',
+          pathSetting: 'paths.sellers',
+        },
+        session.get('answers.sellers.items'),
+      ),
+      await probeOrderListing(
+        http,
+        token,
+        session.get('paths.orders'),
+        orderAnswerSettingsFrom((key) => session.get(key)),
+      ),
+      options.document
+        ? await probeCustomer(http, token, options.document)
+        : {
+            check: 'PUT /v1/customer/:document {}',
+            result: 'skip',
+            detail: 'pass --document DOC to check how duplicates are recognised',
+          },
+    );
+  } else {
+    findings.push({ check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
+  }
+  return findings;
 }
 
 /** Below this many columns the findings are stacked, one block each: five columns of long cells do not fit. */

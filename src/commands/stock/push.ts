@@ -78,23 +78,16 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       sendJson: (item) => (wireJson ??= wireItemJsonWriter((schema ??= loadSchema())))(item),
       plan(valid) {
         schema ??= loadSchema();
-        route = options.route === 'queue' ? 'queue' : 'batch';
-        if (options.route === 'auto') {
-          route = valid > threshold ? 'queue' : 'batch';
-          context.log.info(
-            `stock push: route ${route} (${countOf(valid, 'items')} ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`,
-          );
-        }
-        const maxItems = route === 'batch' ? batchRouteMaxItems : queueRouteMaxItems;
-        const batchSize = options.batchSize ?? maxItems;
-        if (batchSize > maxItems)
-          throw new UsageError(
-            `--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`,
-          );
-        // Recorded for --resume as the route taken, so the rest of the file goes the same way.
-        options.route = route;
+        const planned = planRoute(options, valid, threshold, context);
+        route = planned.route;
+        const batchSize = planned.batchSize;
         fitting = new FittingBatches(batchSize, context.log.warn);
-        return { batchSize, description: `of up to ${batchSize} items through the ${route} route` };
+        return {
+          batchSize,
+          description: `of up to ${batchSize} items through the ${route} route`,
+          // Recorded for --resume as the route taken, so the rest of the file goes the same way.
+          flagsAsRun: { route },
+        };
       },
       sendBatch: (client, batch, signal) =>
         (fitting as FittingBatches).send(
@@ -119,6 +112,29 @@ export async function run(options: StockPushOptions, context: Context): Promise<
 /** The size of the request body that carries `batch` (`{"items":[...]}`), for a 413's message. */
 function bodyBytes(batch: readonly PendingRecord<WireItem>[]): number {
   return batch.reduce((total, entry) => total + Buffer.byteLength(entry.json) + 1, 11);
+}
+
+/** The route and batch size of a push of `valid` items: `--route auto` picks by the stock.autoThreshold setting. */
+function planRoute(
+  options: Pick<StockPushOptions, 'route' | 'batchSize'>,
+  valid: number,
+  threshold: number,
+  context: Context,
+): { route: 'batch' | 'queue'; batchSize: number } {
+  let route: 'batch' | 'queue' = options.route === 'queue' ? 'queue' : 'batch';
+  if (options.route === 'auto') {
+    route = valid > threshold ? 'queue' : 'batch';
+    context.log.info(
+      `stock push: route ${route} (${countOf(valid, 'items')} ${route === 'queue' ? '>' : '<='} ${threshold}, the stock.autoThreshold setting)`,
+    );
+  }
+  const maxItems = route === 'batch' ? batchRouteMaxItems : queueRouteMaxItems;
+  const batchSize = options.batchSize ?? maxItems;
+  if (batchSize > maxItems)
+    throw new UsageError(
+      `--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`,
+    );
+  return { route, batchSize };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { stockFields, stockFieldTypes, type StockItem, stockRowCodes, validateStockRow } from '../../domain/stock.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { RecordChecker, type RecordCheckerOptions, type UniqueValue } from '../../bulk/validation-pass.js';
+import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
 import type { RecordVerdict } from '../../domain/validation.js';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 
@@ -31,17 +31,11 @@ export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> 
 }
 
 /** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */
-export function newStockChecker(options?: RecordCheckerOptions): RecordChecker<StockItem> {
-  return new RecordChecker(
-    checkStockRecord,
-    stockUniqueValues,
-    (record) => {
-      const codes = stockRowCodes(record.values);
-      return codes ? stockUniqueValues(codes) : [];
-    },
-    // Both read the codes as codeText does, so a re-read for a repeat need not run the row rules.
-    { rawValuesSuffice: true, ...options },
-  );
+export function newStockChecker(): RecordChecker<StockItem> {
+  return new RecordChecker(checkStockRecord, stockUniqueValues, (record) => {
+    const codes = stockRowCodes(record.values);
+    return codes ? stockUniqueValues(codes) : [];
+  });
 }
 
 export function stockUniqueValues(item: { sku: string; warehouse?: string }): UniqueValue[] {

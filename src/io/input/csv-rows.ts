@@ -2,6 +2,7 @@ import type { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError } from '../../errors.js';
+import { maxRecordSize, splitPlainRecords } from './csv/plain-split.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -12,15 +13,22 @@ export interface CsvRow {
   cells: string[];
 }
 
-/** The longest row a customer or stock file can reasonably hold. */
-const maxRecordSize = 200_000;
+/** Rows read together, and whether their text is free of any character a field may not hold. */
+export interface CsvRowBatch {
+  rows: CsvRow[];
+  /**
+   * No cell holds a control, invisible or bidi character or a lone surrogate: the text the rows were read from was
+   * looked at once, so no field cut from them needs a look of its own (nearly every batch).
+   */
+  clean: boolean;
+}
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
 export async function* readCsvRows(
   text: AsyncIterable<string>,
   options: { delimiter: string; file: string },
 ): AsyncGenerator<CsvRow> {
-  for await (const batch of readCsvRowBatches(text, options)) yield* batch;
+  for await (const batch of readCsvRowBatches(text, options)) yield* batch.rows;
 }
 
 /**
@@ -35,18 +43,11 @@ export async function* readCsvRows(
 export async function* readCsvRowBatches(
   text: AsyncIterable<string>,
   options: { delimiter: string; file: string },
-): AsyncGenerator<CsvRow[]> {
+): AsyncGenerator<CsvRowBatch> {
   const recordStarts: number[] = [];
   const recordRows: number[] = [];
   const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
-  const parserOptions = {
-    delimiter: options.delimiter,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
-    max_record_size: maxRecordSize,
-  };
+  const parserOptions = csvParseOptions(options.delimiter);
   const delimiter = options.delimiter;
   let next = 0;
   let lastLine = 0;
@@ -102,85 +103,59 @@ export async function* readCsvRowBatches(
       const firstLine = pendingLine;
       pendingLine += lineBreaks(records);
       const batch = rowsOf(records, firstLine);
-      if (batch.length > 0) yield markedClean(batch, records);
+      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
     if (pending !== '') {
       const batch = rowsOf(pending, pendingLine);
-      if (batch.length > 0) yield markedClean(batch, pending);
+      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }
     checkClosingQuote(undefined);
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    const csvError = error as CsvError;
-    if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
-      const line = tracker.openQuoteLine ?? lastLine + 1;
-      throw new InputError(
-        `${options.file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
-        {
-          file: options.file,
-          line,
-        },
-      );
-    }
-    if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
-      // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
-      const at = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      const line = recordStarts.findLast((start) => start <= at) ?? at;
-      throw new InputError(
-        `${options.file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
-        { file: options.file, line },
-      );
-    }
-    if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
-      const line = (csvError as { recordLine?: number }).recordLine ?? lastLine + 1;
-      throw new InputError(`${options.file}:${line}: ${csvError.message}`, { file: options.file, line });
-    }
-    throw error;
+    throw csvReadError(error, options.file, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
   }
 }
 
-/** The longest line split here; a longer one goes to csv-parse, which counts its bytes against maxRecordSize. */
-const longestPlainLine = Math.floor(maxRecordSize / 4);
-/** A UTF-16 surrogate: csv-parse reads text as UTF-8 bytes, where a lone one becomes U+FFFD; it is left to csv-parse. */
-const surrogate = /[\uD800-\uDFFF]/;
+/** csv-parse's options for the records the quote-free splitter leaves to it. */
+function csvParseOptions(delimiter: string) {
+  return {
+    delimiter,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
+    max_record_size: maxRecordSize,
+  };
+}
 
-/**
- * Whole records without a quote split on line breaks and a one-character delimiter, as csv-parse splits them with
- * relax_quotes, relax_column_count and skip_empty_lines; undefined when csv-parse must read them (a quote, a
- * surrogate, a line too long for a row, a longer delimiter).
- */
-export function splitPlainRecords(records: string, delimiter: string): string[][] | undefined {
-  if (delimiter.length !== 1 || records.includes('"') || surrogate.test(records)) return undefined;
-  // One pass over the character codes, each cell cut from the text once: 0.6x the time of slicing each line and
-  // splitting it, which was the largest share of reading a million plain rows.
-  const delimiterCode = delimiter.charCodeAt(0);
-  const rows: string[][] = [];
-  let cells: string[] = [];
-  let cellStart = 0;
-  let lineStart = 0;
-  const length = records.length;
-  for (let index = 0; index < length; index++) {
-    const code = records.charCodeAt(index);
-    if (code === delimiterCode) {
-      cells.push(records.slice(cellStart, index));
-      cellStart = index + 1;
-    } else if (code === 0x0a) {
-      if (index - lineStart > longestPlainLine) return undefined;
-      // An empty line is no record (skip_empty_lines); a line of delimiters only is one of empty cells.
-      if (index > lineStart) {
-        cells.push(records.slice(cellStart, index));
-        rows.push(cells);
-        cells = [];
-      }
-      cellStart = lineStart = index + 1;
-    }
+/** A csv-parse error as one line naming the file and line; other errors as they are. */
+function csvReadError(
+  error: unknown,
+  file: string,
+  where: { recordStarts: readonly number[]; openQuoteLine: number | undefined; lastLine: number },
+): unknown {
+  if (error instanceof InputError) return error;
+  const csvError = error as CsvError;
+  if (csvError.code === 'CSV_QUOTE_NOT_CLOSED') {
+    const line = where.openQuoteLine ?? where.lastLine + 1;
+    return new InputError(
+      `${file}:${line}: a quoted field opens on this line and is never closed. Close the quote (a quote inside a quoted field is written "").`,
+      { file, line },
+    );
   }
-  if (length > lineStart) {
-    if (length - lineStart > longestPlainLine) return undefined;
-    cells.push(records.slice(cellStart, length));
-    rows.push(cells);
+  if (csvError.code === 'CSV_MAX_RECORD_SIZE') {
+    // The record the over-long line belongs to, as the follower numbered them; csv-parse counts from the stretch it read.
+    const at = (csvError as { recordLine?: number }).recordLine ?? where.lastLine + 1;
+    const line = where.recordStarts.findLast((start) => start <= at) ?? at;
+    return new InputError(
+      `${file}:${line}: a row of more than ${maxRecordSize.toLocaleString('en-US')} characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.`,
+      { file, line },
+    );
   }
-  return rows;
+  if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+    const line = (csvError as { recordLine?: number }).recordLine ?? where.lastLine + 1;
+    return new InputError(`${file}:${line}: ${csvError.message}`, { file, line });
+  }
+  return error;
 }
 
 /** csv-parse's reading of whole records; an error says the line of the file it is on (`recordLine`). */
@@ -224,20 +199,4 @@ async function* withoutByteOrderMark(text: AsyncIterable<string>): AsyncGenerato
     if (piece !== '') first = false;
     yield piece;
   }
-}
-
-/** Batches whose text holds no character a field may not hold (see rowsWithoutForbiddenCharacters). */
-const cleanBatches = new WeakSet<readonly CsvRow[]>();
-
-function markedClean(batch: CsvRow[], text: string): CsvRow[] {
-  if (forbiddenCharacter(text) === undefined) cleanBatches.add(batch);
-  return batch;
-}
-
-/**
- * True when no cell of the batch holds a control, invisible or bidi character or a lone surrogate: the text the rows
- * were read from was looked at once, so no field cut from them needs a look of its own (nearly every batch).
- */
-export function rowsWithoutForbiddenCharacters(batch: readonly CsvRow[]): boolean {
-  return cleanBatches.has(batch);
 }

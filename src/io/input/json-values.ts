@@ -9,163 +9,196 @@ export { type JsonValue, parseJsonAt } from './json-record.js';
  * tracking strings and nesting, then hands the element to JSON.parse; syntax errors carry line:column.
  */
 export async function* readJsonValues(text: AsyncIterable<string>, file: string): AsyncGenerator<JsonValue> {
-  let line = 1;
-  let column = 0;
-  let mode: 'start' | 'array' | 'single' | 'done' = 'start';
-  // Inside the array: between elements, expecting an element, or inside one.
-  let expect: 'elementOrEnd' | 'element' | 'commaOrEnd' = 'elementOrEnd';
-  let element = '';
-  let elementLine = 0;
-  let elementColumn = 0;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let single = '';
-  let singleLine = 1;
-  let singleColumn = 1;
+  const reader = new JsonValuesReader(file);
+  const found: JsonValue[] = [];
+  for await (const chunk of text) {
+    let failure: unknown;
+    try {
+      reader.read(chunk, found);
+    } catch (error) {
+      failure = error;
+    }
+    // The elements before a syntax error are read before the error says so.
+    for (const value of found) yield value;
+    found.length = 0;
+    if (failure !== undefined) throw failure;
+  }
+  let failure: unknown;
+  try {
+    reader.end(found);
+  } catch (error) {
+    failure = error;
+  }
+  for (const value of found) yield value;
+  if (failure !== undefined) throw failure;
+}
 
-  const fail = (message: string, atLine = line, atColumn = column): never => {
-    throw new InputError(`${file}:${atLine}:${atColumn}: ${message}`, { file, line: atLine });
-  };
+/** The state of readJsonValues between chunks of text: where it is, and the element being gathered. */
+class JsonValuesReader {
+  private line = 1;
+  private column = 0;
+  private mode: 'start' | 'array' | 'single' | 'done' = 'start';
+  /** Inside the array: between elements, expecting an element, or inside one. */
+  private expect: 'elementOrEnd' | 'element' | 'commaOrEnd' = 'elementOrEnd';
+  private element = '';
+  private elementLine = 0;
+  private elementColumn = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private single = '';
+  private singleLine = 1;
+  private singleColumn = 1;
   // Minified JSON puts every element on line 1, where `:1` places nothing: an element that starts on the
   // line where the one before it ended is placed by its column and index instead. The first element is
   // held until the second starts, to know whether the two share a line.
-  let elementIndex = 0;
-  let previousEndLine = 0;
-  let first: (JsonValue & { column: number; endLine: number }) | undefined;
-  const finishElement = (): JsonValue | undefined => {
-    const value: JsonValue = { line: elementLine, ...parseRecordJson(element, file, elementLine, elementColumn) };
-    element = '';
-    if (elementIndex === 0) first = { ...value, column: elementColumn, endLine: line };
-    else if (elementLine === previousEndLine) {
-      value.column = elementColumn;
-      value.element = elementIndex;
-    }
-    previousEndLine = line;
-    elementIndex++;
-    return elementIndex === 1 ? undefined : value;
-  };
-  /** The first element, placed when the second starts on its last line. */
-  const releaseFirst = (sharedLine: boolean): JsonValue | undefined => {
-    if (!first) return undefined;
-    const { column: firstColumn, endLine, ...value } = first;
-    first = undefined;
-    void endLine;
-    return sharedLine ? { ...value, column: firstColumn, element: 0 } : value;
-  };
+  private elementIndex = 0;
+  private previousEndLine = 0;
+  private first: (JsonValue & { column: number; endLine: number }) | undefined;
 
-  for await (const chunk of text) {
+  constructor(private readonly file: string) {}
+
+  /** Reads a chunk of the text, adding the values it completes to `found`. */
+  read(chunk: string, found: JsonValue[]): void {
     for (let index = 0; index < chunk.length; index++) {
       // Inside an element (or the single object), ordinary text is taken in runs up to the next character
       // that matters: one character at a time, a 600 KB element took a second.
-      if (mode === 'single' || (mode === 'array' && (depth > 0 || inString) && !escaped)) {
-        const stops = mode === 'single' ? newlineStop : elementStops;
-        stops.lastIndex = index;
-        const stop = stops.exec(chunk)?.index ?? chunk.length;
-        if (stop > index) {
-          const run = chunk.slice(index, stop);
-          if (mode === 'single') single += run;
-          else element += run;
-          column += stop - index;
-          index = stop;
-          if (index >= chunk.length) break;
-        }
+      if (this.mode === 'single' || (this.mode === 'array' && (this.depth > 0 || this.inString) && !this.escaped)) {
+        index = this.takeRun(chunk, index);
+        if (index >= chunk.length) break;
       }
       const character = chunk[index] as string;
       if (character === '\n') {
-        line++;
-        column = 0;
+        this.line++;
+        this.column = 0;
       } else {
-        column++;
+        this.column++;
       }
-      if (mode === 'single') {
-        single += character;
-        continue;
-      }
-      if (mode === 'done') {
-        if (!/\s/.test(character)) fail(`unexpected ${JSON.stringify(character)} after the end of the top-level array`);
-        continue;
-      }
-      if (mode === 'start') {
-        if (/\s/.test(character) || character === '\uFEFF') continue;
-        if (character === '[') {
-          mode = 'array';
-          continue;
-        }
-        if (character === '{') {
-          mode = 'single';
-          single = character;
-          singleLine = line;
-          singleColumn = column;
-          continue;
-        }
-        fail(`expected a JSON array of records or one object, found ${JSON.stringify(character)}`);
-      }
-      // mode === 'array'
-      if (depth > 0 || inString) {
-        element += character;
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (character === '\\') escaped = true;
-          else if (character === '"') inString = false;
-        } else if (character === '"') inString = true;
-        else if (character === '{' || character === '[') depth++;
-        else if (character === '}' || character === ']') {
-          depth--;
-          if (depth === 0) {
-            const finished = finishElement();
-            if (finished) yield finished;
-            expect = 'commaOrEnd';
-          }
-        }
-        continue;
-      }
-      if (/\s/.test(character)) {
-        if (element !== '') {
-          const finished = finishElement();
-          if (finished) yield finished;
-          expect = 'commaOrEnd';
-        }
-        continue;
-      }
-      if (character === ',' || character === ']') {
-        if (element !== '') {
-          const finished = finishElement();
-          if (finished) yield finished;
-          expect = 'commaOrEnd';
-        }
-        if (character === ']') {
-          if (expect === 'element') fail('a comma before "]" leaves an empty element');
-          const only = releaseFirst(false);
-          if (only) yield only;
-          mode = 'done';
-        } else {
-          if (expect !== 'commaOrEnd') fail('unexpected ","; an element is missing');
-          expect = 'element';
-        }
-        continue;
-      }
-      if (expect === 'commaOrEnd') fail(`expected "," or "]" between elements, found ${JSON.stringify(character)}`);
-      if (element === '') {
-        elementLine = line;
-        elementColumn = column;
-        const held = first && releaseFirst(first.endLine === line);
-        if (held) yield held;
-      }
-      element += character;
-      if (character === '"') inString = true;
-      else if (character === '{' || character === '[') depth++;
+      if (this.mode === 'single') this.single += character;
+      else if (this.mode === 'done') {
+        if (!/\s/.test(character))
+          this.fail(`unexpected ${JSON.stringify(character)} after the end of the top-level array`);
+      } else if (this.mode === 'start') this.readStart(character);
+      else if (this.depth > 0 || this.inString) this.readInsideElement(character, found);
+      else this.readBetweenElements(character, found);
     }
   }
-  // An array never closed: its first element is still read before the error says so.
-  const unclosed = releaseFirst(false);
-  if (unclosed) yield unclosed;
-  if (mode === 'single') {
-    yield { line: singleLine, ...parseRecordJson(single.trimEnd(), file, singleLine, singleColumn) };
-    return;
+
+  /** Takes the ordinary text from `index` to the next character that matters; returns the index of that character. */
+  private takeRun(chunk: string, index: number): number {
+    const stops = this.mode === 'single' ? newlineStop : elementStops;
+    stops.lastIndex = index;
+    const stop = stops.exec(chunk)?.index ?? chunk.length;
+    if (stop === index) return index;
+    const run = chunk.slice(index, stop);
+    if (this.mode === 'single') this.single += run;
+    else this.element += run;
+    this.column += stop - index;
+    return stop;
   }
-  if (mode === 'start') fail('the file is empty: expected a JSON array of records or one object', 1, 1);
-  if (mode === 'array') fail('the top-level array is never closed with "]"');
+
+  private readStart(character: string): void {
+    if (/\s/.test(character) || character === '\uFEFF') return;
+    if (character === '[') {
+      this.mode = 'array';
+      return;
+    }
+    if (character === '{') {
+      this.mode = 'single';
+      this.single = character;
+      this.singleLine = this.line;
+      this.singleColumn = this.column;
+      return;
+    }
+    this.fail(`expected a JSON array of records or one object, found ${JSON.stringify(character)}`);
+  }
+
+  private readInsideElement(character: string, found: JsonValue[]): void {
+    this.element += character;
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (character === '\\') this.escaped = true;
+      else if (character === '"') this.inString = false;
+    } else if (character === '"') this.inString = true;
+    else if (character === '{' || character === '[') this.depth++;
+    else if (character === '}' || character === ']') {
+      this.depth--;
+      if (this.depth === 0) this.finishElement(found);
+    }
+  }
+
+  private readBetweenElements(character: string, found: JsonValue[]): void {
+    if (/\s/.test(character)) {
+      if (this.element !== '') this.finishElement(found);
+      return;
+    }
+    if (character === ',' || character === ']') {
+      if (this.element !== '') this.finishElement(found);
+      if (character === ']') {
+        if (this.expect === 'element') this.fail('a comma before "]" leaves an empty element');
+        this.releaseFirst(false, found);
+        this.mode = 'done';
+      } else {
+        if (this.expect !== 'commaOrEnd') this.fail('unexpected ","; an element is missing');
+        this.expect = 'element';
+      }
+      return;
+    }
+    if (this.expect === 'commaOrEnd')
+      this.fail(`expected "," or "]" between elements, found ${JSON.stringify(character)}`);
+    if (this.element === '') {
+      this.elementLine = this.line;
+      this.elementColumn = this.column;
+      if (this.first) this.releaseFirst(this.first.endLine === this.line, found);
+    }
+    this.element += character;
+    if (character === '"') this.inString = true;
+    else if (character === '{' || character === '[') this.depth++;
+  }
+
+  /** Ends the text: the single object, or an error for an array never closed (after its first element). */
+  end(found: JsonValue[]): void {
+    this.releaseFirst(false, found);
+    if (this.mode === 'single') {
+      found.push({
+        line: this.singleLine,
+        ...parseRecordJson(this.single.trimEnd(), this.file, this.singleLine, this.singleColumn),
+      });
+      return;
+    }
+    if (this.mode === 'start') this.fail('the file is empty: expected a JSON array of records or one object', 1, 1);
+    if (this.mode === 'array') this.fail('the top-level array is never closed with "]"');
+  }
+
+  private finishElement(found: JsonValue[]): void {
+    const value: JsonValue = {
+      line: this.elementLine,
+      ...parseRecordJson(this.element, this.file, this.elementLine, this.elementColumn),
+    };
+    this.element = '';
+    this.expect = 'commaOrEnd';
+    if (this.elementIndex === 0) this.first = { ...value, column: this.elementColumn, endLine: this.line };
+    else if (this.elementLine === this.previousEndLine) {
+      value.column = this.elementColumn;
+      value.element = this.elementIndex;
+    }
+    this.previousEndLine = this.line;
+    this.elementIndex++;
+    if (this.elementIndex > 1) found.push(value);
+  }
+
+  /** The first element, placed when the second starts on its last line. */
+  private releaseFirst(sharedLine: boolean, found: JsonValue[]): void {
+    if (!this.first) return;
+    const { column: firstColumn, endLine, ...value } = this.first;
+    this.first = undefined;
+    void endLine;
+    found.push(sharedLine ? { ...value, column: firstColumn, element: 0 } : value);
+  }
+
+  private fail(message: string, atLine = this.line, atColumn = this.column): never {
+    throw new InputError(`${this.file}:${atLine}:${atColumn}: ${message}`, { file: this.file, line: atLine });
+  }
 }
 
 const elementStops = /["\\{}[\]\n]/g;

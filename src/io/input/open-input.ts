@@ -5,7 +5,7 @@ import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
-import { type CsvRow, readCsvRowBatches, rowsWithoutForbiddenCharacters } from './csv-rows.js';
+import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { type JsonValue, readJsonValues, readNdjsonValues } from './json-values.js';
 import {
   type ColumnPlan,
@@ -91,23 +91,15 @@ export interface OpenedInput {
   encoding: TextEncoding;
   /** CSV only: the delimiter, decimal separator and header cells as read. */
   csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  /** The records one by one. Read these or recordBatches(), not both: both take from the one reader of the input. */
   records: AsyncGenerator<InputRecord>;
+  /**
+   * The same records in batches, as the reader makes them (a CSV reader: a batch of rows per read, so a pass over a
+   * million rows pays an await per batch instead of one per record); batches of one for JSON.
+   */
+  recordBatches(): AsyncGenerator<InputRecord[]>;
   /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
   skipped?: { blankRows: number };
-  /** The same input opened again from its start, quietly; absent where it cannot be read twice (stdin, a pipe). */
-  reopen?: () => Promise<OpenedInput>;
-}
-
-/** The batches behind a CSV input's `records`, for readers of the whole input (see recordBatchesOf). */
-const batchesOfRecords = new WeakMap<AsyncIterable<InputRecord>, AsyncGenerator<InputRecord[]>>();
-
-/**
- * The same records as `records` in batches, when they come from a CSV reader: a validation pass of a million rows
- * pays an await per batch instead of one per record. Undefined for JSON, or when `records` was wrapped (a filter of
- * its own must see every record): read it one by one then. Read the batches or `records`, never both.
- */
-export function recordBatchesOf(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> | undefined {
-  return batchesOfRecords.get(records);
 }
 
 /** `, 3 blank rows skipped` for a summary line, or nothing. */
@@ -145,13 +137,13 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.
   if (head.length === 0)
-    return {
+    return withBatchesOfOne({
       file,
       format: (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? 'csv',
       encoding: options.encoding ?? 'utf-8',
       records: noRecords(),
       skipped: { blankRows: 0 },
-    };
+    });
   const bom = byteOrderMark(head);
   // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
   const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
@@ -198,7 +190,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     });
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
-  return { file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } };
+  return withBatchesOfOne({ file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } });
 }
 
 /** The first bytes as text, for sniffing format and delimiter only: a cut character or bad byte does not matter here. */
@@ -212,69 +204,104 @@ async function decodeHead(head: Buffer, encoding: TextEncoding): Promise<string>
   return iconv.decode(head, encoding);
 }
 
-async function openCsv(
-  file: string,
-  text: AsyncIterable<string>,
-  options: InputOptions & {
-    delimiter: string;
-    decimal: DecimalSeparator;
-    encoding: TextEncoding;
-    hasDelimiterLine: boolean;
-    /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
-    delimiterGiven?: boolean;
-  },
-): Promise<OpenedInput> {
-  const batches = readCsvRowBatches(text, { delimiter: options.delimiter, file });
-  // Rows come in batches (readCsvRowBatches says why); this cursor hands out the header rows one by one.
-  let batch: CsvRow[] = [];
-  let position = 0;
-  const nextRow = async (): Promise<CsvRow | undefined> => {
-    while (position >= batch.length) {
-      const next = await batches.next();
-      if (next.done) return undefined;
-      batch = next.value;
-      position = 0;
-    }
-    return batch[position++];
-  };
+type CsvOptions = InputOptions & {
+  delimiter: string;
+  decimal: DecimalSeparator;
+  encoding: TextEncoding;
+  hasDelimiterLine: boolean;
+  /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
+  delimiterGiven?: boolean;
+};
+
+async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<OpenedInput> {
+  const rows = new CsvRowCursor(readCsvRowBatches(text, { delimiter: options.delimiter, file }));
   const skipped = { blankRows: 0 };
-  let first = await nextRow();
+  const header = await readHeaderRow(rows, options, skipped);
+  // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
+  if (!header)
+    return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
+  const { headers, hiddenLines } = header;
+  const hint = headerHint(headers, options);
+  const { columns, problems } = hint
+    ? planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex ?? defaultMaxListIndex)
+    : await planWithProposal(file, recordPlace(header.place), headers, {
+        ...options,
+        maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+      });
+  reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
+  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
+  const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
+  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
+  const checkRow = (row: CsvRow) => {
+    unnamedData(row);
+    return shortRowProblem(row.cells, namedColumns, options.delimiter);
+  };
+  const shape = csvRecordShaper({ columns, decimal: options.decimal }, headers.length, hiddenLines, skipped, checkRow);
+  const batched = shapedBatches(rows, shape);
+  return {
+    file,
+    format: 'csv',
+    encoding: options.encoding,
+    csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
+    records: oneAtATime(batched),
+    recordBatches: () => batched,
+    skipped,
+  };
+}
+
+/** Hands out the rows of a CSV reader's batches one by one, for the header; the rest are taken a batch at a time. */
+class CsvRowCursor {
+  batch: CsvRowBatch = { rows: [], clean: true };
+  position = 0;
+
+  constructor(readonly batches: AsyncGenerator<CsvRowBatch>) {}
+
+  async next(): Promise<CsvRow | undefined> {
+    while (this.position >= this.batch.rows.length) {
+      const next = await this.batches.next();
+      if (next.done) return undefined;
+      this.batch = next.value;
+      this.position = 0;
+    }
+    return this.batch.rows[this.position++];
+  }
+}
+
+/** The header row, after Excel's hidden `sep=` line and any blank rows; undefined when the text has none. */
+async function readHeaderRow(
+  rows: CsvRowCursor,
+  options: CsvOptions,
+  skipped: { blankRows: number },
+): Promise<{ headers: string[]; place: { line: number; row?: number }; hiddenLines: number } | undefined> {
+  let first = await rows.next();
   // Excel's `sep=;` line is an instruction to the reader, not the header. Excel hides it, so its rows
   // are one lower than the file's lines from there on: the rows messages and reports name follow Excel.
   let hiddenLines = 0;
   if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) {
-    first = await nextRow();
+    first = await rows.next();
     hiddenLines = 1;
   }
   while (first && isBlankRow(first.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
     skipped.blankRows++;
-    first = await nextRow();
+    first = await rows.next();
   }
-  // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
-  if (!first) return { file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped };
-  const headers = first.cells.map((cell) => cell.replace(/^\uFEFF/, ''));
-  const headerPlace =
+  if (!first) return undefined;
+  const place =
     first.row - hiddenLines === first.line ? { line: first.line } : { line: first.line, row: first.row - hiddenLines };
-  const hint = headerHint(headers, options);
-  const { columns, problems } = hint
-    ? planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex ?? defaultMaxListIndex)
-    : await planWithProposal(file, recordPlace(headerPlace), headers, {
-        ...options,
-        maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
-      });
-  reportHeaderProblems(file, headerPlace, { ...problems, headers }, { ...options, hint });
-  const written: WrittenCells = { columns, decimal: options.decimal };
-  const headerCount = headers.length;
-  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
-  const namedColumns = headers.findLastIndex((header) => header.trim() !== '') + 1;
-  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
-  const decimal = options.decimal;
-  /** The records of one batch of rows: a million rows are a thousand awaits, not a million (readCsvRowBatches says why). */
-  const scratchProblems: string[] = [];
-  const recordsOf = (rows: readonly CsvRow[], from: number): InputRecord[] => {
+  return { headers: first.cells.map((cell) => cell.replace(/^\uFEFF/, '')), place, hiddenLines };
+}
+
+/** Makes the records of a batch of rows, from its row `from` on; blank rows are counted in `skipped`, not records. */
+function csvRecordShaper(
+  written: WrittenCells,
+  headerCount: number,
+  hiddenLines: number,
+  skipped: { blankRows: number },
+  /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
+  checkRow: (row: CsvRow) => string | undefined,
+): (batch: CsvRowBatch, from: number) => InputRecord[] {
+  return ({ rows, clean }, from) => {
     const shaped: InputRecord[] = [];
-    // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
-    const clean = rowsWithoutForbiddenCharacters(rows);
     for (let index = from; index < rows.length; index++) {
       const row = rows[index] as CsvRow;
       if (isBlankRow(row.cells)) {
@@ -283,22 +310,25 @@ async function openCsv(
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
       const cells = restoreFormulas(row.cells);
-      const rowProblems = scratchProblems;
+      let problems: string[] | undefined;
       if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
-        rowProblems.push(
+        problems = [
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
-        );
-      unnamedData(row);
-      const short = shortRowProblem(row.cells, namedColumns, options.delimiter);
-      if (short) rowProblems.push(short);
-      const values = shapeRow(cells, columns, decimal);
-      if (!clean) collectInvisibleProblems(values, '', rowProblems);
+        ];
+      const short = checkRow(row);
+      if (short) problems = [...(problems ?? []), short];
+      const values = shapeRow(cells, written.columns, written.decimal);
+      // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
+      if (!clean) {
+        const invisible = invisibleProblems(values);
+        if (invisible.length > 0) problems = [...(problems ?? []), ...invisible];
+      }
+      // Nearly every row has no problem: one shared empty list rather than an array per row.
       const record: InputRecord = {
         line: row.line,
         values,
         original: cells,
-        // Nearly every row has none: one shared empty list rather than an array per row.
-        problems: rowProblems.length === 0 ? noProblems : rowProblems.splice(0),
+        problems: problems ?? noProblems,
         cells: written,
       };
       const sheetRow = row.row - hiddenLines;
@@ -307,41 +337,47 @@ async function openCsv(
     }
     return shaped;
   };
-  async function* recordBatches(): AsyncGenerator<InputRecord[]> {
-    try {
-      // The rest of the batch that held the header first, then every batch as it comes.
-      const afterHeader = recordsOf(batch, position);
-      position = batch.length;
-      if (afterHeader.length > 0) yield afterHeader;
-      for (;;) {
-        const next = await batches.next();
-        if (next.done) return;
-        const shaped = recordsOf(next.value, 0);
-        if (shaped.length > 0) yield shaped;
-      }
-    } finally {
-      // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
-      await batches.return(undefined);
+}
+
+/** The records of every row after the header, a batch of rows at a time: a million rows are a thousand awaits. */
+async function* shapedBatches(
+  rows: CsvRowCursor,
+  shape: (batch: CsvRowBatch, from: number) => InputRecord[],
+): AsyncGenerator<InputRecord[]> {
+  try {
+    // The rest of the batch that held the header first, then every batch as it comes.
+    const afterHeader = shape(rows.batch, rows.position);
+    rows.position = rows.batch.rows.length;
+    if (afterHeader.length > 0) yield afterHeader;
+    for (;;) {
+      const next = await rows.batches.next();
+      if (next.done) return;
+      const shaped = shape(next.value, 0);
+      if (shaped.length > 0) yield shaped;
     }
+  } finally {
+    // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
+    await rows.batches.return(undefined);
   }
-  const batched = recordBatches();
-  async function* records(): AsyncGenerator<InputRecord> {
-    try {
-      for await (const shaped of batched) for (const record of shaped) yield record;
-    } finally {
-      await batched.return(undefined);
-    }
+}
+
+/** The records of batches one at a time. */
+async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerator<InputRecord> {
+  try {
+    for await (const batch of batches) for (const record of batch) yield record;
+  } finally {
+    await batches.return(undefined);
   }
-  const oneByOne = records();
-  batchesOfRecords.set(oneByOne, batched);
-  return {
-    file,
-    format: 'csv',
-    encoding: options.encoding,
-    csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
-    records: oneByOne,
-    skipped,
-  };
+}
+
+/** Records as batches of one, for inputs read record by record (JSON, or records a caller filters). */
+export async function* batchesOfOne(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> {
+  for await (const record of records) yield [record];
+}
+
+/** An input read record by record, given its recordBatches(). */
+function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInput {
+  return { ...input, recordBatches: () => batchesOfOne(input.records) };
 }
 
 /**
@@ -362,7 +398,7 @@ function invisibleProblems(values: unknown): string[] {
   return problems;
 }
 
-/** invisibleProblems, adding to `problems` in place: no array per field of every row. */
+/** invisibleProblems, adding to `problems` in place: no array per field. */
 function collectInvisibleProblems(values: unknown, path: string, problems: string[]): void {
   if (typeof values === 'string') {
     const found = forbiddenCharacter(values);

@@ -12,8 +12,8 @@ export interface BatchedWriter {
 
 /**
  * Text written to a stream in batches. A line per problem is one system call each on a pipe or a file (stdout and
- * stderr are synchronous there): 20,000 of them were most of the time of `validate` on a file of duplicates
- * (issue 10). Lines wait at most until the event loop's next turn (one chunk of input read), or until 64 KB are
+ * stderr are synchronous there): 20,000 of them were most of the time of `validate` on a file of duplicates.
+ * Lines wait at most until the event loop's next turn (one chunk of input read), or until 64 KB are
  * waiting, so a reader still sees them as they come; `flush` before anything else writes to the stream.
  */
 export function batchedWriter(stream: NodeJS.WritableStream): BatchedWriter {

@@ -28,7 +28,7 @@ export function escapeCsvCell(text: string, delimiter = ','): string {
 /**
  * A quote, a line break, or a character trim() would take off either edge. Read by character codes:
  * a report of a million rows escapes six million cells, and a regular expression and a trimmed copy
- * per cell were a visible share of a push (issue 14). Every character trim() removes is below `!` or
+ * per cell were a visible share of a push. Every character trim() removes is below `!` or
  * above `~`, so an edge inside that range needs no closer look.
  */
 function needsQuotes(text: string): boolean {

@@ -38,28 +38,11 @@ export function createCustomer(store: CustomerStore, body: unknown, now: Date): 
   const unparsable = collectFailures(local.ok ? [] : local.problems, failures);
   if (unparsable) return badRequest(`Body cannot be parsed: ${unparsable.message}`);
 
-  let registration: AddressDraft | undefined;
-  let deliveries: AddressDraft[] = [];
+  const drafts: AddressDrafts = { deliveries: [] };
   const links = new Map<LinkField, Link[] | null>();
   const rejection = firstRejection(failures, {
     ssoConfigId: () => ssoConfigFailure(store, body.ssoConfigId),
-    address: () => {
-      const registrationInput = body.customerRegistrationAddress;
-      const list = Array.isArray(body.addressList) ? body.addressList : [];
-      const resolvedList: AddressDraft[] = [];
-      for (const item of list) {
-        const resolved = resolveRawAddress(store, item);
-        if (typeof resolved === 'string') return { value: '', detail: resolved };
-        resolvedList.push(resolved);
-      }
-      deliveries = resolvedList;
-      if (registrationInput !== undefined && registrationInput !== null && registrationInput !== '') {
-        const resolved = resolveRawAddress(store, registrationInput);
-        if (typeof resolved === 'string') return { value: '', detail: resolved };
-        registration = resolved;
-      }
-      return undefined;
-    },
+    address: () => resolveAddresses(store, body, drafts),
     ...linkChecks(store, body, links),
   });
   if (rejection) return rejection;
@@ -74,9 +57,9 @@ export function createCustomer(store: CustomerStore, body: unknown, now: Date): 
   if (store.hasEmail(email)) return badRequest(`E-mail ${email} is already registered in the store`);
 
   const nowIso = now.toISOString();
-  const address = deliveries.map((draft) => addressFromDraft(draft, store.nextAddressId(), nowIso));
+  const address = drafts.deliveries.map((draft) => addressFromDraft(draft, store.nextAddressId(), nowIso));
   // Only addressList: the registration address is a copy of the main item, as a record of its own.
-  const registrationDraft = registration ?? deliveries.find((draft) => draft.principal);
+  const registrationDraft = drafts.registration ?? drafts.deliveries.find((draft) => draft.principal);
   if (!registrationDraft) throw new Error('unreachable: no registration address after the combination check');
   const customer: Customer = {
     id: store.nextCustomerId(),
@@ -115,6 +98,35 @@ export function createCustomer(store: CustomerStore, body: unknown, now: Date): 
   store.add(stored);
   if (input.sendEmailNewCustomer) store.sendNewCustomerEmail(stored, nowIso);
   return { ok: true, value: structuredClone(customer) };
+}
+
+/** The addresses of a create body, resolved against the store's ZIP codes. */
+interface AddressDrafts {
+  registration?: AddressDraft;
+  deliveries: AddressDraft[];
+}
+
+/** Resolves the body's addresses into `drafts`; the first that does not resolve is the failure. */
+function resolveAddresses(
+  store: CustomerStore,
+  body: Record<string, unknown>,
+  drafts: AddressDrafts,
+): Failure | undefined {
+  const registrationInput = body.customerRegistrationAddress;
+  const list = Array.isArray(body.addressList) ? body.addressList : [];
+  const resolvedList: AddressDraft[] = [];
+  for (const item of list) {
+    const resolved = resolveRawAddress(store, item);
+    if (typeof resolved === 'string') return { value: '', detail: resolved };
+    resolvedList.push(resolved);
+  }
+  drafts.deliveries = resolvedList;
+  if (registrationInput !== undefined && registrationInput !== null && registrationInput !== '') {
+    const resolved = resolveRawAddress(store, registrationInput);
+    if (typeof resolved === 'string') return { value: '', detail: resolved };
+    drafts.registration = resolved;
+  }
+  return undefined;
 }
 
 /** PUT /v1/customer/:document: omitted fields unchanged, `{}` answers the current record, link lists replace. */

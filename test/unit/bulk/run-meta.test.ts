@@ -36,7 +36,7 @@ function meta(overrides: Partial<RunMeta> = {}): RunMeta {
 }
 
 function check(flags: Record<string, unknown>, changes: Partial<Parameters<typeof checkResume>[0]> = {}) {
-  checkResume({
+  return checkResume({
     reportPath: 'stock.report-1.csv',
     meta: meta(),
     command: 'stock push',
@@ -52,8 +52,9 @@ function check(flags: Record<string, unknown>, changes: Partial<Parameters<typeo
 describe('checkResume', () => {
   it('restores every shaping flag the resumed run does not give', () => {
     const flags: Record<string, unknown> = { strict: false, route: 'auto' };
-    check(flags);
-    expect(flags).toEqual({ map: '/maps/erp.json', delimiter: ';', strict: true, route: 'queue' });
+    expect(check(flags)).toEqual({ map: '/maps/erp.json', delimiter: ';', strict: true, route: 'queue' });
+    // Returned to be restored, not written into the flags given.
+    expect(flags).toEqual({ strict: false, route: 'auto' });
   });
 
   it('accepts the same flags given again, a relative --map that names the same file included', () => {

@@ -18,7 +18,7 @@ async function passAbortedAt(abortAtLine: number, rows: number) {
   const input = await openCommandInput(context, path, { strict: false }, stockCatalogue);
   const controller = new AbortController();
   return runValidationPass({
-    input,
+    batches: input.recordBatches(),
     checker: newStockChecker(),
     signal: controller.signal,
     onProblem: (line) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordChecker, runValidationPass } from '../../../src/bulk/validation-pass.js';
-import type { InputRecord, OpenedInput } from '../../../src/io/input/open-input.js';
+import type { InputRecord } from '../../../src/io/input/open-input.js';
 import type { FieldProblem, RecordVerdict } from '../../../src/domain/validation.js';
 
 interface Customer {
@@ -189,11 +189,9 @@ describe('RecordChecker', () => {
   });
 });
 
-function openedWith(records: InputRecord[]): OpenedInput {
-  async function* generate(): AsyncGenerator<InputRecord> {
-    yield* records;
-  }
-  return { file: 'customers.csv', format: 'csv', encoding: 'utf-8', records: generate() };
+/** The records as a reader of them hands them out: in batches (of two, so a batch boundary falls inside). */
+async function* batchesOf(records: InputRecord[]): AsyncGenerator<InputRecord[]> {
+  for (let index = 0; index < records.length; index += 2) yield records.slice(index, index + 2);
 }
 
 describe('runValidationPass', () => {
@@ -209,7 +207,7 @@ describe('runValidationPass', () => {
   it('counts records, valid, invalid and problems, reports each problem with its line, and keeps the invalid lines', async () => {
     const reported: [number, string][] = [];
     const summary = await runValidationPass({
-      input: openedWith(records),
+      batches: batchesOf(records),
       checker: newChecker(),
       onProblem: async (line, problem) => {
         await Promise.resolve();
@@ -242,7 +240,7 @@ describe('runValidationPass', () => {
   });
 
   it('an empty input is all zeros', async () => {
-    const summary = await runValidationPass({ input: openedWith([]), checker: newChecker(), onProblem: () => {} });
+    const summary = await runValidationPass({ batches: batchesOf([]), checker: newChecker(), onProblem: () => {} });
     expect({
       records: summary.records,
       valid: summary.valid,
@@ -255,7 +253,7 @@ describe('runValidationPass', () => {
   it('stops at an abort', async () => {
     const controller = new AbortController();
     const summary = await runValidationPass({
-      input: openedWith(records),
+      batches: batchesOf(records),
       checker: newChecker(),
       signal: controller.signal,
       onProblem: () => controller.abort(),
@@ -268,7 +266,7 @@ describe('runValidationPass', () => {
     const controller = new AbortController();
     controller.abort();
     const summary = await runValidationPass({
-      input: openedWith(records),
+      batches: batchesOf(records),
       checker: newChecker(),
       signal: controller.signal,
       onProblem: () => {},
@@ -281,7 +279,7 @@ describe('runValidationPass', () => {
     running.signal.addEventListener = (...args: Parameters<typeof add>) => (listeners++, add(...args));
     running.signal.removeEventListener = (...args: Parameters<typeof remove>) => (listeners--, remove(...args));
     await runValidationPass({
-      input: openedWith(records),
+      batches: batchesOf(records),
       checker: newChecker(),
       signal: running.signal,
       onProblem: () => {},

@@ -6,7 +6,8 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { InputError } from '../../../../src/errors.js';
-import { type CsvRow, readCsvRows, splitPlainRecords } from '../../../../src/io/input/csv-rows.js';
+import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
+import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
 
 // The reader splits records without quotes itself and hands the rest to csv-parse. Whatever the text and however it
 // is cut, the rows must be csv-parse's rows of the whole text, with b2bctl's options.

@@ -1,0 +1,59 @@
+import type { InputRecord } from '../io/input/open-input.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
+import type { PlatformClient } from '../platform/client.js';
+import type { InputFlags, SendFlags } from './flags.js';
+import type { PendingRecord } from './pending-records.js';
+import type { ReportEntry } from './report-entry.js';
+import type { Outcome } from './report.js';
+import type { ShapingFlag, ShapingValue } from './run-meta.js';
+import type { RecordChecker } from './validation-pass.js';
+
+/**
+ * What differs between bulk commands; everything else (DESIGN.md §7) is the same for all. T is a
+ * valid record as the checker makes it; Sent is what the spool keeps of it for sendBatch (T unless
+ * sendJson says otherwise).
+ */
+export interface BulkJob<T, Sent = T> {
+  /** `stock push`, `customer create`: in log lines and the resume command. */
+  name: string;
+  /** What a record is called: `items`, `customers`. */
+  unit: string;
+  file: string;
+  flags: InputFlags & SendFlags;
+  catalogue: FieldCatalogue;
+  newChecker(): RecordChecker<T>;
+  /** The record's key in the report (SKU, document), read from the record even when it is invalid. */
+  keyOf(record: InputRecord): string;
+  /**
+   * The command's own flags that decide where and how records go (`--route`, `--upsert`), recorded
+   * beside the report and restored into `flags` or checked by `--resume`, before plan().
+   */
+  shaping?: readonly ShapingFlag[];
+  /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
+  lockName?: string;
+  /**
+   * The JSON text the spool keeps of a valid record, in the form sendBatch sends it (stock: the wire item, whose
+   * JSON then goes into the request as it is). Called during the validation pass. Default: JSON.stringify(value).
+   */
+  sendJson?(value: T): string;
+  /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
+  plan(valid: number): SendPlan;
+  /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */
+  sendBatch(client: PlatformClient, batch: PendingRecord<Sent>[], signal: AbortSignal): Promise<ReportEntry[]>;
+  /** The order outcomes are listed in the summary. */
+  outcomes: readonly Outcome[];
+  /** Outcomes that count as sent, for the rate in the summary. */
+  sentOutcomes: readonly Outcome[];
+}
+
+/** How a bulk job's valid records will be sent. */
+export interface SendPlan {
+  batchSize: number;
+  /** `of up to 50 items through the batch route`, for the log lines. */
+  description: string;
+  /**
+   * Shaping flags as this run applies them, where that differs from what was given (stock push's `--route auto`
+   * becomes the route taken): recorded for --resume, so the rest of the file goes the same way.
+   */
+  flagsAsRun?: Record<string, ShapingValue>;
+}

@@ -1,0 +1,139 @@
+import type { Context } from '../context.js';
+import {
+  ExitCode,
+  exitCodeOf,
+  InterruptedError,
+  OutputError,
+  PartialFailureError,
+  UnavailableError,
+} from '../errors.js';
+import { countOf } from '../lib/plural.js';
+import type { BulkJob } from './job.js';
+import { type RunTally, sendingCounts } from './closing-line.js';
+import { pruneOldRuns } from './retention.js';
+import { shellWord } from './run-meta.js';
+import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
+
+/** What decides how a bulk run that began sending ends. */
+export interface SendingFacts extends SendingResult {
+  /** Records reported rejected, invalid or failed. */
+  failures: number;
+}
+
+/** How a bulk run that began sending ends, and its exit code. */
+export type RunEnd = { exitCode: ExitCode } & (
+  | { kind: 'stopped: report not writable'; error: OutputError }
+  | { kind: 'stopped: platform unavailable'; error: UnavailableError }
+  | { kind: 'stopped'; error: unknown }
+  | { kind: 'platform unavailable throughout' }
+  | { kind: 'interrupted' }
+  | { kind: 'some records failed' }
+  | { kind: 'done' }
+);
+
+/** The end of a run from how its sending went: the first that holds, in the order of this function. */
+export function runEnd(facts: SendingFacts): RunEnd {
+  const error = facts.stoppedBy;
+  if (error instanceof OutputError) return { kind: 'stopped: report not writable', error, exitCode: error.exitCode };
+  if (error instanceof UnavailableError)
+    return { kind: 'stopped: platform unavailable', error, exitCode: ExitCode.unavailable };
+  if (error !== undefined) return { kind: 'stopped', error, exitCode: exitCodeOf(error) };
+  // A run where every request was lost says "unavailable" whatever the size of the file.
+  if (facts.unavailableBatches > 0 && facts.answeredBatches === 0 && !facts.interrupted)
+    return { kind: 'platform unavailable throughout', exitCode: ExitCode.unavailable };
+  if (facts.interrupted) return { kind: 'interrupted', exitCode: ExitCode.interrupted };
+  if (facts.failures > 0) return { kind: 'some records failed', exitCode: ExitCode.someRecordsFailed };
+  return { kind: 'done', exitCode: ExitCode.ok };
+}
+
+/** What the closing line counts: the records this run was to send, and the invalid ones validation let through. */
+export interface ClosingCounts {
+  tally: RunTally;
+  /** Valid records not done by the resumed run. */
+  toSend: number;
+  /** Records validation found invalid and --skip-invalid reported: never to be sent. */
+  invalidRecorded: number;
+}
+
+/** Prints the run's summary, prunes older runs' files, and ends the run as runEnd says (an error but for `done`). */
+export async function concludeRun<T, Sent>(
+  job: BulkJob<T, Sent>,
+  { client, ledger, resumeHint }: Sending,
+  result: SendingResult,
+  context: Context,
+  closing: ClosingCounts,
+): Promise<void> {
+  const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
+  closing.tally.counts = counted.counts;
+  closing.tally.outcomes = counted.outcomes;
+  logSummary(job, { client, ledger }, context, counted.counts);
+  await pruneOlderRuns(job, context);
+  const end = runEnd({ ...result, failures: ledger.failures });
+  switch (end.kind) {
+    case 'stopped: report not writable':
+      throw new OutputError(
+        `${end.error.message} Stopped; the requests in flight were finished. Once it is writable, run: ${resumeHint}`,
+      );
+    case 'stopped: platform unavailable':
+      throw new UnavailableError(
+        `${end.error.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`,
+      );
+    case 'stopped':
+      throw end.error;
+    case 'platform unavailable throughout':
+      throw new UnavailableError(
+        `The platform was unavailable for every request of this run (${countOf(ledger.count('failed'), job.unit)} not sent); when it is back, run: ${resumeHint}`,
+      );
+    case 'interrupted':
+      throw new InterruptedError(
+        `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
+      );
+    case 'some records failed':
+      throw new PartialFailureError(
+        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
+      );
+    case 'done':
+      return;
+  }
+}
+
+/** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */
+function logSummary<T, Sent>(
+  job: BulkJob<T, Sent>,
+  { client, ledger }: Pick<Sending, 'client' | 'ledger'>,
+  context: Context,
+  counts: string,
+): void {
+  const stats = client.http.stats;
+  const seconds = ledger.elapsedSeconds();
+  const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
+  context.log.info(
+    `${job.name}: ${counts}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+    {
+      command: job.name,
+      outcomes: Object.fromEntries(job.outcomes.map((outcome) => [outcome, ledger.count(outcome)])),
+      requests: stats.requests,
+      retries: stats.retries,
+      throttled: stats.throttled,
+      seconds: Number(seconds.toFixed(1)),
+      report: ledger.report.path,
+    },
+  );
+  // With a --map, the errors file (in the input's own headers) feeds back with the same map.
+  const feedBack = job.flags.map
+    ? (errorsPath: string) =>
+        ['b2bctl', ...job.name.split(' '), errorsPath, '--map', job.flags.map as string].map(shellWord).join(' ')
+    : undefined;
+  for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
+}
+
+/** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */
+async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+  if (job.flags.keepReports === undefined || job.flags.report || job.flags.resume) return;
+  const session = await context.session();
+  const removed = pruneOldRuns({ inputPath: job.file, folder: session.get('outputDir'), keep: job.flags.keepReports });
+  if (removed.length > 0)
+    context.log.info(
+      `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
+    );
+}

@@ -1,0 +1,175 @@
+import { setMaxListeners } from 'node:events';
+import type { Context } from '../context.js';
+import { AuthError, ExitCode, PlatformError, UnavailableError, UsageError } from '../errors.js';
+import type { OpenedInput } from '../io/input/open-input.js';
+import { countOf } from '../lib/plural.js';
+import type { PlatformClient } from '../platform/client.js';
+import { Pacer } from '../platform/pacer.js';
+import type { BulkJob, SendPlan } from './job.js';
+import { pendingBatches, type PendingRecord } from './pending-records.js';
+import { runPool } from './pool.js';
+import { placeOf } from './report.js';
+import { reportEntry } from './report-entry.js';
+import type { PlaceSet } from './resume.js';
+import { RunLedger } from './run-ledger.js';
+import { recordedFlags, resumeCommand, type RunMeta, type ShapingFlag, writeMeta } from './run-meta.js';
+import type { SpooledRecord } from './verdict-spool.js';
+
+/** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
+export const unavailableBatchesBeforeStopping = 3;
+
+/** What the sending stage is given by the stages before it. */
+export interface SendingInput {
+  opened: OpenedInput;
+  description: RunMeta['input'];
+  resumed: RunMeta | undefined;
+  shaping: readonly ShapingFlag[];
+  resume: { done: PlaceSet } | undefined;
+  unchanged(): void;
+}
+
+/** The open books and client of a run about to send. */
+export interface Sending {
+  client: PlatformClient;
+  ledger: RunLedger;
+  plan: SendPlan;
+  /** The command line that resumes this run. */
+  resumeHint: string;
+}
+
+/** How the sending pass ended. */
+export interface SendingResult {
+  interrupted: boolean;
+  /** The error that stopped the pass (an unwritable report, a dead platform, refused credentials). */
+  stoppedBy: unknown;
+  /** Batches the platform answered, even with an error. */
+  answeredBatches: number;
+  /** Batches lost to an unavailable platform. */
+  unavailableBatches: number;
+}
+
+/** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
+export async function openSending<T, Sent>(
+  job: BulkJob<T, Sent>,
+  input: SendingInput,
+  valid: number,
+  plan: SendPlan,
+  context: Context,
+): Promise<Sending> {
+  const session = await context.session();
+  input.unchanged();
+  const pacer = new Pacer(context.clock, job.flags.rate, (message) => context.log.debug(`${job.name}: ${message}`));
+  const client = await context.platform({
+    connections: job.flags.concurrency,
+    pace: pacer,
+    retries: job.flags.retries,
+    timeoutMs: job.flags.timeoutMs,
+  });
+  input.unchanged();
+  const done = input.resume?.done;
+  const ledger = await RunLedger.open({
+    context,
+    inputPath: job.file,
+    input: input.opened,
+    reportPath: job.flags.report,
+    errorsPath: job.flags.errors,
+    outputDirectory: session.get('outputDir'),
+    resumeFrom: job.flags.resume,
+    unit: job.unit,
+    total: Math.max(0, valid - (done?.count ?? 0)),
+  });
+  const meta: RunMeta = input.resumed ?? {
+    version: 1,
+    command: job.name,
+    profile: session.profileName,
+    baseUrl: session.requireBaseUrl(),
+    baseUrlFromFlag: context.globals.baseUrl !== undefined,
+    input: { path: input.description.path, size: input.description.size, fingerprint: input.description.fingerprint },
+    flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
+  };
+  if (!input.resumed) {
+    try {
+      writeMeta(ledger.report.path, meta);
+    } catch (error) {
+      ledger.close();
+      throw new UsageError(
+        `Cannot write the run record beside ${ledger.report.path} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+      );
+    }
+  }
+  const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
+  const requests = Math.ceil(valid / plan.batchSize);
+  const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
+  context.log.info(
+    `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+  );
+  return { client, ledger, plan, resumeHint };
+}
+
+/**
+ * Sends the spooled valid records in batches, paced and retried, each answer written to the report as it comes.
+ * Ctrl-C lets the requests in flight finish; a few batches in a row lost to an unavailable platform stop the pass.
+ */
+export async function sendValidRecords<T, Sent>(
+  job: BulkJob<T, Sent>,
+  { client, ledger, plan }: Sending,
+  spooled: AsyncIterable<SpooledRecord<Sent>[]>,
+  resume: { done: PlaceSet; reported: PlaceSet } | undefined,
+  context: Context,
+): Promise<SendingResult> {
+  // Requests already sent finish even after Ctrl-C: their answers belong in the report.
+  const inFlight = new AbortController().signal;
+  // Every request in flight and its back-off sleep listen on this one signal: --concurrency of them
+  // is the design, not a leak, and Node's warning at 11 would land in the operator's log.
+  setMaxListeners(0, inFlight);
+  const result: SendingResult = { interrupted: false, stoppedBy: undefined, answeredBatches: 0, unavailableBatches: 0 };
+  let unavailableInARow = 0;
+  let requestsInFlight = 0;
+  const onInterrupt = () =>
+    context.log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
+  context.interrupt.addEventListener('abort', onInterrupt, { once: true });
+  const sendBatch = async (batch: PendingRecord<Sent>[]) => {
+    requestsInFlight++;
+    try {
+      ledger.record(await job.sendBatch(client, batch, inFlight));
+      result.answeredBatches++;
+      unavailableInARow = 0;
+    } catch (error) {
+      if (!isBatchFailure(error)) throw error;
+      if (error instanceof UnavailableError) result.unavailableBatches++;
+      else result.answeredBatches++;
+      const status = error instanceof PlatformError ? error.status : undefined;
+      ledger.record(
+        batch.map((entry) =>
+          reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'failed', status, message: error.message }, entry),
+        ),
+      );
+      if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
+    } finally {
+      requestsInFlight--;
+    }
+  };
+  try {
+    const batches = pendingBatches(spooled, ledger, resume?.done, resume?.reported, plan.batchSize);
+    ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
+      concurrency: job.flags.concurrency,
+      signal: context.interrupt,
+    }));
+  } catch (error) {
+    result.stoppedBy = error;
+  } finally {
+    context.interrupt.removeEventListener('abort', onInterrupt);
+    ledger.close();
+  }
+  return result;
+}
+
+/**
+ * An error that fails one batch, whose records are reported `failed` while the run goes on. Refused credentials
+ * (401 after re-login, 403) are not: every other request would be refused too.
+ */
+function isBatchFailure(error: unknown): error is UnavailableError | PlatformError {
+  const refused =
+    error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
+  return !refused && (error instanceof UnavailableError || error instanceof PlatformError);
+}

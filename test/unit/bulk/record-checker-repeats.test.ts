@@ -1,0 +1,110 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCommandInput } from '../../../src/bulk/command-input.js';
+import { CompactDuplicateIndex, type DuplicateIndex } from '../../../src/bulk/duplicate-index.js';
+import { RecordChecker, runValidationPass } from '../../../src/bulk/validation-pass.js';
+import { customerCatalogue, newCustomerChecker } from '../../../src/commands/customer/customer-input.js';
+import {
+  checkStockRecord,
+  newStockChecker,
+  stockCatalogue,
+  stockUniqueValues,
+} from '../../../src/commands/stock/stock-input.js';
+import { recordPlace } from '../../../src/io/input/open-input.js';
+import type { FieldCatalogue } from '../../../src/io/input/record-shape.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
+
+afterAll(removeTemporaryFolders);
+
+const folder = temporaryFolder('b2bctl-repeats-');
+let files = 0;
+function fileWith(text: string, extension = 'csv'): string {
+  const path = join(folder, `input-${++files}.${extension}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** `place message` per problem of a validation pass over `path`, as `stock validate` and `customer validate` run it. */
+async function validate<T>(
+  path: string,
+  checker: RecordChecker<T>,
+  options: { catalogue?: FieldCatalogue; stdin?: string } = {},
+): Promise<string[]> {
+  const { context } = testContext({ stdin: options.stdin });
+  const input = await openCommandInput(context, path, { strict: false }, options.catalogue ?? stockCatalogue);
+  const problems: string[] = [];
+  await runValidationPass({
+    batches: input.recordBatches(),
+    checker,
+    onProblem: (_line, problem, record) => {
+      problems.push(`${recordPlace(record)} ${problem.message}`);
+    },
+  });
+  return problems;
+}
+
+/** The "already …" part of each repeat's message, by the place of the repeat. */
+const repeats = (problems: string[]) =>
+  problems
+    .map((problem) => /^(.*?) Property .*(already .*) of this file\)$/.exec(problem))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]}: ${match[2]}`);
+
+describe('RecordChecker and its duplicate index', () => {
+  it('names the line and row of the first record, below a hidden sep= line and a cell with a line break', async () => {
+    const path = fileWith(
+      'sep=;\nsku;quantity;note\nA-1;1;x\nA-2;2;"two\nlines"\nA-3;3;y\nA-1;4;z\nA-3;x;w\nA-2;5;v\n',
+    );
+    expect(repeats(await validate(path, newStockChecker()))).toEqual([
+      '7 (row 5): already on line 3 (row 2)',
+      '8 (row 6): already on line 6 (row 4)',
+      '9 (row 7): already on line 4 (row 3)',
+    ]);
+  });
+
+  it('names the element of a minified JSON array', async () => {
+    const path = fileWith(
+      '[{"sku":"A","quantity":1},{"sku":"B","quantity":1},{"sku":"C","quantity":1},{"sku":"B","quantity":2}]',
+      'json',
+    );
+    expect(repeats(await validate(path, newStockChecker()))).toEqual(['1:77 (element 3): already in element 1']);
+  });
+
+  it('finds a document and an e-mail of one record, each at its own first record', async () => {
+    const path = fileWith('document;username\n111;a@x.com\n222;b@x.com\n222;a@x.com\n');
+    const problems = await validate(path, newCustomerChecker('create'), { catalogue: customerCatalogue('create') });
+    expect(repeats(problems)).toEqual(['4: already on line 3', '4: already on line 2']);
+  });
+
+  it('finds repeats in stdin as in a file', async () => {
+    const text = 'sku;quantity\nA-1;1\nA-2;2\nA-1;3\n';
+    expect(repeats(await validate('-', newStockChecker(), { stdin: text }))).toEqual(['4: already on line 2']);
+  });
+
+  it('asks its index with each unique value, its kind and its place, and reports what the index answers', async () => {
+    const asked: string[] = [];
+    const index: DuplicateIndex = {
+      firstPlaceOf(label, value, place) {
+        asked.push(`${label}=${value}@${place}`);
+        return value === 'B' ? 2 : undefined;
+      },
+    };
+    const checker = new RecordChecker(checkStockRecord, stockUniqueValues, () => [], index);
+    const path = fileWith('sku;quantity;warehouse\nA;1;\nB;1;W1\nB;2;\n');
+    expect(repeats(await validate(path, checker))).toEqual(['4: already on line 2']);
+    expect(asked).toEqual(['SKU=A@2', 'SKU in this warehouse=B @ W1@3', 'SKU=B@4']);
+  });
+});
+
+describe('CompactDuplicateIndex', () => {
+  it('answers the first place of a value, per kind of value', () => {
+    const index = new CompactDuplicateIndex();
+    expect(index.firstPlaceOf('document', '111', 2)).toBeUndefined();
+    expect(index.firstPlaceOf('e-mail', '111', 3)).toBeUndefined();
+    expect(index.firstPlaceOf('document', '111', 4)).toBe(2);
+    expect(index.firstPlaceOf('document', '111', 5)).toBe(2);
+    expect(index.firstPlaceOf('e-mail', '111', 6)).toBe(3);
+  });
+});

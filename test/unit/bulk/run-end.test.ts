@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { runEnd, type SendingFacts } from '../../../src/bulk/run-end.js';
+import {
+  AuthError,
+  ExitCode,
+  InterruptedError,
+  OutputError,
+  PlatformError,
+  UnavailableError,
+} from '../../../src/errors.js';
+
+const quiet: SendingFacts = {
+  interrupted: false,
+  stoppedBy: undefined,
+  answeredBatches: 4,
+  unavailableBatches: 0,
+  failures: 0,
+};
+
+describe('runEnd: how a bulk run that began sending ends', () => {
+  it.each<[string, Partial<SendingFacts>, string, ExitCode]>([
+    ['every batch answered, nothing failed', {}, 'done', ExitCode.ok],
+    ['some records rejected or failed', { failures: 3 }, 'some records failed', ExitCode.someRecordsFailed],
+    ['Ctrl-C', { interrupted: true }, 'interrupted', ExitCode.interrupted],
+    ['Ctrl-C with failures: interrupted wins', { interrupted: true, failures: 2 }, 'interrupted', ExitCode.interrupted],
+    [
+      'every batch lost to unavailability',
+      { answeredBatches: 0, unavailableBatches: 2, failures: 10 },
+      'platform unavailable throughout',
+      ExitCode.unavailable,
+    ],
+    [
+      'some batches lost, some answered',
+      { answeredBatches: 1, unavailableBatches: 2, failures: 10 },
+      'some records failed',
+      ExitCode.someRecordsFailed,
+    ],
+    [
+      'every batch lost, but Ctrl-C came first',
+      { answeredBatches: 0, unavailableBatches: 1, interrupted: true },
+      'interrupted',
+      ExitCode.interrupted,
+    ],
+    [
+      'the report became unwritable',
+      { stoppedBy: new OutputError('disk full'), failures: 1 },
+      'stopped: report not writable',
+      ExitCode.interrupted,
+    ],
+    [
+      'the platform went away for batches in a row',
+      { stoppedBy: new UnavailableError('down'), interrupted: true },
+      'stopped: platform unavailable',
+      ExitCode.unavailable,
+    ],
+    ['refused credentials', { stoppedBy: new AuthError('no') }, 'stopped', ExitCode.authFailed],
+    [
+      'a 403',
+      { stoppedBy: new PlatformError(403, { method: 'PUT', url: 'https://x.example/stock' }, {}) },
+      'stopped',
+      ExitCode.authFailed,
+    ],
+    ['an unexpected error', { stoppedBy: new TypeError('bug') }, 'stopped', ExitCode.someRecordsFailed],
+    ['an interruption thrown', { stoppedBy: new InterruptedError('x') }, 'stopped', ExitCode.interrupted],
+  ])('%s', (_name, facts, kind, exitCode) => {
+    expect(runEnd({ ...quiet, ...facts })).toMatchObject({ kind, exitCode });
+  });
+});
