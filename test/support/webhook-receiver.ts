@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ListenOptions } from '../../src/commands/webhook/listen.js';
 import {
   defaultReceiverPaths,
   type ReceivedEvent,
@@ -157,4 +158,25 @@ export async function spawnReceiver(extraArgs: readonly string[]): Promise<Spawn
     child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
   });
   return { child, url, done };
+}
+
+/** `webhook listen` options as its flags' defaults give them, on a loopback ephemeral port, with `extra` on top. */
+export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    clientId,
+    inbox,
+    tokenTtl: 3600,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 10_000,
+    fetchOrders: false,
+    groupCommit: true,
+    fromStart: false,
+    maxAttempts: 5,
+    execTimeout: 60_000,
+    dedupWindow: 7 * 86_400_000,
+    stuckAfter: 900_000,
+    ...extra,
+  };
 }
