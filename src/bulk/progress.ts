@@ -33,7 +33,8 @@ export const progressLogIntervalMs = 10_000;
 export async function createProgress(options: ProgressOptions): Promise<Progress> {
   if (options.quiet) return { update: () => {}, stop: () => {} };
   const started = options.clock.now();
-  const rate = (done: number) => Math.round(done / Math.max(0.001, (options.clock.now() - started) / 1000));
+  // Per second since the start, unrounded: a slow run's time left needs the fraction.
+  const rate = (done: number) => done / Math.max(0.001, (options.clock.now() - started) / 1000);
   if (options.io.isStderrTTY) return drawBar(options, rate);
   let lastLogAt = started;
   return {
@@ -43,7 +44,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       lastLogAt = now;
       const percent = options.total > 0 ? ` (${Math.floor((counts.done / options.total) * 100)}%)` : '';
       options.log(
-        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${rate(counts.done)}/s, ${counts.failed} failed`,
+        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${Math.round(rate(counts.done))}/s, ${counts.failed} failed`,
       );
     },
     stop: () => {},
@@ -95,7 +96,11 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
     update(counts) {
       done = counts.done;
       const perSecond = rate(done);
-      payload = { rate: perSecond, failed: counts.failed, remaining: timeLeft(done, options.total, perSecond) };
+      payload = {
+        rate: Math.round(perSecond),
+        failed: counts.failed,
+        remaining: timeLeft(done, options.total, perSecond),
+      };
       bar.update(done, payload);
     },
     stop,

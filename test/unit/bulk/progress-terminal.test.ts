@@ -134,7 +134,8 @@ describe('timeLeft', () => {
     [0 + 1, 7_000, 10, '11m40s'],
     [1, 720_001, 100, '2h00m'],
     [1, 1_000_000_000, 1, '99h59m'],
-  ])('%i of %i at %i/s: %s', (done, total, perSecond, expected) => {
+    [2, 3_000, 0.49, '1h41m'],
+  ])('%i of %i at %s/s: %s', (done, total, perSecond, expected) => {
     expect(timeLeft(done, total, perSecond)).toBe(expected);
   });
 });
