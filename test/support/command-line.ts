@@ -11,6 +11,7 @@ import { systemClock } from '../../src/clock.js';
 import type { Dialect } from '../../src/sandbox/dialects/dialect.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import type { RunResult } from './cli.js';
+import { separateClosingLine } from './closing-line.js';
 import { sandboxPassword, sandboxUser } from './sandbox.js';
 import { type TestContext, testContext, type TestContextOptions } from './test-context.js';
 
@@ -53,7 +54,12 @@ export async function runCommandLine(args: readonly string[], options: CommandLi
     );
     // What was written last reaches the memory streams' readers on the next turn.
     await nextTurn();
-    return { code, signal: null, stdout: stdout + (test?.stdout() ?? ''), stderr: stderr + (test?.stderr() ?? '') };
+    return separateClosingLine({
+      code,
+      signal: null,
+      stdout: stdout + (test?.stdout() ?? ''),
+      stderr: stderr + (test?.stderr() ?? ''),
+    });
   } finally {
     if (cwd) process.chdir(previousFolder);
   }

@@ -78,22 +78,23 @@ describe('input hints', () => {
       ['customer', 'create', 'clientes.csv'],
     );
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'error: clientes.csv:1: no "document" column (the columns are Nome, CNPJ, E-mail, cep). Your column "CNPJ" looks like it: rename it "document", or pass --map with a JSON file such as {"CNPJ":"document"}.',
+      'error: clientes.csv:1: 4 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"Nome":"name","CNPJ":"document","E-mail":"username","cep":"customerRegistrationAddress.zipcode"}.',
     );
     expect(result.code).toBe(65);
     expect(await requestsReceived()).toEqual({});
   });
 
-  it('"E-mail" and "cep" columns beside the real ones: the warning names the field each looks like', async () => {
+  it('"E-mail" and "cep" columns beside the real ones: each named with its field, exit 65 rather than drop them', async () => {
     const result = await withFiles(
       { 'clientes.csv': 'document,E-mail,cep\r\n529.982.247-25,a@b.com.br,01310-100\r\n' },
       ['customer', 'validate', 'clientes.csv'],
     );
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
     expect(warnings).toEqual([
-      'warning: clientes.csv:1: unknown column "E-mail" (it looks like "username": rename it, or put {"E-mail":"username"} in a --map file); it is ignored (--strict makes this an error).',
-      'warning: clientes.csv:1: unknown column "cep" (it looks like "customerRegistrationAddress.zipcode": rename it, or put {"cep":"customerRegistrationAddress.zipcode"} in a --map file); it is ignored (--strict makes this an error).',
+      'warning: clientes.csv:1: column "E-mail" reads as username',
+      'warning: clientes.csv:1: column "cep" reads as customerRegistrationAddress.zipcode',
     ]);
+    expect(result.code).toBe(65);
   });
 });
 
