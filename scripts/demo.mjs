@@ -105,7 +105,7 @@ try {
   step('Import a JSON export too', ['customer', 'create', join(work, 'customers.json')]);
   const deliveries = await webhooksSettled();
   process.stderr.write(
-    `\n# The sandbox sent ${deliveries.length} customers webhooks (token first, then the event); the receiver stored: \n`,
+    `\n# The sandbox sent ${deliveries.length} customers webhooks (token first, then the event); the receiver stored them in its inbox:\n`,
   );
   step("Events in the receiver's inbox (each fsynced before its 2xx)", [
     'webhook',

@@ -1,8 +1,8 @@
 // Writes N realistic customers, the same every run: individuals and companies (some with an
 // alphanumeric CNPJ), several addresses, groups and price tags, CEPs from samples/ceps.json.
-// Usage: node scripts/generate-customers.mjs N [--format csv|excel|json|ndjson] [--start K] > file
+// Usage: node scripts/generate-customers.mjs N [FILE] [--format csv|excel|json|ndjson] [--start K]  (no FILE: stdout)
 //   csv: comma, UTF-8, LF. excel: as pt-BR Excel saves "CSV" (semicolons, Windows-1252, CRLF).
-import { once } from 'node:events';
+import { generatorOutput, outputPathFrom } from './generator-output.mjs';
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -10,8 +10,9 @@ const count = Number(args[0] ?? 10);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const format = option('--format', 'csv');
 const start = Number(option('--start', '1'));
+const output = generatorOutput(outputPathFrom(args.slice(1), ['--format', '--start']));
 if (!Number.isInteger(count) || count < 0 || !['csv', 'excel', 'json', 'ndjson'].includes(format)) {
-  console.error('usage: node scripts/generate-customers.mjs N [--format csv|excel|json|ndjson] [--start K]');
+  console.error('usage: node scripts/generate-customers.mjs N [FILE] [--format csv|excel|json|ndjson] [--start K]');
   process.exit(2);
 }
 const ceps = JSON.parse(readFileSync(new URL('../samples/ceps.json', import.meta.url), 'utf8')).filter(
@@ -174,9 +175,10 @@ for (let index = start; index < start + count; index++) {
   else if (format === 'ndjson') buffer += `${JSON.stringify(record)}\n`;
   else buffer += columns.map((column) => cell(at(record, column))).join(delimiter) + newline;
   if (buffer.length > 1 << 16) {
-    if (!process.stdout.write(encode(buffer))) await once(process.stdout, 'drain');
+    await output.write(encode(buffer));
     buffer = '';
   }
 }
 if (format === 'json') buffer += count > 0 ? '\n]\n' : ']\n';
-process.stdout.write(encode(buffer));
+await output.write(encode(buffer));
+await output.end();

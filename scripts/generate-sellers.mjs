@@ -1,5 +1,7 @@
 // Writes samples/sellers.json: 64 realistic sales reps, the same every run (seeded random).
-// Run: node scripts/generate-sellers.mjs > samples/sellers.json
+// Run: node scripts/generate-sellers.mjs samples/sellers.json   (or npm run -s gen:sellers -- FILE; no FILE: stdout)
+import { generatorOutput, outputPathFrom } from './generator-output.mjs';
+
 let state = 20261122;
 const random = () => {
   state = (state * 1103515245 + 12345) % 2 ** 31;
@@ -136,4 +138,6 @@ for (const rep of reps) {
     rep.allowedSellersId = reps.filter((other) => other !== rep && chance(0.08)).map((other) => other.id);
   }
 }
-process.stdout.write(`${JSON.stringify(reps, null, 2)}\n`);
+const output = generatorOutput(outputPathFrom(process.argv.slice(2)));
+await output.write(`${JSON.stringify(reps, null, 2)}\n`);
+await output.end();

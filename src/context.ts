@@ -30,6 +30,8 @@ export interface GlobalOptions {
   color: boolean;
   /** False with --no-input: never prompt. */
   input: boolean;
+  /** `--excel`: CSV on stdout as a pt-BR Excel opens it (BOM, `;`, decimal comma). */
+  excel?: boolean;
   /**
    * `--log-format` (env B2BCTL_LOG_FORMAT): stderr lines as text (timestamped off a terminal), plain or JSON.
    * The CLI always sets it (default text); a context built without it writes plain lines.
@@ -40,6 +42,8 @@ export interface GlobalOptions {
 export interface Prompter {
   input(message: string, defaultValue?: string): Promise<string>;
   password(message: string): Promise<string>;
+  /** One of `choices` (their `value`), the first one highlighted. */
+  select(message: string, choices: readonly { name: string; value: string }[]): Promise<string>;
 }
 
 export type { Logger } from './io/output/logger.js';
@@ -70,6 +74,16 @@ export interface Context {
   outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
   /** Releases connections; called once the command is done. */
   close(): Promise<void>;
+}
+
+/** Colour on stdout: only on a terminal, and never with --no-color or NO_COLOR; every command asks here. */
+export function colorOnStdout(context: Pick<Context, 'io' | 'globals'>): boolean {
+  return context.io.isStdoutTTY && context.globals.color;
+}
+
+/** How a listing decorates stdout: colour on a terminal, and the CSV dialect `--excel` asks for. */
+export function stdoutStyle(context: Pick<Context, 'io' | 'globals'>): { color: boolean; excel: boolean } {
+  return { color: colorOnStdout(context), excel: context.globals.excel === true };
 }
 
 /** What a bulk command adjusts on its client: connections, pacing, and its own retry and time-out flags. */
@@ -161,7 +175,8 @@ export function createContext(options: ContextOptions): Context {
       return untunedPlatform;
     },
     outputFormat(fallback) {
-      return globals.output ?? (io.isStdoutTTY ? 'table' : fallback);
+      // --excel alone means its CSV.
+      return globals.output ?? (globals.excel ? 'csv' : io.isStdoutTTY ? 'table' : fallback);
     },
     async close() {
       await Promise.allSettled(closers.map((close) => close()));

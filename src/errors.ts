@@ -15,6 +15,8 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class B2bctlError extends Error {
   readonly exitCode: ExitCode;
+  /** A line that closes the log after this error's message (a bulk run's file, store, counts and exit code). */
+  closingLine?: { message: string; fields: Readonly<Record<string, unknown>> };
   constructor(message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;

@@ -12,7 +12,10 @@ import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked } from './pending-records.js';
 import { problemLogger } from './problem-output.js';
 import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
+import { type RunTally, validationCounts, withClosingLine } from './closing-line.js';
+import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
+import { sendPacing } from './send-pacing.js';
 import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } from './run-meta.js';
 import { openSending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
@@ -32,6 +35,7 @@ const inputShaping: readonly ShapingFlag[] = [
   { flag: '--decimal', key: 'decimal' },
   { flag: '--strict', key: 'strict', unset: false },
   { flag: '--skip-invalid', key: 'skipInvalid', unset: false },
+  ...sendPacing,
 ];
 
 /**
@@ -41,9 +45,15 @@ const inputShaping: readonly ShapingFlag[] = [
  * resume command; a dead platform stops the run after a few failed batches with exit 69.
  */
 export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+  const tally: RunTally = { file: job.file === '-' ? 'stdin' : job.file };
+  await withClosingLine(job.name, tally, context, () => lockedRun(job, context, tally));
+}
+
+async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally: RunTally): Promise<void> {
   const session = await context.session();
+  tally.profile = session.profileName;
   // Settings problems surface before a million rows are read, not after.
-  session.requireBaseUrl();
+  tally.baseUrl = session.requireBaseUrl();
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.
@@ -70,7 +80,7 @@ export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Co
         context.log.warn,
       );
     }
-    await validateThenSend(job, spooled?.path ?? job.file, context, verdicts);
+    await validateThenSend(job, spooled?.path ?? job.file, context, verdicts, tally);
   } finally {
     verdicts?.remove();
     spooled?.remove();
@@ -110,16 +120,23 @@ async function validateThenSend<T, Sent>(
   readPath: string,
   context: Context,
   verdicts: VerdictSpool<Sent> | undefined,
+  tally: RunTally,
 ): Promise<void> {
   const started = context.clock.now();
   const input = await openAndCheckInput(job, readPath, context);
   const validation = await validate(job, input, context, verdicts);
   logValidation(job, input, validation, context, started);
+  tally.counts = validationCounts(validation, job.flags.dryRun);
+  checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
   const plan = planSending(job, input, validation, context);
   if (plan === undefined || verdicts === undefined) return;
   const sending = await openSending(job, input, validation.valid, plan, context);
   const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
-  await concludeRun(job, sending, sent, context);
+  await concludeRun(job, sending, sent, context, {
+    tally,
+    toSend: validation.valid - (input.resume?.done.count ?? 0),
+    invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
+  });
 }
 
 /**
@@ -249,9 +266,12 @@ function planSending<T, Sent>(
     });
   const invalidAre = `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above)`;
   if (validation.invalid > 0 && !job.flags.skipInvalid)
-    throw new InputError(`${invalidAre}; nothing was sent. Fix them, or pass --skip-invalid to send the rest.`, {
-      file: shownName,
-    });
+    throw new InputError(
+      `${invalidAre}; nothing was sent. Fix ${validation.invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to send the rest.`,
+      {
+        file: shownName,
+      },
+    );
   const plan = job.plan(validation.valid);
   if (!job.flags.dryRun) return plan;
   const requests = Math.ceil(validation.valid / plan.batchSize);

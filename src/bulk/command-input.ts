@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { type InputOptions, openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import type { InputFlags } from './flags.js';
+import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
 
 /** Opens a command's input with its reading flags; `--map` is loaded here so every command reads it alike. */
 export async function openCommandInput(
@@ -48,6 +49,27 @@ export async function openCommandInput(
     headerMap,
     strict: flags.strict,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
+    // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
+    adoptHeaderMap:
+      flags.writeMap || context.canPrompt()
+        ? async (map, proposal) => {
+            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal));
+            if (mapPath === undefined) return undefined;
+            const adopted = await adoptHeaderMap(
+              context,
+              mapPath,
+              catalogue.knownPaths,
+              map,
+              proposal,
+              flags.writeMap === undefined,
+            );
+            // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
+            inputOptions.headerMap = adopted;
+            inputOptions.adoptHeaderMap = undefined;
+            flags.map = mapPath;
+            return adopted;
+          }
+        : undefined,
   };
   return openInput(inputOptions);
 }
@@ -58,12 +80,11 @@ export async function openCommandInput(
  */
 async function decodeMapFile(bytes: Buffer, encoding: string | undefined): Promise<string> {
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  if (encoding === undefined || /^utf-?8$/i.test(encoding)) {
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(body);
-    } catch {
-      if (encoding !== undefined) throw new Error('not valid UTF-8');
-    }
+  // Tried even with --encoding windows-1252: that names the export's encoding, and an editor's map is UTF-8.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    if (encoding !== undefined && /^utf-?8$/i.test(encoding)) throw new Error('not valid UTF-8');
   }
   const { default: iconv } = await import('iconv-lite');
   if (encoding !== undefined && !iconv.encodingExists(encoding)) throw new Error(`unknown encoding ${encoding}`);

@@ -10,6 +10,8 @@ export interface InputFlags {
   decimal?: DecimalSeparator;
   /** Unknown columns are errors instead of warnings. */
   strict: boolean;
+  /** `--write-map FILE`: read the columns named as an ERP names them, and save the map that reads them to FILE. */
+  writeMap?: string;
 }
 
 /** How to send a bulk run (DESIGN.md §2 and §7). */
@@ -27,4 +29,6 @@ export interface SendFlags {
   keepReports?: number;
   dryRun: boolean;
   skipInvalid: boolean;
+  /** `--min-records N`: fewer records in the input is an error (exit 65), for a cron job fed an empty export. */
+  minRecords?: number;
 }

@@ -9,7 +9,9 @@ import {
 } from '../errors.js';
 import { countOf } from '../lib/plural.js';
 import type { BulkJob } from './job.js';
+import { type RunTally, sendingCounts } from './closing-line.js';
 import { pruneOldRuns } from './retention.js';
+import { shellWord } from './run-meta.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -44,14 +46,27 @@ export function runEnd(facts: SendingFacts): RunEnd {
   return { kind: 'done', exitCode: ExitCode.ok };
 }
 
+/** What the closing line counts: the records this run was to send, and the invalid ones validation let through. */
+export interface ClosingCounts {
+  tally: RunTally;
+  /** Valid records not done by the resumed run. */
+  toSend: number;
+  /** Records validation found invalid and --skip-invalid reported: never to be sent. */
+  invalidRecorded: number;
+}
+
 /** Prints the run's summary, prunes older runs' files, and ends the run as runEnd says (an error but for `done`). */
 export async function concludeRun<T, Sent>(
   job: BulkJob<T, Sent>,
   { client, ledger, resumeHint }: Sending,
   result: SendingResult,
   context: Context,
+  closing: ClosingCounts,
 ): Promise<void> {
-  logSummary(job, { client, ledger }, context);
+  const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
+  closing.tally.counts = counted.counts;
+  closing.tally.outcomes = counted.outcomes;
+  logSummary(job, { client, ledger }, context, counted.counts);
   await pruneOlderRuns(job, context);
   const end = runEnd({ ...result, failures: ledger.failures });
   switch (end.kind) {
@@ -82,17 +97,18 @@ export async function concludeRun<T, Sent>(
   }
 }
 
-/** The one summary line, printed even with --quiet: a cron log shows a good night as one line, not nothing. */
+/** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */
 function logSummary<T, Sent>(
   job: BulkJob<T, Sent>,
   { client, ledger }: Pick<Sending, 'client' | 'ledger'>,
   context: Context,
+  counts: string,
 ): void {
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
   const sent = job.sentOutcomes.reduce((total, outcome) => total + ledger.count(outcome), 0);
-  context.log.notice(
-    `${job.name}: ${ledger.outcomeSummary(job.outcomes)}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
+  context.log.info(
+    `${job.name}: ${counts}; ${countOf(stats.requests, 'requests')}, ${countOf(stats.retries, 'retries')}, ${stats.throttled} throttled (429); ${seconds.toFixed(1)} s, ${Math.round(sent / Math.max(seconds, 0.001))} ${job.unit}/s`,
     {
       command: job.name,
       outcomes: Object.fromEntries(job.outcomes.map((outcome) => [outcome, ledger.count(outcome)])),
@@ -103,7 +119,12 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary()) context.log.info(`${job.name}: ${line}`);
+  // With a --map, the errors file (in the input's own headers) feeds back with the same map.
+  const feedBack = job.flags.map
+    ? (errorsPath: string) =>
+        ['b2bctl', ...job.name.split(' '), errorsPath, '--map', job.flags.map as string].map(shellWord).join(' ')
+    : undefined;
+  for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */

@@ -97,6 +97,7 @@ export class RunLedger {
       unit: options.unit,
       total: options.total,
       log: (message) => options.context.log.info(message),
+      divertLog: (write) => options.context.log.divert(write),
     });
     return new RunLedger(report, errors, progress, options.context);
   }
@@ -164,10 +165,13 @@ export class RunLedger {
   }
 
   /** The lines that say where the report and the errors went. */
-  filesSummary(): string[] {
+  /** The report's path, and the errors file's; with `feedBack` (a command with its --map), the line that feeds it back. */
+  filesSummary(feedBack?: (errorsPath: string) => string): string[] {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0)
       lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
+    // It keeps the input's own headers, so the same map reads it.
+    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack(this.errors.path)}`);
     return lines;
   }
 }

@@ -15,6 +15,11 @@ export interface ShapingFlag {
   unset?: ShapingValue;
   /** A path, recorded absolute so a resume from another folder reads the same file. */
   path?: boolean;
+  /**
+   * How fast, not where or how (`--rate`, `--timeout`): restored when a resume does not give it, and a resume
+   * may give another value, which its own resume line then carries.
+   */
+  pacing?: boolean;
 }
 
 /**
@@ -126,13 +131,17 @@ export function checkResume(options: {
       `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
     );
   const restored: Record<string, ShapingValue> = {};
-  for (const { flag, key, unset, path } of options.shaping) {
+  for (const { flag, key, unset, path, pacing } of options.shaping) {
     const recorded = meta.flags[key];
     const givenRaw = options.flags[key] as ShapingValue;
     const given = path && typeof givenRaw === 'string' ? resolve(givenRaw) : givenRaw;
     if (given === undefined || given === unset) {
       // Not given now: the interrupted run's value (or its absence) holds.
       restored[key] = recorded ?? unset;
+      continue;
+    }
+    if (pacing) {
+      meta.flags[key] = given as string | number | boolean;
       continue;
     }
     if (given !== recorded)

@@ -101,7 +101,7 @@ export async function openSending<T, Sent>(
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   context.log.info(
-    `${job.name}: sending ${countOf(valid, job.unit)}${skipped} in up to ${countOf(requests, 'requests')} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+    `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
   return { client, ledger, plan, resumeHint };
 }

@@ -66,7 +66,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
     );
   if (summary.invalid > 0)
     throw new InputError(
-      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid; nothing was sent.`,
+      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid (listed above); validate sends nothing, fix ${summary.invalid === 1 ? 'it' : 'them'} before create or push.`,
       { file: input.file },
     );
 }

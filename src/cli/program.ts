@@ -17,6 +17,7 @@ interface GlobalFlags {
   color: boolean;
   input: boolean;
   logFormat?: LogFormat;
+  excel?: true;
 }
 
 /**
@@ -45,6 +46,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail with the flag to use instead')
+    .option('--excel', "with -o csv: a CSV that a pt-BR Excel opens as is (BOM, ';' between cells, decimal comma)")
     .addOption(
       new Option(
         '--log-format <format>',
@@ -97,6 +99,7 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     verbose: flags.verbose === true,
     color: flags.color !== false && !env.NO_COLOR,
     input: flags.input !== false,
+    excel: flags.excel === true,
     logFormat: flags.logFormat ?? logFormatFromEnv(env.B2BCTL_LOG_FORMAT),
   };
 }

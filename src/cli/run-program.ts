@@ -67,8 +67,11 @@ export async function runProgram(
   } catch (error) {
     if (error instanceof CommanderError) return parseEndExitCode(error);
     // Loaded only on failure: `--help` should not pay for the error table.
-    const { describeError, exitCodeOf } = await import('../errors.js');
-    (context?.log ?? fallbackLog()).error(describeError(error, verbose()));
+    const { B2bctlError, describeError, exitCodeOf } = await import('../errors.js');
+    const log = context?.log ?? fallbackLog();
+    log.error(describeError(error, verbose()));
+    if (error instanceof B2bctlError && error.closingLine)
+      log.notice(error.closingLine.message, error.closingLine.fields);
     return exitCodeOf(error);
   } finally {
     await context?.close();

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
+import { defaultConcurrency } from '../bulk/send-pacing.js';
 import { delimiter, positiveNumber, wholeNumber } from './parse.js';
 
 /** The reading flags as commander parses them (see `withInputOptions`). */
@@ -9,6 +10,7 @@ export interface ParsedInputFlags {
   encoding?: InputFlags['encoding'];
   decimal?: InputFlags['decimal'];
   strict?: true;
+  writeMap?: string;
 }
 
 /** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
@@ -23,6 +25,7 @@ export interface ParsedSendFlags {
   keepReports?: number;
   skipInvalid?: true;
   dryRun?: true;
+  minRecords?: number;
 }
 
 /**
@@ -38,7 +41,10 @@ export interface FlagSet<Parsed, Flags> {
 export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
   addTo: (command) =>
     command
-      .option('--map <file>', 'JSON file renaming the ERP\'s headers to field names, such as {"CNPJ":"document"}')
+      .option(
+        '--map <file>',
+        'JSON file renaming the ERP\'s headers to field names: {"CNPJ":"document"} for customers, {"Código":"sku"} for stock',
+      )
       .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
       .addOption(
         new Option(
@@ -52,13 +58,18 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
           'decimal separator of numbers (default: , with ; as delimiter, else .)',
         ).choices(['.', ',']),
       )
-      .option('--strict', 'an unknown column is an error, not a warning'),
+      .option('--strict', 'an unknown column is an error, not a warning')
+      .option(
+        '--write-map <file>',
+        'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
+      ),
   read: (flags) => ({
     map: flags.map,
     delimiter: flags.delimiter,
     encoding: flags.encoding,
     decimal: flags.decimal,
     strict: flags.strict === true,
+    writeMap: flags.writeMap,
   }),
 };
 
@@ -66,7 +77,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
 const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
   addTo: (command) =>
     command
-      .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), 8)
+      .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), defaultConcurrency)
       .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
       .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
       .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
@@ -79,7 +90,12 @@ const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
         wholeNumber(1),
       )
       .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
-      .option('--dry-run', 'validate and say what would be sent, without sending'),
+      .option('--dry-run', 'validate and say what would be sent, without sending')
+      .option(
+        '--min-records <n>',
+        'exit 65, sending nothing, when the input has fewer records (an empty export in a cron job)',
+        wholeNumber(1),
+      ),
   read: (flags) => ({
     concurrency: flags.concurrency,
     rate: flags.rate,
@@ -91,6 +107,7 @@ const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
     keepReports: flags.keepReports,
     skipInvalid: flags.skipInvalid === true,
     dryRun: flags.dryRun === true,
+    minRecords: flags.minRecords,
   }),
 };
 

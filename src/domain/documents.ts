@@ -55,19 +55,21 @@ const scientificNotation = /^\d+([.,]\d+)?E\+?\d+$/i;
 
 /**
  * A document typed as a number loses its leading zeros in a spreadsheet (`01234567890` becomes
- * `1234567890`): when putting them back gives a valid CPF (8 to 10 digits) or CNPJ (12 or 13
+ * `1234567890`, `00000000191` becomes `191`): when putting them back gives a valid CPF (3 to 10 digits) or CNPJ (12 or 13
  * digits), say so, as the CEP check does.
  */
 function lostZeroHint(normalized: string, letters: boolean): string {
-  if (letters) return '';
   const length = normalized.length;
-  const padded =
-    length >= 8 && length <= 10
-      ? checkCpf(normalized.padStart(11, '0'))
-      : length >= 12
-        ? checkCnpj(normalized.padStart(14, '0'))
-        : undefined;
-  return padded?.ok ? `; a leading zero was probably lost in a spreadsheet: ${padded.formatted} would be valid` : '';
+  if (letters || length < 3 || length === 11) return '';
+  // Short numbers can be either (191 is 000.000.001-91 and 00.000.000/0001-91): each that checks is named.
+  const valid = [
+    ...(length <= 10 ? [checkCpf(normalized.padStart(11, '0'))] : []),
+    // A CNPJ short of 9 zeros is no typing slip, but a tiny number (a bank's 191) may be one.
+    ...(length >= 12 || length <= 5 ? [checkCnpj(normalized.padStart(14, '0'))] : []),
+  ].flatMap((check) => (check.ok ? [check.formatted] : []));
+  return valid.length === 0
+    ? ''
+    : `; a leading zero was probably lost in a spreadsheet: ${valid.join(' or ')} would be valid`;
 }
 
 /** `.`, `-`, `/` and white space. */

@@ -15,6 +15,11 @@ const separators = /[\s().\-+]/g;
 export function normalizePhone(raw: string): PhoneCheck {
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'empty' };
+  if (/^\d+([.,]\d+)?E\+?\d+$/i.test(text))
+    return {
+      ok: false,
+      reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
+    };
   if (/[^\d\s().\-+]/.test(text)) return { ok: false, reason: 'a phone holds only digits, spaces and + ( ) - .' };
   let digits = text.replace(separators, '');
   if (text.startsWith('+') && !digits.startsWith('55'))

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { isIP } from 'node:net';
 
 /**
- * Which direct peers may say, in X-Forwarded-For, whom they forward for: a hop count (`1`: the nearest proxy),
+ * Which direct peers may say, in X-Forwarded-For or Forwarded, whom they forward for: a hop count (`1`: the nearest proxy),
  * or addresses and CIDR ranges (`127.0.0.1,10.0.0.0/8`). Fastify's `trustProxy` takes both as they are.
  */
 export type TrustedProxies = number | string[];
@@ -39,4 +39,21 @@ export function fastifyTrustProxy(
   if (trusted === undefined) return false;
   if (typeof trusted === 'number') return (_address, hop) => hop < trusted;
   return trusted;
+}
+
+/**
+ * The header the trusted proxy names the client in. Only that one is read: a proxy passes the other through as
+ * the client wrote it, so preferring either header whenever present would let a client forge the address.
+ */
+export type ProxyHeader = 'x-forwarded-for' | 'forwarded';
+
+export const proxyHeaders: readonly ProxyHeader[] = ['x-forwarded-for', 'forwarded'];
+
+/** Parses `--proxy-header x-forwarded-for|forwarded` (any case); anything else is a usage error. */
+export function proxyHeader(text: string): ProxyHeader {
+  const name = text.trim().toLowerCase();
+  const known = proxyHeaders.find((header) => header === name);
+  if (known === undefined)
+    throw new InvalidArgumentError(`"${text}" is not a header b2bctl reads: use x-forwarded-for or forwarded.`);
+  return known;
 }

@@ -1,4 +1,4 @@
-import { input, password } from '@inquirer/prompts';
+import { input, password, select } from '@inquirer/prompts';
 import type { IOStreams, Prompter } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
@@ -14,6 +14,7 @@ export function inquirerPrompter(io: IOStreams): Prompter {
           context,
         ),
       ),
+    select: (message, choices) => interruptible(select({ message, choices: [...choices], pageSize: 12 }, context)),
   };
 }
 

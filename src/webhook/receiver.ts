@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { listenOn } from '../http-server/listen.js';
-import { fastifyTrustProxy, type TrustedProxies } from '../http-server/trust-proxy.js';
+import { readForwardedHeader } from '../http-server/forwarded.js';
+import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth } from './backlog.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
@@ -39,8 +40,10 @@ export interface ReceiverOptions {
   /** /healthz answers 503 when a hand-off's oldest pending event is older than this. */
   stuckAfterMs: number;
   tls?: { cert: Buffer; key: Buffer };
-  /** Reverse proxies trusted to name the client in X-Forwarded-For; without it, request.ip is the direct peer. */
+  /** Reverse proxies trusted to name the client; without it, request.ip is the direct peer. */
   trustProxy?: TrustedProxies;
+  /** The header those proxies name the client in (X-Forwarded-For when not given). */
+  proxyHeader?: ProxyHeader;
   now?: () => number;
   /** Called once per stored event, after its commit and before the 2xx is sent. */
   onStored?: (event: ReceivedEvent) => void;
@@ -112,10 +115,12 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     trustProxy: fastifyTrustProxy(options.trustProxy),
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
-    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      options.tls
-        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
-        : createHttpServer(serverOptions, handler),
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) => {
+      const serve = forwardedAware(handler, options);
+      return options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, serve)
+        : createHttpServer(serverOptions, serve);
+    },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
@@ -133,6 +138,21 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   return app;
+}
+
+/**
+ * With `Forwarded` as the proxy's header, fastify's trusted-proxy rules (which read X-Forwarded-For only) are
+ * given its addresses before any route sees the request, so request.ip walks them the same way.
+ */
+function forwardedAware(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+  options: ReceiverOptions,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  if (options.trustProxy === undefined || options.proxyHeader !== 'forwarded') return handler;
+  return (request, response) => {
+    readForwardedHeader(request);
+    handler(request, response);
+  };
 }
 
 function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions): void {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { separateClosingLine } from './closing-line.js';
 
 /** The launcher of the built CLI (run `npm run build` first). */
 export const builtCli = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'bin', 'b2bctl.js');
@@ -10,7 +11,9 @@ export const builtCli = join(resolve(dirname(fileURLToPath(import.meta.url)), '.
 export interface BuiltCliResult {
   code: number | null;
   stdout: string;
+  /** Less a bulk run's closing line, which is in `closingLine` (see closing-line.ts). */
   stderr: string;
+  closingLine?: string;
 }
 
 const folders: string[] = [];
@@ -53,6 +56,6 @@ export function runBuiltCli(
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.on('close', (code) => resolvePromise(separateClosingLine({ code, stdout, stderr })));
   });
 }

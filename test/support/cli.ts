@@ -20,6 +20,7 @@ import {
   startTestSandbox,
 } from './sandbox.js';
 import { resetSandboxStock } from './stock.js';
+import { separateClosingLine } from './closing-line.js';
 import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 
 export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
@@ -28,7 +29,10 @@ export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** What the run wrote on stderr, less a bulk run's closing line (see closing-line.ts). */
   stderr: string;
+  /** A bulk run's last log line (file, store, counts, exit code), checked against `code`. */
+  closingLine?: string;
 }
 
 export interface RunOptions {
@@ -100,12 +104,14 @@ export function collect(child: ChildProcess): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      resolvePromise({
-        code,
-        signal,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      });
+      resolvePromise(
+        separateClosingLine({
+          code,
+          signal,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+        }),
+      );
     });
   });
 }
@@ -159,20 +165,20 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 }
 
-/** Resolves with the first line a stream prints. */
-export function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+/** Resolves with the first line a stream prints (or its line `lineNumber`, counted from 1). */
+export function firstLine(stream: NodeJS.ReadableStream, lineNumber = 1): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     let text = '';
     const onData = (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const end = text.indexOf('\n');
-      if (end >= 0) {
+      const lines = text.split('\n');
+      if (lines.length > lineNumber) {
         stream.off('data', onData);
-        resolvePromise(text.slice(0, end));
+        resolvePromise(lines[lineNumber - 1] ?? '');
       }
     };
     stream.on('data', onData);
-    stream.on('end', () => reject(new Error(`stream ended before a full line: ${JSON.stringify(text)}`)));
+    stream.on('end', () => reject(new Error(`stream ended before line ${lineNumber}: ${JSON.stringify(text)}`)));
   });
 }
 

@@ -32,7 +32,7 @@ export interface TestContextOptions {
 
 /** One prompt the command asked, in order. */
 export interface AskedPrompt {
-  kind: 'input' | 'password';
+  kind: 'input' | 'password' | 'select';
   message: string;
 }
 
@@ -90,6 +90,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const prompter: Prompter = {
     input: (message) => answer('input', message),
     password: (message) => answer('password', message),
+    select: (message) => answer('select', message),
   };
   const globals: GlobalOptions = { quiet: false, verbose: false, color: false, input: true, ...options.globals };
 

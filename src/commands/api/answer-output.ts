@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { STATUS_CODES } from 'node:http';
-import type { Context, OutputFormat } from '../../context.js';
+import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { cellText } from '../../io/output/csv-format.js';
@@ -69,7 +69,7 @@ export function itemWriter(format: OutputFormat, context: Context): RecordWriter
   let writer: RecordWriter<unknown> | undefined;
   const open = (first: unknown) =>
     createRecordWriter(format, context.io.stdout, layoutOf(first, format), {
-      color: context.io.isStdoutTTY && context.globals.color,
+      ...stdoutStyle(context),
       maxWidth: terminalColumns(context.io.stdout),
     });
   return {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 
@@ -74,7 +74,7 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
       ],
       csv: ['key', 'value', 'source', 'description'],
     },
-    { color: context.io.isStdoutTTY && context.globals.color },
+    stdoutStyle(context),
   );
   for (const definition of everySetting) {
     const resolved = session.setting(definition.key);

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
 import { InputError } from '../../errors.js';
@@ -55,7 +55,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
       ],
       csv: addressColumns,
     },
-    { color: context.io.isStdoutTTY && context.globals.color },
+    stdoutStyle(context),
   );
   for (const address of addresses) await writer.write(address);
   const count = await writer.end();

@@ -24,7 +24,7 @@ type StatusFlags = ParsedBulkFlags;
 
 /** `b2bctl customer validate|create|update|status|addresses`. */
 export function register(program: Command, dispatch: Dispatch): void {
-  const customer = program.command('customer').description('customers: validate, create, update, activate, addresses');
+  const customer = program.command('customer').description('customers: validate, create, update, status, addresses');
   // The fields `customer update --help` lists come from the domain's field table, imported only on the way to
   // `customer update` (commander awaits this hook before the subcommand parses, --help included).
   let fieldsHelp = '';

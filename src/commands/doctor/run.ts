@@ -1,9 +1,11 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import type { Session } from '../../config/session.js';
 import type { HttpClient } from '../../platform/http-client.js';
 import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
+import { renderStacked, renderWrappingTable } from '../../io/output/fitted-layouts.js';
+import { terminalColumns } from '../../io/output/table.js';
 import type { Finding } from './findings.js';
 import { checkDns, checkProxy, checkReachable, checkTls } from './network-checks.js';
 import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
@@ -77,7 +79,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       .find((finding) => finding !== undefined) ?? failures[0];
   if (failed)
     throw new B2bctlError(
-      `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (the table says which); ${failed.check}: ${failed.detail}`,
+      `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (${context.outputFormat('json') === 'table' ? 'the table above' : 'each finding’s "result"'} says which); ${failed.check}: ${failed.detail}`,
       (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
     );
 }
@@ -126,25 +128,51 @@ async function probeTokenAndRoutes(
   return findings;
 }
 
+/** Below this many columns the findings are stacked, one block each: five columns of long cells do not fit. */
+const stackedBelowColumns = 100;
+
 async function printFindings(findings: readonly Finding[], context: Context): Promise<void> {
+  const format = context.outputFormat('json');
+  // The exit code is ours, not part of what a support ticket needs.
+  const shown = findings.map((finding) => ({ ...finding, exitCode: undefined }));
+  const width = terminalColumns(context.io.stdout);
+  if (format === 'table' && width !== undefined) {
+    context.io.stdout.write(findingsOnScreen(shown, width));
+    return;
+  }
   const writer = createRecordWriter<Finding>(
-    context.outputFormat('json'),
+    format,
     context.io.stdout,
     {
-      table: [
-        { header: 'CHECK', value: (finding) => finding.check },
-        { header: 'RESULT', value: (finding) => finding.result },
-        { header: 'STATUS', value: (finding) => (finding.status === undefined ? '' : String(finding.status)) },
-        { header: 'RECOGNISED', value: (finding) => finding.detail },
-        { header: 'SETTING', value: (finding) => finding.setting ?? '' },
-      ],
+      table: findingColumns,
       csv: ['check', 'result', 'status', 'detail', 'setting'],
     },
-    { color: context.io.isStdoutTTY && context.globals.color },
+    stdoutStyle(context),
   );
-  for (const finding of findings) {
-    // The exit code is ours, not part of what a support ticket needs.
-    await writer.write({ ...finding, exitCode: undefined });
-  }
+  for (const finding of shown) await writer.write(finding);
   await writer.end();
+}
+
+const findingColumns = [
+  { header: 'CHECK', value: (finding: Finding) => finding.check },
+  { header: 'RESULT', value: (finding: Finding) => finding.result },
+  { header: 'STATUS', value: (finding: Finding) => (finding.status === undefined ? '' : String(finding.status)) },
+  { header: 'RECOGNISED', value: (finding: Finding) => finding.detail, wrap: true },
+  { header: 'SETTING', value: (finding: Finding) => finding.setting ?? '', wrap: true },
+];
+
+/** The findings as a terminal `width` wide shows them whole: cells wrapped in their columns, or stacked when narrow. */
+export function findingsOnScreen(findings: readonly Finding[], width: number): string {
+  if (width >= stackedBelowColumns) return renderWrappingTable(findingColumns, findings, width);
+  return renderStacked(
+    findings,
+    {
+      heading: (finding) =>
+        `${finding.result.padEnd(4)}  ${finding.check}${finding.status === undefined ? '' : `  (HTTP ${finding.status})`}`,
+      fields: (finding) => [finding.detail, finding.setting ? `setting: ${finding.setting}` : ''],
+      // Under the check, past the result.
+      indent: 6,
+    },
+    width,
+  );
 }

@@ -1,6 +1,6 @@
 import { fstatSync, fsyncSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import type { ListedOrder } from '../../platform/orders.js';
@@ -35,6 +35,9 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
     'partnerCompanyName',
     'partnerDocument',
   ],
+  // A poll's table lists the changes in update order, oldest first, whatever order the windows were read in.
+  tableOrder: (a, b) =>
+    Date.parse(String(a.lastUpdated)) - Date.parse(String(b.lastUpdated)) || String(a.id).localeCompare(String(b.id)),
 };
 
 /** `ORDERID-LASTUPDATED.json`, with the instant compacted so the name is valid on every file system. */
@@ -64,7 +67,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   const stream = context.io.stdout;
   const format = context.outputFormat('ndjson');
   const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
-    color: context.globals.color,
+    ...stdoutStyle(context),
   });
   const descriptor = regularFileDescriptor(stream);
   return {

@@ -76,9 +76,21 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const sandbox = await startSandbox(sandboxOptions);
   const dialectNote = dialect.name === 'default' ? '' : `, dialect ${dialect.name}`;
   await serveUntilInterrupted(sandbox, context, {
-    started: `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialectNote}). Press Ctrl-C to stop.`,
+    started: [
+      `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialectNote}). Press Ctrl-C to stop.`,
+      `Log in from another terminal: ${sandboxLoginLine(sandbox.url, sandboxOptions.username, context.env.B2BCTL_SANDBOX_PASSWORD ? undefined : sandboxOptions.password)}`,
+    ].join('\n'),
     stopped: 'Sandbox stopped.',
   });
+}
+
+/**
+ * A login command to copy. The default password is public (the sandbox is a simulator); one chosen through
+ * B2BCTL_SANDBOX_PASSWORD is never printed, the line reads it from that variable instead.
+ */
+export function sandboxLoginLine(url: string, username: string, publicPassword: string | undefined): string {
+  const password = publicPassword === undefined ? '"$B2BCTL_SANDBOX_PASSWORD"' : publicPassword;
+  return `printf '%s\\n' ${password} | b2bctl login --base-url ${url} --username ${username} --password-stdin`;
 }
 
 function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {

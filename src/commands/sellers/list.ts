@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
@@ -21,12 +21,13 @@ export const allPagesPageSize = 500;
 
 export const salesRepLayout: RecordLayout<SalesRep> = {
   table: [
-    { header: 'EMAIL', value: (rep) => rep.username },
-    { header: 'DOCUMENT', value: (rep) => rep.document, keepWhole: true },
-    { header: 'CODE', value: (rep) => rep.attendantCode || '-', dropRank: 2 },
-    { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-', dropRank: 1 },
-    { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no'), dropRank: 3 },
-    { header: 'PERMISSIONS', value: permissionSummary },
+    // Planned widths: which columns a terminal shows depends on its width, never on the page's data.
+    { header: 'EMAIL', value: (rep) => rep.username, plannedWidth: 28 },
+    { header: 'DOCUMENT', value: (rep) => rep.document, keepWhole: true, plannedWidth: 18 },
+    { header: 'CODE', value: (rep) => rep.attendantCode || '-', dropRank: 2, plannedWidth: 8 },
+    { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-', dropRank: 1, plannedWidth: 16 },
+    { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no'), dropRank: 3, plannedWidth: 10 },
+    { header: 'PERMISSIONS', value: permissionSummary, plannedWidth: 11 },
   ],
   csv: [
     'id',
@@ -47,10 +48,12 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
 export async function run(options: ListSellersOptions, context: Context): Promise<void> {
   const client = await context.platform();
   const format = context.outputFormat('json');
+  let hiddenColumns: readonly string[] = [];
   const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
-    color: context.io.isStdoutTTY && context.globals.color,
+    ...stdoutStyle(context),
     // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
     maxWidth: terminalColumns(context.io.stdout),
+    onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
   const reps = options.all
     ? listAllSellers(client, {
@@ -76,6 +79,14 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
     const width = terminalColumns(context.io.stderr);
     const legend = `PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
-    for (const line of [...wordWrap(`${counted}.`, width), ...wordWrap(legend, width)]) context.log.info(line);
+    const hidden =
+      hiddenColumns.length === 0
+        ? []
+        : wordWrap(
+            `${hiddenColumns.join(' and ').replace(/ and (?=.* and )/g, ', ')} hidden to fit ${terminalColumns(context.io.stdout)} columns: widen the terminal, or -o csv or -o json for every field.`,
+            width,
+          );
+    for (const line of [...wordWrap(`${counted}.`, width), ...hidden, ...wordWrap(legend, width)])
+      context.log.info(line);
   }
 }

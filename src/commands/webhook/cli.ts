@@ -5,7 +5,7 @@ import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import type { DeadOptions } from './dead.js';
 import { duration, eventId, postgresUrl } from './flags.js';
-import { type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
+import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
@@ -70,8 +70,13 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
     .option(
       '--trust-proxy <hops|cidr,...>',
-      'take the client address from X-Forwarded-For when the direct peer is this reverse proxy (hop count or addresses)',
+      'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
       trustedProxies,
+    )
+    .option(
+      '--proxy-header <name>',
+      'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
+      proxyHeader,
     )
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
     .action((options: Record<string, unknown>, command: Command) =>
@@ -98,6 +103,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         tlsCert: options.tlsCert as string | undefined,
         tlsKey: options.tlsKey as string | undefined,
         trustProxy: options.trustProxy as TrustedProxies | undefined,
+        proxyHeader: options.proxyHeader as ProxyHeader | undefined,
         groupCommit: options.groupCommit !== false,
       }),
     );

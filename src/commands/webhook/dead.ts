@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { DeadLetter } from '../../webhook/store/types.js';
@@ -29,7 +29,7 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
   await withStore(storeLocation(options, context), async (store) => {
     if (options.action === 'list') {
       const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, deadLayout, {
-        color: context.io.isStdoutTTY && context.globals.color,
+        ...stdoutStyle(context),
       });
       for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
       const count = await writer.end();

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { renderTable } from '../../io/output/table.js';
@@ -71,12 +71,12 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   const { store } = await openStore(location, { mustExist: true });
   try {
     const format = context.outputFormat('ndjson');
-    const color = context.io.isStdoutTTY && context.globals.color;
+    const style = stdoutStyle(context);
     // A table sizes its columns from its rows: on a terminal it is printed a page at a time.
     const writer =
       format === 'table'
-        ? pagedTable(context.io.stdout, color)
-        : createRecordWriter(format, context.io.stdout, inboxLayout, { color });
+        ? pagedTable(context.io.stdout, style.color)
+        : createRecordWriter(format, context.io.stdout, inboxLayout, style);
     for await (const event of store.select(selectionOf(options))) await writer.write(event);
     const count = await writer.end();
     context.log.info(`${count} event${count === 1 ? '' : 's'} in ${store.description}.`);

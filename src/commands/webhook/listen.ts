@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UnavailableError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
-import type { TrustedProxies } from '../../http-server/trust-proxy.js';
+import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
@@ -26,8 +26,10 @@ export interface ListenOptions extends HandOffFlags {
   requestTimeout: number;
   tlsCert?: string;
   tlsKey?: string;
-  /** Reverse proxies whose X-Forwarded-For names the client (src/http-server/trust-proxy.ts). */
+  /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
   trustProxy?: TrustedProxies;
+  /** Which of the two headers those proxies set. */
+  proxyHeader?: ProxyHeader;
   retain?: number;
   dedupWindow: number;
   stuckAfter: number;
@@ -43,6 +45,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError('TLS needs both --tls-cert FILE and --tls-key FILE.');
+  }
+  if (options.proxyHeader !== undefined && options.trustProxy === undefined) {
+    throw new UsageError('--proxy-header is read only from trusted proxies: give them with --trust-proxy too.');
   }
   if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
     throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
@@ -86,6 +91,7 @@ async function serve(
     requestTimeoutMs: options.requestTimeout,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
+    proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
     onStored: (event) =>
       context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`),

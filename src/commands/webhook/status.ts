@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
 import { UnavailableError } from '../../errors.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { backlogHealth, type HandOffHealth } from '../../webhook/backlog.js';
@@ -27,7 +27,7 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
     backlogHealth(store, context.clock.now(), options.stuckAfter),
   );
   const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, statusLayout, {
-    color: context.io.isStdoutTTY && context.globals.color,
+    ...stdoutStyle(context),
   });
   for (const row of health.handOffs) await writer.write(row);
   await writer.end();

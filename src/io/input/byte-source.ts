@@ -57,6 +57,7 @@ export function unreadable(path: string, error: unknown): InputError {
     EPERM: 'permission denied; check the file is readable by this user',
     EISDIR: 'is a folder, not a file',
     ENOTDIR: 'a part of the path is a file, not a folder; check the path',
+    ELOOP: 'is a symbolic link that leads back to itself (a loop of links); point it at the real file',
     EIO: 'the system could not read it (EIO: a failing disk or a lost network share); copy it somewhere readable and pass the copy',
   };
   const reason = (code && reasons[code]) ?? `cannot be read (${code ?? (error as Error).message})`;

@@ -33,6 +33,9 @@ import {
   type TextEncoding,
 } from './sniff.js';
 import { decodeText } from './decode-text.js';
+import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
+import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
+import { binaryKind } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -53,6 +56,8 @@ export interface InputOptions {
   interrupt?: AbortSignal;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
+  /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */
+  adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
   warn(message: string): void;
 }
 
@@ -144,15 +149,12 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       records: noRecords(),
       skipped: { blankRows: 0 },
     });
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
-    throw new InputError(
-      `${file}: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.`,
-      { file },
-    );
-  }
   const bom = byteOrderMark(head);
-  // "Unicode text" is UTF-16 with a BOM: its NUL bytes are no sign of a binary file.
-  if (!bom?.encoding.startsWith('utf-16') && looksBinary(head))
+  // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
+  const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
+  const kind = utf16 ? undefined : binaryKind(head);
+  if (kind) throw new InputError(`${file}: ${kind}`, { file });
+  if (!utf16 && looksBinary(head))
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
@@ -231,19 +233,22 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOp
   if (!header)
     return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
   const { headers, hiddenLines } = header;
-  const { columns, problems } = planColumns(
-    headers,
-    options.catalogue,
-    options.headerMap,
-    options.maxListIndex ?? defaultMaxListIndex,
-  );
-  reportHeaderProblems(
-    file,
-    header.place,
-    { ...problems, headers },
-    { ...options, hint: headerHint(headers, options) },
-  );
-  const shape = csvRecordShaper({ columns, decimal: options.decimal }, headers.length, hiddenLines, skipped);
+  const hint = headerHint(headers, options);
+  const { columns, problems } = hint
+    ? planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex ?? defaultMaxListIndex)
+    : await planWithProposal(file, recordPlace(header.place), headers, {
+        ...options,
+        maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+      });
+  reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
+  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
+  const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
+  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
+  const checkRow = (row: CsvRow) => {
+    unnamedData(row);
+    return shortRowProblem(row.cells, namedColumns, options.delimiter);
+  };
+  const shape = csvRecordShaper({ columns, decimal: options.decimal }, headers.length, hiddenLines, skipped, checkRow);
   const batched = shapedBatches(rows, shape);
   return {
     file,
@@ -304,6 +309,8 @@ function csvRecordShaper(
   headerCount: number,
   hiddenLines: number,
   skipped: { blankRows: number },
+  /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
+  checkRow: (row: CsvRow) => string | undefined,
 ): (batch: CsvRowBatch, from: number) => InputRecord[] {
   return ({ rows, clean }, from) => {
     const shaped: InputRecord[] = [];
@@ -320,6 +327,8 @@ function csvRecordShaper(
         problems = [
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
         ];
+      const short = checkRow(row);
+      if (short) problems = [...(problems ?? []), short];
       const values = shapeRow(cells, written.columns, written.decimal);
       // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
       if (!clean) {

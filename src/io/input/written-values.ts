@@ -24,7 +24,7 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
       message = message.replace(`with value [${problem.value}]`, `with value [${written}]`);
     // The rules give their example in the platform's notation; in a decimal-comma file that example is itself refused.
     if (cells.decimal === ',') message = message.replace('such as 1234.56', 'such as 1234,56');
-    const hint = currencyHint(written, cells.decimal);
+    const hint = currencyHint(written, cells.decimal) ?? decimalCommaHint(written, cells.decimal, column.type);
     if (hint) message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
     return message === problem.message && written === problem.value ? problem : { ...problem, value: written, message };
   });
@@ -38,6 +38,19 @@ function textAsWritten(problem: FieldProblem, written: string): FieldProblem {
     value: written,
     message: `Property [${problem.field}] with value [${written}]${problem.message.slice(quoted.length)}`,
   };
+}
+
+/**
+ * `1.500` or `1.234,56` in a decimal-point file (a tab- or comma-separated pt-BR export): the number a decimal comma
+ * reads, and the flag that reads it so.
+ */
+export function decimalCommaHint(written: string, decimal: ',' | '.', type: 'number' | 'integer'): string | undefined {
+  // `1.234` alone is also a decimal-point number: only a whole-number field says its dot cannot be a decimal point.
+  const pattern =
+    type === 'integer' ? /^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$/ : /^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$/;
+  if (decimal !== '.' || !pattern.test(written)) return undefined;
+  const read = parseDecimal(written, ',');
+  return read === undefined ? undefined : `written the pt-BR way it is ${read}: pass --decimal , to read it so`;
 }
 
 const currencySign = /^([+-]?)\s*R\$\s*/i;

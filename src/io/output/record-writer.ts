@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { OutputFormat } from '../../context.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
-import { renderTable, type TableColumn } from './table.js';
+import { renderTable, type TableColumn, type TableOptions } from './table.js';
 
 /** What a listing needs to be written in every output format. */
 export interface RecordLayout<T> {
@@ -10,6 +10,8 @@ export interface RecordLayout<T> {
   table: readonly TableColumn<T>[];
   /** The dot paths of the CSV columns, in order. */
   csv: readonly string[];
+  /** The order of the table's rows, when the command promises one (the table waits for every row anyway). */
+  tableOrder?: (a: T, b: T) => number;
 }
 
 export interface RecordWriter<T> {
@@ -26,7 +28,7 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
-  options: { color: boolean; maxWidth?: number; batched?: boolean },
+  options: TableOptions & { batched?: boolean; excel?: boolean },
 ): RecordWriter<T> {
   if (options.batched) {
     // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.
@@ -55,7 +57,7 @@ function recordWriter<T>(
   format: OutputFormat,
   put: (text: string) => Promise<void> | undefined,
   layout: RecordLayout<T>,
-  options: { color: boolean; maxWidth?: number },
+  options: TableOptions & { excel?: boolean },
 ): RecordWriter<T> {
   let count = 0;
   switch (format) {
@@ -83,15 +85,23 @@ function recordWriter<T>(
       };
     case 'csv': {
       let headerWritten = false;
+      // A pt-BR Excel reads `;` between cells and a decimal comma, and UTF-8 only after a BOM.
+      const delimiter = options.excel ? ';' : ',';
+      const cell = options.excel ? excelCellText : cellText;
       const writeHeader = async () => {
         if (headerWritten) return;
         headerWritten = true;
-        await put(csvLine(layout.csv));
+        await put(`${options.excel ? '\uFEFF' : ''}${csvLine(layout.csv, delimiter)}`);
       };
       return {
         async write(record) {
           await writeHeader();
-          await put(csvLine(layout.csv.map((path) => cellText(valueAtPath(record, path)))));
+          await put(
+            csvLine(
+              layout.csv.map((path) => cell(valueAtPath(record, path))),
+              delimiter,
+            ),
+          );
           count++;
         },
         async end() {
@@ -107,10 +117,16 @@ function recordWriter<T>(
           rows.push(record);
         },
         async end() {
-          await put(await renderTable(layout.table, rows, options));
+          const ordered = layout.tableOrder ? rows.toSorted(layout.tableOrder) : rows;
+          await put(await renderTable(layout.table, ordered, options));
           return rows.length;
         },
       };
     }
   }
+}
+
+/** A cell for a pt-BR Excel: a number with a decimal comma (`1234,5`), the rest as cellText writes it. */
+function excelCellText(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value).replace('.', ',') : cellText(value);
 }

@@ -10,6 +10,18 @@ export interface TableColumn<T> {
   dropRank?: number;
   /** Never cut this column's cells (a document number cut in the middle is worse than a dropped column). */
   keepWhole?: boolean;
+  /**
+   * The width this column counts for when deciding what to drop, in place of its widest cell, so that a terminal
+   * of a given width always shows the same columns whatever the page's data.
+   */
+  plannedWidth?: number;
+}
+
+/** How a table is drawn: bold header with colour; fitted to `maxWidth`, telling `onHiddenColumns` what it dropped. */
+export interface TableOptions {
+  color: boolean;
+  maxWidth?: number;
+  onHiddenColumns?: (headers: readonly string[]) => void;
 }
 
 /** The width of the terminal behind `stream`, when it is one (a tty.WriteStream has `columns`). */
@@ -22,7 +34,7 @@ export function terminalColumns(stream: NodeJS.WritableStream): number | undefin
 export async function renderTable<T>(
   columns: readonly TableColumn<T>[],
   rows: readonly T[],
-  options: { color: boolean; maxWidth?: number },
+  options: TableOptions,
 ): Promise<string> {
   const fullCells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
   const fullWidths = columns.map((column, index) =>
@@ -32,6 +44,8 @@ export async function renderTable<T>(
     options.maxWidth === undefined
       ? { columns, cells: fullCells, widths: fullWidths }
       : fitToWidth(columns, fullCells, fullWidths, options.maxWidth);
+  const hidden = columns.filter((column) => !fitted.columns.includes(column)).map((column) => column.header);
+  if (hidden.length > 0) options.onHiddenColumns?.(hidden);
   return drawTable(fitted.columns, fitted.cells, fitted.widths, options.color);
 }
 
@@ -78,7 +92,10 @@ function fitToWidth<T>(
   maxWidth: number,
 ): { columns: TableColumn<T>[]; cells: string[][]; widths: number[] } {
   let kept = columns.map((_, index) => index);
-  const total = () => kept.reduce((sum, index) => sum + (widths[index] ?? 0), 0) + gap * (kept.length - 1);
+  const planned = columns.map((column, index) =>
+    column.plannedWidth === undefined ? (widths[index] ?? 0) : Math.max(column.header.length, column.plannedWidth),
+  );
+  const total = () => kept.reduce((sum, index) => sum + (planned[index] ?? 0), 0) + gap * (kept.length - 1);
   const droppable = columns
     .map((column, index) => ({ rank: column.dropRank, index }))
     .filter((entry): entry is { rank: number; index: number } => entry.rank !== undefined)
@@ -92,7 +109,7 @@ function fitToWidth<T>(
   // The last column dropped may have freed more room than needed: bring back the more useful of the others that fit.
   for (const index of dropped.toReversed()) {
     const withIt = [...kept, index].toSorted((a, b) => a - b);
-    const width = withIt.reduce((sum, keptIndex) => sum + (widths[keptIndex] ?? 0), 0) + gap * (withIt.length - 1);
+    const width = withIt.reduce((sum, keptIndex) => sum + (planned[keptIndex] ?? 0), 0) + gap * (withIt.length - 1);
     if (width <= maxWidth) kept = withIt;
   }
   const keptWidths = kept.map((index) => widths[index] ?? 0);

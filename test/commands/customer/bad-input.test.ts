@@ -354,7 +354,7 @@ describe('duplicates inside one file', () => {
       'customers.csv:27: Property [document] with value [100.039.595-20] does not pass validation (the same document is already on line 6 of this file)',
       'customers.csv:27: Property [username] with value [cliente5@email.com.br] does not pass validation (the same e-mail is already on line 6 of this file)',
       timed('customer create: 26 records, 25 valid, 1 invalid ({s} s)'),
-      'error: 1 record of customers.csv is invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+      'error: 1 record of customers.csv is invalid (listed above); nothing was sent. Fix it, or pass --skip-invalid to send the rest.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -49,7 +49,7 @@ function createdLines(file: string, count: number, report: string): (string | Re
   return [
     `customer create: validating ${file}`,
     timed(`customer create: ${count} records, ${count} valid, 0 invalid ({s} s)`),
-    `customer create: sending ${count} customers in up to ${count} requests to POST /v1/customer (concurrency 8)`,
+    `customer create: sending ${count} customers, one request each, to POST /v1/customer (concurrency 8)`,
     timed(`customer create: ${count} created; ${count} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`),
     `customer create: report: ${report}`,
   ];
@@ -224,7 +224,7 @@ describe('customer update', () => {
     expectLines(result.stderr, [
       'customer update: validating customers-update.csv',
       timed('customer update: 4 records, 4 valid, 0 invalid ({s} s)'),
-      'customer update: sending 4 customers in up to 4 requests to PUT /v1/customer/:document (concurrency 8)',
+      'customer update: sending 4 customers, one request each, to PUT /v1/customer/:document (concurrency 8)',
       timed('customer update: 4 updated; 4 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer update: report: ${report}`,
     ]);
@@ -355,7 +355,7 @@ describe('customer status', () => {
     expectLines(result.stderr, [
       'customer status: validating status.csv',
       timed('customer status: 3 records, 3 valid, 0 invalid ({s} s)'),
-      'customer status: sending 3 customers in up to 3 requests to the status route (concurrency 8)',
+      'customer status: sending 3 customers, one request each, to the status route (concurrency 8)',
       timed('customer status: 3 updated; 3 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer status: report: ${report}`,
     ]);

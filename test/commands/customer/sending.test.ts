@@ -87,7 +87,7 @@ describe('customer validate', () => {
     ]);
     expectLines(result.stderr, [
       timed('mixed.csv: 5 records, 3 valid, 2 invalid (3 problems) in {s} s.'),
-      'error: 2 of 5 records of mixed.csv are invalid; nothing was sent.',
+      'error: 2 of 5 records of mixed.csv are invalid (listed above); validate sends nothing, fix them before create or push.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
     expect(readdirSync(folder)).toEqual(['mixed.csv']);
@@ -146,7 +146,7 @@ describe('customer create --skip-invalid', () => {
       'mixed.csv:5: Property [username] with value [eva@example] does not pass validation (not a valid e-mail address)',
       'mixed.csv:5: Property [phone] with value [1198765] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
       timed('customer create: 5 records, 3 valid, 2 invalid ({s} s)'),
-      'customer create: sending 3 customers in up to 3 requests to POST /v1/customer (concurrency 8)',
+      'customer create: sending 3 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 3 created, 2 invalid; 3 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
@@ -214,7 +214,7 @@ describe('records only the platform rejects', () => {
     expectLines(result.stderr, [
       'customer create: validating clientes.csv',
       timed('customer create: 20 records, 20 valid, 0 invalid ({s} s)'),
-      'customer create: sending 20 customers in up to 20 requests to POST /v1/customer (concurrency 8)',
+      'customer create: sending 20 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 18 created, 2 failed; 20 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
@@ -282,7 +282,7 @@ describe('records only the platform rejects', () => {
     expectLines(again.stderr, [
       `customer create: validating ${errors}`,
       timed('customer create: 2 records, 2 valid, 0 invalid ({s} s)'),
-      'customer create: sending 2 customers in up to 2 requests to POST /v1/customer (concurrency 8)',
+      'customer create: sending 2 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 2 created; 2 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${againReport}`,
     ]);

@@ -83,7 +83,8 @@ describe('a header without the SKU column', () => {
     const { dir, run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'push', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'stock push: validating nosku.csv\nerror: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
+      'stock push: validating nosku.csv\n' +
+        'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
     );
     expect(result.code).toBe(65);
     await expectNothingSent(dir, ['nosku.csv']);
@@ -93,7 +94,7 @@ describe('a header without the SKU column', () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'error: nosku.csv:1: no "sku" column (the columns are codigo, quantity, price). Your column "codigo" looks like it: rename it "sku", or pass --map with a JSON file such as {"codigo":"sku"}.\n',
+      'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);
@@ -160,7 +161,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       })),
     );
     expect(maskClock(result.stderr)).toBe(
-      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid; nothing was sent.\n',
+      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid (listed above); validate sends nothing, fix them before create or push.\n',
     );
     expect(result.code).toBe(65);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -216,7 +217,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
     expect(maskClock(result.stderr)).toBe(
       [
         'stock push: validating price.csv',
-        'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56)',
+        'price.csv:2: Property [price] with value [1.234,56] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234.56; written the pt-BR way it is 1234.56: pass --decimal , to read it so)',
         'stock push: 1 record, 0 valid, 1 invalid (T s)',
         'error: Every record of price.csv is invalid (listed above); nothing was sent.',
         '',
@@ -295,7 +296,7 @@ describe('the same SKU twice in one file', () => {
         'stock push: validating dup.csv',
         'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is already on line 2 of this file)',
         'stock push: 3 records, 2 valid, 1 invalid (T s)',
-        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix it, or pass --skip-invalid to send the rest.',
         '',
       ].join('\n'),
     );

@@ -68,6 +68,8 @@ describe('stock push --route auto', () => {
         sending,
         `stock push: 52 ${route === 'batch' ? 'applied' : 'queued'}; ${route === 'batch' ? '2 requests' : '1 request'}, 0 retries, 0 throttled (429); T s, R items/s`,
         'stock push: report: DIR/stock.report-STAMP.csv',
+        // Off a terminal the run closes with file, store, counts and exit code (a cron log's last line).
+        `stock push: DIR/stock.csv to profile "default" (${sandbox.url}): 52 ${route === 'batch' ? 'applied' : 'queued'}; exit 0`,
         '',
       ].join('\n'),
     );

@@ -81,10 +81,13 @@ describe('webhook cli', () => {
           '--from-start',
           '--trust-proxy',
           '127.0.0.1,10.0.0.0/8',
+          '--proxy-header',
+          'Forwarded',
         ])
       ).options,
     ).toMatchObject({
       trustProxy: ['127.0.0.1', '10.0.0.0/8'],
+      proxyHeader: 'forwarded',
       port: 0,
       tokenTtl: 1,
       forwardTo: 'http://erp/hook',
@@ -109,6 +112,7 @@ describe('webhook cli', () => {
     [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
     [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
     [['listen', '--trust-proxy', 'nginx'], /"nginx" is neither a hop count nor an IP address or CIDR range/],
+    [['listen', '--proxy-header', 'x-real-ip'], /"x-real-ip" is not a header b2bctl reads/],
     [['listen', '--client-secret', 's'], /unknown option '--client-secret'/],
     [['trigger', 'invoices', '--url', 'http://x', '--client-id', 'a'], /expected customers or orders/],
     [['trigger', 'orders', '--client-id', 'a'], /required option '--url <base>' not specified/],

@@ -102,7 +102,7 @@ describe('a platform that fails 5% of requests with 503 and resets 2% of connect
       expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
         'customer create: validating customers.csv',
         timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
-        'customer create: sending 10000 customers in up to 10000 requests to POST /v1/customer (concurrency 16)',
+        'customer create: sending 10000 customers, one request each, to POST /v1/customer (concurrency 16)',
         timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
         `customer create: report: ${report}`,
       ]);
@@ -187,7 +187,7 @@ describe('interrupted runs', () => {
       expectLines(resumedLines.join('\n'), [
         'customer create: validating customers.csv',
         timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
-        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run) in up to ${records} requests to POST /v1/customer (concurrency 16)`,
+        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run), one request each, to POST /v1/customer (concurrency 16)`,
         timed(
           `customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
         ),
@@ -277,7 +277,7 @@ describe('interrupted runs', () => {
       expect(interrupted.stdout).toBe('');
       const lines = interrupted.stderr.trimEnd().split('\n');
       expect(lines.at(-1)).toBe(
-        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --profile default --resume ${report}`,
+        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --profile default --concurrency 16 --resume ${report}`,
       );
       expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
 
@@ -287,7 +287,7 @@ describe('interrupted runs', () => {
       expectSomeLine(
         interrupted.stderr,
         timed(
-          `customer create: ${rowsBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
+          `customer create: ${rowsBefore.length} created, ${records - rowsBefore.length} not sent; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
         ),
       );
       expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);

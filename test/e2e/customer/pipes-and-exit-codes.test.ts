@@ -24,7 +24,7 @@ describe('customer commands (built CLI)', () => {
     expectLines(result.stderr, [
       'customer create: validating customers.json',
       timed('customer create: 10 records, 10 valid, 0 invalid ({s} s)'),
-      'customer create: sending 10 customers in up to 10 requests to POST /v1/customer (concurrency 8)',
+      'customer create: sending 10 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 10 created; 10 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       timed('customer create: report: customers.report-{stamp}.csv'),
     ]);

@@ -119,7 +119,7 @@ describe('doctor when something is wrong', () => {
     expect(table[`GET ${url}`]).toMatchObject({ result: 'fail', setting: 'baseUrl' });
     expect(table[`GET ${url}`]?.detail).toContain('ECONNREFUSED');
     expect(table['token and routes']).toMatchObject({ result: 'skip' });
-    expect(result.stderr).toMatch(/^error: doctor: 1 check failed \(the table says which\); GET http/);
+    expect(result.stderr).toMatch(/^error: doctor: 1 check failed \(each finding’s "result" says which\); GET http/);
   });
 
   it('a base URL whose host does not resolve: DNS fails, exit 69', async () => {

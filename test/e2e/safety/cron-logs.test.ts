@@ -48,15 +48,35 @@ describe('a cron run of stock push', () => {
     expect(times.toSorted((a, b) => a - b)).toEqual(times);
     expect(lines.map((line) => line.slice(25))).toContain('stock push: validating stock.csv');
     expect(lines.at(-2)?.slice(25)).toMatch(/^stock push: 52 applied; \d+ requests?, 0 retries, 0 throttled \(429\);/);
+    // The last line says it all: file, profile and store, counts, exit code.
+    expect(result.closingLine).toMatch(
+      new RegExp(
+        `${isoTime.source}stock push: stock\\.csv to profile "default" \\(http://127\\.0\\.0\\.1:\\d+\\): 52 applied; exit 0$`,
+      ),
+    );
     expect(result.stdout).toBe('');
   });
 
-  it('--quiet still writes the one summary line, timestamped', async () => {
+  it('--quiet keeps exactly the closing line, timestamped', async () => {
     const result = await nightlyPush(['--quiet'], { B2BCTL_LOG_FORMAT: '' });
     expect(result.code).toBe(0);
-    const lines = result.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`${isoTime.source}stock push: 52 applied;`));
+    expect(result.stderr).toBe('');
+    expect(result.closingLine).toMatch(
+      new RegExp(
+        `${isoTime.source}stock push: stock\\.csv to profile "default" \\(http://127\\.0\\.0\\.1:\\d+\\): 52 applied; exit 0$`,
+      ),
+    );
+  });
+
+  it('--quiet, a failed run: the error, then the closing line with its exit code', async () => {
+    const result = await nightlyPush(['--quiet', '--retries', '0'], { B2BCTL_BASE_URL: 'http://127.0.0.1:9' });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toMatch(
+      /^error: The platform was unavailable for every request of this run \(52 items not sent\);.*\n$/,
+    );
+    expect(result.closingLine).toBe(
+      'stock push: stock.csv to profile "default" (http://127.0.0.1:9): 52 failed; exit 69',
+    );
   });
 
   it('--log-format json: one object per line; the summary carries its counts as fields', async () => {

@@ -3,20 +3,16 @@
  * the fix, and nothing reaches the platform (the sandbox counts every request).
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    ...sandboxDefaults,
-    host: '127.0.0.1',
-    port: 0,
-    seedDirectory: resolve(__dirname, '../../../samples'),
-  });
+  sandbox = await startTestSandbox();
 });
 afterAll(async () => {
   await sandbox.close();
@@ -78,22 +74,23 @@ describe('input hints', () => {
       ['customer', 'create', 'clientes.csv'],
     );
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'error: clientes.csv:1: no "document" column (the columns are Nome, CNPJ, E-mail, cep). Your column "CNPJ" looks like it: rename it "document", or pass --map with a JSON file such as {"CNPJ":"document"}.',
+      'error: clientes.csv:1: 4 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"Nome":"name","CNPJ":"document","E-mail":"username","cep":"customerRegistrationAddress.zipcode"}.',
     );
     expect(result.code).toBe(65);
     expect(await requestsReceived()).toEqual({});
   });
 
-  it('"E-mail" and "cep" columns beside the real ones: the warning names the field each looks like', async () => {
+  it('"E-mail" and "cep" columns beside the real ones: each named with its field, exit 65 rather than drop them', async () => {
     const result = await withFiles(
       { 'clientes.csv': 'document,E-mail,cep\r\n529.982.247-25,a@b.com.br,01310-100\r\n' },
       ['customer', 'validate', 'clientes.csv'],
     );
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
     expect(warnings).toEqual([
-      'warning: clientes.csv:1: unknown column "E-mail" (it looks like "username": rename it, or put {"E-mail":"username"} in a --map file); it is ignored (--strict makes this an error).',
-      'warning: clientes.csv:1: unknown column "cep" (it looks like "customerRegistrationAddress.zipcode": rename it, or put {"cep":"customerRegistrationAddress.zipcode"} in a --map file); it is ignored (--strict makes this an error).',
+      'warning: clientes.csv:1: column "E-mail" reads as username',
+      'warning: clientes.csv:1: column "cep" reads as customerRegistrationAddress.zipcode',
     ]);
+    expect(result.code).toBe(65);
   });
 });
 

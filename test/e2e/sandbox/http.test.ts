@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { asJson, collect, firstLine, freshConfigDir, runCli, spawnCli } from '../../support/cli.js';
+import { asJson, cleanEnv, cliPath, collect, firstLine, freshConfigDir, runCli, spawnCli } from '../../support/cli.js';
 import {
   fetchToken,
   listingRoute,
@@ -291,11 +292,18 @@ describe('b2bctl sandbox (spawned)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toBe('http://127.0.0.1:0');
     try {
-      const loginResult = await runCli(['login', '--base-url', url, '--username', sandboxUser, '--password-stdin'], {
-        configDir,
-        stdin: sandboxPassword,
+      // The banner's login line, pasted into a shell as a newcomer would (b2bctl being the built binary).
+      const banner = await firstLine(child.stderr as NodeJS.ReadableStream, 2);
+      const loginLine = banner.replace(/^Log in from another terminal: /, '');
+      expect(loginLine).toBe(
+        `printf '%s\\n' ${sandboxPassword} | b2bctl login --base-url ${url} --username ${sandboxUser} --password-stdin`,
+      );
+      const shell = spawnSync('sh', ['-c', `b2bctl() { "${process.execPath}" "${cliPath}" "$@"; }; ${loginLine}`], {
+        env: cleanEnv(configDir),
+        encoding: 'utf8',
       });
-      expect(loginResult.code).toBe(0);
+      expect(shell.stderr).toContain(`Logged in to ${url}`);
+      expect(shell.status).toBe(0);
       const listed = await runCli(['sellers', 'list', '--limit', '2'], { configDir });
       expect(listed.code).toBe(0);
       expect(listed.stdout).toBe(asJson(seedReps.slice(0, 2)));
@@ -307,7 +315,9 @@ describe('b2bctl sandbox (spawned)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${url}\n`);
     expect(result.stderr).toBe(
-      `Sandbox of the platform listening on ${url} (user ${sandboxUser}, 64 sales reps). Press Ctrl-C to stop.\nSandbox stopped.\n`,
+      `Sandbox of the platform listening on ${url} (user ${sandboxUser}, 64 sales reps). Press Ctrl-C to stop.\n` +
+        `Log in from another terminal: printf '%s\\n' ${sandboxPassword} | b2bctl login --base-url ${url} --username ${sandboxUser} --password-stdin\n` +
+        'Sandbox stopped.\n',
     );
   });
 
@@ -333,7 +343,13 @@ describe('b2bctl sandbox (spawned)', () => {
     } finally {
       child.kill('SIGINT');
     }
-    expect((await done).code).toBe(0);
+    const result = await done;
+    expect(result.code).toBe(0);
+    // A chosen password is never printed: the login line reads it from the variable.
+    expect(result.stderr).not.toContain('other-secret');
+    expect(result.stderr).toContain(
+      `printf '%s\\n' "$B2BCTL_SANDBOX_PASSWORD" | b2bctl login --base-url ${url} --username ops@erp.test --password-stdin`,
+    );
   });
 
   it('--token-ttl shortens the tokens it issues', async () => {

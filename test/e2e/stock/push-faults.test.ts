@@ -259,11 +259,11 @@ describe('a push that is stopped', () => {
     const lines = maskClock(stopped.stderr).split('\n');
     expect(lines.slice(-3)).toEqual([
       'stock push: report: big.report-STAMP.csv',
-      'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --profile default --route batch --resume big.report-STAMP.csv',
+      'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --profile default --concurrency 1 --route batch --resume big.report-STAMP.csv',
       '',
     ]);
     expect(lines.at(-4)).toBe(
-      `stock push: ${doneBeforeStop} applied; ${doneBeforeStop / 50} requests, 0 retries, 0 throttled (429); T s, R items/s`,
+      `stock push: ${doneBeforeStop} applied, ${2000 - doneBeforeStop} not sent; ${doneBeforeStop / 50} requests, 0 retries, 0 throttled (429); T s, R items/s`,
     );
     // Interrupted cleanly: the lock is released, and what the report says is exactly what the platform applied.
     expect(existsSync(join(configDir, 'locks', 'default.stock-push.lock'))).toBe(false);

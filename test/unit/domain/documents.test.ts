@@ -82,7 +82,8 @@ describe('checkDocument: more cases', () => {
     {
       name: 'CNPJ that lost its leading zeros in a spreadsheet',
       raw: '191',
-      reason: 'a CPF has 11 digits and a CNPJ 14 characters',
+      reason:
+        'a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: 000.000.001-91 or 00.000.000/0001-91 would be valid',
     },
     { name: 'letters in a CPF', raw: '529.982.247-2A', reason: 'a CPF has only digits' },
     {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldForHeader } from '../../../src/domain/header-aliases.js';
+import { fieldForHeader, proposeHeaderMap } from '../../../src/domain/header-aliases.js';
+import { customerFieldPaths } from '../../../src/domain/customer-fields.js';
 
 const customerPaths = ['document', 'username', 'phone', 'name', 'customerRegistrationAddress.zipcode'];
 const stockPaths = ['sku', 'quantity', 'price', 'salePrice', 'warehouse'];
@@ -29,3 +30,52 @@ describe('fieldForHeader', () => {
     expect(fieldForHeader('Observações', customerPaths)).toBeUndefined();
   });
 });
+
+describe('the ERP headers of a pt-BR customer export', () => {
+  const customerFields = customerFieldPaths.create;
+  const expected: [string, string][] = [
+    ['CPF/CNPJ', 'document'],
+    ['CNPJ/CPF', 'document'],
+    ['Razão Social', 'name'],
+    ['Nome', 'name'],
+    ['Nome Fantasia', 'tradingName'],
+    ['Contato', 'contactName'],
+    ['E-mail', 'username'],
+    ['Telefone', 'phone'],
+    ['Celular', 'phone'],
+    ['CEP', 'customerRegistrationAddress.zipcode'],
+    ['Logradouro', 'customerRegistrationAddress.street'],
+    ['Endereço', 'customerRegistrationAddress.street'],
+    ['Número', 'customerRegistrationAddress.number'],
+    ['Complemento', 'customerRegistrationAddress.complement'],
+    ['Bairro', 'customerRegistrationAddress.quarter'],
+    ['Cidade', 'customerRegistrationAddress.city'],
+    ['Município', 'customerRegistrationAddress.city'],
+    ['UF', 'customerRegistrationAddress.state'],
+    ['Estado', 'customerRegistrationAddress.state'],
+    ['Inscrição Estadual', 'stateRegistration'],
+    ['Tipo Pessoa', 'documentType'],
+  ];
+  it.each(expected)('%s, with or without accents, in any case → %s', (header, field) => {
+    const variants = [header, withoutAccents(header), header.toUpperCase(), withoutAccents(header).toLowerCase()];
+    expect(variants.map((variant) => [variant, fieldForHeader(variant, customerFields)])).toEqual(
+      variants.map((variant) => [variant, field]),
+    );
+  });
+
+  it('proposes each field once, in column order, and names the headers it cannot map', () => {
+    expect(proposeHeaderMap(['Telefone', 'Celular', 'Observações', 'CEP'], customerFields, ['document'])).toEqual({
+      mapped: [
+        ['Telefone', 'phone'],
+        ['CEP', 'customerRegistrationAddress.zipcode'],
+      ],
+      unmapped: ['Celular', 'Observações'],
+    });
+    // A field another column already feeds is not proposed again.
+    expect(proposeHeaderMap(['CPF'], customerFields, ['document'])).toEqual({ mapped: [], unmapped: ['CPF'] });
+  });
+});
+
+function withoutAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
+}

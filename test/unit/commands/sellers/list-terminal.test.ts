@@ -7,21 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../../src/commands/sellers/list.js';
 import { createContext } from '../../../../src/context.js';
 import { sandboxDefaults } from '../../../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { startTestSandbox } from '../../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    ...sandboxDefaults,
-    host: '127.0.0.1',
-    port: 0,
-    seedDirectory: resolve(__dirname, '../../../../samples'),
-  });
+  sandbox = await startTestSandbox();
   const answer = await fetch(`${sandbox.url}/v1/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -81,12 +77,32 @@ describe('sellers list on a terminal', () => {
     const written = await onTerminal({}, 80);
     const screen = await renderedScreen(written, 80);
     expect(await wrappedLineCount(written, 80)).toBe(0);
-    // RESTRICTED, CODE, then PROFILE had to go; dropping PROFILE freed room enough to bring CODE back.
-    expect(screen[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'CODE', 'PERMISSIONS']);
+    // RESTRICTED, then CODE, had to go (their planned widths, not this page's cells, decide).
+    expect(screen[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'PROFILE', 'PERMISSIONS']);
     // 20 rows, one screen line each, under the header.
     expect(screen.slice(1, 21).every((line) => /^\S+@?\S* /.test(line) && line.length <= 80)).toBe(true);
     expect(screen[21]).toBe('First 20 sales reps; --all for every page.');
-    expect(screen[22]).toMatch(/^PERMISSIONS: F change freight, /);
+    expect(screen.slice(22, 24)).toEqual([
+      'CODE and RESTRICTED hidden to fit 80 columns: widen the terminal, or -o csv or',
+      '-o json for every field.',
+    ]);
+    expect(screen[24]).toMatch(/^PERMISSIONS: F change freight, /);
+  });
+
+  it.each([80, 100, 120])('at %i columns shows the same columns whatever the page holds', async (columns) => {
+    const headerOf = async (options: { email?: string; offset?: number; limit?: number }) =>
+      (await renderedScreen(await onTerminal(options, columns), columns))[0]?.split(/ {2,}/);
+    const first = await headerOf({});
+    // Short e-mails, another page, a single rep: narrower cells once let CODE come back.
+    expect(await headerOf({ offset: 40 })).toEqual(first);
+    expect(await headerOf({ limit: 1 })).toEqual(first);
+    expect(await headerOf({ email: 'ana' })).toEqual(first);
+  });
+
+  it('at 120 columns hides nothing and says nothing about hidden columns', async () => {
+    const screen = await renderedScreen(await onTerminal({}, 120), 120);
+    expect(screen[0]?.split(/ {2,}/)).toEqual(headers);
+    expect(screen.join('\n')).not.toContain('hidden to fit');
   });
 
   it('at 40 columns cuts cells with … and still wraps no table row', async () => {

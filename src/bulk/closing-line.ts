@@ -1,0 +1,83 @@
+import type { Context } from '../context.js';
+import { B2bctlError, exitCodeOf } from '../errors.js';
+import type { Outcome } from './report.js';
+
+/** What a bulk run learnt by its end, for the last line of its log. Filled in stage by stage. */
+export interface RunTally {
+  /** The input as the operator named it (`stdin` for `-`). */
+  file: string;
+  profile?: string;
+  baseUrl?: string;
+  /** `1998 applied, 2 rejected, 98400 not sent`, or what validation found when nothing was sent. */
+  counts?: string;
+  /** The same counts by name, for `--log-format json`. */
+  outcomes?: Record<string, number>;
+}
+
+/**
+ * `stock push: estoque.csv to profile "prod" (https://…): 1998 applied, 2 rejected; exit 1` — the line a cron
+ * log ends with, so the night's result is read from one line whatever came before.
+ */
+export function closingLine(name: string, tally: RunTally, exitCode: number): string {
+  const store =
+    tally.profile === undefined ? '' : ` to profile "${tally.profile}"${tally.baseUrl ? ` (${tally.baseUrl})` : ''}`;
+  return `${name}: ${tally.file}${store}: ${tally.counts ?? 'nothing read'}; exit ${exitCode}`;
+}
+
+/**
+ * Runs a bulk job and ends its log with its closing line: off a terminal (cron, a file) and with --quiet, where
+ * it is the one line kept. A failure's line goes after its error message (run-program prints `closingLine`).
+ */
+export async function withClosingLine(
+  name: string,
+  tally: RunTally,
+  context: Context,
+  work: () => Promise<void>,
+): Promise<void> {
+  const wanted = !context.io.isStderrTTY || context.globals.quiet;
+  const fields = (exitCode: number) => ({
+    command: name,
+    file: tally.file,
+    profile: tally.profile,
+    baseUrl: tally.baseUrl,
+    ...(tally.outcomes ? { outcomes: tally.outcomes } : {}),
+    exitCode,
+  });
+  try {
+    await work();
+  } catch (error) {
+    if (wanted && error instanceof B2bctlError) {
+      const exitCode = exitCodeOf(error);
+      error.closingLine = { message: closingLine(name, tally, exitCode), fields: fields(exitCode) };
+    }
+    throw error;
+  }
+  if (wanted) context.log.notice(closingLine(name, tally, 0), fields(0));
+}
+
+/** What validation found, for a run that ends before sending: `3 records, 2 valid, 1 invalid; nothing sent`. */
+export function validationCounts(
+  validation: { records: number; valid: number; invalid: number },
+  dryRun: boolean,
+): string {
+  return `${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid; ${dryRun ? 'dry run, ' : ''}nothing sent`;
+}
+
+/**
+ * The outcomes of a run that sent, and the valid records it never reached (`toSend` minus every one recorded):
+ * a run stopped by an unreachable store must say how much of the file is still to go.
+ */
+export function sendingCounts(
+  order: readonly Outcome[],
+  ledger: { count(outcome: Outcome): number; recorded: number },
+  toSend: number,
+  invalidRecorded: number,
+): { counts: string; outcomes: Record<string, number>; notSent: number } {
+  // The report also holds the records validation found invalid (--skip-invalid): they were never to be sent.
+  const notSent = Math.max(0, toSend - (ledger.recorded - invalidRecorded));
+  const outcomes: Record<string, number> = {};
+  for (const outcome of order) if (ledger.count(outcome) > 0) outcomes[outcome] = ledger.count(outcome);
+  if (notSent > 0) outcomes['not sent'] = notSent;
+  const counts = Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`);
+  return { counts: counts.length > 0 ? counts.join(', ') : 'nothing sent', outcomes, notSent };
+}

@@ -1,0 +1,45 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import parseForwarded from 'forwarded-parse';
+
+/**
+ * The addresses that the `for=` parameters of an RFC 7239 `Forwarded` header name, farthest first (as in
+ * X-Forwarded-For). Only the hops nearer than the nearest one that names no address (`unknown`, an obfuscated
+ * `_name`, no `for=`) are kept: beyond that the chain is broken and nothing can be checked. A header that does
+ * not parse names nobody, so the direct peer stands.
+ */
+export function forwardedForAddresses(header: string | undefined): string[] {
+  if (header === undefined || header.trim() === '') return [];
+  let elements: Record<string, string>[];
+  try {
+    elements = parseForwarded(header);
+  } catch {
+    return [];
+  }
+  const addresses = elements.map((element) => nodeAddress(element.for));
+  const nearestUnknown = addresses.lastIndexOf(undefined);
+  return addresses.slice(nearestUnknown + 1) as string[];
+}
+
+/**
+ * The IP address of an RFC 7239 node (`192.0.2.43`, `192.0.2.43:4711`, `[2001:db8::1]`, `[2001:db8::1]:4711`),
+ * or undefined for `unknown`, an obfuscated identifier and anything else. IPv6 must be in brackets, as the
+ * RFC says: `2001:db8::1:80` would otherwise be ambiguous.
+ */
+export function nodeAddress(node: string | undefined): string | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(?:\d{1,5}|_[\w.-]+))?$/.exec(node ?? '');
+  if (!match) return undefined;
+  const [, bracketed, plain] = match;
+  if (bracketed !== undefined) return isIP(bracketed) === 6 ? bracketed : undefined;
+  return plain !== undefined && isIP(plain) === 4 ? plain : undefined;
+}
+
+/**
+ * Makes a request's `Forwarded` header the one fastify's trusted-proxy rules read: X-Forwarded-For, which the
+ * proxy did not set and anyone could have written, is replaced by the `for=` addresses of `Forwarded`.
+ */
+export function readForwardedHeader(request: IncomingMessage): void {
+  const addresses = forwardedForAddresses(request.headers.forwarded);
+  if (addresses.length === 0) delete request.headers['x-forwarded-for'];
+  else request.headers['x-forwarded-for'] = addresses.join(', ');
+}

@@ -1,0 +1,102 @@
+import { wordWrap } from '../../lib/word-wrap.js';
+import { printable } from './printable.js';
+
+/** A column of a table whose long cells wrap inside the column instead of across the terminal. */
+export interface WrappingColumn<T> {
+  header: string;
+  value(record: T): string;
+  /** This column's cells wrap to fit (the others keep their width). */
+  wrap?: boolean;
+}
+
+const gap = 2;
+/** A wrapping column keeps at least this many characters, so its lines still read as words. */
+const narrowestWrap = 12;
+
+/**
+ * A table at most `width` columns wide: the wrapping columns share what the others leave, their cells cut into
+ * lines at spaces (a word longer than the column at `/`, `,` or anywhere), each row as tall as its tallest cell.
+ */
+export function renderWrappingTable<T>(
+  columns: readonly WrappingColumn<T>[],
+  rows: readonly T[],
+  width: number,
+): string {
+  const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
+  const natural = columns.map((column, index) =>
+    Math.max(column.header.length, ...cells.map((row) => (row[index] ?? '').length)),
+  );
+  const widths = shareWidth(columns, natural, width);
+  const lines: string[] = [];
+  const draw = (parts: readonly string[][]) => {
+    const height = Math.max(...parts.map((part) => part.length));
+    for (let line = 0; line < height; line++) {
+      const text = parts
+        .map((part, index) =>
+          index === parts.length - 1 ? (part[line] ?? '') : (part[line] ?? '').padEnd(widths[index] ?? 0),
+        )
+        .join(' '.repeat(gap));
+      lines.push(text.trimEnd());
+    }
+  };
+  draw(columns.map((column) => [column.header]));
+  for (const row of cells) draw(row.map((cell, index) => wrapCell(cell, widths[index] ?? cell.length)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each record as a block: a first line of `heading` cells, then its long fields indented and wrapped to `width`. */
+export function renderStacked<T>(
+  records: readonly T[],
+  layout: { heading(record: T): string; fields(record: T): string[]; indent: number },
+  width: number,
+): string {
+  const indent = ' '.repeat(layout.indent);
+  const lines: string[] = [];
+  for (const record of records) {
+    lines.push(...wrapCell(oneLine(layout.heading(record)), width));
+    for (const field of layout.fields(record).filter((text) => text !== '')) {
+      lines.push(...wrapCell(oneLine(field), width - indent.length).map((line) => indent + line));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function shareWidth<T>(columns: readonly WrappingColumn<T>[], natural: readonly number[], width: number): number[] {
+  const fixed = columns.reduce((sum, column, index) => sum + (column.wrap ? 0 : (natural[index] ?? 0)), 0);
+  const wrapping = columns.flatMap((column, index) => (column.wrap ? [index] : []));
+  const available = width - fixed - gap * (columns.length - 1);
+  const wanted = wrapping.reduce((sum, index) => sum + (natural[index] ?? 0), 0);
+  const widths = [...natural];
+  if (wanted <= available) return widths;
+  // Shared in proportion to what each would take whole; the last one takes what rounding left.
+  let left = available;
+  for (const [position, index] of wrapping.entries()) {
+    const floor = Math.max(narrowestWrap, columns[index]?.header.length ?? 0);
+    const share = position === wrapping.length - 1 ? left : Math.floor(((natural[index] ?? 0) / wanted) * available);
+    widths[index] = Math.max(floor, Math.min(natural[index] ?? 0, share));
+    left -= widths[index] ?? 0;
+  }
+  return widths;
+}
+
+/** `text` in lines of at most `width`: at spaces, and a longer word after a `/`, `,` or `.` where it can. */
+export function wrapCell(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const lines: string[] = [];
+  for (const line of wordWrap(text, width)) {
+    let rest = line;
+    while (rest.length > width) {
+      const window = rest.slice(0, width);
+      const breakAt = Math.max(window.lastIndexOf('/'), window.lastIndexOf(','), window.lastIndexOf('.'));
+      const cut = breakAt >= width / 2 ? breakAt + 1 : width;
+      lines.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    lines.push(rest);
+  }
+  return lines;
+}
+
+function oneLine(text: string): string {
+  return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
+}

@@ -1,0 +1,178 @@
+/**
+ * A pt-BR ERP's customer export, its headers as the ERP names them (the rows of the real Windows-1252 exports in
+ * test/fixtures/real-exports): one run lists every column it would map and every one it cannot, `--write-map`
+ * saves the map the next runs take with `--map` (asking about the rest on a terminal, never with --no-input), and
+ * the errors file of a mapped run feeds back with the same map.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCommandLine } from '../../support/command-line.js';
+import {
+  clearSandboxCustomers,
+  fetchToken,
+  repoRoot,
+  requestCounts,
+  resetCounts,
+  startTestSandbox,
+} from '../../support/sandbox.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+const erpHeader =
+  'Tipo Pessoa;CPF/CNPJ;Razão Social;Nome Fantasia;Contato;E-mail;Telefone;Senha;Inscrição Estadual;paysIcms;CEP;Número;Complemento;Cidade;customerGroupList;ssoConfigId;Data de cadastro;;';
+const expectedMap = {
+  'Tipo Pessoa': 'documentType',
+  'CPF/CNPJ': 'document',
+  'Razão Social': 'name',
+  'Nome Fantasia': 'tradingName',
+  Contato: 'contactName',
+  'E-mail': 'username',
+  Telefone: 'phone',
+  Senha: 'password',
+  'Inscrição Estadual': 'stateRegistration',
+  CEP: 'customerRegistrationAddress.zipcode',
+  Número: 'customerRegistrationAddress.number',
+  Complemento: 'customerRegistrationAddress.complement',
+  Cidade: 'customerRegistrationAddress.city',
+};
+
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
+});
+beforeEach(async () => {
+  await clearSandboxCustomers(sandbox);
+  await resetCounts(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+
+/** A real export with its header line as the ERP names the columns (Windows-1252, `;`, CRLF, as Excel saves it). */
+function erpExport(name: 'clientes-corrigido' | 'clientes-digitado'): { folder: string; configDir: string } {
+  const folder = temporaryFolder('b2bctl-erp-');
+  const bytes = readFileSync(join(repoRoot, 'test', 'fixtures', 'real-exports', `${name}.win1252.csv`));
+  const rows = bytes.subarray(bytes.indexOf(0x0a) + 1);
+  writeFileSync(join(folder, 'clientes.csv'), Buffer.concat([Buffer.from(`${erpHeader}\r\n`, 'latin1'), rows]));
+  return { folder, configDir: join(folder, 'config') };
+}
+
+describe('an export with the ERP’s own headers', () => {
+  it('one run names every column it would map and the one it cannot, with the map; exit 65, nothing sent', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const result = await runCommandLine(['customer', 'create', 'clientes.csv'], { configDir, cwd: folder, env });
+    expect(result.code).toBe(65);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.slice(1, -1)).toEqual([
+      ...Object.entries(expectedMap).map(
+        ([header, field]) => `warning: clientes.csv:1: column "${header}" reads as ${field}`,
+      ),
+      'warning: clientes.csv:1: column "Data de cadastro" matches no field; it would be ignored',
+    ]);
+    expect(lines.at(-1)).toBe(
+      `error: clientes.csv:1: 13 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(expectedMap)}.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--write-map saves the map and reads the file with it; the next run takes it with --map', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const checked = await runCommandLine(['customer', 'validate', 'clientes.csv', '--write-map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(checked.stderr).toContain('map: saved to map.json; pass --map map.json from now on');
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual(expectedMap);
+    const created = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(created.code).toBe(0);
+    expect(created.closingLine).toMatch(/: 6 created; exit 0$/);
+  });
+
+  it('on a terminal, --write-map asks about each unmapped column (skip first) and saves the answer', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const tty = { stdin: true, stderr: true };
+    const result = await runCommandLine(['customer', 'validate', 'clientes.csv', '--write-map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+      tty,
+      answers: ['customerRegistrationAddress.street'],
+    });
+    // The operator picked a field from the list for the one column nothing matched (an unscripted prompt would fail).
+    expect(result.code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8')) as Record<string, string>;
+    expect(saved).toEqual({ ...expectedMap, 'Data de cadastro': 'customerRegistrationAddress.street' });
+  });
+
+  it('on a terminal without --write-map, offers to read the file with the map and save it beside', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const tty = { stdin: true, stderr: true };
+    const accepted = await runCommandLine(['customer', 'validate', 'clientes.csv'], {
+      configDir,
+      cwd: folder,
+      env,
+      tty,
+      answers: ['yes', ''],
+    });
+    expect(accepted.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, 'clientes.map.json'), 'utf8'))).toEqual(expectedMap);
+    const declined = await runCommandLine(['customer', 'create', 'clientes.csv'], {
+      configDir,
+      cwd: folder,
+      env,
+      tty,
+      answers: ['no'],
+    });
+    expect(declined.code).toBe(65);
+    expect(declined.stderr).toContain('13 columns are named as an ERP names them (listed above); nothing was sent.');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--no-input never asks: the unmapped column stays out of the map', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const result = await runCommandLine(
+      ['customer', 'validate', 'clientes.csv', '--write-map', 'map.json', '--no-input'],
+      { configDir, cwd: folder, env, tty: { stdin: true, stderr: true }, answers: [] },
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual(expectedMap);
+  });
+
+  it('a mapped run prints the feed-back line with its --map, and the errors file reads with the same map', async () => {
+    const { folder, configDir } = erpExport('clientes-digitado');
+    writeFileSync(join(folder, 'map.json'), JSON.stringify(expectedMap));
+    const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json', '--skip-invalid'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(result.code).toBe(1);
+    const errorsFile = readdirSync(folder).find((name) => name.startsWith('clientes.errors-')) as string;
+    expect(result.stderr).toContain(
+      `customer create: once fixed, feed it back with: b2bctl customer create ${errorsFile} --map map.json\n`,
+    );
+    // The input's own headers, then b2bctl's row and error columns.
+    const errorsHeader = readFileSync(join(folder, errorsFile), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0];
+    expect(errorsHeader).toBe(`${erpHeader};row;error`);
+    const fedBack = await runCommandLine(['customer', 'validate', errorsFile, '--map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    // Read with the map: no header problem; five still invalid (nothing was fixed), one duplicate now alone.
+    expect(fedBack.stderr).not.toContain('named as an ERP names');
+    expect(fedBack.stderr).toMatch(/: 6 records, 1 valid, 5 invalid/);
+  });
+});
