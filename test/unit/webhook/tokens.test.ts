@@ -176,6 +176,13 @@ describe('credentialsOfTokenRequest, each rule at its edge', () => {
     expect(
       credentialsOfTokenRequest({ headers: { username: 'erp' }, query: { grant_type: 'password' }, body: undefined }),
     ).toMatchObject({ error: 'invalid_request' });
+    expect(
+      credentialsOfTokenRequest({
+        headers: { password: 's3cret' },
+        query: { grant_type: 'password' },
+        body: undefined,
+      }),
+    ).toMatchObject({ error: 'invalid_request' });
   });
 });
 
