@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-/** The modules whose failure loses or duplicates data, by name. The webhook inbox is being rewritten: not here yet. */
+/** The modules whose failure loses or duplicates data, by name. The webhook inbox (rewritten on SQLite meanwhile) is not here yet. */
 const modules = [
   ['webhook-tokens', 'src/webhook/tokens.ts'],
   ['cursor-file', 'src/commands/orders/cursor-file.ts'],
