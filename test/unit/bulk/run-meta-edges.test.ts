@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -190,5 +190,36 @@ describe('shellWord and resumeCommand', () => {
     expect(
       resumeCommand(meta({ flags: { strict: false, delimiter: ';' } }), shaping, 'stock.csv', 'stock.report-1.csv'),
     ).toBe("b2bctl stock push stock.csv --profile lat --delimiter ';' --resume stock.report-1.csv");
+  });
+});
+
+describe('survivors of the mutation run', () => {
+  it('a switch not given at all (undefined, not false) is restored, not refused', () => {
+    expect(check(meta({ flags: { strict: true } }), { route: 'auto' })).toMatchObject({ strict: true });
+  });
+
+  it('a pacing flag may change on resume: the new value is taken into the record, nothing refused', () => {
+    const recorded = meta({ flags: { rate: 5 } });
+    expect(() =>
+      checkResume({
+        reportPath: 'r.csv',
+        meta: recorded,
+        command: 'stock push',
+        profile: 'lat',
+        baseUrl: 'https://lat.example.com',
+        input: recorded.input,
+        shaping: [{ flag: '--rate', key: 'rate', pacing: true }],
+        flags: { rate: 10 },
+      }),
+    ).not.toThrow();
+    expect(recorded.flags.rate).toBe(10);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('describeInput closes the file it fingerprints (no /proc: skipped)', () => {
+    const small = join(folder, 'closed.csv');
+    writeFileSync(small, 'sku;qty\n');
+    const before = readdirSync('/proc/self/fd').length;
+    describeInput(small);
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
   });
 });
