@@ -14,6 +14,7 @@ describe('LineKeys', () => {
     expect(keys.matches(3, 'SKU-1')).toBe(true);
     expect(keys.matches(3, 'SKU-2')).toBe(false);
     expect(keys.matches(2, 'anything')).toBe(true);
+    expect(new LineKeys().matches(1024, 'just past the first block')).toBe(true);
     expect(keys.matches(5_000_000, 'anything')).toBe(true);
   });
 
