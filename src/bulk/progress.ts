@@ -19,6 +19,8 @@ export interface ProgressOptions {
   unit: string;
   total: number;
   log(message: string): void;
+  /** Sends the log's lines to `write` while the bar is drawn (Logger.divert); the function returned ends it. */
+  divertLog(write: (text: string) => void): () => void;
 }
 
 /** Minimum gap between progress lines when stderr is not a terminal (a cron log stays readable). */
@@ -31,7 +33,8 @@ export const progressLogIntervalMs = 10_000;
 export async function createProgress(options: ProgressOptions): Promise<Progress> {
   if (options.quiet) return { update: () => {}, stop: () => {} };
   const started = options.clock.now();
-  const rate = (done: number) => Math.round(done / Math.max(0.001, (options.clock.now() - started) / 1000));
+  // Per second since the start, unrounded: a slow run's time left needs the fraction.
+  const rate = (done: number) => done / Math.max(0.001, (options.clock.now() - started) / 1000);
   if (options.io.isStderrTTY) return drawBar(options, rate);
   let lastLogAt = started;
   return {
@@ -41,7 +44,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       lastLogAt = now;
       const percent = options.total > 0 ? ` (${Math.floor((counts.done / options.total) * 100)}%)` : '';
       options.log(
-        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${rate(counts.done)}/s, ${counts.failed} failed`,
+        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${Math.round(rate(counts.done))}/s, ${counts.failed} failed`,
       );
     },
     stop: () => {},
@@ -52,80 +55,93 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
 export const restoreTerminal = '\x1b[?25h\x1b[?7h';
 
 /**
- * The cli-progress bar, fitted to the terminal's width (wrapping stays on, so nothing is cut off), with
- * every other line written to stderr while it is drawn printed above it (the bar line is cleared first
- * and drawn again after), cleared on stop, and the cursor shown again on every exit, even a second Ctrl-C.
+ * The cli-progress bar, fitted to the terminal's width, cleared on stop, the cursor shown again on every exit, even
+ * a second Ctrl-C. A line logged while it is drawn goes above it: the bar is stopped (which clears its line), the
+ * line written, and the bar started again below it. Through the bar's public calls only, each line is printed at
+ * once and in order, where MultiBar's buffered log() drops what is waiting when it stops.
  */
 async function drawBar(options: ProgressOptions, rate: (done: number) => number): Promise<Progress> {
   // cli-progress is CommonJS: bundled, its exports sit on the default export.
   const loaded = await import('cli-progress');
   const { SingleBar, Presets } = loaded.default ?? loaded;
   const stream = options.io.stderr as NodeJS.WriteStream;
-  const countText = `{value}/{total} ${options.unit}`;
-  const long = `{percentage}% | ${countText} | {rate}/s | failed {failed} | eta {eta_formatted}`;
-  const short = `{percentage}% | ${countText} | failed {failed}`;
-  // The widest the text gets: every number at its largest.
-  const widest = (format: string) =>
-    format
-      .replace('{percentage}', '100')
-      .replaceAll(/\{(value|total|rate|failed)\}/g, String(Math.max(options.total, 99_999)))
-      .replace('{eta_formatted}', '99h59m').length;
-  const columns = stream.columns || 80;
-  const minimumBar = 10;
-  const text = widest(long) + minimumBar + 2 <= columns ? long : short;
-  const barsize = Math.max(minimumBar, Math.min(40, columns - widest(text) - 2));
+  const { format, barsize } = fittedBar(options.unit, options.total, stream.columns || 80);
   const bar = new SingleBar(
-    {
-      stream,
-      format: `{bar} ${text}`,
-      barsize,
-      hideCursor: true,
-      // Wrapping is never turned off: a bar that fits needs no wrap, and a killed run cannot leave it off.
-      linewrap: true,
-      clearOnComplete: true,
-      gracefulExit: false,
-      etaBuffer: 50,
-    },
+    // Wrapping stays on (a bar that fits needs no wrap, and a killed run cannot leave it off); the bar text is cut
+    // at the terminal's width rather than wrapped.
+    { stream, format, barsize, hideCursor: true, linewrap: true, clearOnComplete: true, gracefulExit: false },
     Presets.shades_classic,
   );
-  // cli-progress saves the cursor at start and jumps back to it on stop, over every line logged since.
-  const terminal = (bar as unknown as { terminal: { cursorSave(): void; cursorRestore(): void } }).terminal;
-  terminal.cursorSave = () => {};
-  terminal.cursorRestore = () => {};
-
-  const write = stream.write;
-  let drawing = false;
-  const render = bar.render.bind(bar);
-  bar.render = (...rest: unknown[]) => {
-    drawing = true;
-    try {
-      (render as (...args: unknown[]) => void)(...rest);
-    } finally {
-      drawing = false;
-    }
-  };
-  // A line logged while the bar is up: clear the bar's line, print the line, draw the bar below it.
-  stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<NodeJS.WriteStream['write']>) {
-    if (drawing) return write.apply(stream, args);
-    write.call(stream, '\r\x1b[K');
-    const written = write.apply(stream, args);
-    (bar.render as (force: boolean) => void)(true);
-    return written;
-  } as NodeJS.WriteStream['write'];
-  const onExit = () => write.call(stream, `\r\x1b[K${restoreTerminal}`);
-  process.on('exit', onExit);
-
-  bar.start(options.total, 0, { rate: 0, failed: 0 });
+  let done = 0;
+  // Rate and time left are ours: a restarted bar would start its own estimate again after every logged line.
+  let payload = { rate: 0, failed: 0, remaining: timeLeft(0, options.total, 0) };
+  const draw = () => bar.start(options.total, done, payload);
+  const giveBackLog = options.divertLog((text) => {
+    bar.stop();
+    stream.write(text);
+    draw();
+  });
   let stopped = false;
-  return {
-    update: (counts) => bar.update(counts.done, { rate: rate(counts.done), failed: counts.failed }),
-    stop: () => {
-      if (stopped) return;
-      stopped = true;
-      stream.write = write;
-      bar.stop();
-      write.call(stream, restoreTerminal);
-      process.removeListener('exit', onExit);
-    },
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    giveBackLog();
+    bar.stop();
+    stream.write(restoreTerminal);
+    process.removeListener('exit', stop);
   };
+  process.on('exit', stop);
+  draw();
+  return {
+    update(counts) {
+      done = counts.done;
+      const perSecond = rate(done);
+      payload = {
+        rate: Math.round(perSecond),
+        failed: counts.failed,
+        remaining: timeLeft(done, options.total, perSecond),
+      };
+      bar.update(done, payload);
+    },
+    stop,
+  };
+}
+
+/** The widest time left shown; a longer run shows this. */
+const longestTimeLeft = '99h59m';
+
+/**
+ * The bar's format and size on a terminal `columns` wide: the most figures that leave the bar 10 cells, and a bar
+ * that takes the rest, so the line ends before the last column (nothing wraps, nothing is cut).
+ */
+export function fittedBar(unit: string, total: number, columns: number): { format: string; barsize: number } {
+  const counts = `{percentage}% | {value}/{total}`;
+  const texts = [
+    `${counts} ${unit} | {rate}/s | failed {failed} | eta {remaining}`,
+    `${counts} ${unit} | failed {failed}`,
+    counts,
+    '{percentage}%',
+  ];
+  // The widest a text gets: every number at its largest.
+  const widest = (text: string) =>
+    text
+      .replace('{percentage}', '100')
+      .replaceAll(/\{(value|total|rate|failed)\}/g, String(Math.max(total, 99_999)))
+      .replace('{remaining}', longestTimeLeft).length;
+  const minimumBar = 10;
+  const text = texts.find((candidate) => widest(candidate) + minimumBar + 2 <= columns) ?? '{percentage}%';
+  const barsize = Math.max(1, Math.min(40, columns - widest(text) - 2));
+  return { format: `{bar} ${text}`, barsize };
+}
+
+const two = (value: number) => String(value).padStart(2, '0');
+
+/** "45s", "12m05s", "3h20m": the time left at `perSecond`; "?" before anything is done. */
+export function timeLeft(done: number, total: number, perSecond: number): string {
+  if (perSecond <= 0 || done <= 0) return '?';
+  const seconds = Math.ceil(Math.max(0, total - done) / perSecond);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${two(seconds % 60)}s`;
+  if (seconds >= 100 * 3600) return longestTimeLeft;
+  return `${Math.floor(seconds / 3600)}h${two(Math.floor((seconds % 3600) / 60))}m`;
 }

@@ -97,6 +97,7 @@ export class RunLedger {
       unit: options.unit,
       total: options.total,
       log: (message) => options.context.log.info(message),
+      divertLog: (write) => options.context.log.divert(write),
     });
     return new RunLedger(report, errors, progress, options.context);
   }

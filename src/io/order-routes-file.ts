@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defaultOrderRoutes, OrderRoutesError, type OrderRoutes, parseOrderRoutes } from '../domain/order-routes.js';
-import { InputError, UsageError } from '../errors.js';
+import { readJsonSetting } from './json-setting.js';
 
 /**
  * The order routes: `--routes FILE`, else the `orders.routes` setting (a file path or inline JSON), else the
@@ -8,22 +7,10 @@ import { InputError, UsageError } from '../errors.js';
  */
 export function loadOrderRoutes(source: string | undefined, origin: string): OrderRoutes {
   if (!source) return defaultOrderRoutes;
-  let text = source;
-  if (!source.trim().startsWith('{')) {
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (error) {
-      throw new InputError(
-        `${source}: cannot read the order routes file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-        { file: source, missing: true },
-      );
-    }
-  }
-  try {
-    return parseOrderRoutes(JSON.parse(text));
-  } catch (error) {
-    if (error instanceof SyntaxError || error instanceof OrderRoutesError)
-      throw new UsageError(`The order routes from ${origin} are not usable: ${error.message}`);
-    throw error;
-  }
+  return readJsonSetting(source, origin, {
+    fileLabel: 'the order routes file',
+    unusable: (from) => `The order routes from ${from} are not usable`,
+    parse: parseOrderRoutes,
+    ruleError: OrderRoutesError,
+  });
 }

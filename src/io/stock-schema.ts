@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defaultStockSchema, parseStockSchema, StockSchemaError, type StockSchema } from '../domain/stock.js';
-import { InputError, UsageError } from '../errors.js';
+import { readJsonSetting } from './json-setting.js';
 
 /**
  * The wire field names: `--schema FILE`, else the `stock.schema` setting (a file path or inline JSON), else our defaults.
@@ -8,22 +7,10 @@ import { InputError, UsageError } from '../errors.js';
  */
 export function loadStockSchema(source: string | undefined, origin: string): StockSchema {
   if (!source) return defaultStockSchema;
-  let text = source;
-  if (!source.trim().startsWith('{')) {
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (error) {
-      throw new InputError(
-        `${source}: cannot read the stock schema (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-        { file: source, missing: true },
-      );
-    }
-  }
-  try {
-    return parseStockSchema(JSON.parse(text));
-  } catch (error) {
-    if (error instanceof SyntaxError || error instanceof StockSchemaError)
-      throw new UsageError(`The stock schema from ${origin} is not usable: ${error.message}`);
-    throw error;
-  }
+  return readJsonSetting(source, origin, {
+    fileLabel: 'the stock schema',
+    unusable: (from) => `The stock schema from ${from} is not usable`,
+    parse: parseStockSchema,
+    ruleError: StockSchemaError,
+  });
 }

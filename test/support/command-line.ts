@@ -9,10 +9,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { runProgram } from '../../src/cli/run-program.js';
 import { systemClock } from '../../src/clock.js';
 import type { Dialect } from '../../src/sandbox/dialects/dialect.js';
+import type { SandboxOptions } from '../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { freshConfigDir } from './cli.js';
 import type { RunResult } from './cli.js';
 import { separateClosingLine } from './closing-line.js';
-import { sandboxPassword, sandboxUser } from './sandbox.js';
+import { sandboxPassword, sandboxUser, startTestSandbox } from './sandbox.js';
 import { type TestContext, testContext, type TestContextOptions } from './test-context.js';
 
 export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' | 'configDir'> {
@@ -96,4 +98,18 @@ export async function loginToDialect(sandbox: RunningSandbox, dialect: Dialect, 
     if (result.code !== 0) throw new Error(`${args.join(' ')} (${dialect.name} dialect): ${result.stderr}`);
   }
   await login(sandbox, configDir);
+}
+
+/**
+ * A sandbox on an ephemeral port and a fresh config folder logged in to it (by `login`, or `logIn` for another
+ * way in, such as loginToDialect); close it with stopTestSandbox.
+ */
+export async function startLoggedInSandbox(
+  overrides: Partial<SandboxOptions> = {},
+  logIn: (sandbox: RunningSandbox, configDir: string) => Promise<unknown> = login,
+): Promise<{ sandbox: RunningSandbox; configDir: string }> {
+  const sandbox = await startTestSandbox(overrides);
+  const configDir = freshConfigDir();
+  await logIn(sandbox, configDir);
+  return { sandbox, configDir };
 }

@@ -1,8 +1,9 @@
 /** Helpers of the order move tests: fresh orders in a sandbox, a nightly file of moves, the moves the sandbox took. */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { movesOf } from '../../src/sandbox/orders/moves.js';
+import { freshWorkDir } from './cli.js';
 import { repoRoot } from './sandbox.js';
 
 export const sampleNfeFiles = [
@@ -17,6 +18,15 @@ export const mistypedKey = `${sampleNfeFiles[0].slice(0, 43)}0`;
 /** Copies the sample NF-e files into `folder/nfe/`. */
 export function copySampleNfe(folder: string): void {
   for (const name of sampleNfeFiles) copyFileSync(join(repoRoot, 'samples', 'nfe', name), join(folder, 'nfe', name));
+}
+
+/** Forgets the moves the sandbox took, and gives a fresh working folder with the sample NF-e in `nfe/`. */
+export function freshMovesFolder(sandbox: RunningSandbox): string {
+  movesOf(sandbox.state.orders).length = 0;
+  const folder = freshWorkDir();
+  mkdirSync(join(folder, 'nfe'));
+  copySampleNfe(folder);
+  return folder;
 }
 
 /** `count` new orders (status AWAITING_PAYMENT), their ids in creation order. */

@@ -111,6 +111,12 @@ export function useSandbox(overrides: Partial<SandboxOptions> = {}): () => Sandb
   };
 }
 
+/** Closes a sandbox started for a test file and removes the file's temporary folders. */
+export async function stopTestSandbox(sandbox: RunningSandbox): Promise<void> {
+  await sandbox.close();
+  removeTemporaryFolders();
+}
+
 /** Request counts per "METHOD /route" since the last reset. */
 export async function requestCounts(sandbox: RunningSandbox): Promise<Record<string, number>> {
   const response = await fetch(`${sandbox.url}/_sandbox/requests`);

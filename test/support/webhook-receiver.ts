@@ -1,5 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ListenOptions } from '../../src/commands/webhook/listen.js';
 import {
   defaultReceiverPaths,
   type ReceivedEvent,
@@ -9,6 +11,7 @@ import {
 } from '../../src/webhook/receiver.js';
 import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
+import { collect, freshConfigDir, type RunResult, spawnCli } from './cli.js';
 import { temporaryFolder } from './temporary.js';
 
 export const clientId = 'erp-client';
@@ -111,4 +114,69 @@ export function postEvent(
     headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), 'content-type': contentType },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** A line of the NDJSON inbox earlier versions wrote (its event `{ id }`, received at second `id`). */
+export function oldInboxLine(id: number): string {
+  return JSON.stringify({
+    receivedAt: `2026-11-23T06:00:0${id}.000Z`,
+    kind: 'orders',
+    deliveryId: `d${id}`,
+    key: `orders:${id}:x`,
+    flags: [],
+    event: { id },
+  });
+}
+
+/** A `webhook listen` of the built binary, its URL, and what it printed once it exits. */
+export interface SpawnedReceiver {
+  child: ChildProcess;
+  url: string;
+  done: Promise<RunResult>;
+}
+
+/**
+ * Spawns `webhook listen --port 0 --client-id …` with `extraArgs` and this file's client secret, in a fresh
+ * config folder, and resolves with its URL, read from the first stdout line.
+ */
+export async function spawnReceiver(extraArgs: readonly string[]): Promise<SpawnedReceiver> {
+  const child = spawnCli(
+    ['webhook', 'listen', '--port', '0', '--client-id', clientId, ...extraArgs],
+    freshConfigDir(),
+    {
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+    },
+  );
+  const done = collect(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const newline = text.indexOf('\n');
+      if (newline >= 0) resolve(text.slice(0, newline));
+    });
+    child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
+  });
+  return { child, url, done };
+}
+
+/** `webhook listen` options as its flags' defaults give them, on a loopback ephemeral port, with `extra` on top. */
+export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    clientId,
+    inbox,
+    tokenTtl: 3600,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 10_000,
+    fetchOrders: false,
+    groupCommit: true,
+    fromStart: false,
+    maxAttempts: 5,
+    execTimeout: 60_000,
+    dedupWindow: 7 * 86_400_000,
+    stuckAfter: 900_000,
+    ...extra,
+  };
 }

@@ -27,6 +27,11 @@ export interface Logger {
    * turn of the event loop late; all of them are written when it ends, however it ends.
    */
   batched<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Sends every line to `write` instead of stderr (a progress bar prints it above itself) until the returned
+   * function is called.
+   */
+  divert(write: (text: string) => void): () => void;
 }
 
 export interface LoggerOptions {
@@ -47,8 +52,10 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
  */
 export function createLogger(options: LoggerOptions): Logger {
   let batch: BatchedWriter | undefined;
+  let diverted: ((text: string) => void) | undefined;
   const put = (text: string) => {
-    if (batch) void batch.write(text);
+    if (diverted) diverted(text);
+    else if (batch) void batch.write(text);
     else options.stderr.write(text);
   };
   // A problem line per record of a large file: the time is formatted once per millisecond, not once per line.
@@ -106,6 +113,14 @@ export function createLogger(options: LoggerOptions): Logger {
         // Written now; never waiting for stderr to drain, as a single line never does.
         written.flush().catch(() => {});
       }
+    },
+    divert(sink) {
+      // Lines still waiting in a batch go out first, in their order.
+      batch?.flush().catch(() => {});
+      diverted = sink;
+      return () => {
+        if (diverted === sink) diverted = undefined;
+      };
     },
   };
 }

@@ -1,16 +1,20 @@
 import type pg from 'pg';
 import { GroupCommit } from './group-commit.js';
 import {
+  type BacklogRow,
   backlogQuery,
+  deadLetterUpsert,
   type DeadRow,
   deadLettersQuery,
-  eventColumns,
   type EventRow,
+  nextEventQuery,
   pagedSelection,
   prunableEvents,
+  prunableKeysDelete,
+  retriedEventQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, idList } from './rows.js';
+import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -129,18 +133,9 @@ export class PostgresStore implements EventStore {
   }
 
   async nextForHandOff(name: string): Promise<StoredEvent | undefined> {
-    const retry = await this.query<EventRow>(
-      `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`,
-      [name],
-    );
     const row =
-      retry.rows[0] ??
-      (
-        await this.query<EventRow>(
-          `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`,
-          [name],
-        )
-      ).rows[0];
+      (await this.query<EventRow>(retriedEventQuery, [name])).rows[0] ??
+      (await this.query<EventRow>(nextEventQuery, [name])).rows[0];
     return row ? storedEventOf(row) : undefined;
   }
 
@@ -153,12 +148,7 @@ export class PostgresStore implements EventStore {
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
     await this.transaction(async (client) => {
-      await client.query(
-        `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES ($1, $2, $3, $4, $5, 0)
-         ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
-         died_at = excluded.died_at, retry = 0`,
-        [name, event.id, error, attempts, Date.now()],
-      );
+      await client.query(positional(deadLetterUpsert), [name, event.id, error, attempts, Date.now()]);
       await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
     });
   }
@@ -180,20 +170,7 @@ export class PostgresStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    const rows = await this.query<{
-      name: string;
-      target: string;
-      pending: string;
-      oldest: string | null;
-      dead: string;
-    }>(backlogQuery, []);
-    return rows.rows.map((row) => ({
-      name: row.name,
-      target: row.target,
-      pending: Number(row.pending),
-      oldestPendingAt: row.oldest === null ? undefined : Number(row.oldest),
-      dead: Number(row.dead),
-    }));
+    return (await this.query<BacklogRow>(backlogQuery, [])).rows.map(handOffBacklogOf);
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
@@ -205,8 +182,7 @@ export class PostgresStore implements EventStore {
       }
     }
     for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      const sql = 'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';
-      removed = (await this.query(sql, [keysBefore, 2000])).rowCount ?? 0;
+      removed = (await this.query(prunableKeysDelete, [keysBefore, 2000])).rowCount ?? 0;
     }
     return pruned;
   }

@@ -92,6 +92,21 @@ export const backlogQuery = `SELECT h.name, h.target,
   (SELECT count(*) FROM dead d WHERE d.handoff = h.name) AS dead
   FROM handoffs h ORDER BY h.name`;
 
+/** The next event a hand-off retries (an event of its dead letters marked for retry), oldest first. */
+export const retriedEventQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`;
+
+/** The next event past a hand-off's position. */
+export const nextEventQuery = `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`;
+
+/** Records (or records again) a dead letter: handoff, event_id, error, attempts, died_at. */
+export const deadLetterUpsert = `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES (?, ?, ?, ?, ?, 0)
+  ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
+  died_at = excluded.died_at, retry = 0`;
+
+/** A chunk of expired keys: received before the bound, at most the limit. */
+export const prunableKeysDelete =
+  'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';
+
 export const deadLettersQuery = `SELECT d.handoff, d.event_id, e.kind, e.received_at, d.error, d.attempts, d.died_at, d.retry
   FROM dead d JOIN events e ON e.id = d.event_id`;
 
@@ -104,4 +119,13 @@ export interface DeadRow {
   attempts: number;
   died_at: number | string;
   retry: number | boolean;
+}
+
+/** A row of backlogQuery as both databases return it (PostgreSQL counts as text). */
+export interface BacklogRow {
+  name: string;
+  target: string;
+  pending: number | string;
+  oldest: number | string | null;
+  dead: number | string;
 }

@@ -3,16 +3,20 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
+  type BacklogRow,
   backlogQuery,
+  deadLetterUpsert,
   type DeadRow,
   deadLettersQuery,
-  eventColumns,
   type EventRow,
+  nextEventQuery,
   pagedSelection,
   prunableEvents,
+  prunableKeysDelete,
+  retriedEventQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, idList } from './rows.js';
+import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -120,16 +124,8 @@ export class SqliteStore implements EventStore {
   }
 
   async nextForHandOff(name: string): Promise<StoredEvent | undefined> {
-    const row = (this.database
-      .prepare(
-        `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`,
-      )
-      .get(name) ??
-      this.database
-        .prepare(
-          `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`,
-        )
-        .get(name)) as EventRow | undefined;
+    const row = (this.database.prepare(retriedEventQuery).get(name) ??
+      this.database.prepare(nextEventQuery).get(name)) as EventRow | undefined;
     return row ? storedEventOf(row) : undefined;
   }
 
@@ -142,13 +138,7 @@ export class SqliteStore implements EventStore {
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
     this.database.transaction(() => {
-      this.database
-        .prepare(
-          `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES (?, ?, ?, ?, ?, 0)
-           ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
-           died_at = excluded.died_at, retry = 0`,
-        )
-        .run(name, event.id, error, attempts, Date.now());
+      this.database.prepare(deadLetterUpsert).run(name, event.id, error, attempts, Date.now());
       this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
     })();
   }
@@ -169,20 +159,7 @@ export class SqliteStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    const rows = this.database.prepare(backlogQuery).all() as {
-      name: string;
-      target: string;
-      pending: number;
-      oldest: number | null;
-      dead: number;
-    }[];
-    return rows.map((row) => ({
-      name: row.name,
-      target: row.target,
-      pending: row.pending,
-      oldestPendingAt: row.oldest ?? undefined,
-      dead: row.dead,
-    }));
+    return (this.database.prepare(backlogQuery).all() as BacklogRow[]).map(handOffBacklogOf);
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
@@ -196,11 +173,7 @@ export class SqliteStore implements EventStore {
       }
     }
     for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      removed = chunk(
-        'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)',
-        keysBefore,
-        2000,
-      );
+      removed = chunk(prunableKeysDelete, keysBefore, 2000);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return pruned;

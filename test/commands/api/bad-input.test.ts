@@ -4,24 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
-import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { freshWorkDir } from '../../support/cli.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { requestCounts, resetCounts, stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
+  ({ sandbox, configDir } = await startLoggedInSandbox());
   await resetCounts(sandbox);
 });
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+afterAll(() => stopTestSandbox(sandbox));
 
 describe('api: bad input is refused before anything is sent', () => {
   it.each([

@@ -4,28 +4,21 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
-import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { requestCounts, resetCounts, stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
+  ({ sandbox, configDir } = await startLoggedInSandbox());
   // A store whose sales rep listing is per branch (the sandbox's branch route stands in for it).
   const set = await runCommandLine(['config', 'set', 'paths.sellers', '/v1/branches/{branch}/contracts'], {
     configDir,
   });
   if (set.code !== 0) throw new Error(`config set paths.sellers failed: ${set.stderr}`);
 });
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+afterAll(() => stopTestSandbox(sandbox));
 
 it('sellers list fills {branch} from the branch setting and reads the linked branch', async () => {
   await resetCounts(sandbox);

@@ -4,24 +4,15 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
 import { FakeClock } from '../../support/fake-clock.js';
-import { startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox()));
+afterAll(() => stopTestSandbox(sandbox));
 
 it('--rate 4 starts the 3 pages of the cashback history 250 ms apart', async () => {
   const clock = new FakeClock(Date.now());

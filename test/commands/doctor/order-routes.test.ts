@@ -4,23 +4,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
 import { acceptedMoves } from '../../support/order-moves.js';
-import { startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ orderCount: 2 });
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
+afterAll(() => stopTestSandbox(sandbox));
 
 const orderLines = (stdout: string) =>
   (JSON.parse(stdout) as { check: string; result: string; detail: string }[]).filter((finding) =>

@@ -4,17 +4,15 @@
  * refused by the platform, reported on its row with exit 1. Each dialect answers the moves its own way (200 with the
  * order, 204, {"success"}, 202 with a request id only); the outcomes must not depend on it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { movesOf } from '../../../src/sandbox/orders/moves.js';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { loginToDialect, runCommandLine } from '../../support/command-line.js';
+import { loginToDialect, runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
 import {
   acceptedMoves,
-  copySampleNfe,
+  freshMovesFolder,
   moveHeader,
   mistypedKey,
   newOrders,
@@ -22,7 +20,6 @@ import {
   sampleKeys,
 } from '../../support/order-moves.js';
 import { onlyErrorsFile, onlyReport, readReport } from '../../support/run-files.js';
-import { startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
@@ -37,16 +34,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     const detail = (id: number) => sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
 
     beforeAll(async () => {
-      sandbox = await startTestSandbox({ dialect, orderCount: 5 });
-      configDir = freshConfigDir();
-      await loginToDialect(sandbox, dialect, configDir);
+      ({ sandbox, configDir } = await startLoggedInSandbox({ dialect, orderCount: 5 }, (started, folder) =>
+        loginToDialect(started, dialect, folder),
+      ));
     });
     afterAll(async () => sandbox.close());
     beforeEach(() => {
-      movesOf(sandbox.state.orders).length = 0;
-      dir = freshWorkDir();
-      mkdirSync(join(dir, 'nfe'));
-      copySampleNfe(dir);
+      dir = freshMovesFolder(sandbox);
     });
 
     it('ready, invoice, ship: one line each, the fields stored and shown by orders get', async () => {

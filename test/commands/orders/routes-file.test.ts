@@ -3,16 +3,13 @@
  * body fields (the XML as base64 inside a nested object), and the same file plays the store in the sandbox
  * (--order-routes) and drives b2bctl (--routes, or the orders.routes setting). Without it, nothing reaches the store.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseOrderRoutes } from '../../../src/domain/order-routes.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { movesOf } from '../../../src/sandbox/orders/moves.js';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
-import { acceptedMoves, copySampleNfe, newOrders, sampleKeys } from '../../support/order-moves.js';
-import { startTestSandbox } from '../../support/sandbox.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { acceptedMoves, freshMovesFolder, newOrders, sampleKeys } from '../../support/order-moves.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
@@ -39,16 +36,14 @@ describe('an order routes file that renames paths and fields', () => {
   const run = (args: string[], env: Record<string, string> = {}) => runCommandLine(args, { configDir, cwd: dir, env });
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ orderCount: 3, orderRoutes: parseOrderRoutes(storeRoutes) });
-    configDir = freshConfigDir();
-    await login(sandbox, configDir);
+    ({ sandbox, configDir } = await startLoggedInSandbox({
+      orderCount: 3,
+      orderRoutes: parseOrderRoutes(storeRoutes),
+    }));
   });
   afterAll(async () => sandbox.close());
   beforeEach(() => {
-    movesOf(sandbox.state.orders).length = 0;
-    dir = freshWorkDir();
-    mkdirSync(join(dir, 'nfe'));
-    copySampleNfe(dir);
+    dir = freshMovesFolder(sandbox);
     writeFileSync(join(dir, 'rotas.json'), JSON.stringify(storeRoutes, null, 2));
   });
 

@@ -2,39 +2,26 @@
  * Hostile and broken order move files get what customer and stock files get: a Windows-1252 export read as such,
  * formulas kept out of the report, every problem one line naming line and field, and nothing sent.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maximumNfeBytes } from '../../../src/domain/nfe-document.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { movesOf } from '../../../src/sandbox/orders/moves.js';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { login, runCommandLine } from '../../support/command-line.js';
-import { acceptedMoves, copySampleNfe, moveHeader, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { acceptedMoves, freshMovesFolder, moveHeader, newOrders, sampleKeys } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 let dir: string;
 const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ orderCount: 2 });
-  configDir = freshConfigDir();
-  await login(sandbox, configDir);
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
+afterAll(() => stopTestSandbox(sandbox));
 beforeEach(() => {
-  movesOf(sandbox.state.orders).length = 0;
-  dir = freshWorkDir();
-  mkdirSync(join(dir, 'nfe'));
-  copySampleNfe(dir);
+  dir = freshMovesFolder(sandbox);
 });
 
 describe('orders update with bad input', () => {

@@ -9,7 +9,7 @@ import { run as replay } from '../../../src/commands/webhook/replay.js';
 import { ExitCode, type B2bctlError } from '../../../src/errors.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
-import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { oldInboxLine, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
@@ -215,16 +215,7 @@ describe('webhook replay', () => {
 describe('webhook inbox --import', () => {
   it('takes an old NDJSON inbox into the store once, then renames it; a folder without one exits 66', async () => {
     const old = temporaryFolder();
-    const lines = [1, 2].map((id) =>
-      JSON.stringify({
-        receivedAt: `2026-11-23T06:00:0${id}.000Z`,
-        kind: 'orders',
-        deliveryId: `d${id}`,
-        key: `orders:${id}:x`,
-        flags: [],
-        event: { id },
-      }),
-    );
+    const lines = [1, 2].map(oldInboxLine);
     writeFileSync(join(old, 'events.ndjson'), `${lines.join('\n')}\n{"receivedAt":"2026-11-23T06:00:03.000Z","ki`);
     const inbox = temporaryFolder();
     const memory = context();

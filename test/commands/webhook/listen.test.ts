@@ -1,20 +1,21 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, type ListenOptions } from '../../../src/commands/webhook/listen.js';
+import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import {
   clientId,
   clientSecret,
   inboxOnDisk,
+  listenOptions,
   postEvent,
   receiverToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
 import { requireTools } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -22,26 +23,6 @@ afterAll(removeReceiverFolders);
 
 const openssl = requireTools('openssl');
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-
-function options(inbox: string, extra: Partial<ListenOptions> = {}): ListenOptions {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    clientId,
-    inbox,
-    tokenTtl: 3600,
-    bodyLimit: 1024 * 1024,
-    requestTimeout: 10_000,
-    fetchOrders: false,
-    groupCommit: true,
-    fromStart: false,
-    maxAttempts: 5,
-    execTimeout: 60_000,
-    dedupWindow: 7 * 86_400_000,
-    stuckAfter: 900_000,
-    ...extra,
-  };
-}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -60,7 +41,7 @@ describe('webhook listen (in process)', () => {
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
       tty: { stdout: tty },
     });
-    const running = run(options(inbox), memory.context);
+    const running = run(listenOptions(inbox), memory.context);
     const url = await memory.firstLine();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const token = await receiverToken(url);
@@ -79,7 +60,7 @@ describe('webhook listen (in process)', () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
     });
-    const failure = await run(options(temporaryFolder(), { clientId: undefined }), memory.context).catch(
+    const failure = await run(listenOptions(temporaryFolder(), { clientId: undefined }), memory.context).catch(
       (error: unknown) => error,
     );
     expect((failure as Error).message).toBe(
@@ -106,7 +87,7 @@ describe('webhook listen (in process)', () => {
         B2BCTL_TOKEN: 'platform-token',
       },
     });
-    const running = run(options(inbox, { fetchOrders: true }), memory.context);
+    const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
     const url = await memory.firstLine();
     const answer = await postEvent(url, 'orders', order, await receiverToken(url));
     const { deliveryId } = (await answer.json()) as { deliveryId: string };
@@ -126,31 +107,11 @@ describe('webhook listen (in process)', () => {
     const folder = temporaryFolder();
     const cert = join(folder, 'cert.pem');
     const key = join(folder, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-      ],
-      {
-        stdio: 'ignore',
-      },
-    );
+    makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
     });
-    const running = run(options(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key }), memory.context);
+    const running = run(listenOptions(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key }), memory.context);
     const url = await memory.firstLine();
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
@@ -185,7 +146,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
     const running = run(
-      options(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000, maxAttempts: 1000 }),
+      listenOptions(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000, maxAttempts: 1000 }),
       memory.context,
     );
     const url = await memory.firstLine();

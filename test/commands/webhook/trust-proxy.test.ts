@@ -18,8 +18,8 @@ import {
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { testContext } from '../../support/test-context.js';
 import {
-  clientId,
   clientSecret,
+  listenOptions,
   receiverToken,
   removeReceiverFolders,
   startTestReceiver,
@@ -166,22 +166,9 @@ describe('webhook listen --trust-proxy --proxy-header forwarded (RFC 7239)', () 
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
     });
-    const options = { host: '127.0.0.1', port: 0, clientId, inbox, tokenTtl: 3600, bodyLimit: 1024 * 1024 };
-    const failure = (await run(
-      {
-        ...options,
-        requestTimeout: 10_000,
-        fetchOrders: false,
-        groupCommit: true,
-        fromStart: false,
-        maxAttempts: 5,
-        execTimeout: 60_000,
-        dedupWindow: 86_400_000,
-        stuckAfter: 900_000,
-        proxyHeader: 'forwarded',
-      },
-      memory.context,
-    ).catch((error: unknown) => error)) as Error & { exitCode: number };
+    const failure = (await run(listenOptions(inbox, { proxyHeader: 'forwarded' }), memory.context).catch(
+      (error: unknown) => error,
+    )) as Error & { exitCode: number };
     expect([failure.exitCode, failure.message]).toEqual([
       2,
       '--proxy-header is read only from trusted proxies: give them with --trust-proxy too.',

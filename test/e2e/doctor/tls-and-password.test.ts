@@ -3,13 +3,13 @@
  * same certificate trusted through NODE_EXTRA_CA_CERTS passes, with its expiry shown. And `doctor --password-stdin`:
  * a fresh login with the password from a pipe, which is never printed; an empty one stops before anything is sent.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
 import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import {
   repoRoot,
@@ -35,27 +35,13 @@ function localhostCertificate(): { cert: string; key: string; certFile: string }
   if (onPath('openssl'))
     try {
       dir = freshWorkDir();
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          join(dir, 'localhost.key.pem'),
-          '-out',
-          join(dir, 'localhost.cert.pem'),
-          '-days',
-          '2',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
+      makeSelfSignedCertificate({
+        certFile: join(dir, 'localhost.cert.pem'),
+        keyFile: join(dir, 'localhost.key.pem'),
+        subject: '/CN=localhost',
+        days: 2,
+        extensions: ['subjectAltName=DNS:localhost,IP:127.0.0.1'],
+      });
     } catch {
       dir = fixture;
     }

@@ -3,77 +3,33 @@
  * NODE_EXTRA_CA_CERTS every command says which certificate is not trusted and how to trust it (exit 69); with it,
  * login, a listing and doctor work. An https base URL that is an IP address never draws Node's DEP0123 warning.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { makeSelfSignedCertificate, openssl, startTlsFront, type TlsFront } from '../../support/certificates.js';
 import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import { sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-const openssl = requireTools('openssl');
-
-function sign(...args: string[]): void {
-  execFileSync('openssl', args, { stdio: 'ignore' });
-}
+const opensslTool = requireTools('openssl');
 
 /** A root CA and a server certificate it signed, valid for 127.0.0.1 only. */
 function privateAuthority(dir: string): { caFile: string; cert: Buffer; key: Buffer } {
   const file = (name: string) => join(dir, name);
-  sign(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Acme Test Root CA',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  sign(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    file('server.key'),
-    '-out',
-    file('server.csr'),
-    '-subj',
-    '/CN=store.test',
-  );
+  makeSelfSignedCertificate({
+    certFile: file('ca.pem'),
+    keyFile: file('ca.key'),
+    subject: '/CN=Acme Test Root CA',
+    days: 2,
+    extensions: ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign'],
+  });
+  const request = ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr')];
+  openssl(...request, '-subj', '/CN=store.test');
   writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  sign(
-    'x509',
-    '-req',
-    '-in',
-    file('server.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    file('server.pem'),
-    '-days',
-    '2',
-    '-extfile',
-    file('server.ext'),
-  );
+  const signing = ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key')];
+  openssl(...signing, '-CAcreateserial', '-out', file('server.pem'), '-days', '2', '-extfile', file('server.ext'));
   return { caFile: file('ca.pem'), cert: readFileSync(file('server.pem')), key: readFileSync(file('server.key')) };
 }
 
@@ -85,9 +41,9 @@ function login(base: string, configDir: string, env: Record<string, string> = {}
   });
 }
 
-describe.skipIf(openssl.missing)(`a store behind a private certificate authority${openssl.note}`, () => {
+describe.skipIf(opensslTool.missing)(`a store behind a private certificate authority${opensslTool.note}`, () => {
   let sandbox: RunningSandbox;
-  let front: Server;
+  let front: TlsFront;
   let caFile: string;
   let port: number;
 
@@ -95,30 +51,12 @@ describe.skipIf(openssl.missing)(`a store behind a private certificate authority
     sandbox = await startTestSandbox();
     const authority = privateAuthority(freshWorkDir());
     caFile = authority.caFile;
-    const target = new URL(sandbox.url);
     // TLS in front of the sandbox, as a store's load balancer terminates it.
-    front = createServer({ cert: authority.cert, key: authority.key }, (incoming, outgoing) => {
-      const forward = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: incoming.headers,
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      incoming.pipe(forward);
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    port = (front.address() as AddressInfo).port;
+    front = await startTlsFront(sandbox.url, { cert: authority.cert, key: authority.key });
+    port = front.port;
   });
   afterAll(async () => {
-    front.closeAllConnections();
-    await new Promise((resolve) => front.close(resolve));
+    await front.close();
     await sandbox.close();
     removeTemporaryFolders();
   });

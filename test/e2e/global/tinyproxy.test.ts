@@ -5,13 +5,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { startTlsFront, type TlsFront } from '../../support/certificates.js';
 import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import { repoRoot, sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
@@ -60,7 +60,7 @@ describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`,
   let sandbox: RunningSandbox;
   let receiver: TestReceiver;
   let tinyproxy: Awaited<ReturnType<typeof startTinyproxy>>;
-  let front: Server;
+  let front: TlsFront;
   let httpsBase: string;
   const outputs: string[] = [];
 
@@ -69,33 +69,15 @@ describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`,
     receiver = await startTestReceiver();
     tinyproxy = await startTinyproxy(freshWorkDir());
     const tls = join(repoRoot, 'test', 'fixtures', 'tls');
-    const target = new URL(sandbox.url);
-    front = createHttpsServer(
-      { cert: readFileSync(join(tls, 'localhost.cert.pem')), key: readFileSync(join(tls, 'localhost.key.pem')) },
-      (incoming, outgoing) => {
-        const forward = httpRequest(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: incoming.method,
-            path: incoming.url,
-            headers: incoming.headers,
-          },
-          (answer) => {
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(outgoing);
-          },
-        );
-        incoming.pipe(forward);
-      },
-    );
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    httpsBase = `https://localhost:${(front.address() as AddressInfo).port}`;
+    front = await startTlsFront(sandbox.url, {
+      cert: readFileSync(join(tls, 'localhost.cert.pem')),
+      key: readFileSync(join(tls, 'localhost.key.pem')),
+    });
+    httpsBase = `https://localhost:${front.port}`;
   });
   afterAll(async () => {
     tinyproxy.child.kill('SIGTERM');
-    front.closeAllConnections();
-    await new Promise((resolve) => front.close(resolve));
+    await front.close();
     await sandbox.close();
     await receiver.close();
     removeTemporaryFolders();

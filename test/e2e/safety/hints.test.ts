@@ -3,20 +3,16 @@
  * the fix, and nothing reaches the platform (the sandbox counts every request).
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    ...sandboxDefaults,
-    host: '127.0.0.1',
-    port: 0,
-    seedDirectory: resolve(__dirname, '../../../samples'),
-  });
+  sandbox = await startTestSandbox();
 });
 afterAll(async () => {
   await sandbox.close();

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { collect, freshConfigDir, runCli, spawnCli } from '../../support/cli.js';
+import { freshConfigDir, runCli } from '../../support/cli.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import {
   clientId,
@@ -13,6 +12,8 @@ import {
   postEvent,
   receiverToken,
   removeReceiverFolders,
+  type SpawnedReceiver,
+  spawnReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
@@ -34,27 +35,9 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Starts `webhook listen --port 0` and resolves with its URL, read from the first stdout line. */
-async function listen(
-  inbox: string,
-  extra: string[] = [],
-): Promise<{ child: ChildProcess; url: string; done: ReturnType<typeof collect> }> {
-  const child = spawnCli(
-    ['webhook', 'listen', '--port', '0', '--client-id', clientId, '--inbox', inbox, ...extra],
-    freshConfigDir(),
-    secretEnv,
-  );
-  const done = collect(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const newline = text.indexOf('\n');
-      if (newline >= 0) resolve(text.slice(0, newline));
-    });
-    child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
-  });
-  return { child, url, done };
+/** Starts `webhook listen --port 0` on `inbox`. */
+function listen(inbox: string, extra: string[] = []): Promise<SpawnedReceiver> {
+  return spawnReceiver(['--inbox', inbox, ...extra]);
 }
 
 /** Keeps `workers` senders posting distinct orders until stopped; resolves with the ids answered 2xx. */

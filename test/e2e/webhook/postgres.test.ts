@@ -1,13 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { collect, freshConfigDir, spawnCli } from '../../support/cli.js';
 import { requireThat } from '../../support/external-tools.js';
 import { postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
-import { clientId, clientSecret, postEvent, receiverToken, temporaryFolder } from '../../support/webhook-receiver.js';
+import {
+  postEvent,
+  receiverToken,
+  type SpawnedReceiver,
+  spawnReceiver,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
 
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 let database: TestPostgres | undefined;
@@ -45,40 +49,8 @@ async function erp() {
   };
 }
 
-async function receiverOn(
-  store: string,
-  forwardTo: string,
-): Promise<{ child: ChildProcess; url: string; done: ReturnType<typeof collect> }> {
-  const child = spawnCli(
-    [
-      'webhook',
-      'listen',
-      '--port',
-      '0',
-      '--client-id',
-      clientId,
-      '--inbox',
-      temporaryFolder(),
-      '--store',
-      store,
-      '--forward-to',
-      forwardTo,
-      '--from-start',
-    ],
-    freshConfigDir(),
-    { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-  );
-  const done = collect(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const newline = text.indexOf('\n');
-      if (newline >= 0) resolve(text.slice(0, newline));
-    });
-    child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
-  });
-  return { child, url, done };
+function receiverOn(store: string, forwardTo: string): Promise<SpawnedReceiver> {
+  return spawnReceiver(['--inbox', temporaryFolder(), '--store', store, '--forward-to', forwardTo, '--from-start']);
 }
 
 describe.skipIf(postgres.missing)(`two receivers on one PostgreSQL store${postgres.note}`, () => {
@@ -121,7 +93,7 @@ describe.skipIf(postgres.missing)(`two receivers on one PostgreSQL store${postgr
         }
       };
       await Promise.all(Array.from({ length: 16 }, sender));
-      expect((await (receivers[0] as { done: ReturnType<typeof collect> }).done).signal).toBe('SIGKILL');
+      expect((await (receivers[0] as SpawnedReceiver).done).signal).toBe('SIGKILL');
       expect(acknowledged.size).toBeGreaterThan(total / 2);
 
       const client = new Client({ connectionString: url });
@@ -148,7 +120,7 @@ describe.skipIf(postgres.missing)(`two receivers on one PostgreSQL store${postgr
       await client.end();
 
       receivers[1]?.child.kill('SIGTERM');
-      expect((await (receivers[1] as { done: ReturnType<typeof collect> }).done).code).toBe(0);
+      expect((await (receivers[1] as SpawnedReceiver).done).code).toBe(0);
       await target.close();
     },
   );

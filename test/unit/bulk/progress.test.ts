@@ -31,6 +31,7 @@ describe('createProgress without a terminal', () => {
       unit: 'customers',
       total: 1000,
       log: (message) => logged.push([clock.now() - 50_000, message]),
+      divertLog: () => () => {},
     });
     // An update every 500 ms for 35 s, 10 customers each time.
     for (let step = 1; step <= 70; step++) {
@@ -66,6 +67,7 @@ describe('createProgress without a terminal', () => {
       unit: 'items',
       total: 10,
       log: () => logTimes.push(clock.now()),
+      divertLog: () => () => {},
     });
     for (const time of updateTimes) {
       clock.advance(time - clock.now());
@@ -84,6 +86,7 @@ describe('createProgress without a terminal', () => {
       unit: 'items',
       total: 0,
       log: (message) => logged.push(message),
+      divertLog: () => () => {},
     });
     clock.advance(10_000);
     progress.update({ done: 5, failed: 0 });
@@ -103,6 +106,7 @@ describe('createProgress with --quiet', () => {
       unit: 'customers',
       total: 100,
       log: (message) => logged.push(message),
+      divertLog: () => () => {},
     });
     for (let step = 1; step <= 100; step++) {
       clock.advance(1000);

@@ -9,6 +9,7 @@ import {
   clientId,
   clientSecret,
   inboxOnDisk,
+  oldInboxLine,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -57,18 +58,6 @@ function tokenRequest(style: string, id: string, secret: string): [string, Reque
     ];
   }
   return ['/oauth/token?grant_type=password', { method: 'POST', headers: { username: id, password: secret } }];
-}
-
-/** A line of the NDJSON inbox earlier versions wrote. */
-function oldInboxLine(id: number): string {
-  return JSON.stringify({
-    receivedAt: `2026-11-23T06:00:0${id}.000Z`,
-    kind: 'orders',
-    deliveryId: `d${id}`,
-    key: `orders:${id}:x`,
-    flags: [],
-    event: { id },
-  });
 }
 
 describe('token endpoint', () => {

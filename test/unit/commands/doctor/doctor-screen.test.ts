@@ -4,23 +4,19 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../../src/commands/doctor/run.js';
 import { createContext } from '../../../../src/context.js';
 import { sandboxDefaults } from '../../../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
+import { startTestSandbox } from '../../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    ...sandboxDefaults,
-    host: '127.0.0.1',
-    port: 0,
-    seedDirectory: resolve(__dirname, '../../../../samples'),
-  });
+  sandbox = await startTestSandbox();
 });
 afterAll(async () => sandbox.close());
 
@@ -71,12 +67,14 @@ describe('doctor on a terminal', () => {
       const screen = await renderedScreen(written, columns);
       expect(screen.every((line) => line.length <= columns)).toBe(true);
       const wordsOnScreen = new Set(screen.join(' ').split(/\s+/));
-      for (const finding of findings) {
-        for (const word of `${finding.detail} ${finding.setting ?? ''}`.split(/\s+/).filter(Boolean)) {
-          // A word longer than its column is broken at `/`, `,` or `.`; any other word is whole on one line.
-          if (word.length < 12) expect(wordsOnScreen, `"${word}" of ${finding.check}`).toContain(word);
-        }
-      }
+      // A word longer than its column is broken at `/`, `,` or `.`; any other word is whole on one line.
+      const brokenWords = findings.flatMap((finding) =>
+        `${finding.detail} ${finding.setting ?? ''}`
+          .split(/\s+/)
+          .filter((word) => word.length > 0 && word.length < 12 && !wordsOnScreen.has(word))
+          .map((word) => `"${word}" of ${finding.check}`),
+      );
+      expect(brokenWords).toEqual([]);
     },
   );
 

@@ -7,21 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../../src/commands/sellers/list.js';
 import { createContext } from '../../../../src/context.js';
 import { sandboxDefaults } from '../../../../src/sandbox/options.js';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { startTestSandbox } from '../../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    ...sandboxDefaults,
-    host: '127.0.0.1',
-    port: 0,
-    seedDirectory: resolve(__dirname, '../../../../samples'),
-  });
+  sandbox = await startTestSandbox();
   const answer = await fetch(`${sandbox.url}/v1/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -69,3 +69,51 @@ describe('createLogger', () => {
     expect(verbose.text()).toBe('trace\n');
   });
 });
+
+describe('Logger.divert', () => {
+  it('sends every line, formatted as it would be written, to the diverting function until it is given back', () => {
+    const { log, text } = logged({ format: 'text' });
+    const diverted: string[] = [];
+    log.info('before');
+    const giveBack = log.divert((line) => diverted.push(line));
+    log.info('one');
+    log.error('error: two');
+    giveBack();
+    log.info('after');
+    expect(diverted).toEqual(['2026-11-21T05:00:01.250Z one\n', '2026-11-21T05:00:01.250Z error: two\n']);
+    expect(text()).toBe('2026-11-21T05:00:01.250Z before\n2026-11-21T05:00:01.250Z after\n');
+  });
+
+  it('keeps --quiet: a silenced line reaches neither', () => {
+    const { log, text } = logged({ format: 'plain', quiet: true });
+    const diverted: string[] = [];
+    log.divert((line) => diverted.push(line));
+    log.info('progress');
+    log.notice('summary');
+    expect(diverted).toEqual(['summary\n']);
+    expect(text()).toBe('');
+  });
+
+  it('writes the lines of a batched stretch first, so the order holds', async () => {
+    const { log, text } = logged({ format: 'plain' });
+    const diverted: string[] = [];
+    await log.batched(async () => {
+      log.warn('f.csv:2: a problem');
+      log.divert((line) => diverted.push(line));
+      log.warn('f.csv:3: a problem');
+    });
+    expect(text()).toBe('f.csv:2: a problem\n');
+    expect(diverted).toEqual(['f.csv:3: a problem\n']);
+  });
+
+  it('an older diversion given back late does not end a newer one', () => {
+    const { log } = logged({ format: 'plain' });
+    const first: string[] = [];
+    const second: string[] = [];
+    const giveBackFirst = log.divert((line) => first.push(line));
+    log.divert((line) => second.push(line));
+    giveBackFirst();
+    log.info('x');
+    expect([first, second]).toEqual([[], ['x\n']]);
+  });
+});

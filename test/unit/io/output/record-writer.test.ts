@@ -143,21 +143,6 @@ describe('table writer', () => {
 });
 
 describe('CSV for a pt-BR Excel (--excel)', () => {
-  async function csvOf(records: readonly Record<string, unknown>[], excel: boolean): Promise<string> {
-    const stream = new PassThrough();
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    const writer = createRecordWriter<Record<string, unknown>>(
-      'csv',
-      stream,
-      { table: [], csv: ['sku', 'price', 'note'] },
-      { color: false, excel },
-    );
-    for (const record of records) await writer.write(record);
-    await writer.end();
-    return text;
-  }
-
   it('writes a BOM, ";" between cells and decimal commas; a cell holding ";" is quoted', async () => {
     const records = [
       { sku: 'A-1', price: 1234.5, note: 'caixa; 12 un' },
@@ -170,3 +155,18 @@ describe('CSV for a pt-BR Excel (--excel)', () => {
     expect(await csvOf(records, false)).toBe("sku,price,note\r\nA-1,1234.5,caixa; 12 un\r\nB-2,7,'=SUM(A1)\r\n");
   });
 });
+
+async function csvOf(records: readonly Record<string, unknown>[], excel: boolean): Promise<string> {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  const writer = createRecordWriter<Record<string, unknown>>(
+    'csv',
+    stream,
+    { table: [], csv: ['sku', 'price', 'note'] },
+    { color: false, excel },
+  );
+  for (const record of records) await writer.write(record);
+  await writer.end();
+  return text;
+}
