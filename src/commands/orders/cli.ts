@@ -11,7 +11,9 @@ import { registerMoves } from './move-cli.js';
 export function register(program: Command, dispatch: Dispatch): void {
   const orders = program
     .command('orders')
-    .description('poll the order listing without missing an order; get one order');
+    .description(
+      'poll the order listing without missing an order, get one, and move orders on (ready, invoice, ship, cancel, update)',
+    );
   orders
     .command('poll')
     .description('emit each order version (id, lastUpdated) once, continuing from the profile’s cursor')

@@ -60,7 +60,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
         return {
           batchSize: 1,
-          description: `one move each; the moves of one order in file order, one at a time${reads}`,
+          description: `to the order routes; the moves of one order in file order, one at a time${reads}`,
         };
       },
       async sendBatch(client, batch, signal) {

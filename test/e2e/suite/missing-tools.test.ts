@@ -19,8 +19,8 @@ interface VitestReport {
   testResults: { assertionResults: { status: string; fullName: string }[] }[];
 }
 
-/** Programs every POSIX system has, which the tests may start without a check. */
-const everywhere = new Set(['sh', 'mkfifo']);
+/** Programs every POSIX system has, and npm and node (there wherever `npm install` works): started without a check. */
+const everywhere = new Set(['sh', 'mkfifo', 'npm', 'node']);
 
 function testFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

@@ -11,8 +11,7 @@ import { repoRoot } from '../../support/sandbox.js';
 function markdownFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    // Lines waiting to be folded into CHANGELOG.md by whoever merges; not read by users.
-    if (entry.isDirectory()) return entry.name === 'CHANGELOG-pending' ? [] : markdownFiles(path);
+    if (entry.isDirectory()) return markdownFiles(path);
     return entry.name.endsWith('.md') ? [path] : [];
   });
 }
@@ -83,5 +82,13 @@ describe('links in the README and docs/', () => {
       .filter((page) => /design\.md|platform-spec\.md/i.test(readFileSync(page, 'utf8')))
       .map((page) => relative(repoRoot, page));
     expect(naming).toEqual([]);
+  });
+
+  it('the decision index links every record in docs/decisions/', () => {
+    const folder = join(repoRoot, 'docs', 'decisions');
+    const index = readFileSync(join(folder, 'README.md'), 'utf8');
+    const records = readdirSync(folder).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.filter((name) => !index.includes(`](${name})`))).toEqual([]);
   });
 });
