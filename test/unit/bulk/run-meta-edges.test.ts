@@ -54,8 +54,8 @@ describe('metaPathOf and recordedFlags', () => {
     ['c.report-1.CSV', 'c.report-1.meta.json'],
     ['c.report-1', 'c.report-1.meta.json'],
     ['a.csv.report.csv', 'a.csv.report.meta.json'],
-  ])('%s → %s', (report, record) => {
-    expect(metaPathOf(report)).toBe(record);
+  ])('%s → %s', (reportName, record) => {
+    expect(metaPathOf(reportName)).toBe(record);
   });
 
   it('keeps the flags given, paths made absolute, and leaves out the unset ones', () => {
