@@ -79,7 +79,7 @@ export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message
 export const rowColumn = 'row';
 
 /** The first line of a file that already has content (a resumed report), or undefined. */
-function headerLine(path: string): string | undefined {
+export function headerLine(path: string): string | undefined {
   let descriptor: number | undefined;
   try {
     descriptor = openSync(path, 'r');
@@ -119,7 +119,12 @@ export function siblingPath(
 
 /** The cells of a header line b2bctl wrote (plain names, no quotes needed). */
 function csvCells(line: string | undefined): string[] {
-  return line === undefined ? [] : line.split(',');
+  return line === undefined ? [] : line.split(reportDelimiterOf(line));
+}
+
+/** The cell separator of a report's header line: `;` for one written with --excel (its names hold neither). */
+export function reportDelimiterOf(header: string | undefined): ',' | ';' {
+  return header?.includes(';') ? ';' : ',';
 }
 
 /**
@@ -130,19 +135,25 @@ export class ReportWriter {
   private readonly descriptor: number;
   /** Whether rows carry the `row` column: a new report of a CSV input; a resumed report keeps its own columns. */
   readonly withRows: boolean;
+  /** `;` for a report a pt-BR Excel opens as is (--excel, with a BOM); a resumed report keeps the one it has. */
+  readonly delimiter: ',' | ';';
   rows = 0;
 
   constructor(
     readonly path: string,
-    options: { spreadsheetRows?: boolean } = {},
+    options: { spreadsheetRows?: boolean; excel?: boolean } = {},
   ) {
     this.descriptor = openSync(path, 'a', 0o600);
     if (fstatSync(this.descriptor).size === 0) {
       this.withRows = options.spreadsheetRows === true;
-      writeSync(this.descriptor, csvLine([...reportColumns, ...(this.withRows ? [rowColumn] : [])]));
+      this.delimiter = options.excel === true ? ';' : ',';
+      const header = csvLine([...reportColumns, ...(this.withRows ? [rowColumn] : [])], this.delimiter);
+      writeSync(this.descriptor, options.excel === true ? `\uFEFF${header}` : header);
     } else {
+      const header = headerLine(path);
+      this.delimiter = reportDelimiterOf(header);
       // A report written before the row column (or of JSON input) gets rows of its own shape, never a cell without a header.
-      this.withRows = options.spreadsheetRows === true && csvCells(headerLine(path)).at(-1) === rowColumn;
+      this.withRows = options.spreadsheetRows === true && csvCells(header).at(-1) === rowColumn;
     }
   }
 
@@ -154,6 +165,7 @@ export class ReportWriter {
   write(rows: readonly ReportRow[]): void {
     if (rows.length === 0) return;
     let text = '';
+    const d = this.delimiter;
     // A queue batch reports its 200 items with one batch id: escaped once.
     let lastId: string | number | undefined;
     let lastIdCell = '';
@@ -162,16 +174,16 @@ export class ReportWriter {
       const place =
         row.element === undefined
           ? String(row.line)
-          : csvCell(recordPlace({ line: row.line, column: row.column, element: row.element }));
+          : csvCell(recordPlace({ line: row.line, column: row.column, element: row.element }), d);
       let idCell = '';
       if (row.id !== undefined) {
         if (row.id !== lastId) {
           lastId = row.id;
-          lastIdCell = csvCell(String(row.id));
+          lastIdCell = idText(row.id, d);
         }
         idCell = lastIdCell;
       }
-      text += `${place},${csvCell(row.key)},${row.outcome},${row.status === undefined ? '' : row.status},${idCell},${row.message === undefined ? '' : csvCell(row.message)}${this.withRows ? `,${row.row ?? row.line}\r\n` : '\r\n'}`;
+      text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
     writeSync(this.descriptor, text);
     this.rows += rows.length;
@@ -180,6 +192,13 @@ export class ReportWriter {
   close(): void {
     closeSync(this.descriptor);
   }
+}
+
+/** An id cell; a decimal number in an --excel report gets the decimal comma Excel reads (whole ones are as they are). */
+function idText(id: string | number, delimiter: ',' | ';'): string {
+  return delimiter === ';' && typeof id === 'number'
+    ? csvCell(String(id).replace('.', ','), delimiter)
+    : csvCell(String(id), delimiter);
 }
 
 /**

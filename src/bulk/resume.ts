@@ -2,7 +2,7 @@ import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
 import { restoreFormula } from '../io/output/csv-format.js';
-import { doneOutcomes, parsePlace, type RecordPlace } from './report.js';
+import { doneOutcomes, headerLine, parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
 
 /** A set of input line numbers, one bit per line: flat memory for a million-line file. */
 export class LineSet {
@@ -109,8 +109,12 @@ export async function readDoneLines(reportPath: string, reported?: PlaceSet, key
     if (!header.includes('line') || !header.includes('outcome')) throw notAReport();
     return header;
   };
+  // A report written with --excel has a BOM and `;` between cells; its header line says which.
+  const delimiter = reportDelimiterOf(headerLine(reportPath));
   const source = createReadStream(reportPath);
-  const parser = source.pipe(parse({ columns, bom: true, relax_column_count: true, skip_empty_lines: true }));
+  const parser = source.pipe(
+    parse({ columns, delimiter, bom: true, relax_column_count: true, skip_empty_lines: true }),
+  );
   // pipe() does not forward the source's errors: a missing report was an uncaught 'error' event and a crash.
   source.on('error', (error) => parser.destroy(error));
   // A crash can cut the last row short ("12," or "1"): harmless there, but a bad row with rows after it is no report of ours.

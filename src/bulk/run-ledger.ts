@@ -77,7 +77,11 @@ export class RunLedger {
       reportPath,
       'report',
       '--report',
-      () => new ReportWriter(reportPath, { spreadsheetRows: csv !== undefined }),
+      () =>
+        new ReportWriter(reportPath, {
+          spreadsheetRows: csv !== undefined,
+          excel: options.context.globals.excel === true,
+        }),
     );
     openOutput(
       errors.path,
