@@ -16,16 +16,19 @@ afterAll(() => {
 });
 
 /** The row as the report wrote it before: every cell through csvLine. */
-function csvLineOf(row: ReportRow, withRows: boolean): string {
-  return csvLine([
-    recordPlace({ line: row.line, column: row.column, element: row.element }),
-    row.key,
-    row.outcome,
-    row.status === undefined ? '' : String(row.status),
-    row.id === undefined ? '' : String(row.id),
-    row.message ?? '',
-    ...(withRows ? [String(row.row ?? row.line)] : []),
-  ]);
+function csvLineOf(row: ReportRow, withRows: boolean, delimiter = ','): string {
+  return csvLine(
+    [
+      recordPlace({ line: row.line, column: row.column, element: row.element }),
+      row.key,
+      row.outcome,
+      row.status === undefined ? '' : String(row.status),
+      row.id === undefined ? '' : String(row.id),
+      row.message ?? '',
+      ...(withRows ? [String(row.row ?? row.line)] : []),
+    ],
+    delimiter,
+  );
 }
 
 const awkward = [
@@ -68,5 +71,47 @@ describe('ReportWriter rows', () => {
     const header = csvLine([...reportColumns, ...(spreadsheetRows ? [rowColumn] : [])]);
     expect(readFileSync(path, 'utf8')).toBe(header + rows.map((row) => csvLineOf(row, spreadsheetRows)).join(''));
     expect(writer.rows).toBe(rows.length);
+  });
+});
+
+describe('ReportWriter rows with --excel', () => {
+  it.each([true, false])('are csvLine with `;` after a BOM (spreadsheet rows %s)', (spreadsheetRows) => {
+    const path = join(folder, `report-excel-${spreadsheetRows}.csv`);
+    const writer = new ReportWriter(path, { spreadsheetRows, excel: true });
+    writer.write(rows.slice(0, 3));
+    writer.close();
+    // A resumed run appends in the report's own dialect, --excel given again or not.
+    const resumed = new ReportWriter(path, { spreadsheetRows });
+    expect(resumed.delimiter).toBe(';');
+    resumed.write(rows.slice(3));
+    resumed.close();
+    const header = csvLine([...reportColumns, ...(spreadsheetRows ? [rowColumn] : [])], ';');
+    expect(readFileSync(path, 'utf8')).toBe(
+      `\uFEFF${header}${rows.map((row) => csvLineOf(row, spreadsheetRows, ';')).join('')}`,
+    );
+  });
+
+  it('writes a decimal id with a decimal comma, and whole numbers and statuses as they are', () => {
+    const path = join(folder, 'report-excel-numbers.csv');
+    const writer = new ReportWriter(path, { excel: true });
+    writer.write([
+      { line: 2, key: 'A', outcome: 'created', status: 201, id: 12.5 },
+      { line: 3, key: 'B', outcome: 'created', status: 201, id: 4711 },
+    ]);
+    writer.close();
+    expect(readFileSync(path, 'utf8').split('\r\n').slice(1)).toEqual([
+      '2;A;created;201;12,5;',
+      '3;B;created;201;4711;',
+      '',
+    ]);
+  });
+
+  it('a report without --excel appended to with --excel keeps its commas and has no BOM', () => {
+    const path = join(folder, 'report-plain-then-excel.csv');
+    new ReportWriter(path).close();
+    const resumed = new ReportWriter(path, { excel: true });
+    resumed.write(rows.slice(0, 1));
+    resumed.close();
+    expect(readFileSync(path, 'utf8')).toBe(csvLine([...reportColumns]) + csvLineOf(rows[0] as ReportRow, false));
   });
 });

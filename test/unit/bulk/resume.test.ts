@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
-import { LineSet, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
 import { ExitCode, InputError } from '../../../src/errors.js';
 
 let folder: string;
@@ -18,9 +18,9 @@ let fileCount = 0;
 const nextPath = (name: string) => join(folder, `${++fileCount}-${name}`);
 
 /** A report as ReportWriter writes it. */
-function writeReport(rowsToWrite: readonly ReportRow[]): string {
+function writeReport(rowsToWrite: readonly ReportRow[], excel = false): string {
   const path = nextPath('customers.report.csv');
-  const writer = new ReportWriter(path);
+  const writer = new ReportWriter(path, { excel });
   writer.write(rowsToWrite);
   writer.close();
   return path;
@@ -103,6 +103,19 @@ describe('readDoneLines', () => {
     expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
     expect(done.count).toBe(7);
     expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('reads a report written with --excel (BOM, `;`) the same, keys with commas and formulas included', async () => {
+    const excelRows: ReportRow[] = [...rows, { line: 11, key: '=1+1', outcome: 'created', message: 'a, b; c' }];
+    const path = writeReport(excelRows, true);
+    expect(readFileSync(path, 'utf8').startsWith('\uFEFFline;key;outcome;')).toBe(true);
+    const reported = new PlaceSet();
+    const keys = new PlaceKeys();
+    const done = await readDoneLines(path, reported, keys);
+    expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10, 11]);
+    expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(keys.matches({ line: 11 }, '=1+1')).toBe(true);
+    expect(keys.matches({ line: 11 }, "'=1+1")).toBe(false);
   });
 
   it('failed, invalid and rejected rows are not done', async () => {
