@@ -25,6 +25,8 @@ export interface LedgerOptions {
   errorsPath?: string;
   /** The `outputDir` setting: the folder of default report and errors files instead of the input's. */
   outputDirectory?: string;
+  /** `--excel` or the `report.excel` setting: a new report for a pt-BR Excel (BOM, `;`). */
+  excel?: boolean;
   /** `--resume REPORT`: its rows stay and new ones are appended to it. */
   resumeFrom?: string;
   /** What a record is called in progress and summary lines: "customers", "items". */
@@ -80,7 +82,7 @@ export class RunLedger {
       () =>
         new ReportWriter(reportPath, {
           spreadsheetRows: csv !== undefined,
-          excel: options.context.globals.excel === true,
+          excel: options.excel === true,
         }),
     );
     openOutput(

@@ -74,6 +74,7 @@ export async function openSending<T, Sent>(
     reportPath: job.flags.report,
     errorsPath: job.flags.errors,
     outputDirectory: session.get('outputDir'),
+    excel: context.globals.excel === true || session.get('report.excel') === 'true',
     resumeFrom: job.flags.resume,
     unit: job.unit,
     total: Math.max(0, valid - (done?.count ?? 0)),

@@ -144,6 +144,13 @@ export const settingDefinitions = [
     parser: localPath,
   },
   {
+    key: 'report.excel',
+    description: "Bulk reports as --excel writes them, for a pt-BR Excel (BOM, ';' between cells): true or false",
+    env: 'B2BCTL_REPORT_EXCEL',
+    defaultValue: 'false',
+    parser: oneOf(['true', 'false']),
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',

@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport } from '../../support/run-files.js';
+import { requestCounts, resetCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -57,5 +58,29 @@ describe('stock push --excel', () => {
       ['3', "'=1+1"],
       ['4', 'PAR-SXT-M8X40-ZN'],
     ]);
+  });
+
+  it('the report.excel setting (env B2BCTL_REPORT_EXCEL) asks for the same report without the flag', async () => {
+    const dir = freshWorkDir();
+    writeFileSync(join(dir, 'stock.csv'), 'sku;quantity;price\r\nPAR-SXT-M10X50-ZN;13;17,35\r\n');
+    const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token, B2BCTL_REPORT_EXCEL: 'true' };
+    const result = await runCommandLine(['stock', 'push', 'stock.csv'], { configDir: freshConfigDir(), cwd: dir, env });
+    expect(result.code).toBe(0);
+    // The listing dialect of stdout is not the setting's business: only the report changes.
+    expect(readFileSync(join(dir, onlyReport(dir, 'stock')), 'utf8')).toMatch(
+      /^\uFEFFline;key;outcome;status;id;message;row\r\n2;PAR-SXT-M10X50-ZN;applied;/,
+    );
+  });
+
+  it('a bad report.excel value is refused before anything is sent', async () => {
+    const dir = freshWorkDir();
+    writeFileSync(join(dir, 'stock.csv'), 'sku;quantity;price\r\nPAR-SXT-M10X50-ZN;13;17,35\r\n');
+    const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token, B2BCTL_REPORT_EXCEL: 'yes' };
+    await resetCounts(sandbox);
+    const result = await runCommandLine(['stock', 'push', 'stock.csv'], { configDir: freshConfigDir(), cwd: dir, env });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('B2BCTL_REPORT_EXCEL');
+    expect(result.stderr).toContain('must be one of true, false');
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 });
