@@ -22,10 +22,37 @@ export const stockAnswerSettings = [
   ),
 ] as const satisfies readonly SettingDefinition[];
 
-export const recognisedResultPaths = ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items'] as const;
-const recognisedStatusFields = ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error'];
-const recognisedMessageFields = ['message', 'reason', 'error', 'errorMessage', 'detail', 'description'];
-export const recognisedQueueIdPaths = [
+// The lists below are built at each call, not once at module load, so that mutation testing (which switches its
+// changes at run time) reaches them; a few short arrays per answer cost nothing beside the request itself.
+const recognisedResultPaths = (): readonly string[] => [
+  '',
+  'results',
+  'items',
+  'data',
+  'result',
+  'data.results',
+  'data.items',
+];
+const recognisedStatusFields = (): readonly string[] => [
+  'status',
+  'result',
+  'outcome',
+  'state',
+  'success',
+  'applied',
+  'ok',
+  'valid',
+  'error',
+];
+const recognisedMessageFields = (): readonly string[] => [
+  'message',
+  'reason',
+  'error',
+  'errorMessage',
+  'detail',
+  'description',
+];
+const recognisedQueueIdPaths = (): readonly string[] => [
   'batchId',
   'id',
   'jobId',
@@ -37,10 +64,19 @@ export const recognisedQueueIdPaths = [
   'data.batchId',
   'data.id',
   'data.jobId',
-] as const;
-
-const appliedWords = new Set(['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200']);
-const rejectedWords = new Set([
+];
+const appliedWords = (): readonly string[] => [
+  'ok',
+  'applied',
+  'success',
+  'succeeded',
+  'successful',
+  'updated',
+  'done',
+  'true',
+  '200',
+];
+const rejectedWords = (): readonly string[] => [
   'error',
   'rejected',
   'failed',
@@ -50,7 +86,7 @@ const rejectedWords = new Set([
   'not_found',
   '422',
   '400',
-]);
+];
 
 export type ItemVerdict =
   { verdict: 'applied' | 'rejected'; message?: string } | { verdict: 'unsettled'; status: string };
@@ -71,7 +107,7 @@ export function readBatchAnswer(
 ): (ItemVerdict | undefined)[] | undefined {
   // The first recognised place whose entries match the items sent: `{"items":{…}}` is itself an
   // object of objects, so being list-shaped is not enough.
-  for (const path of candidatePaths(settings.results, recognisedResultPaths)) {
+  for (const path of candidatePaths(settings.results, recognisedResultPaths())) {
     const list = path === '' ? body : valueAtPath(body, path);
     if (!isItemList(list)) continue;
     const matched = isArray(list) ? matchArray(list, skus) : skus.map((sku, index) => list[sku] ?? list[String(index)]);
@@ -114,7 +150,7 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
   if (typeof result === 'boolean') return { verdict: result ? 'applied' : 'rejected' };
   if (typeof result === 'string') return wordVerdict(result);
   if (!isRecord(result)) return undefined;
-  const fields = statusField ? [statusField] : recognisedStatusFields;
+  const fields = statusField ? [statusField] : recognisedStatusFields();
   for (const field of fields) {
     const value = valueAtPath(result, field);
     if (value === undefined || value === null) continue;
@@ -131,13 +167,13 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
 
 function wordVerdict(word: string): ItemVerdict {
   const normal = word.trim().toLowerCase();
-  if (appliedWords.has(normal)) return { verdict: 'applied' };
-  if (rejectedWords.has(normal)) return { verdict: 'rejected' };
+  if (appliedWords().includes(normal)) return { verdict: 'applied' };
+  if (rejectedWords().includes(normal)) return { verdict: 'rejected' };
   return { verdict: 'unsettled', status: word };
 }
 
 function messageOf(result: Record<string, unknown>): { message?: string } {
-  for (const field of recognisedMessageFields) {
+  for (const field of recognisedMessageFields()) {
     const value = result[field];
     if (typeof value === 'string' && value.trim() !== '') return { message: value };
   }
@@ -146,6 +182,6 @@ function messageOf(result: Record<string, unknown>): { message?: string } {
 
 /** The queue route's batch id, or undefined when the 202 names none (the batch was still accepted). */
 export function readQueueAnswer(body: unknown, setting?: string): string | undefined {
-  const found = firstAt(body, candidatePaths(setting, recognisedQueueIdPaths), isIdLike);
+  const found = firstAt(body, candidatePaths(setting, recognisedQueueIdPaths()), isIdLike);
   return found ? String(found.value) : undefined;
 }
