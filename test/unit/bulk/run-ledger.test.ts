@@ -1,0 +1,290 @@
+/**
+ * The books of a bulk run on their own (the command tests reach them too, but those that run b2bctl in another folder
+ * are left out of mutation testing): where the report and errors file go, what each row counts, what is written to
+ * the errors file, and how an unwritable path is refused before anything is sent.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Outcome, ReportRow } from '../../../src/bulk/report.js';
+import { type LedgerOptions, RunLedger } from '../../../src/bulk/run-ledger.js';
+import { OutputError, UsageError } from '../../../src/errors.js';
+import type { OpenedInput } from '../../../src/io/input/open-input.js';
+import type { FakeClock } from '../../support/fake-clock.js';
+import { testContext } from '../../support/test-context.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+afterEach(removeTemporaryFolders);
+
+// The test context's clock starts at 2026-11-23 12:00:00 UTC: the stamp of the default file names.
+const stamp = '20261123-120000';
+const csvInput = (headers: string[], delimiter = ';') =>
+  ({ csv: { delimiter, decimal: ',', headers } }) as unknown as OpenedInput;
+const jsonInput = {} as OpenedInput;
+
+function ledgerIn(folder: string, options: Partial<LedgerOptions> = {}, globals = {}, tty = false) {
+  const test = testContext({ globals, tty: { stderr: tty } });
+  const open = () =>
+    RunLedger.open({
+      context: test.context,
+      inputPath: join(folder, 'customers.csv'),
+      input: csvInput(['name', 'document']),
+      unit: 'customers',
+      total: 10,
+      ...options,
+    });
+  return { test, open };
+}
+
+const row = (
+  line: number,
+  outcome: Outcome,
+  extra: Partial<ReportRow> = {},
+): { row: ReportRow; original: unknown } => ({
+  row: { line, key: `K${line}`, outcome, ...extra },
+  original: [`name ${line}`, `doc ${line}`],
+});
+
+describe('RunLedger.open: where the report and the errors file go', () => {
+  it('beside the input, named after it and the start time; a CSV input gets a CSV errors file with its headers', async () => {
+    const folder = temporaryFolder();
+    const ledger = await ledgerIn(folder).open();
+    expect(ledger.report.path).toBe(join(folder, `customers.report-${stamp}.csv`));
+    expect(ledger.errors.path).toBe(join(folder, `customers.errors-${stamp}.csv`));
+    ledger.record([row(2, 'invalid', { message: 'bad document' })]);
+    ledger.close();
+    expect(readFileSync(ledger.report.path, 'utf8')).toBe(
+      'line,key,outcome,status,id,message,row\r\n2,K2,invalid,,,bad document,2\r\n',
+    );
+    expect(readFileSync(ledger.errors.path, 'utf8')).toBe(
+      '\uFEFFname;document;row;error\r\nname 2;doc 2;2;bad document\r\n',
+    );
+  });
+
+  it('a JSON input: an NDJSON errors file, and report rows without the spreadsheet row column', async () => {
+    const folder = temporaryFolder();
+    const ledger = await ledgerIn(folder, { input: jsonInput }).open();
+    expect(ledger.errors.path).toBe(join(folder, `customers.errors-${stamp}.ndjson`));
+    ledger.record([{ row: { line: 1, key: 'K1', outcome: 'failed', message: 'no' }, original: { name: 'Ana' } }]);
+    ledger.close();
+    expect(readFileSync(ledger.report.path, 'utf8')).toBe('line,key,outcome,status,id,message\r\n1,K1,failed,,,no\r\n');
+    expect(readFileSync(ledger.errors.path, 'utf8')).toBe('{"name":"Ana","error":"no"}\n');
+  });
+
+  it('an errors file fed back: its own row and error columns are not repeated', async () => {
+    const folder = temporaryFolder();
+    const input = csvInput(['name', 'document', 'row', 'error']);
+    const ledger = await ledgerIn(folder, { input }).open();
+    ledger.record([row(3, 'rejected', { message: 'taken' })]);
+    ledger.close();
+    expect(readFileSync(ledger.errors.path, 'utf8')).toBe('\uFEFFname;document;row;error\r\nname 3;doc 3;3;taken\r\n');
+  });
+
+  it('a second run in the same second gets files of its own, whether the report or the errors file is there', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, `customers.report-${stamp}.csv`), 'taken');
+    const second = await ledgerIn(folder).open();
+    second.close();
+    expect(second.report.path).toBe(join(folder, `customers.report-${stamp}-2.csv`));
+    expect(second.errors.path).toBe(join(folder, `customers.errors-${stamp}-2.csv`));
+    // Only an errors file left by the first run (its report moved away) is enough to move on too.
+    const other = temporaryFolder();
+    writeFileSync(join(other, `customers.errors-${stamp}.csv`), 'taken');
+    writeFileSync(join(other, `customers.report-${stamp}-2.csv`), 'taken');
+    const third = await ledgerIn(other).open();
+    third.close();
+    expect(third.report.path).toBe(join(other, `customers.report-${stamp}-3.csv`));
+    expect(third.errors.path).toBe(join(other, `customers.errors-${stamp}-3.csv`));
+  });
+
+  it('a report path given (or resumed) is kept whatever is beside the input; so is an errors path given', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, `customers.errors-${stamp}.csv`), 'taken');
+    const chosen = join(folder, 'mine.csv');
+    const given = await ledgerIn(folder, { reportPath: chosen, errorsPath: join(folder, 'errs.csv') }).open();
+    given.close();
+    expect([given.report.path, given.errors.path]).toEqual([chosen, join(folder, 'errs.csv')]);
+    // Resumed: the errors file is numbered past the one there, the report is the resumed one.
+    const resumed = await ledgerIn(folder, { resumeFrom: chosen }).open();
+    resumed.close();
+    expect([resumed.report.path, resumed.errors.path]).toEqual([
+      chosen,
+      join(folder, `customers.errors-${stamp}-2.csv`),
+    ]);
+    // A report file taken beside the input does not move an errors path that was given, nor a report given.
+    writeFileSync(join(folder, `customers.report-${stamp}.csv`), 'taken');
+    const both = await ledgerIn(folder, { reportPath: chosen, errorsPath: join(folder, 'errs.csv') }).open();
+    both.close();
+    expect(both.errors.path).toBe(join(folder, 'errs.csv'));
+  });
+
+  it('with the outputDir setting, both files go to that folder', async () => {
+    const folder = temporaryFolder();
+    const out = join(folder, 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, `customers.report-${stamp}.csv`), 'taken');
+    const ledger = await ledgerIn(folder, { outputDirectory: out }).open();
+    ledger.close();
+    expect(ledger.report.path).toBe(join(out, `customers.report-${stamp}-2.csv`));
+    expect(ledger.errors.path).toBe(join(out, `customers.errors-${stamp}-2.csv`));
+  });
+
+  it('--excel: a report with a byte order mark and `;`', async () => {
+    const ledger = await ledgerIn(temporaryFolder(), { excel: true }).open();
+    ledger.close();
+    expect(readFileSync(ledger.report.path, 'utf8')).toBe('\uFEFFline;key;outcome;status;id;message;row\r\n');
+  });
+
+  it('an unwritable report: a usage error naming the file, the code and the flag; nothing is left behind', async () => {
+    const folder = temporaryFolder();
+    const missing = join(folder, 'no-such-folder', 'report.csv');
+    const opened = ledgerIn(folder, { reportPath: missing }).open();
+    await expect(opened).rejects.toThrow(UsageError);
+    await expect(opened).rejects.toThrow(
+      `Cannot write the report ${missing} (ENOENT); nothing was sent. Choose a writable path with --report or the outputDir setting.`,
+    );
+  });
+
+  it('an unwritable errors file: a usage error naming it and --errors; the report opened first is closed', async () => {
+    const folder = temporaryFolder();
+    const missing = join(folder, 'no-such-folder', 'errors.csv');
+    const { test, open } = ledgerIn(folder, { errorsPath: missing });
+    const opened = open();
+    await expect(opened).rejects.toThrow(
+      `Cannot write the errors file ${missing} (ENOENT); nothing was sent. Choose a writable path with --errors or the outputDir setting.`,
+    );
+    // The report was opened, then closed again: no descriptor of it is left among the process's open files.
+    const report = join(folder, `customers.report-${stamp}.csv`);
+    expect(existsSync(report)).toBe(true);
+    expect(openDescriptorsOf(report)).toEqual([]);
+    await test.context.close();
+  });
+});
+
+/** The descriptors of this process open on `path` (/proc/self/fd), parallel-safe unlike a count of them. */
+function openDescriptorsOf(path: string): string[] {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('RunLedger.record: what each row counts and what goes to the errors file', () => {
+  it('counts per outcome across batches and runs of equal outcomes; only failing records go to the errors file', async () => {
+    const ledger = await ledgerIn(temporaryFolder()).open();
+    ledger.record([row(1, 'created'), row(2, 'created'), row(3, 'failed', { message: 'boom' }), row(4, 'created')]);
+    ledger.record([row(5, 'created'), row(6, 'invalid'), row(7, 'rejected', { row: 9 }), row(8, 'skipped')]);
+    ledger.record([]);
+    ledger.close();
+    expect(Object.fromEntries(ledger.counts)).toEqual({ created: 4, failed: 1, invalid: 1, rejected: 1, skipped: 1 });
+    expect([ledger.count('created'), ledger.count('updated'), ledger.recorded, ledger.failures]).toEqual([4, 0, 8, 3]);
+    expect(ledger.report.rows).toBe(8);
+    expect(ledger.errors.rows).toBe(3);
+    // The message, else the outcome; the spreadsheet row, else the line.
+    expect(readFileSync(ledger.errors.path, 'utf8')).toBe(
+      '\uFEFFname;document;row;error\r\nname 3;doc 3;3;boom\r\nname 6;doc 6;6;invalid\r\nname 7;doc 7;9;rejected\r\n',
+    );
+  });
+
+  it('a record whose errors line cannot be written stops the run; every row written is still counted', async () => {
+    const folder = temporaryFolder();
+    const errorsPath = join(folder, 'errs.csv');
+    const ledger = await ledgerIn(folder, { errorsPath }).open();
+    // The errors file is opened at the first failure: a folder in its place makes that fail (EISDIR).
+    mkdirSync(errorsPath);
+    const recording = () => ledger.record([row(1, 'created'), row(2, 'created'), row(3, 'failed'), row(4, 'created')]);
+    expect(recording).toThrow(OutputError);
+    expect(recording).toThrow(`Cannot write ${errorsPath} (EISDIR).`);
+    // Twice: rows 1 and 2 and the failed one, each time (the report holds them all).
+    expect(Object.fromEntries(ledger.counts)).toEqual({ created: 4, failed: 2 });
+    ledger.close();
+  });
+
+  it('a report that cannot be written stops the run before anything is counted', async () => {
+    const ledger = await ledgerIn(temporaryFolder()).open();
+    ledger.report.close();
+    expect(() => ledger.record([row(1, 'created')])).toThrow(`Cannot write ${ledger.report.path} (EBADF).`);
+    expect(ledger.recorded).toBe(0);
+    ledger.errors.close();
+  });
+
+  it('progress lines (no terminal) count done records without the skipped ones, and the failures', async () => {
+    const { test, open } = ledgerIn(temporaryFolder());
+    const ledger = await open();
+    (test.clock as FakeClock).advance(10_000);
+    ledger.record([row(1, 'created'), row(2, 'skipped'), row(3, 'failed'), row(4, 'invalid')]);
+    ledger.close();
+    await test.context.close();
+    expect(test.stderr()).toContain('progress: 3 of 10 customers (30%)');
+    expect(test.stderr()).toContain(', 2 failed');
+  });
+
+  it('JSON log lines on a terminal: progress lines for the log shipper, not a bar', async () => {
+    const { test, open } = ledgerIn(temporaryFolder(), {}, { logFormat: 'json' }, true);
+    const ledger = await open();
+    (test.clock as FakeClock).advance(10_000);
+    ledger.record([row(1, 'created')]);
+    ledger.close();
+    await test.context.close();
+    expect(test.stderr()).toContain('progress: 1 of 10 customers (10%)');
+  });
+
+  it('a bar on a terminal with plain log lines: no progress line', async () => {
+    const { test, open } = ledgerIn(temporaryFolder(), {}, {}, true);
+    const ledger = await open();
+    (test.clock as FakeClock).advance(10_000);
+    ledger.record([row(1, 'created')]);
+    ledger.close();
+    await test.context.close();
+    expect(test.stderr()).not.toContain('progress:');
+  });
+
+  it('--quiet: no progress at all', async () => {
+    const { test, open } = ledgerIn(temporaryFolder(), {}, { quiet: true });
+    const ledger = await open();
+    (test.clock as FakeClock).advance(10_000);
+    ledger.record([row(1, 'created')]);
+    ledger.close();
+    await test.context.close();
+    expect(test.stderr()).toBe('');
+  });
+});
+
+const feedBack = (path: string) => `b2bctl customer create ${path}`;
+
+describe('RunLedger: the summary lines', () => {
+  it('outcomes that occurred, in the order asked; "nothing sent" when none did', async () => {
+    const ledger = await ledgerIn(temporaryFolder()).open();
+    expect(ledger.outcomeSummary(['created', 'failed'])).toBe('nothing sent');
+    ledger.record([row(1, 'failed'), row(2, 'created'), row(3, 'created')]);
+    ledger.close();
+    expect(ledger.outcomeSummary(['created', 'updated', 'failed'])).toBe('2 created, 1 failed');
+  });
+
+  it('the seconds since the ledger opened', async () => {
+    const { test, open } = ledgerIn(temporaryFolder());
+    const ledger = await open();
+    (test.clock as FakeClock).advance(2_500);
+    ledger.close();
+    expect(ledger.elapsedSeconds()).toBe(2.5);
+  });
+
+  it('the report always; the errors file and the line that feeds it back only when records failed', async () => {
+    const ledger = await ledgerIn(temporaryFolder()).open();
+    expect(ledger.filesSummary(feedBack)).toEqual([`report: ${ledger.report.path}`]);
+    ledger.record([row(1, 'failed'), row(2, 'invalid')]);
+    ledger.close();
+    expect(ledger.filesSummary()).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records to fix and feed back)`,
+    ]);
+    expect(ledger.filesSummary(feedBack)).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records to fix and feed back)`,
+      `once fixed, feed it back with: b2bctl customer create ${ledger.errors.path}`,
+    ]);
+  });
+});
