@@ -1,0 +1,263 @@
+/**
+ * The decision a create answered 400 leads to, request by request, against a scripted platform: the wording of a 400
+ * is never read, the platform is asked instead (the update route's 404 says "no customer has this document"). The
+ * command tests show the same through the sandbox; these reach every branch, and run in mutation testing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PendingRecord } from '../../../../src/bulk/pending-records.js';
+import { createOnce, updateBodyOf } from '../../../../src/commands/customer/create.js';
+import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
+import { AmbiguousRequestError, PlatformError } from '../../../../src/errors.js';
+import type { PlatformClient } from '../../../../src/platform/client.js';
+
+const body: CustomerCreateBody = {
+  documentType: 'cpf',
+  document: '52998224725',
+  username: ' Ana@Example.com ',
+  phone: '11987654321',
+  password: 'Senha#1',
+  name: 'Ana',
+  customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+} as CustomerCreateBody;
+
+function entry(extra: Partial<PendingRecord<CustomerCreateBody>> = {}): PendingRecord<CustomerCreateBody> {
+  return { line: 2, row: 3, key: '52998224725', value: body, json: '', original: ['cells'], ...extra };
+}
+
+type Answer = unknown | ((request: { method: string; path: string; body: unknown }) => unknown);
+
+/** A client whose answers are scripted in order; an Error is thrown. Every request is kept. */
+function scripted(...answers: Answer[]) {
+  const requests: { method: string; path: string; body: unknown }[] = [];
+  const client = {
+    send: async (request: { method: string; path: string; body?: unknown }) => {
+      const seen = { method: request.method, path: request.path, body: request.body };
+      requests.push(seen);
+      if (answers.length === 0) throw new Error(`unscripted request ${request.method} ${request.path}`);
+      const next = answers.shift();
+      const answer = typeof next === 'function' ? (next as (r: typeof seen) => unknown)(seen) : next;
+      if (answer instanceof Error) throw answer;
+      return { status: 200, body: answer };
+    },
+  } as unknown as PlatformClient;
+  return { client, requests, said: () => requests.map((request) => `${request.method} ${request.path}`) };
+}
+
+const post = '/v1/customer';
+const put = '/v1/customer/52998224725';
+const refused = (status: number, message?: string) =>
+  new PlatformError(status, { method: 'POST', url: `https://x.example${post}` }, message ? { message } : '');
+const noSuchCustomer = () => new PlatformError(404, { method: 'PUT', url: `https://x.example${put}` }, '');
+const lost = () => new AmbiguousRequestError('the answer was lost');
+const signal = new AbortController().signal;
+const place = { line: 2, row: 3, key: '52998224725' };
+
+describe('createOnce: a create answered', () => {
+  it.each([
+    [{ id: 7 }, 7],
+    [{ id: 'c-7' }, 'c-7'],
+    [{ id: { nested: 1 } }, undefined],
+    [undefined, undefined],
+  ])('2xx %j: created, id %s', async (answer, id) => {
+    const { client, said } = scripted(answer);
+    expect(await createOnce(client, entry(), false, signal)).toEqual({
+      row: { ...place, outcome: 'created', status: 200, id },
+      original: ['cells'],
+    });
+    expect(said()).toEqual([`POST ${post}`]);
+  });
+
+  it('an error that is not the platform`s (a bug, a closed socket) is thrown as it is', async () => {
+    const failure = new TypeError('broken');
+    await expect(createOnce(scripted(failure).client, entry(), false, signal)).rejects.toBe(failure);
+  });
+
+  it.each([401, 403])('%i: thrown, it stops the run (credentials)', async (status) => {
+    const error = refused(status, 'no');
+    await expect(createOnce(scripted(error).client, entry(), true, signal)).rejects.toBe(error);
+  });
+
+  it.each([
+    [
+      422,
+      'Property [phone] with value [1] does not pass validation',
+      'Property [phone] with value [1] does not pass validation',
+    ],
+    [500, undefined, `POST https://x.example${post} failed with HTTP 500`],
+  ])(
+    '%i: failed with its status and the platform`s message, else the error`s; nothing asked',
+    async (status, message, expected) => {
+      const { client, said } = scripted(refused(status, message));
+      expect((await createOnce(client, entry(), true, signal)).row).toEqual({
+        ...place,
+        outcome: 'failed',
+        status,
+        message: expected,
+      });
+      expect(said()).toEqual([`POST ${post}`]);
+    },
+  );
+});
+
+describe('createOnce: a create whose answer was lost', () => {
+  it('the customer exists: created, never sent again', async () => {
+    const { client, said } = scripted(lost(), { id: 1 });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'created',
+      status: 200,
+      message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('the customer does not exist: sent again after each look-up, three more times, then the error is thrown', async () => {
+    const error = lost();
+    const { client, said } = scripted(...[1, 2, 3, 4].flatMap(() => [error, noSuchCustomer()]), () => {
+      throw new Error('a fifth create was sent');
+    });
+    await expect(createOnce(client, entry(), false, signal)).rejects.toBe(error);
+    expect(said()).toEqual([1, 2, 3, 4].flatMap(() => [`POST ${post}`, `PUT ${put}`]));
+  });
+
+  it('the customer does not exist, then the second create is answered: created once', async () => {
+    const { client, said } = scripted(lost(), noSuchCustomer(), { id: 9 });
+    expect((await createOnce(client, entry(), false, signal)).row).toMatchObject({ outcome: 'created', id: 9 });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`, `POST ${post}`]);
+  });
+});
+
+describe('createOnce: a create answered 400, without --upsert', () => {
+  it('no customer has the document: the e-mail is taken by another (or the body was unreadable), with the platform`s words', async () => {
+    const { client, requests } = scripted(refused(400, 'Bad request'), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: 400,
+      message:
+        'Bad request: no customer has document 52998224725, so the e-mail  Ana@Example.com  is registered to another customer (or the platform could not parse the body)',
+    });
+    // The question is an update that changes nothing.
+    expect(requests[1]).toEqual({ method: 'PUT', path: put, body: {} });
+  });
+
+  it('the same without words from the platform', async () => {
+    const { client } = scripted(refused(400), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row.message).toBe(
+      'no customer has document 52998224725, so the e-mail  Ana@Example.com  is registered to another customer (or the platform could not parse the body)',
+    );
+  });
+
+  it('registered with another e-mail: failed, naming it, with the fix', async () => {
+    const { client, said } = scripted(refused(400, 'Document in use'), { email: 'other@example.com' });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: 400,
+      message:
+        'Document in use (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it.each([
+    ['the same e-mail, in other case and spacing', { email: 'ana@example.COM' }],
+    ['no e-mail shown', { name: 'Ana' }],
+    ['an e-mail that is no text', { email: 42 }],
+    ['an answer that is no record', 'ok'],
+  ])('registered, %s: failed with what was established, no e-mail named', async (_, record) => {
+    const { client } = scripted(refused(400), record);
+    expect((await createOnce(client, entry(), false, signal)).row.message).toBe(
+      'document 52998224725 is already registered (pass --upsert to update existing customers)',
+    );
+  });
+
+  it('a resumed record the interrupted run may have created, registered with its e-mail: created, not failed', async () => {
+    const { client } = scripted(refused(400), { id: 5, email: 'ana@example.com' });
+    expect(await createOnce(client, entry({ unanswered: true }), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'created',
+        id: 5,
+        message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+      },
+      original: ['cells'],
+    });
+  });
+
+  it('a resumed record registered with another e-mail: failed as any other', async () => {
+    const { client } = scripted(refused(400), { id: 5, email: 'other@example.com' });
+    expect((await createOnce(client, entry({ unanswered: true }), false, signal)).row).toMatchObject({
+      outcome: 'failed',
+      status: 400,
+    });
+  });
+});
+
+describe('createOnce: a create answered 400, with --upsert', () => {
+  it('the update is the question: applied, the customer is updated with what the update route takes', async () => {
+    const { client, requests } = scripted(refused(400), { id: 8 });
+    expect((await createOnce(client, entry(), true, signal)).row).toEqual({
+      ...place,
+      outcome: 'updated',
+      status: 200,
+      id: 8,
+    });
+    expect(requests[1]).toEqual({ method: 'PUT', path: put, body: updateBodyOf(body) });
+  });
+
+  it('the update answers 404: no customer has the document, failed as without --upsert', async () => {
+    const { client } = scripted(refused(400), noSuchCustomer());
+    expect((await createOnce(client, entry(), true, signal)).row).toMatchObject({
+      outcome: 'failed',
+      status: 400,
+      message: expect.stringContaining('no customer has document 52998224725'),
+    });
+  });
+
+  it('a resumed record: asked first (an update changing nothing), created when the e-mail is its own', async () => {
+    const { client, requests } = scripted(refused(400), { id: 5, email: 'ana@example.com' });
+    expect((await createOnce(client, entry({ unanswered: true }), true, signal)).row).toMatchObject({
+      outcome: 'created',
+      id: 5,
+    });
+    expect(requests.map((request) => request.body)).toEqual([body, {}]);
+  });
+
+  it('a resumed record registered with another e-mail: updated after the question', async () => {
+    const { client, requests } = scripted(refused(400), { id: 5, email: 'other@example.com' }, { id: 6 });
+    expect((await createOnce(client, entry({ unanswered: true }), true, signal)).row).toEqual({
+      ...place,
+      outcome: 'updated',
+      status: 200,
+      id: 6,
+    });
+    expect(requests.slice(1)).toEqual([
+      { method: 'PUT', path: put, body: {} },
+      { method: 'PUT', path: put, body: updateBodyOf(body) },
+    ]);
+  });
+
+  it('a resumed record no customer has: failed, the e-mail taken by another', async () => {
+    const { client } = scripted(refused(400), noSuchCustomer());
+    expect((await createOnce(client, entry({ unanswered: true }), true, signal)).row.message).toContain(
+      'no customer has document 52998224725',
+    );
+  });
+});
+
+describe('updateBodyOf', () => {
+  it('keeps what the update route takes: no document (it is in the path), no password, no address list', () => {
+    expect(
+      updateBodyOf({
+        ...body,
+        addressList: [{ zipcode: '01310100' }],
+        forceChangePassword: true,
+      } as CustomerCreateBody),
+    ).toEqual({
+      phone: '11987654321',
+      name: 'Ana',
+      customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+    });
+  });
+});
