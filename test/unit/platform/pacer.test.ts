@@ -264,3 +264,155 @@ describe('Pacer raising the pace again', () => {
     expect(pacer.currentRate).toBe(25);
   });
 });
+
+/** The pacer's memory, read from outside: its bounds are the behaviour under test below. */
+const memoryOf = (pacer: Pacer) => pacer as unknown as { starts: number[]; recentSuccesses: number[] };
+
+describe('Pacer: survivors of the mutation run', () => {
+  it('remembers at most 2,048 request starts, cut back to the last 1,024 beyond', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, undefined);
+    for (let index = 0; index < 2048; index++) await pacer.take();
+    expect(memoryOf(pacer).starts).toHaveLength(2048);
+    await pacer.take();
+    expect(memoryOf(pacer).starts).toHaveLength(1024);
+  });
+
+  it('remembers the accepted requests of the last 10 s only (one started exactly 10 s ago is kept)', () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, 10);
+    for (let second = 0; second <= 60; second++) {
+      pacer.succeeded(clock.now());
+      clock.advance(1000);
+    }
+    clock.advance(-1000);
+    pacer.succeeded(clock.now());
+    expect(memoryOf(pacer).recentSuccesses).toEqual(
+      [50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 60].map((s) => s * 1000),
+    );
+  });
+
+  /** An unpaced pacer that saw `accepted` requests start in the 600 ms before a 429, then a 10 ms pause. */
+  async function learnedFrom(accepted: number) {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, undefined);
+    let started = 0;
+    for (let index = 0; index < accepted; index++) {
+      started = await pacer.take();
+      pacer.succeeded(started);
+      clock.advance(600 / accepted);
+    }
+    pacer.throttled(10, started);
+    return { clock, pacer, pauseEnds: clock.now() + 10 };
+  }
+
+  it('a learned limit of up to 1,024 holds a second to it after the pause; above 1,024 it is not held to a window', async () => {
+    const held = await learnedFrom(1024);
+    expect(await held.pacer.take()).toBeCloseTo(1000 / 0.98, 6);
+    const free = await learnedFrom(1025);
+    expect(await free.pacer.take()).toBe(free.pauseEnds);
+  });
+
+  it('an unpaced run cut after accepting 10 goes to 98% of them', async () => {
+    const { pacer } = await learnedFrom(10);
+    expect(pacer.currentRate).toBeCloseTo(9.8, 9);
+  });
+
+  it('counts the accepted requests started from exactly a second before the refused one up to it, not after', () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 100);
+    pacer.succeeded(9000); // exactly a second before the refused request
+    for (let index = 1; index <= 9; index++) pacer.succeeded(9000 + index * 100);
+    pacer.succeeded(10_001); // started after the refused one, answered before its 429
+    pacer.throttled(1000, 10_000);
+    expect(pacer.currentRate).toBeCloseTo(10 * 0.98, 9);
+  });
+
+  it('a late answer counts towards the wave only when its request started in the counted second, from its first millisecond', () => {
+    const clock = new FakeClock(1000);
+    const pacer = new Pacer(clock, undefined);
+    // The 429 comes before any answer: refused request started at 1000, counted second from 0.
+    pacer.throttled(5000, 1000);
+    expect(pacer.currentRate).toBe(0.5);
+    clock.advance(100);
+    pacer.succeeded(0);
+    expect(pacer.currentRate).toBeCloseTo(0.98, 9);
+    pacer.succeeded(1001); // started after the refused one: another second
+    pacer.succeeded(6000);
+    expect(pacer.currentRate).toBeCloseTo(0.98, 9);
+  });
+
+  it('probes above the learned limit from exactly 30 quiet seconds, and says so only when the pace changes', () => {
+    const clock = new FakeClock(10_000);
+    const said: string[] = [];
+    const pacer = new Pacer(clock, 100, (message) => said.push(message));
+    succeedOver(pacer, clock, 10, 1000);
+    pacer.throttled(1000);
+    said.length = 0;
+    clock.advance(5000);
+    pacer.succeeded();
+    expect(pacer.currentRate).toBeCloseTo(9.8, 9);
+    expect(said).toEqual([]);
+    clock.advance(25_000);
+    pacer.succeeded();
+    expect(pacer.currentRate).toBeCloseTo(9.8 * 1.02, 9);
+    expect(said).toEqual(['pace: 10.00 requests/s after a quiet stretch']);
+  });
+
+  /** A pacer at `rate` cut once at 900 (nothing accepted: halved), whose pause ended at 1000. */
+  function afterFirstPause(rate: number) {
+    const clock = new FakeClock(900);
+    const said: string[] = [];
+    const pacer = new Pacer(clock, rate, (message) => said.push(message));
+    pacer.throttled(100);
+    said.length = 0;
+    return { clock, pacer, said };
+  }
+
+  it('a count far under the pace over a short stretch since a pause is not trusted: the pace steps down 2%', () => {
+    const { clock, pacer, said } = afterFirstPause(400);
+    for (let index = 0; index < 10; index++) pacer.succeeded(1100 + index);
+    clock.advance(600);
+    pacer.throttled(100, 1500);
+    expect(pacer.currentRate).toBeCloseTo(200 * 0.98, 9);
+    expect(said).toEqual(['pace: 196.00 requests/s after a 429 (10 accepted in the 500 ms before it; pausing 100 ms)']);
+  });
+
+  it('a count of a quarter of the pace since a pause is trusted as the allowance', () => {
+    const { clock, pacer } = afterFirstPause(400);
+    for (let index = 0; index < 50; index++) pacer.succeeded(1100 + index);
+    clock.advance(600);
+    pacer.throttled(100, 1500);
+    expect(pacer.currentRate).toBeCloseTo(50 * 0.98, 9);
+  });
+
+  it('nothing accepted in exactly 250 ms since a pause: halved', () => {
+    const { clock, pacer } = afterFirstPause(400);
+    clock.advance(350);
+    pacer.throttled(100, 1250);
+    expect(pacer.currentRate).toBe(100);
+  });
+
+  it('a late answer that adds nothing above the pace does not change it nor say so', () => {
+    const clock = new FakeClock(10_000);
+    const said: string[] = [];
+    const pacer = new Pacer(clock, 10, (message) => said.push(message));
+    for (let index = 0; index < 20; index++) pacer.succeeded(9100 + index * 40);
+    pacer.throttled(1000, 10_000);
+    expect(pacer.currentRate).toBe(10);
+    said.length = 0;
+    pacer.succeeded(9990);
+    expect(pacer.currentRate).toBe(10);
+    expect(said).toEqual([]);
+  });
+
+  it('says what a late answer taught', () => {
+    const clock = new FakeClock(1000);
+    const said: string[] = [];
+    const pacer = new Pacer(clock, undefined, (message) => said.push(message));
+    pacer.throttled(5000, 1000);
+    said.length = 0;
+    pacer.succeeded(500);
+    expect(said).toEqual(['pace: 0.98 requests/s (1 accepted in that second after all)']);
+  });
+});
