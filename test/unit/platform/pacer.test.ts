@@ -268,6 +268,30 @@ describe('Pacer raising the pace again', () => {
 /** The pacer's memory, read from outside: its bounds are the behaviour under test below. */
 const memoryOf = (pacer: Pacer) => pacer as unknown as { starts: number[]; recentSuccesses: number[] };
 
+/** An unpaced pacer that saw `accepted` requests start in the 600 ms before a 429, then a 10 ms pause. */
+async function learnedFrom(accepted: number) {
+  const clock = new FakeClock();
+  const pacer = new Pacer(clock, undefined);
+  let started = 0;
+  for (let index = 0; index < accepted; index++) {
+    started = await pacer.take();
+    pacer.succeeded(started);
+    clock.advance(600 / accepted);
+  }
+  pacer.throttled(10, started);
+  return { clock, pacer, pauseEnds: clock.now() + 10 };
+}
+
+/** A pacer at `rate` cut once at 900 (nothing accepted: halved), whose pause ended at 1000. */
+function afterFirstPause(rate: number) {
+  const clock = new FakeClock(900);
+  const said: string[] = [];
+  const pacer = new Pacer(clock, rate, (message) => said.push(message));
+  pacer.throttled(100);
+  said.length = 0;
+  return { clock, pacer, said };
+}
+
 describe('Pacer: survivors of the mutation run', () => {
   it('remembers at most 2,048 request starts, cut back to the last 1,024 beyond', async () => {
     const clock = new FakeClock();
@@ -291,20 +315,6 @@ describe('Pacer: survivors of the mutation run', () => {
       [50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 60].map((s) => s * 1000),
     );
   });
-
-  /** An unpaced pacer that saw `accepted` requests start in the 600 ms before a 429, then a 10 ms pause. */
-  async function learnedFrom(accepted: number) {
-    const clock = new FakeClock();
-    const pacer = new Pacer(clock, undefined);
-    let started = 0;
-    for (let index = 0; index < accepted; index++) {
-      started = await pacer.take();
-      pacer.succeeded(started);
-      clock.advance(600 / accepted);
-    }
-    pacer.throttled(10, started);
-    return { clock, pacer, pauseEnds: clock.now() + 10 };
-  }
 
   it('a learned limit of up to 1,024 holds a second to it after the pause; above 1,024 it is not held to a window', async () => {
     const held = await learnedFrom(1024);
@@ -358,16 +368,6 @@ describe('Pacer: survivors of the mutation run', () => {
     expect(pacer.currentRate).toBeCloseTo(9.8 * 1.02, 9);
     expect(said).toEqual(['pace: 10.00 requests/s after a quiet stretch']);
   });
-
-  /** A pacer at `rate` cut once at 900 (nothing accepted: halved), whose pause ended at 1000. */
-  function afterFirstPause(rate: number) {
-    const clock = new FakeClock(900);
-    const said: string[] = [];
-    const pacer = new Pacer(clock, rate, (message) => said.push(message));
-    pacer.throttled(100);
-    said.length = 0;
-    return { clock, pacer, said };
-  }
 
   it('a count far under the pace over a short stretch since a pause is not trusted: the pace steps down 2%', () => {
     const { clock, pacer, said } = afterFirstPause(400);
