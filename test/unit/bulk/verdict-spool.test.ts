@@ -4,11 +4,26 @@
  * and gone once removed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type JudgedRecord, removeAbandonedSpools, VerdictSpool } from '../../../src/bulk/verdict-spool.js';
+import {
+  type JudgedRecord,
+  removeAbandonedSpools,
+  type SpooledRecord,
+  VerdictSpool,
+} from '../../../src/bulk/verdict-spool.js';
 
 /** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
 async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
@@ -162,6 +177,139 @@ describe('removeAbandonedSpools', () => {
       );
       spool.remove();
       removeAbandonedSpools(join(temporary, 'missing'));
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The batches of a spool as read, each record as the sending pass gets it. */
+async function batchesOf<T>(spool: VerdictSpool<T>): Promise<SpooledRecord<T>[][]> {
+  const batches: SpooledRecord<T>[][] = [];
+  for await (const batch of spool.read()) batches.push(batch);
+  return batches;
+}
+
+/** This process's descriptors open on `path`, even removed (/proc/self/fd): parallel-safe, unlike a count of them. */
+function descriptorsOn(path: string): string[] {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target === path || target === `${path} (deleted)`;
+    } catch {
+      return false;
+    }
+  });
+}
+
+// 15 characters around the value: `2\t"K"\t1\t` + value + `\t["A"]\n`.
+const recordOfLength = (valueLength: number) => ({
+  line: 2,
+  key: 'K',
+  original: ['A'],
+  valueJson: `"${'x'.repeat(valueLength - 2)}"`,
+});
+
+describe('VerdictSpool: survivors of the mutation run', () => {
+  it('a record with neither value nor cells (undefined) comes back as null, not as text that is no JSON', async () => {
+    const spool = new VerdictSpool<unknown>();
+    spool.add({ line: 2, key: 'A', original: undefined, value: undefined });
+    spool.finish();
+    try {
+      const [[record]] = (await batchesOf(spool)) as [[SpooledRecord<unknown>]];
+      expect([record.json, record.value, record.original]).toEqual(['null', null, null]);
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('a valid value is parsed once, on the first ask; an invalid record has none, and asking is no error', async () => {
+    const spool = new VerdictSpool<{ sku: string }>();
+    spool.add({ line: 2, key: 'A', original: ['A'], value: { sku: 'A' } });
+    spool.add({ line: 3, key: 'B', original: ['B'], message: 'bad' });
+    spool.finish();
+    try {
+      const [[valid, invalid]] = (await batchesOf(spool)) as [
+        [SpooledRecord<{ sku: string }>, SpooledRecord<{ sku: string }>],
+      ];
+      expect(valid.value).toEqual({ sku: 'A' });
+      expect(valid.value).toBe(valid.value);
+      expect(invalid.value).toBeUndefined();
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('a key made only of backslashes (its JSON all escapes) comes back as it was', async () => {
+    expect((await roundTrip([{ line: 2, key: '\\\\', original: ['\\\\'], value: 1 }]))[0]?.key).toBe('\\\\');
+  });
+
+  it('a last line that lost its newline is still read back', async () => {
+    const spool = new VerdictSpool<number>();
+    spool.add({ line: 2, key: 'A', original: ['A'], value: 1 });
+    spool.add({ line: 3, key: 'B', original: ['B'], value: 2 });
+    spool.finish();
+    truncateSync(spool.path, statSync(spool.path).size - 1);
+    try {
+      expect(await readAll(spool)).toEqual([
+        { line: 2, key: 'A', original: ['A'], value: 1 },
+        { line: 3, key: 'B', original: ['B'], value: 2 },
+      ]);
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('gathers records in memory and writes them once 65,536 characters are gathered, not before', () => {
+    const spool = new VerdictSpool<string>();
+    try {
+      spool.add({ ...recordOfLength(10), value: 'x' });
+      expect(statSync(spool.path).size).toBe(0);
+      spool.add(recordOfLength(65_536 - 25 - 13 - 15));
+      expect(statSync(spool.path).size).toBe(0);
+      // 13 characters: `2\t"K"\t1\t1\t[]\n`, which make 65,536.
+      spool.add({ line: 2, key: 'K', original: [], valueJson: '1' });
+      expect(statSync(spool.path).size).toBe(65_536);
+      spool.finish();
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('leaves no descriptor open on the spool: after finish (twice), after reading, or removed unfinished', async () => {
+    const spool = new VerdictSpool<number>();
+    spool.add({ line: 2, key: 'A', original: ['A'], value: 1 });
+    expect(descriptorsOn(spool.path)).toHaveLength(1);
+    spool.finish();
+    spool.finish();
+    expect(descriptorsOn(spool.path)).toEqual([]);
+    expect(await readAll(spool)).toHaveLength(1);
+    expect(descriptorsOn(spool.path)).toEqual([]);
+    spool.remove();
+    const unfinished = new VerdictSpool<number>();
+    const path = unfinished.path;
+    unfinished.remove();
+    expect(descriptorsOn(path)).toEqual([]);
+  });
+
+  it('removes itself when the process exits, and stops listening for that once removed', () => {
+    const before = process.listeners('exit');
+    const spool = new VerdictSpool<number>();
+    const added = process.listeners('exit').filter((listener) => !before.includes(listener));
+    expect(added).toHaveLength(1);
+    expect(basename(dirname(spool.path))).toMatch(new RegExp(`^b2bctl-verdicts-${process.pid}-`));
+    (added[0] as () => void)();
+    expect(existsSync(dirname(spool.path))).toBe(false);
+    expect(process.listeners('exit')).toEqual(before);
+  });
+
+  it('leaves alone a folder whose name only contains a spool`s name', () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'b2bctl-spool-test-'));
+    try {
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+      mkdirSync(join(temporary, `old-b2bctl-verdicts-${dead}-abc`));
+      removeAbandonedSpools(temporary);
+      expect(readdirSync(temporary)).toEqual([`old-b2bctl-verdicts-${dead}-abc`]);
     } finally {
       rmSync(temporary, { recursive: true, force: true });
     }
