@@ -1,0 +1,177 @@
+/**
+ * The orders scan's requests against a still listing, request by request: which windows and offsets it asks for, how
+ * many at once, and when it stops. The seeded proof (orders-scan.test.ts) shows that nothing is missed under churn;
+ * these show that it is done with the requests intended (mutation testing found the cost of each path unchecked).
+ */
+import { describe, expect, it } from 'vitest';
+import { scanWindow, type ScanOptions, type ScanStep } from '../../../../src/commands/orders/window-scan.js';
+import type { TimeWindow } from '../../../../src/domain/orders-window.js';
+
+interface Order {
+  id: number;
+  lastUpdated: string;
+}
+
+const pageSize = 25;
+
+/** Orders at the given instants (ms since the epoch), ids from 1. */
+const ordersAt = (instants: number[]): Order[] =>
+  instants.map((instant, index) => ({ id: index + 1, lastUpdated: new Date(instant).toISOString() }));
+
+/** A listing that does not change: the orders of a window in time order, then by id, a page at an offset. */
+function stillListing(orders: Order[], options: Partial<ScanOptions<Order>> = {}) {
+  const requests: { window: TimeWindow; offset: number }[] = [];
+  const steps: ScanStep[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const scan: ScanOptions<Order> = {
+    pageSize,
+    concurrency: 1,
+    observe: (step) => steps.push(step),
+    fetchPage: async (window, offset) => {
+      requests.push({ window, offset });
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight--;
+      const page = orders
+        .filter((order) => {
+          const instant = Date.parse(order.lastUpdated);
+          return instant >= window.from && instant <= window.to;
+        })
+        .toSorted((left, right) => left.lastUpdated.localeCompare(right.lastUpdated) || left.id - right.id)
+        .slice(offset, offset + pageSize)
+        .map((order) => ({ ...order }));
+      return { orders: page, listed: page.length };
+    },
+    ...options,
+  };
+  return { scan, requests, steps, mostInFlight: () => mostInFlight };
+}
+
+async function idsRead(window: TimeWindow, scan: ScanOptions<Order>): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const scanned of scanWindow(window, scan)) ids.push(...scanned.orders.map((order) => order.id));
+  return ids;
+}
+
+const range = (count: number, step = 1, start = 0) => Array.from({ length: count }, (_, index) => start + index * step);
+
+describe('scanWindow against a still listing', () => {
+  it('a window of less than a page: one request', async () => {
+    const listing = stillListing(ordersAt(range(24, 10)));
+    expect(await idsRead({ from: 0, to: 999 }, listing.scan)).toEqual(range(24, 1, 1));
+    expect(listing.requests).toEqual([{ window: { from: 0, to: 999 }, offset: 0 }]);
+  });
+
+  it('a full window under the budget: one look at the budget`s end, then pages overlapping by one order', async () => {
+    const listing = stillListing(ordersAt(range(60, 10)));
+    expect(await idsRead({ from: 0, to: 999 }, listing.scan)).toEqual(range(60, 1, 1));
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48]);
+    expect(listing.steps).toEqual(['offset-pages']);
+  });
+
+  it('a window over the budget: the budget`s end, then 8 times further, and split in pieces of about the budget', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100 });
+    expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toEqual(range(300, 1, 1));
+    const top = listing.requests.filter((request) => request.window.from === 0 && request.window.to === 2999);
+    expect(top.map((request) => request.offset)).toEqual([0, 100, 800]);
+    // 125 orders at least: two pieces, each of them again over the budget, split in two.
+    const offsetReads = listing.requests.filter((request) => request.offset === 24).map((request) => request.window);
+    expect(offsetReads).toEqual([
+      { from: 0, to: 749 },
+      { from: 750, to: 1499 },
+      { from: 1500, to: 2249 },
+      { from: 2250, to: 2999 },
+    ]);
+    expect(listing.steps.filter((step) => step === 'budget-split')).toHaveLength(3);
+  });
+
+  it('a window far over the budget: found by pages 8 times further each, split into as many pieces', async () => {
+    const listing = stillListing(ordersAt(range(1000, 3)), { offsetReadBudget: 25 });
+    expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toEqual(range(1000, 1, 1));
+    const top = listing.requests.filter((request) => request.window.from === 0 && request.window.to === 2999);
+    expect(top.map((request) => request.offset)).toEqual([0, 25, 200, 1600]);
+    // At least 200 + 25 orders: ceil(225 / 20) = 12 pieces of 250 ms.
+    const firstLevel = listing.requests.filter(
+      (request) => request.offset === 0 && request.window.to - request.window.from === 249,
+    );
+    expect(firstLevel).toHaveLength(12);
+  });
+
+  it('the density measured in windows read whole sizes the later splits', async () => {
+    const listing = stillListing(ordersAt(range(700, 10)), { offsetReadBudget: 100 });
+    expect(await idsRead({ from: 0, to: 6999 }, listing.scan)).toEqual(range(700, 1, 1));
+    const offsetReads = listing.requests.filter((request) => request.offset === 24).map((request) => request.window);
+    // The first half knows only the lower bound of the whole (125 orders in 7 s) and is halved twice; the windows read
+    // whole there measure 0.1 order per ms, which cuts the second quarter in 3 and the second half in 5.
+    expect(offsetReads.map((window) => window.to - window.from + 1)).toEqual([
+      875, 875, 583, 583, 584, 700, 700, 700, 700, 700,
+    ]);
+  });
+
+  it('a millisecond holding more than a page: read by passes at every page, until a pass brings nothing new', async () => {
+    const listing = stillListing(ordersAt(range(60, 0, 500)));
+    expect((await idsRead({ from: 500, to: 500 }, listing.scan)).toSorted((a, b) => a - b)).toEqual(range(60, 1, 1));
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 0, 25, 50, 0, 25, 50]);
+    expect(listing.steps).toEqual(['instant-pass', 'instant-pass']);
+  });
+
+  it('a millisecond whose orders move on between passes: passes go on while they bring new versions', async () => {
+    const orders = ordersAt(range(60, 0, 500));
+    let pass = 0;
+    const listing = stillListing(orders);
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      // Before each pass's first page, the first order still at the instant gets a new version there.
+      if (offset === 0 && pass++ < 3) (orders[pass] as Order).id += 1000;
+      return fetchPage(window, offset, signal);
+    };
+    const read = await idsRead({ from: 500, to: 500 }, listing.scan);
+    // 2 and 3 are renumbered before the first page and the first pass; 4 before the second pass, which brings 1004
+    // besides the 4 read in the first; the third brings nothing new.
+    expect(read.toSorted((a, b) => a - b)).toEqual([1, ...range(57, 1, 4), 1002, 1003, 1004]);
+    expect(listing.steps).toEqual(['instant-pass', 'instant-pass', 'instant-pass']);
+  });
+
+  it('concurrency 3: three requests in flight at most, and that many are', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100, concurrency: 3 });
+    expect((await idsRead({ from: 0, to: 2999 }, listing.scan)).length).toBe(300);
+    expect(listing.mostInFlight()).toBe(3);
+  });
+
+  it('concurrency 0 is taken as 1', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100, concurrency: 0 });
+    expect((await idsRead({ from: 0, to: 2999 }, listing.scan)).length).toBe(300);
+    expect(listing.mostInFlight()).toBe(1);
+  });
+
+  it('a caller that stops early cancels the requests in flight; so does the caller`s signal, with its reason', async () => {
+    const orders = ordersAt(range(300, 10));
+    const signals: AbortSignal[] = [];
+    const listing = stillListing(orders, { offsetReadBudget: 100, concurrency: 3 });
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      signals.push(signal);
+      return fetchPage(window, offset, signal);
+    };
+    for await (const scanned of scanWindow({ from: 0, to: 2999 }, listing.scan)) if (scanned) break;
+    expect(signals.length).toBeGreaterThan(0);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+
+    const caller = new AbortController();
+    const seen: AbortSignal[] = [];
+    const waiting = stillListing(orders, {
+      signal: caller.signal,
+      fetchPage: (_window, _offset, signal) => {
+        seen.push(signal);
+        if (seen.length === 1) setTimeout(() => caller.abort(new Error('stopped by the caller')), 1);
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+        );
+      },
+    });
+    await expect(idsRead({ from: 0, to: 2999 }, waiting.scan)).rejects.toThrow('stopped by the caller');
+    expect(seen[0]?.aborted).toBe(true);
+  });
+});
