@@ -117,6 +117,11 @@ describe('scanWindow against a still listing', () => {
     expect(listing.steps).toEqual(['instant-pass', 'instant-pass']);
   });
 
+  it('a millisecond read with nobody observing', async () => {
+    const listing = stillListing(ordersAt(range(30, 0, 500)), { observe: undefined });
+    expect(await idsRead({ from: 500, to: 500 }, listing.scan)).toHaveLength(30);
+  });
+
   it('a millisecond whose orders move on between passes: passes go on while they bring new versions', async () => {
     const orders = ordersAt(range(60, 0, 500));
     let pass = 0;
@@ -140,8 +145,12 @@ describe('scanWindow against a still listing', () => {
     expect(listing.mostInFlight()).toBe(3);
   });
 
-  it('concurrency 0 is taken as 1', async () => {
-    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100, concurrency: 0 });
+  it('concurrency 0 is taken as 1; nobody observing is no error', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), {
+      offsetReadBudget: 100,
+      concurrency: 0,
+      observe: undefined,
+    });
     expect((await idsRead({ from: 0, to: 2999 }, listing.scan)).length).toBe(300);
     expect(listing.mostInFlight()).toBe(1);
   });
