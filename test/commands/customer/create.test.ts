@@ -138,6 +138,7 @@ describe('customer create of a document already registered', () => {
     const [row] = readReport(join(secondFolder, onlyReport(secondFolder, 'people')));
     expect(row).toMatchObject({ outcome: 'failed', status: '400' });
     expect(row?.message).toMatch(/\(pass --upsert to update existing customers\)$/);
+    expect(again.stderr()).toContain('customer create: 1 failed; 2 requests');
   });
 
   it('with --upsert: updated in place, one customer', async () => {
@@ -151,5 +152,36 @@ describe('customer create of a document already registered', () => {
     expect(readReport(join(secondFolder, onlyReport(secondFolder, 'people')))).toMatchObject([
       { outcome: 'updated', status: '200' },
     ]);
+  });
+});
+
+describe('customer create: what the run says', () => {
+  it('the summary counts each outcome in its order; a dry run names the route', async () => {
+    const { test } = await throughProxy(() => undefined);
+    const { file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    const { file: mixed } = peopleFile();
+    writeFileSync(
+      mixed,
+      `${createHeader}\n${ana}\n${ana.replace('529.982.247-25', '111.444.777-35').replace('ana@', 'bia@')}\ncpf,1,Bad,bad,1,x,1,1\n`,
+    );
+    const baseUrl = test.context.globals.baseUrl;
+    const dry = fixture().context({ configDir: test.configDir, globals: { baseUrl } });
+    await dry.run(create, options(mixed, { dryRun: true, skipInvalid: true, upsert: true }));
+    expect(dry.stderr()).toContain(
+      'customer create: dry run; would send 2 customers in 2 requests to POST /v1/customer.\n',
+    );
+    const again = fixture().context({ configDir: test.configDir, globals: { baseUrl } });
+    expect(await again.run(create, options(mixed, { skipInvalid: true, upsert: true }))).toBe(
+      ExitCode.someRecordsFailed,
+    );
+    // The pace counts the customers that went through, over the fake clock's 0 s (taken as 1 ms).
+    expect(again.stderr()).toContain(
+      'customer create: 1 created, 1 updated, 1 invalid; 3 requests, 0 retries, 0 throttled (429); 0.0 s, 2000 customers/s\n',
+    );
+    // Created and updated customers went through: only the invalid one did not.
+    expect(again.stderr()).toContain(
+      'error: 1 customer did not go through (1 invalid); the report and the errors file say why.\n',
+    );
   });
 });
