@@ -139,6 +139,21 @@ describe('scanWindow against a still listing', () => {
     expect(listing.steps).toEqual(['instant-pass', 'instant-pass', 'instant-pass']);
   });
 
+  it('an order that leaves the window between two pages breaks their chain: one page read half a page further back', async () => {
+    const orders = ordersAt(range(60, 10));
+    const listing = stillListing(orders);
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      // Before the second page, the first order is updated: it leaves the window and every order moves up one place.
+      if (offset === 24) (orders[0] as Order).lastUpdated = new Date(5000).toISOString();
+      return fetchPage(window, offset, signal);
+    };
+    expect((await idsRead({ from: 0, to: 999 }, listing.scan)).toSorted((a, b) => a - b)).toEqual(range(60, 1, 1));
+    // Pages 0 and 24 share no order: the page at 11 (0 + 24 - ceil(25 / 2)) joins them.
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48, 11]);
+    expect(listing.steps).toEqual(['offset-pages', 'look-back']);
+  });
+
   it('concurrency 3: three requests in flight at most, and that many are', async () => {
     const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100, concurrency: 3 });
     expect((await idsRead({ from: 0, to: 2999 }, listing.scan)).length).toBe(300);
