@@ -118,6 +118,19 @@ describe('RunLedger.open: where the report and the errors file go', () => {
     expect(both.errors.path).toBe(join(folder, 'errs.csv'));
   });
 
+  it('a file taken beside the input moves only the name that is not given', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, `customers.report-${stamp}.csv`), 'taken');
+    const resumed = await ledgerIn(folder, { resumeFrom: join(folder, 'old.csv') }).open();
+    resumed.close();
+    expect(resumed.errors.path).toBe(join(folder, `customers.errors-${stamp}.csv`));
+    const other = temporaryFolder();
+    writeFileSync(join(other, `customers.errors-${stamp}.csv`), 'taken');
+    const given = await ledgerIn(other, { errorsPath: join(other, 'errs.csv') }).open();
+    given.close();
+    expect(given.report.path).toBe(join(other, `customers.report-${stamp}.csv`));
+  });
+
   it('with the outputDir setting, both files go to that folder', async () => {
     const folder = temporaryFolder();
     const out = join(folder, 'out');
@@ -198,8 +211,10 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
     const recording = () => ledger.record([row(1, 'created'), row(2, 'created'), row(3, 'failed'), row(4, 'created')]);
     expect(recording).toThrow(OutputError);
     expect(recording).toThrow(`Cannot write ${errorsPath} (EISDIR).`);
-    // Twice: rows 1 and 2 and the failed one, each time (the report holds them all).
-    expect(Object.fromEntries(ledger.counts)).toEqual({ created: 4, failed: 2 });
+    // The system's error is kept as the cause, for --verbose.
+    expect(() => recording()).toThrow(expect.objectContaining({ cause: expect.objectContaining({ code: 'EISDIR' }) }));
+    // Three times: rows 1 and 2 and the failed one, each time (the report holds them all).
+    expect(Object.fromEntries(ledger.counts)).toEqual({ created: 6, failed: 3 });
     ledger.close();
   });
 
@@ -254,6 +269,18 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
 });
 
 const feedBack = (path: string) => `b2bctl customer create ${path}`;
+
+describe('RunLedger.close', () => {
+  it('closes the report and the errors file', async () => {
+    const ledger = await ledgerIn(temporaryFolder()).open();
+    ledger.record([row(1, 'failed')]);
+    expect(openDescriptorsOf(ledger.report.path)).toHaveLength(1);
+    expect(openDescriptorsOf(ledger.errors.path)).toHaveLength(1);
+    ledger.close();
+    expect(openDescriptorsOf(ledger.report.path)).toEqual([]);
+    expect(openDescriptorsOf(ledger.errors.path)).toEqual([]);
+  });
+});
 
 describe('RunLedger: the summary lines', () => {
   it('outcomes that occurred, in the order asked; "nothing sent" when none did', async () => {
