@@ -10,10 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 const modules = [
   ['webhook-tokens', 'src/webhook/tokens.ts'],
   ['cursor-file', 'src/commands/orders/cursor-file.ts'],
-  // Its word lists are module-level constants: each of their mutants reruns every related test (the stock push
-  // command tests), which took over an hour here. They are left out (--ignoreStatic) and killed instead by the
-  // word-by-word table of test/unit/platform/answers/stock-words.test.ts (docs/testing.md).
-  ['stock-answers', 'src/platform/answers/stock.ts', ['--ignoreStatic']],
+  ['stock-answers', 'src/platform/answers/stock.ts'],
   ['customer-create', 'src/commands/customer/create.ts'],
   ['run-meta', 'src/bulk/run-meta.ts'],
   ['resume', 'src/bulk/resume.ts'],

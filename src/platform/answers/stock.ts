@@ -22,71 +22,38 @@ export const stockAnswerSettings = [
   ),
 ] as const satisfies readonly SettingDefinition[];
 
-// The lists below are built at each call, not once at module load, so that mutation testing (which switches its
-// changes at run time) reaches them; a few short arrays per answer cost nothing beside the request itself.
-const recognisedResultPaths = (): readonly string[] => [
-  '',
-  'results',
-  'items',
-  'data',
-  'result',
-  'data.results',
-  'data.items',
-];
-const recognisedStatusFields = (): readonly string[] => [
-  'status',
-  'result',
-  'outcome',
-  'state',
-  'success',
-  'applied',
-  'ok',
-  'valid',
-  'error',
-];
-const recognisedMessageFields = (): readonly string[] => [
-  'message',
-  'reason',
-  'error',
-  'errorMessage',
-  'detail',
-  'description',
-];
-const recognisedQueueIdPaths = (): readonly string[] => [
-  'batchId',
-  'id',
-  'jobId',
-  'queueId',
-  'requestId',
-  'protocol',
-  'uuid',
-  'ticket',
-  'data.batchId',
-  'data.id',
-  'data.jobId',
-];
-const appliedWords = (): readonly string[] => [
-  'ok',
-  'applied',
-  'success',
-  'succeeded',
-  'successful',
-  'updated',
-  'done',
-  'true',
-  '200',
-];
-const rejectedWords = (): readonly string[] => [
-  'error',
-  'rejected',
-  'failed',
-  'failure',
-  'invalid',
-  'false',
-  'not_found',
-  '422',
-  '400',
-];
+// The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
+// changes at run time, inside functions; a few short arrays per answer cost nothing beside the request itself.
+function recognisedResultPaths(): readonly string[] {
+  return ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items'];
+}
+function recognisedStatusFields(): readonly string[] {
+  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error'];
+}
+function recognisedMessageFields(): readonly string[] {
+  return ['message', 'reason', 'error', 'errorMessage', 'detail', 'description'];
+}
+function recognisedQueueIdPaths(): readonly string[] {
+  return [
+    'batchId',
+    'id',
+    'jobId',
+    'queueId',
+    'requestId',
+    'protocol',
+    'uuid',
+    'ticket',
+    'data.batchId',
+    'data.id',
+    'data.jobId',
+  ];
+}
+function appliedWords(): readonly string[] {
+  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200'];
+}
+function rejectedWords(): readonly string[] {
+  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400'];
+}
 
 export type ItemVerdict =
   { verdict: 'applied' | 'rejected'; message?: string } | { verdict: 'unsettled'; status: string };
