@@ -5,8 +5,13 @@ const quietBeforeRaiseMs = 3_000;
 const raiseEveryMs = 1_000;
 /** How far under a measured limit the pace is kept: room for the bunching of timers and GC pauses. */
 const margin = 0.98;
-/** Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it). */
+/**
+ * Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it).
+ * Each probe costs a 429 and its Retry-After, so the quiet time doubles after each probe refused at the limit it
+ * started from, up to the longest; a 429 that shows the limit moved brings it back to the first.
+ */
 const quietBeforeProbingLimitMs = 30_000;
+const longestQuietBeforeProbingMs = 300_000;
 /** Request starts remembered for windowOpensAt: a learned limit above this is not held to a window. */
 const maxRememberedStarts = 1024;
 /**
@@ -30,6 +35,9 @@ export class Pacer {
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
   private lastRaiseAt = Number.NEGATIVE_INFINITY;
   private lastPauseEndedAt = Number.NEGATIVE_INFINITY;
+  private quietBeforeProbingMs = quietBeforeProbingLimitMs;
+  /** The learned limit a probe in progress started from; undefined when not probing. */
+  private probedFrom: number | undefined;
   /** When the requests accepted lately started (or were answered, when the caller does not say), oldest first. */
   private readonly recentSuccesses: number[] = [];
   /** When the latest requests started, for windowOpensAt. */
@@ -39,7 +47,8 @@ export class Pacer {
    * cut, and the second it counted over (from `since` to when the refused request started). A request started
    * in that second and answered after the 429 was accepted in it too (see succeeded).
    */
-  private wave: { accepted: number; rateBefore: number; since: number; refusedStartedAt: number } | undefined;
+  private wave:
+    { accepted: number; rateBefore: number; since: number; refusedStartedAt: number; probedFrom?: number } | undefined;
   throttles = 0;
 
   constructor(
@@ -111,7 +120,10 @@ export class Pacer {
     )
       return;
     this.lastRaiseAt = now;
-    if (now - this.lastThrottleAt >= quietBeforeProbingLimitMs) this.learnedLimit *= 1.05;
+    if (now - this.lastThrottleAt >= this.quietBeforeProbingMs && Number.isFinite(this.learnedLimit)) {
+      this.probedFrom ??= this.learnedLimit;
+      this.learnedLimit *= 1.05;
+    }
     const ceiling = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.learnedLimit * margin);
     const raised = Math.max(this.rate, Math.min(ceiling, this.rate * 1.02));
     if (raised !== this.rate) this.report(`pace: ${raised.toFixed(2)} requests/s after a quiet stretch`);
@@ -139,6 +151,9 @@ export class Pacer {
     const unpaced = this.rate === undefined;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
+    const { probedFrom, quietBeforeProbingMs } = this;
+    this.probedFrom = undefined;
+    this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
     // An unpaced run (no --rate, the default) sends its first requests all at once: the 429 can come back before
     // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
     // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
@@ -147,7 +162,11 @@ export class Pacer {
     // 20 came down 2% a wave); over a shorter stretch since a pause, only a count near the pace is trusted.
     if (accepted > 0 && (accepted >= current / 4 || refusedStartedAt - since >= 1000)) {
       this.wave ??= { accepted, rateBefore: current, since, refusedStartedAt };
+      this.wave.probedFrom = probedFrom;
       this.learnedLimit = accepted;
+      // A probe refused at the limit it started from: the platform has not raised it, probe later next time.
+      if (probedFrom !== undefined && accepted <= probedFrom)
+        this.quietBeforeProbingMs = Math.min(longestQuietBeforeProbingMs, 2 * quietBeforeProbingMs);
       this.rate = Math.max(0.5, Math.min(current, accepted * margin));
     } else if (accepted === 0 && refusedStartedAt - since >= 250) {
       this.rate = Math.max(0.5, current / 2);
@@ -167,6 +186,9 @@ export class Pacer {
   private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
     wave.accepted++;
     this.learnedLimit = wave.accepted;
+    // The probe found more than the limit it started from after all: the platform raised it.
+    if (wave.probedFrom !== undefined && wave.accepted > wave.probedFrom)
+      this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
     const rate = Math.max(0.5, Math.min(wave.rateBefore, wave.accepted * margin));
     // The count only ever adds up: a cut that learned less from fewer answers (halved, or stepped down) is lifted.
     if (rate <= (this.rate ?? 0)) return;

@@ -264,3 +264,54 @@ describe('Pacer raising the pace again', () => {
     expect(pacer.currentRate).toBe(25);
   });
 });
+
+/** Quiet seconds (10 answers each) until the pace goes above 98% of `limit`, the pacer probing it; how many. */
+function secondsBeforeProbe(pacer: Pacer, clock: FakeClock, limit: number): number {
+  for (let second = 1; second <= 600; second++) {
+    succeedOver(pacer, clock, 10, 1000);
+    if ((pacer.currentRate as number) > limit * 0.98 + 1e-9) return second;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** A 429 after the platform accepted `accepted` requests in the second before it. */
+function refusedAfter(pacer: Pacer, clock: FakeClock, accepted: number): void {
+  clock.advance(100);
+  succeedOver(pacer, clock, accepted, 1000);
+  pacer.throttled(1000);
+}
+
+describe('Pacer probing its learned limit less often while the platform holds it', () => {
+  // Every probe costs a 429 and its Retry-After: probed every 30 s, a 12-minute run lost 22 seconds of requests.
+  it('waits twice as long after each probe refused at the same limit, up to 5 minutes', () => {
+    const { clock, pacer } = cutPacer();
+    const waits: number[] = [];
+    for (let probe = 0; probe < 6; probe++) {
+      waits.push(secondsBeforeProbe(pacer, clock, 50));
+      refusedAfter(pacer, clock, 50);
+      expect(pacer.currentRate).toBeCloseTo(50 * 0.98, 9);
+    }
+    expect(waits).toEqual([30, 60, 120, 240, 300, 300]);
+  });
+
+  it('probes again after 30 s once a probe finds the platform raised its limit', () => {
+    const { clock, pacer } = cutPacer();
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(30);
+    refusedAfter(pacer, clock, 50);
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(60);
+    refusedAfter(pacer, clock, 60);
+    expect(secondsBeforeProbe(pacer, clock, 60)).toBe(30);
+  });
+
+  it('probes again after 30 s once a 429 below the learned limit shows the platform lowered it', () => {
+    const { clock, pacer } = cutPacer();
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(30);
+    refusedAfter(pacer, clock, 50);
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(60);
+    refusedAfter(pacer, clock, 50);
+    succeedOver(pacer, clock, 100, 10_000);
+    refusedAfter(pacer, clock, 40);
+    expect(pacer.currentRate).toBeCloseTo(40 * 0.98, 9);
+    expect(secondsBeforeProbe(pacer, clock, 40)).toBe(30);
+  });
+});
