@@ -315,3 +315,57 @@ describe('Pacer probing its learned limit less often while the platform holds it
     expect(secondsBeforeProbe(pacer, clock, 40)).toBe(30);
   });
 });
+
+/** A pacer whose platform accepted 20 in the second before a 429 (pace 19.6/s), 5 quiet seconds later. */
+function learnedTwenty(): { clock: FakeClock; pacer: Pacer } {
+  const clock = new FakeClock(10_000);
+  const pacer = new Pacer(clock, 50);
+  succeedOver(pacer, clock, 20, 1000);
+  pacer.throttled(1000);
+  succeedOver(pacer, clock, 50, 5000);
+  return { clock, pacer };
+}
+
+describe('Pacer: a 429 one under the limit (requests that reached the platform closer together than they started)', () => {
+  // On a busy machine 21 requests started over 1,020 ms arrived within the platform's second: each such 429 took the
+  // count one lower (20 to 19: 5% of the limit) until a probe, 30 s later, put it back.
+  it('keeps the limit and holds it to a stretch 15 ms wider: 20 in 1,035 ms', () => {
+    const { clock, pacer } = learnedTwenty();
+    expect(pacer.currentRate).toBeCloseTo(19.6, 9);
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(20_000 / (1000 / 0.98 + 15), 9);
+  });
+
+  it('holds the starts to that stretch: no 1,035 ms hold more than 20', async () => {
+    const { clock, pacer } = learnedTwenty();
+    refusedAfter(pacer, clock, 19);
+    const starts = await startTimes(pacer, clock, 60);
+    for (let index = 20; index < starts.length; index++)
+      expect((starts[index] as number) - (starts[index - 20] as number)).toBeGreaterThanOrEqual(1000 / 0.98 + 15);
+  });
+
+  it('after three widenings takes the count as the limit, held to a second and the margin again', () => {
+    const { clock, pacer } = learnedTwenty();
+    for (let widening = 1; widening <= 3; widening++) {
+      refusedAfter(pacer, clock, 19);
+      expect(pacer.currentRate).toBeCloseTo(20_000 / (1000 / 0.98 + 15 * widening), 9);
+      succeedOver(pacer, clock, 50, 5000);
+    }
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(19 * 0.98, 9);
+  });
+
+  it('a probe refused one under the limit it started from confirms that limit, and the next probe waits longer', () => {
+    const { clock, pacer } = learnedTwenty();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(19.6, 9);
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(60);
+  });
+
+  it('a count further under the limit is the new limit', () => {
+    const { clock, pacer } = learnedTwenty();
+    refusedAfter(pacer, clock, 15);
+    expect(pacer.currentRate).toBeCloseTo(15 * 0.98, 9);
+  });
+});
