@@ -36,7 +36,7 @@ import {
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
 import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
-import { binaryKind } from './binary-kinds.js';
+import { binaryKind, markupKind } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -185,6 +185,8 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const sniffed = options.encoding === undefined;
   const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
   const headText = await decodeHead(head, encoding);
+  const markup = markupKind(headText);
+  if (markup) throw new InputError(`${file}: ${markup}`, { file });
   const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
   // A JSON export saved under a .csv name reads as one absurd column: say what the file is instead.
   if (
