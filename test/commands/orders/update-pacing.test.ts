@@ -56,7 +56,7 @@ describe('orders update and the pacer', () => {
     });
 
     expect(result.code).toBe(0);
-    expect(acceptedMoves(sandbox).sort()).toEqual([...moves].sort());
+    expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
     const sent = platformRequests() - before;
     // Each order's status read, each move, and the three requests sent again.
     expect(sent).toBe(ids.length + moves.length + 3);
