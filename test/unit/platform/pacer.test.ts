@@ -347,6 +347,7 @@ describe('Pacer: survivors of the mutation run', () => {
     clock.advance(100);
     pacer.succeeded(0);
     expect(pacer.currentRate).toBeCloseTo(0.98, 9);
+    pacer.succeeded(-1); // started before the counted second
     pacer.succeeded(1001); // started after the refused one: another second
     pacer.succeeded(6000);
     expect(pacer.currentRate).toBeCloseTo(0.98, 9);
