@@ -23,6 +23,12 @@ const modules = [
   ['pacer', 'src/platform/pacer.ts'],
   ['window-scan', 'src/commands/orders/window-scan.ts'],
   ['orders-window', 'src/domain/orders-window.ts'],
+  ['webhook-group-commit', 'src/webhook/store/group-commit.ts'],
+  ['webhook-queries', 'src/webhook/store/queries.ts'],
+  ['webhook-sqlite', 'src/webhook/store/sqlite-store.ts'],
+  ['webhook-receiver', 'src/webhook/receiver.ts'],
+  ['webhook-hand-off', 'src/webhook/hand-off.ts'],
+  ['webhook-postgres', 'src/webhook/store/postgres-store.ts'],
 ];
 const target = 80;
 
