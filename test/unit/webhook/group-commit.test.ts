@@ -131,7 +131,8 @@ describe('GroupCommit', () => {
     expect(settled).toBe(false);
     recorder.release();
     // The second submission's commit is held too: settled() must still wait for it.
-    while (recorder.batches.length < 2) await turn();
+    for (let turns = 0; turns < 50 && recorder.batches.length < 2; turns++) await turn();
+    expect(recorder.batches).toEqual([[1], [2]]);
     await turn();
     expect({ settled, answered }).toEqual({ settled: false, answered: 1 });
     recorder.releaseAll();
