@@ -65,7 +65,8 @@ interface JsonBody {
   value: unknown;
 }
 
-const jsonContentType = /^application\/(?:[\w.+-]+\+)?json$/;
+// Parameters allowed: fastify matches the parser against the type with them (`application/json; charset=utf-8`).
+const jsonContentType = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/;
 
 /** Starts the webhook receiver: token endpoint, the two event routes and /healthz. */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
