@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { EventStore } from '../../../src/webhook/store/types.js';
 import {
   postEvent,
   receiverToken,
@@ -27,6 +28,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((started) => started.close()));
 });
 afterAll(removeReceiverFolders);
+
+/** A SQLite store given the token sharing a PostgreSQL one has, to watch the receiver use it. */
+type SharedStore = SqliteStore & Pick<EventStore, 'shareToken' | 'knowsToken'>;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -191,7 +195,7 @@ describe('receiver token check', () => {
     const now = Date.parse('2026-11-23T06:00:00Z');
     const shared = new Map<string, number>();
     const asked: [string, number][] = [];
-    const store = await SqliteStore.open(temporaryFolder());
+    const store: SharedStore = await SqliteStore.open(temporaryFolder());
     store.shareToken = async (digest, expiresAt) => void shared.set(digest, expiresAt);
     store.knowsToken = async (digest, at) => {
       asked.push([digest, at]);
@@ -211,7 +215,7 @@ describe('receiver token check', () => {
 
   it('never asks the shared store about an expired token of its own', async () => {
     let now = Date.parse('2026-11-23T06:00:00Z');
-    const store = await SqliteStore.open(temporaryFolder());
+    const store: SharedStore = await SqliteStore.open(temporaryFolder());
     let asked = 0;
     store.shareToken = async () => undefined;
     store.knowsToken = async () => {
