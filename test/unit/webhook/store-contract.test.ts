@@ -167,6 +167,23 @@ describe.each(kinds)('the $name store', (kind) => {
     expect(await idsOf(store, { dead: true, kind: 'customers' })).toEqual([]);
   });
 
+  it.skipIf(kind.skip)(
+    'orders time selections by reception, and ids, pending and dead ones by store order',
+    async () => {
+      const { store } = await open();
+      // Stored in the order 1, 2, 3, received in the order 3, 2, 1 (a clock stepped back, an import).
+      for (const id of [1, 2, 3]) await store.append(event(id, start + (10 - id) * minute));
+      expect(await idsOf(store)).toEqual([3, 2, 1]);
+      expect(await idsOf(store, { since: start })).toEqual([3, 2, 1]);
+      expect(await idsOf(store, { pending: true })).toEqual([1, 2, 3]);
+      const stored = await Promise.all([1, 2, 3].map((id) => storedOf(store, id)));
+      expect(await idsOf(store, { ids: stored.map((each) => each.id).toReversed() })).toEqual([1, 2, 3]);
+      await store.openHandOff('erp', 'http://erp', true);
+      for (const each of stored) await store.markDead('erp', each, 'HTTP 422', 1);
+      expect(await idsOf(store, { dead: true })).toEqual([1, 2, 3]);
+    },
+  );
+
   it.skipIf(kind.skip)('reads a selection past one page, events of one instant across the page break', async () => {
     const { store } = await open();
     // 1,200 events, 700 of them received at the same millisecond: a page break falls among them.
