@@ -1,6 +1,6 @@
 // Start-up cost of b2bctl against bare Node, measured in one run so the ratio survives a noisy machine.
-// Usage: npm run bench:startup [-- RUNS] [--against OTHER/bin/b2bctl.js] [--cpu]
-//   RUNS     runs of each command, interleaved, after 3 warm-ups (default 30)
+// Usage: npm run bench:startup [-- RUNS | --quick] [--against OTHER/bin/b2bctl.js] [--cpu]
+//   RUNS     runs of each command, interleaved, after 3 warm-ups (default 30; --quick: 10)
 //   --against another build's launcher (a checkout of main, built), measured in the same run: before and after
 //   --cpu    compare CPU time (user + system) instead of wall time: steadier on a machine busy with other work
 // The machine is noisy: the median decides, and the fastest run is shown beside it as a floor.
@@ -21,7 +21,11 @@ const cpuFolder = cpu ? mkdtempSync(join(tmpdir(), 'b2bctl-bench-cpu-')) : undef
 const cpuFile = cpuFolder && join(cpuFolder, 'cpu');
 const againstAt = argv.indexOf('--against');
 const against = againstAt < 0 ? undefined : resolve(argv.splice(againstAt, 2)[1] ?? '');
-const runs = Number(argv[0] ?? 30);
+// --quick, as the other benchmarks take it: 10 runs.
+const quickAt = argv.indexOf('--quick');
+if (quickAt >= 0) argv.splice(quickAt, 1);
+const runs = Number(argv[0] ?? (quickAt >= 0 ? 10 : 30));
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`RUNS must be a whole number, not ${argv[0]}`);
 const cli = join(import.meta.dirname, '..', 'bin', 'b2bctl.js');
 const launchers = against
   ? [

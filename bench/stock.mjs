@@ -52,7 +52,7 @@ function summaryOf(stderr) {
   };
 }
 
-async function push(url, env, file, extra = []) {
+async function push(url, env, file, extra = [], nodeFlags = []) {
   const result = await runCli(
     [
       'stock',
@@ -64,7 +64,7 @@ async function push(url, env, file, extra = []) {
       `${file}.report-${Date.now()}.csv`,
       ...extra,
     ],
-    { env },
+    { env, nodeFlags },
   );
   if (result.code !== 0) throw new Error(`stock push exited ${result.code}: ${result.stderr}`);
   return { ...summaryOf(result.stderr), maxRss: result.maxRss, wallMs: result.ms };
@@ -161,6 +161,11 @@ try {
           `${megabytes(big.maxRss)} vs ${megabytes(little.maxRss)}: ${memoryRatio.toFixed(2)}x (target <= 1.5x, < 170 MB)`,
           memoryRatio <= 1.5 && big.maxRss < 170 * 1024 * 1024,
         ) && allOk;
+      // The launcher's one V8 flag (docs/decisions/0011), shown beside the same push without it.
+      const tiered = await push(sandbox.url, env, largeFile, ['--route', 'queue'], ['--no-liftoff-only']);
+      console.log(
+        `${`peak RSS push ${large}, WebAssembly tier-up on`.padEnd(44)} ${megabytes(tiered.maxRss)} vs ${megabytes(big.maxRss)} with the launcher's --liftoff-only (${(tiered.wallMs / 1000).toFixed(1)} s vs ${(big.wallMs / 1000).toFixed(1)} s)`,
+      );
     } finally {
       await sandbox.stop();
     }

@@ -8,6 +8,14 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
   process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
 } else {
+  // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
+  // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs
+  // no HTTP and skips loading node:v8; a node flag of the user's own about it wins.
+  const help = flag === undefined || flag === 'help' || process.argv.includes('--help') || process.argv.includes('-h');
+  if (!help && !process.execArgv.some((option) => option.includes('liftoff')))
+    module
+      .createRequire(import.meta.url)('node:v8')
+      .setFlagsFromString('--liftoff-only');
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);

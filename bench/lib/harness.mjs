@@ -60,11 +60,11 @@ export async function startSandbox(args = [], env = process.env) {
   };
 }
 
-/** Runs the built CLI; resolves with exit code, output, wall time and peak RSS. */
-export function runCli(args, { env, input } = {}) {
+/** Runs the built CLI (after `nodeFlags`, node's own); resolves with exit code, output, wall time and peak RSS. */
+export function runCli(args, { env, input, nodeFlags = [] } = {}) {
   const rssFile = join(outDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, cli, ...args], {
     env: {
       ...env,
       NODE_OPTIONS: `--require ${join(root, 'bench', 'lib', 'max-rss.cjs')}`,

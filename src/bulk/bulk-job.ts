@@ -222,6 +222,7 @@ async function validate<T, Sent>(
     runValidationPass({
       batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
       checker: job.newChecker(),
+      estimatedRecords: opened.estimatedRecords,
       onProblem: problemLogger(context, shownName),
       signal: context.interrupt,
       // What the sending pass needs of each record, so it does not parse and judge the input again.

@@ -4,16 +4,24 @@ import { CompactKeySet } from '../lib/compact-key-set.js';
 export interface DuplicateIndex {
   /** Notes `value` of kind `label` at `place`; returns the place it was first seen at when it was seen before. */
   firstPlaceOf(label: string, value: string, place: number): number | undefined;
+  /** About how many values of each kind will come (an estimate, before the first): room made once. */
+  expect(values: number): void;
 }
 
 /** The duplicate index of bulk runs: a CompactKeySet (a hash and a place, ~16 bytes) per value and kind. */
 export class CompactDuplicateIndex implements DuplicateIndex {
   private readonly sets = new Map<string, CompactKeySet>();
+  /** An estimate runs a little short as often as long: a twentieth more spares a growth at the last rows. */
+  private expectedKeys: number | undefined;
+
+  expect(values: number): void {
+    this.expectedKeys = Math.ceil(values * 1.05);
+  }
 
   firstPlaceOf(label: string, value: string, place: number): number | undefined {
     let set = this.sets.get(label);
     if (!set) {
-      set = new CompactKeySet();
+      set = new CompactKeySet(this.expectedKeys);
       this.sets.set(label, set);
     }
     return set.addOrGetLine(value, place);

@@ -35,6 +35,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
     runValidationPass({
       batches: input.recordBatches(),
       checker: command.checker,
+      estimatedRecords: input.estimatedRecords,
       onProblem: output.write,
       signal: context.interrupt,
       // A record's warnings are logged once it is judged, before its problems: no second generator over the records.

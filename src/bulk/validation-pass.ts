@@ -35,6 +35,11 @@ export class RecordChecker<T> {
     private readonly duplicates: DuplicateIndex = new CompactDuplicateIndex(),
   ) {}
 
+  /** About how many records will be judged (an estimate from the input's size): the duplicate index makes room once. */
+  expect(records: number): void {
+    this.duplicates.expect(records);
+  }
+
   /** The next record's verdict. */
   judge(record: InputRecord): RecordVerdict<T> {
     const verdict = this.judgeValues(record);
@@ -147,6 +152,8 @@ export interface ValidationPassOptions<T> {
   /** The input's records in batches (OpenedInput.recordBatches): an await per record was a visible share of a million-row pass. */
   batches: AsyncIterable<readonly InputRecord[]>;
   checker: RecordChecker<T>;
+  /** OpenedInput.estimatedRecords: tables sized once instead of grown. */
+  estimatedRecords?: number;
   /** `record` says where the record is when the line alone does not (a row below a multi-line cell, minified JSON). */
   onProblem(line: number, problem: FieldProblem, record: InputRecord): void | Promise<void>;
   signal?: AbortSignal;
@@ -178,6 +185,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
   let aborted = options.signal?.aborted ?? false;
   const onAbort = () => (aborted = true);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.estimatedRecords !== undefined) options.checker.expect(options.estimatedRecords);
   try {
     read: for await (const batch of options.batches) {
       for (const record of batch) {

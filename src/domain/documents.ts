@@ -1,3 +1,5 @@
+import { isScientificNotation, scientificNotationReason } from './spreadsheet-numbers.js';
+
 /**
  * CPF and CNPJ (numeric and alphanumeric), checked and formatted. Pure.
  * Facts: shared/domain-brazil.md. The arithmetic is written here on purpose: libraries either reject
@@ -23,11 +25,7 @@ const cnpjWeightsSecond = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
  * document both with and without it.
  */
 export function checkDocument(raw: string): DocumentCheck {
-  if (scientificNotation.test(raw.trim()))
-    return {
-      ok: false,
-      reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
-    };
+  if (isScientificNotation(raw)) return { ok: false, reason: scientificNotationReason };
   // One pass over the characters: this runs for every row of a 100,000-row import.
   let normalized = '';
   let lowerCase = false;
@@ -49,9 +47,6 @@ export function checkDocument(raw: string): DocumentCheck {
   if (normalized.length === 14) return checkCnpj(normalized);
   return { ok: false, reason: `a CPF has 11 digits and a CNPJ 14 characters${lostZeroHint(normalized, letters)}` };
 }
-
-/** `1,12223E+13`: what a spreadsheet writes for a long number shown in scientific notation. */
-const scientificNotation = /^\d+([.,]\d+)?E\+?\d+$/i;
 
 /**
  * A document typed as a number loses its leading zeros in a spreadsheet (`01234567890` becomes

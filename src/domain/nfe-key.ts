@@ -1,3 +1,5 @@
+import { isScientificNotation, scientificNotationReason } from './spreadsheet-numbers.js';
+
 /**
  * The NF-e access key (chave de acesso): 44 characters, `cUF AAMM CNPJ mod serie nNF tpEmis cNF cDV`. Pure.
  * Since the alphanumeric CNPJ (technical note 2025.001), the 12 first characters of the CNPJ part may be upper-case
@@ -44,6 +46,7 @@ export function accessKeyCheckDigit(first43: string): number {
 
 /** Checks an access key's shape, check digit, state, month (not after `nowMs`), model and emitter document. */
 export function checkNfeAccessKey(raw: string, nowMs: number): NfeKeyCheck {
+  if (isScientificNotation(raw)) return { ok: false, reason: scientificNotationReason };
   const key = raw.replace(/[\s.-]/g, '');
   if (/[a-z]/.test(key)) return { ok: false, reason: 'access key letters (alphanumeric CNPJ) must be upper case' };
   if (key.length !== 44) return { ok: false, reason: `an access key has 44 characters, this one has ${key.length}` };

@@ -4,6 +4,7 @@
  * and says a shipped order does not go back to ready to ship; the invoice stage and the status names past
  * AWAITING_PAYMENT are b2bctl's (and its sandbox's) reading of it.
  */
+import { isSpreadsheetExponent, scientificNotationReason } from './spreadsheet-numbers.js';
 import { trackingCodeProblem, trackingUrlProblem } from './tracking.js';
 import { fieldProblem, type FieldProblem } from './validation.js';
 
@@ -133,6 +134,7 @@ export function moveFieldProblems(move: Partial<OrderMove>): FieldProblem[] {
 function textProblems(field: string, value: string | undefined, maximum: number, missing?: string): FieldProblem[] {
   if (value === undefined || value.trim() === '') return missing ? [fieldProblem(field, value ?? '', missing)] : [];
   if (value.length > maximum) return [fieldProblem(field, value, `at most ${maximum} characters`)];
+  if (isSpreadsheetExponent(value)) return [fieldProblem(field, value, scientificNotationReason)];
   if (/\p{Cc}/u.test(value)) return [fieldProblem(field, value, 'must not contain control characters')];
   return [];
 }

@@ -1,3 +1,5 @@
+import { isScientificNotation, scientificNotationReason } from './spreadsheet-numbers.js';
+
 /** Brazilian phone numbers: area code (DDD) plus a mobile or landline number. Pure. */
 
 export type PhoneCheck = { ok: true; digits: string; formatted: string } | { ok: false; reason: string };
@@ -15,11 +17,7 @@ const separators = /[\s().\-+]/g;
 export function normalizePhone(raw: string): PhoneCheck {
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'empty' };
-  if (/^\d+([.,]\d+)?E\+?\d+$/i.test(text))
-    return {
-      ok: false,
-      reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
-    };
+  if (isScientificNotation(text)) return { ok: false, reason: scientificNotationReason };
   if (/[^\d\s().\-+]/.test(text)) return { ok: false, reason: 'a phone holds only digits, spaces and + ( ) - .' };
   let digits = text.replace(separators, '');
   if (text.startsWith('+') && !digits.startsWith('55'))

@@ -2,6 +2,7 @@
  * Tracking codes and links of a shipped order. Pure. A Correios object code (S10 of the Universal Postal Union) is
  * two letters, eight digits, a check digit and two letters; other carriers' codes are free text with a length cap.
  */
+import { isSpreadsheetExponent, scientificNotationReason } from './spreadsheet-numbers.js';
 
 /** The longest tracking code b2bctl sends for a carrier other than Correios. */
 export const maximumTrackingCodeLength = 64;
@@ -30,6 +31,7 @@ export function isCorreios(carrier: string | undefined, code: string): boolean {
 export function trackingCodeProblem(code: string, carrier?: string): string | undefined {
   const trimmed = code.trim();
   if (trimmed === '') return 'a shipped order needs its tracking code';
+  if (isSpreadsheetExponent(trimmed)) return scientificNotationReason;
   if (isCorreios(carrier, trimmed)) {
     const match = correiosShape.exec(trimmed);
     if (!match)

@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
 import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
-import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
+import { inputName, isPipe, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import type { RowBounds } from './row-bounds.js';
@@ -35,7 +36,7 @@ import {
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
 import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
-import { binaryKind } from './binary-kinds.js';
+import { binaryKind, markupKind } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -105,6 +106,11 @@ export interface OpenedInput {
   recordBatches(): AsyncGenerator<InputRecord[]>;
   /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
   skipped?: { blankRows: number };
+  /**
+   * About how many records a CSV file holds, from its size and the lines of its first 64 KB: a hint for sizing
+   * tables once instead of growing them, never a count to show. Undefined for stdin, pipes and JSON.
+   */
+  estimatedRecords?: number;
 }
 
 /** `, 3 blank rows skipped` for a summary line, or nothing. */
@@ -127,6 +133,23 @@ function isBlankRow(cells: readonly string[]): boolean {
 }
 
 const sniffBytes = 64 * 1024;
+
+/** Past this, a table sized from an estimate would hold more than it could save (and an odd head misleads). */
+const maxEstimatedLines = 2 ** 21;
+
+/** The lines of a regular file, extrapolated from those of its first bytes; undefined for stdin and pipes. */
+function estimatedLines(path: string, head: Buffer): number | undefined {
+  if (path === '-' || isPipe(path)) return undefined;
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return undefined;
+  }
+  let lines = 0;
+  for (let at = head.indexOf(10); at !== -1; at = head.indexOf(10, at + 1)) lines++;
+  return Math.min(maxEstimatedLines, Math.round((lines * size) / Math.max(1, head.length)));
+}
 
 /**
  * Opens a CSV, JSON (array or one object) or NDJSON input, from a file or `-` for stdin, and streams
@@ -162,6 +185,8 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const sniffed = options.encoding === undefined;
   const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
   const headText = await decodeHead(head, encoding);
+  const markup = markupKind(headText);
+  if (markup) throw new InputError(`${file}: ${markup}`, { file });
   const format = (options.path === '-' ? undefined : formatFromExtension(options.path)) ?? formatFromContent(headText);
   // A JSON export saved under a .csv name reads as one absurd column: say what the file is instead.
   if (
@@ -185,7 +210,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     const declared = delimiterLine(headText);
     const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headText);
     const decimal = options.decimal ?? sniffDecimal(headText, delimiter);
-    return openCsv(file, text, {
+    const opened = await openCsv(file, text, {
       ...options,
       delimiter,
       decimal,
@@ -193,6 +218,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       hasDelimiterLine: declared !== undefined,
       delimiterGiven: options.delimiter !== undefined,
     });
+    return { ...opened, estimatedRecords: estimatedLines(options.path, head) };
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
   return withBatchesOfOne({ file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } });

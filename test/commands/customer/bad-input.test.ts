@@ -118,6 +118,25 @@ describe('files that cannot be read as records', () => {
     );
   });
 
+  it.each([
+    ['clientes-corrigido.ods', 'estoque.ods', 'this is a LibreOffice spreadsheet (.ods), not CSV. In LibreOffice Calc'],
+    ['clientes-corrigido.xls', 'clientes-corrigido.xls', 'this is an old Excel workbook (.xls), not CSV. In Excel'],
+    ['clientes-corrigido.xlsx', 'clientes-corrigido.xlsx', 'this is an Excel workbook (.xlsx), not CSV. In Excel'],
+    ['clientes.fods', 'estoque.fods', 'this is a LibreOffice spreadsheet saved as flat XML (.fods), not CSV.'],
+    ['clientes.xml', 'estoque.excel2003.xml', 'this is an Excel spreadsheet saved as XML, not CSV. In Excel'],
+    ['clientes.csv', 'clientes-corrigido.html', 'this is a web page (HTML), not CSV: a sheet saved as a web page'],
+  ])(
+    '%s as LibreOffice saved it: exit 65 naming what it is, nothing sent, nothing written',
+    async (name, saved, kind) => {
+      const bytes = readFileSync(join(__dirname, '../../fixtures/libreoffice', saved));
+      const trace = await createRun(folderWith(name, bytes), name);
+      expect({ ...trace, stderr: '' }).toEqual({ ...refusal(name, 65, ''), stderr: '' });
+      expect(trace.stderr).toMatch(
+        new RegExp(`^customer create: validating ${name}\nerror: ${name}: ${escape(kind)}.*\n$`),
+      );
+    },
+  );
+
   it('an empty file, and one of blank lines only: create sends nothing and writes nothing; validate has nothing to check (exit 0)', async () => {
     // Empty is "nothing to send" (exit 0) like a header-only file, as the readers decide (src/io/input/open-input.ts).
     for (const [name, contents] of [
@@ -375,3 +394,7 @@ describe('resuming from a report that is not there', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

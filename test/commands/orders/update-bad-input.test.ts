@@ -36,6 +36,22 @@ describe('orders update with bad input', () => {
     });
   });
 
+  it('names the access key LibreOffice turned into 4.3261000360305E+043, with the way out, and sends nothing', async () => {
+    // samples/orders-update.csv opened in LibreOffice Calc with default column types, saved as Windows-1252 CSV
+    // (test/fixtures/libreoffice/README.md).
+    writeFileSync(
+      join(dir, 'orders-update.csv'),
+      readFileSync(join(__dirname, '../../fixtures/libreoffice/orders-update.win1252.csv')),
+    );
+    const result = await run(['orders', 'update', 'orders-update.csv']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      'orders-update.csv:8: Property [invoiceKey] with value [4.3261000360305E+043] does not pass validation (Excel showed this number in scientific notation; format the column as Text and export again)',
+    );
+    expect(result.stderr).toContain('9 records, 8 valid, 1 invalid');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
   it('names each bad row, line and field, and sends nothing', async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     writeFileSync(join(dir, 'nfe', 'big.xml'), Buffer.alloc(maximumNfeBytes + 1, 0x20));

@@ -38,6 +38,7 @@ async function validate<T>(
   await runValidationPass({
     batches: input.recordBatches(),
     checker,
+    estimatedRecords: input.estimatedRecords,
     onProblem: (_line, problem, record) => {
       problems.push(`${recordPlace(record)} ${problem.message}`);
     },
@@ -90,11 +91,15 @@ describe('RecordChecker and its duplicate index', () => {
         asked.push(`${label}=${value}@${place}`);
         return value === 'B' ? 2 : undefined;
       },
+      expect(values) {
+        asked.push(`expect ${values}`);
+      },
     };
     const checker = new RecordChecker(checkStockRecord, stockUniqueValues, () => [], index);
     const path = fileWith('sku;quantity;warehouse\nA;1;\nB;1;W1\nB;2;\n');
     expect(repeats(await validate(path, checker))).toEqual(['4: already on line 2']);
-    expect(asked).toEqual(['SKU=A@2', 'SKU in this warehouse=B @ W1@3', 'SKU=B@4']);
+    // A file of four lines, all in its first 64 KB: the estimate is its line count, told before the first value.
+    expect(asked).toEqual(['expect 4', 'SKU=A@2', 'SKU in this warehouse=B @ W1@3', 'SKU=B@4']);
   });
 });
 
@@ -106,5 +111,15 @@ describe('CompactDuplicateIndex', () => {
     expect(index.firstPlaceOf('document', '111', 4)).toBe(2);
     expect(index.firstPlaceOf('document', '111', 5)).toBe(2);
     expect(index.firstPlaceOf('e-mail', '111', 6)).toBe(3);
+  });
+
+  it('answers the same after room was made for an estimate far too small or too large', () => {
+    for (const estimate of [1, 3_000]) {
+      const index = new CompactDuplicateIndex();
+      index.expect(estimate);
+      const firsts = Array.from({ length: 2_000 }, (_, n) => index.firstPlaceOf('SKU', `sku-${n % 1_000}`, n + 2));
+      expect(firsts.slice(0, 1_000).every((first) => first === undefined)).toBe(true);
+      expect(firsts.slice(1_000)).toEqual(Array.from({ length: 1_000 }, (_, n) => n + 2));
+    }
   });
 });

@@ -142,6 +142,16 @@ describe('cyrb53', () => {
 });
 
 describe('CompactKeySet memory', () => {
+  it('made for the keys it is told to expect, holds them without growing', () => {
+    const set = new CompactKeySet(100_000);
+    const before = set.byteLength;
+    for (let index = 0; index < 100_000; index++) set.addOrGetLine(keyOf(index), index + 2);
+    expect(set.byteLength).toBe(before);
+    set.addOrGetLine('one more than expected', 1);
+    for (let index = 0; index < 10_000; index++) set.addOrGetLine(`more ${index}`, index);
+    expect(set.byteLength).toBeGreaterThan(before);
+  });
+
   // Growth by a quarter at 85% keeps every table 68-85% full: at most 12 / 0.68 ≈ 17.7 bytes a key (plus the
   // sixteen tables' rounding). Growth by half left tables 57% full at some sizes, 21 bytes a key.
   it.each([20_000, 50_000, 76_000, 100_000, 115_000, 250_000])('holds at most 18 bytes a key at %i keys', (keys) => {

@@ -562,3 +562,24 @@ describe('a JSON file that wraps its records (issue 10, item 15)', () => {
     ]);
   });
 });
+
+describe('estimatedRecords', () => {
+  it('extrapolates the lines of a large CSV from its first 64 KB, within a few percent', async () => {
+    // ERP codes of one width, names of varying length.
+    const rows = Array.from(
+      { length: 200_000 },
+      (_, n) => `${String(n).padStart(8, '0')},Cliente ${n % 7 === 0 ? 'com nome longo' : 'X'}`,
+    );
+    const { opened } = await open(writeInput('large.csv', `document,name\n${rows.join('\n')}\n`));
+    expect(opened.estimatedRecords).toBeGreaterThan(190_000);
+    expect(opened.estimatedRecords).toBeLessThan(210_000);
+  });
+
+  it('is the line count of a file shorter than 64 KB, and nothing for stdin or JSON', async () => {
+    expect((await open(writeInput('small.csv', 'document,name\n1,a\n2,b\n'))).opened.estimatedRecords).toBe(3);
+    const piped = await open('-', { stdin: stdinOf(Buffer.from('document,name\n1,a\n', 'utf8')) });
+    expect(piped.opened.estimatedRecords).toBeUndefined();
+    const json = await open(writeInput('list.json', '[{"document":"1"},\n{"document":"2"}]\n'));
+    expect(json.opened.estimatedRecords).toBeUndefined();
+  });
+});

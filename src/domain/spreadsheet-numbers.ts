@@ -1,0 +1,22 @@
+/**
+ * Long numbers a spreadsheet mangled on the way to CSV. Excel and Calc show a number of more than 11 digits in
+ * scientific notation in a column formatted "General", and the CSV export writes what is shown: the digits after
+ * the fifth or the fifteenth are lost. Pure.
+ */
+
+/** What to do about it, as the reason of a field's problem. */
+export const scientificNotationReason =
+  'Excel showed this number in scientific notation; format the column as Text and export again';
+
+/** A number in scientific notation, for a field of digits only (a document, a phone): `1,12223E+13`, `1e13`. */
+export function isScientificNotation(text: string): boolean {
+  return /^\d+([.,]\d+)?E\+?\d+$/i.test(text.trim());
+}
+
+/**
+ * Exactly what a spreadsheet writes (one digit, a decimal part, a signed exponent: `1,00823E+13`,
+ * `4.3261000360305E+043`), for free-text fields where a code such as `12E45` may be real.
+ */
+export function isSpreadsheetExponent(text: string): boolean {
+  return /^\d([.,]\d+)?E\+\d{1,3}$/i.test(text.trim());
+}
