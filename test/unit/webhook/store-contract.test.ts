@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
@@ -353,6 +354,54 @@ describe('SQLite store files', () => {
     const reader = await SqliteStore.open(directory, {}, true);
     expect(await idsOf(reader)).toEqual([1]);
     await reader.close();
+  });
+});
+
+describe('SQLite store settings', () => {
+  it('creates its folder, nested, private to its owner, and commits to disk before returning (WAL, synchronous FULL)', async () => {
+    const directory = join(temporaryFolder(), 'a', 'b');
+    const store = await SqliteStore.open(directory);
+    opened.push(store);
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    const database = (store as unknown as { database: Database.Database }).database;
+    expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(database.pragma('synchronous', { simple: true })).toBe(2);
+    expect(database.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
+  it('tells listeners once of a batch holding a duplicate and a new event', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    opened.push(store);
+    await store.append(event(1));
+    let calls = 0;
+    store.onAppended(() => calls++);
+    expect(await Promise.all([store.append(event(1)), store.append(event(2))])).toEqual([
+      { stored: false },
+      { stored: true },
+    ]);
+    expect(calls).toBe(1);
+  });
+
+  it('prunes in chunks, serving the event loop between them', async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    opened.push(store);
+    store.insertMany(Array.from({ length: 4500 }, (_, index) => event(index + 1, start + index)));
+    const reader = new Database(join(directory, sqliteFileName), { readonly: true });
+    const count = (table: string) => (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    // Served after the first chunk of events: 2,000 of 4,500 are gone.
+    let remaining: number | undefined;
+    setImmediate(() => (remaining = count('events')));
+    expect(await store.prune(start + 4500, start + 4200)).toEqual({ events: 4500, keys: 4200 });
+    expect(remaining).toBe(2500);
+    // Keys alone: served between their chunks too.
+    store.insertMany(Array.from({ length: 2500 }, (_, index) => event(index + 5000, start + index)));
+    let keysLeft: number | undefined;
+    setImmediate(() => (keysLeft = count('dedup')));
+    expect(await store.prune(undefined, start + 4500)).toEqual({ events: 0, keys: 2800 });
+    expect(keysLeft).toBe(800);
+    expect(count('events')).toBe(2500);
+    reader.close();
   });
 });
 
