@@ -332,12 +332,27 @@ describe.each(kinds)('the $name store', (kind) => {
     expect(await idsOf(store)).toEqual([1, 2, 3]);
   });
 
+  it.skipIf(kind.skip)('commits the appends of one moment together by default', async () => {
+    let commits = 0;
+    const { store } = await open({
+      interceptCommit: async (commit) => {
+        commits++;
+        await commit();
+      },
+    });
+    await Promise.all([1, 2, 3].map((id) => store.append(event(id))));
+    expect(commits).toBe(1);
+    expect(await idsOf(store)).toEqual([1, 2, 3]);
+  });
+
   it.skipIf(kind.skip)('close() waits for an append in flight, which a store opened again then holds', async () => {
     const { store, again } = await open();
     const pending = store.append(event(7));
     await store.close();
     opened.splice(opened.indexOf(store), 1);
     expect(await pending).toEqual({ stored: true });
+    // Closed for good: its connections are gone.
+    await expect(idsOf(store)).rejects.toThrow(/not open|after calling end/);
     expect(await idsOf(await again())).toEqual([7]);
   });
 });
