@@ -110,6 +110,7 @@ describe('receiver answers', () => {
       'application/jsonx',
       'application/jsonx; charset=utf-8',
       'text/application/json',
+      'x-application/json',
       'application/+json',
       'application/json-seq',
     ]) {
