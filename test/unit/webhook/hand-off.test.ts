@@ -422,6 +422,83 @@ describe('HandOff retries, dead letters and waiting', () => {
   });
 });
 
+describe('HandOff polling and shutdown', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A store whose claims are refused (another receiver delivers), counting them. */
+  async function refusedStore() {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const state = { claims: 0 };
+    const shared = Object.create(store) as SqliteStore;
+    shared.claimHandOff = async () => {
+      state.claims++;
+      return false;
+    };
+    return { shared, state };
+  }
+
+  const turns = async (count: number) => {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('looks again for work every pollMs, every second unless told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const told = await refusedStore();
+    handOffWith(told.shared, memoryConsumer().consumer, { pollMs: 5 });
+    await turns(5);
+    expect(told.state.claims).toBe(1);
+    vi.advanceTimersByTime(5);
+    await turns(5);
+    expect(told.state.claims).toBe(2);
+
+    const untold = await refusedStore();
+    handOffWith(untold.shared, memoryConsumer().consumer, { pollMs: undefined });
+    await turns(5);
+    vi.advanceTimersByTime(999);
+    await turns(5);
+    expect(untold.state.claims).toBe(1);
+    vi.advanceTimersByTime(1);
+    await turns(5);
+    expect(untold.state.claims).toBe(2);
+  });
+
+  it('stop() during a backoff ends it without another attempt; the event stays pending', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer(() => new Error('HTTP 503'));
+    const started = handOffWith(store, memory.consumer, { clock: systemClock, initialBackoffMs: 600_000 });
+    await store.append(event(1));
+    await until(() => memory.attempts.get(1) === 1, 'the first attempt');
+    await started.stop();
+    expect(memory.attempts.get(1)).toBe(1);
+    expect(await store.deadLetters()).toEqual([]);
+    expect((await store.nextForHandOff('memory'))?.deliveryId).toBe('delivery-1');
+  });
+
+  it('stop() while it asks the store ends the wait that follows at once', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const gate: { open?: () => void } = {};
+    const asked = new Promise<void>((resolve) => (gate.open = resolve));
+    let asking = false;
+    const slow = Object.create(store) as SqliteStore;
+    slow.claimHandOff = async () => {
+      asking = true;
+      await asked;
+      return false;
+    };
+    const started = handOffWith(slow, memoryConsumer().consumer, { pollMs: 600_000 });
+    await until(() => asking, 'the claim');
+    const stopped = started.stop();
+    gate.open?.();
+    await stopped;
+    expect(asking).toBe(true);
+  });
+});
+
 function handOffWith(store: SqliteStore, consumer: EventConsumer, options: Partial<HandOffOptions>): HandOff {
   const started = new HandOff(store, 'memory', consumer, {
     clock: recordingClock([]),
