@@ -33,7 +33,12 @@ const modules = [
   // receiver's answer tests instead (docs/testing.md).
   ['webhook-queries', 'src/webhook/store/queries.ts', ['--ignoreStatic'], webhookUnitTests],
   ['webhook-sqlite', 'src/webhook/store/sqlite-store.ts'],
-  ['webhook-receiver', 'src/webhook/receiver.ts', ['--ignoreStatic'], webhookUnitTests],
+  [
+    'webhook-receiver',
+    'src/webhook/receiver.ts',
+    ['--ignoreStatic'],
+    `${webhookUnitTests},test/commands/webhook/trust-proxy.test.ts`,
+  ],
   ['webhook-hand-off', 'src/webhook/hand-off.ts', [], webhookUnitTests],
   ['webhook-postgres', 'src/webhook/store/postgres-store.ts', [], webhookUnitTests],
 ];

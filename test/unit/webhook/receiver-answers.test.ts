@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { EventStore } from '../../../src/webhook/store/types.js';
+import { makeSelfSignedCertificate } from '../../support/certificates.js';
+import { requireTools } from '../../support/external-tools.js';
 import {
   postEvent,
   receiverToken,
@@ -15,6 +20,7 @@ import {
 // The receiver's answers, word for word, and its token check's wiring: what the platform reads to decide
 // whether to send an event again, and the paths by which an event is stored or refused.
 
+const openssl = requireTools('openssl');
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 const running: TestReceiver[] = [];
 
@@ -157,6 +163,84 @@ describe('receiver answers', () => {
       body: `grant_type=client_credentials&padding=${'x'.repeat(70 * 1024)}`,
     });
     expect(answer.status).toBe(413);
+  });
+});
+
+describe('receiver health, errors and shutdown', () => {
+  it('answers /healthz 200 while hand-offs keep up and 503 with the backlog when one is stuck', async () => {
+    const now = Date.parse('2026-11-23T06:10:00Z');
+    const started = await receiver({ stuckAfterMs: 60_000, now: () => now });
+    expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+    await started.store.openHandOff('erp', 'http://erp', true);
+    await started.store.append({
+      receivedAt: now - 120_000,
+      kind: 'orders',
+      deliveryId: 'old',
+      key: 'orders:old',
+      flags: [],
+      clientAddress: '',
+      raw: '{}',
+    });
+    const stuck = await fetch(`${started.url}/healthz`);
+    expect(stuck.status).toBe(503);
+    expect(await stuck.json()).toMatchObject({ status: expect.not.stringMatching(/^ok$/) });
+  });
+
+  it.each([302, 600, 200])(
+    'answers 500 server_error to a failure carrying the status %i, which is no error status',
+    async (statusCode) => {
+      const started = await receiver();
+      started.store.backlog = async () => {
+        throw Object.assign(new Error('odd failure'), { statusCode });
+      };
+      const answer = await fetch(`${started.url}/healthz`);
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({ error: 'server_error', error_description: 'odd failure' });
+    },
+  );
+
+  it('answers 415 saying what to send to a form or an empty body on an event route', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    const form = await postEvent(started.url, 'orders', 'id=1', token, 'application/x-www-form-urlencoded');
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({
+      error: 'unsupported_media_type',
+      error_description: 'Send the event as application/json',
+    });
+    const empty = await fetch(`${started.url}/webhooks/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(empty.status).toBe(415);
+    expect(started.onDisk()).toEqual([]);
+  });
+
+  it('stores an event without an onStored listener', async () => {
+    const started = await receiver({ onStored: undefined });
+    const answer = await postEvent(started.url, 'orders', order, await receiverToken(started.url));
+    expect(answer.status).toBe(200);
+    expect(started.onDisk()).toHaveLength(1);
+  });
+
+  it('stops listening on close()', async () => {
+    const started = await startTestReceiver();
+    expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+    await started.close();
+    await expect(fetch(`${started.url}/healthz`)).rejects.toThrow(/fetch failed/);
+  });
+
+  it.skipIf(openssl.missing)(`serves HTTPS with a certificate${openssl.note}`, async () => {
+    const folder = temporaryFolder();
+    const certFile = join(folder, 'cert.pem');
+    const keyFile = join(folder, 'key.pem');
+    makeSelfSignedCertificate({ certFile, keyFile, subject: '/CN=127.0.0.1', days: 1 });
+    const started = await receiver({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) } });
+    expect(started.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    const answer = await fetch(`${started.url}/healthz`, { dispatcher } as unknown as RequestInit);
+    expect(answer.status).toBe(200);
+    await dispatcher.close();
   });
 });
 
