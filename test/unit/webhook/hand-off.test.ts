@@ -469,11 +469,19 @@ describe('HandOff polling and shutdown', () => {
     const store = await openStore();
     await store.openHandOff('memory', 'memory', false);
     const memory = memoryConsumer(() => new Error('HTTP 503'));
-    const started = handOffWith(store, memory.consumer, { clock: systemClock, initialBackoffMs: 600_000 });
+    const log: string[] = [];
+    const started = handOffWith(store, memory.consumer, {
+      clock: systemClock,
+      initialBackoffMs: 600_000,
+      log: (line) => log.push(line),
+    });
     await store.append(event(1));
     await until(() => memory.attempts.get(1) === 1, 'the first attempt');
     await started.stop();
     expect(memory.attempts.get(1)).toBe(1);
+    expect(log).toEqual([
+      'Hand-off "memory" (memory): orders event 1 failed (attempt 1 of 3: HTTP 503); trying again in 600 s.',
+    ]);
     expect(await store.deadLetters()).toEqual([]);
     expect((await store.nextForHandOff('memory'))?.deliveryId).toBe('delivery-1');
   });
