@@ -458,6 +458,19 @@ describe.skipIf(postgres.missing)(`PostgreSQL store shared by receivers${postgre
     expect(digests.map((row) => row.digest)).toEqual(['digest-a', 'digest-c']);
   });
 
+  it('rolls back a transaction that fails midway and goes on with its connections', async () => {
+    const store = await PostgresStore.open(await freshPostgresUrl());
+    opened.push(store);
+    for (const id of [1, 2]) await store.append(event(id));
+    await store.openHandOff('erp', 'http://erp', true);
+    const first = await storedOf(store, 1);
+    // PostgreSQL text holds no NUL: the dead letter's insert fails after the transaction began.
+    await expect(store.markDead('erp', first, 'bad\0text', 1)).rejects.toThrow(/0x00/);
+    expect(await store.deadLetters()).toEqual([]);
+    for (let round = 0; round < 10; round++) await store.markDelivered('erp', first);
+    expect((await store.nextForHandOff('erp'))?.event).toEqual({ id: 2 });
+  });
+
   it('refuses to open a database that does not answer, leaving nothing open', async () => {
     const url = (cluster as TestPostgres).url.replace(/\/webhooks$/, '/no_such_database');
     await expect(PostgresStore.open(url)).rejects.toThrow(/no_such_database/);
