@@ -5,8 +5,23 @@ const quietBeforeRaiseMs = 3_000;
 const raiseEveryMs = 1_000;
 /** How far under a measured limit the pace is kept: room for the bunching of timers and GC pauses. */
 const margin = 0.98;
-/** Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it). */
+/**
+ * The stretch a learned limit's worth of starts is held to: a second and the margin, widened by a step (up to the
+ * widest) for each 429 that came while the starts held to it, one under the limit (requests reach the platform later
+ * than they start, unevenly, on a busy machine): keeping the count and widening costs ~1.5%, a count one lower 5%.
+ */
+const heldSpanMs = 1000 / margin;
+const heldSpanStepMs = 15;
+const widestHeldSpanMs = 1100;
+/** Widenings a learned limit gets before a count one under it is taken as the limit (it was learned too high). */
+const wideningsPerLimit = 3;
+/**
+ * Quiet time at the learned limit after which the limit itself is probed again (the platform may have raised it).
+ * Each probe costs a 429 and its Retry-After, so the quiet time doubles after each probe refused at the limit it
+ * started from, up to the longest; a 429 that shows the limit moved brings it back to the first.
+ */
 const quietBeforeProbingLimitMs = 30_000;
+const longestQuietBeforeProbingMs = 300_000;
 /** Request starts remembered for windowOpensAt: a learned limit above this is not held to a window. */
 const maxRememberedStarts = 1024;
 /**
@@ -20,7 +35,8 @@ const successHorizonMs = 10_000;
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
  * rate, but not past the learned limit until it has been quiet there for a while. Once a limit is learned,
- * no second holds more request starts than it, however late the timers fire.
+ * no second holds more request starts than it, however late the timers fire; a 429 one under it widens that second
+ * a little instead (the requests reached the platform closer together than they started).
  */
 export class Pacer {
   private rate: number | undefined;
@@ -30,6 +46,11 @@ export class Pacer {
   private lastThrottleAt = Number.NEGATIVE_INFINITY;
   private lastRaiseAt = Number.NEGATIVE_INFINITY;
   private lastPauseEndedAt = Number.NEGATIVE_INFINITY;
+  private quietBeforeProbingMs = quietBeforeProbingLimitMs;
+  private heldSpanMs = heldSpanMs;
+  private widenings = 0;
+  /** The learned limit a probe in progress started from; undefined when not probing. */
+  private probedFrom: number | undefined;
   /** When the requests accepted lately started (or were answered, when the caller does not say), oldest first. */
   private readonly recentSuccesses: number[] = [];
   /** When the latest requests started, for windowOpensAt. */
@@ -39,7 +60,8 @@ export class Pacer {
    * cut, and the second it counted over (from `since` to when the refused request started). A request started
    * in that second and answered after the 429 was accepted in it too (see succeeded).
    */
-  private wave: { accepted: number; rateBefore: number; since: number; refusedStartedAt: number } | undefined;
+  private wave:
+    { accepted: number; rateBefore: number; since: number; refusedStartedAt: number; probedFrom?: number } | undefined;
   throttles = 0;
 
   constructor(
@@ -94,7 +116,7 @@ export class Pacer {
     const limit = Math.max(1, Math.floor(this.learnedLimit));
     if (limit > maxRememberedStarts) return 0;
     const earlier = this.starts[this.starts.length - limit];
-    return earlier === undefined ? 0 : earlier + 1000 / margin;
+    return earlier === undefined ? 0 : earlier + this.heldSpanMs;
   }
 
   /** An answer that was not a 429, to a request that started at `startedAt` (take's answer). */
@@ -111,8 +133,11 @@ export class Pacer {
     )
       return;
     this.lastRaiseAt = now;
-    if (now - this.lastThrottleAt >= quietBeforeProbingLimitMs) this.learnedLimit *= 1.05;
-    const ceiling = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.learnedLimit * margin);
+    if (now - this.lastThrottleAt >= this.quietBeforeProbingMs && Number.isFinite(this.learnedLimit)) {
+      this.probedFrom ??= this.learnedLimit;
+      this.learnedLimit *= 1.05;
+    }
+    const ceiling = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.paceFor(this.learnedLimit));
     const raised = Math.max(this.rate, Math.min(ceiling, this.rate * 1.02));
     if (raised !== this.rate) this.report(`pace: ${raised.toFixed(2)} requests/s after a quiet stretch`);
     this.rate = raised;
@@ -139,6 +164,9 @@ export class Pacer {
     const unpaced = this.rate === undefined;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
+    const { probedFrom, quietBeforeProbingMs } = this;
+    this.probedFrom = undefined;
+    this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
     // An unpaced run (no --rate, the default) sends its first requests all at once: the 429 can come back before
     // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
     // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
@@ -147,8 +175,9 @@ export class Pacer {
     // 20 came down 2% a wave); over a shorter stretch since a pause, only a count near the pace is trusted.
     if (accepted > 0 && (accepted >= current / 4 || refusedStartedAt - since >= 1000)) {
       this.wave ??= { accepted, rateBefore: current, since, refusedStartedAt };
-      this.learnedLimit = accepted;
-      this.rate = Math.max(0.5, Math.min(current, accepted * margin));
+      this.wave.probedFrom = probedFrom;
+      this.learn(accepted, probedFrom, quietBeforeProbingMs);
+      this.rate = Math.max(0.5, Math.min(current, this.paceFor(this.learnedLimit)));
     } else if (accepted === 0 && refusedStartedAt - since >= 250) {
       this.rate = Math.max(0.5, current / 2);
     } else {
@@ -161,17 +190,56 @@ export class Pacer {
   }
 
   /**
+   * The limit after a wave that counted `accepted` in the second before its refused request. A count one under the
+   * limit is what a full window shows when the platform counts arrivals a little closer together than they started
+   * (a busy machine): a probe refused there confirms the limit it started from, and probes later next time; outside a
+   * probe the limit keeps its count and the stretch it is held to widens, a few times, before the count is taken as
+   * the limit (it was learned too high). Otherwise the count is the limit; the next probe after the first quiet time.
+   */
+  private learn(accepted: number, probedFrom: number | undefined, quietBeforeProbingMs: number): void {
+    const near = (limit: number) => accepted <= limit && accepted >= Math.floor(limit) - 1;
+    if (probedFrom !== undefined && near(probedFrom)) {
+      this.learnedLimit = probedFrom;
+      this.quietBeforeProbingMs = Math.min(longestQuietBeforeProbingMs, 2 * quietBeforeProbingMs);
+    } else if (probedFrom === undefined && accepted < this.learnedLimit && near(this.learnedLimit)) {
+      // Widening did not help: the limit was learned too high, and the stretch goes back to a second and the margin.
+      if (this.widenings++ >= wideningsPerLimit || this.heldSpanMs >= widestHeldSpanMs) {
+        this.heldSpanMs = heldSpanMs;
+        return this.learnCount(accepted);
+      }
+      this.heldSpanMs = Math.min(widestHeldSpanMs, this.heldSpanMs + heldSpanStepMs);
+      this.quietBeforeProbingMs = quietBeforeProbingMs;
+      this.report(
+        `limit ${this.learnedLimit} kept, held to ${this.heldSpanMs.toFixed(0)} ms: requests arrived closer together than they started`,
+      );
+    } else this.learnCount(accepted);
+  }
+
+  private learnCount(accepted: number): void {
+    this.learnedLimit = accepted;
+    this.widenings = 0;
+  }
+
+  /**
    * A request started in the second a wave's allowance was counted over, accepted after its 429: the platform let
    * it into the same window, so the allowance is one more.
    */
   private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
     wave.accepted++;
     this.learnedLimit = wave.accepted;
-    const rate = Math.max(0.5, Math.min(wave.rateBefore, wave.accepted * margin));
+    // The probe found more than the limit it started from after all: the platform raised it.
+    if (wave.probedFrom !== undefined && wave.accepted > wave.probedFrom)
+      this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
+    const rate = Math.max(0.5, Math.min(wave.rateBefore, this.paceFor(wave.accepted)));
     // The count only ever adds up: a cut that learned less from fewer answers (halved, or stepped down) is lifted.
     if (rate <= (this.rate ?? 0)) return;
     this.rate = rate;
     this.report(`pace: ${rate.toFixed(2)} requests/s (${wave.accepted} accepted in that second after all)`);
+  }
+
+  /** The pace that starts `limit` requests in each held stretch: 98% of it until a stretch is widened. */
+  private paceFor(limit: number): number {
+    return this.heldSpanMs === heldSpanMs ? limit * margin : (limit * 1000) / this.heldSpanMs;
   }
 
   private forgetBefore(time: number): void {

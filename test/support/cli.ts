@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -163,6 +164,30 @@ export async function closedPort(): Promise<number> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
+}
+
+/**
+ * Waits (up to 5 s) until a server started in another process answers HTTP on `host:port`, or `ready()` says so
+ * first (a log line): a spawned nginx or tinyproxy is not listening yet when spawn() returns.
+ */
+export async function untilAnsweringHttp(
+  host: string,
+  port: number,
+  { method = 'GET', ready = () => false }: { method?: string; ready?: () => boolean } = {},
+): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (ready()) return;
+    const open = await new Promise<boolean>((resolvePromise) => {
+      const probe = httpRequest({ host, port, method, path: '/' }, (answer) => {
+        answer.resume();
+        resolvePromise(true);
+      });
+      probe.on('error', () => resolvePromise(false));
+      probe.end();
+    });
+    if (open) return;
+    await sleep(50);
+  }
 }
 
 /** Resolves with the first line a stream prints (or its line `lineNumber`, counted from 1). */

@@ -5,9 +5,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { closedPort, sleep } from './cli.js';
+import { closedPort, untilAnsweringHttp } from './cli.js';
 
 export interface RunningNginx {
   url: string;
@@ -48,17 +47,6 @@ http {
 `,
   );
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
-  for (let tries = 0; tries < 100; tries++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const probe = httpRequest({ host, port, path: '/' }, (answer) => {
-        answer.resume();
-        resolve(true);
-      });
-      probe.on('error', () => resolve(false));
-      probe.end();
-    });
-    if (open) break;
-    await sleep(50);
-  }
+  await untilAnsweringHttp(host, port);
   return { url: `http://${host}:${port}`, child, stop: () => child.kill('SIGTERM') };
 }

@@ -6,13 +6,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { startTlsFront, type TlsFront } from '../../support/certificates.js';
-import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, runCli, untilAnsweringHttp } from '../../support/cli.js';
 import { repoRoot, sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -40,19 +38,10 @@ async function startTinyproxy(dir: string): Promise<{ url: string; log: () => st
   );
   writeFileSync(logFile, '');
   const child = spawn('tinyproxy', ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
-  for (let tries = 0; tries < 100; tries++) {
-    if (readFileSync(logFile, 'utf8').includes('listening on fd')) break;
-    const open = await new Promise<boolean>((resolve) => {
-      const probe = httpRequest({ host: '127.0.0.1', port, method: 'OPTIONS', path: '/' }, (answer) => {
-        answer.resume();
-        resolve(true);
-      });
-      probe.on('error', () => resolve(false));
-      probe.end();
-    });
-    if (open) break;
-    await sleep(50);
-  }
+  await untilAnsweringHttp('127.0.0.1', port, {
+    method: 'OPTIONS',
+    ready: () => readFileSync(logFile, 'utf8').includes('listening on fd'),
+  });
   return { url: `http://ci:${proxyPassword}@127.0.0.1:${port}`, log: () => readFileSync(logFile, 'utf8'), child };
 }
 

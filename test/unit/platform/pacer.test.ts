@@ -264,3 +264,108 @@ describe('Pacer raising the pace again', () => {
     expect(pacer.currentRate).toBe(25);
   });
 });
+
+/** Quiet seconds (10 answers each) until the pace goes above 98% of `limit`, the pacer probing it; how many. */
+function secondsBeforeProbe(pacer: Pacer, clock: FakeClock, limit: number): number {
+  for (let second = 1; second <= 600; second++) {
+    succeedOver(pacer, clock, 10, 1000);
+    if ((pacer.currentRate as number) > limit * 0.98 + 1e-9) return second;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** A 429 after the platform accepted `accepted` requests in the second before it. */
+function refusedAfter(pacer: Pacer, clock: FakeClock, accepted: number): void {
+  clock.advance(100);
+  succeedOver(pacer, clock, accepted, 1000);
+  pacer.throttled(1000);
+}
+
+describe('Pacer probing its learned limit less often while the platform holds it', () => {
+  // Every probe costs a 429 and its Retry-After: probed every 30 s, a 12-minute run lost 22 seconds of requests.
+  it('waits twice as long after each probe refused at the same limit, up to 5 minutes', () => {
+    const { clock, pacer } = cutPacer();
+    const waits: number[] = [];
+    for (let probe = 0; probe < 6; probe++) {
+      waits.push(secondsBeforeProbe(pacer, clock, 50));
+      refusedAfter(pacer, clock, 50);
+      expect(pacer.currentRate).toBeCloseTo(50 * 0.98, 9);
+    }
+    expect(waits).toEqual([30, 60, 120, 240, 300, 300]);
+  });
+
+  it('probes again after 30 s once a probe finds the platform raised its limit', () => {
+    const { clock, pacer } = cutPacer();
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(30);
+    refusedAfter(pacer, clock, 50);
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(60);
+    refusedAfter(pacer, clock, 60);
+    expect(secondsBeforeProbe(pacer, clock, 60)).toBe(30);
+  });
+
+  it('probes again after 30 s once a 429 below the learned limit shows the platform lowered it', () => {
+    const { clock, pacer } = cutPacer();
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(30);
+    refusedAfter(pacer, clock, 50);
+    expect(secondsBeforeProbe(pacer, clock, 50)).toBe(60);
+    refusedAfter(pacer, clock, 50);
+    succeedOver(pacer, clock, 100, 10_000);
+    refusedAfter(pacer, clock, 40);
+    expect(pacer.currentRate).toBeCloseTo(40 * 0.98, 9);
+    expect(secondsBeforeProbe(pacer, clock, 40)).toBe(30);
+  });
+});
+
+/** A pacer whose platform accepted 20 in the second before a 429 (pace 19.6/s), 5 quiet seconds later. */
+function learnedTwenty(): { clock: FakeClock; pacer: Pacer } {
+  const clock = new FakeClock(10_000);
+  const pacer = new Pacer(clock, 50);
+  succeedOver(pacer, clock, 20, 1000);
+  pacer.throttled(1000);
+  succeedOver(pacer, clock, 50, 5000);
+  return { clock, pacer };
+}
+
+describe('Pacer: a 429 one under the limit (requests that reached the platform closer together than they started)', () => {
+  // On a busy machine 21 requests started over 1,020 ms arrived within the platform's second: each such 429 took the
+  // count one lower (20 to 19: 5% of the limit) until a probe, 30 s later, put it back.
+  it('keeps the limit and holds it to a stretch 15 ms wider: 20 in 1,035 ms', () => {
+    const { clock, pacer } = learnedTwenty();
+    expect(pacer.currentRate).toBeCloseTo(19.6, 9);
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(20_000 / (1000 / 0.98 + 15), 9);
+  });
+
+  it('holds the starts to that stretch: no 1,035 ms hold more than 20', async () => {
+    const { clock, pacer } = learnedTwenty();
+    refusedAfter(pacer, clock, 19);
+    const starts = await startTimes(pacer, clock, 60);
+    for (let index = 20; index < starts.length; index++)
+      expect((starts[index] as number) - (starts[index - 20] as number)).toBeGreaterThanOrEqual(1000 / 0.98 + 15);
+  });
+
+  it('after three widenings takes the count as the limit, held to a second and the margin again', () => {
+    const { clock, pacer } = learnedTwenty();
+    for (let widening = 1; widening <= 3; widening++) {
+      refusedAfter(pacer, clock, 19);
+      expect(pacer.currentRate).toBeCloseTo(20_000 / (1000 / 0.98 + 15 * widening), 9);
+      succeedOver(pacer, clock, 50, 5000);
+    }
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(19 * 0.98, 9);
+  });
+
+  it('a probe refused one under the limit it started from confirms that limit, and the next probe waits longer', () => {
+    const { clock, pacer } = learnedTwenty();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    refusedAfter(pacer, clock, 19);
+    expect(pacer.currentRate).toBeCloseTo(19.6, 9);
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(60);
+  });
+
+  it('a count further under the limit is the new limit', () => {
+    const { clock, pacer } = learnedTwenty();
+    refusedAfter(pacer, clock, 15);
+    expect(pacer.currentRate).toBeCloseTo(15 * 0.98, 9);
+  });
+});
