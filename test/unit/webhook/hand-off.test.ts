@@ -422,27 +422,27 @@ describe('HandOff retries, dead letters and waiting', () => {
   });
 });
 
+/** A store whose claims are refused (another receiver delivers), counting them. */
+async function refusedStore() {
+  const store = await openStore();
+  await store.openHandOff('memory', 'memory', false);
+  const state = { claims: 0 };
+  const shared = Object.create(store) as SqliteStore;
+  shared.claimHandOff = async () => {
+    state.claims++;
+    return false;
+  };
+  return { shared, state };
+}
+
+const turns = async (count: number) => {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
 describe('HandOff polling and shutdown', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-
-  /** A store whose claims are refused (another receiver delivers), counting them. */
-  async function refusedStore() {
-    const store = await openStore();
-    await store.openHandOff('memory', 'memory', false);
-    const state = { claims: 0 };
-    const shared = Object.create(store) as SqliteStore;
-    shared.claimHandOff = async () => {
-      state.claims++;
-      return false;
-    };
-    return { shared, state };
-  }
-
-  const turns = async (count: number) => {
-    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-  };
 
   it('looks again for work every pollMs, every second unless told', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
