@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/clock.js';
-import { execCommand, forwardTo } from '../../../src/webhook/consumers.js';
-import { HandOff } from '../../../src/webhook/hand-off.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { type Clock, systemClock } from '../../../src/clock.js';
+import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../../src/webhook/consumers.js';
+import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
@@ -273,3 +273,249 @@ describe('exec timeout and shutdown', () => {
     expect(await store.backlog()).toMatchObject([{ name: 'exec', pending: 1 }]);
   });
 });
+
+/** A consumer in memory: `fail(id, attempt)` gives the error to throw, or undefined to take the event. */
+function memoryConsumer(fail: (id: number, attempt: number) => Error | undefined = () => undefined) {
+  const taken: number[] = [];
+  const attempts = new Map<number, number>();
+  const consumer: EventConsumer = {
+    target: 'memory',
+    async deliver(stored) {
+      const id = (stored.event as { id: number }).id;
+      const attempt = (attempts.get(id) ?? 0) + 1;
+      attempts.set(id, attempt);
+      const error = fail(id, attempt);
+      if (error) throw error;
+      taken.push(id);
+    },
+  };
+  return { consumer, taken, attempts };
+}
+
+/** A clock whose sleeps return at once, recording how long each would have been. */
+function recordingClock(sleeps: number[]): Clock {
+  return { now: Date.now, sleep: async (ms) => void sleeps.push(ms) };
+}
+
+describe('HandOff retries, dead letters and waiting', () => {
+  it('backs off doubling from the first wait up to the longest, with ±20% jitter, and says so', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer((id) => (id === 1 ? new Error('HTTP 503') : undefined));
+    const sleeps: number[] = [];
+    const log: string[] = [];
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const started = new HandOff(store, 'memory', memory.consumer, {
+      clock: recordingClock(sleeps),
+      log: (line) => log.push(line),
+      maxAttempts: 5,
+      initialBackoffMs: 100,
+      maxBackoffMs: 300,
+      pollMs: 20,
+    });
+    started.start();
+    closers.push(async () => {
+      await started.stop();
+      random.mockRestore();
+    });
+    await store.append(event(1));
+    await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
+    expect(sleeps).toEqual([100, 200, 300, 300]);
+    expect(log.slice(0, 2)).toEqual([
+      'Hand-off "memory" (memory): orders event 1 failed (attempt 1 of 5: HTTP 503); trying again in 0.1 s.',
+      'Hand-off "memory" (memory): orders event 1 failed (attempt 2 of 5: HTTP 503); trying again in 0.2 s.',
+    ]);
+    expect(log[4]).toBe(
+      'Hand-off "memory": orders event 1 is dead after 5 attempts (HTTP 503); delivery goes on. See webhook dead list.',
+    );
+    expect(await store.deadLetters()).toMatchObject([{ eventId: 1, attempts: 5, error: 'HTTP 503' }]);
+  });
+
+  it('waits between 80% and 120% of the backoff, 500 ms doubling up to 30 s unless told otherwise', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer((_id, attempt) => (attempt < 9 ? new Error('HTTP 502') : undefined));
+    const sleeps: number[] = [];
+    handOffWith(store, memory.consumer, { clock: recordingClock(sleeps), maxAttempts: 9 });
+    await store.append(event(1));
+    await until(() => memory.taken.length === 1, 'the delivery');
+    const backoffs = [500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000];
+    expect(sleeps).toHaveLength(backoffs.length);
+    sleeps.forEach((slept, index) => {
+      expect(slept).toBeGreaterThanOrEqual(0.8 * (backoffs[index] as number));
+      expect(slept).toBeLessThanOrEqual(1.2 * (backoffs[index] as number));
+    });
+    expect(await store.deadLetters()).toEqual([]);
+  });
+
+  it('sends a permanent refusal to the dead letters at the first attempt, then delivers the next event', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer((id) => (id === 1 ? new PermanentRefusal('HTTP 422: no such SKU') : undefined));
+    const log: string[] = [];
+    handOffWith(store, memory.consumer, { log: (line) => log.push(line), maxAttempts: 5 });
+    await store.append(event(1));
+    await store.append(event(2));
+    await until(() => memory.taken.length === 1, 'the delivery');
+    expect(memory.attempts.get(1)).toBe(1);
+    expect(log).toEqual([
+      'Hand-off "memory": orders event 1 is dead after 1 attempt (HTTP 422: no such SKU); delivery goes on. See webhook dead list.',
+    ]);
+    expect(memory.taken).toEqual([2]);
+  });
+
+  it('stands by, saying so once, while another receiver delivers the hand-off; then takes over', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    let claimed = false;
+    let claims = 0;
+    const shared = Object.create(store) as SqliteStore;
+    shared.claimHandOff = async () => {
+      claims++;
+      return claimed;
+    };
+    const memory = memoryConsumer();
+    const log: string[] = [];
+    handOffWith(shared, memory.consumer, { log: (line) => log.push(line), pollMs: 5 });
+    await store.append(event(1));
+    await until(() => claims >= 4, 'a few claims');
+    expect(memory.taken).toEqual([]);
+    expect(log).toEqual(['Hand-off "memory" is delivered by another receiver; standing by.']);
+    claimed = true;
+    await until(() => memory.taken.length === 1, 'the delivery');
+    expect(memory.taken).toEqual([1]);
+  });
+
+  it('wakes on a commit of its own process without waiting for the poll, and stop() ends a wait at once', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer();
+    const started = handOffWith(store, memory.consumer, { pollMs: 600_000 });
+    // Let it fall into its (ten-minute) wait first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await store.append(event(1));
+    await until(() => memory.taken.length === 1, 'the delivery');
+    await started.stop();
+    expect(memory.taken).toEqual([1]);
+  });
+
+  it('a delivery cut by stop() is neither delivered nor dead, even at its last attempt', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    let delivering = false;
+    const consumer: EventConsumer = {
+      target: 'memory',
+      deliver: (_event, signal) =>
+        new Promise((_resolve, reject) => {
+          delivering = true;
+          signal.addEventListener('abort', () => reject(new Error('stopped by shutdown')), { once: true });
+        }),
+    };
+    const log: string[] = [];
+    const started = handOffWith(store, consumer, { log: (line) => log.push(line), maxAttempts: 1 });
+    await store.append(event(1));
+    await until(() => delivering, 'the delivery to start');
+    await started.stop();
+    expect(await store.deadLetters()).toEqual([]);
+    expect(log).toEqual([]);
+    expect((await store.nextForHandOff('memory'))?.deliveryId).toBe('delivery-1');
+  });
+});
+
+/** A store whose claims are refused (another receiver delivers), counting them. */
+async function refusedStore() {
+  const store = await openStore();
+  await store.openHandOff('memory', 'memory', false);
+  const state = { claims: 0 };
+  const shared = Object.create(store) as SqliteStore;
+  shared.claimHandOff = async () => {
+    state.claims++;
+    return false;
+  };
+  return { shared, state };
+}
+
+const turns = async (count: number) => {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('HandOff polling and shutdown', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('looks again for work every pollMs, every second unless told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const told = await refusedStore();
+    handOffWith(told.shared, memoryConsumer().consumer, { pollMs: 5 });
+    await turns(5);
+    expect(told.state.claims).toBe(1);
+    vi.advanceTimersByTime(5);
+    await turns(5);
+    expect(told.state.claims).toBe(2);
+
+    const untold = await refusedStore();
+    handOffWith(untold.shared, memoryConsumer().consumer, { pollMs: undefined });
+    await turns(5);
+    vi.advanceTimersByTime(999);
+    await turns(5);
+    expect(untold.state.claims).toBe(1);
+    vi.advanceTimersByTime(1);
+    await turns(5);
+    expect(untold.state.claims).toBe(2);
+  });
+
+  it('stop() during a backoff ends it without another attempt; the event stays pending', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer(() => new Error('HTTP 503'));
+    const log: string[] = [];
+    const started = handOffWith(store, memory.consumer, {
+      clock: systemClock,
+      initialBackoffMs: 600_000,
+      log: (line) => log.push(line),
+    });
+    await store.append(event(1));
+    await until(() => memory.attempts.get(1) === 1, 'the first attempt');
+    await started.stop();
+    expect(memory.attempts.get(1)).toBe(1);
+    expect(log).toEqual([
+      'Hand-off "memory" (memory): orders event 1 failed (attempt 1 of 3: HTTP 503); trying again in 600 s.',
+    ]);
+    expect(await store.deadLetters()).toEqual([]);
+    expect((await store.nextForHandOff('memory'))?.deliveryId).toBe('delivery-1');
+  });
+
+  it('stop() while it asks the store ends the wait that follows at once', async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const gate: { open?: () => void } = {};
+    const asked = new Promise<void>((resolve) => (gate.open = resolve));
+    let asking = false;
+    const slow = Object.create(store) as SqliteStore;
+    slow.claimHandOff = async () => {
+      asking = true;
+      await asked;
+      return false;
+    };
+    const started = handOffWith(slow, memoryConsumer().consumer, { pollMs: 600_000 });
+    await until(() => asking, 'the claim');
+    const stopped = started.stop();
+    gate.open?.();
+    await stopped;
+    expect(asking).toBe(true);
+  });
+});
+
+function handOffWith(store: SqliteStore, consumer: EventConsumer, options: Partial<HandOffOptions>): HandOff {
+  const started = new HandOff(store, 'memory', consumer, {
+    clock: recordingClock([]),
+    log: () => undefined,
+    maxAttempts: 3,
+    pollMs: 20,
+    ...options,
+  });
+  started.start();
+  closers.push(() => started.stop());
+  return started;
+}

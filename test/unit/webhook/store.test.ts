@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selectionPage } from '../../../src/webhook/store/queries.js';
+import { type EventRow, pagedSelection, selectionPage } from '../../../src/webhook/store/queries.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
@@ -79,6 +79,35 @@ describe('SQLite store', () => {
     await store.close();
     // Freed pages are reused: the file at the end of the year is about the file after two months.
     expect((sizes[1] as number) / (sizes[0] as number)).toBeLessThan(1.3);
+  });
+
+  it('pages a selection with as many queries as pages, a short page being the last', async () => {
+    const rows: EventRow[] = Array.from({ length: 12 }, (_, index) => ({
+      id: index + 1,
+      received_at: start + index,
+      kind: 'orders',
+      delivery_id: `d${index + 1}`,
+      key: `k${index + 1}`,
+      flags: '[]',
+      client_address: '',
+      event: `{"id":${index + 1}}`,
+    }));
+    const read = async () => {
+      const asked: unknown[][] = [];
+      const ids: number[] = [];
+      const page = async (_sql: string, values: unknown[]) => {
+        asked.push(values);
+        // [since] on the first page, then [since, received_at, id] of the last event read.
+        const after = values.length > 1 ? (values[2] as number) : 0;
+        return rows.filter((row) => Number(row.id) > after).slice(0, 5);
+      };
+      for await (const stored of pagedSelection({ since: start }, page, 5)) ids.push(stored.id);
+      return { ids, queries: asked.length };
+    };
+    expect(await read()).toEqual({ ids: rows.map((row) => Number(row.id)), queries: 3 });
+    rows.splice(10);
+    // Two full pages: a third query finds nothing.
+    expect(await read()).toEqual({ ids: rows.map((row) => Number(row.id)), queries: 3 });
   });
 
   it('answers --kind/--since/--until from an index, never a scan of the table', async () => {
