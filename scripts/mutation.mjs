@@ -20,8 +20,15 @@ const modules = [
   ['verdict-spool', 'src/bulk/verdict-spool.ts'],
   ['lock', 'src/config/lock.ts'],
   ['pacer', 'src/platform/pacer.ts'],
-  // Its seeded proof (orders-scan.test.ts) covers nearly every mutant: 100 seeds per mutant instead of 1,000.
-  ['window-scan', 'src/commands/orders/window-scan.ts', [], undefined, { ORDERS_SCAN_SEEDS: '100' }],
+  // Its seeded proof (orders-scan.test.ts) covers nearly every mutant: 100 seeds per mutant instead of 1,000. It
+  // runs the two tests of the scan itself: with every related test (orders poll's), about 45 minutes here.
+  [
+    'window-scan',
+    'src/commands/orders/window-scan.ts',
+    [],
+    'test/unit/commands/orders/window-scan.test.ts,test/unit/domain/orders-scan.test.ts',
+    { ORDERS_SCAN_SEEDS: '100' },
+  ],
   ['orders-window', 'src/domain/orders-window.ts'],
   ['webhook-group-commit', 'src/webhook/store/group-commit.ts'],
   // The webhook modules below are reached by some 600 tests (every command that starts a receiver); under Stryker

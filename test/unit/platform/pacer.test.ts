@@ -522,3 +522,81 @@ describe('Pacer: a 429 one under the limit (requests that reached the platform c
     expect(pacer.currentRate).toBeCloseTo(15 * 0.98, 9);
   });
 });
+
+/** learnedTwenty's pacer, telling its pace changes. */
+function telling(): { clock: FakeClock; pacer: Pacer; told: string[] } {
+  const clock = new FakeClock(10_000);
+  const told: string[] = [];
+  const pacer = new Pacer(clock, 50, (message) => told.push(message));
+  succeedOver(pacer, clock, 20, 1000);
+  pacer.throttled(1000);
+  succeedOver(pacer, clock, 50, 5000);
+  return { clock, pacer, told };
+}
+
+describe('Pacer: survivors of the mutation run among the probe and widening rules', () => {
+  it('says which limit it kept and the stretch it is held to', () => {
+    const { clock, pacer, told } = telling();
+    refusedAfter(pacer, clock, 19);
+    expect(told).toContain('limit 20 kept, held to 1035 ms: requests arrived closer together than they started');
+  });
+
+  it('a count equal to the limit is no widening: the limit and its second stay', () => {
+    const { clock, pacer, told } = telling();
+    refusedAfter(pacer, clock, 20);
+    expect(pacer.currentRate).toBeCloseTo(19.6, 9);
+    expect(told.filter((line) => line.includes('kept'))).toEqual([]);
+  });
+
+  it('a probe that found more than the limit it started from, one under the raised limit, takes the count', () => {
+    const { clock, pacer, told } = telling();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    // Four more raises of the probed limit (three quiet seconds, and the second before the 429): 20 × 1.05⁵ = 25.5,
+    // and the platform accepted 24: one under the raised limit, four over the one the probe started from.
+    succeedOver(pacer, clock, 30, 3000);
+    refusedAfter(pacer, clock, 24);
+    expect(told.filter((line) => line.includes('kept'))).toEqual([]);
+    expect(told.at(-1)).toMatch(/after a 429 \(24 accepted/);
+  });
+
+  it('a widening keeps the longer wait a refused probe set', () => {
+    const { clock, pacer, told } = telling();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    refusedAfter(pacer, clock, 19);
+    succeedOver(pacer, clock, 50, 5000);
+    refusedAfter(pacer, clock, 19);
+    expect(told).toContain('limit 20 kept, held to 1035 ms: requests arrived closer together than they started');
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(60);
+  });
+
+  it('a late answer that only brings a refused probe to the limit it started from keeps the longer wait', () => {
+    const { clock, pacer } = telling();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    refusedAfter(pacer, clock, 19);
+    // Started in the counted second, answered after the 429: 20 after all, the limit the probe started from.
+    pacer.succeeded(clock.now() - 500);
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(60);
+  });
+
+  it('late answers that show a refused probe found more than its limit bring the next probe back to 30 s', () => {
+    const { clock, pacer } = telling();
+    expect(secondsBeforeProbe(pacer, clock, 20)).toBe(25);
+    refusedAfter(pacer, clock, 20);
+    pacer.succeeded(clock.now() - 500);
+    expect(secondsBeforeProbe(pacer, clock, 21)).toBe(30);
+  });
+
+  it('never holds a limit to more than 1,100 ms: there the count is taken as the limit', () => {
+    const { clock, pacer, told } = telling();
+    // Widened three times at 20 (1,065 ms), then counts further under reset the widenings but not the stretch.
+    for (const accepted of [19, 19, 19, 15, 14, 14, 12, 11]) {
+      refusedAfter(pacer, clock, accepted);
+      succeedOver(pacer, clock, 50, 5000);
+    }
+    expect(told.filter((line) => line.includes('kept')).at(-1)).toBe(
+      'limit 12 kept, held to 1100 ms: requests arrived closer together than they started',
+    );
+    refusedAfter(pacer, clock, 11);
+    expect(told.at(-1)).toMatch(/^pace: 10\.78 requests\/s after a 429 \(11 accepted/);
+  });
+});
