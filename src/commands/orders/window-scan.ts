@@ -92,6 +92,8 @@ class WindowScanner<T extends OrderVersion> {
   private readonly offsetReads = concurrencyLimit(1);
   private readonly concurrency: number;
   private readonly budget: number;
+  /** options.observe, or nothing: each path is told in one way, whoever listens. */
+  private readonly observe: (step: ScanStep) => void;
   private ordersSeen = 0;
   private widthSeen = 0;
   /** Orders per millisecond from the first large window's bounds, until windows read whole measure it. */
@@ -102,6 +104,7 @@ class WindowScanner<T extends OrderVersion> {
     this.concurrency = Math.max(1, options.concurrency);
     this.budget = Math.max(options.pageSize, options.offsetReadBudget ?? defaultOffsetReadBudget);
     this.limit = concurrencyLimit(this.concurrency);
+    this.observe = options.observe ?? (() => {});
     options.signal?.addEventListener('abort', this.stopOnSignal, { once: true });
   }
 
@@ -167,7 +170,7 @@ class WindowScanner<T extends OrderVersion> {
       const expected = Math.max(atLeast, width * (this.density() ?? 0));
       this.provisionalDensity ??= expected / width;
       const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
-      this.options.observe?.('budget-split');
+      this.observe('budget-split');
       return { pieces: splitWindow(part, pieces) };
     }
     // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
@@ -188,7 +191,7 @@ class WindowScanner<T extends OrderVersion> {
       return [{ window: part, orders: page.orders }];
     }
     if (part.from >= part.to) return [{ window: part, orders: await this.readInstant(part) }];
-    this.options.observe?.('time-split');
+    this.observe('time-split');
     const pieces = splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency));
     return (await Promise.all(pieces.map((piece) => this.readWhole(piece)))).flat();
   }
@@ -202,7 +205,7 @@ class WindowScanner<T extends OrderVersion> {
     const found = new Map<string, T>();
     for (let pass = 0; pass < maximumInstantPasses; pass++) {
       let added = 0;
-      this.options.observe?.('instant-pass');
+      this.observe('instant-pass');
       for (let offset = 0; ; offset += this.options.pageSize) {
         const page = await this.fetch(part, offset);
         for (const order of page.orders) {
@@ -225,7 +228,7 @@ class WindowScanner<T extends OrderVersion> {
    * was skipped (`repairChain`).
    */
   private async readByOffset(part: TimeWindow, first: Page<T>): Promise<T[]> {
-    this.options.observe?.('offset-pages');
+    this.observe('offset-pages');
     const step = Math.max(1, this.options.pageSize - 1);
     const pages: (OffsetPage & { orders: T[] })[] = [];
     const keep = (offset: number, page: Page<T>) =>
@@ -282,7 +285,7 @@ class WindowScanner<T extends OrderVersion> {
           const attempt = attempts.get(after) ?? 0;
           attempts.set(after, attempt + 1);
           const offset = Math.max(0, after + step - halfPage * (attempt + 1));
-          this.options.observe?.('look-back');
+          this.observe('look-back');
           keep(offset, await this.fetch(part, offset));
         }),
       );
