@@ -212,7 +212,7 @@ const expected = new Map([
     'header-cell-1mb.csv',
     { says: /\(a cell of at least [\d,]+ characters\), more than the input\.maxRowChars setting/ },
   ],
-  ['html-one-line-8mb.csv', { says: /this is not a spreadsheet export \(an HTML page saved as \.csv\?\)/, seconds: 1 }],
+  ['html-one-line-8mb.csv', { says: /this is a web page \(HTML\), not CSV/, seconds: 1 }],
 ]);
 
 /** Paths that are not files we write: each run is given the path as it is. */

@@ -32,7 +32,7 @@ describe('oversized input fails fast with one short line', () => {
     for (const verb of ['validate', 'create']) {
       const result = await run(['customer', verb, 'page.csv']);
       expect(result.stderr).toContain(
-        'error: page.csv:1: a row of more than 200,000 characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.\n',
+        'error: page.csv: this is a web page (HTML), not CSV: a sheet saved as a web page, or a download that failed. Export the data as CSV.\n',
       );
       expect(result.stderr.length).toBeLessThan(400);
       expect(result.code).toBe(65);
