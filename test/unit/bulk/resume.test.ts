@@ -177,6 +177,29 @@ describe('readDoneLines', () => {
       `${path}: not a b2bctl report (expected the columns line,key,outcome,...).`,
     );
     expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
+    expect((error as InputError).file).toBe(path);
+  });
+
+  it('a header with the line but no outcome is not a report', async () => {
+    const path = nextPath('no-outcome.csv');
+    writeFileSync(path, 'line,key,status\r\n2,k,201\r\n');
+    await expect(readDoneLines(path)).rejects.toThrow(`${path}: not a b2bctl report`);
+  });
+
+  it('a report saved again as "CSV UTF-8" (a byte order mark before commas) reads the same', async () => {
+    const path = writeReport(rows);
+    writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);
+    expect(linesIn(await readDoneLines(path), 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
+  });
+
+  it('rows a spreadsheet saved without their empty last cells still count, and so do the rows after them', async () => {
+    const path = nextPath('trimmed.report.csv');
+    writeFileSync(path, 'line,key,outcome,status,id,message\r\n2,k,created\r\n3,k,failed,500\r\n4,k,applied,,,\r\n');
+    expect(linesIn(await readDoneLines(path), 20)).toEqual([2, 4]);
+  });
+
+  it('a folder given as the report is an error as the system gives it, not an empty report', async () => {
+    await expect(readDoneLines(folder)).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });
 
