@@ -139,6 +139,20 @@ describe('scanWindow against a still listing', () => {
     expect(listing.steps).toEqual(['instant-pass', 'instant-pass', 'instant-pass']);
   });
 
+  it('a millisecond whose orders never settle: ten passes at most, then what was read', async () => {
+    const orders = ordersAt(range(30, 0, 500));
+    let renumbered = 0;
+    const listing = stillListing(orders);
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      // Before every pass, an order gets a new version at the same instant: each pass brings something new.
+      if (offset === 0) (orders[renumbered++ % orders.length] as Order).id += 1000;
+      return fetchPage(window, offset, signal);
+    };
+    expect((await idsRead({ from: 500, to: 500 }, listing.scan)).length).toBeGreaterThan(30);
+    expect(listing.steps).toEqual(Array.from({ length: 10 }, () => 'instant-pass'));
+  });
+
   it('an order that leaves the window between two pages breaks their chain: one page read half a page further back', async () => {
     const orders = ordersAt(range(60, 10));
     const listing = stillListing(orders);
