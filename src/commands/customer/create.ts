@@ -101,8 +101,9 @@ export async function createOnce(
       const sameEmail =
         typeof existing.email === 'string' &&
         existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase();
-      if (entry.unanswered && sameEmail) {
-        // A resumed run: the interrupted one may have created this customer and died before the answer.
+      // A resumed run: the interrupted one may have created this customer and died before the answer. With --upsert
+      // it is updated all the same: a customer that existed before gets the file's values, as the run was asked to.
+      if (entry.unanswered && sameEmail && !upsert) {
         return report('created', {
           id: idOf(existing),
           message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',

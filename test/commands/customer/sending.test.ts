@@ -392,6 +392,35 @@ describe('creating customers that already exist', () => {
     expect(outcomes.filter((list) => list.every((outcome) => outcome === 'created'))).toHaveLength(1);
   });
 
+  it('a --resume of an --upsert run updates the customers past its report, without the flag again', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'customers.csv');
+    const document = sampleDocuments(readFileSync(join(folder, 'customers.csv'), 'utf8')).at(-1) as string;
+    const renameOnPlatform = async (name: string) => {
+      const path = `/v1/customer/${document.replace(/\D/g, '')}`;
+      expect((await cli(['api', '-X', 'PUT', path, '-f', `name=${name}`], folder)).code).toBe(0);
+    };
+    expect((await cli(['customer', 'create', 'customers.csv'], folder)).code).toBe(0);
+    const inFile = (await storedCustomer(sandbox, document)).name;
+    await renameOnPlatform('Nome Antigo do ERP');
+    expect((await cli(['customer', 'create', 'customers.csv', '--upsert'], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, document)).name).toBe(inFile);
+    // As if that run had been killed after its first 20 answers, before reaching the last customer.
+    const upsertRun = runFiles(folder, 'customers').reports.find((report) =>
+      readReport(join(folder, report)).every((row) => row.outcome === 'updated'),
+    ) as string;
+    const path = join(folder, upsertRun);
+    writeFileSync(path, `${readFileSync(path, 'utf8').split('\r\n').slice(0, 21).join('\r\n')}\r\n`);
+    await renameOnPlatform('Nome Antigo do ERP');
+    await resetCounts(sandbox);
+
+    const resumed = await cli(['customer', 'create', 'customers.csv', '--resume', upsertRun], folder);
+    expect(resumed.code).toBe(0);
+    // The five past the report: the create refused (400), the question (an update changing nothing), the update.
+    expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 5, [updateRoute]: 10 });
+    expect((await storedCustomer(sandbox, document)).name).toBe(inFile);
+  });
+
   it('a run never appends to the report or errors file of an earlier run that started in the same second', async () => {
     const folder = freshWorkDir();
     copySamples(folder, 'customers.csv');
