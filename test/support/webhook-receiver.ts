@@ -12,7 +12,8 @@ import {
 import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
 import { collect, freshConfigDir, type RunResult, spawnCli } from './cli.js';
-import { temporaryFolder } from './temporary.js';
+import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
+import { afterAll, afterEach } from 'vitest';
 
 export const clientId = 'erp-client';
 export const clientSecret = 'receiver-s3cret';
@@ -178,5 +179,22 @@ export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {})
     dedupWindow: 7 * 86_400_000,
     stuckAfter: 900_000,
     ...extra,
+  };
+}
+
+/**
+ * Receivers started in a test file and closed after each test, with the file's folders removed after all: call it
+ * at the top of the file and start receivers with what it returns.
+ */
+export function useTestReceivers(): (...parameters: Parameters<typeof startTestReceiver>) => Promise<TestReceiver> {
+  const running: TestReceiver[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((started) => started.close()));
+  });
+  afterAll(removeTemporaryFolders);
+  return async (...parameters) => {
+    const started = await startTestReceiver(...parameters);
+    running.push(started);
+    return started;
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { EventStore } from '../../../src/webhook/store/types.js';
@@ -11,10 +11,9 @@ import { requireTools } from '../../support/external-tools.js';
 import {
   postEvent,
   receiverToken,
-  removeReceiverFolders,
   startTestReceiver,
+  useTestReceivers,
   temporaryFolder,
-  type TestReceiver,
 } from '../../support/webhook-receiver.js';
 
 // The receiver's answers, word for word, and its token check's wiring: what the platform reads to decide
@@ -22,18 +21,7 @@ import {
 
 const openssl = requireTools('openssl');
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-const running: TestReceiver[] = [];
-
-async function receiver(...parameters: Parameters<typeof startTestReceiver>): Promise<TestReceiver> {
-  const started = await startTestReceiver(...parameters);
-  running.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((started) => started.close()));
-});
-afterAll(removeReceiverFolders);
+const receiver = useTestReceivers();
 
 /** A SQLite store given the token sharing a PostgreSQL one has, to watch the receiver use it. */
 type SharedStore = SqliteStore & Pick<EventStore, 'shareToken' | 'knowsToken'>;

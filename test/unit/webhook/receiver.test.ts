@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { importNdjsonInbox } from '../../../src/webhook/store/ndjson-import.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
@@ -12,26 +12,14 @@ import {
   oldInboxLine,
   postEvent,
   receiverToken,
-  removeReceiverFolders,
   startTestReceiver,
+  useTestReceivers,
   temporaryFolder,
-  type TestReceiver,
 } from '../../support/webhook-receiver.js';
 
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 const customer = sampleEvent('customers', new Date('2026-11-23T06:00:00Z'));
-const running: TestReceiver[] = [];
-
-async function receiver(...parameters: Parameters<typeof startTestReceiver>): Promise<TestReceiver> {
-  const started = await startTestReceiver(...parameters);
-  running.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((started) => started.close()));
-});
-afterAll(removeReceiverFolders);
+const receiver = useTestReceivers();
 
 function tokenRequest(style: string, id: string, secret: string): [string, RequestInit] {
   if (style === 'basic') {
