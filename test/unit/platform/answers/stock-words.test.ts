@@ -159,4 +159,9 @@ describe('readBatchAnswer, survivors of the mutation run', () => {
   it('an object keyed by SKU must hold only results: one count among them and it is no item list', () => {
     expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toBeUndefined();
   });
+
+  it('a result without a SKU is matched to no item, not to one whose SKU is spelled "undefined"', () => {
+    const answer = [{ sku: 'A', status: 'ok' }, { status: 'failed' }];
+    expect(readBatchAnswer(answer, ['undefined', 'A', 'B'])).toEqual([undefined, { verdict: 'applied' }, undefined]);
+  });
 });
