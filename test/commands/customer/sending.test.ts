@@ -421,6 +421,18 @@ describe('creating customers that already exist', () => {
     expect((await storedCustomer(sandbox, document)).name).toBe(inFile);
   });
 
+  it('--upsert given to the resume of a run without it is refused, naming the flag, and nothing is sent', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'customers.csv');
+    expect((await cli(['customer', 'create', 'customers.csv'], folder)).code).toBe(0);
+    const report = runFiles(folder, 'customers').reports[0] as string;
+    await resetCounts(sandbox);
+    const resumed = await cli(['customer', 'create', 'customers.csv', '--upsert', '--resume', report], folder);
+    expect(resumed.code).not.toBe(0);
+    expect(resumed.stderr).toContain('it was written with no --upsert, this run gives --upsert true');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('a run never appends to the report or errors file of an earlier run that started in the same second', async () => {
     const folder = freshWorkDir();
     copySamples(folder, 'customers.csv');
