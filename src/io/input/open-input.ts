@@ -4,7 +4,7 @@ import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invi
 import { InputError, UsageError } from '../../errors.js';
 import { fieldForHeader } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
-import { inputName, isPipe, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
+import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import type { RowBounds } from './row-bounds.js';
@@ -139,13 +139,10 @@ const maxEstimatedLines = 2 ** 21;
 
 /** The lines of a regular file, extrapolated from those of its first bytes; undefined for stdin and pipes. */
 function estimatedLines(path: string, head: Buffer): number | undefined {
-  if (path === '-' || isPipe(path)) return undefined;
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch {
-    return undefined;
-  }
+  if (path === '-') return undefined;
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats?.isFile()) return undefined;
+  const size = stats.size;
   let lines = 0;
   for (let at = head.indexOf(10); at !== -1; at = head.indexOf(10, at + 1)) lines++;
   return Math.min(maxEstimatedLines, Math.round((lines * size) / Math.max(1, head.length)));

@@ -11,18 +11,11 @@ import {
   recordedFlags,
   resumeCommand,
   type RunMeta,
-  type ShapingFlag,
   shellWord,
   writeMeta,
 } from '../../../src/bulk/run-meta.js';
+import { shaping } from '../../support/shaping-flags.js';
 import { ExitCode, InputError, UsageError } from '../../../src/errors.js';
-
-const shaping: ShapingFlag[] = [
-  { flag: '--map', key: 'map', path: true },
-  { flag: '--delimiter', key: 'delimiter' },
-  { flag: '--strict', key: 'strict', unset: false },
-  { flag: '--route', key: 'route', unset: 'auto' },
-];
 
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-edges-'));
 

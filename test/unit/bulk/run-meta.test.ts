@@ -9,18 +9,11 @@ import {
   readMeta,
   resumeCommand,
   type RunMeta,
-  type ShapingFlag,
   shellWord,
   writeMeta,
 } from '../../../src/bulk/run-meta.js';
+import { shaping } from '../../support/shaping-flags.js';
 import { UsageError } from '../../../src/errors.js';
-
-const shaping: ShapingFlag[] = [
-  { flag: '--map', key: 'map', path: true },
-  { flag: '--delimiter', key: 'delimiter' },
-  { flag: '--strict', key: 'strict', unset: false },
-  { flag: '--route', key: 'route', unset: 'auto' },
-];
 
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
   return {

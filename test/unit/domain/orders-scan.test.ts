@@ -15,6 +15,18 @@ const material = {
   customers: [{ document: '31.050.529/0001-43', name: 'Atacadão Brandão Ltda', zipcode: '69020-060', number: '211' }],
   products: [{ sku: 'PAR-SXT-M8X40-ZN', name: 'Parafuso' }],
 };
+/** A page of the sandbox's order listing, as the platform answers it: copies, so churn after it changes nothing read. */
+function pageOf(store: OrderStore, part: { from: number; to: number }, offset: number) {
+  const page = listOrders(store.orders.values(), {
+    limit: maximumListingLimit,
+    offset,
+    updatedFrom: part.from,
+    updatedTo: part.to,
+    statuses: [],
+  }).map((order) => ({ ...order }));
+  return { orders: page, listed: page.length };
+}
+
 const lookbackMs = 5 * 60_000;
 const lagMs = 2_000;
 
@@ -66,14 +78,7 @@ async function pollRuns(
       fetchPage: async (part, offset) => {
         if (!quiet) churn();
         await Promise.resolve();
-        const page = listOrders(store.orders.values(), {
-          limit: maximumListingLimit,
-          offset,
-          updatedFrom: part.from,
-          updatedTo: part.to,
-          statuses: [],
-        }).map((order) => ({ ...order }));
-        return { orders: page, listed: page.length };
+        return pageOf(store, part, offset);
       },
     })) {
       for (const order of scanned.orders) {
@@ -161,14 +166,7 @@ describe('a listing churning faster than offset pages can repair', () => {
         clock += 1000;
         // Six orders move on (out of the window) before every page: more than half a page of shift each time.
         for (const moved of store.churn(clock, 6, 0).updated) unchangedAtStart.delete(moved);
-        const page = listOrders(store.orders.values(), {
-          limit: maximumListingLimit,
-          offset,
-          updatedFrom: part.from,
-          updatedTo: part.to,
-          statuses: [],
-        }).map((order) => ({ ...order }));
-        return { orders: page, listed: page.length };
+        return pageOf(store, part, offset);
       },
     })) {
       for (const order of scanned.orders) read.add(order.id);
@@ -199,14 +197,7 @@ describe('a millisecond holding more than a page', () => {
           // Each page request moves one order on: out of the crowded millisecond.
           const moved = store.update(1 + (offset % 70), clock);
           if (moved) unchangedAtStart.delete(moved.id);
-          const page = listOrders(store.orders.values(), {
-            limit: maximumListingLimit,
-            offset,
-            updatedFrom: part.from,
-            updatedTo: part.to,
-            statuses: [],
-          }).map((order) => ({ ...order }));
-          return { orders: page, listed: page.length };
+          return pageOf(store, part, offset);
         },
       },
     )) {
