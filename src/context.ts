@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from './clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
-import { createLogger, type LogFormat, type Logger } from './io/output/logger.js';
+import type { LogFormat } from './io/output/log-formats.js';
+import { createLogger, type Logger } from './io/output/logger.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
 import type { TokenSource } from './platform/token-source.js';

@@ -1,8 +1,7 @@
 import { Command, type CommanderError, Option } from 'commander';
 import type { ExitCode } from '../errors.js';
 import type { GlobalOptions } from '../context.js';
-import { UsageError } from '../errors.js';
-import { type LogFormat, logFormats } from '../io/output/logger.js';
+import { type LogFormat, logFormats } from '../io/output/log-formats.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
 
@@ -87,7 +86,10 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   return program;
 }
 
-/** The global options in effect for `command` (the command whose action fired). */
+/**
+ * The global options in effect for `command` (the command whose action fired). A B2BCTL_LOG_FORMAT that is not a
+ * format counts as unset here; `refuseUnknownLogFormat` makes it the error before a command runs.
+ */
 export function globalsOf(command: Command, env: Readonly<Record<string, string | undefined>>): GlobalOptions {
   const flags = command.optsWithGlobals<GlobalFlags>();
   return {
@@ -100,18 +102,29 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     color: flags.color !== false && !env.NO_COLOR,
     input: flags.input !== false,
     excel: flags.excel === true,
-    logFormat: flags.logFormat ?? logFormatFromEnv(env.B2BCTL_LOG_FORMAT),
+    logFormat: flags.logFormat ?? logFormatIn(env),
   };
 }
 
-/**
- * B2BCTL_LOG_FORMAT, empty meaning unset (a crontab's `B2BCTL_LOG_FORMAT=`). Unset stays undefined: the default
- * (text) is decided in run-program.ts for the binary and in-process runs alike (the tests' runs set plain).
- */
-function logFormatFromEnv(value: string | undefined): LogFormat | undefined {
-  if (value === undefined || value === '') return undefined;
-  if ((logFormats as readonly string[]).includes(value)) return value as LogFormat;
+/** A usage error when no --log-format was given and B2BCTL_LOG_FORMAT names no format (an empty one is unset). */
+export async function refuseUnknownLogFormat(
+  globals: GlobalOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const value = env.B2BCTL_LOG_FORMAT;
+  if (globals.logFormat !== undefined || value === undefined || value === '') return;
+  // Loaded only for this mistake: help and every good command line never load the error classes.
+  const { UsageError } = await import('../errors.js');
   throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
+}
+
+/**
+ * B2BCTL_LOG_FORMAT when it names a format; empty (a crontab's `B2BCTL_LOG_FORMAT=`) or unset stays undefined: the
+ * default (text) is decided in run-program.ts for the binary and in-process runs alike (the tests' runs set plain).
+ */
+function logFormatIn(env: Readonly<Record<string, string | undefined>>): LogFormat | undefined {
+  const value = env.B2BCTL_LOG_FORMAT;
+  return (logFormats as readonly (string | undefined)[]).includes(value) ? (value as LogFormat) : undefined;
 }
 
 /** Each word of the command line and the room that registers it, imported only when named (or for root help). */

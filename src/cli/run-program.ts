@@ -1,9 +1,9 @@
 import { CommanderError } from 'commander';
-import { systemClock } from '../clock.js';
 import type { Context, GlobalOptions, IOStreams } from '../context.js';
 import type { ExitCode } from '../errors.js';
-import { createLogger, type LogFormat, type Logger } from '../io/output/logger.js';
-import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from './program.js';
+import type { LogFormat } from '../io/output/log-formats.js';
+import type { Logger } from '../io/output/logger.js';
+import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode, refuseUnknownLogFormat } from './program.js';
 
 /** The environment variables a command line is read with (process.env, or a test's own). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -28,6 +28,7 @@ export async function runProgram(
   let globals: GlobalOptions | undefined;
   const program = await buildProgram(async (command, load, options) => {
     const parsed = globalsOf(command, env);
+    await refuseUnknownLogFormat(parsed, env);
     // The default is text: timestamped lines when stderr is not a terminal (cron), bare on one.
     globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
     context = await contextFor(globals);
@@ -36,39 +37,48 @@ export async function runProgram(
   }, argv);
 
   // The global options as commander has read them so far, for what is written before (or without) a command's
-  // context: a usage error, a flag combination a group refuses. A bad B2BCTL_LOG_FORMAT is itself such an error.
-  const globalsSoFar = (): GlobalOptions | undefined => {
-    try {
-      return globals ?? globalsOf(program, env);
-    } catch {
-      return undefined;
-    }
-  };
-  const verbose = (): boolean => globalsSoFar()?.verbose === true;
+  // context: a usage error, a flag combination a group refuses.
+  const globalsSoFar = (): GlobalOptions => globals ?? globalsOf(program, env);
+  const verbose = (): boolean => globalsSoFar().verbose;
+  // The logger is loaded only when there is something to log: help, the most common short run, never is.
   let fallbackLogger: Logger | undefined;
-  const fallbackLog = (): Logger =>
-    (fallbackLogger ??= createLogger({
+  const fallbackLog = async (): Promise<Logger> => {
+    const [{ createLogger }, { systemClock }] = await Promise.all([
+      import('../io/output/logger.js'),
+      import('../clock.js'),
+    ]);
+    return (fallbackLogger ??= createLogger({
       stderr: io.stderr,
       isStderrTTY: io.isStderrTTY,
       clock: systemClock,
-      format: globalsSoFar()?.logFormat ?? ('text' satisfies LogFormat),
+      format: globalsSoFar().logFormat ?? ('text' satisfies LogFormat),
       quiet: false,
       verbose: verbose(),
     }));
-  // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest.
+  };
+  // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest. Commander
+  // writes them just before it throws, so they are kept and logged once the parse has ended.
+  const parseErrors: string[] = [];
+  const logParseErrors = async (): Promise<void> => {
+    if (parseErrors.length === 0) return;
+    const log = await fallbackLog();
+    for (const text of parseErrors.splice(0)) log.error(text);
+  };
   endParsesWithErrors(program, {
     out: (text) => io.stdout.write(text),
-    err: (text) => fallbackLog().error(text.replace(/\n$/, '')),
+    err: (text) => parseErrors.push(text.replace(/\n$/, '')),
   });
 
   try {
     await program.parseAsync(argv);
+    await logParseErrors();
     return 0;
   } catch (error) {
+    await logParseErrors();
     if (error instanceof CommanderError) return parseEndExitCode(error);
     // Loaded only on failure: `--help` should not pay for the error table.
     const { B2bctlError, describeError, exitCodeOf } = await import('../errors.js');
-    const log = context?.log ?? fallbackLog();
+    const log = context?.log ?? (await fallbackLog());
     log.error(describeError(error, verbose()));
     if (error instanceof B2bctlError && error.closingLine)
       log.notice(error.closingLine.message, error.closingLine.fields);

@@ -1,12 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { type BatchedWriter, batchedWriter } from './batched-writer.js';
-
-/**
- * How stderr lines are written: `text` for people (an ISO-8601 time first when stderr is not a terminal), `plain`
- * never timestamped (for a journal or wrapper that adds its own times), `json` one object per line for log shippers.
- */
-export const logFormats = ['text', 'plain', 'json'] as const;
-export type LogFormat = (typeof logFormats)[number];
+import type { LogFormat } from './log-formats.js';
 
 /** Extra facts of a log line, kept apart from its wording in `--log-format json` (counts, file and line). */
 export type LogFields = Readonly<Record<string, unknown>>;

@@ -1,10 +1,13 @@
 /**
- * --help and --version of the built binary: the version is the one the build put in it (package.json's).
+ * --help and --version of the built binary: the version is the one the build put in it (package.json's), and help
+ * loads only what it prints (its start-up time is measured in bench/startup.mjs).
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../../support/cli.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
 
@@ -22,5 +25,37 @@ describe('the built binary', () => {
       version: string;
     };
     expect(version.stdout).toBe(`${expected}\n`);
+  });
+});
+
+describe("a command's help", () => {
+  it('loads commander and the flags of that command, and neither the logger, the errors nor another group', async () => {
+    const recorded = join(temporaryFolder(), 'loaded-modules.txt');
+    const recorder = new URL('../../support/record-loaded-modules.mjs', import.meta.url);
+    const help = await runCli(['sellers', 'list', '--help'], {
+      configDir: freshConfigDir(),
+      env: { NODE_OPTIONS: `--import ${recorder.href}`, B2BCTL_TEST_LOADED_MODULES: recorded },
+    });
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(0);
+    const repo = fileURLToPath(new URL('../../../', import.meta.url));
+    const bundled = new Set<string>();
+    for (const url of new Set(readFileSync(recorded, 'utf8').split('\n'))) {
+      if (!url.startsWith('file:') || !fileURLToPath(url).startsWith(join(repo, 'dist'))) continue;
+      const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
+      for (const source of map.sources) bundled.add(relative(repo, resolve(dirname(fileURLToPath(url)), source)));
+    }
+    expect([...bundled].filter((source) => source.startsWith('src/')).toSorted()).toEqual([
+      'src/cli/examples.ts',
+      'src/cli/main.ts',
+      'src/cli/parse.ts',
+      'src/cli/program.ts',
+      'src/cli/run-program.ts',
+      'src/commands/sellers/cli.ts',
+      'src/io/output/log-formats.ts',
+      'src/output-format.ts',
+    ]);
+    const packages = [...bundled].filter((source) => source.startsWith('node_modules/'));
+    expect(new Set(packages.map((source) => source.split('/')[1]))).toEqual(new Set(['commander']));
   });
 });

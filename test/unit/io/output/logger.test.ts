@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../../src/clock.js';
-import { createLogger, type LogFormat } from '../../../../src/io/output/logger.js';
+import type { LogFormat } from '../../../../src/io/output/log-formats.js';
+import { createLogger } from '../../../../src/io/output/logger.js';
 
 const fiveInTheMorning: Clock = { now: () => Date.parse('2026-11-21T05:00:01.250Z'), sleep: async () => {} };
 
