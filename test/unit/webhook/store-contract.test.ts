@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
@@ -362,6 +362,10 @@ describe('SQLite store files', () => {
     const directory = join(temporaryFolder(), 'none');
     await expect(SqliteStore.open(directory, {}, true)).rejects.toThrow(/directory does not exist|unable to open/);
     expect(existsSync(directory)).toBe(false);
+    // A folder that exists but holds no inbox: still refused, and no empty inbox is left in it.
+    mkdirSync(directory);
+    await expect(SqliteStore.open(directory, {}, true)).rejects.toThrow(/unable to open/);
+    expect(readdirSync(directory)).toEqual([]);
     const store = await SqliteStore.open(directory);
     await store.append(event(1));
     await store.close();
