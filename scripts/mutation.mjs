@@ -21,12 +21,12 @@ const modules = [
   ['lock', 'src/config/lock.ts'],
   ['pacer', 'src/platform/pacer.ts'],
   // Its seeded proof (orders-scan.test.ts) covers nearly every mutant: 100 seeds per mutant instead of 1,000. It
-  // runs the two tests of the scan itself: with every related test (orders poll's), about 45 minutes here.
+  // runs the tests of the scan itself: with every related test (orders poll's), about 45 minutes here.
   [
     'window-scan',
     'src/commands/orders/window-scan.ts',
     [],
-    'test/unit/commands/orders/window-scan.test.ts,test/unit/domain/orders-scan.test.ts',
+    'test/unit/commands/orders/window-scan.test.ts,test/unit/commands/orders/window-scan-churn.test.ts,test/unit/domain/orders-scan.test.ts',
     { ORDERS_SCAN_SEEDS: '100' },
   ],
   ['orders-window', 'src/domain/orders-window.ts'],

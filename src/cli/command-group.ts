@@ -17,8 +17,16 @@ export type CommandRunner<T> = (options: T, context: Context) => Promise<void>;
  */
 export type Dispatch = <T>(command: Command, load: () => Promise<CommandRunner<T>>, options: T) => Promise<void>;
 
+/**
+ * Command lines shown under `Examples:` at the end of a command's help, as a user types them (`b2bctl` first), by
+ * the command's path under the root (`customer create`, `login`).
+ */
+export type CommandExamples = Readonly<Record<string, readonly string[]>>;
+
 /** What every `src/commands/<group>/cli.ts` exports. */
 export interface CommandGroupModule {
   /** Adds the group's command(s) to the root program. */
   register(program: Command, dispatch: Dispatch): void;
+  /** Its commands' examples: data, added to their help by `src/cli/` (a test parses each against the tree). */
+  readonly examples: CommandExamples;
 }

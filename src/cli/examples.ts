@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
+import type { CommandExamples } from './command-group.js';
 
 /**
- * Adds an `Examples:` section at the end of each named command's help, as gh does: `examples` maps a command's
- * path under `parent` (`customer create`, `login`) to command lines written as a user types them, `b2bctl` first.
- * Each group's cli.ts declares its own; a test parses every one of them against the real command tree.
+ * Adds an `Examples:` section at the end of each named command's help, as gh does. Each group's cli.ts declares
+ * its own as data, so this module is bundled with the root and a command's help loads no chunk more for it.
  */
-export function addExamples(parent: Command, examples: Readonly<Record<string, readonly string[]>>): void {
+export function addExamples(parent: Command, examples: CommandExamples): void {
   for (const [path, lines] of Object.entries(examples)) {
     let command: Command | undefined = parent;
     for (const name of path.split(' ')) command = command?.commands.find((candidate) => candidate.name() === name);

@@ -4,6 +4,7 @@ import type { GlobalOptions } from '../context.js';
 import { type LogFormat, logFormats } from '../io/output/log-formats.js';
 import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
+import { addExamples } from './examples.js';
 
 /** The global options of DESIGN.md §2 as commander parses them. */
 interface GlobalFlags {
@@ -67,9 +68,12 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
         ? groupsToComplete(argv)
         : [commandGroups[named]];
   // Several words share one room (login, logout and whoami): each room registers once.
-  for (const group of new Set(await Promise.all(modules.map((load) => load())))) group.register(program, dispatch);
+  for (const group of new Set(await Promise.all(modules.map((load) => load())))) {
+    group.register(program, dispatch);
+    addExamples(program, group.examples);
+  }
 
-  // The root's own examples (each group's cli.ts declares its commands' examples).
+  // The root's own examples.
   program.addHelpText(
     'after',
     [

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { positiveNumber, wholeNumber } from '../../cli/parse.js';
 import { UsageError } from '../../errors.js';
 import type { ApiOptions } from './api.js';
@@ -81,16 +80,17 @@ export function register(program: Command, dispatch: Dispatch): void {
         timeoutMs: flags.timeout,
       });
     });
-
-  addExamples(program, {
-    api: [
-      'b2bctl api /v1/quotes/pending --paginate',
-      'b2bctl api /v1/branches/{branch}/contracts --branch 0002 --paginate --slurp',
-      'b2bctl api -X PUT /v1/customer/12345678909 -f name=Acme -F active=true',
-      'b2bctl api /v1/stock/batch -X PUT --input stock.json -i',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  api: [
+    'b2bctl api /v1/quotes/pending --paginate',
+    'b2bctl api /v1/branches/{branch}/contracts --branch 0002 --paginate --slurp',
+    'b2bctl api -X PUT /v1/customer/12345678909 -f name=Acme -F active=true',
+    'b2bctl api /v1/stock/batch -X PUT --input stock.json -i',
+  ],
+};
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import type { LoginOptions } from './login.js';
 import type { LogoutOptions } from './logout.js';
 import type { WhoamiOptions } from './whoami.js';
@@ -44,14 +43,15 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((_flags: unknown, command: Command) =>
       dispatch<WhoamiOptions>(command, async () => (await import('./whoami.js')).run, {}),
     );
-
-  addExamples(program, {
-    login: [
-      'b2bctl login --base-url https://api.mystore.com.br --username erp@mystore.com.br',
-      'printf \'%s\\n\' "$PASSWORD" | b2bctl login --username erp@mystore.com.br --password-stdin',
-      'b2bctl login --profile prod --token-stdin < token.txt',
-    ],
-    logout: ['b2bctl logout', 'b2bctl logout --profile prod'],
-    whoami: ['b2bctl whoami', 'b2bctl whoami --profile prod -o json'],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  login: [
+    'b2bctl login --base-url https://api.mystore.com.br --username erp@mystore.com.br',
+    'printf \'%s\\n\' "$PASSWORD" | b2bctl login --username erp@mystore.com.br --password-stdin',
+    'b2bctl login --profile prod --token-stdin < token.txt',
+  ],
+  logout: ['b2bctl logout', 'b2bctl logout --profile prod'],
+  whoami: ['b2bctl whoami', 'b2bctl whoami --profile prod -o json'],
+};

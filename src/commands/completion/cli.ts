@@ -1,6 +1,5 @@
 import { Argument, type Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import type { CompleteOptions, CompletionScriptOptions } from './run.js';
 import { type CompletionShell, completionShells } from './scripts.js';
 
@@ -24,12 +23,13 @@ export function register(program: Command, dispatch: Dispatch): void {
         words,
       }),
     );
-
-  addExamples(program, {
-    completion: [
-      'b2bctl completion bash > /etc/bash_completion.d/b2bctl',
-      'b2bctl completion zsh > "${fpath[1]}/_b2bctl"',
-      'b2bctl completion fish > ~/.config/fish/completions/b2bctl.fish',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  completion: [
+    'b2bctl completion bash > /etc/bash_completion.d/b2bctl',
+    'b2bctl completion zsh > "${fpath[1]}/_b2bctl"',
+    'b2bctl completion fish > ~/.config/fish/completions/b2bctl.fish',
+  ],
+};

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import type { SettingDefinition } from '../../config/setting-definition.js';
-import { addExamples } from '../../cli/examples.js';
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './index.js';
 
 /** `b2bctl config get|set|list`. */
@@ -37,18 +36,19 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((_flags: unknown, command: Command) =>
       dispatch<ConfigListOptions>(command, async () => (await import('./index.js')).runList, {}),
     );
-
-  addExamples(program, {
-    config: ['b2bctl config list', 'b2bctl config set paths.token /oauth/token --profile prod'],
-    'config get': ['b2bctl config get baseUrl', 'b2bctl config get paths.token --profile prod'],
-    'config set': [
-      'b2bctl config set paths.token /oauth/token --profile prod',
-      'b2bctl config set auth.style form',
-      "b2bctl config set outputDir ''",
-    ],
-    'config list': ['b2bctl config list', 'b2bctl config list --profile prod -o json'],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  config: ['b2bctl config list', 'b2bctl config set paths.token /oauth/token --profile prod'],
+  'config get': ['b2bctl config get baseUrl', 'b2bctl config get paths.token --profile prod'],
+  'config set': [
+    'b2bctl config set paths.token /oauth/token --profile prod',
+    'b2bctl config set auth.style form',
+    "b2bctl config set outputDir ''",
+  ],
+  'config list': ['b2bctl config list', 'b2bctl config list --profile prod -o json'],
+};
 
 /** The keys `config set` accepts, from the settings table, with what each value must look like. */
 function settableKeys(everySetting: readonly SettingDefinition[]): string {

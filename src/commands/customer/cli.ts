@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { UsageError } from '../../errors.js';
 import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
@@ -107,31 +106,32 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((document: string, _flags: unknown, command: Command) =>
       dispatch<CustomerAddressesOptions>(command, async () => (await import('./addresses.js')).run, { document }),
     );
-
-  addExamples(program, {
-    customer: ['b2bctl customer validate clientes.csv', 'b2bctl customer create clientes.csv --dry-run'],
-    'customer validate': [
-      'b2bctl customer validate clientes.csv',
-      'b2bctl customer validate clientes.csv --map erp-headers.json --delimiter ";"',
-      'b2bctl customer validate changes.csv --update -o json',
-    ],
-    'customer create': [
-      'b2bctl customer create clientes.csv',
-      'b2bctl customer create clientes.csv --dry-run',
-      'b2bctl customer create clientes.csv --profile prod --skip-invalid --rate 5',
-      'b2bctl customer create clientes.csv --resume clientes.report-20261121-020000.csv',
-    ],
-    'customer update': [
-      'b2bctl customer update changes.csv',
-      'b2bctl customer update --document 529.982.247-25 --set phone=11987654321',
-    ],
-    'customer status': ['b2bctl customer status 529.982.247-25 inactive', 'b2bctl customer status states.csv'],
-    'customer addresses': [
-      'b2bctl customer addresses 529.982.247-25',
-      'b2bctl customer addresses 12.345.678/0001-95 -o json',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  customer: ['b2bctl customer validate clientes.csv', 'b2bctl customer create clientes.csv --dry-run'],
+  'customer validate': [
+    'b2bctl customer validate clientes.csv',
+    'b2bctl customer validate clientes.csv --map erp-headers.json --delimiter ";"',
+    'b2bctl customer validate changes.csv --update -o json',
+  ],
+  'customer create': [
+    'b2bctl customer create clientes.csv',
+    'b2bctl customer create clientes.csv --dry-run',
+    'b2bctl customer create clientes.csv --profile prod --skip-invalid --rate 5',
+    'b2bctl customer create clientes.csv --resume clientes.report-20261121-020000.csv',
+  ],
+  'customer update': [
+    'b2bctl customer update changes.csv',
+    'b2bctl customer update --document 529.982.247-25 --set phone=11987654321',
+  ],
+  'customer status': ['b2bctl customer status 529.982.247-25 inactive', 'b2bctl customer status states.csv'],
+  'customer addresses': [
+    'b2bctl customer addresses 529.982.247-25',
+    'b2bctl customer addresses 12.345.678/0001-95 -o json',
+  ],
+};
 
 /** `customer update` takes FILE, or `--document` with at least one `--set`: never both, never neither. */
 function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpdateTarget {

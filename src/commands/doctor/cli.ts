@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import type { DoctorOptions } from './run.js';
 
 /** `b2bctl doctor [--document DOC] [--password-stdin]`: connection, clock, token and what b2bctl recognises of each route. */
@@ -19,8 +18,9 @@ export function register(program: Command, dispatch: Dispatch): void {
         passwordStdin: options.passwordStdin === true,
       }),
     );
-
-  addExamples(program, {
-    doctor: ['b2bctl doctor', 'b2bctl doctor --profile prod --document 12.345.678/0001-95 -o json > doctor.json'],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  doctor: ['b2bctl doctor', 'b2bctl doctor --profile prod --document 12.345.678/0001-95 -o json > doctor.json'],
+};

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { positiveNumber, wholeNumber } from '../../cli/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
-import { registerMoves } from './move-cli.js';
+import { moveExamples, registerMoves } from './move-cli.js';
 
 /** `b2bctl orders poll|get` (DESIGN.md §2 and §8). */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -58,17 +57,19 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
 
   registerMoves(program, orders, dispatch);
-
-  addExamples(program, {
-    orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 123456'],
-    'orders poll': [
-      'b2bctl orders poll --since 2h',
-      'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',
-      'b2bctl orders poll --out-dir /var/lib/erp/orders --watch --interval 60',
-    ],
-    'orders get': ['b2bctl orders get 123456', 'b2bctl orders get 123456 -o json'],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 123456'],
+  'orders poll': [
+    'b2bctl orders poll --since 2h',
+    'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',
+    'b2bctl orders poll --out-dir /var/lib/erp/orders --watch --interval 60',
+  ],
+  'orders get': ['b2bctl orders get 123456', 'b2bctl orders get 123456 -o json'],
+  ...moveExamples,
+};
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { bulkFlags, type ParsedBulkFlags } from '../../cli/shared-flags.js';
 import { UsageError } from '../../errors.js';
 import type { OrdersMoveOptions } from './move.js';
@@ -91,19 +90,17 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         ...bulkFlags.read(flags),
       });
     });
-  addMoveExamples(program);
 }
 
-function addMoveExamples(program: Command): void {
-  addExamples(program, {
-    'orders ready': ['b2bctl orders ready 123456 --erp-number PV-2026-0042'],
-    'orders invoice': ['b2bctl orders invoice 123456 --xml notas/35261011222333000181550010000012341123456787.xml'],
-    'orders ship': ['b2bctl orders ship 123456 --tracking SS123456785BR --carrier Correios'],
-    'orders cancel': ['b2bctl orders cancel 123456 --reason "customer withdrew the order"'],
-    'orders update': [
-      'b2bctl orders update pedidos.csv --dry-run',
-      'b2bctl orders update pedidos.csv --quiet --rate 5',
-      'b2bctl orders update pedidos.csv --resume pedidos.report-20261125-020000.csv',
-    ],
-  });
-}
+/** The examples at the end of the moves' help, by their path under the root (the orders group shows them). */
+export const moveExamples: CommandExamples = {
+  'orders ready': ['b2bctl orders ready 123456 --erp-number PV-2026-0042'],
+  'orders invoice': ['b2bctl orders invoice 123456 --xml notas/35261011222333000181550010000012341123456787.xml'],
+  'orders ship': ['b2bctl orders ship 123456 --tracking SS123456785BR --carrier Correios'],
+  'orders cancel': ['b2bctl orders cancel 123456 --reason "customer withdrew the order"'],
+  'orders update': [
+    'b2bctl orders update pedidos.csv --dry-run',
+    'b2bctl orders update pedidos.csv --quiet --rate 5',
+    'b2bctl orders update pedidos.csv --resume pedidos.report-20261125-020000.csv',
+  ],
+};

@@ -1,6 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { fraction, httpUrl, wholeNumber } from '../../cli/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
@@ -59,12 +58,13 @@ export function register(program: Command, dispatch: Dispatch): void {
         command.opts<SandboxFlags>(),
       ),
     );
-
-  addExamples(program, {
-    sandbox: [
-      'b2bctl sandbox --port 0',
-      'b2bctl sandbox --port 8787 --latency 50 --fail-rate 0.05 --rate-limit 20',
-      'b2bctl sandbox --webhook-url http://127.0.0.1:8080 --webhook-client-id erp --webhook-style body',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  sandbox: [
+    'b2bctl sandbox --port 0',
+    'b2bctl sandbox --port 8787 --latency 50 --fail-rate 0.05 --rate-limit 20',
+    'b2bctl sandbox --webhook-url http://127.0.0.1:8080 --webhook-client-id erp --webhook-style body',
+  ],
+};

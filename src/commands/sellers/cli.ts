@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { wholeNumber } from '../../cli/parse.js';
 import type { ListSellersOptions } from './list.js';
 
@@ -30,13 +29,14 @@ export function register(program: Command, dispatch: Dispatch): void {
         all: flags.all === true,
       });
     });
-
-  addExamples(program, {
-    sellers: ['b2bctl sellers list --email silva'],
-    'sellers list': [
-      'b2bctl sellers list --email silva',
-      "b2bctl sellers list --all -o json | jq '.[] | .username'",
-      'b2bctl sellers list --limit 50 --offset 100 -o csv > reps.csv',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  sellers: ['b2bctl sellers list --email silva'],
+  'sellers list': [
+    'b2bctl sellers list --email silva',
+    "b2bctl sellers list --all -o json | jq '.[] | .username'",
+    'b2bctl sellers list --limit 50 --offset 100 -o csv > reps.csv',
+  ],
+};

@@ -1,6 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { wholeNumber } from '../../cli/parse.js';
 import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
 import type { StockPushOptions, StockRoute } from './push.js';
@@ -57,18 +56,19 @@ export function register(program: Command, dispatch: Dispatch): void {
         ...bulkFlags.read(flags),
       });
     });
-
-  addExamples(program, {
-    stock: ['b2bctl stock validate estoque.csv', 'b2bctl stock push estoque.csv --quiet --keep-reports 14'],
-    'stock validate': [
-      'b2bctl stock validate estoque.csv',
-      'b2bctl stock validate estoque.csv --encoding windows-1252 --decimal ,',
-    ],
-    'stock push': [
-      'b2bctl stock push estoque.csv',
-      'b2bctl stock push estoque.csv --route queue --quiet --keep-reports 14',
-      'b2bctl stock push estoque.csv --dry-run --skip-invalid',
-      'b2bctl stock push estoque.csv --resume estoque.report-20261121-020000.csv',
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  stock: ['b2bctl stock validate estoque.csv', 'b2bctl stock push estoque.csv --quiet --keep-reports 14'],
+  'stock validate': [
+    'b2bctl stock validate estoque.csv',
+    'b2bctl stock validate estoque.csv --encoding windows-1252 --decimal ,',
+  ],
+  'stock push': [
+    'b2bctl stock push estoque.csv',
+    'b2bctl stock push estoque.csv --route queue --quiet --keep-reports 14',
+    'b2bctl stock push estoque.csv --dry-run --skip-invalid',
+    'b2bctl stock push estoque.csv --resume estoque.report-20261121-020000.csv',
+  ],
+};

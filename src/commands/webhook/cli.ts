@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { Dispatch } from '../../cli/command-group.js';
-import { addExamples } from '../../cli/examples.js';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
 import { httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import type { DeadOptions } from './dead.js';
@@ -191,28 +190,29 @@ export function register(program: Command, dispatch: Dispatch): void {
         ...flags,
       });
     });
-
-  addExamples(program, {
-    webhook: [
-      'b2bctl webhook listen --port 8080 --client-id erp --client-secret-file secret.txt',
-      'b2bctl webhook inbox --kind orders',
-    ],
-    'webhook listen': [
-      'B2BCTL_WEBHOOK_CLIENT_SECRET=... b2bctl webhook listen --port 8080 --client-id erp --inbox /var/lib/erp/inbox',
-      'b2bctl webhook listen --client-id erp --client-secret-file secret.txt --exec ./import-event.sh',
-    ],
-    'webhook trigger': [
-      'b2bctl webhook trigger customers --url http://127.0.0.1:8080 --style body --client-id erp --client-secret-file secret.txt',
-    ],
-    'webhook inbox': ['b2bctl webhook inbox --inbox /var/lib/erp/inbox --kind orders --since 2026-11-20T00:00:00Z'],
-    'webhook status': ['b2bctl webhook status --inbox /var/lib/erp/inbox'],
-    'webhook dead': ['b2bctl webhook dead list --inbox /var/lib/erp/inbox', 'b2bctl webhook dead retry 1042 1043'],
-    'webhook replay': [
-      'b2bctl webhook replay --inbox /var/lib/erp/inbox --since 2026-11-20T00:00:00Z --until 2026-11-21T00:00:00Z --to http://127.0.0.1:9000/events',
-      "b2bctl webhook replay --id 1042 --exec './import-order.sh'",
-    ],
-  });
 }
+
+/** The examples at the end of each command's help, by its path under the root. */
+export const examples: CommandExamples = {
+  webhook: [
+    'b2bctl webhook listen --port 8080 --client-id erp --client-secret-file secret.txt',
+    'b2bctl webhook inbox --kind orders',
+  ],
+  'webhook listen': [
+    'B2BCTL_WEBHOOK_CLIENT_SECRET=... b2bctl webhook listen --port 8080 --client-id erp --inbox /var/lib/erp/inbox',
+    'b2bctl webhook listen --client-id erp --client-secret-file secret.txt --exec ./import-event.sh',
+  ],
+  'webhook trigger': [
+    'b2bctl webhook trigger customers --url http://127.0.0.1:8080 --style body --client-id erp --client-secret-file secret.txt',
+  ],
+  'webhook inbox': ['b2bctl webhook inbox --inbox /var/lib/erp/inbox --kind orders --since 2026-11-20T00:00:00Z'],
+  'webhook status': ['b2bctl webhook status --inbox /var/lib/erp/inbox'],
+  'webhook dead': ['b2bctl webhook dead list --inbox /var/lib/erp/inbox', 'b2bctl webhook dead retry 1042 1043'],
+  'webhook replay': [
+    'b2bctl webhook replay --inbox /var/lib/erp/inbox --since 2026-11-20T00:00:00Z --until 2026-11-21T00:00:00Z --to http://127.0.0.1:9000/events',
+    "b2bctl webhook replay --id 1042 --exec './import-order.sh'",
+  ],
+};
 
 /** A duration flag whose help shows its default as a person writes it (`7d`), not in milliseconds. */
 function durationOption(flags: string, description: string, milliseconds: number, shown: string): Option {

@@ -3,59 +3,10 @@
  * many at once, and when it stops. The seeded proof (orders-scan.test.ts) shows that nothing is missed under churn;
  * these show that it is done with the requests intended (mutation testing found the cost of each path unchecked).
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { scanWindow, type ScanOptions, type ScanStep } from '../../../../src/commands/orders/window-scan.js';
-import type { TimeWindow } from '../../../../src/domain/orders-window.js';
-
-interface Order {
-  id: number;
-  lastUpdated: string;
-}
-
-const pageSize = 25;
-
-/** Orders at the given instants (ms since the epoch), ids from 1. */
-const ordersAt = (instants: number[]): Order[] =>
-  instants.map((instant, index) => ({ id: index + 1, lastUpdated: new Date(instant).toISOString() }));
-
-/** A listing that does not change: the orders of a window in time order, then by id, a page at an offset. */
-function stillListing(orders: Order[], options: Partial<ScanOptions<Order>> = {}) {
-  const requests: { window: TimeWindow; offset: number }[] = [];
-  const steps: ScanStep[] = [];
-  let inFlight = 0;
-  let mostInFlight = 0;
-  const scan: ScanOptions<Order> = {
-    pageSize,
-    concurrency: 1,
-    observe: (step) => steps.push(step),
-    fetchPage: async (window, offset) => {
-      requests.push({ window, offset });
-      inFlight++;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      inFlight--;
-      const page = orders
-        .filter((order) => {
-          const instant = Date.parse(order.lastUpdated);
-          return instant >= window.from && instant <= window.to;
-        })
-        .toSorted((left, right) => left.lastUpdated.localeCompare(right.lastUpdated) || left.id - right.id)
-        .slice(offset, offset + pageSize)
-        .map((order) => ({ ...order }));
-      return { orders: page, listed: page.length };
-    },
-    ...options,
-  };
-  return { scan, requests, steps, mostInFlight: () => mostInFlight };
-}
-
-async function idsRead(window: TimeWindow, scan: ScanOptions<Order>): Promise<number[]> {
-  const ids: number[] = [];
-  for await (const scanned of scanWindow(window, scan)) ids.push(...scanned.orders.map((order) => order.id));
-  return ids;
-}
-
-const range = (count: number, step = 1, start = 0) => Array.from({ length: count }, (_, index) => start + index * step);
+import { scanWindow } from '../../../../src/commands/orders/window-scan.js';
+import { asked, idsRead, type Order, ordersAt, range, spread, stillListing } from './still-listing.js';
 
 describe('scanWindow against a still listing', () => {
   it('a window of less than a page: one request', async () => {
@@ -211,5 +162,104 @@ describe('scanWindow against a still listing', () => {
     });
     await expect(idsRead({ from: 0, to: 2999 }, waiting.scan)).rejects.toThrow('stopped by the caller');
     expect(seen[0]?.aborted).toBe(true);
+  });
+});
+
+/**
+ * A window over the budget is split into pieces of about 80% of it, by the larger of its lower bound and its width
+ * times the density measured so far. A millisecond too many or too few in that arithmetic changes the pieces only
+ * where the count sits at a piece boundary; these windows are built so that it does.
+ */
+describe('the density that sizes a split', () => {
+  it('windows read whole measure the density: 45 orders in 100 ms make the next 100 ms 3 pieces, not the 2 its 30 orders give', async () => {
+    const listing = stillListing(ordersAt([...spread(45, 0, 100), ...spread(30, 100, 100)]), { offsetReadBudget: 25 });
+    expect(await idsRead({ from: 0, to: 299 }, listing.scan)).toEqual(range(75, 1, 1));
+    // The whole: at least 50 orders, 3 pieces. The first: 45 orders, 3 pieces read whole (15 each). The second holds
+    // 30, but 100 ms at 0.45 orders per ms are 45: 3 pieces of 20 at most.
+    expect(asked(listing.requests)).toEqual([
+      '0-299@0',
+      '0-299@25',
+      '0-299@200',
+      '0-99@0',
+      '0-99@25',
+      '0-99@200',
+      '0-32@0',
+      '33-65@0',
+      '66-99@0',
+      '100-199@0',
+      '100-199@25',
+      '100-199@200',
+      '100-132@0',
+      '133-165@0',
+      '166-199@0',
+      '200-299@0',
+    ]);
+  });
+
+  it('a window read whole counts both its ends: 40 orders in 100 ms put the next 100 ms at exactly 40, 2 pieces of 20', async () => {
+    const listing = stillListing(ordersAt([...spread(40, 0, 100), ...spread(30, 100, 100)]), { offsetReadBudget: 25 });
+    expect(await idsRead({ from: 0, to: 299 }, listing.scan)).toEqual(range(70, 1, 1));
+    expect(asked(listing.requests).slice(6)).toEqual([
+      '0-49@0',
+      '50-99@0',
+      '100-199@0',
+      '100-199@25',
+      '100-199@200',
+      '100-149@0',
+      '150-199@0',
+      '200-299@0',
+    ]);
+  });
+
+  it('a window read by offset counts both its ends: 80 orders in 200 ms put the next 200 ms at exactly 80, 2 pieces of 40', async () => {
+    const instants = [...spread(40, 0, 100), ...spread(40, 100, 100), ...spread(60, 200, 200)];
+    const listing = stillListing(ordersAt(instants), { offsetReadBudget: 50 });
+    expect(await idsRead({ from: 0, to: 399 }, listing.scan)).toEqual(range(140, 1, 1));
+    // Halves of 200 ms, the first halved again: two windows of 40 orders read by offset (a page, then one at 24).
+    expect(asked(listing.requests).slice(6)).toEqual([
+      '0-99@0',
+      '0-99@50',
+      '0-99@24',
+      '100-199@0',
+      '100-199@50',
+      '100-199@24',
+      '200-399@0',
+      '200-399@50',
+      '200-399@400',
+      '200-299@0',
+      '200-299@50',
+      '200-299@24',
+      '300-399@0',
+      '300-399@50',
+      '300-399@24',
+    ]);
+  });
+
+  it('a window split over the budget counts both its ends: at 0.4 orders per ms, 201 ms hold 80.4 orders, 3 pieces', async () => {
+    const instants = [...spread(40, 0, 100), ...spread(40, 100, 100), ...spread(60, 200, 200)];
+    const listing = stillListing(ordersAt(instants), { offsetReadBudget: 50 });
+    expect(await idsRead({ from: 0, to: 400 }, listing.scan)).toEqual(range(140, 1, 1));
+    expect(asked(listing.requests).slice(12)).toEqual([
+      '200-400@0',
+      '200-400@50',
+      '200-400@400',
+      '200-266@0',
+      '267-333@0',
+      '334-400@0',
+    ]);
+  });
+});
+
+describe('the caller`s signal', () => {
+  it('is left without the scan`s listener once the scan ends, read to the end or stopped early', async () => {
+    const caller = new AbortController();
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100, signal: caller.signal });
+    expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toHaveLength(300);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    for await (const scanned of scanWindow({ from: 0, to: 2999 }, listing.scan)) {
+      expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+      if (scanned) break;
+    }
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });
