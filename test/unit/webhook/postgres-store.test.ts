@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import type { NewEvent } from '../../../src/webhook/store/types.js';
 import { requireThat } from '../../support/external-tools.js';
-import { postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
 
 // What keeps a PostgreSQL inbox whole when several receivers share it: a transaction that fails leaves nothing of
 // itself, ids are visible in the order they were given, and two receivers starting together create the tables
@@ -42,13 +42,8 @@ function event(id: number): NewEvent {
 
 /** A fresh, empty database of the cluster, and a session of the test's own in it. */
 async function freshDatabase(): Promise<{ url: string; name: string; client: Client }> {
-  const base = (cluster as TestPostgres).url;
   const name = `shared_${++databases}`;
-  const admin = new Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = base.replace(/\/webhooks$/, `/${name}`);
+  const url = await createDatabase(cluster as TestPostgres, name);
   const client = new Client({ connectionString: url });
   await client.connect();
   clients.push(client);

@@ -7,7 +7,7 @@ import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, NewEvent, StoreOptions } from '../../../src/webhook/store/types.js';
 import { requireThat } from '../../support/external-tools.js';
-import { postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 // What every store keeps, run against SQLite and against a throwaway PostgreSQL cluster (when installed): the
@@ -61,13 +61,7 @@ afterAll(() => {
 
 /** A fresh, empty database of the cluster for each test. */
 async function freshPostgresUrl(): Promise<string> {
-  const base = (cluster as TestPostgres).url;
-  const name = `contract_${++databases}`;
-  const client = new Client({ connectionString: base });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  return base.replace(/\/webhooks$/, `/${name}`);
+  return createDatabase(cluster as TestPostgres, `contract_${++databases}`);
 }
 
 interface Kind {
