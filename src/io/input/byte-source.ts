@@ -9,18 +9,25 @@ export function inputName(path: string): string {
   return path === '-' ? 'stdin' : path;
 }
 
+/** An input's bytes, and its size when it is a regular file (undefined for stdin and pipes). */
+export interface InputBytes {
+  stream: Readable;
+  size?: number;
+}
+
 /** Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. */
-export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Promise<Readable> {
-  if (path === '-') return stdin instanceof Readable ? stdin : Readable.from(stdin);
+export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Promise<InputBytes> {
+  if (path === '-') return { stream: stdin instanceof Readable ? stdin : Readable.from(stdin) };
   try {
-    if (isPipe(path)) return openPipe(path);
+    if (isPipe(path)) return { stream: openPipe(path) };
     const handle = await open(path, 'r');
     const stats = await handle.stat();
     if (stats.isDirectory()) {
       await handle.close();
       throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     }
-    return createReadStream('', { fd: handle, highWaterMark: 32 * 1024 });
+    const stream = createReadStream('', { fd: handle, highWaterMark: 32 * 1024 });
+    return stats.isFile() ? { stream, size: stats.size } : { stream };
   } catch (error) {
     throw unreadable(path, error);
   }

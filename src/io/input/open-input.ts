@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
@@ -137,12 +136,9 @@ const sniffBytes = 64 * 1024;
 /** Past this, a table sized from an estimate would hold more than it could save (and an odd head misleads). */
 const maxEstimatedLines = 2 ** 21;
 
-/** The lines of a regular file, extrapolated from those of its first bytes; undefined for stdin and pipes. */
-function estimatedLines(path: string, head: Buffer): number | undefined {
-  if (path === '-') return undefined;
-  const stats = statSync(path, { throwIfNoEntry: false });
-  if (!stats?.isFile()) return undefined;
-  const size = stats.size;
+/** The lines of a file of `size` bytes, extrapolated from those of its first bytes; undefined without a size. */
+function estimatedLines(size: number | undefined, head: Buffer): number | undefined {
+  if (size === undefined) return undefined;
   let lines = 0;
   for (let at = head.indexOf(10); at !== -1; at = head.indexOf(10, at + 1)) lines++;
   return Math.min(maxEstimatedLines, Math.round((lines * size) / Math.max(1, head.length)));
@@ -156,7 +152,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = options.displayName ?? inputName(options.path);
   const bytes = await openBytes(options.path, options.stdin);
   // A file that opens but cannot be read (a failing disk, /proc, a revoked network share) fails here, at its first bytes.
-  const peeked = await peekBytes(bytes, sniffBytes).catch((error: unknown) => {
+  const peeked = await peekBytes(bytes.stream, sniffBytes).catch((error: unknown) => {
     throw unreadableInput(options.path, error);
   });
   const head = peeked.head;
@@ -215,7 +211,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       hasDelimiterLine: declared !== undefined,
       delimiterGiven: options.delimiter !== undefined,
     });
-    return { ...opened, estimatedRecords: estimatedLines(options.path, head) };
+    return { ...opened, estimatedRecords: estimatedLines(bytes.size, head) };
   }
   const values = format === 'json' ? readJsonValues(text, file) : readNdjsonValues(text, file);
   return withBatchesOfOne({ file, format, encoding, records: jsonRecords(values, options), skipped: { blankRows: 0 } });
