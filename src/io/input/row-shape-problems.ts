@@ -1,3 +1,5 @@
+import { InputError } from '../../errors.js';
+
 /** Delimiters a spreadsheet or ERP writes, as messages name them. */
 const delimiters = [',', ';', '\t', '|'] as const;
 
@@ -23,30 +25,34 @@ export function shortRowProblem(cells: readonly string[], namedColumns: number, 
 }
 
 /**
- * Warns once per column when a column without a header holds data (it is read by no field, so its data would be
- * dropped without a word), naming the column by its number and letter and the first row that has some.
+ * Refuses the first row where a column without a header holds data: no field reads it, so its data would be
+ * dropped without a word (a `Bloco B apto 12` under an empty header cell). Named by the column's number and letter.
  */
-export function unnamedColumnWatch(
+export function unnamedColumnCheck(
   headers: readonly string[],
   file: string,
-  warn: (message: string) => void,
 ): (row: { cells: readonly string[]; line: number }) => void {
   const unnamed = headers.flatMap((header, index) => (header.trim() === '' ? [index] : []));
   if (unnamed.length === 0) return () => {};
-  const warned = new Set<number>();
   return (row) => {
     for (const index of unnamed) {
-      if (warned.has(index) || (row.cells[index] ?? '').trim() === '') continue;
-      warned.add(index);
-      warn(
-        `warning: ${file}:${row.line}: column ${index + 1} (${columnLetter(index)}) has no header but holds "${(row.cells[index] ?? '').trim().slice(0, 40)}"; it is ignored: give it a header (a field name, or one --map knows)`,
+      const cell = (row.cells[index] ?? '').trim();
+      if (cell === '') continue;
+      throw new InputError(
+        `${file}:${row.line}: column ${index + 1} (${columnLetter(index)}) has no header but holds "${shortValue(cell)}"; nothing was sent. Give the column a header (a field name, or one --map reads), or delete it.`,
+        { file, line: row.line },
       );
     }
   };
 }
 
+/** A cell as a message quotes it: at most 40 characters. */
+export function shortValue(cell: string): string {
+  return cell.length > 40 ? `${cell.slice(0, 40)}…` : cell;
+}
+
 /** A spreadsheet's column letter: 0 → A, 26 → AA. */
-function columnLetter(index: number): string {
+export function columnLetter(index: number): string {
   let letters = '';
   for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26))
     letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
