@@ -76,7 +76,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     decimal: flags.decimal,
     strict: flags.strict === true,
     writeMap: flags.writeMap,
-    ignoreColumns: flags.ignoreColumn ?? [],
+    ignoreColumns: flags.ignoreColumn,
   }),
 };
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
-import { fieldForHeader } from '../../domain/header-aliases.js';
+import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
@@ -258,7 +258,11 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOp
     return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
   const { headers, hiddenLines } = header;
   const hint = headerHint(headers, options);
-  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], options.warn);
+  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
+    file,
+    at: recordPlace(header.place),
+    warn: options.warn,
+  });
   const { columns, problems } = hint
     ? planColumns(headers, options.catalogue, headerMap, options.maxListIndex ?? defaultMaxListIndex)
     : await planWithProposal(file, recordPlace(header.place), headers, {
@@ -593,6 +597,8 @@ async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOpti
   const file = options.displayName ?? inputName(options.path);
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   let duplicateWarnings = 0;
+  // `--ignore-column` names keys as it names headers: case, accents, spaces and punctuation aside.
+  const ignoredKeys = new Set((options.ignoredColumns ?? []).map(headerKey));
   for await (const { line, value, column, element, duplicateKeys } of values) {
     const place = element === undefined ? {} : { column, element };
     const where = recordPlace({ line, ...place });
@@ -636,6 +642,7 @@ async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOpti
       // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
       if (path === 'error' && position === entries.length - 1 && !options.catalogue.typeOf(path)) continue;
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
+        if (ignoredKeys.size > 0 && ignoredKeys.has(headerKey(key))) continue;
         if (!warned.has(key)) {
           warned.add(key);
           const message = `${file}:${where}: unknown field "${shortText(key)}"`;

@@ -26,7 +26,7 @@ export function withIgnoredColumns(
   headerMap: HeaderMap | undefined,
   headers: readonly string[],
   ignored: readonly string[],
-  warn: (message: string) => void,
+  where: { file: string; at: string; warn: (message: string) => void },
 ): HeaderMap | undefined {
   if (ignored.length === 0) return headerMap;
   const map: HeaderMap = Object.assign(Object.create(null) as HeaderMap, headerMap);
@@ -35,8 +35,12 @@ export function withIgnoredColumns(
     const matching = headers.filter(
       (header) => header.trim() !== '' && (header.trim() === name.trim() || headerKey(header) === key),
     );
-    if (matching.length === 0) warn(`warning: --ignore-column "${name}": no column has that header.`);
-    for (const header of matching) map[header.trim()] = null;
+    if (matching.length === 0) where.warn(`warning: --ignore-column "${name}": no column has that header.`);
+    for (const header of matching) {
+      map[header.trim()] = null;
+      // Said once per run, so what is left out on purpose is never left out unseen.
+      where.warn(`${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).`);
+    }
   }
   return map;
 }

@@ -53,12 +53,13 @@ describe('messages of the hostile-file replay', () => {
     );
   });
 
-  it('data under an empty header cell: names the unnamed column and its first data', async () => {
+  it('data under an empty header cell: names the unnamed column and its first data; exit 65', async () => {
     const result = await run(['stock', 'push', 's.csv', '--dry-run'], {
       's.csv': 'sku,,quantity\nGEN-0000001,lote 7,3\n',
     });
+    expect(result.code).toBe(65);
     expect(result.stderr).toContain(
-      'warning: s.csv:2: column 2 (B) has no header but holds "lote 7"; it is ignored: give it a header (a field name, or one --map knows)\n',
+      'error: s.csv:2: column 2 (B) has no header but holds "lote 7"; nothing was sent. Give the column a header (a field name, or one --map reads), or delete it.\n',
     );
   });
 

@@ -475,11 +475,31 @@ describe('openInput: refusals', () => {
     expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
   });
 
-  it('without --strict an unknown column is a warning and is ignored', async () => {
-    const path = writeInput('input.csv', 'document,nmae\n1,a\n');
+  it('without --strict an unknown column is a warning; empty, it is left out', async () => {
+    const path = writeInput('input.csv', 'document,nmae\n1,\n');
     const { opened, warnings } = await open(path);
     expect(warnings).toEqual([
-      `warning: ${path}:1: unknown column "nmae" (did you mean "name"?); it is ignored (--strict makes this an error).`,
+      `warning: ${path}:1: unknown column "nmae" (did you mean "name"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+    ]);
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
+  });
+
+  it('an unknown column that holds data stops the reading, naming it, its value and the fix', async () => {
+    const path = writeInput('input.csv', 'document,nmae\n1,\n2,Ana\n');
+    const { opened } = await open(path);
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      `${path}:3: column 2 (B) "nmae" holds "Ana" but no field reads it, so it would not be sent; nothing was sent. Map it with {"nmae":"name"} in a --map file, or leave it out with --ignore-column nmae.`,
+    );
+  });
+
+  it('--ignore-column leaves an unknown column out, its data unread; a name no header has is warned about', async () => {
+    const path = writeInput('input.csv', 'document,Data de cadastro\n1,05/03/2024\n');
+    const { opened, warnings } = await open(path, { ignoredColumns: ['DATA DE CADASTRO', 'Obs'] });
+    expect(warnings).toEqual([
+      `${path}:1: column "Data de cadastro" is left out (--ignore-column).`,
+      'warning: --ignore-column "Obs": no column has that header.',
     ]);
     expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
   });
@@ -514,16 +534,20 @@ describe('parseHeaderMap', () => {
     ['an array', [['CNPJ', 'document']], 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['null', null, 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['a string', 'document', 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
-    ['a number value', { CNPJ: 1 }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+    [
+      'a number value',
+      { CNPJ: 1 },
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
+    ],
     [
       'an empty value',
       { CEP: 'customerRegistrationAddress.zipcode', CNPJ: '' },
-      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
     ],
     [
       'a nested object',
       { CNPJ: { to: 'document' } },
-      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
     ],
   ])('%s is a usage error', (_name, json, message) => {
     const error = (() => {
