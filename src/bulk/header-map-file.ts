@@ -58,14 +58,14 @@ export async function adoptHeaderMap(
  * `zipcode`), and "leave it out". The first is pre-selected: the closest field when it is a near spelling of the
  * header (`Nmae` → `name`), else "leave it out", so Enter never maps a column to a field it merely resembles.
  */
-function fieldChoices(header: string, fields: readonly string[]): { name: string; value: string }[] {
+export function fieldChoices(header: string, fields: readonly string[]): { name: string; value: string }[] {
   const key = headerKey(header);
   const distance = (field: string) => editDistance(key, (field.split('.').at(-1) ?? field).toLowerCase());
   const sorted = fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
   const fieldAnswers = sorted.map((candidate) => ({ name: candidate, value: candidate }));
   const leaveOut = { name: 'leave it out (its data is not sent)', value: skip };
   const closest = sorted[0];
-  const near = closest !== undefined && distance(closest) <= Math.max(1, Math.floor(key.length / 4));
+  const near = closest !== undefined && distance(closest) <= Math.max(2, Math.floor(key.length / 3));
   return near ? [...fieldAnswers.slice(0, 1), leaveOut, ...fieldAnswers.slice(1)] : [leaveOut, ...fieldAnswers];
 }
 
