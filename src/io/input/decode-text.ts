@@ -87,6 +87,8 @@ async function* decodeUtf8(
   let offset = 0;
   let previous: Buffer = Buffer.alloc(0);
   let nonAsciiSeen = false;
+  /** The first line that held a UTF-8 accent, and the word: what makes a later non-UTF-8 byte "mixed". */
+  let firstUtf8: { line: number; word: string } | undefined;
   for (;;) {
     const next = await chunks.next();
     if (next.done) break;
@@ -109,10 +111,22 @@ async function* decodeUtf8(
         }
         return { chunks: fromHere() };
       }
-      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, utf8Seen);
+      if (utf8Seen && !firstUtf8) {
+        // The accents are in this chunk, before the bad byte: said as the earlier ones would be.
+        const before = new TextDecoder('utf-8').decode(beforeBad);
+        const accent = Math.max(0, before.search(/[\u0080-\uffff]/));
+        firstUtf8 = { line: lines.count([]) + lineFeedsBefore(before, accent), word: wordAround(before, accent) };
+      }
+      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, firstUtf8);
+    }
+    if (!nonAsciiSeen) {
+      const accent = text.search(/[\u0080-\uffff]/);
+      if (accent !== -1) {
+        nonAsciiSeen = true;
+        firstUtf8 = { line: lines.count([]) + lineFeedsBefore(text, accent), word: wordAround(text, accent) };
+      }
     }
     lines.count(chunk);
-    if (!nonAsciiSeen && /[\u0080-\uffff]/.test(text)) nonAsciiSeen = true;
     offset += chunk.length;
     previous = chunk;
     if (text) yield text;
@@ -126,17 +140,35 @@ async function* decodeUtf8(
       0,
       tail.findLastIndex((byte) => byte >= 0xc0),
     );
-    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, nonAsciiSeen);
+    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, firstUtf8);
   }
   return undefined;
 }
 
-function notUtf8(file: string, line: number, bytes: Uint8Array, at: number, mixed: boolean): InputError {
+/**
+ * A byte that is not UTF-8. After UTF-8 accents (`utf8`), the file holds two encodings: no single encoding reads it
+ * whole, so no `--encoding` is offered (Windows-1252 would garble the UTF-8 lines); only the fix of the file.
+ */
+function notUtf8(
+  file: string,
+  line: number,
+  bytes: Uint8Array,
+  at: number,
+  utf8: { line: number; word: string } | undefined,
+): InputError {
   const where = `bytes ${hexBytes(bytes.subarray(0, Math.min(bytes.length, 4)))} after byte ${at}`;
-  const message = mixed
-    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`
+  const earlier = utf8?.word ? `line ${utf8.line} holds UTF-8 ("${utf8.word}")` : 'the lines before it are UTF-8';
+  const message = utf8
+    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) but ${earlier}; no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line ${line} in UTF-8.`
     : `${file}:${line}: not valid UTF-8 (${where}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252, or re-export it as "CSV UTF-8".`;
   return new InputError(message, { file, line });
+}
+
+/** The line feeds of `text` before `end`. */
+function lineFeedsBefore(text: string, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) count++;
+  return count;
 }
 
 /** The index of the first byte that does not belong to a well-formed UTF-8 sequence; a sequence cut by the end is fine. */
@@ -175,9 +207,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 /** Characters a legacy decode yields from a misread CP850 or MacRoman export: never next to a letter in Brazilian text. */
 const foreignCharacters = '‚ƒ„†‡ˆ‰Š‹ŒŽ˜š›œžŸ¢£¤¥¦¨¯±´µ¶·¸¹¼½¾¿ÆæÐðÞþ×÷';
 const foreignNextToLetter = new RegExp(`\\p{L}[${foreignCharacters}]|[${foreignCharacters}]\\p{L}`, 'u');
-/** `Ã§`, `Ã£`: UTF-8 accents read as Windows-1252, in a file whose first non-ASCII byte was not UTF-8. */
-const utf8ReadAsLegacy = /Ã[\u00a0-\u00bf\u0152\u0160\u0161\u0178\u017d\u2013-\u203a\u0192\u02c6\u02dc]/;
-const portugueseLetters = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÇ]/g;
+const portugueseLetters = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/g;
 const likelyEncodings: readonly [label: string, described: string][] = [
   ['cp850', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
   ['macintosh', 'MacRoman (Excel\'s "CSV (Macintosh)")'],
@@ -223,24 +253,23 @@ function checkLegacyText(
   const { encoding, file, lines } = context;
   const undefinedByte = text.indexOf('\uFFFD');
   const foreign = context.sniffed ? foreignNextToLetter.exec(text) : null;
-  const mojibake = context.sniffed ? utf8ReadAsLegacy.exec(text) : null;
+  // Checked under any single-byte encoding, the one given with --encoding too: such text is never sent garbled.
+  const mojibake = utf8Accent(chunk);
   const at = Math.min(
     undefinedByte === -1 ? Infinity : undefinedByte,
     foreign ? foreign.index : Infinity,
-    mojibake ? mojibake.index : Infinity,
+    mojibake === -1 ? Infinity : mojibake,
   );
   if (at === Infinity) return;
   const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
-  if (mojibake && mojibake.index === at)
-    throw new InputError(
-      `${file}:${line}: mixed encodings: line ${line} holds UTF-8 accents ("${wordAround(text, at)}") but earlier lines are not UTF-8; re-export the file as "CSV UTF-8".`,
-      { file, line },
-    );
+  if (mojibake === at) throw utf8ReadAsLegacy(text, chunk, at, { ...context, line });
   const [start, end] = wordBounds(text, at);
-  const guess = context.sniffed ? likelyEncoding(chunk.subarray(start, end), encoding) : undefined;
+  const guess = context.sniffed ? likelyEncoding(chunk, [start, end], encoding) : undefined;
   const hint = guess
     ? `the file is probably ${guess.described}, where it reads "${guess.text}": pass --encoding ${guess.label}, or re-export it as "CSV UTF-8".`
-    : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;
+    : context.sniffed
+      ? `no encoding Office writes (CP850, MacRoman) reads it as Brazilian text either: re-export the file as "CSV UTF-8", or pass its encoding with --encoding if you know it.`
+      : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;
   if (undefinedByte === at)
     throw new InputError(
       `${file}:${line}: byte ${hexBytes(chunk.subarray(at, at + 1))} is not a character in ${encoding}; ${hint}`,
@@ -266,20 +295,99 @@ function wordAround(text: string, at: number): string {
   return text.slice(start, end);
 }
 
-/** The Office encoding under which these bytes read as the most Portuguese and the least foreign. */
+/**
+ * Where a UTF-8 accent of Portuguese (`ç` is the bytes C3 A7, `º` C2 BA) sits in bytes read as a single-byte
+ * encoding, or -1. Read as Windows-1252 they are `Ã§` and `Âº`, which Brazilian text never holds; read as CP850 or
+ * MacRoman they are box-drawing or math signs.
+ */
+function utf8Accent(chunk: Buffer): number {
+  for (let at = chunk.indexOf(0xc3); at !== -1 && at + 1 < chunk.length; at = chunk.indexOf(0xc3, at + 1)) {
+    const next = chunk[at + 1] as number;
+    if (next >= 0x80 && next <= 0xbf) return at;
+  }
+  for (let at = chunk.indexOf(0xc2); at !== -1 && at + 1 < chunk.length; at = chunk.indexOf(0xc2, at + 1)) {
+    const next = chunk[at + 1] as number;
+    if (next >= 0xa0 && next <= 0xbf) return at;
+  }
+  return -1;
+}
+
+/** The refusal of UTF-8 text read as a single-byte encoding (`ConceiÃ§Ã£o`): the line, the word both ways, the fix. */
+function utf8ReadAsLegacy(
+  text: string,
+  chunk: Buffer,
+  at: number,
+  context: { encoding: string; file: string; line: number; sniffed: boolean },
+): InputError {
+  const { encoding, file, line } = context;
+  const [start, end] = wordBounds(text, at);
+  const asUtf8 = new TextDecoder('utf-8').decode(chunk.subarray(start, end));
+  const fix = context.sniffed
+    ? `the earlier lines are not UTF-8, so the file mixes two encodings: re-export the whole file as "CSV UTF-8"`
+    : `drop --encoding ${encoding} if the whole file is UTF-8 (b2bctl reads UTF-8 by itself), else re-export it as "CSV UTF-8"`;
+  return new InputError(
+    `${file}:${line}: "${text.slice(start, end)}" is UTF-8 text read as ${encoding} (as UTF-8 it reads "${asUtf8}"); nothing was sent. ${fix[0]?.toUpperCase()}${fix.slice(1)}.`,
+    { file, line },
+  );
+}
+
+/**
+ * The Office encoding that reads these bytes (a chunk of the file) as Brazilian text, with the word at `[start,
+ * end)` as it reads there: every word with a character beyond ASCII must be a Portuguese word (see brazilianWord),
+ * so a byte no encoding explains (`EuroÇ`, `YìÉ` in CP850) names none.
+ */
 function likelyEncoding(
   bytes: Buffer,
+  [start, end]: [number, number],
   current: string,
 ): { label: string; described: string; text: string } | undefined {
   let best: { label: string; described: string; text: string; score: number } | undefined;
   for (const [label, described] of likelyEncodings) {
     if (label === current) continue;
     const text = decodeSync(bytes, label);
-    const foreign = [...text].filter((character) => foreignCharacters.includes(character) || character === '\uFFFD');
-    const score = (text.match(portugueseLetters)?.length ?? 0) - 2 * foreign.length;
-    if (score > 0 && (!best || score > best.score)) best = { label, described, text, score };
+    if (!readsAsBrazilian(text)) continue;
+    const score = text.match(portugueseLetters)?.length ?? 0;
+    if (!best || score > best.score)
+      best = { label, described, text: decodeSync(bytes.subarray(start, end), label), score };
   }
   return best;
+}
+
+/** Punctuation beyond ASCII that Brazilian spreadsheets hold: dashes, typographic quotes, the degree sign. */
+const brazilianPunctuation = new Set('–—“”‘’…«»°§\u00a0');
+
+/** Whether every character beyond ASCII of a text is a Portuguese accent in a Portuguese word, or its punctuation. */
+function readsAsBrazilian(text: string): boolean {
+  let accents = 0;
+  for (const word of text.match(/\p{L}+/gu) ?? []) {
+    if (!/[^\x00-\x7f]/.test(word)) continue;
+    if (!brazilianWord(word)) return false;
+    accents++;
+  }
+  for (const character of text.replace(/\p{L}+/gu, '')) {
+    if (character.charCodeAt(0) >= 0x80 && !brazilianPunctuation.has(character)) return false;
+  }
+  return accents > 0;
+}
+
+/**
+ * A word as Brazilian Portuguese writes its accents: only Portuguese accented letters, an upper-case one only at the
+ * start or in a word in capitals, and `ç` before a vowel (`Conceição`, `SÃO`, `Ávila`; not `EuroÇ`, `Xü`).
+ */
+function brazilianWord(word: string): boolean {
+  const capitals = word === word.toUpperCase();
+  for (let index = 0; index < word.length; index++) {
+    const character = word[index] as string;
+    if (character.charCodeAt(0) < 0x80 || character === 'º' || character === 'ª') continue;
+    if (!'áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ'.includes(character)) return false;
+    const upper = character !== character.toLowerCase();
+    if (upper && index > 0 && !capitals) return false;
+    if (character === 'ü' || character === 'Ü') {
+      if (!/[gq]/i.test(word[index - 1] ?? '')) return false;
+    }
+    if ((character === 'ç' || character === 'Ç') && !/[aouãõáóú]/i.test(word[index + 1] ?? '')) return false;
+  }
+  return true;
 }
 
 /** Set by decodeLegacy, the only caller of likelyEncoding, before it decodes anything. */

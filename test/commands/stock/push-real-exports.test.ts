@@ -135,7 +135,7 @@ describe('a file whose encoding cannot be trusted stops before any request', () 
     const { dir, run } = workspace([], { 'mixed.csv': content });
     const result = await run(['stock', 'push', 'mixed.csv']);
     expect(result.stderr).toBe(
-      `stock push: validating mixed.csv\nerror: mixed.csv:52: mixed encodings: line 52 is not UTF-8 (bytes 0xE3 0x6F 0x20 0x50 after byte ${badByte}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).\n`,
+      `stock push: validating mixed.csv\nerror: mixed.csv:52: mixed encodings: line 52 is not UTF-8 (bytes 0xE3 0x6F 0x20 0x50 after byte ${badByte}) but line 2 holds UTF-8 ("CD-São"); no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line 52 in UTF-8.\n`,
     );
     expect(result.code).toBe(65);
     await expectNothingSent(dir, ['mixed.csv']);

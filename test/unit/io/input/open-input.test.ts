@@ -202,9 +202,13 @@ describe('openInput: UTF-8', () => {
   it('--encoding windows-1252 overrides the sniffing', async () => {
     const path = writeInput('utf8.csv', Buffer.from('document,name\n1,José\n', 'utf8'));
     expect((await recordsOf((await open(path)).opened)).map((record) => record.values.name)).toEqual(['José']);
-    const { opened } = await open(path, { encoding: 'windows-1252' });
-    expect(opened.encoding).toBe('windows-1252');
-    expect((await recordsOf(opened)).map((record) => record.values.name)).toEqual(['JosÃ©']);
+    const ascii = writeInput('ascii.csv', 'document,name\n1,Jose\n');
+    expect((await open(ascii, { encoding: 'windows-1252' })).opened.encoding).toBe('windows-1252');
+    // Never read as "JosÃ©": UTF-8 accents under a single-byte encoding stop the reading at their line.
+    const error = await rejectionOf(open(path, { encoding: 'windows-1252' }));
+    expect(error.message).toBe(
+      `${path}:2: "JosÃ©" is UTF-8 text read as windows-1252 (as UTF-8 it reads "José"); nothing was sent. Drop --encoding windows-1252 if the whole file is UTF-8 (b2bctl reads UTF-8 by itself), else re-export it as "CSV UTF-8".`,
+    );
   });
 
   it('a Windows-1252 byte past the sniffed sample stops the reading with the fix', async () => {
@@ -220,7 +224,7 @@ describe('openInput: UTF-8', () => {
     expect(error).toBeInstanceOf(InputError);
     const badByte = Buffer.byteLength(`document,name\n${rows}\n`) + 4;
     expect(error.message).toBe(
-      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`,
+      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) but line 2 holds UTF-8 ("número"); no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line 3002 in UTF-8.`,
     );
     expect((error as InputError).line).toBe(3002);
   });
