@@ -360,7 +360,7 @@ const brazilianPunctuation = new Set('–—“”‘’…«»°§\u00a0');
 function readsAsBrazilian(text: string): boolean {
   let accents = 0;
   for (const word of text.match(/\p{L}+/gu) ?? []) {
-    if (!/[^\x00-\x7f]/.test(word)) continue;
+    if (!/[\u0080-\uffff]/.test(word)) continue;
     if (!brazilianWord(word)) return false;
     accents++;
   }
