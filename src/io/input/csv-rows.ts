@@ -1,8 +1,9 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
-import { InputError } from '../../errors.js';
+import { InputError, InterruptedError } from '../../errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
-import { asInputError, parseCounted, stretchReading, tryRecordSize } from './csv-stretch.js';
+import { asInputError, parseCounted, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
+import { longRowError, RowMeasure } from './row-length.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -30,6 +31,8 @@ export interface CsvReadOptions {
   bounds?: RowBounds;
   /** Aborted on SIGINT/SIGTERM: a long parse stops between its slices. */
   interrupt?: AbortSignal;
+  /** The header's cells once the caller has read them, for messages that name a column by its header. */
+  columnNames?: { headers?: readonly string[] };
 }
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
@@ -92,32 +95,65 @@ export async function* readCsvRowBatches(
   let pending = '';
   let taken = 0;
   let pendingLine = 1;
-  let nextSizeCheck = bounds.maxRowChars;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
+  /** Set once the record being read is longer than a row may be: the rest of it is measured for the message, not kept. */
+  let overLong: RowMeasure | undefined;
+  const refuseLongRow = (measure: RowMeasure, line: number, start: string) =>
+    longRowError({ file, line }, measure, {
+      start,
+      maxRowChars: bounds.maxRowChars,
+      headers: options.columnNames?.headers,
+    });
+  /** Refuses the first of these whole records that is longer than a row may be (a stretch longer than one row may be). */
+  const checkRecordLengths = (records: string, firstLine: number) => {
+    let line = firstLine;
+    for (let at = 0; at < records.length;) {
+      const measure = new RowMeasure(delimiter.charCodeAt(0));
+      const end = measure.feed(records, at);
+      if (measure.length > bounds.maxRowChars) {
+        measure.ended = true;
+        throw refuseLongRow(measure, line, records.slice(at, at + 4096));
+      }
+      line += measure.breaks + 1;
+      at = end === -1 ? records.length : end + 1;
+    }
+  };
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
+      if (overLong) {
+        if (options.interrupt?.aborted) throw interruptedWhileMeasuring(file, pendingLine);
+        if (overLong.feed(piece) !== -1 || overLong.enough) throw refuseLongRow(overLong, pendingLine, pending);
+        continue;
+      }
       pending += piece;
       const end = (tracker.recordsEnd ?? 0) - taken;
       if (end <= 0) {
         pendingColumns.feed(piece);
-        // One record longer than any spreadsheet row: let csv-parse say so now, as it did reading as a stream.
-        if (pending.length > nextSizeCheck) {
-          nextSizeCheck = pending.length * 2;
-          await tryRecordSize(pending, pendingLine, reading);
+        // One record longer than a row may be: measured to its end from here, never parsed or kept.
+        if (pending.length > bounds.maxRowChars) {
+          overLong = new RowMeasure(delimiter.charCodeAt(0));
+          overLong.feed(pending);
+          pending = pending.slice(0, 4096);
         }
         continue;
       }
       const records = end === pending.length ? pending : pending.slice(0, end);
       pending = end === pending.length ? '' : pending.slice(end);
       taken += end;
-      nextSizeCheck = bounds.maxRowChars;
       const firstLine = pendingLine;
+      if (records.length > bounds.maxRowChars) checkRecordLengths(records, firstLine);
       pendingLine += lineBreaks(records);
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
       const batch = await rowsOf(records, firstLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
+    if (overLong) {
+      // The input ended the row.
+      overLong.ended = true;
+      throw refuseLongRow(overLong, pendingLine, pending);
+    }
     if (pending !== '') {
+      if (pending.length > bounds.maxRowChars) checkRecordLengths(pending, pendingLine);
       const batch = await rowsOf(pending, pendingLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }
@@ -125,6 +161,11 @@ export async function* readCsvRowBatches(
   } catch (error) {
     throw asInputError(error, reading, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
   }
+}
+
+/** An interrupt while an over-long row is measured: served at the next piece, as during a parse. */
+function interruptedWhileMeasuring(file: string, line: number): InterruptedError {
+  return new InterruptedError(`${file}: interrupted while reading the rows from line ${line}.`);
 }
 
 function lineBreaks(text: string): number {

@@ -243,16 +243,20 @@ type CsvOptions = InputOptions & {
 };
 
 async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<OpenedInput> {
+  // Filled once the header is read: a row too long is then named by its column's header.
+  const columnNames: { headers?: readonly string[] } = {};
   const rows = new CsvRowCursor(
     readCsvRowBatches(text, {
       delimiter: options.delimiter,
       file,
       bounds: options.rowBounds,
       interrupt: options.interrupt,
+      columnNames,
     }),
   );
   const skipped = { blankRows: 0 };
   const header = await readHeaderRow(rows, options, skipped);
+  columnNames.headers = header?.headers;
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
   if (!header)
     return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
