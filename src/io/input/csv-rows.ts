@@ -120,8 +120,9 @@ export async function* readCsvRowBatches(
   };
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
+      // Served at the next piece, whatever is being read: a cell of a gigabyte is thousands of pieces.
+      if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
       if (overLong) {
-        if (options.interrupt?.aborted) throw interruptedWhileMeasuring(file, pendingLine);
         if (overLong.feed(piece) !== -1 || overLong.enough) throw refuseLongRow(overLong, pendingLine, pending);
         continue;
       }
@@ -163,8 +164,8 @@ export async function* readCsvRowBatches(
   }
 }
 
-/** An interrupt while an over-long row is measured: served at the next piece, as during a parse. */
-function interruptedWhileMeasuring(file: string, line: number): InterruptedError {
+/** An interrupt while the rows are read: served at the next piece, as during a parse. */
+function interruptedWhileReading(file: string, line: number): InterruptedError {
   return new InterruptedError(`${file}: interrupted while reading the rows from line ${line}.`);
 }
 

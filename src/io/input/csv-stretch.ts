@@ -16,7 +16,7 @@ export interface StretchReading {
   delimiter: string;
   file: string;
   interrupt: AbortSignal | undefined;
-  /** The longest line the quote-free splitter may take (rows longer than input.maxRowChars are refused before). */
+  /** The longest line the quote-free splitter may take; a longer one goes to csv-parse, in slices. */
   plainLineBound: number;
 }
 
@@ -36,7 +36,8 @@ export function stretchReading(options: {
     delimiter: options.delimiter,
     file: options.file,
     interrupt: options.interrupt,
-    plainLineBound: bounds.maxRowChars,
+    // Longer lines go to csv-parse, which is parsed in slices: a signal is served inside a line of megabytes.
+    plainLineBound: Math.min(defaultRowBounds.maxRowChars, bounds.maxRowChars) >> 2,
   };
 }
 
