@@ -29,6 +29,7 @@ import {
   formatFromExtension,
   type InputFormat,
   looksBinary,
+  nulInText,
   sniffDecimal,
   sniffDelimiter,
   sniffEncoding,
@@ -175,10 +176,17 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
   const kind = utf16 ? undefined : binaryKind(head);
   if (kind) throw new InputError(`${file}: ${kind}`, { file });
-  if (!utf16 && looksBinary(head))
+  if (!utf16 && looksBinary(head)) {
+    const nul = nulInText(head);
+    if (nul)
+      throw new InputError(
+        `${file}:${nul.line}: a NUL byte (0x00, byte ${nul.byte} of the file), which no text holds; the rest reads as text, so the export is probably damaged there. Delete it (or export the data again) and run again.`,
+        { file, line: nul.line },
+      );
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
+  }
 
   const sniffed = options.encoding === undefined;
   const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
