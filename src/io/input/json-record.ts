@@ -59,10 +59,13 @@ export function parseRecordJson(
       { file, line: line + tooDeep.lines },
     );
   let value = parseJsonAt(text, file, line, column);
-  if (/\d{16}/.test(text))
+  // Beyond a double's 15 digits, or its range (`1e309` is Infinity to JSON.parse): kept as text, refused as written.
+  if (/\d{16}|[eE][+-]?\d{3}/.test(text))
     value = JSON.parse(
       text.replace(stringOrNumber, (token) =>
-        token.startsWith('"') || significantDigits(token) <= 15 ? token : `"${token}"`,
+        token.startsWith('"') || (significantDigits(token) <= 15 && Number.isFinite(Number(token)))
+          ? token
+          : `"${token}"`,
       ),
     );
   // Cheap first: every key is a string followed by ":", so fewer keys parsed than such pairs may mean a repeat.
