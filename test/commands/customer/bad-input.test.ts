@@ -192,7 +192,11 @@ describe('files that cannot be read as records', () => {
   it('JSON with a syntax error: exit 65 with file:line:column', async () => {
     const json = '[\n  {\n    "document": "529.982.247-25",\n    "name": "Ana",,\n    "phone": "11987654321"\n  }\n]\n';
     expect(await createRun(folderWith('broken.json', json), 'broken.json')).toEqual(
-      refusal('broken.json', 65, 'broken.json:4:19: invalid JSON: Expected double-quoted property name.'),
+      refusal(
+        'broken.json',
+        65,
+        'broken.json:4:19: invalid JSON: Expected double-quoted property name (near: , "name": "Ana",, "pho).',
+      ),
     );
   });
 
@@ -207,7 +211,11 @@ describe('files that cannot be read as records', () => {
     };
     const ndjson = `${JSON.stringify(good)}\n{"document":"111.444.777-35",}\n`;
     expect(await createRun(folderWith('broken.ndjson', ndjson), 'broken.ndjson')).toEqual(
-      refusal('broken.ndjson', 65, 'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name.'),
+      refusal(
+        'broken.ndjson',
+        65,
+        'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name (near: t":"111.444.777-35",}).',
+      ),
     );
   });
 });
