@@ -120,15 +120,17 @@ export async function* readCsvRowBatches(
   };
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
-      // Served at the next piece, whatever is being read: a cell of a gigabyte is thousands of pieces.
-      if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
       if (overLong) {
+        if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         if (overLong.feed(piece) !== -1 || overLong.enough) throw refuseLongRow(overLong, pendingLine, pending);
         continue;
       }
       pending += piece;
       const end = (tracker.recordsEnd ?? 0) - taken;
       if (end <= 0) {
+        // Inside one record that spans pieces (a cell of a gigabyte is thousands): served at the next piece. Between
+        // records, the consumer of the rows serves it, with its own account of what was read.
+        if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         pendingColumns.feed(piece);
         // One record longer than a row may be: measured to its end from here, never parsed or kept.
         if (pending.length > bounds.maxRowChars) {

@@ -37,7 +37,7 @@ import {
 } from './sniff.js';
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
-import { shortRowProblem, shortValue, unnamedColumnCheck } from './row-shape-problems.js';
+import { shortRowProblem, shortValue, unnamedColumnCheck, wrongDelimiterCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import { binaryKind, markupKind } from './binary-kinds.js';
 
@@ -287,9 +287,11 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOp
   // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
   const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
   const unnamedData = unnamedColumnCheck(headers, file);
+  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file);
   const checkRow = (row: CsvRow) => {
     unnamedData(row);
-    return shortRowProblem(row.cells, namedColumns, options.delimiter);
+    wrongDelimiter(row);
+    return shortRowProblem(row.cells, namedColumns);
   };
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
   const shapeRecords = csvRecordShaper(

@@ -9,19 +9,45 @@ function delimiterName(delimiter: string): string {
 
 /**
  * Why a row has fewer cells than the header names columns, in words that point at the fix, or undefined for a row
- * that is whole. One cell holding another delimiter is a file saved with the wrong delimiter (or read with it):
- * every field of the row landed in the first column, and the "required" errors alone would not say so. Pure.
+ * that is whole. Pure.
  */
-export function shortRowProblem(cells: readonly string[], namedColumns: number, delimiter: string): string | undefined {
+export function shortRowProblem(cells: readonly string[], namedColumns: number): string | undefined {
   if (cells.length >= namedColumns) return undefined;
-  const onlyCell = cells.length === 1 ? (cells[0] ?? '') : undefined;
-  const other =
-    onlyCell === undefined
-      ? undefined
-      : delimiters.find((candidate) => candidate !== delimiter && onlyCell.includes(candidate));
-  if (other !== undefined)
-    return `the row is one cell holding ${delimiterName(other)} where the header has ${namedColumns} ${delimiterName(delimiter)}-separated columns: the delimiter looks wrong; save the file with one delimiter, or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`} if the rows are right`;
   return `the row has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'} but the header has ${namedColumns} columns: a cell is missing, or a delimiter or quote is off`;
+}
+
+/**
+ * The other delimiter a short row was written with, or undefined: a row that is one cell holding one (every field of
+ * the row landed in the first column), or a short row whose cells hold `;`, a tab or `|` (not `,`, which a decimal
+ * comma puts in cells of a `;` file).
+ */
+function otherDelimiter(cells: readonly string[], namedColumns: number, delimiter: string): string | undefined {
+  if (cells.length >= namedColumns || namedColumns < 2) return undefined;
+  const candidates = cells.length === 1 ? delimiters : delimiters.filter((candidate) => candidate !== ',');
+  return candidates.find((candidate) => candidate !== delimiter && cells.some((cell) => cell.includes(candidate)));
+}
+
+/**
+ * Refuses the file at the first row written with another delimiter than the header: one error for the file, not
+ * one per field of each such row (every "required" after it would only repeat that the cells are in the wrong place).
+ */
+export function wrongDelimiterCheck(
+  namedColumns: number,
+  delimiter: string,
+  file: string,
+): (row: { cells: readonly string[]; line: number }) => void {
+  return (row) => {
+    const other = otherDelimiter(row.cells, namedColumns, delimiter);
+    if (other === undefined) return;
+    const held =
+      row.cells.length === 1
+        ? `is one cell holding ${delimiterName(other)}`
+        : `has ${row.cells.length} cells holding ${delimiterName(other)}`;
+    throw new InputError(
+      `${file}:${row.line}: the row ${held} where the header has ${namedColumns} ${delimiterName(delimiter)}-separated columns: the delimiter looks wrong; nothing was sent. Save the file with one delimiter, or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`} if the rows are right.`,
+      { file, line: row.line },
+    );
+  };
 }
 
 /**

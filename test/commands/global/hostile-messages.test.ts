@@ -41,8 +41,11 @@ describe('messages of the hostile-file replay', () => {
     });
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(
-      'c.csv:2: the row is one cell holding "," where the header has 8 ";"-separated columns: the delimiter looks wrong; save the file with one delimiter, or pass --delimiter "," if the rows are right\n',
+      'error: c.csv:2: the row is one cell holding "," where the header has 8 ";"-separated columns: the delimiter looks wrong; nothing was sent. Save the file with one delimiter, or pass --delimiter "," if the rows are right.\n',
     );
+    // One error for the file: no "required" for each field the row's cells did not reach.
+    expect(result.stderr).not.toContain('required');
+    expect(result.stderr.match(/c\.csv:/g)).toHaveLength(1);
   });
 
   it('a short row: says it has fewer cells than the header', async () => {
