@@ -3,11 +3,15 @@ import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
 export interface EventConsumer {
-  /** What it delivers to, shown in logs and kept with the hand-off: `http://erp/hook` or `exec ./import.sh`. */
+  /**
+   * What it delivers to, shown in logs and on /healthz and kept with the hand-off, without credentials:
+   * `http://***@erp/hook?key=***` or `exec ./import.sh …` (src/lib/shown-target.ts).
+   */
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
@@ -24,7 +28,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
-    target: url,
+    target: urlShownSafely(url),
     async deliver(event, signal) {
       via ??= dispatcherFor(new URL(url), { env });
       const { dispatcher, route } = via;
@@ -79,7 +83,7 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
     });
   }
   return {
-    target: `exec ${command}`,
+    target: `exec ${commandShownSafely(command)}`,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
         // The command's own output goes to stderr: stdout carries this receiver's one line per event.

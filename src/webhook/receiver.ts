@@ -8,6 +8,7 @@ import { listenOn } from '../http-server/listen.js';
 import { readForwardedHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth } from './backlog.js';
+import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { TokenIssuer } from './tokens.js';
@@ -75,7 +76,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const app = createApp(options);
   app.get('/healthz', async (_request, reply) => {
     const health = await backlogHealth(options.store, now(), options.stuckAfterMs);
-    return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+    return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options);
   for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now);

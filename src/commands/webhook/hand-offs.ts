@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { targetShownSafely } from '../../lib/shown-target.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
@@ -40,7 +41,7 @@ export async function handOffsOf(
         ? 'new, from the first stored event'
         : 'new, from the next event'
       : opening.previousTarget
-        ? `position kept; target was ${opening.previousTarget}`
+        ? `position kept; target was ${targetShownSafely(opening.previousTarget)}`
         : 'position kept';
     described += ` Hand-off "${name}" to ${consumer.target} (${state}).`;
     handOffs.push(
