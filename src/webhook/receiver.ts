@@ -11,6 +11,7 @@ import { backlogHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
+import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
 import { TokenIssuer } from './tokens.js';
 
 export interface ReceiverPaths {
@@ -45,6 +46,8 @@ export interface ReceiverOptions {
   trustProxy?: TrustedProxies;
   /** The header those proxies name the client in (X-Forwarded-For when not given). */
   proxyHeader?: ProxyHeader;
+  /** Wrong credentials allowed per client address and per client id before 429 (default: 10 a minute). */
+  tokenFailureLimit?: FailureLimitOptions;
   now?: () => number;
   /** Called once per stored event, after its commit and before the 2xx is sent. */
   onStored?: (event: ReceivedEvent) => void;
@@ -59,6 +62,9 @@ export type ReceivedEvent = Omit<StoredEvent, 'id'>;
 export interface RunningReceiver extends RunningServer {
   tokens: TokenIssuer;
 }
+
+/** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
+const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
 /** A JSON body kept with its own text, so the store keeps the event exactly as it was sent. */
 interface JsonBody {
@@ -169,8 +175,16 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   // Receivers sharing a store accept each other's tokens: a load balancer may send the event elsewhere.
   const shareToken = (token: string) =>
     options.store.shareToken?.(tokenDigest(token), (options.now ?? Date.now)() + tokens.ttlSeconds * 1000);
+  const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
+  const endpoint = {
+    tokens,
+    failures: new FailureLimiter(limit, options.now),
+    failureWindowMs: limit.windowMs,
+    log: options.log,
+    onIssued: shareToken,
+  };
   app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
-    answerTokenRequest(request, reply, tokens, options.log, shareToken),
+    answerTokenRequest(request, reply, endpoint),
   );
 }
 

@@ -16,7 +16,8 @@ import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 import { afterAll, afterEach } from 'vitest';
 
 export const clientId = 'erp-client';
-export const clientSecret = 'receiver-s3cret';
+// As long as `webhook listen` asks (32 characters at least).
+export const clientSecret = 'receiver-s3cret-0123456789abcdef';
 
 export interface TestReceiver {
   url: string;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { requireThat } from '../../support/external-tools.js';
@@ -46,7 +46,6 @@ afterAll(async () => {
   await new Promise((resolve) => erp.close(resolve));
   removeReceiverFolders();
 });
-afterEach(() => undefined);
 
 function clockForRetries() {
   return {
