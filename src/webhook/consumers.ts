@@ -4,6 +4,7 @@ import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
@@ -72,10 +73,16 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Runs a shell command per event with the event on stdin; exit 0 is success. Each run is its own process group,
- * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits.
+ * Runs a shell command per event with the event on stdin and a clean environment (exec-environment.ts); exit 0 is
+ * success. Each run is its own process group, killed whole at `timeoutMs`, on shutdown, and when this process
+ * exits however it exits.
  */
-export function execCommand(command: string, stderr: NodeJS.WritableStream, timeoutMs: number): EventConsumer {
+export function execCommand(
+  command: string,
+  stderr: NodeJS.WritableStream,
+  timeoutMs: number,
+  environment: ExecEnvironment = { parent: process.env, names: [] },
+): EventConsumer {
   if (!exitGuard) {
     exitGuard = true;
     process.once('exit', () => {
@@ -91,7 +98,7 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
           shell: true,
           detached: true,
           stdio: ['pipe', 'pipe', 'pipe'],
-          env: { ...process.env, B2BCTL_EVENT_KIND: event.kind, B2BCTL_DELIVERY_ID: event.deliveryId },
+          env: commandEnvironment(environment, event),
         });
         if (child.pid !== undefined) runningGroups.add(child.pid);
         let ending = '';

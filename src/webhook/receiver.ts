@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { limitConnections } from '../http-server/connection-limit.js';
 import { listenOn } from '../http-server/listen.js';
 import { readForwardedHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
@@ -39,6 +40,8 @@ export interface ReceiverOptions {
   bodyLimitBytes: number;
   /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
   requestTimeoutMs: number;
+  /** Connections open at once; one more is closed as it is accepted (default 1024). */
+  maxConnections?: number;
   /** /healthz answers 503 when a hand-off's oldest pending event is older than this. */
   stuckAfterMs: number;
   tls?: { cert: Buffer; key: Buffer };
@@ -125,6 +128,7 @@ function createApp(options: ReceiverOptions): FastifyInstance {
         : createHttpServer(serverOptions, serve);
     },
   });
+  limitConnections(app.server, options.maxConnections ?? 1024, options.log);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;

@@ -172,6 +172,7 @@ export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {})
     tokenTtl: 3600,
     bodyLimit: 1024 * 1024,
     requestTimeout: 10_000,
+    maxConnections: 1024,
     fetchOrders: false,
     groupCommit: true,
     fromStart: false,

@@ -19,6 +19,8 @@ export interface HandOffFlags {
   maxAttempts: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
   inbox?: string;
 }
 
@@ -31,7 +33,10 @@ export async function handOffsOf(
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
   if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
-  if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
+  if (flags.exec) {
+    const environment = { parent: context.env, names: flags.execEnv ?? [] };
+    named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment)]);
+  }
   const handOffs: HandOff[] = [];
   let described = '';
   for (const [name, consumer] of named) {

@@ -24,6 +24,8 @@ export interface ListenOptions extends HandOffFlags {
   tokenTtl: number;
   bodyLimit: number;
   requestTimeout: number;
+  /** Connections open at once; the operating system's descriptors run out past some thousands. */
+  maxConnections: number;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
@@ -90,6 +92,7 @@ async function serve(
     store,
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
+    maxConnections: options.maxConnections,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
