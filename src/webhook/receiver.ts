@@ -6,7 +6,7 @@ import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { limitConnections } from '../http-server/connection-limit.js';
 import { listenOn } from '../http-server/listen.js';
-import { readForwardedHeader } from '../http-server/forwarded.js';
+import { readForwardedHeader, readXForwardedForHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
@@ -161,16 +161,18 @@ export function serverTimeouts(requestTimeoutMs: number) {
 }
 
 /**
- * With `Forwarded` as the proxy's header, fastify's trusted-proxy rules (which read X-Forwarded-For only) are
- * given its addresses before any route sees the request, so request.ip walks them the same way.
+ * Behind a trusted proxy, fastify's trusted-proxy rules (which read X-Forwarded-For only) are given the proxy's
+ * header as addresses alone before any route sees the request: `Forwarded`'s `for=` addresses, or the entries of
+ * X-Forwarded-For that are addresses, so request.ip is an address whatever a client wrote.
  */
 function forwardedAware(
   handler: (request: IncomingMessage, response: ServerResponse) => void,
   options: ReceiverOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  if (options.trustProxy === undefined || options.proxyHeader !== 'forwarded') return handler;
+  if (options.trustProxy === undefined) return handler;
+  const read = options.proxyHeader === 'forwarded' ? readForwardedHeader : readXForwardedForHeader;
   return (request, response) => {
-    readForwardedHeader(request);
+    read(request);
     handler(request, response);
   };
 }
