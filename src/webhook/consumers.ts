@@ -21,6 +21,18 @@ export interface EventConsumer {
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
 export class PermanentRefusal extends Error {}
 
+/**
+ * The event as a consumer sends it. One stored before the receiver refused hostile shapes may be too deep to write
+ * out; that will never change, so it is refused for good (a dead letter) instead of being tried again.
+ */
+export function eventText(event: StoredEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    throw new PermanentRefusal(`the event cannot be written out as JSON (${(error as Error).message})`);
+  }
+}
+
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
 
@@ -42,7 +54,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
           // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
           'x-b2bctl-delivery-id': event.deliveryId,
         },
-        body: JSON.stringify(event),
+        body: eventText(event),
         headersTimeout: 30_000,
         bodyTimeout: 30_000,
         signal,
@@ -93,6 +105,7 @@ export function execCommand(
     target: `exec ${commandShownSafely(command)}`,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
+        const text = eventText(event);
         // The command's own output goes to stderr: stdout carries this receiver's one line per event.
         const child = spawn(command, {
           shell: true,
@@ -125,7 +138,7 @@ export function execCommand(
           if (code === 0 && !ending) resolve();
           else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
         });
-        child.stdin.end(`${JSON.stringify(event)}\n`);
+        child.stdin.end(`${text}\n`);
       }),
   };
 }

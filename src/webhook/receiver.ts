@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { limitConnections } from '../http-server/connection-limit.js';
+import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
 import { readForwardedHeader, readXForwardedForHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
@@ -69,6 +70,9 @@ export interface RunningReceiver extends RunningServer {
 /** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
 const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
+/** The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. */
+export const eventShapeLimits: JsonShapeLimits = { maxDepth: 64, maxKeys: 50_000 };
+
 /** A JSON body kept with its own text, so the store keeps the event exactly as it was sent. */
 interface JsonBody {
   raw: string;
@@ -132,6 +136,12 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;
+    // Refused before it is parsed or stored: such an event could not be printed nor handed off.
+    const problem = jsonShapeProblem(raw, eventShapeLimits);
+    if (problem !== undefined) {
+      done(Object.assign(new Error(`The body is ${problem}; it was not stored`), { statusCode: 400 }), undefined);
+      return;
+    }
     try {
       done(null, { raw, value: JSON.parse(raw) } satisfies JsonBody);
     } catch (error) {
