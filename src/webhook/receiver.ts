@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -14,7 +14,8 @@ import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
-import { TokenIssuer } from './tokens.js';
+import { tokenSigningKey } from './token-keys.js';
+import { TokenIssuer, tokenDigest } from './tokens.js';
 
 export interface ReceiverPaths {
   token: string;
@@ -85,7 +86,8 @@ const jsonContentType = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/;
 /** Starts the webhook receiver: token endpoint, the two event routes and /healthz. */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const now = options.now ?? Date.now;
-  const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
+  const signingKey = await tokenSigningKey(options.store, options.clientSecret, options.log);
+  const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now, signingKey);
   const app = createApp(options);
   app.get('/healthz', async (_request, reply) => {
     const health = await backlogHealth(options.store, now(), options.stuckAfterMs);
@@ -188,9 +190,11 @@ function forwardedAware(
 }
 
 function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions): void {
-  // Receivers sharing a store accept each other's tokens: a load balancer may send the event elsewhere.
+  // Kept in the store before the token is answered: valid after a restart, and on the other receivers of a shared
+  // store (a load balancer may send the event elsewhere).
+  const now = options.now ?? Date.now;
   const shareToken = (token: string) =>
-    options.store.shareToken?.(tokenDigest(token), (options.now ?? Date.now)() + tokens.ttlSeconds * 1000);
+    options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000, now());
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
   const endpoint = {
     tokens,
@@ -213,10 +217,10 @@ function addEventRoute(
 ): void {
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const verdict = match?.[1] ? tokens.check(match[1]) : 'missing';
+    const verdict = match?.[1]
+      ? await tokens.verify(match[1], (digest, at) => options.store.tokenExpiry(digest, at))
+      : 'missing';
     if (verdict === 'valid') return;
-    // Another receiver of the same shared store may have issued it.
-    if (verdict === 'unknown' && (await options.store.knowsToken?.(tokenDigest(match?.[1] ?? ''), now()))) return;
     const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
       verdict
     ];
@@ -262,11 +266,6 @@ function addEventRoute(
     options.onStored?.(event);
     return { status: 'stored', deliveryId: event.deliveryId };
   });
-}
-
-/** What a shared store keeps of a token: never the token itself. */
-function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };

@@ -445,9 +445,9 @@ describe.skipIf(postgres.missing)(`PostgreSQL store shared by receivers${postgre
     await first.shareToken('digest-a', now + 3_600_000);
     await first.shareToken('digest-a', now + 3_600_000);
     await first.shareToken('digest-old', now - 1000);
-    expect(await second.knowsToken('digest-a', now)).toBe(true);
-    expect(await second.knowsToken('digest-a', now + 3_600_000)).toBe(false);
-    expect(await second.knowsToken('digest-b', now)).toBe(false);
+    expect(await second.tokenExpiry('digest-a', now)).toBe(now + 3_600_000);
+    expect(await second.tokenExpiry('digest-a', now + 3_600_000)).toBeUndefined();
+    expect(await second.tokenExpiry('digest-b', now)).toBeUndefined();
     await first.shareToken('digest-c', now + 1000);
     const client = new Client({ connectionString: url });
     await client.connect();
