@@ -1,5 +1,5 @@
 /**
- * The pure arithmetic of `orders poll` (DESIGN.md §8): the run's window, how a window is split, which order
+ * The pure arithmetic of `orders poll` (docs/orders-poll.md): the run's window, how a window is split, which order
  * versions are new, and how far the cursor may move. No I/O here, so the proof of the scan can run it a thousand
  * times in a second.
  *

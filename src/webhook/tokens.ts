@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sameSecret } from '../http-server/same-secret.js';
 
-/** The three token request styles of platform-spec.md, "Authentication of the receiver of webhooks". */
+/** The three token request styles the platform uses (docs/platform.md, "What the document shows"). */
 export type TokenStyle = 'basic' | 'body' | 'headers';
 export const tokenStyles: readonly TokenStyle[] = ['basic', 'body', 'headers'];
 

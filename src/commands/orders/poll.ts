@@ -36,7 +36,7 @@ const maximumBackoffMs = 10 * 60_000;
 
 /**
  * `orders poll`: emits each order version `(id, lastUpdated)` once across normal runs, continuing from the
- * profile's cursor (DESIGN.md §8). One poller per profile (a lock); the cursor moves only over what was written and
+ * profile's cursor (docs/orders-poll.md). One poller per profile (a lock); the cursor moves only over what was written and
  * flushed; Ctrl-C stops after the window being written and exits 75.
  */
 export async function run(options: OrdersPollOptions, context: Context): Promise<void> {

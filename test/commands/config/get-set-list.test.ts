@@ -35,7 +35,7 @@ interface SettingRow {
 
 type Triple = [key: string, value: string | null, source: string | null];
 
-/** Every setting of DESIGN.md §4 with its value and source when nothing is set anywhere. */
+/** Every setting of docs/settings.md with its value and source when nothing is set anywhere. */
 const defaults: readonly Triple[] = [
   ['baseUrl', null, null],
   ['username', null, null],

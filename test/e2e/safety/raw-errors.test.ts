@@ -1,6 +1,6 @@
 /**
  * Raw Node errors that used to reach the operator (issue 9): each is one line saying what to change, with the
- * exit code of DESIGN.md §3, no stack; and --verbose stacks point into the TypeScript sources.
+ * exit code of docs/output.md, no stack; and --verbose stacks point into the TypeScript sources.
  */
 import { createServer, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
