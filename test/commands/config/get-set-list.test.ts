@@ -302,7 +302,7 @@ describe('config mistakes (exit 2)', () => {
     [
       'a retries count that is not a number',
       ['config', 'set', 'http.retries', 'many'],
-      'error: "http.retries" must be a whole number, not "many"\n',
+      'error: "http.retries" must be a whole number (0 or more), not "many"\n',
     ],
     [
       'setting the token by hand',
