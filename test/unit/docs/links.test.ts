@@ -142,6 +142,23 @@ describe('links in the README and docs/', () => {
     expect(naming).toEqual([]);
   });
 
+  it('every decision record has its status line and the usual sections', () => {
+    const folder = join(repoRoot, 'docs', 'decisions');
+    const records = readdirSync(folder).filter((name) => /^\d{4}-.*\.md$/.test(name));
+    const incomplete = records.filter((name) => {
+      const text = readFileSync(join(folder, name), 'utf8');
+      return !(
+        /^# \d{4} /.test(text) &&
+        /^Status: /m.test(text) &&
+        ['Context', 'Options considered', 'Decision', 'Consequences'].every((section) =>
+          new RegExp(`^## ${section}$`, 'm').test(text),
+        )
+      );
+    });
+    expect(records.length).toBeGreaterThan(10);
+    expect(incomplete).toEqual([]);
+  });
+
   it('the decision index links every record in docs/decisions/', () => {
     const folder = join(repoRoot, 'docs', 'decisions');
     const index = readFileSync(join(folder, 'README.md'), 'utf8');
