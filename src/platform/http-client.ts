@@ -7,6 +7,7 @@ import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/pr
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
+import { formDecode, headerText } from '../lib/http-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -342,21 +343,9 @@ function secretsOf(headers: Readonly<Record<string, string>>, body: string | und
     ))
       if (match[1]) secrets.push(match[1]);
     for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi))
-      if (match[1]) secrets.push(match[1], safeDecode(match[1]));
+      if (match[1]) secrets.push(match[1], formDecode(match[1]));
   }
   return secrets;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function truncate(text: string, limit = 2000): string {
