@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sameSecret } from '../http-server/same-secret.js';
+import { formDecode, headerText } from '../lib/http-text.js';
 import { isSignedWith, signedToken } from './token-keys.js';
 
-/** The three token request styles of platform-spec.md, "Authentication of the receiver of webhooks". */
+/** The three token request styles the platform uses (docs/platform.md, "What the document shows"). */
 export type TokenStyle = 'basic' | 'body' | 'headers';
 export const tokenStyles: readonly TokenStyle[] = ['basic', 'body', 'headers'];
 
@@ -80,19 +81,6 @@ function basicCredentials(encoded: string, grantType: unknown): CredentialsVerdi
   const formDecoded = { clientId: formDecode(clientId), clientSecret: formDecode(clientSecret) };
   const differs = formDecoded.clientId !== clientId || formDecoded.clientSecret !== clientSecret;
   return { style: 'basic', clientId, clientSecret, ...(differs ? { formDecoded } : {}) };
-}
-
-/** application/x-www-form-urlencoded decoding; text that is not validly encoded is kept as sent. */
-function formDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** What a store keeps of a token: never the token itself. */
