@@ -102,8 +102,9 @@ function isPlaceholder(value: unknown): boolean {
 export function parseOrderRoutes(json: unknown): OrderRoutes {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     throw new OrderRoutesError('the routes file is a JSON object keyed by action (ready, invoice, ship, cancel)');
-  const { replace: _sandboxReplacements, ...moves } = defaultOrderRoutes;
-  const routes: Record<string, unknown> = { ...moves };
+  const routes: Record<string, unknown> = Object.fromEntries(
+    orderActions.map((action) => [action, defaultOrderRoutes[action]]),
+  );
   for (const [action, value] of Object.entries(json)) {
     if (action === 'replace') routes.replace = parseReplacements(value);
     else if (!(orderActions as readonly string[]).includes(action))
@@ -130,22 +131,22 @@ function parseReplacements(value: unknown): Partial<Record<ReplaceableAction, Or
   return replacements;
 }
 
-function parseRoute(action: OrderAction, value: unknown, name: string = action): OrderRoute {
+function parseRoute(action: OrderAction, value: unknown, where: string = action): OrderRoute {
   const route = (value ?? {}) as Partial<OrderRoute>;
   const method = typeof route.method === 'string' ? route.method.toUpperCase() : undefined;
   if (method !== 'POST' && method !== 'PUT')
-    throw new OrderRoutesError(`${name}.method is POST or PUT (every move writes)`);
+    throw new OrderRoutesError(`${where}.method is POST or PUT (every move writes)`);
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
-    throw new OrderRoutesError(`${name}.path is a path starting with /, such as /v1/orders/{id}/status`);
+    throw new OrderRoutesError(`${where}.path is a path starting with /, such as /v1/orders/{id}/status`);
   for (const name of route.path.match(/\{([^}]*)\}/g) ?? [])
     if (!(pathPlaceholders as readonly string[]).includes(name.slice(1, -1)))
-      throw new OrderRoutesError(`${name}.path: ${name} is not one of {id}, {orderId}, {branch}`);
+      throw new OrderRoutesError(`${where}.path: ${name} is not one of {id}, {orderId}, {branch}`);
   if (!/\{(id|orderId)\}/.test(route.path))
-    throw new OrderRoutesError(`${name}.path names no order: put {id} (or {orderId}) in it`);
-  const used = new Set(placeholdersOf(route.body, name));
+    throw new OrderRoutesError(`${where}.path names no order: put {id} (or {orderId}) in it`);
+  const used = new Set(placeholdersOf(route.body, where));
   for (const choices of requiredPlaceholders[action])
     if (!choices.some((name) => used.has(name)))
-      throw new OrderRoutesError(`${name}.body does not carry ${choices.map((name) => `{${name}}`).join(' or ')}`);
+      throw new OrderRoutesError(`${where}.body does not carry ${choices.map((name) => `{${name}}`).join(' or ')}`);
   return { method, path: route.path, body: route.body };
 }
 

@@ -21,6 +21,7 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
     const move = moveOf(record.values);
     const verdict = checkMove(move, {
       baseDirectory: setting.baseDirectory,
+      confinePaths: setting.confinePaths,
       nowMs: setting.nowMs,
       routes: setting.routes,
       defaultBranch: setting.defaultBranch,

@@ -82,15 +82,22 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
         .option('--no-status-check', "send without reading each order's status first (the platform alone judges)")
-        .option('--replace', replaceHelp),
+        .option('--replace', replaceHelp)
+        .option(
+          '--allow-paths',
+          'let invoiceXml name files outside the folder of FILE (absolute paths, .., links out)',
+        ),
     )
     .action((file: string, _flags: unknown, command: Command) => {
-      const flags = command.opts<ParsedBulkFlags & { routes?: string; statusCheck?: boolean; replace?: boolean }>();
+      const flags = command.opts<
+        ParsedBulkFlags & { routes?: string; statusCheck?: boolean; replace?: boolean; allowPaths?: boolean }
+      >();
       return dispatch<OrdersUpdateOptions>(command, async () => (await import('./update.js')).run, {
         file,
         routes: flags.routes,
         statusCheck: flags.statusCheck,
         replace: flags.replace === true,
+        allowPaths: flags.allowPaths === true,
         ...bulkFlags.read(flags),
       });
     });

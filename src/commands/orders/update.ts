@@ -16,6 +16,8 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   routes?: string;
   /** False with --no-status-check: the platform alone judges each move against the order's status. */
   statusCheck?: boolean;
+  /** `--allow-paths`: invoiceXml may name any file (by default, only files inside the moves file's folder). */
+  allowPaths?: boolean;
   /** `--replace`: a move whose data differs from what the order holds is sent through the replace route. */
   replace?: boolean;
 }
@@ -45,6 +47,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       newChecker: () =>
         newMoveChecker({
           baseDirectory,
+          confinePaths: options.allowPaths !== true,
           nowMs: context.clock.now(),
           defaultBranch: session.get('branch'),
           get routes() {
