@@ -84,3 +84,11 @@ export function nightlyFile(orderIds: readonly number[], limit = Infinity): { te
     moves: lines.map((line) => `${line.id} ${line.action}`),
   };
 }
+
+/** How many move requests (writes to the order routes) reached the sandbox so far, accepted or not. */
+export function moveRequests(sandbox: RunningSandbox): number {
+  let count = 0;
+  for (const [route, times] of sandbox.state.requestCounts)
+    if (/^(POST|PUT|PATCH) \/v1\/orders\//.test(route)) count += times;
+  return count;
+}
