@@ -37,7 +37,8 @@ export interface MoveSenderOptions {
  * Sends moves and judges their answers by status code only: a 2xx is done (`applied`, or `accepted` when its body
  * is of no shape b2bctl knows, with one warning per run); a 4xx is the platform's refusal of this move (`rejected`);
  * an answer that may have come after the platform applied the move is settled by reading the order's status.
- * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data.
+ * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data
+ * (docs/decisions/0012-order-conflicts-and-numbers.md).
  */
 export class MoveSender {
   private warned = false;
