@@ -59,7 +59,11 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       lockName: 'orders-update',
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed'],
       sentOutcomes: ['applied', 'accepted'],
-      shaping: [{ flag: '--routes', key: 'routes', path: true }],
+      shaping: [
+        { flag: '--routes', key: 'routes', path: true },
+        { flag: '--replace', key: 'replace', unset: false },
+        { flag: '--allow-paths', key: 'allowPaths', unset: false },
+      ],
       plan() {
         routesNow();
         const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";

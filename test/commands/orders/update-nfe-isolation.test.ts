@@ -4,7 +4,7 @@
  * --skip-invalid sends the others. `invoiceXml` names a file inside the moves file's folder: an absolute path, `..`
  * or a link out of it gets one answer, whether or not the file outside exists, unless --allow-paths.
  */
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -107,5 +107,25 @@ describe('orders update: NF-e files isolated and confined', () => {
     );
     expect(result.stderr).not.toContain('SEGREDO');
     expect(acceptedMoves(sandbox)).toEqual([`${good} invoice`]);
+  });
+
+  it('a resumed run keeps --allow-paths and --replace: the rows are judged as the first run judged them', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    copyFileSync(join(night, 'nfe', 'boa.xml'), join(dir, 'fora.xml'));
+    writeFileSync(
+      join(night, 'pedidos.csv'),
+      [moveHeader, `${id};invoice;;../fora.xml;;;;;`, '999999;ready;PV-1;;;;;;', ''].join('\r\n'),
+    );
+    const first = await run(['orders', 'update', 'pedidos.csv', '--allow-paths', '--replace']);
+    expect(first.code).toBe(1);
+    const report = onlyReport(night, 'pedidos');
+    const meta = JSON.parse(readFileSync(join(night, report.replace(/\.csv$/, '.meta.json')), 'utf8')) as {
+      flags: Record<string, unknown>;
+    };
+    expect(meta.flags).toMatchObject({ allowPaths: true, replace: true });
+    const resumed = await run(['orders', 'update', 'pedidos.csv', '--resume', report]);
+    expect(resumed.stderr).not.toContain('must be a file inside');
+    expect(resumed.code).toBe(1);
+    expect(acceptedMoves(sandbox)).toEqual([`${id} invoice`]);
   });
 });
