@@ -50,6 +50,8 @@ export class OrderLookup {
   async idOfNumber(value: string, signal?: AbortSignal): Promise<string | undefined> {
     const known = this.idOfGiven.get(value);
     if (known !== undefined) return known;
+    // An order number is a whole number: anything else is not worth a search of the listing.
+    if (!/^\d{1,18}$/.test(value)) return undefined;
     const id = await this.index.idOf(value, signal);
     if (id === undefined || id === value) return undefined;
     this.idOfGiven.set(value, id);
@@ -60,5 +62,8 @@ export class OrderLookup {
 
 /** The one line for an order that is neither an id nor a number the platform knows. */
 export function noSuchOrder(value: string, searched: number): string {
-  return `order ${value}: the platform has no order with that id, and none of the ${searched} newest orders has that number; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
+  const number = /^\d{1,18}$/.test(value)
+    ? `, and none of the ${searched} newest orders has that number`
+    : ' (and an order number is digits only)';
+  return `order ${value}: the platform has no order with that id${number}; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
 }

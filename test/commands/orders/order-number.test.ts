@@ -80,6 +80,15 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(get.stderr).toContain(
         `error: order 999999: the platform has no order with that id, and none of the ${sandbox.state.orders.orders.size} newest orders has that number; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`,
       );
+      const listings = () => sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
+      const listingsBefore = listings();
+      const text = await run(['orders', 'get', 'PV-77']);
+      expect(text.code).toBe(1);
+      // Not a number: the listing is not searched for it.
+      expect(listings()).toBe(listingsBefore);
+      expect(text.stderr).toContain(
+        "error: order PV-77: the platform has no order with that id (and an order number is digits only); give the order's id",
+      );
       const ready = await run(['orders', 'ready', '999999', '--erp-number', 'PV-1']);
       expect(ready.code).toBe(1);
       expect(ready.stderr).toMatch(/order 999999: rejected \(HTTP 404/);
