@@ -42,6 +42,12 @@ export const taxRuleFields = [
   'fcpRate',
 ] as const;
 
+/** How an ERP writes the buyer's kind: our words, or the answer to "contribuinte do ICMS?". */
+const buyerWords = new Map<string, BuyerKind>([
+  ...['taxpayer', 'contribuinte', 'sim', 's', '1'].map((word) => [word, 'taxpayer'] as const),
+  ...['non-taxpayer', 'nao contribuinte', 'nao', 'n', '0'].map((word) => [word, 'non-taxpayer'] as const),
+]);
+
 const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
@@ -59,9 +65,9 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
   const to = text('to').toUpperCase();
   if (!isFederativeUnit(from)) problems.push({ field: 'from', message: 'must be a state (UF) such as SP' });
   if (!isFederativeUnit(to)) problems.push({ field: 'to', message: 'must be a state (UF) such as RJ' });
-  const buyer = text('buyer').toLowerCase();
-  if (!(buyerKinds as readonly string[]).includes(buyer))
-    problems.push({ field: 'buyer', message: 'must be taxpayer or non-taxpayer' });
+  const buyer = buyerWords.get(text('buyer').toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''));
+  if (buyer === undefined)
+    problems.push({ field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' });
   const rates: Record<string, string> = {};
   for (const field of rateFields) {
     const rate = text(field) === '' ? '0' : text(field).replace(',', '.');

@@ -174,6 +174,17 @@ describe('checkTaxRule', () => {
     });
   });
 
+  it.each([
+    ['Sim', 'taxpayer'],
+    ['contribuinte', 'taxpayer'],
+    ['NÃO', 'non-taxpayer'],
+    ['Não contribuinte', 'non-taxpayer'],
+    ['0', 'non-taxpayer'],
+  ])('reads the buyer %j as %s', (written, buyer) => {
+    const checked = checkTaxRule({ ncm: '84', from: 'SP', to: 'SP', buyer: written, icmsRate: '18' });
+    expect(checked.ok && checked.rule.buyer).toBe(buyer);
+  });
+
   it('names every wrong field', () => {
     const checked = checkTaxRule({ ncm: '8', from: 'XX', to: 'RJ', buyer: 'consumer', icmsRate: '118', ipiRate: '-1' });
     expect(checked).toEqual({
@@ -181,7 +192,7 @@ describe('checkTaxRule', () => {
       problems: [
         { field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' },
         { field: 'from', message: 'must be a state (UF) such as SP' },
-        { field: 'buyer', message: 'must be taxpayer or non-taxpayer' },
+        { field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' },
         { field: 'icmsRate', message: 'must be a percentage such as 18 or 4.5, at most 100' },
         { field: 'ipiRate', message: 'must be a percentage such as 18 or 4.5, at most 100' },
       ],
