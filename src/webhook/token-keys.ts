@@ -24,7 +24,7 @@ export function verifierMatches(verifier: string, secret: string): boolean {
 }
 
 /**
- * The key that signs this store's tokens (docs/decisions/0012-receiver-tokens.md), kept in the store with the
+ * The key that signs this store's tokens (docs/decisions/0013-receiver-tokens.md), kept in the store with the
  * secret's verifier so that tokens outlive a restart. A receiver started with another client secret makes a new key and the store forgets every token issued
  * before: a secret changed because it leaked takes the tokens got with it along.
  */
