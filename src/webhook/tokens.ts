@@ -99,6 +99,7 @@ export type TokenVerdict = 'valid' | 'expired' | 'unknown';
  */
 export class TokenIssuer {
   private readonly expiryByToken = new Map<string, number>();
+  private readonly unknownUntil = new Map<string, number>();
 
   constructor(
     private readonly clientId: string,
@@ -139,8 +140,16 @@ export class TokenIssuer {
     const verdict = this.check(token);
     if (verdict === 'unsigned') return 'unknown';
     if (verdict !== 'unknown') return verdict;
-    const expiresAt = await lookUp(tokenDigest(token), this.now());
-    if (expiresAt === undefined) return 'unknown';
+    const now = this.now();
+    if ((this.unknownUntil.get(token) ?? 0) > now) return 'unknown';
+    const expiresAt = await lookUp(tokenDigest(token), now);
+    if (expiresAt === undefined) {
+      // A signed token the store does not know (revoked, or expired and removed) will not become known: a client
+      // sending it again and again is answered from memory for a minute.
+      if (this.unknownUntil.size >= 10_000) this.unknownUntil.clear();
+      this.unknownUntil.set(token, now + 60_000);
+      return 'unknown';
+    }
     this.keep(token, expiresAt);
     return 'valid';
   }

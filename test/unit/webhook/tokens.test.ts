@@ -130,6 +130,8 @@ describe('TokenIssuer', () => {
     // Signed, but the store does not know it (revoked, or never kept): unknown.
     const unkept = new TokenIssuer('erp', 's3cret', 60, () => now, key).issue();
     expect(await restarted.verify(unkept, store)).toBe('unknown');
+    // Sent again, it is answered from memory for a minute, not looked up each time.
+    expect(await restarted.verify(unkept, store)).toBe('unknown');
     // Not signed with the key: refused without asking.
     const flipped = `${token.slice(0, 10)}${token[10] === 'a' ? 'b' : 'a'}${token.slice(11)}`;
     for (const forged of ['forged', Buffer.alloc(40, 9).toString('base64url'), flipped])
