@@ -1,10 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { httpUrl, wholeNumber } from '../../cli/parse.js';
+import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
-import { duration, eventId, postgresUrl } from './flags.js';
+import { eventId, postgresUrl } from './flags.js';
 import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
