@@ -52,7 +52,7 @@ function manyDigitsReason(value: unknown): string | undefined {
   return reason === undefined ? undefined : `${fieldPlaceholder} ${reason}`;
 }
 
-// Blank cells and JSON nulls are absent fields, never empty values (DESIGN.md §5).
+// Blank cells and JSON nulls are absent fields, never empty values (docs/input-files.md).
 function absentWhenBlank(value: unknown): unknown {
   if (value === null) return undefined;
   if (typeof value === 'string' && value.trim() === '') return undefined;
