@@ -23,8 +23,8 @@ export interface ForbiddenCharacter {
  * 50 MB), so a text without any (nearly all) is cleared by it; one with a surrogate, paired or not, is read again
  * with the exact expression.
  */
-// oxlint-disable-next-line no-control-regex
 const forbiddenOrSurrogate =
+  // oxlint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB\uD800-\uDFFF]/;
 
 /** The first character of `text` that no field may hold, or undefined. */
