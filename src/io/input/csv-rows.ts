@@ -3,7 +3,7 @@ import { InputError, InterruptedError } from '../../errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
-import { longRowError, RowMeasure } from './row-length.js';
+import { RowLengthGuard } from './row-length.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -96,33 +96,17 @@ export async function* readCsvRowBatches(
   let taken = 0;
   let pendingLine = 1;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
-  /** Set once the record being read is longer than a row may be: the rest of it is measured for the message, not kept. */
-  let overLong: RowMeasure | undefined;
-  const refuseLongRow = (measure: RowMeasure, line: number, start: string) =>
-    longRowError({ file, line }, measure, {
-      start,
-      maxRowChars: bounds.maxRowChars,
-      headers: options.columnNames?.headers,
-    });
-  /** Refuses the first of these whole records that is longer than a row may be (a stretch longer than one row may be). */
-  const checkRecordLengths = (records: string, firstLine: number) => {
-    let line = firstLine;
-    for (let at = 0; at < records.length;) {
-      const measure = new RowMeasure(delimiter.charCodeAt(0));
-      const end = measure.feed(records, at);
-      if (measure.length > bounds.maxRowChars) {
-        measure.ended = true;
-        throw refuseLongRow(measure, line, records.slice(at, at + 4096));
-      }
-      line += measure.breaks + 1;
-      at = end === -1 ? records.length : end + 1;
-    }
-  };
+  const rowLength = new RowLengthGuard({
+    file,
+    delimiter,
+    maxRowChars: bounds.maxRowChars,
+    headers: () => options.columnNames?.headers,
+  });
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
-      if (overLong) {
+      if (rowLength.measuring) {
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
-        if (overLong.feed(piece) !== -1 || overLong.enough) throw refuseLongRow(overLong, pendingLine, pending);
+        rowLength.measure(piece, pendingLine);
         continue;
       }
       pending += piece;
@@ -133,30 +117,22 @@ export async function* readCsvRowBatches(
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         pendingColumns.feed(piece);
         // One record longer than a row may be: measured to its end from here, never parsed or kept.
-        if (pending.length > bounds.maxRowChars) {
-          overLong = new RowMeasure(delimiter.charCodeAt(0));
-          overLong.feed(pending);
-          pending = pending.slice(0, 4096);
-        }
+        if (rowLength.watch(pending)) pending = '';
         continue;
       }
       const records = end === pending.length ? pending : pending.slice(0, end);
       pending = end === pending.length ? '' : pending.slice(end);
       taken += end;
       const firstLine = pendingLine;
-      if (records.length > bounds.maxRowChars) checkRecordLengths(records, firstLine);
+      rowLength.checkRecords(records, firstLine);
       pendingLine += lineBreaks(records);
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
       const batch = await rowsOf(records, firstLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
-    if (overLong) {
-      // The input ended the row.
-      overLong.ended = true;
-      throw refuseLongRow(overLong, pendingLine, pending);
-    }
+    rowLength.finish(pendingLine);
     if (pending !== '') {
-      if (pending.length > bounds.maxRowChars) checkRecordLengths(pending, pendingLine);
+      rowLength.checkRecords(pending, pendingLine);
       const batch = await rowsOf(pending, pendingLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }

@@ -113,3 +113,74 @@ export function longRowError(
     { file, line },
   );
 }
+
+/**
+ * input.maxRowChars for a CSV reader: a record still being read (no end yet) is watched as it grows and, past the
+ * bound, measured to its end without being kept; whole records are checked when their text is longer than a row may
+ * be. Each refusal is longRowError's.
+ */
+export class RowLengthGuard {
+  private overLong: RowMeasure | undefined;
+  /** The over-long row's first characters, for the HTML test of the message. */
+  private start = '';
+
+  constructor(
+    private readonly options: {
+      file: string;
+      delimiter: string;
+      maxRowChars: number;
+      headers: () => readonly string[] | undefined;
+    },
+  ) {}
+
+  /** Whether an over-long record is being measured: its pieces go to measure(), not to the rows. */
+  get measuring(): boolean {
+    return this.overLong !== undefined;
+  }
+
+  /** The record in progress is `pending` so far; true when it is over the bound and is now measured instead. */
+  watch(pending: string): boolean {
+    if (pending.length <= this.options.maxRowChars) return false;
+    this.overLong = new RowMeasure(this.options.delimiter.charCodeAt(0));
+    this.overLong.feed(pending);
+    this.start = pending.slice(0, 4096);
+    return true;
+  }
+
+  /** The next piece of the measured record; refuses it once its end is found, or enough of it measured. */
+  measure(piece: string, line: number): void {
+    const measure = this.overLong as RowMeasure;
+    if (measure.feed(piece) !== -1 || measure.enough) throw this.refusal(measure, line, this.start);
+  }
+
+  /** At the end of the input: the measured record, if any, ended with it. */
+  finish(line: number): void {
+    if (!this.overLong) return;
+    this.overLong.ended = true;
+    throw this.refusal(this.overLong, line, this.start);
+  }
+
+  /** Refuses the first of these whole records (starting on `firstLine`) that is longer than a row may be. */
+  checkRecords(records: string, firstLine: number): void {
+    if (records.length <= this.options.maxRowChars) return;
+    let line = firstLine;
+    for (let at = 0; at < records.length;) {
+      const measure = new RowMeasure(this.options.delimiter.charCodeAt(0));
+      const end = measure.feed(records, at);
+      if (measure.length > this.options.maxRowChars) {
+        measure.ended = true;
+        throw this.refusal(measure, line, records.slice(at, at + 4096));
+      }
+      line += measure.breaks + 1;
+      at = end === -1 ? records.length : end + 1;
+    }
+  }
+
+  private refusal(measure: RowMeasure, line: number, start: string): InputError {
+    return longRowError({ file: this.options.file, line }, measure, {
+      start,
+      maxRowChars: this.options.maxRowChars,
+      headers: this.options.headers(),
+    });
+  }
+}
