@@ -24,6 +24,56 @@ describe('Correios object codes', () => {
     expect(trackingCodeProblem(code, carrier)).toContain(reason);
   });
 
+  // The S10 rule of the UPU, worked by hand: the eight serial digits times the weights 8 6 4 2 3 5 9 7, summed; the
+  // remainder of that sum by 11 gives the check digit: remainder 0 gives 5, remainder 1 gives 0, any other r gives
+  // 11 - r. The serials below differ in their last digit only, which weighs 7, so each remainder is reached on
+  // purpose. 4731248x: 4*8 + 7*6 + 3*4 + 1*2 + 2*3 + 4*5 + 8*9 = 32 + 42 + 12 + 2 + 6 + 20 + 72 = 186, plus 7x.
+  // 1234567x: 1*8 + 2*6 + 3*4 + 4*2 + 5*3 + 6*5 + 7*9 = 8 + 12 + 12 + 8 + 15 + 30 + 63 = 148, plus 7x.
+  describe.each([
+    // 186 + 7*8 = 242 = 22*11 + 0: remainder 0, check digit 5 (not 11 - 0 = 11, which has two digits).
+    { remainder: 0, serial: '47312488', digit: 5, wrongRule: 0 },
+    // 148 + 7*4 = 176 = 16*11 + 0: remainder 0, check digit 5.
+    { remainder: 0, serial: '12345674', digit: 5, wrongRule: 1 },
+    // 186 + 7*5 = 221 = 20*11 + 1: remainder 1, check digit 0 (not 11 - 1 = 10, which has two digits).
+    { remainder: 1, serial: '47312485', digit: 0, wrongRule: 5 },
+    // 148 + 7*1 = 155 = 14*11 + 1: remainder 1, check digit 0.
+    { remainder: 1, serial: '12345671', digit: 0, wrongRule: 1 },
+    // 186 + 7*0 = 186 = 16*11 + 10: remainder 10, check digit 11 - 10 = 1.
+    { remainder: 10, serial: '47312480', digit: 1, wrongRule: 0 },
+    // 148 + 7*7 = 197 = 17*11 + 10: remainder 10, check digit 1.
+    { remainder: 10, serial: '12345677', digit: 1, wrongRule: 0 },
+  ])('weighted sum with remainder $remainder: serial $serial', ({ serial, digit, wrongRule }) => {
+    it(`has check digit ${digit}`, () => {
+      expect(correiosCheckDigit(serial)).toBe(digit);
+    });
+
+    it(`PN${serial}${digit}BR is valid, for Correios named or guessed from the code`, () => {
+      expect(trackingCodeProblem(`PN${serial}${digit}BR`)).toBeUndefined();
+      expect(trackingCodeProblem(`PN${serial}${digit}BR`, 'Correios')).toBeUndefined();
+    });
+
+    // The digit a plausible wrong rule gives for this remainder (11 - r kept to one digit, or 0 and 5 swapped).
+    it(`PN${serial}${wrongRule}BR is refused as mistyped, naming ${digit}`, () => {
+      expect(trackingCodeProblem(`PN${serial}${wrongRule}BR`, 'Correios')).toBe(
+        `the Correios check digit (the 11th character) should be ${digit}; a digit was mistyped`,
+      );
+    });
+  });
+
+  // One serial digit mistyped, the check digit left as it was: the code a hurried hand sends.
+  it.each([
+    // 4731248[8→5]: 221, remainder 1, so 0 is due and the 5 of 47312488 is wrong.
+    ['PN473124855BR', 0],
+    // 4731248[5→0]: 186, remainder 10, so 1 is due and the 0 of 47312485 is wrong.
+    ['PN473124800BR', 1],
+    // 4731248[0→8]: 242, remainder 0, so 5 is due and the 1 of 47312480 is wrong.
+    ['PN473124881BR', 5],
+  ])('%s, one serial digit mistyped, is refused naming %i', (code, digit) => {
+    expect(trackingCodeProblem(code)).toBe(
+      `the Correios check digit (the 11th character) should be ${digit}; a digit was mistyped`,
+    );
+  });
+
   it('takes other carriers’ codes as free text, capped', () => {
     expect(trackingCodeProblem('JD-0001-XYZ', 'Jadlog')).toBeUndefined();
     // A Correios-looking code of another carrier is that carrier's business.
