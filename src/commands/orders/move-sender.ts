@@ -8,7 +8,7 @@ import type { PreparedMove } from './move-input.js';
 
 /** How one move went: the report's outcome, the HTTP status and a message. */
 export interface MoveResult {
-  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'invalid' | 'failed'>;
+  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'invalid' | 'failed' | 'unknown'>;
   status?: number;
   message?: string;
 }
@@ -37,6 +37,8 @@ export class MoveSender {
    */
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
     const before = await this.statusBefore(move, signal, unanswered);
+    // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
+    if (unanswered && before === undefined) return { outcome: 'unknown', message: unknownMessage(move.order) };
     // A move the order has taken already (or gone past) is not sent: re-running a nightly file changes nothing.
     if (before !== undefined && reachedStage(before, move.action))
       return { outcome: 'unchanged', message: `the order is already ${before}: not sent${unanswered ? ' again' : ''}` };
@@ -107,6 +109,11 @@ export class MoveSender {
       `warning: the platform answered a move with HTTP ${status} and a body b2bctl does not recognise; taken as done (reported "accepted"). b2bctl orders get ID shows the order's status.`,
     );
   }
+}
+
+/** Why a resumed run's unanswered move was not sent again, and how to settle it. */
+function unknownMessage(order: string): string {
+  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
 }
 
 /** The platform's own words when its body has them, else the status alone: never b2bctl's guess at its wording. */
