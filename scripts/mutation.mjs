@@ -30,6 +30,22 @@ const modules = [
     { ORDERS_SCAN_SEEDS: '100' },
   ],
   ['orders-window', 'src/domain/orders-window.ts'],
+  // A mistyped tracking code sent, or a valid one refused: the check digit's vectors (remainders 0, 1 and 10).
+  ['tracking', 'src/domain/tracking.ts', [], 'test/unit/domain/tracking.test.ts'],
+  // A move sent twice by a resumed run; its own tests, and the resumed --no-status-check runs after a kill.
+  [
+    'move-sender',
+    'src/commands/orders/move-sender.ts',
+    [],
+    'test/commands/orders/update-unanswered.test.ts,test/commands/orders/dialects.test.ts',
+  ],
+  // A proxy's password printed by doctor: the refusals of a proxy, redacted.
+  [
+    'network-error',
+    'src/net/network-error.ts',
+    [],
+    'test/commands/doctor/proxy-refusal.test.ts,test/unit/net/**/*.test.ts',
+  ],
   ['webhook-group-commit', 'src/webhook/store/group-commit.ts'],
   // The webhook modules below are reached by some 600 tests (every command that starts a receiver); under Stryker
   // that was about an hour a module here. They run the webhook unit tests only (MUTATION_TESTS), which test them
