@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { correiosCheckDigit, trackingCodeProblem, trackingUrlProblem } from '../../../src/domain/tracking.js';
+import {
+  correiosCheckDigit,
+  isCorreios,
+  trackingCodeProblem,
+  trackingUrlProblem,
+} from '../../../src/domain/tracking.js';
 
 describe('Correios object codes', () => {
   it.each([
@@ -82,6 +87,37 @@ describe('Correios object codes', () => {
   });
 });
 
+describe('which codes are Correios codes (survivors of the mutation run)', () => {
+  it.each([
+    // A blank carrier names none: the code's shape decides, so a Correios code's check digit is checked.
+    ['SS123456784BR', '   ', 'should be 5'],
+    // The carrier's name is trimmed and its accents dropped before it is read.
+    ['SS123456784BR', '  Correios ', 'should be 5'],
+    ['SS123456784BR', 'Sédex 10', 'should be 5'],
+    ['SS123456784BR', 'PAC', 'should be 5'],
+    // A Correios code is the whole cell: nothing before it or after it.
+    ['XSS123456785BR', 'Correios', 'two upper-case letters, eight digits'],
+    ['SS123456785BRX', 'Correios', 'two upper-case letters, eight digits'],
+  ])('%s (carrier %j) is refused: %s', (code, carrier, reason) => {
+    expect(trackingCodeProblem(code, carrier)).toContain(reason);
+  });
+
+  it('reads the code trimmed, and a carrier that only mentions the Correios later in its name is another carrier', () => {
+    expect(trackingCodeProblem('  SS123456785BR  ')).toBeUndefined();
+    expect(isCorreios(undefined, ' ss123456785br ')).toBe(true);
+    expect(trackingCodeProblem('SS123456784BR', 'Total Express via Correios')).toBeUndefined();
+  });
+
+  it('refuses a code a spreadsheet turned into a number, and control characters, for any carrier', () => {
+    expect(trackingCodeProblem('1.23457E+12', 'Jadlog')).toContain('scientific');
+    expect(trackingCodeProblem('JD\u00071', 'Jadlog')).toBe('a tracking code must not contain control characters');
+  });
+
+  it('takes a code of exactly 64 characters', () => {
+    expect(trackingCodeProblem('x'.repeat(64), 'Jadlog')).toBeUndefined();
+  });
+});
+
 describe('tracking links', () => {
   it('accepts https', () => {
     expect(
@@ -89,7 +125,14 @@ describe('tracking links', () => {
     ).toBeUndefined();
   });
 
+  it('takes a link of exactly 2,048 characters, not one more', () => {
+    const link = (length: number) => `https://example.com/${'a'.repeat(length - 'https://example.com/'.length)}`;
+    expect(trackingUrlProblem(link(2048))).toBeUndefined();
+    expect(trackingUrlProblem(link(2049))).toBe('a tracking link has at most 2048 characters');
+  });
+
   it.each([
+    ['https://user@example.com/', 'user name or password'],
     ['http://example.com/t/1', 'must be https'],
     ['rastreio/1', 'not a URL'],
     ['https://user:pw@example.com/', 'user name or password'],
