@@ -417,7 +417,8 @@ function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInpu
  */
 function restoreFormulas(cells: string[]): string[] {
   for (let index = 0; index < cells.length; index++) {
-    if ((cells[index] as string).startsWith("'")) return cells.map(restoreFormula);
+    // 39 is "'": a character code, not startsWith, on each cell of every row.
+    if ((cells[index] as string).charCodeAt(0) === 39) return cells.map(restoreFormula);
   }
   return cells;
 }
