@@ -33,7 +33,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
 
     it(
       'killed with SIGKILL, then --resume: every move once, in file order per order',
-      { timeout: 60_000 },
+      { timeout: 120_000 },
       async () => {
         const dir = freshWorkDir();
         mkdirSync(join(dir, 'nfe'));
