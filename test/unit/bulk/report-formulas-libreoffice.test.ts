@@ -46,7 +46,10 @@ function calcCells(path: string, separator: ';' | ','): { text: string; formula:
     ],
     { encoding: 'utf8', timeout: 120_000 },
   );
-  expect(converted.status, converted.stderr).toBe(0);
+  expect({ status: converted.status, stderr: converted.status === 0 ? '' : converted.stderr }).toEqual({
+    status: 0,
+    stderr: '',
+  });
   const name = path.replace(/^.*\//, '').replace(/\.csv$/, '.fods');
   const document = readFileSync(join(out, name), 'utf8');
   return [...document.matchAll(/<table:table-cell([^>]*)>(.*?)<\/table:table-cell>/gs)].map((match) => ({

@@ -49,6 +49,8 @@ describe('neutralizeFormula and restoreFormula', () => {
 
   it('reads back every neutralised text it wrote (seeded random cells of separators, quotes and formula starts)', () => {
     const alphabet = ['=', '+', '-', '@', '\t', '\r', ',', ';', '"', "'", '1', 'a', ' '];
+    const misread: string[] = [];
+    const live: string[] = [];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
     for (let round = 0; round < 20000; round++) {
@@ -58,13 +60,14 @@ describe('neutralizeFormula and restoreFormula', () => {
       // A text the user wrote with a piece that already starts with an apostrophe and a formula is read as unquoted.
       if (/(^|[,;\t])"*'[=+\-@\t\r]/.test(text)) continue;
       const written = neutralizeFormula(text);
-      expect(restoreFormula(written), JSON.stringify(text)).toBe(text);
+      if (restoreFormula(written) !== text) misread.push(text);
       for (const piece of written.split(/[,;\t]/)) {
         const first = piece.replace(/^"*/, '');
         if (first === '') continue;
-        expect(/^[=+\-@\r]/.test(first) && !/^[+-]?\d+([.,]\d+)*$/.test(first), JSON.stringify(written)).toBe(false);
+        if (/^[=+\-@\r]/.test(first) && !/^[+-]?\d+([.,]\d+)*$/.test(first)) live.push(written);
       }
     }
+    expect({ misread, live }).toEqual({ misread: [], live: [] });
   });
 
   it('csvLine neutralises before quoting, so the quote prefix sits inside the CSV quotes', () => {
