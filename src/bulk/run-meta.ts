@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { sameBaseUrl } from '../platform/base-url.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
 export type ShapingValue = string | number | boolean | undefined;
@@ -72,7 +73,7 @@ export function recordedFlags(
 }
 
 export function writeMeta(reportPath: string, meta: RunMeta): void {
-  writeFileSync(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o600 });
+  writeFileDurably(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 export function readMeta(reportPath: string): RunMeta {

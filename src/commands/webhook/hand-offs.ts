@@ -1,6 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { writeFileDurably } from '../../io/output/durable-file.js';
+import { makePrivateFolder } from '../../io/output/private-file.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
@@ -59,7 +60,7 @@ export async function handOffsOf(
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  makePrivateFolder(folder);
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
@@ -71,11 +72,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         safeToRepeat: true,
       });
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
-      await writeFile(`${file}.tmp`, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`, {
-        mode: 0o600,
-        flush: true,
-      });
-      await rename(`${file}.tmp`, file);
+      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`);
     },
   };
 }
