@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
+import { refusePlainHttp } from '../../net/plain-http.js';
 import { requestToken } from '../../platform/auth.js';
 import { tokenFields, tokenRoute } from '../../platform/token-source.js';
 
@@ -10,6 +11,8 @@ export interface LoginOptions {
   tokenStdin: boolean;
   /** `--no-verify`: store a pre-issued token without the one request that checks it. */
   verify?: boolean;
+  /** `--allow-http`: send the password or token over plain HTTP to another machine. */
+  allowHttp?: boolean;
 }
 
 /** Logs in with the integration user (or stores a pre-issued token) and caches the token in the profile. */
@@ -26,6 +29,10 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
   if (baseUrl && !session.get('baseUrl')) session.save({ baseUrl });
   const checkedBaseUrl = session.requireBaseUrl();
+  const credential = options.tokenStdin || presetToken !== undefined ? 'the token' : 'the password';
+  // Before the password is asked for: refused at once, not after it was typed.
+  if (options.verify !== false || credential === 'the password')
+    refusePlainHttp(new URL(checkedBaseUrl), credential, options.allowHttp === true);
 
   if (options.tokenStdin || presetToken !== undefined) {
     if (options.tokenStdin && context.io.isStdinTTY)

@@ -14,6 +14,8 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
+const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
+
 /** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
@@ -40,6 +42,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --max-attempts make it dead",
       httpUrl,
     )
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
@@ -90,6 +93,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
         forwardTo: options.forwardTo as string | undefined,
+        allowHttp: options.allowHttp === true,
         exec: options.exec as string | undefined,
         fetchOrders: options.fetchOrders === true,
         handoff: options.handoff as string | undefined,
@@ -123,6 +127,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'token route of the receiver (default: the webhook.paths.token setting, /oauth/token)',
     )
     .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
+    .option('--allow-http', allowHttpHelp)
     .action((kind: WebhookKind, options: Record<string, unknown>, command: Command) =>
       dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
         kind,
@@ -133,6 +138,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         data: options.data as string | undefined,
         tokenPath: options.tokenPath as string | undefined,
         eventPath: options.eventPath as string | undefined,
+        allowHttp: options.allowHttp === true,
       }),
     );
 
@@ -148,6 +154,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
     .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)

@@ -10,6 +10,8 @@ import { defaultInboxDirectory } from './inbox-folder.js';
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
   forwardTo?: string;
+  /** `--allow-http`: a --forward-to URL with a credential may be plain HTTP to another machine. */
+  allowHttp?: boolean;
   exec?: string;
   fetchOrders: boolean;
   /** The name that keeps a hand-off's position (default: forward, exec, fetch-orders). */

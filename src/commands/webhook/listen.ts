@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UnavailableError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
@@ -52,6 +53,8 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
     throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
   }
+  if (options.forwardTo !== undefined)
+    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }

@@ -39,6 +39,7 @@ describe('webhook cli', () => {
       bodyLimit: 1048576,
       requestTimeout: 10000,
       forwardTo: undefined,
+      allowHttp: false,
       exec: undefined,
       fetchOrders: false,
       handoff: undefined,
@@ -147,6 +148,7 @@ describe('webhook cli', () => {
       data: undefined,
       tokenPath: undefined,
       eventPath: undefined,
+      allowHttp: false,
     });
     expect(
       (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,
