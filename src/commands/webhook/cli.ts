@@ -14,6 +14,8 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
+const storeEnvHelp =
+  'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
 const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
 
 /** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
@@ -34,6 +36,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
     )
     .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp)
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
     .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
@@ -89,6 +92,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         clientSecretFile: options.clientSecretFile as string | undefined,
         inbox: options.inbox as string | undefined,
         store: options.store as string | undefined,
+        storeEnv: options.storeEnv as string | undefined,
         tokenTtl: options.tokenTtl as number,
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
@@ -230,7 +234,8 @@ function durationOption(flags: string, description: string, milliseconds: number
 function withStoreFlags(command: Command): Command {
   return command
     .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
-    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl);
+    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp);
 }
 
 /** `--kind`, `--since`, `--until`: which stored events `inbox` lists and `replay` re-delivers. */

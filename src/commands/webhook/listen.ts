@@ -13,15 +13,14 @@ import { profileSetting, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
-export interface ListenOptions extends HandOffFlags {
+export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   host: string;
   port: number;
   clientId?: string;
   clientSecretFile?: string;
   inbox?: string;
-  /** `postgres://...`: a store shared by several receivers. */
-  store?: string;
   tokenTtl: number;
   bodyLimit: number;
   requestTimeout: number;
@@ -150,18 +149,19 @@ async function withinDeadline(work: Promise<unknown>, ms: number, late: () => vo
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
 async function openReceiverStore(options: ListenOptions, context: Context) {
   const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  const url = storeUrlOf(options, context);
   try {
     return await openStore(
-      { inbox, url: options.store },
+      { inbox, url },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
       { groupCommit: options.groupCommit },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    if (options.store)
+    if (url)
       throw new UnavailableError(
-        `Cannot open the PostgreSQL store (${reason}); check --store and that the database is up.`,
+        `Cannot open the PostgreSQL store (${reason}); check ${options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`} and that the database is up.`,
       );
     throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
       file: inbox,
