@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } fro
 import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../errors.js';
+import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 
 interface ConfigFile {
@@ -57,6 +58,7 @@ export class ProfileStore {
     } catch (error) {
       throw this.explain(error);
     }
+    checkConfigFolderSafety(this.directory, this.file);
   }
 
   private profiles(): Record<string, ProfileData> {
@@ -88,6 +90,7 @@ export class ProfileStore {
     if (this.conf) return this.conf;
     // conf leaves a new folder 0755; create it 0700 first, since it holds tokens.
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    checkConfigFolderSafety(this.directory, this.file);
     try {
       chmodSync(this.directory, 0o700);
     } catch {
