@@ -2,9 +2,9 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
-import { openForAppend, pathTaken } from '../io/output/private-file.js';
+import { openForAppend, pathTaken } from '../lib/private-file.js';
 
-/** What happened to one input record (DESIGN.md §7). */
+/** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
   | 'created'
   | 'updated'
@@ -14,6 +14,8 @@ export type Outcome =
   | 'accepted'
   | 'queued'
   | 'rejected'
+  /** Not sent: the record's data differs from what the platform already holds (an order's NF-e key, say). */
+  | 'conflict'
   | 'invalid'
   | 'failed'
   | 'skipped';

@@ -1,4 +1,4 @@
-import { pathTaken } from '../io/output/private-file.js';
+import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
@@ -13,7 +13,7 @@ import {
   withoutErrorsColumns,
 } from './report.js';
 
-const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected']);
+const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected', 'conflict']);
 
 export interface LedgerOptions {
   context: Context;

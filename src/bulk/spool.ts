@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InterruptedError } from '../errors.js';
-import { createFileExclusively } from '../io/output/private-file.js';
+import { createFileExclusively } from '../lib/private-file.js';
 
 /**
  * Copies stdin (or a pipe) to a private temporary file, because a bulk run reads its input twice

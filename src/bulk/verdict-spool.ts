@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileExclusively } from '../io/output/private-file.js';
+import { createFileExclusively } from '../lib/private-file.js';
 import { jsonOfCells, jsonString } from '../lib/json-text.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import type { RecordPlace } from './report.js';

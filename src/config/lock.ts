@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
-import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../io/output/private-file.js';
+import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */

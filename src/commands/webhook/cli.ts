@@ -18,7 +18,7 @@ const storeEnvHelp =
   'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
 const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
 
-/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
+/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (docs/webhooks.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
     .command('webhook')

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
-import { makePrivateFolder } from '../../io/output/private-file.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';

@@ -1,6 +1,11 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createFileExclusively, makePrivateFolder, privateFileMode, temporaryPathBeside } from './private-file.js';
+import {
+  createFileExclusively,
+  makePrivateFolder,
+  privateFileMode,
+  temporaryPathBeside,
+} from '../../lib/private-file.js';
 
 /**
  * Writes `text` to `path` so that a reader never sees half of it and a crash never leaves it half-written: to a

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../io/output/private-file.js';
+import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {

@@ -6,10 +6,10 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReportWriter } from '../../../../src/bulk/report.js';
-import { acquireLock } from '../../../../src/config/lock.js';
-import { writeFileDurably } from '../../../../src/io/output/durable-file.js';
-import { createFileExclusively, openForAppend } from '../../../../src/io/output/private-file.js';
+import { ReportWriter } from '../../../src/bulk/report.js';
+import { acquireLock } from '../../../src/config/lock.js';
+import { writeFileDurably } from '../../../src/io/output/durable-file.js';
+import { createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-private-file-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
