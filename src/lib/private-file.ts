@@ -32,7 +32,8 @@ export function createFileExclusively(path: string, mode = privateFileMode): num
 
 /**
  * Opens `path` for appending: a new private file, or the one already there when it is not a symbolic link (a
- * resumed report, a device such as /dev/null). A link fails with ELOOP.
+ * resumed report, a device such as /dev/null). A link fails with ELOOP, but for the system's own under /dev
+ * (`--errors /dev/stderr`), which no other user can plant.
  */
 export function openForAppend(path: string, mode = privateFileMode): number {
   try {
@@ -40,7 +41,8 @@ export function openForAppend(path: string, mode = privateFileMode): number {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return openSync(path, constants.O_WRONLY | constants.O_APPEND | noFollow);
+  const follow = path.startsWith('/dev/') ? 0 : noFollow;
+  return openSync(path, constants.O_WRONLY | constants.O_APPEND | follow);
 }
 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */

@@ -2,7 +2,17 @@
  * Links planted in a shared folder at the names b2bctl writes: the temporary file of an atomic write (orders,
  * cursor, run meta), a lock's temporary file, a report reopened for appending. None is written through.
  */
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +70,10 @@ describe('files created, never followed', () => {
     expect(() => new ReportWriter(path)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
     expect(() => openForAppend(path)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+  });
+
+  it("openForAppend opens the system's own links under /dev (--errors /dev/stderr)", () => {
+    closeSync(openForAppend('/dev/stderr'));
   });
 
   it('createFileExclusively refuses a path that exists, a dangling link included, and creates nothing where the link points', () => {
