@@ -62,10 +62,10 @@ describe('files b2bctl creates in a folder that existed', () => {
   it('a link planted where the report will be is not written through: the report takes the next free name', async () => {
     const folder = openFolder();
     writeFileSync(join(folder, 'stock.csv'), 'sku,quantity\nSKU-1,5\n');
-    // The report's name is the input's and the start second: links for the next minute cover the run's.
+    // The report's name is the input's and the start second: links for the next two minutes cover the run's.
     const victim = join(temporaryFolder('b2bctl-victim-'), 'created-through-a-link');
     const now = Date.now();
-    for (let second = 0; second < 60; second++) {
+    for (let second = 0; second < 120; second++) {
       const stamp = new Date(now + second * 1000).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
       symlinkSync(victim, join(folder, `stock.report-${stamp}.csv`));
       symlinkSync(victim, join(folder, `stock.errors-${stamp}.csv`));
