@@ -61,7 +61,7 @@ export function acquireProfileLock(
  * A per-profile lock file so two cron runs of the same job never overlap. Created atomically and
  * whole (written beside under a random name, then linked into place), so another run never reads it empty. A lock
  * left by a process that no longer exists (or whose PID now belongs to a process started later) is taken over with a
- * warning, by one run only: see takeOver and docs/decisions/0013-lock-takeover.md.
+ * warning, by one run only: see takeOver and docs/decisions/0014-lock-takeover.md.
  */
 export function acquireLock(
   path: string,

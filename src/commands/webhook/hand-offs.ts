@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
+import { targetShownSafely } from '../../lib/shown-target.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
@@ -21,6 +22,8 @@ export interface HandOffFlags {
   maxAttempts: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
   inbox?: string;
 }
 
@@ -33,7 +36,10 @@ export async function handOffsOf(
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
   if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
-  if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
+  if (flags.exec) {
+    const environment = { parent: context.env, names: flags.execEnv ?? [] };
+    named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment)]);
+  }
   const handOffs: HandOff[] = [];
   let described = '';
   for (const [name, consumer] of named) {
@@ -43,7 +49,7 @@ export async function handOffsOf(
         ? 'new, from the first stored event'
         : 'new, from the next event'
       : opening.previousTarget
-        ? `position kept; target was ${opening.previousTarget}`
+        ? `position kept; target was ${targetShownSafely(opening.previousTarget)}`
         : 'position kept';
     described += ` Hand-off "${name}" to ${consumer.target} (${state}).`;
     handOffs.push(
