@@ -38,10 +38,10 @@ export function urlHoldsCredential(url: URL): boolean {
  * Refuses (exit 2) to send `credential` over plain HTTP to another machine, where anyone on the way can read it,
  * unless the user said `--allow-http`. `url` is shown without user-info or query.
  */
-export function refusePlainHttp(url: URL, credential: string, allowHttp: boolean): void {
+export function refusePlainHttp(url: URL, credential: string, allowHttp: boolean, allow = 'pass --allow-http'): void {
   if (allowHttp || !isPlainHttpOffMachine(url)) return;
   throw new UsageError(
-    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${url.hostname} can read it. Use the https:// address, or pass --allow-http if that network is trusted.`,
+    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${url.hostname} can read it. Use the https:// address, or ${allow} if that network is trusted.`,
   );
 }
 

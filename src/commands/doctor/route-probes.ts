@@ -1,6 +1,7 @@
 import type { Session } from '../../config/session.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../errors.js';
+import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
@@ -26,6 +27,18 @@ export async function probeToken(
   const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
+  // The password is not sent where a login would refuse to send it (src/net/plain-http.ts).
+  if (isPlainHttpOffMachine(new URL(session.requireBaseUrl())) && session.get('http.allowPlain') !== 'true')
+    return {
+      finding: {
+        check,
+        result: 'fail',
+        detail: `not tried: the password would cross the network in plain HTTP; use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted`,
+        setting: 'baseUrl',
+        exitCode: ExitCode.usage,
+      },
+      token: undefined,
+    };
   let response: HttpResponse;
   try {
     response = await http.request({

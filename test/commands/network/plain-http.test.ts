@@ -27,7 +27,12 @@ const received: string[] = [];
 beforeAll(async () => {
   server = createServer((request, answer) => {
     received.push(`${request.method} ${request.headers.host}${request.url}`);
-    answer.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no"}');
+    // A token for a login, 401 for anything else: enough to tell what was sent.
+    if (request.method === 'POST' && request.url === '/v1/auth/token')
+      answer
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"access_token":"t-1","token_type":"Bearer","expires_in":3600}');
+    else answer.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
   port = (server.address() as AddressInfo).port;
@@ -72,14 +77,39 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(received).toEqual([]);
   });
 
-  it('login --allow-http sends it (the server refuses it here: exit 77)', async () => {
+  it('login --allow-http sends it and lets the profile log in again by itself over plain HTTP', async () => {
+    const configDir = freshConfigDir();
     const result = await runCommandLine(
       ['login', '--base-url', remote(), '--username', 'erp@store.test', '--allow-http'],
-      { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001' } },
+      { configDir, env: { B2BCTL_PASSWORD: 'Senha#2001' } },
     );
     expect(result.stderr).not.toContain('Refusing');
-    expect(result.code).toBe(77);
-    expect(received).toHaveLength(1);
+    expect(result.code).toBe(0);
+    expect(received).toEqual([`POST ${address}:${port}/v1/auth/token`]);
+    expect((await runCommandLine(['config', 'get', 'http.allowPlain'], { configDir })).stdout.trim()).toBe('true');
+  });
+
+  it('an automatic login with B2BCTL_PASSWORD is refused too (exit 2), unless http.allowPlain', async () => {
+    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const refused = await runCommandLine(['sellers', 'list'], { configDir: freshConfigDir(), env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `Refusing to send the password (B2BCTL_PASSWORD) to ${remote()}/ over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted.`,
+    );
+    expect(received).toEqual([]);
+    await runCommandLine(['sellers', 'list'], {
+      configDir: freshConfigDir(),
+      env: { ...env, B2BCTL_ALLOW_HTTP: 'true' },
+    });
+    expect(received[0]).toBe(`POST ${address}:${port}/v1/auth/token`);
+  });
+
+  it('doctor does not try the login over plain HTTP to another machine, and says why', async () => {
+    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const result = await runCommandLine(['doctor', '-o', 'json'], { configDir: freshConfigDir(), env });
+    expect(result.stdout).toContain('not tried: the password would cross the network in plain HTTP');
+    expect(result.stdout).not.toContain('Senha#2001');
+    expect(received.filter((request) => request.startsWith('POST'))).toEqual([]);
   });
 
   it('webhook trigger refuses to send the client secret (exit 2); nothing reaches the receiver', async () => {
@@ -136,6 +166,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
         { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001' } },
       );
       expect(result.stderr).not.toContain('Refusing');
+      expect(result.code).toBe(0);
     }
     expect(received.length).toBe(3);
   });
