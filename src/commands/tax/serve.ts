@@ -9,7 +9,12 @@ import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
 
 export interface TaxServeOptions {
-  rules: string;
+  /** The tax table; optional with `forwardTo`, where it is the fallback. */
+  rules?: string;
+  /** The ERP's own tax endpoint, asked first. */
+  forwardTo?: string;
+  /** How long the ERP may take, in milliseconds, before the table (or the failure answer) answers. */
+  budget: number;
   shape?: string;
   host: string;
   port: number;
@@ -22,22 +27,36 @@ export interface TaxServeOptions {
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
   const auth = authFromEnvironment(options, context.env);
   const shape = options.shape === undefined ? sandboxTaxShape : await readShapeFile(options.shape);
-  const table = new WatchedTaxTable(
-    options.rules,
-    () => readTaxTable(context, options.rules, options.input),
-    { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
-    () => context.clock.now(),
-  );
-  await table.start();
+  const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
+  await table?.start();
+  const forward =
+    options.forwardTo === undefined
+      ? undefined
+      : { url: options.forwardTo, token: context.env.B2BCTL_TAX_FORWARD_TOKEN || undefined, budgetMs: options.budget };
   try {
-    const server = await startTaxServer({ ...options, shape, table, auth, log: context.log });
+    const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const from = [
+      forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
+      table === undefined
+        ? ''
+        : `${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes)`,
+    ].filter((part) => part !== '');
     await serveUntilInterrupted(server, context, {
-      started: `tax serve: answering POST ${options.path} from ${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes); /healthz for checks; Ctrl-C to stop.`,
+      started: `tax serve: answering POST ${options.path} from ${from.join(', then ')}; /healthz for checks; Ctrl-C to stop.`,
       stopped: 'tax serve: stopped.',
     });
   } finally {
-    table.close();
+    table?.close();
   }
+}
+
+function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {
+  return new WatchedTaxTable(
+    rules,
+    () => readTaxTable(context, rules, options.input),
+    { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
+    () => context.clock.now(),
+  );
 }
 
 /** The credential the platform must send, from the environment: never from argv, where `ps` shows it. */
