@@ -1,6 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { writeFileDurably } from '../../io/output/durable-file.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
 import { targetShownSafely } from '../../lib/shown-target.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
@@ -10,6 +11,8 @@ import { defaultInboxDirectory } from './inbox-folder.js';
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
   forwardTo?: string;
+  /** `--allow-http`: a --forward-to URL with a credential may be plain HTTP to another machine. */
+  allowHttp?: boolean;
   exec?: string;
   fetchOrders: boolean;
   /** The name that keeps a hand-off's position (default: forward, exec, fetch-orders). */
@@ -65,7 +68,7 @@ export async function handOffsOf(
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  makePrivateFolder(folder);
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
@@ -77,11 +80,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         safeToRepeat: true,
       });
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
-      await writeFile(`${file}.tmp`, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`, {
-        mode: 0o600,
-        flush: true,
-      });
-      await rename(`${file}.tmp`, file);
+      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`);
     },
   };
 }
