@@ -7,6 +7,7 @@ import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consum
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { wholeOrderOf } from '../../domain/webhook-events.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -64,7 +65,10 @@ export async function handOffsOf(
   return { handOffs, described };
 }
 
-/** `--fetch-orders`: the full order of each orders event, fetched through the API, stored as orders/<id>.json. */
+/**
+ * `--fetch-orders`: the full order of each orders event, stored as orders/<id>.json: taken from the event itself when
+ * it carries the whole order (the full-payload webhook), else fetched through the API.
+ */
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
@@ -72,15 +76,22 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
-      const id = (event.event as { id?: unknown } | null)?.id;
+      const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
+      const id = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
-      const answer = await platform.send<unknown>({
-        method: 'GET',
-        path: platform.route('paths.order', { id }),
-        safeToRepeat: true,
-      });
+      // As it came: the webhook's own shape, as the API's detail is kept in its own.
+      const order =
+        whole !== undefined
+          ? event.event
+          : (
+              await platform.send<unknown>({
+                method: 'GET',
+                path: platform.route('paths.order', { id }),
+                safeToRepeat: true,
+              })
+            ).body;
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
-      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`);
+      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
     },
   };
 }
