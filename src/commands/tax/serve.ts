@@ -29,7 +29,8 @@ export interface TaxServeOptions {
 /** `tax serve`: answers the platform's tax callback from the tax table, read again whenever it changes. */
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
   const auth = authFromEnvironment(options, context.env);
-  const shape = options.shape === undefined ? sandboxTaxShape : await readShapeFile(options.shape);
+  const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
+  const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
   const forward = forwardOf(options, context.env);
