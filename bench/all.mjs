@@ -9,7 +9,7 @@ exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick') ? ['--quick'] : [];
 let missed = 0;
-for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'api.mjs', 'webhooks.mjs']) {
+for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'api.mjs', 'webhooks.mjs', 'tax.mjs']) {
   // The figures are ratios measured in one run, but a loaded machine moves them: the load is printed with each.
   console.log(
     `${bench}: load average ${loadavg()

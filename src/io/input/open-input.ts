@@ -412,13 +412,12 @@ function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInpu
 }
 
 /**
- * The cells with b2bctl's formula guard taken off; the same array when no cell starts with `'` (nearly
+ * The cells with b2bctl's formula guard taken off; the same array when no cell holds a `'` (nearly
  * every row), so a million rows do not make a million copies.
  */
 function restoreFormulas(cells: string[]): string[] {
   for (let index = 0; index < cells.length; index++) {
-    // 39 is "'": a character code, not startsWith, on each cell of every row.
-    if ((cells[index] as string).charCodeAt(0) === 39) return cells.map(restoreFormula);
+    if ((cells[index] as string).includes("'")) return cells.map(restoreFormula);
   }
   return cells;
 }
