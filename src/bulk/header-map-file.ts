@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
 import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../errors.js';
 import { editDistance } from '../lib/suggest.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
 
 /** The answer that leaves a column out (saved as `null`); no field path can be empty. */
 const skip = '';
@@ -38,7 +38,7 @@ export async function adoptHeaderMap(
     }
   }
   try {
-    await writeFile(path, `${JSON.stringify(adopted, null, 2)}\n`);
+    writeFileDurably(path, `${JSON.stringify(adopted, null, 2)}\n`);
   } catch (error) {
     throw new UsageError(
       `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was sent.`,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError } from '../../errors.js';
+import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -49,8 +50,8 @@ const inboxLayout: RecordLayout<StoredEvent> = {
 };
 
 /** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
-export function storeLocation(options: { inbox?: string; store?: string }, context: Context): StoreLocation {
-  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: options.store };
+export function storeLocation(options: { inbox?: string } & StoreUrlFlags, context: Context): StoreLocation {
+  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: storeUrlOf(options, context) };
 }
 
 /** The events selected by the common flags. */

@@ -5,7 +5,7 @@ import { columnLetter } from './row-shape-problems.js';
  * input.maxRowChars in the unit people see: a row's length is the characters of its text in the file (quotes and
  * line breaks inside quoted cells included, its line end not), counted in characters, never in bytes, so a
  * Portuguese row of 170,000 characters is 170,000 whatever its accents weigh in UTF-8
- * (docs/decisions/0014-every-column-accounted-for.md).
+ * (docs/decisions/0015-every-column-accounted-for.md).
  */
 
 /** Past this, an over-long row is no longer measured to its end: the message says "more than" instead. */

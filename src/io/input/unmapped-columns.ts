@@ -6,7 +6,7 @@ import { columnLetter, shortValue } from './row-shape-problems.js';
 /*
  * Every column accounted for: a column whose header names no field is read by nothing, so the data under it would
  * be dropped while the record is sent. It is mapped (`--map`), left out on purpose (`--ignore-column`, or `null` in
- * the map), or the run stops at the first rows that hold data in it (docs/decisions/0014-every-column-accounted-for.md).
+ * the map), or the run stops at the first rows that hold data in it (docs/decisions/0015-every-column-accounted-for.md).
  */
 
 /** A column no field reads, as the header check found it. */
