@@ -119,11 +119,15 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  // With a --map, the errors file (in the input's own headers) feeds back with the same map.
-  const feedBack = job.flags.map
-    ? (errorsPath: string) =>
-        ['b2bctl', ...job.name.split(' '), errorsPath, '--map', job.flags.map as string].map(shellWord).join(' ')
-    : undefined;
+  // With a --map or --ignore-column, the errors file (in the input's own headers) feeds back read the same way.
+  const ignored = (job.flags.ignoreColumns ?? []).flatMap((name) => ['--ignore-column', name]);
+  const feedBack =
+    job.flags.map || ignored.length > 0
+      ? (errorsPath: string) =>
+          ['b2bctl', ...job.name.split(' '), errorsPath, ...(job.flags.map ? ['--map', job.flags.map] : []), ...ignored]
+            .map(shellWord)
+            .join(' ')
+      : undefined;
   for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
 }
 

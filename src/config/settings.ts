@@ -140,7 +140,7 @@ export const settingDefinitions = [
   },
   {
     key: 'input.maxRowChars',
-    description: 'Most characters the cells of one CSV row may hold together',
+    description: 'Most characters one CSV row may hold, as written in the file (characters, not bytes)',
     defaultValue: '200000',
     parser: wholeNumber(1),
   },

@@ -33,6 +33,7 @@ import {
 } from './customer-values.js';
 import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
+import { numberTextReason } from './spreadsheet-numbers.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
 export {
@@ -290,7 +291,7 @@ function readField(
       if (value === undefined) return undefined;
       const whole = rule.type === 'integer';
       if (typeof value !== 'number' || !(whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
-        return whole ? reasons.wholeNumber : reasons.number;
+        return numberTextReasonOfValue(value) ?? (whole ? reasons.wholeNumber : reasons.number);
       body[rule.key] = value;
       return undefined;
     }
@@ -327,6 +328,12 @@ function checkedDocument(text: string): DocumentCheck {
     lastDocumentText = text;
   }
   return lastDocumentCheck;
+}
+
+/** Why a number field's text is no number (too many digits, beyond the largest), said of "it", or undefined. */
+export function numberTextReasonOfValue(value: unknown): string | undefined {
+  const reason = numberTextReason(value);
+  return reason === undefined ? undefined : `it ${reason}`;
 }
 
 /** A problem of a customer field; the customer's password is a secret like any other, never echoed. */

@@ -44,10 +44,17 @@ describe('customer create from a pipe', () => {
     async () => {
       const dir = freshWorkDir();
       copyFileSync(fixture, join(dir, 'clientes.csv'));
-      const child = spawn('bash', ['-c', `'${process.execPath}' '${cliPath}' customer create <(cat clientes.csv)`], {
-        cwd: dir,
-        env: environment(),
-      });
+      const child = spawn(
+        'bash',
+        [
+          '-c',
+          `'${process.execPath}' '${cliPath}' customer create <(cat clientes.csv) --ignore-column 'Data de cadastro'`,
+        ],
+        {
+          cwd: dir,
+          env: environment(),
+        },
+      );
       const result = await collect(child);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('customer create: sending 6 customers');
@@ -61,10 +68,14 @@ describe('customer create from a pipe', () => {
     const dir = freshWorkDir();
     copyFileSync(fixture, join(dir, 'source.csv'));
     expect(spawnSync('mkfifo', [join(dir, 'clientes.csv')]).status).toBe(0);
-    const child = spawn(process.execPath, [cliPath, 'customer', 'create', 'clientes.csv'], {
-      cwd: dir,
-      env: environment(),
-    });
+    const child = spawn(
+      process.execPath,
+      [cliPath, 'customer', 'create', 'clientes.csv', '--ignore-column', 'Data de cadastro'],
+      {
+        cwd: dir,
+        env: environment(),
+      },
+    );
     const writer = spawn('sh', ['-c', 'cat source.csv > clientes.csv'], { cwd: dir });
     const written = new Promise((resolve) => writer.on('close', resolve));
     const result = await collect(child);
