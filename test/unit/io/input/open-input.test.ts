@@ -521,7 +521,9 @@ describe('openInput: refusals', () => {
     const path = writeInput('input.json', '[\n  {"document": "1"},\n  {"document": "2",}\n]');
     const { opened } = await open(path);
     const error = await rejectionOf(recordsOf(opened));
-    expect(error.message).toBe(`${path}:3:20: invalid JSON: Expected double-quoted property name (near: {"document": "2",}).`);
+    expect(error.message).toBe(
+      `${path}:3:20: invalid JSON: Expected double-quoted property name (near: {"document": "2",}).`,
+    );
   });
 });
 
