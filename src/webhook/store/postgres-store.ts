@@ -1,8 +1,6 @@
 import type pg from 'pg';
 import { GroupCommit } from './group-commit.js';
 import {
-  type BacklogRow,
-  backlogQuery,
   deadLetterUpsert,
   type DeadRow,
   deadLettersQuery,
@@ -14,7 +12,8 @@ import {
   retriedEventQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import { backlogOf } from './backlog-queries.js';
+import { deadLetterOf, idList } from './rows.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -170,7 +169,10 @@ export class PostgresStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    return (await this.query<BacklogRow>(backlogQuery, [])).rows.map(handOffBacklogOf);
+    return backlogOf(
+      async (sql, values) => (await this.query(sql, values)).rows[0],
+      async (sql, values) => (await this.query(sql, values)).rows,
+    );
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {

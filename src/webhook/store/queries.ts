@@ -85,13 +85,6 @@ export const prunableEvents = `SELECT id FROM events WHERE received_at < ?
   AND id <= (SELECT coalesce(min(position), (SELECT coalesce(max(id), 0) FROM events)) FROM handoffs)
   AND id NOT IN (SELECT event_id FROM dead) ORDER BY received_at LIMIT ?`;
 
-/** The backlog of each hand-off, from its position and its dead letters. */
-export const backlogQuery = `SELECT h.name, h.target,
-  (SELECT count(*) FROM events e WHERE e.id > h.position) AS pending,
-  (SELECT min(e.received_at) FROM events e WHERE e.id > h.position) AS oldest,
-  (SELECT count(*) FROM dead d WHERE d.handoff = h.name) AS dead
-  FROM handoffs h ORDER BY h.name`;
-
 /** The next event a hand-off retries (an event of its dead letters marked for retry), oldest first. */
 export const retriedEventQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`;
 
@@ -119,13 +112,4 @@ export interface DeadRow {
   attempts: number;
   died_at: number | string;
   retry: number | boolean;
-}
-
-/** A row of backlogQuery as both databases return it (PostgreSQL counts as text). */
-export interface BacklogRow {
-  name: string;
-  target: string;
-  pending: number | string;
-  oldest: number | string | null;
-  dead: number | string;
 }

@@ -1,6 +1,6 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import type { BacklogRow, DeadRow } from './queries.js';
-import type { DeadLetter, HandOffBacklog } from './types.js';
+import type { DeadRow } from './queries.js';
+import type { DeadLetter } from './types.js';
 
 export function deadLetterOf(row: DeadRow): DeadLetter {
   return {
@@ -18,14 +18,4 @@ export function deadLetterOf(row: DeadRow): DeadLetter {
 /** `?, ?, ?` for a list of ids (never empty: the commands require at least one). */
 export function idList(ids: readonly number[]): string {
   return ids.map(() => '?').join(', ');
-}
-
-export function handOffBacklogOf(row: BacklogRow): HandOffBacklog {
-  return {
-    name: row.name,
-    target: row.target,
-    pending: Number(row.pending),
-    oldestPendingAt: row.oldest === null ? undefined : Number(row.oldest),
-    dead: Number(row.dead),
-  };
 }

@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
-  type BacklogRow,
-  backlogQuery,
   deadLetterUpsert,
   type DeadRow,
   deadLettersQuery,
@@ -16,7 +14,8 @@ import {
   retriedEventQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import { backlogOf } from './backlog-queries.js';
+import { deadLetterOf, idList } from './rows.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -159,7 +158,10 @@ export class SqliteStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    return (this.database.prepare(backlogQuery).all() as BacklogRow[]).map(handOffBacklogOf);
+    return backlogOf(
+      async (sql, values) => this.database.prepare(sql).get(...values) as Record<string, unknown> | undefined,
+      async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
+    );
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
