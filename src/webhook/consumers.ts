@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 import type { StoredEvent } from './store/types.js';
 
@@ -19,8 +19,20 @@ export class PermanentRefusal extends Error {}
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
 
-/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success. */
-export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
+const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The fix of a failed POST to the ERP in its own flags' words (the API client's --base-url does not apply). */
+function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): string {
+  if (forwardTimeoutCodes.has(problem.code) || problem.code === 'ETIMEDOUT' || problem.code === 'timed out')
+    return `${problem.what}; the ERP has --forward-timeout (${timeoutMs / 1000} s) to answer: raise it for a slow ERP, or check that it runs`;
+  return networkProblemSentence({
+    ...problem,
+    fix: problem.fix.replace('check the base URL (--base-url or B2BCTL_BASE_URL)', 'check --forward-to'),
+  });
+}
+
+/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout). */
+export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
@@ -38,13 +50,13 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
           'x-b2bctl-delivery-id': event.deliveryId,
         },
         body: JSON.stringify(event),
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         signal,
       }).catch(async (error: unknown) => {
         if (signal.aborted) throw error;
         const problem = await explainNetworkProblem(error, new URL(url), route, 10_000);
-        throw new Error(networkProblemSentence(problem), { cause: error });
+        throw new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
       });
       const text = await answer.body.text();
       if (answer.statusCode >= 200 && answer.statusCode < 300) return;

@@ -15,7 +15,12 @@ export interface HandOffFlags {
   handoff?: string;
   /** A new hand-off takes every stored event, not only those stored from now on. */
   fromStart: boolean;
-  maxAttempts: number;
+  /** Milliseconds an event's transient failures are retried before it goes dead. */
+  giveUpAfter: number;
+  /** Milliseconds the ERP has to answer a `--forward-to` POST. */
+  forwardTimeout: number;
+  /** Replaced by giveUpAfter: only warned about. */
+  maxAttempts?: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
   inbox?: string;
@@ -29,7 +34,12 @@ export async function handOffsOf(
 ): Promise<{ handOffs: HandOff[]; described: string }> {
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
-  if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
+  if (flags.maxAttempts !== undefined)
+    context.log.warn(
+      `--max-attempts is ignored: a failing event is retried for --give-up-after (now ${flags.giveUpAfter / 3_600_000} h), whatever the count.`,
+    );
+  if (flags.forwardTo)
+    named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env, flags.forwardTimeout)]);
   if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
   const handOffs: HandOff[] = [];
   let described = '';
@@ -47,7 +57,7 @@ export async function handOffsOf(
       new HandOff(store, name, consumer, {
         clock: context.clock,
         log: context.log.warn,
-        maxAttempts: flags.maxAttempts,
+        giveUpAfterMs: flags.giveUpAfter,
         pollMs: store.description.startsWith('PostgreSQL') ? 250 : 1000,
       }),
     );

@@ -12,6 +12,7 @@ import { profileSetting, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { IntakeSummary } from './intake-summary.js';
 
 export interface ListenOptions extends HandOffFlags {
   host: string;
@@ -35,6 +36,10 @@ export interface ListenOptions extends HandOffFlags {
   stuckAfter: number;
   /** False: one commit per event (only to measure what group commit buys). */
   groupCommit: boolean;
+  /** One stdout line per stored event; otherwise a summary line a minute on stderr. */
+  logEvents: boolean;
+  /** Milliseconds between summary lines (tests shorten it). */
+  summaryEveryMs?: number;
 }
 
 /** `b2bctl webhook listen`: the receiver of the platform's webhooks, until SIGINT/SIGTERM. */
@@ -81,6 +86,8 @@ async function serve(
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
 ): Promise<void> {
   const format = context.outputFormat('ndjson');
+  const summary = new IntakeSummary(context.log.info);
+  let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
     host: options.host,
@@ -93,9 +100,15 @@ async function serve(
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
+    handOffStates: () => running.map((handOff) => handOff.state()),
     onStored: (event) =>
-      context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`),
-    onDuplicate: (kind, key) => context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`),
+      options.logEvents
+        ? context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`)
+        : summary.count(event.kind),
+    onDuplicate: (kind, key) => {
+      summary.duplicate();
+      context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`);
+    },
     log: context.log.warn,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
@@ -113,6 +126,8 @@ async function serve(
     log: context.log.info,
   });
   for (const handOff of handOffs) handOff.start();
+  running = handOffs;
+  if (!options.logEvents) summary.start(options.summaryEveryMs);
   await serveUntilInterrupted(
     {
       url: receiver.url,
@@ -123,7 +138,7 @@ async function serve(
           Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
           shutdownDeadlineMs,
           () => context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`),
-        ),
+        ).finally(() => summary.stop()),
     },
     context,
     {

@@ -5,11 +5,14 @@ import {
   type DeadRow,
   deadLettersQuery,
   type EventRow,
+  eventsAfterPositionQuery,
+  eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
   prunableEvents,
   prunableKeysDelete,
   retriedEventQuery,
+  retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
@@ -138,10 +141,25 @@ export class PostgresStore implements EventStore {
     return row ? storedEventOf(row) : undefined;
   }
 
-  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+  async pendingForHandOff(name: string, after: number | undefined, limit: number) {
+    const retried = (await this.query<EventRow>(retriedEventsQuery, [name, limit])).rows;
+    if (retried.length > 0) return { events: retried.map(storedEventOf), retried: true };
+    const rows =
+      after === undefined
+        ? (await this.query<EventRow>(eventsAfterPositionQuery, [name, limit])).rows
+        : (await this.query<EventRow>(eventsAfterQuery, [after, limit])).rows;
+    return { events: rows.map(storedEventOf), retried: false };
+  }
+
+  async markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    const ids = list.map((event) => event.id);
     await this.transaction(async (client) => {
-      await client.query('DELETE FROM dead WHERE handoff = $1 AND event_id = $2', [name, event.id]);
-      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
+      await client.query('DELETE FROM dead WHERE handoff = $1 AND event_id = ANY($2::bigint[])', [name, ids]);
+      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [
+        Math.max(...ids),
+        name,
+      ]);
     });
   }
 

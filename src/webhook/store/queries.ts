@@ -88,6 +88,15 @@ export const prunableEvents = `SELECT id FROM events WHERE received_at < ?
 /** The next event a hand-off retries (an event of its dead letters marked for retry), oldest first. */
 export const retriedEventQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`;
 
+/** Dead letters of a hand-off marked for retry, oldest first: hand-off, limit. */
+export const retriedEventsQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT ?`;
+
+/** Events after an id: after, limit. */
+export const eventsAfterQuery = `SELECT ${eventColumns} FROM events WHERE id > ? ORDER BY id LIMIT ?`;
+
+/** Events after a hand-off's stored position: hand-off, limit. */
+export const eventsAfterPositionQuery = `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT ?`;
+
 /** The next event past a hand-off's position. */
 export const nextEventQuery = `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`;
 

@@ -7,11 +7,14 @@ import {
   type DeadRow,
   deadLettersQuery,
   type EventRow,
+  eventsAfterPositionQuery,
+  eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
   prunableEvents,
   prunableKeysDelete,
   retriedEventQuery,
+  retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
@@ -128,10 +131,24 @@ export class SqliteStore implements EventStore {
     return row ? storedEventOf(row) : undefined;
   }
 
-  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+  async pendingForHandOff(name: string, after: number | undefined, limit: number) {
+    const retried = this.database.prepare(retriedEventsQuery).all(name, limit) as EventRow[];
+    if (retried.length > 0) return { events: retried.map(storedEventOf), retried: true };
+    const rows = (
+      after === undefined
+        ? this.database.prepare(eventsAfterPositionQuery).all(name, limit)
+        : this.database.prepare(eventsAfterQuery).all(after, limit)
+    ) as EventRow[];
+    return { events: rows.map(storedEventOf), retried: false };
+  }
+
+  async markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    const forget = this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?');
     this.database.transaction(() => {
-      this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?').run(name, event.id);
-      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
+      for (const event of list) forget.run(name, event.id);
+      const newest = Math.max(...list.map((event) => event.id));
+      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(newest, name);
     })();
   }
 

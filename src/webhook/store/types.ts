@@ -86,7 +86,17 @@ export interface EventStore {
   openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening>;
   /** The next event for a hand-off: one asked to be retried first, else the first after its position. */
   nextForHandOff(name: string): Promise<StoredEvent | undefined>;
-  markDelivered(name: string, event: StoredEvent): Promise<void>;
+  /**
+   * The next events for a hand-off, at most `limit`: dead letters asked to be retried first (`retried`), else
+   * those after `after` (the hand-off's own position when undefined), in store order.
+   */
+  pendingForHandOff(
+    name: string,
+    after: number | undefined,
+    limit: number,
+  ): Promise<{ events: StoredEvent[]; retried: boolean }>;
+  /** Records deliveries in one commit: the position moves past them, their dead letters (if retried) go. */
+  markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void>;
   markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void>;
   deadLetters(handOff?: string): Promise<DeadLetter[]>;
   /** Returns how many dead letters were changed. */

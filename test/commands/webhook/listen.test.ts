@@ -35,25 +35,50 @@ describe('webhook listen (in process)', () => {
       /^\{"receivedAt":"[^"]+","kind":"orders","deliveryId":"[^"]+","key":"orders:48213:[^"]+","flags":\[\],"clientAddress":"127\.0\.0\.1","event":\{"id":48213/,
     ],
     [true, /^\d\d:\d\d:\d\d orders {4}order 48213 {2}AWAITING_PAYMENT {2}Comercial Exemplo Ltda$/],
-  ])('prints its URL first, then one line per stored event (stdout a terminal: %s)', async (tty, line) => {
-    const inbox = temporaryFolder();
+  ])(
+    'prints its URL first, then with --log-events one line per stored event (stdout a terminal: %s)',
+    async (tty, line) => {
+      const inbox = temporaryFolder();
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        tty: { stdout: tty },
+      });
+      const running = run(listenOptions(inbox, { logEvents: true }), memory.context);
+      const url = await memory.firstLine();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const token = await receiverToken(url);
+      expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
+      expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
+      memory.interrupt();
+      await running;
+      const lines = memory.stdout().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(line);
+      expect(memory.stderr()).toContain('Webhook receiver stopped.');
+      expect(memory.stderr()).not.toContain(clientSecret);
+    },
+  );
+
+  it('prints no line per event by default: a summary line on stderr instead', async () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      tty: { stdout: tty },
     });
-    const running = run(listenOptions(inbox), memory.context);
+    const running = run(listenOptions(temporaryFolder(), { summaryEveryMs: 50 }), memory.context);
     const url = await memory.firstLine();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const token = await receiverToken(url);
     expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
-    expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
+    expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
+    await until(() => memory.stderr().includes('Stored 1 event in the last 0 s'));
+    expect((await postEvent(url, 'customers', sampleEvent('customers', new Date()), token)).status).toBe(200);
     memory.interrupt();
     await running;
-    const lines = memory.stdout().trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(line);
-    expect(memory.stderr()).toContain('Webhook receiver stopped.');
-    expect(memory.stderr()).not.toContain(clientSecret);
+    expect(memory.stdout().trim().split('\n')).toEqual([url]);
+    expect(memory.stderr()).toContain(
+      'Stored 1 event in the last 0 s (customers 0, orders 1); 1 redelivery recognised.',
+    );
+    expect(memory.stderr()).toContain(
+      'Stored 1 event since the last summary (customers 1, orders 0); 0 redeliveries recognised.',
+    );
   });
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
@@ -146,7 +171,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
     const running = run(
-      listenOptions(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000, maxAttempts: 1000 }),
+      listenOptions(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000 }),
       memory.context,
     );
     const url = await memory.firstLine();
@@ -156,18 +181,21 @@ describe('webhook listen: backlog and hand-offs', () => {
       200,
       {
         status: 'ok',
+        problems: [],
         handOffs: [
           { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 0, oldestPendingSeconds: 0, dead: 0 },
         ],
       },
     ]);
     await postEvent(url, 'orders', order, await receiverToken(url));
+    await until(() => memory.stderr().includes('failed (attempt 1'));
     now += 11 * 60_000;
     const stuck = await fetch(`${url}/healthz`);
     expect([stuck.status, await stuck.json()]).toEqual([
       503,
       {
-        status: 'stuck',
+        status: 'degraded',
+        problems: [{ problem: 'delivery stuck', handOff: 'forward', seconds: 660 }],
         handOffs: [
           { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 1, oldestPendingSeconds: 660, dead: 0 },
         ],
@@ -182,7 +210,9 @@ describe('webhook listen: backlog and hand-offs', () => {
       (error: unknown) => error,
     )) as Error & { exitCode: number };
     expect(failure.exitCode).toBe(69);
-    expect(failure.message).toMatch(/Delivery is stuck: an event has waited longer than 600 s/);
+    expect(failure.message).toBe(
+      'Delivery is degraded: hand-off "forward" has an event waiting 660 s (over --stuck-after 600 s). See the receiver\'s log.',
+    );
     expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });
     memory.interrupt();
     await running;
