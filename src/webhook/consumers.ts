@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import type { CommandRuns } from './command-runs.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
@@ -11,6 +12,8 @@ export interface EventConsumer {
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
+  /** Called once before the first delivery: settles what a killed predecessor left running. */
+  prepare?(signal: AbortSignal): Promise<void>;
 }
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
@@ -81,9 +84,15 @@ function killGroup(child: ChildProcess): void {
 
 /**
  * Runs a shell command per event with the event on stdin; exit 0 is success. Each run is its own process group,
- * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits.
+ * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits; recorded in `runs`
+ * while it runs, so that a successor of a receiver killed by SIGKILL waits for it (command-runs.ts).
  */
-export function execCommand(command: string, stderr: NodeJS.WritableStream, timeoutMs: number): EventConsumer {
+export function execCommand(
+  command: string,
+  stderr: NodeJS.WritableStream,
+  timeoutMs: number,
+  runs?: CommandRuns,
+): EventConsumer {
   if (!exitGuard) {
     exitGuard = true;
     process.once('exit', () => {
@@ -92,6 +101,7 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
   }
   return {
     target: `exec ${command}`,
+    prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
         // The command's own output goes to stderr: stdout carries this receiver's one line per event.
@@ -102,6 +112,18 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
           env: { ...process.env, B2BCTL_EVENT_KIND: event.kind, B2BCTL_DELIVERY_ID: event.deliveryId },
         });
         if (child.pid !== undefined) runningGroups.add(child.pid);
+        const group = child.pid;
+        // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
+        const recorded =
+          runs && group !== undefined
+            ? runs.started(group, event).then(
+                () => true,
+                (error: Error) => {
+                  end(`its process group could not be recorded (${error.message}); it was killed`);
+                  return false;
+                },
+              )
+            : Promise.resolve(true);
         let ending = '';
         const end = (why: string) => {
           ending = why;
@@ -123,10 +145,11 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
           if (child.pid !== undefined) runningGroups.delete(child.pid);
           // The shell ended: anything it left in its group goes too.
           killGroup(child);
+          if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
           if (code === 0 && !ending) resolve();
           else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
         });
-        child.stdin.end(`${JSON.stringify(event)}\n`);
+        void recorded.then((ok) => ok && child.stdin.end(`${JSON.stringify(event)}\n`));
       }),
   };
 }

@@ -55,6 +55,7 @@ export class HandOff {
   /** The newest event this process delivered or gave up, recorded or not; undefined: the stored position. */
   private position: number | undefined;
   private readonly current: Omit<HandOffState, 'name'> = {};
+  private prepared = false;
 
   constructor(
     private readonly store: EventStore,
@@ -103,6 +104,11 @@ export class HandOff {
         this.options.log(`Hand-off "${this.name}" is delivered by another receiver; standing by.`);
       this.announcedWait = true;
       return this.idle();
+    }
+    if (!this.prepared) {
+      await this.consumer.prepare?.(this.stopping.signal);
+      if (this.stopping.signal.aborted) return 'stopped';
+      this.prepared = true;
     }
     if (this.queue.length === 0) {
       const next = await this.store.pendingForHandOff(this.name, this.position, readAhead);

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
@@ -40,7 +41,15 @@ export async function handOffsOf(
     );
   if (flags.forwardTo)
     named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env, flags.forwardTimeout)]);
-  if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
+  if (flags.exec) {
+    const name = flags.handoff ?? 'exec';
+    const runs = commandRuns(store, name, {
+      timeoutMs: flags.execTimeout,
+      clock: context.clock,
+      log: context.log.warn,
+    });
+    named.push([name, execCommand(flags.exec, context.io.stderr, flags.execTimeout, runs)]);
+  }
   const handOffs: HandOff[] = [];
   let described = '';
   for (const [name, consumer] of named) {

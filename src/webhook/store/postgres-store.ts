@@ -1,7 +1,12 @@
 import type pg from 'pg';
 import { GroupCommit } from './group-commit.js';
 import {
+  type CommandRunRow,
+  commandRunsSchema,
   deadLetterUpsert,
+  forgetRunDelete,
+  recordedRunsQuery,
+  recordRunInsert,
   type DeadRow,
   deadLettersQuery,
   type EventRow,
@@ -16,8 +21,9 @@ import {
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
-import { deadLetterOf, idList } from './rows.js';
+import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import type {
+  CommandRun,
   DeadLetter,
   EventSelection,
   EventStore,
@@ -97,6 +103,7 @@ export class PostgresStore implements EventStore {
       await lockSession.query('BEGIN');
       await lockSession.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
       await lockSession.query(schema);
+      await lockSession.query(commandRunsSchema);
       await lockSession.query('COMMIT');
     } catch (error) {
       await lockSession.end().catch(() => undefined);
@@ -218,6 +225,19 @@ export class PostgresStore implements EventStore {
   async knowsToken(digest: string, now: number): Promise<boolean> {
     const found = await this.query('SELECT 1 FROM tokens WHERE digest = ? AND expires_at > ?', [digest, now]);
     return (found.rowCount ?? 0) > 0;
+  }
+
+  async recordRun(run: CommandRun): Promise<void> {
+    const { handOff, host, processGroup, eventId, startedAt } = run;
+    await this.query(recordRunInsert, [handOff, host, processGroup, eventId, startedAt]);
+  }
+
+  async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {
+    await this.query(forgetRunDelete, [handOff, host, processGroup]);
+  }
+
+  async recordedRuns(handOff: string, host: string): Promise<CommandRun[]> {
+    return (await this.query<CommandRunRow>(recordedRunsQuery, [handOff, host])).rows.map(commandRunOf);
   }
 
   async claimHandOff(name: string): Promise<boolean> {

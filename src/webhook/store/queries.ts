@@ -122,3 +122,25 @@ export interface DeadRow {
   died_at: number | string;
   retry: number | boolean;
 }
+
+/** The table of running `--exec` commands, created beside the others (the same statement for both databases). */
+export const commandRunsSchema = `CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NULL,
+  process_group BIGINT NOT NULL, event_id BIGINT NOT NULL, started_at BIGINT NOT NULL,
+  PRIMARY KEY (handoff, host, process_group))`;
+
+export const recordRunInsert = `INSERT INTO command_runs (handoff, host, process_group, event_id, started_at)
+  VALUES (?, ?, ?, ?, ?) ON CONFLICT (handoff, host, process_group) DO UPDATE SET event_id = excluded.event_id,
+  started_at = excluded.started_at`;
+
+export const forgetRunDelete = 'DELETE FROM command_runs WHERE handoff = ? AND host = ? AND process_group = ?';
+
+export const recordedRunsQuery = `SELECT handoff, host, process_group, event_id, started_at FROM command_runs
+  WHERE handoff = ? AND host = ? ORDER BY started_at`;
+
+export interface CommandRunRow {
+  handoff: string;
+  host: string;
+  process_group: number | string;
+  event_id: number | string;
+  started_at: number | string;
+}

@@ -1,6 +1,6 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import type { DeadRow } from './queries.js';
-import type { DeadLetter } from './types.js';
+import type { CommandRunRow, DeadRow } from './queries.js';
+import type { CommandRun, DeadLetter } from './types.js';
 
 export function deadLetterOf(row: DeadRow): DeadLetter {
   return {
@@ -18,4 +18,14 @@ export function deadLetterOf(row: DeadRow): DeadLetter {
 /** `?, ?, ?` for a list of ids (never empty: the commands require at least one). */
 export function idList(ids: readonly number[]): string {
   return ids.map(() => '?').join(', ');
+}
+
+export function commandRunOf(row: CommandRunRow): CommandRun {
+  return {
+    handOff: row.handoff,
+    host: row.host,
+    processGroup: Number(row.process_group),
+    eventId: Number(row.event_id),
+    startedAt: Number(row.started_at),
+  };
 }

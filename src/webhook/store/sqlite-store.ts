@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
+  type CommandRunRow,
+  commandRunsSchema,
   deadLetterUpsert,
+  forgetRunDelete,
+  recordedRunsQuery,
+  recordRunInsert,
   type DeadRow,
   deadLettersQuery,
   type EventRow,
@@ -18,8 +23,9 @@ import {
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
-import { deadLetterOf, idList } from './rows.js';
+import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import type {
+  CommandRun,
   DeadLetter,
   EventSelection,
   EventStore,
@@ -97,6 +103,7 @@ export class SqliteStore implements EventStore {
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
     if (!readOnly) database.exec(schema);
+    if (!readOnly) database.exec(commandRunsSchema);
     return new SqliteStore(database, file, options);
   }
 
@@ -200,6 +207,19 @@ export class SqliteStore implements EventStore {
 
   async claimHandOff(): Promise<boolean> {
     return true; // the folder's lock already makes this receiver the only one
+  }
+
+  async recordRun(run: CommandRun): Promise<void> {
+    const { handOff, host, processGroup, eventId, startedAt } = run;
+    this.database.prepare(recordRunInsert).run(handOff, host, processGroup, eventId, startedAt);
+  }
+
+  async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {
+    this.database.prepare(forgetRunDelete).run(handOff, host, processGroup);
+  }
+
+  async recordedRuns(handOff: string, host: string): Promise<CommandRun[]> {
+    return (this.database.prepare(recordedRunsQuery).all(handOff, host) as CommandRunRow[]).map(commandRunOf);
   }
 
   onAppended(listener: () => void): () => void {

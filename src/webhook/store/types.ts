@@ -68,6 +68,17 @@ export interface HandOffOpening {
   previousTarget?: string;
 }
 
+/** An `--exec` command's process group, kept while it runs: a receiver killed meanwhile leaves it to its successor. */
+export interface CommandRun {
+  handOff: string;
+  /** The machine it runs on (a PostgreSQL store serves receivers on several). */
+  host: string;
+  processGroup: number;
+  eventId: number;
+  /** Milliseconds since the epoch. */
+  startedAt: number;
+}
+
 /** A retention pass: what was removed. */
 export interface Pruned {
   events: number;
@@ -114,6 +125,11 @@ export interface EventStore {
   shareToken?(digest: string, expiresAt: number): Promise<void>;
   /** Whether a receiver of this store issued the token of this digest and it has not expired. */
   knowsToken?(digest: string, now: number): Promise<boolean>;
+  /** Records a command run as it starts; forgetRun when its group is gone. */
+  recordRun(run: CommandRun): Promise<void>;
+  forgetRun(handOff: string, host: string, processGroup: number): Promise<void>;
+  /** Runs recorded and not forgotten: those a killed receiver left (at start, before delivering again). */
+  recordedRuns(handOff: string, host: string): Promise<CommandRun[]>;
   /** Calls `listener` after each commit that stored something. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;
