@@ -162,6 +162,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--pending', 'only events a hand-off has not taken yet')
     .option('--dead', 'only events a hand-off gave up on (see webhook dead)')
     .option('--import <old-folder>', "take an earlier version's NDJSON inbox (events.ndjson) into the store, once")
+    .option(
+      '--compact',
+      'rewrite the SQLite inbox to give back the space retention freed (receiver stopped; once for an inbox made before incremental vacuum)',
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),
     );

@@ -4,12 +4,14 @@ import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../
 import { renderTable } from '../../io/output/table.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation } from '../../webhook/store/open.js';
+import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { InputError } from '../../errors.js';
+import { InputError, UsageError } from '../../errors.js';
+import { spokenBytes } from '../../webhook/retention.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -23,6 +25,8 @@ export interface InboxOptions {
   dead?: boolean;
   /** An old NDJSON inbox folder (or file) to take into the store. */
   import?: string;
+  /** Rewrite the SQLite file to give back free space (and switch it to incremental vacuum). */
+  compact?: boolean;
 }
 
 const inboxLayout: RecordLayout<StoredEvent> = {
@@ -68,6 +72,7 @@ export function selectionOf(options: InboxOptions): EventSelection {
 export async function run(options: InboxOptions, context: Context): Promise<void> {
   const location = storeLocation(options, context);
   if (options.import !== undefined) return importInbox(options.import, location, context);
+  if (options.compact) return compactInbox(location, context);
   const { store } = await openStore(location, { mustExist: true });
   try {
     const format = context.outputFormat('ndjson');
@@ -131,6 +136,35 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
     );
     context.log.info(
       `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.${renamed}`,
+    );
+  } finally {
+    await store.close();
+    release();
+  }
+}
+
+/** `--compact`: the one-time VACUUM of an inbox, under the receiver's lock (a running receiver refuses it, exit 75). */
+async function compactInbox(location: StoreLocation, context: Context): Promise<void> {
+  if (location.url)
+    throw new UsageError('--compact is for the SQLite inbox: PostgreSQL gives space back with its autovacuum.');
+  if (!existsSync(join(location.inbox, sqliteFileName)))
+    throw new InputError(
+      `No webhook inbox in ${location.inbox} (no ${sqliteFileName}); pass webhook listen's --inbox.`,
+      {
+        file: location.inbox,
+        missing: true,
+      },
+    );
+  const { store, release } = await openStore(location, {
+    exclusive: { command: 'webhook inbox --compact', warn: context.log.warn },
+  });
+  try {
+    context.log.info(
+      `Compacting ${store.description}: the whole file is rewritten, which takes a while on a big inbox.`,
+    );
+    const sizes = await (store.compact as NonNullable<typeof store.compact>)();
+    context.log.info(
+      `Compacted ${store.description}: ${spokenBytes(sizes.before)} before, ${spokenBytes(sizes.after)} after; retention now gives space back as it goes.`,
     );
   } finally {
     await store.close();

@@ -14,13 +14,12 @@ import {
   eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
-  prunableEvents,
-  prunableKeysDelete,
   retriedEventQuery,
   retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
+import { pruneInSlices } from './prune-slices.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import type {
   CommandRun,
@@ -201,17 +200,15 @@ export class PostgresStore implements EventStore {
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
-    const pruned: Pruned = { events: 0, keys: 0 };
-    if (eventsBefore !== undefined) {
-      for (let removed = -1; removed !== 0; pruned.events += removed) {
-        const sql = `DELETE FROM events WHERE id IN (${prunableEvents})`;
-        removed = (await this.query(sql, [eventsBefore, 2000])).rowCount ?? 0;
-      }
-    }
-    for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      removed = (await this.query(prunableKeysDelete, [keysBefore, 2000])).rowCount ?? 0;
-    }
-    return pruned;
+    // Slices of a few hundred rows, each its own transaction: autovacuum reclaims them as the pass goes.
+    return pruneInSlices(
+      {
+        rows: async (sql, values) => (await this.query(sql, values)).rows,
+        changes: async (sql, values) => (await this.query(sql, values)).rowCount ?? 0,
+      },
+      eventsBefore,
+      keysBefore,
+    );
   }
 
   async shareToken(digest: string, expiresAt: number): Promise<void> {

@@ -80,11 +80,6 @@ export async function* pagedSelection(
   }
 }
 
-/** The SQL of a retention pass's victims: delivered to every hand-off, not dead, received before the bound. */
-export const prunableEvents = `SELECT id FROM events WHERE received_at < ?
-  AND id <= (SELECT coalesce(min(position), (SELECT coalesce(max(id), 0) FROM events)) FROM handoffs)
-  AND id NOT IN (SELECT event_id FROM dead) ORDER BY received_at LIMIT ?`;
-
 /** The next event a hand-off retries (an event of its dead letters marked for retry), oldest first. */
 export const retriedEventQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`;
 
@@ -104,10 +99,6 @@ export const nextEventQuery = `SELECT ${eventColumns} FROM events WHERE id > (SE
 export const deadLetterUpsert = `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES (?, ?, ?, ?, ?, 0)
   ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
   died_at = excluded.died_at, retry = 0`;
-
-/** A chunk of expired keys: received before the bound, at most the limit. */
-export const prunableKeysDelete =
-  'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';
 
 export const deadLettersQuery = `SELECT d.handoff, d.event_id, e.kind, e.received_at, d.error, d.attempts, d.died_at, d.retry
   FROM dead d JOIN events e ON e.id = d.event_id`;

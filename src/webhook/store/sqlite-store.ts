@@ -16,13 +16,13 @@ import {
   eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
-  prunableEvents,
-  prunableKeysDelete,
   retriedEventQuery,
   retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
+import { pruneInSlices } from './prune-slices.js';
+import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import type {
   CommandRun,
@@ -33,6 +33,7 @@ import type {
   HandOffOpening,
   NewEvent,
   Pruned,
+  SpaceReport,
   StoredEvent,
   StoreOptions,
 } from './types.js';
@@ -65,7 +66,7 @@ export class SqliteStore implements EventStore {
 
   private constructor(
     private readonly database: BetterSqlite3.Database,
-    file: string,
+    private readonly file: string,
     options: StoreOptions,
   ) {
     this.description = `SQLite ${file}`;
@@ -99,6 +100,8 @@ export class SqliteStore implements EventStore {
     if (!readOnly) mkdirSync(directory, { recursive: true, mode: 0o700 });
     const file = join(directory, sqliteFileName);
     const database = new Database(file, { fileMustExist: readOnly });
+    // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
+    if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
@@ -189,20 +192,22 @@ export class SqliteStore implements EventStore {
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
-    const pruned: Pruned = { events: 0, keys: 0 };
-    // Small chunks, the event loop served between them: a year's first pass never stalls the receiver.
-    const chunk = (sql: string, ...values: unknown[]) => this.database.prepare(sql).run(...values).changes;
-    if (eventsBefore !== undefined) {
-      for (let removed = -1; removed !== 0; pruned.events += removed) {
-        removed = chunk(`DELETE FROM events WHERE id IN (${prunableEvents})`, eventsBefore, 2000);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      removed = chunk(prunableKeysDelete, keysBefore, 2000);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return pruned;
+    return pruneInSlices(
+      {
+        rows: async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
+        changes: async (sql, values) => this.database.prepare(sql).run(...values).changes,
+      },
+      eventsBefore,
+      keysBefore,
+    );
+  }
+
+  reclaimSpace(): Promise<SpaceReport> {
+    return reclaimFreePages(this.database, this.file);
+  }
+
+  async compact(): Promise<{ before: number; after: number }> {
+    return compactFile(this.database, this.file);
   }
 
   async claimHandOff(): Promise<boolean> {

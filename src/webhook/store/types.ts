@@ -79,6 +79,12 @@ export interface CommandRun {
   startedAt: number;
 }
 
+/** What a store did with the space retention freed. */
+export type SpaceReport =
+  | { reclaimed: true; freeBytes: number; before: number; after: number }
+  /** The file cannot shrink while it runs (an inbox made before incremental auto-vacuum): `freeBytes` wait. */
+  | { reclaimed: false; freeBytes: number };
+
 /** A retention pass: what was removed. */
 export interface Pruned {
   events: number;
@@ -116,6 +122,10 @@ export interface EventStore {
   backlog(): Promise<HandOffBacklog[]>;
   /** Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`. */
   prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
+  /** After a retention pass: gives freed space back to the file system (SQLite; PostgreSQL's autovacuum does). */
+  reclaimSpace?(): Promise<SpaceReport>;
+  /** Rewrites the store to reclaim all free space and switch it to incremental vacuum (SQLite, receiver stopped). */
+  compact?(): Promise<{ before: number; after: number }>;
   /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */
   claimHandOff(name: string): Promise<boolean>;
   /**

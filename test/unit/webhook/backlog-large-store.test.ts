@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { backlogHealth } from '../../../src/webhook/backlog.js';
 import { backlogStatements } from '../../../src/webhook/store/backlog-queries.js';
+import { pruneSliceQuery } from '../../../src/webhook/store/prune-slices.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { generateLargeInbox, queryPlan } from '../../support/large-inbox.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
@@ -43,6 +44,12 @@ describe('backlog on a large inbox', () => {
         { name: 'caught-up', target: 'http://erp', pending: 0, oldestPendingAt: undefined, dead: 0 },
         { name: 'from-start', target: 'http://audit', pending: count, oldestPendingAt: firstAt + 1000, dead: 0 },
       ]);
+      // A retention slice reads its few hundred entries of the received_at index from a cursor: pending old events
+      // (the from-start hand-off has taken none) are stepped over once, not read again by every slice.
+      expect(queryPlan(directory, pruneSliceQuery)).toEqual([
+        'SEARCH events USING COVERING INDEX events_received (received_at>? AND received_at<?)',
+      ]);
+      expect(await store.prune(firstAt + 1001 * 1000, firstAt)).toEqual({ events: 0, keys: 0 });
       const health = await backlogHealth(store, firstAt + (count + 10) * 1000, 60_000);
       expect(health.handOffs.map((handOff) => [handOff.name, handOff.oldestPendingSeconds])).toEqual([
         ['caught-up', 0],
