@@ -6,16 +6,17 @@ import type { SpaceReport } from './types.js';
 /** Pages one slice of incremental vacuum moves (4 MB at the default page size). */
 const vacuumSlicePages = 1000;
 
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Bytes of the database file and its write-ahead log. */
 export function fileBytes(file: string): number {
-  const size = (path: string) => {
-    try {
-      return statSync(path).size;
-    } catch {
-      return 0;
-    }
-  };
-  return size(file) + size(`${file}-wal`);
+  return sizeOf(file) + sizeOf(`${file}-wal`);
 }
 
 function pragmaNumber(database: BetterSqlite3.Database, name: string): number {
