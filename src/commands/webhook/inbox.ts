@@ -1,12 +1,12 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
-import { renderTable } from '../../io/output/table.js';
+import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation } from '../../webhook/store/open.js';
 import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
@@ -77,10 +77,9 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   try {
     const format = context.outputFormat('ndjson');
     const style = stdoutStyle(context);
-    // A table sizes its columns from its rows: on a terminal it is printed a page at a time.
     const writer =
       format === 'table'
-        ? pagedTable(context.io.stdout, style.color)
+        ? await inboxTable(context.io.stdout, style.color)
         : createRecordWriter(format, context.io.stdout, inboxLayout, style);
     for await (const event of store.select(selectionOf(options))) await writer.write(event);
     const count = await writer.end();
@@ -88,28 +87,6 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   } finally {
     await store.close();
   }
-}
-
-function pagedTable(stream: NodeJS.WritableStream, color: boolean, pageSize = 500): RecordWriter<StoredEvent> {
-  let rows: StoredEvent[] = [];
-  let count = 0;
-  const flush = async () => {
-    if (rows.length === 0) return;
-    const text = await renderTable(inboxLayout.table, rows, { color });
-    rows = [];
-    if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
-  };
-  return {
-    async write(event) {
-      rows.push(event);
-      count++;
-      if (rows.length >= pageSize) await flush();
-    },
-    async end() {
-      await flush();
-      return count;
-    },
-  };
 }
 
 async function importInbox(from: string, location: StoreLocation, context: Context): Promise<void> {
