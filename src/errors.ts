@@ -1,6 +1,6 @@
 /** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
 
-/** Exit codes of DESIGN.md §3 (sysexits). */
+/** Exit codes (docs/output.md, "Exit codes"), after sysexits. */
 export const ExitCode = {
   ok: 0,
   someRecordsFailed: 1,
@@ -68,7 +68,7 @@ export class UnavailableError extends B2bctlError {
 }
 
 /**
- * A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). Here, not beside
+ * A failure after which we cannot tell whether the platform applied the request (docs/bulk-runs.md). Here, not beside
  * the HTTP client that throws it, so a command that checks for it does not load undici before it sends anything.
  */
 export class AmbiguousRequestError extends UnavailableError {}

@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
 
-/** What happened to one input record (DESIGN.md §7). */
+/** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
   | 'created'
   | 'updated'

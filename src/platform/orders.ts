@@ -11,7 +11,7 @@ import type { PlatformClient } from './client.js';
 
 export type { ListedOrder } from './answers/orders.js';
 
-/** The listing's largest page (platform-spec.md: `limit` at most 25); a page this long may have more behind it. */
+/** The listing's largest page (docs/platform.md: `limit` at most 25); a page this long may have more behind it. */
 export const orderListingPageSize = 25;
 
 export interface OrderListingRequest {

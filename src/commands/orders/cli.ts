@@ -6,7 +6,7 @@ import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';
 
-/** `b2bctl orders poll|get` (DESIGN.md §2 and §8). */
+/** `b2bctl orders poll|get` (docs/orders-poll.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const orders = program
     .command('orders')
