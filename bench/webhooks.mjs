@@ -253,7 +253,7 @@ async function healthzOnLargeStore() {
       try {
         const token = await tokenOf(receiver.url);
         const figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
-        const text = `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
+        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(
             `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,

@@ -64,6 +64,14 @@ export async function deliveryBesideIntake({ listen, drive, tokenOf, count, extr
  * balancer's or a watchdog's pace) for the duration of `count` events. Returns p50, p99 and the slowest, in ms.
  */
 export async function healthzUnderLoad({ url, token, drive, count }) {
+  // Alone first: what the answer costs without intake's commits to wait behind.
+  const alone = [];
+  for (let index = 0; index < 30; index++) {
+    const sent = performance.now();
+    await (await fetch(`${url}/healthz`)).text();
+    alone.push(performance.now() - sent);
+  }
+  alone.sort((a, b) => a - b);
   const times = [];
   let running = true;
   const poller = (async () => {
@@ -80,5 +88,12 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   await poller;
   times.sort((a, b) => a - b);
   const at = (share) => times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), slowest: times.at(-1) ?? 0, answers: times.length, intake };
+  return {
+    aloneMedian: alone[15] ?? 0,
+    p50: at(0.5),
+    p99: at(0.99),
+    slowest: times.at(-1) ?? 0,
+    answers: times.length,
+    intake,
+  };
 }
