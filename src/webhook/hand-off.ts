@@ -113,7 +113,13 @@ export class HandOff {
     if (this.queue.length === 0) {
       const next = await this.store.pendingForHandOff(this.name, this.position, readAhead);
       // Recorded before waiting: an idle hand-off holds nothing unrecorded.
-      if (next.events.length === 0) return (await this.recordDeliveries()) ? this.idle() : 'stopped';
+      if (next.events.length === 0) {
+        // Caught up: the deliveries wait for their group's time (an append wakes the hand-off sooner), so a
+        // hand-off keeping pace with intake adds no commit of its own per event.
+        const recordInMs = this.unrecordedWindowLeftMs();
+        if (recordInMs > 0) return this.idle(recordInMs);
+        return (await this.recordDeliveries()) ? this.idle() : 'stopped';
+      }
       this.queue = next.events;
       this.retrying = next.retried;
     }
@@ -133,16 +139,22 @@ export class HandOff {
   }
 
   private async delivered(event: StoredEvent): Promise<'stopped' | undefined> {
-    const now = this.options.clock.now();
-    if (this.unrecorded.length === 0) this.firstUnrecordedAt = now;
+    if (this.unrecorded.length === 0) this.firstUnrecordedAt = performance.now();
     this.unrecorded.push(event);
     if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
     const due =
       this.retrying ||
       this.unrecorded.length >= (this.options.commitEvents ?? 100) ||
-      now - this.firstUnrecordedAt >= (this.options.commitEveryMs ?? 100);
+      this.unrecordedWindowLeftMs() === 0;
     if (due && !(await this.recordDeliveries())) return 'stopped';
     return undefined;
+  }
+
+  /** Milliseconds before the unrecorded deliveries are due (0: now, or nothing unrecorded); real time, not the clock. */
+  private unrecordedWindowLeftMs(): number {
+    if (this.unrecorded.length === 0) return 0;
+    const left = this.firstUnrecordedAt + (this.options.commitEveryMs ?? 100) - performance.now();
+    return Math.max(0, Math.ceil(left));
   }
 
   /** Records the deliveries not yet recorded, in one commit; false when stopped before the store took them. */
@@ -201,10 +213,10 @@ export class HandOff {
   }
 
   /** Waits for a commit of this process or the poll interval, whichever comes first. */
-  private async idle(): Promise<undefined> {
+  private async idle(ms = this.options.pollMs ?? 1000): Promise<undefined> {
     const signal = this.stopping.signal;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.options.pollMs ?? 1000);
+      const timer = setTimeout(resolve, ms);
       this.wake = () => {
         clearTimeout(timer);
         resolve();
