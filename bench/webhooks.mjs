@@ -7,7 +7,8 @@
 //   4. delivery beside intake: a hand-off forwarding to an ERP that answers at once, events/s of each over the same
 //      events (target: delivery >= 90% of intake), SQLite and PostgreSQL;
 //   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
-//      (default 10,000,000; target p99 < 10 ms), beside --baseline-cli PATH (an earlier build) on the same store.
+//      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
+//      beside --baseline-cli PATH (an earlier build) on the same store.
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
@@ -253,12 +254,16 @@ async function healthzOnLargeStore() {
       try {
         const token = await tokenOf(receiver.url);
         const figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
-        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
+        const store =
+          figures.storeP50 === undefined
+            ? ''
+            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms`;
+        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(
             `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,
-            `${text} (target p99 < 10 ms)`,
-            figures.p99 < 10,
+            `${text} (targets: the store's work p99 < 1 ms; answers p99 < 10 ms on a quiet machine)`,
+            (figures.storeP99 ?? Infinity) < 1 && figures.p99 < 10,
           );
         else console.log(`/healthz, baseline ${baselineCli}: ${text}`);
       } finally {

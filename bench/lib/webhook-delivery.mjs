@@ -73,6 +73,7 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   }
   alone.sort((a, b) => a - b);
   const times = [];
+  const storeTimes = [];
   let running = true;
   const poller = (async () => {
     while (running) {
@@ -80,6 +81,8 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
       const answer = await fetch(`${url}/healthz`);
       await answer.text();
       times.push(performance.now() - sent);
+      const store = /store;dur=([\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
+      if (store) storeTimes.push(Number(store[1]));
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -87,12 +90,17 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   running = false;
   await poller;
   times.sort((a, b) => a - b);
-  const at = (share) => times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? 0;
+  storeTimes.sort((a, b) => a - b);
+  const at = (share, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * share))] ?? 0;
   return {
     aloneMedian: alone[15] ?? 0,
     p50: at(0.5),
     p99: at(0.99),
     slowest: times.at(-1) ?? 0,
+    /** The store's own work per answer (the receiver's Server-Timing header), when it says it. */
+    storeP50: storeTimes.length ? at(0.5, storeTimes) : undefined,
+    storeP99: storeTimes.length ? at(0.99, storeTimes) : undefined,
+    storeSlowest: storeTimes.at(-1),
     answers: times.length,
     intake,
   };
