@@ -81,6 +81,22 @@ describe('webhook listen (in process)', () => {
     );
   });
 
+  it('starts with the replaced --max-attempts, saying it is ignored for --give-up-after', async () => {
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = run(
+      listenOptions(temporaryFolder(), { forwardTo: 'http://127.0.0.1:1/down', maxAttempts: 20 }),
+      memory.context,
+    );
+    await memory.firstLine();
+    memory.interrupt();
+    await running;
+    expect(memory.stderr()).toContain(
+      '--max-attempts is ignored: a failing event is retried for --give-up-after (now 72 h), whatever the count.',
+    );
+  });
+
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
