@@ -112,10 +112,9 @@ export class HandOff {
     }
     if (this.queue.length === 0) {
       const next = await this.store.pendingForHandOff(this.name, this.position, readAhead);
-      // Recorded before waiting: an idle hand-off holds nothing unrecorded.
       if (next.events.length === 0) {
-        // Caught up: the deliveries wait for their group's time (an append wakes the hand-off sooner), so a
-        // hand-off keeping pace with intake adds no commit of its own per event.
+        // Caught up: deliveries wait for their group's time (an append wakes the hand-off sooner), so keeping pace
+        // with intake adds no commit per event; then they are recorded before a longer wait.
         const recordInMs = this.unrecordedWindowLeftMs();
         if (recordInMs > 0) return this.idle(recordInMs);
         return (await this.recordDeliveries()) ? this.idle() : 'stopped';
