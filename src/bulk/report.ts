@@ -13,6 +13,8 @@ export type Outcome =
   | 'accepted'
   | 'queued'
   | 'rejected'
+  /** Not sent: the record's data differs from what the platform already holds (an order's NF-e key, say). */
+  | 'conflict'
   | 'invalid'
   | 'failed'
   | 'skipped';

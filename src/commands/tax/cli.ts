@@ -1,0 +1,82 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import { inputFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
+import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
+import type { TaxItem } from '../../domain/tax/compute.js';
+import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
+import type { TaxQuoteOptions } from './quote.js';
+import { checkTaxItem } from './tax-table-file.js';
+
+interface QuoteFlags extends ParsedInputFlags {
+  rules: string;
+  from: FederativeUnit;
+  to: FederativeUnit;
+  buyer: BuyerKind;
+  item: TaxItem[];
+  items?: string;
+}
+
+/** A state (UF), in any case. */
+function federativeUnit(value: string): FederativeUnit {
+  const unit = value.trim().toUpperCase();
+  if (!isFederativeUnit(unit)) throw new InvalidArgumentError('expected a state (UF) such as SP or RJ.');
+  return unit;
+}
+
+/** `--item NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]]`, repeatable. */
+function item(value: string, previous: TaxItem[] = []): TaxItem[] {
+  const [ncm, quantity, unitPrice, discount, freight, ...rest] = value.split(',').map((part) => part.trim());
+  const checked = rest.length > 0 ? 'too many parts' : checkTaxItem({ ncm, quantity, unitPrice, discount, freight });
+  if (typeof checked === 'string')
+    throw new InvalidArgumentError(
+      `${checked}; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+  return [...previous, checked];
+}
+
+/** `b2bctl tax quote`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const tax = program
+    .command('tax')
+    .description('taxes per item from the ERP’s tax table (the tax calculation callback)');
+  inputFlags
+    .addTo(
+      tax
+        .command('quote')
+        .description('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .requiredOption('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .requiredOption('--from <uf>', 'the origin state', federativeUnit)
+        .requiredOption('--to <uf>', 'the destination state', federativeUnit)
+        .addOption(
+          new Option('--buyer <kind>', 'who buys: an ICMS taxpayer or a non-taxpayer final consumer')
+            .choices(buyerKinds)
+            .makeOptionMandatory(),
+        )
+        .option('--item <ncm,qty,price[,discount[,freight]]>', 'an item of the cart (repeatable)', item)
+        .option('--items <file>', 'the cart as a file: ncm, quantity, unitPrice, discount, freight (and sku) columns'),
+    )
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<QuoteFlags>();
+      if (flags.item === undefined && flags.items === undefined)
+        command.error('error: give the cart: --item NCM,QUANTITY,UNIT_PRICE (repeatable) or --items FILE.', {
+          exitCode: 2,
+        });
+      return dispatch<TaxQuoteOptions>(command, async () => (await import('./quote.js')).run, {
+        rules: flags.rules,
+        from: flags.from,
+        to: flags.to,
+        buyer: flags.buyer,
+        items: flags.item ?? [],
+        itemsFile: flags.items,
+        input: inputFlags.read(flags),
+      });
+    });
+}
+
+export const examples: CommandExamples = {
+  tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
+  'tax quote': [
+    'b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
+    'b2bctl tax quote --rules impostos.csv --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',
+  ],
+};
