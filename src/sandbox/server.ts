@@ -75,7 +75,7 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
   registerListings(app, state);
   registerListingControls(app, state);
   registerControl(app, state);
-  registerOrderControls(app, state);
+  registerOrderControls(app, state, options.taxCallback);
   registerWebhookControl(app, state);
   if (options.webhook) state.webhooks.configure(options.webhook);
   app.setNotFoundHandler((request, reply) =>

@@ -3,12 +3,17 @@ import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
+import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
 export interface EventConsumer {
-  /** What it delivers to, shown in logs and kept with the hand-off: `http://erp/hook` or `exec ./import.sh`. */
+  /**
+   * What it delivers to, shown in logs and on /healthz and kept with the hand-off, without credentials:
+   * `http://***@erp/hook?key=***` or `exec ./import.sh …` (src/lib/shown-target.ts).
+   */
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
@@ -18,6 +23,18 @@ export interface EventConsumer {
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
 export class PermanentRefusal extends Error {}
+
+/**
+ * The event as a consumer sends it. One stored before the receiver refused hostile shapes may be too deep to write
+ * out; that will never change, so it is refused for good (a dead letter) instead of being tried again.
+ */
+export function eventText(event: StoredEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    throw new PermanentRefusal(`the event cannot be written out as JSON (${(error as Error).message})`);
+  }
+}
 
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
@@ -39,7 +56,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
-    target: url,
+    target: urlShownSafely(url),
     async deliver(event, signal) {
       via ??= dispatcherFor(new URL(url), { env });
       const { dispatcher, route } = via;
@@ -52,7 +69,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
           // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
           'x-b2bctl-delivery-id': event.deliveryId,
         },
-        body: JSON.stringify(event),
+        body: eventText(event),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal,
@@ -83,14 +100,16 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Runs a shell command per event with the event on stdin; exit 0 is success. Each run is its own process group,
- * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits; recorded in `runs`
- * while it runs, so that a successor of a receiver killed by SIGKILL waits for it (command-runs.ts).
+ * Runs a shell command per event with the event on stdin and a clean environment (exec-environment.ts); exit 0 is
+ * success. Each run is its own process group, killed whole at `timeoutMs`, on shutdown, and when this process
+ * exits however it exits; recorded in `runs` while it runs, so that a successor of a receiver killed by SIGKILL
+ * waits for it (command-runs.ts).
  */
 export function execCommand(
   command: string,
   stderr: NodeJS.WritableStream,
   timeoutMs: number,
+  environment: ExecEnvironment = { parent: process.env, names: [] },
   runs?: CommandRuns,
 ): EventConsumer {
   if (!exitGuard) {
@@ -100,16 +119,17 @@ export function execCommand(
     });
   }
   return {
-    target: `exec ${command}`,
+    target: `exec ${commandShownSafely(command)}`,
     prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
-        // The command's own output goes to stderr: stdout carries this receiver's one line per event.
+        const text = eventText(event);
+        // The command's own output goes to stderr: stdout carries the receiver's own lines (--log-events).
         const child = spawn(command, {
           shell: true,
           detached: true,
           stdio: ['pipe', 'pipe', 'pipe'],
-          env: { ...process.env, B2BCTL_EVENT_KIND: event.kind, B2BCTL_DELIVERY_ID: event.deliveryId },
+          env: commandEnvironment(environment, event),
         });
         if (child.pid !== undefined) runningGroups.add(child.pid);
         const group = child.pid;
@@ -149,7 +169,7 @@ export function execCommand(
           if (code === 0 && !ending) resolve();
           else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
         });
-        void recorded.then((ok) => ok && child.stdin.end(`${JSON.stringify(event)}\n`));
+        void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
       }),
   };
 }

@@ -5,7 +5,18 @@ import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes
 import type { TaxItem } from '../../domain/tax/compute.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
-import { checkTaxItem } from './tax-table-file.js';
+import type { TaxServeOptions } from './serve.js';
+import { wholeNumber } from '../../cli/parse.js';
+import { checkTaxItem } from '../../tax/table-file.js';
+
+interface ServeFlags extends ParsedInputFlags {
+  rules: string;
+  shape?: string;
+  host: string;
+  port: number;
+  path: string;
+  auth: TaxServeOptions['auth'];
+}
 
 interface QuoteFlags extends ParsedInputFlags {
   rules: string;
@@ -34,7 +45,7 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
   return [...previous, checked];
 }
 
-/** `b2bctl tax quote`. */
+/** `b2bctl tax quote|serve`. */
 export function register(program: Command, dispatch: Dispatch): void {
   const tax = program
     .command('tax')
@@ -71,10 +82,49 @@ export function register(program: Command, dispatch: Dispatch): void {
         input: inputFlags.read(flags),
       });
     });
+  inputFlags
+    .addTo(
+      tax
+        .command('serve')
+        .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+        .requiredOption('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .option(
+          '--shape <file>',
+          'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
+        )
+        .option('--host <address>', 'address to listen on', '127.0.0.1')
+        .option('--port <port>', 'port to listen on (0 for a free one)', wholeNumber(0), 8790)
+        .option('--path <route>', 'the callback’s route', '/tax')
+        .addOption(
+          new Option(
+            '--auth <kind>',
+            'bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+          )
+            .choices(['bearer', 'basic', 'none'])
+            .makeOptionMandatory(),
+        ),
+    )
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<ServeFlags>();
+      if (!flags.path.startsWith('/')) command.error('error: --path must start with /, such as /tax.', { exitCode: 2 });
+      return dispatch<TaxServeOptions>(command, async () => (await import('./serve.js')).run, {
+        rules: flags.rules,
+        shape: flags.shape,
+        host: flags.host,
+        port: flags.port,
+        path: flags.path,
+        auth: flags.auth,
+        input: inputFlags.read(flags),
+      });
+    });
 }
 
 export const examples: CommandExamples = {
   tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
+  'tax serve': [
+    'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
+    'b2bctl tax serve --rules impostos.csv --auth none --port 0',
+  ],
   'tax quote': [
     'b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
     'b2bctl tax quote --rules impostos.csv --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',

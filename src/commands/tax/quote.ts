@@ -1,12 +1,12 @@
 import { type Context, stdoutStyle } from '../../context.js';
-import { InputError } from '../../errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
 import type { FederativeUnit } from '../../domain/brazil-codes.js';
-import { computeItemTaxes, type ItemTaxes, type TaxItem, taxTotals } from '../../domain/tax/compute.js';
-import type { BuyerKind, TaxTable } from '../../domain/tax/rules.js';
-import { readTaxItems, readTaxTable } from './tax-table-file.js';
+import { type ItemTaxes, type TaxItem, taxTotals } from '../../domain/tax/compute.js';
+import type { BuyerKind } from '../../domain/tax/rules.js';
+import { quoteItems } from '../../tax/quote-items.js';
+import { readTaxItems, readTaxTable } from '../../tax/table-file.js';
 
 export interface TaxQuoteOptions {
   rules: string;
@@ -82,25 +82,4 @@ export async function run(options: TaxQuoteOptions, context: Context): Promise<v
       `${options.from} → ${options.to}, ${options.buyer}: merchandise ${totals.merchandise}; IPI ${totals.ipi}, ICMS ${totals.icms}, ICMS-ST ${totals.icmsSt}, DIFAL ${totals.difal}, FCP ${totals.fcp}; taxes added ${totals.added}.`,
     );
   }
-}
-
-/** Each item's taxes, or one error naming every item the table has no row for. */
-export function quoteItems(
-  table: TaxTable,
-  items: readonly TaxItem[],
-  sale: { from: FederativeUnit; to: FederativeUnit; buyer: BuyerKind },
-): ItemTaxes[] {
-  const interstate = sale.from !== sale.to;
-  const missing: string[] = [];
-  const quoted = items.flatMap((item) => {
-    const rule = table.find({ ncm: item.ncm, from: sale.from, to: sale.to, buyer: sale.buyer });
-    if (rule !== undefined) return [computeItemTaxes(item, rule, { buyer: sale.buyer, interstate })];
-    missing.push(`NCM ${item.ncm}${item.sku === undefined ? '' : ` (${item.sku})`}`);
-    return [];
-  });
-  if (missing.length > 0)
-    throw new InputError(
-      `The tax table has no row for ${missing.join(', ')}, ${sale.from} → ${sale.to}, ${sale.buyer}: add a row for the NCM or a prefix of it; no tax is guessed.`,
-    );
-  return quoted;
 }

@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { httpUrl, wholeNumber } from '../../cli/parse.js';
+import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
+import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
-import { duration, eventId, postgresUrl } from './flags.js';
+import { eventId, postgresUrl } from './flags.js';
 import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
@@ -35,12 +36,18 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
     .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
+    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
     .option(
       '--forward-to <url>',
       "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
       httpUrl,
     )
     .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+    .option(
+      '--exec-env <name>',
+      "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
+      variableNames,
+    )
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
     .addOption(
@@ -108,8 +115,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         tokenTtl: options.tokenTtl as number,
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
+        maxConnections: options.maxConnections as number,
         forwardTo: options.forwardTo as string | undefined,
         exec: options.exec as string | undefined,
+        execEnv: (options.execEnv as string[] | undefined) ?? [],
         fetchOrders: options.fetchOrders === true,
         handoff: options.handoff as string | undefined,
         fromStart: options.fromStart === true,
@@ -175,6 +184,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
+    .option('--exec-env <name>', 'pass this variable on to --exec commands (repeat for more)', variableNames)
     .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
     .action((_flags: unknown, command: Command) => {
@@ -258,6 +268,13 @@ function withInboxSelection(command: Command): Command {
     .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
     .option('--since <iso>', 'only events received at or after this time', isoTime)
     .option('--until <iso>', 'only events received before this time', isoTime);
+}
+
+/** `--exec-env NAME`, repeatable: the names of variables, as a shell writes them. */
+function variableNames(value: string, previous: string[] = []): string[] {
+  if (!isVariableName(value))
+    throw new InvalidArgumentError('expected the name of an environment variable, such as ERP_DATABASE_URL.');
+  return [...previous, value];
 }
 
 function deadAction(value: string): DeadOptions['action'] {

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { targetShownSafely } from '../../lib/shown-target.js';
 import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
@@ -24,6 +25,8 @@ export interface HandOffFlags {
   maxAttempts?: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
   inbox?: string;
 }
 
@@ -43,12 +46,13 @@ export async function handOffsOf(
     named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env, flags.forwardTimeout)]);
   if (flags.exec) {
     const name = flags.handoff ?? 'exec';
+    const environment = { parent: context.env, names: flags.execEnv ?? [] };
     const runs = commandRuns(store, name, {
       timeoutMs: flags.execTimeout,
       clock: context.clock,
       log: context.log.warn,
     });
-    named.push([name, execCommand(flags.exec, context.io.stderr, flags.execTimeout, runs)]);
+    named.push([name, execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment, runs)]);
   }
   const handOffs: HandOff[] = [];
   let described = '';
@@ -59,7 +63,7 @@ export async function handOffsOf(
         ? 'new, from the first stored event'
         : 'new, from the next event'
       : opening.previousTarget
-        ? `position kept; target was ${opening.previousTarget}`
+        ? `position kept; target was ${targetShownSafely(opening.previousTarget)}`
         : 'position kept';
     described += ` Hand-off "${name}" to ${consumer.target} (${state}).`;
     handOffs.push(

@@ -1,6 +1,6 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation } from '../../webhook/store/open.js';
 import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
@@ -10,7 +10,7 @@ import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, PartialFailureError, UsageError } from '../../errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
 
 export interface InboxOptions {
@@ -81,11 +81,35 @@ export async function run(options: InboxOptions, context: Context): Promise<void
       format === 'table'
         ? await inboxTable(context.io.stdout, style.color)
         : createRecordWriter(format, context.io.stdout, inboxLayout, style);
-    for await (const event of store.select(selectionOf(options))) await writer.write(event);
+    const unshown: number[] = [];
+    for await (const event of store.select(selectionOf(options))) {
+      if (!(await writeOrSkip(writer, event, context))) unshown.push(event.id);
+    }
     const count = await writer.end();
     context.log.info(`${count} event${count === 1 ? '' : 's'} in ${store.description}.`);
+    if (unshown.length > 0)
+      throw new PartialFailureError(
+        `${unshown.length} event${unshown.length === 1 ? '' : 's'} could not be shown (ids ${unshown.join(', ')}); every other one was.`,
+      );
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Writes one event, or says why it cannot and goes on: an event stored before the receiver refused hostile shapes
+ * may be nested too deeply for JSON.stringify, and one such row must not hide every row after it.
+ */
+async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent, context: Context): Promise<boolean> {
+  try {
+    await writer.write(event);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    context.log.warn(
+      `Event ${event.id} (${event.kind}, received ${event.receivedAt}) cannot be shown: ${error.message}; left out.`,
+    );
+    return false;
   }
 }
 

@@ -8,7 +8,7 @@ import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting, webhookClientSecret } from './client-secret.js';
+import { profileSetting, requireLongClientSecret, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -25,6 +25,8 @@ export interface ListenOptions extends HandOffFlags {
   tokenTtl: number;
   bodyLimit: number;
   requestTimeout: number;
+  /** Connections open at once; the operating system's descriptors run out past some thousands. */
+  maxConnections: number;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
@@ -48,6 +50,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (!clientId)
     throw new UsageError('Give the client id the platform will use: --client-id ID (or the webhook.clientId setting).');
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
+  requireLongClientSecret(clientSecret);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError('TLS needs both --tls-cert FILE and --tls-key FILE.');
   }
@@ -96,6 +99,7 @@ async function serve(
     store,
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
+    maxConnections: options.maxConnections,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,

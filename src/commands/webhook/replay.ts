@@ -13,13 +13,18 @@ export interface ReplayOptions extends InboxOptions {
   attempts: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
 }
 
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env)
-    : execCommand(options.exec as string, context.io.stderr, options.execTimeout);
+    : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
+        parent: context.env,
+        names: options.execEnv ?? [],
+      });
   const selection = { ...selectionOf(options), ids: options.id };
   const { delivered, failed } = await withStore(storeLocation(options, context), async (store) => {
     const counts = { delivered: 0, failed: 0 };

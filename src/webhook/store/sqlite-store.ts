@@ -24,6 +24,15 @@ import { backlogOf } from './backlog-queries.js';
 import { pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
+import {
+  allTokensDelete,
+  expiredTokensDelete,
+  keepTokenStatement,
+  sqliteTokenSchema,
+  tokenExpiryQuery,
+  tokenKeyQuery,
+  tokenKeyUpsert,
+} from './token-queries.js';
 import type {
   CommandRun,
   DeadLetter,
@@ -36,6 +45,7 @@ import type {
   SpaceReport,
   StoredEvent,
   StoreOptions,
+  TokenKeyRecord,
 } from './types.js';
 
 export const sqliteFileName = 'inbox.sqlite';
@@ -63,6 +73,7 @@ export class SqliteStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
+  private tokensSweptAt = 0;
 
   private constructor(
     private readonly database: BetterSqlite3.Database,
@@ -106,6 +117,7 @@ export class SqliteStore implements EventStore {
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
     if (!readOnly) database.exec(schema);
+    if (!readOnly) database.exec(sqliteTokenSchema);
     if (!readOnly) database.exec(commandRunsSchema);
     return new SqliteStore(database, file, options);
   }
@@ -208,6 +220,35 @@ export class SqliteStore implements EventStore {
 
   async compact(): Promise<{ before: number; after: number }> {
     return compactFile(this.database, this.file);
+  }
+
+  async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
+    // Expired tokens go at most once a minute: a platform that asks a token per event adds a row each time.
+    if (now - this.tokensSweptAt >= 60_000) {
+      this.tokensSweptAt = now;
+      this.database.prepare(expiredTokensDelete).run(now);
+    }
+    this.database.prepare(keepTokenStatement).run(digest, expiresAt);
+  }
+
+  async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
+    const row = this.database.prepare(tokenExpiryQuery).get(digest, now) as { expires_at: number } | undefined;
+    return row === undefined ? undefined : Number(row.expires_at);
+  }
+
+  async adoptTokenKey(
+    matches: (verifier: string) => boolean,
+    fresh: () => TokenKeyRecord,
+  ): Promise<{ key: string; revoked: boolean }> {
+    const adopt = this.database.transaction(() => {
+      const kept = this.database.prepare(tokenKeyQuery).get() as TokenKeyRecord | undefined;
+      if (kept !== undefined && matches(kept.verifier)) return { key: kept.key, revoked: false };
+      const record = fresh();
+      this.database.prepare(tokenKeyUpsert).run(record.verifier, record.key);
+      this.database.prepare(allTokensDelete).run();
+      return { key: record.key, revoked: kept !== undefined };
+    });
+    return adopt.immediate();
   }
 
   async claimHandOff(): Promise<boolean> {

@@ -135,7 +135,7 @@ describe('tax quote', () => {
     );
     expect(result.code).toBe(65);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('errado.csv: 3 problems; nothing was computed:');
+    expect(result.stderr).toContain('errado.csv: 3 problems in the tax table, which is not used:');
     expect(result.stderr).toContain('errado.csv:2: to "XX" must be a state (UF) such as RJ');
     expect(result.stderr).toContain(
       'errado.csv:4: repeats the row of line 3 (NCM 8471, SP → RJ, taxpayer); keep one of them',

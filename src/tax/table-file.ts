@@ -1,11 +1,11 @@
-import type { Context } from '../../context.js';
-import { InputError } from '../../errors.js';
-import { openCommandInput } from '../../bulk/command-input.js';
-import type { InputFlags } from '../../bulk/flags.js';
-import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { recordPlace } from '../../io/input/open-input.js';
-import { checkTaxRule, TaxTable, taxRuleFields } from '../../domain/tax/rules.js';
-import { type TaxItem } from '../../domain/tax/compute.js';
+import type { Context } from '../context.js';
+import { InputError } from '../errors.js';
+import { openCommandInput } from '../bulk/command-input.js';
+import type { InputFlags } from '../bulk/flags.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
+import { recordPlace } from '../io/input/open-input.js';
+import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
+import { type TaxItem } from '../domain/tax/compute.js';
 
 /** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
 const textColumns = (fields: readonly string[], required: readonly string[]): FieldCatalogue => ({
@@ -96,5 +96,5 @@ function quoted(value: unknown): string {
 function tableProblems(file: string, problems: readonly string[]): string {
   const shown = problems.slice(0, 20);
   const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more problems` : '';
-  return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was computed:\n${shown.join('\n')}${more}`;
+  return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the tax table, which is not used:\n${shown.join('\n')}${more}`;
 }
