@@ -103,6 +103,13 @@ export const settingDefinitions = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'tax.shape',
+    description:
+      'Where the tax callback carries items, states and buyer, and its answer’s names: a shape file (tax serve --shape)',
+    env: 'B2BCTL_TAX_SHAPE',
+    parser: localPath,
+  },
+  {
     key: 'orders.routes',
     description: 'Order moves (ready, invoice, ship, cancel): an order routes file path or inline JSON',
     env: 'B2BCTL_ORDER_ROUTES',
@@ -147,6 +154,14 @@ export const settingDefinitions = [
     key: 'report.excel',
     description: "Bulk reports as --excel writes them, for a pt-BR Excel (BOM, ';' between cells): true or false",
     env: 'B2BCTL_REPORT_EXCEL',
+    defaultValue: 'false',
+    parser: oneOf(['true', 'false']),
+  },
+  {
+    key: 'http.allowPlain',
+    description:
+      'Send the password or token over plain http:// to another machine, where anyone on the way reads it (login --allow-http sets it): true or false',
+    env: 'B2BCTL_ALLOW_HTTP',
     defaultValue: 'false',
     parser: oneOf(['true', 'false']),
   },

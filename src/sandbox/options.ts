@@ -37,6 +37,8 @@ export interface SandboxOptions {
   orderCount?: number;
   /** The receiver of the customers and orders webhooks; none when absent (settable by PUT /_sandbox/webhook-config). */
   webhook?: WebhookTarget;
+  /** The orders webhook's variant: the summary fields (`simplified`, the default) or the whole order (`full`). */
+  ordersWebhook?: 'simplified' | 'full';
   /** Where a cart posted to /_sandbox/orders asks for its taxes before it becomes an order; none when absent. */
   taxCallback?: TaxCallback;
   /** How it answers what the platform document does not show; the default dialect when absent. */

@@ -1,4 +1,6 @@
 import Fastify, { type FastifyRequest } from 'fastify';
+import { request as httpRequest } from 'undici';
+import { urlShownSafely } from '../lib/shown-target.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { type ItemTaxes, type TaxItem, taxTotals } from '../domain/tax/compute.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
@@ -20,9 +22,20 @@ export interface TaxServerOptions {
   /** The callback's route, such as /tax. */
   path: string;
   shape: TaxShape;
-  table: WatchedTaxTable;
+  /** The tax table: the answer, or the fallback when the ERP is asked first. */
+  table?: WatchedTaxTable;
+  /** The ERP's own tax endpoint, asked first with the platform's request as it came. */
+  forward?: TaxForward;
   auth: TaxAuth;
   log: { warn(line: string): void };
+}
+
+/** Where the ERP computes taxes itself, and how long the cart may wait for it. */
+export interface TaxForward {
+  url: string;
+  /** Sent as `Authorization: Bearer …` (B2BCTL_TAX_FORWARD_TOKEN). */
+  token?: string;
+  budgetMs: number;
 }
 
 /** What /healthz counts. */
@@ -30,14 +43,23 @@ export interface TaxServerCounts {
   answered: number;
   refused: number;
   noRow: number;
+  /** Answers the ERP did not give in time or at all: from the table, or the failure answer. */
+  fallbacks: number;
 }
 
 /** Starts `tax serve`: the callback's route and /healthz. */
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
-  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0 };
+  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
   // A cart is small: 1 MB holds thousands of items; anything larger is not a cart.
   const app = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: 'idle' });
-  app.get('/healthz', async () => ({ status: 'ok', table: options.table.tableStatus(), ...counts }));
+  app.get('/healthz', async () => ({
+    status: 'ok',
+    ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
+    ...(options.forward === undefined
+      ? {}
+      : { forwardTo: urlShownSafely(options.forward.url), budgetMs: options.forward.budgetMs }),
+    ...counts,
+  }));
   app.post(options.path, async (request, reply) => {
     if (!authorised(request, options.auth)) {
       counts.refused++;
@@ -46,10 +68,13 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
         .header('www-authenticate', options.auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer')
         .send({ error: 'unauthorized', message: 'The callback needs its credential.' });
     }
-    const answer = answerRequest(request.body, options);
+    const answer =
+      options.forward === undefined
+        ? answerRequest(request.body, options)
+        : await answerThroughErp(request.body, options, options.forward, counts);
     if ('status' in answer) {
       if (answer.status === 422) counts.noRow++;
-      else counts.refused++;
+      else if (answer.status !== 503) counts.refused++;
       return reply.code(answer.status).send(answer.body);
     }
     counts.answered++;
@@ -60,7 +85,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
   return { url: baseUrlOf('http', options.host, port), counts, close: () => app.close() };
 }
 
-type Answer = { body: Record<string, unknown> } | { status: 400 | 422; body: Record<string, unknown> };
+type Answer = { body: unknown } | { status: 400 | 422 | 503; body: Record<string, unknown> };
 
 const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
 
@@ -81,6 +106,7 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
     if (typeof item === 'string') return refuse(`item ${index + 1}: ${item}`);
     items.push(item);
   }
+  if (options.table === undefined) throw new Error('answered from a table that was not given');
   let quoted: ItemTaxes[];
   try {
     quoted = quoteItems(options.table.current(), items, { from, to, buyer });
@@ -90,6 +116,48 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
     return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
   }
   return { body: { [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) } };
+}
+
+/**
+ * The ERP's answer when it gives one in time (a 2xx with JSON, passed on as it came); otherwise the table's, or,
+ * without a table, 503 so the platform knows no tax was computed. Every fallback is counted and logged.
+ */
+async function answerThroughErp(
+  body: unknown,
+  options: TaxServerOptions,
+  forward: TaxForward,
+  counts: TaxServerCounts,
+): Promise<Answer> {
+  let why: string;
+  try {
+    const answer = await httpRequest(forward.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(forward.token === undefined ? {} : { authorization: `Bearer ${forward.token}` }),
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(forward.budgetMs),
+    });
+    const text = await answer.body.text();
+    if (answer.statusCode >= 200 && answer.statusCode <= 299) return { body: JSON.parse(text) as unknown };
+    why = `answered HTTP ${answer.statusCode}`;
+  } catch (error) {
+    why =
+      (error as Error).name === 'TimeoutError'
+        ? `did not answer in ${forward.budgetMs} ms`
+        : error instanceof SyntaxError
+          ? 'answered a body that is not JSON'
+          : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  counts.fallbacks++;
+  const erp = urlShownSafely(forward.url);
+  if (options.table === undefined) {
+    options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered 503 (no --rules to fall back on).`);
+    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${why}.` } };
+  }
+  options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered from the tax table.`);
+  return answerRequest(body, options);
 }
 
 function buyerOf(paysIcms: unknown): BuyerKind | undefined {

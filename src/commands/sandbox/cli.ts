@@ -45,6 +45,14 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--webhook-client-id <id>', 'client id for the receiver (secret: B2BCTL_WEBHOOK_CLIENT_SECRET)')
     .option('--webhook-token-path <path>', "receiver's token route", '/oauth/token')
+    .addOption(
+      new Option(
+        '--orders-webhook <variant>',
+        'the orders webhook: the summary fields, or the whole order in the dialect’s shape',
+      )
+        .choices(['simplified', 'full'])
+        .default('simplified'),
+    )
     .option(
       '--tax-callback <url>',
       'a cart posted to /_sandbox/orders waits for its taxes from this URL (tax serve; token: B2BCTL_TAX_TOKEN)',

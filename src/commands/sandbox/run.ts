@@ -33,6 +33,8 @@ export interface SandboxCommandOptions {
   webhookStyle?: 'basic' | 'body' | 'headers';
   webhookClientId?: string;
   webhookTokenPath?: string;
+  /** The orders webhook's variant: summary fields, or the whole order. */
+  ordersWebhook?: 'simplified' | 'full';
   /** Where a cart asks for its taxes before it becomes an order (`tax serve`); its token from B2BCTL_TAX_TOKEN. */
   taxCallback?: string;
   /** How long a cart waits for the tax callback, in milliseconds. */
@@ -73,6 +75,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     orderChurn: options.orderChurn,
     orderCount: options.orders,
     webhook: webhookTarget(options, context),
+    ordersWebhook: options.ordersWebhook,
     taxCallback:
       options.taxCallback === undefined
         ? undefined

@@ -6,16 +6,19 @@ import type { TaxItem } from '../../domain/tax/compute.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
-import { wholeNumber } from '../../cli/parse.js';
+import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
 
 interface ServeFlags extends ParsedInputFlags {
-  rules: string;
+  rules?: string;
+  forwardTo?: string;
+  budget: number;
   shape?: string;
   host: string;
   port: number;
   path: string;
   auth: TaxServeOptions['auth'];
+  allowHttp?: true;
 }
 
 interface QuoteFlags extends ParsedInputFlags {
@@ -87,7 +90,17 @@ export function register(program: Command, dispatch: Dispatch): void {
       tax
         .command('serve')
         .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
-        .requiredOption('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .option('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .option(
+          '--forward-to <url>',
+          'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',
+          httpUrl,
+        )
+        .addOption(
+          new Option('--budget <time>', 'how long the ERP may take before the table (or a 503) answers')
+            .argParser(duration)
+            .default(300, '300ms'),
+        )
         .option(
           '--shape <file>',
           'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
@@ -102,18 +115,26 @@ export function register(program: Command, dispatch: Dispatch): void {
           )
             .choices(['bearer', 'basic', 'none'])
             .makeOptionMandatory(),
-        ),
+        )
+        .option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
     )
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<ServeFlags>();
       if (!flags.path.startsWith('/')) command.error('error: --path must start with /, such as /tax.', { exitCode: 2 });
+      if (flags.rules === undefined && flags.forwardTo === undefined)
+        command.error('error: give the tax table (--rules FILE), the ERP (--forward-to URL), or both.', {
+          exitCode: 2,
+        });
       return dispatch<TaxServeOptions>(command, async () => (await import('./serve.js')).run, {
         rules: flags.rules,
+        forwardTo: flags.forwardTo,
+        budget: flags.budget,
         shape: flags.shape,
         host: flags.host,
         port: flags.port,
         path: flags.path,
         auth: flags.auth,
+        allowHttp: flags.allowHttp === true,
         input: inputFlags.read(flags),
       });
     });
@@ -122,6 +143,7 @@ export function register(program: Command, dispatch: Dispatch): void {
 export const examples: CommandExamples = {
   tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
   'tax serve': [
+    'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --auth bearer',
     'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
     'b2bctl tax serve --rules impostos.csv --auth none --port 0',
   ],

@@ -3,41 +3,71 @@ import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { isLoopbackHost, refusePlainHttp, refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import { startTaxServer, type TaxAuth } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
 
 export interface TaxServeOptions {
-  rules: string;
+  /** The tax table; optional with `forwardTo`, where it is the fallback. */
+  rules?: string;
+  /** The ERP's own tax endpoint, asked first. */
+  forwardTo?: string;
+  /** How long the ERP may take, in milliseconds, before the table (or the failure answer) answers. */
+  budget: number;
   shape?: string;
   host: string;
   port: number;
   path: string;
   auth: TaxAuth['kind'];
+  /** Lets the ERP's token travel over plain HTTP to another machine. */
+  allowHttp: boolean;
   input: InputFlags;
 }
 
 /** `tax serve`: answers the platform's tax callback from the tax table, read again whenever it changes. */
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
   const auth = authFromEnvironment(options, context.env);
-  const shape = options.shape === undefined ? sandboxTaxShape : await readShapeFile(options.shape);
-  const table = new WatchedTaxTable(
-    options.rules,
-    () => readTaxTable(context, options.rules, options.input),
-    { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
-    () => context.clock.now(),
-  );
-  await table.start();
+  const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
+  const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
+  const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
+  await table?.start();
+  const forward = forwardOf(options, context.env);
   try {
-    const server = await startTaxServer({ ...options, shape, table, auth, log: context.log });
+    const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const from = [
+      forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
+      table === undefined
+        ? ''
+        : `${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes)`,
+    ].filter((part) => part !== '');
     await serveUntilInterrupted(server, context, {
-      started: `tax serve: answering POST ${options.path} from ${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes); /healthz for checks; Ctrl-C to stop.`,
+      started: `tax serve: answering POST ${options.path} from ${from.join(', then ')}; /healthz for checks; Ctrl-C to stop.`,
       stopped: 'tax serve: stopped.',
     });
   } finally {
-    table.close();
+    table?.close();
   }
+}
+
+/** The ERP to ask first, its token from the environment; never a credential over plain HTTP to another machine. */
+function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string | undefined>>) {
+  if (options.forwardTo === undefined) return undefined;
+  const url = new URL(options.forwardTo);
+  const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
+  refuseUrlCredentialOverPlainHttp(url, options.allowHttp);
+  if (token !== undefined) refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp);
+  return { url: options.forwardTo, token, budgetMs: options.budget };
+}
+
+function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {
+  return new WatchedTaxTable(
+    rules,
+    () => readTaxTable(context, rules, options.input),
+    { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
+    () => context.clock.now(),
+  );
 }
 
 /** The credential the platform must send, from the environment: never from argv, where `ps` shows it. */
@@ -61,16 +91,12 @@ function authFromEnvironment(options: TaxServeOptions, env: Readonly<Record<stri
       return { kind: 'basic', user, password };
     }
     case 'none':
-      if (!isLoopback(options.host))
+      if (!isLoopbackHost(options.host))
         throw new UsageError(
           `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
         );
       return { kind: 'none' };
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 async function readShapeFile(path: string): Promise<TaxShape> {

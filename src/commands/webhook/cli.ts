@@ -15,6 +15,10 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
+const storeEnvHelp =
+  'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
+const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
+
 /** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (docs/webhooks.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
@@ -33,6 +37,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
     )
     .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp)
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
     .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
@@ -42,6 +47,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
       httpUrl,
     )
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
     .option(
       '--exec-env <name>',
@@ -112,11 +118,13 @@ export function register(program: Command, dispatch: Dispatch): void {
         clientSecretFile: options.clientSecretFile as string | undefined,
         inbox: options.inbox as string | undefined,
         store: options.store as string | undefined,
+        storeEnv: options.storeEnv as string | undefined,
         tokenTtl: options.tokenTtl as number,
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
         maxConnections: options.maxConnections as number,
         forwardTo: options.forwardTo as string | undefined,
+        allowHttp: options.allowHttp === true,
         exec: options.exec as string | undefined,
         execEnv: (options.execEnv as string[] | undefined) ?? [],
         fetchOrders: options.fetchOrders === true,
@@ -154,6 +162,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'token route of the receiver (default: the webhook.paths.token setting, /oauth/token)',
     )
     .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
+    .option('--allow-http', allowHttpHelp)
     .action((kind: WebhookKind, options: Record<string, unknown>, command: Command) =>
       dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
         kind,
@@ -164,6 +173,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         data: options.data as string | undefined,
         tokenPath: options.tokenPath as string | undefined,
         eventPath: options.eventPath as string | undefined,
+        allowHttp: options.allowHttp === true,
       }),
     );
 
@@ -183,6 +193,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
     .option('--exec-env <name>', 'pass this variable on to --exec commands (repeat for more)', variableNames)
     .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
@@ -259,7 +270,8 @@ function durationOption(flags: string, description: string, milliseconds: number
 function withStoreFlags(command: Command): Command {
   return command
     .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
-    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl);
+    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp);
 }
 
 /** `--kind`, `--since`, `--until`: which stored events `inbox` lists and `replay` re-delivers. */

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
+import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -53,8 +54,8 @@ const inboxLayout: RecordLayout<StoredEvent> = {
 };
 
 /** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
-export function storeLocation(options: { inbox?: string; store?: string }, context: Context): StoreLocation {
-  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: options.store };
+export function storeLocation(options: { inbox?: string } & StoreUrlFlags, context: Context): StoreLocation {
+  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: storeUrlOf(options, context) };
 }
 
 /** The events selected by the common flags. */

@@ -1,13 +1,10 @@
 /**
  * The taxes of one sale item from its row of the tax table: IPI, the seller's own ICMS, ICMS-ST with the adjusted
- * MVA between states, and DIFAL with FCP for a final consumer in another state. Exact decimal arithmetic; each
+ * MVA between states, and DIFAL with FCP for a final consumer in another state. Exact arithmetic (BigInt fractions, exact.ts); each
  * value rounded to centavos once, half to even (ABNT NBR 5891). Formulas and sources: docs/tax.md. Pure.
  */
-import { Decimal } from 'decimal.js';
+import { Exact } from './exact.js';
 import type { BuyerKind, TaxRule } from './rules.js';
-
-const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
-type Exact = InstanceType<typeof Exact>;
 
 /** One item of a cart: what the platform sends for it. Money as decimal text (`1234.50`). */
 export interface TaxItem {
@@ -50,17 +47,30 @@ export interface TaxSale {
   interstate: boolean;
 }
 
-const hundred = new Exact(100);
-const percent = (rate: string): Exact => new Exact(rate).div(hundred);
-const centavos = (value: Exact): Exact => value.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
+const one = Exact.of(1);
+/** A table's rates are few and repeat on every item: each percentage is read once. */
+const percents = new Map<string, Exact>();
+function percent(rate: string): Exact {
+  let share = percents.get(rate);
+  if (share === undefined) {
+    share = Exact.of(rate).div(100);
+    if (percents.size < 10_000) percents.set(rate, share);
+  }
+  return share;
+}
+const centavos = (value: Exact): Exact => value.centavos();
 const money = (value: Exact): string => value.toFixed(2);
-const rateText = (rate: Exact): string => rate.times(hundred).toDecimalPlaces(4).toString();
+const rateText = (rate: Exact): string => rate.times(100).toDecimalPlaces(4).toString();
 
 /** The taxes of one item under its rule. */
 export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
-  const merchandise = centavos(new Exact(item.unitPrice).times(item.quantity).minus(item.discount ?? '0'));
+  const merchandise = centavos(
+    Exact.of(item.unitPrice)
+      .times(item.quantity)
+      .minus(item.discount ?? '0'),
+  );
   const operation = merchandise.plus(item.freight ?? '0');
-  const reduction = new Exact(1).minus(percent(rule.icmsBaseReduction));
+  const reduction = one.minus(percent(rule.icmsBaseReduction));
   const ipiValue = centavos(operation.times(percent(rule.ipiRate)));
   // IPI is part of the ICMS base unless the buyer resells or industrialises (a taxpayer here).
   const icmsBase = centavos(operation.plus(sale.buyer === 'non-taxpayer' ? ipiValue : 0).times(reduction));
@@ -75,7 +85,7 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
     added: '',
   };
   let added = ipiValue;
-  if (sale.buyer === 'taxpayer' && new Exact(rule.mva).gt(0)) {
+  if (sale.buyer === 'taxpayer' && Exact.of(rule.mva).gt(0)) {
     const mva = appliedMva(rule, sale.interstate);
     const stBase = centavos(operation.plus(ipiValue).times(mva.plus(1)).times(reduction));
     const stValue = Exact.max(0, centavos(stBase.times(destinationRate)).minus(icmsValue));
@@ -84,7 +94,7 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     // Double base: the value without the origin's ICMS, grossed up by the destination's internal rate.
-    const destinationBase = centavos(icmsBase.minus(icmsValue).div(new Exact(1).minus(destinationRate)));
+    const destinationBase = centavos(icmsBase.minus(icmsValue).div(one.minus(destinationRate)));
     const difalValue = Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue));
     const fcpValue = centavos(destinationBase.times(percent(rule.fcpRate)));
     taxes.difal = { base: money(destinationBase), rate: rule.destinationRate, value: money(difalValue) };
@@ -104,8 +114,8 @@ export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destination
   if (!interstate) return original;
   return original
     .plus(1)
-    .times(new Exact(1).minus(percent(rule.icmsRate)))
-    .div(new Exact(1).minus(percent(rule.destinationRate)))
+    .times(one.minus(percent(rule.icmsRate)))
+    .div(one.minus(percent(rule.destinationRate)))
     .minus(1);
 }
 
@@ -114,7 +124,7 @@ export function taxTotals(
   items: readonly ItemTaxes[],
 ): Record<'merchandise' | 'ipi' | 'icms' | 'icmsSt' | 'difal' | 'fcp' | 'added', string> {
   const sum = (pick: (item: ItemTaxes) => string | undefined): string =>
-    money(items.reduce((total, item) => total.plus(pick(item) ?? '0'), new Exact(0)));
+    money(items.reduce((total, item) => total.plus(pick(item) ?? '0'), Exact.of(0)));
   return {
     merchandise: sum((item) => item.merchandise),
     ipi: sum((item) => item.ipi.value),

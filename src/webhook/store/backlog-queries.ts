@@ -5,7 +5,7 @@ export const exactPendingLimit = 1000;
 
 /**
  * The statements behind a backlog, each one index probe or a walk bounded by a constant: a health check on a
- * year-size inbox costs what it costs on an empty one (docs/decisions/0014-receiver-in-production.md).
+ * year-size inbox costs what it costs on an empty one (docs/decisions/0015-receiver-in-production.md).
  */
 export const backlogStatements = {
   handOffs: 'SELECT name, target, position FROM handoffs ORDER BY name',

@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
@@ -108,12 +110,13 @@ export class SqliteStore implements EventStore {
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
   static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
     const { default: Database } = await import('better-sqlite3');
-    if (!readOnly) mkdirSync(directory, { recursive: true, mode: 0o700 });
     const file = join(directory, sqliteFileName);
+    if (!readOnly) createPrivateDatabaseFile(directory, file);
     const database = new Database(file, { fileMustExist: readOnly });
     // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
     if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
+    if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
     if (!readOnly) database.exec(schema);
@@ -295,5 +298,36 @@ export class SqliteStore implements EventStore {
   private changeDead(statement: string, ids: number[], handOff?: string): number {
     const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
     return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
+  }
+}
+
+/**
+ * The inbox holds customers' orders: its file is created by b2bctl, 0600 whatever the umask and whether the folder
+ * existed (SQLite gives its -wal and -shm the database file's mode), and never opened through a planted link.
+ */
+function createPrivateDatabaseFile(directory: string, file: string): void {
+  makePrivateFolder(directory);
+  try {
+    closeSync(createFileExclusively(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (lstatSync(file).isSymbolicLink())
+      throw new UsageError(
+        `${file} is a symbolic link; b2bctl keeps its inbox only in a file of its own. Remove the link, or pass another --inbox.`,
+      );
+  }
+}
+
+/** An inbox made before its files were private (or by a SQLite that did not copy the mode) is tightened at start. */
+function tightenDatabaseFiles(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((lstatSync(path).mode & 0o777) !== privateFileMode && !lstatSync(path).isSymbolicLink())
+        chmodSync(path, privateFileMode);
+    } catch (error) {
+      // Not there (no WAL yet), or another user's file (the inbox's owner keeps its mode).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'EPERM')
+        throw error;
+    }
   }
 }

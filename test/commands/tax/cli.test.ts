@@ -52,3 +52,45 @@ describe('tax cli', () => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
   });
 });
+
+describe('tax serve cli', () => {
+  it('hands the table, the ERP with its budget, and the listening flags', async () => {
+    expect(
+      await parseWithGroup(register, [
+        'tax',
+        'serve',
+        '--rules',
+        't.csv',
+        '--forward-to',
+        'http://erp/impostos',
+        '--budget',
+        '250ms',
+        '--auth',
+        'none',
+        '--port',
+        '0',
+      ]),
+    ).toMatchObject({
+      rules: 't.csv',
+      forwardTo: 'http://erp/impostos',
+      budget: 250,
+      host: '127.0.0.1',
+      port: 0,
+      path: '/tax',
+      auth: 'none',
+    });
+    expect(await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'bearer'])).toMatchObject({
+      budget: 300,
+      forwardTo: undefined,
+    });
+  });
+
+  it.each([
+    [['tax', 'serve', '--auth', 'none'], 'give the tax table (--rules FILE), the ERP (--forward-to URL), or both.'],
+    [['tax', 'serve', '--rules', 't.csv'], "required option '--auth <kind>' not specified"],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--path', 'tax'], '--path must start with /'],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', 'soon'], 'expected a duration'],
+  ])('%j is a usage error', async (argv, message) => {
+    await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+});

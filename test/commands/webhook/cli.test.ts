@@ -40,6 +40,7 @@ describe('webhook cli', () => {
       requestTimeout: 10000,
       maxConnections: 1024,
       forwardTo: undefined,
+      allowHttp: false,
       exec: undefined,
       execEnv: [],
       fetchOrders: false,
@@ -190,6 +191,7 @@ describe('webhook cli', () => {
       data: undefined,
       tokenPath: undefined,
       eventPath: undefined,
+      allowHttp: false,
     });
     expect(
       (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,

@@ -210,3 +210,101 @@ describe('tax serve', () => {
     });
   });
 });
+
+describe('tax serve --forward-to', () => {
+  /** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
+  async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        seen.push(text);
+        const scripted = answer(text);
+        if (scripted === 'hang') return;
+        setTimeout(
+          () => response.writeHead(scripted.status, { 'content-type': 'application/json' }).end(scripted.body),
+          scripted.delayMs ?? 0,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closers.push(() => void server.closeAllConnections());
+    const address = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${address.port}/impostos`, seen };
+  }
+
+  async function serveForwarding(erpUrl: string, withTable: boolean) {
+    const folder = temporaryFolder('b2bctl-tax-forward-');
+    const rules = join(folder, 'impostos.csv');
+    copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+    const warnings: string[] = [];
+    const table = withTable
+      ? new WatchedTaxTable(
+          rules,
+          () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+          { info: () => {}, error: () => {} },
+          () => Date.now(),
+        )
+      : undefined;
+    await table?.start();
+    closers.push(() => table?.close());
+    const server = await startTaxServer({
+      host: '127.0.0.1',
+      port: 0,
+      path: '/tax',
+      shape: sandboxTaxShape,
+      table,
+      forward: { url: erpUrl, budgetMs: 200 },
+      auth: { kind: 'none' },
+      log: { warn: (line) => warnings.push(line) },
+    });
+    closers.push(() => server.close());
+    const post = async () => {
+      const answer = await fetch(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(example2),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    return { post, warnings, counts: server.counts };
+  }
+
+  it('passes the ERP’s answer on as it came, with the platform’s request as it came', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}' }));
+    const { post, counts } = await serveForwarding(erp.url, true);
+    expect(await post()).toEqual({ status: 200, body: { impostos: [{ icms: 1 }] } });
+    expect(JSON.parse(erp.seen[0] as string)).toEqual(example2);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 0 });
+  });
+
+  it.each([
+    ['an ERP past its budget', () => ({ status: 200, body: '{}', delayMs: 5_000 }), 'did not answer in 200 ms'],
+    ['an ERP that never answers', () => 'hang' as const, 'did not answer in 200 ms'],
+    ['an ERP that fails', () => ({ status: 500, body: '{"erro":"banco fora"}' }), 'answered HTTP 500'],
+    ['an ERP that answers no JSON', () => ({ status: 200, body: '<html>' }), 'answered a body that is not JSON'],
+  ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
+    const erp = await scriptedErp(script);
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    const answer = await post();
+    expect(answer.status).toBe(200);
+    expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
+    expect(warnings).toEqual([`tax callback: the ERP at ${erp.url} ${why}; answered from the tax table.`]);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
+  });
+
+  it('answers 503 when the ERP is down and there is no table to fall back on', async () => {
+    const { post, warnings, counts } = await serveForwarding('http://127.0.0.1:9/impostos', false);
+    const answer = await post();
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ error: 'tax-unavailable' });
+    expect(warnings[0]).toMatch(
+      /^tax callback: the ERP at http:\/\/127\.0\.0\.1:9\/impostos failed \(ECONNREFUSED\); answered 503/,
+    );
+    expect(counts).toMatchObject({ fallbacks: 1 });
+  });
+});
