@@ -33,7 +33,8 @@ export interface LiveHealth {
 
 /**
  * The backlog of each hand-off, as /healthz and `webhook status` show it. A hand-off this process runs is stuck
- * when it has been on one event longer than `stuckAfterMs`; one run elsewhere, when its oldest pending event is.
+ * when it has been on one event longer than `stuckAfterMs`; one run elsewhere (another process, or another receiver
+ * of a shared store while this one stands by), when its oldest pending event is.
  */
 export async function backlogHealth(
   store: EventStore,
@@ -44,7 +45,7 @@ export async function backlogHealth(
   const handOffs = (await store.backlog()).map((row) => healthOf(row, now));
   const problems: HealthProblem[] = [];
   for (const handOff of handOffs) {
-    const running = live?.handOffs.find((state) => state.name === handOff.name);
+    const running = live?.handOffs.find((state) => state.name === handOff.name && !state.standingBy);
     const stuckMs = running
       ? running.busySince === undefined
         ? 0

@@ -28,6 +28,8 @@ export interface HandOffState {
   /** Since when the store refuses to record deliveries (nothing more is sent meanwhile). */
   storeFailingSince?: number;
   storeError?: string;
+  /** Another receiver of a shared store delivers this hand-off: its backlog tells how it goes. */
+  standingBy?: boolean;
 }
 
 type Outcome =
@@ -99,7 +101,9 @@ export class HandOff {
 
   /** Claims the hand-off, then delivers its next event, or waits for one. */
   private async step(): Promise<'stopped' | undefined> {
-    if (!(await this.store.claimHandOff(this.name))) {
+    const claimed = await this.store.claimHandOff(this.name);
+    this.current.standingBy = !claimed;
+    if (!claimed) {
       if (!this.announcedWait)
         this.options.log(`Hand-off "${this.name}" is delivered by another receiver; standing by.`);
       this.announcedWait = true;

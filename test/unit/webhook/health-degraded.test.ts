@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backlogHealth } from '../../../src/webhook/backlog.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
@@ -64,6 +65,30 @@ describe('/healthz degraded', () => {
     ]);
     await started.store.dropDead([next.id]);
     expect((await health(started.url))[0]).toBe(200);
+  });
+});
+
+describe('stuck: by the event in hand, or by the backlog when another receiver delivers', () => {
+  it('judges a hand-off this process delivers by its current event, one it stands by for by its oldest pending', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    closers.push(() => store.close());
+    const now = Date.parse('2026-11-23T07:00:00Z');
+    await store.openHandOff('erp', 'http://erp', true);
+    await store.append({
+      receivedAt: now - 3_600_000,
+      kind: 'orders',
+      deliveryId: 'old',
+      key: 'orders:old',
+      flags: [],
+      clientAddress: '',
+      raw: '{}',
+    });
+    // Delivering here, between two events: an hour-old backlog being worked through is no stuck delivery.
+    expect((await backlogHealth(store, now, 900_000, { handOffs: [{ name: 'erp' }] })).problems).toEqual([]);
+    // Standing by while another receiver holds it: only the backlog tells.
+    expect(
+      (await backlogHealth(store, now, 900_000, { handOffs: [{ name: 'erp', standingBy: true }] })).problems,
+    ).toEqual([{ problem: 'delivery stuck', handOff: 'erp', seconds: 3600 }]);
   });
 });
 
