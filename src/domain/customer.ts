@@ -134,14 +134,16 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
     const check = normalizePhone(trackingPhone);
     if (!check.ok) warn('trackingPhone', trackingPhone, check.reason);
   }
-  const addresses: [string, unknown][] = [['customerRegistrationAddress', record.customerRegistrationAddress]];
-  if (Array.isArray(record.addressList))
-    record.addressList.forEach((item, index) => addresses.push([`addressList.${index}`, item]));
-  for (const [path, address] of addresses) {
+  // Runs on every row: the addresses are walked without a list of them (their paths are built for a warning only).
+  const checkState = (address: unknown, path: () => string) => {
     const state = isObject(address) ? textOf(address.state) : undefined;
     if (state !== undefined && !isFederativeUnit(state))
-      warn(`${path}.state`, state, 'not one of the 27 UFs, such as SP');
-  }
+      warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
+  };
+  checkState(record.customerRegistrationAddress, () => 'customerRegistrationAddress');
+  const list = record.addressList;
+  if (Array.isArray(list))
+    for (let index = 0; index < list.length; index++) checkState(list[index], () => `addressList.${index}`);
   return warnings;
 }
 

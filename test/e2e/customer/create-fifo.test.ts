@@ -40,7 +40,7 @@ const bash = requireTools('bash');
 describe('customer create from a pipe', () => {
   it.skipIf(bash.missing)(
     `customer create <(cat clientes.csv): every customer sent, exit 0${bash.note}`,
-    { timeout: 30_000 },
+    { timeout: 120_000 },
     async () => {
       const dir = freshWorkDir();
       copyFileSync(fixture, join(dir, 'clientes.csv'));
@@ -57,7 +57,7 @@ describe('customer create from a pipe', () => {
     },
   );
 
-  it('a named FIFO written after b2bctl opens it: every customer sent, exit 0', { timeout: 30_000 }, async () => {
+  it('a named FIFO written after b2bctl opens it: every customer sent, exit 0', { timeout: 120_000 }, async () => {
     const dir = freshWorkDir();
     copyFileSync(fixture, join(dir, 'source.csv'));
     expect(spawnSync('mkfifo', [join(dir, 'clientes.csv')]).status).toBe(0);

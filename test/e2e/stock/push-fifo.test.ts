@@ -33,7 +33,7 @@ function environment(): NodeJS.ProcessEnv {
 const bash = requireTools('bash');
 
 describe('a pipe as FILE is spooled like stdin', () => {
-  it('a named FIFO: validated, then every row sent, exit 0', { timeout: 20_000 }, async () => {
+  it('a named FIFO: validated, then every row sent, exit 0', { timeout: 120_000 }, async () => {
     const dir = freshWorkDir();
     copyFileSync(fixture, join(dir, 'source.csv'));
     expect(spawnSync('mkfifo', [join(dir, 'estoque.csv')]).status).toBe(0);
@@ -55,7 +55,7 @@ describe('a pipe as FILE is spooled like stdin', () => {
 
   it.skipIf(bash.missing)(
     `a process substitution <(cat f.csv): the report goes to the working folder${bash.note}`,
-    { timeout: 20_000 },
+    { timeout: 120_000 },
     async () => {
       const dir = freshWorkDir();
       copyFileSync(fixture, join(dir, 'source.csv'));
