@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { spokenDuration } from './backoff.js';
 import type { CommandRun, EventStore, StoredEvent } from './store/types.js';
@@ -52,6 +53,8 @@ async function waitOrKill(
   if (signal.aborted) return;
   if (groupRunning(run.processGroup)) {
     killGroup(run.processGroup);
+    // A killed process lingers a moment: the event runs again only once its group is gone.
+    for (let waited = 0; groupRunning(run.processGroup) && waited < 5000; waited += 20) await delay(20);
     log(`${what} passed its --exec-timeout: its process group was killed.`);
   } else {
     log(`${what} has ended.`);
