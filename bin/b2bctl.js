@@ -19,7 +19,24 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  // Node's own compile cache (22.1 and later) speeds every later start-up; Node 20 compiles each time.
-  else module.enableCompileCache?.();
+  // Node's own compile cache speeds every later start-up.
+  else module.enableCompileCache();
+  quietSqliteNotice();
   await import('../dist/cli.js');
+}
+
+/**
+ * Node 22 says on stderr that node:sqlite (the webhook inbox) is experimental: a note for developers, not for
+ * b2bctl's users, whose stderr is the command's. Node's printer of warnings is wrapped in a filter that drops that
+ * one warning and prints every other as before (docs/decisions/0012); Node 24 and later print none to drop.
+ */
+function quietSqliteNotice() {
+  const isSqliteNotice = (warning) =>
+    warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
+  for (const printer of process.listeners('warning')) {
+    process.off('warning', printer);
+    process.on('warning', (warning) => {
+      if (!isSqliteNotice(warning)) printer(warning);
+    });
+  }
 }

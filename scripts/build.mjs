@@ -18,14 +18,14 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   sourcemap: 'linked',
   minifySyntax: true,
   minifyWhitespace: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
-  // Native (better-sqlite3) and optional-native (pg) packages load from node_modules, as installed.
-  external: ['better-sqlite3', 'pg'],
+  // pg (whose native binding is optional) loads from node_modules, as installed; node:sqlite is Node's own.
+  external: ['pg'],
   // Bundled CommonJS dependencies (commander, iconv-lite) call require(); ES modules have none, so give them one.
   banner: {
     js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",

@@ -21,7 +21,7 @@ try {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
     logLevel: 'warning',

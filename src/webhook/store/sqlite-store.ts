@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
   type BacklogRow,
@@ -17,6 +16,7 @@ import {
   storedEventOf,
 } from './queries.js';
 import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import { SqliteDatabase } from './sqlite-database.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -56,7 +56,7 @@ export class SqliteStore implements EventStore {
   private readonly listeners = new Set<() => void>();
 
   private constructor(
-    private readonly database: BetterSqlite3.Database,
+    private readonly database: SqliteDatabase,
     file: string,
     options: StoreOptions,
   ) {
@@ -87,10 +87,9 @@ export class SqliteStore implements EventStore {
 
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
   static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
-    const { default: Database } = await import('better-sqlite3');
     if (!readOnly) mkdirSync(directory, { recursive: true, mode: 0o700 });
     const file = join(directory, sqliteFileName);
-    const database = new Database(file, { fileMustExist: readOnly });
+    const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
