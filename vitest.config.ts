@@ -34,7 +34,7 @@ class SlowestLayerFirst extends BaseSequencer {
  * slowest files of each first, so the one-million-row push does not end the run alone.
  */
 export default defineConfig({
-  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test') },
+  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test'), B2BCTL_VERSION_LINE: JSON.stringify('0.0.0-test') },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,

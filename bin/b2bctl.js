@@ -3,10 +3,22 @@
 // answered here, so scripts that probe for b2bctl pay for nothing else.
 import module from 'node:module';
 
+// The oldest Node that runs b2bctl: 22.13 opened node:sqlite (the webhook inbox) without a flag. Said in one line
+// before anything loads, instead of a TypeError from an API an older Node lacks.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13) || major === 23) {
+  process.stderr.write(
+    `error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js ${process.versions.node}. ` +
+      'Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+  );
+  // 69, "unavailable": what b2bctl needs to run is missing (DESIGN's exit codes).
+  process.exit(69);
+}
+
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
-  process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
+  process.stdout.write(`${module.createRequire(import.meta.url)('../dist/version.json').line}\n`);
 } else {
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
   // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs

@@ -1,10 +1,12 @@
 /**
- * --help and --version of the built binary: the version is the one the build put in it (package.json's), and help
+ * --help and --version of the built binary: the version is the one the build put in it (package.json's, and the
+ * commit), a Node too old is refused in one line, and help
  * loads only what it prints (its start-up time is measured in bench/startup.mjs).
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../../support/cli.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -24,7 +26,34 @@ describe('the built binary', () => {
     ) as {
       version: string;
     };
-    expect(version.stdout).toBe(`${expected}\n`);
+    // The commit the build was made from, as git names it (-dirty: tracked files had changed).
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    expect(version.stdout).toMatch(
+      new RegExp(`^${expected.replaceAll('.', '\\.')} \\(commit ${commit}(-dirty)?\\)\n$`),
+    );
+    // Answered by the launcher alone, or by the bundle when other words come with it: the same line.
+    const withCommand = await runCli(['--version', 'sellers'], { configDir: freshConfigDir() });
+    expect(withCommand.stdout).toBe(version.stdout);
+  });
+
+  it('refuses a Node older than 22.13 in one line, exit 69, before loading anything', async () => {
+    const folder = temporaryFolder();
+    const olderNode = join(folder, 'older-node.mjs');
+    writeFileSync(
+      olderNode,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '22.12.0' } });\n",
+    );
+    for (const args of [['--version'], ['sellers', 'list']]) {
+      const refused = await runCli(args, {
+        configDir: freshConfigDir(),
+        env: { NODE_OPTIONS: `--import ${pathToFileURL(olderNode).href}` },
+      });
+      expect(refused.code).toBe(69);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        'error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js 22.12.0. Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+      );
+    }
   });
 });
 
