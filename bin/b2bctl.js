@@ -18,7 +18,13 @@ if (major < 22 || (major === 22 && minor < 13) || major === 23) {
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
-  process.stdout.write(`${module.createRequire(import.meta.url)('../dist/version.json').line}\n`);
+  let built;
+  try {
+    built = module.createRequire(import.meta.url)('../dist/version.json');
+  } catch (error) {
+    stopIfNotBuilt(error, 'version.json');
+  }
+  process.stdout.write(`${built.line}\n`);
 } else {
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
   // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs
@@ -34,7 +40,17 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Node's own compile cache speeds every later start-up.
   else module.enableCompileCache();
   quietSqliteNotice();
-  await import('../dist/cli.js');
+  await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
+}
+
+/** A clone where `npm install` ran but no build yet (npm builds only when packing): one line saying what to run. */
+function stopIfNotBuilt(error, file) {
+  if (!/MODULE_NOT_FOUND/.test(error?.code) || !String(error.message).includes(`dist/${file}`)) throw error;
+  const folder = module
+    .createRequire(import.meta.url)('node:url')
+    .fileURLToPath(new URL('..', import.meta.url));
+  process.stderr.write(`error: b2bctl is not built in ${folder}: run npm run build there, then try again.\n`);
+  process.exit(69);
 }
 
 /**

@@ -3,12 +3,12 @@
  * commit), a Node too old is refused in one line, and help
  * loads only what it prints (its start-up time is measured in bench/startup.mjs).
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli } from '../../support/cli.js';
+import { cliPath, freshConfigDir, runCli } from '../../support/cli.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
@@ -34,6 +34,23 @@ describe('the built binary', () => {
     // Answered by the launcher alone, or by the bundle when other words come with it: the same line.
     const withCommand = await runCli(['--version', 'sellers'], { configDir: freshConfigDir() });
     expect(withCommand.stdout).toBe(version.stdout);
+  });
+
+  it('says in one line, exit 69, that a clone is not built yet (npm install builds nothing)', async () => {
+    const clone = temporaryFolder();
+    mkdirSync(join(clone, 'bin'));
+    copyFileSync(cliPath, join(clone, 'bin', 'b2bctl.js'));
+    for (const args of [['--version'], ['sellers', 'list']]) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], (error, _stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, stderr }),
+        );
+      });
+      expect(result).toEqual({
+        code: 69,
+        stderr: `error: b2bctl is not built in ${clone}/: run npm run build there, then try again.\n`,
+      });
+    }
   });
 
   it('refuses a Node older than 22.13 in one line, exit 69, before loading anything', async () => {
