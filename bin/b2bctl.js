@@ -18,13 +18,7 @@ if (major < 22 || (major === 22 && minor < 13) || major === 23) {
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
-  let built;
-  try {
-    built = module.createRequire(import.meta.url)('../dist/version.json');
-  } catch (error) {
-    stopIfNotBuilt(error, 'version.json');
-  }
-  process.stdout.write(`${built.line}\n`);
+  process.stdout.write(`${versionLine()}\n`);
 } else {
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
   // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs
@@ -41,6 +35,17 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   else module.enableCompileCache();
   quietSqliteNotice();
   await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
+}
+
+/** What --version prints: built into the single file (scripts/build-binary.mjs), else in dist/version.json. */
+function versionLine() {
+  // oxlint-disable-next-line no-undef -- defined by esbuild in the single file only
+  if (typeof B2BCTL_VERSION_LINE === 'string') return B2BCTL_VERSION_LINE;
+  try {
+    return module.createRequire(import.meta.url)('../dist/version.json').line;
+  } catch (error) {
+    return stopIfNotBuilt(error, 'version.json');
+  }
 }
 
 /** A clone where `npm install` ran but no build yet (npm builds only when packing): one line saying what to run. */

@@ -5,15 +5,16 @@
 // the npm registry's `node` package if missing), or from B2BCTL_SEA_NODE. docs/decisions/0013 says why this route.
 // Usage: npm run build:binary
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildDefines } from './build-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const work = join(root, 'dist', 'sea');
+// The bundle and the configuration are inputs of one build only: a temporary folder, removed at the end.
+const work = mkdtempSync(join(tmpdir(), 'b2bctl-sea-'));
 const output = join(
   root,
   'dist',
@@ -54,12 +55,13 @@ function shippedAssets() {
   return assets;
 }
 
-rmSync(work, { recursive: true, force: true });
-mkdirSync(work, { recursive: true });
 mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
 const main = join(work, 'b2bctl.mjs');
 await build({
-  entryPoints: [join(root, 'src/cli/main.ts')],
+  // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
+  // would cost Node its own code cache: docs/decisions/0013), its warning filter. Its import of the bundle is
+  // pointed at the sources, bundled into the same file.
+  entryPoints: [join(root, 'bin', 'b2bctl.js')],
   outfile: main,
   bundle: true,
   format: 'esm',
@@ -70,6 +72,14 @@ await build({
   define: buildDefines(),
   // pg's native binding is optional and never installed: pg falls back to JavaScript without it.
   external: ['pg-native'],
+  plugins: [
+    {
+      name: 'bundle-instead-of-dist',
+      setup(build) {
+        build.onResolve({ filter: /\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+      },
+    },
+  ],
   banner: {
     js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
   },
@@ -84,8 +94,8 @@ writeFileSync(
       mainFormat: 'module',
       output,
       disableExperimentalSEAWarning: true,
-      // The launcher's one V8 flag (docs/decisions/0011), set at start as bin/b2bctl.js sets it.
-      execArgv: ['--liftoff-only'],
+      // V8's compiled code of the bundle, made at build time: the start-up compiles nothing of it.
+      useCodeCache: true,
       assets: shippedAssets(),
     },
     null,
@@ -93,5 +103,9 @@ writeFileSync(
   )}\n`,
 );
 rmSync(output, { force: true });
-execFileSync(seaNode(), ['--build-sea', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+try {
+  execFileSync(seaNode(), ['--build-sea', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+} finally {
+  if (!process.env.B2BCTL_SEA_KEEP) rmSync(work, { recursive: true, force: true });
+}
 console.log(`build:binary: ${relative(root, output)}, ${(statSync(output).size / 1e6).toFixed(1)} MB`);

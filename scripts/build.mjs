@@ -35,6 +35,9 @@ await build({
 });
 // The launcher answers `--version` alone from this file, without loading the bundle.
 writeFileSync(new URL('version.json', `${next.href}/`), `${JSON.stringify({ version: packageJson.version, line })}\n`);
+// The single executable (npm run build:binary) is built from the sources, not from this bundle: it stays.
+const binaries = new URL('bin', `${dist.href}/`);
+if (existsSync(binaries)) renameSync(binaries, new URL('bin', `${next.href}/`));
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });
