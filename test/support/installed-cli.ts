@@ -1,6 +1,6 @@
 /**
  * The first minutes of a user with an installed b2bctl (the npm package, or the single file): start the sandbox,
- * log in to it, push the stock sample. Each run is the installed command itself, with only the environment given.
+ * log in to it, check the connection with doctor, push the stock sample. Each run is the installed command itself, with only the environment given.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
@@ -24,12 +24,13 @@ export function runInstalled(cli: InstalledCli, args: readonly string[], stdin =
 
 export interface FirstSteps {
   login: RunResult;
+  doctor: RunResult;
   push: RunResult;
   sandbox: RunResult;
   url: string;
 }
 
-/** Sandbox, login and a push of samples/stock.csv with the installed command; the sandbox is stopped at the end. */
+/** Sandbox, login, doctor and a push of samples/stock.csv with the installed command; the sandbox is stopped at the end. */
 export async function sandboxLoginAndPush(cli: InstalledCli): Promise<FirstSteps> {
   const sandbox: ChildProcess = spawn(cli.command, ['sandbox', '--port', '0'], {
     env: cli.env,
@@ -43,11 +44,12 @@ export async function sandboxLoginAndPush(cli: InstalledCli): Promise<FirstSteps
       ['login', '--base-url', url, '--username', 'integration@sandbox.test', '--password-stdin'],
       'sandbox-secret\n',
     );
+    const doctor = await runInstalled(cli, ['doctor', '-o', 'json']);
     const work = temporaryFolder('b2bctl-installed-');
     copyFileSync(join(seedDirectory, 'stock.csv'), join(work, 'stock.csv'));
     const push = await runInstalled(cli, ['stock', 'push', 'stock.csv'], '', work);
     sandbox.kill('SIGTERM');
-    return { login, push, sandbox: await stopped, url };
+    return { login, doctor, push, sandbox: await stopped, url };
   } finally {
     sandbox.kill('SIGKILL');
   }

@@ -1,6 +1,6 @@
 /**
  * The npm package as a user gets it: `npm pack`, then `npm install -g` of the tarball into an empty prefix. The
- * installed `b2bctl` (on the Node running the tests) starts the sandbox, logs in and pushes stock; its man pages and
+ * installed `b2bctl` (on the Node running the tests) starts the sandbox, logs in, passes doctor and pushes stock; its man pages and
  * completion work; the tarball holds what b2bctl needs and nothing else. npm fetches the dependencies from its
  * cache or the registry, so this file needs the network the first time.
  */
@@ -68,12 +68,14 @@ describe('the npm package', () => {
     };
   }, 300_000);
 
-  it('gives a b2bctl that starts the sandbox, logs in and pushes stock', async () => {
+  it('gives a b2bctl that starts the sandbox, logs in, passes doctor and pushes stock', async () => {
     const version = await runInstalled(cli, ['--version']);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}(-dirty)?\)\n$/);
-    const { login, push, sandbox } = await sandboxLoginAndPush(cli);
+    const { login, doctor, push, sandbox } = await sandboxLoginAndPush(cli);
     expect(login.stderr).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ as integration@sandbox\.test/);
     expect(login.code).toBe(0);
+    expect(doctor.code).toBe(0);
+    expect((JSON.parse(doctor.stdout) as { result: string }[]).filter((check) => check.result === 'fail')).toEqual([]);
     expect(push.closingLine).toMatch(/: 52 applied; exit 0$/);
     expect(push.code).toBe(0);
     expect(sandbox.code).toBe(0);

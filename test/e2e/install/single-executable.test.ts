@@ -5,9 +5,9 @@
  * fills, or B2BCTL_SEA_NODE); where there is none the file skips, saying so.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireThat } from '../../support/external-tools.js';
 import { type InstalledCli, runInstalled, sandboxLoginAndPush } from '../../support/installed-cli.js';
@@ -31,8 +31,10 @@ const binary = join(repoRoot, 'dist', 'bin', `b2bctl-${process.platform}-${proce
 
 describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () => {
   const folder = temporaryFolder('b2bctl-single-');
+  // Copied as a user installs the downloaded file (README): a folder of their own, made executable.
+  const installed = join(folder, 'bin', 'b2bctl');
   // Only where b2bctl keeps its profile; `env -i` otherwise: no PATH, no HOME, no NODE_OPTIONS.
-  const cli: InstalledCli = { command: binary, env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } };
+  const cli: InstalledCli = { command: installed, env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } };
 
   it('is built by npm run build:binary', () => {
     execFileSync('npm', ['run', 'build:binary'], {
@@ -41,6 +43,9 @@ describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () 
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     expect(statSync(binary).mode & 0o111).not.toBe(0);
+    mkdirSync(dirname(installed));
+    copyFileSync(binary, installed);
+    chmodSync(installed, 0o755);
   }, 300_000);
 
   it('runs with an empty environment: version, completion and the man pages', async () => {
@@ -59,10 +64,12 @@ describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () 
     expect(readdirSync(join(folder, 'man', 'man1')).toSorted()).toEqual(shipped.toSorted());
   });
 
-  it('starts the sandbox, logs in and pushes stock with an empty environment', async () => {
-    const { login, push, sandbox } = await sandboxLoginAndPush(cli);
+  it('starts the sandbox, logs in, passes doctor and pushes stock with an empty environment', async () => {
+    const { login, doctor, push, sandbox } = await sandboxLoginAndPush(cli);
     expect(login.stderr).toMatch(/Logged in to http:\/\/127\.0\.0\.1:\d+ as integration@sandbox\.test/);
     expect(login.code).toBe(0);
+    expect(doctor.code).toBe(0);
+    expect((JSON.parse(doctor.stdout) as { result: string }[]).filter((check) => check.result === 'fail')).toEqual([]);
     expect(push.closingLine).toMatch(/: 52 applied; exit 0$/);
     expect(push.code).toBe(0);
     expect(sandbox.code).toBe(0);
