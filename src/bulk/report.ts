@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
 
-/** What happened to one input record (DESIGN.md §7). */
+/** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
   | 'created'
   | 'updated'
@@ -13,6 +13,8 @@ export type Outcome =
   | 'accepted'
   | 'queued'
   | 'rejected'
+  /** Not sent: the record's data differs from what the platform already holds (an order's NF-e key, say). */
+  | 'conflict'
   | 'invalid'
   | 'failed'
   | 'skipped';

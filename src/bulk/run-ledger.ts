@@ -13,7 +13,7 @@ import {
   withoutErrorsColumns,
 } from './report.js';
 
-const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected']);
+const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected', 'conflict']);
 
 export interface LedgerOptions {
   context: Context;

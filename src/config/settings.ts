@@ -12,7 +12,7 @@ export type { SettingDefinition } from './setting-definition.js';
 
 /**
  * The settings a profile can hold, in one table (key, parser, default, environment variable, description), and
- * the precedence rule of DESIGN.md §2: flag > environment > profile > default. Every value is read through its
+ * the precedence rule of docs/settings.md: flag > environment > profile > default. Every value is read through its
  * parser here, never parsed at the call site. Pure: no I/O.
  */
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The platform's two webhooks (platform-spec.md, "Events"): which fields each payload is documented to carry,
+ * The platform's two webhooks (docs/platform.md, "What the document shows"): which fields each payload is documented to carry,
  * how a payload that does not match is described, and the key that recognises a redelivery. Pure rules.
  */
 export type WebhookKind = 'customers' | 'orders';

@@ -8,7 +8,7 @@ import type { HttpClient } from './http-client.js';
 
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
- * expired or was refused and credentials are in the environment (DESIGN.md §4). One per command, shared by
+ * expired or was refused and credentials are in the environment (docs/platform.md, "Logging in"). One per command, shared by
  * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
  * client that needed it, so a bulk run's summary counts it among the run's requests.
  */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sameSecret } from '../http-server/same-secret.js';
+import { formDecode, headerText } from '../lib/http-text.js';
 
-/** The three token request styles of platform-spec.md, "Authentication of the receiver of webhooks". */
+/** The three token request styles the platform uses (docs/platform.md, "What the document shows"). */
 export type TokenStyle = 'basic' | 'body' | 'headers';
 export const tokenStyles: readonly TokenStyle[] = ['basic', 'body', 'headers'];
 
@@ -82,17 +83,6 @@ function basicCredentials(encoded: string, grantType: unknown): CredentialsVerdi
 }
 
 /** application/x-www-form-urlencoded decoding; text that is not validly encoded is kept as sent. */
-function formDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * Access tokens this receiver issued: random, held only in memory (a token from another instance or from before a

@@ -40,11 +40,17 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
     Date.parse(String(a.lastUpdated)) - Date.parse(String(b.lastUpdated)) || String(a.id).localeCompare(String(b.id)),
 };
 
-/** `ORDERID-LASTUPDATED.json`, with the instant compacted so the name is valid on every file system. */
-export function orderFileName(version: Pick<ListedOrder, 'orderNumber' | 'lastUpdated'>): string {
-  const number = version.orderNumber;
+/**
+ * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
+ * number people see, and the instant compacted so the name is valid on every file system.
+ */
+export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  return `${String(number).replace(/[^\w.-]/g, '_')}-${instant}.json`;
+  return `${fileSafe(version.id)}-${fileSafe(version.orderNumber)}-${instant}.json`;
+}
+
+function fileSafe(value: string | number): string {
+  return String(value).replace(/[^\w.]/g, '_');
 }
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {

@@ -14,7 +14,7 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
-/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
+/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (docs/webhooks.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
     .command('webhook')

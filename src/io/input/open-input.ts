@@ -146,7 +146,7 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
 
 /**
  * Opens a CSV, JSON (array or one object) or NDJSON input, from a file or `-` for stdin, and streams
- * its records (DESIGN.md §5). Format, encoding and delimiter are sniffed unless given.
+ * its records (docs/input-files.md). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = options.displayName ?? inputName(options.path);

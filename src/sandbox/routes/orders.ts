@@ -5,7 +5,7 @@ import { summaryOf } from '../orders/store.js';
 import type { SandboxState } from '../state.js';
 
 /**
- * `GET /v1/orders` (the listing of platform-spec.md: newest first by creation, filters, limit/offset, `[]` at the
+ * `GET /v1/orders` (the listing of docs/platform.md: newest first by creation, filters, limit/offset, `[]` at the
  * end) and `GET /v1/orders/:id` (the detail). Under `--order-churn` a listing request first changes a few orders,
  * as a busy store does while a poller pages through it.
  */

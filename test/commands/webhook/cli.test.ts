@@ -107,10 +107,20 @@ describe('webhook cli', () => {
     });
   });
 
+  it('reads every time flag in the one duration grammar: weeks, decimals, milliseconds', async () => {
+    expect(
+      (await parse(['listen', '--retain', '1w', '--dedup-window', '1.5h', '--exec-timeout', '500ms'])).options,
+    ).toMatchObject({ retain: 604_800_000, dedupWindow: 5_400_000, execTimeout: 500 });
+  });
+
   it.each([
     [['listen', '--port', 'x'], /--port <port>' argument 'x' is invalid\. expected a whole number/],
     [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
     [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
+    [
+      ['listen', '--forward-to', 'erp.local/hook'],
+      /expected an absolute URL .* did you mean https:\/\/erp.local\/hook\?/,
+    ],
     [['listen', '--trust-proxy', 'nginx'], /"nginx" is neither a hop count nor an IP address or CIDR range/],
     [['listen', '--proxy-header', 'x-real-ip'], /"x-real-ip" is not a header b2bctl reads/],
     [['listen', '--client-secret', 's'], /unknown option '--client-secret'/],
