@@ -50,7 +50,8 @@ function versionLine() {
 
 /** A clone where `npm install` ran but no build yet (npm builds only when packing): one line saying what to run. */
 function stopIfNotBuilt(error, file) {
-  if (!/MODULE_NOT_FOUND/.test(error?.code) || !String(error.message).includes(`dist/${file}`)) throw error;
+  if (!/MODULE_NOT_FOUND/.test(error?.code) || !new RegExp(`dist[\\\\/]${file}`).test(String(error.message)))
+    throw error;
   const folder = module
     .createRequire(import.meta.url)('node:url')
     .fileURLToPath(new URL('..', import.meta.url));

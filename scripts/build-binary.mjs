@@ -75,8 +75,8 @@ await build({
   plugins: [
     {
       name: 'bundle-instead-of-dist',
-      setup(build) {
-        build.onResolve({ filter: /\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+      setup(bundler) {
+        bundler.onResolve({ filter: /\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
       },
     },
   ],

@@ -8,10 +8,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+const git = (...args) =>
+  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
 /** The commit of this repository's HEAD, `-dirty` when tracked files changed since; '' outside a clone of it. */
 export function buildCommit() {
-  const git = (...args) =>
-    execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     // A source folder unpacked inside another repository must not take that repository's commit.
     if (fileURLToPath(new URL(`file://${git('rev-parse', '--show-toplevel')}/`)) !== root) return '';

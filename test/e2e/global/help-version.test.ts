@@ -49,9 +49,9 @@ describe('the built binary', () => {
     mkdirSync(join(clone, 'bin'));
     copyFileSync(cliPath, join(clone, 'bin', 'b2bctl.js'));
     for (const args of [['--version'], ['sellers', 'list']]) {
-      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const result = await new Promise<{ code: number | null; stderr: string }>((settle) => {
         execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], (error, _stdout, stderr) =>
-          resolve({ code: error ? (error.code as number) : 0, stderr }),
+          settle({ code: error ? (error.code as number) : 0, stderr }),
         );
       });
       expect(result).toEqual({
