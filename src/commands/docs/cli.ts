@@ -18,5 +18,6 @@ export function register(program: Command, dispatch: Dispatch): void {
 
 /** The examples at the end of each command's help, by its path under the root. */
 export const examples: CommandExamples = {
-  'docs man': ['b2bctl docs man ~/.local/share/man && man b2bctl-stock-push'],
+  docs: ['b2bctl docs man ~/.local/share/man'],
+  'docs man': ['b2bctl docs man ~/.local/share/man', 'b2bctl docs man /usr/local/share/man'],
 };
