@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { SettingParser } from '../config/setting-definition.js';
+import { parseDuration } from '../domain/duration.js';
 import { httpUrl as httpUrlSetting, wholeNumber as wholeNumberSetting } from '../config/setting-parsers.js';
 
 /**
@@ -49,3 +50,10 @@ export function delimiter(value: string): string {
 
 /** A flag value that must be an absolute http:// or https:// URL. */
 export const httpUrl: (value: string) => string = flagParser(httpUrlSetting);
+
+/** `30d`, `12h`, `15m`, `90s`, `500ms` (the grammar of src/domain/duration.ts) as milliseconds; a bare number is seconds. */
+export function duration(value: string): number {
+  const milliseconds = parseDuration(value, 's') ?? 0;
+  if (milliseconds <= 0) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 15m or 90s.');
+  return milliseconds;
+}

@@ -145,6 +145,7 @@ const commandGroups = {
   webhook: () => import('../commands/webhook/cli.js'),
   doctor: () => import('../commands/doctor/cli.js'),
   api: () => import('../commands/api/cli.js'),
+  tax: () => import('../commands/tax/cli.js'),
   completion: () => import('../commands/completion/cli.js'),
   docs: () => import('../commands/docs/cli.js'),
   __complete: () => import('../commands/completion/cli.js'),

@@ -151,6 +151,14 @@ export const settingDefinitions = [
     parser: oneOf(['true', 'false']),
   },
   {
+    key: 'http.allowPlain',
+    description:
+      'Send the password or token over plain http:// to another machine, where anyone on the way reads it (login --allow-http sets it): true or false',
+    env: 'B2BCTL_ALLOW_HTTP',
+    defaultValue: 'false',
+    parser: oneOf(['true', 'false']),
+  },
+  {
     key: 'http.timeout',
     description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',

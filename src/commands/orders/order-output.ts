@@ -1,7 +1,8 @@
-import { fstatSync, fsyncSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import type { ListedOrder } from '../../platform/orders.js';
 
@@ -59,7 +60,8 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     let count = 0;
     return {
       async write(version, record) {
-        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`, 0o644);
+        // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
+        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`);
         count++;
       },
       async flush() {
@@ -111,7 +113,7 @@ function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefine
 
 /** Temporary files of a run that was killed mid-write: never renamed, so never read; removed by the next run. */
 function removeAbandonedTemporaryFiles(outDir: string): void {
-  mkdirSync(outDir, { recursive: true });
+  makePrivateFolder(outDir);
   for (const name of readdirSync(outDir)) {
     if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(`${outDir}/${name}`, { force: true });
   }

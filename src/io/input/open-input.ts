@@ -412,12 +412,12 @@ function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInpu
 }
 
 /**
- * The cells with b2bctl's formula guard taken off; the same array when no cell starts with `'` (nearly
+ * The cells with b2bctl's formula guard taken off; the same array when no cell holds a `'` (nearly
  * every row), so a million rows do not make a million copies.
  */
 function restoreFormulas(cells: string[]): string[] {
   for (let index = 0; index < cells.length; index++) {
-    if ((cells[index] as string).startsWith("'")) return cells.map(restoreFormula);
+    if ((cells[index] as string).includes("'")) return cells.map(restoreFormula);
   }
   return cells;
 }

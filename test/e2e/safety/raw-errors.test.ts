@@ -47,7 +47,7 @@ describe('a busy port', () => {
 
   it('for the webhook receiver too', async () => {
     const result = await runBuiltCli(['webhook', 'listen', '--client-id', 'erp', '--port', String(busy.port)], {
-      env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a-long-enough-secret-for-tests' },
+      env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a-long-enough-secret-for-the-tests-0123' },
     });
     expect(oneLine(result.stderr)).toMatch(
       new RegExp(`^error: Port ${busy.port} on 127\\.0\\.0\\.1 is already in use`),
