@@ -62,7 +62,7 @@ function stopIfNotBuilt(error, file) {
 /**
  * Node 22 says on stderr that node:sqlite (the webhook inbox) is experimental: a note for developers, not for
  * b2bctl's users, whose stderr is the command's. Node's printer of warnings is wrapped in a filter that drops that
- * one warning and prints every other as before (docs/decisions/0015); Node 24 and later print none to drop.
+ * one warning and prints every other as before (docs/decisions/0016); Node 24 and later print none to drop.
  */
 function quietSqliteNotice() {
   const isSqliteNotice = (warning) =>

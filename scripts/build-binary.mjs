@@ -2,7 +2,7 @@
 // applications). The CLI is bundled by esbuild into one ES module (no chunks: the file cannot load others), with the
 // samples the sandbox seeds from as assets, then Node 26's `--build-sea` copies its own binary with both inside.
 // On Node 22 or 24, which lack --build-sea, Node 26 is taken from the cache folder .ci/run uses (installed there from
-// the npm registry's `node` package if missing), or from B2BCTL_SEA_NODE. docs/decisions/0016 says why this route.
+// the npm registry's `node` package if missing), or from B2BCTL_SEA_NODE. docs/decisions/0017 says why this route.
 // Usage: npm run build:binary
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
 const main = join(work, 'b2bctl.mjs');
 await build({
   // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
-  // would cost Node its own code cache: docs/decisions/0016), its warning filter. Its import of the bundle is
+  // would cost Node its own code cache: docs/decisions/0017), its warning filter. Its import of the bundle is
   // pointed at the sources, bundled into the same file.
   entryPoints: [join(root, 'bin', 'b2bctl.js')],
   outfile: main,

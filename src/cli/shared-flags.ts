@@ -11,6 +11,7 @@ export interface ParsedInputFlags {
   decimal?: InputFlags['decimal'];
   strict?: true;
   writeMap?: string;
+  ignoreColumn?: string[];
 }
 
 /** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
@@ -60,6 +61,11 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
       )
       .option('--strict', 'an unknown column is an error, not a warning')
       .option(
+        '--ignore-column <name>',
+        'leave out the data of the column with this header (repeatable); else data under a header no field reads stops the run',
+        (name: string, names: string[] = []) => [...names, name],
+      )
+      .option(
         '--write-map <file>',
         'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
       ),
@@ -70,6 +76,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     decimal: flags.decimal,
     strict: flags.strict === true,
     writeMap: flags.writeMap,
+    ignoreColumns: flags.ignoreColumn,
   }),
 };
 

@@ -3,7 +3,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 /**
  * The part of better-sqlite3's API the SQLite store uses, over Node's built-in `node:sqlite` (22.13 and later), so
- * installing b2bctl compiles nothing and the store's code reads as it did (docs/decisions/0015).
+ * installing b2bctl compiles nothing and the store's code reads as it did (docs/decisions/0016).
  */
 
 export interface RunResult {
