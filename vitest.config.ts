@@ -34,7 +34,7 @@ class SlowestLayerFirst extends BaseSequencer {
  * slowest files of each first, so the one-million-row push does not end the run alone.
  */
 export default defineConfig({
-  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test') },
+  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test'), B2BCTL_VERSION_LINE: JSON.stringify('0.0.0-test') },
   test: {
     // Ceilings for a test that hangs, not bounds on how fast one runs: with two other CPU-bound processes on two
     // cores (npm run test:busy) a 10 s file takes 30 s or more. A test waits for events, never for a time.

@@ -18,7 +18,7 @@ function testsThatChangeFolder(): string[] {
  * command layers, which load src/ itself. The e2e layer runs the built binary, which holds no mutant.
  */
 export default defineConfig({
-  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test') },
+  define: { B2BCTL_VERSION: JSON.stringify('0.0.0-test'), B2BCTL_VERSION_LINE: JSON.stringify('0.0.0-test') },
   test: {
     // scripts/mutation.mjs narrows a module whose related tests are too slow under Stryker (docs/testing.md).
     include: process.env.MUTATION_TESTS?.split(',') ?? [

@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { benchEnv, cli, outDir, root, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
 
+/** Milliseconds as seconds with two decimals. */
+const seconds = (ms) => (ms / 1000).toFixed(2);
+
 exitWithUsageOnHelp(import.meta.url);
 const quick = process.argv.includes('--quick');
 const megabytesFlag = process.argv.indexOf('--megabytes');
@@ -57,7 +60,6 @@ try {
     runs.floorShort.push(floorRun(shortFile));
   }
   const [ours, floor, oursShort, floorShort] = [runs.ours, runs.floor, runs.oursShort, runs.floorShort].map(median);
-  const seconds = (ms) => (ms / 1000).toFixed(2);
   console.log(
     `${'whole runs'.padEnd(44)} ${seconds(ours)} vs ${seconds(floor)} CPU-s: ${(ours / floor).toFixed(2)}x (a short cell: ${seconds(oursShort)} vs ${seconds(floorShort)})`,
   );

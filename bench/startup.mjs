@@ -1,12 +1,13 @@
 // Start-up cost of b2bctl against bare Node, measured in one run so the ratio survives a noisy machine.
-// Usage: npm run bench:startup [-- RUNS | --quick] [--against OTHER/bin/b2bctl.js] [--cpu]
+// Usage: npm run bench:startup [-- RUNS | --quick] [--against OTHER/bin/b2bctl.js] [--binary [FILE]] [--cpu]
 //   RUNS     runs of each command, interleaved, after 3 warm-ups (default 30; --quick: 10)
 //   --against another build's launcher (a checkout of main, built), measured in the same run: before and after
+//   --binary the single executable too (`npm run build:binary`'s, or FILE), run as itself: no node in front
 //   --cpu    compare CPU time (user + system) instead of wall time: steadier on a machine busy with other work
 // The machine is noisy: the median decides, and the fastest run is shown beside it as a floor.
 // Targets (public APIs only, see bench/README.md): --version <= 1.15x, a command's --help <= 1.35x of `node -e 0`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
@@ -21,6 +22,15 @@ const cpuFolder = cpu ? mkdtempSync(join(tmpdir(), 'b2bctl-bench-cpu-')) : undef
 const cpuFile = cpuFolder && join(cpuFolder, 'cpu');
 const againstAt = argv.indexOf('--against');
 const against = againstAt < 0 ? undefined : resolve(argv.splice(againstAt, 2)[1] ?? '');
+const binaryAt = argv.indexOf('--binary');
+const binaryDefault = join(import.meta.dirname, '..', 'dist', 'bin', `b2bctl-${process.platform}-${process.arch}`);
+const binary =
+  binaryAt < 0
+    ? undefined
+    : argv[binaryAt + 1] !== undefined && !/^\d+$/.test(argv[binaryAt + 1]) && !argv[binaryAt + 1].startsWith('-')
+      ? resolve(argv.splice(binaryAt, 2)[1])
+      : (argv.splice(binaryAt, 1), binaryDefault);
+if (binary && !existsSync(binary)) throw new Error(`--binary: no ${binary}; run npm run build:binary first`);
 // --quick, as the other benchmarks take it: 10 runs.
 const quickAt = argv.indexOf('--quick');
 if (quickAt >= 0) argv.splice(quickAt, 1);
@@ -39,10 +49,16 @@ const commands = [
     { name: `${label} --version`, args: [path, '--version'], target: 1.15 },
     { name: `${label} sellers list --help`, args: [path, 'sellers', 'list', '--help'], target: 1.35 },
   ]),
+  ...(binary
+    ? [
+        { name: 'single file --version', program: binary, args: ['--version'] },
+        { name: 'single file sellers list --help', program: binary, args: ['sellers', 'list', '--help'] },
+      ]
+    : []),
 ];
 
 /** Milliseconds of one run: wall time, or with --cpu the CPU time the process reports on exit. */
-function timeOnce(args) {
+function timeOnce(args, program = process.execPath) {
   const env = cpu
     ? {
         ...process.env,
@@ -51,7 +67,7 @@ function timeOnce(args) {
       }
     : process.env;
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const result = spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   if (cpu) return Number(readFileSync(cpuFile, 'utf8')) / 1000;
   return Number(process.hrtime.bigint() - started) / 1e6;
@@ -63,10 +79,11 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-for (let warmUp = 0; warmUp < 3; warmUp++) for (const command of commands) timeOnce(command.args);
+for (let warmUp = 0; warmUp < 3; warmUp++) for (const command of commands) timeOnce(command.args, command.program);
 const samples = commands.map(() => []);
 // Interleaved, so a burst of load elsewhere on the machine hits every command alike.
-for (let run = 0; run < runs; run++) commands.forEach((command, index) => samples[index].push(timeOnce(command.args)));
+for (let run = 0; run < runs; run++)
+  commands.forEach((command, index) => samples[index].push(timeOnce(command.args, command.program)));
 
 if (cpuFolder) rmSync(cpuFolder, { recursive: true, force: true });
 const baseline = median(samples[0]);
@@ -81,13 +98,15 @@ commands.forEach((command, index) => {
   const { target } = command;
   const before = command.args[0] === against;
   const verdict =
-    target === undefined
-      ? 'baseline'
-      : before
-        ? `(the other build; target <= ${target}x)`
-        : ratio <= target
-          ? `ok (target <= ${target}x)`
-          : `MISSES target ${target}x`;
+    command.program !== undefined
+      ? 'single file, no node in front'
+      : target === undefined
+        ? 'baseline'
+        : before
+          ? `(the other build; target <= ${target}x)`
+          : ratio <= target
+            ? `ok (target <= ${target}x)`
+            : `MISSES target ${target}x`;
   if (target !== undefined && !before && ratio > target) missed = true;
   console.log(
     `${command.name.padEnd(34)} ${value.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x (fastest runs: ${fastest.toFixed(2)}x)  ${verdict}`,

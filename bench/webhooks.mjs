@@ -17,12 +17,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
 import { postgresMissing, startPostgres } from './lib/postgres.mjs';
 import { deliveryBesideIntake, startErp, healthzUnderLoad } from './lib/webhook-delivery.mjs';
-import Database from 'better-sqlite3';
 
 exitWithUsageOnHelp(import.meta.url);
 
@@ -179,18 +179,18 @@ async function restartOver(count) {
   const first = await listen();
   const inbox = inboxes.at(-1);
   await first.stop();
-  const database = new Database(join(inbox, 'inbox.sqlite'));
+  const database = new DatabaseSync(join(inbox, 'inbox.sqlite'));
   const insertEvent = database.prepare(
     'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const insertKey = database.prepare('INSERT INTO dedup (key, received_at) VALUES (?, ?)');
   const since = Date.now() - count * 4000; // 20,000 a day, as a year of an integrator's traffic
-  database.transaction(() => {
-    for (let id = 1; id <= count; id++) {
-      insertEvent.run(since + id * 4000, 'orders', `d${id}`, `orders:${id}`, '[]', '203.0.113.7', orderBody(id));
-      insertKey.run(`orders:${id}`, since + id * 4000);
-    }
-  })();
+  database.exec('BEGIN');
+  for (let id = 1; id <= count; id++) {
+    insertEvent.run(since + id * 4000, 'orders', `d${id}`, `orders:${id}`, '[]', '203.0.113.7', orderBody(id));
+    insertKey.run(`orders:${id}`, since + id * 4000);
+  }
+  database.exec('COMMIT');
   database.close();
   const bytes = folderBytes(inbox);
   const began = performance.now();
@@ -213,7 +213,7 @@ async function largeInbox() {
   const inbox = inboxes.at(-1);
   await first.stop();
   const began = performance.now();
-  const database = new Database(join(inbox, 'inbox.sqlite'));
+  const database = new DatabaseSync(join(inbox, 'inbox.sqlite'));
   const since = Date.now() - healthzEvents * 3000;
   database.exec(`BEGIN;
 WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ${healthzEvents})

@@ -3,10 +3,22 @@
 // answered here, so scripts that probe for b2bctl pay for nothing else.
 import module from 'node:module';
 
+// The oldest Node that runs b2bctl: 22.13 opened node:sqlite (the webhook inbox) without a flag. Said in one line
+// before anything loads, instead of a TypeError from an API an older Node lacks.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13) || major === 23) {
+  process.stderr.write(
+    `error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js ${process.versions.node}. ` +
+      'Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+  );
+  // 69, "unavailable": what b2bctl needs to run is missing (DESIGN's exit codes).
+  process.exit(69);
+}
+
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
-  process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
+  process.stdout.write(`${versionLine()}\n`);
 } else {
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
   // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs
@@ -19,7 +31,46 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  // Node's own compile cache (22.1 and later) speeds every later start-up; Node 20 compiles each time.
-  else module.enableCompileCache?.();
-  await import('../dist/cli.js');
+  // Node's own compile cache speeds every later start-up.
+  else module.enableCompileCache();
+  quietSqliteNotice();
+  await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
+}
+
+/** What --version prints: built into the single file (scripts/build-binary.mjs), else in dist/version.json. */
+function versionLine() {
+  // oxlint-disable-next-line no-undef -- defined by esbuild in the single file only
+  if (typeof B2BCTL_VERSION_LINE === 'string') return B2BCTL_VERSION_LINE;
+  try {
+    return module.createRequire(import.meta.url)('../dist/version.json').line;
+  } catch (error) {
+    return stopIfNotBuilt(error, 'version.json');
+  }
+}
+
+/** A clone where `npm install` ran but no build yet (npm builds only when packing): one line saying what to run. */
+function stopIfNotBuilt(error, file) {
+  if (!/MODULE_NOT_FOUND/.test(error?.code) || !new RegExp(`dist[\\\\/]${file}`).test(String(error.message)))
+    throw error;
+  const folder = module
+    .createRequire(import.meta.url)('node:url')
+    .fileURLToPath(new URL('..', import.meta.url));
+  process.stderr.write(`error: b2bctl is not built in ${folder}: run npm run build there, then try again.\n`);
+  process.exit(69);
+}
+
+/**
+ * Node 22 says on stderr that node:sqlite (the webhook inbox) is experimental: a note for developers, not for
+ * b2bctl's users, whose stderr is the command's. Node's printer of warnings is wrapped in a filter that drops that
+ * one warning and prints every other as before (docs/decisions/0017-node-sqlite.md); Node 24 and later print none to drop.
+ */
+function quietSqliteNotice() {
+  const isSqliteNotice = (warning) =>
+    warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
+  for (const printer of process.listeners('warning')) {
+    process.off('warning', printer);
+    process.on('warning', (warning) => {
+      if (!isSqliteNotice(warning)) printer(warning);
+    });
+  }
 }

@@ -1,9 +1,10 @@
 // Bundles the CLI with esbuild into dist/ as ES modules, split so that the lazy `import()` of each command group
 // and verb keeps start-up to the few modules a command needs (bench/startup.mjs measures it).
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { buildDefines, packageJson, versionLine } from './build-info.mjs';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const line = versionLine();
 
 // Built beside dist/ and swapped in with two renames, so a CLI started during a rebuild (a test
 // run in another terminal) finds either the old bundle or the new one, never half of one.
@@ -18,20 +19,25 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   sourcemap: 'linked',
   minifySyntax: true,
   minifyWhitespace: true,
   chunkNames: 'chunks/[name]-[hash]',
-  define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
-  // Native (better-sqlite3) and optional-native (pg) packages load from node_modules, as installed.
-  external: ['better-sqlite3', 'pg'],
+  define: buildDefines(line),
+  // pg (whose native binding is optional) loads from node_modules, as installed; node:sqlite is Node's own.
+  external: ['pg'],
   // Bundled CommonJS dependencies (commander, iconv-lite) call require(); ES modules have none, so give them one.
   banner: {
     js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });
+// The launcher answers `--version` alone from this file, without loading the bundle.
+writeFileSync(new URL('version.json', `${next.href}/`), `${JSON.stringify({ version: packageJson.version, line })}\n`);
+// The single executable (npm run build:binary) is built from the sources, not from this bundle: it stays.
+const binaries = new URL('bin', `${dist.href}/`);
+if (existsSync(binaries)) renameSync(binaries, new URL('bin', `${next.href}/`));
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildDefines } from './build-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packageFile = join(root, 'package.json');
@@ -21,9 +22,10 @@ try {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
-    define: { B2BCTL_VERSION: JSON.stringify(packageJson.version) },
+    // The reference names no commit: it must not change with each one.
+    define: buildDefines(packageJson.version),
     logLevel: 'warning',
   });
   writeFileSync(join(folder, 'package.json'), '{"type":"module"}\n');

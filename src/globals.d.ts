@@ -1,2 +1,4 @@
-/** Replaced at build time with package.json's version (scripts/build.mjs). */
+/** Replaced at build time with package.json's version (scripts/build-info.mjs). */
 declare const B2BCTL_VERSION: string;
+/** Replaced at build time with what `--version` prints: the version and the commit built from. */
+declare const B2BCTL_VERSION_LINE: string;

@@ -74,9 +74,10 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   alone.sort((a, b) => a - b);
   const times = [];
   const storeTimes = [];
-  let running = true;
+  // Read by the poller, set by the caller below: an object, so the loop sees the change.
+  const polling = { running: true };
   const poller = (async () => {
-    while (running) {
+    while (polling.running) {
       const sent = performance.now();
       const answer = await fetch(`${url}/healthz`);
       await answer.text();
@@ -87,7 +88,7 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
     }
   })();
   const intake = await drive(url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
-  running = false;
+  polling.running = false;
   await poller;
   times.sort((a, b) => a - b);
   storeTimes.sort((a, b) => a - b);

@@ -32,7 +32,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .description(
       'Keep an ERP in step with the B2B commerce platform: customers, sales reps, stock, orders, webhooks, and a local sandbox.',
     )
-    .version(B2BCTL_VERSION, '-V, --version', 'print the version')
+    .version(B2BCTL_VERSION_LINE, '-V, --version', 'print the version')
     .option('--profile <name>', 'profile to use (env B2BCTL_PROFILE, default "default")')
     .option('--base-url <url>', 'platform API base URL (env B2BCTL_BASE_URL)')
     // Hidden: a secret in argv is against our own rule (B2BCTL_TOKEN is documented instead); still parsed, with a warning.
@@ -147,6 +147,7 @@ const commandGroups = {
   api: () => import('../commands/api/cli.js'),
   tax: () => import('../commands/tax/cli.js'),
   completion: () => import('../commands/completion/cli.js'),
+  docs: () => import('../commands/docs/cli.js'),
   __complete: () => import('../commands/completion/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;
 type CommandGroup = keyof typeof commandGroups;

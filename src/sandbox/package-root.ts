@@ -1,5 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+// A namespace: getAssetKeys is newer than Node 22.13 and only called in the single file, built on a Node that has it.
+import * as sea from 'node:sea';
 import { fileURLToPath } from 'node:url';
 
 /** The b2bctl package folder, found from any module inside it (src/ under tests, dist/ when built). */
@@ -15,6 +18,23 @@ export function packageRoot(fromUrl: string = import.meta.url): string {
   }
 }
 
+/** The samples shipped with b2bctl, which the sandbox seeds from by default. */
 export function defaultSeedDirectory(): string {
-  return join(packageRoot(), 'samples');
+  return shippedFolder('samples');
+}
+
+/**
+ * A folder shipped with b2bctl: the package's own, or in the single file, which has no package folder, a private
+ * temporary copy of the assets it carries under that name (scripts/build-binary.mjs), removed when the process ends.
+ */
+export function shippedFolder(name: 'samples' | 'docs/man'): string {
+  if (!sea.isSea()) return join(packageRoot(), name);
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-assets-'));
+  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+  for (const key of sea.getAssetKeys().filter((asset) => asset.startsWith(`${name}/`))) {
+    const path = join(folder, key.slice(name.length + 1));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, new Uint8Array(sea.getAsset(key)), { flag: 'wx', mode: 0o600 });
+  }
+  return folder;
 }

@@ -22,7 +22,7 @@ export async function answerTokenRequest(
   reply: FastifyReply,
   endpoint: TokenEndpoint,
 ): Promise<unknown> {
-  const { tokens, failures, log } = endpoint;
+  const { tokens, failures } = endpoint;
   // A token, or an error about credentials, is never to be kept by a cache on the way (§5.1).
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const body = isJsonBody(request.body) ? request.body.value : request.body;

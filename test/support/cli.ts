@@ -25,6 +25,8 @@ import { separateClosingLine } from './closing-line.js';
 import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 
 export const cliPath = join(repoRoot, 'bin', 'b2bctl.js');
+/** Node's compile cache for every spawned b2bctl: one folder, never a test's own TMPDIR. */
+export const compileCache = join(repoRoot, 'node_modules', '.cache', 'b2bctl-test-compile-cache');
 
 export interface RunResult {
   code: number | null;
@@ -73,7 +75,14 @@ export function copySamples(folder: string, ...names: string[]): void {
 /** Only PATH and HOME from the parent; never any B2BCTL_* variable of the person running the tests. */
 export function cleanEnv(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
   // Plain stderr lines: the expectations are about the words; timestamps have tests of their own (test/e2e/safety/cron-logs).
-  const env: Record<string, string> = { NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir, B2BCTL_LOG_FORMAT: 'plain' };
+  const env: Record<string, string> = {
+    NO_COLOR: '1',
+    B2BCTL_CONFIG_DIR: configDir,
+    B2BCTL_LOG_FORMAT: 'plain',
+    // Node's compile cache (the launcher turns it on) in one folder for every run, not in a test's own TMPDIR,
+    // where the tests look for what b2bctl left behind.
+    NODE_COMPILE_CACHE: compileCache,
+  };
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
   if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
   return { ...env, ...extra };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
 
 /**
@@ -8,7 +8,7 @@ import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-stor
  */
 export async function generateLargeInbox(directory: string, count: number, firstAt: number): Promise<void> {
   await (await SqliteStore.open(directory)).close();
-  const database = new Database(join(directory, sqliteFileName));
+  const database = new DatabaseSync(join(directory, sqliteFileName));
   database.exec(`BEGIN;
 WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ${count})
 INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event)
@@ -21,7 +21,7 @@ COMMIT;`);
 
 /** The steps of SQLite's plan for `sql`, as EXPLAIN QUERY PLAN words them. */
 export function queryPlan(directory: string, sql: string): string[] {
-  const database = new Database(join(directory, sqliteFileName), { readonly: true });
+  const database = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
   try {
     const parameters = [...sql.matchAll(/\?/g)].map(() => 1);
     const rows = database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[];

@@ -1,4 +1,5 @@
-// The hooks record-loaded-modules.mjs registers; they run on Node's hooks thread, and only note what was resolved.
+// The hooks record-loaded-modules.mjs registers where Node lacks module.registerHooks (22.13 and 22.14); they run on
+// Node's hooks thread, and only note what was resolved.
 import { appendFileSync } from 'node:fs';
 
 let file;

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import type { ListenOptions } from '../../src/commands/webhook/listen.js';
 import {
   defaultReceiverPaths,
@@ -35,7 +35,7 @@ export { removeTemporaryFolders as removeReceiverFolders, temporaryFolder } from
 
 /** The events of a SQLite store on disk, read through a separate read-only connection. */
 export function inboxOnDisk(directory: string): StoredEvent[] {
-  const database = new Database(join(directory, sqliteFileName), { readonly: true });
+  const database = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
   try {
     const rows = database.prepare('SELECT * FROM events ORDER BY id').all() as Record<string, unknown>[];
     return rows.map((row) => ({

@@ -1,7 +1,7 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
-import { asInputError, parseCounted, stretchReading } from './csv-stretch.js';
+import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
@@ -55,42 +55,8 @@ export async function* readCsvRowBatches(
 ): AsyncGenerator<CsvRowBatch> {
   const reading = stretchReading(options);
   const { bounds, delimiter, file } = reading;
-  const recordStarts: number[] = [];
-  const recordRows: number[] = [];
-  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts, recordRows };
-  let next = 0;
-  let lastLine = 0;
-  let lastRow = 0;
-  // `"Ana"x`: csv-parse (relax_quotes) keeps the cell as `"Ana"x`, quotes and all, which would be sent.
-  const checkClosingQuote = (nextStart: number | undefined) => {
-    const bad = tracker.textAfterClosingQuoteLine;
-    if (bad === undefined || bad < lastLine || (nextStart !== undefined && bad >= nextStart)) return;
-    throw new InputError(
-      `${options.file}:${bad}: text follows the closing quote of a quoted cell (such as "Ana"x); put the whole cell inside the quotes, and write a quote inside it as "".`,
-      { file: options.file, line: bad },
-    );
-  };
-  /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
-  const rowsOf = async (records: string, firstLine: number): Promise<CsvRow[]> => {
-    const cells =
-      splitPlainRecords(records, delimiter, reading.plainLineBound) ??
-      (await parseCounted(records, firstLine, reading));
-    const batch: CsvRow[] = [];
-    for (const record of cells) {
-      lastRow = recordRows[next] ?? lastRow + 1;
-      lastLine = recordStarts[next++] ?? lastLine + 1;
-      checkClosingQuote(recordStarts[next]);
-      checkRowWidth(record.length, bounds.maxColumns, file, lastLine);
-      batch.push({ line: lastLine, row: lastRow, cells: record });
-    }
-    // The follower runs ahead of the rows; drop what has been paired now and then.
-    if (next > 8192) {
-      recordStarts.splice(0, next);
-      recordRows.splice(0, next);
-      next = 0;
-    }
-    return batch;
-  };
+  const pairing = new RecordPairing(reading, options.file);
+  const { tracker, recordStarts } = pairing;
   // Text read but not yet made rows: from the last record boundary on. `taken` counts the characters before it.
   let pending = '';
   let taken = 0;
@@ -127,18 +93,77 @@ export async function* readCsvRowBatches(
       rowLength.checkRecords(records, firstLine);
       pendingLine += lineBreaks(records);
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
-      const batch = await rowsOf(records, firstLine);
+      const batch = await pairing.rowsOf(records, firstLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
     rowLength.finish(pendingLine);
     if (pending !== '') {
       rowLength.checkRecords(pending, pendingLine);
-      const batch = await rowsOf(pending, pendingLine);
+      const batch = await pairing.rowsOf(pending, pendingLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }
-    checkClosingQuote(undefined);
+    pairing.checkClosingQuote(undefined);
   } catch (error) {
-    throw asInputError(error, reading, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
+    throw asInputError(error, reading, {
+      recordStarts,
+      openQuoteLine: tracker.openQuoteLine,
+      lastLine: pairing.lastLine,
+    });
+  }
+}
+
+/**
+ * Pairs the rows a stretch of whole records makes (split here, or by csv-parse) with the record starts and
+ * spreadsheet rows the quote follower found for them, and checks each row on the way.
+ */
+class RecordPairing {
+  readonly recordStarts: number[] = [];
+  readonly recordRows: number[] = [];
+  readonly tracker: QuoteTracker = {
+    openQuoteLine: undefined,
+    recordStarts: this.recordStarts,
+    recordRows: this.recordRows,
+  };
+  lastLine = 0;
+  private lastRow = 0;
+  private next = 0;
+
+  constructor(
+    private readonly reading: StretchReading,
+    private readonly file: string,
+  ) {}
+
+  /** `"Ana"x`: csv-parse (relax_quotes) keeps the cell as `"Ana"x`, quotes and all, which would be sent. */
+  checkClosingQuote(nextStart: number | undefined): void {
+    const bad = this.tracker.textAfterClosingQuoteLine;
+    if (bad === undefined || bad < this.lastLine || (nextStart !== undefined && bad >= nextStart)) return;
+    throw new InputError(
+      `${this.file}:${bad}: text follows the closing quote of a quoted cell (such as "Ana"x); put the whole cell inside the quotes, and write a quote inside it as "".`,
+      { file: this.file, line: bad },
+    );
+  }
+
+  /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
+  async rowsOf(records: string, firstLine: number): Promise<CsvRow[]> {
+    const { delimiter, bounds, file } = this.reading;
+    const cells =
+      splitPlainRecords(records, delimiter, this.reading.plainLineBound) ??
+      (await parseCounted(records, firstLine, this.reading));
+    const batch: CsvRow[] = [];
+    for (const record of cells) {
+      this.lastRow = this.recordRows[this.next] ?? this.lastRow + 1;
+      this.lastLine = this.recordStarts[this.next++] ?? this.lastLine + 1;
+      this.checkClosingQuote(this.recordStarts[this.next]);
+      checkRowWidth(record.length, bounds.maxColumns, file, this.lastLine);
+      batch.push({ line: this.lastLine, row: this.lastRow, cells: record });
+    }
+    // The follower runs ahead of the rows; drop what has been paired now and then.
+    if (this.next > 8192) {
+      this.recordStarts.splice(0, this.next);
+      this.recordRows.splice(0, this.next);
+      this.next = 0;
+    }
+    return batch;
   }
 }
 

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-database.js';
 import { yieldToOthers } from './prune-slices.js';
 import type { SpaceReport } from './types.js';
 
@@ -19,7 +19,7 @@ export function fileBytes(file: string): number {
   return sizeOf(file) + sizeOf(`${file}-wal`);
 }
 
-function pragmaNumber(database: BetterSqlite3.Database, name: string): number {
+function pragmaNumber(database: SqliteDatabase, name: string): number {
   return Number(database.pragma(name, { simple: true }));
 }
 
@@ -27,7 +27,7 @@ function pragmaNumber(database: BetterSqlite3.Database, name: string): number {
  * Gives the free pages retention left back to the file system, in slices that let intake through. An inbox made
  * before incremental auto-vacuum (mode NONE) cannot: the report says how much is free, for `webhook inbox --compact`.
  */
-export async function reclaimFreePages(database: BetterSqlite3.Database, file: string): Promise<SpaceReport> {
+export async function reclaimFreePages(database: SqliteDatabase, file: string): Promise<SpaceReport> {
   const freeBytes = pragmaNumber(database, 'freelist_count') * pragmaNumber(database, 'page_size');
   // 0 NONE, 1 FULL, 2 INCREMENTAL.
   if (pragmaNumber(database, 'auto_vacuum') !== 2) return { reclaimed: false, freeBytes };
@@ -42,7 +42,7 @@ export async function reclaimFreePages(database: BetterSqlite3.Database, file: s
 }
 
 /** Rewrites the whole file in incremental auto-vacuum mode (the receiver stopped): the one-time switch. */
-export function compactFile(database: BetterSqlite3.Database, file: string): { before: number; after: number } {
+export function compactFile(database: SqliteDatabase, file: string): { before: number; after: number } {
   const before = fileBytes(file);
   database.pragma('auto_vacuum = INCREMENTAL');
   database.exec('VACUUM');

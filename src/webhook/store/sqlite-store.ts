@@ -2,7 +2,6 @@ import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
-import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
   type CommandRunRow,
@@ -26,6 +25,7 @@ import { backlogOf } from './backlog-queries.js';
 import { pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
+import { SqliteDatabase } from './sqlite-database.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -78,7 +78,7 @@ export class SqliteStore implements EventStore {
   private tokensSweptAt = 0;
 
   private constructor(
-    private readonly database: BetterSqlite3.Database,
+    private readonly database: SqliteDatabase,
     private readonly file: string,
     options: StoreOptions,
   ) {
@@ -109,10 +109,9 @@ export class SqliteStore implements EventStore {
 
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
   static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
-    const { default: Database } = await import('better-sqlite3');
     const file = join(directory, sqliteFileName);
     if (!readOnly) createPrivateDatabaseFile(directory, file);
-    const database = new Database(file, { fileMustExist: readOnly });
+    const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
     // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
     if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');

@@ -46,11 +46,12 @@ const secretEnv = { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) };
 const refusal =
   /^error: Refusing to send (.+) to http:\/\/([\d.]+):(\d+)(\S*) over plain HTTP: anyone on the network between here and \2 can read it\. Use the https:\/\/ address, or pass --allow-http if that network is trusted\.$/m;
 
-describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`, () => {
-  const remote = () => `http://${address}:${port}`;
+/** The other machine's address, once its server listens. */
+const remoteBase = () => `http://${address}:${port}`;
 
+describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`, () => {
   it('login refuses to send the password (exit 2), before asking for it; nothing reaches the server', async () => {
-    const result = await runCommandLine(['login', '--base-url', remote(), '--username', 'erp@store.test'], {
+    const result = await runCommandLine(['login', '--base-url', remoteBase(), '--username', 'erp@store.test'], {
       configDir: freshConfigDir(),
       env: { B2BCTL_PASSWORD: 'Senha#2001' },
     });
@@ -63,13 +64,13 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
 
   it('login --token-stdin refuses to send the token to be checked; --no-verify sends nothing and is allowed', async () => {
     const configDir = freshConfigDir();
-    const checked = await runCommandLine(['login', '--base-url', remote(), '--token-stdin'], {
+    const checked = await runCommandLine(['login', '--base-url', remoteBase(), '--token-stdin'], {
       configDir,
       stdin: 'pre-issued-token\n',
     });
     expect(checked.code).toBe(2);
     expect(checked.stderr).toContain('Refusing to send the token to');
-    const stored = await runCommandLine(['login', '--base-url', remote(), '--token-stdin', '--no-verify'], {
+    const stored = await runCommandLine(['login', '--base-url', remoteBase(), '--token-stdin', '--no-verify'], {
       configDir,
       stdin: 'pre-issued-token\n',
     });
@@ -80,7 +81,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
   it('login --allow-http sends it and lets the profile log in again by itself over plain HTTP', async () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(
-      ['login', '--base-url', remote(), '--username', 'erp@store.test', '--allow-http'],
+      ['login', '--base-url', remoteBase(), '--username', 'erp@store.test', '--allow-http'],
       { configDir, env: { B2BCTL_PASSWORD: 'Senha#2001' } },
     );
     expect(result.stderr).not.toContain('Refusing');
@@ -90,11 +91,11 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
   });
 
   it('an automatic login with B2BCTL_PASSWORD is refused too (exit 2), unless http.allowPlain', async () => {
-    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const env = { B2BCTL_BASE_URL: remoteBase(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
     const refused = await runCommandLine(['sellers', 'list'], { configDir: freshConfigDir(), env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
-      `Refusing to send the password (B2BCTL_PASSWORD) to ${remote()}/ over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted.`,
+      `Refusing to send the password (B2BCTL_PASSWORD) to ${remoteBase()}/ over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted.`,
     );
     expect(received).toEqual([]);
     await runCommandLine(['sellers', 'list'], {
@@ -105,7 +106,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
   });
 
   it('doctor does not try the login over plain HTTP to another machine, and says why', async () => {
-    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const env = { B2BCTL_BASE_URL: remoteBase(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
     const result = await runCommandLine(['doctor', '-o', 'json'], { configDir: freshConfigDir(), env });
     expect(result.stdout).toContain('not tried: the password would cross the network in plain HTTP');
     expect(result.stdout).not.toContain('Senha#2001');
@@ -113,7 +114,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
   });
 
   it('webhook trigger refuses to send the client secret (exit 2); nothing reaches the receiver', async () => {
-    const result = await runCommandLine(['webhook', 'trigger', 'orders', '--url', remote(), '--client-id', 'erp'], {
+    const result = await runCommandLine(['webhook', 'trigger', 'orders', '--url', remoteBase(), '--client-id', 'erp'], {
       configDir: freshConfigDir(),
       env: secretEnv,
     });
@@ -131,7 +132,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     async (_name, url) => {
       const inbox = temporaryFolder();
       const result = await runCommandLine(
-        ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--inbox', inbox, '--forward-to', url(remote())],
+        ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--inbox', inbox, '--forward-to', url(remoteBase())],
         { configDir: freshConfigDir(), env: secretEnv },
       );
       expect(result.code).toBe(2);
@@ -151,7 +152,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
         '--inbox',
         temporaryFolder(),
         '--to',
-        remote().replace('http://', 'http://erp:pw-123@'),
+        remoteBase().replace('http://', 'http://erp:pw-123@'),
       ],
       { configDir: freshConfigDir() },
     );

@@ -5,7 +5,7 @@
  * anything is sent, and one the store already holds for another order is refused by the store in its own words,
  * however each dialect nests them.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';

@@ -1,15 +1,20 @@
 /**
- * --help and --version of the built binary: the version is the one the build put in it (package.json's), and help
+ * --help and --version of the built binary: the version is the one the build put in it (package.json's, and the
+ * commit), a Node too old is refused in one line, and help
  * loads only what it prints (its start-up time is measured in bench/startup.mjs).
  */
-import { readFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli } from '../../support/cli.js';
+import { cliPath, freshConfigDir, runCli } from '../../support/cli.js';
+import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
+
+const git = requireTools('git');
 
 describe('the built binary', () => {
   it('--help and --version exit 0 on stdout', async () => {
@@ -24,7 +29,56 @@ describe('the built binary', () => {
     ) as {
       version: string;
     };
-    expect(version.stdout).toBe(`${expected}\n`);
+    expect(version.stdout).toMatch(
+      new RegExp(`^${expected.replaceAll('.', '\\.')}( \\(commit [0-9a-f]{12}(-dirty)?\\))?\n$`),
+    );
+    // Answered by the launcher alone, or by the bundle when other words come with it: the same line.
+    const withCommand = await runCli(['--version', 'sellers'], { configDir: freshConfigDir() });
+    expect(withCommand.stdout).toBe(version.stdout);
+  });
+
+  it.skipIf(git.missing)(`--version names the commit the build came from, as git names it${git.note}`, async () => {
+    const version = await runCli(['--version'], { configDir: freshConfigDir() });
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    // -dirty: tracked files had changed since that commit.
+    expect(version.stdout).toMatch(new RegExp(` \\(commit ${commit}(-dirty)?\\)\n$`));
+  });
+
+  it('says in one line, exit 69, that a clone is not built yet (npm install builds nothing)', async () => {
+    const clone = temporaryFolder();
+    mkdirSync(join(clone, 'bin'));
+    copyFileSync(cliPath, join(clone, 'bin', 'b2bctl.js'));
+    for (const args of [['--version'], ['sellers', 'list']]) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((settle) => {
+        execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], (error, _stdout, stderr) =>
+          settle({ code: error ? (error.code as number) : 0, stderr }),
+        );
+      });
+      expect(result).toEqual({
+        code: 69,
+        stderr: `error: b2bctl is not built in ${clone}/: run npm run build there, then try again.\n`,
+      });
+    }
+  });
+
+  it('refuses a Node older than 22.13 in one line, exit 69, before loading anything', async () => {
+    const folder = temporaryFolder();
+    const olderNode = join(folder, 'older-node.mjs');
+    writeFileSync(
+      olderNode,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '22.12.0' } });\n",
+    );
+    for (const args of [['--version'], ['sellers', 'list']]) {
+      const refused = await runCli(args, {
+        configDir: freshConfigDir(),
+        env: { NODE_OPTIONS: `--import ${pathToFileURL(olderNode).href}` },
+      });
+      expect(refused.code).toBe(69);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        'error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js 22.12.0. Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+      );
+    }
   });
 });
 

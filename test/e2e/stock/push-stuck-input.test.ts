@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, collect, freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
+import { cliPath, collect, compileCache, freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 // A platform that takes every request and never answers: a push that reaches it stays in its send pass.
@@ -46,6 +46,7 @@ function start(args: readonly string[], dir: string): Run {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       TMPDIR: spoolDir,
+      NODE_COMPILE_CACHE: compileCache,
       B2BCTL_CONFIG_DIR: configDir,
       B2BCTL_BASE_URL: platformUrl,
       B2BCTL_TOKEN: 'a-token-that-is-never-checked',

@@ -79,13 +79,16 @@ describe('the worked examples of docs/tax.md', () => {
   });
 });
 
+/** The IPI of one unit at 50%: half its price, rounded to centavos. */
+function half(unitPrice: string): string {
+  return computeItemTaxes({ ncm: '84', quantity: 1, unitPrice }, rule({ ipiRate: '50' }), {
+    buyer: 'taxpayer',
+    interstate: false,
+  }).ipi.value;
+}
+
 describe('the arithmetic at its edges', () => {
   it('rounds each value once, half to even (NBR 5891)', () => {
-    const half = (unitPrice: string) =>
-      computeItemTaxes({ ncm: '84', quantity: 1, unitPrice }, rule({ ipiRate: '50' }), {
-        buyer: 'taxpayer',
-        interstate: false,
-      }).ipi.value;
     expect(half('0.25')).toBe('0.12');
     expect(half('0.35')).toBe('0.18');
     expect(half('0.27')).toBe('0.14');

@@ -6,6 +6,9 @@ import {
   trackingUrlProblem,
 } from '../../../src/domain/tracking.js';
 
+/** A tracking link of exactly `length` characters. */
+const link = (length: number) => `https://example.com/${'a'.repeat(length - 'https://example.com/'.length)}`;
+
 describe('Correios object codes', () => {
   it.each([
     ['12345678', 5],
@@ -126,7 +129,6 @@ describe('tracking links', () => {
   });
 
   it('takes a link of exactly 2,048 characters, not one more', () => {
-    const link = (length: number) => `https://example.com/${'a'.repeat(length - 'https://example.com/'.length)}`;
     expect(trackingUrlProblem(link(2048))).toBeUndefined();
     expect(trackingUrlProblem(link(2049))).toBe('a tracking link has at most 2048 characters');
   });

@@ -68,6 +68,8 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
   return { server, rules, post, lines, logged, health: async () => (await fetch(`${server.url}/healthz`)).json() };
 }
 
+const credential = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
+
 const example2 = {
   origin: { state: 'SP' },
   destination: { state: 'RJ' },
@@ -156,7 +158,6 @@ describe('tax serve', () => {
     expect((await bearer.post(example2, 'Bearer wrong')).status).toBe(401);
     expect((await bearer.post(example2, '')).status).toBe(401);
     const basic = await serve({ auth: { kind: 'basic', user: 'plataforma', password: 'segredo-de-16-caracteres' } });
-    const credential = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
     expect((await basic.post(example2, credential('plataforma:segredo-de-16-caracteres'))).status).toBe(200);
     expect((await basic.post(example2, credential('plataforma:outro'))).status).toBe(401);
     expect((await basic.post(example2, credential('outro:segredo-de-16-caracteres'))).status).toBe(401);
@@ -211,69 +212,69 @@ describe('tax serve', () => {
   });
 });
 
+/** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
+async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
+  const { createServer } = await import('node:http');
+  const seen: string[] = [];
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      seen.push(text);
+      const scripted = answer(text);
+      if (scripted === 'hang') return;
+      setTimeout(
+        () => response.writeHead(scripted.status, { 'content-type': 'application/json' }).end(scripted.body),
+        scripted.delayMs ?? 0,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  closers.push(() => void server.closeAllConnections());
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/impostos`, seen };
+}
+
+async function serveForwarding(erpUrl: string, withTable: boolean) {
+  const folder = temporaryFolder('b2bctl-tax-forward-');
+  const rules = join(folder, 'impostos.csv');
+  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+  const warnings: string[] = [];
+  const table = withTable
+    ? new WatchedTaxTable(
+        rules,
+        () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+        { info: () => {}, error: () => {} },
+        () => Date.now(),
+      )
+    : undefined;
+  await table?.start();
+  closers.push(() => table?.close());
+  const server = await startTaxServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/tax',
+    shape: sandboxTaxShape,
+    table,
+    forward: { url: erpUrl, budgetMs: 200 },
+    auth: { kind: 'none' },
+    log: { warn: (line) => warnings.push(line) },
+  });
+  closers.push(() => server.close());
+  const post = async () => {
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(example2),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+  return { post, warnings, counts: server.counts };
+}
+
 describe('tax serve --forward-to', () => {
-  /** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
-  async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
-    const { createServer } = await import('node:http');
-    const seen: string[] = [];
-    const server = createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      request.on('end', () => {
-        seen.push(text);
-        const scripted = answer(text);
-        if (scripted === 'hang') return;
-        setTimeout(
-          () => response.writeHead(scripted.status, { 'content-type': 'application/json' }).end(scripted.body),
-          scripted.delayMs ?? 0,
-        );
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    closers.push(() => void server.closeAllConnections());
-    const address = server.address() as { port: number };
-    return { url: `http://127.0.0.1:${address.port}/impostos`, seen };
-  }
-
-  async function serveForwarding(erpUrl: string, withTable: boolean) {
-    const folder = temporaryFolder('b2bctl-tax-forward-');
-    const rules = join(folder, 'impostos.csv');
-    copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
-    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
-    const warnings: string[] = [];
-    const table = withTable
-      ? new WatchedTaxTable(
-          rules,
-          () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
-          { info: () => {}, error: () => {} },
-          () => Date.now(),
-        )
-      : undefined;
-    await table?.start();
-    closers.push(() => table?.close());
-    const server = await startTaxServer({
-      host: '127.0.0.1',
-      port: 0,
-      path: '/tax',
-      shape: sandboxTaxShape,
-      table,
-      forward: { url: erpUrl, budgetMs: 200 },
-      auth: { kind: 'none' },
-      log: { warn: (line) => warnings.push(line) },
-    });
-    closers.push(() => server.close());
-    const post = async () => {
-      const answer = await fetch(`${server.url}/tax`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(example2),
-      });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-    };
-    return { post, warnings, counts: server.counts };
-  }
-
   it('passes the ERP’s answer on as it came, with the platform’s request as it came', async () => {
     const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}' }));
     const { post, counts } = await serveForwarding(erp.url, true);

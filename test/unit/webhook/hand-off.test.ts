@@ -71,7 +71,7 @@ function commitOf(store: SqliteStore, name: string, id: number): Promise<void> {
       await markDelivered(handOffName, delivered);
       // Deliveries are recorded in groups: any group holding the event.
       const events = Array.isArray(delivered) ? delivered : [delivered];
-      if (handOffName === name && events.some((event) => (event.event as { id: number }).id === id)) resolve();
+      if (handOffName === name && events.some((stored) => (stored.event as { id: number }).id === id)) resolve();
     };
   });
 }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as inbox } from '../../../src/commands/webhook/inbox.js';
 import { startRetention } from '../../../src/webhook/retention.js';
@@ -36,9 +36,9 @@ async function deliveredStore(directory: string): Promise<SqliteStore> {
 }
 
 function autoVacuumOf(directory: string): number {
-  const database = new Database(join(directory, sqliteFileName), { readonly: true });
+  const database = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
   try {
-    return Number(database.pragma('auto_vacuum', { simple: true }));
+    return Number((database.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum);
   } finally {
     database.close();
   }
@@ -75,8 +75,8 @@ describe('space after retention', () => {
     const store = await deliveredStore(directory);
     await store.close();
     // As an earlier version made it: no auto-vacuum.
-    const old = new Database(join(directory, sqliteFileName));
-    old.pragma('auto_vacuum = NONE');
+    const old = new DatabaseSync(join(directory, sqliteFileName));
+    old.exec('PRAGMA auto_vacuum = NONE');
     old.exec('VACUUM');
     old.close();
     expect(autoVacuumOf(directory)).toBe(0);

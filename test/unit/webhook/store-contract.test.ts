@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { SqliteDatabase } from '../../../src/webhook/store/sqlite-database.js';
 import type { EventSelection, EventStore, NewEvent, StoreOptions } from '../../../src/webhook/store/types.js';
 import { requireThat } from '../../support/external-tools.js';
 import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
@@ -436,7 +437,7 @@ describe('SQLite store settings', () => {
     const store = await SqliteStore.open(directory);
     opened.push(store);
     expect(statSync(directory).mode & 0o777).toBe(0o700);
-    const database = (store as unknown as { database: Database.Database }).database;
+    const database = (store as unknown as { database: SqliteDatabase }).database;
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.pragma('synchronous', { simple: true })).toBe(2);
     expect(database.pragma('busy_timeout', { simple: true })).toBe(5000);
@@ -460,7 +461,7 @@ describe('SQLite store settings', () => {
     const store = await SqliteStore.open(directory);
     opened.push(store);
     store.insertMany(Array.from({ length: 4500 }, (_, index) => event(index + 1, start + index)));
-    const reader = new Database(join(directory, sqliteFileName), { readonly: true });
+    const reader = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
     const count = (table: string) => (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     // Served after the first slice of events: 500 of 4,500 are gone.
     let remaining: number | undefined;

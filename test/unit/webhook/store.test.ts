@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EventRow, pagedSelection, selectionPage } from '../../../src/webhook/store/queries.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
@@ -81,7 +81,7 @@ describe('SQLite store', () => {
       await store.prune(now - 30 * day, now - 7 * day);
       if (dayNumber === 60 || dayNumber === 365) sizes.push(statSync(join(directory, sqliteFileName)).size);
     }
-    const database = new Database(join(directory, sqliteFileName), { readonly: true });
+    const database = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
     const count = (table: string) => (database.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     expect(count('events')).toBe(30 * perDay);
     expect(count('dedup')).toBe(7 * perDay);
@@ -124,10 +124,10 @@ describe('SQLite store', () => {
     const directory = temporaryFolder();
     const store = await SqliteStore.open(directory);
     await store.close();
-    const database = new Database(join(directory, sqliteFileName), { readonly: true });
+    const database = new DatabaseSync(join(directory, sqliteFileName), { readOnly: true });
     const plan = (selection: Parameters<typeof selectionPage>[0], after?: { id: number; receivedAt: number }) => {
       const { sql, values } = selectionPage(selection, after, 500);
-      return (database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[])
+      return (database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(values as SQLInputValue[])) as { detail: string }[])
         .map((row) => row.detail)
         .join('; ');
     };

@@ -186,24 +186,24 @@ describe('input.maxRowChars counts characters, in the unit users see', () => {
   });
 });
 
-describe('Ctrl-C while a huge cell is read', () => {
-  /** Header, then a quoted cell that never ends; aborts `controller` once `after` pieces of the cell are out. */
-  function endlessCell(
-    controller: AbortController,
-    after: number,
-  ): { text: AsyncGenerator<string>; produced: () => number } {
-    let produced = 0;
-    async function* text(): AsyncGenerator<string> {
-      yield 'sku;quantity;descricao\nA-1;1;"';
-      for (;;) {
-        if (++produced === after) controller.abort('SIGINT');
-        yield 'çã'.repeat(32 * 1024);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+/** Header, then a quoted cell that never ends; aborts `controller` once `after` pieces of the cell are out. */
+function endlessCell(
+  controller: AbortController,
+  after: number,
+): { text: AsyncGenerator<string>; produced: () => number } {
+  let produced = 0;
+  async function* text(): AsyncGenerator<string> {
+    yield 'sku;quantity;descricao\nA-1;1;"';
+    for (;;) {
+      if (++produced === after) controller.abort('SIGINT');
+      yield 'çã'.repeat(32 * 1024);
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    return { text: text(), produced: () => produced };
   }
+  return { text: text(), produced: () => produced };
+}
 
+describe('Ctrl-C while a huge cell is read', () => {
   it.each([
     ['under input.maxRowChars (the cell is being gathered)', 1_000_000_000],
     ['over input.maxRowChars (the row is being measured for the message)', 100_000],

@@ -1,0 +1,111 @@
+// Builds dist/bin/b2bctl-linux-x64: b2bctl as one executable file that needs no Node (Node's single executable
+// applications). The CLI is bundled by esbuild into one ES module (no chunks: the file cannot load others), with the
+// samples the sandbox seeds from as assets, then Node 26's `--build-sea` copies its own binary with both inside.
+// On Node 22 or 24, which lack --build-sea, Node 26 is taken from the cache folder .ci/run uses (installed there from
+// the npm registry's `node` package if missing), or from B2BCTL_SEA_NODE. docs/decisions/0018-single-executable.md says why this route.
+// Usage: npm run build:binary
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildDefines } from './build-info.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// The bundle and the configuration are inputs of one build only: a temporary folder, removed at the end.
+const work = mkdtempSync(join(tmpdir(), 'b2bctl-sea-'));
+const output = join(
+  root,
+  'dist',
+  'bin',
+  `b2bctl-${process.platform}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`,
+);
+
+/** A Node that has --build-sea (25.5 and later): this one, B2BCTL_SEA_NODE, or Node 26 from the cache folder. */
+function seaNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > 25 || (major === 25 && minor >= 5)) return process.execPath;
+  if (process.env.B2BCTL_SEA_NODE) return process.env.B2BCTL_SEA_NODE;
+  const cache =
+    process.env.B2BCTL_NODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'b2bctl-node');
+  const node = join(cache, 'node-26', 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(node)) {
+    console.error(`build:binary: Node ${process.versions.node} has no --build-sea; installing Node 26 into ${cache}`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', join(cache, 'node-26'), 'node@26'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  return node;
+}
+
+/**
+ * The folders the package ships beside its code, as SEA assets named by their path (samples/stock.csv,
+ * docs/man/b2bctl.1); src/sandbox/package-root.ts's shippedFolder unpacks them.
+ */
+function shippedAssets() {
+  const assets = {};
+  for (const name of ['samples', 'docs/man']) {
+    for (const entry of readdirSync(join(root, name), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      assets[relative(root, path).split('\\').join('/')] = path;
+    }
+  }
+  return assets;
+}
+
+mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
+const main = join(work, 'b2bctl.mjs');
+await build({
+  // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
+  // would cost Node its own code cache: docs/decisions/0018-single-executable.md), its warning filter. Its import of the bundle is
+  // pointed at the sources, bundled into the same file.
+  entryPoints: [join(root, 'bin', 'b2bctl.js')],
+  outfile: main,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node26',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  define: buildDefines(),
+  // pg's native binding is optional and never installed: pg falls back to JavaScript without it.
+  external: ['pg-native'],
+  plugins: [
+    {
+      name: 'bundle-instead-of-dist',
+      setup(bundler) {
+        bundler.onResolve({ filter: /\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+      },
+    },
+  ],
+  banner: {
+    js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+const config = join(work, 'sea-config.json');
+writeFileSync(
+  config,
+  `${JSON.stringify(
+    {
+      main,
+      mainFormat: 'module',
+      output,
+      disableExperimentalSEAWarning: true,
+      // V8's compiled code of the bundle, made at build time: the start-up compiles nothing of it.
+      useCodeCache: true,
+      assets: shippedAssets(),
+    },
+    null,
+    2,
+  )}\n`,
+);
+rmSync(output, { force: true });
+try {
+  execFileSync(seaNode(), ['--build-sea', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+} finally {
+  if (!process.env.B2BCTL_SEA_KEEP) rmSync(work, { recursive: true, force: true });
+}
+console.log(`build:binary: ${relative(root, output)}, ${(statSync(output).size / 1e6).toFixed(1)} MB`);

@@ -1,0 +1,56 @@
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { shippedFolder } from '../../sandbox/package-root.js';
+
+export interface ManPagesOptions {
+  folder: string;
+}
+
+/**
+ * `b2bctl docs man FOLDER`: the man pages b2bctl ships (docs/man, generated from the command tree by
+ * `npm run docs:gen` and checked against it by a test), copied into FOLDER/man1 for MANPATH.
+ */
+export async function run(options: ManPagesOptions, context: Context): Promise<void> {
+  const shipped = shippedFolder('docs/man');
+  const pages = readdirSync(shipped).filter((name) => name.endsWith('.1'));
+  const section = join(options.folder, 'man1');
+  try {
+    mkdirSync(section, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`Cannot make ${section} (${codeOf(error)}); pass a folder you can write to.`);
+  }
+  for (const page of pages) writePage(join(section, page), readFileSync(join(shipped, page)));
+  context.log.info(
+    `Wrote ${pages.length} man pages to ${section}; read one with MANPATH=${options.folder} man b2bctl-stock-push.`,
+  );
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/**
+ * Replaces a page (a later b2bctl writes its own over an older one's), never through a symbolic link. Readable by
+ * all, as man pages are: they hold nothing private.
+ */
+function writePage(path: string, text: Buffer): void {
+  let descriptor: number;
+  try {
+    descriptor = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      0o644,
+    );
+  } catch (error) {
+    throw new UsageError(
+      `Cannot write ${path} (${codeOf(error)}); pass a folder you can write to, with no link in the place of a page.`,
+    );
+  }
+  try {
+    writeSync(descriptor, text);
+  } finally {
+    closeSync(descriptor);
+  }
+}

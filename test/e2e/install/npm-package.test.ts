@@ -1,0 +1,104 @@
+/**
+ * The npm package as a user gets it: `npm pack`, then `npm install -g` of the tarball into an empty prefix. The
+ * installed `b2bctl` (on the Node running the tests) starts the sandbox, logs in, passes doctor and pushes stock; its man pages and
+ * completion work; the tarball holds what b2bctl needs and nothing else. npm fetches the dependencies from its
+ * cache or the registry, so this file needs the network the first time.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../support/sandbox.js';
+import { requireTools } from '../../support/external-tools.js';
+import { type InstalledCli, runInstalled, sandboxLoginAndPush } from '../../support/installed-cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+afterAll(removeTemporaryFolders);
+
+const npm = (args: string[], cwd = repoRoot) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    // npm itself runs on the Node under test, which the installed b2bctl's shebang then finds first too.
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+const man = requireTools('man');
+
+describe('the npm package', () => {
+  const folder = temporaryFolder('b2bctl-package-');
+  const prefix = join(folder, 'prefix');
+  let cli: InstalledCli;
+
+  it('packs what b2bctl needs and nothing else, and installs with npm install -g into an empty prefix', () => {
+    // --ignore-scripts: the tarball takes dist/ as `npm test` built it, not rebuilt under the other tests' feet.
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', folder])) as {
+      files: { path: string }[];
+    }[];
+    const paths = (packed?.files ?? []).map((file) => file.path);
+    expect(new Set(paths.map((path) => path.split('/')[0]))).toEqual(
+      new Set(['bin', 'dist', 'docs', 'samples', 'package.json', 'README.md']),
+    );
+    expect(paths).toContain('dist/cli.js');
+    expect(paths).toContain('docs/man/b2bctl-stock-push.1');
+    expect(paths.filter((path) => path.startsWith('docs/') && !path.startsWith('docs/man/'))).toEqual([]);
+    expect(paths.filter((path) => /^dist\/(bin|sea)\//.test(path))).toEqual([]);
+    const tarball = readdirSync(folder).find((name) => /^b2bctl-.*\.tgz$/.test(name)) as string;
+    npm([
+      'install',
+      '--global',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      join(folder, tarball),
+    ]);
+    expect(existsSync(join(prefix, 'bin', 'b2bctl'))).toBe(true);
+    cli = {
+      command: join(prefix, 'bin', 'b2bctl'),
+      env: {
+        PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: folder,
+        NO_COLOR: '1',
+        B2BCTL_LOG_FORMAT: 'plain',
+        B2BCTL_CONFIG_DIR: join(folder, 'config'),
+      },
+    };
+  }, 300_000);
+
+  it('gives a b2bctl that starts the sandbox, logs in, passes doctor and pushes stock', async () => {
+    const version = await runInstalled(cli, ['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}(-dirty)?\)\n$/);
+    const { login, doctor, push, sandbox } = await sandboxLoginAndPush(cli);
+    expect(login.stderr).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ as integration@sandbox\.test/);
+    expect(login.code).toBe(0);
+    expect(doctor.code).toBe(0);
+    expect((JSON.parse(doctor.stdout) as { result: string }[]).filter((check) => check.result === 'fail')).toEqual([]);
+    expect(push.closingLine).toMatch(/: 52 applied; exit 0$/);
+    expect(push.code).toBe(0);
+    expect(sandbox.code).toBe(0);
+  });
+
+  it('gives a completion script that bash loads', async () => {
+    const script = await runInstalled(cli, ['completion', 'bash']);
+    expect(script.code).toBe(0);
+    const file = join(folder, 'b2bctl.bash');
+    writeFileSync(file, script.stdout);
+    const loaded = execFileSync('bash', ['-c', `source ${file} && complete -p b2bctl`], { encoding: 'utf8' });
+    expect(loaded).toMatch(/^complete .* b2bctl$/m);
+  });
+
+  it.skipIf(man.missing)(`installs the man pages where man finds them under the prefix${man.note}`, () => {
+    const manPath = join(prefix, 'share', 'man');
+    expect(readdirSync(join(manPath, 'man1'))).toContain('b2bctl-stock-push.1');
+    const page = execFileSync('man', ['-P', 'cat', 'b2bctl-stock-push'], {
+      encoding: 'utf8',
+      env: { ...process.env, MANPATH: manPath, MANWIDTH: '80' },
+    });
+    expect(page).toMatch(/^B2BCTL-STOCK-PUSH\(1\)/);
+    // man justifies the line: any run of spaces between the words.
+    expect(page).toMatch(/^NAME\n +b2bctl-stock-push +- +push +a +stock +and +price +file/m);
+  });
+});
