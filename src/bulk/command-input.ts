@@ -48,6 +48,7 @@ export async function openCommandInput(
     decimal: flags.decimal,
     headerMap,
     strict: flags.strict,
+    sheet: flags.sheet,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
     adoptHeaderMap:

@@ -11,6 +11,7 @@ export interface ParsedInputFlags {
   decimal?: InputFlags['decimal'];
   strict?: true;
   writeMap?: string;
+  sheet?: string;
 }
 
 /** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
@@ -59,6 +60,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
         ).choices(['.', ',']),
       )
       .option('--strict', 'an unknown column is an error, not a warning')
+      .option('--sheet <name|n>', 'the sheet of a .xlsx or .ods workbook to read, by name or tab number (default: the first visible sheet)')
       .option(
         '--write-map <file>',
         'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
@@ -70,6 +72,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     decimal: flags.decimal,
     strict: flags.strict === true,
     writeMap: flags.writeMap,
+    sheet: flags.sheet,
   }),
 };
 

@@ -35,7 +35,7 @@ import {
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
 import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
-import { binaryKind, markupKind } from './binary-kinds.js';
+import { binaryKind, markupKind, workbookFormat } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -58,6 +58,8 @@ export interface InputOptions {
   strict?: boolean;
   /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */
   adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
+  /** `--sheet NAME|N`: the sheet of a workbook to read (the first visible one by default). */
+  sheet?: string;
   warn(message: string): void;
 }
 
@@ -96,6 +98,8 @@ export interface OpenedInput {
   encoding: TextEncoding;
   /** CSV only: the delimiter, decimal separator and header cells as read. */
   csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  /** A workbook (.xlsx, .ods): the sheet read. */
+  workbook?: { sheet: string };
   /** The records one by one. Read these or recordBatches(), not both: both take from the one reader of the input. */
   records: AsyncGenerator<InputRecord>;
   /**
@@ -168,6 +172,14 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const bom = byteOrderMark(head);
   // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
   const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
+  const workbook = utf16 ? undefined : workbookFormat(head);
+  if (workbook) {
+    // Loaded only for a workbook: a CSV run pays nothing for the zip and XML readers.
+    const { openWorkbookInput } = await import('./workbook-input.js');
+    return openWorkbookInput(options, file, workbook, { stream: peeked.stream as Readable, size: bytes.size });
+  }
+  if (options.sheet !== undefined)
+    throw new UsageError(`--sheet ${options.sheet}: ${file} is text, not a workbook (.xlsx, .ods); drop --sheet.`);
   const kind = utf16 ? undefined : binaryKind(head);
   if (kind) throw new InputError(`${file}: ${kind}`, { file });
   if (!utf16 && looksBinary(head))
@@ -423,7 +435,7 @@ function restoreFormulas(cells: string[]): string[] {
 }
 
 /** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
-function invisibleProblems(values: unknown): string[] {
+export function invisibleProblems(values: unknown): string[] {
   const problems: string[] = [];
   collectInvisibleProblems(values, '', problems);
   return problems;
@@ -491,7 +503,8 @@ function aliasHint(
     : ` Your column "${shortText(header)}" looks like it: rename it "${field}", or pass --map with a JSON file such as {${JSON.stringify(header)}:${JSON.stringify(field)}}.`;
 }
 
-function reportHeaderProblems(
+/** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */
+export function reportHeaderProblems(
   file: string,
   { line, row }: { line: number; row?: number },
   problems: HeaderProblems & { headers: readonly string[] },

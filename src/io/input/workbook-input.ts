@@ -1,0 +1,240 @@
+import type { Readable } from 'node:stream';
+import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
+import { parseBoolean } from './cell-values.js';
+import { planWithProposal } from './header-proposal.js';
+import {
+  type InputOptions,
+  type InputRecord,
+  invisibleProblems,
+  type OpenedInput,
+  reportHeaderProblems,
+  type WrittenCells,
+} from './open-input.js';
+import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
+import { unnamedColumnWatch } from './row-shape-problems.js';
+import { cellReference, cellText, columnLetter, type WorkbookCell, type WorkbookRow } from './workbook-cells.js';
+import { openOdsSheet } from './workbook-ods.js';
+import type { SheetReader } from './workbook-sheet.js';
+import { openXlsxSheet } from './workbook-xlsx.js';
+import { openWorkbookZip } from './workbook-zip.js';
+
+export type WorkbookFormat = 'xlsx' | 'ods';
+
+/**
+ * Opens a workbook's sheet as records: the first visible sheet or `--sheet`, its first row with text the header,
+ * each cell read by its type (docs/input-files.md, "Workbooks"). `bytes` is the input already opened: a regular
+ * file is read again by path (a zip is read from its end), anything else (stdin, a pipe) is gathered in memory.
+ */
+export async function openWorkbookInput(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  bytes: { stream: Readable; size?: number },
+): Promise<OpenedInput> {
+  let source: string | Buffer;
+  if (bytes.size !== undefined && options.path !== '-') {
+    bytes.stream.destroy();
+    source = options.path;
+  } else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
+    source = Buffer.concat(chunks);
+  }
+  const zip = await openWorkbookZip(source, file);
+  let reader: SheetReader;
+  try {
+    reader =
+      format === 'ods'
+        ? await openOdsSheet(zip, file, options.sheet)
+        : await openXlsxSheet(zip, file, options.sheet);
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+  const batches = reader.rows();
+  const header = await headerRow(batches, reader);
+  if (!header) {
+    reader.close();
+    return withRecords({ file, format, records: [] });
+  }
+  const sheet = reader.sheet?.name ?? '';
+  const headers = header.row.cells.map((cell) => cellText(cell).trim());
+  // Hollow cells of a sparse row: a header cell nobody typed is an empty header, as in CSV.
+  for (let index = 0; index < headers.length; index++) headers[index] ??= '';
+  const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
+  const place = { line: header.row.row };
+  const { columns, problems } = await planWithProposal(file, String(place.line), headers, { ...options, maxListIndex });
+  reportHeaderProblems(file, place, { ...problems, headers }, options);
+  warnHiddenColumns(file, sheet, columns, reader, options.warn);
+  reader.merges.skipThrough(header.row.row);
+  const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };
+  const shape = rowShaper({ file, sheet, headers, written, reader, options });
+  async function* shapedBatches(): AsyncGenerator<InputRecord[]> {
+    try {
+      const first = header?.rest.map(shape).filter((record) => record !== undefined) ?? [];
+      if (first.length > 0) yield first;
+      for await (const batch of batches) {
+        const shaped = batch.map(shape).filter((record) => record !== undefined);
+        if (shaped.length > 0) yield shaped;
+      }
+    } finally {
+      await batches.return(undefined);
+      reader.close();
+    }
+  }
+  const batched = shapedBatches();
+  return {
+    file,
+    format,
+    encoding: 'utf-8',
+    // An errors file of a workbook is CSV with its headers: `,` and decimal points, as the cells' text is written.
+    csv: { delimiter: ',', decimal: '.', headers },
+    workbook: { sheet },
+    records: oneAtATime(batched),
+    recordBatches: () => batched,
+    skipped: { blankRows: 0 },
+  };
+}
+
+/** The first row with text, and the rows that came with it in its batch. */
+async function headerRow(
+  batches: AsyncGenerator<WorkbookRow[]>,
+  reader: SheetReader,
+): Promise<{ row: WorkbookRow; rest: WorkbookRow[] } | undefined> {
+  for await (const batch of batches) {
+    const at = batch.findIndex((row) => !isBlank(row));
+    if (at !== -1) return { row: batch[at] as WorkbookRow, rest: batch.slice(at + 1) };
+  }
+  reader.close();
+  return undefined;
+}
+
+function isBlank(row: WorkbookRow): boolean {
+  return row.cells.every((cell) => cell === undefined || cellText(cell).trim() === '');
+}
+
+interface ShapeSetting {
+  file: string;
+  sheet: string;
+  headers: readonly string[];
+  written: WrittenCells;
+  reader: SheetReader;
+  options: InputOptions;
+}
+
+/** Turns a data row into a record (merged cells filled first); undefined for a blank row. */
+function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
+  const { file, sheet, headers, written, reader, options } = setting;
+  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
+  let hiddenRowWarned = false;
+  return (row) => {
+    reader.merges.fill(row);
+    if (isBlank(row)) return undefined;
+    const original = headers.map((_, index) => cellText(row.cells[index]));
+    const extra = row.cells.slice(headers.length).map(cellText);
+    unnamedData({ cells: extra.length > 0 ? [...original, ...extra] : original, line: row.row });
+    if (row.hidden && !hiddenRowWarned) {
+      hiddenRowWarned = true;
+      options.warn(
+        `warning: ${file}:${row.row}: row ${row.row} of sheet "${sheet}" is hidden (by a filter or Hide); hidden rows are read like the others, as a CSV export would. Delete the rows you want left out.`,
+      );
+    }
+    const values: Record<string, unknown> = {};
+    const problems: string[] = [];
+    for (const column of written.columns) {
+      const cell = row.cells[column.index];
+      if (cell === undefined) continue;
+      const read = cellValue(cell, column, written.decimal);
+      if (read.problem) problems.push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
+      if (read.value !== undefined) setPath(values, column.path, read.value);
+    }
+    problems.push(...invisibleProblems(values));
+    return { line: row.row, values, original, problems, cells: written };
+  };
+}
+
+/** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
+export function cellValue(
+  cell: WorkbookCell,
+  column: Pick<ColumnPlan, 'path' | 'type'>,
+  decimal: '.' | ',',
+): { value?: unknown; problem?: string } {
+  switch (cell.kind) {
+    case 'text': {
+      if (cell.text.trim() === '') return {};
+      // A number typed as text reads as CSV text does: with --decimal, else a comma is a decimal comma.
+      const separator = column.type === 'number' || column.type === 'integer' ? textDecimal(cell.text, decimal) : '.';
+      return { value: typedValue(cell.text, column.type, separator, column.path) };
+    }
+    case 'number':
+      return numberValue(cell.number, column);
+    case 'boolean':
+      if (column.type === 'boolean') return { value: cell.value };
+      return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
+    case 'date':
+      return { value: cell.text };
+    case 'error':
+      return { problem: `the formula gives the error ${cell.text}; correct it or type the value` };
+    case 'uncalculated':
+      return {
+        problem:
+          'a formula saved without its value (by a program that does not calculate); open the workbook in LibreOffice Calc or Excel, save it, and pass it again',
+      };
+  }
+}
+
+function numberValue(number: number, column: Pick<ColumnPlan, 'path' | 'type'>): { value?: unknown; problem?: string } {
+  switch (column.type) {
+    case 'number':
+    case 'integer':
+      return { value: number };
+    case 'boolean':
+      return { value: parseBoolean(String(number)) ?? number };
+    case 'list':
+      return { value: [String(number)] };
+    case 'string':
+      if (isCodeField(column.path)) return { value: String(number), problem: `${number}: ${numberCellReason}` };
+      return { value: String(number) };
+  }
+}
+
+function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
+  return decimal === '.' && text.includes(',') ? ',' : decimal;
+}
+
+/** Says once that hidden columns are read: a person who hid a column may think it is left out. */
+function warnHiddenColumns(
+  file: string,
+  sheet: string,
+  columns: readonly ColumnPlan[],
+  reader: SheetReader,
+  warn: (message: string) => void,
+): void {
+  const hidden = columns.filter((column) => reader.hiddenColumns.has(column.index));
+  if (hidden.length === 0) return;
+  const names = hidden.map((column) => `${columnLetter(column.index)} "${column.header}"`).join(', ');
+  warn(
+    `warning: ${file}: sheet "${sheet}" hides column${hidden.length === 1 ? '' : 's'} ${names}; hidden columns are read like the others, as a CSV export would. Delete a column to leave it out.`,
+  );
+}
+
+async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerator<InputRecord> {
+  try {
+    for await (const batch of batches) yield* batch;
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+function withRecords(input: { file: string; format: WorkbookFormat; records: InputRecord[] }): OpenedInput {
+  async function* batches(): AsyncGenerator<InputRecord[]> {}
+  async function* records(): AsyncGenerator<InputRecord> {}
+  return {
+    file: input.file,
+    format: input.format,
+    encoding: 'utf-8',
+    records: records(),
+    recordBatches: batches,
+    skipped: { blankRows: 0 },
+  };
+}
