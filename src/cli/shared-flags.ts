@@ -60,7 +60,10 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
         ).choices(['.', ',']),
       )
       .option('--strict', 'an unknown column is an error, not a warning')
-      .option('--sheet <name|n>', 'the sheet of a .xlsx or .ods workbook to read, by name or tab number (default: the first visible sheet)')
+      .option(
+        '--sheet <name|n>',
+        'the sheet of a .xlsx or .ods workbook to read, by name or tab number (default: the first visible sheet)',
+      )
       .option(
         '--write-map <file>',
         'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',

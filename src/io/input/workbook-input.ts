@@ -44,9 +44,7 @@ export async function openWorkbookInput(
   let reader: SheetReader;
   try {
     reader =
-      format === 'ods'
-        ? await openOdsSheet(zip, file, options.sheet)
-        : await openXlsxSheet(zip, file, options.sheet);
+      format === 'ods' ? await openOdsSheet(zip, file, options.sheet) : await openXlsxSheet(zip, file, options.sheet);
   } catch (error) {
     zip.close();
     throw error;
@@ -145,7 +143,8 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
       const read = cellValue(cell, column, written.decimal);
-      if (read.problem) problems.push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
+      if (read.problem)
+        problems.push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
       if (read.value !== undefined) setPath(values, column.path, read.value);
     }
     problems.push(...invisibleProblems(values));

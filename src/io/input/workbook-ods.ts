@@ -17,9 +17,12 @@ const maxRepeats = 16_384;
  */
 export async function openOdsSheet(zip: WorkbookZip, file: string, choice: SheetChoice): Promise<SheetReader> {
   if (!zip.has('content.xml'))
-    throw new InputError(`${file}: a zip file, but not a spreadsheet (it has no content.xml). Export the data as .ods, .xlsx or CSV.`, {
-      file,
-    });
+    throw new InputError(
+      `${file}: a zip file, but not a spreadsheet (it has no content.xml). Export the data as .ods, .xlsx or CSV.`,
+      {
+        file,
+      },
+    );
   const merges = new MergedCells();
   const hiddenColumns = new Set<number>();
   const state: { sheet: SheetEntry | undefined } = { sheet: undefined };
@@ -142,7 +145,8 @@ async function* contentRows(
         if (!cell || !row) return;
         const value = tag.name === 'table:table-cell' ? typedCell(cell) : undefined;
         // A value repeated over many columns is written once; empty ones only move the column on.
-        if (value) for (let index = 0; index < Math.min(cell.repeat, maxRepeats); index++) row.cells[column + index] = value;
+        if (value)
+          for (let index = 0; index < Math.min(cell.repeat, maxRepeats); index++) row.cells[column + index] = value;
         column += cell.repeat;
         cell = undefined;
         return;

@@ -23,7 +23,8 @@ export type SheetChoice = string | undefined;
 export function chooseSheet(sheets: readonly SheetEntry[], choice: SheetChoice, file: string): number {
   if (choice === undefined) {
     const visible = sheets.findIndex((sheet) => !sheet.hidden);
-    if (visible === -1) throw new InputError(`${file}: the workbook has no visible sheet. Pass --sheet NAME.`, { file });
+    if (visible === -1)
+      throw new InputError(`${file}: the workbook has no visible sheet. Pass --sheet NAME.`, { file });
     return visible;
   }
   const named = sheets.findIndex((sheet) => sheet.name === choice);

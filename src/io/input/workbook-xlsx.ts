@@ -197,7 +197,8 @@ async function* sheetRows(
         return;
       }
       case 'c': {
-        const column = attributes.r === undefined ? nextColumn : (parseCellReference(attributes.r)?.column ?? nextColumn);
+        const column =
+          attributes.r === undefined ? nextColumn : (parseCellReference(attributes.r)?.column ?? nextColumn);
         cell = { column, type: attributes.t ?? 'n', style: Number(attributes.s ?? 0), value: '', formula: false };
         nextColumn = column + 1;
         return;

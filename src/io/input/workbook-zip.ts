@@ -63,7 +63,10 @@ export async function openWorkbookZip(source: string | Buffer, file: string): Pr
 /** A workbook whose zip cannot be read: cut short by a copy, or not a workbook at all. */
 export function damaged(file: string, error: unknown): InputError {
   if (error instanceof InputError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  // The zip reader's first sentence, as a clause: "end of central directory record signature not found".
+  const message = error instanceof Error ? error.message : String(error);
+  const sentence = (message.split(/\.\s/)[0] as string).replace(/\.$/, '');
+  const reason = sentence.charAt(0).toLowerCase() + sentence.slice(1);
   return new InputError(
     `${file}: cannot read the workbook (${reason}); the file is damaged or cut short. Open it in the spreadsheet program and save it again.`,
     { file },
