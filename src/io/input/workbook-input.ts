@@ -53,7 +53,7 @@ export async function openWorkbookInput(
   const header = await headerRow(batches, reader);
   if (!header) {
     reader.close();
-    return withRecords({ file, format, records: [] });
+    return emptySheet(file, format);
   }
   const sheet = reader.sheet?.name ?? '';
   const headers = header.row.cells.map((cell) => cellText(cell).trim());
@@ -225,15 +225,10 @@ async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerat
   }
 }
 
-function withRecords(input: { file: string; format: WorkbookFormat; records: InputRecord[] }): OpenedInput {
-  async function* batches(): AsyncGenerator<InputRecord[]> {}
-  async function* records(): AsyncGenerator<InputRecord> {}
-  return {
-    file: input.file,
-    format: input.format,
-    encoding: 'utf-8',
-    records: records(),
-    recordBatches: batches,
-    skipped: { blankRows: 0 },
-  };
+async function* noBatches(): AsyncGenerator<InputRecord[]> {}
+async function* noRecords(): AsyncGenerator<InputRecord> {}
+
+/** A sheet without a header: nothing to read. */
+function emptySheet(file: string, format: WorkbookFormat): OpenedInput {
+  return { file, format, encoding: 'utf-8', records: noRecords(), recordBatches: noBatches, skipped: { blankRows: 0 } };
 }

@@ -18,7 +18,7 @@ export class MergedCells {
   private readonly active: { range: MergedRange; value: WorkbookCell | undefined }[] = [];
 
   constructor(ranges: readonly MergedRange[] = []) {
-    this.waiting = [...ranges].sort((first, second) => second.top - first.top);
+    this.waiting = ranges.toSorted((first, second) => second.top - first.top);
   }
 
   /** A range found while reading (OpenDocument names it on its first cell), from that row on. */

@@ -105,9 +105,9 @@ async function readSharedStrings(zip: WorkbookZip, file: string): Promise<string
   parser.on('error', (error) => {
     throw damaged(file, error);
   });
-  for await (const _ of parsedBatches(await zip.open('xl/sharedStrings.xml'), parser, () => [])) {
-    // Nothing to hand out per chunk: the strings are gathered whole.
-  }
+  // Nothing to hand out per chunk: the strings are gathered whole.
+  const chunks = parsedBatches(await zip.open('xl/sharedStrings.xml'), parser, () => []);
+  while (!(await chunks.next()).done);
   return strings;
 }
 

@@ -135,6 +135,8 @@ describe('what a workbook reader refuses', () => {
   });
 });
 
+const text = (value: string) => ({ kind: 'text' as const, text: value });
+
 describe('workbook rules', () => {
   it('the first visible sheet by default; a hidden one only when named', () => {
     const sheets = [
@@ -164,7 +166,6 @@ describe('workbook rules', () => {
       { top: 2, left: 1, bottom: 3, right: 2 },
     ]);
     merges.skipThrough(1);
-    const text = (value: string) => ({ kind: 'text' as const, text: value });
     const rows = [
       { row: 2, cells: [undefined, text('X'), undefined] },
       { row: 3, cells: [text('a'), undefined, undefined] },
