@@ -10,6 +10,8 @@ export const ExitCode = {
   unavailable: 69,
   interrupted: 75,
   authFailed: 77,
+  /** 128 + SIGPIPE, what a shell reports for a writer whose reader closed the pipe. */
+  outputClosed: 141,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -77,6 +79,13 @@ export class AmbiguousRequestError extends UnavailableError {}
 export class InterruptedError extends B2bctlError {
   constructor(message: string) {
     super(message, ExitCode.interrupted);
+  }
+}
+
+/** The reader of stdout closed it early (`| head`): the message says what was written and where the next run starts. */
+export class OutputClosedError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.outputClosed);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
+import { isClosedOutputClaimed } from '../io/output/closed-output.js';
 import { runProgram } from './run-program.js';
 
 // Decided before any command runs (the rest come from runProgram).
@@ -25,8 +26,10 @@ async function main(): Promise<void> {
       return process.stdin.isTTY === true;
     },
   };
-  // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
+  // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end (unless the command
+  // writing says what it wrote first: orders poll).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
     // Any other failure to write the data (a full disk, a closed terminal) is one line and exit 1.
     process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
