@@ -3,7 +3,8 @@
 /** A cell by its type: what the spreadsheet holds, not what it shows. */
 export type WorkbookCell =
   | { kind: 'text'; text: string }
-  | { kind: 'number'; number: number }
+  /** `text`: the number as the file writes it (`1153.24`), for the errors file without a conversion back. */
+  | { kind: 'number'; number: number; text?: string }
   | { kind: 'boolean'; value: boolean }
   /** An ISO date (`2024-03-05`) or date and time (`2024-03-05T14:30:00`). */
   | { kind: 'date'; text: string }
@@ -35,11 +36,31 @@ export function columnLetter(index: number): string {
 
 /** A cell reference `B12` as column index (from 0) and row (from 1); undefined when it is none. */
 export function parseCellReference(reference: string): { column: number; row: number } | undefined {
-  const match = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(reference);
-  if (!match) return undefined;
+  const column = referenceColumn(reference);
+  if (column === undefined) return undefined;
+  const digits = reference.slice(reference.search(/\d/));
+  return /^\d+$/.test(digits) ? { column, row: Number(digits) } : undefined;
+}
+
+/** The column (from 0) of a reference such as `AB12`, read character by character: it runs on every cell. */
+export function referenceColumn(reference: string): number | undefined {
   let column = 0;
-  for (const letter of (match[1] as string).toUpperCase()) column = column * 26 + (letter.charCodeAt(0) - 64);
-  return { column: column - 1, row: Number(match[2]) };
+  let index = reference.charCodeAt(0) === 0x24 ? 1 : 0;
+  const start = index;
+  for (; index < reference.length && index < start + 3; index++) {
+    const code = reference.charCodeAt(index) | 0x20;
+    if (code < 0x61 || code > 0x7a) break;
+    column = column * 26 + (code - 0x60);
+  }
+  if (index === start) return undefined;
+  const next = reference.charCodeAt(index);
+  return next === 0x24 || (next >= 0x30 && next <= 0x39) ? column - 1 : undefined;
+}
+
+/** True for a cell with nothing to read: none, or text of blanks. */
+export function isBlankCell(cell: WorkbookCell | undefined): boolean {
+  if (cell === undefined) return true;
+  return cell.kind === 'text' ? cell.text.trim() === '' : cell.kind === 'uncalculated';
 }
 
 /** The cell as the text a CSV export of it would hold, for the errors file and for messages. */
@@ -51,7 +72,7 @@ export function cellText(cell: WorkbookCell | undefined): string {
     case 'error':
       return cell.text;
     case 'number':
-      return String(cell.number);
+      return cell.text ?? String(cell.number);
     case 'boolean':
       return cell.value ? 'true' : 'false';
     case 'uncalculated':

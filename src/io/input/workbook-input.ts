@@ -12,7 +12,14 @@ import {
 } from './open-input.js';
 import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
 import { unnamedColumnWatch } from './row-shape-problems.js';
-import { cellReference, cellText, columnLetter, type WorkbookCell, type WorkbookRow } from './workbook-cells.js';
+import {
+  cellReference,
+  cellText,
+  columnLetter,
+  isBlankCell,
+  type WorkbookCell,
+  type WorkbookRow,
+} from './workbook-cells.js';
 import { openOdsSheet } from './workbook-ods.js';
 import type { SheetReader } from './workbook-sheet.js';
 import { openXlsxSheet } from './workbook-xlsx.js';
@@ -94,21 +101,23 @@ export async function openWorkbookInput(
   };
 }
 
-/** The first row with text, and the rows that came with it in its batch. */
+/** The first row with text, and the rows that came with it in its batch (the generator stays open for the rest). */
 async function headerRow(
   batches: AsyncGenerator<WorkbookRow[]>,
   reader: SheetReader,
 ): Promise<{ row: WorkbookRow; rest: WorkbookRow[] } | undefined> {
-  for await (const batch of batches) {
-    const at = batch.findIndex((row) => !isBlank(row));
-    if (at !== -1) return { row: batch[at] as WorkbookRow, rest: batch.slice(at + 1) };
+  for (let next = await batches.next(); !next.done; next = await batches.next()) {
+    const at = next.value.findIndex((row) => !isBlank(row));
+    if (at !== -1) return { row: next.value[at] as WorkbookRow, rest: next.value.slice(at + 1) };
   }
   reader.close();
   return undefined;
 }
 
 function isBlank(row: WorkbookRow): boolean {
-  return row.cells.every((cell) => cell === undefined || cellText(cell).trim() === '');
+  // A loop, not every(): holes of a sparse row are cells too, and it runs on each of a million rows.
+  for (let index = 0; index < row.cells.length; index++) if (!isBlankCell(row.cells[index])) return false;
+  return true;
 }
 
 interface ShapeSetting {
@@ -119,6 +128,8 @@ interface ShapeSetting {
   reader: SheetReader;
   options: InputOptions;
 }
+
+const noProblems = Object.freeze([]) as unknown as string[];
 
 /** Turns a data row into a record (merged cells filled first); undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
@@ -138,17 +149,22 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
       );
     }
     const values: Record<string, unknown> = {};
-    const problems: string[] = [];
+    let problems: string[] | undefined;
     for (const column of written.columns) {
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
       const read = cellValue(cell, column, written.decimal);
       if (read.problem)
-        problems.push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
-      if (read.value !== undefined) setPath(values, column.path, read.value);
+        (problems ??= []).push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
+      if (read.value === undefined) continue;
+      // Most columns name a top-level field (`sku`, `price`): set without walking a path.
+      if (column.segments.length === 1) values[column.segments[0] as string] = read.value;
+      else setPath(values, column.path, read.value);
     }
-    problems.push(...invisibleProblems(values));
-    return { line: row.row, values, original, problems, cells: written };
+    const invisible = invisibleProblems(values);
+    if (invisible.length > 0) (problems ??= []).push(...invisible);
+    // Nearly every row has no problem: one shared empty list rather than an array per row.
+    return { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
   };
 }
 

@@ -4,6 +4,7 @@ import { InputError } from '../../errors.js';
 import {
   isDateFormat,
   parseCellReference,
+  referenceColumn,
   serialDate,
   type SheetEntry,
   type WorkbookCell,
@@ -20,7 +21,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
   const book = await workbookParts(zip, file);
   const chosen = book.sheets[chooseSheet(book.sheets, choice, file)] as SheetEntry & { path: string };
   if (!zip.has(chosen.path)) throw damaged(file, new Error(`it has no ${chosen.path}`));
-  const sharedStrings = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip, file) : [];
+  const sharedStrings = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip, file) : new SharedStrings();
   const dateStyles = zip.has('xl/styles.xml') ? dateStylesOf(await zip.text('xl/styles.xml'), file) : [];
   // Merged ranges are listed after the rows: found by a scan of the bytes first, so the rows can be filled as they stream.
   const merges = new MergedCells(await mergedRanges(zip, chosen.path));
@@ -78,9 +79,43 @@ function eachTag(xml: string, file: string, visit: (name: string, attributes: At
   parser.write(xml).close();
 }
 
+/**
+ * A workbook's shared strings, held compactly: a million separate strings cost about 50 MB of headers and pointers,
+ * so they are kept joined in blocks with the end of each, and cut out when a cell asks (docs/decisions/0012).
+ */
+export class SharedStrings {
+  private static readonly blockSize = 4096;
+  private readonly blocks: string[] = [];
+  private readonly ends: number[] = [];
+  private pending: string[] = [];
+  private pendingLength = 0;
+
+  push(text: string): void {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    this.ends.push(this.pendingLength);
+    if (this.pending.length === SharedStrings.blockSize) this.seal();
+  }
+
+  /** Ends the reading: the last block is joined. */
+  seal(): void {
+    if (this.pending.length === 0) return;
+    this.blocks.push(this.pending.join(''));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+
+  get(index: number): string | undefined {
+    if (!(index >= 0 && index < this.ends.length)) return undefined;
+    const block = this.blocks[Math.floor(index / SharedStrings.blockSize)] as string;
+    const start = index % SharedStrings.blockSize === 0 ? 0 : (this.ends[index - 1] as number);
+    return block.slice(start, this.ends[index]);
+  }
+}
+
 /** The shared strings, streamed: a sheet of a million rows holds most of its text here. */
-async function readSharedStrings(zip: WorkbookZip, file: string): Promise<string[]> {
-  const strings: string[] = [];
+async function readSharedStrings(zip: WorkbookZip, file: string): Promise<SharedStrings> {
+  const strings = new SharedStrings();
   const parser = new SaxesParser({ position: false });
   let text: string[] | undefined;
   let inText = false;
@@ -108,6 +143,7 @@ async function readSharedStrings(zip: WorkbookZip, file: string): Promise<string
   // Nothing to hand out per chunk: the strings are gathered whole.
   const chunks = parsedBatches(await zip.open('xl/sharedStrings.xml'), parser, () => []);
   while (!(await chunks.next()).done);
+  strings.seal();
   return strings;
 }
 
@@ -165,7 +201,7 @@ async function mergedRanges(zip: WorkbookZip, path: string): Promise<MergedRange
 }
 
 interface SheetContext {
-  sharedStrings: readonly string[];
+  sharedStrings: SharedStrings;
   dateStyles: readonly boolean[];
   date1904: boolean;
   hiddenColumns: Set<number>;
@@ -244,7 +280,7 @@ function typedCell(
   const { value } = cell;
   switch (cell.type) {
     case 's': {
-      const text = context.sharedStrings[Number(value)];
+      const text = context.sharedStrings.get(Number(value));
       return text === undefined || text === '' ? undefined : { kind: 'text', text };
     }
     case 'str':
@@ -261,7 +297,7 @@ function typedCell(
       if (value === '') return cell.formula ? { kind: 'uncalculated' } : undefined;
       const number = Number(value);
       if (context.dateStyles[cell.style]) return { kind: 'date', text: serialDate(number, context.date1904) };
-      return { kind: 'number', number };
+      return { kind: 'number', number, text: value };
     }
   }
 }
