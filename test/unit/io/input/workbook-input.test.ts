@@ -109,6 +109,8 @@ describe('the real workbooks read as their own CSV export, value for value', () 
     ['workbooks/estoque.xlsx', 'real-exports/estoque.win1252.csv', stockCatalogue],
     ['libreoffice/estoque.ods', 'real-exports/estoque.win1252.csv', stockCatalogue],
     ['libreoffice/clientes-corrigido.xlsx', 'real-exports/clientes-corrigido.win1252.csv', customerCatalogue('create')],
+    // 750 KB of sheet XML: many chunks of the reader, so many batches of rows.
+    ['workbooks/estoque-3000.xlsx', 'workbooks/estoque-3000.csv', stockCatalogue],
   ])('%s', async (book, csv, catalogue) => {
     const fromBook = await readAll(join(fixtures, book), catalogue);
     const fromCsv = await readAll(join(fixtures, csv), catalogue);
