@@ -4,14 +4,20 @@ import { InputError } from '../../errors.js';
 import {
   isDateFormat,
   parseCellReference,
-  referenceColumn,
   serialDate,
   type SheetEntry,
   type WorkbookCell,
   type WorkbookRow,
 } from './workbook-cells.js';
 import { type MergedRange, MergedCells } from './workbook-merges.js';
-import { chooseSheet, parsedBatches, type SheetChoice, type SheetReader } from './workbook-sheet.js';
+import { chooseSheet, type SheetChoice, type SheetReader } from './workbook-sheet.js';
+import {
+  type RawCell,
+  type RawRow,
+  saxesSharedStrings,
+  SharedStringScanner,
+  sheetXmlReader,
+} from './workbook-xlsx-rows.js';
 import { damaged, type WorkbookZip } from './workbook-zip.js';
 
 type Attributes = Record<string, string>;
@@ -116,33 +122,25 @@ export class SharedStrings {
 /** The shared strings, streamed: a sheet of a million rows holds most of its text here. */
 async function readSharedStrings(zip: WorkbookZip, file: string): Promise<SharedStrings> {
   const strings = new SharedStrings();
-  const parser = new SaxesParser({ position: false });
-  let text: string[] | undefined;
-  let inText = false;
-  // Phonetic guides (<rPh>) are reading aids of Japanese text, not part of the string.
-  let inPhonetic = false;
-  parser.on('opentag', (tag) => {
-    if (tag.name === 'si') text = [];
-    else if (tag.name === 't') inText = !inPhonetic;
-    else if (tag.name === 'rPh') inPhonetic = true;
-  });
-  parser.on('text', (value) => {
-    if (inText) text?.push(value);
-  });
-  parser.on('closetag', (tag) => {
-    if (tag.name === 't') inText = false;
-    else if (tag.name === 'rPh') inPhonetic = false;
-    else if (tag.name === 'si') {
-      strings.push(text?.length === 1 ? (text[0] as string) : (text ?? []).join(''));
-      text = undefined;
+  const head = await zip.open('xl/sharedStrings.xml');
+  const decoder = new TextDecoder('utf-8');
+  let reader: { feed(text: string): string[] } | undefined;
+  try {
+    for await (const chunk of head) {
+      const text = decoder.decode(chunk as Buffer, { stream: true });
+      // A prefixed root (`<x:sst>`) is left to saxes; the usual markup is scanned (workbook-xlsx-rows.ts).
+      reader ??= /<[\w.-]+:sst[\s>]/.test(text.slice(0, 4096))
+        ? saxesSharedStrings((error) => {
+            throw damaged(file, error);
+          })
+        : new SharedStringScanner();
+      for (const item of reader.feed(text)) strings.push(item);
     }
-  });
-  parser.on('error', (error) => {
+  } catch (error) {
     throw damaged(file, error);
-  });
-  // Nothing to hand out per chunk: the strings are gathered whole.
-  const chunks = parsedBatches(await zip.open('xl/sharedStrings.xml'), parser, () => []);
-  while (!(await chunks.next()).done);
+  } finally {
+    head.destroy();
+  }
   strings.seal();
   return strings;
 }
@@ -214,69 +212,56 @@ async function* sheetRows(
   file: string,
   context: SheetContext,
 ): AsyncGenerator<WorkbookRow[]> {
-  const parser = new SaxesParser({ position: false });
-  const rows: WorkbookRow[] = [];
-  let row: WorkbookRow | undefined;
-  let nextRow = 1;
-  let cell: { column: number; type: string; style: number; value: string; formula: boolean } | undefined;
-  let nextColumn = 0;
-  let inValue = false;
-  parser.on('opentag', (tag) => {
-    const attributes = tag.attributes as Attributes;
-    switch (tag.name) {
-      case 'row': {
-        const number = attributes.r === undefined ? nextRow : Number(attributes.r);
-        row = { row: number, cells: [] };
-        if (attributes.hidden === '1' || attributes.hidden === 'true') row.hidden = true;
-        nextRow = number + 1;
-        nextColumn = 0;
-        return;
-      }
-      case 'c': {
-        const column =
-          attributes.r === undefined ? nextColumn : (parseCellReference(attributes.r)?.column ?? nextColumn);
-        cell = { column, type: attributes.t ?? 'n', style: Number(attributes.s ?? 0), value: '', formula: false };
-        nextColumn = column + 1;
-        return;
-      }
-      case 'v':
-      case 't':
-        inValue = cell !== undefined;
-        return;
-      case 'f':
-        if (cell) cell.formula = true;
-        return;
-      case 'col':
-        if (attributes.hidden === '1' || attributes.hidden === 'true')
-          for (let index = Number(attributes.min) - 1; index < Number(attributes.max) && index < 16_384; index++)
-            context.hiddenColumns.add(index);
-    }
-  });
-  parser.on('text', (text) => {
-    if (inValue && cell) cell.value += text;
-  });
-  parser.on('closetag', (tag) => {
-    if (tag.name === 'v' || tag.name === 't') inValue = false;
-    else if (tag.name === 'c' && cell && row) {
-      const value = typedCell(cell, context);
-      if (value) row.cells[cell.column] = value;
-      cell = undefined;
-    } else if (tag.name === 'row' && row) {
-      if (row.cells.length > 0) rows.push(row);
-      row = undefined;
-    }
-  });
-  parser.on('error', (error) => {
+  const reader = sheetXmlReader((error) => {
     throw damaged(file, error);
   });
-  yield* parsedBatches(await zip.open(path), parser, () => rows.splice(0));
+  const stream = await zip.open(path);
+  const decoder = new TextDecoder('utf-8');
+  let nextRow = 1;
+  const typed = (raws: RawRow[]): WorkbookRow[] => {
+    for (const column of reader.hiddenColumns) context.hiddenColumns.add(column);
+    const rows: WorkbookRow[] = [];
+    for (const raw of raws) {
+      const row: WorkbookRow = { row: raw.row ?? nextRow, cells: [] };
+      if (raw.hidden) row.hidden = true;
+      nextRow = row.row + 1;
+      let nextColumn = 0;
+      for (const rawCell of raw.cells) {
+        const column = rawCell.column ?? nextColumn;
+        nextColumn = column + 1;
+        const cell = typedCell(rawCell, context);
+        if (cell) row.cells[column] = cell;
+      }
+      if (row.cells.length > 0) rows.push(row);
+    }
+    return rows;
+  };
+  try {
+    for await (const chunk of stream) {
+      let raws: RawRow[];
+      try {
+        raws = reader.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      } catch (error) {
+        throw damaged(file, error);
+      }
+      const rows = typed(raws);
+      if (rows.length > 0) yield rows;
+    }
+    let last: RawRow[];
+    try {
+      last = [...reader.feed(decoder.decode()), ...reader.end()];
+    } catch (error) {
+      throw damaged(file, error);
+    }
+    const rows = typed(last);
+    if (rows.length > 0) yield rows;
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** A cell as its type and number format say; undefined for an empty one. */
-function typedCell(
-  cell: { type: string; style: number; value: string; formula: boolean },
-  context: SheetContext,
-): WorkbookCell | undefined {
+function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefined {
   const { value } = cell;
   switch (cell.type) {
     case 's': {

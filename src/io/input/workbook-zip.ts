@@ -40,11 +40,11 @@ export async function openWorkbookZip(source: string | Buffer, file: string): Pr
     const entry = entries.get(name);
     if (!entry) throw damaged(file, new Error(`it has no ${name}`));
     try {
-      // Inflated here, in chunks of 256 KB rather than zlib's 16 KB: a sheet of a million rows is 250 MB of XML,
+      // Inflated here, in chunks of 64 KB rather than zlib's 16 KB: a sheet of a million rows is 250 MB of XML,
       // and each chunk costs a turn of the event loop and a batch of rows.
       if (entry.compressionMethod !== 8 || entry.isEncrypted()) return await zip.openReadStreamPromise(entry);
       const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
-      const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
+      const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
       raw.on('error', (error) => inflate.destroy(error));
       inflate.on('close', () => raw.destroy());
       return raw.pipe(inflate);
