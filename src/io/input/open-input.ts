@@ -35,7 +35,7 @@ import {
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
 import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
-import { binaryKind, markupKind, workbookFormat } from './binary-kinds.js';
+import { binaryKind, markupKind } from './binary-kinds.js';
 
 export interface InputOptions {
   path: string;
@@ -172,12 +172,6 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const bom = byteOrderMark(head);
   // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
   const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
-  const workbook = utf16 ? undefined : workbookFormat(head);
-  if (workbook) {
-    // Loaded only for a workbook: a CSV run pays nothing for the zip and XML readers.
-    const { openWorkbookInput } = await import('./workbook-input.js');
-    return openWorkbookInput(options, file, workbook, { stream: peeked.stream as Readable, size: bytes.size });
-  }
   if (options.sheet !== undefined)
     throw new UsageError(`--sheet ${options.sheet}: ${file} is text, not a workbook (.xlsx, .ods); drop --sheet.`);
   const kind = utf16 ? undefined : binaryKind(head);

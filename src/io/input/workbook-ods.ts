@@ -56,119 +56,139 @@ async function* contentRows(
   choice: SheetChoice,
   reading: Reading,
 ): AsyncGenerator<WorkbookRow[]> {
+  const content = new OdsContent(choice, reading);
   const parser = new SaxesParser({ position: false });
-  const hiddenTableStyles = new Set<string>();
-  const sheets: SheetEntry[] = [];
-  let styleName: string | undefined;
-  let inChosen = false;
-  let done = false;
-  const rows: WorkbookRow[] = [];
-  let row: WorkbookRow | undefined;
-  let rowRepeat = 1;
-  let nextRow = 1;
-  let column = 0;
-  let cell: OpenCell | undefined;
-  // Comments (office:annotation) hold paragraphs too: they are not the cell's text.
-  let annotationDepth = 0;
-  parser.on('opentag', (tag) => {
-    const attributes = tag.attributes as Attributes;
-    const name = tag.name;
-    if (done) return;
-    if (!inChosen) {
-      if (name === 'style:style' && attributes['style:family'] === 'table') styleName = attributes['style:name'];
-      else if (name === 'style:table-properties' && attributes['table:display'] === 'false' && styleName)
-        hiddenTableStyles.add(styleName);
-      else if (name === 'table:table') {
-        const sheet = {
-          name: attributes['table:name'] ?? `Sheet${sheets.length + 1}`,
-          hidden: hiddenTableStyles.has(attributes['table:style-name'] ?? ''),
-        };
-        sheets.push(sheet);
-        if (isChosen(sheet, sheets.length, choice)) {
-          inChosen = true;
-          reading.state.sheet = sheet;
-        }
-      }
-      return;
-    }
-    switch (name) {
-      case 'table:table-column': {
-        const repeat = Math.min(Number(attributes['table:number-columns-repeated'] ?? 1), maxRepeats);
-        if (attributes['table:visibility'] === 'collapse' || attributes['table:visibility'] === 'filter')
-          for (let index = 0; index < repeat; index++) reading.hiddenColumns.add(column + index);
-        column += repeat;
-        return;
-      }
-      case 'table:table-row':
-        row = { row: nextRow, cells: [] };
-        rowRepeat = Number(attributes['table:number-rows-repeated'] ?? 1);
-        if (attributes['table:visibility'] === 'collapse' || attributes['table:visibility'] === 'filter')
-          row.hidden = true;
-        column = 0;
-        return;
-      case 'table:table-cell':
-      case 'table:covered-table-cell':
-        cell = {
-          attributes,
-          paragraphs: [],
-          repeat: Number(attributes['table:number-columns-repeated'] ?? 1),
-        };
-        spanOf(attributes, nextRow, column, reading.merges);
-        return;
-      case 'office:annotation':
-        annotationDepth++;
-        return;
-      case 'text:p':
-        if (cell && annotationDepth === 0) cell.paragraphs.push('');
-        return;
-      case 'text:s':
-        appendText(cell, annotationDepth, ' '.repeat(Number(attributes['text:c'] ?? 1)));
-        return;
-      case 'text:tab':
-        appendText(cell, annotationDepth, '\t');
-        return;
-      case 'text:line-break':
-        appendText(cell, annotationDepth, '\n');
-    }
-  });
-  parser.on('text', (text) => {
-    if (inChosen && !done) appendText(cell, annotationDepth, text);
-  });
-  parser.on('closetag', (tag) => {
-    if (!inChosen || done) return;
-    switch (tag.name) {
-      case 'office:annotation':
-        annotationDepth--;
-        return;
-      case 'table:table-cell':
-      case 'table:covered-table-cell': {
-        if (!cell || !row) return;
-        const value = tag.name === 'table:table-cell' ? typedCell(cell) : undefined;
-        // A value repeated over many columns is written once; empty ones only move the column on.
-        if (value)
-          for (let index = 0; index < Math.min(cell.repeat, maxRepeats); index++) row.cells[column + index] = value;
-        column += cell.repeat;
-        cell = undefined;
-        return;
-      }
-      case 'table:table-row':
-        if (!row) return;
-        if (row.cells.length > 0) {
-          for (let index = 0; index < Math.min(rowRepeat, maxRepeats); index++)
-            rows.push(index === 0 ? row : { ...row, row: row.row + index, cells: [...row.cells] });
-        }
-        nextRow += rowRepeat;
-        row = undefined;
-        return;
-      case 'table:table':
-        done = true;
-    }
-  });
+  parser.on('opentag', (tag) => content.open(tag.name, tag.attributes as Attributes));
+  parser.on('text', (text) => content.text(text));
+  parser.on('closetag', (tag) => content.close(tag.name));
   parser.on('error', (error) => {
     throw damaged(file, error);
   });
-  yield* parsedBatches(await zip.open('content.xml'), parser, () => rows.splice(0));
-  if (!reading.state.sheet) throw noSuchSheet(sheets, choice ?? '1', file);
+  yield* parsedBatches(await zip.open('content.xml'), parser, () => content.rows.splice(0));
+  if (!reading.state.sheet) throw noSuchSheet(content.sheets, choice ?? '1', file);
+}
+
+/** What saxes reports of content.xml, turned into the chosen sheet's rows. */
+class OdsContent {
+  readonly rows: WorkbookRow[] = [];
+  readonly sheets: SheetEntry[] = [];
+  private readonly hiddenTableStyles = new Set<string>();
+  private styleName: string | undefined;
+  private inChosen = false;
+  private done = false;
+  private row: WorkbookRow | undefined;
+  private rowRepeat = 1;
+  private nextRow = 1;
+  private column = 0;
+  private cell: OpenCell | undefined;
+  // Comments (office:annotation) hold paragraphs too: they are not the cell's text.
+  private annotationDepth = 0;
+
+  constructor(
+    private readonly choice: SheetChoice,
+    private readonly reading: Reading,
+  ) {}
+
+  open(name: string, attributes: Attributes): void {
+    if (this.done) return;
+    if (!this.inChosen) this.openOutside(name, attributes);
+    else this.openInside(name, attributes);
+  }
+
+  /** Before the chosen sheet: the tables' styles (which hide a sheet) and the sheets' names. */
+  private openOutside(name: string, attributes: Attributes): void {
+    if (name === 'style:style' && attributes['style:family'] === 'table') this.styleName = attributes['style:name'];
+    else if (name === 'style:table-properties' && attributes['table:display'] === 'false' && this.styleName)
+      this.hiddenTableStyles.add(this.styleName);
+    else if (name === 'table:table') {
+      const sheet = {
+        name: attributes['table:name'] ?? `Sheet${this.sheets.length + 1}`,
+        hidden: this.hiddenTableStyles.has(attributes['table:style-name'] ?? ''),
+      };
+      this.sheets.push(sheet);
+      if (isChosen(sheet, this.sheets.length, this.choice)) {
+        this.inChosen = true;
+        this.reading.state.sheet = sheet;
+      }
+    }
+  }
+
+  private openInside(name: string, attributes: Attributes): void {
+    switch (name) {
+      case 'table:table-column': {
+        const repeat = Math.min(Number(attributes['table:number-columns-repeated'] ?? 1), maxRepeats);
+        if (isHidden(attributes))
+          for (let index = 0; index < repeat; index++) this.reading.hiddenColumns.add(this.column + index);
+        this.column += repeat;
+        return;
+      }
+      case 'table:table-row':
+        this.row = { row: this.nextRow, cells: [] };
+        this.rowRepeat = Number(attributes['table:number-rows-repeated'] ?? 1);
+        if (isHidden(attributes)) this.row.hidden = true;
+        this.column = 0;
+        return;
+      case 'table:table-cell':
+      case 'table:covered-table-cell':
+        this.cell = { attributes, paragraphs: [], repeat: Number(attributes['table:number-columns-repeated'] ?? 1) };
+        spanOf(attributes, this.nextRow, this.column, this.reading.merges);
+        return;
+      case 'office:annotation':
+        this.annotationDepth++;
+        return;
+      case 'text:p':
+        if (this.cell && this.annotationDepth === 0) this.cell.paragraphs.push('');
+        return;
+      case 'text:s':
+        this.text(' '.repeat(Number(attributes['text:c'] ?? 1)));
+        return;
+      case 'text:tab':
+        this.text('\t');
+        return;
+      case 'text:line-break':
+        this.text('\n');
+    }
+  }
+
+  text(text: string): void {
+    if (!this.inChosen || this.done) return;
+    const cell = this.cell;
+    if (!cell || this.annotationDepth > 0 || cell.paragraphs.length === 0) return;
+    cell.paragraphs[cell.paragraphs.length - 1] += text;
+  }
+
+  close(name: string): void {
+    if (!this.inChosen || this.done) return;
+    if (name === 'office:annotation') this.annotationDepth--;
+    else if (name === 'table:table-cell' || name === 'table:covered-table-cell') this.closeCell(name);
+    else if (name === 'table:table-row') this.closeRow();
+    else if (name === 'table:table') this.done = true;
+  }
+
+  private closeCell(name: string): void {
+    const { cell, row } = this;
+    if (!cell || !row) return;
+    const value = name === 'table:table-cell' ? typedCell(cell) : undefined;
+    // A value repeated over many columns is written once; empty ones only move the column on.
+    if (value)
+      for (let index = 0; index < Math.min(cell.repeat, maxRepeats); index++) row.cells[this.column + index] = value;
+    this.column += cell.repeat;
+    this.cell = undefined;
+  }
+
+  private closeRow(): void {
+    const row = this.row;
+    if (!row) return;
+    if (row.cells.length > 0)
+      for (let index = 0; index < Math.min(this.rowRepeat, maxRepeats); index++)
+        this.rows.push(index === 0 ? row : { ...row, row: row.row + index, cells: [...row.cells] });
+    this.nextRow += this.rowRepeat;
+    this.row = undefined;
+  }
+}
+
+function isHidden(attributes: Attributes): boolean {
+  return attributes['table:visibility'] === 'collapse' || attributes['table:visibility'] === 'filter';
 }
 
 /** Whether the `position`th sheet (from 1) is the one `--sheet` names, or the first visible one without it. */
@@ -189,11 +209,6 @@ function spanOf(attributes: Attributes, row: number, column: number, merges: Mer
       bottom: row + Math.min(rows, maxRepeats) - 1,
       right: column + Math.min(columns, maxRepeats) - 1,
     });
-}
-
-function appendText(cell: OpenCell | undefined, annotationDepth: number, text: string): void {
-  if (!cell || annotationDepth > 0 || cell.paragraphs.length === 0) return;
-  cell.paragraphs[cell.paragraphs.length - 1] += text;
 }
 
 /** A cell by its value type: the value attribute for numbers, dates and booleans (a formula's cached value too). */

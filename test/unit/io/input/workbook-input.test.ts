@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { InputError, UsageError } from '../../../../src/errors.js';
-import { type InputOptions, type InputRecord, openInput } from '../../../../src/io/input/open-input.js';
+import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';
+import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
 import { serialDate } from '../../../../src/io/input/workbook-cells.js';
 import { MergedCells } from '../../../../src/io/input/workbook-merges.js';
@@ -20,7 +21,7 @@ async function readAll(
   extra: Partial<InputOptions> = {},
 ): Promise<{ records: InputRecord[]; warnings: string[]; sheet?: string }> {
   const warnings: string[] = [];
-  const input = await openInput({
+  const input = await openAnyInput({
     path,
     stdin: Readable.from([]),
     catalogue,

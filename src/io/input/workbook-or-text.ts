@@ -1,0 +1,39 @@
+import type { Readable } from 'node:stream';
+import { workbookFormat } from './binary-kinds.js';
+import { inputName, isPipe, openBytes, peekBytes } from './byte-source.js';
+import { type InputOptions, type OpenedInput, openInput } from './open-input.js';
+
+/**
+ * Opens any input a command reads: a workbook (.xlsx, .ods, known by its first bytes) through the workbook reader,
+ * loaded only then; anything else through openInput (CSV, JSON, NDJSON).
+ */
+export async function openAnyInput(options: InputOptions): Promise<OpenedInput> {
+  let bytes: { stream: Readable; size?: number };
+  try {
+    bytes = await openBytes(options.path, options.stdin);
+  } catch {
+    // A missing or unreadable file: openInput says so in the words of every other input.
+    return openInput(options);
+  }
+  const peeked = await peekBytes(bytes.stream, 4).catch(() => undefined);
+  if (!peeked) {
+    bytes.stream.destroy();
+    return openInput(options);
+  }
+  const format = workbookFormat(peeked.head);
+  const replayed = { stream: peeked.stream as Readable, size: bytes.size };
+  if (format) {
+    const { openWorkbookInput } = await import('./workbook-input.js');
+    return openWorkbookInput(options, options.displayName ?? inputName(options.path), format, replayed);
+  }
+  // Stdin and pipes can be read once: the bytes already taken are handed back with the rest.
+  if (options.path === '-' || isPipe(options.path))
+    return openInput({
+      ...options,
+      path: '-',
+      displayName: options.displayName ?? inputName(options.path),
+      stdin: replayed.stream,
+    });
+  replayed.stream.destroy();
+  return openInput(options);
+}
