@@ -55,11 +55,12 @@ function attributes(next: () => number, pairs: [string, string][]): string {
   return all.map(([name, value]) => ` ${name}=${next() < 0.8 ? `"${value}"` : `'${value}'`}`).join('');
 }
 
+const type = (t: string): [string, string][] => [['t', t]];
+
 function randomCell(next: () => number, row: number, column: number): string {
   const reference: [string, string][] = next() < 0.8 ? [['r', `${String.fromCharCode(65 + column)}${row}`]] : [];
   const style: [string, string][] = next() < 0.5 ? [['s', String(Math.floor(next() * 5))]] : [];
   const kind = pick(next, ['s', 'n', 'none', 'str', 'inlineStr', 'b', 'e', 'empty', 'rich', 'comment'] as const);
-  const type = (t: string): [string, string][] => [['t', t]];
   switch (kind) {
     case 's':
       return `<c${attributes(next, [...reference, ...style, ...type('s')])}><v>${Math.floor(next() * 100)}</v></c>`;
