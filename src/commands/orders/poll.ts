@@ -220,15 +220,15 @@ async function writeWindows(
 function outputClosed(
   context: Context,
   cursorPath: string,
-  run: { saved: { cursor: string } | undefined; window: TimeWindow; written: number },
+  cut: { saved: { cursor: string } | undefined; window: TimeWindow; written: number },
 ): never {
-  const since = new Date(run.window.from).toISOString();
-  const note: CutShortRun = { at: new Date(context.clock.now()).toISOString(), written: run.written, since };
+  const since = new Date(cut.window.from).toISOString();
+  const note: CutShortRun = { at: new Date(context.clock.now()).toISOString(), written: cut.written, since };
   writeCutShort(cursorPath, note);
   throw new OutputClosedError(
-    run.saved
-      ? `output closed after ${orderCount(run.written)}; the cursor was not moved, the next run starts from ${run.saved.cursor} again.`
-      : `output closed after ${orderCount(run.written)}; no cursor was saved (a first run), the next run starts from --since ${since}.`,
+    cut.saved
+      ? `output closed after ${orderCount(cut.written)}; the cursor was not moved, the next run starts from ${cut.saved.cursor} again.`
+      : `output closed after ${orderCount(cut.written)}; no cursor was saved (a first run), the next run starts from --since ${since}.`,
   );
 }
 
