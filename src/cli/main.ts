@@ -39,14 +39,20 @@ async function main(): Promise<void> {
   process.exitCode = await runProgram(process.argv, io, process.env, async (globals) => {
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');
-    return createContext({ io, env: process.env, globals, interrupt, loadPrompter });
+    return createContext({
+      io,
+      env: process.env,
+      globals,
+      interrupt,
+      loadPrompter: (streams) => loadPrompter(streams, interrupt),
+    });
   });
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
-async function loadPrompter(io: IOStreams): Promise<Prompter> {
+async function loadPrompter(io: IOStreams, interrupt: AbortSignal): Promise<Prompter> {
   const { inquirerPrompter } = await import('../io/prompter.js');
-  return inquirerPrompter(io);
+  return inquirerPrompter(io, interrupt);
 }
 
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
