@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end (unless the command
   // writing says what it wrote first: orders poll).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // Decided at once (a module imported now would answer after more writes had failed): a tiny module, loaded up front.
     if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
     // Any other failure to write the data (a full disk, a closed terminal) is one line and exit 1.

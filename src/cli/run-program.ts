@@ -61,8 +61,15 @@ export async function runProgram(
   const parseErrors: string[] = [];
   const logParseErrors = async (): Promise<void> => {
     if (parseErrors.length === 0) return;
-    const log = await fallbackLog();
-    for (const text of parseErrors.splice(0)) log.error(text);
+    const [log, { withFlagHint }] = await Promise.all([fallbackLog(), import('./flag-hints.js')]);
+    const json = globalsSoFar().logFormat === 'json';
+    for (const text of parseErrors.splice(0)) {
+      // The error is a log line (timestamped off a terminal, as cron logs want); the usage and help after it are
+      // text to read, plain (JSON lines keep every line a record).
+      if (text.startsWith('error:')) log.error(withFlagHint(text, argv.slice(2)));
+      else if (json) log.error(text);
+      else io.stderr.write(`${text}\n`);
+    }
   };
   endParsesWithErrors(program, {
     out: (text) => io.stdout.write(text),

@@ -29,20 +29,18 @@ export type WorkbookFormat = 'xlsx' | 'ods';
 
 /**
  * Opens a workbook's sheet as records: the first visible sheet or `--sheet`, its first row with text the header,
- * each cell read by its type (docs/input-files.md, "Workbooks"). `bytes` is the input already opened: a regular
- * file is read again by path (a zip is read from its end), anything else (stdin, a pipe) is gathered in memory.
+ * each cell read by its type (docs/input-files.md, "Workbooks"). A regular file is read by its path (a zip is read
+ * from its end); anything else (stdin, a pipe) is gathered in memory from its stream.
  */
 export async function openWorkbookInput(
   options: InputOptions,
   file: string,
   format: WorkbookFormat,
-  bytes: { stream: Readable; size?: number },
+  bytes: { path: string } | { stream: Readable },
 ): Promise<OpenedInput> {
   let source: string | Buffer;
-  if (bytes.size !== undefined && options.path !== '-') {
-    bytes.stream.destroy();
-    source = options.path;
-  } else {
+  if ('path' in bytes) source = bytes.path;
+  else {
     const chunks: Buffer[] = [];
     for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
     source = Buffer.concat(chunks);

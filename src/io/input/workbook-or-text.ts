@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { workbookFormat } from './binary-kinds.js';
-import { inputName, isPipe, openBytes, peekBytes } from './byte-source.js';
+import { inputName, openBytes, peekBytes } from './byte-source.js';
 import { type InputOptions, type OpenedInput, openInput } from './open-input.js';
 
 /**
@@ -16,24 +16,33 @@ export async function openAnyInput(options: InputOptions): Promise<OpenedInput> 
     return openInput(options);
   }
   const peeked = await peekBytes(bytes.stream, 4).catch(() => undefined);
+  // The file's own stream is closed here when the file is read again by path: the replaying stream of an
+  // unstarted peek would not close it (a descriptor left to the garbage collector, with Node's warning).
+  const reread = options.path !== '-' && bytes.size !== undefined;
   if (!peeked) {
     bytes.stream.destroy();
     return openInput(options);
   }
   const format = workbookFormat(peeked.head);
-  const replayed = { stream: peeked.stream as Readable, size: bytes.size };
   if (format) {
     const { openWorkbookInput } = await import('./workbook-input.js');
-    return openWorkbookInput(options, options.displayName ?? inputName(options.path), format, replayed);
+    if (reread) bytes.stream.destroy();
+    return openWorkbookInput(
+      options,
+      options.displayName ?? inputName(options.path),
+      format,
+      reread ? { path: options.path } : { stream: peeked.stream as Readable },
+    );
+  }
+  if (reread) {
+    bytes.stream.destroy();
+    return openInput(options);
   }
   // Stdin and pipes can be read once: the bytes already taken are handed back with the rest.
-  if (options.path === '-' || isPipe(options.path))
-    return openInput({
-      ...options,
-      path: '-',
-      displayName: options.displayName ?? inputName(options.path),
-      stdin: replayed.stream,
-    });
-  replayed.stream.destroy();
-  return openInput(options);
+  return openInput({
+    ...options,
+    path: '-',
+    displayName: options.displayName ?? inputName(options.path),
+    stdin: peeked.stream as Readable,
+  });
 }
