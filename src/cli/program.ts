@@ -103,7 +103,8 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     output: flags.output,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
-    color: flags.color !== false && !env.NO_COLOR,
+    // A terminal that declares it shows no attributes (TERM=dumb: Emacs shells, some CI logs) gets none either.
+    color: flags.color !== false && !env.NO_COLOR && env.TERM !== 'dumb',
     input: flags.input !== false,
     excel: flags.excel === true,
     logFormat: flags.logFormat ?? logFormatIn(env),

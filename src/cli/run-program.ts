@@ -24,6 +24,7 @@ export async function runProgram(
   env: Environment,
   contextFor: ContextFactory,
 ): Promise<ExitCode> {
+  argv = helpOfCommandPath(argv);
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
   const program = await buildProgram(async (command, load, options) => {
@@ -93,4 +94,14 @@ export async function runProgram(
   } finally {
     await context?.close();
   }
+}
+
+/**
+ * `b2bctl help stock push` as `b2bctl stock push --help`: commander's help command shows the help of the first word
+ * only (`stock`), where a person asked for the verb's.
+ */
+export function helpOfCommandPath(argv: readonly string[]): readonly string[] {
+  const words = argv.slice(2);
+  if (words[0] !== 'help' || words.length < 3 || words.slice(1).some((word) => word.startsWith('-'))) return argv;
+  return [...argv.slice(0, 2), ...words.slice(1), '--help'];
 }
