@@ -54,7 +54,8 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       ).choices(logFormats),
     )
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true });
+    // Option text wraps down to 24 columns (commander's own floor, 40, left it unwrapped on a 60-column terminal).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 24 });
 
   // `--version` alone needs no command at all: loading every group for it would cost its start-up.
   const words = argv.slice(2);
