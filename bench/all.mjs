@@ -8,7 +8,7 @@ exitWithUsageOnHelp(import.meta.url);
 
 const quick = process.argv.includes('--quick') ? ['--quick'] : [];
 let missed = 0;
-for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'api.mjs', 'webhooks.mjs']) {
+for (const bench of ['startup.mjs', 'customers.mjs', 'stock.mjs', 'orders.mjs', 'api.mjs', 'webhooks.mjs', 'tax.mjs']) {
   const result = spawnSync(
     process.execPath,
     [join(import.meta.dirname, bench), ...(bench === 'startup.mjs' ? [] : quick)],

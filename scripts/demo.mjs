@@ -17,7 +17,7 @@ const env = { ...process.env, B2BCTL_CONFIG_DIR: configDir, B2BCTL_PROFILE: 'dem
 for (const name of ['B2BCTL_BASE_URL', 'B2BCTL_TOKEN', 'B2BCTL_USERNAME', 'B2BCTL_PASSWORD']) delete env[name];
 
 // The receiver and the sandbox share the webhook client secret through the environment, never argv.
-env.B2BCTL_WEBHOOK_CLIENT_SECRET = 'demo-webhook-secret';
+env.B2BCTL_WEBHOOK_CLIENT_SECRET = 'demo-webhook-secret-0123456789abcdef';
 const inbox = join(work, 'inbox');
 
 /** Starts a long-running b2bctl server and resolves with the URL it prints first; later lines go to `onLine`. */

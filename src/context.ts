@@ -20,7 +20,7 @@ import type { OutputFormat } from './output-format.js';
 
 export type { OutputFormat } from './output-format.js';
 
-/** The options every command accepts (DESIGN.md §2). */
+/** The options every command accepts (docs/output.md, "Conventions"). */
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;

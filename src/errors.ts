@@ -1,6 +1,6 @@
 /** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
 
-/** Exit codes of DESIGN.md §3 (sysexits). */
+/** Exit codes (docs/output.md, "Exit codes"), after sysexits. */
 export const ExitCode = {
   ok: 0,
   someRecordsFailed: 1,
@@ -73,7 +73,7 @@ export class UnavailableError extends B2bctlError {
 }
 
 /**
- * A failure after which we cannot tell whether the platform applied the request (DESIGN.md §7). Here, not beside
+ * A failure after which we cannot tell whether the platform applied the request (docs/bulk-runs.md). Here, not beside
  * the HTTP client that throws it, so a command that checks for it does not load undici before it sends anything.
  */
 export class AmbiguousRequestError extends UnavailableError {}
@@ -160,7 +160,13 @@ export function parseValidationMessage(message: string): { field: string; value:
   return { field: match.groups.field ?? '', value: match.groups.value ?? '' };
 }
 
-function messageOfBody(body: unknown): string | undefined {
+/**
+ * The platform's own words in an error body, as written: a text body, or the common JSON shapes (`message`, OAuth's
+ * `error_description`, `error` as text or as `{code, description | message}`, `errors` as `[{field, message | detail
+ * | title}]` or `{field: [messages]}`, RFC 7807 problem details' `detail` and `title`). Undefined when it has none.
+ * Every command reads refusals through this one function; nothing decides on the wording it returns.
+ */
+export function messageOfBody(body: unknown): string | undefined {
   if (typeof body === 'string') {
     if (body.trim() === '') return undefined;
     // A gateway's or proxy's error page: its title says more than 500 characters of markup.
@@ -170,13 +176,51 @@ function messageOfBody(body: unknown): string | undefined {
     }
     return hideEchoedSecret(body.trim().replace(/\s+/g, ' ').slice(0, 500));
   }
-  if (body && typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    for (const key of ['message', 'error_description', 'error']) {
-      if (typeof record[key] === 'string') return hideEchoedSecret(record[key]);
+  if (!isPlainRecord(body)) return undefined;
+  const lead =
+    textAt(body, ['message', 'error_description', 'error']) ??
+    (isPlainRecord(body.error) ? textAt(body.error, ['description', 'message', 'detail', 'title']) : undefined) ??
+    textAt(body, ['detail', 'title', 'description']);
+  const listed = listedMessages(body.errors);
+  if (lead === undefined) return listed === undefined ? undefined : hideEchoedSecret(listed);
+  return hideEchoedSecret(
+    listed === undefined || lead.includes(listed) ? lead : `${lead.replace(/[\s.:]+$/, '')}: ${listed}`,
+  );
+}
+
+/** `errors` as a list of messages (`[{field, message}]`, `["text"]`) or a map of field to messages. */
+function listedMessages(errors: unknown): string | undefined {
+  const texts: string[] = [];
+  if (Array.isArray(errors)) {
+    for (const entry of errors.slice(0, 10)) {
+      if (typeof entry === 'string' && entry.trim() !== '') texts.push(entry.trim());
+      else if (isPlainRecord(entry)) {
+        const text = textAt(entry, ['message', 'detail', 'description', 'title', 'error']);
+        const field = textAt(entry, ['field', 'property', 'path', 'param']);
+        if (text !== undefined) texts.push(field === undefined ? text : `${field}: ${text}`);
+      }
+    }
+  } else if (isPlainRecord(errors)) {
+    for (const [field, value] of Object.entries(errors).slice(0, 10)) {
+      const said = (Array.isArray(value) ? value : [value]).filter(
+        (text): text is string => typeof text === 'string' && text.trim() !== '',
+      );
+      if (said.length > 0) texts.push(`${field}: ${said.join('; ')}`);
     }
   }
+  return texts.length > 0 ? texts.join('; ') : undefined;
+}
+
+function textAt(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
   return undefined;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A 422 about a password quotes it back; the message keeps the field, never the value. */

@@ -27,7 +27,7 @@ export type { PendingRecord } from './pending-records.js';
 export { type ReportEntry, reportEntry } from './report-entry.js';
 export { unavailableBatchesBeforeStopping } from './send-stage.js';
 
-/** The input flags every bulk command records for --resume (DESIGN.md §5). */
+/** The input flags every bulk command records for --resume (docs/bulk-runs.md). */
 const inputShaping: readonly ShapingFlag[] = [
   { flag: '--map', key: 'map', path: true },
   { flag: '--delimiter', key: 'delimiter' },

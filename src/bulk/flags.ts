@@ -1,7 +1,7 @@
 import type { DecimalSeparator } from '../io/input/cell-values.js';
 import type { TextEncoding } from '../io/input/sniff.js';
 
-/** How to read an input file (DESIGN.md §5). */
+/** How to read an input file (docs/input-files.md). */
 export interface InputFlags {
   /** `--map FILE.json`: the ERP's headers to our field names. */
   map?: string;
@@ -16,7 +16,7 @@ export interface InputFlags {
   sheet?: string;
 }
 
-/** How to send a bulk run (DESIGN.md §2 and §7). */
+/** How to send a bulk run (docs/bulk-runs.md, "Sending"). */
 export interface SendFlags {
   concurrency: number;
   /** Requests per second; undefined for as fast as concurrency and the platform allow. */

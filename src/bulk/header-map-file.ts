@@ -1,9 +1,9 @@
-import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
 import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
 import { UsageError } from '../errors.js';
 import { editDistance } from '../lib/suggest.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
 
 /** The answer that leaves a column unmapped; no field path can be empty. */
 const skip = '';
@@ -34,7 +34,7 @@ export async function adoptHeaderMap(
     }
   }
   try {
-    await writeFile(path, `${JSON.stringify(adopted, null, 2)}\n`);
+    writeFileDurably(path, `${JSON.stringify(adopted, null, 2)}\n`);
   } catch (error) {
     throw new UsageError(
       `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was sent.`,

@@ -9,7 +9,7 @@ import type { ShapingFlag, ShapingValue } from './run-meta.js';
 import type { RecordChecker } from './validation-pass.js';
 
 /**
- * What differs between bulk commands; everything else (DESIGN.md §7) is the same for all. T is a
+ * What differs between bulk commands; everything else (docs/bulk-runs.md) is the same for all. T is a
  * valid record as the checker makes it; Sent is what the spool keeps of it for sendBatch (T unless
  * sendJson says otherwise).
  */

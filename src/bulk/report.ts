@@ -1,9 +1,10 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
+import { openForAppend, pathTaken } from '../lib/private-file.js';
 
-/** What happened to one input record (DESIGN.md §7). */
+/** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
   | 'created'
   | 'updated'
@@ -13,6 +14,8 @@ export type Outcome =
   | 'accepted'
   | 'queued'
   | 'rejected'
+  /** Not sent: the record's data differs from what the platform already holds (an order's NF-e key, say). */
+  | 'conflict'
   | 'invalid'
   | 'failed'
   | 'skipped';
@@ -143,7 +146,7 @@ export class ReportWriter {
     readonly path: string,
     options: { spreadsheetRows?: boolean; excel?: boolean } = {},
   ) {
-    this.descriptor = openSync(path, 'a', 0o600);
+    this.descriptor = openForAppend(path);
     if (fstatSync(this.descriptor).size === 0) {
       this.withRows = options.spreadsheetRows === true;
       this.delimiter = options.excel === true ? ';' : ',';
@@ -223,15 +226,15 @@ export class ErrorsWriter {
    * first), leaving nothing behind: a run with no failures, even a killed one, has no errors file.
    */
   checkWritable(): void {
-    const existed = existsSync(this.path);
-    closeSync(openSync(this.path, 'a', 0o600));
+    const existed = pathTaken(this.path);
+    closeSync(openForAppend(this.path));
     // Only a file this check created goes: never a device (/dev/null) or a file that was there.
     if (!existed) rmSync(this.path, { force: true });
   }
 
   /** Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. */
   write(original: readonly string[] | unknown, error: string, row?: number): void {
-    this.descriptor ??= openSync(this.path, 'a', 0o600);
+    this.descriptor ??= openForAppend(this.path);
     if (this.rows === 0 && this.form.kind === 'csv') {
       if (fstatSync(this.descriptor).size === 0) {
         writeSync(

@@ -90,7 +90,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'some records failed':
       throw new PartialFailureError(
-        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'invalid', 'failed'])}); the report and the errors file say why.`,
+        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed'])}); the report and the errors file say why.`,
       );
     case 'done':
       return;

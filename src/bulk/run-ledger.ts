@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
@@ -13,7 +13,7 @@ import {
   withoutErrorsColumns,
 } from './report.js';
 
-const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected']);
+const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected', 'conflict']);
 
 export interface LedgerOptions {
   context: Context;
@@ -61,9 +61,9 @@ export class RunLedger {
     const folder = options.outputDirectory;
     const taken = (sequence: number) =>
       (chosenReport === undefined &&
-        existsSync(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
+        pathTaken(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
       (options.errorsPath === undefined &&
-        existsSync(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder)));
+        pathTaken(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder)));
     let sequence = 1;
     while (taken(sequence)) sequence++;
     const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder);
@@ -188,8 +188,10 @@ function openOutput<T>(path: string, what: string, flag: string, open: () => T, 
   } catch (error) {
     undo?.();
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    // A link planted in a shared folder would send the rows wherever it points.
+    const reason = code === 'ELOOP' ? 'it is a symbolic link, which b2bctl never writes through' : code;
     throw new UsageError(
-      `Cannot write the ${what} ${path} (${code}); nothing was sent. Choose a writable path with ${flag} or the outputDir setting.`,
+      `Cannot write the ${what} ${path} (${reason}); nothing was sent. Choose a writable path with ${flag} or the outputDir setting.`,
     );
   }
 }

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { sameBaseUrl } from '../platform/base-url.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
 export type ShapingValue = string | number | boolean | undefined;
@@ -77,7 +79,7 @@ export function recordedFlags(
 }
 
 export function writeMeta(reportPath: string, meta: RunMeta): void {
-  writeFileSync(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o600 });
+  writeFileDurably(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 export function readMeta(reportPath: string): RunMeta {
@@ -167,10 +169,7 @@ function otherFolder(meta: RunMeta, configDir: string | undefined): string {
   return `, and B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} before b2bctl`;
 }
 
-/** Quotes a word for a POSIX shell when it needs it, so a printed command can be pasted as is. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
+export { shellWord };
 
 /**
  * The command that resumes a run, complete, to paste in any shell: the config folder when the environment chose

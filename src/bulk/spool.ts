@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InterruptedError } from '../errors.js';
+import { createFileExclusively } from '../lib/private-file.js';
 
 /**
  * Copies stdin (or a pipe) to a private temporary file, because a bulk run reads its input twice
@@ -25,7 +26,7 @@ export async function spoolStdin(
   // A copy may hold customers' passwords: it must not stay in /tmp when a second Ctrl-C ends the process.
   process.once('exit', remove);
   try {
-    await pipeline(stdin, createWriteStream(path, { mode: 0o600 }), { signal: options.signal });
+    await pipeline(stdin, createWriteStream(path, { fd: createFileExclusively(path) }), { signal: options.signal });
   } catch (error) {
     remove();
     if (options.signal?.aborted)

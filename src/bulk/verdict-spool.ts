@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createFileExclusively } from '../lib/private-file.js';
 import { jsonOfCells, jsonString } from '../lib/json-text.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import type { RecordPlace } from './report.js';
@@ -81,7 +82,7 @@ export class VerdictSpool<T> {
     // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
     this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
     this.path = join(this.folder, 'verdicts.tsv');
-    this.fd = openSync(this.path, 'w', 0o600);
+    this.fd = createFileExclusively(this.path);
     // Customer verdicts hold passwords: the spool must not stay in /tmp when a second Ctrl-C ends the process.
     process.once('exit', this.removeOnExit);
   }

@@ -1,15 +1,25 @@
 import { InvalidArgumentError } from 'commander';
+import type { SettingParser } from '../config/setting-definition.js';
+import { parseDuration } from '../domain/duration.js';
+import { httpUrl as httpUrlSetting, wholeNumber as wholeNumberSetting } from '../config/setting-parsers.js';
+
+/**
+ * A flag parser from a parser of the settings table, so a flag and a setting that take the same kind of value
+ * accept the same texts and say the same words: the setting's "must be a whole number" is the flag's "expected a
+ * whole number." (commander puts the flag and the value before it).
+ */
+function flagParser<Value>(parser: SettingParser<Value>): (value: string) => Value {
+  return (value) => {
+    const parsed = parser.parse(value.trim());
+    if (parsed.ok) return parsed.value;
+    const problem = parsed.problem.replace(/^must be /, 'expected ');
+    throw new InvalidArgumentError(`${problem}.${parsed.hint === undefined ? '' : ` ${parsed.hint}`}`);
+  };
+}
 
 /** A flag value that must be a whole number, at least `minimum`; anything else is a usage error (exit 2). */
 export function wholeNumber(minimum = 0): (value: string) => number {
-  return (value) => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < minimum) {
-      throw new InvalidArgumentError(
-        `expected a whole number${minimum > 0 ? ` of at least ${minimum}` : ' (0 or more)'}.`,
-      );
-    }
-    return Number(value);
-  };
+  return flagParser(wholeNumberSetting(minimum));
 }
 
 /** A flag value that must be a share between 0 and 1, such as 0.05. */
@@ -39,12 +49,11 @@ export function delimiter(value: string): string {
 }
 
 /** A flag value that must be an absolute http:// or https:// URL. */
-export function httpUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {
-    // reported below
-  }
-  throw new InvalidArgumentError('expected an http:// or https:// URL, such as http://127.0.0.1:8788.');
+export const httpUrl: (value: string) => string = flagParser(httpUrlSetting);
+
+/** `30d`, `12h`, `15m`, `90s`, `500ms` (the grammar of src/domain/duration.ts) as milliseconds; a bare number is seconds. */
+export function duration(value: string): number {
+  const milliseconds = parseDuration(value, 's') ?? 0;
+  if (milliseconds <= 0) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 15m or 90s.');
+  return milliseconds;
 }

@@ -6,7 +6,7 @@ import { type OutputFormat, outputFormats } from '../output-format.js';
 import type { CommandGroupModule, Dispatch } from './command-group.js';
 import { addExamples } from './examples.js';
 
-/** The global options of DESIGN.md §2 as commander parses them. */
+/** The global options (docs/output.md, "Conventions") as commander parses them. */
 interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
@@ -21,7 +21,7 @@ interface GlobalFlags {
 }
 
 /**
- * The root of the command surface of DESIGN.md §2: the global options, and the command groups of
+ * The root of the command surface (docs/commands/): the global options, and the command groups of
  * `src/commands/<group>/cli.ts`, which parse their own flags and hand typed options to `dispatch`.
  */
 export async function buildProgram(dispatch: Dispatch, argv: readonly string[] = []): Promise<Command> {
@@ -147,6 +147,7 @@ const commandGroups = {
   webhook: () => import('../commands/webhook/cli.js'),
   doctor: () => import('../commands/doctor/cli.js'),
   api: () => import('../commands/api/cli.js'),
+  tax: () => import('../commands/tax/cli.js'),
   completion: () => import('../commands/completion/cli.js'),
   __complete: () => import('../commands/completion/cli.js'),
 } satisfies Record<string, () => Promise<CommandGroupModule>>;

@@ -38,7 +38,7 @@ export interface FlagSet<Parsed, Flags> {
   read(parsed: Parsed): Flags;
 }
 
-/** The reading flags of DESIGN.md §5, shared by every command that takes a FILE. */
+/** The reading flags (docs/input-files.md), shared by every command that takes a FILE. */
 export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
   addTo: (command) =>
     command
@@ -79,7 +79,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
   }),
 };
 
-/** The sending flags of DESIGN.md §2 and §7, shared by every bulk command. */
+/** The sending flags (docs/bulk-runs.md, "Sending"), shared by every bulk command. */
 const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
   addTo: (command) =>
     command

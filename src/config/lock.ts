@@ -1,17 +1,9 @@
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../errors.js';
-import { isProcessAlive } from '../lib/process-alive.js';
+import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
+import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
@@ -22,14 +14,27 @@ export interface LockFileSystem {
 
 const nodeLockFileSystem: LockFileSystem = {
   link: linkSync,
-  createExclusive: (path) => openSync(path, 'wx', 0o600),
+  createExclusive: (path) => createFileExclusively(path),
 };
 
 interface LockHolder {
   pid: number;
   command: string;
   startedAt: string;
+  /** When the holder's process started (processStartTime): its PID alone may be another process's after a reboot. */
+  processStart?: string;
+  /** Makes each lock's text unique, so a takeover removes the very lock it judged stale and no other. */
+  nonce?: string;
 }
+
+/** The lock file as read: its text, and the holder when the text is one. */
+interface ReadLock {
+  text: string | undefined;
+  holder: LockHolder | undefined;
+}
+
+/** A takeover guard older than this was left by a run killed in the middle of a takeover (which takes microseconds). */
+const abandonedGuardMs = 10_000;
 
 /**
  * Where a command's per-profile lock lives: `<config folder>/locks/<profile>.<name>.lock`, one file per
@@ -54,8 +59,9 @@ export function acquireProfileLock(
 
 /**
  * A per-profile lock file so two cron runs of the same job never overlap. Created atomically and
- * whole (written beside, then linked into place), so another run never reads it empty; a lock left
- * by a process that no longer exists is taken over with a warning.
+ * whole (written beside under a random name, then linked into place), so another run never reads it empty. A lock
+ * left by a process that no longer exists (or whose PID now belongs to a process started later) is taken over with a
+ * warning, by one run only: see takeOver and docs/decisions/0014-lock-takeover.md.
  */
 export function acquireLock(
   path: string,
@@ -64,45 +70,99 @@ export function acquireLock(
   replaced: Partial<LockFileSystem> = {},
 ): () => void {
   const fileSystem = { ...nodeLockFileSystem, ...replaced };
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
+  makePrivateFolder(dirname(path));
+  const holder: LockHolder = {
+    pid: process.pid,
+    command,
+    startedAt: new Date().toISOString(),
+    processStart: processStartTime(process.pid),
+    nonce: randomBytes(8).toString('hex'),
+  };
+  const text = JSON.stringify(holder);
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFile(path, holder, fileSystem)) {
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        process.removeListener('exit', release);
-        try {
-          unlinkSync(path);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      };
-      // A process that ends abruptly but normally (EPIPE when a reader such as `head` closes stdout exits at once)
-      // still releases its lock, so the next cron run does not have to take it over with a warning.
-      process.once('exit', release);
-      return release;
-    }
-    const current = readHolder(path);
-    // Released between our attempt and the read: the holder finished, so simply try again.
-    if (current === 'gone') continue;
-    if (current && isProcessAlive(current.pid)) {
+    if (createLockFile(path, text, fileSystem)) return releaser(path, text);
+    const current = readLock(path);
+    // Released between our attempt and the read: the holder finished, so simply try again. An empty lock is one being
+    // written where hard links are missing (created, then written): its holder is alive.
+    if (current === 'gone' || (current.text === '' && changedWithin(path, abandonedGuardMs))) continue;
+    const { holder: other } = current;
+    if (other && isProcessAlive(other.pid, other.processStart)) {
       throw new B2bctlError(
-        `Another "${current.command}" is running (PID ${current.pid}, since ${current.startedAt}); this run stops so the two do not overlap. If PID ${current.pid} is not b2bctl, remove ${path}.`,
+        `Another "${other.command}" is running (PID ${other.pid}, since ${other.startedAt}); this run stops so the two do not overlap. If PID ${other.pid} is not b2bctl, remove ${path}.`,
         ExitCode.interrupted,
       );
     }
+    const gone =
+      other && isProcessAlive(other.pid)
+        ? `whose process is gone (PID ${other.pid} now belongs to a process started later)`
+        : 'which is no longer running';
     warn(
-      `warning: taking over the stale lock ${path}${current ? ` left by PID ${current.pid} (${current.command}, ${current.startedAt}), which is no longer running` : ''}.`,
+      `warning: taking over the stale lock ${path}${other ? ` left by PID ${other.pid} (${other.command}, ${other.startedAt}), ${gone}` : ''}.`,
     );
-    try {
-      unlinkSync(path);
-    } catch {
-      // Someone else took it over first; the next attempt will tell.
-    }
+    takeOver(path, current.text, fileSystem);
   }
   throw new B2bctlError(`Could not take the lock ${path}; another run took it first.`, ExitCode.interrupted);
+}
+
+/** Removes the lock at exit or when called, only while it is still ours (a run that took it over keeps its own). */
+function releaser(path: string, text: string): () => void {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    const current = readLock(path);
+    if (current !== 'gone' && current.text === text) rmSync(path, { force: true });
+  };
+  // A process that ends abruptly but normally (EPIPE when a reader such as `head` closes stdout exits at once)
+  // still releases its lock, so the next cron run does not have to take it over with a warning.
+  process.once('exit', release);
+  return release;
+}
+
+/**
+ * Removes the stale lock whose text was `staleText`, unless it changed. Two runs that judged the same lock stale must
+ * not both remove "it": the second would remove the lock the first has just made, and both would run. So a takeover
+ * happens under a guard file created exclusively, and removes the lock only if it still holds the text judged stale;
+ * the runs then race for the free path with an exclusive link, which one wins.
+ */
+function takeOver(path: string, staleText: string | undefined, fileSystem: LockFileSystem): void {
+  const guard = `${path}.takeover`;
+  let descriptor: number;
+  try {
+    descriptor = fileSystem.createExclusive(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    removeAbandonedGuard(guard);
+    return;
+  }
+  try {
+    const current = readLock(path);
+    if (current !== 'gone' && current.text === staleText) unlinkSync(path);
+  } catch {
+    // Not removable (a folder in its place): the next attempt finds it again.
+  } finally {
+    closeSync(descriptor);
+    rmSync(guard, { force: true });
+  }
+}
+
+/** Whether the file at `path` was modified less than `milliseconds` ago. */
+function changedWithin(path: string, milliseconds: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < milliseconds;
+  } catch {
+    return false;
+  }
+}
+
+/** Another run is taking the lock over right now, unless its guard is old: then that run was killed meanwhile. */
+function removeAbandonedGuard(guard: string): void {
+  try {
+    if (!changedWithin(guard, abandonedGuardMs)) rmSync(guard, { force: true });
+  } catch {
+    // Not removable: the next attempt finds it again.
+  }
 }
 
 /**
@@ -110,9 +170,14 @@ export function acquireLock(
  * empty and writing afterwards (O_EXCL, then write) let a run started at the same moment read an
  * empty lock, take it for stale, and run alongside.
  */
-function createLockFile(path: string, holder: LockHolder, fileSystem: LockFileSystem): boolean {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600 });
+function createLockFile(path: string, text: string, fileSystem: LockFileSystem): boolean {
+  const temporary = temporaryPathBeside(path);
+  const descriptor = createFileExclusively(temporary);
+  try {
+    writeSync(descriptor, text);
+  } finally {
+    closeSync(descriptor);
+  }
   try {
     fileSystem.link(temporary, path);
     return true;
@@ -121,13 +186,13 @@ function createLockFile(path: string, holder: LockHolder, fileSystem: LockFileSy
     if (code === 'EEXIST') return false;
     // A file system without hard links: create the lock exclusively and write it, as before.
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
-    return createLockFileInPlace(path, holder, fileSystem);
+    return createLockFileInPlace(path, text, fileSystem);
   } finally {
     rmSync(temporary, { force: true });
   }
 }
 
-function createLockFileInPlace(path: string, holder: LockHolder, fileSystem: LockFileSystem): boolean {
+function createLockFileInPlace(path: string, text: string, fileSystem: LockFileSystem): boolean {
   let descriptor: number;
   try {
     descriptor = fileSystem.createExclusive(path);
@@ -136,25 +201,25 @@ function createLockFileInPlace(path: string, holder: LockHolder, fileSystem: Loc
     throw error;
   }
   try {
-    writeSync(descriptor, JSON.stringify(holder));
+    writeSync(descriptor, text);
   } finally {
     closeSync(descriptor);
   }
   return true;
 }
 
-/** The holder written in the lock; 'gone' when the file no longer exists; undefined when it cannot be read as one. */
-function readHolder(path: string): LockHolder | 'gone' | undefined {
+/** The lock's text and holder ('gone' when the file no longer exists); no text when it cannot be read, no holder when the text is not one. */
+function readLock(path: string): ReadLock | 'gone' {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : { text: undefined, holder: undefined };
   }
   try {
     const holder = JSON.parse(text) as LockHolder;
-    return Number.isInteger(holder?.pid) ? holder : undefined;
+    return { text, holder: Number.isInteger(holder?.pid) ? holder : undefined };
   } catch {
-    return undefined;
+    return { text, holder: undefined };
   }
 }

@@ -1,7 +1,9 @@
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../errors.js';
+import { makePrivateFolder } from '../lib/private-file.js';
+import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 
 interface ConfigFile {
@@ -57,6 +59,7 @@ export class ProfileStore {
     } catch (error) {
       throw this.explain(error);
     }
+    checkConfigFolderSafety(this.directory, this.file);
   }
 
   private profiles(): Record<string, ProfileData> {
@@ -87,7 +90,8 @@ export class ProfileStore {
   private open(): Conf<ConfigFile> {
     if (this.conf) return this.conf;
     // conf leaves a new folder 0755; create it 0700 first, since it holds tokens.
-    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    makePrivateFolder(this.directory);
+    checkConfigFolderSafety(this.directory, this.file);
     try {
       chmodSync(this.directory, 0o700);
     } catch {

@@ -51,7 +51,7 @@ export class Session {
     return { flags: this.flags, env: this.env, profile: this.profileData, profileName: this.profileName };
   }
 
-  /** The platform's base URL, normalised (DESIGN.md §4), or a usage error that says where to give it. */
+  /** The platform's base URL, normalised (docs/platform.md, "Logging in"), or a usage error that says where to give it. */
   requireBaseUrl(): string {
     const baseUrl = this.get('baseUrl');
     if (!baseUrl) {

@@ -1,3 +1,4 @@
+import { millisecondsIn, parseDuration } from '../domain/duration.js';
 import type { ParsedSetting, SettingParser } from './setting-definition.js';
 
 /**
@@ -10,35 +11,32 @@ const invalid = (problem: string, hint?: string): ParsedSetting<never> => ({ ok:
 
 /** A whole number from `minimum` up, such as a retry count or a list index. */
 export function wholeNumber(minimum = 0): SettingParser<number> {
+  const expects = minimum === 0 ? 'whole number (0 or more)' : `whole number of at least ${minimum}`;
   return {
-    expects: minimum === 0 ? 'whole number' : `whole number of at least ${minimum}`,
+    expects,
     parse: (text) =>
       /^\d+$/.test(text) && Number(text) >= minimum && Number.isSafeInteger(Number(text))
         ? valid(Number(text))
-        : invalid(minimum === 0 ? 'must be a whole number' : `must be a whole number of at least ${minimum}`),
+        : invalid(`must be a ${expects}`),
   };
 }
 
-const millisecondsPer = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-type TimeUnit = keyof typeof millisecondsPer;
-
 /**
- * A length of time in milliseconds: a bare whole number counts in `unit` (as the setting always has, so old
- * profiles keep their meaning), or carries its own unit: `500ms`, `30s`, `5m`, `1h`. `max` is in `unit` too.
+ * A length of time in milliseconds, in the one grammar of src/domain/duration.ts: a bare number counts in `unit`
+ * (as the setting always has, so old profiles keep their meaning), or the text carries its own unit: `500ms`,
+ * `1.5s`, `5m`, `1h`, `1d`. `max` is in `unit` too.
  */
 export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> {
   const name = unit === 'ms' ? 'milliseconds' : 'seconds';
   const range = max === undefined ? '' : ` from 0 to ${max}`;
   const examples = max === undefined ? '30s, 5m or 1h' : `${Math.min(2, max)}s or ${max * 300}ms`;
-  const problem = `must be a whole number of ${name}${range} (or a time such as ${examples})`;
+  const problem = `must be a number of ${name}${range} (or a time such as ${examples})`;
   return {
     expects: `${name}${range} (or ${examples})`,
     parse: (text) => {
-      const match = /^(\d+)(ms|s|m|h)?$/.exec(text);
-      if (!match) return invalid(problem);
-      const milliseconds = Number(match[1]) * millisecondsPer[(match[2] ?? unit) as TimeUnit];
-      if (!Number.isSafeInteger(milliseconds)) return invalid(problem);
-      if (max !== undefined && milliseconds > max * millisecondsPer[unit]) return invalid(problem);
+      const milliseconds = parseDuration(text, unit);
+      if (milliseconds === undefined) return invalid(problem);
+      if (max !== undefined && milliseconds > max * millisecondsIn(unit)) return invalid(problem);
       return valid(milliseconds);
     },
   };

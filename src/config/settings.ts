@@ -12,7 +12,7 @@ export type { SettingDefinition } from './setting-definition.js';
 
 /**
  * The settings a profile can hold, in one table (key, parser, default, environment variable, description), and
- * the precedence rule of DESIGN.md §2: flag > environment > profile > default. Every value is read through its
+ * the precedence rule of docs/settings.md: flag > environment > profile > default. Every value is read through its
  * parser here, never parsed at the call site. Pure: no I/O.
  */
 
@@ -147,6 +147,14 @@ export const settingDefinitions = [
     key: 'report.excel',
     description: "Bulk reports as --excel writes them, for a pt-BR Excel (BOM, ';' between cells): true or false",
     env: 'B2BCTL_REPORT_EXCEL',
+    defaultValue: 'false',
+    parser: oneOf(['true', 'false']),
+  },
+  {
+    key: 'http.allowPlain',
+    description:
+      'Send the password or token over plain http:// to another machine, where anyone on the way reads it (login --allow-http sets it): true or false',
+    env: 'B2BCTL_ALLOW_HTTP',
     defaultValue: 'false',
     parser: oneOf(['true', 'false']),
   },

@@ -1,4 +1,4 @@
-/** The fields of the customer create and update bodies (platform-spec.md), with their types. Pure. */
+/** The fields of the customer create and update bodies (docs/platform.md), with their types. Pure. */
 import { pathSegments } from './validation.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';

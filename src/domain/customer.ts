@@ -1,5 +1,5 @@
 /**
- * Local validation of a customer record, in the platform's own wording (DESIGN.md §6). Pure.
+ * Local validation of a customer record, in the platform's own wording (docs/input-files.md, "Local validation"). Pure.
  *
  * A record arrives typed (strings, booleans, numbers, string arrays); an absent field, null and a
  * blank string all mean "missing". Every problem of a record is reported, not just the first, with

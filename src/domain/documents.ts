@@ -2,7 +2,7 @@ import { isScientificNotation, scientificNotationReason } from './spreadsheet-nu
 
 /**
  * CPF and CNPJ (numeric and alphanumeric), checked and formatted. Pure.
- * Facts: shared/domain-brazil.md. The arithmetic is written here on purpose: libraries either reject
+ * Facts and test vectors: docs/brazil.md. The arithmetic is written here on purpose: libraries either reject
  * the alphanumeric CNPJ or add blocklists (cpf-cnpj-validator rejects 123.456.789-09, whose check
  * digits are valid), and local validation must not be stricter than the platform.
  */

@@ -33,10 +33,8 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   if (!text.ok) return text;
   const xml = text.text;
   if (/<!DOCTYPE/i.test(xml)) return { ok: false, reason: 'an NF-e has no DOCTYPE; this file is not one' };
-  const wellFormed = XMLValidator.validate(xml);
-  if (wellFormed !== true)
-    return { ok: false, reason: `not well-formed XML (line ${wellFormed.err.line}: ${wellFormed.err.msg})` };
-  const tree = parser.parse(xml) as Record<string, unknown>;
+  const tree = parsedTree(xml);
+  if (typeof tree === 'string') return { ok: false, reason: tree };
   const proc = objectAt(tree, 'nfeProc');
   const nfe = objectAt(proc ?? tree, 'NFe');
   const inf = objectAt(nfe, 'infNFe');
@@ -52,6 +50,37 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   const authorisation = authorisationProblem(proc, key.key.key);
   if (authorisation) return { ok: false, reason: authorisation };
   return { ok: true, key: key.key, xml, warnings: key.warnings };
+}
+
+/**
+ * The XML's tree, or why it is not one an NF-e can be: not well-formed (its line, never its text: the file may be
+ * anything a row named), nested deeper than an NF-e ever is, or an element named like a JavaScript object's own
+ * property (`__proto__`). The parser's own refusals are caught here, so one bad file is its row's problem only.
+ */
+function parsedTree(xml: string): Record<string, unknown> | string {
+  if (nestingDepth(xml) > maximumNfeDepth)
+    return `not an NF-e: elements nested more than ${maximumNfeDepth} deep (an NF-e has fewer than 12)`;
+  try {
+    const wellFormed = XMLValidator.validate(xml);
+    if (wellFormed !== true) return `not well-formed XML (line ${wellFormed.err.line}): not an NF-e`;
+    return parser.parse(xml) as Record<string, unknown>;
+  } catch {
+    return 'not an NF-e: the XML holds element names or a structure no NF-e has';
+  }
+}
+
+/** An NF-e nests about ten deep (nfeProc, NFe, infNFe, det, imposto, ICMS, ICMS00, …): 64 is far past any. */
+const maximumNfeDepth = 64;
+
+/** How deep the elements of `xml` nest at most, counted without parsing (so a hostile depth costs one pass). */
+function nestingDepth(xml: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const match of xml.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
+    if (match[1] === '/') depth--;
+    else if (match[2] !== '/') deepest = Math.max(deepest, ++depth);
+  }
+  return deepest;
 }
 
 /** The text of the bytes in the encoding the declaration names: UTF-8 only, as the NF-e standard has it. */

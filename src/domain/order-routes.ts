@@ -6,7 +6,7 @@
  * A body template is JSON whose string values `"{name}"` are replaced by the move's values (an absent value drops
  * its field); any other value is sent as written (`"status": "READY_TO_SHIP"`).
  */
-import { type OrderAction, orderActions } from './order-stages.js';
+import { keptFieldOf, type OrderAction, orderActions, type ReplaceableAction } from './order-stages.js';
 
 export type OrderRouteMethod = 'POST' | 'PUT';
 
@@ -17,7 +17,13 @@ export interface OrderRoute {
   body: unknown;
 }
 
-export type OrderRoutes = Readonly<Record<OrderAction, OrderRoute>>;
+/**
+ * A route per action, and the routes that correct what an order already holds (`--replace`): another ERP number,
+ * NF-e or tracking code for an order that took that move. The sandbox's are used only without a routes file.
+ */
+export type OrderRoutes = Readonly<Record<OrderAction, OrderRoute>> & {
+  readonly replace?: Readonly<Partial<Record<ReplaceableAction, OrderRoute>>>;
+};
 
 /** Placeholders of a path. */
 export const pathPlaceholders = ['id', 'orderId', 'branch'] as const;
@@ -65,6 +71,19 @@ export const defaultOrderRoutes: OrderRoutes = {
     path: '/v1/orders/{id}/status',
     body: { status: 'CANCELED', cancellationReason: '{reason}' },
   },
+  replace: {
+    ready: { method: 'PUT', path: '/v1/orders/{id}/erp-number', body: { erpOrderNumber: '{erpNumber}' } },
+    invoice: {
+      method: 'PUT',
+      path: '/v1/orders/{id}/invoice',
+      body: { accessKey: '{invoiceKey}', xml: '{invoiceXml}' },
+    },
+    ship: {
+      method: 'PUT',
+      path: '/v1/orders/{id}/tracking',
+      body: { trackingCode: '{trackingCode}', carrier: '{carrier}', trackingUrl: '{trackingUrl}' },
+    },
+  },
 };
 
 export class OrderRoutesError extends Error {}
@@ -75,35 +94,59 @@ function isPlaceholder(value: unknown): boolean {
   return typeof value === 'string' && placeholderPattern.test(value);
 }
 
-/** Reads a routes file's JSON: each action given replaces the default's route; the rest keep the defaults. */
+/**
+ * Reads a routes file's JSON: each action given replaces the default's route; the rest keep the defaults. The
+ * `replace` routes come from the file alone: correcting an order's data is a route the sandbox's guess does not make
+ * a store's.
+ */
 export function parseOrderRoutes(json: unknown): OrderRoutes {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     throw new OrderRoutesError('the routes file is a JSON object keyed by action (ready, invoice, ship, cancel)');
-  const routes: Record<string, OrderRoute> = { ...defaultOrderRoutes };
+  const routes: Record<string, unknown> = Object.fromEntries(
+    orderActions.map((action) => [action, defaultOrderRoutes[action]]),
+  );
   for (const [action, value] of Object.entries(json)) {
-    if (!(orderActions as readonly string[]).includes(action))
-      throw new OrderRoutesError(`"${action}" is not an action; the actions are ${orderActions.join(', ')}`);
-    routes[action] = parseRoute(action as OrderAction, value);
+    if (action === 'replace') routes.replace = parseReplacements(value);
+    else if (!(orderActions as readonly string[]).includes(action))
+      throw new OrderRoutesError(
+        `"${action}" is not an action; the actions are ${orderActions.join(', ')}, and replace`,
+      );
+    else routes[action] = parseRoute(action as OrderAction, value);
   }
   return routes as OrderRoutes;
 }
 
-function parseRoute(action: OrderAction, value: unknown): OrderRoute {
+function parseReplacements(value: unknown): Partial<Record<ReplaceableAction, OrderRoute>> {
+  const actions = Object.keys(keptFieldOf);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new OrderRoutesError(`replace is an object keyed by action (${actions.join(', ')})`);
+  const replacements: Partial<Record<ReplaceableAction, OrderRoute>> = {};
+  for (const [action, route] of Object.entries(value)) {
+    if (!actions.includes(action))
+      throw new OrderRoutesError(
+        `replace."${action}" is not an action whose data an order keeps (${actions.join(', ')})`,
+      );
+    replacements[action as ReplaceableAction] = parseRoute(action as OrderAction, route, `replace.${action}`);
+  }
+  return replacements;
+}
+
+function parseRoute(action: OrderAction, value: unknown, where: string = action): OrderRoute {
   const route = (value ?? {}) as Partial<OrderRoute>;
   const method = typeof route.method === 'string' ? route.method.toUpperCase() : undefined;
   if (method !== 'POST' && method !== 'PUT')
-    throw new OrderRoutesError(`${action}.method is POST or PUT (every move writes)`);
+    throw new OrderRoutesError(`${where}.method is POST or PUT (every move writes)`);
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
-    throw new OrderRoutesError(`${action}.path is a path starting with /, such as /v1/orders/{id}/status`);
+    throw new OrderRoutesError(`${where}.path is a path starting with /, such as /v1/orders/{id}/status`);
   for (const name of route.path.match(/\{([^}]*)\}/g) ?? [])
     if (!(pathPlaceholders as readonly string[]).includes(name.slice(1, -1)))
-      throw new OrderRoutesError(`${action}.path: ${name} is not one of {id}, {orderId}, {branch}`);
+      throw new OrderRoutesError(`${where}.path: ${name} is not one of {id}, {orderId}, {branch}`);
   if (!/\{(id|orderId)\}/.test(route.path))
-    throw new OrderRoutesError(`${action}.path names no order: put {id} (or {orderId}) in it`);
-  const used = new Set(placeholdersOf(route.body, action));
+    throw new OrderRoutesError(`${where}.path names no order: put {id} (or {orderId}) in it`);
+  const used = new Set(placeholdersOf(route.body, where));
   for (const choices of requiredPlaceholders[action])
     if (!choices.some((name) => used.has(name)))
-      throw new OrderRoutesError(`${action}.body does not carry ${choices.map((name) => `{${name}}`).join(' or ')}`);
+      throw new OrderRoutesError(`${where}.body does not carry ${choices.map((name) => `{${name}}`).join(' or ')}`);
   return { method, path: route.path, body: route.body };
 }
 

@@ -69,14 +69,66 @@ export function forbiddenMove(status: string, action: OrderAction): string | und
 }
 
 /**
- * True when an order in `status` has already taken `action` or moved past it: a resumed run does not send again a
- * move whose answer the interrupted run never recorded. Moves of one file go forward only, so a later stage means
- * this move (or a later one of the file) went through.
+ * True when an order in `status` has already taken `action` or moved past it: a re-run or a resumed run does not
+ * send again a move the order has taken. Moves of one file go forward only, so a later stage means this move (or a
+ * later one of the file) went through; a canceled or delivered order has passed every stage (a file that makes an
+ * order ready and then cancels it is all taken on its second run).
  */
 export function reachedStage(status: string, action: OrderAction): boolean {
-  if (action === 'cancel') return status === 'CANCELED';
-  if (status === 'CANCELED') return false;
+  if (status === 'CANCELED' || status === 'DELIVERED') return true;
+  if (action === 'cancel') return false;
   return (stageRank[status] ?? 0) >= (stageRank[statusAfter[action]] ?? 0);
+}
+
+/** What an order keeps from the moves it took, as its detail shows it (a field the detail does not show is absent). */
+export interface HeldMoveData {
+  erpNumber?: string;
+  invoiceKey?: string;
+  trackingCode?: string;
+}
+
+/** The moves whose data an order keeps, and the field that holds it: the actions a correction can replace. */
+export const keptFieldOf = { ready: 'erpNumber', invoice: 'invoiceKey', ship: 'trackingCode' } as const;
+export type ReplaceableAction = keyof typeof keptFieldOf;
+
+/** Words for a kept field in messages. */
+const keptFieldWords: Readonly<Record<keyof HeldMoveData, string>> = {
+  erpNumber: 'ERP number',
+  invoiceKey: 'NF-e key',
+  trackingCode: 'tracking code',
+};
+
+export interface MoveConflict {
+  field: keyof HeldMoveData;
+  held: string;
+  sent: string;
+  /** `the order holds NF-e key A; this move has B` */
+  message: string;
+}
+
+/**
+ * When a move that the order has taken carries another value than the order holds (another NF-e key, ERP number or
+ * tracking code): the correction is not the same move again, so it is not "unchanged". Undefined when they agree or
+ * either value is unknown.
+ */
+export function moveConflict(
+  held: HeldMoveData,
+  action: OrderAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData, string>>>,
+): MoveConflict | undefined {
+  if (!(action in keptFieldOf)) return undefined;
+  const field = keptFieldOf[action as ReplaceableAction];
+  const heldValue = held[field]?.trim();
+  const sent = values[field]?.trim();
+  if (!heldValue || !sent || comparable(field, heldValue) === comparable(field, sent)) return undefined;
+  const words = keptFieldWords[field];
+  return { field, held: heldValue, sent, message: `the order holds ${words} ${heldValue}; this move has ${sent}` };
+}
+
+function comparable(field: keyof HeldMoveData, value: string): string {
+  // An access key may be written in groups of four; a Correios code in either case.
+  if (field === 'invoiceKey') return value.replace(/\s/g, '');
+  return field === 'trackingCode' ? value.toUpperCase() : value;
 }
 
 function article(words: string): string {

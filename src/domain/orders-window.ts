@@ -1,5 +1,5 @@
 /**
- * The pure arithmetic of `orders poll` (DESIGN.md §8): the run's window, how a window is split, which order
+ * The pure arithmetic of `orders poll` (docs/orders-poll.md): the run's window, how a window is split, which order
  * versions are new, and how far the cursor may move. No I/O here, so the proof of the scan can run it a thousand
  * times in a second.
  *
@@ -12,6 +12,7 @@
  * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
  * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
  */
+import { parseDuration } from './duration.js';
 
 /** A time window over `lastUpdated`, both bounds inclusive, in milliseconds since the epoch. */
 export interface TimeWindow {
@@ -193,15 +194,6 @@ export function cursorAfter(previous: number, windows: readonly (TimeWindow & { 
     cursor = Math.max(cursor, window.to);
   }
   return cursor;
-}
-
-const durationUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** `90s`, `15m`, `2h`, `7d`, `1w` in milliseconds; undefined when it is not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+)\s*([smhdw])$/i.exec(text.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * (durationUnits[(match[2] as string).toLowerCase()] as number);
 }
 
 /** An ISO-8601 instant, or a duration before `nowMs`; a message when it is neither. */

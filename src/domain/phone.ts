@@ -4,7 +4,7 @@ import { isScientificNotation, scientificNotationReason } from './spreadsheet-nu
 
 export type PhoneCheck = { ok: true; digits: string; formatted: string } | { ok: false; reason: string };
 
-/** The 67 area codes in use (shared/domain-brazil.md). */
+/** The 67 area codes in use (docs/brazil.md). */
 const areaCode = /^(?:[14689][1-9]|2[12478]|3[1-578]|5[13-5]|7[13-579])$/;
 /** What people write around the digits: spaces, ( ) - . and a leading +. */
 const separators = /[\s().\-+]/g;

@@ -1,5 +1,5 @@
 /**
- * The sales rep as the platform's listing returns it (platform-spec.md, "Sales rep") and the one table of its
+ * The sales rep as the platform's listing returns it (docs/platform.md, "What the document shows") and the one table of its
  * permission flags: the CLI's PERMISSIONS column and the sandbox's seed both read this, so they cannot drift apart.
  */
 

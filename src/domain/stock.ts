@@ -45,7 +45,7 @@ const fieldPlaceholder = '{field}';
 
 const wholeNumberReason = `${fieldPlaceholder} must be a whole number of 0 or more`;
 
-// Blank cells and JSON nulls are absent fields, never empty values (DESIGN.md §5).
+// Blank cells and JSON nulls are absent fields, never empty values (docs/input-files.md).
 function absentWhenBlank(value: unknown): unknown {
   if (value === null) return undefined;
   if (typeof value === 'string' && value.trim() === '') return undefined;

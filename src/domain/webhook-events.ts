@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The platform's two webhooks (platform-spec.md, "Events"): which fields each payload is documented to carry,
+ * The platform's two webhooks (docs/platform.md, "What the document shows"): which fields each payload is documented to carry,
  * how a payload that does not match is described, and the key that recognises a redelivery. Pure rules.
  */
 export type WebhookKind = 'customers' | 'orders';
@@ -58,6 +58,25 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
     problems.push(`documentType ${JSON.stringify(record.documentType)} is not pf or pj`);
   }
   return problems;
+}
+
+/** Where a whole order keeps its lines, in the shapes platforms use (`items`, Spring's `orderItems`, `lines`, `itens`). */
+const orderLineFields = ['items', 'orderItems', 'lines', 'itens'] as const;
+
+/**
+ * The order an orders event carries whole (the full-payload variant of the webhook: its lines, totals and buyer), or
+ * undefined for the simplified variant, which carries the summary fields only and is fetched through the API. The
+ * order may sit at the root or under `order` or `data`, as platforms wrap a detail.
+ */
+export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefined {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  const record = payload as Record<string, unknown>;
+  for (const candidate of [record, record.order, record.data]) {
+    if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+    const order = candidate as Record<string, unknown>;
+    if (orderLineFields.some((field) => Array.isArray(order[field]))) return order;
+  }
+  return undefined;
 }
 
 /**

@@ -43,3 +43,29 @@ export function readForwardedHeader(request: IncomingMessage): void {
   if (addresses.length === 0) delete request.headers['x-forwarded-for'];
   else request.headers['x-forwarded-for'] = addresses.join(', ');
 }
+
+/**
+ * The addresses of an X-Forwarded-For header, farthest first, as far as they are addresses: from the nearest hop
+ * outwards up to the first entry that is not one (text, `unknown`, a name), beyond which nothing can be checked.
+ * `192.0.2.7:4711` and `[2001:db8::1]:4711` are taken without their ports.
+ */
+export function xForwardedForAddresses(header: string | string[] | undefined): string[] {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  if (text === undefined || text.trim() === '') return [];
+  const addresses = text.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    return isIP(trimmed) !== 0 ? trimmed : nodeAddress(trimmed);
+  });
+  const nearestNonAddress = addresses.lastIndexOf(undefined);
+  return addresses.slice(nearestNonAddress + 1) as string[];
+}
+
+/**
+ * Keeps in a request's X-Forwarded-For only the addresses fastify's trusted-proxy rules may walk: otherwise a
+ * client behind the proxy could have any text recorded as its address (`x-forwarded-for: <script>`).
+ */
+export function readXForwardedForHeader(request: IncomingMessage): void {
+  const addresses = xForwardedForAddresses(request.headers['x-forwarded-for']);
+  if (addresses.length === 0) delete request.headers['x-forwarded-for'];
+  else request.headers['x-forwarded-for'] = addresses.join(', ');
+}

@@ -35,13 +35,34 @@ export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
 /** A proxy variable's value as a URL; `proxy:3128` without a scheme means http://, as curl reads it. */
 export function parseProxyUrl(value: string, variable: string): URL {
   const text = value.trim();
-  try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
-  } catch {
-    throw new ProxySettingError(
-      `${variable} is not a proxy address (${redactProxyText(text)}); write it as http://host:port or http://user:password@host:port.`,
+  const refused = () =>
+    new ProxySettingError(
+      `${variable} is not a proxy address (${maskUserInfo(text)}); write it as http://host:port or http://user:password@host:port, with a / : @ or % in the password written %2F %3A %40 %25.`,
     );
+  let proxy: URL;
+  try {
+    proxy = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw refused();
   }
+  // `http://user:12/3@proxy` parses as the host `user`, port 12 and the path `/3@proxy`: a password split by a `/`.
+  if (`${proxy.pathname}${proxy.search}${proxy.hash}`.includes('@')) throw refused();
+  return proxy;
+}
+
+/**
+ * A proxy variable's text that did not parse, as it may be printed: everything between the scheme (if any) and the
+ * last `@` but the user name is masked, whatever characters the password holds (`/`, `:`, `@`).
+ */
+export function maskUserInfo(text: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  const rest = text.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at < 0) return text;
+  const userInfo = rest.slice(0, at);
+  const colon = userInfo.indexOf(':');
+  const user = colon < 0 ? userInfo : userInfo.slice(0, colon);
+  return `${scheme}${/[/?#]/.test(user) ? '[redacted]' : user}${colon < 0 ? '' : ':[redacted]'}@${rest.slice(at + 1)}`;
 }
 
 /** A proxy variable that cannot be read: a usage error, found before anything is sent. */
@@ -71,7 +92,8 @@ export function redactProxyUrl(proxy: URL): string {
 
 /** Free text that may hold `scheme://user:password@host`: the password replaced. */
 export function redactProxyText(text: string): string {
-  return text.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/g, '$1[redacted]@');
+  // Up to the last `@` of the word: a password may hold an unencoded `/` or `@`.
+  return text.replace(/(\/\/[^:/@\s]*:)\S*@/g, '$1[redacted]@');
 }
 
 /** One line for doctor and --verbose: where requests to `url` go. */

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../net/plain-http.js';
+
 /**
  * One spelling per platform address, so a cached token, a session and a resumed run agree on which
  * store they mean: lower-case scheme and host (URL does that), no default port, no trailing slash.
@@ -14,9 +16,6 @@ export function normalizeBaseUrl(text: string): string {
   return `${url.protocol}//${url.host}${path}${url.search}`;
 }
 
-/** Loopback names are one machine: a token issued for localhost is good for 127.0.0.1. */
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Whether two base URLs name the same platform, after normalising both. */
 export function sameBaseUrl(left: string, right: string): boolean {
   const a = normalizeBaseUrl(left);
@@ -29,8 +28,9 @@ export function sameBaseUrl(left: string, right: string): boolean {
       first.protocol === second.protocol &&
       first.port === second.port &&
       first.pathname === second.pathname &&
-      loopbackHosts.has(first.hostname) &&
-      loopbackHosts.has(second.hostname)
+      // Loopback names are one machine: a token issued for localhost is good for 127.0.0.1.
+      isLoopbackHost(first.hostname) &&
+      isLoopbackHost(second.hostname)
     );
   } catch {
     return false;

@@ -7,6 +7,7 @@ import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/pr
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets } from './redact.js';
+import { formDecode, headerText } from '../lib/http-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -135,21 +136,21 @@ export class HttpClient {
     const url = this.requestUrl(request);
     const safeToRepeat = request.safeToRepeat ?? request.method !== 'POST';
     const random = this.options.random ?? Math.random;
-    // A paced run waits out 429s with the pacer: they do not spend the retries meant for failures.
-    let pacedThrottles = 0;
-    for (let attempt = 1; ; attempt++) {
+    const spent: SpentAttempts = { failures: 0, pacedThrottles: 0 };
+    for (;;) {
+      const attempt = spent.failures + 1;
       let response: HttpResponse | undefined;
       let failure: unknown;
       const startedAt = (await this.options.pace?.take(request.signal)) ?? undefined;
       try {
         this.stats.requests++;
-        response = await this.once(request, url, attempt + pacedThrottles);
+        response = await this.once(request, url, attempt + spent.pacedThrottles);
       } catch (error) {
         if (request.signal?.aborted) throw error;
         failure = error;
       }
       const waitOutThrottle =
-        response?.status === 429 && this.options.pace !== undefined && pacedThrottles < maxPacedThrottles;
+        response?.status === 429 && this.options.pace !== undefined && spent.pacedThrottles < maxPacedThrottles;
       const decision = decideRetry(
         {
           attempt: waitOutThrottle ? 1 : attempt,
@@ -174,13 +175,16 @@ export class HttpClient {
         throw await this.networkFailure(request, url, failure, attempt, decision.reason);
       }
       this.stats.retries++;
-      if (waitOutThrottle) {
-        pacedThrottles++;
-        attempt--;
-      }
-      this.options.onRetry?.({ status: response?.status, error: failure, delayMs: decision.delayMs, attempt });
+      if (waitOutThrottle) spent.pacedThrottles++;
+      else spent.failures++;
+      this.options.onRetry?.({
+        status: response?.status,
+        error: failure,
+        delayMs: decision.delayMs,
+        attempt: spent.failures,
+      });
       this.options.trace?.(
-        `* retry ${attempt}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
+        `* retry ${spent.failures}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
       );
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
       if (!(this.options.pace && response?.status === 429))
@@ -319,6 +323,15 @@ function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { sig
   };
 }
 
+/**
+ * What one request has spent of its retries. A paced run waits out 429s with the pacer, so a 429 waited out costs
+ * no retry: only failures count against --retries, while every send counts in the attempt the trace shows.
+ */
+interface SpentAttempts {
+  failures: number;
+  pacedThrottles: number;
+}
+
 /** The credentials a request carries: the Authorization value and any password or secret in its body. */
 function secretsOf(headers: Readonly<Record<string, string>>, body: string | undefined): string[] {
   const secrets: string[] = [];
@@ -330,21 +343,9 @@ function secretsOf(headers: Readonly<Record<string, string>>, body: string | und
     ))
       if (match[1]) secrets.push(match[1]);
     for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi))
-      if (match[1]) secrets.push(match[1], safeDecode(match[1]));
+      if (match[1]) secrets.push(match[1], formDecode(match[1]));
   }
   return secrets;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function truncate(text: string, limit = 2000): string {

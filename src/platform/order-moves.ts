@@ -2,7 +2,9 @@ import { type BodyPlaceholder, type OrderRoute, renderBody, routePathFor } from 
 import { UsageError } from '../errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
-import { getOrder } from './orders.js';
+import { getOrder, orderAnswers } from './orders.js';
+import { type OrderAnswerSettings, readHeldMoveData } from './answers/orders.js';
+import type { HeldMoveData } from '../domain/order-stages.js';
 import { isRecord } from './answers/shapes.js';
 
 export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
@@ -39,12 +41,23 @@ function missingPlaceholders(route: OrderRoute, values: MoveValues): string[] {
   );
 }
 
-/** The order's current status as its detail states it (the `orders get` route), or undefined when it does not. */
-export async function orderStatus(
-  client: PlatformClient,
-  id: string,
-  signal?: AbortSignal,
-): Promise<string | undefined> {
-  const order = await getOrder(client, id, signal);
-  return isRecord(order) && typeof order.status === 'string' ? order.status : undefined;
+/** What an order's detail says of its progress: its status, and the data its moves gave it. */
+export interface OrderState {
+  status?: string;
+  held: HeldMoveData;
+}
+
+/** The state in an order detail (as getOrder returns it): its status when it states one, and what it holds. */
+export function orderStateOf(order: unknown, settings: OrderAnswerSettings): OrderState {
+  if (!isRecord(order)) return { held: {} };
+  return {
+    status: typeof order.status === 'string' ? order.status : undefined,
+    held: readHeldMoveData(order, settings),
+  };
+}
+
+/** The order's current state, read from its detail (the `orders get` route). */
+export async function orderState(client: PlatformClient, id: string, signal?: AbortSignal): Promise<OrderState> {
+  const settings = orderAnswers(client);
+  return orderStateOf(await getOrder(client, id, signal, settings), settings);
 }

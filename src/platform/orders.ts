@@ -11,7 +11,7 @@ import type { PlatformClient } from './client.js';
 
 export type { ListedOrder } from './answers/orders.js';
 
-/** The listing's largest page (platform-spec.md: `limit` at most 25); a page this long may have more behind it. */
+/** The listing's largest page (docs/platform.md: `limit` at most 25); a page this long may have more behind it. */
 export const orderListingPageSize = 25;
 
 export interface OrderListingRequest {
@@ -85,4 +85,59 @@ export async function getOrder(
     signal,
   });
   return readOrderDetail(body, settings);
+}
+
+/** How many listing pages a lookup by order number reads at most: the 1,000 newest orders. */
+export const maximumNumberLookupPages = 40;
+
+/**
+ * The ids of orders by their number (`orderId` of the listing, the number buyers see), read from the listing
+ * newest first, 25 at a time, and kept: an order of the last few hundred costs one or two requests, and later
+ * lookups of a run start where the last one stopped. The listing takes no number filter, so nothing else can ask.
+ */
+export class OrderNumberIndex {
+  private readonly idOfNumber = new Map<string, string>();
+  private nextOffset = 0;
+  private ended = false;
+  private reading: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly client: PlatformClient,
+    private readonly settings: OrderAnswerSettings = orderAnswers(client),
+  ) {}
+
+  /** How many orders the index has read: what a failed lookup searched. */
+  get searched(): number {
+    return this.nextOffset;
+  }
+
+  /** The id of the order numbered `number`, or undefined when none of the newest orders has it. */
+  async idOf(number: string, signal?: AbortSignal): Promise<string | undefined> {
+    // One scan at a time: parallel moves of an update share the pages read.
+    const result = this.reading.then(() => this.scanFor(number, signal));
+    this.reading = result.catch(() => undefined);
+    return result;
+  }
+
+  private async scanFor(number: string, signal?: AbortSignal): Promise<string | undefined> {
+    const pageLimit = maximumNumberLookupPages * orderListingPageSize;
+    while (!this.idOfNumber.has(number) && !this.ended && this.nextOffset < pageLimit) {
+      const { body } = await this.client.send<unknown>({
+        method: 'GET',
+        path: this.client.route('paths.orders'),
+        query: { limit: orderListingPageSize, offset: this.nextOffset },
+        safeToRepeat: true,
+        signal,
+      });
+      const entries = readOrderListingPage(body, this.settings) ?? [];
+      for (const entry of entries) {
+        const order = readListedOrder(entry, this.settings);
+        if (order && !this.idOfNumber.has(String(order.orderNumber)))
+          this.idOfNumber.set(String(order.orderNumber), String(order.id));
+      }
+      this.nextOffset += entries.length;
+      if (entries.length < orderListingPageSize) this.ended = true;
+    }
+    return this.idOfNumber.get(number);
+  }
 }

@@ -83,7 +83,7 @@ export interface FailedAttempt {
   status?: number;
   retryAfter?: string;
   error?: unknown;
-  /** False for a request the platform may have applied already (a create); see DESIGN.md §7. */
+  /** False for a request the platform may have applied already (a create); see docs/bulk-runs.md, "Sending". */
   safeToRepeat: boolean;
 }
 

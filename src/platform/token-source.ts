@@ -2,13 +2,14 @@ import type { Clock } from '../clock.js';
 import type { Session } from '../config/session.js';
 import { tokenNeedsRenewal } from '../domain/token-expiry.js';
 import { ConfigError } from '../errors.js';
+import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from './base-url.js';
 import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { HttpClient } from './http-client.js';
 
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
- * expired or was refused and credentials are in the environment (DESIGN.md §4). One per command, shared by
+ * expired or was refused and credentials are in the environment (docs/platform.md, "Logging in"). One per command, shared by
  * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
  * client that needed it, so a bulk run's summary counts it among the run's requests.
  */
@@ -72,6 +73,12 @@ export class TokenSource {
   }
 
   private async login(credentials: { username: string; password: string }, http: HttpClient): Promise<string> {
+    refusePlainHttp(
+      new URL(this.session.requireBaseUrl()),
+      'the password (B2BCTL_PASSWORD)',
+      this.session.get('http.allowPlain') === 'true',
+      'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
+    );
     const issued = await requestToken(http, tokenRoute(this.session), credentials);
     this.token = issued.accessToken;
     try {

@@ -2,6 +2,7 @@ import type { OrderRoutes } from '../domain/order-routes.js';
 import type { StockSchema } from '../domain/stock.js';
 import type { WebhookTarget } from '../webhook/sender.js';
 import type { Dialect } from './dialects/dialect.js';
+import type { TaxCallback } from './orders/tax-callback.js';
 
 /** How a sandbox behaves: who may log in, and the faults it injects for tests and benchmarks. */
 export interface SandboxOptions {
@@ -36,6 +37,10 @@ export interface SandboxOptions {
   orderCount?: number;
   /** The receiver of the customers and orders webhooks; none when absent (settable by PUT /_sandbox/webhook-config). */
   webhook?: WebhookTarget;
+  /** The orders webhook's variant: the summary fields (`simplified`, the default) or the whole order (`full`). */
+  ordersWebhook?: 'simplified' | 'full';
+  /** Where a cart posted to /_sandbox/orders asks for its taxes before it becomes an order; none when absent. */
+  taxCallback?: TaxCallback;
   /** How it answers what the platform document does not show; the default dialect when absent. */
   dialect?: Dialect;
   /** Seconds the platform's clock (its `Date` header) is ahead of this machine's. */

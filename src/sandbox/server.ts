@@ -75,9 +75,10 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
   registerListings(app, state);
   registerListingControls(app, state);
   registerControl(app, state);
-  registerOrderControls(app, state);
+  registerOrderControls(app, state, options.taxCallback);
   registerWebhookControl(app, state);
   if (options.webhook) state.webhooks.configure(options.webhook);
+  if (options.ordersWebhook === 'full') state.orderWebhookPayload = (order) => app.dialect.orderDetail(order);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),
   );

@@ -3,7 +3,7 @@ import type { SalesRep } from '../domain/sales-rep.js';
 import { StockState } from './stock/state.js';
 import { CustomerStore } from './customers/store.js';
 import { SandboxClock } from './clock.js';
-import { OrderStore, summaryOf } from './orders/store.js';
+import { type OrderDetail, OrderStore, summaryOf } from './orders/store.js';
 import { EventOutbox } from './events.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { ListingStore } from './listings/store.js';
@@ -24,13 +24,19 @@ export class SandboxState {
   /** Pending quotes, contracts, cashback, credit limits, groups, lead times; seeded by seedSandboxState. */
   listings = new ListingStore([], Date.now);
 
+  /** What the orders webhook carries for an order: its summary, unless the sandbox sends the full variant. */
+  orderWebhookPayload: (order: OrderDetail) => unknown = summaryOf;
+
   /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */
   constructor(
     readonly clock = new SandboxClock(),
     readonly orders = new OrderStore({ customers: [], products: [] }, Math.random),
   ) {
-    // Generated and churned orders reach the receiver as the orders webhook, which carries the summary fields.
-    orders.onOrderChanged.push((order) => this.events.publish({ kind: 'orders', payload: summaryOf(order) }));
+    // Generated and churned orders reach the receiver as the orders webhook: the summary fields (the simplified
+    // variant), or with --orders-webhook full the whole order in the dialect's detail shape.
+    orders.onOrderChanged.push((order) =>
+      this.events.publish({ kind: 'orders', payload: this.orderWebhookPayload(order) }),
+    );
   }
 
   issueToken(nowMs: number, ttlSeconds: number): string {

@@ -1,3 +1,4 @@
+import { targetShownSafely } from '../lib/shown-target.js';
 import type { EventStore, HandOffBacklog } from './store/types.js';
 
 export interface HandOffHealth {
@@ -24,5 +25,12 @@ export async function backlogHealth(store: EventStore, now: number, stuckAfterMs
 
 function healthOf(row: HandOffBacklog, now: number): HandOffHealth {
   const age = row.oldestPendingAt === undefined ? 0 : Math.max(0, Math.round((now - row.oldestPendingAt) / 1000));
-  return { name: row.name, target: row.target, pending: row.pending, oldestPendingSeconds: age, dead: row.dead };
+  // A store written by an earlier version kept the target with its credentials.
+  return {
+    name: row.name,
+    target: targetShownSafely(row.target),
+    pending: row.pending,
+    oldestPendingSeconds: age,
+    dead: row.dead,
+  };
 }

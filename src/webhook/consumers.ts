@@ -3,11 +3,16 @@ import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
 export interface EventConsumer {
-  /** What it delivers to, shown in logs and kept with the hand-off: `http://erp/hook` or `exec ./import.sh`. */
+  /**
+   * What it delivers to, shown in logs and on /healthz and kept with the hand-off, without credentials:
+   * `http://***@erp/hook?key=***` or `exec ./import.sh …` (src/lib/shown-target.ts).
+   */
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
@@ -15,6 +20,18 @@ export interface EventConsumer {
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
 export class PermanentRefusal extends Error {}
+
+/**
+ * The event as a consumer sends it. One stored before the receiver refused hostile shapes may be too deep to write
+ * out; that will never change, so it is refused for good (a dead letter) instead of being tried again.
+ */
+export function eventText(event: StoredEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    throw new PermanentRefusal(`the event cannot be written out as JSON (${(error as Error).message})`);
+  }
+}
 
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
@@ -24,7 +41,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
-    target: url,
+    target: urlShownSafely(url),
     async deliver(event, signal) {
       via ??= dispatcherFor(new URL(url), { env });
       const { dispatcher, route } = via;
@@ -37,7 +54,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
           // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
           'x-b2bctl-delivery-id': event.deliveryId,
         },
-        body: JSON.stringify(event),
+        body: eventText(event),
         headersTimeout: 30_000,
         bodyTimeout: 30_000,
         signal,
@@ -68,10 +85,16 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Runs a shell command per event with the event on stdin; exit 0 is success. Each run is its own process group,
- * killed whole at `timeoutMs`, on shutdown, and when this process exits however it exits.
+ * Runs a shell command per event with the event on stdin and a clean environment (exec-environment.ts); exit 0 is
+ * success. Each run is its own process group, killed whole at `timeoutMs`, on shutdown, and when this process
+ * exits however it exits.
  */
-export function execCommand(command: string, stderr: NodeJS.WritableStream, timeoutMs: number): EventConsumer {
+export function execCommand(
+  command: string,
+  stderr: NodeJS.WritableStream,
+  timeoutMs: number,
+  environment: ExecEnvironment = { parent: process.env, names: [] },
+): EventConsumer {
   if (!exitGuard) {
     exitGuard = true;
     process.once('exit', () => {
@@ -79,15 +102,16 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
     });
   }
   return {
-    target: `exec ${command}`,
+    target: `exec ${commandShownSafely(command)}`,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
+        const text = eventText(event);
         // The command's own output goes to stderr: stdout carries this receiver's one line per event.
         const child = spawn(command, {
           shell: true,
           detached: true,
           stdio: ['pipe', 'pipe', 'pipe'],
-          env: { ...process.env, B2BCTL_EVENT_KIND: event.kind, B2BCTL_DELIVERY_ID: event.deliveryId },
+          env: commandEnvironment(environment, event),
         });
         if (child.pid !== undefined) runningGroups.add(child.pid);
         let ending = '';
@@ -114,7 +138,7 @@ export function execCommand(command: string, stderr: NodeJS.WritableStream, time
           if (code === 0 && !ending) resolve();
           else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
         });
-        child.stdin.end(`${JSON.stringify(event)}\n`);
+        child.stdin.end(`${text}\n`);
       }),
   };
 }

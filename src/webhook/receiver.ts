@@ -1,16 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { limitConnections } from '../http-server/connection-limit.js';
+import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
-import { readForwardedHeader } from '../http-server/forwarded.js';
+import { readForwardedHeader, readXForwardedForHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth } from './backlog.js';
+import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
-import { TokenIssuer } from './tokens.js';
+import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
+import { tokenSigningKey } from './token-keys.js';
+import { TokenIssuer, tokenDigest } from './tokens.js';
 
 export interface ReceiverPaths {
   token: string;
@@ -37,6 +42,8 @@ export interface ReceiverOptions {
   bodyLimitBytes: number;
   /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
   requestTimeoutMs: number;
+  /** Connections open at once; one more is closed as it is accepted (default 1024). */
+  maxConnections?: number;
   /** /healthz answers 503 when a hand-off's oldest pending event is older than this. */
   stuckAfterMs: number;
   tls?: { cert: Buffer; key: Buffer };
@@ -44,6 +51,8 @@ export interface ReceiverOptions {
   trustProxy?: TrustedProxies;
   /** The header those proxies name the client in (X-Forwarded-For when not given). */
   proxyHeader?: ProxyHeader;
+  /** Wrong credentials allowed per client address and per client id before 429 (default: 10 a minute). */
+  tokenFailureLimit?: FailureLimitOptions;
   now?: () => number;
   /** Called once per stored event, after its commit and before the 2xx is sent. */
   onStored?: (event: ReceivedEvent) => void;
@@ -59,6 +68,12 @@ export interface RunningReceiver extends RunningServer {
   tokens: TokenIssuer;
 }
 
+/** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
+const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
+
+/** The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. */
+export const eventShapeLimits: JsonShapeLimits = { maxDepth: 64, maxKeys: 50_000 };
+
 /** A JSON body kept with its own text, so the store keeps the event exactly as it was sent. */
 interface JsonBody {
   raw: string;
@@ -71,11 +86,12 @@ const jsonContentType = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/;
 /** Starts the webhook receiver: token endpoint, the two event routes and /healthz. */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const now = options.now ?? Date.now;
-  const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now);
+  const signingKey = await tokenSigningKey(options.store, options.clientSecret, options.log);
+  const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now, signingKey);
   const app = createApp(options);
   app.get('/healthz', async (_request, reply) => {
     const health = await backlogHealth(options.store, now(), options.stuckAfterMs);
-    return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+    return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options);
   for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now);
@@ -118,9 +134,16 @@ function createApp(options: ReceiverOptions): FastifyInstance {
         : createHttpServer(serverOptions, serve);
     },
   });
+  limitConnections(app.server, options.maxConnections ?? 1024, options.log);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
     const raw = text as string;
+    // Refused before it is parsed or stored: such an event could not be printed nor handed off.
+    const problem = jsonShapeProblem(raw, eventShapeLimits);
+    if (problem !== undefined) {
+      done(Object.assign(new Error(`The body is ${problem}; it was not stored`), { statusCode: 400 }), undefined);
+      return;
+    }
     try {
       done(null, { raw, value: JSON.parse(raw) } satisfies JsonBody);
     } catch (error) {
@@ -150,26 +173,38 @@ export function serverTimeouts(requestTimeoutMs: number) {
 }
 
 /**
- * With `Forwarded` as the proxy's header, fastify's trusted-proxy rules (which read X-Forwarded-For only) are
- * given its addresses before any route sees the request, so request.ip walks them the same way.
+ * Behind a trusted proxy, fastify's trusted-proxy rules (which read X-Forwarded-For only) are given the proxy's
+ * header as addresses alone before any route sees the request: `Forwarded`'s `for=` addresses, or the entries of
+ * X-Forwarded-For that are addresses, so request.ip is an address whatever a client wrote.
  */
 function forwardedAware(
   handler: (request: IncomingMessage, response: ServerResponse) => void,
   options: ReceiverOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  if (options.trustProxy === undefined || options.proxyHeader !== 'forwarded') return handler;
+  if (options.trustProxy === undefined) return handler;
+  const read = options.proxyHeader === 'forwarded' ? readForwardedHeader : readXForwardedForHeader;
   return (request, response) => {
-    readForwardedHeader(request);
+    read(request);
     handler(request, response);
   };
 }
 
 function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions): void {
-  // Receivers sharing a store accept each other's tokens: a load balancer may send the event elsewhere.
+  // Kept in the store before the token is answered: valid after a restart, and on the other receivers of a shared
+  // store (a load balancer may send the event elsewhere).
+  const now = options.now ?? Date.now;
   const shareToken = (token: string) =>
-    options.store.shareToken?.(tokenDigest(token), (options.now ?? Date.now)() + tokens.ttlSeconds * 1000);
+    options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000, now());
+  const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
+  const endpoint = {
+    tokens,
+    failures: new FailureLimiter(limit, options.now),
+    failureWindowMs: limit.windowMs,
+    log: options.log,
+    onIssued: shareToken,
+  };
   app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
-    answerTokenRequest(request, reply, tokens, options.log, shareToken),
+    answerTokenRequest(request, reply, endpoint),
   );
 }
 
@@ -182,10 +217,10 @@ function addEventRoute(
 ): void {
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const verdict = match?.[1] ? tokens.check(match[1]) : 'missing';
+    const verdict = match?.[1]
+      ? await tokens.verify(match[1], (digest, at) => options.store.tokenExpiry(digest, at))
+      : 'missing';
     if (verdict === 'valid') return;
-    // Another receiver of the same shared store may have issued it.
-    if (verdict === 'unknown' && (await options.store.knowsToken?.(tokenDigest(match?.[1] ?? ''), now()))) return;
     const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
       verdict
     ];
@@ -231,11 +266,6 @@ function addEventRoute(
     options.onStored?.(event);
     return { status: 'stored', deliveryId: event.deliveryId };
   });
-}
-
-/** What a shared store keeps of a token: never the token itself. */
-function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };

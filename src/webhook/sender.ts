@@ -156,7 +156,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** Realistic sample payloads of the two webhooks, with the fields of platform-spec.md "Events". */
+/** Realistic sample payloads of the two webhooks, with the fields the platform documents (docs/platform.md, "What the document shows"). */
 export function sampleEvent(kind: WebhookKind, now: Date): Record<string, unknown> {
   const iso = now.toISOString();
   if (kind === 'orders') {

@@ -1,5 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FailureLimiter } from '../http-server/failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
+
+/** What the token endpoint needs beside the request: the issuer, the failure limits, the log. */
+export interface TokenEndpoint {
+  tokens: TokenIssuer;
+  /** Wrong credentials counted per client address and per client id (429 past the limit). */
+  failures: FailureLimiter;
+  /** The limiter's window, for the log lines. */
+  failureWindowMs: number;
+  log?: (message: string) => void;
+  onIssued?: (token: string) => Promise<void> | undefined;
+}
 
 /**
  * The receiver's token endpoint: the platform's three styles, and for Basic what RFC 6749 asks of a token
@@ -8,10 +20,9 @@ import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 export async function answerTokenRequest(
   request: FastifyRequest,
   reply: FastifyReply,
-  tokens: TokenIssuer,
-  log: ((message: string) => void) | undefined,
-  onIssued?: (token: string) => Promise<void> | undefined,
+  endpoint: TokenEndpoint,
 ): Promise<unknown> {
+  const { tokens, failures, log } = endpoint;
   // A token, or an error about credentials, is never to be kept by a cache on the way (§5.1).
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const body = isJsonBody(request.body) ? request.body.value : request.body;
@@ -21,18 +32,55 @@ export async function answerTokenRequest(
     body,
   });
   if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
+  const keys = failureKeys(request.ip, verdict.clientId);
+  // Refused before the credentials are compared: an address or a client id past its failures learns nothing more.
+  const waitMs = failures.waitFor(keys);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({
+        error: 'too_many_requests',
+        error_description: `Too many failed token requests; try again in ${seconds} s`,
+      });
+  }
   const accepted =
     tokens.accepts(verdict.clientId, verdict.clientSecret) ||
     (verdict.formDecoded !== undefined &&
       tokens.accepts(verdict.formDecoded.clientId, verdict.formDecoded.clientSecret));
   if (!accepted) {
-    log?.(`Token refused: wrong client credentials (${verdict.style} style) from ${request.ip}.`);
+    logFailure(endpoint, failures.fail(keys), keys, `${verdict.style} style`);
     if (verdict.style === 'basic') reply.header('www-authenticate', 'Basic realm="b2bctl"');
     return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
   }
   const token = tokens.issue();
-  await onIssued?.(token);
+  await endpoint.onIssued?.(token);
   return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
+}
+
+/** The two counters a failure goes to: the client's address and the client id it claims (cut, for memory). */
+function failureKeys(address: string, clientId: string): [string, string] {
+  return [`from ${address}`, `for client id ${JSON.stringify(clientId.slice(0, 64))}`];
+}
+
+/** One line when an address starts failing and one when a counter reaches its limit: never a line per failure. */
+function logFailure(
+  endpoint: TokenEndpoint,
+  counted: ReturnType<FailureLimiter['fail']>,
+  keys: string[],
+  style: string,
+) {
+  const seconds = Math.round(endpoint.failureWindowMs / 1000);
+  const [address] = keys;
+  if (address !== undefined && counted.opened.includes(address)) {
+    endpoint.log?.(
+      `Token refused: wrong client credentials (${style}) ${address}; further failures ${address} in the next ${seconds} s are counted, not logged.`,
+    );
+  }
+  for (const key of counted.reachedLimit) {
+    endpoint.log?.(`Token requests ${key} are refused with 429 for up to ${seconds} s: too many wrong credentials.`);
+  }
 }
 
 function isJsonBody(body: unknown): body is { raw: string; value: unknown } {

@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sameSecret } from '../http-server/same-secret.js';
+import { formDecode, headerText } from '../lib/http-text.js';
+import { isSignedWith, signedToken } from './token-keys.js';
 
-/** The three token request styles of platform-spec.md, "Authentication of the receiver of webhooks". */
+/** The three token request styles the platform uses (docs/platform.md, "What the document shows"). */
 export type TokenStyle = 'basic' | 'body' | 'headers';
 export const tokenStyles: readonly TokenStyle[] = ['basic', 'body', 'headers'];
 
@@ -81,31 +83,30 @@ function basicCredentials(encoded: string, grantType: unknown): CredentialsVerdi
   return { style: 'basic', clientId, clientSecret, ...(differs ? { formDecoded } : {}) };
 }
 
-/** application/x-www-form-urlencoded decoding; text that is not validly encoded is kept as sent. */
-function formDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
+/** What a store keeps of a token: never the token itself. */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
+/** What a presented token is; `unknown` covers forged ones, signed by another key or by none. */
+export type TokenVerdict = 'valid' | 'expired' | 'unknown';
 
 /**
- * Access tokens this receiver issued: random, held only in memory (a token from another instance or from before a
- * restart is unknown), each expiring after the configured lifetime.
+ * Access tokens: random, signed with the store's key (token-keys.ts), each expiring after the configured lifetime.
+ * Those this receiver issued or has looked up are held in memory; a token signed with the key but unknown here
+ * (issued before a restart, or by another receiver of a shared store) is looked up in the store once; one not
+ * signed with it is refused without any lookup, so a flood of guessed tokens costs the store nothing.
  */
 export class TokenIssuer {
   private readonly expiryByToken = new Map<string, number>();
+  private readonly unknownUntil = new Map<string, number>();
 
   constructor(
     private readonly clientId: string,
     private readonly clientSecret: string,
     readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
+    private readonly signingKey: Buffer = randomBytes(32),
   ) {}
 
   /** Whether the credentials are this receiver's; both parts compared in constant time. */
@@ -117,21 +118,48 @@ export class TokenIssuer {
   }
 
   issue(): string {
-    const now = this.now();
-    // A platform that asks for a token before every event would otherwise fill memory with dead tokens.
-    if (this.expiryByToken.size >= 10_000) {
-      for (const [token, expiresAt] of this.expiryByToken) if (expiresAt <= now) this.expiryByToken.delete(token);
-    }
-    const token = randomBytes(32).toString('base64url');
-    this.expiryByToken.set(token, now + this.ttlSeconds * 1000);
+    const token = signedToken(this.signingKey);
+    this.keep(token, this.now() + this.ttlSeconds * 1000);
     return token;
   }
 
-  check(token: string): 'valid' | 'expired' | 'unknown' {
+  /** The verdict from memory alone: `unsigned` for a token the store's key did not sign. */
+  check(token: string): TokenVerdict | 'unsigned' {
     const expiresAt = this.expiryByToken.get(token);
-    if (expiresAt === undefined) return 'unknown';
+    if (expiresAt === undefined) return isSignedWith(this.signingKey, token) ? 'unknown' : 'unsigned';
     if (this.now() < expiresAt) return 'valid';
     this.expiryByToken.delete(token);
     return 'expired';
+  }
+
+  /** The verdict, asking `lookUp` (the store, by digest) about a signed token this receiver does not hold. */
+  async verify(
+    token: string,
+    lookUp: (digest: string, now: number) => Promise<number | undefined>,
+  ): Promise<TokenVerdict> {
+    const verdict = this.check(token);
+    if (verdict === 'unsigned') return 'unknown';
+    if (verdict !== 'unknown') return verdict;
+    const now = this.now();
+    if ((this.unknownUntil.get(token) ?? 0) > now) return 'unknown';
+    const expiresAt = await lookUp(tokenDigest(token), now);
+    if (expiresAt === undefined) {
+      // A signed token the store does not know (revoked, or expired and removed) will not become known: a client
+      // sending it again and again is answered from memory for a minute.
+      if (this.unknownUntil.size >= 10_000) this.unknownUntil.clear();
+      this.unknownUntil.set(token, now + 60_000);
+      return 'unknown';
+    }
+    this.keep(token, expiresAt);
+    return 'valid';
+  }
+
+  private keep(token: string, expiresAt: number): void {
+    // A platform that asks for a token before every event would otherwise fill memory with dead tokens.
+    if (this.expiryByToken.size >= 10_000) {
+      const now = this.now();
+      for (const [held, expiry] of this.expiryByToken) if (expiry <= now) this.expiryByToken.delete(held);
+    }
+    this.expiryByToken.set(token, expiresAt);
   }
 }

@@ -45,6 +45,8 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** The working folder (default: the repository); bulk commands write reports for stdin here. */
   cwd?: string;
+  /** Node's own flags, before the launcher (`--no-liftoff-only`, `--import …`). */
+  node?: readonly string[];
 }
 
 /**
@@ -79,9 +81,18 @@ export function cleanEnv(configDir: string, extra: Record<string, string> = {}):
 
 /** Spawns the built CLI with stdin, stdout and stderr as pipes and waits for it to exit. */
 export function runCli(args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const child = spawnCli(args, options.configDir, options.env, options.cwd);
+  const child = spawnCli(args, options.configDir, options.env, options.cwd, options.node);
   child.stdin?.end(options.stdin ?? '');
   return collect(child);
+}
+
+/**
+ * `runCli` in a fresh working folder and config folder of its own (unless `env` names one), for the tests that
+ * check what a run prints and its exit code, and nothing it leaves behind.
+ */
+export function runBuiltCli(args: readonly string[], options: Partial<RunOptions> = {}): Promise<RunResult> {
+  const configDir = options.env?.B2BCTL_CONFIG_DIR ?? freshConfigDir();
+  return runCli(args, { ...options, configDir, cwd: options.cwd ?? freshWorkDir() });
 }
 
 export function spawnCli(
@@ -89,8 +100,9 @@ export function spawnCli(
   configDir: string,
   env: Record<string, string> = {},
   cwd: string = repoRoot,
+  node: readonly string[] = [],
 ): ChildProcess {
-  return spawn(process.execPath, [cliPath, ...args], {
+  return spawn(process.execPath, [...node, cliPath, ...args], {
     cwd,
     env: cleanEnv(configDir, env),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { movesOf } from '../../src/sandbox/orders/moves.js';
+import { accessKeyCheckDigit } from '../../src/domain/nfe-key.js';
 import { freshWorkDir } from './cli.js';
 import { repoRoot } from './sandbox.js';
 
@@ -12,6 +13,15 @@ export const sampleNfeFiles = [
   '43261000360305000104550010000099991876543210.xml',
 ] as const;
 export const sampleKeys: readonly string[] = sampleNfeFiles.map((name) => name.slice(0, 44));
+/**
+ * A valid access key of its own for invoice number `number` (the first sample's emitter, state, month and series):
+ * an NF-e belongs to one order, so a file that invoices many orders needs as many keys.
+ */
+export function uniqueKey(number: number): string {
+  const first43 = `${sampleKeys[0]!.slice(0, 25)}${String(number).padStart(9, '0')}112345678`;
+  return `${first43}${accessKeyCheckDigit(first43)}`;
+}
+
 /** The first sample key with its check digit changed. */
 export const mistypedKey = `${sampleNfeFiles[0].slice(0, 43)}0`;
 
@@ -20,9 +30,13 @@ export function copySampleNfe(folder: string): void {
   for (const name of sampleNfeFiles) copyFileSync(join(repoRoot, 'samples', 'nfe', name), join(folder, 'nfe', name));
 }
 
-/** Forgets the moves the sandbox took, and gives a fresh working folder with the sample NF-e in `nfe/`. */
+/**
+ * Forgets the moves the sandbox took and the invoices of earlier tests (an NF-e key belongs to one order, so the
+ * sample files are free again), and gives a fresh working folder with the sample NF-e in `nfe/`.
+ */
 export function freshMovesFolder(sandbox: RunningSandbox): string {
   movesOf(sandbox.state.orders).length = 0;
+  for (const order of sandbox.state.orders.orders.values()) delete (order as { invoice?: unknown }).invoice;
   const folder = freshWorkDir();
   mkdirSync(join(folder, 'nfe'));
   copySampleNfe(folder);
@@ -42,8 +56,8 @@ export function acceptedMoves(sandbox: RunningSandbox): string[] {
 export const moveHeader = 'order;action;erpNumber;invoiceXml;invoiceKey;carrier;trackingCode;trackingUrl;reason';
 
 /**
- * A nightly file: for each order ready, invoice (an NF-e file, or a key alone), ship; every fifth order is
- * canceled after ready instead. Lines interleave orders as an ERP's export does (by time, not by order).
+ * A nightly file: for each order ready, invoice (an NF-e file for the first three, else a key alone, each its own),
+ * ship; every fifth order is canceled after ready instead. Lines interleave orders as an ERP's export does (by time, not by order).
  * Returns the text (`;`, CRLF) and the moves it holds, `id action`, in file order.
  */
 export function nightlyFile(orderIds: readonly number[], limit = Infinity): { text: string; moves: string[] } {
@@ -54,9 +68,9 @@ export function nightlyFile(orderIds: readonly number[], limit = Infinity): { te
       return rows.map(([action, row]) => ({ id, action, row }));
     }
     const invoice =
-      index % 2 === 0
-        ? `${id};invoice;;nfe/${sampleNfeFiles[index % 3]};;;;;`
-        : `${id};invoice;;;${sampleKeys[index % 3]};;;;`;
+      index < 3
+        ? `${id};invoice;;nfe/${sampleNfeFiles[index]};;;;;`
+        : `${id};invoice;;;${uniqueKey(900_000 + index)};;;;`;
     rows.push(['invoice', invoice]);
     rows.push(['ship', `${id};ship;;;;Correios;SS123456785BR;https://rastreamento.correios.com.br/app/index.php;`]);
     return rows.map(([action, row]) => ({ id, action, row }));
@@ -69,4 +83,12 @@ export function nightlyFile(orderIds: readonly number[], limit = Infinity): { te
     text: `${[moveHeader, ...lines.map((line) => line.row)].join('\r\n')}\r\n`,
     moves: lines.map((line) => `${line.id} ${line.action}`),
   };
+}
+
+/** How many move requests (writes to the order routes) reached the sandbox so far, accepted or not. */
+export function moveRequests(sandbox: RunningSandbox): number {
+  let count = 0;
+  for (const [route, times] of sandbox.state.requestCounts)
+    if (/^(POST|PUT|PATCH) \/v1\/orders\//.test(route)) count += times;
+  return count;
 }

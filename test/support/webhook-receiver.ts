@@ -16,7 +16,8 @@ import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 import { afterAll, afterEach } from 'vitest';
 
 export const clientId = 'erp-client';
-export const clientSecret = 'receiver-s3cret';
+// As long as `webhook listen` asks (32 characters at least).
+export const clientSecret = 'receiver-s3cret-0123456789abcdef';
 
 export interface TestReceiver {
   url: string;
@@ -171,6 +172,7 @@ export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {})
     tokenTtl: 3600,
     bodyLimit: 1024 * 1024,
     requestTimeout: 10_000,
+    maxConnections: 1024,
     fetchOrders: false,
     groupCommit: true,
     fromStart: false,

@@ -8,6 +8,7 @@ import {
   exitCodeOf,
   InputError,
   InterruptedError,
+  messageOfBody,
   parseValidationMessage,
   PartialFailureError,
   PlatformError,
@@ -229,5 +230,69 @@ describe('PlatformError never repeats a refused password', () => {
     );
     expect(error.platformMessage).toBe('Property [password] with value [[redacted]] does not pass validation');
     expect(error.message).not.toContain('Senha#1001');
+  });
+});
+
+describe('messageOfBody: the store’s own words in every common refusal shape', () => {
+  const said = 'pedido 70001 está SHIPPED: não pode mais ser movimentado';
+  it.each([
+    { name: 'a top-level message', body: { status: 'BAD_REQUEST', message: said }, expected: said },
+    { name: 'a text body', body: `  ${said}\n`, expected: said },
+    { name: 'an OAuth error_description', body: { error: 'invalid_grant', error_description: said }, expected: said },
+    { name: 'an error string', body: { timestamp: 'x', status: 409, error: 'Conflict' }, expected: 'Conflict' },
+    {
+      name: 'an error object with a description',
+      body: { error: { code: 'TRANSICAO_INVALIDA', description: said } },
+      expected: said,
+    },
+    { name: 'an error object with a message', body: { error: { code: 'E1', message: said } }, expected: said },
+    {
+      name: 'errors[] with field and message',
+      body: { errors: [{ field: 'status', message: said }] },
+      expected: `status: ${said}`,
+    },
+    {
+      name: 'errors[] of two, with and without field',
+      body: { errors: [{ field: 'status', message: said }, { message: 'tente outro' }] },
+      expected: `status: ${said}; tente outro`,
+    },
+    {
+      name: 'errors[] in JSON:API style (title, detail)',
+      body: { errors: [{ code: 'E422', title: 'Unprocessable Entity', detail: said }] },
+      expected: said,
+    },
+    { name: 'errors as a list of texts', body: { errors: [said] }, expected: said },
+    {
+      name: 'errors as a map of field to messages, under a general message',
+      body: { message: 'The given data was invalid.', errors: { status: [said] } },
+      expected: `The given data was invalid: status: ${said}`,
+    },
+    {
+      name: 'RFC 7807 problem details',
+      body: { type: 'about:blank', title: 'Conflict', status: 409, detail: said, instance: '/v1/orders/1/status' },
+      expected: said,
+    },
+    {
+      name: 'problem details with a title only',
+      body: { type: 'about:blank', title: 'Conflict' },
+      expected: 'Conflict',
+    },
+    { name: 'no words at all', body: { status: 422, errors: [{ code: 'E1' }] }, expected: undefined },
+    { name: 'an empty object', body: {}, expected: undefined },
+    { name: 'an array', body: [said], expected: undefined },
+  ])('$name', ({ body, expected }) => {
+    expect(messageOfBody(body)).toBe(expected);
+    const error = new PlatformError(422, { method: 'PUT', url: 'https://api.example.com/v1/orders/1/status' }, body);
+    expect(error.platformMessage).toBe(expected);
+    expect(error.message).toBe(
+      `PUT https://api.example.com/v1/orders/1/status failed with HTTP 422${expected ? `: ${expected}` : ''}`,
+    );
+  });
+
+  it('hides a password echoed in a nested shape too', () => {
+    const body = {
+      errors: [{ field: 'password', message: 'Property [password] with value [Senha#1] does not pass validation' }],
+    };
+    expect(messageOfBody(body)).not.toContain('Senha#1');
   });
 });

@@ -71,7 +71,7 @@ describe('problemWithSetting', () => {
       '"baseUrl" must be an absolute URL such as https://store.example.com, not "store.example.com". It has no scheme: did you mean https://store.example.com?',
     ],
     ['token', 'abc', '"token" is written by b2bctl login, not by config set'],
-    ['http.retries', 'three', '"http.retries" must be a whole number, not "three"'],
+    ['http.retries', 'three', '"http.retries" must be a whole number (0 or more), not "three"'],
   ])('%s = %s', (key, value, problem) => {
     expect(problemWithSetting(key, value)).toBe(problem);
   });

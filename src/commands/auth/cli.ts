@@ -9,6 +9,7 @@ interface LoginFlags {
   passwordStdin?: true;
   tokenStdin?: true;
   verify: boolean;
+  allowHttp?: true;
 }
 
 /** `b2bctl login|logout|whoami`: the profile's credentials, three top-level words in one room. */
@@ -20,6 +21,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
     .option('--token-stdin', 'store a pre-issued token piped on stdin')
     .option('--no-verify', 'store a pre-issued token without the one request that checks it')
+    .option('--allow-http', 'send the password or token over plain http:// to another machine (readable on the way)')
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<LoginFlags>();
       return dispatch<LoginOptions>(command, async () => (await import('./login.js')).run, {
@@ -27,6 +29,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         passwordStdin: flags.passwordStdin === true,
         tokenStdin: flags.tokenStdin === true,
         verify: flags.verify !== false,
+        allowHttp: flags.allowHttp === true,
       });
     });
 

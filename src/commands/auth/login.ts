@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
+import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
 import { requestToken } from '../../platform/auth.js';
 import { tokenFields, tokenRoute } from '../../platform/token-source.js';
 
@@ -10,6 +11,8 @@ export interface LoginOptions {
   tokenStdin: boolean;
   /** `--no-verify`: store a pre-issued token without the one request that checks it. */
   verify?: boolean;
+  /** `--allow-http`: send the password or token over plain HTTP to another machine. */
+  allowHttp?: boolean;
 }
 
 /** Logs in with the integration user (or stores a pre-issued token) and caches the token in the profile. */
@@ -26,6 +29,13 @@ export async function run(options: LoginOptions, context: Context): Promise<void
     (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
   if (baseUrl && !session.get('baseUrl')) session.save({ baseUrl });
   const checkedBaseUrl = session.requireBaseUrl();
+  const credential = options.tokenStdin || presetToken !== undefined ? 'the token' : 'the password';
+  const allowHttp = options.allowHttp === true || session.get('http.allowPlain') === 'true';
+  // Before the password is asked for: refused at once, not after it was typed.
+  if (options.verify !== false || credential === 'the password')
+    refusePlainHttp(new URL(checkedBaseUrl), credential, allowHttp);
+  // An automatic re-login (B2BCTL_PASSWORD) of this profile may then send the password as this login did.
+  const plainHttpAllowed = options.allowHttp === true && isPlainHttpOffMachine(new URL(checkedBaseUrl));
 
   if (options.tokenStdin || presetToken !== undefined) {
     if (options.tokenStdin && context.io.isStdinTTY)
@@ -41,6 +51,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
       tokenObtainedAt: new Date(context.clock.now()).toISOString(),
       tokenExpiresAt: undefined,
       username: options.username ?? session.profile.username,
+      ...(plainHttpAllowed ? { 'http.allowPlain': 'true' } : {}),
     });
     context.log.info(
       `Stored a pre-issued token for profile "${session.profileName}" at ${checkedBaseUrl}. Its expiry is unknown: when the platform refuses it, b2bctl logs in again if B2BCTL_PASSWORD and a username (--username, B2BCTL_USERNAME) are there, and otherwise asks you to run b2bctl login.`,
@@ -69,7 +80,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   const http = await context.httpClient(checkedBaseUrl);
   const issued = await requestToken(http, tokenRoute(session), { username, password });
   const fields = tokenFields(issued, context.clock.now(), checkedBaseUrl);
-  session.save({ ...fields, username });
+  session.save({ ...fields, username, ...(plainHttpAllowed ? { 'http.allowPlain': 'true' } : {}) });
   context.log.info(
     `Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`,
   );

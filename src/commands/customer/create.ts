@@ -23,7 +23,7 @@ export interface CustomerCreateOptions extends InputFlags, SendFlags {
 /** Times a create whose answer was lost is checked and sent again before it is reported failed. */
 const lostAnswerRetries = 3;
 
-/** Creates the customers of a file, one request each, never twice (DESIGN.md §7). */
+/** Creates the customers of a file, one request each, never twice (docs/bulk-runs.md). */
 export async function run(options: CustomerCreateOptions, context: Context): Promise<void> {
   await runBulkJob<CustomerCreateBody>(
     {

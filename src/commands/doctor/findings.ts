@@ -10,6 +10,6 @@ export interface Finding {
   detail: string;
   /** The setting to change when b2bctl recognised nothing, or the one that decides this check. */
   setting?: string;
-  /** The exit code this failure stands for (DESIGN.md §3). */
+  /** The exit code this failure stands for (docs/output.md, "Exit codes"). */
   exitCode?: number;
 }

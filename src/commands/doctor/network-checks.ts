@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { ExitCode } from '../../errors.js';
 import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
+import { isLoopbackHost } from '../../net/plain-http.js';
 import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';
 import { openConnection, probeTls } from '../../net/tls-probe.js';
 import type { HttpClient } from '../../platform/http-client.js';
@@ -60,7 +61,7 @@ export async function checkProxy(url: URL, route: ProxyRoute, timeoutMs: number)
 /** The TLS handshake of an https base URL: certificate trusted, for this host, and its expiry. */
 export async function checkTls(url: URL, route: ProxyRoute, timeoutMs: number): Promise<Finding> {
   if (url.protocol !== 'https:') {
-    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    const loopback = isLoopbackHost(url.hostname);
     return {
       check: 'TLS',
       result: loopback ? 'ok' : 'warn',

@@ -1,4 +1,5 @@
 import type { Session } from '../../config/session.js';
+import type { OrderRoute } from '../../domain/order-routes.js';
 import { orderActions } from '../../domain/order-stages.js';
 import { B2bctlError, ExitCode } from '../../errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
@@ -27,10 +28,17 @@ export function orderRouteFindings(session: Session): Finding[] {
       },
     ];
   }
-  return orderActions.map((action) => ({
-    check: `orders ${action}: ${routes[action].method} ${routes[action].path}`,
+  const listed: [string, OrderRoute][] = [
+    ...orderActions.map((action): [string, OrderRoute] => [action, routes[action]]),
+    ...Object.entries(routes.replace ?? {}).map(([action, route]): [string, OrderRoute] => [
+      `replace ${action}`,
+      route,
+    ]),
+  ];
+  return listed.map(([name, route]) => ({
+    check: `orders ${name}: ${route.method} ${route.path}`,
     result: 'skip' as const,
-    detail: `not probed (every request writes); body ${JSON.stringify(routes[action].body)}; from ${origin}`,
+    detail: `not probed (every request writes); body ${JSON.stringify(route.body)}; from ${origin}`,
     setting: 'orders.routes',
   }));
 }

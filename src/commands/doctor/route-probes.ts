@@ -1,6 +1,7 @@
 import type { Session } from '../../config/session.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../errors.js';
+import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
@@ -10,6 +11,20 @@ import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
 import { tokenRoute } from '../../platform/token-source.js';
 import type { Finding } from './findings.js';
+
+/** The password is not sent where a login would refuse to send it (src/net/plain-http.ts). */
+function plainHttpRefusal(session: Session, check: string): Finding | undefined {
+  if (!isPlainHttpOffMachine(new URL(session.requireBaseUrl())) || session.get('http.allowPlain') === 'true')
+    return undefined;
+  return {
+    check,
+    result: 'fail',
+    detail:
+      'not tried: the password would cross the network in plain HTTP; use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted',
+    setting: 'baseUrl',
+    exitCode: ExitCode.usage,
+  };
+}
 
 /**
  * The token: a fresh one from the token route when the password is in the environment (showing
@@ -26,6 +41,8 @@ export async function probeToken(
   const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
+  const refused = plainHttpRefusal(session, check);
+  if (refused) return { finding: refused, token: undefined };
   let response: HttpResponse;
   try {
     response = await http.request({

@@ -6,7 +6,7 @@ import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';
 
-/** `b2bctl orders poll|get` (DESIGN.md §2 and §8). */
+/** `b2bctl orders poll|get` (docs/orders-poll.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const orders = program
     .command('orders')
@@ -22,7 +22,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--detail', 'emit each order’s full detail (fetched concurrently, paced)')
     .option(
       '--out-dir <dir>',
-      'write one file per order version, ORDERID-LASTUPDATED.json (temporary name, fsync, rename)',
+      'write one file per order version, ID-NUMBER-LASTUPDATED.json (temporary name, fsync, rename)',
     )
     .option('--cursor <file>', 'cursor file (default: per profile in the config folder)')
     .option('--watch', 'poll again every --interval seconds until Ctrl-C')
@@ -51,7 +51,7 @@ export function register(program: Command, dispatch: Dispatch): void {
   orders
     .command('get')
     .description('print one order’s detail')
-    .argument('<id>', 'the order id (the `id` of the listing and of the orders webhook)')
+    .argument('<order>', 'the order’s id (the `id` of orders poll and the webhook), or its number (orderId)')
     .action((id: string, _flags: unknown, command: Command) =>
       dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),
     );
@@ -61,13 +61,13 @@ export function register(program: Command, dispatch: Dispatch): void {
 
 /** The examples at the end of each command's help, by its path under the root. */
 export const examples: CommandExamples = {
-  orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 123456'],
+  orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 217'],
   'orders poll': [
     'b2bctl orders poll --since 2h',
     'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',
     'b2bctl orders poll --out-dir /var/lib/erp/orders --watch --interval 60',
   ],
-  'orders get': ['b2bctl orders get 123456', 'b2bctl orders get 123456 -o json'],
+  'orders get': ['b2bctl orders get 217', 'b2bctl orders get 100217'],
   ...moveExamples,
 };
 

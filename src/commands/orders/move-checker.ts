@@ -11,22 +11,34 @@ export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {
 
 /**
  * A fresh judge of an orders update file: each row's own checks, then the file's order of moves (a file that ships
- * an order and then marks it ready again is refused at the second row, naming the first).
+ * an order and then marks it ready again is refused at the second row, naming the first), and one row per NF-e (a
+ * key on two rows is a copy-paste slip the store would refuse on the second order, or a repeat).
  */
 export function newMoveChecker(setting: MoveFileSetting): RecordChecker<PreparedMove> {
   const sequence = new MoveSequence();
+  const keyLines = new Map<string, { line: number; order: string }>();
   return new RecordChecker((record: InputRecord): RecordVerdict<PreparedMove> => {
     const move = moveOf(record.values);
     const verdict = checkMove(move, {
       baseDirectory: setting.baseDirectory,
+      confinePaths: setting.confinePaths,
       nowMs: setting.nowMs,
       routes: setting.routes,
       defaultBranch: setting.defaultBranch,
       warn: (field, message) => setting.warn(field, message, record.line),
     });
     if (!verdict.ok) return verdict;
+    const key = verdict.value.values.invoiceKey;
+    const first = key === undefined ? undefined : keyLines.get(key);
+    if (key !== undefined && first !== undefined) {
+      const field = move.invoiceXml ? 'invoiceXml' : 'invoiceKey';
+      const whose = first.order === verdict.value.order ? 'this order' : `order ${first.order}`;
+      const reason = `NF-e key ${key} is already on line ${first.line} (${whose}); an NF-e is sent once, for one order`;
+      return { ok: false, problems: [fieldProblem(field, move[field] ?? '', reason)] };
+    }
     const refused = sequence.follow(verdict.value, `line ${record.line}`);
     if (refused) return { ok: false, problems: [fieldProblem('action', verdict.value.action, refused)] };
+    if (key !== undefined) keyLines.set(key, { line: record.line, order: verdict.value.order });
     return verdict;
   });
 }

@@ -17,9 +17,12 @@ interface MoveFlags {
   branch?: string;
   orderId?: string;
   statusCheck?: boolean;
+  replace?: boolean;
 }
 
 const routesHelp = "the store's order routes (JSON; default: the orders.routes setting, else the sandbox's)";
+const replaceHelp =
+  'send a correction (another ERP number, NF-e or tracking code than the order holds) through the routes file’s replace route';
 
 /** `b2bctl orders ready|invoice|ship|cancel ORDER` and `orders update FILE`: moving orders on. */
 export function registerMoves(program: Command, orders: Command, dispatch: Dispatch): void {
@@ -27,14 +30,12 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
     orders
       .command(name)
       .description(description)
-      .argument('<order>', 'the order id (the `id` of orders get)')
+      .argument('<order>', 'the order’s id, or its number (orderId), which one listing search turns into the id')
       .option('--routes <file>', routesHelp)
       .option('--branch <code>', 'the branch that fills {branch} in the route (default: the branch setting)')
       .option('--order-id <n>', 'the order number, for routes with {orderId} in their path')
-      .option(
-        '--no-status-check',
-        "send without reading the order's status first (the platform alone judges the move)",
-      );
+      .option('--no-status-check', "send without reading the order's status first (the platform alone judges the move)")
+      .option('--replace', replaceHelp);
   const send = (action: OrdersMoveOptions['action']) => (order: string, flags: MoveFlags, command: Command) => {
     const options: OrdersMoveOptions = {
       order,
@@ -50,6 +51,7 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       branch: flags.branch,
       orderId: flags.orderId,
       statusCheck: flags.statusCheck,
+      replace: flags.replace === true,
     };
     if (action === 'invoice' && (flags.xml === undefined) === (flags.key === undefined))
       throw new UsageError('orders invoice takes --xml NFE.xml or --key KEY (one of them).');
@@ -79,14 +81,23 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         )
         .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
-        .option('--no-status-check', "send without reading each order's status first (the platform alone judges)"),
+        .option('--no-status-check', "send without reading each order's status first (the platform alone judges)")
+        .option('--replace', replaceHelp)
+        .option(
+          '--allow-paths',
+          'let invoiceXml name files outside the folder of FILE (absolute paths, .., links out)',
+        ),
     )
     .action((file: string, _flags: unknown, command: Command) => {
-      const flags = command.opts<ParsedBulkFlags & { routes?: string; statusCheck?: boolean }>();
+      const flags = command.opts<
+        ParsedBulkFlags & { routes?: string; statusCheck?: boolean; replace?: boolean; allowPaths?: boolean }
+      >();
       return dispatch<OrdersUpdateOptions>(command, async () => (await import('./update.js')).run, {
         file,
         routes: flags.routes,
         statusCheck: flags.statusCheck,
+        replace: flags.replace === true,
+        allowPaths: flags.allowPaths === true,
         ...bulkFlags.read(flags),
       });
     });
@@ -94,10 +105,13 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
 
 /** The examples at the end of the moves' help, by their path under the root (the orders group shows them). */
 export const moveExamples: CommandExamples = {
-  'orders ready': ['b2bctl orders ready 123456 --erp-number PV-2026-0042'],
-  'orders invoice': ['b2bctl orders invoice 123456 --xml notas/35261011222333000181550010000012341123456787.xml'],
-  'orders ship': ['b2bctl orders ship 123456 --tracking SS123456785BR --carrier Correios'],
-  'orders cancel': ['b2bctl orders cancel 123456 --reason "customer withdrew the order"'],
+  'orders ready': ['b2bctl orders ready 217 --erp-number PV-2026-0042'],
+  'orders invoice': [
+    'b2bctl orders invoice 217 --xml notas/35261011222333000181550010000012341123456787.xml',
+    'b2bctl orders invoice 217 --xml notas/corrigida.xml --replace',
+  ],
+  'orders ship': ['b2bctl orders ship 217 --tracking SS123456785BR --carrier Correios'],
+  'orders cancel': ['b2bctl orders cancel 217 --reason "customer withdrew the order"'],
   'orders update': [
     'b2bctl orders update pedidos.csv --dry-run',
     'b2bctl orders update pedidos.csv --quiet --rate 5',

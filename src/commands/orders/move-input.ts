@@ -1,12 +1,11 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { checkNfeDocument, maximumNfeBytes } from '../../domain/nfe-document.js';
+import { checkNfeDocument } from '../../domain/nfe-document.js';
 import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import type { MoveValues } from '../../platform/order-moves.js';
+import { readInvoiceFile } from './invoice-file.js';
 
 /** A move checked locally and ready to send: the values its route's placeholders take. */
 export interface PreparedMove {
@@ -19,6 +18,8 @@ export interface PreparedMove {
 export interface MoveCheckSetting {
   /** The folder `invoiceXml` paths are relative to (the file's; the working folder for a single command). */
   baseDirectory: string;
+  /** True for a file's rows (unless --allow-paths): `invoiceXml` stays inside the base folder. */
+  confinePaths?: boolean;
   nowMs: number;
   routes: OrderRoutes;
   /** The branch setting: `{branch}` of a move that names none. */
@@ -79,10 +80,12 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
       );
   if (action === 'invoice') problems.push(...prepareInvoice(move, values, used, setting));
   if (problems.length > 0) return { ok: false, problems };
-  // Only what the route carries is kept (an XML as text and as base64 would double the spool for nothing).
+  // Only what the route carries is kept (an XML as text and as base64 would double the spool for nothing), and the
+  // id and NF-e key, which a move is compared with the order's by.
   const kept: MoveValues = {};
   for (const name of Object.keys(values) as BodyPlaceholder[])
-    if (values[name] !== undefined && (used.has(name) || name === 'id')) kept[name] = values[name];
+    if (values[name] !== undefined && (used.has(name) || name === 'id' || name === 'invoiceKey'))
+      kept[name] = values[name];
   return { ok: true, value: { order: values.id as string, action, values: kept } };
 }
 
@@ -95,10 +98,9 @@ function prepareInvoice(
 ): FieldProblem[] {
   const takesXml = used.has('invoiceXml') || used.has('invoiceXmlBase64');
   if (move.invoiceXml) {
-    const path = resolve(setting.baseDirectory, move.invoiceXml);
-    const bytes = readCapped(path);
-    if (typeof bytes === 'string') return [fieldProblem('invoiceXml', move.invoiceXml, bytes)];
-    const document = checkNfeDocument(bytes, setting.nowMs);
+    const file = readInvoiceFile(setting.baseDirectory, move.invoiceXml, setting.confinePaths === true);
+    if (!file.ok) return [fieldProblem('invoiceXml', move.invoiceXml, file.reason)];
+    const document = checkNfeDocument(file.bytes, setting.nowMs);
     if (!document.ok) return [fieldProblem('invoiceXml', move.invoiceXml, document.reason)];
     const key = move.invoiceKey?.replace(/\s/g, '');
     if (key && key !== document.key.key)
@@ -124,28 +126,4 @@ function prepareInvoice(
   for (const warning of key.warnings) setting.warn('invoiceKey', warning);
   values.invoiceKey = key.key.key;
   return [];
-}
-
-/** The file's bytes, or why they cannot be read: a file over the NF-e cap is refused before it is read. */
-function readCapped(path: string): Uint8Array | string {
-  let descriptor: number | undefined;
-  try {
-    descriptor = openSync(path, 'r');
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) return 'not a file';
-    if (stats.size > maximumNfeBytes) return `the file has ${stats.size} bytes; an NF-e has at most ${maximumNfeBytes}`;
-    const bytes = Buffer.alloc(stats.size);
-    let read = 0;
-    while (read < stats.size) {
-      const count = readSync(descriptor, bytes, read, stats.size - read, read);
-      if (count === 0) break;
-      read += count;
-    }
-    return bytes.subarray(0, read);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `no such file: ${path}` : `cannot read it (${code ?? (error as Error).message})`;
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
-  }
 }

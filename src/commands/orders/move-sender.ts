@@ -1,83 +1,187 @@
-import { type OrderRoutes } from '../../domain/order-routes.js';
-import { forbiddenMove, reachedStage, statusAfter } from '../../domain/order-stages.js';
+import { type OrderRoute, type OrderRoutes } from '../../domain/order-routes.js';
+import {
+  forbiddenMove,
+  keptFieldOf,
+  moveConflict,
+  type MoveConflict,
+  reachedStage,
+  type ReplaceableAction,
+  statusAfter,
+} from '../../domain/order-stages.js';
 import { AmbiguousRequestError, ExitCode, PlatformError } from '../../errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { orderStatus, sendOrderMove } from '../../platform/order-moves.js';
+import { orderAnswers } from '../../platform/orders.js';
+import { orderState, orderStateOf, type OrderState, sendOrderMove } from '../../platform/order-moves.js';
 import type { PreparedMove } from './move-input.js';
+import { OrderLookup } from './order-lookup.js';
 
-/** How one move went: the report's outcome, the HTTP status and a message. */
+/** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
 export interface MoveResult {
-  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'invalid' | 'failed'>;
+  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'conflict' | 'invalid' | 'failed'>;
   status?: number;
   message?: string;
+  id?: string;
+}
+
+export interface MoveSenderOptions {
+  /** Reads each order's state before its first move and refuses locally a move its status forbids (default true). */
+  checkStatus?: boolean;
+  /** `--replace`: a move whose data differs from what the order holds goes through the routes file's replace route. */
+  replace?: boolean;
+  /** Where `order 100217 is id 217` is said. */
+  note?: (line: string) => void;
 }
 
 /**
  * Sends moves and judges their answers by status code only: a 2xx is done (`applied`, or `accepted` when its body
  * is of no shape b2bctl knows, with one warning per run); a 4xx is the platform's refusal of this move (`rejected`);
  * an answer that may have come after the platform applied the move is settled by reading the order's status.
+ * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data
+ * (docs/decisions/0012-order-conflicts-and-numbers.md).
  */
 export class MoveSender {
   private warned = false;
-  /** Each order's status as read before its first move of this run, then as its moves left it. */
-  private readonly statuses = new Map<string, string>();
+  /** Each order's state as read before its first move of this run, then as its moves left it. */
+  private readonly states = new Map<string, OrderState>();
+  private readonly lookup: OrderLookup;
+  private readonly checkStatus: boolean;
 
   constructor(
     private readonly client: PlatformClient,
     private readonly routes: OrderRoutes,
     private readonly warn: (message: string) => void,
-    /** Reads each order's status before its first move and refuses locally a move that status forbids. */
-    private readonly checkStatus = true,
-  ) {}
+    private readonly options: MoveSenderOptions = {},
+  ) {
+    this.checkStatus = options.checkStatus !== false;
+    this.lookup = new OrderLookup(client, options.note ?? (() => undefined));
+  }
 
   /**
    * Sends one move. `unanswered` (a resumed run's record the killed run may have sent) reads the order's status even
    * without the status check, so a move that went through is not sent again.
    */
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
-    const before = await this.statusBefore(move, signal, unanswered);
-    // A move the order has taken already (or gone past) is not sent: re-running a nightly file changes nothing.
-    if (before !== undefined && reachedStage(before, move.action))
-      return { outcome: 'unchanged', message: `the order is already ${before}: not sent${unanswered ? ' again' : ''}` };
-    const refusal = this.checkStatus && before !== undefined ? forbiddenMove(before, move.action) : undefined;
-    if (refusal) return { outcome: 'invalid', message: `not sent: the order is ${before} on the platform; ${refusal}` };
-    try {
-      const { status, answer } = await sendOrderMove(this.client, this.routes[move.action], move.values, signal);
-      if (!answer.recognised) this.warnOnce(status);
-      this.statuses.set(move.order, answer.status ?? statusAfter[move.action]);
-      return {
-        outcome: answer.recognised ? 'applied' : 'accepted',
-        status,
-        message: answer.status ? `now ${answer.status}` : undefined,
-      };
-    } catch (error) {
-      this.statuses.delete(move.order);
-      if (error instanceof AmbiguousRequestError) return this.settle(move, error, signal);
-      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500)
-        throw error;
-      return { outcome: 'rejected', status: error.status, message: refusalMessage(error) };
+    const before = await this.stateBefore(move, signal, unanswered);
+    const target = this.addressed(move);
+    const id = target.values.id === move.order ? undefined : target.values.id;
+    if (before?.status !== undefined && reachedStage(before.status, move.action)) {
+      const conflict = moveConflict(before.held, move.action, move.values);
+      if (!conflict)
+        return {
+          outcome: 'unchanged',
+          id,
+          message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
+        };
+      return this.correct(target, conflict, before.status, signal);
     }
+    const refusal =
+      this.checkStatus && before?.status !== undefined ? forbiddenMove(before.status, move.action) : undefined;
+    if (refusal)
+      return {
+        outcome: 'invalid',
+        id,
+        message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
+      };
+    return this.deliver(target, this.routes[move.action], signal);
   }
 
-  /** The order's status as known in this run, when it shows the move taken already (the report's message), else undefined. */
+  /** The order's state as known in this run, when it shows the move taken already (the report's message), else undefined. */
   alreadyTaken(move: PreparedMove): string | undefined {
-    const known = this.statuses.get(move.order);
-    return known !== undefined && reachedStage(known, move.action)
-      ? `the order is already ${known}: not sent`
+    const known = this.states.get(move.order);
+    return known?.status !== undefined &&
+      reachedStage(known.status, move.action) &&
+      !moveConflict(known.held, move.action, move.values)
+      ? `the order is already ${known.status}: not sent`
       : undefined;
   }
 
-  /** The order's status before this move: known from this run, or read (one request) when a check needs it. */
-  private async statusBefore(move: PreparedMove, signal: AbortSignal | undefined, unanswered: boolean) {
-    const known = this.statuses.get(move.order);
+  /** A conflict, reported; with --replace, sent through the routes file's replace route when it has one. */
+  private async correct(
+    move: PreparedMove,
+    conflict: MoveConflict,
+    status: string,
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult> {
+    const id = move.values.id === move.order ? undefined : move.values.id;
+    const route = this.routes.replace?.[move.action as ReplaceableAction];
+    if (!this.options.replace)
+      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends the correction)` };
+    if (!route || !(move.action in keptFieldOf))
+      return {
+        outcome: 'conflict',
+        id,
+        message: `${conflict.message}: not sent; the routes file has no replace.${move.action} route to correct it`,
+      };
+    const result = await this.deliver(move, route, signal, status);
+    return result.outcome === 'applied' || result.outcome === 'accepted'
+      ? {
+          ...result,
+          message: `replaced ${conflict.held} with ${conflict.sent}${result.message ? `; ${result.message}` : ''}`,
+        }
+      : result;
+  }
+
+  /** Sends `move` through `route`; `keepStatus` for a correction, which leaves the order where it is. */
+  private async deliver(
+    move: PreparedMove,
+    route: OrderRoute,
+    signal: AbortSignal | undefined,
+    keepStatus?: string,
+  ): Promise<MoveResult> {
+    const id = move.values.id === move.order ? undefined : move.values.id;
+    try {
+      const { status, answer } = await sendOrderMove(this.client, route, move.values, signal);
+      if (!answer.recognised) this.warnOnce(status);
+      this.remember(move, answer.status ?? keepStatus ?? statusAfter[move.action]);
+      return {
+        outcome: answer.recognised ? 'applied' : 'accepted',
+        status,
+        id,
+        message: answer.status ? `now ${answer.status}` : undefined,
+      };
+    } catch (error) {
+      this.states.delete(move.order);
+      if (error instanceof AmbiguousRequestError) return this.settle(move, error, signal);
+      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500)
+        throw error;
+      // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
+      if (error.status === 404 && !this.checkStatus && id === undefined) {
+        const found = await this.lookup.idOfNumber(move.order, signal);
+        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, keepStatus);
+      }
+      return { outcome: 'rejected', status: error.status, id, message: refusalMessage(error) };
+    }
+  }
+
+  /** The move addressed to the order's id when the user gave its number. */
+  private addressed(move: PreparedMove): PreparedMove {
+    const id = this.lookup.knownIdOf(move.order);
+    return id === undefined ? move : { ...move, values: { ...move.values, id } };
+  }
+
+  /** After a move went through: the order's status and the data it now holds. */
+  private remember(move: PreparedMove, status: string): void {
+    const held = { ...this.states.get(move.order)?.held };
+    if (move.action in keptFieldOf) {
+      const field = keptFieldOf[move.action as ReplaceableAction];
+      if (move.values[field] !== undefined) held[field] = move.values[field];
+    }
+    this.states.set(move.order, { status, held });
+  }
+
+  /** The order's state before this move: known from this run, or read (one request) when a check needs it. */
+  private async stateBefore(move: PreparedMove, signal: AbortSignal | undefined, unanswered: boolean) {
+    const known = this.states.get(move.order);
     if (known !== undefined || (!this.checkStatus && !unanswered)) return known;
     try {
-      const status = await orderStatus(this.client, move.order, signal);
-      if (status !== undefined) this.statuses.set(move.order, status);
-      return status;
+      const found = await this.lookup.find(move.order, signal);
+      // An order the platform does not find: the move's own answer says what the platform thinks of it.
+      if (found === undefined) return undefined;
+      const state = orderStateOf(found.order, orderAnswers(this.client));
+      this.states.set(move.order, state);
+      return state;
     } catch (error) {
-      // An order the detail route does not find: the move's own answer says what the platform thinks of it.
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
         return undefined;
       throw error;
@@ -88,10 +192,13 @@ export class MoveSender {
   private async settle(move: PreparedMove, error: AmbiguousRequestError, signal?: AbortSignal): Promise<MoveResult> {
     let status: string | undefined;
     try {
-      status = await orderStatus(this.client, move.order, signal);
+      status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
     } catch {
       return { outcome: 'failed', message: `${error.message}; its status could not be read to check` };
     }
+    if (status === 'CANCELED' || status === 'DELIVERED')
+      if (statusAfter[move.action] !== status)
+        return { outcome: 'failed', message: `${error.message}; the order is ${status} now: it moves no further` };
     if (status !== undefined && reachedStage(status, move.action))
       return { outcome: 'applied', message: `the answer was lost; the order is ${status}, so the move went through` };
     return {

@@ -16,6 +16,8 @@ export interface OrdersMoveOptions extends Partial<OrderMove> {
   routes?: string;
   /** False with --no-status-check: no read of the order's status before the move. */
   statusCheck?: boolean;
+  /** `--replace`: data that differs from what the order holds is sent through the replace route. */
+  replace?: boolean;
 }
 
 const doneWords: Readonly<Record<OrderAction, string>> = {
@@ -42,10 +44,14 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
       field: verdict.problems[0]?.field,
     });
   const client = await context.platform();
-  const sender = new MoveSender(client, routes, context.log.warn, options.statusCheck !== false);
+  const sender = new MoveSender(client, routes, context.log.warn, {
+    checkStatus: options.statusCheck !== false,
+    replace: options.replace === true,
+    note: (line) => context.log.info(line),
+  });
   const result = await sender.send(verdict.value, context.interrupt);
   const summary = {
-    order: verdict.value.order,
+    order: result.id ?? verdict.value.order,
     action: options.action,
     outcome: result.outcome,
     status: result.status,
@@ -57,7 +63,8 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
   if (result.outcome === 'invalid')
     throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
-  if (result.outcome === 'rejected' || result.outcome === 'failed') throw new PartialFailureError(line);
+  if (result.outcome === 'rejected' || result.outcome === 'failed' || result.outcome === 'conflict')
+    throw new PartialFailureError(line);
   if (!wantsData) context.io.stdout.write(`${line}\n`);
   else context.log.info(line);
 }

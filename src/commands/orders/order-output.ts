@@ -1,8 +1,9 @@
-import { fstatSync, fsyncSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../../context.js';
 import { claimClosedOutput, isClosedPipe } from '../../io/output/closed-output.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import type { ListedOrder } from '../../platform/orders.js';
 
@@ -43,11 +44,17 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
     Date.parse(String(a.lastUpdated)) - Date.parse(String(b.lastUpdated)) || String(a.id).localeCompare(String(b.id)),
 };
 
-/** `ORDERID-LASTUPDATED.json`, with the instant compacted so the name is valid on every file system. */
-export function orderFileName(version: Pick<ListedOrder, 'orderNumber' | 'lastUpdated'>): string {
-  const number = version.orderNumber;
+/**
+ * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
+ * number people see, and the instant compacted so the name is valid on every file system.
+ */
+export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  return `${String(number).replace(/[^\w.-]/g, '_')}-${instant}.json`;
+  return `${fileSafe(version.id)}-${fileSafe(version.orderNumber)}-${instant}.json`;
+}
+
+function fileSafe(value: string | number): string {
+  return String(value).replace(/[^\w.]/g, '_');
 }
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
@@ -56,7 +63,8 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     let count = 0;
     return {
       async write(version, record) {
-        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`, 0o644);
+        // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
+        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`);
         count++;
       },
       async flush() {
@@ -143,7 +151,7 @@ function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefine
 
 /** Temporary files of a run that was killed mid-write: never renamed, so never read; removed by the next run. */
 function removeAbandonedTemporaryFiles(outDir: string): void {
-  mkdirSync(outDir, { recursive: true });
+  makePrivateFolder(outDir);
   for (const name of readdirSync(outDir)) {
     if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(`${outDir}/${name}`, { force: true });
   }

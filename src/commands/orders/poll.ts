@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
@@ -43,7 +44,7 @@ const maximumBackoffMs = 10 * 60_000;
 
 /**
  * `orders poll`: emits each order version `(id, lastUpdated)` once across normal runs, continuing from the
- * profile's cursor (DESIGN.md §8). One poller per profile (a lock); the cursor moves only over what was written and
+ * profile's cursor (docs/orders-poll.md). One poller per profile (a lock); the cursor moves only over what was written and
  * flushed; Ctrl-C stops after the window being written and exits 75.
  */
 export async function run(options: OrdersPollOptions, context: Context): Promise<void> {
@@ -255,16 +256,8 @@ async function fetchDetails(
   versions: readonly ListedOrder[],
   concurrency: number,
 ): Promise<unknown[]> {
-  const details: unknown[] = Array.from({ length: versions.length });
-  let next = 0;
-  const worker = async () => {
-    while (next < versions.length) {
-      const index = next++;
-      details[index] = await getOrder(client, (versions[index] as ListedOrder).id);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, versions.length)) }, worker));
-  return details;
+  const limit = pLimit(Math.max(1, concurrency));
+  return await Promise.all(versions.map((version) => limit(() => getOrder(client, version.id))));
 }
 
 /** `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses. */

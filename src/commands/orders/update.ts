@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path';
 import { type PendingRecord, reportEntry, runBulkJob, type ReportEntry } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
-import { type Outcome, type ReportRow, withPlaceOf } from '../../bulk/report.js';
+import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
-import { MoveSender } from './move-sender.js';
+import { type MoveResult, MoveSender } from './move-sender.js';
 
 export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   file: string;
@@ -16,6 +16,10 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   routes?: string;
   /** False with --no-status-check: the platform alone judges each move against the order's status. */
   statusCheck?: boolean;
+  /** `--allow-paths`: invoiceXml may name any file (by default, only files inside the moves file's folder). */
+  allowPaths?: boolean;
+  /** `--replace`: a move whose data differs from what the order holds is sent through the replace route. */
+  replace?: boolean;
 }
 
 /**
@@ -43,6 +47,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       newChecker: () =>
         newMoveChecker({
           baseDirectory,
+          confinePaths: options.allowPaths !== true,
           nowMs: context.clock.now(),
           defaultBranch: session.get('branch'),
           get routes() {
@@ -52,9 +57,13 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         }),
       keyOf: (record) => `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim(),
       lockName: 'orders-update',
-      outcomes: ['applied', 'accepted', 'unchanged', 'rejected', 'invalid', 'failed'],
+      outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed'],
       sentOutcomes: ['applied', 'accepted'],
-      shaping: [{ flag: '--routes', key: 'routes', path: true }],
+      shaping: [
+        { flag: '--routes', key: 'routes', path: true },
+        { flag: '--replace', key: 'replace', unset: false },
+        { flag: '--allow-paths', key: 'allowPaths', unset: false },
+      ],
       plan() {
         routesNow();
         const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
@@ -65,7 +74,11 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       },
       async sendBatch(client, batch, signal) {
         sendInOrder ??= orderedSender(
-          new MoveSender(client, routesNow(), context.log.warn, options.statusCheck !== false),
+          new MoveSender(client, routesNow(), context.log.warn, {
+            checkStatus: options.statusCheck !== false,
+            replace: options.replace === true,
+            note: (line) => context.log.info(line),
+          }),
         );
         return Promise.all(
           batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
@@ -100,18 +113,15 @@ function orderedSender(sender: MoveSender) {
       await previous;
       const stopped = stoppedAt.get(move.order);
       const taken = stopped === undefined ? undefined : sender.alreadyTaken(move);
-      if (taken) return rowOf(entry, 'unchanged', undefined, taken);
+      if (taken) return rowOf(entry, { outcome: 'unchanged', message: taken });
       if (stopped !== undefined)
-        return rowOf(
-          entry,
-          'failed',
-          undefined,
-          `not sent: the move of this order on line ${stopped} did not go through`,
-        );
+        return rowOf(entry, {
+          outcome: 'failed',
+          message: `not sent: the move of this order on line ${stopped} did not go through`,
+        });
       const result = await sender.send(move, signal, entry.unanswered === true);
-      if (result.outcome === 'rejected' || result.outcome === 'failed' || result.outcome === 'invalid')
-        stoppedAt.set(move.order, entry.line);
-      return rowOf(entry, result.outcome, result.status, result.message);
+      if (['rejected', 'failed', 'invalid', 'conflict'].includes(result.outcome)) stoppedAt.set(move.order, entry.line);
+      return rowOf(entry, result);
     } catch (error) {
       stoppedAt.set(move.order, entry.line);
       throw error;
@@ -122,14 +132,11 @@ function orderedSender(sender: MoveSender) {
   };
 }
 
-function rowOf(
-  entry: PendingRecord<PreparedMove>,
-  outcome: Outcome,
-  status: number | undefined,
-  message: string | undefined,
-): ReportEntry {
+/** The report row of a move; its id column is the order's id, also when the row named the order by its number. */
+function rowOf(entry: PendingRecord<PreparedMove>, result: MoveResult): ReportEntry {
+  const { outcome, status, message } = result;
   const row = withPlaceOf<ReportRow>(
-    { line: entry.line, key: entry.key, outcome, status, id: entry.value.order, message },
+    { line: entry.line, key: entry.key, outcome, status, id: result.id ?? entry.value.order, message },
     entry,
   );
   return reportEntry(row, entry);

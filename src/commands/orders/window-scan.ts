@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import {
   maximumPieces,
   offsetBreaks,
@@ -89,7 +90,7 @@ export async function* scanWindow<T extends OrderVersion>(
 class WindowScanner<T extends OrderVersion> {
   private readonly abort = new AbortController();
   private readonly limit: <R>(task: () => Promise<R>) => Promise<R>;
-  private readonly offsetReads = concurrencyLimit(1);
+  private readonly offsetReads = pLimit(1);
   private readonly concurrency: number;
   private readonly budget: number;
   /** options.observe, or nothing: each path is told in one way, whoever listens. */
@@ -103,7 +104,7 @@ class WindowScanner<T extends OrderVersion> {
   constructor(private readonly options: ScanOptions<T>) {
     this.concurrency = Math.max(1, options.concurrency);
     this.budget = Math.max(options.pageSize, options.offsetReadBudget ?? defaultOffsetReadBudget);
-    this.limit = concurrencyLimit(this.concurrency);
+    this.limit = pLimit(this.concurrency);
     this.observe = options.observe ?? (() => {});
     options.signal?.addEventListener('abort', this.stopOnSignal, { once: true });
   }
@@ -292,22 +293,4 @@ class WindowScanner<T extends OrderVersion> {
     }
     return [];
   }
-}
-
-/** Runs at most `slots` of the given tasks at once, first come first served. */
-function concurrencyLimit(slots: number): <R>(task: () => Promise<R>) => Promise<R> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    // A finishing task hands its slot straight to the next waiter, so a newcomer cannot slip in between.
-    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
 }

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { fraction, httpUrl, wholeNumber } from '../../cli/parse.js';
+import { duration, fraction, httpUrl, wholeNumber } from '../../cli/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
 /** What commander parses: the verb's own options, the flags with a default always present. */
@@ -45,6 +45,24 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--webhook-client-id <id>', 'client id for the receiver (secret: B2BCTL_WEBHOOK_CLIENT_SECRET)')
     .option('--webhook-token-path <path>', "receiver's token route", '/oauth/token')
+    .addOption(
+      new Option(
+        '--orders-webhook <variant>',
+        'the orders webhook: the summary fields, or the whole order in the dialect’s shape',
+      )
+        .choices(['simplified', 'full'])
+        .default('simplified'),
+    )
+    .option(
+      '--tax-callback <url>',
+      'a cart posted to /_sandbox/orders waits for its taxes from this URL (tax serve; token: B2BCTL_TAX_TOKEN)',
+      httpUrl,
+    )
+    .option(
+      '--tax-timeout <time>',
+      'how long a cart waits for the tax callback before it is refused (default 3s)',
+      duration,
+    )
     .option(
       '--dialect <name>',
       'how to answer what the platform document does not show: default, spring, legacy, gateway',

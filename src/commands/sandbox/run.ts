@@ -33,6 +33,12 @@ export interface SandboxCommandOptions {
   webhookStyle?: 'basic' | 'body' | 'headers';
   webhookClientId?: string;
   webhookTokenPath?: string;
+  /** The orders webhook's variant: summary fields, or the whole order. */
+  ordersWebhook?: 'simplified' | 'full';
+  /** Where a cart asks for its taxes before it becomes an order (`tax serve`); its token from B2BCTL_TAX_TOKEN. */
+  taxCallback?: string;
+  /** How long a cart waits for the tax callback, in milliseconds. */
+  taxTimeout?: number;
   /** How it answers what the platform document does not show (src/sandbox/dialects/). */
   dialect?: string;
   /** Seconds its clock (the `Date` header) is ahead of this machine's; negative for behind. */
@@ -69,6 +75,15 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     orderChurn: options.orderChurn,
     orderCount: options.orders,
     webhook: webhookTarget(options, context),
+    ordersWebhook: options.ordersWebhook,
+    taxCallback:
+      options.taxCallback === undefined
+        ? undefined
+        : {
+            url: options.taxCallback,
+            token: context.env.B2BCTL_TAX_TOKEN || undefined,
+            timeoutMs: options.taxTimeout ?? 3000,
+          },
     dialect,
     clockOffsetSeconds: options.clockOffset ?? 0,
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,

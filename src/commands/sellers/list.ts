@@ -13,7 +13,7 @@ export interface ListSellersOptions {
   all: boolean;
 }
 
-/** The platform's page size when no limit is sent (platform-spec: "default 20"). */
+/** The platform's page size when no limit is sent (docs/platform.md: "limit defaults to 20"). */
 const defaultPageSize = 20;
 
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */

@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { httpUrl, wholeNumber } from '../../cli/parse.js';
+import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
+import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
-import { duration, eventId, postgresUrl } from './flags.js';
+import { eventId, postgresUrl } from './flags.js';
 import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
@@ -14,7 +15,11 @@ import type { TriggerOptions } from './trigger.js';
 const secretFileHelp =
   'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
 
-/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (DESIGN.md §9). */
+const storeEnvHelp =
+  'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
+const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
+
+/** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (docs/webhooks.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
     .command('webhook')
@@ -32,15 +37,23 @@ export function register(program: Command, dispatch: Dispatch): void {
       'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
     )
     .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp)
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
     .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
     .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
+    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
     .option(
       '--forward-to <url>',
       "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --max-attempts make it dead",
       httpUrl,
     )
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+    .option(
+      '--exec-env <name>',
+      "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
+      variableNames,
+    )
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
     .option('--max-attempts <n>', 'tries of one event before it goes dead', wholeNumber(1), 20)
@@ -86,11 +99,15 @@ export function register(program: Command, dispatch: Dispatch): void {
         clientSecretFile: options.clientSecretFile as string | undefined,
         inbox: options.inbox as string | undefined,
         store: options.store as string | undefined,
+        storeEnv: options.storeEnv as string | undefined,
         tokenTtl: options.tokenTtl as number,
         bodyLimit: options.bodyLimit as number,
         requestTimeout: options.requestTimeout as number,
+        maxConnections: options.maxConnections as number,
         forwardTo: options.forwardTo as string | undefined,
+        allowHttp: options.allowHttp === true,
         exec: options.exec as string | undefined,
+        execEnv: (options.execEnv as string[] | undefined) ?? [],
         fetchOrders: options.fetchOrders === true,
         handoff: options.handoff as string | undefined,
         fromStart: options.fromStart === true,
@@ -123,6 +140,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'token route of the receiver (default: the webhook.paths.token setting, /oauth/token)',
     )
     .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
+    .option('--allow-http', allowHttpHelp)
     .action((kind: WebhookKind, options: Record<string, unknown>, command: Command) =>
       dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
         kind,
@@ -133,6 +151,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         data: options.data as string | undefined,
         tokenPath: options.tokenPath as string | undefined,
         eventPath: options.eventPath as string | undefined,
+        allowHttp: options.allowHttp === true,
       }),
     );
 
@@ -148,7 +167,9 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
+    .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
+    .option('--exec-env <name>', 'pass this variable on to --exec commands (repeat for more)', variableNames)
     .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
     .action((_flags: unknown, command: Command) => {
@@ -223,7 +244,8 @@ function durationOption(flags: string, description: string, milliseconds: number
 function withStoreFlags(command: Command): Command {
   return command
     .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
-    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl);
+    .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl)
+    .option('--store-env <name>', storeEnvHelp);
 }
 
 /** `--kind`, `--since`, `--until`: which stored events `inbox` lists and `replay` re-delivers. */
@@ -232,6 +254,13 @@ function withInboxSelection(command: Command): Command {
     .addOption(new Option('--kind <kind>', 'only this kind').choices(webhookKinds))
     .option('--since <iso>', 'only events received at or after this time', isoTime)
     .option('--until <iso>', 'only events received before this time', isoTime);
+}
+
+/** `--exec-env NAME`, repeatable: the names of variables, as a shell writes them. */
+function variableNames(value: string, previous: string[] = []): string[] {
+  if (!isVariableName(value))
+    throw new InvalidArgumentError('expected the name of an environment variable, such as ERP_DATABASE_URL.');
+  return [...previous, value];
 }
 
 function deadAction(value: string): DeadOptions['action'] {

@@ -51,3 +51,14 @@ export async function profileSetting<Key extends SettingKey>(
   }
   return session.get(key);
 }
+
+/** The shortest client secret `webhook listen` takes: 32 characters, 128 bits as hex. */
+export const minimumClientSecretLength = 32;
+
+/** Refuses a client secret short enough to be guessed through the token endpoint (its length only is named). */
+export function requireLongClientSecret(secret: string): void {
+  if (secret.length >= minimumClientSecretLength) return;
+  throw new UsageError(
+    `The webhook client secret has ${secret.length} characters; the receiver needs at least ${minimumClientSecretLength}, so it cannot be guessed. Make one with: openssl rand -hex 32 > webhook-secret (then --client-secret-file webhook-secret, and give the same secret to the platform).`,
+  );
+}

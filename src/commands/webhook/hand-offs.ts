@@ -1,14 +1,19 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
+import { writeFileDurably } from '../../io/output/durable-file.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
+import { targetShownSafely } from '../../lib/shown-target.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { wholeOrderOf } from '../../domain/webhook-events.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
   forwardTo?: string;
+  /** `--allow-http`: a --forward-to URL with a credential may be plain HTTP to another machine. */
+  allowHttp?: boolean;
   exec?: string;
   fetchOrders: boolean;
   /** The name that keeps a hand-off's position (default: forward, exec, fetch-orders). */
@@ -18,6 +23,8 @@ export interface HandOffFlags {
   maxAttempts: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
   inbox?: string;
 }
 
@@ -30,7 +37,10 @@ export async function handOffsOf(
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
   if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
-  if (flags.exec) named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout)]);
+  if (flags.exec) {
+    const environment = { parent: context.env, names: flags.execEnv ?? [] };
+    named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment)]);
+  }
   const handOffs: HandOff[] = [];
   let described = '';
   for (const [name, consumer] of named) {
@@ -40,7 +50,7 @@ export async function handOffsOf(
         ? 'new, from the first stored event'
         : 'new, from the next event'
       : opening.previousTarget
-        ? `position kept; target was ${opening.previousTarget}`
+        ? `position kept; target was ${targetShownSafely(opening.previousTarget)}`
         : 'position kept';
     described += ` Hand-off "${name}" to ${consumer.target} (${state}).`;
     handOffs.push(
@@ -55,27 +65,33 @@ export async function handOffsOf(
   return { handOffs, described };
 }
 
-/** `--fetch-orders`: the full order of each orders event, fetched through the API, stored as orders/<id>.json. */
+/**
+ * `--fetch-orders`: the full order of each orders event, stored as orders/<id>.json: taken from the event itself when
+ * it carries the whole order (the full-payload webhook), else fetched through the API.
+ */
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  makePrivateFolder(folder);
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
-      const id = (event.event as { id?: unknown } | null)?.id;
+      const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
+      const id = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
-      const answer = await platform.send<unknown>({
-        method: 'GET',
-        path: platform.route('paths.order', { id }),
-        safeToRepeat: true,
-      });
+      // As it came: the webhook's own shape, as the API's detail is kept in its own.
+      const order =
+        whole !== undefined
+          ? event.event
+          : (
+              await platform.send<unknown>({
+                method: 'GET',
+                path: platform.route('paths.order', { id }),
+                safeToRepeat: true,
+              })
+            ).body;
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
-      await writeFile(`${file}.tmp`, `${JSON.stringify({ deliveryId: event.deliveryId, order: answer.body })}\n`, {
-        mode: 0o600,
-        flush: true,
-      });
-      await rename(`${file}.tmp`, file);
+      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
     },
   };
 }

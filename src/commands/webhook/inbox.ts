@@ -9,7 +9,8 @@ import { defaultInboxDirectory } from './inbox-folder.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { InputError } from '../../errors.js';
+import { InputError, PartialFailureError } from '../../errors.js';
+import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -49,8 +50,8 @@ const inboxLayout: RecordLayout<StoredEvent> = {
 };
 
 /** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
-export function storeLocation(options: { inbox?: string; store?: string }, context: Context): StoreLocation {
-  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: options.store };
+export function storeLocation(options: { inbox?: string } & StoreUrlFlags, context: Context): StoreLocation {
+  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: storeUrlOf(options, context) };
 }
 
 /** The events selected by the common flags. */
@@ -77,11 +78,35 @@ export async function run(options: InboxOptions, context: Context): Promise<void
       format === 'table'
         ? pagedTable(context.io.stdout, style.color)
         : createRecordWriter(format, context.io.stdout, inboxLayout, style);
-    for await (const event of store.select(selectionOf(options))) await writer.write(event);
+    const unshown: number[] = [];
+    for await (const event of store.select(selectionOf(options))) {
+      if (!(await writeOrSkip(writer, event, context))) unshown.push(event.id);
+    }
     const count = await writer.end();
     context.log.info(`${count} event${count === 1 ? '' : 's'} in ${store.description}.`);
+    if (unshown.length > 0)
+      throw new PartialFailureError(
+        `${unshown.length} event${unshown.length === 1 ? '' : 's'} could not be shown (ids ${unshown.join(', ')}); every other one was.`,
+      );
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Writes one event, or says why it cannot and goes on: an event stored before the receiver refused hostile shapes
+ * may be nested too deeply for JSON.stringify, and one such row must not hide every row after it.
+ */
+async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent, context: Context): Promise<boolean> {
+  try {
+    await writer.write(event);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    context.log.warn(
+      `Event ${event.id} (${event.kind}, received ${event.receivedAt}) cannot be shown: ${error.message}; left out.`,
+    );
+    return false;
   }
 }
 

@@ -2,28 +2,30 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UnavailableError, UsageError } from '../../errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting, webhookClientSecret } from './client-secret.js';
+import { profileSetting, requireLongClientSecret, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
-export interface ListenOptions extends HandOffFlags {
+export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   host: string;
   port: number;
   clientId?: string;
   clientSecretFile?: string;
   inbox?: string;
-  /** `postgres://...`: a store shared by several receivers. */
-  store?: string;
   tokenTtl: number;
   bodyLimit: number;
   requestTimeout: number;
+  /** Connections open at once; the operating system's descriptors run out past some thousands. */
+  maxConnections: number;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
@@ -43,6 +45,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (!clientId)
     throw new UsageError('Give the client id the platform will use: --client-id ID (or the webhook.clientId setting).');
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
+  requireLongClientSecret(clientSecret);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError('TLS needs both --tls-cert FILE and --tls-key FILE.');
   }
@@ -52,6 +55,8 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
     throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
   }
+  if (options.forwardTo !== undefined)
+    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }
@@ -89,6 +94,7 @@ async function serve(
     store,
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
+    maxConnections: options.maxConnections,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
@@ -147,18 +153,19 @@ async function withinDeadline(work: Promise<unknown>, ms: number, late: () => vo
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
 async function openReceiverStore(options: ListenOptions, context: Context) {
   const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  const url = storeUrlOf(options, context);
   try {
     return await openStore(
-      { inbox, url: options.store },
+      { inbox, url },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
       { groupCommit: options.groupCommit },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    if (options.store)
+    if (url)
       throw new UnavailableError(
-        `Cannot open the PostgreSQL store (${reason}); check --store and that the database is up.`,
+        `Cannot open the PostgreSQL store (${reason}); check ${options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`} and that the database is up.`,
       );
     throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
       file: inbox,

@@ -3,9 +3,12 @@ import { PartialFailureError } from '../../errors.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
+import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 
 export interface ReplayOptions extends InboxOptions {
   to?: string;
+  /** `--allow-http`: a --to URL with a credential may be plain HTTP to another machine. */
+  allowHttp?: boolean;
   exec?: string;
   /** Only these event ids. */
   id?: number[];
@@ -13,13 +16,19 @@ export interface ReplayOptions extends InboxOptions {
   attempts: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
+  /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
+  execEnv?: string[];
 }
 
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
+  if (options.to !== undefined) refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true);
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env)
-    : execCommand(options.exec as string, context.io.stderr, options.execTimeout);
+    : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
+        parent: context.env,
+        names: options.execEnv ?? [],
+      });
   const selection = { ...selectionOf(options), ids: options.id };
   const { delivered, failed } = await withStore(storeLocation(options, context), async (store) => {
     const counts = { delivered: 0, failed: 0 };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../errors.js';
+import { refusePlainHttp } from '../../net/plain-http.js';
 import { deliverWebhook, sampleEvent, type DeliveryStep } from '../../webhook/sender.js';
 import type { TokenStyle } from '../../webhook/tokens.js';
 import { profileSetting, webhookClientSecret } from './client-secret.js';
@@ -17,10 +18,13 @@ export interface TriggerOptions {
   data?: string;
   tokenPath?: string;
   eventPath?: string;
+  /** `--allow-http`: send the client secret over plain HTTP to another machine. */
+  allowHttp?: boolean;
 }
 
 /** `b2bctl webhook trigger`: plays the platform against a receiver, token first, and reports each step. */
 export async function run(options: TriggerOptions, context: Context): Promise<void> {
+  refusePlainHttp(new URL(options.url), 'the client secret', options.allowHttp === true);
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
   const payload =
     options.data === undefined

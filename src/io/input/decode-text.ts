@@ -2,7 +2,7 @@ import { InputError, UsageError } from '../../errors.js';
 import type { TextEncoding } from './sniff.js';
 
 /**
- * Decodes a byte stream as one encoding for the whole file (DESIGN.md §5), streaming: a file is
+ * Decodes a byte stream as one encoding for the whole file (docs/input-files.md), streaming: a file is
  * valid UTF-8 throughout, or it is in a legacy encoding throughout. UTF-8 is decoded optimistically
  * and strictly; a byte that is not UTF-8 after accents that were UTF-8 is "mixed encodings", named by
  * its line, never a silent switch. A file that was plain ASCII up to that byte was never UTF-8 text:

@@ -150,7 +150,7 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
 
 /**
  * Opens a CSV, JSON (array or one object) or NDJSON input, from a file or `-` for stdin, and streams
- * its records (DESIGN.md §5). Format, encoding and delimiter are sniffed unless given.
+ * its records (docs/input-files.md). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const file = options.displayName ?? inputName(options.path);
@@ -418,12 +418,12 @@ function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInpu
 }
 
 /**
- * The cells with b2bctl's formula guard taken off; the same array when no cell starts with `'` (nearly
+ * The cells with b2bctl's formula guard taken off; the same array when no cell holds a `'` (nearly
  * every row), so a million rows do not make a million copies.
  */
 function restoreFormulas(cells: string[]): string[] {
   for (let index = 0; index < cells.length; index++) {
-    if ((cells[index] as string).startsWith("'")) return cells.map(restoreFormula);
+    if ((cells[index] as string).includes("'")) return cells.map(restoreFormula);
   }
   return cells;
 }

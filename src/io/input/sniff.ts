@@ -74,7 +74,7 @@ const candidateDelimiters = [',', ';', '\t'] as const;
 
 /**
  * The delimiter of a CSV from its header line: whichever of `,` `;` tab appears most often outside
- * quotes (csv-parse's own `delimiter_auto` throws on quoted fields, see DESIGN.md §12). Comma on a tie.
+ * quotes (csv-parse's own `delimiter_auto` throws on quoted fields). Comma on a tie.
  */
 export function sniffDelimiter(text: string): string {
   const counts = new Map<string, number>(candidateDelimiters.map((delimiter) => [delimiter, 0]));

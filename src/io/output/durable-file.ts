@@ -1,16 +1,23 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  createFileExclusively,
+  makePrivateFolder,
+  privateFileMode,
+  temporaryPathBeside,
+} from '../../lib/private-file.js';
 
 /**
  * Writes `text` to `path` so that a reader never sees half of it and a crash never leaves it half-written: to a
  * temporary name in the same folder, fsynced, renamed over the target, and the folder fsynced so the rename itself
- * survives a power cut.
+ * survives a power cut. The temporary name is random and created exclusively, and the rename replaces a link planted
+ * at `path` instead of writing through it.
  */
-export function writeFileDurably(path: string, text: string, mode = 0o600): void {
+export function writeFileDurably(path: string, text: string, mode = privateFileMode): void {
   const folder = dirname(path);
-  mkdirSync(folder, { recursive: true });
-  const temporary = join(folder, `.${basename(path)}.${process.pid}.tmp`);
-  const descriptor = openSync(temporary, 'w', mode);
+  makePrivateFolder(folder);
+  const temporary = temporaryPathBeside(path);
+  const descriptor = createFileExclusively(temporary, mode);
   try {
     writeSync(descriptor, text);
     fsyncSync(descriptor);

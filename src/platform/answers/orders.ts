@@ -1,4 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
+import type { HeldMoveData } from '../../domain/order-stages.js';
 import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
@@ -22,8 +23,24 @@ export const orderAnswerSettings = [
     'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
   ),
   answerPathSetting(
+    'answers.orders.number',
+    'The listed order field holding the order number people use (dot path; default: orderId, orderNumber, number)',
+  ),
+  answerPathSetting(
     'answers.order.detail',
     'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
+  ),
+  answerPathSetting(
+    'answers.order.erpNumber',
+    'The order detail field holding the ERP number its ready move gave (dot path; default: erpOrderNumber, erpNumber, …)',
+  ),
+  answerPathSetting(
+    'answers.order.invoiceKey',
+    'The order detail field holding its NF-e access key (dot path; default: invoice.accessKey, invoiceKey, …)',
+  ),
+  answerPathSetting(
+    'answers.order.trackingCode',
+    'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
   ),
 ] as const satisfies readonly SettingDefinition[];
 
@@ -43,12 +60,32 @@ export const recognisedLastUpdatedPaths = [
   'dateModified',
 ] as const;
 const recognisedDetailPaths = ['data', 'order', 'result', 'content'] as const;
+export const recognisedOrderNumberPaths = ['orderId', 'orderNumber', 'number'] as const;
+/** Where an order detail may keep what the moves gave it (the sandbox's names first). */
+const recognisedHeldPaths: Readonly<Record<keyof HeldMoveData, readonly string[]>> = {
+  erpNumber: ['erpOrderNumber', 'erpNumber', 'integrationOrderNumber', 'externalOrderNumber', 'erp.orderNumber'],
+  invoiceKey: [
+    'invoice.accessKey',
+    'invoice.key',
+    'invoice.chNFe',
+    'invoiceKey',
+    'nfeKey',
+    'accessKey',
+    'invoices.0.accessKey',
+    'invoices.0.key',
+  ],
+  trackingCode: ['tracking.code', 'tracking.trackingCode', 'trackingCode', 'shipping.trackingCode', 'tracking.number'],
+};
 
 export interface OrderAnswerSettings {
   items?: string;
   id?: string;
   lastUpdated?: string;
+  number?: string;
   detail?: string;
+  erpNumber?: string;
+  invoiceKey?: string;
+  trackingCode?: string;
 }
 
 /** The settings as a session holds them (undefined when not set). */
@@ -57,7 +94,11 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     items: value('answers.orders.items'),
     id: value('answers.orders.id'),
     lastUpdated: value('answers.orders.lastUpdated'),
+    number: value('answers.orders.number'),
     detail: value('answers.order.detail'),
+    erpNumber: value('answers.order.erpNumber'),
+    invoiceKey: value('answers.order.invoiceKey'),
+    trackingCode: value('answers.order.trackingCode'),
   };
 }
 
@@ -93,7 +134,7 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   if (id === undefined) return undefined;
   const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
   if (!lastUpdated) return undefined;
-  const number = firstAt(entry, ['orderId', 'orderNumber', 'number'], isIdLike)?.value ?? id;
+  const number = firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value ?? id;
   return { id, lastUpdated: instantText(lastUpdated.value), orderNumber: number, record: entry };
 }
 
@@ -119,6 +160,19 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
   return (
     firstAt(body, recognisedDetailPaths, (value): value is Record<string, unknown> => isRecord(value))?.value ?? body
   );
+}
+
+/**
+ * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code): what a move that
+ * the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
+ */
+export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings = {}): HeldMoveData {
+  const held: HeldMoveData = {};
+  for (const field of Object.keys(recognisedHeldPaths) as (keyof HeldMoveData)[]) {
+    const found = firstAt(order, candidatePaths(settings[field], recognisedHeldPaths[field]), isIdLike)?.value;
+    if (found !== undefined) held[field] = String(found);
+  }
+  return held;
 }
 
 /** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */

@@ -2,7 +2,7 @@ import { dotPath } from '../../config/setting-parsers.js';
 import { B2bctlError, ExitCode } from '../../errors.js';
 
 /**
- * Reading answers the platform document does not show. The rule (DESIGN.md §10): decide on status
+ * Reading answers the platform document does not show. The rule (docs/platform.md, "Where the document is silent"): decide on status
  * codes and on what the document shows, never on an undocumented message's wording, and never turn
  * a 2xx into a failure because its body is not the shape we guessed.
  */

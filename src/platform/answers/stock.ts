@@ -1,4 +1,5 @@
 import type { SettingDefinition } from '../../config/setting-definition.js';
+import { messageOfBody } from '../../errors.js';
 import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
@@ -144,7 +145,9 @@ function messageOf(result: Record<string, unknown>): { message?: string } {
     const value = result[field];
     if (typeof value === 'string' && value.trim() !== '') return { message: value };
   }
-  return {};
+  // An item refused in a nested shape (`errors: [{field, message}]`, `error: {description}`): the same reader as refusals.
+  const nested = messageOfBody(result);
+  return nested === undefined ? {} : { message: nested };
 }
 
 /** The queue route's batch id, or undefined when the 202 names none (the batch was still accepted). */

@@ -10,7 +10,7 @@ export interface LinkTarget {
   externalId: string | null;
 }
 
-/** The store settings the customer rules depend on (platform-spec.md: ZIP validation, lat/lng feature, SSO, links). */
+/** The store settings the customer rules depend on (docs/platform.md: ZIP validation, lat/lng feature, SSO, links). */
 export interface StoreSettings {
   /** false: a ZIP code missing from the lookup table is accepted (street and quarter then come from the payload). */
   zipValidation: boolean;

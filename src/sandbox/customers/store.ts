@@ -3,7 +3,7 @@ import type { EventOutbox } from '../events.js';
 import type { CepTable } from './cep-table.js';
 import { defaultStoreSettings, type StoreSettings } from './settings.js';
 
-/** An address as the platform returns it (platform-spec.md, "Address (as returned)"). */
+/** An address as the platform returns it (docs/platform.md, "What the document shows"). */
 export interface Address {
   id: number;
   name: string | null;
@@ -191,7 +191,7 @@ export class CustomerStore {
   }
 }
 
-/** The customers webhook's body: the fields of platform-spec.md "Customers webhook", from the stored customer. */
+/** The customers webhook's body: the customers webhook's fields (docs/platform.md, "What the document shows"), from the stored customer. */
 export function customerWebhookPayload(customer: Customer): Record<string, unknown> {
   return {
     id: customer.id,

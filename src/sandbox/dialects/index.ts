@@ -1,4 +1,5 @@
 import type { OrderSummary } from '../orders/rules.js';
+import type { OrderDetail } from '../orders/store.js';
 import type { Dialect } from './dialect.js';
 import { fulfilmentOf } from '../orders/move-answers.js';
 
@@ -62,6 +63,7 @@ const spring: Dialect = {
     deliveryAddress: { ...detail.deliveryAddress },
     payment: { ...detail.payment },
     shipping: { ...detail.shipping },
+    ...taxesOf(detail),
     ...fulfilmentOf(detail),
   }),
 };
@@ -118,6 +120,7 @@ const legacy: Dialect = {
       installments: detail.payment.installments,
       shippingMethod: detail.shipping.method,
       deliveryDays: detail.shipping.deadlineDays,
+      ...taxesOf(detail),
       ...fulfilmentOf(detail),
     },
   }),
@@ -156,6 +159,7 @@ const gateway: Dialect = {
       deliveryAddress: { ...detail.deliveryAddress },
       payment: { ...detail.payment },
       shipping: { ...detail.shipping },
+      ...taxesOf(detail),
       ...fulfilmentOf(detail),
     },
   }),
@@ -172,4 +176,9 @@ export const dialectNames = dialects.map((dialect) => dialect.name);
 
 export function dialectNamed(name: string | undefined): Dialect | undefined {
   return dialects.find((dialect) => dialect.name === (name ?? 'default'));
+}
+
+/** The taxes the callback answered, where the sandbox asked for them (--tax-callback), as the store keeps them. */
+function taxesOf(detail: OrderDetail): { taxes?: unknown } {
+  return detail.taxes === undefined ? {} : { taxes: detail.taxes };
 }

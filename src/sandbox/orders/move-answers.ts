@@ -29,20 +29,44 @@ export function movedAnswer(name: string, order: OrderDetail & OrderFulfilment):
   }
 }
 
-/** A forbidden move's answer (a move the order's status does not allow) in the dialect `name`. */
-export function forbiddenAnswer(name: string, message: string, path: string): MoveAnswer {
+/**
+ * A refused move's answer in the dialect `name`: `forbidden` (the order's status does not allow it) or `invalid`
+ * (a field the move carries is wrong, or its NF-e is another order's). Each dialect nests the store's words its
+ * own way, so a client must read them from every common shape.
+ */
+export function refusalAnswer(
+  name: string,
+  refusal: { kind: 'forbidden' | 'invalid'; message: string; field: string },
+  path: string,
+): MoveAnswer {
+  const forbidden = refusal.kind === 'forbidden';
   switch (name) {
+    // Spring Boot's RFC 7807 problem details.
     case 'spring':
       return {
-        status: 409,
-        body: { timestamp: new Date().toISOString(), status: 409, error: 'Conflict', path },
+        status: forbidden ? 409 : 422,
+        contentType: 'application/problem+json',
+        body: {
+          type: 'about:blank',
+          title: forbidden ? 'Conflict' : 'Unprocessable Entity',
+          status: forbidden ? 409 : 422,
+          detail: refusal.message,
+          instance: path,
+        },
       };
+    // PHP era: an error object with a code and a description.
     case 'legacy':
-      return { status: 400, body: 'Status invalido', contentType: 'text/plain; charset=utf-8' };
+      return {
+        status: 400,
+        body: { error: { code: forbidden ? 'TRANSICAO_INVALIDA' : 'CAMPO_INVALIDO', description: refusal.message } },
+      };
+    // Behind a gateway: a list of errors, each with the field it is about.
     case 'gateway':
-      return { status: 422, body: { errors: [{ code: 'E422', title: 'Unprocessable Entity', detail: message }] } };
+      return { status: 422, body: { errors: [{ field: refusal.field, message: refusal.message }] } };
     default:
-      return { status: 400, body: { status: 'BAD_REQUEST', message } };
+      return forbidden
+        ? { status: 400, body: { status: 'BAD_REQUEST', message: refusal.message } }
+        : { status: 422, body: { status: 'UNPROCESSABLE_ENTITY', message: refusal.message } };
   }
 }
 

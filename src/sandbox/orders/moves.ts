@@ -6,8 +6,8 @@
 import type { BodyPlaceholder } from '../../domain/order-routes.js';
 import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { checkNfeDocument } from '../../domain/nfe-document.js';
-import { forbiddenMove, type OrderAction, statusAfter } from '../../domain/order-stages.js';
-import { validationMessage } from '../../domain/validation.js';
+import { forbiddenMove, type OrderAction, reachedStage, statusAfter } from '../../domain/order-stages.js';
+import { fieldProblem, type FieldProblem } from '../../domain/validation.js';
 import type { OrderDetail, OrderStore } from './store.js';
 
 /** What the integration's moves store on an order; shown by the order detail. */
@@ -23,13 +23,15 @@ export interface AcceptedMove {
   id: number;
   action: OrderAction;
   at: string;
+  /** A correction of what the order held (a replace route), not a move on. */
+  replaced?: true;
 }
 
 export type MoveOutcome =
   | { kind: 'moved'; order: OrderDetail & OrderFulfilment }
   | { kind: 'unknown' }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'forbidden'; message: string };
+  | { kind: 'invalid'; message: string; field: string }
+  | { kind: 'forbidden'; message: string; field: string };
 
 /** Every accepted move of each store, in order. */
 const acceptedMoves = new WeakMap<OrderStore, AcceptedMove[]>();
@@ -51,46 +53,70 @@ export function findOrder(
   return undefined;
 }
 
-/** Applies one move to one order at `nowMs`. */
+/** Applies one move to one order at `nowMs`; with `replace`, corrects the data of a move the order took instead. */
 export function applyMove(
   store: OrderStore,
   order: OrderDetail,
   action: OrderAction,
   values: Partial<Record<BodyPlaceholder, string>>,
   nowMs: number,
+  replace = false,
 ): MoveOutcome {
   const fields = fieldsOf(action, values, nowMs);
-  if (typeof fields === 'string') return { kind: 'invalid', message: fields };
-  const forbidden = forbiddenMove(order.status, action);
-  if (forbidden) return { kind: 'forbidden', message: `Order [${order.id}]: ${forbidden}` };
+  if ('message' in fields) return { kind: 'invalid', ...fields };
+  const forbidden = replace ? replaceForbidden(order, action) : forbiddenMove(order.status, action);
+  if (forbidden) return { kind: 'forbidden', message: `Order [${order.id}]: ${forbidden}`, field: 'status' };
+  const reused = fields.invoice ? orderHoldingKey(store, fields.invoice.accessKey, order.id) : undefined;
+  if (reused && fields.invoice)
+    return {
+      kind: 'invalid',
+      field: 'accessKey',
+      message: `NF-e key ${fields.invoice.accessKey} is already the invoice of order ${reused.orderId} (id ${reused.id})`,
+    };
   const moved = Object.assign(order, fields) as OrderDetail & OrderFulfilment;
-  moved.status = statusAfter[action];
+  if (!replace) moved.status = statusAfter[action];
   moved.lastUpdated = new Date(nowMs - store.lastUpdatedSkewMs).toISOString();
-  movesOf(store).push({ id: order.id, action, at: moved.lastUpdated });
+  movesOf(store).push({ id: order.id, action, at: moved.lastUpdated, ...(replace ? { replaced: true as const } : {}) });
   store.notify(moved, 'updated');
   return { kind: 'moved', order: moved };
 }
 
-/** The fields a move stores, or the platform-style message of what is missing or wrong. */
+/** A correction goes to an order that took the move and can still change: not a canceled or delivered one. */
+function replaceForbidden(order: OrderDetail, action: OrderAction): string | undefined {
+  if (order.status === 'CANCELED' || order.status === 'DELIVERED')
+    return `the order is ${order.status}: its data is no longer corrected`;
+  return reachedStage(order.status, action)
+    ? undefined
+    : `the order is ${order.status}: it has no ${action} to replace`;
+}
+
+/** The other order whose invoice has this access key: an NF-e belongs to one order. */
+function orderHoldingKey(store: OrderStore, key: string, id: number): OrderDetail | undefined {
+  for (const other of store.orders.values())
+    if (other.id !== id && (other as OrderFulfilment).invoice?.accessKey === key) return other;
+  return undefined;
+}
+
+/** The fields a move stores, or the platform-style problem of what is missing or wrong. */
 function fieldsOf(
   action: OrderAction,
   values: Partial<Record<BodyPlaceholder, string>>,
   nowMs: number,
-): OrderFulfilment | string {
+): OrderFulfilment | FieldProblem {
   const present = (name: BodyPlaceholder) => (values[name]?.trim() ? values[name] : undefined);
   switch (action) {
     case 'ready': {
       const erpOrderNumber = present('erpNumber');
-      return erpOrderNumber ? { erpOrderNumber } : validationMessage('erpOrderNumber', '', 'required');
+      return erpOrderNumber ? { erpOrderNumber } : fieldProblem('erpOrderNumber', '', 'required');
     }
     case 'ship': {
       const code = present('trackingCode');
-      if (!code) return validationMessage('trackingCode', '', 'required');
+      if (!code) return fieldProblem('trackingCode', '', 'required');
       return { tracking: { code, carrier: present('carrier'), url: present('trackingUrl') } };
     }
     case 'cancel': {
       const reason = present('reason');
-      return reason ? { cancellationReason: reason } : validationMessage('cancellationReason', '', 'required');
+      return reason ? { cancellationReason: reason } : fieldProblem('cancellationReason', '', 'required');
     }
     case 'invoice':
       return invoiceOf(values, nowMs);
@@ -98,18 +124,18 @@ function fieldsOf(
 }
 
 /** The invoice of a move: its key (given, or read from the XML, as text or base64), checked as the tax authority would. */
-function invoiceOf(values: Partial<Record<BodyPlaceholder, string>>, nowMs: number): OrderFulfilment | string {
+function invoiceOf(values: Partial<Record<BodyPlaceholder, string>>, nowMs: number): OrderFulfilment | FieldProblem {
   const xml =
     values.invoiceXml ?? (values.invoiceXmlBase64 ? Buffer.from(values.invoiceXmlBase64, 'base64').toString() : '');
   if (xml) {
     const document = checkNfeDocument(Buffer.from(xml), nowMs);
-    if (!document.ok) return validationMessage('xml', '', document.reason);
+    if (!document.ok) return fieldProblem('xml', '', document.reason);
     if (values.invoiceKey && values.invoiceKey !== document.key.key)
-      return validationMessage('accessKey', values.invoiceKey, 'not the key of the XML');
+      return fieldProblem('accessKey', values.invoiceKey, 'not the key of the XML');
     const { key, series, number } = document.key;
     return { invoice: { accessKey: key, series, number, xmlBytes: Buffer.byteLength(xml) } };
   }
   const key = checkNfeAccessKey(values.invoiceKey ?? '', nowMs);
-  if (!key.ok) return validationMessage('accessKey', values.invoiceKey ?? '', key.reason);
+  if (!key.ok) return fieldProblem('accessKey', values.invoiceKey ?? '', key.reason);
   return { invoice: { accessKey: key.key.key, series: key.key.series, number: key.key.number } };
 }

@@ -1,5 +1,5 @@
 /**
- * The order listing's rules (platform-spec.md, "Orders"; DESIGN.md §8), pure so that the sandbox's route and the
+ * The order listing's rules (docs/platform.md, "What the document shows"; docs/orders-poll.md), pure so that the sandbox's route and the
  * randomized proof of the poller's scan (test/unit/domain/orders-scan.test.ts) use the very same semantics:
  * newest first by creation, filtered by creation and update dates (bounds inclusive) and by status, paged by
  * `limit` (default 5, at most 25) and `offset`, an empty array past the end.

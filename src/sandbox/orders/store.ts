@@ -3,6 +3,8 @@ import { compareByCreationNewestFirst, nextStatus, type OrderSummary } from './r
 export interface OrderItem {
   sku: string;
   name: string;
+  /** The product's NCM, for the tax callback. */
+  ncm?: string;
   quantity: number;
   unitPrice: number;
   total: number;
@@ -16,12 +18,35 @@ export interface OrderDetail extends OrderSummary {
   deliveryAddress: { zipcode: string; street: string; number: string; city: string; state: string };
   payment: { method: string; installments: number };
   shipping: { method: string; price: number; deadlineDays: number };
+  /** What the tax callback answered for the cart, when the sandbox runs with --tax-callback. */
+  taxes?: unknown;
+}
+
+/** A cart posted to `POST /_sandbox/orders`: what the buyer chose; anything left out is drawn at random. */
+export interface OrderCart {
+  /** `paysIcms` defaults to whether the document is a CNPJ (a company) rather than a CPF. */
+  customer?: { document: string; name?: string; paysIcms?: boolean };
+  /** The delivery state (UF); the store's own state when absent. */
+  state?: string;
+  items?: { sku: string; name?: string; ncm?: string; quantity: number; unitPrice: number }[];
+  shipping?: number;
+  discount?: number;
+}
+
+/** An order before it is closed: the cart priced, with shipping and discount. */
+export interface OrderDraft {
+  customer: OrderMaterial['customers'][number];
+  paysIcms: boolean;
+  state: string;
+  items: OrderItem[];
+  shippingPrice: number;
+  discount: number;
 }
 
 /** What the seed gives each new order: who buys and what. */
 export interface OrderMaterial {
   customers: readonly { document: string; name: string; zipcode: string; number: string }[];
-  products: readonly { sku: string; name: string }[];
+  products: readonly { sku: string; name: string; ncm?: string }[];
 }
 
 export type OrderListener = (order: OrderDetail, change: 'created' | 'updated') => void;
@@ -47,21 +72,53 @@ export class OrderStore {
     private readonly random: () => number,
   ) {}
 
-  /** A new order created at `nowMs` (the seed passes past instants). */
-  create(nowMs: number, options: { lastUpdatedMs?: number; status?: string; notify?: boolean } = {}): OrderDetail {
-    const id = this.nextId++;
-    const customer = this.pick(this.material.customers);
-    const items: OrderItem[] = [];
-    const lines = 1 + Math.floor(this.random() * 4);
+  /** The cart priced: the given parts, the rest drawn at random (in the order the seed has always drawn them). */
+  draft(cart: OrderCart = {}): OrderDraft {
+    const customer = cart.customer
+      ? {
+          zipcode: '01001-000',
+          number: 'S/N',
+          name: cart.customer.name ?? cart.customer.document,
+          document: cart.customer.document,
+        }
+      : this.pick(this.material.customers);
+    const items: OrderItem[] = (cart.items ?? []).map((item) => ({
+      sku: item.sku,
+      name: item.name ?? item.sku,
+      ...(item.ncm === undefined ? {} : { ncm: item.ncm }),
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      total: cents(item.quantity * item.unitPrice),
+    }));
+    const lines = items.length > 0 ? 0 : 1 + Math.floor(this.random() * 4);
     for (let line = 0; line < lines; line++) {
       const product = this.pick(this.material.products);
       const quantity = 1 + Math.floor(this.random() * 20);
       const unitPrice = Math.round((5 + this.random() * 495) * 100) / 100;
-      items.push({ sku: product.sku, name: product.name, quantity, unitPrice, total: cents(quantity * unitPrice) });
+      items.push({
+        sku: product.sku,
+        name: product.name,
+        ...(product.ncm === undefined ? {} : { ncm: product.ncm }),
+        quantity,
+        unitPrice,
+        total: cents(quantity * unitPrice),
+      });
     }
     const itemsTotal = cents(items.reduce((sum, item) => sum + item.total, 0));
-    const shippingPrice = cents(10 + this.random() * 90);
-    const discount = cents(itemsTotal * (this.random() < 0.3 ? 0.05 : 0));
+    const shippingPrice = cart.shipping ?? cents(10 + this.random() * 90);
+    const discount = cart.discount ?? cents(itemsTotal * (this.random() < 0.3 ? 0.05 : 0));
+    const paysIcms = cart.customer?.paysIcms ?? customer.document.replace(/[^\dA-Z]/gi, '').length === 14;
+    return { customer, paysIcms, state: cart.state ?? storeState, items, shippingPrice, discount };
+  }
+
+  /** A new order created at `nowMs` (the seed passes past instants), from a draft or a random cart. */
+  create(
+    nowMs: number,
+    options: { lastUpdatedMs?: number; status?: string; notify?: boolean; draft?: OrderDraft; taxes?: unknown } = {},
+  ): OrderDetail {
+    const id = this.nextId++;
+    const { customer, state, items, shippingPrice, discount } = options.draft ?? this.draft();
+    const itemsTotal = cents(items.reduce((sum, item) => sum + item.total, 0));
     const created = new Date(nowMs).toISOString();
     const approvalWorkflow = this.random() < 0.2;
     const order: OrderDetail = {
@@ -87,13 +144,14 @@ export class OrderStore {
         street: 'Rua do Comércio',
         number: customer.number,
         city: 'São Paulo',
-        state: 'SP',
+        state,
       },
       payment: {
         method: this.random() < 0.5 ? 'BOLETO' : 'CREDIT_CARD',
         installments: 1 + Math.floor(this.random() * 3),
       },
       shipping: { method: 'TRANSPORTADORA', price: shippingPrice, deadlineDays: 2 + Math.floor(this.random() * 8) },
+      ...(options.taxes === undefined ? {} : { taxes: options.taxes }),
     };
     this.orders.set(id, order);
     this.sortedCache = undefined;
@@ -147,6 +205,9 @@ export class OrderStore {
     return values[Math.floor(this.random() * values.length)] as T;
   }
 }
+
+/** The store's own state: where its orders leave from. */
+export const storeState = 'SP';
 
 function cents(value: number): number {
   return Math.round(value * 100) / 100;

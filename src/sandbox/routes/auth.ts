@@ -4,7 +4,7 @@ import type { SandboxState } from '../state.js';
 import { sendAnswer, sendError } from '../http-answers.js';
 import { sameSecret } from '../../http-server/same-secret.js';
 
-/** `POST /v1/auth/token` (DESIGN.md §4) and the Bearer check every platform route sits behind. */
+/** `POST /v1/auth/token` (docs/sandbox.md) and the Bearer check every platform route sits behind. */
 export function registerAuth(app: FastifyInstance, state: SandboxState, options: SandboxOptions): void {
   const dialect = app.dialect;
   app.post(dialect.tokenPath, { config: { public: true } }, async (request, reply) => {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type OrderRoute, type OrderRoutes, defaultOrderRoutes, readBody } from '../../domain/order-routes.js';
-import type { OrderAction } from '../../domain/order-stages.js';
+import { type OrderAction, orderActions } from '../../domain/order-stages.js';
 import { sendAnswer, sendError } from '../http-answers.js';
 import { applyMove, findOrder, movesOf } from '../orders/moves.js';
-import { forbiddenAnswer, movedAnswer } from '../orders/move-answers.js';
+import { movedAnswer, refusalAnswer } from '../orders/move-answers.js';
 import type { SandboxState } from '../state.js';
 
 /**
@@ -16,11 +16,20 @@ export function registerOrderMoves(
   state: SandboxState,
   routes: OrderRoutes = defaultOrderRoutes,
 ): void {
-  const groups = new Map<string, { method: string; path: string; actions: [OrderAction, OrderRoute][] }>();
-  for (const [action, route] of Object.entries(routes) as [OrderAction, OrderRoute][]) {
+  const groups = new Map<string, { method: string; path: string; actions: [OrderAction, OrderRoute, boolean][] }>();
+  const served: [OrderAction, OrderRoute | undefined, boolean][] = [
+    ...orderActions.map((action): [OrderAction, OrderRoute, boolean] => [action, routes[action], false]),
+    ...Object.entries(routes.replace ?? {}).map(([action, route]): [OrderAction, OrderRoute, boolean] => [
+      action as OrderAction,
+      route,
+      true,
+    ]),
+  ];
+  for (const [action, route, replace] of served) {
+    if (!route) continue;
     const key = `${route.method} ${route.path}`;
     const group = groups.get(key) ?? { method: route.method, path: route.path, actions: [] };
-    group.actions.push([action, route]);
+    group.actions.push([action, route, replace]);
     groups.set(key, group);
   }
   for (const group of groups.values()) {
@@ -29,9 +38,9 @@ export function registerOrderMoves(
       url: group.path.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1'),
       handler: async (request, reply) => {
         const params = request.params as Record<string, string>;
-        for (const [action, route] of group.actions) {
+        for (const [action, route, replace] of group.actions) {
           const values = readBody(route.body, request.body ?? {});
-          if (values) return move(state, reply, action, { ...values, ...params });
+          if (values) return move(state, reply, action, { ...values, ...params }, replace);
         }
         return sendError(
           reply,
@@ -49,16 +58,16 @@ function move(
   reply: FastifyReply,
   action: OrderAction,
   values: Record<string, string>,
+  replace: boolean,
 ): FastifyReply {
   const order = findOrder(state.orders, values);
   if (!order) return sendError(reply, 404, `Order [${values.id ?? values.orderId}] not found`);
-  const outcome = applyMove(state.orders, order, action, values, state.clock.now());
+  const outcome = applyMove(state.orders, order, action, values, state.clock.now(), replace);
   const dialect = reply.server.dialect.name;
   switch (outcome.kind) {
     case 'invalid':
-      return sendError(reply, 422, outcome.message);
     case 'forbidden': {
-      const { status, ...answer } = forbiddenAnswer(dialect, outcome.message, reply.request.url.split('?')[0] ?? '/');
+      const { status, ...answer } = refusalAnswer(dialect, outcome, reply.request.url.split('?')[0] ?? '/');
       return sendAnswer(reply, status, answer);
     }
     case 'moved': {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
 import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
-import { summaryOf } from '../orders/store.js';
+import { type OrderCart, type OrderDraft, storeState, summaryOf } from '../orders/store.js';
+import { askTaxes, type TaxCallback, type TaxCart } from '../orders/tax-callback.js';
 import type { SandboxState } from '../state.js';
 
 /**
- * `GET /v1/orders` (the listing of platform-spec.md: newest first by creation, filters, limit/offset, `[]` at the
+ * `GET /v1/orders` (the listing of docs/platform.md: newest first by creation, filters, limit/offset, `[]` at the
  * end) and `GET /v1/orders/:id` (the detail). Under `--order-churn` a listing request first changes a few orders,
  * as a busy store does while a poller pages through it.
  */
@@ -30,12 +31,13 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
 /**
  * `/_sandbox/clock` and `/_sandbox/orders*`: the test controls of the orders and of the sandbox's time.
  * - `PUT /_sandbox/clock` `{"now": ISO}` stops the clock there; `{"offsetMs": n}` runs it shifted; GET shows it.
- * - `POST /_sandbox/orders` creates an order now and returns its detail; `GET /_sandbox/orders` lists every summary.
+ * - `POST /_sandbox/orders` creates an order now and returns its detail (a cart in the body chooses the buyer, state
+ *   and items; with --tax-callback the cart waits for its taxes first); `GET /_sandbox/orders` lists every summary.
  * - `POST /_sandbox/orders/churn` `{"updates": n, "creations": n}` changes orders on demand.
  * - `PUT /_sandbox/orders/settings` `{"churnProbability": p, "lastUpdatedSkewMs": n}`.
  * - `POST /_sandbox/orders/:id/touch` updates one order now (minus the skew).
  */
-export function registerOrderControls(app: FastifyInstance, state: SandboxState): void {
+export function registerOrderControls(app: FastifyInstance, state: SandboxState, taxCallback?: TaxCallback): void {
   const open = { config: { public: true, control: true } };
   app.get('/_sandbox/clock', open, async () => state.clock.describe());
   app.put<{ Body: { now?: string; offsetMs?: number } }>('/_sandbox/clock', open, async (request, reply) => {
@@ -45,7 +47,14 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState)
     else return sendError(reply, 400, 'Send {"now": ISO-8601} or {"offsetMs": number}');
     return state.clock.describe();
   });
-  app.post('/_sandbox/orders', open, async () => state.orders.create(state.clock.now()));
+  app.post<{ Body: OrderCart | undefined }>('/_sandbox/orders', open, async (request, reply) => {
+    const draft = state.orders.draft(request.body ?? {});
+    if (taxCallback === undefined) return state.orders.create(state.clock.now(), { draft });
+    // The checkout waits for the ERP's taxes; without them the order is not closed.
+    const answer = await askTaxes(taxCallback, taxCartOf(draft));
+    if (!answer.ok) return sendError(reply, answer.status, answer.message);
+    return state.orders.create(state.clock.now(), { draft, taxes: answer.taxes });
+  });
   // Every order's summary without touching them (the listing would churn): what a checker compares a poll with.
   app.get('/_sandbox/orders', open, async () => [...state.orders.orders.values()].map(summaryOf));
   app.post<{ Body: { updates?: number; creations?: number } }>('/_sandbox/orders/churn', open, async (request) => {
@@ -70,4 +79,27 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState)
 
 function wholeOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+/** The fallback NCM of a product without one (plastic articles, 3926.90.90), so every cart can be taxed. */
+const defaultNcm = '39269090';
+
+/** A priced cart in the callback's default shape, the freight shared among the items by their value. */
+function taxCartOf(draft: OrderDraft): TaxCart {
+  const total = draft.items.reduce((sum, item) => sum + item.total, 0);
+  const share = (item: { total: number }, amount: number) =>
+    total === 0 ? 0 : Math.round((amount * item.total * 100) / total) / 100;
+  return {
+    origin: { state: storeState },
+    destination: { state: draft.state },
+    customer: { document: draft.customer.document, paysIcms: draft.paysIcms },
+    items: draft.items.map((item) => ({
+      sku: item.sku,
+      ncm: item.ncm ?? defaultNcm,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      discount: share(item, draft.discount),
+      freight: share(item, draft.shippingPrice),
+    })),
+  };
 }

@@ -15,6 +15,15 @@ import {
   storedEventOf,
 } from './queries.js';
 import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import {
+  allTokensDelete,
+  expiredTokensDelete,
+  keepTokenStatement,
+  postgresTokenSchema,
+  tokenExpiryQuery,
+  tokenKeyQuery,
+  tokenKeyUpsert,
+} from './token-queries.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -25,6 +34,7 @@ import type {
   Pruned,
   StoredEvent,
   StoreOptions,
+  TokenKeyRecord,
 } from './types.js';
 
 const schema = `
@@ -39,12 +49,12 @@ CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id BIGINT NOT NULL, error TEXT NOT NULL,
   attempts INTEGER NOT NULL, died_at BIGINT NOT NULL, retry SMALLINT NOT NULL DEFAULT 0,
   PRIMARY KEY (handoff, event_id));
-CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);
-CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);`;
+CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);`;
 
 // Advisory lock keys: schema creation, and appends (ids are then given in commit order, see append).
 const schemaLock = 0x62326201;
 const appendLock = 0x62326202;
+const tokenKeyLock = 0x62326203;
 
 // One statement per batch: keys first (a key already there, from this or another receiver, stores nothing).
 const appendBatch = `WITH input AS (
@@ -95,6 +105,7 @@ export class PostgresStore implements EventStore {
       await lockSession.query('BEGIN');
       await lockSession.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
       await lockSession.query(schema);
+      await lockSession.query(postgresTokenSchema);
       await lockSession.query('COMMIT');
     } catch (error) {
       await lockSession.end().catch(() => undefined);
@@ -187,17 +198,31 @@ export class PostgresStore implements EventStore {
     return pruned;
   }
 
-  async shareToken(digest: string, expiresAt: number): Promise<void> {
-    await this.query('DELETE FROM tokens WHERE expires_at < ?', [Date.now()]);
-    await this.query('INSERT INTO tokens (digest, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [
-      digest,
-      expiresAt,
-    ]);
+  async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
+    await this.query(expiredTokensDelete, [now]);
+    await this.query(keepTokenStatement, [digest, expiresAt]);
   }
 
-  async knowsToken(digest: string, now: number): Promise<boolean> {
-    const found = await this.query('SELECT 1 FROM tokens WHERE digest = ? AND expires_at > ?', [digest, now]);
-    return (found.rowCount ?? 0) > 0;
+  async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
+    const found = await this.query<{ expires_at: string }>(tokenExpiryQuery, [digest, now]);
+    const row = found.rows[0];
+    return row === undefined ? undefined : Number(row.expires_at);
+  }
+
+  async adoptTokenKey(
+    matches: (verifier: string) => boolean,
+    fresh: () => TokenKeyRecord,
+  ): Promise<{ key: string; revoked: boolean }> {
+    // Under a lock: receivers starting together with a new secret make one key, not one each.
+    return this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [tokenKeyLock]);
+      const kept = (await client.query<TokenKeyRecord>(tokenKeyQuery)).rows[0];
+      if (kept !== undefined && matches(kept.verifier)) return { key: kept.key, revoked: false };
+      const record = fresh();
+      await client.query(positional(tokenKeyUpsert), [record.verifier, record.key]);
+      await client.query(allTokensDelete);
+      return { key: record.key, revoked: kept !== undefined };
+    });
   }
 
   async claimHandOff(name: string): Promise<boolean> {

@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
@@ -17,6 +19,15 @@ import {
   storedEventOf,
 } from './queries.js';
 import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import {
+  allTokensDelete,
+  expiredTokensDelete,
+  keepTokenStatement,
+  sqliteTokenSchema,
+  tokenExpiryQuery,
+  tokenKeyQuery,
+  tokenKeyUpsert,
+} from './token-queries.js';
 import type {
   DeadLetter,
   EventSelection,
@@ -27,6 +38,7 @@ import type {
   Pruned,
   StoredEvent,
   StoreOptions,
+  TokenKeyRecord,
 } from './types.js';
 
 export const sqliteFileName = 'inbox.sqlite';
@@ -54,6 +66,7 @@ export class SqliteStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
+  private tokensSweptAt = 0;
 
   private constructor(
     private readonly database: BetterSqlite3.Database,
@@ -88,13 +101,15 @@ export class SqliteStore implements EventStore {
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
   static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
     const { default: Database } = await import('better-sqlite3');
-    if (!readOnly) mkdirSync(directory, { recursive: true, mode: 0o700 });
     const file = join(directory, sqliteFileName);
+    if (!readOnly) createPrivateDatabaseFile(directory, file);
     const database = new Database(file, { fileMustExist: readOnly });
     database.pragma('journal_mode = WAL');
+    if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
     if (!readOnly) database.exec(schema);
+    if (!readOnly) database.exec(sqliteTokenSchema);
     return new SqliteStore(database, file, options);
   }
 
@@ -179,6 +194,35 @@ export class SqliteStore implements EventStore {
     return pruned;
   }
 
+  async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
+    // Expired tokens go at most once a minute: a platform that asks a token per event adds a row each time.
+    if (now - this.tokensSweptAt >= 60_000) {
+      this.tokensSweptAt = now;
+      this.database.prepare(expiredTokensDelete).run(now);
+    }
+    this.database.prepare(keepTokenStatement).run(digest, expiresAt);
+  }
+
+  async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
+    const row = this.database.prepare(tokenExpiryQuery).get(digest, now) as { expires_at: number } | undefined;
+    return row === undefined ? undefined : Number(row.expires_at);
+  }
+
+  async adoptTokenKey(
+    matches: (verifier: string) => boolean,
+    fresh: () => TokenKeyRecord,
+  ): Promise<{ key: string; revoked: boolean }> {
+    const adopt = this.database.transaction(() => {
+      const kept = this.database.prepare(tokenKeyQuery).get() as TokenKeyRecord | undefined;
+      if (kept !== undefined && matches(kept.verifier)) return { key: kept.key, revoked: false };
+      const record = fresh();
+      this.database.prepare(tokenKeyUpsert).run(record.verifier, record.key);
+      this.database.prepare(allTokensDelete).run();
+      return { key: record.key, revoked: kept !== undefined };
+    });
+    return adopt.immediate();
+  }
+
   async claimHandOff(): Promise<boolean> {
     return true; // the folder's lock already makes this receiver the only one
   }
@@ -210,5 +254,36 @@ export class SqliteStore implements EventStore {
   private changeDead(statement: string, ids: number[], handOff?: string): number {
     const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
     return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
+  }
+}
+
+/**
+ * The inbox holds customers' orders: its file is created by b2bctl, 0600 whatever the umask and whether the folder
+ * existed (SQLite gives its -wal and -shm the database file's mode), and never opened through a planted link.
+ */
+function createPrivateDatabaseFile(directory: string, file: string): void {
+  makePrivateFolder(directory);
+  try {
+    closeSync(createFileExclusively(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (lstatSync(file).isSymbolicLink())
+      throw new UsageError(
+        `${file} is a symbolic link; b2bctl keeps its inbox only in a file of its own. Remove the link, or pass another --inbox.`,
+      );
+  }
+}
+
+/** An inbox made before its files were private (or by a SQLite that did not copy the mode) is tightened at start. */
+function tightenDatabaseFiles(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((lstatSync(path).mode & 0o777) !== privateFileMode && !lstatSync(path).isSymbolicLink())
+        chmodSync(path, privateFileMode);
+    } catch (error) {
+      // Not there (no WAL yet), or another user's file (the inbox's owner keeps its mode).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'EPERM')
+        throw error;
+    }
   }
 }

@@ -98,15 +98,30 @@ export interface EventStore {
   /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */
   claimHandOff(name: string): Promise<boolean>;
   /**
-   * Tokens shared by the receivers of one store (PostgreSQL), kept as digests: a balancer may send the event to
-   * another receiver than the one that issued its token. Absent on a store only one receiver uses.
+   * Keeps an issued token, as its digest: it stays valid through a restart, and on another receiver of a shared
+   * store (a balancer may send the event elsewhere than the token request).
    */
-  shareToken?(digest: string, expiresAt: number): Promise<void>;
-  /** Whether a receiver of this store issued the token of this digest and it has not expired. */
-  knowsToken?(digest: string, now: number): Promise<boolean>;
+  shareToken(digest: string, expiresAt: number, now?: number): Promise<void>;
+  /** When the token of this digest, issued by a receiver of this store, expires; undefined if unknown or past. */
+  tokenExpiry(digest: string, now: number): Promise<number | undefined>;
+  /**
+   * The key signing this store's tokens: the kept one when `matches` its secret verifier, else `fresh()`, which
+   * replaces it and removes every kept token (`revoked`: there were some under another secret). One transaction.
+   */
+  adoptTokenKey(
+    matches: (verifier: string) => boolean,
+    fresh: () => TokenKeyRecord,
+  ): Promise<{ key: string; revoked: boolean }>;
   /** Calls `listener` after each commit that stored something. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;
+}
+
+/** The token signing key of a store and the verifier of the client secret it was made under (token-keys.ts). */
+export interface TokenKeyRecord {
+  verifier: string;
+  /** Base64. */
+  key: string;
 }
 
 /** Options shared by both stores. */

@@ -4,14 +4,14 @@ import { parseWithGroup } from '../../support/parse-group.js';
 
 describe('auth cli (login, logout, whoami)', () => {
   it.each([
-    [['login'], { username: undefined, passwordStdin: false, tokenStdin: false, verify: true }],
+    [['login'], { username: undefined, passwordStdin: false, tokenStdin: false, verify: true, allowHttp: false }],
     [
       ['login', '--username', 'erp@store.test', '--password-stdin'],
-      { username: 'erp@store.test', passwordStdin: true, tokenStdin: false, verify: true },
+      { username: 'erp@store.test', passwordStdin: true, tokenStdin: false, verify: true, allowHttp: false },
     ],
     [
       ['login', '--token-stdin', '--no-verify'],
-      { username: undefined, passwordStdin: false, tokenStdin: true, verify: false },
+      { username: undefined, passwordStdin: false, tokenStdin: true, verify: false, allowHttp: false },
     ],
     [['logout'], {}],
     [['whoami'], {}],

@@ -35,7 +35,7 @@ interface SettingRow {
 
 type Triple = [key: string, value: string | null, source: string | null];
 
-/** Every setting of DESIGN.md §4 with its value and source when nothing is set anywhere. */
+/** Every setting of docs/settings.md with its value and source when nothing is set anywhere. */
 const defaults: readonly Triple[] = [
   ['baseUrl', null, null],
   ['username', null, null],
@@ -302,7 +302,7 @@ describe('config mistakes (exit 2)', () => {
     [
       'a retries count that is not a number',
       ['config', 'set', 'http.retries', 'many'],
-      'error: "http.retries" must be a whole number, not "many"\n',
+      'error: "http.retries" must be a whole number (0 or more), not "many"\n',
     ],
     [
       'setting the token by hand',

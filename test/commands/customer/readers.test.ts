@@ -1,5 +1,5 @@
 /**
- * The readers of DESIGN.md §5 through `customer create`, `update` and `validate` of the built CLI:
+ * The readers of docs/input-files.md through `customer create`, `update` and `validate` of the built CLI:
  * stdin, JSON and NDJSON, a BOM, quoted newlines, booleans, lists, --map, empty cells,
  * --delimiter and --encoding; each checked in what the sandbox ends up holding.
  */

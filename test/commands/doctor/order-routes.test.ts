@@ -26,6 +26,9 @@ it('lists the default routes, not probed', async () => {
     'orders invoice: POST /v1/orders/{id}/invoice skip',
     'orders ship: POST /v1/orders/{id}/tracking skip',
     'orders cancel: PUT /v1/orders/{id}/status skip',
+    'orders replace ready: PUT /v1/orders/{id}/erp-number skip',
+    'orders replace invoice: PUT /v1/orders/{id}/invoice skip',
+    'orders replace ship: PUT /v1/orders/{id}/tracking skip',
   ]);
   expect(orderLines(result.stdout)[0]?.detail).toMatch(/^not probed \(every request writes\); body .*erpOrderNumber/);
   expect(acceptedMoves(sandbox)).toEqual([]);

@@ -119,9 +119,21 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const unwrapped = 'id' in answer ? answer : (answer.data ?? answer.order);
       expect(sample).toEqual(unwrapped);
 
+      // Each name carries the id the moves take and the number people see: ID-NUMBER-LASTUPDATED.json.
+      for (const file of files) {
+        const [id, number] = file.split('-');
+        expect(file).toMatch(/^\d+-\d+-\d{8}T\d{9}Z\.json$/);
+        expect(Number(number)).toBe(sandbox.state.orders.orders.get(Number(id))?.orderId);
+      }
+
       const get = await run(['orders', 'get', String(sample.id), '-o', 'json']);
       expect(get.code).toBe(0);
       expect(JSON.parse(get.stdout)).toEqual(unwrapped);
+      // By its number: one search of the listing (whatever this dialect calls its fields), said on stderr.
+      const byNumber = await run(['orders', 'get', String(order.orderId), '-o', 'json']);
+      expect(byNumber.code).toBe(0);
+      expect(byNumber.stderr).toContain(`order ${order.orderId} is id ${order.id}`);
+      expect(JSON.parse(byNumber.stdout)).toEqual(unwrapped);
     });
 
     it('doctor says where the listing holds the orders and their update instant', async () => {

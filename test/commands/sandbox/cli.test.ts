@@ -21,6 +21,7 @@ const defaults = {
   webhookStyle: 'basic',
   webhookClientId: undefined,
   webhookTokenPath: '/oauth/token',
+  ordersWebhook: 'simplified',
   dialect: undefined,
   clockOffset: undefined,
 };
@@ -91,6 +92,7 @@ describe('sandbox cli', () => {
         webhookStyle: 'headers',
         webhookClientId: 'id',
         webhookTokenPath: '/token',
+        ordersWebhook: 'simplified',
         dialect: 'spring',
         clockOffset: -30,
       },

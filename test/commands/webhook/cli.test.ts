@@ -38,8 +38,11 @@ describe('webhook cli', () => {
       tokenTtl: 3600,
       bodyLimit: 1048576,
       requestTimeout: 10000,
+      maxConnections: 1024,
       forwardTo: undefined,
+      allowHttp: false,
       exec: undefined,
+      execEnv: [],
       fetchOrders: false,
       handoff: undefined,
       fromStart: false,
@@ -105,15 +108,45 @@ describe('webhook cli', () => {
     expect((await parse(['listen', '--exec', 'cat', '--handoff', 'erp-import'])).options).toMatchObject({
       handoff: 'erp-import',
     });
+    expect(
+      (
+        await parse([
+          'listen',
+          '--exec',
+          'cat',
+          '--exec-env',
+          'ERP_URL',
+          '--exec-env',
+          'PGPASSFILE',
+          '--max-connections',
+          '64',
+        ])
+      ).options,
+    ).toMatchObject({ execEnv: ['ERP_URL', 'PGPASSFILE'], maxConnections: 64 });
+    expect((await parse(['replay', '--id', '1', '--exec', 'cat', '--exec-env', 'ERP_URL'])).options).toMatchObject({
+      execEnv: ['ERP_URL'],
+    });
+  });
+
+  it('reads every time flag in the one duration grammar: weeks, decimals, milliseconds', async () => {
+    expect(
+      (await parse(['listen', '--retain', '1w', '--dedup-window', '1.5h', '--exec-timeout', '500ms'])).options,
+    ).toMatchObject({ retain: 604_800_000, dedupWindow: 5_400_000, execTimeout: 500 });
   });
 
   it.each([
     [['listen', '--port', 'x'], /--port <port>' argument 'x' is invalid\. expected a whole number/],
     [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
     [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
+    [
+      ['listen', '--forward-to', 'erp.local/hook'],
+      /expected an absolute URL .* did you mean https:\/\/erp.local\/hook\?/,
+    ],
     [['listen', '--trust-proxy', 'nginx'], /"nginx" is neither a hop count nor an IP address or CIDR range/],
     [['listen', '--proxy-header', 'x-real-ip'], /"x-real-ip" is not a header b2bctl reads/],
     [['listen', '--client-secret', 's'], /unknown option '--client-secret'/],
+    [['listen', '--exec-env', 'ERP URL=x'], /expected the name of an environment variable, such as ERP_DATABASE_URL/],
+    [['listen', '--max-connections', '0'], /expected a whole number of at least 1/],
     [['trigger', 'invoices', '--url', 'http://x', '--client-id', 'a'], /expected customers or orders/],
     [['trigger', 'orders', '--client-id', 'a'], /required option '--url <base>' not specified/],
     [
@@ -147,6 +180,7 @@ describe('webhook cli', () => {
       data: undefined,
       tokenPath: undefined,
       eventPath: undefined,
+      allowHttp: false,
     });
     expect(
       (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,

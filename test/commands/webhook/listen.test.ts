@@ -69,6 +69,20 @@ describe('webhook listen (in process)', () => {
     expect(memory.stdout()).toBe('');
   });
 
+  it('refuses a client secret shorter than 32 characters at start (exit 2), saying how to make one', async () => {
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: 'x'.repeat(31) },
+    });
+    const failure = (await run(listenOptions(temporaryFolder()), memory.context).catch(
+      (error: unknown) => error,
+    )) as Error & { exitCode: number };
+    expect(failure.exitCode).toBe(2);
+    expect(failure.message).toBe(
+      'The webhook client secret has 31 characters; the receiver needs at least 32, so it cannot be guessed. Make one with: openssl rand -hex 32 > webhook-secret (then --client-secret-file webhook-secret, and give the same secret to the platform).',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
   it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
     const requests: string[] = [];
     const platform = createServer((request, response) => {
@@ -156,9 +170,7 @@ describe('webhook listen: backlog and hand-offs', () => {
       200,
       {
         status: 'ok',
-        handOffs: [
-          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 0, oldestPendingSeconds: 0, dead: 0 },
-        ],
+        handOffs: [{ name: 'forward', pending: 0, oldestPendingSeconds: 0, dead: 0 }],
       },
     ]);
     await postEvent(url, 'orders', order, await receiverToken(url));
@@ -168,9 +180,7 @@ describe('webhook listen: backlog and hand-offs', () => {
       503,
       {
         status: 'stuck',
-        handOffs: [
-          { name: 'forward', target: 'http://127.0.0.1:1/down', pending: 1, oldestPendingSeconds: 660, dead: 0 },
-        ],
+        handOffs: [{ name: 'forward', pending: 1, oldestPendingSeconds: 660, dead: 0 }],
       },
     ]);
     const { run: status } = await import('../../../src/commands/webhook/status.js');

@@ -54,7 +54,9 @@ describe('token endpoint under an OAuth 2.0 client library', () => {
     expect((failure as oauth.WWWAuthenticateChallengeError).cause).toEqual([
       expect.objectContaining({ scheme: 'basic', parameters: { realm: 'b2bctl' } }),
     ]);
-    expect(logged.at(-1)).toBe('Token refused: wrong client credentials (basic style) from 127.0.0.1.');
+    expect(logged.at(-1)).toBe(
+      'Token refused: wrong client credentials (basic style) from 127.0.0.1; further failures from 127.0.0.1 in the next 60 s are counted, not logged.',
+    );
   });
 
   it('the wrong grant: 400 unsupported_grant_type', async () => {

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
-import { forwardedForAddresses } from '../../../src/http-server/forwarded.js';
+import { forwardedForAddresses, xForwardedForAddresses } from '../../../src/http-server/forwarded.js';
 import {
   proxyHeader,
   trustedProxies,
@@ -60,9 +60,7 @@ describe('webhook listen --trust-proxy', () => {
     ['one hop trusted', 1, '203.0.113.7'],
     ['two hops trusted', 2, '198.51.100.23'],
   ])('%s', async (_case, trustProxy, address) => {
-    expect(await refusedTokenLine(trustProxy as TrustedProxies | undefined)).toBe(
-      `Token refused: wrong client credentials (basic style) from ${address}.`,
-    );
+    expect(await refusedTokenLine(trustProxy as TrustedProxies | undefined)).toBe(refusedFrom(address));
   });
 });
 
@@ -91,7 +89,9 @@ async function refusedWith(
   return logged.find((line) => line.startsWith('Token refused'));
 }
 
-const refusedFrom = (address: string) => `Token refused: wrong client credentials (basic style) from ${address}.`;
+function refusedFrom(address: string): string {
+  return `Token refused: wrong client credentials (basic style) from ${address}; further failures from ${address} in the next 60 s are counted, not logged.`;
+}
 
 describe('webhook listen --trust-proxy --proxy-header forwarded (RFC 7239)', () => {
   it.each([
@@ -194,6 +194,37 @@ describe('the for= addresses of a Forwarded header', () => {
     ['for=192.0.2.43,', []],
   ])('%j', (header, addresses) => {
     expect(forwardedForAddresses(header)).toEqual(addresses);
+  });
+});
+
+describe('X-Forwarded-For entries that are not addresses', () => {
+  it.each([
+    ['<script>alert(1)</script>', '127.0.0.1'],
+    ['203.0.113.7, not-an-address', '127.0.0.1'],
+    ['not-an-address, 203.0.113.7', '203.0.113.7'],
+    ['unknown', '127.0.0.1'],
+    ['999.1.1.1', '127.0.0.1'],
+    ['203.0.113.7:4711', '203.0.113.7'],
+    ['[2001:db8::1]:4711', '2001:db8::1'],
+  ])('%j from a trusted proxy: the address recorded is %s', async (header, address) => {
+    expect(await refusedWith(['127.0.0.1'], { 'x-forwarded-for': header })).toBe(refusedFrom(address));
+  });
+});
+
+describe('the addresses of an X-Forwarded-For header', () => {
+  it.each([
+    [undefined, []],
+    ['', []],
+    ['198.51.100.23, 203.0.113.7', ['198.51.100.23', '203.0.113.7']],
+    [
+      ['198.51.100.23', '203.0.113.7'],
+      ['198.51.100.23', '203.0.113.7'],
+    ],
+    ['2001:db8::1', ['2001:db8::1']],
+    ['198.51.100.23, evil, 203.0.113.7', ['203.0.113.7']],
+    ['198.51.100.23,', []],
+  ])('%j', (header, addresses) => {
+    expect(xForwardedForAddresses(header)).toEqual(addresses);
   });
 });
 

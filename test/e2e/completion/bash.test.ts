@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { cliPath, runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
 let script: string;
@@ -20,9 +21,9 @@ async function succeeded(run: ReturnType<typeof runBuiltCli>): Promise<string> {
 }
 
 beforeAll(async () => {
-  script = join(scratchFolder(), 'b2bctl.bash');
+  script = join(temporaryFolder(), 'b2bctl.bash');
   writeFileSync(script, await succeeded(runBuiltCli(['completion', 'bash'])));
-  configDir = join(scratchFolder(), 'config');
+  configDir = join(temporaryFolder(), 'config');
   for (const profile of ['lat', 'prod'])
     await succeeded(
       runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
@@ -30,13 +31,13 @@ beforeAll(async () => {
       }),
     );
 });
-afterAll(removeBuiltCliFolders);
+afterAll(removeTemporaryFolders);
 
 /** COMPREPLY after a TAB on the last word of `words` (the words after b2bctl), computed by bash itself. */
 function tab(...words: string[]): string[] {
   const quoted = ['b2bctl', ...words].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   const program = [
-    `b2bctl() { '${process.execPath}' '${builtCli}' "$@"; }`,
+    `b2bctl() { '${process.execPath}' '${cliPath}' "$@"; }`,
     `source '${script}'`,
     `COMP_WORDS=(${quoted})`,
     `COMP_CWORD=${words.length}`,

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { cliPath, runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
 let folder: string;
@@ -21,14 +22,14 @@ async function succeeded(run: ReturnType<typeof runBuiltCli>): Promise<string> {
 }
 
 beforeAll(async () => {
-  folder = scratchFolder();
+  folder = temporaryFolder();
   for (const shell of ['zsh', 'fish'])
     writeFileSync(join(folder, `b2bctl.${shell}`), await succeeded(runBuiltCli(['completion', shell])));
   // fish runs `b2bctl` from PATH, as an installed CLI is.
-  writeFileSync(join(folder, 'b2bctl'), `#!/bin/sh\nexec '${process.execPath}' '${builtCli}' "$@"\n`);
+  writeFileSync(join(folder, 'b2bctl'), `#!/bin/sh\nexec '${process.execPath}' '${cliPath}' "$@"\n`);
   chmodSync(join(folder, 'b2bctl'), 0o755);
   writeFileSync(join(folder, 'stock.csv'), 'sku,quantity\n');
-  configDir = join(scratchFolder(), 'config');
+  configDir = join(temporaryFolder(), 'config');
   for (const profile of ['lat', 'prod'])
     await succeeded(
       runBuiltCli(['config', 'set', 'baseUrl', `https://${profile}.example.com`, '--profile', profile], {
@@ -36,7 +37,7 @@ beforeAll(async () => {
       }),
     );
 });
-afterAll(removeBuiltCliFolders);
+afterAll(removeTemporaryFolders);
 
 const env = () => ({
   PATH: `${folder}:${process.env.PATH ?? ''}`,

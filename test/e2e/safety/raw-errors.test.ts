@@ -1,14 +1,15 @@
 /**
  * Raw Node errors that used to reach the operator (issue 9): each is one line saying what to change, with the
- * exit code of DESIGN.md §3, no stack; and --verbose stacks point into the TypeScript sources.
+ * exit code of docs/output.md, no stack; and --verbose stacks point into the TypeScript sources.
  */
 import { createServer, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeBuiltCliFolders, runBuiltCli, scratchFolder } from '../../support/built-cli.js';
+import { runBuiltCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
-afterAll(removeBuiltCliFolders);
+afterAll(removeTemporaryFolders);
 
 function busyPort(): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
@@ -46,7 +47,7 @@ describe('a busy port', () => {
 
   it('for the webhook receiver too', async () => {
     const result = await runBuiltCli(['webhook', 'listen', '--client-id', 'erp', '--port', String(busy.port)], {
-      env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a-long-enough-secret-for-tests' },
+      env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a-long-enough-secret-for-the-tests-0123' },
     });
     expect(oneLine(result.stderr)).toMatch(
       new RegExp(`^error: Port ${busy.port} on 127\\.0\\.0\\.1 is already in use`),
@@ -64,7 +65,7 @@ describe('B2BCTL_CONFIG_DIR pointing at a file', () => {
     ],
   ];
   it.each(cases)('%s: one line naming the folder and the variable, exit 2', async (_what, args) => {
-    const folder = scratchFolder();
+    const folder = temporaryFolder();
     const file = join(folder, 'not-a-folder');
     writeFileSync(file, 'x');
     const result = await runBuiltCli(args, { env: { B2BCTL_CONFIG_DIR: file }, stdin: 'a-password\n' });
@@ -89,7 +90,7 @@ describe('unreadable input paths', () => {
       'the system could not read it (EIO: a failing disk or a lost network share); copy it somewhere readable and pass the copy',
     ],
   ])('%s: one line, exit 66', async (_what, pathIn, reason) => {
-    const folder = scratchFolder();
+    const folder = temporaryFolder();
     writeFileSync(join(folder, 'file.csv'), 'sku,quantity\n');
     mkdirSync(join(folder, 'folder.csv'));
     const path = pathIn(folder);

@@ -1,6 +1,6 @@
 /**
  * The sandbox's customer routes over real HTTP: every rule of the customer sections of
- * platform-spec.md (create, update, status, addresses, errors), plus the /_sandbox routes.
+ * docs/platform.md (create, update, status, addresses, errors), plus the /_sandbox routes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layering rules of DESIGN.md §11, checked on the source itself so a move or a quick import cannot quietly
+ * The layering rules of src/README.md, checked on the source itself so a move or a quick import cannot quietly
  * undo them: rooms run downhill, and no command group reaches into another.
  */
 const sourceRoot = resolve(__dirname, '../../../src');

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type LockFileSystem, profileLockPath } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/errors.js';
+import { processStartTime } from '../../../src/lib/process-alive.js';
 
 let folder: string;
 beforeAll(() => {
@@ -145,6 +146,36 @@ describe('acquireLock', () => {
     release();
     expect(existsSync(path)).toBe(false);
   });
+
+  it.skipIf(processStartTime(1) === undefined)(
+    'a lock naming a live PID that started after the lock was written (a reused PID) is taken over with a warning (no /proc: skipped)',
+    () => {
+      const path = nextLockPath();
+      // PID 1 is alive, but it started at boot, not at the time this lock recorded: the holder is gone.
+      const reused = { pid: 1, command: 'webhook listen', startedAt: '2026-11-21T02:00:00.000Z', processStart: '1' };
+      expect(processStartTime(1)).not.toBe('1');
+      writeLock(path, JSON.stringify(reused));
+      const warnings: string[] = [];
+      const release = acquireLock(path, 'webhook listen', (message) => warnings.push(message));
+      expect(warnings).toEqual([
+        `warning: taking over the stale lock ${path} left by PID 1 (webhook listen, 2026-11-21T02:00:00.000Z), whose process is gone (PID 1 now belongs to a process started later).`,
+      ]);
+      expect(holderOf(path).pid).toBe(process.pid);
+      release();
+    },
+  );
+
+  it.skipIf(processStartTime(process.pid) === undefined)(
+    'records the holder process start, and a lock whose PID and start both match a live process is respected (no /proc: skipped)',
+    () => {
+      const path = nextLockPath();
+      const release = acquireLock(path, 'stock push', () => {});
+      expect((holderOf(path) as { processStart?: string }).processStart).toBe(processStartTime(process.pid));
+      const error = thrownBy(() => acquireLock(path, 'stock push', () => {}));
+      expect((error as B2bctlError).exitCode).toBe(ExitCode.interrupted);
+      release();
+    },
+  );
 
   it.each([
     ['not JSON', 'garbage'],

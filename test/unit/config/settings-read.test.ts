@@ -29,6 +29,8 @@ describe('readSetting: every value through the parser of the settings table', ()
     ['http.timeout', '45000', 45_000],
     ['http.timeout', '45s', 45_000],
     ['http.timeout', '500ms', 500],
+    ['http.timeout', '1.5s', 1_500],
+    ['http.timeout', '1m', 60_000],
     ['orders.lookback', '600', 600_000],
     ['orders.lookback', '10m', 600_000],
     ['orders.lag', '0', 0],
@@ -45,19 +47,19 @@ describe('readSetting: every value through the parser of the settings table', ()
       'a profile value',
       { ...none, profile: { 'http.retries': 'three' }, profileName: 'prod' },
       'http.retries',
-      'Setting "http.retries" must be a whole number, not "three" (from profile "prod"; change it with b2bctl config set http.retries VALUE --profile prod).',
+      'Setting "http.retries" must be a whole number (0 or more), not "three" (from profile "prod"; change it with b2bctl config set http.retries VALUE --profile prod).',
     ],
     [
       'a profile value of the default profile',
       { ...none, profile: { 'orders.lag': '7' } },
       'orders.lag',
-      'Setting "orders.lag" must be a whole number of seconds from 0 to 5 (or a time such as 2s or 1500ms), not "7" (from profile "default"; change it with b2bctl config set orders.lag VALUE).',
+      'Setting "orders.lag" must be a number of seconds from 0 to 5 (or a time such as 2s or 1500ms), not "7" (from profile "default"; change it with b2bctl config set orders.lag VALUE).',
     ],
     [
       'an environment variable',
       { ...none, env: { B2BCTL_TIMEOUT: '30 seconds' } },
       'http.timeout',
-      'Setting "http.timeout" must be a whole number of milliseconds (or a time such as 30s, 5m or 1h), not "30 seconds" (from B2BCTL_TIMEOUT).',
+      'Setting "http.timeout" must be a number of milliseconds (or a time such as 30s, 5m or 1h), not "30 seconds" (from B2BCTL_TIMEOUT).',
     ],
     [
       'a flag',
@@ -77,7 +79,7 @@ describe('readSetting: every value through the parser of the settings table', ()
 
   it('config set refuses with the same parser that reads', () => {
     expect(problemWithSetting('orders.lag', '7')).toBe(
-      '"orders.lag" must be a whole number of seconds from 0 to 5 (or a time such as 2s or 1500ms), not "7"',
+      '"orders.lag" must be a number of seconds from 0 to 5 (or a time such as 2s or 1500ms), not "7"',
     );
     expect(problemWithSetting('http.timeout', '1m')).toBeUndefined();
     expect(problemWithSetting('answers.sellers.items', 'data..items')).toBe(

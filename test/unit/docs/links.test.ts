@@ -57,6 +57,64 @@ function brokenLinks(page: string, text = readFileSync(page, 'utf8')): string[] 
   });
 }
 
+/** The papers the project was built from, which are not in the repository (spelt in pieces so this file is not one). */
+const workingDocuments = new RegExp(
+  ['DESIGN', 'platform-spec', 'domain-brazil'].map((name) => `${name}\\.md`).join('|'),
+  'i',
+);
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : sourceFiles(path);
+    return /\.(ts|mjs|js)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const sources = [...sourceFiles(join(repoRoot, 'src')), ...sourceFiles(join(repoRoot, 'test'))].filter(
+  (file) => !file.endsWith(join('docs', 'links.test.ts')),
+);
+
+/**
+ * Each `docs/…` page a source file cites that does not resolve, and each heading quoted after it
+ * (`docs/platform.md, "Logging in"`) that the page does not have.
+ */
+function brokenCitations(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const citations = [...text.matchAll(/\b(docs\/(?:[\w.-]+\/)*(?:[\w.-]+\.md\b)?)(?:, "([^"]+)")?/g)];
+  return citations.flatMap(([, path = '', heading]) => {
+    const target = join(repoRoot, path);
+    const where = `${relative(repoRoot, file)}: ${path}`;
+    if (!existsSync(target)) return [`${where} (no such file in the repository)`];
+    if (heading === undefined || !path.endsWith('.md')) return [];
+    return anchorsIn(target).has(anchorOf(heading)) ? [] : [`${where}, "${heading}" (no such heading)`];
+  });
+}
+
+describe('references in src/ and test/', () => {
+  it('reads the sources it checks', () => {
+    expect(sources.map((file) => relative(repoRoot, file))).toEqual(
+      expect.arrayContaining([join('src', 'context.ts'), join('test', 'support', 'sandbox.ts')]),
+    );
+  });
+
+  it('every docs/ page a comment cites exists, with the heading it quotes', () => {
+    expect(sources.flatMap((file) => brokenCitations(file))).toEqual([]);
+  });
+
+  it('the checker finds a missing page and a missing heading, and passes a good citation', () => {
+    const text = '// docs/gone.md; docs/platform.md, "Logging in"; docs/platform.md, "No such heading"';
+    expect(brokenCitations(join(repoRoot, 'src', 'x.ts'), text)).toEqual([
+      `${join('src', 'x.ts')}: docs/gone.md (no such file in the repository)`,
+      `${join('src', 'x.ts')}: docs/platform.md, "No such heading" (no such heading)`,
+    ]);
+  });
+
+  it('no source names the working documents the project was built from', () => {
+    const naming = sources.filter((file) => workingDocuments.test(readFileSync(file, 'utf8')));
+    expect(naming.map((file) => relative(repoRoot, file))).toEqual([]);
+  });
+});
+
 describe('links in the README and docs/', () => {
   it('reads the pages it checks', () => {
     expect(pages.map((page) => relative(repoRoot, page))).toEqual(
@@ -79,9 +137,26 @@ describe('links in the README and docs/', () => {
 
   it('no page names the working documents the project was built from', () => {
     const naming = pages
-      .filter((page) => /design\.md|platform-spec\.md/i.test(readFileSync(page, 'utf8')))
+      .filter((page) => workingDocuments.test(readFileSync(page, 'utf8')))
       .map((page) => relative(repoRoot, page));
     expect(naming).toEqual([]);
+  });
+
+  it('every decision record has its status line and the usual sections', () => {
+    const folder = join(repoRoot, 'docs', 'decisions');
+    const records = readdirSync(folder).filter((name) => /^\d{4}-.*\.md$/.test(name));
+    const incomplete = records.filter((name) => {
+      const text = readFileSync(join(folder, name), 'utf8');
+      return !(
+        /^# \d{4} /.test(text) &&
+        /^Status: /m.test(text) &&
+        ['Context', 'Options considered', 'Decision', 'Consequences'].every((section) =>
+          new RegExp(`^## ${section}$`, 'm').test(text),
+        )
+      );
+    });
+    expect(records.length).toBeGreaterThan(10);
+    expect(incomplete).toEqual([]);
   });
 
   it('the decision index links every record in docs/decisions/', () => {

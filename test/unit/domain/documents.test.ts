@@ -6,7 +6,7 @@ import {
   documentTypeOfKind,
 } from '../../../src/domain/documents.js';
 
-describe('checkDocument: the vectors of domain-brazil.md', () => {
+describe('checkDocument: the vectors of docs/brazil.md', () => {
   it.each([
     { raw: '529.982.247-25', kind: 'cpf', normalized: '52998224725', formatted: '529.982.247-25' },
     { raw: '111.444.777-35', kind: 'cpf', normalized: '11144477735', formatted: '111.444.777-35' },

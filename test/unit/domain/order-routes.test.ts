@@ -14,9 +14,26 @@ describe('parseOrderRoutes', () => {
     expect(routes.ready).toBe(defaultOrderRoutes.ready);
   });
 
+  it('takes replace routes from the file alone: the sandbox’s are not a store’s', () => {
+    expect(parseOrderRoutes({}).replace).toBeUndefined();
+    expect(defaultOrderRoutes.replace?.invoice).toMatchObject({ method: 'PUT', path: '/v1/orders/{id}/invoice' });
+    const routes = parseOrderRoutes({
+      replace: { invoice: { method: 'post', path: '/o/{id}/nfe/substituir', body: { chave: '{invoiceKey}' } } },
+    });
+    expect(routes.replace).toEqual({
+      invoice: { method: 'POST', path: '/o/{id}/nfe/substituir', body: { chave: '{invoiceKey}' } },
+    });
+  });
+
   it.each([
     [[], 'a JSON object keyed by action'],
     [{ deliver: {} }, '"deliver" is not an action'],
+    [{ replace: [] }, 'replace is an object keyed by action (ready, invoice, ship)'],
+    [{ replace: { cancel: {} } }, 'replace."cancel" is not an action whose data an order keeps'],
+    [
+      { replace: { ship: { method: 'PUT', path: '/o/{id}', body: {} } } },
+      'replace.ship.body does not carry {trackingCode}',
+    ],
     [{ ready: { method: 'GET', path: '/o/{id}', body: {} } }, 'ready.method is POST or PUT'],
     [{ ready: { method: 'POST', path: 'o/{id}', body: {} } }, 'ready.path is a path starting with /'],
     [{ ready: { method: 'POST', path: '/o/{order}', body: {} } }, '{order} is not one of {id}, {orderId}, {branch}'],

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { forbiddenMove, moveFieldProblems, MoveSequence } from '../../../src/domain/order-stages.js';
+import {
+  forbiddenMove,
+  moveConflict,
+  moveFieldProblems,
+  MoveSequence,
+  reachedStage,
+} from '../../../src/domain/order-stages.js';
 
 describe('forbiddenMove', () => {
   it.each([
@@ -71,5 +77,56 @@ describe('MoveSequence', () => {
       'a shipped order does not go back to ready to ship (this file made it shipped on line 4)',
     );
     expect(sequence.follow({ order: '8', action: 'ready' }, 'line 6')).toContain('canceled on line 3');
+  });
+});
+
+describe('reachedStage: has the order taken this move already?', () => {
+  it.each([
+    ['READY_TO_SHIP', 'ready', true],
+    ['INVOICED', 'ready', true],
+    ['SHIPPED', 'invoice', true],
+    ['SHIPPED', 'ship', true],
+    ['READY_TO_SHIP', 'invoice', false],
+    ['AWAITING_PAYMENT', 'ready', false],
+    ['SOME_PLATFORM_STATUS', 'ready', false],
+    ['SHIPPED', 'cancel', false],
+    // A canceled or delivered order has passed every stage: a re-run of ready-then-cancel is all taken.
+    ['CANCELED', 'ready', true],
+    ['CANCELED', 'invoice', true],
+    ['CANCELED', 'cancel', true],
+    ['DELIVERED', 'ship', true],
+    ['DELIVERED', 'cancel', true],
+  ] as const)('%s, %s: %s', (status, action, expected) => {
+    expect(reachedStage(status, action)).toBe(expected);
+  });
+});
+
+describe('moveConflict: another value than the order holds', () => {
+  const key = '35261011222333000181550010000012341123456787';
+  it.each([
+    [{ erpNumber: 'PV-1' }, 'ready', { erpNumber: 'PV-1' }, undefined],
+    [{ erpNumber: 'PV-1' }, 'ready', { erpNumber: ' PV-1 ' }, undefined],
+    [{ erpNumber: 'PV-1' }, 'ready', { erpNumber: 'PV-2' }, 'the order holds ERP number PV-1; this move has PV-2'],
+    [{ invoiceKey: key }, 'invoice', { invoiceKey: key.replace(/(\d{4})/g, '$1 ') }, undefined],
+    [
+      { invoiceKey: key },
+      'invoice',
+      { invoiceKey: `${key.slice(0, 43)}0` },
+      `the order holds NF-e key ${key}; this move has ${key.slice(0, 43)}0`,
+    ],
+    [{ trackingCode: 'SS123456785BR' }, 'ship', { trackingCode: 'ss123456785br' }, undefined],
+    [
+      { trackingCode: 'SS123456785BR' },
+      'ship',
+      { trackingCode: 'JD-1' },
+      'the order holds tracking code SS123456785BR; this move has JD-1',
+    ],
+    // Unknown on either side: nothing to compare, so no conflict.
+    [{}, 'invoice', { invoiceKey: key }, undefined],
+    [{ erpNumber: 'PV-1' }, 'ready', {}, undefined],
+    // A cancellation keeps no value a correction would replace.
+    [{ erpNumber: 'PV-1' }, 'cancel', { erpNumber: 'PV-2' }, undefined],
+  ] as const)('%j, %s, %j', (held, action, values, message) => {
+    expect(moveConflict(held, action, values)?.message).toBe(message);
   });
 });

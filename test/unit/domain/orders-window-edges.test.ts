@@ -6,7 +6,6 @@ import {
   newVersions,
   offsetBreaks,
   offsetCoverage,
-  parseDuration,
   parseInstantOrDuration,
   piecesForFullWindow,
   runWindow,
@@ -152,22 +151,6 @@ describe('versions', () => {
 });
 
 describe('durations and instants', () => {
-  it.each([
-    ['90s', 90_000],
-    ['15m', 900_000],
-    ['2h', 7_200_000],
-    ['7d', 604_800_000],
-    ['1w', 604_800_000],
-    [' 3 H ', 10_800_000],
-    ['0s', 0],
-  ])('%j is %d ms', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
-  });
-
-  it.each(['', '15', 'm', '15x', '1.5h', '-2h', '2h ago', 'x2h'])('%j is no duration', (text) => {
-    expect(parseDuration(text)).toBeUndefined();
-  });
-
   it('an instant or a duration before now; a message naming the text when neither', () => {
     expect(parseInstantOrDuration('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
     expect(parseInstantOrDuration(' 2026-01-31T12:00:00Z ', 0)).toBe(Date.parse('2026-01-31T12:00:00Z'));

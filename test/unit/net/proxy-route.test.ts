@@ -105,6 +105,30 @@ describe('redaction of proxy credentials', () => {
     expect(redactProxyText('failed via http://alice:s3cr@t@proxy:3128 now')).not.toContain('s3cr');
   });
 
+  it.each([
+    ['a / in the password', 'http://ci:pa/ss-S3CRET@proxy.corp:3128', 'http://ci:[redacted]@proxy.corp:3128'],
+    [
+      'a / splitting digits (parses as a port and a path)',
+      'http://ci:12/34-S3CRET@proxy:3128',
+      'http://ci:[redacted]@proxy:3128',
+    ],
+    ['no scheme and a / in the password', 'ci:pa/ss-S3CRET@proxy:3128', 'ci:[redacted]@proxy:3128'],
+    ['an @ and a / in the password', 'http://ci:p@ss/S3CRET@proxy:3128', 'http://ci:[redacted]@proxy:3128'],
+    ['a bad port', 'http://ci:S3CRET@proxy:port', 'http://ci:[redacted]@proxy:port'],
+  ])('a proxy variable with %s is refused with its password masked', (_case, value, shown) => {
+    let error: unknown;
+    try {
+      proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: value });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ProxySettingError);
+    expect((error as Error).message).toContain(`HTTPS_PROXY is not a proxy address (${shown});`);
+    expect((error as Error).message).not.toContain('S3CRET');
+    // Free text (an error's message) is masked where the address has its scheme.
+    if (value.startsWith('http://')) expect(redactProxyText(`failed via ${value} now`)).not.toContain('S3CRET');
+  });
+
   it('describeRoute names the proxy and its variable, or the NO_PROXY entry', () => {
     expect(describeRoute(proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: 'http://u:pw@p:3128' }))).toBe(
       'through the proxy http://u:[redacted]@p:3128 (HTTPS_PROXY)',
@@ -123,7 +147,7 @@ describe('a proxy variable that is not an address', () => {
   it('is a usage error naming the variable, its password hidden', () => {
     expect(readBadProxy).toThrow(ProxySettingError);
     expect(readBadProxy).toThrow(
-      'HTTPS_PROXY is not a proxy address (http://u:[redacted]@[bad); write it as http://host:port or http://user:password@host:port.',
+      'HTTPS_PROXY is not a proxy address (http://u:[redacted]@[bad); write it as http://host:port or http://user:password@host:port, with a / : @ or % in the password written %2F %3A %40 %25.',
     );
   });
 });

@@ -215,6 +215,22 @@ describe('HttpClient retries', () => {
     expect(client.stats).toEqual({ requests: 6, retries: 5, throttled: 5 });
   });
 
+  it('with a pacer, 429s waited out leave the retries whole for a failure that follows', async () => {
+    const pace = { take: async () => undefined, succeeded: () => {}, throttled: () => {} };
+    const retries: number[] = [];
+    const throttle = reply(429, '', { 'retry-after': '1' });
+    const { server, client } = await setUp([throttle, throttle, reply(503), reply(200, '[]')], {
+      maxRetries: 1,
+      pace,
+      onRetry: (event: { attempt: number }) => void retries.push(event.attempt),
+    });
+    const response = await client.request(get);
+    expect(response.status).toBe(200);
+    expect(server.seen).toHaveLength(4);
+    // The attempt each retry reports counts failures only: the two 429s are attempt 0's waits, the 503 is the first.
+    expect(retries).toEqual([0, 0, 1]);
+  });
+
   it('tells the pacer when the answered attempt started, as take() said', async () => {
     const starts = [101, 102];
     const answeredStarts: (number | undefined)[] = [];

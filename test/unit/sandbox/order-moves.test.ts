@@ -47,6 +47,7 @@ describe('the sandbox order state machine', () => {
     expect(applyMove(store, order, 'ready', { erpNumber: 'PV-1' }, now)).toEqual({
       kind: 'forbidden',
       message: `Order [${order.id}]: the order is canceled: it moves no further`,
+      field: 'status',
     });
     const other = store.create(now);
     expect(applyMove(store, other, 'ship', {}, now)).toMatchObject({
@@ -61,5 +62,33 @@ describe('the sandbox order state machine', () => {
     });
     expect(other.status).toBe('AWAITING_PAYMENT');
     expect(changes.filter((change) => change.includes('updated'))).toEqual([`${order.id} updated CANCELED`]);
+  });
+
+  it('refuses an NF-e key another order holds, naming that order', () => {
+    const { store, order } = storeWithOrder();
+    const key = '35261011222333000181550010000012341123456787';
+    applyMove(store, order, 'invoice', { invoiceKey: key }, now);
+    const other = store.create(now);
+    expect(applyMove(store, other, 'invoice', { invoiceKey: key }, now)).toEqual({
+      kind: 'invalid',
+      field: 'accessKey',
+      message: `NF-e key ${key} is already the invoice of order ${order.orderId} (id ${order.id})`,
+    });
+    expect(other).not.toHaveProperty('invoice');
+    // The same order may be sent its own key again.
+    expect(applyMove(store, order, 'invoice', { invoiceKey: key }, now)).toMatchObject({ kind: 'moved' });
+  });
+
+  it('a replacement corrects what a move stored, keeps the status, and only for a move the order took', () => {
+    const { store, order } = storeWithOrder();
+    expect(applyMove(store, order, 'ready', { erpNumber: 'PV-2' }, now, true)).toMatchObject({
+      kind: 'forbidden',
+      message: `Order [${order.id}]: the order is AWAITING_PAYMENT: it has no ready to replace`,
+    });
+    applyMove(store, order, 'ready', { erpNumber: 'PV-1' }, now);
+    applyMove(store, order, 'ship', { trackingCode: 'SS123456785BR' }, now);
+    expect(applyMove(store, order, 'ready', { erpNumber: 'PV-2' }, now, true)).toMatchObject({ kind: 'moved' });
+    expect(order).toMatchObject({ status: 'SHIPPED', erpOrderNumber: 'PV-2' });
+    expect(movesOf(store).at(-1)).toMatchObject({ action: 'ready', replaced: true });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsOfTokenRequest, TokenIssuer, tokenStyles } from '../../../src/webhook/tokens.js';
+import { credentialsOfTokenRequest, tokenDigest, TokenIssuer, tokenStyles } from '../../../src/webhook/tokens.js';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
 
@@ -109,7 +109,34 @@ describe('TokenIssuer', () => {
     expect(issuer.check(token)).toBe('valid');
     now += 60_000;
     expect(issuer.check(token)).toBe('expired');
-    expect(new TokenIssuer('erp', 's3cret', 60, () => now).check(token)).toBe('unknown');
+    // Another issuer's key did not sign it.
+    expect(new TokenIssuer('erp', 's3cret', 60, () => now).check(token)).toBe('unsigned');
+  });
+
+  it('looks up a token signed with its key but not held (before a restart, another receiver) once, by digest', async () => {
+    const now = 1_000_000;
+    const key = Buffer.alloc(32, 1);
+    const token = new TokenIssuer('erp', 's3cret', 60, () => now, key).issue();
+    const restarted = new TokenIssuer('erp', 's3cret', 60, () => now, key);
+    const asked: string[] = [];
+    const store = async (digest: string) => {
+      asked.push(digest);
+      return digest === tokenDigest(token) ? now + 30_000 : undefined;
+    };
+    expect(restarted.check(token)).toBe('unknown');
+    expect(await restarted.verify(token, store)).toBe('valid');
+    expect(await restarted.verify(token, store)).toBe('valid');
+    expect(asked).toEqual([tokenDigest(token)]);
+    // Signed, but the store does not know it (revoked, or never kept): unknown.
+    const unkept = new TokenIssuer('erp', 's3cret', 60, () => now, key).issue();
+    expect(await restarted.verify(unkept, store)).toBe('unknown');
+    // Sent again, it is answered from memory for a minute, not looked up each time.
+    expect(await restarted.verify(unkept, store)).toBe('unknown');
+    // Not signed with the key: refused without asking.
+    const flipped = `${token.slice(0, 10)}${token[10] === 'a' ? 'b' : 'a'}${token.slice(11)}`;
+    for (const forged of ['forged', Buffer.alloc(40, 9).toString('base64url'), flipped])
+      expect(await restarted.verify(forged, store)).toBe('unknown');
+    expect(asked).toHaveLength(2);
   });
 });
 

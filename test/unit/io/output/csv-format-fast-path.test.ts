@@ -12,8 +12,21 @@ function referenceEscape(text: string, delimiter = ','): string {
   return text;
 }
 
+/**
+ * Each piece (split at `,`, `;` or tab, its opening quotes aside) that starts like a formula gets a `'`; so does an
+ * empty one before a tab, as the cell a `,` or `;` reader makes of it starts with that tab.
+ */
 function referenceNeutralize(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+([.,]\d+)*$/.test(text) ? `'${text}` : text;
+  return text
+    .split(/([,;\t])/)
+    .map((piece, index, pieces) => {
+      if (index % 2 === 1) return piece;
+      if (/^"*$/.test(piece) && pieces[index + 1] === '\t') return `${piece}'`;
+      const quotes = /^"*/.exec(piece)?.[0] ?? '';
+      const rest = piece.slice(quotes.length);
+      return /^[=+\-@\r]/.test(rest) && !/^[+-]?\d+([.,]\d+)*$/.test(rest) ? `${quotes}'${rest}` : piece;
+    })
+    .join('');
 }
 
 const edges = [

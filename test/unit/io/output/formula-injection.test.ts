@@ -8,7 +8,7 @@ describe('neutralizeFormula and restoreFormula', () => {
     ['+55 11 98765-4321', `'+55 11 98765-4321`],
     ['-2+3', `'-2+3`],
     ['@SUM(A1)', `'@SUM(A1)`],
-    ['\t=1', `'\t=1`],
+    ['\t=1', `'\t'=1`],
     ['\r=1', `'\r=1`],
   ])('%j is prefixed with a quote, and read back as written', (text, written) => {
     expect(neutralizeFormula(text)).toBe(written);
@@ -22,6 +22,53 @@ describe('neutralizeFormula and restoreFormula', () => {
       expect(restoreFormula(text)).toBe(text);
     },
   );
+
+  it.each([
+    [`x;=cmd|' /C calc'!A0`, `x;'=cmd|' /C calc'!A0`],
+    ['a,=1+1', "a,'=1+1"],
+    ['a\t@SUM(A1)', "a\t'@SUM(A1)"],
+    ['=1;+2x,-3-1\t@4', "'=1;'+2x,'-3-1\t'@4"],
+    ['x;"=1+1"', `x;"'=1+1"`],
+    ['a;\r=1', "a;'\r=1"],
+    ['a\t\t=1', "a\t'\t'=1"],
+  ])(
+    '%j: every piece a ; , or tab reader would make a cell of is neutralised, and read back as written',
+    (text, written) => {
+      expect(neutralizeFormula(text)).toBe(written);
+      expect(restoreFormula(written)).toBe(text);
+    },
+  );
+
+  it.each(['1,-5', '-1,+2;3', 'Rua A, 12; fundos', 'a;b;c'])(
+    '%j (numbers and words after separators) is left alone',
+    (text) => {
+      expect(neutralizeFormula(text)).toBe(text);
+      expect(restoreFormula(text)).toBe(text);
+    },
+  );
+
+  it('reads back every neutralised text it wrote (seeded random cells of separators, quotes and formula starts)', () => {
+    const alphabet = ['=', '+', '-', '@', '\t', '\r', ',', ';', '"', "'", '1', 'a', ' '];
+    const misread: string[] = [];
+    const live: string[] = [];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let round = 0; round < 20000; round++) {
+      let text = '';
+      const length = next() % 9;
+      for (let index = 0; index < length; index++) text += alphabet[next() % alphabet.length];
+      // A text the user wrote with a piece that already starts with an apostrophe and a formula is read as unquoted.
+      if (/(^|[,;\t])"*'[=+\-@\t\r]/.test(text)) continue;
+      const written = neutralizeFormula(text);
+      if (restoreFormula(written) !== text) misread.push(text);
+      for (const piece of written.split(/[,;\t]/)) {
+        const first = piece.replace(/^"*/, '');
+        if (first === '') continue;
+        if (/^[=+\-@\r]/.test(first) && !/^[+-]?\d+([.,]\d+)*$/.test(first)) live.push(written);
+      }
+    }
+    expect({ misread, live }).toEqual({ misread: [], live: [] });
+  });
 
   it('csvLine neutralises before quoting, so the quote prefix sits inside the CSV quotes', () => {
     expect(csvLine(['=1+1', 'a;b', '-5'], ';')).toBe(`'=1+1;"a;b";-5\r\n`);

@@ -13,7 +13,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe('the CEP table shipped in samples/', () => {
   const table = loadCepTable(seedDirectory);
 
-  it('holds at least 30 CEPs, the ten of domain-brazil.md among them', () => {
+  it('holds at least 30 CEPs, the ten of docs/brazil.md among them', () => {
     expect(table.size).toBeGreaterThanOrEqual(30);
     const documented = [
       '01001-000',

@@ -1,0 +1,69 @@
+import { PlatformError } from '../../errors.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { getOrder, OrderNumberIndex } from '../../platform/orders.js';
+
+/** An order found by what the user gave: its id, and its detail as the platform sends it. */
+export interface FoundOrder {
+  id: string;
+  order: unknown;
+}
+
+/**
+ * Takes an order's id or its number, as people have either at hand: the value is tried as an id first (the detail
+ * route); when the platform knows no such id, the listing is searched for an order with that number, and the line
+ * `order 100217 is id 217` says what was found.
+ */
+export class OrderLookup {
+  private readonly index: OrderNumberIndex;
+  private readonly idOfGiven = new Map<string, string>();
+
+  constructor(
+    private readonly client: PlatformClient,
+    private readonly note: (line: string) => void,
+  ) {
+    this.index = new OrderNumberIndex(client);
+  }
+
+  /** How many of the newest orders a lookup by number searched: for the message of a value found nowhere. */
+  get searched(): number {
+    return this.index.searched;
+  }
+
+  /** The id a number was found to be, in this run. */
+  knownIdOf(value: string): string | undefined {
+    return this.idOfGiven.get(value);
+  }
+
+  /** The order `value` names (as an id, else as a number), or undefined when the platform has neither. */
+  async find(value: string, signal?: AbortSignal): Promise<FoundOrder | undefined> {
+    const known = this.idOfGiven.get(value);
+    try {
+      return { id: known ?? value, order: await getOrder(this.client, known ?? value, signal) };
+    } catch (error) {
+      if (!(error instanceof PlatformError) || error.status !== 404 || known !== undefined) throw error;
+    }
+    const id = await this.idOfNumber(value, signal);
+    return id === undefined ? undefined : { id, order: await getOrder(this.client, id, signal) };
+  }
+
+  /** The id of the order numbered `value`, said once; undefined when none of the newest orders has that number. */
+  async idOfNumber(value: string, signal?: AbortSignal): Promise<string | undefined> {
+    const known = this.idOfGiven.get(value);
+    if (known !== undefined) return known;
+    // An order number is a whole number: anything else is not worth a search of the listing.
+    if (!/^\d{1,18}$/.test(value)) return undefined;
+    const id = await this.index.idOf(value, signal);
+    if (id === undefined || id === value) return undefined;
+    this.idOfGiven.set(value, id);
+    this.note(`order ${value} is id ${id}`);
+    return id;
+  }
+}
+
+/** The one line for an order that is neither an id nor a number the platform knows. */
+export function noSuchOrder(value: string, searched: number): string {
+  const number = /^\d{1,18}$/.test(value)
+    ? `, and none of the ${searched} newest orders has that number`
+    : ' (and an order number is digits only)';
+  return `order ${value}: the platform has no order with that id${number}; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
+}

@@ -1,0 +1,151 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import { inputFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
+import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
+import type { TaxItem } from '../../domain/tax/compute.js';
+import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
+import type { TaxQuoteOptions } from './quote.js';
+import type { TaxServeOptions } from './serve.js';
+import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
+import { checkTaxItem } from '../../tax/table-file.js';
+
+interface ServeFlags extends ParsedInputFlags {
+  rules?: string;
+  forwardTo?: string;
+  budget: number;
+  shape?: string;
+  host: string;
+  port: number;
+  path: string;
+  auth: TaxServeOptions['auth'];
+}
+
+interface QuoteFlags extends ParsedInputFlags {
+  rules: string;
+  from: FederativeUnit;
+  to: FederativeUnit;
+  buyer: BuyerKind;
+  item: TaxItem[];
+  items?: string;
+}
+
+/** A state (UF), in any case. */
+function federativeUnit(value: string): FederativeUnit {
+  const unit = value.trim().toUpperCase();
+  if (!isFederativeUnit(unit)) throw new InvalidArgumentError('expected a state (UF) such as SP or RJ.');
+  return unit;
+}
+
+/** `--item NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]]`, repeatable. */
+function item(value: string, previous: TaxItem[] = []): TaxItem[] {
+  const [ncm, quantity, unitPrice, discount, freight, ...rest] = value.split(',').map((part) => part.trim());
+  const checked = rest.length > 0 ? 'too many parts' : checkTaxItem({ ncm, quantity, unitPrice, discount, freight });
+  if (typeof checked === 'string')
+    throw new InvalidArgumentError(
+      `${checked}; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+  return [...previous, checked];
+}
+
+/** `b2bctl tax quote|serve`. */
+export function register(program: Command, dispatch: Dispatch): void {
+  const tax = program
+    .command('tax')
+    .description('taxes per item from the ERP’s tax table (the tax calculation callback)');
+  inputFlags
+    .addTo(
+      tax
+        .command('quote')
+        .description('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .requiredOption('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .requiredOption('--from <uf>', 'the origin state', federativeUnit)
+        .requiredOption('--to <uf>', 'the destination state', federativeUnit)
+        .addOption(
+          new Option('--buyer <kind>', 'who buys: an ICMS taxpayer or a non-taxpayer final consumer')
+            .choices(buyerKinds)
+            .makeOptionMandatory(),
+        )
+        .option('--item <ncm,qty,price[,discount[,freight]]>', 'an item of the cart (repeatable)', item)
+        .option('--items <file>', 'the cart as a file: ncm, quantity, unitPrice, discount, freight (and sku) columns'),
+    )
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<QuoteFlags>();
+      if (flags.item === undefined && flags.items === undefined)
+        command.error('error: give the cart: --item NCM,QUANTITY,UNIT_PRICE (repeatable) or --items FILE.', {
+          exitCode: 2,
+        });
+      return dispatch<TaxQuoteOptions>(command, async () => (await import('./quote.js')).run, {
+        rules: flags.rules,
+        from: flags.from,
+        to: flags.to,
+        buyer: flags.buyer,
+        items: flags.item ?? [],
+        itemsFile: flags.items,
+        input: inputFlags.read(flags),
+      });
+    });
+  inputFlags
+    .addTo(
+      tax
+        .command('serve')
+        .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+        .option('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .option(
+          '--forward-to <url>',
+          'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',
+          httpUrl,
+        )
+        .addOption(
+          new Option('--budget <time>', 'how long the ERP may take before the table (or a 503) answers')
+            .argParser(duration)
+            .default(300, '300ms'),
+        )
+        .option(
+          '--shape <file>',
+          'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
+        )
+        .option('--host <address>', 'address to listen on', '127.0.0.1')
+        .option('--port <port>', 'port to listen on (0 for a free one)', wholeNumber(0), 8790)
+        .option('--path <route>', 'the callback’s route', '/tax')
+        .addOption(
+          new Option(
+            '--auth <kind>',
+            'bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+          )
+            .choices(['bearer', 'basic', 'none'])
+            .makeOptionMandatory(),
+        ),
+    )
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<ServeFlags>();
+      if (!flags.path.startsWith('/')) command.error('error: --path must start with /, such as /tax.', { exitCode: 2 });
+      if (flags.rules === undefined && flags.forwardTo === undefined)
+        command.error('error: give the tax table (--rules FILE), the ERP (--forward-to URL), or both.', {
+          exitCode: 2,
+        });
+      return dispatch<TaxServeOptions>(command, async () => (await import('./serve.js')).run, {
+        rules: flags.rules,
+        forwardTo: flags.forwardTo,
+        budget: flags.budget,
+        shape: flags.shape,
+        host: flags.host,
+        port: flags.port,
+        path: flags.path,
+        auth: flags.auth,
+        input: inputFlags.read(flags),
+      });
+    });
+}
+
+export const examples: CommandExamples = {
+  tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
+  'tax serve': [
+    'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --auth bearer',
+    'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
+    'b2bctl tax serve --rules impostos.csv --auth none --port 0',
+  ],
+  'tax quote': [
+    'b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
+    'b2bctl tax quote --rules impostos.csv --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',
+  ],
+};

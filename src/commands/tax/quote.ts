@@ -1,0 +1,85 @@
+import { type Context, stdoutStyle } from '../../context.js';
+import type { InputFlags } from '../../bulk/flags.js';
+import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import { terminalColumns } from '../../io/output/table.js';
+import type { FederativeUnit } from '../../domain/brazil-codes.js';
+import { type ItemTaxes, type TaxItem, taxTotals } from '../../domain/tax/compute.js';
+import type { BuyerKind } from '../../domain/tax/rules.js';
+import { quoteItems } from '../../tax/quote-items.js';
+import { readTaxItems, readTaxTable } from '../../tax/table-file.js';
+
+export interface TaxQuoteOptions {
+  rules: string;
+  from: FederativeUnit;
+  to: FederativeUnit;
+  buyer: BuyerKind;
+  /** `--item`, already checked. */
+  items: TaxItem[];
+  /** `--items FILE`. */
+  itemsFile?: string;
+  input: InputFlags;
+}
+
+const money = (value: string | undefined) => value ?? '-';
+
+export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
+  table: [
+    { header: 'ITEM', value: (item) => item.sku ?? item.ncm, keepWhole: true, plannedWidth: 10 },
+    { header: 'MERCHANDISE', value: (item) => item.merchandise, plannedWidth: 11 },
+    { header: 'IPI', value: (item) => item.ipi.value, plannedWidth: 8 },
+    { header: 'ICMS', value: (item) => item.icms.value, plannedWidth: 8 },
+    { header: 'ICMS-ST', value: (item) => money(item.icmsSt?.value), plannedWidth: 8 },
+    { header: 'DIFAL', value: (item) => money(item.difal?.value), plannedWidth: 8 },
+    { header: 'FCP', value: (item) => money(item.fcp?.value), plannedWidth: 8 },
+    { header: 'ADDED', value: (item) => item.added, plannedWidth: 8 },
+  ],
+  csv: [
+    'sku',
+    'ncm',
+    'merchandise',
+    'ipi.base',
+    'ipi.rate',
+    'ipi.value',
+    'icms.base',
+    'icms.rate',
+    'icms.value',
+    'icmsSt.base',
+    'icmsSt.mva',
+    'icmsSt.rate',
+    'icmsSt.value',
+    'difal.base',
+    'difal.rate',
+    'difal.value',
+    'fcp.rate',
+    'fcp.value',
+    'added',
+  ],
+};
+
+/** `tax quote`: the taxes of a cart computed offline from a tax table, as `tax serve` would answer them. */
+export async function run(options: TaxQuoteOptions, context: Context): Promise<void> {
+  const table = await readTaxTable(context, options.rules, options.input);
+  const items = options.itemsFile
+    ? [...options.items, ...(await readTaxItems(context, options.itemsFile, options.input))]
+    : options.items;
+  const quoted = quoteItems(table, items, options);
+  const format = context.outputFormat('json');
+  if (format === 'json') {
+    context.io.stdout.write(
+      `${JSON.stringify({ from: options.from, to: options.to, buyer: options.buyer, items: quoted, totals: taxTotals(quoted) }, null, 2)}\n`,
+    );
+    return;
+  }
+  const writer = createRecordWriter(format, context.io.stdout, itemTaxesLayout, {
+    ...stdoutStyle(context),
+    maxWidth: terminalColumns(context.io.stdout),
+  });
+  for (const item of quoted) await writer.write(item);
+  await writer.end();
+  if (format === 'table') {
+    const totals = taxTotals(quoted);
+    context.log.info(
+      `${options.from} → ${options.to}, ${options.buyer}: merchandise ${totals.merchandise}; IPI ${totals.ipi}, ICMS ${totals.icms}, ICMS-ST ${totals.icmsSt}, DIFAL ${totals.difal}, FCP ${totals.fcp}; taxes added ${totals.added}.`,
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { InputError, UsageError } from '../../errors.js';
+import type { InputFlags } from '../../bulk/flags.js';
+import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { startTaxServer, type TaxAuth } from '../../tax/server.js';
+import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
+import { readTaxTable } from '../../tax/table-file.js';
+import { WatchedTaxTable } from '../../tax/watched-table.js';
+
+export interface TaxServeOptions {
+  /** The tax table; optional with `forwardTo`, where it is the fallback. */
+  rules?: string;
+  /** The ERP's own tax endpoint, asked first. */
+  forwardTo?: string;
+  /** How long the ERP may take, in milliseconds, before the table (or the failure answer) answers. */
+  budget: number;
+  shape?: string;
+  host: string;
+  port: number;
+  path: string;
+  auth: TaxAuth['kind'];
+  input: InputFlags;
+}
+
+/** `tax serve`: answers the platform's tax callback from the tax table, read again whenever it changes. */
+export async function run(options: TaxServeOptions, context: Context): Promise<void> {
+  const auth = authFromEnvironment(options, context.env);
+  const shape = options.shape === undefined ? sandboxTaxShape : await readShapeFile(options.shape);
+  const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
+  await table?.start();
+  const forward =
+    options.forwardTo === undefined
+      ? undefined
+      : { url: options.forwardTo, token: context.env.B2BCTL_TAX_FORWARD_TOKEN || undefined, budgetMs: options.budget };
+  try {
+    const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const from = [
+      forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
+      table === undefined
+        ? ''
+        : `${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes)`,
+    ].filter((part) => part !== '');
+    await serveUntilInterrupted(server, context, {
+      started: `tax serve: answering POST ${options.path} from ${from.join(', then ')}; /healthz for checks; Ctrl-C to stop.`,
+      stopped: 'tax serve: stopped.',
+    });
+  } finally {
+    table?.close();
+  }
+}
+
+function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {
+  return new WatchedTaxTable(
+    rules,
+    () => readTaxTable(context, rules, options.input),
+    { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
+    () => context.clock.now(),
+  );
+}
+
+/** The credential the platform must send, from the environment: never from argv, where `ps` shows it. */
+function authFromEnvironment(options: TaxServeOptions, env: Readonly<Record<string, string | undefined>>): TaxAuth {
+  switch (options.auth) {
+    case 'bearer': {
+      const token = env.B2BCTL_TAX_TOKEN;
+      if (!token || token.length < 32)
+        throw new UsageError(
+          '--auth bearer needs B2BCTL_TAX_TOKEN, at least 32 characters (make one with: openssl rand -hex 32), the token the platform is configured to send.',
+        );
+      return { kind: 'bearer', token };
+    }
+    case 'basic': {
+      const user = env.B2BCTL_TAX_USER;
+      const password = env.B2BCTL_TAX_PASSWORD;
+      if (!user || !password || password.length < 16)
+        throw new UsageError(
+          '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD (at least 16 characters), the credential the platform is configured to send.',
+        );
+      return { kind: 'basic', user, password };
+    }
+    case 'none':
+      if (!isLoopback(options.host))
+        throw new UsageError(
+          `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
+        );
+      return { kind: 'none' };
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+async function readShapeFile(path: string): Promise<TaxShape> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new InputError(
+      `${path}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      {
+        file: path,
+      },
+    );
+  }
+  const read = readTaxShape(json);
+  if ('problems' in read) throw new UsageError(`${path}: ${read.problems.join('; ')}.`);
+  return read.shape;
+}

@@ -1,0 +1,45 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+/** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
+export interface StoreUrlFlags {
+  store?: string;
+  /** The name of an environment variable holding the store's URL, so its password stays out of the process list. */
+  storeEnv?: string;
+}
+
+/**
+ * The PostgreSQL store's URL from `--store` or from the variable `--store-env` names; undefined for the SQLite inbox.
+ * A password written in `--store` is visible to every local user in `ps` and stays in the shell's history: warned,
+ * as `--token` is, with the ways to keep it out (PGPASSWORD, ~/.pgpass, --store-env).
+ */
+export function storeUrlOf(flags: StoreUrlFlags, context: Context): string | undefined {
+  if (flags.store !== undefined && flags.storeEnv !== undefined)
+    throw new UsageError('Give the PostgreSQL store once: --store URL or --store-env VAR, not both.');
+  if (flags.storeEnv !== undefined) {
+    const url = context.env[flags.storeEnv]?.trim();
+    if (!url)
+      throw new UsageError(
+        `--store-env ${flags.storeEnv}: the environment variable ${flags.storeEnv} is not set; export it with the store's postgres://user:password@host/db URL.`,
+      );
+    if (!/^postgres(?:ql)?:\/\//.test(url))
+      throw new UsageError(
+        `--store-env ${flags.storeEnv}: the variable does not hold a PostgreSQL URL such as postgres://user@db.internal/webhooks.`,
+      );
+    return url;
+  }
+  if (flags.store !== undefined && hasPassword(flags.store))
+    context.log.warn(
+      'warning: --store puts the database password in the process list and shell history; leave it out of the URL and set PGPASSWORD or a ~/.pgpass line, or pass the whole URL in an environment variable with --store-env VAR.',
+    );
+  return flags.store;
+}
+
+function hasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    // Not a URL the WHATWG parser reads: the user-info, if any, is everything before the last @ of the authority.
+    return /^[a-z]+:\/\/[^/@]*:[^/]*@/i.test(url);
+  }
+}

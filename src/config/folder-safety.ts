@@ -1,0 +1,66 @@
+import { readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { B2bctlError, ExitCode } from '../errors.js';
+import { shellWord } from '../lib/shell-word.js';
+
+/**
+ * The config folder decides where b2bctl sends the password (an automatic re-login reads its base URL) and holds the
+ * tokens: like ssh with ~/.ssh, b2bctl refuses one that another user owns or that its group or others may write, as
+ * they could swap config.json. Root owning it is fine (root can read everything anyway); exit 77.
+ */
+export function checkConfigFolderSafety(directory: string, file: string): void {
+  const uid = process.getuid?.();
+  // Windows: no owner ids and no mode bits to judge.
+  if (uid === undefined) return;
+  for (const [path, what] of [
+    [directory, 'config folder'],
+    [file, 'config file'],
+  ] as const) {
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(path);
+    } catch {
+      continue; // Not there yet: b2bctl creates it, its own and private.
+    }
+    if (stats.uid !== uid && stats.uid !== 0) {
+      const me = currentUserName(uid);
+      throw new B2bctlError(
+        `The ${what} ${path} belongs to ${userName(stats.uid)}, not to ${me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+        ExitCode.authFailed,
+      );
+    }
+    if ((stats.mode & 0o022) !== 0) {
+      const who =
+        (stats.mode & 0o020) !== 0 && (stats.mode & 0o002) !== 0
+          ? 'its group and others'
+          : (stats.mode & 0o020) !== 0
+            ? 'its group'
+            : 'others';
+      throw new B2bctlError(
+        `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)})` : ''}, and check its config.json is yours.`,
+        ExitCode.authFailed,
+      );
+    }
+  }
+}
+
+function currentUserName(uid: number): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return userName(uid);
+  }
+}
+
+/** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
+function userName(uid: number): string {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (id === String(uid) && name) return `${name} (uid ${uid})`;
+    }
+  } catch {
+    // No /etc/passwd (a container without one): the id says enough.
+  }
+  return `uid ${uid}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * The ERP's tax table as b2bctl reads it: one row per NCM (or NCM prefix), origin state, destination state and
+ * kind of buyer, with the rates that apply. Pure: checking a row and finding the row for an item. docs/tax.md.
+ */
+import { isFederativeUnit, type FederativeUnit } from '../brazil-codes.js';
+
+/** Who buys: an ICMS taxpayer (resale, industry), or a final consumer who does not pay ICMS. */
+export const buyerKinds = ['taxpayer', 'non-taxpayer'] as const;
+export type BuyerKind = (typeof buyerKinds)[number];
+
+/** One row of the table. Rates are percentages as written (`18`, `4.5`), kept as text so no digit is lost. */
+export interface TaxRule {
+  /** 2 to 8 digits: the whole NCM, or a prefix (a chapter `84`, a heading `8471`); the longest prefix wins. */
+  ncm: string;
+  from: FederativeUnit;
+  to: FederativeUnit;
+  buyer: BuyerKind;
+  /** The ICMS rate of this operation: the origin's internal rate, or the interstate rate (4, 7 or 12). */
+  icmsRate: string;
+  /** The share of the ICMS base left out (a base reduction of 33.33 taxes 66.67% of the value). */
+  icmsBaseReduction: string;
+  ipiRate: string;
+  /** The original MVA of the ICMS-ST agreement; 0 when the product is not under ST. */
+  mva: string;
+  /** The destination's internal ICMS rate, for ST and DIFAL. */
+  destinationRate: string;
+  /** The destination's Fundo de Combate à Pobreza rate, added on DIFAL. */
+  fcpRate: string;
+}
+
+/** The fields of a table row, as a record read from a CSV or workbook. */
+export const taxRuleFields = [
+  'ncm',
+  'from',
+  'to',
+  'buyer',
+  'icmsRate',
+  'icmsBaseReduction',
+  'ipiRate',
+  'mva',
+  'destinationRate',
+  'fcpRate',
+] as const;
+
+/** How an ERP writes the buyer's kind: our words, or the answer to "contribuinte do ICMS?". */
+const buyerWords = new Map<string, BuyerKind>([
+  ...['taxpayer', 'contribuinte', 'sim', 's', '1'].map((word) => [word, 'taxpayer'] as const),
+  ...['non-taxpayer', 'nao contribuinte', 'nao', 'n', '0'].map((word) => [word, 'non-taxpayer'] as const),
+]);
+
+const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
+
+export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
+
+/** A table row from its fields (numbers or text), or each thing wrong with it. */
+export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleCheck {
+  const problems: { field: string; message: string }[] = [];
+  const text = (field: string): string => {
+    const value = values[field];
+    return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  };
+  const ncm = text('ncm').replaceAll('.', '');
+  if (!/^\d{2,8}$/.test(ncm)) problems.push({ field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' });
+  const from = text('from').toUpperCase();
+  const to = text('to').toUpperCase();
+  if (!isFederativeUnit(from)) problems.push({ field: 'from', message: 'must be a state (UF) such as SP' });
+  if (!isFederativeUnit(to)) problems.push({ field: 'to', message: 'must be a state (UF) such as RJ' });
+  const buyer = buyerWords.get(text('buyer').toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''));
+  if (buyer === undefined)
+    problems.push({ field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' });
+  const rates: Record<string, string> = {};
+  for (const field of rateFields) {
+    const rate = text(field) === '' ? '0' : text(field).replace(',', '.');
+    if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
+      problems.push({
+        field,
+        message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}`,
+      });
+    rates[field] = rate;
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    rule: { ncm, from, to, buyer, ...rates } as TaxRule,
+  };
+}
+
+/** What an item is sold as, for finding its row. */
+export interface RuleKey {
+  ncm: string;
+  from: FederativeUnit;
+  to: FederativeUnit;
+  buyer: BuyerKind;
+}
+
+/** The rules of a table, indexed for the longest NCM prefix of an origin, destination and buyer. */
+export class TaxTable {
+  private readonly rules = new Map<string, TaxRule>();
+
+  /** The row already in the table for the same NCM prefix, states and buyer, if any (a repeated row). */
+  add(rule: TaxRule): TaxRule | undefined {
+    const key = keyOf(rule.ncm, rule);
+    const previous = this.rules.get(key);
+    if (previous === undefined) this.rules.set(key, rule);
+    return previous;
+  }
+
+  get size(): number {
+    return this.rules.size;
+  }
+
+  /** The row of the longest NCM prefix for these states and buyer; undefined when none applies. */
+  find(key: RuleKey): TaxRule | undefined {
+    const ncm = key.ncm.replaceAll('.', '');
+    for (let length = Math.min(8, ncm.length); length >= 2; length--) {
+      const rule = this.rules.get(keyOf(ncm.slice(0, length), key));
+      if (rule !== undefined) return rule;
+    }
+    return undefined;
+  }
+}
+
+function keyOf(ncm: string, key: Omit<RuleKey, 'ncm'>): string {
+  return `${ncm}|${key.from}|${key.to}|${key.buyer}`;
+}

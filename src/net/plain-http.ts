@@ -1,0 +1,51 @@
+import { isIP } from 'node:net';
+import { UsageError } from '../errors.js';
+
+/**
+ * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost` (and names under
+ * it, which resolvers keep local), all of 127.0.0.0/8, `::1`, and 127.x written as an IPv4-mapped IPv6 address.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) !== 6) return false;
+  if (host === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(host)) return true;
+  // ::ffff:127.0.0.1 (URL writes it ::ffff:7f00:1).
+  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([\da-f]{1,4}):[\da-f]{1,4})$/.exec(host);
+  if (!mapped) return false;
+  return mapped[1] !== undefined ? mapped[1].startsWith('127.') : Number.parseInt(mapped[2] ?? '', 16) >> 8 === 0x7f;
+}
+
+/** Whether a request to `url` would travel unencrypted past this machine. */
+export function isPlainHttpOffMachine(url: URL): boolean {
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+}
+
+/** Query parameter names that carry a credential (`?api_key=`, `?token=`, `?signature=`…). */
+const credentialParameter = /key|token|secret|pass|auth|sig|credential/i;
+
+/** Whether the URL itself holds a credential: user-info, or a query parameter named like one. */
+export function urlHoldsCredential(url: URL): boolean {
+  if (url.username !== '' || url.password !== '') return true;
+  return [...url.searchParams.keys()].some((name) => credentialParameter.test(name));
+}
+
+/**
+ * Refuses (exit 2) to send `credential` over plain HTTP to another machine, where anyone on the way can read it,
+ * unless the user said `--allow-http`. `url` is shown without user-info or query.
+ */
+export function refusePlainHttp(url: URL, credential: string, allowHttp: boolean, allow = 'pass --allow-http'): void {
+  if (allowHttp || !isPlainHttpOffMachine(url)) return;
+  throw new UsageError(
+    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${url.hostname} can read it. Use the https:// address, or ${allow} if that network is trusted.`,
+  );
+}
+
+/** A hand-off URL (`--forward-to`, `--to`) is refused over plain HTTP only when it carries a credential of its own. */
+export function refuseUrlCredentialOverPlainHttp(url: URL, allowHttp: boolean): void {
+  if (urlHoldsCredential(url)) refusePlainHttp(url, 'the credential in the URL (user-info or query)', allowHttp);
+}

@@ -1,0 +1,36 @@
+import { InputError } from '../errors.js';
+import type { FederativeUnit } from '../domain/brazil-codes.js';
+import { computeItemTaxes, type ItemTaxes, type TaxItem } from '../domain/tax/compute.js';
+import type { BuyerKind, TaxTable } from '../domain/tax/rules.js';
+
+/** Thrown when the table has no row for some items: their NCMs, for the answer and the log. */
+export class NoTaxRowError extends InputError {
+  constructor(
+    message: string,
+    readonly missing: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Each item's taxes, or one error naming every item the table has no row for. */
+export function quoteItems(
+  table: TaxTable,
+  items: readonly TaxItem[],
+  sale: { from: FederativeUnit; to: FederativeUnit; buyer: BuyerKind },
+): ItemTaxes[] {
+  const interstate = sale.from !== sale.to;
+  const missing: string[] = [];
+  const quoted = items.flatMap((item) => {
+    const rule = table.find({ ncm: item.ncm, from: sale.from, to: sale.to, buyer: sale.buyer });
+    if (rule !== undefined) return [computeItemTaxes(item, rule, { buyer: sale.buyer, interstate })];
+    missing.push(`NCM ${item.ncm}${item.sku === undefined ? '' : ` (${item.sku})`}`);
+    return [];
+  });
+  if (missing.length > 0)
+    throw new NoTaxRowError(
+      `The tax table has no row for ${missing.join(', ')}, ${sale.from} → ${sale.to}, ${sale.buyer}: add a row for the NCM or a prefix of it; no tax is guessed.`,
+      missing,
+    );
+  return quoted;
+}

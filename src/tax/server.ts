@@ -1,0 +1,188 @@
+import Fastify, { type FastifyRequest } from 'fastify';
+import { request as httpRequest } from 'undici';
+import { urlShownSafely } from '../lib/shown-target.js';
+import { isFederativeUnit } from '../domain/brazil-codes.js';
+import { type ItemTaxes, type TaxItem, taxTotals } from '../domain/tax/compute.js';
+import type { BuyerKind } from '../domain/tax/rules.js';
+import { listenOn } from '../http-server/listen.js';
+import { sameSecret } from '../http-server/same-secret.js';
+import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { NoTaxRowError, quoteItems } from './quote-items.js';
+import { readTaxRequest, type TaxShape } from './shape.js';
+import { checkTaxItem } from './table-file.js';
+import type { WatchedTaxTable } from './watched-table.js';
+
+/** How the platform proves it is the platform: a fixed bearer token or Basic credential, compared in constant time. */
+export type TaxAuth =
+  { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; user: string; password: string };
+
+export interface TaxServerOptions {
+  host: string;
+  port: number;
+  /** The callback's route, such as /tax. */
+  path: string;
+  shape: TaxShape;
+  /** The tax table: the answer, or the fallback when the ERP is asked first. */
+  table?: WatchedTaxTable;
+  /** The ERP's own tax endpoint, asked first with the platform's request as it came. */
+  forward?: TaxForward;
+  auth: TaxAuth;
+  log: { warn(line: string): void };
+}
+
+/** Where the ERP computes taxes itself, and how long the cart may wait for it. */
+export interface TaxForward {
+  url: string;
+  /** Sent as `Authorization: Bearer …` (B2BCTL_TAX_FORWARD_TOKEN). */
+  token?: string;
+  budgetMs: number;
+}
+
+/** What /healthz counts. */
+export interface TaxServerCounts {
+  answered: number;
+  refused: number;
+  noRow: number;
+  /** Answers the ERP did not give in time or at all: from the table, or the failure answer. */
+  fallbacks: number;
+}
+
+/** Starts `tax serve`: the callback's route and /healthz. */
+export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
+  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
+  // A cart is small: 1 MB holds thousands of items; anything larger is not a cart.
+  const app = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: 'idle' });
+  app.get('/healthz', async () => ({
+    status: 'ok',
+    ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
+    ...(options.forward === undefined
+      ? {}
+      : { forwardTo: urlShownSafely(options.forward.url), budgetMs: options.forward.budgetMs }),
+    ...counts,
+  }));
+  app.post(options.path, async (request, reply) => {
+    if (!authorised(request, options.auth)) {
+      counts.refused++;
+      return reply
+        .code(401)
+        .header('www-authenticate', options.auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer')
+        .send({ error: 'unauthorized', message: 'The callback needs its credential.' });
+    }
+    const answer =
+      options.forward === undefined
+        ? answerRequest(request.body, options)
+        : await answerThroughErp(request.body, options, options.forward, counts);
+    if ('status' in answer) {
+      if (answer.status === 422) counts.noRow++;
+      else if (answer.status !== 503) counts.refused++;
+      return reply.code(answer.status).send(answer.body);
+    }
+    counts.answered++;
+    return answer.body;
+  });
+  await listenOn(app, options.host, options.port);
+  const port = listeningPort(app.server.address(), options.port);
+  return { url: baseUrlOf('http', options.host, port), counts, close: () => app.close() };
+}
+
+type Answer = { body: unknown } | { status: 400 | 422 | 503; body: Record<string, unknown> };
+
+const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
+
+/** The answer to one callback: the taxes, or why not, in the answer's error shape. */
+function answerRequest(body: unknown, options: TaxServerOptions): Answer {
+  const request = readTaxRequest(body, options.shape.request);
+  if (typeof request === 'string') return refuse(request);
+  const from = request.from.toUpperCase();
+  const to = request.to.toUpperCase();
+  if (!isFederativeUnit(from) || !isFederativeUnit(to))
+    return refuse(`origin "${request.from}" and destination "${request.to}" must be states (UF) such as SP`);
+  const buyer = buyerOf(request.paysIcms);
+  if (buyer === undefined)
+    return refuse(`whether the buyer pays ICMS must be true or false, not ${JSON.stringify(request.paysIcms)}`);
+  const items: TaxItem[] = [];
+  for (const [index, values] of request.items.entries()) {
+    const item = checkTaxItem(values);
+    if (typeof item === 'string') return refuse(`item ${index + 1}: ${item}`);
+    items.push(item);
+  }
+  if (options.table === undefined) throw new Error('answered from a table that was not given');
+  let quoted: ItemTaxes[];
+  try {
+    quoted = quoteItems(options.table.current(), items, { from, to, buyer });
+  } catch (error) {
+    if (!(error instanceof NoTaxRowError)) throw error;
+    options.log.warn(`tax callback refused: ${error.message}`);
+    return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
+  }
+  return { body: { [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) } };
+}
+
+/**
+ * The ERP's answer when it gives one in time (a 2xx with JSON, passed on as it came); otherwise the table's, or,
+ * without a table, 503 so the platform knows no tax was computed. Every fallback is counted and logged.
+ */
+async function answerThroughErp(
+  body: unknown,
+  options: TaxServerOptions,
+  forward: TaxForward,
+  counts: TaxServerCounts,
+): Promise<Answer> {
+  let why: string;
+  try {
+    const answer = await httpRequest(forward.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(forward.token === undefined ? {} : { authorization: `Bearer ${forward.token}` }),
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(forward.budgetMs),
+    });
+    const text = await answer.body.text();
+    if (answer.statusCode >= 200 && answer.statusCode <= 299) return { body: JSON.parse(text) as unknown };
+    why = `answered HTTP ${answer.statusCode}`;
+  } catch (error) {
+    why =
+      (error as Error).name === 'TimeoutError'
+        ? `did not answer in ${forward.budgetMs} ms`
+        : error instanceof SyntaxError
+          ? 'answered a body that is not JSON'
+          : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  counts.fallbacks++;
+  const erp = urlShownSafely(forward.url);
+  if (options.table === undefined) {
+    options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered 503 (no --rules to fall back on).`);
+    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${why}.` } };
+  }
+  options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered from the tax table.`);
+  return answerRequest(body, options);
+}
+
+function buyerOf(paysIcms: unknown): BuyerKind | undefined {
+  if (paysIcms === true || paysIcms === 'true' || paysIcms === 1) return 'taxpayer';
+  if (paysIcms === false || paysIcms === 'false' || paysIcms === 0) return 'non-taxpayer';
+  return undefined;
+}
+
+function authorised(request: FastifyRequest, auth: TaxAuth): boolean {
+  const header = request.headers.authorization ?? '';
+  switch (auth.kind) {
+    case 'none':
+      return true;
+    case 'bearer': {
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      return sameSecret(match?.[1] ?? '', auth.token);
+    }
+    case 'basic': {
+      const match = /^Basic\s+(\S+)$/i.exec(header);
+      const [user = '', ...password] = Buffer.from(match?.[1] ?? '', 'base64')
+        .toString('utf8')
+        .split(':');
+      // Both compared, always: which one was wrong is not told by the time taken.
+      const sameUser = sameSecret(user, auth.user);
+      return sameSecret(password.join(':'), auth.password) && sameUser;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Where the platform's tax request carries what b2bctl needs, and the names of the answer's parts: a shape file
+ * (`tax serve --shape`), since the platform's document does not show the callback's bodies. The default is the
+ * sandbox's shape. docs/tax.md, "The callback's shape".
+ */
+import { valueAtPath } from '../platform/answers/shapes.js';
+
+export interface TaxShape {
+  request: {
+    /** The list of items. The paths below are read inside each item. */
+    items: string;
+    sku: string;
+    ncm: string;
+    quantity: string;
+    unitPrice: string;
+    discount: string;
+    freight: string;
+    /** Read from the request's root. */
+    from: string;
+    to: string;
+    buyerPaysIcms: string;
+  };
+  answer: {
+    /** The name of the answer's list of items, and of its totals. */
+    items: string;
+    totals: string;
+  };
+}
+
+export const sandboxTaxShape: TaxShape = {
+  request: {
+    items: 'items',
+    sku: 'sku',
+    ncm: 'ncm',
+    quantity: 'quantity',
+    unitPrice: 'unitPrice',
+    discount: 'discount',
+    freight: 'freight',
+    from: 'origin.state',
+    to: 'destination.state',
+    buyerPaysIcms: 'customer.paysIcms',
+  },
+  answer: { items: 'items', totals: 'totals' },
+};
+
+/** The values every item and sale needs: a shape without a path for one cannot be answered. */
+const required = ['items', 'ncm', 'quantity', 'unitPrice', 'from', 'to', 'buyerPaysIcms'] as const;
+
+/**
+ * A shape file's JSON over the default: each path a dot path (`cart.lines`, `0.ncm`). Problems as sentences that
+ * name the key, for one usage error at start.
+ */
+export function readTaxShape(json: unknown): { shape: TaxShape } | { problems: string[] } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return { problems: ['the shape file must hold an object with "request" and "answer"'] };
+  const given = json as { request?: Record<string, unknown>; answer?: Record<string, unknown> };
+  const problems: string[] = [];
+  const pick = <Part extends 'request' | 'answer'>(part: Part): TaxShape[Part] => {
+    const defaults = sandboxTaxShape[part] as Record<string, string>;
+    const result: Record<string, string> = { ...defaults };
+    for (const [key, value] of Object.entries(given[part] ?? {})) {
+      if (!Object.hasOwn(defaults, key))
+        problems.push(`${part}.${key} is not a part of the shape (${Object.keys(defaults).join(', ')})`);
+      else if (value === null && !(required as readonly string[]).includes(key)) result[key] = '';
+      else if (typeof value !== 'string' || !/^[^.\s]+(\.[^.\s]+)*$/.test(value))
+        problems.push(
+          `${part}.${key} must be a dot path such as cart.items${value === null ? ` (it cannot be left out: every answer needs it)` : ''}`,
+        );
+      else result[key] = value;
+    }
+    return result as TaxShape[Part];
+  };
+  const shape = { request: pick('request'), answer: pick('answer') };
+  return problems.length > 0 ? { problems } : { shape };
+}
+
+/** The sale and items of a request, as text, through the shape; a sentence when a needed value is missing. */
+export function readTaxRequest(
+  body: unknown,
+  shape: TaxShape['request'],
+): { from: string; to: string; paysIcms: unknown; items: Record<string, unknown>[] } | string {
+  const items = valueAtPath(body, shape.items);
+  if (!Array.isArray(items)) return `the request has no list of items at "${shape.items}"`;
+  return {
+    from: String(at(body, shape.from) ?? ''),
+    to: String(at(body, shape.to) ?? ''),
+    paysIcms: at(body, shape.buyerPaysIcms),
+    items: items.map((item) => ({
+      sku: textOf(at(item, shape.sku)),
+      ncm: textOf(at(item, shape.ncm)),
+      quantity: textOf(at(item, shape.quantity)),
+      unitPrice: textOf(at(item, shape.unitPrice)),
+      discount: textOf(at(item, shape.discount)),
+      freight: textOf(at(item, shape.freight)),
+    })),
+  };
+}
+
+/** The value at a shape's path; nothing where the shape leaves the part out (an empty path). */
+function at(body: unknown, path: string): unknown {
+  return path === '' ? undefined : valueAtPath(body, path);
+}
+
+/** A JSON value as the text the table's checks read: numbers as JavaScript writes them, absent as empty. */
+function textOf(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,100 @@
+import type { Context } from '../context.js';
+import { InputError } from '../errors.js';
+import { openCommandInput } from '../bulk/command-input.js';
+import type { InputFlags } from '../bulk/flags.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
+import { recordPlace } from '../io/input/open-input.js';
+import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
+import { type TaxItem } from '../domain/tax/compute.js';
+
+/** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
+const textColumns = (fields: readonly string[], required: readonly string[]): FieldCatalogue => ({
+  typeOf: (path) => (fields.includes(path) ? 'string' : undefined),
+  knownPaths: fields,
+  requiredColumns: required,
+});
+
+const ruleCatalogue = textColumns(taxRuleFields, ['ncm', 'from', 'to', 'buyer', 'icmsRate']);
+
+/** The fields of an item of a cart file (`tax quote --items`). */
+export const taxItemFields = ['sku', 'ncm', 'quantity', 'unitPrice', 'discount', 'freight'] as const;
+const itemCatalogue = textColumns(taxItemFields, ['ncm', 'quantity', 'unitPrice']);
+
+/**
+ * Reads a tax table whole, or refuses it: every wrong row (file:line, the column, what it must be) and every row
+ * that repeats another's NCM prefix, states and buyer, in one error (exit 65). An empty table is refused too.
+ */
+export async function readTaxTable(context: Context, path: string, flags: InputFlags): Promise<TaxTable> {
+  const input = await openCommandInput(context, path, flags, ruleCatalogue);
+  const table = new TaxTable();
+  const problems: string[] = [];
+  const firstLine = new Map<unknown, number>();
+  for await (const record of input.records) {
+    const place = `${input.file}:${recordPlace(record)}`;
+    for (const problem of record.problems) problems.push(`${place}: ${problem}`);
+    const checked = checkTaxRule(record.values);
+    if (!checked.ok) {
+      for (const problem of checked.problems)
+        problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
+      continue;
+    }
+    const earlier = table.add(checked.rule);
+    if (earlier === undefined) firstLine.set(checked.rule, record.line);
+    else
+      problems.push(
+        `${place}: repeats the row of line ${firstLine.get(earlier)} (NCM ${checked.rule.ncm}, ${checked.rule.from} → ${checked.rule.to}, ${checked.rule.buyer}); keep one of them`,
+      );
+  }
+  if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
+  if (table.size === 0) throw new InputError(`${input.file}: the tax table has no rows.`, { file: input.file });
+  return table;
+}
+
+/** The items of a cart file, checked: ncm, a positive quantity, and money as decimals. */
+export async function readTaxItems(context: Context, path: string, flags: InputFlags): Promise<TaxItem[]> {
+  const input = await openCommandInput(context, path, flags, itemCatalogue);
+  const items: TaxItem[] = [];
+  const problems: string[] = [];
+  for await (const record of input.records) {
+    const checked = checkTaxItem(record.values);
+    if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
+    else items.push(checked);
+  }
+  if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
+  return items;
+}
+
+/** An item from its fields as text, or what is wrong with it. */
+export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem | string {
+  const text = (field: string): string => (typeof values[field] === 'string' ? (values[field] as string).trim() : '');
+  const decimal = (field: string): string | undefined => {
+    const value = text(field).replace(',', '.');
+    return value === '' ? '0' : /^\d+(\.\d+)?$/.test(value) ? value : undefined;
+  };
+  const ncm = text('ncm').replaceAll('.', '');
+  if (!/^\d{8}$/.test(ncm)) return `ncm ${quoted(values.ncm)}must be the item's 8-digit NCM`;
+  const quantity = decimal('quantity');
+  if (quantity === undefined || Number(quantity) <= 0)
+    return `quantity ${quoted(values.quantity)}must be a number above 0`;
+  for (const field of ['unitPrice', 'discount', 'freight'] as const)
+    if (decimal(field) === undefined) return `${field} ${quoted(values[field])}must be an amount such as 1234.50`;
+  const sku = text('sku');
+  return {
+    ...(sku === '' ? {} : { sku }),
+    ncm,
+    quantity: Number(quantity),
+    unitPrice: decimal('unitPrice') as string,
+    discount: decimal('discount') as string,
+    freight: decimal('freight') as string,
+  };
+}
+
+function quoted(value: unknown): string {
+  return value === undefined || value === '' ? '' : `${JSON.stringify(value)} `;
+}
+
+function tableProblems(file: string, problems: readonly string[]): string {
+  const shown = problems.slice(0, 20);
+  const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more problems` : '';
+  return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the tax table, which is not used:\n${shown.join('\n')}${more}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * A config folder someone else could change is refused, as ssh refuses such a ~/.ssh: another user who owns it, or
+ * anyone who may write it, could swap config.json and have an automatic re-login send B2BCTL_PASSWORD elsewhere.
+ */
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
+import { temporaryFolder } from '../../support/temporary.js';
+
+const root = requireThat(process.getuid?.() === 0, 'giving a folder to another user needs root');
+
+/** A config folder with a profile in it, as a login leaves it. */
+function configFolder(): string {
+  const folder = join(temporaryFolder('b2bctl-config-safety-'), 'config');
+  mkdirSync(folder, { mode: 0o700 });
+  const profile = { baseUrl: 'https://loja.example.com.br', username: 'erp@loja.example.com.br' };
+  writeFileSync(join(folder, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+  return folder;
+}
+
+const readBaseUrl = (configDir: string) => runCommandLine(['config', 'get', 'baseUrl'], { configDir });
+
+describe("the config folder must be this user's and private", () => {
+  it("one of this user's, 0700, is used", async () => {
+    const result = await readBaseUrl(configFolder());
+    expect(result.stderr).not.toContain('writable by');
+    expect(result.stdout).toContain('https://loja.example.com.br');
+  });
+
+  it.each([
+    [0o770, 'its group', '0770'],
+    [0o707, 'others', '0707'],
+    [0o777, 'its group and others', '0777'],
+  ])(
+    'a folder of mode %o is refused (exit 77) naming who may write it and the chmod to run',
+    async (mode, who, shown) => {
+      const folder = configFolder();
+      chmodSync(folder, mode);
+      const result = await readBaseUrl(folder);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toContain(
+        `error: The config folder ${folder} is writable by ${who} (mode ${shown}): they could change where b2bctl sends your password. Run chmod go-w ${folder} (or chmod 700 ${folder}), and check its config.json is yours.`,
+      );
+      expect(result.stdout).toBe('');
+    },
+  );
+
+  it('a config.json others may write is refused (exit 77)', async () => {
+    const folder = configFolder();
+    chmodSync(join(folder, 'config.json'), 0o666);
+    const result = await readBaseUrl(folder);
+    expect(result.code).toBe(77);
+    expect(result.stderr).toContain(
+      `The config file ${join(folder, 'config.json')} is writable by its group and others (mode 0666)`,
+    );
+  });
+
+  it.skipIf(root.missing)(
+    `a folder another user owns is refused (exit 77) naming the owner and the chown${root.note}`,
+    async () => {
+      const folder = configFolder();
+      chownSync(folder, 4321, 4321);
+      const result = await readBaseUrl(folder);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toContain(
+        `error: The config folder ${folder} belongs to uid 4321, not to root: that user could change where b2bctl sends your password. Make it yours (sudo chown root ${folder} && chmod 700 ${folder}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      );
+    },
+  );
+
+  it.skipIf(root.missing)(
+    `a login into a folder another user owns is refused before the password is asked for${root.note}`,
+    async () => {
+      const folder = configFolder();
+      chownSync(join(folder, 'config.json'), 4321, 4321);
+      const result = await runCommandLine(['login', '--username', 'erp@loja.example.com.br'], {
+        configDir: folder,
+        env: { B2BCTL_PASSWORD: 'Senha#2001' },
+      });
+      expect(result.code).toBe(77);
+      expect(result.stderr).toContain(`The config file ${join(folder, 'config.json')} belongs to uid 4321`);
+    },
+  );
+});

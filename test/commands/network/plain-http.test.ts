@@ -1,0 +1,202 @@
+/**
+ * A credential never goes over plain HTTP to another machine unless the user says --allow-http: the login password,
+ * a webhook client secret, a --forward-to or --to URL with user-info or a key in its query. A listener on every
+ * interface stands in for the other machine, reached at this machine's own non-loopback address, and counts what
+ * reached it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkTls } from '../../../src/commands/doctor/network-checks.js';
+import { isLoopbackHost } from '../../../src/net/plain-http.js';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
+import { temporaryFolder } from '../../support/temporary.js';
+
+const address = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')?.address;
+const network = requireThat(address !== undefined, 'this machine has no non-loopback IPv4 address');
+
+let server: Server;
+let port: number;
+const received: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, answer) => {
+    received.push(`${request.method} ${request.headers.host}${request.url}`);
+    // A token for a login, 401 for anything else: enough to tell what was sent.
+    if (request.method === 'POST' && request.url === '/v1/auth/token')
+      answer
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"access_token":"t-1","token_type":"Bearer","expires_in":3600}');
+    else answer.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  received.length = 0;
+});
+
+const secretEnv = { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) };
+const refusal =
+  /^error: Refusing to send (.+) to http:\/\/([\d.]+):(\d+)(\S*) over plain HTTP: anyone on the network between here and \2 can read it\. Use the https:\/\/ address, or pass --allow-http if that network is trusted\.$/m;
+
+describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`, () => {
+  const remote = () => `http://${address}:${port}`;
+
+  it('login refuses to send the password (exit 2), before asking for it; nothing reaches the server', async () => {
+    const result = await runCommandLine(['login', '--base-url', remote(), '--username', 'erp@store.test'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_PASSWORD: 'Senha#2001' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(refusal);
+    expect(result.stderr).toContain('Refusing to send the password to');
+    expect(result.stderr).not.toContain('Senha#2001');
+    expect(received).toEqual([]);
+  });
+
+  it('login --token-stdin refuses to send the token to be checked; --no-verify sends nothing and is allowed', async () => {
+    const configDir = freshConfigDir();
+    const checked = await runCommandLine(['login', '--base-url', remote(), '--token-stdin'], {
+      configDir,
+      stdin: 'pre-issued-token\n',
+    });
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain('Refusing to send the token to');
+    const stored = await runCommandLine(['login', '--base-url', remote(), '--token-stdin', '--no-verify'], {
+      configDir,
+      stdin: 'pre-issued-token\n',
+    });
+    expect(stored.code).toBe(0);
+    expect(received).toEqual([]);
+  });
+
+  it('login --allow-http sends it and lets the profile log in again by itself over plain HTTP', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(
+      ['login', '--base-url', remote(), '--username', 'erp@store.test', '--allow-http'],
+      { configDir, env: { B2BCTL_PASSWORD: 'Senha#2001' } },
+    );
+    expect(result.stderr).not.toContain('Refusing');
+    expect(result.code).toBe(0);
+    expect(received).toEqual([`POST ${address}:${port}/v1/auth/token`]);
+    expect((await runCommandLine(['config', 'get', 'http.allowPlain'], { configDir })).stdout.trim()).toBe('true');
+  });
+
+  it('an automatic login with B2BCTL_PASSWORD is refused too (exit 2), unless http.allowPlain', async () => {
+    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const refused = await runCommandLine(['sellers', 'list'], { configDir: freshConfigDir(), env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `Refusing to send the password (B2BCTL_PASSWORD) to ${remote()}/ over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted.`,
+    );
+    expect(received).toEqual([]);
+    await runCommandLine(['sellers', 'list'], {
+      configDir: freshConfigDir(),
+      env: { ...env, B2BCTL_ALLOW_HTTP: 'true' },
+    });
+    expect(received[0]).toBe(`POST ${address}:${port}/v1/auth/token`);
+  });
+
+  it('doctor does not try the login over plain HTTP to another machine, and says why', async () => {
+    const env = { B2BCTL_BASE_URL: remote(), B2BCTL_USERNAME: 'erp@store.test', B2BCTL_PASSWORD: 'Senha#2001' };
+    const result = await runCommandLine(['doctor', '-o', 'json'], { configDir: freshConfigDir(), env });
+    expect(result.stdout).toContain('not tried: the password would cross the network in plain HTTP');
+    expect(result.stdout).not.toContain('Senha#2001');
+    expect(received.filter((request) => request.startsWith('POST'))).toEqual([]);
+  });
+
+  it('webhook trigger refuses to send the client secret (exit 2); nothing reaches the receiver', async () => {
+    const result = await runCommandLine(['webhook', 'trigger', 'orders', '--url', remote(), '--client-id', 'erp'], {
+      configDir: freshConfigDir(),
+      env: secretEnv,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(refusal);
+    expect(result.stderr).toContain('Refusing to send the client secret to');
+    expect(received).toEqual([]);
+  });
+
+  it.each([
+    ['user-info', (base: string) => `${base.replace('http://', 'http://erp:pw-123@')}/hook`],
+    ['an api_key in the query', (base: string) => `${base}/hook?api_key=pw-123`],
+  ])(
+    'webhook listen --forward-to with %s is refused before listening (exit 2), the secret not shown',
+    async (_name, url) => {
+      const inbox = temporaryFolder();
+      const result = await runCommandLine(
+        ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--inbox', inbox, '--forward-to', url(remote())],
+        { configDir: freshConfigDir(), env: secretEnv },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Refusing to send the credential in the URL (user-info or query) to');
+      expect(result.stderr).not.toContain('pw-123');
+      expect(result.stdout).toBe('');
+    },
+  );
+
+  it('webhook replay --to with user-info is refused (exit 2)', async () => {
+    const result = await runCommandLine(
+      [
+        'webhook',
+        'replay',
+        '--id',
+        '1',
+        '--inbox',
+        temporaryFolder(),
+        '--to',
+        remote().replace('http://', 'http://erp:pw-123@'),
+      ],
+      { configDir: freshConfigDir() },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Refusing to send the credential in the URL');
+  });
+
+  it('a login to any loopback address is not refused', async () => {
+    for (const host of ['127.0.0.2', '127.255.0.1', 'localhost']) {
+      const result = await runCommandLine(
+        ['login', '--base-url', `http://${host}:${port}`, '--username', 'erp@store.test'],
+        { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001' } },
+      );
+      expect(result.stderr).not.toContain('Refusing');
+      expect(result.code).toBe(0);
+    }
+    expect(received.length).toBe(3);
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('doctor calls plain HTTP to any 127.x address this machine, not a warning', async () => {
+    const finding = await checkTls(new URL('http://127.0.0.5:8788'), { kind: 'direct' }, 1000);
+    expect(finding).toMatchObject({ check: 'TLS', result: 'ok' });
+    const remote = await checkTls(new URL('http://10.0.0.5:8788'), { kind: 'direct' }, 1000);
+    expect(remote).toMatchObject({ check: 'TLS', result: 'warn' });
+  });
+
+  it.each([
+    ['localhost', true],
+    ['LOCALHOST.', true],
+    ['app.localhost', true],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['[::1]', true],
+    ['::1', true],
+    [new URL('http://[::ffff:127.0.0.1]/').hostname, true],
+    [new URL('http://2130706433/').hostname, true],
+    ['10.0.0.5', false],
+    ['128.0.0.1', false],
+    ['[::2]', false],
+    [new URL('http://[::ffff:10.0.0.1]/').hostname, false],
+    ['localhost.example.com', false],
+    ['127.0.0.1.example.com', false],
+  ])('%s: %s', (host, loopback) => {
+    expect(isLoopbackHost(host)).toBe(loopback);
+  });
+});

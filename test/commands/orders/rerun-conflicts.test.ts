@@ -1,0 +1,236 @@
+/**
+ * A night's file run twice changes nothing and says so (exit 0, no errors file), also when it readies and then
+ * cancels an order; a move whose data differs from what the order holds (another NF-e, ERP number or tracking code)
+ * is a conflict, never "unchanged", and goes out only with --replace; an NF-e key on two rows is refused before
+ * anything is sent, and one the store already holds for another order is refused by the store in its own words,
+ * however each dialect nests them.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dialects } from '../../../src/sandbox/dialects/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { loginToDialect, runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import {
+  acceptedMoves,
+  freshMovesFolder,
+  moveHeader,
+  moveRequests,
+  newOrders,
+  sampleKeys,
+  uniqueKey,
+} from '../../support/order-moves.js';
+import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
+  'orders update re-runs and conflicts, %s dialect',
+  (_name, dialect) => {
+    let sandbox: RunningSandbox;
+    let configDir: string;
+    let dir: string;
+    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+    const order = (id: number) => sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
+
+    beforeAll(async () => {
+      ({ sandbox, configDir } = await startLoggedInSandbox({ dialect, orderCount: 5 }, (started, folder) =>
+        loginToDialect(started, dialect, folder),
+      ));
+    });
+    afterAll(async () => sandbox.close());
+    beforeEach(() => {
+      dir = freshMovesFolder(sandbox);
+    });
+
+    it('a night’s file run twice: the second run sends nothing, all unchanged, exit 0, no errors file', async () => {
+      const [readied, canceled, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      const night = [
+        moveHeader,
+        `${readied};ready;PV-${readied};;;;;;`,
+        `${canceled};ready;PV-${canceled};;;;;;`,
+        `${canceled};cancel;;;;;;;cliente desistiu`,
+        `${shipped};ready;PV-${shipped};;;;;;`,
+        `${shipped};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
+        `${shipped};ship;;;;Correios;SS123456785BR;;`,
+        '',
+      ].join('\r\n');
+      writeFileSync(join(dir, 'pedidos.csv'), night);
+      const first = await run(['orders', 'update', 'pedidos.csv']);
+      expect(first.code).toBe(0);
+      expect(acceptedMoves(sandbox)).toHaveLength(6);
+      const requestsBefore = moveRequests(sandbox);
+
+      writeFileSync(join(dir, 'noite2.csv'), night);
+      const second = await run(['orders', 'update', 'noite2.csv']);
+      expect(second.stderr).toMatch(/orders update: 6 unchanged;/);
+      expect(second.code).toBe(0);
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      expect(runFiles(dir, 'noite2').errors).toEqual([]);
+      const rows = readReport(join(dir, onlyReport(dir, 'noite2')));
+      expect(rows.map((row) => `${row.line} ${row.outcome} ${row.message}`)).toEqual([
+        '2 unchanged the order is already READY_TO_SHIP: not sent',
+        '3 unchanged the order is already CANCELED: not sent',
+        '4 unchanged the order is already CANCELED: not sent',
+        '5 unchanged the order is already SHIPPED: not sent',
+        '6 unchanged the order is already SHIPPED: not sent',
+        '7 unchanged the order is already SHIPPED: not sent',
+      ]);
+    });
+
+    it('another NF-e, ERP number or tracking code than the order holds: a conflict with both values, not sent, exit 1', async () => {
+      const [invoiced, readied, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      writeFileSync(
+        join(dir, 'antes.csv'),
+        [
+          moveHeader,
+          `${invoiced};ready;PV-1;;;;;;`,
+          `${invoiced};invoice;;;${uniqueKey(501)};;;;`,
+          `${readied};ready;PV-2;;;;;;`,
+          `${shipped};ready;PV-3;;;;;;`,
+          `${shipped};ship;;;;Correios;SS123456785BR;;`,
+          '',
+        ].join('\r\n'),
+      );
+      expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
+      const requestsBefore = moveRequests(sandbox);
+      writeFileSync(
+        join(dir, 'corrigido.csv'),
+        [
+          moveHeader,
+          `${invoiced};invoice;;;${uniqueKey(502)};;;;`,
+          `${readied};ready;PV-2B;;;;;;`,
+          `${shipped};ship;;;;Correios;SS987654312BR;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'corrigido.csv']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/orders update: 3 conflict;/);
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      const rows = readReport(join(dir, onlyReport(dir, 'corrigido')));
+      expect(rows.map((row) => `${row.outcome}: ${row.message}`)).toEqual([
+        `conflict: the order holds NF-e key ${uniqueKey(501)}; this move has ${uniqueKey(502)}: not sent (--replace sends the correction)`,
+        'conflict: the order holds ERP number PV-2; this move has PV-2B: not sent (--replace sends the correction)',
+        'conflict: the order holds tracking code SS123456785BR; this move has SS987654312BR: not sent (--replace sends the correction)',
+      ]);
+      expect(runFiles(dir, 'corrigido').errors).toHaveLength(1);
+      expect(order(invoiced)).toMatchObject({ invoice: { accessKey: uniqueKey(501) } });
+    });
+
+    it('--replace sends the corrections through the replace routes; the orders keep their status', async () => {
+      const [invoiced, shipped] = newOrders(sandbox, 2) as [number, number];
+      writeFileSync(
+        join(dir, 'antes.csv'),
+        [
+          moveHeader,
+          `${invoiced};ready;PV-1;;;;;;`,
+          `${invoiced};invoice;;;${uniqueKey(601)};;;;`,
+          `${shipped};ready;PV-3;;;;;;`,
+          `${shipped};ship;;;;Correios;SS123456785BR;;`,
+          '',
+        ].join('\r\n'),
+      );
+      expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
+      writeFileSync(
+        join(dir, 'corrigido.csv'),
+        [
+          moveHeader,
+          `${invoiced};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
+          `${shipped};ready;PV-3X;;;;;;`,
+          `${shipped};ship;;;;Correios;SS987654312BR;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'corrigido.csv', '--replace']);
+      expect(result.code).toBe(0);
+      const rows = readReport(join(dir, onlyReport(dir, 'corrigido')));
+      expect(
+        rows.toSorted((a, b) => Number(a.line) - Number(b.line)).map((row) => row.message?.split('; now ')[0]),
+      ).toEqual([
+        `replaced ${uniqueKey(601)} with ${sampleKeys[1]}`,
+        'replaced PV-3 with PV-3X',
+        'replaced SS123456785BR with SS987654312BR',
+      ]);
+      expect(order(invoiced)).toMatchObject({ status: 'INVOICED', invoice: { accessKey: sampleKeys[1] } });
+      expect(order(shipped)).toMatchObject({
+        status: 'SHIPPED',
+        erpOrderNumber: 'PV-3X',
+        tracking: { code: 'SS987654312BR' },
+      });
+      // Run again: the order now holds the corrected data, so the same file is unchanged.
+      const again = await run(['orders', 'update', 'corrigido.csv', '--replace']);
+      expect(again.stderr).toMatch(/orders update: 3 unchanged;/);
+      expect(again.code).toBe(0);
+    });
+
+    it('--replace with a routes file that has no replace route: still a conflict, naming the route to add', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-1'])).code).toBe(0);
+      writeFileSync(
+        join(dir, 'routes.json'),
+        JSON.stringify({
+          ready: {
+            method: 'PUT',
+            path: '/v1/orders/{id}/status',
+            body: { status: 'READY_TO_SHIP', erpOrderNumber: '{erpNumber}' },
+          },
+        }),
+      );
+      const requestsBefore = moveRequests(sandbox);
+      const result = await run([
+        'orders',
+        'ready',
+        String(id),
+        '--erp-number',
+        'PV-9',
+        '--replace',
+        '--routes',
+        'routes.json',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `order ${id}: conflict (the order holds ERP number PV-1; this move has PV-9: not sent; the routes file has no replace.ready route to correct it)`,
+      );
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+    });
+
+    it('one NF-e key on two rows is refused before anything is sent, and --dry-run shows it', async () => {
+      const [first, second] = newOrders(sandbox, 2) as [number, number];
+      writeFileSync(
+        join(dir, 'pedidos.csv'),
+        [
+          moveHeader,
+          `${first};invoice;;nfe/${sampleKeys[2]}.xml;;;;;`,
+          `${second};invoice;;;${sampleKeys[2]};;;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const requestsBefore = moveRequests(sandbox);
+      const reason = `NF-e key ${sampleKeys[2]} is already on line 2 (order ${first}); an NF-e is sent once, for one order`;
+      for (const args of [['--dry-run'], []]) {
+        const result = await run(['orders', 'update', 'pedidos.csv', ...args]);
+        expect(result.code).toBe(65);
+        expect(result.stderr).toContain(
+          `pedidos.csv:3: Property [invoiceKey] with value [${sampleKeys[2]}] does not pass validation (${reason})`,
+        );
+      }
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+    });
+
+    it('an NF-e the store holds for another order: refused by the store, its own words shown, exit 1', async () => {
+      const [holder, other] = newOrders(sandbox, 2) as [number, number];
+      expect((await run(['orders', 'invoice', String(holder), '--key', uniqueKey(701)])).code).toBe(0);
+      const result = await run(['orders', 'invoice', String(other), '--key', uniqueKey(701), '-o', 'table']);
+      expect(result.code).toBe(1);
+      const holderNumber = order(holder).orderId;
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `order ${other}: rejected \\(HTTP (400|422), (accessKey: )?NF-e key ${uniqueKey(701)} is already the invoice of order ${holderNumber} \\(id ${holder}\\)\\)`,
+        ),
+      );
+      expect(order(other).invoice).toBeUndefined();
+    });
+  },
+);

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { register } from '../../../src/commands/tax/cli.js';
+import { parseWithGroup } from '../../support/parse-group.js';
+
+const sale = ['tax', 'quote', '--rules', 't.csv', '--from', 'sp', '--to', 'RJ', '--buyer', 'taxpayer'];
+
+describe('tax cli', () => {
+  it('hands the sale, the items as checked and the reading flags', async () => {
+    expect(
+      await parseWithGroup(register, [
+        ...sale,
+        '--item',
+        '3926.90.90,10,45,90',
+        '--item',
+        '84713012,2,3500,100,25.5',
+        '--delimiter',
+        ';',
+      ]),
+    ).toEqual({
+      rules: 't.csv',
+      from: 'SP',
+      to: 'RJ',
+      buyer: 'taxpayer',
+      items: [
+        { ncm: '39269090', quantity: 10, unitPrice: '45', discount: '90', freight: '0' },
+        { ncm: '84713012', quantity: 2, unitPrice: '3500', discount: '100', freight: '25.5' },
+      ],
+      itemsFile: undefined,
+      input: expect.objectContaining({ delimiter: ';' }),
+    });
+  });
+
+  it.each([
+    [[...sale], 'give the cart: --item NCM,QUANTITY,UNIT_PRICE (repeatable) or --items FILE.'],
+    [[...sale, '--item', '8471,1,10'], `ncm "8471" must be the item's 8-digit NCM`],
+    [[...sale, '--item', '84713012,0,10'], 'quantity "0" must be a number above 0'],
+    [[...sale, '--item', '84713012,1,R$10'], 'unitPrice "R$10" must be an amount such as 1234.50'],
+    [[...sale, '--item', '84713012,1,10,0,0,9'], 'too many parts'],
+    [
+      ['tax', 'quote', '--rules', 't.csv', '--from', 'XX', '--to', 'RJ', '--buyer', 'taxpayer'],
+      'expected a state (UF) such as SP or RJ.',
+    ],
+    [
+      ['tax', 'quote', '--rules', 't.csv', '--from', 'SP', '--to', 'RJ', '--buyer', 'consumer'],
+      'Allowed choices are taxpayer, non-taxpayer',
+    ],
+    [
+      ['tax', 'quote', '--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer'],
+      "required option '--rules <file>' not specified",
+    ],
+  ])('%j is a usage error', async (argv, message) => {
+    await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+});
+
+describe('tax serve cli', () => {
+  it('hands the table, the ERP with its budget, and the listening flags', async () => {
+    expect(
+      await parseWithGroup(register, [
+        'tax',
+        'serve',
+        '--rules',
+        't.csv',
+        '--forward-to',
+        'http://erp/impostos',
+        '--budget',
+        '250ms',
+        '--auth',
+        'none',
+        '--port',
+        '0',
+      ]),
+    ).toMatchObject({
+      rules: 't.csv',
+      forwardTo: 'http://erp/impostos',
+      budget: 250,
+      host: '127.0.0.1',
+      port: 0,
+      path: '/tax',
+      auth: 'none',
+    });
+    expect(await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'bearer'])).toMatchObject({
+      budget: 300,
+      forwardTo: undefined,
+    });
+  });
+
+  it.each([
+    [['tax', 'serve', '--auth', 'none'], 'give the tax table (--rules FILE), the ERP (--forward-to URL), or both.'],
+    [['tax', 'serve', '--rules', 't.csv'], "required option '--auth <kind>' not specified"],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--path', 'tax'], '--path must start with /'],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', 'soon'], 'expected a duration'],
+  ])('%j is a usage error', async (argv, message) => {
+    await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
+  });
+});

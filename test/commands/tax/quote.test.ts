@@ -1,0 +1,147 @@
+/**
+ * `b2bctl tax quote` in process: the worked examples of docs/tax.md through the command, from a table that
+ * LibreOffice saved as a pt-BR ERP exports it (`;`, Windows-1252, Portuguese headers read with --map), and its
+ * refusals: a wrong table, an item without a row.
+ */
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+afterAll(removeTemporaryFolders);
+
+const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
+const folder = temporaryFolder('b2bctl-tax-');
+copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), join(folder, 'impostos.csv'));
+copyFileSync(join(fixtures, 'impostos.map.json'), join(folder, 'impostos.map.json'));
+
+function quote(args: readonly string[]) {
+  return runCommandLine(['tax', 'quote', '--rules', 'impostos.csv', '--map', 'impostos.map.json', ...args], {
+    configDir: freshConfigDir(),
+    cwd: folder,
+  });
+}
+
+describe('tax quote', () => {
+  it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
+    const result = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'rj',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,10,45.90,0,12',
+      '--item',
+      '84713019,1,100',
+    ]);
+    expect(result.code).toBe(0);
+    const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[]; totals: Record<string, string> };
+    expect(quoted.items[0]).toEqual({
+      ncm: '39269090',
+      merchandise: '459.00',
+      ipi: { base: '471.00', rate: '6.5', value: '30.62' },
+      icms: { base: '471.00', rate: '12', value: '56.52' },
+      icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
+      added: '128.60',
+    });
+    // 8471.30.19 has no row of its own: the heading 8471's 12% applies.
+    expect(quoted.items[1]).toMatchObject({ ncm: '84713019', icms: { base: '100.00', rate: '12', value: '12.00' } });
+    expect(quoted.totals).toMatchObject({ merchandise: '559.00', icms: '68.52', icmsSt: '97.98', added: '128.60' });
+  });
+
+  it('computes example 3 (DIFAL and FCP) from a cart file', async () => {
+    writeFileSync(
+      join(folder, 'carrinho.csv'),
+      'sku;ncm;quantity;unitPrice;freight\nFORNO-1;85166000;1;2000,00;100,00\n',
+    );
+    const result = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'carrinho.csv']);
+    expect(result.code).toBe(0);
+    const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[] };
+    expect(quoted.items).toEqual([
+      {
+        sku: 'FORNO-1',
+        ncm: '85166000',
+        merchandise: '2000.00',
+        ipi: { base: '2100.00', rate: '5', value: '105.00' },
+        icms: { base: '2205.00', rate: '12', value: '264.60' },
+        difal: { base: '2366.34', rate: '18', value: '161.34' },
+        fcp: { base: '2366.34', rate: '2', value: '47.33' },
+        added: '313.67',
+      },
+    ]);
+  });
+
+  it('prints a table and the totals on a terminal', async () => {
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'impostos.csv',
+        '--map',
+        'impostos.map.json',
+        '--from',
+        'SP',
+        '--to',
+        'SP',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '84596100,1,10000',
+        '-o',
+        'table',
+      ],
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[1]).toMatch(/^84596100\s+10000\.00\s+0\.00\s+1200\.06\s+-\s+-\s+-\s+0\.00$/);
+    expect(result.stderr).toContain('SP → SP, taxpayer: merchandise 10000.00; IPI 0.00, ICMS 1200.06');
+  });
+
+  it('refuses an item the table has no row for, naming it, and prints no tax', async () => {
+    const result = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'non-taxpayer', '--item', '39269090,1,10']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'error: The tax table has no row for NCM 39269090, SP → RJ, non-taxpayer: add a row for the NCM or a prefix of it; no tax is guessed.',
+    );
+  });
+
+  it('refuses a table with a wrong row or a repeated one, with file:line and the column', async () => {
+    writeFileSync(
+      join(folder, 'errado.csv'),
+      'ncm;from;to;buyer;icmsRate\n8471;SP;XX;taxpayer;12\n8471;SP;RJ;Sim;12\n8471;SP;RJ;taxpayer;7\n84;SP;RJ;taxpayer;doze\n',
+    );
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'errado.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '84713012,1,10',
+      ],
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('errado.csv: 3 problems in the tax table, which is not used:');
+    expect(result.stderr).toContain('errado.csv:2: to "XX" must be a state (UF) such as RJ');
+    expect(result.stderr).toContain(
+      'errado.csv:4: repeats the row of line 3 (NCM 8471, SP → RJ, taxpayer); keep one of them',
+    );
+    expect(result.stderr).toContain(
+      'errado.csv:5: icmsRate "doze" must be a percentage such as 18 or 4.5, at most 100',
+    );
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The full-payload variant of the orders webhook: a sandbox sending whole orders in each dialect's detail shape, a
+ * receiver with --fetch-orders that keeps them whole and asks the platform for nothing, and the simplified variant
+ * still fetched through the API.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/webhook/listen.js';
+import { wholeOrderOf } from '../../../src/domain/webhook-events.js';
+import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { testContext } from '../../support/test-context.js';
+import {
+  clientId,
+  clientSecret,
+  listenOptions,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+
+afterAll(removeReceiverFolders);
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('the orders webhook, full or simplified', () => {
+  it.each(['default', 'spring', 'legacy', 'gateway'])(
+    '%s dialect: a whole order is recognised and kept as it came, with no request for its detail',
+    async (name) => {
+      const dialect = dialectNamed(name) as Dialect;
+      const inbox = temporaryFolder();
+      const configDir = temporaryFolder();
+      const sandbox = await startTestSandbox({ dialect, ordersWebhook: 'full', orderCount: 0 });
+      try {
+        // A profile that can reach the platform, though the receiver should never need to.
+        const memory = testContext({
+          env: {
+            B2BCTL_CONFIG_DIR: configDir,
+            B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+            B2BCTL_BASE_URL: sandbox.url,
+            B2BCTL_TOKEN: 'a-token-the-receiver-never-uses',
+          },
+        });
+        const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+        const receiverUrl = await memory.firstLine();
+        await fetch(`${sandbox.url}/_sandbox/webhook-config`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: receiverUrl, style: 'body', clientId, clientSecret }),
+        });
+        const created = (await (await fetch(`${sandbox.url}/_sandbox/orders`, { method: 'POST' })).json()) as {
+          id: number;
+        };
+        const file = join(inbox, 'orders', `${created.id}.json`);
+        await until(() => existsSync(file));
+        memory.interrupt();
+        await running;
+        const kept = JSON.parse(readFileSync(file, 'utf8')) as { order: unknown };
+        expect(kept.order).toEqual(dialect.orderDetail(sandbox.state.orders.orders.get(created.id)!));
+        expect(wholeOrderOf(kept.order)).toBeDefined();
+        const counts = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Record<string, number>;
+        expect(Object.keys(counts).filter((route) => route.startsWith('GET /v1/orders/'))).toEqual([]);
+      } finally {
+        await sandbox.close();
+      }
+    },
+  );
+
+  it('tells the variants apart: the summary fields alone are no whole order', () => {
+    expect(wholeOrderOf({ id: 1, orderId: 100001, status: 'AWAITING_PAYMENT' })).toBeUndefined();
+    expect(wholeOrderOf({ id: 1, items: [] })).toEqual({ id: 1, items: [] });
+    expect(wholeOrderOf({ requestId: 'r', order: { id: 1, items: [{}] } })).toEqual({ id: 1, items: [{}] });
+    expect(wholeOrderOf({ data: { id: '1', lines: [] } })).toEqual({ id: '1', lines: [] });
+    expect(wholeOrderOf([{ items: [] }])).toBeUndefined();
+    expect(wholeOrderOf(null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The tax callback end to end, two processes of the built CLI over real HTTP: `tax serve` from the LibreOffice-saved
+ * table, and a sandbox with --tax-callback whose carts wait for their taxes. The order the sandbox closes carries
+ * the taxes of docs/tax.md's worked examples; a cart the table cannot tax is not closed.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collect, firstLine, freshConfigDir, spawnCli } from '../../support/cli.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { sandboxPassword, sandboxUser } from '../../support/sandbox.js';
+
+const taxToken = 'e2e-tax-token-0123456789abcdef0123';
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => collect(child)));
+  removeTemporaryFolders();
+});
+
+async function start(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
+  const child = spawnCli(args, freshConfigDir(), env, cwd);
+  child.stdin?.end();
+  children.push(child);
+  return firstLine(child.stdout as NodeJS.ReadableStream);
+}
+
+describe('sandbox --tax-callback with tax serve', () => {
+  it('closes an order with the taxes tax serve computed from the table, and refuses a cart it cannot tax', async () => {
+    const folder = temporaryFolder('b2bctl-tax-e2e-');
+    copyFileSync(
+      join(__dirname, '..', '..', 'fixtures', 'tax', 'impostos-libreoffice.csv'),
+      join(folder, 'impostos.csv'),
+    );
+    copyFileSync(
+      join(__dirname, '..', '..', 'fixtures', 'tax', 'impostos.map.json'),
+      join(folder, 'impostos.map.json'),
+    );
+    const env = { B2BCTL_TAX_TOKEN: taxToken };
+    const taxUrl = await start(
+      ['tax', 'serve', '--rules', 'impostos.csv', '--map', 'impostos.map.json', '--auth', 'bearer', '--port', '0'],
+      env,
+      folder,
+    );
+    const sandboxUrl = await start(['sandbox', '--port', '0', '--tax-callback', `${taxUrl}/tax`], env, folder);
+
+    // Example 3 of docs/tax.md: a final consumer (a CPF) in Minas Gerais, freight R$ 100.00.
+    const cart = {
+      customer: { document: '529.982.247-25' },
+      state: 'MG',
+      shipping: 100,
+      discount: 0,
+      items: [{ sku: 'FORNO-1', ncm: '85166000', quantity: 1, unitPrice: 2000 }],
+    };
+    const created = await fetch(`${sandboxUrl}/_sandbox/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(cart),
+    });
+    expect(created.status).toBe(200);
+    const order = (await created.json()) as { id: number };
+    // The order's detail, as an ERP reads it from the platform, carries the taxes tax serve answered.
+    const token = (await (
+      await fetch(`${sandboxUrl}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
+      })
+    ).json()) as { access_token: string };
+    const detail = (await (
+      await fetch(`${sandboxUrl}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token.access_token}` } })
+    ).json()) as { taxes: unknown };
+    expect(detail.taxes).toEqual({
+      items: [
+        {
+          sku: 'FORNO-1',
+          ncm: '85166000',
+          merchandise: '2000.00',
+          ipi: { base: '2100.00', rate: '5', value: '105.00' },
+          icms: { base: '2205.00', rate: '12', value: '264.60' },
+          difal: { base: '2366.34', rate: '18', value: '161.34' },
+          fcp: { base: '2366.34', rate: '2', value: '47.33' },
+          added: '313.67',
+        },
+      ],
+      totals: {
+        merchandise: '2000.00',
+        ipi: '105.00',
+        icms: '264.60',
+        icmsSt: '0.00',
+        difal: '161.34',
+        fcp: '47.33',
+        added: '313.67',
+      },
+    });
+
+    const untaxable = await fetch(`${sandboxUrl}/_sandbox/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...cart, items: [{ sku: 'X', ncm: '85176255', quantity: 1, unitPrice: 10 }] }),
+    });
+    expect(untaxable.status).toBe(502);
+    expect(((await untaxable.json()) as { message: string }).message).toContain(
+      'the tax callback answered HTTP 422: {"error":"no-tax-row"',
+    );
+    const health = (await (await fetch(`${taxUrl}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ answered: 1, noRow: 1, refused: 0 });
+  });
+});

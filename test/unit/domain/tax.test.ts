@@ -1,0 +1,208 @@
+/** The worked examples of docs/tax.md, each to the centavo, and the table's rules at their edges. */
+import { describe, expect, it } from 'vitest';
+import { appliedMva, computeItemTaxes, taxTotals, type TaxItem } from '../../../src/domain/tax/compute.js';
+import { checkTaxRule, TaxTable, type TaxRule } from '../../../src/domain/tax/rules.js';
+
+function rule(values: Record<string, string>): TaxRule {
+  const checked = checkTaxRule({ ncm: '84', from: 'SP', to: 'SP', buyer: 'taxpayer', ...values });
+  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+  return checked.rule;
+}
+
+describe('the worked examples of docs/tax.md', () => {
+  it('1. inside São Paulo to a taxpayer: IPI out of the ICMS base', () => {
+    const item: TaxItem = { ncm: '84713012', quantity: 2, unitPrice: '1500.00', discount: '100.00', freight: '50.00' };
+    expect(
+      computeItemTaxes(item, rule({ icmsRate: '18', ipiRate: '10' }), { buyer: 'taxpayer', interstate: false }),
+    ).toEqual({
+      ncm: '84713012',
+      merchandise: '2900.00',
+      ipi: { base: '2950.00', rate: '10', value: '295.00' },
+      icms: { base: '2950.00', rate: '18', value: '531.00' },
+      added: '295.00',
+    });
+  });
+
+  it('2. São Paulo to a taxpayer in Rio de Janeiro under ICMS-ST, with the adjusted MVA', () => {
+    const item: TaxItem = { ncm: '39269090', quantity: 10, unitPrice: '45.90', freight: '12.00' };
+    const row = rule({ to: 'RJ', icmsRate: '12', ipiRate: '6.5', mva: '40', destinationRate: '20' });
+    expect(computeItemTaxes(item, row, { buyer: 'taxpayer', interstate: true })).toEqual({
+      ncm: '39269090',
+      merchandise: '459.00',
+      ipi: { base: '471.00', rate: '6.5', value: '30.62' },
+      icms: { base: '471.00', rate: '12', value: '56.52' },
+      icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
+      added: '128.60',
+    });
+  });
+
+  it('3. São Paulo to a final consumer in Minas Gerais: DIFAL on the double base, and FCP', () => {
+    const item: TaxItem = { ncm: '85166000', quantity: 1, unitPrice: '2000.00', freight: '100.00' };
+    const row = rule({
+      to: 'MG',
+      buyer: 'non-taxpayer',
+      icmsRate: '12',
+      ipiRate: '5',
+      destinationRate: '18',
+      fcpRate: '2',
+    });
+    expect(computeItemTaxes(item, row, { buyer: 'non-taxpayer', interstate: true })).toEqual({
+      ncm: '85166000',
+      merchandise: '2000.00',
+      ipi: { base: '2100.00', rate: '5', value: '105.00' },
+      icms: { base: '2205.00', rate: '12', value: '264.60' },
+      difal: { base: '2366.34', rate: '18', value: '161.34' },
+      fcp: { base: '2366.34', rate: '2', value: '47.33' },
+      added: '313.67',
+    });
+  });
+
+  it('4. a base reduction of 33.33%', () => {
+    const item: TaxItem = { ncm: '84596100', quantity: 1, unitPrice: '10000.00' };
+    const taxes = computeItemTaxes(item, rule({ icmsRate: '18', icmsBaseReduction: '33.33' }), {
+      buyer: 'taxpayer',
+      interstate: false,
+    });
+    expect(taxes.icms).toEqual({ base: '6667.00', rate: '18', value: '1200.06' });
+    expect(taxes.added).toBe('0.00');
+  });
+
+  it('5. the longest NCM prefix wins; an NCM without a row finds none', () => {
+    const table = new TaxTable();
+    table.add(rule({ ncm: '8471', to: 'RJ', icmsRate: '12' }));
+    table.add(rule({ ncm: '8471.30.12', to: 'RJ', icmsRate: '7' }));
+    const key = { from: 'SP', to: 'RJ', buyer: 'taxpayer' } as const;
+    expect(table.find({ ...key, ncm: '8471.30.12' })?.icmsRate).toBe('7');
+    expect(table.find({ ...key, ncm: '84713019' })?.icmsRate).toBe('12');
+    expect(table.find({ ...key, ncm: '85176255' })).toBeUndefined();
+    expect(table.find({ ...key, buyer: 'non-taxpayer', ncm: '84713012' })).toBeUndefined();
+  });
+});
+
+describe('the arithmetic at its edges', () => {
+  it('rounds each value once, half to even (NBR 5891)', () => {
+    const half = (unitPrice: string) =>
+      computeItemTaxes({ ncm: '84', quantity: 1, unitPrice }, rule({ ipiRate: '50' }), {
+        buyer: 'taxpayer',
+        interstate: false,
+      }).ipi.value;
+    expect(half('0.25')).toBe('0.12');
+    expect(half('0.35')).toBe('0.18');
+    expect(half('0.27')).toBe('0.14');
+  });
+
+  it('computes without binary floating point: 0.1 + 0.2 of freight is 0.30', () => {
+    const taxes = computeItemTaxes({ ncm: '84', quantity: 3, unitPrice: '0.1', freight: '0.2' }, rule({}), {
+      buyer: 'taxpayer',
+      interstate: false,
+    });
+    expect(taxes.ipi.base).toBe('0.50');
+  });
+
+  it('keeps the original MVA inside a state and adjusts it between states', () => {
+    const row = { mva: '40', icmsRate: '12', destinationRate: '20' };
+    expect(appliedMva(row, false).toString()).toBe('0.4');
+    expect(appliedMva(row, true).toString()).toBe('0.54');
+    expect(appliedMva({ mva: '35', icmsRate: '7', destinationRate: '18' }, true).toDecimalPlaces(6).toString()).toBe(
+      '0.531098',
+    );
+  });
+
+  it('never gives a negative ST or DIFAL where the own ICMS already covers the destination rate', () => {
+    const st = computeItemTaxes(
+      { ncm: '84', quantity: 1, unitPrice: '100' },
+      rule({ to: 'RJ', icmsRate: '12', mva: '1', destinationRate: '7' }),
+      {
+        buyer: 'taxpayer',
+        interstate: true,
+      },
+    );
+    expect(st.icmsSt?.value).toBe('0.00');
+    const difal = computeItemTaxes(
+      { ncm: '84', quantity: 1, unitPrice: '100' },
+      rule({ to: 'RJ', buyer: 'non-taxpayer', icmsRate: '12', destinationRate: '7' }),
+      { buyer: 'non-taxpayer', interstate: true },
+    );
+    expect(difal.difal?.value).toBe('0.00');
+  });
+
+  it('adds up a cart per tax', () => {
+    const row = rule({ icmsRate: '18', ipiRate: '10' });
+    const sale = { buyer: 'taxpayer', interstate: false } as const;
+    const items = [
+      computeItemTaxes({ ncm: '84', quantity: 1, unitPrice: '10.05' }, row, sale),
+      computeItemTaxes({ ncm: '84', quantity: 1, unitPrice: '20.05' }, row, sale),
+    ];
+    expect(taxTotals(items)).toEqual({
+      merchandise: '30.10',
+      ipi: '3.00',
+      icms: '5.42',
+      icmsSt: '0.00',
+      difal: '0.00',
+      fcp: '0.00',
+      added: '3.00',
+    });
+  });
+});
+
+describe('checkTaxRule', () => {
+  it('reads a row as an ERP writes it: dots in the NCM, a decimal comma, lower-case states, empty rates', () => {
+    expect(
+      checkTaxRule({
+        ncm: '8471.30.12',
+        from: 'sp',
+        to: 'rj',
+        buyer: 'Taxpayer',
+        icmsRate: '12',
+        ipiRate: '4,5',
+        mva: '',
+      }),
+    ).toEqual({
+      ok: true,
+      rule: {
+        ncm: '84713012',
+        from: 'SP',
+        to: 'RJ',
+        buyer: 'taxpayer',
+        icmsRate: '12',
+        icmsBaseReduction: '0',
+        ipiRate: '4.5',
+        mva: '0',
+        destinationRate: '0',
+        fcpRate: '0',
+      },
+    });
+  });
+
+  it.each([
+    ['Sim', 'taxpayer'],
+    ['contribuinte', 'taxpayer'],
+    ['NÃO', 'non-taxpayer'],
+    ['Não contribuinte', 'non-taxpayer'],
+    ['0', 'non-taxpayer'],
+  ])('reads the buyer %j as %s', (written, buyer) => {
+    const checked = checkTaxRule({ ncm: '84', from: 'SP', to: 'SP', buyer: written, icmsRate: '18' });
+    expect(checked.ok && checked.rule.buyer).toBe(buyer);
+  });
+
+  it('names every wrong field', () => {
+    const checked = checkTaxRule({ ncm: '8', from: 'XX', to: 'RJ', buyer: 'consumer', icmsRate: '118', ipiRate: '-1' });
+    expect(checked).toEqual({
+      ok: false,
+      problems: [
+        { field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' },
+        { field: 'from', message: 'must be a state (UF) such as SP' },
+        { field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' },
+        { field: 'icmsRate', message: 'must be a percentage such as 18 or 4.5, at most 100' },
+        { field: 'ipiRate', message: 'must be a percentage such as 18 or 4.5, at most 100' },
+      ],
+    });
+  });
+
+  it('a repeated row is reported by the table, and the first kept', () => {
+    const table = new TaxTable();
+    expect(table.add(rule({ icmsRate: '18' }))).toBeUndefined();
+    expect(table.add(rule({ icmsRate: '12' }))?.icmsRate).toBe('18');
+    expect(table.size).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Links planted in a shared folder at the names b2bctl writes: the temporary file of an atomic write (orders,
+ * cursor, run meta), a lock's temporary file, a report reopened for appending. None is written through.
+ */
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReportWriter } from '../../../src/bulk/report.js';
+import { acquireLock } from '../../../src/config/lock.js';
+import { writeFileDurably } from '../../../src/io/output/durable-file.js';
+import { createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'b2bctl-private-file-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let count = 0;
+
+/** A fresh shared folder and a victim file elsewhere, which a link in the folder points at. */
+function plantedFolder(): { shared: string; victim: string } {
+  const shared = join(folder, `shared-${++count}`);
+  mkdirSync(shared, { recursive: true });
+  const victim = join(folder, `victim-${count}`);
+  writeFileSync(victim, 'precious\n');
+  return { shared, victim };
+}
+
+describe('files created, never followed', () => {
+  it('writeFileDurably: links at every name a PID-based temporary file could have leave the victim as it was', () => {
+    const { shared, victim } = plantedFolder();
+    const target = join(shared, '1001-20261128T070000000Z.json');
+    symlinkSync(victim, join(shared, `.1001-20261128T070000000Z.json.${process.pid}.tmp`));
+    writeFileDurably(target, '{"order":1}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readFileSync(target, 'utf8')).toBe('{"order":1}\n');
+    expect((statSync(target).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('writeFileDurably: a link at the target itself is replaced, not written through', () => {
+    const { shared, victim } = plantedFolder();
+    const target = join(shared, 'orders-cursor.json');
+    symlinkSync(victim, target);
+    writeFileDurably(target, '{}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(target).isSymbolicLink()).toBe(false);
+  });
+
+  it("acquireLock: a link at the lock's PID-based temporary name leaves the victim as it was", () => {
+    const { shared, victim } = plantedFolder();
+    const path = join(shared, 'receiver.lock');
+    symlinkSync(victim, `${path}.${process.pid}.tmp`);
+    const release = acquireLock(path, 'webhook listen', () => {});
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    release();
+  });
+
+  it('a report path that is a link is refused (ELOOP), and the victim is untouched', () => {
+    const { shared, victim } = plantedFolder();
+    const path = join(shared, 'stock.report-20261128-070000.csv');
+    symlinkSync(victim, path);
+    expect(() => new ReportWriter(path)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect(() => openForAppend(path)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+  });
+
+  it("openForAppend opens the system's own links under /dev (--errors /dev/stderr)", () => {
+    closeSync(openForAppend('/dev/stderr'));
+  });
+
+  it('createFileExclusively refuses a path that exists, a dangling link included, and creates nothing where the link points', () => {
+    const { shared } = plantedFolder();
+    const dangling = join(shared, 'dangling');
+    symlinkSync(join(shared, 'nowhere'), dangling);
+    expect(() => createFileExclusively(dangling)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => lstatSync(join(shared, 'nowhere'))).toThrow();
+  });
+});

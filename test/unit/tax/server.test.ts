@@ -1,0 +1,310 @@
+/**
+ * The tax callback's server over real HTTP: the worked examples answered through the default shape and through a
+ * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
+ * again when its file changes (a bad new table refused, the old one kept).
+ */
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readTaxTable } from '../../../src/tax/table-file.js';
+import { startTaxServer, type TaxAuth } from '../../../src/tax/server.js';
+import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
+import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
+
+const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
+const token = '0123456789abcdef0123456789abcdef';
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  removeTemporaryFolders();
+});
+
+async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
+  const folder = temporaryFolder('b2bctl-tax-serve-');
+  const rules = join(folder, 'impostos.csv');
+  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+  const map = join(fixtures, 'impostos.map.json');
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) waiter.resolve();
+  };
+  const table = new WatchedTaxTable(
+    rules,
+    () => readTaxTable(memory.context, rules, { strict: false, map }),
+    { info: log, error: log },
+    () => Date.now(),
+  );
+  await table.start();
+  closers.push(() => table.close());
+  const server = await startTaxServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/tax',
+    shape: options.shape ?? sandboxTaxShape,
+    table,
+    auth: options.auth ?? { kind: 'bearer', token },
+    log: { warn: log },
+  });
+  closers.push(() => server.close());
+  const post = async (body: unknown, authorization = `Bearer ${token}`) => {
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify(body),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+  /** Resolves when a log line matches: the watcher's reload is an event, not a time. */
+  const logged = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      if (lines.some((line) => pattern.test(line))) resolve();
+      else waiters.push({ pattern, resolve });
+    });
+  return { server, rules, post, lines, logged, health: async () => (await fetch(`${server.url}/healthz`)).json() };
+}
+
+const example2 = {
+  origin: { state: 'SP' },
+  destination: { state: 'RJ' },
+  customer: { paysIcms: true },
+  items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
+};
+
+describe('tax serve', () => {
+  it('answers example 2 of docs/tax.md to the centavo', async () => {
+    const { post } = await serve();
+    const answer = await post(example2);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      items: [
+        {
+          sku: 'A',
+          ncm: '39269090',
+          merchandise: '459.00',
+          ipi: { base: '471.00', rate: '6.5', value: '30.62' },
+          icms: { base: '471.00', rate: '12', value: '56.52' },
+          icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
+          added: '128.60',
+        },
+      ],
+      totals: {
+        merchandise: '459.00',
+        ipi: '30.62',
+        icms: '56.52',
+        icmsSt: '97.98',
+        difal: '0.00',
+        fcp: '0.00',
+        added: '128.60',
+      },
+    });
+  });
+
+  it('reads another platform’s request through a shape file, and names its answer’s parts', async () => {
+    const read = readTaxShape({
+      request: {
+        items: 'pedido.itens',
+        ncm: 'produto.ncm',
+        quantity: 'qtd',
+        unitPrice: 'valor',
+        sku: 'produto.codigo',
+        from: 'pedido.ufOrigem',
+        to: 'pedido.ufDestino',
+        buyerPaysIcms: 'cliente.contribuinte',
+        discount: null,
+        freight: 'frete',
+      },
+      answer: { items: 'itens', totals: 'totais' },
+    });
+    if (!('shape' in read)) throw new Error(read.problems.join('; '));
+    const { post } = await serve({ shape: read.shape });
+    const answer = await post({
+      pedido: {
+        ufOrigem: 'sp',
+        ufDestino: 'mg',
+        itens: [{ produto: { ncm: '8516.60.00', codigo: 'FORNO' }, qtd: 1, valor: '2000.00', frete: 100 }],
+      },
+      cliente: { contribuinte: false },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.itens).toEqual([
+      expect.objectContaining({
+        sku: 'FORNO',
+        difal: { base: '2366.34', rate: '18', value: '161.34' },
+        added: '313.67',
+      }),
+    ]);
+    expect(answer.body.totais).toMatchObject({ difal: '161.34', fcp: '47.33' });
+  });
+
+  it('refuses a shape that cannot carry a required value, naming the key', () => {
+    expect(readTaxShape({ request: { ncm: null, colour: 'x' }, answer: { items: 'a b' } })).toEqual({
+      problems: [
+        'request.ncm must be a dot path such as cart.items (it cannot be left out: every answer needs it)',
+        'request.colour is not a part of the shape (items, sku, ncm, quantity, unitPrice, discount, freight, from, to, buyerPaysIcms)',
+        'answer.items must be a dot path such as cart.items',
+      ],
+    });
+  });
+
+  it('answers 401 without the credential, and compares Basic user and password', async () => {
+    const bearer = await serve();
+    expect((await bearer.post(example2, 'Bearer wrong')).status).toBe(401);
+    expect((await bearer.post(example2, '')).status).toBe(401);
+    const basic = await serve({ auth: { kind: 'basic', user: 'plataforma', password: 'segredo-de-16-caracteres' } });
+    const credential = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
+    expect((await basic.post(example2, credential('plataforma:segredo-de-16-caracteres'))).status).toBe(200);
+    expect((await basic.post(example2, credential('plataforma:outro'))).status).toBe(401);
+    expect((await basic.post(example2, credential('outro:segredo-de-16-caracteres'))).status).toBe(401);
+    expect(await basic.health()).toMatchObject({ answered: 1, refused: 2 });
+  });
+
+  it('refuses an item without a row in the answer’s error shape, logs the missing key, never answers zero', async () => {
+    const { post, lines, health } = await serve();
+    const answer = await post({ ...example2, customer: { paysIcms: false } });
+    expect(answer).toEqual({
+      status: 422,
+      body: {
+        error: 'no-tax-row',
+        message:
+          'The tax table has no row for NCM 39269090 (A), SP → RJ, non-taxpayer: add a row for the NCM or a prefix of it; no tax is guessed.',
+        missing: ['NCM 39269090 (A)'],
+      },
+    });
+    expect(lines).toContain(`tax callback refused: ${answer.body.message as string}`);
+    expect(await health()).toMatchObject({ answered: 0, noRow: 1 });
+  });
+
+  it('refuses a request it cannot read with 400 and what is wrong', async () => {
+    const { post } = await serve();
+    expect(
+      await post({ items: [], origin: { state: 'XX' }, destination: { state: 'RJ' }, customer: { paysIcms: true } }),
+    ).toMatchObject({ status: 400 });
+    expect((await post({ ...example2, customer: { paysIcms: 'talvez' } })).body.message).toBe(
+      'whether the buyer pays ICMS must be true or false, not "talvez"',
+    );
+    expect((await post({ ...example2, items: [{ ncm: '3926', quantity: 1, unitPrice: 1 }] })).body.message).toBe(
+      `item 1: ncm "3926" must be the item's 8-digit NCM`,
+    );
+    expect((await post({ origin: {} })).body.message).toBe('the request has no list of items at "items"');
+  });
+
+  it('reads the table again when the file changes, and keeps the old one when the new one is wrong', async () => {
+    const { post, rules, logged, health } = await serve();
+    const original = readFileSync(rules);
+    appendFileSync(rules, Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1'));
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+    writeFileSync(rules, Buffer.concat([original, Buffer.from('84;"SP";"XX";"taxpayer";12;;;;;\r\n', 'latin1')]));
+    await logged(/the previous table, 7 rows, is still in use/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+    expect(await health()).toMatchObject({
+      table: {
+        rows: 7,
+        refused: { problem: expect.stringContaining('impostos.csv:8: to "XX" must be a state (UF) such as RJ') },
+      },
+    });
+  });
+});
+
+describe('tax serve --forward-to', () => {
+  /** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
+  async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        seen.push(text);
+        const scripted = answer(text);
+        if (scripted === 'hang') return;
+        setTimeout(
+          () => response.writeHead(scripted.status, { 'content-type': 'application/json' }).end(scripted.body),
+          scripted.delayMs ?? 0,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closers.push(() => void server.closeAllConnections());
+    const address = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${address.port}/impostos`, seen };
+  }
+
+  async function serveForwarding(erpUrl: string, withTable: boolean) {
+    const folder = temporaryFolder('b2bctl-tax-forward-');
+    const rules = join(folder, 'impostos.csv');
+    copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+    const warnings: string[] = [];
+    const table = withTable
+      ? new WatchedTaxTable(
+          rules,
+          () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+          { info: () => {}, error: () => {} },
+          () => Date.now(),
+        )
+      : undefined;
+    await table?.start();
+    closers.push(() => table?.close());
+    const server = await startTaxServer({
+      host: '127.0.0.1',
+      port: 0,
+      path: '/tax',
+      shape: sandboxTaxShape,
+      table,
+      forward: { url: erpUrl, budgetMs: 200 },
+      auth: { kind: 'none' },
+      log: { warn: (line) => warnings.push(line) },
+    });
+    closers.push(() => server.close());
+    const post = async () => {
+      const answer = await fetch(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(example2),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    return { post, warnings, counts: server.counts };
+  }
+
+  it('passes the ERP’s answer on as it came, with the platform’s request as it came', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}' }));
+    const { post, counts } = await serveForwarding(erp.url, true);
+    expect(await post()).toEqual({ status: 200, body: { impostos: [{ icms: 1 }] } });
+    expect(JSON.parse(erp.seen[0] as string)).toEqual(example2);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 0 });
+  });
+
+  it.each([
+    ['an ERP past its budget', () => ({ status: 200, body: '{}', delayMs: 5_000 }), 'did not answer in 200 ms'],
+    ['an ERP that never answers', () => 'hang' as const, 'did not answer in 200 ms'],
+    ['an ERP that fails', () => ({ status: 500, body: '{"erro":"banco fora"}' }), 'answered HTTP 500'],
+    ['an ERP that answers no JSON', () => ({ status: 200, body: '<html>' }), 'answered a body that is not JSON'],
+  ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
+    const erp = await scriptedErp(script);
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    const answer = await post();
+    expect(answer.status).toBe(200);
+    expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
+    expect(warnings).toEqual([`tax callback: the ERP at ${erp.url} ${why}; answered from the tax table.`]);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
+  });
+
+  it('answers 503 when the ERP is down and there is no table to fall back on', async () => {
+    const { post, warnings, counts } = await serveForwarding('http://127.0.0.1:9/impostos', false);
+    const answer = await post();
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ error: 'tax-unavailable' });
+    expect(warnings[0]).toMatch(
+      /^tax callback: the ERP at http:\/\/127\.0\.0\.1:9\/impostos failed \(ECONNREFUSED\); answered 503/,
+    );
+    expect(counts).toMatchObject({ fallbacks: 1 });
+  });
+});

@@ -1,0 +1,47 @@
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useTestReceivers } from '../../support/webhook-receiver.js';
+
+// --max-connections: past the cap a new connection is closed as it is accepted, without an answer, so a flood of
+// connections cannot take the descriptors the platform's own requests need; the log says so once, with the count.
+
+const receiver = useTestReceivers();
+
+/** A connection that has been answered once and is kept alive; or, when refused, the close with no answer. */
+function askHealth(url: string): Promise<{ socket: Socket; answer: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET /healthz HTTP/1.1\r\nhost: ${hostname}\r\nconnection: keep-alive\r\n\r\n`),
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+      if (answer.includes('\r\n\r\n')) resolve({ socket, answer });
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve({ socket, answer }));
+    socket.setTimeout(30_000, () => reject(new Error('no answer and no close')));
+  });
+}
+
+describe('receiver: --max-connections', () => {
+  it('closes connections past the cap as they arrive, and serves again once one is gone', async () => {
+    const logged: string[] = [];
+    const started = await receiver({ maxConnections: 2, log: (line) => logged.push(line) });
+    const first = await askHealth(started.url);
+    const second = await askHealth(started.url);
+    expect(first.answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(second.answer).toMatch(/^HTTP\/1\.1 200/);
+    const third = await askHealth(started.url);
+    expect(third.answer).toBe('');
+    expect(logged).toEqual(['Closed 1 connection as they arrived: 2 were open already (--max-connections).']);
+    first.socket.destroy();
+    // The server counts the closed connection once it has seen it close: ask until it has.
+    let again = await askHealth(started.url);
+    while (again.answer === '') again = await askHealth(started.url);
+    expect(again.answer).toMatch(/^HTTP\/1\.1 200/);
+    second.socket.destroy();
+    again.socket.destroy();
+  });
+});
