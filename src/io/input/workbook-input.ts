@@ -29,7 +29,7 @@ export type WorkbookFormat = 'xlsx' | 'ods';
 
 /**
  * Opens a workbook's sheet as records: the first visible sheet or `--sheet`, its first row with text the header,
- * each cell read by its type (docs/input-files.md, "Workbooks"). A regular file is read by its path (a zip is read
+ * each cell read by its type (docs/input-files.md, "Workbooks (.xlsx, .ods)"). A regular file is read by its path (a zip is read
  * from its end); anything else (stdin, a pipe) is gathered in memory from its stream.
  */
 export async function openWorkbookInput(
