@@ -56,7 +56,6 @@ export function describedCandidates(query: CompletionQuery): DescribedCandidate[
     if (subcommand) command = subcommand;
     else positionals++;
   }
-  const plain = (values: readonly string[]) => values.map((value) => ({ value, description: '' }));
   const matching = (candidates: readonly DescribedCandidate[]) =>
     candidates.filter((candidate) => candidate.value.startsWith(current));
   if (pendingValue) return matching(plain(valuesOf(pendingValue, query)));
@@ -81,6 +80,11 @@ export function describedCandidates(query: CompletionQuery): DescribedCandidate[
         description: oneLine(subcommand.summary() || subcommand.description()),
       })),
   );
+}
+
+/** Values, which need no description. */
+function plain(values: readonly string[]): DescribedCandidate[] {
+  return values.map((value) => ({ value, description: '' }));
 }
 
 /** A description as a shell shows it beside a candidate: one line, at most 70 characters. */
