@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
-import type { FieldCatalogue } from '../io/input/record-shape.js';
+import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
@@ -15,7 +15,7 @@ export async function openCommandInput(
   catalogue: FieldCatalogue,
   options: { quietWarnings?: boolean; displayName?: string } = {},
 ): Promise<OpenedInput> {
-  let headerMap: Record<string, string> | undefined;
+  let headerMap: HeaderMap | undefined;
   if (flags.map) {
     let text: string;
     try {
@@ -48,14 +48,15 @@ export async function openCommandInput(
     delimiter: flags.delimiter,
     decimal: flags.decimal,
     headerMap,
+    ignoredColumns: flags.ignoreColumns,
     strict: flags.strict,
     sheet: flags.sheet,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
     adoptHeaderMap:
       flags.writeMap || context.canPrompt()
-        ? async (map, proposal) => {
-            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal));
+        ? async (map, proposal, sampleOf) => {
+            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal, sampleOf));
             if (mapPath === undefined) return undefined;
             const adopted = await adoptHeaderMap(
               context,
@@ -64,6 +65,7 @@ export async function openCommandInput(
               map,
               proposal,
               flags.writeMap === undefined,
+              sampleOf,
             );
             // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
             inputOptions.headerMap = adopted;

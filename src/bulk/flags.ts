@@ -12,6 +12,8 @@ export interface InputFlags {
   strict: boolean;
   /** `--write-map FILE`: read the columns named as an ERP names them, and save the map that reads them to FILE. */
   writeMap?: string;
+  /** `--ignore-column NAME` (repeatable): columns whose data is left out on purpose. */
+  ignoreColumns?: readonly string[];
   /** `--sheet NAME|N`: the sheet of a workbook to read. */
   sheet?: string;
 }

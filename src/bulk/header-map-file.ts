@@ -1,36 +1,40 @@
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
 import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
+import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../errors.js';
 import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 
-/** The answer that leaves a column unmapped; no field path can be empty. */
+/** The answer that leaves a column out (saved as `null`); no field path can be empty. */
 const skip = '';
 
 /**
  * `--write-map FILE`: takes the proposed map, asks on a terminal about each column left unmapped (a list of the
- * fields still free, the likeliest first, `skip` at the top), saves the whole map to FILE and returns it.
+ * fields still free, the likeliest first, and "leave it out"), saves the whole map to FILE and returns it. A column
+ * left out is saved as `null`, so later runs with `--map FILE` leave it out too.
  */
 export async function adoptHeaderMap(
   context: Context,
   path: string,
   knownPaths: readonly string[],
-  map: Record<string, string>,
+  map: HeaderMap,
   proposal: HeaderMapProposal,
   /** The proposed columns were just listed (offerHeaderMap): name only those the person chose. */
   listed = false,
-): Promise<Record<string, string>> {
-  const adopted = { ...map };
+  sampleOf: (header: string) => string | undefined = () => undefined,
+): Promise<HeaderMap> {
+  const adopted: HeaderMap = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
     const prompter = await context.prompter();
     for (const header of proposal.unmapped) {
       const free = knownPaths.filter((field) => !Object.values(adopted).includes(field));
-      const field = await prompter.select(`Column "${header}" is which field?`, [
-        { name: 'skip (ignore this column)', value: skip },
-        ...likeliestFirst(header, free).map((candidate) => ({ name: candidate, value: candidate })),
-      ]);
-      if (field !== skip) adopted[header] = field;
+      const sample = sampleOf(header);
+      const field = await prompter.select(
+        `Column "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
+        fieldChoices(header, free),
+      );
+      adopted[header] = field === skip ? null : field;
     }
   }
   try {
@@ -41,16 +45,28 @@ export async function adoptHeaderMap(
     );
   }
   for (const [header, field] of Object.entries(adopted))
-    if (!listed || !Object.hasOwn(map, header)) context.log.info(`map: column "${header}" reads as ${field}`);
+    if (!listed || !Object.hasOwn(map, header))
+      context.log.info(
+        field === null ? `map: column "${header}" is left out` : `map: column "${header}" reads as ${field}`,
+      );
   context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a column).`);
   return adopted;
 }
 
-/** Fields ordered by how close their last name is to the header's (`Obs` → `notes` before `zipcode`). */
-function likeliestFirst(header: string, fields: readonly string[]): string[] {
+/**
+ * The answers for a column: the free fields by how close their last name is to the header's (`Obs` → `notes` before
+ * `zipcode`), and "leave it out". The first is pre-selected: the closest field when it is a near spelling of the
+ * header (`Nmae` → `name`), else "leave it out", so Enter never maps a column to a field it merely resembles.
+ */
+export function fieldChoices(header: string, fields: readonly string[]): { name: string; value: string }[] {
   const key = headerKey(header);
   const distance = (field: string) => editDistance(key, (field.split('.').at(-1) ?? field).toLowerCase());
-  return fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
+  const sorted = fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
+  const fieldAnswers = sorted.map((candidate) => ({ name: candidate, value: candidate }));
+  const leaveOut = { name: 'leave it out (its data is not sent)', value: skip };
+  const closest = sorted[0];
+  const near = closest !== undefined && distance(closest) <= Math.max(2, Math.floor(key.length / 3));
+  return near ? [...fieldAnswers.slice(0, 1), leaveOut, ...fieldAnswers.slice(1)] : [leaveOut, ...fieldAnswers];
 }
 
 /**
@@ -61,8 +77,11 @@ export async function offerHeaderMap(
   context: Context,
   inputPath: string,
   proposal: HeaderMapProposal,
+  sampleOf: (header: string) => string | undefined = () => undefined,
 ): Promise<string | undefined> {
-  if (proposal.mapped.length === 0) return undefined;
+  // Columns no field reads matter only when they hold data: else they are left out with nothing lost.
+  if (proposal.mapped.length === 0 && !proposal.unmapped.some((header) => sampleOf(header) !== undefined))
+    return undefined;
   const mapPath = inputPath === '-' ? 'stdin.map.json' : `${basename(inputPath, extname(inputPath))}.map.json`;
   for (const [header, field] of proposal.mapped) context.log.info(`column "${header}" reads as ${field}`);
   for (const header of proposal.unmapped) context.log.info(`column "${header}" matches no field`);

@@ -18,6 +18,11 @@ export type Outcome =
   | 'conflict'
   | 'invalid'
   | 'failed'
+  /**
+   * Sent by an interrupted run that never saw the answer, and nothing can tell whether the platform applied it: not
+   * sent again. A later --resume checks it again as if it had no row; feeding the errors file back sends it.
+   */
+  | 'unknown'
   | 'skipped';
 
 /** Outcomes after which a resumed run leaves the record alone. */

@@ -127,7 +127,8 @@ export async function readDoneLines(reportPath: string, reported?: PlaceSet, key
         shortRow = true;
         continue;
       }
-      reported?.add(place);
+      // An `unknown` row (sent, its answer never seen, nothing could tell) stays unanswered: checked again, not sent.
+      if (row.outcome !== 'unknown') reported?.add(place);
       // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel): compared as the record's own key.
       keys?.set(place, restoreFormula(row.key ?? ''));
       if (doneOutcomes.has(row.outcome)) done.add(place);

@@ -90,7 +90,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'some records failed':
       throw new PartialFailureError(
-        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed'])}); the report and the errors file say why.`,
+        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); the report and the errors file say why.`,
       );
     case 'done':
       return;
@@ -119,11 +119,15 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  // With a --map, the errors file (in the input's own headers) feeds back with the same map.
-  const feedBack = job.flags.map
-    ? (errorsPath: string) =>
-        ['b2bctl', ...job.name.split(' '), errorsPath, '--map', job.flags.map as string].map(shellWord).join(' ')
-    : undefined;
+  // With a --map or --ignore-column, the errors file (in the input's own headers) feeds back read the same way.
+  const ignored = (job.flags.ignoreColumns ?? []).flatMap((name) => ['--ignore-column', name]);
+  const feedBack =
+    job.flags.map || ignored.length > 0
+      ? (errorsPath: string) =>
+          ['b2bctl', ...job.name.split(' '), errorsPath, ...(job.flags.map ? ['--map', job.flags.map] : []), ...ignored]
+            .map(shellWord)
+            .join(' ')
+      : undefined;
   for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
 }
 

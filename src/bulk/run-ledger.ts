@@ -13,7 +13,13 @@ import {
   withoutErrorsColumns,
 } from './report.js';
 
-const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>(['invalid', 'failed', 'rejected', 'conflict']);
+const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>([
+  'invalid',
+  'failed',
+  'rejected',
+  'conflict',
+  'unknown',
+]);
 
 export interface LedgerOptions {
   context: Context;

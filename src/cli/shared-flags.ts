@@ -11,6 +11,7 @@ export interface ParsedInputFlags {
   decimal?: InputFlags['decimal'];
   strict?: true;
   writeMap?: string;
+  ignoreColumn?: string[];
   sheet?: string;
 }
 
@@ -61,6 +62,11 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
       )
       .option('--strict', 'an unknown column is an error, not a warning')
       .option(
+        '--ignore-column <name>',
+        'leave out the data of the column with this header (repeatable); else data under a header no field reads stops the run',
+        (name: string, names: string[] = []) => [...names, name],
+      )
+      .option(
         '--sheet <name|n>',
         'the sheet of a .xlsx or .ods workbook to read, by name or tab number (default: the first visible sheet)',
       )
@@ -75,6 +81,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     decimal: flags.decimal,
     strict: flags.strict === true,
     writeMap: flags.writeMap,
+    ignoreColumns: flags.ignoreColumn,
     sheet: flags.sheet,
   }),
 };

@@ -103,6 +103,13 @@ export const settingDefinitions = [
     env: 'B2BCTL_STOCK_SCHEMA',
   },
   {
+    key: 'tax.shape',
+    description:
+      'Where the tax callback carries items, states and buyer, and its answer’s names: a shape file (tax serve --shape)',
+    env: 'B2BCTL_TAX_SHAPE',
+    parser: localPath,
+  },
+  {
     key: 'orders.routes',
     description: 'Order moves (ready, invoice, ship, cancel): an order routes file path or inline JSON',
     env: 'B2BCTL_ORDER_ROUTES',
@@ -133,7 +140,7 @@ export const settingDefinitions = [
   },
   {
     key: 'input.maxRowChars',
-    description: 'Most characters the cells of one CSV row may hold together',
+    description: 'Most characters one CSV row may hold, as written in the file (characters, not bytes)',
     defaultValue: '200000',
     parser: wholeNumber(1),
   },

@@ -11,6 +11,7 @@ import {
   customerProblem,
   documentTypeMismatch,
   isPlausibleEmail,
+  numberTextReasonOfValue,
   sortCustomerProblems,
 } from './customer.js';
 import { addressFieldTypes, topFieldTypes, type FieldType } from './customer-fields.js';
@@ -75,8 +76,11 @@ const requiredText = z.string({ error: missingOr(reasons.text) });
 const optionalSchemas: Record<FieldType, z.ZodType> = {
   string: z.string({ error: reasons.text }).optional(),
   boolean: z.boolean({ error: reasons.boolean }).optional(),
-  number: z.number({ error: reasons.number }).optional(),
-  integer: z.number({ error: reasons.wholeNumber }).int({ error: reasons.wholeNumber }).optional(),
+  number: z.number({ error: (issue) => numberTextReasonOfValue(issue.input) ?? reasons.number }).optional(),
+  integer: z
+    .number({ error: (issue) => numberTextReasonOfValue(issue.input) ?? reasons.wholeNumber })
+    .int({ error: reasons.wholeNumber })
+    .optional(),
   list: z.array(z.string({ error: reasons.name }), { error: reasons.names }).optional(),
 };
 

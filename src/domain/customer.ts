@@ -33,6 +33,7 @@ import {
 } from './customer-values.js';
 import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
+import { numberTextReason } from './spreadsheet-numbers.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
 export {
@@ -134,14 +135,16 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
     const check = normalizePhone(trackingPhone);
     if (!check.ok) warn('trackingPhone', trackingPhone, check.reason);
   }
-  const addresses: [string, unknown][] = [['customerRegistrationAddress', record.customerRegistrationAddress]];
-  if (Array.isArray(record.addressList))
-    record.addressList.forEach((item, index) => addresses.push([`addressList.${index}`, item]));
-  for (const [path, address] of addresses) {
+  // Runs on every row: the addresses are walked without a list of them (their paths are built for a warning only).
+  const checkState = (address: unknown, path: () => string) => {
     const state = isObject(address) ? textOf(address.state) : undefined;
     if (state !== undefined && !isFederativeUnit(state))
-      warn(`${path}.state`, state, 'not one of the 27 UFs, such as SP');
-  }
+      warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
+  };
+  checkState(record.customerRegistrationAddress, () => 'customerRegistrationAddress');
+  const list = record.addressList;
+  if (Array.isArray(list))
+    for (let index = 0; index < list.length; index++) checkState(list[index], () => `addressList.${index}`);
   return warnings;
 }
 
@@ -288,7 +291,7 @@ function readField(
       if (value === undefined) return undefined;
       const whole = rule.type === 'integer';
       if (typeof value !== 'number' || !(whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
-        return whole ? reasons.wholeNumber : reasons.number;
+        return numberTextReasonOfValue(value) ?? (whole ? reasons.wholeNumber : reasons.number);
       body[rule.key] = value;
       return undefined;
     }
@@ -325,6 +328,12 @@ function checkedDocument(text: string): DocumentCheck {
     lastDocumentText = text;
   }
   return lastDocumentCheck;
+}
+
+/** Why a number field's text is no number (too many digits, beyond the largest), said of "it", or undefined. */
+export function numberTextReasonOfValue(value: unknown): string | undefined {
+  const reason = numberTextReason(value);
+  return reason === undefined ? undefined : `it ${reason}`;
 }
 
 /** A problem of a customer field; the customer's password is a secret like any other, never echoed. */

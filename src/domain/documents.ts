@@ -28,7 +28,7 @@ export function checkDocument(raw: string): DocumentCheck {
   if (isScientificNotation(raw)) return { ok: false, reason: scientificNotationReason };
   // One pass over the characters: this runs for every row of a 100,000-row import.
   let normalized = '';
-  let lowerCase = false;
+  let lowerCase = 0;
   let other = false;
   let letters = false;
   for (let index = 0; index < raw.length; index++) {
@@ -37,15 +37,26 @@ export function checkDocument(raw: string): DocumentCheck {
     else if (code >= 65 && code <= 90) {
       normalized += raw[index];
       letters = true;
-    } else if (code >= 97 && code <= 122) lowerCase = true;
+    } else if (code >= 97 && code <= 122) lowerCase++;
     else if (!isPunctuation(code)) other = true;
   }
-  if (normalized === '' && !lowerCase && !other) return { ok: false, reason: 'empty' };
-  if (lowerCase) return { ok: false, reason: 'CNPJ letters must be upper case' };
+  if (normalized === '' && lowerCase === 0 && !other) return { ok: false, reason: 'empty' };
+  if (lowerCase > 0) return { ok: false, reason: lowerCaseReason(normalized, letters, normalized.length + lowerCase) };
   if (other) return { ok: false, reason: 'a document holds only digits, upper-case letters and the punctuation . - /' };
   if (normalized.length === 11) return letters ? { ok: false, reason: 'a CPF has only digits' } : checkCpf(normalized);
   if (normalized.length === 14) return checkCnpj(normalized);
   return { ok: false, reason: `a CPF has 11 digits and a CNPJ 14 characters${lostZeroHint(normalized, letters)}` };
+}
+
+/**
+ * Why a document with lower-case letters is refused, in the words of the kind it is: 11 digits besides them is a
+ * CPF (`cpf 123.456.789-09`), else its length says which.
+ */
+function lowerCaseReason(normalized: string, upperLetters: boolean, characters: number): string {
+  if (!upperLetters && normalized.length === 11) return 'a CPF has only digits: take the letters out';
+  if (characters === 14) return 'CNPJ letters must be upper case';
+  if (characters === 11) return 'a CPF has only digits';
+  return 'a CPF has 11 digits and a CNPJ 14 characters (digits and upper-case letters)';
 }
 
 /**

@@ -1,32 +1,40 @@
 /**
  * What ERPs and spreadsheets in Brazil call our fields (`CNPJ`, `E-mail`, `CEP`, `Quantidade`): the header names
  * whose meaning is plain, so an unknown or missing column can say which field it probably is. Pure.
+ *
+ * Keys are headers as headerKey() reads them (no case, accents, spaces or punctuation). Where each came from:
+ * - [pt-BR]: the headers of Brazilian spreadsheets and ERP exports in this project's samples and test fixtures
+ *   (`samples/clientes-erp.csv`, `test/fixtures/`), and plain Portuguese words for the field.
+ * - [Protheus]: TOTVS Protheus's data dictionary, the titles its customer (SA1) and supplier (SA2) tables show and
+ *   export: `Nome`, `Razao Social`, `N Fantasia`, `CNPJ/CPF`, `Ins. Estad.`, `Endereco`, `Numero`, `Bairro`,
+ *   `Municipio`, `Estado`, `CEP`, `Telefone`, `Contato` (public copy: github.com/AlencarGabriel/Dicionario-dados-Protheus,
+ *   wiki page SA1).
+ * - [Omie]: the field names of Omie's customer API and exports (developer.omie.com.br, "Clientes, Fornecedores,
+ *   Transportadoras"): `razao_social`, `nome_fantasia`, `cnpj_cpf`, `inscricao_estadual`, `endereco_numero`,
+ *   `telefone1_numero`, `contato`.
+ * - [Sicredi]: the customer sheet of Sicredi's Organizador PJ, "Nome/Razão Social" (ajuda.organizadorpj.sicredi.com.br,
+ *   "Como criar terceiros em massa").
  */
 const aliases: Readonly<Record<string, readonly string[]>> = {
+  // The document: [pt-BR] `CPF`, `CNPJ`, `CPF/CNPJ`; [Protheus] `CNPJ/CPF`; [Omie] `cnpj_cpf`.
   cpf: ['document'],
   cnpj: ['document'],
   cpfcnpj: ['document'],
   cnpjcpf: ['document'],
   documento: ['document'],
   doc: ['document'],
+  // The login: [pt-BR].
   email: ['username'],
   mail: ['username'],
   login: ['username'],
   usuario: ['username'],
+  emailcontato: ['username'],
+  // Addresses: [pt-BR], [Protheus] `CEP`, `Endereco`, `Numero`, `Bairro`, `Municipio`, `Estado`; [Omie] `endereco_numero`.
   cep: ['customerRegistrationAddress.zipcode', 'addressList.0.zipcode'],
   zipcode: ['customerRegistrationAddress.zipcode', 'addressList.0.zipcode'],
-  telefone: ['phone'],
-  fone: ['phone'],
-  celular: ['phone'],
-  whatsapp: ['phone'],
-  tel: ['phone'],
-  nome: ['name'],
-  nomecliente: ['name'],
-  cliente: ['name'],
-  razaosocial: ['name'],
-  nomefantasia: ['tradingName'],
   numero: ['customerRegistrationAddress.number', 'addressList.0.number'],
   num: ['customerRegistrationAddress.number', 'addressList.0.number'],
+  endereconumero: ['customerRegistrationAddress.number', 'addressList.0.number'],
   complemento: ['customerRegistrationAddress.complement', 'addressList.0.complement'],
   logradouro: ['customerRegistrationAddress.street', 'addressList.0.street'],
   endereco: ['customerRegistrationAddress.street', 'addressList.0.street'],
@@ -36,21 +44,54 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   municipio: ['customerRegistrationAddress.city', 'addressList.0.city'],
   uf: ['customerRegistrationAddress.state', 'addressList.0.state'],
   estado: ['customerRegistrationAddress.state', 'addressList.0.state'],
+  // The phone: [pt-BR], [Protheus] `Telefone`; [Omie] `telefone1_numero`.
+  telefone: ['phone'],
+  fone: ['phone'],
+  celular: ['phone'],
+  whatsapp: ['phone'],
+  tel: ['phone'],
+  telefone1numero: ['phone'],
+  // The name: [pt-BR] `Nome`, `Razão Social`, `Razão Social / Nome`, `Nome do cliente`; [Protheus] `Nome`,
+  // `Razao Social`; [Omie] `razao_social`; [Sicredi] `Nome/Razão Social`.
+  nome: ['name'],
+  nomecliente: ['name'],
+  nomedocliente: ['name'],
+  cliente: ['name'],
+  razao: ['name'],
+  razaosocial: ['name'],
+  razaosocialnome: ['name'],
+  nomerazaosocial: ['name'],
+  nomeourazaosocial: ['name'],
+  razaosocialounome: ['name'],
+  // The trading name: [pt-BR] `Nome Fantasia`; [Protheus] `N Fantasia`; [Omie] `nome_fantasia`.
+  nomefantasia: ['tradingName'],
+  fantasia: ['tradingName'],
+  nfantasia: ['tradingName'],
+  // The contact: [pt-BR], [Protheus] `Contato`; [Omie] `contato`.
   contato: ['contactName'],
   nomecontato: ['contactName'],
+  nomedocontato: ['contactName'],
+  // The kind of person: [pt-BR] `Tipo Pessoa`.
   tipopessoa: ['documentType'],
   pessoa: ['documentType'],
-  razao: ['name'],
-  fantasia: ['tradingName'],
-  emailcontato: ['username'],
-  senha: ['password'],
   tipo: ['documentType'],
   tipodocumento: ['documentType'],
+  senha: ['password'],
+  // The state registration: [pt-BR] `Inscrição Estadual`, `IE`; [Protheus] `Ins. Estad.`; [Omie] `inscricao_estadual`.
   inscricaoestadual: ['stateRegistration'],
   inscestadual: ['stateRegistration'],
+  insestad: ['stateRegistration'],
   ie: ['stateRegistration'],
+  // ICMS taxpayer (Sim/Não, S/N, 1/0): [pt-BR] `Contribuinte ICMS`, `Contribuinte do ICMS`, `Contribuinte`.
+  contribuinte: ['paysIcms'],
+  contribuinteicms: ['paysIcms'],
+  contribuintedoicms: ['paysIcms'],
+  contribuintedeicms: ['paysIcms'],
+  // Stock: [pt-BR] `Código`, `Referência`, `Qtde`, `Estoque`, `Preço`, `Depósito`.
   codigo: ['sku'],
   cod: ['sku'],
+  codigoproduto: ['sku'],
+  codigodoproduto: ['sku'],
   referencia: ['sku'],
   ref: ['sku'],
   produto: ['sku'],
@@ -59,7 +100,10 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   qtde: ['quantity'],
   estoque: ['quantity'],
   saldo: ['quantity'],
+  saldoemestoque: ['quantity'],
   preco: ['price'],
+  precovenda: ['price'],
+  precodevenda: ['price'],
   valor: ['price'],
   precopromocional: ['salePrice'],
   deposito: ['warehouse'],
@@ -73,6 +117,22 @@ export function headerKey(header: string): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
+}
+
+/** Each list of known paths by its paths' headerKey(): built once per catalogue, not once per header. */
+const pathsByKey = new WeakMap<readonly string[], Map<string, string>>();
+
+/**
+ * The known field a header names but for case, accents, spaces and punctuation (`SKU`, `Quantity`, `Pays ICMS`
+ * for `paysIcms`), if any: that is the field, not a guess, so it is read without a map.
+ */
+export function fieldSpelledAs(header: string, knownPaths: readonly string[]): string | undefined {
+  let byKey = pathsByKey.get(knownPaths);
+  if (!byKey) {
+    byKey = new Map(knownPaths.map((path) => [headerKey(path), path]));
+    pathsByKey.set(knownPaths, byKey);
+  }
+  return byKey.get(headerKey(header));
 }
 
 /** The field a header most probably means, among the fields the input accepts (`knownPaths`), if any. */

@@ -8,6 +8,25 @@
 export const scientificNotationReason =
   'Excel showed this number in scientific notation; format the column as Text and export again';
 
+/** The significant digits a double holds exactly: a longer number would be sent rounded. */
+const digitsANumberHolds = 15;
+
+/**
+ * Why a value written as a number is none, as words that follow its name (`quantity has too many digits…`), kept as its text rather than rounded and sent: more significant digits
+ * than a number holds (`9007199254740993`, `12345678901234567,50`), or beyond the largest number (JSON's `1e309`,
+ * which JSON.parse reads as Infinity); undefined for any other value.
+ */
+export function numberTextReason(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^-?\d+(\.\d+)?[eE][+-]?\d+$/.test(text) && !Number.isFinite(Number(text)))
+    return 'is too large for a number (beyond 1.8e308, it would be Infinity); write the value it should be';
+  if (!/^[+-]?\d[\d.,\s]*$/.test(text)) return undefined;
+  const digits = text.replace(/\D/g, '').replace(/^0+/, '').length;
+  if (digits <= digitsANumberHolds) return undefined;
+  return `has too many digits for a number (${digits}; a number holds ${digitsANumberHolds}); format the column as Text`;
+}
+
 /** A number in scientific notation, for a field of digits only (a document, a phone): `1,12223E+13`, `1e13`. */
 export function isScientificNotation(text: string): boolean {
   return /^\d+([.,]\d+)?E\+?\d+$/i.test(text.trim());

@@ -5,6 +5,7 @@
  * The platform document does not show the item fields; this item is our assumption (README).
  */
 import { z } from 'zod';
+import { numberTextReason } from './spreadsheet-numbers.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from './validation.js';
 import { isJsonNumber, jsonFieldPrefixes, jsonString } from '../lib/json-text.js';
 
@@ -44,6 +45,12 @@ export const queueRouteMaxItems = 200;
 const fieldPlaceholder = '{field}';
 
 const wholeNumberReason = `${fieldPlaceholder} must be a whole number of 0 or more`;
+
+/** A number's reason for text with more digits than a number holds, naming the field, or undefined. */
+function manyDigitsReason(value: unknown): string | undefined {
+  const reason = numberTextReason(value);
+  return reason === undefined ? undefined : `${fieldPlaceholder} ${reason}`;
+}
 
 // Blank cells and JSON nulls are absent fields, never empty values (docs/input-files.md).
 function absentWhenBlank(value: unknown): unknown {
@@ -89,7 +96,7 @@ const moneyNegativeReason = `${fieldPlaceholder} must be 0 or more`;
 const moneyPrecisionReason = `${fieldPlaceholder} must have at most 2 decimals`;
 
 const moneySchema = z
-  .number({ error: moneyTypeReason })
+  .number({ error: (issue) => manyDigitsReason(issue.input) ?? moneyTypeReason })
   .min(0, { error: moneyNegativeReason })
   .refine(hasAtMostTwoDecimals, { error: moneyPrecisionReason })
   .optional();
@@ -103,7 +110,12 @@ const moneySchema = z
 export const stockRowSchema = z.object({
   sku: codeSchema(),
   quantity: z
-    .number({ error: (issue) => (issue.input === undefined ? `${fieldPlaceholder} is required` : wholeNumberReason) })
+    .number({
+      error: (issue) =>
+        issue.input === undefined
+          ? `${fieldPlaceholder} is required`
+          : (manyDigitsReason(issue.input) ?? wholeNumberReason),
+    })
     .int({ error: wholeNumberReason })
     .min(0, { error: wholeNumberReason }),
   price: moneySchema,
@@ -170,14 +182,15 @@ function codeReason(code: unknown, required: boolean): string | undefined {
 /** The quantity rule's reason (one reason whatever fails: type, whole number, sign), or undefined. */
 function quantityReasonOf(quantity: unknown): string | undefined {
   if (quantity === undefined) return `${fieldPlaceholder} is required`;
-  if (typeof quantity !== 'number' || !Number.isFinite(quantity)) return wholeNumberReason;
+  if (typeof quantity !== 'number' || !Number.isFinite(quantity))
+    return manyDigitsReason(quantity) ?? wholeNumberReason;
   return Number.isSafeInteger(quantity) && quantity >= 0 ? undefined : wholeNumberReason;
 }
 
 /** moneySchema's reasons joined as validateStockRow shows them, or undefined when absent or good. */
 function moneyReason(money: unknown): string | undefined {
   if (money === undefined) return undefined;
-  if (typeof money !== 'number' || !Number.isFinite(money)) return moneyTypeReason;
+  if (typeof money !== 'number' || !Number.isFinite(money)) return manyDigitsReason(money) ?? moneyTypeReason;
   const negative = money < 0;
   const tooPrecise = !hasAtMostTwoDecimals(money);
   if (negative && tooPrecise) return `${moneyNegativeReason}; ${moneyPrecisionReason}`;

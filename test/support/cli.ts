@@ -179,15 +179,17 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Waits (up to 5 s) until a server started in another process answers HTTP on `host:port`, or `ready()` says so
- * first (a log line): a spawned nginx or tinyproxy is not listening yet when spawn() returns.
+ * Waits until a server started in another process answers HTTP on `host:port`, or `ready()` says so first (a log
+ * line): a spawned nginx or tinyproxy is not listening yet when spawn() returns. The ceiling (a minute) is for a
+ * server that never comes up, not a bound on how fast one does: on a busy machine nginx took over 5 s.
  */
 export async function untilAnsweringHttp(
   host: string,
   port: number,
   { method = 'GET', ready = () => false }: { method?: string; ready?: () => boolean } = {},
 ): Promise<void> {
-  for (let tries = 0; tries < 100; tries++) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     if (ready()) return;
     const open = await new Promise<boolean>((resolvePromise) => {
       const probe = httpRequest({ host, port, method, path: '/' }, (answer) => {
@@ -200,6 +202,7 @@ export async function untilAnsweringHttp(
     if (open) return;
     await sleep(50);
   }
+  throw new Error(`nothing answered HTTP on ${host}:${port} within a minute`);
 }
 
 /** Resolves with the first line a stream prints (or its line `lineNumber`, counted from 1). */

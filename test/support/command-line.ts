@@ -28,7 +28,10 @@ export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' |
  * Runs `b2bctl ARGS` in process, with stdin a closed pipe unless given and the system clock unless a test
  * passes its own; resolves to what runCli resolves to (the signal is always null).
  */
-export async function runCommandLine(args: readonly string[], options: CommandLineOptions): Promise<RunResult> {
+export async function runCommandLine(
+  args: readonly string[],
+  options: CommandLineOptions,
+): Promise<RunResult & { prompts: readonly { kind: string; message: string }[] }> {
   const { cwd, ...contextOptions } = options;
   // What commander writes itself (help, usage errors); the verb writes to its test context's streams.
   const program = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };
@@ -56,12 +59,16 @@ export async function runCommandLine(args: readonly string[], options: CommandLi
     );
     // What was written last reaches the memory streams' readers on the next turn.
     await nextTurn();
-    return separateClosingLine({
-      code,
-      signal: null,
-      stdout: stdout + (test?.stdout() ?? ''),
-      stderr: stderr + (test?.stderr() ?? ''),
-    });
+    return {
+      ...separateClosingLine({
+        code,
+        signal: null,
+        stdout: stdout + (test?.stdout() ?? ''),
+        stderr: stderr + (test?.stderr() ?? ''),
+      }),
+      // The prompts the run asked, in order (a scripted answer is taken by each).
+      prompts: test?.prompts ?? [],
+    };
   } finally {
     if (cwd) process.chdir(previousFolder);
   }

@@ -18,7 +18,10 @@ import { OrderLookup } from './order-lookup.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
 export interface MoveResult {
-  outcome: Extract<Outcome, 'applied' | 'accepted' | 'unchanged' | 'rejected' | 'conflict' | 'invalid' | 'failed'>;
+  outcome: Extract<
+    Outcome,
+    'applied' | 'accepted' | 'unchanged' | 'rejected' | 'conflict' | 'invalid' | 'failed' | 'unknown'
+  >;
   status?: number;
   message?: string;
   id?: string;
@@ -65,6 +68,9 @@ export class MoveSender {
     const before = await this.stateBefore(move, signal, unanswered);
     const target = this.addressed(move);
     const id = target.values.id === move.order ? undefined : target.values.id;
+    // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
+    if (unanswered && before?.status === undefined)
+      return { outcome: 'unknown', id, message: unknownMessage(move.order) };
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
       const conflict = moveConflict(before.held, move.action, move.values);
       if (!conflict)
@@ -214,6 +220,11 @@ export class MoveSender {
       `warning: the platform answered a move with HTTP ${status} and a body b2bctl does not recognise; taken as done (reported "accepted"). b2bctl orders get ID shows the order's status.`,
     );
   }
+}
+
+/** Why a resumed run's unanswered move was not sent again, and how to settle it. */
+function unknownMessage(order: string): string {
+  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
 }
 
 /** The platform's own words when its body has them, else the status alone: never b2bctl's guess at its wording. */

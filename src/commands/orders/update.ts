@@ -57,7 +57,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         }),
       keyOf: (record) => `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim(),
       lockName: 'orders-update',
-      outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed'],
+      outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
       shaping: [
         { flag: '--routes', key: 'routes', path: true },

@@ -18,6 +18,7 @@ interface ServeFlags extends ParsedInputFlags {
   port: number;
   path: string;
   auth: TaxServeOptions['auth'];
+  allowHttp?: true;
 }
 
 interface QuoteFlags extends ParsedInputFlags {
@@ -114,7 +115,8 @@ export function register(program: Command, dispatch: Dispatch): void {
           )
             .choices(['bearer', 'basic', 'none'])
             .makeOptionMandatory(),
-        ),
+        )
+        .option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
     )
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<ServeFlags>();
@@ -132,6 +134,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         port: flags.port,
         path: flags.path,
         auth: flags.auth,
+        allowHttp: flags.allowHttp === true,
         input: inputFlags.read(flags),
       });
     });

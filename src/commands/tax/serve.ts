@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { isLoopbackHost, refusePlainHttp, refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import { startTaxServer, type TaxAuth } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
 import { readTaxTable } from '../../tax/table-file.js';
@@ -20,19 +21,19 @@ export interface TaxServeOptions {
   port: number;
   path: string;
   auth: TaxAuth['kind'];
+  /** Lets the ERP's token travel over plain HTTP to another machine. */
+  allowHttp: boolean;
   input: InputFlags;
 }
 
 /** `tax serve`: answers the platform's tax callback from the tax table, read again whenever it changes. */
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
   const auth = authFromEnvironment(options, context.env);
-  const shape = options.shape === undefined ? sandboxTaxShape : await readShapeFile(options.shape);
+  const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
+  const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
-  const forward =
-    options.forwardTo === undefined
-      ? undefined
-      : { url: options.forwardTo, token: context.env.B2BCTL_TAX_FORWARD_TOKEN || undefined, budgetMs: options.budget };
+  const forward = forwardOf(options, context.env);
   try {
     const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
     const from = [
@@ -48,6 +49,16 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   } finally {
     table?.close();
   }
+}
+
+/** The ERP to ask first, its token from the environment; never a credential over plain HTTP to another machine. */
+function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string | undefined>>) {
+  if (options.forwardTo === undefined) return undefined;
+  const url = new URL(options.forwardTo);
+  const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
+  refuseUrlCredentialOverPlainHttp(url, options.allowHttp);
+  if (token !== undefined) refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp);
+  return { url: options.forwardTo, token, budgetMs: options.budget };
 }
 
 function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {
@@ -80,16 +91,12 @@ function authFromEnvironment(options: TaxServeOptions, env: Readonly<Record<stri
       return { kind: 'basic', user, password };
     }
     case 'none':
-      if (!isLoopback(options.host))
+      if (!isLoopbackHost(options.host))
         throw new UsageError(
           `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
         );
       return { kind: 'none' };
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 async function readShapeFile(path: string): Promise<TaxShape> {

@@ -66,9 +66,23 @@ export function unreadable(path: string, error: unknown): InputError {
     ENOTDIR: 'a part of the path is a file, not a folder; check the path',
     ELOOP: 'is a symbolic link that leads back to itself (a loop of links); point it at the real file',
     EIO: 'the system could not read it (EIO: a failing disk or a lost network share); copy it somewhere readable and pass the copy',
+    ENAMETOOLONG:
+      'the path is longer than the system allows (a name of more than 255 bytes, or a path of more than 4,096); check the path, or move the file to a shorter one',
+    EMFILE: 'too many files are open in this process or system; close some programs and run again',
+    ENFILE: 'too many files are open in this process or system; close some programs and run again',
+    EBUSY: 'is in use by the system or another program; run again once it is free, or copy it and pass the copy',
+    ENXIO: 'is a device or socket nobody serves; pass a file',
+    ETIMEDOUT: 'the network share it is on did not answer; check the share, or copy the file somewhere local',
+    ESTALE: 'the network share it is on was lost (ESTALE); mount it again, or copy the file somewhere local',
+    EINVAL: 'is not a path the system can open; check the path',
   };
   const reason = (code && reasons[code]) ?? `cannot be read (${code ?? (error as Error).message})`;
-  return new InputError(`${inputName(path)}: ${reason}.`, { file: path, missing: true });
+  return new InputError(`${shortPath(inputName(path))}: ${reason}.`, { file: path, missing: true });
+}
+
+/** A path as a message names it: a path of thousands of characters is shortened, its start and end kept. */
+function shortPath(path: string): string {
+  return path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)} (${path.length} characters)` : path;
 }
 
 /**

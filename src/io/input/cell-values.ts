@@ -79,6 +79,11 @@ export function parseWholeNumber(text: string, decimal: DecimalSeparator): numbe
 
 /** A `|`-separated list cell (`Atacado|Sul`), without empty items. */
 export function parseList(text: string): string[] {
+  // Most cells hold one name: no split, map and filter arrays for it.
+  if (!text.includes('|')) {
+    const item = text.trim();
+    return item === '' ? [] : [item];
+  }
   return text
     .split('|')
     .map((item) => item.trim())

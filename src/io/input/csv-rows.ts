@@ -1,8 +1,9 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
-import { InputError } from '../../errors.js';
+import { InputError, InterruptedError } from '../../errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
-import { asInputError, parseCounted, stretchReading, tryRecordSize } from './csv-stretch.js';
+import { asInputError, parseCounted, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
+import { RowLengthGuard } from './row-length.js';
 import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
@@ -30,6 +31,8 @@ export interface CsvReadOptions {
   bounds?: RowBounds;
   /** Aborted on SIGINT/SIGTERM: a long parse stops between its slices. */
   interrupt?: AbortSignal;
+  /** The header's cells once the caller has read them, for messages that name a column by its header. */
+  columnNames?: { headers?: readonly string[] };
 }
 
 /** Streams the rows of decoded CSV text, each with the line where it starts, even when a quoted field spans lines. */
@@ -92,32 +95,44 @@ export async function* readCsvRowBatches(
   let pending = '';
   let taken = 0;
   let pendingLine = 1;
-  let nextSizeCheck = bounds.maxRowChars;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
+  const rowLength = new RowLengthGuard({
+    file,
+    delimiter,
+    maxRowChars: bounds.maxRowChars,
+    headers: () => options.columnNames?.headers,
+  });
   try {
     for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
+      if (rowLength.measuring) {
+        if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
+        rowLength.measure(piece, pendingLine);
+        continue;
+      }
       pending += piece;
       const end = (tracker.recordsEnd ?? 0) - taken;
       if (end <= 0) {
+        // Inside one record that spans pieces (a cell of a gigabyte is thousands): served at the next piece. Between
+        // records, the consumer of the rows serves it, with its own account of what was read.
+        if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         pendingColumns.feed(piece);
-        // One record longer than any spreadsheet row: let csv-parse say so now, as it did reading as a stream.
-        if (pending.length > nextSizeCheck) {
-          nextSizeCheck = pending.length * 2;
-          await tryRecordSize(pending, pendingLine, reading);
-        }
+        // One record longer than a row may be: measured to its end from here, never parsed or kept.
+        if (rowLength.watch(pending)) pending = '';
         continue;
       }
       const records = end === pending.length ? pending : pending.slice(0, end);
       pending = end === pending.length ? '' : pending.slice(end);
       taken += end;
-      nextSizeCheck = bounds.maxRowChars;
       const firstLine = pendingLine;
+      rowLength.checkRecords(records, firstLine);
       pendingLine += lineBreaks(records);
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
       const batch = await rowsOf(records, firstLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
     }
+    rowLength.finish(pendingLine);
     if (pending !== '') {
+      rowLength.checkRecords(pending, pendingLine);
       const batch = await rowsOf(pending, pendingLine);
       if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
     }
@@ -125,6 +140,11 @@ export async function* readCsvRowBatches(
   } catch (error) {
     throw asInputError(error, reading, { recordStarts, openQuoteLine: tracker.openQuoteLine, lastLine });
   }
+}
+
+/** An interrupt while the rows are read: served at the next piece, as during a parse. */
+function interruptedWhileReading(file: string, line: number): InterruptedError {
+  return new InterruptedError(`${file}: interrupted while reading the rows from line ${line}.`);
 }
 
 function lineBreaks(text: string): number {

@@ -16,7 +16,7 @@ export interface StretchReading {
   delimiter: string;
   file: string;
   interrupt: AbortSignal | undefined;
-  /** The longest line the quote-free splitter may take: a line that might be over the bound goes to csv-parse. */
+  /** The longest line the quote-free splitter may take; a longer one goes to csv-parse, in slices. */
   plainLineBound: number;
 }
 
@@ -29,11 +29,14 @@ export function stretchReading(options: {
 }): StretchReading {
   const bounds = options.bounds ?? defaultRowBounds;
   return {
-    parserOptions: csvParseOptions(options.delimiter, bounds.maxRowChars),
+    // csv-parse counts a record's UTF-8 bytes, at most 3 per character: the bound in characters is checked first
+    // (row-length.ts), this one only keeps csv-parse from holding a record without end.
+    parserOptions: csvParseOptions(options.delimiter, 3 * bounds.maxRowChars + 4),
     bounds,
     delimiter: options.delimiter,
     file: options.file,
     interrupt: options.interrupt,
+    // Longer lines go to csv-parse, which is parsed in slices: a signal is served inside a line of megabytes.
     plainLineBound: Math.min(defaultRowBounds.maxRowChars, bounds.maxRowChars) >> 2,
   };
 }
@@ -45,6 +48,9 @@ function csvParseOptions(delimiter: string, maxRecordSize: number) {
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
+    // The text's line ends are LF by now (normalizeLineEnds). Given, not detected: until csv-parse has seen a record
+    // end it re-encodes "\r\n" at every byte to size its look-ahead, 20x the cost of a long first cell.
+    record_delimiter: '\n',
     // An HTML page or a binary saved as .csv can be one line of megabytes: stop it at once rather than hold and echo it.
     max_record_size: maxRecordSize,
   };
@@ -54,15 +60,6 @@ function csvParseOptions(delimiter: string, maxRecordSize: number) {
 export async function parseCounted(records: string, firstLine: number, reading: StretchReading): Promise<string[][]> {
   new ColumnCounter(reading.delimiter, reading.bounds.maxColumns, firstLine, reading.file).feed(records);
   return parseRecords(records, reading.parserOptions, firstLine, reading.interrupt, reading.file);
-}
-
-/** Throws csv-parse's CSV_MAX_RECORD_SIZE when the start of a record already holds more than a row may. */
-export async function tryRecordSize(record: string, firstLine: number, reading: StretchReading): Promise<void> {
-  try {
-    await parseRecords(record, reading.parserOptions, firstLine, reading.interrupt, reading.file);
-  } catch (error) {
-    if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw error;
-  }
 }
 
 /** Text longer than this is parsed in slices of it, with the event loop served between them (signals, timers). */

@@ -1,5 +1,13 @@
 import { InputError, UsageError } from '../../errors.js';
 import type { TextEncoding } from './sniff.js';
+import {
+  brazilianEncodingOf,
+  useIconv,
+  utf8Accent,
+  utf8ReadAsLegacy,
+  wordAround,
+  wordBounds,
+} from './brazilian-text.js';
 
 /**
  * Decodes a byte stream as one encoding for the whole file (docs/input-files.md), streaming: a file is
@@ -87,6 +95,8 @@ async function* decodeUtf8(
   let offset = 0;
   let previous: Buffer = Buffer.alloc(0);
   let nonAsciiSeen = false;
+  /** The first line that held a UTF-8 accent, and the word: what makes a later non-UTF-8 byte "mixed". */
+  let firstUtf8: { line: number; word: string } | undefined;
   for (;;) {
     const next = await chunks.next();
     if (next.done) break;
@@ -109,10 +119,22 @@ async function* decodeUtf8(
         }
         return { chunks: fromHere() };
       }
-      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, utf8Seen);
+      if (utf8Seen && !firstUtf8) {
+        // The accents are in this chunk, before the bad byte: said as the earlier ones would be.
+        const before = new TextDecoder('utf-8').decode(beforeBad);
+        const accent = Math.max(0, before.search(/[\u0080-\uffff]/));
+        firstUtf8 = { line: lines.count([]) + lineFeedsBefore(before, accent), word: wordAround(before, accent) };
+      }
+      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, firstUtf8);
+    }
+    if (!nonAsciiSeen) {
+      const accent = text.search(/[\u0080-\uffff]/);
+      if (accent !== -1) {
+        nonAsciiSeen = true;
+        firstUtf8 = { line: lines.count([]) + lineFeedsBefore(text, accent), word: wordAround(text, accent) };
+      }
     }
     lines.count(chunk);
-    if (!nonAsciiSeen && /[\u0080-\uffff]/.test(text)) nonAsciiSeen = true;
     offset += chunk.length;
     previous = chunk;
     if (text) yield text;
@@ -126,17 +148,35 @@ async function* decodeUtf8(
       0,
       tail.findLastIndex((byte) => byte >= 0xc0),
     );
-    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, nonAsciiSeen);
+    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, firstUtf8);
   }
   return undefined;
 }
 
-function notUtf8(file: string, line: number, bytes: Uint8Array, at: number, mixed: boolean): InputError {
+/**
+ * A byte that is not UTF-8. After UTF-8 accents (`utf8`), the file holds two encodings: no single encoding reads it
+ * whole, so no `--encoding` is offered (Windows-1252 would garble the UTF-8 lines); only the fix of the file.
+ */
+function notUtf8(
+  file: string,
+  line: number,
+  bytes: Uint8Array,
+  at: number,
+  utf8: { line: number; word: string } | undefined,
+): InputError {
   const where = `bytes ${hexBytes(bytes.subarray(0, Math.min(bytes.length, 4)))} after byte ${at}`;
-  const message = mixed
-    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`
+  const earlier = utf8?.word ? `line ${utf8.line} holds UTF-8 ("${utf8.word}")` : 'the lines before it are UTF-8';
+  const message = utf8
+    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) but ${earlier}; no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line ${line} in UTF-8.`
     : `${file}:${line}: not valid UTF-8 (${where}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252, or re-export it as "CSV UTF-8".`;
   return new InputError(message, { file, line });
+}
+
+/** The line feeds of `text` before `end`. */
+function lineFeedsBefore(text: string, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) count++;
+  return count;
 }
 
 /** The index of the first byte that does not belong to a well-formed UTF-8 sequence; a sequence cut by the end is fine. */
@@ -175,15 +215,6 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 /** Characters a legacy decode yields from a misread CP850 or MacRoman export: never next to a letter in Brazilian text. */
 const foreignCharacters = '‚ƒ„†‡ˆ‰Š‹ŒŽ˜š›œžŸ¢£¤¥¦¨¯±´µ¶·¸¹¼½¾¿ÆæÐðÞþ×÷';
 const foreignNextToLetter = new RegExp(`\\p{L}[${foreignCharacters}]|[${foreignCharacters}]\\p{L}`, 'u');
-/** `Ã§`, `Ã£`: UTF-8 accents read as Windows-1252, in a file whose first non-ASCII byte was not UTF-8. */
-const utf8ReadAsLegacy = /Ã[\u00a0-\u00bf\u0152\u0160\u0161\u0178\u017d\u2013-\u203a\u0192\u02c6\u02dc]/;
-const portugueseLetters = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÇ]/g;
-const likelyEncodings: readonly [label: string, described: string][] = [
-  ['cp850', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
-  ['macintosh', 'MacRoman (Excel\'s "CSV (Macintosh)")'],
-  ['windows-1252', 'Windows-1252 (Excel\'s "CSV")'],
-];
-
 async function* decodeLegacy(
   chunks: AsyncGenerator<Buffer>,
   encoding: string,
@@ -192,7 +223,7 @@ async function* decodeLegacy(
   sniffed: boolean,
 ): AsyncGenerator<string> {
   const { default: iconv } = await import('iconv-lite');
-  iconvModule = iconv;
+  useIconv(iconv);
   if (!iconv.encodingExists(encoding))
     throw new UsageError(
       `--encoding ${encoding}: not an encoding b2bctl knows; use a name such as utf-8, windows-1252, cp850, macintosh or utf-16le.`,
@@ -223,24 +254,23 @@ function checkLegacyText(
   const { encoding, file, lines } = context;
   const undefinedByte = text.indexOf('\uFFFD');
   const foreign = context.sniffed ? foreignNextToLetter.exec(text) : null;
-  const mojibake = context.sniffed ? utf8ReadAsLegacy.exec(text) : null;
+  // Checked under any single-byte encoding, the one given with --encoding too: such text is never sent garbled.
+  const mojibake = utf8Accent(chunk);
   const at = Math.min(
     undefinedByte === -1 ? Infinity : undefinedByte,
     foreign ? foreign.index : Infinity,
-    mojibake ? mojibake.index : Infinity,
+    mojibake === -1 ? Infinity : mojibake,
   );
   if (at === Infinity) return;
   const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
-  if (mojibake && mojibake.index === at)
-    throw new InputError(
-      `${file}:${line}: mixed encodings: line ${line} holds UTF-8 accents ("${wordAround(text, at)}") but earlier lines are not UTF-8; re-export the file as "CSV UTF-8".`,
-      { file, line },
-    );
+  if (mojibake === at) throw utf8ReadAsLegacy(text, chunk, at, { ...context, line });
   const [start, end] = wordBounds(text, at);
-  const guess = context.sniffed ? likelyEncoding(chunk.subarray(start, end), encoding) : undefined;
+  const guess = context.sniffed ? brazilianEncodingOf(chunk, [start, end], encoding) : undefined;
   const hint = guess
     ? `the file is probably ${guess.described}, where it reads "${guess.text}": pass --encoding ${guess.label}, or re-export it as "CSV UTF-8".`
-    : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;
+    : context.sniffed
+      ? `no encoding Office writes (CP850, MacRoman) reads it as Brazilian text either: re-export the file as "CSV UTF-8", or pass its encoding with --encoding if you know it.`
+      : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;
   if (undefinedByte === at)
     throw new InputError(
       `${file}:${line}: byte ${hexBytes(chunk.subarray(at, at + 1))} is not a character in ${encoding}; ${hint}`,
@@ -250,40 +280,4 @@ function checkLegacyText(
     `${file}:${line}: "${text.slice(start, end)}" is not Brazilian text when read as ${encoding}; ${hint}`,
     { file, line },
   );
-}
-
-function wordBounds(text: string, at: number): [number, number] {
-  const separators = /[\s;,"|]/;
-  let start = at;
-  while (start > 0 && at - start < 40 && !separators.test(text[start - 1] ?? ' ')) start--;
-  let end = at + 1;
-  while (end < text.length && end - at < 40 && !separators.test(text[end] ?? ' ')) end++;
-  return [start, end];
-}
-
-function wordAround(text: string, at: number): string {
-  const [start, end] = wordBounds(text, at);
-  return text.slice(start, end);
-}
-
-/** The Office encoding under which these bytes read as the most Portuguese and the least foreign. */
-function likelyEncoding(
-  bytes: Buffer,
-  current: string,
-): { label: string; described: string; text: string } | undefined {
-  let best: { label: string; described: string; text: string; score: number } | undefined;
-  for (const [label, described] of likelyEncodings) {
-    if (label === current) continue;
-    const text = decodeSync(bytes, label);
-    const foreign = [...text].filter((character) => foreignCharacters.includes(character) || character === '\uFFFD');
-    const score = (text.match(portugueseLetters)?.length ?? 0) - 2 * foreign.length;
-    if (score > 0 && (!best || score > best.score)) best = { label, described, text, score };
-  }
-  return best;
-}
-
-/** Set by decodeLegacy, the only caller of likelyEncoding, before it decodes anything. */
-let iconvModule: typeof import('iconv-lite') | undefined;
-function decodeSync(bytes: Buffer, encoding: string): string {
-  return (iconvModule as typeof import('iconv-lite')).decode(bytes, encoding);
 }

@@ -1,21 +1,30 @@
 import { type HeaderMapProposal, proposeHeaderMap } from '../../domain/header-aliases.js';
 import { InputError } from '../../errors.js';
-import { type ColumnPlan, type FieldCatalogue, type HeaderProblems, planColumns } from './record-shape.js';
+import {
+  type ColumnPlan,
+  type FieldCatalogue,
+  type HeaderMap,
+  type HeaderProblems,
+  planColumns,
+} from './record-shape.js';
 
 /** What the reader does with columns named as an ERP names them: stop and list them, or adopt them (`--write-map`). */
 export interface HeaderProposalOptions {
   catalogue: FieldCatalogue;
-  headerMap?: Readonly<Record<string, string>>;
+  headerMap?: Readonly<HeaderMap>;
   maxListIndex: number;
+  /** A value under a header in the first rows, for the prompts; undefined for a column empty there. */
+  sampleOf?: (header: string) => string | undefined;
   /**
    * Given: receives the whole map (the `--map` given merged with the proposal) to save, and the columns are read
    * with the map it returns. Absent, or when it returns undefined (the operator declined): the run stops at the
    * header with every proposed and unknown column listed.
    */
   adoptHeaderMap?: (
-    map: Record<string, string>,
+    map: HeaderMap,
     proposal: HeaderMapProposal,
-  ) => Promise<Record<string, string> | undefined>;
+    sampleOf: (header: string) => string | undefined,
+  ) => Promise<HeaderMap | undefined>;
   warn(message: string): void;
 }
 
@@ -36,17 +45,21 @@ export async function planWithProposal(
     options.catalogue.knownPaths,
     plan.columns.map((column) => column.path),
   );
-  const map = { ...options.headerMap, ...Object.fromEntries(proposal.mapped) };
+  const map: HeaderMap = { ...options.headerMap, ...Object.fromEntries(proposal.mapped) };
   // `--write-map` adopts what is proposed, and may ask about the rest (on a terminal).
   if (options.adoptHeaderMap && (proposal.mapped.length > 0 || proposal.unmapped.length > 0)) {
-    const adopted = await options.adoptHeaderMap(map, proposal);
+    const adopted = await options.adoptHeaderMap(map, proposal, options.sampleOf ?? (() => undefined));
     if (adopted) return planColumns(headers, options.catalogue, adopted, options.maxListIndex);
   }
   if (proposal.mapped.length === 0) return plan;
   for (const [header, field] of proposal.mapped)
     options.warn(`warning: ${file}:${at}: column "${header}" reads as ${field}`);
-  for (const header of proposal.unmapped)
-    options.warn(`warning: ${file}:${at}: column "${header}" matches no field; it would be ignored`);
+  for (const header of proposal.unmapped) {
+    const sample = options.sampleOf?.(header);
+    options.warn(
+      `warning: ${file}:${at}: column "${header}" matches no field${sample === undefined ? '' : ` but holds data ("${sample}"): map it, or leave it out with --ignore-column`}`,
+    );
+  }
   throw new InputError(
     `${file}:${at}: ${proposal.mapped.length === 1 ? '1 column is' : `${proposal.mapped.length} columns are`} named as an ERP names ${proposal.mapped.length === 1 ? 'it' : 'them'} (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(map)}.`,
     { file },

@@ -20,7 +20,14 @@ export function parseJsonAt(text: string, file: string, line: number, column: nu
     const position = Number(/position (\d+)/.exec(message)?.[1]);
     let errorLine = line;
     let errorColumn = column;
+    let context = '';
     if (Number.isFinite(position)) {
+      // A few characters before and at the error, as the file has them, to find it by eye or by search.
+      const shown = text
+        .slice(Math.max(0, position - 20), position + 10)
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (shown !== '') context = ` (near: ${shown})`;
       const before = text.slice(0, position);
       const newlines = before.split('\n').length - 1;
       errorLine = line + newlines;
@@ -33,7 +40,10 @@ export function parseJsonAt(text: string, file: string, line: number, column: nu
       .replace(/ (?:in JSON )?at position \d+.*$/s, '')
       .replace(/ \(line \d+ column \d+\)$/, '')
       .replace(/\s*[\r\n]+\s*/g, ' ');
-    throw new InputError(`${file}:${errorLine}:${errorColumn}: invalid JSON: ${reason}.`, { file, line: errorLine });
+    throw new InputError(`${file}:${errorLine}:${errorColumn}: invalid JSON: ${reason}${context}.`, {
+      file,
+      line: errorLine,
+    });
   }
 }
 
@@ -59,10 +69,13 @@ export function parseRecordJson(
       { file, line: line + tooDeep.lines },
     );
   let value = parseJsonAt(text, file, line, column);
-  if (/\d{16}/.test(text))
+  // Beyond a double's 15 digits, or its range (`1e309` is Infinity to JSON.parse): kept as text, refused as written.
+  if (/\d{16}|[eE][+-]?\d{3}/.test(text))
     value = JSON.parse(
       text.replace(stringOrNumber, (token) =>
-        token.startsWith('"') || significantDigits(token) <= 15 ? token : `"${token}"`,
+        token.startsWith('"') || (significantDigits(token) <= 15 && Number.isFinite(Number(token)))
+          ? token
+          : `"${token}"`,
       ),
     );
   // Cheap first: every key is a string followed by ":", so fewer keys parsed than such pairs may mean a repeat.

@@ -37,7 +37,9 @@ export async function* readJsonValues(text: AsyncIterable<string>, file: string)
 class JsonValuesReader {
   private line = 1;
   private column = 0;
-  private mode: 'start' | 'array' | 'single' | 'done' = 'start';
+  private mode: 'start' | 'array' | 'single' | 'done' | 'badStart' = 'start';
+  /** What the text holds where a list or an object should start: its first line, gathered to say what it is. */
+  private badStart = { text: '', line: 1, column: 1 };
   /** Inside the array: between elements, expecting an element, or inside one. */
   private expect: 'elementOrEnd' | 'element' | 'commaOrEnd' = 'elementOrEnd';
   private element = '';
@@ -79,7 +81,10 @@ class JsonValuesReader {
         if (!/\s/.test(character))
           this.fail(`unexpected ${JSON.stringify(character)} after the end of the top-level array`);
       } else if (this.mode === 'start') this.readStart(character);
-      else if (this.depth > 0 || this.inString) this.readInsideElement(character, found);
+      else if (this.mode === 'badStart') {
+        if (character === '\n' || this.badStart.text.length >= 200) this.failStart();
+        this.badStart.text += character;
+      } else if (this.depth > 0 || this.inString) this.readInsideElement(character, found);
       else this.readBetweenElements(character, found);
     }
   }
@@ -110,7 +115,13 @@ class JsonValuesReader {
       this.singleColumn = this.column;
       return;
     }
-    this.fail(`expected a JSON array of records or one object, found ${JSON.stringify(character)}`);
+    // Its first line is gathered (whatever the chunks) before saying what the file holds instead.
+    this.mode = 'badStart';
+    this.badStart = { text: character, line: this.line, column: this.column };
+  }
+
+  private failStart(): never {
+    this.fail(topLevelProblem(this.badStart.text), this.badStart.line, this.badStart.column);
   }
 
   private readInsideElement(character: string, found: JsonValue[]): void {
@@ -167,6 +178,7 @@ class JsonValuesReader {
       return;
     }
     if (this.mode === 'start') this.fail('the file is empty: expected a JSON array of records or one object', 1, 1);
+    if (this.mode === 'badStart') this.failStart();
     if (this.mode === 'array') this.fail('the top-level array is never closed with "]"');
   }
 
@@ -199,6 +211,36 @@ class JsonValuesReader {
   private fail(message: string, atLine = this.line, atColumn = this.column): never {
     throw new InputError(`${this.file}:${atLine}:${atColumn}: ${message}`, { file: this.file, line: atLine });
   }
+}
+
+/** A few characters of the text where a problem is, as a message quotes them: ` (near: [1 2])`. */
+function near(text: string): string {
+  const shown = text.replace(/\s+/g, ' ').trim();
+  return shown === '' ? '' : ` (near: ${shown.length > 30 ? `${shown.slice(0, 30)}…` : shown})`;
+}
+
+/**
+ * What a JSON input holds instead of records, in words, from its first characters: a number, a string, null, or
+ * text that is CSV (a first line of cells separated by `;`, `,` or tabs).
+ */
+function topLevelProblem(start: string): string {
+  const firstLine = start.split('\n')[0] ?? '';
+  const records = 'a JSON input is a list of records ([{...}, {...}]) or one record ({...})';
+  const value = /^(-?\d[\d.eE+-]*|"(?:[^"\\]|\\.){0,40}"?|null|true|false)/.exec(firstLine)?.[0];
+  if (value !== undefined) {
+    const kind = value.startsWith('"')
+      ? `a string (${value.length > 40 ? `${value.slice(0, 40)}…` : value})`
+      : value === 'null'
+        ? 'null'
+        : value === 'true' || value === 'false'
+          ? `${value}`
+          : `a number (${value})`;
+    return `the file holds ${kind}, not records: ${records}.`;
+  }
+  const delimiter = [';', '\t', ','].find((candidate) => firstLine.includes(candidate));
+  if (delimiter !== undefined && !/[{}[\]]/.test(firstLine))
+    return `this looks like CSV, not JSON: its first line reads ${JSON.stringify(firstLine.length > 40 ? `${firstLine.slice(0, 40)}…` : firstLine)}. Rename the file .csv, or pipe it on stdin (-), where the format is read from the content.`;
+  return `expected a JSON array of records or one object, found ${JSON.stringify(start[0] ?? '')}${near(firstLine)}; ${records}.`;
 }
 
 const elementStops = /["\\{}[\]\n]/g;

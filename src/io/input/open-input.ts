@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { InputError, UsageError } from '../../errors.js';
-import { fieldForHeader } from '../../domain/header-aliases.js';
+import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
@@ -12,6 +12,8 @@ import {
   type ColumnPlan,
   defaultMaxListIndex,
   type FieldCatalogue,
+  type HeaderMap,
+  ignoredByMap,
   mappedPath,
   unreadablePath,
   type HeaderProblems,
@@ -27,6 +29,7 @@ import {
   formatFromExtension,
   type InputFormat,
   looksBinary,
+  nulInText,
   sniffDecimal,
   sniffDelimiter,
   sniffEncoding,
@@ -34,7 +37,8 @@ import {
 } from './sniff.js';
 import { decodeText } from './decode-text.js';
 import { type HeaderProposalOptions, planWithProposal } from './header-proposal.js';
-import { shortRowProblem, unnamedColumnWatch } from './row-shape-problems.js';
+import { shortRowProblem, shortValue, unnamedColumnCheck, wrongDelimiterCheck } from './row-shape-problems.js';
+import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import { binaryKind, markupKind } from './binary-kinds.js';
 
 export interface InputOptions {
@@ -46,8 +50,10 @@ export interface InputOptions {
   encoding?: TextEncoding;
   delimiter?: string;
   decimal?: DecimalSeparator;
-  /** `--map`: the ERP's own header (or JSON key) to our field path. */
-  headerMap?: Readonly<Record<string, string>>;
+  /** `--map`: the ERP's own header (or JSON key) to our field path, or `null` for a column left out. */
+  headerMap?: Readonly<HeaderMap>;
+  /** `--ignore-column`: headers whose data is left out on purpose (else data under an unknown header stops the run). */
+  ignoredColumns?: readonly string[];
   /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */
   maxListIndex?: number;
   /** The most columns and characters a CSV row may hold: the input.maxColumns and input.maxRowChars settings. */
@@ -176,10 +182,17 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     throw new UsageError(`--sheet ${options.sheet}: ${file} is text, not a workbook (.xlsx, .ods); drop --sheet.`);
   const kind = utf16 ? undefined : binaryKind(head);
   if (kind) throw new InputError(`${file}: ${kind}`, { file });
-  if (!utf16 && looksBinary(head))
+  if (!utf16 && looksBinary(head)) {
+    const nul = nulInText(head);
+    if (nul)
+      throw new InputError(
+        `${file}:${nul.line}: a NUL byte (0x00, byte ${nul.byte} of the file), which no text holds; the rest reads as text, so the export is probably damaged there. Delete it (or export the data again) and run again.`,
+        { file, line: nul.line },
+      );
     throw new InputError(`${file}: looks like a binary file, not CSV or JSON text. Export the data as CSV or JSON.`, {
       file,
     });
+  }
 
   const sniffed = options.encoding === undefined;
   const encoding = options.encoding ?? (bom?.encoding.startsWith('utf-16') ? bom.encoding : sniffEncoding(head));
@@ -244,36 +257,61 @@ type CsvOptions = InputOptions & {
 };
 
 async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<OpenedInput> {
+  // Filled once the header is read: a row too long is then named by its column's header.
+  const columnNames: { headers?: readonly string[] } = {};
   const rows = new CsvRowCursor(
     readCsvRowBatches(text, {
       delimiter: options.delimiter,
       file,
       bounds: options.rowBounds,
       interrupt: options.interrupt,
+      columnNames,
     }),
   );
   const skipped = { blankRows: 0 };
   const header = await readHeaderRow(rows, options, skipped);
+  columnNames.headers = header?.headers;
   // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
   if (!header)
     return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
   const { headers, hiddenLines } = header;
   const hint = headerHint(headers, options);
+  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
+    file,
+    at: recordPlace(header.place),
+    warn: options.warn,
+  });
   const { columns, problems } = hint
-    ? planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex ?? defaultMaxListIndex)
+    ? planColumns(headers, options.catalogue, headerMap, options.maxListIndex ?? defaultMaxListIndex)
     : await planWithProposal(file, recordPlace(header.place), headers, {
         ...options,
+        headerMap,
         maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+        sampleOf: (name) => firstValueUnder(headers, name, rows),
       });
   reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
   // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
   const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
-  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
+  const unnamedData = unnamedColumnCheck(headers, file);
+  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file);
   const checkRow = (row: CsvRow) => {
     unnamedData(row);
-    return shortRowProblem(row.cells, namedColumns, options.delimiter);
+    wrongDelimiter(row);
+    return shortRowProblem(row.cells, namedColumns);
   };
-  const shape = csvRecordShaper({ columns, decimal: options.decimal }, headers.length, hiddenLines, skipped, checkRow);
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
+  const shapeRecords = csvRecordShaper(
+    { columns, decimal: options.decimal },
+    headers.length,
+    hiddenLines,
+    skipped,
+    checkRow,
+  );
+  // A batch with data under a header no field reads is refused before any of its records is judged.
+  const shape = (batch: CsvRowBatch, from: number) => {
+    unmappedData(batch.rows, from);
+    return shapeRecords(batch, from);
+  };
   const batched = shapedBatches(rows, shape);
   return {
     file,
@@ -284,6 +322,17 @@ async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOp
     recordBatches: () => batched,
     skipped,
   };
+}
+
+/** The first value under a header in the rows read with it (the rest of the header's batch), shortened; for prompts. */
+function firstValueUnder(headers: readonly string[], name: string, rows: CsvRowCursor): string | undefined {
+  const index = headers.findIndex((header) => header.trim() === name);
+  if (index === -1) return undefined;
+  for (let position = rows.position; position < rows.batch.rows.length; position++) {
+    const cell = rows.batch.rows[position]?.cells[index]?.trim();
+    if (cell) return shortValue(cell);
+  }
+  return undefined;
 }
 
 /** Hands out the rows of a CSV reader's batches one by one, for the header; the rest are taken a batch at a time. */
@@ -544,10 +593,12 @@ export function reportHeaderProblems(
         line,
         field: shortText(unknown.header),
       });
-    options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
+    options.warn(
+      `warning: ${message}: no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+    );
   }
   const more = problems.unknown.length - maxUnknownWarnings;
-  if (more > 0) options.warn(`warning: ${file}:${at}: ${more} more unknown columns are ignored.`);
+  if (more > 0) options.warn(`warning: ${file}:${at}: ${more} more unknown columns.`);
 }
 
 /** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */
@@ -567,6 +618,8 @@ async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOpti
   const file = options.displayName ?? inputName(options.path);
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   let duplicateWarnings = 0;
+  // `--ignore-column` names keys as it names headers: case, accents, spaces and punctuation aside.
+  const ignoredKeys = new Set((options.ignoredColumns ?? []).map(headerKey));
   for await (const { line, value, column, element, duplicateKeys } of values) {
     const place = element === undefined ? {} : { column, element };
     const where = recordPlace({ line, ...place });
@@ -598,6 +651,7 @@ async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOpti
     const record: Record<string, unknown> = {};
     const entries = Object.entries(value);
     for (const [position, [key, inner]] of entries.entries()) {
+      if (ignoredByMap(options.headerMap, key)) continue;
       const path = mappedPath(options.headerMap, key);
       const unreadable = unreadablePath(path, maxListIndex);
       if (unreadable)
@@ -609,6 +663,7 @@ async function* jsonRecords(values: AsyncIterable<JsonValue>, options: InputOpti
       // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
       if (path === 'error' && position === entries.length - 1 && !options.catalogue.typeOf(path)) continue;
       if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
+        if (ignoredKeys.size > 0 && ignoredKeys.has(headerKey(key))) continue;
         if (!warned.has(key)) {
           warned.add(key);
           const message = `${file}:${where}: unknown field "${shortText(key)}"`;
@@ -651,14 +706,16 @@ function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
 }
 
 /** Parses a `--map` file's JSON: an object from the ERP's header to our field path. */
-export function parseHeaderMap(json: unknown, file: string): Record<string, string> {
+export function parseHeaderMap(json: unknown, file: string): HeaderMap {
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw new UsageError(`${file}: a --map file holds one JSON object such as {"CNPJ":"document"}.`);
   // No inherited members: a header named "constructor" must not find Object's constructor here.
-  const map = Object.create(null) as Record<string, string>;
+  const map = Object.create(null) as HeaderMap;
   for (const [key, value] of Object.entries(json)) {
-    if (typeof value !== 'string' || value === '')
-      throw new UsageError(`${file}: the mapping of "${shortText(key)}" must be a field name such as "document".`);
+    if (value !== null && (typeof value !== 'string' || value === ''))
+      throw new UsageError(
+        `${file}: the mapping of "${shortText(key)}" must be a field name such as "document", or null to leave the column out.`,
+      );
     map[key] = value;
   }
   return map;

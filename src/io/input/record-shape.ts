@@ -1,3 +1,4 @@
+import { fieldSpelledAs } from '../../domain/header-aliases.js';
 import { pathSegments } from '../../domain/validation.js';
 import { closestName } from '../../lib/suggest.js';
 import { type DecimalSeparator, parseBoolean, parseDecimal, parseList, parseWholeNumber } from './cell-values.js';
@@ -50,8 +51,16 @@ export function unreadablePath(path: string, maxListIndex: number): string | und
   return undefined;
 }
 
+/** A `--map`: the ERP's own header (or JSON key) to our field path, or `null` for a column left out on purpose. */
+export type HeaderMap = Record<string, string | null>;
+
+/** Whether the map leaves this header (or key) out: `null` in a map file, or `--ignore-column`. */
+export function ignoredByMap(headerMap: Readonly<HeaderMap> | undefined, key: string): boolean {
+  return headerMap !== undefined && Object.hasOwn(headerMap, key) && headerMap[key] === null;
+}
+
 /** The field path a `--map` gives for a header or key; only the map's own entries count, never inherited members. */
-export function mappedPath(headerMap: Readonly<Record<string, string>> | undefined, key: string): string {
+export function mappedPath(headerMap: Readonly<HeaderMap> | undefined, key: string): string {
   if (!headerMap || !Object.hasOwn(headerMap, key)) return key;
   const mapped = headerMap[key];
   return typeof mapped === 'string' ? mapped : key;
@@ -61,7 +70,7 @@ export function mappedPath(headerMap: Readonly<Record<string, string>> | undefin
 export function planColumns(
   headers: readonly string[],
   catalogue: FieldCatalogue,
-  headerMap: Readonly<Record<string, string>> | undefined = undefined,
+  headerMap: Readonly<HeaderMap> | undefined = undefined,
   maxListIndex = defaultMaxListIndex,
 ): { columns: ColumnPlan[]; problems: HeaderProblems } {
   const columns: ColumnPlan[] = [];
@@ -69,8 +78,13 @@ export function planColumns(
   const seen = new Map<string, number[]>();
   headers.forEach((rawHeader, index) => {
     const header = rawHeader.trim();
-    if (header === '') return;
-    const path = mappedPath(headerMap, header).trim();
+    if (header === '' || ignoredByMap(headerMap, header)) return;
+    const written = mappedPath(headerMap, header).trim();
+    // `SKU`, `Quantity`: a known field spelled in another case or spacing is that field.
+    const path =
+      catalogue.typeOf(written) || written.length > maxSuggestedLength * 4
+        ? written
+        : (fieldSpelledAs(written, catalogue.knownPaths) ?? written);
     const unreadable = unreadablePath(path, maxListIndex);
     if (unreadable) {
       problems.unreadable.push({ header, column: index + 1, reason: unreadable });

@@ -35,9 +35,16 @@ export class ColumnCounter {
   feed(text: string): this {
     const { delimiterCode } = this;
     for (let index = 0; index < text.length; index++) {
+      if (this.inQuotes) {
+        // Inside a quoted cell only its closing quote matters: found by indexOf, not a look at each character.
+        const closing = text.indexOf('"', index);
+        if (closing === -1) break;
+        this.inQuotes = false;
+        index = closing;
+        continue;
+      }
       const code = text.charCodeAt(index);
-      if (code === 0x22) this.inQuotes = !this.inQuotes;
-      else if (this.inQuotes) continue;
+      if (code === 0x22) this.inQuotes = true;
       else if (code === delimiterCode) {
         if (++this.columns > this.maxColumns) this.refuse(text, index + 1);
       } else if (code === 0x0a) {

@@ -70,6 +70,26 @@ export function looksBinary(sample: Uint8Array): boolean {
   return control / Math.min(sample.length, 4096) > 0.1;
 }
 
+/**
+ * A NUL byte in what otherwise reads as text (a damaged export, a cell pasted from a binary): where it is, by line and
+ * byte. Undefined when the sample is binary throughout (several NULs, or mostly control characters).
+ */
+export function nulInText(sample: Uint8Array): { line: number; byte: number } | undefined {
+  const window = sample.subarray(0, 4096);
+  const at = window.indexOf(0);
+  if (at === -1) return undefined;
+  let nuls = 0;
+  let control = 0;
+  for (const byte of window) {
+    if (byte === 0) nuls++;
+    else if (byte < 9 || (byte > 13 && byte < 32)) control++;
+  }
+  if (nuls > 4 || control / window.length > 0.1) return undefined;
+  let line = 1;
+  for (let index = window.indexOf(0x0a); index !== -1 && index < at; index = window.indexOf(0x0a, index + 1)) line++;
+  return { line, byte: at };
+}
+
 const candidateDelimiters = [',', ';', '\t'] as const;
 
 /**

@@ -11,7 +11,8 @@ import {
   type WrittenCells,
 } from './open-input.js';
 import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
-import { unnamedColumnWatch } from './row-shape-problems.js';
+import { unnamedColumnCheck } from './row-shape-problems.js';
+import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
   cellReference,
   cellText,
@@ -66,18 +67,35 @@ export async function openWorkbookInput(
   for (let index = 0; index < headers.length; index++) headers[index] ??= '';
   const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
   const place = { line: header.row.row };
-  const { columns, problems } = await planWithProposal(file, String(place.line), headers, { ...options, maxListIndex });
+  const at = String(place.line);
+  // Every column accounted for, as in CSV: `--ignore-column` leaves one out, data under a header no field reads stops.
+  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
+    file,
+    at,
+    warn: options.warn,
+  });
+  const { columns, problems } = await planWithProposal(file, at, headers, { ...options, headerMap, maxListIndex });
   reportHeaderProblems(file, place, { ...problems, headers }, options);
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
   const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };
   const shape = rowShaper({ file, sheet, headers, written, reader, options });
+  // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
+  const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
+    for (const row of batch) reader.merges.fill(row);
+    unmappedData(
+      batch.map((row) => ({ cells: Array.from(row.cells, cellText), line: row.row })),
+      0,
+    );
+    return batch.map(shape).filter((record) => record !== undefined);
+  };
   async function* shapedBatches(): AsyncGenerator<InputRecord[]> {
     try {
-      const first = header?.rest.map(shape).filter((record) => record !== undefined) ?? [];
+      const first = shapeBatch(header?.rest ?? []);
       if (first.length > 0) yield first;
       for await (const batch of batches) {
-        const shaped = batch.map(shape).filter((record) => record !== undefined);
+        const shaped = shapeBatch(batch);
         if (shaped.length > 0) yield shaped;
       }
     } finally {
@@ -129,13 +147,12 @@ interface ShapeSetting {
 
 const noProblems = Object.freeze([]) as unknown as string[];
 
-/** Turns a data row into a record (merged cells filled first); undefined for a blank row. */
+/** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
   const { file, sheet, headers, written, reader, options } = setting;
-  const unnamedData = unnamedColumnWatch(headers, file, options.warn);
+  const unnamedData = unnamedColumnCheck(headers, file);
   let hiddenRowWarned = false;
   return (row) => {
-    reader.merges.fill(row);
     if (isBlank(row)) return undefined;
     const original = headers.map((_, index) => cellText(row.cells[index]));
     const extra = row.cells.slice(headers.length).map(cellText);

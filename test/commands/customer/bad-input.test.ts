@@ -202,7 +202,11 @@ describe('files that cannot be read as records', () => {
   it('JSON with a syntax error: exit 65 with file:line:column', async () => {
     const json = '[\n  {\n    "document": "529.982.247-25",\n    "name": "Ana",,\n    "phone": "11987654321"\n  }\n]\n';
     expect(await createRun(folderWith('broken.json', json), 'broken.json')).toEqual(
-      refusal('broken.json', 65, 'broken.json:4:19: invalid JSON: Expected double-quoted property name.'),
+      refusal(
+        'broken.json',
+        65,
+        'broken.json:4:19: invalid JSON: Expected double-quoted property name (near: , "name": "Ana",, "pho).',
+      ),
     );
   });
 
@@ -217,24 +221,36 @@ describe('files that cannot be read as records', () => {
     };
     const ndjson = `${JSON.stringify(good)}\n{"document":"111.444.777-35",}\n`;
     expect(await createRun(folderWith('broken.ndjson', ndjson), 'broken.ndjson')).toEqual(
-      refusal('broken.ndjson', 65, 'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name.'),
+      refusal(
+        'broken.ndjson',
+        65,
+        'broken.ndjson:2:30: invalid JSON: Expected double-quoted property name (near: t":"111.444.777-35",}).',
+      ),
     );
   });
 });
 
 describe('headers', () => {
-  it('an unknown column: a warning naming it and the closest known field; the rest is sent', async () => {
+  it('an unknown column: a warning naming it and the closest known field; left out, the rest is sent', async () => {
     const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
-    const result = await cli(['customer', 'create', 'typo.csv'], folder);
+    const result = await cli(['customer', 'create', 'typo.csv', '--ignore-column', 'tradeName'], folder);
     expect(result.code).toBe(0);
-    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
-      'customer create: validating typo.csv',
-      'warning: typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?); it is ignored (--strict makes this an error).',
-    ]);
-    // Warned once, in the validating pass, not again while sending.
-    expect(result.stderr.match(/unknown column/g)).toHaveLength(1);
+    expect(result.stderr.split('\n').slice(0, 1)).toEqual(['customer create: validating typo.csv']);
+    expect(result.stderr).not.toContain('unknown column');
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 1 });
     expect((await storedCustomers(sandbox))[0]?.tradingName).toBeNull();
+  });
+
+  it('an unknown column that holds data: the warning, then exit 65 with the --map line, nothing sent', async () => {
+    const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
+    const result = await cli(['customer', 'create', 'typo.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n').slice(0, 3)).toEqual([
+      'customer create: validating typo.csv',
+      'warning: typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).',
+      'error: typo.csv:2: column 9 (I) "tradeName" holds "Ana Modas" but no field reads it, so it would not be sent; nothing was sent. Map it with {"tradeName":"tradingName"} in a --map file, or leave it out with --ignore-column tradeName.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('an unknown column with --strict: exit 65, nothing sent', async () => {

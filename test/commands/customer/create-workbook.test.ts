@@ -20,7 +20,7 @@ useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 async function create(source: string, name: string) {
   const dir = freshWorkDir();
   copyFileSync(join(repoRoot, 'test', 'fixtures', source), join(dir, name));
-  return runCommandLine(['customer', 'create', name], {
+  return runCommandLine(['customer', 'create', name, '--ignore-column', 'Data de cadastro'], {
     configDir: freshConfigDir(),
     cwd: dir,
     env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },

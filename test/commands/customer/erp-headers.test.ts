@@ -20,7 +20,7 @@ import {
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const erpHeader =
-  'Tipo Pessoa;CPF/CNPJ;Razão Social;Nome Fantasia;Contato;E-mail;Telefone;Senha;Inscrição Estadual;paysIcms;CEP;Número;Complemento;Cidade;customerGroupList;ssoConfigId;Data de cadastro;;';
+  'Tipo Pessoa;CPF/CNPJ;Razão Social;Nome Fantasia;Contato;E-mail;Telefone;Senha;Inscrição Estadual;Contribuinte ICMS;CEP;Número;Complemento;Cidade;customerGroupList;ssoConfigId;Data de cadastro;;';
 const expectedMap = {
   'Tipo Pessoa': 'documentType',
   'CPF/CNPJ': 'document',
@@ -31,6 +31,7 @@ const expectedMap = {
   Telefone: 'phone',
   Senha: 'password',
   'Inscrição Estadual': 'stateRegistration',
+  'Contribuinte ICMS': 'paysIcms',
   CEP: 'customerRegistrationAddress.zipcode',
   Número: 'customerRegistrationAddress.number',
   Complemento: 'customerRegistrationAddress.complement',
@@ -71,24 +72,27 @@ describe('an export with the ERP’s own headers', () => {
       ...Object.entries(expectedMap).map(
         ([header, field]) => `warning: clientes.csv:1: column "${header}" reads as ${field}`,
       ),
-      'warning: clientes.csv:1: column "Data de cadastro" matches no field; it would be ignored',
+      'warning: clientes.csv:1: column "Data de cadastro" matches no field but holds data ("05/03/2024"): map it, or leave it out with --ignore-column',
     ]);
     expect(lines.at(-1)).toBe(
-      `error: clientes.csv:1: 13 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(expectedMap)}.`,
+      `error: clientes.csv:1: 14 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(expectedMap)}.`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('--write-map saves the map and reads the file with it; the next run takes it with --map', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');
-    const checked = await runCommandLine(['customer', 'validate', 'clientes.csv', '--write-map', 'map.json'], {
-      configDir,
-      cwd: folder,
-      env,
-    });
+    const checked = await runCommandLine(
+      ['customer', 'validate', 'clientes.csv', '--write-map', 'map.json', '--ignore-column', 'data de cadastro'],
+      { configDir, cwd: folder, env },
+    );
     expect(checked.stderr).toContain('map: saved to map.json; pass --map map.json from now on');
     expect(checked.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual(expectedMap);
+    // The column left out is saved as null: the next runs with --map leave it out without the flag.
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual({
+      ...expectedMap,
+      'Data de cadastro': null,
+    });
     const created = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json'], {
       configDir,
       cwd: folder,
@@ -96,6 +100,21 @@ describe('an export with the ERP’s own headers', () => {
     });
     expect(created.code).toBe(0);
     expect(created.closingLine).toMatch(/: 6 created; exit 0$/);
+  });
+
+  it('off a terminal, --write-map saves the map but a column holding data that no field reads stops the run', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--write-map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      `error: clientes.csv:2: column 17 (Q) "Data de cadastro" holds "05/03/2024" but no field reads it, so it would not be sent; nothing was sent. Map it with {"Data de cadastro":"FIELD"} in a --map file, or leave it out with --ignore-column 'Data de cadastro'.\n`,
+    );
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual(expectedMap);
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('on a terminal, --write-map asks about each unmapped column (skip first) and saves the answer', async () => {
@@ -125,7 +144,11 @@ describe('an export with the ERP’s own headers', () => {
       answers: ['yes', ''],
     });
     expect(accepted.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(folder, 'clientes.map.json'), 'utf8'))).toEqual(expectedMap);
+    // Enter on the column nothing matched takes the pre-selected answer: leave it out, saved as null.
+    expect(JSON.parse(readFileSync(join(folder, 'clientes.map.json'), 'utf8'))).toEqual({
+      ...expectedMap,
+      'Data de cadastro': null,
+    });
     const declined = await runCommandLine(['customer', 'create', 'clientes.csv'], {
       configDir,
       cwd: folder,
@@ -134,23 +157,35 @@ describe('an export with the ERP’s own headers', () => {
       answers: ['no'],
     });
     expect(declined.code).toBe(65);
-    expect(declined.stderr).toContain('13 columns are named as an ERP names them (listed above); nothing was sent.');
+    expect(declined.stderr).toContain('14 columns are named as an ERP names them (listed above); nothing was sent.');
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('--no-input never asks: the unmapped column stays out of the map', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');
     const result = await runCommandLine(
-      ['customer', 'validate', 'clientes.csv', '--write-map', 'map.json', '--no-input'],
+      [
+        'customer',
+        'validate',
+        'clientes.csv',
+        '--write-map',
+        'map.json',
+        '--no-input',
+        '--ignore-column',
+        'Data de cadastro',
+      ],
       { configDir, cwd: folder, env, tty: { stdin: true, stderr: true }, answers: [] },
     );
     expect(result.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual(expectedMap);
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual({
+      ...expectedMap,
+      'Data de cadastro': null,
+    });
   });
 
   it('a mapped run prints the feed-back line with its --map, and the errors file reads with the same map', async () => {
     const { folder, configDir } = erpExport('clientes-digitado');
-    writeFileSync(join(folder, 'map.json'), JSON.stringify(expectedMap));
+    writeFileSync(join(folder, 'map.json'), JSON.stringify({ ...expectedMap, 'Data de cadastro': null }));
     const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json', '--skip-invalid'], {
       configDir,
       cwd: folder,

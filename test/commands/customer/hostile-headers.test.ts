@@ -49,10 +49,23 @@ describe('headers that would reach into the object machinery', () => {
     });
   }
 
-  it('"toString" and "hasOwnProperty" are ordinary unknown columns: warned about, the file imports', async () => {
+  it('"toString" and "hasOwnProperty" are ordinary unknown columns: refused as such, the file imports once they are left out', async () => {
     const { run } = workspace({ 'in.csv': `${header};toString;hasOwnProperty\r\n${validRow};x;y\r\n` });
-    const result = await run(['customer', 'create', 'in.csv']);
-    expect(result.stderr).toContain('warning: in.csv:1: unknown column "toString"; it is ignored');
+    const refused = await run(['customer', 'create', 'in.csv']);
+    expect(refused.stderr).toContain(
+      '"toString" holds "x" on line 2 ({"toString":"FIELD"}, or --ignore-column toString)',
+    );
+    expect(refused.code).toBe(65);
+    const result = await run([
+      'customer',
+      'create',
+      'in.csv',
+      '--ignore-column',
+      'toString',
+      '--ignore-column',
+      'hasOwnProperty',
+    ]);
+    expect(result.stderr).not.toContain('TypeError');
     expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, '012.345.678-90')).name).toBe('Ana');
   });

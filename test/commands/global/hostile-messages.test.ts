@@ -41,8 +41,11 @@ describe('messages of the hostile-file replay', () => {
     });
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(
-      'c.csv:2: the row is one cell holding "," where the header has 8 ";"-separated columns: the delimiter looks wrong; save the file with one delimiter, or pass --delimiter "," if the rows are right\n',
+      'error: c.csv:2: the row is one cell holding "," where the header has 8 ";"-separated columns: the delimiter looks wrong; nothing was sent. Save the file with one delimiter, or pass --delimiter "," if the rows are right.\n',
     );
+    // One error for the file: no "required" for each field the row's cells did not reach.
+    expect(result.stderr).not.toContain('required');
+    expect(result.stderr.match(/c\.csv:/g)).toHaveLength(1);
   });
 
   it('a short row: says it has fewer cells than the header', async () => {
@@ -53,12 +56,13 @@ describe('messages of the hostile-file replay', () => {
     );
   });
 
-  it('data under an empty header cell: names the unnamed column and its first data', async () => {
+  it('data under an empty header cell: names the unnamed column and its first data; exit 65', async () => {
     const result = await run(['stock', 'push', 's.csv', '--dry-run'], {
       's.csv': 'sku,,quantity\nGEN-0000001,lote 7,3\n',
     });
+    expect(result.code).toBe(65);
     expect(result.stderr).toContain(
-      'warning: s.csv:2: column 2 (B) has no header but holds "lote 7"; it is ignored: give it a header (a field name, or one --map knows)\n',
+      'error: s.csv:2: column 2 (B) has no header but holds "lote 7"; nothing was sent. Give the column a header (a field name, or one --map reads), or delete it.\n',
     );
   });
 

@@ -19,7 +19,11 @@ async function validate(file: string, options: { json?: boolean; decimal?: ',' |
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: !options.json } });
   let failure: unknown;
   try {
-    await run({ file: join(fixtures, file), strict: false, decimal: options.decimal }, memory.context);
+    // The description column is read by no stock field: left out, as a user would.
+    await run(
+      { file: join(fixtures, file), strict: false, decimal: options.decimal, ignoreColumns: ['descrição'] },
+      memory.context,
+    );
   } catch (error) {
     failure = error;
   }
@@ -53,7 +57,7 @@ describe('a LibreOffice-style export with line breaks in cells (Windows-1252, ;,
       '4 (row 3): Property [quantity] with value [104,313] does not pass validation (quantity must be a whole number of 0 or more)',
     );
     expect(lines).toContain(
-      '5 (row 4): Property [quantity] with value [9007199254740993] does not pass validation (quantity must be a whole number of 0 or more)',
+      '5 (row 4): Property [quantity] with value [9007199254740993] does not pass validation (quantity has too many digits for a number (16; a number holds 15); format the column as Text)',
     );
     expect(lines).toContain(
       '9 (row 6): Property [price] with value [1.234,567] does not pass validation (price must have at most 2 decimals)',

@@ -38,6 +38,18 @@ describe('tax serve at start', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { temporaryFolder, removeTemporaryFolders } = await import('../../support/temporary.js');
+    const folder = temporaryFolder('b2bctl-tax-shape-setting-');
+    writeFileSync(join(folder, 'shape.json'), '{"answer":{"items":"a b"}}');
+    const result = await serve(['--auth', 'none'], { B2BCTL_TAX_SHAPE: join(folder, 'shape.json') });
+    removeTemporaryFolders();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('answer.items must be a dot path such as cart.items');
+  });
+
   it('refuses a shape file that cannot carry a required value (exit 2), naming the key', async () => {
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');

@@ -94,7 +94,7 @@ async function everythingShown(store: { inbox: string; url?: string }): Promise<
 }
 
 describe('no secret on /healthz, in webhook status or in the log', () => {
-  it('SQLite store: URL user-info and query, --exec arguments and assignments', { timeout: 60_000 }, async () => {
+  it('SQLite store: URL user-info and query, --exec arguments and assignments', { timeout: 120_000 }, async () => {
     const shown = await everythingShown({ inbox: temporaryFolder() });
     for (const secret of [planted.userInfo, planted.query, planted.execArgument, planted.execAssignment])
       expect(shown).not.toContain(secret);
@@ -102,7 +102,7 @@ describe('no secret on /healthz, in webhook status or in the log', () => {
 
   it.skipIf(postgres.missing)(
     `PostgreSQL store: the password of --store too${postgres.note}`,
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const url = (await createDatabase(cluster as TestPostgres, 'no_secret_shown')).replace(
         'postgres@',

@@ -81,7 +81,7 @@ describe('tokens and restarts', () => {
 
   it.skipIf(postgres.missing)(
     `PostgreSQL: a token of one receiver works on another; a new secret revokes it on both${postgres.note}`,
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const url = await createDatabase(cluster as TestPostgres, 'tokens_restart');
       const start = async (secret: string) => {

@@ -217,7 +217,7 @@ describe('interrupted runs', () => {
 
   it(
     'resuming from a report that lacks rows of customers the platform created: recognised by their e-mail, not failed, not sent twice',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const folder = freshWorkDir();
       writeFileSync(join(folder, 'customers.csv'), generateCustomers(10, 'csv', 30_001));

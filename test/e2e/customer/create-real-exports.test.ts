@@ -22,7 +22,11 @@ const fixtures = join(repoRoot, 'test', 'fixtures', 'real-exports');
 function workspace(name: string) {
   const dir = freshWorkDir();
   copyFileSync(join(fixtures, name), join(dir, name));
-  return { dir, run: (args: string[]) => runCli(args, { configDir, cwd: dir }) };
+  // The sheet's registration date is read by no customer field: left out, as its user would.
+  return {
+    dir,
+    run: (args: string[]) => runCli([...args, '--ignore-column', 'Data de cadastro'], { configDir, cwd: dir }),
+  };
 }
 
 describe('customer create of every real export of the customer sheet', () => {

@@ -33,7 +33,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
 
     it(
       'killed with SIGKILL, then --resume: every move once, in file order per order',
-      { timeout: 60_000 },
+      { timeout: 120_000 },
       async () => {
         const dir = freshWorkDir();
         mkdirSync(join(dir, 'nfe'));
@@ -78,3 +78,69 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     );
   },
 );
+
+/**
+ * `--no-status-check` reads no status before a move, but a resumed run has moves the killed run sent and never saw
+ * answered. The sandbox applies a move before its latency (the answer is what waits), so every move in flight at the
+ * kill reached the store; its `ready` is accepted a second time, so a resend would show in the store's log.
+ */
+describe('orders update --no-status-check', () => {
+  let sandbox: RunningSandbox;
+  let configDir: string;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ orderCount: 3, latencyMs: 100 });
+    configDir = freshConfigDir();
+    await loginToDialect(sandbox, dialects[0] as (typeof dialects)[number], configDir);
+  });
+  afterAll(async () => sandbox.close());
+
+  it(
+    'killed with SIGKILL, then --resume --no-status-check: the moves sent but never answered are not sent again',
+    { timeout: 120_000 },
+    async () => {
+      const dir = freshWorkDir();
+      mkdirSync(join(dir, 'nfe'));
+      copySampleNfe(dir);
+      const ids = newOrders(sandbox, 100);
+      // Readies first (one per order, round robin): the moves in flight at the kill are readies.
+      const { text, moves } = nightlyFile(ids, 150);
+      writeFileSync(join(dir, 'nightly.csv'), text);
+      const args = ['orders', 'update', 'nightly.csv', '--no-status-check', '--concurrency', '8'];
+      const child = spawnCli(args, configDir, {}, dir);
+      child.stdin?.end();
+      const exited = collect(child);
+      let report: string | undefined;
+      for (let poll = 0; poll < 6000 && !report; poll++) {
+        const [candidate] = runFiles(dir, 'nightly').reports;
+        if (candidate && readReport(join(dir, candidate)).length >= 30) report = candidate;
+        else await sleep(5);
+      }
+      child.kill('SIGKILL');
+      expect((await exited).signal).toBe('SIGKILL');
+      expect(report).toBeDefined();
+      const reportPath = join(dir, report as string);
+      const recorded = new Set(readReport(reportPath).map((row) => row.key));
+      const unanswered = acceptedMoves(sandbox).filter((move) => !recorded.has(move));
+      // The case this test is about happened: moves reached the store that the killed run never recorded.
+      expect(unanswered.length).toBeGreaterThan(0);
+
+      const resumed = await runCommandLine([...args.slice(0, 3), '--no-status-check', '--resume', report as string], {
+        configDir,
+        cwd: dir,
+      });
+      expect(resumed.stderr).not.toMatch(/rejected|failed;/);
+      expect(resumed.code).toBe(0);
+      const taken = acceptedMoves(sandbox);
+      // Nothing twice, nothing missing.
+      expect(taken.filter((move, index) => taken.indexOf(move) !== index)).toEqual([]);
+      expect(taken.toSorted()).toEqual(moves.toSorted());
+      const rows = readReport(reportPath);
+      for (const move of unanswered)
+        expect(rows.find((row) => row.key === move)).toMatchObject({
+          outcome: 'unchanged',
+          message: expect.stringMatching(/^the order is already [A-Z_]+: not sent again$/),
+        });
+    },
+  );
+});

@@ -58,7 +58,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
 
     it(
       'customer create killed with SIGKILL, then --resume: every customer exactly once, none failed',
-      { timeout: 60_000 },
+      { timeout: 120_000 },
       async () => {
         const dir = freshWorkDir();
         const records = 600;

@@ -20,7 +20,7 @@ useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 describe('a file that changes while it is read', () => {
   it(
     'appended to during validation: exit 65 naming the file, no login, nothing sent',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const dir = freshWorkDir();
       const rows = Array.from({ length: 100_000 }, (_, index) => `PAR-SXT-M8X40-ZN;${index % 100};1,00;;W-${index}`);

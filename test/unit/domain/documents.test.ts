@@ -72,6 +72,17 @@ describe('checkDocument: more cases', () => {
       raw: '12.abc.345/01de-35',
       reason: 'CNPJ letters must be upper case',
     },
+    { name: 'a CPF with a lower-case letter is told as a CPF', raw: '123.456.789-0x', reason: 'a CPF has only digits' },
+    {
+      name: 'a CPF with a word before it',
+      raw: 'cpf 123.456.789-09',
+      reason: 'a CPF has only digits: take the letters out',
+    },
+    {
+      name: 'lower-case letters in a text of neither length',
+      raw: 'abc123',
+      reason: 'a CPF has 11 digits and a CNPJ 14 characters (digits and upper-case letters)',
+    },
     {
       name: 'the A = 10 mapping of some libraries',
       raw: '12.ABC.345/01DE-45',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldForHeader, proposeHeaderMap } from '../../../src/domain/header-aliases.js';
+import { fieldForHeader, fieldSpelledAs, proposeHeaderMap } from '../../../src/domain/header-aliases.js';
 import { customerFieldPaths } from '../../../src/domain/customer-fields.js';
 
 const customerPaths = ['document', 'username', 'phone', 'name', 'customerRegistrationAddress.zipcode'];
@@ -19,6 +19,20 @@ describe('fieldForHeader', () => {
     ['Preço', stockPaths, 'price'],
   ])('%s → %s', (header, paths, expected) => {
     expect(fieldForHeader(header, paths)).toBe(expected);
+  });
+
+  it.each([
+    ['Razão Social / Nome', 'name'],
+    ['Razao social', 'name'],
+    ['Nome/Razão Social', 'name'],
+    ['RAZAO_SOCIAL', 'name'],
+    ['Contribuinte ICMS', 'paysIcms'],
+    ['Contribuinte do ICMS', 'paysIcms'],
+    ['N Fantasia', 'tradingName'],
+    ['Ins. Estad.', 'stateRegistration'],
+    ['telefone1_numero', 'phone'],
+  ])("the ERPs' %s → %s", (header, expected) => {
+    expect(fieldForHeader(header, customerFieldPaths.create)).toBe(expected);
   });
 
   it('suggests only a field the input accepts', () => {
@@ -79,3 +93,17 @@ describe('the ERP headers of a pt-BR customer export', () => {
 function withoutAccents(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
+
+describe('fieldSpelledAs: a field name in another case or spacing is that field', () => {
+  it.each([
+    ['SKU', stockPaths, 'sku'],
+    ['Sku', stockPaths, 'sku'],
+    [' sku ', stockPaths, 'sku'],
+    ['Sale Price', stockPaths, 'salePrice'],
+    ['CUSTOMERREGISTRATIONADDRESS.ZIPCODE', customerPaths, 'customerRegistrationAddress.zipcode'],
+    ['Código', stockPaths, undefined],
+    ['skus', stockPaths, undefined],
+  ])('%s → %s', (header, paths, expected) => {
+    expect(fieldSpelledAs(header, paths)).toBe(expected);
+  });
+});

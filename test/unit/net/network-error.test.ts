@@ -50,6 +50,35 @@ describe('one wording for network failures', () => {
     expect(`${problem.what} ${problem.fix}`).not.toContain('hunter22');
   });
 
+  // Every word of a proxy's refusal of the credentials, with and without them in the URL, under either variable.
+  it.each([
+    [
+      407,
+      { HTTPS_PROXY: 'http://bob:hunter22@proxy.corp:3128' },
+      'the proxy http://bob:[redacted]@proxy.corp:3128 refused the credentials given (HTTP 407 Proxy Authentication Required)',
+      'give the right ones in the proxy URL, HTTPS_PROXY=http://user:password@host:port (percent-encode @ : / in them)',
+    ],
+    [
+      401,
+      { https_proxy: 'http://bob:hunter22@proxy.corp:3128' },
+      'the proxy http://bob:[redacted]@proxy.corp:3128 refused the credentials given (HTTP 401)',
+      'give the right ones in the proxy URL, https_proxy=http://user:password@host:port (percent-encode @ : / in them)',
+    ],
+    [
+      407,
+      { HTTPS_PROXY: 'http://proxy.corp:3128' },
+      'the proxy http://proxy.corp:3128 wants credentials (HTTP 407 Proxy Authentication Required)',
+      'give them in the proxy URL, HTTPS_PROXY=http://user:password@host:port (percent-encode @ : / in them)',
+    ],
+  ])('a proxy answering %i to CONNECT (%j)', (status, env, what, fix) => {
+    const problem = describeNetworkProblem(
+      new ProxyConnectError(status, 'store.example:8443'),
+      store,
+      proxyRouteFor(store, env),
+    );
+    expect({ what: problem.what, fix: problem.fix }).toEqual({ what, fix });
+  });
+
   it('names the certificate when a probe saw it', () => {
     const problem = describeNetworkProblem(coded('SELF_SIGNED_CERT_IN_CHAIN'), store, direct, {
       authorized: false,

@@ -292,6 +292,33 @@ describe.each(kinds)('the $name store', (kind) => {
     },
   );
 
+  it.skipIf(kind.skip)(
+    'retention with two hand-offs at different positions removes only what the slower one has delivered too',
+    async () => {
+      const { store } = await open();
+      await appendAll(store, [1, 2, 3, 4, 5, 6]);
+      // The faster hand-off opened first, so a pass that read the first hand-off's position would prune by it.
+      await store.openHandOff('erp', 'http://erp', true);
+      await store.openHandOff('audit', 'http://audit', true);
+      for (const id of [1, 2, 3, 4, 5]) await store.markDelivered('erp', await storedOf(store, id));
+      for (const id of [1, 2]) await store.markDelivered('audit', await storedOf(store, id));
+      // Every event is older than the bound: only 1 and 2, delivered to both, may go.
+      expect(await store.prune(start + 60 * minute, 0)).toEqual({ events: 2, keys: 0 });
+      expect(await idsOf(store)).toEqual([3, 4, 5, 6]);
+      expect((await store.nextForHandOff('audit'))?.event).toEqual({ id: 3 });
+      expect((await store.nextForHandOff('erp'))?.event).toEqual({ id: 6 });
+      expect((await store.backlog()).map(({ name, pending }) => ({ name, pending }))).toEqual([
+        { name: 'audit', pending: 4 },
+        { name: 'erp', pending: 1 },
+      ]);
+      // The slower one catches up to 4: 3 and 4 go; 5 waits for it still.
+      for (const id of [3, 4]) await store.markDelivered('audit', await storedOf(store, id));
+      expect(await store.prune(start + 60 * minute, 0)).toEqual({ events: 2, keys: 0 });
+      expect(await idsOf(store)).toEqual([5, 6]);
+      expect((await store.nextForHandOff('audit'))?.event).toEqual({ id: 5 });
+    },
+  );
+
   it.skipIf(kind.skip)('without any hand-off, retention removes every event older than the bound', async () => {
     const { store } = await open();
     await appendAll(store, [1, 2, 3]);

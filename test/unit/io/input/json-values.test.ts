@@ -158,7 +158,31 @@ describe('readJsonValues', () => {
       '  \n \n',
       'customers.json:1:1: the file is empty: expected a JSON array of records or one object',
     ],
-    ['a bare word', 'document,name\n', 'customers.json:1:1: expected a JSON array of records or one object, found "d"'],
+    [
+      'CSV in a .json file',
+      'document,name\n',
+      'customers.json:1:1: this looks like CSV, not JSON: its first line reads "document,name". Rename the file .csv, or pipe it on stdin (-), where the format is read from the content.',
+    ],
+    [
+      'a bare word',
+      'documents\n',
+      'customers.json:1:1: expected a JSON array of records or one object, found "d" (near: documents); a JSON input is a list of records ([{...}, {...}]) or one record ({...}).',
+    ],
+    [
+      'a number at the top level',
+      '4\n',
+      'customers.json:1:1: the file holds a number (4), not records: a JSON input is a list of records ([{...}, {...}]) or one record ({...}).',
+    ],
+    [
+      'a string at the top level',
+      '"clientes"',
+      'customers.json:1:1: the file holds a string ("clientes"), not records: a JSON input is a list of records ([{...}, {...}]) or one record ({...}).',
+    ],
+    [
+      'null at the top level',
+      'null',
+      'customers.json:1:1: the file holds null, not records: a JSON input is a list of records ([{...}, {...}]) or one record ({...}).',
+    ],
     [
       'a trailing comma',
       '[\n  {"a":1},\n  {"a":2},\n]',
@@ -188,23 +212,23 @@ describe('readJsonValues', () => {
     [
       'a missing value inside an element',
       '[\n  {"a": 1},\n  {"b": 1,}\n]',
-      'customers.json:3:11: invalid JSON: Expected double-quoted property name.',
+      'customers.json:3:11: invalid JSON: Expected double-quoted property name (near: {"b": 1,}).',
     ],
     [
       'a missing comma inside an element',
       `[ {"a":"${'x'.repeat(300)}" "b":1}]`,
-      "customers.json:1:311: invalid JSON: Expected ',' or '}' after property value.",
+      "customers.json:1:311: invalid JSON: Expected ',' or '}' after property value (near: xxxxxxxxxxxxxxxxxx\" \"b\":1}).",
     ],
-    ['a bad number', '[\n\n    01]', 'customers.json:3:6: invalid JSON: Unexpected number.'],
+    ['a bad number', '[\n\n    01]', 'customers.json:3:6: invalid JSON: Unexpected number (near: 01).'],
     [
       'NDJSON saved as .json',
       '{"a":1}\n{"b":2}\n',
-      'customers.json:2:1: invalid JSON: Unexpected non-whitespace character after JSON.',
+      'customers.json:2:1: invalid JSON: Unexpected non-whitespace character after JSON (near: {"a":1} {"b":2}).',
     ],
     [
       'one object with a missing comma, indented',
       '\n  {"a":1 "b":2}',
-      "customers.json:2:10: invalid JSON: Expected ',' or '}' after property value.",
+      'customers.json:2:10: invalid JSON: Expected \',\' or \'}\' after property value (near: {"a":1 "b":2}).',
     ],
   ])('%s', async (_name, text, message) => {
     for (const chunk of chunkSizes(text)) {
@@ -249,14 +273,14 @@ describe('parseJsonAt', () => {
       '{"a" 1}',
       7,
       5,
-      "in.json:7:10: invalid JSON: Expected ':' after property name.",
+      'in.json:7:10: invalid JSON: Expected \':\' after property name (near: {"a" 1}).',
     ],
     [
       'an error on a later line counts columns from that line',
       '{\n  "a": 1\n  "b": 2\n}',
       10,
       4,
-      "in.json:12:3: invalid JSON: Expected ',' or '}' after property value.",
+      'in.json:12:3: invalid JSON: Expected \',\' or \'}\' after property value (near: { "a": 1 "b": 2 }).',
     ],
     ['the end of the input', '{"a":', 2, 1, 'in.json:2:1: invalid JSON: Unexpected end of JSON input.'],
   ])('%s', (_name, text, line, column, message) => {
@@ -330,7 +354,7 @@ describe('readNdjsonValues', () => {
     [
       'a missing comma on line 2',
       '{"a":1}\n{"a":1 "b":2}\n',
-      /^customers\.json:2:8: invalid JSON: Expected ',' or '}' after property value\.$/,
+      /^customers\.json:2:8: invalid JSON: Expected ',' or '}' after property value \(near: \{"a":1 "b":2\}\)\.$/,
     ],
     ['a pretty-printed object is not NDJSON', '{\n  "a": 1\n}\n', /^customers\.json:1:2: invalid JSON: /],
   ])('%s', async (_name, text, message) => {

@@ -202,9 +202,13 @@ describe('openInput: UTF-8', () => {
   it('--encoding windows-1252 overrides the sniffing', async () => {
     const path = writeInput('utf8.csv', Buffer.from('document,name\n1,José\n', 'utf8'));
     expect((await recordsOf((await open(path)).opened)).map((record) => record.values.name)).toEqual(['José']);
-    const { opened } = await open(path, { encoding: 'windows-1252' });
-    expect(opened.encoding).toBe('windows-1252');
-    expect((await recordsOf(opened)).map((record) => record.values.name)).toEqual(['JosÃ©']);
+    const ascii = writeInput('ascii.csv', 'document,name\n1,Jose\n');
+    expect((await open(ascii, { encoding: 'windows-1252' })).opened.encoding).toBe('windows-1252');
+    // Never read as "JosÃ©": UTF-8 accents under a single-byte encoding stop the reading at their line.
+    const error = await rejectionOf(open(path, { encoding: 'windows-1252' }));
+    expect(error.message).toBe(
+      `${path}:2: "JosÃ©" is UTF-8 text read as windows-1252 (as UTF-8 it reads "José"); nothing was sent. Drop --encoding windows-1252 if the whole file is UTF-8 (b2bctl reads UTF-8 by itself), else re-export it as "CSV UTF-8".`,
+    );
   });
 
   it('a Windows-1252 byte past the sniffed sample stops the reading with the fix', async () => {
@@ -220,7 +224,7 @@ describe('openInput: UTF-8', () => {
     expect(error).toBeInstanceOf(InputError);
     const badByte = Buffer.byteLength(`document,name\n${rows}\n`) + 4;
     expect(error.message).toBe(
-      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) although the lines before it are; re-export the file as "CSV UTF-8" (or, if it is all Windows-1252, pass --encoding windows-1252).`,
+      `${path}:3002: mixed encodings: line 3002 is not UTF-8 (bytes 0xE3 0x6F 0x0A after byte ${badByte}) but line 2 holds UTF-8 ("número"); no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line 3002 in UTF-8.`,
     );
     expect((error as InputError).line).toBe(3002);
   });
@@ -475,11 +479,31 @@ describe('openInput: refusals', () => {
     expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
   });
 
-  it('without --strict an unknown column is a warning and is ignored', async () => {
-    const path = writeInput('input.csv', 'document,nmae\n1,a\n');
+  it('without --strict an unknown column is a warning; empty, it is left out', async () => {
+    const path = writeInput('input.csv', 'document,nmae\n1,\n');
     const { opened, warnings } = await open(path);
     expect(warnings).toEqual([
-      `warning: ${path}:1: unknown column "nmae" (did you mean "name"?); it is ignored (--strict makes this an error).`,
+      `warning: ${path}:1: unknown column "nmae" (did you mean "name"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+    ]);
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
+  });
+
+  it('an unknown column that holds data stops the reading, naming it, its value and the fix', async () => {
+    const path = writeInput('input.csv', 'document,nmae\n1,\n2,Ana\n');
+    const { opened } = await open(path);
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      `${path}:3: column 2 (B) "nmae" holds "Ana" but no field reads it, so it would not be sent; nothing was sent. Map it with {"nmae":"name"} in a --map file, or leave it out with --ignore-column nmae.`,
+    );
+  });
+
+  it('--ignore-column leaves an unknown column out, its data unread; a name no header has is warned about', async () => {
+    const path = writeInput('input.csv', 'document,Data de cadastro\n1,05/03/2024\n');
+    const { opened, warnings } = await open(path, { ignoredColumns: ['DATA DE CADASTRO', 'Obs'] });
+    expect(warnings).toEqual([
+      `${path}:1: column "Data de cadastro" is left out (--ignore-column).`,
+      'warning: --ignore-column "Obs": no column has that header.',
     ]);
     expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }]);
   });
@@ -497,7 +521,9 @@ describe('openInput: refusals', () => {
     const path = writeInput('input.json', '[\n  {"document": "1"},\n  {"document": "2",}\n]');
     const { opened } = await open(path);
     const error = await rejectionOf(recordsOf(opened));
-    expect(error.message).toBe(`${path}:3:20: invalid JSON: Expected double-quoted property name.`);
+    expect(error.message).toBe(
+      `${path}:3:20: invalid JSON: Expected double-quoted property name (near: {"document": "2",}).`,
+    );
   });
 });
 
@@ -514,16 +540,20 @@ describe('parseHeaderMap', () => {
     ['an array', [['CNPJ', 'document']], 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['null', null, 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
     ['a string', 'document', 'map.json: a --map file holds one JSON object such as {"CNPJ":"document"}.'],
-    ['a number value', { CNPJ: 1 }, 'map.json: the mapping of "CNPJ" must be a field name such as "document".'],
+    [
+      'a number value',
+      { CNPJ: 1 },
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
+    ],
     [
       'an empty value',
       { CEP: 'customerRegistrationAddress.zipcode', CNPJ: '' },
-      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
     ],
     [
       'a nested object',
       { CNPJ: { to: 'document' } },
-      'map.json: the mapping of "CNPJ" must be a field name such as "document".',
+      'map.json: the mapping of "CNPJ" must be a field name such as "document", or null to leave the column out.',
     ],
   ])('%s is a usage error', (_name, json, message) => {
     const error = (() => {

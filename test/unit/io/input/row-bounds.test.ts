@@ -109,7 +109,9 @@ describe('readCsvRows within its bounds', () => {
     const text = `a;b\n1;${'x'.repeat(5000)}\n`;
     const error = await failureOf(text, { maxRowChars: 1000 });
     expect(error).toBeInstanceOf(InputError);
-    expect(error.message).toMatch(/^in\.csv:2: a row of more than 1,000 characters \(a cell of [\d,]+ characters\)/);
+    expect(error.message).toBe(
+      'in.csv:2: a row of 5,002 characters, more than the 1,000 the input.maxRowChars setting allows; its cell in column 2 (B) holds 5,000 characters. If the row is meant to be this long, raise the setting to at least its length: b2bctl config set input.maxRowChars 5002.',
+    );
     const rows = await rowsOf(text, { maxRowChars: 10_000 });
     expect(rows.map((row) => row.cells[1]?.length)).toEqual([1, 5000]);
   });
@@ -133,5 +135,97 @@ describe('readCsvRows within its bounds', () => {
     );
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).message).toBe('in.csv: interrupted while reading the rows from line 1.');
+  });
+});
+
+describe('input.maxRowChars counts characters, in the unit users see', () => {
+  const word = 'Conceição São João açúcar ';
+  const portuguese = (length: number) => word.repeat(Math.ceil(length / word.length)).slice(0, length);
+
+  it('a Portuguese row of 170,100 characters (more than 200,000 bytes in UTF-8) is read under the default 200,000', async () => {
+    const row = `A-1;1;${portuguese(170_094)}`;
+    expect(row.length).toBe(170_100);
+    expect(Buffer.byteLength(row)).toBeGreaterThan(200_000);
+    for (const chunk of [4096, 65_536, 1_000_000]) {
+      const rows = await rowsOf(`sku;quantity;warehouse\n${row}\n`, { chunk });
+      expect(rows.map((read) => read.cells.join(';').length)).toEqual([22, 170_100]);
+    }
+  });
+
+  it('a long quoted cell with line breaks: its real columns, its cell, and the value that reads it, which does', async () => {
+    const cell = `"${'linha com acentuação\n'.repeat(12_000)}"`;
+    const text = `sku;quantity;descricao;warehouse\nA-1;1;${cell};CD\nA-2;2;curta;CD\n`;
+    for (const chunk of [4096, text.length]) {
+      const error = await failureOf(text, { chunk });
+      expect(error.message).toBe(
+        `in.csv:2: a row of ${(cell.length + 9).toLocaleString('en-US')} characters, more than the 200,000 the input.maxRowChars setting allows; its cell in column 3 (C) holds ${(cell.length - 2).toLocaleString('en-US')} characters. If the row is meant to be this long, raise the setting to at least its length: b2bctl config set input.maxRowChars ${cell.length + 9}.`,
+      );
+      const rows = await rowsOf(text, { chunk, maxRowChars: cell.length + 9 });
+      expect(rows.map((row) => [row.line, row.cells.length])).toEqual([
+        [1, 4],
+        [2, 4],
+        [12_003, 4],
+      ]);
+    }
+    // One character less than the value named is refused.
+    expect((await failureOf(text, { maxRowChars: cell.length + 8 })).message).toMatch(/^in\.csv:2: a row of/);
+  });
+
+  it('many short cells: the count of columns, not a cell', async () => {
+    const error = await failureOf(`a;b\n${'ab;'.repeat(600)}x\n`, { maxRowChars: 1000 });
+    expect(error.message).toBe(
+      'in.csv:2: a row of 1,801 characters, more than the 1,000 the input.maxRowChars setting allows; it has 601 columns. If the row is meant to be this long, raise the setting to at least its length: b2bctl config set input.maxRowChars 1801.',
+    );
+  });
+
+  it('an HTML page saved as .csv is called one', async () => {
+    const error = await failureOf(`<!DOCTYPE html><html>${'<p>x</p>'.repeat(200)}`, { maxRowChars: 1000 });
+    expect(error.message).toBe(
+      'in.csv:1: a row of more than 1,000 characters; this is not a spreadsheet export (an HTML page saved as .csv?). Export the data as CSV.',
+    );
+  });
+});
+
+describe('Ctrl-C while a huge cell is read', () => {
+  /** Header, then a quoted cell that never ends; aborts `controller` once `after` pieces of the cell are out. */
+  function endlessCell(
+    controller: AbortController,
+    after: number,
+  ): { text: AsyncGenerator<string>; produced: () => number } {
+    let produced = 0;
+    async function* text(): AsyncGenerator<string> {
+      yield 'sku;quantity;descricao\nA-1;1;"';
+      for (;;) {
+        if (++produced === after) controller.abort('SIGINT');
+        yield 'çã'.repeat(32 * 1024);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return { text: text(), produced: () => produced };
+  }
+
+  it.each([
+    ['under input.maxRowChars (the cell is being gathered)', 1_000_000_000],
+    ['over input.maxRowChars (the row is being measured for the message)', 100_000],
+  ])('%s: the next piece stops the reading with the interrupted error', async (_name, maxRowChars) => {
+    const controller = new AbortController();
+    const { text, produced } = endlessCell(controller, 10);
+    const reading = (async () => {
+      for await (const row of readCsvRows(text, {
+        delimiter: ';',
+        file: 'in.csv',
+        bounds: { maxColumns: 16_384, maxRowChars },
+        interrupt: controller.signal,
+      }))
+        void row;
+    })();
+    const error = await reading.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    // The input never ends: only serving the interrupt ends the reading.
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).message).toBe('in.csv: interrupted while reading the rows from line 2.');
+    expect(produced()).toBe(10);
   });
 });

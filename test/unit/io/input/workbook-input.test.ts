@@ -33,12 +33,17 @@ async function readAll(
   return { records, warnings, sheet: input.workbook?.sheet };
 }
 
+/** The columns of these sheets that no field reads, left out as a user would (`--ignore-column`). */
+const leftOut = ['descrição', 'atualizado em'];
+
 const valuesAndProblems = (records: InputRecord[]) =>
   records.map((record) => ({ line: record.line, values: record.values, problems: record.problems }));
 
 describe('a workbook saved by LibreOffice, as .xlsx and as .ods', () => {
   it.each(['estoque-variado.xlsx', 'estoque-variado.ods'])('%s: every cell by its type', async (name) => {
-    const { records, warnings, sheet } = await readAll(workbook(name), stockCatalogue);
+    const { records, warnings, sheet } = await readAll(workbook(name), stockCatalogue, {
+      ignoredColumns: ['atualizado em'],
+    });
     expect(sheet).toBe('Estoque');
     expect(valuesAndProblems(records)).toEqual([
       // A text cell keeps its leading zeros; numbers are numbers, whatever the cell shows (1.234,50).
@@ -66,7 +71,7 @@ describe('a workbook saved by LibreOffice, as .xlsx and as .ods', () => {
       // Numbers typed as text read as CSV text does, a decimal comma included.
       { line: 7, values: { sku: 'ABC-6', quantity: 3, price: 4.5, warehouse: 'CD-RJ' }, problems: [] },
     ]);
-    expect(warnings.filter((warning) => !warning.includes('unknown column'))).toEqual([
+    expect(warnings.filter((warning) => !/unknown column|is left out \(--ignore-column\)/.test(warning))).toEqual([
       `warning: ${workbook(name)}: sheet "Estoque" hides column D "salePrice"; hidden columns are read like the others, as a CSV export would. Delete a column to leave it out.`,
       `warning: ${workbook(name)}:5: row 5 of sheet "Estoque" is hidden (by a filter or Hide); hidden rows are read like the others, as a CSV export would. Delete the rows you want left out.`,
     ]);
@@ -91,15 +96,21 @@ describe('a workbook saved by LibreOffice, as .xlsx and as .ods', () => {
   it.each(['estoque-variado.xlsx', 'estoque-variado.ods'])('%s: a date cell is an ISO date', async (name) => {
     const types: Record<string, 'string'> = { sku: 'string', updatedAt: 'string' };
     const catalogue: FieldCatalogue = { typeOf: (path) => types[path], knownPaths: Object.keys(types) };
-    const { records } = await readAll(workbook(name), catalogue, { headerMap: { 'atualizado em': 'updatedAt' } });
+    const { records } = await readAll(workbook(name), catalogue, {
+      headerMap: { 'atualizado em': 'updatedAt' },
+      ignoredColumns: ['quantity', 'price', 'salePrice', 'warehouse'],
+    });
     expect(records[0]?.values).toEqual({ sku: '000123', updatedAt: '2024-03-05' });
   });
 
   it('reads a workbook piped on stdin as the same file', async () => {
     const bytes = readFileSync(workbook('estoque-variado.xlsx'));
-    const fromFile = await readAll(workbook('estoque-variado.xlsx'), stockCatalogue);
+    const fromFile = await readAll(workbook('estoque-variado.xlsx'), stockCatalogue, {
+      ignoredColumns: ['atualizado em'],
+    });
     const fromStdin = await readAll('-', stockCatalogue, {
       stdin: Readable.from([bytes.subarray(0, 999), bytes.subarray(999)]),
+      ignoredColumns: ['atualizado em'],
     });
     expect(valuesAndProblems(fromStdin.records)).toEqual(valuesAndProblems(fromFile.records));
   });
@@ -113,8 +124,9 @@ describe('the real workbooks read as their own CSV export, value for value', () 
     // 750 KB of sheet XML: many chunks of the reader, so many batches of rows.
     ['workbooks/estoque-3000.xlsx', 'workbooks/estoque-3000.csv', stockCatalogue],
   ])('%s', async (book, csv, catalogue) => {
-    const fromBook = await readAll(join(fixtures, book), catalogue);
-    const fromCsv = await readAll(join(fixtures, csv), catalogue);
+    const ignoredColumns = [...leftOut, 'Data de cadastro'];
+    const fromBook = await readAll(join(fixtures, book), catalogue, { ignoredColumns });
+    const fromCsv = await readAll(join(fixtures, csv), catalogue, { ignoredColumns });
     expect(fromBook.records.length).toBeGreaterThan(3);
     expect(fromBook.records.map((record) => record.values)).toEqual(fromCsv.records.map((record) => record.values));
     expect(fromBook.records.flatMap((record) => record.problems)).toEqual([]);
@@ -122,6 +134,12 @@ describe('the real workbooks read as their own CSV export, value for value', () 
 });
 
 describe('what a workbook reader refuses', () => {
+  it('data under a header no field reads, as CSV does: the run stops naming the column and --ignore-column', async () => {
+    await expect(readAll(workbook('estoque-variado.xlsx'), stockCatalogue)).rejects.toThrow(
+      /^.*estoque-variado\.xlsx:2: column 6 \(F\) "atualizado em" holds "2024-03-05" but no field reads it, so it would not be sent; nothing was sent\. .*--ignore-column 'atualizado em'\.$/,
+    );
+  });
+
   it('a zip cut short: damaged, with what to do', async () => {
     const bytes = readFileSync(workbook('estoque-variado.xlsx')).subarray(0, 3000);
     await expect(readAll('-', stockCatalogue, { stdin: Readable.from([bytes]) })).rejects.toThrow(

@@ -1,0 +1,133 @@
+import { InputError } from '../../errors.js';
+
+/*
+ * What reads as Brazilian text: the checks of a single-byte decoding (decode-text.ts) that name UTF-8 read as a
+ * legacy encoding, and the Office encoding that reads a file as Portuguese.
+ */
+
+const portugueseLetters = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/g;
+const likelyEncodings: readonly [label: string, described: string][] = [
+  ['cp850', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+  ['macintosh', 'MacRoman (Excel\'s "CSV (Macintosh)")'],
+  ['windows-1252', 'Windows-1252 (Excel\'s "CSV")'],
+];
+
+export function wordBounds(text: string, at: number): [number, number] {
+  const separators = /[\s;,"|]/;
+  let start = at;
+  while (start > 0 && at - start < 40 && !separators.test(text[start - 1] ?? ' ')) start--;
+  let end = at + 1;
+  while (end < text.length && end - at < 40 && !separators.test(text[end] ?? ' ')) end++;
+  return [start, end];
+}
+
+export function wordAround(text: string, at: number): string {
+  const [start, end] = wordBounds(text, at);
+  return text.slice(start, end);
+}
+
+/**
+ * Where a UTF-8 accent of Portuguese (`ç` is the bytes C3 A7, `º` C2 BA) sits in bytes read as a single-byte
+ * encoding, or -1. Read as Windows-1252 they are `Ã§` and `Âº`, which Brazilian text never holds; read as CP850 or
+ * MacRoman they are box-drawing or math signs.
+ */
+export function utf8Accent(chunk: Buffer): number {
+  for (let at = chunk.indexOf(0xc3); at !== -1 && at + 1 < chunk.length; at = chunk.indexOf(0xc3, at + 1)) {
+    const next = chunk[at + 1] as number;
+    if (next >= 0x80 && next <= 0xbf) return at;
+  }
+  for (let at = chunk.indexOf(0xc2); at !== -1 && at + 1 < chunk.length; at = chunk.indexOf(0xc2, at + 1)) {
+    const next = chunk[at + 1] as number;
+    if (next >= 0xa0 && next <= 0xbf) return at;
+  }
+  return -1;
+}
+
+/** The refusal of UTF-8 text read as a single-byte encoding (`ConceiÃ§Ã£o`): the line, the word both ways, the fix. */
+export function utf8ReadAsLegacy(
+  text: string,
+  chunk: Buffer,
+  at: number,
+  context: { encoding: string; file: string; line: number; sniffed: boolean },
+): InputError {
+  const { encoding, file, line } = context;
+  const [start, end] = wordBounds(text, at);
+  const asUtf8 = new TextDecoder('utf-8').decode(chunk.subarray(start, end));
+  const fix = context.sniffed
+    ? `the earlier lines are not UTF-8, so the file mixes two encodings: re-export the whole file as "CSV UTF-8"`
+    : `drop --encoding ${encoding} if the whole file is UTF-8 (b2bctl reads UTF-8 by itself), else re-export it as "CSV UTF-8"`;
+  return new InputError(
+    `${file}:${line}: "${text.slice(start, end)}" is UTF-8 text read as ${encoding} (as UTF-8 it reads "${asUtf8}"); nothing was sent. ${fix[0]?.toUpperCase()}${fix.slice(1)}.`,
+    { file, line },
+  );
+}
+
+/**
+ * The Office encoding that reads these bytes (a chunk of the file) as Brazilian text, with the word at `[start,
+ * end)` as it reads there: every word with a character beyond ASCII must be a Portuguese word (see brazilianWord),
+ * so a byte no encoding explains (`EuroÇ`, `YìÉ` in CP850) names none.
+ */
+export function brazilianEncodingOf(
+  bytes: Buffer,
+  [start, end]: [number, number],
+  current: string,
+): { label: string; described: string; text: string } | undefined {
+  let best: { label: string; described: string; text: string; score: number } | undefined;
+  for (const [label, described] of likelyEncodings) {
+    if (label === current) continue;
+    const text = decodeSync(bytes, label);
+    if (!readsAsBrazilian(text)) continue;
+    const score = text.match(portugueseLetters)?.length ?? 0;
+    if (!best || score > best.score)
+      best = { label, described, text: decodeSync(bytes.subarray(start, end), label), score };
+  }
+  return best;
+}
+
+/** Punctuation beyond ASCII that Brazilian spreadsheets hold: dashes, typographic quotes, the degree sign. */
+const brazilianPunctuation = new Set('–—“”‘’…«»°§\u00a0');
+
+/** Whether every character beyond ASCII of a text is a Portuguese accent in a Portuguese word, or its punctuation. */
+function readsAsBrazilian(text: string): boolean {
+  let accents = 0;
+  for (const word of text.match(/\p{L}+/gu) ?? []) {
+    if (!/[\u0080-\uffff]/.test(word)) continue;
+    if (!brazilianWord(word)) return false;
+    accents++;
+  }
+  for (const character of text.replace(/\p{L}+/gu, '')) {
+    if (character.charCodeAt(0) >= 0x80 && !brazilianPunctuation.has(character)) return false;
+  }
+  return accents > 0;
+}
+
+/**
+ * A word as Brazilian Portuguese writes its accents: only Portuguese accented letters, an upper-case one only at the
+ * start or in a word in capitals, and `ç` before a vowel (`Conceição`, `SÃO`, `Ávila`; not `EuroÇ`, `Xü`).
+ */
+function brazilianWord(word: string): boolean {
+  const capitals = word === word.toUpperCase();
+  for (let index = 0; index < word.length; index++) {
+    const character = word[index] as string;
+    if (character.charCodeAt(0) < 0x80 || character === 'º' || character === 'ª') continue;
+    if (!'áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ'.includes(character)) return false;
+    const upper = character !== character.toLowerCase();
+    if (upper && index > 0 && !capitals) return false;
+    if (character === 'ü' || character === 'Ü') {
+      if (!/[gq]/i.test(word[index - 1] ?? '')) return false;
+    }
+    if ((character === 'ç' || character === 'Ç') && !/[aouãõáóú]/i.test(word[index + 1] ?? '')) return false;
+  }
+  return true;
+}
+
+/** Set by decodeLegacy (useIconv), the only caller of brazilianEncodingOf, before it decodes anything. */
+let iconvModule: typeof import('iconv-lite') | undefined;
+
+/** The iconv-lite module decodeLegacy loaded, for brazilianEncodingOf's decodings. */
+export function useIconv(iconv: typeof import('iconv-lite')): void {
+  iconvModule = iconv;
+}
+function decodeSync(bytes: Buffer, encoding: string): string {
+  return (iconvModule as typeof import('iconv-lite')).decode(bytes, encoding);
+}

@@ -1,0 +1,112 @@
+import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
+import { InputError } from '../../errors.js';
+import type { HeaderMap } from './record-shape.js';
+import { columnLetter, shortValue } from './row-shape-problems.js';
+
+/*
+ * Every column accounted for: a column whose header names no field is read by nothing, so the data under it would
+ * be dropped while the record is sent. It is mapped (`--map`), left out on purpose (`--ignore-column`, or `null` in
+ * the map), or the run stops at the first rows that hold data in it (docs/decisions/0015-every-column-accounted-for.md).
+ */
+
+/** A column no field reads, as the header check found it. */
+export interface UnmappedColumn {
+  header: string;
+  /** 1 for the first column. */
+  column: number;
+  /** The closest known field, if any. */
+  suggestion: string | undefined;
+}
+
+/**
+ * The map with `--ignore-column` names added as `null` (left out): each name is matched to the header it means as
+ * headers are (case, accents, spaces and punctuation aside); a name that matches no header is warned about.
+ */
+export function withIgnoredColumns(
+  headerMap: HeaderMap | undefined,
+  headers: readonly string[],
+  ignored: readonly string[],
+  where: { file: string; at: string; warn: (message: string) => void },
+): HeaderMap | undefined {
+  if (ignored.length === 0) return headerMap;
+  const map: HeaderMap = Object.assign(Object.create(null) as HeaderMap, headerMap);
+  for (const name of ignored) {
+    const key = headerKey(name);
+    const matching = headers.filter(
+      (header) => header.trim() !== '' && (header.trim() === name.trim() || headerKey(header) === key),
+    );
+    if (matching.length === 0) where.warn(`warning: --ignore-column "${name}": no column has that header.`);
+    for (const header of matching) {
+      map[header.trim()] = null;
+      // Said once per run, so what is left out on purpose is never left out unseen.
+      where.warn(`${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).`);
+    }
+  }
+  return map;
+}
+
+/** The most columns one message lists; the rest are counted. */
+const maxListed = 10;
+
+/**
+ * Checks a batch of rows for data in the columns no field reads; throws at the end of the first batch that holds
+ * some, naming each such column with a value from it, the `--map` entry that would read it and `--ignore-column`.
+ * Costs a look at those cells only: nothing when every column is read.
+ */
+export function unmappedDataCheck(
+  file: string,
+  columns: readonly UnmappedColumn[],
+  knownPaths: readonly string[],
+): (rows: readonly { cells: readonly string[]; line: number }[], from: number) => void {
+  if (columns.length === 0) return () => {};
+  const indexes = columns.map((column) => column.column - 1);
+  return (rows, from) => {
+    let found: { column: UnmappedColumn; line: number; value: string }[] | undefined;
+    for (let index = from; index < rows.length; index++) {
+      const row = rows[index] as { cells: readonly string[]; line: number };
+      for (let position = 0; position < indexes.length; position++) {
+        const cell = row.cells[indexes[position] as number];
+        if (cell === undefined || cell === '' || cell.trim() === '') continue;
+        const column = columns[position] as UnmappedColumn;
+        found ??= [];
+        if (!found.some((seen) => seen.column === column)) found.push({ column, line: row.line, value: cell.trim() });
+      }
+    }
+    if (found) throw unmappedDataError(file, found, knownPaths);
+  };
+}
+
+function unmappedDataError(
+  file: string,
+  found: readonly { column: UnmappedColumn; line: number; value: string }[],
+  knownPaths: readonly string[],
+): InputError {
+  const sorted = found.toSorted((a, b) => a.column.column - b.column.column);
+  const first = sorted[0] as { column: UnmappedColumn; line: number; value: string };
+  const mapEntry = (column: UnmappedColumn) =>
+    `{${JSON.stringify(column.header)}:${JSON.stringify(fieldForHeader(column.header, knownPaths) ?? column.suggestion ?? 'FIELD')}}`;
+  const where = (column: UnmappedColumn) =>
+    `column ${column.column} (${columnLetter(column.column - 1)}) "${shortValue(column.header)}"`;
+  const details = { file, line: first.line, field: shortValue(first.column.header) };
+  if (sorted.length === 1)
+    return new InputError(
+      `${file}:${first.line}: ${where(first.column)} holds "${shortValue(first.value)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first.column)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.column.header)}.`,
+      details,
+    );
+  const listed = sorted
+    .slice(0, maxListed)
+    .map(
+      ({ column, line, value }) =>
+        `${where(column)} holds "${shortValue(value)}" on line ${line} (${mapEntry(column)}, or --ignore-column ${quotedArgument(column.header)})`,
+    );
+  const more = sorted.length - maxListed;
+  return new InputError(
+    `${file}:${first.line}: ${sorted.length} columns hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
+    details,
+  );
+}
+
+/** A header as a shell argument: quoted when it holds anything but letters, digits, `.`, `_` and `-`. */
+function quotedArgument(header: string): string {
+  return /^[\p{L}\p{N}._-]+$/u.test(header) ? header : `'${header.replaceAll("'", "'\\''")}'`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Every column accounted for: a column is read by a field (by its name in any case, by an ERP alias, or by --map),
+ * or left out on purpose (--ignore-column, `null` in the map); data under a header no field reads, or under an
+ * empty header, stops the run before anything is sent. Inputs as users have them: a pt-BR export saved by
+ * LibreOffice (test/fixtures/libreoffice/README.md), a stock sheet with an upper-case `SKU` header.
+ */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { storedCustomers } from '../../support/customers.js';
+import { clearSandboxCustomers, repoRoot, requestCounts, resetCounts } from '../../support/sandbox.js';
+import { stockEntries } from '../../support/stock.js';
+
+let sandbox: RunningSandbox;
+let token: string;
+
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
+beforeEach(async () => {
+  await clearSandboxCustomers(sandbox);
+  await resetCounts(sandbox);
+});
+
+/** A working folder with the named LibreOffice fixtures (and other files), and a runner of the CLI inside it. */
+function workspace(fixtures: string[], files: Record<string, string | Buffer> = {}) {
+  const configDir = freshConfigDir();
+  const dir = freshWorkDir();
+  for (const name of fixtures) copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', name), join(dir, name));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
+  return {
+    dir,
+    run: (args: string[], options: { tty?: boolean; answers?: string[] } = {}) =>
+      runCommandLine(args, {
+        configDir,
+        cwd: dir,
+        env,
+        ...(options.tty ? { tty: { stdin: true, stderr: true } } : {}),
+        answers: options.answers,
+      }),
+  };
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
+
+describe('a LibreOffice pt-BR export with "Razão Social / Nome" and "Contribuinte ICMS"', () => {
+  const file = 'clientes-erp-nomes.win1252.csv';
+
+  it('--write-map saves a map with name and paysIcms, and the customers are created with both', async () => {
+    const { dir, run } = workspace([file]);
+    const result = await run(['customer', 'create', file, '--write-map', 'm.json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('map: column "Razão Social / Nome" reads as name\n');
+    expect(result.stderr).toContain('map: column "Contribuinte ICMS" reads as paysIcms\n');
+    const map = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as Record<string, string>;
+    expect(map['Razão Social / Nome']).toBe('name');
+    expect(map['Contribuinte ICMS']).toBe('paysIcms');
+    // Sim, Não, S and 0 as the sheet holds them.
+    const stored = (await storedCustomers(sandbox)).map(({ document, name, paysIcms }) => ({
+      document,
+      name,
+      paysIcms,
+    }));
+    expect(stored).toEqual([
+      { document: '11.222.333/0001-81', name: 'Açúcar & Café São João Ltda', paysIcms: true },
+      { document: '123.456.789-09', name: 'Maria da Conceição', paysIcms: false },
+      { document: '00.360.305/0001-04', name: 'Distribuidora Ribeirão Preto Ltda', paysIcms: true },
+      { document: '529.982.247-25', name: 'José Araújo', paysIcms: false },
+    ]);
+  });
+
+  it('headers written other ways read the same: "Nome/Razão Social", "Razao social", "Contribuinte do ICMS"', async () => {
+    const text = readFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', file), 'latin1')
+      .replace('Razão Social / Nome', 'Nome/Razão Social')
+      .replace('Contribuinte ICMS', 'contribuinte do icms');
+    const { dir, run } = workspace([], { 'clientes.csv': Buffer.from(text, 'latin1') });
+    const result = await run(['customer', 'validate', 'clientes.csv', '--write-map', 'm.json']);
+    expect(result.code).toBe(0);
+    const map = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as Record<string, string>;
+    expect(map['Nome/Razão Social']).toBe('name');
+    expect(map['contribuinte do icms']).toBe('paysIcms');
+  });
+});
+
+describe('data that no field would read stops the run', () => {
+  const header =
+    'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number';
+  const row = 'cpf;123.456.789-09;Maria da Conceição;maria@email.com.br;11987654321;Senha#2001;01310-100;100';
+
+  it('data under an empty header: exit 65 naming the column and its value, nothing sent', async () => {
+    const { run } = workspace([], {
+      'clientes.csv': `${header};;\r\n${row};;\r\n${row.replace('maria@', 'ana@').replace('123.456.789-09', '529.982.247-25')};Bloco B apto 12;\r\n`,
+    });
+    const result = await run(['customer', 'create', 'clientes.csv']);
+    expect(result.code).toBe(65);
+    expect(lastLine(result.stderr)).toBe(
+      'error: clientes.csv:3: column 9 (I) has no header but holds "Bloco B apto 12"; nothing was sent. Give the column a header (a field name, or one --map reads), or delete it.',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('off a terminal, columns no field reads that hold data: exit 65, each with a value and the fix; nothing sent', async () => {
+    const { run } = workspace([], {
+      'clientes.csv': `${header};Observações;Data de cadastro;Vendedor\r\n${row};cliente antigo;05/03/2024;\r\n`,
+    });
+    const result = await run(['customer', 'create', 'clientes.csv']);
+    expect(result.code).toBe(65);
+    expect(lastLine(result.stderr)).toBe(
+      `error: clientes.csv:2: 2 columns hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: column 9 (I) "Observações" holds "cliente antigo" on line 2 ({"Observações":"FIELD"}, or --ignore-column Observações); column 10 (J) "Data de cadastro" holds "05/03/2024" on line 2 ({"Data de cadastro":"FIELD"}, or --ignore-column 'Data de cadastro').`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+    // The empty column ("Vendedor") needs nothing; the two that hold data are left out by name, in any case.
+    const ignored = await run([
+      'customer',
+      'create',
+      'clientes.csv',
+      '--ignore-column',
+      'observacoes',
+      '--ignore-column',
+      'Data de cadastro',
+    ]);
+    expect(ignored.code).toBe(0);
+    expect((await storedCustomers(sandbox)).map(({ document, name }) => ({ document, name }))).toEqual([
+      { document: '123.456.789-09', name: 'Maria da Conceição' },
+    ]);
+  });
+
+  it('a --map entry of null leaves a column out; a map entry to a field reads it', async () => {
+    const { run } = workspace([], {
+      'clientes.csv': `${header};Obs;Fantasia\r\n${row};cliente antigo;Loja da Maria\r\n`,
+      'm.json': JSON.stringify({ Obs: null, Fantasia: 'tradingName' }),
+    });
+    const result = await run(['customer', 'create', 'clientes.csv', '--map', 'm.json']);
+    expect(result.code).toBe(0);
+    const [customer] = await storedCustomers(sandbox);
+    expect(customer?.tradingName).toBe('Loja da Maria');
+    expect(JSON.stringify(customer)).not.toContain('cliente antigo');
+  });
+
+  it('on a terminal, a column that holds data is asked about, and the answer read and saved', async () => {
+    const { dir, run } = workspace([], { 'clientes.csv': `${header};Apelido\r\n${row};Loja da Maria\r\n` });
+    const result = await run(['customer', 'create', 'clientes.csv'], { tty: true, answers: ['yes', 'tradingName'] });
+    expect(result.prompts.map((prompt) => prompt.message)).toEqual([
+      'Read the file with this map, and save it as clientes.map.json for --map?',
+      'Column "Apelido" (holds "Loja da Maria") is which field?',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'clientes.map.json'), 'utf8'))).toEqual({ Apelido: 'tradingName' });
+    expect((await storedCustomers(sandbox))[0]?.tradingName).toBe('Loja da Maria');
+  });
+});
+
+describe('a header that is a field name in another case', () => {
+  it('"SKU", "Quantity", "PRICE" are read as sku, quantity and price: no map, no prompt, the stock pushed', async () => {
+    const { run } = workspace([], {
+      'estoque.csv': 'SKU;Quantity;PRICE\r\nACU-REF-5KG;12;119,90\r\nCAFE-TORR-500G;0;25,00\r\n',
+    });
+    const result = await run(['stock', 'push', 'estoque.csv'], { tty: true, answers: [] });
+    expect(result.code).toBe(0);
+    expect(result.prompts).toEqual([]);
+    expect(result.stderr).not.toContain('unknown column');
+    expect(
+      (await stockEntries(sandbox))
+        .filter((entry) => entry.updates > 0)
+        .map(({ sku, quantity, price }) => ({ sku, quantity, price })),
+    ).toEqual([
+      { sku: 'ACU-REF-5KG', quantity: 12, price: 119.9 },
+      { sku: 'CAFE-TORR-500G', quantity: 0, price: 25 },
+    ]);
+  });
+});
