@@ -80,7 +80,7 @@ export async function openWorkbookInput(
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
   const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };
-  const shape = rowShaper({ file, sheet, headers, written, reader, options });
+  const shape = rowShaper({ file, sheet, headers, written, options });
   // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
   const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
     for (const row of batch) reader.merges.fill(row);
@@ -141,7 +141,6 @@ interface ShapeSetting {
   sheet: string;
   headers: readonly string[];
   written: WrittenCells;
-  reader: SheetReader;
   options: InputOptions;
 }
 
@@ -149,7 +148,7 @@ const noProblems = Object.freeze([]) as unknown as string[];
 
 /** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
-  const { file, sheet, headers, written, reader, options } = setting;
+  const { file, sheet, headers, written, options } = setting;
   const unnamedData = unnamedColumnCheck(headers, file);
   let hiddenRowWarned = false;
   return (row) => {
