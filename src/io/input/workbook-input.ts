@@ -39,22 +39,7 @@ export async function openWorkbookInput(
   format: WorkbookFormat,
   bytes: { path: string } | { stream: Readable },
 ): Promise<OpenedInput> {
-  let source: string | Buffer;
-  if ('path' in bytes) source = bytes.path;
-  else {
-    const chunks: Buffer[] = [];
-    for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
-    source = Buffer.concat(chunks);
-  }
-  const zip = await openWorkbookZip(source, file);
-  let reader: SheetReader;
-  try {
-    reader =
-      format === 'ods' ? await openOdsSheet(zip, file, options.sheet) : await openXlsxSheet(zip, file, options.sheet);
-  } catch (error) {
-    zip.close();
-    throw error;
-  }
+  const reader = await openSheet(options, file, format, bytes);
   const batches = reader.rows();
   const header = await headerRow(batches, reader);
   if (!header) {
@@ -115,6 +100,31 @@ export async function openWorkbookInput(
     recordBatches: () => batched,
     skipped: { blankRows: 0 },
   };
+}
+
+/** The chosen sheet's reader: the zip from the file's path, or from the bytes of stdin or a pipe gathered whole. */
+async function openSheet(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  bytes: { path: string } | { stream: Readable },
+): Promise<SheetReader> {
+  let source: string | Buffer;
+  if ('path' in bytes) source = bytes.path;
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
+    source = Buffer.concat(chunks);
+  }
+  const zip = await openWorkbookZip(source, file);
+  try {
+    return format === 'ods'
+      ? await openOdsSheet(zip, file, options.sheet)
+      : await openXlsxSheet(zip, file, options.sheet);
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
 }
 
 /** The first row with text, and the rows that came with it in its batch (the generator stays open for the rest). */
