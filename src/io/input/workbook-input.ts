@@ -69,10 +69,12 @@ export async function openWorkbookInput(
   // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
   const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
     for (const row of batch) reader.merges.fill(row);
-    unmappedData(
-      batch.map((row) => ({ cells: Array.from(row.cells, cellText), line: row.row })),
-      0,
-    );
+    // The rows' text is built only when a column no field reads exists: nearly every run, none does.
+    if (problems.unknown.length > 0)
+      unmappedData(
+        batch.map((row) => ({ cells: Array.from(row.cells, cellText), line: row.row })),
+        0,
+      );
     return batch.map(shape).filter((record) => record !== undefined);
   };
   async function* shapedBatches(): AsyncGenerator<InputRecord[]> {
