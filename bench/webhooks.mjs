@@ -3,8 +3,14 @@
 //      http server answering 200 without writing (target: >= 40% of its rate, p99 < 50 ms): SQLite with group
 //      commit, SQLite committing each event alone, PostgreSQL, and two receivers on one PostgreSQL against one;
 //   2. restart time (spawn to bound port) over 100,000 and 1,000,000 stored events (target < 2 s);
-//   3. bytes on disk per event, and RSS of a receiver over many events (target: flat, within 1.2x).
-// Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N] [-- --only rate,restart,memory]
+//   3. bytes on disk per event, and RSS of a receiver over many events (target: flat, within 1.2x);
+//   4. delivery beside intake: a hand-off forwarding to an ERP that answers at once, events/s of each over the same
+//      events (target: delivery >= 90% of intake), SQLite and PostgreSQL;
+//   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
+//      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
+//      beside --baseline-cli PATH (an earlier build) on the same store.
+// Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
+//   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
 import { spawn } from 'node:child_process';
@@ -15,6 +21,7 @@ import { Pool } from 'undici';
 import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
 import { postgresMissing, startPostgres } from './lib/postgres.mjs';
+import { deliveryBesideIntake, startErp, healthzUnderLoad } from './lib/webhook-delivery.mjs';
 import Database from 'better-sqlite3';
 
 exitWithUsageOnHelp(import.meta.url);
@@ -25,7 +32,13 @@ const memoryOption = process.argv.indexOf('--memory-events');
 const memoryEvents = memoryOption > 0 ? Number(process.argv[memoryOption + 1]) : quick ? 40_000 : 200_000;
 const onlyOption = process.argv.indexOf('--only');
 /** `--only rate,restart,memory`: the parts to run (default: all). */
-const parts = new Set(onlyOption > 0 ? process.argv[onlyOption + 1].split(',') : ['rate', 'restart', 'memory']);
+const parts = new Set(
+  onlyOption > 0 ? process.argv[onlyOption + 1].split(',') : ['rate', 'restart', 'memory', 'delivery'],
+);
+const healthzOption = process.argv.indexOf('--healthz-events');
+const healthzEvents = healthzOption > 0 ? Number(process.argv[healthzOption + 1]) : 10_000_000;
+const baselineOption = process.argv.indexOf('--baseline-cli');
+const baselineCli = baselineOption > 0 ? process.argv[baselineOption + 1] : undefined;
 const restartOption = process.argv.indexOf('--restart-events');
 const restartSizes =
   restartOption > 0 ? process.argv[restartOption + 1].split(',').map(Number) : quick ? [100_000] : [100_000, 1_000_000];
@@ -136,11 +149,11 @@ console.log(
 );
 const { env, cleanup } = benchEnv({ B2BCTL_WEBHOOK_CLIENT_SECRET: secret });
 const inboxes = [];
-const listen = (extra = []) => {
+const listen = (extra = [], program = cli) => {
   const inbox = mkdtempSync(join(tmpdir(), 'b2bctl-bench-inbox-'));
   inboxes.push(inbox);
   return startServer(
-    [cli, 'webhook', 'listen', '--port', '0', '--client-id', 'bench', '--inbox', inbox, ...extra],
+    [program, 'webhook', 'listen', '--port', '0', '--client-id', 'bench', '--inbox', inbox, ...extra],
     env,
   );
 };
@@ -188,6 +201,79 @@ async function restartOver(count) {
   const seconds = (performance.now() - began) / 1000;
   await again.stop();
   return { seconds, bytesPerEvent: bytes / count };
+}
+
+function loadAverage() {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+/** Fills a fresh inbox with `healthzEvents` events by SQL (a recursive CTE, one transaction). */
+async function largeInbox() {
+  const first = await listen();
+  const inbox = inboxes.at(-1);
+  await first.stop();
+  const began = performance.now();
+  const database = new Database(join(inbox, 'inbox.sqlite'));
+  const since = Date.now() - healthzEvents * 3000;
+  database.exec(`BEGIN;
+WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ${healthzEvents})
+INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event)
+  SELECT ${since} + n * 3000, 'orders', 'd' || n, 'orders:old:' || n, '[]', '203.0.113.7', '{"id":' || n || '}' FROM counter;
+INSERT INTO dedup (key, received_at) SELECT key, received_at FROM events;
+COMMIT;`);
+  database.close();
+  console.log(
+    `generated ${healthzEvents.toLocaleString('en')} events in ${((performance.now() - began) / 1000).toFixed(0)} s (${megabytes(folderBytes(inbox))})`,
+  );
+  return inbox;
+}
+
+/** /healthz under intake on the large store, for this build and, given, a baseline build. */
+async function healthzOnLargeStore() {
+  const inbox = await largeInbox();
+  const erp = await startErp(env);
+  let ok = true;
+  try {
+    for (const [name, program] of [['this build', cli], ...(baselineCli ? [['baseline', baselineCli]] : [])]) {
+      const receiver = await startServer(
+        [
+          program,
+          'webhook',
+          'listen',
+          '--port',
+          '0',
+          '--client-id',
+          'bench',
+          '--inbox',
+          inbox,
+          '--forward-to',
+          `${erp.url}/hook`,
+        ],
+        env,
+      );
+      try {
+        const token = await tokenOf(receiver.url);
+        const figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
+        const store =
+          figures.storeP50 === undefined
+            ? ''
+            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms`;
+        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
+        if (name === 'this build')
+          ok = verdict(
+            `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,
+            `${text} (targets: the store's work p99 < 1 ms; answers p99 < 10 ms on a quiet machine)`,
+            (figures.storeP99 ?? Infinity) < 1 && figures.p99 < 10,
+          );
+        else console.log(`/healthz, baseline ${baselineCli}: ${text}`);
+      } finally {
+        await receiver.stop();
+      }
+    }
+  } finally {
+    await erp.stop();
+  }
+  return ok;
 }
 
 try {
@@ -261,6 +347,44 @@ try {
         rssLate / rssEarly <= 1.2,
       ) && allOk;
   }
+  if (parts.has('delivery')) {
+    const stores = [['SQLite', []]];
+    let database;
+    if (postgresMissing) console.log(`PostgreSQL delivery: ${postgresMissing}`);
+    else {
+      database = await startPostgres();
+      stores.push(['PostgreSQL', ['--store', database.url]]);
+    }
+    try {
+      for (const [name, extra] of stores) {
+        if (baselineCli) {
+          const baseline = await deliveryBesideIntake({
+            listen: (more) => listen(more, baselineCli),
+            drive,
+            tokenOf,
+            count: rateEvents,
+            extra,
+            env,
+          });
+          console.log(
+            `${name}, baseline ${baselineCli}: intake ${Math.round(baseline.intakeRate)} events/s, delivery ${Math.round(baseline.deliveryRate)} events/s: ${((baseline.deliveryRate / baseline.intakeRate) * 100).toFixed(0)}% (load ${loadAverage()})`,
+          );
+        }
+        console.log(`load average before ${name} delivery: ${loadAverage()}`);
+        const figures = await deliveryBesideIntake({ listen, drive, tokenOf, count: rateEvents, extra, env });
+        const share = figures.deliveryRate / figures.intakeRate;
+        allOk =
+          verdict(
+            `${name}, delivery vs intake (same events, same run)`,
+            `intake ${Math.round(figures.intakeRate)} events/s (p99 ${figures.p99.toFixed(1)} ms), delivery ${Math.round(figures.deliveryRate)} events/s: ${(share * 100).toFixed(0)}% (target >= 90%)`,
+            share >= 0.9,
+          ) && allOk;
+      }
+    } finally {
+      database?.stop();
+    }
+  }
+  if (parts.has('healthz')) allOk = (await healthzOnLargeStore()) && allOk;
   console.log(`load average at end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 } finally {
   for (const inbox of inboxes) rmSync(inbox, { recursive: true, force: true });

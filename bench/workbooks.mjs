@@ -1,7 +1,7 @@
 // Workbook input against the CSV of the same rows, each figure beside its baseline measured in the same run:
 //   `stock validate` of a 1,000,000-row .xlsx saved by LibreOffice (from the rows of scripts/generate-stock.mjs),
 //   against `stock validate` of that CSV: peak RSS (target < 170 MB, the CSV path's bound) and wall and CPU time,
-//   with their ratios (recorded in docs/decisions/0016-workbook-reader.md; no target on time).
+//   with their ratios (recorded in docs/decisions/0017-workbook-reader.md; no target on time).
 // The workbook is made once with LibreOffice (`soffice`, about 90 s for a million rows) and kept in bench/.out/.
 // Usage: npm run bench:workbooks [-- --quick]   (--quick: 200,000 rows)
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,5 @@
 import { targetShownSafely } from '../lib/shown-target.js';
+import type { HandOffState } from './hand-off.js';
 import type { EventStore, HandOffBacklog } from './store/types.js';
 
 export interface HandOffHealth {
@@ -10,17 +11,57 @@ export interface HandOffHealth {
   dead: number;
 }
 
+/** One reason a receiver is degraded, named so that a monitor can tell which. */
+export type HealthProblem =
+  | { problem: 'delivery stuck'; handOff: string; seconds: number }
+  | { problem: 'dead letters'; handOff: string; count: number }
+  | { problem: 'store cannot write'; seconds: number };
+
 export interface BacklogHealth {
-  /** `stuck` when a hand-off's oldest pending event is older than the threshold. */
-  status: 'ok' | 'stuck';
+  /** `degraded` when any problem is listed (/healthz then answers 503). */
+  status: 'ok' | 'degraded';
+  problems: HealthProblem[];
   handOffs: HandOffHealth[];
 }
 
-/** The backlog of each hand-off, as /healthz and `webhook status` show it. */
-export async function backlogHealth(store: EventStore, now: number, stuckAfterMs: number): Promise<BacklogHealth> {
+/** What only the receiver's own process knows: its hand-offs' current tries and its store's last write. */
+export interface LiveHealth {
+  handOffs: HandOffState[];
+  /** Since when appends fail (the last one failed); undefined when the last one succeeded. */
+  storeWriteFailingSince?: number;
+}
+
+/**
+ * The backlog of each hand-off, as /healthz and `webhook status` show it. A hand-off this process runs is stuck
+ * when it has been on one event longer than `stuckAfterMs`; one run elsewhere (another process, or another receiver
+ * of a shared store while this one stands by), when its oldest pending event is.
+ */
+export async function backlogHealth(
+  store: EventStore,
+  now: number,
+  stuckAfterMs: number,
+  live?: LiveHealth,
+): Promise<BacklogHealth> {
   const handOffs = (await store.backlog()).map((row) => healthOf(row, now));
-  const stuck = handOffs.some((handOff) => handOff.oldestPendingSeconds * 1000 > stuckAfterMs);
-  return { status: stuck ? 'stuck' : 'ok', handOffs };
+  const problems: HealthProblem[] = [];
+  for (const handOff of handOffs) {
+    const running = live?.handOffs.find((state) => state.name === handOff.name && !state.standingBy);
+    const stuckMs = running
+      ? running.busySince === undefined
+        ? 0
+        : now - running.busySince
+      : handOff.oldestPendingSeconds * 1000;
+    if (stuckMs > stuckAfterMs)
+      problems.push({ problem: 'delivery stuck', handOff: handOff.name, seconds: Math.round(stuckMs / 1000) });
+    if (handOff.dead > 0) problems.push({ problem: 'dead letters', handOff: handOff.name, count: handOff.dead });
+  }
+  const failingSince = [
+    live?.storeWriteFailingSince,
+    ...(live?.handOffs ?? []).map((state) => state.storeFailingSince),
+  ].filter((since): since is number => since !== undefined);
+  if (failingSince.length > 0)
+    problems.push({ problem: 'store cannot write', seconds: Math.round((now - Math.min(...failingSince)) / 1000) });
+  return { status: problems.length > 0 ? 'degraded' : 'ok', problems, handOffs };
 }
 
 function healthOf(row: HandOffBacklog, now: number): HandOffHealth {

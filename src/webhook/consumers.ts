@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import type { CommandRuns } from './command-runs.js';
 import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
@@ -16,6 +17,8 @@ export interface EventConsumer {
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
+  /** Called once before the first delivery: settles what a killed predecessor left running. */
+  prepare?(signal: AbortSignal): Promise<void>;
 }
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
@@ -36,8 +39,20 @@ export function eventText(event: StoredEvent): string {
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
 
-/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success. */
-export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
+const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The fix of a failed POST to the ERP in its own flags' words (the API client's --base-url does not apply). */
+function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): string {
+  if (forwardTimeoutCodes.has(problem.code) || problem.code === 'ETIMEDOUT' || problem.code === 'timed out')
+    return `${problem.what}; the ERP has --forward-timeout (${timeoutMs / 1000} s) to answer: raise it for a slow ERP, or check that it runs`;
+  return networkProblemSentence({
+    ...problem,
+    fix: problem.fix.replace('check the base URL (--base-url or B2BCTL_BASE_URL)', 'check --forward-to'),
+  });
+}
+
+/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout). */
+export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   return {
@@ -55,13 +70,13 @@ export function forwardTo(url: string, env?: ProxyEnvironment): EventConsumer {
           'x-b2bctl-delivery-id': event.deliveryId,
         },
         body: eventText(event),
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         signal,
       }).catch(async (error: unknown) => {
         if (signal.aborted) throw error;
         const problem = await explainNetworkProblem(error, new URL(url), route, 10_000);
-        throw new Error(networkProblemSentence(problem), { cause: error });
+        throw new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
       });
       const text = await answer.body.text();
       if (answer.statusCode >= 200 && answer.statusCode < 300) return;
@@ -87,13 +102,15 @@ function killGroup(child: ChildProcess): void {
 /**
  * Runs a shell command per event with the event on stdin and a clean environment (exec-environment.ts); exit 0 is
  * success. Each run is its own process group, killed whole at `timeoutMs`, on shutdown, and when this process
- * exits however it exits.
+ * exits however it exits; recorded in `runs` while it runs, so that a successor of a receiver killed by SIGKILL
+ * waits for it (command-runs.ts).
  */
 export function execCommand(
   command: string,
   stderr: NodeJS.WritableStream,
   timeoutMs: number,
   environment: ExecEnvironment = { parent: process.env, names: [] },
+  runs?: CommandRuns,
 ): EventConsumer {
   if (!exitGuard) {
     exitGuard = true;
@@ -103,10 +120,11 @@ export function execCommand(
   }
   return {
     target: `exec ${commandShownSafely(command)}`,
+    prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
         const text = eventText(event);
-        // The command's own output goes to stderr: stdout carries this receiver's one line per event.
+        // The command's own output goes to stderr: stdout carries the receiver's own lines (--log-events).
         const child = spawn(command, {
           shell: true,
           detached: true,
@@ -114,6 +132,18 @@ export function execCommand(
           env: commandEnvironment(environment, event),
         });
         if (child.pid !== undefined) runningGroups.add(child.pid);
+        const group = child.pid;
+        // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
+        const recorded =
+          runs && group !== undefined
+            ? runs.started(group, event).then(
+                () => true,
+                (error: Error) => {
+                  end(`its process group could not be recorded (${error.message}); it was killed`);
+                  return false;
+                },
+              )
+            : Promise.resolve(true);
         let ending = '';
         const end = (why: string) => {
           ending = why;
@@ -135,10 +165,11 @@ export function execCommand(
           if (child.pid !== undefined) runningGroups.delete(child.pid);
           // The shell ended: anything it left in its group goes too.
           killGroup(child);
+          if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
           if (code === 0 && !ending) resolve();
           else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
         });
-        child.stdin.end(`${text}\n`);
+        void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
       }),
   };
 }

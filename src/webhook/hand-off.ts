@@ -1,31 +1,63 @@
 import type { Clock } from '../clock.js';
+import { Backoff, spokenDuration } from './backoff.js';
 import { type EventConsumer, PermanentRefusal } from './consumers.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 
 export interface HandOffOptions {
   clock: Clock;
   log: (message: string) => void;
-  /** Tries of one event before it goes to the dead letters. */
-  maxAttempts: number;
+  /** How long one event's transient failures (5xx, timeouts, refused connections) are retried before it is dead. */
+  giveUpAfterMs: number;
   /** First wait after a failure; doubles up to `maxBackoffMs`. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** How often to look for work another process added (a second receiver, `webhook dead retry`). */
   pollMs?: number;
+  /** The position is committed after this many deliveries, or this long after the first unrecorded one. */
+  commitEvents?: number;
+  commitEveryMs?: number;
 }
 
-type Outcome = { delivered: true } | { delivered: false; error: string; attempts: number } | 'stopped';
+/** What /healthz tells of a hand-off this process runs. */
+export interface HandOffState {
+  name: string;
+  /** When the first try of the event now being delivered began; undefined between events. */
+  busySince?: number;
+  /** The last failure of that event, while it is retried. */
+  lastError?: string;
+  /** Since when the store refuses to record deliveries (nothing more is sent meanwhile). */
+  storeFailingSince?: number;
+  storeError?: string;
+  /** Another receiver of a shared store delivers this hand-off: its backlog tells how it goes. */
+  standingBy?: boolean;
+}
+
+type Outcome =
+  { delivered: true } | { delivered: false; error: string; attempts: number; failedMs: number } | 'stopped';
+
+/** Events read ahead from the store at once (each may be up to the body limit, so a few). */
+const readAhead = 32;
 
 /**
  * Hands a store's events to one consumer, one at a time, in store order, under a name that keeps its position:
- * an event is delivered, or after a permanent refusal or `maxAttempts` tries it goes dead and the next one
- * follows. At least once: a crash between the consumer's success and the position's commit repeats one event.
+ * an event is delivered, or after a permanent refusal or `giveUpAfterMs` of failures it goes dead and the next one
+ * follows. Deliveries are recorded in groups; at least once: a crash repeats the unrecorded ones (at most
+ * `commitEvents`, or `commitEveryMs` worth). A delivery the store cannot record is never sent again while it runs.
  */
 export class HandOff {
   private wake: (() => void) | undefined;
   private readonly stopping = new AbortController();
   private running: Promise<void> | undefined;
   private announcedWait = false;
+  private queue: StoredEvent[] = [];
+  /** The queue holds dead letters asked to be retried (each recorded at once, the position unchanged). */
+  private retrying = false;
+  private unrecorded: StoredEvent[] = [];
+  private firstUnrecordedAt = 0;
+  /** The newest event this process delivered or gave up, recorded or not; undefined: the stored position. */
+  private position: number | undefined;
+  private readonly current: Omit<HandOffState, 'name'> = {};
+  private prepared = false;
 
   constructor(
     private readonly store: EventStore,
@@ -33,6 +65,10 @@ export class HandOff {
     private readonly consumer: EventConsumer,
     private readonly options: HandOffOptions,
   ) {}
+
+  state(): HandOffState {
+    return { name: this.name, ...this.current };
+  }
 
   start(): void {
     const unsubscribe = this.store.onAppended(() => this.wake?.());
@@ -52,40 +88,138 @@ export class HandOff {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       try {
-        if ((await this.step()) === 'stopped') return;
+        if ((await this.step()) === 'stopped') break;
       } catch (error) {
-        // The store did not answer (a database restart): the same event is tried again after a pause.
+        // The store did not answer (a database restart): the same event is read again after a pause.
         this.options.log(`Hand-off "${this.name}": the store failed (${(error as Error).message}); trying again.`);
+        this.queue = [];
         await this.options.clock.sleep(5000, signal).catch(() => undefined);
       }
     }
+    await this.recordOnStop();
   }
 
   /** Claims the hand-off, then delivers its next event, or waits for one. */
   private async step(): Promise<'stopped' | undefined> {
-    if (!(await this.store.claimHandOff(this.name))) {
+    const claimed = await this.store.claimHandOff(this.name);
+    this.current.standingBy = !claimed;
+    if (!claimed) {
       if (!this.announcedWait)
         this.options.log(`Hand-off "${this.name}" is delivered by another receiver; standing by.`);
       this.announcedWait = true;
       return this.idle();
     }
-    const event = await this.store.nextForHandOff(this.name);
-    if (!event) return this.idle();
+    if (!this.prepared) {
+      await this.consumer.prepare?.(this.stopping.signal);
+      if (this.stopping.signal.aborted) return 'stopped';
+      this.prepared = true;
+    }
+    if (this.queue.length === 0) {
+      const next = await this.store.pendingForHandOff(this.name, this.position, readAhead);
+      if (next.events.length === 0) {
+        // Caught up: deliveries wait for their group's time (an append wakes the hand-off sooner), so keeping pace
+        // with intake adds no commit per event; then they are recorded before a longer wait.
+        const recordInMs = this.unrecordedWindowLeftMs();
+        if (recordInMs > 0) return this.idle(recordInMs);
+        return (await this.recordDeliveries()) ? this.idle() : 'stopped';
+      }
+      this.queue = next.events;
+      this.retrying = next.retried;
+    }
+    const event = this.queue.shift() as StoredEvent;
     const outcome = await this.deliverWithRetries(event);
     if (outcome === 'stopped') return 'stopped';
-    if (outcome.delivered) return void (await this.store.markDelivered(this.name, event));
-    await this.store.markDead(this.name, event, outcome.error, outcome.attempts);
+    if (outcome.delivered) return this.delivered(event);
+    if (!(await this.recordDeliveries())) return 'stopped';
+    const what = `that event ${event.id} is dead`;
+    if (!(await this.untilStored(what, () => this.store.markDead(this.name, event, outcome.error, outcome.attempts))))
+      return 'stopped';
+    if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
     this.options.log(
-      `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'} (${outcome.error}); delivery goes on. See webhook dead list.`,
+      `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
     );
     return undefined;
   }
 
+  private async delivered(event: StoredEvent): Promise<'stopped' | undefined> {
+    if (this.unrecorded.length === 0) this.firstUnrecordedAt = performance.now();
+    this.unrecorded.push(event);
+    if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
+    const due =
+      this.retrying ||
+      this.unrecorded.length >= (this.options.commitEvents ?? 100) ||
+      this.unrecordedWindowLeftMs() === 0;
+    if (due && !(await this.recordDeliveries())) return 'stopped';
+    return undefined;
+  }
+
+  /** Milliseconds before the unrecorded deliveries are due (0: now, or nothing unrecorded); real time, not the clock. */
+  private unrecordedWindowLeftMs(): number {
+    if (this.unrecorded.length === 0) return 0;
+    const left = this.firstUnrecordedAt + (this.options.commitEveryMs ?? 100) - performance.now();
+    return Math.max(0, Math.ceil(left));
+  }
+
+  /** Records the deliveries not yet recorded, in one commit; false when stopped before the store took them. */
+  private async recordDeliveries(): Promise<boolean> {
+    if (this.unrecorded.length === 0) return true;
+    const events = this.unrecorded;
+    const what = `the delivery of event${events.length === 1 ? '' : 's'} ${events[0]?.id}${events.length > 1 ? `-${events.at(-1)?.id}` : ''}`;
+    if (!(await this.untilStored(what, () => this.store.markDelivered(this.name, events)))) return false;
+    this.unrecorded = [];
+    return true;
+  }
+
+  /** Tries `work` until the store takes it (backing off), sending nothing meanwhile; false when stopped first. */
+  private async untilStored(what: string, work: () => Promise<void>): Promise<boolean> {
+    const { clock, log } = this.options;
+    const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
+    for (;;) {
+      try {
+        await work();
+        if (this.current.storeFailingSince !== undefined)
+          log(`Hand-off "${this.name}": the store recorded ${what}; delivery goes on.`);
+        this.current.storeFailingSince = undefined;
+        this.current.storeError = undefined;
+        return true;
+      } catch (error) {
+        const message = (error as Error).message;
+        this.current.storeFailingSince ??= clock.now();
+        this.current.storeError = message;
+        if (this.stopping.signal.aborted) return false;
+        const { nominalMs, waitMs } = backoff.take();
+        log(
+          `Hand-off "${this.name}": the store cannot record ${what} (${message}); nothing more is sent until it can; trying again in ${spokenDuration(nominalMs)}.`,
+        );
+        if (
+          !(await clock.sleep(waitMs, this.stopping.signal).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return false;
+      }
+    }
+  }
+
+  /** On stop: one last try to record; what stays unrecorded is sent once more at the next start, as said. */
+  private async recordOnStop(): Promise<void> {
+    if (this.unrecorded.length === 0) return;
+    try {
+      await this.store.markDelivered(this.name, this.unrecorded);
+      this.unrecorded = [];
+    } catch (error) {
+      this.options.log(
+        `Hand-off "${this.name}": ${this.unrecorded.length} delivered event${this.unrecorded.length === 1 ? '' : 's'} could not be recorded (${(error as Error).message}); ${this.unrecorded.length === 1 ? 'it is' : 'they are'} sent once more at the next start.`,
+      );
+    }
+  }
+
   /** Waits for a commit of this process or the poll interval, whichever comes first. */
-  private async idle(): Promise<undefined> {
+  private async idle(ms = this.options.pollMs ?? 1000): Promise<undefined> {
     const signal = this.stopping.signal;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.options.pollMs ?? 1000);
+      const timer = setTimeout(resolve, ms);
       this.wake = () => {
         clearTimeout(timer);
         resolve();
@@ -97,9 +231,21 @@ export class HandOff {
   }
 
   private async deliverWithRetries(event: StoredEvent): Promise<Outcome> {
-    const { clock, log, maxAttempts } = this.options;
+    const firstTry = this.options.clock.now();
+    this.current.busySince = firstTry;
+    try {
+      return await this.retryUntilGivenUp(event, firstTry);
+    } finally {
+      this.current.busySince = undefined;
+      this.current.lastError = undefined;
+    }
+  }
+
+  private async retryUntilGivenUp(event: StoredEvent, firstTry: number): Promise<Outcome> {
+    const { clock, giveUpAfterMs } = this.options;
     const signal = this.stopping.signal;
-    let backoff = this.options.initialBackoffMs ?? 500;
+    const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
+    let lastLogged = Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.consumer.deliver(event, signal);
@@ -107,17 +253,27 @@ export class HandOff {
       } catch (error) {
         if (signal.aborted) return 'stopped';
         const message = (error as Error).message;
-        if (error instanceof PermanentRefusal || attempt >= maxAttempts)
-          return { delivered: false, error: message, attempts: attempt };
-        log(
-          `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt} of ${maxAttempts}: ${message}); trying again in ${Math.round(backoff / 100) / 10} s.`,
-        );
-        try {
-          await clock.sleep(backoff * (0.8 + Math.random() * 0.4), signal);
-        } catch {
-          return 'stopped';
+        const failedMs = clock.now() - firstTry;
+        if (error instanceof PermanentRefusal || failedMs >= giveUpAfterMs)
+          return { delivered: false, error: message, attempts: attempt, failedMs };
+        this.current.lastError = message;
+        // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
+        if (!(await this.recordDeliveries())) return 'stopped';
+        const { nominalMs, waitMs } = backoff.take();
+        // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
+        if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {
+          lastLogged = clock.now();
+          this.options.log(
+            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); trying again in ${spokenDuration(nominalMs)}.`,
+          );
         }
-        backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 30_000);
+        if (
+          !(await clock.sleep(waitMs, signal).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return 'stopped';
       }
     }
   }

@@ -9,7 +9,7 @@ import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
 import { readForwardedHeader, readXForwardedForHeader } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
-import { backlogHealth } from './backlog.js';
+import { backlogHealth, type LiveHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
 import { answerTokenRequest } from './token-endpoint.js';
@@ -44,8 +44,10 @@ export interface ReceiverOptions {
   requestTimeoutMs: number;
   /** Connections open at once; one more is closed as it is accepted (default 1024). */
   maxConnections?: number;
-  /** /healthz answers 503 when a hand-off's oldest pending event is older than this. */
+  /** /healthz answers 503 when a hand-off has been on one event longer than this. */
   stuckAfterMs: number;
+  /** The hand-offs this process runs, for /healthz (set once they start). */
+  handOffStates?: () => LiveHealth['handOffs'];
   tls?: { cert: Buffer; key: Buffer };
   /** Reverse proxies trusted to name the client; without it, request.ip is the direct peer. */
   trustProxy?: TrustedProxies;
@@ -59,6 +61,11 @@ export interface ReceiverOptions {
   /** Called for a redelivery that was answered 2xx without storing it again. */
   onDuplicate?: (kind: WebhookKind, key: string) => void;
   log?: (message: string) => void;
+}
+
+/** Whether the store took the last append: /healthz is degraded from a failed one until one succeeds. */
+interface WriteHealth {
+  failingSince?: number;
 }
 
 /** An event as received: what the store keeps, with the event parsed. */
@@ -89,12 +96,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const signingKey = await tokenSigningKey(options.store, options.clientSecret, options.log);
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now, signingKey);
   const app = createApp(options);
+  const writes: WriteHealth = {};
   app.get('/healthz', async (_request, reply) => {
-    const health = await backlogHealth(options.store, now(), options.stuckAfterMs);
+    const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
+    const asked = performance.now();
+    const health = await backlogHealth(options.store, now(), options.stuckAfterMs, live);
+    // What the store's work cost, apart from the time the request waited for its turn (a monitor can graph it).
+    const storeMs = performance.now() - asked;
+    reply.header('server-timing', `store;dur=${storeMs.toFixed(2)}`);
     return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options);
-  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now);
+  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now, writes);
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
@@ -214,6 +227,7 @@ function addEventRoute(
   tokens: TokenIssuer,
   options: ReceiverOptions,
   now: () => number,
+  writes: WriteHealth,
 ): void {
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -251,7 +265,9 @@ function addEventRoute(
     try {
       // Resolves only after the commit, and concurrent copies of one event are settled by the key's uniqueness.
       ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
+      writes.failingSince = undefined;
     } catch (error) {
+      writes.failingSince ??= now();
       options.log?.(
         `Could not store a ${kind} event in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
       );

@@ -1,4 +1,4 @@
-import type { EventStore } from './store/types.js';
+import type { EventStore, SpaceReport } from './store/types.js';
 
 export interface RetentionOptions {
   /** Delivered events older than this are removed; undefined keeps them. */
@@ -10,17 +10,34 @@ export interface RetentionOptions {
   everyMs?: number;
 }
 
+/** `1.2 GB`, `340 MB`: a file size as the log says it. */
+export function spokenBytes(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** What the log says of the space a pass freed; undefined when there is nothing worth a line. */
+function spaceSentence(report: SpaceReport, warned: { noVacuum: boolean }): string | undefined {
+  if (report.reclaimed)
+    return `The inbox file went from ${spokenBytes(report.before)} to ${spokenBytes(report.after)}.`;
+  if (warned.noVacuum || report.freeBytes < 64e6) return undefined;
+  warned.noVacuum = true;
+  return `The inbox holds ${spokenBytes(report.freeBytes)} of free pages it cannot give back while it runs (made before incremental vacuum): stop the receiver and run b2bctl webhook inbox --compact once.`;
+}
+
 /** Runs a retention pass soon after start (never before the port is bound) and then every hour. */
 export function startRetention(store: EventStore, options: RetentionOptions): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
+  const warned = { noVacuum: false };
   const pass = () => {
     running = running.then(async () => {
       const now = options.now();
       const eventsBefore = options.retainMs === undefined ? undefined : now - options.retainMs;
       try {
         const pruned = await store.prune(eventsBefore, now - options.dedupWindowMs);
-        if (pruned.events > 0 || pruned.keys > 0)
-          options.log(`Retention: removed ${pruned.events} delivered events and ${pruned.keys} de-duplication keys.`);
+        if (pruned.events === 0 && pruned.keys === 0) return;
+        options.log(`Retention: removed ${pruned.events} delivered events and ${pruned.keys} de-duplication keys.`);
+        const space = store.reclaimSpace && spaceSentence(await store.reclaimSpace(), warned);
+        if (space) options.log(space);
       } catch (error) {
         options.log(`Retention pass failed (${(error as Error).message}); it runs again in an hour.`);
       }

@@ -44,7 +44,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
     .option(
       '--forward-to <url>',
-      "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --max-attempts make it dead",
+      "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
       httpUrl,
     )
     .option('--allow-http', allowHttpHelp)
@@ -56,7 +56,25 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
     .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
-    .option('--max-attempts <n>', 'tries of one event before it goes dead', wholeNumber(1), 20)
+    .addOption(
+      durationOption(
+        '--give-up-after <duration>',
+        'how long an event failing with 5xx, timeouts or refused connections is retried before it goes dead',
+        72 * 3_600_000,
+        '72h',
+      ),
+    )
+    .addOption(
+      durationOption(
+        '--forward-timeout <duration>',
+        'time the ERP has to answer each --forward-to POST',
+        30_000,
+        '30s',
+      ),
+    )
+    .addOption(
+      new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
+    )
     .addOption(
       durationOption(
         '--exec-timeout <duration>',
@@ -72,7 +90,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addOption(
       durationOption(
         '--stuck-after <duration>',
-        '/healthz answers 503 when an event waits longer than this',
+        '/healthz answers 503 when a hand-off has been on one event longer than this',
         900_000,
         '15m',
       ),
@@ -90,6 +108,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
       proxyHeader,
     )
+    .option('--log-events', 'print each stored event on stdout (default: a summary line every minute on stderr)')
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
     .action((options: Record<string, unknown>, command: Command) =>
       dispatch<ListenOptions>(command, async () => (await import('./listen.js')).run, {
@@ -111,7 +130,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         fetchOrders: options.fetchOrders === true,
         handoff: options.handoff as string | undefined,
         fromStart: options.fromStart === true,
-        maxAttempts: options.maxAttempts as number,
+        giveUpAfter: options.giveUpAfter as number,
+        forwardTimeout: options.forwardTimeout as number,
+        maxAttempts: options.maxAttempts as number | undefined,
+        logEvents: options.logEvents === true,
         execTimeout: options.execTimeout as number,
         retain: options.retain as number | undefined,
         dedupWindow: options.dedupWindow as number,
@@ -159,6 +181,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--pending', 'only events a hand-off has not taken yet')
     .option('--dead', 'only events a hand-off gave up on (see webhook dead)')
     .option('--import <old-folder>', "take an earlier version's NDJSON inbox (events.ndjson) into the store, once")
+    .option(
+      '--compact',
+      'rewrite the SQLite inbox to give back the space retention freed (receiver stopped; once for an inbox made before incremental vacuum)',
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),
     );

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
 import { targetShownSafely } from '../../lib/shown-target.js';
+import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
@@ -20,7 +21,12 @@ export interface HandOffFlags {
   handoff?: string;
   /** A new hand-off takes every stored event, not only those stored from now on. */
   fromStart: boolean;
-  maxAttempts: number;
+  /** Milliseconds an event's transient failures are retried before it goes dead. */
+  giveUpAfter: number;
+  /** Milliseconds the ERP has to answer a `--forward-to` POST. */
+  forwardTimeout: number;
+  /** Replaced by giveUpAfter: only warned about. */
+  maxAttempts?: number;
   /** Milliseconds a `--exec` command may run. */
   execTimeout: number;
   /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
@@ -36,10 +42,21 @@ export async function handOffsOf(
 ): Promise<{ handOffs: HandOff[]; described: string }> {
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) named.push(['fetch-orders', await orderFetcher(context, flags.inbox)]);
-  if (flags.forwardTo) named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env)]);
+  if (flags.maxAttempts !== undefined)
+    context.log.warn(
+      `--max-attempts is ignored: a failing event is retried for --give-up-after (now ${flags.giveUpAfter / 3_600_000} h), whatever the count.`,
+    );
+  if (flags.forwardTo)
+    named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env, flags.forwardTimeout)]);
   if (flags.exec) {
+    const name = flags.handoff ?? 'exec';
     const environment = { parent: context.env, names: flags.execEnv ?? [] };
-    named.push([flags.handoff ?? 'exec', execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment)]);
+    const runs = commandRuns(store, name, {
+      timeoutMs: flags.execTimeout,
+      clock: context.clock,
+      log: context.log.warn,
+    });
+    named.push([name, execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment, runs)]);
   }
   const handOffs: HandOff[] = [];
   let described = '';
@@ -57,7 +74,7 @@ export async function handOffsOf(
       new HandOff(store, name, consumer, {
         clock: context.clock,
         log: context.log.warn,
-        maxAttempts: flags.maxAttempts,
+        giveUpAfterMs: flags.giveUpAfter,
         pollMs: store.description.startsWith('PostgreSQL') ? 250 : 1000,
       }),
     );

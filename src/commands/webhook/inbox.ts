@@ -1,15 +1,17 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
-import { renderTable } from '../../io/output/table.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation } from '../../webhook/store/open.js';
+import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { InputError, PartialFailureError } from '../../errors.js';
+import { InputError, PartialFailureError, UsageError } from '../../errors.js';
+import { spokenBytes } from '../../webhook/retention.js';
 import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface InboxOptions {
@@ -24,6 +26,8 @@ export interface InboxOptions {
   dead?: boolean;
   /** An old NDJSON inbox folder (or file) to take into the store. */
   import?: string;
+  /** Rewrite the SQLite file to give back free space (and switch it to incremental vacuum). */
+  compact?: boolean;
 }
 
 const inboxLayout: RecordLayout<StoredEvent> = {
@@ -69,14 +73,14 @@ export function selectionOf(options: InboxOptions): EventSelection {
 export async function run(options: InboxOptions, context: Context): Promise<void> {
   const location = storeLocation(options, context);
   if (options.import !== undefined) return importInbox(options.import, location, context);
+  if (options.compact) return compactInbox(location, context);
   const { store } = await openStore(location, { mustExist: true });
   try {
     const format = context.outputFormat('ndjson');
     const style = stdoutStyle(context);
-    // A table sizes its columns from its rows: on a terminal it is printed a page at a time.
     const writer =
       format === 'table'
-        ? pagedTable(context.io.stdout, style.color)
+        ? await inboxTable(context.io.stdout, style.color)
         : createRecordWriter(format, context.io.stdout, inboxLayout, style);
     const unshown: number[] = [];
     for await (const event of store.select(selectionOf(options))) {
@@ -110,28 +114,6 @@ async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent
   }
 }
 
-function pagedTable(stream: NodeJS.WritableStream, color: boolean, pageSize = 500): RecordWriter<StoredEvent> {
-  let rows: StoredEvent[] = [];
-  let count = 0;
-  const flush = async () => {
-    if (rows.length === 0) return;
-    const text = await renderTable(inboxLayout.table, rows, { color });
-    rows = [];
-    if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
-  };
-  return {
-    async write(event) {
-      rows.push(event);
-      count++;
-      if (rows.length >= pageSize) await flush();
-    },
-    async end() {
-      await flush();
-      return count;
-    },
-  };
-}
-
 async function importInbox(from: string, location: StoreLocation, context: Context): Promise<void> {
   const file = from.endsWith('.ndjson') ? from : join(from, oldInboxFileName);
   if (!existsSync(file)) {
@@ -156,6 +138,35 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
     );
     context.log.info(
       `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.${renamed}`,
+    );
+  } finally {
+    await store.close();
+    release();
+  }
+}
+
+/** `--compact`: the one-time VACUUM of an inbox, under the receiver's lock (a running receiver refuses it, exit 75). */
+async function compactInbox(location: StoreLocation, context: Context): Promise<void> {
+  if (location.url)
+    throw new UsageError('--compact is for the SQLite inbox: PostgreSQL gives space back with its autovacuum.');
+  if (!existsSync(join(location.inbox, sqliteFileName)))
+    throw new InputError(
+      `No webhook inbox in ${location.inbox} (no ${sqliteFileName}); pass webhook listen's --inbox.`,
+      {
+        file: location.inbox,
+        missing: true,
+      },
+    );
+  const { store, release } = await openStore(location, {
+    exclusive: { command: 'webhook inbox --compact', warn: context.log.warn },
+  });
+  try {
+    context.log.info(
+      `Compacting ${store.description}: the whole file is rewritten, which takes a while on a big inbox.`,
+    );
+    const sizes = await (store.compact as NonNullable<typeof store.compact>)();
+    context.log.info(
+      `Compacted ${store.description}: ${spokenBytes(sizes.before)} before, ${spokenBytes(sizes.after)} after; retention now gives space back as it goes.`,
     );
   } finally {
     await store.close();

@@ -13,6 +13,7 @@ import { profileSetting, requireLongClientSecret, webhookClientSecret } from './
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
+import { IntakeSummary } from './intake-summary.js';
 import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
@@ -37,6 +38,10 @@ export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   stuckAfter: number;
   /** False: one commit per event (only to measure what group commit buys). */
   groupCommit: boolean;
+  /** One stdout line per stored event; otherwise a summary line a minute on stderr. */
+  logEvents: boolean;
+  /** Milliseconds between summary lines (tests shorten it). */
+  summaryEveryMs?: number;
 }
 
 /** `b2bctl webhook listen`: the receiver of the platform's webhooks, until SIGINT/SIGTERM. */
@@ -86,6 +91,8 @@ async function serve(
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
 ): Promise<void> {
   const format = context.outputFormat('ndjson');
+  const summary = new IntakeSummary(context.log.info);
+  let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
     host: options.host,
@@ -99,9 +106,15 @@ async function serve(
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
+    handOffStates: () => running.map((handOff) => handOff.state()),
     onStored: (event) =>
-      context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`),
-    onDuplicate: (kind, key) => context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`),
+      options.logEvents
+        ? context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`)
+        : summary.count(event.kind),
+    onDuplicate: (kind, key) => {
+      summary.duplicate();
+      context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`);
+    },
     log: context.log.warn,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
@@ -119,6 +132,8 @@ async function serve(
     log: context.log.info,
   });
   for (const handOff of handOffs) handOff.start();
+  running = handOffs;
+  if (!options.logEvents) summary.start(options.summaryEveryMs);
   await serveUntilInterrupted(
     {
       url: receiver.url,
@@ -129,7 +144,7 @@ async function serve(
           Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
           shutdownDeadlineMs,
           () => context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`),
-        ),
+        ).finally(() => summary.stop()),
     },
     context,
     {

@@ -33,9 +33,14 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
   await writer.end();
   if (health.handOffs.length === 0)
     context.log.info('No hand-off yet: start webhook listen with --forward-to or --exec.');
-  if (health.status === 'stuck') {
-    throw new UnavailableError(
-      `Delivery is stuck: an event has waited longer than ${options.stuckAfter / 1000} s. See webhook dead list and the receiver's log.`,
+  if (health.status === 'degraded') {
+    const named = health.problems.map((problem) =>
+      problem.problem === 'delivery stuck'
+        ? `hand-off "${problem.handOff}" has an event waiting ${problem.seconds} s (over --stuck-after ${options.stuckAfter / 1000} s)`
+        : problem.problem === 'dead letters'
+          ? `hand-off "${problem.handOff}" has ${problem.count} dead letter${problem.count === 1 ? '' : 's'} (see webhook dead list)`
+          : `the store cannot write`,
     );
+    throw new UnavailableError(`Delivery is degraded: ${named.join('; ')}. See the receiver's log.`);
   }
 }

@@ -4,7 +4,7 @@ import { referenceColumn } from './workbook-cells.js';
 /**
  * The rows of a sheet's XML (`xl/worksheets/sheetN.xml`) as written: each cell's reference, type, style, value
  * text and whether it holds a formula. Two readers give the same rows: saxes, the reference, and a scanner of
- * the few elements a sheet's rows use, eight times cheaper on a million rows (docs/decisions/0016-workbook-reader.md),
+ * the few elements a sheet's rows use, eight times cheaper on a million rows (docs/decisions/0017-workbook-reader.md),
  * held to saxes by test/unit/io/input/workbook-xlsx-rows.test.ts.
  */
 export interface RawCell {

@@ -87,7 +87,7 @@ function eachTag(xml: string, file: string, visit: (name: string, attributes: At
 
 /**
  * A workbook's shared strings, held compactly: a million separate strings cost about 50 MB of headers and pointers,
- * so they are kept joined in blocks with the end of each, and cut out when a cell asks (docs/decisions/0016-workbook-reader.md).
+ * so they are kept joined in blocks with the end of each, and cut out when a cell asks (docs/decisions/0017-workbook-reader.md).
  */
 export class SharedStrings {
   private static readonly blockSize = 4096;

@@ -6,7 +6,7 @@ import { InputError } from '../../errors.js';
 /**
  * A workbook's zip container, read by entry name. A workbook's parts are not in reading order (LibreOffice writes
  * the sheet before its shared strings), so the zip is read by random access from its directory, never streamed
- * front to back: see docs/decisions/0016-workbook-reader.md.
+ * front to back: see docs/decisions/0017-workbook-reader.md.
  */
 export interface WorkbookZip {
   has(name: string): boolean;

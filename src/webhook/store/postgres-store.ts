@@ -1,20 +1,26 @@
 import type pg from 'pg';
 import { GroupCommit } from './group-commit.js';
 import {
-  type BacklogRow,
-  backlogQuery,
+  type CommandRunRow,
+  commandRunsSchema,
   deadLetterUpsert,
+  forgetRunDelete,
+  recordedRunsQuery,
+  recordRunInsert,
   type DeadRow,
   deadLettersQuery,
   type EventRow,
+  eventsAfterPositionQuery,
+  eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
-  prunableEvents,
-  prunableKeysDelete,
   retriedEventQuery,
+  retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import { backlogOf } from './backlog-queries.js';
+import { pruneInSlices } from './prune-slices.js';
+import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -25,6 +31,7 @@ import {
   tokenKeyUpsert,
 } from './token-queries.js';
 import type {
+  CommandRun,
   DeadLetter,
   EventSelection,
   EventStore,
@@ -106,6 +113,7 @@ export class PostgresStore implements EventStore {
       await lockSession.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
       await lockSession.query(schema);
       await lockSession.query(postgresTokenSchema);
+      await lockSession.query(commandRunsSchema);
       await lockSession.query('COMMIT');
     } catch (error) {
       await lockSession.end().catch(() => undefined);
@@ -150,10 +158,25 @@ export class PostgresStore implements EventStore {
     return row ? storedEventOf(row) : undefined;
   }
 
-  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+  async pendingForHandOff(name: string, after: number | undefined, limit: number) {
+    const retried = (await this.query<EventRow>(retriedEventsQuery, [name, limit])).rows;
+    if (retried.length > 0) return { events: retried.map(storedEventOf), retried: true };
+    const rows =
+      after === undefined
+        ? (await this.query<EventRow>(eventsAfterPositionQuery, [name, limit])).rows
+        : (await this.query<EventRow>(eventsAfterQuery, [after, limit])).rows;
+    return { events: rows.map(storedEventOf), retried: false };
+  }
+
+  async markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    const ids = list.map((event) => event.id);
     await this.transaction(async (client) => {
-      await client.query('DELETE FROM dead WHERE handoff = $1 AND event_id = $2', [name, event.id]);
-      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
+      await client.query('DELETE FROM dead WHERE handoff = $1 AND event_id = ANY($2::bigint[])', [name, ids]);
+      await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [
+        Math.max(...ids),
+        name,
+      ]);
     });
   }
 
@@ -181,21 +204,22 @@ export class PostgresStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    return (await this.query<BacklogRow>(backlogQuery, [])).rows.map(handOffBacklogOf);
+    return backlogOf(
+      async (sql, values) => (await this.query(sql, values)).rows[0],
+      async (sql, values) => (await this.query(sql, values)).rows,
+    );
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
-    const pruned: Pruned = { events: 0, keys: 0 };
-    if (eventsBefore !== undefined) {
-      for (let removed = -1; removed !== 0; pruned.events += removed) {
-        const sql = `DELETE FROM events WHERE id IN (${prunableEvents})`;
-        removed = (await this.query(sql, [eventsBefore, 2000])).rowCount ?? 0;
-      }
-    }
-    for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      removed = (await this.query(prunableKeysDelete, [keysBefore, 2000])).rowCount ?? 0;
-    }
-    return pruned;
+    // Slices of a few hundred rows, each its own transaction: autovacuum reclaims them as the pass goes.
+    return pruneInSlices(
+      {
+        rows: async (sql, values) => (await this.query(sql, values)).rows,
+        changes: async (sql, values) => (await this.query(sql, values)).rowCount ?? 0,
+      },
+      eventsBefore,
+      keysBefore,
+    );
   }
 
   async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
@@ -223,6 +247,19 @@ export class PostgresStore implements EventStore {
       await client.query(allTokensDelete);
       return { key: record.key, revoked: kept !== undefined };
     });
+  }
+
+  async recordRun(run: CommandRun): Promise<void> {
+    const { handOff, host, processGroup, eventId, startedAt } = run;
+    await this.query(recordRunInsert, [handOff, host, processGroup, eventId, startedAt]);
+  }
+
+  async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {
+    await this.query(forgetRunDelete, [handOff, host, processGroup]);
+  }
+
+  async recordedRuns(handOff: string, host: string): Promise<CommandRun[]> {
+    return (await this.query<CommandRunRow>(recordedRunsQuery, [handOff, host])).rows.map(commandRunOf);
   }
 
   async claimHandOff(name: string): Promise<boolean> {

@@ -80,20 +80,17 @@ export async function* pagedSelection(
   }
 }
 
-/** The SQL of a retention pass's victims: delivered to every hand-off, not dead, received before the bound. */
-export const prunableEvents = `SELECT id FROM events WHERE received_at < ?
-  AND id <= (SELECT coalesce(min(position), (SELECT coalesce(max(id), 0) FROM events)) FROM handoffs)
-  AND id NOT IN (SELECT event_id FROM dead) ORDER BY received_at LIMIT ?`;
-
-/** The backlog of each hand-off, from its position and its dead letters. */
-export const backlogQuery = `SELECT h.name, h.target,
-  (SELECT count(*) FROM events e WHERE e.id > h.position) AS pending,
-  (SELECT min(e.received_at) FROM events e WHERE e.id > h.position) AS oldest,
-  (SELECT count(*) FROM dead d WHERE d.handoff = h.name) AS dead
-  FROM handoffs h ORDER BY h.name`;
-
 /** The next event a hand-off retries (an event of its dead letters marked for retry), oldest first. */
 export const retriedEventQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT 1`;
+
+/** Dead letters of a hand-off marked for retry, oldest first: hand-off, limit. */
+export const retriedEventsQuery = `SELECT ${eventColumns} FROM events WHERE id IN (SELECT event_id FROM dead WHERE handoff = ? AND retry = 1) ORDER BY id LIMIT ?`;
+
+/** Events after an id: after, limit. */
+export const eventsAfterQuery = `SELECT ${eventColumns} FROM events WHERE id > ? ORDER BY id LIMIT ?`;
+
+/** Events after a hand-off's stored position: hand-off, limit. */
+export const eventsAfterPositionQuery = `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT ?`;
 
 /** The next event past a hand-off's position. */
 export const nextEventQuery = `SELECT ${eventColumns} FROM events WHERE id > (SELECT position FROM handoffs WHERE name = ?) ORDER BY id LIMIT 1`;
@@ -102,10 +99,6 @@ export const nextEventQuery = `SELECT ${eventColumns} FROM events WHERE id > (SE
 export const deadLetterUpsert = `INSERT INTO dead (handoff, event_id, error, attempts, died_at, retry) VALUES (?, ?, ?, ?, ?, 0)
   ON CONFLICT (handoff, event_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
   died_at = excluded.died_at, retry = 0`;
-
-/** A chunk of expired keys: received before the bound, at most the limit. */
-export const prunableKeysDelete =
-  'DELETE FROM dedup WHERE key IN (SELECT key FROM dedup WHERE received_at < ? LIMIT ?)';
 
 export const deadLettersQuery = `SELECT d.handoff, d.event_id, e.kind, e.received_at, d.error, d.attempts, d.died_at, d.retry
   FROM dead d JOIN events e ON e.id = d.event_id`;
@@ -121,11 +114,24 @@ export interface DeadRow {
   retry: number | boolean;
 }
 
-/** A row of backlogQuery as both databases return it (PostgreSQL counts as text). */
-export interface BacklogRow {
-  name: string;
-  target: string;
-  pending: number | string;
-  oldest: number | string | null;
-  dead: number | string;
+/** The table of running `--exec` commands, created beside the others (the same statement for both databases). */
+export const commandRunsSchema = `CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NULL,
+  process_group BIGINT NOT NULL, event_id BIGINT NOT NULL, started_at BIGINT NOT NULL,
+  PRIMARY KEY (handoff, host, process_group))`;
+
+export const recordRunInsert = `INSERT INTO command_runs (handoff, host, process_group, event_id, started_at)
+  VALUES (?, ?, ?, ?, ?) ON CONFLICT (handoff, host, process_group) DO UPDATE SET event_id = excluded.event_id,
+  started_at = excluded.started_at`;
+
+export const forgetRunDelete = 'DELETE FROM command_runs WHERE handoff = ? AND host = ? AND process_group = ?';
+
+export const recordedRunsQuery = `SELECT handoff, host, process_group, event_id, started_at FROM command_runs
+  WHERE handoff = ? AND host = ? ORDER BY started_at`;
+
+export interface CommandRunRow {
+  handoff: string;
+  host: string;
+  process_group: number | string;
+  event_id: number | string;
+  started_at: number | string;
 }

@@ -1,6 +1,6 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import type { BacklogRow, DeadRow } from './queries.js';
-import type { DeadLetter, HandOffBacklog } from './types.js';
+import type { CommandRunRow, DeadRow } from './queries.js';
+import type { CommandRun, DeadLetter } from './types.js';
 
 export function deadLetterOf(row: DeadRow): DeadLetter {
   return {
@@ -20,12 +20,12 @@ export function idList(ids: readonly number[]): string {
   return ids.map(() => '?').join(', ');
 }
 
-export function handOffBacklogOf(row: BacklogRow): HandOffBacklog {
+export function commandRunOf(row: CommandRunRow): CommandRun {
   return {
-    name: row.name,
-    target: row.target,
-    pending: Number(row.pending),
-    oldestPendingAt: row.oldest === null ? undefined : Number(row.oldest),
-    dead: Number(row.dead),
+    handOff: row.handoff,
+    host: row.host,
+    processGroup: Number(row.process_group),
+    eventId: Number(row.event_id),
+    startedAt: Number(row.started_at),
   };
 }

@@ -5,20 +5,27 @@ import { createFileExclusively, makePrivateFolder, privateFileMode } from '../..
 import type BetterSqlite3 from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import {
-  type BacklogRow,
-  backlogQuery,
+  type CommandRunRow,
+  commandRunsSchema,
   deadLetterUpsert,
+  forgetRunDelete,
+  recordedRunsQuery,
+  recordRunInsert,
   type DeadRow,
   deadLettersQuery,
   type EventRow,
+  eventsAfterPositionQuery,
+  eventsAfterQuery,
   nextEventQuery,
   pagedSelection,
-  prunableEvents,
-  prunableKeysDelete,
   retriedEventQuery,
+  retriedEventsQuery,
   storedEventOf,
 } from './queries.js';
-import { deadLetterOf, handOffBacklogOf, idList } from './rows.js';
+import { backlogOf } from './backlog-queries.js';
+import { pruneInSlices } from './prune-slices.js';
+import { compactFile, reclaimFreePages } from './sqlite-space.js';
+import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -29,6 +36,7 @@ import {
   tokenKeyUpsert,
 } from './token-queries.js';
 import type {
+  CommandRun,
   DeadLetter,
   EventSelection,
   EventStore,
@@ -36,6 +44,7 @@ import type {
   HandOffOpening,
   NewEvent,
   Pruned,
+  SpaceReport,
   StoredEvent,
   StoreOptions,
   TokenKeyRecord,
@@ -70,7 +79,7 @@ export class SqliteStore implements EventStore {
 
   private constructor(
     private readonly database: BetterSqlite3.Database,
-    file: string,
+    private readonly file: string,
     options: StoreOptions,
   ) {
     this.description = `SQLite ${file}`;
@@ -104,12 +113,15 @@ export class SqliteStore implements EventStore {
     const file = join(directory, sqliteFileName);
     if (!readOnly) createPrivateDatabaseFile(directory, file);
     const database = new Database(file, { fileMustExist: readOnly });
+    // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
+    if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
     if (!readOnly) database.exec(schema);
     if (!readOnly) database.exec(sqliteTokenSchema);
+    if (!readOnly) database.exec(commandRunsSchema);
     return new SqliteStore(database, file, options);
   }
 
@@ -144,10 +156,24 @@ export class SqliteStore implements EventStore {
     return row ? storedEventOf(row) : undefined;
   }
 
-  async markDelivered(name: string, event: StoredEvent): Promise<void> {
+  async pendingForHandOff(name: string, after: number | undefined, limit: number) {
+    const retried = this.database.prepare(retriedEventsQuery).all(name, limit) as EventRow[];
+    if (retried.length > 0) return { events: retried.map(storedEventOf), retried: true };
+    const rows = (
+      after === undefined
+        ? this.database.prepare(eventsAfterPositionQuery).all(name, limit)
+        : this.database.prepare(eventsAfterQuery).all(after, limit)
+    ) as EventRow[];
+    return { events: rows.map(storedEventOf), retried: false };
+  }
+
+  async markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    const forget = this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?');
     this.database.transaction(() => {
-      this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?').run(name, event.id);
-      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
+      for (const event of list) forget.run(name, event.id);
+      const newest = Math.max(...list.map((event) => event.id));
+      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(newest, name);
     })();
   }
 
@@ -174,24 +200,29 @@ export class SqliteStore implements EventStore {
   }
 
   async backlog(): Promise<HandOffBacklog[]> {
-    return (this.database.prepare(backlogQuery).all() as BacklogRow[]).map(handOffBacklogOf);
+    return backlogOf(
+      async (sql, values) => this.database.prepare(sql).get(...values) as Record<string, unknown> | undefined,
+      async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
+    );
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
-    const pruned: Pruned = { events: 0, keys: 0 };
-    // Small chunks, the event loop served between them: a year's first pass never stalls the receiver.
-    const chunk = (sql: string, ...values: unknown[]) => this.database.prepare(sql).run(...values).changes;
-    if (eventsBefore !== undefined) {
-      for (let removed = -1; removed !== 0; pruned.events += removed) {
-        removed = chunk(`DELETE FROM events WHERE id IN (${prunableEvents})`, eventsBefore, 2000);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    for (let removed = -1; removed !== 0; pruned.keys += removed) {
-      removed = chunk(prunableKeysDelete, keysBefore, 2000);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return pruned;
+    return pruneInSlices(
+      {
+        rows: async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
+        changes: async (sql, values) => this.database.prepare(sql).run(...values).changes,
+      },
+      eventsBefore,
+      keysBefore,
+    );
+  }
+
+  reclaimSpace(): Promise<SpaceReport> {
+    return reclaimFreePages(this.database, this.file);
+  }
+
+  async compact(): Promise<{ before: number; after: number }> {
+    return compactFile(this.database, this.file);
   }
 
   async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
@@ -225,6 +256,19 @@ export class SqliteStore implements EventStore {
 
   async claimHandOff(): Promise<boolean> {
     return true; // the folder's lock already makes this receiver the only one
+  }
+
+  async recordRun(run: CommandRun): Promise<void> {
+    const { handOff, host, processGroup, eventId, startedAt } = run;
+    this.database.prepare(recordRunInsert).run(handOff, host, processGroup, eventId, startedAt);
+  }
+
+  async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {
+    this.database.prepare(forgetRunDelete).run(handOff, host, processGroup);
+  }
+
+  async recordedRuns(handOff: string, host: string): Promise<CommandRun[]> {
+    return (this.database.prepare(recordedRunsQuery).all(handOff, host) as CommandRunRow[]).map(commandRunOf);
   }
 
   onAppended(listener: () => void): () => void {

@@ -68,6 +68,23 @@ export interface HandOffOpening {
   previousTarget?: string;
 }
 
+/** An `--exec` command's process group, kept while it runs: a receiver killed meanwhile leaves it to its successor. */
+export interface CommandRun {
+  handOff: string;
+  /** The machine it runs on (a PostgreSQL store serves receivers on several). */
+  host: string;
+  processGroup: number;
+  eventId: number;
+  /** Milliseconds since the epoch. */
+  startedAt: number;
+}
+
+/** What a store did with the space retention freed. */
+export type SpaceReport =
+  | { reclaimed: true; freeBytes: number; before: number; after: number }
+  /** The file cannot shrink while it runs (an inbox made before incremental auto-vacuum): `freeBytes` wait. */
+  | { reclaimed: false; freeBytes: number };
+
 /** A retention pass: what was removed. */
 export interface Pruned {
   events: number;
@@ -86,7 +103,17 @@ export interface EventStore {
   openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening>;
   /** The next event for a hand-off: one asked to be retried first, else the first after its position. */
   nextForHandOff(name: string): Promise<StoredEvent | undefined>;
-  markDelivered(name: string, event: StoredEvent): Promise<void>;
+  /**
+   * The next events for a hand-off, at most `limit`: dead letters asked to be retried first (`retried`), else
+   * those after `after` (the hand-off's own position when undefined), in store order.
+   */
+  pendingForHandOff(
+    name: string,
+    after: number | undefined,
+    limit: number,
+  ): Promise<{ events: StoredEvent[]; retried: boolean }>;
+  /** Records deliveries in one commit: the position moves past them, their dead letters (if retried) go. */
+  markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void>;
   markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void>;
   deadLetters(handOff?: string): Promise<DeadLetter[]>;
   /** Returns how many dead letters were changed. */
@@ -95,6 +122,10 @@ export interface EventStore {
   backlog(): Promise<HandOffBacklog[]>;
   /** Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`. */
   prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
+  /** After a retention pass: gives freed space back to the file system (SQLite; PostgreSQL's autovacuum does). */
+  reclaimSpace?(): Promise<SpaceReport>;
+  /** Rewrites the store to reclaim all free space and switch it to incremental vacuum (SQLite, receiver stopped). */
+  compact?(): Promise<{ before: number; after: number }>;
   /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */
   claimHandOff(name: string): Promise<boolean>;
   /**
@@ -112,6 +143,11 @@ export interface EventStore {
     matches: (verifier: string) => boolean,
     fresh: () => TokenKeyRecord,
   ): Promise<{ key: string; revoked: boolean }>;
+  /** Records a command run as it starts; forgetRun when its group is gone. */
+  recordRun(run: CommandRun): Promise<void>;
+  forgetRun(handOff: string, host: string, processGroup: number): Promise<void>;
+  /** Runs recorded and not forgotten: those a killed receiver left (at start, before delivering again). */
+  recordedRuns(handOff: string, host: string): Promise<CommandRun[]>;
   /** Calls `listener` after each commit that stored something. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;

@@ -60,9 +60,9 @@ describe('webhook inbox', () => {
         .split('\n')
         .map((line) => line.trimEnd()),
     ).toEqual([
-      'ID  RECEIVED                  KIND       EVENT  FROM         FLAGS',
-      '1   2026-11-23T06:00:00.000Z  customers  1      203.0.113.7  -',
-      '2   2026-11-23T06:10:00.000Z  customers  2      203.0.113.7  email missing',
+      'ID          RECEIVED                  KIND       EVENT         FROM             FLAGS',
+      '1           2026-11-23T06:00:00.000Z  customers  1             203.0.113.7      -',
+      '2           2026-11-23T06:10:00.000Z  customers  2             203.0.113.7      email missing',
       '',
     ]);
     const piped = context();
@@ -125,6 +125,31 @@ describe('webhook inbox', () => {
         .split('\n')
         .filter((line) => /^\d+ /.test(line)),
     ).toHaveLength(120_000);
+  });
+
+  it('prints the table with fixed widths and one header per screen page, whatever the row count', async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    store.insertMany(
+      (function* () {
+        for (let id = 1; id <= 1200; id++) yield event('orders', id, '2026-11-23T06:00:00.000Z');
+      })(),
+    );
+    await store.close();
+    const header = /^ID {10}RECEIVED {18}KIND {7}EVENT {9}FROM {13}FLAGS$/;
+    const piped = context(undefined, true);
+    await listInbox({ inbox: directory }, piped.context);
+    const lines = piped.stdout().trimEnd().split('\n');
+    expect(lines.filter((line) => header.test(line))).toHaveLength(1);
+    // Every row's columns start where the header's do: ids of one digit and of four alike.
+    expect(lines.slice(1).every((line) => line.indexOf('2026-') === 12 && line.indexOf('orders') === 38)).toBe(true);
+
+    const screen = context(undefined, true);
+    Object.assign(screen.context.io.stdout, { rows: 25 });
+    await listInbox({ inbox: directory }, screen.context);
+    const paged = screen.stdout().trimEnd().split('\n');
+    expect(paged.filter((line) => header.test(line))).toHaveLength(50);
+    expect(paged.filter((_line, index) => index % 25 === 0).every((line) => header.test(line))).toBe(true);
   });
 
   it('exits 66 naming the folder when there is no inbox', async () => {

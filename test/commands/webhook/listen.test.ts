@@ -35,25 +35,70 @@ describe('webhook listen (in process)', () => {
       /^\{"receivedAt":"[^"]+","kind":"orders","deliveryId":"[^"]+","key":"orders:48213:[^"]+","flags":\[\],"clientAddress":"127\.0\.0\.1","event":\{"id":48213/,
     ],
     [true, /^\d\d:\d\d:\d\d orders {4}order 48213 {2}AWAITING_PAYMENT {2}Comercial Exemplo Ltda$/],
-  ])('prints its URL first, then one line per stored event (stdout a terminal: %s)', async (tty, line) => {
-    const inbox = temporaryFolder();
+  ])(
+    'prints its URL first, then with --log-events one line per stored event (stdout a terminal: %s)',
+    async (tty, line) => {
+      const inbox = temporaryFolder();
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        tty: { stdout: tty },
+      });
+      const running = run(listenOptions(inbox, { logEvents: true }), memory.context);
+      const url = await memory.firstLine();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const token = await receiverToken(url);
+      expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
+      expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
+      memory.interrupt();
+      await running;
+      const lines = memory.stdout().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(line);
+      expect(memory.stderr()).toContain('Webhook receiver stopped.');
+      expect(memory.stderr()).not.toContain(clientSecret);
+    },
+  );
+
+  it('prints no line per event by default: a summary line on stderr instead', async () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      tty: { stdout: tty },
     });
-    const running = run(listenOptions(inbox), memory.context);
+    const running = run(listenOptions(temporaryFolder(), { summaryEveryMs: 50 }), memory.context);
     const url = await memory.firstLine();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const token = await receiverToken(url);
     expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
-    expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
+    expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
+    await until(() => memory.stderr().includes('Stored 1 event in the last 0 s'));
+    expect((await postEvent(url, 'customers', sampleEvent('customers', new Date()), token)).status).toBe(200);
     memory.interrupt();
     await running;
-    const lines = memory.stdout().trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(line);
-    expect(memory.stderr()).toContain('Webhook receiver stopped.');
-    expect(memory.stderr()).not.toContain(clientSecret);
+    expect(memory.stdout().trim().split('\n')).toEqual([url]);
+    // However the events fell into the 50 ms periods, the lines add up to what was stored and recognised.
+    const summaries = [
+      ...memory
+        .stderr()
+        .matchAll(
+          /Stored (\d+) events? (?:in the last 0 s|since the last summary) \(customers (\d+), orders (\d+)\); (\d+) redeliver(?:y|ies) recognised\./g,
+        ),
+    ];
+    const total = (group: number) => summaries.reduce((sum, match) => sum + Number(match[group]), 0);
+    expect([total(1), total(2), total(3), total(4)]).toEqual([2, 1, 1, 1]);
+  });
+
+  it('starts with the replaced --max-attempts, saying it is ignored for --give-up-after', async () => {
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = run(
+      listenOptions(temporaryFolder(), { forwardTo: 'http://127.0.0.1:1/down', maxAttempts: 20 }),
+      memory.context,
+    );
+    await memory.firstLine();
+    memory.interrupt();
+    await running;
+    expect(memory.stderr()).toContain(
+      '--max-attempts is ignored: a failing event is retried for --give-up-after (now 72 h), whatever the count.',
+    );
   });
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
@@ -160,7 +205,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
     const running = run(
-      listenOptions(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000, maxAttempts: 1000 }),
+      listenOptions(inbox, { forwardTo: 'http://127.0.0.1:1/down', stuckAfter: 600_000 }),
       memory.context,
     );
     const url = await memory.firstLine();
@@ -170,16 +215,19 @@ describe('webhook listen: backlog and hand-offs', () => {
       200,
       {
         status: 'ok',
+        problems: [],
         handOffs: [{ name: 'forward', pending: 0, oldestPendingSeconds: 0, dead: 0 }],
       },
     ]);
     await postEvent(url, 'orders', order, await receiverToken(url));
+    await until(() => memory.stderr().includes('failed (attempt 1'));
     now += 11 * 60_000;
     const stuck = await fetch(`${url}/healthz`);
     expect([stuck.status, await stuck.json()]).toEqual([
       503,
       {
-        status: 'stuck',
+        status: 'degraded',
+        problems: [{ problem: 'delivery stuck', handOff: 'forward', seconds: 660 }],
         handOffs: [{ name: 'forward', pending: 1, oldestPendingSeconds: 660, dead: 0 }],
       },
     ]);
@@ -192,7 +240,9 @@ describe('webhook listen: backlog and hand-offs', () => {
       (error: unknown) => error,
     )) as Error & { exitCode: number };
     expect(failure.exitCode).toBe(69);
-    expect(failure.message).toMatch(/Delivery is stuck: an event has waited longer than 600 s/);
+    expect(failure.message).toBe(
+      'Delivery is degraded: hand-off "forward" has an event waiting 660 s (over --stuck-after 600 s). See the receiver\'s log.',
+    );
     expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });
     memory.interrupt();
     await running;

@@ -82,6 +82,7 @@ async function everythingShown(store: { inbox: string; url?: string }): Promise<
   // What the page and the table do show: the names and figures, the targets without their credentials.
   expect(JSON.parse(health)).toEqual({
     status: 'ok',
+    problems: [],
     handOffs: [
       { name: 'exec', pending: 1, oldestPendingSeconds: expect.any(Number), dead: 0 },
       { name: 'forward', pending: 1, oldestPendingSeconds: expect.any(Number), dead: 0 },

@@ -97,7 +97,7 @@ describe('events of a hostile shape', () => {
       const handOff = new HandOff(store, 'erp', recording, {
         clock: systemClock,
         log: (line) => log.push(line),
-        maxAttempts: 20,
+        giveUpAfterMs: 72 * 3_600_000,
         initialBackoffMs: 60_000,
         pollMs: 50,
       });

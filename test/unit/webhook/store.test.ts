@@ -52,6 +52,16 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('retention walks its slices by (received_at, id): events sharing a time across slice ends all go', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    // 1,201 events, three to a millisecond: slices of 500 end in the middle of a shared time.
+    store.insertMany(Array.from({ length: 1201 }, (_, index) => event(index + 1, start + Math.floor(index / 3))));
+    await store.openHandOff('forward', 'http://erp', false);
+    expect(await store.prune(start + day, start)).toEqual({ events: 1201, keys: 0 });
+    expect(await all(store)).toEqual([]);
+    await store.close();
+  });
+
   it('stays within its retention over a simulated year: rows and file size flat', { timeout: 120_000 }, async () => {
     const directory = temporaryFolder();
     const store = await SqliteStore.open(directory);

@@ -1,0 +1,107 @@
+// Delivery and health figures of bench/webhooks.mjs: the hand-off's rate beside intake's, and /healthz under load.
+import { spawn } from 'node:child_process';
+
+const erpServer = `
+let count = 0, last = 0;
+const server = require('node:http').createServer((request, response) => {
+  if (request.method === 'GET') return response.end(JSON.stringify({ count, last }));
+  request.resume();
+  request.on('end', () => { count++; last = Date.now(); response.end('ok'); });
+});
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;
+
+/** An ERP answering 200 to every POST in a process of its own; GET gives how many it took and when the last. */
+export async function startErp(env) {
+  const child = spawn(process.execPath, ['-e', erpServer], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+  return {
+    url,
+    stats: async () => (await fetch(url)).json(),
+    stop: () => new Promise((resolve) => child.on('close', resolve).kill('SIGTERM')),
+  };
+}
+
+/** Waits until the ERP has taken `count` events; the time of the last, in Date.now() terms. */
+async function deliveredBy(erp, count, patienceMs = 600_000) {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    const stats = await erp.stats();
+    if (stats.count >= count) return stats.last;
+    if (Date.now() > deadline) throw new Error(`only ${stats.count} of ${count} events delivered`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Intake and delivery over the same events: `count` orders sent at the benchmark's concurrency to a receiver that
+ * forwards to an ERP answering at once. Intake: events/s until the last answer; delivery: events/s until the ERP
+ * took the last one, both from the first send.
+ */
+export async function deliveryBesideIntake({ listen, drive, tokenOf, count, extra, env }) {
+  const erp = await startErp(env);
+  const receiver = await listen(['--forward-to', `${erp.url}/hook`, ...extra]);
+  try {
+    const token = await tokenOf(receiver.url);
+    const warmUp = 300;
+    await drive(receiver.url, token, warmUp, 60_000_000 + Math.floor(Math.random() * 1e6) * 1000);
+    await deliveredBy(erp, warmUp);
+    const started = Date.now();
+    const intake = await drive(receiver.url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
+    const intakeEnded = Date.now();
+    const lastDelivered = await deliveredBy(erp, warmUp + count);
+    const intakeRate = count / ((intakeEnded - started) / 1000);
+    const deliveryRate = count / ((Math.max(lastDelivered, intakeEnded) - started) / 1000);
+    return { intakeRate, deliveryRate, p99: intake.p99 };
+  } finally {
+    await receiver.stop();
+    await erp.stop();
+  }
+}
+
+/**
+ * /healthz answer times while intake runs at the benchmark's concurrency: one request every 100 ms (a load
+ * balancer's or a watchdog's pace) for the duration of `count` events. Returns p50, p99 and the slowest, in ms.
+ */
+export async function healthzUnderLoad({ url, token, drive, count }) {
+  // Alone first: what the answer costs without intake's commits to wait behind.
+  const alone = [];
+  for (let index = 0; index < 30; index++) {
+    const sent = performance.now();
+    await (await fetch(`${url}/healthz`)).text();
+    alone.push(performance.now() - sent);
+  }
+  alone.sort((a, b) => a - b);
+  const times = [];
+  const storeTimes = [];
+  let running = true;
+  const poller = (async () => {
+    while (running) {
+      const sent = performance.now();
+      const answer = await fetch(`${url}/healthz`);
+      await answer.text();
+      times.push(performance.now() - sent);
+      const store = /store;dur=([\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
+      if (store) storeTimes.push(Number(store[1]));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const intake = await drive(url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
+  running = false;
+  await poller;
+  times.sort((a, b) => a - b);
+  storeTimes.sort((a, b) => a - b);
+  const at = (share, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * share))] ?? 0;
+  return {
+    aloneMedian: alone[15] ?? 0,
+    p50: at(0.5),
+    p99: at(0.99),
+    slowest: times.at(-1) ?? 0,
+    /** The store's own work per answer (the receiver's Server-Timing header), when it says it. */
+    storeP50: storeTimes.length ? at(0.5, storeTimes) : undefined,
+    storeP99: storeTimes.length ? at(0.99, storeTimes) : undefined,
+    storeSlowest: storeTimes.at(-1),
+    answers: times.length,
+    intake,
+  };
+}

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commandRuns, groupRunning } from '../../../src/webhook/command-runs.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+
+afterAll(removeReceiverFolders);
+
+const start = Date.UTC(2026, 10, 23, 6);
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('command runs left by a killed receiver', () => {
+  it('kills a group still running past its --exec-timeout, and forgets it', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    const orphan = spawn('sleep 300 & wait', { shell: true, detached: true, stdio: 'ignore' });
+    const group = orphan.pid as number;
+    await until(() => groupRunning(group), 'the group');
+    await store.recordRun({ handOff: 'exec', host: hostname(), processGroup: group, eventId: 7, startedAt: start });
+    const log: string[] = [];
+    const clock = new FakeClock(start + 50_000);
+    await commandRuns(store, 'exec', { timeoutMs: 60_000, clock, log: (line) => log.push(line) }).settle(
+      new AbortController().signal,
+    );
+    expect(groupRunning(group)).toBe(false);
+    expect(clock.now()).toBeGreaterThanOrEqual(start + 60_000);
+    expect(log).toEqual([
+      `The command a stopped receiver started for event 7 (process group ${group}) still runs; hand-off "exec" waits for it up to its --exec-timeout (10 s left) before running the event again.`,
+      `The command a stopped receiver started for event 7 (process group ${group}) passed its --exec-timeout: its process group was killed.`,
+    ]);
+    expect(await store.recordedRuns('exec', hostname())).toEqual([]);
+    await store.close();
+  });
+
+  it("forgets, saying nothing, a group that has already ended; another host's runs are not its own", async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    const ended = spawn('true', { detached: true, stdio: 'ignore' });
+    await new Promise((resolve) => ended.on('close', resolve));
+    const group = ended.pid as number;
+    await store.recordRun({ handOff: 'exec', host: hostname(), processGroup: group, eventId: 1, startedAt: start });
+    await store.recordRun({ handOff: 'exec', host: 'other-host', processGroup: group, eventId: 2, startedAt: start });
+    const log: string[] = [];
+    await commandRuns(store, 'exec', {
+      timeoutMs: 60_000,
+      clock: new FakeClock(start),
+      log: (line) => log.push(line),
+    }).settle(new AbortController().signal);
+    expect(log).toEqual([]);
+    expect(await store.recordedRuns('exec', hostname())).toEqual([]);
+    expect(await store.recordedRuns('exec', 'other-host')).toHaveLength(1);
+    await store.close();
+  });
+});

@@ -1,0 +1,120 @@
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backlogHealth } from '../../../src/webhook/backlog.js';
+import { forwardTo } from '../../../src/webhook/consumers.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+import { postEvent, receiverToken, temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
+
+const receiver = useTestReceivers();
+const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function health(url: string): Promise<[number, unknown]> {
+  const answer = await fetch(`${url}/healthz`);
+  return [answer.status, await answer.json()];
+}
+
+describe('/healthz degraded', () => {
+  it('answers 503 naming a store that cannot write, from the failed append until one succeeds', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const store = await SqliteStore.open(temporaryFolder());
+    let full = true;
+    const disk = Object.create(store) as SqliteStore;
+    disk.append = async (event) => {
+      if (full) throw new Error('database or disk is full');
+      return store.append(event);
+    };
+    const started = await receiver({ store: disk, now: () => now, log: () => undefined });
+    const token = await receiverToken(started.url);
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
+    now += 30_000;
+    expect(await health(started.url)).toEqual([
+      503,
+      { status: 'degraded', problems: [{ problem: 'store cannot write', seconds: 30 }], handOffs: [] },
+    ]);
+    full = false;
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(200);
+    expect(await health(started.url)).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
+    // The store's own share of the answer, apart from queueing: what a monitor graphs.
+    expect((await fetch(`${started.url}/healthz`)).headers.get('server-timing')).toMatch(/^store;dur=\d+\.\d\d$/);
+  });
+
+  it('answers 503 naming the hand-off while a dead letter waits, and 200 once it is dropped', async () => {
+    const started = await receiver();
+    await started.store.openHandOff('erp', 'http://erp', true);
+    await started.store.append({
+      receivedAt: Date.now(),
+      kind: 'orders',
+      deliveryId: 'one',
+      key: 'orders:one',
+      flags: [],
+      clientAddress: '',
+      raw: '{}',
+    });
+    const next = (await started.store.nextForHandOff('erp')) as StoredEvent;
+    await started.store.markDead('erp', next, 'HTTP 422', 1);
+    const [status, body] = await health(started.url);
+    expect([status, (body as { problems: unknown }).problems]).toEqual([
+      503,
+      [{ problem: 'dead letters', handOff: 'erp', count: 1 }],
+    ]);
+    await started.store.dropDead([next.id]);
+    expect((await health(started.url))[0]).toBe(200);
+  });
+});
+
+describe('stuck: by the event in hand, or by the backlog when another receiver delivers', () => {
+  it('judges a hand-off this process delivers by its current event, one it stands by for by its oldest pending', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    closers.push(() => store.close());
+    const now = Date.parse('2026-11-23T07:00:00Z');
+    await store.openHandOff('erp', 'http://erp', true);
+    await store.append({
+      receivedAt: now - 3_600_000,
+      kind: 'orders',
+      deliveryId: 'old',
+      key: 'orders:old',
+      flags: [],
+      clientAddress: '',
+      raw: '{}',
+    });
+    // Delivering here, between two events: an hour-old backlog being worked through is no stuck delivery.
+    expect((await backlogHealth(store, now, 900_000, { handOffs: [{ name: 'erp' }] })).problems).toEqual([]);
+    // Standing by while another receiver holds it: only the backlog tells.
+    expect(
+      (await backlogHealth(store, now, 900_000, { handOffs: [{ name: 'erp', standingBy: true }] })).problems,
+    ).toEqual([{ problem: 'delivery stuck', handOff: 'erp', seconds: 3600 }]);
+  });
+});
+
+describe('--forward-timeout', () => {
+  it('cuts a POST the ERP does not answer in time, and the error names the flag', async () => {
+    const server = createServer(() => undefined); // takes the request, never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const consumer = forwardTo(url, {}, 200);
+    const stored = { id: 1, kind: 'orders', deliveryId: 'd1', event: {} } as unknown as StoredEvent;
+    const failure = (await consumer.deliver(stored, new AbortController().signal).catch((error) => error)) as Error;
+    expect(failure.message).toMatch(
+      /^127\.0\.0\.1:\d+ did not answer in time \(UND_ERR_HEADERS_TIMEOUT\); the ERP has --forward-timeout \(0\.2 s\) to answer: raise it for a slow ERP, or check that it runs$/,
+    );
+  });
+
+  it("names --forward-to, not the API client's --base-url, when nothing listens", async () => {
+    const consumer = forwardTo('http://127.0.0.1:1/hook', {}, 1000);
+    const stored = { id: 1, kind: 'orders', deliveryId: 'd1', event: {} } as unknown as StoredEvent;
+    const failure = (await consumer.deliver(stored, new AbortController().signal).catch((error) => error)) as Error;
+    expect(failure.message).toBe(
+      'nothing listens at 127.0.0.1:1 (ECONNREFUSED); check --forward-to and that the server runs',
+    );
+  });
+});
