@@ -10,6 +10,11 @@ export const ExitCode = {
   unavailable: 69,
   interrupted: 75,
   authFailed: 77,
+  /** 128 + SIGINT and 128 + SIGTERM: a signal ended the run at a point where there is nothing to finish (a prompt). */
+  endedBySigint: 130,
+  /** 128 + SIGPIPE, what a shell reports for a writer whose reader closed the pipe. */
+  outputClosed: 141,
+  endedBySigterm: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -77,6 +82,20 @@ export class AmbiguousRequestError extends UnavailableError {}
 export class InterruptedError extends B2bctlError {
   constructor(message: string) {
     super(message, ExitCode.interrupted);
+  }
+}
+
+/** The reader of stdout closed it early (`| head`): the message says what was written and where the next run starts. */
+export class OutputClosedError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.outputClosed);
+  }
+}
+
+/** A signal (SIGINT, SIGTERM) ended a run that had nothing to finish: exit 128 + the signal, as a shell expects. */
+export class SignalledError extends B2bctlError {
+  constructor(message: string, signal: string | undefined) {
+    super(message, signal === 'SIGTERM' ? ExitCode.endedBySigterm : ExitCode.endedBySigint);
   }
 }
 

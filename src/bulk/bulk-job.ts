@@ -181,6 +181,7 @@ async function openAndCheckInput<T, Sent>(
       input: description,
       shaping,
       flags: { ...job.flags },
+      configDir: session.store.directory,
     });
     // The interrupted run's reading and sending flags hold for the rest of its file.
     Object.assign(job.flags, restored);

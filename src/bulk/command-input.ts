@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
 import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
-import { type InputOptions, openInput, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
+import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
+import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
 import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
 
@@ -49,6 +50,7 @@ export async function openCommandInput(
     headerMap,
     ignoredColumns: flags.ignoreColumns,
     strict: flags.strict,
+    sheet: flags.sheet,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
     adoptHeaderMap:
@@ -73,7 +75,7 @@ export async function openCommandInput(
           }
         : undefined,
   };
-  return openInput(inputOptions);
+  return openAnyInput(inputOptions);
 }
 
 /**

@@ -14,6 +14,8 @@ export interface InputFlags {
   writeMap?: string;
   /** `--ignore-column NAME` (repeatable): columns whose data is left out on purpose. */
   ignoreColumns?: readonly string[];
+  /** `--sheet NAME|N`: the sheet of a workbook to read. */
+  sheet?: string;
 }
 
 /** How to send a bulk run (docs/bulk-runs.md, "Sending"). */

@@ -33,8 +33,13 @@ export interface RunMeta {
   command: string;
   profile: string;
   baseUrl: string;
-  /** Whether --base-url was given, so the resume line repeats it. */
+  /**
+   * Whether the base URL came from --base-url or B2BCTL_BASE_URL rather than the profile, so the resume line
+   * carries it: pasted in another shell, the variable is gone.
+   */
   baseUrlFromFlag: boolean;
+  /** The config folder when it came from the environment (B2BCTL_CONFIG_DIR, XDG_CONFIG_HOME), absolute. */
+  configDir?: string;
   input: { path: string; size: number; fingerprint: string };
   flags: Record<string, string | number | boolean>;
 }
@@ -116,6 +121,8 @@ export function checkResume(options: {
   input: RunMeta['input'];
   shaping: readonly ShapingFlag[];
   flags: Readonly<Record<string, unknown>>;
+  /** This run's config folder, to name the one the interrupted run used when they differ. */
+  configDir?: string;
 }): Record<string, ShapingValue> {
   const { meta, reportPath } = options;
   const refuse = (difference: string) =>
@@ -124,10 +131,12 @@ export function checkResume(options: {
     throw refuse(`it is the report of b2bctl ${meta.command}, not of b2bctl ${options.command}`);
   if (meta.profile !== options.profile)
     throw refuse(
-      `it was written for profile "${meta.profile}", this run uses "${options.profile}" (add --profile ${meta.profile})`,
+      `it was written for profile "${meta.profile}", this run uses "${options.profile}" (add --profile ${meta.profile}${otherFolder(meta, options.configDir)})`,
     );
   if (!sameBaseUrl(meta.baseUrl, options.baseUrl))
-    throw refuse(`it was written for ${meta.baseUrl}, this run would send to ${options.baseUrl}`);
+    throw refuse(
+      `it was written for ${meta.baseUrl}, this run would send to ${options.baseUrl} (add --base-url ${meta.baseUrl}${otherFolder(meta, options.configDir)})`,
+    );
   if (meta.input.size !== options.input.size || meta.input.fingerprint !== options.input.fingerprint)
     throw refuse(
       `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
@@ -154,11 +163,21 @@ export function checkResume(options: {
   return restored;
 }
 
+/** `, and B2BCTL_CONFIG_DIR=… before b2bctl` when the interrupted run's config folder was another one. */
+function otherFolder(meta: RunMeta, configDir: string | undefined): string {
+  if (meta.configDir === undefined || configDir === undefined || resolve(configDir) === meta.configDir) return '';
+  return `, and B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} before b2bctl`;
+}
+
 export { shellWord };
 
-/** The command that resumes a run, complete: profile, base URL when it was a flag, every shaping flag. */
+/**
+ * The command that resumes a run, complete, to paste in any shell: the config folder when the environment chose
+ * it (`B2BCTL_CONFIG_DIR=… b2bctl …`), the profile, the base URL unless the profile holds it, every shaping flag.
+ */
 export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, report: string): string {
   const words = ['b2bctl', ...meta.command.split(' '), file];
+  const folder = meta.configDir === undefined ? '' : `B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} `;
   words.push('--profile', meta.profile);
   if (meta.baseUrlFromFlag) words.push('--base-url', meta.baseUrl);
   for (const { flag, key } of shaping) {
@@ -168,5 +187,5 @@ export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], fi
     if (value !== true) words.push(String(value));
   }
   words.push('--resume', report);
-  return words.map(shellWord).join(' ');
+  return folder + words.map(shellWord).join(' ');
 }

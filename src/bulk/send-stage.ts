@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { AuthError, ExitCode, PlatformError, UnavailableError, UsageError } from '../errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
@@ -84,7 +85,8 @@ export async function openSending<T, Sent>(
     command: job.name,
     profile: session.profileName,
     baseUrl: session.requireBaseUrl(),
-    baseUrlFromFlag: context.globals.baseUrl !== undefined,
+    baseUrlFromFlag: context.globals.baseUrl !== undefined || session.setting('baseUrl').source === 'env',
+    ...configFolderFromEnvironment(context, session.store.directory),
     input: { path: input.description.path, size: input.description.size, fingerprint: input.description.fingerprint },
     flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
   };
@@ -173,4 +175,9 @@ function isBatchFailure(error: unknown): error is UnavailableError | PlatformErr
   const refused =
     error instanceof AuthError || (error instanceof PlatformError && error.exitCode === ExitCode.authFailed);
   return !refused && (error instanceof UnavailableError || error instanceof PlatformError);
+}
+
+/** The config folder, absolute, when the environment chose it: a resume line pasted elsewhere must name it. */
+function configFolderFromEnvironment(context: Context, directory: string): { configDir?: string } {
+  return context.env.B2BCTL_CONFIG_DIR || context.env.XDG_CONFIG_HOME ? { configDir: resolve(directory) } : {};
 }

@@ -1,5 +1,6 @@
 import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../errors.js';
+import { isClosedOutputClaimed } from '../io/output/closed-output.js';
 import { runProgram } from './run-program.js';
 
 // Decided before any command runs (the rest come from runProgram).
@@ -25,8 +26,11 @@ async function main(): Promise<void> {
       return process.stdin.isTTY === true;
     },
   };
-  // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end.
+  // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end (unless the command
+  // writing says what it wrote first: orders poll).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // Decided at once (a module imported now would answer after more writes had failed): a tiny module, loaded up front.
+    if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
     // Any other failure to write the data (a full disk, a closed terminal) is one line and exit 1.
     process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
@@ -36,14 +40,20 @@ async function main(): Promise<void> {
   process.exitCode = await runProgram(process.argv, io, process.env, async (globals) => {
     // Loaded here, not at the top: `--help` and `--version` need none of it.
     const { createContext } = await import('../context.js');
-    return createContext({ io, env: process.env, globals, interrupt, loadPrompter });
+    return createContext({
+      io,
+      env: process.env,
+      globals,
+      interrupt,
+      loadPrompter: (streams) => loadPrompter(streams, interrupt),
+    });
   });
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
-async function loadPrompter(io: IOStreams): Promise<Prompter> {
+async function loadPrompter(io: IOStreams, interrupt: AbortSignal): Promise<Prompter> {
   const { inquirerPrompter } = await import('../io/prompter.js');
-  return inquirerPrompter(io);
+  return inquirerPrompter(io, interrupt);
 }
 
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */

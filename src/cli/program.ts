@@ -54,7 +54,8 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       ).choices(logFormats),
     )
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true });
+    // Option text wraps down to 24 columns (commander's own floor, 40, left it unwrapped on a 60-column terminal).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 24 });
 
   // `--version` alone needs no command at all: loading every group for it would cost its start-up.
   const words = argv.slice(2);
@@ -103,7 +104,8 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     output: flags.output,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
-    color: flags.color !== false && !env.NO_COLOR,
+    // A terminal that declares it shows no attributes (TERM=dumb: Emacs shells, some CI logs) gets none either.
+    color: flags.color !== false && !env.NO_COLOR && env.TERM !== 'dumb',
     input: flags.input !== false,
     excel: flags.excel === true,
     logFormat: flags.logFormat ?? logFormatIn(env),

@@ -24,6 +24,7 @@ export async function runProgram(
   env: Environment,
   contextFor: ContextFactory,
 ): Promise<ExitCode> {
+  argv = helpOfCommandPath(argv);
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
   const program = await buildProgram(async (command, load, options) => {
@@ -61,8 +62,15 @@ export async function runProgram(
   const parseErrors: string[] = [];
   const logParseErrors = async (): Promise<void> => {
     if (parseErrors.length === 0) return;
-    const log = await fallbackLog();
-    for (const text of parseErrors.splice(0)) log.error(text);
+    const [log, { withFlagHint }] = await Promise.all([fallbackLog(), import('./flag-hints.js')]);
+    const json = globalsSoFar().logFormat === 'json';
+    for (const text of parseErrors.splice(0)) {
+      // The error is a log line (timestamped off a terminal, as cron logs want); the usage and help after it are
+      // text to read, plain (JSON lines keep every line a record).
+      if (text.startsWith('error:')) log.error(withFlagHint(text, argv.slice(2)));
+      else if (json) log.error(text);
+      else io.stderr.write(`${text}\n`);
+    }
   };
   endParsesWithErrors(program, {
     out: (text) => io.stdout.write(text),
@@ -86,4 +94,14 @@ export async function runProgram(
   } finally {
     await context?.close();
   }
+}
+
+/**
+ * `b2bctl help stock push` as `b2bctl stock push --help`: commander's help command shows the help of the first word
+ * only (`stock`), where a person asked for the verb's.
+ */
+export function helpOfCommandPath(argv: readonly string[]): readonly string[] {
+  const words = argv.slice(2);
+  if (words[0] !== 'help' || words.length < 3 || words.slice(1).some((word) => word.startsWith('-'))) return argv;
+  return [...argv.slice(0, 2), ...words.slice(1), '--help'];
 }

@@ -12,6 +12,7 @@ export interface ParsedInputFlags {
   strict?: true;
   writeMap?: string;
   ignoreColumn?: string[];
+  sheet?: string;
 }
 
 /** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
@@ -66,6 +67,10 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
         (name: string, names: string[] = []) => [...names, name],
       )
       .option(
+        '--sheet <name|n>',
+        'the sheet of a .xlsx or .ods workbook to read, by name or tab number (default: the first visible sheet)',
+      )
+      .option(
         '--write-map <file>',
         'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
       ),
@@ -77,6 +82,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     strict: flags.strict === true,
     writeMap: flags.writeMap,
     ignoreColumns: flags.ignoreColumn,
+    sheet: flags.sheet,
   }),
 };
 

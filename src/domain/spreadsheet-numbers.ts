@@ -39,3 +39,29 @@ export function isScientificNotation(text: string): boolean {
 export function isSpreadsheetExponent(text: string): boolean {
   return /^\d([.,]\d+)?E\+\d{1,3}$/i.test(text.trim());
 }
+
+/**
+ * Fields of codes a number cell cannot hold as typed: documents, CEPs, registrations, SKUs and keys lose their
+ * leading zeros, and digits past the fifteenth, once the spreadsheet stores them as numbers. Phones are not among
+ * them: a Brazilian number starts with its area code (11 to 99), never a zero, and people type them as numbers.
+ */
+const codeFields = new Set([
+  'document',
+  'zipcode',
+  'stateRegistration',
+  'farmerStateRegistration',
+  'cnae',
+  'sku',
+  'invoiceKey',
+  'trackingCode',
+]);
+
+/** True when a field's value is a code that must be typed as text in a spreadsheet (see codeFields). */
+export function isCodeField(path: string): boolean {
+  const last = path.slice(path.lastIndexOf('.') + 1);
+  return codeFields.has(last);
+}
+
+/** What to do about a number cell in a code column of a workbook, as the reason of its problem. */
+export const numberCellReason =
+  'the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again';

@@ -1,20 +1,24 @@
 import { input, password, select } from '@inquirer/prompts';
 import type { IOStreams, Prompter } from '../context.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, SignalledError } from '../errors.js';
 
-/** Prompts on stderr, so stdout stays clean for data even during a login. */
-export function inquirerPrompter(io: IOStreams): Prompter {
-  const context = { input: io.stdin, output: io.stderr };
+/**
+ * Prompts on stderr, so stdout stays clean for data even during a login. `interrupt` is the run's SIGINT/SIGTERM:
+ * a prompt waits for a person, so a signal ends it at once (there is nothing to finish).
+ */
+export function inquirerPrompter(io: IOStreams, interrupt?: AbortSignal): Prompter {
+  const context = { input: io.stdin, output: io.stderr, signal: interrupt };
+  const ask = (answer: Promise<string>) => interruptible(answer, interrupt);
   return {
-    input: (message, defaultValue) => interruptible(input({ message, default: defaultValue, required: true }, context)),
+    input: (message, defaultValue) => ask(input({ message, default: defaultValue, required: true }, context)),
     password: (message) =>
-      interruptible(
+      ask(
         password(
           { message, mask: '*', validate: (value) => value.length > 0 || 'The password cannot be empty' },
           context,
         ),
       ),
-    select: (message, choices) => interruptible(select({ message, choices: [...choices], pageSize: 12 }, context)),
+    select: (message, choices) => ask(select({ message, choices: [...choices], pageSize: 12 }, context)),
   };
 }
 
@@ -23,7 +27,7 @@ export function inquirerPrompter(io: IOStreams): Prompter {
  * closes and its answer never comes, so the process would run out of work and exit 0, and
  * `b2bctl login && b2bctl stock push` would go on without a login.
  */
-async function interruptible(answer: Promise<string>): Promise<string> {
+async function interruptible(answer: Promise<string>, interrupt: AbortSignal | undefined): Promise<string> {
   let onIdle: (() => void) | undefined;
   const unanswered = new Promise<never>((_, reject) => {
     onIdle = () => reject(new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.'));
@@ -34,6 +38,10 @@ async function interruptible(answer: Promise<string>): Promise<string> {
   } catch (error) {
     if ((error as Error).name === 'ExitPromptError')
       throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
+    if ((error as Error).name === 'AbortPromptError') {
+      const signal = typeof interrupt?.reason === 'string' ? interrupt.reason : 'SIGINT';
+      throw new SignalledError(`${signal} at the prompt: stopped; nothing was changed.`, signal);
+    }
     throw error;
   } finally {
     if (onIdle) process.removeListener('beforeExit', onIdle);

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, endParsesWithErrors, parseEndExitCode } from '../../src/cli/program.js';
+import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode } from '../../src/cli/program.js';
+import { helpOfCommandPath } from '../../src/cli/run-program.js';
 
 /** Parses argv with the whole program (no verb may run) and returns the exit code main.ts would give and the help printed. */
 async function parseEnd(argv: string[]): Promise<{ code: number | string; out: string; err: string }> {
@@ -45,4 +46,32 @@ describe('help and version end the parse with 0; a missing command with 2', () =
       expect((await parseEnd(argv)).code).toBe(2);
     },
   );
+});
+
+describe('b2bctl help A B', () => {
+  it.each([
+    [['help', 'stock', 'push'], 'Usage: b2bctl stock push [options] <file>'],
+    [['help', 'orders', 'update'], 'Usage: b2bctl orders update [options] <file>'],
+  ])('%j shows the help of the verb, not of its group', async (argv, usage) => {
+    const ended = await parseEnd([...helpOfCommandPath(['node', 'b2bctl', ...argv])].slice(2));
+    expect(ended.code).toBe(0);
+    expect(ended.out.split('\n')[0]).toBe(usage);
+  });
+
+  it('leaves every other command line as it is', () => {
+    for (const argv of [['help'], ['help', 'stock'], ['stock', 'push', 'help'], ['help', 'stock', '--help']])
+      expect(helpOfCommandPath(['node', 'b2bctl', ...argv])).toEqual(['node', 'b2bctl', ...argv]);
+  });
+});
+
+describe('colour', () => {
+  it.each([
+    [{}, true],
+    [{ NO_COLOR: '1' }, false],
+    [{ TERM: 'dumb' }, false],
+    [{ TERM: 'xterm-256color' }, true],
+  ])('with %j in the environment: %s', async (env, color) => {
+    const program = await buildProgram(async () => {}, ['node', 'b2bctl', 'sellers', 'list']);
+    expect(globalsOf(program, env).color).toBe(color);
+  });
 });

@@ -1,14 +1,22 @@
 import type { CommandEntry, FlagEntry } from './command-tree.js';
+import { environmentEntries, exitStatuses, fileEntries } from './man-sections.js';
 import { pageName } from './markdown.js';
 
 /** Text as roff prints it literally: backslashes escaped, hyphens as minus signs, no line read as a request. */
 function roff(text: string): string {
-  return text
-    .replaceAll('\\', '\\e')
-    .replaceAll('-', '\\-')
-    .split('\n')
-    .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
-    .join('\n');
+  return (
+    text
+      .replaceAll('\\', '\\e')
+      .replaceAll('-', '\\-')
+      // Every character past ASCII as its Unicode escape: the page reads alike under any groff, preconv or not.
+      .replace(
+        /[^ -~\t\n]/gu,
+        (character) => `\\[u${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`,
+      )
+      .split('\n')
+      .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
+      .join('\n')
+  );
 }
 
 function flagItem(flag: FlagEntry): string[] {
@@ -21,6 +29,18 @@ function flagItem(flag: FlagEntry): string[] {
 
 function section(title: string, lines: string[]): string[] {
   return lines.length === 0 ? [] : [`.SH ${title}`, ...lines];
+}
+
+/** A list of terms, each with its paragraph. */
+function termList(entries: readonly (readonly [string, string])[]): string[] {
+  return entries.flatMap(([term, text]) => ['.TP', `.B ${roff(term)}`, roff(text)]);
+}
+
+/** The command's own paragraph: its summary as a sentence, then what its help adds (field lists, settings). */
+function description(entry: CommandEntry): string[] {
+  const summary = entry.description === '' ? entry.summary : entry.description;
+  const sentence = `${summary.charAt(0).toUpperCase()}${summary.slice(1)}${/[.!?]$/.test(summary) ? '' : '.'}`;
+  return [roff(sentence), ...(entry.notes === '' ? [] : ['.PP', ...verbatim(entry.notes.split('\n'))])];
 }
 
 /** A literal block: lines kept as they are, indented. */
@@ -44,7 +64,7 @@ export function manPage(entry: CommandEntry): string {
     '.SH SYNOPSIS',
     ...verbatim([entry.usage]),
     '.SH DESCRIPTION',
-    roff(entry.description),
+    ...description(entry),
     ...section(
       'COMMANDS',
       entry.subcommands.flatMap((subcommand) => ['.TP', `.B ${roff(subcommand.name)}`, roff(subcommand.summary)]),
@@ -55,7 +75,9 @@ export function manPage(entry: CommandEntry): string {
     ),
     ...section('OPTIONS', entry.options.flatMap(flagItem)),
     ...section('GLOBAL OPTIONS', entry.globalOptions.flatMap(flagItem)),
-    ...section('NOTES', entry.notes === '' ? [] : verbatim(entry.notes.split('\n'))),
+    ...section('EXIT STATUS', termList(exitStatuses)),
+    ...section('ENVIRONMENT', termList(environmentEntries())),
+    ...section('FILES', termList(fileEntries)),
     ...section('EXAMPLES', entry.examples.length === 0 ? [] : verbatim(entry.examples)),
     ...section(
       'SEE ALSO',

@@ -26,6 +26,17 @@ const hiddenCommands = new Set(['__complete']);
  * shell to complete file names (a FILE argument).
  */
 export function completionCandidates(query: CompletionQuery): string[] {
+  return describedCandidates(query).map((candidate) => candidate.value);
+}
+
+/** A candidate and the line that says what it is (a command's summary, a flag's help; empty for a value). */
+export interface DescribedCandidate {
+  value: string;
+  description: string;
+}
+
+/** completionCandidates, each with its description, for the shells that show one (zsh, fish). */
+export function describedCandidates(query: CompletionQuery): DescribedCandidate[] {
   const current = query.words.at(-1) ?? '';
   const typed = query.words.slice(0, -1);
   let command = query.root;
@@ -45,20 +56,41 @@ export function completionCandidates(query: CompletionQuery): string[] {
     if (subcommand) command = subcommand;
     else positionals++;
   }
-  const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(current));
-  if (pendingValue) return matching(valuesOf(pendingValue, query));
+  const matching = (candidates: readonly DescribedCandidate[]) =>
+    candidates.filter((candidate) => candidate.value.startsWith(current));
+  if (pendingValue) return matching(plain(valuesOf(pendingValue, query)));
   if (current.startsWith('--') && current.includes('=')) {
     const [flag = '', partial = ''] = current.split('=', 2);
     const option = findOption(command, flag);
     return option
-      ? valuesOf(option, query)
-          .filter((value) => value.startsWith(partial))
-          .map((value) => `${flag}=${value}`)
+      ? plain(
+          valuesOf(option, query)
+            .filter((value) => value.startsWith(partial))
+            .map((value) => `${flag}=${value}`),
+        )
       : [];
   }
-  if (current.startsWith('-')) return matching(optionNames(command));
-  if (command.name() === 'api' && positionals === 0) return matching(query.routePaths?.() ?? []);
-  return matching(command.commands.map((subcommand) => subcommand.name()).filter((name) => !hiddenCommands.has(name)));
+  if (current.startsWith('-')) return matching(describedOptions(command));
+  if (command.name() === 'api' && positionals === 0) return matching(plain(query.routePaths?.() ?? []));
+  return matching(
+    command.commands
+      .filter((subcommand) => !hiddenCommands.has(subcommand.name()))
+      .map((subcommand) => ({
+        value: subcommand.name(),
+        description: oneLine(subcommand.summary() || subcommand.description()),
+      })),
+  );
+}
+
+/** Values, which need no description. */
+function plain(values: readonly string[]): DescribedCandidate[] {
+  return values.map((value) => ({ value, description: '' }));
+}
+
+/** A description as a shell shows it beside a candidate: one line, at most 70 characters. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 70 ? `${line.slice(0, 69)}…` : line;
 }
 
 function valuesOf(option: Option, query: CompletionQuery): readonly string[] {
@@ -77,10 +109,15 @@ function findOption(command: Command, flag: string): Option | undefined {
   return optionsInScope(command).find((option) => option.long === flag || option.short === flag);
 }
 
-function optionNames(command: Command): string[] {
-  const names = optionsInScope(command)
-    .filter((option) => !option.hidden)
-    .map((option) => option.long ?? option.short ?? '')
-    .filter((name) => name !== '');
-  return [...new Set([...names, '--help'])];
+function describedOptions(command: Command): DescribedCandidate[] {
+  const seen = new Set<string>();
+  const options: DescribedCandidate[] = [];
+  for (const option of optionsInScope(command)) {
+    const name = option.long ?? option.short ?? '';
+    if (option.hidden || name === '' || seen.has(name)) continue;
+    seen.add(name);
+    options.push({ value: name, description: oneLine(option.description) });
+  }
+  if (!seen.has('--help')) options.push({ value: '--help', description: 'display help for command' });
+  return options;
 }

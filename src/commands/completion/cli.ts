@@ -17,10 +17,12 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('__complete', { hidden: true })
     .description('candidates for the word under the cursor, one per line (called by the completion scripts)')
     .argument('[words...]', 'the words after b2bctl, the last one under the cursor')
-    .action((words: string[], _flags: unknown, command: Command) =>
+    .option('--descriptions', 'each candidate followed by a tab and what it is (zsh and fish show it)')
+    .action((words: string[], flags: { descriptions?: true }, command: Command) =>
       dispatch<CompleteOptions>(command, async () => (await import('./run.js')).runComplete, {
         root: program,
         words,
+        descriptions: flags.descriptions === true,
       }),
     );
 }

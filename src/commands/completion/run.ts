@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { everySetting } from '../../config/settings.js';
-import { completionCandidates } from './candidates.js';
+import { describedCandidates } from './candidates.js';
 import { type CompletionShell, completionScript } from './scripts.js';
 
 export interface CompletionScriptOptions {
@@ -16,12 +16,14 @@ export async function runScript(options: CompletionScriptOptions, context: Conte
 export interface CompleteOptions {
   root: Command;
   words: readonly string[];
+  /** `--descriptions`: each line `candidate<TAB>description`, for zsh and fish. */
+  descriptions?: boolean;
 }
 
 /** `b2bctl __complete -- WORDS...`: one candidate per line for the shell scripts. Never fails loudly: a TAB must not. */
 export async function runComplete(options: CompleteOptions, context: Context): Promise<void> {
   const store = await context.profiles();
-  const candidates = completionCandidates({
+  const candidates = describedCandidates({
     root: options.root,
     words: options.words.length > 0 ? options.words : [''],
     profileNames: () => {
@@ -33,7 +35,10 @@ export async function runComplete(options: CompleteOptions, context: Context): P
     },
     routePaths: () => routePaths(),
   });
-  if (candidates.length > 0) context.io.stdout.write(`${candidates.join('\n')}\n`);
+  const lines = candidates.map(({ value, description }) =>
+    options.descriptions && description !== '' ? `${value}\t${description}` : value,
+  );
+  if (lines.length > 0) context.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The default path of every platform route setting (`paths.*`), as a user starts typing them. */

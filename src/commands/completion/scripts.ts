@@ -25,10 +25,15 @@ complete -o default -F _b2bctl_complete b2bctl
 # b2bctl completion for zsh. Load it with:  source <(b2bctl completion zsh)
 # or install it as _b2bctl in a folder of $fpath.
 _b2bctl() {
-  local -a candidates
-  candidates=("\${(@f)$(b2bctl __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
-  if (( \${#candidates} )) && [[ -n \${candidates[1]} ]]; then
-    compadd -- "\${candidates[@]}"
+  local -a lines values displays
+  local line
+  lines=("\${(@f)$(b2bctl __complete --descriptions -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  if (( \${#lines} )) && [[ -n \${lines[1]} ]]; then
+    for line in "\${lines[@]}"; do
+      values+=("\${line%%$'\\t'*}")
+      if [[ $line == *$'\\t'* ]]; then displays+=("\${line%%$'\\t'*}  -- \${line#*$'\\t'}"); else displays+=("$line"); fi
+    done
+    compadd -l -d displays -- "\${values[@]}"
   else
     _files
   fi
@@ -40,7 +45,7 @@ if (( $+functions[compdef] )); then compdef _b2bctl b2bctl; fi
 function __b2bctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l candidates (b2bctl __complete -- $words (commandline -ct) 2>/dev/null)
+    set -l candidates (b2bctl __complete --descriptions -- $words (commandline -ct) 2>/dev/null)
     if test (count $candidates) -gt 0
         printf '%s\\n' $candidates
     else

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
@@ -73,4 +73,38 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
 /** Saves the cursor atomically (temporary file, fsync, rename): a crash leaves the old one or the new one. */
 export function writeCursor(path: string, cursor: OrdersCursor): void {
   writeFileDurably(path, `${JSON.stringify(cursor, null, 2)}\n`);
+}
+
+/** A run whose output was closed early (`| head`): what it wrote and where it started, for the next run to say. */
+export interface CutShortRun {
+  /** ISO-8601: when the output closed. */
+  at: string;
+  written: number;
+  /** ISO-8601: where the cut-short run started; the `--since` that starts there again. */
+  since: string;
+}
+
+/** Beside the cursor, so a --cursor file has its own. */
+function cutShortPath(cursorPath: string): string {
+  return `${cursorPath}.cut-short.json`;
+}
+
+export function writeCutShort(cursorPath: string, run: CutShortRun): void {
+  writeFileDurably(cutShortPath(cursorPath), `${JSON.stringify(run)}\n`);
+}
+
+/** The note of a cut-short last run, or undefined (none, or unreadable: it is only a note). */
+export function readCutShort(cursorPath: string): CutShortRun | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(cutShortPath(cursorPath), 'utf8')) as Partial<CutShortRun>;
+    if (typeof parsed.at !== 'string' || typeof parsed.since !== 'string' || typeof parsed.written !== 'number')
+      return undefined;
+    return parsed as CutShortRun;
+  } catch {
+    return undefined;
+  }
+}
+
+export function clearCutShort(cursorPath: string): void {
+  rmSync(cutShortPath(cursorPath), { force: true });
 }

@@ -1,6 +1,7 @@
 import { fstatSync, fsyncSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../../context.js';
+import { claimClosedOutput, isClosedPipe } from '../../io/output/closed-output.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
@@ -15,6 +16,8 @@ export interface OrderSink {
    */
   flush(): Promise<boolean>;
   end(): Promise<number>;
+  /** True once the reader of stdout closed it (`| head`): nothing more can be written. */
+  closed(): boolean;
 }
 
 const orderLayout: RecordLayout<Record<string, unknown>> = {
@@ -70,6 +73,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       async end() {
         return count;
       },
+      closed: () => false,
     };
   }
   const stream = context.io.stdout;
@@ -78,15 +82,35 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     ...stdoutStyle(context),
   });
   const descriptor = regularFileDescriptor(stream);
+  // A closed pipe is said by the poll (what was written, where the next run starts), not ended on by the process.
+  let closed = false;
+  const onError = (error: unknown) => {
+    if (isClosedPipe(error)) closed = true;
+  };
+  stream.on('error', onError);
+  const release = claimClosedOutput(stream);
+  const whileOpen = async (write: () => Promise<unknown>) => {
+    if (closed) return;
+    try {
+      await write();
+    } catch (error) {
+      if (!isClosedPipe(error)) throw error;
+      closed = true;
+    }
+  };
   return {
+    closed: () => closed,
     async write(version, record) {
+      if (closed) return;
       // The table and the CSV are for people and spreadsheets: they show the id and instant b2bctl read, whatever
       // the platform calls them; json and ndjson pass the platform's object on unchanged.
       const row = record as Record<string, unknown>;
-      await writer.write(
-        format === 'table' || format === 'csv'
-          ? { ...row, id: version.id, orderId: version.orderNumber, lastUpdated: version.lastUpdated }
-          : row,
+      await whileOpen(() =>
+        writer.write(
+          format === 'table' || format === 'csv'
+            ? { ...row, id: version.id, orderId: version.orderNumber, lastUpdated: version.lastUpdated }
+            : row,
+        ),
       );
     },
     async flush() {
@@ -96,7 +120,21 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       fsyncSync(descriptor);
       return true;
     },
-    end: () => writer.end(),
+    async end() {
+      let count = 0;
+      await whileOpen(async () => (count = await writer.end()));
+      // A last write's EPIPE arrives as an event after it returned: wait for it before the poll judges the run.
+      if (!closed)
+        await new Promise<void>((resolve) =>
+          stream.write('', (error) => {
+            if (isClosedPipe(error)) closed = true;
+            resolve();
+          }),
+        );
+      stream.off('error', onError);
+      release();
+      return count;
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import { newVersions, parseInstantOrDuration, runWindow, type TimeWindow } from '../../domain/orders-window.js';
-import { AuthError, B2bctlError, InterruptedError, UsageError } from '../../errors.js';
+import { AuthError, B2bctlError, InterruptedError, OutputClosedError, UsageError } from '../../errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
@@ -13,7 +13,14 @@ import {
   orderListingPageSize,
   type ListedOrder,
 } from '../../platform/orders.js';
-import { defaultCursorPath, readCursor } from './cursor-file.js';
+import {
+  clearCutShort,
+  type CutShortRun,
+  defaultCursorPath,
+  readCursor,
+  readCutShort,
+  writeCutShort,
+} from './cursor-file.js';
 import { createOrderSink, type OrderSink } from './order-output.js';
 import { PollProgress } from './poll-progress.js';
 import { type FetchPage, scanWindow } from './window-scan.js';
@@ -50,7 +57,13 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     lagMs: session.get('orders.lag'),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
-  planWindow(options, context.clock.now(), readCursor(cursorPath, session.profileName), settings);
+  const saved = readCursor(cursorPath, session.profileName);
+  const cutShort = readCutShort(cursorPath);
+  if (cutShort && !saved && options.since === undefined)
+    throw new UsageError(
+      `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
+    );
+  planWindow(options, context.clock.now(), saved, settings);
   const release = acquireProfileLock(
     store.directory,
     session.profileName,
@@ -123,6 +136,11 @@ async function pollOnce(
       `orders poll: continuing from the cursor in ${cursorPath} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,
     );
   }
+  const cutShort = readCutShort(cursorPath);
+  if (cutShort && saved)
+    context.log.info(
+      `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}; the cursor was not moved, so this run starts from ${saved.cursor} again.`,
+    );
   const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
   let interrupted = false;
@@ -135,6 +153,7 @@ async function pollOnce(
     interrupted = true;
   }
   await sink.end();
+  if (sink.closed()) outputClosed(context, cursorPath, { saved, window, written: progress.written });
   warnUnreadable(progress, context);
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
@@ -143,6 +162,7 @@ async function pollOnce(
   }
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
   progress.save(window.to);
+  if (cutShort) clearCutShort(cursorPath);
   context.log.info(
     `orders poll: ${progress.written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
@@ -182,13 +202,39 @@ async function writeWindows(
     const records = options.detail
       ? await fetchDetails(client, fresh, options.concurrency)
       : fresh.map((order) => order.record);
-    for (const [index, version] of fresh.entries()) await sink.write(version, records[index]);
-    progress.written += fresh.length;
+    for (const [index, version] of fresh.entries()) {
+      if (sink.closed()) return false;
+      await sink.write(version, records[index]);
+      progress.written++;
+    }
     if (await sink.flush()) progress.save(scanned.window.to);
     progress.forgetBefore(scanned.window.to);
     if (context.interrupt.aborted) return true;
   }
   return false;
+}
+
+/**
+ * The reader closed stdout early (`| head`): the cursor stays where it was, so no order is lost; a note beside it
+ * lets the next run say so (and, for a first run, which --since starts it here again). Exit 141, as a shell expects.
+ */
+function outputClosed(
+  context: Context,
+  cursorPath: string,
+  cut: { saved: { cursor: string } | undefined; window: TimeWindow; written: number },
+): never {
+  const since = new Date(cut.window.from).toISOString();
+  const note: CutShortRun = { at: new Date(context.clock.now()).toISOString(), written: cut.written, since };
+  writeCutShort(cursorPath, note);
+  throw new OutputClosedError(
+    cut.saved
+      ? `output closed after ${orderCount(cut.written)}; the cursor was not moved, the next run starts from ${cut.saved.cursor} again.`
+      : `output closed after ${orderCount(cut.written)}; no cursor was saved (a first run), the next run starts from --since ${since}.`,
+  );
+}
+
+function orderCount(count: number): string {
+  return `${count} ${count === 1 ? 'order' : 'orders'}`;
 }
 
 function warnUnreadable(progress: PollProgress, context: Context): void {

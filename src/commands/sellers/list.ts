@@ -44,12 +44,28 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
   ],
 };
 
+/**
+ * The table when searching by e-mail: the column searched is never cut, PERMISSIONS goes last of the droppable ones
+ * instead, so on a narrow terminal the person still sees the e-mails their filter matched, whole.
+ */
+const searchedByEmailLayout: RecordLayout<SalesRep> = {
+  ...salesRepLayout,
+  table: salesRepLayout.table.map((column) =>
+    column.header === 'EMAIL'
+      ? { ...column, keepWhole: true }
+      : column.header === 'PERMISSIONS'
+        ? { ...column, dropRank: 0 }
+        : column,
+  ),
+};
+
 /** Lists sales reps: one page, or with --all every page until the platform answers `[]`. */
 export async function run(options: ListSellersOptions, context: Context): Promise<void> {
   const client = await context.platform();
   const format = context.outputFormat('json');
   let hiddenColumns: readonly string[] = [];
-  const writer = createRecordWriter(format, context.io.stdout, salesRepLayout, {
+  const layout = options.email ? searchedByEmailLayout : salesRepLayout;
+  const writer = createRecordWriter(format, context.io.stdout, layout, {
     ...stdoutStyle(context),
     // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
     maxWidth: terminalColumns(context.io.stdout),

@@ -64,6 +64,8 @@ export interface InputOptions {
   strict?: boolean;
   /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */
   adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
+  /** `--sheet NAME|N`: the sheet of a workbook to read (the first visible one by default). */
+  sheet?: string;
   warn(message: string): void;
 }
 
@@ -102,6 +104,8 @@ export interface OpenedInput {
   encoding: TextEncoding;
   /** CSV only: the delimiter, decimal separator and header cells as read. */
   csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  /** A workbook (.xlsx, .ods): the sheet read. */
+  workbook?: { sheet: string };
   /** The records one by one. Read these or recordBatches(), not both: both take from the one reader of the input. */
   records: AsyncGenerator<InputRecord>;
   /**
@@ -174,6 +178,8 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const bom = byteOrderMark(head);
   // "Unicode text" is UTF-16 with a BOM (or named by --encoding): its NUL bytes are no sign of a binary file.
   const utf16 = bom?.encoding.startsWith('utf-16') || /^utf-?16/i.test(options.encoding ?? '');
+  if (options.sheet !== undefined)
+    throw new UsageError(`--sheet ${options.sheet}: ${file} is text, not a workbook (.xlsx, .ods); drop --sheet.`);
   const kind = utf16 ? undefined : binaryKind(head);
   if (kind) throw new InputError(`${file}: ${kind}`, { file });
   if (!utf16 && looksBinary(head)) {
@@ -472,7 +478,7 @@ function restoreFormulas(cells: string[]): string[] {
 }
 
 /** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
-function invisibleProblems(values: unknown): string[] {
+export function invisibleProblems(values: unknown): string[] {
   const problems: string[] = [];
   collectInvisibleProblems(values, '', problems);
   return problems;
@@ -540,7 +546,8 @@ function aliasHint(
     : ` Your column "${shortText(header)}" looks like it: rename it "${field}", or pass --map with a JSON file such as {${JSON.stringify(header)}:${JSON.stringify(field)}}.`;
 }
 
-function reportHeaderProblems(
+/** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */
+export function reportHeaderProblems(
   file: string,
   { line, row }: { line: number; row?: number },
   problems: HeaderProblems & { headers: readonly string[] },

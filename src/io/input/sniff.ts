@@ -1,6 +1,6 @@
 /** Guesses about an input file from its first bytes: format, encoding, delimiter. Pure. */
 
-export type InputFormat = 'csv' | 'json' | 'ndjson';
+export type InputFormat = 'csv' | 'json' | 'ndjson' | 'xlsx' | 'ods';
 /** `utf-8`, or any encoding label iconv-lite knows (`windows-1252`, `cp850`, `macintosh`, `utf-16le`). */
 export type TextEncoding = string;
 

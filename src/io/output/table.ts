@@ -92,8 +92,11 @@ function fitToWidth<T>(
   maxWidth: number,
 ): { columns: TableColumn<T>[]; cells: string[][]; widths: number[] } {
   let kept = columns.map((_, index) => index);
+  // A column never cut counts for its widest cell when that is wider than planned: the others make room for it.
   const planned = columns.map((column, index) =>
-    column.plannedWidth === undefined ? (widths[index] ?? 0) : Math.max(column.header.length, column.plannedWidth),
+    column.plannedWidth === undefined
+      ? (widths[index] ?? 0)
+      : Math.max(column.header.length, column.plannedWidth, column.keepWhole ? (widths[index] ?? 0) : 0),
   );
   const total = () => kept.reduce((sum, index) => sum + (planned[index] ?? 0), 0) + gap * (kept.length - 1);
   const droppable = columns

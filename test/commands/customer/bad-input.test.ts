@@ -103,7 +103,7 @@ describe('files that cannot be read as records', () => {
     );
   });
 
-  it('an Excel workbook (.xlsx): exit 65 with how to save it as CSV', async () => {
+  it('an Excel workbook (.xlsx) cut short: exit 65, said to be damaged, with how to save it again', async () => {
     const workbook = Buffer.concat([
       Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]),
       Buffer.from('[Content_Types].xml'),
@@ -113,17 +113,27 @@ describe('files that cannot be read as records', () => {
       refusal(
         'clientes.xlsx',
         65,
-        'clientes.xlsx: this is an Excel workbook (.xlsx), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.',
+        'clientes.xlsx: cannot read the workbook (end of central directory record signature not found); the file is damaged or cut short. Open it in the spreadsheet program and save it again.',
       ),
     );
   });
 
   it.each([
-    ['clientes-corrigido.ods', 'estoque.ods', 'this is a LibreOffice spreadsheet (.ods), not CSV. In LibreOffice Calc'],
-    ['clientes-corrigido.xls', 'clientes-corrigido.xls', 'this is an old Excel workbook (.xls), not CSV. In Excel'],
-    ['clientes-corrigido.xlsx', 'clientes-corrigido.xlsx', 'this is an Excel workbook (.xlsx), not CSV. In Excel'],
-    ['clientes.fods', 'estoque.fods', 'this is a LibreOffice spreadsheet saved as flat XML (.fods), not CSV.'],
-    ['clientes.xml', 'estoque.excel2003.xml', 'this is an Excel spreadsheet saved as XML, not CSV. In Excel'],
+    [
+      'clientes-corrigido.xls',
+      'clientes-corrigido.xls',
+      'this is an old Excel workbook (.xls), which b2bctl does not read. Save it as .xlsx (Excel: Save As > "Excel Workbook"; LibreOffice: File > Save As > "Excel 2007-365"), or convert it with soffice --headless --convert-to xlsx FILE',
+    ],
+    [
+      'clientes.fods',
+      'estoque.fods',
+      'this is a LibreOffice spreadsheet saved as flat XML (.fods), which b2bctl does not read. Save it as .xlsx',
+    ],
+    [
+      'clientes.xml',
+      'estoque.excel2003.xml',
+      'this is an Excel spreadsheet saved as XML (2003), which b2bctl does not read. Save it as .xlsx',
+    ],
     ['clientes.csv', 'clientes-corrigido.html', 'this is a web page (HTML), not CSV: a sheet saved as a web page'],
   ])(
     '%s as LibreOffice saved it: exit 65 naming what it is, nothing sent, nothing written',

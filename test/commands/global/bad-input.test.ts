@@ -285,3 +285,31 @@ describe('a corrupt config file', () => {
     );
   });
 });
+
+describe('flags people reach for that b2bctl does not take', () => {
+  it.each([
+    [
+      ['login', '--base-url', 'URL', '--username', 'erp@example.com', '--password', 'hunter2'],
+      "error: unknown option '--password': a password is never taken from the command line (ps and the shell history would show it): pipe it with --password-stdin, set B2BCTL_PASSWORD, or let b2bctl login ask for it on a terminal.",
+    ],
+    [
+      ['webhook', 'listen', '--client-id', 'erp', '--client-secret=s3cret'],
+      "error: unknown option '--client-secret': a client secret is never taken from the command line (ps and the shell history would show it): pass --client-secret-file FILE, or set B2BCTL_WEBHOOK_CLIENT_SECRET.",
+    ],
+    [
+      ['orders', 'ship', '217', '--tracking-code', 'SS123456785BR'],
+      "error: unknown option '--tracking-code': the tracking code is given with --tracking CODE (--tracking SS123456785BR).",
+    ],
+  ])('%j: exit 2 naming the fix, the secret never echoed, nothing sent', async (words, message) => {
+    const configDir = await loggedIn();
+    const args = words.map((word) => (word === 'URL' ? sandbox.url : word));
+    const result = await runCommandLine(args, { configDir });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(message);
+    // The usage after it is text to read: no timestamp even off a terminal.
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^Usage: b2bctl /), expect.stringMatching(/^Run "b2bctl /)]);
+    expect(result.stderr).not.toMatch(/hunter2|s3cret/);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});

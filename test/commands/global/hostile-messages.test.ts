@@ -76,19 +76,19 @@ describe('messages of the hostile-file replay', () => {
 
   it.each([
     [
-      'a LibreOffice .ods',
+      'a LibreOffice .ods cut short (only its first bytes)',
       'f.ods',
       Buffer.concat([
         Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0, 0]),
         Buffer.from('mimetypeapplication/vnd.oasis.opendocument.spreadsheet'),
       ]),
-      'error: f.ods: this is a LibreOffice spreadsheet (.ods), not CSV. In LibreOffice Calc choose File > Save As > "Text CSV (.csv)" with UTF-8 and pass that file.',
+      'error: f.ods: cannot read the workbook (end of central directory record signature not found); the file is damaged or cut short. Open it in the spreadsheet program and save it again.',
     ],
     [
       'an old Excel .xls',
       'f.xls',
       Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]),
-      'error: f.xls: this is an old Excel workbook (.xls), not CSV. In Excel choose "Save As" > "CSV UTF-8" and pass that file.',
+      'error: f.xls: this is an old Excel workbook (.xls), which b2bctl does not read. Save it as .xlsx (Excel: Save As > "Excel Workbook"; LibreOffice: File > Save As > "Excel 2007-365"), or convert it with soffice --headless --convert-to xlsx FILE, and pass that file.',
     ],
     [
       'a gzip file',

@@ -55,13 +55,19 @@ function runShell(shell: string, args: string[]): string[] {
 
 /** What zsh's completion function offers for the words after b2bctl, the last being the word under the cursor. */
 function zshTab(...words: string[]): string[] {
+  return zshListing(...words).filter((line) => !line.startsWith('display:'));
+}
+
+/** zshTab with the lines zsh lists beside the candidates (`display:…`). */
+function zshListing(...words: string[]): string[] {
   const quoted = ['b2bctl', ...words].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   return runShell('zsh', [
     '-f',
     '-c',
     [
       `source '${join(folder, 'b2bctl.zsh')}'`,
-      `compadd() { [[ $1 == -- ]] && shift; print -l -- "files:no" "$@"; }`,
+      // Records the candidates, then what zsh would list beside them (-d), as `display:` lines.
+      `compadd() { local -a shown; while [[ $1 != -- ]]; do if [[ $1 == -d ]]; then shown=("\${(@P)2}"); shift; fi; shift; done; shift; print -l -- "files:no" "$@" "\${(@)shown/#/display:}"; }`,
       `_files() { print -l -- "files:yes"; }`,
       `words=(${quoted})`,
       `CURRENT=${words.length + 1}`,
@@ -87,6 +93,20 @@ describe.skipIf(zsh.missing)(`zsh completion${zsh.note}`, () => {
     expect(zshTab('--profile', '')).toEqual(['files:no', 'lat', 'prod']);
   });
 
+  it('lists each command and flag with what it is, a value bare', () => {
+    expect(zshListing('st')).toEqual([
+      'files:no',
+      'stock',
+      'display:stock  -- stock and price: nightly files through the 50-item and 200-item routes',
+    ]);
+    expect(zshListing('stock', 'push', '--ro')).toEqual([
+      'files:no',
+      '--route',
+      expect.stringMatching(/^display:--route {2}-- batch: PUT \/v1\/stock\/batch/),
+    ]);
+    expect(zshListing('--profile', 'l')).toEqual(['files:no', 'lat', 'display:lat']);
+  });
+
   it('leaves a FILE argument to zsh', () => {
     expect(zshTab('stock', 'push', 'sto')).toEqual(['files:yes']);
   });
@@ -97,6 +117,15 @@ describe.skipIf(fish.missing)(`fish completion${fish.note}`, () => {
     expect(fishTab('b2bctl cu')).toEqual(['customer']);
     expect(fishTab('b2bctl stock push x.csv --route ')).toEqual(['auto', 'batch', 'queue']);
     expect(fishTab('b2bctl --profile ')).toEqual(['lat', 'prod']);
+  });
+
+  it('shows what each command is beside it, as gh does', () => {
+    const lines = runShell('fish', [
+      '--no-config',
+      '-c',
+      `source '${join(folder, 'b2bctl.fish')}'; complete -C 'b2bctl st'`,
+    ]);
+    expect(lines).toEqual(['stock\tstock and price: nightly files through the 50-item and 200-item routes']);
   });
 
   it('offers file names for a FILE argument, and only there', () => {

@@ -277,7 +277,7 @@ describe('interrupted runs', () => {
       expect(interrupted.stdout).toBe('');
       const lines = interrupted.stderr.trimEnd().split('\n');
       expect(lines.at(-1)).toBe(
-        `error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl customer create customers.csv --profile default --concurrency 16 --resume ${report}`,
+        `error: Interrupted; the requests in flight were finished and reported. Resume with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create customers.csv --profile default --base-url ${sandbox.url} --concurrency 16 --resume ${report}`,
       );
       expect(lines.at(-2)).toBe(`customer create: report: ${report}`);
 

@@ -109,10 +109,34 @@ describe("a command's help", () => {
       // The flag parsers read values with the settings table's parsers, so a flag and a setting say the same words.
       'src/config/setting-parsers.ts',
       'src/domain/duration.ts',
+      // The process's EPIPE handler asks it synchronously whether a command says a closed pipe itself (orders poll).
+      'src/io/output/closed-output.ts',
       'src/io/output/log-formats.ts',
       'src/output-format.ts',
     ]);
     const packages = [...bundled].filter((source) => source.startsWith('node_modules/'));
     expect(new Set(packages.map((source) => source.split('/')[1]))).toEqual(new Set(['commander']));
+  });
+});
+
+describe('help and usage off a terminal, in the default log format', () => {
+  const timestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /;
+
+  it('bare b2bctl: the help has no timestamp on any line', async () => {
+    const result = await runCli([], { configDir: freshConfigDir(), env: { B2BCTL_LOG_FORMAT: '' } });
+    const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line !== '');
+    expect(lines.some((line) => line.startsWith('Usage: b2bctl'))).toBe(true);
+    expect(lines.filter((line) => timestamp.test(line))).toEqual([]);
+  });
+
+  it('a usage error: the error line is timestamped like every log line, the usage after it is not', async () => {
+    const result = await runCli(['login', '--password', 'x'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_LOG_FORMAT: '' },
+    });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`${timestamp.source}error: unknown option '--password': `));
+    expect(lines.slice(1)).toEqual(['Usage: b2bctl login [options]', 'Run "b2bctl login --help" for details.']);
   });
 });

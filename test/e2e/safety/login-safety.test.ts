@@ -3,10 +3,11 @@
  * refuse to read a secret a terminal would echo, and --token is kept out of the help.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
+import { cliPath, configFile, freshConfigDir, freshWorkDir, readConfig, runCli, sleep } from '../../support/cli.js';
 import { requireTools } from '../../support/external-tools.js';
 import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -59,6 +60,44 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
     ).toBeUndefined();
   });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    '%s at the password prompt ends the run at once: one line, exit %i, nothing stored',
+    async (signal, exit) => {
+      const configDir = freshConfigDir();
+      const pidFile = join(freshWorkDir(), 'pid');
+      const command = [process.execPath, cliPath, 'login', '--base-url', sandbox.url, '--username', 'erp@example.com']
+        .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+        .join(' ');
+      // The shell script runs writes its pid, then becomes b2bctl: the signal goes to b2bctl itself, not to script.
+      const child = spawn('script', ['-qfec', `echo $$ > '${pidFile}'; exec ${command}`, '/dev/null'], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          TERM: 'xterm',
+          B2BCTL_CONFIG_DIR: configDir,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      while (!output.includes('Password')) await sleep(10);
+      process.kill(Number(readFileSync(pidFile, 'utf8')), signal);
+      const code = await exited;
+      child.stdin.end();
+      expect(code).toBe(exit);
+      expect(output.match(/error: [^\r\n]*/g)).toEqual([
+        `error: ${signal} at the prompt: stopped; nothing was changed.`,
+      ]);
+      expect(
+        existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
+      ).toBeUndefined();
+    },
+  );
 
   it.each([
     ['--password-stdin', ['--username', 'erp@example.com', '--password-stdin'], 'the password'],

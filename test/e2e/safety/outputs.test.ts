@@ -154,7 +154,7 @@ describe('--errors PATH', () => {
     );
     expect(result.code).toBe(75);
     expect(lastLine(result.stderr)).toMatch(
-      /^error: Cannot write \/dev\/full \(ENOSPC\)\. Stopped; the requests in flight were finished\. Once it is writable, run: b2bctl stock push stock\.csv --profile default --skip-invalid --concurrency 1 --route batch --batch-size 10 --resume stock\.report-\d{8}-\d{6}\.csv$/,
+      /^error: Cannot write \/dev\/full \(ENOSPC\)\. Stopped; the requests in flight were finished\. Once it is writable, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --skip-invalid --concurrency 1 --route batch --batch-size 10 --resume stock\.report-\d{8}-\d{6}\.csv$/,
     );
     // The summary agrees with the report: what was sent before the stop is there.
     const reportName = readdirSync(folder).find((name) => /^stock\.report-.*\.csv$/.test(name)) as string;
@@ -178,7 +178,7 @@ describe('a platform that is down', () => {
     });
     expect(result.code).toBe(69);
     expect(lastLine(result.stderr)).toMatch(
-      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: b2bctl stock push stock\.csv --profile default --retries 0 --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
+      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --retries 0 --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
     );
     expect(result.stderr).not.toContain('did not go through');
   });

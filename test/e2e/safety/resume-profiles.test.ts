@@ -63,14 +63,15 @@ async function waitForReport(folder: string, rows: number): Promise<string> {
   throw new Error(`the report never reached ${rows} rows`);
 }
 
-/** Runs a printed command line through the shell, as an operator pasting it would, with b2bctl as the built CLI. */
+/**
+ * Runs a printed command line through the shell, as an operator pasting it in their own shell would: b2bctl is the
+ * built CLI, and none of the variables of the run that printed it is set (its config folder included).
+ */
 function runPrinted(commandLine: string, folder: string): ReturnType<typeof collect> {
   const script = `b2bctl() { "${process.execPath}" "${cliPath}" "$@"; }\n${commandLine}`;
-  const child = spawn('sh', ['-c', script], {
-    cwd: folder,
-    env: cleanEnv(configDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const shellEnv = cleanEnv(configDir, { HOME: freshWorkDir() });
+  delete shellEnv.B2BCTL_CONFIG_DIR;
+  const child = spawn('sh', ['-c', script], { cwd: folder, env: shellEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child);
 }
 
@@ -94,7 +95,10 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
       const interrupted = await exited;
       expect(interrupted.code).toBe(75);
       const printed = /Resume with: (.*)$/m.exec(interrupted.stderr)?.[1] ?? '';
-      expect(printed).toBe(`b2bctl customer create customers.csv --profile lat --resume ${report}`);
+      // The config folder came from the environment (a cron line's B2BCTL_CONFIG_DIR): the line carries it.
+      expect(printed).toBe(
+        `B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create customers.csv --profile lat --resume ${report}`,
+      );
       expect(interrupted.stderr).toMatch(/customer create: interrupted; finishing \d+ requests? in flight…/);
 
       const resumed = await runPrinted(printed, folder);
@@ -130,7 +134,7 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
     );
     expect(result.code).toBe(2);
     expect(lastLine(result.stderr)).toBe(
-      `error: Cannot resume from ${report}: it was written for ${lat.url}, this run would send to ${home.url}; nothing was sent.`,
+      `error: Cannot resume from ${report}: it was written for ${lat.url}, this run would send to ${home.url} (add --base-url ${lat.url}); nothing was sent.`,
     );
   });
 

@@ -259,7 +259,7 @@ describe('a push that is stopped', () => {
     const lines = maskClock(stopped.stderr).split('\n');
     expect(lines.slice(-3)).toEqual([
       'stock push: report: big.report-STAMP.csv',
-      'error: Interrupted; the requests in flight were finished and reported. Resume with: b2bctl stock push big.csv --profile default --concurrency 1 --route batch --resume big.report-STAMP.csv',
+      `error: Interrupted; the requests in flight were finished and reported. Resume with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push big.csv --profile default --base-url ${slow.sandbox.url} --concurrency 1 --route batch --resume big.report-STAMP.csv`,
       '',
     ]);
     expect(lines.at(-4)).toBe(
@@ -269,7 +269,8 @@ describe('a push that is stopped', () => {
     expect(existsSync(join(configDir, 'locks', 'default.stock-push.lock'))).toBe(false);
     expect((await stockSummary(slow.sandbox)).applied).toBe(doneBeforeStop);
 
-    const resumeCommand = /Resume with: b2bctl (.*)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
+    const resumeCommand =
+      /Resume with: B2BCTL_CONFIG_DIR=\S+ b2bctl (.*)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
     const resumed = await runCli(resumeCommand, { configDir, cwd: dir, env: slow.env });
     expect(maskClock(resumed.stderr)).toContain(
       `stock push: ${2000 - doneBeforeStop} applied; ${(2000 - doneBeforeStop) / 50} requests, 0 retries, 0 throttled (429); T s, R items/s\n`,

@@ -69,7 +69,7 @@ describe('checkResume', () => {
     [{ profile: 'default' }, 'it was written for profile "lat", this run uses "default" (add --profile lat)'],
     [
       { baseUrl: 'https://br.example.com' },
-      'it was written for https://lat.example.com, this run would send to https://br.example.com',
+      'it was written for https://lat.example.com, this run would send to https://br.example.com (add --base-url https://lat.example.com)',
     ],
     [
       { input: { path: '/exports/stock.csv', size: 11, fingerprint: 'abc' } },
@@ -95,6 +95,38 @@ describe('resumeCommand', () => {
     );
     expect(line).toBe(
       "b2bctl stock push 'ERP export.csv' --profile lat --base-url https://lat.example.com --map '/maps/my erp.json' --delimiter ';' --strict --route queue --resume 'ERP export.report-1.csv'",
+    );
+  });
+
+  it('carries the config folder the environment chose, before b2bctl, so it pastes in any shell', () => {
+    const line = resumeCommand(
+      meta({ baseUrlFromFlag: true, configDir: '/srv/erp sync/b2bctl', flags: {} }),
+      shaping,
+      'stock.csv',
+      'stock.report-1.csv',
+    );
+    expect(line).toBe(
+      "B2BCTL_CONFIG_DIR='/srv/erp sync/b2bctl' b2bctl stock push stock.csv --profile lat --base-url https://lat.example.com --resume stock.report-1.csv",
+    );
+  });
+
+  it('a refusal for another target names the config folder of the interrupted run when this run has another', () => {
+    expect(() =>
+      checkResume({
+        reportPath: 'stock.report-1.csv',
+        meta: meta({ configDir: '/srv/b2bctl' }),
+        command: 'stock push',
+        profile: 'lat',
+        baseUrl: 'http://127.0.0.1:8787',
+        input: meta().input,
+        shaping,
+        flags: {},
+        configDir: '/home/ana/.config/b2bctl',
+      }),
+    ).toThrow(
+      new UsageError(
+        'Cannot resume from stock.report-1.csv: it was written for https://lat.example.com, this run would send to http://127.0.0.1:8787 (add --base-url https://lat.example.com, and B2BCTL_CONFIG_DIR=/srv/b2bctl before b2bctl); nothing was sent.',
+      ),
     );
   });
 

@@ -1,18 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binaryKind, markupKind } from '../../../../src/io/input/binary-kinds.js';
+import { binaryKind, markupKind, workbookFormat } from '../../../../src/io/input/binary-kinds.js';
 
 /** Workbooks LibreOffice saved (test/fixtures/libreoffice/README.md). */
 const saved = (name: string) => readFileSync(join(__dirname, '../../../fixtures/libreoffice', name));
 
 describe('binaryKind, on files real programs wrote', () => {
+  it('names the old .xls with a conversion that works without Excel', () => {
+    expect(binaryKind(saved('clientes-corrigido.xls'))).toMatch(
+      /^this is an old Excel workbook \(\.xls\), which b2bctl does not read\. .*soffice --headless --convert-to xlsx FILE/,
+    );
+  });
+
   it.each([
-    ['clientes-corrigido.xlsx', /^this is an Excel workbook \(\.xlsx\)/],
-    ['estoque.ods', /^this is a LibreOffice spreadsheet \(\.ods\)/],
-    ['clientes-corrigido.xls', /^this is an old Excel workbook \(\.xls\)/],
-  ])('%s', (name, kind) => {
-    expect(binaryKind(saved(name))).toMatch(kind);
+    ['clientes-corrigido.xlsx', 'xlsx'],
+    ['estoque.ods', 'ods'],
+    ['clientes-corrigido.xls', undefined],
+  ])('workbookFormat(%s) is %s', (name, format) => {
+    expect(workbookFormat(saved(name))).toBe(format);
   });
 
   it('names nothing in the text LibreOffice writes as CSV', () => {
@@ -24,8 +30,14 @@ describe('binaryKind, on files real programs wrote', () => {
 
 describe('markupKind', () => {
   it.each([
-    ['estoque.fods', /^this is a LibreOffice spreadsheet saved as flat XML \(\.fods\), not CSV\. In LibreOffice Calc/],
-    ['estoque.excel2003.xml', /^this is an Excel spreadsheet saved as XML, not CSV\. In Excel choose/],
+    [
+      'estoque.fods',
+      /^this is a LibreOffice spreadsheet saved as flat XML \(\.fods\), which b2bctl does not read\. Save it as \.xlsx/,
+    ],
+    [
+      'estoque.excel2003.xml',
+      /^this is an Excel spreadsheet saved as XML \(2003\), which b2bctl does not read\. Save it as \.xlsx/,
+    ],
     ['clientes-corrigido.html', /^this is a web page \(HTML\), not CSV/],
   ])('%s, as LibreOffice saved it', (name, kind) => {
     expect(markupKind(saved(name).toString('utf8'))).toMatch(kind);

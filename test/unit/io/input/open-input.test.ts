@@ -9,10 +9,10 @@ import {
   type InputOptions,
   type InputRecord,
   type OpenedInput,
-  openInput,
   parseHeaderMap,
 } from '../../../../src/io/input/open-input.js';
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
+import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 
 const fieldTypes: Record<string, FieldType> = {
   document: 'string',
@@ -64,7 +64,7 @@ async function open(
   options: Partial<InputOptions> = {},
 ): Promise<{ opened: OpenedInput; warnings: string[] }> {
   const warnings: string[] = [];
-  const opened = await openInput({
+  const opened = await openAnyInput({
     path,
     stdin: noStdin,
     catalogue,
@@ -401,9 +401,9 @@ describe('openInput: empty inputs are nothing to do, not an error', () => {
 describe('openInput: refusals', () => {
   it.each<[string, () => string | Buffer, RegExp, number]>([
     [
-      'an .xlsx workbook',
+      'an .xlsx workbook cut short',
       () => Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]),
-      /: this is an Excel workbook \(\.xlsx\), not CSV\. In Excel choose "Save As" > "CSV UTF-8" and pass that file\.$/,
+      /: cannot read the workbook \(end of central directory record signature not found\); the file is damaged or cut short\. Open it in the spreadsheet program and save it again\.$/,
       ExitCode.dataInvalid,
     ],
     [
@@ -423,7 +423,7 @@ describe('openInput: refusals', () => {
 
   it('an .xlsx on stdin is named stdin', async () => {
     const error = await rejectionOf(open('-', { stdin: stdinOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])) }));
-    expect(error.message).toMatch(/^stdin: this is an Excel workbook/);
+    expect(error.message).toMatch(/^stdin: cannot read the workbook/);
   });
 
   it('a missing file is exit 66 with the fix', async () => {

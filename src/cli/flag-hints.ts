@@ -1,0 +1,21 @@
+/**
+ * Flags people reach for that b2bctl does not take, with what to do instead: a secret is never read from the
+ * command line (`ps` and the shell's history would show it), and a flag under another name. Pure.
+ */
+const hints: Readonly<Record<string, string>> = {
+  '--password':
+    'a password is never taken from the command line (ps and the shell history would show it): pipe it with --password-stdin, set B2BCTL_PASSWORD, or let b2bctl login ask for it on a terminal',
+  '--client-secret':
+    'a client secret is never taken from the command line (ps and the shell history would show it): pass --client-secret-file FILE, or set B2BCTL_WEBHOOK_CLIENT_SECRET',
+  '--tracking-code': 'the tracking code is given with --tracking CODE (--tracking SS123456785BR)',
+};
+
+/**
+ * A usage error of commander's (`error: unknown option '--password'`, or the required option that a misnamed flag
+ * left missing) with the fix when the command line holds a flag of the table; the message unchanged otherwise.
+ */
+export function withFlagHint(message: string, words: readonly string[]): string {
+  const flag = words.map((word) => word.split('=')[0] as string).find((word) => Object.hasOwn(hints, word));
+  if (flag === undefined) return message;
+  return `error: unknown option '${flag}': ${hints[flag]}.`;
+}

@@ -1,0 +1,276 @@
+import type { Readable } from 'node:stream';
+import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
+import { parseBoolean } from './cell-values.js';
+import { planWithProposal } from './header-proposal.js';
+import {
+  type InputOptions,
+  type InputRecord,
+  invisibleProblems,
+  type OpenedInput,
+  reportHeaderProblems,
+  type WrittenCells,
+} from './open-input.js';
+import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
+import { unnamedColumnCheck } from './row-shape-problems.js';
+import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
+import {
+  cellReference,
+  cellText,
+  columnLetter,
+  isBlankCell,
+  type WorkbookCell,
+  type WorkbookRow,
+} from './workbook-cells.js';
+import { openOdsSheet } from './workbook-ods.js';
+import type { SheetReader } from './workbook-sheet.js';
+import { openXlsxSheet } from './workbook-xlsx.js';
+import { openWorkbookZip } from './workbook-zip.js';
+
+export type WorkbookFormat = 'xlsx' | 'ods';
+
+/**
+ * Opens a workbook's sheet as records: the first visible sheet or `--sheet`, its first row with text the header,
+ * each cell read by its type (docs/input-files.md, "Workbooks (.xlsx, .ods)"). A regular file is read by its path (a zip is read
+ * from its end); anything else (stdin, a pipe) is gathered in memory from its stream.
+ */
+export async function openWorkbookInput(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  bytes: { path: string } | { stream: Readable },
+): Promise<OpenedInput> {
+  const reader = await openSheet(options, file, format, bytes);
+  const batches = reader.rows();
+  const header = await headerRow(batches, reader);
+  if (!header) {
+    reader.close();
+    return emptySheet(file, format);
+  }
+  const sheet = reader.sheet?.name ?? '';
+  const headers = header.row.cells.map((cell) => cellText(cell).trim());
+  // Hollow cells of a sparse row: a header cell nobody typed is an empty header, as in CSV.
+  for (let index = 0; index < headers.length; index++) headers[index] ??= '';
+  const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
+  const place = { line: header.row.row };
+  const at = String(place.line);
+  // Every column accounted for, as in CSV: `--ignore-column` leaves one out, data under a header no field reads stops.
+  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
+    file,
+    at,
+    warn: options.warn,
+  });
+  const { columns, problems } = await planWithProposal(file, at, headers, { ...options, headerMap, maxListIndex });
+  reportHeaderProblems(file, place, { ...problems, headers }, options);
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
+  warnHiddenColumns(file, sheet, columns, reader, options.warn);
+  reader.merges.skipThrough(header.row.row);
+  const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };
+  const shape = rowShaper({ file, sheet, headers, written, options });
+  // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
+  const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
+    for (const row of batch) reader.merges.fill(row);
+    // The rows' text is built only when a column no field reads exists: nearly every run, none does.
+    if (problems.unknown.length > 0)
+      unmappedData(
+        batch.map((row) => ({ cells: Array.from(row.cells, cellText), line: row.row })),
+        0,
+      );
+    return batch.map(shape).filter((record) => record !== undefined);
+  };
+  async function* shapedBatches(): AsyncGenerator<InputRecord[]> {
+    try {
+      const first = shapeBatch(header?.rest ?? []);
+      if (first.length > 0) yield first;
+      for await (const batch of batches) {
+        const shaped = shapeBatch(batch);
+        if (shaped.length > 0) yield shaped;
+      }
+    } finally {
+      await batches.return(undefined);
+      reader.close();
+    }
+  }
+  const batched = shapedBatches();
+  return {
+    file,
+    format,
+    encoding: 'utf-8',
+    // An errors file of a workbook is CSV with its headers: `,` and decimal points, as the cells' text is written.
+    csv: { delimiter: ',', decimal: '.', headers },
+    workbook: { sheet },
+    records: oneAtATime(batched),
+    recordBatches: () => batched,
+    skipped: { blankRows: 0 },
+  };
+}
+
+/** The chosen sheet's reader: the zip from the file's path, or from the bytes of stdin or a pipe gathered whole. */
+async function openSheet(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  bytes: { path: string } | { stream: Readable },
+): Promise<SheetReader> {
+  let source: string | Buffer;
+  if ('path' in bytes) source = bytes.path;
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
+    source = Buffer.concat(chunks);
+  }
+  const zip = await openWorkbookZip(source, file);
+  try {
+    return format === 'ods'
+      ? await openOdsSheet(zip, file, options.sheet)
+      : await openXlsxSheet(zip, file, options.sheet);
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+}
+
+/** The first row with text, and the rows that came with it in its batch (the generator stays open for the rest). */
+async function headerRow(
+  batches: AsyncGenerator<WorkbookRow[]>,
+  reader: SheetReader,
+): Promise<{ row: WorkbookRow; rest: WorkbookRow[] } | undefined> {
+  for (let next = await batches.next(); !next.done; next = await batches.next()) {
+    const at = next.value.findIndex((row) => !isBlank(row));
+    if (at !== -1) return { row: next.value[at] as WorkbookRow, rest: next.value.slice(at + 1) };
+  }
+  reader.close();
+  return undefined;
+}
+
+function isBlank(row: WorkbookRow): boolean {
+  // A loop, not every(): holes of a sparse row are cells too, and it runs on each of a million rows.
+  for (let index = 0; index < row.cells.length; index++) if (!isBlankCell(row.cells[index])) return false;
+  return true;
+}
+
+interface ShapeSetting {
+  file: string;
+  sheet: string;
+  headers: readonly string[];
+  written: WrittenCells;
+  options: InputOptions;
+}
+
+const noProblems = Object.freeze([]) as unknown as string[];
+
+/** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
+function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
+  const { file, sheet, headers, written, options } = setting;
+  const unnamedData = unnamedColumnCheck(headers, file);
+  let hiddenRowWarned = false;
+  return (row) => {
+    if (isBlank(row)) return undefined;
+    const original = headers.map((_, index) => cellText(row.cells[index]));
+    const extra = row.cells.slice(headers.length).map(cellText);
+    unnamedData({ cells: extra.length > 0 ? [...original, ...extra] : original, line: row.row });
+    if (row.hidden && !hiddenRowWarned) {
+      hiddenRowWarned = true;
+      options.warn(
+        `warning: ${file}:${row.row}: row ${row.row} of sheet "${sheet}" is hidden (by a filter or Hide); hidden rows are read like the others, as a CSV export would. Delete the rows you want left out.`,
+      );
+    }
+    const values: Record<string, unknown> = {};
+    let problems: string[] | undefined;
+    for (const column of written.columns) {
+      const cell = row.cells[column.index];
+      if (cell === undefined) continue;
+      const read = cellValue(cell, column, written.decimal);
+      if (read.problem)
+        (problems ??= []).push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
+      if (read.value === undefined) continue;
+      // Most columns name a top-level field (`sku`, `price`): set without walking a path.
+      if (column.segments.length === 1) values[column.segments[0] as string] = read.value;
+      else setPath(values, column.path, read.value);
+    }
+    const invisible = invisibleProblems(values);
+    if (invisible.length > 0) (problems ??= []).push(...invisible);
+    // Nearly every row has no problem: one shared empty list rather than an array per row.
+    return { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
+  };
+}
+
+/** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
+export function cellValue(
+  cell: WorkbookCell,
+  column: Pick<ColumnPlan, 'path' | 'type'>,
+  decimal: '.' | ',',
+): { value?: unknown; problem?: string } {
+  switch (cell.kind) {
+    case 'text': {
+      if (cell.text.trim() === '') return {};
+      // A number typed as text reads as CSV text does: with --decimal, else a comma is a decimal comma.
+      const separator = column.type === 'number' || column.type === 'integer' ? textDecimal(cell.text, decimal) : '.';
+      return { value: typedValue(cell.text, column.type, separator, column.path) };
+    }
+    case 'number':
+      return numberValue(cell.number, column);
+    case 'boolean':
+      if (column.type === 'boolean') return { value: cell.value };
+      return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
+    case 'date':
+      return { value: cell.text };
+    case 'error':
+      return { problem: `the formula gives the error ${cell.text}; correct it or type the value` };
+    case 'uncalculated':
+      return {
+        problem:
+          'a formula saved without its value (by a program that does not calculate); open the workbook in LibreOffice Calc or Excel, save it, and pass it again',
+      };
+  }
+}
+
+function numberValue(number: number, column: Pick<ColumnPlan, 'path' | 'type'>): { value?: unknown; problem?: string } {
+  switch (column.type) {
+    case 'number':
+    case 'integer':
+      return { value: number };
+    case 'boolean':
+      return { value: parseBoolean(String(number)) ?? number };
+    case 'list':
+      return { value: [String(number)] };
+    case 'string':
+      if (isCodeField(column.path)) return { value: String(number), problem: `${number}: ${numberCellReason}` };
+      return { value: String(number) };
+  }
+}
+
+function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
+  return decimal === '.' && text.includes(',') ? ',' : decimal;
+}
+
+/** Says once that hidden columns are read: a person who hid a column may think it is left out. */
+function warnHiddenColumns(
+  file: string,
+  sheet: string,
+  columns: readonly ColumnPlan[],
+  reader: SheetReader,
+  warn: (message: string) => void,
+): void {
+  const hidden = columns.filter((column) => reader.hiddenColumns.has(column.index));
+  if (hidden.length === 0) return;
+  const names = hidden.map((column) => `${columnLetter(column.index)} "${column.header}"`).join(', ');
+  warn(
+    `warning: ${file}: sheet "${sheet}" hides column${hidden.length === 1 ? '' : 's'} ${names}; hidden columns are read like the others, as a CSV export would. Delete a column to leave it out.`,
+  );
+}
+
+async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerator<InputRecord> {
+  try {
+    for await (const batch of batches) yield* batch;
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+async function* noBatches(): AsyncGenerator<InputRecord[]> {}
+async function* noRecords(): AsyncGenerator<InputRecord> {}
+
+/** A sheet without a header: nothing to read. */
+function emptySheet(file: string, format: WorkbookFormat): OpenedInput {
+  return { file, format, encoding: 'utf-8', records: noRecords(), recordBatches: noBatches, skipped: { blankRows: 0 } };
+}

@@ -1,0 +1,70 @@
+import type { Readable } from 'node:stream';
+import { InputError } from '../../errors.js';
+import type { SheetEntry, WorkbookRow } from './workbook-cells.js';
+import type { MergedCells } from './workbook-merges.js';
+
+/** What every workbook format's reader gives: the chosen sheet's rows, streamed, and what it learnt on the way. */
+export interface SheetReader {
+  /** The chosen sheet: known once the first batch of rows has come (OpenDocument finds it while streaming). */
+  readonly sheet: SheetEntry | undefined;
+  /** Merged ranges of the sheet, filled in as the rows come (see MergedCells). */
+  readonly merges: MergedCells;
+  /** Columns the sheet hides (from 0): read like the others, as a CSV export would. */
+  readonly hiddenColumns: ReadonlySet<number>;
+  /** The rows with at least one cell, in order, a batch per chunk of the sheet's XML. */
+  rows(): AsyncGenerator<WorkbookRow[]>;
+  close(): void;
+}
+
+/** `--sheet NAME|N`: a sheet by its name, or the Nth tab (from 1); none for the first visible sheet. */
+export type SheetChoice = string | undefined;
+
+/** Which of `sheets` (in tab order) `choice` names: a name first, then a tab number; the first visible one by default. */
+export function chooseSheet(sheets: readonly SheetEntry[], choice: SheetChoice, file: string): number {
+  if (choice === undefined) {
+    const visible = sheets.findIndex((sheet) => !sheet.hidden);
+    if (visible === -1)
+      throw new InputError(`${file}: the workbook has no visible sheet. Pass --sheet NAME.`, { file });
+    return visible;
+  }
+  const named = sheets.findIndex((sheet) => sheet.name === choice);
+  if (named !== -1) return named;
+  const folded = sheets.findIndex((sheet) => sheet.name.toLocaleLowerCase() === choice.toLocaleLowerCase());
+  if (folded !== -1) return folded;
+  if (/^\d+$/.test(choice) && Number(choice) >= 1 && Number(choice) <= sheets.length) return Number(choice) - 1;
+  throw noSuchSheet(sheets, choice, file);
+}
+
+/** `--sheet` names no sheet of the workbook: the sheets it has, to pick from. */
+export function noSuchSheet(sheets: readonly SheetEntry[], choice: string, file: string): InputError {
+  const names = sheets.map((sheet, index) => `${index + 1} "${sheet.name}"${sheet.hidden ? ' (hidden)' : ''}`);
+  return new InputError(
+    `${file}: no sheet "${choice}" (--sheet); the workbook has ${names.join(', ') || 'no sheets'}. Pass --sheet with one of those names or numbers.`,
+    { file },
+  );
+}
+
+/**
+ * Feeds an XML entry to a SAX parser chunk by chunk, and yields what `take` gathered after each chunk: the parser
+ * runs on the text as it is inflated, and the caller sees whole rows a batch at a time.
+ */
+export async function* parsedBatches<Item>(
+  stream: Readable,
+  parser: { write(text: string): unknown; close(): unknown },
+  take: () => Item[],
+): AsyncGenerator<Item[]> {
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of stream) {
+      parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+      const items = take();
+      if (items.length > 0) yield items;
+    }
+    parser.write(decoder.decode());
+    parser.close();
+    const items = take();
+    if (items.length > 0) yield items;
+  } finally {
+    stream.destroy();
+  }
+}

@@ -1,0 +1,288 @@
+import { posix } from 'node:path';
+import { SaxesParser } from 'saxes';
+import { InputError } from '../../errors.js';
+import {
+  isDateFormat,
+  parseCellReference,
+  serialDate,
+  type SheetEntry,
+  type WorkbookCell,
+  type WorkbookRow,
+} from './workbook-cells.js';
+import { type MergedRange, MergedCells } from './workbook-merges.js';
+import { chooseSheet, type SheetChoice, type SheetReader } from './workbook-sheet.js';
+import {
+  type RawCell,
+  type RawRow,
+  saxesSharedStrings,
+  SharedStringScanner,
+  sheetXmlReader,
+} from './workbook-xlsx-rows.js';
+import { damaged, type WorkbookZip } from './workbook-zip.js';
+
+type Attributes = Record<string, string>;
+
+/** Opens the chosen sheet of an Office Open XML workbook (.xlsx): its parts read first, its rows streamed. */
+export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: SheetChoice): Promise<SheetReader> {
+  const book = await workbookParts(zip, file);
+  const chosen = book.sheets[chooseSheet(book.sheets, choice, file)] as SheetEntry & { path: string };
+  if (!zip.has(chosen.path)) throw damaged(file, new Error(`it has no ${chosen.path}`));
+  const sharedStrings = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip, file) : new SharedStrings();
+  const dateStyles = zip.has('xl/styles.xml') ? dateStylesOf(await zip.text('xl/styles.xml'), file) : [];
+  // Merged ranges are listed after the rows: found by a scan of the bytes first, so the rows can be filled as they stream.
+  const merges = new MergedCells(await mergedRanges(zip, chosen.path));
+  const hiddenColumns = new Set<number>();
+  return {
+    sheet: chosen,
+    merges,
+    hiddenColumns,
+    rows: () =>
+      sheetRows(zip, chosen.path, file, { sharedStrings, dateStyles, date1904: book.date1904, hiddenColumns }),
+    close: () => zip.close(),
+  };
+}
+
+/** The sheets in tab order with their parts, and the workbook's date system. */
+async function workbookParts(
+  zip: WorkbookZip,
+  file: string,
+): Promise<{ sheets: (SheetEntry & { path: string })[]; date1904: boolean }> {
+  if (!zip.has('xl/workbook.xml'))
+    throw new InputError(
+      `${file}: a zip file, but not an Excel workbook (it has no xl/workbook.xml). Export the data as .xlsx, .ods or CSV.`,
+      { file },
+    );
+  const targets = new Map<string, string>();
+  if (zip.has('xl/_rels/workbook.xml.rels'))
+    eachTag(await zip.text('xl/_rels/workbook.xml.rels'), file, (name, attributes) => {
+      if (name === 'Relationship' && attributes.Id && attributes.Target) {
+        const target = attributes.Target;
+        targets.set(attributes.Id, target.startsWith('/') ? target.slice(1) : posix.join('xl', target));
+      }
+    });
+  const sheets: (SheetEntry & { path: string })[] = [];
+  let date1904 = false;
+  eachTag(await zip.text('xl/workbook.xml'), file, (name, attributes) => {
+    if (name === 'workbookPr') date1904 = attributes.date1904 === '1' || attributes.date1904 === 'true';
+    if (name !== 'sheet') return;
+    const id = attributes['r:id'] ?? Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1] ?? '';
+    sheets.push({
+      name: attributes.name ?? `Sheet${sheets.length + 1}`,
+      hidden: attributes.state === 'hidden' || attributes.state === 'veryHidden',
+      path: targets.get(id) ?? `xl/worksheets/sheet${sheets.length + 1}.xml`,
+    });
+  });
+  return { sheets, date1904 };
+}
+
+/** Calls `visit` with each element's name (without its prefix) and attributes; for the small parts only. */
+function eachTag(xml: string, file: string, visit: (name: string, attributes: Attributes) => void): void {
+  const parser = new SaxesParser({ position: false });
+  parser.on('opentag', (tag) => visit(tag.name.slice(tag.name.indexOf(':') + 1), tag.attributes as Attributes));
+  parser.on('error', (error) => {
+    throw damaged(file, error);
+  });
+  parser.write(xml).close();
+}
+
+/**
+ * A workbook's shared strings, held compactly: a million separate strings cost about 50 MB of headers and pointers,
+ * so they are kept joined in blocks with the end of each, and cut out when a cell asks (docs/decisions/0019-workbook-reader.md).
+ */
+export class SharedStrings {
+  private static readonly blockSize = 4096;
+  private readonly blocks: string[] = [];
+  private readonly ends: number[] = [];
+  private pending: string[] = [];
+  private pendingLength = 0;
+
+  push(text: string): void {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    this.ends.push(this.pendingLength);
+    if (this.pending.length === SharedStrings.blockSize) this.seal();
+  }
+
+  /** Ends the reading: the last block is joined. */
+  seal(): void {
+    if (this.pending.length === 0) return;
+    this.blocks.push(this.pending.join(''));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+
+  get(index: number): string | undefined {
+    if (!(index >= 0 && index < this.ends.length)) return undefined;
+    const block = this.blocks[Math.floor(index / SharedStrings.blockSize)] as string;
+    const start = index % SharedStrings.blockSize === 0 ? 0 : (this.ends[index - 1] as number);
+    return block.slice(start, this.ends[index]);
+  }
+}
+
+/** The shared strings, streamed: a sheet of a million rows holds most of its text here. */
+async function readSharedStrings(zip: WorkbookZip, file: string): Promise<SharedStrings> {
+  const strings = new SharedStrings();
+  const head = await zip.open('xl/sharedStrings.xml');
+  const decoder = new TextDecoder('utf-8');
+  let reader: { feed(text: string): string[] } | undefined;
+  try {
+    for await (const chunk of head) {
+      const text = decoder.decode(chunk as Buffer, { stream: true });
+      // A prefixed root (`<x:sst>`) is left to saxes; the usual markup is scanned (workbook-xlsx-rows.ts).
+      reader ??= /<[\w.-]+:sst[\s>]/.test(text.slice(0, 4096))
+        ? saxesSharedStrings((error) => {
+            throw damaged(file, error);
+          })
+        : new SharedStringScanner();
+      for (const item of reader.feed(text)) strings.push(item);
+    }
+  } catch (error) {
+    throw damaged(file, error);
+  } finally {
+    head.destroy();
+  }
+  strings.seal();
+  return strings;
+}
+
+/** For each cell style (the `s` of a cell), whether its number format shows a date. */
+function dateStylesOf(xml: string, file: string): boolean[] {
+  const formats = new Map<number, string>();
+  const styles: boolean[] = [];
+  const pending: number[] = [];
+  let inCellFormats = false;
+  const parser = new SaxesParser({ position: false });
+  parser.on('opentag', (tag) => {
+    const attributes = tag.attributes as Attributes;
+    if (tag.name === 'numFmt') formats.set(Number(attributes.numFmtId), attributes.formatCode ?? '');
+    else if (tag.name === 'cellXfs') inCellFormats = true;
+    else if (tag.name === 'xf' && inCellFormats) pending.push(Number(attributes.numFmtId ?? 0));
+  });
+  parser.on('closetag', (tag) => {
+    if (tag.name === 'cellXfs') inCellFormats = false;
+  });
+  parser.on('error', (error) => {
+    throw damaged(file, error);
+  });
+  parser.write(xml).close();
+  for (const id of pending) styles.push(isDateFormat(id, formats.get(id)));
+  return styles;
+}
+
+const mergeMark = Buffer.from('<mergeCell ');
+
+/** The sheet's merged ranges: `<mergeCell ref="A2:A4"/>` follows the rows, so its bytes are looked for, not parsed. */
+async function mergedRanges(zip: WorkbookZip, path: string): Promise<MergedRange[]> {
+  let carry: Buffer = Buffer.alloc(0);
+  let tail: Buffer[] | undefined;
+  for await (const chunk of await zip.open(path)) {
+    if (tail) {
+      tail.push(chunk as Buffer);
+      continue;
+    }
+    // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
+    const joined = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    const at = joined.indexOf(mergeMark);
+    if (at !== -1) tail = [joined.subarray(at)];
+    else carry = joined.subarray(Math.max(0, joined.length - mergeMark.length));
+  }
+  if (!tail) return [];
+  const ranges: MergedRange[] = [];
+  for (const match of Buffer.concat(tail)
+    .toString('utf8')
+    .matchAll(/<mergeCell ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
+    const start = parseCellReference(match[1] as string);
+    const end = parseCellReference(match[2] as string);
+    if (start && end) ranges.push({ top: start.row, left: start.column, bottom: end.row, right: end.column });
+  }
+  return ranges;
+}
+
+interface SheetContext {
+  sharedStrings: SharedStrings;
+  dateStyles: readonly boolean[];
+  date1904: boolean;
+  hiddenColumns: Set<number>;
+}
+
+/** The sheet's rows as the XML is inflated: a cell's type and style decide what its `<v>` means. */
+async function* sheetRows(
+  zip: WorkbookZip,
+  path: string,
+  file: string,
+  context: SheetContext,
+): AsyncGenerator<WorkbookRow[]> {
+  const reader = sheetXmlReader((error) => {
+    throw damaged(file, error);
+  });
+  const stream = await zip.open(path);
+  const decoder = new TextDecoder('utf-8');
+  let nextRow = 1;
+  const typed = (raws: RawRow[]): WorkbookRow[] => {
+    for (const column of reader.hiddenColumns) context.hiddenColumns.add(column);
+    const rows: WorkbookRow[] = [];
+    for (const raw of raws) {
+      const row: WorkbookRow = { row: raw.row ?? nextRow, cells: [] };
+      if (raw.hidden) row.hidden = true;
+      nextRow = row.row + 1;
+      let nextColumn = 0;
+      for (const rawCell of raw.cells) {
+        const column = rawCell.column ?? nextColumn;
+        nextColumn = column + 1;
+        const cell = typedCell(rawCell, context);
+        if (cell) row.cells[column] = cell;
+      }
+      if (row.cells.length > 0) rows.push(row);
+    }
+    return rows;
+  };
+  try {
+    for await (const chunk of stream) {
+      let raws: RawRow[];
+      try {
+        raws = reader.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      } catch (error) {
+        throw damaged(file, error);
+      }
+      const rows = typed(raws);
+      if (rows.length > 0) yield rows;
+    }
+    let last: RawRow[];
+    try {
+      last = [...reader.feed(decoder.decode()), ...reader.end()];
+    } catch (error) {
+      throw damaged(file, error);
+    }
+    const rows = typed(last);
+    if (rows.length > 0) yield rows;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** A cell as its type and number format say; undefined for an empty one. */
+function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefined {
+  const { value } = cell;
+  switch (cell.type) {
+    case 's': {
+      const text = context.sharedStrings.get(Number(value));
+      return text === undefined || text === '' ? undefined : { kind: 'text', text };
+    }
+    case 'str':
+    case 'inlineStr':
+      if (cell.formula && value === '' && cell.type === 'str') return undefined;
+      return value === '' ? undefined : { kind: 'text', text: value };
+    case 'b':
+      return value === '' ? undefined : { kind: 'boolean', value: value === '1' || value === 'true' };
+    case 'e':
+      return { kind: 'error', text: value };
+    case 'd':
+      return value === '' ? undefined : { kind: 'date', text: value.replace(/(?:\.\d+)?Z?$/, '') };
+    default: {
+      if (value === '') return cell.formula ? { kind: 'uncalculated' } : undefined;
+      const number = Number(value);
+      if (context.dateStyles[cell.style]) return { kind: 'date', text: serialDate(number, context.date1904) };
+      return { kind: 'number', number, text: value };
+    }
+  }
+}

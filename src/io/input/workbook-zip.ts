@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
+import type { Entry, ZipFile } from 'yauzl';
+import { InputError } from '../../errors.js';
+
+/**
+ * A workbook's zip container, read by entry name. A workbook's parts are not in reading order (LibreOffice writes
+ * the sheet before its shared strings), so the zip is read by random access from its directory, never streamed
+ * front to back: see docs/decisions/0019-workbook-reader.md.
+ */
+export interface WorkbookZip {
+  has(name: string): boolean;
+  /** The entry's bytes, inflated as they are read. */
+  open(name: string): Promise<Readable>;
+  /** A small entry (workbook.xml, styles.xml) as text. */
+  text(name: string): Promise<string>;
+  close(): void;
+}
+
+/** Opens the zip of a workbook file, or of a workbook's bytes (stdin, a pipe); a damaged zip is one line naming the file. */
+export async function openWorkbookZip(source: string | Buffer, file: string): Promise<WorkbookZip> {
+  const { default: yauzl } = await import('yauzl');
+  let zip: ZipFile;
+  try {
+    zip =
+      typeof source === 'string'
+        ? await yauzl.openPromise(source, { autoClose: false, strictFileNames: false })
+        : await yauzl.fromBufferPromise(source, { strictFileNames: false });
+  } catch (error) {
+    throw damaged(file, error);
+  }
+  const entries = new Map<string, Entry>();
+  try {
+    for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry);
+  } catch (error) {
+    zip.close();
+    throw damaged(file, error);
+  }
+  const open = async (name: string): Promise<Readable> => {
+    const entry = entries.get(name);
+    if (!entry) throw damaged(file, new Error(`it has no ${name}`));
+    try {
+      // Inflated here, in chunks of 64 KB rather than zlib's 16 KB: a sheet of a million rows is 250 MB of XML,
+      // and each chunk costs a turn of the event loop and a batch of rows.
+      if (entry.compressionMethod !== 8 || entry.isEncrypted()) return await zip.openReadStreamPromise(entry);
+      const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
+      const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+      raw.on('error', (error) => inflate.destroy(error));
+      inflate.on('close', () => raw.destroy());
+      return raw.pipe(inflate);
+    } catch (error) {
+      throw damaged(file, error);
+    }
+  };
+  return {
+    has: (name) => entries.has(name),
+    open,
+    async text(name) {
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of await open(name)) chunks.push(chunk as Buffer);
+      } catch (error) {
+        throw damaged(file, error);
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    close: () => zip.close(),
+  };
+}
+
+/** A workbook whose zip cannot be read: cut short by a copy, or not a workbook at all. */
+export function damaged(file: string, error: unknown): InputError {
+  if (error instanceof InputError) return error;
+  // The zip reader's first sentence, as a clause: "end of central directory record signature not found".
+  const message = error instanceof Error ? error.message : String(error);
+  const sentence = (message.split(/\.\s/)[0] as string).replace(/\.$/, '');
+  const reason = sentence.charAt(0).toLowerCase() + sentence.slice(1);
+  return new InputError(
+    `${file}: cannot read the workbook (${reason}); the file is damaged or cut short. Open it in the spreadsheet program and save it again.`,
+    { file },
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * The real customer workbook created as it is (test/fixtures/libreoffice/README.md): in one run, storing exactly
+ * what its own CSV export stores, phones typed as numbers included.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { storedCustomers } from '../../support/customers.js';
+import { maskClock } from '../../support/run-files.js';
+import { clearSandboxCustomers, repoRoot } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let token: string;
+
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
+
+async function create(source: string, name: string) {
+  const dir = freshWorkDir();
+  copyFileSync(join(repoRoot, 'test', 'fixtures', source), join(dir, name));
+  return runCommandLine(['customer', 'create', name, '--ignore-column', 'Data de cadastro'], {
+    configDir: freshConfigDir(),
+    cwd: dir,
+    env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+  });
+}
+
+/** A stored customer without what the store assigns (its id, its times). */
+function asTyped(customer: object): unknown {
+  const assigned = new Set(['id', 'dateCreated', 'lastUpdated']);
+  return JSON.parse(JSON.stringify(customer), (key, value: unknown) => (assigned.has(key) ? undefined : value));
+}
+
+describe('customer create clientes.xlsx', () => {
+  it('stores what the CSV export of the same workbook stores', async () => {
+    const fromCsv = await create('real-exports/clientes-corrigido.win1252.csv', 'clientes.csv');
+    expect(fromCsv.code).toBe(0);
+    const csvCustomers = await storedCustomers(sandbox);
+    await clearSandboxCustomers(sandbox);
+
+    const fromWorkbook = await create('libreoffice/clientes-corrigido.xlsx', 'clientes.xlsx');
+    expect(maskClock(fromWorkbook.stderr)).toContain('customer create: 6 records, 6 valid, 0 invalid (T s)');
+    expect(fromWorkbook.code).toBe(0);
+    const workbookCustomers = await storedCustomers(sandbox);
+    expect(workbookCustomers).toHaveLength(6);
+    expect(workbookCustomers.map(asTyped)).toEqual(csvCustomers.map(asTyped));
+    // Typed as numbers in the workbook (cells G5 to G7), stored as the digits typed.
+    expect(workbookCustomers.map((customer) => customer.phone)).toContain('(21) 2555-1234');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * `orders poll` into a real pipe whose reader stops early (`| head -3`): the run says what it wrote and where the
+ * next run starts, exits 141, moves no cursor; the next run says the last one was cut short and which --since
+ * starts it again; and that run emits every order, the three `head` showed included: none is lost.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { systemClock } from '../../../src/clock.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { cleanEnv, cliPath, freshConfigDir, runCli } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { logInProcess, startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox | undefined;
+afterAll(removeTemporaryFolders);
+afterEach(async () => sandbox?.close());
+
+/** `b2bctl ARGS | head -3` in bash: head's lines, b2bctl's stderr and its own exit status (PIPESTATUS). */
+function pollIntoHead(args: string[], configDir: string) {
+  const command = `"$NODE" "$CLI" ${args.join(' ')} | head -3; echo "b2bctl exit \${PIPESTATUS[0]}" >&2`;
+  return new Promise<{ lines: string[]; stderr: string; code: number }>((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], {
+      env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
+    });
+    let out = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      const status = /b2bctl exit (\d+)\n$/.exec(errors);
+      resolve({
+        lines: out.split('\n').filter((line) => line !== ''),
+        stderr: errors.replace(/b2bctl exit \d+\n$/, ''),
+        code: Number(status?.[1] ?? -1),
+      });
+    });
+  });
+}
+
+const key = (line: string) => {
+  const order = JSON.parse(line) as { id: number; lastUpdated: string };
+  return `${order.id}@${order.lastUpdated}`;
+};
+
+it('orders poll -o ndjson | head -3: said, exit 141, no order lost', async () => {
+  // Enough orders that their NDJSON outgrows a pipe's buffer: the writer meets the closed pipe.
+  sandbox = await startTestSandbox({ orderCount: 2000 });
+  const configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
+  expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
+
+  const cut = await pollIntoHead(['orders', 'poll', '--since', '31d', '-o', 'ndjson'], configDir);
+  expect(cut.lines).toHaveLength(3);
+  expect(cut.code).toBe(141);
+  const closed =
+    /^error: output closed after (\d+) orders; no cursor was saved \(a first run\), the next run starts from --since (\S+)\.\n$/.exec(
+      cut.stderr,
+    );
+  expect(cut.stderr).toMatch(/^error: output closed after /);
+  expect(closed).not.toBeNull();
+  const since = closed?.[2] as string;
+
+  const next = await runCli(['orders', 'poll', '-o', 'ndjson'], { configDir });
+  expect(next.code).toBe(2);
+  expect(next.stderr).toMatch(
+    new RegExp(
+      `^error: orders poll: the last run \\(\\S+\\) was cut short: its output closed after ${closed?.[1]} orders, before a cursor was saved\\. Run again with --since ${since.replaceAll('.', '\\.')} to start where it started\\.\\n$`,
+    ),
+  );
+
+  const again = await runCli(['orders', 'poll', '--since', since, '-o', 'ndjson'], { configDir });
+  expect(again.code).toBe(0);
+  const emitted = again.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(key);
+  expect(emitted.length).toBeGreaterThan(1000);
+  for (const line of cut.lines) expect(emitted).toContain(key(line));
+}, 120_000);
