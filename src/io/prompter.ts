@@ -1,5 +1,5 @@
 import { input, password, select } from '@inquirer/prompts';
-import type { IOStreams, Prompter } from '../context.js';
+import type { IOStreams, Prompter } from './streams.js';
 import { InterruptedError } from '../errors.js';
 
 /** Prompts on stderr, so stdout stays clean for data even during a login. */
