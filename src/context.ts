@@ -7,14 +7,8 @@ import type { HttpClient, RequestPace } from './platform/http-client.js';
 import type { PlatformClient } from './platform/client.js';
 import type { TokenSource } from './platform/token-source.js';
 
-export interface IOStreams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  isStdoutTTY: boolean;
-  isStderrTTY: boolean;
-  isStdinTTY: boolean;
-}
+export type { IOStreams, Prompter } from './io/streams.js';
+import type { IOStreams, Prompter } from './io/streams.js';
 
 import type { OutputFormat } from './output-format.js';
 
@@ -40,12 +34,6 @@ export interface GlobalOptions {
   logFormat?: LogFormat;
 }
 
-export interface Prompter {
-  input(message: string, defaultValue?: string): Promise<string>;
-  password(message: string): Promise<string>;
-  /** One of `choices` (their `value`), the first one highlighted. */
-  select(message: string, choices: readonly { name: string; value: string }[]): Promise<string>;
-}
 
 export type { Logger } from './io/output/logger.js';
 

@@ -1,9 +1,6 @@
+import { listingAnswerSettings, orderAnswerSettings, stockAnswerSettings, tokenAnswerSettings } from './answer-settings.js';
 import { closestName } from '../lib/suggest.js';
-import { listingAnswerSettings } from '../platform/answers/listing.js';
-import { listingRouteSettings } from '../platform/listing-routes.js';
-import { orderAnswerSettings } from '../platform/answers/orders.js';
-import { stockAnswerSettings } from '../platform/answers/stock.js';
-import { tokenAnswerSettings } from '../platform/answers/token.js';
+import { listingRouteSettings } from './route-settings.js';
 import { UsageError } from '../errors.js';
 import type { SettingDefinition, SettingParser } from './setting-definition.js';
 import { duration, httpUrl, isoInstant, localPath, oneOf, routePath, wholeNumber } from './setting-parsers.js';

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import type { Context } from '../context.js';
 
 /** A started HTTP server as the serving loop needs it. */
 export interface RunningServer {
@@ -9,13 +8,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What serving needs of a command's context: where to print, what to log, and the run's Ctrl-C. */
+export interface ServingContext {
+  io: { stdout: NodeJS.WritableStream };
+  log: { info(line: string): void };
+  interrupt: AbortSignal;
+}
+
 /**
  * Prints the server's URL as the first stdout line (so a script or test can start it with `--port 0` and read
  * where it is), serves until SIGINT/SIGTERM, then closes it. Shared by `sandbox` and `webhook listen`.
  */
 export async function serveUntilInterrupted(
   server: RunningServer,
-  context: Context,
+  context: ServingContext,
   messages: { started: string; stopped: string },
 ): Promise<void> {
   context.io.stdout.write(`${server.url}\n`);

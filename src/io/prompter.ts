@@ -1,5 +1,5 @@
 import { input, password, select } from '@inquirer/prompts';
-import type { IOStreams, Prompter } from '../context.js';
+import type { IOStreams, Prompter } from './streams.js';
 import { InterruptedError, SignalledError } from '../errors.js';
 
 /**

@@ -1,5 +1,3 @@
-import type { SettingDefinition } from '../config/setting-definition.js';
-import { routePath } from '../config/setting-parsers.js';
 
 /**
  * The listings the platform names, each with its `paths.*` setting (defaults: the sandbox's paths), the page
@@ -47,31 +45,6 @@ export const listingRoutes = [
   { settingKey: 'paths.customerGroups', title: 'customer groups', defaultPath: '/v1/customer-groups' },
   { settingKey: 'paths.leadTimes', title: 'lead times', defaultPath: '/v1/lead-times' },
 ] as const satisfies readonly ListingRoute[];
-
-/** The `paths.*` settings of the listings that had none before `b2bctl api`. */
-export const listingRouteSettings = [
-  routeSetting('paths.marketplaceOrders', 'Marketplace order listing route', '/v1/marketplace/orders'),
-  routeSetting('paths.pendingQuotes', 'Pending quote listing route', '/v1/quotes/pending'),
-  routeSetting('paths.contracts', 'Store contract listing route', '/v1/contracts'),
-  routeSetting(
-    'paths.branchContracts',
-    'Branch contract listing route ({branch}: --branch or the branch setting)',
-    '/v1/branches/{branch}/contracts',
-  ),
-  routeSetting('paths.cashbackBalances', 'Cashback balance by customer listing route', '/v1/cashback/balances'),
-  routeSetting('paths.cashbackHistory', 'Cashback history listing route', '/v1/cashback/history'),
-  routeSetting('paths.creditLimits', 'Credit limit listing route', '/v1/credit-limits'),
-  routeSetting('paths.customerGroups', 'Customer group listing route', '/v1/customer-groups'),
-  routeSetting('paths.leadTimes', 'Lead time listing route', '/v1/lead-times'),
-] as const satisfies readonly SettingDefinition[];
-
-function routeSetting<const Key extends string, const Default extends string>(
-  key: Key,
-  description: string,
-  defaultValue: Default,
-) {
-  return { key, description, defaultValue, parser: routePath };
-}
 
 /**
  * The listing a path belongs to, given each route's template as the profile sets it: `:name` and `{branch}`

@@ -6,6 +6,20 @@ import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';
 
+/** What commander parses for `orders poll`: each flag typed as its parser gives it. */
+interface PollFlags {
+  since?: string;
+  until?: string;
+  status: string[];
+  detail?: true;
+  outDir?: string;
+  cursor?: string;
+  watch?: true;
+  interval: number;
+  concurrency: number;
+  rate?: number;
+}
+
 /** `b2bctl orders poll|get` (docs/orders-poll.md). */
 export function register(program: Command, dispatch: Dispatch): void {
   const orders = program
@@ -18,7 +32,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .description('emit each order version (id, lastUpdated) once, continuing from the profile’s cursor')
     .option('--since <when>', 'start here: ISO-8601 or a duration before now (15m, 2h, 7d); needed on the first run')
     .option('--until <when>', 'stop here instead of now minus orders.lag: ISO-8601 or a duration before now')
-    .option('--status <status>', 'only orders in this status (repeatable)', collect, [] as string[])
+    .option('--status <status>', 'only orders in this status (repeatable)', collect, [])
     .option('--detail', 'emit each order’s full detail (fetched concurrently, paced)')
     .option(
       '--out-dir <dir>',
@@ -29,22 +43,23 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--interval <seconds>', 'seconds between --watch cycles', wholeNumber(1), 60)
     .option('--concurrency <n>', 'listing and detail requests in flight', wholeNumber(1), 4)
     .option('--rate <n>', 'requests per second at most', positiveNumber)
-    .action((flags: Record<string, unknown>, command: Command) => {
+    .action((_flags: unknown, command: Command) => {
+      const flags = command.opts<PollFlags>();
       if (flags.interval !== 60 && flags.watch !== true) {
         // Thrown from the action, so it is ours to report: commander prints only the errors of its own parsers.
         throw new UsageError('--interval needs --watch: give both, or neither.');
       }
       const options: OrdersPollOptions = {
-        since: flags.since as string | undefined,
-        until: flags.until as string | undefined,
-        statuses: flags.status as string[],
+        since: flags.since,
+        until: flags.until,
+        statuses: flags.status,
         detail: flags.detail === true,
-        outDir: flags.outDir as string | undefined,
-        cursor: flags.cursor as string | undefined,
+        outDir: flags.outDir,
+        cursor: flags.cursor,
         watch: flags.watch === true,
-        intervalSeconds: flags.interval as number,
-        concurrency: flags.concurrency as number,
-        rate: flags.rate as number | undefined,
+        intervalSeconds: flags.interval,
+        concurrency: flags.concurrency,
+        rate: flags.rate,
       };
       return dispatch(command, async () => (await import('./poll.js')).run, options);
     });

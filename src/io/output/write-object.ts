@@ -1,9 +1,15 @@
-import type { Context } from '../../context.js';
+import type { OutputFormat } from '../../output-format.js';
 import { createRecordWriter } from './record-writer.js';
 import { cellText, valueAtPath } from './csv-format.js';
 
+/** What printing one object needs of a command's context. */
+export interface ObjectOutput {
+  io: { stdout: NodeJS.WritableStream };
+  outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
+}
+
 /** Prints one object a command got back: `field: value` lines on a terminal, else as JSON (or -o ndjson/csv). */
-export async function writeObject(context: Context, object: Record<string, unknown>): Promise<void> {
+export async function writeObject(context: ObjectOutput, object: Record<string, unknown>): Promise<void> {
   const format = context.outputFormat('json');
   if (format === 'json') {
     context.io.stdout.write(`${JSON.stringify(object, null, 2)}\n`);

@@ -1,16 +1,9 @@
-import type { SettingDefinition } from '../../config/setting-definition.js';
-import { answerPathSetting, candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
+import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
 
 /**
  * Listings. The document shows the sales rep listing as a bare array ending with `[]`; a gateway
  * may wrap pages in an envelope (`{"content":[...]}`, `{"data":[...]}`). An empty 200 ends the listing.
  */
-export const listingAnswerSettings = [
-  answerPathSetting(
-    'answers.sellers.items',
-    'Where a sales rep listing page holds its array (default: the body itself, data, items, content, results, …)',
-  ),
-] as const satisfies readonly SettingDefinition[];
 
 export const recognisedListPaths = [
   '',

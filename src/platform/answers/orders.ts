@@ -1,6 +1,6 @@
-import type { SettingDefinition } from '../../config/setting-definition.js';
+import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import type { HeldMoveData } from '../../domain/order-stages.js';
-import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
 /**
@@ -9,40 +9,6 @@ import { recognisedListPaths } from './listing.js';
  * instant `updatedAt` or `lastModifiedDate`, or wrap the detail in `{"data":{…}}`. The poller needs two facts of each
  * listed order, its id and its update instant; everything else is passed on unchanged.
  */
-export const orderAnswerSettings = [
-  answerPathSetting(
-    'answers.orders.items',
-    'Where an order listing page holds its array (dot path; default: the body itself, data, items, …)',
-  ),
-  answerPathSetting(
-    'answers.orders.id',
-    'The listed order field holding the id the detail route takes (dot path; default: id)',
-  ),
-  answerPathSetting(
-    'answers.orders.lastUpdated',
-    'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
-  ),
-  answerPathSetting(
-    'answers.orders.number',
-    'The listed order field holding the order number people use (dot path; default: orderId, orderNumber, number)',
-  ),
-  answerPathSetting(
-    'answers.order.detail',
-    'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
-  ),
-  answerPathSetting(
-    'answers.order.erpNumber',
-    'The order detail field holding the ERP number its ready move gave (dot path; default: erpOrderNumber, erpNumber, …)',
-  ),
-  answerPathSetting(
-    'answers.order.invoiceKey',
-    'The order detail field holding its NF-e access key (dot path; default: invoice.accessKey, invoiceKey, …)',
-  ),
-  answerPathSetting(
-    'answers.order.trackingCode',
-    'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
-  ),
-] as const satisfies readonly SettingDefinition[];
 
 /** The keys of the order answer settings. */
 export type OrderAnswerKey = (typeof orderAnswerSettings)[number]['key'];

@@ -1,4 +1,3 @@
-import { dotPath } from '../../config/setting-parsers.js';
 import { B2bctlError, ExitCode } from '../../errors.js';
 
 /**
@@ -7,13 +6,6 @@ import { B2bctlError, ExitCode } from '../../errors.js';
  * a 2xx into a failure because its body is not the shape we guessed.
  */
 
-/**
- * A setting naming where an answer holds something, as a dot path (`data.items`, `0.id`; empty for the body
- * itself): the shape of every `answers.*` setting, parsed by `config set` and on every read like any other.
- */
-export function answerPathSetting<const Key extends string>(key: Key, description: string) {
-  return { key, parser: dotPath, description };
-}
 
 /** The value at a dot path such as `data.results` or `0.id`; undefined when any step is missing. */
 export function valueAtPath(body: unknown, path: string): unknown {

@@ -1,6 +1,5 @@
-import type { SettingDefinition } from '../../config/setting-definition.js';
 import { messageOfBody } from '../../errors.js';
-import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
@@ -8,20 +7,6 @@ import { answerPathSetting, candidatePaths, firstAt, isArray, isIdLike, isRecord
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
  * without itemising it), never failed.
  */
-export const stockAnswerSettings = [
-  answerPathSetting(
-    'answers.stockBatch.results',
-    'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
-  ),
-  answerPathSetting(
-    'answers.stockBatch.status',
-    'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
-  ),
-  answerPathSetting(
-    'answers.stockQueue.id',
-    "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
-  ),
-] as const satisfies readonly SettingDefinition[];
 
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
 // changes at run time, inside functions; a few short arrays per answer cost nothing beside the request itself.

@@ -1,21 +1,10 @@
-import type { SettingDefinition } from '../../config/setting-definition.js';
-import { answerPathSetting, candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
+import { candidatePaths, firstAt, isNonEmptyText } from './shapes.js';
 
 /**
  * The token route's answer. The document shows neither its path nor its body; OAuth 2.0 says
  * `{"access_token","expires_in"}`, other platforms say `accessToken`/`token` and `expiresIn`, some
  * nest them under `data`. Absent lifetime means the document's 12 hours.
  */
-export const tokenAnswerSettings = [
-  answerPathSetting(
-    'answers.token.accessToken',
-    'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
-  ),
-  answerPathSetting(
-    'answers.token.expiresIn',
-    'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
-  ),
-] as const satisfies readonly SettingDefinition[];
 
 export const recognisedTokenPaths = [
   'access_token',

@@ -1,0 +1,83 @@
+/**
+ * The `answers.*` settings: where an answer the platform document does not show holds what b2bctl reads, as a dot
+ * path. Declared here, beside the settings table, so the table needs nothing of src/platform/; the readers of
+ * those answers (src/platform/answers/) take the values by key.
+ */
+import type { SettingDefinition } from './setting-definition.js';
+import { dotPath } from './setting-parsers.js';
+
+/**
+ * A setting naming where an answer holds something, as a dot path (`data.items`, `0.id`; empty for the body
+ * itself): the shape of every `answers.*` setting, parsed by `config set` and on every read like any other.
+ */
+export function answerPathSetting<const Key extends string>(key: Key, description: string) {
+  return { key, parser: dotPath, description };
+}
+
+export const tokenAnswerSettings = [
+  answerPathSetting(
+    'answers.token.accessToken',
+    'Where the token route answer holds the token (default: access_token, accessToken, token, data.token, …)',
+  ),
+  answerPathSetting(
+    'answers.token.expiresIn',
+    'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
+  ),
+] as const satisfies readonly SettingDefinition[];
+
+export const listingAnswerSettings = [
+  answerPathSetting(
+    'answers.sellers.items',
+    'Where a sales rep listing page holds its array (default: the body itself, data, items, content, results, …)',
+  ),
+] as const satisfies readonly SettingDefinition[];
+
+export const stockAnswerSettings = [
+  answerPathSetting(
+    'answers.stockBatch.results',
+    'Where the stock batch answer holds its per-item results, an array or an object keyed by SKU or index (default: the body itself, results, items, data, …)',
+  ),
+  answerPathSetting(
+    'answers.stockBatch.status',
+    'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
+  ),
+  answerPathSetting(
+    'answers.stockQueue.id',
+    "Where the stock queue route's 202 holds the batch id (default: batchId, id, jobId, queueId, …)",
+  ),
+] as const satisfies readonly SettingDefinition[];
+
+export const orderAnswerSettings = [
+  answerPathSetting(
+    'answers.orders.items',
+    'Where an order listing page holds its array (dot path; default: the body itself, data, items, …)',
+  ),
+  answerPathSetting(
+    'answers.orders.id',
+    'The listed order field holding the id the detail route takes (dot path; default: id)',
+  ),
+  answerPathSetting(
+    'answers.orders.lastUpdated',
+    'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
+  ),
+  answerPathSetting(
+    'answers.orders.number',
+    'The listed order field holding the order number people use (dot path; default: orderId, orderNumber, number)',
+  ),
+  answerPathSetting(
+    'answers.order.detail',
+    'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
+  ),
+  answerPathSetting(
+    'answers.order.erpNumber',
+    'The order detail field holding the ERP number its ready move gave (dot path; default: erpOrderNumber, erpNumber, …)',
+  ),
+  answerPathSetting(
+    'answers.order.invoiceKey',
+    'The order detail field holding its NF-e access key (dot path; default: invoice.accessKey, invoiceKey, …)',
+  ),
+  answerPathSetting(
+    'answers.order.trackingCode',
+    'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
+  ),
+] as const satisfies readonly SettingDefinition[];
