@@ -11,7 +11,7 @@ const webhookUnitTests = 'test/unit/webhook/**/*.test.ts';
 /** The modules whose failure loses or duplicates data, by name (then extra Stryker flags, the tests to run, variables). */
 const modules = [
   ['webhook-tokens', 'src/webhook/tokens.ts'],
-  ['cursor-file', 'src/commands/orders/cursor-file.ts'],
+  ['cursor-file', 'src/orders/cursor-file.ts'],
   ['stock-answers', 'src/platform/answers/stock.ts'],
   ['customer-create', 'src/commands/customer/create.ts'],
   ['run-meta', 'src/bulk/run-meta.ts'],
@@ -24,9 +24,9 @@ const modules = [
   // runs the tests of the scan itself: with every related test (orders poll's), about 45 minutes here.
   [
     'window-scan',
-    'src/commands/orders/window-scan.ts',
+    'src/orders/window-scan.ts',
     [],
-    'test/unit/commands/orders/window-scan.test.ts,test/unit/commands/orders/window-scan-churn.test.ts,test/unit/domain/orders-scan.test.ts',
+    'test/unit/orders/window-scan.test.ts,test/unit/orders/window-scan-churn.test.ts,test/unit/domain/orders-scan.test.ts',
     { ORDERS_SCAN_SEEDS: '100' },
   ],
   ['orders-window', 'src/domain/orders-window.ts'],

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from './base/clock.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Session } from './config/session.js';
 import type { LogFormat } from './io/output/log-formats.js';
@@ -10,9 +10,9 @@ import type { TokenSource } from './platform/token-source.js';
 export type { IOStreams, Prompter } from './io/streams.js';
 import type { IOStreams, Prompter } from './io/streams.js';
 
-import type { OutputFormat } from './output-format.js';
+import type { OutputFormat } from './base/output-format.js';
 
-export type { OutputFormat } from './output-format.js';
+export type { OutputFormat } from './base/output-format.js';
 
 /** The options every command accepts (docs/output.md, "Conventions"). */
 export interface GlobalOptions {
@@ -33,7 +33,6 @@ export interface GlobalOptions {
    */
   logFormat?: LogFormat;
 }
-
 
 export type { Logger } from './io/output/logger.js';
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
-import { InputError, InterruptedError, PartialFailureError } from '../errors.js';
+import { InputError, InterruptedError, PartialFailureError } from '../base/errors.js';
 import { isPipe, openPipe } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { B2bctlError, exitCodeOf } from '../errors.js';
+import { B2bctlError, exitCodeOf } from '../base/errors.js';
 import type { Outcome } from './report.js';
 
 /** What a bulk run learnt by its end, for the last line of its log. Filled in stage by stage. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../base/errors.js';
 import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';

@@ -1,4 +1,4 @@
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 
 /** What a run learnt from 413 answers, for its summary. */

@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
 import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 

@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 
 /**

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { placeOf, type RecordPlace } from './report.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import type { IOStreams } from '../context.js';
 
 export interface ProgressCounts {

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError } from '../base/errors.js';
 import { restoreFormula } from '../io/output/csv-format.js';
 import { doneOutcomes, headerLine, parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
 

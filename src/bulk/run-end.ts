@@ -6,7 +6,7 @@ import {
   OutputError,
   PartialFailureError,
   UnavailableError,
-} from '../errors.js';
+} from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';

@@ -1,6 +1,6 @@
 import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
-import { OutputError, UsageError } from '../errors.js';
+import { OutputError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { createProgress, type Progress } from './progress.js';

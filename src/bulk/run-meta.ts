@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
-import { sameBaseUrl } from '../platform/base-url.js';
+import { InputError, UsageError } from '../base/errors.js';
+import { sameBaseUrl } from '../net/base-url.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { shellWord } from '../lib/shell-word.js';
 

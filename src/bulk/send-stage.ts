@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { AuthError, ExitCode, PlatformError, UnavailableError, UsageError } from '../errors.js';
+import { AuthError, ExitCode, PlatformError, UnavailableError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';

@@ -2,7 +2,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../base/errors.js';
 import { createFileExclusively } from '../lib/private-file.js';
 
 /**

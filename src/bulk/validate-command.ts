@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { InputError, InterruptedError } from '../errors.js';
+import { InputError, InterruptedError } from '../base/errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { type InputRecord, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandExamples } from './command-group.js';
+import type { CommandExamples } from '../command-kit/command-group.js';
 
 /**
  * Adds an `Examples:` section at the end of each named command's help, as gh does. Each group's cli.ts declares

@@ -1,5 +1,5 @@
 import type { IOStreams, Prompter } from '../context.js';
-import type { ExitCode } from '../errors.js';
+import type { ExitCode } from '../base/errors.js';
 import { isClosedOutputClaimed } from '../io/output/closed-output.js';
 import { runProgram } from './run-program.js';
 

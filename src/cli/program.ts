@@ -1,9 +1,9 @@
 import { Command, type CommanderError, Option } from 'commander';
-import type { ExitCode } from '../errors.js';
+import type { ExitCode } from '../base/errors.js';
 import type { GlobalOptions } from '../context.js';
 import { type LogFormat, logFormats } from '../io/output/log-formats.js';
-import { type OutputFormat, outputFormats } from '../output-format.js';
-import type { CommandGroupModule, Dispatch } from './command-group.js';
+import { type OutputFormat, outputFormats } from '../base/output-format.js';
+import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.js';
 import { addExamples } from './examples.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
@@ -120,7 +120,7 @@ export async function refuseUnknownLogFormat(
   const value = env.B2BCTL_LOG_FORMAT;
   if (globals.logFormat !== undefined || value === undefined || value === '') return;
   // Loaded only for this mistake: help and every good command line never load the error classes.
-  const { UsageError } = await import('../errors.js');
+  const { UsageError } = await import('../base/errors.js');
   throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
 }
 

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import type { Context, GlobalOptions, IOStreams } from '../context.js';
-import type { ExitCode } from '../errors.js';
+import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
 import type { Logger } from '../io/output/logger.js';
 import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode, refuseUnknownLogFormat } from './program.js';
@@ -46,7 +46,7 @@ export async function runProgram(
   const fallbackLog = async (): Promise<Logger> => {
     const [{ createLogger }, { systemClock }] = await Promise.all([
       import('../io/output/logger.js'),
-      import('../clock.js'),
+      import('../base/clock.js'),
     ]);
     return (fallbackLogger ??= createLogger({
       stderr: io.stderr,
@@ -85,7 +85,7 @@ export async function runProgram(
     await logParseErrors();
     if (error instanceof CommanderError) return parseEndExitCode(error);
     // Loaded only on failure: `--help` should not pay for the error table.
-    const { B2bctlError, describeError, exitCodeOf } = await import('../errors.js');
+    const { B2bctlError, describeError, exitCodeOf } = await import('../base/errors.js');
     const log = context?.log ?? (await fallbackLog());
     log.error(describeError(error, verbose()));
     if (error instanceof B2bctlError && error.closingLine)

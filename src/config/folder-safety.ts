@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { B2bctlError, ExitCode } from '../errors.js';
+import { B2bctlError, ExitCode } from '../base/errors.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { B2bctlError, ExitCode } from '../errors.js';
+import { B2bctlError, ExitCode } from '../base/errors.js';
 import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 

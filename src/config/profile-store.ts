@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';

@@ -1,5 +1,5 @@
-import { AuthError, UsageError } from '../errors.js';
-import { normalizeBaseUrl } from '../platform/base-url.js';
+import { AuthError, UsageError } from '../base/errors.js';
+import { normalizeBaseUrl } from '../net/base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import {
   type ProfileData,

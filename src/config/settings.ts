@@ -1,7 +1,12 @@
-import { listingAnswerSettings, orderAnswerSettings, stockAnswerSettings, tokenAnswerSettings } from './answer-settings.js';
+import {
+  listingAnswerSettings,
+  orderAnswerSettings,
+  stockAnswerSettings,
+  tokenAnswerSettings,
+} from './answer-settings.js';
 import { closestName } from '../lib/suggest.js';
 import { listingRouteSettings } from './route-settings.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import type { SettingDefinition, SettingParser } from './setting-definition.js';
 import { duration, httpUrl, isoInstant, localPath, oneOf, routePath, wholeNumber } from './setting-parsers.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /**
  * Listens on `host`:`port`, turning the operating system's refusals into one line that names the flag to change

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../base/errors.js';
 
 /** How one JSON setting names itself in errors, and how its rules read and reject it. */
 export interface JsonSettingKind<T> {

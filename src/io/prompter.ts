@@ -1,6 +1,6 @@
 import { input, password, select } from '@inquirer/prompts';
 import type { IOStreams, Prompter } from './streams.js';
-import { InterruptedError, SignalledError } from '../errors.js';
+import { InterruptedError, SignalledError } from '../base/errors.js';
 
 /**
  * Prompts on stderr, so stdout stays clean for data even during a login. `interrupt` is the run's SIGINT/SIGTERM:

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /**
  * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost` (and names under

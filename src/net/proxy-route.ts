@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /** Which proxy, if any, a URL goes through, read from the environment as curl and npm read it. Pure. */
 

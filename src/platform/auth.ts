@@ -1,4 +1,4 @@
-import { AuthError, PlatformError, UsageError } from '../errors.js';
+import { AuthError, PlatformError, UsageError } from '../base/errors.js';
 import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';

@@ -1,4 +1,4 @@
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../base/errors.js';
 
 /** `{branch}` in a route template: where a head office names the branch it integrates on behalf of. */
 export const branchPlaceholder = '{branch}';

@@ -1,6 +1,6 @@
 import type { Session } from '../config/session.js';
 import type { RouteSettingKey } from '../config/settings.js';
-import { AuthError, PlatformError, UsageError } from '../errors.js';
+import { AuthError, PlatformError, UsageError } from '../base/errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';

@@ -1,5 +1,5 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../base/errors.js';
 import { readListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../clock.js';
-import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../errors.js';
+import type { Clock } from '../base/clock.js';
+import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';

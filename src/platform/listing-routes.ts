@@ -1,4 +1,3 @@
-
 /**
  * The listings the platform names, each with its `paths.*` setting (defaults: the sandbox's paths), the page
  * caps the platform states and the way it says "no more". `b2bctl api --paginate` recognises a path by these

@@ -1,5 +1,5 @@
 import { type BodyPlaceholder, type OrderRoute, renderBody, routePathFor } from '../domain/order-routes.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
 import { getOrder, orderAnswers } from './orders.js';

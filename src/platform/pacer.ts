@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 
 /** Quiet time after a 429 before the pace is raised again, and between raises. */
 const quietBeforeRaiseMs = 3_000;

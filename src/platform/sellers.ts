@@ -1,5 +1,5 @@
 import type { SalesRep } from '../domain/sales-rep.js';
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../base/errors.js';
 import { readListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 

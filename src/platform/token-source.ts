@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../base/errors.js';
 import { refusePlainHttp } from '../net/plain-http.js';
-import { sameBaseUrl } from './base-url.js';
+import { sameBaseUrl } from '../net/base-url.js';
 import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { HttpClient } from './http-client.js';
 

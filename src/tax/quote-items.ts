@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../base/errors.js';
 import type { FederativeUnit } from '../domain/brazil-codes.js';
 import { computeItemTaxes, type ItemTaxes, type TaxItem } from '../domain/tax/compute.js';
 import type { BuyerKind, TaxTable } from '../domain/tax/rules.js';

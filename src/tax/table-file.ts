@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../base/errors.js';
 import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';

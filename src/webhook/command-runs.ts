@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import { spokenDuration } from './backoff.js';
 import type { CommandRun, EventStore, StoredEvent } from './store/types.js';
 

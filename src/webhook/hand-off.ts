@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import { Backoff, spokenDuration } from './backoff.js';
 import { type EventConsumer, PermanentRefusal } from './consumers.js';
 import type { EventStore, StoredEvent } from './store/types.js';

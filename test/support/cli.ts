@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/base/clock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { login as loginInProcess } from './command-line.js';
 import {

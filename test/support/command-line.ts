@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { runProgram } from '../../src/cli/run-program.js';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/base/clock.js';
 import type { Dialect } from '../../src/sandbox/dialects/dialect.js';
 import type { SandboxOptions } from '../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';

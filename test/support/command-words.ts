@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Dispatch } from '../../src/cli/command-group.js';
+import type { Dispatch } from '../../src/command-kit/command-group.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 const rootArgv = ['node', 'b2bctl'];

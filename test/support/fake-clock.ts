@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 
 /** A Clock for tests: time moves only when the test advances it or when someone sleeps, and every sleep is recorded. */
 export class FakeClock implements Clock {

@@ -6,7 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { acquireLock } from '../../src/config/lock.js';
-import { B2bctlError } from '../../src/errors.js';
+import { B2bctlError } from '../../src/base/errors.js';
 
 for await (const line of createInterface({ input: process.stdin })) {
   const [path = '', start = '0'] = line.split(' ');

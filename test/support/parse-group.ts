@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { CommandGroupModule, Dispatch } from '../../src/cli/command-group.js';
+import type { CommandGroupModule, Dispatch } from '../../src/command-kit/command-group.js';
 
 /**
  * Parses argv with one command group alone and returns the options its cli.ts hands to `dispatch`;

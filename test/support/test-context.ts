@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { CommandRunner } from '../../src/cli/command-group.js';
-import type { Clock } from '../../src/clock.js';
+import type { CommandRunner } from '../../src/command-kit/command-group.js';
+import type { Clock } from '../../src/base/clock.js';
 import { type Context, createContext, type GlobalOptions, type Prompter } from '../../src/context.js';
-import { describeError, exitCodeOf, type ExitCode, InterruptedError } from '../../src/errors.js';
+import { describeError, exitCodeOf, type ExitCode, InterruptedError } from '../../src/base/errors.js';
 import { FakeClock } from './fake-clock.js';
 import { temporaryFolder } from './temporary.js';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
-import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { cellText } from '../../io/output/csv-format.js';
 import { terminalColumns } from '../../io/output/table.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 import { Pacer } from '../../platform/pacer.js';
 import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
 import { listingPages, pagingPlan } from './paginate.js';

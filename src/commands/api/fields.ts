@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 
 /** One `-f key=value` (a string) or `-F key=value` (typed), in command-line order. */
 export interface FieldFlag {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
-import { B2bctlError, ExitCode } from '../../errors.js';
+import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { readListingPage } from '../../platform/answers/listing.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';

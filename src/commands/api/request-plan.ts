@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 import { fillBranch } from '../../platform/branch.js';
 import type { HttpMethod } from '../../platform/http-client.js';
 import { bodyOfFields, type FieldFlag, parseField, queryOfFields } from './fields.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { LoginOptions } from './login.js';
 import type { LogoutOptions } from './logout.js';
 import type { WhoamiOptions } from './whoami.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { AuthError, UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
 import { requestToken } from '../../platform/auth.js';

@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { CompleteOptions, CompletionScriptOptions } from './run.js';
 import { type CompletionShell, completionShells } from './scripts.js';
 

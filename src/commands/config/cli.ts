@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { SettingDefinition } from '../../config/setting-definition.js';
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './index.js';
 

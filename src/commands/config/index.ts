@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
 import { type Context, stdoutStyle } from '../../context.js';
-import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 
 export interface ConfigGetOptions {

@@ -1,7 +1,7 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';

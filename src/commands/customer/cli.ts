@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { UsageError } from '../../errors.js';
-import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { UsageError } from '../../base/errors.js';
+import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../command-kit/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';

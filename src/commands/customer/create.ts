@@ -3,7 +3,7 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { AmbiguousRequestError, ExitCode, PlatformError } from '../../errors.js';
+import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
   createCustomer,

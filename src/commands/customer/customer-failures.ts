@@ -1,4 +1,4 @@
-import { ExitCode, NotFoundError, PlatformError } from '../../errors.js';
+import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 
 /** "no customer has the document ... in this store (HTTP 404)": one wording for the run's report and its error line. */
 function noCustomerWith(document: string): string {

@@ -5,7 +5,7 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, PlatformError } from '../../errors.js';
+import { InputError, PlatformError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';

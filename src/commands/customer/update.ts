@@ -4,7 +4,7 @@ import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, PlatformError, UsageError } from '../../errors.js';
+import { InputError, PlatformError, UsageError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import { updateCustomer, type Customer } from '../../platform/customers.js';

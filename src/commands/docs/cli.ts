@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { ManPagesOptions } from './man.js';
 
 /** `b2bctl docs man FOLDER`: the man pages, written from the command tree the binary holds. */

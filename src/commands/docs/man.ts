@@ -1,7 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 import { shippedFolder } from '../../sandbox/package-root.js';
 
 export interface ManPagesOptions {

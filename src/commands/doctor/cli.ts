@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { DoctorOptions } from './run.js';
 
 /** `b2bctl doctor [--document DOC] [--password-stdin]`: connection, clock, token and what b2bctl recognises of each route. */

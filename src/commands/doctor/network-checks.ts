@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { ExitCode } from '../../errors.js';
+import { ExitCode } from '../../base/errors.js';
 import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
 import { isLoopbackHost } from '../../net/plain-http.js';
 import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';

@@ -1,7 +1,7 @@
 import type { Session } from '../../config/session.js';
 import type { OrderRoute } from '../../domain/order-routes.js';
 import { orderActions } from '../../domain/order-stages.js';
-import { B2bctlError, ExitCode } from '../../errors.js';
+import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import type { Finding } from './findings.js';
 

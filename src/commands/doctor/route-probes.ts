@@ -1,6 +1,6 @@
 import type { Session } from '../../config/session.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode } from '../../base/errors.js';
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';

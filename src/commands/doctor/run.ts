@@ -1,7 +1,7 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { Session } from '../../config/session.js';
 import type { HttpClient } from '../../platform/http-client.js';
-import { B2bctlError, ExitCode, UsageError } from '../../errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { renderStacked, renderWrappingTable } from '../../io/output/fitted-layouts.js';

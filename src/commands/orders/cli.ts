@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { positiveNumber, wholeNumber } from '../../cli/parse.js';
+import { UsageError } from '../../base/errors.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { positiveNumber, wholeNumber } from '../../command-kit/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';

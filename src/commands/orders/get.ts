@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../base/errors.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { noSuchOrder, OrderLookup } from './order-lookup.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { bulkFlags, type ParsedBulkFlags } from '../../cli/shared-flags.js';
-import { UsageError } from '../../errors.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { bulkFlags, type ParsedBulkFlags } from '../../command-kit/shared-flags.js';
+import { UsageError } from '../../base/errors.js';
 import type { OrdersMoveOptions } from './move.js';
 import type { OrdersUpdateOptions } from './update.js';
 

@@ -8,7 +8,7 @@ import {
   type ReplaceableAction,
   statusAfter,
 } from '../../domain/order-stages.js';
-import { AmbiguousRequestError, ExitCode, PlatformError } from '../../errors.js';
+import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';

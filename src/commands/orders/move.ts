@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
-import { InputError, PartialFailureError } from '../../errors.js';
+import { InputError, PartialFailureError } from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';

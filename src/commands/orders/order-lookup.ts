@@ -1,4 +1,4 @@
-import { PlatformError } from '../../errors.js';
+import { PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { getOrder, OrderNumberIndex } from '../../platform/orders.js';
 

@@ -4,7 +4,7 @@ import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import { newVersions, parseInstantOrDuration, runWindow, type TimeWindow } from '../../domain/orders-window.js';
-import { AuthError, B2bctlError, InterruptedError, OutputClosedError, UsageError } from '../../errors.js';
+import { AuthError, B2bctlError, InterruptedError, OutputClosedError, UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
@@ -20,10 +20,10 @@ import {
   readCursor,
   readCutShort,
   writeCutShort,
-} from './cursor-file.js';
-import { createOrderSink, type OrderSink } from './order-output.js';
-import { PollProgress } from './poll-progress.js';
-import { type FetchPage, scanWindow } from './window-scan.js';
+} from '../../orders/cursor-file.js';
+import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
+import { PollProgress } from '../../orders/poll-progress.js';
+import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 
 export interface OrdersPollOptions {
   since?: string;

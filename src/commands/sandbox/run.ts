@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
 import { defaultSeedDirectory } from '../../sandbox/package-root.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { wholeNumber } from '../../cli/parse.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { wholeNumber } from '../../command-kit/parse.js';
 import type { ListSellersOptions } from './list.js';
 
 interface ListFlags {

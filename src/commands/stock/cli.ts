@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { wholeNumber } from '../../cli/parse.js';
-import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { wholeNumber } from '../../command-kit/parse.js';
+import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../command-kit/shared-flags.js';
 import type { StockPushOptions, StockRoute } from './push.js';
 import type { StockValidateOptions } from './validate.js';
 

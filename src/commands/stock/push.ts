@@ -12,7 +12,7 @@ import {
   toWireItem,
   wireItemJsonWriter,
 } from '../../domain/stock.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { putStockBatch, queueStockBatch } from '../../platform/stock.js';
 import { newStockChecker, stockCatalogue } from './stock-input.js';

@@ -1,12 +1,12 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { inputFlags, type ParsedInputFlags } from '../../cli/shared-flags.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { inputFlags, type ParsedInputFlags } from '../../command-kit/shared-flags.js';
 import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
 import type { TaxItem } from '../../domain/tax/compute.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
-import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
+import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
 
 interface ServeFlags extends ParsedInputFlags {

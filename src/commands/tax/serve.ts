@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { isLoopbackHost, refusePlainHttp, refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CommandExamples, Dispatch } from '../../cli/command-group.js';
-import { duration, httpUrl, wholeNumber } from '../../cli/parse.js';
+import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
+import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Session } from '../../config/session.js';
 import type { SettingKey, SettingValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 
 /**
  * The webhook client secret, never from argv: B2BCTL_WEBHOOK_CLIENT_SECRET, else the file named by

@@ -1,5 +1,5 @@
 import { type Context, stdoutStyle } from '../../context.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { DeadLetter } from '../../webhook/store/types.js';
 import { storeLocation, withStore } from './inbox.js';

@@ -10,7 +10,7 @@ import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { InputError, PartialFailureError, UsageError } from '../../errors.js';
+import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
 import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
 

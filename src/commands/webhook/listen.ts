@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { B2bctlError, InputError, UnavailableError, UsageError } from '../../errors.js';
+import { B2bctlError, InputError, UnavailableError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';

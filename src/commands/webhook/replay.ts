@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { PartialFailureError } from '../../errors.js';
+import { PartialFailureError } from '../../base/errors.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';

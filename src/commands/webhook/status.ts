@@ -1,5 +1,5 @@
 import { type Context, stdoutStyle } from '../../context.js';
-import { UnavailableError } from '../../errors.js';
+import { UnavailableError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { backlogHealth, type HandOffHealth } from '../../webhook/backlog.js';
 import { storeLocation, withStore } from './inbox.js';

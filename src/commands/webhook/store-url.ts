@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 
 /** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
 export interface StoreUrlFlags {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../errors.js';
+import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../base/errors.js';
 import { refusePlainHttp } from '../../net/plain-http.js';
 import { deliverWebhook, sampleEvent, type DeliveryStep } from '../../webhook/sender.js';
 import type { TokenStyle } from '../../webhook/tokens.js';

@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /*
  * What reads as Brazilian text: the checks of a single-byte decoding (decode-text.ts) that name UTF-8 read as a

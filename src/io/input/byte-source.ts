@@ -2,7 +2,7 @@ import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /** The display name of an input: its path, or `stdin` for `-`. */
 export function inputName(path: string): string {

@@ -1,5 +1,5 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
-import { InputError, InterruptedError } from '../../errors.js';
+import { InputError, InterruptedError } from '../../base/errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';

@@ -1,7 +1,7 @@
 import { type CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { finished } from 'node:stream/promises';
-import { InputError, InterruptedError } from '../../errors.js';
+import { InputError, InterruptedError } from '../../base/errors.js';
 import { ColumnCounter, defaultRowBounds, longRowMessage, type RowBounds } from './row-bounds.js';
 
 /*

@@ -1,4 +1,4 @@
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 import type { TextEncoding } from './sniff.js';
 import {
   brazilianEncodingOf,

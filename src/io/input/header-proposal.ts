@@ -1,5 +1,5 @@
 import { type HeaderMapProposal, proposeHeaderMap } from '../../domain/header-aliases.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import {
   type ColumnPlan,
   type FieldCatalogue,

@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /** One value of a JSON or NDJSON input with the line where it starts. */
 export interface JsonValue {

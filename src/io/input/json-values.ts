@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import { type JsonValue, parseRecordJson } from './json-record.js';
 
 export { type JsonValue, parseJsonAt } from './json-record.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
 import { restoreFormula } from '../output/csv-format.js';
 import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';

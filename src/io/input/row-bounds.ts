@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /** The bounds a CSV row is held to: the input.maxColumns and input.maxRowChars settings. */
 export interface RowBounds {

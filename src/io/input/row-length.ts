@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import { columnLetter } from './row-shape-problems.js';
 
 /*

@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /** Delimiters a spreadsheet or ERP writes, as messages name them. */
 const delimiters = [',', ';', '\t', '|'] as const;

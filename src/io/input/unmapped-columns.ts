@@ -1,5 +1,5 @@
 import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import type { HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
 

@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import type { SheetEntry, WorkbookCell, WorkbookRow } from './workbook-cells.js';
 import { MergedCells } from './workbook-merges.js';
 import { noSuchSheet, parsedBatches, type SheetChoice, type SheetReader } from './workbook-sheet.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import type { SheetEntry, WorkbookRow } from './workbook-cells.js';
 import type { MergedCells } from './workbook-merges.js';
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { SaxesParser } from 'saxes';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import {
   isDateFormat,
   parseCellReference,

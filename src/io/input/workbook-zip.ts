@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 
 /**
  * A workbook's zip container, read by entry name. A workbook's parts are not in reading order (LibreOffice writes

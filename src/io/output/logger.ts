@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../base/clock.js';
 import { type BatchedWriter, batchedWriter } from './batched-writer.js';
 import type { LogFormat } from './log-formats.js';
 

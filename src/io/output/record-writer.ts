@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { OutputFormat } from '../../output-format.js';
+import type { OutputFormat } from '../../base/output-format.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
 import { renderTable, type TableColumn, type TableOptions } from './table.js';

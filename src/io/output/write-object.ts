@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../../output-format.js';
+import type { OutputFormat } from '../../base/output-format.js';
 import { createRecordWriter } from './record-writer.js';
 import { cellText, valueAtPath } from './csv-format.js';
 

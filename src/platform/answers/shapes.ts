@@ -1,11 +1,10 @@
-import { B2bctlError, ExitCode } from '../../errors.js';
+import { B2bctlError, ExitCode } from '../../base/errors.js';
 
 /**
  * Reading answers the platform document does not show. The rule (docs/platform.md, "Where the document is silent"): decide on status
  * codes and on what the document shows, never on an undocumented message's wording, and never turn
  * a 2xx into a failure because its body is not the shape we guessed.
  */
-
 
 /** The value at a dot path such as `data.results` or `0.id`; undefined when any step is missing. */
 export function valueAtPath(body: unknown, path: string): unknown {

@@ -1,4 +1,4 @@
-import { messageOfBody } from '../../errors.js';
+import { messageOfBody } from '../../base/errors.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, InputError } from '../../errors.js';
+import { ConfigError, InputError } from '../../base/errors.js';
 
 /** A price tag, customer type or customer group the store knows, which customers link to. */
 export interface LinkTarget {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../../config/lock.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../base/errors.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
 

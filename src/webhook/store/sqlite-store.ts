@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../base/errors.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { GroupCommit } from './group-commit.js';
 import {

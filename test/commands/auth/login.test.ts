@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as login } from '../../../src/commands/auth/login.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/base/errors.js';
 import { requestCounts, sandboxPassword, sandboxUser, tokenRoute, useSandbox } from '../../support/sandbox.js';
 
 const fixture = useSandbox();

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/base/errors.js';
 import { createHeader, storedCustomers } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
 import { run } from '../../../src/commands/doctor/run.js';
 import { createContext } from '../../../src/context.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/base/errors.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-doctor-stdin-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));

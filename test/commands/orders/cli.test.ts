@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Dispatch } from '../../../src/cli/command-group.js';
+import type { Dispatch } from '../../../src/command-kit/command-group.js';
 import { register } from '../../../src/commands/orders/cli.js';
 
 /** Parses argv with the orders group alone and returns the options handed to the verb (never run). */

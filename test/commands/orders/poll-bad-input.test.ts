@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/base/errors.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as update, type OrdersUpdateOptions } from '../../../src/commands/orders/update.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, newOrders, nightlyFile } from '../../support/order-moves.js';
 import { onlyErrorsFile, onlyReport, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';

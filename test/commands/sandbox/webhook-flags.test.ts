@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/sandbox/run.js';
-import { ExitCode, type B2bctlError } from '../../../src/errors.js';
+import { ExitCode, type B2bctlError } from '../../../src/base/errors.js';
 import { seedDirectory } from '../../support/sandbox.js';
 import {
   clientId,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/stock/validate.js';
-import { ExitCode, InputError } from '../../../src/errors.js';
+import { ExitCode, InputError } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'spreadsheets');

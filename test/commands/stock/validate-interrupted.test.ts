@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/stock/validate.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-validate-interrupted-'));

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Dispatch } from '../../../src/cli/command-group.js';
+import type { Dispatch } from '../../../src/command-kit/command-group.js';
 import { register } from '../../../src/commands/webhook/cli.js';
 
 /** Parses argv through the webhook group with the verb mocked: the options it would have been given, or the error. */

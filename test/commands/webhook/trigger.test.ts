@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/trigger.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/base/errors.js';
 import {
   clientId,
   clientSecret,

@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { generateListing } from '../../support/api-sandbox.js';
 import { cleanEnv, cliPath, freshConfigDir } from '../../support/cli.js';
 import { logInProcess, requestCounts, startTestSandbox } from '../../support/sandbox.js';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);

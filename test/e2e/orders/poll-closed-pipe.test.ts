@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cleanEnv, cliPath, freshConfigDir, runCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';

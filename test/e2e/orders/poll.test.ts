@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { credentialsEnv, logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
 import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import { cachedToken, freshConfigDir, freshWorkDir, readConfig, runCli } from '../../support/cli.js';
 import { filesStartingWith, maskClock } from '../../support/run-files.js';
 import {

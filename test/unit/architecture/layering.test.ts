@@ -52,6 +52,38 @@ function violations(rule: (edge: ImportEdge) => boolean): string[] {
   return edges.filter(rule).map((edge) => `${edge.from} -> ${edge.to}`);
 }
 
+/** An import edge, for the checker's own tests. */
+const importEdge = (from: string, to: string): ImportEdge => ({ from, to, typeOnly: true });
+
+/** The graph of rooms: an edge from a folder (or a file at the root) to another that one of its files imports. */
+function roomGraph(imports: readonly ImportEdge[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const edge of imports) {
+    const [from, to] = [room(edge.from), room(edge.to)];
+    if (from !== to && !(graph.get(from) ?? []).includes(to)) graph.set(from, [...(graph.get(from) ?? []), to]);
+  }
+  return graph;
+}
+
+/** Each cycle of a graph, as `a -> b -> a`. */
+function cyclesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'visiting');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 describe('source layering', () => {
   it('reads the imports it checks (the walker is not blind)', () => {
     expect(edges.length).toBeGreaterThan(100);
@@ -71,9 +103,12 @@ describe('source layering', () => {
     expect(violations((edge) => room(edge.from) === 'sandbox' && room(edge.to) === 'commands')).toEqual([]);
   });
 
-  it('only cli/ imports cli/ and the command groups: the context and the rooms below it need no wiring', () => {
+  it('only cli/ imports cli/; only cli/ and the command groups import the command kit', () => {
+    expect(violations((edge) => room(edge.to) === 'cli' && room(edge.from) !== 'cli')).toEqual([]);
     expect(
-      violations((edge) => room(edge.to) === 'cli' && room(edge.from) !== 'cli' && room(edge.from) !== 'commands'),
+      violations(
+        (edge) => room(edge.to) === 'command-kit' && !['cli', 'commands', 'command-kit'].includes(room(edge.from)),
+      ),
     ).toEqual([]);
   });
 
@@ -87,25 +122,24 @@ describe('source layering', () => {
     ).toEqual([]);
   });
 
+  it('rooms run downhill: no cycle between folders (a file at the root is a room of its own)', () => {
+    expect(cyclesIn(roomGraph(edges))).toEqual([]);
+  });
+
+  it('the folder check finds a cycle between two rooms, and passes a tree', () => {
+    expect(
+      cyclesIn(roomGraph([importEdge('config/a.ts', 'platform/b.ts'), importEdge('platform/b.ts', 'config/c.ts')])),
+    ).toEqual(['config -> platform -> config']);
+    expect(
+      cyclesIn(
+        roomGraph([importEdge('cli/a.ts', 'commands/x/b.ts'), importEdge('commands/x/b.ts', 'command-kit/c.ts')]),
+      ),
+    ).toEqual([]);
+  });
+
   it('has no import cycle (type-only imports count: they still tie the modules together)', () => {
     const graph = new Map<string, string[]>();
-    for (const edge of edges) {
-      graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to]);
-    }
-    const cycles: string[] = [];
-    const state = new Map<string, 'visiting' | 'done'>();
-    const stack: string[] = [];
-    const visit = (node: string): void => {
-      state.set(node, 'visiting');
-      stack.push(node);
-      for (const next of graph.get(node) ?? []) {
-        if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
-        else if (!state.has(next)) visit(next);
-      }
-      stack.pop();
-      state.set(node, 'done');
-    };
-    for (const node of graph.keys()) if (!state.has(node)) visit(node);
-    expect(cycles).toEqual([]);
+    for (const edge of edges) graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to]);
+    expect(cyclesIn(graph)).toEqual([]);
   });
 });

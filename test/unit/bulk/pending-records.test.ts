@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keysChecked } from '../../../src/bulk/pending-records.js';
 import type { RecordPlace } from '../../../src/bulk/report.js';
 import { PlaceKeys, PlaceSet } from '../../../src/bulk/resume.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/base/errors.js';
 import type { InputRecord } from '../../../src/io/input/open-input.js';
 
 type Placed = RecordPlace & { key: string };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
 import { LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
-import { ExitCode, InputError } from '../../../src/errors.js';
+import { ExitCode, InputError } from '../../../src/base/errors.js';
 
 let folder: string;
 beforeAll(() => {

@@ -7,7 +7,7 @@ import {
   OutputError,
   PlatformError,
   UnavailableError,
-} from '../../../src/errors.js';
+} from '../../../src/base/errors.js';
 
 const quiet: SendingFacts = {
   interrupted: false,

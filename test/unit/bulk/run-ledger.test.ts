@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Outcome, ReportRow } from '../../../src/bulk/report.js';
 import { type LedgerOptions, RunLedger } from '../../../src/bulk/run-ledger.js';
-import { OutputError, UsageError } from '../../../src/errors.js';
+import { OutputError, UsageError } from '../../../src/base/errors.js';
 import type { OpenedInput } from '../../../src/io/input/open-input.js';
 import type { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';

@@ -15,7 +15,7 @@ import {
   writeMeta,
 } from '../../../src/bulk/run-meta.js';
 import { shaping } from '../../support/shaping-flags.js';
-import { ExitCode, InputError, UsageError } from '../../../src/errors.js';
+import { ExitCode, InputError, UsageError } from '../../../src/base/errors.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-edges-'));
 

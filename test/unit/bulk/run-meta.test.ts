@@ -13,7 +13,7 @@ import {
   writeMeta,
 } from '../../../src/bulk/run-meta.js';
 import { shaping } from '../../support/shaping-flags.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/base/errors.js';
 
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
   return {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type LockFileSystem, profileLockPath } from '../../../src/config/lock.js';
-import { B2bctlError, ExitCode } from '../../../src/errors.js';
+import { B2bctlError, ExitCode } from '../../../src/base/errors.js';
 import { processStartTime } from '../../../src/lib/process-alive.js';
 
 let folder: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
-import { ConfigError } from '../../../src/errors.js';
+import { ConfigError } from '../../../src/base/errors.js';
 import { requireThat } from '../../support/external-tools.js';
 
 /** root writes into a folder whatever its mode says. */

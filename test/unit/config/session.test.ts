@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { openSession } from '../../../src/config/session.js';
-import { AuthError, UsageError } from '../../../src/errors.js';
+import { AuthError, UsageError } from '../../../src/base/errors.js';
 
 let root: string;
 let store: ProfileStore;

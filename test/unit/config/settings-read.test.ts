@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { Session } from '../../../src/config/session.js';
 import { everySetting, problemWithSetting, readSetting, type SettingLayers } from '../../../src/config/settings.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/base/errors.js';
 
 const none: SettingLayers = { flags: {}, env: {}, profile: {} };
 

@@ -6,7 +6,7 @@ import {
   versionsToRemember,
   cursorAfter,
 } from '../../../src/domain/orders-window.js';
-import { scanWindow, type ScanStep } from '../../../src/commands/orders/window-scan.js';
+import { scanWindow, type ScanStep } from '../../../src/orders/window-scan.js';
 import { listOrders, maximumListingLimit } from '../../../src/sandbox/orders/rules.js';
 import { seedOrders, seededRandom } from '../../../src/sandbox/orders/seed.js';
 import type { OrderStore } from '../../../src/sandbox/orders/store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProfileStore } from '../../../src/config/profile-store.js';
 import { Session } from '../../../src/config/session.js';
-import { ExitCode, UsageError } from '../../../src/errors.js';
+import { ExitCode, UsageError } from '../../../src/base/errors.js';
 import { PlatformClient } from '../../../src/platform/client.js';
 import type { HttpClient } from '../../../src/platform/http-client.js';
 import type { TokenSource } from '../../../src/platform/token-source.js';

@@ -2,8 +2,8 @@ import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/clock.js';
-import { InterruptedError, UnavailableError } from '../../../src/errors.js';
+import type { Clock } from '../../../src/base/clock.js';
+import { InterruptedError, UnavailableError } from '../../../src/base/errors.js';
 import { HttpClient } from '../../../src/platform/http-client.js';
 
 // Each attempt's signal is built by hand instead of AbortSignal.any([signal, AbortSignal.timeout(ms)]) (issue 14):

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/clock.js';
-import { InterruptedError, UnavailableError } from '../../../src/errors.js';
+import type { Clock } from '../../../src/base/clock.js';
+import { InterruptedError, UnavailableError } from '../../../src/base/errors.js';
 import {
   AmbiguousRequestError,
   HttpClient,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/clock.js';
+import type { Clock } from '../../../src/base/clock.js';
 import { Pacer } from '../../../src/platform/pacer.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { seededRandom } from '../../support/seeded-text.js';

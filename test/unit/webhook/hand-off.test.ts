@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { type Clock, systemClock } from '../../../src/clock.js';
+import { type Clock, systemClock } from '../../../src/base/clock.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../../src/webhook/consumers.js';
 import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';

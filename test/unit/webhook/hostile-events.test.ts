@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/base/clock.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
-import { ExitCode, type B2bctlError } from '../../../src/errors.js';
+import { ExitCode, type B2bctlError } from '../../../src/base/errors.js';
 import { execCommand, forwardTo } from '../../../src/webhook/consumers.js';
 import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';

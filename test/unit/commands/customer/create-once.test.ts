@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PendingRecord } from '../../../../src/bulk/pending-records.js';
 import { createOnce, updateBodyOf } from '../../../../src/commands/customer/create.js';
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
-import { AmbiguousRequestError, PlatformError } from '../../../../src/errors.js';
+import { AmbiguousRequestError, PlatformError } from '../../../../src/base/errors.js';
 import type { PlatformClient } from '../../../../src/platform/client.js';
 
 const body: CustomerCreateBody = {

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
-import { InputError } from '../../../../src/errors.js';
+import { InputError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
 import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
 

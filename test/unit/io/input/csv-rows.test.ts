@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode, InputError } from '../../../../src/errors.js';
+import { ExitCode, InputError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
 
 async function* pieces(text: string, size: number): AsyncGenerator<string> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode, InputError, UsageError } from '../../../../src/errors.js';
+import { ExitCode, InputError, UsageError } from '../../../../src/base/errors.js';
 import {
   type InputOptions,
   type InputRecord,

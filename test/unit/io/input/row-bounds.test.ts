@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, InterruptedError } from '../../../../src/errors.js';
+import { InputError, InterruptedError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
 import { ColumnCounter, longRowMessage, longRowShape } from '../../../../src/io/input/row-bounds.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode, InputError } from '../../../../src/errors.js';
+import { ExitCode, InputError } from '../../../../src/base/errors.js';
 import type { TextEncoding } from '../../../../src/io/input/sniff.js';
 import { decodeText } from '../../../../src/io/input/decode-text.js';
 import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
-import { InputError, UsageError } from '../../../../src/errors.js';
+import { InputError, UsageError } from '../../../../src/base/errors.js';
 import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';

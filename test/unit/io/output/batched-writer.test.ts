@@ -5,7 +5,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../../src/clock.js';
+import type { Clock } from '../../../../src/base/clock.js';
 import { batchedWriter } from '../../../../src/io/output/batched-writer.js';
 import { createLogger } from '../../../../src/io/output/logger.js';
 import { createRecordWriter } from '../../../../src/io/output/record-writer.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../../src/clock.js';
+import type { Clock } from '../../../../src/base/clock.js';
 import type { LogFormat } from '../../../../src/io/output/log-formats.js';
 import { createLogger } from '../../../../src/io/output/logger.js';
 

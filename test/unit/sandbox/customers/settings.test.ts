@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, InputError } from '../../../../src/errors.js';
+import { ConfigError, InputError } from '../../../../src/base/errors.js';
 import {
   defaultStoreSettings,
   loadStoreSettings,

@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PollProgress } from '../../../../src/commands/orders/poll-progress.js';
-import { readCursor } from '../../../../src/commands/orders/cursor-file.js';
-import { temporaryFolder, removeTemporaryFolders } from '../../../support/temporary.js';
+import { PollProgress } from '../../../src/orders/poll-progress.js';
+import { readCursor } from '../../../src/orders/cursor-file.js';
+import { temporaryFolder, removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
 

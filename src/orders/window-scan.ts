@@ -10,7 +10,7 @@ import {
   timeOrderedChunks,
   type TimeWindow,
   versionKey,
-} from '../../domain/orders-window.js';
+} from '../domain/orders-window.js';
 
 /**
  * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, and how many

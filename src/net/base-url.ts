@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../net/plain-http.js';
+import { isLoopbackHost } from './plain-http.js';
 
 /**
  * One spelling per platform address, so a cached token, a session and a resumed run agree on which

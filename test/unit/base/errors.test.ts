@@ -14,7 +14,7 @@ import {
   PlatformError,
   UnavailableError,
   UsageError,
-} from '../../src/errors.js';
+} from '../../../src/base/errors.js';
 
 describe('parseValidationMessage', () => {
   it.each([

@@ -2,8 +2,8 @@
  * Listings for the orders scan's tests: orders at given instants, served a page at an offset as the platform does,
  * each request recorded (window and offset) with the scan's steps, so a test can pin what a path costs.
  */
-import { scanWindow, type ScanOptions, type ScanStep } from '../../../../src/commands/orders/window-scan.js';
-import type { TimeWindow } from '../../../../src/domain/orders-window.js';
+import { scanWindow, type ScanOptions, type ScanStep } from '../../../src/orders/window-scan.js';
+import type { TimeWindow } from '../../../src/domain/orders-window.js';
 
 export interface Order {
   id: number;

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultCursorPath, readCursor, writeCursor } from '../../../../src/commands/orders/cursor-file.js';
-import { UsageError } from '../../../../src/errors.js';
+import { defaultCursorPath, readCursor, writeCursor } from '../../../src/orders/cursor-file.js';
+import { UsageError } from '../../../src/base/errors.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-cursor-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
 import { fstatSync, fsyncSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Context, stdoutStyle } from '../../context.js';
-import { claimClosedOutput, isClosedPipe } from '../../io/output/closed-output.js';
-import { writeFileDurably } from '../../io/output/durable-file.js';
-import { makePrivateFolder } from '../../lib/private-file.js';
-import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
-import type { ListedOrder } from '../../platform/orders.js';
+import { type Context, stdoutStyle } from '../context.js';
+import { claimClosedOutput, isClosedPipe } from '../io/output/closed-output.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
+import { makePrivateFolder } from '../lib/private-file.js';
+import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
+import type { ListedOrder } from '../platform/orders.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {

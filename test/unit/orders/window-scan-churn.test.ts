@@ -4,8 +4,8 @@
  * seeded proof (orders-scan.test.ts) shows that nothing is missed; these pin what the repair costs.
  */
 import { describe, expect, it } from 'vitest';
-import type { ScanOptions } from '../../../../src/commands/orders/window-scan.js';
-import type { TimeWindow } from '../../../../src/domain/orders-window.js';
+import type { ScanOptions } from '../../../src/orders/window-scan.js';
+import type { TimeWindow } from '../../../src/domain/orders-window.js';
 import { asked, idsRead, type Order, ordersAt, range, spread, stillListing } from './still-listing.js';
 
 const at = (instant: number) => new Date(instant).toISOString();

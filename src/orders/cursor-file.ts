@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { writeFileDurably } from '../../io/output/durable-file.js';
+import { UsageError } from '../base/errors.js';
+import { writeFileDurably } from '../io/output/durable-file.js';
 
 /** Where a poller resumes: the upper bound already written and the versions emitted inside the look-back overlap. */
 export interface OrdersCursor {

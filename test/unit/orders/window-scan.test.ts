@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { scanWindow } from '../../../../src/commands/orders/window-scan.js';
+import { scanWindow } from '../../../src/orders/window-scan.js';
 import { asked, idsRead, type Order, ordersAt, range, spread, stillListing } from './still-listing.js';
 
 describe('scanWindow against a still listing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl, sameBaseUrl } from '../../../src/platform/base-url.js';
+import { normalizeBaseUrl, sameBaseUrl } from '../../../src/net/base-url.js';
 
 describe('normalizeBaseUrl', () => {
   it.each([

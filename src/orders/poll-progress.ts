@@ -1,4 +1,4 @@
-import { versionsToRemember, type TimeWindow } from '../../domain/orders-window.js';
+import { versionsToRemember, type TimeWindow } from '../domain/orders-window.js';
 import { writeCursor } from './cursor-file.js';
 
 /**
