@@ -41,7 +41,7 @@ function seaNode() {
 
 /**
  * The folders the package ships beside its code, as SEA assets named by their path (samples/stock.csv,
- * docs/man/b2bctl.1); src/sandbox/package-root.ts's shippedFolder unpacks them.
+ * docs/man/b2bctl.1); src/base/package-root.ts's shippedFolder unpacks them.
  */
 function shippedAssets() {
   const assets = {};

@@ -2,7 +2,7 @@ import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, w
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
-import { shippedFolder } from '../../sandbox/package-root.js';
+import { shippedFolder } from '../../base/package-root.js';
 
 export interface ManPagesOptions {
   folder: string;

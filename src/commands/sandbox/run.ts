@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
-import { defaultSeedDirectory } from '../../sandbox/package-root.js';
+import { defaultSeedDirectory } from '../../base/package-root.js';
 import { dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';

@@ -99,6 +99,15 @@ describe('source layering', () => {
     expect(violations((edge) => room(edge.from) === 'lib' && room(edge.to) !== 'lib')).toEqual([]);
   });
 
+  it('the simulator is shipped behind a boundary: only b2bctl sandbox imports sandbox/ (docs/decisions/0020)', () => {
+    expect(
+      violations(
+        (edge) =>
+          room(edge.to) === 'sandbox' && room(edge.from) !== 'sandbox' && !edge.from.startsWith('commands/sandbox/'),
+      ),
+    ).toEqual([]);
+  });
+
   it('sandbox/ never imports commands/', () => {
     expect(violations((edge) => room(edge.from) === 'sandbox' && room(edge.to) === 'commands')).toEqual([]);
   });
