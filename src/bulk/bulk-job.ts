@@ -34,6 +34,7 @@ const inputShaping: readonly ShapingFlag[] = [
   { flag: '--encoding', key: 'encoding' },
   { flag: '--decimal', key: 'decimal' },
   { flag: '--strict', key: 'strict', unset: false },
+  { flag: '--ignore-column', key: 'ignoreColumns', list: true },
   { flag: '--skip-invalid', key: 'skipInvalid', unset: false },
   ...sendPacing,
 ];

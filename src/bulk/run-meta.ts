@@ -7,7 +7,7 @@ import { writeFileDurably } from '../io/output/durable-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
-export type ShapingValue = string | number | boolean | undefined;
+export type ShapingValue = string | number | boolean | readonly string[] | undefined;
 export interface ShapingFlag {
   /** The flag as typed: `--map`. */
   flag: string;
@@ -22,6 +22,19 @@ export interface ShapingFlag {
    * may give another value, which its own resume line then carries.
    */
   pacing?: boolean;
+  /** Repeatable (`--ignore-column A --ignore-column B`): kept as a JSON list of its values, given again one by one. */
+  list?: boolean;
+}
+
+/** A repeatable flag's values as the report keeps them (a JSON list), or the value as it is. */
+function recordable(value: ShapingValue, list: boolean | undefined): string | number | boolean | undefined {
+  if (!list) return value as string | number | boolean | undefined;
+  return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : undefined;
+}
+
+/** A repeatable flag's values from the report, or nothing. */
+function listOf(recorded: string | number | boolean | undefined): string[] {
+  return typeof recorded === 'string' ? (JSON.parse(recorded) as string[]) : [];
 }
 
 /**
@@ -70,8 +83,8 @@ export function recordedFlags(
   options: Readonly<Record<string, unknown>>,
 ): Record<string, string | number | boolean> {
   const recorded: Record<string, string | number | boolean> = {};
-  for (const { key, unset, path } of shaping) {
-    const value = options[key] as ShapingValue;
+  for (const { key, unset, path, list } of shaping) {
+    const value = recordable(options[key] as ShapingValue, list);
     if (value === undefined || value === unset) continue;
     recorded[key] = path && typeof value === 'string' ? resolve(value) : value;
   }
@@ -142,13 +155,13 @@ export function checkResume(options: {
       `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
     );
   const restored: Record<string, ShapingValue> = {};
-  for (const { flag, key, unset, path, pacing } of options.shaping) {
+  for (const { flag, key, unset, path, pacing, list } of options.shaping) {
     const recorded = meta.flags[key];
-    const givenRaw = options.flags[key] as ShapingValue;
+    const givenRaw = recordable(options.flags[key] as ShapingValue, list);
     const given = path && typeof givenRaw === 'string' ? resolve(givenRaw) : givenRaw;
     if (given === undefined || given === unset) {
       // Not given now: the interrupted run's value (or its absence) holds.
-      restored[key] = recorded ?? unset;
+      restored[key] = list ? listOf(recorded) : (recorded ?? unset);
       continue;
     }
     if (pacing) {
@@ -180,11 +193,11 @@ export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], fi
   const folder = meta.configDir === undefined ? '' : `B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} `;
   words.push('--profile', meta.profile);
   if (meta.baseUrlFromFlag) words.push('--base-url', meta.baseUrl);
-  for (const { flag, key } of shaping) {
+  for (const { flag, key, list } of shaping) {
     const value = meta.flags[key];
     if (value === undefined || value === false) continue;
-    words.push(flag);
-    if (value !== true) words.push(String(value));
+    if (list) words.push(...listOf(value).flatMap((each) => [flag, each]));
+    else words.push(flag, ...(value === true ? [] : [String(value)]));
   }
   words.push('--resume', report);
   return folder + words.map(shellWord).join(' ');

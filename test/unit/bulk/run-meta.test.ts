@@ -13,6 +13,7 @@ import {
   writeMeta,
 } from '../../../src/bulk/run-meta.js';
 import { shaping } from '../../support/shaping-flags.js';
+import { recordedFlags } from '../../../src/bulk/run-meta.js';
 import { UsageError } from '../../../src/base/errors.js';
 
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
@@ -132,6 +133,47 @@ describe('resumeCommand', () => {
 
   it('quotes a single quote', () => {
     expect(shellWord("it's.csv")).toBe("'it'\\''s.csv'");
+  });
+});
+
+describe('a repeatable shaping flag (--ignore-column)', () => {
+  const withList = [...shaping, { flag: '--ignore-column', key: 'ignoreColumns', list: true }];
+
+  it('is recorded as the list given, restored as a list when the resume does not give it, and given back one by one', () => {
+    const recorded = recordedFlags(withList, { ignoreColumns: ['Data de cadastro', 'descrição'] });
+    expect(recorded).toEqual({ ignoreColumns: '["Data de cadastro","descrição"]' });
+    expect(recordedFlags(withList, { ignoreColumns: [] })).toEqual({});
+    const interrupted = meta({ flags: recorded });
+    const restored = checkResume({
+      reportPath: 'c.report-1.csv',
+      meta: interrupted,
+      command: 'stock push',
+      profile: 'lat',
+      baseUrl: 'https://lat.example.com',
+      input: interrupted.input,
+      shaping: withList,
+      flags: {},
+    });
+    expect(restored.ignoreColumns).toEqual(['Data de cadastro', 'descrição']);
+    expect(resumeCommand(interrupted, withList, 'e.csv', 'e.report-1.csv')).toBe(
+      "b2bctl stock push e.csv --profile lat --ignore-column 'Data de cadastro' --ignore-column 'descrição' --resume e.report-1.csv",
+    );
+  });
+
+  it('refuses a resume that leaves out other columns than the interrupted run did', () => {
+    const interrupted = meta({ flags: { ignoreColumns: '["descrição"]' } });
+    expect(() =>
+      checkResume({
+        reportPath: 'c.report-1.csv',
+        meta: interrupted,
+        command: 'stock push',
+        profile: 'lat',
+        baseUrl: 'https://lat.example.com',
+        input: interrupted.input,
+        shaping: withList,
+        flags: { ignoreColumns: ['preço'] },
+      }),
+    ).toThrow('it was written with --ignore-column ["descrição"], this run gives --ignore-column ["preço"]');
   });
 });
 
