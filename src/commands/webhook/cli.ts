@@ -5,7 +5,7 @@ import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
 import { eventId, postgresUrl } from './flags.js';
-import { type ProxyHeader, proxyHeader, type TrustedProxies, trustedProxies } from '../../http-server/trust-proxy.js';
+import { proxyHeader, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
@@ -18,6 +18,18 @@ const secretFileHelp =
 const storeEnvHelp =
   'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
 const allowHttpHelp = 'send the credential over plain http:// to another machine (readable by anyone on the way)';
+
+/** What commander parses for `webhook listen`: the options, switches absent unless given. */
+type ListenFlags = Omit<ListenOptions, 'allowHttp' | 'execEnv' | 'fetchOrders' | 'fromStart' | 'logEvents'> & {
+  allowHttp?: true;
+  execEnv?: string[];
+  fetchOrders?: true;
+  fromStart?: true;
+  logEvents?: true;
+};
+
+/** What commander parses for `webhook trigger`. */
+type TriggerFlags = Omit<TriggerOptions, 'kind' | 'allowHttp'> & { allowHttp?: true };
 
 /** `b2bctl webhook listen|trigger|inbox|replay|status|dead` (docs/webhooks.md). */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -110,41 +122,19 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--log-events', 'print each stored event on stdout (default: a summary line every minute on stderr)')
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
-    .action((options: Record<string, unknown>, command: Command) =>
-      dispatch<ListenOptions>(command, async () => (await import('./listen.js')).run, {
-        host: options.host as string,
-        port: options.port as number,
-        clientId: options.clientId as string | undefined,
-        clientSecretFile: options.clientSecretFile as string | undefined,
-        inbox: options.inbox as string | undefined,
-        store: options.store as string | undefined,
-        storeEnv: options.storeEnv as string | undefined,
-        tokenTtl: options.tokenTtl as number,
-        bodyLimit: options.bodyLimit as number,
-        requestTimeout: options.requestTimeout as number,
-        maxConnections: options.maxConnections as number,
-        forwardTo: options.forwardTo as string | undefined,
-        allowHttp: options.allowHttp === true,
-        exec: options.exec as string | undefined,
-        execEnv: (options.execEnv as string[] | undefined) ?? [],
-        fetchOrders: options.fetchOrders === true,
-        handoff: options.handoff as string | undefined,
-        fromStart: options.fromStart === true,
-        giveUpAfter: options.giveUpAfter as number,
-        forwardTimeout: options.forwardTimeout as number,
-        maxAttempts: options.maxAttempts as number | undefined,
-        logEvents: options.logEvents === true,
-        execTimeout: options.execTimeout as number,
-        retain: options.retain as number | undefined,
-        dedupWindow: options.dedupWindow as number,
-        stuckAfter: options.stuckAfter as number,
-        tlsCert: options.tlsCert as string | undefined,
-        tlsKey: options.tlsKey as string | undefined,
-        trustProxy: options.trustProxy as TrustedProxies | undefined,
-        proxyHeader: options.proxyHeader as ProxyHeader | undefined,
-        groupCommit: options.groupCommit !== false,
-      }),
-    );
+    .action((_flags: unknown, command: Command) => {
+      // Each flag is named as its option (commander's camel case); switches are absent unless given.
+      const flags = command.opts<ListenFlags>();
+      return dispatch<ListenOptions>(command, async () => (await import('./listen.js')).run, {
+        ...flags,
+        allowHttp: flags.allowHttp === true,
+        execEnv: flags.execEnv ?? [],
+        fetchOrders: flags.fetchOrders === true,
+        fromStart: flags.fromStart === true,
+        logEvents: flags.logEvents === true,
+        groupCommit: flags.groupCommit !== false,
+      });
+    });
 
   webhook
     .command('trigger')
@@ -163,19 +153,14 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
     .option('--allow-http', allowHttpHelp)
-    .action((kind: WebhookKind, options: Record<string, unknown>, command: Command) =>
-      dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
+    .action((kind: WebhookKind, _flags: unknown, command: Command) => {
+      const flags = command.opts<TriggerFlags>();
+      return dispatch<TriggerOptions>(command, async () => (await import('./trigger.js')).run, {
+        ...flags,
         kind,
-        url: options.url as string,
-        style: options.style as TriggerOptions['style'],
-        clientId: options.clientId as string,
-        clientSecretFile: options.clientSecretFile as string | undefined,
-        data: options.data as string | undefined,
-        tokenPath: options.tokenPath as string | undefined,
-        eventPath: options.eventPath as string | undefined,
-        allowHttp: options.allowHttp === true,
-      }),
-    );
+        allowHttp: flags.allowHttp === true,
+      });
+    });
 
   withInboxSelection(webhook.command('inbox').description('list the stored events, oldest first'))
     .option('--pending', 'only events a hand-off has not taken yet')
