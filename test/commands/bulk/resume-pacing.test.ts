@@ -55,11 +55,11 @@ describe('a stock push resumed with none of its flags', () => {
     options.failRate = 1;
     const first = await run(['stock', 'push', 'estoque.csv', ...shapingFlags.flat()]);
     expect(first.code).toBe(69);
-    const resumeLine = /when the platform is back, run: (b2bctl .*)$/m.exec(first.stderr)?.[1] ?? '';
+    const resumeLine = /when the platform is back, run: (.*b2bctl .*)$/m.exec(first.stderr)?.[1] ?? '';
     const report = /--resume (\S+)$/.exec(resumeLine)?.[1] ?? '';
     expect(report).toMatch(/^estoque\.report-\d{8}-\d{6}\.csv$/);
     expect(resumeLine).toBe(
-      `b2bctl stock push estoque.csv --profile default --map ${join(folder, 'map.json')} --delimiter '|' --encoding windows-1252 --decimal , --rate 40 --concurrency 3 --retries 1 --timeout 150 --route batch --batch-size 7 --resume ${report}`,
+      `B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push estoque.csv --profile default --base-url ${env.B2BCTL_BASE_URL} --map ${join(folder, 'map.json')} --delimiter '|' --encoding windows-1252 --decimal , --rate 40 --concurrency 3 --retries 1 --timeout 150 --route batch --batch-size 7 --resume ${report}`,
     );
 
     // Resumed bare, still down: read with the map, delimiter, encoding and decimal (or every row would be

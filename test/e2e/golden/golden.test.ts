@@ -65,6 +65,9 @@ function maskRun(text: string, dir: string): string {
   return text
     .replaceAll(dir, 'DIR')
     .replaceAll(sandbox.url, 'SANDBOX')
+    // A fresh config folder each run: the record and the resume line name it.
+    .replace(/("configDir": ")[^"]*"/g, '$1CONFIG"')
+    .replace(/B2BCTL_CONFIG_DIR=\S+/g, 'B2BCTL_CONFIG_DIR=CONFIG')
     .replace(/\(\d+\.\d s\)/g, '(T s)')
     .replace(/ in \d+\.\d s\./g, ' in T s.')
     .replace(/; \d+\.\d s, \d+ (\w+)\/s$/gm, '; T s, R $1/s');

@@ -5,6 +5,7 @@ import { commandRuns, groupRunning } from '../../../src/webhook/command-runs.js'
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { requireTools } from '../../support/external-tools.js';
 
 afterAll(removeReceiverFolders);
 
@@ -18,7 +19,9 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('command runs left by a killed receiver', () => {
+const shell = requireTools('sh', 'sleep', 'true');
+
+describe.skipIf(shell.missing)(`command runs left by a killed receiver${shell.note}`, () => {
   it('kills a group still running past its --exec-timeout, and forgets it', async () => {
     const store = await SqliteStore.open(temporaryFolder());
     const orphan = spawn('sleep 300 & wait', { shell: true, detached: true, stdio: 'ignore' });
