@@ -62,15 +62,17 @@ function workspace(source: string, name: string) {
 
 /** The clock's readings, the folder and the sandbox's address masked; every other byte kept. */
 function maskRun(text: string, dir: string): string {
-  return text
-    .replaceAll(dir, 'DIR')
-    .replaceAll(sandbox.url, 'SANDBOX')
-    // A fresh config folder each run: the record and the resume line name it.
-    .replace(/("configDir": ")[^"]*"/g, '$1CONFIG"')
-    .replace(/B2BCTL_CONFIG_DIR=\S+/g, 'B2BCTL_CONFIG_DIR=CONFIG')
-    .replace(/\(\d+\.\d s\)/g, '(T s)')
-    .replace(/ in \d+\.\d s\./g, ' in T s.')
-    .replace(/; \d+\.\d s, \d+ (\w+)\/s$/gm, '; T s, R $1/s');
+  return (
+    text
+      .replaceAll(dir, 'DIR')
+      .replaceAll(sandbox.url, 'SANDBOX')
+      // A fresh config folder each run: the record and the resume line name it.
+      .replace(/("configDir": ")[^"]*"/g, '$1CONFIG"')
+      .replace(/B2BCTL_CONFIG_DIR=\S+/g, 'B2BCTL_CONFIG_DIR=CONFIG')
+      .replace(/\(\d+\.\d s\)/g, '(T s)')
+      .replace(/ in \d+\.\d s\./g, ' in T s.')
+      .replace(/; \d+\.\d s, \d+ (\w+)\/s$/gm, '; T s, R $1/s')
+  );
 }
 
 /** Exit code, stdout and stderr of one run in one text, masked. */
