@@ -5,7 +5,6 @@
 //   3. --forward-to with an ERP answering in 200 ms, 2 s and never, budget 300 ms: every answer within the budget
 //      plus 10 ms.
 // Usage: npm run bench:tax [-- --quick]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { benchEnv, cli, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
+import { startServer } from './lib/server-process.mjs';
 
 exitWithUsageOnHelp(import.meta.url);
 
@@ -53,30 +53,6 @@ const cart = JSON.stringify({
     freight: 1.5,
   })),
 });
-
-function startProcess(args, processEnv) {
-  const child = spawn(process.execPath, args, { env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk) => {
-      text += chunk;
-      const newline = text.indexOf('\n');
-      if (newline < 0) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({
-        url: text.slice(0, newline),
-        stderr: () => stderr,
-        stop: () =>
-          new Promise((done) => (child.removeAllListeners('close'), child.on('close', done), child.kill('SIGTERM'))),
-      });
-    };
-    child.stdout.on('data', onData);
-    child.on('close', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-  });
-}
 
 /** Sends `count` carts with `concurrency` in flight; answers/s, p99, the largest latency and the statuses. */
 async function drive(url, count, { during } = {}) {
@@ -135,7 +111,7 @@ try {
   // 1. Answers from the table against a bare server answering a body of the same size.
   const small = join(folder, 'impostos.csv');
   writeTable(small, 4_000, 12);
-  const tax = await startProcess(serveArgs(small), env);
+  const tax = await startServer(serveArgs(small), env);
   const sample = await fetch(`${tax.url}/tax`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -143,7 +119,7 @@ try {
   });
   const answerBody = await sample.text();
   if (sample.status !== 200) throw new Error(`tax serve answered ${sample.status}: ${answerBody}`);
-  const bare = await startProcess(
+  const bare = await startServer(
     [
       '-e',
       `const body = ${JSON.stringify(answerBody)};
@@ -172,7 +148,7 @@ try {
   // 2. A 100,000-row table replaced under load.
   const large = join(folder, 'grande.csv');
   writeTable(large, 100_000, 12);
-  const reloading = await startProcess(serveArgs(large), env);
+  const reloading = await startServer(serveArgs(large), env);
   const swapped = await drive(reloading.url, requests, {
     during: async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -201,7 +177,7 @@ try {
       setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'), delayMs);
     });
     await new Promise((resolve) => erp.listen(0, '127.0.0.1', resolve));
-    const forwarding = await startProcess(
+    const forwarding = await startServer(
       serveArgs(small, ['--forward-to', `http://127.0.0.1:${erp.address().port}/impostos`, '--budget', '300ms']),
       env,
     );

@@ -13,7 +13,6 @@
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
+import { startServer } from './lib/server-process.mjs';
 import { postgresMissing, startPostgres } from './lib/postgres.mjs';
 import { deliveryBesideIntake, startErp, healthzUnderLoad } from './lib/webhook-delivery.mjs';
 
@@ -55,34 +55,6 @@ const server = require('node:http').createServer((request, response) => {
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
 `;
-
-/** Starts a server process and resolves with its URL (its first stdout line); later stdout is drained. */
-function startServer(args, env) {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk) => {
-      text += chunk;
-      const newline = text.indexOf('\n');
-      if (newline < 0) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ url: text.slice(0, newline), child, stop: () => stop(child) });
-    };
-    child.stdout.on('data', onData);
-    child.on('close', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-  });
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('close');
-    child.on('close', resolve);
-    child.kill('SIGTERM');
-  });
-}
 
 async function tokenOf(url) {
   const answer = await fetch(`${url}/oauth/token`, {

@@ -9,17 +9,8 @@ import type { TaxServeOptions } from './serve.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
 
-interface ServeFlags extends ParsedInputFlags {
-  rules?: string;
-  forwardTo?: string;
-  budget: number;
-  shape?: string;
-  host: string;
-  port: number;
-  path: string;
-  auth: TaxServeOptions['auth'];
-  allowHttp?: true;
-}
+/** What commander parses for `tax serve`: the verb's options, its reading flags loose, a switch absent unless given. */
+type ServeFlags = ParsedInputFlags & Omit<TaxServeOptions, 'input' | 'allowHttp'> & { allowHttp?: true };
 
 interface QuoteFlags extends ParsedInputFlags {
   rules: string;

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
 
 afterAll(removeTemporaryFolders);
 
@@ -40,14 +41,7 @@ describe('tax quote', () => {
     ]);
     expect(result.code).toBe(0);
     const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[]; totals: Record<string, string> };
-    expect(quoted.items[0]).toEqual({
-      ncm: '39269090',
-      merchandise: '459.00',
-      ipi: { base: '471.00', rate: '6.5', value: '30.62' },
-      icms: { base: '471.00', rate: '12', value: '56.52' },
-      icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
-      added: '128.60',
-    });
+    expect(quoted.items[0]).toEqual(workedExample2);
     // 8471.30.19 has no row of its own: the heading 8471's 12% applies.
     expect(quoted.items[1]).toMatchObject({ ncm: '84713019', icms: { base: '100.00', rate: '12', value: '12.00' } });
     expect(quoted.totals).toMatchObject({ merchandise: '559.00', icms: '68.52', icmsSt: '97.98', added: '128.60' });
@@ -61,18 +55,7 @@ describe('tax quote', () => {
     const result = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'carrinho.csv']);
     expect(result.code).toBe(0);
     const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[] };
-    expect(quoted.items).toEqual([
-      {
-        sku: 'FORNO-1',
-        ncm: '85166000',
-        merchandise: '2000.00',
-        ipi: { base: '2100.00', rate: '5', value: '105.00' },
-        icms: { base: '2205.00', rate: '12', value: '264.60' },
-        difal: { base: '2366.34', rate: '18', value: '161.34' },
-        fcp: { base: '2366.34', rate: '2', value: '47.33' },
-        added: '313.67',
-      },
-    ]);
+    expect(quoted.items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
   });
 
   it('prints a table and the totals on a terminal', async () => {

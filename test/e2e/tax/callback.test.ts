@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collect, firstLine, freshConfigDir, spawnCli } from '../../support/cli.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { sandboxPassword, sandboxUser } from '../../support/sandbox.js';
+import { workedExample3 } from '../../support/tax-examples.js';
 
 const taxToken = 'e2e-tax-token-0123456789abcdef0123';
 const children: ChildProcess[] = [];
@@ -72,18 +73,7 @@ describe('sandbox --tax-callback with tax serve', () => {
       await fetch(`${sandboxUrl}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token.access_token}` } })
     ).json()) as { taxes: unknown };
     expect(detail.taxes).toEqual({
-      items: [
-        {
-          sku: 'FORNO-1',
-          ncm: '85166000',
-          merchandise: '2000.00',
-          ipi: { base: '2100.00', rate: '5', value: '105.00' },
-          icms: { base: '2205.00', rate: '12', value: '264.60' },
-          difal: { base: '2366.34', rate: '18', value: '161.34' },
-          fcp: { base: '2366.34', rate: '2', value: '47.33' },
-          added: '313.67',
-        },
-      ],
+      items: [{ sku: 'FORNO-1', ...workedExample3 }],
       totals: {
         merchandise: '2000.00',
         ipi: '105.00',

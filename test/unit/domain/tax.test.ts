@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { appliedMva, computeItemTaxes, taxTotals, type TaxItem } from '../../../src/domain/tax/compute.js';
 import { checkTaxRule, TaxTable, type TaxRule } from '../../../src/domain/tax/rules.js';
+import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
 
 function rule(values: Record<string, string>): TaxRule {
   const checked = checkTaxRule({ ncm: '84', from: 'SP', to: 'SP', buyer: 'taxpayer', ...values });
@@ -26,14 +27,7 @@ describe('the worked examples of docs/tax.md', () => {
   it('2. São Paulo to a taxpayer in Rio de Janeiro under ICMS-ST, with the adjusted MVA', () => {
     const item: TaxItem = { ncm: '39269090', quantity: 10, unitPrice: '45.90', freight: '12.00' };
     const row = rule({ to: 'RJ', icmsRate: '12', ipiRate: '6.5', mva: '40', destinationRate: '20' });
-    expect(computeItemTaxes(item, row, { buyer: 'taxpayer', interstate: true })).toEqual({
-      ncm: '39269090',
-      merchandise: '459.00',
-      ipi: { base: '471.00', rate: '6.5', value: '30.62' },
-      icms: { base: '471.00', rate: '12', value: '56.52' },
-      icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
-      added: '128.60',
-    });
+    expect(computeItemTaxes(item, row, { buyer: 'taxpayer', interstate: true })).toEqual(workedExample2);
   });
 
   it('3. São Paulo to a final consumer in Minas Gerais: DIFAL on the double base, and FCP', () => {
@@ -46,15 +40,7 @@ describe('the worked examples of docs/tax.md', () => {
       destinationRate: '18',
       fcpRate: '2',
     });
-    expect(computeItemTaxes(item, row, { buyer: 'non-taxpayer', interstate: true })).toEqual({
-      ncm: '85166000',
-      merchandise: '2000.00',
-      ipi: { base: '2100.00', rate: '5', value: '105.00' },
-      icms: { base: '2205.00', rate: '12', value: '264.60' },
-      difal: { base: '2366.34', rate: '18', value: '161.34' },
-      fcp: { base: '2366.34', rate: '2', value: '47.33' },
-      added: '313.67',
-    });
+    expect(computeItemTaxes(item, row, { buyer: 'non-taxpayer', interstate: true })).toEqual(workedExample3);
   });
 
   it('4. a base reduction of 33.33%', () => {

@@ -12,6 +12,7 @@ import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/s
 import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
+import { workedExample2 } from '../../support/tax-examples.js';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const token = '0123456789abcdef0123456789abcdef';
@@ -83,17 +84,7 @@ describe('tax serve', () => {
     const answer = await post(example2);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      items: [
-        {
-          sku: 'A',
-          ncm: '39269090',
-          merchandise: '459.00',
-          ipi: { base: '471.00', rate: '6.5', value: '30.62' },
-          icms: { base: '471.00', rate: '12', value: '56.52' },
-          icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
-          added: '128.60',
-        },
-      ],
+      items: [{ sku: 'A', ...workedExample2 }],
       totals: {
         merchandise: '459.00',
         ipi: '30.62',

@@ -1,0 +1,23 @@
+/** The taxes of docs/tax.md's worked examples 2 and 3, to the centavo: one source for every test that checks them. */
+import type { ItemTaxes } from '../../src/domain/tax/compute.js';
+
+/** Example 2: 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ, freight R$ 12.00, under ICMS-ST. */
+export const workedExample2: ItemTaxes = {
+  ncm: '39269090',
+  merchandise: '459.00',
+  ipi: { base: '471.00', rate: '6.5', value: '30.62' },
+  icms: { base: '471.00', rate: '12', value: '56.52' },
+  icmsSt: { base: '772.49', rate: '20', value: '97.98', mva: '54' },
+  added: '128.60',
+};
+
+/** Example 3: 1 × R$ 2,000.00 of NCM 8516.60.00 from SP to a final consumer in MG, freight R$ 100.00. */
+export const workedExample3: ItemTaxes = {
+  ncm: '85166000',
+  merchandise: '2000.00',
+  ipi: { base: '2100.00', rate: '5', value: '105.00' },
+  icms: { base: '2205.00', rate: '12', value: '264.60' },
+  difal: { base: '2366.34', rate: '18', value: '161.34' },
+  fcp: { base: '2366.34', rate: '2', value: '47.33' },
+  added: '313.67',
+};
