@@ -113,7 +113,9 @@ describe('orders update --no-status-check', () => {
       let report: string | undefined;
       for (let poll = 0; poll < 6000 && !report; poll++) {
         const [candidate] = runFiles(dir, 'nightly').reports;
-        if (candidate && readReport(join(dir, candidate)).length >= 30) report = candidate;
+        // The report is created, then its header written: an empty one is not read yet.
+        const written = candidate !== undefined && readFileSync(join(dir, candidate), 'utf8').includes('\n');
+        if (written && readReport(join(dir, candidate)).length >= 30) report = candidate;
         else await sleep(5);
       }
       child.kill('SIGKILL');
