@@ -43,6 +43,20 @@ function storedEvent(id: number, raw = JSON.stringify({ id })): NewEvent {
   };
 }
 
+/**
+ * Whether this Node's JSON.stringify overflows its stack on an event 500,000 levels deep (Node 22 and 24 do;
+ * Node 26 writes any depth out, so there such an event is simply delivered).
+ */
+const deepEventOverflows = (() => {
+  try {
+    JSON.stringify(JSON.parse(nested(500_000)));
+    return false;
+  } catch {
+    return true;
+  }
+})();
+const overflowNote = deepEventOverflows ? '' : ' (skipped: this Node writes an event of any depth out)';
+
 /** A store of three events, the second nested 500,000 levels deep (as an earlier version could store it). */
 async function storeWithADeepEvent(): Promise<{ directory: string; store: SqliteStore }> {
   const directory = temporaryFolder();
@@ -76,8 +90,8 @@ describe('events of a hostile shape', () => {
     expect(started.onDisk()).toHaveLength(1);
   });
 
-  it.each(['forward', 'exec'])(
-    'a stored event too deep to write out is a dead letter at once (%s); the next one is delivered',
+  it.skipIf(!deepEventOverflows).each(['forward', 'exec'])(
+    `a stored event too deep to write out is a dead letter at once (%s); the next one is delivered${overflowNote}`,
     async (kind) => {
       const { store } = await storeWithADeepEvent();
       await store.openHandOff('erp', 'test', true);
@@ -114,19 +128,22 @@ describe('events of a hostile shape', () => {
     },
   );
 
-  it('webhook inbox lists every other event, says which one it could not show, and exits 1', async () => {
-    const { directory, store } = await storeWithADeepEvent();
-    await store.close();
-    closers.length = 0;
-    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
-    const failure = (await listInbox({ inbox: directory }, memory.context).catch((error: unknown) => error)) as
-      B2bctlError | undefined;
-    expect(failure?.exitCode).toBe(ExitCode.someRecordsFailed);
-    expect(failure?.message).toBe('1 event could not be shown (ids 2); every other one was.');
-    const lines = memory.stdout().trim().split('\n');
-    expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 3]);
-    expect(memory.stderr()).toContain(
-      'Event 2 (orders, received 2026-11-23T06:00:02.000Z) cannot be shown: Maximum call stack size exceeded; left out.',
-    );
-  });
+  it.skipIf(!deepEventOverflows)(
+    `webhook inbox lists every other event, says which one it could not show, and exits 1${overflowNote}`,
+    async () => {
+      const { directory, store } = await storeWithADeepEvent();
+      await store.close();
+      closers.length = 0;
+      const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+      const failure = (await listInbox({ inbox: directory }, memory.context).catch((error: unknown) => error)) as
+        B2bctlError | undefined;
+      expect(failure?.exitCode).toBe(ExitCode.someRecordsFailed);
+      expect(failure?.message).toBe('1 event could not be shown (ids 2); every other one was.');
+      const lines = memory.stdout().trim().split('\n');
+      expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 3]);
+      expect(memory.stderr()).toContain(
+        'Event 2 (orders, received 2026-11-23T06:00:02.000Z) cannot be shown: Maximum call stack size exceeded; left out.',
+      );
+    },
+  );
 });
