@@ -49,7 +49,10 @@ export function register(program: Command, dispatch: Dispatch): void {
       tax
         .command('quote')
         .description('compute the taxes of a cart offline from a tax table, as the callback would answer them')
-        .requiredOption('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .requiredOption(
+          '--rules <file>',
+          'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer',
+        )
         .requiredOption('--from <uf>', 'the origin state', federativeUnit)
         .requiredOption('--to <uf>', 'the destination state', federativeUnit)
         .addOption(
@@ -81,7 +84,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       tax
         .command('serve')
         .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
-        .option('--rules <file>', 'the tax table: CSV or JSON, one row per NCM prefix, states and buyer')
+        .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
         .option(
           '--forward-to <url>',
           'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',

@@ -47,6 +47,21 @@ describe('tax quote', () => {
     expect(quoted.totals).toMatchObject({ merchandise: '559.00', icms: '68.52', icmsSt: '97.98', added: '128.60' });
   });
 
+  it('reads the table from a workbook LibreOffice saved, its rates number cells: example 2 to the centavo', async () => {
+    copyFileSync(join(fixtures, 'impostos-libreoffice.xlsx'), join(folder, 'impostos.xlsx'));
+    const result = await runCommandLine(
+      ['tax', 'quote', '--rules', 'impostos.xlsx', '--map', 'impostos.map.json', '--from', 'SP', '--to', 'RJ'].concat([
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90,0,12',
+      ]),
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+
   it('computes example 3 (DIFAL and FCP) from a cart file', async () => {
     writeFileSync(
       join(folder, 'carrinho.csv'),
