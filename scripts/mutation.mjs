@@ -64,6 +64,10 @@ const modules = [
   ],
   ['webhook-hand-off', 'src/webhook/hand-off.ts', [], webhookUnitTests],
   ['webhook-postgres', 'src/webhook/store/postgres-store.ts', [], webhookUnitTests],
+  // Retention: a slice of old events removed only up to the slowest hand-off's position (two hand-offs at different
+  // positions, store-contract.test.ts), and the pass that runs it every hour.
+  ['webhook-prune', 'src/webhook/store/prune-slices.ts', [], webhookUnitTests],
+  ['webhook-retention', 'src/webhook/retention.ts', [], webhookUnitTests],
 ];
 const target = 80;
 
