@@ -52,10 +52,17 @@ async function killedRun() {
   writeFileSync(report, lines.filter((line) => !unanswered.some((move) => line.includes(`,${move},`))).join('\r\n'));
   expect(readReport(report)).toHaveLength(moves.length - 3);
   expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
+  const firstRunReads = statusReads(proxy);
   proxy.requests.length = 0;
   const again = () => context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
-  return { sandbox, proxy, state, folder, file, report, moves, unanswered, again };
+  return { sandbox, proxy, state, folder, file, report, moves, unanswered, firstRunReads, again };
 }
+
+/** The orders whose status the proxy saw read, `/v1/orders/ID`. */
+const statusReads = (proxy: ScriptedProxy) =>
+  proxy.requests
+    .filter((request) => request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request)))
+    .map((request) => pathOf(request));
 
 /** The moves the proxy saw sent, `METHOD path` (reads left out). */
 const movesSent = (proxy: ScriptedProxy) =>
@@ -73,6 +80,15 @@ describe('orders update --resume --no-status-check, after a kill', () => {
         outcome: 'unchanged',
         message: 'the order is already INVOICED: not sent again',
       });
+  });
+
+  it('reads no status in a --no-status-check run, and in the resumed one only the orders of unanswered moves', async () => {
+    const { proxy, file, report, unanswered, firstRunReads, again } = await killedRun();
+    expect(firstRunReads).toEqual([]);
+    expect(await again().run(update, options(file, { resume: report }))).toBe(ExitCode.ok);
+    expect(statusReads(proxy).toSorted()).toEqual(
+      unanswered.map((move) => `/v1/orders/${move.split(' ')[0]}`).toSorted(),
+    );
   });
 
   it('when the status cannot be read, reports the move unknown and sends nothing; a later --resume checks again', async () => {
