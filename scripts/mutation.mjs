@@ -32,12 +32,13 @@ const modules = [
   ['orders-window', 'src/domain/orders-window.ts'],
   // A mistyped tracking code sent, or a valid one refused: the check digit's vectors (remainders 0, 1 and 10).
   ['tracking', 'src/domain/tracking.ts', [], 'test/unit/domain/tracking.test.ts'],
-  // A move sent twice by a resumed run; its own tests, and the resumed --no-status-check runs after a kill.
+  // A move sent twice by a resumed run: the resumed --no-status-check runs after a kill, the answers lost on the way
+  // back, and the dialect tests (the other orders tests change folder and are left out).
   [
     'move-sender',
     'src/commands/orders/move-sender.ts',
     [],
-    'test/commands/orders/update-unanswered.test.ts,test/commands/orders/dialects.test.ts',
+    'test/commands/orders/update-unanswered.test.ts,test/commands/orders/update-lost-answers.test.ts,test/commands/orders/dialects.test.ts',
   ],
   // A proxy's password printed by doctor: describeNetworkProblem, where a proxy's refusals are worded and redacted
   // (lines 59-85; the rest of the file, certificate and timeout wording, is the e2e layer's to prove). Every related
@@ -67,7 +68,12 @@ const modules = [
   // Retention: a slice of old events removed only up to the slowest hand-off's position (two hand-offs at different
   // positions, store-contract.test.ts), and the pass that runs it every hour.
   ['webhook-prune', 'src/webhook/store/prune-slices.ts', [], webhookUnitTests],
-  ['webhook-retention', 'src/webhook/retention.ts', [], 'test/unit/webhook/retention.test.ts,test/unit/webhook/space.test.ts'],
+  [
+    'webhook-retention',
+    'src/webhook/retention.ts',
+    [],
+    'test/unit/webhook/retention.test.ts,test/unit/webhook/space.test.ts',
+  ],
 ];
 const target = 80;
 
