@@ -82,26 +82,40 @@ export function reportHeaderProblems(
       { file, line, field: missing },
     );
   }
-  for (const unknown of problems.unknown.slice(0, maxUnknownWarnings)) {
-    const meant = fieldForHeader(unknown.header, options.catalogue.knownPaths);
-    const hint = meant
-      ? ` (it looks like "${meant}": rename it, or put {${JSON.stringify(unknown.header)}:${JSON.stringify(meant)}} in a --map file)`
-      : unknown.suggestion
-        ? ` (did you mean "${unknown.suggestion}"?)`
-        : '';
-    const message = `${file}:${at}: unknown column "${shortText(unknown.header)}"${hint}`;
-    if (options.strict)
-      throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
-        file,
-        line,
-        field: shortText(unknown.header),
-      });
-    options.warn(
-      `warning: ${message}: no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
-    );
-  }
+  for (const unknown of problems.unknown.slice(0, maxUnknownWarnings))
+    warnOfUnknownColumn(file, at, { ...unknown, line }, options, 'column');
   const more = problems.unknown.length - maxUnknownWarnings;
   if (more > 0) options.warn(`warning: ${file}:${at}: ${more} more unknown columns.`);
+}
+
+/**
+ * A column (or JSON key) no field reads, told once: a warning that the run stops if it holds data, with the field it
+ * probably means; an error under `--strict`.
+ */
+export function warnOfUnknownColumn(
+  file: string,
+  /** After `file:`: the header's line, or the JSON record where the key is first met. */
+  at: string,
+  unknown: { header: string; suggestion: string | undefined; line: number },
+  options: Pick<InputOptions, 'catalogue' | 'strict' | 'warn'>,
+  noun: 'column' | 'key',
+): void {
+  const meant = fieldForHeader(unknown.header, options.catalogue.knownPaths);
+  const hint = meant
+    ? ` (it looks like "${meant}": rename it, or put {${JSON.stringify(unknown.header)}:${JSON.stringify(meant)}} in a --map file)`
+    : unknown.suggestion
+      ? ` (did you mean "${unknown.suggestion}"?)`
+      : '';
+  const message = `${file}:${at}: unknown ${noun} "${shortText(unknown.header)}"${hint}`;
+  if (options.strict)
+    throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
+      file,
+      line: unknown.line,
+      field: shortText(unknown.header),
+    });
+  options.warn(
+    `warning: ${message}: no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+  );
 }
 
 /** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */

@@ -1,18 +1,21 @@
 import { InputError } from '../../base/errors.js';
-import { headerKey } from '../../domain/header-aliases.js';
+import { fieldSpelledAs, proposeHeaderMap } from '../../domain/header-aliases.js';
 import { inputName } from './byte-source.js';
 import { shortText } from './header-messages.js';
+import { UnreadKeys } from './json-keys.js';
 import type { JsonValue } from './json-values.js';
 import { type InputOptions, type InputRecord, invisibleProblems, recordPlace } from './opened-input.js';
 import {
   defaultMaxListIndex,
   type FieldCatalogue,
-  ignoredByMap,
+  type HeaderMap,
   mappedPath,
   setPath,
   typedValue,
   unreadablePath,
 } from './record-shape.js';
+import { shortValue } from './row-shape-problems.js';
+import type { UnreadData } from './unmapped-columns.js';
 
 /*
  * The records of a JSON or NDJSON input: each object's keys read as fields (through `--map`), typed as a CSV cell of
@@ -26,12 +29,9 @@ export async function* jsonRecords(
   values: AsyncIterable<JsonValue>,
   options: InputOptions,
 ): AsyncGenerator<InputRecord> {
-  const warned = new Set<string>();
   const file = options.displayName ?? inputName(options.path);
-  const maxListIndex = options.maxListIndex ?? defaultMaxListIndex;
+  const reading: KeyReading = { options, keys: new UnreadKeys(file, options), adopt: options.adoptHeaderMap };
   let duplicateWarnings = 0;
-  // `--ignore-column` names keys as it names headers: case, accents, spaces and punctuation aside.
-  const ignoredKeys = new Set((options.ignoredColumns ?? []).map(headerKey));
   for await (const { line, value, column, element, duplicateKeys } of values) {
     const place = element === undefined ? {} : { column, element };
     const where = recordPlace({ line, ...place });
@@ -60,46 +60,170 @@ export async function* jsonRecords(
         `${file}:${where}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
         { file, line, field: shortText(wrapped) },
       );
-    const record: Record<string, unknown> = {};
-    const entries = Object.entries(value);
-    for (const [position, [key, inner]] of entries.entries()) {
-      if (ignoredByMap(options.headerMap, key)) continue;
-      const path = mappedPath(options.headerMap, key);
-      const unreadable = unreadablePath(path, maxListIndex);
-      if (unreadable)
-        throw new InputError(`${file}:${where}: key "${shortText(key)}": ${unreadable}.`, {
-          file,
-          line,
-          field: shortText(key),
-        });
-      // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
-      if (path === 'error' && position === entries.length - 1 && !options.catalogue.typeOf(path)) continue;
-      if (!options.catalogue.typeOf(path) && !hasKnownChildren(path, options.catalogue)) {
-        if (ignoredKeys.size > 0 && ignoredKeys.has(headerKey(key))) continue;
-        if (!warned.has(key)) {
-          warned.add(key);
-          const message = `${file}:${where}: unknown field "${shortText(key)}"`;
-          if (options.strict)
-            throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
-              file,
-              line,
-              field: key,
-            });
-          options.warn(`warning: ${message}; it is ignored (--strict makes this an error).`);
-        }
-        continue;
-      }
-      if (inner === null || inner === '') continue;
-      // ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be.
-      const type = options.catalogue.typeOf(path);
-      const typed =
-        typeof inner === 'string' && type !== undefined && type !== 'string' && type !== 'list'
-          ? typedValue(inner, type, '.', path)
-          : inner;
-      setPath(record, path, typed);
-    }
+    const at = { file, where, line };
+    let { record, unread, read } = readObject(value as Record<string, unknown>, at, reading);
+    if (unread.length > 0 && (await adoptKeys(unread, read, reading)))
+      ({ record, unread } = readObject(value as Record<string, unknown>, at, reading));
+    // A record with data under a key no field reads is refused before it is judged: nothing of the file is sent.
+    if (unread.length > 0) throw reading.keys.refusal(unread);
     yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };
   }
+  reading.keys.warnUnmatched();
+}
+
+/** What reading the keys of every record shares: the options, the keys no field reads and the map in force. */
+interface KeyReading {
+  options: InputOptions;
+  keys: UnreadKeys;
+  /** On a terminal or with `--write-map`, until used: makes the map that reads the keys (header-proposal.ts). */
+  adopt: InputOptions['adoptHeaderMap'];
+}
+
+/**
+ * On a terminal or with `--write-map`, at the first record holding data under keys no field reads: the map that
+ * reads them, proposed and asked as for CSV columns, saved, and in force from this record on. Asked once, as CSV
+ * asks once at its header; false when there is nobody to ask or the person declines.
+ */
+async function adoptKeys(
+  unread: readonly UnreadData[],
+  read: readonly string[],
+  reading: KeyReading,
+): Promise<boolean> {
+  const adopt = reading.adopt;
+  if (!adopt) return false;
+  reading.adopt = undefined;
+  const samples = new Map(unread.map((data) => [data.header, shortValue(data.value)]));
+  const proposal = proposeHeaderMap([...samples.keys()], reading.options.catalogue.knownPaths, read);
+  const map: HeaderMap = { ...reading.keys.headerMap, ...Object.fromEntries(proposal.mapped) };
+  const adopted = await adopt(map, proposal, (header) => samples.get(header), 'key');
+  if (!adopted) return false;
+  reading.keys.headerMap = adopted;
+  return true;
+}
+
+/** Where a record is: its file, its place after `file:`, its line. */
+interface RecordAt {
+  file: string;
+  where: string;
+  line: number;
+}
+
+/** An object's keys read as fields, and the keys no field reads that hold data (in the object's order). */
+function readObject(
+  value: Record<string, unknown>,
+  at: RecordAt,
+  reading: KeyReading,
+): { record: Record<string, unknown>; unread: UnreadData[]; read: string[] } {
+  const { options, keys } = reading;
+  const headerMap = keys.headerMap;
+  const catalogue = options.catalogue;
+  const record: Record<string, unknown> = {};
+  const read: string[] = [];
+  const nested: NestedReading = { at, reading, unread: [], moves: [] };
+  const entries = Object.entries(value);
+  for (const [position, [key, inner]] of entries.entries()) {
+    if (keys.leftOut(key, at.where)) continue;
+    const path = fieldPath(mappedPath(headerMap, key), catalogue);
+    const unreadable = unreadablePath(path, options.maxListIndex ?? defaultMaxListIndex);
+    if (unreadable)
+      throw new InputError(`${at.file}:${at.where}: key "${shortText(key)}": ${unreadable}.`, {
+        file: at.file,
+        line: at.line,
+        field: shortText(key),
+      });
+    // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
+    if (path === 'error' && position === entries.length - 1 && !catalogue.typeOf(path)) continue;
+    if (!catalogue.typeOf(path) && !hasKnownChildren(path, catalogue)) {
+      const data = keys.unread(key, inner, at.where, at.line);
+      if (data) nested.unread.push(data);
+      continue;
+    }
+    read.push(path);
+    if (inner === null || inner === '') continue;
+    const fields = hasKnownChildren(path, catalogue) ? nestedFields(inner, path, nested) : inner;
+    setPath(record, path, typedAs(fields, path, catalogue));
+  }
+  if (nested.moves.length === 0) return { record, unread: nested.unread, read };
+  // A nested key --map moves elsewhere: set on a copy, never inside the objects the file's record holds.
+  const moved = structuredClone(record);
+  for (const { path, value: inner } of nested.moves) setPath(moved, path, typedAs(inner, path, catalogue));
+  return { record: moved, unread: nested.unread, read };
+}
+
+/** A key's field: the key itself, or a known field spelled in another case or spacing (`SKU`), as CSV headers. */
+function fieldPath(written: string, catalogue: FieldCatalogue): string {
+  if (catalogue.typeOf(written) || hasKnownChildren(written, catalogue)) return written;
+  return fieldSpelledAs(written, catalogue.knownPaths) ?? written;
+}
+
+/** ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be. */
+function typedAs(value: unknown, path: string, catalogue: FieldCatalogue): unknown {
+  const type = catalogue.typeOf(path);
+  return typeof value === 'string' && type !== undefined && type !== 'string' && type !== 'list'
+    ? typedValue(value, type, '.', path)
+    : value;
+}
+
+/** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */
+interface NestedReading {
+  at: RecordAt;
+  reading: KeyReading;
+  unread: UnreadData[];
+  /** Nested keys `--map` reads as another field: set once the record is built. */
+  moves: { path: string; value: unknown }[];
+}
+
+/**
+ * An object field's value with its nested keys accounted for (`customerRegistrationAddress.bloco`, named by its
+ * path): the same value when every key is a field, else a copy without the keys left out or moved by `--map`.
+ */
+function nestedFields(value: unknown, path: string, nested: NestedReading): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const read = nestedFields(item, `${path}.${index}`, nested);
+      if (read === item) return;
+      copy ??= [...value];
+      copy[index] = read;
+    });
+    return copy ?? value;
+  }
+  const { options, keys } = nested.reading;
+  const headerMap = keys.headerMap;
+  const catalogue = options.catalogue;
+  let copy: Record<string, unknown> | undefined;
+  const without = (key: string) => {
+    copy ??= { ...(value as Record<string, unknown>) };
+    delete copy[key];
+  };
+  for (const [key, inner] of Object.entries(value)) {
+    const child = `${path}.${key}`;
+    if (catalogue.typeOf(child) || hasKnownChildren(child, catalogue)) {
+      const read = nestedFields(inner, child, nested);
+      if (read !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = read;
+      continue;
+    }
+    if (keys.leftOut(child, nested.at.where)) {
+      without(key);
+      continue;
+    }
+    const target = mappedPath(headerMap, child);
+    if (target !== child && catalogue.typeOf(target)) {
+      without(key);
+      if (inner !== null && inner !== '') nested.moves.push({ path: target, value: inner });
+      continue;
+    }
+    const data = keys.unread(child, inner, nested.at.where, nested.at.line);
+    if (data) nested.unread.push(data);
+  }
+  return copy ?? value;
+}
+
+/** An object field such as `customerRegistrationAddress`, whose children are the known paths (any list index). */
+function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
+  const prefix = `${path.replace(/\.\d+(?=\.|$)/g, '.0')}.`;
+  return catalogue.knownPaths.some((known) => known.startsWith(prefix));
 }
 
 /** The key of an object that only wraps the list of records (`{"customers": [{...}]}`), else undefined. */
@@ -110,9 +234,4 @@ function wrappedList(value: object): string | undefined {
   return Array.isArray(inner) && inner.length > 0 && inner.every((item) => item !== null && typeof item === 'object')
     ? keys[0]
     : undefined;
-}
-
-/** An object field such as `customerRegistrationAddress`, whose children are the known paths. */
-function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
-  return catalogue.knownPaths.some((known) => known.startsWith(`${path}.`));
 }
