@@ -8,6 +8,7 @@ import { type InputOptions, type InputRecord, invisibleProblems, recordPlace } f
 import {
   defaultMaxListIndex,
   type FieldCatalogue,
+  type FieldType,
   type HeaderMap,
   mappedPath,
   setPath,
@@ -30,7 +31,12 @@ export async function* jsonRecords(
   options: InputOptions,
 ): AsyncGenerator<InputRecord> {
   const file = options.displayName ?? inputName(options.path);
-  const reading: KeyReading = { options, keys: new UnreadKeys(file, options), adopt: options.adoptHeaderMap };
+  const reading: KeyReading = {
+    options,
+    keys: new UnreadKeys(file, options),
+    fields: new FieldLookup(options.catalogue),
+    adopt: options.adoptHeaderMap,
+  };
   let duplicateWarnings = 0;
   for await (const { line, value, column, element, duplicateKeys } of values) {
     const place = element === undefined ? {} : { column, element };
@@ -75,6 +81,7 @@ export async function* jsonRecords(
 interface KeyReading {
   options: InputOptions;
   keys: UnreadKeys;
+  fields: FieldLookup;
   /** On a terminal or with `--write-map`, until used: makes the map that reads the keys (header-proposal.ts). */
   adopt: InputOptions['adoptHeaderMap'];
 }
@@ -114,16 +121,14 @@ function readObject(
   at: RecordAt,
   reading: KeyReading,
 ): { record: Record<string, unknown>; unread: UnreadData[]; read: string[] } {
-  const { options, keys } = reading;
-  const headerMap = keys.headerMap;
-  const catalogue = options.catalogue;
+  const { options, keys, fields } = reading;
   const record: Record<string, unknown> = {};
   const read: string[] = [];
   const nested: NestedReading = { at, reading, unread: [], moves: [] };
   const entries = Object.entries(value);
   for (const [position, [key, inner]] of entries.entries()) {
     if (keys.leftOut(key, at.where)) continue;
-    const path = fieldPath(mappedPath(headerMap, key), catalogue);
+    const path = fields.pathOf(mappedPath(keys.headerMap, key));
     const unreadable = unreadablePath(path, options.maxListIndex ?? defaultMaxListIndex);
     if (unreadable)
       throw new InputError(`${at.file}:${at.where}: key "${shortText(key)}": ${unreadable}.`, {
@@ -131,37 +136,61 @@ function readObject(
         line: at.line,
         field: shortText(key),
       });
+    const kind = fields.kindOf(path);
     // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
-    if (path === 'error' && position === entries.length - 1 && !catalogue.typeOf(path)) continue;
-    if (!catalogue.typeOf(path) && !hasKnownChildren(path, catalogue)) {
+    if (path === 'error' && position === entries.length - 1 && kind === undefined) continue;
+    if (kind === undefined) {
       const data = keys.unread(key, inner, at.where, at.line);
       if (data) nested.unread.push(data);
       continue;
     }
     read.push(path);
     if (inner === null || inner === '') continue;
-    const fields = hasKnownChildren(path, catalogue) ? nestedFields(inner, path, nested) : inner;
-    setPath(record, path, typedAs(fields, path, catalogue));
+    // A field (`sku`) is read as it is; an object field (`customerRegistrationAddress`) has keys of its own.
+    setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typedAs(inner, path, kind));
   }
   if (nested.moves.length === 0) return { record, unread: nested.unread, read };
   // A nested key --map moves elsewhere: set on a copy, never inside the objects the file's record holds.
   const moved = structuredClone(record);
-  for (const { path, value: inner } of nested.moves) setPath(moved, path, typedAs(inner, path, catalogue));
+  for (const { path, value: inner, type } of nested.moves) setPath(moved, path, typedAs(inner, path, type));
   return { record: moved, unread: nested.unread, read };
 }
 
-/** A key's field: the key itself, or a known field spelled in another case or spacing (`SKU`), as CSV headers. */
-function fieldPath(written: string, catalogue: FieldCatalogue): string {
-  if (catalogue.typeOf(written) || hasKnownChildren(written, catalogue)) return written;
-  return fieldSpelledAs(written, catalogue.knownPaths) ?? written;
+/** The paths past which the catalogue's answers are not remembered: a hostile file may hold millions of keys. */
+const maxRememberedPaths = 10_000;
+
+/** The catalogue's answers for the keys of one input, remembered: the same keys come back in every record. */
+class FieldLookup {
+  private readonly kinds = new Map<string, FieldType | 'object' | null>();
+  private readonly spellings = new Map<string, string>();
+
+  constructor(private readonly catalogue: FieldCatalogue) {}
+
+  /** A field's type, `object` for an object field (`customerRegistrationAddress`), undefined for no field. */
+  kindOf(path: string): FieldType | 'object' | undefined {
+    let kind = this.kinds.get(path);
+    if (kind === undefined) {
+      kind = this.catalogue.typeOf(path) ?? (hasKnownChildren(path, this.catalogue) ? 'object' : null);
+      if (this.kinds.size < maxRememberedPaths) this.kinds.set(path, kind);
+    }
+    return kind ?? undefined;
+  }
+
+  /** A key's field: the key itself, or a known field spelled in another case or spacing (`SKU`), as CSV headers. */
+  pathOf(written: string): string {
+    if (this.kindOf(written) !== undefined) return written;
+    let spelled = this.spellings.get(written);
+    if (spelled === undefined) {
+      spelled = fieldSpelledAs(written, this.catalogue.knownPaths) ?? written;
+      if (this.spellings.size < maxRememberedPaths) this.spellings.set(written, spelled);
+    }
+    return spelled;
+  }
 }
 
 /** ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be. */
-function typedAs(value: unknown, path: string, catalogue: FieldCatalogue): unknown {
-  const type = catalogue.typeOf(path);
-  return typeof value === 'string' && type !== undefined && type !== 'string' && type !== 'list'
-    ? typedValue(value, type, '.', path)
-    : value;
+function typedAs(value: unknown, path: string, type: FieldType): unknown {
+  return typeof value === 'string' && type !== 'string' && type !== 'list' ? typedValue(value, type, '.', path) : value;
 }
 
 /** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */
@@ -170,7 +199,7 @@ interface NestedReading {
   reading: KeyReading;
   unread: UnreadData[];
   /** Nested keys `--map` reads as another field: set once the record is built. */
-  moves: { path: string; value: unknown }[];
+  moves: { path: string; value: unknown; type: FieldType }[];
 }
 
 /**
@@ -189,9 +218,7 @@ function nestedFields(value: unknown, path: string, nested: NestedReading): unkn
     });
     return copy ?? value;
   }
-  const { options, keys } = nested.reading;
-  const headerMap = keys.headerMap;
-  const catalogue = options.catalogue;
+  const { keys, fields } = nested.reading;
   let copy: Record<string, unknown> | undefined;
   const without = (key: string) => {
     copy ??= { ...(value as Record<string, unknown>) };
@@ -199,19 +226,21 @@ function nestedFields(value: unknown, path: string, nested: NestedReading): unkn
   };
   for (const [key, inner] of Object.entries(value)) {
     const child = `${path}.${key}`;
-    if (catalogue.typeOf(child) || hasKnownChildren(child, catalogue)) {
+    const kind = fields.kindOf(child);
+    if (kind === 'object') {
       const read = nestedFields(inner, child, nested);
       if (read !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = read;
-      continue;
     }
+    if (kind !== undefined) continue;
     if (keys.leftOut(child, nested.at.where)) {
       without(key);
       continue;
     }
-    const target = mappedPath(headerMap, child);
-    if (target !== child && catalogue.typeOf(target)) {
+    const target = mappedPath(keys.headerMap, child);
+    const type = target === child ? undefined : fields.kindOf(target);
+    if (type !== undefined && type !== 'object') {
       without(key);
-      if (inner !== null && inner !== '') nested.moves.push({ path: target, value: inner });
+      if (inner !== null && inner !== '') nested.moves.push({ path: target, value: inner, type });
       continue;
     }
     const data = keys.unread(child, inner, nested.at.where, nested.at.line);
