@@ -51,7 +51,7 @@ export async function adoptHeaderMap(
       context.log.info(
         field === null ? `map: ${noun} "${header}" is left out` : `map: ${noun} "${header}" reads as ${field}`,
       );
-  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a column).`);
+  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a ${noun}).`);
   return adopted;
 }
 

@@ -67,9 +67,14 @@ export async function* jsonRecords(
         { file, line, field: shortText(wrapped) },
       );
     const at = { file, where, line };
+    const mayAdopt = reading.adopt !== undefined;
+    if (mayAdopt) reading.keys.hold();
     let { record, unread, read } = readObject(value as Record<string, unknown>, at, reading);
-    if (unread.length > 0 && (await adoptKeys(unread, read, reading)))
+    if (unread.length > 0 && (await adoptKeys(unread, read, reading))) {
+      reading.keys.dropHeld();
       ({ record, unread } = readObject(value as Record<string, unknown>, at, reading));
+    }
+    if (mayAdopt) reading.keys.release();
     // A record with data under a key no field reads is refused before it is judged: nothing of the file is sent.
     if (unread.length > 0) throw reading.keys.refusal(unread);
     yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };

@@ -30,6 +30,7 @@ export class UnreadKeys {
   private readonly ignored: Map<string, string>;
   private readonly matched = new Set<string>();
   private warnings = 0;
+  private held: (() => void)[] | undefined;
   /** The `--map` in force: the one given, or the one adopted on a terminal or by `--write-map`. */
   headerMap: Readonly<HeaderMap> | undefined;
 
@@ -61,16 +62,41 @@ export class UnreadKeys {
   unread(key: string, value: unknown, at: string, line: number): UnreadData | undefined {
     const suggestion = this.suggestionFor(key);
     if (!this.told.has(key)) {
-      this.told.add(key);
-      this.warnings++;
-      if (this.warnings <= maxUnknownWarnings || this.options.strict)
-        warnOfUnknownColumn(this.file, at, { header: key, suggestion, line }, this.options, 'key');
-      else if (this.warnings === maxUnknownWarnings + 1)
-        this.options.warn(`warning: ${this.file}:${at}: more unknown keys (not listed one by one).`);
+      const tell = () => {
+        if (this.told.has(key)) return;
+        this.told.add(key);
+        this.warnings++;
+        if (this.warnings <= maxUnknownWarnings || this.options.strict)
+          warnOfUnknownColumn(this.file, at, { header: key, suggestion, line }, this.options, 'key');
+        else if (this.warnings === maxUnknownWarnings + 1)
+          this.options.warn(`warning: ${this.file}:${at}: more unknown keys (not listed one by one).`);
+      };
+      if (this.held) this.held.push(tell);
+      else tell();
     }
     const sample = sampleOf(value);
     if (sample === undefined) return undefined;
     return { header: key, named: `key "${shortValue(key)}"`, suggestion, place: at, line, value: sample };
+  }
+
+  /**
+   * Holds what unread() would tell until release(): while a map may still be adopted for the keys (a terminal,
+   * `--write-map`), the keys it maps are not first told as unknown, as CSV tells only the columns left after it.
+   */
+  hold(): void {
+    this.held = [];
+  }
+
+  /** Forgets what was held: the record is read again, under the map just adopted. */
+  dropHeld(): void {
+    if (this.held) this.held = [];
+  }
+
+  /** Tells what was held, and from now on tells at once. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const tell of held) tell();
   }
 
   /** The run's stop for the keys of one record that hold data no field reads, worded as for CSV columns. */

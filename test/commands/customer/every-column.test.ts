@@ -245,6 +245,51 @@ describe('JSON keys no field reads are accounted for as CSV columns are', () => 
     expect((await storedCustomers(sandbox))[0]?.tradingName).toBe('Loja da Maria');
   });
 
+  it('--write-map saves the map of keys named as an ERP names them; a key left over still stops the run', async () => {
+    const { dir, run } = workspace([], {
+      'erp.json': `${JSON.stringify([
+        {
+          'Tipo Pessoa': 'cpf',
+          'CPF/CNPJ': '111.444.777-35',
+          'Razão Social': 'Ana Lima',
+          'E-mail': 'ana.lima@email.com.br',
+          Telefone: '11987654323',
+          password: 'Senha#2003',
+          customerRegistrationAddress: { zipcode: '01310-100', number: '13' },
+          'Data de cadastro': '2024-03-05',
+        },
+      ])}\n`,
+    });
+    const mapped = await run(['customer', 'create', 'erp.json', '--write-map', 'erp.map.json']);
+    expect(mapped.code).toBe(65);
+    expect(JSON.parse(readFileSync(join(dir, 'erp.map.json'), 'utf8'))).toEqual({
+      'Tipo Pessoa': 'documentType',
+      'CPF/CNPJ': 'document',
+      'Razão Social': 'name',
+      'E-mail': 'username',
+      Telefone: 'phone',
+    });
+    // The keys the map reads are not first called unknown: only the one left over is.
+    expect(mapped.stderr.match(/unknown key "[^"]+"/g)).toEqual(['unknown key "Data de cadastro"']);
+    expect(lastLine(mapped.stderr)).toBe(
+      `error: erp.json:1: key "Data de cadastro" holds "2024-03-05" but no field reads it, so it would not be sent; nothing was sent. Map it with {"Data de cadastro":"FIELD"} in a --map file, or leave it out with --ignore-column 'Data de cadastro'.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+    const created = await run([
+      'customer',
+      'create',
+      'erp.json',
+      '--map',
+      'erp.map.json',
+      '--ignore-column',
+      'data de cadastro',
+    ]);
+    expect(created.code).toBe(0);
+    expect(
+      (await storedCustomers(sandbox)).map(({ document, name, documentType }) => ({ document, name, documentType })),
+    ).toEqual([{ document: '111.444.777-35', name: 'Ana Lima', documentType: 'pf' }]);
+  });
+
   it('customer status and update read JSON the same way', async () => {
     const { run } = workspace([], {
       'status.json': '[{"document":"123.456.789-09","active":false,"motivo":"inadimplente"}]\n',
