@@ -138,12 +138,32 @@ export function sampleOf(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   if (typeof value !== 'object') return String(value);
-  return holdsData(value) ? JSON.stringify(value) : undefined;
+  return holdsData(value) ? preview(value) : undefined;
 }
 
 function holdsData(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (typeof value === 'string') return value.trim() !== '';
   if (typeof value !== 'object') return true;
-  return Object.values(value).some(holdsData);
+  if (Array.isArray(value)) return value.some(holdsData);
+  for (const key in value)
+    if (Object.hasOwn(value, key) && holdsData((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/** Past this many characters a preview stops: a message quotes 40 of them (shortValue). */
+const previewLength = 60;
+
+/** An object or list as JSON text, cut once past what a message quotes: a 50 MB object is not written out whole. */
+function preview(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  const list = Array.isArray(value);
+  let text = list ? '[' : '{';
+  const items = list ? value.keys() : Object.keys(value).values();
+  for (const key of items) {
+    if (text.length > previewLength) return text;
+    const inner = preview((value as Record<string | number, unknown>)[key]);
+    text += `${text.length > 1 ? ',' : ''}${list ? '' : `${JSON.stringify(key)}:`}${inner}`;
+  }
+  return `${text}${list ? ']' : '}'}`;
 }
