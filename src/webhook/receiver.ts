@@ -207,7 +207,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   // store (a load balancer may send the event elsewhere).
   const now = options.now ?? Date.now;
   const shareToken = (token: string) =>
-    options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000, now());
+    options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
   const endpoint = {
     tokens,
