@@ -99,7 +99,8 @@ export class SqliteStore implements EventStore {
     if (!readOnly) createPrivateDatabaseFile(directory, file);
     const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
     // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
-    if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
+    // Asked of a new file only: on any other it would still write the file's header at every open.
+    if (!readOnly && isEmpty(database)) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
@@ -288,6 +289,10 @@ export class SqliteStore implements EventStore {
     const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
     return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
   }
+}
+
+function isEmpty(database: SqliteDatabase): boolean {
+  return database.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined;
 }
 
 function descriptionOf(file: string): string {
