@@ -68,10 +68,14 @@ function listen(handOffFlags) {
 function trigger(url, kind, event) {
   const file = join(work, `${kind}-${event.id}.json`);
   writeFileSync(file, JSON.stringify(event));
-  execFileSync(process.execPath, [bin, 'webhook', 'trigger', kind, '--url', url, '--client-id', 'erp', '--data', file], {
-    env: environment,
-    stdio: 'ignore',
-  });
+  execFileSync(
+    process.execPath,
+    [bin, 'webhook', 'trigger', kind, '--url', url, '--client-id', 'erp', '--data', file],
+    {
+      env: environment,
+      stdio: 'ignore',
+    },
+  );
 }
 
 /** Waits until every hand-off in /healthz has nothing pending. */

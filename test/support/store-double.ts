@@ -1,7 +1,10 @@
 import type { EventStore, NewEvent } from '../../src/webhook/store/types.js';
 
 /** Runs the real append (its commit included), or not: a test holds it pending, fails it, or counts it. */
-export type AppendInterceptor = (append: () => Promise<{ stored: boolean }>, event: NewEvent) => Promise<{ stored: boolean }>;
+export type AppendInterceptor = (
+  append: () => Promise<{ stored: boolean }>,
+  event: NewEvent,
+) => Promise<{ stored: boolean }>;
 
 /**
  * The store with its appends passed through `intercept`, every other call the real store's: what the receiver

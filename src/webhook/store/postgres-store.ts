@@ -82,10 +82,7 @@ export class PostgresStore implements EventStore {
   ) {
     this.description = options.description;
     this.now = options.now ?? systemClock.now;
-    this.commits = new GroupCommit(
-      (events) => this.commitBatch(events),
-      options.groupCommit === false,
-    );
+    this.commits = new GroupCommit((events) => this.commitBatch(events), options.groupCommit === false);
   }
 
   /** Connects, creating or migrating the tables once (two receivers starting together do not race). */

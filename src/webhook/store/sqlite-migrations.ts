@@ -49,8 +49,10 @@ export function migrateSqlite(
   const migrations = options.migrations ?? sqliteMigrations;
   // Checked before taking the write lock: an inbox already up to date costs its readers no lock.
   if (stepsAfter(migrations, versionOf(database), description).length === 0 || options.readOnly) return;
-  database.transaction(() => {
-    for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
-    database.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
+  database
+    .transaction(() => {
+      for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
+      database.pragma(`user_version = ${migrations.length}`);
+    })
+    .immediate();
 }

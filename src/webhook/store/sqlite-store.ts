@@ -82,15 +82,12 @@ export class SqliteStore implements EventStore {
         return { stored: true };
       }),
     );
-    this.commits = new GroupCommit(
-      async (events) => {
-        // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
-        const results = commitBatch.immediate(events);
-        if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
-        return results;
-      },
-      options.groupCommit === false,
-    );
+    this.commits = new GroupCommit(async (events) => {
+      // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
+      const results = commitBatch.immediate(events);
+      if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
+      return results;
+    }, options.groupCommit === false);
   }
 
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */

@@ -87,10 +87,12 @@ describe('an inbox of b2bctl 0.1.0', () => {
   });
 });
 
-describe('an inbox newer than this b2bctl', () => {
-  const refusal = (inbox: string) =>
-    `The inbox SQLite ${join(inbox, sqliteFileName)} has schema version ${sqliteMigrations.length + 1}; this b2bctl (0.0.0-test) knows versions up to ${sqliteMigrations.length}. Use the newer b2bctl that upgraded it.`;
+/** The line a newer inbox is refused with. */
+function refusal(inbox: string): string {
+  return `The inbox SQLite ${join(inbox, sqliteFileName)} has schema version ${sqliteMigrations.length + 1}; this b2bctl (0.0.0-test) knows versions up to ${sqliteMigrations.length}. Use the newer b2bctl that upgraded it.`;
+}
 
+describe('an inbox newer than this b2bctl', () => {
   it('webhook listen exits 75 in one line naming both versions, listening on nothing, the inbox untouched', async () => {
     const inbox = oldInbox(sqliteMigrations.length + 1);
     const before = readFileSync(join(inbox, sqliteFileName));

@@ -44,6 +44,44 @@ function sqliteQuery(directory: string, sql: string): Record<string, unknown>[] 
   }
 }
 
+/** The tables and indexes of a SQLite inbox as SQLite keeps their statements. */
+function sqliteSchemaOf(directory: string): Record<string, unknown>[] {
+  return sqliteQuery(
+    directory,
+    "SELECT type, name, sql FROM sqlite_master WHERE name <> 'sqlite_sequence' ORDER BY name",
+  );
+}
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The columns and indexes of a PostgreSQL store, its version table aside. */
+function postgresSchemaOf(url: string) {
+  return withClient(url, async (client) => ({
+    columns: (
+      await client.query(`SELECT table_name, column_name, data_type, is_nullable, column_default
+            FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_version'
+            ORDER BY table_name, ordinal_position`)
+    ).rows,
+    indexes: (
+      await client.query(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'schema_version' ORDER BY indexname",
+      )
+    ).rows,
+  }));
+}
+
+function postgresVersionOf(url: string) {
+  return withClient(url, async (client) => (await client.query('SELECT version FROM schema_version')).rows);
+}
+
 /** What the migrated 0.1.0 inbox must hold, whichever the store. */
 async function expectTheOldInbox(store: EventStore): Promise<void> {
   const events: [number, string, unknown][] = [];
@@ -118,12 +156,10 @@ describe('an inbox of b2bctl 0.1.0 (SQLite)', () => {
   });
 
   it('has, as version 1, exactly the tables and indexes 0.1.0 made', async () => {
-    const schemaOf = (directory: string) =>
-      sqliteQuery(directory, "SELECT type, name, sql FROM sqlite_master WHERE name <> 'sqlite_sequence' ORDER BY name");
-    const old = schemaOf(fixtureInbox());
+    const old = sqliteSchemaOf(fixtureInbox());
     const fresh = temporaryFolder();
     opened.push(await SqliteStore.open(fresh));
-    expect(schemaOf(fresh)).toEqual(old);
+    expect(sqliteSchemaOf(fresh)).toEqual(old);
     expect(old.map((row) => row.name)).toContain('command_runs');
   });
 
@@ -177,45 +213,19 @@ describe(`a store of b2bctl 0.1.0 (PostgreSQL${postgres.note})`, () => {
     return url;
   }
 
-  async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  }
-
-  const versionOf = (url: string) =>
-    withClient(url, async (client) => (await client.query('SELECT version FROM schema_version')).rows);
-
   it.skipIf(postgres.missing)('opens after the migration with everything in place, at the newest version', async () => {
     const url = await oldStore();
     const store = await PostgresStore.open(url);
     opened.push(store);
-    expect(await versionOf(url)).toEqual([{ version: postgresMigrations.length }]);
+    expect(await postgresVersionOf(url)).toEqual([{ version: postgresMigrations.length }]);
     await expectTheOldInbox(store);
   });
 
   it.skipIf(postgres.missing)('has, as version 1, exactly the columns and indexes 0.1.0 made', async () => {
-    const schemaOf = (url: string) =>
-      withClient(url, async (client) => ({
-        columns: (
-          await client.query(`SELECT table_name, column_name, data_type, is_nullable, column_default
-            FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_version'
-            ORDER BY table_name, ordinal_position`)
-        ).rows,
-        indexes: (
-          await client.query(
-            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'schema_version' ORDER BY indexname",
-          )
-        ).rows,
-      }));
-    const old = await schemaOf(await oldStore());
+    const old = await postgresSchemaOf(await oldStore());
     const fresh = await createDatabase(cluster as TestPostgres, `migration_${++databases}`);
     opened.push(await PostgresStore.open(fresh));
-    expect(await schemaOf(fresh)).toEqual(old);
+    expect(await postgresSchemaOf(fresh)).toEqual(old);
   });
 
   it.skipIf(postgres.missing)('refuses a store newer than it knows, exit 75, naming both versions', async () => {
@@ -229,6 +239,6 @@ describe(`a store of b2bctl 0.1.0 (PostgreSQL${postgres.note})`, () => {
         `^The inbox PostgreSQL migration_\\d+@[^ ]+ has schema version 9; this b2bctl \\(0\\.0\\.0-test\\) knows versions up to ${postgresMigrations.length}\\. Use the newer b2bctl that upgraded it\\.$`,
       ),
     );
-    expect(await versionOf(url)).toEqual([{ version: 9 }]);
+    expect(await postgresVersionOf(url)).toEqual([{ version: 9 }]);
   });
 });
