@@ -63,8 +63,10 @@ export async function startTestReceiver(
   directory = temporaryFolder(),
 ): Promise<TestReceiver> {
   const { appendThrough, ...overrides } = testOverrides;
+  // One clock for the receiver and its store, as webhook listen gives them.
   const opened =
-    (overrides.store as SqliteStore | undefined) ?? (await SqliteStore.open(directory, overrides.storeOptions));
+    (overrides.store as SqliteStore | undefined) ??
+    (await SqliteStore.open(directory, { now: overrides.now, ...overrides.storeOptions }));
   const store = appendThrough ? interceptedAppends(opened, appendThrough) : opened;
   const stored: ReceivedEvent[] = [];
   const receiver = await startReceiver({
