@@ -2,12 +2,16 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { Client } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/base/errors.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as listen } from '../../../src/commands/webhook/listen.js';
+import { postgresMigrations } from '../../../src/webhook/store/postgres-migrations.js';
 import { sqliteMigrations } from '../../../src/webhook/store/sqlite-migrations.js';
 import { sqliteFileName } from '../../../src/webhook/store/sqlite-store.js';
+import { requireThat } from '../../support/external-tools.js';
+import { createDatabase, postgresBin, startPostgres } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
 import { clientSecret, listenOptions, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
@@ -15,6 +19,11 @@ import { clientSecret, listenOptions, removeReceiverFolders, temporaryFolder } f
 // written by a b2bctl newer than this one.
 
 afterAll(removeReceiverFolders);
+
+const postgres = requireThat(
+  postgresBin() !== undefined,
+  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
+);
 
 function oldInbox(userVersion?: number): string {
   const directory = temporaryFolder();
@@ -118,4 +127,34 @@ describe('an inbox newer than this b2bctl', () => {
     expect(memory.stderr().trim().split('\n')).toEqual([`error: ${refusal(inbox)}`]);
     expect(memory.stdout()).toBe('');
   });
+});
+
+describe(`a PostgreSQL store newer than this b2bctl${postgres.note}`, () => {
+  it.skipIf(postgres.missing)(
+    'webhook listen --store exits 75 with the same line, not 69',
+    async () => {
+      const cluster = await startPostgres();
+      try {
+        const url = await createDatabase(cluster, 'newer_store');
+        const admin = new Client({ connectionString: url });
+        await admin.connect();
+        await admin.query('CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)');
+        await admin.query('INSERT INTO schema_version VALUES (1, $1)', [postgresMigrations.length + 1]);
+        await admin.end();
+        const memory = context();
+        expect(await memory.run(listen, listenOptions(temporaryFolder(), { store: url }))).toBe(ExitCode.interrupted);
+        expect(memory.stderr().trim().split('\n')).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^error: The inbox PostgreSQL newer_store@[^ ]+ has schema version ${postgresMigrations.length + 1}; this b2bctl \\(0\\.0\\.0-test\\) knows versions up to ${postgresMigrations.length}\\. Use the newer b2bctl that upgraded it\\.$`,
+            ),
+          ),
+        ]);
+        expect(memory.stdout()).toBe('');
+      } finally {
+        cluster.stop();
+      }
+    },
+    120_000,
+  );
 });
