@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock } from '../../base/clock.js';
 import { UsageError } from '../../base/errors.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { GroupCommit } from './group-commit.js';
@@ -26,7 +27,6 @@ import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { migrateSqlite } from './sqlite-migrations.js';
-import { systemClock } from '../../base/clock.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
