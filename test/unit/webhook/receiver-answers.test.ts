@@ -70,10 +70,8 @@ describe('receiver answers', () => {
     const logged: string[] = [];
     const started = await receiver({
       log: (line) => logged.push(line),
-      storeOptions: {
-        interceptCommit: async () => {
-          throw new Error('database or disk is full');
-        },
+      appendThrough: async () => {
+        throw new Error('database or disk is full');
       },
     });
     const answer = await postEvent(started.url, 'customers', { id: 1 }, await receiverToken(started.url));
