@@ -91,10 +91,10 @@ export function tokenDigest(token: string): string {
 export type TokenVerdict = 'valid' | 'expired' | 'unknown';
 
 /**
- * Access tokens: random, signed with a key (the receiver's store keeps its key: webhook/token-keys.ts), each expiring after the configured lifetime.
- * Those this receiver issued or has looked up are held in memory; a token signed with the key but unknown here
- * (issued before a restart, or by another receiver of a shared store) is looked up in the store once; one not
- * signed with it is refused without any lookup, so a flood of guessed tokens costs the store nothing.
+ * Access tokens: random, signed with a key (the receiver keeps its key in its store: webhook/token-keys.ts), each
+ * expiring after the configured lifetime. Those issued or looked up here are held in memory; a token signed with
+ * the key but unknown here (issued before a restart, or by another receiver of a shared store) is looked up in the
+ * store once; one not signed with it is refused without any lookup, so a flood of guessed tokens costs nothing.
  */
 export class TokenIssuer {
   private readonly expiryByToken = new Map<string, number>();
