@@ -85,9 +85,13 @@ export class OrderNumberIndex {
       } else if (oldest > target) {
         above = oldest;
         low = offset + page.length;
-        if (page.length < orderListingPageSize) return { searched: `the oldest order is number ${oldest}` };
-        // Orders created since the bound was seen pushed the target further: gallop on from here.
-        if (high !== undefined && low >= high) high = undefined;
+        // Past the bound below: the listing ends here, or orders created since pushed the target on; gallop afresh.
+        if (high !== undefined && low >= high) {
+          high = undefined;
+          stride = orderListingPageSize;
+          offset = low;
+          continue;
+        }
         if (high === undefined) {
           offset += stride;
           stride *= 2;
@@ -156,7 +160,8 @@ export class OrderNumberIndex {
         if (order) this.idOfNumber.set(String(order.orderNumber), String(order.id));
       }
       this.fullRead.offset += entries.length;
-      if (entries.length < orderListingPageSize) this.fullRead.ended = true;
+      // Only an empty page ends the listing: a store may cap its pages below the 25 asked.
+      if (entries.length === 0) this.fullRead.ended = true;
       if (++pages % progressEveryPages === 0)
         this.progress(
           `order numbers are not in listing order: reading the whole listing for number ${target}, ${counted(this.fullRead.offset)} orders read`,
