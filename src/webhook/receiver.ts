@@ -188,8 +188,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   // Kept in the store before the token is answered: valid after a restart, and on the other receivers of a shared
   // store (a load balancer may send the event elsewhere).
   const now = options.now ?? Date.now;
-  const shareToken = (token: string) =>
-    options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000, now());
+  const shareToken = (token: string) => options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
   const endpoint = {
     tokens,

@@ -174,7 +174,7 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
     return await openStore(
       { inbox, url },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
-      { groupCommit: options.groupCommit },
+      { groupCommit: options.groupCommit, now: () => context.clock.now() },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;
