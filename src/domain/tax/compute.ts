@@ -137,9 +137,9 @@ export function taxTotals(
   items: readonly ItemTaxes[],
 ): Record<'merchandise' | 'ipi' | 'icms' | 'icmsSt' | 'difal' | 'fcp' | 'added', string> {
   const sum = (pick: (item: ItemTaxes) => string | undefined): string => {
-    let centavos = 0n;
-    for (const item of items) centavos += centavosOf(pick(item) ?? '0.00');
-    return moneyOfCentavos(centavos);
+    let total = 0n;
+    for (const item of items) total += centavosOf(pick(item) ?? '0.00');
+    return moneyOfCentavos(total);
   };
   return {
     merchandise: sum((item) => item.merchandise),
@@ -160,8 +160,8 @@ function centavosOf(text: string): bigint {
   return match[1] === '-' ? -magnitude : magnitude;
 }
 
-function moneyOfCentavos(centavos: bigint): string {
-  const negative = centavos < 0n;
-  const digits = (negative ? -centavos : centavos).toString().padStart(3, '0');
+function moneyOfCentavos(amount: bigint): string {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(3, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -63,9 +63,14 @@ describe('OrderNumberIndex', () => {
         const found = await new OrderNumberIndex(client).find(String(target.orderId));
         const listed = listing.find((order) => order.orderId === target.orderId);
         const context = `round ${round}: ${count} orders, pages of ${pageCap}, number ${target.orderId}`;
-        expect(found.id, context).toBe(listed === undefined ? undefined : String(listed.id));
-        if (listed === undefined) expect(found.searched, context).toMatch(/^the (newest|oldest|listing)/);
-        expect(requests(), context).toBeLessThanOrEqual(bound);
+        // The context rides in each compared object, so a failure names the round that failed.
+        expect({ context, id: found.id }).toEqual({
+          context,
+          id: listed === undefined ? undefined : String(listed.id),
+        });
+        const searchedSaid = listed === undefined ? /^the (newest|oldest|listing)/.test(found.searched ?? '') : true;
+        expect({ context, searchedSaid }).toEqual({ context, searchedSaid: true });
+        expect({ context, withinBound: requests() <= bound }).toEqual({ context, withinBound: true });
       }
     }
   });
