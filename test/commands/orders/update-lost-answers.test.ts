@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as update, type OrdersUpdateOptions } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
+import { applyMove } from '../../../src/sandbox/orders/moves.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
@@ -25,13 +26,14 @@ function options(file: string, statusCheck: boolean): OrdersUpdateOptions {
 }
 
 /** Two orders moved ready, the first one's move answered by `action` (once); the report's rows and the moves taken. */
-async function readyTwo(action: ProxyAction, statusCheck: boolean) {
+async function readyTwo(action: ProxyAction, statusCheck: boolean, meanwhile?: (id: number) => void) {
   const { sandbox, loggedInContext } = fixture();
   const [first, second] = newOrders(sandbox, 2) as [number, number];
   let scripted = false;
   const proxy = await startScriptedProxy(sandbox.url, (request) => {
     if (scripted || request.method === 'GET' || !pathOf(request).includes(`/${first}`)) return undefined;
     scripted = true;
+    meanwhile?.(first);
     return action;
   });
   openProxy = proxy;
@@ -62,5 +64,19 @@ describe.each([true, false])('orders update, a move whose answer is lost (status
     const row = rows.find((candidate) => candidate.key === `${first} ready`);
     expect(row).toMatchObject({ outcome: 'failed' });
     expect(row?.message).toMatch(/the order is AWAITING_PAYMENT, not READY\w*: send it again$/);
+  });
+
+  it('canceled by someone else meanwhile: reported failed, the order moves no further, nothing sent again', async () => {
+    const { sandbox } = fixture();
+    const cancel = (id: number) => {
+      const { orders, clock } = sandbox.state;
+      applyMove(orders, orders.orders.get(id)!, 'cancel', { reason: 'cliente desistiu' }, clock.now());
+    };
+    const { code, first, second, rows, taken } = await readyTwo({ reset: 'before' }, statusCheck, cancel);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(taken).toEqual([`${first} cancel`, `${second} ready`]);
+    const row = rows.find((candidate) => candidate.key === `${first} ready`);
+    expect(row).toMatchObject({ outcome: 'failed' });
+    expect(row?.message).toMatch(/; the order is CANCELED now: it moves no further$/);
   });
 });
