@@ -26,6 +26,7 @@ import { pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import { SqliteDatabase } from './sqlite-database.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -81,26 +82,15 @@ export class SqliteStore implements EventStore {
     private readonly database: SqliteDatabase,
     private readonly file: string,
     options: StoreOptions,
+    /** Commits appends and deliveries off the receiver's thread (sqlite-writer.ts); none for a reader. */
+    private readonly writer?: SqliteWriter,
   ) {
     this.description = `SQLite ${file}`;
-    const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
-    const insertEvent = database.prepare(
-      'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const commitBatch = database.transaction((events: NewEvent[]) =>
-      events.map((event) => {
-        if (insertKey.run(event.key, event.receivedAt).changes === 0) return { stored: false };
-        const { receivedAt, kind, deliveryId, key, flags, clientAddress, raw } = event;
-        insertEvent.run(receivedAt, kind, deliveryId, key, JSON.stringify(flags), clientAddress, raw);
-        return { stored: true };
-      }),
-    );
     this.commits = new GroupCommit(
       async (events) => {
-        // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
-        const results = commitBatch.immediate(events);
-        if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
-        return results;
+        const stored = await this.writerOrFail().append(events);
+        if (stored.includes(true)) for (const listener of this.listeners) listener();
+        return stored.map((each) => ({ stored: each }));
       },
       options.groupCommit === false,
       options.interceptCommit,
@@ -121,7 +111,7 @@ export class SqliteStore implements EventStore {
     if (!readOnly) database.exec(schema);
     if (!readOnly) database.exec(sqliteTokenSchema);
     if (!readOnly) database.exec(commandRunsSchema);
-    return new SqliteStore(database, file, options);
+    return new SqliteStore(database, file, options, readOnly ? undefined : SqliteWriter.start(file));
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
@@ -167,13 +157,11 @@ export class SqliteStore implements EventStore {
   }
 
   async markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void> {
-    const list = Array.isArray(events) ? events : [events];
-    const forget = this.database.prepare('DELETE FROM dead WHERE handoff = ? AND event_id = ?');
-    this.database.transaction(() => {
-      for (const event of list) forget.run(name, event.id);
-      const newest = Math.max(...list.map((event) => event.id));
-      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(newest, name);
-    })();
+    const ids = (Array.isArray(events) ? events : [events]).map((event) => event.id);
+    await this.writerOrFail().run([
+      [`DELETE FROM dead WHERE handoff = ? AND event_id IN (${idList(ids)})`, [name, ...ids]],
+      ['UPDATE handoffs SET position = max(position, ?) WHERE name = ?', [Math.max(...ids), name]],
+    ]);
   }
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
@@ -277,6 +265,7 @@ export class SqliteStore implements EventStore {
 
   async close(): Promise<void> {
     await this.commits.settled();
+    await this.writer?.close();
     this.database.close();
   }
 
@@ -292,6 +281,11 @@ export class SqliteStore implements EventStore {
         insertKey.run(e.key, e.receivedAt);
       }
     })();
+  }
+
+  private writerOrFail(): SqliteWriter {
+    if (!this.writer) throw new Error(`${this.file} is open for reading only`);
+    return this.writer;
   }
 
   private changeDead(statement: string, ids: number[], handOff?: string): number {
