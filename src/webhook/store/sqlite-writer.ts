@@ -110,17 +110,15 @@ export class SqliteWriter {
 
   /** Inserts the events whose key is new, in one transaction; for each, whether it was stored. */
   async append(events: readonly NewEvent[]): Promise<boolean[]> {
-    const columns = events.map(
-      (event): EventColumns => [
-        event.receivedAt,
-        event.kind,
-        event.deliveryId,
-        event.key,
-        JSON.stringify(event.flags),
-        event.clientAddress,
-        event.raw,
-      ],
-    );
+    const columns = events.map((event): EventColumns => [
+      event.receivedAt,
+      event.kind,
+      event.deliveryId,
+      event.key,
+      JSON.stringify(event.flags),
+      event.clientAddress,
+      event.raw,
+    ]);
     const reply = await this.request((id) => ({ id, append: columns }));
     return 'stored' in reply ? reply.stored : [];
   }

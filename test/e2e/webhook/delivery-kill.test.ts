@@ -86,7 +86,9 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         const storeIds = erp.received.map((each) => each.storeId);
         // Before the kill: each stored event once, in store order, none skipped.
         const firstStoreId = storeIds[0] as number;
-        expect(storeIds.slice(0, beforeKill)).toEqual(Array.from({ length: beforeKill }, (_, index) => firstStoreId + index));
+        expect(storeIds.slice(0, beforeKill)).toEqual(
+          Array.from({ length: beforeKill }, (_, index) => firstStoreId + index),
+        );
         // After it: from at most the event after the last one delivered, again in order, none skipped; what it
         // repeats is what was delivered and not yet recorded (a group of 100 at most) and the one in flight.
         const resumedAt = storeIds[beforeKill] as number;
