@@ -138,7 +138,7 @@ export class SqliteWriter {
         const closed = new Promise<void>((resolve) =>
           this.worker.on('message', (reply: Reply) => 'closed' in reply && resolve()),
         );
-        this.worker.postMessage({ close: true } satisfies Request);
+        this.send({ close: true });
         await Promise.race([closed, new Promise((resolve) => this.worker.once('exit', resolve))]);
       }
       this.failure ??= new Error('the inbox is closed');
@@ -153,8 +153,13 @@ export class SqliteWriter {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<Reply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage(message(id));
+      this.send(message(id));
     });
+  }
+
+  private send(request: Request): void {
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
+    this.worker.postMessage(request);
   }
 
   private answer(reply: Reply): void {
