@@ -81,9 +81,7 @@ describe.skipIf(postgres.missing)(`backlog on a large PostgreSQL inbox${postgres
         expect({ name, values, onEvents }).toEqual({
           name,
           values,
-          onEvents: onEvents.map((step) =>
-            expect.stringMatching(/^Index (Only )?Scan( Backward)? events events_pkey$/),
-          ),
+          onEvents: onEvents.map(() => expect.stringMatching(/^Index (Only )?Scan( Backward)? events events_pkey$/)),
         });
         expect({ name, values, steps }).toEqual({ name, values, steps: expect.arrayContaining(['Limit']) });
         expect(steps.filter((step) => step.startsWith('Seq Scan events'))).toEqual([]);
