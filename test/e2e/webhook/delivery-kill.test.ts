@@ -42,7 +42,7 @@ async function until(condition: () => boolean, what: () => string): Promise<void
 
 describe('webhook listen --forward-to killed while it delivers (built binary)', () => {
   it(
-    'delivers every acknowledged event after a SIGKILL, in store order, repeating at most one unrecorded group',
+    'delivers every acknowledged event after a SIGKILL, in store order, repeating at most the unrecorded groups',
     { timeout: 180_000 },
     async () => {
       const erp = await recordingErp();
@@ -90,11 +90,12 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
           Array.from({ length: beforeKill }, (_, index) => firstStoreId + index),
         );
         // After it: from at most the event after the last one delivered, again in order, none skipped; what it
-        // repeats is what was delivered and not yet recorded (a group of 100 at most) and the one in flight.
+        // repeats is what was delivered and not yet recorded (the group being recorded and the one being delivered,
+        // 100 each at most) and the one in flight.
         const resumedAt = storeIds[beforeKill] as number;
         const lastBeforeKill = storeIds[beforeKill - 1] as number;
         expect(resumedAt).toBeLessThanOrEqual(lastBeforeKill + 1);
-        expect(lastBeforeKill + 1 - resumedAt).toBeLessThanOrEqual(101);
+        expect(lastBeforeKill + 1 - resumedAt).toBeLessThanOrEqual(201);
         const after = storeIds.slice(beforeKill);
         expect(after).toEqual(Array.from({ length: after.length }, (_, index) => resumedAt + index));
         expect(acknowledged.length).toBeGreaterThanOrEqual(700);
