@@ -26,7 +26,7 @@ import { pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import { SqliteDatabase } from './sqlite-database.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import { SqliteWriter, type WriteStatement } from './sqlite-writer.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -76,14 +76,15 @@ export class SqliteStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
+  /** Commits appends and deliveries off the receiver's thread (sqlite-writer.ts); started by the first of them. */
+  private writer: SqliteWriter | undefined;
   private tokensSweptAt = 0;
 
   private constructor(
     private readonly database: SqliteDatabase,
     private readonly file: string,
     options: StoreOptions,
-    /** Commits appends and deliveries off the receiver's thread (sqlite-writer.ts); none for a reader. */
-    private readonly writer?: SqliteWriter,
+    private readonly readOnly: boolean,
   ) {
     this.description = `SQLite ${file}`;
     this.commits = new GroupCommit(
@@ -111,7 +112,7 @@ export class SqliteStore implements EventStore {
     if (!readOnly) database.exec(schema);
     if (!readOnly) database.exec(sqliteTokenSchema);
     if (!readOnly) database.exec(commandRunsSchema);
-    return new SqliteStore(database, file, options, readOnly ? undefined : SqliteWriter.start(file));
+    return new SqliteStore(database, file, options, readOnly);
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
@@ -197,7 +198,9 @@ export class SqliteStore implements EventStore {
     return pruneInSlices(
       {
         rows: async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
-        changes: async (sql, values) => this.database.prepare(sql).run(...values).changes,
+        // Through the writer thread, in line with intake's commits: two connections writing at once would meet
+        // in SQLite's busy handler, whose sleeps (1 ms growing to 100 ms) held both for tens of milliseconds.
+        changes: async (sql, values) => (await this.writerOrFail().run([[sql, values as WriteStatement[1]]]))[0] ?? 0,
       },
       eventsBefore,
       keysBefore,
@@ -283,8 +286,11 @@ export class SqliteStore implements EventStore {
     })();
   }
 
+  /** The writer thread, started on the first append or recorded delivery: readers (`webhook status`) start none. */
   private writerOrFail(): SqliteWriter {
-    if (!this.writer) throw new Error(`${this.file} is open for reading only`);
+    if (this.readOnly) throw new Error(`${this.file} is open for reading only`);
+    if (!this.database.open) throw new Error(`${this.file} is closed`);
+    this.writer ??= SqliteWriter.start(this.file);
     return this.writer;
   }
 
