@@ -14,7 +14,8 @@ export type WriteStatement = readonly [sql: string, values: readonly (string | n
 /** An event as the writer thread inserts it: the columns of `events` in order, flags already JSON. */
 type EventColumns = [number, string, string, string, string, string, string];
 
-type Request = { id: number; append: EventColumns[] } | { id: number; run: WriteStatement[] } | { close: true };
+type Request =
+  { id: number; append: EventColumns[] } | { id: number; run: WriteStatement[]; durable: boolean } | { close: true };
 type Reply =
   | { id: number; stored: boolean[] }
   | { id: number; changes: number[] }
@@ -73,8 +74,15 @@ parentPort.on('message', (request) => {
       }));
       parentPort.postMessage({ id: request.id, stored });
     } else {
-      const changes = inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes)));
-      parentPort.postMessage({ id: request.id, changes });
+      // Work that may be lost to a power cut and done again (retention) commits without its own fsync: the next
+      // durable commit's fsync of the log carries it to disk too.
+      if (!request.durable) database.exec('PRAGMA synchronous = NORMAL');
+      try {
+        const changes = inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes)));
+        parentPort.postMessage({ id: request.id, changes });
+      } finally {
+        if (!request.durable) database.exec('PRAGMA synchronous = FULL');
+      }
     }
   } catch (error) {
     const { message, code, errcode, errstr } = error;
@@ -123,9 +131,12 @@ export class SqliteWriter {
     return 'stored' in reply ? reply.stored : [];
   }
 
-  /** Runs the statements in one transaction; the rows each changed. */
-  async run(statements: readonly WriteStatement[]): Promise<number[]> {
-    const reply = await this.request((id) => ({ id, run: [...statements] }));
+  /**
+   * Runs the statements in one transaction; the rows each changed. Not `durable`: on disk with the next durable
+   * commit, for work a power cut may undo and that is done again (retention's deletes).
+   */
+  async run(statements: readonly WriteStatement[], durable = true): Promise<number[]> {
+    const reply = await this.request((id) => ({ id, run: [...statements], durable }));
     return 'changes' in reply ? reply.changes : [];
   }
 
