@@ -6,6 +6,7 @@ import {
   postEvent,
   receiverToken,
   removeReceiverFolders,
+  type SpawnedReceiver,
   spawnReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -47,8 +48,14 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
     async () => {
       const erp = await recordingErp();
       const inbox = temporaryFolder();
+      const receivers: SpawnedReceiver[] = [];
+      const receiver = async () => {
+        const started = await spawnReceiver(['--inbox', inbox, '--forward-to', erp.url]);
+        receivers.push(started);
+        return started;
+      };
       try {
-        const first = await spawnReceiver(['--inbox', inbox, '--forward-to', erp.url]);
+        const first = await receiver();
         const token = await receiverToken(first.url);
         const acknowledged: number[] = [];
         let next = 1;
@@ -74,7 +81,7 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         expect((await first.done).signal).toBe('SIGKILL');
         const beforeKill = erp.received.length;
 
-        const second = await spawnReceiver(['--inbox', inbox, '--forward-to', erp.url]);
+        const second = await receiver();
         const delivered = () => new Set(erp.received.map((each) => each.orderId));
         await until(
           () => acknowledged.every((id) => delivered().has(id)),
@@ -100,6 +107,9 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         expect(after).toEqual(Array.from({ length: after.length }, (_, index) => resumedAt + index));
         expect(acknowledged.length).toBeGreaterThanOrEqual(700);
       } finally {
+        // A failed wait leaves a receiver running: it goes with the test.
+        for (const each of receivers)
+          if (each.child.exitCode === null && each.child.signalCode === null) each.child.kill('SIGKILL');
         await erp.close();
       }
     },
