@@ -1,6 +1,6 @@
 import { type Dispatcher, request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import { explainNetworkProblem, networkProblemSentence, type UrlSource } from '../net/network-error.js';
 import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from '../http-server/tokens.js';
@@ -38,9 +38,13 @@ export interface DeliveryOutcome {
 
 const timeoutMs = 10_000;
 
-/** How deliveries reach the receiver: the proxy environment (HTTPS_PROXY, NO_PROXY), the process's by default. */
+/**
+ * How deliveries reach the receiver: the proxy environment (HTTPS_PROXY, NO_PROXY), the process's by default; and
+ * the flag that gave the receiver's URL, which a failure's fix names.
+ */
 export interface DeliveryOptions {
   env?: ProxyEnvironment;
+  urlFlag: string;
 }
 
 /**
@@ -51,10 +55,11 @@ export async function deliverWebhook(
   target: WebhookTarget,
   kind: WebhookKind,
   payload: unknown,
-  options: DeliveryOptions = {},
+  options: DeliveryOptions,
 ): Promise<DeliveryOutcome> {
   const { dispatcher, route } = dispatcherFor(new URL(target.url), { env: options.env });
-  const via = { dispatcher, route };
+  // The receiver's answers come within a fixed time: no setting to raise.
+  const via = { dispatcher, route, source: { url: options.urlFlag } };
   try {
     const steps: DeliveryStep[] = [];
     const token = await requestToken(target, steps, via);
@@ -68,10 +73,14 @@ export async function deliverWebhook(
   }
 }
 
-/** The way out to a receiver: its dispatcher, and the proxy route that explains a network failure. */
+/**
+ * The way out to a receiver: its dispatcher, the proxy route that explains a network failure, and the flag its
+ * URL came from (for the fix a failure names).
+ */
 export interface Via {
   dispatcher: Dispatcher;
   route: ProxyRoute;
+  source: UrlSource;
 }
 
 async function requestToken(target: WebhookTarget, steps: DeliveryStep[], via: Via): Promise<string | undefined> {
@@ -122,7 +131,7 @@ export async function requestAccessToken(
       step.error = 'the answer has no access_token';
     } else step.answer = text.slice(0, 300);
   } catch (error) {
-    step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs));
+    step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs, via.source));
   }
   return { step };
 }
@@ -152,7 +161,9 @@ async function postEvent(
     eventStep.status = answer.statusCode;
     eventStep.answer = (await answer.body.text()).slice(0, 300);
   } catch (error) {
-    eventStep.error = networkProblemSentence(await explainNetworkProblem(error, eventUrl, via.route, timeoutMs));
+    eventStep.error = networkProblemSentence(
+      await explainNetworkProblem(error, eventUrl, via.route, timeoutMs, via.source),
+    );
   }
   return eventStep;
 }

@@ -66,7 +66,12 @@ export class TaxCallbackCaller {
     const tokenUrl = new URL(client.tokenPath, this.callback.url);
     const { dispatcher, route } = dispatcherFor(tokenUrl, {});
     try {
-      const issued = await requestAccessToken(tokenUrl, client, { dispatcher, route }, signal);
+      const issued = await requestAccessToken(
+        tokenUrl,
+        client,
+        { dispatcher, route, source: { url: '--tax-callback' } },
+        signal,
+      );
       if (signal.aborted) throw signal.reason;
       if (issued.token === undefined) {
         const { status, answer, error } = issued.step;

@@ -110,6 +110,19 @@ describe('the sandbox asking a tax callback that takes tokens', () => {
     expect(erp.carts).toEqual([]);
   });
 
+  it('says which flag to check when nothing listens at the callback', async () => {
+    const erp = await fakeErp();
+    const url = erp.url;
+    server?.close();
+    await once(server!, 'close');
+    const caller = new TaxCallbackCaller({ url: `${url}/tax`, client, timeoutMs: 10_000 });
+    const answer = await caller.ask(cart);
+    expect(answer).toMatchObject({ ok: false, status: 502 });
+    expect((answer as { message: string }).message).toMatch(
+      /^the tax callback's token endpoint .*\/oauth\/token gave no token: nothing listens at .* \(ECONNREFUSED\); check --tax-callback and that the server runs$/,
+    );
+  });
+
   it('counts the token request in the cart’s time: past it the cart is refused with 504', async () => {
     const erp = await fakeErp();
     erp.delayMs = 60_000;
