@@ -1,7 +1,7 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../base/errors.js';
-import { splitPlainRecords } from './csv/plain-split.js';
-import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
+import { type LongEscapedCells, splitPlainRecords } from './csv/plain-split.js';
+import { asInputError, parseCounted, type StretchReading, stretchReading, unescapeInSlices } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
 import { type FollowedPiece, followRecords } from './text-decoding.js';
@@ -92,14 +92,16 @@ export async function* readCsvRowBatches(
       rowLength.checkRecords(records, firstLine);
       pendingLine = followed.lineAfterRecords;
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
-      const batch = await pairing.rowsOf(records, firstLine);
-      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
+      const clean = forbiddenCharacter(records) === undefined;
+      const batch = await pairing.rowsOf(records, firstLine, clean);
+      if (batch.length > 0) yield { rows: batch, clean };
     }
     rowLength.finish(pendingLine);
     if (pending !== '') {
       rowLength.checkRecords(pending, pendingLine);
-      const batch = await pairing.rowsOf(pending, pendingLine);
-      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
+      const clean = forbiddenCharacter(pending) === undefined;
+      const batch = await pairing.rowsOf(pending, pendingLine, clean);
+      if (batch.length > 0) yield { rows: batch, clean };
     }
     pairing.checkClosingQuote(undefined);
   } catch (error) {
@@ -149,12 +151,18 @@ class RecordPairing {
     );
   }
 
-  /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
-  async rowsOf(records: string, firstLine: number): Promise<CsvRow[]> {
+  /**
+   * The rows of whole records (text from one record boundary to another) with the lines the follower found; `clean`:
+   * the text holds no forbidden character, and so no surrogate.
+   */
+  async rowsOf(records: string, firstLine: number, clean: boolean): Promise<CsvRow[]> {
     const { delimiter, bounds, file } = this.reading;
-    const cells =
-      splitPlainRecords(records, delimiter, this.reading.plainLineBound) ??
-      (await parseCounted(records, firstLine, this.reading));
+    const longEscaped: LongEscapedCells = [];
+    const split = splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean, longEscaped);
+    const cells = split ?? (await parseCounted(records, firstLine, this.reading));
+    if (split)
+      for (const { cells: row, index } of longEscaped)
+        row[index] = await unescapeInSlices(row[index] as string, this.reading, firstLine);
     const batch: CsvRow[] = [];
     for (const record of cells) {
       this.lastRow = this.recordRows[this.next] ?? this.lastRow + 1;

@@ -2,6 +2,7 @@ import { type CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { finished } from 'node:stream/promises';
 import { InputError, InterruptedError } from '../../base/errors.js';
+import { unescapeQuotes } from './csv/plain-split.js';
 import { ColumnCounter, defaultRowBounds, longRowMessage, type RowBounds } from './row-bounds.js';
 
 /*
@@ -16,7 +17,7 @@ export interface StretchReading {
   delimiter: string;
   file: string;
   interrupt: AbortSignal | undefined;
-  /** The longest line the quote-free splitter may take; a longer one goes to csv-parse, in slices. */
+  /** The most characters outside quoted cells the splitter takes in one record; a longer one goes to csv-parse, in slices. */
   plainLineBound: number;
 }
 
@@ -41,7 +42,7 @@ export function stretchReading(options: {
   };
 }
 
-/** csv-parse's options for the records the quote-free splitter leaves to it. */
+/** csv-parse's options for the records the splitter leaves to it. */
 function csvParseOptions(delimiter: string, maxRecordSize: number) {
   return {
     delimiter,
@@ -125,6 +126,28 @@ async function parseInSlices(
   if (!parser.errored) parser.end();
   await done;
   return rows;
+}
+
+/**
+ * A long quoted cell's text with each `""` made `"`, a slice at a time with the event loop served between slices, so a
+ * Ctrl-C in a cell of hundreds of megabytes is served at once. Every quote in it is one of a pair: a slice never ends
+ * between the two.
+ */
+export async function unescapeInSlices(text: string, reading: StretchReading, firstLine: number): Promise<string> {
+  let unescaped = '';
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + parseSlice);
+    let quotes = 0;
+    while (end - quotes > start && text.charCodeAt(end - quotes - 1) === 0x22) quotes++;
+    if (quotes % 2 === 1) end++;
+    unescaped += unescapeQuotes(text.slice(start, end));
+    start = end;
+    if (start >= text.length) break;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (reading.interrupt?.aborted)
+      throw new InterruptedError(`${reading.file}: interrupted while reading the rows from line ${firstLine}.`);
+  }
+  return unescaped;
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -101,13 +101,17 @@ class QuoteFollower {
       // One character code compared at a time: matchAll's match object per delimiter was a visible
       // share of reading a million rows.
       const delimiterCode = this.delimiter.charCodeAt(0);
+      // The next line break from where the last search started (-1: none left): each is found once, never searched
+      // for again from every quote of a long cell without one (a cell of a million `""` was quadratic).
+      let nextBreak = -2;
       for (let index = 0; index < text.length; index++) {
         if (this.state === 'quoted') {
           // Inside a quoted cell only the next quote and the line breaks before it matter: found by indexOf, so a
           // cell of megabytes costs a few native scans, not a look at each character. Text there changes nothing.
           const closing = text.indexOf('"', index);
           const stop = closing === -1 ? text.length : closing;
-          for (let at = text.indexOf('\n', index); at !== -1 && at < stop; at = text.indexOf('\n', at + 1)) {
+          if (nextBreak !== -1 && nextBreak < index) nextBreak = text.indexOf('\n', index);
+          for (; nextBreak !== -1 && nextBreak < stop; nextBreak = text.indexOf('\n', nextBreak + 1)) {
             this.line++;
             this.breaksInCells++;
           }
