@@ -1,6 +1,6 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../base/errors.js';
-import { type LongEscapedCells, splitPlainRecords } from './csv/plain-split.js';
+import { type LongEscapedCells, longQuotedCell, splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, type StretchReading, stretchReading, unescapeInSlices } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
@@ -157,11 +157,11 @@ class RecordPairing {
    */
   async rowsOf(records: string, firstLine: number, clean: boolean): Promise<CsvRow[]> {
     const { delimiter, bounds, file } = this.reading;
-    const longEscaped: LongEscapedCells = [];
+    const longEscaped: LongEscapedCells = { above: longQuotedCell, found: [] };
     const split = splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean, longEscaped);
     const cells = split ?? (await parseCounted(records, firstLine, this.reading));
     if (split)
-      for (const { cells: row, index } of longEscaped)
+      for (const { cells: row, index } of longEscaped.found)
         row[index] = await unescapeInSlices(row[index] as string, this.reading, firstLine);
     const batch: CsvRow[] = [];
     for (const record of cells) {

@@ -134,20 +134,22 @@ async function parseInSlices(
  * between the two.
  */
 export async function unescapeInSlices(text: string, reading: StretchReading, firstLine: number): Promise<string> {
-  let unescaped = '';
+  // Joined once at the end: a flat string, where `+=` made a rope of slices that the first search of the cell
+  // (the formula guard's) flattened again, a second copy of hundreds of megabytes for the collector.
+  const parts: string[] = [];
   for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + parseSlice);
     let quotes = 0;
     while (end - quotes > start && text.charCodeAt(end - quotes - 1) === 0x22) quotes++;
     if (quotes % 2 === 1) end++;
-    unescaped += unescapeQuotes(text.slice(start, end));
+    parts.push(unescapeQuotes(text.slice(start, end)));
     start = end;
     if (start >= text.length) break;
     await new Promise((resolve) => setImmediate(resolve));
     if (reading.interrupt?.aborted)
       throw new InterruptedError(`${reading.file}: interrupted while reading the rows from line ${firstLine}.`);
   }
-  return unescaped;
+  return parts.join('');
 }
 
 function isHighSurrogate(code: number): boolean {
