@@ -119,8 +119,8 @@ export async function* readCsvRowBatches(
  */
 class RecordPairing {
   /** The starts and rows of the records the follower found, from the first not yet paired with a row (`next`). */
-  readonly recordStarts: number[] = [];
-  readonly recordRows: number[] = [];
+  recordStarts: number[] = [];
+  private recordRows: number[] = [];
   /** As the follower left them after the last piece. */
   openQuoteLine: number | undefined;
   private textAfterClosingQuoteLine: number | undefined;
@@ -135,8 +135,12 @@ class RecordPairing {
 
   /** Takes what the quote follower found in the next piece, ahead of the rows. */
   follow(piece: FollowedPiece): void {
-    for (const start of piece.recordStarts) this.recordStarts.push(start);
-    for (const row of piece.recordRows) this.recordRows.push(row);
+    // What has been paired is dropped here; the rest (the record the last piece left open) goes before the new ones.
+    if (piece.recordStarts.length > 0) {
+      this.recordStarts = this.recordStarts.slice(this.next).concat(piece.recordStarts);
+      this.recordRows = this.recordRows.slice(this.next).concat(piece.recordRows);
+      this.next = 0;
+    }
     this.openQuoteLine = piece.openQuoteLine;
     this.textAfterClosingQuoteLine ??= piece.textAfterClosingQuoteLine;
   }
@@ -170,12 +174,6 @@ class RecordPairing {
       this.checkClosingQuote(this.recordStarts[this.next]);
       checkRowWidth(record.length, bounds.maxColumns, file, this.lastLine);
       batch.push({ line: this.lastLine, row: this.lastRow, cells: record });
-    }
-    // The follower runs ahead of the rows; drop what has been paired now and then.
-    if (this.next > 8192) {
-      this.recordStarts.splice(0, this.next);
-      this.recordRows.splice(0, this.next);
-      this.next = 0;
     }
     return batch;
   }
