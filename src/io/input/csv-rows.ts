@@ -1,7 +1,7 @@
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../base/errors.js';
-import { type LongEscapedCells, longQuotedCell, splitPlainRecords } from './csv/plain-split.js';
-import { asInputError, parseCounted, type StretchReading, stretchReading, unescapeInSlices } from './csv-stretch.js';
+import { splitPlainRecords } from './csv/plain-split.js';
+import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
 import { type FollowedPiece, followRecords } from './text-decoding.js';
@@ -59,6 +59,9 @@ export async function* readCsvRowBatches(
   // Text read but not yet made rows: from the last record boundary on, starting on `pendingLine`.
   let pending = '';
   let pendingLine = 1;
+  // Whether the pieces `pending` came from hold no forbidden character: each piece is looked at as it comes, so the
+  // end of a record of megabytes is not one more pass over all of it, with signals unserved (a piece is a few KB).
+  let pendingClean = true;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   const rowLength = new RowLengthGuard({
     file,
@@ -75,8 +78,10 @@ export async function* readCsvRowBatches(
         rowLength.measure(piece, pendingLine);
         continue;
       }
+      const pieceClean = forbiddenCharacter(piece) === undefined;
       if (followed.recordsEnd === 0) {
         pending += piece;
+        pendingClean &&= pieceClean;
         // Inside one record that spans pieces (a cell of a gigabyte is thousands): served at the next piece. Between
         // records, the consumer of the rows serves it, with its own account of what was read.
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
@@ -87,21 +92,22 @@ export async function* readCsvRowBatches(
       }
       const whole = followed.recordsEnd === piece.length;
       const records = pending + (whole ? piece : piece.slice(0, followed.recordsEnd));
+      // Said of the whole piece, so of its records and of the rest it leaves pending alike.
+      const clean = pendingClean && pieceClean;
       pending = whole ? '' : piece.slice(followed.recordsEnd);
+      pendingClean = pieceClean;
       const firstLine = pendingLine;
       rowLength.checkRecords(records, firstLine);
       pendingLine = followed.lineAfterRecords;
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
-      const clean = forbiddenCharacter(records) === undefined;
       const batch = await pairing.rowsOf(records, firstLine, clean);
       if (batch.length > 0) yield { rows: batch, clean };
     }
     rowLength.finish(pendingLine);
     if (pending !== '') {
       rowLength.checkRecords(pending, pendingLine);
-      const clean = forbiddenCharacter(pending) === undefined;
-      const batch = await pairing.rowsOf(pending, pendingLine, clean);
-      if (batch.length > 0) yield { rows: batch, clean };
+      const batch = await pairing.rowsOf(pending, pendingLine, pendingClean);
+      if (batch.length > 0) yield { rows: batch, clean: pendingClean };
     }
     pairing.checkClosingQuote(undefined);
   } catch (error) {
@@ -161,12 +167,9 @@ class RecordPairing {
    */
   async rowsOf(records: string, firstLine: number, clean: boolean): Promise<CsvRow[]> {
     const { delimiter, bounds, file } = this.reading;
-    const longEscaped: LongEscapedCells = { above: longQuotedCell, found: [] };
-    const split = splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean, longEscaped);
-    const cells = split ?? (await parseCounted(records, firstLine, this.reading));
-    if (split)
-      for (const { cells: row, index } of longEscaped.found)
-        row[index] = await unescapeInSlices(row[index] as string, this.reading, firstLine);
+    const cells =
+      splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean) ??
+      (await parseCounted(records, firstLine, this.reading));
     const batch: CsvRow[] = [];
     for (const record of cells) {
       this.lastRow = this.recordRows[this.next] ?? this.lastRow + 1;

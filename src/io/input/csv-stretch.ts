@@ -2,7 +2,6 @@ import { type CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { finished } from 'node:stream/promises';
 import { InputError, InterruptedError } from '../../base/errors.js';
-import { unescapeQuotes } from './csv/plain-split.js';
 import { ColumnCounter, defaultRowBounds, longRowMessage, type RowBounds } from './row-bounds.js';
 
 /*
@@ -126,30 +125,6 @@ async function parseInSlices(
   if (!parser.errored) parser.end();
   await done;
   return rows;
-}
-
-/**
- * A long quoted cell's text with each `""` made `"`, a slice at a time with the event loop served between slices, so a
- * Ctrl-C in a cell of hundreds of megabytes is served at once. Every quote in it is one of a pair: a slice never ends
- * between the two.
- */
-export async function unescapeInSlices(text: string, reading: StretchReading, firstLine: number): Promise<string> {
-  // Joined once at the end: a flat string, where `+=` made a rope of slices that the first search of the cell
-  // (the formula guard's) flattened again, a second copy of hundreds of megabytes for the collector.
-  const parts: string[] = [];
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(text.length, start + parseSlice);
-    let quotes = 0;
-    while (end - quotes > start && text.charCodeAt(end - quotes - 1) === 0x22) quotes++;
-    if (quotes % 2 === 1) end++;
-    parts.push(unescapeQuotes(text.slice(start, end)));
-    start = end;
-    if (start >= text.length) break;
-    await new Promise((resolve) => setImmediate(resolve));
-    if (reading.interrupt?.aborted)
-      throw new InterruptedError(`${reading.file}: interrupted while reading the rows from line ${firstLine}.`);
-  }
-  return parts.join('');
 }
 
 function isHighSurrogate(code: number): boolean {

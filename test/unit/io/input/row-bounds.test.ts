@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, InterruptedError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
 import { ColumnCounter, longRowMessage, longRowShape } from '../../../../src/io/input/row-bounds.js';
-import { type LongEscapedCells, splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
-import { stretchReading, unescapeInSlices } from '../../../../src/io/input/csv-stretch.js';
+import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
 
 async function* pieces(text: string, size: number): AsyncGenerator<string> {
   for (let index = 0; index < text.length; index += size) yield text.slice(index, index + size);
@@ -118,19 +117,14 @@ describe('readCsvRows within its bounds', () => {
     expect(rows.map((row) => row.cells[1]?.length)).toEqual([1, 5000]);
   });
 
-  it.each([-2, -1, 0, 1, 2])(
-    'a long quoted cell has its "" made " in slices, a pair never cut (shifted by %i)',
-    async (shift) => {
-      const cell = `${'y'.repeat(2 ** 20 - 3 + shift)}${'""'.repeat(3)}${'é""'.repeat(400_000)}`;
-      // The splitter leaves a cell longer than `above` as it is written, for the reader to unescape in slices.
-      const longEscaped: LongEscapedCells = { above: 1000, found: [] };
-      const rows = splitPlainRecords(`a;b\n"${cell}";z\n1;2\n`, ';', undefined, false, longEscaped);
-      expect(longEscaped.found).toEqual([{ cells: rows?.[1], index: 0 }]);
-      expect(rows?.[1]?.[0] === cell).toBe(true);
-      const unescaped = await unescapeInSlices(cell, stretchReading({ delimiter: ';', file: 'in.csv' }), 2);
-      expect(unescaped === cell.replaceAll('""', '"')).toBe(true);
-    },
-  );
+  it('a stretch longer than the splitter takes (16 Mi characters by default) is left to csv-parse', () => {
+    const text = 'a;b\n"x""y\nz";1\n';
+    expect(splitPlainRecords(text, ';')).toEqual([
+      ['a', 'b'],
+      ['x"y\nz', '1'],
+    ]);
+    expect(splitPlainRecords(text, ';', undefined, false, text.length - 1)).toBeUndefined();
+  });
 
   it('a row of more than a slice is parsed in slices, to the same cells', async () => {
     const long = `"${'é'.repeat(700_000)}😀${'y'.repeat(700_000)}";z`;
@@ -152,19 +146,6 @@ describe('readCsvRows within its bounds', () => {
     );
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).message).toBe('in.csv: interrupted while reading the rows from line 1.');
-  });
-
-  it('an interrupt during the sliced unescaping of a long quoted cell stops it with an InterruptedError', async () => {
-    const controller = new AbortController();
-    const reading = stretchReading({ delimiter: ';', file: 'in.csv', interrupt: controller.signal });
-    const unescaping = unescapeInSlices('x""'.repeat(1_000_000), reading, 7);
-    setImmediate(() => controller.abort('SIGTERM'));
-    const error = await unescaping.then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).message).toBe('in.csv: interrupted while reading the rows from line 7.');
   });
 });
 
