@@ -3,15 +3,18 @@
 // answered here, so scripts that probe for b2bctl pay for nothing else.
 import module from 'node:module';
 
-// The oldest Node that runs b2bctl: 22.13 opened node:sqlite (the webhook inbox) without a flag. Said in one line
-// before anything loads, instead of a TypeError from an API an older Node lacks.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 13) || major === 23) {
+// The Nodes that run b2bctl: the maintained lines at the patch its dependencies need (undici 8 needs 22.19, the
+// prompts 22.22.2 or 24.15), and 26 onwards; the odd lines are out of support. Said in one line before anything
+// loads, instead of a TypeError from an API an older Node lacks.
+const [major, minor, patch] = process.versions.node.split('.').map(Number);
+const supported =
+  (major === 22 && (minor > 22 || (minor === 22 && patch >= 2))) || (major === 24 && minor >= 15) || major >= 26;
+if (!supported) {
   process.stderr.write(
-    `error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js ${process.versions.node}. ` +
+    `error: b2bctl needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and later; this is Node.js ${process.versions.node}. ` +
       'Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
   );
-  // 69, "unavailable": what b2bctl needs to run is missing (DESIGN's exit codes).
+  // 69, "unavailable": what b2bctl needs to run is missing (the exit codes of docs/output.md).
   process.exit(69);
 }
 

@@ -12,6 +12,7 @@ import {
 import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
 import { collect, freshConfigDir, type RunResult, spawnCli } from './cli.js';
+import { type AppendInterceptor, interceptedAppends } from './store-double.js';
 import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 import { afterAll, afterEach } from 'vitest';
 
@@ -53,13 +54,20 @@ export function inboxOnDisk(directory: string): StoredEvent[] {
   }
 }
 
-/** A receiver in process on a free loopback port over a fresh SQLite store (or the given folder). */
+/**
+ * A receiver in process on a free loopback port over a fresh SQLite store (or the given folder); `appendThrough`
+ * puts a test double in front of the store's appends (store-double.ts).
+ */
 export async function startTestReceiver(
-  overrides: Partial<ReceiverOptions> & { storeOptions?: StoreOptions } = {},
+  testOverrides: Partial<ReceiverOptions> & { storeOptions?: StoreOptions; appendThrough?: AppendInterceptor } = {},
   directory = temporaryFolder(),
 ): Promise<TestReceiver> {
-  const store =
-    (overrides.store as SqliteStore | undefined) ?? (await SqliteStore.open(directory, overrides.storeOptions));
+  const { appendThrough, ...overrides } = testOverrides;
+  // One clock for the receiver and its store, as webhook listen gives them.
+  const opened =
+    (overrides.store as SqliteStore | undefined) ??
+    (await SqliteStore.open(directory, { now: overrides.now, ...overrides.storeOptions }));
+  const store = appendThrough ? interceptedAppends(opened, appendThrough) : opened;
   const stored: ReceivedEvent[] = [];
   const receiver = await startReceiver({
     host: '127.0.0.1',

@@ -85,11 +85,11 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
     added: '',
   };
   let added = ipiValue;
-  if (sale.buyer === 'taxpayer' && Exact.of(rule.mva).gt(0)) {
-    const mva = appliedMva(rule, sale.interstate);
+  if (sale.buyer === 'taxpayer' && percent(rule.mva).gt(0)) {
+    const { mva, text: mvaText } = mvaOf(rule, sale.interstate);
     const stBase = centavos(operation.plus(ipiValue).times(mva.plus(1)).times(reduction));
     const stValue = Exact.max(0, centavos(stBase.times(destinationRate)).minus(icmsValue));
-    taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(stValue), mva: rateText(mva) };
+    taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(stValue), mva: mvaText };
     added = added.plus(stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
@@ -103,6 +103,19 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
   }
   taxes.added = money(added);
   return taxes;
+}
+
+/** A table's rows repeat a few MVAs and rates: each applied MVA (and its text) is worked out once. */
+const appliedMvas = new Map<string, { mva: Exact; text: string }>();
+function mvaOf(rule: TaxRule, interstate: boolean): { mva: Exact; text: string } {
+  const key = `${rule.mva}|${rule.icmsRate}|${rule.destinationRate}|${interstate}`;
+  let applied = appliedMvas.get(key);
+  if (applied === undefined) {
+    const mva = appliedMva(rule, interstate);
+    applied = { mva, text: rateText(mva) };
+    if (appliedMvas.size < 10_000) appliedMvas.set(key, applied);
+  }
+  return applied;
 }
 
 /**
@@ -123,8 +136,11 @@ export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destination
 export function taxTotals(
   items: readonly ItemTaxes[],
 ): Record<'merchandise' | 'ipi' | 'icms' | 'icmsSt' | 'difal' | 'fcp' | 'added', string> {
-  const sum = (pick: (item: ItemTaxes) => string | undefined): string =>
-    money(items.reduce((total, item) => total.plus(pick(item) ?? '0'), Exact.of(0)));
+  const sum = (pick: (item: ItemTaxes) => string | undefined): string => {
+    let total = 0n;
+    for (const item of items) total += centavosOf(pick(item) ?? '0.00');
+    return moneyOfCentavos(total);
+  };
   return {
     merchandise: sum((item) => item.merchandise),
     ipi: sum((item) => item.ipi.value),
@@ -134,4 +150,18 @@ export function taxTotals(
     fcp: sum((item) => item.fcp?.value),
     added: sum((item) => item.added),
   };
+}
+
+/** Money text as `money` writes it (two decimals) in whole centavos: totals are sums of rounded values, exactly. */
+function centavosOf(text: string): bigint {
+  const match = /^(-?)(\d+)\.(\d\d)$/.exec(text);
+  if (match === null) return BigInt(Exact.of(text).centavos().toFixed(2).replace('.', ''));
+  const magnitude = BigInt(match[2]! + match[3]!);
+  return match[1] === '-' ? -magnitude : magnitude;
+}
+
+function moneyOfCentavos(amount: bigint): string {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

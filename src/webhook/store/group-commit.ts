@@ -16,7 +16,6 @@ export class GroupCommit<Item, Result> {
   constructor(
     private readonly commit: (items: Item[]) => Promise<Result[]>,
     private readonly oneAtATime = false,
-    private readonly intercept?: (commit: () => Promise<void>) => Promise<void>,
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -47,10 +46,7 @@ export class GroupCommit<Item, Result> {
       const batch = this.oneAtATime ? this.waiting.splice(0, 1) : this.waiting.splice(0);
       let results: Result[] = [];
       try {
-        const run = async () => {
-          results = await this.commit(batch.map((waiting) => waiting.item));
-        };
-        await (this.intercept ? this.intercept(run) : run());
+        results = await this.commit(batch.map((waiting) => waiting.item));
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
         continue;

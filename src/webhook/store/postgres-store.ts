@@ -1,8 +1,9 @@
 import type pg from 'pg';
+import { systemClock } from '../../base/clock.js';
 import { GroupCommit } from './group-commit.js';
+import { migratePostgres } from './postgres-migrations.js';
 import {
   type CommandRunRow,
-  commandRunsSchema,
   deadLetterUpsert,
   forgetRunDelete,
   recordedRunsQuery,
@@ -25,7 +26,6 @@ import {
   allTokensDelete,
   expiredTokensDelete,
   keepTokenStatement,
-  postgresTokenSchema,
   tokenExpiryQuery,
   tokenKeyQuery,
   tokenKeyUpsert,
@@ -44,22 +44,8 @@ import type {
   TokenKeyRecord,
 } from './types.js';
 
-const schema = `
-CREATE TABLE IF NOT EXISTS events (id BIGSERIAL PRIMARY KEY, received_at BIGINT NOT NULL, kind TEXT NOT NULL,
-  delivery_id TEXT NOT NULL, key TEXT NOT NULL, flags TEXT NOT NULL, client_address TEXT NOT NULL, event TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_received ON events (received_at, id);
-CREATE INDEX IF NOT EXISTS events_kind ON events (kind, received_at, id);
-CREATE TABLE IF NOT EXISTS dedup (key TEXT PRIMARY KEY, received_at BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS dedup_received ON dedup (received_at);
-CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL, position BIGINT NOT NULL,
-  created_at BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id BIGINT NOT NULL, error TEXT NOT NULL,
-  attempts INTEGER NOT NULL, died_at BIGINT NOT NULL, retry SMALLINT NOT NULL DEFAULT 0,
-  PRIMARY KEY (handoff, event_id));
-CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);`;
-
-// Advisory lock keys: schema creation, and appends (ids are then given in commit order, see append).
-const schemaLock = 0x62326201;
+// Advisory lock keys (the schema's, 0x62326201, is postgres-migrations.ts's): appends (ids are then given in
+// commit order, see append) and the token key.
 const appendLock = 0x62326202;
 const tokenKeyLock = 0x62326203;
 
@@ -87,46 +73,34 @@ export class PostgresStore implements EventStore {
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
   private readonly claimed = new Set<string>();
+  private readonly now: () => number;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly lockSession: pg.Client,
-    where: string,
-    options: StoreOptions,
+    options: StoreOptions & { description: string },
   ) {
-    this.description = `PostgreSQL ${where}`;
-    this.commits = new GroupCommit(
-      (events) => this.commitBatch(events),
-      options.groupCommit === false,
-      options.interceptCommit,
-    );
+    this.description = options.description;
+    this.now = options.now ?? systemClock.now;
+    this.commits = new GroupCommit((events) => this.commitBatch(events), options.groupCommit === false);
   }
 
-  /** Connects, creating the tables once (two receivers starting together do not race). */
+  /** Connects, creating or migrating the tables once (two receivers starting together do not race). */
   static async open(url: string, options: StoreOptions = {}): Promise<PostgresStore> {
     const { default: postgres } = await import('pg');
     const pool = new postgres.Pool({ connectionString: url, max: 8 });
     const lockSession = new postgres.Client({ connectionString: url });
+    const parsed = new URL(url);
+    const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
     try {
       await lockSession.connect();
-      await lockSession.query('BEGIN');
-      await lockSession.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
-      await lockSession.query(schema);
-      await lockSession.query(postgresTokenSchema);
-      await lockSession.query(commandRunsSchema);
-      await lockSession.query('COMMIT');
+      await migratePostgres(lockSession, description);
     } catch (error) {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
       throw error;
     }
-    const parsed = new URL(url);
-    return new PostgresStore(
-      pool,
-      lockSession,
-      `${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`,
-      options,
-    );
+    return new PostgresStore(pool, lockSession, { ...options, description });
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
@@ -141,7 +115,7 @@ export class PostgresStore implements EventStore {
     const inserted = await this.query(
       `INSERT INTO handoffs (name, target, position, created_at)
        SELECT ?, ?, ${fromStart ? '0' : '(SELECT coalesce(max(id), 0) FROM events)'}, ? ON CONFLICT (name) DO NOTHING`,
-      [name, target, Date.now()],
+      [name, target, this.now()],
     );
     if (inserted.rowCount === 1) return { created: true };
     const existing = await this.query<{ target: string }>('SELECT target FROM handoffs WHERE name = ?', [name]);
@@ -182,7 +156,7 @@ export class PostgresStore implements EventStore {
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
     await this.transaction(async (client) => {
-      await client.query(positional(deadLetterUpsert), [name, event.id, error, attempts, Date.now()]);
+      await client.query(positional(deadLetterUpsert), [name, event.id, error, attempts, this.now()]);
       await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
     });
   }
@@ -222,8 +196,8 @@ export class PostgresStore implements EventStore {
     );
   }
 
-  async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
-    await this.query(expiredTokensDelete, [now]);
+  async shareToken(digest: string, expiresAt: number): Promise<void> {
+    await this.query(expiredTokensDelete, [this.now()]);
     await this.query(keepTokenStatement, [digest, expiresAt]);
   }
 

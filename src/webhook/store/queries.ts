@@ -114,11 +114,6 @@ export interface DeadRow {
   retry: number | boolean;
 }
 
-/** The table of running `--exec` commands, created beside the others (the same statement for both databases). */
-export const commandRunsSchema = `CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NULL,
-  process_group BIGINT NOT NULL, event_id BIGINT NOT NULL, started_at BIGINT NOT NULL,
-  PRIMARY KEY (handoff, host, process_group))`;
-
 export const recordRunInsert = `INSERT INTO command_runs (handoff, host, process_group, event_id, started_at)
   VALUES (?, ?, ?, ?, ?) ON CONFLICT (handoff, host, process_group) DO UPDATE SET event_id = excluded.event_id,
   started_at = excluded.started_at`;

@@ -1,11 +1,11 @@
 import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock } from '../../base/clock.js';
 import { UsageError } from '../../base/errors.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { GroupCommit } from './group-commit.js';
 import {
   type CommandRunRow,
-  commandRunsSchema,
   deadLetterUpsert,
   forgetRunDelete,
   recordedRunsQuery,
@@ -26,11 +26,11 @@ import { pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import { SqliteDatabase } from './sqlite-database.js';
+import { migrateSqlite } from './sqlite-migrations.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
   keepTokenStatement,
-  sqliteTokenSchema,
   tokenExpiryQuery,
   tokenKeyQuery,
   tokenKeyUpsert,
@@ -52,21 +52,6 @@ import type {
 
 export const sqliteFileName = 'inbox.sqlite';
 
-const schema = `
-CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at INTEGER NOT NULL,
-  kind TEXT NOT NULL, delivery_id TEXT NOT NULL, key TEXT NOT NULL, flags TEXT NOT NULL,
-  client_address TEXT NOT NULL, event TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_received ON events (received_at);
-CREATE INDEX IF NOT EXISTS events_kind ON events (kind, received_at);
-CREATE TABLE IF NOT EXISTS dedup (key TEXT PRIMARY KEY, received_at INTEGER NOT NULL) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS dedup_received ON dedup (received_at);
-CREATE TABLE IF NOT EXISTS handoffs (name TEXT PRIMARY KEY, target TEXT NOT NULL, position INTEGER NOT NULL,
-  created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS dead (handoff TEXT NOT NULL, event_id INTEGER NOT NULL, error TEXT NOT NULL,
-  attempts INTEGER NOT NULL, died_at INTEGER NOT NULL, retry INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (handoff, event_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS dead_event ON dead (event_id);`;
-
 /**
  * The inbox in one SQLite file: WAL with synchronous=FULL, so a commit is on disk when it returns. The receiver
  * holds the folder's lock (store/open.ts); readers (`webhook inbox`, `status`) read beside it through WAL.
@@ -76,13 +61,15 @@ export class SqliteStore implements EventStore {
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
   private tokensSweptAt = 0;
+  private readonly now: () => number;
 
   private constructor(
     private readonly database: SqliteDatabase,
     private readonly file: string,
     options: StoreOptions,
   ) {
-    this.description = `SQLite ${file}`;
+    this.description = descriptionOf(file);
+    this.now = options.now ?? systemClock.now;
     const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
     const insertEvent = database.prepare(
       'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -95,16 +82,12 @@ export class SqliteStore implements EventStore {
         return { stored: true };
       }),
     );
-    this.commits = new GroupCommit(
-      async (events) => {
-        // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
-        const results = commitBatch.immediate(events);
-        if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
-        return results;
-      },
-      options.groupCommit === false,
-      options.interceptCommit,
-    );
+    this.commits = new GroupCommit(async (events) => {
+      // BEGIN IMMEDIATE: a reader's lock never turns this write into a deadlock retry.
+      const results = commitBatch.immediate(events);
+      if (results.some((result) => result.stored)) for (const listener of this.listeners) listener();
+      return results;
+    }, options.groupCommit === false);
   }
 
   /** Opens (creating) the store in `directory`. The caller holds the folder's lock when it writes. */
@@ -113,14 +96,18 @@ export class SqliteStore implements EventStore {
     if (!readOnly) createPrivateDatabaseFile(directory, file);
     const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
     // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
-    if (!readOnly) database.pragma('auto_vacuum = INCREMENTAL');
+    // Asked of a new file only: on any other it would still write the file's header at every open.
+    if (!readOnly && isEmpty(database)) database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
     database.pragma('busy_timeout = 5000');
-    if (!readOnly) database.exec(schema);
-    if (!readOnly) database.exec(sqliteTokenSchema);
-    if (!readOnly) database.exec(commandRunsSchema);
+    try {
+      migrateSqlite(database, descriptionOf(file), { readOnly });
+    } catch (error) {
+      database.close();
+      throw error;
+    }
     return new SqliteStore(database, file, options);
   }
 
@@ -145,7 +132,7 @@ export class SqliteStore implements EventStore {
       : (this.database.prepare('SELECT coalesce(max(id), 0) AS id FROM events').get() as { id: number }).id;
     this.database
       .prepare('INSERT INTO handoffs (name, target, position, created_at) VALUES (?, ?, ?, ?)')
-      .run(name, target, position, Date.now());
+      .run(name, target, position, this.now());
     return { created: true };
   }
 
@@ -178,7 +165,7 @@ export class SqliteStore implements EventStore {
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
     this.database.transaction(() => {
-      this.database.prepare(deadLetterUpsert).run(name, event.id, error, attempts, Date.now());
+      this.database.prepare(deadLetterUpsert).run(name, event.id, error, attempts, this.now());
       this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
     })();
   }
@@ -224,7 +211,8 @@ export class SqliteStore implements EventStore {
     return compactFile(this.database, this.file);
   }
 
-  async shareToken(digest: string, expiresAt: number, now = Date.now()): Promise<void> {
+  async shareToken(digest: string, expiresAt: number): Promise<void> {
+    const now = this.now();
     // Expired tokens go at most once a minute: a platform that asks a token per event adds a row each time.
     if (now - this.tokensSweptAt >= 60_000) {
       this.tokensSweptAt = now;
@@ -298,6 +286,14 @@ export class SqliteStore implements EventStore {
     const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
     return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
   }
+}
+
+function isEmpty(database: SqliteDatabase): boolean {
+  return database.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined;
+}
+
+function descriptionOf(file: string): string {
+  return `SQLite ${file}`;
 }
 
 /**

@@ -1,17 +1,4 @@
-/**
- * The SQL of kept tokens and of the token key, with `?` placeholders, for both stores. Kept apart from the event
- * tables' SQL: a store created by an earlier version gets these tables at its next start.
- */
-
-export const sqliteTokenSchema = `
-CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
-CREATE TABLE IF NOT EXISTS token_key (id INTEGER PRIMARY KEY CHECK (id = 1), verifier TEXT NOT NULL, key TEXT NOT NULL);`;
-
-export const postgresTokenSchema = `
-CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
-CREATE TABLE IF NOT EXISTS token_key (id INTEGER PRIMARY KEY CHECK (id = 1), verifier TEXT NOT NULL, key TEXT NOT NULL);`;
+/** The SQL of kept tokens and of the token key, with `?` placeholders, for both stores (tables: *-migrations.ts). */
 
 export const keepTokenStatement = 'INSERT INTO tokens (digest, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING';
 export const expiredTokensDelete = 'DELETE FROM tokens WHERE expires_at < ?';

@@ -132,7 +132,7 @@ export interface EventStore {
    * Keeps an issued token, as its digest: it stays valid through a restart, and on another receiver of a shared
    * store (a balancer may send the event elsewhere than the token request).
    */
-  shareToken(digest: string, expiresAt: number, now?: number): Promise<void>;
+  shareToken(digest: string, expiresAt: number): Promise<void>;
   /** When the token of this digest, issued by a receiver of this store, expires; undefined if unknown or past. */
   tokenExpiry(digest: string, now: number): Promise<number | undefined>;
   /**
@@ -162,8 +162,8 @@ export interface TokenKeyRecord {
 
 /** Options shared by both stores. */
 export interface StoreOptions {
-  /** Wraps each group commit; a test holds it pending to show nothing is acknowledged before it. */
-  interceptCommit?: (commit: () => Promise<void>) => Promise<void>;
   /** False commits each event on its own (the benchmark's comparison). */
   groupCommit?: boolean;
+  /** The time the store records (hand-offs made, dead letters) and expires tokens by: the command's clock. */
+  now?: () => number;
 }

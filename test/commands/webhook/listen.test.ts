@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
@@ -178,7 +178,7 @@ describe('webhook listen (in process)', () => {
       method: 'POST',
       headers: { username: clientId, password: clientSecret },
       dispatcher,
-    } as unknown as RequestInit);
+    });
     expect(token.status).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };
     const event = await fetch(`${url}/webhooks/orders`, {
@@ -186,7 +186,7 @@ describe('webhook listen (in process)', () => {
       headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
       body: JSON.stringify(order),
       dispatcher,
-    } as unknown as RequestInit);
+    });
     expect(event.status).toBe(200);
     memory.interrupt();
     await running;

@@ -61,23 +61,34 @@ describe('the built binary', () => {
     }
   });
 
-  it('refuses a Node older than 22.13 in one line, exit 69, before loading anything', async () => {
+  it('refuses a Node below the supported patches, or of an odd line, in one line, exit 69, before loading anything', async () => {
     const folder = temporaryFolder();
-    const olderNode = join(folder, 'older-node.mjs');
-    writeFileSync(
-      olderNode,
-      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '22.12.0' } });\n",
-    );
-    for (const args of [['--version'], ['sellers', 'list']]) {
-      const refused = await runCli(args, {
-        configDir: freshConfigDir(),
-        env: { NODE_OPTIONS: `--import ${pathToFileURL(olderNode).href}` },
-      });
+    const runningAs = (version: string) => {
+      const file = join(folder, `node-${version}.mjs`);
+      writeFileSync(
+        file,
+        `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '${version}' } });\n`,
+      );
+      return { NODE_OPTIONS: `--import ${pathToFileURL(file).href}` };
+    };
+    const refusals: [string, string[]][] = [
+      ['22.12.0', ['--version']],
+      ['22.22.1', ['sellers', 'list']],
+      ['24.14.0', ['--version']],
+      ['25.9.0', ['--version']],
+    ];
+    for (const [version, args] of refusals) {
+      const refused = await runCli(args, { configDir: freshConfigDir(), env: runningAs(version) });
       expect(refused.code).toBe(69);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toBe(
-        'error: b2bctl needs Node.js 22.13 or later (22, 24 or 26); this is Node.js 22.12.0. Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+        `error: b2bctl needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and later; this is Node.js ${version}. Install a supported Node, or use the single-file b2bctl, which needs no Node.\n`,
       );
+    }
+    for (const version of ['22.22.2', '24.15.0', '26.0.0']) {
+      const accepted = await runCli(['--version'], { configDir: freshConfigDir(), env: runningAs(version) });
+      expect(accepted.stderr).toBe('');
+      expect(accepted.code).toBe(0);
     }
   });
 });

@@ -103,18 +103,6 @@ describe('GroupCommit', () => {
     expect(recorder.batches).toEqual([[1], [2]]);
   });
 
-  it('runs the commit through the interceptor, which can hold it or fail it', async () => {
-    const recorder = recordingCommit();
-    const seen: string[] = [];
-    const group = new GroupCommit(recorder.commit, false, async (commit) => {
-      seen.push('before');
-      await commit();
-      seen.push('after');
-    });
-    expect(await group.submit(4)).toBe(40);
-    expect(seen).toEqual(['before', 'after']);
-  });
-
   it('settled() waits for every submission, including one that started a drain of its own', async () => {
     const recorder = recordingCommit();
     const group = new GroupCommit(recorder.commit);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
@@ -70,10 +70,8 @@ describe('receiver answers', () => {
     const logged: string[] = [];
     const started = await receiver({
       log: (line) => logged.push(line),
-      storeOptions: {
-        interceptCommit: async () => {
-          throw new Error('database or disk is full');
-        },
+      appendThrough: async () => {
+        throw new Error('database or disk is full');
       },
     });
     const answer = await postEvent(started.url, 'customers', { id: 1 }, await receiverToken(started.url));
@@ -226,7 +224,7 @@ describe('receiver health, errors and shutdown', () => {
     const started = await receiver({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) } });
     expect(started.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
-    const answer = await fetch(`${started.url}/healthz`, { dispatcher } as unknown as RequestInit);
+    const answer = await fetch(`${started.url}/healthz`, { dispatcher });
     expect(answer.status).toBe(200);
     await dispatcher.close();
   });

@@ -1,0 +1,71 @@
+import { createServer } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/base/errors.js';
+import { run as dead } from '../../../src/commands/webhook/dead.js';
+import { run as listen } from '../../../src/commands/webhook/listen.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { testContext } from '../../support/test-context.js';
+import {
+  clientSecret,
+  listenOptions,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+
+// The store records time by the command's clock, as the receiver does: a clock far from the machine's shows it.
+
+afterAll(removeReceiverFolders);
+
+async function deadLetterCounted(url: string): Promise<boolean> {
+  const health = (await (await fetch(`${url}/healthz`)).json()) as { handOffs: { dead: number }[] };
+  return health.handOffs.some((handOff) => handOff.dead === 1);
+}
+
+describe('webhook listen gives its clock to the store', () => {
+  it('dates a dead letter by the command clock, not the machine', async () => {
+    const clock = new FakeClock(Date.parse('2031-02-03T04:05:06Z'));
+    const erp = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(422).end('{"error":"unknown customer"}');
+      });
+    });
+    await new Promise<void>((listening) => erp.listen(0, '127.0.0.1', listening));
+    const { port } = erp.address() as { port: number };
+    const inbox = temporaryFolder();
+    const env = { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret };
+    try {
+      const memory = testContext({ env, clock });
+      const forwardTo = `http://127.0.0.1:${port}/hooks`;
+      const running = memory.run(listen, listenOptions(inbox, { forwardTo, handoff: 'erp' }));
+      const url = await memory.firstLine();
+      expect((await postEvent(url, 'customers', { id: 41 }, await receiverToken(url))).status).toBe(200);
+      // Recorded once /healthz counts it (the ERP's answer alone comes before the store's commit).
+      for (let waited = 0; !(await deadLetterCounted(url)); waited += 10) {
+        if (waited > 30_000) throw new Error('waited 30 s for the dead letter');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      memory.interrupt();
+      expect(await running).toBe(ExitCode.ok);
+    } finally {
+      erp.close();
+    }
+    const listing = testContext({ env });
+    expect(await listing.run(dead, { action: 'list', ids: [], inbox })).toBe(ExitCode.ok);
+    expect(
+      listing
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
+      expect.objectContaining({
+        handOff: 'erp',
+        receivedAt: '2031-02-03T04:05:06.000Z',
+        diedAt: '2031-02-03T04:05:06.000Z',
+      }),
+    ]);
+  });
+});
