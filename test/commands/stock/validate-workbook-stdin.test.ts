@@ -47,16 +47,19 @@ const validate = (args: string[], stdin?: Buffer) =>
   runCommandLine(['stock', 'validate', ...args, ...leftOut], { configDir, stdin });
 
 describe('stock validate - with a workbook on stdin', () => {
-  it.each(workbooks)('.%s: the same lines, problems and exit code as the file, nothing left behind', async (_, path) => {
-    const fromFile = await validate([path]);
-    const fromStdin = await validate(['-'], readFileSync(path));
-    expect(maskClock(fromFile.stderr)).toContain('4 rows, 4 valid, 0 invalid');
-    expect({ code: fromStdin.code, stderr: maskClock(fromStdin.stderr).replaceAll('stdin', 'FILE') }).toEqual({
-      code: fromFile.code,
-      stderr: maskClock(fromFile.stderr).replaceAll(path, 'FILE'),
-    });
-    expect(leftInTemporary()).toEqual([]);
-  });
+  it.each(workbooks)(
+    '.%s: the same lines, problems and exit code as the file, nothing left behind',
+    async (_, path) => {
+      const fromFile = await validate([path]);
+      const fromStdin = await validate(['-'], readFileSync(path));
+      expect(maskClock(fromFile.stderr)).toContain('4 rows, 4 valid, 0 invalid');
+      expect({ code: fromStdin.code, stderr: maskClock(fromStdin.stderr).replaceAll('stdin', 'FILE') }).toEqual({
+        code: fromFile.code,
+        stderr: maskClock(fromFile.stderr).replaceAll(path, 'FILE'),
+      });
+      expect(leftInTemporary()).toEqual([]);
+    },
+  );
 
   it('a workbook with a problem: the same cell named, exit 65, nothing left behind', async () => {
     // The SKU column of this workbook holds number cells: refused by their cell reference.
