@@ -43,7 +43,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Reads a customer file as customer create would (the same encodings, delimiters, workbooks and --map) and checks every record against the platform's rules: required fields, CPF and CNPJ check digits, CEP, phone and e-mail shapes, addresses. Every problem is printed as file:line, the field and what to do, and the exit code is 65 when any record is invalid. It sends nothing and needs no login, so it fits before a run, in a script or in a cron job's dry check. With --update it checks a file meant for customer update; --write-map saves the column map it proposes.",
         )
-        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .option('--update', 'check the file as input to customer update (only the document is required)'),
     )
     .action((file: string, _flags: unknown, command: Command) => {
@@ -62,7 +62,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Creates one customer on the platform per record of a CSV, JSON, NDJSON or workbook file, one request each, several in flight (--concurrency) and paced (--rate). The whole file is checked first, and nothing is sent while any record is invalid (--skip-invalid sends the valid ones). A customer whose document is already registered fails, or is updated with --upsert. The run writes a report beside the input (one row per record) and an errors file of the failed and invalid records in the input's own columns, and prints the command that feeds it back; an interrupted run prints the command that resumes it (--resume).",
         )
-        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
     )
     .action((file: string, _flags: unknown, command: Command) => {
@@ -81,7 +81,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes. Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
         )
-        .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
+        .argument(
+          '[file]',
+          'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin; each record has a document and the fields to change',
+        )
         .option('--document <doc>', 'the customer to update (with --set)')
         .option(
           '--set <field=value>',

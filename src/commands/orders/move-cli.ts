@@ -97,7 +97,7 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         .description(
           "Sends the ERP's file of order moves, one row per move (order, action and the action's data: ERP number, NF-e file or key, tracking, reason), in the order written. Every row is checked first (the NF-e XML and its key, Correios tracking digits, files beside the input) and nothing is sent while one is invalid; then each order's status is read, so a move already taken is unchanged and a night's file can run twice, and a move with other data than the order holds is a conflict unless --replace. The run is paced, reported beside the input with an errors file, and resumable, like every bulk run (docs/orders.md).",
         )
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin: one row per move')
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
         .option('--no-status-check', "send without reading each order's status first (the platform alone judges)")
         .option('--replace', replaceHelp)

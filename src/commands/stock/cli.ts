@@ -27,7 +27,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Reads a stock file as stock push would (CSV in any usual encoding and delimiter, JSON, NDJSON, or a workbook read by cell type) and checks every row: the SKU, whole quantities, prices and sale prices, and columns no field reads. Every problem is printed as file:line (or the workbook's cell), the field and what to do; the exit code is 65 when any row is invalid. It sends nothing and needs no login. A file streams through it, so a million rows need no more memory than a few thousand.",
         )
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin'),
     )
     .action((file: string, _flags: unknown, command: Command) =>
       dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
@@ -43,7 +43,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Sends the quantities and prices of a stock file to the platform. The whole file is checked first and nothing is sent while a row is invalid; then the items go in batches, through the 50-item batch route (each item applied or rejected) or the 200-item queue route (--route; auto chooses by the file's size), paced, with failed requests retried. A report with a row per item is written beside the input, failed and invalid rows go to an errors file in the input's columns, and an interrupted or failing run prints the command that resumes it. From cron, --quiet leaves one closing line, --min-records makes an empty export a failed night, and two runs of one profile never overlap.",
         )
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .addOption(
           new Option(
             '--route <route>',
