@@ -119,5 +119,13 @@ export async function peekBytes(stream: Readable, bytes: number): Promise<{ head
       await iterator.return?.();
     }
   }
-  return { head, stream: Readable.from(replay(), { objectMode: false }) };
+  const replayed = Readable.from(replay(), { objectMode: false });
+  // Destroyed (Ctrl-C, a reader that stops), the replay destroys its source as well: its generator waits in a read
+  // of the source until a next chunk comes, never from a silent writer, and the source's handle keeps the process up.
+  const destroyReplay = replayed._destroy.bind(replayed);
+  replayed._destroy = (error, callback) => {
+    stream.destroy();
+    destroyReplay(error, callback);
+  };
+  return { head, stream: replayed };
 }
