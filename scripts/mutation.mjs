@@ -67,7 +67,12 @@ const modules = [
   ['webhook-postgres', 'src/webhook/store/postgres-store.ts', [], webhookUnitTests],
   // Retention: a slice of old events removed only up to the slowest hand-off's position (two hand-offs at different
   // positions, store-contract.test.ts), and the pass that runs it every hour.
-  ['webhook-prune', 'src/webhook/store/prune-slices.ts', [], webhookUnitTests],
+  [
+    'webhook-prune',
+    'src/webhook/store/prune-slices.ts',
+    [],
+    'test/unit/webhook/store-contract.test.ts,test/unit/webhook/store.test.ts,test/unit/webhook/prune-slices.test.ts',
+  ],
   [
     'webhook-retention',
     'src/webhook/retention.ts',

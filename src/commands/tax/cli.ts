@@ -44,12 +44,18 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
 export function register(program: Command, dispatch: Dispatch): void {
   const tax = program
     .command('tax')
-    .description('taxes per item from the ERP’s tax table (the tax calculation callback)');
+    .summary('taxes per item from the ERP’s tax table (the tax calculation callback)')
+    .description(
+      "The taxes of each item of a cart (ICMS, ICMS-ST, IPI, DIFAL and FCP), computed from the ERP's own tax table: one row per NCM prefix, origin and destination state and kind of buyer, as CSV, JSON or a workbook. tax quote computes a cart offline to check a table; tax serve answers the platform's tax calculation callback with it (docs/tax.md).",
+    );
   inputFlags
     .addTo(
       tax
         .command('quote')
-        .description('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .summary('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .description(
+          "Reads a tax table and a cart (--item, repeatable, or an --items file) and prints each item's taxes exactly as tax serve would answer the callback for it: a table on a terminal, JSON when piped. A wrong row of the table, a wrong item, or an item whose NCM, states and buyer have no row stops it with file:line and the column (exit 65); a tax of zero is never made up. It sends nothing and needs no login: use it to check a table before serving it.",
+        )
         .requiredOption(
           '--rules <file>',
           'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer',
@@ -84,7 +90,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       tax
         .command('serve')
-        .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+        .summary('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+        .description(
+          "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C or SIGTERM.",
+        )
         .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
         .option(
           '--forward-to <url>',
