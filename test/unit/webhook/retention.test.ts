@@ -129,9 +129,9 @@ describe('the retention pass', () => {
   });
 
   it('stop waits for a pass under way', async () => {
-    let finish: (pruned: Pruned) => void = () => undefined;
+    const pass: { finish?: (pruned: Pruned) => void } = {};
     const store = {
-      prune: () => new Promise<Pruned>((resolve) => (finish = resolve)),
+      prune: () => new Promise<Pruned>((resolve) => (pass.finish = resolve)),
     } as Pick<EventStore, 'prune'> as EventStore;
     const { log, stop } = retention(store);
     await vi.advanceTimersByTimeAsync(1000);
@@ -139,7 +139,7 @@ describe('the retention pass', () => {
     const stopping = stop().then(() => (stopped = true));
     await vi.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(false);
-    finish({ events: 1, keys: 0 });
+    pass.finish?.({ events: 1, keys: 0 });
     await stopping;
     expect(log).toEqual(['Retention: removed 1 delivered events and 0 de-duplication keys.']);
   });
