@@ -1,11 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
+import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
 import { eventId, postgresUrl } from './flags.js';
-import { proxyHeader, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
@@ -40,92 +40,84 @@ export function register(program: Command, dispatch: Dispatch): void {
       "The platform's customer and order webhooks. webhook listen is the receiver: it issues tokens, stores every event durably before answering, once however often it is resent, and hands events to the ERP in order. trigger plays the platform against a receiver; inbox, replay, status and dead read the store, send events again and look after those that could not be delivered (docs/webhooks.md).",
     );
 
-  webhook
-    .command('listen')
-    .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
-    .description(
-      'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM.',
-    )
-    .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
-    .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
-    .option('--client-secret-file <file>', secretFileHelp)
-    .option(
-      '--inbox <dir>',
-      'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
-    )
-    .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
-    .option('--store-env <name>', storeEnvHelp)
-    .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
-    .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
-    .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
-    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
-    .option(
-      '--forward-to <url>',
-      "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
-      httpUrl,
-    )
-    .option('--allow-http', allowHttpHelp)
-    .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
-    .option(
-      '--exec-env <name>',
-      "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
-      variableNames,
-    )
-    .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
-    .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
-    .addOption(
-      durationOption(
-        '--give-up-after <duration>',
-        'how long an event failing with 5xx, timeouts or refused connections is retried before it goes dead',
-        72 * 3_600_000,
-        '72h',
-      ),
-    )
-    .addOption(
-      durationOption(
-        '--forward-timeout <duration>',
-        'time the ERP has to answer each --forward-to POST',
-        30_000,
-        '30s',
-      ),
-    )
-    .addOption(
-      new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
-    )
-    .addOption(
-      durationOption(
-        '--exec-timeout <duration>',
-        '--exec command time limit; its process group is killed after',
-        60_000,
-        '60s',
-      ),
-    )
-    .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
-    .addOption(
-      durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
-    )
-    .addOption(
-      durationOption(
-        '--stuck-after <duration>',
-        '/healthz answers 503 when a hand-off has been on one event longer than this',
-        900_000,
-        '15m',
-      ),
-    )
-    .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
-    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
-    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
-    .option(
-      '--trust-proxy <hops|cidr,...>',
-      'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
-      trustedProxies,
-    )
-    .option(
-      '--proxy-header <name>',
-      'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
-      proxyHeader,
-    )
+  withProxyHeaderOptions(
+    webhook
+      .command('listen')
+      .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
+      .description(
+        'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM.',
+      )
+      .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
+      .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
+      .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
+      .option('--client-secret-file <file>', secretFileHelp)
+      .option(
+        '--inbox <dir>',
+        'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+      )
+      .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+      .option('--store-env <name>', storeEnvHelp)
+      .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
+      .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
+      .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
+      .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
+      .option(
+        '--forward-to <url>',
+        "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
+        httpUrl,
+      )
+      .option('--allow-http', allowHttpHelp)
+      .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+      .option(
+        '--exec-env <name>',
+        "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
+        variableNames,
+      )
+      .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
+      .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
+      .addOption(
+        durationOption(
+          '--give-up-after <duration>',
+          'how long an event failing with 5xx, timeouts or refused connections is retried before it goes dead',
+          72 * 3_600_000,
+          '72h',
+        ),
+      )
+      .addOption(
+        durationOption(
+          '--forward-timeout <duration>',
+          'time the ERP has to answer each --forward-to POST',
+          30_000,
+          '30s',
+        ),
+      )
+      .addOption(
+        new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
+      )
+      .addOption(
+        durationOption(
+          '--exec-timeout <duration>',
+          '--exec command time limit; its process group is killed after',
+          60_000,
+          '60s',
+        ),
+      )
+      .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
+      .addOption(
+        durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
+      )
+      .addOption(
+        durationOption(
+          '--stuck-after <duration>',
+          '/healthz answers 503 when a hand-off has been on one event longer than this',
+          900_000,
+          '15m',
+        ),
+      )
+      .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
+      .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
+      .option('--tls-key <file>', 'private key (PEM) of --tls-cert'),
+  )
     .option('--log-events', 'print each stored event on stdout (default: a summary line every minute on stderr)')
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
     .action((_flags: unknown, command: Command) => {

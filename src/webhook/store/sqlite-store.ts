@@ -92,7 +92,6 @@ export class SqliteStore implements EventStore {
     database.pragma('journal_mode = WAL');
     if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
-    database.pragma('busy_timeout = 5000');
     try {
       migrateSqlite(database, descriptionOf(file), { readOnly });
     } catch (error) {
