@@ -121,9 +121,13 @@ describe('the tax arithmetic in safe integers and its fallback to fractions', ()
       const shown = JSON.stringify({ item, rule, sale });
       const expected = referenceTaxes(item, rule, buyer, interstate);
       const ours = computeItemTaxes(item, rule, sale);
-      expect(ours, shown).toStrictEqual(expected);
-      expect(Object.keys(ours), shown).toEqual(Object.keys(expected));
-      expect(exactItemTaxes(item, rule, sale), shown).toStrictEqual(expected);
+      // The case goes with the figures, so a failure shows which item and row it was.
+      expect({ shown, taxes: ours, order: Object.keys(ours) }).toStrictEqual({
+        shown,
+        taxes: expected,
+        order: Object.keys(expected),
+      });
+      expect({ shown, taxes: exactItemTaxes(item, rule, sale) }).toStrictEqual({ shown, taxes: expected });
       if (fastItemTaxes(item, rule, sale) !== undefined) fast++;
     }
     // Both paths carry a real share of the cases, so each is held to the reference.
@@ -137,8 +141,8 @@ describe('the tax arithmetic in safe integers and its fallback to fractions', ()
         const { item, rule, buyer, interstate } = randomCase();
         return computeItemTaxes(item, rule, { buyer, interstate });
       });
-      const sum = (pick: (item: ItemTaxes) => string | undefined): string =>
-        items.reduce((total, item) => total.plus(pick(item) ?? '0'), new Reference(0)).toFixed(2);
+      const sum = (read: (item: ItemTaxes) => string | undefined): string =>
+        items.reduce((total, item) => total.plus(read(item) ?? '0'), new Reference(0)).toFixed(2);
       expect(taxTotals(items)).toEqual({
         merchandise: sum((item) => item.merchandise),
         ipi: sum((item) => item.ipi.value),
