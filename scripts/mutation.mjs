@@ -10,7 +10,7 @@ const webhookUnitTests = 'test/unit/webhook/**/*.test.ts';
 
 /** The modules whose failure loses or duplicates data, by name (then extra Stryker flags, the tests to run, variables). */
 const modules = [
-  ['webhook-tokens', 'src/webhook/tokens.ts'],
+  ['webhook-tokens', 'src/http-server/tokens.ts'],
   ['cursor-file', 'src/orders/cursor-file.ts'],
   ['stock-answers', 'src/platform/answers/stock.ts'],
   ['customer-create', 'src/commands/customer/create.ts'],

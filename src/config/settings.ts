@@ -111,6 +111,12 @@ export const settingDefinitions = [
     env: 'B2BCTL_TAX_SHAPE',
     parser: localPath,
   },
+  { key: 'tax.clientId', description: 'Client id the token endpoint of tax serve accepts (tax serve --auth token)' },
+  {
+    key: 'tax.clientSecretFile',
+    description: 'File holding the client secret of tax serve --auth token (env B2BCTL_TAX_CLIENT_SECRET wins)',
+    parser: localPath,
+  },
   {
     key: 'orders.routes',
     description: 'Order moves (ready, invoice, ship, cancel): an order routes file path or inline JSON',

@@ -1,6 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import parseForwarded from 'forwarded-parse';
+import type { ProxyHeader, TrustedProxies } from './trust-proxy.js';
 
 /**
  * The addresses that the `for=` parameters of an RFC 7239 `Forwarded` header name, farthest first (as in
@@ -68,4 +69,22 @@ export function readXForwardedForHeader(request: IncomingMessage): void {
   const addresses = xForwardedForAddresses(request.headers['x-forwarded-for']);
   if (addresses.length === 0) delete request.headers['x-forwarded-for'];
   else request.headers['x-forwarded-for'] = addresses.join(', ');
+}
+
+/**
+ * Behind a trusted proxy, fastify's trusted-proxy rules (which read X-Forwarded-For only) are given the proxy's
+ * header as addresses alone before any route sees the request: `Forwarded`'s `for=` addresses, or the entries of
+ * X-Forwarded-For that are addresses, so request.ip is an address whatever a client wrote.
+ */
+export function forwardedAware(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+  trustProxy: TrustedProxies | undefined,
+  proxyHeader: ProxyHeader | undefined,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  if (trustProxy === undefined) return handler;
+  const read = proxyHeader === 'forwarded' ? readForwardedHeader : readXForwardedForHeader;
+  return (request, response) => {
+    read(request);
+    handler(request, response);
+  };
 }

@@ -1,22 +1,21 @@
-import Fastify, { type FastifyRequest } from 'fastify';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { request as httpRequest } from 'undici';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { type ItemTaxes, type TaxItem, taxTotals } from '../domain/tax/compute.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
 import { listenOn } from '../http-server/listen.js';
-import { sameSecret } from '../http-server/same-secret.js';
+import { forwardedAware } from '../http-server/forwarded.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
+import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
 import { readTaxRequest, type TaxShape } from './shape.js';
 import { checkTaxItem } from './table-file.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
-/** How the platform proves it is the platform: a fixed bearer token or Basic credential, compared in constant time. */
-export type TaxAuth =
-  { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; user: string; password: string };
-
-export interface TaxServerOptions {
+export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
   host: string;
   port: number;
   /** The callback's route, such as /tax. */
@@ -27,6 +26,10 @@ export interface TaxServerOptions {
   /** The ERP's own tax endpoint, asked first with the platform's request as it came. */
   forward?: TaxForward;
   auth: TaxAuth;
+  /** Reverse proxies trusted to name the client (in the token endpoint's failure limits and its log lines). */
+  trustProxy?: TrustedProxies;
+  /** The header those proxies name the client in (X-Forwarded-For when not given). */
+  proxyHeader?: ProxyHeader;
   log: { warn(line: string): void };
 }
 
@@ -51,7 +54,15 @@ export interface TaxServerCounts {
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
   const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
   // A cart is small: 1 MB holds thousands of items; anything larger is not a cart.
-  const app = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1_048_576,
+    forceCloseConnections: 'idle',
+    trustProxy: fastifyTrustProxy(options.trustProxy),
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+      createServer(forwardedAware(handler, options.trustProxy, options.proxyHeader)),
+  });
+  const guard = guardCallback(app, options.auth, options);
   app.get('/healthz', async () => ({
     status: 'ok',
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
@@ -60,14 +71,13 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
       : { forwardTo: urlShownSafely(options.forward.url), budgetMs: options.forward.budgetMs }),
     ...counts,
   }));
-  app.post(options.path, async (request, reply) => {
-    if (!authorised(request, options.auth)) {
-      counts.refused++;
-      return reply
-        .code(401)
-        .header('www-authenticate', options.auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer')
-        .send({ error: 'unauthorized', message: 'The callback needs its credential.' });
-    }
+  // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (guard(request, reply) === 'admitted') return;
+    counts.refused++;
+    return reply;
+  };
+  app.post(options.path, { onRequest }, async (request, reply) => {
     const answer =
       options.forward === undefined
         ? answerRequest(request.body, options)
@@ -164,25 +174,4 @@ function buyerOf(paysIcms: unknown): BuyerKind | undefined {
   if (paysIcms === true || paysIcms === 'true' || paysIcms === 1) return 'taxpayer';
   if (paysIcms === false || paysIcms === 'false' || paysIcms === 0) return 'non-taxpayer';
   return undefined;
-}
-
-function authorised(request: FastifyRequest, auth: TaxAuth): boolean {
-  const header = request.headers.authorization ?? '';
-  switch (auth.kind) {
-    case 'none':
-      return true;
-    case 'bearer': {
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      return sameSecret(match?.[1] ?? '', auth.token);
-    }
-    case 'basic': {
-      const match = /^Basic\s+(\S+)$/i.exec(header);
-      const [user = '', ...password] = Buffer.from(match?.[1] ?? '', 'base64')
-        .toString('utf8')
-        .split(':');
-      // Both compared, always: which one was wrong is not told by the time taken.
-      const sameUser = sameSecret(user, auth.user);
-      return sameSecret(password.join(':'), auth.password) && sameUser;
-    }
-  }
 }

@@ -7,15 +7,15 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { limitConnections } from '../http-server/connection-limit.js';
 import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
-import { readForwardedHeader, readXForwardedForHeader } from '../http-server/forwarded.js';
+import { forwardedAware } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth, type LiveHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent } from './store/types.js';
-import { answerTokenRequest } from './token-endpoint.js';
+import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
 import { tokenSigningKey } from './token-keys.js';
-import { TokenIssuer, tokenDigest } from './tokens.js';
+import { TokenIssuer, tokenDigest } from '../http-server/tokens.js';
 
 export interface ReceiverPaths {
   token: string;
@@ -76,7 +76,6 @@ export interface RunningReceiver extends RunningServer {
 }
 
 /** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
-const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
 /** The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. */
 export const eventShapeLimits: JsonShapeLimits = { maxDepth: 64, maxKeys: 50_000 };
@@ -141,7 +140,7 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) => {
-      const serve = forwardedAware(handler, options);
+      const serve = forwardedAware(handler, options.trustProxy, options.proxyHeader);
       return options.tls
         ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, serve)
         : createHttpServer(serverOptions, serve);
@@ -182,23 +181,6 @@ export function serverTimeouts(requestTimeoutMs: number) {
     headersTimeout: Math.min(requestTimeoutMs, 60_000),
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
     keepAliveTimeout: 5000,
-  };
-}
-
-/**
- * Behind a trusted proxy, fastify's trusted-proxy rules (which read X-Forwarded-For only) are given the proxy's
- * header as addresses alone before any route sees the request: `Forwarded`'s `for=` addresses, or the entries of
- * X-Forwarded-For that are addresses, so request.ip is an address whatever a client wrote.
- */
-function forwardedAware(
-  handler: (request: IncomingMessage, response: ServerResponse) => void,
-  options: ReceiverOptions,
-): (request: IncomingMessage, response: ServerResponse) => void {
-  if (options.trustProxy === undefined) return handler;
-  const read = options.proxyHeader === 'forwarded' ? readForwardedHeader : readXForwardedForHeader;
-  return (request, response) => {
-    read(request);
-    handler(request, response);
   };
 }
 

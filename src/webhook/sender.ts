@@ -3,7 +3,7 @@ import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
 import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
-import type { TokenStyle } from './tokens.js';
+import type { TokenStyle } from '../http-server/tokens.js';
 
 /** Where and how to deliver webhooks, as the platform's panel configures a receiver. */
 export interface WebhookTarget {

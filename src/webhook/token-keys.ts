@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { EventStore, TokenKeyRecord } from './store/types.js';
 
 // scrypt's cost: about 50 ms and 16 MB once per start, so the verifier kept in the store is slow to guess against.
@@ -43,24 +43,4 @@ export async function tokenSigningKey(
       `The client secret is not the one ${store.description} last served with: the tokens issued before are revoked.`,
     );
   return Buffer.from(adopted.key, 'base64');
-}
-
-const randomPartBytes = 24;
-const signatureBytes = 16;
-
-/** A new token: 24 random bytes and their signature, 54 characters of base64url. */
-export function signedToken(key: Buffer): string {
-  const random = randomBytes(randomPartBytes);
-  return Buffer.concat([random, signature(key, random)]).toString('base64url');
-}
-
-/** Whether a token was signed with `key`: a guessed or foreign token is refused without any lookup. */
-export function isSignedWith(key: Buffer, token: string): boolean {
-  const bytes = Buffer.from(token, 'base64url');
-  if (bytes.length !== randomPartBytes + signatureBytes || bytes.toString('base64url') !== token) return false;
-  return timingSafeEqual(bytes.subarray(randomPartBytes), signature(key, bytes.subarray(0, randomPartBytes)));
-}
-
-function signature(key: Buffer, random: Buffer): Buffer {
-  return createHmac('sha256', key).update(random).digest().subarray(0, signatureBytes);
 }

@@ -15,7 +15,7 @@ export async function run(options: OrdersGetOptions, context: Context): Promise<
   const client = await context.platform();
   const lookup = new OrderLookup(client, (line) => context.log.info(line));
   const found = await lookup.find(options.id, context.interrupt);
-  if (found === undefined) throw new NotFoundError(noSuchOrder(options.id, lookup.searched));
+  if (found === undefined) throw new NotFoundError(noSuchOrder(options.id, lookup.searched(options.id)));
   const order = found.order;
   if (order && typeof order === 'object' && !Array.isArray(order))
     await writeObject(context, order as Record<string, unknown>);

@@ -1,6 +1,7 @@
 import { PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { getOrder, OrderNumberIndex } from '../../platform/orders.js';
+import { OrderNumberIndex } from '../../platform/order-numbers.js';
+import { getOrder } from '../../platform/orders.js';
 
 /** An order found by what the user gave: its id, and its detail as the platform sends it. */
 export interface FoundOrder {
@@ -16,17 +17,19 @@ export interface FoundOrder {
 export class OrderLookup {
   private readonly index: OrderNumberIndex;
   private readonly idOfGiven = new Map<string, string>();
+  /** What the search of a number that no order has saw: for the message of a value found nowhere. */
+  private readonly searchOfMissing = new Map<string, string>();
 
   constructor(
     private readonly client: PlatformClient,
     private readonly note: (line: string) => void,
   ) {
-    this.index = new OrderNumberIndex(client);
+    this.index = new OrderNumberIndex(client, note);
   }
 
-  /** How many of the newest orders a lookup by number searched: for the message of a value found nowhere. */
-  get searched(): number {
-    return this.index.searched;
+  /** What the search for `value` as a number saw, when no order has it (undefined when it was not searched). */
+  searched(value: string): string | undefined {
+    return this.searchOfMissing.get(value);
   }
 
   /** The id a number was found to be, in this run. */
@@ -46,13 +49,15 @@ export class OrderLookup {
     return id === undefined ? undefined : { id, order: await getOrder(this.client, id, signal) };
   }
 
-  /** The id of the order numbered `value`, said once; undefined when none of the newest orders has that number. */
+  /** The id of the order numbered `value`, said once; undefined when no order has that number. */
   async idOfNumber(value: string, signal?: AbortSignal): Promise<string | undefined> {
     const known = this.idOfGiven.get(value);
     if (known !== undefined) return known;
     // An order number is a whole number: anything else is not worth a search of the listing.
     if (!/^\d{1,18}$/.test(value)) return undefined;
-    const id = await this.index.idOf(value, signal);
+    const search = await this.index.find(value, signal);
+    if (search.id === undefined) this.searchOfMissing.set(value, search.searched);
+    const id = search.id;
     if (id === undefined || id === value) return undefined;
     this.idOfGiven.set(value, id);
     this.note(`order ${value} is id ${id}`);
@@ -61,9 +66,9 @@ export class OrderLookup {
 }
 
 /** The one line for an order that is neither an id nor a number the platform knows. */
-export function noSuchOrder(value: string, searched: number): string {
+export function noSuchOrder(value: string, searched: string | undefined): string {
   const number = /^\d{1,18}$/.test(value)
-    ? `, and none of the ${searched} newest orders has that number`
+    ? `, and no order has that number${searched === undefined ? '' : ` (${searched})`}`
     : ' (and an order number is digits only)';
   return `order ${value}: the platform has no order with that id${number}; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
 }

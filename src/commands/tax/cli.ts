@@ -8,6 +8,7 @@ import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
+import { proxyHeader, trustedProxies } from '../../http-server/trust-proxy.js';
 
 /** What commander parses for `tax serve`: the verb's options, its reading flags loose, a switch absent unless given. */
 type ServeFlags = ParsedInputFlags & Omit<TaxServeOptions, 'input' | 'allowHttp'> & { allowHttp?: true };
@@ -105,16 +106,39 @@ export function register(program: Command, dispatch: Dispatch): void {
         .addOption(
           new Option(
             '--auth <kind>',
-            'bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+            'token (a token endpoint, as the webhook receiver’s), bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
           )
-            .choices(['bearer', 'basic', 'none'])
+            .choices(['token', 'bearer', 'basic', 'none'])
             .makeOptionMandatory(),
+        )
+        .option('--client-id <id>', 'with --auth token: the client id the platform asks tokens with (or tax.clientId)')
+        .option(
+          '--client-secret-file <file>',
+          'with --auth token: file holding the client secret (or env B2BCTL_TAX_CLIENT_SECRET; never on the command line)',
+        )
+        .option('--token-path <route>', 'with --auth token: the token endpoint’s route', '/oauth/token')
+        .option('--token-ttl <seconds>', 'with --auth token: lifetime of issued tokens', wholeNumber(1), 3600)
+        .option(
+          '--trust-proxy <hops|cidr,...>',
+          'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
+          trustedProxies,
+        )
+        .option(
+          '--proxy-header <name>',
+          'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
+          proxyHeader,
         )
         .option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
     )
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<ServeFlags>();
       if (!flags.path.startsWith('/')) command.error('error: --path must start with /, such as /tax.', { exitCode: 2 });
+      if (!flags.tokenPath.startsWith('/'))
+        command.error('error: --token-path must start with /, such as /oauth/token.', { exitCode: 2 });
+      if (flags.tokenPath === flags.path)
+        command.error('error: --token-path and --path must differ: one route asks tokens, the other taxes.', {
+          exitCode: 2,
+        });
       if (flags.rules === undefined && flags.forwardTo === undefined)
         command.error('error: give the tax table (--rules FILE), the ERP (--forward-to URL), or both.', {
           exitCode: 2,
@@ -128,6 +152,12 @@ export function register(program: Command, dispatch: Dispatch): void {
         port: flags.port,
         path: flags.path,
         auth: flags.auth,
+        clientId: flags.clientId,
+        clientSecretFile: flags.clientSecretFile,
+        tokenPath: flags.tokenPath,
+        tokenTtl: flags.tokenTtl,
+        trustProxy: flags.trustProxy,
+        proxyHeader: flags.proxyHeader,
         allowHttp: flags.allowHttp === true,
         input: inputFlags.read(flags),
       });
@@ -138,6 +168,7 @@ export const examples: CommandExamples = {
   tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
   'tax serve': [
     'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --auth bearer',
+    'B2BCTL_TAX_CLIENT_SECRET=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth token --client-id plataforma',
     'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
     'b2bctl tax serve --rules impostos.csv --auth none --port 0',
   ],

@@ -2,9 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
+import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { isLoopbackHost, refusePlainHttp, refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
-import { startTaxServer, type TaxAuth } from '../../tax/server.js';
+import type { TaxAuth } from '../../tax/callback-auth.js';
+import { startTaxServer } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
@@ -21,6 +24,16 @@ export interface TaxServeOptions {
   port: number;
   path: string;
   auth: TaxAuth['kind'];
+  /** `--auth token`: the client id the token endpoint accepts (else the tax.clientId setting). */
+  clientId?: string;
+  /** `--auth token`: the file holding the client secret (B2BCTL_TAX_CLIENT_SECRET wins; else tax.clientSecretFile). */
+  clientSecretFile?: string;
+  /** `--auth token`: the token endpoint's route and the lifetime of its tokens, in seconds. */
+  tokenPath: string;
+  tokenTtl: number;
+  /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
+  trustProxy?: TrustedProxies;
+  proxyHeader?: ProxyHeader;
   /** Lets the ERP's token travel over plain HTTP to another machine. */
   allowHttp: boolean;
   input: InputFlags;
@@ -28,7 +41,9 @@ export interface TaxServeOptions {
 
 /** `tax serve`: answers the platform's tax callback from the tax table, read again whenever it changes. */
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
-  const auth = authFromEnvironment(options, context.env);
+  if (options.proxyHeader !== undefined && options.trustProxy === undefined)
+    throw new UsageError('--proxy-header is read only from trusted proxies: give them with --trust-proxy too.');
+  const auth = options.auth === 'token' ? await tokenAuth(options, context) : authFromEnvironment(options, context.env);
   const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
   const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
@@ -42,8 +57,9 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
         ? ''
         : `${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes)`,
     ].filter((part) => part !== '');
+    const token = auth.kind === 'token' ? ` (tokens from POST ${auth.tokenPath})` : '';
     await serveUntilInterrupted(server, context, {
-      started: `tax serve: answering POST ${options.path} from ${from.join(', then ')}; /healthz for checks; Ctrl-C to stop.`,
+      started: `tax serve: answering POST ${options.path}${token} from ${from.join(', then ')}; /healthz for checks; Ctrl-C to stop.`,
       stopped: 'tax serve: stopped.',
     });
   } finally {
@@ -70,9 +86,37 @@ function watchedTable(rules: string, options: TaxServeOptions, context: Context)
   );
 }
 
-/** The credential the platform must send, from the environment: never from argv, where `ps` shows it. */
-function authFromEnvironment(options: TaxServeOptions, env: Readonly<Record<string, string | undefined>>): TaxAuth {
+/**
+ * The receiver's token endpoint: the client id from --client-id or tax.clientId, the secret from the environment or
+ * a file, as `webhook listen` takes them (never from argv), at least as long as the receiver asks.
+ */
+async function tokenAuth(options: TaxServeOptions, context: Context): Promise<TaxAuth> {
+  const clientId = options.clientId ?? (await profileSetting(context, 'tax.clientId'));
+  if (!clientId)
+    throw new UsageError(
+      '--auth token needs the client id the platform will use: --client-id ID (or the tax.clientId setting).',
+    );
+  const clientSecret = await clientSecretOf(context, {
+    environmentVariable: 'B2BCTL_TAX_CLIENT_SECRET',
+    file: async () => options.clientSecretFile ?? (await profileSetting(context, 'tax.clientSecretFile')),
+    name: 'client secret for tax serve --auth token',
+  });
+  requireLongClientSecret(clientSecret, {
+    secret: 'client secret of tax serve',
+    server: 'its token endpoint',
+    fileName: 'tax-secret',
+  });
+  return { kind: 'token', clientId, clientSecret, ttlSeconds: options.tokenTtl, tokenPath: options.tokenPath };
+}
+
+/** A fixed credential the platform must send, from the environment: never from argv, where `ps` shows it. */
+function authFromEnvironment(
+  options: TaxServeOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): Exclude<TaxAuth, { kind: 'token' }> {
   switch (options.auth) {
+    case 'token':
+      throw new Error('the token style is read by tokenAuth');
     case 'bearer': {
       const token = env.B2BCTL_TAX_TOKEN;
       if (!token || token.length < 32)

@@ -9,7 +9,8 @@ import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting, requireLongClientSecret, webhookClientSecret } from './client-secret.js';
+import { profileSetting } from '../../command-kit/client-secret.js';
+import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -50,7 +51,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (!clientId)
     throw new UsageError('Give the client id the platform will use: --client-id ID (or the webhook.clientId setting).');
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
-  requireLongClientSecret(clientSecret);
+  requireLongWebhookSecret(clientSecret);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError('TLS needs both --tls-cert FILE and --tls-key FILE.');
   }

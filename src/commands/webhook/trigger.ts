@@ -4,8 +4,9 @@ import type { WebhookKind } from '../../domain/webhook-events.js';
 import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../base/errors.js';
 import { refusePlainHttp } from '../../net/plain-http.js';
 import { deliverWebhook, sampleEvent, type DeliveryStep } from '../../webhook/sender.js';
-import type { TokenStyle } from '../../webhook/tokens.js';
-import { profileSetting, webhookClientSecret } from './client-secret.js';
+import type { TokenStyle } from '../../http-server/tokens.js';
+import { profileSetting } from '../../command-kit/client-secret.js';
+import { webhookClientSecret } from './client-secret.js';
 import { defaultReceiverPaths } from '../../webhook/receiver.js';
 
 export interface TriggerOptions {

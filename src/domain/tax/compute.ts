@@ -95,11 +95,11 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
     added: '',
   };
   let added = ipiValue;
-  if (sale.buyer === 'taxpayer' && Exact.of(rule.mva).gt(0)) {
-    const mva = appliedMva(rule, sale.interstate);
+  if (sale.buyer === 'taxpayer' && percent(rule.mva).gt(0)) {
+    const { mva, text: mvaText } = mvaOf(rule, sale.interstate);
     const stBase = centavos(operation.plus(ipiValue).times(mva.plus(1)).times(reduction));
     const stValue = Exact.max(0, centavos(stBase.times(destinationRate)).minus(icmsValue));
-    taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(stValue), mva: rateText(mva) };
+    taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(stValue), mva: mvaText };
     added = added.plus(stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
@@ -113,6 +113,19 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
   }
   taxes.added = money(added);
   return taxes;
+}
+
+/** A table's rows repeat a few MVAs and rates: each applied MVA (and its text) is worked out once. */
+const appliedMvas = new Map<string, { mva: Exact; text: string }>();
+function mvaOf(rule: TaxRule, interstate: boolean): { mva: Exact; text: string } {
+  const key = `${rule.mva}|${rule.icmsRate}|${rule.destinationRate}|${interstate}`;
+  let applied = appliedMvas.get(key);
+  if (applied === undefined) {
+    const mva = appliedMva(rule, interstate);
+    applied = { mva, text: rateText(mva) };
+    if (appliedMvas.size < 10_000) appliedMvas.set(key, applied);
+  }
+  return applied;
 }
 
 /**

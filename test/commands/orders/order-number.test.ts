@@ -78,7 +78,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const get = await run(['orders', 'get', '999999']);
       expect(get.code).toBe(1);
       expect(get.stderr).toContain(
-        `error: order 999999: the platform has no order with that id, and none of the ${sandbox.state.orders.orders.size} newest orders has that number; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`,
+        `error: order 999999: the platform has no order with that id, and no order has that number (the newest order is number ${numberOf(sandbox.state.orders.orders.size)}); give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`,
       );
       const listings = () => sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
       const listingsBefore = listings();

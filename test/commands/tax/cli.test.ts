@@ -82,7 +82,46 @@ describe('tax serve cli', () => {
     expect(await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'bearer'])).toMatchObject({
       budget: 300,
       forwardTo: undefined,
+      tokenPath: '/oauth/token',
+      tokenTtl: 3600,
+      trustProxy: undefined,
     });
+  });
+
+  it('hands the token style’s client id, secret file and token route, and the trusted proxies', async () => {
+    expect(
+      await parseWithGroup(register, [
+        'tax',
+        'serve',
+        '--rules',
+        't.csv',
+        '--auth',
+        'token',
+        '--client-id',
+        'plataforma',
+        '--client-secret-file',
+        'segredo',
+        '--token-path',
+        '/auth/token',
+        '--token-ttl',
+        '600',
+        '--trust-proxy',
+        '10.0.0.0/8,127.0.0.1',
+        '--proxy-header',
+        'Forwarded',
+      ]),
+    ).toMatchObject({
+      auth: 'token',
+      clientId: 'plataforma',
+      clientSecretFile: 'segredo',
+      tokenPath: '/auth/token',
+      tokenTtl: 600,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      proxyHeader: 'forwarded',
+    });
+    expect(
+      await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'token', '--trust-proxy', '2']),
+    ).toMatchObject({ trustProxy: 2 });
   });
 
   it.each([
@@ -90,6 +129,21 @@ describe('tax serve cli', () => {
     [['tax', 'serve', '--rules', 't.csv'], "required option '--auth <kind>' not specified"],
     [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--path', 'tax'], '--path must start with /'],
     [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', 'soon'], 'expected a duration'],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'sometimes'], 'Allowed choices are token, bearer, basic, none'],
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'token', '--token-path', 'token'],
+      '--token-path must start with /',
+    ],
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'token', '--token-path', '/tax'],
+      '--token-path and --path must differ',
+    ],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--trust-proxy', '0'], 'a hop count starts at 1'],
+    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--trust-proxy', '10.0.0/8'], 'is neither a hop count nor'],
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--proxy-header', 'x-real-ip'],
+      'is not a header b2bctl reads',
+    ],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
   });

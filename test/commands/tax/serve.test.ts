@@ -31,11 +31,45 @@ describe('tax serve at start', () => {
       {},
       '--auth none answers anyone who reaches 0.0.0.0: use it on 127.0.0.1 only',
     ],
+    [
+      ['--auth', 'token'],
+      { B2BCTL_TAX_CLIENT_SECRET: 'x'.repeat(32) },
+      '--auth token needs the client id the platform will use: --client-id ID (or the tax.clientId setting).',
+    ],
+    [
+      ['--auth', 'token', '--client-id', 'plataforma'],
+      {},
+      'No client secret for tax serve --auth token: set B2BCTL_TAX_CLIENT_SECRET or pass --client-secret-file FILE (never the secret itself on the command line).',
+    ],
+    [
+      ['--auth', 'token', '--client-id', 'plataforma'],
+      { B2BCTL_TAX_CLIENT_SECRET: 'curto' },
+      'The client secret of tax serve has 5 characters; its token endpoint needs at least 32, so it cannot be guessed. Make one with: openssl rand -hex 32 > tax-secret',
+    ],
+    [
+      ['--auth', 'none', '--proxy-header', 'forwarded'],
+      {},
+      '--proxy-header is read only from trusted proxies: give them with --trust-proxy too.',
+    ],
   ])('%j with %j is refused before anything is read or listened on (exit 2)', async (args, env, message) => {
     const result = await serve(args, env);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
+  });
+
+  it('--auth token with a secret file that is not there: exit 66 naming it, nothing listened on', async () => {
+    const result = await serve([
+      '--auth',
+      'token',
+      '--client-id',
+      'plataforma',
+      '--client-secret-file',
+      'no-such-file',
+    ]);
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Cannot read the client secret file no-such-file (ENOENT).');
   });
 
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { appliedMva, computeItemTaxes, taxTotals, type TaxItem } from '../../../src/domain/tax/compute.js';
 import { checkTaxRule, TaxTable, type TaxRule } from '../../../src/domain/tax/rules.js';
+import { Exact } from '../../../src/domain/tax/exact.js';
+import { seededRandom } from '../../support/seeded-text.js';
 import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
 
 function rule(values: Record<string, string>): TaxRule {
@@ -131,6 +133,33 @@ describe('the arithmetic at its edges', () => {
       fcp: '0.00',
       added: '3.00',
     });
+  });
+
+  it('adds up in whole centavos exactly what exact fractions add up, over random carts (negatives and 0.01s too)', () => {
+    const random = seededRandom(37);
+    const money = () =>
+      `${random() < 0.1 ? '-' : ''}${Math.floor(random() * 100_000)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+    for (let cart = 0; cart < 200; cart++) {
+      const items = Array.from({ length: 1 + Math.floor(random() * 60) }, () => ({
+        ncm: '84',
+        merchandise: money(),
+        ipi: { base: '0.00', rate: '0', value: money() },
+        icms: { base: '0.00', rate: '0', value: money() },
+        ...(random() < 0.5 ? { icmsSt: { base: '0.00', rate: '0', value: money(), mva: '0' } } : {}),
+        added: money(),
+      }));
+      const bySum = (pick: (item: (typeof items)[number]) => string | undefined) =>
+        items.reduce((total, item) => total.plus(pick(item) ?? '0'), Exact.of(0)).toFixed(2);
+      expect(taxTotals(items)).toEqual({
+        merchandise: bySum((item) => item.merchandise),
+        ipi: bySum((item) => item.ipi.value),
+        icms: bySum((item) => item.icms.value),
+        icmsSt: bySum((item) => item.icmsSt?.value),
+        difal: '0.00',
+        fcp: '0.00',
+        added: bySum((item) => item.added),
+      });
+    }
   });
 });
 

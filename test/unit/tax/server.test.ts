@@ -7,7 +7,8 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTaxTable } from '../../../src/tax/table-file.js';
-import { startTaxServer, type TaxAuth } from '../../../src/tax/server.js';
+import type { TaxAuth } from '../../../src/tax/callback-auth.js';
+import { startTaxServer } from '../../../src/tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureLimiter } from '../http-server/failure-limit.js';
+import type { FailureLimiter, FailureLimitOptions } from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
+
+/** Wrong credentials allowed per client address and per client id before 429: 10 a minute. */
+export const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
 /** What the token endpoint needs beside the request: the issuer, the failure limits, the log. */
 export interface TokenEndpoint {
@@ -14,7 +17,7 @@ export interface TokenEndpoint {
 }
 
 /**
- * The receiver's token endpoint: the platform's three styles, and for Basic what RFC 6749 asks of a token
+ * The token endpoint of the servers the platform calls (the webhook receiver, `tax serve`): the platform's three styles, and for Basic what RFC 6749 asks of a token
  * endpoint (§5.1 no caching, §5.2 error codes and the Basic challenge on a refused client).
  */
 export async function answerTokenRequest(

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { sameSecret } from '../http-server/same-secret.js';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { formDecode, headerText } from '../lib/http-text.js';
-import { isSignedWith, signedToken } from './token-keys.js';
+import { sameSecret } from './same-secret.js';
 
 /** The three token request styles the platform uses (docs/platform.md, "What the document shows"). */
 export type TokenStyle = 'basic' | 'body' | 'headers';
@@ -92,10 +91,10 @@ export function tokenDigest(token: string): string {
 export type TokenVerdict = 'valid' | 'expired' | 'unknown';
 
 /**
- * Access tokens: random, signed with the store's key (token-keys.ts), each expiring after the configured lifetime.
- * Those this receiver issued or has looked up are held in memory; a token signed with the key but unknown here
- * (issued before a restart, or by another receiver of a shared store) is looked up in the store once; one not
- * signed with it is refused without any lookup, so a flood of guessed tokens costs the store nothing.
+ * Access tokens: random, signed with a key (the receiver keeps its key in its store: webhook/token-keys.ts), each
+ * expiring after the configured lifetime. Those issued or looked up here are held in memory; a token signed with
+ * the key but unknown here (issued before a restart, or by another receiver of a shared store) is looked up in the
+ * store once; one not signed with it is refused without any lookup, so a flood of guessed tokens costs nothing.
  */
 export class TokenIssuer {
   private readonly expiryByToken = new Map<string, number>();
@@ -162,4 +161,24 @@ export class TokenIssuer {
     }
     this.expiryByToken.set(token, expiresAt);
   }
+}
+
+const randomPartBytes = 24;
+const signatureBytes = 16;
+
+/** A new token: 24 random bytes and their signature, 54 characters of base64url. */
+export function signedToken(key: Buffer): string {
+  const random = randomBytes(randomPartBytes);
+  return Buffer.concat([random, signature(key, random)]).toString('base64url');
+}
+
+/** Whether a token was signed with `key`: a guessed or foreign token is refused without any lookup. */
+export function isSignedWith(key: Buffer, token: string): boolean {
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length !== randomPartBytes + signatureBytes || bytes.toString('base64url') !== token) return false;
+  return timingSafeEqual(bytes.subarray(randomPartBytes), signature(key, bytes.subarray(0, randomPartBytes)));
+}
+
+function signature(key: Buffer, random: Buffer): Buffer {
+  return createHmac('sha256', key).update(random).digest().subarray(0, signatureBytes);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsOfTokenRequest, tokenDigest, TokenIssuer, tokenStyles } from '../../../src/webhook/tokens.js';
+import { credentialsOfTokenRequest, tokenDigest, TokenIssuer, tokenStyles } from '../../../src/http-server/tokens.js';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
 

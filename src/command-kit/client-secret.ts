@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import type { Session } from '../config/session.js';
+import type { SettingKey, SettingValue } from '../config/settings.js';
+import type { Context } from '../context.js';
+import { InputError, UsageError } from '../base/errors.js';
+
+/** Where a server's client secret may come from: never argv, where `ps` shows it. */
+export interface ClientSecretSource {
+  /** The variable holding the secret itself; it wins over any file. */
+  environmentVariable: string;
+  /** The file named by `--client-secret-file`, else by the profile's setting (asked only without the variable). */
+  file: () => Promise<string | undefined>;
+  /** How messages name it: "webhook client secret". */
+  name: string;
+}
+
+/** The client secret a token endpoint accepts: the environment variable, else the file (its last newline dropped). */
+export async function clientSecretOf(context: Context, source: ClientSecretSource): Promise<string> {
+  const fromEnvironment = context.env[source.environmentVariable];
+  if (fromEnvironment) return fromEnvironment;
+  const file = await source.file();
+  if (file === undefined) {
+    throw new UsageError(
+      `No ${source.name}: set ${source.environmentVariable} or pass --client-secret-file FILE (never the secret itself on the command line).`,
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      `Cannot read the client secret file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      { file, missing: true },
+    );
+  }
+  // A file written with `echo` ends with a newline that is not part of the secret.
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
+  return secret;
+}
+
+/** The shortest client secret a token endpoint takes: 32 characters, 128 bits as hex. */
+export const minimumClientSecretLength = 32;
+
+/**
+ * Refuses a client secret short enough to be guessed through the token endpoint (its length only is named).
+ * `server` names who needs it ("the receiver"), `fileName` the file the advice writes.
+ */
+export function requireLongClientSecret(secret: string, names: { secret: string; server: string; fileName: string }) {
+  if (secret.length >= minimumClientSecretLength) return;
+  throw new UsageError(
+    `The ${names.secret} has ${secret.length} characters; ${names.server} needs at least ${minimumClientSecretLength}, so it cannot be guessed. Make one with: openssl rand -hex 32 > ${names.fileName} (then --client-secret-file ${names.fileName}, and give the same secret to the platform).`,
+  );
+}
+
+/**
+ * A setting's value, or undefined when it is unset or no profile can be opened (a server runs without one);
+ * a bad value is still a usage error naming it.
+ */
+export async function profileSetting<Key extends SettingKey>(
+  context: Context,
+  key: Key,
+): Promise<SettingValue<Key> | undefined> {
+  let session: Session;
+  try {
+    session = await context.session();
+  } catch {
+    return undefined;
+  }
+  return session.get(key);
+}

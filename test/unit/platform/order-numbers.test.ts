@@ -1,0 +1,119 @@
+/**
+ * The search of an order number over seeded random listings: any size, gaps in the numbering, a store that caps
+ * its pages below the 25 asked, orders created while the search runs, and numbers out of listing order. Every
+ * number is found (or its absence told) in a logarithmic number of requests when the numbers fall with the listing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PlatformClient } from '../../../src/platform/client.js';
+import { OrderNumberIndex } from '../../../src/platform/order-numbers.js';
+import { seededRandom } from '../../support/seeded-text.js';
+
+interface Listed {
+  id: number;
+  orderId: number;
+  lastUpdated: string;
+}
+
+/** A store's listing, newest first, behind the one call the index makes; `beforeEach` may change the store. */
+function storeOf(newestFirst: Listed[], pageCap: number, beforeEach: () => void = () => undefined) {
+  let requests = 0;
+  const client = {
+    session: { get: () => undefined },
+    route: () => '/v1/orders',
+    send: async ({ query }: { query: { limit: number; offset: number } }) => {
+      requests++;
+      beforeEach();
+      const limit = Math.min(query.limit, pageCap);
+      return { status: 200, body: newestFirst.slice(query.offset, query.offset + limit) };
+    },
+  } as unknown as PlatformClient;
+  return { client, requests: () => requests };
+}
+
+/** `count` orders numbered upwards from 100,001 with gaps of 0 to `maxGap`, listed newest first. */
+function listingOf(random: () => number, count: number, maxGap: number): Listed[] {
+  let number = 100_000;
+  const oldestFirst = Array.from({ length: count }, (_, index) => {
+    number += 1 + Math.floor(random() * (maxGap + 1));
+    return { id: index + 1, orderId: number, lastUpdated: '2026-11-28T10:00:00.000Z' };
+  });
+  return oldestFirst.toReversed();
+}
+
+describe('OrderNumberIndex', () => {
+  it('finds every number, or says why not, in a logarithmic number of requests (seeded random listings)', async () => {
+    const random = seededRandom(32);
+    for (let round = 0; round < 60; round++) {
+      const count = Math.floor(random() * 3000);
+      const listing = listingOf(random, count, round % 3);
+      const pageCap = [25, 20, 7][round % 3]!;
+      // Gallop and bisection over pages of 25, then a page narrower than asked read again where it stopped.
+      const bound = 2 * Math.ceil(Math.log2(count / 25 + 2)) + 4 + 2 * Math.ceil(25 / pageCap);
+      const newest = listing[0]?.orderId ?? 100_000;
+      const targets: { id?: number; orderId: number }[] = [
+        ...Array.from({ length: 5 }, () => listing[Math.floor(random() * count)]).filter(
+          (order) => order !== undefined,
+        ),
+        { id: undefined, orderId: 100_000 + Math.floor(random() * (newest - 99_990)) },
+        { id: undefined, orderId: newest + 1 },
+        { id: undefined, orderId: 100_000 },
+      ];
+      for (const target of targets) {
+        const { client, requests } = storeOf(listing, pageCap);
+        const found = await new OrderNumberIndex(client).find(String(target.orderId));
+        const listed = listing.find((order) => order.orderId === target.orderId);
+        const context = `round ${round}: ${count} orders, pages of ${pageCap}, number ${target.orderId}`;
+        // The context rides in each compared object, so a failure names the round that failed.
+        expect({ context, id: found.id }).toEqual({
+          context,
+          id: listed === undefined ? undefined : String(listed.id),
+        });
+        const searchedSaid = listed === undefined ? /^the (newest|oldest|listing)/.test(found.searched ?? '') : true;
+        expect({ context, searchedSaid }).toEqual({ context, searchedSaid: true });
+        expect({ context, withinBound: requests() <= bound }).toEqual({ context, withinBound: true });
+      }
+    }
+  });
+
+  it('finds a number while orders are created at the top of the listing during the search', async () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 30; round++) {
+      const listing = listingOf(random, 2000, 1);
+      let nextId = 2001;
+      const { client } = storeOf(listing, 25, () => {
+        for (let created = Math.floor(random() * 40); created > 0; created--)
+          listing.unshift({ id: nextId++, orderId: listing[0]!.orderId + 1, lastUpdated: '2026-11-28T10:00:00.000Z' });
+      });
+      const target = listing[Math.floor(random() * listing.length)]!;
+      const index = new OrderNumberIndex(client);
+      expect((await index.find(String(target.orderId))).id, `round ${round}`).toBe(String(target.id));
+      // A second search in the same run starts from the pages read, which the creations have pushed on.
+      const older = listing[listing.length - 1 - Math.floor(random() * 500)]!;
+      expect((await index.find(String(older.orderId))).id, `round ${round}, second`).toBe(String(older.id));
+    }
+  });
+
+  it('numbers out of listing order: the whole listing read, with a progress line every 1,000 orders', async () => {
+    const random = seededRandom(11);
+    const listing = listingOf(random, 2600, 0);
+    const numbers = listing.map((order) => order.orderId);
+    for (let index = numbers.length - 1; index > 0; index--) {
+      const other = Math.floor(random() * (index + 1));
+      [numbers[index], numbers[other]] = [numbers[other]!, numbers[index]!];
+    }
+    listing.forEach((order, index) => (order.orderId = numbers[index]!));
+    const lines: string[] = [];
+    const { client, requests } = storeOf(listing, 20);
+    const index = new OrderNumberIndex(client, (line) => lines.push(line));
+    const last = listing.at(-1)!;
+    expect((await index.find(String(last.orderId))).id).toBe(String(last.id));
+    expect(await index.find('99999')).toEqual({ searched: 'the listing was read to its end: 2,600 orders' });
+    expect(lines).toEqual([
+      `order numbers are not in listing order: reading the whole listing for number ${last.orderId}, 800 orders read`,
+      `order numbers are not in listing order: reading the whole listing for number ${last.orderId}, 1,600 orders read`,
+      `order numbers are not in listing order: reading the whole listing for number ${last.orderId}, 2,400 orders read`,
+    ]);
+    // Pages of 20: 130 of them to the end, one empty page to know it, and the first page that showed the disorder.
+    expect(requests()).toBe(1 + 130 + 1);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * `tax serve --auth token` over real HTTP: the receiver's token endpoint in its three request styles (and under a
+ * maintained OAuth 2.0 client, oauth4webapi), a wrong secret refused with nothing computed, the guessing limit,
+ * tokens that expire on the clock, and the client address taken from a trusted proxy only.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as oauth from 'oauth4webapi';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProxyHeader, TrustedProxies } from '../../../src/http-server/trust-proxy.js';
+import type { TaxAuth } from '../../../src/tax/callback-auth.js';
+import { startTaxServer } from '../../../src/tax/server.js';
+import { sandboxTaxShape } from '../../../src/tax/shape.js';
+import { readTaxTable } from '../../../src/tax/table-file.js';
+import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
+
+const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
+const clientId = 'plataforma';
+const clientSecret = 'segredo-do-cliente-com-32-caracteres-ou-mais';
+const tokenAuth: TaxAuth = { kind: 'token', clientId, clientSecret, ttlSeconds: 60, tokenPath: '/oauth/token' };
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  removeTemporaryFolders();
+});
+
+const cart = {
+  origin: { state: 'SP' },
+  destination: { state: 'RJ' },
+  customer: { paysIcms: true },
+  items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
+};
+
+async function serve(options: { auth?: TaxAuth; trustProxy?: TrustedProxies; proxyHeader?: ProxyHeader } = {}) {
+  const folder = temporaryFolder('b2bctl-tax-token-');
+  const rules = join(folder, 'impostos.csv');
+  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+  const lines: string[] = [];
+  const table = new WatchedTaxTable(
+    rules,
+    () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+    { info: (line) => lines.push(line), error: (line) => lines.push(line) },
+    () => Date.now(),
+  );
+  await table.start();
+  closers.push(() => table.close());
+  let now = Date.parse('2026-11-28T10:00:00Z');
+  const server = await startTaxServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/tax',
+    shape: sandboxTaxShape,
+    table,
+    auth: options.auth ?? tokenAuth,
+    trustProxy: options.trustProxy,
+    proxyHeader: options.proxyHeader,
+    tokenFailureLimit: { limit: 3, windowMs: 60_000 },
+    now: () => now,
+    log: { warn: (line) => lines.push(line) },
+  });
+  closers.push(() => server.close());
+  const callback = async (authorization: string | undefined, headers: Record<string, string> = {}) => {
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers, ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(cart),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+  const token = (init: RequestInit, query = '') =>
+    fetch(`${server.url}/oauth/token${query}`, { method: 'POST', ...init });
+  const health = async () => (await (await fetch(`${server.url}/healthz`)).json()) as Record<string, number>;
+  return { server, lines, callback, token, health, advance: (ms: number) => (now += ms) };
+}
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const form = 'application/x-www-form-urlencoded';
+
+/** The three request styles of the platform, as the receiver's token endpoint takes them. */
+const styles: [string, (secret: string) => [RequestInit, string]][] = [
+  [
+    'Basic client credentials with a form grant_type=client_credentials',
+    (secret) => [
+      {
+        headers: { authorization: basic(clientId, secret), 'content-type': form },
+        body: 'grant_type=client_credentials',
+      },
+      '',
+    ],
+  ],
+  [
+    'a JSON body with clientId and clientSecret',
+    (secret) => [
+      { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, clientSecret: secret }) },
+      '',
+    ],
+  ],
+  [
+    'username/password headers with ?grant_type=password',
+    (secret) => [{ headers: { username: clientId, password: secret } }, '?grant_type=password'],
+  ],
+];
+
+describe('tax serve --auth token', () => {
+  it.each(styles)('%s: a token, and the callback answered with it', async (_style, request) => {
+    const { token, callback, health } = await serve();
+    const answer = await token(...request(clientSecret));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const issued = (await answer.json()) as { access_token: string; expires_in: number; token_type: string };
+    expect(issued).toMatchObject({ token_type: 'Bearer', expires_in: 60 });
+    const taxed = await callback(`Bearer ${issued.access_token}`);
+    expect(taxed.status).toBe(200);
+    expect(taxed.body.items).toHaveLength(1);
+    expect(await health()).toMatchObject({ answered: 1, refused: 0 });
+  });
+
+  it.each(styles)('%s with a wrong secret: 401, no token, nothing computed', async (_style, request) => {
+    const { token, callback, health, lines } = await serve();
+    const answer = await token(...request('not-the-secret'));
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed' });
+    expect(lines.join('\n')).toContain('tax serve: Token refused: wrong client credentials');
+    expect(lines.join('\n')).toContain('from 127.0.0.1');
+    const taxed = await callback(undefined);
+    expect(taxed).toEqual({
+      status: 401,
+      body: { error: 'invalid_token', error_description: 'Bearer token missing' },
+    });
+    expect(await health()).toMatchObject({ answered: 0, refused: 1 });
+  });
+
+  it('a token not issued here, or a fixed credential, does not open the callback', async () => {
+    const { callback, health } = await serve();
+    for (const authorization of [`Bearer ${'A'.repeat(54)}`, basic(clientId, clientSecret), `Bearer ${clientSecret}`]) {
+      const taxed = await callback(authorization);
+      expect(taxed.status).toBe(401);
+    }
+    expect(await health()).toMatchObject({ answered: 0, refused: 3 });
+  });
+
+  it('a token expires after its lifetime: the callback then answers 401 "Token expired"', async () => {
+    const { token, callback, advance } = await serve();
+    const issued = (await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string };
+    advance(59_999);
+    expect((await callback(`Bearer ${issued.access_token}`)).status).toBe(200);
+    advance(1);
+    expect(await callback(`Bearer ${issued.access_token}`)).toEqual({
+      status: 401,
+      body: { error: 'invalid_token', error_description: 'Token expired' },
+    });
+  });
+
+  it('past the guessing limit, even the right secret waits (429 with Retry-After)', async () => {
+    const { token } = await serve();
+    for (let attempt = 0; attempt < 3; attempt++) expect((await token(...styles[1]![1]('wrong'))).status).toBe(401);
+    const limited = await token(...styles[1]![1](clientSecret));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('a maintained OAuth 2.0 client (oauth4webapi) gets a token and calls the callback with it', async () => {
+    const { server, callback } = await serve();
+    const authorizationServer: oauth.AuthorizationServer = {
+      issuer: server.url,
+      token_endpoint: `${server.url}/oauth/token`,
+    };
+    const client = { client_id: clientId };
+    const response = await oauth.clientCredentialsGrantRequest(
+      authorizationServer,
+      client,
+      oauth.ClientSecretBasic(clientSecret),
+      new URLSearchParams(),
+      { [oauth.allowInsecureRequests]: true },
+    );
+    const granted = await oauth.processClientCredentialsResponse(authorizationServer, client, response);
+    expect(granted.token_type).toBe('bearer');
+    const taxed = await callback(`Bearer ${granted.access_token}`);
+    expect(taxed.status).toBe(200);
+  });
+
+  it('the fixed bearer and Basic credentials still open the callback, and only they', async () => {
+    const bearer = await serve({ auth: { kind: 'bearer', token: clientSecret } });
+    expect((await bearer.callback(`Bearer ${clientSecret}`)).status).toBe(200);
+    expect((await bearer.callback('Bearer wrong')).status).toBe(401);
+    // No token endpoint beside a fixed credential.
+    expect((await bearer.token(...styles[1]![1](clientSecret))).status).toBe(404);
+    const basicAuth = await serve({ auth: { kind: 'basic', user: clientId, password: clientSecret } });
+    expect((await basicAuth.callback(basic(clientId, clientSecret))).status).toBe(200);
+    expect((await basicAuth.callback(basic(clientId, 'wrong'))).status).toBe(401);
+  });
+});
+
+/** A token request with a wrong secret, through a proxy naming `address` as the client. */
+const wrongSecret = (address: string): [RequestInit, string] => [
+  {
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: JSON.stringify({ clientId: `${clientId}-${address}`, clientSecret: 'wrong' }),
+  },
+  '',
+];
+
+describe('tax serve --trust-proxy', () => {
+  it('behind a trusted proxy, the forwarded client is the one counted and logged', async () => {
+    const { token, lines } = await serve({ trustProxy: ['127.0.0.1'] });
+    expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(401);
+    expect(lines.join('\n')).toContain('from 203.0.113.7');
+    // Three failures from one forwarded client close it; another client behind the same proxy still gets its turn.
+    for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret('203.0.113.7'));
+    expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(429);
+    expect((await token(...wrongSecret('198.51.100.9'))).status).toBe(401);
+  });
+
+  it('with --proxy-header forwarded, the client is read from RFC 7239 Forwarded, X-Forwarded-For ignored', async () => {
+    const { token, lines } = await serve({ trustProxy: 1, proxyHeader: 'forwarded' });
+    const answer = await token({
+      headers: {
+        'content-type': 'application/json',
+        forwarded: 'for="[2001:db8::7]";proto=https',
+        'x-forwarded-for': '203.0.113.7',
+      },
+      body: JSON.stringify({ clientId, clientSecret: 'wrong' }),
+    });
+    expect(answer.status).toBe(401);
+    expect(lines.join('\n')).toContain('from 2001:db8::7');
+    expect(lines.join('\n')).not.toContain('203.0.113.7');
+  });
+
+  it('without --trust-proxy, X-Forwarded-For is the client’s own claim: the peer is counted', async () => {
+    const { token, lines } = await serve();
+    expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(401);
+    expect(lines.join('\n')).toContain('from 127.0.0.1');
+    expect(lines.join('\n')).not.toContain('203.0.113.7');
+    for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret(`203.0.113.${attempt + 10}`));
+    // Every forged address came from the same peer: the peer is past its limit.
+    expect((await token(...wrongSecret('198.51.100.9'))).status).toBe(429);
+  });
+});
