@@ -166,7 +166,8 @@ async function answerThroughErp(
   });
   const outcome = await Promise.race([asked, budget]);
   clearTimeout(timer);
-  abort.abort();
+  // The ERP's request is dropped after the answer has been written, not before it.
+  setImmediate(() => abort.abort());
   if (typeof outcome !== 'string') return outcome;
   counts.fallbacks++;
   const erp = urlShownSafely(forward.url);
