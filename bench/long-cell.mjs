@@ -5,7 +5,9 @@
 // Both are measured in CPU time (user + system, reported by the process on exit), which a loaded machine disturbs
 // far less than wall time; the runs are interleaved, three each, and the medians compared. The cell's own cost is
 // each side's time less its time for the same file with a short cell (start-up and fixed costs).
-// Target: the long cell costs b2bctl no more than 1.3x what it costs csv-parse.
+// Target: the long cell costs b2bctl no more than csv-parse takes for it (1.0x). A stretch of more than 16 Mi characters
+// (a 50 MB cell) is read by csv-parse itself, in slices (docs/decisions/0001-csv-splitter.md): --quick (10 MB) shows the
+// splitter.
 // Usage: node bench/long-cell.mjs [--quick] [--megabytes N]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,8 +68,8 @@ try {
   const ratio = (ours - oursShort) / (floor - floorShort);
   const ok = verdict(
     `the ${megabytes} MB cell vs same-options csv-parse`,
-    `${seconds(ours - oursShort)} vs ${seconds(floor - floorShort)} CPU-s: ${ratio.toFixed(2)}x (target <= 1.3x)`,
-    ratio <= 1.3,
+    `${seconds(ours - oursShort)} vs ${seconds(floor - floorShort)} CPU-s: ${ratio.toFixed(2)}x (target <= 1.0x)`,
+    ratio <= 1.0,
   );
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -55,8 +55,8 @@ export async function openCommandInput(
     // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
     adoptHeaderMap:
       flags.writeMap || context.canPrompt()
-        ? async (map, proposal, sampleOf) => {
-            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal, sampleOf));
+        ? async (map, proposal, sampleOf, noun = 'column') => {
+            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal, sampleOf, noun));
             if (mapPath === undefined) return undefined;
             const adopted = await adoptHeaderMap(
               context,
@@ -66,6 +66,7 @@ export async function openCommandInput(
               proposal,
               flags.writeMap === undefined,
               sampleOf,
+              noun,
             );
             // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
             inputOptions.headerMap = adopted;

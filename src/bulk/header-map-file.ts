@@ -23,6 +23,8 @@ export async function adoptHeaderMap(
   /** The proposed columns were just listed (offerHeaderMap): name only those the person chose. */
   listed = false,
   sampleOf: (header: string) => string | undefined = () => undefined,
+  /** What the input calls what it maps: a CSV's or a sheet's column, a JSON object's key. */
+  noun: 'column' | 'key' = 'column',
 ): Promise<HeaderMap> {
   const adopted: HeaderMap = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
@@ -31,7 +33,7 @@ export async function adoptHeaderMap(
       const free = knownPaths.filter((field) => !Object.values(adopted).includes(field));
       const sample = sampleOf(header);
       const field = await prompter.select(
-        `Column "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
+        `${noun === 'key' ? 'Key' : 'Column'} "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
         fieldChoices(header, free),
       );
       adopted[header] = field === skip ? null : field;
@@ -47,9 +49,9 @@ export async function adoptHeaderMap(
   for (const [header, field] of Object.entries(adopted))
     if (!listed || !Object.hasOwn(map, header))
       context.log.info(
-        field === null ? `map: column "${header}" is left out` : `map: column "${header}" reads as ${field}`,
+        field === null ? `map: ${noun} "${header}" is left out` : `map: ${noun} "${header}" reads as ${field}`,
       );
-  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a column).`);
+  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a ${noun}).`);
   return adopted;
 }
 
@@ -78,20 +80,21 @@ export async function offerHeaderMap(
   inputPath: string,
   proposal: HeaderMapProposal,
   sampleOf: (header: string) => string | undefined = () => undefined,
+  noun: 'column' | 'key' = 'column',
 ): Promise<string | undefined> {
   // Columns no field reads matter only when they hold data: else they are left out with nothing lost.
   if (proposal.mapped.length === 0 && !proposal.unmapped.some((header) => sampleOf(header) !== undefined))
     return undefined;
   const mapPath = inputPath === '-' ? 'stdin.map.json' : `${basename(inputPath, extname(inputPath))}.map.json`;
-  for (const [header, field] of proposal.mapped) context.log.info(`column "${header}" reads as ${field}`);
-  for (const header of proposal.unmapped) context.log.info(`column "${header}" matches no field`);
+  for (const [header, field] of proposal.mapped) context.log.info(`${noun} "${header}" reads as ${field}`);
+  for (const header of proposal.unmapped) context.log.info(`${noun} "${header}" matches no field`);
   const prompter = await context.prompter();
   const answer = await prompter.select(`Read the file with this map, and save it as ${mapPath} for --map?`, [
     {
       name:
         proposal.unmapped.length === 0
           ? 'yes'
-          : `yes, and ask which field each of the ${proposal.unmapped.length} other columns is`,
+          : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
       value: 'yes',
     },
     { name: 'no, stop here', value: 'no' },

@@ -60,10 +60,10 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
           'decimal separator of numbers (default: , with ; as delimiter, else .)',
         ).choices(['.', ',']),
       )
-      .option('--strict', 'an unknown column is an error, not a warning')
+      .option('--strict', 'an unknown column (or JSON key) is an error, not a warning')
       .option(
         '--ignore-column <name>',
-        'leave out the data of the column with this header (repeatable); else data under a header no field reads stops the run',
+        'leave out the data of the column with this header, or of this JSON key (repeatable); else data under a header or key no field reads stops the run',
         (name: string, names: string[] = []) => [...names, name],
       )
       .option(

@@ -55,12 +55,24 @@ function proxyStatusOf(error: Error): number | undefined {
   return match ? Number(match[1] ?? match[2]) : undefined;
 }
 
+/**
+ * What the fix of a failed connection names: the flag or setting the URL came from, and the one that sets the
+ * time-out (none when the time-out is fixed). The platform's by default.
+ */
+export interface UrlSource {
+  url: string;
+  timeout?: string;
+}
+
+const platformUrl: UrlSource = { url: 'the base URL (--base-url or B2BCTL_BASE_URL)', timeout: 'http.timeout' };
+
 /** Describes a failed connection to `url` reached by `route`; `certificate` adds what a TLS probe saw. */
 export function describeNetworkProblem(
   error: unknown,
   url: URL,
   route: ProxyRoute,
   certificate?: TlsProbe,
+  source: UrlSource = platformUrl,
 ): NetworkProblem {
   const code = networkErrorCode(error);
   const host = url.host;
@@ -81,7 +93,7 @@ export function describeNetworkProblem(
     };
   if (untrustedCodes.has(code) || code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return certificateProblem(code, host, certificate);
-  return connectionProblem(code, url, proxy);
+  return connectionProblem(code, url, proxy, source);
 }
 
 function certificateProblem(code: string, host: string, certificate: TlsProbe | undefined): NetworkProblem {
@@ -105,12 +117,10 @@ function certificateProblem(code: string, host: string, certificate: TlsProbe | 
   };
 }
 
-function connectionProblem(code: string, url: URL, proxy: string | undefined): NetworkProblem {
+function connectionProblem(code: string, url: URL, proxy: string | undefined, source: UrlSource): NetworkProblem {
   // Through a proxy, b2bctl connects to the proxy only: a failure to connect is the proxy's.
   const where = proxy ? `the proxy ${proxy}` : url.host;
-  const check = proxy
-    ? 'check HTTPS_PROXY/HTTP_PROXY (or add the host to NO_PROXY)'
-    : 'check the base URL (--base-url or B2BCTL_BASE_URL)';
+  const check = proxy ? 'check HTTPS_PROXY/HTTP_PROXY (or add the host to NO_PROXY)' : `check ${source.url}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return {
       code,
@@ -127,7 +137,7 @@ function connectionProblem(code: string, url: URL, proxy: string | undefined): N
     return {
       code,
       what: `${where} did not answer in time (${code})`,
-      fix: `${check}; a firewall may drop the traffic, or raise http.timeout`,
+      fix: `${check}; a firewall may drop the traffic${source.timeout ? `, or raise ${source.timeout}` : ''}`,
     };
   if (resetCodes.has(code))
     return {
@@ -144,10 +154,12 @@ export async function explainNetworkProblem(
   url: URL,
   route: ProxyRoute,
   timeoutMs: number,
+  source: UrlSource = platformUrl,
 ): Promise<NetworkProblem> {
-  if (!isCertificateError(error) || url.protocol !== 'https:') return describeNetworkProblem(error, url, route);
+  if (!isCertificateError(error) || url.protocol !== 'https:')
+    return describeNetworkProblem(error, url, route, undefined, source);
   const certificate = await probeTls(url, route, timeoutMs).catch(() => undefined);
-  return describeNetworkProblem(error, url, route, certificate);
+  return describeNetworkProblem(error, url, route, certificate, source);
 }
 
 /** One sentence for a failed request outside the platform client: what happened, then the fix. */

@@ -45,10 +45,7 @@ const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TI
 function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): string {
   if (forwardTimeoutCodes.has(problem.code) || problem.code === 'ETIMEDOUT' || problem.code === 'timed out')
     return `${problem.what}; the ERP has --forward-timeout (${timeoutMs / 1000} s) to answer: raise it for a slow ERP, or check that it runs`;
-  return networkProblemSentence({
-    ...problem,
-    fix: problem.fix.replace('check the base URL (--base-url or B2BCTL_BASE_URL)', 'check --forward-to'),
-  });
+  return networkProblemSentence(problem);
 }
 
 /** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout). */
@@ -75,7 +72,10 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
         signal,
       }).catch(async (error: unknown) => {
         if (signal.aborted) throw error;
-        const problem = await explainNetworkProblem(error, new URL(url), route, 10_000);
+        const problem = await explainNetworkProblem(error, new URL(url), route, 10_000, {
+          url: '--forward-to',
+          timeout: '--forward-timeout',
+        });
         throw new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
       });
       const text = await answer.body.text();

@@ -1,17 +1,21 @@
 import { type Dispatcher, request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import { explainNetworkProblem, networkProblemSentence, type UrlSource } from '../net/network-error.js';
 import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from '../http-server/tokens.js';
 
-/** Where and how to deliver webhooks, as the platform's panel configures a receiver. */
-export interface WebhookTarget {
-  /** The receiver's base URL, such as http://127.0.0.1:8788. */
-  url: string;
+/** Who asks a token endpoint, and in which of the receiver's three request styles. */
+export interface TokenClient {
   style: TokenStyle;
   clientId: string;
   clientSecret: string;
+}
+
+/** Where and how to deliver webhooks, as the platform's panel configures a receiver. */
+export interface WebhookTarget extends TokenClient {
+  /** The receiver's base URL, such as http://127.0.0.1:8788. */
+  url: string;
   tokenPath: string;
   customersPath: string;
   ordersPath: string;
@@ -34,9 +38,13 @@ export interface DeliveryOutcome {
 
 const timeoutMs = 10_000;
 
-/** How deliveries reach the receiver: the proxy environment (HTTPS_PROXY, NO_PROXY), the process's by default. */
+/**
+ * How deliveries reach the receiver: the proxy environment (HTTPS_PROXY, NO_PROXY), the process's by default; and
+ * the flag that gave the receiver's URL, which a failure's fix names.
+ */
 export interface DeliveryOptions {
   env?: ProxyEnvironment;
+  urlFlag: string;
 }
 
 /**
@@ -47,10 +55,11 @@ export async function deliverWebhook(
   target: WebhookTarget,
   kind: WebhookKind,
   payload: unknown,
-  options: DeliveryOptions = {},
+  options: DeliveryOptions,
 ): Promise<DeliveryOutcome> {
   const { dispatcher, route } = dispatcherFor(new URL(target.url), { env: options.env });
-  const via = { dispatcher, route };
+  // The receiver's answers come within a fixed time: no setting to raise.
+  const via = { dispatcher, route, source: { url: options.urlFlag } };
   try {
     const steps: DeliveryStep[] = [];
     const token = await requestToken(target, steps, via);
@@ -64,34 +73,67 @@ export async function deliverWebhook(
   }
 }
 
-interface Via {
+/**
+ * The way out to a receiver: its dispatcher, the proxy route that explains a network failure, and the flag its
+ * URL came from (for the fix a failure names).
+ */
+export interface Via {
   dispatcher: Dispatcher;
   route: ProxyRoute;
+  source: UrlSource;
 }
 
 async function requestToken(target: WebhookTarget, steps: DeliveryStep[], via: Via): Promise<string | undefined> {
-  const tokenUrl = new URL(target.tokenPath, target.url);
-  const tokenStep: DeliveryStep = { step: 'token', url: tokenUrl.href };
-  steps.push(tokenStep);
+  const { token, step } = await requestAccessToken(new URL(target.tokenPath, target.url), target, via);
+  steps.push(step);
+  return token;
+}
+
+/** A token as a token endpoint issued it; `expiresInSeconds` when the answer said (`expires_in`). */
+export interface AccessToken {
+  token?: string;
+  expiresInSeconds?: number;
+  step: DeliveryStep;
+}
+
+/**
+ * Asks a token endpoint for a Bearer token in the client's style, as the platform does before it calls an ERP.
+ * Never throws: a failure is the step's status, answer or error.
+ */
+export async function requestAccessToken(
+  tokenUrl: URL,
+  client: TokenClient,
+  via: Via,
+  signal?: AbortSignal,
+): Promise<AccessToken> {
+  const step: DeliveryStep = { step: 'token', url: tokenUrl.href };
   try {
-    const answer = await request(tokenRequestUrl(tokenUrl, target.style), {
+    const answer = await request(tokenRequestUrl(tokenUrl, client.style), {
       method: 'POST',
-      ...tokenRequest(target),
+      ...tokenRequest(client),
       dispatcher: via.dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
+      signal,
     });
     const text = await answer.body.text();
-    tokenStep.status = answer.statusCode;
+    step.status = answer.statusCode;
     if (answer.statusCode >= 200 && answer.statusCode < 300) {
-      const parsed = safeJson(text) as { access_token?: unknown } | undefined;
-      if (typeof parsed?.access_token === 'string') return parsed.access_token;
-      tokenStep.error = 'the answer has no access_token';
-    } else tokenStep.answer = text.slice(0, 300);
+      const parsed = safeJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined;
+      if (typeof parsed?.access_token === 'string') {
+        const expiresIn = parsed.expires_in;
+        return {
+          token: parsed.access_token,
+          expiresInSeconds: typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : undefined,
+          step,
+        };
+      }
+      step.error = 'the answer has no access_token';
+    } else step.answer = text.slice(0, 300);
   } catch (error) {
-    tokenStep.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs));
+    step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs, via.source));
   }
-  return undefined;
+  return { step };
 }
 
 async function postEvent(
@@ -119,7 +161,9 @@ async function postEvent(
     eventStep.status = answer.statusCode;
     eventStep.answer = (await answer.body.text()).slice(0, 300);
   } catch (error) {
-    eventStep.error = networkProblemSentence(await explainNetworkProblem(error, eventUrl, via.route, timeoutMs));
+    eventStep.error = networkProblemSentence(
+      await explainNetworkProblem(error, eventUrl, via.route, timeoutMs, via.source),
+    );
   }
   return eventStep;
 }
@@ -131,7 +175,7 @@ function tokenRequestUrl(url: URL, style: TokenStyle): URL {
   return withGrant;
 }
 
-function tokenRequest(target: WebhookTarget): { headers: Record<string, string>; body?: string } {
+function tokenRequest(target: TokenClient): { headers: Record<string, string>; body?: string } {
   if (target.style === 'basic') {
     const credentials = Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64');
     return {

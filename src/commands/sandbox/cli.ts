@@ -55,9 +55,19 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option(
       '--tax-callback <url>',
-      'a cart posted to /_sandbox/orders waits for its taxes from this URL (tax serve; token: B2BCTL_TAX_TOKEN)',
+      'a cart posted to /_sandbox/orders waits for its taxes from this URL (tax serve; a fixed token: B2BCTL_TAX_TOKEN)',
       httpUrl,
     )
+    .option(
+      '--tax-client-id <id>',
+      "ask the tax callback's token endpoint first, as this client (secret: B2BCTL_TAX_CLIENT_SECRET)",
+    )
+    .addOption(
+      new Option('--tax-style <style>', "token request style of the tax callback's token endpoint")
+        .choices(['basic', 'body', 'headers'])
+        .default('basic'),
+    )
+    .option('--tax-token-path <path>', "the tax callback's token route", '/oauth/token')
     .option(
       '--tax-timeout <time>',
       'how long a cart waits for the tax callback before it is refused (default 3s)',

@@ -39,6 +39,10 @@ export interface SandboxCommandOptions {
   taxCallback?: string;
   /** How long a cart waits for the tax callback, in milliseconds. */
   taxTimeout?: number;
+  /** Asks the tax callback's token endpoint first, as this client; its secret from B2BCTL_TAX_CLIENT_SECRET. */
+  taxClientId?: string;
+  taxStyle?: 'basic' | 'body' | 'headers';
+  taxTokenPath?: string;
   /** How it answers what the platform document does not show (src/sandbox/dialects/). */
   dialect?: string;
   /** Seconds its clock (the `Date` header) is ahead of this machine's; negative for behind. */
@@ -76,14 +80,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     orderCount: options.orders,
     webhook: webhookTarget(options, context),
     ordersWebhook: options.ordersWebhook,
-    taxCallback:
-      options.taxCallback === undefined
-        ? undefined
-        : {
-            url: options.taxCallback,
-            token: context.env.B2BCTL_TAX_TOKEN || undefined,
-            timeoutMs: options.taxTimeout ?? 3000,
-          },
+    taxCallback: taxCallbackOf(options, context),
     dialect,
     clockOffsetSeconds: options.clockOffset ?? 0,
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
@@ -106,6 +103,31 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
 export function sandboxLoginLine(url: string, username: string, publicPassword: string | undefined): string {
   const password = publicPassword === undefined ? '"$B2BCTL_SANDBOX_PASSWORD"' : publicPassword;
   return `printf '%s\\n' ${password} | b2bctl login --base-url ${url} --username ${username} --password-stdin`;
+}
+
+function taxCallbackOf(options: SandboxCommandOptions, context: Context): SandboxOptions['taxCallback'] {
+  if (options.taxCallback === undefined) {
+    if (options.taxClientId !== undefined) throw new UsageError('--tax-client-id needs --tax-callback URL.');
+    return undefined;
+  }
+  const callback = {
+    url: options.taxCallback,
+    token: context.env.B2BCTL_TAX_TOKEN || undefined,
+    timeoutMs: options.taxTimeout ?? 3000,
+  };
+  if (options.taxClientId === undefined) return callback;
+  const clientSecret = context.env.B2BCTL_TAX_CLIENT_SECRET;
+  if (!clientSecret)
+    throw new UsageError(
+      '--tax-client-id needs the secret in B2BCTL_TAX_CLIENT_SECRET (never on the command line), the one tax serve was given.',
+    );
+  const client = {
+    style: options.taxStyle ?? 'basic',
+    clientId: options.taxClientId,
+    clientSecret,
+    tokenPath: options.taxTokenPath ?? '/oauth/token',
+  };
+  return { ...callback, client };
 }
 
 function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {

@@ -49,7 +49,7 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
     },
     options.kind,
     payload,
-    { env: context.env },
+    { env: context.env, urlFlag: '--url' },
   );
   const format = context.outputFormat('ndjson');
   for (const step of outcome.steps) {

@@ -4,7 +4,7 @@ import { splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
-import { normalizeLineEnds, type QuoteTracker } from './text-decoding.js';
+import { type FollowedPiece, followRecords } from './text-decoding.js';
 
 /** One CSV row with the line it starts on (1 is the header). */
 export interface CsvRow {
@@ -56,11 +56,12 @@ export async function* readCsvRowBatches(
   const reading = stretchReading(options);
   const { bounds, delimiter, file } = reading;
   const pairing = new RecordPairing(reading, options.file);
-  const { tracker, recordStarts } = pairing;
-  // Text read but not yet made rows: from the last record boundary on. `taken` counts the characters before it.
+  // Text read but not yet made rows: from the last record boundary on, starting on `pendingLine`.
   let pending = '';
-  let taken = 0;
   let pendingLine = 1;
+  // Whether the pieces `pending` came from hold no forbidden character: each piece is looked at as it comes, so the
+  // end of a record of megabytes is not one more pass over all of it, with signals unserved (a piece is a few KB).
+  let pendingClean = true;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   const rowLength = new RowLengthGuard({
     file,
@@ -69,15 +70,18 @@ export async function* readCsvRowBatches(
     headers: () => options.columnNames?.headers,
   });
   try {
-    for await (const piece of normalizeLineEnds(withoutByteOrderMark(text), delimiter, tracker)) {
+    for await (const followed of followRecords(withoutByteOrderMark(text), delimiter)) {
+      pairing.follow(followed);
+      const piece = followed.text;
       if (rowLength.measuring) {
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         rowLength.measure(piece, pendingLine);
         continue;
       }
-      pending += piece;
-      const end = (tracker.recordsEnd ?? 0) - taken;
-      if (end <= 0) {
+      const pieceClean = forbiddenCharacter(piece) === undefined;
+      if (followed.recordsEnd === 0) {
+        pending += piece;
+        pendingClean &&= pieceClean;
         // Inside one record that spans pieces (a cell of a gigabyte is thousands): served at the next piece. Between
         // records, the consumer of the rows serves it, with its own account of what was read.
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
@@ -86,27 +90,30 @@ export async function* readCsvRowBatches(
         if (rowLength.watch(pending)) pending = '';
         continue;
       }
-      const records = end === pending.length ? pending : pending.slice(0, end);
-      pending = end === pending.length ? '' : pending.slice(end);
-      taken += end;
+      const whole = followed.recordsEnd === piece.length;
+      const records = pending + (whole ? piece : piece.slice(0, followed.recordsEnd));
+      // Said of the whole piece, so of its records and of the rest it leaves pending alike.
+      const clean = pendingClean && pieceClean;
+      pending = whole ? '' : piece.slice(followed.recordsEnd);
+      pendingClean = pieceClean;
       const firstLine = pendingLine;
       rowLength.checkRecords(records, firstLine);
-      pendingLine += lineBreaks(records);
+      pendingLine = followed.lineAfterRecords;
       pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
-      const batch = await pairing.rowsOf(records, firstLine);
-      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(records) === undefined };
+      const batch = await pairing.rowsOf(records, firstLine, clean);
+      if (batch.length > 0) yield { rows: batch, clean };
     }
     rowLength.finish(pendingLine);
     if (pending !== '') {
       rowLength.checkRecords(pending, pendingLine);
-      const batch = await pairing.rowsOf(pending, pendingLine);
-      if (batch.length > 0) yield { rows: batch, clean: forbiddenCharacter(pending) === undefined };
+      const batch = await pairing.rowsOf(pending, pendingLine, pendingClean);
+      if (batch.length > 0) yield { rows: batch, clean: pendingClean };
     }
     pairing.checkClosingQuote(undefined);
   } catch (error) {
     throw asInputError(error, reading, {
-      recordStarts,
-      openQuoteLine: tracker.openQuoteLine,
+      recordStarts: pairing.recordStarts,
+      openQuoteLine: pairing.openQuoteLine,
       lastLine: pairing.lastLine,
     });
   }
@@ -117,13 +124,12 @@ export async function* readCsvRowBatches(
  * spreadsheet rows the quote follower found for them, and checks each row on the way.
  */
 class RecordPairing {
-  readonly recordStarts: number[] = [];
-  readonly recordRows: number[] = [];
-  readonly tracker: QuoteTracker = {
-    openQuoteLine: undefined,
-    recordStarts: this.recordStarts,
-    recordRows: this.recordRows,
-  };
+  /** The starts and rows of the records the follower found, from the first not yet paired with a row (`next`). */
+  recordStarts: number[] = [];
+  private recordRows: number[] = [];
+  /** As the follower left them after the last piece. */
+  openQuoteLine: number | undefined;
+  private textAfterClosingQuoteLine: number | undefined;
   lastLine = 0;
   private lastRow = 0;
   private next = 0;
@@ -133,9 +139,21 @@ class RecordPairing {
     private readonly file: string,
   ) {}
 
+  /** Takes what the quote follower found in the next piece, ahead of the rows. */
+  follow(piece: FollowedPiece): void {
+    // What has been paired is dropped here; the rest (the record the last piece left open) goes before the new ones.
+    if (piece.recordStarts.length > 0) {
+      this.recordStarts = this.recordStarts.slice(this.next).concat(piece.recordStarts);
+      this.recordRows = this.recordRows.slice(this.next).concat(piece.recordRows);
+      this.next = 0;
+    }
+    this.openQuoteLine = piece.openQuoteLine;
+    this.textAfterClosingQuoteLine ??= piece.textAfterClosingQuoteLine;
+  }
+
   /** `"Ana"x`: csv-parse (relax_quotes) keeps the cell as `"Ana"x`, quotes and all, which would be sent. */
   checkClosingQuote(nextStart: number | undefined): void {
-    const bad = this.tracker.textAfterClosingQuoteLine;
+    const bad = this.textAfterClosingQuoteLine;
     if (bad === undefined || bad < this.lastLine || (nextStart !== undefined && bad >= nextStart)) return;
     throw new InputError(
       `${this.file}:${bad}: text follows the closing quote of a quoted cell (such as "Ana"x); put the whole cell inside the quotes, and write a quote inside it as "".`,
@@ -143,11 +161,14 @@ class RecordPairing {
     );
   }
 
-  /** The rows of whole records (text from one record boundary to another) with the lines the follower found. */
-  async rowsOf(records: string, firstLine: number): Promise<CsvRow[]> {
+  /**
+   * The rows of whole records (text from one record boundary to another) with the lines the follower found; `clean`:
+   * the text holds no forbidden character, and so no surrogate.
+   */
+  async rowsOf(records: string, firstLine: number, clean: boolean): Promise<CsvRow[]> {
     const { delimiter, bounds, file } = this.reading;
     const cells =
-      splitPlainRecords(records, delimiter, this.reading.plainLineBound) ??
+      splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean) ??
       (await parseCounted(records, firstLine, this.reading));
     const batch: CsvRow[] = [];
     for (const record of cells) {
@@ -157,12 +178,6 @@ class RecordPairing {
       checkRowWidth(record.length, bounds.maxColumns, file, this.lastLine);
       batch.push({ line: this.lastLine, row: this.lastRow, cells: record });
     }
-    // The follower runs ahead of the rows; drop what has been paired now and then.
-    if (this.next > 8192) {
-      this.recordStarts.splice(0, this.next);
-      this.recordRows.splice(0, this.next);
-      this.next = 0;
-    }
     return batch;
   }
 }
@@ -170,12 +185,6 @@ class RecordPairing {
 /** An interrupt while the rows are read: served at the next piece, as during a parse. */
 function interruptedWhileReading(file: string, line: number): InterruptedError {
   return new InterruptedError(`${file}: interrupted while reading the rows from line ${line}.`);
-}
-
-function lineBreaks(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++;
-  return count;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface StretchReading {
   delimiter: string;
   file: string;
   interrupt: AbortSignal | undefined;
-  /** The longest line the quote-free splitter may take; a longer one goes to csv-parse, in slices. */
+  /** The most characters outside quoted cells the splitter takes in one record; a longer one goes to csv-parse, in slices. */
   plainLineBound: number;
 }
 
@@ -41,7 +41,7 @@ export function stretchReading(options: {
   };
 }
 
-/** csv-parse's options for the records the quote-free splitter leaves to it. */
+/** csv-parse's options for the records the splitter leaves to it. */
 function csvParseOptions(delimiter: string, maxRecordSize: number) {
   return {
     delimiter,

@@ -24,6 +24,8 @@ export interface HeaderProposalOptions {
     map: HeaderMap,
     proposal: HeaderMapProposal,
     sampleOf: (header: string) => string | undefined,
+    /** What the input calls what it maps: a CSV's or a sheet's column, a JSON object's key. */
+    noun?: 'column' | 'key',
   ) => Promise<HeaderMap | undefined>;
   warn(message: string): void;
 }

@@ -36,12 +36,15 @@ export class RowMeasure {
     const { delimiterCode } = this;
     let { inQuotes, cell } = this;
     let index = from;
+    // The next line break from where the last search started (-1: none left), found once (as in the quote follower).
+    let nextBreak = -2;
     for (; index < text.length; index++) {
       if (inQuotes) {
         // Inside a quoted cell only its closing quote and line breaks matter: found by indexOf.
         const closing = text.indexOf('"', index);
         const stop = closing === -1 ? text.length : closing;
-        for (let at = text.indexOf('\n', index); at !== -1 && at < stop; at = text.indexOf('\n', at + 1)) this.breaks++;
+        if (nextBreak !== -1 && nextBreak < index) nextBreak = text.indexOf('\n', index);
+        for (; nextBreak !== -1 && nextBreak < stop; nextBreak = text.indexOf('\n', nextBreak + 1)) this.breaks++;
         cell += stop - index;
         if (closing === -1) {
           index = text.length;

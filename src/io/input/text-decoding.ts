@@ -1,52 +1,54 @@
-/** Tracks where a quoted CSV field opened, to name that line when the quote is never closed. */
-export interface QuoteTracker {
-  /** Line where the field still open at the end of the input started, if any. */
+/**
+ * A piece of CSV text, line ends normalized, with what the quote follower found in it. Everything the reader needs
+ * travels with the piece, so nothing is written behind the reader's back between two pieces.
+ */
+export interface FollowedPiece {
+  /** The text, CRLF and lone CR turned into LF. */
+  text: string;
+  /** How many characters at the start of `text` end whole records (up to its last line break outside a quoted field): 0 when no record ends in it. */
+  recordsEnd: number;
+  /** The line that follows those whole records (the line of the next record); the previous value when none ends here. */
+  lineAfterRecords: number;
+  /**
+   * The line on which each non-empty record starting in this piece starts, in order: the CSV reader pairs them with
+   * the rows it reads, which spares csv-parse's costly per-record `info`.
+   */
+  recordStarts: number[];
+  /**
+   * The spreadsheet row of each of those records. It differs from the line once a quoted cell held a line break
+   * (Alt+Enter in Excel): each such break is a line, not a row.
+   */
+  recordRows: number[];
+  /** The line where a quoted field still open at the end of this piece started, if one is. */
   openQuoteLine: number | undefined;
-  /**
-   * When given, the line on which each non-empty record starts is pushed here, in order: the CSV
-   * reader pairs them with csv-parse's records, which spares csv-parse's costly per-record `info`.
-   */
-  recordStarts?: number[];
-  /**
-   * With recordStarts: the spreadsheet row of each record, pushed alongside. It differs from the line
-   * once a quoted cell held a line break (Alt+Enter in Excel): each such break is a line, not a row.
-   */
-  recordRows?: number[];
-  /** The line where text follows the closing quote of a quoted field (`"Ana"x`), if any: csv-parse would keep it quotes and all. */
-  textAfterClosingQuoteLine?: number;
-  /**
-   * How many characters of the normalized text end with a line break outside a quoted field: everything before is
-   * whole records, so the CSV reader can take it without waiting for the rest.
-   */
-  recordsEnd?: number;
+  /** The first line in this piece where text follows the closing quote of a quoted field (`"Ana"x`): csv-parse would keep it quotes and all. */
+  textAfterClosingQuoteLine: number | undefined;
 }
 
 /**
- * Turns CRLF and lone CR into LF (csv-parse counts a CRLF inside a quoted field as two lines) and
- * follows the quoting as csv-parse does with `relax_quotes`, so an unclosed quote can be reported
- * at the line where it opens rather than at the end of the file.
+ * Turns CRLF and lone CR into LF (csv-parse counts a CRLF inside a quoted field as two lines).
  */
-export async function* normalizeLineEnds(
-  text: AsyncIterable<string>,
-  delimiter: string | undefined,
-  tracker: QuoteTracker,
-): AsyncGenerator<string> {
+export async function* normalizeLineEnds(text: AsyncIterable<string>): AsyncGenerator<string> {
   let pendingCarriageReturn = false;
-  const quoting = new QuoteFollower(delimiter ?? '\n', tracker);
   for await (const piece of text) {
     let chunk = piece;
     if (pendingCarriageReturn) chunk = `\r${chunk}`;
     pendingCarriageReturn = chunk.endsWith('\r');
     if (pendingCarriageReturn) chunk = chunk.slice(0, -1);
     const normalized = chunk.replaceAll('\r\n', '\n').replaceAll('\r', '\n');
-    if (delimiter !== undefined) quoting.follow(normalized);
     if (normalized) yield normalized;
   }
-  if (pendingCarriageReturn) {
-    quoting.follow('\n');
-    yield '\n';
-  }
-  quoting.finish();
+  if (pendingCarriageReturn) yield '\n';
+}
+
+/**
+ * The text with its line ends normalized, each piece with the record boundaries in it: the quoting is followed as
+ * csv-parse follows it with `relax_quotes`, so an unclosed quote can be reported at the line where it opens rather
+ * than at the end of the file.
+ */
+export async function* followRecords(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<FollowedPiece> {
+  const quoting = new QuoteFollower(delimiter);
+  for await (const normalized of normalizeLineEnds(text)) yield quoting.follow(normalized);
 }
 
 const quoteCode = 0x22;
@@ -59,23 +61,30 @@ class QuoteFollower {
   /** Line breaks inside quoted fields so far: the line minus these is the spreadsheet's row. */
   private breaksInCells = 0;
   private atRecordStart = true;
-  /** Characters followed before the current text, and the index in it of the last break outside a quoted field. */
-  private offset = 0;
-  private lastRecordEnd = -1;
+  /** The line where the quoted field open now (if one is) started. */
+  private quoteOpenedLine = 0;
+  /** The line after the last line break outside a quoted field so far. */
+  private lineAfterRecords = 1;
   private readonly specials: RegExp;
+  /** What the piece being followed holds: made afresh for each piece and handed over with it. */
+  private piece: FollowedPiece = emptyPiece('', 1);
+  /** The index in the piece's text of its last line break outside a quoted field, or -1. */
+  private lastRecordEnd = -1;
 
-  constructor(
-    private readonly delimiter: string,
-    private readonly tracker: QuoteTracker,
-  ) {
+  constructor(private readonly delimiter: string) {
     this.specials = new RegExp(`["\\n${delimiter.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}]`, 'g');
   }
 
-  follow(text: string): void {
+  /** The piece of normalized text with the record boundaries found in it. */
+  follow(text: string): FollowedPiece {
+    const piece = emptyPiece(text, this.lineAfterRecords);
+    this.piece = piece;
     this.lastRecordEnd = -1;
     this.followText(text);
-    if (this.lastRecordEnd !== -1) this.tracker.recordsEnd = this.offset + this.lastRecordEnd + 1;
-    this.offset += text.length;
+    piece.recordsEnd = this.lastRecordEnd + 1;
+    piece.lineAfterRecords = this.lineAfterRecords;
+    piece.openQuoteLine = this.state === 'quoted' ? this.quoteOpenedLine : undefined;
+    return piece;
   }
 
   private followText(text: string): void {
@@ -92,13 +101,17 @@ class QuoteFollower {
       // One character code compared at a time: matchAll's match object per delimiter was a visible
       // share of reading a million rows.
       const delimiterCode = this.delimiter.charCodeAt(0);
+      // The next line break from where the last search started (-1: none left): each is found once, never searched
+      // for again from every quote of a long cell without one (a cell of a million `""` was quadratic).
+      let nextBreak = -2;
       for (let index = 0; index < text.length; index++) {
         if (this.state === 'quoted') {
           // Inside a quoted cell only the next quote and the line breaks before it matter: found by indexOf, so a
           // cell of megabytes costs a few native scans, not a look at each character. Text there changes nothing.
           const closing = text.indexOf('"', index);
           const stop = closing === -1 ? text.length : closing;
-          for (let at = text.indexOf('\n', index); at !== -1 && at < stop; at = text.indexOf('\n', at + 1)) {
+          if (nextBreak !== -1 && nextBreak < index) nextBreak = text.indexOf('\n', index);
+          for (; nextBreak !== -1 && nextBreak < stop; nextBreak = text.indexOf('\n', nextBreak + 1)) {
             this.line++;
             this.breaksInCells++;
           }
@@ -110,14 +123,14 @@ class QuoteFollower {
         if (code !== quoteCode && code !== newlineCode && code !== delimiterCode) continue;
         if (index > last) this.ordinaryText();
         this.special(text[index] as string);
-        if (code === newlineCode && this.state !== 'quoted') this.lastRecordEnd = index;
+        if (code === newlineCode && this.state !== 'quoted') this.recordEndAt(index);
         last = index + 1;
       }
     } else {
       for (const match of text.matchAll(this.specials)) {
         if (match.index > last) this.ordinaryText();
         this.special(match[0]);
-        if (match[0] === '\n' && this.state !== 'quoted') this.lastRecordEnd = match.index;
+        if (match[0] === '\n' && this.state !== 'quoted') this.recordEndAt(match.index);
         last = match.index + 1;
       }
     }
@@ -136,7 +149,7 @@ class QuoteFollower {
       if (index > last) this.startRecordIfNeeded();
       this.atRecordStart = true;
       this.line++;
-      this.lastRecordEnd = index;
+      this.recordEndAt(index);
       last = index + 1;
     }
     if (last < text.length) this.startRecordIfNeeded();
@@ -145,21 +158,23 @@ class QuoteFollower {
     this.state = end === '\n' || end === this.delimiter ? 'fieldStart' : 'unquoted';
   }
 
-  finish(): void {
-    if (this.state !== 'quoted') this.tracker.openQuoteLine = undefined;
+  /** A line break outside a quoted field at `index` of the piece, the line count already past it. */
+  private recordEndAt(index: number): void {
+    this.lastRecordEnd = index;
+    this.lineAfterRecords = this.line;
   }
 
   private ordinaryText(): void {
     this.startRecordIfNeeded();
-    if (this.state === 'quoteInQuoted') this.tracker.textAfterClosingQuoteLine ??= this.line;
+    if (this.state === 'quoteInQuoted') this.piece.textAfterClosingQuoteLine ??= this.line;
     if (this.state === 'fieldStart' || this.state === 'quoteInQuoted') this.state = 'unquoted';
   }
 
   private startRecordIfNeeded(): void {
     if (!this.atRecordStart) return;
     this.atRecordStart = false;
-    this.tracker.recordStarts?.push(this.line);
-    this.tracker.recordRows?.push(this.line - this.breaksInCells);
+    this.piece.recordStarts.push(this.line);
+    this.piece.recordRows.push(this.line - this.breaksInCells);
   }
 
   private special(character: string): void {
@@ -177,7 +192,7 @@ class QuoteFollower {
       case 'fieldStart':
         if (character === '"') {
           this.state = 'quoted';
-          this.tracker.openQuoteLine = this.line;
+          this.quoteOpenedLine = this.line;
         }
         break;
       case 'unquoted':
@@ -189,4 +204,16 @@ class QuoteFollower {
       if (this.state === 'quoted') this.breaksInCells++;
     }
   }
+}
+
+function emptyPiece(text: string, lineAfterRecords: number): FollowedPiece {
+  return {
+    text,
+    recordsEnd: 0,
+    lineAfterRecords,
+    recordStarts: [],
+    recordRows: [],
+    openQuoteLine: undefined,
+    textAfterClosingQuoteLine: undefined,
+  };
 }

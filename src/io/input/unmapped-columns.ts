@@ -48,6 +48,20 @@ export function withIgnoredColumns(
 /** The most columns one message lists; the rest are counted. */
 const maxListed = 10;
 
+/** Data found where no field reads it: a CSV column or a JSON key, as the message names it, with a value. */
+export interface UnreadData {
+  /** The header or key, as `--map` and `--ignore-column` take it. */
+  header: string;
+  /** How the message names it: `column 9 (I) "Obs"`, `key "obs"`. */
+  named: string;
+  /** The closest known field, if any. */
+  suggestion: string | undefined;
+  /** Where the value is, after `file:`: a line, or a JSON record's place. */
+  place: string;
+  line: number;
+  value: string;
+}
+
 /**
  * Checks a batch of rows for data in the columns no field reads; throws at the end of the first batch that holds
  * some, naming each such column with a value from it, the `--map` entry that would read it and `--ignore-column`.
@@ -72,36 +86,53 @@ export function unmappedDataCheck(
         if (!found.some((seen) => seen.column === column)) found.push({ column, line: row.line, value: cell.trim() });
       }
     }
-    if (found) throw unmappedDataError(file, found, knownPaths);
+    if (!found) return;
+    const byColumn = found.toSorted((a, b) => a.column.column - b.column.column);
+    throw unreadDataError(
+      file,
+      byColumn.map(({ column, line, value }) => ({
+        header: column.header,
+        named: `column ${column.column} (${columnLetter(column.column - 1)}) "${shortValue(column.header)}"`,
+        suggestion: column.suggestion,
+        place: String(line),
+        line,
+        value,
+      })),
+      knownPaths,
+      'column',
+    );
   };
 }
 
-function unmappedDataError(
+/**
+ * The run's stop for data no field reads, CSV column or JSON key alike: each with a value, the `--map` entry that
+ * would read it and the `--ignore-column` that leaves it out; nothing was sent.
+ */
+export function unreadDataError(
   file: string,
-  found: readonly { column: UnmappedColumn; line: number; value: string }[],
+  found: readonly UnreadData[],
   knownPaths: readonly string[],
+  /** What the input calls the place data sits under: a CSV's or a sheet's column, a JSON object's key. */
+  noun: 'column' | 'key',
 ): InputError {
-  const sorted = found.toSorted((a, b) => a.column.column - b.column.column);
-  const first = sorted[0] as { column: UnmappedColumn; line: number; value: string };
-  const mapEntry = (column: UnmappedColumn) =>
-    `{${JSON.stringify(column.header)}:${JSON.stringify(fieldForHeader(column.header, knownPaths) ?? column.suggestion ?? 'FIELD')}}`;
-  const where = (column: UnmappedColumn) =>
-    `column ${column.column} (${columnLetter(column.column - 1)}) "${shortValue(column.header)}"`;
-  const details = { file, line: first.line, field: shortValue(first.column.header) };
-  if (sorted.length === 1)
+  const first = found[0] as UnreadData;
+  const mapEntry = (data: UnreadData) =>
+    `{${JSON.stringify(data.header)}:${JSON.stringify(fieldForHeader(data.header, knownPaths) ?? data.suggestion ?? 'FIELD')}}`;
+  const details = { file, line: first.line, field: shortValue(first.header) };
+  if (found.length === 1)
     return new InputError(
-      `${file}:${first.line}: ${where(first.column)} holds "${shortValue(first.value)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first.column)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.column.header)}.`,
+      `${file}:${first.place}: ${first.named} holds "${shortValue(first.value)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.`,
       details,
     );
-  const listed = sorted
+  const listed = found
     .slice(0, maxListed)
     .map(
-      ({ column, line, value }) =>
-        `${where(column)} holds "${shortValue(value)}" on line ${line} (${mapEntry(column)}, or --ignore-column ${quotedArgument(column.header)})`,
+      (data) =>
+        `${data.named} holds "${shortValue(data.value)}" on line ${data.place} (${mapEntry(data)}, or --ignore-column ${quotedArgument(data.header)})`,
     );
-  const more = sorted.length - maxListed;
+  const more = found.length - maxListed;
   return new InputError(
-    `${file}:${first.line}: ${sorted.length} columns hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
+    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
     details,
   );
 }

@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
+import { reportHeaderProblems } from './header-messages.js';
 import {
   type InputOptions,
   type InputRecord,
   invisibleProblems,
   type OpenedInput,
-  reportHeaderProblems,
   type WrittenCells,
-} from './open-input.js';
+} from './opened-input.js';
 import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
 import { unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';

@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../../domain/validation.js';
 import { parseDecimal } from './cell-values.js';
-import type { InputRecord } from './open-input.js';
+import type { InputRecord } from './opened-input.js';
 
 /**
  * A record's problems as the user will read them against their spreadsheet, the one place that quotes a cell back:

@@ -1,11 +1,18 @@
 import { request } from 'undici';
+import { dispatcherFor } from '../../net/dispatcher.js';
+import { requestAccessToken, type TokenClient } from '../../webhook/sender.js';
 
 /** Where the sandbox asks for an order's taxes before closing it, as a store with the callback activated does. */
 export interface TaxCallback {
   url: string;
   /** Sent as `Authorization: Bearer …` (B2BCTL_TAX_TOKEN), as `tax serve --auth bearer` expects. */
   token?: string;
-  /** How long the cart waits for the answer. */
+  /**
+   * Asks a token endpoint first, in one of the receiver's styles, as the platform authenticates before it calls the
+   * ERP (`tax serve --auth token`); `tokenPath` is resolved against the callback's URL.
+   */
+  client?: TokenClient & { tokenPath: string };
+  /** How long the cart waits for the answer, the token's request included. */
   timeoutMs: number;
 }
 
@@ -19,32 +26,94 @@ export interface TaxCart {
 
 export type TaxAnswer = { ok: true; taxes: unknown } | { ok: false; status: 502 | 504; message: string };
 
+/** A token is asked again this long before the end its endpoint gave it, so no call carries one about to expire. */
+const tokenRenewalMarginMs = 30_000;
+
 /**
- * Asks the callback for a cart's taxes and waits, as the buyer's checkout does; past the time-out, or on anything
- * but a 2xx with JSON, the order is not closed and the answer says why.
+ * The platform's side of the tax callback: asks for a cart's taxes and waits, as the buyer's checkout does; past
+ * the time-out, or on anything but a 2xx with JSON, the order is not closed and the answer says why. With a token
+ * endpoint, its token is kept until shortly before it expires, and asked again once when the callback answers 401
+ * (a restarted `tax serve` forgets the tokens it issued).
  */
-export async function askTaxes(callback: TaxCallback, cart: TaxCart): Promise<TaxAnswer> {
-  try {
-    const answer = await request(callback.url, {
+export class TaxCallbackCaller {
+  private kept: { token: string; renewAt: number } | undefined;
+
+  constructor(private readonly callback: TaxCallback) {}
+
+  async ask(cart: TaxCart): Promise<TaxAnswer> {
+    const signal = AbortSignal.timeout(this.callback.timeoutMs);
+    try {
+      const reused = this.kept !== undefined && performance.now() < this.kept.renewAt;
+      const first = await this.bearer(signal, !reused);
+      if (typeof first !== 'string') return first;
+      const answer = await this.post(cart, first, signal);
+      if (answer.statusCode !== 401 || !reused || this.callback.client === undefined) return answer.taxes;
+      const fresh = await this.bearer(signal, true);
+      if (typeof fresh !== 'string') return fresh;
+      return (await this.post(cart, fresh, signal)).taxes;
+    } catch (error) {
+      if (signal.aborted)
+        return { ok: false, status: 504, message: `the tax callback did not answer in ${this.callback.timeoutMs} ms` };
+      return { ok: false, status: 502, message: `the tax callback failed: ${(error as Error).message}` };
+    }
+  }
+
+  /** The Bearer token to send (none: ''), or the refusal when the token endpoint gave none. */
+  private async bearer(signal: AbortSignal, renew: boolean): Promise<string | TaxAnswer> {
+    const client = this.callback.client;
+    if (client === undefined) return this.callback.token ?? '';
+    if (!renew && this.kept !== undefined) return this.kept.token;
+    const tokenUrl = new URL(client.tokenPath, this.callback.url);
+    const { dispatcher, route } = dispatcherFor(tokenUrl, {});
+    try {
+      const issued = await requestAccessToken(
+        tokenUrl,
+        client,
+        { dispatcher, route, source: { url: '--tax-callback' } },
+        signal,
+      );
+      if (signal.aborted) throw signal.reason;
+      if (issued.token === undefined) {
+        const { status, answer, error } = issued.step;
+        const said = error ?? `HTTP ${status}${answer ? `: ${answer}` : ''}`;
+        return {
+          ok: false,
+          status: 502,
+          message: `the tax callback's token endpoint ${tokenUrl.href} gave no token: ${said}`,
+        };
+      }
+      const lifetimeMs = (issued.expiresInSeconds ?? 300) * 1000;
+      this.kept = { token: issued.token, renewAt: performance.now() + Math.max(0, lifetimeMs - tokenRenewalMarginMs) };
+      return issued.token;
+    } finally {
+      await dispatcher.close();
+    }
+  }
+
+  private async post(
+    cart: TaxCart,
+    token: string,
+    signal: AbortSignal,
+  ): Promise<{ statusCode: number; taxes: TaxAnswer }> {
+    const answer = await request(this.callback.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        ...(callback.token === undefined ? {} : { authorization: `Bearer ${callback.token}` }),
+        ...(token === '' ? {} : { authorization: `Bearer ${token}` }),
       },
       body: JSON.stringify(cart),
-      signal: AbortSignal.timeout(callback.timeoutMs),
+      signal,
     });
     const text = await answer.body.text();
     if (answer.statusCode < 200 || answer.statusCode > 299)
       return {
-        ok: false,
-        status: 502,
-        message: `the tax callback answered HTTP ${answer.statusCode}: ${text.slice(0, 500)}`,
+        statusCode: answer.statusCode,
+        taxes: {
+          ok: false,
+          status: 502,
+          message: `the tax callback answered HTTP ${answer.statusCode}: ${text.slice(0, 500)}`,
+        },
       };
-    return { ok: true, taxes: JSON.parse(text) as unknown };
-  } catch (error) {
-    if ((error as Error).name === 'TimeoutError')
-      return { ok: false, status: 504, message: `the tax callback did not answer in ${callback.timeoutMs} ms` };
-    return { ok: false, status: 502, message: `the tax callback failed: ${(error as Error).message}` };
+    return { statusCode: answer.statusCode, taxes: { ok: true, taxes: JSON.parse(text) as unknown } };
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
 import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
 import { type OrderCart, type OrderDraft, storeState, summaryOf } from '../orders/store.js';
-import { askTaxes, type TaxCallback, type TaxCart } from '../orders/tax-callback.js';
+import { TaxCallbackCaller, type TaxCallback, type TaxCart } from '../orders/tax-callback.js';
 import type { SandboxState } from '../state.js';
 
 /**
@@ -39,6 +39,7 @@ export function registerOrders(app: FastifyInstance, state: SandboxState): void 
  */
 export function registerOrderControls(app: FastifyInstance, state: SandboxState, taxCallback?: TaxCallback): void {
   const open = { config: { public: true, control: true } };
+  const taxes = taxCallback === undefined ? undefined : new TaxCallbackCaller(taxCallback);
   app.get('/_sandbox/clock', open, async () => state.clock.describe());
   app.put<{ Body: { now?: string; offsetMs?: number } }>('/_sandbox/clock', open, async (request, reply) => {
     const body = request.body ?? {};
@@ -49,9 +50,9 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState,
   });
   app.post<{ Body: OrderCart | undefined }>('/_sandbox/orders', open, async (request, reply) => {
     const draft = state.orders.draft(request.body ?? {});
-    if (taxCallback === undefined) return state.orders.create(state.clock.now(), { draft });
+    if (taxes === undefined) return state.orders.create(state.clock.now(), { draft });
     // The checkout waits for the ERP's taxes; without them the order is not closed.
-    const answer = await askTaxes(taxCallback, taxCartOf(draft));
+    const answer = await taxes.ask(taxCartOf(draft));
     if (!answer.ok) return sendError(reply, answer.status, answer.message);
     return state.orders.create(state.clock.now(), { draft, taxes: answer.taxes });
   });

@@ -104,7 +104,7 @@ export class WebhookSender {
       delivery.error = 'no receiver configured';
       return;
     }
-    const outcome = await deliverWebhook(target, delivery.kind, delivery.payload);
+    const outcome = await deliverWebhook(target, delivery.kind, delivery.payload, { urlFlag: '--webhook-url' });
     delivery.steps = outcome.steps;
     delivery.status = outcome.delivered ? 'delivered' : 'failed';
     const failed = outcome.steps.at(-1);

@@ -270,7 +270,7 @@ describe('headers', () => {
       refusal(
         'typo.json',
         65,
-        'typo.json:2: unknown field "e-mail". Rename it with --map, or drop --strict to ignore it.',
+        'typo.json:2: unknown key "e-mail" (it looks like "username": rename it, or put {"e-mail":"username"} in a --map file). Rename it with --map, or drop --strict to ignore it.',
       ),
     );
   });

@@ -171,3 +171,176 @@ describe('a header that is a field name in another case', () => {
     ]);
   });
 });
+
+describe('JSON keys no field reads are accounted for as CSV columns are', () => {
+  const maria = {
+    documentType: 'cpf',
+    document: '123.456.789-09',
+    name: 'Maria da Conceição',
+    username: 'maria@email.com.br',
+    phone: '11987654321',
+    password: 'Senha#2001',
+    customerRegistrationAddress: { zipcode: '01310-100', number: '100' },
+  };
+  const clientes = (extra: Record<string, unknown>, address: Record<string, unknown> = {}) =>
+    `[\n  ${JSON.stringify({ ...maria, ...extra, customerRegistrationAddress: { ...maria.customerRegistrationAddress, ...address } })}\n]\n`;
+  const refusal =
+    'error: clientes.json:2: key "apelido" holds "Loja da Maria" but no field reads it, so it would not be sent; nothing was sent. Map it with {"apelido":"FIELD"} in a --map file, or leave it out with --ignore-column apelido.';
+
+  it('off a terminal, a key that holds data: exit 65 naming it, a value, the --map entry and --ignore-column; nothing sent', async () => {
+    const { run } = workspace([], { 'clientes.json': clientes({ apelido: 'Loja da Maria', dataCadastro: null }) });
+    const created = await run(['customer', 'create', 'clientes.json']);
+    expect(created.code).toBe(65);
+    expect(lastLine(created.stderr)).toBe(refusal);
+    // A key holding nothing (null) is told, not refused, as an empty column is.
+    expect(created.stderr).toContain(
+      'warning: clientes.json:2: unknown key "dataCadastro": no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).\n',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+    const validated = await run(['customer', 'validate', 'clientes.json']);
+    expect(validated.code).toBe(65);
+    expect(lastLine(validated.stderr)).toBe(refusal);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--ignore-column leaves the key out and the customer goes through without it', async () => {
+    const { run } = workspace([], { 'clientes.json': clientes({ apelido: 'Loja da Maria' }) });
+    const result = await run(['customer', 'create', 'clientes.json', '--ignore-column', 'Apelido']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('clientes.json:2: key "apelido" is left out (--ignore-column).\n');
+    const [customer] = await storedCustomers(sandbox);
+    expect(customer?.document).toBe('123.456.789-09');
+    expect(JSON.stringify(customer)).not.toContain('Loja da Maria');
+  });
+
+  it('the --map line maps the key, and a nested key by its path', async () => {
+    const { run } = workspace([], {
+      'clientes.json': clientes({ apelido: 'Loja da Maria' }, { bloco: 'Bloco B apto 12' }),
+      'm.json': JSON.stringify({
+        apelido: 'tradingName',
+        'customerRegistrationAddress.bloco': 'customerRegistrationAddress.complement',
+      }),
+    });
+    const unmapped = await run(['customer', 'validate', 'clientes.json']);
+    expect(unmapped.code).toBe(65);
+    expect(lastLine(unmapped.stderr)).toContain(
+      'key "customerRegistrationAddress.bloco" holds "Bloco B apto 12" on line 2 ({"customerRegistrationAddress.bloco":"FIELD"}, or --ignore-column customerRegistrationAddress.bloco)',
+    );
+    const result = await run(['customer', 'create', 'clientes.json', '--map', 'm.json']);
+    expect(result.code).toBe(0);
+    const [customer] = await storedCustomers(sandbox);
+    expect(customer?.tradingName).toBe('Loja da Maria');
+    expect(customer?.customerRegistrationAddress?.complement).toBe('Bloco B apto 12');
+  });
+
+  it('on a terminal, a key that holds data is asked about, and the answer read and saved', async () => {
+    const { dir, run } = workspace([], { 'clientes.json': clientes({ apelido: 'Loja da Maria' }) });
+    const result = await run(['customer', 'create', 'clientes.json'], { tty: true, answers: ['yes', 'tradingName'] });
+    expect(result.prompts.map((prompt) => prompt.message)).toEqual([
+      'Read the file with this map, and save it as clientes.map.json for --map?',
+      'Key "apelido" (holds "Loja da Maria") is which field?',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'clientes.map.json'), 'utf8'))).toEqual({ apelido: 'tradingName' });
+    expect((await storedCustomers(sandbox))[0]?.tradingName).toBe('Loja da Maria');
+  });
+
+  it('--write-map saves the map of keys named as an ERP names them; a key left over still stops the run', async () => {
+    const { dir, run } = workspace([], {
+      'erp.json': `${JSON.stringify([
+        {
+          'Tipo Pessoa': 'cpf',
+          'CPF/CNPJ': '111.444.777-35',
+          'Razão Social': 'Ana Lima',
+          'E-mail': 'ana.lima@email.com.br',
+          Telefone: '11987654323',
+          password: 'Senha#2003',
+          customerRegistrationAddress: { zipcode: '01310-100', number: '13' },
+          'Data de cadastro': '2024-03-05',
+        },
+      ])}\n`,
+    });
+    const mapped = await run(['customer', 'create', 'erp.json', '--write-map', 'erp.map.json']);
+    expect(mapped.code).toBe(65);
+    expect(JSON.parse(readFileSync(join(dir, 'erp.map.json'), 'utf8'))).toEqual({
+      'Tipo Pessoa': 'documentType',
+      'CPF/CNPJ': 'document',
+      'Razão Social': 'name',
+      'E-mail': 'username',
+      Telefone: 'phone',
+    });
+    // The keys the map reads are not first called unknown: only the one left over is.
+    expect(mapped.stderr.match(/unknown key "[^"]+"/g)).toEqual(['unknown key "Data de cadastro"']);
+    expect(lastLine(mapped.stderr)).toBe(
+      `error: erp.json:1: key "Data de cadastro" holds "2024-03-05" but no field reads it, so it would not be sent; nothing was sent. Map it with {"Data de cadastro":"FIELD"} in a --map file, or leave it out with --ignore-column 'Data de cadastro'.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+    const created = await run([
+      'customer',
+      'create',
+      'erp.json',
+      '--map',
+      'erp.map.json',
+      '--ignore-column',
+      'data de cadastro',
+    ]);
+    expect(created.code).toBe(0);
+    expect(
+      (await storedCustomers(sandbox)).map(({ document, name, documentType }) => ({ document, name, documentType })),
+    ).toEqual([{ document: '111.444.777-35', name: 'Ana Lima', documentType: 'pf' }]);
+  });
+
+  it('customer status and update read JSON the same way', async () => {
+    const { run } = workspace([], {
+      'status.json': '[{"document":"123.456.789-09","active":false,"motivo":"inadimplente"}]\n',
+    });
+    for (const verb of ['status', 'update']) {
+      const result = await run(['customer', verb, 'status.json']);
+      expect(result.code).toBe(65);
+      expect(lastLine(result.stderr)).toBe(
+        'error: status.json:1: key "motivo" holds "inadimplente" but no field reads it, so it would not be sent; nothing was sent. Map it with {"motivo":"FIELD"} in a --map file, or leave it out with --ignore-column motivo.',
+      );
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('stock: a key that holds data stops push and validate; with --ignore-column the stock is pushed', async () => {
+    const { run } = workspace([], {
+      'estoque.json': `${JSON.stringify([
+        { SKU: 'ACU-REF-5KG', quantity: 12, descricao: 'Açúcar refinado 5 kg', atualizadoEm: null },
+        { SKU: 'CAFE-TORR-500G', quantity: 3, descricao: 'Café torrado', atualizadoEm: '2026-11-01' },
+      ])}\n`,
+    });
+    const stop =
+      'error: estoque.json:1:2 (element 0): key "descricao" holds "Açúcar refinado 5 kg" but no field reads it, so it would not be sent; nothing was sent. Map it with {"descricao":"FIELD"} in a --map file, or leave it out with --ignore-column descricao.';
+    for (const verb of ['push', 'validate']) {
+      const result = await run(['stock', verb, 'estoque.json']);
+      expect(result.code).toBe(65);
+      expect(lastLine(result.stderr)).toBe(stop);
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+    // The date's data starts in the second record: named there once the description is left out.
+    const dated = await run(['stock', 'push', 'estoque.json', '--ignore-column', 'descricao']);
+    expect(dated.code).toBe(65);
+    expect(lastLine(dated.stderr)).toContain('estoque.json:1:93 (element 1): key "atualizadoEm" holds "2026-11-01"');
+    expect(await requestCounts(sandbox)).toEqual({});
+    const pushed = await run([
+      'stock',
+      'push',
+      'estoque.json',
+      '--ignore-column',
+      'descricao',
+      '--ignore-column',
+      'atualizado em',
+    ]);
+    expect(pushed.code).toBe(0);
+    expect(
+      (await stockEntries(sandbox))
+        .filter((entry) => entry.updates > 0)
+        .map(({ sku, quantity }) => ({ sku, quantity })),
+    ).toEqual([
+      { sku: 'ACU-REF-5KG', quantity: 12 },
+      { sku: 'CAFE-TORR-500G', quantity: 3 },
+    ]);
+  });
+});

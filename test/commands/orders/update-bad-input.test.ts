@@ -9,7 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maximumNfeBytes } from '../../../src/domain/nfe-document.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import { acceptedMoves, freshMovesFolder, moveHeader, newOrders, sampleKeys } from '../../support/order-moves.js';
+import {
+  acceptedMoves,
+  freshMovesFolder,
+  moveHeader,
+  moveRequests,
+  newOrders,
+  sampleKeys,
+} from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { stopTestSandbox } from '../../support/sandbox.js';
 
@@ -102,6 +109,24 @@ describe('orders update with bad input', () => {
     expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'invalid' });
     // The ERP number is the ERP's: sent as written; only the report guards cells a spreadsheet would run.
     expect(sandbox.state.orders.orders.get(id)).toMatchObject({ erpOrderNumber: '@SUM(1)' });
+    expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
+  });
+
+  it('a JSON key no field reads that holds data: exit 65 naming it, its value and the fix; with --ignore-column, sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    writeFileSync(
+      join(dir, 'pedidos.json'),
+      `${JSON.stringify([{ order: id, action: 'ready', erpNumber: 'PV-7', vendedor: 'Ana' }])}\n`,
+    );
+    const movesBefore = moveRequests(sandbox);
+    const refused = await run(['orders', 'update', 'pedidos.json']);
+    expect(refused.code).toBe(65);
+    expect(refused.stderr.trimEnd().split('\n')).toContain(
+      'error: pedidos.json:1: key "vendedor" holds "Ana" but no field reads it, so it would not be sent; nothing was sent. Map it with {"vendedor":"FIELD"} in a --map file, or leave it out with --ignore-column vendedor.',
+    );
+    expect(moveRequests(sandbox)).toBe(movesBefore);
+    const sent = await run(['orders', 'update', 'pedidos.json', '--ignore-column', 'vendedor']);
+    expect(sent.code).toBe(0);
     expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
   });
 });

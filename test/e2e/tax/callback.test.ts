@@ -27,17 +27,64 @@ async function start(args: string[], env: Record<string, string>, cwd: string): 
   return firstLine(child.stdout as NodeJS.ReadableStream);
 }
 
+/** Example 3 of docs/tax.md: a final consumer (a CPF) in Minas Gerais, freight R$ 100.00. */
+const example3Cart = {
+  customer: { document: '529.982.247-25' },
+  state: 'MG',
+  shipping: 100,
+  discount: 0,
+  items: [{ sku: 'FORNO-1', ncm: '85166000', quantity: 1, unitPrice: 2000 }],
+};
+
+/** A folder holding the LibreOffice-saved table and its map, as an operator keeps them. */
+function tableFolder(): string {
+  const folder = temporaryFolder('b2bctl-tax-e2e-');
+  for (const file of ['impostos-libreoffice.csv', 'impostos.map.json'])
+    copyFileSync(
+      join(__dirname, '..', '..', 'fixtures', 'tax', file),
+      join(folder, file === 'impostos-libreoffice.csv' ? 'impostos.csv' : file),
+    );
+  return folder;
+}
+
+/** Closes an order of `cart` in the sandbox and reads its detail back as an ERP does, through the platform's API. */
+async function closedOrderTaxes(sandboxUrl: string, cart: unknown): Promise<{ status: number; taxes?: unknown }> {
+  const created = await fetch(`${sandboxUrl}/_sandbox/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(cart),
+  });
+  if (created.status !== 200) return { status: created.status };
+  const order = (await created.json()) as { id: number };
+  const token = (await (
+    await fetch(`${sandboxUrl}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
+    })
+  ).json()) as { access_token: string };
+  const detail = (await (
+    await fetch(`${sandboxUrl}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token.access_token}` } })
+  ).json()) as { taxes: unknown };
+  return { status: created.status, taxes: detail.taxes };
+}
+
+const example3Taxes = {
+  items: [{ sku: 'FORNO-1', ...workedExample3 }],
+  totals: {
+    merchandise: '2000.00',
+    ipi: '105.00',
+    icms: '264.60',
+    icmsSt: '0.00',
+    difal: '161.34',
+    fcp: '47.33',
+    added: '313.67',
+  },
+};
+
 describe('sandbox --tax-callback with tax serve', () => {
   it('closes an order with the taxes tax serve computed from the table, and refuses a cart it cannot tax', async () => {
-    const folder = temporaryFolder('b2bctl-tax-e2e-');
-    copyFileSync(
-      join(__dirname, '..', '..', 'fixtures', 'tax', 'impostos-libreoffice.csv'),
-      join(folder, 'impostos.csv'),
-    );
-    copyFileSync(
-      join(__dirname, '..', '..', 'fixtures', 'tax', 'impostos.map.json'),
-      join(folder, 'impostos.map.json'),
-    );
+    const folder = tableFolder();
     const env = { B2BCTL_TAX_TOKEN: taxToken };
     const taxUrl = await start(
       ['tax', 'serve', '--rules', 'impostos.csv', '--map', 'impostos.map.json', '--auth', 'bearer', '--port', '0'],
@@ -46,49 +93,13 @@ describe('sandbox --tax-callback with tax serve', () => {
     );
     const sandboxUrl = await start(['sandbox', '--port', '0', '--tax-callback', `${taxUrl}/tax`], env, folder);
 
-    // Example 3 of docs/tax.md: a final consumer (a CPF) in Minas Gerais, freight R$ 100.00.
-    const cart = {
-      customer: { document: '529.982.247-25' },
-      state: 'MG',
-      shipping: 100,
-      discount: 0,
-      items: [{ sku: 'FORNO-1', ncm: '85166000', quantity: 1, unitPrice: 2000 }],
-    };
-    const created = await fetch(`${sandboxUrl}/_sandbox/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(cart),
-    });
-    expect(created.status).toBe(200);
-    const order = (await created.json()) as { id: number };
     // The order's detail, as an ERP reads it from the platform, carries the taxes tax serve answered.
-    const token = (await (
-      await fetch(`${sandboxUrl}/v1/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: sandboxUser, password: sandboxPassword }),
-      })
-    ).json()) as { access_token: string };
-    const detail = (await (
-      await fetch(`${sandboxUrl}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token.access_token}` } })
-    ).json()) as { taxes: unknown };
-    expect(detail.taxes).toEqual({
-      items: [{ sku: 'FORNO-1', ...workedExample3 }],
-      totals: {
-        merchandise: '2000.00',
-        ipi: '105.00',
-        icms: '264.60',
-        icmsSt: '0.00',
-        difal: '161.34',
-        fcp: '47.33',
-        added: '313.67',
-      },
-    });
+    expect(await closedOrderTaxes(sandboxUrl, example3Cart)).toEqual({ status: 200, taxes: example3Taxes });
 
     const untaxable = await fetch(`${sandboxUrl}/_sandbox/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...cart, items: [{ sku: 'X', ncm: '85176255', quantity: 1, unitPrice: 10 }] }),
+      body: JSON.stringify({ ...example3Cart, items: [{ sku: 'X', ncm: '85176255', quantity: 1, unitPrice: 10 }] }),
     });
     expect(untaxable.status).toBe(502);
     expect(((await untaxable.json()) as { message: string }).message).toContain(
@@ -96,5 +107,35 @@ describe('sandbox --tax-callback with tax serve', () => {
     );
     const health = (await (await fetch(`${taxUrl}/healthz`)).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ answered: 1, noRow: 1, refused: 0 });
+  });
+
+  it('asks tax serve --auth token for a token first, in the body style, and keeps it for the next cart', async () => {
+    const folder = tableFolder();
+    const env = { B2BCTL_TAX_CLIENT_SECRET: 'e2e-tax-client-secret-0123456789abcdef' };
+    const taxUrl = await start(
+      ['tax', 'serve', '--rules', 'impostos.csv', '--map', 'impostos.map.json', '--port', '0'].concat([
+        '--auth',
+        'token',
+        '--client-id',
+        'plataforma',
+      ]),
+      env,
+      folder,
+    );
+    const sandboxUrl = await start(
+      ['sandbox', '--port', '0', '--tax-callback', `${taxUrl}/tax`].concat([
+        '--tax-client-id',
+        'plataforma',
+        '--tax-style',
+        'body',
+      ]),
+      env,
+      folder,
+    );
+    expect(await closedOrderTaxes(sandboxUrl, example3Cart)).toEqual({ status: 200, taxes: example3Taxes });
+    expect(await closedOrderTaxes(sandboxUrl, example3Cart)).toEqual({ status: 200, taxes: example3Taxes });
+    // Two carts answered and nothing refused: the token was asked for, accepted, and kept.
+    const health = (await (await fetch(`${taxUrl}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ answered: 2, refused: 0 });
   });
 });

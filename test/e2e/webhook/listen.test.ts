@@ -280,6 +280,6 @@ describe('webhook listen (built binary)', () => {
       env: secretEnv,
     });
     expect(down.code).toBe(69);
-    expect(down.stderr).toMatch(/Token request to .* failed: .*ECONNREFUSED/);
+    expect(down.stderr).toMatch(/Token request to .* failed: .*ECONNREFUSED\); check --url and that the server runs/);
   });
 });

@@ -3,6 +3,8 @@ import { CompactKeySet, cyrb53 } from '../../../src/lib/compact-key-set.js';
 
 /** Eleven-digit keys, as CPFs are: similar strings are the hard case for a hash. */
 const keyOf = (index: number) => String(index).padStart(11, '0');
+/** The same keys out of order (7919 is prime to every count used here): the tables, not the ascending run, hold them. */
+const scrambledKeyOf = (index: number, keys: number) => keyOf((index * 7919) % keys);
 
 describe('CompactKeySet', () => {
   it.each<[string, [string, number][], (number | undefined)[], number]>([
@@ -95,6 +97,37 @@ describe('CompactKeySet', () => {
     expect(set.size).toBe(100_001);
   });
 
+  it.each<[string, (index: number) => string]>([
+    ['ascending (noted in order, no table)', (index) => keyOf(index)],
+    [
+      'ascending, then one out of order (the tables filled from the run)',
+      (index) => keyOf(index === 150_000 ? 3 : index),
+    ],
+    ['out of order from the start', (index) => scrambledKeyOf(index, 200_003)],
+  ])('keys %s: each repeat gives the first line', (_name, key) => {
+    const set = new CompactKeySet(1000);
+    const firstLine = new Map<string, number>();
+    const wrong: string[] = [];
+    for (let index = 0; index < 200_003; index++) {
+      const found = set.addOrGetLine(key(index), index + 2);
+      if (found !== firstLine.get(key(index))) wrong.push(`${key(index)}: ${found}`);
+      if (!firstLine.has(key(index))) firstLine.set(key(index), index + 2);
+    }
+    expect(wrong).toEqual([]);
+    expect(set.size).toBe(firstLine.size);
+    // Asked again, in any order, every key names its first line.
+    for (const index of [0, 65_535, 65_536, 150_000, 200_002])
+      expect(set.addOrGetLine(key(index), 1)).toBe(firstLine.get(key(index)));
+  });
+
+  it('an ascending run holds about 12 bytes a key; once broken, the tables at most 18', () => {
+    const set = new CompactKeySet(250_000);
+    for (let index = 1; index <= 250_000; index++) set.addOrGetLine(keyOf(index), index + 2);
+    expect(set.byteLength / 250_000).toBeLessThanOrEqual(13);
+    expect(set.addOrGetLine(keyOf(1), 9)).toBe(3);
+    expect(set.byteLength / 250_000).toBeLessThanOrEqual(18);
+  });
+
   it('keeps line numbers past 65,535 (a million-row file)', () => {
     const set = new CompactKeySet();
     set.addOrGetLine('late', 1_000_001);
@@ -144,6 +177,8 @@ describe('cyrb53', () => {
 describe('CompactKeySet memory', () => {
   it('made for the keys it is told to expect, holds them without growing', () => {
     const set = new CompactKeySet(100_000);
+    set.addOrGetLine('~ after every digit', 1);
+    set.addOrGetLine('0 before them: the tables are made', 1);
     const before = set.byteLength;
     for (let index = 0; index < 100_000; index++) set.addOrGetLine(keyOf(index), index + 2);
     expect(set.byteLength).toBe(before);
@@ -156,7 +191,7 @@ describe('CompactKeySet memory', () => {
   // sixteen tables' rounding). Growth by half left tables 57% full at some sizes, 21 bytes a key.
   it.each([20_000, 50_000, 76_000, 100_000, 115_000, 250_000])('holds at most 18 bytes a key at %i keys', (keys) => {
     const set = new CompactKeySet();
-    for (let index = 0; index < keys; index++) set.addOrGetLine(keyOf(index), index + 2);
+    for (let index = 0; index < keys; index++) set.addOrGetLine(scrambledKeyOf(index, keys), index + 2);
     expect(set.byteLength / keys).toBeLessThanOrEqual(18);
     expect(set.byteLength / keys).toBeGreaterThanOrEqual(12 / 0.85);
   });

@@ -47,6 +47,11 @@ function csvText(next: () => number, delimiter: string, quoteFree = false): stri
     '"three\r\nlines\n"',
     'x"y',
     '\uFEFFmid',
+    '""',
+    '""""',
+    '"ends in a quote"""',
+    ' "after a space"',
+    'a"b',
   ];
   let text = next() < 0.2 ? '\uFEFF' : '';
   const rows = 1 + Math.floor(next() * 40);
@@ -114,8 +119,14 @@ describe('CSV rows split without csv-parse', () => {
       ['a', 'b'],
       ['1', '2'],
     ]);
-    expect(splitPlainRecords('a,"b"\n', ',')).toBeUndefined();
+    expect(splitPlainRecords('a,"b""c",5" x\n"d\ne",\n""\n', ',')).toEqual([['a', 'b"c', '5" x'], ['d\ne', ''], ['']]);
+    // Text after a closing quote, a quote never closed: csv-parse's reading, which the reader then refuses.
+    expect(splitPlainRecords('a,"b"x\n', ',')).toBeUndefined();
+    expect(splitPlainRecords('a,"b\n', ',')).toBeUndefined();
     expect(splitPlainRecords('a,\uD800\n', ',')).toBeUndefined();
+    // A long quoted cell is cut by native searches; a long walk outside quotes goes to csv-parse, in slices.
+    expect(splitPlainRecords(`a,"${'x'.repeat(60_000)}"\n`, ',')?.[0]?.[1]).toHaveLength(60_000);
+    expect(splitPlainRecords(`"a",${'x'.repeat(60_000)}\n`, ',')).toBeUndefined();
     expect(splitPlainRecords(`a,${'x'.repeat(60_000)}\n`, ',')).toBeUndefined();
     expect(splitPlainRecords('a||b\n', '||')).toBeUndefined();
   });

@@ -19,9 +19,18 @@ const fixture = join(__dirname, '..', '..', '..', 'fixtures', 'spreadsheets', 'e
 const folder = mkdtempSync(join(tmpdir(), 'b2bctl-json-details-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function read(path: string): Promise<{ records: InputRecord[]; warnings: string[] }> {
+async function read(
+  path: string,
+  options: { ignoredColumns?: string[] } = {},
+): Promise<{ records: InputRecord[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const opened = await openInput({ path, stdin: Readable.from([]), catalogue, warn: (text) => warnings.push(text) });
+  const opened = await openInput({
+    path,
+    stdin: Readable.from([]),
+    catalogue,
+    ...options,
+    warn: (text) => warnings.push(text),
+  });
   const records: InputRecord[] = [];
   for await (const record of opened.records) records.push(record);
   return { records, warnings };
@@ -88,7 +97,10 @@ describe('repeated keys', () => {
 
   it('the same key in two different objects is no repeat', async () => {
     const path = writeInput('nested.json', '[{"sku":"A","quantity":1,"x":{"sku":"C"}}]');
-    expect((await read(path)).warnings.filter((text) => text.includes('appears twice'))).toEqual([]);
+    // "x" holds data no field reads: left out on purpose, so the file is read to its end.
+    const { records, warnings } = await read(path, { ignoredColumns: ['x'] });
+    expect(records).toHaveLength(1);
+    expect(warnings.filter((text) => text.includes('appears twice'))).toEqual([]);
   });
 
   it('10,000 repeats answer quickly with ten warnings at most', async () => {

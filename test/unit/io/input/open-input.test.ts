@@ -327,14 +327,120 @@ describe('openInput: JSON', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('an unknown field warns once, not once per record', async () => {
+  it('an unknown key that holds no data warns once, not once per record, as an empty CSV column does', async () => {
     const { opened, warnings } = await open(
-      writeInput('customers.ndjson', '{"document":"1","fax":"x"}\n{"document":"2","fax":"y"}\n'),
+      writeInput(
+        'customers.ndjson',
+        '{"document":"1","fax":null}\n{"document":"2","fax":"  "}\n{"document":"3","fax":{"a":[null,""]}}\n',
+      ),
     );
-    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1' }, { document: '2' }]);
-    expect(warnings).toEqual([
-      `warning: ${opened.file}:1: unknown field "fax"; it is ignored (--strict makes this an error).`,
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([
+      { document: '1' },
+      { document: '2' },
+      { document: '3' },
     ]);
+    expect(warnings).toEqual([
+      `warning: ${opened.file}:1: unknown key "fax" (did you mean "lat"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+    ]);
+  });
+
+  it('an unknown key that holds data stops the reading at its record, naming it, its value and the fix', async () => {
+    const path = writeInput(
+      'customers.json',
+      '[\n{"document":"1","obs":null},\n{"document":"2","obs":"cliente antigo"}\n]',
+    );
+    const { opened } = await open(path);
+    const read: InputRecord[] = [];
+    const error = await rejectionOf(
+      (async () => {
+        for await (const record of opened.records) read.push(record);
+      })(),
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).exitCode).toBe(ExitCode.dataInvalid);
+    expect(error.message).toBe(
+      `${path}:3: key "obs" holds "cliente antigo" but no field reads it, so it would not be sent; nothing was sent. Map it with {"obs":"FIELD"} in a --map file, or leave it out with --ignore-column obs.`,
+    );
+    // The record holding the data is never handed out.
+    expect(read.map((record) => record.values)).toEqual([{ document: '1' }]);
+  });
+
+  it('every key of the record that holds data is listed, nested ones by their path, numbers and lists quoted', async () => {
+    const path = writeInput(
+      'customers.json',
+      JSON.stringify([
+        {
+          document: '1',
+          customerRegistrationAddress: { zipcode: '01310100', zipcod: '01310-100', bloco: 'B apto 12' },
+          addressList: [{ zipcode: '1', referencia: 'portão azul' }],
+          codigo: 4501,
+          tags: ['a', null],
+        },
+      ]),
+    );
+    const { opened } = await open(path);
+    const error = await rejectionOf(recordsOf(opened));
+    expect(error.message).toBe(
+      `${path}:1: 5 keys hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: key "customerRegistrationAddress.zipcod" holds "01310-100" on line 1 ({"customerRegistrationAddress.zipcod":"customerRegistrationAddress.zipcode"}, or --ignore-column customerRegistrationAddress.zipcod); key "customerRegistrationAddress.bloco" holds "B apto 12" on line 1 ({"customerRegistrationAddress.bloco":"FIELD"}, or --ignore-column customerRegistrationAddress.bloco); key "addressList.0.referencia" holds "portão azul" on line 1 ({"addressList.0.referencia":"FIELD"}, or --ignore-column addressList.0.referencia); key "codigo" holds "4501" on line 1 ({"codigo":"FIELD"}, or --ignore-column codigo); key "tags" holds "["a",null]" on line 1 ({"tags":"FIELD"}, or --ignore-column tags).`,
+    );
+  });
+
+  it('--ignore-column and null in the map leave keys out, nested ones too; --map moves a nested key to its field', async () => {
+    const record = {
+      document: '1',
+      Observações: 'cliente antigo',
+      fax: '11 5555-0000',
+      customerRegistrationAddress: { zipcode: '01310100', bloco: 'B apto 12', numero: '10' },
+    };
+    const path = writeInput('customers.json', JSON.stringify([record]));
+    const { opened, warnings } = await open(path, {
+      ignoredColumns: ['observacoes', 'customerRegistrationAddress.bloco', 'Obs'],
+      headerMap: { fax: null, 'customerRegistrationAddress.numero': 'customerRegistrationAddress.number' },
+    });
+    const [read] = await recordsOf(opened);
+    expect(read?.values).toEqual({
+      document: '1',
+      customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+    });
+    // The file's own record, kept for the errors file, is untouched.
+    expect(read?.original).toEqual(record);
+    expect(warnings).toEqual([
+      `${path}:1: key "Observações" is left out (--ignore-column).`,
+      `${path}:1: key "customerRegistrationAddress.bloco" is left out (--ignore-column).`,
+      'warning: --ignore-column "Obs": no key has that name.',
+    ]);
+  });
+
+  it('a key that is a field name in another case is that field, as a CSV header is', async () => {
+    const { opened, warnings } = await open(writeInput('customers.json', '[{"DOCUMENT":"1","Name":"Ana"}]'));
+    expect((await recordsOf(opened)).map((record) => record.values)).toEqual([{ document: '1', name: 'Ana' }]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('--write-map or a terminal: the keys that hold data are offered once, and the map adopted is read', async () => {
+    const offers: { map: unknown; mapped: unknown; unmapped: unknown; sample: unknown; noun: unknown }[] = [];
+    const path = writeInput(
+      'customers.json',
+      '[{"document":"1","CNPJ":"11.222.333/0001-81","apelido":"Loja"},{"document":"2","apelido":"Bar","extra":"x"}]',
+    );
+    const { opened } = await open(path, {
+      adoptHeaderMap: async (map, proposal, sampleOf, noun) => {
+        offers.push({
+          map,
+          mapped: proposal.mapped,
+          unmapped: proposal.unmapped,
+          sample: sampleOf('apelido'),
+          noun,
+        });
+        return { ...map, apelido: 'name', CNPJ: null };
+      },
+    });
+    const error = await rejectionOf(recordsOf(opened));
+    // Asked once, at the first record; a key first holding data further down is named by the error.
+    expect(offers).toEqual([{ map: {}, mapped: [], unmapped: ['CNPJ', 'apelido'], sample: 'Loja', noun: 'key' }]);
+    expect(error.message).toBe(
+      `${path}:1:64 (element 1): key "extra" holds "x" but no field reads it, so it would not be sent; nothing was sent. Map it with {"extra":"FIELD"} in a --map file, or leave it out with --ignore-column extra.`,
+    );
   });
 
   it('--map renames JSON keys', async () => {
@@ -513,7 +619,7 @@ describe('openInput: refusals', () => {
     const { opened } = await open(path, { strict: true });
     const error = await rejectionOf(recordsOf(opened));
     expect(error.message).toBe(
-      `${path}:1:19 (element 1): unknown field "fax". Rename it with --map, or drop --strict to ignore it.`,
+      `${path}:1:19 (element 1): unknown key "fax" (did you mean "lat"?). Rename it with --map, or drop --strict to ignore it.`,
     );
   });
 

@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
-import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
+import { type FollowedText, followAll } from '../../../support/followed-pieces.js';
 
 // The quote follower skips character-by-character work for a chunk without a quote (most chunks of an ERP export).
 // Cut anywhere, a text must give what it gives in one piece: there it holds quotes, so every character is looked at.
 
-async function* fromChunks(chunks: readonly string[]): AsyncGenerator<string> {
-  for (const chunk of chunks) yield chunk;
-}
-
-async function follow(chunks: readonly string[], delimiter: string): Promise<QuoteTracker> {
-  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts: [], recordRows: [] };
-  for await (const piece of normalizeLineEnds(fromChunks(chunks), delimiter, tracker)) void piece;
-  return tracker;
+/** What the follower found, without where each piece's records ended (which depends on the cut). */
+async function follow(chunks: readonly string[], delimiter: string): Promise<Omit<FollowedText, 'recordEnds'>> {
+  const { recordEnds, ...found } = await followAll(chunks, delimiter);
+  void recordEnds;
+  return found;
 }
 
 /** Rows of plain, empty, quoted (with `""` and line breaks inside), delimiter-only and `"Ana"x` cells, and blank lines. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, InterruptedError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
 import { ColumnCounter, longRowMessage, longRowShape } from '../../../../src/io/input/row-bounds.js';
+import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
 
 async function* pieces(text: string, size: number): AsyncGenerator<string> {
   for (let index = 0; index < text.length; index += size) yield text.slice(index, index + size);
@@ -116,6 +117,15 @@ describe('readCsvRows within its bounds', () => {
     expect(rows.map((row) => row.cells[1]?.length)).toEqual([1, 5000]);
   });
 
+  it('a stretch longer than the splitter takes (16 Mi characters by default) is left to csv-parse', () => {
+    const text = 'a;b\n"x""y\nz";1\n';
+    expect(splitPlainRecords(text, ';')).toEqual([
+      ['a', 'b'],
+      ['x"y\nz', '1'],
+    ]);
+    expect(splitPlainRecords(text, ';', undefined, false, text.length - 1)).toBeUndefined();
+  });
+
   it('a row of more than a slice is parsed in slices, to the same cells', async () => {
     const long = `"${'é'.repeat(700_000)}😀${'y'.repeat(700_000)}";z`;
     const rows = await rowsOf(`a;b\n${long}\n1;2\n`, { maxRowChars: 10_000_000 });
@@ -126,7 +136,8 @@ describe('readCsvRows within its bounds', () => {
 
   it('an interrupt during the sliced parse stops it with an InterruptedError', async () => {
     const controller = new AbortController();
-    const text = `"${'x'.repeat(3_000_000)}";z\n`;
+    // A long walk character by character outside quotes is csv-parse's, in slices.
+    const text = `${'x'.repeat(3_000_000)};z\n`;
     const reading = rowsOf(text, { maxRowChars: 10_000_000, interrupt: controller.signal });
     setImmediate(() => controller.abort('SIGTERM'));
     const error = await reading.then(

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode, InputError } from '../../../../src/base/errors.js';
 import type { TextEncoding } from '../../../../src/io/input/sniff.js';
 import { decodeText } from '../../../../src/io/input/decode-text.js';
-import { normalizeLineEnds, type QuoteTracker } from '../../../../src/io/input/text-decoding.js';
+import { normalizeLineEnds } from '../../../../src/io/input/text-decoding.js';
+import { type FollowedText, followAll } from '../../../support/followed-pieces.js';
 
 async function* fromChunks<T>(chunks: readonly T[]): AsyncGenerator<T> {
   for (const chunk of chunks) yield chunk;
@@ -124,14 +125,13 @@ describe('decodeText', () => {
   });
 });
 
-/** The normalized text and what the quote tracker saw; `null` for no delimiter. */
+/** The normalized text and what the quote follower found in it. */
 async function normalized(
   chunks: readonly string[],
-  delimiter: string | null = ',',
-): Promise<{ text: string; tracker: QuoteTracker }> {
-  const tracker: QuoteTracker = { openQuoteLine: undefined, recordStarts: [] };
-  const text = await collect(normalizeLineEnds(fromChunks(chunks), delimiter ?? undefined, tracker));
-  return { text, tracker };
+  delimiter = ',',
+): Promise<{ text: string; tracker: FollowedText }> {
+  const tracker = await followAll(chunks, delimiter);
+  return { text: tracker.text, tracker };
 }
 
 describe('normalizeLineEnds', () => {
@@ -192,10 +192,44 @@ describe('normalizeLineEnds', () => {
     }
   });
 
-  it('without a delimiter it only normalizes line ends and tracks nothing', async () => {
-    const { text, tracker } = await normalized(['a,"b\r\n'], null);
-    expect(text).toBe('a,"b\n');
-    expect(tracker.openQuoteLine).toBeUndefined();
-    expect(tracker.recordStarts).toEqual([]);
+  it('normalizeLineEnds alone only normalizes line ends', async () => {
+    expect(await collect(normalizeLineEnds(fromChunks(['a,"b\r', '\nc\r'])))).toBe('a,"b\nc\n');
+  });
+
+  it.each<[string, string[], { at: number; lineAfter: number }[]]>([
+    [
+      'each piece ends its whole records at its last line break',
+      ['h\n1\n2', '\n3'],
+      [
+        { at: 4, lineAfter: 3 },
+        { at: 6, lineAfter: 4 },
+      ],
+    ],
+    [
+      'a quoted line break ends no record',
+      ['h\n"a\nb', '"\n'],
+      [
+        { at: 2, lineAfter: 2 },
+        { at: 8, lineAfter: 4 },
+      ],
+    ],
+    [
+      'a piece inside a quoted cell ends none',
+      ['h\n"a\n', 'b\nc', '"\n'],
+      [
+        { at: 2, lineAfter: 2 },
+        { at: 10, lineAfter: 5 },
+      ],
+    ],
+    [
+      'CRLF counted once',
+      ['h\r\n1\r', '\n'],
+      [
+        { at: 2, lineAfter: 2 },
+        { at: 4, lineAfter: 3 },
+      ],
+    ],
+  ])('each piece says where its whole records end: %s', async (_name, chunks, expected) => {
+    expect((await normalized(chunks)).tracker.recordEnds).toEqual(expected);
   });
 });

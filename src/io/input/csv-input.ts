@@ -1,0 +1,257 @@
+import { restoreFormula } from '../output/csv-format.js';
+import type { DecimalSeparator } from './cell-values.js';
+import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
+import { headerHint, reportHeaderProblems } from './header-messages.js';
+import { planWithProposal } from './header-proposal.js';
+import {
+  type InputOptions,
+  type InputRecord,
+  invisibleProblems,
+  noRecords,
+  type OpenedInput,
+  recordPlace,
+  withBatchesOfOne,
+  type WrittenCells,
+} from './opened-input.js';
+import { defaultMaxListIndex, planColumns, shapeRow } from './record-shape.js';
+import { shortRowProblem, shortValue, unnamedColumnCheck, wrongDelimiterCheck } from './row-shape-problems.js';
+import type { TextEncoding } from './sniff.js';
+import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
+
+/*
+ * The records of a CSV input: its header read (after Excel's `sep=` line and blank rows) and checked, then every
+ * row shaped as a record, a batch of rows per read of the file.
+ */
+
+/** The problems of a record without any, shared by all of them (frozen: nothing adds to a record's problems). */
+const noProblems = Object.freeze([]) as unknown as string[];
+
+/** A row whose cells are all empty or blank, as spreadsheets write below the data: not a record. */
+function isBlankRow(cells: readonly string[]): boolean {
+  // A loop, not every(): it runs on each of a million rows, and nearly always stops at the first cell.
+  for (let index = 0; index < cells.length; index++) {
+    const cell = cells[index] as string;
+    if (cell !== '' && cell.trim() !== '') return false;
+  }
+  return true;
+}
+
+type CsvOptions = InputOptions & {
+  delimiter: string;
+  decimal: DecimalSeparator;
+  encoding: TextEncoding;
+  hasDelimiterLine: boolean;
+  /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
+  delimiterGiven?: boolean;
+};
+
+export async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<OpenedInput> {
+  // Filled once the header is read: a row too long is then named by its column's header.
+  const columnNames: { headers?: readonly string[] } = {};
+  const rows = new CsvRowCursor(
+    readCsvRowBatches(text, {
+      delimiter: options.delimiter,
+      file,
+      bounds: options.rowBounds,
+      interrupt: options.interrupt,
+      columnNames,
+    }),
+  );
+  const skipped = { blankRows: 0 };
+  const header = await readHeaderRow(rows, options, skipped);
+  columnNames.headers = header?.headers;
+  // Only blank lines or a BOM (Excel's "CSV UTF-8" of an empty sheet): no header, and no records either.
+  if (!header)
+    return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
+  const { headers, hiddenLines } = header;
+  const hint = headerHint(headers, options);
+  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
+    file,
+    at: recordPlace(header.place),
+    warn: options.warn,
+  });
+  const { columns, problems } = hint
+    ? planColumns(headers, options.catalogue, headerMap, options.maxListIndex ?? defaultMaxListIndex)
+    : await planWithProposal(file, recordPlace(header.place), headers, {
+        ...options,
+        headerMap,
+        maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+        sampleOf: (name) => firstValueUnder(headers, name, rows),
+      });
+  reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
+  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
+  const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
+  const unnamedData = unnamedColumnCheck(headers, file);
+  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file);
+  const checkRow = (row: CsvRow) => {
+    unnamedData(row);
+    wrongDelimiter(row);
+    return shortRowProblem(row.cells, namedColumns);
+  };
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
+  const shapeRecords = csvRecordShaper(
+    { columns, decimal: options.decimal },
+    headers.length,
+    hiddenLines,
+    skipped,
+    checkRow,
+  );
+  // A batch with data under a header no field reads is refused before any of its records is judged.
+  const shape = (batch: CsvRowBatch, from: number) => {
+    unmappedData(batch.rows, from);
+    return shapeRecords(batch, from);
+  };
+  const batched = shapedBatches(rows, shape);
+  return {
+    file,
+    format: 'csv',
+    encoding: options.encoding,
+    csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
+    records: oneAtATime(batched),
+    recordBatches: () => batched,
+    skipped,
+  };
+}
+
+/** The first value under a header in the rows read with it (the rest of the header's batch), shortened; for prompts. */
+function firstValueUnder(headers: readonly string[], name: string, rows: CsvRowCursor): string | undefined {
+  const index = headers.findIndex((header) => header.trim() === name);
+  if (index === -1) return undefined;
+  for (let position = rows.position; position < rows.batch.rows.length; position++) {
+    const cell = rows.batch.rows[position]?.cells[index]?.trim();
+    if (cell) return shortValue(cell);
+  }
+  return undefined;
+}
+
+/** Hands out the rows of a CSV reader's batches one by one, for the header; the rest are taken a batch at a time. */
+class CsvRowCursor {
+  batch: CsvRowBatch = { rows: [], clean: true };
+  position = 0;
+
+  constructor(readonly batches: AsyncGenerator<CsvRowBatch>) {}
+
+  async next(): Promise<CsvRow | undefined> {
+    while (this.position >= this.batch.rows.length) {
+      const next = await this.batches.next();
+      if (next.done) return undefined;
+      this.batch = next.value;
+      this.position = 0;
+    }
+    return this.batch.rows[this.position++];
+  }
+}
+
+/** The header row, after Excel's hidden `sep=` line and any blank rows; undefined when the text has none. */
+async function readHeaderRow(
+  rows: CsvRowCursor,
+  options: CsvOptions,
+  skipped: { blankRows: number },
+): Promise<{ headers: string[]; place: { line: number; row?: number }; hiddenLines: number } | undefined> {
+  let first = await rows.next();
+  // Excel's `sep=;` line is an instruction to the reader, not the header. Excel hides it, so its rows
+  // are one lower than the file's lines from there on: the rows messages and reports name follow Excel.
+  let hiddenLines = 0;
+  if (options.hasDelimiterLine && first && /^\uFEFF?sep=$/i.test(first.cells[0] ?? '')) {
+    first = await rows.next();
+    hiddenLines = 1;
+  }
+  while (first && isBlankRow(first.cells.map((cell) => cell.replace(/^\uFEFF/, '')))) {
+    skipped.blankRows++;
+    first = await rows.next();
+  }
+  if (!first) return undefined;
+  const place =
+    first.row - hiddenLines === first.line ? { line: first.line } : { line: first.line, row: first.row - hiddenLines };
+  return { headers: first.cells.map((cell) => cell.replace(/^\uFEFF/, '')), place, hiddenLines };
+}
+
+/** Makes the records of a batch of rows, from its row `from` on; blank rows are counted in `skipped`, not records. */
+function csvRecordShaper(
+  written: WrittenCells,
+  headerCount: number,
+  hiddenLines: number,
+  skipped: { blankRows: number },
+  /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
+  checkRow: (row: CsvRow) => string | undefined,
+): (batch: CsvRowBatch, from: number) => InputRecord[] {
+  return ({ rows, clean }, from) => {
+    const shaped: InputRecord[] = [];
+    for (let index = from; index < rows.length; index++) {
+      const row = rows[index] as CsvRow;
+      if (isBlankRow(row.cells)) {
+        skipped.blankRows++;
+        continue;
+      }
+      // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
+      const cells = restoreFormulas(row.cells);
+      let problems: string[] | undefined;
+      if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
+        problems = [
+          `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
+        ];
+      const short = checkRow(row);
+      if (short) problems = [...(problems ?? []), short];
+      const values = shapeRow(cells, written.columns, written.decimal);
+      // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
+      if (!clean) {
+        const invisible = invisibleProblems(values);
+        if (invisible.length > 0) problems = [...(problems ?? []), ...invisible];
+      }
+      // Nearly every row has no problem: one shared empty list rather than an array per row.
+      const record: InputRecord = {
+        line: row.line,
+        values,
+        original: cells,
+        problems: problems ?? noProblems,
+        cells: written,
+      };
+      const sheetRow = row.row - hiddenLines;
+      if (sheetRow !== row.line) record.row = sheetRow;
+      shaped.push(record);
+    }
+    return shaped;
+  };
+}
+
+/** The records of every row after the header, a batch of rows at a time: a million rows are a thousand awaits. */
+async function* shapedBatches(
+  rows: CsvRowCursor,
+  shape: (batch: CsvRowBatch, from: number) => InputRecord[],
+): AsyncGenerator<InputRecord[]> {
+  try {
+    // The rest of the batch that held the header first, then every batch as it comes.
+    const afterHeader = shape(rows.batch, rows.position);
+    rows.position = rows.batch.rows.length;
+    if (afterHeader.length > 0) yield afterHeader;
+    for (;;) {
+      const next = await rows.batches.next();
+      if (next.done) return;
+      const shaped = shape(next.value, 0);
+      if (shaped.length > 0) yield shaped;
+    }
+  } finally {
+    // A consumer that stops early (an error, Ctrl-C) closes the reader and its file, as for-await did.
+    await rows.batches.return(undefined);
+  }
+}
+
+/** The records of batches one at a time. */
+async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerator<InputRecord> {
+  try {
+    for await (const batch of batches) for (const record of batch) yield record;
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+/**
+ * The cells with b2bctl's formula guard taken off; the same array when no cell holds a `'` (nearly
+ * every row), so a million rows do not make a million copies.
+ */
+function restoreFormulas(cells: string[]): string[] {
+  for (let index = 0; index < cells.length; index++) {
+    if ((cells[index] as string).includes("'")) return cells.map(restoreFormula);
+  }
+  return cells;
+}

@@ -1,0 +1,128 @@
+import { InputError } from '../../base/errors.js';
+import { fieldForHeader } from '../../domain/header-aliases.js';
+import { type InputOptions, recordPlace } from './opened-input.js';
+import type { HeaderProblems } from './record-shape.js';
+
+/*
+ * What the header row of a CSV or workbook says before any record is read: a header that stops the run (unreadable,
+ * repeated, a missing required column, a --delimiter the header lacks) and the warnings of columns no field reads.
+ */
+
+/** A header or key as a message quotes it: at most 80 characters, so an 8 MB header line is not echoed back. */
+export function shortText(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text;
+}
+
+/**
+ * What the header row says about the reading itself, told before any column is named missing: a `--delimiter` the
+ * header does not contain while it holds another one.
+ */
+export function headerHint(
+  headers: readonly string[],
+  options: { delimiter: string; delimiterGiven?: boolean },
+): string | undefined {
+  if (!options.delimiterGiven || headers.length !== 1) return undefined;
+  const header = headers[0] ?? '';
+  const other = [';', ',', '\t', '|'].find(
+    (candidate) => candidate !== options.delimiter && header.includes(candidate),
+  );
+  if (!other) return undefined;
+  return `the header has no ${delimiterName(options.delimiter)} (--delimiter) but has ${delimiterName(other)}: the file is probably ${delimiterName(other)}-separated. Drop --delimiter (b2bctl finds it) or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`}`;
+}
+
+/** A delimiter as a message names it. */
+function delimiterName(delimiter: string): string {
+  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+}
+
+/** A header named as ERPs name the field (`CNPJ` for document): the --map entry that reads it. */
+function aliasHint(
+  problems: HeaderProblems & { headers: readonly string[] },
+  knownPaths: readonly string[],
+  field: string,
+): string {
+  const header = problems.unknown
+    .map((unknown) => unknown.header)
+    .find((name) => fieldForHeader(name, knownPaths) === field);
+  return header === undefined
+    ? ''
+    : ` Your column "${shortText(header)}" looks like it: rename it "${field}", or pass --map with a JSON file such as {${JSON.stringify(header)}:${JSON.stringify(field)}}.`;
+}
+
+/** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */
+export function reportHeaderProblems(
+  file: string,
+  { line, row }: { line: number; row?: number },
+  problems: HeaderProblems & { headers: readonly string[] },
+  options: InputOptions & { hint?: string },
+): void {
+  const at = recordPlace({ line, row });
+  if (options.hint) throw new InputError(`${file}:${at}: ${options.hint}.`, { file, line });
+  const unreadable = problems.unreadable[0];
+  if (unreadable)
+    throw new InputError(
+      `${file}:${at}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
+      { file, line, field: shortText(unreadable.header) },
+    );
+  const repeated = problems.repeated[0];
+  if (repeated) {
+    throw new InputError(
+      `${file}:${at}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`,
+      {
+        file,
+        line,
+        field: repeated.path,
+      },
+    );
+  }
+  const missing = problems.missing[0];
+  if (missing) {
+    throw new InputError(
+      `${file}:${at}: no "${missing}" column (the columns are ${headersText(problems)}).${aliasHint(problems, options.catalogue.knownPaths, missing) || ` Name the column "${missing}", or map yours to it with --map.`}`,
+      { file, line, field: missing },
+    );
+  }
+  for (const unknown of problems.unknown.slice(0, maxUnknownWarnings))
+    warnOfUnknownColumn(file, at, { ...unknown, line }, options, 'column');
+  const more = problems.unknown.length - maxUnknownWarnings;
+  if (more > 0) options.warn(`warning: ${file}:${at}: ${more} more unknown columns.`);
+}
+
+/**
+ * A column (or JSON key) no field reads, told once: a warning that the run stops if it holds data, with the field it
+ * probably means; an error under `--strict`.
+ */
+export function warnOfUnknownColumn(
+  file: string,
+  /** After `file:`: the header's line, or the JSON record where the key is first met. */
+  at: string,
+  unknown: { header: string; suggestion: string | undefined; line: number },
+  options: Pick<InputOptions, 'catalogue' | 'strict' | 'warn'>,
+  noun: 'column' | 'key',
+): void {
+  const meant = fieldForHeader(unknown.header, options.catalogue.knownPaths);
+  const hint = meant
+    ? ` (it looks like "${meant}": rename it, or put {${JSON.stringify(unknown.header)}:${JSON.stringify(meant)}} in a --map file)`
+    : unknown.suggestion
+      ? ` (did you mean "${unknown.suggestion}"?)`
+      : '';
+  const message = `${file}:${at}: unknown ${noun} "${shortText(unknown.header)}"${hint}`;
+  if (options.strict)
+    throw new InputError(`${message}. Rename it with --map, or drop --strict to ignore it.`, {
+      file,
+      line: unknown.line,
+      field: shortText(unknown.header),
+    });
+  options.warn(
+    `warning: ${message}: no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).`,
+  );
+}
+
+/** Unknown columns warned about one by one; a file with 100,000 of them is not a wall of text. */
+const maxUnknownWarnings = 10;
+
+function headersText(problems: { headers: readonly string[] }): string {
+  const named = problems.headers.filter((header) => header.trim() !== '');
+  const shown = named.slice(0, 20).map(shortText).join(', ');
+  return named.length > 20 ? `${shown} and ${named.length - 20} more` : shown || 'none';
+}

@@ -1,0 +1,271 @@
+import { InputError } from '../../base/errors.js';
+import { fieldSpelledAs, proposeHeaderMap } from '../../domain/header-aliases.js';
+import { inputName } from './byte-source.js';
+import { shortText } from './header-messages.js';
+import { UnreadKeys } from './json-keys.js';
+import type { JsonValue } from './json-values.js';
+import { type InputOptions, type InputRecord, invisibleProblems, recordPlace } from './opened-input.js';
+import {
+  defaultMaxListIndex,
+  type FieldCatalogue,
+  type FieldType,
+  type HeaderMap,
+  mappedPath,
+  setPath,
+  typedValue,
+  unreadablePath,
+} from './record-shape.js';
+import { shortValue } from './row-shape-problems.js';
+import type { UnreadData } from './unmapped-columns.js';
+
+/*
+ * The records of a JSON or NDJSON input: each object's keys read as fields (through `--map`), typed as a CSV cell of
+ * that field would be; a value that is no object is a record with a problem.
+ */
+
+/** Repeated JSON keys warned about one by one; a file with 10,000 of them is not a wall of text. */
+const maxDuplicateKeyWarnings = 10;
+
+export async function* jsonRecords(
+  values: AsyncIterable<JsonValue>,
+  options: InputOptions,
+): AsyncGenerator<InputRecord> {
+  const file = options.displayName ?? inputName(options.path);
+  const reading: KeyReading = {
+    options,
+    keys: new UnreadKeys(file, options),
+    fields: new FieldLookup(options.catalogue),
+    adopt: options.adoptHeaderMap,
+  };
+  let duplicateWarnings = 0;
+  for await (const { line, value, column, element, duplicateKeys } of values) {
+    const place = element === undefined ? {} : { column, element };
+    const where = recordPlace({ line, ...place });
+    for (const duplicate of duplicateKeys ?? []) {
+      if (++duplicateWarnings > maxDuplicateKeyWarnings) break;
+      const at = element === undefined ? String(duplicate.line) : where;
+      options.warn(
+        `warning: ${file}:${at}: key "${shortText(duplicate.key)}" appears twice in one object; the last one is read. Keep one.${duplicateWarnings === maxDuplicateKeyWarnings ? ' (Further repeated keys are not listed.)' : ''}`,
+      );
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      yield {
+        line,
+        ...place,
+        values: {},
+        original: value,
+        problems: [
+          `expected a JSON object, found ${Array.isArray(value) ? 'an array' : shortText(JSON.stringify(value))}`,
+        ],
+      };
+      continue;
+    }
+    const wrapped = wrappedList(value);
+    if (wrapped !== undefined && !options.catalogue.typeOf(wrapped) && !hasKnownChildren(wrapped, options.catalogue))
+      throw new InputError(
+        `${file}:${where}: the records are inside "${shortText(wrapped)}" ({"${shortText(wrapped)}": [...]}); pass a file whose top level is the list itself: [{...}, {...}].`,
+        { file, line, field: shortText(wrapped) },
+      );
+    const at = { file, where, line };
+    const mayAdopt = reading.adopt !== undefined;
+    if (mayAdopt) reading.keys.hold();
+    let { record, unread, read } = readObject(value as Record<string, unknown>, at, reading);
+    if (unread.length > 0 && (await adoptKeys(unread, read, reading))) {
+      reading.keys.dropHeld();
+      ({ record, unread } = readObject(value as Record<string, unknown>, at, reading));
+    }
+    if (mayAdopt) reading.keys.release();
+    // A record with data under a key no field reads is refused before it is judged: nothing of the file is sent.
+    if (unread.length > 0) throw reading.keys.refusal(unread);
+    yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };
+  }
+  reading.keys.warnUnmatched();
+}
+
+/** What reading the keys of every record shares: the options, the keys no field reads and the map in force. */
+interface KeyReading {
+  options: InputOptions;
+  keys: UnreadKeys;
+  fields: FieldLookup;
+  /** On a terminal or with `--write-map`, until used: makes the map that reads the keys (header-proposal.ts). */
+  adopt: InputOptions['adoptHeaderMap'];
+}
+
+/**
+ * On a terminal or with `--write-map`, at the first record holding data under keys no field reads: the map that
+ * reads them, proposed and asked as for CSV columns, saved, and in force from this record on. Asked once, as CSV
+ * asks once at its header; false when there is nobody to ask or the person declines.
+ */
+async function adoptKeys(
+  unread: readonly UnreadData[],
+  read: readonly string[],
+  reading: KeyReading,
+): Promise<boolean> {
+  const adopt = reading.adopt;
+  if (!adopt) return false;
+  reading.adopt = undefined;
+  const samples = new Map(unread.map((data) => [data.header, shortValue(data.value)]));
+  const proposal = proposeHeaderMap([...samples.keys()], reading.options.catalogue.knownPaths, read);
+  const map: HeaderMap = { ...reading.keys.headerMap, ...Object.fromEntries(proposal.mapped) };
+  const adopted = await adopt(map, proposal, (header) => samples.get(header), 'key');
+  if (!adopted) return false;
+  reading.keys.headerMap = adopted;
+  return true;
+}
+
+/** Where a record is: its file, its place after `file:`, its line. */
+interface RecordAt {
+  file: string;
+  where: string;
+  line: number;
+}
+
+/** An object's keys read as fields, and the keys no field reads that hold data (in the object's order). */
+function readObject(
+  value: Record<string, unknown>,
+  at: RecordAt,
+  reading: KeyReading,
+): { record: Record<string, unknown>; unread: UnreadData[]; read: string[] } {
+  const { options, keys, fields } = reading;
+  const record: Record<string, unknown> = {};
+  const read: string[] = [];
+  const nested: NestedReading = { at, reading, unread: [], moves: [] };
+  const entries = Object.entries(value);
+  for (const [position, [key, inner]] of entries.entries()) {
+    if (keys.leftOut(key, at.where)) continue;
+    const path = fields.pathOf(mappedPath(keys.headerMap, key));
+    const unreadable = unreadablePath(path, options.maxListIndex ?? defaultMaxListIndex);
+    if (unreadable)
+      throw new InputError(`${at.file}:${at.where}: key "${shortText(key)}": ${unreadable}.`, {
+        file: at.file,
+        line: at.line,
+        field: shortText(key),
+      });
+    const kind = fields.kindOf(path);
+    // The last field of an errors file that b2bctl wrote: feeding that file back is what it is for.
+    if (path === 'error' && position === entries.length - 1 && kind === undefined) continue;
+    if (kind === undefined) {
+      const data = keys.unread(key, inner, at.where, at.line);
+      if (data) nested.unread.push(data);
+      continue;
+    }
+    read.push(path);
+    if (inner === null || inner === '') continue;
+    // A field (`sku`) is read as it is; an object field (`customerRegistrationAddress`) has keys of its own.
+    setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typedAs(inner, path, kind));
+  }
+  if (nested.moves.length === 0) return { record, unread: nested.unread, read };
+  // A nested key --map moves elsewhere: set on a copy, never inside the objects the file's record holds.
+  const moved = structuredClone(record);
+  for (const { path, value: inner, type } of nested.moves) setPath(moved, path, typedAs(inner, path, type));
+  return { record: moved, unread: nested.unread, read };
+}
+
+/** The paths past which the catalogue's answers are not remembered: a hostile file may hold millions of keys. */
+const maxRememberedPaths = 10_000;
+
+/** The catalogue's answers for the keys of one input, remembered: the same keys come back in every record. */
+class FieldLookup {
+  private readonly kinds = new Map<string, FieldType | 'object' | null>();
+  private readonly spellings = new Map<string, string>();
+
+  constructor(private readonly catalogue: FieldCatalogue) {}
+
+  /** A field's type, `object` for an object field (`customerRegistrationAddress`), undefined for no field. */
+  kindOf(path: string): FieldType | 'object' | undefined {
+    let kind = this.kinds.get(path);
+    if (kind === undefined) {
+      kind = this.catalogue.typeOf(path) ?? (hasKnownChildren(path, this.catalogue) ? 'object' : null);
+      if (this.kinds.size < maxRememberedPaths) this.kinds.set(path, kind);
+    }
+    return kind ?? undefined;
+  }
+
+  /** A key's field: the key itself, or a known field spelled in another case or spacing (`SKU`), as CSV headers. */
+  pathOf(written: string): string {
+    if (this.kindOf(written) !== undefined) return written;
+    let spelled = this.spellings.get(written);
+    if (spelled === undefined) {
+      spelled = fieldSpelledAs(written, this.catalogue.knownPaths) ?? written;
+      if (this.spellings.size < maxRememberedPaths) this.spellings.set(written, spelled);
+    }
+    return spelled;
+  }
+}
+
+/** ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be. */
+function typedAs(value: unknown, path: string, type: FieldType): unknown {
+  return typeof value === 'string' && type !== 'string' && type !== 'list' ? typedValue(value, type, '.', path) : value;
+}
+
+/** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */
+interface NestedReading {
+  at: RecordAt;
+  reading: KeyReading;
+  unread: UnreadData[];
+  /** Nested keys `--map` reads as another field: set once the record is built. */
+  moves: { path: string; value: unknown; type: FieldType }[];
+}
+
+/**
+ * An object field's value with its nested keys accounted for (`customerRegistrationAddress.bloco`, named by its
+ * path): the same value when every key is a field, else a copy without the keys left out or moved by `--map`.
+ */
+function nestedFields(value: unknown, path: string, nested: NestedReading): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const read = nestedFields(item, `${path}.${index}`, nested);
+      if (read === item) return;
+      copy ??= [...value];
+      copy[index] = read;
+    });
+    return copy ?? value;
+  }
+  const { keys, fields } = nested.reading;
+  let copy: Record<string, unknown> | undefined;
+  const without = (key: string) => {
+    copy ??= { ...(value as Record<string, unknown>) };
+    delete copy[key];
+  };
+  for (const [key, inner] of Object.entries(value)) {
+    const child = `${path}.${key}`;
+    const kind = fields.kindOf(child);
+    if (kind === 'object') {
+      const read = nestedFields(inner, child, nested);
+      if (read !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = read;
+    }
+    if (kind !== undefined) continue;
+    if (keys.leftOut(child, nested.at.where)) {
+      without(key);
+      continue;
+    }
+    const target = mappedPath(keys.headerMap, child);
+    const type = target === child ? undefined : fields.kindOf(target);
+    if (type !== undefined && type !== 'object') {
+      without(key);
+      if (inner !== null && inner !== '') nested.moves.push({ path: target, value: inner, type });
+      continue;
+    }
+    const data = keys.unread(child, inner, nested.at.where, nested.at.line);
+    if (data) nested.unread.push(data);
+  }
+  return copy ?? value;
+}
+
+/** An object field such as `customerRegistrationAddress`, whose children are the known paths (any list index). */
+function hasKnownChildren(path: string, catalogue: FieldCatalogue): boolean {
+  const prefix = `${path.replace(/\.\d+(?=\.|$)/g, '.0')}.`;
+  return catalogue.knownPaths.some((known) => known.startsWith(prefix));
+}
+
+/** The key of an object that only wraps the list of records (`{"customers": [{...}]}`), else undefined. */
+function wrappedList(value: object): string | undefined {
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const inner = (value as Record<string, unknown>)[keys[0] as string];
+  return Array.isArray(inner) && inner.length > 0 && inner.every((item) => item !== null && typeof item === 'object')
+    ? keys[0]
+    : undefined;
+}

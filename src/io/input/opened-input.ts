@@ -1,0 +1,137 @@
+import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
+import type { DecimalSeparator } from './cell-values.js';
+import type { HeaderProposalOptions } from './header-proposal.js';
+import type { ColumnPlan, FieldCatalogue, HeaderMap } from './record-shape.js';
+import type { RowBounds } from './row-bounds.js';
+import type { InputFormat, TextEncoding } from './sniff.js';
+
+/*
+ * What every reader of an input hands out (CSV, JSON, a workbook): its records, where each came from, and the options
+ * that open it. open-input.ts is the door the rest of b2bctl reads inputs through.
+ */
+
+export interface InputOptions {
+  path: string;
+  /** The name messages give the input when `path` is a spooled copy of stdin or of a pipe. */
+  displayName?: string;
+  stdin: NodeJS.ReadableStream;
+  catalogue: FieldCatalogue;
+  encoding?: TextEncoding;
+  delimiter?: string;
+  decimal?: DecimalSeparator;
+  /** `--map`: the ERP's own header (or JSON key) to our field path, or `null` for a column left out. */
+  headerMap?: Readonly<HeaderMap>;
+  /** `--ignore-column`: headers whose data is left out on purpose (else data under an unknown header stops the run). */
+  ignoredColumns?: readonly string[];
+  /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */
+  maxListIndex?: number;
+  /** The most columns and characters a CSV row may hold: the input.maxColumns and input.maxRowChars settings. */
+  rowBounds?: RowBounds;
+  /** The run's Ctrl-C: a long parse of one huge row stops on it. */
+  interrupt?: AbortSignal;
+  /** `--strict`: an unknown column is an error instead of a warning. */
+  strict?: boolean;
+  /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */
+  adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
+  /** `--sheet NAME|N`: the sheet of a workbook to read (the first visible one by default). */
+  sheet?: string;
+  warn(message: string): void;
+}
+
+/** One record of the input, shaped as a request body, with where it came from. */
+export interface InputRecord {
+  line: number;
+  values: Record<string, unknown>;
+  /** The record as the user wrote it: CSV cells, or the JSON value. For the errors file. */
+  original: readonly string[] | unknown;
+  /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
+  problems: string[];
+  /** CSV: the spreadsheet's row, when a line break inside a cell above made it differ from the line. */
+  row?: number;
+  /** JSON with several records on one line (minified): where the record starts on it, and its index (from 0). */
+  column?: number;
+  element?: number;
+  /** CSV: how the cells became fields, shared by every record, to quote a value back as it was written. */
+  cells?: WrittenCells;
+}
+
+/** How a CSV input's cells map to fields, and its decimal separator. */
+export interface WrittenCells {
+  columns: readonly ColumnPlan[];
+  decimal: DecimalSeparator;
+}
+
+/** Where a record is, after `file:`: `8`, `8 (row 7)` below a cell with a line break, `1:2345 (element 17)` in minified JSON. */
+export function recordPlace(record: Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>): string {
+  if (record.element !== undefined) return `${record.line}:${record.column ?? 1} (element ${record.element})`;
+  return record.row === undefined ? String(record.line) : `${record.line} (row ${record.row})`;
+}
+
+export interface OpenedInput {
+  file: string;
+  format: InputFormat;
+  encoding: TextEncoding;
+  /** CSV only: the delimiter, decimal separator and header cells as read. */
+  csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  /** A workbook (.xlsx, .ods): the sheet read. */
+  workbook?: { sheet: string };
+  /** The records one by one. Read these or recordBatches(), not both: both take from the one reader of the input. */
+  records: AsyncGenerator<InputRecord>;
+  /**
+   * The same records in batches, as the reader makes them (a CSV reader: a batch of rows per read, so a pass over a
+   * million rows pays an await per batch instead of one per record); batches of one for JSON.
+   */
+  recordBatches(): AsyncGenerator<InputRecord[]>;
+  /** Rows that were not records, counted as the records stream: Excel's trailing `;;;;` rows. */
+  skipped?: { blankRows: number };
+  /**
+   * About how many records a CSV file holds, from its size and the lines of its first 64 KB: a hint for sizing
+   * tables once instead of growing them, never a count to show. Undefined for stdin, pipes and JSON.
+   */
+  estimatedRecords?: number;
+}
+
+/** `, 3 blank rows skipped` for a summary line, or nothing. */
+export function skippedNote(input: Pick<OpenedInput, 'skipped'>): string {
+  const blank = input.skipped?.blankRows ?? 0;
+  return blank === 0 ? '' : `, ${blank} blank ${blank === 1 ? 'row' : 'rows'} skipped`;
+}
+
+/** Records as batches of one, for inputs read record by record (JSON, or records a caller filters). */
+export async function* batchesOfOne(records: AsyncIterable<InputRecord>): AsyncGenerator<InputRecord[]> {
+  for await (const record of records) yield [record];
+}
+
+/** An input read record by record, given its recordBatches(). */
+export function withBatchesOfOne(input: Omit<OpenedInput, 'recordBatches'>): OpenedInput {
+  return { ...input, recordBatches: () => batchesOfOne(input.records) };
+}
+
+/** The records of an empty input (an empty file, or a header-only one). */
+export async function* noRecords(): AsyncGenerator<InputRecord> {}
+
+/** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
+export function invisibleProblems(values: unknown): string[] {
+  const problems: string[] = [];
+  collectInvisibleProblems(values, '', problems);
+  return problems;
+}
+
+/** invisibleProblems, adding to `problems` in place: no array per field. */
+function collectInvisibleProblems(values: unknown, path: string, problems: string[]): void {
+  if (typeof values === 'string') {
+    const found = forbiddenCharacter(values);
+    if (found) problems.push(forbiddenCharacterProblem(path, found));
+    return;
+  }
+  if (values === null || typeof values !== 'object') return;
+  if (Array.isArray(values)) {
+    for (let index = 0; index < values.length; index++)
+      collectInvisibleProblems(values[index], path === '' ? String(index) : `${path}.${index}`, problems);
+    return;
+  }
+  for (const key in values) {
+    if (!Object.hasOwn(values, key)) continue;
+    collectInvisibleProblems((values as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`, problems);
+  }
+}
