@@ -83,12 +83,13 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     arrivals.set(request, performance.now());
     done();
   };
-  app.post(options.path, { onRequest: [stampArrival, onRequest] }, async (request, reply) => {
-    const arrived = arrivals.get(request) ?? performance.now();
+  const sinceArrival = (request: FastifyRequest) => performance.now() - (arrivals.get(request) ?? performance.now());
+  const hooks = options.forward === undefined ? [onRequest] : [stampArrival, onRequest];
+  app.post(options.path, { onRequest: hooks }, async (request, reply) => {
     const answer =
       options.forward === undefined
         ? answerRequest(request.body, options)
-        : await answerThroughErp(request.body, options, options.forward, counts, performance.now() - arrived);
+        : await answerThroughErp(request.body, options, options.forward, counts, sinceArrival(request));
     if ('status' in answer) {
       if (answer.status === 422) counts.noRow++;
       else if (answer.status !== 503) counts.refused++;
