@@ -147,8 +147,9 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
 /**
  * The ERP's answer when it gives one within the budget, counted from the request's arrival (a 2xx with JSON,
  * passed on as it came); otherwise the table's, or, without a table, 503 so the platform knows no tax was
- * computed. Every fallback is counted and logged. The table's answer is worked out while the ERP is asked, so
- * that past the budget only its write is left, even behind a queue of carts on the one thread.
+ * computed. Every fallback is counted and logged. The table's answer is worked out while the ERP is asked (once
+ * the request to it has gone), so that past the budget only its write is left, even behind a queue of carts on
+ * the one thread.
  */
 async function answerThroughErp(
   body: unknown,
@@ -159,7 +160,7 @@ async function answerThroughErp(
 ): Promise<Answer> {
   const abort = new AbortController();
   const asked = askErp(body, forward, abort.signal);
-  const fallback = options.table === undefined ? undefined : answerRequest(body, options);
+  const fallback = options.table === undefined ? undefined : afterPendingIo(() => answerRequest(body, options));
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<string>((resolve) => {
     const left = Math.max(0, forward.budgetMs - elapsedMs);
@@ -177,7 +178,25 @@ async function answerThroughErp(
     return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${outcome}.` } };
   }
   options.log.warn(`tax callback: the ERP at ${erp} ${outcome}; answered from the tax table.`);
-  return fallback;
+  return await fallback;
+}
+
+/**
+ * `work` run once the I/O already due has gone (the ERP's request on its way first, then the fallback's CPU).
+ * Its failure is the awaiting caller's; unawaited, it is not an unhandled rejection.
+ */
+function afterPendingIo<T>(work: () => T): Promise<T> {
+  const result = new Promise<T>((resolve, reject) =>
+    setImmediate(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error as Error);
+      }
+    }),
+  );
+  result.catch(() => undefined);
+  return result;
 }
 
 /** The ERP's 2xx JSON answer as it came, or why there is none. Aborted once the budget is spent. */
