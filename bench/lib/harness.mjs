@@ -60,7 +60,10 @@ export async function startSandbox(args = [], env = process.env) {
   };
 }
 
-/** Runs the built CLI (after `nodeFlags`, node's own); resolves with exit code, output, wall time and peak RSS. */
+/**
+ * Runs the built CLI (after `nodeFlags`, node's own); resolves with exit code, output, wall time and peak RSS. `input`
+ * is written to its stdin: text, bytes, or a stream piped in (a file read as `cat FILE |` would give it).
+ */
 export function runCli(args, { env, input, nodeFlags = [] } = {}) {
   const rssFile = join(outDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
@@ -72,7 +75,12 @@ export function runCli(args, { env, input, nodeFlags = [] } = {}) {
     },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
-  if (input !== undefined) child.stdin.end(input);
+  if (input !== undefined) {
+    // A CLI that ends before reading all of its input is not this helper's failure.
+    child.stdin.on('error', () => {});
+    if (typeof input.pipe === 'function') input.pipe(child.stdin);
+    else child.stdin.end(input);
+  }
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,9 +1,5 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { InterruptedError } from '../base/errors.js';
-import { createFileExclusively } from '../lib/private-file.js';
+import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../lib/private-temporary-file.js';
 
 /**
  * Copies stdin (or a pipe) to a private temporary file, because a bulk run reads its input twice
@@ -13,25 +9,12 @@ import { createFileExclusively } from '../lib/private-file.js';
 export async function spoolStdin(
   stdin: NodeJS.ReadableStream,
   options: { name: string; signal?: AbortSignal } = { name: 'stdin' },
-): Promise<{ path: string; remove(): void }> {
-  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-stdin-'));
-  const path = join(folder, 'stdin');
-  let removed = false;
-  const remove = () => {
-    if (removed) return;
-    removed = true;
-    process.removeListener('exit', remove);
-    rmSync(folder, { recursive: true, force: true });
-  };
-  // A copy may hold customers' passwords: it must not stay in /tmp when a second Ctrl-C ends the process.
-  process.once('exit', remove);
+): Promise<PrivateTemporaryFile> {
   try {
-    await pipeline(stdin, createWriteStream(path, { fd: createFileExclusively(path) }), { signal: options.signal });
+    return await copyToPrivateTemporaryFile(stdin, { prefix: 'b2bctl-stdin-', name: 'stdin', signal: options.signal });
   } catch (error) {
-    remove();
     if (options.signal?.aborted)
       throw new InterruptedError(`Interrupted while reading ${options.name}; nothing was sent.`);
     throw error;
   }
-  return { path, remove };
 }

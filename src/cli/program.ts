@@ -29,8 +29,9 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   // unknown word): defining ~80 options costs more start-up than the rest of the CLI.
   const named = commandGroupIn(argv);
   const program = new Command('b2bctl')
+    .summary('keep an ERP in step with a B2B commerce platform')
     .description(
-      'Keep an ERP in step with the B2B commerce platform: customers, sales reps, stock, orders, webhooks, and a local sandbox.',
+      "Keeps an ERP in step with a B2B commerce platform from the command line: customers from the CSV, JSON and workbooks that ERPs and Excel export, the nightly stock and price file, sales reps, orders polled without missing one and moved on (ready, invoiced, shipped, canceled), the platform's webhooks received into a durable inbox, taxes per item from the ERP's table, and any other route through b2bctl api. It logs in with the store's integration user and caches the token per profile. Every bulk run checks the whole file before it sends anything, paces itself, retries what may be retried, writes a report and prints the command that resumes it. b2bctl sandbox is a local simulator of the platform to try all of it without a store.",
     )
     .version(B2BCTL_VERSION_LINE, '-V, --version', 'print the version')
     .option('--profile <name>', 'profile to use (env B2BCTL_PROFILE, default "default")')

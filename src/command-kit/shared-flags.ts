@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { defaultConcurrency } from '../bulk/send-pacing.js';
+import { proxyHeader, trustedProxies } from '../http-server/trust-proxy.js';
 import { delimiter, positiveNumber, wholeNumber } from './parse.js';
 
 /** The reading flags as commander parses them (see `withInputOptions`). */
@@ -132,3 +133,18 @@ export const bulkFlags: FlagSet<ParsedBulkFlags, InputFlags & SendFlags> = {
   addTo: (command) => sendFlags.addTo(inputFlags.addTo(command)),
   read: (flags) => ({ ...inputFlags.read(flags), ...sendFlags.read(flags) }),
 };
+
+/** `--trust-proxy` and `--proxy-header`, the same on every server b2bctl runs behind a reverse proxy. */
+export function withProxyHeaderOptions(command: Command): Command {
+  return command
+    .option(
+      '--trust-proxy <hops|cidr,...>',
+      'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
+      trustedProxies,
+    )
+    .option(
+      '--proxy-header <name>',
+      'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
+      proxyHeader,
+    );
+}

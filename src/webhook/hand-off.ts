@@ -41,8 +41,10 @@ const readAhead = 32;
 /**
  * Hands a store's events to one consumer, one at a time, in store order, under a name that keeps its position:
  * an event is delivered, or after a permanent refusal or `giveUpAfterMs` of failures it goes dead and the next one
- * follows. Deliveries are recorded in groups; at least once: a crash repeats the unrecorded ones (at most
- * `commitEvents`, or `commitEveryMs` worth). A delivery the store cannot record is never sent again while it runs.
+ * follows. Deliveries are recorded in groups, each group's commit running while the next group is delivered; at
+ * least once: a crash repeats the unrecorded ones (at most two groups of `commitEvents`, or `commitEveryMs` worth).
+ * A delivery the store cannot record is never sent again while it runs, and nothing past the group being delivered
+ * is sent until the store takes the record.
  */
 export class HandOff {
   private wake: (() => void) | undefined;
@@ -54,6 +56,8 @@ export class HandOff {
   private retrying = false;
   private unrecorded: StoredEvent[] = [];
   private firstUnrecordedAt = 0;
+  /** The previous group's record, committing while the next group is delivered; false: stopped before it was. */
+  private recording: Promise<boolean> | undefined;
   /** The newest event this process delivered or gave up, recorded or not; undefined: the stored position. */
   private position: number | undefined;
   private readonly current: Omit<HandOffState, 'name'> = {};
@@ -145,12 +149,40 @@ export class HandOff {
     if (this.unrecorded.length === 0) this.firstUnrecordedAt = performance.now();
     this.unrecorded.push(event);
     if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
-    const due =
-      this.retrying ||
-      this.unrecorded.length >= (this.options.commitEvents ?? 100) ||
-      this.unrecordedWindowLeftMs() === 0;
-    if (due && !(await this.recordDeliveries())) return 'stopped';
+    if (this.retrying) return (await this.recordDeliveries()) ? undefined : 'stopped';
+    const due = this.unrecorded.length >= (this.options.commitEvents ?? 100) || this.unrecordedWindowLeftMs() === 0;
+    if (due && !(await this.recordWhileDelivering())) return 'stopped';
     return undefined;
+  }
+
+  /**
+   * Starts recording the group just delivered and goes on delivering meanwhile: a commit's wait (an fsync, behind
+   * intake's) no longer pauses delivery once per group. The group before must be recorded first, so a store that
+   * refuses stops sending at the end of the group being delivered.
+   */
+  private async recordWhileDelivering(): Promise<boolean> {
+    if (!(await this.previousGroupRecorded())) return false;
+    const events = this.unrecorded;
+    this.unrecorded = [];
+    this.recording = this.untilStored(this.deliveriesNamed(events), () =>
+      this.store.markDelivered(this.name, events),
+    ).then((recorded) => {
+      // Stopped before the store took them: they join what recordOnStop tries once more, and names.
+      if (!recorded) this.unrecorded = [...events, ...this.unrecorded];
+      return recorded;
+    });
+    return true;
+  }
+
+  /** Waits for the group being recorded while delivery went on; false when stopped before the store took it. */
+  private async previousGroupRecorded(): Promise<boolean> {
+    const recording = this.recording;
+    this.recording = undefined;
+    return recording === undefined ? true : recording;
+  }
+
+  private deliveriesNamed(events: StoredEvent[]): string {
+    return `the delivery of event${events.length === 1 ? '' : 's'} ${events[0]?.id}${events.length > 1 ? `-${events.at(-1)?.id}` : ''}`;
   }
 
   /** Milliseconds before the unrecorded deliveries are due (0: now, or nothing unrecorded); real time, not the clock. */
@@ -162,10 +194,11 @@ export class HandOff {
 
   /** Records the deliveries not yet recorded, in one commit; false when stopped before the store took them. */
   private async recordDeliveries(): Promise<boolean> {
+    if (!(await this.previousGroupRecorded())) return false;
     if (this.unrecorded.length === 0) return true;
     const events = this.unrecorded;
-    const what = `the delivery of event${events.length === 1 ? '' : 's'} ${events[0]?.id}${events.length > 1 ? `-${events.at(-1)?.id}` : ''}`;
-    if (!(await this.untilStored(what, () => this.store.markDelivered(this.name, events)))) return false;
+    if (!(await this.untilStored(this.deliveriesNamed(events), () => this.store.markDelivered(this.name, events))))
+      return false;
     this.unrecorded = [];
     return true;
   }
@@ -204,6 +237,7 @@ export class HandOff {
 
   /** On stop: one last try to record; what stays unrecorded is sent once more at the next start, as said. */
   private async recordOnStop(): Promise<void> {
+    await this.previousGroupRecorded();
     if (this.unrecorded.length === 0) return;
     try {
       await this.store.markDelivered(this.name, this.unrecorded);

@@ -36,7 +36,10 @@ function termList(entries: readonly (readonly [string, string])[]): string[] {
   return entries.flatMap(([term, text]) => ['.TP', `.B ${roff(term)}`, roff(text)]);
 }
 
-/** The command's own paragraph: its summary as a sentence, then what its help adds (field lists, settings). */
+/**
+ * The command's own paragraph (its commander description, beside the summary of its NAME line), then what its help
+ * adds (field lists, settings); a command without a paragraph would show its summary as a sentence.
+ */
 function description(entry: CommandEntry): string[] {
   const summary = entry.description === '' ? entry.summary : entry.description;
   const sentence = `${summary.charAt(0).toUpperCase()}${summary.slice(1)}${/[.!?]$/.test(summary) ? '' : '.'}`;

@@ -16,7 +16,10 @@ interface LoginFlags {
 export function register(program: Command, dispatch: Dispatch): void {
   program
     .command('login')
-    .description('log in with the integration user and cache the 12-hour token in the profile')
+    .summary('log in with the integration user and cache the 12-hour token in the profile')
+    .description(
+      "Logs in to the platform as the store's integration user and keeps the token it is given (valid for 12 hours) in the profile, with the base URL and user, in config.json of the config folder (0600). Run it once per profile before any command that talks to the store; later commands renew an expired token themselves when B2BCTL_PASSWORD is set. The password is read from a masked prompt, --password-stdin or B2BCTL_PASSWORD, never from an argument; a token issued by other means is stored with --token-stdin. Credentials go over plain http:// only to this machine unless --allow-http says otherwise.",
+    )
     .option('--username <email>', 'integration user (env B2BCTL_USERNAME); prompted for on a terminal')
     .option('--password-stdin', 'read the password from stdin (or set B2BCTL_PASSWORD); never pass it as an argument')
     .option('--token-stdin', 'store a pre-issued token piped on stdin')
@@ -35,14 +38,20 @@ export function register(program: Command, dispatch: Dispatch): void {
 
   program
     .command('logout')
-    .description("forget the profile's cached token")
+    .summary("forget the profile's cached token")
+    .description(
+      "Removes the cached token from the profile, so the next command that talks to the store needs a login again. The profile's base URL, user and settings stay in config.json; nothing is sent to the platform. Use it when a machine should no longer act for the store, or to test a fresh login.",
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<LogoutOptions>(command, async () => (await import('./logout.js')).run, {}),
     );
 
   program
     .command('whoami')
-    .description('show the profile, base URL, user and token expiry (never the token)')
+    .summary('show the profile, base URL, user and token expiry (never the token)')
+    .description(
+      "Says who b2bctl would act as: the profile in use, its base URL, the integration user, where the token comes from (the profile or B2BCTL_TOKEN) and whether it is valid, expired or of unknown expiry, with the time it expires. It reads only the profile and the environment and sends nothing; the token itself is never printed. Run it after a login, or in a cron job's environment to see which store and folder that job would use.",
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<WhoamiOptions>(command, async () => (await import('./whoami.js')).run, {}),
     );

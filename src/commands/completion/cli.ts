@@ -7,7 +7,10 @@ import { type CompletionShell, completionShells } from './scripts.js';
 export function register(program: Command, dispatch: Dispatch): void {
   program
     .command('completion')
-    .description('print the shell completion script for bash, zsh or fish')
+    .summary('print the shell completion script for bash, zsh or fish')
+    .description(
+      'Prints the completion script of one shell on stdout, to save where that shell loads completions (bash: ~/.local/share/bash-completion/completions/b2bctl). The script asks b2bctl itself for the words it offers, so the commands, the flags (with their descriptions in zsh and fish), their values and the profile names stay in step with the installed version.',
+    )
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(completionShells))
     .action((shell: CompletionShell, _flags: unknown, command: Command) =>
       dispatch<CompletionScriptOptions>(command, async () => (await import('./run.js')).runScript, { shell }),

@@ -7,7 +7,10 @@ import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './in
 export function register(program: Command, dispatch: Dispatch): void {
   const config = program
     .command('config')
-    .description('read and change profile settings (b2bctl config list shows them all)');
+    .summary('read and change profile settings (b2bctl config list shows them all)')
+    .description(
+      "Reads and changes the settings of a profile: the base URL, the HTTP retries and timeouts, the answer shapes and routes of a store that differs from the platform's document, and the rest of the typed settings table (docs/settings.md). A setting resolves flag, then environment variable, then profile, then default; config list shows each with its source. Settings are kept in config.json of the config folder (0600), one object per profile.",
+    );
   // The keys `config set --help` lists come from the settings table, imported only on the way to `config set`
   // (commander awaits this hook before the subcommand parses, --help included): other help stays as light.
   let keysHelp = '';
@@ -16,14 +19,20 @@ export function register(program: Command, dispatch: Dispatch): void {
   });
   config
     .command('get')
-    .description("print a setting's effective value")
+    .summary("print a setting's effective value")
+    .description(
+      'Prints the value a setting has for this run, wherever it comes from (a flag, its environment variable, the profile or the default), on one line of stdout, so a script can read it. It changes nothing and sends nothing; an unknown key is a usage error that names the close ones.',
+    )
     .argument('<key>', 'setting, such as baseUrl or paths.token')
     .action((key: string, _flags: unknown, command: Command) =>
       dispatch<ConfigGetOptions>(command, async () => (await import('./index.js')).runGet, { key }),
     );
   config
     .command('set')
-    .description('store a setting in the profile (an empty value removes it)')
+    .summary('store a setting in the profile (an empty value removes it)')
+    .description(
+      "Checks a value with the setting's own parser (a number, a duration, a URL, a path template) and stores it in the profile's part of config.json, written whole and 0600; an empty value removes the setting, so its default applies again. A value the setting cannot take is refused, naming what it must be, and nothing is written.",
+    )
     .argument('<key>', 'setting, such as baseUrl or paths.token')
     .argument('<value>', 'new value')
     .addHelpText('after', () => keysHelp)
@@ -32,7 +41,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
   config
     .command('list')
-    .description('every setting with its value and source (flag, env, profile, default)')
+    .summary('every setting with its value and source (flag, env, profile, default)')
+    .description(
+      'Lists every setting of the settings table with the value this run would use and where it comes from: a flag, an environment variable, the profile, or the default. Secrets are never shown. Run it to see why a command talks to another store or folder than expected, or to review a profile before a cron job uses it.',
+    )
     .action((_flags: unknown, command: Command) =>
       dispatch<ConfigListOptions>(command, async () => (await import('./index.js')).runList, {}),
     );

@@ -23,7 +23,12 @@ type StatusFlags = ParsedBulkFlags;
 
 /** `b2bctl customer validate|create|update|status|addresses`. */
 export function register(program: Command, dispatch: Dispatch): void {
-  const customer = program.command('customer').description('customers: validate, create, update, status, addresses');
+  const customer = program
+    .command('customer')
+    .summary('customers: validate, create, update, status, addresses')
+    .description(
+      "Customers from the ERP's files: a CSV (any usual encoding and delimiter), JSON, NDJSON or a workbook (.xlsx, .ods), with the ERP's own column names mapped once (--write-map, then --map). Every record is checked locally first (CPF and CNPJ check digits, CEP, phones, e-mail), and nothing is sent while any is invalid. The commands that send are bulk runs: paced, retried, reported beside the input and resumable (docs/bulk-runs.md).",
+    );
   // The fields `customer update --help` lists come from the domain's field table, imported only on the way to
   // `customer update` (commander awaits this hook before the subcommand parses, --help included).
   let fieldsHelp = '';
@@ -34,8 +39,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       customer
         .command('validate')
-        .description('check every customer record locally, printing every problem; sends nothing')
-        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .summary('check every customer record locally, printing every problem; sends nothing')
+        .description(
+          "Reads a customer file as customer create would (the same encodings, delimiters, workbooks and --map) and checks every record against the platform's rules: required fields, CPF and CNPJ check digits, CEP, phone and e-mail shapes, addresses. Every problem is printed as file:line, the field and what to do, and the exit code is 65 when any record is invalid. It sends nothing and needs no login, so it fits before a run, in a script or in a cron job's dry check. With --update it checks a file meant for customer update; --write-map saves the column map it proposes.",
+        )
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .option('--update', 'check the file as input to customer update (only the document is required)'),
     )
     .action((file: string, _flags: unknown, command: Command) => {
@@ -50,8 +58,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       customer
         .command('create')
-        .description('create the customers of a file; nothing is sent while any record is invalid')
-        .argument('<file>', 'CSV, JSON array or object, NDJSON, or - for stdin')
+        .summary('create the customers of a file; nothing is sent while any record is invalid')
+        .description(
+          "Creates one customer on the platform per record of a CSV, JSON, NDJSON or workbook file, one request each, several in flight (--concurrency) and paced (--rate). The whole file is checked first, and nothing is sent while any record is invalid (--skip-invalid sends the valid ones). A customer whose document is already registered fails, or is updated with --upsert. The run writes a report beside the input (one row per record) and an errors file of the failed and invalid records in the input's own columns, and prints the command that feeds it back; an interrupted run prints the command that resumes it (--resume).",
+        )
+        .argument('<file>', 'CSV, JSON array or object, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .option('--upsert', 'update a customer whose document is already registered, instead of failing'),
     )
     .action((file: string, _flags: unknown, command: Command) => {
@@ -66,8 +77,14 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       customer
         .command('update')
-        .description('partial updates keyed by document: from a FILE, or one customer with --document and --set')
-        .argument('[file]', 'CSV, JSON, NDJSON, or - for stdin; each record has a document and the fields to change')
+        .summary('partial updates keyed by document: from a FILE, or one customer with --document and --set')
+        .description(
+          "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes. Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
+        )
+        .argument(
+          '[file]',
+          'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin; each record has a document and the fields to change',
+        )
         .option('--document <doc>', 'the customer to update (with --set)')
         .option(
           '--set <field=value>',
@@ -88,7 +105,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       customer
         .command('status')
-        .description('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
+        .summary('activate or deactivate: DOC active|inactive, or a FILE with document and active columns')
+        .description(
+          'Activates or deactivates customers on the platform: one by its CPF or CNPJ and the state given, or a file with document and active columns, sent as a bulk run (checked first, paced, reported, resumable). Use it when the ERP blocks or releases a customer.',
+        )
         .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
         .argument('[state]', 'active or inactive (with a document)'),
     )
@@ -101,7 +121,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
   customer
     .command('addresses')
-    .description("list a customer's addresses")
+    .summary("list a customer's addresses")
+    .description(
+      'Reads the addresses the platform holds for one customer, found by its CPF or CNPJ, and prints them as a table on a terminal or JSON when piped. It reads only. A document whose check digits are wrong is refused before any request.',
+    )
     .argument('<doc>', 'the CPF or CNPJ')
     .action((document: string, _flags: unknown, command: Command) =>
       dispatch<CustomerAddressesOptions>(command, async () => (await import('./addresses.js')).run, { document }),

@@ -6,7 +6,10 @@ import type { DoctorOptions } from './run.js';
 export function register(program: Command, dispatch: Dispatch): void {
   program
     .command('doctor')
-    .description('check the connection to the store: DNS, TLS, clock, token, and what b2bctl recognises of each route')
+    .summary('check the connection to the store: DNS, TLS, clock, token, and what b2bctl recognises of each route')
+    .description(
+      "Checks, one line each, what a run against the store depends on: the base URL's name and address, the proxy it goes through, TLS and its certificate authority, the clock against the platform's, the token (or a fresh login with --password-stdin), and each route b2bctl uses, whether its answer has a shape b2bctl recognises. Every finding that is wrong names the setting or flag to change. It only reads, except an empty update of the customer given with --document, which changes nothing. Run it after a login, and when a store answers differently from the sandbox.",
+    )
     .option(
       '--document <document>',
       'a customer document (CPF/CNPJ) to probe the update route with {}, which changes nothing',

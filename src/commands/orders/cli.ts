@@ -24,12 +24,18 @@ interface PollFlags {
 export function register(program: Command, dispatch: Dispatch): void {
   const orders = program
     .command('orders')
-    .description(
+    .summary(
       'poll the order listing without missing an order, get one, and move orders on (ready, invoice, ship, cancel, update)',
+    )
+    .description(
+      "Orders in and out. orders poll reads the order listing by update date and emits every new order version once, from a cursor kept per profile, so a run a minute from cron misses none; orders get prints one order. The moves (ready, invoice, ship, cancel, one order at a time, or update with the ERP's nightly file of moves) check each move and the order's status before sending, so a move already taken is left unchanged (docs/orders.md).",
     );
   orders
     .command('poll')
-    .description('emit each order version (id, lastUpdated) once, continuing from the profile’s cursor')
+    .summary('emit each order version (id, lastUpdated) once, continuing from the profile’s cursor')
+    .description(
+      "Reads the platform's order listing by update date, from where the last run of this profile stopped (a cursor file in the config folder; --since on the first run) up to now minus the orders.lag setting, and emits each order version, its id and lastUpdated, exactly once: NDJSON when piped, a table on a terminal, or one file per version with --out-dir. The cursor moves only once everything up to it was written, so a crash or Ctrl-C repeats, never skips; a reader that closes the output early (| head) ends the run with exit 141 and the cursor unmoved. With --detail each order's full detail is fetched, paced; --watch polls again every --interval seconds (docs/orders-poll.md).",
+    )
     .option('--since <when>', 'start here: ISO-8601 or a duration before now (15m, 2h, 7d); needed on the first run')
     .option('--until <when>', 'stop here instead of now minus orders.lag: ISO-8601 or a duration before now')
     .option('--status <status>', 'only orders in this status (repeatable)', collect, [])
@@ -65,7 +71,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
   orders
     .command('get')
-    .description('print one order’s detail')
+    .summary('print one order’s detail')
+    .description(
+      "Fetches one order's detail from the platform and prints it as JSON, as the platform sent it. The order is named by its id, as orders poll and the orders webhook give it, or by its number (orderId), which one search of the listing turns into the id. It reads only.",
+    )
     .argument('<order>', 'the order’s id (the `id` of orders poll and the webhook), or its number (orderId)')
     .action((id: string, _flags: unknown, command: Command) =>
       dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),

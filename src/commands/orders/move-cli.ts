@@ -26,9 +26,10 @@ const replaceHelp =
 
 /** `b2bctl orders ready|invoice|ship|cancel ORDER` and `orders update FILE`: moving orders on. */
 export function registerMoves(program: Command, orders: Command, dispatch: Dispatch): void {
-  const verb = (name: string, description: string) =>
+  const verb = (name: string, summary: string, description: string) =>
     orders
       .command(name)
+      .summary(summary)
       .description(description)
       .argument('<order>', 'the order’s id, or its number (orderId), which one listing search turns into the id')
       .option('--routes <file>', routesHelp)
@@ -57,29 +58,46 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       throw new UsageError('orders invoice takes --xml NFE.xml or --key KEY (one of them).');
     return dispatch(command, async () => (await import('./move.js')).run, options);
   };
-  verb('ready', 'mark an order ready to ship, with the ERP’s order number')
+  verb(
+    'ready',
+    'mark an order ready to ship, with the ERP’s order number',
+    "Tells the platform an order is ready to ship, with the ERP's own order number for it. The order's status is read first: an order already ready with that number is left unchanged (exit 0), and one ready with another number is a conflict (exit 1) unless --replace sends the correction. Where the move goes (route, method, body) comes from the store's order routes file (--routes, or the orders.routes setting).",
+  )
     .requiredOption('--erp-number <n>', 'the ERP’s order number')
     .action(send('ready'));
-  verb('invoice', 'send an order’s NF-e (the XML, checked first) or its access key')
+  verb(
+    'invoice',
+    'send an order’s NF-e (the XML, checked first) or its access key',
+    "Sends an order's invoice: the authorised NF-e XML (--xml), checked before it leaves (an authorised nfeProc of version 4.00 of at most 1 MB, its access key and check digit, the emitter's CNPJ), or the 44-digit access key alone (--key) for stores that take only the key. The order's status is read first: the same invoice already on the order is left unchanged, another one is a conflict (exit 1) unless --replace sends the corrected NF-e. The route comes from the store's order routes file.",
+  )
     .option('--xml <file>', 'the authorised NF-e (nfeProc XML)')
     .option('--key <key>', 'the 44-digit access key, for stores that take the key alone')
     .action(send('invoice'));
-  verb('ship', 'mark an order shipped, with its tracking')
+  verb(
+    'ship',
+    'mark an order shipped, with its tracking',
+    "Tells the platform an order was shipped, with its tracking code, carrier and tracking link. A Correios code has its check digit verified before anything is sent. The order's status is read first: the same tracking already on the order is left unchanged, another is a conflict (exit 1) unless --replace sends the correction. The route comes from the store's order routes file.",
+  )
     .requiredOption('--tracking <code>', 'the tracking code (a Correios code has its check digit verified)')
     .option('--carrier <name>', 'the carrier (Correios, Jadlog, …)')
     .option('--tracking-url <url>', 'the tracking link (https)')
     .action(send('ship'));
-  verb('cancel', 'cancel an order, with the reason')
+  verb(
+    'cancel',
+    'cancel an order, with the reason',
+    "Cancels an order on the platform, with the reason the buyer and the store will see (at most 500 characters). The order's status is read first, so an order already canceled is left unchanged. The route comes from the store's order routes file.",
+  )
     .requiredOption('--reason <text>', 'why the order is canceled (at most 500 characters)')
     .action(send('cancel'));
   bulkFlags
     .addTo(
       orders
         .command('update')
+        .summary('send a file of order moves (ready, invoice, ship, cancel), checked first, paced, reported, resumable')
         .description(
-          'send a file of order moves (ready, invoice, ship, cancel), checked first, paced, reported, resumable',
+          "Sends the ERP's file of order moves, one row per move (order, action and the action's data: ERP number, NF-e file or key, tracking, reason), in the order written. Every row is checked first (the NF-e XML and its key, Correios tracking digits, files beside the input) and nothing is sent while one is invalid; then each order's status is read, so a move already taken is unchanged and a night's file can run twice, and a move with other data than the order holds is a conflict unless --replace. The run is paced, reported beside the input with an errors file, and resumable, like every bulk run (docs/orders.md).",
         )
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin: one row per move')
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
         .option('--no-status-check', "send without reading each order's status first (the platform alone judges)")
         .option('--replace', replaceHelp)

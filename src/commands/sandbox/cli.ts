@@ -11,7 +11,10 @@ type SandboxFlags = SandboxCommandOptions &
 export function register(program: Command, dispatch: Dispatch): void {
   program
     .command('sandbox')
-    .description('run a local simulator of the platform; prints its base URL first on stdout')
+    .summary('run a local simulator of the platform; prints its base URL first on stdout')
+    .description(
+      "Runs a simulator of the platform on this machine, in memory: the same routes, rules and answers (login, customers, sales reps, stock, orders and their moves, listings, webhooks to a receiver, the tax callback), seeded from the samples shipped with b2bctl. Use it to try every job before touching a store, and as the target of the tests and benchmarks. Its first stdout line is its base URL; its banner ends with the login line to paste. Latency, faults, rate limits, clock skew and other platforms' dialects are set by flags (docs/sandbox.md). It forgets everything when it stops.",
+    )
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8787)
     .option(

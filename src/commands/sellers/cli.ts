@@ -12,10 +12,18 @@ interface ListFlags {
 
 /** `b2bctl sellers list`. */
 export function register(program: Command, dispatch: Dispatch): void {
-  const sellers = program.command('sellers').description('sales reps of the store');
+  const sellers = program
+    .command('sellers')
+    .summary('sales reps of the store')
+    .description(
+      "The store's sales reps, as the platform lists them: their e-mail, document, ERP code, profile and permissions. sellers list reads them, a page at a time or every page; b2bctl does not create or change sales reps.",
+    );
   sellers
     .command('list')
-    .description('list sales reps with their permissions')
+    .summary('list sales reps with their permissions')
+    .description(
+      "Reads the platform's listing of sales reps (a page, or every page with --all) and prints each with its e-mail, document, code, profile, whether it is restricted, and its permissions as letters explained below the table. --email keeps only the reps whose e-mail contains the text, and on a narrow terminal that column is kept when others are left out. A table on a terminal, JSON when piped; -o csv --excel writes a file a pt-BR Excel opens as is. It reads only, and needs a login.",
+    )
     .option('--email <part>', 'only e-mails containing this text (case-insensitive)')
     .option('--limit <n>', 'sales reps per page (platform default 20; with --all, the page size)', wholeNumber(1))
     .option('--offset <n>', 'sales reps to skip', wholeNumber(0))

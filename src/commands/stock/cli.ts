@@ -15,13 +15,19 @@ interface PushFlags extends ParsedBulkFlags {
 export function register(program: Command, dispatch: Dispatch): void {
   const stock = program
     .command('stock')
-    .description('stock and price: nightly files through the 50-item and 200-item routes');
+    .summary('stock and price: nightly files through the 50-item and 200-item routes')
+    .description(
+      "The ERP's stock and price file (quantity, price, sale price and warehouse per SKU): checked locally with stock validate, then sent with stock push through the platform's 50-item batch route, which answers each item, or its 200-item queue route, which takes large files asynchronously. The file may be CSV, JSON, NDJSON or a workbook, on stdin too; a push is paced, reported, resumable, and fit for cron (docs/cron.md).",
+    );
   inputFlags
     .addTo(
       stock
         .command('validate')
-        .description('check every row of a stock file locally; sends nothing')
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin'),
+        .summary('check every row of a stock file locally; sends nothing')
+        .description(
+          "Reads a stock file as stock push would (CSV in any usual encoding and delimiter, JSON, NDJSON, or a workbook read by cell type) and checks every row: the SKU, whole quantities, prices and sale prices, and columns no field reads. Every problem is printed as file:line (or the workbook's cell), the field and what to do; the exit code is 65 when any row is invalid. It sends nothing and needs no login. A file streams through it, so a million rows need no more memory than a few thousand.",
+        )
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin'),
     )
     .action((file: string, _flags: unknown, command: Command) =>
       dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
@@ -33,8 +39,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addTo(
       stock
         .command('push')
-        .description('push a stock and price file, paced, retried, reported and resumable')
-        .argument('<file>', 'CSV, JSON, NDJSON, or - for stdin')
+        .summary('push a stock and price file, paced, retried, reported and resumable')
+        .description(
+          "Sends the quantities and prices of a stock file to the platform. The whole file is checked first and nothing is sent while a row is invalid; then the items go in batches, through the 50-item batch route (each item applied or rejected) or the 200-item queue route (--route; auto chooses by the file's size), paced, with failed requests retried. A report with a row per item is written beside the input, failed and invalid rows go to an errors file in the input's columns, and an interrupted or failing run prints the command that resumes it. From cron, --quiet leaves one closing line, --min-records makes an empty export a failed night, and two runs of one profile never overlap.",
+        )
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
         .addOption(
           new Option(
             '--route <route>',

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { inputFlags, type ParsedInputFlags } from '../../command-kit/shared-flags.js';
+import { inputFlags, type ParsedInputFlags, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
 import type { TaxItem } from '../../domain/tax/compute.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
@@ -8,7 +8,6 @@ import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
-import { proxyHeader, trustedProxies } from '../../http-server/trust-proxy.js';
 
 /** What commander parses for `tax serve`: the verb's options, its reading flags loose, a switch absent unless given. */
 type ServeFlags = ParsedInputFlags & Omit<TaxServeOptions, 'input' | 'allowHttp'> & { allowHttp?: true };
@@ -44,12 +43,18 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
 export function register(program: Command, dispatch: Dispatch): void {
   const tax = program
     .command('tax')
-    .description('taxes per item from the ERP’s tax table (the tax calculation callback)');
+    .summary('taxes per item from the ERP’s tax table (the tax calculation callback)')
+    .description(
+      "The taxes of each item of a cart (ICMS, ICMS-ST, IPI, DIFAL and FCP), computed from the ERP's own tax table: one row per NCM prefix, origin and destination state and kind of buyer, as CSV, JSON or a workbook. tax quote computes a cart offline to check a table; tax serve answers the platform's tax calculation callback with it (docs/tax.md).",
+    );
   inputFlags
     .addTo(
       tax
         .command('quote')
-        .description('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .summary('compute the taxes of a cart offline from a tax table, as the callback would answer them')
+        .description(
+          "Reads a tax table and a cart (--item, repeatable, or an --items file) and prints each item's taxes exactly as tax serve would answer the callback for it: a table on a terminal, JSON when piped. A wrong row of the table, a wrong item, or an item whose NCM, states and buyer have no row stops it with file:line and the column (exit 65); a tax of zero is never made up. It sends nothing and needs no login: use it to check a table before serving it.",
+        )
         .requiredOption(
           '--rules <file>',
           'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer',
@@ -82,53 +87,50 @@ export function register(program: Command, dispatch: Dispatch): void {
     });
   inputFlags
     .addTo(
-      tax
-        .command('serve')
-        .description('answer the platform’s tax callback from the tax table, read again whenever the file changes')
-        .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
-        .option(
-          '--forward-to <url>',
-          'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',
-          httpUrl,
-        )
-        .addOption(
-          new Option('--budget <time>', 'how long the ERP may take before the table (or a 503) answers')
-            .argParser(duration)
-            .default(300, '300ms'),
-        )
-        .option(
-          '--shape <file>',
-          'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
-        )
-        .option('--host <address>', 'address to listen on', '127.0.0.1')
-        .option('--port <port>', 'port to listen on (0 for a free one)', wholeNumber(0), 8790)
-        .option('--path <route>', 'the callback’s route', '/tax')
-        .addOption(
-          new Option(
-            '--auth <kind>',
-            'token (a token endpoint, as the webhook receiver’s), bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+      withProxyHeaderOptions(
+        tax
+          .command('serve')
+          .summary('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+          .description(
+            "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C or SIGTERM.",
           )
-            .choices(['token', 'bearer', 'basic', 'none'])
-            .makeOptionMandatory(),
-        )
-        .option('--client-id <id>', 'with --auth token: the client id the platform asks tokens with (or tax.clientId)')
-        .option(
-          '--client-secret-file <file>',
-          'with --auth token: file holding the client secret (or env B2BCTL_TAX_CLIENT_SECRET; never on the command line)',
-        )
-        .option('--token-path <route>', 'with --auth token: the token endpoint’s route', '/oauth/token')
-        .option('--token-ttl <seconds>', 'with --auth token: lifetime of issued tokens', wholeNumber(1), 3600)
-        .option(
-          '--trust-proxy <hops|cidr,...>',
-          'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
-          trustedProxies,
-        )
-        .option(
-          '--proxy-header <name>',
-          'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
-          proxyHeader,
-        )
-        .option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
+          .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
+          .option(
+            '--forward-to <url>',
+            'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',
+            httpUrl,
+          )
+          .addOption(
+            new Option('--budget <time>', 'how long the ERP may take before the table (or a 503) answers')
+              .argParser(duration)
+              .default(300, '300ms'),
+          )
+          .option(
+            '--shape <file>',
+            'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
+          )
+          .option('--host <address>', 'address to listen on', '127.0.0.1')
+          .option('--port <port>', 'port to listen on (0 for a free one)', wholeNumber(0), 8790)
+          .option('--path <route>', 'the callback’s route', '/tax')
+          .addOption(
+            new Option(
+              '--auth <kind>',
+              'token (a token endpoint, as the webhook receiver’s), bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+            )
+              .choices(['token', 'bearer', 'basic', 'none'])
+              .makeOptionMandatory(),
+          )
+          .option(
+            '--client-id <id>',
+            'with --auth token: the client id the platform asks tokens with (or tax.clientId)',
+          )
+          .option(
+            '--client-secret-file <file>',
+            'with --auth token: file holding the client secret (or env B2BCTL_TAX_CLIENT_SECRET; never on the command line)',
+          )
+          .option('--token-path <route>', 'with --auth token: the token endpoint’s route', '/oauth/token')
+          .option('--token-ttl <seconds>', 'with --auth token: lifetime of issued tokens', wholeNumber(1), 3600),
+      ).option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
     )
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<ServeFlags>();

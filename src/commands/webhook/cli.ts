@@ -1,11 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
+import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
 import { eventId, postgresUrl } from './flags.js';
-import { proxyHeader, trustedProxies } from '../../http-server/trust-proxy.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
@@ -35,91 +35,89 @@ type TriggerFlags = Omit<TriggerOptions, 'kind' | 'allowHttp'> & { allowHttp?: t
 export function register(program: Command, dispatch: Dispatch): void {
   const webhook = program
     .command('webhook')
-    .description("receive the platform's webhooks, or play the platform against a receiver");
+    .summary("receive the platform's webhooks, or play the platform against a receiver")
+    .description(
+      "The platform's customer and order webhooks. webhook listen is the receiver: it issues tokens, stores every event durably before answering, once however often it is resent, and hands events to the ERP in order. trigger plays the platform against a receiver; inbox, replay, status and dead read the store, send events again and look after those that could not be delivered (docs/webhooks.md).",
+    );
 
-  webhook
-    .command('listen')
-    .description('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
-    .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
-    .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
-    .option('--client-secret-file <file>', secretFileHelp)
-    .option(
-      '--inbox <dir>',
-      'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
-    )
-    .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
-    .option('--store-env <name>', storeEnvHelp)
-    .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
-    .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
-    .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
-    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
-    .option(
-      '--forward-to <url>',
-      "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
-      httpUrl,
-    )
-    .option('--allow-http', allowHttpHelp)
-    .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
-    .option(
-      '--exec-env <name>',
-      "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
-      variableNames,
-    )
-    .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
-    .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
-    .addOption(
-      durationOption(
-        '--give-up-after <duration>',
-        'how long an event failing with 5xx, timeouts or refused connections is retried before it goes dead',
-        72 * 3_600_000,
-        '72h',
-      ),
-    )
-    .addOption(
-      durationOption(
-        '--forward-timeout <duration>',
-        'time the ERP has to answer each --forward-to POST',
-        30_000,
-        '30s',
-      ),
-    )
-    .addOption(
-      new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
-    )
-    .addOption(
-      durationOption(
-        '--exec-timeout <duration>',
-        '--exec command time limit; its process group is killed after',
-        60_000,
-        '60s',
-      ),
-    )
-    .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
-    .addOption(
-      durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
-    )
-    .addOption(
-      durationOption(
-        '--stuck-after <duration>',
-        '/healthz answers 503 when a hand-off has been on one event longer than this',
-        900_000,
-        '15m',
-      ),
-    )
-    .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
-    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
-    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
-    .option(
-      '--trust-proxy <hops|cidr,...>',
-      'take the client address from the proxy header when the direct peer is this reverse proxy (hop count or addresses)',
-      trustedProxies,
-    )
-    .option(
-      '--proxy-header <name>',
-      'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
-      proxyHeader,
-    )
+  withProxyHeaderOptions(
+    webhook
+      .command('listen')
+      .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
+      .description(
+        'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM.',
+      )
+      .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
+      .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
+      .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
+      .option('--client-secret-file <file>', secretFileHelp)
+      .option(
+        '--inbox <dir>',
+        'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+      )
+      .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+      .option('--store-env <name>', storeEnvHelp)
+      .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
+      .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
+      .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
+      .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
+      .option(
+        '--forward-to <url>',
+        "POST each stored event to the ERP's endpoint, in order; 400/404/409/410/422 or --give-up-after make it dead",
+        httpUrl,
+      )
+      .option('--allow-http', allowHttpHelp)
+      .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+      .option(
+        '--exec-env <name>',
+        "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
+        variableNames,
+      )
+      .option('--handoff <name>', 'name keeping the hand-off position (default: forward or exec); a new URL keeps it')
+      .option('--from-start', 'a new hand-off takes every stored event, not only those from now on')
+      .addOption(
+        durationOption(
+          '--give-up-after <duration>',
+          'how long an event failing with 5xx, timeouts or refused connections is retried before it goes dead',
+          72 * 3_600_000,
+          '72h',
+        ),
+      )
+      .addOption(
+        durationOption(
+          '--forward-timeout <duration>',
+          'time the ERP has to answer each --forward-to POST',
+          30_000,
+          '30s',
+        ),
+      )
+      .addOption(
+        new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
+      )
+      .addOption(
+        durationOption(
+          '--exec-timeout <duration>',
+          '--exec command time limit; its process group is killed after',
+          60_000,
+          '60s',
+        ),
+      )
+      .option('--retain <duration>', 'remove delivered events older than this, such as 30d (default: keep)', duration)
+      .addOption(
+        durationOption('--dedup-window <duration>', 'how long redeliveries are recognised', 7 * 86_400_000, '7d'),
+      )
+      .addOption(
+        durationOption(
+          '--stuck-after <duration>',
+          '/healthz answers 503 when a hand-off has been on one event longer than this',
+          900_000,
+          '15m',
+        ),
+      )
+      .option('--fetch-orders', 'fetch the full order of each orders event through the API (logged-in profile)')
+      .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
+      .option('--tls-key <file>', 'private key (PEM) of --tls-cert'),
+  )
     .option('--log-events', 'print each stored event on stdout (default: a summary line every minute on stderr)')
     .addOption(new Option('--no-group-commit', 'fsync each event on its own (to measure group commit)').hideHelp())
     .action((_flags: unknown, command: Command) => {
@@ -138,7 +136,10 @@ export function register(program: Command, dispatch: Dispatch): void {
 
   webhook
     .command('trigger')
-    .description('play the platform: ask a token in the chosen style, then send one event, reporting each step')
+    .summary('play the platform: ask a token in the chosen style, then send one event, reporting each step')
+    .description(
+      "Plays the platform against a receiver, this one or the ERP's own: asks for a token with the client id and secret in the chosen style (basic, body or headers), then posts one customers or orders event, a realistic sample or the JSON of --data. Each step is printed as a JSON line with its status and answer; a step that fails ends the run with one line saying why and a non-zero exit code. Use it to check a receiver before giving its URLs to the store's panel.",
+    )
     .argument('<kind>', 'customers or orders', kindArgument)
     .requiredOption('--url <base>', "the receiver's base URL, such as http://127.0.0.1:8788", httpUrl)
     .addOption(
@@ -162,7 +163,14 @@ export function register(program: Command, dispatch: Dispatch): void {
       });
     });
 
-  withInboxSelection(webhook.command('inbox').description('list the stored events, oldest first'))
+  withInboxSelection(
+    webhook
+      .command('inbox')
+      .summary('list the stored events, oldest first')
+      .description(
+        "Prints the events a receiver stored, oldest first, one JSON line each with its id, arrival time, kind, delivery id and the event as it came; --kind, --since, --until, --pending and --dead choose which. It reads the SQLite inbox (while the receiver runs too) or the PostgreSQL store, and sends nothing. It also takes an earlier version's NDJSON inbox into the store (--import) and gives back the space retention freed (--compact, receiver stopped).",
+      ),
+  )
     .option('--pending', 'only events a hand-off has not taken yet')
     .option('--dead', 'only events a hand-off gave up on (see webhook dead)')
     .option('--import <old-folder>', "take an earlier version's NDJSON inbox (events.ndjson) into the store, once")
@@ -174,7 +182,14 @@ export function register(program: Command, dispatch: Dispatch): void {
       dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),
     );
 
-  withInboxSelection(webhook.command('replay').description('re-deliver stored events, in order, to a URL or a command'))
+  withInboxSelection(
+    webhook
+      .command('replay')
+      .summary('re-deliver stored events, in order, to a URL or a command')
+      .description(
+        'Sends stored events again, in the order they arrived, to a URL (POST, with the delivery id header) or to a shell command with the event on stdin: the events chosen by id, by time or the dead letters. Use it after the ERP lost what it received, or to feed a new system the history. An event still failing after --attempts tries is named, and the run exits 1.',
+      ),
+  )
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
@@ -195,7 +210,14 @@ export function register(program: Command, dispatch: Dispatch): void {
       return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, options);
     });
 
-  withStoreFlags(webhook.command('status').description("each hand-off's backlog: pending, oldest pending, dead"))
+  withStoreFlags(
+    webhook
+      .command('status')
+      .summary("each hand-off's backlog: pending, oldest pending, dead")
+      .description(
+        'Prints, for each hand-off of the store, how many events wait for it, how long the oldest has waited and how many are dead letters, as /healthz answers it. It exits 69 when one is degraded (an event waiting longer than --stuck-after, or a dead letter), so a monitor or a cron line can alert on it. It reads only.',
+      ),
+  )
     .addOption(
       durationOption('--stuck-after <duration>', 'exit 69 when an event waits longer than this', 900_000, '15m'),
     )
@@ -206,7 +228,10 @@ export function register(program: Command, dispatch: Dispatch): void {
   withStoreFlags(
     webhook
       .command('dead')
-      .description('the events a hand-off gave up on: list them, retry some, or drop some')
+      .summary('the events a hand-off gave up on: list them, retry some, or drop some')
+      .description(
+        'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410 or 422, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
+      )
       .argument('<action>', 'list, retry or drop', deadAction)
       .argument('[ids...]', 'event ids (retry and drop)'),
   )

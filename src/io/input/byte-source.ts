@@ -80,6 +80,10 @@ export function unreadable(path: string, error: unknown): InputError {
   return new InputError(`${shortPath(inputName(path))}: ${reason}.`, { file: path, missing: true });
 }
 
+function asBuffer(value: Buffer | string): Buffer {
+  return typeof value === 'string' ? Buffer.from(value) : value;
+}
+
 /** A path as a message names it: a path of thousands of characters is shortened, its start and end kept. */
 function shortPath(path: string): string {
   return path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)} (${path.length} characters)` : path;
@@ -105,19 +109,43 @@ export async function peekBytes(stream: Readable, bytes: number): Promise<{ head
     length += chunk.length;
   }
   const head = Buffer.concat(chunks);
-  async function* replay(): AsyncGenerator<Buffer> {
+  let headSent = false;
+  let pumping = false;
+  /** Pushes the head, then the source's chunks, until the reader wants no more for now. */
+  const pump = async (): Promise<void> => {
+    if (pumping) return;
+    pumping = true;
     try {
-      if (head.length > 0) yield head;
-      if (ended) return;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      if (!headSent) {
+        headSent = true;
+        if (head.length > 0 && !replayed.push(head)) return;
       }
+      for (;;) {
+        const next = ended ? { done: true as const } : await iterator.next();
+        if (next.done) {
+          replayed.push(null);
+          return;
+        }
+        if (!replayed.push(asBuffer(next.value as Buffer | string))) return;
+      }
+    } catch (error) {
+      replayed.destroy(error as Error);
     } finally {
-      // A reader that stops early (RecordChecker's re-read for a repeat) closes the file now, not at a collection.
-      await iterator.return?.();
+      pumping = false;
     }
-  }
-  return { head, stream: Readable.from(replay(), { objectMode: false }) };
+  };
+  const replayed = new Readable({
+    read: () => void pump(),
+    // Destroyed (Ctrl-C, a reader that stops early such as RecordChecker's re-read for a repeat), the replay
+    // destroys its source as well: a read of the source waits until a next chunk comes, never from a silent
+    // writer, and the source's handle would keep the process up.
+    destroy: (error, callback) => {
+      stream.destroy();
+      Promise.resolve(iterator.return?.()).then(
+        () => callback(error),
+        () => callback(error),
+      );
+    },
+  });
+  return { head, stream: replayed };
 }

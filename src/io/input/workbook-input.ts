@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { InterruptedError } from '../../base/errors.js';
+import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
@@ -24,14 +26,14 @@ import {
 import { openOdsSheet } from './workbook-ods.js';
 import type { SheetReader } from './workbook-sheet.js';
 import { openXlsxSheet } from './workbook-xlsx.js';
-import { openWorkbookZip } from './workbook-zip.js';
+import { openWorkbookZip, type WorkbookZip } from './workbook-zip.js';
 
 export type WorkbookFormat = 'xlsx' | 'ods';
 
 /**
  * Opens a workbook's sheet as records: the first visible sheet or `--sheet`, its first row with text the header,
  * each cell read by its type (docs/input-files.md, "Workbooks (.xlsx, .ods)"). A regular file is read by its path (a zip is read
- * from its end); anything else (stdin, a pipe) is gathered in memory from its stream.
+ * from its end); anything else (stdin, a pipe) is copied to a private temporary file first, never held in memory.
  */
 export async function openWorkbookInput(
   options: InputOptions,
@@ -104,27 +106,49 @@ export async function openWorkbookInput(
   };
 }
 
-/** The chosen sheet's reader: the zip from the file's path, or from the bytes of stdin or a pipe gathered whole. */
+/**
+ * The chosen sheet's reader. A zip is read from its end, so the bytes of stdin or a pipe are first copied to a private
+ * temporary file and read from there like a named file; the file's name is removed as soon as the zip is open (its
+ * bytes stay readable through the open descriptor), so nothing is left behind however the run ends.
+ */
 async function openSheet(
   options: InputOptions,
   file: string,
   format: WorkbookFormat,
   bytes: { path: string } | { stream: Readable },
 ): Promise<SheetReader> {
-  let source: string | Buffer;
-  if ('path' in bytes) source = bytes.path;
-  else {
-    const chunks: Buffer[] = [];
-    for await (const chunk of bytes.stream) chunks.push(chunk as Buffer);
-    source = Buffer.concat(chunks);
+  const copy = 'path' in bytes ? undefined : await copyOfStream(bytes.stream, file, format, options.interrupt);
+  const path = 'path' in bytes ? bytes.path : (copy as PrivateTemporaryFile).path;
+  let zip: WorkbookZip;
+  try {
+    zip = await openWorkbookZip(path, file);
+  } finally {
+    copy?.remove();
   }
-  const zip = await openWorkbookZip(source, file);
   try {
     return format === 'ods'
       ? await openOdsSheet(zip, file, options.sheet)
       : await openXlsxSheet(zip, file, options.sheet);
   } catch (error) {
     zip.close();
+    throw error;
+  }
+}
+
+async function copyOfStream(
+  stream: Readable,
+  file: string,
+  format: WorkbookFormat,
+  interrupt: AbortSignal | undefined,
+): Promise<PrivateTemporaryFile> {
+  try {
+    return await copyToPrivateTemporaryFile(stream, {
+      prefix: 'b2bctl-workbook-',
+      name: `stdin.${format}`,
+      signal: interrupt,
+    });
+  } catch (error) {
+    if (interrupt?.aborted) throw new InterruptedError(`Interrupted while reading ${file}; nothing was sent.`);
     throw error;
   }
 }

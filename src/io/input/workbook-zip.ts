@@ -17,15 +17,15 @@ export interface WorkbookZip {
   close(): void;
 }
 
-/** Opens the zip of a workbook file, or of a workbook's bytes (stdin, a pipe); a damaged zip is one line naming the file. */
-export async function openWorkbookZip(source: string | Buffer, file: string): Promise<WorkbookZip> {
+/**
+ * Opens the zip of a workbook file (stdin or a pipe is copied to a file first: a zip is read from its end); a damaged
+ * zip is one line naming the file.
+ */
+export async function openWorkbookZip(path: string, file: string): Promise<WorkbookZip> {
   const { default: yauzl } = await import('yauzl');
   let zip: ZipFile;
   try {
-    zip =
-      typeof source === 'string'
-        ? await yauzl.openPromise(source, { autoClose: false, strictFileNames: false })
-        : await yauzl.fromBufferPromise(source, { strictFileNames: false });
+    zip = await yauzl.openPromise(path, { autoClose: false, strictFileNames: false });
   } catch (error) {
     throw damaged(file, error);
   }

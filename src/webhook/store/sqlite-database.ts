@@ -40,6 +40,9 @@ export interface OpenOptions {
 type Begin = 'BEGIN' | 'BEGIN DEFERRED' | 'BEGIN IMMEDIATE' | 'BEGIN EXCLUSIVE';
 
 /** One SQLite connection with better-sqlite3's calls: prepare, exec, pragma, transaction, close. */
+/** How long a statement waits for another connection's lock before it fails. */
+const busyTimeoutMs = 5000;
+
 export class SqliteDatabase {
   /** Nested transactions become savepoints, numbered by depth, as better-sqlite3 does. */
   private depth = 0;
@@ -56,7 +59,11 @@ export class SqliteDatabase {
     // node:sqlite creates a missing file unless it opens read-only; better-sqlite3's fileMustExist said so itself.
     if (options.fileMustExist && !options.readonly && !existsSync(file))
       throw Object.assign(new Error(`unable to open database file ${file}: no such file`), { code: 'SQLITE_CANTOPEN' });
-    return new SqliteDatabase(new DatabaseSync(file, { readOnly: options.readonly === true }), file);
+    const connection = new DatabaseSync(file, { readOnly: options.readonly === true });
+    // Waits for a lock from the first statement on, the journal-mode switch included: a reader opening the inbox
+    // while a starting receiver creates its tables would otherwise fail at once with "database is locked".
+    connection.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    return new SqliteDatabase(connection, file);
   }
 
   get open(): boolean {

@@ -1,12 +1,13 @@
 /**
  * The README's sandbox recipes, run as written and in the order written (from "Try it against the sandbox" to the
- * moves of orders): every line of their ```sh blocks through bash, with b2bctl the built CLI, in a fresh home,
- * against a sandbox of the test's own on the README's port. A recipe that needs a step the README gives later
- * fails here. Left out, and why: the sandbox line (the test starts it), lines for a real store, the cron scripts
- * (paths of a server), and the webhook and `api` sections (a receiver on a fixed port, routes a store may lack).
+ * webhook receiver and `b2bctl api`): every line of their ```sh blocks through one bash, with b2bctl the built CLI
+ * on the PATH, in a fresh home, against a sandbox of the test's own on the README's port, and the receiver on a
+ * free port in place of the README's. A recipe that needs a step the README gives later fails here. Left out, and
+ * why: the sandbox line (the test starts it), lines for a real store, and the cron scripts (paths of a server).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -15,8 +16,10 @@ import { repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
-const bash = requireTools('bash');
+// openssl makes the receiver's secret and curl waits for it to answer, as the README's webhook recipe does.
+const tools = requireTools('bash', 'openssl', 'curl');
 const readmePort = '8787';
+const readmeReceiverPort = '8788';
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
@@ -40,27 +43,65 @@ function recipeLines(from: string, to: string): string[] {
   return lines;
 }
 
+/** A port nothing listens on now, for the receiver the recipe starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `b2bctl` as a user's PATH has it: a program, not a shell function, so `b2bctl webhook listen … &` is the
+ * receiver itself and the recipe's `kill %1` stops it.
+ */
+function installedCli(): string {
+  const bin = freshWorkDir();
+  const program = join(bin, 'b2bctl');
+  writeFileSync(program, `#!/bin/sh\nexec '${process.execPath}' '${cliPath}' "$@"\n`, { flag: 'wx' });
+  chmodSync(program, 0o755);
+  return bin;
+}
+
 /** Lines for a real store, or that start what the test provides itself. */
 const notRunHere = [/^b2bctl sandbox\b/, /https:\/\/api\.mystore\.com\.br/, /^b2bctl doctor\b/];
 
-it.skipIf(bash.missing)(
-  `every sandbox recipe of the README runs as written, in order, each exiting 0${bash.note}`,
+it.skipIf(tools.missing)(
+  `every sandbox recipe of the README runs as written, in order, each exiting 0${tools.note}`,
   { timeout: 240_000 },
   async () => {
-    const lines = recipeLines('## Try it against the sandbox', '### Receive the platform');
+    const lines = recipeLines('## Try it against the sandbox', '## Exit codes');
     const run = lines.filter((line) => !notRunHere.some((pattern) => pattern.test(line)));
-    expect(run.length).toBeGreaterThan(15);
+    expect(run.length).toBeGreaterThan(25);
+    // The webhook and api recipes are among them.
+    expect(run.some((line) => line.startsWith('b2bctl webhook trigger '))).toBe(true);
+    expect(run.some((line) => line.startsWith('b2bctl api /v1/contracts --paginate'))).toBe(true);
     const port = new URL(sandbox.url).port;
+    const receiverPort = String(await freePort());
     const home = freshWorkDir();
+    const bin = installedCli();
     // One bash for the whole walk-through, as a reader's terminal: `cd` carries over; each line's status is printed.
     const script = [
-      `b2bctl() { "${process.execPath}" "${cliPath}" "$@"; }`,
       `cd '${repoRoot}'`,
-      ...run.map((line, index) => `${line.replaceAll(readmePort, port)}\necho "recipe ${index} exit $?" >&2`),
+      ...run.map(
+        (line, index) =>
+          `${line.replaceAll(readmePort, port).replaceAll(readmeReceiverPort, receiverPort)}\necho "recipe ${index} exit $?" >&2`,
+      ),
+      // A receiver a failed line left running is stopped here (the recipe's own `kill %1` stops it otherwise).
+      'kill $(jobs -p) 2>/dev/null; wait',
     ].join('\n');
     // Spawned, not spawnSync: the sandbox answers from this process's event loop.
     const child = spawn('bash', ['-c', script], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', B2BCTL_LOG_FORMAT: 'plain' },
+      env: {
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        HOME: home,
+        NO_COLOR: '1',
+        B2BCTL_LOG_FORMAT: 'plain',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const result = await collect(child);
@@ -73,5 +114,9 @@ it.skipIf(bash.missing)(
     expect({ failed: statuses.filter((status) => status.exit !== 0), output: result.stderr }).toMatchObject({
       failed: [],
     });
+    // What the webhook and api recipes show a reader: the event stored and listed, a page of pending quotes.
+    expect(result.stdout).toMatch(/^\{"step":"event",.*"status":200,.*\\"status\\":\\"stored\\"/m);
+    expect(result.stdout).toMatch(/^\{"id":1,"receivedAt":"[^"]+","kind":"orders",/m);
+    expect(result.stdout).toMatch(/^\[\{"id":\d+,"quoteNumber":"Q-/m);
   },
 );

@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCommandTree } from '../../../src/cli/reference/command-tree.js';
+import { pageName } from '../../../src/cli/reference/markdown.js';
 import { requireTools } from '../../support/external-tools.js';
 import { repoRoot } from '../../support/sandbox.js';
 
@@ -45,6 +47,39 @@ describe('man pages', () => {
     expect(text).toContain('.B B2BCTL_CONFIG_DIR');
     expect(text).toContain('.B 141');
   });
+});
+
+/** roff text as a reader sees it: the escapes man.ts writes undone. */
+function unroff(text: string): string {
+  return text
+    .replace(/^\\&/gm, '')
+    .replace(/\\\[u([0-9A-F]{4,})\]/g, (_, code: string) => String.fromCodePoint(Number.parseInt(code, 16)))
+    .replaceAll('\\-', '-')
+    .replaceAll('\\e', '\\');
+}
+
+describe("each man page's DESCRIPTION", async () => {
+  const entries = await readCommandTree();
+  it('covers every page', () => {
+    expect(entries.map((entry) => `${pageName(entry)}.1`).toSorted()).toEqual(pages.toSorted());
+  });
+
+  it.each(entries.map((entry) => [pageName(entry), entry] as const))(
+    "%s is the command's own paragraph, not its NAME line",
+    (name, entry) => {
+      const text = readFileSync(join(folder, `${name}.1`), 'utf8');
+      const summary = unroff((text.split('.SH NAME\n')[1]?.split('\n')[0] ?? '').split(' \\- ')[1] ?? '');
+      expect(summary).toBe(entry.summary);
+      // The first paragraph: the lines up to the next request (.PP, .SH).
+      const paragraph = unroff(text.split('.SH DESCRIPTION\n')[1]?.split(/\n\./)[0] ?? '');
+      expect(paragraph).toBe(entry.description);
+      // A paragraph of its own: sentences that say more than the summary, which it does not repeat.
+      expect(paragraph.length).toBeGreaterThan(2 * summary.length);
+      expect(paragraph.length).toBeGreaterThan(150);
+      expect(paragraph).toMatch(/^[A-Z][^]*\.$/);
+      expect(paragraph.toLowerCase()).not.toContain(summary.toLowerCase());
+    },
+  );
 });
 
 const groff = requireTools('groff');

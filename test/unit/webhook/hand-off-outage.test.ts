@@ -169,6 +169,55 @@ describe('HandOff when the store cannot record', () => {
     expect(records).toBeGreaterThan(0);
   });
 
+  it('goes on delivering the next group while one is recorded, and no further while the store refuses it', async () => {
+    const store = await openStore();
+    let refusing = true;
+    const recorded: number[][] = [];
+    const fullDisk = Object.create(store) as SqliteStore;
+    fullDisk.markDelivered = async (name: string, events: StoredEvent | StoredEvent[]) => {
+      if (refusing) throw new Error('database or disk is full');
+      recorded.push((Array.isArray(events) ? events : [events]).map((each) => (each.event as { id: number }).id));
+      return store.markDelivered(name, events);
+    };
+    const log: string[] = [];
+    // How many events the ERP had taken at each refusal the hand-off logged.
+    const takenAtRefusal: number[] = [];
+    for (const id of [1, 2, 3, 4, 5, 6, 7]) await store.append(event(id));
+    const target = erp();
+    const clock = new FakeClock(start);
+    const handOff = startHandOff(fullDisk, target.consumer, {
+      // The backoff passes at once in the fake clock's time, after a turn of the event loop in real time.
+      clock: {
+        now: () => clock.now(),
+        sleep: async (ms, signal) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          await clock.sleep(ms, signal);
+        },
+      },
+      log: (line) => {
+        log.push(line);
+        if (line.includes('cannot record')) takenAtRefusal.push(target.taken.length);
+      },
+      commitEvents: 2,
+      commitEveryMs: 60 * minute,
+    });
+    // Group 1-2 is being recorded (refused) while group 3-4 goes out; 5 waits for the record of 1-2, refusal after
+    // refusal.
+    await until(() => takenAtRefusal.filter((taken) => taken === 4).length >= 20, 'refusals after group 3-4');
+    expect(target.taken).toEqual([1, 2, 3, 4]);
+    expect(log.filter((line) => line.includes('cannot record')).every((line) => line.includes('events 1-2'))).toBe(
+      true,
+    );
+    refusing = false;
+    await until(() => recorded.flat().length >= 6 && target.taken.length === 7, 'the groups recorded');
+    // The last event waits for its group's hour (real time): stopping records it.
+    await handOff.stop();
+    expect(target.taken).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(recorded).toEqual([[1, 2], [3, 4], [5, 6], [7]]);
+    expect((await store.backlog())[0]?.pending).toBe(0);
+    expect(log).toContain('Hand-off "erp": the store recorded the delivery of events 1-2; delivery goes on.');
+  });
+
   it('says, when stopped with deliveries the store never took, that they are sent once more at the next start', async () => {
     const store = await openStore();
     const fullDisk = Object.create(store) as SqliteStore;

@@ -1,0 +1,193 @@
+import { Worker } from 'node:worker_threads';
+import type { NewEvent } from './types.js';
+
+/**
+ * The SQLite inbox's hot writes (appended events, recorded deliveries) run on a thread of their own with their own
+ * connection: node:sqlite is synchronous, and each commit's fsync held the receiver's one thread, so a hand-off
+ * waiting for its ERP's answer moved about one event per commit while intake ran (docs/decisions/0006 and 0016).
+ * A commit still returns only once it is on disk (WAL, synchronous=FULL); only the waiting moved off the thread.
+ */
+
+/** One statement and its values, as the writer runs it within a transaction. */
+export type WriteStatement = readonly [sql: string, values: readonly (string | number | null)[]];
+
+/** An event as the writer thread inserts it: the columns of `events` in order, flags already JSON. */
+type EventColumns = [number, string, string, string, string, string, string];
+
+type Request =
+  { id: number; append: EventColumns[] } | { id: number; run: WriteStatement[]; durable: boolean } | { close: true };
+type Reply =
+  | { id: number; stored: boolean[] }
+  | { id: number; changes: number[] }
+  | { id: number; error: { message: string; code?: string; errcode?: number; errstr?: string } }
+  | { closed: true };
+
+/**
+ * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable.
+ * It keeps Node 22's and 26's notice that node:sqlite is experimental off stderr, as the launcher does for the main
+ * thread (docs/decisions/0017-node-sqlite.md).
+ */
+const writerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const isSqliteNotice = (warning) =>
+  warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
+for (const printer of process.listeners('warning')) {
+  process.off('warning', printer);
+  process.on('warning', (warning) => { if (!isSqliteNotice(warning)) printer(warning); });
+}
+const { DatabaseSync } = require('node:sqlite');
+const database = new DatabaseSync(workerData.file);
+database.exec('PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
+const insertEvent = database.prepare(
+  'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)');
+const statements = new Map();
+const statementOf = (sql) => {
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = database.prepare(sql)));
+  return statement;
+};
+function inTransaction(work) {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    database.exec('COMMIT');
+    return result;
+  } catch (error) {
+    try { database.exec('ROLLBACK'); } catch {}
+    throw error;
+  }
+}
+parentPort.on('message', (request) => {
+  if (request.close) {
+    database.close();
+    parentPort.postMessage({ closed: true });
+    parentPort.close();
+    return;
+  }
+  try {
+    if (request.append) {
+      const stored = inTransaction(() => request.append.map((columns) => {
+        if (Number(insertKey.run(columns[3], columns[0]).changes) === 0) return false;
+        insertEvent.run(...columns);
+        return true;
+      }));
+      parentPort.postMessage({ id: request.id, stored });
+    } else {
+      // Work that may be lost to a power cut and done again (retention) commits without its own fsync: the next
+      // durable commit's fsync of the log carries it to disk too.
+      if (!request.durable) database.exec('PRAGMA synchronous = NORMAL');
+      try {
+        const changes = inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes)));
+        parentPort.postMessage({ id: request.id, changes });
+      } finally {
+        if (!request.durable) database.exec('PRAGMA synchronous = FULL');
+      }
+    }
+  } catch (error) {
+    const { message, code, errcode, errstr } = error;
+    parentPort.postMessage({ id: request.id, error: { message: String(message), code, errcode, errstr } });
+  }
+});
+`;
+
+interface Pending {
+  resolve: (reply: Reply) => void;
+  reject: (error: Error) => void;
+}
+
+/** The writer thread of one SQLite inbox file: each call is one transaction, committed durably, in call order. */
+export class SqliteWriter {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | undefined;
+  private closing: Promise<void> | undefined;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: Reply) => this.answer(reply));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`the inbox's writer thread ended (exit code ${code})`)));
+    // Referenced only while a commit is awaited: an idle writer does not keep a finished command's process alive.
+    worker.unref();
+  }
+
+  /** Starts the writer on `file`, whose tables exist already. */
+  static start(file: string): SqliteWriter {
+    return new SqliteWriter(new Worker(writerSource, { eval: true, workerData: { file } }));
+  }
+
+  /** Inserts the events whose key is new, in one transaction; for each, whether it was stored. */
+  async append(events: readonly NewEvent[]): Promise<boolean[]> {
+    const columns = events.map((event): EventColumns => [
+      event.receivedAt,
+      event.kind,
+      event.deliveryId,
+      event.key,
+      JSON.stringify(event.flags),
+      event.clientAddress,
+      event.raw,
+    ]);
+    const reply = await this.request((id) => ({ id, append: columns }));
+    return 'stored' in reply ? reply.stored : [];
+  }
+
+  /**
+   * Runs the statements in one transaction; the rows each changed. Not `durable`: on disk with the next durable
+   * commit, for work a power cut may undo and that is done again (retention's deletes).
+   */
+  async run(statements: readonly WriteStatement[], durable = true): Promise<number[]> {
+    const reply = await this.request((id) => ({ id, run: [...statements], durable }));
+    return 'changes' in reply ? reply.changes : [];
+  }
+
+  /** Waits for the commits asked for, then closes the thread's connection and ends it. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.failure === undefined) {
+        // The thread takes messages in order: the commits asked for before this one are answered first.
+        this.worker.ref();
+        const closed = new Promise<void>((resolve) =>
+          this.worker.on('message', (reply: Reply) => 'closed' in reply && resolve()),
+        );
+        this.send({ close: true });
+        await Promise.race([closed, new Promise((resolve) => this.worker.once('exit', resolve))]);
+      }
+      this.failure ??= new Error('the inbox is closed');
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+
+  private request(message: (id: number) => Request): Promise<Reply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send(message(id));
+    });
+  }
+
+  private send(request: Request): void {
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
+    this.worker.postMessage(request);
+  }
+
+  private answer(reply: Reply): void {
+    if (!('id' in reply)) return;
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in reply) {
+      const { message, ...details } = reply.error;
+      waiting.reject(Object.assign(new Error(message), details));
+    } else waiting.resolve(reply);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
