@@ -21,12 +21,14 @@ export function quoteItems(
 ): ItemTaxes[] {
   const interstate = sale.from !== sale.to;
   const missing: string[] = [];
-  const quoted = items.flatMap((item) => {
-    const rule = table.find({ ncm: item.ncm, from: sale.from, to: sale.to, buyer: sale.buyer });
-    if (rule !== undefined) return [computeItemTaxes(item, rule, { buyer: sale.buyer, interstate })];
-    missing.push(`NCM ${item.ncm}${item.sku === undefined ? '' : ` (${item.sku})`}`);
-    return [];
-  });
+  const find = table.finderFor(sale);
+  const taxSale = { buyer: sale.buyer, interstate };
+  const quoted: ItemTaxes[] = [];
+  for (const item of items) {
+    const rule = find(item.ncm);
+    if (rule !== undefined) quoted.push(computeItemTaxes(item, rule, taxSale));
+    else missing.push(`NCM ${item.ncm}${item.sku === undefined ? '' : ` (${item.sku})`}`);
+  }
   if (missing.length > 0)
     throw new NoTaxRowError(
       `The tax table has no row for ${missing.join(', ')}, ${sale.from} → ${sale.to}, ${sale.buyer}: add a row for the NCM or a prefix of it; no tax is guessed.`,

@@ -77,25 +77,36 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     counts.refused++;
     return reply;
   };
-  app.post(options.path, { onRequest }, async (request, reply) => {
+  // The ERP's budget runs from the request's arrival: its headers, before the body has come and been parsed.
+  const arrivals = new WeakMap<FastifyRequest, number>();
+  const stampArrival = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    arrivals.set(request, performance.now());
+    done();
+  };
+  const sinceArrival = (request: FastifyRequest) => performance.now() - (arrivals.get(request) ?? performance.now());
+  const hooks = options.forward === undefined ? [onRequest] : [stampArrival, onRequest];
+  app.post(options.path, { onRequest: hooks }, async (request, reply) => {
     const answer =
       options.forward === undefined
         ? answerRequest(request.body, options)
-        : await answerThroughErp(request.body, options, options.forward, counts);
+        : await answerThroughErp(request.body, options, options.forward, counts, sinceArrival(request));
     if ('status' in answer) {
       if (answer.status === 422) counts.noRow++;
       else if (answer.status !== 503) counts.refused++;
+      if (answer.warning !== undefined) options.log.warn(answer.warning);
       return reply.code(answer.status).send(answer.body);
     }
     counts.answered++;
-    return answer.body;
+    // The answer's JSON text, written once where it was made: fastify sends a string as it is.
+    return reply.type('application/json; charset=utf-8').send(answer.json);
   });
   await listenOn(app, options.host, options.port);
   const port = listeningPort(app.server.address(), options.port);
   return { url: baseUrlOf('http', options.host, port), counts, close: () => app.close() };
 }
 
-type Answer = { body: unknown } | { status: 400 | 422 | 503; body: Record<string, unknown> };
+/** The answer's JSON text; or a refusal, with the log line it calls for when it is sent. */
+type Answer = { json: string } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
 
 const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
 
@@ -122,23 +133,74 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
     quoted = quoteItems(options.table.current(), items, { from, to, buyer });
   } catch (error) {
     if (!(error instanceof NoTaxRowError)) throw error;
-    options.log.warn(`tax callback refused: ${error.message}`);
-    return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
+    return {
+      status: 422,
+      body: { error: 'no-tax-row', message: error.message, missing: error.missing },
+      warning: `tax callback refused: ${error.message}`,
+    };
   }
-  return { body: { [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) } };
+  return {
+    json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),
+  };
 }
 
 /**
- * The ERP's answer when it gives one in time (a 2xx with JSON, passed on as it came); otherwise the table's, or,
- * without a table, 503 so the platform knows no tax was computed. Every fallback is counted and logged.
+ * The ERP's answer when it gives one within the budget, counted from the request's arrival (a 2xx with JSON,
+ * passed on as it came); otherwise the table's, or, without a table, 503 so the platform knows no tax was
+ * computed. Every fallback is counted and logged. The table's answer is worked out while the ERP is asked (once
+ * the request to it has gone), so that past the budget only its write is left, even behind a queue of carts on
+ * the one thread.
  */
 async function answerThroughErp(
   body: unknown,
   options: TaxServerOptions,
   forward: TaxForward,
   counts: TaxServerCounts,
+  elapsedMs: number,
 ): Promise<Answer> {
-  let why: string;
+  const abort = new AbortController();
+  const asked = askErp(body, forward, abort.signal);
+  const fallback = options.table === undefined ? undefined : afterPendingIo(() => answerRequest(body, options));
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<string>((resolve) => {
+    const left = Math.max(0, forward.budgetMs - elapsedMs);
+    timer = setTimeout(() => resolve(`did not answer in ${forward.budgetMs} ms`), left);
+  });
+  const outcome = await Promise.race([asked, budget]);
+  clearTimeout(timer);
+  // The ERP's request is dropped after the answer has been written, not before it.
+  setImmediate(() => abort.abort());
+  if (typeof outcome !== 'string') return outcome;
+  counts.fallbacks++;
+  const erp = urlShownSafely(forward.url);
+  if (fallback === undefined) {
+    options.log.warn(`tax callback: the ERP at ${erp} ${outcome}; answered 503 (no --rules to fall back on).`);
+    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${outcome}.` } };
+  }
+  options.log.warn(`tax callback: the ERP at ${erp} ${outcome}; answered from the tax table.`);
+  return await fallback;
+}
+
+/**
+ * `work` run once the I/O already due has gone (the ERP's request on its way first, then the fallback's CPU).
+ * Its failure is the awaiting caller's; unawaited, it is not an unhandled rejection.
+ */
+function afterPendingIo<T>(work: () => T): Promise<T> {
+  const result = new Promise<T>((resolve, reject) =>
+    setImmediate(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error as Error);
+      }
+    }),
+  );
+  result.catch(() => undefined);
+  return result;
+}
+
+/** The ERP's 2xx JSON answer as it came, or why there is none. Aborted once the budget is spent. */
+async function askErp(body: unknown, forward: TaxForward, signal: AbortSignal): Promise<Answer | string> {
   try {
     const answer = await httpRequest(forward.url, {
       method: 'POST',
@@ -147,27 +209,17 @@ async function answerThroughErp(
         ...(forward.token === undefined ? {} : { authorization: `Bearer ${forward.token}` }),
       },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(forward.budgetMs),
+      signal,
     });
     const text = await answer.body.text();
-    if (answer.statusCode >= 200 && answer.statusCode <= 299) return { body: JSON.parse(text) as unknown };
-    why = `answered HTTP ${answer.statusCode}`;
+    if (answer.statusCode < 200 || answer.statusCode > 299) return `answered HTTP ${answer.statusCode}`;
+    JSON.parse(text);
+    return { json: text };
   } catch (error) {
-    why =
-      (error as Error).name === 'TimeoutError'
-        ? `did not answer in ${forward.budgetMs} ms`
-        : error instanceof SyntaxError
-          ? 'answered a body that is not JSON'
-          : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    return error instanceof SyntaxError
+      ? 'answered a body that is not JSON'
+      : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
   }
-  counts.fallbacks++;
-  const erp = urlShownSafely(forward.url);
-  if (options.table === undefined) {
-    options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered 503 (no --rules to fall back on).`);
-    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${why}.` } };
-  }
-  options.log.warn(`tax callback: the ERP at ${erp} ${why}; answered from the tax table.`);
-  return answerRequest(body, options);
 }
 
 function buyerOf(paysIcms: unknown): BuyerKind | undefined {

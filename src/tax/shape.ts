@@ -79,26 +79,50 @@ export function readTaxRequest(
   body: unknown,
   shape: TaxShape['request'],
 ): { from: string; to: string; paysIcms: unknown; items: Record<string, unknown>[] } | string {
-  const items = valueAtPath(body, shape.items);
+  const paths = compiledPaths(shape);
+  const items = paths.items(body);
   if (!Array.isArray(items)) return `the request has no list of items at "${shape.items}"`;
   return {
-    from: String(at(body, shape.from) ?? ''),
-    to: String(at(body, shape.to) ?? ''),
-    paysIcms: at(body, shape.buyerPaysIcms),
-    items: items.map((item) => ({
-      sku: textOf(at(item, shape.sku)),
-      ncm: textOf(at(item, shape.ncm)),
-      quantity: textOf(at(item, shape.quantity)),
-      unitPrice: textOf(at(item, shape.unitPrice)),
-      discount: textOf(at(item, shape.discount)),
-      freight: textOf(at(item, shape.freight)),
+    from: String(paths.from(body) ?? ''),
+    to: String(paths.to(body) ?? ''),
+    paysIcms: paths.buyerPaysIcms(body),
+    items: items.map((item: unknown) => ({
+      sku: textOf(paths.sku(item)),
+      ncm: textOf(paths.ncm(item)),
+      quantity: textOf(paths.quantity(item)),
+      unitPrice: textOf(paths.unitPrice(item)),
+      discount: textOf(paths.discount(item)),
+      freight: textOf(paths.freight(item)),
     })),
   };
 }
 
-/** The value at a shape's path; nothing where the shape leaves the part out (an empty path). */
-function at(body: unknown, path: string): unknown {
-  return path === '' ? undefined : valueAtPath(body, path);
+type Reader = (body: unknown) => unknown;
+
+/** Each path of a shape split once into its steps: the callback reads a dozen paths for each item of each cart. */
+const compiled = new WeakMap<TaxShape['request'], Record<keyof TaxShape['request'], Reader>>();
+
+function compiledPaths(shape: TaxShape['request']): Record<keyof TaxShape['request'], Reader> {
+  let paths = compiled.get(shape);
+  if (paths === undefined) {
+    paths = Object.fromEntries(Object.entries(shape).map(([key, path]) => [key, readerOf(path)])) as Record<
+      keyof TaxShape['request'],
+      Reader
+    >;
+    compiled.set(shape, paths);
+  }
+  return paths;
+}
+
+/** The reader of a path's value; nothing where the shape leaves the part out (an empty path). */
+function readerOf(path: string): Reader {
+  const steps = path.split('.').filter((part) => part !== '');
+  if (path === '') return () => undefined;
+  if (steps.length === 1) {
+    const [step] = steps as [string];
+    return (body) => (body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[step] : undefined);
+  }
+  return (body) => valueAtPath(body, path);
 }
 
 /** A JSON value as the text the table's checks read: numbers as JavaScript writes them, absent as empty. */

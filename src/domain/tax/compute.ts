@@ -1,10 +1,13 @@
 /**
  * The taxes of one sale item from its row of the tax table: IPI, the seller's own ICMS, ICMS-ST with the adjusted
- * MVA between states, and DIFAL with FCP for a final consumer in another state. Exact arithmetic (BigInt fractions, exact.ts); each
- * value rounded to centavos once, half to even (ABNT NBR 5891). Formulas and sources: docs/tax.md. Pure.
+ * MVA between states, and DIFAL with FCP for a final consumer in another state. Exact arithmetic: whole centavos in
+ * safe integers where every step fits (fast-taxes.ts), else BigInt fractions (exact.ts); each value rounded to
+ * centavos once, half to even (ABNT NBR 5891). Formulas and sources: docs/tax.md. Pure.
  */
 import { Exact } from './exact.js';
+import { fastItemTaxes } from './fast-taxes.js';
 import type { BuyerKind, TaxRule } from './rules.js';
+import { centavosOf, moneyText, scaledOf, sum as safeSum } from './scaled.js';
 
 /** One item of a cart: what the platform sends for it. Money as decimal text (`1234.50`). */
 export interface TaxItem {
@@ -50,7 +53,8 @@ export interface TaxSale {
 const one = Exact.of(1);
 /** A table's rates are few and repeat on every item: each percentage is read once. */
 const percents = new Map<string, Exact>();
-function percent(rate: string): Exact {
+/** A percentage's text as the fraction it stands for (`18` is 0.18). */
+export function percent(rate: string): Exact {
   let share = percents.get(rate);
   if (share === undefined) {
     share = Exact.of(rate).div(100);
@@ -60,10 +64,16 @@ function percent(rate: string): Exact {
 }
 const centavos = (value: Exact): Exact => value.centavos();
 const money = (value: Exact): string => value.toFixed(2);
-const rateText = (rate: Exact): string => rate.times(100).toDecimalPlaces(4).toString();
+/** A fraction as a percentage's text, to 4 decimals (the MVA applied). */
+export const rateText = (rate: Exact): string => rate.times(100).toDecimalPlaces(4).toString();
 
 /** The taxes of one item under its rule. */
 export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
+  return fastItemTaxes(item, rule, sale) ?? exactItemTaxes(item, rule, sale);
+}
+
+/** The same taxes in BigInt fractions only: the path for amounts or rates too large for safe integers. */
+export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
   const merchandise = centavos(
     Exact.of(item.unitPrice)
       .times(item.quantity)
@@ -137,9 +147,13 @@ export function taxTotals(
   items: readonly ItemTaxes[],
 ): Record<'merchandise' | 'ipi' | 'icms' | 'icmsSt' | 'difal' | 'fcp' | 'added', string> {
   const sum = (pick: (item: ItemTaxes) => string | undefined): string => {
-    let total = 0n;
-    for (const item of items) total += centavosOf(pick(item) ?? '0.00');
-    return moneyOfCentavos(total);
+    // Centavos in safe integers, as the items were computed; BigInt fractions when a total is larger.
+    let total = 0;
+    for (const item of items) {
+      total = safeSum(total, centavosOf(scaledOf(pick(item) ?? '0')));
+    }
+    if (!Number.isNaN(total)) return moneyText(total);
+    return money(items.reduce((exact, item) => exact.plus(pick(item) ?? '0'), Exact.of(0)));
   };
   return {
     merchandise: sum((item) => item.merchandise),
@@ -150,18 +164,4 @@ export function taxTotals(
     fcp: sum((item) => item.fcp?.value),
     added: sum((item) => item.added),
   };
-}
-
-/** Money text as `money` writes it (two decimals) in whole centavos: totals are sums of rounded values, exactly. */
-function centavosOf(text: string): bigint {
-  const match = /^(-?)(\d+)\.(\d\d)$/.exec(text);
-  if (match === null) return BigInt(Exact.of(text).centavos().toFixed(2).replace('.', ''));
-  const magnitude = BigInt(match[2]! + match[3]!);
-  return match[1] === '-' ? -magnitude : magnitude;
-}
-
-function moneyOfCentavos(amount: bigint): string {
-  const negative = amount < 0n;
-  const digits = (negative ? -amount : amount).toString().padStart(3, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -59,6 +59,17 @@ export class Exact {
     return Exact.of(left).gt(right) ? Exact.of(left) : Exact.of(right);
   }
 
+  /** The value as a reduced fraction of safe integers (for scaled.ts), or undefined when a part is larger. */
+  ratio(): { numerator: number; denominator: number } | undefined {
+    let [larger, smaller] = [this.numerator < 0n ? -this.numerator : this.numerator, this.denominator];
+    while (smaller !== 0n) [larger, smaller] = [smaller, larger % smaller];
+    const numerator = Number(this.numerator / larger);
+    const denominator = Number(this.denominator / larger);
+    return Number.isSafeInteger(numerator) && Number.isSafeInteger(denominator)
+      ? { numerator, denominator }
+      : undefined;
+  }
+
   /** Rounded to `places` decimals, half to even. */
   toDecimalPlaces(places: number): Exact {
     const scale = tenTo(places);

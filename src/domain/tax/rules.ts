@@ -95,31 +95,55 @@ export interface RuleKey {
 
 /** The rules of a table, indexed for the longest NCM prefix of an origin, destination and buyer. */
 export class TaxTable {
-  private readonly rules = new Map<string, TaxRule>();
+  /** Per origin, destination and buyer: the rows by NCM prefix, and a bit for each prefix length that occurs. */
+  private readonly sales = new Map<string, { byNcm: Map<string, TaxRule>; lengths: number }>();
+  private count = 0;
 
   /** The row already in the table for the same NCM prefix, states and buyer, if any (a repeated row). */
   add(rule: TaxRule): TaxRule | undefined {
-    const key = keyOf(rule.ncm, rule);
-    const previous = this.rules.get(key);
-    if (previous === undefined) this.rules.set(key, rule);
-    return previous;
+    const key = saleKey(rule);
+    let sale = this.sales.get(key);
+    if (sale === undefined) {
+      sale = { byNcm: new Map(), lengths: 0 };
+      this.sales.set(key, sale);
+    }
+    const previous = sale.byNcm.get(rule.ncm);
+    if (previous !== undefined) return previous;
+    sale.byNcm.set(rule.ncm, rule);
+    sale.lengths |= 1 << rule.ncm.length;
+    this.count++;
+    return undefined;
   }
 
   get size(): number {
-    return this.rules.size;
+    return this.count;
   }
 
   /** The row of the longest NCM prefix for these states and buyer; undefined when none applies. */
   find(key: RuleKey): TaxRule | undefined {
-    const ncm = key.ncm.replaceAll('.', '');
-    for (let length = Math.min(8, ncm.length); length >= 2; length--) {
-      const rule = this.rules.get(keyOf(ncm.slice(0, length), key));
-      if (rule !== undefined) return rule;
-    }
-    return undefined;
+    return this.finderFor(key)(key.ncm);
+  }
+
+  /**
+   * The lookup of one sale's items: the sale's rows found once, then for each NCM one map read per prefix length
+   * the table holds, longest first (at most 7).
+   */
+  finderFor(sale: Omit<RuleKey, 'ncm'>): (ncm: string) => TaxRule | undefined {
+    const rows = this.sales.get(saleKey(sale));
+    if (rows === undefined) return () => undefined;
+    const { byNcm, lengths } = rows;
+    return (given) => {
+      const ncm = given.includes('.') ? given.replaceAll('.', '') : given;
+      for (let length = Math.min(8, ncm.length); length >= 2; length--) {
+        if ((lengths & (1 << length)) === 0) continue;
+        const rule = byNcm.get(length === ncm.length ? ncm : ncm.slice(0, length));
+        if (rule !== undefined) return rule;
+      }
+      return undefined;
+    };
   }
 }
 
-function keyOf(ncm: string, key: Omit<RuleKey, 'ncm'>): string {
-  return `${ncm}|${key.from}|${key.to}|${key.buyer}`;
+function saleKey(key: Omit<RuleKey, 'ncm'>): string {
+  return `${key.from}|${key.to}|${key.buyer}`;
 }

@@ -224,3 +224,36 @@ describe('checkTaxRule', () => {
     expect(table.size).toBe(1);
   });
 });
+
+describe('TaxTable.find', () => {
+  it('finds the longest prefix, as a scan of every row would, over random tables and NCMs', () => {
+    const random = seededRandom(2026);
+    const digits = (length: number) => Array.from({ length }, () => String(Math.floor(random() * 3))).join('');
+    for (let round = 0; round < 200; round++) {
+      const table = new TaxTable();
+      const rows: TaxRule[] = [];
+      // Few prefix lengths per table, so that the lengths the table skips are exercised too.
+      const lengths = [2, 3, 4, 5, 6, 7, 8].filter(() => random() < 0.4);
+      for (let row = 0; row < 30 && lengths.length > 0; row++) {
+        const candidate = rule({
+          ncm: digits(lengths[Math.floor(random() * lengths.length)] as number),
+          to: random() < 0.5 ? 'SP' : 'RJ',
+          icmsRate: String(row),
+        });
+        if (table.add(candidate) === undefined) rows.push(candidate);
+      }
+      for (let probe = 0; probe < 50; probe++) {
+        const ncm = digits(8);
+        const to = random() < 0.5 ? 'SP' : 'RJ';
+        const longest = rows
+          .filter((row) => row.to === to && ncm.startsWith(row.ncm))
+          .sort((left, right) => right.ncm.length - left.ncm.length)[0];
+        const dotted = `${ncm.slice(0, 4)}.${ncm.slice(4, 6)}.${ncm.slice(6)}`;
+        expect(table.find({ ncm: dotted, from: 'SP', to, buyer: 'taxpayer' })).toBe(longest);
+        expect(table.finderFor({ from: 'SP', to, buyer: 'taxpayer' })(ncm)).toBe(longest);
+      }
+      expect(table.find({ ncm: '84713012', from: 'SP', to: 'SP', buyer: 'non-taxpayer' })).toBeUndefined();
+      expect(table.size).toBe(rows.length);
+    }
+  });
+});

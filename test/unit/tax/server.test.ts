@@ -255,16 +255,35 @@ async function serveForwarding(erpUrl: string, withTable: boolean) {
     log: { warn: (line) => warnings.push(line) },
   });
   closers.push(() => server.close());
-  const post = async () => {
+  const post = async (cart: unknown = example2) => {
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(example2),
+      body: JSON.stringify(cart),
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
-  return { post, warnings, counts: server.counts };
+  return { post, warnings, counts: server.counts, url: server.url };
 }
+
+/** A POST whose headers go at once and whose body follows `pauseMs` later, as from a slow link. */
+async function postLate(url: string, body: string, pauseMs: number) {
+  const { request } = await import('node:http');
+  return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+    const sending = request(`${url}/tax`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    sending.on('error', reject);
+    sending.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    sending.flushHeaders();
+    setTimeout(() => sending.end(body), pauseMs);
+  });
+}
+
+/** A cart of an NCM the fixture's table has no row for. */
+const unknownCart = { ...example2, items: [{ sku: 'Z', ncm: '85176255', quantity: 1, unitPrice: 10 }] };
 
 describe('tax serve --forward-to', () => {
   it('passes the ERP’s answer on as it came, with the platform’s request as it came', async () => {
@@ -287,6 +306,39 @@ describe('tax serve --forward-to', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
     expect(warnings).toEqual([`tax callback: the ERP at ${erp.url} ${why}; answered from the tax table.`]);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
+  });
+
+  it('logs no refusal of the table when the ERP answers in time a cart the table has no row for', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    expect(await post(unknownCart)).toEqual({ status: 200, body: { impostos: [] } });
+    expect(warnings).toEqual([]);
+    expect(counts).toMatchObject({ answered: 1, noRow: 0, fallbacks: 0 });
+  });
+
+  it('refuses from the table, logging both, a cart without a row when the ERP fails', async () => {
+    const erp = await scriptedErp(() => ({ status: 500, body: '{}' }));
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    const answer = await post(unknownCart);
+    expect(answer).toMatchObject({ status: 422, body: { error: 'no-tax-row', missing: ['NCM 85176255 (Z)'] } });
+    expect(warnings).toEqual([
+      `tax callback: the ERP at ${erp.url} answered HTTP 500; answered from the tax table.`,
+      expect.stringMatching(/^tax callback refused: The tax table has no row for NCM 85176255 \(Z\)/),
+    ]);
+    expect(counts).toMatchObject({ noRow: 1, fallbacks: 1 });
+  });
+
+  it('counts the budget from the request’s arrival: a cart whose body came after it is answered from the table', async () => {
+    // The ERP answers well within the budget once asked; the cart itself took longer than the budget to arrive.
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}', delayMs: 50 }));
+    const { warnings, counts, url } = await serveForwarding(erp.url, true);
+    const answer = await postLate(url, JSON.stringify(example2), 400);
+    expect(answer.status).toBe(200);
+    expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
+    expect(warnings).toEqual([
+      `tax callback: the ERP at ${erp.url} did not answer in 200 ms; answered from the tax table.`,
+    ]);
     expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
   });
 

@@ -1,0 +1,126 @@
+/**
+ * The taxes of one item in whole centavos held in safe integers (scaled.ts): the same formulas and roundings as
+ * compute.ts's BigInt fractions, with everything a table row fixes (each rate as a reduced fraction, the ICMS-ST
+ * factor with the adjusted MVA, the DIFAL gross-up) worked out once per row. Undefined whenever a value or an
+ * intermediate does not fit, so the caller computes the item in fractions instead. Pure.
+ */
+import type { ItemTaxes, TaxItem, TaxSale } from './compute.js';
+import { appliedMva, percent, rateText } from './compute.js';
+import { Exact } from './exact.js';
+import type { TaxRule } from './rules.js';
+import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
+
+/** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
+interface PreparedRule {
+  ipi?: Ratio;
+  icms?: Ratio;
+  /** 1 − the base reduction. */
+  kept?: Ratio;
+  destination?: Ratio;
+  fcp?: Ratio;
+  underSt: boolean;
+  /** (1 + MVA applied) × (1 − reduction), inside a state and between states, with the MVA's text. */
+  stInside?: { factor?: Ratio; mva: string };
+  stBetween?: { factor?: Ratio; mva: string };
+  /** 1 / (1 − destination rate): the double base's gross-up. */
+  grossUp?: Ratio;
+}
+
+const one = Exact.of(1);
+/** Rows are prepared on first use and dropped with their table. */
+const prepared = new WeakMap<TaxRule, PreparedRule>();
+
+function attempt<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    // A division by zero (a destination rate of 100%): the fractions' path raises it where it applies.
+    return undefined;
+  }
+}
+
+function prepare(rule: TaxRule): PreparedRule {
+  const kept = one.minus(percent(rule.icmsBaseReduction));
+  const st = (interstate: boolean): PreparedRule['stInside'] =>
+    attempt(() => {
+      const mva = appliedMva(rule, interstate);
+      return { factor: mva.plus(1).times(kept).ratio(), mva: rateText(mva) };
+    });
+  return {
+    ipi: percent(rule.ipiRate).ratio(),
+    icms: percent(rule.icmsRate).ratio(),
+    kept: kept.ratio(),
+    destination: percent(rule.destinationRate).ratio(),
+    fcp: percent(rule.fcpRate).ratio(),
+    underSt: percent(rule.mva).gt(0),
+    stInside: st(false),
+    stBetween: st(true),
+    grossUp: attempt(() => one.div(one.minus(percent(rule.destinationRate))).ratio()),
+  };
+}
+
+function preparedRule(rule: TaxRule): PreparedRule {
+  let row = prepared.get(rule);
+  if (row === undefined) {
+    row = prepare(rule);
+    prepared.set(rule, row);
+  }
+  return row;
+}
+
+/** quantity × unit price − discount, in centavos (rounded half to even); NaN when it does not fit. */
+function merchandiseOf(item: TaxItem): number {
+  const price = scaledOf(item.unitPrice);
+  const quantity = scaledOf(String(item.quantity));
+  const discount = scaledOf(item.discount ?? '0');
+  const grossScale = price.scale + quantity.scale;
+  const scale = Math.max(grossScale, discount.scale);
+  const gross = rescaled({ whole: product(price.whole, quantity.whole), scale: grossScale }, scale);
+  return centavosOf({ whole: sum(gross, -rescaled(discount, scale)), scale });
+}
+
+/** The item's taxes in safe integers, or undefined for the fractions' path. */
+export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes | undefined {
+  const row = preparedRule(rule);
+  const freight = scaledOf(item.freight ?? '0');
+  const { ipi, icms, kept, destination, fcp } = row;
+  // A freight share in fractions of a centavo leaves the operation between centavos: the fractions handle it.
+  if (freight.scale > 2 || !ipi || !icms || !kept || !destination || !fcp) return undefined;
+  const merchandise = merchandiseOf(item);
+  const operation = sum(merchandise, centavosOf(freight));
+  const ipiValue = applied(operation, ipi);
+  const icmsBase = applied(sale.buyer === 'non-taxpayer' ? sum(operation, ipiValue) : operation, kept);
+  const icmsValue = applied(icmsBase, icms);
+  let added = ipiValue;
+  let checked = merchandise + operation + ipiValue + icmsBase + icmsValue;
+  const ipiLine = { base: moneyText(operation), rate: rule.ipiRate, value: moneyText(ipiValue) };
+  const icmsLine = { base: moneyText(icmsBase), rate: rule.icmsRate, value: moneyText(icmsValue) };
+  // Two literal shapes rather than a spread: a spread builds each item's object on V8's slow path.
+  const taxes: ItemTaxes =
+    item.sku === undefined
+      ? { ncm: item.ncm, merchandise: moneyText(merchandise), ipi: ipiLine, icms: icmsLine, added: '' }
+      : { sku: item.sku, ncm: item.ncm, merchandise: moneyText(merchandise), ipi: ipiLine, icms: icmsLine, added: '' };
+  if (sale.buyer === 'taxpayer' && row.underSt) {
+    const st = sale.interstate ? row.stBetween : row.stInside;
+    if (st?.factor === undefined) return undefined;
+    const stBase = applied(sum(operation, ipiValue), st.factor);
+    const stValue = Math.max(0, sum(applied(stBase, destination), -icmsValue));
+    checked += stBase + stValue;
+    taxes.icmsSt = { base: moneyText(stBase), rate: rule.destinationRate, value: moneyText(stValue), mva: st.mva };
+    added = sum(added, stValue);
+  }
+  if (sale.buyer === 'non-taxpayer' && sale.interstate) {
+    if (row.grossUp === undefined) return undefined;
+    const destinationBase = applied(sum(icmsBase, -icmsValue), row.grossUp);
+    const difalValue = Math.max(0, sum(applied(destinationBase, destination), -icmsValue));
+    const fcpValue = applied(destinationBase, fcp);
+    checked += destinationBase + difalValue + fcpValue;
+    taxes.difal = { base: moneyText(destinationBase), rate: rule.destinationRate, value: moneyText(difalValue) };
+    taxes.fcp = { base: moneyText(destinationBase), rate: rule.fcpRate, value: moneyText(fcpValue) };
+    added = sum(sum(added, difalValue), fcpValue);
+  }
+  // NaN anywhere above (a value that did not fit) makes the sum NaN: one check for the whole item.
+  if (Number.isNaN(checked + added)) return undefined;
+  taxes.added = moneyText(added);
+  return taxes;
+}
