@@ -247,7 +247,7 @@ describe('TaxTable.find', () => {
         const to = random() < 0.5 ? 'SP' : 'RJ';
         const longest = rows
           .filter((row) => row.to === to && ncm.startsWith(row.ncm))
-          .sort((left, right) => right.ncm.length - left.ncm.length)[0];
+          .toSorted((left, right) => right.ncm.length - left.ncm.length)[0];
         const dotted = `${ncm.slice(0, 4)}.${ncm.slice(4, 6)}.${ncm.slice(6)}`;
         expect(table.find({ ncm: dotted, from: 'SP', to, buyer: 'taxpayer' })).toBe(longest);
         expect(table.finderFor({ from: 'SP', to, buyer: 'taxpayer' })(ncm)).toBe(longest);
