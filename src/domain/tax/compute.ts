@@ -6,66 +6,16 @@
  */
 import { Exact } from './exact.js';
 import { fastItemTaxes } from './fast-taxes.js';
-import type { BuyerKind, TaxRule } from './rules.js';
+import type { TaxRule } from './rules.js';
+import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { centavosOf, moneyText, scaledOf, sum as safeSum } from './scaled.js';
 
-/** One item of a cart: what the platform sends for it. Money as decimal text (`1234.50`). */
-export interface TaxItem {
-  sku?: string;
-  ncm: string;
-  quantity: number;
-  unitPrice: string;
-  /** The item's unconditional discount, for the whole line. */
-  discount?: string;
-  /** The item's share of the freight. */
-  freight?: string;
-}
-
-/** One tax of an item: the base it was computed on, the rate (percent) and the value, each as text. */
-export interface TaxLine {
-  base: string;
-  rate: string;
-  value: string;
-}
-
-export interface ItemTaxes {
-  sku?: string;
-  ncm: string;
-  /** Quantity × unit price − discount. */
-  merchandise: string;
-  ipi: TaxLine;
-  icms: TaxLine;
-  /** Only for a taxpayer buyer of a product with an MVA: the substitution's base, the MVA applied and the value due. */
-  icmsSt?: TaxLine & { mva: string };
-  /** Only for a non-taxpayer buyer in another state: the share due to the destination (base, internal rate, value). */
-  difal?: TaxLine;
-  fcp?: TaxLine;
-  /** Every tax the item adds over its merchandise and freight: IPI, ICMS-ST, DIFAL and FCP (own ICMS is inside the price). */
-  added: string;
-}
-
-/** The sale as a whole: who buys and the states it goes between. */
-export interface TaxSale {
-  buyer: BuyerKind;
-  interstate: boolean;
-}
+export type { ItemTaxes, TaxItem, TaxLine, TaxSale } from './terms.js';
+export { appliedMva } from './terms.js';
 
 const one = Exact.of(1);
-/** A table's rates are few and repeat on every item: each percentage is read once. */
-const percents = new Map<string, Exact>();
-/** A percentage's text as the fraction it stands for (`18` is 0.18). */
-export function percent(rate: string): Exact {
-  let share = percents.get(rate);
-  if (share === undefined) {
-    share = Exact.of(rate).div(100);
-    if (percents.size < 10_000) percents.set(rate, share);
-  }
-  return share;
-}
 const centavos = (value: Exact): Exact => value.centavos();
 const money = (value: Exact): string => value.toFixed(2);
-/** A fraction as a percentage's text, to 4 decimals (the MVA applied). */
-export const rateText = (rate: Exact): string => rate.times(100).toDecimalPlaces(4).toString();
 
 /** The taxes of one item under its rule. */
 export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
@@ -126,20 +76,6 @@ function mvaOf(rule: TaxRule, interstate: boolean): { mva: Exact; text: string }
     if (appliedMvas.size < 10_000) appliedMvas.set(key, applied);
   }
   return applied;
-}
-
-/**
- * The MVA applied: the original inside a state; between states the adjusted one, which keeps the burden of a
- * product bought in another state equal to one bought inside: (1 + MVA) × (1 − interstate) / (1 − internal) − 1.
- */
-export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destinationRate'>, interstate: boolean): Exact {
-  const original = percent(rule.mva);
-  if (!interstate) return original;
-  return original
-    .plus(1)
-    .times(one.minus(percent(rule.icmsRate)))
-    .div(one.minus(percent(rule.destinationRate)))
-    .minus(1);
 }
 
 /** The sums of a cart's items, per tax. */

@@ -4,10 +4,9 @@
  * factor with the adjusted MVA, the DIFAL gross-up) worked out once per row. Undefined whenever a value or an
  * intermediate does not fit, so the caller computes the item in fractions instead. Pure.
  */
-import type { ItemTaxes, TaxItem, TaxSale } from './compute.js';
-import { appliedMva, percent, rateText } from './compute.js';
 import { Exact } from './exact.js';
 import type { TaxRule } from './rules.js';
+import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
