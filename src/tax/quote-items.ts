@@ -1,6 +1,7 @@
 import { InputError } from '../base/errors.js';
 import type { FederativeUnit } from '../domain/brazil-codes.js';
-import { computeItemTaxes, type ItemTaxes, type TaxItem } from '../domain/tax/compute.js';
+import { computeItemTaxes } from '../domain/tax/compute.js';
+import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind, TaxTable } from '../domain/tax/rules.js';
 
 /** Thrown when the table has no row for some items: their NCMs, for the answer and the log. */

@@ -5,7 +5,7 @@ import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
 import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
-import { type TaxItem } from '../domain/tax/compute.js';
+import type { TaxItem } from '../domain/tax/terms.js';
 
 /** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
 const textColumns = (fields: readonly string[], required: readonly string[]): FieldCatalogue => ({

@@ -1,5 +1,5 @@
 /** The taxes of docs/tax.md's worked examples 2 and 3, to the centavo: one source for every test that checks them. */
-import type { ItemTaxes } from '../../src/domain/tax/compute.js';
+import type { ItemTaxes } from '../../src/domain/tax/terms.js';
 
 /** Example 2: 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ, freight R$ 12.00, under ICMS-ST. */
 export const workedExample2: ItemTaxes = {

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { inputFlags, type ParsedInputFlags, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
-import type { TaxItem } from '../../domain/tax/compute.js';
+import type { TaxItem } from '../../domain/tax/terms.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';

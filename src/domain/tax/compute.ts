@@ -10,9 +10,6 @@ import type { TaxRule } from './rules.js';
 import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { centavosOf, moneyText, scaledOf, sum as safeSum } from './scaled.js';
 
-export type { ItemTaxes, TaxItem, TaxLine, TaxSale } from './terms.js';
-export { appliedMva } from './terms.js';
-
 const one = Exact.of(1);
 const centavos = (value: Exact): Exact => value.centavos();
 const money = (value: Exact): string => value.toFixed(2);

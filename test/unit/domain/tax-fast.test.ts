@@ -5,13 +5,8 @@
  */
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import {
-  computeItemTaxes,
-  exactItemTaxes,
-  type ItemTaxes,
-  type TaxItem,
-  taxTotals,
-} from '../../../src/domain/tax/compute.js';
+import { computeItemTaxes, exactItemTaxes, taxTotals } from '../../../src/domain/tax/compute.js';
+import type { ItemTaxes, TaxItem } from '../../../src/domain/tax/terms.js';
 import { fastItemTaxes } from '../../../src/domain/tax/fast-taxes.js';
 import { checkTaxRule, type BuyerKind, type TaxRule } from '../../../src/domain/tax/rules.js';
 

@@ -1,6 +1,7 @@
 /** The worked examples of docs/tax.md, each to the centavo, and the table's rules at their edges. */
 import { describe, expect, it } from 'vitest';
-import { appliedMva, computeItemTaxes, taxTotals, type TaxItem } from '../../../src/domain/tax/compute.js';
+import { computeItemTaxes, taxTotals } from '../../../src/domain/tax/compute.js';
+import { appliedMva, type TaxItem } from '../../../src/domain/tax/terms.js';
 import { checkTaxRule, TaxTable, type TaxRule } from '../../../src/domain/tax/rules.js';
 import { Exact } from '../../../src/domain/tax/exact.js';
 import { seededRandom } from '../../support/seeded-text.js';
