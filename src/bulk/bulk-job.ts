@@ -125,6 +125,21 @@ async function validateThenSend<T, Sent>(
 ): Promise<void> {
   const started = context.clock.now();
   const input = await openAndCheckInput(job, readPath, context);
+  try {
+    await validateThenSendInput(job, input, context, verdicts, tally, started);
+  } finally {
+    input.opened.close();
+  }
+}
+
+async function validateThenSendInput<T, Sent>(
+  job: BulkJob<T, Sent>,
+  input: CheckedInput,
+  context: Context,
+  verdicts: VerdictSpool<Sent> | undefined,
+  tally: RunTally,
+  started: number,
+): Promise<void> {
   const validation = await validate(job, input, context, verdicts);
   logValidation(job, input, validation, context, started);
   tally.counts = validationCounts(validation, job.flags.dryRun);
@@ -167,7 +182,7 @@ async function openAndCheckInput<T, Sent>(
     description = { ...describeInput(readPath), path: job.file === '-' ? '-' : resolve(job.file) };
   } catch (error) {
     // A missing or unreadable input: reading it says so in the words of every other command.
-    await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
+    (await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName })).close();
     throw error;
   }
   const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;

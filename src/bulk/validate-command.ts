@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { InputError, InterruptedError } from '../base/errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { type InputRecord, recordPlace, skippedNote } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
@@ -26,6 +26,18 @@ export interface ValidateCommand<T> {
  */
 export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
   const input = await openCommandInput(context, command.file, command.flags, command.catalogue);
+  try {
+    await validateEveryRecord(command, input, context);
+  } finally {
+    input.close();
+  }
+}
+
+async function validateEveryRecord<T>(
+  command: ValidateCommand<T>,
+  input: OpenedInput,
+  context: Context,
+): Promise<void> {
   const output = problemOutput(context, input.file, input.format);
   const started = context.clock.now();
   let warnings = 0;

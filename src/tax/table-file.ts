@@ -29,21 +29,25 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
   const table = new TaxTable();
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();
-  for await (const record of input.records) {
-    const place = `${input.file}:${recordPlace(record)}`;
-    for (const problem of record.problems) problems.push(`${place}: ${problem}`);
-    const checked = checkTaxRule(record.values);
-    if (!checked.ok) {
-      for (const problem of checked.problems)
-        problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
-      continue;
+  try {
+    for await (const record of input.records) {
+      const place = `${input.file}:${recordPlace(record)}`;
+      for (const problem of record.problems) problems.push(`${place}: ${problem}`);
+      const checked = checkTaxRule(record.values);
+      if (!checked.ok) {
+        for (const problem of checked.problems)
+          problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
+        continue;
+      }
+      const earlier = table.add(checked.rule);
+      if (earlier === undefined) firstLine.set(checked.rule, record.line);
+      else
+        problems.push(
+          `${place}: repeats the row of line ${firstLine.get(earlier)} (NCM ${checked.rule.ncm}, ${checked.rule.from} → ${checked.rule.to}, ${checked.rule.buyer}); keep one of them`,
+        );
     }
-    const earlier = table.add(checked.rule);
-    if (earlier === undefined) firstLine.set(checked.rule, record.line);
-    else
-      problems.push(
-        `${place}: repeats the row of line ${firstLine.get(earlier)} (NCM ${checked.rule.ncm}, ${checked.rule.from} → ${checked.rule.to}, ${checked.rule.buyer}); keep one of them`,
-      );
+  } finally {
+    input.close();
   }
   if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
   if (table.size === 0) throw new InputError(`${input.file}: the tax table has no rows.`, { file: input.file });
@@ -55,10 +59,14 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const input = await openCommandInput(context, path, flags, itemCatalogue);
   const items: TaxItem[] = [];
   const problems: string[] = [];
-  for await (const record of input.records) {
-    const checked = checkTaxItem(record.values);
-    if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
-    else items.push(checked);
+  try {
+    for await (const record of input.records) {
+      const checked = checkTaxItem(record.values);
+      if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
+      else items.push(checked);
+    }
+  } finally {
+    input.close();
   }
   if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
   return items;

@@ -8,7 +8,7 @@ import {
   type InputRecord,
   invisibleProblems,
   noRecords,
-  type OpenedInput,
+  type ReadInput,
   recordPlace,
   withBatchesOfOne,
   type WrittenCells,
@@ -45,7 +45,7 @@ type CsvOptions = InputOptions & {
   delimiterGiven?: boolean;
 };
 
-export async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<OpenedInput> {
+export async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<ReadInput> {
   // Filled once the header is read: a row too long is then named by its column's header.
   const columnNames: { headers?: readonly string[] } = {};
   const rows = new CsvRowCursor(

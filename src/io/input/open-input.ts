@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../../base/errors.js';
 import { binaryKind, markupKind } from './binary-kinds.js';
-import { inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
+import { type InputBytes, inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import { openCsv } from './csv-input.js';
 import { decodeText } from './decode-text.js';
 import { jsonRecords } from './json-input.js';
 import { readJsonValues, readNdjsonValues } from './json-values.js';
-import { type InputOptions, noRecords, type OpenedInput, withBatchesOfOne } from './opened-input.js';
+import { type InputOptions, noRecords, type OpenedInput, type ReadInput, withBatchesOfOne } from './opened-input.js';
 import {
   byteOrderMark,
   delimiterLine,
@@ -54,8 +54,19 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
  * its records (docs/input-files.md). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
-  const file = options.displayName ?? inputName(options.path);
   const bytes = await openBytes(options.path, options.stdin);
+  // The file is let go of on every way out: a refused input (binary, markup, a bad header) as well as a caller's close().
+  const close = () => void bytes.stream.destroy();
+  try {
+    return { ...(await readInput(options, bytes)), close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+async function readInput(options: InputOptions, bytes: InputBytes): Promise<ReadInput> {
+  const file = options.displayName ?? inputName(options.path);
   // A file that opens but cannot be read (a failing disk, /proc, a revoked network share) fails here, at its first bytes.
   const peeked = await peekBytes(bytes.stream, sniffBytes).catch((error: unknown) => {
     throw unreadableInput(options.path, error);

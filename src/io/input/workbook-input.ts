@@ -42,10 +42,33 @@ export async function openWorkbookInput(
   bytes: { path: string } | { stream: Readable },
 ): Promise<OpenedInput> {
   const reader = await openSheet(options, file, format, bytes);
-  const batches = reader.rows();
-  const header = await headerRow(batches, reader);
-  if (!header) {
+  let closed = false;
+  // Once only: the last batch closes the reader, and a caller may close it again after an error.
+  const close = () => {
+    if (closed) return;
+    closed = true;
     reader.close();
+  };
+  try {
+    return await readSheet(options, file, format, reader, close);
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+/** The header, its plan, and the records below it, of a sheet the door opened. */
+async function readSheet(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  reader: SheetReader,
+  close: () => void,
+): Promise<OpenedInput> {
+  const batches = reader.rows();
+  const header = await headerRow(batches);
+  if (!header) {
+    close();
     return emptySheet(file, format);
   }
   const sheet = reader.sheet?.name ?? '';
@@ -89,7 +112,7 @@ export async function openWorkbookInput(
       }
     } finally {
       await batches.return(undefined);
-      reader.close();
+      close();
     }
   }
   const batched = shapedBatches();
@@ -103,6 +126,7 @@ export async function openWorkbookInput(
     records: oneAtATime(batched),
     recordBatches: () => batched,
     skipped: { blankRows: 0 },
+    close,
   };
 }
 
@@ -156,13 +180,11 @@ async function copyOfStream(
 /** The first row with text, and the rows that came with it in its batch (the generator stays open for the rest). */
 async function headerRow(
   batches: AsyncGenerator<WorkbookRow[]>,
-  reader: SheetReader,
 ): Promise<{ row: WorkbookRow; rest: WorkbookRow[] } | undefined> {
   for (let next = await batches.next(); !next.done; next = await batches.next()) {
     const at = next.value.findIndex((row) => !isBlank(row));
     if (at !== -1) return { row: next.value[at] as WorkbookRow, rest: next.value.slice(at + 1) };
   }
-  reader.close();
   return undefined;
 }
 
@@ -296,5 +318,13 @@ async function* noRecords(): AsyncGenerator<InputRecord> {}
 
 /** A sheet without a header: nothing to read. */
 function emptySheet(file: string, format: WorkbookFormat): OpenedInput {
-  return { file, format, encoding: 'utf-8', records: noRecords(), recordBatches: noBatches, skipped: { blankRows: 0 } };
+  return {
+    file,
+    format,
+    encoding: 'utf-8',
+    records: noRecords(),
+    recordBatches: noBatches,
+    skipped: { blankRows: 0 },
+    close: () => {},
+  };
 }

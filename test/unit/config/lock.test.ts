@@ -6,7 +6,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -17,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type LockFileSystem, profileLockPath } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/base/errors.js';
 import { processStartTime } from '../../../src/lib/process-alive.js';
+import { canListOpenFiles, openFiles } from '../../support/open-files.js';
 
 let folder: string;
 beforeAll(() => {
@@ -251,17 +251,6 @@ describe.each(['EPERM', 'EXDEV', 'ENOTSUP', 'ENOSYS'])('acquireLock where linkin
   });
 });
 
-/** The files this process holds open (Linux's /proc), by name: other test threads open files meanwhile. */
-function openFiles(): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      return [readlinkSync(join('/proc/self/fd', fd))];
-    } catch {
-      return [];
-    }
-  });
-}
-
 describe('acquireLock at its edges', () => {
   it('names the lock file per profile and command, in the locks folder', () => {
     expect(profileLockPath('/config', 'prod', 'orders-poll')).toBe(join('/config', 'locks', 'prod.orders-poll.lock'));
@@ -303,7 +292,7 @@ describe('acquireLock at its edges', () => {
     expect(error).toBe(refused);
   });
 
-  it.skipIf(!existsSync('/proc/self/fd'))('the in-place creation closes its descriptor (no /proc: skipped)', () => {
+  it.skipIf(!canListOpenFiles)('the in-place creation closes its descriptor (no /proc: skipped)', () => {
     const path = nextLockPath();
     const release = acquireLock(path, 'stock push', () => {}, withoutHardLinks('EPERM'));
     expect(openFiles()).not.toContain(path);

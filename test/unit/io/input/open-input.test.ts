@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, InputError, UsageError } from '../../../../src/base/errors.js';
 import {
   type InputOptions,
@@ -13,6 +13,7 @@ import {
 } from '../../../../src/io/input/open-input.js';
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
+import { canListOpenFiles, openFiles } from '../../../support/open-files.js';
 
 const fieldTypes: Record<string, FieldType> = {
   document: 'string',
@@ -707,6 +708,7 @@ describe('estimatedRecords', () => {
       (_, n) => `${String(n).padStart(8, '0')},Cliente ${n % 7 === 0 ? 'com nome longo' : 'X'}`,
     );
     const { opened } = await open(writeInput('large.csv', `document,name\n${rows.join('\n')}\n`));
+    opened.close();
     expect(opened.estimatedRecords).toBeGreaterThan(190_000);
     expect(opened.estimatedRecords).toBeLessThan(210_000);
   });
@@ -717,5 +719,41 @@ describe('estimatedRecords', () => {
     expect(piped.opened.estimatedRecords).toBeUndefined();
     const json = await open(writeInput('list.json', '[{"document":"1"},\n{"document":"2"}]\n'));
     expect(json.opened.estimatedRecords).toBeUndefined();
+  });
+});
+
+/*
+ * A file longer than the 64 KB sniffed at opening stays open until its records are read. One given up earlier must be
+ * let go of explicitly: Node 26 turns a file handle left to the garbage collector into an uncaught error (it ended a
+ * CI run), and a long-lived process would run out of descriptors.
+ */
+/** A CSV of 20,000 rows, well past the 64 KB read at opening. */
+const longCsv = (name: string, header = 'document,name') =>
+  writeInput(name, `${header}\n${Array.from({ length: 20_000 }, (_, n) => `${n},Cliente ${n}`).join('\n')}\n`);
+
+describe.skipIf(!canListOpenFiles)('letting go of the file (no /proc: skipped)', () => {
+  it('close() lets go of an input whose records were never read', async () => {
+    const path = longCsv('unread.csv');
+    const { opened } = await open(path);
+    expect(openFiles()).toContain(path);
+    opened.close();
+    await vi.waitFor(() => expect(openFiles()).not.toContain(path));
+    opened.close();
+  });
+
+  it('an input refused after opening is let go of without a close()', async () => {
+    const path = longCsv('refused.csv', 'document,name,surprise');
+    await expect(
+      open(path, { strict: true, catalogue: { ...catalogue, requiredColumns: ['document', 'password'] } }),
+    ).rejects.toThrow(InputError);
+    await vi.waitFor(() => expect(openFiles()).not.toContain(path));
+  });
+
+  it('reading every record lets go of it, and a close() after that does nothing', async () => {
+    const path = longCsv('read.csv');
+    const { opened } = await open(path);
+    expect(await recordsOf(opened)).toHaveLength(20_000);
+    await vi.waitFor(() => expect(openFiles()).not.toContain(path));
+    opened.close();
   });
 });
