@@ -2,16 +2,12 @@
 // Thin launcher: everything lives in the bundle that `npm run build` writes to dist/. `--version` alone is
 // answered here, so scripts that probe for b2bctl pay for nothing else.
 import module from 'node:module';
+import { isSupportedNode, supportedNodeWords } from './supported-node.js';
 
-// The Nodes that run b2bctl: the maintained lines at the patch its dependencies need (undici 8 needs 22.19, the
-// prompts 22.22.2 or 24.15), and 26 onwards; the odd lines are out of support. Said in one line before anything
-// loads, instead of a TypeError from an API an older Node lacks.
-const [major, minor, patch] = process.versions.node.split('.').map(Number);
-const supported =
-  (major === 22 && (minor > 22 || (minor === 22 && patch >= 2))) || (major === 24 && minor >= 15) || major >= 26;
-if (!supported) {
+// Said in one line before anything loads, instead of a TypeError from an API an older Node lacks.
+if (!isSupportedNode(process.versions.node)) {
   process.stderr.write(
-    `error: b2bctl needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and later; this is Node.js ${process.versions.node}. ` +
+    `error: b2bctl needs Node.js ${supportedNodeWords()}; this is Node.js ${process.versions.node}. ` +
       'Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
   );
   // 69, "unavailable": what b2bctl needs to run is missing (the exit codes of docs/output.md).
@@ -68,12 +64,14 @@ function stopIfNotBuilt(error, file) {
  * one warning and prints every other as before (docs/decisions/0017-node-sqlite.md); Node 24 and later print none to drop.
  */
 function quietSqliteNotice() {
-  const isSqliteNotice = (warning) =>
-    warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
   for (const printer of process.listeners('warning')) {
     process.off('warning', printer);
     process.on('warning', (warning) => {
       if (!isSqliteNotice(warning)) printer(warning);
     });
   }
+}
+
+function isSqliteNotice(warning) {
+  return warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
 }

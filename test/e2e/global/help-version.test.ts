@@ -47,7 +47,9 @@ describe('the built binary', () => {
   it('says in one line, exit 69, that a clone is not built yet (npm install builds nothing)', async () => {
     const clone = temporaryFolder();
     mkdirSync(join(clone, 'bin'));
-    copyFileSync(cliPath, join(clone, 'bin', 'b2bctl.js'));
+    // The launcher and the module it loads before dist/: what a clone has before `npm run build`.
+    for (const file of ['b2bctl.js', 'supported-node.js'])
+      copyFileSync(join(dirname(cliPath), file), join(clone, 'bin', file));
     for (const args of [['--version'], ['sellers', 'list']]) {
       const result = await new Promise<{ code: number | null; stderr: string }>((settle) => {
         execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], (error, _stdout, stderr) =>
