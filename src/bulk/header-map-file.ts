@@ -94,7 +94,9 @@ export async function offerHeaderMap(
       name:
         proposal.unmapped.length === 0
           ? 'yes'
-          : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
+          : proposal.unmapped.length === 1
+            ? `yes, and ask which field the other ${noun} is`
+            : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
       value: 'yes',
     },
     { name: 'no, stop here', value: 'no' },

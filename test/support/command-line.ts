@@ -15,7 +15,7 @@ import { freshConfigDir } from './cli.js';
 import type { RunResult } from './cli.js';
 import { separateClosingLine } from './closing-line.js';
 import { sandboxPassword, sandboxUser, startTestSandbox } from './sandbox.js';
-import { type TestContext, testContext, type TestContextOptions } from './test-context.js';
+import { type AskedPrompt, type TestContext, testContext, type TestContextOptions } from './test-context.js';
 
 export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' | 'configDir'> {
   /** The config folder (B2BCTL_CONFIG_DIR), as runCli takes it. */
@@ -31,7 +31,7 @@ export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' |
 export async function runCommandLine(
   args: readonly string[],
   options: CommandLineOptions,
-): Promise<RunResult & { prompts: readonly { kind: string; message: string }[] }> {
+): Promise<RunResult & { prompts: readonly AskedPrompt[] }> {
   const { cwd, ...contextOptions } = options;
   // What commander writes itself (help, usage errors); the verb writes to its test context's streams.
   const program = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };

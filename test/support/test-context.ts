@@ -34,6 +34,8 @@ export interface TestContextOptions {
 export interface AskedPrompt {
   kind: 'input' | 'password' | 'select';
   message: string;
+  /** A select's choices, as they are shown. */
+  choices?: string[];
 }
 
 export interface TestContext {
@@ -78,8 +80,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const controller = new AbortController();
   const prompts: AskedPrompt[] = [];
   const answers = [...(options.answers ?? [])];
-  const answer = async (kind: AskedPrompt['kind'], message: string): Promise<string> => {
-    prompts.push({ kind, message });
+  const answer = async (kind: AskedPrompt['kind'], message: string, choices?: string[]): Promise<string> => {
+    prompts.push(choices ? { kind, message, choices } : { kind, message });
     if (answers.length === 0) throw new UnscriptedPrompt(`no scripted answer for the ${kind} prompt "${message}"`);
     const next = answers.shift();
     // The same error the real prompter gives when its input closes (src/cli/prompter.ts).
@@ -90,7 +92,12 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const prompter: Prompter = {
     input: (message) => answer('input', message),
     password: (message) => answer('password', message),
-    select: (message) => answer('select', message),
+    select: (message, choices) =>
+      answer(
+        'select',
+        message,
+        choices.map((choice) => choice.name),
+      ),
   };
   const globals: GlobalOptions = { quiet: false, verbose: false, color: false, input: true, ...options.globals };
 

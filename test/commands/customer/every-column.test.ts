@@ -146,6 +146,7 @@ describe('data that no field would read stops the run', () => {
       'Read the file with this map, and save it as clientes.map.json for --map?',
       'Column "Apelido" (holds "Loja da Maria") is which field?',
     ]);
+    expect(result.prompts[0]?.choices).toEqual(['yes, and ask which field the other column is', 'no, stop here']);
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'clientes.map.json'), 'utf8'))).toEqual({ Apelido: 'tradingName' });
     expect((await storedCustomers(sandbox))[0]?.tradingName).toBe('Loja da Maria');
