@@ -96,16 +96,20 @@ export function saxesSheetReader(onError: (error: Error) => never): SheetXmlRead
     }
   });
   parser.on('error', onError);
+  return { ...chunkReader(parser, rows), hiddenColumns };
+}
+
+/** A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`. */
+function chunkReader<Item>(parser: SaxesParser, gathered: Item[]): { feed(text: string): Item[]; end(): Item[] } {
   return {
     feed(text) {
       parser.write(text);
-      return rows.splice(0);
+      return gathered.splice(0);
     },
     end() {
       parser.close();
-      return rows.splice(0);
+      return gathered.splice(0);
     },
-    hiddenColumns,
   };
 }
 
@@ -256,16 +260,7 @@ export function saxesSharedStrings(onError: (error: Error) => never): {
     }
   });
   parser.on('error', onError);
-  return {
-    feed(chunk) {
-      parser.write(chunk);
-      return strings.splice(0);
-    },
-    end() {
-      parser.close();
-      return strings.splice(0);
-    },
-  };
+  return chunkReader(parser, strings);
 }
 
 /**
