@@ -43,9 +43,11 @@ export async function startPostgres() {
     chownSync(folder, uid, gid);
     chmodSync(folder, 0o700);
   }
+  // runuser lives in /usr/sbin, which a PATH made for a cron job or a script may leave out.
+  const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
   const run = (program, args) =>
     asRoot
-      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, program), ...args], { stdio: 'pipe', cwd: folder })
+      ? execFileSync(runuser, ['-u', 'postgres', '--', join(bin, program), ...args], { stdio: 'pipe', cwd: folder })
       : execFileSync(join(bin, program), args, { stdio: 'pipe', cwd: folder });
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();

@@ -196,7 +196,8 @@ describe('interrupted runs', () => {
       // Only the records without a row were sent again; the lost answers were recognised by their e-mail.
       const counts = await requestCounts(sandbox);
       expect(counts[createRoute]).toBe(records - reportedBefore.length);
-      expect(counts['PUT /v1/customer/:document']).toBe(lostAnswers);
+      // No request of a route leaves it out of the counts: none in flight at the kill means no PUT at all.
+      expect(counts['PUT /v1/customer/:document'] ?? 0).toBe(lostAnswers);
 
       const rows = readReport(join(folder, report));
       expect(rows.slice(0, reportedBefore.length)).toEqual(reportedBefore);
