@@ -125,34 +125,24 @@ async function validateThenSend<T, Sent>(
 ): Promise<void> {
   const started = context.clock.now();
   const input = await openAndCheckInput(job, readPath, context);
+  // The input's file is let go of however the run ends (an invalid record, a refused plan, an interruption).
   try {
-    await validateThenSendInput(job, input, context, verdicts, tally, started);
+    const validation = await validate(job, input, context, verdicts);
+    logValidation(job, input, validation, context, started);
+    tally.counts = validationCounts(validation, job.flags.dryRun);
+    checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
+    const plan = planSending(job, input, validation, context);
+    if (plan === undefined || verdicts === undefined) return;
+    const sending = await openSending(job, input, validation.valid, plan, context);
+    const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
+    await concludeRun(job, sending, sent, context, {
+      tally,
+      toSend: validation.valid - (input.resume?.done.count ?? 0),
+      invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
+    });
   } finally {
     input.opened.close();
   }
-}
-
-async function validateThenSendInput<T, Sent>(
-  job: BulkJob<T, Sent>,
-  input: CheckedInput,
-  context: Context,
-  verdicts: VerdictSpool<Sent> | undefined,
-  tally: RunTally,
-  started: number,
-): Promise<void> {
-  const validation = await validate(job, input, context, verdicts);
-  logValidation(job, input, validation, context, started);
-  tally.counts = validationCounts(validation, job.flags.dryRun);
-  checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
-  const plan = planSending(job, input, validation, context);
-  if (plan === undefined || verdicts === undefined) return;
-  const sending = await openSending(job, input, validation.valid, plan, context);
-  const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
-  await concludeRun(job, sending, sent, context, {
-    tally,
-    toSend: validation.valid - (input.resume?.done.count ?? 0),
-    invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
-  });
 }
 
 /**
