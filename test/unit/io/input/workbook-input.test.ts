@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { InputError, UsageError } from '../../../../src/base/errors.js';
@@ -11,6 +11,7 @@ import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
 import { serialDate } from '../../../../src/io/input/workbook-cells.js';
 import { MergedCells } from '../../../../src/io/input/workbook-merges.js';
 import { chooseSheet } from '../../../../src/io/input/workbook-sheet.js';
+import { canListOpenFiles, openFiles } from '../../../support/open-files.js';
 
 const fixtures = join(__dirname, '../../../fixtures');
 const workbook = (name: string) => join(fixtures, 'workbooks', name);
@@ -198,5 +199,16 @@ describe('workbook rules', () => {
       [text('a'), text('X'), text('X')],
       [text('b'), undefined, undefined],
     ]);
+  });
+});
+
+describe.skipIf(!canListOpenFiles)('letting go of a workbook (no /proc: skipped)', () => {
+  it('close() lets go of a workbook whose rows were never read, and a second close() does nothing', async () => {
+    const path = workbook('estoque-3000.xlsx');
+    const input = await openAnyInput({ path, stdin: Readable.from([]), catalogue: stockCatalogue, warn: () => {} });
+    expect(openFiles()).toContain(path);
+    input.close();
+    await vi.waitFor(() => expect(openFiles()).not.toContain(path));
+    input.close();
   });
 });
