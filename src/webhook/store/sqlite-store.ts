@@ -112,17 +112,20 @@ export class SqliteStore implements EventStore {
   async openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening> {
     const existing = this.database.prepare('SELECT target FROM handoffs WHERE name = ?').get(name) as
       { target: string } | undefined;
+    // Written by the writer thread: the receiver takes events already, and its thread must not meet that lock.
     if (existing) {
       if (existing.target === target) return { created: false };
-      this.database.prepare('UPDATE handoffs SET target = ? WHERE name = ?').run(target, name);
+      await this.writerOrFail().run([['UPDATE handoffs SET target = ? WHERE name = ?', [target, name]]]);
       return { created: false, previousTarget: existing.target };
     }
-    const position = fromStart
-      ? 0
-      : (this.database.prepare('SELECT coalesce(max(id), 0) AS id FROM events').get() as { id: number }).id;
-    this.database
-      .prepare('INSERT INTO handoffs (name, target, position, created_at) VALUES (?, ?, ?, ?)')
-      .run(name, target, position, this.now());
+    // The position is read by the statement that writes it, in line with intake's commits.
+    const position = fromStart ? '0' : '(SELECT coalesce(max(id), 0) FROM events)';
+    await this.writerOrFail().run([
+      [
+        `INSERT INTO handoffs (name, target, position, created_at) VALUES (?, ?, ${position}, ?)`,
+        [name, target, this.now()],
+      ],
+    ]);
     return { created: true };
   }
 
@@ -152,10 +155,10 @@ export class SqliteStore implements EventStore {
   }
 
   async markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void> {
-    this.database.transaction(() => {
-      this.database.prepare(deadLetterUpsert).run(name, event.id, error, attempts, this.now());
-      this.database.prepare('UPDATE handoffs SET position = max(position, ?) WHERE name = ?').run(event.id, name);
-    })();
+    await this.writerOrFail().run([
+      [deadLetterUpsert, [name, event.id, error, attempts, this.now()]],
+      ['UPDATE handoffs SET position = max(position, ?) WHERE name = ?', [event.id, name]],
+    ]);
   }
 
   async deadLetters(handOff?: string): Promise<DeadLetter[]> {
@@ -196,7 +199,8 @@ export class SqliteStore implements EventStore {
   }
 
   reclaimSpace(): Promise<SpaceReport> {
-    return reclaimFreePages(this.database, this.file);
+    const writer = this.writerOrFail();
+    return reclaimFreePages((source, durable) => writer.pragma(source, durable), this.file);
   }
 
   async compact(): Promise<{ before: number; after: number }> {
@@ -205,12 +209,14 @@ export class SqliteStore implements EventStore {
 
   async shareToken(digest: string, expiresAt: number): Promise<void> {
     const now = this.now();
+    const statements: WriteStatement[] = [];
     // Expired tokens go at most once a minute: a platform that asks a token per event adds a row each time.
     if (now - this.tokensSweptAt >= 60_000) {
       this.tokensSweptAt = now;
-      this.database.prepare(expiredTokensDelete).run(now);
+      statements.push([expiredTokensDelete, [now]]);
     }
-    this.database.prepare(keepTokenStatement).run(digest, expiresAt);
+    statements.push([keepTokenStatement, [digest, expiresAt]]);
+    await this.writerOrFail().run(statements);
   }
 
   async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
@@ -239,11 +245,11 @@ export class SqliteStore implements EventStore {
 
   async recordRun(run: CommandRun): Promise<void> {
     const { handOff, host, processGroup, eventId, startedAt } = run;
-    this.database.prepare(recordRunInsert).run(handOff, host, processGroup, eventId, startedAt);
+    await this.writerOrFail().run([[recordRunInsert, [handOff, host, processGroup, eventId, startedAt]]]);
   }
 
   async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {
-    this.database.prepare(forgetRunDelete).run(handOff, host, processGroup);
+    await this.writerOrFail().run([[forgetRunDelete, [handOff, host, processGroup]]]);
   }
 
   async recordedRuns(handOff: string, host: string): Promise<CommandRun[]> {

@@ -15,10 +15,14 @@ export type WriteStatement = readonly [sql: string, values: readonly (string | n
 type EventColumns = [number, string, string, string, string, string, string];
 
 type Request =
-  { id: number; append: EventColumns[] } | { id: number; run: WriteStatement[]; durable: boolean } | { close: true };
+  | { id: number; append: EventColumns[] }
+  | { id: number; run: WriteStatement[]; durable: boolean }
+  | { id: number; pragma: string; durable: boolean }
+  | { close: true };
 type Reply =
   | { id: number; stored: boolean[] }
   | { id: number; changes: number[] }
+  | { id: number; rows: Record<string, unknown>[] }
   | { id: number; error: { message: string; code?: string; errcode?: number; errstr?: string } }
   | { closed: true };
 
@@ -47,6 +51,16 @@ const statementOf = (sql) => {
   if (!statement) statements.set(sql, (statement = database.prepare(sql)));
   return statement;
 };
+// Work that may be lost to a power cut and done again (retention, vacuum) commits without its own fsync: the next
+// durable commit's fsync of the log carries it to disk too.
+function withDurability(durable, work) {
+  if (!durable) database.exec('PRAGMA synchronous = NORMAL');
+  try {
+    return work();
+  } finally {
+    if (!durable) database.exec('PRAGMA synchronous = FULL');
+  }
+}
 function inTransaction(work) {
   database.exec('BEGIN IMMEDIATE');
   try {
@@ -73,16 +87,14 @@ parentPort.on('message', (request) => {
         return true;
       }));
       parentPort.postMessage({ id: request.id, stored });
+    } else if (request.pragma) {
+      // Outside a transaction: a checkpoint cannot run inside one, and each vacuum slice commits on its own.
+      const rows = withDurability(request.durable, () => database.prepare('PRAGMA ' + request.pragma).all());
+      parentPort.postMessage({ id: request.id, rows });
     } else {
-      // Work that may be lost to a power cut and done again (retention) commits without its own fsync: the next
-      // durable commit's fsync of the log carries it to disk too.
-      if (!request.durable) database.exec('PRAGMA synchronous = NORMAL');
-      try {
-        const changes = inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes)));
-        parentPort.postMessage({ id: request.id, changes });
-      } finally {
-        if (!request.durable) database.exec('PRAGMA synchronous = FULL');
-      }
+      const changes = withDurability(request.durable, () =>
+        inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes))));
+      parentPort.postMessage({ id: request.id, changes });
     }
   } catch (error) {
     const { message, code, errcode, errstr } = error;
@@ -138,6 +150,16 @@ export class SqliteWriter {
   async run(statements: readonly WriteStatement[], durable = true): Promise<number[]> {
     const reply = await this.request((id) => ({ id, run: [...statements], durable }));
     return 'changes' in reply ? reply.changes : [];
+  }
+
+  /**
+   * Runs `PRAGMA source` on the thread, outside a transaction (incremental vacuum, checkpoints): its rows. Here and
+   * not on the receiver's connection, where meeting this thread's lock would sleep the event loop in SQLite's busy
+   * handler. Not `durable`: a slice a power cut undoes is done again.
+   */
+  async pragma(source: string, durable = true): Promise<Record<string, unknown>[]> {
+    const reply = await this.request((id) => ({ id, pragma: source, durable }));
+    return 'rows' in reply ? reply.rows : [];
   }
 
   /** Waits for the commits asked for, then closes the thread's connection and ends it. */
