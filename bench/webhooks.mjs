@@ -8,14 +8,17 @@
 //      events (target: delivery >= 90% of intake), SQLite and PostgreSQL;
 //   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
 //      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
-//      beside --baseline-cli PATH (an earlier build) on the same store.
+//      beside --baseline-cli PATH (an earlier build) on the same store; with --probe-event-loop, what held each
+//      receiver's event loop while intake ran (bench/lib/event-loop-probe.mjs).
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
+//   [-- --probe-event-loop]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { benchEnv, cli, megabytes, verdict } from './lib/harness.mjs';
@@ -37,6 +40,7 @@ const parts = new Set(
 );
 const healthzOption = process.argv.indexOf('--healthz-events');
 const healthzEvents = healthzOption > 0 ? Number(process.argv[healthzOption + 1]) : 10_000_000;
+const probeEventLoop = process.argv.includes('--probe-event-loop');
 const baselineOption = process.argv.indexOf('--baseline-cli');
 const baselineCli = baselineOption > 0 ? process.argv[baselineOption + 1] : undefined;
 const restartOption = process.argv.indexOf('--restart-events');
@@ -193,11 +197,41 @@ INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, 
   SELECT ${since} + n * 3000, 'orders', 'd' || n, 'orders:old:' || n, '[]', '203.0.113.7', '{"id":' || n || '}' FROM counter;
 INSERT INTO dedup (key, received_at) SELECT key, received_at FROM events;
 COMMIT;`);
+  // Written back and synced now: otherwise the first build measured copies the generator's 1.8 GB log into the file.
+  database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   database.close();
   console.log(
     `generated ${healthzEvents.toLocaleString('en')} events in ${((performance.now() - began) / 1000).toFixed(0)} s (${megabytes(folderBytes(inbox))})`,
   );
   return inbox;
+}
+
+/** The receivers' environment, with the event-loop probe preloaded when `file` is given. */
+function probeEnv(file) {
+  if (!file) return env;
+  const probe = fileURLToPath(new URL('./lib/event-loop-probe.mjs', import.meta.url));
+  return { ...env, NODE_OPTIONS: `--import ${probe}`, B2BCTL_BENCH_PROBE_FILE: file };
+}
+
+/** A stall's time: the thread's CPU, its wait for a core, and asleep (a lock, SQLite's busy handler, GC helpers). */
+const stallParts = (stall) =>
+  `${stall.ms.toFixed(1)} ms (CPU ${stall.cpu.toFixed(1)}, waiting for a core ${stall.queued.toFixed(1)}, asleep ${stall.asleep.toFixed(1)})`;
+
+/** One line of what held the event loop while intake ran: the largest stalls and their parts, slow SQLite, GC. */
+function eventLoopFindings(file, figures) {
+  if (!existsSync(file) || !figures) return 'no findings (the receiver wrote none)';
+  const findings = JSON.parse(readFileSync(file, 'utf8'));
+  rmSync(file, { force: true });
+  const during = (entry) => entry.at >= figures.intakeFrom && entry.at <= figures.intakeUntil;
+  const stalls = findings.stalls.filter(during).toSorted((a, b) => b.ms - a.ms);
+  const slowest = (list) => list.filter(during).toSorted((a, b) => b.ms - a.ms)[0];
+  const sql = slowest(findings.slowSql);
+  const pause = slowest(findings.pauses);
+  return [
+    `${stalls.length} stalls over 5 ms, largest ${stalls.slice(0, 3).map(stallParts).join(', ') || 'none'}`,
+    `slowest SQLite call on the main thread ${sql ? `${sql.ms.toFixed(1)} ms (${sql.sql})` : 'under 1 ms'}`,
+    `longest GC pause ${pause ? `${pause.ms.toFixed(1)} ms (kind ${pause.kind})` : 'under 1 ms'}`,
+  ].join('; ');
 }
 
 /** /healthz under intake on the large store, for this build and, given, a baseline build. */
@@ -207,6 +241,9 @@ async function healthzOnLargeStore() {
   let ok = true;
   try {
     for (const [name, program] of [['this build', cli], ...(baselineCli ? [['baseline', baselineCli]] : [])]) {
+      const probeFile = probeEventLoop
+        ? join(inbox, `../event-loop-${process.pid}-${name.replace(' ', '-')}.json`)
+        : undefined;
       const receiver = await startServer(
         [
           program,
@@ -221,11 +258,12 @@ async function healthzOnLargeStore() {
           '--forward-to',
           `${erp.url}/hook`,
         ],
-        env,
+        probeEnv(probeFile),
       );
+      let figures;
       try {
         const token = await tokenOf(receiver.url);
-        const figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
+        figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
         const store =
           figures.storeP50 === undefined
             ? ''
@@ -241,6 +279,7 @@ async function healthzOnLargeStore() {
       } finally {
         await receiver.stop();
       }
+      if (probeFile) console.log(`  event loop of ${name} while intake ran: ${eventLoopFindings(probeFile, figures)}`);
     }
   } finally {
     await erp.stop();
