@@ -8,11 +8,12 @@
 //      events (target: delivery >= 90% of intake), SQLite and PostgreSQL;
 //   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
 //      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
-//      beside --baseline-cli PATH (an earlier build) on the same store; with --probe-event-loop, what held each
-//      receiver's event loop while intake ran (bench/lib/event-loop-probe.mjs).
+//      beside --baseline-cli PATH (an earlier build) on a store generated the same way (--baseline-first: that one
+//      first); with --probe-event-loop, what held each receiver's event loop while intake ran
+//      (bench/lib/event-loop-probe.mjs).
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
-//   [-- --probe-event-loop]
+//   [-- --probe-event-loop] [-- --baseline-first]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -236,11 +237,14 @@ function eventLoopFindings(file, figures) {
 
 /** /healthz under intake on the large store, for this build and, given, a baseline build. */
 async function healthzOnLargeStore() {
-  const inbox = await largeInbox();
   const erp = await startErp(env);
   let ok = true;
+  const builds = [['this build', cli], ...(baselineCli ? [['baseline', baselineCli]] : [])];
+  if (process.argv.includes('--baseline-first')) builds.reverse();
   try {
-    for (const [name, program] of [['this build', cli], ...(baselineCli ? [['baseline', baselineCli]] : [])]) {
+    for (const [name, program] of builds) {
+      // A store of its own per build: the second would otherwise meet keys the first one's retention removed.
+      const inbox = await largeInbox();
       const probeFile = probeEventLoop
         ? join(inbox, `../event-loop-${process.pid}-${name.replace(' ', '-')}.json`)
         : undefined;
@@ -280,6 +284,7 @@ async function healthzOnLargeStore() {
         await receiver.stop();
       }
       if (probeFile) console.log(`  event loop of ${name} while intake ran: ${eventLoopFindings(probeFile, figures)}`);
+      rmSync(inbox, { recursive: true, force: true });
     }
   } finally {
     await erp.stop();

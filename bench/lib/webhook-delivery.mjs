@@ -1,5 +1,6 @@
 // Delivery and health figures of bench/webhooks.mjs: the hand-off's rate beside intake's, and /healthz under load.
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 
 const erpServer = `
 let count = 0, last = 0;
@@ -60,38 +61,56 @@ export async function deliveryBesideIntake({ listen, drive, tokenOf, count, extr
 }
 
 /**
+ * The prober of /healthz, on a thread of its own as a load balancer is a process of its own: polled from the thread
+ * that drives intake, an answer's time included that thread's own turns (a 191 ms answer beside a receiver whose
+ * event loop never stopped for more than 30 ms). 30 answers alone, then after 'start' one every 100 ms until 'stop'.
+ */
+const healthzProber = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+let state = 'alone';
+parentPort.on('message', (message) => (state = message));
+async function ask() {
+  const sent = performance.now();
+  const answer = await fetch(workerData.url + '/healthz');
+  await answer.text();
+  const ms = performance.now() - sent;
+  const store = /store;dur=([\\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
+  return { ms, store: store ? Number(store[1]) : undefined };
+}
+(async () => {
+  const alone = [];
+  for (let index = 0; index < 30; index++) alone.push((await ask()).ms);
+  parentPort.postMessage({ alone });
+  while (state === 'alone') await new Promise((resolve) => setTimeout(resolve, 5));
+  const under = [];
+  while (state === 'start') {
+    under.push(await ask());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  parentPort.postMessage({ under });
+})();
+`;
+
+/**
  * /healthz answer times while intake runs at the benchmark's concurrency: one request every 100 ms (a load
  * balancer's or a watchdog's pace) for the duration of `count` events. Returns p50, p99 and the slowest, in ms.
  */
 export async function healthzUnderLoad({ url, token, drive, count }) {
+  const prober = new Worker(healthzProber, { eval: true, workerData: { url } });
+  const next = () => new Promise((resolve) => prober.once('message', resolve));
   // Alone first: what the answer costs without intake's commits to wait behind.
-  const alone = [];
-  for (let index = 0; index < 30; index++) {
-    const sent = performance.now();
-    await (await fetch(`${url}/healthz`)).text();
-    alone.push(performance.now() - sent);
-  }
-  alone.sort((a, b) => a - b);
-  const times = [];
-  const storeTimes = [];
-  // Read by the poller, set by the caller below: an object, so the loop sees the change.
-  const polling = { running: true };
-  const poller = (async () => {
-    while (polling.running) {
-      const sent = performance.now();
-      const answer = await fetch(`${url}/healthz`);
-      await answer.text();
-      times.push(performance.now() - sent);
-      const store = /store;dur=([\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
-      if (store) storeTimes.push(Number(store[1]));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
+  const alone = (await next()).alone.toSorted((a, b) => a - b);
+  const answers = next();
+  prober.postMessage('start');
   const intakeFrom = Date.now();
   const intake = await drive(url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
   const intakeUntil = Date.now();
-  polling.running = false;
-  await poller;
+  prober.postMessage('stop');
+  const { under } = await answers;
+  await prober.terminate();
+  const times = under.map((answer) => answer.ms);
+  const storeTimes = under.filter((answer) => answer.store !== undefined).map((answer) => answer.store);
   times.sort((a, b) => a - b);
   storeTimes.sort((a, b) => a - b);
   const at = (share, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * share))] ?? 0;
