@@ -28,8 +28,8 @@ export interface PruneStatements {
 }
 
 /**
- * A retention pass in slices, each followed by a rest as long as itself (intake and /healthz served meanwhile):
- * removes delivered events received before `eventsBefore` and de-duplication keys received before `keysBefore`.
+ * A retention pass in slices, the event loop served between them (intake, /healthz): removes delivered events
+ * received before `eventsBefore` and de-duplication keys received before `keysBefore`.
  */
 export async function pruneInSlices(
   run: PruneStatements,
@@ -40,31 +40,24 @@ export async function pruneInSlices(
   if (eventsBefore !== undefined) {
     let cursor = { receivedAt: Number.MIN_SAFE_INTEGER, id: 0 };
     for (;;) {
-      const began = performance.now();
       const slice = await run.rows(pruneSliceQuery, [eventsBefore, cursor.receivedAt, cursor.id]);
       const last = slice.at(-1);
       if (!last) break;
       const ids = slice.map((row) => Number(row.id));
       pruned.events += await run.changes(pruneSliceDelete(ids.length), ids);
       cursor = { receivedAt: Number(last.received_at), id: Number(last.id) };
-      await restAfterSlice(began);
+      await yieldToOthers();
       if (slice.length < pruneSliceRows) break;
     }
   }
   for (let removed = -1; removed !== 0; pruned.keys += removed) {
-    const began = performance.now();
     removed = await run.changes(pruneKeysDelete, [keysBefore]);
-    await restAfterSlice(began);
+    await yieldToOthers();
   }
   return pruned;
 }
 
-/**
- * Rests as long as the slice begun at `began` took (1 ms at least), so maintenance takes half a core at most. With
- * one turn of the event loop between slices, the writer thread spent a whole core on ten million expired keys, and
- * on two cores the receiver's thread then waited up to 185 ms for one (bench:webhooks --probe-event-loop).
- */
-export function restAfterSlice(began: number): Promise<void> {
-  const rest = Math.max(1, Math.min(100, performance.now() - began));
-  return new Promise((resolve) => setTimeout(resolve, rest));
+/** One turn of the event loop: requests already read are answered before the next slice. */
+export function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

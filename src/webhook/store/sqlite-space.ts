@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { restAfterSlice } from './prune-slices.js';
+import { yieldToOthers } from './prune-slices.js';
 import type { SpaceReport } from './types.js';
 
 /**
@@ -41,9 +41,8 @@ export async function reclaimFreePages(pragma: RunPragma, file: string): Promise
   if ((await pragmaNumber(pragma, 'auto_vacuum')) !== 2) return { reclaimed: false, freeBytes };
   const before = fileBytes(file);
   while ((await pragmaNumber(pragma, 'freelist_count')) > 0) {
-    const began = performance.now();
     await pragma(`incremental_vacuum(${vacuumSlicePages})`, false);
-    await restAfterSlice(began);
+    await yieldToOthers();
   }
   // The file shrinks when the log is written back into it.
   await pragma('wal_checkpoint(TRUNCATE)');

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   pruneInSlices,
   pruneKeysDelete,
@@ -48,33 +48,5 @@ describe('retention in slices', () => {
     const { calls, statements } = recordingStatements([rowsFrom(1, 3), rowsFrom(4, 3)]);
     expect(await pruneInSlices(statements, 5000, 0)).toEqual({ events: 3, keys: 0 });
     expect(calls.filter((call) => call.sql === pruneSliceQuery)).toHaveLength(1);
-  });
-
-  it('rests after each slice as long as it took, so maintenance leaves half a core to intake', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
-    try {
-      let slices = 0;
-      const statements: PruneStatements = {
-        rows: async () => [],
-        changes: async () => {
-          slices++;
-          vi.advanceTimersByTime(8); // the slice's work: 8 ms
-          return slices < 3 ? pruneSliceRows : 0;
-        },
-      };
-      const pass = pruneInSlices(statements, undefined, 1000);
-      await vi.advanceTimersByTimeAsync(7);
-      expect(slices).toBe(1);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(slices).toBe(2);
-      await vi.advanceTimersByTimeAsync(7);
-      expect(slices).toBe(2);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(slices).toBe(3);
-      await vi.advanceTimersByTimeAsync(8);
-      expect(await pass).toEqual({ events: 0, keys: 2 * pruneSliceRows });
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
