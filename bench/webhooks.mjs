@@ -228,8 +228,15 @@ function eventLoopFindings(file, figures) {
   const slowest = (list) => list.filter(during).toSorted((a, b) => b.ms - a.ms)[0];
   const sql = slowest(findings.slowSql);
   const pause = slowest(findings.pauses);
+  const inside = findings.samples.filter(during);
+  const first = inside[0];
+  const last = inside.at(-1);
+  const cpu =
+    first && last && last.at > first.at
+      ? `over ${((last.at - first.at) / 1000).toFixed(1)} s: main thread CPU ${((last.threadCpu - first.threadCpu) / 1000).toFixed(2)} s, waiting for a core ${((last.queued - first.queued) / 1000).toFixed(2)} s; the other threads (writer, GC helpers) CPU ${((last.processCpu - first.processCpu - last.threadCpu + first.threadCpu) / 1000).toFixed(2)} s; `
+      : '';
   return [
-    `${stalls.length} stalls over 5 ms, largest ${stalls.slice(0, 3).map(stallParts).join(', ') || 'none'}`,
+    `${cpu}${stalls.length} stalls over 5 ms, largest ${stalls.slice(0, 3).map(stallParts).join(', ') || 'none'}`,
     `slowest SQLite call on the main thread ${sql ? `${sql.ms.toFixed(1)} ms (${sql.sql})` : 'under 1 ms'}`,
     `longest GC pause ${pause ? `${pause.ms.toFixed(1)} ms (kind ${pause.kind})` : 'under 1 ms'}`,
   ].join('; ');

@@ -61,6 +61,17 @@ async function probe(file) {
     }
     last = now;
   }, 1).unref();
+  // Every 50 ms: the CPU of the whole process and of this thread, and this thread's wait for a core, cumulated.
+  const samples = [];
+  setInterval(() => {
+    const process_ = process.cpuUsage();
+    samples.push({
+      at: performance.timeOrigin + performance.now(),
+      processCpu: (process_.user + process_.system) / 1000,
+      threadCpu: cpuUs() / 1000,
+      queued: queuedNs() / 1e6,
+    });
+  }, 50).unref();
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
       if (entry.duration > 1)
@@ -73,6 +84,7 @@ async function probe(file) {
       delayMaxMs: delay.max / 1e6,
       delayP99Ms: delay.percentile(99) / 1e6,
       stalls,
+      samples,
       slowSql,
       pauses,
     };
