@@ -9,11 +9,11 @@
 //   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
 //      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
 //      beside --baseline-cli PATH (an earlier build) on a store generated the same way (--baseline-first: that one
-//      first); with --probe-event-loop, what held each receiver's event loop while intake ran
-//      (bench/lib/event-loop-probe.mjs).
+//      first), over --healthz-intake events (default 10,000); with --probe-event-loop, what held each receiver's
+//      event loop while intake ran (bench/lib/event-loop-probe.mjs).
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
-//   [-- --probe-event-loop] [-- --baseline-first]
+//   [-- --probe-event-loop] [-- --baseline-first] [-- --healthz-intake N]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -42,6 +42,9 @@ const parts = new Set(
 const healthzOption = process.argv.indexOf('--healthz-events');
 const healthzEvents = healthzOption > 0 ? Number(process.argv[healthzOption + 1]) : 10_000_000;
 const probeEventLoop = process.argv.includes('--probe-event-loop');
+const healthzIntakeOption = process.argv.indexOf('--healthz-intake');
+/** Events sent while /healthz is polled: more than the default to cover a whole key expiry and vacuum. */
+const healthzIntake = healthzIntakeOption > 0 ? Number(process.argv[healthzIntakeOption + 1]) : undefined;
 const baselineOption = process.argv.indexOf('--baseline-cli');
 const baselineCli = baselineOption > 0 ? process.argv[baselineOption + 1] : undefined;
 const restartOption = process.argv.indexOf('--restart-events');
@@ -274,7 +277,7 @@ async function healthzOnLargeStore() {
       let figures;
       try {
         const token = await tokenOf(receiver.url);
-        figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: rateEvents });
+        figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: healthzIntake ?? rateEvents });
         const store =
           figures.storeP50 === undefined
             ? ''
