@@ -210,6 +210,12 @@ COMMIT;`);
   return inbox;
 }
 
+/** How many events the ERP took while intake ran, and the rate of the rest once intake had ended. */
+function deliverySplit(figures) {
+  const alone = figures.aloneRate === undefined ? '' : `, the rest ${Math.round(figures.aloneRate)}/s after intake`;
+  return ` (${figures.duringIntake} of ${rateEvents} delivered while intake ran${alone})`;
+}
+
 /** The receivers' environment, with the event-loop probe preloaded when `file` is given. */
 function probeEnv(file) {
   if (!file) return env;
@@ -393,7 +399,7 @@ try {
             env,
           });
           console.log(
-            `${name}, baseline ${baselineCli}: intake ${Math.round(baseline.intakeRate)} events/s, delivery ${Math.round(baseline.deliveryRate)} events/s: ${((baseline.deliveryRate / baseline.intakeRate) * 100).toFixed(0)}% (load ${loadAverage()})`,
+            `${name}, baseline ${baselineCli}: intake ${Math.round(baseline.intakeRate)} events/s, delivery ${Math.round(baseline.deliveryRate)} events/s: ${((baseline.deliveryRate / baseline.intakeRate) * 100).toFixed(0)}%${deliverySplit(baseline)} (load ${loadAverage()})`,
           );
         }
         console.log(`load average before ${name} delivery: ${loadAverage()}`);
@@ -402,7 +408,7 @@ try {
         allOk =
           verdict(
             `${name}, delivery vs intake (same events, same run)`,
-            `intake ${Math.round(figures.intakeRate)} events/s (p99 ${figures.p99.toFixed(1)} ms), delivery ${Math.round(figures.deliveryRate)} events/s: ${(share * 100).toFixed(0)}% (target >= 90%)`,
+            `intake ${Math.round(figures.intakeRate)} events/s (p99 ${figures.p99.toFixed(1)} ms), delivery ${Math.round(figures.deliveryRate)} events/s: ${(share * 100).toFixed(0)}%${deliverySplit(figures)} (target >= 90%)`,
             share >= 0.9,
           ) && allOk;
       }

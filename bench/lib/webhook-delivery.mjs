@@ -50,10 +50,15 @@ export async function deliveryBesideIntake({ listen, drive, tokenOf, count, extr
     const started = Date.now();
     const intake = await drive(receiver.url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
     const intakeEnded = Date.now();
+    // Delivered while intake ran, and the rate of the rest alone: held by intake's turns, or by the round trip.
+    const duringIntake = (await erp.stats()).count - warmUp;
+    const catchUpFrom = Date.now();
     const lastDelivered = await deliveredBy(erp, warmUp + count);
     const intakeRate = count / ((intakeEnded - started) / 1000);
     const deliveryRate = count / ((Math.max(lastDelivered, intakeEnded) - started) / 1000);
-    return { intakeRate, deliveryRate, p99: intake.p99 };
+    const aloneRate =
+      lastDelivered > catchUpFrom ? (count - duringIntake) / ((lastDelivered - catchUpFrom) / 1000) : undefined;
+    return { intakeRate, deliveryRate, p99: intake.p99, duringIntake, aloneRate };
   } finally {
     await receiver.stop();
     await erp.stop();
