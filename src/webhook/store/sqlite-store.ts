@@ -61,7 +61,7 @@ export class SqliteStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
   private readonly listeners = new Set<() => void>();
-  /** Commits appends and deliveries off the receiver's thread (sqlite-writer.ts); started by the first of them. */
+  /** Runs this store's writes off the receiver's thread (sqlite-writer.ts); started by the first of them. */
   private writer: SqliteWriter | undefined;
   private tokensSweptAt = 0;
   private readonly now: () => number;
@@ -281,7 +281,7 @@ export class SqliteStore implements EventStore {
     })();
   }
 
-  /** The writer thread, started on the first append or recorded delivery: readers (`webhook status`) start none. */
+  /** The writer thread, started on the first write: readers (`webhook status`) start none. */
   private writerOrFail(): SqliteWriter {
     if (this.readOnly) throw new Error(`${this.file} is open for reading only`);
     if (!this.database.open) throw new Error(`${this.file} is closed`);

@@ -2,10 +2,12 @@ import { Worker } from 'node:worker_threads';
 import type { NewEvent } from './types.js';
 
 /**
- * The SQLite inbox's hot writes (appended events, recorded deliveries) run on a thread of their own with their own
- * connection: node:sqlite is synchronous, and each commit's fsync held the receiver's one thread, so a hand-off
- * waiting for its ERP's answer moved about one event per commit while intake ran (docs/decisions/0006 and 0016).
- * A commit still returns only once it is on disk (WAL, synchronous=FULL); only the waiting moved off the thread.
+ * A running receiver's writes to the SQLite inbox (appended events, recorded deliveries, dead letters, tokens,
+ * retention, vacuum) run on a thread of their own with their own connection: node:sqlite is synchronous, and each
+ * commit's fsync held the receiver's one thread, so a hand-off waiting for its ERP's answer moved about one event
+ * per commit while intake ran (docs/decisions/0006, 0016 and 0022); a write left on the receiver's connection met
+ * this thread's lock in SQLite's busy handler, which sleeps the event loop. A commit still returns only once it is
+ * on disk (WAL, synchronous=FULL); only the waiting moved off the thread.
  */
 
 /** One statement and its values, as the writer runs it within a transaction. */
