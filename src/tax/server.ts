@@ -12,7 +12,8 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
-import { readTaxRequest, type TaxShape } from './shape.js';
+import { answerText } from './answer-text.js';
+import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
 import { checkTaxItem } from './table-file.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
@@ -113,7 +114,7 @@ const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-
 
 /** The answer to one callback: the taxes, or why not, in the answer's error shape. */
 function answerRequest(body: unknown, options: TaxServerOptions): Answer {
-  const request = readTaxRequest(body, options.shape.request);
+  const request = readTaxSale(body, options.shape.request);
   if (typeof request === 'string') return refuse(request);
   const from = request.from.toUpperCase();
   const to = request.to.toUpperCase();
@@ -122,16 +123,25 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   const buyer = buyerOf(request.paysIcms);
   if (buyer === undefined)
     return refuse(`whether the buyer pays ICMS must be true or false, not ${JSON.stringify(request.paysIcms)}`);
+  if (options.table === undefined) throw new Error('answered from a table that was not given');
+  const table = options.table.current();
+  // Most carts are written in one pass; the rest (a refusal, an amount for the fractions) take the general path.
+  const json = answerText(
+    request.items,
+    table.finderFor({ from, to, buyer }),
+    { buyer, interstate: from !== to },
+    options.shape,
+  );
+  if (json !== undefined) return { json };
   const items: TaxItem[] = [];
-  for (const [index, values] of request.items.entries()) {
-    const item = checkTaxItem(values);
+  for (const [index, value] of request.items.entries()) {
+    const item = checkTaxItem(itemRecord(value, options.shape.request));
     if (typeof item === 'string') return refuse(`item ${index + 1}: ${item}`);
     items.push(item);
   }
-  if (options.table === undefined) throw new Error('answered from a table that was not given');
   let quoted: ItemTaxes[];
   try {
-    quoted = quoteItems(options.table.current(), items, { from, to, buyer });
+    quoted = quoteItems(table, items, { from, to, buyer });
   } catch (error) {
     if (!(error instanceof NoTaxRowError)) throw error;
     return {
