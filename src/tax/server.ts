@@ -12,7 +12,7 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
-import { answerText } from './answer-text.js';
+import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
 import { checkTaxItem } from './table-file.js';
 import type { WatchedTaxTable } from './watched-table.js';
@@ -107,8 +107,8 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
   return { url: baseUrlOf('http', options.host, port), counts, close: () => app.close() };
 }
 
-/** The answer's JSON text; or a refusal, with the log line it calls for when it is sent. */
-type Answer = { json: string } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
+/** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for when it is sent. */
+type Answer = { json: string | Buffer } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
 
 const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
 
@@ -126,7 +126,7 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   if (options.table === undefined) throw new Error('answered from a table that was not given');
   const table = options.table.current();
   // Most carts are written in one pass; the rest (a refusal, an amount for the fractions) take the general path.
-  const json = answerText(
+  const json = answerBytes(
     request.items,
     table.finderFor({ from, to, buyer }),
     { buyer, interstate: from !== to },

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { taxTotals } from '../../../src/domain/tax/compute.js';
 import { checkTaxRule, type BuyerKind, TaxTable } from '../../../src/domain/tax/rules.js';
 import type { TaxItem } from '../../../src/domain/tax/terms.js';
-import { answerText } from '../../../src/tax/answer-text.js';
+import { moneyText } from '../../../src/domain/tax/scaled.js';
+import { answerBytes } from '../../../src/tax/answer-bytes.js';
+import { JsonBytes } from '../../../src/tax/json-bytes.js';
 import { quoteItems } from '../../../src/tax/quote-items.js';
 import { itemRecord, readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { checkTaxItem } from '../../../src/tax/table-file.js';
@@ -123,7 +125,8 @@ interface SaleCase {
 }
 
 function oneAnswer(items: readonly unknown[], table: TaxTable, sale: SaleCase, shape: TaxShape) {
-  return answerText(items, table.finderFor(sale), { buyer: sale.buyer, interstate: sale.from !== sale.to }, shape);
+  const sold = { buyer: sale.buyer, interstate: sale.from !== sale.to };
+  return answerBytes(items, table.finderFor(sale), sold, shape)?.toString('utf8');
 }
 
 describe('the callback’s answer in one pass', () => {
@@ -181,5 +184,36 @@ describe('the callback’s answer in one pass', () => {
       { items: 'a', totals: 'a' },
     ])
       expect(oneAnswer(items, table, sale, shaped(answer))).toBeUndefined();
+  });
+});
+
+describe('JSON written as bytes', () => {
+  it('writes money as moneyText does and strings as JSON.stringify does, at every boundary', () => {
+    const writer = new JsonBytes();
+    const amounts = [0, 5, 10, 99, 100, 999, 1_000, 99_999, 10 ** 7, 2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -5, -123_456];
+    for (let power = 0; power < 12; power++) amounts.push(10 ** power - 1, 10 ** power, 10 ** power + 7);
+    for (let round = 0; round < 2_000; round++) amounts.push(Math.floor(random() * 10 ** Math.floor(random() * 14)));
+    const texts = [
+      '',
+      'SKU-1',
+      'a "quoted" one',
+      'back\\slash',
+      'Ação',
+      'tab\there',
+      '\u0000\u001f',
+      '😀',
+      '\ud800',
+      '~\u007f',
+    ];
+    for (const amount of amounts) {
+      writer.clear();
+      writer.money(amount);
+      expect({ amount, text: writer.bytes().toString('utf8') }).toEqual({ amount, text: moneyText(amount) });
+    }
+    for (const text of texts) {
+      writer.clear();
+      writer.string(text);
+      expect(writer.bytes().toString('utf8')).toBe(JSON.stringify(text));
+    }
   });
 });

@@ -1,99 +1,164 @@
 /**
- * The callback's answer written as JSON text in one pass over the cart: each item read through the shape, its taxes
- * worked out in whole centavos, its text and the totals written as it goes, with no record, item or answer object in
- * between. Only carts the general path (itemRecord, checkTaxItem, quoteItems, taxTotals, JSON.stringify) answers
+ * The callback's answer written as JSON bytes in one pass over the cart: each item read through the shape, its taxes
+ * worked out in whole centavos, its JSON and the totals written as it goes, with no record, item, answer object or
+ * string in between. Only carts the general path (itemRecord, checkTaxItem, quoteItems, taxTotals, JSON.stringify) answers
  * through its safe integers are taken; for anything else (a value to refuse or to read otherwise, an item without a
  * row, an amount that does not fit) this returns undefined and the general path answers. Held to the general path,
- * byte for byte, by test/unit/tax/answer-text.test.ts.
+ * byte for byte, by test/unit/tax/answer-bytes.test.ts.
  */
 import { centavoTaxes, type CentavoTaxes, preparedRule } from '../domain/tax/fast-taxes.js';
 import type { TaxRule } from '../domain/tax/rules.js';
-import { moneyText, product, sum } from '../domain/tax/scaled.js';
+import { product, sum } from '../domain/tax/scaled.js';
 import type { TaxSale } from '../domain/tax/terms.js';
+import { JsonBytes } from './json-bytes.js';
 import { type Reader, requestReaders, type TaxShape } from './shape.js';
 
-/** The answer's JSON text for a cart whose every item is read and computed on the fast path; else undefined. */
-export function answerText(
+/** One writer for every answer: the server answers one cart at a time, and each answer is copied out. */
+const writer = new JsonBytes();
+const encoded = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+/** The answer's JSON for a cart whose every item is read and computed on the fast path; else undefined. */
+export function answerBytes(
   items: readonly unknown[],
   find: (ncm: string) => TaxRule | undefined,
   sale: TaxSale,
   shape: TaxShape,
-): string | undefined {
+): Buffer | undefined {
   const frame = answerFrame(shape.answer);
   if (frame === undefined) return undefined;
   const readers = requestReaders(shape.request);
   const totals = new CentavoTotals();
-  let text = frame.opening;
+  writer.clear();
+  writer.fragment(frame.opening);
   for (let index = 0; index < items.length; index++) {
-    const written = itemText(items[index], readers, find, sale, totals);
-    if (written === undefined) return undefined;
-    text += index === 0 ? written : `,${written}`;
+    if (index > 0) writer.fragment(part.comma);
+    if (!writeItem(items[index], readers, find, sale, totals)) return undefined;
   }
-  const totalsText = totals.text();
-  return totalsText === undefined ? undefined : `${text}${frame.between}${totalsText}}`;
+  writer.fragment(frame.between);
+  if (!totals.write()) return undefined;
+  writer.fragment(part.closing);
+  return writer.bytes();
 }
 
-/** One item's answer as text, its taxes added to the totals; undefined when the general path must answer. */
-function itemText(
+/** One item's answer written, its taxes added to the totals; false when the general path must answer. */
+function writeItem(
   item: unknown,
   readers: Record<keyof TaxShape['request'], Reader>,
   find: (ncm: string) => TaxRule | undefined,
   sale: TaxSale,
   totals: CentavoTotals,
-): string | undefined {
+): boolean {
   const ncm = ncmOf(readers.ncm(item));
-  if (ncm === undefined) return undefined;
+  if (ncm === undefined) return false;
   const quantity = quantityOf(readers.quantity(item));
   const unitPrice = centavosOfAmount(readers.unitPrice(item));
   const discount = centavosOfAmount(readers.discount(item));
   const freight = centavosOfAmount(readers.freight(item));
-  if (Number.isNaN(quantity + unitPrice + discount + freight)) return undefined;
+  if (Number.isNaN(quantity + unitPrice + discount + freight)) return false;
   const rule = find(ncm);
-  if (rule === undefined) return undefined;
+  if (rule === undefined) return false;
   const taxes = centavoTaxes(preparedRule(rule), sum(product(unitPrice, quantity), -discount), freight, sale);
-  if (taxes === undefined) return undefined;
+  if (taxes === undefined) return false;
   totals.add(taxes);
-  return writtenItem(skuOf(readers.sku(item)), ncm, rateTexts(rule), taxes);
+  writeTaxes(skuOf(readers.sku(item)), ncm, ratePartsOf(rule), taxes);
+  return true;
 }
 
-/** The rates of a row as JSON strings, written once per row. */
-interface RateTexts {
-  ipi: string;
-  icms: string;
-  destination: string;
-  fcp: string;
+/** The fixed parts of an item's JSON, encoded once. */
+const part = {
+  comma: encoded(','),
+  opening: encoded('{'),
+  closing: encoded('}'),
+  sku: encoded('{"sku":'),
+  ncm: encoded('"ncm":"'),
+  merchandise: encoded('","merchandise":"'),
+  ipi: encoded('","ipi":{"base":"'),
+  icms: encoded('"},"icms":{"base":"'),
+  added: encoded('"},"added":"'),
+  icmsSt: encoded(',"icmsSt":{"base":"'),
+  mva: encoded('","mva":'),
+  difal: encoded(',"difal":{"base":"'),
+  fcp: encoded('"},"fcp":{"base":"'),
+  quoteClosing: encoded('"}'),
+  quote: encoded('"'),
+};
+
+/** The parts of an item's JSON that carry a row's rates, encoded once per row. */
+interface RateParts {
+  ipi: Uint8Array;
+  icms: Uint8Array;
+  destination: Uint8Array;
+  fcp: Uint8Array;
 }
 
-const rates = new WeakMap<TaxRule, RateTexts>();
+const rateParts = new WeakMap<TaxRule, RateParts>();
 
-function rateTexts(rule: TaxRule): RateTexts {
-  let texts = rates.get(rule);
-  if (texts === undefined) {
-    texts = {
-      ipi: JSON.stringify(rule.ipiRate),
-      icms: JSON.stringify(rule.icmsRate),
-      destination: JSON.stringify(rule.destinationRate),
-      fcp: JSON.stringify(rule.fcpRate),
+function ratePartsOf(rule: TaxRule): RateParts {
+  let parts = rateParts.get(rule);
+  if (parts === undefined) {
+    const rate = (value: string) => encoded(`","rate":${JSON.stringify(value)},"value":"`);
+    parts = {
+      ipi: rate(rule.ipiRate),
+      icms: rate(rule.icmsRate),
+      destination: rate(rule.destinationRate),
+      fcp: rate(rule.fcpRate),
     };
-    rates.set(rule, texts);
+    rateParts.set(rule, parts);
   }
-  return texts;
+  return parts;
 }
 
-/** The text JSON.stringify writes for the general path's item object: the same keys in the same order. */
-function writtenItem(sku: string, ncm: string, rate: RateTexts, taxes: CentavoTaxes): string {
-  const opening = sku === '' ? '{' : `{"sku":${JSON.stringify(sku)},`;
-  let text = `${opening}"ncm":"${ncm}","merchandise":"${moneyText(taxes.merchandise)}","ipi":{"base":"${moneyText(taxes.operation)}","rate":${rate.ipi},"value":"${moneyText(taxes.ipi)}"},"icms":{"base":"${moneyText(taxes.icmsBase)}","rate":${rate.icms},"value":"${moneyText(taxes.icms)}"},"added":"${moneyText(taxes.added)}"`;
-  if (taxes.st !== undefined)
-    text += `,"icmsSt":{"base":"${moneyText(taxes.st.base)}","rate":${rate.destination},"value":"${moneyText(taxes.st.value)}","mva":${JSON.stringify(taxes.st.mva)}}`;
+/** The JSON JSON.stringify writes for the general path's item object: the same keys in the same order. */
+function writeTaxes(sku: string, ncm: string, rate: RateParts, taxes: CentavoTaxes): void {
+  if (sku === '') writer.fragment(part.opening);
+  else {
+    writer.fragment(part.sku);
+    writer.string(sku);
+    writer.fragment(part.comma);
+  }
+  writer.fragment(part.ncm);
+  writer.ascii(ncm);
+  writer.fragment(part.merchandise);
+  writer.money(taxes.merchandise);
+  writer.fragment(part.ipi);
+  writer.money(taxes.operation);
+  writer.fragment(rate.ipi);
+  writer.money(taxes.ipi);
+  writer.fragment(part.icms);
+  writer.money(taxes.icmsBase);
+  writer.fragment(rate.icms);
+  writer.money(taxes.icms);
+  writer.fragment(part.added);
+  writer.money(taxes.added);
+  writer.fragment(part.quote);
+  if (taxes.st !== undefined) {
+    writer.fragment(part.icmsSt);
+    writer.money(taxes.st.base);
+    writer.fragment(rate.destination);
+    writer.money(taxes.st.value);
+    writer.fragment(part.mva);
+    writer.string(taxes.st.mva);
+    writer.fragment(part.closing);
+  }
   if (taxes.destinationBase !== undefined) {
-    const base = moneyText(taxes.destinationBase);
-    text += `,"difal":{"base":"${base}","rate":${rate.destination},"value":"${moneyText(taxes.difal as number)}"},"fcp":{"base":"${base}","rate":${rate.fcp},"value":"${moneyText(taxes.fcp as number)}"}`;
+    writer.fragment(part.difal);
+    writer.money(taxes.destinationBase);
+    writer.fragment(rate.destination);
+    writer.money(taxes.difal as number);
+    writer.fragment(part.fcp);
+    writer.money(taxes.destinationBase);
+    writer.fragment(rate.fcp);
+    writer.money(taxes.fcp as number);
+    writer.fragment(part.quoteClosing);
   }
-  return `${text}}`;
+  writer.fragment(part.closing);
 }
 
-/** The cart's totals in centavos, as taxTotals sums them; undefined text when a sum does not fit. */
+const totalParts = ['merchandise', 'ipi', 'icms', 'icmsSt', 'difal', 'fcp', 'added'].map((name, index) =>
+  encoded(`${index === 0 ? '{' : '",'}"${name}":"`),
+);
+
+/** The cart's totals in centavos, as taxTotals sums them. */
 class CentavoTotals {
   private merchandise = 0;
   private ipi = 0;
@@ -113,23 +178,32 @@ class CentavoTotals {
     this.added = sum(this.added, taxes.added);
   }
 
-  text(): string | undefined {
+  /** The totals' JSON written; false when a sum did not fit. */
+  write(): boolean {
     const all = [this.merchandise, this.ipi, this.icms, this.icmsSt, this.difal, this.fcp, this.added];
-    if (all.some(Number.isNaN)) return undefined;
-    return `{"merchandise":"${moneyText(this.merchandise)}","ipi":"${moneyText(this.ipi)}","icms":"${moneyText(this.icms)}","icmsSt":"${moneyText(this.icmsSt)}","difal":"${moneyText(this.difal)}","fcp":"${moneyText(this.fcp)}","added":"${moneyText(this.added)}"}`;
+    if (all.some(Number.isNaN)) return false;
+    for (const [index, value] of all.entries()) {
+      writer.fragment(totalParts[index] as Uint8Array);
+      writer.money(value);
+    }
+    writer.fragment(part.quoteClosing);
+    return true;
   }
 }
 
 /** The answer's text around its items and totals; undefined where JSON.stringify would order or merge the names. */
-const frames = new WeakMap<TaxShape['answer'], { opening: string; between: string } | undefined>();
+const frames = new WeakMap<TaxShape['answer'], { opening: Uint8Array; between: Uint8Array } | undefined>();
 
-function answerFrame(answer: TaxShape['answer']): { opening: string; between: string } | undefined {
+function answerFrame(answer: TaxShape['answer']): { opening: Uint8Array; between: Uint8Array } | undefined {
   if (frames.has(answer)) return frames.get(answer);
   // An index-like name ("0") comes first in an object, and two equal names are one: the general path handles those.
   const keys = Object.keys({ [answer.items]: 0, [answer.totals]: 0 });
   const frame =
     keys.length === 2 && keys[0] === answer.items
-      ? { opening: `{${JSON.stringify(answer.items)}:[`, between: `],${JSON.stringify(answer.totals)}:` }
+      ? {
+          opening: encoded(`{${JSON.stringify(answer.items)}:[`),
+          between: encoded(`],${JSON.stringify(answer.totals)}:`),
+        }
       : undefined;
   frames.set(answer, frame);
   return frame;
