@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { request as httpRequest } from 'undici';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
@@ -11,6 +11,7 @@ import { forwardedAware } from '../http-server/forwarded.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
+import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } from './callback-route.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
@@ -52,19 +53,30 @@ export interface TaxServerCounts {
   fallbacks: number;
 }
 
+/** A cart is small: 1 MB holds thousands of items; anything larger is not a cart. */
+const bodyLimit = 1_048_576;
+
 /** Starts `tax serve`: the callback's route and /healthz. */
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
   const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
-  // A cart is small: 1 MB holds thousands of items; anything larger is not a cart.
+  let closing = false;
+  const route: CallbackRoute = {
+    path: options.path,
+    bodyLimit,
+    check: () => undefined,
+    answer: (body, arrivedAt) => answerCart(body, arrivedAt, options, counts),
+    refused: () => counts.refused++,
+    closing: () => closing,
+  };
   const app = Fastify({
     logger: false,
-    bodyLimit: 1_048_576,
+    bodyLimit,
     forceCloseConnections: 'idle',
     trustProxy: fastifyTrustProxy(options.trustProxy),
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      createServer(forwardedAware(handler, options.trustProxy, options.proxyHeader)),
+      createServer(forwardedAware(callbackFirst(route, handler), options.trustProxy, options.proxyHeader)),
   });
-  const guard = guardCallback(app, options.auth, options);
+  route.check = guardCallback(app, options.auth, options);
   app.get('/healthz', async () => ({
     status: 'ok',
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
@@ -73,38 +85,54 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
       : { forwardTo: urlShownSafely(options.forward.url), budgetMs: options.forward.budgetMs }),
     ...counts,
   }));
-  // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
-  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (guard(request, reply) === 'admitted') return;
-    counts.refused++;
-    return reply;
-  };
-  // The ERP's budget runs from the request's arrival: its headers, before the body has come and been parsed.
-  const arrivals = new WeakMap<FastifyRequest, number>();
-  const stampArrival = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    arrivals.set(request, performance.now());
-    done();
-  };
-  const sinceArrival = (request: FastifyRequest) => performance.now() - (arrivals.get(request) ?? performance.now());
-  const hooks = options.forward === undefined ? [onRequest] : [stampArrival, onRequest];
-  app.post(options.path, { onRequest: hooks }, async (request, reply) => {
-    const answer =
-      options.forward === undefined
-        ? answerRequest(request.body, options)
-        : await answerThroughErp(request.body, options, options.forward, counts, sinceArrival(request));
-    if ('status' in answer) {
-      if (answer.status === 422) counts.noRow++;
-      else if (answer.status !== 503) counts.refused++;
-      if (answer.warning !== undefined) options.log.warn(answer.warning);
-      return reply.code(answer.status).send(answer.body);
-    }
-    counts.answered++;
-    // The answer's JSON text, written once where it was made: fastify sends a string as it is.
-    return reply.type('application/json; charset=utf-8').send(answer.json);
-  });
+  addFastifyCallbackRoute(app, route);
   await listenOn(app, options.host, options.port);
   const port = listeningPort(app.server.address(), options.port);
-  return { url: baseUrlOf('http', options.host, port), counts, close: () => app.close() };
+  const close = () => {
+    closing = true;
+    return app.close();
+  };
+  return { url: baseUrlOf('http', options.host, port), counts, close };
+}
+
+/** The callback through fastify's router, for the requests callbackFirst leaves to it: the same check and answers. */
+function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): void {
+  // The ERP's budget runs from the request's arrival: its headers, before the body has come and been parsed.
+  const arrivals = new WeakMap<FastifyRequest, number>();
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    arrivals.set(request, performance.now());
+    // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
+    const refusal = route.check(request.headers.authorization);
+    if (refusal === undefined) return;
+    route.refused();
+    return reply.code(401).header('www-authenticate', refusal.challenge).send(refusal.body);
+  };
+  app.post(route.path, { onRequest }, async (request, reply) => {
+    const answer = await route.answer(request.body, arrivals.get(request) ?? performance.now());
+    return reply.code(answer.status).type(jsonContentType).send(answer.json);
+  });
+}
+
+/** The answer to a cart that passed the check, counted (and logged when refused) as /healthz shows it. */
+async function answerCart(
+  body: unknown,
+  arrivedAt: number,
+  options: TaxServerOptions,
+  counts: TaxServerCounts,
+): Promise<SentAnswer> {
+  const answer =
+    options.forward === undefined
+      ? answerRequest(body, options)
+      : await answerThroughErp(body, options, options.forward, counts, performance.now() - arrivedAt);
+  if ('status' in answer) {
+    if (answer.status === 422) counts.noRow++;
+    else if (answer.status !== 503) counts.refused++;
+    if (answer.warning !== undefined) options.log.warn(answer.warning);
+    return { status: answer.status, json: JSON.stringify(answer.body) };
+  }
+  counts.answered++;
+  // The answer's JSON, written once where it was made: sent as it is.
+  return { status: 200, json: answer.json };
 }
 
 /** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for when it is sent. */
