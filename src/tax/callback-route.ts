@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseJsonSafely } from 'secure-json-parse';
 import type { CallbackCheck } from './callback-auth.js';
+import type { ArrivedCart } from './erp-forward.js';
 
 /** An answer ready to send: its status and its JSON. */
 export interface SentAnswer {
@@ -21,8 +22,8 @@ export interface CallbackRoute {
   path: string;
   bodyLimit: number;
   check: CallbackCheck;
-  /** The answer to a cart that passed the check, its budget counted from `arrivedAt` (performance.now()). */
-  answer(body: unknown, arrivedAt: number): Promise<SentAnswer>;
+  /** The answer to a cart that passed the check. */
+  answer(cart: ArrivedCart): Promise<SentAnswer>;
   /** Counts a request refused for its credential. */
   refused(): void;
   /** True once the server is closing: fastify then answers 503. */
@@ -67,17 +68,16 @@ function answerCallback(route: CallbackRoute, request: IncomingMessage, response
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
+    const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
     let body: unknown;
     try {
-      const text =
-        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       // As fastify's JSON parser: a prototype's keys (`__proto__`, `constructor.prototype`) are refused.
       body = parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       send(response, invalidJson, true);
       return;
     }
-    route.answer(body, arrivedAt).then(
+    route.answer({ body, text, arrivedAt }).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, internalError(error)),
     );

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { request as httpRequest } from 'undici';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
@@ -12,6 +11,7 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } from './callback-route.js';
+import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward } from './erp-forward.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
@@ -36,14 +36,6 @@ export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
   log: { warn(line: string): void };
 }
 
-/** Where the ERP computes taxes itself, and how long the cart may wait for it. */
-export interface TaxForward {
-  url: string;
-  /** Sent as `Authorization: Bearer …` (B2BCTL_TAX_FORWARD_TOKEN). */
-  token?: string;
-  budgetMs: number;
-}
-
 /** What /healthz counts. */
 export interface TaxServerCounts {
   answered: number;
@@ -64,7 +56,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     path: options.path,
     bodyLimit,
     check: () => undefined,
-    answer: (body, arrivedAt) => answerCart(body, arrivedAt, options, counts),
+    answer: (cart) => answerCart(cart, options, counts),
     refused: () => counts.refused++,
     closing: () => closing,
   };
@@ -108,22 +100,19 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     return reply.code(401).header('www-authenticate', refusal.challenge).send(refusal.body);
   };
   app.post(route.path, { onRequest }, async (request, reply) => {
-    const answer = await route.answer(request.body, arrivals.get(request) ?? performance.now());
+    const answer = await route.answer({ body: request.body, arrivedAt: arrivals.get(request) ?? performance.now() });
     return reply.code(answer.status).type(jsonContentType).send(answer.json);
   });
 }
 
 /** The answer to a cart that passed the check, counted (and logged when refused) as /healthz shows it. */
-async function answerCart(
-  body: unknown,
-  arrivedAt: number,
-  options: TaxServerOptions,
-  counts: TaxServerCounts,
-): Promise<SentAnswer> {
+async function answerCart(cart: ArrivedCart, options: TaxServerOptions, counts: TaxServerCounts): Promise<SentAnswer> {
+  const fromTable = options.table === undefined ? undefined : () => answerRequest(cart.body, options);
+  const report = { fallback: () => counts.fallbacks++, warn: (line: string) => options.log.warn(line) };
   const answer =
     options.forward === undefined
-      ? answerRequest(body, options)
-      : await answerThroughErp(body, options, options.forward, counts, performance.now() - arrivedAt);
+      ? answerRequest(cart.body, options)
+      : await answerThroughErp(cart, options.forward, fromTable, report);
   if ('status' in answer) {
     if (answer.status === 422) counts.noRow++;
     else if (answer.status !== 503) counts.refused++;
@@ -134,9 +123,6 @@ async function answerCart(
   // The answer's JSON, written once where it was made: sent as it is.
   return { status: 200, json: answer.json };
 }
-
-/** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for when it is sent. */
-type Answer = { json: string | Buffer } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
 
 const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
 
@@ -181,84 +167,6 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   return {
     json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),
   };
-}
-
-/**
- * The ERP's answer when it gives one within the budget, counted from the request's arrival (a 2xx with JSON,
- * passed on as it came); otherwise the table's, or, without a table, 503 so the platform knows no tax was
- * computed. Every fallback is counted and logged. The table's answer is worked out while the ERP is asked (once
- * the request to it has gone), so that past the budget only its write is left, even behind a queue of carts on
- * the one thread.
- */
-async function answerThroughErp(
-  body: unknown,
-  options: TaxServerOptions,
-  forward: TaxForward,
-  counts: TaxServerCounts,
-  elapsedMs: number,
-): Promise<Answer> {
-  const abort = new AbortController();
-  const asked = askErp(body, forward, abort.signal);
-  const fallback = options.table === undefined ? undefined : afterPendingIo(() => answerRequest(body, options));
-  let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<string>((resolve) => {
-    const left = Math.max(0, forward.budgetMs - elapsedMs);
-    timer = setTimeout(() => resolve(`did not answer in ${forward.budgetMs} ms`), left);
-  });
-  const outcome = await Promise.race([asked, budget]);
-  clearTimeout(timer);
-  // The ERP's request is dropped after the answer has been written, not before it.
-  setImmediate(() => abort.abort());
-  if (typeof outcome !== 'string') return outcome;
-  counts.fallbacks++;
-  const erp = urlShownSafely(forward.url);
-  if (fallback === undefined) {
-    options.log.warn(`tax callback: the ERP at ${erp} ${outcome}; answered 503 (no --rules to fall back on).`);
-    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${outcome}.` } };
-  }
-  options.log.warn(`tax callback: the ERP at ${erp} ${outcome}; answered from the tax table.`);
-  return await fallback;
-}
-
-/**
- * `work` run once the I/O already due has gone (the ERP's request on its way first, then the fallback's CPU).
- * Its failure is the awaiting caller's; unawaited, it is not an unhandled rejection.
- */
-function afterPendingIo<T>(work: () => T): Promise<T> {
-  const result = new Promise<T>((resolve, reject) =>
-    setImmediate(() => {
-      try {
-        resolve(work());
-      } catch (error) {
-        reject(error as Error);
-      }
-    }),
-  );
-  result.catch(() => undefined);
-  return result;
-}
-
-/** The ERP's 2xx JSON answer as it came, or why there is none. Aborted once the budget is spent. */
-async function askErp(body: unknown, forward: TaxForward, signal: AbortSignal): Promise<Answer | string> {
-  try {
-    const answer = await httpRequest(forward.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(forward.token === undefined ? {} : { authorization: `Bearer ${forward.token}` }),
-      },
-      body: JSON.stringify(body),
-      signal,
-    });
-    const text = await answer.body.text();
-    if (answer.statusCode < 200 || answer.statusCode > 299) return `answered HTTP ${answer.statusCode}`;
-    JSON.parse(text);
-    return { json: text };
-  } catch (error) {
-    return error instanceof SyntaxError
-      ? 'answered a body that is not JSON'
-      : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-  }
 }
 
 function buyerOf(paysIcms: unknown): BuyerKind | undefined {

@@ -184,8 +184,8 @@ describe('which requests the callback’s own route takes', () => {
       path: '/tax',
       bodyLimit: 1_000,
       check: () => undefined,
-      answer: async (body) => {
-        taken.push(JSON.stringify(body));
+      answer: async (cart) => {
+        taken.push(JSON.stringify(cart.body));
         return { status: 200, json: '{}' };
       },
       refused: () => {},
