@@ -5,9 +5,8 @@
 // Both are measured in CPU time (user + system, reported by the process on exit), which a loaded machine disturbs
 // far less than wall time; the runs are interleaved, three each, and the medians compared. The cell's own cost is
 // each side's time less its time for the same file with a short cell (start-up and fixed costs).
-// Target: the long cell costs b2bctl no more than csv-parse takes for it (1.0x). A stretch of more than 16 Mi characters
-// (a 50 MB cell) is read by csv-parse itself, in slices (docs/decisions/0001-csv-splitter.md): --quick (10 MB) shows the
-// splitter.
+// Target: the long cell costs b2bctl no more than csv-parse takes for it (1.0x). A record past a megabyte is split piece
+// by piece as the file is read (docs/decisions/0001-csv-splitter.md, second revision); --quick measures a 10 MB cell.
 // Usage: node bench/long-cell.mjs [--quick] [--megabytes N]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

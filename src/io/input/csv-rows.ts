@@ -2,6 +2,7 @@ import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../base/errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
+import { PendingRecords, type RecordStretch } from './csv/pending-records.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
 import { type FollowedPiece, followRecords } from './text-decoding.js';
@@ -57,11 +58,9 @@ export async function* readCsvRowBatches(
   const { bounds, delimiter, file } = reading;
   const pairing = new RecordPairing(reading, options.file);
   // Text read but not yet made rows: from the last record boundary on, starting on `pendingLine`.
-  let pending = '';
+  const pendingRecords = () => new PendingRecords(delimiter, reading.plainLineBound);
+  let pending = pendingRecords();
   let pendingLine = 1;
-  // Whether the pieces `pending` came from hold no forbidden character: each piece is looked at as it comes, so the
-  // end of a record of megabytes is not one more pass over all of it, with signals unserved (a piece is a few KB).
-  let pendingClean = true;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   const rowLength = new RowLengthGuard({
     file,
@@ -78,36 +77,37 @@ export async function* readCsvRowBatches(
         rowLength.measure(piece, pendingLine);
         continue;
       }
+      // Each piece is looked at for forbidden characters as it comes, so the end of a record of megabytes is not one
+      // more pass over all of it, with signals unserved (a piece is a few KB).
       const pieceClean = forbiddenCharacter(piece) === undefined;
       if (followed.recordsEnd === 0) {
-        pending += piece;
-        pendingClean &&= pieceClean;
+        pending.add(piece, pieceClean);
         // Inside one record that spans pieces (a cell of a gigabyte is thousands): served at the next piece. Between
         // records, the consumer of the rows serves it, with its own account of what was read.
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         pendingColumns.feed(piece);
         // One record longer than a row may be: measured to its end from here, never parsed or kept.
-        if (rowLength.watch(pending)) pending = '';
+        if (rowLength.watch(pending)) pending = pendingRecords();
         continue;
       }
       const whole = followed.recordsEnd === piece.length;
-      const records = pending + (whole ? piece : piece.slice(0, followed.recordsEnd));
-      // Said of the whole piece, so of its records and of the rest it leaves pending alike.
-      const clean = pendingClean && pieceClean;
-      pending = whole ? '' : piece.slice(followed.recordsEnd);
-      pendingClean = pieceClean;
+      // The cleanness is said of the whole piece, so of its records and of the rest it leaves pending alike.
+      const records = pending.end(whole ? piece : piece.slice(0, followed.recordsEnd), pieceClean);
+      pending = pendingRecords();
+      if (!whole) pending.add(piece.slice(followed.recordsEnd), pieceClean);
       const firstLine = pendingLine;
       rowLength.checkRecords(records, firstLine);
       pendingLine = followed.lineAfterRecords;
-      pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending);
-      const batch = await pairing.rowsOf(records, firstLine, clean);
-      if (batch.length > 0) yield { rows: batch, clean };
+      pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file).feed(pending.text());
+      const batch = await pairing.rowsOf(records, firstLine);
+      if (batch.length > 0) yield { rows: batch, clean: records.clean };
     }
     rowLength.finish(pendingLine);
-    if (pending !== '') {
-      rowLength.checkRecords(pending, pendingLine);
-      const batch = await pairing.rowsOf(pending, pendingLine, pendingClean);
-      if (batch.length > 0) yield { rows: batch, clean: pendingClean };
+    if (pending.length > 0) {
+      const records = pending.end('', true);
+      rowLength.checkRecords(records, pendingLine);
+      const batch = await pairing.rowsOf(records, pendingLine);
+      if (batch.length > 0) yield { rows: batch, clean: records.clean };
     }
     pairing.checkClosingQuote(undefined);
   } catch (error) {
@@ -162,14 +162,15 @@ class RecordPairing {
   }
 
   /**
-   * The rows of whole records (text from one record boundary to another) with the lines the follower found; `clean`:
-   * the text holds no forbidden character, and so no surrogate.
+   * The rows of whole records (text from one record boundary to another) with the lines the follower found: split
+   * as they came, or here, or by csv-parse. Clean records hold no forbidden character, and so no lone surrogate.
    */
-  async rowsOf(records: string, firstLine: number, clean: boolean): Promise<CsvRow[]> {
+  async rowsOf(records: RecordStretch, firstLine: number): Promise<CsvRow[]> {
     const { delimiter, bounds, file } = this.reading;
     const cells =
-      splitPlainRecords(records, delimiter, this.reading.plainLineBound, clean) ??
-      (await parseCounted(records, firstLine, this.reading));
+      records.rows ??
+      splitPlainRecords(records.text(), delimiter, this.reading.plainLineBound, records.clean) ??
+      (await parseCounted(records.text(), firstLine, this.reading));
     const batch: CsvRow[] = [];
     for (const record of cells) {
       this.lastRow = this.recordRows[this.next] ?? this.lastRow + 1;

@@ -117,6 +117,12 @@ export function longRowError(
   );
 }
 
+/** Text whose length is known before the text itself is made (a long record kept in pieces). */
+export interface MeasurableText {
+  readonly length: number;
+  text(): string;
+}
+
 /**
  * input.maxRowChars for a CSV reader: a record still being read (no end yet) is watched as it grows and, past the
  * bound, measured to its end without being kept; whole records are checked when their text is longer than a row may
@@ -142,11 +148,12 @@ export class RowLengthGuard {
   }
 
   /** The record in progress is `pending` so far; true when it is over the bound and is now measured instead. */
-  watch(pending: string): boolean {
+  watch(pending: MeasurableText): boolean {
     if (pending.length <= this.options.maxRowChars) return false;
+    const text = pending.text();
     this.overLong = new RowMeasure(this.options.delimiter.charCodeAt(0));
-    this.overLong.feed(pending);
-    this.start = pending.slice(0, 4096);
+    this.overLong.feed(text);
+    this.start = text.slice(0, 4096);
     return true;
   }
 
@@ -164,8 +171,9 @@ export class RowLengthGuard {
   }
 
   /** Refuses the first of these whole records (starting on `firstLine`) that is longer than a row may be. */
-  checkRecords(records: string, firstLine: number): void {
-    if (records.length <= this.options.maxRowChars) return;
+  checkRecords(stretch: MeasurableText, firstLine: number): void {
+    if (stretch.length <= this.options.maxRowChars) return;
+    const records = stretch.text();
     let line = firstLine;
     for (let at = 0; at < records.length;) {
       const measure = new RowMeasure(this.options.delimiter.charCodeAt(0));

@@ -166,15 +166,8 @@ class SheetScanner implements SheetXmlReader {
         return;
       }
       if (start === -1) break;
-      const tagEnd = buffer.indexOf('>', start);
-      if (tagEnd === -1) break;
-      let end: number;
-      if (buffer.charCodeAt(tagEnd - 1) === 0x2f) end = tagEnd + 1;
-      else {
-        const closing = buffer.indexOf('</row>', tagEnd);
-        if (closing === -1) break;
-        end = closing + 6;
-      }
+      const end = elementEnd(buffer, start, '</row>');
+      if (end === -1) break;
       rows.push(scanRow(buffer.slice(start, end)));
       position = end;
     }
@@ -182,6 +175,18 @@ class SheetScanner implements SheetXmlReader {
     const unfinished = buffer.indexOf('<', position);
     this.buffer = unfinished === -1 ? '' : buffer.slice(unfinished);
   }
+}
+
+/**
+ * Where the element opening at `start` ends: after its `/>`, or after `closingTag`; -1 while the buffer does not
+ * hold all of it yet.
+ */
+function elementEnd(buffer: string, start: number, closingTag: string): number {
+  const tagEnd = buffer.indexOf('>', start);
+  if (tagEnd === -1) return -1;
+  if (buffer.charCodeAt(tagEnd - 1) === 0x2f) return tagEnd + 1;
+  const closing = buffer.indexOf(closingTag, tagEnd);
+  return closing === -1 ? -1 : closing + closingTag.length;
 }
 
 /** One `<row>…</row>` (or `<row/>`) element's row. */
@@ -277,17 +282,10 @@ export class SharedStringScanner {
     for (;;) {
       const start = nextElement(buffer, '<si', position);
       if (start === -1) break;
-      const tagEnd = buffer.indexOf('>', start);
-      if (tagEnd === -1) break;
-      let end: number;
-      if (buffer.charCodeAt(tagEnd - 1) === 0x2f) end = tagEnd + 1;
-      else {
-        const closing = buffer.indexOf('</si>', tagEnd);
-        if (closing === -1) break;
-        end = closing + 5;
-      }
+      const end = elementEnd(buffer, start, '</si>');
+      if (end === -1) break;
       const item = buffer.slice(start, end);
-      strings.push(item.includes('<!') ? saxesSharedString(item) : innerValue(item.slice(tagEnd - start + 1)));
+      strings.push(item.includes('<!') ? saxesSharedString(item) : innerValue(item.slice(item.indexOf('>') + 1)));
       position = end;
     }
     const unfinished = buffer.indexOf('<', position);

@@ -16,9 +16,9 @@ const surrogate = /[\uD800-\uDFFF]/;
 const quoteCode = 0x22;
 const newlineCode = 0x0a;
 /**
- * The longest stretch of records split here (16 Mi characters). A longer one (a cell of tens of megabytes) goes to
- * csv-parse, fed in slices: cut here in one go, its copies made the collector hold a Ctrl-C for over a second on a
- * loaded machine (1.2 s at 30 MB, where csv-parse's slices held it 0.7 s; 0.24 s at 16 MB).
+ * The longest stretch of records split here in one go (16 Mi characters): a record that long arrives in pieces and is
+ * split as they come (csv/pending-records.ts). A text handed over whole that is longer goes to csv-parse, fed in
+ * slices: cut here in one go, its copies made the collector hold a Ctrl-C for over a second on a loaded machine.
  */
 export const longestStretch = 1 << 24;
 
@@ -35,12 +35,16 @@ export function splitPlainRecords(
   surrogateFree = false,
   longest = longestStretch,
 ): string[][] | undefined {
-  if (delimiter.length !== 1 || records.length > longest || (!surrogateFree && surrogate.test(records)))
-    return undefined;
+  if (delimiter.length !== 1 || records.length > longest || (!surrogateFree && hasSurrogate(records))) return undefined;
   const delimiterCode = delimiter.charCodeAt(0);
   return records.includes('"')
     ? splitQuoted(records, delimiterCode, longestLine)
     : splitQuoteFree(records, delimiterCode, longestLine);
+}
+
+/** Whether the text holds a UTF-16 surrogate, which csv-parse must read (a lone one becomes U+FFFD there). */
+export function hasSurrogate(text: string): boolean {
+  return surrogate.test(text);
 }
 
 /**

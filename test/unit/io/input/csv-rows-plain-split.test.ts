@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { InputError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
+import { PendingRecords } from '../../../../src/io/input/csv/pending-records.js';
+import { PieceSplitter } from '../../../../src/io/input/csv/piece-split.js';
 import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
+import { defaultRowBounds } from '../../../../src/io/input/row-bounds.js';
 
 // The reader splits records without quotes itself and hands the rest to csv-parse. Whatever the text and however it
 // is cut, the rows must be csv-parse's rows of the whole text, with b2bctl's options.
@@ -165,5 +168,121 @@ describe('CSV rows split without csv-parse', () => {
     );
     // Measured to a bound, never held: an endless row stops after 64 Mi characters of it.
     expect(produced).toBeLessThan(2100);
+  });
+});
+
+/** What the piece splitter makes of the text fed in these pieces. */
+function splitInPieces(chunks: readonly string[], delimiter: string, longestLine: number): string[][] | undefined {
+  const splitter = new PieceSplitter(delimiter.charCodeAt(0), longestLine);
+  for (const chunk of chunks) splitter.feed(chunk);
+  return splitter.rows();
+}
+
+/** A quoted cell of about `size` characters: accents, `""`, delimiters and line breaks, as a pasted description. */
+function longQuotedCell(size: number, delimiter: string): string {
+  const line = `Açúcar refinado São João${delimiter} fardo com 6; ""extra"" – linha\n`;
+  return `"${line.repeat(Math.ceil(size / line.length))}"`;
+}
+
+describe('CSV records split piece by piece as they come', () => {
+  it.each([',', ';', '\t'])(
+    'are what the whole-text splitter makes of the text, however it is cut (delimiter %j)',
+    (delimiter) => {
+      let splitTexts = 0;
+      for (let seed = 1; seed <= 300; seed++) {
+        const next = seededRandom(seed);
+        // The splitter's text: line ends normalized and the byte order mark taken off before it.
+        const text = csvText(next, delimiter)
+          .replaceAll('\r\n', '\n')
+          .replaceAll('\r', '\n')
+          .replace(/^\uFEFF/, '');
+        // A small bound on the characters outside quotes, for some seeds: records past it go to csv-parse.
+        const longestLine = seed % 3 === 0 ? 12 : 50_000;
+        const whole = splitPlainRecords(text, delimiter, longestLine, true, Number.POSITIVE_INFINITY);
+        for (const largest of [1, 3, 17, text.length]) {
+          const split = splitInPieces(cutAnywhere(text, next, largest), delimiter, longestLine);
+          expect({ seed, largest, rows: split }).toEqual({ seed, largest, rows: whole });
+        }
+        // What is split (not left to csv-parse) is csv-parse's reading.
+        const expected = whole === undefined ? undefined : csvParseRows(text, delimiter);
+        expect({ seed, rows: whole }).toEqual({ seed, rows: expected });
+        if (whole !== undefined) splitTexts++;
+      }
+      expect(splitTexts).toBeGreaterThan(150);
+    },
+  );
+
+  it('leave to csv-parse what the whole-text splitter leaves to it, a quote split between two pieces or not', () => {
+    // Text after a closing quote; a quote never closed; a closing quote then text in the next piece.
+    expect(splitInPieces(['a,"b"', 'x\n'], ',', 100)).toBeUndefined();
+    expect(splitInPieces(['a,"b', '\nc\n'], ',', 100)).toBeUndefined();
+    expect(splitInPieces(['a,"b"', '"', 'c"\n'], ',', 100)).toEqual([['a', 'b"c']]);
+    expect(splitInPieces(['a,"b"', '', ',c\n'], ',', 100)).toEqual([['a', 'b', 'c']]);
+    expect(splitInPieces(['a,"b"'], ',', 100)).toEqual([['a', 'b']]);
+    // Outside quotes a record may hold `longestLine` characters; inside them, any number.
+    expect(splitInPieces(['abcdef', 'ghij\n'], ',', 9)).toBeUndefined();
+    expect(splitInPieces(['"abcdef', 'ghij"\n'], ',', 9)).toEqual([['abcdefghij']]);
+  });
+
+  it('split a record past a megabyte as it comes, and keep its text for csv-parse when they cannot', () => {
+    const cell = longQuotedCell(1_500_000, ';');
+    const split = new PendingRecords(';', 50_000);
+    for (const chunk of cutAnywhere(`A;${cell}`, seededRandom(7), 65_536)) split.add(chunk, true);
+    const records = split.end(';5\nB;6\n', true);
+    expect(records.rows).toEqual(csvParseRows(`A;${cell};5\nB;6\n`, ';'));
+    expect(records.length).toBe(`A;${cell};5\nB;6\n`.length);
+
+    const refused = new PendingRecords(';', 50_000);
+    for (const chunk of cutAnywhere(`A;${cell}`, seededRandom(8), 65_536)) refused.add(chunk, true);
+    const after = refused.end('x;5\n', true);
+    expect(after.rows).toBeUndefined();
+    expect(after.text()).toBe(`A;${cell}x;5\n`);
+
+    // A lone surrogate: csv-parse reads it (as U+FFFD), not the splitter.
+    const lone = new PendingRecords(';', 50_000);
+    lone.add(`A;${cell.slice(0, -1)}`, true);
+    lone.add('\uD800"', false);
+    expect(lone.end(';5\n', true).rows).toBeUndefined();
+  });
+
+  it('give the rows and lines csv-parse gives a file with a cell of megabytes, however the file is cut', async () => {
+    const cell = longQuotedCell(2_500_000, ';');
+    const text = `sku;quantity;descrição\nACU-1;12;${cell}\nACU-2;3;"curta"\r\nACU-3;4;x\n`;
+    const bounds = { ...defaultRowBounds, maxRowChars: 2 * text.length };
+    const expected = csvParseRows(text, ';');
+    const cellLines = cell.split('\n').length - 1;
+    for (const largest of [4_096, 65_536, 1_000_000]) {
+      const rows: CsvRow[] = [];
+      const chunks = cutAnywhere(text, seededRandom(largest), largest);
+      for await (const row of readCsvRows(pieces(chunks), { delimiter: ';', file: 'estoque.csv', bounds }))
+        rows.push(row);
+      expect(rows.map((row) => row.cells)).toEqual(expected);
+      expect(rows.map(({ line, row }) => [line, row])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3 + cellLines, 3],
+        [4 + cellLines, 4],
+      ]);
+    }
+  });
+
+  it('refuse a long record with text after a closing quote, at its line, as for a short one', async () => {
+    const cell = longQuotedCell(1_200_000, ';');
+    const text = `sku;quantity;nota\nA;1;${cell}x\nB;2;y\n`;
+    const bounds = { ...defaultRowBounds, maxRowChars: 2 * text.length };
+    const error = await (async () => {
+      for await (const row of readCsvRows(pieces(cutAnywhere(text, seededRandom(3), 65_536)), {
+        delimiter: ';',
+        file: 'estoque.csv',
+        bounds,
+      }))
+        void row;
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    // The line of the closing quote, past the cell's line breaks.
+    const closingLine = 2 + cell.split('\n').length - 1;
+    expect((error as InputError).message).toMatch(
+      new RegExp(`^estoque\\.csv:${closingLine}: text follows the closing quote of a quoted cell`),
+    );
   });
 });
