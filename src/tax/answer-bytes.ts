@@ -1,10 +1,11 @@
 /**
- * The callback's answer written as JSON bytes in one pass over the cart: each item read through the shape, its taxes
- * worked out in whole centavos, its JSON and the totals written as it goes, with no record, item, answer object or
- * string in between. Only carts the general path (itemRecord, checkTaxItem, quoteItems, taxTotals, JSON.stringify) answers
- * through its safe integers are taken; for anything else (a value to refuse or to read otherwise, an item without a
- * row, an amount that does not fit) this returns undefined and the general path answers. Held to the general path,
- * byte for byte, by test/unit/tax/answer-bytes.test.ts.
+ * The callback's answer written as JSON bytes in one pass over the cart: each item read through the shape, its
+ * taxes worked out in whole centavos, its JSON and the totals written as it goes, with no record, item, answer
+ * object or string in between. Only carts the general path (itemRecord, checkTaxItem, quoteItems, taxTotals,
+ * JSON.stringify) answers through its safe integers are taken; for anything else (a value to refuse or to read
+ * otherwise, an item without a row, an amount that does not fit) this returns undefined and the general path
+ * answers. Held to the general path, byte for byte, by test/unit/tax/answer-bytes.test.ts
+ * (docs/decisions/00XX-tax-cpu-callback-route.md).
  */
 import { centavoTaxes, type CentavoTaxes, preparedRule } from '../domain/tax/fast-taxes.js';
 import type { TaxRule } from '../domain/tax/rules.js';
