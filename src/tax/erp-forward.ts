@@ -13,7 +13,7 @@ export interface TaxForward {
   budgetMs: number;
 }
 
-/** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for when it is sent. */
+/** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for. */
 export type Answer =
   { json: string | Buffer } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
 

@@ -74,7 +74,7 @@ export function readTaxShape(json: unknown): { shape: TaxShape } | { problems: s
   return problems.length > 0 ? { problems } : { shape };
 }
 
-/** A request's sale through the shape: its items as they came, the states and the buyer's answer; or what is missing. */
+/** A request's sale through the shape: its items as they came, the states, the buyer's answer; or what is missing. */
 export function readTaxSale(
   body: unknown,
   shape: TaxShape['request'],
