@@ -5,7 +5,7 @@
  * JSON.stringify) answers through its safe integers are taken; for anything else (a value to refuse or to read
  * otherwise, an item without a row, an amount that does not fit) this returns undefined and the general path
  * answers. Held to the general path, byte for byte, by test/unit/tax/answer-bytes.test.ts
- * (docs/decisions/00XX-tax-cpu-callback-route.md).
+ * (docs/decisions/0023-tax-callback-one-pass.md).
  */
 import { centavoTaxes, type CentavoTaxes, preparedRule } from '../domain/tax/fast-taxes.js';
 import type { TaxRule } from '../domain/tax/rules.js';

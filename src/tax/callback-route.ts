@@ -1,7 +1,7 @@
 /**
  * The callback's own route, taken before fastify's router for the requests every platform sends (POST to the path,
  * a JSON body with its Content-Length): fastify's request path (hooks, reply, async resources) cost 6–30 µs of a
- * cart's ~200 µs of CPU once the answer was written in one pass (docs/decisions/00XX-tax-cpu-callback-route.md).
+ * cart's ~200 µs of CPU once the answer was written in one pass (docs/decisions/0023-tax-callback-one-pass.md).
  * The same check of the credential before the body is read, the same body limit, JSON parser and answers. Fastify's
  * route for the callback stays, and answers every request this one leaves (another form of the URL or content type,
  * a chunked body, an empty one).

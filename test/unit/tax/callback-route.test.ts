@@ -184,8 +184,8 @@ describe('which requests the callback’s own route takes', () => {
       path: '/tax',
       bodyLimit: 1_000,
       check: () => undefined,
-      answer: async (cart) => {
-        taken.push(JSON.stringify(cart.body));
+      answer: async (arrived) => {
+        taken.push(JSON.stringify(arrived.body));
         return { status: 200, json: '{}' };
       },
       refused: () => {},
