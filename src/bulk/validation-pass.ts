@@ -3,6 +3,7 @@ import { CompactDuplicateIndex, type DuplicateIndex } from './duplicate-index.js
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
 import { problemsAsWritten } from '../io/input/written-values.js';
+import { InterruptedError } from '../base/errors.js';
 
 /** A value that must not repeat within one file, such as the document or the e-mail of a customer. */
 export interface UniqueValue {
@@ -208,6 +209,10 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
         }
       }
     }
+  } catch (error) {
+    // A pipe whose writer went silent is ended by the interruption itself (byte-source.ts): no error of the input.
+    if (!(aborted && error instanceof InterruptedError)) throw error;
+    summary.interrupted = true;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -6,6 +6,14 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), sha256(expected));
 }
 
+/**
+ * The same comparison against one fixed secret, its digest taken once: for a secret checked on every request.
+ */
+export function secretCheck(expected: string): (given: string) => boolean {
+  const digest = sha256(expected);
+  return (given) => timingSafeEqual(sha256(given), digest);
+}
+
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
-import { sameSecret } from '../http-server/same-secret.js';
+import { secretCheck } from '../http-server/same-secret.js';
 import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { TokenIssuer } from '../http-server/tokens.js';
 
@@ -21,20 +21,24 @@ export interface TaxAuthOptions {
   log: { warn(line: string): void };
 }
 
-/** A check of the callback's credential: `refused` when it answered 401 on the reply. */
-export type CallbackGuard = (request: FastifyRequest, reply: FastifyReply) => 'admitted' | 'refused';
+/** The 401 answer to a request without the callback's credential: its challenge and its body. */
+export interface CallbackRefusal {
+  challenge: string;
+  body: Record<string, unknown>;
+}
+
+/** A check of the callback's credential from its Authorization header: the refusal, or undefined when admitted. */
+export type CallbackCheck = (authorization: string | undefined) => CallbackRefusal | undefined;
 
 /** Adds the token endpoint when the style asks for one, and returns the check of the callback's credential. */
-export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxAuthOptions): CallbackGuard {
+export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxAuthOptions): CallbackCheck {
   if (auth.kind !== 'token') {
-    return (request, reply) => {
-      if (fixedCredentialMatches(request.headers.authorization ?? '', auth)) return 'admitted';
-      void reply
-        .code(401)
-        .header('www-authenticate', auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer')
-        .send({ error: 'unauthorized', message: 'The callback needs its credential.' });
-      return 'refused';
+    const matches = fixedCredentialCheck(auth);
+    const refusal: CallbackRefusal = {
+      challenge: auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer',
+      body: { error: 'unauthorized', message: 'The callback needs its credential.' },
     };
+    return (authorization) => (matches(authorization ?? '') ? undefined : refusal);
   }
   // Tokens live in this process: after a restart the platform's next call is refused 401 and it asks again.
   const tokens = new TokenIssuer(auth.clientId, auth.clientSecret, auth.ttlSeconds, options.now);
@@ -54,36 +58,40 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       answerTokenRequest(request, reply, endpoint),
     );
   });
-  return (request, reply) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  return (authorization) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const verdict = match?.[1] === undefined ? 'missing' : tokens.check(match[1]);
-    if (verdict === 'valid') return 'admitted';
+    if (verdict === 'valid') return undefined;
     const description =
       verdict === 'missing' ? 'Bearer token missing' : verdict === 'expired' ? 'Token expired' : 'Token unknown';
-    void reply
-      .code(401)
-      .header('www-authenticate', 'Bearer error="invalid_token"')
-      .send({ error: 'invalid_token', error_description: description });
-    return 'refused';
+    return {
+      challenge: 'Bearer error="invalid_token"',
+      body: { error: 'invalid_token', error_description: description },
+    };
   };
 }
 
-function fixedCredentialMatches(header: string, auth: Exclude<TaxAuth, { kind: 'token' }>): boolean {
+/** The check of a fixed credential's header, each secret's digest taken once (the callback checks every request). */
+function fixedCredentialCheck(auth: Exclude<TaxAuth, { kind: 'token' }>): (header: string) => boolean {
   switch (auth.kind) {
     case 'none':
-      return true;
+      return () => true;
     case 'bearer': {
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      return sameSecret(match?.[1] ?? '', auth.token);
+      const sameToken = secretCheck(auth.token);
+      return (header) => sameToken(/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '');
     }
     case 'basic': {
-      const match = /^Basic\s+(\S+)$/i.exec(header);
-      const [user = '', ...password] = Buffer.from(match?.[1] ?? '', 'base64')
-        .toString('utf8')
-        .split(':');
-      // Both compared, always: which one was wrong is not told by the time taken.
-      const sameUser = sameSecret(user, auth.user);
-      return sameSecret(password.join(':'), auth.password) && sameUser;
+      const sameUser = secretCheck(auth.user);
+      const samePassword = secretCheck(auth.password);
+      return (header) => {
+        const match = /^Basic\s+(\S+)$/i.exec(header);
+        const [user = '', ...password] = Buffer.from(match?.[1] ?? '', 'base64')
+          .toString('utf8')
+          .split(':');
+        // Both compared, always: which one was wrong is not told by the time taken.
+        const userMatches = sameUser(user);
+        return samePassword(password.join(':')) && userMatches;
+      };
     }
   }
 }

@@ -74,35 +74,43 @@ export function readTaxShape(json: unknown): { shape: TaxShape } | { problems: s
   return problems.length > 0 ? { problems } : { shape };
 }
 
-/** The sale and items of a request, as text, through the shape; a sentence when a needed value is missing. */
-export function readTaxRequest(
+/** A request's sale through the shape: its items as they came, the states, the buyer's answer; or what is missing. */
+export function readTaxSale(
   body: unknown,
   shape: TaxShape['request'],
-): { from: string; to: string; paysIcms: unknown; items: Record<string, unknown>[] } | string {
-  const paths = compiledPaths(shape);
+): { from: string; to: string; paysIcms: unknown; items: readonly unknown[] } | string {
+  const paths = requestReaders(shape);
   const items = paths.items(body);
   if (!Array.isArray(items)) return `the request has no list of items at "${shape.items}"`;
   return {
     from: String(paths.from(body) ?? ''),
     to: String(paths.to(body) ?? ''),
     paysIcms: paths.buyerPaysIcms(body),
-    items: items.map((item: unknown) => ({
-      sku: textOf(paths.sku(item)),
-      ncm: textOf(paths.ncm(item)),
-      quantity: textOf(paths.quantity(item)),
-      unitPrice: textOf(paths.unitPrice(item)),
-      discount: textOf(paths.discount(item)),
-      freight: textOf(paths.freight(item)),
-    })),
+    items,
   };
 }
 
-type Reader = (body: unknown) => unknown;
+/** An item of a request as the text the table's checks read (checkTaxItem), through the shape. */
+export function itemRecord(item: unknown, shape: TaxShape['request']): Record<string, string> {
+  const paths = requestReaders(shape);
+  return {
+    sku: textOf(paths.sku(item)),
+    ncm: textOf(paths.ncm(item)),
+    quantity: textOf(paths.quantity(item)),
+    unitPrice: textOf(paths.unitPrice(item)),
+    discount: textOf(paths.discount(item)),
+    freight: textOf(paths.freight(item)),
+  };
+}
+
+/** The reader of one path of a shape: the value there, or undefined. */
+export type Reader = (body: unknown) => unknown;
 
 /** Each path of a shape split once into its steps: the callback reads a dozen paths for each item of each cart. */
 const compiled = new WeakMap<TaxShape['request'], Record<keyof TaxShape['request'], Reader>>();
 
-function compiledPaths(shape: TaxShape['request']): Record<keyof TaxShape['request'], Reader> {
+/** The readers of a shape's paths, made once per shape. */
+export function requestReaders(shape: TaxShape['request']): Record<keyof TaxShape['request'], Reader> {
   let paths = compiled.get(shape);
   if (paths === undefined) {
     paths = Object.fromEntries(Object.entries(shape).map(([key, path]) => [key, readerOf(path)])) as Record<
@@ -126,6 +134,6 @@ function readerOf(path: string): Reader {
 }
 
 /** A JSON value as the text the table's checks read: numbers as JavaScript writes them, absent as empty. */
-function textOf(value: unknown): string {
+export function textOf(value: unknown): string {
   return typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
 }

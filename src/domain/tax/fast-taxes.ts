@@ -10,7 +10,7 @@ import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSa
 import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
-interface PreparedRule {
+export interface PreparedRule {
   ipi?: Ratio;
   icms?: Ratio;
   /** 1 − the base reduction. */
@@ -58,7 +58,8 @@ function prepare(rule: TaxRule): PreparedRule {
   };
 }
 
-function preparedRule(rule: TaxRule): PreparedRule {
+/** The row's fixed parts, worked out on first use. */
+export function preparedRule(rule: TaxRule): PreparedRule {
   let row = prepared.get(rule);
   if (row === undefined) {
     row = prepare(rule);
@@ -78,35 +79,48 @@ function merchandiseOf(item: TaxItem): number {
   return centavosOf({ whole: sum(gross, -rescaled(discount, scale)), scale });
 }
 
-/** The item's taxes in safe integers, or undefined for the fractions' path. */
-export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes | undefined {
-  const row = preparedRule(rule);
-  const freight = scaledOf(item.freight ?? '0');
+/** An item's taxes in whole centavos; the optional parts as the sale calls for them. */
+export interface CentavoTaxes {
+  merchandise: number;
+  /** The merchandise and the freight share: the base of IPI. */
+  operation: number;
+  ipi: number;
+  icmsBase: number;
+  icms: number;
+  st?: { base: number; value: number; mva: string };
+  /** The double base of DIFAL and FCP. */
+  destinationBase?: number;
+  difal?: number;
+  fcp?: number;
+  added: number;
+}
+
+/**
+ * The taxes of an item in whole centavos from its merchandise and freight share (both in centavos) under a prepared
+ * row; undefined when the row or any value does not fit safe integers, for the fractions' path.
+ */
+export function centavoTaxes(
+  row: PreparedRule,
+  merchandise: number,
+  freight: number,
+  sale: TaxSale,
+): CentavoTaxes | undefined {
   const { ipi, icms, kept, destination, fcp } = row;
-  // A freight share in fractions of a centavo leaves the operation between centavos: the fractions handle it.
-  if (freight.scale > 2 || !ipi || !icms || !kept || !destination || !fcp) return undefined;
-  const merchandise = merchandiseOf(item);
-  const operation = sum(merchandise, centavosOf(freight));
+  if (!ipi || !icms || !kept || !destination || !fcp) return undefined;
+  const operation = sum(merchandise, freight);
   const ipiValue = applied(operation, ipi);
   const icmsBase = applied(sale.buyer === 'non-taxpayer' ? sum(operation, ipiValue) : operation, kept);
   const icmsValue = applied(icmsBase, icms);
-  let added = ipiValue;
+  const taxes: CentavoTaxes = { merchandise, operation, ipi: ipiValue, icmsBase, icms: icmsValue, added: ipiValue };
   let checked = merchandise + operation + ipiValue + icmsBase + icmsValue;
-  const ipiLine = { base: moneyText(operation), rate: rule.ipiRate, value: moneyText(ipiValue) };
-  const icmsLine = { base: moneyText(icmsBase), rate: rule.icmsRate, value: moneyText(icmsValue) };
-  // Two literal shapes rather than a spread: a spread builds each item's object on V8's slow path.
-  const taxes: ItemTaxes =
-    item.sku === undefined
-      ? { ncm: item.ncm, merchandise: moneyText(merchandise), ipi: ipiLine, icms: icmsLine, added: '' }
-      : { sku: item.sku, ncm: item.ncm, merchandise: moneyText(merchandise), ipi: ipiLine, icms: icmsLine, added: '' };
   if (sale.buyer === 'taxpayer' && row.underSt) {
     const st = sale.interstate ? row.stBetween : row.stInside;
     if (st?.factor === undefined) return undefined;
     const stBase = applied(sum(operation, ipiValue), st.factor);
     const stValue = Math.max(0, sum(applied(stBase, destination), -icmsValue));
     checked += stBase + stValue;
-    taxes.icmsSt = { base: moneyText(stBase), rate: rule.destinationRate, value: moneyText(stValue), mva: st.mva };
-    added = sum(added, stValue);
+    taxes.st = { base: stBase, value: stValue, mva: st.mva };
+    taxes.added = sum(taxes.added, stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     if (row.grossUp === undefined) return undefined;
@@ -114,12 +128,41 @@ export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Item
     const difalValue = Math.max(0, sum(applied(destinationBase, destination), -icmsValue));
     const fcpValue = applied(destinationBase, fcp);
     checked += destinationBase + difalValue + fcpValue;
-    taxes.difal = { base: moneyText(destinationBase), rate: rule.destinationRate, value: moneyText(difalValue) };
-    taxes.fcp = { base: moneyText(destinationBase), rate: rule.fcpRate, value: moneyText(fcpValue) };
-    added = sum(sum(added, difalValue), fcpValue);
+    taxes.destinationBase = destinationBase;
+    taxes.difal = difalValue;
+    taxes.fcp = fcpValue;
+    taxes.added = sum(sum(taxes.added, difalValue), fcpValue);
   }
   // NaN anywhere above (a value that did not fit) makes the sum NaN: one check for the whole item.
-  if (Number.isNaN(checked + added)) return undefined;
-  taxes.added = moneyText(added);
-  return taxes;
+  return Number.isNaN(checked + taxes.added) ? undefined : taxes;
+}
+
+/** The item's taxes in safe integers, or undefined for the fractions' path. */
+export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes | undefined {
+  const freight = scaledOf(item.freight ?? '0');
+  // A freight share in fractions of a centavo leaves the operation between centavos: the fractions handle it.
+  if (freight.scale > 2) return undefined;
+  const taxes = centavoTaxes(preparedRule(rule), merchandiseOf(item), centavosOf(freight), sale);
+  if (taxes === undefined) return undefined;
+  const ipi = { base: moneyText(taxes.operation), rate: rule.ipiRate, value: moneyText(taxes.ipi) };
+  const icms = { base: moneyText(taxes.icmsBase), rate: rule.icmsRate, value: moneyText(taxes.icms) };
+  // Two literal shapes rather than a spread: a spread builds each item's object on V8's slow path.
+  const answer: ItemTaxes =
+    item.sku === undefined
+      ? { ncm: item.ncm, merchandise: moneyText(taxes.merchandise), ipi, icms, added: '' }
+      : { sku: item.sku, ncm: item.ncm, merchandise: moneyText(taxes.merchandise), ipi, icms, added: '' };
+  if (taxes.st !== undefined)
+    answer.icmsSt = {
+      base: moneyText(taxes.st.base),
+      rate: rule.destinationRate,
+      value: moneyText(taxes.st.value),
+      mva: taxes.st.mva,
+    };
+  if (taxes.destinationBase !== undefined) {
+    const base = moneyText(taxes.destinationBase);
+    answer.difal = { base, rate: rule.destinationRate, value: moneyText(taxes.difal as number) };
+    answer.fcp = { base, rate: rule.fcpRate, value: moneyText(taxes.fcp as number) };
+  }
+  answer.added = moneyText(taxes.added);
+  return answer;
 }

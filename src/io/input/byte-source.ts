@@ -2,7 +2,7 @@ import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { InputError } from '../../base/errors.js';
+import { InputError, InterruptedError } from '../../base/errors.js';
 
 /** The display name of an input: its path, or `stdin` for `-`. */
 export function inputName(path: string): string {
@@ -15,11 +15,21 @@ export interface InputBytes {
   size?: number;
 }
 
-/** Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. */
-export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Promise<InputBytes> {
-  if (path === '-') return { stream: stdin instanceof Readable ? stdin : Readable.from(stdin) };
+/**
+ * Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. A pipe or
+ * stdin may wait on a writer that sends nothing: the run's Ctrl-C (`interrupt`) ends the wait with an
+ * InterruptedError where a file is read to its end.
+ */
+export async function openBytes(
+  path: string,
+  stdin: NodeJS.ReadableStream,
+  interrupt?: AbortSignal,
+): Promise<InputBytes> {
+  const name = inputName(path);
+  if (path === '-')
+    return { stream: endedOnInterrupt(stdin instanceof Readable ? stdin : Readable.from(stdin), name, interrupt) };
   try {
-    if (isPipe(path)) return { stream: openPipe(path) };
+    if (isPipe(path)) return { stream: endedOnInterrupt(openPipe(path), name, interrupt) };
     const handle = await open(path, 'r');
     const stats = await handle.stat();
     if (stats.isDirectory()) {
@@ -31,6 +41,19 @@ export async function openBytes(path: string, stdin: NodeJS.ReadableStream): Pro
   } catch (error) {
     throw unreadable(path, error);
   }
+}
+
+/** The stream, destroyed with an InterruptedError when the run is interrupted while it is still read. */
+function endedOnInterrupt(stream: Readable, name: string, interrupt: AbortSignal | undefined): Readable {
+  if (interrupt === undefined) return stream;
+  const onAbort = () =>
+    stream.destroy(new InterruptedError(`Interrupted while reading ${name}; nothing more was read.`));
+  if (interrupt.aborted) onAbort();
+  else {
+    interrupt.addEventListener('abort', onAbort, { once: true });
+    stream.once('close', () => interrupt.removeEventListener('abort', onAbort));
+  }
+  return stream;
 }
 
 /** True for a FIFO or socket (`mkfifo`, a process substitution `<(cat f.csv)`); a missing path is left to the reader. */

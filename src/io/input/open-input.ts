@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { InputError, UsageError } from '../../base/errors.js';
+import { InputError, InterruptedError, UsageError } from '../../base/errors.js';
 import { binaryKind, markupKind } from './binary-kinds.js';
 import { type InputBytes, inputName, openBytes, peekBytes, unreadable as unreadableInput } from './byte-source.js';
 import { openCsv } from './csv-input.js';
@@ -54,7 +54,7 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
  * its records (docs/input-files.md). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
-  const bytes = await openBytes(options.path, options.stdin);
+  const bytes = await openBytes(options.path, options.stdin, options.interrupt);
   // The file is let go of on every way out: a refused input (binary, markup, a bad header) as well as a caller's close().
   const close = () => void bytes.stream.destroy();
   try {
@@ -69,7 +69,7 @@ async function readInput(options: InputOptions, bytes: InputBytes): Promise<Read
   const file = options.displayName ?? inputName(options.path);
   // A file that opens but cannot be read (a failing disk, /proc, a revoked network share) fails here, at its first bytes.
   const peeked = await peekBytes(bytes.stream, sniffBytes).catch((error: unknown) => {
-    throw unreadableInput(options.path, error);
+    throw error instanceof InterruptedError ? error : unreadableInput(options.path, error);
   });
   const head = peeked.head;
   // An empty export means nothing to do tonight, as a header-only file does: the command says so and exits 0.

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { InterruptedError } from '../../base/errors.js';
 import { workbookFormat } from './binary-kinds.js';
 import { inputName, openBytes, peekBytes } from './byte-source.js';
 import { type InputOptions, type OpenedInput, openInput } from './open-input.js';
@@ -10,12 +11,17 @@ import { type InputOptions, type OpenedInput, openInput } from './open-input.js'
 export async function openAnyInput(options: InputOptions): Promise<OpenedInput> {
   let bytes: { stream: Readable; size?: number };
   try {
-    bytes = await openBytes(options.path, options.stdin);
+    bytes = await openBytes(options.path, options.stdin, options.interrupt);
   } catch {
     // A missing or unreadable file: openInput says so in the words of every other input.
     return openInput(options);
   }
-  const peeked = await peekBytes(bytes.stream, 4).catch(() => undefined);
+  const name = options.displayName ?? inputName(options.path);
+  const peeked = await peekBytes(bytes.stream, 4).catch((error: unknown) => {
+    // A Ctrl-C while a silent writer sends nothing ends the run; an unreadable input is openInput's to say.
+    if (error instanceof InterruptedError) throw error;
+    return undefined;
+  });
   // The file's own stream is closed here when the file is read again by path: the replaying stream of an
   // unstarted peek would not close it (a descriptor left to the garbage collector, with Node's warning).
   const reread = options.path !== '-' && bytes.size !== undefined;
@@ -29,7 +35,7 @@ export async function openAnyInput(options: InputOptions): Promise<OpenedInput> 
     if (reread) bytes.stream.destroy();
     return openWorkbookInput(
       options,
-      options.displayName ?? inputName(options.path),
+      name,
       format,
       reread ? { path: options.path } : { stream: peeked.stream as Readable },
     );
@@ -42,7 +48,7 @@ export async function openAnyInput(options: InputOptions): Promise<OpenedInput> 
   return openInput({
     ...options,
     path: '-',
-    displayName: options.displayName ?? inputName(options.path),
+    displayName: name,
     stdin: peeked.stream as Readable,
   });
 }

@@ -259,7 +259,7 @@ async function serveForwarding(erpUrl: string, withTable: boolean) {
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(cart),
+      body: typeof cart === 'string' ? cart : JSON.stringify(cart),
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
@@ -292,6 +292,14 @@ describe('tax serve --forward-to', () => {
     expect(await post()).toEqual({ status: 200, body: { impostos: [{ icms: 1 }] } });
     expect(JSON.parse(erp.seen[0] as string)).toEqual(example2);
     expect(counts).toMatchObject({ answered: 1, fallbacks: 0 });
+  });
+
+  it('passes the platform’s request on byte for byte, as it was written', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const { post } = await serveForwarding(erp.url, true);
+    const written = JSON.stringify(example2, null, 2).replace('"SP"', '"S\\u0050"');
+    expect(await post(written)).toEqual({ status: 200, body: { impostos: [] } });
+    expect(erp.seen).toEqual([written]);
   });
 
   it.each([

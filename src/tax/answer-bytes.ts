@@ -1,0 +1,276 @@
+/**
+ * The callback's answer written as JSON bytes in one pass over the cart: each item read through the shape, its
+ * taxes worked out in whole centavos, its JSON and the totals written as it goes, with no record, item, answer
+ * object or string in between. Only carts the general path (itemRecord, checkTaxItem, quoteItems, taxTotals,
+ * JSON.stringify) answers through its safe integers are taken; for anything else (a value to refuse or to read
+ * otherwise, an item without a row, an amount that does not fit) this returns undefined and the general path
+ * answers. Held to the general path, byte for byte, by test/unit/tax/answer-bytes.test.ts
+ * (docs/decisions/0023-tax-callback-one-pass.md).
+ */
+import { centavoTaxes, type CentavoTaxes, preparedRule } from '../domain/tax/fast-taxes.js';
+import type { TaxRule } from '../domain/tax/rules.js';
+import { product, sum } from '../domain/tax/scaled.js';
+import type { TaxSale } from '../domain/tax/terms.js';
+import { JsonBytes } from './json-bytes.js';
+import { type Reader, requestReaders, type TaxShape } from './shape.js';
+
+/** One writer for every answer: the server answers one cart at a time, and each answer is copied out. */
+const writer = new JsonBytes();
+const encoded = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+/** The answer's JSON for a cart whose every item is read and computed on the fast path; else undefined. */
+export function answerBytes(
+  items: readonly unknown[],
+  find: (ncm: string) => TaxRule | undefined,
+  sale: TaxSale,
+  shape: TaxShape,
+): Buffer | undefined {
+  const frame = answerFrame(shape.answer);
+  if (frame === undefined) return undefined;
+  const readers = requestReaders(shape.request);
+  const totals = new CentavoTotals();
+  writer.clear();
+  writer.fragment(frame.opening);
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) writer.fragment(part.comma);
+    if (!writeItem(items[index], readers, find, sale, totals)) return undefined;
+  }
+  writer.fragment(frame.between);
+  if (!totals.write()) return undefined;
+  writer.fragment(part.closing);
+  return writer.bytes();
+}
+
+/** One item's answer written, its taxes added to the totals; false when the general path must answer. */
+function writeItem(
+  item: unknown,
+  readers: Record<keyof TaxShape['request'], Reader>,
+  find: (ncm: string) => TaxRule | undefined,
+  sale: TaxSale,
+  totals: CentavoTotals,
+): boolean {
+  const ncm = ncmOf(readers.ncm(item));
+  if (ncm === undefined) return false;
+  const quantity = quantityOf(readers.quantity(item));
+  const unitPrice = centavosOfAmount(readers.unitPrice(item));
+  const discount = centavosOfAmount(readers.discount(item));
+  const freight = centavosOfAmount(readers.freight(item));
+  if (Number.isNaN(quantity + unitPrice + discount + freight)) return false;
+  const rule = find(ncm);
+  if (rule === undefined) return false;
+  const taxes = centavoTaxes(preparedRule(rule), sum(product(unitPrice, quantity), -discount), freight, sale);
+  if (taxes === undefined) return false;
+  totals.add(taxes);
+  writeTaxes(skuOf(readers.sku(item)), ncm, ratePartsOf(rule), taxes);
+  return true;
+}
+
+/** The fixed parts of an item's JSON, encoded once. */
+const part = {
+  comma: encoded(','),
+  opening: encoded('{'),
+  closing: encoded('}'),
+  sku: encoded('{"sku":'),
+  ncm: encoded('"ncm":"'),
+  merchandise: encoded('","merchandise":"'),
+  ipi: encoded('","ipi":{"base":"'),
+  icms: encoded('"},"icms":{"base":"'),
+  added: encoded('"},"added":"'),
+  icmsSt: encoded(',"icmsSt":{"base":"'),
+  mva: encoded('","mva":'),
+  difal: encoded(',"difal":{"base":"'),
+  fcp: encoded('"},"fcp":{"base":"'),
+  quoteClosing: encoded('"}'),
+  quote: encoded('"'),
+};
+
+/** The parts of an item's JSON that carry a row's rates, encoded once per row. */
+interface RateParts {
+  ipi: Uint8Array;
+  icms: Uint8Array;
+  destination: Uint8Array;
+  fcp: Uint8Array;
+}
+
+const rateParts = new WeakMap<TaxRule, RateParts>();
+
+function ratePartsOf(rule: TaxRule): RateParts {
+  let parts = rateParts.get(rule);
+  if (parts === undefined) {
+    const rate = (value: string) => encoded(`","rate":${JSON.stringify(value)},"value":"`);
+    parts = {
+      ipi: rate(rule.ipiRate),
+      icms: rate(rule.icmsRate),
+      destination: rate(rule.destinationRate),
+      fcp: rate(rule.fcpRate),
+    };
+    rateParts.set(rule, parts);
+  }
+  return parts;
+}
+
+/** The JSON JSON.stringify writes for the general path's item object: the same keys in the same order. */
+function writeTaxes(sku: string, ncm: string, rate: RateParts, taxes: CentavoTaxes): void {
+  if (sku === '') writer.fragment(part.opening);
+  else {
+    writer.fragment(part.sku);
+    writer.string(sku);
+    writer.fragment(part.comma);
+  }
+  writer.fragment(part.ncm);
+  writer.ascii(ncm);
+  writer.fragment(part.merchandise);
+  writer.money(taxes.merchandise);
+  writer.fragment(part.ipi);
+  writer.money(taxes.operation);
+  writer.fragment(rate.ipi);
+  writer.money(taxes.ipi);
+  writer.fragment(part.icms);
+  writer.money(taxes.icmsBase);
+  writer.fragment(rate.icms);
+  writer.money(taxes.icms);
+  writer.fragment(part.added);
+  writer.money(taxes.added);
+  writer.fragment(part.quote);
+  if (taxes.st !== undefined) {
+    writer.fragment(part.icmsSt);
+    writer.money(taxes.st.base);
+    writer.fragment(rate.destination);
+    writer.money(taxes.st.value);
+    writer.fragment(part.mva);
+    writer.string(taxes.st.mva);
+    writer.fragment(part.closing);
+  }
+  if (taxes.destinationBase !== undefined) {
+    writer.fragment(part.difal);
+    writer.money(taxes.destinationBase);
+    writer.fragment(rate.destination);
+    writer.money(taxes.difal as number);
+    writer.fragment(part.fcp);
+    writer.money(taxes.destinationBase);
+    writer.fragment(rate.fcp);
+    writer.money(taxes.fcp as number);
+    writer.fragment(part.quoteClosing);
+  }
+  writer.fragment(part.closing);
+}
+
+const totalParts = ['merchandise', 'ipi', 'icms', 'icmsSt', 'difal', 'fcp', 'added'].map((name, index) =>
+  encoded(`${index === 0 ? '{' : '",'}"${name}":"`),
+);
+
+/** The cart's totals in centavos, as taxTotals sums them. */
+class CentavoTotals {
+  private merchandise = 0;
+  private ipi = 0;
+  private icms = 0;
+  private icmsSt = 0;
+  private difal = 0;
+  private fcp = 0;
+  private added = 0;
+
+  add(taxes: CentavoTaxes): void {
+    this.merchandise = sum(this.merchandise, taxes.merchandise);
+    this.ipi = sum(this.ipi, taxes.ipi);
+    this.icms = sum(this.icms, taxes.icms);
+    if (taxes.st !== undefined) this.icmsSt = sum(this.icmsSt, taxes.st.value);
+    if (taxes.difal !== undefined) this.difal = sum(this.difal, taxes.difal);
+    if (taxes.fcp !== undefined) this.fcp = sum(this.fcp, taxes.fcp);
+    this.added = sum(this.added, taxes.added);
+  }
+
+  /** The totals' JSON written; false when a sum did not fit. */
+  write(): boolean {
+    const all = [this.merchandise, this.ipi, this.icms, this.icmsSt, this.difal, this.fcp, this.added];
+    if (all.some(Number.isNaN)) return false;
+    for (const [index, value] of all.entries()) {
+      writer.fragment(totalParts[index] as Uint8Array);
+      writer.money(value);
+    }
+    writer.fragment(part.quoteClosing);
+    return true;
+  }
+}
+
+/** The answer's text around its items and totals; undefined where JSON.stringify would order or merge the names. */
+const frames = new WeakMap<TaxShape['answer'], { opening: Uint8Array; between: Uint8Array } | undefined>();
+
+function answerFrame(answer: TaxShape['answer']): { opening: Uint8Array; between: Uint8Array } | undefined {
+  if (frames.has(answer)) return frames.get(answer);
+  // An index-like name ("0") comes first in an object, and two equal names are one: the general path handles those.
+  const keys = Object.keys({ [answer.items]: 0, [answer.totals]: 0 });
+  const frame =
+    keys.length === 2 && keys[0] === answer.items
+      ? {
+          opening: encoded(`{${JSON.stringify(answer.items)}:[`),
+          between: encoded(`],${JSON.stringify(answer.totals)}:`),
+        }
+      : undefined;
+  frames.set(answer, frame);
+  return frame;
+}
+
+// The readers below accept a subset of what checkTaxItem accepts, reading the same value from it; anything
+// else is undefined or NaN, and the general path checks it (and words the refusal).
+
+/** An NCM of 8 digits as text, or an 8-digit whole number. */
+function ncmOf(value: unknown): string | undefined {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value >= 1e7 && value < 1e8 ? String(value) : undefined;
+  if (typeof value !== 'string' || value.length !== 8) return undefined;
+  for (let index = 0; index < 8; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 48 || code > 57) return undefined;
+  }
+  return value;
+}
+
+/** A whole quantity above 0; NaN for anything else (a fraction of a unit, text). */
+function quantityOf(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : Number.NaN;
+}
+
+/**
+ * An amount in whole centavos: a JSON number or decimal text with at most two decimals, under 10^12; absent is 0.
+ * A number's value is the decimal JavaScript writes for it (String(n), as checkTaxItem reads it): below 10^12 a
+ * double holds every amount of two decimals apart from its neighbours, so n × 100 rounded, divided back, is n
+ * exactly when that decimal has at most two decimals.
+ */
+function centavosOfAmount(value: unknown): number {
+  if (typeof value === 'number') {
+    if (!(value >= 0 && value < 1e12)) return Number.NaN;
+    const centavos = Math.round(value * 100);
+    return centavos / 100 === value ? centavos + 0 : Number.NaN;
+  }
+  if (typeof value === 'string') return centavosOfText(value.trim());
+  return 0;
+}
+
+/** `1234`, `1234.5`, `1234,50` in whole centavos; NaN for anything else, or more than 12 whole digits. */
+function centavosOfText(text: string): number {
+  if (text === '') return 0;
+  let whole = 0;
+  let index = 0;
+  for (; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) break;
+    whole = whole * 10 + (code - 48);
+  }
+  if (index === 0 || index > 12) return Number.NaN;
+  if (index === text.length) return whole * 100;
+  const separator = text.charCodeAt(index);
+  const decimals = text.length - index - 1;
+  if ((separator !== 46 && separator !== 44) || decimals < 1 || decimals > 2) return Number.NaN;
+  let fraction = 0;
+  for (let at = index + 1; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 48 || code > 57) return Number.NaN;
+    fraction = fraction * 10 + (code - 48);
+  }
+  return whole * 100 + (decimals === 1 ? fraction * 10 : fraction);
+}
+
+/** The SKU as checkTaxItem reads it: text trimmed, a number as JavaScript writes it; empty when there is none. */
+function skuOf(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}

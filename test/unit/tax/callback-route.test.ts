@@ -1,0 +1,226 @@
+/**
+ * The callback's own route, taken before fastify's router, against fastify's route for the same callback: a request
+ * sent both ways (as a platform sends it, and chunked or with a query string, which only fastify takes) gets the
+ * same status, headers that matter and body, byte for byte: answers, refusals of the credential, bodies that are not
+ * JSON or carry a prototype's key, a cart too large.
+ */
+import { copyFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TaxAuth } from '../../../src/tax/callback-auth.js';
+import { callbackFirst, type CallbackRoute } from '../../../src/tax/callback-route.js';
+import { startTaxServer } from '../../../src/tax/server.js';
+import { sandboxTaxShape } from '../../../src/tax/shape.js';
+import { readTaxTable } from '../../../src/tax/table-file.js';
+import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
+
+const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
+const token = '0123456789abcdef0123456789abcdef';
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  removeTemporaryFolders();
+});
+
+async function serve(auth: TaxAuth = { kind: 'bearer', token }) {
+  const folder = temporaryFolder('b2bctl-tax-route-');
+  const rules = join(folder, 'impostos.csv');
+  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
+  const table = new WatchedTaxTable(
+    rules,
+    () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+    { info: () => {}, error: () => {} },
+    () => Date.now(),
+  );
+  await table.start();
+  closers.push(() => table.close());
+  const warnings: string[] = [];
+  const server = await startTaxServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/tax',
+    shape: sandboxTaxShape,
+    table,
+    auth,
+    log: { warn: (line) => warnings.push(line) },
+  });
+  closers.push(() => server.close());
+  return { server, warnings };
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  type: string | undefined;
+  challenge: string | undefined;
+  connection: string | undefined;
+}
+
+/** A POST with a Content-Length (the callback's own route), or chunked with the query `?via=fastify` (fastify's). */
+function post(url: string, body: string, options: { via: 'own' | 'fastify'; headers?: Record<string, string> }) {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...options.headers };
+  return new Promise<Answer>((resolve, reject) => {
+    const path = options.via === 'own' ? '/tax' : '/tax?via=fastify';
+    const sending = httpRequest(`${url}${path}`, {
+      method: 'POST',
+      headers: options.via === 'own' ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers,
+    });
+    sending.on('error', reject);
+    sending.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          type: response.headers['content-type'],
+          challenge: response.headers['www-authenticate'],
+          connection: response.headers.connection,
+        }),
+      );
+    });
+    // Two writes without a length: chunked, which only fastify's route takes.
+    if (options.via === 'fastify') sending.write(body.slice(0, 5));
+    sending.end(options.via === 'fastify' ? body.slice(5) : body);
+  });
+}
+
+const cart = (items: number, ncm = '39269090') =>
+  JSON.stringify({
+    origin: { state: 'SP' },
+    destination: { state: 'RJ' },
+    customer: { paysIcms: true },
+    items: Array.from({ length: items }, (_, index) => ({
+      sku: `SKU-${index}`,
+      ncm,
+      quantity: 1 + index,
+      unitPrice: 45.9,
+      freight: 12,
+    })),
+  });
+
+describe('the callback’s own route', () => {
+  it.each([
+    ['a cart', cart(1)],
+    ['a cart read in many pieces', cart(3_000)],
+    ['a cart answered by the general path', cart(1).replace('"ncm":"39269090"', '"ncm":"3926.90.90"')],
+    ['an item without a row', cart(2, '85176255')],
+    ['a cart the shape cannot read', '{"origin":{}}'],
+    ['a body that is not JSON', '{"items": ['],
+    ['a prototype’s key', '{"items":[],"__proto__":{"x":1}}'],
+    ['a constructor’s prototype', '{"items":[],"constructor":{"prototype":{"x":1}}}'],
+  ])('answers %s as fastify’s route does', async (_case, body) => {
+    const { server } = await serve();
+    const own = await post(server.url, body, { via: 'own' });
+    const fastify = await post(server.url, body, { via: 'fastify' });
+    expect(own).toEqual(fastify);
+    expect(own.type).toBe('application/json; charset=utf-8');
+  });
+
+  it('answers a body that is not JSON with 400 and closes the connection, as fastify does', async () => {
+    const { server } = await serve();
+    const own = await post(server.url, '{"items": [', { via: 'own' });
+    expect(own).toMatchObject({ status: 400, connection: 'close' });
+    expect(JSON.parse(own.body)).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+  });
+
+  it.each([
+    ['a wrong bearer token', { kind: 'bearer', token } as TaxAuth, 'Bearer wrong'],
+    ['no credential', { kind: 'bearer', token } as TaxAuth, ''],
+    [
+      'a wrong Basic password',
+      { kind: 'basic', user: 'plataforma', password: 'segredo-de-16-caracteres' } as TaxAuth,
+      `Basic ${Buffer.from('plataforma:outro').toString('base64')}`,
+    ],
+  ])('refuses %s with fastify’s 401, counted, nothing computed', async (_case, auth, authorization) => {
+    const { server } = await serve(auth);
+    const own = await post(server.url, cart(1), { via: 'own', headers: { authorization } });
+    const fastify = await post(server.url, cart(1), { via: 'fastify', headers: { authorization } });
+    expect(own).toEqual(fastify);
+    expect(own.status).toBe(401);
+    expect(own.challenge).toMatch(/^(Bearer|Basic)/);
+    expect(server.counts).toMatchObject({ refused: 2, answered: 0 });
+  });
+
+  it('counts the answers of both routes on /healthz', async () => {
+    const { server, warnings } = await serve();
+    await post(server.url, cart(1), { via: 'own' });
+    await post(server.url, cart(1), { via: 'fastify' });
+    await post(server.url, cart(1, '85176255'), { via: 'own' });
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ answered: 2, noRow: 1, refused: 0 });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^tax callback refused: The tax table has no row for NCM 85176255/),
+    ]);
+  });
+
+  it('leaves a cart over the body limit to fastify, which refuses it 413 unread', async () => {
+    const { server } = await serve();
+    const answer = await new Promise<number>((resolve, reject) => {
+      const sending = httpRequest(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': '2000000' },
+      });
+      sending.on('error', reject);
+      sending.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        sending.destroy();
+      });
+      sending.write('{"items":[');
+    });
+    expect(answer).toBe(413);
+    expect(server.counts.answered).toBe(0);
+  });
+});
+
+describe('which requests the callback’s own route takes', () => {
+  it('takes a JSON POST to the path with its length, and leaves every other request to fastify', async () => {
+    const taken: string[] = [];
+    const route: CallbackRoute = {
+      path: '/tax',
+      bodyLimit: 1_000,
+      check: () => undefined,
+      answer: async (arrived) => {
+        taken.push(JSON.stringify(arrived.body));
+        return { status: 200, json: '{}' };
+      },
+      refused: () => {},
+      closing: () => false,
+    };
+    const left: string[] = [];
+    const server = createServer(
+      callbackFirst(route, (request, response) => {
+        left.push(`${request.method} ${request.url} ${request.headers['content-type'] ?? ''}`);
+        request.resume();
+        request.on('end', () => response.end());
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const send = async (path: string, init: RequestInit) => (await fetch(`${url}${path}`, init)).text();
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'Application/JSON; charset=UTF-8' }, body: '[2]' });
+    await send('/tax?x=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await send('/other', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'application/jsonp' }, body: '{}' });
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
+    await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1_001) });
+    await send('/tax', { method: 'GET' });
+    expect(taken).toEqual(['{"a":1}', '[2]']);
+    expect(left).toEqual([
+      'POST /tax?x=1 application/json',
+      'POST /other application/json',
+      'POST /tax text/plain',
+      'POST /tax application/jsonp',
+      'POST /tax application/json',
+      'POST /tax application/json',
+      'GET /tax ',
+    ]);
+  });
+});
