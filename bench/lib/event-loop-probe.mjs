@@ -64,10 +64,10 @@ async function probe(file) {
   // Every 50 ms: the CPU of the whole process and of this thread, and this thread's wait for a core, cumulated.
   const samples = [];
   setInterval(() => {
-    const process_ = process.cpuUsage();
+    const usage = process.cpuUsage();
     samples.push({
       at: performance.timeOrigin + performance.now(),
-      processCpu: (process_.user + process_.system) / 1000,
+      processCpu: (usage.user + usage.system) / 1000,
       threadCpu: cpuUs() / 1000,
       queued: queuedNs() / 1e6,
     });

@@ -107,10 +107,12 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   // Alone first: what the answer costs without intake's commits to wait behind.
   const alone = (await next()).alone.toSorted((a, b) => a - b);
   const answers = next();
+  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
   prober.postMessage('start');
   const intakeFrom = Date.now();
   const intake = await drive(url, token, count, Math.floor(Math.random() * 1e6) * 1000 + 1);
   const intakeUntil = Date.now();
+  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
   prober.postMessage('stop');
   const { under } = await answers;
   await prober.terminate();
