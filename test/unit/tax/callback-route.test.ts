@@ -4,20 +4,15 @@
  * same status, headers that matter and body, byte for byte: answers, refusals of the credential, bodies that are not
  * JSON or carry a prototype's key, a cart too large.
  */
-import { copyFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { callbackFirst, type CallbackRoute } from '../../../src/tax/callback-route.js';
 import { startTaxServer } from '../../../src/tax/server.js';
 import { sandboxTaxShape } from '../../../src/tax/shape.js';
-import { readTaxTable } from '../../../src/tax/table-file.js';
-import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { testContext } from '../../support/test-context.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+import { watchedFixtureTable } from '../../support/tax-table.js';
 
-const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const token = '0123456789abcdef0123456789abcdef';
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -26,17 +21,7 @@ afterEach(async () => {
 });
 
 async function serve(auth: TaxAuth = { kind: 'bearer', token }) {
-  const folder = temporaryFolder('b2bctl-tax-route-');
-  const rules = join(folder, 'impostos.csv');
-  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
-  const table = new WatchedTaxTable(
-    rules,
-    () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
-    { info: () => {}, error: () => {} },
-    () => Date.now(),
-  );
-  await table.start();
+  const { table } = await watchedFixtureTable('b2bctl-tax-route-');
   closers.push(() => table.close());
   const warnings: string[] = [];
   const server = await startTaxServer({

@@ -3,20 +3,15 @@
  * maintained OAuth 2.0 client, oauth4webapi), a wrong secret refused with nothing computed, the guessing limit,
  * tokens that expire on the clock, and the client address taken from a trusted proxy only.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyHeader, TrustedProxies } from '../../../src/http-server/trust-proxy.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { startTaxServer } from '../../../src/tax/server.js';
 import { sandboxTaxShape } from '../../../src/tax/shape.js';
-import { readTaxTable } from '../../../src/tax/table-file.js';
-import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { testContext } from '../../support/test-context.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+import { watchedFixtureTable } from '../../support/tax-table.js';
 
-const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const clientId = 'plataforma';
 const clientSecret = 'segredo-do-cliente-com-32-caracteres-ou-mais';
 const tokenAuth: TaxAuth = { kind: 'token', clientId, clientSecret, ttlSeconds: 60, tokenPath: '/oauth/token' };
@@ -34,18 +29,8 @@ const cart = {
 };
 
 async function serve(options: { auth?: TaxAuth; trustProxy?: TrustedProxies; proxyHeader?: ProxyHeader } = {}) {
-  const folder = temporaryFolder('b2bctl-tax-token-');
-  const rules = join(folder, 'impostos.csv');
-  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
   const lines: string[] = [];
-  const table = new WatchedTaxTable(
-    rules,
-    () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
-    { info: (line) => lines.push(line), error: (line) => lines.push(line) },
-    () => Date.now(),
-  );
-  await table.start();
+  const { table } = await watchedFixtureTable('b2bctl-tax-token-', (line) => lines.push(line));
   closers.push(() => table.close());
   let now = Date.parse('2026-11-28T10:00:00Z');
   const server = await startTaxServer({

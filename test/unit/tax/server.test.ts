@@ -12,6 +12,7 @@ import { startTaxServer } from '../../../src/tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { watchedFixtureTable } from '../../support/tax-table.js';
 import { testContext } from '../../support/test-context.js';
 import { workedExample2 } from '../../support/tax-examples.js';
 
@@ -24,24 +25,13 @@ afterEach(async () => {
 });
 
 async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
-  const folder = temporaryFolder('b2bctl-tax-serve-');
-  const rules = join(folder, 'impostos.csv');
-  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
-  const map = join(fixtures, 'impostos.map.json');
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const log = (line: string) => {
     lines.push(line);
     for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) waiter.resolve();
   };
-  const table = new WatchedTaxTable(
-    rules,
-    () => readTaxTable(memory.context, rules, { strict: false, map }),
-    { info: log, error: log },
-    () => Date.now(),
-  );
-  await table.start();
+  const { table, rules } = await watchedFixtureTable('b2bctl-tax-serve-', log);
   closers.push(() => table.close());
   const server = await startTaxServer({
     host: '127.0.0.1',

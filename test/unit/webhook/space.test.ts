@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run as inbox } from '../../../src/commands/webhook/inbox.js';
 import { startRetention } from '../../../src/webhook/retention.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
-import type { NewEvent } from '../../../src/webhook/store/types.js';
+import { inboxEvent } from '../../support/inbox-events.js';
 import { testContext } from '../../support/test-context.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
@@ -15,22 +15,14 @@ const day = 86_400_000;
 const start = Date.parse('2026-01-01T00:00:00Z');
 const count = 20_000;
 
-function event(id: number): NewEvent {
-  return {
-    receivedAt: start + id,
-    kind: 'orders',
-    deliveryId: `d${id}`,
-    key: `k${id}`,
-    flags: [],
-    clientAddress: '',
-    raw: JSON.stringify({ id, padding: 'x'.repeat(2000) }),
-  };
-}
-
 /** A store of `count` delivered events of 2 kB, all older than a 30-day retention a year later. */
 async function deliveredStore(directory: string): Promise<SqliteStore> {
   const store = await SqliteStore.open(directory);
-  store.insertMany(Array.from({ length: count }, (_, index) => event(index + 1)));
+  store.insertMany(
+    Array.from({ length: count }, (_, index) =>
+      inboxEvent(index + 1, { receivedAt: start + index + 1, padding: 2000 }),
+    ),
+  );
   await store.openHandOff('erp', 'http://erp', false);
   return store;
 }

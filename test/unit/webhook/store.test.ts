@@ -4,7 +4,8 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EventRow, pagedSelection, selectionPage } from '../../../src/webhook/store/queries.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
-import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
+import { inboxEvent } from '../../support/inbox-events.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
@@ -12,17 +13,8 @@ afterAll(removeReceiverFolders);
 const day = 86_400_000;
 const start = Date.parse('2026-01-01T00:00:00Z');
 
-function event(id: number, receivedAt: number): NewEvent {
-  return {
-    receivedAt,
-    kind: id % 2 ? 'orders' : 'customers',
-    deliveryId: `d${id}`,
-    key: `k${id}`,
-    flags: [],
-    clientAddress: '',
-    raw: `{"id":${id}}`,
-  };
-}
+/** Orders and customers events in turn. */
+const event = (id: number, receivedAt: number) => inboxEvent(id, { receivedAt, kind: id % 2 ? 'orders' : 'customers' });
 
 async function all(store: SqliteStore): Promise<number[]> {
   const ids: number[] = [];

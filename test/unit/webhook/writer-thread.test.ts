@@ -3,25 +3,13 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
-import type { NewEvent } from '../../../src/webhook/store/types.js';
+import { inboxEvent } from '../../support/inbox-events.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
 const start = Date.parse('2026-01-01T00:00:00Z');
 const day = 86_400_000;
-
-function event(id: number, padding = 0): NewEvent {
-  return {
-    receivedAt: start + id,
-    kind: 'orders',
-    deliveryId: `d${id}`,
-    key: `k${id}`,
-    flags: [],
-    clientAddress: '',
-    raw: JSON.stringify({ id, padding: 'x'.repeat(padding) }),
-  };
-}
 
 /** Another connection's write transaction on the inbox (a writer thread mid-commit looks the same to SQLite). */
 function holdWriteLock(directory: string): () => void {
@@ -50,7 +38,7 @@ describe("the receiver's thread never waits for the inbox's lock", () => {
     const directory = temporaryFolder();
     const store = await SqliteStore.open(directory);
     await store.openHandOff('erp', 'http://erp', true);
-    await store.append(event(1));
+    await store.append(inboxEvent(1, { receivedAt: start + 1 }));
     const [stored] = (await store.pendingForHandOff('erp', undefined, 1)).events;
     if (!stored) throw new Error('the appended event is not in the inbox');
 
@@ -73,7 +61,7 @@ describe("the receiver's thread never waits for the inbox's lock", () => {
     await store.forgetRun('erp', 'here', 4242);
     expect(await store.recordedRuns('erp', 'here')).toEqual([]);
     // Opened after event 1: its position is the newest event, read in line with the writer's commits.
-    await store.append(event(2));
+    await store.append(inboxEvent(2, { receivedAt: start + 2 }));
     expect((await store.pendingForHandOff('audit', undefined, 10)).events.map((each) => each.id)).toEqual([2]);
     await store.close();
   });
@@ -81,7 +69,11 @@ describe("the receiver's thread never waits for the inbox's lock", () => {
   it('incremental vacuum and the checkpoint run on the writer thread: the file shrinks once the lock is let go', async () => {
     const directory = temporaryFolder();
     const store = await SqliteStore.open(directory);
-    store.insertMany(Array.from({ length: 5000 }, (_, index) => event(index + 1, 2000)));
+    store.insertMany(
+      Array.from({ length: 5000 }, (_, index) =>
+        inboxEvent(index + 1, { receivedAt: start + index + 1, padding: 2000 }),
+      ),
+    );
     await store.openHandOff('erp', 'http://erp', false);
     expect(await store.prune(start + 365 * day, start + 365 * day)).toEqual({ events: 5000, keys: 5000 });
     const before = statSync(join(directory, sqliteFileName)).size;
