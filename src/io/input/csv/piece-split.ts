@@ -2,7 +2,7 @@
  * The CSV splitter for a record of megabytes (a pasted description in a quoted cell): the records are split piece by
  * piece as the text arrives, as splitPlainRecords splits them whole, so the record is never made one flat text, each
  * step is as short as a piece (a Ctrl-C is served between them) and a cell of 50 MB costs less than csv-parse takes
- * for it. test/unit/io/input/csv-piece-split.test.ts holds it to splitPlainRecords on random texts cut anywhere.
+ * for it. test/unit/io/input/csv-rows-plain-split.test.ts holds it to splitPlainRecords on random texts cut anywhere.
  */
 
 const quoteCode = 0x22;
@@ -18,10 +18,11 @@ type SplitState = 'cellStart' | 'unquoted' | 'quoted' | 'quoteAtEnd';
  * Splits records fed a piece at a time; `rows()` gives them once the text ends at a record boundary, or undefined
  * when csv-parse must read the text (the cases splitPlainRecords leaves to it: text after a closing quote, a quote
  * never closed, a record with more than `longestLine` characters outside quoted cells). The caller keeps the text
- * for that case, and gives only a one-character delimiter and text without surrogates.
+ * for that case, and gives only a one-character delimiter and text without a lone surrogate.
  */
 export class PieceSplitter {
-  private readonly split: string[][] = [];
+  /** The records ended so far, as their cells. */
+  private readonly ended: string[][] = [];
   private cells: string[] = [];
   /** The open cell's text so far: a quoted cell's `""` already made `"`, one part a piece. */
   private parts: string[] = [];
@@ -60,9 +61,12 @@ export class PieceSplitter {
     if (this.state === 'quoteAtEnd' || this.recordCarried > 0) {
       this.cells.push(this.cellText());
       this.state = 'cellStart';
-      if (!this.endRecord(0)) return this.fail() || undefined;
+      if (!this.endRecord(0)) {
+        this.fail();
+        return undefined;
+      }
     }
-    return this.split;
+    return this.ended;
   }
 
   /** The piece's first character after a quote that ended the previous piece inside a quoted cell. */
@@ -78,7 +82,7 @@ export class PieceSplitter {
 
   /**
    * Inside a quoted cell from `index`: its text to the next quote not doubled, found by indexOf, is one part of the
-   * cell (`""` made `"` in one replace). Returns where splitting goes on, or -1.
+   * cell (`""` made `"` by one split and join of that part). Returns where splitting goes on, or -1.
    */
   private followQuoted(text: string, index: number): number {
     let at = index;
@@ -153,7 +157,7 @@ export class PieceSplitter {
   /** Ends the record whose line break is at `index` of the piece; false when it was too long to split here. */
   private endRecord(index: number): boolean {
     if (this.outsideQuotes(index) > this.longestLine) return false;
-    this.split.push(this.cells);
+    this.ended.push(this.cells);
     this.cells = [];
     this.recordCarried = 0;
     this.recordQuoted = 0;
