@@ -18,14 +18,14 @@ export interface InputBytes {
 /**
  * Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. A pipe or
  * stdin may wait on a writer that sends nothing: the run's Ctrl-C (`interrupt`) ends the wait with an
- * InterruptedError where a file is read to its end.
+ * InterruptedError naming the input as the run does (`name`), where a file is read to its end.
  */
 export async function openBytes(
   path: string,
   stdin: NodeJS.ReadableStream,
-  interrupt?: AbortSignal,
+  options: { interrupt?: AbortSignal; name?: string } = {},
 ): Promise<InputBytes> {
-  const name = inputName(path);
+  const { interrupt, name = inputName(path) } = options;
   if (path === '-')
     return { stream: endedOnInterrupt(stdin instanceof Readable ? stdin : Readable.from(stdin), name, interrupt) };
   try {

@@ -54,7 +54,10 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
  * its records (docs/input-files.md). Format, encoding and delimiter are sniffed unless given.
  */
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
-  const bytes = await openBytes(options.path, options.stdin, options.interrupt);
+  const bytes = await openBytes(options.path, options.stdin, {
+    interrupt: options.interrupt,
+    name: options.displayName ?? inputName(options.path),
+  });
   // The file is let go of on every way out: a refused input (binary, markup, a bad header) as well as a caller's close().
   const close = () => void bytes.stream.destroy();
   try {

@@ -9,14 +9,14 @@ import { type InputOptions, type OpenedInput, openInput } from './open-input.js'
  * loaded only then; anything else through openInput (CSV, JSON, NDJSON).
  */
 export async function openAnyInput(options: InputOptions): Promise<OpenedInput> {
+  const name = options.displayName ?? inputName(options.path);
   let bytes: { stream: Readable; size?: number };
   try {
-    bytes = await openBytes(options.path, options.stdin, options.interrupt);
+    bytes = await openBytes(options.path, options.stdin, { interrupt: options.interrupt, name });
   } catch {
     // A missing or unreadable file: openInput says so in the words of every other input.
     return openInput(options);
   }
-  const name = options.displayName ?? inputName(options.path);
   const peeked = await peekBytes(bytes.stream, 4).catch((error: unknown) => {
     // A Ctrl-C while a silent writer sends nothing ends the run; an unreadable input is openInput's to say.
     if (error instanceof InterruptedError) throw error;
