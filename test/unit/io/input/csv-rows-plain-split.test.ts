@@ -73,6 +73,8 @@ function csvText(next: () => number, delimiter: string, quoteFree = false): stri
   return text;
 }
 
+const realExports = fileURLToPath(new URL('../../../fixtures/real-exports', import.meta.url));
+
 /** The encoding a real export's name says it was saved in. */
 const encodingOf = (name: string) =>
   name.includes('win1252')
@@ -102,7 +104,6 @@ describe('CSV rows split without csv-parse', () => {
 
   // What LibreOffice and Excel wrote (test/fixtures/real-exports: CRLF, `;;;;` rows, a cell with a line break,
   // `sep=;`, tabs, BOM), not only what the generator above thought of.
-  const realExports = fileURLToPath(new URL('../../../fixtures/real-exports', import.meta.url));
   it.each(readdirSync(realExports).filter((name) => name !== 'README.md'))(
     'are csv-parse rows of the real export %s, however it is cut',
     async (name) => {
@@ -209,6 +210,24 @@ describe('CSV records split piece by piece as they come', () => {
         if (whole !== undefined) splitTexts++;
       }
       expect(splitTexts).toBeGreaterThan(150);
+    },
+  );
+
+  // What LibreOffice and Excel wrote (a cell with a line break, `;;;;` rows, tabs), not only what the generator made.
+  it.each(readdirSync(realExports).filter((name) => name !== 'README.md'))(
+    'are csv-parse rows of the real export %s, however it is cut',
+    (name) => {
+      const text = iconv
+        .decode(readFileSync(join(realExports, name)), encodingOf(name))
+        .replace(/^\uFEFF/, '')
+        .replaceAll('\r\n', '\n')
+        .replaceAll('\r', '\n');
+      const delimiter = name.endsWith('.txt') ? '\t' : ';';
+      const expected = csvParseRows(text, delimiter);
+      for (const largest of [1, 7, 64, text.length]) {
+        const rows = splitInPieces(cutAnywhere(text, seededRandom(largest), largest), delimiter, 50_000);
+        expect({ largest, rows }).toEqual({ largest, rows: expected });
+      }
     },
   );
 
