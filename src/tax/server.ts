@@ -11,7 +11,7 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } from './callback-route.js';
-import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward } from './erp-forward.js';
+import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
@@ -52,11 +52,12 @@ const bodyLimit = 1_048_576;
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
   const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
   let closing = false;
+  const erp = options.forward === undefined ? undefined : new TaxErp(options.forward);
   const route: CallbackRoute = {
     path: options.path,
     bodyLimit,
     check: () => undefined,
-    answer: (cart) => answerCart(cart, options, counts),
+    answer: (cart) => answerCart(cart, options, erp, counts),
     refused: () => counts.refused++,
     closing: () => closing,
   };
@@ -72,17 +73,18 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
   app.get('/healthz', async () => ({
     status: 'ok',
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
-    ...(options.forward === undefined
+    ...(erp === undefined
       ? {}
-      : { forwardTo: urlShownSafely(options.forward.url), budgetMs: options.forward.budgetMs }),
+      : { forwardTo: urlShownSafely(erp.forward.url), budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);
   await listenOn(app, options.host, options.port);
   const port = listeningPort(app.server.address(), options.port);
-  const close = () => {
+  const close = async () => {
     closing = true;
-    return app.close();
+    await app.close();
+    await erp?.close();
   };
   return { url: baseUrlOf('http', options.host, port), counts, close };
 }
@@ -106,13 +108,16 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
 }
 
 /** The answer to a cart that passed the check, counted (and logged when refused) as /healthz shows it. */
-async function answerCart(cart: ArrivedCart, options: TaxServerOptions, counts: TaxServerCounts): Promise<SentAnswer> {
+async function answerCart(
+  cart: ArrivedCart,
+  options: TaxServerOptions,
+  erp: TaxErp | undefined,
+  counts: TaxServerCounts,
+): Promise<SentAnswer> {
   const fromTable = options.table === undefined ? undefined : () => answerRequest(cart.body, options);
   const report = { fallback: () => counts.fallbacks++, warn: (line: string) => options.log.warn(line) };
   const answer =
-    options.forward === undefined
-      ? answerRequest(cart.body, options)
-      : await answerThroughErp(cart, options.forward, fromTable, report);
+    erp === undefined ? answerRequest(cart.body, options) : await answerThroughErp(cart, erp, fromTable, report);
   if ('status' in answer) {
     if (answer.status === 422) counts.noRow++;
     else if (answer.status !== 503) counts.refused++;

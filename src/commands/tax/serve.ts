@@ -74,7 +74,7 @@ function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string
   const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
   refuseUrlCredentialOverPlainHttp(url, options.allowHttp);
   if (token !== undefined) refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp);
-  return { url: options.forwardTo, token, budgetMs: options.budget };
+  return { url: options.forwardTo, token, budgetMs: options.budget, env };
 }
 
 function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {

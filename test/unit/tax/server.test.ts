@@ -5,7 +5,7 @@
  */
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readTaxTable } from '../../../src/tax/table-file.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { startTaxServer } from '../../../src/tax/server.js';
@@ -20,7 +20,8 @@ const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const token = '0123456789abcdef0123456789abcdef';
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  // The last started closes first: a tax server before the ERP it keeps connections to.
+  for (const close of closers.splice(0).toReversed()) await close();
   removeTemporaryFolders();
 });
 
@@ -198,11 +199,14 @@ describe('tax serve', () => {
 async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
   const { createServer } = await import('node:http');
   const seen: string[] = [];
+  /** The ERP's side of each request's connection: its client port. */
+  const ports: number[] = [];
   const server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     request.on('end', () => {
       seen.push(text);
+      ports.push(request.socket.remotePort ?? 0);
       const scripted = answer(text);
       if (scripted === 'hang') return;
       setTimeout(
@@ -215,7 +219,7 @@ async function scriptedErp(answer: (body: string) => { status: number; body: str
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   closers.push(() => void server.closeAllConnections());
   const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}/impostos`, seen };
+  return { url: `http://127.0.0.1:${address.port}/impostos`, seen, ports };
 }
 
 async function serveForwarding(erpUrl: string, withTable: boolean) {
@@ -240,7 +244,7 @@ async function serveForwarding(erpUrl: string, withTable: boolean) {
     path: '/tax',
     shape: sandboxTaxShape,
     table,
-    forward: { url: erpUrl, budgetMs: 200 },
+    forward: { url: erpUrl, budgetMs: 200, env: {} },
     auth: { kind: 'none' },
     log: { warn: (line) => warnings.push(line) },
   });
@@ -253,7 +257,8 @@ async function serveForwarding(erpUrl: string, withTable: boolean) {
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
-  return { post, warnings, counts: server.counts, url: server.url };
+  const health = async () => (await (await fetch(`${server.url}/healthz`)).json()) as Record<string, unknown>;
+  return { post, warnings, counts: server.counts, url: server.url, health };
 }
 
 /** A POST whose headers go at once and whose body follows `pauseMs` later, as from a slow link. */
@@ -338,6 +343,38 @@ describe('tax serve --forward-to', () => {
       `tax callback: the ERP at ${erp.url} did not answer in 200 ms; answered from the tax table.`,
     ]);
     expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
+  });
+
+  it('leaves a request past its budget to finish, and sends the next cart on the same connection', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}', delayMs: 400 }));
+    const { post, warnings, health } = await serveForwarding(erp.url, true);
+    expect((await post()).body.totals).toMatchObject({ icmsSt: '97.98' });
+    expect(await health()).toMatchObject({ erpOpen: 1, fallbacks: 1 });
+    // The ERP's late answer still comes, on a connection that stays open for the next cart.
+    await vi.waitFor(async () => expect(await health()).toMatchObject({ erpOpen: 0 }), { timeout: 10_000 });
+    await post();
+    expect(erp.ports).toHaveLength(2);
+    expect(erp.ports[1]).toBe(erp.ports[0]);
+    expect(warnings).toEqual([
+      `tax callback: the ERP at ${erp.url} did not answer in 200 ms; answered from the tax table.`,
+      `tax callback: the ERP at ${erp.url} did not answer in 200 ms; answered from the tax table.`,
+    ]);
+  });
+
+  it('answers from the table without asking an ERP that has 64 requests open', async () => {
+    const erp = await scriptedErp(() => 'hang');
+    const { post, warnings, counts, health } = await serveForwarding(erp.url, true);
+    const answers = await Promise.all(Array.from({ length: 64 }, () => post()));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 64 }, () => 200));
+    expect(erp.seen).toHaveLength(64);
+    const next = await post();
+    expect(next.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
+    expect(erp.seen).toHaveLength(64);
+    expect(warnings.at(-1)).toBe(
+      `tax callback: the ERP at ${erp.url} has 64 requests open (not asked); answered from the tax table.`,
+    );
+    expect(counts).toMatchObject({ answered: 65, fallbacks: 65 });
+    expect(await health()).toMatchObject({ erpOpen: 64 });
   });
 
   it('answers 503 when the ERP is down and there is no table to fall back on', async () => {
