@@ -6,13 +6,18 @@ const erpServer = `
 let count = 0, last = 0;
 const server = require('node:http').createServer((request, response) => {
   if (request.method === 'GET') return response.end(JSON.stringify({ count, last }));
+  // An array is a --forward-batch POST: each of its events counts.
+  const events = Number(request.headers['x-b2bctl-events'] ?? 1);
   request.resume();
-  request.on('end', () => { count++; last = Date.now(); response.end('ok'); });
+  request.on('end', () => { count += events; last = Date.now(); response.end('ok'); });
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
 `;
 
-/** An ERP answering 200 to every POST in a process of its own; GET gives how many it took and when the last. */
+/**
+ * An ERP answering 200 to every POST in a process of its own (an array of events, --forward-batch, counted by its
+ * x-b2bctl-events header); GET gives how many events it took and when the last.
+ */
 export async function startErp(env) {
   const child = spawn(process.execPath, ['-e', erpServer], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));

@@ -59,10 +59,11 @@ function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): str
 
 /**
  * POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout).
- * The events a hand-off has read ahead go through a thread of their own (forward-thread.ts), unless a proxy is on
- * the way: the proxy's client and its messages are this thread's.
+ * With `batch` over 1 (--forward-batch), each POST carries a JSON array of up to that many events in store order,
+ * taken or refused together. The events a hand-off has read ahead go through a thread of their own
+ * (forward-thread.ts), unless a proxy is on the way: the proxy's client and its messages are this thread's.
  */
-export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000): EventConsumer {
+export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000, batch = 1): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   const connection = () => (via ??= dispatcherFor(new URL(url), { env }));
@@ -79,11 +80,12 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
     target: urlShownSafely(url),
     async deliver(event, signal) {
       const { dispatcher } = connection();
+      const { headers, body } = forwardRequest([event], [eventText(event)], batch > 1);
       const answer = await request(url, {
         dispatcher,
         method: 'POST',
-        headers: forwardHeaders(event),
-        body: eventText(event),
+        headers,
+        body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal,
@@ -96,29 +98,49 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
     async deliverInOrder(events, signal) {
       if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
       // An event that cannot be written out is refused by `deliver`, alone, after those before it.
-      const requests: ForwardRequest[] = [];
+      const texts: string[] = [];
       for (const event of events) {
-        let body: string;
         try {
-          body = eventText(event);
+          texts.push(eventText(event));
         } catch {
           break;
         }
-        requests.push({
-          headers: { ...forwardHeaders(event), 'content-length': String(Buffer.byteLength(body)) },
-          body,
-        });
       }
-      if (requests.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
-      const { taken, failure } = await thread.deliverInOrder(requests, signal);
+      if (texts.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
+      const counts: number[] = [];
+      const requests: ForwardRequest[] = [];
+      for (let first = 0; first < texts.length; first += batch) {
+        const last = Math.min(first + batch, texts.length);
+        counts.push(last - first);
+        requests.push(forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1));
+      }
+      const outcome = await thread.deliverInOrder(requests, signal);
+      const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
+      const { failure } = outcome;
       if (failure === undefined) return { taken };
-      if ('status' in failure) return { taken, failure: refusalOf(failure.status, failure.body) };
-      const error = Object.assign(new Error(failure.message), { code: failure.code });
-      return { taken, failure: signal.aborted ? error : await networkFailure(error) };
+      if (!('status' in failure)) {
+        const error = Object.assign(new Error(failure.message), { code: failure.code });
+        return { taken, failure: signal.aborted ? error : await networkFailure(error) };
+      }
+      const refusal = refusalOf(failure.status, failure.body);
+      const refused = counts[outcome.taken] ?? 1;
+      if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
+      // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
+      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal);
+      return { taken: taken + alone.taken, failure: alone.failure };
     },
     close: () => thread.close(),
   };
   return consumer;
+}
+
+/** One POST: an event as it is, or (`asArray`, --forward-batch) events as a JSON array, with their headers. */
+function forwardRequest(events: StoredEvent[], texts: string[], asArray: boolean): ForwardRequest {
+  const body = asArray ? `[${texts.join(',')}]` : (texts[0] as string);
+  const headers: Record<string, string> = asArray
+    ? { 'content-type': 'application/json', 'x-b2bctl-events': String(events.length) }
+    : forwardHeaders(events[0] as StoredEvent);
+  return { headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body };
 }
 
 function forwardHeaders(event: StoredEvent): Record<string, string> {

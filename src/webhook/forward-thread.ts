@@ -143,7 +143,7 @@ export class ForwardThread {
     // A thread that fails or ends answers what it was asked as a failure: the hand-off retries on a new one.
     const lost = (message: string) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const id of [...this.pending.keys()]) this.answer({ id, taken: 0, failure: { message } });
+      for (const id of Array.from(this.pending.keys())) this.answer({ id, taken: 0, failure: { message } });
     };
     worker.on('error', (error) => lost(`the forwarding thread failed (${error.message})`));
     worker.on('exit', (code) => lost(`the forwarding thread ended (exit code ${code})`));
@@ -162,7 +162,6 @@ export class ForwardThread {
     if (resolve === undefined) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker?.unref();
-    const { id: _id, ...outcome } = reply;
-    resolve(outcome);
+    resolve({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });
   }
 }

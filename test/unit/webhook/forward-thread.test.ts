@@ -90,7 +90,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+const idsFrom = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
 describe('forwardTo: events read ahead go to the ERP from a thread of their own', () => {
   it('sends a run in order on one kept connection; a 503 is retried from its event, a 422 is dead at once', async () => {
@@ -108,9 +108,9 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     handOff(store, consumer, log);
     await until(() => target.taken.length === 59, 'every event but the refused one');
     expect(singles).toEqual([10]);
-    expect(target.taken).toEqual(ids(1, 60).filter((id) => id !== 20));
+    expect(target.taken).toEqual(idsFrom(1, 60).filter((id) => id !== 20));
     // Each event asked once, in order; event 10 twice (its 503, then its retry), event 20 once (its 422).
-    expect(target.requests.map((request) => request.id)).toEqual([...ids(1, 10), ...ids(10, 60)]);
+    expect(target.requests.map((request) => request.id)).toEqual([...idsFrom(1, 10), ...idsFrom(10, 60)]);
     expect(target.requests.every((request) => request.deliveryId === `delivery-${request.id}`)).toBe(true);
     // The runs keep their connection: one for the thread, one for a retry from the receiver's own thread.
     expect(new Set(target.requests.map((request) => request.port)).size).toBeLessThanOrEqual(2);
@@ -128,14 +128,14 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     const first = handOff(store, forwardTo(target.url, {}));
     await until(() => target.requests.some((request) => request.id === 5), 'event 5 to be sent');
     await first.stop();
-    expect(target.requests.map((request) => request.id)).toEqual(ids(1, 5));
+    expect(target.requests.map((request) => request.id)).toEqual(idsFrom(1, 5));
     expect(await store.deadLetters()).toEqual([]);
 
     hang = false;
     handOff(store, forwardTo(target.url, {}));
     await until(() => target.taken.length === 10, 'the rest');
-    expect(target.taken).toEqual(ids(1, 10));
-    expect(target.requests.map((request) => request.id)).toEqual([...ids(1, 5), ...ids(5, 10)]);
+    expect(target.taken).toEqual(idsFrom(1, 10));
+    expect(target.requests.map((request) => request.id)).toEqual([...idsFrom(1, 5), ...idsFrom(5, 10)]);
   });
 
   it('fails a request past --forward-timeout in that flag’s words, then delivers the event on a retry', async () => {
@@ -163,5 +163,73 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(run?.taken).toBe(0);
     expect(run?.failure?.message).toMatch(/ECONNREFUSED/);
     expect(run?.failure?.message).toBe((single as Error).message);
+  });
+});
+
+/** An ERP that takes JSON arrays of events (--forward-batch): `answer(ids)` gives each POST's status. */
+async function batchErp(answer: (ids: number[]) => number) {
+  const posts: { ids: number[]; events: string; status: number }[] = [];
+  const taken: number[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const ids = (JSON.parse(body) as StoredEvent[]).map((stored) => (stored.event as { id: number }).id);
+      const status = answer(ids);
+      posts.push({ ids, events: String(request.headers['x-b2bctl-events']), status });
+      if (status < 300) taken.push(...ids);
+      response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hook`, posts, taken };
+}
+
+describe('forwardTo with --forward-batch: arrays of events, taken or refused together', () => {
+  it('sends 25 events as arrays of 10, 10 and 5, in order, each saying how many it carries', async () => {
+    const store = await storeWith(25);
+    const target = await batchErp(() => 200);
+    handOff(store, forwardTo(target.url, {}, 30_000, 10));
+    await until(() => target.taken.length === 25, 'every event');
+    expect(target.posts.map((post) => post.ids)).toEqual([idsFrom(1, 10), idsFrom(11, 20), idsFrom(21, 25)]);
+    expect(target.posts.map((post) => post.events)).toEqual(['10', '10', '5']);
+  });
+
+  it('sends a batch refused for good again event by event: the refused one is dead, the others taken', async () => {
+    const store = await storeWith(12);
+    const target = await batchErp((batch) => (batch.includes(7) ? 422 : 200));
+    const log: string[] = [];
+    handOff(store, forwardTo(target.url, {}, 30_000, 10), log);
+    await until(() => target.taken.length === 11, 'every event but the refused one');
+    expect(target.taken).toEqual(idsFrom(1, 12).filter((id) => id !== 7));
+    // Alone up to the refused one; after it, batches again.
+    expect(target.posts.map((post) => post.ids)).toEqual([
+      idsFrom(1, 10),
+      ...idsFrom(1, 7).map((id) => [id]),
+      idsFrom(8, 12),
+    ]);
+    await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
+    expect((await store.deadLetters()).map(({ eventId, attempts }) => ({ eventId, attempts }))).toEqual([
+      { eventId: 7, attempts: 1 },
+    ]);
+  });
+
+  it('retries a batch answered 503 from its first event, alone, then goes on in batches', async () => {
+    const store = await storeWith(12);
+    let first = true;
+    const target = await batchErp(() => {
+      const status = first ? 503 : 200;
+      first = false;
+      return status;
+    });
+    handOff(store, forwardTo(target.url, {}, 30_000, 10));
+    await until(() => target.taken.length === 12, 'every event');
+    expect(target.taken).toEqual(idsFrom(1, 12));
+    expect(target.posts.map((post) => post.ids)).toEqual([idsFrom(1, 10), [1], idsFrom(2, 11), [12]]);
   });
 });
