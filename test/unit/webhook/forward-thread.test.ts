@@ -1,10 +1,10 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { forwardTo } from '../../../src/webhook/consumers.js';
-import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
-import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
-import { FakeClock } from '../../support/fake-clock.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
+import { fastHandOff } from '../../support/fast-hand-off.js';
+import { inboxEvent } from '../../support/inbox-events.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -13,25 +13,24 @@ afterEach(async () => {
 });
 afterAll(removeReceiverFolders);
 
-function event(id: number): NewEvent {
-  return {
-    receivedAt: Date.UTC(2026, 10, 23, 6, 0, id),
-    kind: 'orders',
-    deliveryId: `delivery-${id}`,
-    key: `orders:${id}:x`,
-    flags: [],
-    clientAddress: '127.0.0.1',
-    raw: JSON.stringify({ id }),
-  };
-}
-
 /** A store holding events 1..count before any hand-off runs: the hand-off reads them ahead, as a run. */
 async function storeWith(count: number): Promise<SqliteStore> {
   const store = await SqliteStore.open(temporaryFolder());
   closers.push(() => store.close());
   await store.openHandOff('forward', 'erp', true);
-  for (let id = 1; id <= count; id++) await store.append(event(id));
+  for (let id = 1; id <= count; id++)
+    await store.append(inboxEvent(id, { receivedAt: Date.UTC(2026, 10, 23, 6, 0, id) }));
   return store;
+}
+
+/** The ERP's URL once `server` listens on loopback; closed, its connections cut, after the test. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
 }
 
 /**
@@ -59,27 +58,11 @@ async function erp(answer: (id: number, attempt: number) => number | 'hang') {
       response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/hook`, requests, taken };
+  return { url: await listening(server), requests, taken };
 }
 
 function handOff(store: SqliteStore, consumer: ReturnType<typeof forwardTo>, log: string[] = []) {
-  const started = new HandOff(store, 'forward', consumer, {
-    clock: new FakeClock(Date.UTC(2026, 10, 23, 6)),
-    log: (line) => log.push(line),
-    giveUpAfterMs: 60_000,
-    initialBackoffMs: 5,
-    maxBackoffMs: 20,
-    pollMs: 50,
-  });
-  started.start();
-  closers.push(() => started.stop());
-  return started;
+  return fastHandOff(store, 'forward', consumer, closers, log);
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -111,7 +94,7 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(target.taken).toEqual(idsFrom(1, 60).filter((id) => id !== 20));
     // Each event asked once, in order; event 10 twice (its 503, then its retry), event 20 once (its 422).
     expect(target.requests.map((request) => request.id)).toEqual([...idsFrom(1, 10), ...idsFrom(10, 60)]);
-    expect(target.requests.every((request) => request.deliveryId === `delivery-${request.id}`)).toBe(true);
+    expect(target.requests.every((request) => request.deliveryId === `d${request.id}`)).toBe(true);
     // The runs keep their connection: one for the thread, one for a retry from the receiver's own thread.
     expect(new Set(target.requests.map((request) => request.port)).size).toBeLessThanOrEqual(2);
     await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
@@ -181,13 +164,7 @@ async function batchErp(answer: (ids: number[]) => number) {
       response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/hook`, posts, taken };
+  return { url: await listening(server), posts, taken };
 }
 
 describe('forwardTo with --forward-batch: arrays of events, taken or refused together', () => {
