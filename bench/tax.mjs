@@ -1,9 +1,9 @@
 // Tax callback benchmarks (`b2bctl tax serve`), each figure beside its baseline in the same run, driven by
 // autocannon (as the receiver's bench), every request a different cart (quantities and prices drawn per request
 // from a seeded generator, so no cache of answers could help):
-//   1. answers/s and p99 at concurrency 32, 50 items a request, from a table: against a bare node http server
-//      that reads the same carts and answers a constant body of the answers' size (target: p99 <= 5 ms and >= 80%
-//      of its rate);
+//   1. answers/s at concurrency 32, 50 items a request, from a table: against a bare node http server that reads
+//      the same carts and answers a constant body of the answers' size (target: >= 80% of its rate); and the p99
+//      of the answers at a steady 1,000 carts a second, beside the bare server's (target: p99 <= 5 ms);
 //   2. a 100,000-row table replaced while under load: every request answered 200, p99 during the swap reported;
 //   3. --forward-to with an ERP answering in 200 ms, 2 s and never, budget 300 ms: every answer within the budget
 //      plus 10 ms.
@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { benchEnv, cli, verdict } from './lib/harness.mjs';
 import { exitWithUsageOnHelp } from './lib/usage.mjs';
 import { startServer } from './lib/server-process.mjs';
@@ -132,7 +133,46 @@ async function drive(url, count, { during, seed = 1, pid, madeFirst = false } = 
   };
 }
 
-/** The servers' CPU per request, where /proc tells it. */
+/**
+ * Sends `count` carts at a steady `perSecond`, each when its time comes whatever the answers before it (autocannon's
+ * rate sends each second's quota at the second's start, a burst); an answer's time is counted from when its cart
+ * was due, so a server that falls behind is not hidden by sending later. p99 and the largest, in ms.
+ */
+async function paced(url, count, perSecond) {
+  const warmUp = 200;
+  count += warmUp;
+  const carts = Array.from({ length: count }, cartMaker(5));
+  const pool = new Pool(url, { connections: concurrency });
+  const times = [];
+  const answers = [];
+  const started = performance.now();
+  for (let index = 0; index < count; index++) {
+    const due = started + (index * 1000) / perSecond;
+    const wait = due - performance.now();
+    // Every send yields first, so that the answers before it are read as they come.
+    await new Promise((resolve) => (wait >= 1 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+    answers.push(
+      pool
+        .request({
+          path: '/tax',
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: carts[index],
+        })
+        .then(async (answer) => {
+          await answer.body.text();
+          if (answer.statusCode !== 200) throw new Error(`HTTP ${answer.statusCode}`);
+          // The first answers open the pool's connections: not counted.
+          if (index >= warmUp) times.push(performance.now() - due);
+        }),
+    );
+  }
+  await Promise.all(answers);
+  await pool.close();
+  times.sort((a, b) => a - b);
+  return { p99: times[Math.floor(times.length * 0.99)] ?? 0, max: times.at(-1) ?? 0 };
+}
+
 /** Part 1 for another build beside this one and the bare server, in alternated rounds (--against). */
 async function alternate(tax, bare, rules) {
   const other = await startServer(serveArgs(rules, [], join(against, 'bin', 'b2bctl.js')), env);
@@ -173,6 +213,7 @@ const erpServer = `
   });
   server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
 
+/** The servers' CPU per request, where /proc tells it. */
 const cpuShown = (ours, baseline) =>
   ours.cpuPerRequest === undefined || baseline.cpuPerRequest === undefined
     ? ''
@@ -227,6 +268,13 @@ try {
     await drive(bare.url, 500, { seed: 2 });
     const ours = await drive(tax.url, requests, { seed: 3, pid: tax.child.pid });
     const baseline = await drive(bare.url, requests, { seed: 3, pid: bare.child.pid });
+    // The answer time at a steady pace below saturation. With 32 connections each sending its next cart at once,
+    // an answer's time is mostly the queue before it (Little's law: 32 / rate, so p99 <= 5 ms needs 6,400 answers/s
+    // or more, above the bare server's own rate on two cores): at saturation the p99 measures the rate, not the
+    // answer. 1,000 carts a second is well above a store's checkouts and below either server's limit.
+    const pacedCount = quick ? 3_000 : 10_000;
+    const steady = await paced(tax.url, pacedCount, 1_000);
+    const steadyBare = await paced(bare.url, pacedCount, 1_000);
     if (against !== undefined) await alternate(tax, bare, small);
     await bare.stop();
     await tax.stop();
@@ -234,8 +282,14 @@ try {
     allOk =
       verdict(
         'tax serve, 50 items, from the table',
-        `${Math.round(ours.rate)} answers/s, p99 ${ours.p99.toFixed(1)} ms; bare http ${Math.round(baseline.rate)}/s, p99 ${baseline.p99.toFixed(1)} ms: ${(share * 100).toFixed(0)}% (target p99 <= 5 ms, >= 80%)${cpuShown(ours, baseline)}`,
-        ours.p99 <= 5 && share >= 0.8 && ours.notOk === 0,
+        `${Math.round(ours.rate)} answers/s, p99 ${ours.p99.toFixed(1)} ms; bare http ${Math.round(baseline.rate)}/s, p99 ${baseline.p99.toFixed(1)} ms: ${(share * 100).toFixed(0)}% (target >= 80%)${cpuShown(ours, baseline)}`,
+        share >= 0.8 && ours.notOk === 0,
+      ) && allOk;
+    allOk =
+      verdict(
+        'tax serve, 50 items, 1,000 carts/s',
+        `p99 ${steady.p99.toFixed(1)} ms, largest ${steady.max.toFixed(1)} ms; bare http p99 ${steadyBare.p99.toFixed(1)} ms, largest ${steadyBare.max.toFixed(1)} ms (target p99 <= 5 ms)`,
+        steady.p99 <= 5,
       ) && allOk;
   }
 

@@ -6,13 +6,18 @@ const erpServer = `
 let count = 0, last = 0;
 const server = require('node:http').createServer((request, response) => {
   if (request.method === 'GET') return response.end(JSON.stringify({ count, last }));
+  // An array is a --forward-batch POST: each of its events counts.
+  const events = Number(request.headers['x-b2bctl-events'] ?? 1);
   request.resume();
-  request.on('end', () => { count++; last = Date.now(); response.end('ok'); });
+  request.on('end', () => { count += events; last = Date.now(); response.end('ok'); });
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
 `;
 
-/** An ERP answering 200 to every POST in a process of its own; GET gives how many it took and when the last. */
+/**
+ * An ERP answering 200 to every POST in a process of its own (an array of events, --forward-batch, counted by its
+ * x-b2bctl-events header); GET gives how many events it took and when the last.
+ */
 export async function startErp(env) {
   const child = spawn(process.execPath, ['-e', erpServer], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
@@ -80,8 +85,10 @@ async function ask() {
   const answer = await fetch(workerData.url + '/healthz');
   await answer.text();
   const ms = performance.now() - sent;
-  const store = /store;dur=([\\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
-  return { ms, store: store ? Number(store[1]) : undefined };
+  const timing = answer.headers.get('server-timing') ?? '';
+  const store = /store;dur=([\\d.]+)/.exec(timing);
+  const storeCpu = /store-cpu;dur=([\\d.]+)/.exec(timing);
+  return { ms, store: store ? Number(store[1]) : undefined, storeCpu: storeCpu ? Number(storeCpu[1]) : undefined };
 }
 (async () => {
   const alone = [];
@@ -118,8 +125,10 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   await prober.terminate();
   const times = under.map((answer) => answer.ms);
   const storeTimes = under.filter((answer) => answer.store !== undefined).map((answer) => answer.store);
+  const storeCpuTimes = under.filter((answer) => answer.storeCpu !== undefined).map((answer) => answer.storeCpu);
   times.sort((a, b) => a - b);
   storeTimes.sort((a, b) => a - b);
+  storeCpuTimes.sort((a, b) => a - b);
   const at = (share, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * share))] ?? 0;
   return {
     aloneMedian: alone[15] ?? 0,
@@ -130,6 +139,8 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
     storeP50: storeTimes.length ? at(0.5, storeTimes) : undefined,
     storeP99: storeTimes.length ? at(0.99, storeTimes) : undefined,
     storeSlowest: storeTimes.at(-1),
+    /** The receiver's CPU during that work (Server-Timing store-cpu, builds that say it). */
+    storeCpuP99: storeCpuTimes.length ? at(0.99, storeCpuTimes) : undefined,
     answers: times.length,
     intake,
     /** When intake ran, in Date.now() terms (for the event-loop probe's findings). */

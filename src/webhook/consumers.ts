@@ -5,6 +5,7 @@ import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } fr
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
+import { type ForwardRequest, ForwardThread } from './forward-thread.js';
 import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
@@ -17,6 +18,14 @@ export interface EventConsumer {
   target: string;
   /** Rejects when `signal` aborts (shutdown), leaving nothing running. */
   deliver(event: StoredEvent, signal: AbortSignal): Promise<void>;
+  /**
+   * Delivers `events` in order, each only after the one before was taken, and stops at the first failure: how many
+   * were taken, and that failure as `deliver` would have thrown it. Where a consumer has it, the hand-off gives it
+   * the events it has read ahead.
+   */
+  deliverInOrder?(events: StoredEvent[], signal: AbortSignal): Promise<{ taken: number; failure?: Error }>;
+  /** Ends what it keeps open (a thread, connections): the hand-off has stopped. */
+  close?(): Promise<void>;
   /** Called once before the first delivery: settles what a killed predecessor left running. */
   prepare?(signal: AbortSignal): Promise<void>;
 }
@@ -48,42 +57,121 @@ function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): str
   return networkProblemSentence(problem);
 }
 
-/** POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout). */
-export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000): EventConsumer {
+/**
+ * POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout).
+ * With `batch` over 1 (--forward-batch), each POST carries a JSON array of up to that many events in store order,
+ * taken or refused together. The events a hand-off has read ahead go through a thread of their own
+ * (forward-thread.ts), unless a proxy is on the way: the proxy's client and its messages are this thread's.
+ */
+export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000, batch = 1): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
-  return {
+  const connection = () => (via ??= dispatcherFor(new URL(url), { env }));
+  const thread = new ForwardThread(url, timeoutMs);
+  /** The error `deliver` throws for a failed request: the network problem in --forward-to's words. */
+  const networkFailure = async (error: unknown) => {
+    const problem = await explainNetworkProblem(error, new URL(url), connection().route, 10_000, {
+      url: '--forward-to',
+      timeout: '--forward-timeout',
+    });
+    return new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
+  };
+  const consumer: EventConsumer = {
     target: urlShownSafely(url),
     async deliver(event, signal) {
-      via ??= dispatcherFor(new URL(url), { env });
-      const { dispatcher, route } = via;
+      const { dispatcher } = connection();
+      const { headers, body } = forwardRequest([event], [eventText(event)], batch > 1);
       const answer = await request(url, {
         dispatcher,
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-b2bctl-kind': event.kind,
-          // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
-          'x-b2bctl-delivery-id': event.deliveryId,
-        },
-        body: eventText(event),
+        headers,
+        body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal,
       }).catch(async (error: unknown) => {
-        if (signal.aborted) throw error;
-        const problem = await explainNetworkProblem(error, new URL(url), route, 10_000, {
-          url: '--forward-to',
-          timeout: '--forward-timeout',
-        });
-        throw new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
+        throw signal.aborted ? error : await networkFailure(error);
       });
       const text = await answer.body.text();
-      if (answer.statusCode >= 200 && answer.statusCode < 300) return;
-      const message = `HTTP ${answer.statusCode}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
-      throw permanentStatuses.has(answer.statusCode) ? new PermanentRefusal(message) : new Error(message);
+      if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text);
     },
+    async deliverInOrder(events, signal) {
+      if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
+      // An event that cannot be written out is refused by `deliver`, alone, after those before it.
+      const texts: string[] = [];
+      for (const event of events) {
+        try {
+          texts.push(eventText(event));
+        } catch {
+          break;
+        }
+      }
+      if (texts.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
+      const counts: number[] = [];
+      const requests: ForwardRequest[] = [];
+      for (let first = 0; first < texts.length; first += batch) {
+        const last = Math.min(first + batch, texts.length);
+        counts.push(last - first);
+        requests.push(forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1));
+      }
+      const outcome = await thread.deliverInOrder(requests, signal);
+      const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
+      const { failure } = outcome;
+      if (failure === undefined) return { taken };
+      if (!('status' in failure)) {
+        const error = Object.assign(new Error(failure.message), { code: failure.code });
+        return { taken, failure: signal.aborted ? error : await networkFailure(error) };
+      }
+      const refusal = refusalOf(failure.status, failure.body);
+      const refused = counts[outcome.taken] ?? 1;
+      if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
+      // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
+      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal);
+      return { taken: taken + alone.taken, failure: alone.failure };
+    },
+    close: () => thread.close(),
   };
+  return consumer;
+}
+
+/** One POST: an event as it is, or (`asArray`, --forward-batch) events as a JSON array, with their headers. */
+function forwardRequest(events: StoredEvent[], texts: string[], asArray: boolean): ForwardRequest {
+  const body = asArray ? `[${texts.join(',')}]` : (texts[0] as string);
+  const headers: Record<string, string> = asArray
+    ? { 'content-type': 'application/json', 'x-b2bctl-events': String(events.length) }
+    : forwardHeaders(events[0] as StoredEvent);
+  return { headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body };
+}
+
+function forwardHeaders(event: StoredEvent): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-b2bctl-kind': event.kind,
+    // The ERP can use it to recognise an event it already took, should a delivery be repeated after a crash.
+    'x-b2bctl-delivery-id': event.deliveryId,
+  };
+}
+
+/** The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. */
+function refusalOf(status: number, text: string): Error {
+  const message = `HTTP ${status}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
+  return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
+}
+
+/** `deliverInOrder` by `deliver`, one event at a time on this thread. */
+async function deliverEach(
+  consumer: EventConsumer,
+  events: StoredEvent[],
+  signal: AbortSignal,
+): Promise<{ taken: number; failure?: Error }> {
+  for (const [index, event] of events.entries()) {
+    try {
+      await consumer.deliver(event, signal);
+    } catch (error) {
+      return { taken: index, failure: error as Error };
+    }
+  }
+  return { taken: events.length };
 }
 
 const runningGroups = new Set<number>();

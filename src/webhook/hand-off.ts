@@ -101,6 +101,7 @@ export class HandOff {
       }
     }
     await this.recordOnStop();
+    await this.consumer.close?.();
   }
 
   /** Claims the hand-off, then delivers its next event, or waits for one. */
@@ -130,8 +131,15 @@ export class HandOff {
       this.queue = next.events;
       this.retrying = next.retried;
     }
+    let firstFailure: Error | undefined;
+    if (this.consumer.deliverInOrder !== undefined && !this.retrying) {
+      const run = await this.deliverRun(this.consumer.deliverInOrder.bind(this.consumer));
+      if (run === 'stopped') return 'stopped';
+      if (run === undefined) return undefined;
+      firstFailure = run;
+    }
     const event = this.queue.shift() as StoredEvent;
-    const outcome = await this.deliverWithRetries(event);
+    const outcome = await this.deliverWithRetries(event, firstFailure);
     if (outcome === 'stopped') return 'stopped';
     if (outcome.delivered) return this.delivered(event);
     if (!(await this.recordDeliveries())) return 'stopped';
@@ -143,6 +151,25 @@ export class HandOff {
       `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
     );
     return undefined;
+  }
+
+  /**
+   * Hands the events read ahead to the consumer at once, as many as the group being delivered has room for (a crash
+   * still repeats at most two groups), and records those it took; the first failure, its event left at the head of
+   * the queue for the retries, or undefined when all were taken.
+   */
+  private async deliverRun(
+    deliverInOrder: NonNullable<EventConsumer['deliverInOrder']>,
+  ): Promise<Error | 'stopped' | undefined> {
+    const room = Math.max(1, (this.options.commitEvents ?? 100) - this.unrecorded.length);
+    const run = this.queue.slice(0, room);
+    this.current.busySince = this.options.clock.now();
+    const { taken, failure } = await deliverInOrder(run, this.stopping.signal).finally(() => {
+      this.current.busySince = undefined;
+    });
+    for (const event of this.queue.splice(0, taken)) if ((await this.delivered(event)) === 'stopped') return 'stopped';
+    if (failure === undefined) return undefined;
+    return this.stopping.signal.aborted ? 'stopped' : failure;
   }
 
   private async delivered(event: StoredEvent): Promise<'stopped' | undefined> {
@@ -264,24 +291,26 @@ export class HandOff {
     return undefined;
   }
 
-  private async deliverWithRetries(event: StoredEvent): Promise<Outcome> {
+  /** `firstFailure`: its first attempt, made in a run of events, failed so. */
+  private async deliverWithRetries(event: StoredEvent, firstFailure?: Error): Promise<Outcome> {
     const firstTry = this.options.clock.now();
     this.current.busySince = firstTry;
     try {
-      return await this.retryUntilGivenUp(event, firstTry);
+      return await this.retryUntilGivenUp(event, firstTry, firstFailure);
     } finally {
       this.current.busySince = undefined;
       this.current.lastError = undefined;
     }
   }
 
-  private async retryUntilGivenUp(event: StoredEvent, firstTry: number): Promise<Outcome> {
+  private async retryUntilGivenUp(event: StoredEvent, firstTry: number, firstFailure?: Error): Promise<Outcome> {
     const { clock, giveUpAfterMs } = this.options;
     const signal = this.stopping.signal;
     const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
     let lastLogged = Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (attempt === 1 && firstFailure !== undefined) throw firstFailure;
         await this.consumer.deliver(event, signal);
         return { delivered: true };
       } catch (error) {

@@ -186,6 +186,7 @@ export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {})
     fromStart: false,
     giveUpAfter: 72 * 3_600_000,
     forwardTimeout: 30_000,
+    forwardBatch: 1,
     logEvents: false,
     execTimeout: 60_000,
     dedupWindow: 7 * 86_400_000,

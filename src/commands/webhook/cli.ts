@@ -5,7 +5,7 @@ import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
-import { eventId, postgresUrl } from './flags.js';
+import { eventId, forwardBatch, postgresUrl } from './flags.js';
 import type { InboxOptions } from './inbox.js';
 import type { StatusOptions } from './status.js';
 import type { ListenOptions } from './listen.js';
@@ -90,6 +90,12 @@ export function register(program: Command, dispatch: Dispatch): void {
           30_000,
           '30s',
         ),
+      )
+      .option(
+        '--forward-batch <n>',
+        'each --forward-to POST carries a JSON array of up to n events in order, taken or refused together (an ERP that takes arrays)',
+        forwardBatch,
+        1,
       )
       .addOption(
         new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
@@ -193,6 +199,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
     .option('--to <url>', 'POST each event to this URL', httpUrl)
+    .option(
+      '--forward-batch <n>',
+      'the URL takes arrays of events, as webhook listen --forward-batch: each event goes as an array of one',
+      forwardBatch,
+    )
     .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
     .option('--exec-env <name>', 'pass this variable on to --exec commands (repeat for more)', variableNames)

@@ -25,6 +25,8 @@ export interface HandOffFlags {
   giveUpAfter: number;
   /** Milliseconds the ERP has to answer a `--forward-to` POST. */
   forwardTimeout: number;
+  /** Events a `--forward-to` POST carries, as a JSON array when over 1 (--forward-batch). */
+  forwardBatch: number;
   /** Replaced by giveUpAfter: only warned about. */
   maxAttempts?: number;
   /** Milliseconds a `--exec` command may run. */
@@ -47,7 +49,10 @@ export async function handOffsOf(
       `--max-attempts is ignored: a failing event is retried for --give-up-after (now ${flags.giveUpAfter / 3_600_000} h), whatever the count.`,
     );
   if (flags.forwardTo)
-    named.push([flags.handoff ?? 'forward', forwardTo(flags.forwardTo, context.env, flags.forwardTimeout)]);
+    named.push([
+      flags.handoff ?? 'forward',
+      forwardTo(flags.forwardTo, context.env, flags.forwardTimeout, flags.forwardBatch),
+    ]);
   if (flags.exec) {
     const name = flags.handoff ?? 'exec';
     const environment = { parent: context.env, names: flags.execEnv ?? [] };

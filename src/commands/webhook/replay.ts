@@ -7,6 +7,8 @@ import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 
 export interface ReplayOptions extends InboxOptions {
   to?: string;
+  /** `--forward-batch`: the URL takes JSON arrays of events (each event goes as an array of one). */
+  forwardBatch?: number;
   /** `--allow-http`: a --to URL with a credential may be plain HTTP to another machine. */
   allowHttp?: boolean;
   exec?: string;
@@ -24,7 +26,7 @@ export interface ReplayOptions extends InboxOptions {
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
   if (options.to !== undefined) refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true);
   const consumer: EventConsumer = options.to
-    ? forwardTo(options.to, context.env)
+    ? forwardTo(options.to, context.env, undefined, options.forwardBatch)
     : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
         parent: context.env,
         names: options.execEnv ?? [],

@@ -48,6 +48,7 @@ describe('webhook cli', () => {
       fromStart: false,
       giveUpAfter: 72 * 3_600_000,
       forwardTimeout: 30_000,
+      forwardBatch: 1,
       maxAttempts: undefined,
       logEvents: false,
       execTimeout: 60_000,
@@ -177,6 +178,19 @@ describe('webhook cli', () => {
     const result = await parse(argv);
     expect(result.options).toBeUndefined();
     expect(result.error).toMatch(message);
+  });
+
+  it('listen and replay: --forward-batch from 1 to 32 events, anything else a usage error', async () => {
+    expect((await parse(['listen', '--client-id', 'erp', '--forward-batch', '32'])).options).toMatchObject({
+      forwardBatch: 32,
+    });
+    expect((await parse(['replay', '--dead', '--to', 'http://r:1', '--forward-batch', '5'])).options).toMatchObject({
+      forwardBatch: 5,
+    });
+    for (const wrong of ['0', '33', '2.5', 'ten'])
+      expect(await parse(['listen', '--client-id', 'erp', '--forward-batch', wrong])).toEqual({
+        error: `error: option '--forward-batch <n>' argument '${wrong}' is invalid. expected a number of events from 1 to 32.`,
+      });
   });
 
   it('trigger and replay: options', async () => {

@@ -196,6 +196,49 @@ describe('webhook listen (in process)', () => {
 });
 
 describe('webhook listen: backlog and hand-offs', () => {
+  it('--forward-batch posts the events stored while the ERP was down as JSON arrays, in order', async () => {
+    let down = true;
+    const posts: { events: string | undefined; ids: unknown[] }[] = [];
+    const erp = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        if (down) return void response.writeHead(503).end();
+        const header = request.headers['x-b2bctl-events'];
+        posts.push({
+          events: Array.isArray(header) ? header[0] : header,
+          ids: (JSON.parse(body) as { event: { id: unknown } }[]).map((stored) => stored.event.id),
+        });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      clock: {
+        now: () => Date.now(),
+        sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+      },
+    });
+    const erpUrl = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
+    const running = run(listenOptions(temporaryFolder(), { forwardTo: erpUrl, forwardBatch: 4 }), memory.context);
+    const url = await memory.firstLine();
+    const token = await receiverToken(url);
+    for (let id = 1; id <= 9; id++) await postEvent(url, 'orders', { ...order, id }, token);
+    down = false;
+    await until(() => posts.flatMap((post) => post.ids).length === 9);
+    memory.interrupt();
+    await running;
+    erp.closeAllConnections();
+    erp.close();
+    // The first event, retried alone after the outage, is an array of one; the rest go four at a time.
+    expect(posts).toEqual([
+      { events: '1', ids: [1] },
+      { events: '4', ids: [2, 3, 4, 5] },
+      { events: '4', ids: [6, 7, 8, 9] },
+    ]);
+  });
+
   it('/healthz turns 503 with the backlog of a stuck hand-off, and webhook status says the same (exit 69)', async () => {
     const inbox = temporaryFolder();
     let now = Date.parse('2026-11-23T06:00:00Z');

@@ -8,6 +8,7 @@ import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '..
 import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
+import { fastHandOff } from '../../support/fast-hand-off.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
@@ -77,18 +78,7 @@ function commitOf(store: SqliteStore, name: string, id: number): Promise<void> {
 }
 
 function handOff(store: SqliteStore, name: string, consumer: ReturnType<typeof forwardTo>, log: string[] = []) {
-  // Waits pass at once on the fake clock: an event failing for the second given up on is tried a few times.
-  const started = new HandOff(store, name, consumer, {
-    clock: new FakeClock(Date.UTC(2026, 10, 23, 6)),
-    log: (line) => log.push(line),
-    giveUpAfterMs: 1000,
-    initialBackoffMs: 5,
-    maxBackoffMs: 20,
-    pollMs: 50,
-  });
-  started.start();
-  closers.push(() => started.stop());
-  return started;
+  return fastHandOff(store, name, consumer, closers, log);
 }
 
 describe('HandOff', () => {

@@ -1,0 +1,167 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The ERP's round trips of a `--forward-to` hand-off, run on a thread of their own. On the receiver's thread an
+ * answer from the ERP is read once per turn of the event loop, and while intake runs a turn carries up to as many
+ * requests as the platform has connections open: the in-order hand-off then moved one event per turn, a third of
+ * intake's rate. Here the thread is given the next events in order and sends each only after the one before was
+ * answered 2xx, at its own pace, and answers once: how many the ERP took, and the first failure. Retries, dead
+ * letters and the records stay with the hand-off (docs/decisions/0024-forward-thread.md).
+ */
+
+/** One event as the thread POSTs it: its headers and its JSON, made on the receiver's thread. */
+export interface ForwardRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What stopped a run of events: an answer that is not 2xx (its status and the start of its body), or an error. */
+export type ForwardFailure = { status: number; body: string } | { code?: string; message: string };
+
+/** How many of the events given the ERP took, in order, and what stopped the rest. */
+export interface ForwardOutcome {
+  taken: number;
+  failure?: ForwardFailure;
+}
+
+type Request = { id: number; url: string; timeoutMs: number; events: ForwardRequest[] } | { abort: true };
+type Reply = { id: number } & ForwardOutcome;
+
+/**
+ * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable,
+ * as the inbox's writer thread does. node:http with a kept-alive connection: the hand-off sends one request at a
+ * time, so one connection is all it uses. A request's answer must come within `timeoutMs` (--forward-timeout).
+ */
+const forwardSource = `
+const { parentPort } = require('node:worker_threads');
+const http = require('node:http');
+const https = require('node:https');
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 1 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 1 }),
+};
+const stopped = () => Object.assign(new Error('stopped by shutdown'), { code: 'ABORT_ERR' });
+let inFlight;
+let aborted = false;
+parentPort.on('message', (message) => {
+  if (message.abort) {
+    aborted = true;
+    inFlight?.destroy(stopped());
+    return;
+  }
+  aborted = false;
+  deliverInOrder(message).then((outcome) => parentPort.postMessage({ id: message.id, ...outcome }));
+});
+async function deliverInOrder({ url, timeoutMs, events }) {
+  const target = new URL(url);
+  for (let index = 0; index < events.length; index++) {
+    if (aborted) return { taken: index, failure: { code: 'ABORT_ERR', message: stopped().message } };
+    let answer;
+    try {
+      answer = await post(target, events[index], timeoutMs);
+    } catch (error) {
+      return { taken: index, failure: { code: error.code, message: String(error.message) } };
+    }
+    if (answer.status < 200 || answer.status > 299) return { taken: index, failure: answer };
+  }
+  return { taken: events.length };
+}
+function post(target, event, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const client = target.protocol === 'https:' ? https : http;
+    const request = client.request(
+      target,
+      { method: 'POST', agent: agents[target.protocol], headers: event.headers },
+      (response) => {
+        const chunks = [];
+        let size = 0;
+        response.on('data', (chunk) => {
+          if (size < 4096) chunks.push(chunk);
+          size += chunk.length;
+        });
+        response.on('error', fail);
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 1000) });
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => request.destroy(Object.assign(new Error('timed out after ' + timeoutMs + ' ms'), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
+    function fail(error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    request.on('error', fail);
+    inFlight = request;
+    request.end(event.body);
+  });
+}
+`;
+
+/** The thread of one hand-off's ERP; started on first use, referenced only while the ERP is being asked. */
+export class ForwardThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, (reply: ForwardOutcome) => void>();
+  private nextId = 1;
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Sends `events` in order, each after the one before was taken; cut by `signal` (shutdown) like a failure. */
+  deliverInOrder(events: ForwardRequest[], signal: AbortSignal): Promise<ForwardOutcome> {
+    const worker = this.started();
+    const id = this.nextId++;
+    if (this.pending.size === 0) worker.ref();
+    const onAbort = () => this.send({ abort: true });
+    signal.addEventListener('abort', onAbort, { once: true });
+    return new Promise<ForwardOutcome>((resolve) => {
+      this.pending.set(id, (reply) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(reply);
+      });
+      this.send({ id, url: this.url, timeoutMs: this.timeoutMs, events });
+      if (signal.aborted) onAbort();
+    });
+  }
+
+  /** Ends the thread and its connection. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = new Worker(forwardSource, { eval: true });
+    worker.on('message', (reply: Reply) => this.answer(reply));
+    // A thread that fails or ends answers what it was asked as a failure: the hand-off retries on a new one.
+    const lost = (message: string) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const id of Array.from(this.pending.keys())) this.answer({ id, taken: 0, failure: { message } });
+    };
+    worker.on('error', (error) => lost(`the forwarding thread failed (${error.message})`));
+    worker.on('exit', (code) => lost(`the forwarding thread ended (exit code ${code})`));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private send(request: Request): void {
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
+    this.worker?.postMessage(request);
+  }
+
+  private answer(reply: Reply): void {
+    const resolve = this.pending.get(reply.id);
+    if (resolve === undefined) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker?.unref();
+    resolve({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });
+  }
+}

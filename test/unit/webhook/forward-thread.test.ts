@@ -1,0 +1,212 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { forwardTo } from '../../../src/webhook/consumers.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
+import { fastHandOff } from '../../support/fast-hand-off.js';
+import { inboxEvent } from '../../support/inbox-events.js';
+import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).toReversed()) await close();
+});
+afterAll(removeReceiverFolders);
+
+/** A store holding events 1..count before any hand-off runs: the hand-off reads them ahead, as a run. */
+async function storeWith(count: number): Promise<SqliteStore> {
+  const store = await SqliteStore.open(temporaryFolder());
+  closers.push(() => store.close());
+  await store.openHandOff('forward', 'erp', true);
+  for (let id = 1; id <= count; id++)
+    await store.append(inboxEvent(id, { receivedAt: Date.UTC(2026, 10, 23, 6, 0, id) }));
+  return store;
+}
+
+/** The ERP's URL once `server` listens on loopback; closed, its connections cut, after the test. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+}
+
+/**
+ * An ERP answering `answer(id, attempt)` (a status, or 'hang' for no answer), recording each request: the event's
+ * id, its delivery id header, and the client port of its connection.
+ */
+async function erp(answer: (id: number, attempt: number) => number | 'hang') {
+  const requests: { id: number; deliveryId: string; port: number; status: number | 'hang' }[] = [];
+  const taken: number[] = [];
+  const hanging: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
+      const status = answer(id, requests.filter((seen) => seen.id === id).length + 1);
+      requests.push({
+        id,
+        deliveryId: String(request.headers['x-b2bctl-delivery-id']),
+        port: request.socket.remotePort ?? 0,
+        status,
+      });
+      if (status === 'hang') return void hanging.push(response);
+      if (status < 300) taken.push(id);
+      response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
+    });
+  });
+  return { url: await listening(server), requests, taken };
+}
+
+function handOff(store: SqliteStore, consumer: ReturnType<typeof forwardTo>, log: string[] = []) {
+  return fastHandOff(store, 'forward', consumer, closers, log);
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const idsFrom = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+describe('forwardTo: events read ahead go to the ERP from a thread of their own', () => {
+  it('sends a run in order on one kept connection; a 503 is retried from its event, a 422 is dead at once', async () => {
+    const store = await storeWith(60);
+    const target = await erp((id, attempt) => (id === 10 && attempt === 1 ? 503 : id === 20 ? 422 : 200));
+    const log: string[] = [];
+    const consumer = forwardTo(target.url, {});
+    // One at a time from this thread only for a retry: event 10's second attempt.
+    const singles: number[] = [];
+    const deliver = consumer.deliver.bind(consumer);
+    consumer.deliver = (stored, signal) => {
+      singles.push((stored.event as { id: number }).id);
+      return deliver(stored, signal);
+    };
+    handOff(store, consumer, log);
+    await until(() => target.taken.length === 59, 'every event but the refused one');
+    expect(singles).toEqual([10]);
+    expect(target.taken).toEqual(idsFrom(1, 60).filter((id) => id !== 20));
+    // Each event asked once, in order; event 10 twice (its 503, then its retry), event 20 once (its 422).
+    expect(target.requests.map((request) => request.id)).toEqual([...idsFrom(1, 10), ...idsFrom(10, 60)]);
+    expect(target.requests.every((request) => request.deliveryId === `d${request.id}`)).toBe(true);
+    // The runs keep their connection: one for the thread, one for a retry from the receiver's own thread.
+    expect(new Set(target.requests.map((request) => request.port)).size).toBeLessThanOrEqual(2);
+    await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
+    expect((await store.deadLetters()).map(({ eventId, attempts, error }) => ({ eventId, attempts, error }))).toEqual([
+      { eventId: 20, attempts: 1, error: 'HTTP 422: refused' },
+    ]);
+    expect(log[0]).toMatch(/orders event 10 failed \(attempt 1, .*: HTTP 503: refused\); trying again/);
+  });
+
+  it('sends nothing past a request cut by stop(); the next start sends that event again, then the rest', async () => {
+    const store = await storeWith(10);
+    let hang = true;
+    const target = await erp((id) => (id === 5 && hang ? 'hang' : 200));
+    const first = handOff(store, forwardTo(target.url, {}));
+    await until(() => target.requests.some((request) => request.id === 5), 'event 5 to be sent');
+    await first.stop();
+    expect(target.requests.map((request) => request.id)).toEqual(idsFrom(1, 5));
+    expect(await store.deadLetters()).toEqual([]);
+
+    hang = false;
+    handOff(store, forwardTo(target.url, {}));
+    await until(() => target.taken.length === 10, 'the rest');
+    expect(target.taken).toEqual(idsFrom(1, 10));
+    expect(target.requests.map((request) => request.id)).toEqual([...idsFrom(1, 5), ...idsFrom(5, 10)]);
+  });
+
+  it('fails a request past --forward-timeout in that flag’s words, then delivers the event on a retry', async () => {
+    const store = await storeWith(3);
+    const target = await erp((id, attempt) => (id === 2 && attempt === 1 ? 'hang' : 200));
+    const log: string[] = [];
+    handOff(store, forwardTo(target.url, {}, 300), log);
+    await until(() => target.taken.length === 3, 'every event');
+    expect(target.taken).toEqual([1, 2, 3]);
+    expect(log[0]).toMatch(/orders event 2 failed \(attempt 1, .*--forward-timeout \(0\.3 s\) to answer/);
+  });
+
+  it('tells a failure to connect as a single delivery tells it', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const consumer = forwardTo(`http://127.0.0.1:${port}/hook`, {});
+    closers.push(async () => consumer.close?.());
+    const store = await storeWith(2);
+    const events = await store.pendingForHandOff('forward', undefined, 2);
+    const signal = new AbortController().signal;
+    const run = await consumer.deliverInOrder?.(events.events, signal);
+    const single = await consumer.deliver(events.events[0] as StoredEvent, signal).catch((error: Error) => error);
+    expect(run?.taken).toBe(0);
+    expect(run?.failure?.message).toMatch(/ECONNREFUSED/);
+    expect(run?.failure?.message).toBe((single as Error).message);
+  });
+});
+
+/** An ERP that takes JSON arrays of events (--forward-batch): `answer(ids)` gives each POST's status. */
+async function batchErp(answer: (ids: number[]) => number) {
+  const posts: { ids: number[]; events: string; status: number }[] = [];
+  const taken: number[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const ids = (JSON.parse(body) as StoredEvent[]).map((stored) => (stored.event as { id: number }).id);
+      const status = answer(ids);
+      posts.push({ ids, events: String(request.headers['x-b2bctl-events']), status });
+      if (status < 300) taken.push(...ids);
+      response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
+    });
+  });
+  return { url: await listening(server), posts, taken };
+}
+
+describe('forwardTo with --forward-batch: arrays of events, taken or refused together', () => {
+  it('sends 25 events as arrays of 10, 10 and 5, in order, each saying how many it carries', async () => {
+    const store = await storeWith(25);
+    const target = await batchErp(() => 200);
+    handOff(store, forwardTo(target.url, {}, 30_000, 10));
+    await until(() => target.taken.length === 25, 'every event');
+    expect(target.posts.map((post) => post.ids)).toEqual([idsFrom(1, 10), idsFrom(11, 20), idsFrom(21, 25)]);
+    expect(target.posts.map((post) => post.events)).toEqual(['10', '10', '5']);
+  });
+
+  it('sends a batch refused for good again event by event: the refused one is dead, the others taken', async () => {
+    const store = await storeWith(12);
+    const target = await batchErp((batch) => (batch.includes(7) ? 422 : 200));
+    const log: string[] = [];
+    handOff(store, forwardTo(target.url, {}, 30_000, 10), log);
+    await until(() => target.taken.length === 11, 'every event but the refused one');
+    expect(target.taken).toEqual(idsFrom(1, 12).filter((id) => id !== 7));
+    // Alone up to the refused one; after it, batches again.
+    expect(target.posts.map((post) => post.ids)).toEqual([
+      idsFrom(1, 10),
+      ...idsFrom(1, 7).map((id) => [id]),
+      idsFrom(8, 12),
+    ]);
+    await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
+    expect((await store.deadLetters()).map(({ eventId, attempts }) => ({ eventId, attempts }))).toEqual([
+      { eventId: 7, attempts: 1 },
+    ]);
+  });
+
+  it('retries a batch answered 503 from its first event, alone, then goes on in batches', async () => {
+    const store = await storeWith(12);
+    let first = true;
+    const target = await batchErp(() => {
+      const status = first ? 503 : 200;
+      first = false;
+      return status;
+    });
+    handOff(store, forwardTo(target.url, {}, 30_000, 10));
+    await until(() => target.taken.length === 12, 'every event');
+    expect(target.taken).toEqual(idsFrom(1, 12));
+    expect(target.posts.map((post) => post.ids)).toEqual([idsFrom(1, 10), [1], idsFrom(2, 11), [12]]);
+  });
+});
