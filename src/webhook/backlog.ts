@@ -1,6 +1,6 @@
 import { targetShownSafely } from '../lib/shown-target.js';
 import type { HandOffState } from './hand-off.js';
-import type { EventStore, HandOffBacklog } from './store/types.js';
+import type { EventStore, HandOffBacklog, StoreTiming } from './store/types.js';
 
 export interface HandOffHealth {
   name: string;
@@ -41,8 +41,9 @@ export async function backlogHealth(
   now: number,
   stuckAfterMs: number,
   live?: LiveHealth,
+  timing?: StoreTiming,
 ): Promise<BacklogHealth> {
-  const handOffs = (await store.backlog()).map((row) => healthOf(row, now));
+  const handOffs = (await store.backlog(timing)).map((row) => healthOf(row, now));
   const problems: HealthProblem[] = [];
   for (const handOff of handOffs) {
     const running = live?.handOffs.find((state) => state.name === handOff.name && !state.standingBy);

@@ -36,6 +36,7 @@ import type {
   EventSelection,
   EventStore,
   HandOffBacklog,
+  StoreTiming,
   HandOffOpening,
   NewEvent,
   Pruned,
@@ -177,11 +178,17 @@ export class PostgresStore implements EventStore {
     return this.changeDead('DELETE FROM dead', ids, handOff);
   }
 
-  async backlog(): Promise<HandOffBacklog[]> {
-    return backlogOf(
-      async (sql, values) => (await this.query(sql, values)).rows[0],
-      async (sql, values) => (await this.query(sql, values)).rows,
-    );
+  async backlog(timing?: StoreTiming): Promise<HandOffBacklog[]> {
+    // Each query from its send to its rows: the database's answer, and the receiver's turns while it came.
+    const timed = async (sql: string, values: unknown[]) => {
+      const started = performance.now();
+      try {
+        return (await this.query(sql, values)).rows;
+      } finally {
+        if (timing !== undefined) timing.workMs += performance.now() - started;
+      }
+    };
+    return backlogOf(async (sql, values) => (await timed(sql, values))[0], timed);
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {

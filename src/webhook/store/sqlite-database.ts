@@ -39,10 +39,10 @@ export interface OpenOptions {
 
 type Begin = 'BEGIN' | 'BEGIN DEFERRED' | 'BEGIN IMMEDIATE' | 'BEGIN EXCLUSIVE';
 
-/** One SQLite connection with better-sqlite3's calls: prepare, exec, pragma, transaction, close. */
 /** How long a statement waits for another connection's lock before it fails. */
 const busyTimeoutMs = 5000;
 
+/** One SQLite connection with better-sqlite3's calls: prepare, exec, pragma, transaction, close. */
 export class SqliteDatabase {
   /** Nested transactions become savepoints, numbered by depth, as better-sqlite3 does. */
   private depth = 0;

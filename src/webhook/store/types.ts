@@ -53,6 +53,11 @@ export interface DeadLetter {
   retry: boolean;
 }
 
+/** The store's own work on a request: its statements' time, apart from the rest of the request's. */
+export interface StoreTiming {
+  workMs: number;
+}
+
 export interface HandOffBacklog {
   name: string;
   target: string;
@@ -119,7 +124,8 @@ export interface EventStore {
   /** Returns how many dead letters were changed. */
   retryDead(ids: number[], handOff?: string): Promise<number>;
   dropDead(ids: number[], handOff?: string): Promise<number>;
-  backlog(): Promise<HandOffBacklog[]>;
+  /** Each hand-off's backlog; the time its statements took is added to `timing` (Server-Timing on /healthz). */
+  backlog(timing?: StoreTiming): Promise<HandOffBacklog[]>;
   /** Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`. */
   prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
   /** After a retention pass: gives freed space back to the file system (SQLite; PostgreSQL's autovacuum does). */
