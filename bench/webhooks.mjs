@@ -287,7 +287,7 @@ async function healthzOnLargeStore() {
         const store =
           figures.storeP50 === undefined
             ? ''
-            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms`;
+            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms${figures.storeCpuP99 === undefined ? '' : `; its CPU p99 ${figures.storeCpuP99.toFixed(2)} ms`}`;
         const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(

@@ -85,8 +85,10 @@ async function ask() {
   const answer = await fetch(workerData.url + '/healthz');
   await answer.text();
   const ms = performance.now() - sent;
-  const store = /store;dur=([\\d.]+)/.exec(answer.headers.get('server-timing') ?? '');
-  return { ms, store: store ? Number(store[1]) : undefined };
+  const timing = answer.headers.get('server-timing') ?? '';
+  const store = /store;dur=([\\d.]+)/.exec(timing);
+  const storeCpu = /store-cpu;dur=([\\d.]+)/.exec(timing);
+  return { ms, store: store ? Number(store[1]) : undefined, storeCpu: storeCpu ? Number(storeCpu[1]) : undefined };
 }
 (async () => {
   const alone = [];
@@ -123,8 +125,10 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   await prober.terminate();
   const times = under.map((answer) => answer.ms);
   const storeTimes = under.filter((answer) => answer.store !== undefined).map((answer) => answer.store);
+  const storeCpuTimes = under.filter((answer) => answer.storeCpu !== undefined).map((answer) => answer.storeCpu);
   times.sort((a, b) => a - b);
   storeTimes.sort((a, b) => a - b);
+  storeCpuTimes.sort((a, b) => a - b);
   const at = (share, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * share))] ?? 0;
   return {
     aloneMedian: alone[15] ?? 0,
@@ -135,6 +139,8 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
     storeP50: storeTimes.length ? at(0.5, storeTimes) : undefined,
     storeP99: storeTimes.length ? at(0.99, storeTimes) : undefined,
     storeSlowest: storeTimes.at(-1),
+    /** The receiver's CPU in the store's statements (Server-Timing store-cpu: SQLite, builds that say it). */
+    storeCpuP99: storeCpuTimes.length ? at(0.99, storeCpuTimes) : undefined,
     answers: times.length,
     intake,
     /** When intake ran, in Date.now() terms (for the event-loop probe's findings). */

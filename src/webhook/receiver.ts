@@ -11,7 +11,7 @@ import { forwardedAware } from '../http-server/forwarded.js';
 import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../http-server/trust-proxy.js';
 import { backlogHealth, type LiveHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
-import type { EventStore, StoredEvent } from './store/types.js';
+import type { EventStore, StoredEvent, StoreTiming } from './store/types.js';
 import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
 import { tokenSigningKey } from './token-keys.js';
@@ -100,9 +100,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
     // other work between them (a monitor can graph it).
-    const timing = { workMs: 0 };
+    const timing: StoreTiming = { workMs: 0 };
     const health = await backlogHealth(options.store, now(), options.stuckAfterMs, live, timing);
-    reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}`);
+    const cpu = timing.cpuMs === undefined ? '' : `, store-cpu;dur=${timing.cpuMs.toFixed(2)}`;
+    reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${cpu}`);
     return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options);

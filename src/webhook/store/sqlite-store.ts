@@ -191,11 +191,15 @@ export class SqliteStore implements EventStore {
   async backlog(timing?: StoreTiming): Promise<HandOffBacklog[]> {
     // Each statement timed where it runs: between them the awaits let the receiver's other work in.
     const timed = <T>(run: () => T): T => {
+      if (timing === undefined) return run();
       const started = performance.now();
+      const cpu = process.threadCpuUsage();
       try {
         return run();
       } finally {
-        if (timing !== undefined) timing.workMs += performance.now() - started;
+        const spent = process.threadCpuUsage(cpu);
+        timing.workMs += performance.now() - started;
+        timing.cpuMs = (timing.cpuMs ?? 0) + (spent.user + spent.system) / 1000;
       }
     };
     return backlogOf(

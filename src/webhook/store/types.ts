@@ -56,6 +56,11 @@ export interface DeadLetter {
 /** The store's own work on a request: its statements' time, apart from the rest of the request's. */
 export interface StoreTiming {
   workMs: number;
+  /**
+   * The receiver's CPU in those statements, where they run on its thread (SQLite): on a machine short of cores the
+   * time also holds the waits for one.
+   */
+  cpuMs?: number;
 }
 
 export interface HandOffBacklog {
