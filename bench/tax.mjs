@@ -135,8 +135,9 @@ async function drive(url, count, { during, seed = 1, pid, madeFirst = false } = 
 
 /**
  * Sends `count` carts at a steady `perSecond`, each when its time comes whatever the answers before it (autocannon's
- * rate sends each second's quota at the second's start, a burst); an answer's time is counted from when its cart
- * was due, so a server that falls behind is not hidden by sending later. p99 and the largest, in ms.
+ * rate sends each second's quota at the second's start, a burst). The sends wait for no answer, so a slow server
+ * cannot delay them: an answer's time is counted from its send (counted from when it was due, a pause of this
+ * client's own collector counted against the server). p99 and the largest, in ms.
  */
 async function paced(url, count, perSecond) {
   const warmUp = 200;
@@ -151,6 +152,7 @@ async function paced(url, count, perSecond) {
     const wait = due - performance.now();
     // Every send yields first, so that the answers before it are read as they come.
     await new Promise((resolve) => (wait >= 1 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+    const sent = performance.now();
     answers.push(
       pool
         .request({
@@ -163,7 +165,7 @@ async function paced(url, count, perSecond) {
           await answer.body.text();
           if (answer.statusCode !== 200) throw new Error(`HTTP ${answer.statusCode}`);
           // The first answers open the pool's connections: not counted.
-          if (index >= warmUp) times.push(performance.now() - due);
+          if (index >= warmUp) times.push(performance.now() - sent);
         }),
     );
   }
