@@ -212,6 +212,9 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((_flags: unknown, command: Command) => {
       // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
       const options = command.opts<ReplayOptions>();
+      if (options.forwardBatch !== undefined && options.to === undefined) {
+        command.error('error: --forward-batch says how --to POSTs events: give it with --to URL.', { exitCode: 2 });
+      }
       if ((options.to === undefined) === (options.exec === undefined)) {
         command.error('error: give exactly one of --to URL or --exec COMMAND.', { exitCode: 2 });
       }

@@ -61,6 +61,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
     throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
   }
+  if (options.forwardBatch > 1 && options.forwardTo === undefined) {
+    throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
+  }
   if (options.forwardTo !== undefined)
     refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true);
   const tls =

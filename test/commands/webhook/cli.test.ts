@@ -187,6 +187,9 @@ describe('webhook cli', () => {
     expect((await parse(['replay', '--dead', '--to', 'http://r:1', '--forward-batch', '5'])).options).toMatchObject({
       forwardBatch: 5,
     });
+    expect(await parse(['replay', '--dead', '--exec', 'cat', '--forward-batch', '5'])).toEqual({
+      error: 'error: --forward-batch says how --to POSTs events: give it with --to URL.',
+    });
     for (const wrong of ['0', '33', '2.5', 'ten'])
       expect(await parse(['listen', '--client-id', 'erp', '--forward-batch', wrong])).toEqual({
         error: `error: option '--forward-batch <n>' argument '${wrong}' is invalid. expected a number of events from 1 to 32.`,

@@ -186,7 +186,11 @@ async function erpServer(fail: (deliveryId: string, request: number) => boolean)
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      const deliveryId = (JSON.parse(body) as StoredEvent).deliveryId;
+      // An array is one event sent as --forward-batch sends it.
+      const parsed = JSON.parse(body) as StoredEvent | StoredEvent[];
+      const deliveryId = Array.isArray(parsed)
+        ? `[${parsed.map((each) => each.deliveryId).join()}]`
+        : parsed.deliveryId;
       if (fail(deliveryId, ++requests)) return void response.writeHead(503).end();
       taken.push(deliveryId);
       response.writeHead(200).end();
@@ -215,6 +219,15 @@ describe('webhook replay', () => {
     expect(memory.stderr()).toContain(
       `orders event 3 (received 2026-11-23T06:20:00.000Z): ${erp.to} failed: HTTP 503.`,
     );
+  });
+
+  it('sends each event as an array of one to an ERP that takes arrays (--forward-batch)', async () => {
+    const inbox = await inboxWith(events);
+    const erp = await erpServer(() => false);
+    const memory = context(instantClock());
+    await replay({ inbox, to: erp.to, id: [1, 3], forwardBatch: 8, attempts: 1, execTimeout: 60_000 }, memory.context);
+    await erp.close();
+    expect(erp.taken).toEqual(['[delivery-1]', '[delivery-3]']);
   });
 
   it('re-delivers a time window with --since and --until', async () => {

@@ -101,6 +101,22 @@ describe('webhook listen (in process)', () => {
     );
   });
 
+  it('refuses --forward-batch without --forward-to (exit 2), storing nothing', async () => {
+    const inbox = temporaryFolder();
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const failure = await run(listenOptions(inbox, { exec: 'cat', forwardBatch: 8 }), memory.context).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).toBe(
+      '--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.',
+    );
+    expect((failure as { exitCode?: number }).exitCode).toBe(2);
+    expect(memory.stdout()).toBe('');
+    expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+  });
+
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
