@@ -68,6 +68,15 @@ async function deliverInOrder({ url, timeoutMs, events }) {
 }
 function post(target, event, timeoutMs) {
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome, error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(outcome);
+    };
+    const fail = (error) => settle(undefined, error);
     const client = target.protocol === 'https:' ? https : http;
     const request = client.request(
       target,
@@ -80,20 +89,20 @@ function post(target, event, timeoutMs) {
           size += chunk.length;
         });
         response.on('error', fail);
-        response.on('end', () => {
-          clearTimeout(timer);
-          resolve({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 1000) });
-        });
+        response.on('end', () =>
+          settle({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 1000) }),
+        );
+        // A connection cut in the middle of the answer, or the timeout's cut, ends it as a failure.
+        response.on('close', () =>
+          fail(Object.assign(new Error('the connection closed in the middle of the answer'), { code: 'ECONNRESET' })),
+        );
       },
     );
-    const timer = setTimeout(
-      () => request.destroy(Object.assign(new Error('timed out after ' + timeoutMs + ' ms'), { code: 'ETIMEDOUT' })),
-      timeoutMs,
-    );
-    function fail(error) {
-      clearTimeout(timer);
-      reject(error);
-    }
+    const timer = setTimeout(() => {
+      const timedOut = Object.assign(new Error('timed out after ' + timeoutMs + ' ms'), { code: 'ETIMEDOUT' });
+      fail(timedOut);
+      request.destroy(timedOut);
+    }, timeoutMs);
     request.on('error', fail);
     inFlight = request;
     request.end(event.body);

@@ -131,6 +131,31 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(log[0]).toMatch(/orders event 2 failed \(attempt 1, .*--forward-timeout \(0\.3 s\) to answer/);
   });
 
+  it('fails an answer cut in the middle, or stalled in the middle past --forward-timeout, and retries it', async () => {
+    const store = await storeWith(4);
+    const seen: number[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
+        seen.push(id);
+        const attempt = seen.filter((each) => each === id).length;
+        response.writeHead(200, { 'content-length': '100' });
+        response.write('partial');
+        // Event 2's first answer is cut; event 3's first one stalls after its first bytes.
+        if (id === 2 && attempt === 1) response.destroy();
+        else if (!(id === 3 && attempt === 1)) response.end('x'.repeat(93));
+      });
+    });
+    const log: string[] = [];
+    handOff(store, forwardTo(await listening(server), {}, 300), log);
+    await until(() => seen.filter((id) => id === 4).length === 1 && log.length >= 2, 'every event');
+    expect(seen).toEqual([1, 2, 2, 3, 3, 4]);
+    expect(log[0]).toMatch(/orders event 2 failed \(attempt 1, .*was cut \(ECONNRESET\)/);
+    expect(log[1]).toMatch(/orders event 3 failed \(attempt 1, .*--forward-timeout \(0\.3 s\) to answer/);
+  });
+
   it('tells a failure to connect as a single delivery tells it', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
