@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { forwardTo } from '../../../src/webhook/consumers.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
@@ -23,6 +23,18 @@ async function storeWith(count: number): Promise<SqliteStore> {
   return store;
 }
 
+/** An HTTP server that hands each request's JSON body, once read, to `take`. */
+function jsonServer(take: (body: unknown, request: IncomingMessage, response: ServerResponse) => void): Server {
+  return createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => take(JSON.parse(text), request, response));
+  });
+}
+
+/** The id of the stored event's own `{ id }`. */
+const eventIdOf = (stored: unknown) => ((stored as StoredEvent).event as { id: number }).id;
+
 /** The ERP's URL once `server` listens on loopback; closed, its connections cut, after the test. */
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,22 +53,18 @@ async function erp(answer: (id: number, attempt: number) => number | 'hang') {
   const requests: { id: number; deliveryId: string; port: number; status: number | 'hang' }[] = [];
   const taken: number[] = [];
   const hanging: ServerResponse[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
-      const status = answer(id, requests.filter((seen) => seen.id === id).length + 1);
-      requests.push({
-        id,
-        deliveryId: String(request.headers['x-b2bctl-delivery-id']),
-        port: request.socket.remotePort ?? 0,
-        status,
-      });
-      if (status === 'hang') return void hanging.push(response);
-      if (status < 300) taken.push(id);
-      response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
+  const server = jsonServer((body, request, response) => {
+    const id = eventIdOf(body);
+    const status = answer(id, requests.filter((seen) => seen.id === id).length + 1);
+    requests.push({
+      id,
+      deliveryId: String(request.headers['x-b2bctl-delivery-id']),
+      port: request.socket.remotePort ?? 0,
+      status,
     });
+    if (status === 'hang') return void hanging.push(response);
+    if (status < 300) taken.push(id);
+    response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
   });
   return { url: await listening(server), requests, taken };
 }
@@ -134,19 +142,15 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
   it('fails an answer cut in the middle, or stalled in the middle past --forward-timeout, and retries it', async () => {
     const store = await storeWith(4);
     const seen: number[] = [];
-    const server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
-        seen.push(id);
-        const attempt = seen.filter((each) => each === id).length;
-        response.writeHead(200, { 'content-length': '100' });
-        response.write('partial');
-        // Event 2's first answer is cut; event 3's first one stalls after its first bytes.
-        if (id === 2 && attempt === 1) response.destroy();
-        else if (!(id === 3 && attempt === 1)) response.end('x'.repeat(93));
-      });
+    const server = jsonServer((body, _request, response) => {
+      const id = eventIdOf(body);
+      seen.push(id);
+      const attempt = seen.filter((each) => each === id).length;
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('partial');
+      // Event 2's first answer is cut; event 3's first one stalls after its first bytes.
+      if (id === 2 && attempt === 1) response.destroy();
+      else if (!(id === 3 && attempt === 1)) response.end('x'.repeat(93));
     });
     const log: string[] = [];
     handOff(store, forwardTo(await listening(server), {}, 300), log);
@@ -178,16 +182,12 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
 async function batchErp(answer: (ids: number[]) => number) {
   const posts: { ids: number[]; events: string; status: number }[] = [];
   const taken: number[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const ids = (JSON.parse(body) as StoredEvent[]).map((stored) => (stored.event as { id: number }).id);
-      const status = answer(ids);
-      posts.push({ ids, events: String(request.headers['x-b2bctl-events']), status });
-      if (status < 300) taken.push(...ids);
-      response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
-    });
+  const server = jsonServer((body, request, response) => {
+    const ids = (body as StoredEvent[]).map(eventIdOf);
+    const status = answer(ids);
+    posts.push({ ids, events: String(request.headers['x-b2bctl-events']), status });
+    if (status < 300) taken.push(...ids);
+    response.writeHead(status).end(status < 300 ? 'ok' : 'refused');
   });
   return { url: await listening(server), posts, taken };
 }
