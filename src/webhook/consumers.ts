@@ -21,9 +21,13 @@ export interface EventConsumer {
   /**
    * Delivers `events` in order, each only after the one before was taken, and stops at the first failure: how many
    * were taken, and that failure as `deliver` would have thrown it. Where a consumer has it, the hand-off gives it
-   * the events it has read ahead.
+   * the events it has read ahead. `progress` is called, at most once a second, while a long run goes on.
    */
-  deliverInOrder?(events: StoredEvent[], signal: AbortSignal): Promise<{ taken: number; failure?: Error }>;
+  deliverInOrder?(
+    events: StoredEvent[],
+    signal: AbortSignal,
+    progress?: () => void,
+  ): Promise<{ taken: number; failure?: Error }>;
   /** Ends what it keeps open (a thread, connections): the hand-off has stopped. */
   close?(): Promise<void>;
   /** Called once before the first delivery: settles what a killed predecessor left running. */
@@ -95,7 +99,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
       const text = await answer.body.text();
       if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text);
     },
-    async deliverInOrder(events, signal) {
+    async deliverInOrder(events, signal, progress) {
       if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
       // An event that cannot be written out is refused by `deliver`, alone, after those before it.
       const texts: string[] = [];
@@ -114,7 +118,7 @@ export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_00
         counts.push(last - first);
         requests.push(forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1));
       }
-      const outcome = await thread.deliverInOrder(requests, signal);
+      const outcome = await thread.deliverInOrder(requests, signal, progress);
       const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
       const { failure } = outcome;
       if (failure === undefined) return { taken };

@@ -25,7 +25,7 @@ export interface ForwardOutcome {
 }
 
 type Request = { id: number; url: string; timeoutMs: number; events: ForwardRequest[] } | { abort: true };
-type Reply = { id: number } & ForwardOutcome;
+type Reply = ({ id: number } & ForwardOutcome) | { id: number; progress: number };
 
 /**
  * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable,
@@ -52,9 +52,15 @@ parentPort.on('message', (message) => {
   aborted = false;
   deliverInOrder(message).then((outcome) => parentPort.postMessage({ id: message.id, ...outcome }));
 });
-async function deliverInOrder({ url, timeoutMs, events }) {
+async function deliverInOrder({ id, url, timeoutMs, events }) {
   const target = new URL(url);
+  let toldAt = Date.now();
   for (let index = 0; index < events.length; index++) {
+    // A run of slow answers is still progress: told at most once a second, so /healthz does not call it stuck.
+    if (index > 0 && Date.now() - toldAt >= 1000) {
+      toldAt = Date.now();
+      parentPort.postMessage({ id, progress: index });
+    }
     if (aborted) return { taken: index, failure: { code: 'ABORT_ERR', message: stopped().message } };
     let answer;
     try {
@@ -113,7 +119,7 @@ function post(target, event, timeoutMs) {
 /** The thread of one hand-off's ERP; started on first use, referenced only while the ERP is being asked. */
 export class ForwardThread {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, (reply: ForwardOutcome) => void>();
+  private readonly pending = new Map<number, { progress?: () => void; done: (reply: ForwardOutcome) => void }>();
   private nextId = 1;
 
   constructor(
@@ -121,17 +127,23 @@ export class ForwardThread {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Sends `events` in order, each after the one before was taken; cut by `signal` (shutdown) like a failure. */
-  deliverInOrder(events: ForwardRequest[], signal: AbortSignal): Promise<ForwardOutcome> {
+  /**
+   * Sends `events` in order, each after the one before was taken; cut by `signal` (shutdown) like a failure.
+   * `progress` is called, at most once a second, while a long run goes on.
+   */
+  deliverInOrder(events: ForwardRequest[], signal: AbortSignal, progress?: () => void): Promise<ForwardOutcome> {
     const worker = this.started();
     const id = this.nextId++;
     if (this.pending.size === 0) worker.ref();
     const onAbort = () => this.send({ abort: true });
     signal.addEventListener('abort', onAbort, { once: true });
     return new Promise<ForwardOutcome>((resolve) => {
-      this.pending.set(id, (reply) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(reply);
+      this.pending.set(id, {
+        progress,
+        done: (reply) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
       });
       this.send({ id, url: this.url, timeoutMs: this.timeoutMs, events });
       if (signal.aborted) onAbort();
@@ -167,10 +179,11 @@ export class ForwardThread {
   }
 
   private answer(reply: Reply): void {
-    const resolve = this.pending.get(reply.id);
-    if (resolve === undefined) return;
+    const asked = this.pending.get(reply.id);
+    if (asked === undefined) return;
+    if ('progress' in reply) return asked.progress?.();
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker?.unref();
-    resolve({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });
+    asked.done({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });
   }
 }

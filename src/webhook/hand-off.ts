@@ -164,7 +164,9 @@ export class HandOff {
     const room = Math.max(1, (this.options.commitEvents ?? 100) - this.unrecorded.length);
     const run = this.queue.slice(0, room);
     this.current.busySince = this.options.clock.now();
-    const { taken, failure } = await deliverInOrder(run, this.stopping.signal).finally(() => {
+    // A run that goes on is not stuck: busySince moves with it (at most a second behind), as one at a time.
+    const progressed = () => (this.current.busySince = this.options.clock.now());
+    const { taken, failure } = await deliverInOrder(run, this.stopping.signal, progressed).finally(() => {
       this.current.busySince = undefined;
     });
     for (const event of this.queue.splice(0, taken)) if ((await this.delivered(event)) === 'stopped') return 'stopped';

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
+import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
 import { fastHandOff } from '../../support/fast-hand-off.js';
@@ -158,6 +160,31 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(seen).toEqual([1, 2, 2, 3, 3, 4]);
     expect(log[0]).toMatch(/orders event 2 failed \(attempt 1, .*was cut \(ECONNRESET\)/);
     expect(log[1]).toMatch(/orders event 3 failed \(attempt 1, .*--forward-timeout \(0\.3 s\) to answer/);
+  });
+
+  it('moves the hand-off’s busySince on while a run of slow answers goes on: a long run is not stuck', async () => {
+    const store = await storeWith(4);
+    const answered: number[] = [];
+    const server = jsonServer((body, _request, response) => {
+      setTimeout(() => {
+        answered.push(eventIdOf(body));
+        response.end('ok');
+      }, 700);
+    });
+    const started = new HandOff(store, 'forward', forwardTo(await listening(server), {}), {
+      clock: systemClock,
+      log: () => undefined,
+      giveUpAfterMs: 60_000,
+      pollMs: 50,
+    });
+    started.start();
+    closers.push(() => started.stop());
+    await until(() => started.state().busySince !== undefined, 'the run to start');
+    const first = started.state().busySince as number;
+    // Told after the second answer (past a second) and before the run of four ends: after it, busySince is unset.
+    await until(() => (started.state().busySince ?? 0) > first, 'busySince to move on during the run');
+    expect(answered.length).toBeLessThan(4);
+    await until(() => answered.length === 4, 'the run');
   });
 
   it('tells a failure to connect as a single delivery tells it', async () => {
