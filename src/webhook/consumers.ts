@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, type NetworkProblem, networkProblemSentence } from '../net/network-error.js';
+import {
+  explainNetworkProblem,
+  type NetworkProblem,
+  networkProblemSentence,
+  type UrlSource,
+} from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
@@ -55,30 +60,39 @@ export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 41
 const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** The fix of a failed POST to the ERP in its own flags' words (the API client's --base-url does not apply). */
-function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number): string {
+function forwardProblemSentence(problem: NetworkProblem, timeoutMs: number, flags: UrlSource): string {
   if (forwardTimeoutCodes.has(problem.code) || problem.code === 'ETIMEDOUT' || problem.code === 'timed out')
-    return `${problem.what}; the ERP has --forward-timeout (${timeoutMs / 1000} s) to answer: raise it for a slow ERP, or check that it runs`;
+    return flags.timeout === undefined
+      ? `${problem.what}; the ERP has ${timeoutMs / 1000} s to answer: check that it runs`
+      : `${problem.what}; the ERP has ${flags.timeout} (${timeoutMs / 1000} s) to answer: raise it for a slow ERP, or check that it runs`;
   return networkProblemSentence(problem);
 }
 
+/** The flags a receiver's hand-off is given its ERP with. */
+const handOffFlags: UrlSource = { url: '--forward-to', timeout: '--forward-timeout' };
+
 /**
  * POSTs each event as JSON to the ERP's own endpoint; any 2xx is success, within `timeoutMs` (--forward-timeout).
+ * A failure names the flags the URL came with (`flags`: the receiver's by default).
  * With `batch` over 1 (--forward-batch), each POST carries a JSON array of up to that many events in store order,
  * taken or refused together. The events a hand-off has read ahead go through a thread of their own
  * (forward-thread.ts), unless a proxy is on the way: the proxy's client and its messages are this thread's.
  */
-export function forwardTo(url: string, env?: ProxyEnvironment, timeoutMs = 30_000, batch = 1): EventConsumer {
+export function forwardTo(
+  url: string,
+  env?: ProxyEnvironment,
+  timeoutMs = 30_000,
+  batch = 1,
+  flags: UrlSource = handOffFlags,
+): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   const connection = () => (via ??= dispatcherFor(new URL(url), { env }));
   const thread = new ForwardThread(url, timeoutMs);
-  /** The error `deliver` throws for a failed request: the network problem in --forward-to's words. */
+  /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
-    const problem = await explainNetworkProblem(error, new URL(url), connection().route, 10_000, {
-      url: '--forward-to',
-      timeout: '--forward-timeout',
-    });
-    return new Error(forwardProblemSentence(problem, timeoutMs), { cause: error });
+    const problem = await explainNetworkProblem(error, new URL(url), connection().route, 10_000, flags);
+    return new Error(forwardProblemSentence(problem, timeoutMs, flags), { cause: error });
   };
   const consumer: EventConsumer = {
     target: urlShownSafely(url),

@@ -26,7 +26,7 @@ export interface ReplayOptions extends InboxOptions {
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
   if (options.to !== undefined) refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true);
   const consumer: EventConsumer = options.to
-    ? forwardTo(options.to, context.env, undefined, options.forwardBatch)
+    ? forwardTo(options.to, context.env, undefined, options.forwardBatch, { url: '--to' })
     : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
         parent: context.env,
         names: options.execEnv ?? [],

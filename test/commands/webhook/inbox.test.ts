@@ -221,6 +221,21 @@ describe('webhook replay', () => {
     );
   });
 
+  it('names its own flag, --to, when the URL cannot be reached', async () => {
+    const inbox = await inboxWith(events);
+    const closed = await erpServer(() => false);
+    await closed.close();
+    const memory = context(instantClock());
+    const failure = await replay(
+      { inbox, to: closed.to, id: [1], attempts: 1, execTimeout: 60_000 },
+      memory.context,
+    ).catch((error: unknown) => error);
+    expect((failure as B2bctlError).exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(memory.stderr()).toContain(`${closed.to} failed: nothing listens at`);
+    expect(memory.stderr()).toContain('(ECONNREFUSED); check --to and that the server runs.');
+    expect(memory.stderr()).not.toContain('--forward-to');
+  });
+
   it('sends each event as an array of one to an ERP that takes arrays (--forward-batch)', async () => {
     const inbox = await inboxWith(events);
     const erp = await erpServer(() => false);
