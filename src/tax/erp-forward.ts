@@ -48,9 +48,12 @@ export class TaxErp {
   private readonly path: string;
   private readonly headers: Record<string, string>;
   private open = 0;
+  /** The URL as logs and /healthz show it, credentials hidden. */
+  readonly shownUrl: string;
 
   constructor(readonly forward: TaxForward) {
     const url = new URL(forward.url);
+    this.shownUrl = urlShownSafely(forward.url);
     this.connections = dispatcherFor(url, { connections: openRequestLimit, env: forward.env }).dispatcher;
     this.origin = url.origin;
     this.path = `${url.pathname}${url.search}`;
@@ -127,12 +130,11 @@ export async function answerThroughErp(
   clearTimeout(timer);
   if (typeof outcome !== 'string') return outcome;
   report.fallback();
-  const shown = urlShownSafely(erp.forward.url);
   if (fallback === undefined) {
-    report.warn(`tax callback: the ERP at ${shown} ${outcome}; answered 503 (no --rules to fall back on).`);
+    report.warn(`tax callback: the ERP at ${erp.shownUrl} ${outcome}; answered 503 (no --rules to fall back on).`);
     return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${outcome}.` } };
   }
-  report.warn(`tax callback: the ERP at ${shown} ${outcome}; answered from the tax table.`);
+  report.warn(`tax callback: the ERP at ${erp.shownUrl} ${outcome}; answered from the tax table.`);
   return await fallback;
 }
 

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { urlShownSafely } from '../lib/shown-target.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
@@ -75,7 +74,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
     ...(erp === undefined
       ? {}
-      : { forwardTo: urlShownSafely(erp.forward.url), budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
+      : { forwardTo: erp.shownUrl, budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);

@@ -6,13 +6,29 @@ import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
+import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { clientId, clientSecret, startTestReceiver, type TestReceiver } from '../../support/webhook-receiver.js';
 
 const proxyUser = 'alice';
 const proxyPassword = 'pr0xy-s3cret-9417';
+
+/** A stored orders event as a hand-off hands it to its consumer. */
+function stored(id: number): StoredEvent {
+  return {
+    id,
+    receivedAt: '2026-11-25T12:00:00.000Z',
+    kind: 'orders',
+    deliveryId: `d-${id}`,
+    key: `orders:${id}`,
+    flags: [],
+    clientAddress: '127.0.0.1',
+    event: { id },
+  };
+}
 
 /** A real forwarding proxy (the `proxy` package undici's own tests use) that logs what it was asked. */
 async function startProxy(
@@ -125,21 +141,41 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
     const erpUrl = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/hook`;
     const consumer = forwardTo(erpUrl, { http_proxy: proxied() });
-    await consumer.deliver(
-      {
-        id: 1,
-        receivedAt: '2026-11-25T12:00:00.000Z',
-        kind: 'orders',
-        deliveryId: 'd-1',
-        key: 'orders:1',
-        flags: [],
-        clientAddress: '127.0.0.1',
-        event: { id: 1 },
-      },
-      new AbortController().signal,
-    );
+    await consumer.deliver(stored(1), new AbortController().signal);
+    // A hand-off's run of events read ahead goes one at a time through the proxy too, not from the thread.
+    const before = proxy.seen.filter((line) => line === `POST ${erpUrl}`).length;
+    const handedOn = await consumer.deliverInOrder?.([stored(2), stored(3)], new AbortController().signal);
+    await consumer.close?.();
     await new Promise((resolve) => erp.close(resolve));
-    expect(taken).toEqual(['POST /hook']);
+    expect(handedOn).toEqual({ taken: 2 });
+    expect(taken).toEqual(['POST /hook', 'POST /hook', 'POST /hook']);
+    expect(proxy.seen.filter((line) => line === `POST ${erpUrl}`).length).toBe(before + 2);
+  });
+
+  it("tax serve's --forward-to goes through it too", async () => {
+    const erp = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"impostos":[]}');
+    });
+    await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+    const erpUrl = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/impostos`;
+    const closers: (() => Promise<void> | void)[] = [];
+    const server = await startLoopbackTaxServer(
+      {
+        forward: { url: erpUrl, budgetMs: 10_000, env: { http_proxy: proxied() } },
+        auth: { kind: 'none' },
+        log: { warn: () => undefined },
+      },
+      closers,
+    );
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ origin: { state: 'SP' }, destination: { state: 'RJ' }, items: [] }),
+    });
+    for (const close of closers) await close();
+    await new Promise((resolve) => erp.close(resolve));
+    expect(await answer.json()).toEqual({ impostos: [] });
     expect(proxy.seen).toContain(`POST ${erpUrl}`);
   });
 

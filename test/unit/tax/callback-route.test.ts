@@ -8,8 +8,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { callbackFirst, type CallbackRoute } from '../../../src/tax/callback-route.js';
-import { startTaxServer } from '../../../src/tax/server.js';
-import { sandboxTaxShape } from '../../../src/tax/shape.js';
+import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { watchedFixtureTable } from '../../support/tax-table.js';
 
@@ -24,16 +23,7 @@ async function serve(auth: TaxAuth = { kind: 'bearer', token }) {
   const { table } = await watchedFixtureTable('b2bctl-tax-route-');
   closers.push(() => table.close());
   const warnings: string[] = [];
-  const server = await startTaxServer({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/tax',
-    shape: sandboxTaxShape,
-    table,
-    auth,
-    log: { warn: (line) => warnings.push(line) },
-  });
-  closers.push(() => server.close());
+  const server = await startLoopbackTaxServer({ table, auth, log: { warn: (line) => warnings.push(line) } }, closers);
   return { server, warnings };
 }
 

@@ -7,8 +7,7 @@ import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyHeader, TrustedProxies } from '../../../src/http-server/trust-proxy.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
-import { startTaxServer } from '../../../src/tax/server.js';
-import { sandboxTaxShape } from '../../../src/tax/shape.js';
+import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { watchedFixtureTable } from '../../support/tax-table.js';
 
@@ -33,20 +32,18 @@ async function serve(options: { auth?: TaxAuth; trustProxy?: TrustedProxies; pro
   const { table } = await watchedFixtureTable('b2bctl-tax-token-', (line) => lines.push(line));
   closers.push(() => table.close());
   let now = Date.parse('2026-11-28T10:00:00Z');
-  const server = await startTaxServer({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/tax',
-    shape: sandboxTaxShape,
-    table,
-    auth: options.auth ?? tokenAuth,
-    trustProxy: options.trustProxy,
-    proxyHeader: options.proxyHeader,
-    tokenFailureLimit: { limit: 3, windowMs: 60_000 },
-    now: () => now,
-    log: { warn: (line) => lines.push(line) },
-  });
-  closers.push(() => server.close());
+  const server = await startLoopbackTaxServer(
+    {
+      table,
+      auth: options.auth ?? tokenAuth,
+      trustProxy: options.trustProxy,
+      proxyHeader: options.proxyHeader,
+      tokenFailureLimit: { limit: 3, windowMs: 60_000 },
+      now: () => now,
+      log: { warn: (line) => lines.push(line) },
+    },
+    closers,
+  );
   const callback = async (authorization: string | undefined, headers: Record<string, string> = {}) => {
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',

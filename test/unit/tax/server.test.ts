@@ -3,20 +3,15 @@
  * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
  * again when its file changes (a bad new table refused, the old one kept).
  */
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readTaxTable } from '../../../src/tax/table-file.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
-import { startTaxServer } from '../../../src/tax/server.js';
+import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
-import { WatchedTaxTable } from '../../../src/tax/watched-table.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
 import { watchedFixtureTable } from '../../support/tax-table.js';
-import { testContext } from '../../support/test-context.js';
 import { workedExample2 } from '../../support/tax-examples.js';
 
-const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const token = '0123456789abcdef0123456789abcdef';
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -34,16 +29,15 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
   };
   const { table, rules } = await watchedFixtureTable('b2bctl-tax-serve-', log);
   closers.push(() => table.close());
-  const server = await startTaxServer({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/tax',
-    shape: options.shape ?? sandboxTaxShape,
-    table,
-    auth: options.auth ?? { kind: 'bearer', token },
-    log: { warn: log },
-  });
-  closers.push(() => server.close());
+  const server = await startLoopbackTaxServer(
+    {
+      shape: options.shape ?? sandboxTaxShape,
+      table,
+      auth: options.auth ?? { kind: 'bearer', token },
+      log: { warn: log },
+    },
+    closers,
+  );
   const post = async (body: unknown, authorization = `Bearer ${token}`) => {
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',
@@ -223,32 +217,18 @@ async function scriptedErp(answer: (body: string) => { status: number; body: str
 }
 
 async function serveForwarding(erpUrl: string, withTable: boolean) {
-  const folder = temporaryFolder('b2bctl-tax-forward-');
-  const rules = join(folder, 'impostos.csv');
-  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
   const warnings: string[] = [];
-  const table = withTable
-    ? new WatchedTaxTable(
-        rules,
-        () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
-        { info: () => {}, error: () => {} },
-        () => Date.now(),
-      )
-    : undefined;
-  await table?.start();
+  const table = withTable ? (await watchedFixtureTable('b2bctl-tax-forward-')).table : undefined;
   closers.push(() => table?.close());
-  const server = await startTaxServer({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/tax',
-    shape: sandboxTaxShape,
-    table,
-    forward: { url: erpUrl, budgetMs: 200, env: {} },
-    auth: { kind: 'none' },
-    log: { warn: (line) => warnings.push(line) },
-  });
-  closers.push(() => server.close());
+  const server = await startLoopbackTaxServer(
+    {
+      table,
+      forward: { url: erpUrl, budgetMs: 200, env: {} },
+      auth: { kind: 'none' },
+      log: { warn: (line) => warnings.push(line) },
+    },
+    closers,
+  );
   const post = async (cart: unknown = example2) => {
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',
