@@ -57,12 +57,12 @@ function shippedAssets() {
 
 mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
 const main = join(work, 'b2bctl.mjs');
-await build({
-  // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
-  // would cost Node its own code cache: docs/decisions/0018-single-executable.md), its warning filter. Its import of the bundle is
-  // pointed at the sources, bundled into the same file.
-  entryPoints: [join(root, 'bin', 'b2bctl.js')],
-  outfile: main,
+/**
+ * What both bundles of the single file share: one ES module each, everything it imports inside, for Node 26, and a
+ * require() for the bundled CommonJS dependencies rooted at `requireFrom`. pg's native binding is optional and never
+ * installed: pg falls back to JavaScript without it.
+ */
+const bundleOf = (requireFrom) => ({
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -70,8 +70,19 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   define: buildDefines(),
-  // pg's native binding is optional and never installed: pg falls back to JavaScript without it.
   external: ['pg-native'],
+  banner: {
+    js: `import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(${requireFrom});`,
+  },
+  logLevel: 'warning',
+});
+await build({
+  // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
+  // would cost Node its own code cache: docs/decisions/0018-single-executable.md), its warning filter. Its import of the bundle is
+  // pointed at the sources, bundled into the same file.
+  ...bundleOf('import.meta.url'),
+  entryPoints: [join(root, 'bin', 'b2bctl.js')],
+  outfile: main,
   plugins: [
     {
       name: 'bundle-instead-of-dist',
@@ -80,10 +91,15 @@ await build({
       },
     },
   ],
-  banner: {
-    js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
+});
+// The validation thread of a large workbook (src/bulk/validate-thread.ts) as an asset of its own, started from a
+// data: URL (the single file has no file beside it to start a thread from), whose import.meta.url is no path: its
+// require() is rooted at the executable, enough for the dependencies, which require only Node's modules.
+const thread = join(work, 'validate-thread.mjs');
+await build({
+  ...bundleOf('process.execPath'),
+  entryPoints: [join(root, 'src', 'cli', 'validate-thread-entry.ts')],
+  outfile: thread,
 });
 const config = join(work, 'sea-config.json');
 writeFileSync(
@@ -96,7 +112,7 @@ writeFileSync(
       disableExperimentalSEAWarning: true,
       // V8's compiled code of the bundle, made at build time: the start-up compiles nothing of it.
       useCodeCache: true,
-      assets: shippedAssets(),
+      assets: { ...shippedAssets(), 'validate-thread.mjs': thread },
     },
     null,
     2,

@@ -13,7 +13,8 @@ const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
 const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
 rmSync(next, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The validation thread of a large workbook is a module of its own (src/bulk/validate-thread.ts).
+  entryPoints: { cli: 'src/cli/main.ts', 'validate-thread': 'src/cli/validate-thread-entry.ts' },
   outdir: `dist-next-${process.pid}`,
   bundle: true,
   splitting: true,

@@ -7,6 +7,7 @@ import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { problemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
+import { type ThreadedValidation, validateOnThread, workbookForThread } from './validate-thread.js';
 
 export interface ValidateCommand<T> {
   file: string;
@@ -17,6 +18,8 @@ export interface ValidateCommand<T> {
   noun: string;
   /** Values the platform accepts but that look wrong: warnings, counted in the summary, never a failure. */
   advisories?: (record: InputRecord) => readonly { message: string }[];
+  /** The verb as a thread runs it again, for a large workbook (see validate-thread.ts). */
+  thread?: ThreadedValidation;
 }
 
 /**
@@ -25,6 +28,9 @@ export interface ValidateCommand<T> {
  * the same as the bulk commands' "nothing to send"; only invalid records fail (exit 65).
  */
 export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
+  const workbookSize = command.thread && (await workbookForThread(command.file, context));
+  if (command.thread && workbookSize !== undefined)
+    return validateOnThread(command.thread, command.file, workbookSize, context);
   const input = await openCommandInput(context, command.file, command.flags, command.catalogue);
   try {
     await validateEveryRecord(command, input, context);

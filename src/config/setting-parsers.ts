@@ -21,6 +21,17 @@ export function wholeNumber(minimum = 0): SettingParser<number> {
   };
 }
 
+/** A size in megabytes (a whole number), or `off`: undefined. */
+export const megabytesOrOff: SettingParser<number | undefined> = {
+  expects: 'whole number of MB, or off',
+  parse: (text) =>
+    text === 'off'
+      ? valid(undefined)
+      : /^\d+$/.test(text) && Number.isSafeInteger(Number(text))
+        ? valid(Number(text))
+        : invalid('must be a whole number of MB (0 or more) or off'),
+};
+
 /**
  * A length of time in milliseconds, in the one grammar of src/domain/duration.ts: a bare number counts in `unit`
  * (as the setting always has, so old profiles keep their meaning), or the text carries its own unit: `500ms`,

@@ -8,7 +8,16 @@ import { closestName } from '../lib/suggest.js';
 import { listingRouteSettings } from './route-settings.js';
 import { UsageError } from '../base/errors.js';
 import type { SettingDefinition, SettingParser } from './setting-definition.js';
-import { duration, httpUrl, isoInstant, localPath, oneOf, routePath, wholeNumber } from './setting-parsers.js';
+import {
+  duration,
+  httpUrl,
+  isoInstant,
+  localPath,
+  megabytesOrOff,
+  oneOf,
+  routePath,
+  wholeNumber,
+} from './setting-parsers.js';
 
 export type { SettingDefinition } from './setting-definition.js';
 
@@ -151,6 +160,13 @@ export const settingDefinitions = [
     description: 'Most characters one CSV row may hold, as written in the file (characters, not bytes)',
     defaultValue: '200000',
     parser: wholeNumber(1),
+  },
+  {
+    key: 'input.workbookThreadMb',
+    description:
+      'Workbooks (.xlsx, .ods) of this many MB or more are validated on a thread of their own with a bounded heap; 0 for every workbook, off for none',
+    defaultValue: '4',
+    parser: megabytesOrOff,
   },
   {
     key: 'outputDir',

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collect, firstLine, type RunResult } from './cli.js';
-import { seedDirectory } from './sandbox.js';
+import { repoRoot, seedDirectory } from './sandbox.js';
 import { temporaryFolder } from './temporary.js';
 
 export interface InstalledCli {
@@ -53,4 +53,11 @@ export async function sandboxLoginAndPush(cli: InstalledCli): Promise<FirstSteps
   } finally {
     sandbox.kill('SIGKILL');
   }
+}
+
+/** `stock validate` of a 3,000-row workbook with every workbook set to go to the validation thread, with --verbose. */
+export async function validatedOnThread(cli: InstalledCli): Promise<{ set: RunResult; validated: RunResult }> {
+  const set = await runInstalled(cli, ['config', 'set', 'input.workbookThreadMb', '0']);
+  const workbook = join(repoRoot, 'test', 'fixtures', 'workbooks', 'estoque-3000.xlsx');
+  return { set, validated: await runInstalled(cli, ['stock', 'validate', workbook, '--verbose']) };
 }

@@ -20,6 +20,7 @@ export async function run(options: CustomerValidateOptions, context: Context): P
       checker: newCustomerChecker(options.mode),
       noun: 'records',
       advisories: (record) => customerAdvisories(record.values),
+      thread: { verb: 'customer validate', options },
     },
     context,
   );

@@ -10,7 +10,14 @@ export interface StockValidateOptions extends InputFlags {
 /** Checks every row of a stock file locally and prints every problem; sends nothing. */
 export async function run(options: StockValidateOptions, context: Context): Promise<void> {
   await runValidateCommand(
-    { file: options.file, flags: options, catalogue: stockCatalogue, checker: newStockChecker(), noun: 'rows' },
+    {
+      file: options.file,
+      flags: options,
+      catalogue: stockCatalogue,
+      checker: newStockChecker(),
+      noun: 'rows',
+      thread: { verb: 'stock validate', options },
+    },
     context,
   );
 }

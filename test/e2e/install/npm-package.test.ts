@@ -10,7 +10,12 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
-import { type InstalledCli, runInstalled, sandboxLoginAndPush } from '../../support/installed-cli.js';
+import {
+  type InstalledCli,
+  runInstalled,
+  sandboxLoginAndPush,
+  validatedOnThread,
+} from '../../support/installed-cli.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
@@ -79,6 +84,14 @@ describe('the npm package', () => {
     expect(push.closingLine).toMatch(/: 52 applied; exit 0$/);
     expect(push.code).toBe(0);
     expect(sandbox.code).toBe(0);
+  });
+
+  it('validates a workbook on its thread, from the files the package ships', async () => {
+    const { set, validated } = await validatedOnThread(cli);
+    expect(set.code).toBe(0);
+    expect(validated.stderr).toContain('validated on a thread of its own');
+    expect(validated.stderr).toContain('3000 rows, 3000 valid, 0 invalid (0 problems)');
+    expect(validated.code).toBe(0);
   });
 
   it('gives a completion script that bash loads', async () => {

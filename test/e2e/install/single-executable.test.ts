@@ -10,7 +10,12 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireThat } from '../../support/external-tools.js';
-import { type InstalledCli, runInstalled, sandboxLoginAndPush } from '../../support/installed-cli.js';
+import {
+  type InstalledCli,
+  runInstalled,
+  sandboxLoginAndPush,
+  validatedOnThread,
+} from '../../support/installed-cli.js';
 import { repoRoot } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
@@ -62,6 +67,14 @@ describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () 
     expect(man.code).toBe(0);
     const shipped = readdirSync(join(repoRoot, 'docs', 'man'));
     expect(readdirSync(join(folder, 'man', 'man1')).toSorted()).toEqual(shipped.toSorted());
+  });
+
+  it('validates a workbook on its thread, started from the module the file carries', async () => {
+    const { set, validated } = await validatedOnThread(cli);
+    expect(set.code).toBe(0);
+    expect(validated.stderr).toContain('validated on a thread of its own');
+    expect(validated.stderr).toContain('3000 rows, 3000 valid, 0 invalid (0 problems)');
+    expect(validated.code).toBe(0);
   });
 
   it('starts the sandbox, logs in, passes doctor and pushes stock with an empty environment', async () => {

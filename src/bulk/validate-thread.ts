@@ -1,0 +1,244 @@
+/**
+ * `validate` of a large workbook on a thread of its own, with a heap of bounded size: the main thread's young
+ * generation grows to 64–128 MB on Node 24 and 26 over a long run and stays there, and a workbook's reading keeps it
+ * busy for seconds (docs/decisions/0025-workbook-thread.md). The thread runs the verb again with the same options,
+ * in a context whose streams, prompter and Ctrl-C are the main thread's, relayed by messages: what it prints, asks
+ * and ends with is what the main thread would have printed, asked and ended with.
+ */
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as sea from 'node:sea';
+import { isMainThread, Worker } from 'node:worker_threads';
+import type { Context, GlobalOptions, Prompter } from '../context.js';
+import {
+  B2bctlError,
+  ConfigError,
+  type ExitCode,
+  InputError,
+  InterruptedError,
+  OutputClosedError,
+  SignalledError,
+  UsageError,
+} from '../base/errors.js';
+import { packageRoot } from '../base/package-root.js';
+import { workbookFormat } from '../io/input/binary-kinds.js';
+
+/** The validate verbs a thread can run, by their command line's words. */
+export type ThreadedVerb = 'stock validate' | 'customer validate';
+
+/** What a thread needs to run a verb again: its words and its parsed options (plain data). */
+export interface ThreadedValidation {
+  verb: ThreadedVerb;
+  options: object;
+}
+
+/** The thread's start: the verb, and the main thread's globals, environment and terminals. */
+export interface ThreadStart extends ThreadedValidation {
+  globals: GlobalOptions;
+  env: Record<string, string | undefined>;
+  terminals: { stdout: boolean; stderr: boolean; stdin: boolean; columns: number | undefined };
+}
+
+/** An error as it crosses between threads: enough to end the command as it would have ended on the main thread. */
+export interface CrossingError {
+  name: string;
+  message: string;
+  exitCode?: ExitCode;
+  stack?: string;
+  file?: string;
+  line?: number;
+  field?: string;
+  closingLine?: B2bctlError['closingLine'];
+}
+
+/** From the thread: output, a question for the person at the terminal, the end. */
+export type FromThread =
+  | { kind: 'write'; stream: 'stdout' | 'stderr'; id: number; chunk: Uint8Array | string }
+  | { kind: 'ask'; id: number; method: keyof Prompter; args: unknown[] }
+  | { kind: 'done' }
+  | { kind: 'failed'; error: CrossingError };
+
+/** To the thread: a write done, an answer, Ctrl-C. */
+export type ToThread =
+  | { kind: 'written'; id: number }
+  | { kind: 'answer'; id: number; value?: unknown; error?: CrossingError }
+  | { kind: 'interrupt' };
+
+/** The young generation of the thread: small, so what a long read leaves behind is collected as it goes. */
+const youngGenerationMb = 4;
+
+/** The single file's asset holding the thread's module. */
+const threadAsset = 'validate-thread.mjs';
+let threadModule: { entry: string | URL | undefined } | undefined;
+
+/**
+ * The thread's module: built beside the CLI (scripts/build.mjs), or in the single file an asset started from a
+ * data: URL (scripts/build-binary.mjs); undefined in sources not built.
+ */
+function threadEntry(): string | URL | undefined {
+  threadModule ??= { entry: findThreadEntry() };
+  return threadModule.entry;
+}
+
+function findThreadEntry(): string | URL | undefined {
+  if (sea.isSea())
+    return sea.getAssetKeys().includes(threadAsset)
+      ? new URL(`data:text/javascript;base64,${Buffer.from(sea.getAsset(threadAsset)).toString('base64')}`)
+      : undefined;
+  const entry = join(packageRoot(), 'dist', 'validate-thread.js');
+  return existsSync(entry) ? entry : undefined;
+}
+
+/**
+ * The size of `file` when it is a workbook to validate on a thread: a named file, a workbook by its first bytes, of
+ * `input.workbookThreadMb` or more; undefined otherwise (validated on this thread).
+ */
+export async function workbookForThread(file: string, context: Context): Promise<number | undefined> {
+  if (!isMainThread || file === '-' || threadEntry() === undefined) return undefined;
+  const threshold = (await context.session()).get('input.workbookThreadMb');
+  if (threshold === undefined) return undefined;
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    // Missing or unreadable: the reader says so in the words of every other input.
+    return undefined;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
+    const head = Buffer.alloc(256);
+    await handle.read(head, 0, head.length, 0);
+    return workbookFormat(head) === undefined ? undefined : stats.size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Runs `validation` on a thread and ends as it ends: resolves when it succeeded, throws its error otherwise. The
+ * thread's old generation is bounded by the workbook's size (shared strings take ~8 MB of heap for each MB of zip at
+ * most), from 128 MB up; a workbook that needs more is one line naming the setting that validates it here instead.
+ */
+export async function validateOnThread(
+  validation: ThreadedValidation,
+  file: string,
+  sizeBytes: number,
+  context: Context,
+  limits: { oldGenerationMb?: number } = {},
+): Promise<void> {
+  const entry = threadEntry();
+  if (entry === undefined) throw new Error('the validation thread is not built (npm run build)');
+  const oldGenerationMb = limits.oldGenerationMb ?? Math.max(128, Math.ceil((8 * sizeBytes) / 1_000_000));
+  const start: ThreadStart = {
+    ...validation,
+    globals: context.globals,
+    env: { ...context.env },
+    terminals: {
+      stdout: context.io.isStdoutTTY,
+      stderr: context.io.isStderrTTY,
+      stdin: context.io.isStdinTTY,
+      columns: (context.io.stderr as NodeJS.WriteStream).columns,
+    },
+  };
+  context.log.debug(
+    `${file}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
+  );
+  const worker = new Worker(entry, {
+    workerData: start,
+    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb, maxOldGenerationSizeMb: oldGenerationMb },
+  });
+  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
+  const send = (message: ToThread) => worker.postMessage(message);
+  const interrupt = () => send({ kind: 'interrupt' });
+  context.interrupt.addEventListener('abort', interrupt, { once: true });
+  if (context.interrupt.aborted) interrupt();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: FromThread) => {
+        if (message.kind === 'write')
+          context.io[message.stream].write(message.chunk, () => send({ kind: 'written', id: message.id }));
+        else if (message.kind === 'ask') void relayQuestion(message, context, send);
+        else if (message.kind === 'done') resolve();
+        else reject(rebuiltError(message.error));
+      });
+      worker.on('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new B2bctlError(
+                `${file}: validating this workbook needed more than the ${oldGenerationMb} MB its thread is given; validate it on the main thread with b2bctl config set input.workbookThreadMb off, then run it again.`,
+                1,
+              )
+            : error,
+        ),
+      );
+      worker.on('exit', (code) =>
+        reject(new Error(`the validation thread ended before it finished (exit code ${code})`)),
+      );
+    });
+  } finally {
+    context.interrupt.removeEventListener('abort', interrupt);
+    await worker.terminate();
+  }
+}
+
+/** Asks the person at the terminal what the thread asks, and sends the answer, or why there is none, back. */
+async function relayQuestion(
+  question: Extract<FromThread, { kind: 'ask' }>,
+  context: Context,
+  send: (message: ToThread) => void,
+): Promise<void> {
+  try {
+    const prompter = await context.prompter();
+    const ask = prompter[question.method] as (...args: unknown[]) => Promise<unknown>;
+    send({ kind: 'answer', id: question.id, value: await ask.apply(prompter, question.args) });
+  } catch (error) {
+    send({ kind: 'answer', id: question.id, error: crossing(error) });
+  }
+}
+
+/** An error ready to cross to the other thread. */
+export function crossing(error: unknown): CrossingError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const { name, message, stack } = error;
+  if (!(error instanceof B2bctlError)) return { name, message, stack };
+  const located = error as Partial<InputError & ConfigError>;
+  return {
+    name,
+    message,
+    stack,
+    exitCode: error.exitCode,
+    file: located.file,
+    line: located.line,
+    field: located.field,
+    closingLine: error.closingLine,
+  };
+}
+
+/** The error that crossed, as the class it was thrown as where the classes are known; else a plain one of its code. */
+export function rebuiltError(crossed: CrossingError): Error {
+  const { message } = crossed;
+  let error: Error;
+  if (crossed.exitCode === undefined) error = new Error(message);
+  else if (crossed.name === 'InputError')
+    error = new InputError(message, {
+      file: crossed.file,
+      line: crossed.line,
+      field: crossed.field,
+      missing: crossed.exitCode === 66,
+    });
+  else if (crossed.name === 'InterruptedError') error = new InterruptedError(message);
+  else if (crossed.name === 'OutputClosedError') error = new OutputClosedError(message);
+  else if (crossed.name === 'UsageError') error = new UsageError(message);
+  else if (crossed.name === 'ConfigError') error = new ConfigError(message, crossed.file ?? '');
+  else if (crossed.name === 'SignalledError')
+    error = new SignalledError(message, crossed.exitCode === 143 ? 'SIGTERM' : 'SIGINT');
+  else {
+    error = new B2bctlError(message, crossed.exitCode);
+    error.name = crossed.name;
+  }
+  if (error instanceof B2bctlError && crossed.closingLine) error.closingLine = crossed.closingLine;
+  if (crossed.stack !== undefined) error.stack = crossed.stack;
+  return error;
+}

@@ -1,0 +1,156 @@
+/**
+ * A large workbook is validated on a thread of its own (src/bulk/validate-thread.ts): the thread runs the verb again
+ * and relays what it prints, asks and ends with, so a run there ends exactly as on the main thread. Each case runs
+ * the same command line both ways, `input.workbookThreadMb` off and 0 (every workbook on the thread), and compares
+ * the exit code, stdout, stderr and the prompts asked; the thread's own line under --verbose shows which way ran.
+ */
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../../src/base/errors.js';
+import { validateOnThread } from '../../../src/bulk/validate-thread.js';
+import { freshConfigDir } from '../../support/cli.js';
+import { type CommandLineOptions, runCommandLine } from '../../support/command-line.js';
+import { repoRoot } from '../../support/sandbox.js';
+import { testContext } from '../../support/test-context.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+const fixture = (...path: string[]) => join(repoRoot, 'test', 'fixtures', ...path);
+
+/** A folder with the workbook in it, and a config folder whose profile says where workbooks are validated. */
+function workspace(...workbooks: string[]): { folder: string; configDir: string } {
+  const folder = temporaryFolder('b2bctl-thread-');
+  for (const workbook of workbooks) copyFileSync(workbook, join(folder, workbook.split('/').at(-1) as string));
+  return { folder, configDir: freshConfigDir() };
+}
+
+/** The timing of the closing line, the one figure that differs from run to run. */
+const untimed = (text: string) => text.replaceAll(/ in \d+\.\d s\./g, ' in N s.');
+
+/** The command line run with every workbook on the main thread, then on the thread. */
+async function bothWays(
+  args: string[],
+  options: Omit<CommandLineOptions, 'configDir'> & { folder: string; configDir: string },
+) {
+  const { folder, ...rest } = options;
+  const run = async (where: 'off' | '0') => {
+    const set = await runCommandLine(['config', 'set', 'input.workbookThreadMb', where], rest);
+    expect(set.code).toBe(0);
+    const result = await runCommandLine(args, { ...rest, cwd: folder });
+    return { ...result, stdout: untimed(result.stdout), stderr: untimed(result.stderr) };
+  };
+  return { here: await run('off'), there: await run('0') };
+}
+
+describe('stock validate of a workbook on its thread', () => {
+  it.each([
+    ['a workbook with problems, merged and hidden cells (.xlsx)', 'estoque-variado.xlsx'],
+    ['the same saved as .ods', 'estoque-variado.ods'],
+  ])('%s: the same problems, lines and exit code', async (_case, name) => {
+    const { folder, configDir } = workspace(fixture('workbooks', name));
+    for (const output of [[], ['-o', 'json']]) {
+      const { here, there } = await bothWays(
+        ['stock', 'validate', name, '--ignore-column', 'atualizado em', ...output],
+        { folder, configDir },
+      );
+      expect(here.code).toBe(65);
+      expect(here.stdout).toContain(name);
+      expect(there).toEqual(here);
+    }
+  });
+
+  it('a valid workbook of 3,000 rows, on a terminal: exit 0 and the same closing line', async () => {
+    const { folder, configDir } = workspace(fixture('workbooks', 'estoque-3000.xlsx'));
+    const { here, there } = await bothWays(['stock', 'validate', 'estoque-3000.xlsx'], {
+      folder,
+      configDir,
+      tty: { stdout: true, stderr: true },
+    });
+    expect(here.code).toBe(0);
+    expect(here.stderr).toContain('estoque-3000.xlsx: 3000 rows, 3000 valid, 0 invalid (0 problems) in N s.');
+    expect(there).toEqual(here);
+  });
+
+  it('says under --verbose that the thread validated it, and only when it did', async () => {
+    const { folder, configDir } = workspace(fixture('workbooks', 'estoque-3000.xlsx'));
+    const { here, there } = await bothWays(['stock', 'validate', 'estoque-3000.xlsx', '--verbose'], {
+      folder,
+      configDir,
+    });
+    const size = (statSync(fixture('workbooks', 'estoque-3000.xlsx')).size / 1_000_000).toFixed(1);
+    const line = `estoque-3000.xlsx: a workbook of ${size} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most 128 MB`;
+    expect(there.code).toBe(0);
+    expect(there.stderr).toContain(line);
+    expect(here.stderr).not.toContain('thread of its own');
+  });
+
+  it('a workbook under the size set stays on the main thread', async () => {
+    const { folder, configDir } = workspace(fixture('workbooks', 'estoque-3000.xlsx'));
+    await runCommandLine(['config', 'set', 'input.workbookThreadMb', '1'], { configDir });
+    const result = await runCommandLine(['stock', 'validate', 'estoque-3000.xlsx', '--verbose'], {
+      configDir,
+      cwd: folder,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('thread of its own');
+  });
+});
+
+describe('customer validate of a workbook on its thread', () => {
+  it('asks at the terminal what the thread asks, and saves the map the answer makes', async () => {
+    const { folder, configDir } = workspace(fixture('libreoffice', 'clientes-corrigido.xlsx'));
+    const { here, there } = await bothWays(
+      ['customer', 'validate', 'clientes-corrigido.xlsx', '--write-map', 'map.json'],
+      {
+        folder,
+        configDir,
+        tty: { stdin: true, stderr: true },
+        answers: ['customerRegistrationAddress.street'],
+      },
+    );
+    expect(here.code).toBe(0);
+    expect(here.prompts.map((prompt) => prompt.kind)).toEqual(['select']);
+    expect(there).toEqual(here);
+    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toMatchObject({
+      'Data de cadastro': 'customerRegistrationAddress.street',
+    });
+  });
+
+  it('--no-input: the thread never asks, and fails as the main thread does', async () => {
+    const { folder, configDir } = workspace(fixture('libreoffice', 'clientes-corrigido.xlsx'));
+    const { here, there } = await bothWays(['customer', 'validate', 'clientes-corrigido.xlsx', '--no-input'], {
+      folder,
+      configDir,
+      tty: { stdin: true, stderr: true },
+      answers: [],
+    });
+    expect(here.code).toBe(65);
+    expect(here.stderr).toContain('"Data de cadastro" holds');
+    expect(there).toEqual(here);
+  });
+});
+
+describe('the thread itself', () => {
+  const workbook = fixture('workbooks', 'estoque-3000.xlsx');
+  const options = { file: workbook };
+
+  it('stops at Ctrl-C as the main thread does: the interrupted error, exit 75', async () => {
+    const test = testContext({ configDir: freshConfigDir() });
+    test.interrupt('SIGINT');
+    const run = validateOnThread({ verb: 'stock validate', options }, workbook, statSync(workbook).size, test.context);
+    await expect(run).rejects.toBeInstanceOf(InterruptedError);
+    await expect(run).rejects.toMatchObject({ exitCode: 75, message: expect.stringContaining('Interrupted after') });
+  });
+
+  it('a workbook that needs more heap than the thread has is one line naming the setting', async () => {
+    const test = testContext({ configDir: freshConfigDir() });
+    const run = validateOnThread({ verb: 'stock validate', options }, workbook, statSync(workbook).size, test.context, {
+      oldGenerationMb: 6,
+    });
+    await expect(run).rejects.toThrow(
+      `${workbook}: validating this workbook needed more than the 6 MB its thread is given; validate it on the main thread with b2bctl config set input.workbookThreadMb off, then run it again.`,
+    );
+  });
+});
