@@ -59,11 +59,11 @@ export type FromThread =
   | { kind: 'done' }
   | { kind: 'failed'; error: CrossingError };
 
-/** To the thread: a write done, an answer, Ctrl-C. */
+/** To the thread: a write done, an answer, Ctrl-C (or SIGTERM). */
 export type ToThread =
   | { kind: 'written'; id: number }
   | { kind: 'answer'; id: number; value?: unknown; error?: CrossingError }
-  | { kind: 'interrupt' };
+  | { kind: 'interrupt'; signal: string };
 
 /** The young generation of the thread: small, so what a long read leaves behind is collected as it goes. */
 const youngGenerationMb = 4;
@@ -151,7 +151,7 @@ export async function validateOnThread(
   });
   // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
   const send = (message: ToThread) => worker.postMessage(message);
-  const interrupt = () => send({ kind: 'interrupt' });
+  const interrupt = () => send({ kind: 'interrupt', signal: String(context.interrupt.reason ?? 'SIGINT') });
   context.interrupt.addEventListener('abort', interrupt, { once: true });
   if (context.interrupt.aborted) interrupt();
   try {

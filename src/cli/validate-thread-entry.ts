@@ -45,7 +45,7 @@ port.on('message', (message: ToThread) => {
     answers.delete(message.id);
     if (message.error) waiting?.reject(rebuiltError(message.error));
     else waiting?.resolve(message.value);
-  } else interrupt.abort('SIGINT');
+  } else interrupt.abort(message.signal);
 });
 
 /** A stream whose writes are the main thread's `stream`: each write done at once while little is in flight. */

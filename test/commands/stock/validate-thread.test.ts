@@ -4,7 +4,7 @@
  * the same command line both ways, `input.workbookThreadMb` off and 0 (every workbook on the thread), and compares
  * the exit code, stdout, stderr and the prompts asked; the thread's own line under --verbose shows which way ran.
  */
-import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/base/errors.js';
@@ -71,6 +71,23 @@ describe('stock validate of a workbook on its thread', () => {
     expect(here.code).toBe(0);
     expect(here.stderr).toContain('estoque-3000.xlsx: 3000 rows, 3000 valid, 0 invalid (0 problems) in N s.');
     expect(there).toEqual(here);
+  });
+
+  it('a workbook cut short, and a sheet that is not there: the same one line and exit code', async () => {
+    const { folder, configDir } = workspace(fixture('workbooks', 'estoque-variado.xlsx'));
+    const whole = readFileSync(join(folder, 'estoque-variado.xlsx'));
+    writeFileSync(join(folder, 'cortado.xlsx'), whole.subarray(0, whole.length - 200));
+    const cut = await bothWays(['stock', 'validate', 'cortado.xlsx'], { folder, configDir });
+    expect(cut.here.code).toBe(65);
+    expect(cut.here.stderr).toContain('cortado.xlsx: cannot read the workbook');
+    expect(cut.there).toEqual(cut.here);
+    const sheet = await bothWays(['stock', 'validate', 'estoque-variado.xlsx', '--sheet', 'Preços'], {
+      folder,
+      configDir,
+    });
+    expect(sheet.here.code).not.toBe(0);
+    expect(sheet.here.stderr).toContain('Preços');
+    expect(sheet.there).toEqual(sheet.here);
   });
 
   it('says under --verbose that the thread validated it, and only when it did', async () => {
