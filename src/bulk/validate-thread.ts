@@ -5,8 +5,8 @@
  * in a context whose streams, prompter and Ctrl-C are the main thread's, relayed by messages: what it prints, asks
  * and ends with is what the main thread would have printed, asked and ended with.
  */
-import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as sea from 'node:sea';
 import { isMainThread, Worker } from 'node:worker_threads';
@@ -100,13 +100,18 @@ export async function workbookForThread(file: string, context: Context): Promise
   if (threshold === undefined) return undefined;
   let handle;
   try {
-    handle = await open(file, 'r');
+    // Looked at before it is opened, and opened without waiting: opening a FIFO waits for a writer, and nothing
+    // would end that wait (a name replaced by a FIFO in between is opened at once too, and refused below).
+    const stats = await stat(file);
+    if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     // Missing or unreadable: the reader says so in the words of every other input.
     return undefined;
   }
   try {
     const stats = await handle.stat();
+    // Looked at again through the descriptor: the name may have been replaced in between.
     if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
     const head = Buffer.alloc(256);
     await handle.read(head, 0, head.length, 0);
