@@ -95,7 +95,7 @@ function findThreadEntry(): string | URL | undefined {
  * `input.workbookThreadMb` or more; undefined otherwise (validated on this thread).
  */
 export async function workbookForThread(file: string, context: Context): Promise<number | undefined> {
-  if (!isMainThread || file === '-' || threadEntry() === undefined) return undefined;
+  if (!isMainThread || file === '-') return undefined;
   const threshold = (await context.session()).get('input.workbookThreadMb');
   if (threshold === undefined) return undefined;
   let handle;
@@ -115,7 +115,8 @@ export async function workbookForThread(file: string, context: Context): Promise
     if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
     const head = Buffer.alloc(256);
     await handle.read(head, 0, head.length, 0);
-    return workbookFormat(head) === undefined ? undefined : stats.size;
+    // The thread's module last: in the single file it is an asset of some MB made into a data: URL.
+    return workbookFormat(head) === undefined || threadEntry() === undefined ? undefined : stats.size;
   } finally {
     await handle.close();
   }
