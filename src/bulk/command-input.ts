@@ -13,7 +13,7 @@ export async function openCommandInput(
   path: string,
   flags: InputFlags,
   catalogue: FieldCatalogue,
-  options: { quietWarnings?: boolean; displayName?: string } = {},
+  options: { quietWarnings?: boolean; displayName?: string; stdin?: NodeJS.ReadableStream } = {},
 ): Promise<OpenedInput> {
   let headerMap: HeaderMap | undefined;
   if (flags.map) {
@@ -42,7 +42,8 @@ export async function openCommandInput(
     maxListIndex: session.get('input.maxListIndex'),
     rowBounds: { maxColumns: session.get('input.maxColumns'), maxRowChars: session.get('input.maxRowChars') },
     interrupt: context.interrupt,
-    stdin: context.io.stdin,
+    // stdin as the command was given it, or its bytes where the command has already looked at them.
+    stdin: options.stdin ?? context.io.stdin,
     catalogue,
     encoding: flags.encoding,
     delimiter: flags.delimiter,

@@ -7,7 +7,7 @@ import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { problemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
-import { type ThreadedValidation, validateOnThread, workbookForThread } from './validate-thread.js';
+import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
 
 export interface ValidateCommand<T> {
   file: string;
@@ -28,14 +28,28 @@ export interface ValidateCommand<T> {
  * the same as the bulk commands' "nothing to send"; only invalid records fail (exit 65).
  */
 export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
-  const workbookSize = command.thread && (await workbookForThread(command.file, context));
-  if (command.thread && workbookSize !== undefined)
-    return validateOnThread(command.thread, command.file, workbookSize, context);
-  const input = await openCommandInput(context, command.file, command.flags, command.catalogue);
+  const { thread } = command;
+  const place: ValidationPlace = thread ? await validationPlace(command.file, context) : { here: {} };
+  if (thread && 'thread' in place) {
+    const { size, stdinCopy } = place.thread;
+    try {
+      return await validateOnThread(thread, command.file, size, context, { stdinCopy: stdinCopy?.path });
+    } finally {
+      stdinCopy?.remove();
+    }
+  }
+  const here = 'here' in place ? place.here : {};
   try {
-    await validateEveryRecord(command, input, context);
+    const input = await openCommandInput(context, command.file, command.flags, command.catalogue, {
+      stdin: here.stdin,
+    });
+    try {
+      await validateEveryRecord(command, input, context);
+    } finally {
+      input.close();
+    }
   } finally {
-    input.close();
+    here.done?.();
   }
 }
 

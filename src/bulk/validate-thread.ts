@@ -5,7 +5,7 @@
  * in a context whose streams, prompter and Ctrl-C are the main thread's, relayed by messages: what it prints, asks
  * and ends with is what the main thread would have printed, asked and ended with.
  */
-import { constants, existsSync } from 'node:fs';
+import { constants, createReadStream, existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as sea from 'node:sea';
@@ -23,6 +23,9 @@ import {
 } from '../base/errors.js';
 import { packageRoot } from '../base/package-root.js';
 import { workbookFormat } from '../io/input/binary-kinds.js';
+import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
+import { copyOfWorkbookStream } from '../io/input/workbook-copy.js';
+import type { PrivateTemporaryFile } from '../lib/private-temporary-file.js';
 
 /** The validate verbs a thread can run, by their command line's words. */
 export type ThreadedVerb = 'stock validate' | 'customer validate';
@@ -38,6 +41,8 @@ export interface ThreadStart extends ThreadedValidation {
   globals: GlobalOptions;
   env: Record<string, string | undefined>;
   terminals: { stdout: boolean; stderr: boolean; stdin: boolean; columns: number | undefined };
+  /** A workbook piped on stdin, as the main thread copied it: the thread's stdin. */
+  stdinCopy?: string;
 }
 
 /** An error as it crosses between threads: enough to end the command as it would have ended on the main thread. */
@@ -90,20 +95,43 @@ function findThreadEntry(): string | URL | undefined {
   return existsSync(entry) ? entry : undefined;
 }
 
+/** Where a validation runs: on its thread, or here, with stdin's bytes when they were already looked at. */
+export type ValidationPlace =
+  | { thread: { size: number; stdinCopy?: PrivateTemporaryFile } }
+  | { here: { stdin?: NodeJS.ReadableStream; done?: () => void } };
+
 /**
- * The size of `file` when it is a workbook to validate on a thread: a named file, a workbook by its first bytes, of
- * `input.workbookThreadMb` or more; undefined otherwise (validated on this thread).
+ * A workbook of `input.workbookThreadMb` or more goes to the thread: a named file by its size and first bytes; on
+ * stdin (never a terminal) by its first bytes, then by the size of the private copy a workbook needs anyway (a zip
+ * is read from its end). The copy is the main thread's, so its removal on Ctrl-C and at exit is too.
  */
-export async function workbookForThread(file: string, context: Context): Promise<number | undefined> {
-  if (!isMainThread || file === '-') return undefined;
+export async function validationPlace(file: string, context: Context): Promise<ValidationPlace> {
+  const here = { here: {} };
+  if (!isMainThread || (file === '-' && context.io.isStdinTTY)) return here;
   const threshold = (await context.session()).get('input.workbookThreadMb');
-  if (threshold === undefined) return undefined;
+  if (threshold === undefined) return here;
+  if (file !== '-') {
+    const size = await workbookFileSize(file, threshold);
+    return size === undefined || threadEntry() === undefined ? here : { thread: { size } };
+  }
+  const bytes = await openBytes('-', context.io.stdin, { interrupt: context.interrupt });
+  const peeked = await peekBytes(bytes.stream, 256);
+  const format = workbookFormat(peeked.head);
+  if (format === undefined || threadEntry() === undefined) return { here: { stdin: peeked.stream } };
+  const copy = await copyOfWorkbookStream(peeked.stream, inputName('-'), format, context.interrupt);
+  const { size } = await stat(copy.path);
+  if (size >= threshold * 1_000_000) return { thread: { size, stdinCopy: copy } };
+  return { here: { stdin: createReadStream(copy.path), done: copy.remove } };
+}
+
+/** The size of a named file that is a workbook (by its first bytes) of `thresholdMb` or more; else undefined. */
+async function workbookFileSize(file: string, thresholdMb: number): Promise<number | undefined> {
   let handle;
   try {
     // Looked at before it is opened, and opened without waiting: opening a FIFO waits for a writer, and nothing
     // would end that wait (a name replaced by a FIFO in between is opened at once too, and refused below).
     const stats = await stat(file);
-    if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
+    if (!stats.isFile() || stats.size < thresholdMb * 1_000_000) return undefined;
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     // Missing or unreadable: the reader says so in the words of every other input.
@@ -112,11 +140,10 @@ export async function workbookForThread(file: string, context: Context): Promise
   try {
     const stats = await handle.stat();
     // Looked at again through the descriptor: the name may have been replaced in between.
-    if (!stats.isFile() || stats.size < threshold * 1_000_000) return undefined;
+    if (!stats.isFile() || stats.size < thresholdMb * 1_000_000) return undefined;
     const head = Buffer.alloc(256);
     await handle.read(head, 0, head.length, 0);
-    // The thread's module last: in the single file it is an asset of some MB made into a data: URL.
-    return workbookFormat(head) === undefined || threadEntry() === undefined ? undefined : stats.size;
+    return workbookFormat(head) === undefined ? undefined : stats.size;
   } finally {
     await handle.close();
   }
@@ -132,11 +159,11 @@ export async function validateOnThread(
   file: string,
   sizeBytes: number,
   context: Context,
-  limits: { oldGenerationMb?: number } = {},
+  options: { oldGenerationMb?: number; stdinCopy?: string } = {},
 ): Promise<void> {
   const entry = threadEntry();
   if (entry === undefined) throw new Error('the validation thread is not built (npm run build)');
-  const oldGenerationMb = limits.oldGenerationMb ?? Math.max(128, Math.ceil((8 * sizeBytes) / 1_000_000));
+  const oldGenerationMb = options.oldGenerationMb ?? Math.max(128, Math.ceil((8 * sizeBytes) / 1_000_000));
   const start: ThreadStart = {
     ...validation,
     globals: context.globals,
@@ -147,9 +174,10 @@ export async function validateOnThread(
       stdin: context.io.isStdinTTY,
       columns: (context.io.stderr as NodeJS.WriteStream).columns,
     },
+    stdinCopy: options.stdinCopy,
   };
   context.log.debug(
-    `${file}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
+    `${inputName(file)}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
   );
   const worker = new Worker(entry, {
     workerData: start,
@@ -173,7 +201,7 @@ export async function validateOnThread(
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new B2bctlError(
-                `${file}: validating this workbook needed more than the ${oldGenerationMb} MB its thread is given; validate it on the main thread with b2bctl config set input.workbookThreadMb off, then run it again.`,
+                `${inputName(file)}: validating this workbook needed more than the ${oldGenerationMb} MB its thread is given; validate it on the main thread with b2bctl config set input.workbookThreadMb off, then run it again.`,
                 1,
               )
             : error,

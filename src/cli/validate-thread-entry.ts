@@ -2,6 +2,7 @@
  * The validation thread (src/bulk/validate-thread.ts): runs a validate verb with the main thread's options, in a
  * context whose streams and prompter are relayed to the main thread by messages. Built as dist/validate-thread.js.
  */
+import { createReadStream } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Context, createContext, type IOStreams, type Prompter } from '../context.js';
@@ -94,8 +95,8 @@ const stderr = relayed('stderr');
 const io: IOStreams = {
   stdout,
   stderr,
-  // A workbook is read from its file: nothing comes from stdin.
-  stdin: Readable.from([]),
+  // A workbook piped on stdin comes as the main thread copied it; a named one is read from its file.
+  stdin: start.stdinCopy === undefined ? Readable.from([]) : createReadStream(start.stdinCopy),
   isStdoutTTY: start.terminals.stdout,
   isStderrTTY: start.terminals.stderr,
   isStdinTTY: start.terminals.stdin,
@@ -107,6 +108,8 @@ const context = createContext({
   interrupt: interrupt.signal,
   prompter: relayedPrompter(),
 });
+// As the launcher does on the main thread: --verbose's stack traces point into src/*.ts (the modules loaded from now).
+if (start.globals.verbose) process.setSourceMapsEnabled(true);
 try {
   const { run } = await verbs[start.verb]();
   await run(start.options, context);

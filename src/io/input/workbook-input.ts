@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { InterruptedError } from '../../base/errors.js';
-import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
+import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
@@ -23,6 +22,7 @@ import {
   type WorkbookCell,
   type WorkbookRow,
 } from './workbook-cells.js';
+import { copyOfWorkbookStream } from './workbook-copy.js';
 import { openOdsSheet } from './workbook-ods.js';
 import type { SheetReader } from './workbook-sheet.js';
 import { openXlsxSheet } from './workbook-xlsx.js';
@@ -141,7 +141,7 @@ async function openSheet(
   format: WorkbookFormat,
   bytes: { path: string } | { stream: Readable },
 ): Promise<SheetReader> {
-  const copy = 'path' in bytes ? undefined : await copyOfStream(bytes.stream, file, format, options.interrupt);
+  const copy = 'path' in bytes ? undefined : await copyOfWorkbookStream(bytes.stream, file, format, options.interrupt);
   const path = 'path' in bytes ? bytes.path : (copy as PrivateTemporaryFile).path;
   let zip: WorkbookZip;
   try {
@@ -155,24 +155,6 @@ async function openSheet(
       : await openXlsxSheet(zip, file, options.sheet);
   } catch (error) {
     zip.close();
-    throw error;
-  }
-}
-
-async function copyOfStream(
-  stream: Readable,
-  file: string,
-  format: WorkbookFormat,
-  interrupt: AbortSignal | undefined,
-): Promise<PrivateTemporaryFile> {
-  try {
-    return await copyToPrivateTemporaryFile(stream, {
-      prefix: 'b2bctl-workbook-',
-      name: `stdin.${format}`,
-      signal: interrupt,
-    });
-  } catch (error) {
-    if (interrupt?.aborted) throw new InterruptedError(`Interrupted while reading ${file}; nothing was sent.`);
     throw error;
   }
 }

@@ -90,6 +90,32 @@ describe('stock validate of a workbook on its thread', () => {
     expect(sheet.there).toEqual(sheet.here);
   });
 
+  it('a workbook piped on stdin: the same problems and lines, named stdin; a CSV on stdin stays on this thread', async () => {
+    const { folder, configDir } = workspace(fixture('workbooks', 'estoque-variado.xlsx'));
+    const workbook = readFileSync(join(folder, 'estoque-variado.xlsx'));
+    const piped = await bothWays(['stock', 'validate', '-', '--ignore-column', 'atualizado em'], {
+      folder,
+      configDir,
+      stdin: workbook,
+    });
+    expect(piped.here.code).toBe(65);
+    expect(piped.here.stderr).toContain('stdin: 6 rows, 4 valid, 2 invalid (2 problems) in N s.');
+    expect(piped.there).toEqual(piped.here);
+    const onThread = await runCommandLine(['stock', 'validate', '-', '--ignore-column', 'atualizado em', '--verbose'], {
+      configDir,
+      cwd: folder,
+      stdin: workbook,
+    });
+    expect(onThread.stderr).toContain(
+      'stdin: a workbook of 0.0 MB (input.workbookThreadMb or more), validated on a thread',
+    );
+    const csv = readFileSync(fixture('workbooks', 'estoque-3000.csv'));
+    const text = await bothWays(['stock', 'validate', '-', '--verbose'], { folder, configDir, stdin: csv });
+    expect(text.here.code).toBe(0);
+    expect(text.there.stderr).not.toContain('thread of its own');
+    expect(text.there.stderr).toContain('stdin: 3000 rows, 3000 valid, 0 invalid (0 problems) in N s.');
+  });
+
   it('says under --verbose that the thread validated it, and only when it did', async () => {
     const { folder, configDir } = workspace(fixture('workbooks', 'estoque-3000.xlsx'));
     const { here, there } = await bothWays(['stock', 'validate', 'estoque-3000.xlsx', '--verbose'], {
