@@ -88,6 +88,18 @@ function cpuMicroseconds(pid) {
   }
 }
 
+/** The answer of the `tax serve` at `url` to one cart, as the bare servers' body of the same size. */
+async function answerOf(url) {
+  const answer = await fetch(`${url}/tax`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: cartMaker(99)(),
+  });
+  const body = await answer.text();
+  if (answer.status !== 200) throw new Error(`tax serve answered ${answer.status}: ${body}`);
+  return body;
+}
+
 /**
  * Sends `count` carts with `concurrency` in flight through autocannon, each request a new cart; answers/s, p99,
  * the largest latency and how many were not 200. `during` runs while the requests go.
@@ -271,13 +283,7 @@ try {
   if (parts.has('table')) {
     // 1. Answers from the table against a bare server answering a body of the same size.
     const tax = await startServer(serveArgs(small), env);
-    const sample = await fetch(`${tax.url}/tax`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: cartMaker(99)(),
-    });
-    const answerBody = await sample.text();
-    if (sample.status !== 200) throw new Error(`tax serve answered ${sample.status}: ${answerBody}`);
+    const answerBody = await answerOf(tax.url);
     const bare = await startServer(
       [
         '-e',
@@ -353,13 +359,7 @@ try {
     // at this client is the client's and the machine's (32 answers due in the same millisecond are read one after
     // the other by one JavaScript thread), not the server's: the target's 10 ms are the server's share.
     const sample = await startServer(serveArgs(small), env);
-    const sampleAnswer = await (
-      await fetch(`${sample.url}/tax`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: cartMaker(99)(),
-      })
-    ).text();
+    const sampleAnswer = await answerOf(sample.url);
     await sample.stop();
     const atBudget = await startServer(['-e', budgetServer(sampleAnswer, 300, 64)], env);
     await drive(atBudget.url, quick ? 2_000 : 10_000);

@@ -42,10 +42,10 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
     if (!entry) throw damaged(file, new Error(`it has no ${name}`));
     try {
       // Inflated here, in chunks of 64 KB rather than zlib's 16 KB: a sheet of a million rows is 250 MB of XML,
-      // and each chunk costs a turn of the event loop and a batch of rows. On the validation thread (a young
-      // generation of 4 MB: src/bulk/validate-thread.ts) 16 KB: a chunk is memory outside the heap, freed only when
-      // the collector runs, and with 64 KB chunks the few objects they come with leave up to ~60 MB of read chunks
-      // waiting for it (bench/README.md, "Workbooks on a thread").
+      // and each chunk costs a turn of the event loop and a batch of rows. On a worker thread, which in the CLI is
+      // the validation thread (src/bulk/validate-thread.ts, a young generation of 4 MB), 16 KB: a chunk is memory
+      // outside the heap, freed only when the collector runs, and with 64 KB chunks the few objects they come with
+      // leave up to ~60 MB of read chunks waiting for it (bench/README.md, "Workbooks on a thread").
       if (entry.compressionMethod !== 8 || entry.isEncrypted()) return await zip.openReadStreamPromise(entry);
       const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
       const inflate = createInflateRaw({ chunkSize: isMainThread ? 64 * 1024 : 16 * 1024 });
