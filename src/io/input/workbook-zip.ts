@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { isMainThread } from 'node:worker_threads';
+import { resourceLimits } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputError } from '../../base/errors.js';
@@ -17,6 +17,14 @@ export interface WorkbookZip {
   text(name: string): Promise<string>;
   close(): void;
 }
+
+/**
+ * Inflated in 16 KB chunks on a thread whose young generation is held small, as the validation thread's
+ * (src/bulk/validate-thread.ts, 4 MB): a chunk is memory outside the heap, freed only when the collector runs, and
+ * with 64 KB chunks the few objects they come with leave up to ~60 MB of read chunks waiting for it (bench/README.md,
+ * "Workbooks on a thread"). Any other thread, the main one or a test runner's, reads 64 KB.
+ */
+const smallHeapChunks = (resourceLimits.maxYoungGenerationSizeMb ?? Number.POSITIVE_INFINITY) <= 16;
 
 /**
  * Opens the zip of a workbook file (stdin or a pipe is copied to a file first: a zip is read from its end); a damaged
@@ -42,13 +50,10 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
     if (!entry) throw damaged(file, new Error(`it has no ${name}`));
     try {
       // Inflated here, in chunks of 64 KB rather than zlib's 16 KB: a sheet of a million rows is 250 MB of XML,
-      // and each chunk costs a turn of the event loop and a batch of rows. On a worker thread, which in the CLI is
-      // the validation thread (src/bulk/validate-thread.ts, a young generation of 4 MB), 16 KB: a chunk is memory
-      // outside the heap, freed only when the collector runs, and with 64 KB chunks the few objects they come with
-      // leave up to ~60 MB of read chunks waiting for it (bench/README.md, "Workbooks on a thread").
+      // and each chunk costs a turn of the event loop and a batch of rows (but see smallHeapChunks).
       if (entry.compressionMethod !== 8 || entry.isEncrypted()) return await zip.openReadStreamPromise(entry);
       const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
-      const inflate = createInflateRaw({ chunkSize: isMainThread ? 64 * 1024 : 16 * 1024 });
+      const inflate = createInflateRaw({ chunkSize: smallHeapChunks ? 16 * 1024 : 64 * 1024 });
       raw.on('error', (error) => inflate.destroy(error));
       inflate.on('close', () => raw.destroy());
       return raw.pipe(inflate);
