@@ -27,15 +27,22 @@ export function inquirerPrompter(io: IOStreams, interrupt?: AbortSignal): Prompt
  * closes and its answer never comes, so the process would run out of work and exit 0, and
  * `b2bctl login && b2bctl stock push` would go on without a login.
  */
-async function interruptible(answer: Promise<string>, interrupt: AbortSignal | undefined): Promise<string> {
-  let onIdle: (() => void) | undefined;
-  const unanswered = new Promise<never>((_, reject) => {
-    onIdle = () => reject(new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.'));
-    process.once('beforeExit', onIdle);
-  });
+async function interruptible(
+  answer: Promise<string> & { cancel?: () => void },
+  interrupt: AbortSignal | undefined,
+): Promise<string> {
+  let closed = false;
+  const onIdle = () => {
+    closed = true;
+    // Ended as a cancelled prompt, which closes its line on the terminal: the error then starts a line of its own
+    // rather than following the question.
+    answer.cancel?.();
+  };
+  process.once('beforeExit', onIdle);
   try {
-    return await Promise.race([answer, unanswered]);
+    return await answer;
   } catch (error) {
+    if (closed) throw new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.');
     if ((error as Error).name === 'ExitPromptError')
       throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
     if ((error as Error).name === 'AbortPromptError') {
@@ -44,6 +51,6 @@ async function interruptible(answer: Promise<string>, interrupt: AbortSignal | u
     }
     throw error;
   } finally {
-    if (onIdle) process.removeListener('beforeExit', onIdle);
+    process.removeListener('beforeExit', onIdle);
   }
 }

@@ -2,13 +2,11 @@
  * Login on a terminal (issue 9): Ctrl-D at a prompt is no success, --password-stdin and --token-stdin
  * refuse to read a secret a terminal would echo, and --token is kept out of the help.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, configFile, freshConfigDir, freshWorkDir, readConfig, runCli, sleep } from '../../support/cli.js';
-import { requireTools } from '../../support/external-tools.js';
+import { configFile, freshConfigDir, readConfig, runCli } from '../../support/cli.js';
+import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
 import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -21,41 +19,36 @@ afterAll(async () => {
   removeTemporaryFolders();
 });
 
-/** Runs b2bctl on a pseudo-terminal (`script`), typing `keys` once it has printed `waitFor`. */
-async function onTerminal(
+/** Runs b2bctl on a pseudo-terminal, typing `keys` once it has printed `waitFor`; the screen's lines at the end. */
+async function loginOnTerminal(
   args: readonly string[],
   configDir: string,
   input?: { waitFor: string; keys: string },
-): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', B2BCTL_CONFIG_DIR: configDir },
-    stdio: ['pipe', 'pipe', 'pipe'],
+): Promise<{ code: number | null; lines: string[] }> {
+  const { code, screen } = await onTerminal(args, {
+    env: { B2BCTL_CONFIG_DIR: configDir },
+    during: async ({ printed, type }) => {
+      if (input === undefined) return;
+      await printed(input.waitFor);
+      type(input.keys);
+    },
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  if (input) {
-    while (!output.includes(input.waitFor)) await sleep(10);
-    child.stdin.write(input.keys);
-  }
-  const code = await exited;
-  child.stdin.end();
-  return { code, output };
+  return { code, lines: screen.lines };
 }
-
-const pseudoTerminal = requireTools('script');
 
 describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.note}`, () => {
   it('Ctrl-D at the username prompt exits 75, not 0, and stores nothing', async () => {
     const configDir = freshConfigDir();
-    const result = await onTerminal(['login', '--base-url', sandbox.url], configDir, {
+    const result = await loginOnTerminal(['login', '--base-url', sandbox.url], configDir, {
       waitFor: 'Integration user',
       keys: '\x04',
     });
     expect(result.code).toBe(75);
-    expect(result.output).toContain('error: No answer at the prompt (its input was closed); nothing was changed.');
+    // The question's line is closed before the error: the error is a line of its own, not glued after the question.
+    expect(result.lines).toEqual([
+      '? Integration user (e-mail)',
+      'error: No answer at the prompt (its input was closed); nothing was changed.',
+    ]);
     expect(
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
     ).toBeUndefined();
@@ -68,29 +61,15 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     '%s at the password prompt ends the run at once: one line, exit %i, nothing stored',
     async (signal, exit) => {
       const configDir = freshConfigDir();
-      const pidFile = join(freshWorkDir(), 'pid');
-      const command = [process.execPath, cliPath, 'login', '--base-url', sandbox.url, '--username', 'erp@example.com']
-        .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
-        .join(' ');
-      // The shell script runs writes its pid, then becomes b2bctl: the signal goes to b2bctl itself, not to script.
-      const child = spawn('script', ['-qfec', `echo $$ > '${pidFile}'; exec ${command}`, '/dev/null'], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          TERM: 'xterm',
-          B2BCTL_CONFIG_DIR: configDir,
+      const { code, screen } = await onTerminal(['login', '--base-url', sandbox.url, '--username', 'erp@example.com'], {
+        env: { B2BCTL_CONFIG_DIR: configDir },
+        during: async ({ pid, printed }) => {
+          await printed('Password');
+          process.kill(pid, signal);
         },
-        stdio: ['pipe', 'pipe', 'pipe'],
       });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      while (!output.includes('Password')) await sleep(10);
-      process.kill(Number(readFileSync(pidFile, 'utf8')), signal);
-      const code = await exited;
-      child.stdin.end();
       expect(code).toBe(exit);
-      expect(output.match(/error: [^\r\n]*/g)).toEqual([
+      expect(screen.lines.filter((line) => line.startsWith('error: '))).toEqual([
         `error: ${signal} at the prompt: stopped; nothing was changed.`,
       ]);
       expect(
@@ -105,11 +84,13 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
   ])('%s with stdin a terminal is refused (exit 2) before reading, and nothing is sent', async (flag, extra, what) => {
     const configDir = freshConfigDir();
     await resetCounts(sandbox);
-    const result = await onTerminal(['login', '--base-url', sandbox.url, ...extra], configDir);
+    const result = await loginOnTerminal(['login', '--base-url', sandbox.url, ...extra], configDir);
     expect(result.code).toBe(2);
-    expect(result.output).toContain(
-      `error: ${flag} reads a pipe, and stdin is a terminal where ${what} would be echoed: pipe it`,
-    );
+    expect(
+      result.lines.some((line) =>
+        line.startsWith(`error: ${flag} reads a pipe, and stdin is a terminal where ${what} would be echoed: pipe it`),
+      ),
+    ).toBe(true);
     expect(await requestCounts(sandbox)).toEqual({});
     expect(
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,

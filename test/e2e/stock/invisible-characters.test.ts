@@ -3,14 +3,12 @@
  * nothing sent; and what `validate` prints on a terminal is rendered by a real terminal emulator
  * (@xterm/headless) to check an OSC sequence in a SKU cannot set the window title.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
-import { requireTools } from '../../support/external-tools.js';
+import { freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
 import { requestCounts } from '../../support/sandbox.js';
 import { stockSummary } from '../../support/stock.js';
 
@@ -70,43 +68,20 @@ describe('control and invisible characters are refused in every text field, noth
   }
 });
 
-/** Runs b2bctl under `script` (a pseudo-terminal) and renders everything it printed in a headless xterm. */
-async function renderedOnTerminal(args: string[], cwd: string, env: Record<string, string>) {
-  const command = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const terminal = new xterm.Terminal({ cols: 200, rows: 30, allowProposedApi: true });
-  const titles: string[] = [];
-  terminal.onTitleChange((title) => titles.push(title));
-  const writes: Promise<void>[] = [];
-  const feed = (chunk: Buffer) => writes.push(new Promise((resolve) => terminal.write(chunk, resolve)));
-  child.stdout.on('data', feed);
-  child.stderr.on('data', feed);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  await Promise.all(writes);
-  const lines: string[] = [];
-  const buffer = terminal.buffer.active;
-  for (let index = 0; index < buffer.length; index++) lines.push(buffer.getLine(index)?.translateToString(true) ?? '');
-  return { code, titles, screen: lines.join('\n') };
-}
-
-const pseudoTerminal = requireTools('script');
-
 describe.skipIf(pseudoTerminal.missing)(
   `validate on a terminal prints non-printable characters escaped${pseudoTerminal.note}`,
   () => {
     it('an OSC "set title" sequence in a SKU does not change the window title; the screen shows it escaped', async () => {
       const { dir } = workspace(`${header}\r\nPAR-\u001B]0;pwned\u0007X;1;1,00;;CD\r\n`);
       const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token, B2BCTL_CONFIG_DIR: freshConfigDir() };
-      const { code, titles, screen } = await renderedOnTerminal(
-        ['stock', 'validate', 'in.csv', '-o', 'table'],
-        dir,
+      const { code, screen: rendered } = await onTerminal(['stock', 'validate', 'in.csv', '-o', 'table'], {
+        cwd: dir,
         env,
-      );
-      expect(titles).toEqual([]);
+        columns: 200,
+        rows: 30,
+      });
+      const screen = rendered.lines.join('\n');
+      expect(rendered.titles).toEqual([]);
       expect(screen).toContain('in.csv:2: field "sku" holds an invisible or control character (U+001B) at character 5');
       // One message for the character (issue 10, item 5): the stock rule's own "must not contain control characters" is not repeated.
       expect(screen).not.toContain('with value [PAR-\\u{1B}]0] does not pass validation');

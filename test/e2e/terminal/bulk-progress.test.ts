@@ -3,15 +3,13 @@
  * CLI a pseudo-terminal of a set width, and @xterm/headless renders the bytes it wrote, so the
  * assertions are about what an operator sees (lines, cursor, wrapping), not substrings of the byte stream.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import xterm from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { cliPath, freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { generateCustomers } from '../../support/customers.js';
-import { requireTools } from '../../support/external-tools.js';
+import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
 import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -24,68 +22,7 @@ afterAll(async () => {
   removeTemporaryFolders();
 });
 
-const rows = 50;
 const barCharacters = /[\u2588\u2591]/;
-
-interface Screen {
-  lines: string[];
-  cursorHidden: boolean;
-  wraparound: boolean;
-}
-
-/** Runs b2bctl under `script` on a terminal `columns` wide; `during` may signal it (its PID is given). */
-async function onTerminal(
-  args: readonly string[],
-  options: {
-    cwd: string;
-    env: Record<string, string>;
-    columns: number;
-    /** Given the PID and the raw output so far (to wait on, never to assert on: the screen is asserted). */
-    during?: (pid: number, output: () => string) => Promise<void>;
-  },
-): Promise<{ code: number | null; screen: Screen }> {
-  const pidFile = join(options.cwd, '.pid');
-  const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-  const command = `stty cols ${options.columns} rows ${rows}; echo $$ > '${pidFile}'; exec ${quoted}`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  if (options.during) {
-    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await sleep(10);
-    await options.during(Number(readFileSync(pidFile, 'utf8').trim()), () => Buffer.concat(chunks).toString('utf8'));
-  }
-  const code = await exited;
-  return { code, screen: await render(Buffer.concat(chunks), options.columns) };
-}
-
-async function render(bytes: Buffer, columns: number): Promise<Screen> {
-  const terminal = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 1000 });
-  // `script` hands over the terminal's output with \n turned into \r\n, as a real terminal gets it.
-  await new Promise<void>((resolve) => terminal.write(bytes, resolve));
-  const buffer = terminal.buffer.active;
-  const lines: string[] = [];
-  // A line longer than the terminal wraps onto the next row: joined back, it is the line that was logged.
-  for (let index = 0; index < buffer.length; index++) {
-    const line = buffer.getLine(index);
-    const text = line?.translateToString(true) ?? '';
-    if (line?.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-    else lines.push(text);
-  }
-  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-  // The cursor's visibility is not in xterm's public API; its core service holds it.
-  const core = (terminal as unknown as Record<string, { coreService: { isCursorHidden: boolean } }>)['_core'] as {
-    coreService: { isCursorHidden: boolean };
-  };
-  const screen = { lines, cursorHidden: core.coreService.isCursorHidden, wraparound: terminal.modes.wraparoundMode };
-  terminal.dispose();
-  return screen;
-}
 
 async function setup(sample: string): Promise<{ folder: string; env: Record<string, string> }> {
   // The same sample customers are created at each width: the store starts empty each time.
@@ -94,8 +31,6 @@ async function setup(sample: string): Promise<{ folder: string; env: Record<stri
   copyFileSync(join(repoRoot, 'samples', sample), join(folder, sample));
   return { folder, env: { ...credentialsEnv(sandbox), B2BCTL_CONFIG_DIR: freshConfigDir() } };
 }
-
-const pseudoTerminal = requireTools('script');
 
 describe.skipIf(pseudoTerminal.missing).each([160, 80])(
   `bulk commands on a terminal %i columns wide${pseudoTerminal.note}`,
@@ -137,13 +72,13 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
       cwd: folder,
       env,
       columns: 80,
-      during: async (pid, output) => {
+      during: async ({ pid, printed }) => {
         // Once sending has begun (a report exists), Ctrl-C; once b2bctl says it is finishing, Ctrl-C again: the
         // second ends the process at once. Two signals sent back to back may arrive as one (signals do not queue).
         while (!readFileSyncSafe(folder).some((name) => name.startsWith('customers.report-'))) await sleep(20);
         while ((slow.state.requestCounts.get('POST /v1/customer') ?? 0) === 0) await sleep(20);
         process.kill(pid, 'SIGINT');
-        while (!output().includes('in flight')) await sleep(20);
+        await printed('in flight');
         process.kill(pid, 'SIGINT');
       },
     });

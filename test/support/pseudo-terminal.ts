@@ -1,0 +1,123 @@
+/**
+ * The built CLI on a real pseudo-terminal: `script` gives it a terminal of a set size, and a headless xterm renders
+ * the bytes it wrote, so a test asserts what an operator sees (lines, cursor, wrapping, the window's title), never
+ * substrings of the byte stream.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import xterm from '@xterm/headless';
+import { cliPath, sleep } from './cli.js';
+import { requireTools } from './external-tools.js';
+
+/** `script`, which makes the pseudo-terminal: a test that needs it skips with this reason when it is missing. */
+export const pseudoTerminal = requireTools('script');
+
+/** What the terminal shows once the command has ended. */
+export interface TerminalScreen {
+  /** Every line, the scrollback's too; a row the terminal wrapped is joined back to the line it continues. */
+  lines: string[];
+  /** The indexes in `lines` of the lines too wide for the terminal, which it wrapped. */
+  wrapped: number[];
+  cursorHidden: boolean;
+  wraparound: boolean;
+  /** Every window title the output set. */
+  titles: string[];
+}
+
+/** While the command runs: its PID, keys to type, and a wait for what it prints (never to assert on). */
+export interface RunningOnTerminal {
+  pid: number;
+  type(keys: string): void;
+  /** Resolves once the output so far holds `text`; fails if the command ends without printing it. */
+  printed(text: string): Promise<void>;
+}
+
+export interface TerminalOptions {
+  cwd?: string;
+  /** Beside PATH, HOME and TERM=xterm, the only variables the command gets. */
+  env?: Record<string, string>;
+  columns?: number;
+  rows?: number;
+  /** Runs once the command has started: to type at a prompt or to signal it. */
+  during?: (running: RunningOnTerminal) => Promise<void>;
+}
+
+/** Runs `b2bctl ARGS` (the built CLI) on a terminal of `columns` × `rows`; its exit code and the rendered screen. */
+export async function onTerminal(
+  args: readonly string[],
+  options: TerminalOptions = {},
+): Promise<{ code: number | null; screen: TerminalScreen }> {
+  const { columns = 160, rows = 50 } = options;
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-terminal-'));
+  const pidFile = join(folder, 'pid');
+  const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  // The shell writes its PID, then becomes b2bctl: a signal sent to that PID reaches b2bctl itself, not `script`.
+  const command = `stty cols ${columns} rows ${rows}; echo $$ > '${pidFile}'; exec ${quoted}`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let ended = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      ended = true;
+      resolve(code);
+    }),
+  );
+  if (options.during) {
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await sleep(10);
+    await options.during({
+      pid: Number(readFileSync(pidFile, 'utf8').trim()),
+      type: (keys) => child.stdin.write(keys),
+      printed: async (text) => {
+        while (!Buffer.concat(chunks).toString('utf8').includes(text)) {
+          if (ended) throw new Error(`the command ended without printing ${JSON.stringify(text)}`);
+          await sleep(10);
+        }
+      },
+    });
+  }
+  const code = await exited;
+  child.stdin.end();
+  rmSync(folder, { recursive: true, force: true });
+  return { code, screen: await rendered(Buffer.concat(chunks), columns, rows) };
+}
+
+async function rendered(bytes: Buffer, columns: number, rows: number): Promise<TerminalScreen> {
+  const terminal = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 10_000 });
+  const titles: string[] = [];
+  terminal.onTitleChange((title) => titles.push(title));
+  // `script` hands over the terminal's output with \n turned into \r\n, as a real terminal gets it.
+  await new Promise<void>((resolve) => terminal.write(bytes, resolve));
+  const buffer = terminal.buffer.active;
+  const lines: string[] = [];
+  const wrapped = new Set<number>();
+  for (let index = 0; index < buffer.length; index++) {
+    const line = buffer.getLine(index);
+    const text = line?.translateToString(true) ?? '';
+    if (line?.isWrapped && lines.length > 0) {
+      lines[lines.length - 1] += text;
+      wrapped.add(lines.length - 1);
+    } else lines.push(text);
+  }
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  // The cursor's visibility is not in xterm's public API; its core service holds it.
+  const core = (terminal as unknown as Record<string, { coreService: { isCursorHidden: boolean } }>)['_core'] as {
+    coreService: { isCursorHidden: boolean };
+  };
+  const screen = {
+    lines,
+    wrapped: [...wrapped],
+    cursorHidden: core.coreService.isCursorHidden,
+    wraparound: terminal.modes.wraparoundMode,
+    titles,
+  };
+  terminal.dispose();
+  return screen;
+}
