@@ -8,7 +8,8 @@
 //      events (target: delivery >= 90% of intake), SQLite and PostgreSQL, one event a POST and --forward-batch 32;
 //   5. (only with --only healthz) /healthz answer times while intake runs, on a store of --healthz-events events
 //      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
-//      beside --baseline-cli PATH (an earlier build) on a store generated the same way (--baseline-first: that one
+//      beside a bare node http server answering the same body, asked alike in the same window, and beside
+//      --baseline-cli PATH (an earlier build) on a store generated the same way (--baseline-first: that one
 //      first), over --healthz-intake events (default 10,000); with --probe-event-loop, what held each receiver's
 //      event loop while intake ran (bench/lib/event-loop-probe.mjs).
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
@@ -60,6 +61,16 @@ const bareServer = `
 const server = require('node:http').createServer((request, response) => {
   request.resume();
   request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"stored"}'));
+});
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;
+
+/** A bare node http server answering every request with `body` (the baseline of /healthz under intake). */
+const constantServer = (body) => `
+const body = ${JSON.stringify(body)};
+const server = require('node:http').createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
 `;
@@ -281,14 +292,23 @@ async function healthzOnLargeStore() {
         probeEnv(probeFile),
       );
       let figures;
+      let bare;
       try {
         const token = await tokenOf(receiver.url);
-        figures = await healthzUnderLoad({ url: receiver.url, token, drive, count: healthzIntake ?? rateEvents });
+        bare = await startServer(['-e', constantServer(await (await fetch(`${receiver.url}/healthz`)).text())], env);
+        figures = await healthzUnderLoad({
+          url: receiver.url,
+          token,
+          drive,
+          count: healthzIntake ?? rateEvents,
+          bareUrl: bare.url,
+        });
         const store =
           figures.storeP50 === undefined
             ? ''
             : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms${figures.storeCpuP99 === undefined ? '' : `; its CPU p99 ${figures.storeCpuP99.toFixed(2)} ms`}`;
-        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
+        const beside = `; a bare node http server answering the same body, asked alike in the same window: p50 ${figures.bare.p50.toFixed(1)} ms, p99 ${figures.bare.p99.toFixed(1)} ms, slowest ${figures.bare.slowest.toFixed(1)} ms`;
+        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}${beside}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(
             `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,
@@ -297,6 +317,7 @@ async function healthzOnLargeStore() {
           );
         else console.log(`/healthz, baseline ${baselineCli}: ${text}`);
       } finally {
+        await bare?.stop();
         await receiver.stop();
       }
       if (probeFile) console.log(`  event loop of ${name} while intake ran: ${eventLoopFindings(probeFile, figures)}`);

@@ -74,15 +74,18 @@ export async function deliveryBesideIntake({ listen, drive, tokenOf, count, extr
  * The prober of /healthz, on a thread of its own as a load balancer is a process of its own: polled from the thread
  * that drives intake, an answer's time included that thread's own turns (a 191 ms answer beside a receiver whose
  * event loop never stopped for more than 30 ms). 30 answers alone, then after 'start' one every 100 ms until 'stop'.
+ * Given a bare server's URL, it is asked alike, 50 ms after each /healthz: what the machine and the client add to
+ * any answer while intake runs, the baseline of the receiver's figures.
  */
 const healthzProber = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 let state = 'alone';
 parentPort.on('message', (message) => (state = message));
-async function ask() {
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function ask(url) {
   const sent = performance.now();
-  const answer = await fetch(workerData.url + '/healthz');
+  const answer = await fetch(url);
   await answer.text();
   const ms = performance.now() - sent;
   const timing = answer.headers.get('server-timing') ?? '';
@@ -91,25 +94,31 @@ async function ask() {
   return { ms, store: store ? Number(store[1]) : undefined, storeCpu: storeCpu ? Number(storeCpu[1]) : undefined };
 }
 (async () => {
+  const healthz = workerData.url + '/healthz';
   const alone = [];
-  for (let index = 0; index < 30; index++) alone.push((await ask()).ms);
+  for (let index = 0; index < 30; index++) alone.push((await ask(healthz)).ms);
+  if (workerData.bareUrl) for (let index = 0; index < 30; index++) await ask(workerData.bareUrl);
   parentPort.postMessage({ alone });
-  while (state === 'alone') await new Promise((resolve) => setTimeout(resolve, 5));
+  while (state === 'alone') await pause(5);
   const under = [];
+  const bare = [];
   while (state === 'start') {
-    under.push(await ask());
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    under.push(await ask(healthz));
+    await pause(50);
+    if (workerData.bareUrl) bare.push((await ask(workerData.bareUrl)).ms);
+    await pause(50);
   }
-  parentPort.postMessage({ under });
+  parentPort.postMessage({ under, bare });
 })();
 `;
 
 /**
  * /healthz answer times while intake runs at the benchmark's concurrency: one request every 100 ms (a load
- * balancer's or a watchdog's pace) for the duration of `count` events. Returns p50, p99 and the slowest, in ms.
+ * balancer's or a watchdog's pace) for the duration of `count` events. Returns p50, p99 and the slowest, in ms;
+ * with `bareUrl`, the same of a bare server asked alike in the same window.
  */
-export async function healthzUnderLoad({ url, token, drive, count }) {
-  const prober = new Worker(healthzProber, { eval: true, workerData: { url } });
+export async function healthzUnderLoad({ url, token, drive, count, bareUrl }) {
+  const prober = new Worker(healthzProber, { eval: true, workerData: { url, bareUrl } });
   const next = () => new Promise((resolve) => prober.once('message', resolve));
   // Alone first: what the answer costs without intake's commits to wait behind.
   const alone = (await next()).alone.toSorted((a, b) => a - b);
@@ -121,7 +130,7 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
   const intakeUntil = Date.now();
   // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
   prober.postMessage('stop');
-  const { under } = await answers;
+  const { under, bare } = await answers;
   await prober.terminate();
   const times = under.map((answer) => answer.ms);
   const storeTimes = under.filter((answer) => answer.store !== undefined).map((answer) => answer.store);
@@ -142,9 +151,18 @@ export async function healthzUnderLoad({ url, token, drive, count }) {
     /** The receiver's CPU in the store's statements (Server-Timing store-cpu: SQLite, builds that say it). */
     storeCpuP99: storeCpuTimes.length ? at(0.99, storeCpuTimes) : undefined,
     answers: times.length,
+    /** The bare server asked alike in the same window, when one was given. */
+    bare: bare.length === 0 ? undefined : percentiles(bare),
     intake,
     /** When intake ran, in Date.now() terms (for the event-loop probe's findings). */
     intakeFrom,
     intakeUntil,
   };
+}
+
+/** p50, p99 and the slowest of a list of times. */
+function percentiles(times) {
+  const sorted = times.toSorted((a, b) => a - b);
+  const at = (share) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), slowest: sorted.at(-1) ?? 0, answers: sorted.length };
 }
