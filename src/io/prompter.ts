@@ -23,9 +23,10 @@ export function inquirerPrompter(io: IOStreams, interrupt?: AbortSignal): Prompt
 }
 
 /**
- * Ctrl-C at a prompt is an interruption (exit 75), not a failure. So is Ctrl-D: the prompt's input
- * closes and its answer never comes, so the process would run out of work and exit 0, and
- * `b2bctl login && b2bctl stock push` would go on without a login.
+ * Ctrl-C at a prompt ends the run as SIGINT does (exit 130): the terminal is in raw mode while a question is asked,
+ * so the key reaches the prompt as a key, not as the signal, and the two would otherwise end differently. Ctrl-D
+ * is an interruption (exit 75): the prompt's input closes and its answer never comes, so the process would run out
+ * of work and exit 0, and `b2bctl login && b2bctl stock push` would go on without a login.
  */
 async function interruptible(
   answer: Promise<string> & { cancel?: () => void },
@@ -44,7 +45,7 @@ async function interruptible(
   } catch (error) {
     if (closed) throw new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.');
     if ((error as Error).name === 'ExitPromptError')
-      throw new InterruptedError('Interrupted at the prompt; nothing was changed.');
+      throw new SignalledError('Ctrl-C at the prompt: stopped; nothing was changed.', 'SIGINT');
     if ((error as Error).name === 'AbortPromptError') {
       const signal = typeof interrupt?.reason === 'string' ? interrupt.reason : 'SIGINT';
       throw new SignalledError(`${signal} at the prompt: stopped; nothing was changed.`, signal);

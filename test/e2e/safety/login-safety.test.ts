@@ -54,6 +54,22 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     ).toBeUndefined();
   });
 
+  it('Ctrl-C typed at the password prompt ends the run as SIGINT does: one line, exit 130, nothing stored', async () => {
+    const configDir = freshConfigDir();
+    const result = await loginOnTerminal(
+      ['login', '--base-url', sandbox.url, '--username', 'erp@example.com'],
+      configDir,
+      { waitFor: 'Password', keys: 'abc\x03' },
+    );
+    expect(result.code).toBe(130);
+    expect(result.lines.filter((line) => line.startsWith('error: '))).toEqual([
+      'error: Ctrl-C at the prompt: stopped; nothing was changed.',
+    ]);
+    expect(
+      existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
+    ).toBeUndefined();
+  });
+
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
