@@ -98,10 +98,12 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       closed = true;
     }
   };
+  let written = 0;
   return {
     closed: () => closed,
     async write(version, record) {
       if (closed) return;
+      written++;
       // The table and the CSV are for people and spreadsheets: they show the id and instant b2bctl read, whatever
       // the platform calls them; json and ndjson pass the platform's object on unchanged.
       const row = record as Record<string, unknown>;
@@ -122,7 +124,9 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     },
     async end() {
       let count = 0;
-      await whileOpen(async () => (count = await writer.end()));
+      // A table of no orders is left out: the poll's line says "0 new order versions", and under --watch a header
+      // alone would be printed every quiet cycle. JSON still ends as [], a CSV with its header line.
+      if (format !== 'table' || written > 0) await whileOpen(async () => (count = await writer.end()));
       // A last write's EPIPE arrives as an event after it returned: wait for it before the poll judges the run.
       if (!closed)
         await new Promise<void>((resolve) =>

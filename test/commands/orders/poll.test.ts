@@ -149,6 +149,27 @@ describe('orders poll in process, with a fake clock', () => {
     expect(third.versions).toEqual([]);
   });
 
+  it('on a terminal, a run with orders prints its table; one with none only its line, no header alone', async () => {
+    const onTerminal = async (options: Partial<OrdersPollOptions>) => {
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+        clock,
+        tty: { stdout: true, stderr: true },
+      });
+      await run(
+        { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4, ...options },
+        memory.context,
+      );
+      return { stdout: memory.stdout(), stderr: memory.stderr() };
+    };
+    const first = await onTerminal({ since: '31d' });
+    expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
+    advance(10_000);
+    const quiet = await onTerminal({});
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toMatch(/^orders poll: 0 new order versions updated /);
+  });
+
   it('--until before now bounds the run; the cursor stops there', async () => {
     const until = new Date(clock.now() - 10 * 86_400_000).toISOString();
     const result = await poll({ since: '31d', until });
