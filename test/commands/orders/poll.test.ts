@@ -104,6 +104,20 @@ function versionOf(order: Record<string, unknown>): string {
 const storeVersions = () =>
   [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).toSorted();
 
+/** A run on a terminal (stdout and stderr TTYs): what it printed, as text. */
+async function pollOnTerminal(options: Partial<OrdersPollOptions>) {
+  const memory = testContext({
+    env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    clock,
+    tty: { stdout: true, stderr: true },
+  });
+  await run(
+    { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4, ...options },
+    memory.context,
+  );
+  return { stdout: memory.stdout(), stderr: memory.stderr() };
+}
+
 describe('orders poll in process, with a fake clock', () => {
   beforeEach(() => setUp());
 
@@ -150,22 +164,10 @@ describe('orders poll in process, with a fake clock', () => {
   });
 
   it('on a terminal, a run with orders prints its table; one with none only its line, no header alone', async () => {
-    const onTerminal = async (options: Partial<OrdersPollOptions>) => {
-      const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
-        clock,
-        tty: { stdout: true, stderr: true },
-      });
-      await run(
-        { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4, ...options },
-        memory.context,
-      );
-      return { stdout: memory.stdout(), stderr: memory.stderr() };
-    };
-    const first = await onTerminal({ since: '31d' });
+    const first = await pollOnTerminal({ since: '31d' });
     expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
     advance(10_000);
-    const quiet = await onTerminal({});
+    const quiet = await pollOnTerminal({});
     expect(quiet.stdout).toBe('');
     expect(quiet.stderr).toMatch(/^orders poll: 0 new order versions updated /);
   });
