@@ -128,8 +128,12 @@ async function probeTokenAndRoutes(
   return findings;
 }
 
-/** Below this many columns the findings are stacked, one block each: five columns of long cells do not fit. */
-const stackedBelowColumns = 100;
+/**
+ * Below this many columns the findings are stacked, one block each: beside checks' names of up to ~55 characters,
+ * the two wrapping columns would get 15–25 characters each, a word or two a line. Wider, they are stacked too when
+ * the names leave those columns less than their narrowest.
+ */
+const stackedBelowColumns = 120;
 
 async function printFindings(findings: readonly Finding[], context: Context): Promise<void> {
   const format = context.outputFormat('json');
@@ -163,7 +167,8 @@ const findingColumns = [
 
 /** The findings as a terminal `width` wide shows them whole: cells wrapped in their columns, or stacked when narrow. */
 export function findingsOnScreen(findings: readonly Finding[], width: number): string {
-  if (width >= stackedBelowColumns) return renderWrappingTable(findingColumns, findings, width);
+  const table = width >= stackedBelowColumns ? renderWrappingTable(findingColumns, findings, width) : undefined;
+  if (table !== undefined) return table;
   return renderStacked(
     findings,
     {

@@ -16,17 +16,19 @@ const narrowestWrap = 12;
 /**
  * A table at most `width` columns wide: the wrapping columns share what the others leave, their cells cut into
  * lines at spaces (a word longer than the column at `/`, `,` or anywhere), each row as tall as its tallest cell.
+ * Undefined when it cannot fit: the other columns leave the wrapping ones less than their narrowest.
  */
 export function renderWrappingTable<T>(
   columns: readonly WrappingColumn<T>[],
   rows: readonly T[],
   width: number,
-): string {
+): string | undefined {
   const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
   const natural = columns.map((column, index) =>
     Math.max(column.header.length, ...cells.map((row) => (row[index] ?? '').length)),
   );
   const widths = shareWidth(columns, natural, width);
+  if (widths === undefined) return undefined;
   const lines: string[] = [];
   const draw = (parts: readonly string[][]) => {
     const height = Math.max(...parts.map((part) => part.length));
@@ -61,20 +63,36 @@ export function renderStacked<T>(
   return `${lines.join('\n')}\n`;
 }
 
-function shareWidth<T>(columns: readonly WrappingColumn<T>[], natural: readonly number[], width: number): number[] {
+/**
+ * The columns' widths within `width`: the wrapping ones each get their narrowest, then what is left in proportion to
+ * what each lacks of its whole cells; undefined when their narrowest do not fit beside the other columns.
+ */
+function shareWidth<T>(
+  columns: readonly WrappingColumn<T>[],
+  natural: readonly number[],
+  width: number,
+): number[] | undefined {
   const fixed = columns.reduce((sum, column, index) => sum + (column.wrap ? 0 : (natural[index] ?? 0)), 0);
   const wrapping = columns.flatMap((column, index) => (column.wrap ? [index] : []));
   const available = width - fixed - gap * (columns.length - 1);
-  const wanted = wrapping.reduce((sum, index) => sum + (natural[index] ?? 0), 0);
   const widths = [...natural];
+  const wanted = wrapping.reduce((sum, index) => sum + (natural[index] ?? 0), 0);
   if (wanted <= available) return widths;
-  // Shared in proportion to what each would take whole; the last one takes what rounding left.
-  let left = available;
+  const floors = wrapping.map((index) =>
+    Math.min(natural[index] ?? 0, Math.max(narrowestWrap, columns[index]?.header.length ?? 0)),
+  );
+  const spare = available - floors.reduce((sum, floor) => sum + floor, 0);
+  if (spare < 0) return undefined;
+  const lacking = wrapping.map((index, position) => (natural[index] ?? 0) - (floors[position] ?? 0));
+  const lackingInAll = lacking.reduce((sum, each) => sum + each, 0);
+  // The last one takes what rounding left, never more than it lacks.
+  let left = spare;
   for (const [position, index] of wrapping.entries()) {
-    const floor = Math.max(narrowestWrap, columns[index]?.header.length ?? 0);
-    const share = position === wrapping.length - 1 ? left : Math.floor(((natural[index] ?? 0) / wanted) * available);
-    widths[index] = Math.max(floor, Math.min(natural[index] ?? 0, share));
-    left -= widths[index] ?? 0;
+    const share =
+      position === wrapping.length - 1 ? left : Math.floor(((lacking[position] ?? 0) / lackingInAll) * spare);
+    const extra = Math.min(lacking[position] ?? 0, share);
+    widths[index] = (floors[position] ?? 0) + extra;
+    left -= extra;
   }
   return widths;
 }

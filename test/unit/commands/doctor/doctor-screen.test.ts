@@ -1,13 +1,14 @@
 /**
  * `b2bctl doctor` on a terminal, checked on the rendered screen at 80 and 120 columns: no line wider than the
- * terminal, no word cut by the terminal (`SETTIN` / `G`), every finding's words on screen whole.
+ * terminal, no word cut by the terminal (`SETTIN` / `G`), every finding's words on screen whole; and the layout's
+ * lines at every width in between and around.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../../src/commands/doctor/run.js';
+import { findingsOnScreen, run } from '../../../../src/commands/doctor/run.js';
 import { createContext } from '../../../../src/context.js';
 import { sandboxDefaults } from '../../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';
@@ -77,6 +78,21 @@ describe('doctor on a terminal', () => {
       expect(brokenWords).toEqual([]);
     },
   );
+
+  it('at every width from 60 to 200 columns, no line is wider than the terminal', async () => {
+    // At 100 the table's wrapping columns were given their narrowest past what the checks' names left: 108 wide.
+    const findings = JSON.parse(await doctorOutput(undefined, 'json')) as Parameters<typeof findingsOnScreen>[0];
+    const tooWide: string[] = [];
+    for (let columns = 60; columns <= 200; columns++) {
+      const widest = Math.max(
+        ...findingsOnScreen(findings, columns)
+          .split('\n')
+          .map((line) => line.length),
+      );
+      if (widest > columns) tooWide.push(`${widest} at ${columns}`);
+    }
+    expect(tooWide).toEqual([]);
+  });
 
   it('at 80 columns stacks the findings: the result and check first, then the detail indented', async () => {
     const screen = await renderedScreen(await doctorOutput(80), 80);
