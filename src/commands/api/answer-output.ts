@@ -5,6 +5,7 @@ import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { cellText } from '../../io/output/csv-format.js';
 import { terminalColumns } from '../../io/output/table.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import { readListingPage } from '../../platform/answers/listing.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 
@@ -64,13 +65,19 @@ function listIn(text: string): unknown[] | undefined {
   }
 }
 
-/** Items in an output format; the table and CSV columns are the first item's fields. */
+/**
+ * Items in an output format; the table and CSV columns are the first item's fields. A table wider than the terminal
+ * keeps its first columns and says which it left out: its rows would otherwise wrap, unreadable.
+ */
 export function itemWriter(format: OutputFormat, context: Context): RecordWriter<unknown> {
   let writer: RecordWriter<unknown> | undefined;
+  let hidden: readonly string[] = [];
+  const width = terminalColumns(context.io.stdout);
   const open = (first: unknown) =>
     createRecordWriter(format, context.io.stdout, layoutOf(first, format), {
       ...stdoutStyle(context),
-      maxWidth: terminalColumns(context.io.stdout),
+      maxWidth: width,
+      onHiddenColumns: (headers) => (hidden = headers),
     });
   return {
     async write(item) {
@@ -79,7 +86,12 @@ export function itemWriter(format: OutputFormat, context: Context): RecordWriter
     },
     async end() {
       writer ??= open({});
-      return writer.end();
+      const count = await writer.end();
+      const note = `${hidden.join(', ')} hidden to fit ${width} columns: widen the terminal, or -o json for every field.`;
+      // Prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
+      if (hidden.length > 0)
+        for (const line of wordWrap(note, terminalColumns(context.io.stderr))) context.log.info(line);
+      return count;
     },
   };
 }
@@ -91,9 +103,11 @@ function layoutOf(first: unknown, format: OutputFormat): RecordLayout<unknown> {
   const keys = isObject ? Object.keys(first) : [];
   return {
     csv: keys,
-    table: keys.map((key) => ({
+    table: keys.map((key, index) => ({
       header: key.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
       value: (record: unknown) => cellText((record as Record<string, unknown>)[key]),
+      // The last fields go first when the table is too wide; the first one (an id, most often) stays.
+      ...(index > 0 ? { dropRank: index } : {}),
     })),
   };
 }
