@@ -6,24 +6,35 @@ import { InputError, UsageError } from '../base/errors.js';
 
 /** Where a server's client secret may come from: never argv, where `ps` shows it. */
 export interface ClientSecretSource {
-  /** The variable holding the secret itself; it wins over any file. */
+  /** The file named by `--client-secret-file`: given, it wins, as a flag wins over the environment everywhere. */
+  flagFile: string | undefined;
+  /** The variable holding the secret itself; it wins over the profile's setting. */
   environmentVariable: string;
-  /** The file named by `--client-secret-file`, else by the profile's setting (asked only without the variable). */
-  file: () => Promise<string | undefined>;
+  /** The file named by the profile's setting (asked only without the flag and the variable). */
+  settingFile: () => Promise<string | undefined>;
   /** How messages name it: "webhook client secret". */
   name: string;
 }
 
-/** The client secret a token endpoint accepts: the environment variable, else the file (its last newline dropped). */
+/**
+ * The client secret a token endpoint accepts: the file of `--client-secret-file`, else the environment variable,
+ * else the file of the profile's setting (a file's last newline dropped). A secret left in the shell's environment
+ * must not silently override the file the command line names: the platform's token requests would then be refused.
+ */
 export async function clientSecretOf(context: Context, source: ClientSecretSource): Promise<string> {
+  if (source.flagFile !== undefined) return secretInFile(source.flagFile);
   const fromEnvironment = context.env[source.environmentVariable];
   if (fromEnvironment) return fromEnvironment;
-  const file = await source.file();
+  const file = await source.settingFile();
   if (file === undefined) {
     throw new UsageError(
       `No ${source.name}: set ${source.environmentVariable} or pass --client-secret-file FILE (never the secret itself on the command line).`,
     );
   }
+  return secretInFile(file);
+}
+
+async function secretInFile(file: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -97,8 +97,9 @@ async function tokenAuth(options: TaxServeOptions, context: Context): Promise<Ta
       '--auth token needs the client id the platform will use: --client-id ID (or the tax.clientId setting).',
     );
   const clientSecret = await clientSecretOf(context, {
+    flagFile: options.clientSecretFile,
     environmentVariable: 'B2BCTL_TAX_CLIENT_SECRET',
-    file: async () => options.clientSecretFile ?? (await profileSetting(context, 'tax.clientSecretFile')),
+    settingFile: () => profileSetting(context, 'tax.clientSecretFile'),
     name: 'client secret for tax serve --auth token',
   });
   requireLongClientSecret(clientSecret, {

@@ -2,13 +2,14 @@ import type { Context } from '../../context.js';
 import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
 
 /**
- * The webhook client secret, never from argv: B2BCTL_WEBHOOK_CLIENT_SECRET, else the file named by
- * --client-secret-file, else the file named by the profile's webhook.clientSecretFile setting.
+ * The webhook client secret, never from argv: the file named by --client-secret-file, else
+ * B2BCTL_WEBHOOK_CLIENT_SECRET, else the file named by the profile's webhook.clientSecretFile setting.
  */
 export async function webhookClientSecret(context: Context, secretFileFlag: string | undefined): Promise<string> {
   return clientSecretOf(context, {
+    flagFile: secretFileFlag,
     environmentVariable: 'B2BCTL_WEBHOOK_CLIENT_SECRET',
-    file: async () => secretFileFlag ?? (await profileSetting(context, 'webhook.clientSecretFile')),
+    settingFile: () => profileSetting(context, 'webhook.clientSecretFile'),
     name: 'webhook client secret',
   });
 }

@@ -1,0 +1,50 @@
+/**
+ * Where the receiver's client secret comes from: the file of --client-secret-file, else the environment, else the
+ * file of the profile's setting. A secret left in the shell's environment must not override the file the command
+ * line names (the platform's token requests would then be refused, with nothing to say why).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { webhookClientSecret } from '../../../src/commands/webhook/client-secret.js';
+import { ProfileStore } from '../../../src/config/profile-store.js';
+import { testContext } from '../../support/test-context.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+afterAll(() => removeTemporaryFolders());
+
+const fromEnvironment = 'e'.repeat(40);
+const fromFlag = 'f'.repeat(40);
+const fromSetting = 's'.repeat(40);
+
+/** A config folder whose profile names a secret file, a file for the flag, and the secret of each. */
+function workspace(): { configDir: string; flagFile: string } {
+  const folder = temporaryFolder();
+  const flagFile = join(folder, 'flag-secret');
+  const settingFile = join(folder, 'setting-secret');
+  writeFileSync(flagFile, `${fromFlag}\n`);
+  writeFileSync(settingFile, `${fromSetting}\n`);
+  const configDir = join(folder, 'config');
+  new ProfileStore(configDir).update('default', { 'webhook.clientSecretFile': settingFile });
+  return { configDir, flagFile };
+}
+
+describe('the webhook client secret', () => {
+  it('--client-secret-file wins over B2BCTL_WEBHOOK_CLIENT_SECRET', async () => {
+    const { configDir, flagFile } = workspace();
+    const { context } = testContext({
+      env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_WEBHOOK_CLIENT_SECRET: fromEnvironment },
+    });
+    expect(await webhookClientSecret(context, flagFile)).toBe(fromFlag);
+  });
+
+  it('without the flag, the environment wins over the profile setting, which comes last', async () => {
+    const { configDir } = workspace();
+    const withVariable = testContext({
+      env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_WEBHOOK_CLIENT_SECRET: fromEnvironment },
+    });
+    expect(await webhookClientSecret(withVariable.context, undefined)).toBe(fromEnvironment);
+    const settingOnly = testContext({ env: { B2BCTL_CONFIG_DIR: configDir } });
+    expect(await webhookClientSecret(settingOnly.context, undefined)).toBe(fromSetting);
+  });
+});
