@@ -57,7 +57,8 @@ export async function openCommandInput(
     adoptHeaderMap:
       flags.writeMap || context.canPrompt()
         ? async (map, proposal, sampleOf, noun = 'column') => {
-            const mapPath = flags.writeMap ?? (await offerHeaderMap(context, path, proposal, sampleOf, noun));
+            const mapPath =
+              flags.writeMap ?? (await offerHeaderMap(context, path, catalogue.knownPaths, proposal, sampleOf, noun));
             if (mapPath === undefined) return undefined;
             const adopted = await adoptHeaderMap(
               context,

@@ -11,7 +11,7 @@ const skip = '';
 
 /**
  * `--write-map FILE`: takes the proposed map, asks on a terminal about each column left unmapped (a list of the
- * fields still free, the likeliest first, and "leave it out"), saves the whole map to FILE and returns it. A column
+ * fields still free, neither fed by another column nor chosen before, the likeliest first, and "leave it out"), saves the whole map to FILE and returns it. A column
  * left out is saved as `null`, so later runs with `--map FILE` leave it out too.
  */
 export async function adoptHeaderMap(
@@ -30,7 +30,12 @@ export async function adoptHeaderMap(
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
     const prompter = await context.prompter();
     for (const header of proposal.unmapped) {
-      const free = knownPaths.filter((field) => !Object.values(adopted).includes(field));
+      const free = freeFields(knownPaths, proposal, adopted);
+      // Every field is read from another column: "leave it out" would be the only answer, so it is not asked.
+      if (free.length === 0) {
+        adopted[header] = null;
+        continue;
+      }
       const sample = sampleOf(header);
       const field = await prompter.select(
         `${noun === 'key' ? 'Key' : 'Column'} "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
@@ -53,6 +58,11 @@ export async function adoptHeaderMap(
       );
   context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a ${noun}).`);
   return adopted;
+}
+
+/** The fields no column feeds: neither by its name, nor by the map so far. */
+function freeFields(knownPaths: readonly string[], proposal: HeaderMapProposal, map: HeaderMap): string[] {
+  return knownPaths.filter((field) => !proposal.taken.includes(field) && !Object.values(map).includes(field));
 }
 
 /**
@@ -78,6 +88,7 @@ export function fieldChoices(header: string, fields: readonly string[]): { name:
 export async function offerHeaderMap(
   context: Context,
   inputPath: string,
+  knownPaths: readonly string[],
   proposal: HeaderMapProposal,
   sampleOf: (header: string) => string | undefined = () => undefined,
   noun: 'column' | 'key' = 'column',
@@ -94,9 +105,11 @@ export async function offerHeaderMap(
       name:
         proposal.unmapped.length === 0
           ? 'yes'
-          : proposal.unmapped.length === 1
-            ? `yes, and ask which field the other ${noun} is`
-            : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
+          : freeFields(knownPaths, proposal, Object.fromEntries(proposal.mapped)).length === 0
+            ? `yes, and leave out the ${noun}${proposal.unmapped.length === 1 ? '' : 's'} no field reads (every field has one)`
+            : proposal.unmapped.length === 1
+              ? `yes, and ask which field the other ${noun} is`
+              : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
       value: 'yes',
     },
     { name: 'no, stop here', value: 'no' },

@@ -147,6 +147,8 @@ export interface HeaderMapProposal {
   mapped: (readonly [string, string])[];
   /** Headers that name no field b2bctl knows. */
   unmapped: string[];
+  /** The fields the other columns already feed: never offered for an unmapped one (two columns, one field). */
+  taken: string[];
 }
 
 /** The map that would read `unknownHeaders`, given the fields the other columns already feed (`taken`). Pure. */
@@ -156,7 +158,7 @@ export function proposeHeaderMap(
   taken: readonly string[],
 ): HeaderMapProposal {
   const used = new Set(taken);
-  const proposal: HeaderMapProposal = { mapped: [], unmapped: [] };
+  const proposal: HeaderMapProposal = { mapped: [], unmapped: [], taken: [...taken] };
   for (const header of unknownHeaders) {
     const field = fieldForHeader(
       header,

@@ -84,9 +84,14 @@ describe('the ERP headers of a pt-BR customer export', () => {
         ['CEP', 'customerRegistrationAddress.zipcode'],
       ],
       unmapped: ['Celular', 'Observações'],
+      taken: ['document'],
     });
     // A field another column already feeds is not proposed again.
-    expect(proposeHeaderMap(['CPF'], customerFields, ['document'])).toEqual({ mapped: [], unmapped: ['CPF'] });
+    expect(proposeHeaderMap(['CPF'], customerFields, ['document'])).toEqual({
+      mapped: [],
+      unmapped: ['CPF'],
+      taken: ['document'],
+    });
   });
 });
 
