@@ -12,7 +12,7 @@ import {
   type WrittenCells,
 } from './opened-input.js';
 import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
-import { unnamedColumnCheck } from './row-shape-problems.js';
+import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
   cellReference,
@@ -84,7 +84,13 @@ async function readSheet(
     at,
     warn: options.warn,
   });
-  const { columns, problems } = await planWithProposal(file, at, headers, { ...options, headerMap, maxListIndex });
+  const { columns, problems } = await planWithProposal(file, at, headers, {
+    ...options,
+    headerMap,
+    maxListIndex,
+    // As in CSV: the column's first value in the rows read with the header, shown when b2bctl asks what it is.
+    sampleOf: (name) => firstValueBelow(headers, name, header.rest),
+  });
   reportHeaderProblems(file, place, { ...problems, headers }, options);
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
@@ -166,6 +172,17 @@ async function headerRow(
   for (let next = await batches.next(); !next.done; next = await batches.next()) {
     const at = next.value.findIndex((row) => !isBlank(row));
     if (at !== -1) return { row: next.value[at] as WorkbookRow, rest: next.value.slice(at + 1) };
+  }
+  return undefined;
+}
+
+/** The first value under the column named `name` in `rows`, shortened as a message shows it. */
+function firstValueBelow(headers: readonly string[], name: string, rows: readonly WorkbookRow[]): string | undefined {
+  const index = headers.indexOf(name);
+  if (index === -1) return undefined;
+  for (const row of rows) {
+    const text = cellText(row.cells[index]).trim();
+    if (text !== '') return shortValue(text);
   }
   return undefined;
 }
