@@ -58,24 +58,7 @@ function fileSafe(value: string | number): string {
 }
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
-  if (outDir !== undefined) {
-    removeAbandonedTemporaryFiles(outDir);
-    let count = 0;
-    return {
-      async write(version, record) {
-        // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
-        writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`);
-        count++;
-      },
-      async flush() {
-        return true;
-      },
-      async end() {
-        return count;
-      },
-      closed: () => false,
-    };
-  }
+  if (outDir !== undefined) return folderSink(outDir);
   const stream = context.io.stdout;
   const format = context.outputFormat('ndjson');
   const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
@@ -139,6 +122,26 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       release();
       return count;
     },
+  };
+}
+
+/** `--out-dir`: one file per order version, each written durably. */
+function folderSink(outDir: string): OrderSink {
+  removeAbandonedTemporaryFiles(outDir);
+  let count = 0;
+  return {
+    async write(version, record) {
+      // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
+      writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`);
+      count++;
+    },
+    async flush() {
+      return true;
+    },
+    async end() {
+      return count;
+    },
+    closed: () => false,
   };
 }
 
