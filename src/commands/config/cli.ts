@@ -3,7 +3,7 @@ import type { CommandExamples, Dispatch } from '../../command-kit/command-group.
 import type { SettingDefinition } from '../../config/setting-definition.js';
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions } from './index.js';
 
-/** `b2bctl config get|set|list`. */
+/** `b2bctl config get|set|unset|list`. */
 export function register(program: Command, dispatch: Dispatch): void {
   const config = program
     .command('config')
@@ -40,6 +40,16 @@ export function register(program: Command, dispatch: Dispatch): void {
       dispatch<ConfigSetOptions>(command, async () => (await import('./index.js')).runSet, { key, value }),
     );
   config
+    .command('unset')
+    .summary('remove a setting from the profile, so its default applies again')
+    .description(
+      "Removes a setting from the profile's part of config.json (written whole and 0600), as config set KEY '' does: the setting's environment variable or default applies again. An unknown key is a usage error that names the close ones; a setting the profile does not hold is left as it is.",
+    )
+    .argument('<key>', 'setting, such as baseUrl or paths.token')
+    .action((key: string, _flags: unknown, command: Command) =>
+      dispatch<ConfigSetOptions>(command, async () => (await import('./index.js')).runSet, { key, value: '' }),
+    );
+  config
     .command('list')
     .summary('every setting with its value and source (flag, env, profile, default)')
     .description(
@@ -59,6 +69,7 @@ export const examples: CommandExamples = {
     'b2bctl config set auth.style form',
     "b2bctl config set outputDir ''",
   ],
+  'config unset': ['b2bctl config unset http.timeout', 'b2bctl config unset paths.token --profile prod'],
   'config list': ['b2bctl config list', 'b2bctl config list --profile prod -o json'],
 };
 

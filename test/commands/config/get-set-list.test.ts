@@ -132,6 +132,18 @@ describe('config get, set and list', () => {
     expect((await runCommandLine(['config', 'get', 'paths.token'], { configDir })).stdout).toBe('/v1/auth/token\n');
   });
 
+  it('unset removes a setting as set KEY "" does; an unknown key is exit 2 naming the close one', async () => {
+    const configDir = freshConfigDir();
+    await runCommandLine(['config', 'set', 'http.timeout', '5s'], { configDir });
+    const unset = await runCommandLine(['config', 'unset', 'http.timeout'], { configDir });
+    expect(unset.code).toBe(0);
+    expect(unset.stderr).toBe('Removed http.timeout from profile "default".\n');
+    expect(readConfig(configDir).profiles.default).toEqual({});
+    const typo = await runCommandLine(['config', 'unset', 'htp.timeout'], { configDir });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown setting "htp.timeout" (did you mean "http.timeout"?)');
+  });
+
   it('gets a default value with its bare text', async () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(['config', 'get', 'paths.customerStatus'], { configDir });
