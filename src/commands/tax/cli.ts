@@ -30,13 +30,29 @@ function federativeUnit(value: string): FederativeUnit {
 
 /** `--item NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]]`, repeatable. */
 function item(value: string, previous: TaxItem[] = []): TaxItem[] {
-  const [ncm, quantity, unitPrice, discount, freight, ...rest] = value.split(',').map((part) => part.trim());
-  const checked = rest.length > 0 ? 'too many parts' : checkTaxItem({ ncm, quantity, unitPrice, discount, freight });
+  const parts = value.split(',').map((part) => part.trim());
+  const [ncm, quantity, unitPrice, discount, freight, ...rest] = parts;
+  const checked =
+    rest.length > 0
+      ? 'too many parts'
+      : (decimalCommaAmbiguity(parts) ?? checkTaxItem({ ncm, quantity, unitPrice, discount, freight }));
   if (typeof checked === 'string')
     throw new InvalidArgumentError(
       `${checked}; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
     );
   return [...previous, checked];
+}
+
+/**
+ * Why a whole unit price followed by a discount of one or two digits cannot be read: `45,90` is R$ 45,90 to a
+ * Brazilian hand and a price of 45 with a discount of 90 to the format, and either reading is a plausible cart.
+ * Said, not guessed. (A discount of `0,12` is left alone: no discount and a freight share is the common cart.)
+ */
+function decimalCommaAmbiguity(parts: readonly string[]): string | undefined {
+  const [ncm = '', quantity = '', price = '', discount = '', ...rest] = parts;
+  if (!/^\d+$/.test(price) || !/^\d{1,2}$/.test(discount)) return undefined;
+  const asDecimal = [ncm, quantity, `${price}.${discount}`, ...rest].join(',');
+  return `"${price},${discount}" reads as a unit price of ${price} and a discount of ${discount}: for ${price}.${discount} write a decimal point (${asDecimal}); for those two, write the price as ${price}.00`;
 }
 
 /** `b2bctl tax quote|serve`. */

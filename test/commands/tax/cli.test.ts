@@ -10,7 +10,7 @@ describe('tax cli', () => {
       await parseWithGroup(register, [
         ...sale,
         '--item',
-        '3926.90.90,10,45,90',
+        '3926.90.90,10,45.90',
         '--item',
         '84713012,2,3500,100,25.5',
         '--delimiter',
@@ -22,7 +22,7 @@ describe('tax cli', () => {
       to: 'RJ',
       buyer: 'taxpayer',
       items: [
-        { ncm: '39269090', quantity: 10, unitPrice: '45', discount: '90', freight: '0' },
+        { ncm: '39269090', quantity: 10, unitPrice: '45.90', discount: '0', freight: '0' },
         { ncm: '84713012', quantity: 2, unitPrice: '3500', discount: '100', freight: '25.5' },
       ],
       itemsFile: undefined,
@@ -36,6 +36,15 @@ describe('tax cli', () => {
     [[...sale, '--item', '84713012,0,10'], 'quantity "0" must be a number above 0'],
     [[...sale, '--item', '84713012,1,R$10'], 'unitPrice "R$10" must be an amount such as 1234.50'],
     [[...sale, '--item', '84713012,1,10,0,0,9'], 'too many parts'],
+    // A decimal comma: R$ 45,90 or a price of 45 with a discount of 90? Not guessed.
+    [
+      [...sale, '--item', '39269090,10,45,90'],
+      '"45,90" reads as a unit price of 45 and a discount of 90: for 45.90 write a decimal point (39269090,10,45.90); for those two, write the price as 45.00',
+    ],
+    [
+      [...sale, '--item', '39269090,10,45,90,12'],
+      '"45,90" reads as a unit price of 45 and a discount of 90: for 45.90 write a decimal point (39269090,10,45.90,12); for those two, write the price as 45.00',
+    ],
     [
       ['tax', 'quote', '--rules', 't.csv', '--from', 'XX', '--to', 'RJ', '--buyer', 'taxpayer'],
       'expected a state (UF) such as SP or RJ.',
