@@ -2,26 +2,15 @@
  * `b2bctl api -o table` on a terminal narrower than the answer's fields: the table keeps its first columns and
  * says which it left out, so no row is wrapped by the terminal. Read on the rendered screen.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, login } from '../../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useSandboxPerFile } from '../../support/cli.js';
 import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ orderCount: 8 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+let configDir: string;
+useSandboxPerFile({ login: true }, (ready) => ({ configDir } = ready));
 
 describe.skipIf(pseudoTerminal.missing)(`api -o table on a narrow terminal${pseudoTerminal.note}`, () => {
   it('keeps the first columns whole on the screen and names the ones left out', async () => {
-    const configDir = freshConfigDir();
-    await login(sandbox, configDir);
     const { code, screen } = await onTerminal(['api', '/v1/orders?limit=3', '-o', 'table'], {
       env: { B2BCTL_CONFIG_DIR: configDir, NO_COLOR: '1' },
       columns: 100,
