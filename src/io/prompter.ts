@@ -33,15 +33,19 @@ async function interruptible(
   interrupt: AbortSignal | undefined,
 ): Promise<string> {
   let closed = false;
-  const onIdle = () => {
-    closed = true;
-    // Ended as a cancelled prompt, which closes its line on the terminal: the error then starts a line of its own
-    // rather than following the question.
-    answer.cancel?.();
-  };
-  process.once('beforeExit', onIdle);
+  let onIdle: (() => void) | undefined;
+  const unanswered = new Promise<never>((_, reject) => {
+    onIdle = () => {
+      closed = true;
+      // Ended as a cancelled prompt, which closes its line on the terminal: the error then starts a line of its own
+      // rather than following the question. A prompt that cannot be cancelled is given up on all the same.
+      if (answer.cancel) answer.cancel();
+      else reject(new Error('unanswered'));
+    };
+    process.once('beforeExit', onIdle);
+  });
   try {
-    return await answer;
+    return await Promise.race([answer, unanswered]);
   } catch (error) {
     if (closed) throw new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.');
     if ((error as Error).name === 'ExitPromptError')
@@ -52,6 +56,6 @@ async function interruptible(
     }
     throw error;
   } finally {
-    process.removeListener('beforeExit', onIdle);
+    if (onIdle) process.removeListener('beforeExit', onIdle);
   }
 }
