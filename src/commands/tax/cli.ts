@@ -46,11 +46,12 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
 /**
  * Why a whole unit price followed by a discount of one or two digits cannot be read: `45,90` is R$ 45,90 to a
  * Brazilian hand and a price of 45 with a discount of 90 to the format, and either reading is a plausible cart.
- * Said, not guessed. (A discount of `0,12` is left alone: no discount and a freight share is the common cart.)
+ * Said, not guessed. A discount of 0 is left alone (`3500,0,25`): no discount and a freight share is the common
+ * cart, and `3500,0` is the same price either way.
  */
 function decimalCommaAmbiguity(parts: readonly string[]): string | undefined {
   const [ncm = '', quantity = '', price = '', discount = '', ...rest] = parts;
-  if (!/^\d+$/.test(price) || !/^\d{1,2}$/.test(discount)) return undefined;
+  if (!/^\d+$/.test(price) || !/^\d{1,2}$/.test(discount) || /^0+$/.test(discount)) return undefined;
   const asDecimal = [ncm, quantity, `${price}.${discount}`, ...rest].join(',');
   return `"${price},${discount}" reads as a unit price of ${price} and a discount of ${discount}: for ${price}.${discount} write a decimal point (${asDecimal}); for those two, write the price as ${price}.00`;
 }

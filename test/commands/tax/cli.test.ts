@@ -13,6 +13,9 @@ describe('tax cli', () => {
         '3926.90.90,10,45.90',
         '--item',
         '84713012,2,3500,100,25.5',
+        // No discount after a whole price: one reading only.
+        '--item',
+        '84713012,1,3500,0,25',
         '--delimiter',
         ';',
       ]),
@@ -24,6 +27,7 @@ describe('tax cli', () => {
       items: [
         { ncm: '39269090', quantity: 10, unitPrice: '45.90', discount: '0', freight: '0' },
         { ncm: '84713012', quantity: 2, unitPrice: '3500', discount: '100', freight: '25.5' },
+        { ncm: '84713012', quantity: 1, unitPrice: '3500', discount: '0', freight: '25' },
       ],
       itemsFile: undefined,
       input: expect.objectContaining({ delimiter: ';' }),
@@ -42,8 +46,8 @@ describe('tax cli', () => {
       '"45,90" reads as a unit price of 45 and a discount of 90: for 45.90 write a decimal point (39269090,10,45.90); for those two, write the price as 45.00',
     ],
     [
-      [...sale, '--item', '39269090,10,45,90,12'],
-      '"45,90" reads as a unit price of 45 and a discount of 90: for 45.90 write a decimal point (39269090,10,45.90,12); for those two, write the price as 45.00',
+      [...sale, '--item', '39269090,10,45,09,12'],
+      '"45,09" reads as a unit price of 45 and a discount of 09: for 45.09 write a decimal point (39269090,10,45.09,12); for those two, write the price as 45.00',
     ],
     [
       ['tax', 'quote', '--rules', 't.csv', '--from', 'XX', '--to', 'RJ', '--buyer', 'taxpayer'],
