@@ -11,8 +11,9 @@ const skip = '';
 
 /**
  * `--write-map FILE`: takes the proposed map, asks on a terminal about each column left unmapped (a list of the
- * fields still free, neither fed by another column nor chosen before, the likeliest first, and "leave it out"), saves the whole map to FILE and returns it. A column
- * left out is saved as `null`, so later runs with `--map FILE` leave it out too.
+ * fields still free, neither fed by another column nor chosen before, the likeliest first, and "leave it out"),
+ * saves the whole map to FILE and returns it. A column left out is saved as `null`, so later runs with `--map FILE`
+ * leave it out too.
  */
 export async function adoptHeaderMap(
   context: Context,

@@ -89,7 +89,7 @@ async function readSheet(
     headerMap,
     maxListIndex,
     // As in CSV: the column's first value in the rows read with the header, shown when b2bctl asks what it is.
-    sampleOf: (name) => firstValueBelow(headers, name, header.rest),
+    sampleOf: (name) => firstValueUnder(headers, name, header.rest),
   });
   reportHeaderProblems(file, place, { ...problems, headers }, options);
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue.knownPaths);
@@ -177,7 +177,7 @@ async function headerRow(
 }
 
 /** The first value under the column named `name` in `rows`, shortened as a message shows it. */
-function firstValueBelow(headers: readonly string[], name: string, rows: readonly WorkbookRow[]): string | undefined {
+function firstValueUnder(headers: readonly string[], name: string, rows: readonly WorkbookRow[]): string | undefined {
   const index = headers.indexOf(name);
   if (index === -1) return undefined;
   for (const row of rows) {
