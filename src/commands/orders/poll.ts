@@ -282,6 +282,8 @@ async function watch(options: OrdersPollOptions, context: Context, poll: () => P
     try {
       await context.clock.sleep(pauseMs, context.interrupt);
     } catch {
+      // Between two runs nothing is in flight: a stop (Ctrl-C, systemd's SIGTERM) is a clean end, said in one line.
+      context.log.info('orders poll: stopped between two runs; the next one continues from the cursor.');
       return;
     }
   }

@@ -70,5 +70,8 @@ describe('orders poll and signals', () => {
     const stopped = await result;
     expect(stopped.signal).toBeNull();
     expect(stopped.code).toBe(0);
+    expect(stopped.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /orders poll: stopped between two runs; the next one continues from the cursor\.$/,
+    );
   });
 });
