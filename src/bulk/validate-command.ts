@@ -39,12 +39,15 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
     }
   }
   const here = 'here' in place ? place.here : {};
+  // The closing line's time counts the opening too: a workbook's shared strings and merged cells are read there,
+  // seconds of a large one.
+  const started = context.clock.now();
   try {
     const input = await openCommandInput(context, command.file, command.flags, command.catalogue, {
       stdin: here.stdin,
     });
     try {
-      await validateEveryRecord(command, input, context);
+      await validateEveryRecord(command, input, context, started);
     } finally {
       input.close();
     }
@@ -57,9 +60,9 @@ async function validateEveryRecord<T>(
   command: ValidateCommand<T>,
   input: OpenedInput,
   context: Context,
+  started: number,
 ): Promise<void> {
   const output = problemOutput(context, input.file, input.format);
-  const started = context.clock.now();
   let warnings = 0;
   const advisories = command.advisories;
   // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
