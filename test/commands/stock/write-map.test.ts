@@ -1,16 +1,29 @@
 /**
  * `--write-map` on a terminal asks which field each column no field reads is: the fields offered are those no other
  * column feeds. A field another column already feeds, chosen for a second column, made a map that the next read
- * refused ("column sku appears 2 times"), saved for every later run.
+ * refused ("column sku appears 2 times"), saved for every later run. Seen with the LibreOffice export
+ * `estoque.win1252.csv`, whose own columns feed every stock field.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { repoRoot } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
+
+/** `stock validate ARGS` with stdin and stderr a terminal, the prompts answered with `answers`, in `folder`. */
+const onTerminal = (folder: string, configDir: string, args: string[], answers: string[]) =>
+  runCommandLine(['stock', 'validate', ...args], {
+    configDir,
+    cwd: folder,
+    tty: { stdin: true, stderr: true },
+    answers,
+  });
+
+const savedMap = (folder: string) => JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8')) as unknown;
 
 describe('stock validate --write-map on a terminal', () => {
   it('offers for an unknown column only the fields no other column feeds', async () => {
@@ -19,47 +32,30 @@ describe('stock validate --write-map on a terminal', () => {
       join(folder, 'estoque.csv'),
       'sku;quantity;price;descrição\r\nPAR-SXT-M8X40-ZN;1500;1234,50;Parafuso sextavado M8 x 40 mm\r\n',
     );
-    const result = await runCommandLine(['stock', 'validate', 'estoque.csv', '--write-map', 'map.json'], {
-      configDir: freshConfigDir(),
-      cwd: folder,
-      tty: { stdin: true, stderr: true },
-      answers: [''],
-    });
+    const result = await onTerminal(folder, freshConfigDir(), ['estoque.csv', '--write-map', 'map.json'], ['']);
     expect(result.code).toBe(0);
     expect(result.prompts).toHaveLength(1);
     const offered = result.prompts[0]?.choices ?? [];
     expect(offered).toContain('leave it out (its data is not sent)');
     expect(offered.filter((choice) => ['sku', 'quantity', 'price'].includes(choice))).toEqual([]);
     expect(offered).toEqual(expect.arrayContaining(['salePrice', 'warehouse']));
-    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual({ descrição: null });
+    expect(savedMap(folder)).toEqual({ descrição: null });
   });
 
   it('asks nothing about a column when every field is read from another one: it is left out', async () => {
     const folder = temporaryFolder();
-    writeFileSync(
-      join(folder, 'estoque.csv'),
-      'sku;quantity;price;salePrice;warehouse;descrição\r\nPAR-SXT-M8X40-ZN;1500;1234,50;;CD-SP;Parafuso\r\n',
-    );
+    const file = 'estoque.win1252.csv';
+    copyFileSync(join(repoRoot, 'test', 'fixtures', 'real-exports', file), join(folder, file));
     const configDir = freshConfigDir();
-    const written = await runCommandLine(['stock', 'validate', 'estoque.csv', '--write-map', 'map.json'], {
-      configDir,
-      cwd: folder,
-      tty: { stdin: true, stderr: true },
-      answers: [],
-    });
+    const written = await onTerminal(folder, configDir, [file, '--write-map', 'map.json'], []);
     expect(written.code).toBe(0);
     expect(written.prompts).toEqual([]);
-    expect(JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8'))).toEqual({ descrição: null });
+    expect(savedMap(folder)).toEqual({ descrição: null, 'atualizado em': null });
     // Without --write-map, the offer says so rather than promising a question.
-    const offered = await runCommandLine(['stock', 'validate', 'estoque.csv'], {
-      configDir,
-      cwd: folder,
-      tty: { stdin: true, stderr: true },
-      answers: ['yes'],
-    });
+    const offered = await onTerminal(folder, configDir, [file], ['yes']);
     expect(offered.code).toBe(0);
     expect(offered.prompts.map((prompt) => prompt.choices?.[0])).toEqual([
-      'yes, and leave out the column no field reads (every field has one)',
+      'yes, and leave out the columns no field reads (every field has one)',
     ]);
   });
 });
