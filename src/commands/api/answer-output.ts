@@ -4,7 +4,7 @@ import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { cellText } from '../../io/output/csv-format.js';
-import { terminalColumns } from '../../io/output/table.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { readListingPage } from '../../platform/answers/listing.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -87,10 +87,11 @@ export function itemWriter(format: OutputFormat, context: Context): RecordWriter
     async end() {
       writer ??= open({});
       const count = await writer.end();
-      const note = `${hidden.join(', ')} hidden to fit ${width} columns: widen the terminal, or -o json for every field.`;
-      // Prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
-      if (hidden.length > 0)
-        for (const line of wordWrap(note, terminalColumns(context.io.stderr))) context.log.info(line);
+      if (hidden.length > 0) {
+        // Prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
+        for (const line of wordWrap(hiddenColumnsNote(hidden, width, '-o json'), terminalColumns(context.io.stderr)))
+          context.log.info(line);
+      }
       return count;
     },
   };

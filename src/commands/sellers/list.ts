@@ -1,6 +1,6 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { terminalColumns } from '../../io/output/table.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
@@ -98,10 +98,7 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     const hidden =
       hiddenColumns.length === 0
         ? []
-        : wordWrap(
-            `${hiddenColumns.join(' and ').replace(/ and (?=.* and )/g, ', ')} hidden to fit ${terminalColumns(context.io.stdout)} columns: widen the terminal, or -o csv or -o json for every field.`,
-            width,
-          );
+        : wordWrap(hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json'), width);
     for (const line of [...wordWrap(`${counted}.`, width), ...hidden, ...wordWrap(legend, width)])
       context.log.info(line);
   }

@@ -30,6 +30,15 @@ export function terminalColumns(stream: NodeJS.WritableStream): number | undefin
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
 }
 
+/**
+ * The note under a table fitted to the terminal, naming the columns it left out (`A, B and C hidden to fit 100
+ * columns: …`) and the output formats that show every field.
+ */
+export function hiddenColumnsNote(headers: readonly string[], width: number | undefined, everyField: string): string {
+  const named = headers.join(' and ').replace(/ and (?=.* and )/g, ', ');
+  return `${named} hidden to fit ${width} columns: widen the terminal, or ${everyField} for every field.`;
+}
+
 /** A plain-text table with padded columns; the header is bold when colour is on. */
 export async function renderTable<T>(
   columns: readonly TableColumn<T>[],
