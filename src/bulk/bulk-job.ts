@@ -19,6 +19,7 @@ import { sendPacing } from './send-pacing.js';
 import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } from './run-meta.js';
 import { openSending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
+import { checkingProgress } from './checking-progress.js';
 import { runValidationPass, type ValidationSummary } from './validation-pass.js';
 import { type JudgedRecord, VerdictSpool } from './verdict-spool.js';
 
@@ -224,18 +225,22 @@ async function validate<T, Sent>(
     else judged.message = verdict.problems.map((problem) => problem.message).join('; ');
     verdicts.add(judged);
   };
+  const progress = checkingProgress(context, 'records checked');
   // A problem per line of a large file: logged in batches (see Logger.batched).
-  const validation = await context.log.batched(() =>
-    runValidationPass({
-      batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
-      checker: job.newChecker(),
-      estimatedRecords: opened.estimatedRecords,
-      onProblem: problemLogger(context, shownName),
-      signal: context.interrupt,
-      // What the sending pass needs of each record, so it does not parse and judge the input again.
-      onVerdict: verdicts ? spoolVerdict : undefined,
-    }),
-  );
+  const validation = await context.log
+    .batched(() =>
+      runValidationPass({
+        batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
+        checker: job.newChecker(),
+        estimatedRecords: opened.estimatedRecords,
+        onProblem: problemLogger(context, shownName),
+        signal: context.interrupt,
+        // What the sending pass needs of each record, so it does not parse and judge the input again.
+        onVerdict: verdicts ? spoolVerdict : undefined,
+        onBatch: progress.update,
+      }),
+    )
+    .finally(progress.stop);
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   return validation;

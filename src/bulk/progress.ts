@@ -15,9 +15,14 @@ export interface ProgressOptions {
   io: IOStreams;
   clock: Clock;
   quiet: boolean;
-  /** What is counted: "customers", "items". */
+  /** What is counted: "customers", "items", "rows checked". */
   unit: string;
-  total: number;
+  /** How many there are; undefined while nobody knows (a file being read): then a count with no bar, no percentage. */
+  total: number | undefined;
+  /** What the failed ones are called: "failed" (the default), "invalid". */
+  failedWord?: string;
+  /** A count shown only once it has run a while: when it began (the rate is from then) and where it is now. */
+  under?: { since: number; counts: ProgressCounts };
   log(message: string): void;
   /** Sends the log's lines to `write` while the bar is drawn (Logger.divert); the function returned ends it. */
   divertLog(write: (text: string) => void): () => void;
@@ -32,19 +37,21 @@ export const progressLogIntervalMs = 10_000;
  */
 export async function createProgress(options: ProgressOptions): Promise<Progress> {
   if (options.quiet) return { update: () => {}, stop: () => {} };
-  const started = options.clock.now();
+  const started = options.under?.since ?? options.clock.now();
   // Per second since the start, unrounded: a slow run's time left needs the fraction.
   const rate = (done: number) => done / Math.max(0.001, (options.clock.now() - started) / 1000);
   if (options.io.isStderrTTY) return drawBar(options, rate);
   let lastLogAt = started;
+  const { total } = options;
   return {
     update(counts) {
       const now = options.clock.now();
       if (now - lastLogAt < progressLogIntervalMs) return;
       lastLogAt = now;
-      const percent = options.total > 0 ? ` (${Math.floor((counts.done / options.total) * 100)}%)` : '';
+      const of = total === undefined ? '' : ` of ${total}`;
+      const percent = total ? ` (${Math.floor((counts.done / total) * 100)}%)` : '';
       options.log(
-        `progress: ${counts.done} of ${options.total} ${options.unit}${percent}, ${Math.round(rate(counts.done))}/s, ${counts.failed} failed`,
+        `progress: ${counts.done}${of} ${options.unit}${percent}, ${Math.round(rate(counts.done))}/s, ${counts.failed} ${options.failedWord ?? 'failed'}`,
       );
     },
     stop: () => {},
@@ -65,7 +72,12 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
   const loaded = await import('cli-progress');
   const { SingleBar, Presets } = loaded.default ?? loaded;
   const stream = options.io.stderr as NodeJS.WriteStream;
-  const { format, barsize } = fittedBar(options.unit, options.total, stream.columns || 80);
+  const { total } = options;
+  const columns = stream.columns || 80;
+  const { format, barsize } =
+    total === undefined
+      ? { format: fittedCount(options.unit, options.failedWord ?? 'failed', columns), barsize: 1 }
+      : fittedBar(options.unit, total, columns);
   const bar = new SingleBar(
     // Wrapping stays on (a bar that fits needs no wrap, and a killed run cannot leave it off); the bar text is cut
     // at the terminal's width rather than wrapped.
@@ -74,8 +86,14 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
   );
   let done = 0;
   // Rate and time left are ours: a restarted bar would start its own estimate again after every logged line.
-  let payload = { rate: 0, failed: 0, remaining: timeLeft(0, options.total, 0) };
-  const draw = () => bar.start(options.total, done, payload);
+  let payload = { rate: 0, failed: 0, remaining: timeLeft(0, total ?? 0, 0) };
+  const draw = () => bar.start(total ?? 0, done, payload);
+  const update = (counts: ProgressCounts) => {
+    done = counts.done;
+    const perSecond = rate(done);
+    payload = { rate: Math.round(perSecond), failed: counts.failed, remaining: timeLeft(done, total ?? 0, perSecond) };
+    bar.update(done, payload);
+  };
   const giveBackLog = options.divertLog((text) => {
     bar.stop();
     stream.write(text);
@@ -91,20 +109,9 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
     process.removeListener('exit', stop);
   };
   process.on('exit', stop);
+  if (options.under) update(options.under.counts);
   draw();
-  return {
-    update(counts) {
-      done = counts.done;
-      const perSecond = rate(done);
-      payload = {
-        rate: Math.round(perSecond),
-        failed: counts.failed,
-        remaining: timeLeft(done, options.total, perSecond),
-      };
-      bar.update(done, payload);
-    },
-    stop,
-  };
+  return { update, stop };
 }
 
 /** The widest time left shown; a longer run shows this. */
@@ -132,6 +139,22 @@ export function fittedBar(unit: string, total: number, columns: number): { forma
   const text = texts.find((candidate) => widest(candidate) + minimumBar + 2 <= columns) ?? '{percentage}%';
   const barsize = Math.max(1, Math.min(40, columns - widest(text) - 2));
   return { format: `{bar} ${text}`, barsize };
+}
+
+/** The widest a count's text gets: every figure at eight digits (a hundred million rows checked). */
+const widestCount = (text: string) => text.replaceAll(/\{(value|rate|failed)\}/g, '99999999').length;
+
+/**
+ * The line of a count with no known total (`412000 rows checked | 85000/s | invalid 3`) on a terminal `columns` wide:
+ * the most figures that fit before the last column.
+ */
+export function fittedCount(unit: string, failedWord: string, columns: number): string {
+  const texts = [
+    `{value} ${unit} | {rate}/s | ${failedWord} {failed}`,
+    `{value} ${unit} | ${failedWord} {failed}`,
+    `{value} ${unit}`,
+  ];
+  return texts.find((candidate) => widestCount(candidate) < columns) ?? '{value}';
 }
 
 const two = (value: number) => String(value).padStart(2, '0');

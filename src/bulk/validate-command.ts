@@ -5,6 +5,7 @@ import { type InputRecord, type OpenedInput, recordPlace, skippedNote } from '..
 import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
+import { checkingProgress } from './checking-progress.js';
 import { problemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
@@ -63,27 +64,39 @@ async function validateEveryRecord<T>(
   started: number,
 ): Promise<void> {
   const output = problemOutput(context, input.file, input.format);
+  const progress = checkingProgress(context, `${command.noun} checked`);
+  // Problems printed on the terminal that shows the count would be drawn over: the count gives way to them.
+  const onProblem: typeof output.write = context.io.isStdoutTTY
+    ? (line, problem, place) => {
+        progress.stop();
+        return output.write(line, problem, place);
+      }
+    : output.write;
   let warnings = 0;
   const advisories = command.advisories;
   // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
-  const summary = await context.log.batched(() =>
-    runValidationPass({
-      batches: input.recordBatches(),
-      checker: command.checker,
-      estimatedRecords: input.estimatedRecords,
-      onProblem: output.write,
-      signal: context.interrupt,
-      // A record's warnings are logged once it is judged, before its problems: no second generator over the records.
-      onVerdict: advisories
-        ? (record) => {
-            for (const advisory of advisories(record)) {
-              warnings++;
-              context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
+  const summary = await context.log
+    .batched(() =>
+      runValidationPass({
+        batches: input.recordBatches(),
+        checker: command.checker,
+        estimatedRecords: input.estimatedRecords,
+        onProblem,
+        onBatch: progress.update,
+        signal: context.interrupt,
+        // A record's warnings are logged once it is judged, before its problems: no second generator over the records.
+        onVerdict: advisories
+          ? (record) => {
+              for (const advisory of advisories(record)) {
+                warnings++;
+                context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
+              }
             }
-          }
-        : undefined,
-    }),
-  );
+          : undefined,
+      }),
+    )
+    // Cleared before the closing line, or the error, is printed.
+    .finally(progress.stop);
   await output.end();
   // Ctrl-C ends the pass at a record: what was read is no verdict on the file, and exit 0 would tell a script
   // it is fine (and an interrupted header-only read said "nothing to check"). One after the last record is not.

@@ -160,6 +160,8 @@ export interface ValidationPassOptions<T> {
   signal?: AbortSignal;
   /** Every record with its verdict, in file order: a bulk job spools them for its sending pass. */
   onVerdict?(record: InputRecord, verdict: RecordVerdict<T>): void;
+  /** The counts so far, after each batch of records: for a progress line. */
+  onBatch?(summary: Readonly<ValidationSummary>): void;
 }
 
 export interface ValidationSummary {
@@ -208,6 +210,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
           await options.onProblem(record.line, problem, record);
         }
       }
+      options.onBatch?.(summary);
     }
   } catch (error) {
     // A pipe whose writer went silent is ended by the interruption itself (byte-source.ts): no error of the input.

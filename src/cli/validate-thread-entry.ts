@@ -66,7 +66,8 @@ function relayed(stream: 'stdout' | 'stderr'): Writable {
       if (!waits) done();
     },
   });
-  return Object.assign(relay, { columns: start.terminals.columns });
+  // Seen as the terminal it is relayed to: a progress line draws on a stream that says it is one (cli-progress).
+  return Object.assign(relay, { columns: start.terminals.columns, isTTY: start.terminals[stream] });
 }
 
 /** A question for the person at the main thread's terminal, by the prompter method that asks it there. */

@@ -32,6 +32,8 @@ export interface RunningOnTerminal {
   type(keys: string): void;
   /** Resolves once the output so far holds `text`; fails if the command ends without printing it. */
   printed(text: string): Promise<void>;
+  /** The screen as the output so far renders it: what the operator sees at this moment. */
+  screen(): Promise<TerminalScreen>;
 }
 
 export interface TerminalOptions {
@@ -40,6 +42,8 @@ export interface TerminalOptions {
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
+  /** A file (a FIFO the test writes to) as the command's stdin, instead of the terminal. */
+  stdin?: string;
   /** Runs once the command has started: to type at a prompt or to signal it. */
   during?: (running: RunningOnTerminal) => Promise<void>;
 }
@@ -54,7 +58,8 @@ export async function onTerminal(
   const pidFile = join(folder, 'pid');
   const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   // The shell writes its PID, then becomes b2bctl: a signal sent to that PID reaches b2bctl itself, not `script`.
-  const command = `stty cols ${columns} rows ${rows}; echo $$ > '${pidFile}'; exec ${quoted}`;
+  const input = options.stdin === undefined ? '' : ` < '${options.stdin.replaceAll("'", "'\\''")}'`;
+  const command = `stty cols ${columns} rows ${rows}; echo $$ > '${pidFile}'; exec ${quoted}${input}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...options.env },
@@ -81,6 +86,7 @@ export async function onTerminal(
           await sleep(10);
         }
       },
+      screen: () => rendered(Buffer.concat(chunks), columns, rows),
     });
   }
   const code = await exited;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgress, fittedBar, restoreTerminal, timeLeft } from '../../../src/bulk/progress.js';
+import { createProgress, fittedBar, fittedCount, restoreTerminal, timeLeft } from '../../../src/bulk/progress.js';
 import type { IOStreams } from '../../../src/context.js';
 import { createLogger } from '../../../src/io/output/logger.js';
 import { FakeClock } from '../../support/fake-clock.js';
@@ -122,6 +122,21 @@ describe('fittedBar', () => {
     [20, '{bar} {percentage}%'],
   ])('on %i columns, drops the figures that would leave the bar under 10 cells: %s', (columns, format) => {
     expect(fittedBar('items', 100, columns).format).toBe(format);
+  });
+});
+
+describe('fittedCount', () => {
+  it.each<[number, string]>([
+    [80, '{value} rows checked | {rate}/s | invalid {failed}'],
+    [54, '{value} rows checked | {rate}/s | invalid {failed}'],
+    [53, '{value} rows checked | invalid {failed}'],
+    [41, '{value} rows checked | invalid {failed}'],
+    [40, '{value} rows checked'],
+    [22, '{value} rows checked'],
+    [21, '{value}'],
+  ])('on %i columns, the figures whose widest line ends before the last column: %s', (columns, format) => {
+    expect(fittedCount('rows checked', 'invalid', columns)).toBe(format);
+    expect(format.replaceAll(/\{\w+\}/g, '99999999').length).toBeLessThan(columns);
   });
 });
 
