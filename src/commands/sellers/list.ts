@@ -59,6 +59,11 @@ const searchedByEmailLayout: RecordLayout<SalesRep> = {
   ),
 };
 
+/** The note of an empty answer: nothing matched, or nothing past the offset. */
+function noneFound(options: ListSellersOptions): string {
+  return `No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`;
+}
+
 /** Lists sales reps: one page, or with --all every page until the platform answers `[]`. */
 export async function run(options: ListSellersOptions, context: Context): Promise<void> {
   const client = await context.platform();
@@ -80,18 +85,19 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
   for await (const rep of reps) await writer.write(rep);
   const count = await writer.end();
-  if (format !== 'table') return;
-  if (count === 0) {
-    context.log.info(
-      `No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`,
-    );
-  } else if (context.io.isStdoutTTY) {
-    // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-    const pageSize = options.limit ?? defaultPageSize;
-    const fullPage = !options.all && count === pageSize;
-    const counted = fullPage
-      ? `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page`
-      : countOf(count, 'sales reps');
+  // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
+  const fullPage = !options.all && count === (options.limit ?? defaultPageSize);
+  const firstOnes = `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page.`;
+  if (format !== 'table' || !context.io.isStdoutTTY) {
+    // Piped to jq, a full page of the platform's default size passes for the whole store: said on stderr, so stdout
+    // stays the data. A --limit is the reader's own paging, which needs no note.
+    if (fullPage && options.limit === undefined) context.log.info(firstOnes);
+    else if (count === 0 && format === 'table') context.log.info(noneFound(options));
+    return;
+  }
+  if (count === 0) context.log.info(noneFound(options));
+  else {
+    const counted = fullPage ? firstOnes : `${countOf(count, 'sales reps')}.`;
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
     const width = terminalColumns(context.io.stderr);
     const legend = `PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
@@ -99,7 +105,6 @@ export async function run(options: ListSellersOptions, context: Context): Promis
       hiddenColumns.length === 0
         ? []
         : wordWrap(hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json'), width);
-    for (const line of [...wordWrap(`${counted}.`, width), ...hidden, ...wordWrap(legend, width)])
-      context.log.info(line);
+    for (const line of [...wordWrap(counted, width), ...hidden, ...wordWrap(legend, width)]) context.log.info(line);
   }
 }

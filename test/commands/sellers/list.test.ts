@@ -62,11 +62,12 @@ describe('sellers list: the listing rules', () => {
     expect(seedReps).toHaveLength(64);
   });
 
-  it('returns the platform default page of 20, as json when piped', async () => {
+  it('returns the platform default page of 20, as json when piped, and says on stderr that there may be more', async () => {
     await loggedIn();
     const result = await list();
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    // A full page of the default size, piped to jq, would pass for the whole store.
+    expect(result.stderr).toBe('First 20 sales reps; --all for every page.\n');
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 20)));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
@@ -387,7 +388,22 @@ describe('sellers list: stdout a terminal or not', () => {
     expect(result).toEqual({ code: 0, stdout: expected, stderr: '' });
   });
 
-  it('piped, the default is json and -o ndjson is one object a line; neither has a note', async () => {
+  it.each(['json', 'ndjson', 'csv', 'table'])(
+    'piped -o %s: a full page of the default size has the note on stderr, the last page and --all none',
+    async (format) => {
+      await loggedIn();
+      const full = await list('-o', format);
+      expect(full.code).toBe(0);
+      expect(full.stderr).toBe('First 20 sales reps; --all for every page.\n');
+      expect(await list('-o', format, '--offset', '60')).toMatchObject({ code: 0, stderr: '' });
+      expect(await list('-o', format, '--all')).toMatchObject({ code: 0, stderr: '' });
+      expect((await list('-o', format, '--offset', '20')).stderr).toBe(
+        '20 sales reps from offset 20; --all for every page.\n',
+      );
+    },
+  );
+
+  it('piped with --limit, the default is json and -o ndjson is one object a line; neither has a note', async () => {
     await loggedIn();
     expect(await list('--limit', '2')).toEqual({ code: 0, stdout: asJson(seedReps.slice(0, 2)), stderr: '' });
     expect(await list('-o', 'ndjson', '--limit', '2')).toEqual({

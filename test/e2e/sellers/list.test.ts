@@ -27,10 +27,10 @@ beforeEach(async () => {
 const list = (...args: string[]) => runCli(['sellers', 'list', ...args], { configDir });
 
 describe('sellers list (built CLI)', () => {
-  it('returns the platform default page of 20, as json when piped', async () => {
+  it('returns the platform default page of 20, as json when piped; stderr says there may be more', async () => {
     const result = await list();
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe('First 20 sales reps; --all for every page.\n');
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 20)));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
