@@ -80,4 +80,8 @@ export const orderAnswerSettings = [
     'answers.order.trackingCode',
     'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
   ),
+  answerPathSetting(
+    'answers.order.buyerDocument',
+    "The order detail field holding its buyer's CNPJ or CPF, which an NF-e's recipient is checked against (dot path; default: partnerDocument, customer.document, …)",
+  ),
 ] as const satisfies readonly SettingDefinition[];

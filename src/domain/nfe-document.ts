@@ -3,7 +3,7 @@
  * `Id`, access key and emitter agree. Read with fast-xml-parser (no hand-written XML); pure (bytes in, verdict out).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { checkDocument } from './documents.js';
+import { checkDocument, documentLookupKey } from './documents.js';
 import { checkNfeAccessKey, type NfeAccessKey } from './nfe-key.js';
 
 /** The largest NF-e file b2bctl reads: the tax authority takes messages of 500 KB at most, so this is generous. */
@@ -12,8 +12,15 @@ export const maximumNfeBytes = 1024 * 1024;
 /** Protocol statuses of an authorised NF-e: 100 authorised, 150 authorised out of time. */
 const authorisedStatuses = new Set(['100', '150']);
 
+/** Who an NF-e is made out to (`dest`): a CNPJ or CPF without punctuation, and the name on it. */
+export interface NfeRecipient {
+  document: string;
+  name?: string;
+}
+
 export type NfeDocumentCheck =
-  { ok: true; key: NfeAccessKey; xml: string; warnings: string[] } | { ok: false; reason: string };
+  | { ok: true; key: NfeAccessKey; xml: string; warnings: string[]; recipient?: NfeRecipient }
+  | { ok: false; reason: string };
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -49,7 +56,33 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   if (emitter) return { ok: false, reason: emitter };
   const authorisation = authorisationProblem(proc, key.key.key);
   if (authorisation) return { ok: false, reason: authorisation };
-  return { ok: true, key: key.key, xml, warnings: key.warnings };
+  return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(objectAt(inf, 'dest')) };
+}
+
+/** The recipient's CNPJ or CPF (a foreign buyer's `idEstrangeiro` is none of them: undefined). */
+function recipientOf(dest: Record<string, unknown> | undefined): NfeRecipient | undefined {
+  const written = [dest?.CNPJ, dest?.CPF].find((value): value is string => typeof value === 'string');
+  if (written === undefined || written.trim() === '') return undefined;
+  const name = typeof dest?.xNome === 'string' ? dest.xNome.trim() : undefined;
+  return { document: documentLookupKey(written.trim()).toUpperCase(), ...(name ? { name } : {}) };
+}
+
+/**
+ * Why an NF-e made out to `recipient` is not this order's, whose buyer's document is `buyer`: undefined when they
+ * are the same person, or the same company (a CNPJ's first 8 characters name the company, the rest its branch: a
+ * buyer's other branch may be invoiced). Another customer's NF-e would hand that customer's invoice to this buyer.
+ */
+export function recipientMismatch(recipient: NfeRecipient, buyer: string): string | undefined {
+  const buyerKey = documentLookupKey(buyer.trim()).toUpperCase();
+  if (buyerKey === '' || buyerKey === recipient.document) return undefined;
+  const cnpjs = buyerKey.length === 14 && recipient.document.length === 14;
+  if (cnpjs && buyerKey.slice(0, 8) === recipient.document.slice(0, 8)) return undefined;
+  const shown = (document: string) => {
+    const check = checkDocument(document);
+    return check.ok ? `${check.kind.toUpperCase()} ${check.formatted}` : document;
+  };
+  const named = recipient.name ? ` (${recipient.name})` : '';
+  return `the NF-e is made out to ${shown(recipient.document)}${named}, not to the order's buyer, ${shown(buyerKey)}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { UsageError } from '../base/errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
 import { getOrder, orderAnswers } from './orders.js';
-import { type OrderAnswerSettings, readHeldMoveData } from './answers/orders.js';
+import { type OrderAnswerSettings, readBuyerDocument, readHeldMoveData } from './answers/orders.js';
 import type { HeldMoveData } from '../domain/order-stages.js';
 import { isRecord } from './answers/shapes.js';
 
@@ -45,6 +45,8 @@ function missingPlaceholders(route: OrderRoute, values: MoveValues): string[] {
 export interface OrderState {
   status?: string;
   held: HeldMoveData;
+  /** The buyer's CNPJ or CPF, when the detail shows it. */
+  buyer?: string;
 }
 
 /** The state in an order detail (as getOrder returns it): its status when it states one, and what it holds. */
@@ -53,6 +55,7 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
   return {
     status: typeof order.status === 'string' ? order.status : undefined,
     held: readHeldMoveData(order, settings),
+    buyer: readBuyerDocument(order, settings),
   };
 }
 

@@ -43,9 +43,21 @@ export function freshMovesFolder(sandbox: RunningSandbox): string {
   return folder;
 }
 
-/** `count` new orders (status AWAITING_PAYMENT), their ids in creation order. */
+/** Who the sample NF-e files are made out to (`dest`). */
+export const sampleRecipient = { document: '00.360.305/0001-04', name: 'Comércio Exemplo Ltda' } as const;
+
+/**
+ * `count` new orders (status AWAITING_PAYMENT), their ids in creation order, bought by the samples' recipient (an
+ * NF-e made out to another buyer is not sent).
+ */
 export function newOrders(sandbox: RunningSandbox, count: number): number[] {
-  return Array.from({ length: count }, () => sandbox.state.orders.create(sandbox.state.clock.now()).id);
+  return Array.from({ length: count }, () => {
+    const order = sandbox.state.orders.create(sandbox.state.clock.now());
+    order.partnerDocument = sampleRecipient.document;
+    order.partnerCompanyName = sampleRecipient.name;
+    order.customer = { ...sampleRecipient };
+    return order.id;
+  });
 }
 
 /** Every move the sandbox accepted, `id action`, in the order it took them. */

@@ -35,7 +35,10 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       .option('--routes <file>', routesHelp)
       .option('--branch <code>', 'the branch that fills {branch} in the route (default: the branch setting)')
       .option('--order-id <n>', 'the order number, for routes with {orderId} in their path')
-      .option('--no-status-check', "send without reading the order's status first (the platform alone judges the move)")
+      .option(
+        '--no-status-check',
+        'send without reading the order first: its status, and its buyer an NF-e is checked against (the platform alone judges the move)',
+      )
       .option('--replace', replaceHelp);
   const send = (action: OrdersMoveOptions['action']) => (order: string, flags: MoveFlags, command: Command) => {
     const options: OrdersMoveOptions = {
@@ -99,7 +102,10 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         )
         .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
-        .option('--no-status-check', "send without reading each order's status first (the platform alone judges)")
+        .option(
+          '--no-status-check',
+          'send without reading each order first: its status, and its buyer an NF-e is checked against (the platform alone judges)',
+        )
         .option('--replace', replaceHelp)
         .option(
           '--allow-paths',

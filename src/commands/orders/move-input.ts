@@ -1,4 +1,4 @@
-import { checkNfeDocument } from '../../domain/nfe-document.js';
+import { checkNfeDocument, type NfeRecipient } from '../../domain/nfe-document.js';
 import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
@@ -12,6 +12,8 @@ export interface PreparedMove {
   order: string;
   action: OrderAction;
   values: MoveValues;
+  /** An invoice's NF-e file: who it is made out to, checked against the order's buyer before it is sent. */
+  recipient?: NfeRecipient;
 }
 
 /** What checking a move needs besides the move: where relative XML paths start, the time, the routes. */
@@ -78,7 +80,8 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
           `the ${action} route (${route.path}) needs {${name}}: give the ${name} column${name === 'branch' ? ' or the branch setting' : ''}`,
         ),
       );
-  if (action === 'invoice') problems.push(...prepareInvoice(move, values, used, setting));
+  const invoice = action === 'invoice' ? prepareInvoice(move, values, used, setting) : undefined;
+  if (invoice?.problems) problems.push(...invoice.problems);
   if (problems.length > 0) return { ok: false, problems };
   // Only what the route carries is kept (an XML as text and as base64 would double the spool for nothing), and the
   // id and NF-e key, which a move is compared with the order's by.
@@ -86,44 +89,52 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   for (const name of Object.keys(values) as BodyPlaceholder[])
     if (values[name] !== undefined && (used.has(name) || name === 'id' || name === 'invoiceKey'))
       kept[name] = values[name];
-  return { ok: true, value: { order: values.id as string, action, values: kept } };
+  const recipient = invoice?.recipient;
+  return { ok: true, value: { order: values.id as string, action, values: kept, ...(recipient ? { recipient } : {}) } };
 }
 
-/** The invoice's key, and its XML as text and base64, from the NF-e file or the key alone, each checked. */
+/**
+ * The invoice's key, and its XML as text and base64, from the NF-e file or the key alone, each checked; the NF-e
+ * file's recipient.
+ */
 function prepareInvoice(
   move: Partial<OrderMove>,
   values: MoveValues,
   used: ReadonlySet<string>,
   setting: MoveCheckSetting,
-): FieldProblem[] {
+): { problems?: FieldProblem[]; recipient?: NfeRecipient } {
   const takesXml = used.has('invoiceXml') || used.has('invoiceXmlBase64');
   if (move.invoiceXml) {
     const file = readInvoiceFile(setting.baseDirectory, move.invoiceXml, setting.confinePaths === true);
-    if (!file.ok) return [fieldProblem('invoiceXml', move.invoiceXml, file.reason)];
+    if (!file.ok) return { problems: [fieldProblem('invoiceXml', move.invoiceXml, file.reason)] };
     const document = checkNfeDocument(file.bytes, setting.nowMs);
-    if (!document.ok) return [fieldProblem('invoiceXml', move.invoiceXml, document.reason)];
+    if (!document.ok) return { problems: [fieldProblem('invoiceXml', move.invoiceXml, document.reason)] };
     const key = move.invoiceKey?.replace(/\s/g, '');
     if (key && key !== document.key.key)
-      return [
-        fieldProblem('invoiceKey', move.invoiceKey ?? '', `not the key of ${move.invoiceXml} (${document.key.key})`),
-      ];
+      return {
+        problems: [
+          fieldProblem('invoiceKey', move.invoiceKey ?? '', `not the key of ${move.invoiceXml} (${document.key.key})`),
+        ],
+      };
     for (const warning of document.warnings) setting.warn('invoiceXml', warning);
     values.invoiceKey = document.key.key;
     values.invoiceXml = document.xml;
     if (used.has('invoiceXmlBase64')) values.invoiceXmlBase64 = Buffer.from(document.xml).toString('base64');
-    return [];
+    return { recipient: document.recipient };
   }
   const key = checkNfeAccessKey(move.invoiceKey ?? '', setting.nowMs);
-  if (!key.ok) return [fieldProblem('invoiceKey', move.invoiceKey ?? '', key.reason)];
+  if (!key.ok) return { problems: [fieldProblem('invoiceKey', move.invoiceKey ?? '', key.reason)] };
   if (!used.has('invoiceKey') && takesXml)
-    return [
-      fieldProblem(
-        'invoiceKey',
-        move.invoiceKey ?? '',
-        "this store's invoice route takes the XML: give the NF-e file (invoiceXml)",
-      ),
-    ];
+    return {
+      problems: [
+        fieldProblem(
+          'invoiceKey',
+          move.invoiceKey ?? '',
+          "this store's invoice route takes the XML: give the NF-e file (invoiceXml)",
+        ),
+      ],
+    };
   for (const warning of key.warnings) setting.warn('invoiceKey', warning);
   values.invoiceKey = key.key.key;
-  return [];
+  return {};
 }

@@ -8,6 +8,7 @@ import {
   type ReplaceableAction,
   statusAfter,
 } from '../../domain/order-stages.js';
+import { recipientMismatch } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -79,7 +80,7 @@ export class MoveSender {
           id,
           message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
         };
-      return this.correct(target, conflict, before.status, signal);
+      return recipientRefusal(move, before, id) ?? this.correct(target, conflict, before.status, signal);
     }
     const refusal =
       this.checkStatus && before?.status !== undefined ? forbiddenMove(before.status, move.action) : undefined;
@@ -89,7 +90,7 @@ export class MoveSender {
         id,
         message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
       };
-    return this.deliver(target, this.routes[move.action], signal);
+    return recipientRefusal(move, before, id) ?? this.deliver(target, this.routes[move.action], signal);
   }
 
   /** The order's state as known in this run, when it shows the move taken already (the report's message), else undefined. */
@@ -173,7 +174,7 @@ export class MoveSender {
       const field = keptFieldOf[move.action as ReplaceableAction];
       if (move.values[field] !== undefined) held[field] = move.values[field];
     }
-    this.states.set(move.order, { status, held });
+    this.states.set(move.order, { status, held, buyer: this.states.get(move.order)?.buyer });
   }
 
   /** The order's state before this move: known from this run, or read (one request) when a check needs it. */
@@ -220,6 +221,23 @@ export class MoveSender {
       `warning: the platform answered a move with HTTP ${status} and a body b2bctl does not recognise; taken as done (reported "accepted"). b2bctl orders get ID shows the order's status.`,
     );
   }
+}
+
+/**
+ * An invoice whose NF-e is made out to someone other than the order's buyer, as its detail names the buyer: not
+ * sent, since it would hand another customer's invoice to this one. Undefined when either side is unknown (a key
+ * alone names no recipient; a detail may name no buyer), or they agree.
+ */
+function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id: string | undefined) {
+  if (move.action !== 'invoice' || move.recipient === undefined || before?.buyer === undefined) return undefined;
+  const mismatch = recipientMismatch(move.recipient, before.buyer);
+  if (mismatch === undefined) return undefined;
+  const result: MoveResult = {
+    outcome: 'invalid',
+    id,
+    message: `not sent: ${mismatch}. Check that this is the order's NF-e; if it is, --no-status-check sends it without reading the order`,
+  };
+  return result;
 }
 
 /** Why a resumed run's unanswered move was not sent again, and how to settle it. */

@@ -43,6 +43,18 @@ const recognisedHeldPaths: Readonly<Record<keyof HeldMoveData, readonly string[]
   trackingCode: ['tracking.code', 'tracking.trackingCode', 'trackingCode', 'shipping.trackingCode', 'tracking.number'],
 };
 
+/** Where an order detail may name its buyer's CNPJ or CPF (the document's listing fields and the sandbox's first). */
+const recognisedBuyerPaths = [
+  'partnerDocument',
+  'customer.document',
+  'customer.cnpj',
+  'customer.cpf',
+  'customer.documentNumber',
+  'buyer.document',
+  'client.document',
+  'partner.document',
+] as const;
+
 export interface OrderAnswerSettings {
   items?: string;
   id?: string;
@@ -52,6 +64,7 @@ export interface OrderAnswerSettings {
   erpNumber?: string;
   invoiceKey?: string;
   trackingCode?: string;
+  buyerDocument?: string;
 }
 
 /** The settings as a session holds them (undefined when not set). */
@@ -65,6 +78,7 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     erpNumber: value('answers.order.erpNumber'),
     invoiceKey: value('answers.order.invoiceKey'),
     trackingCode: value('answers.order.trackingCode'),
+    buyerDocument: value('answers.order.buyerDocument'),
   };
 }
 
@@ -139,6 +153,19 @@ export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings =
     if (found !== undefined) held[field] = String(found);
   }
   return held;
+}
+
+/**
+ * The CNPJ or CPF of the order's buyer as its detail shows it (an NF-e for the order is checked against it);
+ * undefined when no recognised place (or setting) holds one.
+ */
+export function readBuyerDocument(order: unknown, settings: OrderAnswerSettings = {}): string | undefined {
+  const found = firstAt(
+    order,
+    candidatePaths(settings.buyerDocument, recognisedBuyerPaths),
+    (value): value is string => typeof value === 'string' && /[0-9A-Za-z]{11}/.test(value.replaceAll(/[.\-/\s]/g, '')),
+  );
+  return found?.value;
 }
 
 /** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */

@@ -117,6 +117,55 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(acceptedMoves(sandbox)).toEqual([]);
     });
 
+    it("an NF-e made out to another customer is not sent (exit 65); a branch of the buyer's company is; --no-status-check sends it", async () => {
+      const [other, branch, mine] = newOrders(sandbox, 3) as [number, number, number];
+      const buyer = (id: number, document: string) => {
+        const order = sandbox.state.orders.orders.get(id)!;
+        order.partnerDocument = document;
+        order.customer = { document, name: 'Outra Empresa Ltda' };
+      };
+      buyer(other, '11.444.777/0001-61');
+      buyer(branch, '00.360.305/0002-95');
+      const refused = await run(['orders', 'invoice', String(other), '--xml', `nfe/${sampleKeys[0]}.xml`]);
+      expect(refused.code).toBe(65);
+      expect(refused.stderr).toContain(
+        `order ${other}: not sent: the NF-e is made out to CNPJ 00.360.305/0001-04 (Comércio Exemplo Ltda), not to the order's buyer, CNPJ 11.444.777/0001-61.`,
+      );
+      expect(acceptedMoves(sandbox)).toEqual([]);
+
+      // In a nightly file the row is reported invalid, and the file's other moves go on.
+      writeFileSync(
+        join(dir, 'moves.csv'),
+        [
+          moveHeader,
+          `${other};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
+          `${branch};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
+          `${mine};invoice;;nfe/${sampleKeys[2]}.xml;;;;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const file = await run(['orders', 'update', 'moves.csv']);
+      expect(file.code).toBe(1);
+      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      expect(rows.find((row) => row.line === '2')).toMatchObject({
+        outcome: 'invalid',
+        message: expect.stringContaining("not to the order's buyer, CNPJ 11.444.777/0001-61"),
+      });
+      expect(acceptedMoves(sandbox)).toEqual([`${branch} invoice`, `${mine} invoice`]);
+
+      // The operator who knows better sends it without the order's reading.
+      const sent = await run([
+        'orders',
+        'invoice',
+        String(other),
+        '--xml',
+        `nfe/${sampleKeys[0]}.xml`,
+        '--no-status-check',
+      ]);
+      expect(sent.code).toBe(0);
+      expect(acceptedMoves(sandbox)).toEqual([`${branch} invoice`, `${mine} invoice`, `${other} invoice`]);
+    });
+
     it('a nightly file of 500 moves: a bad row at line 251 stops it all; fixed, each move once, in file order per order', async () => {
       const ids = newOrders(sandbox, 180);
       const { text, moves } = nightlyFile(ids, 500);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkNfeDocument, maximumNfeBytes } from '../../../src/domain/nfe-document.js';
+import { checkNfeDocument, maximumNfeBytes, recipientMismatch } from '../../../src/domain/nfe-document.js';
 
 const now = Date.parse('2026-11-25T12:00:00Z');
 const authorised = readFileSync('samples/nfe/35261011222333000181550010000012341123456787.xml', 'utf8');
@@ -94,5 +94,47 @@ describe('checkNfeDocument', () => {
   it('refuses a file over the size cap before parsing it', () => {
     const big = Buffer.alloc(maximumNfeBytes + 1, 0x20);
     expect(check(big)).toMatchObject({ ok: false, reason: expect.stringContaining('at most 1048576') });
+  });
+});
+
+describe('the NF-e recipient', () => {
+  it('is read from dest: its CNPJ or CPF without punctuation, and its name; none for a foreign buyer', () => {
+    expect(check(authorised)).toMatchObject({
+      ok: true,
+      recipient: { document: '00360305000104', name: 'Comércio Exemplo Ltda' },
+    });
+    const person = authorised.replace('<CNPJ>00360305000104</CNPJ>', '<CPF>52998224725</CPF>');
+    expect(check(person)).toMatchObject({ ok: true, recipient: { document: '52998224725' } });
+    const foreign = authorised.replace('<CNPJ>00360305000104</CNPJ>', '<idEstrangeiro>AB1234</idEstrangeiro>');
+    const read = check(foreign);
+    expect(read.ok && read.recipient).toBeUndefined();
+  });
+
+  it.each<[string, string, string, string | undefined]>([
+    ['the same CNPJ, punctuated', '00360305000104', '00.360.305/0001-04', undefined],
+    ["another branch of the buyer's company", '00360305000104', '00.360.305/0002-95', undefined],
+    ['the same CPF', '52998224725', '529.982.247-25', undefined],
+    ['an alphanumeric CNPJ in lower case', '12ABC34501DE35', '12.abc.345/01de-35', undefined],
+    ['no buyer document', '00360305000104', ' ', undefined],
+    [
+      'another company',
+      '00360305000104',
+      '11.444.777/0001-61',
+      "the NF-e is made out to CNPJ 00.360.305/0001-04 (Comércio Exemplo Ltda), not to the order's buyer, CNPJ 11.444.777/0001-61",
+    ],
+    [
+      'a company where the buyer is a person',
+      '00360305000104',
+      '529.982.247-25',
+      "the NF-e is made out to CNPJ 00.360.305/0001-04 (Comércio Exemplo Ltda), not to the order's buyer, CPF 529.982.247-25",
+    ],
+    [
+      'another person, a document that is no valid one shown as written',
+      '52998224725',
+      '111',
+      "the NF-e is made out to CPF 529.982.247-25 (Comércio Exemplo Ltda), not to the order's buyer, 111",
+    ],
+  ])('%s', (_case, recipient, buyer, expected) => {
+    expect(recipientMismatch({ document: recipient, name: 'Comércio Exemplo Ltda' }, buyer)).toBe(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   locateOrderListing,
+  readBuyerDocument,
   readListedOrder,
   readOrderDetail,
   readOrderListingPage,
@@ -89,5 +90,28 @@ describe('readOrderDetail: the order out of its envelope', () => {
     expect(readOrderDetail({ payload: { order } }, { detail: 'payload.order' })).toBe(order);
     const odd = { status: 'ok', count: 1 };
     expect(readOrderDetail(odd)).toBe(odd);
+  });
+});
+
+describe("readBuyerDocument: the buyer's CNPJ or CPF an NF-e is checked against", () => {
+  it.each<[string, unknown, string | undefined, string | undefined]>([
+    [
+      'partnerDocument (the listing field)',
+      { ...order, partnerDocument: '11.444.777/0001-61' },
+      undefined,
+      '11.444.777/0001-61',
+    ],
+    ['customer.document', { ...order, customer: { document: '52998224725' } }, undefined, '52998224725'],
+    ['customer.cnpj', { ...order, customer: { cnpj: '11444777000161' } }, undefined, '11444777000161'],
+    [
+      'a setting where no default looks',
+      { ...order, comprador: { doc: '529.982.247-25' } },
+      'comprador.doc',
+      '529.982.247-25',
+    ],
+    ['no document anywhere', { ...order, customer: { name: 'Ana' } }, undefined, undefined],
+    ['too short to be one', { ...order, partnerDocument: '123' }, undefined, undefined],
+  ])('%s', (_case, detail, setting, expected) => {
+    expect(readBuyerDocument(detail, { buyerDocument: setting })).toBe(expected);
   });
 });
