@@ -36,16 +36,24 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
       context.log.info(`${count} dead letter${count === 1 ? '' : 's'}.`);
       return;
     }
+    // An id that is no dead letter (a typo, one delivered since) is named, not passed over: the rest are acted on.
+    const dead = new Set((await store.deadLetters(options.handoff)).map((letter) => letter.eventId));
+    const known = options.ids.filter((id) => dead.has(id));
+    const unknown = options.ids.filter((id) => !dead.has(id));
+    const notDead = `No dead letter with id ${unknown.join(', ')}${options.handoff ? ` for hand-off "${options.handoff}"` : ''}`;
+    if (known.length === 0) throw new NotFoundError(`${notDead}; see webhook dead list.`);
     const changed =
       options.action === 'retry'
-        ? await store.retryDead(options.ids, options.handoff)
-        : await store.dropDead(options.ids, options.handoff);
-    if (changed === 0)
-      throw new NotFoundError(`No dead letter with id ${options.ids.join(', ')}; see webhook dead list.`);
+        ? await store.retryDead(known, options.handoff)
+        : await store.dropDead(known, options.handoff);
     context.log.info(
       options.action === 'retry'
         ? `${changed} dead letter${changed === 1 ? '' : 's'} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
         : `${changed} dead letter${changed === 1 ? '' : 's'} dropped (the events stay in the inbox until retention removes them).`,
     );
+    if (unknown.length > 0)
+      throw new NotFoundError(
+        `${notDead}: left alone, the others ${options.action === 'retry' ? 'queued' : 'dropped'}; see webhook dead list.`,
+      );
   });
 }

@@ -102,6 +102,14 @@ describe('webhook inbox', () => {
       (error: unknown) => error,
     )) as B2bctlError;
     expect(failure.message).toBe('No dead letter with id 99; see webhook dead list.');
+    // A typed id among real ones: the real ones are acted on, the other named, and the exit is not 0.
+    const mixed = context();
+    const partly = (await dead({ action: 'retry', ids: [2, 99], inbox }, mixed.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(mixed.stderr()).toContain('1 dead letter queued');
+    expect(partly.message).toBe('No dead letter with id 99: left alone, the others queued; see webhook dead list.');
+    expect(partly.exitCode).toBe(1);
     const dropped = context();
     await dead({ action: 'drop', ids: [2], inbox }, dropped.context);
     expect(dropped.stderr()).toContain('1 dead letter dropped');
