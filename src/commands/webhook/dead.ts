@@ -53,7 +53,7 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
     );
     if (unknown.length > 0)
       throw new NotFoundError(
-        `${notDead}: left alone, the others ${options.action === 'retry' ? 'queued' : 'dropped'}; see webhook dead list.`,
+        `${notDead}: left alone, the rest ${options.action === 'retry' ? 'queued' : 'dropped'}; see webhook dead list.`,
       );
   });
 }

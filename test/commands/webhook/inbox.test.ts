@@ -108,7 +108,7 @@ describe('webhook inbox', () => {
       (error: unknown) => error,
     )) as B2bctlError;
     expect(mixed.stderr()).toContain('1 dead letter queued');
-    expect(partly.message).toBe('No dead letter with id 99: left alone, the others queued; see webhook dead list.');
+    expect(partly.message).toBe('No dead letter with id 99: left alone, the rest queued; see webhook dead list.');
     expect(partly.exitCode).toBe(1);
     const dropped = context();
     await dead({ action: 'drop', ids: [2], inbox }, dropped.context);
