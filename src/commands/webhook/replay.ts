@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { PartialFailureError } from '../../base/errors.js';
+import { NotFoundError, PartialFailureError } from '../../base/errors.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
@@ -32,10 +32,12 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
         names: options.execEnv ?? [],
       });
   const selection = { ...selectionOf(options), ids: options.id };
+  const asked = new Set(options.id ?? []);
   const { delivered, failed } = await withStore(storeLocation(options, context), async (store) => {
     const counts = { delivered: 0, failed: 0 };
     for await (const event of store.select(selection)) {
       if (context.interrupt.aborted) break;
+      asked.delete(event.id);
       const error = await deliverWithAttempts(consumer, event, options.attempts, context);
       if (error === undefined) counts.delivered++;
       else {
@@ -53,6 +55,11 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   if (failed > 0)
     throw new PartialFailureError(
       `${failed} event${failed === 1 ? '' : 's'} could not be re-delivered; replay them again with --id (ids above).`,
+    );
+  // An --id that chose nothing (a typo, an event retention removed) is named, not passed over as done.
+  if (asked.size > 0 && !context.interrupt.aborted)
+    throw new NotFoundError(
+      `No event with id ${[...asked].join(', ')} was replayed: not in the store (or removed by --retain)${options.kind || options.since || options.until || options.dead ? ', or left out by --kind, --since, --until or --dead' : ''}; see webhook inbox.`,
     );
 }
 

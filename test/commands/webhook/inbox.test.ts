@@ -253,6 +253,31 @@ describe('webhook replay', () => {
     expect(erp.taken).toEqual(['[delivery-1]', '[delivery-3]']);
   });
 
+  it('an --id that chose nothing is named, exit 1, after the others are delivered', async () => {
+    const inbox = await inboxWith(events);
+    const erp = await erpServer(() => false);
+    const memory = context(instantClock());
+    const failure = (await replay(
+      { inbox, to: erp.to, id: [2, 999], attempts: 1, execTimeout: 60_000 },
+      memory.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
+    const narrowed = context(instantClock());
+    const left = (await replay(
+      { inbox, to: erp.to, id: [1], kind: 'orders', attempts: 1, execTimeout: 60_000 },
+      narrowed.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
+    await erp.close();
+    expect(erp.taken).toEqual(['delivery-2']);
+    expect(memory.stderr()).toContain('Replayed 1 event');
+    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(failure.message).toBe(
+      'No event with id 999 was replayed: not in the store (or removed by --retain); see webhook inbox.',
+    );
+    expect(left.message).toBe(
+      'No event with id 1 was replayed: not in the store (or removed by --retain), or left out by --kind, --since, --until or --dead; see webhook inbox.',
+    );
+  });
+
   it('re-delivers a time window with --since and --until', async () => {
     const inbox = await inboxWith(events);
     const erp = await erpServer(() => false);
