@@ -67,6 +67,12 @@ function recipientOf(dest: Record<string, unknown> | undefined): NfeRecipient | 
   return { document: documentLookupKey(written.trim()).toUpperCase(), ...(name ? { name } : {}) };
 }
 
+/** `CNPJ 00.360.305/0001-04`, `CPF 529.982.247-25`, or the text as written when it is neither. */
+function shown(document: string): string {
+  const check = checkDocument(document);
+  return check.ok ? `${check.kind.toUpperCase()} ${check.formatted}` : document;
+}
+
 /**
  * Why an NF-e made out to `recipient` is not this order's, whose buyer's document is `buyer`: undefined when they
  * are the same person, or the same company (a CNPJ's first 8 characters name the company, the rest its branch: a
@@ -77,10 +83,6 @@ export function recipientMismatch(recipient: NfeRecipient, buyer: string): strin
   if (buyerKey === '' || buyerKey === recipient.document) return undefined;
   const cnpjs = buyerKey.length === 14 && recipient.document.length === 14;
   if (cnpjs && buyerKey.slice(0, 8) === recipient.document.slice(0, 8)) return undefined;
-  const shown = (document: string) => {
-    const check = checkDocument(document);
-    return check.ok ? `${check.kind.toUpperCase()} ${check.formatted}` : document;
-  };
   const named = recipient.name ? ` (${recipient.name})` : '';
   return `the NF-e is made out to ${shown(recipient.document)}${named}, not to the order's buyer, ${shown(buyerKey)}`;
 }
