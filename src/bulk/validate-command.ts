@@ -6,7 +6,7 @@ import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { checkingProgress } from './checking-progress.js';
-import { problemOutput } from './problem-output.js';
+import { problemOutput, type ProblemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
 
@@ -66,7 +66,7 @@ async function validateEveryRecord<T>(
   const output = problemOutput(context, input.file, input.format);
   const progress = checkingProgress(context, `${command.noun} checked`);
   // Problems printed on the terminal that shows the count would be drawn over: the count gives way to them.
-  const onProblem: typeof output.write = context.io.isStdoutTTY
+  const onProblem: ProblemOutput['write'] = context.io.isStdoutTTY
     ? (line, problem, place) => {
         progress.stop();
         return output.write(line, problem, place);
