@@ -12,6 +12,7 @@
  * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
  * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
  */
+import { parseInstant } from './instants.js';
 import { parseDuration } from './duration.js';
 
 /** A time window over `lastUpdated`, both bounds inclusive, in milliseconds since the epoch. */
@@ -200,11 +201,11 @@ export function cursorAfter(previous: number, windows: readonly (TimeWindow & { 
 export function parseInstantOrDuration(text: string, nowMs: number): number | { problem: string } {
   const duration = parseDuration(text);
   if (duration !== undefined) return nowMs - duration;
-  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
-    const instant = Date.parse(text.trim());
-    if (!Number.isNaN(instant)) return instant;
-  }
-  return { problem: `"${text}" is neither an ISO-8601 date-time (2026-01-31T12:00:00Z) nor a duration (15m, 2h, 7d)` };
+  const instant = parseInstant(text);
+  if (instant !== undefined) return instant;
+  return {
+    problem: `"${text}" is neither an ISO-8601 date or date-time (2026-01-31, 2026-01-31T12:00:00Z; local time without Z or an offset) nor a duration (15m, 2h, 7d)`,
+  };
 }
 
 export interface RunWindowInput {

@@ -1,3 +1,4 @@
+import { parseInstant } from '../../domain/instants.js';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
@@ -325,9 +326,12 @@ function kindArgument(value: string): WebhookKind {
   return value as WebhookKind;
 }
 
+/** An ISO-8601 date or date-time (local time without `Z` or an offset), as the UTC instant it names. */
 function isoTime(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError('expected an ISO-8601 time such as 2026-11-23T06:00:00Z.');
-  }
-  return value;
+  const instant = parseInstant(value);
+  if (instant === undefined)
+    throw new InvalidArgumentError(
+      'expected an ISO-8601 date or time such as 2026-11-23 or 2026-11-23T06:00:00Z (local time without Z or an offset).',
+    );
+  return new Date(instant).toISOString();
 }

@@ -29,7 +29,7 @@ const poll = (args: string[] = []) => runCommandLine(['orders', 'poll', ...args]
 describe('orders poll: bad input stops before anything is sent (exit 2)', () => {
   it.each([
     [['--since', '2099-01-01T00:00:00Z'], /--since 2099-01-01T00:00:00.000Z is in the future/],
-    [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date-time/],
+    [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date or date-time/],
     [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
     [[], /the first run of this profile needs --since/],
     [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],

@@ -165,7 +165,7 @@ describe('webhook cli', () => {
       ['trigger', 'orders', '--url', 'http://x', '--client-id', 'a', '--style', 'oauth'],
       /Allowed choices are basic, body, headers/,
     ],
-    [['inbox', '--since', 'yesterday'], /expected an ISO-8601 time/],
+    [['inbox', '--since', 'yesterday'], /expected an ISO-8601 date or time/],
     [['replay'], /give exactly one of --to URL or --exec COMMAND/],
     [['replay', '--to', 'http://x'], /choose the events: --id ID\.\.\., --since TIME \[--until TIME\], or --dead/],
     [['replay', '--to', 'http://x', '--id', 'abc'], /expected an event id/],
@@ -214,7 +214,7 @@ describe('webhook cli', () => {
       (await parse(['replay', '--since', '2026-11-23T00:00:00Z', '--exec', 'cat', '--kind', 'customers'])).options,
     ).toEqual({
       kind: 'customers',
-      since: '2026-11-23T00:00:00Z',
+      since: '2026-11-23T00:00:00.000Z',
       exec: 'cat',
       attempts: 3,
       execTimeout: 60_000,
@@ -235,14 +235,14 @@ describe('webhook cli', () => {
     expect((await parse(['inbox', ...selection, '--until', '2026-11-24T00:00:00Z', '--pending'])).options).toEqual({
       inbox: 'in',
       kind: 'orders',
-      since: '2026-11-23T00:00:00Z',
-      until: '2026-11-24T00:00:00Z',
+      since: '2026-11-23T00:00:00.000Z',
+      until: '2026-11-24T00:00:00.000Z',
       pending: true,
     });
     expect((await parse(['replay', ...selection, '--to', 'http://r:1', '--attempts', '5'])).options).toEqual({
       inbox: 'in',
       kind: 'orders',
-      since: '2026-11-23T00:00:00Z',
+      since: '2026-11-23T00:00:00.000Z',
       to: 'http://r:1',
       attempts: 5,
       execTimeout: 60_000,

@@ -155,8 +155,12 @@ describe('durations and instants', () => {
     expect(parseInstantOrDuration('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
     expect(parseInstantOrDuration(' 2026-01-31T12:00:00Z ', 0)).toBe(Date.parse('2026-01-31T12:00:00Z'));
     expect(parseInstantOrDuration('2026-02-31x', 0)).toEqual({
-      problem: '"2026-02-31x" is neither an ISO-8601 date-time (2026-01-31T12:00:00Z) nor a duration (15m, 2h, 7d)',
+      problem:
+        '"2026-02-31x" is neither an ISO-8601 date or date-time (2026-01-31, 2026-01-31T12:00:00Z; local time without Z or an offset) nor a duration (15m, 2h, 7d)',
     });
+    // A date alone is its local midnight, as a date-time without a zone is local: one rule for both.
+    expect(parseInstantOrDuration('2026-01-31', 0)).toBe(new Date(2026, 0, 31).getTime());
+    expect(parseInstantOrDuration('2026-02-31', 0)).toHaveProperty('problem');
     expect(parseInstantOrDuration('31/01/2026', 0)).toHaveProperty('problem');
     expect(parseInstantOrDuration('x2026-01-31', 0)).toHaveProperty('problem');
   });
