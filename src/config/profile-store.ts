@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
@@ -114,7 +114,7 @@ export class ProfileStore {
     if (error instanceof ConfigError) return error;
     if (error instanceof SyntaxError) {
       return new ConfigError(
-        `Config file ${this.file} is not valid JSON (${error.message}). Fix it, or delete it and run b2bctl login again.`,
+        `Config file ${this.file} is not valid JSON${syntaxErrorPlace(this.file)}. Fix it, or delete it and run b2bctl login again.`,
         this.file,
         { cause: error },
       );
@@ -137,4 +137,18 @@ export class ProfileStore {
     }
     return error;
   }
+}
+
+/**
+ * Where the config file's JSON breaks (` at line 3, column 14`), or nothing. conf hides JSON.parse's message, which
+ * quotes the text around the failure: the file holds the token. The line and column alone quote nothing.
+ */
+function syntaxErrorPlace(file: string): string {
+  try {
+    JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const place = /line (\d+) column (\d+)/.exec(error instanceof Error ? error.message : '');
+    if (place) return ` at line ${place[1]}, column ${place[2]}`;
+  }
+  return '';
 }

@@ -239,7 +239,7 @@ describe('flag values', () => {
 
 const corruptLine = (file: string) =>
   new RegExp(
-    `^error: Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix it, or delete it and run b2bctl login again\\.\\n$`,
+    `^error: Config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON at line 1, column 2\\. Fix it, or delete it and run b2bctl login again\\.\\n$`,
   );
 
 describe('a corrupt config file', () => {
@@ -260,6 +260,8 @@ describe('a corrupt config file', () => {
       expect(result.stderr.replace(tokenFlagWarning, '')).toMatch(corruptLine(file));
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(readFileSync(file, 'utf8')).toBe('{not json');
+      // The place, never the text around it: the file holds the token.
+      expect(result.stderr).not.toContain('not json');
       expect(await requestCounts(sandbox)).toEqual({});
     });
   }
