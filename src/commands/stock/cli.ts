@@ -9,7 +9,14 @@ interface PushFlags extends ParsedBulkFlags {
   route: StockRoute;
   batchSize?: number;
   schema?: string;
+  allowZeroPrice?: boolean;
 }
+
+/** A price of 0 is refused unless asked for: the platform would sell the product for nothing. */
+const allowZeroPrice = [
+  '--allow-zero-price',
+  'a price of 0 is meant (else refused: the product would sell for nothing)',
+] as const;
 
 /** `b2bctl stock validate|push`. */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -27,11 +34,13 @@ export function register(program: Command, dispatch: Dispatch): void {
         .description(
           "Reads a stock file as stock push would (CSV in any usual encoding and delimiter, JSON, NDJSON, or a workbook read by cell type) and checks every row: the SKU, whole quantities, prices and sale prices, and columns no field reads. Every problem is printed as file:line (or the workbook's cell), the field and what to do; the exit code is 65 when any row is invalid. It sends nothing and needs no login. A file streams through it, so a million rows need no more memory than a few thousand.",
         )
-        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin'),
+        .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin')
+        .option(...allowZeroPrice),
     )
     .action((file: string, _flags: unknown, command: Command) =>
       dispatch<StockValidateOptions>(command, async () => (await import('./validate.js')).run, {
         file,
+        allowZeroPrice: command.opts<{ allowZeroPrice?: boolean }>().allowZeroPrice,
         ...inputFlags.read(command.opts<ParsedInputFlags>()),
       }),
     );
@@ -53,7 +62,8 @@ export function register(program: Command, dispatch: Dispatch): void {
             .default('auto'),
         )
         .option('--batch-size <n>', 'items per request (default: the route maximum, 50 or 200)', wholeNumber(1))
-        .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting"),
+        .option('--schema <file>', "the store's names for the item fields (JSON); default: the stock.schema setting")
+        .option(...allowZeroPrice),
     )
     .action((file: string, _flags: unknown, command: Command) => {
       const flags = command.opts<PushFlags>();
@@ -62,6 +72,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         route: flags.route,
         batchSize: flags.batchSize,
         schema: flags.schema,
+        allowZeroPrice: flags.allowZeroPrice,
         ...bulkFlags.read(flags),
       });
     });

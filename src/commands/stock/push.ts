@@ -29,6 +29,8 @@ export interface StockPushOptions extends InputFlags, SendFlags {
   batchSize?: number;
   /** `--schema FILE`: the store's names for the item fields. */
   schema?: string;
+  /** `--allow-zero-price`: a price of 0 is meant. */
+  allowZeroPrice?: boolean;
 }
 
 /**
@@ -64,7 +66,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       file: options.file,
       flags: options,
       catalogue: stockCatalogue,
-      newChecker: newStockChecker,
+      // Read when the pass starts: a resumed run's --allow-zero-price is restored by then.
+      newChecker: () => newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       keyOf: (record) => String(record.values.sku ?? ''),
       lockName: 'stock-push',
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed'],
@@ -73,6 +76,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         { flag: '--route', key: 'route', unset: 'auto' },
         { flag: '--batch-size', key: 'batchSize' },
         { flag: '--schema', key: 'schema', path: true },
+        { flag: '--allow-zero-price', key: 'allowZeroPrice', unset: false },
       ],
       // A resumed run's --schema is restored by the time the first valid record is judged.
       sendJson: (item) => (wireJson ??= wireItemJsonWriter((schema ??= loadSchema())))(item),

@@ -2,7 +2,7 @@ import { stockFields, stockFieldTypes, type StockItem, stockRowCodes, validateSt
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
-import type { RecordVerdict } from '../../domain/validation.js';
+import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 
 /** The columns a stock file may have: our canonical item fields (rename others with --map). */
@@ -30,9 +30,35 @@ export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> 
   return { ok: false, problems };
 }
 
+/** What a stock file's rows are judged by beyond the platform's rules. */
+export interface StockCheckOptions {
+  /** `--allow-zero-price`: a price of 0 is meant. */
+  allowZeroPrice?: boolean;
+}
+
+/**
+ * Why a price of 0 is not sent unless asked for: the platform takes it, and puts the product on sale for nothing (a
+ * push also puts a product that was off sale back on sale). An ERP writes 0 where it has no price; an empty cell
+ * keeps the platform's.
+ */
+export const zeroPriceReason =
+  "a price of 0 puts the product on sale for nothing, and stock sent puts a product that was off sale back on sale; leave the cell empty to keep the platform's price, or pass --allow-zero-price if 0 is meant";
+
+/** checkStockRecord, with a price of 0 refused unless `allowZeroPrice`. */
+function checkStockRecordWith(options: StockCheckOptions): (record: InputRecord) => RecordVerdict<StockItem> {
+  if (options.allowZeroPrice) return checkStockRecord;
+  return (record) => {
+    const verdict = checkStockRecord(record);
+    const price = verdict.ok ? verdict.value.price : record.values.price;
+    if (price !== 0 && !(typeof price === 'string' && /^\s*0+(?:[.,]0*)?\s*$/.test(price))) return verdict;
+    const problem = fieldProblem('price', String(record.values.price), zeroPriceReason);
+    return { ok: false, problems: verdict.ok ? [problem] : [...verdict.problems, problem] };
+  };
+}
+
 /** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */
-export function newStockChecker(): RecordChecker<StockItem> {
-  return new RecordChecker(checkStockRecord, stockUniqueValues, (record) => {
+export function newStockChecker(options: StockCheckOptions = {}): RecordChecker<StockItem> {
+  return new RecordChecker(checkStockRecordWith(options), stockUniqueValues, (record) => {
     const codes = stockRowCodes(record.values);
     return codes ? stockUniqueValues(codes) : [];
   });

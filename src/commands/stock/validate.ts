@@ -5,6 +5,8 @@ import { newStockChecker, stockCatalogue } from './stock-input.js';
 
 export interface StockValidateOptions extends InputFlags {
   file: string;
+  /** `--allow-zero-price`: a price of 0 is meant. */
+  allowZeroPrice?: boolean;
 }
 
 /** Checks every row of a stock file locally and prints every problem; sends nothing. */
@@ -14,7 +16,7 @@ export async function run(options: StockValidateOptions, context: Context): Prom
       file: options.file,
       flags: options,
       catalogue: stockCatalogue,
-      checker: newStockChecker(),
+      checker: newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       noun: 'rows',
       thread: { verb: 'stock validate', options },
     },

@@ -2,7 +2,7 @@
  * Bad stock files (issue 4, "Bad input and faults"): every problem is listed with file:line, and a
  * file that does not pass sends nothing: no request reaches the sandbox and no report is written.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -192,6 +192,65 @@ describe('quantities that are not whole numbers of 0 or more', () => {
     expect(await stockEntries(sandbox)).toEqual([
       { sku: 'CIM-CP2-50KG', warehouse: null, quantity: 4, price: 1, salePrice: null, updates: 1 },
     ]);
+  });
+});
+
+describe('a price of 0: the platform would sell the product for nothing', () => {
+  const zero = excel(
+    'sku;quantity;price;salePrice',
+    'PAR-SXT-M8X40-ZN;4;0;',
+    'POR-SXT-M8-ZN;9;0,00;0',
+    'BUC-NYL-S8;3;;',
+  );
+  const reason =
+    "a price of 0 puts the product on sale for nothing, and stock sent puts a product that was off sale back on sale; leave the cell empty to keep the platform's price, or pass --allow-zero-price if 0 is meant";
+
+  it('validate and push refuse it, naming the flag: exit 65, nothing sent; an empty price is no price', async () => {
+    const { dir, run } = workspace({ 'zero.csv': zero });
+    const validated = await run(['stock', 'validate', 'zero.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(
+      validated.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
+      {
+        file: 'zero.csv',
+        line: 2,
+        field: 'price',
+        value: '0',
+        message: `Property [price] with value [0] does not pass validation (${reason})`,
+      },
+      {
+        file: 'zero.csv',
+        line: 3,
+        field: 'price',
+        value: '0,00',
+        message: `Property [price] with value [0,00] does not pass validation (${reason})`,
+      },
+    ]);
+    const pushed = await run(['stock', 'push', 'zero.csv']);
+    expect(pushed.code).toBe(65);
+    expect(pushed.stderr).toContain(`zero.csv:2: Property [price] with value [0] does not pass validation (${reason})`);
+    await expectNothingSent(dir, ['zero.csv']);
+  });
+
+  it('--allow-zero-price sends it, and the run records it for a resume', async () => {
+    const { dir, run } = workspace({ 'zero.csv': zero });
+    expect((await run(['stock', 'validate', 'zero.csv', '--allow-zero-price'])).code).toBe(0);
+    const result = await run(['stock', 'push', 'zero.csv', '--allow-zero-price', '--route', 'batch']);
+    expect(result.code).toBe(0);
+    expect((await stockEntries(sandbox)).map(({ sku, price }) => [sku, price])).toEqual([
+      ['BUC-NYL-S8', null],
+      ['PAR-SXT-M8X40-ZN', 0],
+      ['POR-SXT-M8-ZN', 0],
+    ]);
+    // The run's record keeps the flag: a resume validates the rest as this run did.
+    const report = onlyFile(dir, 'zero.report-');
+    expect(JSON.parse(readFileSync(report.replace(/\.csv$/, '.meta.json'), 'utf8'))).toMatchObject({
+      flags: { allowZeroPrice: true },
+    });
   });
 });
 
