@@ -38,8 +38,13 @@ function startContender(script: string): Contender {
 async function answered(contender: Contender, count: number): Promise<void> {
   while (contender.answers.length < count) {
     await new Promise<void>((resolve, reject) => {
-      contender.waiting = resolve;
-      contender.child.once('exit', () => reject(new Error(`contender exited: ${contender.answers.join('\n')}`)));
+      const exited = () => reject(new Error(`contender exited: ${contender.answers.join('\n')}`));
+      // One listener per wait, taken off when the line comes: a long contention waits many times.
+      contender.waiting = () => {
+        contender.child.off('exit', exited);
+        resolve();
+      };
+      contender.child.once('exit', exited);
     });
   }
 }
