@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError } from '../base/errors.js';
 import { isPipe, openPipe } from '../io/input/byte-source.js';
-import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
+import { batchesOfOne, type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
 import { announceTerminalStdin, openCommandInput } from './command-input.js';
@@ -209,7 +209,15 @@ async function validate<T, Sent>(
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
+  const { advisories } = job;
+  let warnings = 0;
   const spoolVerdict = (record: InputRecord, verdict: RecordVerdict<T>) => {
+    // A record's warnings are logged once it is judged, before its problems (as validate does).
+    if (advisories)
+      for (const advisory of advisories(record)) {
+        warnings++;
+        context.log.warn(`warning: ${shownName}:${recordPlace(record)}: ${advisory.message}`);
+      }
     // Without --skip-invalid an invalid record means nothing is sent: the spool would never be read.
     if (!verdict.ok && !job.flags.skipInvalid) sending = false;
     if (!sending || verdicts === undefined) return;
@@ -236,11 +244,12 @@ async function validate<T, Sent>(
         onProblem: problemLogger(context, shownName),
         signal: context.interrupt,
         // What the sending pass needs of each record, so it does not parse and judge the input again.
-        onVerdict: verdicts ? spoolVerdict : undefined,
+        onVerdict: verdicts || advisories ? spoolVerdict : undefined,
         onBatch: progress.update,
       }),
     )
     .finally(progress.stop);
+  validation.warnings = warnings;
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   return validation;
@@ -254,7 +263,7 @@ function logValidation<T, Sent>(
   started: number,
 ): void {
   context.log.info(
-    `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${skippedNote(input.opened)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
+    `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${validation.warnings ? `, ${countOf(validation.warnings, 'warnings')}` : ''}${skippedNote(input.opened)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { B2bctlError, exitCodeOf } from '../base/errors.js';
+import { countOf } from '../lib/plural.js';
 import type { Outcome } from './report.js';
 
 /** What a bulk run learnt by its end, for the last line of its log. Filled in stage by stage. */
@@ -60,7 +61,7 @@ export function validationCounts(
   validation: { records: number; valid: number; invalid: number },
   dryRun: boolean,
 ): string {
-  return `${validation.records} records, ${validation.valid} valid, ${validation.invalid} invalid; ${dryRun ? 'dry run, ' : ''}nothing sent`;
+  return `${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid; ${dryRun ? 'dry run, ' : ''}nothing sent`;
 }
 
 /**

@@ -22,6 +22,11 @@ export interface BulkJob<T, Sent = T> {
   flags: InputFlags & SendFlags;
   catalogue: FieldCatalogue;
   newChecker(): RecordChecker<T>;
+  /**
+   * Values the platform takes but that look wrong (a state registration whose check digit fails): logged as
+   * warnings while the file is validated, as `validate` prints them, and sent all the same.
+   */
+  advisories?(record: InputRecord): readonly { message: string }[];
   /** The record's key in the report (SKU, document), read from the record even when it is invalid. */
   keyOf(record: InputRecord): string;
   /**

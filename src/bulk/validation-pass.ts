@@ -172,6 +172,8 @@ export interface ValidationSummary {
   invalidLines: LineSet;
   /** Ctrl-C ended the pass before the last record: the counts are of the records read so far. */
   interrupted: boolean;
+  /** Warnings logged of values the platform takes but that look wrong (a bulk job's advisories). */
+  warnings?: number;
 }
 
 /** The first, read-only pass over an input: every record judged, every problem reported with its line. */

@@ -1,3 +1,4 @@
+import { customerAdvisories } from '../../domain/customer.js';
 import { type PendingRecord, type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
@@ -33,6 +34,7 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       flags: options,
       catalogue: customerCatalogue('create'),
       newChecker: () => newCustomerChecker<CustomerCreateBody>('create'),
+      advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
       outcomes: ['created', 'updated', 'invalid', 'failed'],

@@ -1,3 +1,4 @@
+import { customerAdvisories } from '../../domain/customer.js';
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
@@ -31,6 +32,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       flags: options,
       catalogue: customerCatalogue('update'),
       newChecker: () => newCustomerChecker<CustomerUpdateBody>('update'),
+      advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
       sentOutcomes: ['updated', 'unchanged'],

@@ -366,6 +366,26 @@ describe('invalid records', () => {
   });
 });
 
+describe('values the platform takes but that look wrong', () => {
+  it('create warns of them as validate does, says how many, and sends the customer; a dry run says so too', async () => {
+    const folder = folderWith(
+      'cnae.csv',
+      'documentType,document,name,username,phone,password,cnae,customerRegistrationAddress.zipcode,customerRegistrationAddress.number\n' +
+        'cnpj,11.444.777/0001-61,Empresa A,cnae@email.com.br,21980000031,Senha#1001,99,01310-100,11\n',
+    );
+    const warning =
+      'warning: cnae.csv:2: Property [cnae] with value [99] may be wrong (a CNAE subclass has 7 digits, written NNNN-N/NN); the platform does not check it';
+    const dryRun = await cli(['customer', 'create', 'cnae.csv', '--dry-run'], folder);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stderr).toContain(`${warning}\n`);
+    expect(dryRun.stderr).toMatch(/customer create: 1 record, 1 valid, 0 invalid, 1 warning \(/);
+    const created = await cli(['customer', 'create', 'cnae.csv'], folder);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`${warning}\n`);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toContain('11.444.777/0001-61');
+  });
+});
+
 describe('duplicates inside one file', () => {
   it('the same document (written two ways) and the same e-mail (in another case): exit 65 naming the first line, nothing sent', async () => {
     const csv = [
