@@ -188,12 +188,9 @@ function looksLikeDocument(text: string): boolean {
 
 /** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
 async function stateWord(word: string): Promise<boolean> {
-  const normalized = word.toLowerCase();
-  if (['active', 'activate', 'ativo', 'on'].includes(normalized)) return true;
-  if (['inactive', 'deactivate', 'inativo', 'off'].includes(normalized)) return false;
   // Imported here, not at the top: every customer command's --help (and the root's) would load it.
-  const { parseBoolean } = await import('../../io/input/cell-values.js');
-  const flag = parseBoolean(word);
+  const { parseActiveState } = await import('../../io/input/cell-values.js');
+  const flag = parseActiveState(word);
   if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
   return flag;
 }

@@ -8,6 +8,7 @@ import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
+import { parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
@@ -55,16 +56,24 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
 }
 
 function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
-  const verdict = validateCustomerUpdate({ document: record.values.document, active: record.values.active });
-  if (!verdict.ok) return verdict;
-  if (typeof record.values.active !== 'boolean') {
-    const value = record.values.active === undefined ? '' : String(record.values.active);
-    return {
-      ok: false,
-      problems: [fieldProblem('active', value, 'active must be true or false, sim or não, 1 or 0')],
-    };
-  }
-  return { ok: true, value: { document: String(record.values.document), active: record.values.active } };
+  // A file's `Ativo`/`Inativo` is read as the command line's state word is (the reader typed only true/false words).
+  const written = record.values.active;
+  const active = typeof written === 'string' ? parseActiveState(written) : written;
+  const verdict = validateCustomerUpdate({
+    document: record.values.document,
+    active: typeof active === 'boolean' ? active : undefined,
+  });
+  const problems = verdict.ok ? [] : [...verdict.problems];
+  if (typeof active !== 'boolean')
+    problems.push(
+      fieldProblem(
+        'active',
+        written === undefined ? '' : String(written),
+        'active must be active or inactive, ativo or inativo, true or false, sim or não, 1 or 0',
+      ),
+    );
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { document: String(record.values.document), active: active as boolean } };
 }
 
 async function statusFromFile(options: { file: string } & InputFlags & SendFlags, context: Context): Promise<void> {

@@ -14,6 +14,20 @@ export function parseBoolean(text: string): boolean | undefined {
 }
 
 /**
+ * A customer's state as people write it: `active`/`inactive`, `ativo`/`inativo` (any case, as an ERP's export says
+ * it), `activate`/`deactivate`, `on`/`off`, or any of parseBoolean's words; undefined for anything else.
+ */
+export function parseActiveState(text: string): boolean | undefined {
+  const word = text.trim().toLowerCase();
+  if (activeWords.has(word)) return true;
+  if (inactiveWords.has(word)) return false;
+  return parseBoolean(word);
+}
+
+const activeWords = new Set(['active', 'activate', 'ativo', 'ativa', 'on']);
+const inactiveWords = new Set(['inactive', 'deactivate', 'inativo', 'inativa', 'off']);
+
+/**
  * A decimal number as a pt-BR or an en-US spreadsheet writes it. With a decimal comma, `.` may only
  * group thousands (`1.234,56` is 1234.56); with a decimal point, a comma makes the text no number,
  * because `parseFloat("1.234,56")` silently reading 1.234 is the error this exists to prevent.

@@ -382,6 +382,27 @@ describe('customer status', () => {
     ]).toEqual([false, false, true, true]);
   });
 
+  it("the FILE form reads an ERP's Ativo/Inativo as the command line does; another word is the row's problem, nothing sent", async () => {
+    const folder = await imported('customers.csv');
+    writeFileSync(
+      join(folder, 'estados.csv'),
+      'document;active\r\n100.007.919-89;Inativo\r\n10.314.187/0001-51;ATIVA\r\n100.015.838-16;talvez\r\n',
+    );
+    const refused = await cli(['customer', 'status', 'estados.csv'], folder);
+    expect(refused.code).toBe(65);
+    expect(refused.stderr).toContain(
+      'estados.csv:4: Property [active] with value [talvez] does not pass validation (active must be active or inactive, ativo or inativo, true or false, sim or não, 1 or 0)',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+    writeFileSync(
+      join(folder, 'estados.csv'),
+      'document;active\r\n100.007.919-89;Inativo\r\n10.314.187/0001-51;ATIVA\r\n',
+    );
+    expect((await cli(['customer', 'status', 'estados.csv'], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, '100.007.919-89')).active).toBe(false);
+    expect((await storedCustomer(sandbox, '10.314.187/0001-51')).active).toBe(true);
+  });
+
   it('a state that is not active or inactive: exit 2, nothing sent', async () => {
     const folder = freshWorkDir();
     const result = await cli(['customer', 'status', '100.007.919-89', 'maybe'], folder);
