@@ -61,6 +61,9 @@ function interruptOnSignals(): AbortSignal {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) endAtOnce(signal, onSignal);
+    // Ctrl-C typed at a terminal is echoed as ^C where the cursor stands, at the start of the line after the last
+    // one printed: taken off, so the line that says the command stopped is not "^CSandbox stopped.".
+    if (signal === 'SIGINT' && process.stderr.isTTY) process.stderr.write('\r\u001B[K');
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);
