@@ -1,3 +1,4 @@
+import { countOf } from '../lib/plural.js';
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
@@ -54,11 +55,11 @@ export class WatchedTaxTable {
       try {
         const table = await this.load();
         this.swap(table);
-        this.log.info(`tax table ${this.path} reloaded: ${table.size} rows.`);
+        this.log.info(`tax table ${this.path} reloaded: ${countOf(table.size, 'rows')}.`);
       } catch (error) {
         const problem = (error as Error).message;
         this.status = { ...(this.status as TableStatus), refused: { at: this.isoNow(), problem } };
-        this.log.error(`${problem} (the previous table, ${this.table?.size ?? 0} rows, is still in use)`);
+        this.log.error(`${problem} (the previous table, ${countOf(this.table?.size ?? 0, 'rows')}, is still in use)`);
       }
     });
     return this.reloading;

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
@@ -157,14 +158,14 @@ async function pollOnce(
   warnUnreadable(progress, context);
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
-      `orders poll interrupted: ${progress.written} order versions written; the cursor covers what was flushed, so the next run continues from there.`,
+      `orders poll interrupted: ${countOf(progress.written, 'order versions')} written; the cursor covers what was flushed, so the next run continues from there.`,
     );
   }
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.
   progress.save(window.to);
   if (cutShort) clearCutShort(cursorPath);
   context.log.info(
-    `orders poll: ${progress.written} new order versions updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
+    `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   return progress.written;
 }

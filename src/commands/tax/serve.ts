@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural.js';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
@@ -55,7 +56,7 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
       forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
       table === undefined
         ? ''
-        : `${options.rules} (${table.tableStatus()?.rows ?? 0} rows, read again when it changes)`,
+        : `${options.rules} (${countOf(table.tableStatus()?.rows ?? 0, 'rows')}, read again when it changes)`,
     ].filter((part) => part !== '');
     const token = auth.kind === 'token' ? ` (tokens from POST ${auth.tokenPath})` : '';
     await serveUntilInterrupted(server, context, {

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural.js';
 import { type Context, stdoutStyle } from '../../context.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
@@ -137,7 +138,7 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
       (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
     );
     context.log.info(
-      `Imported ${counts.stored} events from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${counts.unreadable} unreadable lines skipped` : ''}.${renamed}`,
+      `Imported ${countOf(counts.stored, 'events')} from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${countOf(counts.unreadable, 'unreadable lines')} skipped` : ''}.${renamed}`,
     );
   } finally {
     await store.close();

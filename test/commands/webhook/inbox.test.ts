@@ -307,7 +307,7 @@ describe('webhook inbox --import', () => {
     const memory = context();
     await listInbox({ inbox, import: old }, memory.context);
     expect(memory.stderr()).toContain(
-      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable lines skipped. ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
+      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable line skipped. ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
     );
     expect(existsSync(join(old, 'events.ndjson.imported'))).toBe(true);
     const listed = context();
