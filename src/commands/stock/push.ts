@@ -88,7 +88,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         fitting = new FittingBatches(batchSize, context.log.warn);
         return {
           batchSize,
-          description: `of up to ${batchSize} items through the ${route} route`,
+          description: `of up to ${countOf(batchSize, 'items')} through the ${route} route`,
           // Recorded for --resume as the route taken, so the rest of the file goes the same way.
           flagsAsRun: { route },
         };
