@@ -208,10 +208,15 @@ export async function probeOrderListing(
           setting: `answers.orders.${missing}`,
         };
       }
-      return {
-        result: 'ok',
-        detail: `${where}; id in "${located.idPath}", update instant in "${located.lastUpdatedPath}"`,
-      };
+      const fields = `${where}; id in "${located.idPath}", update instant in "${located.lastUpdatedPath}"`;
+      // The buyer an NF-e is checked against: without it, orders invoice sends any NF-e to any order.
+      if (located.buyerPath === undefined)
+        return {
+          result: 'warn',
+          detail: `${fields}, but no buyer's CNPJ or CPF b2bctl recognises: an NF-e's recipient cannot be checked against the order's buyer`,
+          setting: 'answers.order.buyerDocument',
+        };
+      return { result: 'ok', detail: `${fields}, buyer's document in "${located.buyerPath}"` };
     },
   );
 }

@@ -160,19 +160,23 @@ export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings =
  * undefined when no recognised place (or setting) holds one.
  */
 export function readBuyerDocument(order: unknown, settings: OrderAnswerSettings = {}): string | undefined {
-  const found = firstAt(
+  return buyerDocumentAt(order, settings)?.value;
+}
+
+/** The buyer's document and where the order holds it. */
+function buyerDocumentAt(order: unknown, settings: OrderAnswerSettings) {
+  return firstAt(
     order,
     candidatePaths(settings.buyerDocument, recognisedBuyerPaths),
     (value): value is string => typeof value === 'string' && /[0-9A-Za-z]{11}/.test(value.replaceAll(/[.\-/\s]/g, '')),
   );
-  return found?.value;
 }
 
 /** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */
 export function locateOrderListing(
   body: unknown,
   settings: OrderAnswerSettings = {},
-): { path: string; count: number; idPath?: string; lastUpdatedPath?: string } | undefined {
+): { path: string; count: number; idPath?: string; lastUpdatedPath?: string; buyerPath?: string } | undefined {
   if (body === undefined || body === null || body === '') return { path: '(empty body)', count: 0 };
   const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray);
   if (!found) return undefined;
@@ -183,5 +187,6 @@ export function locateOrderListing(
     count: found.value.length,
     idPath: firstAt(first, candidatePaths(settings.id, ['id']), isIdLike)?.path,
     lastUpdatedPath: firstAt(first, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant)?.path,
+    buyerPath: buyerDocumentAt(first, settings)?.path,
   };
 }

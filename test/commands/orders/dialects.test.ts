@@ -145,6 +145,34 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         name
       ];
       expect(orders?.detail).toContain(`update instant in "${field}"`);
+      // The buyer an NF-e's recipient is checked against, wherever this dialect keeps it.
+      expect(orders?.detail).toMatch(/buyer's document in "[\w.]+"$/);
+    });
+
+    it("doctor warns when the listing names no buyer's document, and names the setting", async () => {
+      const saved = [...sandbox.state.orders.orders.values()].map((order) => ({
+        order,
+        partnerDocument: order.partnerDocument,
+        customer: order.customer,
+      }));
+      for (const { order } of saved) {
+        (order as { partnerDocument?: string }).partnerDocument = undefined;
+        (order as { customer?: unknown }).customer = undefined;
+      }
+      try {
+        const doctor = await run(['doctor', '-o', 'json']);
+        const findings = JSON.parse(doctor.stdout) as {
+          check: string;
+          result: string;
+          detail: string;
+          setting?: string;
+        }[];
+        const orders = findings.find((finding) => finding.check.startsWith('GET /v1/orders'));
+        expect(orders).toMatchObject({ result: 'warn', setting: 'answers.order.buyerDocument' });
+        expect(orders?.detail).toContain("no buyer's CNPJ or CPF b2bctl recognises");
+      } finally {
+        for (const { order, partnerDocument, customer } of saved) Object.assign(order, { partnerDocument, customer });
+      }
     });
   },
 );
