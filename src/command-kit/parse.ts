@@ -57,3 +57,13 @@ export function duration(value: string): number {
   if (milliseconds <= 0) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 15m or 90s.');
   return milliseconds;
 }
+
+/**
+ * A filter's text, which must hold something: `--email "$EMAIL"` with the variable unset would otherwise filter
+ * nothing, and a script taking the first rep listed would take anyone's.
+ */
+export function filterText(value: string): string {
+  if (value.trim() === '')
+    throw new InvalidArgumentError('expected some text to look for; leave the flag out to list every one.');
+  return value;
+}

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../base/errors.js';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { positiveNumber, wholeNumber } from '../../command-kit/parse.js';
+import { filterText, positiveNumber, wholeNumber } from '../../command-kit/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';
@@ -95,6 +95,7 @@ export const examples: CommandExamples = {
   ...moveExamples,
 };
 
+/** A repeated filter's values; an empty one (`--status "$STATUS"` with the variable unset) is a usage error. */
 function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return [...previous, filterText(value)];
 }

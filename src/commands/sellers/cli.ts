@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { wholeNumber } from '../../command-kit/parse.js';
+import { filterText, wholeNumber } from '../../command-kit/parse.js';
 import type { ListSellersOptions } from './list.js';
 
 interface ListFlags {
@@ -24,7 +24,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .description(
       "Reads the platform's listing of sales reps (a page, or every page with --all) and prints each with its e-mail, document, code, profile, whether it is restricted, and its permissions as letters explained below the table. --email keeps only the reps whose e-mail contains the text, and on a narrow terminal that column is kept when others are left out. A table on a terminal, JSON when piped; -o csv --excel writes a file a pt-BR Excel opens as is. It reads only, and needs a login.",
     )
-    .option('--email <part>', 'only e-mails containing this text (case-insensitive)')
+    .option('--email <part>', 'only e-mails containing this text (case-insensitive)', filterText)
     .option('--limit <n>', 'sales reps per page (platform default 20; with --all, the page size)', wholeNumber(1))
     .option('--offset <n>', 'sales reps to skip', wholeNumber(0))
     .option('--all', 'every page, until the platform answers []')

@@ -33,6 +33,8 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
     [[], /the first run of this profile needs --since/],
     [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
+    // `--status "$STATUS"` with the variable unset would emit every order to a reader that wanted one status.
+    [['--since', '1d', '--status', ''], /--status <status>' argument '' is invalid\. expected some text to look for/],
   ])('%j', async (args, message) => {
     await resetCounts(sandbox);
     const result = await poll(args);

@@ -17,6 +17,9 @@ describe('sellers cli', () => {
     [['sellers', 'list', '--limit', '0'], 'expected a whole number of at least 1.'],
     [['sellers', 'list', '--offset', '-1'], 'expected a whole number (0 or more).'],
     [['sellers', 'list', '--limit', '2.5'], 'expected a whole number of at least 1.'],
+    // `--email "$EMAIL"` with the variable unset would list anyone, and a script taking the first rep, take anyone.
+    [['sellers', 'list', '--email', ''], 'expected some text to look for; leave the flag out to list every one.'],
+    [['sellers', 'list', '--email', '  '], 'expected some text to look for; leave the flag out to list every one.'],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
   });
