@@ -4,6 +4,8 @@ import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
+import { type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
+import { countOf } from '../lib/plural.js';
 import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
 
@@ -59,17 +61,39 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const input = await openCommandInput(context, path, flags, itemCatalogue);
   const items: TaxItem[] = [];
   const problems: string[] = [];
+  // Amounts as the file writes them (`3.500,00` in a `;` export), read as the bulk commands read a stock file's.
+  const decimal = input.csv?.decimal ?? '.';
   try {
     for await (const record of input.records) {
-      const checked = checkTaxItem(record.values);
+      const checked = checkTaxItem(amountsRead(record.values, decimal));
       if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
       else items.push(checked);
     }
   } finally {
     input.close();
   }
-  if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 20);
+    const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more problems` : '';
+    throw new InputError(
+      `${input.file}: ${countOf(problems.length, 'problems')} in the items; nothing was quoted:\n${shown.join('\n')}${more}`,
+      { file: input.file },
+    );
+  }
   return items;
+}
+
+/** The item's amounts written with the file's decimal separator (and its thousands grouping) as JavaScript decimals. */
+function amountsRead(values: Readonly<Record<string, unknown>>, decimal: DecimalSeparator): Record<string, unknown> {
+  const read: Record<string, unknown> = { ...values };
+  for (const field of ['quantity', 'unitPrice', 'discount', 'freight']) {
+    const value = values[field];
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    const number = parseDecimal(value, decimal);
+    // A text that is no number for this file is left as written: checkTaxItem names it.
+    if (number !== undefined && number >= 0) read[field] = String(number);
+  }
+  return read;
 }
 
 /** An item from its fields as text, or what is wrong with it. */

@@ -73,6 +73,24 @@ describe('tax quote', () => {
     expect(quoted.items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
   });
 
+  it("reads a pt-BR cart file's amounts as written (2.000 is two thousand), and names the cart, not the table, for its problems", async () => {
+    writeFileSync(
+      join(folder, 'grande.csv'),
+      'sku;ncm;quantity;unitPrice;freight\r\nFORNO-1;85166000;1;2.000;100,00\r\n',
+    );
+    const read = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'grande.csv']);
+    expect(read.code).toBe(0);
+    expect((JSON.parse(read.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
+
+    writeFileSync(join(folder, 'errado.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;dois mil\r\n');
+    const refused = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'errado.csv']);
+    expect(refused.code).toBe(65);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: errado.csv: 1 problem in the items; nothing was quoted:\n');
+    expect(refused.stderr).toContain('errado.csv:2: unitPrice "dois mil" must be an amount such as 1234.50');
+    expect(refused.stderr).not.toContain('tax table');
+  });
+
   it('prints a table and the totals on a terminal', async () => {
     const result = await runCommandLine(
       [
