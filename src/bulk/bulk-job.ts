@@ -4,13 +4,13 @@ import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError } from '../base/errors.js';
 import { isPipe, openPipe } from '../io/input/byte-source.js';
-import { batchesOfOne, type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
+import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
 import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked } from './pending-records.js';
-import { problemLogger } from './problem-output.js';
+import { advisoryLogger, problemLogger } from './problem-output.js';
 import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
@@ -209,15 +209,10 @@ async function validate<T, Sent>(
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
-  const { advisories } = job;
-  let warnings = 0;
+  const advisories = job.advisories ? advisoryLogger(context, shownName, job.advisories) : undefined;
   const spoolVerdict = (record: InputRecord, verdict: RecordVerdict<T>) => {
     // A record's warnings are logged once it is judged, before its problems (as validate does).
-    if (advisories)
-      for (const advisory of advisories(record)) {
-        warnings++;
-        context.log.warn(`warning: ${shownName}:${recordPlace(record)}: ${advisory.message}`);
-      }
+    advisories?.log(record);
     // Without --skip-invalid an invalid record means nothing is sent: the spool would never be read.
     if (!verdict.ok && !job.flags.skipInvalid) sending = false;
     if (!sending || verdicts === undefined) return;
@@ -249,7 +244,7 @@ async function validate<T, Sent>(
       }),
     )
     .finally(progress.stop);
-  validation.warnings = warnings;
+  validation.warnings = advisories?.count;
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   return validation;

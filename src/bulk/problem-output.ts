@@ -77,6 +77,29 @@ export function problemOutput(context: Context, file: string, inputFormat: Input
   };
 }
 
+/**
+ * Values the platform takes but that look wrong: a `warning: file:line: message` line each on stderr, counted for
+ * the summary. `validate` and the bulk commands log them alike, each record's once it is judged.
+ */
+export function advisoryLogger(
+  context: Context,
+  file: string,
+  advisories: (record: InputRecord) => readonly { message: string }[],
+): { log(record: InputRecord): void; readonly count: number } {
+  let count = 0;
+  return {
+    log(record) {
+      for (const advisory of advisories(record)) {
+        count++;
+        context.log.warn(`warning: ${file}:${recordPlace(record)}: ${advisory.message}`);
+      }
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
 /** Problems of a run that will not send: one line each on stderr, so stdout stays for data. */
 export function problemLogger(
   context: Context,

@@ -1,12 +1,12 @@
 import type { Context } from '../context.js';
 import { InputError, InterruptedError } from '../base/errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { type InputRecord, type OpenedInput, recordPlace, skippedNote } from '../io/input/open-input.js';
+import { type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { checkingProgress } from './checking-progress.js';
-import { problemOutput, type ProblemOutput } from './problem-output.js';
+import { advisoryLogger, problemOutput, type ProblemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
 
@@ -72,8 +72,7 @@ async function validateEveryRecord<T>(
         return output.write(line, problem, place);
       }
     : output.write;
-  let warnings = 0;
-  const advisories = command.advisories;
+  const advisories = command.advisories ? advisoryLogger(context, input.file, command.advisories) : undefined;
   // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
   const summary = await context.log
     .batched(() =>
@@ -85,14 +84,7 @@ async function validateEveryRecord<T>(
         onBatch: progress.update,
         signal: context.interrupt,
         // A record's warnings are logged once it is judged, before its problems: no second generator over the records.
-        onVerdict: advisories
-          ? (record) => {
-              for (const advisory of advisories(record)) {
-                warnings++;
-                context.log.warn(`warning: ${input.file}:${recordPlace(record)}: ${advisory.message}`);
-              }
-            }
-          : undefined,
+        onVerdict: advisories?.log,
       }),
     )
     // Cleared before the closing line, or the error, is printed.
@@ -106,7 +98,7 @@ async function validateEveryRecord<T>(
     );
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${warnings ? `, ${countOf(warnings, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${advisories?.count ? `, ${countOf(advisories.count, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)

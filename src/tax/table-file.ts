@@ -72,14 +72,8 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   } finally {
     input.close();
   }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 20);
-    const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more problems` : '';
-    throw new InputError(
-      `${input.file}: ${countOf(problems.length, 'problems')} in the items; nothing was quoted:\n${shown.join('\n')}${more}`,
-      { file: input.file },
-    );
-  }
+  if (problems.length > 0)
+    throw new InputError(problemList(input.file, problems, 'in the items; nothing was quoted'), { file: input.file });
   return items;
 }
 
@@ -129,8 +123,13 @@ function quoted(value: unknown): string {
   return value === undefined || value === '' ? '' : `${JSON.stringify(value)} `;
 }
 
-function tableProblems(file: string, problems: readonly string[]): string {
+/** `FILE: 3 problems WHERE:` and the first 20 of them, a line each. */
+function problemList(file: string, problems: readonly string[], where: string): string {
   const shown = problems.slice(0, 20);
   const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more problems` : '';
-  return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the tax table, which is not used:\n${shown.join('\n')}${more}`;
+  return `${file}: ${countOf(problems.length, 'problems')} ${where}:\n${shown.join('\n')}${more}`;
+}
+
+function tableProblems(file: string, problems: readonly string[]): string {
+  return problemList(file, problems, 'in the tax table, which is not used');
 }

@@ -41,7 +41,7 @@ export interface StockCheckOptions {
  * push also puts a product that was off sale back on sale). An ERP writes 0 where it has no price; an empty cell
  * keeps the platform's.
  */
-export const zeroPriceReason =
+const zeroPriceReason =
   "a price of 0 puts the product on sale for nothing, and stock sent puts a product that was off sale back on sale; leave the cell empty to keep the platform's price, or pass --allow-zero-price if 0 is meant";
 
 /** checkStockRecord, with a price of 0 refused unless `allowZeroPrice`. */

@@ -1,5 +1,6 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { NotFoundError } from '../../base/errors.js';
+import { countOf } from '../../lib/plural.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { DeadLetter } from '../../webhook/store/types.js';
 import { storeLocation, withStore } from './inbox.js';
@@ -33,7 +34,7 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
       });
       for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
       const count = await writer.end();
-      context.log.info(`${count} dead letter${count === 1 ? '' : 's'}.`);
+      context.log.info(`${countOf(count, 'dead letters')}.`);
       return;
     }
     // An id that is no dead letter (a typo, one delivered since) is named, not passed over: the rest are acted on.
@@ -48,8 +49,8 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
         : await store.dropDead(known, options.handoff);
     context.log.info(
       options.action === 'retry'
-        ? `${changed} dead letter${changed === 1 ? '' : 's'} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
-        : `${changed} dead letter${changed === 1 ? '' : 's'} dropped (the events stay in the inbox until retention removes them).`,
+        ? `${countOf(changed, 'dead letters')} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
+        : `${countOf(changed, 'dead letters')} dropped (the events stay in the inbox until retention removes them).`,
     );
     if (unknown.length > 0)
       throw new NotFoundError(

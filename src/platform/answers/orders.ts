@@ -1,4 +1,5 @@
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
+import { documentLookupKey } from '../../domain/documents.js';
 import type { HeldMoveData } from '../../domain/order-stages.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
@@ -168,7 +169,9 @@ function buyerDocumentAt(order: unknown, settings: OrderAnswerSettings) {
   return firstAt(
     order,
     candidatePaths(settings.buyerDocument, recognisedBuyerPaths),
-    (value): value is string => typeof value === 'string' && /[0-9A-Za-z]{11}/.test(value.replaceAll(/[.\-/\s]/g, '')),
+    // A CPF's 11 digits or a CNPJ's 14 characters, punctuation aside: a name or a code is not taken for one.
+    (value): value is string =>
+      typeof value === 'string' && /^(?:\d{11}|[0-9A-Z]{12}\d{2})$/i.test(documentLookupKey(value.trim())),
   );
 }
 

@@ -111,6 +111,12 @@ describe("readBuyerDocument: the buyer's CNPJ or CPF an NF-e is checked against"
     ],
     ['no document anywhere', { ...order, customer: { name: 'Ana' } }, undefined, undefined],
     ['too short to be one', { ...order, partnerDocument: '123' }, undefined, undefined],
+    [
+      'a name where the document would be',
+      { ...order, partnerDocument: 'Distribuidora Galvão Ltda' },
+      undefined,
+      undefined,
+    ],
   ])('%s', (_case, detail, setting, expected) => {
     expect(readBuyerDocument(detail, { buyerDocument: setting })).toBe(expected);
   });
