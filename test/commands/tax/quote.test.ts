@@ -81,6 +81,20 @@ describe('tax quote', () => {
     const read = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'grande.csv']);
     expect(read.code).toBe(0);
     expect((JSON.parse(read.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
+    // The same cart as LibreOffice writes a grouped amount: 2.000,00.
+    copyFileSync(join(fixtures, 'carrinho-libreoffice.csv'), join(folder, 'carrinho-libreoffice.csv'));
+    const saved = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'MG',
+      '--buyer',
+      'non-taxpayer',
+      '--items',
+      'carrinho-libreoffice.csv',
+    ]);
+    expect(saved.code).toBe(0);
+    expect((JSON.parse(saved.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
 
     writeFileSync(join(folder, 'errado.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;dois mil\r\n');
     const refused = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'errado.csv']);
