@@ -1,3 +1,4 @@
+import { countOf } from '../lib/plural.js';
 import type { EventStore, SpaceReport } from './store/types.js';
 
 export interface RetentionOptions {
@@ -24,19 +25,27 @@ function spaceSentence(report: SpaceReport, warned: { noVacuum: boolean }): stri
   return `The inbox holds ${spokenBytes(report.freeBytes)} of free pages it cannot give back while it runs (made before incremental vacuum): stop the receiver and run b2bctl webhook inbox --compact once.`;
 }
 
-/** Runs a retention pass soon after start (never before the port is bound) and then every hour. */
+/**
+ * Runs a retention pass soon after start (never before the port is bound) and then every hour. The returned stop
+ * ends a pass under way after its current slice: a receiver told to stop does not wait for a year's keys to go.
+ */
 export function startRetention(store: EventStore, options: RetentionOptions): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   const warned = { noVacuum: false };
+  const stopping = new AbortController();
   const pass = () => {
     running = running.then(async () => {
       const now = options.now();
       const eventsBefore = options.retainMs === undefined ? undefined : now - options.retainMs;
       try {
-        const pruned = await store.prune(eventsBefore, now - options.dedupWindowMs);
+        const pruned = await store.prune(eventsBefore, now - options.dedupWindowMs, stopping.signal);
         if (pruned.events === 0 && pruned.keys === 0) return;
-        options.log(`Retention: removed ${pruned.events} delivered events and ${pruned.keys} de-duplication keys.`);
-        const space = store.reclaimSpace && spaceSentence(await store.reclaimSpace(), warned);
+        const stopped = stopping.signal.aborted ? ' before stopping; the next run goes on' : '';
+        options.log(
+          `Retention: removed ${countOf(pruned.events, 'delivered events')} and ${countOf(pruned.keys, 'de-duplication keys')}${stopped}.`,
+        );
+        if (stopping.signal.aborted) return;
+        const space = store.reclaimSpace && spaceSentence(await store.reclaimSpace(stopping.signal), warned);
         if (space) options.log(space);
       } catch (error) {
         options.log(`Retention pass failed (${(error as Error).message}); it runs again in an hour.`);
@@ -50,6 +59,7 @@ export function startRetention(store: EventStore, options: RetentionOptions): ()
   return async () => {
     clearTimeout(first);
     clearInterval(timer);
+    stopping.abort();
     await running;
   };
 }

@@ -20,7 +20,7 @@ import {
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
-import { pruneInSlices } from './prune-slices.js';
+import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import {
   allTokensDelete,
@@ -72,6 +72,8 @@ function positional(sql: string): string {
 export class PostgresStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
+  /** When this store last took an event: its maintenance rests between slices while intake goes on. */
+  private readonly intake = new IntakeActivity();
   private readonly listeners = new Set<() => void>();
   private readonly claimed = new Set<string>();
   private readonly now: () => number;
@@ -105,6 +107,7 @@ export class PostgresStore implements EventStore {
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
+    this.intake.appended();
     return this.commits.submit(event);
   }
 
@@ -191,7 +194,7 @@ export class PostgresStore implements EventStore {
     return backlogOf(async (sql, values) => (await timed(sql, values))[0], timed);
   }
 
-  async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
+  async prune(eventsBefore: number | undefined, keysBefore: number, signal?: AbortSignal): Promise<Pruned> {
     // Slices of a few hundred rows, each its own transaction: autovacuum reclaims them as the pass goes.
     return pruneInSlices(
       {
@@ -200,6 +203,7 @@ export class PostgresStore implements EventStore {
       },
       eventsBefore,
       keysBefore,
+      { signal, busy: this.intake.busy },
     );
   }
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { yieldToOthers } from './prune-slices.js';
+import { restAfter, type SlicePace } from './prune-slices.js';
 import type { SpaceReport } from './types.js';
 
 /**
@@ -31,18 +31,25 @@ async function pragmaNumber(pragma: RunPragma, name: string): Promise<number> {
 }
 
 /**
- * Gives the free pages retention left back to the file system, in slices that let intake through, all on the
+ * Gives the free pages retention left back to the file system, in paced slices that let intake through, all on the
  * writer thread (the receiver's thread only awaits them). An inbox made before incremental auto-vacuum (mode NONE)
- * cannot: the report says how much is free, for `webhook inbox --compact`.
+ * cannot: the report says how much is free, for `webhook inbox --compact`. A stop ends it after the slice under way;
+ * the file is then as small as the slices so far made it.
  */
-export async function reclaimFreePages(pragma: RunPragma, file: string): Promise<SpaceReport> {
+export async function reclaimFreePages(
+  pragma: RunPragma,
+  file: string,
+  { signal, busy }: SlicePace = {},
+): Promise<SpaceReport> {
   const freeBytes = (await pragmaNumber(pragma, 'freelist_count')) * (await pragmaNumber(pragma, 'page_size'));
   // 0 NONE, 1 FULL, 2 INCREMENTAL.
   if ((await pragmaNumber(pragma, 'auto_vacuum')) !== 2) return { reclaimed: false, freeBytes };
   const before = fileBytes(file);
-  while ((await pragmaNumber(pragma, 'freelist_count')) > 0) {
+  const stopped = () => signal?.aborted === true;
+  while (!stopped() && (await pragmaNumber(pragma, 'freelist_count')) > 0) {
+    const began = performance.now();
     await pragma(`incremental_vacuum(${vacuumSlicePages})`, false);
-    await yieldToOthers();
+    await restAfter(began, busy);
   }
   // The file shrinks when the log is written back into it.
   await pragma('wal_checkpoint(TRUNCATE)');

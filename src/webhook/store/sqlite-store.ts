@@ -22,7 +22,7 @@ import {
   storedEventOf,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
-import { pruneInSlices } from './prune-slices.js';
+import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, idList } from './rows.js';
 import { SqliteDatabase, type Statement } from './sqlite-database.js';
@@ -61,6 +61,8 @@ export const sqliteFileName = 'inbox.sqlite';
 export class SqliteStore implements EventStore {
   readonly description: string;
   private readonly commits: GroupCommit<NewEvent, { stored: boolean }>;
+  /** When this store last took an event: its maintenance rests between slices while intake goes on. */
+  private readonly intake = new IntakeActivity();
   private readonly listeners = new Set<() => void>();
   /** Runs this store's writes off the receiver's thread (sqlite-writer.ts); started by the first of them. */
   private writer: SqliteWriter | undefined;
@@ -105,6 +107,7 @@ export class SqliteStore implements EventStore {
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
+    this.intake.appended();
     return this.commits.submit(event);
   }
 
@@ -208,7 +211,7 @@ export class SqliteStore implements EventStore {
     );
   }
 
-  async prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned> {
+  async prune(eventsBefore: number | undefined, keysBefore: number, signal?: AbortSignal): Promise<Pruned> {
     return pruneInSlices(
       {
         rows: async (sql, values) => this.database.prepare(sql).all(...values) as Record<string, unknown>[],
@@ -220,12 +223,16 @@ export class SqliteStore implements EventStore {
       },
       eventsBefore,
       keysBefore,
+      { signal, busy: this.intake.busy },
     );
   }
 
-  reclaimSpace(): Promise<SpaceReport> {
+  reclaimSpace(signal?: AbortSignal): Promise<SpaceReport> {
     const writer = this.writerOrFail();
-    return reclaimFreePages((source, durable) => writer.pragma(source, durable), this.file);
+    return reclaimFreePages((source, durable) => writer.pragma(source, durable), this.file, {
+      signal,
+      busy: this.intake.busy,
+    });
   }
 
   async compact(): Promise<{ before: number; after: number }> {

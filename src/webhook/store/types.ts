@@ -131,10 +131,13 @@ export interface EventStore {
   dropDead(ids: number[], handOff?: string): Promise<number>;
   /** Each hand-off's backlog; the time its statements took is added to `timing` (Server-Timing on /healthz). */
   backlog(timing?: StoreTiming): Promise<HandOffBacklog[]>;
-  /** Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`. */
-  prune(eventsBefore: number | undefined, keysBefore: number): Promise<Pruned>;
+  /**
+   * Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`, in paced
+   * slices; `signal` stops it after the slice under way, with what was removed so far.
+   */
+  prune(eventsBefore: number | undefined, keysBefore: number, signal?: AbortSignal): Promise<Pruned>;
   /** After a retention pass: gives freed space back to the file system (SQLite; PostgreSQL's autovacuum does). */
-  reclaimSpace?(): Promise<SpaceReport>;
+  reclaimSpace?(signal?: AbortSignal): Promise<SpaceReport>;
   /** Rewrites the store to reclaim all free space and switch it to incremental vacuum (SQLite, receiver stopped). */
   compact?(): Promise<{ before: number; after: number }>;
   /** Makes this process the one deliverer of a hand-off; false while another receiver holds it. */

@@ -105,7 +105,7 @@ describe('the retention pass', () => {
     const { log, stop } = retention(store, { everyMs: 10_000 });
     await vi.advanceTimersByTimeAsync(1000 + 3 * 10_000);
     await stop();
-    const removedLine = 'Retention: removed 1 delivered events and 1 de-duplication keys.';
+    const removedLine = 'Retention: removed 1 delivered event and 1 de-duplication key.';
     expect(log).toEqual([
       removedLine,
       'The inbox file went from 1.00 GB to 340.0 MB.',
@@ -128,20 +128,33 @@ describe('the retention pass', () => {
     ]);
   });
 
-  it('stop waits for a pass under way', async () => {
-    const pass: { finish?: (pruned: Pruned) => void } = {};
+  it('stop tells a pass under way to end, waits for its slice, and gives no space back after it', async () => {
+    const pass: { finish?: (pruned: Pruned) => void; signal?: AbortSignal } = {};
+    let reclaims = 0;
     const store = {
-      prune: () => new Promise<Pruned>((resolve) => (pass.finish = resolve)),
-    } as Pick<EventStore, 'prune'> as EventStore;
+      prune: (_events: number | undefined, _keys: number, signal?: AbortSignal) => {
+        pass.signal = signal;
+        return new Promise<Pruned>((resolve) => (pass.finish = resolve));
+      },
+      reclaimSpace: async () => {
+        reclaims++;
+        return { reclaimed: false, freeBytes: 0 };
+      },
+    } as Pick<EventStore, 'prune' | 'reclaimSpace'> as EventStore;
     const { log, stop } = retention(store);
     await vi.advanceTimersByTimeAsync(1000);
+    expect(pass.signal?.aborted).toBe(false);
     let stopped = false;
     const stopping = stop().then(() => (stopped = true));
     await vi.advanceTimersByTimeAsync(0);
+    expect(pass.signal?.aborted).toBe(true);
     expect(stopped).toBe(false);
-    pass.finish?.({ events: 1, keys: 0 });
+    pass.finish?.({ events: 1, keys: 40_000 });
     await stopping;
-    expect(log).toEqual(['Retention: removed 1 delivered events and 0 de-duplication keys.']);
+    expect(log).toEqual([
+      'Retention: removed 1 delivered event and 40000 de-duplication keys before stopping; the next run goes on.',
+    ]);
+    expect(reclaims).toBe(0);
   });
 });
 
