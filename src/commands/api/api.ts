@@ -22,7 +22,7 @@ export interface ApiOptions extends RequestFlags {
 export async function run(options: ApiOptions, context: Context): Promise<void> {
   const session = await context.session();
   const texts = await readSources(options, context);
-  const request = planRequest(options, session.get('branch'), (source) => texts.get(source) ?? '');
+  const request = planRequest(options, session.get('branch'), (source) => texts.get(source) ?? '', context.log.warn);
   if (options.paginate && request.method !== 'GET')
     throw new UsageError(`--paginate reads listings with GET; drop -X ${request.method} or --paginate.`);
   const pace = options.rate === undefined ? undefined : new Pacer(context.clock, options.rate);

@@ -19,14 +19,24 @@ const jsonNumber = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * Reads `-f`/`-F` as gh does: `-F` turns true, false, null and numbers into JSON values and `@file` (`@-` for
- * stdin) into that file's text; a number with a leading zero (a CEP) stays text.
+ * stdin) into that file's text; a number with a leading zero (a CEP) stays text, and so does one that a JSON
+ * reader would not get back digit for digit (`warn` says so): most hold numbers as doubles, so the 44 digits of an
+ * NF-e key sent as a number arrive as 3.5240611222333e+43. gh keeps text an integer its 64 bits cannot hold.
  */
-export function parseField(flag: FieldFlag, readText: (source: string) => string): ParsedField {
+export function parseField(
+  flag: FieldFlag,
+  readText: (source: string) => string,
+  warn: (message: string) => void = () => undefined,
+): ParsedField {
   const equals = flag.text.indexOf('=');
   const option = flag.typed ? '-F' : '-f';
   if (equals <= 0) throw new UsageError(`${option} "${flag.text}": a field is key=value, such as ${option} name=Acme.`);
   const key = flag.text.slice(0, equals);
   const raw = flag.text.slice(equals + 1);
+  if (flag.typed && jsonNumber.test(raw) && !heldExactly(raw))
+    warn(
+      `-F ${key}: ${raw} has more digits than a JSON number holds exactly; it is sent as text (-f says so without this note).`,
+    );
   return { key, steps: keySteps(key, option), value: flag.typed ? typedValue(raw, readText) : raw };
 }
 
@@ -34,9 +44,23 @@ function typedValue(raw: string, readText: (source: string) => string): FieldVal
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (jsonNumber.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
+  if (jsonNumber.test(raw) && heldExactly(raw)) return Number(raw);
   if (raw.startsWith('@')) return readText(raw.slice(1));
   return raw;
+}
+
+/**
+ * Whether a number's text comes back from a double with the same value: an integer up to 2^53, or at most 15
+ * significant digits (every such decimal survives the round trip) within a double's range.
+ */
+function heldExactly(text: string): boolean {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return false;
+  if (/^-?\d+$/.test(text)) return Number.isSafeInteger(value);
+  const mantissa = text.replace(/[eE].*$/, '').replace(/[-.]/g, '');
+  const significant = mantissa.replace(/^0+/, '').replace(/0+$/, '');
+  if (significant === '') return true;
+  return significant.length <= 15 && value !== 0 && Math.abs(value) >= Number.MIN_VALUE * 2 ** 52;
 }
 
 /** `a[0][b]` → ['a', '0', 'b']; `a[]` → ['a', '']; a malformed key is a usage error. */

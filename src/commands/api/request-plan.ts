@@ -34,9 +34,14 @@ export type TextReader = (source: string) => string;
  * gh's rules: fields go into the query of a GET/HEAD (or beside `--input`), else into a JSON body; with fields or
  * `--input` and no `-X` the method is POST. Only GET and HEAD are retried unless `--retry-writes`.
  */
-export function planRequest(flags: RequestFlags, branchSetting: string | undefined, read: TextReader): PlannedRequest {
+export function planRequest(
+  flags: RequestFlags,
+  branchSetting: string | undefined,
+  read: TextReader,
+  warn?: (message: string) => void,
+): PlannedRequest {
   const method = methodOf(flags);
-  const fields = flags.fields.map((field) => parseField(field, read));
+  const fields = flags.fields.map((field) => parseField(field, read, warn));
   const { path: filled, branch } = fillBranch(
     flags.path,
     flags.branch ?? branchSetting,

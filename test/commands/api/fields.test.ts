@@ -19,8 +19,33 @@ describe('api fields', () => {
     ['n=@note.txt', 'line one\nline two\n'],
     ['n=a=b', 'a=b'],
     ['n=', ''],
+    ['n=1.50', 1.5],
+    ['n=9007199254740991', 9_007_199_254_740_991],
+    ['n=123456789012345.0', 123_456_789_012_345],
+    ['n=0.000', 0],
   ])('-F %s is %j', (text, value) => {
     expect(bodyOfFields(parse(typed(text)))).toEqual({ n: value });
+  });
+
+  it.each([
+    // An NF-e access key: as a double it would arrive as 3.5240611222333e+43.
+    '35240611222333000181550010000012341000012345',
+    // 2^53 + 1, past the integers a double holds one by one.
+    '9007199254740993',
+    '0.1234567890123456789',
+    '1e-400',
+    '1e400',
+  ])('-F n=%s stays text, with a note, as its digits would not come back from a JSON number', (digits) => {
+    const notes: string[] = [];
+    const field = parseField(
+      typed(`n=${digits}`),
+      () => '',
+      (note) => notes.push(note),
+    );
+    expect(field.value).toBe(digits);
+    expect(notes).toEqual([
+      `-F n: ${digits} has more digits than a JSON number holds exactly; it is sent as text (-f says so without this note).`,
+    ]);
   });
 
   it('-f keeps every value as text', () => {
