@@ -9,7 +9,7 @@ export const scientificNotationReason =
   'Excel showed this number in scientific notation; format the column as Text and export again';
 
 /** The significant digits a double holds exactly: a longer number would be sent rounded. */
-const digitsANumberHolds = 15;
+export const digitsANumberHolds = 15;
 
 /**
  * Why a value written as a number is none, as words that follow its name (`quantity has too many digits…`), kept as its text rather than rounded and sent: more significant digits

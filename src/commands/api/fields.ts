@@ -1,4 +1,5 @@
 import { UsageError } from '../../base/errors.js';
+import { digitsANumberHolds } from '../../domain/spreadsheet-numbers.js';
 
 /** One `-f key=value` (a string) or `-F key=value` (typed), in command-line order. */
 export interface FieldFlag {
@@ -60,7 +61,7 @@ function heldExactly(text: string): boolean {
   const mantissa = text.replace(/[eE].*$/, '').replace(/[-.]/g, '');
   const significant = mantissa.replace(/^0+/, '').replace(/0+$/, '');
   if (significant === '') return true;
-  return significant.length <= 15 && value !== 0 && Math.abs(value) >= Number.MIN_VALUE * 2 ** 52;
+  return significant.length <= digitsANumberHolds && value !== 0 && Math.abs(value) >= Number.MIN_VALUE * 2 ** 52;
 }
 
 /** `a[0][b]` → ['a', '0', 'b']; `a[]` → ['a', '']; a malformed key is a usage error. */
