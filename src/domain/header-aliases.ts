@@ -14,6 +14,9 @@
  *   `telefone1_numero`, `contato`.
  * - [Sicredi]: the customer sheet of Sicredi's Organizador PJ, "Nome/Razão Social" (ajuda.organizadorpj.sicredi.com.br,
  *   "Como criar terceiros em massa").
+ * - [NF-e]: the tags of an NF-e's item (its layout, Manual de Orientação do Contribuinte): `NCM`, `vUnCom`, `vDesc`,
+ *   `vFrete`, `pICMS`, `pRedBC`, `pMVAST`, `pIPI`, `pICMSUFDest`, `pFCPUFDest`, which tax tables and their
+ *   spreadsheets often take as column names.
  */
 const aliases: Readonly<Record<string, readonly string[]>> = {
   // The document: [pt-BR] `CPF`, `CNPJ`, `CPF/CNPJ`; [Protheus] `CNPJ/CPF`; [Omie] `cnpj_cpf`.
@@ -82,11 +85,12 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   inscestadual: ['stateRegistration'],
   insestad: ['stateRegistration'],
   ie: ['stateRegistration'],
-  // ICMS taxpayer (Sim/Não, S/N, 1/0): [pt-BR] `Contribuinte ICMS`, `Contribuinte do ICMS`, `Contribuinte`.
-  contribuinte: ['paysIcms'],
-  contribuinteicms: ['paysIcms'],
-  contribuintedoicms: ['paysIcms'],
-  contribuintedeicms: ['paysIcms'],
+  // ICMS taxpayer (Sim/Não, S/N, 1/0): [pt-BR] `Contribuinte ICMS`, `Contribuinte do ICMS`, `Contribuinte`; in a
+  // tax table, the kind of buyer a row is for.
+  contribuinte: ['paysIcms', 'buyer'],
+  contribuinteicms: ['paysIcms', 'buyer'],
+  contribuintedoicms: ['paysIcms', 'buyer'],
+  contribuintedeicms: ['paysIcms', 'buyer'],
   // Stock: [pt-BR] `Código`, `Referência`, `Qtde`, `Estoque`, `Preço`, `Depósito`.
   codigo: ['sku'],
   cod: ['sku'],
@@ -101,13 +105,69 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   estoque: ['quantity'],
   saldo: ['quantity'],
   saldoemestoque: ['quantity'],
-  preco: ['price'],
+  preco: ['price', 'unitPrice'],
   precovenda: ['price'],
   precodevenda: ['price'],
   valor: ['price'],
   precopromocional: ['salePrice'],
   deposito: ['warehouse'],
   armazem: ['warehouse'],
+  // A tax table's row: [pt-BR] `NCM/SH`, `UF origem`, `UF destino`, `Alíquota ICMS`, `Redução BC`, `Alíquota IPI`,
+  // `MVA original`, `Alíquota interna destino`, `FCP`; [NF-e] `pICMS`, `pRedBC`, `pIPI`, `pMVAST`, `pICMSUFDest`,
+  // `pFCPUFDest`.
+  ncmsh: ['ncm'],
+  codigoncm: ['ncm'],
+  classificacaofiscal: ['ncm'],
+  uforigem: ['from'],
+  ufdeorigem: ['from'],
+  origem: ['from'],
+  estadoorigem: ['from'],
+  estadodeorigem: ['from'],
+  ufdestino: ['to'],
+  ufdedestino: ['to'],
+  destino: ['to'],
+  estadodestino: ['to'],
+  estadodedestino: ['to'],
+  aliquotaicms: ['icmsRate'],
+  aliquotadoicms: ['icmsRate'],
+  aliqicms: ['icmsRate'],
+  icms: ['icmsRate'],
+  picms: ['icmsRate'],
+  reducaobc: ['icmsBaseReduction'],
+  reducaodebc: ['icmsBaseReduction'],
+  reducaodabc: ['icmsBaseReduction'],
+  reducaobase: ['icmsBaseReduction'],
+  reducaodebase: ['icmsBaseReduction'],
+  reducaodabasedecalculo: ['icmsBaseReduction'],
+  predbc: ['icmsBaseReduction'],
+  aliquotaipi: ['ipiRate'],
+  aliquotadoipi: ['ipiRate'],
+  aliqipi: ['ipiRate'],
+  ipi: ['ipiRate'],
+  pipi: ['ipiRate'],
+  mvaoriginal: ['mva'],
+  mvast: ['mva'],
+  pmvast: ['mva'],
+  aliquotainternadestino: ['destinationRate'],
+  aliquotainternadodestino: ['destinationRate'],
+  aliquotainterna: ['destinationRate'],
+  aliqinterna: ['destinationRate'],
+  picmsufdest: ['destinationRate'],
+  fcp: ['fcpRate'],
+  aliquotafcp: ['fcpRate'],
+  pfcp: ['fcpRate'],
+  pfcpufdest: ['fcpRate'],
+  // A cart's item: [pt-BR] `Valor unitário`, `Desconto`, `Frete`; [NF-e] `vUnCom`, `vDesc`, `vFrete`.
+  precounitario: ['unitPrice'],
+  valorunitario: ['unitPrice'],
+  vlrunitario: ['unitPrice'],
+  vuncom: ['unitPrice'],
+  desconto: ['discount'],
+  valordesconto: ['discount'],
+  vdesc: ['discount'],
+  frete: ['freight'],
+  valorfrete: ['freight'],
+  vfrete: ['freight'],
 };
 
 /** `E-mail`, ` CNPJ `, `Preço` → `email`, `cnpj`, `preco`: case, accents, spaces and punctuation do not matter. */

@@ -3,7 +3,7 @@
  * LibreOffice saved as a pt-BR ERP exports it (`;`, Windows-1252, Portuguese headers read with --map), and its
  * refusals: a wrong table, an item without a row.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
@@ -60,6 +60,40 @@ describe('tax quote', () => {
     );
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+
+  it('names the Portuguese headers it recognises and stops without --map; --write-map saves the map and reads the table', async () => {
+    const args = [
+      'tax',
+      'quote',
+      '--rules',
+      'impostos.csv',
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+    ].concat(['--item', '39269090,10,45.90,0,12']);
+    const refused = await runCommandLine(args, { configDir: freshConfigDir(), cwd: folder });
+    expect(refused.code).toBe(65);
+    expect(refused.stdout).toBe('');
+    const committedMap = JSON.parse(readFileSync(join(fixtures, 'impostos.map.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    // NCM and MVA are the fields' own names; every other column is recognised and proposed.
+    const { NCM: _ncm, MVA: _mva, ...proposed } = committedMap;
+    expect(refused.stderr).toContain(
+      `8 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(proposed)}.`,
+    );
+    const written = await runCommandLine([...args, '--write-map', 'saved.map.json'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+    });
+    expect(written.code).toBe(0);
+    expect((JSON.parse(written.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+    expect(JSON.parse(readFileSync(join(folder, 'saved.map.json'), 'utf8'))).toEqual(proposed);
   });
 
   it('computes example 3 (DIFAL and FCP) from a cart file', async () => {

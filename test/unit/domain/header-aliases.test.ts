@@ -45,6 +45,50 @@ describe('fieldForHeader', () => {
   });
 });
 
+describe('the headers of a tax table and of a cart', () => {
+  const tableFields = ['ncm', 'from', 'to', 'buyer', 'icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva'].concat([
+    'destinationRate',
+    'fcpRate',
+  ]);
+  const cartFields = ['sku', 'ncm', 'quantity', 'unitPrice', 'discount', 'freight'];
+  it.each([
+    ['NCM/SH', 'ncm'],
+    ['UF origem', 'from'],
+    ['UF de destino', 'to'],
+    ['Contribuinte', 'buyer'],
+    ['Alíquota ICMS', 'icmsRate'],
+    ['pICMS', 'icmsRate'],
+    ['Redução BC', 'icmsBaseReduction'],
+    ['pRedBC', 'icmsBaseReduction'],
+    ['Alíquota IPI', 'ipiRate'],
+    ['MVA original', 'mva'],
+    ['pMVAST', 'mva'],
+    ['Alíquota interna destino', 'destinationRate'],
+    ['pICMSUFDest', 'destinationRate'],
+    ['FCP', 'fcpRate'],
+    ['pFCPUFDest', 'fcpRate'],
+  ])('a tax table: %s → %s', (header, expected) => {
+    expect(fieldForHeader(header, tableFields)).toBe(expected);
+  });
+
+  it.each([
+    ['Código', 'sku'],
+    ['Qtde', 'quantity'],
+    ['Preço', 'unitPrice'],
+    ['Valor unitário', 'unitPrice'],
+    ['vUnCom', 'unitPrice'],
+    ['Desconto', 'discount'],
+    ['Frete', 'freight'],
+  ])('a cart: %s → %s', (header, expected) => {
+    expect(fieldForHeader(header, cartFields)).toBe(expected);
+  });
+
+  it('keeps Contribuinte and Preço for a customer and a stock file', () => {
+    expect(fieldForHeader('Contribuinte', customerFieldPaths.create)).toBe('paysIcms');
+    expect(fieldForHeader('Preço', stockPaths)).toBe('price');
+  });
+});
+
 describe('the ERP headers of a pt-BR customer export', () => {
   const customerFields = customerFieldPaths.create;
   const expected: [string, string][] = [
