@@ -12,11 +12,14 @@ export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {
 /**
  * A fresh judge of an orders update file: each row's own checks, then the file's order of moves (a file that ships
  * an order and then marks it ready again is refused at the second row, naming the first), and one row per NF-e (a
- * key on two rows is a copy-paste slip the store would refuse on the second order, or a repeat).
+ * key on two rows is a copy-paste slip the store would refuse on the second order, or a repeat). One ERP number
+ * on two orders is a warning: the store takes it, and an ERP may bundle orders, but an export's fill-down does it
+ * too, and each order would then point at the other's ERP order.
  */
 export function newMoveChecker(setting: MoveFileSetting): RecordChecker<PreparedMove> {
   const sequence = new MoveSequence();
   const keyLines = new Map<string, { line: number; order: string }>();
+  const erpNumberLines = new Map<string, { line: number; order: string }>();
   return new RecordChecker((record: InputRecord): RecordVerdict<PreparedMove> => {
     const move = moveOf(record.values);
     const verdict = checkMove(move, {
@@ -39,6 +42,17 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
     const refused = sequence.follow(verdict.value, `line ${record.line}`);
     if (refused) return { ok: false, problems: [fieldProblem('action', verdict.value.action, refused)] };
     if (key !== undefined) keyLines.set(key, { line: record.line, order: verdict.value.order });
+    const erpNumber = verdict.value.values.erpNumber;
+    if (erpNumber !== undefined && erpNumber !== '') {
+      const earlier = erpNumberLines.get(erpNumber);
+      if (earlier === undefined) erpNumberLines.set(erpNumber, { line: record.line, order: verdict.value.order });
+      else if (earlier.order !== verdict.value.order)
+        setting.warn(
+          'erpNumber',
+          `${erpNumber} is also order ${earlier.order}'s, on line ${earlier.line}: two orders under one ERP number (sent as given; check the export if they are not one ERP order)`,
+          record.line,
+        );
+    }
     return verdict;
   });
 }

@@ -219,6 +219,21 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(moveRequests(sandbox)).toBe(requestsBefore);
     });
 
+    it('one ERP number on two orders is sent as given, with a warning naming the other order and its line', async () => {
+      const [first, second] = newOrders(sandbox, 2) as [number, number];
+      writeFileSync(
+        join(dir, 'pedidos.csv'),
+        [moveHeader, `${first};ready;PV-${first};;;;;;`, `${second};ready;PV-${first};;;;;;`, ''].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'pedidos.csv']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        `warning: pedidos.csv:3: erpNumber: PV-${first} is also order ${first}'s, on line 2: two orders under one ERP number (sent as given; check the export if they are not one ERP order)`,
+      );
+      expect(result.stderr.match(/two orders under one ERP number/g)).toHaveLength(1);
+      expect([first, second].map((id) => JSON.stringify(order(id)).includes(`"PV-${first}"`))).toEqual([true, true]);
+    });
+
     it('an NF-e the store holds for another order: refused by the store, its own words shown, exit 1', async () => {
       const [holder, other] = newOrders(sandbox, 2) as [number, number];
       expect((await run(['orders', 'invoice', String(holder), '--key', uniqueKey(701)])).code).toBe(0);
