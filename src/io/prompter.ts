@@ -11,10 +11,17 @@ export function inquirerPrompter(io: IOStreams, interrupt?: AbortSignal): Prompt
   const ask = (answer: Promise<string>) => interruptible(answer, interrupt);
   return {
     input: (message, defaultValue) => ask(input({ message, default: defaultValue, required: true }, context)),
+    // No ctrl+t to show the password as typed (as sudo, ssh and gh have none): its tip under the question was left
+    // on the screen when Ctrl-C ended the prompt, above the line that says so.
     password: (message) =>
       ask(
         password(
-          { message, mask: '*', validate: (value) => value.length > 0 || 'The password cannot be empty' },
+          {
+            message,
+            mask: '*',
+            toggleMask: false,
+            validate: (value) => value.length > 0 || 'The password cannot be empty',
+          },
           context,
         ),
       ),

@@ -62,9 +62,8 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
       { waitFor: 'Password', keys: 'abc\x03' },
     );
     expect(result.code).toBe(130);
-    expect(result.lines.filter((line) => line.startsWith('error: '))).toEqual([
-      'error: Ctrl-C at the prompt: stopped; nothing was changed.',
-    ]);
+    // The question, what was typed (masked), and the line that says why it stopped: no key tip left between them.
+    expect(result.lines).toEqual(['? Password ***', 'error: Ctrl-C at the prompt: stopped; nothing was changed.']);
     expect(
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
     ).toBeUndefined();
