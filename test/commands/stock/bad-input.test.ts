@@ -254,6 +254,27 @@ describe('a price of 0: the platform would sell the product for nothing', () => 
   });
 });
 
+describe('a price of 0 in a workbook LibreOffice saved: a number cell 0, and no cell for the empty price', () => {
+  const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-preco-zero.xlsx'));
+
+  it('validate and push refuse the 0 alone, naming the flag; --allow-zero-price sends it, the empty price as none', async () => {
+    const { dir, run } = workspace({ 'estoque.xlsx': workbook });
+    const validated = await run(['stock', 'validate', 'estoque.xlsx', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(validated.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(validated.stdout)).toMatchObject({ file: 'estoque.xlsx', line: 2, field: 'price', value: '0' });
+    expect((await run(['stock', 'push', 'estoque.xlsx'])).code).toBe(65);
+    await expectNothingSent(dir, ['estoque.xlsx']);
+    const pushed = await run(['stock', 'push', 'estoque.xlsx', '--allow-zero-price', '--route', 'batch']);
+    expect(pushed.code).toBe(0);
+    expect((await stockEntries(sandbox)).map(({ sku, price }) => [sku, price])).toEqual([
+      ['GEN-0000001', 0],
+      ['GEN-0000002', null],
+      ['GEN-0000003', 12.5],
+    ]);
+  });
+});
+
 describe('a price with thousands grouping and a decimal comma, 1.234,56', () => {
   it('with the ; delimiter it is 1234.56, and is pushed as such', async () => {
     const { run } = workspace({
