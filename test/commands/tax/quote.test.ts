@@ -98,6 +98,21 @@ describe('tax quote', () => {
     expect(JSON.parse(readFileSync(join(folder, 'saved.map.json'), 'utf8'))).toEqual(proposed);
   });
 
+  it('the sample table (samples/impostos.csv) computes example 2 as docs/tax.md shows it, with the map it saves', async () => {
+    const sample = join(__dirname, '..', '..', '..', 'samples', 'impostos.csv');
+    const result = await runCommandLine(
+      ['tax', 'quote', '--rules', sample, '--write-map', 'sample.map.json', '--from', 'SP', '--to', 'RJ'].concat([
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90,0,12',
+      ]),
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+
   it('computes example 3 (DIFAL and FCP) from a cart file', async () => {
     writeFileSync(
       join(folder, 'carrinho.csv'),
