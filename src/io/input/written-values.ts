@@ -24,7 +24,10 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
       message = message.replace(`with value [${problem.value}]`, `with value [${written}]`);
     // The rules give their example in the platform's notation; in a decimal-comma file that example is itself refused.
     if (cells.decimal === ',') message = message.replace('such as 1234.56', 'such as 1234,56');
-    const hint = currencyHint(written, cells.decimal) ?? decimalCommaHint(written, cells.decimal, column.type);
+    const hint =
+      currencyHint(written, cells.decimal) ??
+      decimalCommaHint(written, cells.decimal, column.type) ??
+      decimalPointHint(written, cells.decimal, column.type);
     if (hint) message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
     return message === problem.message && written === problem.value ? problem : { ...problem, value: written, message };
   });
@@ -51,6 +54,18 @@ export function decimalCommaHint(written: string, decimal: ',' | '.', type: 'num
   if (decimal !== '.' || !pattern.test(written)) return undefined;
   const read = parseDecimal(written, ',');
   return read === undefined ? undefined : `written the pt-BR way it is ${read}: pass --decimal , to read it so`;
+}
+
+/**
+ * `12.5` in a decimal-comma file (a `;` export with one cell typed or pasted the other way): what it reads as with a
+ * decimal point, and the two ways to say so. A point followed by three digits is grouping there and never gets here.
+ */
+export function decimalPointHint(written: string, decimal: ',' | '.', type: 'number' | 'integer'): string | undefined {
+  if (decimal !== ',' || type !== 'number' || !/^[+-]?\d+\.\d+$/.test(written)) return undefined;
+  const read = parseDecimal(written, '.');
+  return read === undefined
+    ? undefined
+    : `written with a decimal point it is ${read}: write ${written.replace('.', ',')}, or pass --decimal . if the whole file writes decimals so`;
 }
 
 const currencySign = /^([+-]?)\s*R\$\s*/i;

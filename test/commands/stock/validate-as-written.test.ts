@@ -97,6 +97,23 @@ describe('R$ in a decimal-point file', () => {
   });
 });
 
+describe('a decimal point in a ";" file LibreOffice saved in a locale that writes points', () => {
+  const saved = join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-ponto-decimal.csv');
+
+  it('says what the number is with a point, and the two ways to write it', async () => {
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
+    await expect(run({ file: saved, strict: false, allowZeroPrice: true }, memory.context)).rejects.toBeInstanceOf(
+      InputError,
+    );
+    expect(memory.stdout().trim().split('\n')).toEqual([
+      `${saved}:4: Property [price] with value [12.5] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234,56; written with a decimal point it is 12.5: write 12,5, or pass --decimal . if the whole file writes decimals so)`,
+    ]);
+    const pointed = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
+    await run({ file: saved, strict: false, allowZeroPrice: true, decimal: '.' }, pointed.context);
+    expect(pointed.stdout()).toBe('');
+  });
+});
+
 describe('text after a closing quote', () => {
   it('"CAF-2"x is an error naming its line, not a SKU with quotes in it', async () => {
     const { lines, failure } = await validate('estoque-aspas.csv');
