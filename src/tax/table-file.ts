@@ -5,6 +5,7 @@ import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
 import { type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
+import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
 import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
@@ -62,10 +63,11 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const items: TaxItem[] = [];
   const problems: string[] = [];
   // Amounts as the file writes them (`3.500,00` in a `;` export), read as the bulk commands read a stock file's.
-  const decimal = input.csv?.decimal ?? '.';
+  const decimal = input.csv?.decimal;
   try {
     for await (const record of input.records) {
-      const checked = checkTaxItem(amountsRead(record.values, decimal));
+      const read = decimal === undefined ? record.values : amountsRead(record.values, decimal);
+      const checked = typeof read === 'string' ? read : checkTaxItem(read);
       if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
       else items.push(checked);
     }
@@ -77,15 +79,27 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   return items;
 }
 
-/** The item's amounts written with the file's decimal separator (and its thousands grouping) as JavaScript decimals. */
-function amountsRead(values: Readonly<Record<string, unknown>>, decimal: DecimalSeparator): Record<string, unknown> {
+/**
+ * A CSV item's amounts written with the file's decimal separator (and its thousands grouping) as JavaScript
+ * decimals; or what is wrong with one written the other way. `12.5` in a decimal-comma file is refused as the stock
+ * reader refuses it, not read as 12.5 beside a `1.250` read as 1250.
+ */
+function amountsRead(
+  values: Readonly<Record<string, unknown>>,
+  decimal: DecimalSeparator,
+): Record<string, unknown> | string {
   const read: Record<string, unknown> = { ...values };
   for (const field of ['quantity', 'unitPrice', 'discount', 'freight']) {
     const value = values[field];
     if (typeof value !== 'string' || value.trim() === '') continue;
     const number = parseDecimal(value, decimal);
-    // A text that is no number for this file is left as written: checkTaxItem names it.
     if (number !== undefined && number >= 0) read[field] = String(number);
+    else {
+      // A negative or a text that is no number at all is left as written: checkTaxItem names it.
+      const other =
+        decimalPointHint(value.trim(), decimal, 'number') ?? decimalCommaHint(value.trim(), decimal, 'number');
+      if (other !== undefined) return `${field} ${quoted(value)}is not an amount as this file writes them (${other})`;
+    }
   }
   return read;
 }
