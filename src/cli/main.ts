@@ -62,8 +62,10 @@ function interruptOnSignals(): AbortSignal {
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) endAtOnce(signal, onSignal);
     // Ctrl-C typed at a terminal is echoed as ^C where the cursor stands, at the start of the line after the last
-    // one printed: taken off, so the line that says the command stopped is not "^CSandbox stopped.".
-    if (signal === 'SIGINT' && process.stderr.isTTY) process.stderr.write('\r\u001B[K');
+    // one printed: taken off, so the line that says the command stopped is not "^CSandbox stopped.". A terminal in
+    // raw mode (a prompt is asking) echoes nothing and the signal came from elsewhere: the question's line stays.
+    const echoed = !(process.stdin.isTTY && process.stdin.isRaw);
+    if (signal === 'SIGINT' && process.stderr.isTTY && echoed) process.stderr.write('\r\u001B[K');
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);
