@@ -70,7 +70,7 @@ describe('retention in slices', () => {
 });
 
 /** The times at which the slices of a key expiry began, each slice taking 10 ms; three full ones. */
-async function sliceStarts(busy: () => boolean): Promise<number[]> {
+async function sliceStarts(busy?: () => boolean): Promise<number[]> {
   vi.useFakeTimers();
   const began: number[] = [];
   let full = 3;
@@ -82,7 +82,7 @@ async function sliceStarts(busy: () => boolean): Promise<number[]> {
       return full-- > 0 ? pruneSliceRows : 0;
     },
   };
-  const pass = pruneInSlices(statements, undefined, 0, { busy });
+  const pass = pruneInSlices(statements, undefined, 0, busy === undefined ? {} : { busy });
   await vi.runAllTimersAsync();
   expect(await pass).toEqual({ events: 0, keys: 3 * pruneSliceRows });
   return began.map((at) => at - (began[0] ?? 0));
@@ -95,6 +95,10 @@ describe('the pace of retention', () => {
 
   it('rests three times as long as a slice took before the next one while intake goes on', async () => {
     expect(await sliceStarts(() => true)).toEqual([0, 40, 80, 120]);
+  });
+
+  it('rests when the store does not say whether intake goes on', async () => {
+    expect(await sliceStarts()).toEqual([0, 40, 80, 120]);
   });
 
   it('runs the slices back to back with no intake', async () => {

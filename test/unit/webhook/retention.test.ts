@@ -62,6 +62,23 @@ describe('the retention pass', () => {
     expect(bounds).toHaveLength(2);
   });
 
+  it('keeps no process alive: its timers do not hold the event loop', async () => {
+    vi.useRealTimers();
+    const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timeouts();
+    const { stop } = retention(scriptedStore([]).store);
+    expect(timeouts()).toBe(before);
+    await stop();
+  });
+
+  it('stopped before its first pass, runs none', async () => {
+    const { store, bounds } = scriptedStore([]);
+    const { stop } = retention(store);
+    await stop();
+    await vi.advanceTimersByTimeAsync(2 * hour);
+    expect(bounds).toEqual([]);
+  });
+
   it('keeps every event without a retention, and still removes expired keys', async () => {
     const { store, bounds } = scriptedStore([]);
     const { stop } = retention(store, { retainMs: undefined });
