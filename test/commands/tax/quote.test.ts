@@ -25,6 +25,16 @@ function quote(args: readonly string[]) {
   });
 }
 
+/** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
+async function quoteExample2(table: readonly string[]) {
+  const result = await runCommandLine(
+    ['tax', 'quote', ...table, '--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90,0,12'],
+    { configDir: freshConfigDir(), cwd: folder },
+  );
+  const items = result.code === 0 ? (JSON.parse(result.stdout) as { items: unknown[] }).items : undefined;
+  return { ...result, items };
+}
+
 describe('tax quote', () => {
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
@@ -49,33 +59,13 @@ describe('tax quote', () => {
 
   it('reads the table from a workbook LibreOffice saved, its rates number cells: example 2 to the centavo', async () => {
     copyFileSync(join(fixtures, 'impostos-libreoffice.xlsx'), join(folder, 'impostos.xlsx'));
-    const result = await runCommandLine(
-      ['tax', 'quote', '--rules', 'impostos.xlsx', '--map', 'impostos.map.json', '--from', 'SP', '--to', 'RJ'].concat([
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90,0,12',
-      ]),
-      { configDir: freshConfigDir(), cwd: folder },
-    );
+    const result = await quoteExample2(['--rules', 'impostos.xlsx', '--map', 'impostos.map.json']);
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+    expect(result.items).toEqual([workedExample2]);
   });
 
   it('names the Portuguese headers it recognises and stops without --map; --write-map saves the map and reads the table', async () => {
-    const args = [
-      'tax',
-      'quote',
-      '--rules',
-      'impostos.csv',
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-    ].concat(['--item', '39269090,10,45.90,0,12']);
-    const refused = await runCommandLine(args, { configDir: freshConfigDir(), cwd: folder });
+    const refused = await quoteExample2(['--rules', 'impostos.csv']);
     expect(refused.code).toBe(65);
     expect(refused.stdout).toBe('');
     const committedMap = JSON.parse(readFileSync(join(fixtures, 'impostos.map.json'), 'utf8')) as Record<
@@ -89,28 +79,17 @@ describe('tax quote', () => {
     expect(refused.stderr).toContain(
       `8 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(proposed)}.`,
     );
-    const written = await runCommandLine([...args, '--write-map', 'saved.map.json'], {
-      configDir: freshConfigDir(),
-      cwd: folder,
-    });
+    const written = await quoteExample2(['--rules', 'impostos.csv', '--write-map', 'saved.map.json']);
     expect(written.code).toBe(0);
-    expect((JSON.parse(written.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+    expect(written.items).toEqual([workedExample2]);
     expect(JSON.parse(readFileSync(join(folder, 'saved.map.json'), 'utf8'))).toEqual(proposed);
   });
 
   it('the sample table (samples/impostos.csv) computes example 2 as docs/tax.md shows it, with the map it saves', async () => {
     const sample = join(__dirname, '..', '..', '..', 'samples', 'impostos.csv');
-    const result = await runCommandLine(
-      ['tax', 'quote', '--rules', sample, '--write-map', 'sample.map.json', '--from', 'SP', '--to', 'RJ'].concat([
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90,0,12',
-      ]),
-      { configDir: freshConfigDir(), cwd: folder },
-    );
+    const result = await quoteExample2(['--rules', sample, '--write-map', 'sample.map.json']);
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+    expect(result.items).toEqual([workedExample2]);
   });
 
   it('computes example 3 (DIFAL and FCP) from a cart file', async () => {
