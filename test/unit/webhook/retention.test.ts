@@ -39,6 +39,9 @@ function retention(store: EventStore, options: { retainMs?: number; everyMs?: nu
   return { log, stop };
 }
 
+/** The timers that keep this process alive (an unref'd one is not among them). */
+const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -64,7 +67,6 @@ describe('the retention pass', () => {
 
   it('keeps no process alive: its timers do not hold the event loop', async () => {
     vi.useRealTimers();
-    const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const before = timeouts();
     const { stop } = retention(scriptedStore([]).store);
     expect(timeouts()).toBe(before);
