@@ -8,6 +8,7 @@ import { type ContextFactory, runProgram } from '../../src/cli/run-program.js';
 import { type Context, createContext, type GlobalOptions, type IOStreams } from '../../src/context.js';
 import { removeTemporaryFolders } from '../support/temporary.js';
 import { testContext } from '../support/test-context.js';
+import { ndjsonOf } from '../support/ndjson.js';
 
 afterAll(() => removeTemporaryFolders());
 
@@ -39,10 +40,7 @@ async function run(
 }
 
 const jsonLines = (text: string): { level: string; message: string }[] =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { level: string; message: string });
+  ndjsonOf<{ level: string; message: string }>(text);
 
 /** A context factory that fails as an unexpected bug would. */
 const failing = (): ContextFactory => () => {

@@ -29,6 +29,7 @@ import {
   timed,
 } from '../../support/run-files.js';
 import { requestCounts, resetCounts, seedDirectory } from '../../support/sandbox.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -75,12 +76,7 @@ describe('customer validate', () => {
     writeFileSync(join(folder, 'mixed.csv'), mixed);
     const result = await cli(['customer', 'validate', 'mixed.csv'], folder);
     expect(result.code).toBe(65);
-    expect(
-      result.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([
+    expect(ndjsonOf(result.stdout)).toEqual([
       problem(3, 'document', '123.456.789-00', 'CPF check digits do not match'),
       problem(5, 'username', 'eva@example', 'not a valid e-mail address'),
       problem(5, 'phone', '1198765', 'a phone has 10 or 11 digits with the area code (DDD)'),

@@ -16,6 +16,7 @@ import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 const seedDirectory = join(import.meta.dirname, '..', '..', '..', 'samples');
 const folders: string[] = [];
@@ -79,11 +80,7 @@ async function poll(options: Partial<OrdersPollOptions> = {}, reader: { closeAft
   } catch (caught) {
     error = caught;
   }
-  const lines = memory
-    .stdout()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = ndjsonOf<Record<string, unknown>>(memory.stdout());
   const listings = (sandbox.state.requestCounts.get('GET /v1/orders') ?? 0) - listingsBefore;
   return { error, lines, versions: lines.map(versionOf), stderr: memory.stderr(), listings };
 }

@@ -23,6 +23,7 @@ import {
 } from '../../support/sandbox.js';
 import { queueDrained, resetSandboxStock, sampleCsvEntries, stockEntries } from '../../support/stock.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 afterAll(() => removeTemporaryFolders());
 
@@ -84,12 +85,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(JSON.parse(page.stdout)).toEqual(seedReps.slice(1, 4));
       const all = await run(['sellers', 'list', '--all', '--limit', '25', '-o', 'ndjson']);
       expect(all.code).toBe(0);
-      expect(
-        all.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as unknown),
-      ).toEqual(seedReps);
+      expect(ndjsonOf(all.stdout)).toEqual(seedReps);
       const none = await run(['sellers', 'list', '--email', 'nobody-matches-this', '-o', 'json']);
       expect(none.code).toBe(0);
       expect(JSON.parse(none.stdout)).toEqual([]);

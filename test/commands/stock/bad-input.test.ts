@@ -11,6 +11,7 @@ import { runCommandLine } from '../../support/command-line.js';
 import { maskClock, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries, stockLine, stockSummary } from '../../support/stock.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -142,12 +143,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
   it('validate: every problem as NDJSON on stdout (piped), the count on stderr, exit 65', async () => {
     const { run } = workspace({ 'qty.csv': file });
     const result = await run(['stock', 'validate', 'qty.csv']);
-    expect(
-      result.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual(
+    expect(ndjsonOf(result.stdout)).toEqual(
       [
         [3, 'abc'],
         [4, '-3'],
@@ -209,12 +205,7 @@ describe('a price of 0: the platform would sell the product for nothing', () => 
     const { dir, run } = workspace({ 'zero.csv': zero });
     const validated = await run(['stock', 'validate', 'zero.csv', '-o', 'ndjson']);
     expect(validated.code).toBe(65);
-    expect(
-      validated.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([
+    expect(ndjsonOf(validated.stdout)).toEqual([
       {
         file: 'zero.csv',
         line: 2,
@@ -261,8 +252,9 @@ describe('a price of 0 in a workbook LibreOffice saved: a number cell 0, and no 
     const { dir, run } = workspace({ 'estoque.xlsx': workbook });
     const validated = await run(['stock', 'validate', 'estoque.xlsx', '-o', 'ndjson']);
     expect(validated.code).toBe(65);
-    expect(validated.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(validated.stdout)).toMatchObject({ file: 'estoque.xlsx', line: 2, field: 'price', value: '0' });
+    expect(ndjsonOf(validated.stdout)).toEqual([
+      expect.objectContaining({ file: 'estoque.xlsx', line: 2, field: 'price', value: '0' }),
+    ]);
     expect((await run(['stock', 'push', 'estoque.xlsx'])).code).toBe(65);
     await expectNothingSent(dir, ['estoque.xlsx']);
     const pushed = await run(['stock', 'push', 'estoque.xlsx', '--allow-zero-price', '--route', 'batch']);

@@ -26,6 +26,7 @@ import {
   stockLine,
   stockSummary,
 } from '../../support/stock.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -429,10 +430,7 @@ describe('stock push --schema', () => {
         message,
       })),
     );
-    const errors = readFileSync(onlyFile(dir, 'stock.errors-'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as unknown);
+    const errors = ndjsonOf(readFileSync(onlyFile(dir, 'stock.errors-'), 'utf8'));
     expect(errors).toEqual(sampleJsonItems.map((item) => ({ ...item, error: message })));
     expect(await stockSummary(store)).toMatchObject({ lines: 0, applied: 0, rejected: 10 });
   });

@@ -14,6 +14,7 @@ import { runBuiltCli } from '../../support/cli.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
 import { startTestSandbox } from '../../support/sandbox.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -61,10 +62,7 @@ describe('validate output', () => {
   it('piped: NDJSON with file, line, field, value (as written) and message, for stock', async () => {
     const result = await runBuiltCli(['stock', 'validate', 'estoque.csv'], { cwd: folderWith('estoque.csv', stock) });
     expect(result.code).toBe(65);
-    const problems = result.stdout
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const problems = ndjsonOf<Record<string, unknown>>(result.stdout);
     for (const problem of problems) expect(Object.keys(problem)).toEqual(['file', 'line', 'field', 'value', 'message']);
     expect(problems.map(({ line, field, value }) => [line, field, value])).toEqual([
       [2, 'price', '1.234,567'],

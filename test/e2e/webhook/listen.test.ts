@@ -16,6 +16,7 @@ import {
   spawnReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 afterAll(() => {
   removeTemporaryFolders();
@@ -243,12 +244,7 @@ describe('webhook listen (built binary)', () => {
         },
       );
       expect(ok.code).toBe(0);
-      expect(
-        ok.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as { step: string; status: number }),
-      ).toMatchObject([
+      expect(ndjsonOf<{ step: string; status: number }>(ok.stdout)).toMatchObject([
         { step: 'token', status: 200 },
         { step: 'event', status: 200 },
       ]);
