@@ -89,7 +89,10 @@ describe('orders update --no-status-check', () => {
   let configDir: string;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ orderCount: 3, latencyMs: 100 });
+    // 400 ms between a move applied and its answer: the kill must land inside that window after the poll below saw a
+    // move in flight, and at 100 ms a runner that stalled the test between its look and the kill (seen on Node 22 in
+    // CI) let every answer in first.
+    sandbox = await startTestSandbox({ orderCount: 3, latencyMs: 400 });
     configDir = freshConfigDir();
     await loginToDialect(sandbox, dialects[0] as (typeof dialects)[number], configDir);
   });
@@ -111,7 +114,7 @@ describe('orders update --no-status-check', () => {
       child.stdin?.end();
       const exited = collect(child);
       let report: string | undefined;
-      // The kill lands when the store holds moves the report does not (each answer waits 100 ms after the move is
+      // The kill lands when the store holds moves the report does not (each answer waits 400 ms after the move is
       // applied): waited for as an event, so a loaded machine that runs slowly still kills in that state.
       for (let poll = 0; poll < 6000 && !report; poll++) {
         const [candidate] = runFiles(dir, 'nightly').reports;
