@@ -33,7 +33,7 @@ import {
 } from './customer-values.js';
 import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
 import { normalizePhone } from './phone.js';
-import { numberTextReason } from './spreadsheet-numbers.js';
+import { isSpreadsheetExponent, numberTextReason } from './spreadsheet-numbers.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
 
 export {
@@ -121,7 +121,8 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
       message: `Property [${field}] with value [${value}] may be wrong (${reason}); the platform does not check it`,
     });
   const stateRegistration = textOf(record.stateRegistration);
-  if (stateRegistration !== undefined) {
+  // One in scientific notation is refused by the CLI's own check (its digits are gone): no warning beside it.
+  if (stateRegistration !== undefined && !isSpreadsheetExponent(stateRegistration)) {
     const check = checkStateRegistration(stateRegistration);
     if (!check.ok) warn('stateRegistration', stateRegistration, check.reason);
   }

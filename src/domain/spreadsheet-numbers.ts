@@ -3,6 +3,7 @@
  * scientific notation in a column formatted "General", and the CSV export writes what is shown: the digits after
  * the fifth or the fifteenth are lost. Pure.
  */
+import { fieldProblem, type FieldProblem } from './validation.js';
 
 /** What to do about it, as the reason of a field's problem. */
 export const scientificNotationReason =
@@ -38,6 +39,17 @@ export function isScientificNotation(text: string): boolean {
  */
 export function isSpreadsheetExponent(text: string): boolean {
   return /^\d([.,]\d+)?E\+\d{1,3}$/i.test(text.trim());
+}
+
+/**
+ * The problem of a code a spreadsheet wrote in scientific notation (an EAN-13 SKU as `7,89123E+12`, a state
+ * registration as `1,10042E+11`): its digits are gone, so it is refused rather than sent, as a number cell in a
+ * code column of a workbook is. For the fields whose own rule does not already say it (documents, NF-e keys and
+ * tracking codes do); undefined for any other value.
+ */
+export function spreadsheetExponentProblem(field: string, value: unknown): FieldProblem | undefined {
+  if (typeof value !== 'string' || !isSpreadsheetExponent(value)) return undefined;
+  return fieldProblem(field, value, scientificNotationReason);
 }
 
 /**

@@ -16,6 +16,12 @@ export interface FieldProblem {
 /** A rule's verdict on a record: the value to send, or every problem found. */
 export type RecordVerdict<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
+/** A verdict with more problems found by a check beyond the rule's: refused if there are any. */
+export function withProblems<T>(verdict: RecordVerdict<T>, problems: readonly FieldProblem[]): RecordVerdict<T> {
+  if (problems.length === 0) return verdict;
+  return { ok: false, problems: verdict.ok ? [...problems] : [...verdict.problems, ...problems] };
+}
+
 /** The platform's 422 wording; the local checks add the reason in parentheses. */
 export function validationMessage(field: string, value: string, reason?: string): string {
   const message = `Property [${field}] with value [${value}] does not pass validation`;

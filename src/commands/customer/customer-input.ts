@@ -7,6 +7,9 @@ import {
   validateCustomerCreate,
   validateCustomerUpdate,
 } from '../../domain/customer.js';
+import { isObject } from '../../domain/customer-values.js';
+import { spreadsheetExponentProblem } from '../../domain/spreadsheet-numbers.js';
+import { type FieldProblem, type RecordVerdict, withProblems } from '../../domain/validation.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 
@@ -33,10 +36,33 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     return unique;
   };
   return new RecordChecker<T>(
-    (record) => validate(record.values) as ReturnType<RecordChecker<T>['judge']>,
+    (record) => withProblems(validate(record.values) as RecordVerdict<T>, mangledCodes(record.values)),
     uniqueValues,
     (record) => uniqueValues(record.values),
   );
+}
+
+/**
+ * The state registrations a spreadsheet wrote in scientific notation (a 12-digit IE in a "General" column): the
+ * platform takes any text there, so without this check the mangled value would be sent. The document's own rule
+ * already refuses it in the document.
+ */
+function mangledCodes(values: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const check = (field: string, value: unknown) => {
+    const problem = spreadsheetExponentProblem(field, value);
+    if (problem !== undefined) problems.push(problem);
+  };
+  check('stateRegistration', values.stateRegistration);
+  const registration = values.customerRegistrationAddress;
+  if (isObject(registration))
+    check('customerRegistrationAddress.farmerStateRegistration', registration.farmerStateRegistration);
+  const addresses = values.addressList;
+  if (Array.isArray(addresses))
+    addresses.forEach((address: unknown, index) => {
+      if (isObject(address)) check(`addressList.${index}.farmerStateRegistration`, address.farmerStateRegistration);
+    });
+  return problems;
 }
 
 export function customerRecordKey(record: InputRecord): string {

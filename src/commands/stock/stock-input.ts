@@ -2,7 +2,8 @@ import { stockFields, stockFieldTypes, type StockItem, stockRowCodes, validateSt
 import type { InputRecord } from '../../io/input/open-input.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
-import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
+import { spreadsheetExponentProblem } from '../../domain/spreadsheet-numbers.js';
+import { fieldProblem, type FieldProblem, type RecordVerdict, withProblems } from '../../domain/validation.js';
 import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 
 /** The columns a stock file may have: our canonical item fields (rename others with --map). */
@@ -14,7 +15,7 @@ export const stockCatalogue: FieldCatalogue = {
 };
 
 export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> {
-  const verdict = validateStockRow(record.values);
+  const verdict = withProblems(validateStockRow(record.values), mangledCodes(record.values));
   if (verdict.ok) return verdict;
   // The reader already named a control character in this code, with its position: the rule's own
   // "must not contain control characters" (kept for the sandbox) would say it a second time.
@@ -29,6 +30,16 @@ export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> 
   );
   return { ok: false, problems };
 }
+
+/** The SKU or warehouse a spreadsheet wrote in scientific notation (an EAN-13 SKU in a "General" column). */
+function mangledCodes(values: Record<string, unknown>): readonly FieldProblem[] {
+  const sku = spreadsheetExponentProblem('sku', values.sku);
+  const warehouse = spreadsheetExponentProblem('warehouse', values.warehouse);
+  if (sku === undefined && warehouse === undefined) return noProblems;
+  return [sku, warehouse].filter((problem) => problem !== undefined);
+}
+
+const noProblems: readonly FieldProblem[] = [];
 
 /** What a stock file's rows are judged by beyond the platform's rules. */
 export interface StockCheckOptions {

@@ -12,6 +12,7 @@ import { runCommandLine } from '../../support/command-line.js';
 import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
 import { expectLines, timed } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -295,6 +296,48 @@ describe('headers', () => {
         65,
         'mapped.csv:1: column "document" appears 2 times (columns 1, 2). Keep one, or rename the other with --map.',
       ),
+    );
+  });
+});
+
+describe('a state registration a spreadsheet wrote in scientific notation', () => {
+  // Excel shows a number of 12 digits or more so in a "General" column, and its CSV writes what it shows: the
+  // platform takes any text as a state registration, so only this check keeps the mangled value from being sent.
+  const advice = 'Excel showed this number in scientific notation; format the column as Text and export again';
+  const header = `${createHeader.replaceAll(',', ';')};stateRegistration;customerRegistrationAddress.farmerStateRegistration`;
+  const company = 'cnpj;11.222.333/0001-81;Dora Ltda;dora@example.com;1133334444;Senha#1;01310-100;10';
+
+  it('create refuses it in the company and in its address, exit 65, nothing sent', async () => {
+    const folder = folderWith('excel.csv', `${header}\r\n${company};1,10042E+11;1,10042E+11\r\n`);
+    const result = await cli(['customer', 'create', 'excel.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [
+      'customer create: validating excel.csv',
+      `excel.csv:2: Property [stateRegistration] with value [1,10042E+11] does not pass validation (${advice})`,
+      `excel.csv:2: Property [customerRegistrationAddress.farmerStateRegistration] with value [1,10042E+11] does not pass validation (${advice})`,
+      timed('customer create: 1 record, 0 valid, 1 invalid ({s} s)'),
+      'error: Every record of excel.csv is invalid (listed above); nothing was sent.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+    expect(readdirSync(folder)).toEqual(['excel.csv']);
+  });
+
+  it('validate names it in any address of the list', async () => {
+    const listed = `${createHeader.replaceAll(',', ';')};addressList.0.zipcode;addressList.0.number;addressList.1.zipcode;addressList.1.number;addressList.1.farmerStateRegistration`;
+    const folder = folderWith('list.csv', `${listed}\r\n${company};01310-100;11;20040-002;12;1,10042E+11\r\n`);
+    const result = await cli(['customer', 'validate', 'list.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(ndjsonOf(result.stdout)).toEqual([
+      expect.objectContaining({ line: 2, field: 'addressList.1.farmerStateRegistration', value: '1,10042E+11' }),
+    ]);
+  });
+
+  it('an unusual but whole state registration is still sent with a warning, as before', async () => {
+    const folder = folderWith('typed.csv', `${header}\r\n${company};ABC;\r\n`);
+    const result = await cli(['customer', 'validate', 'typed.csv'], folder);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: typed.csv:2: Property [stateRegistration] with value [ABC] may be wrong (a state registration has 2 to 14 digits, or is ISENTO); the platform does not check it',
     );
   });
 });

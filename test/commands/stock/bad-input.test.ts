@@ -267,6 +267,43 @@ describe('a price of 0 in a workbook LibreOffice saved: a number cell 0, and no 
   });
 });
 
+describe('a SKU a spreadsheet wrote in scientific notation', () => {
+  // LibreOffice writes a long numeric code it read as a number so; Excel does it from 12 digits on (an EAN-13).
+  const saved = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-codigo-longo.csv'));
+  const advice = 'Excel showed this number in scientific notation; format the column as Text and export again';
+
+  it('validate and push refuse it, naming the row, the field and what to do; nothing is sent', async () => {
+    const { dir, run } = workspace({
+      'estoque.csv': saved,
+      'excel.csv': excel('sku;quantity;warehouse', '7,89123E+12;5;CD-SP', 'CIM-CP2-50KG;4;1,23457E+11'),
+    });
+    const validated = await run(['stock', 'validate', 'estoque.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(ndjsonOf(validated.stdout)).toEqual([
+      {
+        file: 'estoque.csv',
+        line: 3,
+        field: 'sku',
+        value: '7.89123456789512E+020',
+        message: `Property [sku] with value [7.89123456789512E+020] does not pass validation (${advice})`,
+      },
+    ]);
+    const byExcel = await run(['stock', 'validate', 'excel.csv', '-o', 'ndjson']);
+    expect(
+      ndjsonOf<{ line: number; field: string; value: string }>(byExcel.stdout).map(({ line, field, value }) => [
+        line,
+        field,
+        value,
+      ]),
+    ).toEqual([
+      [2, 'sku', '7,89123E+12'],
+      [3, 'warehouse', '1,23457E+11'],
+    ]);
+    for (const file of ['estoque.csv', 'excel.csv']) expect((await run(['stock', 'push', file])).code).toBe(65);
+    await expectNothingSent(dir, ['estoque.csv', 'excel.csv']);
+  });
+});
+
 describe('a price with thousands grouping and a decimal comma, 1.234,56', () => {
   it('with the ; delimiter it is 1234.56, and is pushed as such', async () => {
     const { run } = workspace({

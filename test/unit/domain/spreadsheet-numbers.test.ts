@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isScientificNotation, isSpreadsheetExponent } from '../../../src/domain/spreadsheet-numbers.js';
+import {
+  isScientificNotation,
+  isSpreadsheetExponent,
+  spreadsheetExponentProblem,
+} from '../../../src/domain/spreadsheet-numbers.js';
+import { fieldProblem, withProblems } from '../../../src/domain/validation.js';
 import { checkNfeAccessKey } from '../../../src/domain/nfe-key.js';
 import { moveFieldProblems } from '../../../src/domain/order-stages.js';
 import { trackingCodeProblem } from '../../../src/domain/tracking.js';
@@ -27,5 +32,20 @@ describe('numbers a spreadsheet wrote in scientific notation', () => {
       expect.objectContaining({ field: 'erpNumber', value: '2,02603E+11', message: expect.stringContaining(reason) }),
     ]);
     expect(moveFieldProblems({ order: '301', action: 'ready', erpNumber: 'PV-2026-0301' })).toEqual([]);
+  });
+
+  it('a code in it is a problem of its field; anything else, none', () => {
+    const reason = 'Excel showed this number in scientific notation; format the column as Text and export again';
+    expect(spreadsheetExponentProblem('sku', '7,89123E+12')).toEqual(fieldProblem('sku', '7,89123E+12', reason));
+    for (const value of ['7891234567895', 'PAR-12E45', undefined, 7.89123e12])
+      expect(spreadsheetExponentProblem('sku', value)).toBeUndefined();
+  });
+
+  it('a verdict with such problems is refused, its own problems first', () => {
+    const extra = fieldProblem('sku', '1E+13', 'x');
+    const own = fieldProblem('quantity', '-1', 'y');
+    expect(withProblems({ ok: true, value: 1 }, [])).toEqual({ ok: true, value: 1 });
+    expect(withProblems({ ok: true, value: 1 }, [extra])).toEqual({ ok: false, problems: [extra] });
+    expect(withProblems({ ok: false, problems: [own] }, [extra])).toEqual({ ok: false, problems: [own, extra] });
   });
 });
