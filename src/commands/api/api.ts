@@ -50,6 +50,7 @@ async function paginate(
   const format = context.globals.output ?? (options.slurp ? 'json' : 'ndjson');
   const writer = itemWriter(format, context);
   let count = 0;
+  let failed = true;
   try {
     for await (const page of listingPages(client, request, paging, refuse)) {
       // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
@@ -58,8 +59,11 @@ async function paginate(
       else for (const item of page) await writer.write(item);
       count += page.length;
     }
+    failed = false;
   } finally {
-    if (format !== 'ndjson') await writer.end();
+    // A listing refused before its first item leaves its answer's body alone on stdout: an empty array after it
+    // would read as "no items" to the next program. Items already out are closed into a whole array or table.
+    if (format !== 'ndjson' && !(failed && count === 0)) await writer.end();
   }
   context.log.debug(`${count} item${count === 1 ? '' : 's'} from ${paging.route?.title ?? request.path}.`);
 }

@@ -74,6 +74,16 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(items.map((item) => String(item.id))).toEqual(storeIds('cashbackHistory'));
     });
 
+    it('--slurp of a route that refuses its first page prints no empty array: nothing on stdout, exit 1', async () => {
+      // `[]` would tell the next program (`| jq length`) "no items"; the answer's body and the error are on stderr.
+      for (const output of [[], ['-o', 'table'], ['-o', 'csv']]) {
+        const result = await api('/v1/no-such-listing', '--paginate', '--slurp', ...output);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toMatch(/answered HTTP 404\.\n$/);
+      }
+    });
+
     it('an empty credit limit listing ({}) and an empty cashback balance listing (400) end at once, exit 0', async () => {
       const fresh = await startTestSandbox({ dialect });
       const freshConfig = freshConfigDir();
