@@ -173,12 +173,24 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
  * forgotten state, not a file to open: say what is missing and what to type instead of "file not found".
  */
 async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
+  if (state !== undefined && !looksLikeDocument(target) && (await looksLikeFile(target)))
+    throw new UsageError(
+      `customer status ${target} ${state}: a file says each customer's state in its active column; add that column and type b2bctl customer status ${target}, or give one document: b2bctl customer status 529.982.247-25 ${state}.`,
+    );
   if (state !== undefined) return { document: target, active: await stateWord(state) };
   if (looksLikeDocument(target))
     throw new UsageError(
       `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
     );
   return { file: target };
+}
+
+/** stdin, a name with an extension (`clientes.csv`), or a path that exists: a file rather than a mistyped document. */
+async function looksLikeFile(text: string): Promise<boolean> {
+  if (text === '-' || /\.[A-Za-z][A-Za-z0-9]{0,4}$/.test(text)) return true;
+  // Imported here: node:fs at the top would load on every customer command's --help.
+  const { existsSync } = await import('node:fs');
+  return existsSync(text);
 }
 
 /** A CPF or CNPJ as typed (digits with . / - punctuation, or an alphanumeric CNPJ), never a file name. */
@@ -189,9 +201,9 @@ function looksLikeDocument(text: string): boolean {
 /** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
 async function stateWord(word: string): Promise<boolean> {
   // Imported here, not at the top: every customer command's --help (and the root's) would load it.
-  const { parseActiveState } = await import('../../io/input/cell-values.js');
+  const { activeStateWords, parseActiveState } = await import('../../io/input/cell-values.js');
   const flag = parseActiveState(word);
-  if (flag === undefined) throw new UsageError(`The state must be active or inactive, not "${word}".`);
+  if (flag === undefined) throw new UsageError(`The state must be ${activeStateWords}; not "${word}".`);
   return flag;
 }
 

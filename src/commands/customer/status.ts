@@ -8,7 +8,7 @@ import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
-import { parseActiveState } from '../../io/input/cell-values.js';
+import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
@@ -66,11 +66,7 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
   const problems = verdict.ok ? [] : [...verdict.problems];
   if (typeof active !== 'boolean')
     problems.push(
-      fieldProblem(
-        'active',
-        written === undefined ? '' : String(written),
-        'active must be active or inactive, ativo or inativo, true or false, sim or não, 1 or 0',
-      ),
+      fieldProblem('active', written === undefined ? '' : String(written), `active must be ${activeStateWords}`),
     );
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, value: { document: String(record.values.document), active: active as boolean } };

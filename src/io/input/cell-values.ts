@@ -15,7 +15,8 @@ export function parseBoolean(text: string): boolean | undefined {
 
 /**
  * A customer's state as people write it: `active`/`inactive`, `ativo`/`inativo` (any case, as an ERP's export says
- * it), `activate`/`deactivate`, `on`/`off`, or any of parseBoolean's words; undefined for anything else.
+ * it), an ERP's credit block (`bloqueado` is inactive, `liberado` and `desbloqueado` active), `activate`/
+ * `deactivate`, `on`/`off`, or any of parseBoolean's words; undefined for anything else.
  */
 export function parseActiveState(text: string): boolean | undefined {
   const word = text.trim().toLowerCase();
@@ -24,8 +25,34 @@ export function parseActiveState(text: string): boolean | undefined {
   return parseBoolean(word);
 }
 
-const activeWords = new Set(['active', 'activate', 'ativo', 'ativa', 'on']);
-const inactiveWords = new Set(['inactive', 'deactivate', 'inativo', 'inativa', 'off']);
+const activeWords = new Set([
+  'active',
+  'activate',
+  'ativo',
+  'ativa',
+  'ativado',
+  'ativada',
+  'liberado',
+  'liberada',
+  'desbloqueado',
+  'desbloqueada',
+  'on',
+]);
+const inactiveWords = new Set([
+  'inactive',
+  'deactivate',
+  'inativo',
+  'inativa',
+  'desativado',
+  'desativada',
+  'bloqueado',
+  'bloqueada',
+  'off',
+]);
+
+/** The words parseActiveState reads, as a message lists them. */
+export const activeStateWords =
+  'active or inactive, ativo or inativo, liberado or bloqueado, true or false, sim or não, 1 or 0';
 
 /**
  * A decimal number as a pt-BR or an en-US spreadsheet writes it. With a decimal comma, `.` may only

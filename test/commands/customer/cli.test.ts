@@ -38,6 +38,14 @@ describe('customer cli', () => {
       { document: '12345678909', active: true, ...defaultInputFlags, ...defaultSendFlags },
     ],
     [
+      ['customer', 'status', '12345678909', 'Bloqueado'],
+      { document: '12345678909', active: false, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
+      ['customer', 'status', '12345678909', 'LIBERADO'],
+      { document: '12345678909', active: true, ...defaultInputFlags, ...defaultSendFlags },
+    ],
+    [
       ['customer', 'status', 's.csv', '--skip-invalid'],
       { file: 's.csv', ...defaultInputFlags, ...defaultSendFlags, skipInvalid: true },
     ],
@@ -64,7 +72,18 @@ describe('customer cli', () => {
       ['customer', 'status', '12.ABC.345/01DE-35'],
       'customer status 12.ABC.345/01DE-35: the state is missing; type b2bctl customer status 12.ABC.345/01DE-35 active (or inactive).',
     ],
-    [['customer', 'status', '12345678909', 'maybe'], 'The state must be active or inactive, not "maybe".'],
+    [
+      ['customer', 'status', '12345678909', 'maybe'],
+      'The state must be active or inactive, ativo or inativo, liberado or bloqueado, true or false, sim or não, 1 or 0; not "maybe".',
+    ],
+    [
+      ['customer', 'status', 'clientes.csv', 'inactive'],
+      "customer status clientes.csv inactive: a file says each customer's state in its active column; add that column and type b2bctl customer status clientes.csv, or give one document: b2bctl customer status 529.982.247-25 inactive.",
+    ],
+    [
+      ['customer', 'status', '-', 'inativo'],
+      "customer status - inativo: a file says each customer's state in its active column; add that column and type b2bctl customer status -, or give one document: b2bctl customer status 529.982.247-25 inativo.",
+    ],
     [['customer', 'create', 'c.csv', '--retries', '-1'], 'expected a whole number (0 or more).'],
     [['customer', 'update', 'u.csv', '--keep-reports', '0'], 'expected a whole number of at least 1.'],
     [

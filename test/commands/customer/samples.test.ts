@@ -391,7 +391,7 @@ describe('customer status', () => {
     const refused = await cli(['customer', 'status', 'estados.csv'], folder);
     expect(refused.code).toBe(65);
     expect(refused.stderr).toContain(
-      'estados.csv:4: Property [active] with value [talvez] does not pass validation (active must be active or inactive, ativo or inativo, true or false, sim or não, 1 or 0)',
+      'estados.csv:4: Property [active] with value [talvez] does not pass validation (active must be active or inactive, ativo or inativo, liberado or bloqueado, true or false, sim or não, 1 or 0)',
     );
     expect(await requestCounts(sandbox)).toEqual({});
     writeFileSync(
@@ -401,13 +401,34 @@ describe('customer status', () => {
     expect((await cli(['customer', 'status', 'estados.csv'], folder)).code).toBe(0);
     expect((await storedCustomer(sandbox, '100.007.919-89')).active).toBe(false);
     expect((await storedCustomer(sandbox, '10.314.187/0001-51')).active).toBe(true);
+    // An ERP's credit block, as its export says it: Bloqueado is inactive, Liberado active.
+    writeFileSync(
+      join(folder, 'bloqueios.csv'),
+      'document;active\r\n100.007.919-89;Liberado\r\n10.314.187/0001-51;BLOQUEADO\r\n',
+    );
+    expect((await cli(['customer', 'status', 'bloqueios.csv'], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, '100.007.919-89')).active).toBe(true);
+    expect((await storedCustomer(sandbox, '10.314.187/0001-51')).active).toBe(false);
+  });
+
+  it('a file and a state: exit 2 naming the two ways, nothing sent', async () => {
+    const folder = await imported('customers.csv');
+    writeFileSync(join(folder, 'bloquear.csv'), 'document\r\n100.007.919-89\r\n');
+    const result = await cli(['customer', 'status', 'bloquear.csv', 'inactive'], folder);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "error: customer status bloquear.csv inactive: a file says each customer's state in its active column; add that column and type b2bctl customer status bloquear.csv, or give one document: b2bctl customer status 529.982.247-25 inactive.\n",
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('a state that is not active or inactive: exit 2, nothing sent', async () => {
     const folder = freshWorkDir();
     const result = await cli(['customer', 'status', '100.007.919-89', 'maybe'], folder);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: The state must be active or inactive, not "maybe".\n');
+    expect(result.stderr).toBe(
+      'error: The state must be active or inactive, ativo or inativo, liberado or bloqueado, true or false, sim or não, 1 or 0; not "maybe".\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });

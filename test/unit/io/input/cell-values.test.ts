@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type DecimalSeparator,
+  parseActiveState,
   parseBoolean,
   parseDecimal,
   parseList,
@@ -36,6 +37,30 @@ describe('parseBoolean', () => {
 
   it.each(['', ' ', 'maybe', '2', '-1', 'talvez', 'truee', 'ativo', '1.0', 'null'])('%j is no boolean', (text) => {
     expect(parseBoolean(text)).toBeUndefined();
+  });
+});
+
+describe('parseActiveState', () => {
+  it.each([
+    ['Ativo', true],
+    ['ATIVA', true],
+    ['ativado', true],
+    ['Liberado', true],
+    ['desbloqueada', true],
+    ['active', true],
+    ['sim', true],
+    ['Inativo', false],
+    ['desativado', false],
+    ['Bloqueado', false],
+    ['BLOQUEADA', false],
+    ['inactive', false],
+    ['0', false],
+  ])('%j is %s', (text, expected) => {
+    expect(parseActiveState(text)).toBe(expected);
+  });
+
+  it.each(['', 'talvez', 'pendente', 'suspenso'])('%j is no state', (text) => {
+    expect(parseActiveState(text)).toBeUndefined();
   });
 });
 
