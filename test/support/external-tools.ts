@@ -21,7 +21,7 @@ const probes: Record<string, string[]> = {
 };
 
 /** The Debian package that brings a program, when its name differs (for the skip reason). */
-const packages: Record<string, string> = { script: 'bsdutils', unshare: 'util-linux' };
+const packages: Record<string, string> = { script: 'bsdutils', taskset: 'util-linux', unshare: 'util-linux' };
 
 /** A need of some tests: whether it is met, and the note their titles carry when it is not. */
 export interface Requirement {

@@ -2,6 +2,7 @@ import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../base/clock.js';
 import { UsageError } from '../../base/errors.js';
+import { coreWaitClock } from '../../lib/core-waits.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { GroupCommit } from './group-commit.js';
 import {
@@ -193,16 +194,17 @@ export class SqliteStore implements EventStore {
 
   async backlog(timing?: StoreTiming): Promise<HandOffBacklog[]> {
     // Each statement timed where it runs: between them the awaits let the receiver's other work in.
+    const clock = timing === undefined ? undefined : coreWaitClock();
     const timed = <T>(run: () => T): T => {
       if (timing === undefined) return run();
+      const waited = clock?.waitedMs();
       const started = performance.now();
-      const cpu = process.threadCpuUsage();
       try {
         return run();
       } finally {
-        const spent = process.threadCpuUsage(cpu);
         timing.workMs += performance.now() - started;
-        timing.cpuMs = (timing.cpuMs ?? 0) + (spent.user + spent.system) / 1000;
+        if (clock !== undefined && waited !== undefined)
+          timing.coreWaitMs = (timing.coreWaitMs ?? 0) + clock.waitedMs() - waited;
       }
     };
     return backlogOf(

@@ -57,10 +57,10 @@ export interface DeadLetter {
 export interface StoreTiming {
   workMs: number;
   /**
-   * The receiver's CPU in those statements, where they run on its thread (SQLite): on a machine short of cores the
-   * time also holds the waits for one.
+   * How much of that time the receiver's thread waited for a core, where the statements run on it (SQLite) and the
+   * system tells it (Linux): on a machine short of cores, the part of `workMs` that is the machine's, not the store's.
    */
-  cpuMs?: number;
+  coreWaitMs?: number;
 }
 
 export interface HandOffBacklog {

@@ -42,7 +42,7 @@ describe('/healthz degraded', () => {
     expect(await health(started.url)).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
     // The store's own share of the answer, apart from queueing: what a monitor graphs.
     expect((await fetch(`${started.url}/healthz`)).headers.get('server-timing')).toMatch(
-      /^store;dur=\d+\.\d\d, store-cpu;dur=\d+\.\d\d$/,
+      /^store;dur=\d+\.\d\d, cpu-wait;dur=\d+\.\d\d$/,
     );
   });
 
