@@ -23,6 +23,8 @@ export function normalizePhone(raw: string): PhoneCheck {
   if (text.startsWith('+') && !digits.startsWith('55'))
     return { ok: false, reason: 'not a Brazilian number: the country code is +55' };
   if ((digits.length === 12 || digits.length === 13) && digits.startsWith('55')) digits = digits.slice(2);
+  const trunk = trunkPrefixReason(digits);
+  if (trunk !== undefined) return { ok: false, reason: trunk };
   if (digits.length !== 10 && digits.length !== 11)
     return { ok: false, reason: 'a phone has 10 or 11 digits with the area code (DDD)' };
   const ddd = digits.slice(0, 2);
@@ -34,4 +36,15 @@ export function normalizePhone(raw: string): PhoneCheck {
   }
   if (!/^[2-5]/.test(number)) return { ok: false, reason: 'a landline number has 8 digits and starts with 2 to 5' };
   return { ok: true, digits, formatted: `(${ddd}) ${number.slice(0, 4)}-${number.slice(4)}` };
+}
+
+/**
+ * `(011) 3333-4444`, `011 98765-4321`: the long-distance prefix 0 before the area code, as ERPs keep it. The platform
+ * writes phones `(NN) NNNNN-NNNN`, so the reason shows the number without it rather than "01 is not an area code".
+ */
+function trunkPrefixReason(digits: string): string | undefined {
+  if (!digits.startsWith('0') || (digits.length !== 11 && digits.length !== 12)) return undefined;
+  const national = normalizePhone(digits.slice(1));
+  if (!national.ok) return undefined;
+  return `the leading 0 is the long-distance prefix, which the number does not take: write ${national.formatted}`;
 }

@@ -34,6 +34,16 @@ describe('normalizePhone', () => {
     { raw: '1193334444', reason: 'a landline number has 8 digits and starts with 2 to 5' },
     { raw: '1163334444', reason: 'a landline number has 8 digits and starts with 2 to 5' },
     { raw: '11 98765-4321 ramal 2', reason: 'a phone holds only digits, spaces and + ( ) - .' },
+    // The long-distance prefix an ERP keeps: named, with the number as the platform writes it.
+    {
+      raw: '(011) 3333-4444',
+      reason: 'the leading 0 is the long-distance prefix, which the number does not take: write (11) 3333-4444',
+    },
+    {
+      raw: '011 98765-4321',
+      reason: 'the leading 0 is the long-distance prefix, which the number does not take: write (11) 98765-4321',
+    },
+    { raw: '(010) 3333-4444', reason: '01 is not a Brazilian area code (DDD)' },
   ])('rejects $raw', ({ raw, reason }) => {
     expect(normalizePhone(raw)).toEqual({ ok: false, reason });
   });
