@@ -1,5 +1,7 @@
 // Writes samples/sellers.json: 64 realistic sales reps, the same every run (seeded random).
 // Run: node scripts/generate-sellers.mjs samples/sellers.json   (or npm run -s gen:sellers -- FILE; no FILE: stdout)
+// The flags from the one table the CLI and the sandbox read (Node strips its types).
+import { permissionFlags } from '../src/domain/sales-rep.ts';
 import { generatorOutput, outputPathFrom } from './generator-output.mjs';
 
 let state = 20261122;
@@ -109,21 +111,7 @@ while (reps.length < 64) {
   const createdAt = new Date(time).toISOString();
   const updatedAt = new Date(time + Math.floor(random() * 90 * 24 * 3600 * 1000) + 7).toISOString();
   const rep = { id: uuid(), username, document: chance(0.85) ? cpf() : cnpj() };
-  for (const flag of [
-    'restrictedCustomers',
-    'enabledFreight',
-    'enabledInsertFreight',
-    'enabledCustomerRegistration',
-    'enableDiscountItemValue',
-    'enableAddItemValue',
-    'enableDiscountBranch',
-    'enableDiscountFranchise',
-    'enableDiscountSeller',
-    'enableCoupon',
-    'enableChatSupport',
-    'enableRestrictedCustomers',
-    'enableRestrictedGroupsAttendant',
-  ]) {
+  for (const flag of permissionFlags) {
     if (chance(0.45)) rep[flag] = true;
   }
   if (chance(0.75)) rep.attendantCode = `V${String(100 + reps.length * 7).padStart(4, '0')}`;
