@@ -13,6 +13,8 @@ export class PollProgress {
   private cursor: number | undefined;
   /** The start of the earliest window whose answer held something unreadable. */
   private unreadableFrom = Number.POSITIVE_INFINITY;
+  /** The platform's clock less the lag, when it is well behind ours: the cursor goes no further (see holdAt). */
+  private platformCeiling = Number.POSITIVE_INFINITY;
   /** Size of `emitted` after the last forgetting: it is swept again only once it has doubled, so sweeps stay rare. */
   private sweptAt: number;
 
@@ -40,6 +42,19 @@ export class PollProgress {
     this.unreadableFrom = Math.min(this.unreadableFrom, part.from);
   }
 
+  /**
+   * The platform stamps `lastUpdated` by its own clock. When that clock is behind ours by more than the look-back, a
+   * cursor at our now less the lag is ahead of every update it stamps next, and the next run's look-back does not
+   * reach them: the cursor is held at the platform's now less the lag instead, and may move back to it.
+   */
+  holdAt(platformCeiling: number, behindMs: number): void {
+    this.platformCeiling = Math.min(this.platformCeiling, platformCeiling);
+    this.platformBehindMs = Math.max(this.platformBehindMs ?? 0, behindMs);
+  }
+
+  /** How far behind ours the platform's clock was when it held the cursor; undefined when it did not. */
+  platformBehindMs: number | undefined;
+
   /** The cursor as it stands (the run's start when none was saved yet). */
   current(): number {
     return this.cursor ?? this.window.from;
@@ -47,12 +62,12 @@ export class PollProgress {
 
   /**
    * Moves the cursor to `upTo`, or no further than the earliest window holding something that could not be read
-   * (never behind where it was), still remembering what was emitted since, so the next run reads that window again
-   * without emitting the rest twice.
+   * (never behind where it was, unless the platform's clock holds it), still remembering what was emitted since, so
+   * the next run reads that window again without emitting the rest twice.
    */
   save(upTo: number): void {
-    const target = Math.min(upTo, this.unreadableFrom);
-    this.cursor = Math.max(this.cursor ?? target, target);
+    const target = Math.min(upTo, this.unreadableFrom, this.platformCeiling);
+    this.cursor = Math.min(Math.max(this.cursor ?? target, target), this.platformCeiling);
     writeCursor(this.file.path, {
       profile: this.file.profile,
       cursor: new Date(this.cursor).toISOString(),

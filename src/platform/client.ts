@@ -38,6 +38,8 @@ export interface RawPlatformRequest {
 export interface PlatformResponse<T> {
   status: number;
   body: T;
+  /** The platform's clock when it answered, from its `Date` header (whole seconds); undefined without one. */
+  date?: number;
 }
 
 /** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
@@ -87,7 +89,10 @@ export class PlatformClient {
     if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
       throw new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text);
     const body = parseJson(response.text);
-    return { status: response.status, body: body as T };
+    const date = dateOf(response.headers.date);
+    return date === undefined
+      ? { status: response.status, body: body as T }
+      : { status: response.status, body: body as T, date };
   }
 
   /**
@@ -159,6 +164,14 @@ export class PlatformClient {
 }
 
 /** The `WWW-Authenticate` challenge of a 401 without a body: the only explanation such an answer gives. */
+/** A `Date` header as milliseconds since the epoch, or undefined when absent or unreadable. */
+function dateOf(header: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(header) ? header[0] : header;
+  if (text === undefined) return undefined;
+  const instant = Date.parse(text);
+  return Number.isNaN(instant) ? undefined : instant;
+}
+
 function challengeOf(headers: Record<string, string | string[] | undefined>): string {
   const challenge = headers['www-authenticate'];
   const text = Array.isArray(challenge) ? challenge.join(', ') : challenge;

@@ -31,6 +31,8 @@ export interface OrderListingPage {
   untrackable: number;
   /** True when the answer held no array b2bctl recognises (read as an empty page). */
   unrecognised: boolean;
+  /** The platform's clock when it answered (its `Date` header), when it said it. */
+  platformNow?: number;
 }
 
 /** The `answers.orders.*` settings of the client's profile. */
@@ -48,7 +50,7 @@ export async function listOrderPage(
   request: OrderListingRequest,
   settings: OrderAnswerSettings = orderAnswers(client),
 ): Promise<OrderListingPage> {
-  const { body } = await client.send<unknown>({
+  const { body, date } = await client.send<unknown>({
     method: 'GET',
     path: client.route('paths.orders'),
     query: {
@@ -61,14 +63,15 @@ export async function listOrderPage(
     safeToRepeat: true,
     signal: request.signal,
   });
+  const clock = date === undefined ? {} : { platformNow: date };
   const entries = readOrderListingPage(body, settings);
-  if (entries === undefined) return { listed: 0, orders: [], untrackable: 0, unrecognised: true };
+  if (entries === undefined) return { listed: 0, orders: [], untrackable: 0, unrecognised: true, ...clock };
   const orders: ListedOrder[] = [];
   for (const entry of entries) {
     const order = readListedOrder(entry, settings);
     if (order) orders.push(order);
   }
-  return { listed: entries.length, orders, untrackable: entries.length - orders.length, unrecognised: false };
+  return { listed: entries.length, orders, untrackable: entries.length - orders.length, unrecognised: false, ...clock };
 }
 
 /** One order's detail (`paths.order`) as the platform sends it, out of its envelope when it has one. */

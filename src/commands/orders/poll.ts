@@ -148,7 +148,7 @@ async function pollOnce(
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
   try {
-    interrupted = await writeWindows(window, options, context, client, sink, progress);
+    interrupted = await writeWindows(window, options, context, client, sink, progress, settings);
   } catch (error) {
     if (!context.interrupt.aborted) throw error;
     interrupted = true;
@@ -156,6 +156,7 @@ async function pollOnce(
   await sink.end();
   if (sink.closed()) outputClosed(context, cursorPath, { saved, window, written: progress.written });
   warnUnreadable(progress, context);
+  warnPlatformClock(progress, context);
   if (interrupted || context.interrupt.aborted) {
     throw new InterruptedError(
       `orders poll interrupted: ${countOf(progress.written, 'order versions')} written; the cursor covers what was flushed, so the next run continues from there.`,
@@ -181,6 +182,7 @@ async function writeWindows(
   client: PlatformClient,
   sink: OrderSink,
   progress: PollProgress,
+  settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
   const fetchPage: FetchPage<ListedOrder> = async (part, offset, signal) => {
@@ -190,6 +192,7 @@ async function writeWindows(
       answers,
     );
     progress.noteUnreadable(part, page.untrackable, page.unrecognised);
+    if (page.platformNow !== undefined) holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
     // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
     const kept = page.orders.filter((order) => {
       const instant = Date.parse(order.lastUpdated);
@@ -213,6 +216,23 @@ async function writeWindows(
     if (context.interrupt.aborted) return true;
   }
   return false;
+}
+
+/**
+ * The platform stamps updates by its own clock: one behind ours by more than half the look-back holds the cursor at
+ * the platform's now less the lag (PollProgress.holdAt). Within that, the look-back covers the difference.
+ */
+function holdForPlatformClock(progress: PollProgress, platformNow: number, now: number, settings: PollSettings): void {
+  const behindMs = now - platformNow;
+  if (behindMs > settings.lookbackMs / 2) progress.holdAt(platformNow - settings.lagMs, behindMs);
+}
+
+function warnPlatformClock(progress: PollProgress, context: Context): void {
+  const behind = progress.platformBehindMs;
+  if (behind === undefined) return;
+  context.log.warn(
+    `warning: the platform's clock is ${Math.round(behind / 1000)} s behind this machine's (its Date header), more than half of orders.lookback: the cursor is held at the platform's time so that no update it stamps is missed. Set the right time on whichever clock is wrong (b2bctl doctor compares them).`,
+  );
 }
 
 /**

@@ -160,6 +160,25 @@ describe('orders poll in process, with a fake clock', () => {
     expect(third.versions).toEqual([]);
   });
 
+  it('a platform clock ten minutes behind ours: the cursor is held at its time, so its next update is not missed', async () => {
+    // This machine's clock runs 600 s ahead of the platform's, twice the look-back.
+    clock.advance(600_000);
+    const first = await poll({ since: '31d' });
+    expect(first.error).toBeUndefined();
+    expect(first.stderr).toMatch(/warning: the platform's clock is 600 s behind this machine's/);
+    advance(60_000);
+    const updated = sandbox.state.orders.update(7, sandbox.state.clock.now())!;
+    const second = await poll();
+    expect(second.versions).toEqual([`7@${updated.lastUpdated}`]);
+    const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+      cursor: string;
+    };
+    // The platform's now less the 2 s lag, not this machine's.
+    expect(cursor.cursor).toBe(new Date(sandbox.state.clock.now() - 2_000).toISOString());
+    advance(60_000);
+    expect((await poll()).versions).toEqual([]);
+  });
+
   it('on a terminal, a run with orders prints its table; one with none only its line, no header alone', async () => {
     const first = await pollOnTerminal({ since: '31d' });
     expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
