@@ -3,7 +3,7 @@ import { UsageError } from '../base/errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
 import { getOrder, orderAnswers } from './orders.js';
-import { type OrderAnswerSettings, readBuyerDocument, readHeldMoveData } from './answers/orders.js';
+import { type OrderAnswerSettings, readBuyerDocument, readHeldMoveData, readOrderNumber } from './answers/orders.js';
 import type { HeldMoveData } from '../domain/order-stages.js';
 import { isRecord } from './answers/shapes.js';
 
@@ -47,6 +47,8 @@ export interface OrderState {
   held: HeldMoveData;
   /** The buyer's CNPJ or CPF, when the detail shows it. */
   buyer?: string;
+  /** The order's number (`orderId`), when the detail shows it. */
+  number?: string;
 }
 
 /** The state in an order detail (as getOrder returns it): its status when it states one, and what it holds. */
@@ -56,6 +58,7 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
     status: typeof order.status === 'string' ? order.status : undefined,
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
+    number: readOrderNumber(order, settings),
   };
 }
 

@@ -84,10 +84,10 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   if (invoice?.problems) problems.push(...invoice.problems);
   if (problems.length > 0) return { ok: false, problems };
   // Only what the route carries is kept (an XML as text and as base64 would double the spool for nothing), and the
-  // id and NF-e key, which a move is compared with the order's by.
+  // id, order number and NF-e key, which a move is compared with the order's by.
   const kept: MoveValues = {};
   for (const name of Object.keys(values) as BodyPlaceholder[])
-    if (values[name] !== undefined && (used.has(name) || name === 'id' || name === 'invoiceKey'))
+    if (values[name] !== undefined && (used.has(name) || name === 'id' || name === 'orderId' || name === 'invoiceKey'))
       kept[name] = values[name];
   const recipient = invoice?.recipient;
   return { ok: true, value: { order: values.id as string, action, values: kept, ...(recipient ? { recipient } : {}) } };

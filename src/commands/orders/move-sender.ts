@@ -69,6 +69,8 @@ export class MoveSender {
     const before = await this.stateBefore(move, signal, unanswered);
     const target = this.addressed(move);
     const id = target.values.id === move.order ? undefined : target.values.id;
+    const otherNumber = numberRefusal(move, before, id);
+    if (otherNumber) return otherNumber;
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
@@ -174,7 +176,8 @@ export class MoveSender {
       const field = keptFieldOf[move.action as ReplaceableAction];
       if (move.values[field] !== undefined) held[field] = move.values[field];
     }
-    this.states.set(move.order, { status, held, buyer: this.states.get(move.order)?.buyer });
+    const known = this.states.get(move.order);
+    this.states.set(move.order, { status, held, buyer: known?.buyer, number: known?.number });
   }
 
   /** The order's state before this move: known from this run, or read (one request) when a check needs it. */
@@ -238,6 +241,30 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
     message: `not sent: ${mismatch}. Check that this is the order's NF-e; if it is, --no-status-check sends it without reading the order`,
   };
   return result;
+}
+
+/**
+ * A move whose order number (the orderId column, --order-id) is not the number of the order its id names: a row
+ * whose two columns disagree, as a sorted or shifted column makes them. Not sent: with `{orderId}` in the route it
+ * would move another order than the one checked, and with `{id}` it names two orders. Undefined when the detail
+ * shows no number, the move gives none, or they agree.
+ */
+function numberRefusal(move: PreparedMove, before: OrderState | undefined, id: string | undefined) {
+  const given = move.values.orderId?.trim();
+  if (given === undefined || given === '' || before?.number === undefined) return undefined;
+  if (sameNumber(given, before.number)) return undefined;
+  const result: MoveResult = {
+    outcome: 'invalid',
+    id,
+    message: `not sent: orderId ${given} is not this order's number (${before.number}); check the order and orderId columns name the same order`,
+  };
+  return result;
+}
+
+/** Two order numbers as text: the same digits, leading zeros aside. */
+function sameNumber(given: string, held: string): boolean {
+  const digits = (text: string) => (/^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text);
+  return digits(given) === digits(held.trim());
 }
 
 /** Why a resumed run's unanswered move was not sent again, and how to settle it. */

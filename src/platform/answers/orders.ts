@@ -119,6 +119,13 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   return { id, lastUpdated: instantText(lastUpdated.value), orderNumber: number, record: entry };
 }
 
+/** The number people use (`orderId`, `orderNumber`…) of an order's detail or listing entry, as text; undefined when it shows none. */
+export function readOrderNumber(order: unknown, settings: OrderAnswerSettings = {}): string | undefined {
+  if (!isRecord(order)) return undefined;
+  const number = firstAt(order, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value;
+  return number === undefined ? undefined : String(number);
+}
+
 /** An ISO-8601 text, or a number of epoch milliseconds (seconds when it is too small to be milliseconds). */
 function isInstant(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value) && value > 0;

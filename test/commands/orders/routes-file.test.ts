@@ -10,6 +10,7 @@ import { parseOrderRoutes } from '../../../src/domain/order-routes.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
 import { acceptedMoves, freshMovesFolder, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { onlyFile, readReport } from '../../support/run-files.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
@@ -106,6 +107,97 @@ describe('an order routes file that renames paths and fields', () => {
     const result = await run(['orders', 'ship', '1', '--tracking', 'JD1', '--routes', 'bad.json']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ship.body does not carry {trackingCode}');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+});
+
+describe('a row whose order and orderId name two orders (a sorted or shifted column)', () => {
+  let sandbox: RunningSandbox;
+  let configDir: string;
+  let dir: string;
+  const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+  const numberOf = (id: number) => String(sandbox.state.orders.orders.get(id)?.orderId);
+  const byNumber = {
+    ready: {
+      method: 'PUT',
+      path: '/v1/orders/{orderId}/status',
+      body: { status: 'READY_TO_SHIP', erpOrderNumber: '{erpNumber}' },
+    },
+    cancel: {
+      method: 'PUT',
+      path: '/v1/orders/{orderId}/status',
+      body: { status: 'CANCELED', cancellationReason: '{reason}' },
+    },
+  };
+
+  beforeAll(async () => {
+    ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 3, orderRoutes: parseOrderRoutes(byNumber) }));
+  });
+  afterAll(async () => sandbox.close());
+  beforeEach(() => {
+    dir = freshMovesFolder(sandbox);
+    writeFileSync(join(dir, 'por-numero.json'), JSON.stringify(byNumber));
+  });
+
+  it('with {orderId} in the route: not sent, the row invalid; the order checked is the one moved', async () => {
+    const [checked, other] = newOrders(sandbox, 2) as [number, number];
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,orderId,action,reason\r\n${checked},${numberOf(other)},cancel,cliente desistiu\r\n`,
+    );
+    const result = await run(['orders', 'update', 'moves.csv', '--routes', 'por-numero.json']);
+    expect(result.code).toBe(1);
+    expect(readReport(onlyFile(dir, 'moves.report-'))).toEqual([
+      expect.objectContaining({
+        outcome: 'invalid',
+        message: `not sent: orderId ${numberOf(other)} is not this order's number (${numberOf(checked)}); check the order and orderId columns name the same order`,
+      }),
+    ]);
+    expect(acceptedMoves(sandbox)).toEqual([]);
+    expect(sandbox.state.orders.orders.get(other)?.status).not.toBe('CANCELED');
+    const single = await run([
+      'orders',
+      'cancel',
+      String(checked),
+      '--order-id',
+      numberOf(other),
+      '--reason',
+      'teste',
+      '--routes',
+      'por-numero.json',
+    ]);
+    expect(single.code).toBe(65);
+    expect(acceptedMoves(sandbox)).toEqual([]);
+    // The number that is this order's own goes through.
+    const right = await run([
+      'orders',
+      'cancel',
+      String(checked),
+      '--order-id',
+      numberOf(checked),
+      '--reason',
+      'teste',
+      '--routes',
+      'por-numero.json',
+    ]);
+    expect(right.code).toBe(0);
+    expect(acceptedMoves(sandbox)).toEqual([`${checked} cancel`]);
+  });
+
+  it('with the default {id} routes, an orderId of another order is refused too', async () => {
+    const [named, other] = newOrders(sandbox, 2) as [number, number];
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,orderId,action,erpNumber\r\n${named},${numberOf(other)},ready,PV-1\r\n`,
+    );
+    const result = await run(['orders', 'update', 'moves.csv']);
+    expect(result.code).toBe(1);
+    expect(readReport(onlyFile(dir, 'moves.report-'))).toEqual([
+      expect.objectContaining({
+        outcome: 'invalid',
+        message: expect.stringContaining(`orderId ${numberOf(other)} is not`),
+      }),
+    ]);
     expect(acceptedMoves(sandbox)).toEqual([]);
   });
 });
