@@ -130,3 +130,19 @@ export function parseList(text: string): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
+
+/**
+ * The error values a spreadsheet shows, and writes into its CSV, where a formula failed: Excel's in English and in
+ * Portuguese (`#NAME?`, `#NOME?`, `#N/A`, `#N/D`, `#VALUE!`, `#VALOR!`…) and LibreOffice's `Err:509`. Such a cell
+ * is no value of the record: sent as text, `#NOME?` would become a customer's name or a cancellation's reason.
+ */
+const spreadsheetError =
+  /^(?:#(?:NULL!|NULO!|DIV\/0!|VALUE!|VALOR!|REF!|NAME\?|NOME\?|NUM!|NÚM!|N\/A|N\/D|SPILL!|DESPEJAR!|CALC!|FIELD!|CAMPO!|BLOCKED!|BLOQUEADO!|CONNECT!|CONECTAR!|BUSY!|OCUPADO!|UNKNOWN!|DESCONHECIDO!|GETTING_DATA|OBTENDO_DADOS)|Err:\d{3})$/i;
+
+/** True when a cell's text is a spreadsheet's formula error rather than a value (spreadsheetError). */
+export function isSpreadsheetError(text: string): boolean {
+  // Nearly every cell starts with neither `#` nor `E`: the pattern runs only on the few that do.
+  const first = text.charCodeAt(0);
+  if (first !== 35 && first !== 69 && first !== 101 && first !== 32) return false;
+  return spreadsheetError.test(text.trim());
+}

@@ -1,5 +1,5 @@
 import { restoreFormula } from '../output/csv-format.js';
-import type { DecimalSeparator } from './cell-values.js';
+import { type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
 import { planWithProposal } from './header-proposal.js';
@@ -13,7 +13,7 @@ import {
   withBatchesOfOne,
   type WrittenCells,
 } from './opened-input.js';
-import { defaultMaxListIndex, planColumns, shapeRow } from './record-shape.js';
+import { type ColumnPlan, defaultMaxListIndex, planColumns, shapeRow } from './record-shape.js';
 import { shortRowProblem, shortValue, unnamedColumnCheck, wrongDelimiterCheck } from './row-shape-problems.js';
 import type { TextEncoding } from './sniff.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
@@ -192,6 +192,8 @@ function csvRecordShaper(
         ];
       const short = checkRow(row);
       if (short) problems = [...(problems ?? []), short];
+      const failed = formulaErrors(cells, written.columns);
+      if (failed) problems = [...(problems ?? []), ...failed];
       const values = shapeRow(cells, written.columns, written.decimal);
       // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
       if (!clean) {
@@ -212,6 +214,25 @@ function csvRecordShaper(
     }
     return shaped;
   };
+}
+
+/**
+ * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`) instead of a value, as
+ * problems of the record; undefined when none does. A number or yes/no column's rule refuses such a cell already,
+ * quoting it; text takes anything, so without this it would be sent. A workbook's error cells are refused alike
+ * (workbook-input.ts).
+ */
+function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[]): string[] | undefined {
+  let found: string[] | undefined;
+  for (const column of columns) {
+    if (column.type !== 'string' && column.type !== 'list') continue;
+    const text = cells[column.index];
+    if (text !== undefined && text !== '' && isSpreadsheetError(text))
+      (found ??= []).push(
+        `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
+      );
+  }
+  return found;
 }
 
 /** The records of every row after the header, a batch of rows at a time: a million rows are a thousand awaits. */

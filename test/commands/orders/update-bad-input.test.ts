@@ -43,6 +43,26 @@ describe('orders update with bad input', () => {
     });
   });
 
+  it('refuses the error values LibreOffice wrote for a reason typed as a formula (Err:509, #NAME?): nothing sent', async () => {
+    // A reason typed starting with "=" and a lookup that failed, opened and saved as CSV by LibreOffice
+    // (test/fixtures/libreoffice/README.md): sent as text, they would cancel orders with "#NAME?" as the reason.
+    writeFileSync(
+      join(dir, 'cancelar.csv'),
+      readFileSync(join(__dirname, '../../fixtures/libreoffice/pedidos-cancelar.csv')),
+    );
+    const result = await run(['orders', 'update', 'cancelar.csv']);
+    expect(result.code).toBe(65);
+    for (const [line, value] of [
+      [2, 'Err:509'],
+      [3, '#NAME?'],
+    ] as const)
+      expect(result.stderr).toContain(
+        `cancelar.csv:${line}: field "reason" holds ${value}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
+      );
+    expect(result.stderr).toContain('3 records, 1 valid, 2 invalid');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
   it('names the access key LibreOffice turned into 4.3261000360305E+043, with the way out, and sends nothing', async () => {
     // samples/orders-update.csv opened in LibreOffice Calc with default column types, saved as Windows-1252 CSV
     // (test/fixtures/libreoffice/README.md).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type DecimalSeparator,
+  isSpreadsheetError,
   parseActiveState,
   parseBoolean,
   parseDecimal,
@@ -62,6 +63,32 @@ describe('parseActiveState', () => {
   it.each(['', 'talvez', 'pendente', 'suspenso'])('%j is no state', (text) => {
     expect(parseActiveState(text)).toBeUndefined();
   });
+});
+
+describe('isSpreadsheetError', () => {
+  // Excel's in English and pt-BR, LibreOffice's Err:NNN, as their CSV exports write them.
+  it.each([
+    '#NAME?',
+    '#NOME?',
+    '#N/A',
+    '#N/D',
+    '#VALUE!',
+    '#VALOR!',
+    '#REF!',
+    '#DIV/0!',
+    '#NÚM!',
+    'Err:509',
+    ' #nome? ',
+  ])('%j is one', (text) => {
+    expect(isSpreadsheetError(text)).toBe(true);
+  });
+
+  it.each(['', 'Ana', '#1', '#PV-2026', 'Err:5', 'Erro: sem estoque', 'N/D', '#NOME? e mais', 'E'])(
+    '%j is none',
+    (text) => {
+      expect(isSpreadsheetError(text)).toBe(false);
+    },
+  );
 });
 
 describe('parseDecimal', () => {
