@@ -53,7 +53,7 @@ export function spreadsheetExponentProblem(field: string, value: unknown): Field
 }
 
 /**
- * Fields of codes a number cell cannot hold as typed: documents, CEPs, registrations, SKUs and keys lose their
+ * Fields of codes a number cell cannot hold as typed: documents, CEPs, registrations, SKUs, keys and ERP order numbers lose their
  * leading zeros, and digits past the fifteenth, once the spreadsheet stores them as numbers. Phones are not among
  * them: a Brazilian number starts with its area code (11 to 99), never a zero, and people type them as numbers.
  */
@@ -66,6 +66,7 @@ const codeFields = new Set([
   'sku',
   'invoiceKey',
   'trackingCode',
+  'erpNumber',
 ]);
 
 /** True when a field's value is a code that must be typed as text in a spreadsheet (see codeFields). */
@@ -73,6 +74,10 @@ export function isCodeField(path: string): boolean {
   const last = path.slice(path.lastIndexOf('.') + 1);
   return codeFields.has(last);
 }
+
+/** What to do about a date cell in a code column of a workbook (a code typed as 12/05), as its problem's reason. */
+export const dateCellReason =
+  'the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again';
 
 /** What to do about a number cell in a code column of a workbook, as the reason of its problem. */
 export const numberCellReason =

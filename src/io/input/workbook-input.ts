@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
-import { isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
+import { dateCellReason, isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
@@ -258,6 +258,8 @@ export function cellValue(
       if (column.type === 'boolean') return { value: cell.value };
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
     case 'date':
+      // A code typed as 12/05 or 1-2 that the spreadsheet took for a date: its text is no longer what was typed.
+      if (isCodeField(column.path)) return { value: cell.text, problem: `${cell.text}: ${dateCellReason}` };
       return { value: cell.text };
     case 'error':
       return { problem: `the formula gives the error ${cell.text}; correct it or type the value` };

@@ -43,6 +43,22 @@ describe('orders update with bad input', () => {
     });
   });
 
+  it('refuses ERP numbers a workbook turned into a number (000310 → 310) and a date (12/05): nothing sent', async () => {
+    writeFileSync(
+      join(dir, 'pedidos.xlsx'),
+      readFileSync(join(__dirname, '../../fixtures/libreoffice/pedidos-erp.xlsx')),
+    );
+    const result = await run(['orders', 'update', 'pedidos.xlsx']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      "pedidos.xlsx:2: 'pedidos-erp.source'!C2 (erpNumber): 310: the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again",
+    );
+    expect(result.stderr).toContain(
+      "pedidos.xlsx:3: 'pedidos-erp.source'!C3 (erpNumber): 2026-05-12: the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again",
+    );
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
   it('refuses the error values LibreOffice wrote for a reason typed as a formula (Err:509, #NAME?): nothing sent', async () => {
     // A reason typed starting with "=" and a lookup that failed, opened and saved as CSV by LibreOffice
     // (test/fixtures/libreoffice/README.md): sent as text, they would cancel orders with "#NAME?" as the reason.
