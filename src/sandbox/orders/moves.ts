@@ -8,7 +8,7 @@ import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { checkNfeDocument } from '../../domain/nfe-document.js';
 import { forbiddenMove, type OrderAction, reachedStage, statusAfter } from '../../domain/order-stages.js';
 import { fieldProblem, type FieldProblem } from '../../domain/validation.js';
-import type { OrderDetail, OrderStore } from './store.js';
+import { nextStamp, type OrderDetail, type OrderStore } from './store.js';
 
 /** What the integration's moves store on an order; shown by the order detail. */
 export interface OrderFulfilment {
@@ -75,7 +75,7 @@ export function applyMove(
     };
   const moved = Object.assign(order, fields) as OrderDetail & OrderFulfilment;
   if (!replace) moved.status = statusAfter[action];
-  moved.lastUpdated = new Date(nowMs - store.lastUpdatedSkewMs).toISOString();
+  moved.lastUpdated = nextStamp(moved, nowMs - store.lastUpdatedSkewMs);
   movesOf(store).push({ id: order.id, action, at: moved.lastUpdated, ...(replace ? { replaced: true as const } : {}) });
   store.notify(moved, 'updated');
   return { kind: 'moved', order: moved };

@@ -171,7 +171,7 @@ export class OrderStore {
     if (!order) return undefined;
     order.status = nextStatus(order.status, this.random() < 0.05);
     if (order.approvalWorkflow && !order.workflowIsApproved && this.random() < 0.5) order.workflowIsApproved = true;
-    order.lastUpdated = new Date(nowMs - this.lastUpdatedSkewMs).toISOString();
+    order.lastUpdated = nextStamp(order, nowMs - this.lastUpdatedSkewMs);
     this.notify(order, 'updated');
     return order;
   }
@@ -226,4 +226,16 @@ export function summaryOf(order: OrderDetail): OrderSummary {
     partnerCompanyName: order.partnerCompanyName,
     partnerDocument: order.partnerDocument,
   };
+}
+
+/**
+ * The `lastUpdated` of an order changed at `stampMs`: after the one it had when changes come within a millisecond
+ * of each other. `lastUpdated` is an order's version: the poller and the receiver's redelivery check know a version
+ * by it, so two changes under one stamp would be one version, and the second lost. A stamp well in the past (the
+ * late commits `lastUpdatedSkewMs` plays) is kept as given.
+ */
+export function nextStamp(order: { lastUpdated: string }, stampMs: number): string {
+  const previous = Date.parse(order.lastUpdated);
+  const collides = stampMs <= previous && previous - stampMs < 1000;
+  return new Date(collides ? previous + 1 : stampMs).toISOString();
 }

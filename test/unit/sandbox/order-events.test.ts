@@ -36,3 +36,16 @@ describe('the sandbox publishes the orders webhook through its outbox', () => {
     expect(state.events.list()).toEqual([]);
   });
 });
+
+describe("an order's lastUpdated is its version", () => {
+  it('two changes in one millisecond get two stamps, so neither is taken for a redelivery of the other', () => {
+    const instant = Date.parse('2026-11-23T08:00:00Z');
+    const orders = new OrderStore(material, () => 0.5);
+    const order = orders.create(instant);
+    const stamps = [orders.update(order.id, instant)?.lastUpdated, orders.update(order.id, instant)?.lastUpdated];
+    expect(stamps).toEqual(['2026-11-23T08:00:00.001Z', '2026-11-23T08:00:00.002Z']);
+    // A late commit the sandbox plays, stamped well in the past, keeps its stamp.
+    orders.lastUpdatedSkewMs = 120_000;
+    expect(orders.update(order.id, instant)?.lastUpdated).toBe('2026-11-23T07:58:00.000Z');
+  });
+});
