@@ -58,7 +58,10 @@ function writeItem(
   if (Number.isNaN(quantity + unitPrice + discount + freight)) return false;
   const rule = find(ncm);
   if (rule === undefined) return false;
-  const taxes = centavoTaxes(preparedRule(rule), sum(product(unitPrice, quantity), -discount), freight, sale);
+  const merchandise = sum(product(unitPrice, quantity), -discount);
+  // A discount above the line's value: the general path refuses the item.
+  if (!(merchandise >= 0)) return false;
+  const taxes = centavoTaxes(preparedRule(rule), merchandise, freight, sale);
   if (taxes === undefined) return false;
   totals.add(taxes);
   writeTaxes(skuOf(readers.sku(item)), ncm, ratePartsOf(rule), taxes);

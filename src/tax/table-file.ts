@@ -17,7 +17,7 @@ const textColumns = (fields: readonly string[], required: readonly string[]): Fi
   requiredColumns: required,
 });
 
-const ruleCatalogue = textColumns(taxRuleFields, ['ncm', 'from', 'to', 'buyer', 'icmsRate']);
+const ruleCatalogue = textColumns(taxRuleFields, ['ncm', 'from', 'to', 'buyer', 'icmsRate', 'ipiRate']);
 
 /** The fields of an item of a cart file (`tax quote --items`). */
 export const taxItemFields = ['sku', 'ncm', 'quantity', 'unitPrice', 'discount', 'freight'] as const;
@@ -112,7 +112,10 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
     return value === '' ? '0' : /^\d+(\.\d+)?$/.test(value) ? value : undefined;
   };
   const ncm = text('ncm').replaceAll('.', '');
-  if (!/^\d{8}$/.test(ncm)) return `ncm ${quoted(values.ncm)}must be the item's 8-digit NCM`;
+  if (!/^\d{8}$/.test(ncm))
+    return /^\d{7}$/.test(ncm)
+      ? `ncm ${quoted(values.ncm)}has 7 digits: a leading zero was probably lost in a spreadsheet (0${ncm}); store the column as text`
+      : `ncm ${quoted(values.ncm)}must be the item's 8-digit NCM`;
   const quantity = decimal('quantity');
   if (quantity === undefined || Number(quantity) <= 0)
     return `quantity ${quoted(values.quantity)}must be a number above 0`;
@@ -122,6 +125,9 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
   if (discount === undefined) return amountProblem('discount', values);
   const freight = decimal('freight');
   if (freight === undefined) return amountProblem('freight', values);
+  // More discount than the line is worth would answer negative taxes.
+  if (Number(discount) > Number(quantity) * Number(unitPrice) + 1e-9)
+    return `discount ${quoted(values.discount)}is more than the item's value (quantity × unit price, ${(Number(quantity) * Number(unitPrice)).toFixed(2)})`;
   const sku = text('sku');
   // Two literal shapes rather than a spread: the callback builds fifty of these a cart.
   return sku === ''

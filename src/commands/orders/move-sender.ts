@@ -263,8 +263,11 @@ function numberRefusal(move: PreparedMove, before: OrderState | undefined, id: s
 
 /** Two order numbers as text: the same digits, leading zeros aside. */
 function sameNumber(given: string, held: string): boolean {
-  const digits = (text: string) => (/^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text);
-  return digits(given) === digits(held.trim());
+  return numberDigits(given) === numberDigits(held.trim());
+}
+
+function numberDigits(text: string): string {
+  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
 }
 
 /** Why a resumed run's unanswered move was not sent again, and how to settle it. */

@@ -35,12 +35,24 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
   const checked =
     rest.length > 0
       ? 'too many parts'
-      : (decimalCommaAmbiguity(parts) ?? checkTaxItem({ ncm, quantity, unitPrice, discount, freight }));
+      : (decimalCommaAmbiguity(parts) ??
+        thousandsAmbiguity(unitPrice) ??
+        checkTaxItem({ ncm, quantity, unitPrice, discount, freight }));
   if (typeof checked === 'string')
     throw new InvalidArgumentError(
       `${checked}; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
     );
   return [...previous, checked];
+}
+
+/**
+ * Why `1.500` cannot be read as a price here: a point and three digits is one and a half to the format and one
+ * thousand five hundred to a Brazilian hand (`1.500,00` splits into `1.500` and a discount of `00`). Said, not guessed.
+ */
+function thousandsAmbiguity(price: string | undefined): string | undefined {
+  if (price === undefined || !/^\d{1,3}(\.\d{3})+$/.test(price)) return undefined;
+  const whole = price.replaceAll('.', '');
+  return `"${price}" reads as ${Number(price)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${Number(price)} for the decimal`;
 }
 
 /**

@@ -61,6 +61,12 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
   };
   const ncm = text('ncm').replaceAll('.', '');
   if (!/^\d{2,8}$/.test(ncm)) problems.push({ field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' });
+  else if (ncm.length === 3 || ncm.length === 5)
+    // No NCM level has 3 or 5 digits (chapter 2, heading 4, subheading 6): a spreadsheet dropped a leading zero.
+    problems.push({
+      field: 'ncm',
+      message: `has ${ncm.length} digits, which no NCM level has: a leading zero was probably lost in a spreadsheet (0${ncm}); store the column as text`,
+    });
   const from = text('from').toUpperCase();
   const to = text('to').toUpperCase();
   if (!isFederativeUnit(from)) problems.push({ field: 'from', message: 'must be a state (UF) such as SP' });
@@ -70,7 +76,13 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     problems.push({ field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' });
   const rates: Record<string, string> = {};
   for (const field of rateFields) {
-    const rate = text(field) === '' ? '0' : text(field).replace(',', '.');
+    // `12%` as a percentage cell shows it and its CSV export writes it.
+    const written = text(field).replace(/\s*%$/, '');
+    if (written === '' && !mayBeEmpty(field, mvaOf(text('mva')), buyer, from !== to)) {
+      problems.push({ field, message: emptyRateMessage(field) });
+      continue;
+    }
+    const rate = written === '' ? '0' : written.replace(',', '.');
     if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
       problems.push({
         field,
@@ -83,6 +95,40 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     ok: true,
     rule: { ncm, from, to, buyer, ...rates } as TaxRule,
   };
+}
+
+/**
+ * Whether a rate may be left empty (read as 0): a base reduction, an MVA, and an FCP (most states have none) may;
+ * the ICMS and IPI rates may not, nor the destination's rate where it is used (ICMS-ST, or DIFAL for a final
+ * consumer in another state). An empty rate is the ERP's gap, and reading it as 0 would answer a tax of zero.
+ */
+function mayBeEmpty(
+  field: (typeof rateFields)[number],
+  mva: number,
+  buyer: BuyerKind | undefined,
+  interstate: boolean,
+): boolean {
+  switch (field) {
+    case 'icmsBaseReduction':
+    case 'mva':
+    case 'fcpRate':
+      return true;
+    case 'destinationRate':
+      return mva === 0 && !(buyer === 'non-taxpayer' && interstate);
+    default:
+      return false;
+  }
+}
+
+function mvaOf(written: string): number {
+  const rate = Number(written.replace(/\s*%$/, '').replace(',', '.'));
+  return Number.isFinite(rate) ? rate : 0;
+}
+
+function emptyRateMessage(field: string): string {
+  return field === 'destinationRate'
+    ? "is empty, and the row needs it (for ICMS-ST or for DIFAL): write the destination's internal rate"
+    : 'is empty: write the rate, 0 when there is none';
 }
 
 /** What an item is sold as, for finding its row. */

@@ -3,8 +3,11 @@
 /** A cell by its type: what the spreadsheet holds, not what it shows. */
 export type WorkbookCell =
   | { kind: 'text'; text: string }
-  /** `text`: the number as the file writes it (`1153.24`), for the errors file without a conversion back. */
-  | { kind: 'number'; number: number; text?: string }
+  /**
+   * `text`: the number as the file writes it (`1153.24`), for the errors file without a conversion back;
+   * `percent`: the cell shows it as a percentage (0.12 as `12%`).
+   */
+  | { kind: 'number'; number: number; text?: string; percent?: true }
   | { kind: 'boolean'; value: boolean }
   /** An ISO date (`2024-03-05`) or date and time (`2024-03-05T14:30:00`). */
   | { kind: 'date'; text: string }
@@ -72,7 +75,7 @@ export function cellText(cell: WorkbookCell | undefined): string {
     case 'error':
       return cell.text;
     case 'number':
-      return cell.text ?? String(cell.number);
+      return cell.percent ? percentText(cell.number) : (cell.text ?? String(cell.number));
     case 'boolean':
       return cell.value ? 'true' : 'false';
     case 'uncalculated':
@@ -106,6 +109,24 @@ export function isDateFormat(id: number, code: string | undefined): boolean {
     // The section for negative numbers, zero and text cannot change what the first section shows.
     .split(';')[0] as string;
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
+}
+
+/** What a number format shows besides the number itself: a date (or time), a percentage, or neither. */
+export type NumberStyle = 'date' | 'percent' | undefined;
+
+/** True when a number format shows its number as a percentage (`0%`, `0.00%`, built-in 9 and 10). */
+export function isPercentFormat(id: number, code: string | undefined): boolean {
+  if (code === undefined) return id === 9 || id === 10;
+  const bare = code
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .split(';')[0] as string;
+  return bare.includes('%');
+}
+
+/** A percentage cell's number as the sheet shows it: 0.065 as `6.5%` (to 12 digits, so no float tail). */
+export function percentText(number: number): string {
+  return `${Number((number * 100).toPrecision(12))}%`;
 }
 
 /** A cell's problem, as a record's problem naming the cell (`Plan1!C7`). */

@@ -19,6 +19,7 @@ import {
   cellText,
   columnLetter,
   isBlankCell,
+  percentText,
   type WorkbookCell,
   type WorkbookRow,
 } from './workbook-cells.js';
@@ -253,7 +254,7 @@ export function cellValue(
       return { value: typedValue(cell.text, column.type, separator, column.path) };
     }
     case 'number':
-      return numberValue(cell.number, column);
+      return numberValue(cell, column);
     case 'boolean':
       if (column.type === 'boolean') return { value: cell.value };
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
@@ -271,7 +272,20 @@ export function cellValue(
   }
 }
 
-function numberValue(number: number, column: Pick<ColumnPlan, 'path' | 'type'>): { value?: unknown; problem?: string } {
+function numberValue(
+  cell: Extract<WorkbookCell, { kind: 'number' }>,
+  column: Pick<ColumnPlan, 'path' | 'type'>,
+): { value?: unknown; problem?: string } {
+  const number = cell.number;
+  // A percentage reads as the sheet shows it and its CSV export writes it, `12%`: 0.12 is no rate of 12.
+  if (cell.percent) {
+    const shown = percentText(number);
+    if (column.type === 'string' || column.type === 'list') return { value: column.type === 'list' ? [shown] : shown };
+    return {
+      value: shown,
+      problem: `${shown}: the cell is a percentage, which this column does not take; type the number itself`,
+    };
+  }
   switch (column.type) {
     case 'number':
     case 'integer':
@@ -282,8 +296,25 @@ function numberValue(number: number, column: Pick<ColumnPlan, 'path' | 'type'>):
       return { value: [String(number)] };
     case 'string':
       if (isCodeField(column.path)) return { value: String(number), problem: `${number}: ${numberCellReason}` };
+      if (lostNcmZero(column.path, number))
+        return { value: String(number), problem: `${number}: ${ncmNumberCellReason(number)}` };
       return { value: String(number) };
   }
+}
+
+/**
+ * An NCM column's number cell of an odd count of digits: NCMs and their prefixes have 2, 4, 6 or 8 digits, and the
+ * chapters 01 to 09 start with a zero a number cell drops (04021010 becomes 4021010, a prefix of another product).
+ * NCMs typed as numbers are common and harmless otherwise, so only these are refused.
+ */
+function lostNcmZero(path: string, number: number): boolean {
+  if (path !== 'ncm' && !path.endsWith('.ncm')) return false;
+  const digits = String(number);
+  return /^\d+$/.test(digits) && digits.length % 2 === 1;
+}
+
+function ncmNumberCellReason(number: number): string {
+  return `the cell is a number, so the NCM's leading zero is lost (0${number} was probably typed); format the column as Text and type the value again`;
 }
 
 function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {

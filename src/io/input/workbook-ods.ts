@@ -224,6 +224,8 @@ function typedCell(cell: OpenCell): WorkbookCell | undefined {
     case 'currency': {
       const value = attributes['office:value'];
       if (value === undefined || value === '') return formula ? { kind: 'uncalculated' } : undefined;
+      if (attributes['office:value-type'] === 'percentage')
+        return { kind: 'number', number: Number(value), percent: true };
       return { kind: 'number', number: Number(value) };
     }
     case 'date': {

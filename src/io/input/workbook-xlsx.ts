@@ -3,6 +3,8 @@ import { SaxesParser } from 'saxes';
 import { InputError } from '../../base/errors.js';
 import {
   isDateFormat,
+  isPercentFormat,
+  type NumberStyle,
   parseCellReference,
   serialDate,
   type SheetEntry,
@@ -28,7 +30,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
   const chosen = book.sheets[chooseSheet(book.sheets, choice, file)] as SheetEntry & { path: string };
   if (!zip.has(chosen.path)) throw damaged(file, new Error(`it has no ${chosen.path}`));
   const sharedStrings = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip, file) : new SharedStrings();
-  const dateStyles = zip.has('xl/styles.xml') ? dateStylesOf(await zip.text('xl/styles.xml'), file) : [];
+  const numberStyles = zip.has('xl/styles.xml') ? numberStylesOf(await zip.text('xl/styles.xml'), file) : [];
   // Merged ranges are listed after the rows: found by a scan of the bytes first, so the rows can be filled as they stream.
   const merges = new MergedCells(await mergedRanges(zip, chosen.path));
   const hiddenColumns = new Set<number>();
@@ -37,7 +39,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
     merges,
     hiddenColumns,
     rows: () =>
-      sheetRows(zip, chosen.path, file, { sharedStrings, dateStyles, date1904: book.date1904, hiddenColumns }),
+      sheetRows(zip, chosen.path, file, { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns }),
     close: () => zip.close(),
   };
 }
@@ -145,10 +147,10 @@ async function readSharedStrings(zip: WorkbookZip, file: string): Promise<Shared
   return strings;
 }
 
-/** For each cell style (the `s` of a cell), whether its number format shows a date. */
-function dateStylesOf(xml: string, file: string): boolean[] {
+/** For each cell style (the `s` of a cell), whether its number format shows a date, a percentage, or neither. */
+function numberStylesOf(xml: string, file: string): NumberStyle[] {
   const formats = new Map<number, string>();
-  const styles: boolean[] = [];
+  const styles: NumberStyle[] = [];
   const pending: number[] = [];
   let inCellFormats = false;
   const parser = new SaxesParser({ position: false });
@@ -165,7 +167,10 @@ function dateStylesOf(xml: string, file: string): boolean[] {
     throw damaged(file, error);
   });
   parser.write(xml).close();
-  for (const id of pending) styles.push(isDateFormat(id, formats.get(id)));
+  for (const id of pending)
+    styles.push(
+      isDateFormat(id, formats.get(id)) ? 'date' : isPercentFormat(id, formats.get(id)) ? 'percent' : undefined,
+    );
   return styles;
 }
 
@@ -200,7 +205,7 @@ async function mergedRanges(zip: WorkbookZip, path: string): Promise<MergedRange
 
 interface SheetContext {
   sharedStrings: SharedStrings;
-  dateStyles: readonly boolean[];
+  numberStyles: readonly NumberStyle[];
   date1904: boolean;
   hiddenColumns: Set<number>;
 }
@@ -281,7 +286,9 @@ function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefin
     default: {
       if (value === '') return cell.formula ? { kind: 'uncalculated' } : undefined;
       const number = Number(value);
-      if (context.dateStyles[cell.style]) return { kind: 'date', text: serialDate(number, context.date1904) };
+      const style = context.numberStyles[cell.style];
+      if (style === 'date') return { kind: 'date', text: serialDate(number, context.date1904) };
+      if (style === 'percent') return { kind: 'number', number, text: value, percent: true };
       return { kind: 'number', number, text: value };
     }
   }

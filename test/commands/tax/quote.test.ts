@@ -64,6 +64,79 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
+  it.each(['impostos-percentual.xlsx', 'impostos-percentual.ods'])(
+    'reads rates typed as percentages in %s (0.12 shown as 12%%) as 12: example 2 to the centavo',
+    async (workbook) => {
+      copyFileSync(join(fixtures, workbook), join(folder, workbook));
+      const result = await quoteExample2(['--rules', workbook, '--map', 'impostos.map.json']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.items).toEqual([workedExample2]);
+    },
+  );
+
+  it('refuses NCMs a workbook turned into numbers that lost their leading zero (0402 → 402), naming the cell', async () => {
+    copyFileSync(join(fixtures, 'impostos-ncm-numero.xlsx'), join(folder, 'ncm.xlsx'));
+    const result = await quoteExample2(['--rules', 'ncm.xlsx', '--map', 'impostos.map.json']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      "ncm.xlsx:2: 'impostos-ncm-numero.source'!A2 (ncm): 402: the cell is a number, so the NCM's leading zero is lost (0402 was probably typed); format the column as Text and type the value again",
+    );
+    expect(result.stderr).toContain(
+      "ncm.xlsx:3: 'impostos-ncm-numero.source'!A3 (ncm): 4021010: the cell is a number, so the NCM's leading zero is lost (04021010 was probably typed)",
+    );
+    // An eight-digit NCM typed as a number lost nothing: no problem of its own.
+    expect(result.stderr).not.toContain('ncm.xlsx:4:');
+  });
+
+  it('refuses an empty rate a row uses, instead of reading it as 0; an empty FCP, reduction or MVA is 0', async () => {
+    writeFileSync(
+      join(folder, 'vazio.csv'),
+      'ncm;from;to;buyer;icmsRate;icmsBaseReduction;ipiRate;mva;destinationRate;fcpRate\n' +
+        '85166000;SP;MG;non-taxpayer;;;;;;\n' +
+        '39269090;SP;RJ;taxpayer;12;;6,5;40;;\n' +
+        '84713012;SP;SP;taxpayer;18;;10;;;\n',
+    );
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'vazio.csv',
+        '--from',
+        'SP',
+        '--to',
+        'SP',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '84713012,1,100',
+      ],
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain('vazio.csv: 4 problems in the tax table, which is not used:');
+    expect(result.stderr).toContain('vazio.csv:2: icmsRate is empty: write the rate, 0 when there is none');
+    expect(result.stderr).toContain('vazio.csv:2: ipiRate is empty: write the rate, 0 when there is none');
+    expect(result.stderr).toContain(
+      "vazio.csv:2: destinationRate is empty, and the row needs it (for ICMS-ST or for DIFAL): write the destination's internal rate",
+    );
+    expect(result.stderr).toContain('vazio.csv:3: destinationRate is empty, and the row needs it');
+  });
+
+  it('refuses a discount above the item’s value and a price written 1.500 on the command line', async () => {
+    const over = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,1,100,150']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`discount "150" is more than the item's value (quantity × unit price, 100.00)`);
+    const grouped = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,2,1.500,00']);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toContain(
+      '"1.500" reads as 1.5, with a decimal point, though it looks like 1500 with its thousands grouped',
+    );
+    expect(over.stdout + grouped.stdout).toBe('');
+  });
+
   it('names the Portuguese headers it recognises and stops without --map; --write-map saves the map and reads the table', async () => {
     const refused = await quoteExample2(['--rules', 'impostos.csv']);
     expect(refused.code).toBe(65);
@@ -188,7 +261,7 @@ describe('tax quote', () => {
   it('refuses a table with a wrong row or a repeated one, with file:line and the column', async () => {
     writeFileSync(
       join(folder, 'errado.csv'),
-      'ncm;from;to;buyer;icmsRate\n8471;SP;XX;taxpayer;12\n8471;SP;RJ;Sim;12\n8471;SP;RJ;taxpayer;7\n84;SP;RJ;taxpayer;doze\n',
+      'ncm;from;to;buyer;icmsRate;ipiRate\n8471;SP;XX;taxpayer;12;0\n8471;SP;RJ;Sim;12;0\n8471;SP;RJ;taxpayer;7;0\n84;SP;RJ;taxpayer;doze;0\n',
     );
     const result = await runCommandLine(
       [

@@ -157,6 +157,7 @@ describe('the tax arithmetic in safe integers and its fallback to fractions', ()
       to: 'RJ',
       buyer: 'non-taxpayer',
       icmsRate: '12',
+      ipiRate: '0',
       destinationRate: '100',
     });
     if (!checked.ok) throw new Error('the row is good');

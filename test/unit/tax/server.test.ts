@@ -169,6 +169,15 @@ describe('tax serve', () => {
       `item 1: ncm "3926" must be the item's 8-digit NCM`,
     );
     expect((await post({ origin: {} })).body.message).toBe('the request has no list of items at "items"');
+    // More discount than the line is worth: refused, never negative taxes.
+    const overDiscounted = await post({
+      ...example2,
+      items: [{ ncm: '84713012', quantity: 1, unitPrice: 100, discount: 150 }],
+    });
+    expect(overDiscounted).toMatchObject({ status: 400 });
+    expect(overDiscounted.body.message).toBe(
+      `item 1: discount "150" is more than the item's value (quantity × unit price, 100.00)`,
+    );
   });
 
   it('reads the table again when the file changes, and keeps the old one when the new one is wrong', async () => {
