@@ -5,6 +5,7 @@ import {
   tokenAnswerSettings,
 } from './answer-settings.js';
 import { closestName } from '../lib/suggest.js';
+import { urlsShownSafely } from '../lib/shown-target.js';
 import { listingRouteSettings } from './route-settings.js';
 import { UsageError } from '../base/errors.js';
 import type { SettingDefinition, SettingParser } from './setting-definition.js';
@@ -309,7 +310,7 @@ export function readSetting<Key extends SettingKey>(key: Key, layers: SettingLay
   const parsed = parser.parse(resolved.value);
   if (parsed.ok) return parsed.value as SettingValue<Key>;
   throw new UsageError(
-    `Setting "${key}" ${parsed.problem}, not "${resolved.value}" (from ${sourceInWords(key, resolved.source, layers)}).${parsed.hint ? ` ${parsed.hint}` : ''}`,
+    `Setting "${key}" ${parsed.problem}, not "${urlsShownSafely(resolved.value)}" (from ${sourceInWords(key, resolved.source, layers)}).${parsed.hint ? ` ${parsed.hint}` : ''}`,
   );
 }
 
@@ -345,7 +346,7 @@ export function problemWithSetting(key: string, value?: string): string | undefi
   if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
   const parsed = value === undefined ? undefined : definition.parser?.parse(value);
   return parsed && !parsed.ok
-    ? `"${key}" ${parsed.problem}, not "${value}"${parsed.hint ? `. ${parsed.hint}` : ''}`
+    ? `"${key}" ${parsed.problem}, not "${urlsShownSafely(value ?? '')}"${parsed.hint ? `. ${parsed.hint}` : ''}`
     : undefined;
 }
 

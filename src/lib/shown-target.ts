@@ -24,6 +24,15 @@ export function urlShownSafely(text: string): string {
 }
 
 /**
+ * A message with every URL in it shown safely (urlShownSafely): commander quotes a flag's rejected value whole
+ * (`argument 'ftp://u:pass@host/?token=t' is invalid`), and a usage error is a log line.
+ */
+export function urlsShownSafely(text: string): string {
+  // A URL with nothing to hide is left as written (urlShownSafely would normalise it).
+  return text.replace(/[a-z][\w+.-]*:\/\/[^\s'"]+/gi, (url) => (/[@?#]/.test(url) ? urlShownSafely(url) : url));
+}
+
+/**
  * A shell command by its program only: `/opt/erp/import.sh …` for `DB_PASSWORD=x /opt/erp/import.sh --key=y`.
  * Leading variable assignments are skipped, quotes and backslashes read as the shell reads them.
  */

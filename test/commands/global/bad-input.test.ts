@@ -315,3 +315,31 @@ describe('flags people reach for that b2bctl does not take', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
+
+describe('a URL refused as a flag or setting value', () => {
+  it('is quoted without its user-info and query values: the usage error is a log line', async () => {
+    const configDir = freshConfigDir();
+    const forward = await runCommandLine(
+      [
+        'webhook',
+        'listen',
+        '--client-id',
+        'erp',
+        '--port',
+        '0',
+        '--forward-to',
+        'ftp://u:FWDPASS@10.1.2.3/x?token=QTOK',
+      ],
+      { configDir, env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'abcdefabcdefabcdefabcdef0123456789' } },
+    );
+    expect(forward.code).toBe(2);
+    expect(forward.stderr).toContain("argument 'ftp://***@10.1.2.3/x?token=***' is invalid");
+    const base = await runCommandLine(['sellers', 'list', '--base-url', 'gopher://a:SECRET@x/?k=QVAL'], { configDir });
+    expect(base.code).toBe(2);
+    expect(base.stderr).toContain('not "gopher://***@x/?k=***"');
+    const set = await runCommandLine(['config', 'set', 'baseUrl', 'gopher://a:SECRET@x/?k=QVAL'], { configDir });
+    expect(set.code).toBe(2);
+    for (const output of [forward.stderr, base.stderr, set.stderr])
+      for (const secret of ['FWDPASS', 'QTOK', 'SECRET', 'QVAL']) expect(output).not.toContain(secret);
+  });
+});

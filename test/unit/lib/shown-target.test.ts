@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { commandShownSafely, targetShownSafely, urlShownSafely } from '../../../src/lib/shown-target.js';
+import {
+  commandShownSafely,
+  targetShownSafely,
+  urlShownSafely,
+  urlsShownSafely,
+} from '../../../src/lib/shown-target.js';
 
 describe('urlShownSafely', () => {
   it.each([
@@ -34,4 +39,13 @@ describe('targetShownSafely', () => {
     ['http://u:s3cret@erp/hook?k=s3cret', 'http://***@erp/hook?k=***'],
     ['fetch orders into /var/lib/inbox/orders', 'fetch orders into /var/lib/inbox/orders'],
   ])('%s → %s', (given, shown) => expect(targetShownSafely(given)).toBe(shown));
+});
+
+describe('urlsShownSafely', () => {
+  it('shows every URL of a message without its credentials, and leaves the rest', () => {
+    expect(
+      urlsShownSafely("error: option '--forward-to <url>' argument 'ftp://u:p@10.1.2.3/x?token=t' is invalid."),
+    ).toBe("error: option '--forward-to <url>' argument 'ftp://***@10.1.2.3/x?token=***' is invalid.");
+    expect(urlsShownSafely('expected one character, or tab')).toBe('expected one character, or tab');
+  });
 });
