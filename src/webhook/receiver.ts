@@ -106,7 +106,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${wait}`);
     return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
-  addTokenRoute(app, tokens, options);
+  addTokenRoute(app, tokens, options, writes);
   for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now, writes);
   app.setNotFoundHandler((request, reply) =>
     reply
@@ -185,11 +185,23 @@ export function serverTimeouts(requestTimeoutMs: number) {
   };
 }
 
-function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions): void {
+function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions, writes: WriteHealth): void {
   // Kept in the store before the token is answered: valid after a restart, and on the other receivers of a shared
   // store (a load balancer may send the event elsewhere).
   const now = options.now ?? Date.now;
-  const shareToken = (token: string) => options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
+  const shareToken = async (token: string) => {
+    try {
+      await options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
+      writes.failingSince = undefined;
+    } catch (error) {
+      // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.
+      writes.failingSince ??= now();
+      options.log?.(
+        `Could not keep an issued token in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform asks again.`,
+      );
+      throw new TokenNotKept();
+    }
+  };
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
   const endpoint = {
     tokens,
@@ -198,10 +210,20 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
     log: options.log,
     onIssued: shareToken,
   };
-  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) =>
-    answerTokenRequest(request, reply, endpoint),
-  );
+  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
+    try {
+      return await answerTokenRequest(request, reply, endpoint);
+    } catch (error) {
+      if (!(error instanceof TokenNotKept)) throw error;
+      return reply
+        .code(503)
+        .send({ error: 'temporarily_unavailable', error_description: 'The token could not be kept; ask again later' });
+    }
+  });
 }
+
+/** A token issued but not kept in the store: not answered, since the events it would open could not be stored. */
+class TokenNotKept extends Error {}
 
 function addEventRoute(
   app: FastifyInstance,

@@ -5,7 +5,14 @@ import { forwardTo } from '../../../src/webhook/consumers.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { postEvent, receiverToken, temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
+import {
+  clientId,
+  clientSecret,
+  postEvent,
+  receiverToken,
+  temporaryFolder,
+  useTestReceivers,
+} from '../../support/webhook-receiver.js';
 
 const receiver = useTestReceivers();
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
@@ -44,6 +51,42 @@ describe('/healthz degraded', () => {
     expect((await fetch(`${started.url}/healthz`)).headers.get('server-timing')).toMatch(
       /^store;dur=\d+\.\d\d, cpu-wait;dur=\d+\.\d\d$/,
     );
+  });
+
+  it('a token the store cannot keep: 503 to the token request, a log line, and /healthz degraded', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const store = await SqliteStore.open(temporaryFolder());
+    let full = true;
+    const disk = Object.create(store) as SqliteStore;
+    disk.shareToken = async (digest, expiresAt) => {
+      if (full) throw new Error('database or disk is full');
+      return store.shareToken(digest, expiresAt);
+    };
+    const lines: string[] = [];
+    const started = await receiver({ store: disk, now: () => now, log: (line) => lines.push(line) });
+    await expect(receiverToken(started.url)).rejects.toThrow('token: HTTP 503');
+    const asked = await fetch(`${started.url}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(asked.status).toBe(503);
+    expect(await asked.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'The token could not be kept; ask again later',
+    });
+    expect(lines.join('\n')).toMatch(/Could not keep an issued token in .*: database or disk is full\. Answered 503/);
+    now += 30_000;
+    expect(await health(started.url)).toEqual([
+      503,
+      { status: 'degraded', problems: [{ problem: 'store cannot write', seconds: 30 }], handOffs: [] },
+    ]);
+    full = false;
+    await receiverToken(started.url);
+    expect((await health(started.url))[0]).toBe(200);
   });
 
   it('answers 503 naming the hand-off while a dead letter waits, and 200 once it is dropped', async () => {
