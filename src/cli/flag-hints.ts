@@ -1,3 +1,4 @@
+import { urlsShownSafely } from '../lib/shown-target.js';
 /**
  * Flags people reach for that b2bctl does not take, with what to do instead: a secret is never read from the
  * command line (`ps` and the shell's history would show it), and a flag under another name. Pure.
@@ -18,4 +19,12 @@ export function withFlagHint(message: string, words: readonly string[]): string 
   const flag = words.map((word) => word.split('=')[0] as string).find((word) => Object.hasOwn(hints, word));
   if (flag === undefined) return message;
   return `error: unknown option '${flag}': ${hints[flag]}.`;
+}
+
+/**
+ * A usage error as it is logged: with the flag hint, and every URL in it without its user-info and query values
+ * (commander quotes a rejected value whole, and `--forward-to 'ftp://u:pass@host'` would put the password in the log).
+ */
+export function usageErrorLine(text: string, args: readonly string[]): string {
+  return urlsShownSafely(withFlagHint(text, args));
 }

@@ -62,17 +62,12 @@ export async function runProgram(
   const parseErrors: string[] = [];
   const logParseErrors = async (): Promise<void> => {
     if (parseErrors.length === 0) return;
-    const [log, { withFlagHint }, { urlsShownSafely }] = await Promise.all([
-      fallbackLog(),
-      import('./flag-hints.js'),
-      import('../lib/shown-target.js'),
-    ]);
+    const [log, { usageErrorLine }] = await Promise.all([fallbackLog(), import('./flag-hints.js')]);
     const json = globalsSoFar().logFormat === 'json';
     for (const text of parseErrors.splice(0)) {
       // The error is a log line (timestamped off a terminal, as cron logs want); the usage and help after it are
       // text to read, plain (JSON lines keep every line a record).
-      // A rejected URL is quoted whole by commander: its password and query values stay out of the log.
-      if (text.startsWith('error:')) log.error(urlsShownSafely(withFlagHint(text, argv.slice(2))));
+      if (text.startsWith('error:')) log.error(usageErrorLine(text, argv.slice(2)));
       else if (json) log.error(text);
       else io.stderr.write(`${text}\n`);
     }

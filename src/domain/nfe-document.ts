@@ -56,7 +56,31 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   if (emitter) return { ok: false, reason: emitter };
   const authorisation = authorisationProblem(proc, key.key.key);
   if (authorisation) return { ok: false, reason: authorisation };
+  const ide = objectAt(inf, 'ide');
+  const kind = saleInvoiceProblem(ide);
+  if (kind) return { ok: false, reason: kind };
   return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(objectAt(inf, 'dest')) };
+}
+
+/**
+ * An order's invoice is an outbound sale (tpNF 1) of the normal kind (finNFe 1): a return, a purchase, a
+ * complementary or an adjusting NF-e of the same buyer passes every other check and is not the order's invoice.
+ */
+function saleInvoiceProblem(ide: Record<string, unknown> | undefined): string | undefined {
+  const direction = textAt(ide, 'tpNF');
+  if (direction === '0')
+    return "an inbound NF-e (tpNF 0: a return or a purchase), not the sale's invoice: send the order's outbound NF-e";
+  const purpose = textAt(ide, 'finNFe');
+  const purposes: Record<string, string> = { '2': 'a complementary', '3': 'an adjusting', '4': 'a return' };
+  const named = purposes[purpose ?? ''];
+  if (named !== undefined)
+    return `${named} NF-e (finNFe ${purpose}), not the sale's invoice: send the order's normal NF-e (finNFe 1)`;
+  return undefined;
+}
+
+function textAt(parent: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = parent?.[name];
+  return typeof value === 'string' ? value.trim() : undefined;
 }
 
 /** The recipient's CNPJ or CPF (a foreign buyer's `idEstrangeiro` is none of them: undefined). */

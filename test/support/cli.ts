@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { systemClock } from '../../src/base/clock.js';
@@ -174,6 +174,28 @@ export function asJson(records: unknown): string {
 }
 
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+/**
+ * A port nothing listens on and no test will: a privileged one that refuses a connection now. A port the system
+ * handed out and took back (closedPort) may be handed to another test's server before the connection is tried,
+ * and on a busy run the "unreachable" test then met a sandbox (exit 77 for 69).
+ */
+export async function refusedPort(): Promise<number> {
+  for (const port of [1, 3, 5, 9, 13, 17, 19, 47, 49]) if (await refuses(port)) return port;
+  return closedPort();
+}
+
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolvePromise(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A free port to listen on: one the system handed out and took back. */
 export async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));

@@ -175,7 +175,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('inbox')
       .summary('list the stored events, oldest first')
       .description(
-        "Prints the events a receiver stored, oldest first, one JSON line each with its id, arrival time, kind, delivery id and the event as it came; --kind, --since, --until, --pending and --dead choose which. It reads the SQLite inbox (while the receiver runs too) or the PostgreSQL store, and sends nothing. It also takes an earlier version's NDJSON inbox into the store (--import) and gives back the space retention freed (--compact, receiver stopped).",
+        "Prints the events a receiver stored, oldest first, one JSON line each with its id, arrival time, kind, delivery id and the event as it came; --kind, --since, --until, --pending and --dead choose which. It reads the SQLite inbox (while the receiver runs too) or the PostgreSQL store, and sends nothing. It also takes an earlier version's NDJSON inbox into the store (--import), gives back the space retention freed (--compact, receiver stopped), and removes a hand-off no receiver runs any more (--drop-handoff).",
       ),
   )
     .option('--pending', 'only events a hand-off has not taken yet')
@@ -184,6 +184,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option(
       '--compact',
       'rewrite the SQLite inbox to give back the space retention freed (receiver stopped; once for an inbox made before incremental vacuum)',
+    )
+    .option(
+      '--drop-handoff <name>',
+      'remove a hand-off no receiver runs any more (its position and dead letters), so retention and health stop counting it (receivers stopped)',
     )
     .action((_flags: unknown, command: Command) =>
       dispatch<InboxOptions>(command, async () => (await import('./inbox.js')).run, command.opts<InboxOptions>()),

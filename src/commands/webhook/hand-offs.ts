@@ -84,7 +84,24 @@ export async function handOffsOf(
       }),
     );
   }
+  await warnOfOtherHandOffs(store, new Set(named.map(([name]) => name)), context);
   return { handOffs, described };
+}
+
+/**
+ * Hand-offs in the store this receiver does not run (an `--exec` replaced by `--forward-to`, a renamed `--handoff`):
+ * retention keeps every event after their position and /healthz counts them as stuck, so each is named once at the
+ * start, with the way to run or drop it.
+ */
+async function warnOfOtherHandOffs(store: EventStore, running: ReadonlySet<string>, context: Context): Promise<void> {
+  // A PostgreSQL store may be shared by receivers that run other hand-offs: only a folder's receiver is the only one.
+  if (store.description.startsWith('PostgreSQL')) return;
+  for (const other of await store.backlog()) {
+    if (running.has(other.name)) continue;
+    context.log.warn(
+      `warning: hand-off "${other.name}" (${targetShownSafely(other.target)}) is in ${store.description} but this receiver does not run it: ${other.pending} pending events are kept for it and /healthz counts them. Run it again (--handoff ${other.name}), or stop the receiver and remove it with b2bctl webhook inbox --drop-handoff ${other.name}.`,
+    );
+  }
 }
 
 /**

@@ -29,6 +29,8 @@ export interface InboxOptions {
   import?: string;
   /** Rewrite the SQLite file to give back free space (and switch it to incremental vacuum). */
   compact?: boolean;
+  /** Remove the hand-off of this name (its position and dead letters). */
+  dropHandoff?: string;
 }
 
 const inboxLayout: RecordLayout<StoredEvent> = {
@@ -75,6 +77,7 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   const location = storeLocation(options, context);
   if (options.import !== undefined) return importInbox(options.import, location, context);
   if (options.compact) return compactInbox(location, context);
+  if (options.dropHandoff !== undefined) return dropHandOff(options.dropHandoff, location, context);
   const { store } = await openStore(location, { mustExist: true });
   try {
     const format = context.outputFormat('ndjson');
@@ -168,6 +171,33 @@ async function compactInbox(location: StoreLocation, context: Context): Promise<
     const sizes = await (store.compact as NonNullable<typeof store.compact>)();
     context.log.info(
       `Compacted ${store.description}: ${spokenBytes(sizes.before)} before, ${spokenBytes(sizes.after)} after; retention now gives space back as it goes.`,
+    );
+  } finally {
+    await store.close();
+    release();
+  }
+}
+
+/**
+ * `--drop-handoff NAME`: a hand-off left by an earlier configuration (an `--exec` replaced by `--forward-to`, a
+ * renamed `--handoff`) holds every event after its position from retention and stays "stuck" on /healthz. Under the
+ * receiver's lock for a folder; a PostgreSQL store's receivers must not run it.
+ */
+async function dropHandOff(name: string, location: StoreLocation, context: Context): Promise<void> {
+  const { store, release } = await openStore(location, {
+    mustExist: true,
+    exclusive: location.url ? undefined : { command: 'webhook inbox --drop-handoff', warn: context.log.warn },
+  });
+  try {
+    const outcome = await store.dropHandOff(name);
+    if (outcome === 'unknown')
+      throw new UsageError(`${store.description} has no hand-off named "${name}"; b2bctl webhook status lists them.`);
+    if (outcome === 'command recorded')
+      throw new UsageError(
+        `Hand-off "${name}" has a command recorded as running (its receiver was killed during it): start the receiver with --handoff ${name} once, so it settles that command, then drop it.`,
+      );
+    context.log.info(
+      `Dropped hand-off "${name}" from ${store.description}: its position and dead letters are gone, and retention no longer keeps events for it.`,
     );
   } finally {
     await store.close();

@@ -18,6 +18,10 @@ import {
   retriedEventQuery,
   retriedEventsQuery,
   storedEventOf,
+  handOffDeadDelete,
+  handOffDelete,
+  handOffExistsQuery,
+  handOffRunQuery,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
@@ -37,6 +41,7 @@ import type {
   EventStore,
   HandOffBacklog,
   StoreTiming,
+  HandOffDrop,
   HandOffOpening,
   NewEvent,
   Pruned,
@@ -113,6 +118,14 @@ export class PostgresStore implements EventStore {
 
   select(selection: EventSelection): AsyncIterable<StoredEvent> {
     return pagedSelection(selection, async (sql, values) => (await this.query<EventRow>(sql, values)).rows);
+  }
+
+  async dropHandOff(name: string): Promise<HandOffDrop> {
+    if ((await this.query(handOffExistsQuery, [name])).rowCount === 0) return 'unknown';
+    if ((await this.query(handOffRunQuery, [name])).rowCount !== 0) return 'command recorded';
+    await this.query(handOffDeadDelete, [name]);
+    await this.query(handOffDelete, [name]);
+    return 'dropped';
   }
 
   async openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening> {

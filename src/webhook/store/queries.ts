@@ -130,3 +130,10 @@ export interface CommandRunRow {
   event_id: number | string;
   started_at: number | string;
 }
+
+/** A hand-off's dead letters, then the hand-off itself (`webhook inbox --drop-handoff`): name. */
+export const handOffDeadDelete = 'DELETE FROM dead WHERE handoff = ?';
+export const handOffDelete = 'DELETE FROM handoffs WHERE name = ?';
+/** Whether a hand-off exists, and whether a command it ran is recorded: name. */
+export const handOffExistsQuery = 'SELECT name FROM handoffs WHERE name = ?';
+export const handOffRunQuery = 'SELECT handoff FROM command_runs WHERE handoff = ? LIMIT 1';

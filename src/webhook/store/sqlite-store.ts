@@ -21,6 +21,10 @@ import {
   retriedEventQuery,
   retriedEventsQuery,
   storedEventOf,
+  handOffDeadDelete,
+  handOffDelete,
+  handOffExistsQuery,
+  handOffRunQuery,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
@@ -43,6 +47,7 @@ import type {
   EventSelection,
   EventStore,
   HandOffBacklog,
+  HandOffDrop,
   HandOffOpening,
   NewEvent,
   Pruned,
@@ -134,6 +139,16 @@ export class SqliteStore implements EventStore {
       ],
     ]);
     return { created: true };
+  }
+
+  async dropHandOff(name: string): Promise<HandOffDrop> {
+    if (this.prepared(handOffExistsQuery).get(name) === undefined) return 'unknown';
+    if (this.prepared(handOffRunQuery).get(name) !== undefined) return 'command recorded';
+    await this.writerOrFail().run([
+      [handOffDeadDelete, [name]],
+      [handOffDelete, [name]],
+    ]);
+    return 'dropped';
   }
 
   async nextForHandOff(name: string): Promise<StoredEvent | undefined> {

@@ -111,6 +111,11 @@ export interface EventStore {
   select(selection: EventSelection): AsyncIterable<StoredEvent>;
   /** Opens (creating) a hand-off: a new one starts after the newest event unless `fromStart`. */
   openHandOff(name: string, target: string, fromStart: boolean): Promise<HandOffOpening>;
+  /**
+   * Removes a hand-off no receiver runs any more: its position and dead letters go, so retention no longer keeps
+   * events for it and health no longer counts it. Not while a command it ran is recorded as running.
+   */
+  dropHandOff(name: string): Promise<HandOffDrop>;
   /** The next event for a hand-off: one asked to be retried first, else the first after its position. */
   nextForHandOff(name: string): Promise<StoredEvent | undefined>;
   /**
@@ -181,3 +186,6 @@ export interface StoreOptions {
   /** The time the store records (hand-offs made, dead letters) and expires tokens by: the command's clock. */
   now?: () => number;
 }
+
+/** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */
+export type HandOffDrop = 'dropped' | 'unknown' | 'command recorded';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { closedPort, configFile, freshConfigDir, tokenFlagWarning } from '../../support/cli.js';
+import { refusedPort, configFile, freshConfigDir, tokenFlagWarning } from '../../support/cli.js';
 import { login, runCommandLine } from '../../support/command-line.js';
 import {
   requestCounts,
@@ -116,7 +116,7 @@ describe('base URL', () => {
   });
 
   it('unreachable: exit 69 naming the URL, after the retries', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const result = await runCommandLine(
       ['sellers', 'list', '--base-url', `http://127.0.0.1:${port}`, '--token', 'abc'],
       {
@@ -132,7 +132,7 @@ describe('base URL', () => {
   });
 
   it('unreachable on login: exit 69 too', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const configDir = freshConfigDir();
     const result = await runCommandLine(
       ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', sandboxUser, '--password-stdin'],

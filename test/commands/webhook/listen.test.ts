@@ -307,3 +307,39 @@ describe('webhook listen: backlog and hand-offs', () => {
     await running;
   });
 });
+
+describe('a hand-off left by an earlier configuration', () => {
+  it('is named at the start, and webhook inbox --drop-handoff removes it so /healthz stops counting it', async () => {
+    const inbox = temporaryFolder();
+    const env = { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret };
+    // Run once with an --exec hand-off, then with a --forward-to one instead: "exec" stays in the inbox.
+    const first = testContext({ env });
+    const firstRun = run(listenOptions(inbox, { exec: 'true' }), first.context);
+    await first.firstLine();
+    first.interrupt();
+    await firstRun;
+    const second = testContext({ env });
+    const secondRun = run(listenOptions(inbox, { forwardTo: 'http://127.0.0.1:9/hook' }), second.context);
+    const url = await second.firstLine();
+    expect(second.stderr()).toContain(
+      `warning: hand-off "exec" (exec true) is in SQLite ${join(inbox, 'inbox.sqlite')} but this receiver does not run it`,
+    );
+    expect(second.stderr()).toContain('b2bctl webhook inbox --drop-handoff exec');
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { handOffs: { name: string }[] };
+    expect(health.handOffs.map((handOff) => handOff.name).toSorted()).toEqual(['exec', 'forward']);
+    second.interrupt();
+    await secondRun;
+    const { run: inboxRun } = await import('../../../src/commands/webhook/inbox.js');
+    const dropping = testContext({ env });
+    await inboxRun({ inbox, dropHandoff: 'exec' }, dropping.context);
+    expect(dropping.stderr()).toContain('Dropped hand-off "exec"');
+    const third = testContext({ env });
+    const thirdRun = run(listenOptions(inbox, { forwardTo: 'http://127.0.0.1:9/hook' }), third.context);
+    const again = await third.firstLine();
+    expect(third.stderr()).not.toContain('does not run it');
+    const healthAfter = (await (await fetch(`${again}/healthz`)).json()) as { handOffs: { name: string }[] };
+    expect(healthAfter.handOffs.map((handOff) => handOff.name)).toEqual(['forward']);
+    third.interrupt();
+    await thirdRun;
+  });
+});

@@ -3,7 +3,7 @@
  * one warns as --token does, and --store-env VAR takes the URL from the environment instead.
  */
 import { describe, expect, it } from 'vitest';
-import { closedPort, freshConfigDir } from '../../support/cli.js';
+import { refusedPort, freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 
 const warning =
@@ -11,7 +11,7 @@ const warning =
 
 describe('the PostgreSQL store URL and its password', () => {
   it('--store with a password warns before anything else, and the password is in no other line', async () => {
-    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await closedPort()}/webhooks`;
+    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await refusedPort()}/webhooks`;
     const result = await runCommandLine(['webhook', 'status', '--store', url], { configDir: freshConfigDir() });
     expect(result.stderr.split('\n')[0]).toContain(warning);
     expect(result.stderr.replace(warning, '')).not.toContain('S3CRET-pw');
@@ -19,14 +19,14 @@ describe('the PostgreSQL store URL and its password', () => {
   });
 
   it('--store without a password does not warn', async () => {
-    const url = `postgres://hooks@127.0.0.1:${await closedPort()}/webhooks`;
+    const url = `postgres://hooks@127.0.0.1:${await refusedPort()}/webhooks`;
     const result = await runCommandLine(['webhook', 'status', '--store', url], { configDir: freshConfigDir() });
     expect(result.stderr).not.toContain('warning: --store');
     expect(result.code).not.toBe(0);
   });
 
   it('--store-env reads the URL from the variable it names: no warning, the password in no line', async () => {
-    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await closedPort()}/webhooks`;
+    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await refusedPort()}/webhooks`;
     const result = await runCommandLine(['webhook', 'status', '--store-env', 'WEBHOOK_STORE_URL'], {
       configDir: freshConfigDir(),
       env: { WEBHOOK_STORE_URL: url },
@@ -39,7 +39,7 @@ describe('the PostgreSQL store URL and its password', () => {
   });
 
   it('webhook listen --store-env names the variable when the store cannot be opened (exit 69)', async () => {
-    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await closedPort()}/webhooks`;
+    const url = `postgres://hooks:S3CRET-pw@127.0.0.1:${await refusedPort()}/webhooks`;
     const result = await runCommandLine(
       ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--store-env', 'WEBHOOK_STORE_URL'],
       { configDir: freshConfigDir(), env: { WEBHOOK_STORE_URL: url, B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) } },

@@ -11,7 +11,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import {
   cleanEnv,
   cliPath,
-  closedPort,
+  refusedPort,
   collect,
   copySamples,
   freshConfigDir,
@@ -170,7 +170,7 @@ describe('a platform that is down', () => {
   it('a 52-item push exits 69 and says the platform was unavailable, with the resume line', async () => {
     const folder = freshWorkDir();
     copySamples(folder, 'stock.csv');
-    const port = await closedPort();
+    const port = await refusedPort();
     const result = await runCli(['stock', 'push', 'stock.csv', '--retries', '0'], {
       configDir: freshConfigDir(),
       cwd: folder,

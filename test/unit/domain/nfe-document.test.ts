@@ -23,6 +23,25 @@ describe('checkNfeDocument', () => {
     expect(check(alphanumeric)).toMatchObject({ ok: true, key: { emitter: '12ABC34501DE35' } });
   });
 
+  it('refuses an NF-e of the same buyer that is not a sale invoice: inbound, return, complementary, adjusting', () => {
+    expect(authorised).toContain('<tpNF>1</tpNF>');
+    expect(check(authorised.replace('<tpNF>1</tpNF>', '<tpNF>1</tpNF><finNFe>1</finNFe>')).ok).toBe(true);
+    expect(check(authorised.replace('<tpNF>1</tpNF>', '<tpNF>0</tpNF>'))).toEqual({
+      ok: false,
+      reason:
+        "an inbound NF-e (tpNF 0: a return or a purchase), not the sale's invoice: send the order's outbound NF-e",
+    });
+    for (const [purpose, named] of [
+      ['2', 'a complementary'],
+      ['3', 'an adjusting'],
+      ['4', 'a return'],
+    ] as const)
+      expect(check(authorised.replace('<tpNF>1</tpNF>', `<tpNF>1</tpNF><finNFe>${purpose}</finNFe>`))).toEqual({
+        ok: false,
+        reason: `${named} NF-e (finNFe ${purpose}), not the sale's invoice: send the order's normal NF-e (finNFe 1)`,
+      });
+  });
+
   it('accepts a UTF-8 byte order mark and cStat 150 (authorised out of time)', () => {
     const late = authorised.replace('<cStat>100</cStat>', '<cStat>150</cStat>');
     expect(check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(late)])).ok).toBe(true);

@@ -9,6 +9,7 @@ import {
   type HttpClientOptions,
   type HttpRequest,
 } from '../../../src/platform/http-client.js';
+import { refusedPort } from '../../support/cli.js';
 
 /** What the server saw of one request. */
 interface SeenRequest {
@@ -264,12 +265,9 @@ describe('HttpClient retries', () => {
   });
 });
 
-/** The origin of a port that was just free: connecting to it is refused. */
+/** The origin of a port nothing listens on: connecting to it is refused (refusedPort says why not a just-freed one). */
 async function closedPortUrl(): Promise<string> {
-  const server = new ScriptedServer([reply(200)]);
-  const baseUrl = await server.start();
-  await server.stop();
-  return baseUrl;
+  return `http://127.0.0.1:${await refusedPort()}`;
 }
 
 describe('HttpClient on a closed port', () => {

@@ -143,6 +143,26 @@ describe.each(kinds)('the $name store', (kind) => {
     );
   });
 
+  it.skipIf(kind.skip)(
+    'drops a hand-off no receiver runs: its position and dead letters go; not while a command run is recorded',
+    async () => {
+      const { store } = await open();
+      await appendAll(store, [1, 2, 3]);
+      await store.openHandOff('old', 'exec /bin/true', true);
+      await store.openHandOff('forward', 'http://erp', true);
+      await store.markDead('old', await storedOf(store, 1), 'exit 1', 1);
+      await store.recordRun({ handOff: 'old', host: 'h', processGroup: 42, eventId: 2, startedAt: start });
+      expect(await store.dropHandOff('old')).toBe('command recorded');
+      await store.forgetRun('old', 'h', 42);
+      expect(await store.dropHandOff('old')).toBe('dropped');
+      expect((await store.backlog()).map((handOff) => handOff.name)).toEqual(['forward']);
+      expect(await store.deadLetters()).toEqual([]);
+      expect(await store.dropHandOff('old')).toBe('unknown');
+      // Opened again, it is a new hand-off.
+      expect(await store.openHandOff('old', 'exec /bin/true', false)).toEqual({ created: true });
+    },
+  );
+
   it.skipIf(kind.skip)('selects by kind, since (inclusive) and until (exclusive), ids, pending and dead', async () => {
     const { store } = await open();
     for (const id of [1, 2, 3, 4, 5, 6])
