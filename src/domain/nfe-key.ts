@@ -48,6 +48,14 @@ export function accessKeyCheckDigit(first43: string): number {
 export function checkNfeAccessKey(raw: string, nowMs: number): NfeKeyCheck {
   if (isScientificNotation(raw)) return { ok: false, reason: scientificNotationReason };
   const key = raw.replace(/[\s.-]/g, '');
+  // What people copy instead of the key: infNFe's Id (`NFe` and the key) and the XML file's name (the key, `.xml`).
+  if (/^NFe[0-9A-Z]{44}$/i.test(key))
+    return { ok: false, reason: `that is the XML's infNFe Id: the key is what follows NFe, ${key.slice(3)}` };
+  if (/^[0-9A-Z]{44}xml$/i.test(key) && /\.xml\s*$/i.test(raw))
+    return {
+      ok: false,
+      reason: `that is a file's name: give the file with --xml, or the key alone, ${key.slice(0, 44)}`,
+    };
   if (/[a-z]/.test(key)) return { ok: false, reason: 'access key letters (alphanumeric CNPJ) must be upper case' };
   if (key.length !== 44) return { ok: false, reason: `an access key has 44 characters, this one has ${key.length}` };
   if (!keyShape.test(key))

@@ -88,7 +88,7 @@ export const examples: CommandExamples = {
   orders: ['b2bctl orders poll --since 2h', 'b2bctl orders get 217'],
   'orders poll': [
     'b2bctl orders poll --since 2h',
-    'b2bctl orders poll --since 2026-11-20T00:00:00Z --status APPROVED --detail > orders.ndjson',
+    'b2bctl orders poll --since 2026-11-20T00:00:00Z --status AWAITING_PAYMENT --detail > orders.ndjson',
     'b2bctl orders poll --out-dir /var/lib/erp/orders --watch --interval 60',
   ],
   'orders get': ['b2bctl orders get 217', 'b2bctl orders get 100217'],

@@ -113,12 +113,21 @@ function planWindow(
   // line that keeps --since would otherwise re-read and re-emit the same orders every minute.
   if (since !== undefined || saved === undefined) {
     const first = runWindow({ nowMs, since, until, ...settings });
-    if ('problem' in first) throw new UsageError(`orders poll: ${first.problem}.`);
+    if ('problem' in first) throw new UsageError(`orders poll: ${withFilter(first.problem, options.statuses)}.`);
     if (saved === undefined) return first;
   }
   const window = runWindow({ nowMs, until, cursor: Date.parse(saved.cursor), ...settings });
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
   return window;
+}
+
+/** A first run's problem said of the --status filter, which keeps a cursor of its own (the profile may have another). */
+function withFilter(problem: string, statuses: readonly string[]): string {
+  if (statuses.length === 0) return problem;
+  return problem.replace(
+    'the first run of this profile',
+    `the first run of this profile with --status ${statuses.join(' --status ')} (a filter keeps a cursor of its own)`,
+  );
 }
 
 /** One run: scan the window, write the new versions window by window, move the cursor over what is flushed. */

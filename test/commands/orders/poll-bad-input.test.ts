@@ -32,6 +32,11 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     [['--since', 'last tuesday'], /--since: "last tuesday" is neither an ISO-8601 date or date-time/],
     [['--since', '2026-01-10T00:00:00Z', '--until', '2026-01-05T00:00:00Z'], /--since .* is after --until/],
     [[], /the first run of this profile needs --since/],
+    // A filter's first run: the profile may have a cursor, the filter has its own.
+    [
+      ['--status', 'AWAITING_PAYMENT'],
+      /the first run of this profile with --status AWAITING_PAYMENT \(a filter keeps a cursor of its own\) needs --since/,
+    ],
     [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
     // `--status "$STATUS"` with the variable unset would emit every order to a reader that wanted one status.
     [['--since', '1d', '--status', ''], /--status <status>' argument '' is invalid\. expected some text to look for/],

@@ -25,6 +25,14 @@ function quote(args: readonly string[]) {
   });
 }
 
+/** `tax quote` from the table `rules` (without a map) of one item inside São Paulo, or between the states given. */
+function quoteFrom(rules: string, item: string, to = 'SP') {
+  return runCommandLine(
+    ['tax', 'quote', '--rules', rules, '--from', 'SP', '--to', to, '--buyer', 'taxpayer', '--item', item],
+    { configDir: freshConfigDir(), cwd: folder },
+  );
+}
+
 /** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
 async function quoteExample2(table: readonly string[]) {
   const result = await runCommandLine(
@@ -98,23 +106,7 @@ describe('tax quote', () => {
         '39269090;SP;RJ;taxpayer;12;;6,5;40;;\n' +
         '84713012;SP;SP;taxpayer;18;;10;;;\n',
     );
-    const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        'vazio.csv',
-        '--from',
-        'SP',
-        '--to',
-        'SP',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '84713012,1,100',
-      ],
-      { configDir: freshConfigDir(), cwd: folder },
-    );
+    const result = await quoteFrom('vazio.csv', '84713012,1,100');
     expect(result.code).toBe(65);
     expect(result.stderr).toContain('vazio.csv: 4 problems in the tax table, which is not used:');
     expect(result.stderr).toContain('vazio.csv:2: icmsRate is empty: write the rate, 0 when there is none');
@@ -263,23 +255,7 @@ describe('tax quote', () => {
       join(folder, 'errado.csv'),
       'ncm;from;to;buyer;icmsRate;ipiRate\n8471;SP;XX;taxpayer;12;0\n8471;SP;RJ;Sim;12;0\n8471;SP;RJ;taxpayer;7;0\n84;SP;RJ;taxpayer;doze;0\n',
     );
-    const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        'errado.csv',
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '84713012,1,10',
-      ],
-      { configDir: freshConfigDir(), cwd: folder },
-    );
+    const result = await quoteFrom('errado.csv', '84713012,1,10', 'RJ');
     expect(result.code).toBe(65);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('errado.csv: 3 problems in the tax table, which is not used:');

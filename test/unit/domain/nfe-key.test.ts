@@ -37,6 +37,17 @@ describe('checkNfeAccessKey', () => {
     expect(checkNfeAccessKey(sampleKey.replace(/(\d{4})/g, '$1 '), now)).toMatchObject({ ok: true, warnings: [] });
   });
 
+  it('names what was copied instead of the key: the XML Id with its NFe prefix, or the file name', () => {
+    expect(checkNfeAccessKey(`NFe${sampleKey}`, now)).toEqual({
+      ok: false,
+      reason: `that is the XML's infNFe Id: the key is what follows NFe, ${sampleKey}`,
+    });
+    expect(checkNfeAccessKey(`${sampleKey}.xml`, now)).toEqual({
+      ok: false,
+      reason: `that is a file's name: give the file with --xml, or the key alone, ${sampleKey}`,
+    });
+  });
+
   it('accepts an alphanumeric CNPJ in the key (letters valued ASCII minus 48)', () => {
     expect(checkNfeAccessKey(alphanumericKey, now)).toMatchObject({ ok: true, key: { emitter: '12ABC34501DE35' } });
   });
