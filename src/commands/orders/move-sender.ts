@@ -48,6 +48,8 @@ export class MoveSender {
   private warned = false;
   /** Each order's state as read before its first move of this run, then as its moves left it. */
   private readonly states = new Map<string, OrderState>();
+  /** The order's id → how this run's file first named it (its id, or its number). */
+  private readonly namedAs = new Map<string, string>();
   private readonly lookup: OrderLookup;
   private readonly checkStatus: boolean;
 
@@ -69,7 +71,7 @@ export class MoveSender {
     const before = await this.stateBefore(move, signal, unanswered);
     const target = this.addressed(move);
     const id = target.values.id === move.order ? undefined : target.values.id;
-    const otherNumber = numberRefusal(move, before, id);
+    const otherNumber = numberRefusal(move, before, id) ?? this.namedTwoWays(move, target.values.id, id);
     if (otherNumber) return otherNumber;
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
@@ -93,6 +95,27 @@ export class MoveSender {
         message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
       };
     return recipientRefusal(move, before, id) ?? this.deliver(target, this.routes[move.action], signal);
+  }
+
+  /**
+   * One order named by its id on some rows and by its number on others: the file's moves of it would be two groups,
+   * sent side by side instead of in file order (a cancel could go before the ship above it). The first name the run
+   * meets is kept; a move under the other is not sent, and says why.
+   */
+  private namedTwoWays(move: PreparedMove, resolvedId: string | undefined, id: string | undefined) {
+    const key = resolvedId ?? move.order;
+    const first = this.namedAs.get(key);
+    if (first === undefined) {
+      this.namedAs.set(key, move.order);
+      return undefined;
+    }
+    if (first === move.order) return undefined;
+    const result: MoveResult = {
+      outcome: 'invalid',
+      id,
+      message: `not sent: this file names order ${key} as ${first} too; name each order one way (its id or its number), so its moves go in file order`,
+    };
+    return result;
   }
 
   /** The order's state as known in this run, when it shows the move taken already (the report's message), else undefined. */

@@ -73,6 +73,30 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(rows.map((row) => row.id).toSorted()).toEqual([first, second, oldest].map(String).toSorted());
     });
 
+    it('one order named by its number on one row and its id on another: one of the two is not sent, and says why', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      sandbox.state.orders.orders.get(id)!.status = 'READY_TO_SHIP';
+      writeFileSync(
+        join(dir, 'pedidos.csv'),
+        [
+          moveHeader,
+          `${numberOf(id)};ship;;;;Correios;SS123456785BR;;`,
+          `${id};cancel;;;;;;;cliente desistiu`,
+          '',
+        ].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'pedidos.csv']);
+      expect(result.code).toBe(1);
+      const rows = readReport(join(dir, onlyReport(dir, 'pedidos')));
+      const refused = rows.filter((row) => row.outcome === 'invalid');
+      expect(refused).toHaveLength(1);
+      expect(refused[0]?.message).toMatch(
+        new RegExp(`^not sent: this file names order ${id} as (${id}|${numberOf(id)}) too; name each order one way`),
+      );
+      // Exactly one move reached the order: never a ship and a cancel taken side by side.
+      expect(acceptedMoves(sandbox)).toHaveLength(1);
+    });
+
     it('neither an id nor a number: one line, exit 1, nothing sent', async () => {
       const before = moveRequests(sandbox);
       const get = await run(['orders', 'get', '999999']);
