@@ -79,6 +79,21 @@ export function isCodeField(path: string): boolean {
 export const dateCellReason =
   'the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again';
 
+/**
+ * Why a workbook's number cell cannot stand for its column's text, as its problem's reason; undefined when it can.
+ * A code column loses leading zeros and digits past the 15th. An NCM column is common and harmless as numbers, except
+ * an odd count of digits: NCMs and their prefixes have 2, 4, 6 or 8, and the chapters 01 to 09 start with the zero a
+ * number cell drops (04021010 becomes 4021010, a prefix of another product).
+ */
+export function numberCellProblem(path: string, number: number): string | undefined {
+  if (isCodeField(path)) return numberCellReason;
+  const digits = String(number);
+  const ncm = path === 'ncm' || path.endsWith('.ncm');
+  if (ncm && /^\d+$/.test(digits) && digits.length % 2 === 1)
+    return `the cell is a number, so the NCM's leading zero is lost (0${digits} was probably typed); format the column as Text and type the value again`;
+  return undefined;
+}
+
 /** What to do about a number cell in a code column of a workbook, as the reason of its problem. */
 export const numberCellReason =
   'the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again';

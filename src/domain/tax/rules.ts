@@ -78,7 +78,8 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
   for (const field of rateFields) {
     // `12%` as a percentage cell shows it and its CSV export writes it.
     const written = text(field).replace(/\s*%$/, '');
-    if (written === '' && !mayBeEmpty(field, mvaOf(text('mva')), buyer, from !== to)) {
+    // The MVA is read before the destination rate (rateFields' order), which needs it when empty.
+    if (written === '' && !mayBeEmpty(field, Number(rates.mva ?? 0), buyer, from !== to)) {
       problems.push({ field, message: emptyRateMessage(field) });
       continue;
     }
@@ -118,11 +119,6 @@ function mayBeEmpty(
     default:
       return false;
   }
-}
-
-function mvaOf(written: string): number {
-  const rate = Number(written.replace(/\s*%$/, '').replace(',', '.'));
-  return Number.isFinite(rate) ? rate : 0;
 }
 
 function emptyRateMessage(field: string): string {

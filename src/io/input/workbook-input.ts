@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
-import { dateCellReason, isCodeField, numberCellReason } from '../../domain/spreadsheet-numbers.js';
+import { dateCellReason, isCodeField, numberCellProblem } from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
@@ -295,26 +295,11 @@ function numberValue(
     case 'list':
       return { value: [String(number)] };
     case 'string':
-      if (isCodeField(column.path)) return { value: String(number), problem: `${number}: ${numberCellReason}` };
-      if (lostNcmZero(column.path, number))
-        return { value: String(number), problem: `${number}: ${ncmNumberCellReason(number)}` };
-      return { value: String(number) };
+      const problem = numberCellProblem(column.path, number);
+      return problem === undefined
+        ? { value: String(number) }
+        : { value: String(number), problem: `${number}: ${problem}` };
   }
-}
-
-/**
- * An NCM column's number cell of an odd count of digits: NCMs and their prefixes have 2, 4, 6 or 8 digits, and the
- * chapters 01 to 09 start with a zero a number cell drops (04021010 becomes 4021010, a prefix of another product).
- * NCMs typed as numbers are common and harmless otherwise, so only these are refused.
- */
-function lostNcmZero(path: string, number: number): boolean {
-  if (path !== 'ncm' && !path.endsWith('.ncm')) return false;
-  const digits = String(number);
-  return /^\d+$/.test(digits) && digits.length % 2 === 1;
-}
-
-function ncmNumberCellReason(number: number): string {
-  return `the cell is a number, so the NCM's leading zero is lost (0${number} was probably typed); format the column as Text and type the value again`;
 }
 
 function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
