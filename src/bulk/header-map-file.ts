@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
-import { type HeaderMapProposal, headerKey } from '../domain/header-aliases.js';
+import { type HeaderMapProposal, headerKey, namesASecret } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
@@ -37,7 +37,8 @@ export async function adoptHeaderMap(
         adopted[header] = null;
         continue;
       }
-      const sample = sampleOf(header);
+      // A secret's value is not shown on a screen someone may be watching or recording.
+      const sample = namesASecret(header) ? '***' : sampleOf(header);
       const field = await prompter.select(
         `${noun === 'key' ? 'Key' : 'Column'} "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
         fieldChoices(header, free),

@@ -17,6 +17,7 @@ import {
 import { addressFieldTypes, topFieldTypes, type FieldType } from './customer-fields.js';
 import {
   booleanInput,
+  coordinateLimits,
   customerReasons as reasons,
   isBlank,
   isObject,
@@ -97,6 +98,14 @@ const addressSchema = z.object(
     ...Object.fromEntries(Object.entries(addressFieldTypes).map(([key, type]) => [key, optionalSchemas[type]])),
     zipcode: withReason(requiredText, normalizeCep),
     number: requiredText,
+    ...Object.fromEntries(
+      Object.entries(coordinateLimits).map(([key, { limit, reason }]) => [
+        key,
+        withReason(optionalSchemas.number as z.ZodType<number | undefined>, (value) =>
+          value === undefined || Math.abs(value) <= limit ? { ok: true } : { ok: false, reason },
+        ),
+      ]),
+    ),
   },
   { error: reasons.address },
 );

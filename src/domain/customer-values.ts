@@ -18,6 +18,14 @@ export const customerReasons = {
   record: 'expected an object of customer fields',
   documentType: 'use cpf or pf for an individual, cnpj or pj for a company',
   email: 'not a valid e-mail address',
+  latitude: 'a latitude is between -90 and 90 degrees',
+  longitude: 'a longitude is between -180 and 180 degrees',
+} as const;
+
+/** The largest magnitude of a coordinate, and the reason past it. */
+export const coordinateLimits = {
+  lat: { limit: 90, reason: customerReasons.latitude },
+  lng: { limit: 180, reason: customerReasons.longitude },
 } as const;
 
 /** Absent, null and blank text all mean "missing". */

@@ -23,6 +23,7 @@ import {
 } from './customer-fields.js';
 import {
   booleanInput,
+  coordinateLimits,
   customerReasons as reasons,
   isBlank,
   isObject,
@@ -107,6 +108,21 @@ export function isPlausibleEmail(text: string): boolean {
   return emailLocalPart.test(local) && emailDomain.test(text.slice(at + 1));
 }
 
+/** The address types the platform knows; it stores any other as RESIDENTIAL. */
+const addressTypes: readonly string[] = ['RESIDENTIAL', 'BUSINESS'];
+
+/**
+ * The parts of a registration address an update leaves out that the platform may clear: the address goes as one
+ * object ("same format as creation"), and whether the platform merges it into the stored one is not documented.
+ * The street, quarter, city and state are not among them: the platform fills those from the CEP. (Nor the rarer
+ * farmer's registration and coordinates: a warning for every file that lacks them would be read as noise.)
+ */
+export function addressPartsLeftOut(record: unknown): string[] {
+  if (!isObject(record) || !isObject(record.customerRegistrationAddress)) return [];
+  const address = record.customerRegistrationAddress;
+  return ['complement', 'name', 'addressType'].filter((part) => isBlank(address[part]));
+}
+
 /**
  * Warnings, not errors: values the platform accepts but that are probably wrong (stateRegistration,
  * cnae, trackingPhone formats; an address state that is not a UF).
@@ -138,9 +154,18 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
   }
   // Runs on every row: the addresses are walked without a list of them (their paths are built for a warning only).
   const checkState = (address: unknown, path: () => string) => {
-    const state = isObject(address) ? textOf(address.state) : undefined;
+    if (!isObject(address)) return;
+    const state = textOf(address.state);
     if (state !== undefined && !isFederativeUnit(state))
       warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
+    const type = textOf(address.addressType);
+    // The platform takes any other value and stores RESIDENTIAL: a "Comercial" address would become a home.
+    if (type !== undefined && !addressTypes.includes(type))
+      warn(
+        `${path()}.addressType`,
+        type,
+        'the platform knows RESIDENTIAL and BUSINESS, and stores any other value as RESIDENTIAL',
+      );
   };
   checkState(record.customerRegistrationAddress, () => 'customerRegistrationAddress');
   const list = record.addressList;
@@ -164,6 +189,8 @@ interface FieldRule {
   required: boolean;
   /** The field's own rule, on text that passed the type rule. */
   check?: TextCheck;
+  /** A number's largest magnitude (a coordinate's degrees), and the reason past it. */
+  limit?: { limit: number; reason: string };
 }
 
 const documentTypeCheck: TextCheck = (text) =>
@@ -195,6 +222,8 @@ const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
 const addressRules = fieldRules(addressFieldTypes, {
   zipcode: { required: true, check: normalizeCep },
   number: { required: true },
+  lat: { required: false, limit: coordinateLimits.lat },
+  lng: { required: false, limit: coordinateLimits.lng },
 });
 
 function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<CustomerCreateBody | CustomerUpdateBody> {
@@ -293,6 +322,7 @@ function readField(
       const whole = rule.type === 'integer';
       if (typeof value !== 'number' || !(whole ? Number.isSafeInteger(value) : Number.isFinite(value)))
         return numberTextReasonOfValue(value) ?? (whole ? reasons.wholeNumber : reasons.number);
+      if (rule.limit !== undefined && Math.abs(value) > rule.limit.limit) return rule.limit.reason;
       body[rule.key] = value;
       return undefined;
     }

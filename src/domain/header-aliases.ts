@@ -179,6 +179,14 @@ export function headerKey(header: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
+/**
+ * A header or key under which a secret is kept (`password`, `Senha do portal`, `api_token`, `client secret`): its
+ * values are never quoted in a message, whatever field (if any) reads them.
+ */
+export function namesASecret(header: string): boolean {
+  return /pass(word|wd)|senha|secret|segredo|token|credencia|credential|apikey|chaveapi/.test(headerKey(header));
+}
+
 /** Each list of known paths by its paths' headerKey(): built once per catalogue, not once per header. */
 const pathsByKey = new WeakMap<readonly string[], Map<string, string>>();
 

@@ -95,7 +95,13 @@ export async function createOnce(
       if (upsert && !entry.unanswered) {
         // The update itself is the documented question: 404 means no customer has the document.
         const updated = await registeredCustomer(client, document, signal, updateBodyOf(entry.value));
-        return updated ? report('updated', { status: 200, id: idOf(updated.record) }) : notRegistered();
+        return updated
+          ? report('updated', {
+              status: 200,
+              id: idOf(updated.record),
+              message: notUpdatedNote(entry.value, updated.record),
+            })
+          : notRegistered();
       }
       const registered = await registeredCustomer(client, document, signal);
       if (!registered) return notRegistered();
@@ -121,7 +127,7 @@ export async function createOnce(
           message: `${said} (${emailNote}pass --upsert to update existing customers)`,
         });
       const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
-      return report('updated', { status: 200, id: idOf(updated) });
+      return report('updated', { status: 200, id: idOf(updated), message: notUpdatedNote(entry.value, existing) });
     }
   }
 }
@@ -133,6 +139,21 @@ export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
   );
+}
+
+/**
+ * What of the file's record an upsert could not send, for the report: the update route takes no e-mail, password or
+ * delivery list, so the customer keeps the ones it had. The e-mail is named only when it differs from the stored one.
+ */
+export function notUpdatedNote(body: CustomerCreateBody, stored: Partial<Customer> | undefined): string | undefined {
+  const left = Object.keys(body).filter((field) => {
+    // The document and its type are the key the update goes by, not something it leaves out.
+    if (field === 'document' || field === 'documentType' || updatableFields.has(field)) return false;
+    if (field !== 'username' || typeof stored?.email !== 'string') return true;
+    return stored.email.toLowerCase() !== String(body.username).trim().toLowerCase();
+  });
+  if (left.length === 0) return undefined;
+  return `updated without ${left.join(', ')}: the update route does not take ${left.length === 1 ? 'it' : 'them'}, so the customer keeps what it had`;
 }
 
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */

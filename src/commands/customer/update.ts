@@ -1,4 +1,6 @@
-import { customerAdvisories } from '../../domain/customer.js';
+import { addressPartsLeftOut, customerAdvisories } from '../../domain/customer.js';
+import type { FieldProblem } from '../../domain/validation.js';
+import type { InputRecord } from '../../io/input/open-input.js';
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
@@ -32,7 +34,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       flags: options,
       catalogue: customerCatalogue('update'),
       newChecker: () => newCustomerChecker<CustomerUpdateBody>('update'),
-      advisories: (record) => customerAdvisories(record.values),
+      advisories: updateAdvisories(),
       keyOf: customerRecordKey,
       outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
       sentOutcomes: ['updated', 'unchanged'],
@@ -57,6 +59,27 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
   );
 }
 
+/**
+ * The create's warnings, and once a run the first registration address sent without its complement, name or type:
+ * the platform may replace the whole address with the one sent, so what the file leaves out may be cleared.
+ */
+function updateAdvisories(): (record: InputRecord) => FieldProblem[] {
+  let told = false;
+  return (record) => {
+    const warnings = customerAdvisories(record.values);
+    const left = told ? [] : addressPartsLeftOut(record.values);
+    if (left.length > 0) {
+      told = true;
+      warnings.push({
+        field: 'customerRegistrationAddress',
+        value: '',
+        message: `the registration address goes as one object without ${left.join(', ')}: the platform may replace the stored address with it and clear those (the sandbox does); give every part to keep (said once a run)`,
+      });
+    }
+    return warnings;
+  };
+}
+
 /** `--set FIELD=VALUE` pairs as an update body, each value typed like a CSV cell of that column. */
 export function bodyFromAssignments(document: string, assignments: readonly string[]): Record<string, unknown> {
   const body: Record<string, unknown> = { document };
@@ -67,6 +90,10 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
     const type = customerFieldType(field, 'update');
     if (!type || field === 'document')
       throw new UsageError(`--set ${field}: not a field the update route takes; see b2bctl customer update --help.`);
+    // An empty value (a script's unset variable) is refused, not sent: a list would go as [] and clear the
+    // customer's groups, and text would not go at all while the run said "Updated".
+    if (assignment.slice(equals + 1).trim() === '')
+      throw new UsageError(`--set ${field}= has no value; nothing was sent. Give the value after the "=".`);
     setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', field));
   }
   return body;

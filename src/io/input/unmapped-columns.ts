@@ -1,4 +1,4 @@
-import { fieldForHeader, headerKey } from '../../domain/header-aliases.js';
+import { fieldForHeader, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
 import type { HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
@@ -119,16 +119,21 @@ export function unreadDataError(
   const mapEntry = (data: UnreadData) =>
     `{${JSON.stringify(data.header)}:${JSON.stringify(fieldForHeader(data.header, knownPaths) ?? data.suggestion ?? 'FIELD')}}`;
   const details = { file, line: first.line, field: shortValue(first.header) };
+  // A password under an unknown header (`senha_portal`) is still a password: named, never quoted.
+  const shown = (data: UnreadData) =>
+    namesASecret(data.header) || [data.suggestion, fieldForHeader(data.header, knownPaths)].includes('password')
+      ? '***'
+      : shortValue(data.value);
   if (found.length === 1)
     return new InputError(
-      `${file}:${first.place}: ${first.named} holds "${shortValue(first.value)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.`,
+      `${file}:${first.place}: ${first.named} holds "${shown(first)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.`,
       details,
     );
   const listed = found
     .slice(0, maxListed)
     .map(
       (data) =>
-        `${data.named} holds "${shortValue(data.value)}" on line ${data.place} (${mapEntry(data)}, or --ignore-column ${quotedArgument(data.header)})`,
+        `${data.named} holds "${shown(data)}" on line ${data.place} (${mapEntry(data)}, or --ignore-column ${quotedArgument(data.header)})`,
     );
   const more = found.length - maxListed;
   return new InputError(

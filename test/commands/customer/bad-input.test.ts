@@ -487,3 +487,80 @@ describe('resuming from a report that is not there', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('mistakes a user test sent with exit 0, now refused or said', () => {
+  it('a password under a header no field reads (senha_portal) is named, never quoted; nothing sent', async () => {
+    const folder = folderWith(
+      'pw.csv',
+      'documentType,document,name,username,phone,senha_portal,customerRegistrationAddress.zipcode,customerRegistrationAddress.number\ncpf,529.982.247-25,Ana,ana@x.com,11987654321,Segredo#123,01310-100,1\n',
+    );
+    const result = await cli(['customer', 'create', 'pw.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).not.toContain('Segredo#123');
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: pw.csv:2: column 6 (F) "senha_portal" holds "***" but no field reads it, so it would not be sent; nothing was sent. Map it with {"senha_portal":"FIELD"} in a --map file, or leave it out with --ignore-column senha_portal.',
+    );
+    const update = folderWith('uu.csv', 'document,username,password\n001.234.567-97,novo@x.com,Nova#1\n');
+    const updated = await cli(['customer', 'update', 'uu.csv'], update);
+    expect(updated.code).toBe(65);
+    expect(updated.stderr).not.toContain('Nova#1');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a latitude written with a point in a decimal-comma file (-23.561 read as -23561): invalid, nothing sent', async () => {
+    const folder = folderWith(
+      'geo.csv',
+      'document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.lat;customerRegistrationAddress.lng\n11.222.333/0001-81;01310-100;100;-23.561;-46.656\n',
+    );
+    const result = await cli(['customer', 'update', 'geo.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      'geo.csv:2: Property [customerRegistrationAddress.lat] with value [-23.561] does not pass validation (a latitude is between -90 and 90 degrees;',
+    );
+    expect(result.stderr).toContain(
+      'geo.csv:2: Property [customerRegistrationAddress.lng] with value [-46.656] does not pass validation (a longitude is between -180 and 180 degrees;',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--set with an empty value (a script variable unset) is refused: exit 2, nothing sent', async () => {
+    const folder = freshWorkDir();
+    for (const set of ['customerGroupList=', 'priceRuleTags= ', 'tradingName=']) {
+      const result = await cli(['customer', 'update', '--document', '11.222.333/0001-81', '--set', set], folder);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n').at(-2)).toBe(
+        `error: --set ${set.split('=')[0]}= has no value; nothing was sent. Give the value after the "=".`,
+      );
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('two JSON keys read as one field with different values (CPF and CNPJ mapped to document): refused, nothing sent', async () => {
+    const folder = folderWith(
+      'cc.json',
+      '[{"CPF":"529.982.247-25","CNPJ":"00.360.305/0001-04","Nome":"Antonio Novo Nome"}]\n',
+    );
+    writeFileSync(join(folder, 'cc.map.json'), '{"CPF":"document","CNPJ":"document","Nome":"name"}');
+    const result = await cli(['customer', 'update', 'cc.json', '--map', 'cc.map.json'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: cc.json:1: keys "CPF" and "CNPJ" both hold document, with different values; nothing was sent. Keep one of them, or leave the other out with --ignore-column (or null in the --map).',
+    );
+    // The same key in two cases, and two keys with the same value (an ERP that writes both), alike.
+    const cased = folderWith('nn.json', '[{"document":"529.982.247-25","name":"Primeiro","Name":"Segundo"}]\n');
+    expect((await cli(['customer', 'update', 'nn.json'], cased)).code).toBe(65);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('an addressType the platform does not know is a warning: it would store RESIDENTIAL', async () => {
+    const folder = folderWith(
+      'at.csv',
+      'document,customerRegistrationAddress.zipcode,customerRegistrationAddress.number,customerRegistrationAddress.addressType\n111.444.777-35,01310-100,1,Comercial\n',
+    );
+    const result = await cli(['customer', 'validate', 'at.csv', '--update'], folder);
+    expect(result.stderr).toContain(
+      'warning: at.csv:2: Property [customerRegistrationAddress.addressType] with value [Comercial] may be wrong (the platform knows RESIDENTIAL and BUSINESS, and stores any other value as RESIDENTIAL); the platform does not check it',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});

@@ -202,6 +202,9 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 8,
+      // The answer shows no e-mail: the file's is named with the password, neither of which the route takes.
+      message:
+        'updated without username, password: the update route does not take them, so the customer keeps what it had',
     });
     expect(requests[1]).toEqual({ method: 'PUT', path: put, body: updateBodyOf(body) });
   });
@@ -222,6 +225,8 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 5,
+      // Registered with the file's e-mail: only the password is left out.
+      message: 'updated without password: the update route does not take it, so the customer keeps what it had',
     });
     expect(requests.map((request) => request.body)).toEqual([body, {}, updateBodyOf(body)]);
   });
@@ -233,6 +238,8 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 6,
+      message:
+        'updated without username, password: the update route does not take them, so the customer keeps what it had',
     });
     expect(requests.slice(1)).toEqual([
       { method: 'PUT', path: put, body: {} },
