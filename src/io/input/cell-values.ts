@@ -56,7 +56,7 @@ export const activeStateWords =
 
 /**
  * A decimal number as a pt-BR or an en-US spreadsheet writes it. With a decimal comma, `.` may only
- * group thousands (`1.234,56` is 1234.56); with a decimal point, a comma makes the text no number,
+ * group thousands (`1.234,56` is 1234.56; never after a leading 0); with a decimal point, a comma makes the text no number,
  * because `parseFloat("1.234,56")` silently reading 1.234 is the error this exists to prevent.
  */
 export function parseDecimal(text: string, decimal: DecimalSeparator): number | undefined {
@@ -109,7 +109,9 @@ function plainDecimal(value: string, decimal: DecimalSeparator): number | undefi
 // Built once: a regular expression literal inside the function is a new object on every cell.
 const leadingSignAndZeros = /^[+-]?[0.,]*/;
 const nonDigits = /\D/g;
-const commaDecimal = /^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/;
+// A thousands group starts with 1 to 9: no spreadsheet writes `0.500` or `000.250` for 500 or 250, while an export
+// with a decimal point writes `0.500` for half.
+const commaDecimal = /^[+-]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?$/;
 const pointDecimal = /^[+-]?\d+(\.\d+)?$/;
 
 /** A whole number, possibly with thousands grouping; undefined for fractions and words. */

@@ -253,8 +253,10 @@ function checkLegacyText(
 ): void {
   const { encoding, file, lines } = context;
   const undefinedByte = text.indexOf('\uFFFD');
-  const foreign = context.sniffed ? foreignNextToLetter.exec(text) : null;
-  // Checked under any single-byte encoding, the one given with --encoding too: such text is never sent garbled.
+  // Checked under any single-byte encoding, the one given with --encoding too (the flag our own messages suggest,
+  // kept in a cron line when the ERP's export changes): such text is never sent garbled. Text that really holds
+  // these characters beside letters goes as UTF-8, where this check does not apply.
+  const foreign = foreignNextToLetter.exec(text);
   const mojibake = utf8Accent(chunk);
   const at = Math.min(
     undefinedByte === -1 ? Infinity : undefinedByte,
@@ -265,9 +267,9 @@ function checkLegacyText(
   const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
   if (mojibake === at) throw utf8ReadAsLegacy(text, chunk, at, { ...context, line });
   const [start, end] = wordBounds(text, at);
-  const guess = context.sniffed ? brazilianEncodingOf(chunk, [start, end], encoding) : undefined;
+  const guess = brazilianEncodingOf(chunk, [start, end], encoding);
   const hint = guess
-    ? `the file is probably ${guess.described}, where it reads "${guess.text}": pass --encoding ${guess.label}, or re-export it as "CSV UTF-8".`
+    ? `the file is probably ${guess.described}, where it reads "${guess.text}": pass --encoding ${guess.label}${context.sniffed ? '' : ` instead of ${encoding}`}, or re-export it as "CSV UTF-8".`
     : context.sniffed
       ? `no encoding Office writes (CP850, MacRoman) reads it as Brazilian text either: re-export the file as "CSV UTF-8", or pass its encoding with --encoding if you know it.`
       : `pass the file's encoding with --encoding (such as cp850 or macintosh), or re-export it as "CSV UTF-8".`;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { InputError } from '../../base/errors.js';
 import { fieldSpelledAs, proposeHeaderMap } from '../../domain/header-aliases.js';
 import { inputName } from './byte-source.js';
@@ -131,6 +132,7 @@ function readObject(
   const read: string[] = [];
   const nested: NestedReading = { at, reading, unread: [], moves: [] };
   const entries = Object.entries(value);
+  const keyOfPath = new Map<string, { key: string; value: unknown }>();
   for (const [position, [key, inner]] of entries.entries()) {
     if (keys.leftOut(key, at.where)) continue;
     const path = fields.pathOf(mappedPath(keys.headerMap, key));
@@ -151,6 +153,15 @@ function readObject(
     }
     read.push(path);
     if (inner === null || inner === '') continue;
+    const earlier = keyOfPath.get(path);
+    // Two keys of one record read as one field (`CPF` and `CNPJ` both mapped to document, `name` and `Name`): which
+    // value would go is the file's key order, so neither goes, as a CSV with the column twice is refused.
+    if (earlier !== undefined && !isDeepStrictEqual(earlier.value, inner))
+      throw new InputError(
+        `${at.file}:${at.where}: keys "${shortText(earlier.key)}" and "${shortText(key)}" both hold ${path}, with different values; nothing was sent. Keep one of them, or leave the other out with --ignore-column (or null in the --map).`,
+        { file: at.file, line: at.line, field: path },
+      );
+    keyOfPath.set(path, { key, value: inner });
     // A field (`sku`) is read as it is; an object field (`customerRegistrationAddress`) has keys of its own.
     setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typedAs(inner, path, kind));
   }

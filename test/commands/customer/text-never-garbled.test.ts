@@ -96,6 +96,17 @@ describe('UTF-8 read under an explicit single-byte encoding', () => {
 });
 
 describe('an Office encoding is named only when it reads the file as Brazilian text', () => {
+  it('a Windows-1252 export read with --encoding cp850: refused with the encoding that reads it, nothing sent', async () => {
+    const bytes = Buffer.from(header + maria + joao, 'latin1');
+    const run = workspace({ 'clientes.csv': bytes });
+    const result = await run(['customer', 'create', 'clientes.csv', '--encoding', 'cp850']);
+    expect(result.code).toBe(65);
+    expect(lastLine(result.stderr)).toMatch(
+      /^error: clientes\.csv:2: "Concei\S+o" is not Brazilian text when read as cp850; the file is probably Windows-1252 \(Excel's "CSV"\), where it reads "Conceição": pass --encoding windows-1252 instead of cp850, or re-export it as "CSV UTF-8"\.$/,
+    );
+    await expectNothingSent();
+  });
+
   it('bytes Windows-1252 does not define, which CP850 reads as "EuroÇ Xü YìÉ": no CP850 hint, nothing sent', async () => {
     const odd = Buffer.from(
       `${header}cpf;123.456.789-09;Euro\x80 X\x81 Y\x8d\x90;maria@email.com.br;11987654321;Senha#2001;01310-100;100\r\n`,
@@ -120,6 +131,13 @@ describe('an Office encoding is named only when it reads the file as Brazilian t
     expect(lastLine(result.stderr)).toBe(
       'error: clientes.csv:2: "Concei‡Æo" is not Brazilian text when read as windows-1252; the file is probably CP850 (Excel\'s "CSV (MS-DOS)"), where it reads "Conceição": pass --encoding cp850, or re-export it as "CSV UTF-8".',
     );
+    // The flag that message suggests, kept in a cron line when the ERP's export changes, does not turn the check off.
+    const wrongFlag = await run(['customer', 'create', 'clientes.csv', '--encoding', 'windows-1252']);
+    expect(wrongFlag.code).toBe(65);
+    expect(lastLine(wrongFlag.stderr)).toBe(
+      'error: clientes.csv:2: "Concei‡Æo" is not Brazilian text when read as windows-1252; the file is probably CP850 (Excel\'s "CSV (MS-DOS)"), where it reads "Conceição": pass --encoding cp850 instead of windows-1252, or re-export it as "CSV UTF-8".',
+    );
+    await expectNothingSent();
     const created = await run(['customer', 'create', 'clientes.csv', '--encoding', 'cp850']);
     expect(created.code).toBe(0);
     expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual([

@@ -10,7 +10,8 @@ function referenceDecimal(text: string, decimal: DecimalSeparator): number | und
   const value = text.trim();
   if (value.replace(/^[+-]?[0.,]*/, '').replace(/\D/g, '').length > 15) return undefined;
   if (decimal === ',') {
-    if (!/^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
+    // A thousands group never starts with 0 (`0.500` is half in a decimal-point export, never 500).
+    if (!/^[+-]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?$/.test(value)) return undefined;
     return Number(value.replaceAll('.', '').replace(',', '.'));
   }
   if (!/^[+-]?\d+(\.\d+)?$/.test(value)) return undefined;
