@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
@@ -61,6 +62,10 @@ export class RunLedger {
     const startedAt = new Date(options.context.clock.now());
     const csv = options.input.csv;
     const errorsExtension = csv ? '.csv' : '.ndjson';
+    if (options.resumeFrom === undefined) {
+      refuseEarlierRun(options.reportPath, 'report', '--report');
+      refuseEarlierRun(options.errorsPath, 'errors file', '--errors');
+    }
     const chosenReport = options.reportPath ?? options.resumeFrom;
     // Both files are opened for appending: a second run started in the same second must get files of
     // its own, not add its rows to the first run's report (which a --resume would then misread).
@@ -186,6 +191,27 @@ export class RunLedger {
     if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack(this.errors.path)}`);
     return lines;
   }
+}
+
+/**
+ * A new run's `--report` or `--errors` path that already holds an earlier run's rows is refused: appended to, a
+ * `--resume` would take that run's done rows for this one's (and skip records never sent), and an errors file fed
+ * back would send that run's records again. A device or pipe (`/dev/stdout`) and an empty file are written as given.
+ */
+function refuseEarlierRun(path: string | undefined, what: string, flag: string): void {
+  if (path === undefined) return;
+  let size: number;
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isFile()) return;
+    size = stat.size;
+  } catch {
+    return;
+  }
+  if (size > 0)
+    throw new UsageError(
+      `${flag} ${path}: the file already holds an earlier run's ${what}; nothing was sent. Give a path of its own to each run (a date in it, or leave ${flag} out for NAME.${what === 'report' ? 'report' : 'errors'}-TIMESTAMP beside the input), or --resume the earlier run's report to finish it.`,
+    );
 }
 
 function openOutput<T>(path: string, what: string, flag: string, open: () => T, undo?: () => void): T {

@@ -53,7 +53,17 @@ export interface RunMeta {
   baseUrlFromFlag: boolean;
   /** The config folder when it came from the environment (B2BCTL_CONFIG_DIR, XDG_CONFIG_HOME), absolute. */
   configDir?: string;
-  input: { path: string; size: number; fingerprint: string };
+  input: {
+    path: string;
+    size: number;
+    fingerprint: string;
+    /**
+     * The SHA-256 of the whole input (up to wholeHashLimit bytes; past it, of 64 KiB samples across it): a
+     * re-export of the same size that changed a value past the first 64 KiB is another input. Absent in the run
+     * records of earlier versions, whose resumes compare the fingerprint only.
+     */
+    content?: string;
+  };
   flags: Record<string, string | number | boolean>;
 }
 
@@ -65,16 +75,34 @@ export function metaPathOf(reportPath: string): string {
   return `${reportPath.replace(/\.csv$/i, '')}.meta.json`;
 }
 
+/** Inputs up to this size are hashed whole (~0.1 s for 256 MiB); larger ones by samples, so a start stays quick. */
+const wholeHashLimit = 256 * 1024 * 1024;
+/** Samples of a larger input's content hash. */
+const contentSamples = 1024;
+
 export function describeInput(readPath: string): RunMeta['input'] & { readPath: string } {
   const size = statSync(readPath).size;
   const buffer = Buffer.alloc(Math.min(size, fingerprintBytes));
   const descriptor = openSync(readPath, 'r');
   try {
     readSync(descriptor, buffer, 0, buffer.length, 0);
+    const fingerprint = createHash('sha256').update(buffer).digest('hex');
+    return { path: '', readPath, size, fingerprint, content: contentHash(descriptor, size, buffer) };
   } finally {
     closeSync(descriptor);
   }
-  return { path: '', readPath, size, fingerprint: createHash('sha256').update(buffer).digest('hex') };
+}
+
+/** The content hash of RunMeta's input: every byte, or evenly spaced 64 KiB samples past wholeHashLimit. */
+function contentHash(descriptor: number, size: number, buffer: Buffer): string {
+  const hash = createHash('sha256');
+  const step = size <= wholeHashLimit ? buffer.length : Math.floor(size / contentSamples);
+  for (let at = 0; buffer.length > 0 && at < size; at += Math.max(step, buffer.length)) {
+    const read = readSync(descriptor, buffer, 0, Math.min(buffer.length, size - at), at);
+    if (read === 0) break;
+    hash.update(buffer.subarray(0, read));
+  }
+  return `${size <= wholeHashLimit ? 'whole' : 'sampled'}:${hash.digest('hex')}`;
 }
 
 /** The shaping flags' values as given, paths made absolute, unset ones left out. */
@@ -150,7 +178,11 @@ export function checkResume(options: {
     throw refuse(
       `it was written for ${meta.baseUrl}, this run would send to ${options.baseUrl} (add --base-url ${meta.baseUrl}${otherFolder(meta, options.configDir)})`,
     );
-  if (meta.input.size !== options.input.size || meta.input.fingerprint !== options.input.fingerprint)
+  if (
+    meta.input.size !== options.input.size ||
+    meta.input.fingerprint !== options.input.fingerprint ||
+    (meta.input.content !== undefined && meta.input.content !== options.input.content)
+  )
     throw refuse(
       `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
     );

@@ -87,7 +87,12 @@ export async function openSending<T, Sent>(
     baseUrl: session.requireBaseUrl(),
     baseUrlFromFlag: context.globals.baseUrl !== undefined || session.setting('baseUrl').source === 'env',
     ...configFolderFromEnvironment(context, session.store.directory),
-    input: { path: input.description.path, size: input.description.size, fingerprint: input.description.fingerprint },
+    input: {
+      path: input.description.path,
+      size: input.description.size,
+      fingerprint: input.description.fingerprint,
+      content: input.description.content,
+    },
     flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
   };
   if (!input.resumed) {

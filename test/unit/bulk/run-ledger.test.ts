@@ -113,9 +113,31 @@ describe('RunLedger.open: where the report and the errors file go', () => {
     ]);
     // A report file taken beside the input does not move an errors path that was given, nor a report given.
     writeFileSync(join(folder, `customers.report-${stamp}.csv`), 'taken');
-    const both = await ledgerIn(folder, { reportPath: chosen, errorsPath: join(folder, 'errs.csv') }).open();
+    const both = await ledgerIn(folder, {
+      reportPath: join(folder, 'mine-2.csv'),
+      errorsPath: join(folder, 'errs-2.csv'),
+    }).open();
     both.close();
-    expect(both.errors.path).toBe(join(folder, 'errs.csv'));
+    expect([both.report.path, both.errors.path]).toEqual([join(folder, 'mine-2.csv'), join(folder, 'errs-2.csv')]);
+  });
+
+  it("a report or errors path given that holds an earlier run's rows is refused, before anything is written", async () => {
+    const folder = temporaryFolder();
+    const daily = join(folder, 'daily.csv');
+    writeFileSync(daily, 'line,key,outcome,status,id,message\n3,001.234.567-97,updated,200,,\n');
+    await expect(ledgerIn(folder, { reportPath: daily }).open()).rejects.toThrow(
+      `--report ${daily}: the file already holds an earlier run's report; nothing was sent.`,
+    );
+    await expect(ledgerIn(folder, { errorsPath: daily }).open()).rejects.toThrow(
+      `--errors ${daily}: the file already holds an earlier run's errors file; nothing was sent.`,
+    );
+    expect(readFileSync(daily, 'utf8')).toBe('line,key,outcome,status,id,message\n3,001.234.567-97,updated,200,,\n');
+    // An empty file (made with touch) and the system's devices are written as given.
+    const empty = join(folder, 'empty.csv');
+    writeFileSync(empty, '');
+    const fresh = await ledgerIn(folder, { reportPath: empty }).open();
+    fresh.close();
+    expect(fresh.report.path).toBe(empty);
   });
 
   it('a file taken beside the input moves only the name that is not given', async () => {

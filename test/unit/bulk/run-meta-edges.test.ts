@@ -157,8 +157,26 @@ describe('describeInput', () => {
       readPath: one,
       size: head.length + 6,
       fingerprint: createHash('sha256').update(head).digest('hex'),
+      content: `whole:${createHash('sha256').update(readFileSync(one)).digest('hex')}`,
     });
     expect(describeInput(two).fingerprint).toBe(described.fingerprint);
+    // The same size and first 64 KB: only the whole content tells the two apart.
+    expect(describeInput(two).content).not.toBe(described.content);
+  });
+
+  it('a resume compares the whole content when the run recorded it: a change past 64 KB is another input', () => {
+    const head = Buffer.alloc(64 * 1024, 'a');
+    const input = join(folder, 'nightly.csv');
+    writeFileSync(input, Buffer.concat([head, Buffer.from('GEN-1;92352\n')]));
+    const recorded = describeInput(input);
+    writeFileSync(input, Buffer.concat([head, Buffer.from('GEN-1;12352\n')]));
+    const now = { ...describeInput(input), path: recorded.path };
+    expect(() => check(meta({ input: { ...recorded, path: input } }), {}, { ...now, path: input })).toThrow(
+      /this input is another file or was changed since/,
+    );
+    // A run record of an earlier version has no content hash: the fingerprint and size decide, as before.
+    const older = { path: input, size: recorded.size, fingerprint: recorded.fingerprint };
+    expect(() => check(meta({ input: older }), {}, { ...now, path: input })).not.toThrow();
   });
 
   it('a file shorter than 64 KB is hashed whole', () => {
