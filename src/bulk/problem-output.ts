@@ -1,6 +1,6 @@
 import { batchedWriter } from '../io/output/batched-writer.js';
 import { printable } from '../io/output/printable.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutStyle } from '../context.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
@@ -53,7 +53,8 @@ export function problemOutput(context: Context, file: string, inputFormat: Input
         ? ['file', 'line', 'field', 'value', 'message', 'row']
         : ['file', 'line', 'field', 'value', 'message'],
     },
-    { color: false, batched: true },
+    // `--excel` asks every CSV b2bctl writes for a pt-BR Excel: a validate's problems too, as a listing's rows.
+    { ...stdoutStyle(context), color: false, batched: true },
   );
   return {
     write: (line, problem, place) =>

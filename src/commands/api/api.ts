@@ -24,7 +24,13 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   const texts = await readSources(options, context);
   const request = planRequest(options, session.get('branch'), (source) => texts.get(source) ?? '', context.log.warn);
   if (options.paginate && request.method !== 'GET')
-    throw new UsageError(`--paginate reads listings with GET; drop -X ${request.method} or --paginate.`);
+    throw new UsageError(
+      options.method === undefined
+        ? options.input === undefined
+          ? '--paginate reads listings with GET, and fields (-f, -F) make the request a POST; add -X GET to send them as the query, or drop --paginate.'
+          : '--paginate reads listings with GET, and --input makes the request a POST; drop --input or --paginate.'
+        : `--paginate reads listings with GET; drop -X ${request.method} or --paginate.`,
+    );
   const pace = options.rate === undefined ? undefined : new Pacer(context.clock, options.rate);
   const tuned = pace !== undefined || options.retries !== undefined || options.timeoutMs !== undefined;
   const client = await context.platform(

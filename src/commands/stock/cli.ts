@@ -15,7 +15,7 @@ interface PushFlags extends ParsedBulkFlags {
 /** A price of 0 is refused unless asked for: the platform would sell the product for nothing. */
 const allowZeroPrice = [
   '--allow-zero-price',
-  'a price of 0 is meant (else refused: the product would sell for nothing)',
+  'a price or sale price of 0 is meant (else refused: the product would sell for nothing)',
 ] as const;
 
 /** `b2bctl stock validate|push`. */

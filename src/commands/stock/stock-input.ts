@@ -55,16 +55,28 @@ export interface StockCheckOptions {
 const zeroPriceReason =
   "a price of 0 puts the product on sale for nothing, and stock sent puts a product that was off sale back on sale; leave the cell empty to keep the platform's price, or pass --allow-zero-price if 0 is meant";
 
-/** checkStockRecord, with a price of 0 refused unless `allowZeroPrice`. */
+/** The same for a sale price: ERPs write 0 in a promotion column for "no promotion" even more often. */
+const zeroSalePriceReason =
+  'a sale price of 0 would sell the product for nothing; leave the cell empty when there is no sale price, or pass --allow-zero-price if 0 is meant';
+
+/** checkStockRecord, with a price or sale price of 0 refused unless `allowZeroPrice`. */
 function checkStockRecordWith(options: StockCheckOptions): (record: InputRecord) => RecordVerdict<StockItem> {
   if (options.allowZeroPrice) return checkStockRecord;
   return (record) => {
     const verdict = checkStockRecord(record);
-    const price = verdict.ok ? verdict.value.price : record.values.price;
-    if (price !== 0 && !(typeof price === 'string' && /^\s*0+(?:[.,]0*)?\s*$/.test(price))) return verdict;
-    const problem = fieldProblem('price', String(record.values.price), zeroPriceReason);
-    return { ok: false, problems: verdict.ok ? [problem] : [...verdict.problems, problem] };
+    const problems = (['price', 'salePrice'] as const)
+      .filter((field) => isZero(verdict.ok ? verdict.value[field] : record.values[field]))
+      .map((field) =>
+        fieldProblem(field, String(record.values[field]), field === 'price' ? zeroPriceReason : zeroSalePriceReason),
+      );
+    if (problems.length === 0) return verdict;
+    return { ok: false, problems: verdict.ok ? problems : [...verdict.problems, ...problems] };
   };
+}
+
+/** 0 as a number, or as text a reader left unread (`0,00`, ` 0 `). */
+function isZero(value: unknown): boolean {
+  return value === 0 || (typeof value === 'string' && /^\s*[+-]?0+(?:[.,]0*)?\s*$/.test(value));
 }
 
 /** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */

@@ -62,6 +62,12 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       '--paginate reads listings with GET; drop -X POST or --paginate.',
     ],
+    [
+      // No -X typed: the fields made the POST, and -X GET sends them as the query.
+      ['/sellerModule/listSellers', '--paginate', '-f', 'email=silva'],
+      2,
+      '--paginate reads listings with GET, and fields (-f, -F) make the request a POST; add -X GET to send them as the query, or drop --paginate.',
+    ],
     [['/v1/contracts', '--slurp'], 2, '--slurp goes with --paginate.'],
     [
       ['/v1/contracts', '--paginate', '-i'],

@@ -220,6 +220,14 @@ describe('a price of 0: the platform would sell the product for nothing', () => 
         value: '0,00',
         message: `Property [price] with value [0,00] does not pass validation (${reason})`,
       },
+      {
+        file: 'zero.csv',
+        line: 3,
+        field: 'salePrice',
+        value: '0',
+        message:
+          'Property [salePrice] with value [0] does not pass validation (a sale price of 0 would sell the product for nothing; leave the cell empty when there is no sale price, or pass --allow-zero-price if 0 is meant)',
+      },
     ]);
     const pushed = await run(['stock', 'push', 'zero.csv']);
     expect(pushed.code).toBe(65);
@@ -493,5 +501,40 @@ describe('per-item rejections from the platform', () => {
     });
     expect(await stockSummary(sandbox)).toMatchObject({ lines: 2, applied: 2, rejected: 2 });
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
+  });
+});
+
+describe('mistakes a user test sent with exit 0, now refused', () => {
+  it('0.500 in a decimal-comma file is no thousands group: invalid, and no hint leads to 500; nothing sent', async () => {
+    const { dir, run } = workspace({ 'zero-group.csv': excel('sku;quantity;price', 'GEN-0000001;0.500;0.990') });
+    const pushed = await run(['stock', 'push', 'zero-group.csv', '--route', 'batch']);
+    expect(pushed.code).toBe(65);
+    expect(pushed.stderr).toContain('zero-group.csv:2: Property [quantity] with value [0.500]');
+    expect(pushed.stderr).toContain('zero-group.csv:2: Property [price] with value [0.990]');
+    await expectNothingSent(dir, ['zero-group.csv']);
+    // Read with a decimal point, as the file means: half a unit is no whole quantity, and the message says no more.
+    const hinted = await run(['stock', 'validate', 'zero-group.csv', '--decimal', '.', '-o', 'ndjson']);
+    expect(hinted.stdout).not.toContain('--decimal ,');
+    expect(hinted.stdout).not.toContain('it is 500');
+  });
+
+  it('two JSON keys read as one field (a mapped code and sku, quantity and Quantity): refused, nothing sent', async () => {
+    const { dir, run } = workspace({
+      'dup.json': '[{"codigo":"GEN-0000001","sku":"GEN-0000002","estoque":5}]',
+      'dup.map.json': '{"codigo":"sku","estoque":"quantity"}',
+    });
+    const pushed = await run(['stock', 'push', 'dup.json', '--map', 'dup.map.json', '--route', 'batch']);
+    expect(pushed.code).toBe(65);
+    expect(pushed.stderr).toContain(
+      'error: dup.json:1: keys "codigo" and "sku" both hold sku, with different values; nothing was sent.',
+    );
+    await expectNothingSent(dir, ['dup.json', 'dup.map.json']);
+  });
+
+  it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
+    const { run } = workspace({ 'v.csv': excel('sku;quantity', 'GEN-0000001;-1') });
+    const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);
+    expect(validated.code).toBe(65);
+    expect(validated.stdout.startsWith('\uFEFFfile;line;field;value;message;row\r\n')).toBe(true);
   });
 });
