@@ -1,5 +1,6 @@
 import type { PlatformClient } from './client.js';
 import { readBatchAnswer, readQueueAnswer, type ItemVerdict } from './answers/stock.js';
+import { messageOfBody } from '../base/errors.js';
 
 export type { ItemVerdict } from './answers/stock.js';
 
@@ -18,7 +19,7 @@ export async function putStockBatch(
   itemsJson: readonly string[],
   skus: readonly string[],
   signal?: AbortSignal,
-): Promise<(ItemVerdict | undefined)[] | undefined> {
+): Promise<{ verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
   const { body } = await client.send<unknown>({
     method: 'PUT',
     path: client.route('paths.stockBatch'),
@@ -26,10 +27,12 @@ export async function putStockBatch(
     safeToRepeat: true,
     signal,
   });
-  return readBatchAnswer(body, skus, {
+  const verdicts = readBatchAnswer(body, skus, {
     results: client.session.get('answers.stockBatch.results'),
     status: client.session.get('answers.stockBatch.status'),
   });
+  // A 2xx is the platform taking the batch; what it said beside no per-item result is passed on, not judged.
+  return { verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
 }
 
 /** `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id. */

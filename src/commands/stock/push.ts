@@ -50,11 +50,12 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
   let warnedUnitemised = false;
-  const warnUnitemisedOnce = () => {
+  const warnUnitemisedOnce = (said: string | undefined) => {
     if (warnedUnitemised) return;
     warnedUnitemised = true;
+    // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
     context.log.warn(
-      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
+      `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.`,
     );
   };
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
@@ -150,9 +151,9 @@ async function sendToBatchRoute(
   client: PlatformClient,
   batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
-  unitemised: () => void,
+  unitemised: (said: string | undefined) => void,
 ): Promise<ReportEntry[]> {
-  const verdicts = await putStockBatch(
+  const { verdicts, said } = await putStockBatch(
     client,
     batch.map((entry) => entry.json),
     batch.map((entry) => entry.key),
@@ -162,11 +163,11 @@ async function sendToBatchRoute(
     const verdict = verdicts?.[index];
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
       return reportEntry(rowOf(entry, verdict.verdict, 200, undefined, verdict.message), entry);
-    unitemised();
+    unitemised(said);
     const message =
       verdict?.verdict === 'unsettled'
         ? `the platform answered "${verdict.status}" for this item`
-        : 'the answer did not itemise this item';
+        : `the answer did not itemise this item${said === undefined ? '' : `; it said "${said}"`}`;
     return reportEntry(rowOf(entry, 'accepted', 200, undefined, message), entry);
   });
 }

@@ -4,7 +4,7 @@
  * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
  * wording, and never fails a 2xx because of its body's shape.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -81,6 +81,24 @@ describe('a 200 with an empty body', () => {
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     const outcomes = new Set(readReport(join(dir, name)).map((row) => row.outcome));
     expect([...outcomes]).toEqual(['accepted']);
+  });
+
+  it('stock push --route batch: a 200 whose body is an error-like message is passed on as the platform said it', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"status":"ERROR","message":"Invalid token for store"}');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
+    // A 2xx is the platform taking the batch (its wording is not ours to judge); what it said is shown, not dropped.
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises, saying "Invalid token for store"; those items are reported "accepted".',
+    );
+    const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
+    const messages = new Set(readReport(join(dir, name)).map((row) => row.message));
+    expect([...messages]).toEqual(['the answer did not itemise this item; it said "Invalid token for store"']);
   });
 
   it('stock push --route queue: a 202 with no body is queued without a batch id, exit 0', async () => {
