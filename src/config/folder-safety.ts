@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -9,6 +9,13 @@ import { shellWord } from '../lib/shell-word.js';
  * they could swap config.json. Root owning it is fine (root can read everything anyway); exit 77.
  */
 export function checkConfigFolderSafety(directory: string, file: string): void {
+  // conf writes the file by a rename beside where a link points: a link planted at config.json would have the
+  // tokens written wherever it leads. Checked on every system, before owners and modes.
+  if (isSymbolicLink(file))
+    throw new B2bctlError(
+      `The config file ${file} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points. Remove the link (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      ExitCode.authFailed,
+    );
   const uid = process.getuid?.();
   // Windows: no owner ids and no mode bits to judge.
   if (uid === undefined) return;
@@ -41,6 +48,14 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
         ExitCode.authFailed,
       );
     }
+  }
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

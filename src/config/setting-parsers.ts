@@ -37,9 +37,10 @@ export const megabytesOrOff: SettingParser<number | undefined> = {
  * (as the setting always has, so old profiles keep their meaning), or the text carries its own unit: `500ms`,
  * `1.5s`, `5m`, `1h`, `1d`. `max` is in `unit` too.
  */
-export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> {
+export function duration(unit: 'ms' | 's', max?: number, minMs = 0): SettingParser<number> {
   const name = unit === 'ms' ? 'milliseconds' : 'seconds';
-  const range = max === undefined ? '' : ` from 0 to ${max}`;
+  const range =
+    max !== undefined ? ` from 0 to ${max}` : minMs > 0 ? ` of at least ${minMs / millisecondsIn(unit)}` : '';
   const examples = max === undefined ? '30s, 5m or 1h' : `${Math.min(2, max)}s or ${max * 300}ms`;
   const problem = `must be a number of ${name}${range} (or a time such as ${examples})`;
   return {
@@ -48,6 +49,7 @@ export function duration(unit: 'ms' | 's', max?: number): SettingParser<number> 
       const milliseconds = parseDuration(text, unit);
       if (milliseconds === undefined) return invalid(problem);
       if (max !== undefined && milliseconds > max * millisecondsIn(unit)) return invalid(problem);
+      if (milliseconds < minMs) return invalid(problem);
       return valid(milliseconds);
     },
   };
@@ -70,6 +72,24 @@ export const httpUrl: SettingParser<string> = {
     } catch {
       return invalid('must be an absolute URL such as https://store.example.com', hint);
     }
+  },
+};
+
+/**
+ * The platform's base URL: an http:// or https:// URL without a user or password in it. Those would be kept in the
+ * profile in clear and shown by whoami and config list, and b2bctl logs in with its own credentials anyway.
+ */
+export const platformUrl: SettingParser<string> = {
+  expects: httpUrl.expects,
+  parse: (text) => {
+    const parsed = httpUrl.parse(text);
+    if (!parsed.ok) return parsed;
+    const url = new URL(text);
+    return url.username === '' && url.password === ''
+      ? parsed
+      : invalid(
+          'must not hold a user or password (user:password@): b2bctl logs in as the integration user with b2bctl login --username',
+        );
   },
 };
 

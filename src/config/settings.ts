@@ -11,7 +11,7 @@ import { UsageError } from '../base/errors.js';
 import type { SettingDefinition, SettingParser } from './setting-definition.js';
 import {
   duration,
-  httpUrl,
+  platformUrl,
   isoInstant,
   localPath,
   megabytesOrOff,
@@ -35,7 +35,7 @@ export const settingDefinitions = [
     key: 'baseUrl',
     description: 'Base URL of the platform API (may include a path prefix)',
     env: 'B2BCTL_BASE_URL',
-    parser: httpUrl,
+    parser: platformUrl,
   },
   { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME' },
   {
@@ -195,7 +195,8 @@ export const settingDefinitions = [
     description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',
     defaultValue: '30000',
-    parser: duration('ms'),
+    // 0 would time every request out before it could be answered.
+    parser: duration('ms', undefined, 100),
   },
   {
     key: 'http.retries',

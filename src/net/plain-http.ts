@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
+import { type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
 
 /**
  * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost` (and names under
@@ -20,9 +21,20 @@ export function isLoopbackHost(hostname: string): boolean {
   return mapped[1] !== undefined ? mapped[1].startsWith('127.') : Number.parseInt(mapped[2] ?? '', 16) >> 8 === 0x7f;
 }
 
-/** Whether a request to `url` would travel unencrypted past this machine. */
-export function isPlainHttpOffMachine(url: URL): boolean {
-  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+/**
+ * Whether a request to `url` would travel unencrypted past this machine: to another machine, or to this one
+ * through a proxy on another (HTTP_PROXY takes loopback addresses too unless NO_PROXY names them), with `env` the
+ * proxy variables to read.
+ */
+export function isPlainHttpOffMachine(url: URL, env?: ProxyEnvironment): boolean {
+  return url.protocol === 'http:' && (!isLoopbackHost(url.hostname) || remoteProxyOf(url, env) !== undefined);
+}
+
+/** The proxy on another machine that a plain-HTTP request to `url` would pass through, if any. */
+function remoteProxyOf(url: URL, env: ProxyEnvironment | undefined): URL | undefined {
+  if (env === undefined) return undefined;
+  const route = proxyRouteFor(url, env);
+  return route.kind === 'proxy' && !isLoopbackHost(route.proxy.hostname) ? route.proxy : undefined;
 }
 
 /** Query parameter names that carry a credential (`?api_key=`, `?token=`, `?signature=`…). */
@@ -38,10 +50,19 @@ export function urlHoldsCredential(url: URL): boolean {
  * Refuses (exit 2) to send `credential` over plain HTTP to another machine, where anyone on the way can read it,
  * unless the user said `--allow-http`. `url` is shown without user-info or query.
  */
-export function refusePlainHttp(url: URL, credential: string, allowHttp: boolean, allow = 'pass --allow-http'): void {
-  if (allowHttp || !isPlainHttpOffMachine(url)) return;
+export function refusePlainHttp(
+  url: URL,
+  credential: string,
+  allowHttp: boolean,
+  allow = 'pass --allow-http',
+  env?: ProxyEnvironment,
+): void {
+  if (allowHttp || !isPlainHttpOffMachine(url, env)) return;
+  const proxy = isLoopbackHost(url.hostname) ? remoteProxyOf(url, env) : undefined;
+  const between =
+    proxy === undefined ? url.hostname : `the proxy ${proxy.hostname} (set NO_PROXY=${url.hostname} to go direct)`;
   throw new UsageError(
-    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${url.hostname} can read it. Use the https:// address, or ${allow} if that network is trusted.`,
+    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${between} can read it. Use the https:// address, or ${allow} if that network is trusted.`,
   );
 }
 

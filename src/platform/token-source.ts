@@ -17,6 +17,9 @@ export class TokenSource {
   private token: string | undefined;
   private renewal: Promise<string> | undefined;
 
+  /** Whether the base URL was found fit for the token (checked once, before the first request that carries it). */
+  private sentSafely = false;
+
   constructor(
     private readonly session: Session,
     private readonly env: Readonly<Record<string, string | undefined>>,
@@ -25,6 +28,23 @@ export class TokenSource {
   ) {}
 
   async current(http: HttpClient): Promise<string> {
+    const token = await this.found(http);
+    // The token goes with every request: never in clear past this machine, wherever it came from (the profile,
+    // B2BCTL_TOKEN, a base URL changed after login) unless the profile's login allowed plain HTTP.
+    if (!this.sentSafely) {
+      refusePlainHttp(
+        new URL(this.session.requireBaseUrl()),
+        'the token',
+        this.session.get('http.allowPlain') === 'true',
+        'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
+        this.env,
+      );
+      this.sentSafely = true;
+    }
+    return token;
+  }
+
+  private async found(http: HttpClient): Promise<string> {
     if (this.token) return this.token;
     if (this.renewal) return this.renewal;
     const setting = this.session.setting('token');
@@ -78,6 +98,7 @@ export class TokenSource {
       'the password (B2BCTL_PASSWORD)',
       this.session.get('http.allowPlain') === 'true',
       'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
+      this.env,
     );
     const issued = await requestToken(http, tokenRoute(this.session), credentials);
     this.token = issued.accessToken;

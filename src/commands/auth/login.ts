@@ -33,9 +33,9 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   const allowHttp = options.allowHttp === true || session.get('http.allowPlain') === 'true';
   // Before the password is asked for: refused at once, not after it was typed.
   if (options.verify !== false || credential === 'the password')
-    refusePlainHttp(new URL(checkedBaseUrl), credential, allowHttp);
+    refusePlainHttp(new URL(checkedBaseUrl), credential, allowHttp, undefined, context.env);
   // An automatic re-login (B2BCTL_PASSWORD) of this profile may then send the password as this login did.
-  const plainHttpAllowed = options.allowHttp === true && isPlainHttpOffMachine(new URL(checkedBaseUrl));
+  const plainHttpAllowed = options.allowHttp === true && isPlainHttpOffMachine(new URL(checkedBaseUrl), context.env);
 
   if (options.tokenStdin || presetToken !== undefined) {
     if (options.tokenStdin && context.io.isStdinTTY)

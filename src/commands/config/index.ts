@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { sameBaseUrl } from '../../net/base-url.js';
 import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
 import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
@@ -43,12 +44,28 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
   const problem = problemWithSetting(options.key, options.value === '' ? undefined : options.value);
   if (problem) throw new UsageError(problem);
   const session = await context.session({ allowNewProfile: true });
-  session.save({ [options.key]: options.value === '' ? undefined : options.value });
+  const profile = session.profile as Readonly<Record<string, unknown>>;
+  if (options.value === '' && profile[options.key] === undefined) {
+    context.log.info(`${options.key} was not set for profile "${session.profileName}"; nothing changed.`);
+    return;
+  }
+  // The cached token was issued by the old base URL's platform: kept, it would go to the new one with every request.
+  const otherPlatform =
+    options.key === 'baseUrl' &&
+    profile.token !== undefined &&
+    typeof profile.baseUrl === 'string' &&
+    (options.value === '' || !sameBaseUrl(profile.baseUrl, options.value));
+  const forgotten = otherPlatform ? { token: undefined, tokenObtainedAt: undefined, tokenExpiresAt: undefined } : {};
+  session.save({ [options.key]: options.value === '' ? undefined : options.value, ...forgotten });
   context.log.info(
     options.value === ''
       ? `Removed ${options.key} from profile "${session.profileName}".`
       : `Set ${options.key} for profile "${session.profileName}".`,
   );
+  if (otherPlatform)
+    context.log.info(
+      `The token cached for ${String(profile.baseUrl)} is forgotten: it was issued there. Run b2bctl login for the new base URL.`,
+    );
 }
 
 /** Every setting with its effective value and where that value comes from; secrets only as "(set)". */

@@ -13,8 +13,12 @@ import { tokenRoute } from '../../platform/token-source.js';
 import type { Finding } from './findings.js';
 
 /** The password is not sent where a login would refuse to send it (src/net/plain-http.ts). */
-function plainHttpRefusal(session: Session, check: string): Finding | undefined {
-  if (!isPlainHttpOffMachine(new URL(session.requireBaseUrl())) || session.get('http.allowPlain') === 'true')
+function plainHttpRefusal(
+  session: Session,
+  check: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Finding | undefined {
+  if (!isPlainHttpOffMachine(new URL(session.requireBaseUrl()), env) || session.get('http.allowPlain') === 'true')
     return undefined;
   return {
     check,
@@ -41,7 +45,7 @@ export async function probeToken(
   const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
-  const refused = plainHttpRefusal(session, check);
+  const refused = plainHttpRefusal(session, check, env);
   if (refused) return { finding: refused, token: undefined };
   let response: HttpResponse;
   try {

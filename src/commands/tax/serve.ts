@@ -74,7 +74,8 @@ function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string
   const url = new URL(options.forwardTo);
   const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
   refuseUrlCredentialOverPlainHttp(url, options.allowHttp);
-  if (token !== undefined) refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp);
+  if (token !== undefined)
+    refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp, undefined, env);
   return { url: options.forwardTo, token, budgetMs: options.budget, env };
 }
 

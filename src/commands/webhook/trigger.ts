@@ -25,7 +25,7 @@ export interface TriggerOptions {
 
 /** `b2bctl webhook trigger`: plays the platform against a receiver, token first, and reports each step. */
 export async function run(options: TriggerOptions, context: Context): Promise<void> {
-  refusePlainHttp(new URL(options.url), 'the client secret', options.allowHttp === true);
+  refusePlainHttp(new URL(options.url), 'the client secret', options.allowHttp === true, undefined, context.env);
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
   const payload =
     options.data === undefined

@@ -26,7 +26,9 @@ describe('config cli', () => {
     const settable = everySetting.filter((definition) => !definition.secret && !definition.managed);
     expect(listed).toEqual(['key', 'value', ...settable.map((definition) => definition.key)]);
     expect(help).toContain('  auth.style                   json, form, basic (default json)\n');
-    expect(help).toContain('  http.timeout                 milliseconds (or 30s, 5m or 1h) (default 30000)\n');
+    expect(help).toContain(
+      '  http.timeout                 milliseconds of at least 100 (or 30s, 5m or 1h) (default 30000)\n',
+    );
     expect(listed).not.toContain('token');
   });
 });

@@ -2,7 +2,7 @@
  * A config folder someone else could change is refused, as ssh refuses such a ~/.ssh: another user who owns it, or
  * anyone who may write it, could swap config.json and have an automatic re-login send B2BCTL_PASSWORD elsewhere.
  */
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../support/command-line.js';
@@ -46,6 +46,26 @@ describe("the config folder must be this user's and private", () => {
       expect(result.stdout).toBe('');
     },
   );
+
+  it('a config.json that is a symbolic link is refused (exit 77): a login never writes the token where it points', async () => {
+    const folder = join(temporaryFolder('b2bctl-config-link-'), 'config');
+    mkdirSync(folder, { mode: 0o700 });
+    const target = join(folder, '..', 'elsewhere.json');
+    symlinkSync(target, join(folder, 'config.json'));
+    const result = await runCommandLine(['login', '--base-url', 'http://127.0.0.1:9', '--token-stdin', '--no-verify'], {
+      configDir: folder,
+      stdin: 'pre-issued-token\n',
+    });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toContain(
+      `error: The config file ${join(folder, 'config.json')} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points.`,
+    );
+    expect(existsSync(target)).toBe(false);
+    // One pointing at a file that exists is refused alike, and the file is left as it was.
+    writeFileSync(target, '{}', { mode: 0o644 });
+    expect((await readBaseUrl(folder)).code).toBe(77);
+    expect(readFileSync(target, 'utf8')).toBe('{}');
+  });
 
   it('a config.json others may write is refused (exit 77)', async () => {
     const folder = configFolder();

@@ -139,6 +139,12 @@ describe('config get, set and list', () => {
     expect(unset.code).toBe(0);
     expect(unset.stderr).toBe('Removed http.timeout from profile "default".\n');
     expect(readConfig(configDir).profiles.default).toEqual({});
+    // Nothing to remove: said so, not "Removed".
+    const again = await runCommandLine(['config', 'unset', 'http.timeout'], { configDir });
+    expect([again.code, again.stderr]).toEqual([
+      0,
+      'http.timeout was not set for profile "default"; nothing changed.\n',
+    ]);
     const typo = await runCommandLine(['config', 'unset', 'htp.timeout'], { configDir });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('unknown setting "htp.timeout" (did you mean "http.timeout"?)');
@@ -305,6 +311,18 @@ describe('config mistakes (exit 2)', () => {
       'a base URL that is not http',
       ['config', 'set', 'baseUrl', 'ftp://x.example'],
       'error: "baseUrl" must be an http:// or https:// URL, not "ftp://x.example"\n',
+    ],
+    [
+      // Kept in config.json in clear and shown by whoami and config list; b2bctl logs in with its own credentials.
+      'a base URL with a user and password in it, the password not shown',
+      ['config', 'set', 'baseUrl', 'http://bob:hunter2@127.0.0.1:8787'],
+      'error: "baseUrl" must not hold a user or password (user:password@): b2bctl logs in as the integration user with b2bctl login --username, not "http://***@127.0.0.1:8787/"\n',
+    ],
+    [
+      // 0 timed every request out before it could be answered, with advice to raise the timeout.
+      'a timeout of 0',
+      ['config', 'set', 'http.timeout', '0'],
+      'error: "http.timeout" must be a number of milliseconds of at least 100 (or a time such as 30s, 5m or 1h), not "0"\n',
     ],
     [
       'an auth.style not offered',

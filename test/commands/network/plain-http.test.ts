@@ -160,6 +160,56 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(result.stderr).toContain('Refusing to send the credential in the URL');
   });
 
+  it('the token is not sent over plain HTTP either (B2BCTL_TOKEN, or a base URL changed after login): exit 2, nothing sent', async () => {
+    const refused = await runCommandLine(['api', '/v1/contracts'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: remoteBase(), B2BCTL_TOKEN: 'pre-issued-token' },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `error: Refusing to send the token to ${remoteBase()}/ over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted.`,
+    );
+    expect(refused.stderr).not.toContain('pre-issued-token');
+    expect(received).toEqual([]);
+    // A profile logged in on this machine whose base URL is then set to another: the token cached for the first is
+    // forgotten, so nothing is sent and the user is told to log in.
+    const configDir = freshConfigDir();
+    await runCommandLine(['login', '--base-url', `http://127.0.0.1:${port}`, '--username', 'erp@store.test'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: 'Senha#2001' },
+    });
+    received.length = 0;
+    const moved = await runCommandLine(['config', 'set', 'baseUrl', remoteBase()], { configDir });
+    expect(moved.stderr).toContain(
+      `The token cached for http://127.0.0.1:${port} is forgotten: it was issued there. Run b2bctl login for the new base URL.`,
+    );
+    const after = await runCommandLine(['api', '/v1/contracts'], { configDir });
+    expect(after.code).toBe(77);
+    expect(received).toEqual([]);
+  });
+
+  it('a password for this machine through a proxy on another is refused: it would cross the network to the proxy', async () => {
+    const result = await runCommandLine(
+      ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', 'erp@store.test'],
+      { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001', HTTP_PROXY: remoteBase() } },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `error: Refusing to send the password to http://127.0.0.1:${port}/ over plain HTTP: anyone on the network between here and the proxy ${address} (set NO_PROXY=127.0.0.1 to go direct) can read it.`,
+    );
+    expect(received).toEqual([]);
+    // NO_PROXY naming this machine: direct, on loopback, allowed.
+    const direct = await runCommandLine(
+      ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', 'erp@store.test'],
+      {
+        configDir: freshConfigDir(),
+        env: { B2BCTL_PASSWORD: 'Senha#2001', HTTP_PROXY: remoteBase(), NO_PROXY: '127.0.0.1' },
+      },
+    );
+    expect(direct.code).toBe(0);
+    expect(received).toEqual([`POST 127.0.0.1:${port}/v1/auth/token`]);
+  });
+
   it('a login to any loopback address is not refused', async () => {
     for (const host of ['127.0.0.2', '127.255.0.1', 'localhost']) {
       const result = await runCommandLine(

@@ -59,7 +59,7 @@ describe('readSetting: every value through the parser of the settings table', ()
       'an environment variable',
       { ...none, env: { B2BCTL_TIMEOUT: '30 seconds' } },
       'http.timeout',
-      'Setting "http.timeout" must be a number of milliseconds (or a time such as 30s, 5m or 1h), not "30 seconds" (from B2BCTL_TIMEOUT).',
+      'Setting "http.timeout" must be a number of milliseconds of at least 100 (or a time such as 30s, 5m or 1h), not "30 seconds" (from B2BCTL_TIMEOUT).',
     ],
     [
       'a flag',
