@@ -26,5 +26,16 @@ export function withFlagHint(message: string, words: readonly string[]): string 
  * (commander quotes a rejected value whole, and `--forward-to 'ftp://u:pass@host'` would put the password in the log).
  */
 export function usageErrorLine(text: string, args: readonly string[]): string {
-  return urlsShownSafely(withFlagHint(text, args));
+  return urlsShownSafely(withoutSecretWords(withFlagHint(text, args)));
+}
+
+/**
+ * commander quotes what it could not place, and at a login that is most often the password typed where it is never
+ * read (`b2bctl login … Senha#1`, `--password-stdin=Senha#1`): such words are not repeated into a log.
+ */
+function withoutSecretWords(message: string): string {
+  const extra = /^error: too many arguments for 'login'\. .*$/s.exec(message);
+  if (extra)
+    return `error: login takes no arguments, and a password is never taken from the command line (ps and the shell history would show it): pipe it with --password-stdin, set B2BCTL_PASSWORD, or let b2bctl login ask for it on a terminal.`;
+  return message.replace(/'(--[\w-]*(?:pass|secret|token)[\w-]*)=[^']*'/gi, "'$1=***'");
 }

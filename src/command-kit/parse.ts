@@ -22,6 +22,13 @@ export function wholeNumber(minimum = 0): (value: string) => number {
   return flagParser(wholeNumberSetting(minimum));
 }
 
+/** A TCP port to listen on: 0 (a free one) to 65535; anything else is a usage error (exit 2), not the socket's. */
+export function port(value: string): number {
+  const number = wholeNumber(0)(value);
+  if (number > 65_535) throw new InvalidArgumentError('expected a port from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
 /** A flag value that must be a share between 0 and 1, such as 0.05. */
 export function fraction(value: string): number {
   const number = Number(value);

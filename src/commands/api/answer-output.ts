@@ -94,6 +94,9 @@ export function itemWriter(format: OutputFormat, context: Context): RecordWriter
       }
       return count;
     },
+    async abandon() {
+      await writer?.abandon();
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, fraction, httpUrl, wholeNumber } from '../../command-kit/parse.js';
+import { duration, fraction, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
 /** What commander parses: the verb's own options, the flags with a default always present. */
@@ -16,7 +16,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       "Runs a simulator of the platform on this machine, in memory: the same routes, rules and answers (login, customers, sales reps, stock, orders and their moves, listings, webhooks to a receiver, the tax callback), seeded from the samples shipped with b2bctl. Use it to try every job before touching a store, and as the target of the tests and benchmarks. Its first stdout line is its base URL; its banner ends with the login line to paste. Latency, faults, rate limits, clock skew and other platforms' dialects are set by flags (docs/sandbox.md). It forgets everything when it stops.",
     )
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8787)
+    .option('--port <port>', 'port; 0 picks a free one', port, 8787)
     .option(
       '--username <email>',
       'integration user it accepts (password: B2BCTL_SANDBOX_PASSWORD, default sandbox-secret)',

@@ -83,7 +83,13 @@ export async function run(options: ListSellersOptions, context: Context): Promis
         offset: options.offset,
       })
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
-  for await (const rep of reps) await writer.write(rep);
+  try {
+    for await (const rep of reps) await writer.write(rep);
+  } catch (error) {
+    // A page failed (or Ctrl-C) after others were written: stdout stays valid JSON, the exit code says the rest.
+    await writer.abandon();
+    throw error;
+  }
   const count = await writer.end();
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
   const fullPage = !options.all && count === (options.limit ?? defaultPageSize);

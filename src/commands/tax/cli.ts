@@ -6,7 +6,7 @@ import type { TaxItem } from '../../domain/tax/terms.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
-import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
+import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
 import { checkTaxItem } from '../../tax/table-file.js';
 
 /** What commander parses for `tax serve`: the verb's options, its reading flags loose, a switch absent unless given. */
@@ -139,7 +139,7 @@ export function register(program: Command, dispatch: Dispatch): void {
             'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
           )
           .option('--host <address>', 'address to listen on', '127.0.0.1')
-          .option('--port <port>', 'port to listen on (0 for a free one)', wholeNumber(0), 8790)
+          .option('--port <port>', 'port to listen on (0 for a free one)', port, 8790)
           .option('--path <route>', 'the callback’s route', '/tax')
           .addOption(
             new Option(

@@ -1,7 +1,7 @@
 import { parseInstant } from '../../domain/instants.js';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, httpUrl, wholeNumber } from '../../command-kit/parse.js';
+import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
 import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
@@ -49,7 +49,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM.',
       )
       .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
-      .option('--port <port>', 'port; 0 picks a free one', wholeNumber(0), 8788)
+      .option('--port <port>', 'port; 0 picks a free one', port, 8788)
       .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
       .option('--client-secret-file <file>', secretFileHelp)
       .option(

@@ -51,5 +51,7 @@ export async function inboxTable(stream: NodeJS.WritableStream, color: boolean):
       await flush();
       return count;
     },
+    // The rows read so far are whole lines: they go out, as they would have in the next flush.
+    abandon: flush,
   };
 }

@@ -18,6 +18,11 @@ export interface RecordWriter<T> {
   write(record: T): Promise<void>;
   /** Finishes the output; resolves to the number of records written. */
   end(): Promise<number>;
+  /**
+   * Finishes the output after a failure: what was written stays whole (a JSON array is closed once it holds a record,
+   * so `| jq` reads what came before the exit code says the rest did not), and nothing is added to an empty one.
+   */
+  abandon(): Promise<void>;
 }
 
 /**
@@ -40,6 +45,10 @@ export function createRecordWriter<T>(
         const count = await writer.end();
         await batch.flush();
         return count;
+      },
+      async abandon() {
+        await writer.abandon();
+        await batch.flush();
       },
     };
   }
@@ -72,6 +81,9 @@ function recordWriter<T>(
           await put(count === 0 ? '[]\n' : '\n]\n');
           return count;
         },
+        async abandon() {
+          if (count > 0) await put('\n]\n');
+        },
       };
     case 'ndjson':
       return {
@@ -82,6 +94,7 @@ function recordWriter<T>(
         async end() {
           return count;
         },
+        async abandon() {},
       };
     case 'csv': {
       let headerWritten = false;
@@ -108,6 +121,7 @@ function recordWriter<T>(
           await writeHeader();
           return count;
         },
+        async abandon() {},
       };
     }
     case 'table': {
@@ -121,6 +135,8 @@ function recordWriter<T>(
           await put(await renderTable(layout.table, ordered, options));
           return rows.length;
         },
+        // A table is drawn whole or not at all: the rows read before the failure are not drawn as if complete.
+        async abandon() {},
       };
     }
   }

@@ -299,6 +299,12 @@ describe('flags people reach for that b2bctl does not take', () => {
       "error: unknown option '--client-secret': a client secret is never taken from the command line (ps and the shell history would show it): pass --client-secret-file FILE, or set B2BCTL_WEBHOOK_CLIENT_SECRET.",
     ],
     [
+      // The password typed where an argument would go: commander quoted it back into the log.
+      ['login', '--base-url', 'URL', '--username', 'erp@example.com', 'hunter2'],
+      'error: login takes no arguments, and a password is never taken from the command line (ps and the shell history would show it): pipe it with --password-stdin, set B2BCTL_PASSWORD, or let b2bctl login ask for it on a terminal.',
+    ],
+    [['login', '--base-url', 'URL', '--password-stdin=hunter2'], "error: unknown option '--password-stdin=***'"],
+    [
       ['orders', 'ship', '217', '--tracking-code', 'SS123456785BR'],
       "error: unknown option '--tracking-code': the tracking code is given with --tracking CODE (--tracking SS123456785BR).",
     ],

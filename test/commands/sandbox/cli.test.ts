@@ -117,6 +117,8 @@ describe('sandbox cli', () => {
 
   it.each([
     [['sandbox', '--port', '-1'], 'expected a whole number (0 or more).'],
+    // Past 65535 the socket's own error was printed, with exit 1.
+    [['sandbox', '--port', '99999'], 'expected a port from 0 to 65535 (0 picks a free one).'],
     [['sandbox', '--fail-rate', '2'], 'expected a number from 0 to 1, such as 0.05.'],
     [['sandbox', '--webhook-url', 'ftp://x'], 'expected an http:// or https:// URL'],
     [['sandbox', '--webhook-style', 'oauth'], 'Allowed choices are basic, body, headers.'],

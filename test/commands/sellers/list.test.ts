@@ -10,6 +10,7 @@ import type { SalesRep } from '../../../src/domain/sales-rep.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken } from '../../support/cli.js';
 import { listingRoute, requestCounts, resetCounts, seedReps, useSandbox } from '../../support/sandbox.js';
+import { scheduleFault } from '../../support/api-sandbox.js';
 
 const fixture = useSandbox();
 let sandbox: RunningSandbox;
@@ -27,6 +28,7 @@ async function listOn(
   const current = fixture();
   sandbox = current.sandbox;
   const options: ListSellersOptions = { all: false };
+  const env: Record<string, string> = {};
   let output: OutputFormat | undefined;
   let verbose = false;
   for (let index = 0; index < args.length; index++) {
@@ -38,9 +40,10 @@ async function listOn(
     else if (flag === '--all') options.all = true;
     else if (flag === '--verbose') verbose = true;
     else if (flag === '-o') output = value() as OutputFormat;
+    else if (flag === '--retries') env.B2BCTL_RETRIES = value();
     else throw new Error(`list(): no such flag in this test: ${flag}`);
   }
-  const test = current.context({ configDir, tty: { stdout: stdoutTTY }, globals: { output, verbose } });
+  const test = current.context({ configDir, env, tty: { stdout: stdoutTTY }, globals: { output, verbose } });
   const code = await test.run(listSellers, options);
   return { code, stdout: test.stdout(), stderr: test.stderr() };
 }
@@ -188,6 +191,19 @@ describe('sellers list: the listing rules', () => {
     expect(result.stdout).toBe(asJson(matches));
     // Pages of 3 until the platform answers [], even after a short page.
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: Math.ceil(matches.length / 3) + 1 });
+  });
+
+  it('--all whose third page fails: exit 69, and stdout is still JSON (the pages before, the array closed)', async () => {
+    await loggedIn();
+    await scheduleFault(sandbox, '/sellerModule/listSellers', 3, 503);
+    const result = await list('--all', '--limit', '10', '-o', 'json', '--retries', '0');
+    expect(result.code).toBe(69);
+    const read = JSON.parse(result.stdout) as SalesRep[];
+    expect(read.length).toBe(20);
+    // A failure before any rep was written leaves stdout empty, not an empty list that reads as "no reps".
+    await scheduleFault(sandbox, '/sellerModule/listSellers', 1, 503);
+    const first = await list('--all', '--limit', '10', '-o', 'json', '--retries', '0');
+    expect([first.code, first.stdout]).toEqual([69, '']);
   });
 
   it('--all with nothing to list prints [] after one request', async () => {

@@ -148,6 +148,7 @@ describe('webhook cli', () => {
 
   it.each([
     [['listen', '--port', 'x'], /--port <port>' argument 'x' is invalid\. expected a whole number/],
+    [['listen', '--port', '65536'], /expected a port from 0 to 65535/],
     [['listen', '--token-ttl', '0'], /expected a whole number of at least 1/],
     [['listen', '--forward-to', 'ftp://x'], /expected an http:\/\/ or https:\/\/ URL/],
     [
