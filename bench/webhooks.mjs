@@ -10,11 +10,13 @@
 //      (default 10,000,000; targets: the store's work, from the Server-Timing header, p99 < 1 ms; answers p99 < 10 ms),
 //      beside a bare node http server answering the same body, asked alike in the same window, and beside
 //      --baseline-cli PATH (an earlier build) on a store generated the same way (--baseline-first: that one
-//      first), over --healthz-intake events (default 10,000); with --probe-event-loop, what held each receiver's
-//      event loop while intake ran (bench/lib/event-loop-probe.mjs).
+//      first), over --healthz-intake events (default 10,000), sent as fast as concurrency 32 allows or, with
+//      --healthz-intake-rate N, at N events a second (open loop: each event leaves at its time whatever the answers
+//      before it took, as a platform sends); with --probe-event-loop, what held each receiver's event loop while
+//      intake ran (bench/lib/event-loop-probe.mjs).
 // Usage: npm run bench:webhooks [-- --quick] [-- --memory-events N] [-- --restart-events N,N]
 //   [-- --only rate,restart,memory,delivery,healthz] [-- --healthz-events N] [-- --baseline-cli /path/to/bin/b2bctl.js]
-//   [-- --probe-event-loop] [-- --baseline-first] [-- --healthz-intake N]
+//   [-- --probe-event-loop] [-- --baseline-first] [-- --healthz-intake N] [-- --healthz-intake-rate N]
 // (--quick: 3,000 events per rate run, 40,000 for memory, restart at 100,000 only; the issue's memory figure is
 // --memory-events 1000000). PostgreSQL figures need Debian's postgresql package; without it they are skipped.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -46,6 +48,9 @@ const probeEventLoop = process.argv.includes('--probe-event-loop');
 const healthzIntakeOption = process.argv.indexOf('--healthz-intake');
 /** Events sent while /healthz is polled: more than the default to cover a whole key expiry and vacuum. */
 const healthzIntake = healthzIntakeOption > 0 ? Number(process.argv[healthzIntakeOption + 1]) : undefined;
+const healthzRateOption = process.argv.indexOf('--healthz-intake-rate');
+/** Events a second while /healthz is polled (a store's own pace); without it, as fast as the receiver takes them. */
+const healthzIntakeRate = healthzRateOption > 0 ? Number(process.argv[healthzRateOption + 1]) : undefined;
 const baselineOption = process.argv.indexOf('--baseline-cli');
 const baselineCli = baselineOption > 0 ? process.argv[baselineOption + 1] : undefined;
 const restartOption = process.argv.indexOf('--restart-events');
@@ -99,8 +104,12 @@ function orderBody(id) {
   });
 }
 
-/** Sends `count` distinct orders events with `concurrency` in flight (round robin over `url`s); events/s and p99. */
-async function drive(url, token, count, firstId = 1) {
+/**
+ * Sends `count` distinct orders events with up to `concurrency` in flight (round robin over `url`s); events/s and
+ * p99. With `rate`, event i leaves at i / rate seconds from the start (or as soon as a connection is free after it),
+ * not when the answer before it came: a slow answer does not slow the sender down and hide its own delay.
+ */
+async function drive(url, token, count, firstId = 1, rate = undefined) {
   const urls = Array.isArray(url) ? url : [url];
   const tokens = Array.isArray(token) ? token : [token];
   const pools = urls.map((each) => new Pool(each, { connections: concurrency, pipelining: 1 }));
@@ -109,9 +118,15 @@ async function drive(url, token, count, firstId = 1) {
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
-      const id = firstId + next++;
+      const index = next++;
+      const id = firstId + index;
+      if (rate !== undefined) {
+        const due = started + (index * 1000) / rate - performance.now();
+        if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+      }
       const body = orderBody(id);
-      const sent = performance.now();
+      const sent =
+        rate === undefined ? performance.now() : Math.min(performance.now(), started + (index * 1000) / rate);
       const answer = await pools[id % pools.length].request({
         method: 'POST',
         path: '/webhooks/orders',
@@ -299,7 +314,7 @@ async function healthzOnLargeStore() {
         figures = await healthzUnderLoad({
           url: receiver.url,
           token,
-          drive,
+          drive: (...args) => drive(...args.slice(0, 4), healthzIntakeRate),
           count: healthzIntake ?? rateEvents,
           bareUrl: bare.url,
         });
@@ -308,7 +323,7 @@ async function healthzOnLargeStore() {
             ? ''
             : `; the store's work (Server-Timing): p50 ${figures.storeP50.toFixed(2)} ms, p99 ${figures.storeP99.toFixed(2)} ms, slowest ${figures.storeSlowest.toFixed(2)} ms${figures.storeOwnP99 === undefined ? '' : `; less its waits for a core: p99 ${figures.storeOwnP99.toFixed(2)} ms, slowest ${figures.storeOwnSlowest.toFixed(2)} ms`}`;
         const beside = `; a bare node http server answering the same body, asked alike in the same window: p50 ${figures.bare.p50.toFixed(1)} ms, p99 ${figures.bare.p99.toFixed(1)} ms, slowest ${figures.bare.slowest.toFixed(1)} ms`;
-        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}${beside}; intake meanwhile ${line(figures.intake)} (load ${loadAverage()})`;
+        const text = `alone: median ${figures.aloneMedian.toFixed(1)} ms; under intake: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, slowest ${figures.slowest.toFixed(1)} ms over ${figures.answers} answers${store}${beside}; intake meanwhile ${healthzIntakeRate === undefined ? 'as fast as it is taken' : `paced at ${healthzIntakeRate} events/s`}: ${line(figures.intake)} (load ${loadAverage()})`;
         if (name === 'this build')
           ok = verdict(
             `/healthz at ${healthzEvents.toLocaleString('en')} events under intake`,
