@@ -120,7 +120,7 @@ export async function openSending<T, Sent>(
  */
 export async function sendValidRecords<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger, plan }: Sending,
+  { client, ledger, plan, resumeHint }: Sending,
   spooled: AsyncIterable<SpooledRecord<Sent>[]>,
   resume: { done: PlaceSet; reported: PlaceSet } | undefined,
   context: Context,
@@ -136,6 +136,15 @@ export async function sendValidRecords<T, Sent>(
   const onInterrupt = () =>
     context.log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
+  // A second Ctrl-C ends the process at once (src/cli/main.ts), through the 'exit' listeners: the way back is said
+  // there, since the closing line that says it will not be reached.
+  const onExitAtOnce = () => {
+    if (!context.interrupt.aborted) return;
+    context.log.warn(
+      `${job.name}: stopped at once; ${countOf(requestsInFlight, 'requests')} in flight may have been applied without their answers in the report (a resume sends them again). Resume with: ${resumeHint}`,
+    );
+  };
+  process.once('exit', onExitAtOnce);
   const sendBatch = async (batch: PendingRecord<Sent>[]) => {
     requestsInFlight++;
     try {
@@ -167,6 +176,7 @@ export async function sendValidRecords<T, Sent>(
     result.stoppedBy = error;
   } finally {
     context.interrupt.removeEventListener('abort', onInterrupt);
+    process.off('exit', onExitAtOnce);
     ledger.close();
   }
   return result;

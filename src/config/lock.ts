@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
@@ -79,6 +80,7 @@ export function acquireLock(
     nonce: randomBytes(8).toString('hex'),
   };
   const text = JSON.stringify(holder);
+  refuseOddLockPath(path);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createLockFile(path, text, fileSystem)) return releaser(path, text);
     const current = readLock(path);
@@ -102,6 +104,25 @@ export function acquireLock(
     takeOver(path, current.text, fileSystem);
   }
   throw new B2bctlError(`Could not take the lock ${path}; another run took it first.`, ExitCode.interrupted);
+}
+
+/**
+ * A link or a folder where the lock goes is no run's lock: no run could ever take it, and every cron run would stop
+ * with "another run took it first" (exit 75, which says "try again later"). Said once, with the fix; exit 77.
+ */
+function refuseOddLockPath(path: string): void {
+  let kind: string | undefined;
+  try {
+    const stats = lstatSync(path);
+    kind = stats.isSymbolicLink() ? 'a symbolic link' : stats.isFile() ? undefined : 'not a file';
+  } catch {
+    return;
+  }
+  if (kind !== undefined)
+    throw new B2bctlError(
+      `The lock path ${path} is ${kind}, which b2bctl never writes through or takes over: remove it (rm -r ${shellWord(path)}) and run again.`,
+      ExitCode.authFailed,
+    );
 }
 
 /** Removes the lock at exit or when called, only while it is still ours (a run that took it over keeps its own). */

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { sameBaseUrl } from '../../net/base-url.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { writeObject } from '../../io/output/write-object.js';
 
@@ -8,8 +9,12 @@ export interface Identity {
   profile: string;
   baseUrl: string | null;
   username: string | null;
-  /** `valid`, `expired`, `unknown` (pre-issued token, expiry not known) or `none`. */
-  tokenStatus: 'valid' | 'expired' | 'unknown' | 'none';
+  /**
+   * `valid`, `expired`, `unknown` (pre-issued token, expiry not known), `other-base-url` (the profile's token was
+   * issued for another base URL than the one given with --base-url or B2BCTL_BASE_URL, so no command sends it) or
+   * `none`.
+   */
+  tokenStatus: 'valid' | 'expired' | 'unknown' | 'other-base-url' | 'none';
   tokenSource: string | null;
   tokenExpiresAt: string | null;
 }
@@ -22,8 +27,11 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   const fromProfile = token.source === 'profile';
   const expiresAt = fromProfile ? profile.tokenExpiresAt : undefined;
   let tokenStatus: Identity['tokenStatus'] = 'none';
+  const baseUrl = session.get('baseUrl');
   if (token.value) {
-    if (!expiresAt) tokenStatus = 'unknown';
+    if (fromProfile && profile.baseUrl && baseUrl && !sameBaseUrl(profile.baseUrl, baseUrl))
+      tokenStatus = 'other-base-url';
+    else if (!expiresAt) tokenStatus = 'unknown';
     else
       tokenStatus = tokenNeedsRenewal(
         { obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) },
@@ -55,6 +63,7 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
     await writeObject(context, { ...identity });
   }
   if (tokenStatus === 'expired' && !renewable) throw session.notLoggedIn('expired');
+  if (tokenStatus === 'other-base-url' && !renewable) throw session.notLoggedIn('other base URL');
 }
 
 function describeToken(identity: Identity, renewable: boolean): string {
@@ -66,6 +75,8 @@ function describeToken(identity: Identity, renewable: boolean): string {
       return `expired at ${identity.tokenExpiresAt}${renewal}`;
     case 'unknown':
       return `from ${identity.tokenSource}, expiry unknown${renewal}`;
+    case 'other-base-url':
+      return `issued for another base URL than ${identity.baseUrl}, so not sent there${renewal}`;
     case 'none':
       return `none${renewal}`;
   }

@@ -39,6 +39,8 @@ export async function probeToken(
   session: Session,
   env: Readonly<Record<string, string | undefined>>,
   nowMs: number,
+  /** Where the password came from, as a refusal names it. */
+  passwordSource = 'B2BCTL_PASSWORD',
 ): Promise<{ finding: Finding; token: string | undefined }> {
   const route = tokenRoute(session);
   const username = session.get('username');
@@ -46,7 +48,7 @@ export async function probeToken(
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
   const refused = plainHttpRefusal(session, check, env);
-  if (refused) return { finding: refused, token: undefined };
+  if (refused) return failed(refused);
   let response: HttpResponse;
   try {
     response = await http.request({
@@ -55,50 +57,38 @@ export async function probeToken(
       ...tokenRequest(route.style, { username, password }),
     });
   } catch (error) {
-    return {
-      finding: { check, result: 'fail', detail: (error as Error).message, exitCode: ExitCode.unavailable },
-      token: undefined,
-    };
+    return failed({ check, result: 'fail', detail: (error as Error).message, exitCode: ExitCode.unavailable });
   }
   const status = response.status;
   const base = { check, status };
   if (status === 400 || status === 401 || status === 403)
-    return {
-      finding: {
-        ...base,
-        result: 'fail',
-        detail: `login refused for ${username}${challenge(response)}: check the username and B2BCTL_PASSWORD (or auth.style)`,
-        setting: 'auth.style',
-        exitCode: ExitCode.authFailed,
-      },
-      token: undefined,
-    };
+    return failed({
+      ...base,
+      result: 'fail',
+      detail: `login refused for ${username}${challenge(response)}: check the username and ${passwordSource} (or auth.style)`,
+      setting: 'auth.style',
+      exitCode: ExitCode.authFailed,
+    });
   if (status === 404 || status === 405)
-    return {
-      finding: {
-        ...base,
-        result: 'fail',
-        detail: 'no token route at this path',
-        setting: 'paths.token',
-        exitCode: ExitCode.usage,
-      },
-      token: undefined,
-    };
+    return failed({
+      ...base,
+      result: 'fail',
+      detail: 'no token route at this path',
+      setting: 'paths.token',
+      exitCode: ExitCode.usage,
+    });
   const unreadable = unreadableAnswer(response);
-  if (unreadable) return { finding: { ...base, ...unreadable }, token: undefined };
+  if (unreadable) return failed({ ...base, ...unreadable });
   const body = parseJson(redactSecrets(response.text, [password]));
   const located = locateTokenAnswer(body, route.answers);
   if (!located.tokenPath)
-    return {
-      finding: {
-        ...base,
-        result: 'fail',
-        detail: `answered ${status} without a token b2bctl recognises (fields: ${fieldsOf(body)})`,
-        setting: 'answers.token.accessToken',
-        exitCode: ExitCode.authFailed,
-      },
-      token: undefined,
-    };
+    return failed({
+      ...base,
+      result: 'fail',
+      detail: `answered ${status} without a token b2bctl recognises (fields: ${fieldsOf(body)})`,
+      setting: 'answers.token.accessToken',
+      exitCode: ExitCode.authFailed,
+    });
   const token =
     located.tokenPath === '(the whole body)' ? String(body).trim() : String(valueAt(body, located.tokenPath));
   const lifetime = located.lifetimePath
@@ -113,6 +103,11 @@ export async function probeToken(
     },
     token,
   };
+}
+
+/** A token check that gave no token. */
+function failed(finding: Finding): { finding: Finding; token: undefined } {
+  return { finding, token: undefined };
 }
 
 function cachedToken(session: Session, nowMs: number): Finding {

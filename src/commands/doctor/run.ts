@@ -93,7 +93,13 @@ async function probeTokenAndRoutes(
   context: Context,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const { finding, token } = await probeToken(http, session, env, context.clock.now());
+  const { finding, token } = await probeToken(
+    http,
+    session,
+    env,
+    context.clock.now(),
+    options.passwordStdin ? 'the password piped to --password-stdin' : 'B2BCTL_PASSWORD',
+  );
   findings.push(finding);
   if (token) {
     findings.push(

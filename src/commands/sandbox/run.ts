@@ -7,6 +7,7 @@ import { dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
+import { isLoopbackHost } from '../../net/plain-http.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -86,14 +87,28 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
   };
   const sandbox = await startSandbox(sandboxOptions);
+  // Past this machine anyone may log in with the sandbox's known password and reach its token-free /_sandbox/*
+  // controls: said, not refused (a test network may want it).
+  if (!isLoopbackHost(sandboxOptions.host))
+    context.log.warn(
+      `warning: the sandbox listens on ${sandboxOptions.host}, reachable from other machines: its user, password and /_sandbox/* controls are open to them. --host 127.0.0.1 keeps it to this machine.`,
+    );
   const dialectNote = dialect.name === 'default' ? '' : `, dialect ${dialect.name}`;
   await serveUntilInterrupted(sandbox, context, {
     started: [
       `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialectNote}). Press Ctrl-C to stop.`,
-      `Log in from another terminal: ${sandboxLoginLine(sandbox.url, sandboxOptions.username, context.env.B2BCTL_SANDBOX_PASSWORD ? undefined : sandboxOptions.password)}`,
+      `Log in from another terminal: ${sandboxLoginLine(reachableUrl(sandbox.url), sandboxOptions.username, context.env.B2BCTL_SANDBOX_PASSWORD ? undefined : sandboxOptions.password)}`,
     ].join('\n'),
     stopped: 'Sandbox stopped.',
   });
+}
+
+/** A base URL to connect to: one listening on every address (0.0.0.0, ::) is reached on this machine at loopback. */
+function reachableUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.href.replace(/\/$/, '');
 }
 
 /**

@@ -288,6 +288,20 @@ describe('whoami and logout', () => {
     expect(result.stdout).not.toContain(cachedToken(configDir));
   });
 
+  it('whoami with another base URL (flag or B2BCTL_BASE_URL) says the token is not for it and exits 77, as every command would', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const other = 'https://loja.example.com.br';
+    const result = await runCommandLine(['whoami', '--base-url', other, '-o', 'table'], { configDir });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe(
+      `Profile:  default\nBase URL: ${other}\nUser:     ${sandboxUser}\nToken:    issued for another base URL than ${other}, so not sent there\n`,
+    );
+    expect(result.stderr).toContain(`its token was issued for ${sandbox.url}, not ${other}`);
+    const json = await runCommandLine(['whoami'], { configDir, env: { B2BCTL_BASE_URL: other } });
+    expect(JSON.parse(json.stdout)).toMatchObject({ tokenStatus: 'other-base-url', baseUrl: other });
+  });
+
   it('whoami shows a pre-issued token as "unknown" expiry and does not print it', async () => {
     const token = await fetchToken(sandbox);
     const configDir = freshConfigDir();

@@ -49,3 +49,30 @@ it('refuses a terminal on stdin before any check, and sends nothing', async () =
   expect(requests).toBe(0);
   expect(printed).toBe('');
 });
+
+it('a refused login names the password piped to --password-stdin, not B2BCTL_PASSWORD', async () => {
+  const server = createServer((request, response) => {
+    if (request.url === '/v1/auth/token')
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const stdin = new PassThrough();
+  stdin.end('wrong-password\n');
+  const stdout = new PassThrough();
+  let printed = '';
+  stdout.on('data', (chunk) => (printed += chunk));
+  const context = createContext({
+    io: { stdout, stderr: new PassThrough(), stdin, isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false },
+    env: {
+      B2BCTL_CONFIG_DIR: configDir,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      B2BCTL_USERNAME: 'erp@store.test',
+    },
+    globals: { quiet: false, verbose: false, color: false, input: false, output: 'json' },
+  });
+  await run({ passwordStdin: true }, context).catch(() => undefined);
+  await new Promise((resolve) => server.close(resolve));
+  expect(printed).toContain('check the username and the password piped to --password-stdin (or auth.style)');
+  expect(printed).not.toContain('wrong-password');
+});

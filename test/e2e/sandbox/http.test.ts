@@ -321,6 +321,22 @@ describe('b2bctl sandbox (spawned)', () => {
     );
   });
 
+  it('--host 0.0.0.0 warns that other machines reach it, and its login line names this machine', async () => {
+    const configDir = freshConfigDir();
+    const child = spawnCli(['sandbox', '--port', '0', '--host', '0.0.0.0'], configDir);
+    child.stdin?.end();
+    const done = collect(child);
+    const url = await firstLine(child.stdout as NodeJS.ReadableStream);
+    child.kill('SIGINT');
+    const result = await done;
+    const port = new URL(url).port;
+    expect(result.stderr).toContain(
+      'warning: the sandbox listens on 0.0.0.0, reachable from other machines: its user, password and /_sandbox/* controls are open to them. --host 127.0.0.1 keeps it to this machine.',
+    );
+    // A login refuses plain HTTP to 0.0.0.0: the line to paste names loopback, where the sandbox answers too.
+    expect(result.stderr).toContain(`b2bctl login --base-url http://127.0.0.1:${port} --username ${sandboxUser}`);
+  });
+
   it('--username and B2BCTL_SANDBOX_PASSWORD change the integration user', async () => {
     const configDir = freshConfigDir();
     const child = spawnCli(['sandbox', '--port', '0', '--username', 'ops@erp.test'], configDir, {

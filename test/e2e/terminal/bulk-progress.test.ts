@@ -87,6 +87,11 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
     expect(
       screen.lines.some((line) => /^customer create: interrupted; finishing [12] requests? in flight…$/.test(line)),
     ).toBe(true);
+    // The closing line is never reached: the way back is said as the process ends (the line wraps at 80 columns).
+    const shown = screen.lines.join('').replace(/\s+/g, ' ');
+    expect(shown).toMatch(
+      /customer create: stopped at once; [12] requests? in flight may have been applied without their answers in the report \(a resume sends them again\)\. Resume with: .*b2bctl customer create customers\.csv .*--resume customers\.report-/,
+    );
     expect(screen.cursorHidden).toBe(false);
     expect(screen.wraparound).toBe(true);
     for (const line of screen.lines) expect(line).not.toMatch(barCharacters);

@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -316,13 +317,23 @@ describe('acquireLock at its edges', () => {
     release();
   });
 
-  it('a lock that exists but cannot be read (a folder in its place) is stale, not released: warned each time, then given up', () => {
-    const path = nextLockPath();
-    mkdirSync(path, { recursive: true });
+  it('a folder or a symbolic link where the lock goes is refused at once with the fix (exit 77), not retried', () => {
+    // Before, every cron run stopped with "another run took it first", exit 75: "try again later", for ever.
+    const folderInPlace = nextLockPath();
+    mkdirSync(folderInPlace, { recursive: true });
     const warnings: string[] = [];
-    const error = thrownBy(() => acquireLock(path, 'stock push', (message) => warnings.push(message)));
-    expect(warnings).toEqual(Array.from({ length: 3 }, () => `warning: taking over the stale lock ${path}.`));
-    expect((error as B2bctlError).message).toBe(`Could not take the lock ${path}; another run took it first.`);
+    const error = thrownBy(() => acquireLock(folderInPlace, 'stock push', (message) => warnings.push(message)));
+    expect(warnings).toEqual([]);
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.authFailed);
+    expect((error as B2bctlError).message).toBe(
+      `The lock path ${folderInPlace} is not a file, which b2bctl never writes through or takes over: remove it (rm -r ${folderInPlace}) and run again.`,
+    );
+    const linked = nextLockPath();
+    mkdirSync(dirname(linked), { recursive: true });
+    symlinkSync(join(folder, 'nowhere'), linked);
+    expect((thrownBy(() => acquireLock(linked, 'stock push', () => {})) as B2bctlError).message).toContain(
+      `The lock path ${linked} is a symbolic link`,
+    );
   });
 
   it('three stale locks taken over and each time retaken by another run first: it gives up, exit 75', async () => {
