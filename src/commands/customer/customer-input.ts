@@ -21,8 +21,16 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
     typeOf: (path) => customerFieldType(path, mode),
     knownPaths: customerFieldPaths[mode],
     requiredColumns: ['document'],
+    ...(mode === 'update' ? { notTaken: notUpdated } : {}),
   };
 }
+
+/** The create's fields the update route does not take, with what to do instead: a create file reused for updates. */
+const notUpdated: Readonly<Record<string, string>> = {
+  username: 'the update route does not change the e-mail a customer logs in with',
+  password: 'the update route sets no password: passwordExpired true makes the customer choose one',
+  documentType: 'the document a customer is found by keeps its type',
+};
 
 /** A fresh judge of customer records: the platform's rules, and one record per document (and per e-mail on create). */
 export function newCustomerChecker<T extends { document?: unknown; username?: unknown }>(

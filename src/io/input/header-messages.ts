@@ -2,6 +2,7 @@ import { InputError } from '../../base/errors.js';
 import { fieldForHeader } from '../../domain/header-aliases.js';
 import { type InputOptions, recordPlace } from './opened-input.js';
 import type { HeaderProblems } from './record-shape.js';
+import { notTakenField } from './unmapped-columns.js';
 
 /*
  * What the header row of a CSV or workbook says before any record is read: a header that stops the run (unreadable,
@@ -100,6 +101,14 @@ export function warnOfUnknownColumn(
   options: Pick<InputOptions, 'catalogue' | 'strict' | 'warn'>,
   noun: 'column' | 'key',
 ): void {
+  const refused =
+    options.catalogue.notTaken === undefined ? undefined : notTakenField(unknown.header, options.catalogue.notTaken);
+  if (refused !== undefined && !options.strict) {
+    options.warn(
+      `warning: ${file}:${at}: ${noun} "${shortText(unknown.header)}" is not sent by this command (${refused}); the run stops if it holds data (leave it out with --ignore-column).`,
+    );
+    return;
+  }
   const meant = fieldForHeader(unknown.header, options.catalogue.knownPaths);
   const hint = meant
     ? ` (it looks like "${meant}": rename it, or put {${JSON.stringify(unknown.header)}:${JSON.stringify(meant)}} in a --map file)`

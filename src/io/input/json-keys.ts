@@ -101,7 +101,7 @@ export class UnreadKeys {
 
   /** The run's stop for the keys of one record that hold data no field reads, worded as for CSV columns. */
   refusal(found: readonly UnreadData[]): InputError {
-    return unreadDataError(this.file, found, this.options.catalogue.knownPaths, 'key');
+    return unreadDataError(this.file, found, this.options.catalogue.knownPaths, 'key', this.options.catalogue.notTaken);
   }
 
   /** After the last record: the `--ignore-column` names that matched no key. */

@@ -11,6 +11,11 @@ export interface FieldCatalogue {
   knownPaths: readonly string[];
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
   requiredColumns?: readonly string[];
+  /**
+   * Fields of the record that this command's route does not take, with why (`customer update` and `username`): such a
+   * column is named for what it is, not as an unknown one to map.
+   */
+  notTaken?: Readonly<Record<string, string>>;
 }
 
 export interface ColumnPlan {

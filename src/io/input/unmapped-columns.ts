@@ -1,4 +1,4 @@
-import { fieldForHeader, headerKey, namesASecret } from '../../domain/header-aliases.js';
+import { fieldForHeader, fieldSpelledAs, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
 import type { HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
@@ -71,6 +71,7 @@ export function unmappedDataCheck(
   file: string,
   columns: readonly UnmappedColumn[],
   knownPaths: readonly string[],
+  notTaken?: Readonly<Record<string, string>>,
 ): (rows: readonly { cells: readonly string[]; line: number }[], from: number) => void {
   if (columns.length === 0) return () => {};
   const indexes = columns.map((column) => column.column - 1);
@@ -100,6 +101,7 @@ export function unmappedDataCheck(
       })),
       knownPaths,
       'column',
+      notTaken,
     );
   };
 }
@@ -114,8 +116,15 @@ export function unreadDataError(
   knownPaths: readonly string[],
   /** What the input calls the place data sits under: a CSV's or a sheet's column, a JSON object's key. */
   noun: 'column' | 'key',
+  notTaken?: Readonly<Record<string, string>>,
 ): InputError {
   const first = found[0] as UnreadData;
+  const refused = notTaken === undefined ? undefined : notTakenField(first.header, notTaken);
+  if (refused !== undefined)
+    return new InputError(
+      `${file}:${first.place}: ${first.named} holds data this command does not send (${refused}); nothing was sent. Leave the ${noun} out with --ignore-column ${quotedArgument(first.header)}.`,
+      { file, line: first.line, field: shortValue(first.header) },
+    );
   const mapEntry = (data: UnreadData) =>
     `{${JSON.stringify(data.header)}:${JSON.stringify(fieldForHeader(data.header, knownPaths) ?? data.suggestion ?? 'FIELD')}}`;
   const details = { file, line: first.line, field: shortValue(first.header) };
@@ -140,6 +149,12 @@ export function unreadDataError(
     `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
     details,
   );
+}
+
+/** Why a header names a field the command's route does not take (spelled as the field, case and spaces aside). */
+export function notTakenField(header: string, notTaken: Readonly<Record<string, string>>): string | undefined {
+  const field = fieldSpelledAs(header, Object.keys(notTaken));
+  return field === undefined ? undefined : notTaken[field];
 }
 
 /** A header as a shell argument: quoted when it holds anything but letters, digits, `.`, `_` and `-`. */

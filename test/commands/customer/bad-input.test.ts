@@ -504,6 +504,14 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     const updated = await cli(['customer', 'update', 'uu.csv'], update);
     expect(updated.code).toBe(65);
     expect(updated.stderr).not.toContain('Nova#1');
+    // A create file reused for updates: its e-mail and password columns are named for what they are, not as unknown.
+    expect(updated.stderr.split('\n').slice(1, 3)).toEqual([
+      'warning: uu.csv:1: column "username" is not sent by this command (the update route does not change the e-mail a customer logs in with); the run stops if it holds data (leave it out with --ignore-column).',
+      'warning: uu.csv:1: column "password" is not sent by this command (the update route sets no password: passwordExpired true makes the customer choose one); the run stops if it holds data (leave it out with --ignore-column).',
+    ]);
+    expect(updated.stderr).toContain(
+      'error: uu.csv:2: column 2 (B) "username" holds data this command does not send (the update route does not change the e-mail a customer logs in with); nothing was sent. Leave the column out with --ignore-column username.',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
