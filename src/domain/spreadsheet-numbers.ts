@@ -79,6 +79,10 @@ export function isCodeField(path: string): boolean {
 export const dateCellReason =
   'the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again';
 
+/** The same for a date cell in a text column (a complement typed 1/2), which no text field b2bctl sends holds. */
+export const textDateCellReason =
+  'the cell is a date (the spreadsheet read what was typed, such as 1/2, as one), so the text typed is lost; format the column as Text and type the value again';
+
 /**
  * Why a workbook's number cell cannot stand for its column's text, as its problem's reason; undefined when it can.
  * A code column loses leading zeros and digits past the 15th. An NCM column is common and harmless as numbers, except

@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
-import { dateCellReason, isCodeField, numberCellProblem } from '../../domain/spreadsheet-numbers.js';
+import {
+  dateCellReason,
+  isCodeField,
+  numberCellProblem,
+  textDateCellReason,
+} from '../../domain/spreadsheet-numbers.js';
 import { parseBoolean } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
@@ -266,6 +271,10 @@ export function cellValue(
     case 'date':
       // A code typed as 12/05 or 1-2 that the spreadsheet took for a date: its text is no longer what was typed.
       if (isCodeField(column.path)) return { value: cell.text, problem: `${cell.text}: ${dateCellReason}` };
+      // No text field b2bctl sends holds a date: a complement typed 1/2 that the sheet made 1 February would go as
+      // "2026-02-01", what was typed lost.
+      if (column.type === 'string' || column.type === 'list')
+        return { value: cell.text, problem: `${cell.text}: ${textDateCellReason}` };
       return { value: cell.text };
     case 'error':
       return { problem: `the formula gives the error ${cell.text}; correct it or type the value` };

@@ -50,3 +50,24 @@ describe('customer create clientes.xlsx', () => {
     expect(workbookCustomers.map((customer) => customer.phone)).toContain('(21) 2555-1234');
   });
 });
+
+describe('a text cell the spreadsheet took for a date', () => {
+  it('a complement typed 1/2 (now the date 2026-02-01) is refused, naming the cell; nothing is sent', async () => {
+    const dir = freshWorkDir();
+    copyFileSync(
+      join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-complemento.xlsx'),
+      join(dir, 'clientes.xlsx'),
+    );
+    await clearSandboxCustomers(sandbox);
+    const result = await runCommandLine(['customer', 'create', 'clientes.xlsx'], {
+      configDir: freshConfigDir(),
+      cwd: dir,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toMatch(
+      /clientes\.xlsx:2: \S+!I2 \(customerRegistrationAddress\.complement\): 2026-02-01: the cell is a date \(the spreadsheet read what was typed, such as 1\/2, as one\), so the text typed is lost; format the column as Text and type the value again/,
+    );
+    expect(await storedCustomers(sandbox)).toEqual([]);
+  });
+});
