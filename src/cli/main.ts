@@ -45,13 +45,16 @@ async function main(): Promise<void> {
       env: process.env,
       globals,
       interrupt,
-      loadPrompter: (streams) => loadPrompter(streams, interrupt),
+      loadPrompter: (streams) => loadPrompter(streams, interrupt, globals.color),
     });
   });
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
-async function loadPrompter(io: IOStreams, interrupt: AbortSignal): Promise<Prompter> {
+async function loadPrompter(io: IOStreams, interrupt: AbortSignal, color: boolean): Promise<Prompter> {
+  // The prompts colour their question with node:util's styleText, which reads NO_COLOR: --no-color says it for them
+  // (this process only; the prompts take no colour setting of their own).
+  if (!color) process.env.NO_COLOR = '1';
   const { inquirerPrompter } = await import('../io/prompter.js');
   return inquirerPrompter(io, interrupt);
 }

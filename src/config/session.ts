@@ -79,6 +79,15 @@ export class Session {
       'other base URL': `its token was issued for ${this.profileData.baseUrl ?? '?'}, not ${this.setting('baseUrl').value ?? '?'}`,
       refused: 'the platform refused its token',
     }[reason];
+    // A token from the environment or a flag outranks the profile's: logging in would not change what is sent.
+    const given = {
+      env: ['the token in B2BCTL_TOKEN', 'unset B2BCTL_TOKEN'],
+      flag: ['the token given with --token', 'leave --token out'],
+    }[this.setting('token').source as string];
+    if (reason === 'refused' && given !== undefined)
+      return new AuthError(
+        `Not logged in for profile "${this.profileName}": the platform refused ${given[0]}. Give a valid token, or ${given[1]} to use the profile's (b2bctl login).`,
+      );
     const renew = reason === 'no token' ? '' : ' (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)';
     return new AuthError(`Not logged in for profile "${this.profileName}": ${cause}. ${login}${renew}.`);
   }

@@ -24,6 +24,8 @@ export interface TerminalScreen {
   wraparound: boolean;
   /** Every window title the output set. */
   titles: string[];
+  /** How many cells are drawn in a colour other than the terminal's own (foreground or background). */
+  colouredCells: number;
 }
 
 /** While the command runs: its PID, keys to type, and a wait for what it prints (never to assert on). */
@@ -104,8 +106,13 @@ async function rendered(bytes: Buffer, columns: number, rows: number): Promise<T
   const buffer = terminal.buffer.active;
   const lines: string[] = [];
   const wrapped = new Set<number>();
+  let colouredCells = 0;
   for (let index = 0; index < buffer.length; index++) {
     const line = buffer.getLine(index);
+    for (let column = 0; line !== undefined && column < line.length; column++) {
+      const cell = line.getCell(column);
+      if (cell !== undefined && (!cell.isFgDefault() || !cell.isBgDefault())) colouredCells++;
+    }
     const text = line?.translateToString(true) ?? '';
     if (line?.isWrapped && lines.length > 0) {
       lines[lines.length - 1] += text;
@@ -123,6 +130,7 @@ async function rendered(bytes: Buffer, columns: number, rows: number): Promise<T
     cursorHidden: core.coreService.isCursorHidden,
     wraparound: terminal.modes.wraparoundMode,
     titles,
+    colouredCells,
   };
   terminal.dispose();
   return screen;

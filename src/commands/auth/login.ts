@@ -92,7 +92,9 @@ async function askFor(context: Context, what: 'username' | 'password'): Promise<
       what === 'username'
         ? 'pass --username EMAIL or set B2BCTL_USERNAME'
         : 'pipe it with --password-stdin or set B2BCTL_PASSWORD';
-    throw new UsageError(`No ${what} for login and no terminal to ask on: ${how}.`);
+    // Say which of the reasons holds: --no-input on a terminal is a choice, not a missing terminal.
+    const why = context.globals.input ? 'no terminal to ask on' : '--no-input says not to ask';
+    throw new UsageError(`No ${what} for login and ${why}: ${how}.`);
   }
   const prompter = await context.prompter();
   return what === 'username' ? prompter.input('Integration user (e-mail)') : prompter.password('Password');

@@ -194,6 +194,16 @@ describe('login', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('with --no-input, the refusal names --no-input, not a missing terminal', async () => {
+    const result = await runCommandLine(['--no-input', 'login', '--base-url', sandbox.url], {
+      configDir: freshConfigDir(),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: No username for login and --no-input says not to ask: pass --username EMAIL or set B2BCTL_USERNAME.\n',
+    );
+  });
+
   it('without a terminal and without a password, exits 2 naming --password-stdin and B2BCTL_PASSWORD', async () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(['login', '--base-url', sandbox.url, '--username', sandboxUser], { configDir });

@@ -180,7 +180,7 @@ describe('credentials', () => {
     });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(
-      `${tokenFlagWarning}error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n`,
+      `${tokenFlagWarning}error: Not logged in for profile "default": the platform refused the token given with --token. Give a valid token, or leave --token out to use the profile's (b2bctl login).\n`,
     );
     expect(result.stderr).not.toContain('made-up-token');
   });

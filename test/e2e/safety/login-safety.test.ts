@@ -93,6 +93,22 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     },
   );
 
+  it('--no-color draws the password question without colour, as NO_COLOR does; without it the question is coloured', async () => {
+    const ask = (flags: string[]) =>
+      onTerminal([...flags, 'login', '--base-url', sandbox.url, '--username', 'erp@example.com'], {
+        env: { B2BCTL_CONFIG_DIR: freshConfigDir() },
+        during: async ({ pid, printed }) => {
+          await printed('Password');
+          process.kill(pid, 'SIGTERM');
+        },
+      });
+    const coloured = await ask([]);
+    expect(coloured.screen.colouredCells).toBeGreaterThan(0);
+    const plain = await ask(['--no-color']);
+    expect(plain.screen.lines[0]).toBe('? Password');
+    expect(plain.screen.colouredCells).toBe(0);
+  });
+
   it.each([
     ['--password-stdin', ['--username', 'erp@example.com', '--password-stdin'], 'the password'],
     ['--token-stdin', ['--token-stdin'], 'the token'],

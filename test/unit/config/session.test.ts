@@ -212,4 +212,17 @@ describe('Session.notLoggedIn', () => {
     expect(session.notLoggedIn('expired').message).toContain('its token expired at');
     expect(session.notLoggedIn('other base URL').message).toContain('its token was issued for');
   });
+
+  it('a refused B2BCTL_TOKEN is named, with the fix that works (a login would not change what is sent)', () => {
+    const session = openSession({
+      store,
+      profileFlag: 'prod',
+      flags: {},
+      env: { B2BCTL_TOKEN: 't-1' },
+      allowNewProfile: true,
+    });
+    expect(session.notLoggedIn('refused').message).toBe(
+      'Not logged in for profile "prod": the platform refused the token in B2BCTL_TOKEN. Give a valid token, or unset B2BCTL_TOKEN to use the profile\'s (b2bctl login).',
+    );
+  });
 });
