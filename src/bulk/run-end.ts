@@ -18,6 +18,8 @@ import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } fr
 export interface SendingFacts extends SendingResult {
   /** Records reported rejected, invalid or failed. */
   failures: number;
+  /** Records this run was to send that have no answer in the report; undefined when not counted. */
+  unanswered?: number;
 }
 
 /** How a bulk run that began sending ends, and its exit code. */
@@ -41,7 +43,8 @@ export function runEnd(facts: SendingFacts): RunEnd {
   // A run where every request was lost says "unavailable" whatever the size of the file.
   if (facts.unavailableBatches > 0 && facts.answeredBatches === 0 && !facts.interrupted)
     return { kind: 'platform unavailable throughout', exitCode: ExitCode.unavailable };
-  if (facts.interrupted) return { kind: 'interrupted', exitCode: ExitCode.interrupted };
+  // A signal that came once every record was answered interrupted nothing: no resume is left to offer.
+  if (facts.interrupted && facts.unanswered !== 0) return { kind: 'interrupted', exitCode: ExitCode.interrupted };
   if (facts.failures > 0) return { kind: 'some records failed', exitCode: ExitCode.someRecordsFailed };
   return { kind: 'done', exitCode: ExitCode.ok };
 }
@@ -68,7 +71,8 @@ export async function concludeRun<T, Sent>(
   closing.tally.outcomes = counted.outcomes;
   logSummary(job, { client, ledger }, context, counted.counts);
   await pruneOlderRuns(job, context);
-  const end = runEnd({ ...result, failures: ledger.failures });
+  const answered = ledger.recorded - closing.invalidRecorded;
+  const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
   switch (end.kind) {
     case 'stopped: report not writable':
       throw new OutputError(

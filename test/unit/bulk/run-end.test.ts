@@ -23,6 +23,15 @@ describe('runEnd: how a bulk run that began sending ends', () => {
     ['some records rejected or failed', { failures: 3 }, 'some records failed', ExitCode.someRecordsFailed],
     ['Ctrl-C', { interrupted: true }, 'interrupted', ExitCode.interrupted],
     ['Ctrl-C with failures: interrupted wins', { interrupted: true, failures: 2 }, 'interrupted', ExitCode.interrupted],
+    ['Ctrl-C with records left unanswered', { interrupted: true, unanswered: 5 }, 'interrupted', ExitCode.interrupted],
+    // The signal came after the last answer: the run is done, with no resume to offer for nothing.
+    ['Ctrl-C once every record was answered', { interrupted: true, unanswered: 0 }, 'done', ExitCode.ok],
+    [
+      'Ctrl-C once every record was answered, some failed',
+      { interrupted: true, unanswered: 0, failures: 2 },
+      'some records failed',
+      ExitCode.someRecordsFailed,
+    ],
     [
       'every batch lost to unavailability',
       { answeredBatches: 0, unavailableBatches: 2, failures: 10 },
