@@ -45,6 +45,8 @@ const timeoutMs = 10_000;
 export interface DeliveryOptions {
   env?: ProxyEnvironment;
   urlFlag: string;
+  /** `--verbose`: a line per request and per answer (method, URL, status, time); no header, body or secret. */
+  trace?: (line: string) => void;
 }
 
 /**
@@ -62,9 +64,15 @@ export async function deliverWebhook(
   const via = { dispatcher, route, source: { url: options.urlFlag } };
   try {
     const steps: DeliveryStep[] = [];
+    const tokenStarted = performance.now();
+    options.trace?.(`> POST ${new URL(target.tokenPath, target.url).href} (token, ${target.style} style)`);
     const token = await requestToken(target, steps, via);
+    traceAnswer(options.trace, steps.at(-1), tokenStarted);
     if (token === undefined) return { delivered: false, steps };
+    const eventStarted = performance.now();
+    options.trace?.(`> POST ${eventUrlOf(target, kind).href} (${kind} event)`);
     const eventStep = await postEvent(target, kind, payload, token, via);
+    traceAnswer(options.trace, eventStep, eventStarted);
     steps.push(eventStep);
     const delivered = eventStep.status !== undefined && eventStep.status >= 200 && eventStep.status < 300;
     return { delivered, steps };
@@ -136,6 +144,17 @@ export async function requestAccessToken(
   return { step };
 }
 
+function eventUrlOf(target: WebhookTarget, kind: WebhookKind): URL {
+  return new URL(kind === 'customers' ? target.customersPath : target.ordersPath, target.url);
+}
+
+/** The answer's line of a `--verbose` trace: its status (or why there was none) and how long it took. */
+function traceAnswer(trace: DeliveryOptions['trace'], step: DeliveryStep | undefined, startedMs: number): void {
+  if (trace === undefined || step === undefined) return;
+  const outcome = step.status === undefined ? `failed: ${step.error ?? 'no answer'}` : `HTTP ${step.status}`;
+  trace(`< ${outcome} in ${Math.round(performance.now() - startedMs)} ms`);
+}
+
 async function postEvent(
   target: WebhookTarget,
   kind: WebhookKind,
@@ -143,7 +162,7 @@ async function postEvent(
   token: string,
   via: Via,
 ): Promise<DeliveryStep> {
-  const eventUrl = new URL(kind === 'customers' ? target.customersPath : target.ordersPath, target.url);
+  const eventUrl = eventUrlOf(target, kind);
   const eventStep: DeliveryStep = { step: 'event', url: eventUrl.href };
   try {
     const answer = await request(eventUrl, {

@@ -49,7 +49,11 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
     },
     options.kind,
     payload,
-    { env: context.env, urlFlag: '--url' },
+    {
+      env: context.env,
+      urlFlag: '--url',
+      trace: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
+    },
   );
   const format = context.outputFormat('ndjson');
   for (const step of outcome.steps) {

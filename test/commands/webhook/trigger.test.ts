@@ -43,6 +43,24 @@ describe('webhook trigger (in process)', () => {
     expect(stored?.flags).toContain('status missing');
   });
 
+  it('--verbose traces each request and answer on stderr: method, URL, status and time, never the secret or token', async () => {
+    const receiver = await startTestReceiver();
+    const memory = testContext({ env: env(), globals: { verbose: true } });
+    await run({ kind: 'customers', url: receiver.url, style: 'body', clientId }, memory.context);
+    await receiver.close();
+    const traced = memory
+      .stderr()
+      .split('\n')
+      .filter((line) => /^[<>] /.test(line.replace(/^\S+Z /, '')));
+    expect(traced.map((line) => line.replace(/^\S+Z /, '').replace(/in \d+ ms/, 'in N ms'))).toEqual([
+      `> POST ${receiver.url}/oauth/token (token, body style)`,
+      '< HTTP 200 in N ms',
+      `> POST ${receiver.url}/webhooks/customers (customers event)`,
+      '< HTTP 200 in N ms',
+    ]);
+    expect(memory.stderr()).not.toContain(clientSecret);
+  });
+
   it.each([
     ['{"id": 1,', /event\.json: not valid JSON \(.+\); --data takes one JSON event\./],
     [undefined, /event\.json: cannot read the event file \(ENOENT\)\./],
