@@ -32,16 +32,21 @@ export class TokenSource {
     // The token goes with every request: never in clear past this machine, wherever it came from (the profile,
     // B2BCTL_TOKEN, a base URL changed after login) unless the profile's login allowed plain HTTP.
     if (!this.sentSafely) {
-      refusePlainHttp(
-        new URL(this.session.requireBaseUrl()),
-        'the token',
-        this.session.get('http.allowPlain') === 'true',
-        'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
-        this.env,
-      );
+      this.refuseInClear('the token');
       this.sentSafely = true;
     }
     return token;
+  }
+
+  /** Refuses (exit 2) to send `credential` to the base URL in clear past this machine, unless http.allowPlain. */
+  private refuseInClear(credential: string): void {
+    refusePlainHttp(
+      new URL(this.session.requireBaseUrl()),
+      credential,
+      this.session.get('http.allowPlain') === 'true',
+      'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
+      this.env,
+    );
   }
 
   private async found(http: HttpClient): Promise<string> {
@@ -93,13 +98,7 @@ export class TokenSource {
   }
 
   private async login(credentials: { username: string; password: string }, http: HttpClient): Promise<string> {
-    refusePlainHttp(
-      new URL(this.session.requireBaseUrl()),
-      'the password (B2BCTL_PASSWORD)',
-      this.session.get('http.allowPlain') === 'true',
-      'set http.allowPlain (B2BCTL_ALLOW_HTTP=true)',
-      this.env,
-    );
+    this.refuseInClear('the password (B2BCTL_PASSWORD)');
     const issued = await requestToken(http, tokenRoute(this.session), credentials);
     this.token = issued.accessToken;
     try {
