@@ -60,7 +60,11 @@ export class RecordChecker<T> {
     if (record.element === undefined) this.rows.note(record.line, record.row ?? record.line);
     // Nearly every record has no reader problems: no array is made for them until a problem needs one.
     const readerProblems: FieldProblem[] | undefined =
-      record.problems.length === 0 ? undefined : record.problems.map((message) => ({ field: '', value: '', message }));
+      record.problems.length === 0
+        ? undefined
+        : record.problems.map((problem) =>
+            typeof problem === 'string' ? { field: '', value: '', message: problem } : { ...problem },
+          );
     const verdict = this.check(record);
     if (!verdict.ok) {
       const problems = readerProblems ?? [];

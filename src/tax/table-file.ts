@@ -35,7 +35,8 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
   try {
     for await (const record of input.records) {
       const place = `${input.file}:${recordPlace(record)}`;
-      for (const problem of record.problems) problems.push(`${place}: ${problem}`);
+      for (const problem of record.problems)
+        problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
       const checked = checkTaxRule(record.values);
       if (!checked.ok) {
         for (const problem of checked.problems)

@@ -38,14 +38,24 @@ export interface InputOptions {
   warn(message: string): void;
 }
 
+/** A reader's problem with the field and the value it is about. */
+export interface ReaderProblem {
+  field: string;
+  value: string;
+  message: string;
+}
+
 /** One record of the input, shaped as a request body, with where it came from. */
 export interface InputRecord {
   line: number;
   values: Record<string, unknown>;
   /** The record as the user wrote it: CSV cells, or the JSON value. For the errors file. */
   original: readonly string[] | unknown;
-  /** Problems of shape found while reading (a row with too many cells, a JSON value that is no object). */
-  problems: string[];
+  /**
+   * Problems of shape found while reading (a row with too many cells, a JSON value that is no object): a message, or
+   * one that names its field and value (a workbook's cell), so `validate -o json` can say which field.
+   */
+  problems: (string | ReaderProblem)[];
   /** CSV: the spreadsheet's row, when a line break inside a cell above made it differ from the line. */
   row?: number;
   /** JSON with several records on one line (minified): where the record starts on it, and its index (from 0). */

@@ -14,6 +14,7 @@ import {
   type InputRecord,
   invisibleProblems,
   type OpenedInput,
+  type ReaderProblem,
   type WrittenCells,
 } from './opened-input.js';
 import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
@@ -212,7 +213,7 @@ interface ShapeSetting {
   options: InputOptions;
 }
 
-const noProblems = Object.freeze([]) as unknown as string[];
+const noProblems = Object.freeze([]) as unknown as (string | ReaderProblem)[];
 
 /** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
@@ -231,13 +232,17 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
       );
     }
     const values: Record<string, unknown> = {};
-    let problems: string[] | undefined;
+    let problems: (string | ReaderProblem)[] | undefined;
     for (const column of written.columns) {
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
       const read = cellValue(cell, column, written.decimal);
       if (read.problem)
-        (problems ??= []).push(`${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`);
+        (problems ??= []).push({
+          field: column.path,
+          value: cellText(cell),
+          message: `${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`,
+        });
       if (read.value === undefined) continue;
       // Most columns name a top-level field (`sku`, `price`): set without walking a path.
       if (column.segments.length === 1) values[column.segments[0] as string] = read.value;

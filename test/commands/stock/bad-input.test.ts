@@ -531,6 +531,27 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     await expectNothingSent(dir, ['dup.json', 'dup.map.json']);
   });
 
+  it("a workbook cell's problem names its field and value in -o ndjson, as a rule's problem does", async () => {
+    const { run } = workspace({
+      'estoque.xlsx': readFileSync(join(__dirname, '../../fixtures/workbooks/estoque-variado.xlsx')),
+    });
+    const validated = await run([
+      'stock',
+      'validate',
+      'estoque.xlsx',
+      '-o',
+      'ndjson',
+      '--ignore-column',
+      'atualizado em',
+    ]);
+    expect(ndjsonOf(validated.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ line: 4, field: 'price', value: '#DIV/0!' }),
+        expect.objectContaining({ line: 6, field: 'sku', value: '4567' }),
+      ]),
+    );
+  });
+
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
     const { run } = workspace({ 'v.csv': excel('sku;quantity', 'GEN-0000001;-1') });
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);

@@ -25,7 +25,12 @@ async function problemLines(content: string): Promise<[number, string[]][]> {
   writeFileSync(path, content);
   const input = await openInput({ path, stdin: process.stdin, catalogue, warn: () => {} });
   const found: [number, string[]][] = [];
-  for await (const record of input.records) if (record.problems.length > 0) found.push([record.line, record.problems]);
+  for await (const record of input.records)
+    if (record.problems.length > 0)
+      found.push([
+        record.line,
+        record.problems.map((problem) => (typeof problem === 'string' ? problem : problem.message)),
+      ]);
   return found;
 }
 

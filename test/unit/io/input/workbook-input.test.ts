@@ -58,7 +58,14 @@ describe('a workbook saved by LibreOffice, as .xlsx and as .ods', () => {
       {
         line: 4,
         values: { sku: 'ABC-3', quantity: 5, warehouse: 'CD-SP' },
-        problems: ['Estoque!C4 (price): the formula gives the error #DIV/0!; correct it or type the value'],
+        // Each cell's problem names its field and value, for validate -o json (`select(.field == "price")`).
+        problems: [
+          {
+            field: 'price',
+            value: '#DIV/0!',
+            message: 'Estoque!C4 (price): the formula gives the error #DIV/0!; correct it or type the value',
+          },
+        ],
       },
       // A hidden row is read, as a CSV export would have it.
       { line: 5, values: { sku: 'ABC-4', quantity: 7, price: 10, warehouse: 'CD-RJ' }, problems: [] },
@@ -66,7 +73,12 @@ describe('a workbook saved by LibreOffice, as .xlsx and as .ods', () => {
         line: 6,
         values: { sku: '4567', quantity: 1, price: 2, warehouse: 'CD-RJ' },
         problems: [
-          'Estoque!A6 (sku): 4567: the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again',
+          {
+            field: 'sku',
+            value: '4567',
+            message:
+              'Estoque!A6 (sku): 4567: the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again',
+          },
         ],
       },
       // Numbers typed as text read as CSV text does, a decimal comma included.
