@@ -109,8 +109,9 @@ async function rendered(bytes: Buffer, columns: number, rows: number): Promise<T
   let colouredCells = 0;
   for (let index = 0; index < buffer.length; index++) {
     const line = buffer.getLine(index);
-    for (let column = 0; line !== undefined && column < line.length; column++) {
-      const cell = line.getCell(column);
+    const width = line?.length ?? 0;
+    for (let column = 0; column < width; column++) {
+      const cell = line?.getCell(column);
       if (cell !== undefined && (!cell.isFgDefault() || !cell.isBgDefault())) colouredCells++;
     }
     const text = line?.translateToString(true) ?? '';

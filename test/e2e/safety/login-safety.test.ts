@@ -94,17 +94,9 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
   );
 
   it('--no-color draws the password question without colour, as NO_COLOR does; without it the question is coloured', async () => {
-    const ask = (flags: string[]) =>
-      onTerminal([...flags, 'login', '--base-url', sandbox.url, '--username', 'erp@example.com'], {
-        env: { B2BCTL_CONFIG_DIR: freshConfigDir() },
-        during: async ({ pid, printed }) => {
-          await printed('Password');
-          process.kill(pid, 'SIGTERM');
-        },
-      });
-    const coloured = await ask([]);
+    const coloured = await askPasswordThenStop([]);
     expect(coloured.screen.colouredCells).toBeGreaterThan(0);
-    const plain = await ask(['--no-color']);
+    const plain = await askPasswordThenStop(['--no-color']);
     expect(plain.screen.lines[0]).toBe('? Password');
     expect(plain.screen.colouredCells).toBe(0);
   });
@@ -128,6 +120,17 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     ).toBeUndefined();
   });
 });
+
+/** A login that asks for the password on a terminal, stopped once the question is on the screen. */
+function askPasswordThenStop(flags: string[]) {
+  return onTerminal([...flags, 'login', '--base-url', sandbox.url, '--username', 'erp@example.com'], {
+    env: { B2BCTL_CONFIG_DIR: freshConfigDir() },
+    during: async ({ pid, printed }) => {
+      await printed('Password');
+      process.kill(pid, 'SIGTERM');
+    },
+  });
+}
 
 describe('the global --token flag', () => {
   it('is not offered in the help; B2BCTL_TOKEN is the documented way', async () => {
