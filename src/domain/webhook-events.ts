@@ -81,10 +81,12 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
 
 /**
  * The key under which a redelivery of the same event is recognised: for orders the id and lastUpdated (a new
- * version of an order is a new event), for customers the id and a hash of the content (an update of the same
- * customer is a new event, the same content twice is not); anything without an id by a hash of its content.
+ * version of an order is a new event). A customers event carries no version: the same content twice may be two
+ * changes (of a field the event does not carry, or a value changed back), so each is its own event, under this
+ * delivery's id (a platform's resend then reaches the ERP twice, which applying the same customer again absorbs;
+ * a change dropped as a resend would never reach it). Anything without an id, by a hash of its content.
  */
-export function deduplicationKey(kind: WebhookKind, payload: unknown): string {
+export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string): string {
   const record = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : undefined;
   const id = (record as Record<string, unknown> | undefined)?.id;
   const idText = typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
@@ -92,6 +94,7 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown): string {
     const lastUpdated = (record as Record<string, unknown>).lastUpdated;
     if (typeof lastUpdated === 'string') return `orders:${idText}:${lastUpdated}`;
   }
+  if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
 }
 

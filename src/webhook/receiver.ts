@@ -255,11 +255,12 @@ function addEventRoute(
     }
     const { raw, value } = request.body;
     const receivedAt = now();
+    const deliveryId = randomUUID();
     const event: ReceivedEvent = {
       receivedAt: new Date(receivedAt).toISOString(),
       kind,
-      deliveryId: randomUUID(),
-      key: deduplicationKey(kind, value),
+      deliveryId,
+      key: deduplicationKey(kind, value, deliveryId),
       flags: payloadMismatches(kind, value),
       // request.ip: the forwarded client when the server is told to trust a proxy, the peer otherwise.
       clientAddress: request.ip,

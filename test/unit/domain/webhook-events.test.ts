@@ -32,24 +32,28 @@ describe('payloadMismatches', () => {
 describe('deduplicationKey', () => {
   it('keys an order by id and lastUpdated, whatever else changed', () => {
     const order = sampleEvent('orders', now);
-    expect(deduplicationKey('orders', order)).toBe(`orders:48213:${now.toISOString()}`);
-    expect(deduplicationKey('orders', { ...order, status: 'PAID' })).toBe(deduplicationKey('orders', order));
-    expect(deduplicationKey('orders', { ...order, lastUpdated: '2026-11-23T07:00:00.000Z' })).not.toBe(
-      deduplicationKey('orders', order),
+    expect(deduplicationKey('orders', order, 'd-1')).toBe(`orders:48213:${now.toISOString()}`);
+    expect(deduplicationKey('orders', { ...order, status: 'PAID' }, 'd-2')).toBe(
+      deduplicationKey('orders', order, 'd-1'),
+    );
+    expect(deduplicationKey('orders', { ...order, lastUpdated: '2026-11-23T07:00:00.000Z' }, 'd-3')).not.toBe(
+      deduplicationKey('orders', order, 'd-1'),
     );
   });
 
-  it('keys a customer by id and content: an update is a new event, the same content twice is not', () => {
+  it('keys each customers delivery apart, the same content too: it may be a change the event does not show', () => {
+    // A phone changed and changed back, or a state registration (not in the event) changed: the same content, a new
+    // change. Taken for a resend, it would never reach the ERP.
     const customer = sampleEvent('customers', now);
-    expect(deduplicationKey('customers', { ...customer })).toBe(deduplicationKey('customers', customer));
-    expect(deduplicationKey('customers', { ...customer, phone: '(11) 9999-0000' })).not.toBe(
-      deduplicationKey('customers', customer),
+    expect(deduplicationKey('customers', customer, 'd-1')).toBe('customers:1017:d-1');
+    expect(deduplicationKey('customers', { ...customer }, 'd-2')).not.toBe(
+      deduplicationKey('customers', customer, 'd-1'),
     );
-    expect(deduplicationKey('customers', customer)).toMatch(/^customers:1017:/);
   });
 
   it('keys a payload without an id by kind and content', () => {
-    expect(deduplicationKey('orders', [1])).toMatch(/^orders:-:/);
-    expect(deduplicationKey('orders', [1])).not.toBe(deduplicationKey('customers', [1]));
+    expect(deduplicationKey('orders', [1], 'd-1')).toMatch(/^orders:-:/);
+    expect(deduplicationKey('orders', [1], 'd-1')).toBe(deduplicationKey('orders', [1], 'd-2'));
+    expect(deduplicationKey('orders', [1], 'd-1')).not.toBe(deduplicationKey('customers', [1], 'd-1'));
   });
 });
