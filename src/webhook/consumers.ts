@@ -88,6 +88,9 @@ export function forwardTo(
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   const connection = () => (via ??= dispatcherFor(new URL(url), { env }));
+  // User-info in the URL is the ERP's Basic credential: sent as a header on every path (undici's request ignores
+  // user-info, node's http turns it into the same header), so a retry, a proxy or a replay carries it too.
+  const { target, credential } = credentialOf(url);
   const thread = new ForwardThread(url, timeoutMs);
   /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
@@ -99,10 +102,10 @@ export function forwardTo(
     async deliver(event, signal) {
       const { dispatcher } = connection();
       const { headers, body } = forwardRequest([event], [eventText(event)], batch > 1);
-      const answer = await request(url, {
+      const answer = await request(target, {
         dispatcher,
         method: 'POST',
-        headers,
+        headers: { ...headers, ...credential },
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -130,7 +133,8 @@ export function forwardTo(
       for (let first = 0; first < texts.length; first += batch) {
         const last = Math.min(first + batch, texts.length);
         counts.push(last - first);
-        requests.push(forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1));
+        const made = forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1);
+        requests.push({ ...made, headers: { ...made.headers, ...credential } });
       }
       const outcome = await thread.deliverInOrder(requests, signal, progress);
       const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
@@ -150,6 +154,16 @@ export function forwardTo(
     close: () => thread.close(),
   };
   return consumer;
+}
+
+/** The URL without its user-info, and the Basic `authorization` header that user-info stands for (none without). */
+export function credentialOf(url: string): { target: string; credential: Record<string, string> } {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { target: url, credential: {} };
+  const pair = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { target: parsed.href, credential: { authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
 }
 
 /** One POST: an event as it is, or (`asArray`, --forward-batch) events as a JSON array, with their headers. */

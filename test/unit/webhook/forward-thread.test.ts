@@ -114,6 +114,23 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(log[0]).toMatch(/orders event 10 failed \(attempt 1, .*: HTTP 503: refused\); trying again/);
   });
 
+  it("user-info in --forward-to is the ERP's Basic credential on every request: the thread's, a retry's, alone or read ahead", async () => {
+    const store = await storeWith(12);
+    const credentials: (string | undefined)[] = [];
+    const server = jsonServer((body, request, response) => {
+      credentials.push(request.headers.authorization);
+      // The first try of event 5 fails: its retry goes from the receiver's own thread, through undici.
+      const id = eventIdOf(body);
+      const failing = id === 5 && credentials.length === 5;
+      response.writeHead(request.headers.authorization === undefined ? 401 : failing ? 500 : 200).end('ok');
+    });
+    const url = (await listening(server)).replace('http://', 'http://erp%40loja:s%C3%AAnha%3A1@');
+    handOff(store, forwardTo(url, {}));
+    await until(() => credentials.length === 13, 'twelve events and one retry');
+    const expected = `Basic ${Buffer.from('erp@loja:sênha:1').toString('base64')}`;
+    expect(credentials).toEqual(Array(13).fill(expected));
+  });
+
   it('sends nothing past a request cut by stop(); the next start sends that event again, then the rest', async () => {
     const store = await storeWith(10);
     let hang = true;
