@@ -125,6 +125,22 @@ export function moveConflict(
   return { field, held: heldValue, sent, message: `the order holds ${words} ${heldValue}; this move has ${sent}` };
 }
 
+/**
+ * Why a move the order's status has passed never reached it: the order's detail shows what it keeps from its moves
+ * (some of the ERP number, NF-e key and tracking code) but not this move's (a SHIPPED order with no NF-e key, its
+ * invoice never sent). Not the same move again, and too late for the platform to take: a conflict, not
+ * "unchanged". Undefined when the order holds this move's data, or its detail shows none of those fields at all
+ * (a platform whose detail does not show them tells nothing by their absence).
+ */
+export function moveNeverTaken(status: string, held: HeldMoveData, action: OrderAction): string | undefined {
+  if (!(action in keptFieldOf)) return undefined;
+  const field = keptFieldOf[action as ReplaceableAction];
+  if (held[field]?.trim()) return undefined;
+  const shown = (Object.keys(held) as (keyof HeldMoveData)[]).filter((key) => held[key]?.trim());
+  if (shown.length === 0) return undefined;
+  return `the order is already ${status} and holds no ${keptFieldWords[field]} (it holds its ${shown.map((key) => keptFieldWords[key]).join(' and ')}): this move never reached it, and the platform takes no move back; not sent`;
+}
+
 function comparable(field: keyof HeldMoveData, value: string): string {
   // An access key may be written in groups of four; a Correios code in either case.
   if (field === 'invoiceKey') return value.replace(/\s/g, '');

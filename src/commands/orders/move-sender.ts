@@ -4,6 +4,7 @@ import {
   keptFieldOf,
   moveConflict,
   type MoveConflict,
+  moveNeverTaken,
   reachedStage,
   type ReplaceableAction,
   statusAfter,
@@ -78,6 +79,8 @@ export class MoveSender {
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
       const conflict = moveConflict(before.held, move.action, move.values);
+      const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
+      if (neverTaken !== undefined) return { outcome: 'conflict', id, message: neverTaken };
       if (!conflict)
         return {
           outcome: 'unchanged',
@@ -123,7 +126,8 @@ export class MoveSender {
     const known = this.states.get(move.order);
     return known?.status !== undefined &&
       reachedStage(known.status, move.action) &&
-      !moveConflict(known.held, move.action, move.values)
+      !moveConflict(known.held, move.action, move.values) &&
+      moveNeverTaken(known.status, known.held, move.action) === undefined
       ? `the order is already ${known.status}: not sent`
       : undefined;
   }

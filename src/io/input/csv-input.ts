@@ -88,12 +88,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     wrongDelimiter(row);
     return shortRowProblem(row.cells, namedColumns);
   };
-  const unmappedData = unmappedDataCheck(
-    file,
-    problems.unknown,
-    options.catalogue.knownPaths,
-    options.catalogue.notTaken,
-  );
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   const shapeRecords = csvRecordShaper(
     { columns, decimal: options.decimal },
     headers.length,

@@ -1,6 +1,6 @@
 import { fieldForHeader, fieldSpelledAs, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
-import type { HeaderMap } from './record-shape.js';
+import type { FieldCatalogue, HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
 
 /*
@@ -70,8 +70,7 @@ export interface UnreadData {
 export function unmappedDataCheck(
   file: string,
   columns: readonly UnmappedColumn[],
-  knownPaths: readonly string[],
-  notTaken?: Readonly<Record<string, string>>,
+  { knownPaths, notTaken }: Pick<FieldCatalogue, 'knownPaths' | 'notTaken'>,
 ): (rows: readonly { cells: readonly string[]; line: number }[], from: number) => void {
   if (columns.length === 0) return () => {};
   const indexes = columns.map((column) => column.column - 1);

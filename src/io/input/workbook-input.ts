@@ -99,12 +99,7 @@ async function readSheet(
     sampleOf: (name) => firstValueUnder(headers, name, header.rest),
   });
   reportHeaderProblems(file, place, { ...problems, headers }, options);
-  const unmappedData = unmappedDataCheck(
-    file,
-    problems.unknown,
-    options.catalogue.knownPaths,
-    options.catalogue.notTaken,
-  );
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
   const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };

@@ -76,6 +76,32 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(published.slice(-3)).toEqual(['READY_TO_SHIP', 'INVOICED', 'SHIPPED']);
     });
 
+    // The default dialect's detail shows what an order keeps (ERP number, NF-e key, tracking code); one that shows
+    // none tells nothing by their absence, and such a move stays "unchanged".
+    it.runIf(name === 'default')(
+      'an invoice for an order shipped without one: a conflict (exit 1), not "unchanged", and nothing sent',
+      async () => {
+        const [id] = newOrders(sandbox, 1) as [number];
+        expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-352'])).code).toBe(0);
+        expect((await run(['orders', 'ship', String(id), '--tracking', 'T-352', '--carrier', 'Loggi'])).code).toBe(0);
+        const moved = acceptedMoves(sandbox).length;
+        const invoice = await run([
+          'orders',
+          'invoice',
+          String(id),
+          '--xml',
+          `nfe/${sampleKeys[0]}.xml`,
+          '-o',
+          'table',
+        ]);
+        expect(invoice.code).toBe(1);
+        expect(invoice.stdout + invoice.stderr).toContain(
+          'the order is already SHIPPED and holds no NF-e key (it holds its ERP number and tracking code): this move never reached it, and the platform takes no move back; not sent',
+        );
+        expect(acceptedMoves(sandbox).length).toBe(moved);
+      },
+    );
+
     it('cancel with a reason; a canceled order has passed every stage (unchanged); sent anyway, the store refuses it in its own words', async () => {
       const [id] = newOrders(sandbox, 1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);

@@ -3,6 +3,7 @@ import {
   forbiddenMove,
   moveConflict,
   moveFieldProblems,
+  moveNeverTaken,
   MoveSequence,
   reachedStage,
 } from '../../../src/domain/order-stages.js';
@@ -128,5 +129,31 @@ describe('moveConflict: another value than the order holds', () => {
     [{ erpNumber: 'PV-1' }, 'cancel', { erpNumber: 'PV-2' }, undefined],
   ] as const)('%j, %s, %j', (held, action, values, message) => {
     expect(moveConflict(held, action, values)?.message).toBe(message);
+  });
+});
+
+describe('moveNeverTaken: a move the status has passed, whose data the order does not hold', () => {
+  it.each([
+    // A SHIPPED order that holds its ERP number and tracking but no NF-e key: the invoice never reached it.
+    [
+      'SHIPPED',
+      { erpNumber: 'PV-352', trackingCode: 'T-352' },
+      'invoice',
+      'the order is already SHIPPED and holds no NF-e key (it holds its ERP number and tracking code): this move never reached it, and the platform takes no move back; not sent',
+    ],
+    [
+      'CANCELED',
+      { erpNumber: 'PV-364' },
+      'invoice',
+      'the order is already CANCELED and holds no NF-e key (it holds its ERP number): this move never reached it, and the platform takes no move back; not sent',
+    ],
+    // It holds this move's data: a re-run, the move taken.
+    ['SHIPPED', { erpNumber: 'PV-1', invoiceKey: 'K', trackingCode: 'T' }, 'invoice', undefined],
+    // A detail that shows none of the three tells nothing by their absence (a platform that does not show them).
+    ['SHIPPED', {}, 'invoice', undefined],
+    // A cancellation keeps no data.
+    ['CANCELED', { erpNumber: 'PV-1' }, 'cancel', undefined],
+  ] as const)('%s %j, %s', (status, held, action, message) => {
+    expect(moveNeverTaken(status, held, action)).toBe(message);
   });
 });
