@@ -47,12 +47,22 @@ export class PermanentRefusal extends Error {}
  * out; that will never change, so it is refused for good (a dead letter) instead of being tried again.
  */
 export function eventText(event: StoredEvent): string {
+  const { eventJson, ...stored } = event;
   try {
-    return JSON.stringify(event);
+    if (eventJson === undefined) return JSON.stringify(stored);
+    // The event as it came, in the place JSON.stringify gives `event`: its numbers as written, not as parsed.
+    const text = JSON.stringify({ ...stored, event: rawEventMark });
+    // The last: `event` is the last field, and the fields before it (a key made of the payload's id) may hold anything.
+    const at = text.lastIndexOf(quotedRawEventMark);
+    return `${text.slice(0, at)}${eventJson}${text.slice(at + quotedRawEventMark.length)}`;
   } catch (error) {
     throw new PermanentRefusal(`the event cannot be written out as JSON (${(error as Error).message})`);
   }
 }
+
+/** Stands for the event's own text while the rest of the stored event is written; no event text can hold it. */
+const rawEventMark = '\u0000b2bctl-event\u0000';
+const quotedRawEventMark = JSON.stringify(rawEventMark);
 
 /** Statuses that say the ERP will never take this event as it is. */
 export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);

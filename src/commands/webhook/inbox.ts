@@ -9,6 +9,8 @@ import type { EventSelection, EventStore, StoredEvent } from '../../webhook/stor
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
+import { once } from 'node:events';
+import { eventText } from '../../webhook/consumers.js';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
@@ -85,7 +87,9 @@ export async function run(options: InboxOptions, context: Context): Promise<void
     const writer =
       format === 'table'
         ? await inboxTable(context.io.stdout, style.color)
-        : createRecordWriter(format, context.io.stdout, inboxLayout, style);
+        : format === 'ndjson'
+          ? asStoredWriter(context.io.stdout)
+          : parsedOnly(createRecordWriter(format, context.io.stdout, inboxLayout, style));
     const unshown: number[] = [];
     for await (const event of store.select(selectionOf(options))) {
       if (!(await writeOrSkip(writer, event, context))) unshown.push(event.id);
@@ -105,6 +109,31 @@ export async function run(options: InboxOptions, context: Context): Promise<void
  * Writes one event, or says why it cannot and goes on: an event stored before the receiver refused hostile shapes
  * may be nested too deeply for JSON.stringify, and one such row must not hide every row after it.
  */
+/**
+ * NDJSON of the events as they were stored: each line the stored event with its `event` as it came (a number past
+ * 2^53 keeps its digits), as the hand-offs pass it on.
+ */
+function asStoredWriter(stream: NodeJS.WritableStream): RecordWriter<StoredEvent> {
+  let count = 0;
+  return {
+    async write(event) {
+      if (!stream.write(`${eventText(event)}\n`)) await once(stream, 'drain');
+      count++;
+    },
+    end: async () => count,
+    abandon: async () => {},
+  };
+}
+
+/** JSON and CSV show the parsed event (JSON's array is indented), without the text it was parsed from. */
+function parsedOnly(writer: RecordWriter<StoredEvent>): RecordWriter<StoredEvent> {
+  return {
+    write: ({ eventJson: _text, ...event }) => writer.write(event),
+    end: () => writer.end(),
+    abandon: () => writer.abandon(),
+  };
+}
+
 async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent, context: Context): Promise<boolean> {
   try {
     await writer.write(event);

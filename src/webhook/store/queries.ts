@@ -25,6 +25,7 @@ export function storedEventOf(row: EventRow): StoredEvent {
     flags: JSON.parse(row.flags) as string[],
     clientAddress: row.client_address,
     event: JSON.parse(row.event) as unknown,
+    eventJson: row.event,
   };
 }
 

@@ -25,6 +25,11 @@ export interface StoredEvent {
   flags: string[];
   clientAddress: string;
   event: unknown;
+  /**
+   * The event's JSON as it came, when read from a store: what a hand-off passes on, so a number past 2^53 (an id of
+   * 18014398509481985) is not the 18014398509481984 that `event` holds once parsed.
+   */
+  eventJson?: string;
 }
 
 /** Which stored events to read; every filter is answered by an index. */

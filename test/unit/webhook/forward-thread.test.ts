@@ -131,6 +131,30 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     expect(credentials).toEqual(Array(13).fill(expected));
   });
 
+  it('passes each event on as it came: an id past 2^53 keeps its digits, the read-ahead run and a retry alike', async () => {
+    const store = await SqliteStore.open(temporaryFolder());
+    closers.push(() => store.close());
+    await store.openHandOff('forward', 'erp', true);
+    const raws = ['{"id":18014398509481985,"status":"PAID"}', '{ "id" : 9007199254740993 , "n": 1.10 }'];
+    for (const [index, raw] of raws.entries())
+      await store.append({ ...inboxEvent(index + 1, { receivedAt: Date.UTC(2026, 10, 23, 6, 0, index) }), raw });
+    const bodies: string[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push(text);
+        // The first try of the second event fails: its retry goes from the receiver's own thread.
+        response.writeHead(bodies.length === 2 ? 500 : 200).end('ok');
+      });
+    });
+    handOff(store, forwardTo(await listening(server), {}));
+    await until(() => bodies.length === 3, 'two events and one retry');
+    expect(bodies[0]).toContain(`"event":${raws[0]}`);
+    expect(bodies[1]).toContain(`"event":${raws[1]}`);
+    expect(bodies[2]).toBe(bodies[1]);
+  });
+
   it('sends nothing past a request cut by stop(); the next start sends that event again, then the rest', async () => {
     const store = await storeWith(10);
     let hang = true;

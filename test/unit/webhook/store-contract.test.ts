@@ -135,7 +135,10 @@ describe.each(kinds)('the $name store', (kind) => {
       flags: ['no order number'],
       clientAddress: '10.0.0.2',
       event: { id: 2 },
+      // The text as it came, for the hand-offs (a number past 2^53 is not what `event` holds once parsed).
+      eventJson: expect.any(String),
     });
+    expect(JSON.parse(first.eventJson as string)).toEqual({ id: 2 });
     expect(typeof first.id).toBe('number');
     expect(await idsOf(store)).toEqual([2, 3, 4]);
     expect(store.description).toMatch(
