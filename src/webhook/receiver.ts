@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -149,8 +150,23 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   });
   limitConnections(app.server, options.maxConnections ?? 1024, options.log);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(jsonContentType, { parseAs: 'string' }, (_request, text, done) => {
-    const raw = text as string;
+  app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
+    // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(
+        Object.assign(new Error(`The body is in ${charset}; send the event as JSON in UTF-8`), { statusCode: 415 }),
+        undefined,
+      );
+      return;
+    }
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(Object.assign(new Error('The body is not UTF-8; it was not stored'), { statusCode: 400 }), undefined);
+      return;
+    }
+    // A byte-order mark before the JSON is no part of it (RFC 8259 lets a reader ignore it).
+    const raw = bytes.toString('utf8').replace(/^\uFEFF/, '');
     // Refused before it is parsed or stored: such an event could not be printed nor handed off.
     const problem = jsonShapeProblem(raw, eventShapeLimits);
     if (problem !== undefined) {

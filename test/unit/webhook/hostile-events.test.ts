@@ -84,6 +84,37 @@ describe('events of a hostile shape', () => {
     expect(started.onDisk()).toEqual([]);
   });
 
+  it('a body in another charset is refused (415), one not UTF-8 too (400); a UTF-8 byte-order mark is ignored', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    const latin1 = Buffer.from('{"id":901,"document":"11.222.333/0001-81","name":"Jo\u00e3o Ltda"}', 'latin1');
+    const declared = await fetch(`${started.url}/webhooks/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: latin1,
+    });
+    expect(declared.status).toBe(415);
+    expect(await declared.json()).toEqual({
+      error: 'unsupported_media_type',
+      error_description: 'The body is in iso-8859-1; send the event as JSON in UTF-8',
+    });
+    const undeclared = await fetch(`${started.url}/webhooks/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: latin1,
+    });
+    expect(undeclared.status).toBe(400);
+    expect(started.onDisk()).toEqual([]);
+    const withBom = await postEvent(
+      started.url,
+      'orders',
+      '\uFEFF{"id":7,"lastUpdated":"2026-11-23T06:00:00Z"}',
+      token,
+    );
+    expect(withBom.status).toBe(200);
+    expect(started.onDisk().map((record) => record.event)).toEqual([{ id: 7, lastUpdated: '2026-11-23T06:00:00Z' }]);
+  });
+
   it('an event 64 levels deep is taken', async () => {
     const started = await receiver();
     const answer = await postEvent(started.url, 'orders', nested(64), await receiverToken(started.url));
