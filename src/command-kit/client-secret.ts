@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InputError, UsageError } from '../base/errors.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** Where a server's client secret may come from: never argv, where `ps` shows it. */
 export interface ClientSecretSource {
@@ -22,7 +24,7 @@ export interface ClientSecretSource {
  * must not silently override the file the command line names: the platform's token requests would then be refused.
  */
 export async function clientSecretOf(context: Context, source: ClientSecretSource): Promise<string> {
-  if (source.flagFile !== undefined) return secretInFile(source.flagFile);
+  if (source.flagFile !== undefined) return secretInFile(source.flagFile, context);
   const fromEnvironment = context.env[source.environmentVariable];
   if (fromEnvironment) return fromEnvironment;
   const file = await source.settingFile();
@@ -31,10 +33,10 @@ export async function clientSecretOf(context: Context, source: ClientSecretSourc
       `No ${source.name}: set ${source.environmentVariable} or pass --client-secret-file FILE (never the secret itself on the command line).`,
     );
   }
-  return secretInFile(file);
+  return secretInFile(file, context);
 }
 
-async function secretInFile(file: string): Promise<string> {
+async function secretInFile(file: string, context: Context): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -44,10 +46,26 @@ async function secretInFile(file: string): Promise<string> {
       { file, missing: true },
     );
   }
-  // A file written with `echo` ends with a newline that is not part of the secret.
-  const secret = text.replace(/\r?\n$/, '');
+  // A file written with `echo` ends with a newline, an editor may add another or a space: none is part of a secret,
+  // and kept, it made the receiver refuse the platform while `webhook trigger` with the same file passed.
+  const secret = text.trim();
   if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
+  warnIfOthersRead(file, context);
   return secret;
+}
+
+/** Says once that a secret file others may read is not private (as ssh says of a key file): chmod 600 fixes it. */
+function warnIfOthersRead(file: string, context: Context): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0)
+    context.log.warn(
+      `warning: the client secret file ${file} may be read by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+    );
 }
 
 /** The shortest client secret a token endpoint takes: 32 characters, 128 bits as hex. */

@@ -3,7 +3,7 @@
  * file of the profile's setting. A secret left in the shell's environment must not override the file the command
  * line names (the platform's token requests would then be refused, with nothing to say why).
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookClientSecret } from '../../../src/commands/webhook/client-secret.js';
@@ -46,5 +46,21 @@ describe('the webhook client secret', () => {
     expect(await webhookClientSecret(withVariable.context, undefined)).toBe(fromEnvironment);
     const settingOnly = testContext({ env: { B2BCTL_CONFIG_DIR: configDir } });
     expect(await webhookClientSecret(settingOnly.context, undefined)).toBe(fromSetting);
+  });
+});
+
+describe('a client secret file as editors and echo leave it', () => {
+  it('whitespace around the secret is no part of it; a file others may read is said, with the chmod', async () => {
+    const file = join(temporaryFolder(), 'secret');
+    writeFileSync(file, `  ${fromFlag}\r\n\n`, { mode: 0o644 });
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    expect(await webhookClientSecret(memory.context, file)).toBe(fromFlag);
+    expect(memory.stderr()).toContain(
+      `warning: the client secret file ${file} may be read by other users (mode 0644); run chmod 600 ${file}.`,
+    );
+    chmodSync(file, 0o600);
+    const privateFile = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    await webhookClientSecret(privateFile.context, file);
+    expect(privateFile.stderr()).toBe('');
   });
 });
