@@ -45,6 +45,11 @@ export interface BulkJob<T, Sent = T> {
   plan(valid: number): SendPlan;
   /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */
   sendBatch(client: PlatformClient, batch: PendingRecord<Sent>[], signal: AbortSignal): Promise<ReportEntry[]>;
+  /**
+   * Told of each invalid record `--skip-invalid` passes over, in file order, before any record after it is sent
+   * (orders update holds back the later moves of that order).
+   */
+  skippedInvalid?(record: { key: string; line: number }): void;
   /** The order outcomes are listed in the summary. */
   outcomes: readonly Outcome[];
   /** Outcomes that count as sent, for the rate in the summary. */

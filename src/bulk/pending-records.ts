@@ -75,6 +75,7 @@ export async function* pendingBatches<T>(
   done: PlaceSet | undefined,
   reported: PlaceSet | undefined,
   batchSize: number,
+  skippedInvalid?: (record: { key: string; line: number }) => void,
 ): AsyncGenerator<PendingRecord<T>[]> {
   let batch: PendingRecord<T>[] = [];
   for await (const records of judged) {
@@ -87,6 +88,7 @@ export async function* pendingBatches<T>(
             original: record.original,
           },
         ]);
+        skippedInvalid?.(record);
         continue;
       }
       // The spooled record itself goes on, not a copy: its value and cells stay unparsed unless needed.

@@ -167,7 +167,9 @@ export async function sendValidRecords<T, Sent>(
     }
   };
   try {
-    const batches = pendingBatches(spooled, ledger, resume?.done, resume?.reported, plan.batchSize);
+    const batches = pendingBatches(spooled, ledger, resume?.done, resume?.reported, plan.batchSize, (record) =>
+      job.skippedInvalid?.(record),
+    );
     ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
       concurrency: job.flags.concurrency,
       signal: context.interrupt,

@@ -37,6 +37,8 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   let sendInOrder:
     | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
     | undefined;
+  /** Per order, the line of its first move that did not go through (refused, or invalid and passed over). */
+  const stoppedAt = new Map<string, number>();
   await runBulkJob<PreparedMove>(
     {
       name: 'orders update',
@@ -72,8 +74,15 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
           description: `to the order routes; the moves of one order in file order, one at a time${reads}`,
         };
       },
+      // An invalid row that --skip-invalid passes over is a move that did not go through: the later moves of its
+      // order wait for it, as after a refused one.
+      skippedInvalid: ({ key, line }) => {
+        const order = key.split(' ')[0] ?? '';
+        if (!stoppedAt.has(order)) stoppedAt.set(order, line);
+      },
       async sendBatch(client, batch, signal) {
         sendInOrder ??= orderedSender(
+          stoppedAt,
           new MoveSender(client, routesNow(), context.log.warn, {
             checkStatus: options.statusCheck !== false,
             replace: options.replace === true,
@@ -94,9 +103,8 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
  * previous move of its order to be answered. After a move of an order does not go through, its later moves are not
  * sent (reported failed, so a resumed run sends them once the first is fixed).
  */
-function orderedSender(sender: MoveSender) {
+function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender) {
   const previousOf = new Map<string, Promise<void>>();
-  const stoppedAt = new Map<string, number>();
   return async (
     _client: PlatformClient,
     entry: PendingRecord<PreparedMove>,
@@ -111,7 +119,9 @@ function orderedSender(sender: MoveSender) {
     previousOf.set(move.order, mine);
     try {
       await previous;
-      const stopped = stoppedAt.get(move.order);
+      const stoppedLine = stoppedAt.get(move.order);
+      // Only a move below the one that did not go through waits for it.
+      const stopped = stoppedLine !== undefined && stoppedLine < entry.line ? stoppedLine : undefined;
       const taken = stopped === undefined ? undefined : sender.alreadyTaken(move);
       if (taken) return rowOf(entry, { outcome: 'unchanged', message: taken });
       if (stopped !== undefined)

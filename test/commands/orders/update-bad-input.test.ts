@@ -148,6 +148,25 @@ describe('orders update with bad input', () => {
     expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
   });
 
+  it('with --skip-invalid, an invalid move holds back the later moves of its order, as a refused one does', async () => {
+    const [id, other] = newOrders(sandbox, 2) as [number, number];
+    // Line 2 lacks its ERP number: invalid. Line 3, the same order's cancel, must not go before it is fixed; the other
+    // order's move goes.
+    writeFileSync(
+      join(dir, 'pedidos.csv'),
+      `${moveHeader}\r\n${id};ready;;;;;;;\r\n${id};cancel;;;;;;;cliente desistiu\r\n${other};ready;PV-9;;;;;;\r\n`,
+    );
+    const result = await run(['orders', 'update', 'pedidos.csv', '--skip-invalid']);
+    expect(result.code).toBe(1);
+    const rows = readReport(join(dir, onlyReport(dir, 'pedidos')));
+    expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'invalid' });
+    expect(rows.find((row) => row.line === '3')).toMatchObject({
+      outcome: 'failed',
+      message: 'not sent: the move of this order on line 2 did not go through',
+    });
+    expect(acceptedMoves(sandbox)).toEqual([`${other} ready`]);
+  });
+
   it('a JSON key no field reads that holds data: exit 65 naming it, its value and the fix; with --ignore-column, sent', async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     writeFileSync(
