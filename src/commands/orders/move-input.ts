@@ -62,7 +62,9 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
     ...(route.path.match(/[A-Za-z][A-Za-z0-9]*(?=\})/g) ?? []),
   ]);
   const values: MoveValues = {
-    id: move.order?.trim(),
+    // An order's id and number are whole numbers: `0372` (a cell a spreadsheet kept as text) is order 372, and its
+    // moves go with those of `372`, in file order, not beside them as another order's.
+    id: move.order?.trim().replace(/^0+(?=\d+$)/, ''),
     orderId: move.orderId,
     branch: move.branch ?? setting.defaultBranch,
     erpNumber: move.erpNumber?.trim(),

@@ -116,7 +116,7 @@ export class MoveSender {
     const result: MoveResult = {
       outcome: 'invalid',
       id,
-      message: `not sent: this file names order ${key} as ${first} too; name each order one way (its id or its number), so its moves go in file order`,
+      message: `not sent: this file names one order both as ${first} and as ${move.order}; name each order one way (its id or its number), so its moves go in file order`,
     };
     return result;
   }

@@ -91,7 +91,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const refused = rows.filter((row) => row.outcome === 'invalid');
       expect(refused).toHaveLength(1);
       expect(refused[0]?.message).toMatch(
-        new RegExp(`^not sent: this file names order ${id} as (${id}|${numberOf(id)}) too; name each order one way`),
+        new RegExp(
+          `^not sent: this file names one order both as (${id} and as ${numberOf(id)}|${numberOf(id)} and as ${id}); name each order one way`,
+        ),
       );
       // Exactly one move reached the order: never a ship and a cancel taken side by side.
       expect(acceptedMoves(sandbox)).toHaveLength(1);

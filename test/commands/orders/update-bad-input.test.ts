@@ -167,6 +167,18 @@ describe('orders update with bad input', () => {
     expect(acceptedMoves(sandbox)).toEqual([`${other} ready`]);
   });
 
+  it('0372 and 372 are one order: its moves go one at a time in file order', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    writeFileSync(
+      join(dir, 'pedidos.csv'),
+      `${moveHeader}\r\n00${id};ready;PV-3;;;;;;\r\n${id};cancel;;;;;;;cliente desistiu\r\n`,
+    );
+    const result = await run(['orders', 'update', 'pedidos.csv']);
+    expect(result.code).toBe(0);
+    expect(acceptedMoves(sandbox)).toEqual([`${id} ready`, `${id} cancel`]);
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({ status: 'CANCELED', erpOrderNumber: 'PV-3' });
+  });
+
   it('a JSON key no field reads that holds data: exit 65 naming it, its value and the fix; with --ignore-column, sent', async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     writeFileSync(
