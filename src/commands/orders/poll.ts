@@ -4,7 +4,14 @@ import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
-import { newVersions, parseInstantOrDuration, runWindow, type TimeWindow } from '../../domain/orders-window.js';
+import {
+  newVersions,
+  parseInstantOrDuration,
+  runWindow,
+  type TimeWindow,
+  versionKey,
+} from '../../domain/orders-window.js';
+import { type OrderAnswerSettings, readListedOrder } from '../../platform/answers/orders.js';
 import { AuthError, B2bctlError, InterruptedError, OutputClosedError, UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
@@ -215,8 +222,9 @@ async function writeWindows(
     const records = options.detail
       ? await fetchDetails(client, fresh, options.concurrency)
       : fresh.map((order) => order.record);
-    for (const [index, version] of fresh.entries()) {
+    for (const [index, listed] of fresh.entries()) {
       if (sink.closed()) return false;
+      const version = options.detail ? versionShown(listed, records[index], answers, progress.emitted) : listed;
       await sink.write(version, records[index]);
       progress.written++;
     }
@@ -278,6 +286,25 @@ function warnUnreadable(progress: PollProgress, context: Context): void {
       `warning: ${progress.unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
     );
   }
+}
+
+/**
+ * The version a detail is: an order changed between the listing and its detail is the newer version, named by its
+ * own lastUpdated (a file ID-NUMBER-LASTUPDATED.json holds what its name says) and remembered as emitted, so the
+ * next run, which lists that version, does not write it again.
+ */
+function versionShown(
+  listed: ListedOrder,
+  detail: unknown,
+  answers: OrderAnswerSettings,
+  emitted: Set<string>,
+): ListedOrder {
+  const read = readListedOrder(detail, answers);
+  if (read === undefined || String(read.id) !== String(listed.id)) return listed;
+  if (!(Date.parse(read.lastUpdated) > Date.parse(listed.lastUpdated))) return listed;
+  const newer = { ...listed, lastUpdated: read.lastUpdated };
+  emitted.add(versionKey(newer));
+  return newer;
 }
 
 /** The detail of each version, `concurrency` at a time, in the order given. */

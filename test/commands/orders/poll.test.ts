@@ -3,7 +3,8 @@
  * in-process sandbox over real HTTP. What only the arithmetic of time decides is checked here, without waiting:
  * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import type { PassThrough } from 'node:stream';
 import { join } from 'node:path';
@@ -267,5 +268,60 @@ describe('orders poll in process against answers the document does not show', ()
     const seeing = await poll();
     expect(seeing.lines).toHaveLength(40);
     expect(seeing.stderr).not.toMatch(/warning/);
+  });
+});
+
+describe('orders poll --detail when an order changes between its listing and its detail', () => {
+  it('the file is named by the detail it holds, and the next run does not write that version again', async () => {
+    const listed = '2026-11-29T07:09:04.685Z';
+    const newer = '2026-11-29T07:10:45.667Z';
+    // The first run's listing shows order 1009 at `listed`; by the time its detail is read it has moved on to
+    // `newer`, which the second run's listing shows.
+    let listedNow = listed;
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      response.setHeader('content-type', 'application/json');
+      if (url.pathname === '/v1/orders') {
+        const inWindow =
+          Date.parse(listedNow) >= Date.parse(url.searchParams.get('updatedFrom') ?? '') &&
+          Number(url.searchParams.get('offset') ?? 0) === 0;
+        response.end(
+          JSON.stringify(inWindow ? [{ id: 1009, orderId: 101009, status: 'PAID', lastUpdated: listedNow }] : []),
+        );
+      } else if (url.pathname === '/v1/orders/1009')
+        response.end(JSON.stringify({ id: 1009, orderId: 101009, status: 'SHIPPED', lastUpdated: newer }));
+      else response.writeHead(404).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
+    folders.push(folder);
+    const stubClock = new FakeClock(Date.parse('2026-11-29T07:12:00.000Z'));
+    const once = async () => {
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: folder, B2BCTL_BASE_URL: url, B2BCTL_TOKEN: 'stub-token' },
+        clock: stubClock,
+      });
+      await run(
+        {
+          statuses: [],
+          detail: true,
+          watch: false,
+          intervalSeconds: 60,
+          concurrency: 1,
+          since: '2026-11-29T07:00:00Z',
+          outDir: join(folder, 'out'),
+        },
+        memory.context,
+      );
+    };
+    await once();
+    expect(readdirSync(join(folder, 'out'))).toEqual(['1009-101009-20261129T071045667Z.json']);
+    listedNow = newer;
+    stubClock.advance(60_000);
+    await once();
+    // The second run lists the newer version, already written: no second file of it.
+    expect(readdirSync(join(folder, 'out'))).toEqual(['1009-101009-20261129T071045667Z.json']);
+    await new Promise((resolve) => server.close(resolve));
   });
 });
