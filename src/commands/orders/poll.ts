@@ -12,7 +12,14 @@ import {
   versionKey,
 } from '../../domain/orders-window.js';
 import { type OrderAnswerSettings, readListedOrder } from '../../platform/answers/orders.js';
-import { AuthError, B2bctlError, InterruptedError, OutputClosedError, UsageError } from '../../base/errors.js';
+import {
+  AuthError,
+  B2bctlError,
+  InterruptedError,
+  OutputClosedError,
+  PlatformError,
+  UsageError,
+} from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
@@ -220,7 +227,7 @@ async function writeWindows(
   for await (const scanned of scanWindow<ListedOrder>(window, scan)) {
     const fresh = newVersions(scanned.orders, progress.emitted);
     const records = options.detail
-      ? await fetchDetails(client, fresh, options.concurrency)
+      ? await fetchDetails(client, fresh, options.concurrency, (line) => context.log.warn(line))
       : fresh.map((order) => order.record);
     for (const [index, listed] of fresh.entries()) {
       if (sink.closed()) return false;
@@ -312,9 +319,26 @@ async function fetchDetails(
   client: PlatformClient,
   versions: readonly ListedOrder[],
   concurrency: number,
+  warn: (line: string) => void,
 ): Promise<unknown[]> {
   const limit = pLimit(Math.max(1, concurrency));
-  return await Promise.all(versions.map((version) => limit(() => getOrder(client, version.id))));
+  return await Promise.all(
+    versions.map((version) =>
+      limit(async () => {
+        try {
+          return await getOrder(client, version.id);
+        } catch (error) {
+          // A listed order whose detail is gone (deleted, or not yet readable) would fail every run from here on, and
+          // hold back every later update: its listing entry is written in its place, and said.
+          if (!(error instanceof PlatformError && error.status === 404)) throw error;
+          warn(
+            `warning: order ${String(version.id)} (updated ${version.lastUpdated}) is listed but its detail answered 404: its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
+          );
+          return version.record;
+        }
+      }),
+    ),
+  );
 }
 
 /** `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses. */

@@ -324,4 +324,42 @@ describe('orders poll --detail when an order changes between its listing and its
     expect(readdirSync(join(folder, 'out'))).toEqual(['1009-101009-20261129T071045667Z.json']);
     await new Promise((resolve) => server.close(resolve));
   });
+
+  it('a listed order whose detail answers 404 is written from its listing entry, said, and does not hold back the rest', async () => {
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      response.setHeader('content-type', 'application/json');
+      const orders = [
+        { id: 4, orderId: 100004, status: 'PAID', lastUpdated: '2026-11-29T07:05:00.000Z' },
+        { id: 5, orderId: 100005, status: 'PAID', lastUpdated: '2026-11-29T07:06:00.000Z' },
+      ];
+      if (url.pathname === '/v1/orders')
+        response.end(JSON.stringify(Number(url.searchParams.get('offset') ?? 0) === 0 ? orders : []));
+      else if (url.pathname === '/v1/orders/5') response.end(JSON.stringify({ ...orders[1], items: [] }));
+      else response.writeHead(404).end('{"message":"nf"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
+    folders.push(folder);
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: folder,
+        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        B2BCTL_TOKEN: 'stub-token',
+      },
+      clock: new FakeClock(Date.parse('2026-11-29T07:12:00.000Z')),
+    });
+    await run(
+      { statuses: [], detail: true, watch: false, intervalSeconds: 60, concurrency: 1, since: '2026-11-29T07:00:00Z' },
+      memory.context,
+    );
+    await new Promise((resolve) => server.close(resolve));
+    expect(ndjsonOf<Record<string, unknown>>(memory.stdout()).map((order) => [order.id, 'items' in order])).toEqual([
+      [4, false],
+      [5, true],
+    ]);
+    expect(memory.stderr()).toContain(
+      'warning: order 4 (updated 2026-11-29T07:05:00.000Z) is listed but its detail answered 404: its listing entry was written in its place; b2bctl orders get 4 reads it later.',
+    );
+  });
 });
