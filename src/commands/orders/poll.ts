@@ -191,7 +191,21 @@ async function pollOnce(
   context.log.info(
     `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
+  if (saved === undefined && progress.written === 0) warnEmptyFilter(options.statuses, context);
   return progress.written;
+}
+
+/**
+ * A filter's first run that lists nothing at all, most often a status spelled otherwise than the platform spells it
+ * (`shipped`, `SHIPED`): a cron job with it would emit nothing for ever. Said once; the statuses are the platform's
+ * to name, so none is refused.
+ */
+function warnEmptyFilter(statuses: readonly string[], context: Context): void {
+  if (statuses.length === 0) return;
+  const unlike = statuses.filter((status) => !/^[A-Z][A-Z0-9_]*$/.test(status));
+  context.log.warn(
+    `warning: no order has ${statuses.length === 1 ? 'the status' : 'any of the statuses'} ${statuses.join(', ')} in this window. Check the spelling against what the platform lists (b2bctl orders get ID shows an order's status)${unlike.length > 0 ? `; the platform writes statuses in capitals, such as AWAITING_PAYMENT` : ''}.`,
+  );
 }
 
 /**

@@ -119,6 +119,14 @@ async function pollOnTerminal(options: Partial<OrdersPollOptions>) {
 describe('orders poll in process, with a fake clock', () => {
   beforeEach(() => setUp());
 
+  it("a filter's first run that lists nothing says so, and that statuses are written in capitals", async () => {
+    const typed = await poll({ since: '31d', statuses: ['shipped'] });
+    expect(typed.versions).toEqual([]);
+    expect(typed.stderr).toContain(
+      "warning: no order has the status shipped in this window. Check the spelling against what the platform lists (b2bctl orders get ID shows an order's status); the platform writes statuses in capitals, such as AWAITING_PAYMENT.",
+    );
+  });
+
   it('the first run needs --since: a usage error, and no listing request', async () => {
     const result = await poll();
     expect(result.error).toBeInstanceOf(UsageError);
