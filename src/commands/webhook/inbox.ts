@@ -60,11 +60,24 @@ const inboxLayout: RecordLayout<StoredEvent> = {
 
 /** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
 export function storeLocation(options: { inbox?: string } & StoreUrlFlags, context: Context): StoreLocation {
-  return { inbox: options.inbox ?? defaultInboxDirectory(context.env), url: storeUrlOf(options, context) };
+  return {
+    inbox: options.inbox ?? defaultInboxDirectory(context.env),
+    url: storeUrlOf(options, context),
+    urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
+  };
 }
 
 /** The events selected by the common flags. */
 export function selectionOf(options: InboxOptions): EventSelection {
+  // Swapped, they choose nothing, and "0 events" would read as an empty inbox.
+  if (
+    options.since !== undefined &&
+    options.until !== undefined &&
+    !(Date.parse(options.since) < Date.parse(options.until))
+  )
+    throw new UsageError(
+      `--since ${options.since} is not before --until ${options.until}: no event could be chosen; swap them.`,
+    );
   return {
     kind: options.kind,
     since: options.since === undefined ? undefined : Date.parse(options.since),

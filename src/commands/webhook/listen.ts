@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { B2bctlError, InputError, UnavailableError, UsageError } from '../../base/errors.js';
+import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
@@ -175,17 +175,13 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
   const url = storeUrlOf(options, context);
   try {
     return await openStore(
-      { inbox, url },
+      { inbox, url, urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}` },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
       { groupCommit: options.groupCommit, now: () => context.clock.now() },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    if (url)
-      throw new UnavailableError(
-        `Cannot open the PostgreSQL store (${reason}); check ${options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`} and that the database is up.`,
-      );
     throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
       file: inbox,
       missing: true,

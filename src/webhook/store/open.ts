@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../../config/lock.js';
-import { InputError } from '../../base/errors.js';
+import { B2bctlError, InputError, UnavailableError } from '../../base/errors.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
 
@@ -10,6 +10,8 @@ export interface StoreLocation {
   inbox: string;
   /** `postgres://...`: the store shared by several receivers (the folder is then unused). */
   url?: string;
+  /** Where the URL came from, as a failure to open it names it: `--store`, or `--store-env NAME`. */
+  urlFlag?: string;
 }
 
 export const receiverLockName = 'receiver.lock';
@@ -25,7 +27,16 @@ export async function openStore(
 ): Promise<{ store: EventStore; release: () => void }> {
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
-    return { store: await PostgresStore.open(location.url, options), release: () => undefined };
+    try {
+      return { store: await PostgresStore.open(location.url, options), release: () => undefined };
+    } catch (error) {
+      if (error instanceof B2bctlError) throw error;
+      // Every command that opens the store says it alike, with the exit code a monitor reads as "unavailable".
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new UnavailableError(
+        `Cannot open the PostgreSQL store (${reason}); check ${location.urlFlag ?? '--store'} and that the database is up.`,
+      );
+    }
   }
   if (mode.mustExist && !existsSync(join(location.inbox, sqliteFileName))) {
     throw new InputError(

@@ -75,6 +75,14 @@ describe('webhook inbox', () => {
         .map((line) => (JSON.parse(line) as StoredEvent).deliveryId),
     ).toEqual(['delivery-2']);
     expect(piped.stderr()).toContain('1 event in SQLite ');
+    // Swapped, they would choose nothing and say "0 events", as if the inbox were empty.
+    const swapped = context();
+    await expect(
+      listInbox({ inbox, since: '2026-11-23T06:20:00Z', until: '2026-11-23T06:10:00Z' }, swapped.context),
+    ).rejects.toThrow(
+      '--since 2026-11-23T06:20:00Z is not before --until 2026-11-23T06:10:00Z: no event could be chosen; swap them.',
+    );
+    expect(swapped.stdout()).toBe('');
   });
 
   it('marks what is pending and what is dead for the hand-offs', async () => {

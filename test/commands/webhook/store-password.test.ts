@@ -51,6 +51,18 @@ describe('the PostgreSQL store URL and its password', () => {
     expect(result.code).toBe(69);
   });
 
+  it.each([['status'], ['inbox'], ['dead', 'list'], ['replay', '--id', '1', '--to', 'http://127.0.0.1:9/hook']])(
+    'webhook %s with a store that cannot be opened says so as listen does: exit 69 (unavailable), not 1',
+    async (...command) => {
+      const url = `postgres://hooks@127.0.0.1:${await refusedPort()}/webhooks`;
+      const result = await runCommandLine(['webhook', ...command, '--store', url], { configDir: freshConfigDir() });
+      expect(result.stderr).toContain(
+        'Cannot open the PostgreSQL store (ECONNREFUSED); check --store and that the database is up.',
+      );
+      expect(result.code).toBe(69);
+    },
+  );
+
   it.each([
     [
       'a variable that is not set',
