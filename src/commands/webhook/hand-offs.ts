@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
 import { targetShownSafely } from '../../lib/shown-target.js';
 import { commandRuns } from '../../webhook/command-runs.js';
-import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
+import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
+import { PlatformError } from '../../base/errors.js';
+import type { PlatformClient } from '../../platform/client.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -104,6 +107,32 @@ async function warnOfOtherHandOffs(store: EventStore, running: ReadonlySet<strin
   }
 }
 
+/** The order's detail through the API; an order the platform does not know (404) is refused for good. */
+async function orderDetail(platform: PlatformClient, id: string | number): Promise<unknown> {
+  try {
+    return (
+      await platform.send<unknown>({ method: 'GET', path: platform.route('paths.order', { id }), safeToRepeat: true })
+    ).body;
+  } catch (error) {
+    // Retried for --give-up-after, it would hold every later order of the hand-off back for days.
+    if (error instanceof PlatformError && error.status === 404)
+      throw new PermanentRefusal(`the platform has no order ${String(id)} (HTTP 404)`);
+    throw error;
+  }
+}
+
+/** Whether the file already holds a later version of the order than one updated at `lastUpdated`. */
+function olderThanKept(file: string, lastUpdated: unknown): boolean {
+  let kept: Record<string, unknown> | undefined;
+  try {
+    kept = (JSON.parse(readFileSync(file, 'utf8')) as { order?: Record<string, unknown> }).order;
+  } catch {
+    return false;
+  }
+  const keptAt = Date.parse(String(wholeOrderOf(kept)?.lastUpdated ?? kept?.lastUpdated));
+  return keptAt > Date.parse(String(lastUpdated));
+}
+
 /**
  * `--fetch-orders`: the full order of each orders event, stored as orders/<id>.json: taken from the event itself when
  * it carries the whole order (the full-payload webhook), else fetched through the API.
@@ -119,17 +148,14 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       const id = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
-      const order =
-        whole !== undefined
-          ? event.event
-          : (
-              await platform.send<unknown>({
-                method: 'GET',
-                path: platform.route('paths.order', { id }),
-                safeToRepeat: true,
-              })
-            ).body;
+      const order = whole !== undefined ? event.event : await orderDetail(platform, id);
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
+      // An older version that comes after a newer one (the platform's webhooks need not come in order) keeps the file.
+      if (
+        whole !== undefined &&
+        olderThanKept(file, whole.lastUpdated ?? (event.event as Record<string, unknown>).lastUpdated)
+      )
+        return;
       writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
     },
   };

@@ -9,12 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { wholeOrderOf } from '../../../src/domain/webhook-events.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
-import { startTestSandbox } from '../../support/sandbox.js';
+import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
 import { testContext } from '../../support/test-context.js';
 import {
   clientId,
   clientSecret,
   listenOptions,
+  postEvent,
+  receiverToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -75,5 +77,53 @@ describe('the orders webhook, full or simplified', () => {
     expect(wholeOrderOf({ data: { id: '1', lines: [] } })).toEqual({ id: '1', lines: [] });
     expect(wholeOrderOf([{ items: [] }])).toBeUndefined();
     expect(wholeOrderOf(null)).toBeUndefined();
+  });
+});
+
+describe('--fetch-orders keeps the newest version, and gives up on an order the platform has not', () => {
+  it('an older whole order after a newer one keeps the newer file; a 404 detail is a dead letter at once', async () => {
+    const inbox = temporaryFolder();
+    const sandbox = await startTestSandbox({ orderCount: 0 });
+    try {
+      const memory = testContext({
+        env: {
+          B2BCTL_CONFIG_DIR: temporaryFolder(),
+          B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+          B2BCTL_BASE_URL: sandbox.url,
+          B2BCTL_TOKEN: await fetchToken(sandbox),
+        },
+      });
+      const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+      const receiverUrl = await memory.firstLine();
+      const token = await receiverToken(receiverUrl);
+      const whole = (status: string, lastUpdated: string) => ({
+        id: 555,
+        status,
+        lastUpdated,
+        items: [{ sku: 'X', quantity: status === 'PAID' ? 2 : 1 }],
+      });
+      await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
+      await postEvent(receiverUrl, 'orders', whole('NEW', '2026-11-29T07:01:00.000Z'), token);
+      // An order the platform does not know: its detail answers 404.
+      await postEvent(
+        receiverUrl,
+        'orders',
+        { id: 999_999, status: 'NEW', lastUpdated: '2026-11-29T07:02:00.000Z' },
+        token,
+      );
+      // The order after it goes on: its file is the sign that the hand-off moved past the 404.
+      await postEvent(receiverUrl, 'orders', { ...whole('SHIPPED', '2026-11-29T07:09:00.000Z'), id: 556 }, token);
+      const last = join(inbox, 'orders', '556.json');
+      await until(() => existsSync(last));
+      memory.interrupt();
+      await running;
+      const kept = JSON.parse(readFileSync(join(inbox, 'orders', '555.json'), 'utf8')) as { order: { status: string } };
+      expect(kept.order.status).toBe('PAID');
+      expect(memory.stderr()).toMatch(
+        /orders event \d+ is dead after 1 attempt \(the platform has no order 999999 \(HTTP 404\)\)/,
+      );
+    } finally {
+      await sandbox.close();
+    }
   });
 });
