@@ -80,6 +80,11 @@ describe('the orders webhook, full or simplified', () => {
   });
 });
 
+/** Order 555 as the full-payload webhook carries it, at one version. */
+function whole(status: string, lastUpdated: string) {
+  return { id: 555, status, lastUpdated, items: [{ sku: 'X', quantity: status === 'PAID' ? 2 : 1 }] };
+}
+
 describe('--fetch-orders keeps the newest version, and gives up on an order the platform has not', () => {
   it('an older whole order after a newer one keeps the newer file; a 404 detail is a dead letter at once', async () => {
     const inbox = temporaryFolder();
@@ -96,12 +101,6 @@ describe('--fetch-orders keeps the newest version, and gives up on an order the 
       const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
       const receiverUrl = await memory.firstLine();
       const token = await receiverToken(receiverUrl);
-      const whole = (status: string, lastUpdated: string) => ({
-        id: 555,
-        status,
-        lastUpdated,
-        items: [{ sku: 'X', quantity: status === 'PAID' ? 2 : 1 }],
-      });
       await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
       await postEvent(receiverUrl, 'orders', whole('NEW', '2026-11-29T07:01:00.000Z'), token);
       // An order the platform does not know: its detail answers 404.
