@@ -67,6 +67,35 @@ export interface ReceiverOptions {
 /** Whether the store took the last append: /healthz is degraded from a failed one until one succeeds. */
 interface WriteHealth {
   failingSince?: number;
+  /** When a failure to write was last logged, and how many were not since: one line a minute, not one an event. */
+  loggedAt?: number;
+  unlogged?: number;
+}
+
+/** A write went through: a run of failures is over, and the next one is logged at once. */
+function writeSucceeded(writes: WriteHealth, log: ((line: string) => void) | undefined): void {
+  if (writes.failingSince === undefined) return;
+  if (writes.unlogged) log?.(`The store writes again (${writes.unlogged} more failures were not logged one by one).`);
+  writes.failingSince = undefined;
+  writes.loggedAt = undefined;
+  writes.unlogged = 0;
+}
+
+/** Logs a failure to write at most once a minute (a full disk fails every request), with how many were not said. */
+function logWriteFailure(
+  writes: WriteHealth,
+  now: number,
+  log: ((line: string) => void) | undefined,
+  line: string,
+): void {
+  if (writes.loggedAt !== undefined && now - writes.loggedAt < 60_000) {
+    writes.unlogged = (writes.unlogged ?? 0) + 1;
+    return;
+  }
+  const more = writes.unlogged ? ` (and ${writes.unlogged} more failures since the last such line)` : '';
+  writes.loggedAt = now;
+  writes.unlogged = 0;
+  log?.(`${line}${more}`);
 }
 
 /** An event as received: what the store keeps, with the event parsed. */
@@ -208,11 +237,14 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   const shareToken = async (token: string) => {
     try {
       await options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
-      writes.failingSince = undefined;
+      writeSucceeded(writes, options.log);
     } catch (error) {
       // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.
       writes.failingSince ??= now();
-      options.log?.(
+      logWriteFailure(
+        writes,
+        now(),
+        options.log,
         `Could not keep an issued token in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform asks again.`,
       );
       throw new TokenNotKept();
@@ -286,10 +318,13 @@ function addEventRoute(
     try {
       // Resolves only after the commit, and concurrent copies of one event are settled by the key's uniqueness.
       ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
-      writes.failingSince = undefined;
+      writeSucceeded(writes, options.log);
     } catch (error) {
       writes.failingSince ??= now();
-      options.log?.(
+      logWriteFailure(
+        writes,
+        now(),
+        options.log,
         `Could not store a ${kind} event in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
       );
       return reply

@@ -209,6 +209,34 @@ describe('durability and de-duplication', () => {
     ]);
   });
 
+  it('a store that cannot write is logged once a minute with a count, not once an event; its recovery is said', async () => {
+    let clock = Date.parse('2026-11-23T06:00:00Z');
+    let failing = true;
+    const log: string[] = [];
+    const started = await receiver({
+      now: () => clock,
+      log: (line) => log.push(line),
+      appendThrough: async (append) => {
+        if (failing) throw new Error('database or disk is full');
+        return append();
+      },
+    });
+    const token = await receiverToken(started.url);
+    for (let id = 1; id <= 30; id++)
+      expect((await postEvent(started.url, 'orders', { ...order, id }, token)).status).toBe(503);
+    expect(log.filter((line) => line.startsWith('Could not store'))).toHaveLength(1);
+    clock += 61_000;
+    expect((await postEvent(started.url, 'orders', { ...order, id: 31 }, token)).status).toBe(503);
+    expect(log.filter((line) => line.startsWith('Could not store')).at(-1)).toMatch(
+      /\(and 29 more failures since the last such line\)$/,
+    );
+    for (const id of [32, 33])
+      expect((await postEvent(started.url, 'orders', { ...order, id }, token)).status).toBe(503);
+    failing = false;
+    expect((await postEvent(started.url, 'orders', { ...order, id: 34 }, token)).status).toBe(200);
+    expect(log.at(-1)).toBe('The store writes again (2 more failures were not logged one by one).');
+  });
+
   it('remembers stored events across a restart', async () => {
     const directory = temporaryFolder();
     const first = await startTestReceiver({}, directory);
