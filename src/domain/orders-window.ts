@@ -216,6 +216,8 @@ export interface RunWindowInput {
   until?: number;
   /** The saved cursor, if any. */
   cursor?: number;
+  /** Where the first run started: the look-back behind the cursor reaches no further back. */
+  floor?: number;
   lookbackMs: number;
   lagMs: number;
 }
@@ -234,7 +236,9 @@ export function runWindow(input: RunWindowInput): TimeWindow | { problem: string
       problem: `--since ${new Date(input.since).toISOString()} is after --until ${new Date(input.until).toISOString()}`,
     };
   }
-  const from = input.since ?? (input.cursor === undefined ? undefined : input.cursor - input.lookbackMs);
+  const from =
+    input.since ??
+    (input.cursor === undefined ? undefined : Math.max(input.cursor - input.lookbackMs, input.floor ?? -Infinity));
   if (from === undefined) {
     return { problem: 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)' };
   }

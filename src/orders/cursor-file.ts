@@ -10,6 +10,11 @@ export interface OrdersCursor {
   cursor: string;
   /** `id@lastUpdated` keys emitted at or after `cursor` minus the look-back, not to be emitted again. */
   emitted: string[];
+  /**
+   * ISO-8601: where the first run started (its --since), kept while the look-back would reach behind it: an order
+   * updated before the instant the user chose is not emitted by the runs after.
+   */
+  floor?: string;
 }
 
 /**
@@ -56,7 +61,8 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     typeof parsed.cursor === 'string' &&
     !Number.isNaN(Date.parse(parsed.cursor)) &&
     Array.isArray(parsed.emitted) &&
-    parsed.emitted.every((key) => typeof key === 'string');
+    parsed.emitted.every((key) => typeof key === 'string') &&
+    (parsed.floor === undefined || (typeof parsed.floor === 'string' && !Number.isNaN(Date.parse(parsed.floor))));
   if (!valid) {
     throw new UsageError(
       `The orders cursor ${path} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,

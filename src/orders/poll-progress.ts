@@ -11,6 +11,8 @@ export class PollProgress {
   unrecognisedPages = 0;
   written = 0;
   private cursor: number | undefined;
+  /** Where the first run started, while the look-back reaches behind it (OrdersCursor.floor). */
+  private readonly floor: number | undefined;
   /** The start of the earliest window whose answer held something unreadable. */
   private unreadableFrom = Number.POSITIVE_INFINITY;
   /** The platform's clock less the lag, when it is well behind ours: the cursor goes no further (see holdAt). */
@@ -22,10 +24,12 @@ export class PollProgress {
     private readonly file: { path: string; profile: string },
     private readonly window: TimeWindow,
     private readonly lookbackMs: number,
-    saved: { cursor: string; emitted?: readonly string[] } | undefined,
+    saved: { cursor: string; emitted?: readonly string[]; floor?: string } | undefined,
   ) {
     this.emitted = new Set(saved?.emitted ?? []);
     this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
+    // A first run's start, or the one a run before kept.
+    this.floor = saved === undefined ? window.from : saved.floor === undefined ? undefined : Date.parse(saved.floor);
     this.sweptAt = Math.max(1_000, this.emitted.size);
   }
 
@@ -68,10 +72,12 @@ export class PollProgress {
   save(upTo: number): void {
     const target = Math.min(upTo, this.unreadableFrom, this.platformCeiling);
     this.cursor = Math.min(Math.max(this.cursor ?? target, target), this.platformCeiling);
+    const floorNeeded = this.floor !== undefined && this.floor > this.cursor - this.lookbackMs;
     writeCursor(this.file.path, {
       profile: this.file.profile,
       cursor: new Date(this.cursor).toISOString(),
       emitted: versionsToRemember(this.emitted, this.cursor, this.lookbackMs),
+      ...(floorNeeded ? { floor: new Date(this.floor as number).toISOString() } : {}),
     });
   }
 

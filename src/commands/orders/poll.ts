@@ -116,7 +116,7 @@ interface PollSettings {
 function planWindow(
   options: OrdersPollOptions,
   nowMs: number,
-  saved: { cursor: string } | undefined,
+  saved: { cursor: string; floor?: string } | undefined,
   settings: PollSettings,
 ): TimeWindow {
   const since = options.since === undefined ? undefined : parseInstantOrDuration(options.since, nowMs);
@@ -130,7 +130,8 @@ function planWindow(
     if ('problem' in first) throw new UsageError(`orders poll: ${withFilter(first.problem, options.statuses)}.`);
     if (saved === undefined) return first;
   }
-  const window = runWindow({ nowMs, until, cursor: Date.parse(saved.cursor), ...settings });
+  const floor = saved.floor === undefined ? undefined : Date.parse(saved.floor);
+  const window = runWindow({ nowMs, until, cursor: Date.parse(saved.cursor), floor, ...settings });
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
   return window;
 }

@@ -127,6 +127,18 @@ describe('orders poll in process, with a fake clock', () => {
     );
   });
 
+  it('the runs after the first do not reach behind its --since, though the look-back would', async () => {
+    // Order 3 was updated a minute ago; the first run starts 30 s ago, after it.
+    sandbox.state.orders.update(3, sandbox.state.clock.now() - 60_000);
+    const since = new Date(sandbox.state.clock.now() - 30_000).toISOString();
+    const first = await poll({ since });
+    expect(first.versions.filter((version) => version.startsWith('3@'))).toEqual([]);
+    advance(10_000);
+    // The cursor less the 300 s look-back reaches back past order 3's update: the floor keeps it out.
+    const second = await poll();
+    expect(second.versions.filter((version) => version.startsWith('3@'))).toEqual([]);
+  });
+
   it('the first run needs --since: a usage error, and no listing request', async () => {
     const result = await poll();
     expect(result.error).toBeInstanceOf(UsageError);
