@@ -59,6 +59,9 @@ export class PollProgress {
   /** How far behind ours the platform's clock was when it held the cursor; undefined when it did not. */
   platformBehindMs: number | undefined;
 
+  /** How far ahead of ours the platform's clock was (its updates then show up that much late); undefined if not. */
+  platformAheadMs: number | undefined;
+
   /** The cursor as it stands (the run's start when none was saved yet). */
   current(): number {
     return this.cursor ?? this.window.from;

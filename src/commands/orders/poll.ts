@@ -264,9 +264,17 @@ async function writeWindows(
 function holdForPlatformClock(progress: PollProgress, platformNow: number, now: number, settings: PollSettings): void {
   const behindMs = now - platformNow;
   if (behindMs > settings.lookbackMs / 2) progress.holdAt(platformNow - settings.lagMs, behindMs);
+  // Ahead, nothing is missed, but an update shows up only once this machine's clock has caught up with its stamp.
+  if (-behindMs > Math.max(settings.lagMs, 10_000))
+    progress.platformAheadMs = Math.max(progress.platformAheadMs ?? 0, -behindMs);
 }
 
 function warnPlatformClock(progress: PollProgress, context: Context): void {
+  const ahead = progress.platformAheadMs;
+  if (ahead !== undefined)
+    context.log.warn(
+      `warning: the platform's clock is ${Math.round(ahead / 1000)} s ahead of this machine's (its Date header): each update it stamps is emitted that much later, once this machine's clock reaches the stamp. Set the right time on whichever clock is wrong (b2bctl doctor compares them).`,
+    );
   const behind = progress.platformBehindMs;
   if (behind === undefined) return;
   context.log.warn(

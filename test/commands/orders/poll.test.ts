@@ -200,6 +200,14 @@ describe('orders poll in process, with a fake clock', () => {
     expect((await poll()).versions).toEqual([]);
   });
 
+  it('a platform clock ten minutes ahead of ours: nothing is missed, and the delay it causes is said', async () => {
+    sandbox.state.clock.advance(600_000);
+    const first = await poll({ since: '31d' });
+    expect(first.stderr).toMatch(
+      /warning: the platform's clock is 600 s ahead of this machine's \(its Date header\): each update it stamps is emitted that much later/,
+    );
+  });
+
   it('on a terminal, a run with orders prints its table; one with none only its line, no header alone', async () => {
     const first = await pollOnTerminal({ since: '31d' });
     expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
