@@ -23,7 +23,9 @@ export function correiosCheckDigit(serial: string): number {
 /** True when the carrier named is the Brazilian post (or none is named and the code looks like one of its codes). */
 export function isCorreios(carrier: string | undefined, code: string): boolean {
   if (carrier !== undefined && carrier.trim() !== '')
-    return /^(correios|ect|sedex|pac)\b/i.test(carrier.normalize('NFD').replace(/\p{M}/gu, '').trim());
+    return /^(empresa brasileira de correios|correios|ect|sedex|pac)\b/i.test(
+      carrier.normalize('NFD').replace(/\p{M}/gu, '').trim(),
+    );
   return correiosShape.test(code.trim().toUpperCase());
 }
 

@@ -97,6 +97,8 @@ describe('which codes are Correios codes (survivors of the mutation run)', () =>
     // The carrier's name is trimmed and its accents dropped before it is read.
     ['SS123456784BR', '  Correios ', 'should be 5'],
     ['SS123456784BR', 'Sédex 10', 'should be 5'],
+    // The post's legal name is the post.
+    ['SS123456784BR', 'Empresa Brasileira de Correios e Telégrafos', 'should be 5'],
     ['SS123456784BR', 'PAC', 'should be 5'],
     // A Correios code is the whole cell: nothing before it or after it.
     ['XSS123456785BR', 'Correios', 'two upper-case letters, eight digits'],
