@@ -267,6 +267,12 @@ export function cellValue(
       return numberValue(cell, column);
     case 'boolean':
       if (column.type === 'boolean') return { value: cell.value };
+      // A code typed TRUE or VERDADEIRO became a yes/no cell: no code is "true".
+      if (isCodeField(column.path))
+        return {
+          value: String(cell.value),
+          problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again`,
+        };
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
     case 'date':
       // A code typed as 12/05 or 1-2 that the spreadsheet took for a date: its text is no longer what was typed.

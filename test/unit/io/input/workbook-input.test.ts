@@ -7,6 +7,7 @@ import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { InputError, UsageError } from '../../../../src/base/errors.js';
 import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
+import { cellValue } from '../../../../src/io/input/workbook-input.js';
 import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
 import { serialDate } from '../../../../src/io/input/workbook-cells.js';
 import { MergedCells } from '../../../../src/io/input/workbook-merges.js';
@@ -222,5 +223,27 @@ describe.skipIf(!canListOpenFiles)('letting go of a workbook (no /proc: skipped)
     input.close();
     await vi.waitFor(() => expect(openFiles()).not.toContain(path));
     input.close();
+  });
+});
+
+describe('cellValue: a cell whose type is not what its column holds', () => {
+  it.each([
+    [
+      { kind: 'boolean', value: true } as const,
+      'erpNumber',
+      'TRUE: the cell is a yes/no (TRUE or FALSE), not the code typed',
+    ],
+    [{ kind: 'date', text: '2026-02-01' } as const, 'complement', '2026-02-01: the cell is a date'],
+    [{ kind: 'date', text: '2026-05-12' } as const, 'erpNumber', '2026-05-12: the cell is a date'],
+  ])('%j in a text column (%s) is a problem naming what the cell is', (cell, path, problem) => {
+    expect(cellValue(cell, { path, type: 'string' }, '.').problem).toMatch(
+      new RegExp(`^${problem.replace(/[()]/g, '\\$&')}`),
+    );
+  });
+
+  it('a yes/no cell in a free-text column reads as true or false', () => {
+    expect(cellValue({ kind: 'boolean', value: false }, { path: 'reason', type: 'string' }, '.')).toEqual({
+      value: 'false',
+    });
   });
 });
