@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { InputError, PartialFailureError } from '../../base/errors.js';
@@ -29,6 +31,12 @@ const doneWords: Readonly<Record<OrderAction, string>> = {
 
 /** Checks the move locally (nothing is sent when it fails), sends it, and prints one line of outcome. */
 export async function run(options: OrdersMoveOptions, context: Context): Promise<void> {
+  // A file that is not there is exit 66, as every command that reads one says it (orders update names its rows').
+  if (options.invoiceXml !== undefined && !existsSync(resolve(options.invoiceXml)))
+    throw new InputError(`--xml ${options.invoiceXml}: no such file; nothing was sent.`, {
+      file: options.invoiceXml,
+      missing: true,
+    });
   const session = await context.session();
   session.requireBaseUrl();
   const routes = orderRoutesOf(options.routes, session);

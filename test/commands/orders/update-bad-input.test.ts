@@ -167,6 +167,14 @@ describe('orders update with bad input', () => {
     expect(acceptedMoves(sandbox)).toEqual([`${other} ready`]);
   });
 
+  it('orders invoice --xml with a file that is not there: exit 66 as for any missing input, nothing sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const result = await run(['orders', 'invoice', String(id), '--xml', 'nfe/missing.xml']);
+    expect(result.code).toBe(66);
+    expect(result.stderr).toContain('error: --xml nfe/missing.xml: no such file; nothing was sent.');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
   it('0372 and 372 are one order: its moves go one at a time in file order', async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     writeFileSync(
