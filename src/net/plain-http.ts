@@ -67,6 +67,7 @@ export function refusePlainHttp(
 }
 
 /** A hand-off URL (`--forward-to`, `--to`) is refused over plain HTTP only when it carries a credential of its own. */
-export function refuseUrlCredentialOverPlainHttp(url: URL, allowHttp: boolean): void {
-  if (urlHoldsCredential(url)) refusePlainHttp(url, 'the credential in the URL (user-info or query)', allowHttp);
+export function refuseUrlCredentialOverPlainHttp(url: URL, allowHttp: boolean, env?: ProxyEnvironment): void {
+  if (urlHoldsCredential(url))
+    refusePlainHttp(url, 'the credential in the URL (user-info or query)', allowHttp, undefined, env);
 }

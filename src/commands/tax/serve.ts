@@ -73,7 +73,7 @@ function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string
   if (options.forwardTo === undefined) return undefined;
   const url = new URL(options.forwardTo);
   const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
-  refuseUrlCredentialOverPlainHttp(url, options.allowHttp);
+  refuseUrlCredentialOverPlainHttp(url, options.allowHttp, env);
   if (token !== undefined)
     refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp, undefined, env);
   return { url: options.forwardTo, token, budgetMs: options.budget, env };

@@ -65,7 +65,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
   }
   if (options.forwardTo !== undefined)
-    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true);
+    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true, context.env);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }

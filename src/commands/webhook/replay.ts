@@ -24,7 +24,8 @@ export interface ReplayOptions extends InboxOptions {
 
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
-  if (options.to !== undefined) refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true);
+  if (options.to !== undefined)
+    refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true, context.env);
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env, undefined, options.forwardBatch, { url: '--to' })
     : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {

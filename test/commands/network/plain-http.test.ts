@@ -210,6 +210,28 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(received).toEqual([`POST 127.0.0.1:${port}/v1/auth/token`]);
   });
 
+  it('webhook listen --forward-to with user-info for this machine through a proxy on another is refused (exit 2)', async () => {
+    const result = await runCommandLine(
+      [
+        'webhook',
+        'listen',
+        '--port',
+        '0',
+        '--client-id',
+        'erp',
+        '--inbox',
+        temporaryFolder(),
+        '--forward-to',
+        `http://erp:pw-123@127.0.0.1:${port}/hook`,
+      ],
+      { configDir: freshConfigDir(), env: { ...secretEnv, HTTP_PROXY: remoteBase() } },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`anyone on the network between here and the proxy ${address}`);
+    expect(result.stderr).not.toContain('pw-123');
+    expect(received).toEqual([]);
+  });
+
   it('a login to any loopback address is not refused', async () => {
     for (const host of ['127.0.0.2', '127.255.0.1', 'localhost']) {
       const result = await runCommandLine(
