@@ -552,6 +552,17 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     );
   });
 
+  it('a CRLF export whose last line has no line end (cut short, or still being written) is said before sending', async () => {
+    const { run } = workspace({ 'cut.csv': 'sku;quantity\r\nGEN-0000001;150\r\nGEN-0000002;15' });
+    const validated = await run(['stock', 'validate', 'cut.csv']);
+    expect(validated.stderr).toContain(
+      'warning: cut.csv: its last line has no line end, while its other lines end with one: if the export was cut short or is still being written, that record is partial.',
+    );
+    // A file that ends as spreadsheets write it says nothing.
+    const { run: whole } = workspace({ 'whole.csv': 'sku;quantity\r\nGEN-0000001;150\r\n' });
+    expect((await whole(['stock', 'validate', 'whole.csv'])).stderr).not.toContain('last line has no line end');
+  });
+
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
     const { run } = workspace({ 'v.csv': excel('sku;quantity', 'GEN-0000001;-1') });
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);
