@@ -7,6 +7,7 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
 import { fastHandOff } from '../../support/fast-hand-off.js';
 import { inboxEvent } from '../../support/inbox-events.js';
+import { textServer } from '../../support/text-server.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -139,14 +140,10 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     for (const [index, raw] of raws.entries())
       await store.append({ ...inboxEvent(index + 1, { receivedAt: Date.UTC(2026, 10, 23, 6, 0, index) }), raw });
     const bodies: string[] = [];
-    const server = createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      request.on('end', () => {
-        bodies.push(text);
-        // The first try of the second event fails: its retry goes from the receiver's own thread.
-        response.writeHead(bodies.length === 2 ? 500 : 200).end('ok');
-      });
+    const server = textServer((text, _request, response) => {
+      bodies.push(text);
+      // The first try of the second event fails: its retry goes from the receiver's own thread.
+      response.writeHead(bodies.length === 2 ? 500 : 200).end('ok');
     });
     handOff(store, forwardTo(await listening(server), {}));
     await until(() => bodies.length === 3, 'two events and one retry');

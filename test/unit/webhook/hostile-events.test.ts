@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
@@ -9,6 +8,7 @@ import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent } from '../../../src/webhook/store/types.js';
 import { testContext } from '../../support/test-context.js';
+import { textServer } from '../../support/text-server.js';
 import {
   postEvent,
   receiverToken,
@@ -128,13 +128,9 @@ describe('events of a hostile shape', () => {
       const { store } = await storeWithADeepEvent();
       await store.openHandOff('erp', 'test', true);
       const received: string[] = [];
-      const server = createServer((request, response) => {
-        let text = '';
-        request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        request.on('end', () => {
-          received.push(text);
-          response.writeHead(200).end('ok');
-        });
+      const server = textServer((text, _request, response) => {
+        received.push(text);
+        response.writeHead(200).end('ok');
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       closers.push(() => new Promise((resolve) => server.close(() => resolve(undefined))));
