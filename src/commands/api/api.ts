@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
@@ -88,19 +89,29 @@ async function readSources(options: ApiOptions, context: Context): Promise<Map<s
 }
 
 async function readSource(source: string, context: Context): Promise<string> {
+  let bytes: Buffer;
   if (source === '-') {
     if (context.io.isStdinTTY) throw new UsageError('"-" reads the body from stdin, which is a terminal: pipe it in.');
-    let text = '';
-    for await (const chunk of context.io.stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    return text;
+    // Decoded whole, not chunk by chunk: a character whose bytes fall across two chunks would become U+FFFD.
+    const chunks: Buffer[] = [];
+    for await (const chunk of context.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    bytes = Buffer.concat(chunks);
+  } else {
+    try {
+      bytes = await readFile(source);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      throw new InputError(`${source}: cannot read it (${code ?? String(error)}); check the path.`, {
+        file: source,
+        missing: true,
+      });
+    }
   }
-  try {
-    return await readFile(source, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new InputError(`${source}: cannot read it (${code ?? String(error)}); check the path.`, {
-      file: source,
-      missing: true,
-    });
-  }
+  // Sent as UTF-8 text: bytes that are not (Latin-1, a gzip, an image) would go with U+FFFD in their place.
+  if (!isUtf8(bytes))
+    throw new InputError(
+      `${source === '-' ? 'stdin' : source}: not UTF-8 text, which b2bctl api sends as it is; nothing was sent. Convert it first (iconv -f ISO-8859-1 -t UTF-8).`,
+      { file: source },
+    );
+  return bytes.toString('utf8');
 }

@@ -2,6 +2,8 @@
  * `b2bctl api` refuses what it cannot send as asked, with one line that says how to write it, and sends nothing:
  * the sandbox counts no request.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshWorkDir } from '../../support/cli.js';
@@ -85,6 +87,17 @@ describe('api: bad input is refused before anything is sent', () => {
     expect(result.code).toBe(code);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--input of a file that is not UTF-8 (Latin-1, binary) is refused, not sent with U+FFFD in its place', async () => {
+    const work = freshWorkDir();
+    writeFileSync(join(work, 'latin1.txt'), Buffer.from('nome=S\xe3o Paulo', 'latin1'));
+    const result = await runCommandLine(['api', '/v1/customer', '--input', 'latin1.txt'], { configDir, cwd: work });
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'error: latin1.txt: not UTF-8 text, which b2bctl api sends as it is; nothing was sent. Convert it first (iconv -f ISO-8859-1 -t UTF-8).',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
