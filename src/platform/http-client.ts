@@ -6,7 +6,7 @@ import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
-import { redactBody, redactHeaders, redactSecrets } from './redact.js';
+import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
 import { formDecode, headerText } from '../lib/http-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -230,7 +230,7 @@ export class HttpClient {
     const secrets = rawTrace ? secretsOf(headers, request.body) : [];
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secrets)) : undefined;
     if (trace) {
-      trace(`> ${request.method} ${url}`);
+      trace(`> ${request.method} ${redactUrl(String(url))}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
       if (request.body) trace(`> ${truncate(redactBody(request.body))}`);
     }

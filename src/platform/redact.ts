@@ -2,8 +2,11 @@
 
 export const redacted = '[redacted]';
 
-// Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`; not `token_type` or `passport`.
-const secretKeyPattern = /(pass(word|wd)?|secret|token|authorization|credentials?|api[-_]?key)$/i;
+// Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`, `senha`, `pwd`,
+// `x-access-key`, `signature`, `app-key`; not `token_type` or `passport`. `password_confirmation` and `x-senha` hold one
+// too (the second pattern: a secret word anywhere, as the Portuguese and confirmation names put it first).
+const secretKeyPattern =
+  /(pass(word|wd)?|pwd|senha|secret|token|authorization|credentials?|api[-_]?key|access[-_]?key|app[-_]?key|signature)$|(password|passwd|senha|secret)/i;
 
 /** Headers as they may be printed: credentials replaced, the scheme kept. */
 export function redactHeaders(
@@ -23,6 +26,25 @@ export function redactHeaders(
     }
   }
   return safe;
+}
+
+/** Names whose value is a secret whole, whatever its shape. */
+const wholeSecretKey = /pass(word|wd)?|pwd|senha|secret|token/i;
+
+/** A URL as it may be printed: the values of its secret-looking query parameters replaced (`?password=[redacted]`). */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return equals >= 0 && secretKeyPattern.test(decodedName(name)) ? `${name}=${redacted}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, at)}?${query}`;
 }
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
@@ -63,7 +85,11 @@ function redactValue(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,
-        secretKeyPattern.test(key) && inner !== null && typeof inner !== 'object' ? redacted : redactValue(inner),
+        // Under a password's or a token's name everything is the secret (`{"password":{"new":…,"old":…}}`); a
+        // `credentials` object is a container, searched.
+        secretKeyPattern.test(key) && inner !== null && (typeof inner !== 'object' || wholeSecretKey.test(key))
+          ? redacted
+          : redactValue(inner),
       ]),
     );
   }

@@ -6,8 +6,9 @@ import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../
 import { cellText } from '../../io/output/csv-format.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
-import { readListingPage } from '../../platform/answers/listing.js';
+import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import type { HttpResponse } from '../../platform/http-client.js';
+import { redactUrl } from '../../platform/redact.js';
 
 /** Writes text to a stream, waiting when its buffer is full (a slow reader such as `less`). */
 export async function writeText(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -39,7 +40,20 @@ export async function refuseAnswer(response: HttpResponse, method: string, conte
   await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
   if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
     await writeText(context.io.stderr, '\n');
-  throw new B2bctlError(`${method} ${response.url} answered HTTP ${response.status}.`, ExitCode.someRecordsFailed);
+  const moved =
+    response.status >= 300 && response.status < 400
+      ? ` (a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there)`
+      : '';
+  throw new B2bctlError(
+    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${moved}.`,
+    ExitCode.someRecordsFailed,
+  );
+}
+
+function locationOf(response: HttpResponse): string {
+  const location = response.headers.location;
+  const text = Array.isArray(location) ? location[0] : location;
+  return text === undefined ? '' : ` to ${redactUrl(String(text))}`;
 }
 
 /** One answer of a plain `b2bctl api`: `-o` turns a list into rows; anything else is printed as sent. */
@@ -59,7 +73,7 @@ export async function writeAnswerBody(response: HttpResponse, format: OutputForm
 
 function listIn(text: string): unknown[] | undefined {
   try {
-    return readListingPage(JSON.parse(text));
+    return readListingPageStrictly(JSON.parse(text));
   } catch {
     return undefined;
   }

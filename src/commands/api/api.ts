@@ -41,7 +41,8 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   if (options.paginate) return paginate(options, request, context, refuse, client);
   const response = await client.exchange(request);
   if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
-  if (response.status >= 400) await refuse(response);
+  // A redirect is not followed (it would take the token to another place): it is no answer to print as done.
+  if (response.status >= 300) await refuse(response);
   await writeAnswerBody(response, context.globals.output, context);
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
-import { readListingPage } from '../../platform/answers/listing.js';
+import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { type ListingRoute, recogniseListing } from '../../platform/listing-routes.js';
@@ -60,7 +60,8 @@ export async function* listingPages(
     const response = await client.exchange({ ...request, query });
     if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
       return;
-    if (response.status >= 400) await refuse(response);
+    // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
+    if (response.status >= 300) await refuse(response);
     const items = pageItems(response);
     if (items.length === 0) return;
     // The page's length and its first and last items: pages of one listing never share both ends.
@@ -91,7 +92,7 @@ function pageItems(response: HttpResponse): unknown[] {
       ExitCode.someRecordsFailed,
     );
   }
-  const items = readListingPage(body);
+  const items = readListingPageStrictly(body);
   if (items) return items;
   throw new B2bctlError(
     `GET ${response.url} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,

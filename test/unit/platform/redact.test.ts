@@ -3,6 +3,7 @@ import {
   redactBody,
   redactHeaders,
   redactSecrets,
+  redactUrl,
   redacted,
   redactValidationEcho,
 } from '../../../src/platform/redact.js';
@@ -180,5 +181,22 @@ describe('redactValidationEcho', () => {
     ],
   ])('%s', (text, expected) => {
     expect(redactValidationEcho(text)).toBe(expected);
+  });
+});
+
+describe('secrets a user test found in the trace', () => {
+  it('a password nested under its name, Portuguese and confirmation names, and secret query values', () => {
+    expect(redactBody('{"password":{"new":"pw-A","old":"pw-B"},"senha":"s1","password_confirmation":"pc"}')).toBe(
+      JSON.stringify({ password: redacted, senha: redacted, password_confirmation: redacted }),
+    );
+    expect(redactHeaders({ 'x-senha': 'a', 'x-access-key': 'b', 'x-signature': 'c', 'x-trace': 'd' })).toEqual({
+      'x-senha': redacted,
+      'x-access-key': redacted,
+      'x-signature': redacted,
+      'x-trace': 'd',
+    });
+    expect(redactUrl('https://x.example/p?password=hunter2&limit=5&client_secret=cs&access_token=at')).toBe(
+      'https://x.example/p?password=[redacted]&limit=5&client_secret=[redacted]&access_token=[redacted]',
+    );
   });
 });

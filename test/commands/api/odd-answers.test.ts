@@ -1,0 +1,73 @@
+/**
+ * `b2bctl api` against answers a route b2bctl knows nothing of may give: a redirect, a flat object where a listing was
+ * asked for, an error whose URL carries secrets. A stub platform answers each as scripted.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+
+let server: Server;
+let baseUrl: string;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    const path = (request.url ?? '').split('?')[0];
+    if (path === '/moved') response.writeHead(302, { location: 'https://elsewhere.example/v1/x?token=abc' }).end();
+    else if (path === '/queued')
+      response.writeHead(202, { 'content-type': 'application/json' }).end('{"batchId":"b-1","status":"QUEUED"}');
+    else if (path === '/flat-error')
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"status":"ERROR","message":"invalid token"}');
+    else if (path === '/empty-envelope')
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"total":0,"items":null}');
+    else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const api = (args: string[]) =>
+  runCommandLine(['api', ...args], {
+    configDir: freshConfigDir(),
+    env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'stub-token-0123456789' },
+  });
+
+describe('b2bctl api and odd answers', () => {
+  it('a redirect is not followed and is no success: exit 1, naming where it pointed, the token kept home', async () => {
+    const result = await api(['/moved']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `error: GET ${baseUrl}/moved answered HTTP 302 (a redirect to https://elsewhere.example/v1/x?token=[redacted], not followed`,
+    );
+  });
+
+  it('-o json of a flat object prints it as sent, with a note, not [] (a queued batch keeps its id)', async () => {
+    const result = await api(['-X', 'POST', '/queued', '-f', 'a=1', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('{"batchId":"b-1","status":"QUEUED"}');
+    expect(result.stderr).toContain('this answer is not one, so it is printed as sent');
+  });
+
+  it('--paginate of a flat 200 object is no listing (exit 1), not an empty one; an envelope of figures is', async () => {
+    const flat = await api(['/flat-error', '--paginate', '--slurp']);
+    expect(flat.code).toBe(1);
+    expect(flat.stdout).toBe('');
+    const empty = await api(['/empty-envelope', '--paginate', '--slurp']);
+    expect([empty.code, empty.stdout]).toEqual([0, '[]\n']);
+  });
+
+  it("an error's line and the --verbose trace show secret query values redacted", async () => {
+    const result = await api(['/missing', '-X', 'GET', '-f', 'password=hunter2', '-f', 'limit=5', '--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('hunter2');
+    expect(result.stderr).toContain(`> GET ${baseUrl}/missing?password=[redacted]&limit=5`);
+    expect(result.stderr).toContain(`error: GET ${baseUrl}/missing?password=[redacted]&limit=5 answered HTTP 404.`);
+  });
+});
