@@ -52,7 +52,9 @@ function writeItem(
   const ncm = ncmOf(readers.ncm(item));
   if (ncm === undefined) return false;
   const quantity = quantityOf(readers.quantity(item));
-  const unitPrice = centavosOfAmount(readers.unitPrice(item));
+  const price = readers.unitPrice(item);
+  // No price, or one that is no amount: the general path refuses it (a price of 0 is written 0).
+  const unitPrice = price === undefined || price === null || price === '' ? Number.NaN : centavosOfAmount(price);
   const discount = centavosOfAmount(readers.discount(item));
   const freight = centavosOfAmount(readers.freight(item));
   if (Number.isNaN(quantity + unitPrice + discount + freight)) return false;
@@ -246,7 +248,8 @@ function centavosOfAmount(value: unknown): number {
     return centavos / 100 === value ? centavos + 0 : Number.NaN;
   }
   if (typeof value === 'string') return centavosOfText(value.trim());
-  return 0;
+  // Absent is 0 (no discount, no freight); null, true, an object or a list are left to the general path to refuse.
+  return value === undefined ? 0 : Number.NaN;
 }
 
 /** `1234`, `1234.5`, `1234,50` in whole centavos; NaN for anything else, or more than 12 whole digits. */

@@ -133,7 +133,13 @@ function readerOf(path: string): Reader {
   return (body) => valueAtPath(body, path);
 }
 
-/** A JSON value as the text the table's checks read: numbers as JavaScript writes them, absent as empty. */
+/**
+ * A JSON value as the text the table's checks read: numbers as JavaScript writes them, absent (or null) as empty, and
+ * anything else (true, an object, a list) as its JSON, which no check takes: `{"amount":45.9}` where the shape says
+ * a price is refused, never read as an empty cell and so a price of 0.
+ */
 export function textOf(value: unknown): string {
-  return typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -120,6 +120,8 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
   const quantity = decimal('quantity');
   if (quantity === undefined || Number(quantity) <= 0)
     return `quantity ${quoted(values.quantity)}must be a number above 0`;
+  // A missing price is no price of 0: its taxes would be answered as zero (a free item is written 0).
+  if (text('unitPrice') === '') return `unitPrice ${quoted(values.unitPrice)}is required: the item's price per unit`;
   const unitPrice = decimal('unitPrice');
   if (unitPrice === undefined) return amountProblem('unitPrice', values);
   const discount = decimal('discount');

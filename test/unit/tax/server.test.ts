@@ -180,6 +180,29 @@ describe('tax serve', () => {
     );
   });
 
+  it('a price that is missing or no amount is refused (400), never read as 0 with taxes of zero', async () => {
+    const { post } = await serve();
+    for (const price of [undefined, null, true, { amount: 45.9 }, [45.9], ''])
+      expect(
+        await post({
+          ...example2,
+          items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: price, freight: 12 }],
+        }),
+      ).toMatchObject({ status: 400 });
+    // Named otherwise than the shape says (`price`): no unit price, refused.
+    const misnamed = await post({ ...example2, items: [{ ncm: '39269090', quantity: 10, price: 45.9 }] });
+    expect(misnamed).toMatchObject({ status: 400 });
+    expect(misnamed.body.message).toBe(`item 1: unitPrice is required: the item's price per unit`);
+    // A freight the shape cannot read (an object) is refused too, not taken as none.
+    expect(
+      await post({ ...example2, items: [{ ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: { value: 12 } }] }),
+    ).toMatchObject({ status: 400 });
+    // A free item says so: 0.
+    expect(await post({ ...example2, items: [{ ncm: '39269090', quantity: 1, unitPrice: 0 }] })).toMatchObject({
+      status: 200,
+    });
+  });
+
   it('reads the table again when the file changes, and keeps the old one when the new one is wrong', async () => {
     const { post, rules, logged, health } = await serve();
     const original = readFileSync(rules);
