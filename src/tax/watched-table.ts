@@ -1,5 +1,5 @@
 import { countOf } from '../lib/plural.js';
-import { type FSWatcher, watch } from 'node:fs';
+import { closeSync, fstatSync, type FSWatcher, openSync, readSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
@@ -9,6 +9,36 @@ export interface TableStatus {
   loadedAt: string;
   /** The last reload that was refused, while the table before it is still in use. */
   refused?: { at: string; problem: string };
+}
+
+/** How long the table's file must stay unchanged before it is read again. */
+const quietMs = 300;
+
+/**
+ * A text table that does not end with a line end is still being written (an export writing in place, paused): its
+ * last row may be cut in its last column and still read as a row. Refused, so the table in use stays until the file
+ * is whole. A workbook cut short is no workbook, and its reader says so.
+ */
+function refuseUnfinishedText(path: string): void {
+  if (!/\.(csv|txt|tsv)$/i.test(path)) return;
+  let last: Buffer;
+  try {
+    const descriptor = openSync(path, 'r');
+    try {
+      const size = fstatSync(descriptor).size;
+      if (size === 0) return;
+      last = Buffer.alloc(1);
+      readSync(descriptor, last, 0, 1, size - 1);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch {
+    return;
+  }
+  if (last[0] !== 0x0a)
+    throw new Error(
+      `${path}: the file does not end with a line end, so it is probably still being written; it is read again once it does (write the new table under another name and rename it into place)`,
+    );
 }
 
 /**
@@ -22,6 +52,7 @@ export class WatchedTaxTable {
   private watcher: FSWatcher | undefined;
   private reloading: Promise<void> = Promise.resolve();
   private pending = false;
+  private quiet: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly path: string,
@@ -53,6 +84,7 @@ export class WatchedTaxTable {
     this.reloading = this.reloading.then(async () => {
       this.pending = false;
       try {
+        refuseUnfinishedText(this.path);
         const table = await this.load();
         this.swap(table);
         this.log.info(`tax table ${this.path} reloaded: ${countOf(table.size, 'rows')}.`);
@@ -69,11 +101,15 @@ export class WatchedTaxTable {
     this.watcher?.close();
   }
 
-  /** One reload for a burst of change events (an editor's save is several). */
+  /**
+   * One reload for a burst of change events (an editor's save is several, an ERP writing in place many): it comes
+   * once the file has been quiet for a while, each event putting it off.
+   */
   private scheduleReload(): void {
-    if (this.pending) return;
     this.pending = true;
-    setTimeout(() => void this.reload(), 50).unref();
+    clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => void this.reload(), quietMs);
+    this.quiet.unref();
   }
 
   private swap(table: TaxTable): void {

@@ -219,6 +219,18 @@ describe('tax serve', () => {
       },
     });
   });
+
+  it('a table file being written in place (no line end at its end yet) is not read until it is whole', async () => {
+    const { post, rules, logged, health } = await serve();
+    // An export paused in the middle of its last row: `...;2` still to come would read as an FCP rate of none.
+    appendFileSync(rules, Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;', 'latin1'));
+    await logged(/does not end with a line end, so it is probably still being written/);
+    expect(await health()).toMatchObject({ table: { rows: 6 } });
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
+    appendFileSync(rules, '2\r\n');
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+  });
 });
 
 /** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
