@@ -7,7 +7,7 @@ import { dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
-import { isLoopbackHost } from '../../net/plain-http.js';
+import { isLoopbackHost, refusePlainHttp } from '../../net/plain-http.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -130,12 +130,18 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
     token: context.env.B2BCTL_TAX_TOKEN || undefined,
     timeoutMs: options.taxTimeout ?? 3000,
   };
+  // The platform's credentials for the callback go over plain HTTP to this machine only, as every credential does.
+  const target = new URL(options.taxCallback);
+  if (callback.token !== undefined)
+    refusePlainHttp(target, 'the tax token (B2BCTL_TAX_TOKEN)', false, 'use an https:// --tax-callback', context.env);
   if (options.taxClientId === undefined) return callback;
   const clientSecret = context.env.B2BCTL_TAX_CLIENT_SECRET;
   if (!clientSecret)
     throw new UsageError(
       '--tax-client-id needs the secret in B2BCTL_TAX_CLIENT_SECRET (never on the command line), the one tax serve was given.',
     );
+  refusePlainHttp(target, 'the tax client secret', false, 'use an https:// --tax-callback', context.env);
+  checkedPath(options.taxTokenPath, '--tax-token-path');
   const client = {
     style: options.taxStyle ?? 'basic',
     clientId: options.taxClientId,
@@ -143,6 +149,14 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
     tokenPath: options.taxTokenPath ?? '/oauth/token',
   };
   return { ...callback, client };
+}
+
+/** A path on the callback's own host: `//other/…` or a whole URL would send the secret elsewhere. */
+function checkedPath(path: string | undefined, flag: string): void {
+  if (path !== undefined && !/^\/(?!\/)/.test(path))
+    throw new UsageError(
+      `${flag} ${path}: give a path on the same host, starting with a single /, such as /oauth/token.`,
+    );
 }
 
 function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {
@@ -153,6 +167,14 @@ function webhookTarget(options: SandboxCommandOptions, context: Context): Sandbo
       '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',
     );
   }
+  refusePlainHttp(
+    new URL(options.webhookUrl),
+    'the webhook client secret',
+    false,
+    'use an https:// --webhook-url',
+    context.env,
+  );
+  checkedPath(options.webhookTokenPath, '--webhook-token-path');
   return {
     url: options.webhookUrl,
     style: options.webhookStyle ?? 'basic',

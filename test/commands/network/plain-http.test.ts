@@ -232,6 +232,28 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(received).toEqual([]);
   });
 
+  it.each([
+    [['--tax-callback', 'REMOTE/tax'], { B2BCTL_TAX_TOKEN: 't'.repeat(40) }, 'the tax token (B2BCTL_TAX_TOKEN)'],
+    [
+      ['--tax-callback', 'REMOTE/tax', '--tax-client-id', 'plataforma'],
+      { B2BCTL_TAX_CLIENT_SECRET: 's'.repeat(40) },
+      'the tax client secret',
+    ],
+    [
+      ['--webhook-url', 'REMOTE', '--webhook-client-id', 'erp'],
+      { B2BCTL_WEBHOOK_CLIENT_SECRET: 'w'.repeat(40) },
+      'the webhook client secret',
+    ],
+  ])('the sandbox refuses to send its credentials in clear to another machine (%j)', async (flags, env, credential) => {
+    const result = await runCommandLine(
+      ['sandbox', '--port', '0', ...flags.map((flag) => flag.replace('REMOTE', remoteBase()))],
+      { configDir: freshConfigDir(), env },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Refusing to send ${credential} to ${remoteBase()}`);
+    expect(received).toEqual([]);
+  });
+
   it('a login to any loopback address is not refused', async () => {
     for (const host of ['127.0.0.2', '127.255.0.1', 'localhost']) {
       const result = await runCommandLine(
