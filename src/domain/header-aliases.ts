@@ -15,7 +15,7 @@
  * - [Sicredi]: the customer sheet of Sicredi's Organizador PJ, "Nome/Razão Social" (ajuda.organizadorpj.sicredi.com.br,
  *   "Como criar terceiros em massa").
  * - [NF-e]: the tags of an NF-e's item (its layout, Manual de Orientação do Contribuinte): `NCM`, `vUnCom`, `vDesc`,
- *   `vFrete`, `pICMS`, `pRedBC`, `pMVAST`, `pIPI`, `pICMSUFDest`, `pFCPUFDest`, which tax tables and their
+ *   `vFrete`, `pICMS`, `pRedBC`, `pIPI`, `pICMSUFDest`, `pFCPUFDest`, which tax tables and their
  *   spreadsheets often take as column names.
  */
 const aliases: Readonly<Record<string, readonly string[]>> = {
@@ -147,7 +147,8 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   pipi: ['ipiRate'],
   mvaoriginal: ['mva'],
   mvast: ['mva'],
-  pmvast: ['mva'],
+  // Not `pMVAST`: in an NF-e it is the MVA applied, the adjusted one between states; read as the original, an
+  // interstate sale's would be adjusted twice. Such a column is asked about, not taken.
   aliquotainternadestino: ['destinationRate'],
   aliquotainternadodestino: ['destinationRate'],
   aliquotainterna: ['destinationRate'],

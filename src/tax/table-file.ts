@@ -7,7 +7,7 @@ import { recordPlace } from '../io/input/open-input.js';
 import { type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
-import { checkTaxRule, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
+import { checkTaxRule, fractionRateProblem, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
 
 /** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
@@ -41,6 +41,11 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
       if (!checked.ok) {
         for (const problem of checked.problems)
           problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
+        continue;
+      }
+      const fraction = fractionRateProblem(checked.rule);
+      if (fraction !== undefined) {
+        problems.push(`${place}: ${fraction.field} ${quoted(record.values[fraction.field])}${fraction.message}`);
         continue;
       }
       const earlier = table.add(checked.rule);

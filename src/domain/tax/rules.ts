@@ -99,6 +99,22 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
 }
 
 /**
+ * Why a table's ICMS rate reads as a fraction of a percent, which no ICMS rate is (the interstate floor is 4%): an
+ * ERP's 0.12 meant 12% and would tax a hundred times too little. Undefined for 0 and for real rates.
+ */
+export function fractionRateProblem(rule: TaxRule): { field: string; message: string } | undefined {
+  for (const field of ['icmsRate', 'destinationRate'] as const) {
+    const rate = Number(rule[field]);
+    if (rate > 0 && rate < 1)
+      return {
+        field,
+        message: `${rule[field]} reads as ${rule[field]}%, and no ICMS rate is that low: write the percentage (12 for 12%, not 0.12)`,
+      };
+  }
+  return undefined;
+}
+
+/**
  * Whether a rate may be left empty (read as 0): a base reduction, an MVA, and an FCP (most states have none) may;
  * the ICMS and IPI rates may not, nor the destination's rate where it is used (ICMS-ST, or DIFAL for a final
  * consumer in another state). An empty rate is the ERP's gap, and reading it as 0 would answer a tax of zero.

@@ -268,3 +268,35 @@ describe('tax quote', () => {
     );
   });
 });
+
+describe('a table whose ICMS rates are written as fractions', () => {
+  it('0.12 (12% as a fraction) is refused with the fix, not read as 0.12%', async () => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 't1.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,0.12,,6.5,40,0.2,\n',
+    );
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        't1.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90',
+      ],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      't1.csv:2: icmsRate "0.12" 0.12 reads as 0.12%, and no ICMS rate is that low: write the percentage (12 for 12%, not 0.12)',
+    );
+    expect(result.stdout).toBe('');
+  });
+});

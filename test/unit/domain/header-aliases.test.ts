@@ -62,7 +62,6 @@ describe('the headers of a tax table and of a cart', () => {
     ['pRedBC', 'icmsBaseReduction'],
     ['Alíquota IPI', 'ipiRate'],
     ['MVA original', 'mva'],
-    ['pMVAST', 'mva'],
     ['Alíquota interna destino', 'destinationRate'],
     ['pICMSUFDest', 'destinationRate'],
     ['FCP', 'fcpRate'],
@@ -81,6 +80,10 @@ describe('the headers of a tax table and of a cart', () => {
     ['Frete', 'freight'],
   ])('a cart: %s → %s', (header, expected) => {
     expect(fieldForHeader(header, cartFields)).toBe(expected);
+  });
+
+  it("does not take an NF-e's pMVAST for the original MVA: it is the adjusted one between states", () => {
+    expect(fieldForHeader('pMVAST', tableFields)).toBeUndefined();
   });
 
   it('keeps Contribuinte and Preço for a customer and a stock file', () => {
