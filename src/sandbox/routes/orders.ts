@@ -87,20 +87,42 @@ const defaultNcm = '39269090';
 
 /** A priced cart in the callback's default shape, the freight shared among the items by their value. */
 function taxCartOf(draft: OrderDraft): TaxCart {
-  const total = draft.items.reduce((sum, item) => sum + item.total, 0);
-  const share = (item: { total: number }, amount: number) =>
-    total === 0 ? 0 : Math.round((amount * item.total * 100) / total) / 100;
+  const discounts = sharesOf(draft.discount, draft.items);
+  const freights = sharesOf(draft.shippingPrice, draft.items);
   return {
     origin: { state: storeState },
     destination: { state: draft.state },
     customer: { document: draft.customer.document, paysIcms: draft.paysIcms },
-    items: draft.items.map((item) => ({
+    items: draft.items.map((item, index) => ({
       sku: item.sku,
       ncm: item.ncm ?? defaultNcm,
       quantity: item.quantity,
       unitPrice: item.unitPrice,
-      discount: share(item, draft.discount),
-      freight: share(item, draft.shippingPrice),
+      discount: discounts[index] ?? 0,
+      freight: freights[index] ?? 0,
     })),
   };
+}
+
+/**
+ * An order's amount shared among its items by their value, in whole centavos that add up to it: each share rounded
+ * down, and the centavos left given one each to the items with the largest remainders (100 of shipping over three
+ * items of 10 is 33.34, 33.33, 33.33, never 99.99).
+ */
+export function sharesOf(amount: number, items: readonly { total: number }[]): number[] {
+  const total = items.reduce((sum, item) => sum + item.total, 0);
+  const centavos = Math.round(amount * 100);
+  if (total === 0 || centavos === 0) return items.map(() => 0);
+  const exact = items.map((item) => (centavos * item.total) / total);
+  const shares = exact.map(Math.floor);
+  let left = centavos - shares.reduce((sum, share) => sum + share, 0);
+  const order = exact
+    .map((value, index) => ({ index, rest: value - Math.floor(value) }))
+    .sort((a, b) => b.rest - a.rest);
+  for (const { index } of order) {
+    if (left <= 0) break;
+    shares[index] = (shares[index] ?? 0) + 1;
+    left--;
+  }
+  return shares.map((share) => share / 100);
 }
