@@ -118,7 +118,7 @@ export function sharesOf(amount: number, items: readonly { total: number }[]): n
   let left = centavos - shares.reduce((sum, share) => sum + share, 0);
   const order = exact
     .map((value, index) => ({ index, rest: value - Math.floor(value) }))
-    .sort((a, b) => b.rest - a.rest);
+    .toSorted((a, b) => b.rest - a.rest);
   for (const { index } of order) {
     if (left <= 0) break;
     shares[index] = (shares[index] ?? 0) + 1;
