@@ -95,7 +95,15 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
       assign(container, slot, field.value);
       return;
     }
-    const existing = (container as Record<string | number, unknown>)[slot];
+    // gh's rule for a list of objects (`items[][sku]=A items[][qty]=1 items[][sku]=B`): `[]` then a name goes on
+    // filling the list's last object until that name comes again, which starts the next one.
+    const lastItem: unknown = Array.isArray(container) && step === '' ? container.at(-1) : undefined;
+    const nextIsName = next !== undefined && next !== '' && !/^\d+$/.test(next);
+    if (nextIsName && isPlainObject(lastItem) && !Object.hasOwn(lastItem, next)) {
+      container = lastItem;
+      continue;
+    }
+    const existing = Object.hasOwn(container, slot) ? (container as Record<string | number, unknown>)[slot] : undefined;
     const wantsArray = next === '' || /^\d+$/.test(next ?? '');
     if (existing === undefined) {
       const created: Container = wantsArray ? [] : {};
@@ -120,8 +128,13 @@ function slotIn(container: Container, step: string, key: string): string | numbe
   return position;
 }
 
+/** Sets an own property, `__proto__` and `constructor` included (as JSON writes them), never the object's prototype. */
 function assign(container: Container, slot: string | number, value: unknown): void {
-  (container as Record<string | number, unknown>)[slot] = value;
+  Object.defineProperty(container, slot, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The fields as query parameters (a GET's): each key as written, null as an empty value. */

@@ -74,6 +74,24 @@ describe('api fields', () => {
     });
   });
 
+  it('a list of objects as gh builds it: items[][name] fills the last object until the name comes again', () => {
+    const body = bodyOfFields(
+      parse(raw('items[][sku]=A'), typed('items[][quantity]=1'), raw('items[][sku]=B'), typed('items[][quantity]=2')),
+    );
+    expect(body).toEqual({
+      items: [
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 2 },
+      ],
+    });
+  });
+
+  it('a key named as JavaScript names its objects (__proto__, constructor) is a field like any other', () => {
+    const body = bodyOfFields(parse(raw('__proto__[x]=1'), raw('constructor[name]=Acme')));
+    expect(JSON.stringify(body)).toBe('{"__proto__":{"x":"1"},"constructor":{"name":"Acme"}}');
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+  });
+
   it('as a query, each key is kept as written and repeated keys repeat', () => {
     expect(queryOfFields(parse(raw('status=PAID'), raw('status=SHIPPED'), typed('limit=5'), typed('x=null')))).toEqual({
       status: ['PAID', 'SHIPPED'],
