@@ -84,6 +84,12 @@ function splitQuery(path: string): { path: string; query: Record<string, string[
       `The path "${path}" must start with /, such as /v1/contracts (the base URL comes from the profile).`,
     );
   const question = path.indexOf('?');
+  const route = question < 0 ? path : path.slice(0, question);
+  // `//v1/x` reads as a host (v1) and loses that segment; `..` (or `%2e%2e`) climbs out of the base URL's prefix.
+  if (route.startsWith('//') || route.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+    throw new UsageError(
+      `The path "${route}" has ${route.startsWith('//') ? 'an empty first segment (//)' : 'a . or .. segment'}, which would send the request elsewhere than it says; write the route from the base URL, such as /v1/contracts.`,
+    );
   const query: Record<string, string[]> = {};
   if (question < 0) return { path, query };
   for (const [name, value] of new URLSearchParams(path.slice(question + 1))) (query[name] ??= []).push(value);

@@ -82,6 +82,21 @@ describe('api: bad input is refused before anything is sent', () => {
       'no-such-file.json: cannot read it (ENOENT); check the path.',
     ],
     [['/v1/customer', '-F', 'password=@missing.txt'], 66, 'missing.txt: cannot read it (ENOENT); check the path.'],
+    [
+      ['//v1/orders'],
+      2,
+      'The path "//v1/orders" has an empty first segment (//), which would send the request elsewhere than it says; write the route from the base URL, such as /v1/contracts.',
+    ],
+    [
+      ['/../admin'],
+      2,
+      'The path "/../admin" has a . or .. segment, which would send the request elsewhere than it says; write the route from the base URL, such as /v1/contracts.',
+    ],
+    [
+      ['/v1/%2e%2e/admin'],
+      2,
+      'The path "/v1/%2e%2e/admin" has a . or .. segment, which would send the request elsewhere than it says; write the route from the base URL, such as /v1/contracts.',
+    ],
   ])('api %j exits %i: %s', async (args, code, message) => {
     const result = await runCommandLine(['api', ...args], { configDir, cwd: freshWorkDir() });
     expect(result.code).toBe(code);
