@@ -60,13 +60,22 @@ function locationOf(response: HttpResponse): string {
 export async function writeAnswerBody(response: HttpResponse, format: OutputFormat | undefined, context: Context) {
   if (format !== undefined && response.text.trim() !== '') {
     const items = listIn(response.text);
-    if (items) {
+    // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
+    // nothing was sent, and a retry would repeat a write).
+    const rowless =
+      (format === 'csv' || format === 'table') &&
+      items?.some((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+    if (items && !rowless) {
       const writer = itemWriter(format, context);
       for (const item of items) await writer.write(item);
       await writer.end();
       return;
     }
-    context.log.warn(`warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.`);
+    context.log.warn(
+      rowless
+        ? `warning: -o ${format} makes rows of objects; this list holds other values, so it is printed as sent.`
+        : `warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.`,
+    );
   }
   await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
 }

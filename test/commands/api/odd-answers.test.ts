@@ -23,6 +23,7 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end('{"status":"ERROR","message":"invalid token"}');
+    else if (path === '/texts') response.writeHead(201, { 'content-type': 'application/json' }).end('["a","b"]');
     else if (path === '/empty-envelope')
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"total":0,"items":null}');
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
@@ -53,6 +54,15 @@ describe('b2bctl api and odd answers', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe('{"batchId":"b-1","status":"QUEUED"}');
     expect(result.stderr).toContain('this answer is not one, so it is printed as sent');
+  });
+
+  it('-o csv of a list of texts after a POST prints it as sent (exit 0): the write is done, nothing to retry', async () => {
+    const result = await api(['-X', 'POST', '/texts', '-f', 'name=New', '-o', 'csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('["a","b"]');
+    expect(result.stderr).toContain(
+      '-o csv makes rows of objects; this list holds other values, so it is printed as sent.',
+    );
   });
 
   it('--paginate of a flat 200 object is no listing (exit 1), not an empty one; an envelope of figures is', async () => {
