@@ -306,7 +306,8 @@ function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { sig
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    timeoutMs,
+    // A timer takes at most 2^31 − 1 ms (24.8 days); past it, node fires it at once and every request "times out".
+    Math.min(timeoutMs, 2_147_483_647),
   );
   // Like AbortSignal.timeout's, the timer alone does not keep the process alive.
   timer.unref();

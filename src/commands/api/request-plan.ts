@@ -104,9 +104,14 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const name = line.slice(0, colon).trim();
     if (colon <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name))
       throw new UsageError(`-H "${line}": a header is 'Name: value', such as -H 'Accept: text/csv'.`);
-    if (/^(authorization|host|content-length)$/i.test(name))
+    if (/^(authorization|host|content-length|transfer-encoding)$/i.test(name))
       throw new UsageError(`-H ${name}: b2bctl sets this header itself (the token comes from b2bctl login).`);
-    headers[name.toLowerCase()] = line.slice(colon + 1).trim();
+    const value = line.slice(colon + 1).trim();
+    // A line break would start another header (or end them), and the request would not be what was asked.
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: a header's value is one line, without line breaks.`);
+    // The same name twice is one header with both values, as HTTP reads two lines of it (curl and gh send both).
+    const key = name.toLowerCase();
+    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
   }
   return headers;
 }

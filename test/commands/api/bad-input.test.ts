@@ -45,6 +45,17 @@ describe('api: bad input is refused before anything is sent', () => {
       '-H Authorization: b2bctl sets this header itself (the token comes from b2bctl login).',
     ],
     [
+      // A line break would start another header: not a network failure (exit 69) after nothing was sent.
+      ['/v1/contracts', '-H', 'X-A: 1\r\nX-B: y'],
+      2,
+      "-H X-A: a header's value is one line, without line breaks.",
+    ],
+    [
+      ['/v1/contracts', '-H', 'Transfer-Encoding: chunked'],
+      2,
+      '-H Transfer-Encoding: b2bctl sets this header itself (the token comes from b2bctl login).',
+    ],
+    [
       ['v1/contracts'],
       2,
       'The path "v1/contracts" must start with /, such as /v1/contracts (the base URL comes from the profile).',
