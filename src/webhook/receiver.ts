@@ -81,13 +81,12 @@ function writeSucceeded(writes: WriteHealth, log: ((line: string) => void) | und
   writes.unlogged = 0;
 }
 
-/** Logs a failure to write at most once a minute (a full disk fails every request), with how many were not said. */
-function logWriteFailure(
-  writes: WriteHealth,
-  now: number,
-  log: ((line: string) => void) | undefined,
-  line: string,
-): void {
+/**
+ * A write that failed: the store is failing from now (for /healthz), and it is logged at most once a minute (a full
+ * disk fails every request), with how many failures were not said.
+ */
+function writeFailed(writes: WriteHealth, now: number, log: ((line: string) => void) | undefined, line: string): void {
+  writes.failingSince ??= now;
   if (writes.loggedAt !== undefined && now - writes.loggedAt < 60_000) {
     writes.unlogged = (writes.unlogged ?? 0) + 1;
     return;
@@ -240,8 +239,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
       writeSucceeded(writes, options.log);
     } catch (error) {
       // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.
-      writes.failingSince ??= now();
-      logWriteFailure(
+      writeFailed(
         writes,
         now(),
         options.log,
@@ -320,8 +318,7 @@ function addEventRoute(
       ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
       writeSucceeded(writes, options.log);
     } catch (error) {
-      writes.failingSince ??= now();
-      logWriteFailure(
+      writeFailed(
         writes,
         now(),
         options.log,
