@@ -52,7 +52,9 @@ function needsQuotes(text: string): boolean {
  * OWASP's `'` prefix, which Excel shows as text. Plain numbers (`-5`, `+3,5`) stay as they are.
  * A reader may split at another separator than the file's (pt-BR Excel splits a `,` file at `;`),
  * so every piece of the cell after a `,`, `;` or tab (and after any quotes opening it) is judged as
- * a cell of its own: `x;=cmd|' /C calc'!A0` is written `x;'=cmd|' /C calc'!A0`.
+ * a cell of its own: `x;=cmd|' /C calc'!A0` is written `x;'=cmd|' /C calc'!A0`. A line break too: a
+ * reader at the other separator sees the cell's quotes mid-field, so they do not hold its line break,
+ * and the next line is a new row whose first cell is the piece after the break.
  */
 export function neutralizeFormula(text: string): string {
   return mayStartFormula(text) ? guardPieces(text) : text;
@@ -69,7 +71,7 @@ function mayStartFormula(text: string): boolean {
   return isFormulaStart(code) || code === quoteCode || separatorThenFormula.test(text);
 }
 
-const separatorThenFormula = /[,;\t]["=+\-@\t\r]/;
+const separatorThenFormula = /[,;\t\n\r]["=+\-@\t\r]/;
 
 /** The text with a `'` before every piece that starts like a formula (see neutralizeFormula). */
 function guardPieces(text: string): string {
@@ -126,12 +128,12 @@ function isFormulaStart(code: number): boolean {
   return code === 61 || code === 43 || code === 45 || code === 64 || code === 9 || code === 13;
 }
 
-/** The index of the next `,`, `;` or tab at or after `from`, or the text's length. */
+/** The index of the next `,`, `;`, tab or line break at or after `from`, or the text's length. */
 function nextSeparator(text: string, from: number): number {
   const length = text.length;
   for (let index = from; index < length; index++) {
     const code = text.charCodeAt(index);
-    if (code === 44 || code === 59 || code === 9) return index;
+    if (code === 44 || code === 59 || code === 9 || code === 10 || code === 13) return index;
   }
   return length;
 }

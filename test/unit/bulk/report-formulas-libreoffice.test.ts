@@ -24,6 +24,10 @@ const hostile = [
   'c;-5-5',
   'd;"=6+6"',
   'e;x,=7+7',
+  // A line break inside the cell: a reader at the other separator starts a row there.
+  'Fundos\n=HYPERLINK("http://evil";"Click");',
+  'f\n=8+8;',
+  'g\r\n@SUM(9;9)',
 ];
 
 /** The cells Calc makes of each of `paths` split at `separator` (one soffice run for all), with whether each is a formula. */
@@ -55,7 +59,8 @@ function calcCells(paths: string[], separator: ';' | ','): Map<string, { text: s
     const document = readFileSync(join(out, basename(path).replace(/\.csv$/, '.fods')), 'utf8');
     cells.set(
       path,
-      [...document.matchAll(/<table:table-cell([^>]*)>(.*?)<\/table:table-cell>/gs)].map((match) => ({
+      // An empty cell is self-closing: read as an opening tag, it would take the next cell's attributes as its text.
+      [...document.matchAll(/<table:table-cell([^>]*?)(?:\/>|>(.*?)<\/table:table-cell>)/gs)].map((match) => ({
         text: (match[2] ?? '').replace(/<[^>]+>/g, ''),
         formula: (match[1] ?? '').includes('table:formula='),
       })),

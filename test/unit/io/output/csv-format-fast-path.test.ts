@@ -13,15 +13,16 @@ function referenceEscape(text: string, delimiter = ','): string {
 }
 
 /**
- * Each piece (split at `,`, `;` or tab, its opening quotes aside) that starts like a formula gets a `'`; so does an
- * empty one before a tab, as the cell a `,` or `;` reader makes of it starts with that tab.
+ * Each piece (split at `,`, `;`, tab or a line break, its opening quotes aside) that starts like a formula gets a
+ * `'`; so does an empty one before a tab or a CR, as the cell a `,` or `;` reader makes of it starts with that
+ * character.
  */
 function referenceNeutralize(text: string): string {
   return text
-    .split(/([,;\t])/)
+    .split(/([,;\t\r\n])/)
     .map((piece, index, pieces) => {
       if (index % 2 === 1) return piece;
-      if (/^"*$/.test(piece) && pieces[index + 1] === '\t') return `${piece}'`;
+      if (/^"*$/.test(piece) && (pieces[index + 1] === '\t' || pieces[index + 1] === '\r')) return `${piece}'`;
       const quotes = /^"*/.exec(piece)?.[0] ?? '';
       const rest = piece.slice(quotes.length);
       return /^[=+\-@\r]/.test(rest) && !/^[+-]?\d+([.,]\d+)*$/.test(rest) ? `${quotes}'${rest}` : piece;

@@ -9,7 +9,7 @@ describe('neutralizeFormula and restoreFormula', () => {
     ['-2+3', `'-2+3`],
     ['@SUM(A1)', `'@SUM(A1)`],
     ['\t=1', `'\t'=1`],
-    ['\r=1', `'\r=1`],
+    ['\r=1', `'\r'=1`],
   ])('%j is prefixed with a quote, and read back as written', (text, written) => {
     expect(neutralizeFormula(text)).toBe(written);
     expect(restoreFormula(written)).toBe(text);
@@ -29,10 +29,14 @@ describe('neutralizeFormula and restoreFormula', () => {
     ['a\t@SUM(A1)', "a\t'@SUM(A1)"],
     ['=1;+2x,-3-1\t@4', "'=1;'+2x,'-3-1\t'@4"],
     ['x;"=1+1"', `x;"'=1+1"`],
-    ['a;\r=1', "a;'\r=1"],
+    ['a;\r=1', "a;'\r'=1"],
     ['a\t\t=1', "a\t'\t'=1"],
+    // After a line break: a reader at the other separator sees the quotes mid-field, and the break starts a row.
+    ['Fundos\n=HYPERLINK("http://evil";"Click");', `Fundos\n'=HYPERLINK("http://evil";"Click");`],
+    ['x\r\n@SUM(A1)', "x\r\n'@SUM(A1)"],
+    ['x\n-2+3', "x\n'-2+3"],
   ])(
-    '%j: every piece a ; , or tab reader would make a cell of is neutralised, and read back as written',
+    '%j: every piece a ; , tab or line-break reader would make a cell of is neutralised, and read back as written',
     (text, written) => {
       expect(neutralizeFormula(text)).toBe(written);
       expect(restoreFormula(written)).toBe(text);
@@ -48,7 +52,7 @@ describe('neutralizeFormula and restoreFormula', () => {
   );
 
   it('reads back every neutralised text it wrote (seeded random cells of separators, quotes and formula starts)', () => {
-    const alphabet = ['=', '+', '-', '@', '\t', '\r', ',', ';', '"', "'", '1', 'a', ' '];
+    const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', "'", '1', 'a', ' '];
     const misread: string[] = [];
     const live: string[] = [];
     let seed = 7;
@@ -58,10 +62,10 @@ describe('neutralizeFormula and restoreFormula', () => {
       const length = next() % 9;
       for (let index = 0; index < length; index++) text += alphabet[next() % alphabet.length];
       // A text the user wrote with a piece that already starts with an apostrophe and a formula is read as unquoted.
-      if (/(^|[,;\t])"*'[=+\-@\t\r]/.test(text)) continue;
+      if (/(^|[,;\t\r\n])"*'[=+\-@\t\r]/.test(text)) continue;
       const written = neutralizeFormula(text);
       if (restoreFormula(written) !== text) misread.push(text);
-      for (const piece of written.split(/[,;\t]/)) {
+      for (const piece of written.split(/[,;\t\r\n]/)) {
         const first = piece.replace(/^"*/, '');
         if (first === '') continue;
         if (/^[=+\-@\r]/.test(first) && !/^[+-]?\d+([.,]\d+)*$/.test(first)) live.push(written);
