@@ -1,3 +1,4 @@
+import type { HttpClientTuning } from '../context.js';
 import type { DecimalSeparator } from '../io/input/cell-values.js';
 import type { TextEncoding } from '../io/input/sniff.js';
 
@@ -35,4 +36,10 @@ export interface SendFlags {
   skipInvalid: boolean;
   /** `--min-records N`: fewer records in the input is an error (exit 65), for a cron job fed an empty export. */
   minRecords?: number;
+}
+
+/** The tuning of a command's one request from its bulk flags: only --retries and --timeout apply to one; else none. */
+export function oneRequestTuning(flags: SendFlags): HttpClientTuning | undefined {
+  if (flags.retries === undefined && flags.timeoutMs === undefined) return undefined;
+  return { retries: flags.retries, timeoutMs: flags.timeoutMs };
 }

@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { defaultConcurrency } from '../bulk/send-pacing.js';
 import { proxyHeader, trustedProxies } from '../http-server/trust-proxy.js';
@@ -133,6 +133,24 @@ export const bulkFlags: FlagSet<ParsedBulkFlags, InputFlags & SendFlags> = {
   addTo: (command) => sendFlags.addTo(inputFlags.addTo(command)),
   read: (flags) => ({ ...inputFlags.read(flags), ...sendFlags.read(flags) }),
 };
+
+/**
+ * The bulk flags only a FILE's run reads (how to read it, pace it, report it), given on this command line. A command
+ * that also takes one record on the line refuses them there: silently ignored, `--report` or `--min-records` would
+ * look honoured by a run that never read them. `--dry-run`, `--retries` and `--timeout` apply to one record too.
+ */
+export function fileOnlyFlagsGiven(command: Command): string[] {
+  const oneRecordReads = new Set(['--dry-run', '--retries', '--timeout']);
+  // Built when asked (a usage check), not at every start: the names are those bulkFlags adds.
+  const fileOnly = bulkFlags
+    .addTo(new Command())
+    .options.map((option) => option.long ?? '')
+    .filter((name) => !oneRecordReads.has(name));
+  return command.options
+    .filter((option) => fileOnly.includes(option.long ?? ''))
+    .filter((option) => command.getOptionValueSource(option.attributeName()) === 'cli')
+    .map((option) => option.long as string);
+}
 
 /** `--trust-proxy` and `--proxy-header`, the same on every server b2bctl runs behind a reverse proxy. */
 export function withProxyHeaderOptions(command: Command): Command {

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { UsageError } from '../../base/errors.js';
-import { bulkFlags, inputFlags, type ParsedBulkFlags, type ParsedInputFlags } from '../../command-kit/shared-flags.js';
+import {
+  bulkFlags,
+  fileOnlyFlagsGiven,
+  inputFlags,
+  type ParsedBulkFlags,
+  type ParsedInputFlags,
+} from '../../command-kit/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
 import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
@@ -96,8 +102,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .action((file: string | undefined, _flags: unknown, command: Command) => {
       const flags = command.opts<UpdateFlags>();
+      const target = updateTarget(file, flags);
+      if (target.file === undefined) refuseFileFlags(command, 'b2bctl customer update changes.csv');
       return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
-        ...updateTarget(file, flags),
+        ...target,
         ...bulkFlags.read(flags),
       });
     });
@@ -114,8 +122,10 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
       const flags = command.opts<StatusFlags>();
+      const statusOf = await statusTarget(target, state);
+      if (!('file' in statusOf)) refuseFileFlags(command, 'b2bctl customer status states.csv');
       return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-        ...(await statusTarget(target, state)),
+        ...statusOf,
         ...bulkFlags.read(flags),
       });
     });
@@ -166,6 +176,19 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
   if (flags.document === undefined || flags.set.length === 0)
     throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
   return { document: flags.document, set: flags.set };
+}
+
+/**
+ * One customer on the command line is one request: the flags that read, pace or report a FILE are refused, where
+ * ignored they would look honoured (a `--report` never written, a `--min-records` never checked).
+ */
+function refuseFileFlags(command: Command, fileExample: string): void {
+  const given = fileOnlyFlagsGiven(command);
+  if (given.length === 0) return;
+  const one = given.length === 1;
+  throw new UsageError(
+    `${given.join(', ')} ${one ? 'applies' : 'apply'} to a FILE of customers; one customer on the command line is one request, with no file to read, pace or report. Remove ${one ? 'it' : 'them'}, or give a file: ${fileExample}.`,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
-import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { type InputFlags, oneRequestTuning, type SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
@@ -40,7 +40,13 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
       field: 'document',
     });
   }
-  const client = await context.platform();
+  if (options.dryRun) {
+    context.log.info(
+      `Dry run: customer ${document} would be made ${active ? 'active' : 'inactive'}; nothing was sent.`,
+    );
+    return;
+  }
+  const client = await context.platform(oneRequestTuning(options));
   try {
     const answer = await setCustomerStatus(client, verdict.value.document, active);
     context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);

@@ -2,7 +2,8 @@ import { addressPartsLeftOut, customerAdvisories } from '../../domain/customer.j
 import type { FieldProblem } from '../../domain/validation.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
-import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import { type InputFlags, oneRequestTuning, type SendFlags } from '../../bulk/flags.js';
+import { redactBody } from '../../platform/redact.js';
 import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
@@ -22,7 +23,7 @@ export type CustomerUpdateOptions = InputFlags & SendFlags & CustomerUpdateTarge
 export async function run(options: CustomerUpdateOptions, context: Context): Promise<void> {
   // Which of the two, and never both, was settled by cli.ts.
   if (options.file !== undefined) return updateFromFile({ ...options, file: options.file }, context);
-  return updateOne(options.document, options.set, context);
+  return updateOne(options.document, options.set, options, context);
 }
 
 async function updateFromFile(options: CustomerUpdateOptions & { file: string }, context: Context): Promise<void> {
@@ -99,7 +100,12 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
   return body;
 }
 
-async function updateOne(document: string, assignments: readonly string[], context: Context): Promise<void> {
+async function updateOne(
+  document: string,
+  assignments: readonly string[],
+  flags: SendFlags,
+  context: Context,
+): Promise<void> {
   const verdict = new RecordChecker((record) => validateCustomerUpdate(record.values)).judge({
     line: 1,
     values: bodyFromAssignments(document, assignments),
@@ -113,7 +119,14 @@ async function updateOne(document: string, assignments: readonly string[], conte
     });
   }
   const { document: key, ...changes } = verdict.value;
-  const client = await context.platform();
+  if (flags.dryRun) {
+    // The body as it would go, secrets (a password set here) masked as everywhere b2bctl prints a body.
+    context.log.info(
+      `Dry run: customer ${document} would be sent ${redactBody(JSON.stringify(changes))}; nothing was sent.`,
+    );
+    return;
+  }
+  const client = await context.platform(oneRequestTuning(flags));
   let customer: Customer | undefined;
   try {
     customer = await updateCustomer(client, String(key), changes);

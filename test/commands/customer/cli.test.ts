@@ -52,6 +52,23 @@ describe('customer cli', () => {
     [['customer', 'status', '-'], { file: '-', ...defaultInputFlags, ...defaultSendFlags }],
     [['customer', 'status', '2024-status'], { file: '2024-status', ...defaultInputFlags, ...defaultSendFlags }],
     [['customer', 'addresses', '12345678909'], { document: '12345678909' }],
+    // One customer: --dry-run, --retries and --timeout apply to its one request.
+    [
+      ['customer', 'status', '12345678909', 'inactive', '--dry-run', '--retries', '0', '--timeout', '5000'],
+      {
+        document: '12345678909',
+        active: false,
+        ...defaultInputFlags,
+        ...defaultSendFlags,
+        dryRun: true,
+        retries: 0,
+        timeoutMs: 5000,
+      },
+    ],
+    [
+      ['customer', 'update', '--document', '12345678909', '--set', 'active=false', '--dry-run'],
+      { document: '12345678909', set: ['active=false'], ...defaultInputFlags, ...defaultSendFlags, dryRun: true },
+    ],
   ])('%j hands %j', async (argv, expected) => {
     expect(await parseWithGroup(register, argv)).toEqual(expected);
   });
@@ -99,6 +116,31 @@ describe('customer cli', () => {
     [
       ['customer', 'update', '--set', 'active=false'],
       'Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.',
+    ],
+    // The flags of a FILE's run are refused with one customer on the line, not ignored.
+    [
+      ['customer', 'status', '12345678909', 'inactive', '--report', 'r.csv', '--min-records', '5'],
+      '--report, --min-records apply to a FILE of customers; one customer on the command line is one request, with no file to read, pace or report. Remove them, or give a file: b2bctl customer status states.csv.',
+    ],
+    [
+      ['customer', 'status', '12345678909', 'inactive', '--skip-invalid'],
+      '--skip-invalid applies to a FILE of customers;',
+    ],
+    [['customer', 'status', '12345678909', 'inactive', '--concurrency', '4'], '--concurrency applies to a FILE'],
+    [
+      [
+        'customer',
+        'update',
+        '--document',
+        '12345678909',
+        '--set',
+        'active=false',
+        '--map',
+        'm.json',
+        '--resume',
+        'r.csv',
+      ],
+      '--map, --resume apply to a FILE of customers; one customer on the command line is one request, with no file to read, pace or report. Remove them, or give a file: b2bctl customer update changes.csv.',
     ],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);

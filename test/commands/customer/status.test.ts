@@ -107,3 +107,19 @@ describe('customer status FILE: each platform answer', () => {
     expect(endOf(test.stderr(), folder, 'states', row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
   });
 });
+
+describe('customer status DOC inactive: the flags of its one request', () => {
+  it('--dry-run says what would change and sends nothing', async () => {
+    const { test, seen, fixture } = await bench('503');
+    expect(await test.run(status, { document: ana.document, active: false, ...sending, dryRun: true })).toBe(0);
+    expect(seen()).toEqual([]);
+    expect(test.stderr().trim()).toBe('Dry run: customer 529.982.247-25 would be made inactive; nothing was sent.');
+    expect((await storedCustomer(fixture.sandbox, ana.document)).active).toBe(true);
+  });
+
+  it('--retries 0 is honoured: one attempt at a 503, not four', async () => {
+    const { test, seen } = await bench('503');
+    expect(await test.run(status, { document: ana.document, active: false, ...sending, retries: 0 })).toBe(69);
+    expect(seen()).toEqual([write(ana.document)]);
+  });
+});

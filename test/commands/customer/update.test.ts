@@ -114,3 +114,22 @@ describe('customer update FILE: each platform answer', () => {
     expect(endOf(test.stderr(), folder, 'changes', row)).toEqual(row instanceof RegExp ? row : [{ line: '2', ...row }]);
   });
 });
+
+describe('customer update --document --set: the flags of its one request', () => {
+  it('--dry-run prints the body it would send, a password masked, and sends nothing', async () => {
+    const { test, seen, fixture } = await bench('503');
+    const options = { ...one(ana.document), set: ['name=Ana Souza', 'active=false'], dryRun: true };
+    expect(await test.run(update, options)).toBe(0);
+    expect(seen()).toEqual([]);
+    expect(test.stderr().trim()).toBe(
+      'Dry run: customer 529.982.247-25 would be sent {"name":"Ana Souza","active":false}; nothing was sent.',
+    );
+    expect((await storedCustomer(fixture.sandbox, ana.document)).name).toBe('Ana');
+  });
+
+  it('--retries 0 is honoured: one attempt at a 503, not four', async () => {
+    const { test, seen } = await bench('503');
+    expect(await test.run(update, { ...one(ana.document), retries: 0 })).toBe(69);
+    expect(seen()).toEqual([write(ana.document)]);
+  });
+});
