@@ -30,6 +30,10 @@ export const listingAnswerSettings = [
     'answers.sellers.items',
     'Where a sales rep listing page holds its array (default: the body itself, data, items, content, results, …)',
   ),
+  answerPathSetting(
+    'answers.addresses.items',
+    'Where the customer addresses answer holds its array (default: the body itself, address, addresses, data, items, …)',
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 export const stockAnswerSettings = [

@@ -69,28 +69,29 @@ export async function setCustomerStatus(
   ).body;
 }
 
-/** The addresses route (`paths.customerAddresses`); undefined when no customer has the document. */
+/** The addresses route (`paths.customerAddresses`); a 404 (no such customer, or no such route) is the caller's. */
 export async function customerAddresses(
   client: PlatformClient,
   document: string,
   signal?: AbortSignal,
-): Promise<AddressOut[] | undefined> {
-  try {
-    const { body } = await client.send<unknown>({
-      method: 'GET',
-      path: client.route('paths.customerAddresses', { document }),
-      signal,
-    });
-    if (Array.isArray(body)) return body as AddressOut[];
-    const wrapped =
-      (body as { address?: unknown; addresses?: unknown } | undefined)?.address ??
-      (body as { addresses?: unknown } | undefined)?.addresses;
-    // Other envelopes (`data`, `items`, `content`); a 2xx we cannot read is no addresses, not a failure.
-    return Array.isArray(wrapped) ? (wrapped as AddressOut[]) : ((readListingPage(body) ?? []) as AddressOut[]);
-  } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) return undefined;
-    throw error;
-  }
+): Promise<AddressOut[]> {
+  const path = client.route('paths.customerAddresses', { document });
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, signal });
+  const setting = client.session.get('answers.addresses.items');
+  const wrapped =
+    setting === undefined
+      ? ((body as { address?: unknown } | undefined)?.address ??
+        (body as { addresses?: unknown } | undefined)?.addresses)
+      : undefined;
+  const addresses = Array.isArray(wrapped) ? wrapped : readListingPage(body, setting);
+  // Addresses held where b2bctl does not look are not "no addresses": say which setting points at them.
+  if (addresses === undefined)
+    throw new PlatformError(
+      status,
+      { method: 'GET', url: client.http.urlFor(path).toString() },
+      'the answer holds no array of addresses b2bctl recognises; set answers.addresses.items to the field that holds it (b2bctl api shows the answer)',
+    );
+  return addresses as AddressOut[];
 }
 
 /**

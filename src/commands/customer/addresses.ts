@@ -1,7 +1,7 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { checkDocument } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
-import { InputError } from '../../base/errors.js';
+import { InputError, PlatformError } from '../../base/errors.js';
 import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';
@@ -34,8 +34,14 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
       field: 'document',
     });
   const client = await context.platform();
-  const addresses = await customerAddresses(client, options.document);
-  if (addresses === undefined) throw customerNotFound(options.document);
+  let addresses: AddressOut[];
+  try {
+    addresses = await customerAddresses(client, options.document);
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404)
+      throw customerNotFound(options.document, error, 'paths.customerAddresses');
+    throw error;
+  }
   const format = context.outputFormat('json');
   const writer = createRecordWriter<AddressOut>(
     format,

@@ -1,14 +1,26 @@
 import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 
-/** "no customer has the document ... in this store (HTTP 404)": one wording for the run's report and its error line. */
-function noCustomerWith(document: string): string {
-  return `no customer has the document ${document} in this store (HTTP 404)`;
+/**
+ * "no customer has the document ... in this store (HTTP 404: what the platform said)": one wording for the run's
+ * report and its error line. The platform's own words stay: a 404 of a route the store does not have says so there.
+ */
+function noCustomerWith(document: string, error: PlatformError | undefined): string {
+  const said = error?.platformMessage;
+  return `no customer has the document ${document} in this store (HTTP 404${said === undefined ? '' : `: ${said}`})`;
 }
 
-/** The error of a single-customer command (`update --set`, `status`, `addresses`) when the document is unknown. */
-export function customerNotFound(document: string): NotFoundError {
-  const sentence = noCustomerWith(document);
-  return new NotFoundError(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`);
+/**
+ * The error of a single-customer command (`update --set`, `status`, `addresses`) when the document is unknown.
+ * With the route's setting: a 404 is also what a store answers on a path it does not have, so the line names the
+ * path asked and the setting that changes it.
+ */
+export function customerNotFound(document: string, error: PlatformError, routeSetting?: string): NotFoundError {
+  const sentence = noCustomerWith(document, error);
+  const route =
+    routeSetting === undefined
+      ? ''
+      : ` If the customer is registered, this store's route is not ${error.request.method} ${error.request.url}: set ${routeSetting}.`;
+  return new NotFoundError(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.${route}`);
 }
 
 /**
@@ -18,6 +30,6 @@ export function customerNotFound(document: string): NotFoundError {
  */
 export function customerFailureMessage(error: unknown, document: string): { status: number; message: string } {
   if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500) throw error;
-  const message = error.status === 404 ? noCustomerWith(document) : (error.platformMessage ?? error.message);
+  const message = error.status === 404 ? noCustomerWith(document, error) : (error.platformMessage ?? error.message);
   return { status: error.status, message };
 }

@@ -56,7 +56,8 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
     if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer))
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document);
+    if (error instanceof PlatformError && error.status === 404)
+      throw customerNotFound(document, error, 'paths.customerStatus');
     throw error;
   }
 }

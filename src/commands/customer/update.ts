@@ -131,7 +131,7 @@ async function updateOne(
   try {
     customer = await updateCustomer(client, String(key), changes);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document);
+    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document, error);
     throw error;
   }
   // A 2xx is the update done, even when its body does not show the record.

@@ -482,14 +482,26 @@ describe('a document the store does not have', () => {
   it('addresses, status and update --set each exit 1 naming the document, after one request', async () => {
     const folder = freshWorkDir();
     const missing = '529.982.247-25';
-    const message = `error: No customer has the document ${missing} in this store (HTTP 404).\n`;
+    // The platform's words kept; where a setting names the route, the path asked and that setting (a 404 is also
+    // what a store answers on a path it does not have).
+    const said = `error: No customer has the document ${missing} in this store (HTTP 404: No customer with document ${missing} in the store).`;
+    const route = (method: string, path: string, setting: string) =>
+      ` If the customer is registered, this store's route is not ${method} ${sandbox.url}${path}: set ${setting}.`;
 
     const addresses = await cli(['customer', 'addresses', missing], folder);
-    expect([addresses.code, addresses.stdout, addresses.stderr]).toEqual([1, '', message]);
+    expect([addresses.code, addresses.stdout, addresses.stderr]).toEqual([
+      1,
+      '',
+      `${said}${route('GET', `/v1/customer/addresses/${missing}`, 'paths.customerAddresses')}\n`,
+    ]);
     const status = await cli(['customer', 'status', missing, 'inactive'], folder);
-    expect([status.code, status.stdout, status.stderr]).toEqual([1, '', message]);
+    expect([status.code, status.stdout, status.stderr]).toEqual([
+      1,
+      '',
+      `${said}${route('PUT', `/v1/customer/updateStatus/${missing}/false`, 'paths.customerStatus')}\n`,
+    ]);
     const update = await cli(['customer', 'update', '--document', missing, '--set', 'name=Ana'], folder);
-    expect([update.code, update.stdout, update.stderr]).toEqual([1, '', message]);
+    expect([update.code, update.stdout, update.stderr]).toEqual([1, '', `${said}\n`]);
     expect(await requestCounts(sandbox)).toEqual({ [addressesRoute]: 1, [statusRoute]: 1, [updateRoute]: 1 });
   });
 
@@ -503,7 +515,12 @@ describe('a document the store does not have', () => {
     );
     expect(rows.map((row) => [row.line, row.outcome, row.status, row.message])).toEqual([
       ['2', 'updated', '200', ''],
-      ['3', 'failed', '404', 'no customer has the document 529.982.247-25 in this store (HTTP 404)'],
+      [
+        '3',
+        'failed',
+        '404',
+        'no customer has the document 529.982.247-25 in this store (HTTP 404: No customer with document 529.982.247-25 in the store)',
+      ],
     ]);
     expect(result.stderr.split('\n').at(-2)).toBe(
       'error: 1 customer did not go through (1 failed); the report and the errors file say why.',

@@ -1,0 +1,65 @@
+/**
+ * `customer addresses` against answers in envelopes b2bctl does not guess: an answer it cannot read is an error
+ * naming the setting that points at the array, never "no addresses" with exit 0; the setting reads it.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as addresses } from '../../../src/commands/customer/addresses.js';
+import { runSet } from '../../../src/commands/config/index.js';
+import { testContext } from '../../support/test-context.js';
+import { textServer } from '../../support/text-server.js';
+
+const address = { id: 7, zipcode: '01310-100', street: 'Avenida Paulista', number: '5', city: 'São Paulo' };
+/** The body each document's route answers with 200. */
+const answers: Record<string, unknown> = {
+  '52998224725': { result: { deliveryAddresses: [address] } },
+  '11144477735': [address],
+  '39053344705': { addresses: [address] },
+  '15350946056': {},
+};
+let baseUrl = '';
+const server = textServer((_text, request, response) => {
+  const document = decodeURIComponent(/\/addresses\/([^/?]+)/.exec(request.url ?? '')?.[1] ?? '').replace(/\D/g, '');
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[document]));
+});
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function test(settings: Record<string, string> = {}) {
+  return testContext({ env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test', ...settings } });
+}
+
+describe('customer addresses: the answer as the platform wraps it', () => {
+  it('an array where b2bctl does not look is an error naming answers.addresses.items, exit 1', async () => {
+    const run = test();
+    expect(await run.run(addresses, { document: '529.982.247-25' })).toBe(1);
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toMatch(
+      /holds no array of addresses b2bctl recognises; set answers\.addresses\.items to the field that holds it/,
+    );
+  });
+
+  it('answers.addresses.items reads it', async () => {
+    const run = test();
+    expect(await run.run(runSet, { key: 'answers.addresses.items', value: 'result.deliveryAddresses' })).toBe(0);
+    const again = testContext({
+      configDir: run.configDir,
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+    });
+    expect(await again.run(addresses, { document: '529.982.247-25' })).toBe(0);
+    expect(JSON.parse(again.stdout())).toEqual([address]);
+  });
+
+  it.each([
+    ['a bare array', '111.444.777-35', [address]],
+    ['{"addresses": […]}', '390.533.447-05', [address]],
+    ['{} (nothing to list)', '153.509.460-56', []],
+  ])('%s is read without a setting', async (_shape, document, expected) => {
+    const run = test();
+    expect(await run.run(addresses, { document })).toBe(0);
+    expect(JSON.parse(run.stdout())).toEqual(expected);
+  });
+});
