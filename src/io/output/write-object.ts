@@ -6,9 +6,10 @@ import { cellText, valueAtPath } from './csv-format.js';
 export interface ObjectOutput {
   io: { stdout: NodeJS.WritableStream };
   outputFormat(fallback: 'json' | 'ndjson'): OutputFormat;
+  globals: { excel?: boolean };
 }
 
-/** Prints one object a command got back: `field: value` lines on a terminal, else as JSON (or -o ndjson/csv). */
+/** Prints one object a command got back: `field: value` lines on a terminal, else as JSON (or -o ndjson/csv, --excel). */
 export async function writeObject(context: ObjectOutput, object: Record<string, unknown>): Promise<void> {
   const format = context.outputFormat('json');
   if (format === 'json') {
@@ -28,7 +29,7 @@ export async function writeObject(context: ObjectOutput, object: Record<string, 
     format,
     context.io.stdout,
     { table: [], csv: Object.keys(object) },
-    { color: false },
+    { color: false, excel: context.globals.excel === true },
   );
   await writer.write(object);
   await writer.end();
