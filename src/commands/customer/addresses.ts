@@ -4,6 +4,7 @@ import { validationMessage } from '../../domain/validation.js';
 import { InputError, PlatformError } from '../../base/errors.js';
 import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
+import { terminalColumns } from '../../io/output/table.js';
 import { type AddressOut, customerAddresses } from '../../platform/customers.js';
 
 export interface CustomerAddressesOptions {
@@ -61,7 +62,8 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
       ],
       csv: addressColumns,
     },
-    stdoutStyle(context),
+    // Fitted to the terminal: the address is cut with `…` rather than the row wrapped (a pipe keeps it whole).
+    { ...stdoutStyle(context), maxWidth: terminalColumns(context.io.stdout) },
   );
   for (const address of addresses) await writer.write(address);
   const count = await writer.end();

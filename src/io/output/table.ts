@@ -8,7 +8,10 @@ export interface TableColumn<T> {
    * is cut; a column without one stays (its cells are cut with `…` when dropping was not enough).
    */
   dropRank?: number;
-  /** Never cut this column's cells (a document number cut in the middle is worse than a dropped column). */
+  /**
+   * Cut this column's cells only when nothing else is left to cut (a document number cut in the middle is worse
+   * than a dropped column, and better than a row that wraps on a terminal of some 40 columns).
+   */
   keepWhole?: boolean;
   /**
    * The width this column counts for when deciding what to drop, in place of its widest cell, so that a terminal
@@ -128,23 +131,40 @@ function fitToWidth<T>(
   const floor = kept.map((index) =>
     columns[index]?.keepWhole ? (widths[index] ?? 0) : Math.max(columns[index]?.header.length ?? 0, narrowestCut),
   );
-  let excess = keptWidths.reduce((sum, width) => sum + width, 0) + gap * (kept.length - 1) - maxWidth;
-  while (excess > 0) {
-    // Cut the widest column that can still give, one character at a time, so the cuts are shared fairly.
-    let widest = -1;
-    for (let position = 0; position < kept.length; position++) {
-      if ((keptWidths[position] ?? 0) <= (floor[position] ?? 0)) continue;
-      if (widest < 0 || (keptWidths[position] ?? 0) > (keptWidths[widest] ?? 0)) widest = position;
-    }
-    if (widest < 0) break;
-    keptWidths[widest] = (keptWidths[widest] ?? 0) - 1;
-    excess--;
-  }
+  const excess = keptWidths.reduce((sum, width) => sum + width, 0) + gap * (kept.length - 1) - maxWidth;
+  const left = shrink(keptWidths, floor, excess);
+  // Still too wide with every other column at its narrowest (a terminal of some 40 columns): a row that wraps is
+  // unreadable, so the columns kept whole are cut too, as a last resort.
+  if (left > 0)
+    shrink(
+      keptWidths,
+      kept.map((index) => Math.max(columns[index]?.header.length ?? 0, narrowestCut)),
+      left,
+    );
   return {
     columns: kept.map((index) => columns[index] as TableColumn<T>),
     cells: cells.map((row) => kept.map((index, position) => cut(row[index] ?? '', keptWidths[position] ?? 0))),
     widths: keptWidths,
   };
+}
+
+/**
+ * Takes `excess` characters off `widths` (in place), from the widest column that is still above its floor, one
+ * character at a time so the cuts are shared fairly; returns what could not be taken.
+ */
+function shrink(widths: number[], floor: readonly number[], excess: number): number {
+  let left = excess;
+  while (left > 0) {
+    let widest = -1;
+    for (let position = 0; position < widths.length; position++) {
+      if ((widths[position] ?? 0) <= (floor[position] ?? 0)) continue;
+      if (widest < 0 || (widths[position] ?? 0) > (widths[widest] ?? 0)) widest = position;
+    }
+    if (widest < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+    left--;
+  }
+  return left;
 }
 
 /** `text` within `width` columns, its end replaced by `…` when cut. */

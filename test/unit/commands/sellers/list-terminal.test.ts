@@ -130,6 +130,20 @@ describe('sellers list on a terminal', () => {
     expect(unfiltered.slice(1, 6).every((line) => line.includes('…'))).toBe(true);
   });
 
+  it.each([
+    [
+      'searching by e-mail at 40 columns: the e-mails searched are cut rather than the rows wrapped',
+      { email: '@' },
+      40,
+    ],
+    ['at 30 columns: even the documents are cut rather than the rows wrapped', {}, 30],
+  ])('%s', async (_case, options, columns) => {
+    const written = await onTerminal({ ...options, limit: 5 }, columns);
+    const screen = await renderedScreen(written, columns);
+    expect(await wrappedLineCount(written, columns)).toBe(0);
+    expect(screen.slice(1, 6).every((line) => line.includes('…'))).toBe(true);
+  });
+
   it('a full page after --offset says where it started; a short page gives the count', async () => {
     const fromOffset = await renderedScreen(await onTerminal({ offset: 20 }, 160), 160);
     expect(fromOffset[21]).toBe('20 sales reps from offset 20; --all for every page.');
