@@ -22,7 +22,13 @@ export async function requestToken(
   credentials: { username: string; password: string },
 ): Promise<IssuedToken> {
   const request = tokenRequest(route.style, credentials);
-  const response = await http.request({ method: 'POST', path: route.path, ...request, safeToRepeat: true });
+  const response = await http.request({
+    method: 'POST',
+    path: route.path,
+    ...request,
+    safeToRepeat: true,
+    secretsInAnswer: issuedTokenOf(route.answers),
+  });
   const url = http.urlFor(route.path).toString();
   // A token route's error may echo the credentials it was sent: never let them into a message.
   const body = parseJson(redactSecrets(response.text, [credentials.password]));
@@ -51,6 +57,14 @@ export async function requestToken(
   return {
     accessToken: answer.accessToken,
     expiresInSeconds: answer.expiresInSeconds ?? defaultTokenLifetimeSeconds,
+  };
+}
+
+/** The token a token route's answer holds, wherever b2bctl reads it from: a secret of the `--verbose` trace. */
+export function issuedTokenOf(answers: TokenAnswerSettings | undefined): (text: string) => readonly string[] {
+  return (text) => {
+    const token = readTokenAnswer(parseJson(text), answers)?.accessToken;
+    return token === undefined ? [] : [token];
   };
 }
 

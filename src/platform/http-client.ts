@@ -22,6 +22,11 @@ export interface HttpRequest {
   /** Whether repeating the request after an unclear network failure is harmless. Default: not for POST. */
   safeToRepeat?: boolean;
   signal?: AbortSignal;
+  /**
+   * The secrets an answer holds where no secret-looking name says so (a token under `answers.token.accessToken`),
+   * from its text: kept out of the `--verbose` trace as the request's own credentials are.
+   */
+  secretsInAnswer?: (text: string) => readonly string[];
 }
 
 export interface HttpResponse {
@@ -261,7 +266,8 @@ export class HttpClient {
     if (trace) {
       trace(`< ${response.status} (${this.options.clock.now() - started} ms)`);
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
-      if (text) trace(`< ${truncate(redactBody(text))}`);
+      const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
+      if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
     }
     return response;
   }

@@ -6,7 +6,7 @@ import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
 import { locateTokenAnswer } from '../../platform/answers/token.js';
-import { parseJson, tokenRequest } from '../../platform/auth.js';
+import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
 import { tokenRoute } from '../../platform/token-source.js';
@@ -17,14 +17,14 @@ function plainHttpRefusal(
   session: Session,
   check: string,
   env: Readonly<Record<string, string | undefined>>,
+  credential: 'the password' | 'the token',
 ): Finding | undefined {
   if (!isPlainHttpOffMachine(new URL(session.requireBaseUrl()), env) || session.get('http.allowPlain') === 'true')
     return undefined;
   return {
     check,
     result: 'fail',
-    detail:
-      'not tried: the password would cross the network in plain HTTP; use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted',
+    detail: `not tried: ${credential} would cross the network in plain HTTP; use the https:// address, or set http.allowPlain (B2BCTL_ALLOW_HTTP=true) if that network is trusted`,
     setting: 'baseUrl',
     exitCode: ExitCode.usage,
   };
@@ -46,8 +46,13 @@ export async function probeToken(
   const username = session.get('username');
   const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
-  if (!username || !password) return { finding: cachedToken(session, nowMs), token: cachedTokenValue(session, nowMs) };
-  const refused = plainHttpRefusal(session, check, env);
+  if (!username || !password) {
+    // The routes are probed with the cached token: by the rule every command keeps, never in clear past this machine.
+    const token = cachedTokenValue(session, nowMs);
+    const refused = token === undefined ? undefined : plainHttpRefusal(session, 'token (cached)', env, 'the token');
+    return refused ? failed(refused) : { finding: cachedToken(session, nowMs), token };
+  }
+  const refused = plainHttpRefusal(session, check, env, 'the password');
   if (refused) return failed(refused);
   let response: HttpResponse;
   try {
@@ -55,6 +60,7 @@ export async function probeToken(
       method: 'POST',
       path: route.path,
       ...tokenRequest(route.style, { username, password }),
+      secretsInAnswer: issuedTokenOf(route.answers),
     });
   } catch (error) {
     return failed({ check, result: 'fail', detail: (error as Error).message, exitCode: ExitCode.unavailable });

@@ -3,6 +3,7 @@
  * test/e2e/auth/login.test.ts, which keeps a few runs of the binary): what is stored, printed, traced and sent.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
@@ -20,6 +21,7 @@ import {
 } from '../../support/sandbox.js';
 import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { textServer } from '../../support/text-server.js';
 
 let sandbox: RunningSandbox;
 
@@ -401,6 +403,32 @@ describe('--verbose', () => {
     expect(result.stderr).not.toContain(sandboxPassword);
     expect(result.stderr).not.toContain(token);
     expect(result.stdout).toBe('');
+  });
+
+  it('on login to a store that names its token otherwise (answers.token.accessToken), the token is redacted too', async () => {
+    const issued = 'eyJ0b2tlbiBvZiB0aGUgdGVzdA.c2lnbmVk';
+    const store = textServer((_text, _request, answer) =>
+      answer
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ result: { jwt: issued, ttl: 3600 }, user: sandboxUser })),
+    );
+    await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+    try {
+      const configDir = freshConfigDir();
+      await runCommandLine(['config', 'set', 'answers.token.accessToken', 'result.jwt'], { configDir });
+      const result = await runCommandLine(
+        ['login', '--verbose', '--base-url', url, '--username', sandboxUser, '--password-stdin'],
+        { configDir, stdin: `${sandboxPassword}\n` },
+      );
+      expect(result.code).toBe(0);
+      expect(cachedToken(configDir)).toBe(issued);
+      const answer = result.stderr.split('\n').find((line) => line.startsWith('< {'));
+      expect(answer).toBe(`< {"result":{"jwt":"[redacted]","ttl":3600},"user":"${sandboxUser}"}`);
+      expect(result.stderr).not.toContain(issued);
+    } finally {
+      await new Promise<void>((resolve) => store.close(() => resolve()));
+    }
   });
 
   it('on a listing shows "authorization: Bearer [redacted]" and never the token', async () => {

@@ -23,10 +23,13 @@ const network = requireThat(address !== undefined, 'this machine has no non-loop
 let server: Server;
 let port: number;
 const received: string[] = [];
+/** The requests that carried an Authorization header. */
+const authorized: string[] = [];
 
 beforeAll(async () => {
   server = createServer((request, answer) => {
     received.push(`${request.method} ${request.headers.host}${request.url}`);
+    if (request.headers.authorization !== undefined) authorized.push(`${request.method} ${request.url}`);
     // A token for a login, 401 for anything else: enough to tell what was sent.
     if (request.method === 'POST' && request.url === '/v1/auth/token')
       answer
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   received.length = 0;
+  authorized.length = 0;
 });
 
 const secretEnv = { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) };
@@ -111,6 +115,21 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(result.stdout).toContain('not tried: the password would cross the network in plain HTTP');
     expect(result.stdout).not.toContain('Senha#2001');
     expect(received.filter((request) => request.startsWith('POST'))).toEqual([]);
+  });
+
+  it('doctor does not probe the routes with a token over plain HTTP to another machine (B2BCTL_TOKEN, or cached)', async () => {
+    const env = { B2BCTL_BASE_URL: remoteBase(), B2BCTL_TOKEN: 'env-token-of-the-test' };
+    const result = await runCommandLine(['doctor', '-o', 'json'], { configDir: freshConfigDir(), env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('not tried: the token would cross the network in plain HTTP');
+    // Its reachability check asks for / without any credential; nothing else goes.
+    expect(authorized).toEqual([]);
+    const allowed = await runCommandLine(['doctor', '-o', 'json'], {
+      configDir: freshConfigDir(),
+      env: { ...env, B2BCTL_ALLOW_HTTP: 'true' },
+    });
+    expect(allowed.stdout).not.toContain('not tried');
+    expect(authorized.length).toBeGreaterThan(0);
   });
 
   it('webhook trigger refuses to send the client secret (exit 2); nothing reaches the receiver', async () => {
