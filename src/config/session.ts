@@ -89,6 +89,13 @@ export class Session {
         `Not logged in for profile "${this.profileName}": the platform refused ${given[0]}. Give a valid token, or ${given[1]} to use the profile's (b2bctl login).`,
       );
     const renew = reason === 'no token' ? '' : ' (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)';
+    if (reason === 'other base URL') {
+      // Logging in to the profile's store again would not help: the run asks for another one.
+      const other = this.setting('baseUrl').value ?? '?';
+      return new AuthError(
+        `Not logged in for profile "${this.profileName}": ${cause}. Log in to ${other} in a profile of its own (b2bctl login --profile NAME --base-url ${other}, then --profile NAME), or set B2BCTL_PASSWORD so this run logs in there by itself.`,
+      );
+    }
     return new AuthError(`Not logged in for profile "${this.profileName}": ${cause}. ${login}${renew}.`);
   }
 

@@ -101,6 +101,9 @@ export class TokenSource {
     this.refuseInClear('the password (B2BCTL_PASSWORD)');
     const issued = await requestToken(http, tokenRoute(this.session), credentials);
     this.token = issued.accessToken;
+    // A base URL or a username given for this run only (--base-url, B2BCTL_BASE_URL, B2BCTL_USERNAME) is not the
+    // profile's: its token serves this run and the profile keeps its own store, user and token.
+    if (!this.loginIsTheProfiles(credentials.username)) return issued.accessToken;
     try {
       this.session.save(tokenFields(issued, this.clock.now(), this.session.requireBaseUrl()));
     } catch (error) {
@@ -114,6 +117,17 @@ export class TokenSource {
     const username = this.session.get('username');
     const password = this.env.B2BCTL_PASSWORD;
     return username && password ? { username, password } : undefined;
+  }
+
+  /** Whether this login is the profile's own: its base URL and its username. */
+  private loginIsTheProfiles(username: string): boolean {
+    const { baseUrl, username: profileUsername } = this.session.profile;
+    return (
+      baseUrl !== undefined &&
+      sameBaseUrl(baseUrl, this.session.requireBaseUrl()) &&
+      profileUsername !== undefined &&
+      profileUsername === username
+    );
   }
 
   private profileTokenFitsBaseUrl(): boolean {

@@ -310,6 +310,8 @@ describe('whoami and logout', () => {
       `Profile:  default\nBase URL: ${other}\nUser:     ${sandboxUser}\nToken:    issued for another base URL than ${other}, so not sent there\n`,
     );
     expect(result.stderr).toContain(`its token was issued for ${sandbox.url}, not ${other}`);
+    // Not "log in to the profile again", which would log in to its own store once more.
+    expect(result.stderr).toContain(`(b2bctl login --profile NAME --base-url ${other}, then --profile NAME)`);
     const json = await runCommandLine(['whoami'], { configDir, env: { B2BCTL_BASE_URL: other } });
     expect(JSON.parse(json.stdout)).toMatchObject({ tokenStatus: 'other-base-url', baseUrl: other });
   });
@@ -463,5 +465,37 @@ describe('--verbose', () => {
     expect(lines).toContain(`> {"username":"${sandboxUser}","password":"[redacted]"}`);
     expect(lines).toContain('The platform refused the token of profile "default"; logging in again.');
     for (const secret of [sandboxPassword, oldToken, newToken]) expect(result.stderr).not.toContain(secret);
+  });
+});
+
+describe('a login for this run only (another base URL given with B2BCTL_PASSWORD)', () => {
+  it('--base-url of another store: the run logs in there, and the profile keeps its own store and token', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const before = readConfig(configDir).profiles.default;
+    // The same sandbox by another name: another store as far as the profile can tell.
+    const other = sandbox.url.replace('127.0.0.1', 'localhost');
+    const run = await runCommandLine(['sellers', 'list', '--base-url', other, '--limit', '1', '-o', 'json'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: sandboxPassword },
+    });
+    expect(run.code).toBe(0);
+    expect(readConfig(configDir).profiles.default).toEqual(before);
+    // And the next plain run still goes to the profile's store with its token, no login.
+    resetCounts(sandbox);
+    expect((await runCommandLine(['sellers', 'list', '--limit', '1', '-o', 'json'], { configDir })).code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+  });
+
+  it('a cron job of environment variables alone writes no profile', async () => {
+    const configDir = freshConfigDir();
+    const run = await runCommandLine(['sellers', 'list', '--limit', '1', '-o', 'json'], {
+      configDir,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
+    });
+    expect(run.code).toBe(0);
+    expect(existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined).toBe(
+      undefined,
+    );
   });
 });
