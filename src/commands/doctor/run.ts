@@ -1,5 +1,6 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { Session } from '../../config/session.js';
+import { everySetting } from '../../config/settings.js';
 import type { HttpClient } from '../../platform/http-client.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
@@ -51,6 +52,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       detail: `${url.origin}${url.pathname.replace(/\/$/, '')} (profile "${session.profileName}", from ${session.setting('baseUrl').source})`,
     },
   ];
+  findings.push(...settingFindings(session));
   const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs: checkTimeoutMs });
   findings.push(await checkDns(url, http.route));
   if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, checkTimeoutMs));
@@ -82,6 +84,39 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (${context.outputFormat('json') === 'table' ? 'the table above' : 'each finding’s "result"'} says which); ${failed.check}: ${failed.detail}`,
       (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
     );
+}
+
+/**
+ * Every setting read as a command would read it: a value its parser refuses (`B2BCTL_TIMEOUT=abc`) stops every
+ * other command with exit 2, so doctor names it rather than call the profile fit.
+ */
+function settingFindings(session: Session): Finding[] {
+  const refused = everySetting.flatMap((definition): Finding[] => {
+    try {
+      session.get(definition.key);
+      return [];
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return [
+        {
+          check: `setting ${definition.key}`,
+          result: 'fail',
+          detail: error.message,
+          setting: definition.key,
+          exitCode: ExitCode.usage,
+        },
+      ];
+    }
+  });
+  return refused.length > 0
+    ? refused
+    : [
+        {
+          check: 'settings',
+          result: 'ok',
+          detail: 'every value from the flags, the environment and the profile reads',
+        },
+      ];
 }
 
 /** The token, then (with it) the listing routes and the customer route's answer to a duplicate. */
