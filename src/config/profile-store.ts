@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
+import { withShortLock } from '../lib/short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 
@@ -31,15 +32,31 @@ export class ProfileStore {
 
   /** Merges `changes` into a profile (creating it); an undefined value removes that key. */
   update(name: string, changes: Readonly<Record<string, string | undefined>>): ProfileData {
-    const profiles = { ...this.profiles() };
-    const profile: ProfileData = { ...profiles[name] };
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined) delete profile[key];
-      else profile[key] = value;
+    // Read, changed and written under a lock (conf's first open too, which writes its defaults into a new file):
+    // another command saving its profile at the same moment waits, and neither writes back a file without the
+    // other's change.
+    return this.locked(() => {
+      const profiles = { ...this.profiles() };
+      const profile: ProfileData = { ...profiles[name] };
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined) delete profile[key];
+        else profile[key] = value;
+      }
+      profiles[name] = profile;
+      this.write(profiles);
+      return profile;
+    });
+  }
+
+  private locked<T>(work: () => T): T {
+    try {
+      makePrivateFolder(this.directory);
+      // The folder is judged before the lock's file is made in it, as before config.json is written there.
+      checkConfigFolderSafety(this.directory, this.file);
+      return withShortLock(`${this.file}.lock`, work);
+    } catch (error) {
+      throw this.explain(error);
     }
-    profiles[name] = profile;
-    this.write(profiles);
-    return profile;
   }
 
   /**
