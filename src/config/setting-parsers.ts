@@ -115,6 +115,15 @@ export const dotPath: SettingParser<string> = {
     /^[^.\s]+(\.[^.\s]+)*$/.test(text) ? valid(text) : invalid('must be a dot path such as data.items'),
 };
 
+/** The integration user: an e-mail, so no spaces (a paste of `erp@loja.com.br ` would be refused at every login). */
+export const loginName: SettingParser<string> = {
+  expects: 'e-mail without spaces',
+  parse: (text) =>
+    text !== '' && !/\s/.test(text)
+      ? valid(text)
+      : invalid('must be the integration user, an e-mail such as erp@mystore.com.br, without spaces'),
+};
+
 /** A file or folder on this machine, as written (relative to where b2bctl runs). */
 export const localPath: SettingParser<string> = {
   expects: 'path on this machine',

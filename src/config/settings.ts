@@ -14,6 +14,7 @@ import {
   platformUrl,
   isoInstant,
   localPath,
+  loginName,
   megabytesOrOff,
   oneOf,
   routePath,
@@ -37,7 +38,7 @@ export const settingDefinitions = [
     env: 'B2BCTL_BASE_URL',
     parser: platformUrl,
   },
-  { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME' },
+  { key: 'username', description: 'Integration user (login e-mail)', env: 'B2BCTL_USERNAME', parser: loginName },
   {
     key: 'token',
     description: 'Access token, written by login and never printed',

@@ -43,6 +43,11 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
   const password = options.passwordStdin ? await readSecretFromStdin(context.io.stdin) : undefined;
   if (options.passwordStdin && !password)
     throw new UsageError('The password piped to --password-stdin is empty; nothing was checked.');
+  // A password without its user cannot log in: said here, not as "no token" after the checks.
+  if (options.passwordStdin && !session.get('username'))
+    throw new UsageError(
+      `--password-stdin logs in as the integration user, and profile "${session.profileName}" names none: set B2BCTL_USERNAME, or b2bctl login once (the profile keeps the user); nothing was checked.`,
+    );
   const env = password === undefined ? context.env : { ...context.env, B2BCTL_PASSWORD: password };
   const url = new URL(baseUrl);
   const findings: Finding[] = [

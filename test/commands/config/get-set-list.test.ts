@@ -335,6 +335,12 @@ describe('config mistakes (exit 2)', () => {
       'error: "http.retries" must be a whole number (0 or more), not "many"\n',
     ],
     [
+      // login refuses it; stored, it would be refused at every automatic login.
+      'a username with a space',
+      ['config', 'set', 'username', 'erp @loja.com.br'],
+      'error: "username" must be the integration user, an e-mail such as erp@mystore.com.br, without spaces, not "erp @loja.com.br"\n',
+    ],
+    [
       'setting the token by hand',
       ['config', 'set', 'token', 'abc'],
       'error: "token" is written by b2bctl login, not by config set\n',

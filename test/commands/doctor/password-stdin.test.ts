@@ -76,3 +76,35 @@ it('a refused login names the password piped to --password-stdin, not B2BCTL_PAS
   expect(printed).toContain('check the username and the password piped to --password-stdin (or auth.style)');
   expect(printed).not.toContain('wrong-password');
 });
+
+it('a password on stdin with no username anywhere is a usage error naming B2BCTL_USERNAME, before any check', async () => {
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests++;
+    response.writeHead(200).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const stdin = new PassThrough();
+  stdin.end('Senha#2001\n');
+  const context = createContext({
+    io: {
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin,
+      isStdoutTTY: false,
+      isStderrTTY: false,
+      isStdinTTY: false,
+    },
+    env: {
+      B2BCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'b2bctl-doctor-nouser-')),
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    },
+    globals: { quiet: false, verbose: false, color: false, input: false },
+  });
+  const outcome = run({ passwordStdin: true }, context);
+  await expect(outcome).rejects.toThrow(
+    /--password-stdin logs in as the integration user, and profile "default" names none: set B2BCTL_USERNAME/,
+  );
+  await new Promise((resolve) => server.close(resolve));
+  expect(requests).toBe(0);
+});
