@@ -1,3 +1,4 @@
+import { warnOfTokenInEnvironment } from './token-in-environment.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
@@ -84,6 +85,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   context.log.info(
     `Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`,
   );
+  warnOfTokenInEnvironment(context);
 }
 
 async function askFor(context: Context, what: 'username' | 'password'): Promise<string> {

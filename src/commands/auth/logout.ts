@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { warnOfTokenInEnvironment } from './token-in-environment.js';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -7,10 +8,12 @@ export async function run(_options: LogoutOptions, context: Context): Promise<vo
   const session = await context.session();
   if (!session.profile.token) {
     context.log.info(`Profile "${session.profileName}" holds no token; nothing to do.`);
+    warnOfTokenInEnvironment(context);
     return;
   }
   session.save({ token: undefined, tokenExpiresAt: undefined, tokenObtainedAt: undefined });
   context.log.info(
     `Logged out of profile "${session.profileName}". Run b2bctl login${session.profileName === 'default' ? '' : ` --profile ${session.profileName}`} to log in again.`,
   );
+  warnOfTokenInEnvironment(context);
 }

@@ -499,3 +499,21 @@ describe('a login for this run only (another base URL given with B2BCTL_PASSWORD
     );
   });
 });
+
+describe('B2BCTL_TOKEN set in the shell', () => {
+  it('login and logout say it outranks the profile token, so neither changes what is sent', async () => {
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_TOKEN: 'stale-token-of-the-shell' };
+    const warning = "B2BCTL_TOKEN is set in this shell and outranks the profile's token";
+    const loggedIn = await runCommandLine(
+      ['login', '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      { configDir, env, stdin: `${sandboxPassword}\n` },
+    );
+    expect(loggedIn.code).toBe(0);
+    expect(loggedIn.stderr).toContain(warning);
+    const loggedOut = await runCommandLine(['logout'], { configDir, env });
+    expect(loggedOut.code).toBe(0);
+    expect(loggedOut.stderr).toContain(warning);
+    expect((await runCommandLine(['logout'], { configDir })).stderr).not.toContain(warning);
+  });
+});
