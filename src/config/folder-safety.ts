@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -44,10 +44,12 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
             ? 'its group'
             : 'others';
       throw new B2bctlError(
-        `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)})` : ''}, and check its config.json is yours.`,
+        `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
         ExitCode.authFailed,
       );
     }
+    // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
+    if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
   }
 }
 

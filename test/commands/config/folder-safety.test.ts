@@ -2,7 +2,16 @@
  * A config folder someone else could change is refused, as ssh refuses such a ~/.ssh: another user who owns it, or
  * anyone who may write it, could swap config.json and have an automatic re-login send B2BCTL_PASSWORD elsewhere.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../support/command-line.js';
@@ -75,6 +84,23 @@ describe("the config folder must be this user's and private", () => {
     expect(result.stderr).toContain(
       `The config file ${join(folder, 'config.json')} is writable by its group and others (mode 0666)`,
     );
+  });
+
+  it('a config.json others may read (0644) is put back to 0600 when read: it holds the tokens', async () => {
+    const folder = configFolder();
+    const file = join(folder, 'config.json');
+    chmodSync(file, 0o644);
+    const result = await readBaseUrl(folder);
+    expect(result.code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a sticky folder open to all (1777) is shown with its sticky bit', async () => {
+    const folder = configFolder();
+    chmodSync(folder, 0o1777);
+    const result = await readBaseUrl(folder);
+    expect(result.code).toBe(77);
+    expect(result.stderr).toContain(`is writable by its group and others (mode 1777)`);
   });
 
   it.skipIf(root.missing)(
