@@ -258,6 +258,18 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((action: DeadOptions['action'], ids: string[], _flags: unknown, command: Command) => {
       if (action !== 'list' && ids.length === 0)
         command.error(`error: name the events: webhook dead ${action} ID...`, { exitCode: 2 });
+      // list shows every dead letter (--handoff narrows it): ids given to it would look like a filter that is not.
+      if (action === 'list' && ids.length > 0)
+        command.error(
+          `error: webhook dead list takes no ids; it lists every dead letter (--handoff NAME for one hand-off's).`,
+          { exitCode: 2 },
+        );
+      const bad = ids.find((id) => !/^\d+$/.test(id));
+      if (bad !== undefined)
+        command.error(
+          `error: webhook dead ${action} ${bad}: expected an event id (a whole number, see webhook dead list).`,
+          { exitCode: 2 },
+        );
       const parsed = ids.map((id) => eventId(id)[0] as number);
       const flags = command.opts<{ inbox?: string; store?: string; handoff?: string }>();
       return dispatch<DeadOptions>(command, async () => (await import('./dead.js')).run, {

@@ -174,6 +174,12 @@ describe('webhook cli', () => {
     [['listen', '--store', 'mysql://db'], /expected a PostgreSQL URL/],
     [['dead', 'retry'], /name the events: webhook dead retry ID/],
     [['dead', 'revive', '1'], /expected list, retry or drop/],
+    [
+      ['dead', 'retry', 'abc'],
+      /webhook dead retry abc: expected an event id \(a whole number, see webhook dead list\)/,
+    ],
+    [['dead', 'drop', '3', '0x3'], /webhook dead drop 0x3: expected an event id/],
+    [['dead', 'list', '5'], /webhook dead list takes no ids/],
     [['replay', '--to', 'http://x', '--exec', 'cat'], /give exactly one of --to URL or --exec COMMAND/],
   ])('refuses %j', async (argv, message) => {
     const result = await parse(argv);
