@@ -86,16 +86,40 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
  * delivery's id (a platform's resend then reaches the ERP twice, which applying the same customer again absorbs;
  * a change dropped as a resend would never reach it). Anything without an id, by a hash of its content.
  */
-export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string): string {
+export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string, raw?: string): string {
   const record = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : undefined;
   const id = (record as Record<string, unknown> | undefined)?.id;
-  const idText = typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
+  const idText =
+    typeof id === 'number' && !Number.isSafeInteger(id) && raw !== undefined
+      ? (rootIdAsWritten(raw) ?? String(id))
+      : typeof id === 'number' || typeof id === 'string'
+        ? String(id)
+        : undefined;
   if (kind === 'orders' && idText !== undefined) {
     const lastUpdated = (record as Record<string, unknown>).lastUpdated;
     if (typeof lastUpdated === 'string') return `orders:${idText}:${lastUpdated}`;
   }
   if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
+}
+
+/**
+ * The root `id` of an event's JSON text as written: past 2^53 a parsed number has lost digits, and two orders
+ * (9007199254740992 and …993) would share one key, the second dropped as the first's resend. JSON.parse hands a
+ * reviver each number's source text (Node 22+). Undefined when the text has no root id that is a number.
+ */
+function rootIdAsWritten(raw: string): string | undefined {
+  const written = new Map<object, string>();
+  let root: unknown;
+  try {
+    root = JSON.parse(raw, function (this: object, key: string, value: unknown, context?: { source?: string }) {
+      if (key === 'id' && typeof value === 'number' && context?.source !== undefined) written.set(this, context.source);
+      return value;
+    } as (this: unknown, key: string, value: unknown) => unknown);
+  } catch {
+    return undefined;
+  }
+  return root !== null && typeof root === 'object' ? written.get(root) : undefined;
 }
 
 function contentHash(payload: unknown): string {

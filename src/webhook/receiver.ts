@@ -306,7 +306,7 @@ function addEventRoute(
       receivedAt: new Date(receivedAt).toISOString(),
       kind,
       deliveryId,
-      key: deduplicationKey(kind, value, deliveryId),
+      key: deduplicationKey(kind, value, deliveryId, raw),
       flags: payloadMismatches(kind, value),
       // request.ip: the forwarded client when the server is told to trust a proxy, the peer otherwise.
       clientAddress: request.ip,

@@ -41,6 +41,17 @@ describe('deduplicationKey', () => {
     );
   });
 
+  it('keys an order id past 2^53 by its digits as written: two orders that parse to one number stay two', () => {
+    const first = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
+    const second = '{ "id" : 9007199254740992, "orderId":2,"status":"CANCELED","lastUpdated":"2026-11-29T12:00:00Z"}\n';
+    const keyOf = (raw: string) => deduplicationKey('orders', JSON.parse(raw), 'd', raw);
+    expect(keyOf(first)).toBe('orders:9007199254740993:2026-11-29T12:00:00Z');
+    expect(keyOf(second)).toBe('orders:9007199254740992:2026-11-29T12:00:00Z');
+    // A nested id (an item's) is not the order's.
+    const nested = '{"items":[{"id":9007199254740993}],"id":18014398509481985,"lastUpdated":"2026-11-29T12:00:00Z"}';
+    expect(keyOf(nested)).toBe('orders:18014398509481985:2026-11-29T12:00:00Z');
+  });
+
   it('keys each customers delivery apart, the same content too: it may be a change the event does not show', () => {
     // A phone changed and changed back, or a state registration (not in the event) changed: the same content, a new
     // change. Taken for a resend, it would never reach the ERP.

@@ -192,6 +192,21 @@ describe('durability and de-duplication', () => {
     expect(started.onDisk().map((record) => (record.event as { id: number }).id)).toEqual([order.id, 99]);
   });
 
+  it('stores two orders whose ids past 2^53 parse to one number: each is keyed by its id as written', async () => {
+    const started = await receiver();
+    const token = await receiverToken(started.url);
+    const version = '"lastUpdated":"2026-11-29T12:00:00Z"';
+    for (const raw of [
+      `{"id":9007199254740993,"orderId":1,"status":"NEW",${version}}`,
+      `{"id":9007199254740992,"orderId":2,"status":"CANCELED",${version}}`,
+    ])
+      expect(await (await postEvent(started.url, 'orders', raw, token)).json()).toMatchObject({ status: 'stored' });
+    expect(started.onDisk().map((record) => record.key)).toEqual([
+      'orders:9007199254740993:2026-11-29T12:00:00Z',
+      'orders:9007199254740992:2026-11-29T12:00:00Z',
+    ]);
+  });
+
   it('stores every customers event, the same content too: it carries no version, and may be a change it does not show', async () => {
     // A phone changed and changed back, or a field the event does not carry (a state registration): dropped as a
     // resend, the change would never reach the ERP; stored twice, a resend is applied twice, which changes nothing.
