@@ -108,7 +108,7 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId
  * (9007199254740992 and …993) would share one key, the second dropped as the first's resend. JSON.parse hands a
  * reviver each number's source text (Node 22+). Undefined when the text has no root id that is a number.
  */
-function rootIdAsWritten(raw: string): string | undefined {
+export function rootIdAsWritten(raw: string): string | undefined {
   const written = new Map<object, string>();
   let root: unknown;
   try {

@@ -11,7 +11,7 @@ import type { PlatformClient } from '../../platform/client.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
-import { wholeOrderOf } from '../../domain/webhook-events.js';
+import { rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -134,6 +134,19 @@ function olderThanKept(file: string, lastUpdated: unknown): boolean {
 }
 
 /**
+ * The order's id as the event wrote it: past 2^53 a parsed number names another order (its detail fetched, its file
+ * written under a neighbour's id). Read from the event's text at its root; an id that large anywhere else cannot be
+ * read exactly, and the event is a dead letter rather than the wrong order's.
+ */
+function exactOrderId(id: number | string, atRoot: boolean, text: string | undefined): number | string {
+  if (typeof id === 'string' || Number.isSafeInteger(id)) return id;
+  const written = atRoot && text !== undefined ? rootIdAsWritten(text) : undefined;
+  if (written === undefined)
+    throw new PermanentRefusal(`the order id ${String(id)} is past 2^53 and its digits cannot be read exactly`);
+  return written;
+}
+
+/**
  * `--fetch-orders`: the full order of each orders event, stored as orders/<id>.json: taken from the event itself when
  * it carries the whole order (the full-payload webhook), else fetched through the API.
  */
@@ -145,8 +158,9 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
       const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
-      const id = (whole ?? (event.event as { id?: unknown } | null))?.id;
-      if (event.kind !== 'orders' || (typeof id !== 'number' && typeof id !== 'string')) return;
+      const parsedId = (whole ?? (event.event as { id?: unknown } | null))?.id;
+      if (event.kind !== 'orders' || (typeof parsedId !== 'number' && typeof parsedId !== 'string')) return;
+      const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
       const order = whole !== undefined ? event.event : await orderDetail(platform, id);
       const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);

@@ -178,6 +178,34 @@ describe('webhook listen (in process)', () => {
     expect(requests).toEqual(['GET /v1/orders/48213 Bearer platform-token']);
   });
 
+  it('--fetch-orders asks for an order id past 2^53 by its digits as the event wrote them', async () => {
+    const requests: string[] = [];
+    const platform = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9007199254740993,"items":[]}');
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    const inbox = temporaryFolder();
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
+        B2BCTL_TOKEN: 'platform-token',
+      },
+    });
+    const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+    const url = await memory.firstLine();
+    const raw = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
+    expect((await postEvent(url, 'orders', raw, await receiverToken(url))).status).toBe(200);
+    const file = join(inbox, 'orders', '9007199254740993.json');
+    await until(() => existsSync(file));
+    memory.interrupt();
+    await running;
+    await new Promise((resolve) => platform.close(resolve));
+    expect(requests).toEqual(['GET /v1/orders/9007199254740993']);
+  });
+
   it.skipIf(openssl.missing)(`serves HTTPS with --tls-cert and --tls-key${openssl.note}`, async () => {
     const folder = temporaryFolder();
     const cert = join(folder, 'cert.pem');
