@@ -67,6 +67,31 @@ export function storeLocation(options: { inbox?: string } & StoreUrlFlags, conte
   };
 }
 
+/**
+ * --import, --compact and --drop-handoff each do one thing to the whole store: a selection flag beside one, or two of
+ * them, would look honoured (`--import old --kind orders` imported every kind).
+ */
+function refuseMixedActions(options: InboxOptions): void {
+  const actions = [
+    options.import !== undefined ? '--import' : undefined,
+    options.compact ? '--compact' : undefined,
+    options.dropHandoff !== undefined ? '--drop-handoff' : undefined,
+  ].filter((flag) => flag !== undefined);
+  if (actions.length === 0) return;
+  const choosing = [
+    options.kind !== undefined ? '--kind' : undefined,
+    options.since !== undefined ? '--since' : undefined,
+    options.until !== undefined ? '--until' : undefined,
+    options.pending ? '--pending' : undefined,
+    options.dead ? '--dead' : undefined,
+  ].filter((flag) => flag !== undefined);
+  const extra = [...actions.slice(1), ...choosing];
+  if (extra.length > 0)
+    throw new UsageError(
+      `${actions[0]} works on the whole store, alone: ${extra.join(', ')} would not apply. Run it without ${extra.length === 1 ? 'that flag' : 'those flags'}.`,
+    );
+}
+
 /** The events selected by the common flags. */
 export function selectionOf(options: InboxOptions): EventSelection {
   // Swapped, they choose nothing, and "0 events" would read as an empty inbox.
@@ -90,6 +115,7 @@ export function selectionOf(options: InboxOptions): EventSelection {
 /** `b2bctl webhook inbox`: streams stored events (ndjson when piped), or imports an old NDJSON inbox. */
 export async function run(options: InboxOptions, context: Context): Promise<void> {
   const location = storeLocation(options, context);
+  refuseMixedActions(options);
   if (options.import !== undefined) return importInbox(options.import, location, context);
   if (options.compact) return compactInbox(location, context);
   if (options.dropHandoff !== undefined) return dropHandOff(options.dropHandoff, location, context);
@@ -176,19 +202,37 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
   });
   try {
     const counts = await importNdjsonInbox(file, store);
-    // Renamed, so no later run takes it again once the de-duplication keys have expired.
-    const done = `${file}.imported`;
-    const renamed = await rename(file, done).then(
-      () => ` ${file} is now ${done}.`,
-      (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
-    );
-    context.log.info(
-      `Imported ${countOf(counts.stored, 'events')} from ${file} into ${store.description}; ${counts.duplicates} already there${counts.unreadable ? `, ${countOf(counts.unreadable, 'unreadable lines')} skipped` : ''}.${renamed}`,
-    );
+    // A torn last line is what a receiver killed mid-write leaves; any other line not taken is the operator's to see.
+    const lost = counts.unreadable - (counts.lastLineUnreadable ? 1 : 0);
+    // Renamed (never over an earlier import's copy), so no later run takes it again once the keys have expired.
+    const done = freeName(`${file}.imported`);
+    const renamed =
+      lost > 0
+        ? ` ${file} stays where it is.`
+        : await rename(file, done).then(
+            () => ` ${file} is now ${done}.`,
+            (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
+          );
+    const skipped = counts.unreadable
+      ? `, ${countOf(counts.unreadable, 'unreadable lines')} skipped (line ${counts.unreadableLines.join(', ')}${counts.unreadable > counts.unreadableLines.length ? ', …' : ''})`
+      : '';
+    const line = `Imported ${countOf(counts.stored, 'events')} from ${file} into ${store.description}; ${counts.duplicates} already there${skipped}.${renamed}`;
+    if (lost > 0)
+      throw new PartialFailureError(
+        `${line} Those lines are not whole events (no arrival time, an unknown kind, not JSON): fix them and import the file again; the events already taken are recognised.`,
+      );
+    context.log.info(line);
   } finally {
     await store.close();
     release();
   }
+}
+
+/** `path`, or `path-2`, `path-3`… when an earlier import's copy holds that name. */
+function freeName(path: string): string {
+  let name = path;
+  for (let index = 2; existsSync(name); index++) name = `${path}-${index}`;
+  return name;
 }
 
 /** `--compact`: the one-time VACUUM of an inbox, under the receiver's lock (a running receiver refuses it, exit 75). */

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import type { EventStore } from './types.js';
+import type { EventStore, NewEvent } from './types.js';
 
 /** A line of the NDJSON inbox that earlier versions wrote (events.ndjson). */
 interface OldRecord {
@@ -15,15 +15,31 @@ interface OldRecord {
 
 export const oldInboxFileName = 'events.ndjson';
 
+/** What an import did: events stored, already there, and the lines it could not take (1-based numbers). */
+export interface ImportCounts {
+  stored: number;
+  duplicates: number;
+  unreadable: number;
+  /** The line numbers of the first unreadable lines (at most 5), and whether the file's last line was one. */
+  unreadableLines: number[];
+  lastLineUnreadable: boolean;
+}
+
+const kinds: ReadonlySet<string> = new Set(['customers', 'orders']);
+
 /**
  * Moves the events of an NDJSON inbox into the store, line by line; its de-duplication keys make a second import
- * store nothing. A line that does not parse (a torn or NUL-filled tail) is counted and skipped, never fatal.
+ * store nothing. A line that is not a whole record (a torn or NUL-filled tail, no arrival time, an unknown kind) is
+ * counted with its number and skipped, never taken for one already there.
  */
-export async function importNdjsonInbox(
-  file: string,
-  store: EventStore,
-): Promise<{ stored: number; duplicates: number; unreadable: number }> {
-  const counts = { stored: 0, duplicates: 0, unreadable: 0 };
+export async function importNdjsonInbox(file: string, store: EventStore): Promise<ImportCounts> {
+  const counts: ImportCounts = {
+    stored: 0,
+    duplicates: 0,
+    unreadable: 0,
+    unreadableLines: [],
+    lastLineUnreadable: false,
+  };
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   let batch: Promise<{ stored: boolean }>[] = [];
   const settle = async () => {
@@ -33,29 +49,68 @@ export async function importNdjsonInbox(
     }
     batch = [];
   };
+  let number = 0;
   for await (const line of lines) {
+    number++;
+    counts.lastLineUnreadable = false;
     if (line.replace(/\0/g, '').trim() === '') continue;
-    let record: OldRecord;
-    try {
-      record = JSON.parse(line) as OldRecord;
-      if (typeof record.key !== 'string' || typeof record.kind !== 'string') throw new Error('not an inbox record');
-    } catch {
+    const record = oldRecordOf(line);
+    if (record === undefined) {
       counts.unreadable++;
+      counts.lastLineUnreadable = true;
+      if (counts.unreadableLines.length < 5) counts.unreadableLines.push(number);
       continue;
     }
-    batch.push(
-      store.append({
-        receivedAt: Date.parse(record.receivedAt),
-        kind: record.kind,
-        deliveryId: record.deliveryId,
-        key: record.key,
-        flags: record.flags ?? [],
-        clientAddress: '',
-        raw: JSON.stringify(record.event),
-      }),
-    );
+    batch.push(store.append(record));
     if (batch.length >= 1000) await settle();
   }
   await settle();
   return counts;
+}
+
+/** A line as the event to store, or undefined when it is not a whole record of the old inbox. */
+function oldRecordOf(line: string): NewEvent | undefined {
+  let record: OldRecord;
+  try {
+    record = JSON.parse(line) as OldRecord;
+  } catch {
+    return undefined;
+  }
+  const receivedAt = typeof record?.receivedAt === 'string' ? Date.parse(record.receivedAt) : Number.NaN;
+  if (
+    typeof record.key !== 'string' ||
+    typeof record.deliveryId !== 'string' ||
+    !kinds.has(record.kind) ||
+    Number.isNaN(receivedAt) ||
+    !('event' in record)
+  )
+    return undefined;
+  return {
+    receivedAt,
+    kind: record.kind,
+    deliveryId: record.deliveryId,
+    key: record.key,
+    flags: record.flags ?? [],
+    clientAddress: '',
+    raw: eventTextOf(line, record.event),
+  };
+}
+
+/**
+ * The event's text as the line wrote it: re-written from the parsed value, a number past 2^53 (an order id of 17
+ * digits) would be stored with other digits. Only a line with such a long number is looked at closely: its `event`,
+ * the last field the old inbox wrote, is taken from the text when it reads back to the same value.
+ */
+function eventTextOf(line: string, event: unknown): string {
+  const rewritten = JSON.stringify(event);
+  if (!/\d{16,}/.test(line)) return rewritten;
+  const start = line.lastIndexOf('"event":');
+  const end = line.lastIndexOf('}');
+  if (start < 0 || end <= start) return rewritten;
+  const written = line.slice(start + '"event":'.length, end).trim();
+  try {
+    return JSON.stringify(JSON.parse(written)) === rewritten ? written : rewritten;
+  } catch {
+    return rewritten;
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,20 @@ function context(clock?: Clock, tty = false) {
 }
 
 describe('webhook inbox', () => {
+  it('writes each event on one NDJSON line, a pretty-printed one or one ending in a newline too, its values as sent', async () => {
+    const pretty = '{\n  "id": 18014398509481985,\n  "status": "NEW",\n  "note": "a\\nb"\n}\n';
+    const inbox = await inboxWith([{ ...event('orders', 7, '2026-11-23T06:00:00.000Z'), raw: pretty }]);
+    const piped = context();
+    await listInbox({ inbox }, piped.context);
+    const lines = piped
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"event":{   "id": 18014398509481985,   "status": "NEW",   "note": "a\\nb" }}');
+    expect((JSON.parse(lines[0] as string) as { event: unknown }).event).toEqual(JSON.parse(pretty));
+  });
+
   it('lists with --kind, --since and --until, as a table on a terminal and ndjson when piped', async () => {
     const inbox = await inboxWith(events);
     const onTerminal = context(undefined, true);
@@ -307,6 +321,47 @@ describe('webhook replay', () => {
 });
 
 describe('webhook inbox --import', () => {
+  it('a line that is not a whole record is not "already there": exit 1 naming its line, the file left in place', async () => {
+    const old = temporaryFolder();
+    const file = join(old, 'events.ndjson');
+    const noArrival = JSON.stringify({ ...JSON.parse(oldInboxLine(3)), receivedAt: undefined });
+    const badKind = JSON.stringify({ ...JSON.parse(oldInboxLine(4)), kind: 'bogus' });
+    writeFileSync(file, `${oldInboxLine(1)}\n${noArrival}\n${badKind}\n${oldInboxLine(2)}\n`);
+    const inbox = temporaryFolder();
+    const failure = (await listInbox({ inbox, import: old }, context().context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(failure.message).toContain('0 already there, 2 unreadable lines skipped (line 2, 3).');
+    expect(failure.message).toContain(`${file} stays where it is.`);
+    expect(existsSync(file)).toBe(true);
+    const listed = context();
+    await listInbox({ inbox }, listed.context);
+    expect(ids(listed.stdout())).toEqual([1, 2]);
+  });
+
+  it("keeps an event id past 2^53 as the line wrote it, and never renames over an earlier import's copy", async () => {
+    const old = temporaryFolder();
+    const file = join(old, 'events.ndjson');
+    const line = `{"receivedAt":"2026-11-01T10:00:02.000Z","kind":"orders","deliveryId":"d-3","key":"orders:18014398509481985:x","flags":[],"event":{"id":18014398509481985,"status":"NEW"}}`;
+    writeFileSync(`${file}.imported`, 'an earlier import\n');
+    writeFileSync(file, `${line}\n`);
+    const inbox = temporaryFolder();
+    await listInbox({ inbox, import: old }, context().context);
+    expect(readFileSync(`${file}.imported`, 'utf8')).toBe('an earlier import\n');
+    expect(readFileSync(`${file}.imported-2`, 'utf8')).toBe(`${line}\n`);
+    const listed = context();
+    await listInbox({ inbox }, listed.context);
+    expect(listed.stdout()).toContain('"event":{"id":18014398509481985,"status":"NEW"}');
+  });
+
+  it.each([
+    [{ kind: 'orders' as const }, '--import works on the whole store, alone: --kind would not apply.'],
+    [{ compact: true }, '--import works on the whole store, alone: --compact would not apply.'],
+  ])('--import with %j is a usage error', async (extra, message) => {
+    await expect(listInbox({ import: temporaryFolder(), ...extra }, context().context)).rejects.toThrow(message);
+  });
+
   it('takes an old NDJSON inbox into the store once, then renames it; a folder without one exits 66', async () => {
     const old = temporaryFolder();
     const lines = [1, 2].map(oldInboxLine);
@@ -315,7 +370,7 @@ describe('webhook inbox --import', () => {
     const memory = context();
     await listInbox({ inbox, import: old }, memory.context);
     expect(memory.stderr()).toContain(
-      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable line skipped. ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
+      `Imported 2 events from ${join(old, 'events.ndjson')} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 1 unreadable line skipped (line 3). ${join(old, 'events.ndjson')} is now ${join(old, 'events.ndjson')}.imported.`,
     );
     expect(existsSync(join(old, 'events.ndjson.imported'))).toBe(true);
     const listed = context();
