@@ -35,14 +35,25 @@ describe('customer commands (built CLI)', () => {
   it('addresses, status and update --set of a document the store does not have each exit 1 naming it', async () => {
     const folder = freshWorkDir();
     const missing = '529.982.247-25';
-    const message = `error: No customer has the document ${missing} in this store (HTTP 404).\n`;
+    // The platform's words kept; for the two routes a setting names, the path asked and that setting.
+    const message = `error: No customer has the document ${missing} in this store (HTTP 404: No customer with document ${missing} in the store).`;
+    const route = (method: string, path: string, setting: string) =>
+      ` If the customer is registered, this store's route is not ${method} ${sandbox.url}${path}: set ${setting}.`;
     const run = (args: string[]) => runCli(['customer', ...args], { configDir, cwd: folder });
     const addresses = await run(['addresses', missing]);
-    expect([addresses.code, addresses.stdout, addresses.stderr]).toEqual([1, '', message]);
+    expect([addresses.code, addresses.stdout, addresses.stderr]).toEqual([
+      1,
+      '',
+      `${message}${route('GET', `/v1/customer/addresses/${missing}`, 'paths.customerAddresses')}\n`,
+    ]);
     const status = await run(['status', missing, 'inactive']);
-    expect([status.code, status.stdout, status.stderr]).toEqual([1, '', message]);
+    expect([status.code, status.stdout, status.stderr]).toEqual([
+      1,
+      '',
+      `${message}${route('PUT', `/v1/customer/updateStatus/${missing}/false`, 'paths.customerStatus')}\n`,
+    ]);
     const update = await run(['update', '--document', missing, '--set', 'name=Ana']);
-    expect([update.code, update.stdout, update.stderr]).toEqual([1, '', message]);
+    expect([update.code, update.stdout, update.stderr]).toEqual([1, '', `${message}\n`]);
     expect(await requestCounts(sandbox)).toEqual({ [addressesRoute]: 1, [statusRoute]: 1, [updateRoute]: 1 });
   });
 });
