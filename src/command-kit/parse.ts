@@ -47,6 +47,14 @@ export function positiveNumber(value: string): number {
   return number;
 }
 
+/** A flag value that is any number, negative too, such as a clock offset of -90 seconds. */
+export function signedNumber(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number))
+    throw new InvalidArgumentError('expected a number of seconds, such as 90 or -90.');
+  return number;
+}
+
 /** `--delimiter`: one character, or the words `tab`, `comma`, `semicolon`. */
 export function delimiter(value: string): string {
   const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';' };

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, fraction, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
+import { duration, fraction, httpUrl, port, signedNumber, wholeNumber } from '../../command-kit/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
 /** What commander parses: the verb's own options, the flags with a default always present. */
@@ -80,7 +80,11 @@ export function register(program: Command, dispatch: Dispatch): void {
       '--dialect <name>',
       'how to answer what the platform document does not show: default, spring, legacy, gateway',
     )
-    .option('--clock-offset <seconds>', "seconds its clock (the Date header) is ahead of this machine's", Number)
+    .option(
+      '--clock-offset <seconds>',
+      "seconds its clock (the Date header) is ahead of this machine's (negative: behind)",
+      signedNumber,
+    )
     // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
     .action((_flags: unknown, command: Command) =>
       dispatch<SandboxCommandOptions>(

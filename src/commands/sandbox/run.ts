@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../base/errors.js';
+import { existsSync } from 'node:fs';
+import { InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
 import { defaultSeedDirectory } from '../../base/package-root.js';
@@ -55,6 +56,19 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const dialect = dialectNamed(options.dialect);
   if (!dialect)
     throw new UsageError(`--dialect ${options.dialect}: no such dialect; choose one of ${dialectNames.join(', ')}.`);
+  // The receiver's client id names who the sandbox is to --webhook-url: without it, taken and doing nothing.
+  if (options.webhookClientId !== undefined && options.webhookUrl === undefined)
+    throw new UsageError(
+      '--webhook-client-id is the client the sandbox logs in as at --webhook-url, which is not given: add --webhook-url URL, or leave --webhook-client-id out.',
+    );
+  if (options.seed !== undefined && !existsSync(options.seed))
+    throw new InputError(
+      `--seed ${options.seed}: no such folder; give a folder shaped as the samples (docs/sandbox.md).`,
+      {
+        file: options.seed,
+        missing: true,
+      },
+    );
   const sandboxOptions: SandboxOptions = {
     host: options.host ?? sandboxDefaults.host,
     port: options.port ?? sandboxDefaults.port,

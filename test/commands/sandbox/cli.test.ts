@@ -122,6 +122,8 @@ describe('sandbox cli', () => {
     [['sandbox', '--fail-rate', '2'], 'expected a number from 0 to 1, such as 0.05.'],
     [['sandbox', '--webhook-url', 'ftp://x'], 'expected an http:// or https:// URL'],
     [['sandbox', '--webhook-style', 'oauth'], 'Allowed choices are basic, body, headers.'],
+    // Number('abc') was NaN, started the sandbox with no offset at all.
+    [['sandbox', '--clock-offset', 'abc'], 'expected a number of seconds, such as 90 or -90.'],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
   });

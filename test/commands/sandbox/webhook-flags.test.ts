@@ -14,6 +14,27 @@ import { testContext } from '../../support/test-context.js';
 afterAll(removeReceiverFolders);
 
 describe('sandbox --webhook-* flags', () => {
+  it('--webhook-client-id without --webhook-url is a usage error, not taken and ignored', async () => {
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: '/nonexistent' } });
+    const failure = (await run({ port: 0, seed: seedDirectory, webhookClientId: clientId }, memory.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(failure.exitCode).toBe(ExitCode.usage);
+    expect(failure.message).toContain('--webhook-client-id is the client the sandbox logs in as at --webhook-url');
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('--seed of a folder that is not there exits 66 naming --seed', async () => {
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: '/nonexistent' } });
+    const failure = (await run({ port: 0, seed: '/nonexistent/seed' }, memory.context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(failure.exitCode).toBe(ExitCode.inputMissing);
+    expect(failure.message).toBe(
+      '--seed /nonexistent/seed: no such folder; give a folder shaped as the samples (docs/sandbox.md).',
+    );
+  });
+
   it.each([
     [{ webhookClientId: clientId }, { B2BCTL_CONFIG_DIR: '/nonexistent' }],
     [{}, { B2BCTL_CONFIG_DIR: '/nonexistent', B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret }],
