@@ -93,9 +93,9 @@ async function readEventFile(file: string): Promise<string> {
   try {
     JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message}); --data takes one JSON event.`, {
-      file,
-    });
+    // JSON.parse quotes the text around the fault, line breaks and all: written as \n, the error stays one line.
+    const fault = (error as Error).message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+    throw new InputError(`${file}: not valid JSON (${fault}); --data takes one JSON event.`, { file });
   }
   // Sent as written, so a receiver can be tested with exactly the bytes in the file.
   return text;

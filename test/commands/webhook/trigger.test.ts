@@ -63,6 +63,8 @@ describe('webhook trigger (in process)', () => {
 
   it.each([
     ['{"id": 1,', /event\.json: not valid JSON \(.+\); --data takes one JSON event\./],
+    // JSON.parse quotes the text around the fault: its line break is written \n, the error one line.
+    ['not json\n', /^[^\n]*event\.json: not valid JSON \([^\n]*"not json\\n"[^\n]*\); --data takes one JSON event\.$/],
     [undefined, /event\.json: cannot read the event file \(ENOENT\)\./],
   ])('refuses a bad --data file (%j) and sends nothing', async (content, message) => {
     const target = await countingServer();
