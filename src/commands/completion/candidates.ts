@@ -72,6 +72,9 @@ export function describedCandidates(query: CompletionQuery): DescribedCandidate[
   }
   if (current.startsWith('-')) return matching(describedOptions(command));
   if (command.name() === 'api' && positionals === 0) return matching(plain(query.routePaths?.() ?? []));
+  // A positional of fixed words (`webhook dead list|retry|drop`, `completion bash|zsh|fish`): those words.
+  const argumentChoices = command.registeredArguments[positionals]?.argChoices;
+  if (command.commands.length === 0 && argumentChoices !== undefined) return matching(plain(argumentChoices));
   return matching(
     command.commands
       .filter((subcommand) => !hiddenCommands.has(subcommand.name()))

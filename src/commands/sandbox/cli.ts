@@ -76,9 +76,8 @@ export function register(program: Command, dispatch: Dispatch): void {
       'how long a cart waits for the tax callback before it is refused (default 3s)',
       duration,
     )
-    .option(
-      '--dialect <name>',
-      'how to answer what the platform document does not show: default, spring, legacy, gateway',
+    .addOption(
+      new Option('--dialect <name>', 'how to answer what the platform document does not show').choices(sandboxDialects),
     )
     .option(
       '--clock-offset <seconds>',
@@ -94,6 +93,9 @@ export function register(program: Command, dispatch: Dispatch): void {
       ),
     );
 }
+
+/** The sandbox's dialects, by name (src/sandbox/dialects/; a test holds the two lists equal). */
+export const sandboxDialects = ['default', 'spring', 'legacy', 'gateway'] as const;
 
 /** The examples at the end of each command's help, by its path under the root. */
 export const examples: CommandExamples = {

@@ -1,5 +1,5 @@
 import { parseInstant } from '../../domain/instants.js';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
 import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
@@ -147,7 +147,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .description(
       "Plays the platform against a receiver, this one or the ERP's own: asks for a token with the client id and secret in the chosen style (basic, body or headers), then posts one customers or orders event, a realistic sample or the JSON of --data. Each step is printed as a JSON line with its status and answer; a step that fails ends the run with one line saying why and a non-zero exit code. Use it to check a receiver before giving its URLs to the store's panel.",
     )
-    .argument('<kind>', 'customers or orders', kindArgument)
+    // The choices for completion and help; the parser for the words of the refusal.
+    .addArgument(new Argument('<kind>', 'customers or orders').choices(webhookKinds).argParser(kindArgument))
     .requiredOption('--url <base>', "the receiver's base URL, such as http://127.0.0.1:8788", httpUrl)
     .addOption(
       new Option('--style <style>', 'token request style').choices(['basic', 'body', 'headers']).default('basic'),
@@ -251,7 +252,9 @@ export function register(program: Command, dispatch: Dispatch): void {
       .description(
         'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410 or 422, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
       )
-      .argument('<action>', 'list, retry or drop', deadAction)
+      .addArgument(
+        new Argument('<action>', 'list, retry or drop').choices(['list', 'retry', 'drop']).argParser(deadAction),
+      )
       .argument('[ids...]', 'event ids (retry and drop)'),
   )
     .option('--handoff <name>', 'only this hand-off')

@@ -40,7 +40,22 @@ describe('completionCandidates (from the live command tree)', () => {
       ['--log-format', ''],
       ['text', 'plain', 'json'],
     ],
-    [['completion', ''], []],
+    // A positional of fixed words offers them (else the shell would fall back to file names).
+    [
+      ['completion', ''],
+      ['bash', 'zsh', 'fish'],
+    ],
+    [
+      ['webhook', 'dead', ''],
+      ['list', 'retry', 'drop'],
+    ],
+    [['webhook', 'trigger', 'o'], ['orders']],
+    [['webhook', 'dead', 'retry', ''], []],
+    [
+      ['sandbox', '--dialect', ''],
+      ['default', 'spring', 'legacy', 'gateway'],
+    ],
+    [['customer', 'create', ''], []],
   ] as const)('%j → %j', (words, expected) => {
     expect(complete(...words)).toEqual(expected);
   });
@@ -58,4 +73,10 @@ describe('completionCandidates (from the live command tree)', () => {
   it('leaves a file argument to the shell (no candidates)', () => {
     expect(complete('stock', 'push', 'est')).toEqual([]);
   });
+});
+
+it('the sandbox --dialect choices are the dialects the sandbox has', async () => {
+  const { dialectNames } = await import('../../../../src/sandbox/dialects/index.js');
+  const { sandboxDialects } = await import('../../../../src/commands/sandbox/cli.js');
+  expect([...sandboxDialects]).toEqual([...dialectNames]);
 });
