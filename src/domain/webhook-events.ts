@@ -45,7 +45,8 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
       `payload is ${Array.isArray(payload) ? 'an array' : payload === null ? 'null' : `a ${typeof payload}`}, not an object`,
     ];
   }
-  const record = payload as Record<string, unknown>;
+  // A full-payload event may wrap its order (`{"data":{…}}`): the documented fields are the order's.
+  const record = kind === 'orders' ? orderOfEvent(payload) : (payload as Record<string, unknown>);
   const problems: string[] = [];
   for (const [field, type] of Object.entries(documentedFields[kind])) {
     const value = record[field];
@@ -58,6 +59,11 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
     problems.push(`documentType ${JSON.stringify(record.documentType)} is not pf or pj`);
   }
   return problems;
+}
+
+/** The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else the event itself. */
+export function orderOfEvent(payload: unknown): Record<string, unknown> {
+  return wholeOrderOf(payload) ?? (payload as Record<string, unknown>);
 }
 
 /** Where a whole order keeps its lines, in the shapes platforms use (`items`, Spring's `orderItems`, `lines`, `itens`). */
@@ -87,11 +93,15 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
  * a change dropped as a resend would never reach it). Anything without an id, by a hash of its content.
  */
 export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string, raw?: string): string {
-  const record = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : undefined;
+  const isObject = payload !== null && typeof payload === 'object' && !Array.isArray(payload);
+  const record = !isObject ? undefined : kind === 'orders' ? orderOfEvent(payload) : payload;
   const id = (record as Record<string, unknown> | undefined)?.id;
+  // An id past 2^53 counts only as written (at the root, where the text is read back); otherwise the content keys it.
   const idText =
-    typeof id === 'number' && !Number.isSafeInteger(id) && raw !== undefined
-      ? (rootIdAsWritten(raw) ?? String(id))
+    typeof id === 'number' && !Number.isSafeInteger(id)
+      ? record === payload && raw !== undefined
+        ? rootIdAsWritten(raw)
+        : undefined
       : typeof id === 'number' || typeof id === 'string'
         ? String(id)
         : undefined;

@@ -1,6 +1,6 @@
 import { countOf } from '../../lib/plural.js';
 import { type Context, stdoutStyle } from '../../context.js';
-import type { WebhookKind } from '../../domain/webhook-events.js';
+import { orderOfEvent, type WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation } from '../../webhook/store/open.js';
@@ -40,7 +40,16 @@ const inboxLayout: RecordLayout<StoredEvent> = {
     { header: 'ID', value: (event) => String(event.id) },
     { header: 'RECEIVED', value: (event) => event.receivedAt },
     { header: 'KIND', value: (event) => event.kind },
-    { header: 'EVENT', value: (event) => String((event.event as { id?: unknown } | null)?.id ?? '-') },
+    {
+      header: 'EVENT',
+      value: (event) =>
+        String(
+          (event.kind === 'orders' && event.event !== null && typeof event.event === 'object'
+            ? orderOfEvent(event.event)
+            : (event.event as { id?: unknown } | null)
+          )?.id ?? '-',
+        ),
+    },
     { header: 'FROM', value: (event) => event.clientAddress || '-' },
     { header: 'FLAGS', value: (event) => event.flags.join('; ') || '-' },
   ],

@@ -29,6 +29,14 @@ describe('payloadMismatches', () => {
   });
 });
 
+describe('a full-payload orders event that wraps its order (under data or order)', () => {
+  const order = { ...sampleEvent('orders', now), items: [{ sku: 'A', quantity: 1 }] };
+  it.each([{ data: order }, { order }])('is judged and keyed by the order it carries: %#', (payload) => {
+    expect(payloadMismatches('orders', payload)).toEqual([]);
+    expect(deduplicationKey('orders', payload, 'd-1')).toBe(`orders:48213:${now.toISOString()}`);
+  });
+});
+
 describe('deduplicationKey', () => {
   it('keys an order by id and lastUpdated, whatever else changed', () => {
     const order = sampleEvent('orders', now);
