@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Every file b2bctl creates is created here: in a folder others can write to (a shared export folder, /tmp), a
@@ -62,5 +62,29 @@ export function pathTaken(path: string): boolean {
 
 /** Creates `folder` and its missing parents, 0700; a folder that exists is left as it is. */
 export function makePrivateFolder(folder: string): void {
-  mkdirSync(folder, { recursive: true, mode: privateFolderMode });
+  makeFolders(folder, privateFolderMode);
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest folder that exists: node's recursive mkdir spins for ever on a
+ * path under /proc (`b2bctl docs man /proc/x` never ended, deaf to Ctrl-C), where a plain mkdir says ENOENT.
+ */
+export function makeFolders(folder: string, mode: number): void {
+  const missing: string[] = [];
+  let path = resolve(folder);
+  for (; !existsSync(path); path = dirname(path)) {
+    missing.unshift(path);
+    if (dirname(path) === path) break;
+  }
+  // A file where the folder should be: the error mkdir gives, which callers explain ("a file is in the way").
+  if (missing.length === 0 && !statSync(path).isDirectory())
+    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST', path });
+  for (const path of missing) {
+    try {
+      mkdirSync(path, { mode });
+    } catch (error) {
+      // Made meanwhile by another process: as good as made here.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }

@@ -1,4 +1,5 @@
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { makeFolders } from '../../lib/private-file.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
@@ -17,7 +18,7 @@ export async function run(options: ManPagesOptions, context: Context): Promise<v
   const pages = readdirSync(shipped).filter((name) => name.endsWith('.1'));
   const section = join(options.folder, 'man1');
   try {
-    mkdirSync(section, { recursive: true });
+    makeFolders(section, 0o755);
   } catch (error) {
     throw new UsageError(`Cannot make ${section} (${codeOf(error)}); pass a folder you can write to.`);
   }
