@@ -95,7 +95,11 @@ async function askFor(context: Context, what: 'username' | 'password'): Promise<
         ? 'pass --username EMAIL or set B2BCTL_USERNAME'
         : 'pipe it with --password-stdin or set B2BCTL_PASSWORD';
     // Say which of the reasons holds: --no-input on a terminal is a choice, not a missing terminal.
-    const why = context.globals.input ? 'no terminal to ask on' : '--no-input says not to ask';
+    const why = !context.globals.input
+      ? '--no-input says not to ask'
+      : context.io.isStdinTTY && context.io.isStderrTTY
+        ? 'CI is set, where no one answers a prompt'
+        : 'no terminal to ask on';
     throw new UsageError(`No ${what} for login and ${why}: ${how}.`);
   }
   const prompter = await context.prompter();

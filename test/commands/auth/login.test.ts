@@ -83,6 +83,21 @@ describe('login on a terminal (scripted prompter)', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('on a terminal with CI set it asks nothing, and says CI is why', async () => {
+    const { sandbox, context } = fixture();
+    const test = context({
+      globals: { baseUrl: sandbox.url },
+      answers: [],
+      tty: { stdin: true, stderr: true },
+      env: { CI: 'true' },
+    });
+    expect(await test.run(login, prompted)).toBe(ExitCode.usage);
+    expect(test.prompts).toEqual([]);
+    expect(test.stderr()).toBe(
+      'error: No username for login and CI is set, where no one answers a prompt: pass --username EMAIL or set B2BCTL_USERNAME.\n',
+    );
+  });
+
   it('loggedInContext leaves a profile later commands use', async () => {
     const { loggedInContext } = fixture();
     const test = await loggedInContext();
