@@ -131,3 +131,41 @@ export function useIconv(iconv: typeof import('iconv-lite')): void {
 function decodeSync(bytes: Buffer, encoding: string): string {
   return (iconvModule as typeof import('iconv-lite')).decode(bytes, encoding);
 }
+
+/**
+ * Characters Windows-1252 shows for the bytes 0x80–0xBF, the second byte of a UTF-8 accent: after `Ã` or `Â` they are
+ * text that was UTF-8, read as Windows-1252 and saved as UTF-8 again (`ConceiÃ§Ã£o`). Brazilian text never holds them
+ * there (`Ã` and `Â` begin or sit inside words in capitals, before a letter).
+ */
+const windows1252High =
+  '\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC\u2013\u2014\u2018-\u201A\u201C-\u201E\u2020-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122';
+const doubledAccent = new RegExp(`[\u00C2\u00C3][${windows1252High}]`);
+
+/** Where UTF-8 decoded text holds an accent encoded twice, or -1. */
+export function doubledUtf8Accent(text: string): number {
+  return text.includes('\u00C3') || text.includes('\u00C2') ? text.search(doubledAccent) : -1;
+}
+
+/** Windows-1252's characters for 0x80–0x9F, by code point: the bytes the doubled text came from. */
+const windows1252Bytes = new Map<number, number>(
+  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ'].map((character, index) => [
+    character.codePointAt(0) as number,
+    0x80 + index,
+  ]),
+);
+
+/** A word of doubled UTF-8 as it first read (`ConceiÃ§Ã£o` → `Conceição`), or undefined when it does not undo. */
+export function undoubledWord(word: string): string | undefined {
+  const bytes: number[] = [];
+  for (const character of word) {
+    const code = character.codePointAt(0) as number;
+    const byte = code <= 0xff ? code : windows1252Bytes.get(code);
+    if (byte === undefined) return undefined;
+    bytes.push(byte);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return undefined;
+  }
+}

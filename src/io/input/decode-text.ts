@@ -2,6 +2,8 @@ import { InputError, UsageError } from '../../base/errors.js';
 import type { TextEncoding } from './sniff.js';
 import {
   brazilianEncodingOf,
+  doubledUtf8Accent,
+  undoubledWord,
   useIconv,
   utf8Accent,
   utf8ReadAsLegacy,
@@ -134,6 +136,8 @@ async function* decodeUtf8(
         firstUtf8 = { line: lines.count([]) + lineFeedsBefore(text, accent), word: wordAround(text, accent) };
       }
     }
+    const doubled = nonAsciiSeen ? doubledUtf8Accent(text) : -1;
+    if (doubled !== -1) throw utf8Doubled(text, doubled, file, lines.count([]) + lineFeedsBefore(text, doubled));
     lines.count(chunk);
     offset += chunk.length;
     previous = chunk;
@@ -170,6 +174,19 @@ function notUtf8(
     ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) but ${earlier}; no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line ${line} in UTF-8.`
     : `${file}:${line}: not valid UTF-8 (${where}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252, or re-export it as "CSV UTF-8".`;
   return new InputError(message, { file, line });
+}
+
+/**
+ * UTF-8 text saved as UTF-8 a second time (read as Windows-1252 on the way): `ConceiÃ§Ã£o` would reach the platform as
+ * the customer's name. Refused with the word as it first read, as the other garbled text is.
+ */
+function utf8Doubled(text: string, at: number, file: string, line: number): InputError {
+  const word = wordAround(text, at);
+  const undone = undoubledWord(word);
+  return new InputError(
+    `${file}:${line}: "${word}" is UTF-8 text converted to UTF-8 a second time${undone === undefined ? '' : ` (it was "${undone}")`}; nothing was sent. Export the file from the ERP again as "CSV UTF-8", or convert it back once (iconv -f utf-8 -t windows-1252).`,
+    { file, line },
+  );
 }
 
 /** The line feeds of `text` before `end`. */

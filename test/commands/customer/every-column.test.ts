@@ -48,6 +48,17 @@ const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 describe('a LibreOffice pt-BR export with "Razão Social / Nome" and "Contribuinte ICMS"', () => {
   const file = 'clientes-erp-nomes.win1252.csv';
 
+  it('the same sheet made UTF-8 twice by LibreOffice (opened as Windows-1252, saved as UTF-8) is refused, nothing sent', async () => {
+    const twice = 'clientes-erp-nomes.utf8-twice.csv';
+    const { run } = workspace([twice]);
+    const result = await run(['customer', 'create', twice, '--write-map', 'm.json']);
+    expect(result.code).toBe(65);
+    expect(lastLine(result.stderr)).toBe(
+      `error: ${twice}:1: "RazÃ£o" is UTF-8 text converted to UTF-8 a second time (it was "Razão"); nothing was sent. Export the file from the ERP again as "CSV UTF-8", or convert it back once (iconv -f utf-8 -t windows-1252).`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('--write-map saves a map with name and paysIcms, and the customers are created with both', async () => {
     const { dir, run } = workspace([file]);
     const result = await run(['customer', 'create', file, '--write-map', 'm.json']);
