@@ -134,6 +134,24 @@ function olderThanKept(file: string, lastUpdated: unknown): boolean {
 }
 
 /**
+ * The file of an order: its id, with every character but letters, digits, `_`, `.` and `-` written %XX, so no id
+ * climbs out of the folder (`../x`) and no two ids share a file (`a/b` and `a_b` were both `a_b.json`).
+ */
+export function orderFileName(id: string): string {
+  const escaped = [...id]
+    .map((character) =>
+      /[\w.-]/.test(character)
+        ? character
+        : [...new TextEncoder().encode(character)]
+            .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+            .join(''),
+    )
+    .join('');
+  // `.` and `..` alone name folders, not files: written %2E too.
+  return `${/^\.+$/.test(escaped) ? escaped.replaceAll('.', '%2E') : escaped}.json`;
+}
+
+/**
  * The order's id as the event wrote it: past 2^53 a parsed number names another order (its detail fetched, its file
  * written under a neighbour's id). Read from the event's text at its root; an id that large anywhere else cannot be
  * read exactly, and the event is a dead letter rather than the wrong order's.
@@ -163,7 +181,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
       const order = whole !== undefined ? event.event : await orderDetail(platform, id);
-      const file = join(folder, `${String(id).replace(/[^\w.-]/g, '_')}.json`);
+      const file = join(folder, orderFileName(String(id)));
       // An older version that comes after a newer one (the platform's webhooks need not come in order) keeps the file.
       if (
         whole !== undefined &&
