@@ -71,14 +71,17 @@ export function makePrivateFolder(folder: string): void {
  */
 export function makeFolders(folder: string, mode: number): void {
   const missing: string[] = [];
-  let path = resolve(folder);
-  for (; !existsSync(path); path = dirname(path)) {
-    missing.unshift(path);
-    if (dirname(path) === path) break;
+  let nearest = resolve(folder);
+  for (; !existsSync(nearest); nearest = dirname(nearest)) {
+    missing.unshift(nearest);
+    if (dirname(nearest) === nearest) break;
   }
   // A file where the folder should be: the error mkdir gives, which callers explain ("a file is in the way").
-  if (missing.length === 0 && !statSync(path).isDirectory())
-    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST', path });
+  if (missing.length === 0 && !statSync(nearest).isDirectory())
+    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${nearest}'`), {
+      code: 'EEXIST',
+      path: nearest,
+    });
   for (const path of missing) {
     try {
       mkdirSync(path, { mode });

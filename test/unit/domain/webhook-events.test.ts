@@ -29,6 +29,9 @@ describe('payloadMismatches', () => {
   });
 });
 
+/** An order event's key as the receiver makes it: from the parsed event and its text. */
+const keyOf = (raw: string) => deduplicationKey('orders', JSON.parse(raw), 'd', raw);
+
 describe('a full-payload orders event that wraps its order (under data or order)', () => {
   const order = { ...sampleEvent('orders', now), items: [{ sku: 'A', quantity: 1 }] };
   it.each([{ data: order }, { order }])('is judged and keyed by the order it carries: %#', (payload) => {
@@ -52,7 +55,6 @@ describe('deduplicationKey', () => {
   it('keys an order id past 2^53 by its digits as written: two orders that parse to one number stay two', () => {
     const first = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
     const second = '{ "id" : 9007199254740992, "orderId":2,"status":"CANCELED","lastUpdated":"2026-11-29T12:00:00Z"}\n';
-    const keyOf = (raw: string) => deduplicationKey('orders', JSON.parse(raw), 'd', raw);
     expect(keyOf(first)).toBe('orders:9007199254740993:2026-11-29T12:00:00Z');
     expect(keyOf(second)).toBe('orders:9007199254740992:2026-11-29T12:00:00Z');
     // A nested id (an item's) is not the order's.
