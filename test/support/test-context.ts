@@ -26,6 +26,8 @@ export interface TestContextOptions {
   stdin?: string | Buffer;
   /** Answers to prompts, in order; `null` is Ctrl-D (the prompt's input closed). */
   answers?: (string | null)[];
+  /** stdout as a terminal this many columns wide (a tty.WriteStream's `columns`); none when absent. */
+  columns?: number;
   /** A fake clock at 0 when absent; pass `systemClock` for a command that waits on real events. */
   clock?: Clock;
 }
@@ -64,7 +66,7 @@ export interface TestContext {
 class UnscriptedPrompt extends Error {}
 
 export function testContext(options: TestContextOptions = {}): TestContext {
-  const stdout = new PassThrough();
+  const stdout = Object.assign(new PassThrough(), options.columns === undefined ? {} : { columns: options.columns });
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   let out = '';

@@ -6,10 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as addresses } from '../../../src/commands/customer/addresses.js';
 import { runSet } from '../../../src/commands/config/index.js';
-import { PassThrough } from 'node:stream';
-import { createContext } from '../../../src/context.js';
 import { renderedScreen, wrappedLineCount } from '../../support/rendered-screen.js';
-import { temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
 import { textServer } from '../../support/text-server.js';
 
@@ -73,28 +70,14 @@ describe('customer addresses: the answer as the platform wraps it', () => {
 
 describe('customer addresses on a terminal', () => {
   it('at 60 columns the table is fitted: the address cut with …, no row wrapped', async () => {
-    const terminal = Object.assign(new PassThrough(), { columns: 60, isTTY: true });
-    let written = '';
-    terminal.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
-    const context = createContext({
-      io: {
-        stdout: terminal,
-        stderr: terminal,
-        stdin: new PassThrough(),
-        isStdoutTTY: true,
-        isStderrTTY: true,
-        isStdinTTY: false,
-      },
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
-      globals: { quiet: false, verbose: false, color: false, input: false },
+    const run = testContext({
+      columns: 60,
+      tty: { stdout: true },
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
     });
-    try {
-      await addresses({ document: '862.883.667-57' }, context);
-    } finally {
-      await context.close();
-    }
-    expect(await wrappedLineCount(written, 60)).toBe(0);
-    const screen = await renderedScreen(written, 60);
+    expect(await run.run(addresses, { document: '862.883.667-57' })).toBe(0);
+    expect(await wrappedLineCount(run.stdout(), 60)).toBe(0);
+    const screen = await renderedScreen(run.stdout(), 60);
     expect(screen[0]?.split(/ {2,}/).slice(0, 3)).toEqual(['ID', 'PRINCIPAL', 'TYPE']);
     expect(screen[1]).toContain('…');
   });

@@ -12,6 +12,7 @@ import { afterAll, expect, it } from 'vitest';
 import { run } from '../../../src/commands/doctor/run.js';
 import { createContext } from '../../../src/context.js';
 import { UsageError } from '../../../src/base/errors.js';
+import { testContext } from '../../support/test-context.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-doctor-stdin-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
@@ -84,25 +85,12 @@ it('a password on stdin with no username anywhere is a usage error naming B2BCTL
     response.writeHead(200).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const stdin = new PassThrough();
-  stdin.end('Senha#2001\n');
-  const context = createContext({
-    io: {
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      stdin,
-      isStdoutTTY: false,
-      isStderrTTY: false,
-      isStdinTTY: false,
-    },
-    env: {
-      B2BCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'b2bctl-doctor-nouser-')),
-      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    },
-    globals: { quiet: false, verbose: false, color: false, input: false },
+  const test = testContext({
+    stdin: 'Senha#2001\n',
+    env: { B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
   });
-  const outcome = run({ passwordStdin: true }, context);
-  await expect(outcome).rejects.toThrow(
+  expect(await test.run(run, { passwordStdin: true })).toBe(2);
+  expect(test.stderr()).toMatch(
     /--password-stdin logs in as the integration user, and profile "default" names none: set B2BCTL_USERNAME/,
   );
   await new Promise((resolve) => server.close(resolve));

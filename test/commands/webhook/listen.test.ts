@@ -144,13 +144,16 @@ describe('webhook listen (in process)', () => {
     expect(memory.stdout()).toBe('');
   });
 
-  it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
+  /**
+   * A receiver with --fetch-orders whose platform answers every detail with `detail`: posts `event` (an object, or
+   * text as written), waits for the order's file, and returns the requests the platform saw, the file's JSON and
+   * the event's delivery id.
+   */
+  async function fetchedOrder(event: unknown, detail: string, fileName: string) {
     const requests: string[] = [];
     const platform = createServer((request, response) => {
       requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ id: 48213, items: [{ sku: 'A', quantity: 2 }] }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(detail);
     });
     await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
     const inbox = temporaryFolder();
@@ -164,46 +167,27 @@ describe('webhook listen (in process)', () => {
     });
     const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
     const url = await memory.firstLine();
-    const answer = await postEvent(url, 'orders', order, await receiverToken(url));
+    const answer = await postEvent(url, 'orders', event, await receiverToken(url));
     const { deliveryId } = (await answer.json()) as { deliveryId: string };
-    const file = join(inbox, 'orders', '48213.json');
+    const file = join(inbox, 'orders', fileName);
     await until(() => existsSync(file));
     memory.interrupt();
     await running;
     await new Promise((resolve) => platform.close(resolve));
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      deliveryId,
-      order: { id: 48213, items: [{ sku: 'A', quantity: 2 }] },
-    });
+    return { requests, kept: JSON.parse(readFileSync(file, 'utf8')) as unknown, deliveryId };
+  }
+
+  it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
+    const detail = { id: 48213, items: [{ sku: 'A', quantity: 2 }] };
+    const { requests, kept, deliveryId } = await fetchedOrder(order, JSON.stringify(detail), '48213.json');
+    expect(kept).toEqual({ deliveryId, order: detail });
     expect(requests).toEqual(['GET /v1/orders/48213 Bearer platform-token']);
   });
 
   it('--fetch-orders asks for an order id past 2^53 by its digits as the event wrote them', async () => {
-    const requests: string[] = [];
-    const platform = createServer((request, response) => {
-      requests.push(`${request.method} ${request.url}`);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9007199254740993,"items":[]}');
-    });
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
-    const inbox = temporaryFolder();
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
-        B2BCTL_TOKEN: 'platform-token',
-      },
-    });
-    const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-    const url = await memory.firstLine();
     const raw = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
-    expect((await postEvent(url, 'orders', raw, await receiverToken(url))).status).toBe(200);
-    const file = join(inbox, 'orders', '9007199254740993.json');
-    await until(() => existsSync(file));
-    memory.interrupt();
-    await running;
-    await new Promise((resolve) => platform.close(resolve));
-    expect(requests).toEqual(['GET /v1/orders/9007199254740993']);
+    const { requests } = await fetchedOrder(raw, '{"id":9007199254740993,"items":[]}', '9007199254740993.json');
+    expect(requests).toEqual(['GET /v1/orders/9007199254740993 Bearer platform-token']);
   });
 
   it.skipIf(openssl.missing)(`serves HTTPS with --tls-cert and --tls-key${openssl.note}`, async () => {
