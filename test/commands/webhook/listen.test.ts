@@ -28,6 +28,39 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/**
+ * A receiver with --fetch-orders whose platform answers every detail with `detail`: posts `event` (an object, or
+ * text as written), waits for the order's file, and returns the requests the platform saw, the file's JSON and
+ * the event's delivery id.
+ */
+async function fetchedOrder(event: unknown, detail: string, fileName: string) {
+  const requests: string[] = [];
+  const platform = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(detail);
+  });
+  await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+  const inbox = temporaryFolder();
+  const memory = testContext({
+    env: {
+      B2BCTL_CONFIG_DIR: temporaryFolder(),
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
+      B2BCTL_TOKEN: 'platform-token',
+    },
+  });
+  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+  const url = await memory.firstLine();
+  const answer = await postEvent(url, 'orders', event, await receiverToken(url));
+  const { deliveryId } = (await answer.json()) as { deliveryId: string };
+  const file = join(inbox, 'orders', fileName);
+  await until(() => existsSync(file));
+  memory.interrupt();
+  await running;
+  await new Promise((resolve) => platform.close(resolve));
+  return { requests, kept: JSON.parse(readFileSync(file, 'utf8')) as unknown, deliveryId };
+}
+
 describe('webhook listen (in process)', () => {
   it.each([
     [
@@ -143,39 +176,6 @@ describe('webhook listen (in process)', () => {
     );
     expect(memory.stdout()).toBe('');
   });
-
-  /**
-   * A receiver with --fetch-orders whose platform answers every detail with `detail`: posts `event` (an object, or
-   * text as written), waits for the order's file, and returns the requests the platform saw, the file's JSON and
-   * the event's delivery id.
-   */
-  async function fetchedOrder(event: unknown, detail: string, fileName: string) {
-    const requests: string[] = [];
-    const platform = createServer((request, response) => {
-      requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
-      response.writeHead(200, { 'content-type': 'application/json' }).end(detail);
-    });
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
-    const inbox = temporaryFolder();
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
-        B2BCTL_TOKEN: 'platform-token',
-      },
-    });
-    const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-    const url = await memory.firstLine();
-    const answer = await postEvent(url, 'orders', event, await receiverToken(url));
-    const { deliveryId } = (await answer.json()) as { deliveryId: string };
-    const file = join(inbox, 'orders', fileName);
-    await until(() => existsSync(file));
-    memory.interrupt();
-    await running;
-    await new Promise((resolve) => platform.close(resolve));
-    return { requests, kept: JSON.parse(readFileSync(file, 'utf8')) as unknown, deliveryId };
-  }
 
   it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {
     const detail = { id: 48213, items: [{ sku: 'A', quantity: 2 }] };
