@@ -114,6 +114,18 @@ const nonDigits = /\D/g;
 const commaDecimal = /^[+-]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?$/;
 const pointDecimal = /^[+-]?\d+(\.\d+)?$/;
 
+/**
+ * `1.000`, `12.500`, `2.000`: one thousand written the pt-BR way, or one with three decimals written with a point.
+ * A file read with a decimal point that --decimal did not name cannot tell, and the two differ a thousandfold: the
+ * problem to refuse it with, or undefined for any other text. (`0.500` is no pt-BR grouping, and two groups,
+ * `1.234.567`, are no decimal-point number: neither is ambiguous.)
+ */
+export function ambiguousGrouping(text: string): string | undefined {
+  const value = text.trim();
+  if (!/^[+-]?[1-9]\d{0,2}\.\d{3}$/.test(value)) return undefined;
+  return `${value} is ${parseDecimal(value, ',')} written the pt-BR way, or ${parseDecimal(value, '.')} with a decimal point: pass --decimal , or --decimal . to say which the file writes`;
+}
+
 /** A whole number, possibly with thousands grouping; undefined for fractions and words. */
 export function parseWholeNumber(text: string, decimal: DecimalSeparator): number | undefined {
   const number = parseDecimal(text, decimal);

@@ -1,5 +1,5 @@
 import { restoreFormula } from '../output/csv-format.js';
-import { type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
+import { ambiguousGrouping, type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
 import { planWithProposal } from './header-proposal.js';
@@ -9,6 +9,7 @@ import {
   invisibleProblems,
   noRecords,
   type ReadInput,
+  type ReaderProblem,
   recordPlace,
   withBatchesOfOne,
   type WrittenCells,
@@ -43,6 +44,8 @@ type CsvOptions = InputOptions & {
   hasDelimiterLine: boolean;
   /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
   delimiterGiven?: boolean;
+  /** `--decimal` was given: it says how `1.000` reads. */
+  decimalGiven?: boolean;
 };
 
 /**
@@ -114,7 +117,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
   };
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   const shapeRecords = csvRecordShaper(
-    { columns, decimal: options.decimal },
+    { columns, decimal: options.decimal, decimalGiven: options.decimalGiven },
     headers.length,
     hiddenLines,
     skipped,
@@ -209,7 +212,7 @@ function csvRecordShaper(
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
       const cells = restoreFormulas(row.cells);
-      let problems: string[] | undefined;
+      let problems: (string | ReaderProblem)[] | undefined;
       if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
         problems = [
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
@@ -218,6 +221,9 @@ function csvRecordShaper(
       if (short) problems = [...(problems ?? []), short];
       const failed = formulaErrors(cells, written.columns);
       if (failed) problems = [...(problems ?? []), ...failed];
+      const ambiguous =
+        written.decimal === '.' && !written.decimalGiven ? groupingProblems(cells, written.columns) : undefined;
+      if (ambiguous) problems = [...(problems ?? []), ...ambiguous];
       const values = shapeRow(cells, written.columns, written.decimal);
       // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
       if (!clean) {
@@ -255,6 +261,18 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
       (found ??= []).push(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
       );
+  }
+  return found;
+}
+
+/** The number cells of a decimal-point file that read a thousandfold otherwise the pt-BR way (`1.000`); see ambiguousGrouping. */
+function groupingProblems(cells: readonly string[], columns: readonly ColumnPlan[]): ReaderProblem[] | undefined {
+  let found: ReaderProblem[] | undefined;
+  for (const column of columns) {
+    if (column.type !== 'number' && column.type !== 'integer') continue;
+    const text = cells[column.index] ?? '';
+    const problem = text === '' ? undefined : ambiguousGrouping(text);
+    if (problem) (found ??= []).push({ field: column.path, value: text.trim(), message: `${column.path}: ${problem}` });
   }
   return found;
 }

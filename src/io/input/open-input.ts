@@ -138,6 +138,7 @@ async function readInput(options: InputOptions, bytes: InputBytes): Promise<Read
       encoding,
       hasDelimiterLine: declared !== undefined,
       delimiterGiven: options.delimiter !== undefined,
+      decimalGiven: options.decimal !== undefined,
     });
     return { ...opened, estimatedRecords: estimatedLines(bytes.size, head) };
   }

@@ -6,7 +6,7 @@ import {
   numberCellProblem,
   textDateCellReason,
 } from '../../domain/spreadsheet-numbers.js';
-import { parseBoolean } from './cell-values.js';
+import { ambiguousGrouping, parseBoolean, parseDecimal } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
 import {
@@ -102,7 +102,11 @@ async function readSheet(
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
-  const written: WrittenCells = { columns, decimal: options.decimal ?? '.' };
+  const written: WrittenCells = {
+    columns,
+    decimal: options.decimal ?? '.',
+    decimalGiven: options.decimal !== undefined,
+  };
   const shape = rowShaper({ file, sheet, headers, written, options });
   // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
   const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
@@ -231,7 +235,7 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     for (const column of written.columns) {
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
-      const read = cellValue(cell, column, written.decimal);
+      const read = cellValue(cell, column, written.decimal, written.decimalGiven);
       if (read.problem)
         (problems ??= []).push({
           field: column.path,
@@ -255,12 +259,18 @@ export function cellValue(
   cell: WorkbookCell,
   column: Pick<ColumnPlan, 'path' | 'type'>,
   decimal: '.' | ',',
+  decimalGiven = false,
 ): { value?: unknown; problem?: string } {
   switch (cell.kind) {
     case 'text': {
       if (cell.text.trim() === '') return {};
       // A number typed as text reads as CSV text does: with --decimal, else a comma is a decimal comma.
-      const separator = column.type === 'number' || column.type === 'integer' ? textDecimal(cell.text, decimal) : '.';
+      const numeric = column.type === 'number' || column.type === 'integer';
+      const separator = numeric ? textDecimal(cell.text, decimal) : '.';
+      // An ERP's "export to Excel" writes every cell as text: `1.000` there is as ambiguous as in a CSV.
+      const ambiguous = numeric && separator === '.' && !decimalGiven ? ambiguousGrouping(cell.text) : undefined;
+      // Read with the point meanwhile, so the one problem said is this one.
+      if (ambiguous) return { value: parseDecimal(cell.text, '.'), problem: ambiguous };
       return { value: typedValue(cell.text, column.type, separator, column.path) };
     }
     case 'number':

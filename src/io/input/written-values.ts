@@ -28,7 +28,9 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
       currencyHint(written, cells.decimal) ??
       decimalCommaHint(written, cells.decimal, column.type) ??
       decimalPointHint(written, cells.decimal, column.type);
-    if (hint) message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
+    // A problem that names --decimal already says how the file reads.
+    if (hint && !message.includes('--decimal'))
+      message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
     return message === problem.message && written === problem.value ? problem : { ...problem, value: written, message };
   });
 }

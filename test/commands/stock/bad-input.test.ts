@@ -351,6 +351,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
       [
         'stock push: validating price.csv',
         'price.csv:2: the row has 4 cells but the header has 3 columns; check the delimiter and quotes',
+        'price.csv:2: price: 1.234 is 1234 written the pt-BR way, or 1.234 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
         'price.csv:2: Property [price] with value [1.234] does not pass validation (price must have at most 2 decimals)',
         'stock push: 1 record, 0 valid, 1 invalid (T s)',
         'error: Every record of price.csv is invalid (listed above); nothing was sent.',
@@ -568,5 +569,26 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);
     expect(validated.code).toBe(65);
     expect(validated.stdout.startsWith('\uFEFFfile;line;field;value;message;row\r\n')).toBe(true);
+  });
+});
+
+describe('1.000 in a file read with a decimal point that --decimal did not name', () => {
+  it.each([
+    [
+      'a , export of a pt-BR sheet',
+      'estoque.csv',
+      'sku,quantity,price\nBUC-NYL-S8,1.000,2.000\nBUC-NYL-S10,25,12.50\n',
+    ],
+    ['a tab export', 'estoque.txt', 'sku\tquantity\nBUC-NYL-S8\t1.000\nBUC-NYL-S10\t25\n'],
+  ])('%s: refused naming both readings, nothing sent; --decimal says which', async (_case, name, text) => {
+    const { dir, run } = workspace({ [name]: text });
+    const result = await run(['stock', 'push', name]);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      `${name}:2: quantity: 1.000 is 1000 written the pt-BR way, or 1 with a decimal point: pass --decimal , or --decimal . to say which the file writes`,
+    );
+    await expectNothingSent(dir, [name]);
+    const pointed = await run(['stock', 'validate', name, '--decimal', '.']);
+    expect(pointed.code).toBe(0);
   });
 });
