@@ -223,16 +223,32 @@ async function writeWindows(
   settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
+  let zonelessSaid = false;
   const fetchPage: FetchPage<ListedOrder> = async (part, offset, signal) => {
+    // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
+    // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in the
+    // one piece its millisecond falls in, so the pieces still tile.
+    const asked = { from: part.from - 1, to: part.to + 1 };
     const page = await listOrderPage(
       client,
-      { window: part, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
+      { window: asked, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
       answers,
     );
     progress.noteUnreadable(part, page.untrackable, page.unrecognised);
     if (page.platformNow !== undefined) holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
     // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
     const kept = page.orders.filter((order) => {
+      // An instant without a zone is this machine's guess at the platform's: the platform's own window is trusted
+      // for it (a piece that lists it again is no second version), never a guess that drops it.
+      if (order.zonelessInstant !== undefined) {
+        if (!zonelessSaid) {
+          zonelessSaid = true;
+          context.log.warn(
+            `warning: the platform writes update instants without a time zone ("${order.zonelessInstant}"): such orders are taken in the window the platform lists them in, and their times are read in this machine's zone.`,
+          );
+        }
+        return true;
+      }
       const instant = Date.parse(order.lastUpdated);
       return instant >= part.from && instant <= part.to;
     });

@@ -92,7 +92,15 @@ export interface ListedOrder {
   orderNumber: number | string;
   /** The entry as the platform listed it. */
   record: unknown;
+  /**
+   * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
+   * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
+   */
+  zonelessInstant?: string;
 }
+
+/** A date and time with no zone after it. */
+const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /**
  * The entries of a listing page; undefined when no recognised place holds an array (the caller reads that as an
@@ -116,7 +124,10 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
   if (!lastUpdated) return undefined;
   const number = firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value ?? id;
-  return { id, lastUpdated: instantText(lastUpdated.value), orderNumber: number, record: entry };
+  const written = lastUpdated.value;
+  const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
+  if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
+  return order;
 }
 
 /** The number people use (`orderId`, `orderNumber`…) of an order's detail or listing entry, as text; undefined when it shows none. */

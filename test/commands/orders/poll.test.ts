@@ -391,3 +391,70 @@ describe('orders poll --detail when an order changes between its listing and its
     );
   });
 });
+
+describe('orders poll against platforms whose update instants are finer or vaguer than a millisecond in UTC', () => {
+  /** A platform of `orders` answering the listing with an exact comparison of its bounds to each order's instant. */
+  async function platform(orders: { id: number; lastUpdated: string; micros: number }[], exact: boolean, now: number) {
+    const server = createServer((request, response) => {
+      // Its clock is the test's: a Date header hours ahead would hold the orders back as a clock ahead does.
+      response.setHeader('date', new Date(now).toUTCString());
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const from = Date.parse(url.searchParams.get('updatedFrom') ?? '') * 1000;
+      const to = Date.parse(url.searchParams.get('updatedTo') ?? '') * 1000;
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const limit = Number(url.searchParams.get('limit') ?? 25);
+      const inside = exact ? orders.filter((order) => order.micros >= from && order.micros <= to) : orders;
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify(
+          inside
+            .slice(offset, offset + limit)
+            .map(({ id, lastUpdated }) => ({ id, orderId: 100_000 + id, status: 'PAID', lastUpdated })),
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-instants-'));
+    folders.push(folder);
+    return {
+      env: {
+        B2BCTL_CONFIG_DIR: folder,
+        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        B2BCTL_TOKEN: 'stub-token',
+      },
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+  const options = { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4 };
+
+  it('instants in microseconds (a PostgreSQL timestamp): a window split by time loses none at its seams', async () => {
+    const base = Date.parse('2026-11-29T07:00:00.000Z');
+    // More than the 5,000 a window may hold read by offset: the scan splits it by time, piece against piece.
+    const orders = Array.from({ length: 6_000 }, (_, index) => {
+      const micros = (base + index) * 1000 + 500;
+      const whole = new Date(Math.floor(micros / 1000)).toISOString();
+      return { id: index + 1, micros, lastUpdated: `${whole.slice(0, 23)}500Z` };
+    });
+    const store = await platform(orders, true, base + 600_000);
+    const memory = testContext({ env: store.env, clock: new FakeClock(base + 600_000) });
+    await run({ ...options, since: '2026-11-29T06:59:00Z' }, memory.context);
+    await store.close();
+    const ids = new Set(ndjsonOf<{ id: number }>(memory.stdout()).map((order) => order.id));
+    expect(orders.filter((order) => !ids.has(order.id)).map((order) => order.id)).toEqual([]);
+    expect(ids.size).toBe(6_000);
+  });
+
+  it('instants without a zone (Spring LocalDateTime): the orders the platform lists are kept, and it is said', async () => {
+    // 04:05 with no zone: 07:05 in Brasília, outside the window if this machine reads it in UTC.
+    const orders = [1, 2, 3].map((id) => ({ id, micros: 0, lastUpdated: `2026-11-29T04:0${id}:00.000` }));
+    const now = Date.parse('2026-11-29T07:12:00.000Z');
+    const store = await platform(orders, false, now);
+    const memory = testContext({ env: store.env, clock: new FakeClock(now) });
+    await run({ ...options, since: '2026-11-29T07:00:00Z' }, memory.context);
+    await store.close();
+    expect(ndjsonOf<{ id: number }>(memory.stdout()).map((order) => order.id)).toEqual([1, 2, 3]);
+    expect(memory.stderr()).toContain(
+      'warning: the platform writes update instants without a time zone ("2026-11-29T04:01:00.000")',
+    );
+  });
+});
