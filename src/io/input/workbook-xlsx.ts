@@ -265,18 +265,29 @@ async function* sheetRows(
   }
 }
 
+/**
+ * A string as Excel meant it: Office Open XML writes a character XML cannot hold, or one that would be mistaken for
+ * such an escape, as `_xHHHH_` (a CR `_x000D_`, a tab `_x0009_`, a literal `_x` as `_x005F_x`). Read left to right,
+ * so `_x005F_x000D_` stays the text `_x000D_`.
+ */
+export function unescapedText(text: string): string {
+  return text.includes('_x')
+    ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : text;
+}
+
 /** A cell as its type and number format say; undefined for an empty one. */
 function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefined {
   const { value } = cell;
   switch (cell.type) {
     case 's': {
       const text = context.sharedStrings.get(Number(value));
-      return text === undefined || text === '' ? undefined : { kind: 'text', text };
+      return text === undefined || text === '' ? undefined : { kind: 'text', text: unescapedText(text) };
     }
     case 'str':
     case 'inlineStr':
       if (cell.formula && value === '' && cell.type === 'str') return undefined;
-      return value === '' ? undefined : { kind: 'text', text: value };
+      return value === '' ? undefined : { kind: 'text', text: unescapedText(value) };
     case 'b':
       return value === '' ? undefined : { kind: 'boolean', value: value === '1' || value === 'true' };
     case 'e':
