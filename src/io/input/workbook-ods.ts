@@ -232,8 +232,20 @@ function typedCell(cell: OpenCell): WorkbookCell | undefined {
       const value = attributes['office:date-value'];
       return value ? { kind: 'date', text: value.replace(/(?:\.\d+)?$/, '').replace(/T00:00:00$/, '') } : undefined;
     }
-    case 'time':
-      return text === '' ? undefined : { kind: 'text', text: attributes['office:time-value'] ?? text };
+    case 'time': {
+      // `10:30` typed in a text column became a time (`PT10H30M00S`): a date-like cell, refused there as an xlsx's is.
+      if (text === '') return undefined;
+      const clock = /^PT(\d+)H(\d+)M(\d+)(?:\.\d+)?S$/.exec(attributes['office:time-value'] ?? '');
+      return clock
+        ? {
+            kind: 'date',
+            text: clock
+              .slice(1)
+              .map((part) => part.padStart(2, '0'))
+              .join(':'),
+          }
+        : { kind: 'text', text };
+    }
     case 'boolean':
       return { kind: 'boolean', value: attributes['office:boolean-value'] === 'true' };
     case 'string': {

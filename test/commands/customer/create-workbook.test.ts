@@ -70,4 +70,19 @@ describe('a text cell the spreadsheet took for a date', () => {
     );
     expect(await storedCustomers(sandbox)).toEqual([]);
   });
+
+  it('an address number typed 10:30 in an .ods (now a time cell) is refused as the date it became; nothing is sent', async () => {
+    const dir = freshWorkDir();
+    copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-hora.ods'), join(dir, 'clientes.ods'));
+    await clearSandboxCustomers(sandbox);
+    const result = await runCommandLine(['customer', 'create', 'clientes.ods'], {
+      configDir: freshConfigDir(),
+      cwd: dir,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain('(tradingName): 12:30:00: the cell is a date');
+    expect(result.stderr).toContain('(customerRegistrationAddress.number): 10:30:00: the cell is a date');
+    expect(await storedCustomers(sandbox)).toEqual([]);
+  });
 });
