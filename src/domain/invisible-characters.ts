@@ -1,14 +1,16 @@
 /**
  * Characters no customer or stock field may hold. Pure.
  * C0 and C1 controls (a NUL, U+0085), DEL, zero-width and bidi-override characters (U+200B,
- * U+202E) and line/paragraph separators are invisible in a spreadsheet and in the store's pages,
+ * U+202E), line/paragraph separators, and the characters that show as nothing or a blank (the soft
+ * hyphen U+00AD, the grapheme joiner, Hangul fillers, the braille blank U+2800) are invisible in a
+ * spreadsheet and in the store's pages (`maria\u00AD@x.com` is another e-mail than `maria@x.com`),
  * and U+202E makes a SKU read backwards. A lone surrogate is no character at all. Tab, CR and LF
  * are allowed: a quoted cell with a line break is what people type in an address complement.
  */
 // Matching control characters is this pattern's purpose.
 const forbidden =
   // oxlint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB]|\p{Cs}/u;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]|\p{Cs}/u;
 
 export interface ForbiddenCharacter {
   /** `U+202E`, or `U+D800` for a lone surrogate. */
@@ -25,7 +27,7 @@ export interface ForbiddenCharacter {
  */
 const forbiddenOrSurrogate =
   // oxlint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB\uD800-\uDFFF]/;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uD800-\uDFFF]/;
 
 /** The first character of `text` that no field may hold, or undefined. */
 export function forbiddenCharacter(text: string): ForbiddenCharacter | undefined {

@@ -572,3 +572,15 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
+
+describe('characters that show as nothing', () => {
+  it('a soft hyphen in an e-mail (maria\u00AD@x.com shows as maria@x.com): refused naming it, nothing sent', async () => {
+    const folder = folderWith('c.csv', `${createHeader}\n${ana.replace('ana@example.com', 'ana\u00AD@example.com')}\n`);
+    const run = await createRun(folder, 'c.csv');
+    expect(run.code).toBe(65);
+    expect(run.stderr).toContain(
+      'c.csv:2: field "username" holds an invisible or control character (U+00AD) at character 4; delete it (in a spreadsheet, retype the cell)',
+    );
+    expect(run.requests).toEqual({});
+  });
+});

@@ -12,13 +12,22 @@ describe('forbiddenCharacter', () => {
     ['😀\u001B', 'U+001B', 2, false],
     ['Ana\uD800', 'U+D800', 4, true],
     ['\uDC00x', 'U+DC00', 1, true],
+    // Shown as nothing or a blank: maria\u00AD@x.com is another e-mail than the maria@x.com on the screen.
+    ['maria\u00AD@x.com', 'U+00AD', 6, false],
+    ['Ma\u034Fria', 'U+034F', 3, false],
+    ['Ana\u3164', 'U+3164', 4, false],
+    ['\u2800Ana', 'U+2800', 1, false],
+    ['a\uFFA0', 'U+FFA0', 2, false],
   ])('%j → %s at %i', (text, codePoint, position, lone) => {
     expect(forbiddenCharacter(text)).toEqual({ codePoint, position, lone });
   });
 
-  it.each(['Açúcar & Café São João', 'Bloco B\r\nApto 12', 'a\tb', '😀', 'Ñandú – “ok”'])('%j is fine', (text) => {
-    expect(forbiddenCharacter(text)).toBeUndefined();
-  });
+  it.each(['Açúcar & Café São João', 'Bloco B\r\nApto 12', 'a\tb', '😀', 'Ñandú – “ok”', '❤️ Loja', 'Rua 1º'])(
+    '%j is fine',
+    (text) => {
+      expect(forbiddenCharacter(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('printable', () => {
