@@ -9,8 +9,11 @@ export interface MergedRange {
 }
 
 /**
- * Merged cells read as a person reads them: the value of the range's first cell in every cell of the range (a
- * warehouse merged down three rows is the warehouse of the three), below the header. Rows must come in order.
+ * Merged cells read as a person reads them, below the header: a range merged down rows gives its value to each of
+ * its rows (a warehouse merged down three rows is the warehouse of the three), in its first column only. The columns
+ * it spans to the right stay empty, as a CSV export leaves them: a company name widened over the trading name and the
+ * contact columns names neither, and a price spread over the sale price column is no sale price.
+ * Rows must come in order.
  */
 export class MergedCells {
   /** Ranges not yet reached or not yet passed, by their top row. */
@@ -53,10 +56,7 @@ export class MergedCells {
         continue;
       }
       if (row.row === range.top) merged.value = row.cells[range.left];
-      for (let column = range.left; column <= range.right; column++) {
-        if (row.row === range.top && column === range.left) continue;
-        row.cells[column] = merged.value;
-      }
+      else row.cells[range.left] = merged.value;
     }
   }
 }

@@ -275,6 +275,19 @@ describe('a price of 0 in a workbook LibreOffice saved: a number cell 0, and no 
   });
 });
 
+describe('a price merged across the price and salePrice columns, in a workbook LibreOffice saved', () => {
+  const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-mesclado.xlsx'));
+
+  it("sets the price alone: the sale price column it spans stays empty, as the sheet's CSV export leaves it", async () => {
+    const { run } = workspace({ 'estoque.xlsx': workbook });
+    expect((await run(['stock', 'push', 'estoque.xlsx', '--route', 'batch'])).code).toBe(0);
+    expect((await stockEntries(sandbox)).map(({ sku, price, salePrice }) => [sku, price, salePrice ?? null])).toEqual([
+      ['BUC-NYL-S10', 12.5, 11],
+      ['BUC-NYL-S8', 10, null],
+    ]);
+  });
+});
+
 describe('a SKU a spreadsheet wrote in scientific notation', () => {
   // LibreOffice writes a long numeric code it read as a number so; Excel does it from 12 digits on (an EAN-13).
   const saved = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-codigo-longo.csv'));

@@ -195,7 +195,7 @@ describe('workbook rules', () => {
     expect(serialDate(serial)).toBe(iso);
   });
 
-  it('a merged range below the header fills its cells; one touching the header fills nothing', () => {
+  it('a merged range below the header fills its first column down its rows, not the columns it spans; one touching the header fills nothing', () => {
     const merges = new MergedCells([
       { top: 1, left: 0, bottom: 2, right: 0 },
       { top: 2, left: 1, bottom: 3, right: 2 },
@@ -208,8 +208,8 @@ describe('workbook rules', () => {
     ];
     for (const row of rows) merges.fill(row);
     expect(rows.map((row) => row.cells)).toEqual([
-      [undefined, text('X'), text('X')],
-      [text('a'), text('X'), text('X')],
+      [undefined, text('X'), undefined],
+      [text('a'), text('X'), undefined],
       [text('b'), undefined, undefined],
     ]);
   });
