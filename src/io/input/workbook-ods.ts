@@ -2,7 +2,13 @@ import { SaxesParser } from 'saxes';
 import { InputError } from '../../base/errors.js';
 import type { SheetEntry, WorkbookCell, WorkbookRow } from './workbook-cells.js';
 import { MergedCells } from './workbook-merges.js';
-import { noSuchSheet, parsedBatches, type SheetChoice, type SheetReader } from './workbook-sheet.js';
+import {
+  noSuchSheet,
+  parsedBatches,
+  refuseAmbiguousSheet,
+  type SheetChoice,
+  type SheetReader,
+} from './workbook-sheet.js';
 import type { WorkbookZip } from './workbook-zip.js';
 import { damaged } from './workbook-zip.js';
 
@@ -66,6 +72,7 @@ async function* contentRows(
   });
   yield* parsedBatches(await zip.open('content.xml'), parser, () => content.rows.splice(0));
   if (!reading.state.sheet) throw noSuchSheet(content.sheets, choice ?? '1', file);
+  refuseAmbiguousSheet(content.sheets, choice, file);
 }
 
 /** What saxes reports of content.xml, turned into the chosen sheet's rows. */
@@ -90,7 +97,12 @@ class OdsContent {
   ) {}
 
   open(name: string, attributes: Attributes): void {
-    if (this.done) return;
+    if (this.done) {
+      // The tables after the chosen one: only their names, for a --sheet number that is also one of them.
+      if (name === 'table:table')
+        this.sheets.push({ name: attributes['table:name'] ?? `Sheet${this.sheets.length + 1}`, hidden: false });
+      return;
+    }
     if (!this.inChosen) this.openOutside(name, attributes);
     else this.openInside(name, attributes);
   }

@@ -27,12 +27,32 @@ export function chooseSheet(sheets: readonly SheetEntry[], choice: SheetChoice, 
       throw new InputError(`${file}: the workbook has no visible sheet. Pass --sheet NAME.`, { file });
     return visible;
   }
+  refuseAmbiguousSheet(sheets, choice, file);
   const named = sheets.findIndex((sheet) => sheet.name === choice);
   if (named !== -1) return named;
   const folded = sheets.findIndex((sheet) => sheet.name.toLocaleLowerCase() === choice.toLocaleLowerCase());
   if (folded !== -1) return folded;
   if (/^\d+$/.test(choice) && Number(choice) >= 1 && Number(choice) <= sheets.length) return Number(choice) - 1;
   throw noSuchSheet(sheets, choice, file);
+}
+
+/**
+ * `--sheet 1` where a sheet is named "1" but is not the first tab (month or week tabs, newest first): which one is
+ * meant cannot be told, and an .xlsx and an .ods would each pick another. Refused, naming both.
+ */
+export function refuseAmbiguousSheet(sheets: readonly SheetEntry[], choice: SheetChoice, file: string): void {
+  if (choice === undefined || !/^\d+$/.test(choice)) return;
+  const named = sheets.findIndex((sheet) => sheet.name.toLocaleLowerCase() === choice.toLocaleLowerCase());
+  const tab = sheets[Number(choice) - 1];
+  if (named === -1 || tab === undefined || named === Number(choice) - 1) return;
+  // A tab named with a number too (sheets "3", "2", "1") is chosen by no --sheet: only a new name tells them apart.
+  const way = /^\d+$/.test(tab.name)
+    ? `rename the sheets with words (such as "Semana 1"), as a number names both a sheet and a tab`
+    : `pass --sheet "${tab.name}" for that tab, or rename the sheet "${choice}"`;
+  throw new InputError(
+    `${file}: --sheet ${choice} is both the sheet named "${choice}" (tab ${named + 1}) and tab ${choice} ("${tab.name}"); ${way}.`,
+    { file },
+  );
 }
 
 /** `--sheet` names no sheet of the workbook: the sheets it has, to pick from. */

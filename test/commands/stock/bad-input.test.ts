@@ -288,6 +288,24 @@ describe('a price merged across the price and salePrice columns, in a workbook L
   });
 });
 
+describe('--sheet 1 in a workbook whose tabs are named 3, 2, 1 (LibreOffice saved, .xlsx and .ods)', () => {
+  it.each(['estoque-abas-numeradas.xlsx', 'estoque-abas-numeradas.ods'])(
+    '%s: refused as naming two sheets, the same in both formats; nothing sent',
+    async (name) => {
+      const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', name));
+      const { dir, run } = workspace({ [name]: workbook });
+      const result = await run(['stock', 'push', name, '--sheet', '1']);
+      expect(result.code).toBe(65);
+      expect(result.stderr).toContain(
+        `${name}: --sheet 1 is both the sheet named "1" (tab 3) and tab 1 ("3"); rename the sheets with words (such as "Semana 1"), as a number names both a sheet and a tab.`,
+      );
+      await expectNothingSent(dir, [name]);
+      // The middle tab is tab 2 and named "2": no doubt which.
+      expect((await run(['stock', 'validate', name, '--sheet', '2'])).code).toBe(0);
+    },
+  );
+});
+
 describe('a SKU a spreadsheet wrote in scientific notation', () => {
   // LibreOffice writes a long numeric code it read as a number so; Excel does it from 12 digits on (an EAN-13).
   const saved = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-codigo-longo.csv'));
