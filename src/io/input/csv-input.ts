@@ -122,6 +122,9 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     hiddenLines,
     skipped,
     checkRow,
+    // Only the errors file b2bctl wrote (its last column is `error`) carries its formula guard: in another CSV a
+    // cell's leading `'` is the author's, kept as an .xlsx keeps it.
+    headers.at(-1)?.trim() === 'error',
   );
   // A batch with data under a header no field reads is refused before any of its records is judged.
   const shape = (batch: CsvRowBatch, from: number) => {
@@ -201,6 +204,7 @@ function csvRecordShaper(
   skipped: { blankRows: number },
   /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
   checkRow: (row: CsvRow) => string | undefined,
+  guarded: boolean,
 ): (batch: CsvRowBatch, from: number) => InputRecord[] {
   return ({ rows, clean }, from) => {
     const shaped: InputRecord[] = [];
@@ -211,7 +215,7 @@ function csvRecordShaper(
         continue;
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const cells = restoreFormulas(row.cells);
+      const cells = guarded ? restoreFormulas(row.cells) : row.cells;
       let problems: (string | ReaderProblem)[] | undefined;
       if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
         problems = [

@@ -68,10 +68,10 @@ export function neutralizeFormula(text: string): string {
 function mayStartFormula(text: string): boolean {
   if (text.length === 0) return false;
   const code = text.charCodeAt(0);
-  return isFormulaStart(code) || code === quoteCode || separatorThenFormula.test(text);
+  return isFormulaStart(code) || code === quoteCode || code === apostropheCode || separatorThenFormula.test(text);
 }
 
-const separatorThenFormula = /[,;\t\n\r]["=+\-@\t\r]/;
+const separatorThenFormula = /[,;\t\n\r]["'=+\-@\t\r]/;
 
 /** The text with a `'` before every piece that starts like a formula (see neutralizeFormula). */
 function guardPieces(text: string): string {
@@ -80,14 +80,24 @@ function guardPieces(text: string): string {
   const length = text.length;
   for (let pieceStart = 0; pieceStart <= length;) {
     const first = afterQuotes(text, pieceStart);
-    const pieceEnd = nextSeparator(text, first);
-    if (first < length && isFormulaStart(text.charCodeAt(first)) && !plainNumber.test(text.slice(first, pieceEnd))) {
+    // A piece that already starts with `'` before a formula start (a password `'@Xy9`) gets one more, so reading the
+    // file back takes off only the one written here.
+    const start = afterApostrophes(text, first);
+    const pieceEnd = nextSeparator(text, start);
+    if (start < length && isFormulaStart(text.charCodeAt(start)) && !plainNumber.test(text.slice(start, pieceEnd))) {
       written += `${text.slice(copied, first)}'`;
       copied = first;
     }
     pieceStart = pieceEnd + 1;
   }
   return written === '' ? text : written + text.slice(copied);
+}
+
+/** The index of the first character at or after `from` that is not an apostrophe. */
+function afterApostrophes(text: string, from: number): number {
+  let index = from;
+  while (text.charCodeAt(index) === apostropheCode) index++;
+  return index;
 }
 
 /** The reverse, for a CSV b2bctl wrote and the user feeds back (the errors file): `'=x` is read as `=x`. */
@@ -98,11 +108,12 @@ export function restoreFormula(text: string): string {
   const length = text.length;
   for (let pieceStart = 0; pieceStart <= length;) {
     const first = afterQuotes(text, pieceStart);
-    const pieceEnd = nextSeparator(text, first);
+    const start = text.charCodeAt(first) === apostropheCode ? afterApostrophes(text, first) : first;
+    const pieceEnd = nextSeparator(text, start);
     if (
-      text.charCodeAt(first) === apostropheCode &&
-      isFormulaStart(text.charCodeAt(first + 1)) &&
-      !plainNumber.test(text.slice(first + 1, nextSeparator(text, first + 1)))
+      start > first &&
+      isFormulaStart(text.charCodeAt(start)) &&
+      !plainNumber.test(text.slice(start, nextSeparator(text, start)))
     ) {
       restored += text.slice(copied, first);
       copied = first + 1;

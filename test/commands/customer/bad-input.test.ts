@@ -584,3 +584,22 @@ describe('characters that show as nothing', () => {
     expect(run.requests).toEqual({});
   });
 });
+
+describe("a text whose author began it with ' before a formula start", () => {
+  it("keeps its ' from the file to the platform, and through the errors file fed back", async () => {
+    const row = ana.replace(',Ana,', ",'-Ana,").replace('11987654321', '1198765432');
+    const bia = 'cpf,111.444.777-35,Bia,bia@example.com,11987654322,Senha#1,01310-100,20';
+    const folder = folderWith('c.csv', `${createHeader}\n${row}\n${bia}\n`);
+    const first = await cli(['customer', 'create', 'c.csv', '--skip-invalid'], folder);
+    expect(first.code).toBe(1);
+    const errorsFile = readdirSync(folder).find((name) => name.startsWith('c.errors-')) as string;
+    // One more ' written against formulas, taken off when the file is read back.
+    expect(readFileSync(join(folder, errorsFile), 'utf8')).toContain(",''-Ana,");
+    writeFileSync(
+      join(folder, errorsFile),
+      readFileSync(join(folder, errorsFile), 'utf8').replace('1198765432', '11987654321'),
+    );
+    expect((await cli(['customer', 'create', errorsFile], folder)).code).toBe(0);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.name).toSorted()).toEqual(["'-Ana", 'Bia']);
+  });
+});

@@ -22,10 +22,12 @@ function referenceNeutralize(text: string): string {
     .split(/([,;\t\r\n])/)
     .map((piece, index, pieces) => {
       if (index % 2 === 1) return piece;
-      if (/^"*$/.test(piece) && (pieces[index + 1] === '\t' || pieces[index + 1] === '\r')) return `${piece}'`;
       const quotes = /^"*/.exec(piece)?.[0] ?? '';
       const rest = piece.slice(quotes.length);
-      return /^[=+\-@\r]/.test(rest) && !/^[+-]?\d+([.,]\d+)*$/.test(rest) ? `${quotes}'${rest}` : piece;
+      // Apostrophes already there before a formula start get one more, so reading back takes off only that one.
+      if (/^'*$/.test(rest) && (pieces[index + 1] === '\t' || pieces[index + 1] === '\r')) return `${quotes}'${rest}`;
+      const unquoted = rest.replace(/^'*/, '');
+      return /^[=+\-@\r]/.test(unquoted) && !/^[+-]?\d+([.,]\d+)*$/.test(unquoted) ? `${quotes}'${rest}` : piece;
     })
     .join('');
 }

@@ -15,6 +15,17 @@ describe('neutralizeFormula and restoreFormula', () => {
     expect(restoreFormula(written)).toBe(text);
   });
 
+  it.each([
+    // A text that starts with an apostrophe before a formula start (a password): one more is written, one read off.
+    ["'@Xy9#k2", "''@Xy9#k2"],
+    ["'-Maria", "''-Maria"],
+    ["Fundos;'+casa", "Fundos;''+casa"],
+    ["''=x", "'''=x"],
+  ])('%j, already quoted by its author, keeps its apostrophe through the errors file', (text, written) => {
+    expect(neutralizeFormula(text)).toBe(written);
+    expect(restoreFormula(written)).toBe(text);
+  });
+
   it.each(['-5', '+3', '-1234,50', '1.234,50', 'Ana', '', "'quoted by the user", 'a=b'])(
     '%j is left alone both ways',
     (text) => {
@@ -52,7 +63,7 @@ describe('neutralizeFormula and restoreFormula', () => {
   );
 
   it('reads back every neutralised text it wrote (seeded random cells of separators, quotes and formula starts)', () => {
-    const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', "'", '1', 'a', ' '];
+    const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', "'", "'", '1', 'a', ' '];
     const misread: string[] = [];
     const live: string[] = [];
     let seed = 7;
@@ -61,8 +72,6 @@ describe('neutralizeFormula and restoreFormula', () => {
       let text = '';
       const length = next() % 9;
       for (let index = 0; index < length; index++) text += alphabet[next() % alphabet.length];
-      // A text the user wrote with a piece that already starts with an apostrophe and a formula is read as unquoted.
-      if (/(^|[,;\t\r\n])"*'[=+\-@\t\r]/.test(text)) continue;
       const written = neutralizeFormula(text);
       if (restoreFormula(written) !== text) misread.push(text);
       for (const piece of written.split(/[,;\t\r\n]/)) {
