@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { type OrderRoute, type OrderRoutes } from '../../domain/order-routes.js';
 import {
   forbiddenMove,
@@ -51,6 +52,8 @@ export class MoveSender {
   private readonly states = new Map<string, OrderState>();
   /** The order's id → how this run's file first named it (its id, or its number). */
   private readonly namedAs = new Map<string, string>();
+  /** Names of an order the file also names another way (found before anything was sent): the refusal of each. */
+  private readonly twoWays = new Map<string, string>();
   private readonly lookup: OrderLookup;
   private readonly checkStatus: boolean;
 
@@ -69,6 +72,8 @@ export class MoveSender {
    * without the status check, so a move that went through is not sent again.
    */
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
+    const namedTwice = this.twoWays.get(move.order);
+    if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
     const before = await this.stateBefore(move, signal, unanswered);
     const target = this.addressed(move);
     const id = target.values.id === move.order ? undefined : target.values.id;
@@ -98,6 +103,31 @@ export class MoveSender {
         message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
       };
     return recipientRefusal(move, before, id) ?? this.deliver(target, this.routes[move.action], signal);
+  }
+
+  /**
+   * Before anything is sent: each order the file names is read (as the status check would read it, so no move reads
+   * it again), and an order named by its id on some rows and by its number on others has all its moves refused. Its
+   * moves under two names would go as two groups side by side: a ship under the id could go before the ready and
+   * invoice above it under the number, and the order be shipped with neither.
+   */
+  async readNames(names: Iterable<string>, concurrency: number, signal?: AbortSignal): Promise<void> {
+    if (!this.checkStatus) return;
+    const limit = pLimit(Math.max(1, concurrency));
+    const given = [...new Set(names)];
+    await Promise.all(
+      given.map((name) => limit(() => this.stateBefore({ order: name } as PreparedMove, signal, false))),
+    );
+    const namesOf = new Map<string, string[]>();
+    for (const name of given) {
+      const id = this.lookup.knownIdOf(name) ?? name;
+      namesOf.set(id, [...(namesOf.get(id) ?? []), name]);
+    }
+    for (const names of namesOf.values()) {
+      if (names.length < 2) continue;
+      const message = `not sent: this file names one order both as ${names.join(' and as ')}; name each order one way (its id or its number), so its moves go in file order`;
+      for (const name of names) this.twoWays.set(name, message);
+    }
   }
 
   /**

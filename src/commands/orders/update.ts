@@ -37,8 +37,11 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   let sendInOrder:
     | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
     | undefined;
+  let senderReady: Promise<NonNullable<typeof sendInOrder>> | undefined;
   /** Per order, the line of its first move that did not go through (refused, or invalid and passed over). */
   const stoppedAt = new Map<string, number>();
+  /** Every name the file gives an order (its id or its number), gathered while the file is checked. */
+  const orderNames = new Set<string>();
   await runBulkJob<PreparedMove>(
     {
       name: 'orders update',
@@ -57,7 +60,10 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
           },
           warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
         }),
-      keyOf: (record) => `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim(),
+      keyOf: (record) => {
+        if (record.values.order !== undefined) orderNames.add(String(record.values.order));
+        return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
+      },
       lockName: 'orders-update',
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
@@ -81,14 +87,17 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         if (!stoppedAt.has(order)) stoppedAt.set(order, line);
       },
       async sendBatch(client, batch, signal) {
-        sendInOrder ??= orderedSender(
-          stoppedAt,
-          new MoveSender(client, routesNow(), context.log.warn, {
+        // One sender for the run, made once by whichever batch comes first; the others wait for its reading.
+        senderReady ??= (async () => {
+          const sender = new MoveSender(client, routesNow(), context.log.warn, {
             checkStatus: options.statusCheck !== false,
             replace: options.replace === true,
             note: (line) => context.log.info(line),
-          }),
-        );
+          });
+          await sender.readNames(orderNames, options.concurrency, signal);
+          return orderedSender(stoppedAt, sender);
+        })();
+        sendInOrder = await senderReady;
         return Promise.all(
           batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
         );
