@@ -99,20 +99,30 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
 }
 
 /**
- * Why a table's ICMS rate reads as a fraction of a percent, which no ICMS rate is (the interstate floor is 4%): an
- * ERP's 0.12 meant 12% and would tax a hundred times too little. Undefined for 0 and for real rates.
+ * Why a table's rate reads as a fraction of a percent, which none of these is: no ICMS rate (the interstate floor
+ * is 4%), no TIPI IPI rate but 0, no MVA, FCP or base reduction is under 1%. An ERP's 0.12 meant 12% and would tax a
+ * hundred times too little. Undefined for 0 and for real rates.
  */
 export function fractionRateProblem(rule: TaxRule): { field: string; message: string } | undefined {
-  for (const field of ['icmsRate', 'destinationRate'] as const) {
+  for (const [field, what, example] of fractionChecked) {
     const rate = Number(rule[field]);
     if (rate > 0 && rate < 1)
       return {
         field,
-        message: `${rule[field]} reads as ${rule[field]}%, and no ICMS rate is that low: write the percentage (12 for 12%, not 0.12)`,
+        message: `${rule[field]} reads as ${rule[field]}%, and no ${what} is that low: write the percentage (${example})`,
       };
   }
   return undefined;
 }
+
+const fractionChecked = [
+  ['icmsRate', 'ICMS rate', '12 for 12%, not 0.12'],
+  ['destinationRate', 'ICMS rate', '12 for 12%, not 0.12'],
+  ['ipiRate', 'IPI rate above 0', '6.5 for 6.5%, not 0.065'],
+  ['mva', 'MVA', '40 for 40%, not 0.40'],
+  ['fcpRate', 'FCP rate above 0', '2 for 2%, not 0.02'],
+  ['icmsBaseReduction', 'base reduction', '33.33 for 33.33%, not 0.3333'],
+] as const;
 
 /**
  * Whether a rate may be left empty (read as 0): a base reduction, an MVA, and an FCP (most states have none) may;

@@ -300,3 +300,50 @@ describe('a table whose ICMS rates are written as fractions', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('a table whose other rates are written as fractions', () => {
+  it.each([
+    [
+      'ipiRate',
+      '12,0,0.065,40,20,',
+      'ipiRate "0.065" 0.065 reads as 0.065%, and no IPI rate above 0 is that low: write the percentage (6.5 for 6.5%, not 0.065)',
+    ],
+    [
+      'mva',
+      '12,,6.5,0.40,20,',
+      'mva "0.40" 0.40 reads as 0.40%, and no MVA is that low: write the percentage (40 for 40%, not 0.40)',
+    ],
+    [
+      'icmsBaseReduction',
+      '12,0.3333,6.5,40,20,',
+      'icmsBaseReduction "0.3333" 0.3333 reads as 0.3333%, and no base reduction is that low',
+    ],
+    ['fcpRate', '12,,6.5,40,20,0.02', 'fcpRate "0.02" 0.02 reads as 0.02%, and no FCP rate above 0 is that low'],
+  ])('%s as a fraction is refused with the fix, nothing quoted', async (_field, rates, message) => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 't.csv'),
+      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,${rates}\n`,
+    );
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        't.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90',
+      ],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(`t.csv:2: ${message}`);
+    expect(result.stdout).toBe('');
+  });
+});
