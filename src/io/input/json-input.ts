@@ -204,9 +204,14 @@ class FieldLookup {
   }
 }
 
-/** ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be. */
+/**
+ * ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be.
+ * Text loses its padding as a CSV cell's does (`" 529.982.247-25 "` was sent in the URL as %20529…), but for a
+ * password, sent exactly as written.
+ */
 function typedAs(value: unknown, path: string, type: FieldType): unknown {
-  return typeof value === 'string' && type !== 'string' && type !== 'list' ? typedValue(value, type, '.', path) : value;
+  if (typeof value !== 'string' || type === 'list') return value;
+  return typedValue(value, type, '.', path);
 }
 
 /** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */

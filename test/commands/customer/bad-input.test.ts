@@ -603,3 +603,27 @@ describe("a text whose author began it with ' before a formula start", () => {
     expect((await storedCustomers(sandbox)).map((customer) => customer.name).toSorted()).toEqual(["'-Ana", 'Bia']);
   });
 });
+
+describe('JSON text with the padding an export leaves', () => {
+  it('is trimmed as a CSV cell is (the document, the name, the e-mail), the password kept as written', async () => {
+    const customer = {
+      documentType: 'cpf',
+      document: ' 529.982.247-25 ',
+      name: '  Ana  ',
+      username: ' ana@example.com\u00A0',
+      phone: '11987654321',
+      password: ' Senha#1 ',
+      customerRegistrationAddress: { zipcode: '01310-100', number: ' 10 ' },
+    };
+    const folder = folderWith('c.json', JSON.stringify([customer]));
+    const run = await createRun(folder, 'c.json');
+    expect(run.code).toBe(0);
+    expect(run.requests).toEqual({ [createRoute]: 1 });
+    const [stored] = await storedCustomers(sandbox);
+    expect({ document: stored?.document, name: stored?.name, email: stored?.email }).toEqual({
+      document: '529.982.247-25',
+      name: 'Ana',
+      email: 'ana@example.com',
+    });
+  });
+});
