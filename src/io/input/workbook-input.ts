@@ -75,6 +75,12 @@ async function readSheet(
   const batches = reader.rows();
   const header = await headerRow(batches);
   if (!header) {
+    // The first sheet empty and the data on another: a cron job would send nothing every night, exit 0.
+    const others = reader.otherSheets();
+    if (options.sheet === undefined && others.length > 0)
+      options.warn(
+        `warning: ${file}: its first sheet "${reader.sheet?.name ?? ''}" is empty, and without --sheet the others are not read (${others.map((name) => `"${name}"`).join(', ')}); pass --sheet "${others[0]}" to read that one.`,
+      );
     close();
     return emptySheet(file, format);
   }

@@ -31,7 +31,7 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
     );
   const merges = new MergedCells();
   const hiddenColumns = new Set<number>();
-  const state: { sheet: SheetEntry | undefined } = { sheet: undefined };
+  const state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] } = { sheet: undefined, sheets: [] };
   return {
     get sheet() {
       return state.sheet;
@@ -39,6 +39,8 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
     merges,
     hiddenColumns,
     rows: () => contentRows(zip, file, choice, { merges, hiddenColumns, state }),
+    otherSheets: () =>
+      state.sheets.filter((sheet) => sheet !== state.sheet && !sheet.hidden).map((sheet) => sheet.name),
     close: () => zip.close(),
   };
 }
@@ -46,7 +48,7 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
 interface Reading {
   merges: MergedCells;
   hiddenColumns: Set<number>;
-  state: { sheet: SheetEntry | undefined };
+  state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] };
 }
 
 /** A cell being read: its typed value from its attributes, or its text gathered from its paragraphs. */
@@ -63,6 +65,7 @@ async function* contentRows(
   reading: Reading,
 ): AsyncGenerator<WorkbookRow[]> {
   const content = new OdsContent(choice, reading);
+  reading.state.sheets = content.sheets;
   const parser = new SaxesParser({ position: false });
   parser.on('opentag', (tag) => content.open(tag.name, tag.attributes as Attributes));
   parser.on('text', (text) => content.text(text));

@@ -13,6 +13,8 @@ export interface SheetReader {
   readonly hiddenColumns: ReadonlySet<number>;
   /** The rows with at least one cell, in order, a batch per chunk of the sheet's XML. */
   rows(): AsyncGenerator<WorkbookRow[]>;
+  /** The names of the workbook's other visible sheets (OpenDocument knows them once the rows have been read). */
+  otherSheets(): string[];
   close(): void;
 }
 

@@ -40,6 +40,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
     hiddenColumns,
     rows: () =>
       sheetRows(zip, chosen.path, file, { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns }),
+    otherSheets: () => book.sheets.filter((sheet) => sheet !== chosen && !sheet.hidden).map((sheet) => sheet.name),
     close: () => zip.close(),
   };
 }

@@ -306,6 +306,21 @@ describe('--sheet 1 in a workbook whose tabs are named 3, 2, 1 (LibreOffice save
   );
 });
 
+describe('a workbook whose first sheet is empty and whose stock is on the second (LibreOffice saved)', () => {
+  it('push sends nothing and says which sheet holds data and the --sheet that reads it; --sheet sends it', async () => {
+    const name = 'estoque-primeira-vazia.xlsx';
+    const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', name));
+    const { dir, run } = workspace({ [name]: workbook });
+    const empty = await run(['stock', 'push', name, '--quiet']);
+    expect(empty.stderr).toContain(
+      `warning: ${name}: its first sheet "Planilha1" is empty, and without --sheet the others are not read ("Estoque"); pass --sheet "Estoque" to read that one.`,
+    );
+    await expectNothingSent(dir, [name]);
+    expect((await run(['stock', 'push', name, '--sheet', 'Estoque', '--route', 'batch'])).code).toBe(0);
+    expect((await stockEntries(sandbox)).length).toBeGreaterThan(0);
+  });
+});
+
 describe('a SKU a spreadsheet wrote in scientific notation', () => {
   // LibreOffice writes a long numeric code it read as a number so; Excel does it from 12 digits on (an EAN-13).
   const saved = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-codigo-longo.csv'));
