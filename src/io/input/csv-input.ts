@@ -49,9 +49,10 @@ type CsvOptions = InputOptions & {
 };
 
 /**
- * The text as it comes, saying at its end when its last line has no line end though its lines end with CRLF: what
- * Excel and LibreOffice write ends with one, and an export cut short (or still being written) does not, its last
- * record partial (`GEN-0000002;15` of a `150`). Said, not refused: a file saved by a text editor may end so.
+ * The text as it comes, saying at its end when its last line has no line end though its other lines end with one
+ * (CRLF, or the LF LibreOffice writes on Linux): what Excel and LibreOffice write ends with one, and an export cut
+ * short (or still being written) does not, its last record partial (`GEN-0000002;15` of a `150`). Said, not
+ * refused: a file saved by a text editor may end so.
  */
 async function* cutShortWatched(
   text: AsyncIterable<string>,
@@ -59,14 +60,14 @@ async function* cutShortWatched(
   warn: (message: string) => void,
 ): AsyncGenerator<string> {
   let last = '';
-  let crlf = false;
+  let lineEnds = false;
   for await (const chunk of text) {
     if (chunk === '') continue;
-    if (!crlf) crlf = chunk.includes('\r\n') || (last.endsWith('\r') && chunk.startsWith('\n'));
+    if (!lineEnds) lineEnds = chunk.includes('\n') || chunk.includes('\r');
     last = chunk;
     yield chunk;
   }
-  if (crlf && !last.endsWith('\n') && last.trim() !== '')
+  if (lineEnds && !last.endsWith('\n') && !last.endsWith('\r') && last.trim() !== '')
     warn(
       `warning: ${file}: its last line has no line end, while its other lines end with one: if the export was cut short or is still being written, that record is partial. Check the last line, or export the file again.`,
     );

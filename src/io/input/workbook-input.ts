@@ -75,12 +75,7 @@ async function readSheet(
   const batches = reader.rows();
   const header = await headerRow(batches);
   if (!header) {
-    // The first sheet empty and the data on another: a cron job would send nothing every night, exit 0.
-    const others = reader.otherSheets();
-    if (options.sheet === undefined && others.length > 0)
-      options.warn(
-        `warning: ${file}: its first sheet "${reader.sheet?.name ?? ''}" is empty, and without --sheet the others are not read (${others.map((name) => `"${name}"`).join(', ')}); pass --sheet "${others[0]}" to read that one.`,
-      );
+    if (options.sheet === undefined) warnOtherSheets(file, reader, options.warn);
     close();
     return emptySheet(file, format);
   }
@@ -108,11 +103,7 @@ async function readSheet(
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
-  const written: WrittenCells = {
-    columns,
-    decimal: options.decimal ?? '.',
-    decimalGiven: options.decimal !== undefined,
-  };
+  const written = writtenCellsOf(columns, options.decimal);
   const shape = rowShaper({ file, sheet, headers, written, options });
   // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
   const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
@@ -340,6 +331,20 @@ function numberValue(
 
 function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
   return decimal === '.' && text.includes(',') ? ',' : decimal;
+}
+
+/** How the cells become fields: a number typed as text reads with --decimal when given, else with a point. */
+function writtenCellsOf(columns: WrittenCells['columns'], decimal: WrittenCells['decimal'] | undefined): WrittenCells {
+  return { columns, decimal: decimal ?? '.', decimalGiven: decimal !== undefined };
+}
+
+/** The first sheet empty and the data on another: a cron job would send nothing every night, exit 0. */
+function warnOtherSheets(file: string, reader: SheetReader, warn: (message: string) => void): void {
+  const others = reader.otherSheets();
+  if (others.length === 0) return;
+  warn(
+    `warning: ${file}: its first sheet "${reader.sheet?.name ?? ''}" is empty, and without --sheet the others are not read (${others.map((name) => `"${name}"`).join(', ')}); pass --sheet "${others[0]}" to read that one.`,
+  );
 }
 
 /** Says once that hidden columns are read: a person who hid a column may think it is left out. */

@@ -610,6 +610,15 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     expect((await whole(['stock', 'validate', 'whole.csv'])).stderr).not.toContain('last line has no line end');
   });
 
+  it('an LF export (as LibreOffice writes on Linux) cut short is said too', async () => {
+    const { run } = workspace({ 'cut.csv': 'sku;quantity\nGEN-0000001;150\nGEN-0000002;12' });
+    expect((await run(['stock', 'validate', 'cut.csv'])).stderr).toContain(
+      'warning: cut.csv: its last line has no line end, while its other lines end with one',
+    );
+    const { run: whole } = workspace({ 'whole.csv': 'sku;quantity\nGEN-0000001;150\n' });
+    expect((await whole(['stock', 'validate', 'whole.csv'])).stderr).not.toContain('last line has no line end');
+  });
+
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
     const { run } = workspace({ 'v.csv': excel('sku;quantity', 'GEN-0000001;-1') });
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);
