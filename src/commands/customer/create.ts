@@ -42,10 +42,29 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
       // options.upsert is read at send time: a --resume may have restored it from the interrupted run.
       sendBatch: async (client, batch, signal) =>
-        Promise.all(batch.map((entry) => createOnce(client, entry, options.upsert, signal))),
+        Promise.all(
+          batch.map(async (entry) => warnOfKeptEmail(await createOnce(client, entry, options.upsert, signal), context)),
+        ),
     },
     context,
   );
+}
+
+/** Whether the run has said that an upsert keeps a customer's registered e-mail. */
+const keptEmailSaid = new WeakSet<Context>();
+
+/**
+ * An upsert that could not change a customer's e-mail (the update route takes none) is said on stderr once a run, not
+ * in the report alone: the file's new e-mail is not the customer's, though the run says "updated".
+ */
+function warnOfKeptEmail(entry: ReportEntry, context: Context): ReportEntry {
+  if (entry.row.outcome === 'updated' && entry.row.message?.includes('username') && !keptEmailSaid.has(context)) {
+    keptEmailSaid.add(context);
+    context.log.warn(
+      `warning: line ${entry.row.line}: customer ${entry.row.key} was updated but keeps its registered e-mail: --upsert cannot change an e-mail (the update route takes none); the report names every such row.`,
+    );
+  }
+  return entry;
 }
 
 /**

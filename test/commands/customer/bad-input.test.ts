@@ -627,3 +627,20 @@ describe('JSON text with the padding an export leaves', () => {
     });
   });
 });
+
+describe('--upsert of a customer whose e-mail the file changes', () => {
+  it('updates it, and says on stderr that it keeps its registered e-mail (the update route takes none)', async () => {
+    const folder = folderWith('c.csv', `${createHeader}\n${ana}\n`);
+    expect((await cli(['customer', 'create', 'c.csv'], folder)).code).toBe(0);
+    writeFileSync(
+      join(folder, 'd.csv'),
+      `${createHeader}\n${ana.replace('ana@example.com', 'ana.nova@example.com')}\n`,
+    );
+    const upsert = await cli(['customer', 'create', 'd.csv', '--upsert'], folder);
+    expect(upsert.code).toBe(0);
+    expect(upsert.stderr).toContain(
+      'warning: line 2: customer 529.982.247-25 was updated but keeps its registered e-mail: --upsert cannot change an e-mail',
+    );
+    expect((await storedCustomers(sandbox)).map((customer) => customer.email)).toEqual(['ana@example.com']);
+  });
+});
