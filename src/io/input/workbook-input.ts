@@ -100,6 +100,7 @@ async function readSheet(
     sampleOf: (name) => firstValueUnder(headers, name, header.rest),
   });
   reportHeaderProblems(file, place, { ...problems, headers }, options);
+  if (options.sheet === undefined) warnActiveSheet(file, sheet, reader, options.warn);
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
@@ -336,6 +337,18 @@ function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
 /** How the cells become fields: a number typed as text reads with --decimal when given, else with a point. */
 function writtenCellsOf(columns: WrittenCells['columns'], decimal: WrittenCells['decimal'] | undefined): WrittenCells {
   return { columns, decimal: decimal ?? '.', decimalGiven: decimal !== undefined };
+}
+
+/**
+ * The workbook was saved showing another tab than the first one read by default (Fevereiro open, Janeiro read): the
+ * month before's data would be sent. Said, with the --sheet that reads the tab shown.
+ */
+function warnActiveSheet(file: string, sheet: string, reader: SheetReader, warn: (message: string) => void): void {
+  const active = reader.activeSheet();
+  if (active === undefined || active === sheet) return;
+  warn(
+    `warning: ${file}: sheet "${sheet}" is read (the first; --sheet chooses another), but the workbook was saved showing "${active}": pass --sheet "${active}" if that is the one meant.`,
+  );
 }
 
 /** The first sheet empty and the data on another: a cron job would send nothing every night, exit 0. */

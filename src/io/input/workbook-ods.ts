@@ -32,6 +32,9 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
   const merges = new MergedCells();
   const hiddenColumns = new Set<number>();
   const state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] } = { sheet: undefined, sheets: [] };
+  // The tab the file was saved showing, in settings.xml (small): LibreOffice's ActiveTable.
+  const settings = zip.has('settings.xml') ? await zip.text('settings.xml') : '';
+  const active = /config:name="ActiveTable"[^>]*>([^<]*)</.exec(settings)?.[1];
   return {
     get sheet() {
       return state.sheet;
@@ -41,6 +44,7 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
     rows: () => contentRows(zip, file, choice, { merges, hiddenColumns, state }),
     otherSheets: () =>
       state.sheets.filter((sheet) => sheet !== state.sheet && !sheet.hidden).map((sheet) => sheet.name),
+    activeSheet: () => (active === undefined ? undefined : decodeXmlText(active)),
     close: () => zip.close(),
   };
 }
@@ -273,4 +277,12 @@ function typedCell(cell: OpenCell): WorkbookCell | undefined {
       if (formula && text !== '') return { kind: 'error', text };
       return text === '' ? undefined : { kind: 'text', text };
   }
+}
+
+/** An attribute's or element's text with XML's entities read (`&amp;` in a sheet named `P&D`). */
+function decodeXmlText(text: string): string {
+  return text.replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_, entity: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[entity] as string,
+  );
 }

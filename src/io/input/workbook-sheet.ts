@@ -15,6 +15,8 @@ export interface SheetReader {
   rows(): AsyncGenerator<WorkbookRow[]>;
   /** The names of the workbook's other visible sheets (OpenDocument knows them once the rows have been read). */
   otherSheets(): string[];
+  /** The sheet the workbook was saved showing (its active tab), when it says. */
+  activeSheet(): string | undefined;
   close(): void;
 }
 

@@ -41,6 +41,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
     rows: () =>
       sheetRows(zip, chosen.path, file, { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns }),
     otherSheets: () => book.sheets.filter((sheet) => sheet !== chosen && !sheet.hidden).map((sheet) => sheet.name),
+    activeSheet: () => book.active,
     close: () => zip.close(),
   };
 }
@@ -49,7 +50,7 @@ export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: Shee
 async function workbookParts(
   zip: WorkbookZip,
   file: string,
-): Promise<{ sheets: (SheetEntry & { path: string })[]; date1904: boolean }> {
+): Promise<{ sheets: (SheetEntry & { path: string })[]; date1904: boolean; active: string | undefined }> {
   if (!zip.has('xl/workbook.xml'))
     throw new InputError(
       `${file}: a zip file, but not an Excel workbook (it has no xl/workbook.xml). Export the data as .xlsx, .ods or CSV.`,
@@ -65,8 +66,10 @@ async function workbookParts(
     });
   const sheets: (SheetEntry & { path: string })[] = [];
   let date1904 = false;
+  let activeTab = 0;
   eachTag(await zip.text('xl/workbook.xml'), file, (name, attributes) => {
     if (name === 'workbookPr') date1904 = attributes.date1904 === '1' || attributes.date1904 === 'true';
+    if (name === 'workbookView' && attributes.activeTab !== undefined) activeTab = Number(attributes.activeTab) || 0;
     if (name !== 'sheet') return;
     const id = attributes['r:id'] ?? Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1] ?? '';
     sheets.push({
@@ -75,7 +78,7 @@ async function workbookParts(
       path: targets.get(id) ?? `xl/worksheets/sheet${sheets.length + 1}.xml`,
     });
   });
-  return { sheets, date1904 };
+  return { sheets, date1904, active: sheets[activeTab]?.name };
 }
 
 /** Calls `visit` with each element's name (without its prefix) and attributes; for the small parts only. */

@@ -321,6 +321,19 @@ describe('a workbook whose first sheet is empty and whose stock is on the second
   });
 });
 
+describe('a workbook saved showing its second tab (Fevereiro) while the first (Janeiro) is read by default', () => {
+  it('says which sheet is read and the --sheet that reads the one shown', async () => {
+    const name = 'estoque-meses.xlsx';
+    const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', name));
+    const { run } = workspace({ [name]: workbook });
+    const validated = await run(['stock', 'validate', name]);
+    expect(validated.stderr).toContain(
+      `warning: ${name}: sheet "Janeiro" is read (the first; --sheet chooses another), but the workbook was saved showing "Fevereiro": pass --sheet "Fevereiro" if that is the one meant.`,
+    );
+    expect((await run(['stock', 'validate', name, '--sheet', 'Fevereiro'])).stderr).not.toContain('saved showing');
+  });
+});
+
 describe('a SKU a spreadsheet wrote in scientific notation', () => {
   // LibreOffice writes a long numeric code it read as a number so; Excel does it from 12 digits on (an EAN-13).
   const saved = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-codigo-longo.csv'));
