@@ -10,7 +10,7 @@
 // Matching control characters is this pattern's purpose.
 const forbidden =
   // oxlint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]|\p{Cs}/u;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D|\p{Cs}/u;
 
 export interface ForbiddenCharacter {
   /** `U+202E`, or `U+D800` for a lone surrogate. */
@@ -27,7 +27,7 @@ export interface ForbiddenCharacter {
  */
 const forbiddenOrSurrogate =
   // oxlint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uD800-\uDFFF]/;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u2800\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uD800-\uDFFF]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D/;
 
 /** The first character of `text` that no field may hold, or undefined. */
 export function forbiddenCharacter(text: string): ForbiddenCharacter | undefined {

@@ -123,10 +123,10 @@ export class MoveSender {
       const id = this.lookup.knownIdOf(name) ?? name;
       namesOf.set(id, [...(namesOf.get(id) ?? []), name]);
     }
-    for (const names of namesOf.values()) {
-      if (names.length < 2) continue;
-      const message = `not sent: this file names one order both as ${names.join(' and as ')}; name each order one way (its id or its number), so its moves go in file order`;
-      for (const name of names) this.twoWays.set(name, message);
+    for (const spellings of namesOf.values()) {
+      if (spellings.length < 2) continue;
+      const message = `not sent: this file names one order both as ${spellings.join(' and as ')}; name each order one way (its id or its number), so its moves go in file order`;
+      for (const name of spellings) this.twoWays.set(name, message);
     }
   }
 

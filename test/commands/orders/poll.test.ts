@@ -392,39 +392,39 @@ describe('orders poll --detail when an order changes between its listing and its
   });
 });
 
+/** A platform of `orders` answering the listing with an exact comparison of its bounds to each order's instant. */
+async function platform(orders: { id: number; lastUpdated: string; micros: number }[], exact: boolean, now: number) {
+  const server = createServer((request, response) => {
+    // Its clock is the test's: a Date header hours ahead would hold the orders back as a clock ahead does.
+    response.setHeader('date', new Date(now).toUTCString());
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const from = Date.parse(url.searchParams.get('updatedFrom') ?? '') * 1000;
+    const to = Date.parse(url.searchParams.get('updatedTo') ?? '') * 1000;
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 25);
+    const inside = exact ? orders.filter((order) => order.micros >= from && order.micros <= to) : orders;
+    response.setHeader('content-type', 'application/json');
+    response.end(
+      JSON.stringify(
+        inside
+          .slice(offset, offset + limit)
+          .map(({ id, lastUpdated }) => ({ id, orderId: 100_000 + id, status: 'PAID', lastUpdated })),
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-instants-'));
+  folders.push(folder);
+  return {
+    env: {
+      B2BCTL_CONFIG_DIR: folder,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      B2BCTL_TOKEN: 'stub-token',
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
 describe('orders poll against platforms whose update instants are finer or vaguer than a millisecond in UTC', () => {
-  /** A platform of `orders` answering the listing with an exact comparison of its bounds to each order's instant. */
-  async function platform(orders: { id: number; lastUpdated: string; micros: number }[], exact: boolean, now: number) {
-    const server = createServer((request, response) => {
-      // Its clock is the test's: a Date header hours ahead would hold the orders back as a clock ahead does.
-      response.setHeader('date', new Date(now).toUTCString());
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const from = Date.parse(url.searchParams.get('updatedFrom') ?? '') * 1000;
-      const to = Date.parse(url.searchParams.get('updatedTo') ?? '') * 1000;
-      const offset = Number(url.searchParams.get('offset') ?? 0);
-      const limit = Number(url.searchParams.get('limit') ?? 25);
-      const inside = exact ? orders.filter((order) => order.micros >= from && order.micros <= to) : orders;
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        JSON.stringify(
-          inside
-            .slice(offset, offset + limit)
-            .map(({ id, lastUpdated }) => ({ id, orderId: 100_000 + id, status: 'PAID', lastUpdated })),
-        ),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-instants-'));
-    folders.push(folder);
-    return {
-      env: {
-        B2BCTL_CONFIG_DIR: folder,
-        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-        B2BCTL_TOKEN: 'stub-token',
-      },
-      close: () => new Promise((resolve) => server.close(resolve)),
-    };
-  }
   const options = { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4 };
 
   it('instants in microseconds (a PostgreSQL timestamp): a window split by time loses none at its seams', async () => {
