@@ -216,4 +216,20 @@ describe('JSON written as bytes', () => {
       expect(writer.bytes().toString('utf8')).toBe(JSON.stringify(text));
     }
   });
+
+  it('never writes over a text it handed out, across slabs, and drops a text begun again', () => {
+    const writer = new JsonBytes();
+    const handed: { bytes: Buffer; text: string }[] = [];
+    // Texts of 1 to ~40 KB: many share a slab, some fill it and move to the next, one is larger than a slab.
+    for (let round = 0; round < 400; round++) {
+      const text = `${round}:${'é'.repeat(Math.floor(random() * (round === 7 ? 150_000 : 20_000)))}`;
+      writer.clear();
+      writer.string('begun and dropped');
+      writer.clear();
+      writer.string(text);
+      writer.money(round);
+      handed.push({ bytes: writer.bytes(), text: `${JSON.stringify(text)}${moneyText(round)}` });
+    }
+    for (const { bytes, text } of handed) expect(bytes.toString('utf8')).toBe(text);
+  });
 });
