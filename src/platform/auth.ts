@@ -3,6 +3,7 @@ import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
 import { redactSecrets } from './redact.js';
+import { parseWrittenJson } from '../lib/written-json.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
 
@@ -99,10 +100,11 @@ export function tokenRequest(
   }
 }
 
+/** A platform answer's JSON (whole numbers past 2^53 kept as written); the text itself when it is not JSON. */
 export function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseWrittenJson(text);
   } catch {
     return text;
   }

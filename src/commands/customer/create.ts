@@ -14,6 +14,7 @@ import {
   updateCustomer,
 } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -177,6 +178,7 @@ export function notUpdatedNote(body: CustomerCreateBody, stored: Partial<Custome
 
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */
 function idOf(customer: Partial<Customer> | undefined): number | string | undefined {
-  const id = customer?.id;
+  const id: unknown = customer?.id;
+  if (id instanceof WrittenNumber) return id.digits;
   return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }

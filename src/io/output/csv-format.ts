@@ -1,4 +1,5 @@
 /** CSV cells and dot paths, as b2bctl writes them (RFC 4180, `|` between list items). Pure. */
+import { WrittenNumber } from '../../lib/written-json.js';
 
 /** The value at a dot path (`profile.name`, `addressList.0.zipcode`), or undefined. */
 export function valueAtPath(record: unknown, path: string): unknown {
@@ -13,10 +14,14 @@ export function valueAtPath(record: unknown, path: string): unknown {
 /** A value as one CSV cell's text: lists of plain values joined with `|`, nothing for null. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
-    return value.map((item) => cellText(item)).join('|');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (Array.isArray(value) && value.every(isPlain)) return value.map((item) => cellText(item)).join('|');
+  if (!isPlain(value)) return JSON.stringify(value);
   return String(value);
+}
+
+/** Text, a number (one past 2^53 as written), a boolean, or nothing: a value a cell holds as it is. */
+function isPlain(value: unknown): boolean {
+  return value === null || typeof value !== 'object' || value instanceof WrittenNumber;
 }
 
 /** Quotes a cell when it holds a delimiter, a quote, a line break or edge spaces. */

@@ -1,6 +1,7 @@
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import type { HeldMoveData } from '../../domain/order-stages.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
@@ -119,15 +120,21 @@ export function readOrderListingPage(body: unknown, settings: OrderAnswerSetting
 /** The id and update instant of a listed entry, or undefined when either cannot be read. */
 export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = {}): ListedOrder | undefined {
   if (!isRecord(entry)) return undefined;
-  const id = firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value;
+  const id = idValue(firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value);
   if (id === undefined) return undefined;
   const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
   if (!lastUpdated) return undefined;
-  const number = firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value ?? id;
+  const number =
+    idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value) ?? id;
   const written = lastUpdated.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   return order;
+}
+
+/** An id as a key and a path take it: a whole number past 2^53 as its digits. */
+function idValue(value: string | number | WrittenNumber | undefined): string | number | undefined {
+  return value instanceof WrittenNumber ? value.digits : value;
 }
 
 /** The number people use (`orderId`, `orderNumber`…) of an order's detail or listing entry, as text; undefined when it shows none. */

@@ -1,4 +1,5 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 
 /**
  * Reading answers the platform document does not show. The rule (docs/platform.md, "Where the document is silent"): decide on status
@@ -33,8 +34,9 @@ export const isArray = (value: unknown): value is unknown[] => Array.isArray(val
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 export const isNonEmptyText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-export const isIdLike = (value: unknown): value is string | number =>
-  isNonEmptyText(value) || (typeof value === 'number' && Number.isFinite(value));
+/** An id: text, a number, or a whole number past 2^53 kept as written (String() gives its digits). */
+export const isIdLike = (value: unknown): value is string | number | WrittenNumber =>
+  isNonEmptyText(value) || (typeof value === 'number' && Number.isFinite(value)) || value instanceof WrittenNumber;
 
 /** A setting's candidate paths: the setting's own value first when set, else the recognised ones. */
 export function candidatePaths(setting: string | undefined, recognised: readonly string[]): readonly string[] {

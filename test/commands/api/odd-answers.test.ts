@@ -24,7 +24,13 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end('{"status":"ERROR","message":"invalid token"}');
     else if (path === '/texts') response.writeHead(201, { 'content-type': 'application/json' }).end('["a","b"]');
-    else if (path === '/empty-envelope')
+    else if (path === '/long-ids') {
+      // One item at offset 0 (or with no offset), then an empty page: --paginate's end.
+      const offset = new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0';
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(offset === '0' ? '[{"id":9007199254740993,"total":1.5}]' : '[]');
+    } else if (path === '/empty-envelope')
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"total":0,"items":null}');
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
@@ -47,6 +53,19 @@ describe('b2bctl api and odd answers', () => {
     expect(result.stderr).toContain(
       `error: GET ${baseUrl}/moved answered HTTP 302 (a redirect to https://elsewhere.example/v1/x?token=[redacted], not followed`,
     );
+  });
+
+  it('keeps whole numbers past 2^53 as sent: indented on a terminal, and one item a line with --paginate', async () => {
+    const shown = await runCommandLine(['api', '/long-ids'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'stub-token-0123456789' },
+      tty: { stdout: true },
+    });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('"id": 9007199254740993,');
+    const paged = await api(['/long-ids', '--paginate']);
+    expect(paged.code).toBe(0);
+    expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
   });
 
   it('-o json of a flat object prints it as sent, with a note, not [] (a queued batch keeps its id)', async () => {

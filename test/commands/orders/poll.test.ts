@@ -392,6 +392,58 @@ describe('orders poll --detail when an order changes between its listing and its
   });
 });
 
+/** An order listing entry whose id and number are written as given (past 2^53, as a JSON number). */
+const longIdEntry = (id: string, minute: number) =>
+  `{"id":${id},"orderId":${id}1,"status":"PAID","lastUpdated":"2026-11-29T07:0${minute}:00.000Z"}`;
+
+describe('orders poll with ids past 2^53', () => {
+  it('emits two orders whose ids differ in the last digit, each fetched by its own id and written with its digits', async () => {
+    // A Java long or a snowflake id: JSON.parse reads both as 9007199254740992.
+    const ids = ['9007199254740993', '9007199254740992'];
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      asked.push(url.pathname);
+      response.setHeader('content-type', 'application/json');
+      if (url.pathname === '/v1/orders')
+        response.end(
+          Number(url.searchParams.get('offset') ?? 0) === 0
+            ? `[${longIdEntry(ids[0]!, 5)},${longIdEntry(ids[1]!, 6)}]`
+            : '[]',
+        );
+      else {
+        const id = ids.find((candidate) => url.pathname === `/v1/orders/${candidate}`);
+        if (id === undefined) response.writeHead(404).end('{}');
+        else
+          response.end(longIdEntry(id, id === ids[0] ? 5 : 6).replace('"PAID"', '"PAID","total":123456789012345678'));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-long-ids-'));
+    folders.push(folder);
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: folder,
+        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        B2BCTL_TOKEN: 'stub-token',
+      },
+      clock: new FakeClock(Date.parse('2026-11-29T07:12:00.000Z')),
+    });
+    await run(
+      { statuses: [], detail: true, watch: false, intervalSeconds: 60, concurrency: 1, since: '2026-11-29T07:00:00Z' },
+      memory.context,
+    );
+    await new Promise((resolve) => server.close(resolve));
+    expect(asked.filter((path) => path !== '/v1/orders').toSorted()).toEqual(
+      ids.map((id) => `/v1/orders/${id}`).toSorted(),
+    );
+    // Both orders, each line the platform's digits, the detail's large total too.
+    expect(memory.stdout().trim().split('\n')).toEqual(
+      ids.map((id, index) => longIdEntry(id, 5 + index).replace('"PAID"', '"PAID","total":123456789012345678')),
+    );
+  });
+});
+
 /** A platform of `orders` answering the listing with an exact comparison of its bounds to each order's instant. */
 async function platform(orders: { id: number; lastUpdated: string; micros: number }[], exact: boolean, now: number) {
   const server = createServer((request, response) => {

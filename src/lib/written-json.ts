@@ -1,0 +1,44 @@
+/**
+ * JSON read without losing a whole number's digits. JSON.parse turns 9007199254740993 into 9007199254740992: an
+ * order or customer id past 2^53 (a Java `long`, a snowflake id) would name another order in the next request, two
+ * orders would share one poll key, and the record written back out would carry the wrong number, all with exit 0.
+ * Such a number is kept as it was written (a WrittenNumber): JSON.stringify writes it back as the same digits, and
+ * String() or a template gives them, for a path or a key. Every other value is what JSON.parse gives.
+ */
+
+/** A whole number past 2^53 as the platform wrote it. */
+export class WrittenNumber {
+  constructor(readonly digits: string) {}
+
+  /** Written back as the same number, not as text (JSON.rawJSON: Node 22 and later). */
+  toJSON(): unknown {
+    return JSON.rawJSON(this.digits);
+  }
+
+  toString(): string {
+    return this.digits;
+  }
+
+  [Symbol.toPrimitive](): string {
+    return this.digits;
+  }
+}
+
+/**
+ * A number token of 16 digits or more: a whole number past 2^53 has at least 16. Only a text holding one is read
+ * with a reviver (three to four times JSON.parse's time); a long digit run inside a string (an NF-e key) only costs
+ * that slower reading, never a change.
+ */
+const longNumberToken = /[[:,]\s*-?\d{16}/;
+
+/** JSON.parse, keeping each whole number past 2^53 as written. Throws as JSON.parse does. */
+export function parseWrittenJson(text: string): unknown {
+  if (!longNumberToken.test(text)) return JSON.parse(text);
+  return JSON.parse(text, keepLongWholeNumbers as (key: string, value: unknown) => unknown);
+}
+
+function keepLongWholeNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || Number.isSafeInteger(value) || context?.source === undefined) return value;
+  // 1e300 and 12345678901234567.5 are numbers a double holds as well as JSON.parse can: only whole digits are kept.
+  return /^-?\d+$/.test(context.source) ? new WrittenNumber(context.source) : value;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { parseWrittenJson, WrittenNumber } from '../../../src/lib/written-json.js';
+
+describe('JSON read with whole numbers past 2^53 as written', () => {
+  it('keeps the digits JSON.parse would change, and writes them back as numbers', () => {
+    const text = '{"id":9007199254740993,"items":[{"id":-12345678901234567890}],"n":[18446744073709551615]}';
+    const parsed = parseWrittenJson(text) as { id: unknown; items: { id: unknown }[]; n: unknown[] };
+    expect(parsed.id).toBeInstanceOf(WrittenNumber);
+    expect(String(parsed.id)).toBe('9007199254740993');
+    expect(`${parsed.items[0]?.id as string}`).toBe('-12345678901234567890');
+    expect(JSON.stringify(parsed)).toBe(text);
+    expect(JSON.stringify(parsed, null, 2)).toContain('"id": 9007199254740993,');
+  });
+
+  it('leaves every other value as JSON.parse gives it: safe whole numbers, decimals, exponents, digits in text', () => {
+    const text =
+      '{"a":9007199254740991,"b":1.5,"c":1e300,"d":12345678901234567.5,"e":"35261112345678000190550010000012341000012345","f":[1,2]}';
+    expect(parseWrittenJson(text)).toEqual(JSON.parse(text));
+    // Nothing long: the plain JSON.parse, its errors as they are.
+    expect(parseWrittenJson('{"id":42}')).toEqual({ id: 42 });
+    expect(() => parseWrittenJson('{"id":90071992547409930,')).toThrow(SyntaxError);
+  });
+});
