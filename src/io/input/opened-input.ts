@@ -1,4 +1,5 @@
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
+import { doubledUtf8Accent, undoubledWord, wordAround } from './brazilian-text.js';
 import type { DecimalSeparator } from './cell-values.js';
 import type { HeaderProposalOptions } from './header-proposal.js';
 import type { ColumnPlan, FieldCatalogue, HeaderMap } from './record-shape.js';
@@ -132,18 +133,30 @@ export function withBatchesOfOne(input: Omit<ReadInput, 'recordBatches'>): ReadI
 /** The records of an empty input (an empty file, or a header-only one). */
 export async function* noRecords(): AsyncGenerator<InputRecord> {}
 
-/** Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate. */
-export function invisibleProblems(values: unknown): string[] {
-  const problems: string[] = [];
+/**
+ * Every string of a shaped record that holds a control, invisible or bidi character, or a lone surrogate, or text
+ * converted to UTF-8 twice. A CSV or JSON file of doubled text is refused whole as it is decoded; a workbook's cells
+ * (a doubled CSV opened and saved as .xlsx or .ods) and JSON's `\u00c3\u00a7` escapes are text already, and come here.
+ */
+export function invisibleProblems(values: unknown): ReaderProblem[] {
+  const problems: ReaderProblem[] = [];
   collectInvisibleProblems(values, '', problems);
   return problems;
 }
 
 /** invisibleProblems, adding to `problems` in place: no array per field. */
-function collectInvisibleProblems(values: unknown, path: string, problems: string[]): void {
+function collectInvisibleProblems(values: unknown, path: string, problems: ReaderProblem[]): void {
   if (typeof values === 'string') {
     const found = forbiddenCharacter(values);
-    if (found) problems.push(forbiddenCharacterProblem(path, found));
+    if (found)
+      problems.push({ field: path, value: shownValue(values), message: forbiddenCharacterProblem(path, found) });
+    const doubled = doubledUtf8Accent(values);
+    if (doubled !== -1)
+      problems.push({
+        field: path,
+        value: shownValue(values),
+        message: doubledTextProblem(path, wordAround(values, doubled)),
+      });
     return;
   }
   if (values === null || typeof values !== 'object') return;
@@ -156,4 +169,15 @@ function collectInvisibleProblems(values: unknown, path: string, problems: strin
     if (!Object.hasOwn(values, key)) continue;
     collectInvisibleProblems((values as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`, problems);
   }
+}
+
+/** A field of text converted to UTF-8 twice (`AÃ§Ãºcar`), with the word as it first read when it undoes. */
+function doubledTextProblem(field: string, word: string): string {
+  const undone = undoubledWord(word);
+  return `field "${field}" holds "${word}", UTF-8 text converted to UTF-8 a second time${undone === undefined ? '' : ` (it was "${undone}")`}: export the file again from the ERP (as UTF-8 once), or retype the value`;
+}
+
+/** A field's value as a report shows it beside its problem: a cell of megabytes by its first 200 characters. */
+function shownValue(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 200)}…`;
 }

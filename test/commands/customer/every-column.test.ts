@@ -59,6 +59,35 @@ describe('a LibreOffice pt-BR export with "Razão Social / Nome" and "Contribuin
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it.each(['xlsx', 'ods'])(
+    'the doubled sheet saved by LibreOffice as .%s: each doubled cell a problem of its record, nothing sent',
+    async (extension) => {
+      const twice = `clientes-erp-nomes.utf8-twice.${extension}`;
+      // The map the user writes for the doubled headers: the cells are what is checked.
+      const map = {
+        'Tipo Pessoa': 'documentType',
+        'CPF/CNPJ': 'document',
+        'RazÃ£o Social / Nome': 'name',
+        'Nome Fantasia': 'tradingName',
+        'E-mail': 'username',
+        Telefone: 'phone',
+        Senha: 'password',
+        'Contribuinte ICMS': 'paysIcms',
+        CEP: 'customerRegistrationAddress.zipcode',
+        NÃºmero: 'customerRegistrationAddress.number',
+        Complemento: 'customerRegistrationAddress.complement',
+      };
+      const { run } = workspace([twice], { 'm.json': JSON.stringify(map) });
+      const result = await run(['customer', 'create', twice, '--map', 'm.json']);
+      expect(result.code).toBe(65);
+      expect(result.stderr).toContain(
+        `${twice}:2: field "name" holds "AÃ§Ãºcar", UTF-8 text converted to UTF-8 a second time (it was "Açúcar"): export the file again from the ERP (as UTF-8 once), or retype the value`,
+      );
+      expect(result.stderr).toContain(`${twice}:5: field "name" holds "JosÃ©"`);
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
+
   it('--write-map saves a map with name and paysIcms, and the customers are created with both', async () => {
     const { dir, run } = workspace([file]);
     const result = await run(['customer', 'create', file, '--write-map', 'm.json']);

@@ -116,7 +116,12 @@ describe('a lone surrogate', () => {
   it('is a problem of its record, not forwarded', async () => {
     const { records } = await read(fixture);
     expect(records[4]?.problems).toEqual([
-      'field "sku" holds a lone surrogate (U+D800) at character 6, which is no character: the file or the program that wrote it is damaged; fix the value',
+      {
+        field: 'sku',
+        value: 'CAF-5\ud800',
+        message:
+          'field "sku" holds a lone surrogate (U+D800) at character 6, which is no character: the file or the program that wrote it is damaged; fix the value',
+      },
     ]);
   });
 });
