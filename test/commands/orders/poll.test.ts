@@ -4,7 +4,7 @@
  * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import type { PassThrough } from 'node:stream';
 import { join } from 'node:path';
@@ -366,22 +366,7 @@ describe('orders poll --detail when an order changes between its listing and its
       else if (url.pathname === '/v1/orders/5') response.end(JSON.stringify({ ...orders[1], items: [] }));
       else response.writeHead(404).end('{"message":"nf"}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
-    folders.push(folder);
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: folder,
-        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-        B2BCTL_TOKEN: 'stub-token',
-      },
-      clock: new FakeClock(Date.parse('2026-11-29T07:12:00.000Z')),
-    });
-    await run(
-      { statuses: [], detail: true, watch: false, intervalSeconds: 60, concurrency: 1, since: '2026-11-29T07:00:00Z' },
-      memory.context,
-    );
-    await new Promise((resolve) => server.close(resolve));
+    const memory = await pollWithDetail(server);
     expect(ndjsonOf<Record<string, unknown>>(memory.stdout()).map((order) => [order.id, 'items' in order])).toEqual([
       [4, false],
       [5, true],
@@ -391,6 +376,27 @@ describe('orders poll --detail when an order changes between its listing and its
     );
   });
 });
+
+/** One `orders poll --detail` from 07:00 at 07:12 against a stub platform `server`, which is closed after. */
+async function pollWithDetail(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
+  folders.push(folder);
+  const memory = testContext({
+    env: {
+      B2BCTL_CONFIG_DIR: folder,
+      B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      B2BCTL_TOKEN: 'stub-token',
+    },
+    clock: new FakeClock(Date.parse('2026-11-29T07:12:00.000Z')),
+  });
+  await run(
+    { statuses: [], detail: true, watch: false, intervalSeconds: 60, concurrency: 1, since: '2026-11-29T07:00:00Z' },
+    memory.context,
+  );
+  await new Promise((resolve) => server.close(resolve));
+  return memory;
+}
 
 /** An order listing entry whose id and number are written as given (past 2^53, as a JSON number). */
 const longIdEntry = (id: string, minute: number) =>
@@ -418,22 +424,7 @@ describe('orders poll with ids past 2^53', () => {
           response.end(longIdEntry(id, id === ids[0] ? 5 : 6).replace('"PAID"', '"PAID","total":123456789012345678'));
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-long-ids-'));
-    folders.push(folder);
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: folder,
-        B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-        B2BCTL_TOKEN: 'stub-token',
-      },
-      clock: new FakeClock(Date.parse('2026-11-29T07:12:00.000Z')),
-    });
-    await run(
-      { statuses: [], detail: true, watch: false, intervalSeconds: 60, concurrency: 1, since: '2026-11-29T07:00:00Z' },
-      memory.context,
-    );
-    await new Promise((resolve) => server.close(resolve));
+    const memory = await pollWithDetail(server);
     expect(asked.filter((path) => path !== '/v1/orders').toSorted()).toEqual(
       ids.map((id) => `/v1/orders/${id}`).toSorted(),
     );
