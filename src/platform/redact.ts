@@ -54,7 +54,8 @@ export function redactBody(body: string): string {
     try {
       return JSON.stringify(redactValue(JSON.parse(trimmed)));
     } catch {
-      // Not JSON after all: fall through to the form rule.
+      // JSON that does not parse (a trailing comma, a missing brace: when --verbose is reached for): its text.
+      return redactBrokenJson(body);
     }
   }
   if (/^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
@@ -68,6 +69,49 @@ export function redactBody(body: string): string {
       .join('&');
   }
   return body;
+}
+
+/** A JSON text's tokens: strings (an unclosed one to the end), punctuation, and the bare words between. */
+const jsonToken = /"(?:[^"\\]|\\.)*(?:"|$)|[{}[\]:,]|[^\s{}[\]:,"]+/g;
+
+/**
+ * JSON that does not parse, redacted in its text by the rules redactValue applies to parsed JSON: the value after a
+ * secret-looking key, and every value inside an object or list under a password's or token's name. Whatever else
+ * is broken stays as written, so the trace still shows the mistake.
+ */
+function redactBrokenJson(text: string): string {
+  const tokens = [...text.matchAll(jsonToken)];
+  const hidden = new Set<number>();
+  let depth = 0;
+  /** The depth of the object or list under a whole secret's name being crossed, if any. */
+  let secretDepth: number | undefined;
+  const isScalar = (index: number) => {
+    const first = tokens[index]?.[0][0];
+    return first !== undefined && !'{}[]:,'.includes(first);
+  };
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]?.[0] as string;
+    if (token === '{' || token === '[') depth++;
+    else if (token === '}' || token === ']') {
+      depth--;
+      if (secretDepth !== undefined && depth < secretDepth) secretDepth = undefined;
+    } else if (isScalar(index) && tokens[index + 1]?.[0] === ':') {
+      const name = token.startsWith('"') ? token.slice(1, token.endsWith('"') ? -1 : undefined) : token;
+      if (!secretKeyPattern.test(name)) continue;
+      const value = tokens[index + 2]?.[0];
+      if (isScalar(index + 2)) hidden.add(index + 2);
+      else if ((value === '{' || value === '[') && wholeSecretKey.test(name)) secretDepth ??= depth + 1;
+      index++;
+    } else if (secretDepth !== undefined && isScalar(index)) hidden.add(index);
+  }
+  let safe = '';
+  let from = 0;
+  for (const index of hidden) {
+    const token = tokens[index] as RegExpExecArray;
+    safe += `${text.slice(from, token.index)}"${redacted}"`;
+    from = token.index + token[0].length;
+  }
+  return safe + text.slice(from);
 }
 
 /** A form field's name decoded, or as written when its escapes are broken: tracing must never throw. */

@@ -6,6 +6,7 @@ import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { HttpClient } from './http-client.js';
+import { withoutLineEnd } from '../io/read-stdin.js';
 
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
@@ -115,7 +116,7 @@ export class TokenSource {
 
   private credentials(): { username: string; password: string } | undefined {
     const username = this.session.get('username');
-    const password = this.env.B2BCTL_PASSWORD;
+    const password = withoutLineEnd(this.env.B2BCTL_PASSWORD ?? '');
     return username && password ? { username, password } : undefined;
   }
 

@@ -1,7 +1,7 @@
 import { warnOfTokenInEnvironment } from './token-in-environment.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../base/errors.js';
-import { readSecretFromStdin } from '../../io/read-stdin.js';
+import { readSecretFromStdin, withoutLineEnd } from '../../io/read-stdin.js';
 import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
 import { requestToken } from '../../platform/auth.js';
 import { tokenFields, tokenRoute } from '../../platform/token-source.js';
@@ -75,7 +75,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   }
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
-    : context.env.B2BCTL_PASSWORD || (await askFor(context, 'password'));
+    : withoutLineEnd(context.env.B2BCTL_PASSWORD ?? '') || (await askFor(context, 'password'));
   if (!password) throw new UsageError('The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.');
 
   const http = await context.httpClient(checkedBaseUrl);

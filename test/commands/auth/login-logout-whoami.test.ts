@@ -53,11 +53,15 @@ describe('login', () => {
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
   });
 
-  it('takes the user and password from B2BCTL_USERNAME and B2BCTL_PASSWORD', async () => {
+  it.each([
+    ['as given', sandboxPassword],
+    // B2BCTL_PASSWORD="$(cat file)" of a file saved on Windows: the shell takes the LF, not the CR.
+    ['with the CR of a Windows file', `${sandboxPassword}\r`],
+  ])('takes the user and password from B2BCTL_USERNAME and B2BCTL_PASSWORD (%s)', async (_, password) => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(['login', '--base-url', sandbox.url], {
       configDir,
-      env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: sandboxPassword },
+      env: { B2BCTL_USERNAME: sandboxUser, B2BCTL_PASSWORD: password },
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');

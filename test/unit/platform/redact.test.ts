@@ -126,10 +126,31 @@ describe('redactBody', () => {
       body: 'wrong password for ana',
       expected: 'wrong password for ana',
     },
-    { name: 'broken JSON unchanged', body: '{"password": "x"', expected: '{"password": "x"' },
+    { name: 'broken JSON redacted by key', body: '{"password": "x"', expected: '{"password": "[redacted]"' },
     { name: 'empty unchanged', body: '', expected: '' },
   ])('$name', ({ body, expected }) => {
     expect(redactBody(body)).toBe(expected);
+  });
+});
+
+describe('redactBody of JSON that does not parse', () => {
+  it('redacts by key as for parsed JSON, keeping the mistake visible', () => {
+    const cases: [string, string][] = [
+      ['{"token":"abcdefghijklmnopqrstuvwxyz012345",}', '{"token":"[redacted]",}'],
+      ['{"access_token":"RESPSECRET456","expires_in":3600,}', '{"access_token":"[redacted]","expires_in":3600,}'],
+      // A password of two characters: no length rule, the key decides.
+      ['{"password":"P3",}', '{"password":"[redacted]",}'],
+      ['{"apiKey": 12345, "name":"x"', '{"apiKey": "[redacted]", "name":"x"'],
+      [
+        '{"password":{"new":"a1","old":"b2"},"user":"u",}',
+        '{"password":{"new":"[redacted]","old":"[redacted]"},"user":"u",}',
+      ],
+      ['{"senha":"abc\\"def", "n":1', '{"senha":"[redacted]", "n":1'],
+      ['{"credentials":{"clientSecret":"zz","id":"ok"},}', '{"credentials":{"clientSecret":"[redacted]","id":"ok"},}'],
+      ['[{"token":"t1"},{"x":"y"}', '[{"token":"[redacted]"},{"x":"y"}'],
+      ['{"pwd":"never closed', '{"pwd":"[redacted]"'],
+    ];
+    for (const [body, shown] of cases) expect(redactBody(body)).toBe(shown);
   });
 });
 
