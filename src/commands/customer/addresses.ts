@@ -11,6 +11,7 @@ export interface CustomerAddressesOptions {
   document: string;
 }
 
+/** Every field of a returned address, in the platform document's order (objects as their JSON). */
 const addressColumns = [
   'id',
   'name',
@@ -23,6 +24,10 @@ const addressColumns = [
   'state',
   'principal',
   'addressType',
+  'farmerStateRegistration',
+  'howToReachLocationDescription',
+  'responsibleContact',
+  'attributes',
   'dateCreated',
   'lastUpdated',
 ];

@@ -17,6 +17,17 @@ const answers: Record<string, unknown> = {
   '11144477735': [address],
   '39053344705': { addresses: [address] },
   '15350946056': {},
+  '10163131449': [
+    {
+      ...address,
+      principal: true,
+      addressType: 'BUSINESS',
+      farmerStateRegistration: '123456789',
+      howToReachLocationDescription: 'Km 12, porteira azul',
+      responsibleContact: null,
+      attributes: { gate: 'north' },
+    },
+  ],
   '86288366757': [
     { ...address, complement: 'Conjunto 1201, bloco B, entrada pela rua lateral', quarter: 'Bela Vista', state: 'SP' },
   ],
@@ -80,5 +91,20 @@ describe('customer addresses on a terminal', () => {
     const screen = await renderedScreen(run.stdout(), 60);
     expect(screen[0]?.split(/ {2,}/).slice(0, 3)).toEqual(['ID', 'PRINCIPAL', 'TYPE']);
     expect(screen[1]).toContain('…');
+  });
+});
+
+describe('customer addresses -o csv', () => {
+  it('has a column for every field of a returned address, the farmer registration and attributes among them', async () => {
+    const run = testContext({
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+      globals: { output: 'csv' },
+    });
+    expect(await run.run(addresses, { document: '101.631.314-49' })).toBe(0);
+    expect(run.stdout().split('\r\n')).toEqual([
+      'id,name,zipcode,street,number,complement,quarter,city,state,principal,addressType,farmerStateRegistration,howToReachLocationDescription,responsibleContact,attributes,dateCreated,lastUpdated',
+      '7,,01310-100,Avenida Paulista,5,,,São Paulo,,true,BUSINESS,123456789,"Km 12, porteira azul",,"{""gate"":""north""}",,',
+      '',
+    ]);
   });
 });
