@@ -79,6 +79,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
       `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
     );
   planWindow(options, context.clock.now(), saved, settings);
+  refuseWatchedDocument(options, context);
   const release = acquireProfileLock(
     store.directory,
     session.profileName,
@@ -377,6 +378,19 @@ async function fetchDetails(
         }
       }),
     ),
+  );
+}
+
+/**
+ * `--watch` writes each cycle's orders as they come: `-o json` would be an array a cycle (no JSON reader takes the
+ * file) and `-o csv` a header a cycle. NDJSON, the table and `--out-dir` are written order by order.
+ */
+function refuseWatchedDocument(options: OrdersPollOptions, context: Context): void {
+  if (!options.watch || options.outDir !== undefined) return;
+  const format = context.outputFormat('ndjson');
+  if (format !== 'json' && format !== 'csv') return;
+  throw new UsageError(
+    `orders poll --watch -o ${format}: each cycle would write ${format === 'json' ? 'an array of its own, and the output would be no one JSON document' : 'its own header line'}. Use -o ndjson (one order a line), or --out-dir DIR (one file an order).`,
   );
 }
 

@@ -38,6 +38,15 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
       /the first run of this profile with --status AWAITING_PAYMENT \(a filter keeps a cursor of its own\) needs --since/,
     ],
     [['--since', '1d', '--interval', '5'], /^error: --interval needs --watch: give both, or neither\.$/m],
+    // A cycle's array after another is no JSON document; a header a cycle is no CSV.
+    [
+      ['--since', '1d', '--watch', '-o', 'json'],
+      /orders poll --watch -o json: each cycle would write an array of its own, and the output would be no one JSON document\. Use -o ndjson \(one order a line\), or --out-dir DIR/,
+    ],
+    [
+      ['--since', '1d', '--watch', '-o', 'csv'],
+      /orders poll --watch -o csv: each cycle would write its own header line\./,
+    ],
     // `--status "$STATUS"` with the variable unset would emit every order to a reader that wanted one status.
     [['--since', '1d', '--status', ''], /--status <status>' argument '' is invalid\. expected some text to look for/],
   ])('%j', async (args, message) => {
