@@ -4,7 +4,7 @@ import { AuthError, PlatformError, UsageError } from '../base/errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
-import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
+import { proxyPageOf } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
 
@@ -85,9 +85,8 @@ export class PlatformClient {
         parseJson(redactSecrets(response.text, [token])),
       );
     }
-    const contentType = response.headers['content-type'];
-    if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
-      throw new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text);
+    const proxyPage = proxyPageOf(request, response);
+    if (proxyPage) throw proxyPage;
     const body = parseJson(response.text);
     const date = dateOf(response.headers.date);
     return date === undefined

@@ -6,6 +6,7 @@ import { Pacer } from '../../platform/pacer.js';
 import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
 import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
+import { proxyPageOf } from '../../platform/answers/shapes.js';
 
 export interface ApiOptions extends RequestFlags {
   /** -i: the status line and headers before the body. */
@@ -43,6 +44,9 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
   // A redirect is not followed (it would take the token to another place): it is no answer to print as done.
   if (response.status >= 300) await refuse(response);
+  // A captive portal's or proxy's login page with a 200 is no answer of the platform, whatever -o asked for.
+  const proxyPage = proxyPageOf(request, response);
+  if (proxyPage) throw proxyPage;
   await writeAnswerBody(response, context.globals.output, context);
 }
 

@@ -49,6 +49,22 @@ export function isHtmlAnswer(contentType: string | undefined, text: string): boo
   return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200));
 }
 
+/** A 2xx that is an HTML page (a proxy's or captive portal's login page): the error that says so; else undefined. */
+export function proxyPageOf(
+  request: { method: string },
+  response: {
+    status: number;
+    url: string;
+    text: string;
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+  },
+): ProxyPageError | undefined {
+  const contentType = response.headers['content-type'];
+  return isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)
+    ? new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text)
+    : undefined;
+}
+
 /** The page title of an HTML answer, for the one line that names it. */
 export function htmlTitle(text: string): string | undefined {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();

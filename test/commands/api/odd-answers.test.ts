@@ -30,7 +30,11 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(offset === '0' ? '[{"id":9007199254740993,"total":1.5}]' : '[]');
-    } else if (path === '/empty-envelope')
+    } else if (path === '/portal')
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>Wi-Fi login</title></head></html>');
+    else if (path === '/empty-envelope')
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"total":0,"items":null}');
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
@@ -67,6 +71,18 @@ describe('b2bctl api and odd answers', () => {
     expect(paged.code).toBe(0);
     expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
   });
+
+  it.each([[[]], [['-o', 'json']]])(
+    "a captive portal's 200 HTML page is no answer (exit 69), with %j, as for every command",
+    async (flags) => {
+      const result = await api(['/portal', ...flags]);
+      expect(result.code).toBe(69);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        `error: GET ${baseUrl}/portal answered HTTP 200 with an HTML page ("Wi-Fi login") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place.`,
+      );
+    },
+  );
 
   it('-o json of a flat object prints it as sent, with a note, not [] (a queued batch keeps its id)', async () => {
     const result = await api(['-X', 'POST', '/queued', '-f', 'a=1', '-o', 'json']);
