@@ -38,9 +38,14 @@ export function bodyText(text: string, forTerminal: boolean): string {
 
 /** A 4xx or 5xx: its body on stderr, and exit 1 with one line. */
 export async function refuseAnswer(response: HttpResponse, method: string, context: Context): Promise<never> {
-  await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
-  if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
-    await writeText(context.io.stderr, '\n');
+  // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
+  if (context.globals.logFormat === 'json')
+    context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
+  else {
+    await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
+    if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
+      await writeText(context.io.stderr, '\n');
+  }
   const moved =
     response.status >= 300 && response.status < 400
       ? ` (a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there)`

@@ -84,6 +84,23 @@ describe('b2bctl api and odd answers', () => {
     },
   );
 
+  it("--log-format json: a refused answer's body is a field of one log object, every stderr line an object", async () => {
+    const result = await api(['/nothing-here', '--log-format', 'json']);
+    expect(result.code).toBe(1);
+    const lines = result.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map(({ level, message, fields }) => ({ level, message, fields }))).toEqual([
+      {
+        level: 'error',
+        message: `GET ${baseUrl}/nothing-here answered with this body`,
+        fields: { body: '{"message":"nf"}' },
+      },
+      { level: 'error', message: `GET ${baseUrl}/nothing-here answered HTTP 404.`, fields: undefined },
+    ]);
+  });
+
   it('-o json of a flat object prints it as sent, with a note, not [] (a queued batch keeps its id)', async () => {
     const result = await api(['-X', 'POST', '/queued', '-f', 'a=1', '-o', 'json']);
     expect(result.code).toBe(0);
