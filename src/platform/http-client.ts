@@ -77,6 +77,16 @@ const maxPacedThrottles = 50;
 
 export { AmbiguousRequestError };
 
+/** An answer (a 502, a 504) that may come after the platform applied the write: the answer itself, for who shows it. */
+export class AmbiguousAnswerError extends AmbiguousRequestError {
+  constructor(
+    message: string,
+    readonly response: HttpResponse,
+  ) {
+    super(message);
+  }
+}
+
 /** The single HTTP client of b2bctl: keep-alive pool, per-request timeout, retries with back-off. */
 export class HttpClient {
   readonly baseUrl: URL;
@@ -206,8 +216,9 @@ export class HttpClient {
     attempt: number,
   ): HttpResponse {
     if (!decision.retry && decision.reason === mayHaveBeenApplied) {
-      throw new AmbiguousRequestError(
+      throw new AmbiguousAnswerError(
         `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+        response,
       );
     }
     const intermediary = intermediaryAnswer(response, this.route);

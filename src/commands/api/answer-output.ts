@@ -36,8 +36,16 @@ export function bodyText(text: string, forTerminal: boolean): string {
   }
 }
 
-/** A 4xx or 5xx: its body on stderr, and exit 1 with one line. */
-export async function refuseAnswer(response: HttpResponse, method: string, context: Context): Promise<never> {
+/**
+ * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered 502 or 504,
+ * which was not repeated: the line says to check before sending it again.
+ */
+export async function refuseAnswer(
+  response: HttpResponse,
+  method: string,
+  context: Context,
+  mayHaveBeenApplied = false,
+): Promise<never> {
   // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
   if (context.globals.logFormat === 'json')
     context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
@@ -50,8 +58,11 @@ export async function refuseAnswer(response: HttpResponse, method: string, conte
     response.status >= 300 && response.status < 400
       ? ` (a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there)`
       : '';
+  const applied = mayHaveBeenApplied
+    ? ', which may come after the platform applied the request: check whether it did before sending it again'
+    : '';
   throw new B2bctlError(
-    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${moved}.`,
+    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${moved}${applied}.`,
     ExitCode.someRecordsFailed,
   );
 }

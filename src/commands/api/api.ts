@@ -7,6 +7,7 @@ import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText 
 import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
+import { AmbiguousAnswerError } from '../../platform/http-client.js';
 
 export interface ApiOptions extends RequestFlags {
   /** -i: the status line and headers before the body. */
@@ -40,7 +41,15 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   );
   const refuse = (response: Parameters<typeof refuseAnswer>[0]) => refuseAnswer(response, request.method, context);
   if (options.paginate) return paginate(options, request, context, refuse, client);
-  const response = await client.exchange(request);
+  let response: Awaited<ReturnType<typeof client.exchange>>;
+  try {
+    response = await client.exchange(request);
+  } catch (error) {
+    // A write answered 502 or 504 is not repeated (it may have been applied); its answer is shown as any other.
+    if (!(error instanceof AmbiguousAnswerError)) throw error;
+    if (options.include) await writeText(context.io.stdout, statusAndHeaders(error.response));
+    return await refuseAnswer(error.response, request.method, context, true);
+  }
   if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
   // A redirect is not followed (it would take the token to another place): it is no answer to print as done.
   if (response.status >= 300) await refuse(response);

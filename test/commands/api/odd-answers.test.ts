@@ -30,7 +30,11 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(offset === '0' ? '[{"id":9007199254740993,"total":1.5}]' : '[]');
-    } else if (path === '/portal')
+    } else if (path === '/upstream-failed')
+      response
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end('{"status":"ERROR","message":"the tax callback answered HTTP 422: no row for NCM 85176255"}');
+    else if (path === '/portal')
       response
         .writeHead(200, { 'content-type': 'text/html' })
         .end('<html><head><title>Wi-Fi login</title></head></html>');
@@ -99,6 +103,20 @@ describe('b2bctl api and odd answers', () => {
       },
       { level: 'error', message: `GET ${baseUrl}/nothing-here answered HTTP 404.`, fields: undefined },
     ]);
+  });
+
+  it('a write answered 502 is not repeated, and its answer is shown: body on stderr, -i headers, exit 1', async () => {
+    seen.length = 0;
+    const result = await api(['-i', '-X', 'POST', '/upstream-failed', '-f', 'a=1']);
+    expect(result.code).toBe(1);
+    expect(seen).toEqual(['POST /upstream-failed']);
+    expect(result.stdout).toMatch(/^HTTP\/1\.1 502 Bad Gateway\n/);
+    expect(result.stderr).toContain(
+      '{"status":"ERROR","message":"the tax callback answered HTTP 422: no row for NCM 85176255"}',
+    );
+    expect(result.stderr).toContain(
+      `error: POST ${baseUrl}/upstream-failed answered HTTP 502, which may come after the platform applied the request: check whether it did before sending it again.`,
+    );
   });
 
   it('-o json of a flat object prints it as sent, with a note, not [] (a queued batch keeps its id)', async () => {
