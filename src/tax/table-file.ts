@@ -4,10 +4,10 @@ import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
-import { type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
+import { ambiguousGrouping, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
-import { checkTaxRule, fractionRateProblem, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
+import { checkTaxRule, fractionRateProblem, rateFields, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
 
 /** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
@@ -37,7 +37,12 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
       const place = `${input.file}:${recordPlace(record)}`;
       for (const problem of record.problems)
         problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
-      const checked = checkTaxRule(record.values);
+      const read = ratesRead(record.values, flags.decimal);
+      if (typeof read === 'string') {
+        problems.push(`${place}: ${read}`);
+        continue;
+      }
+      const checked = checkTaxRule(read);
       if (!checked.ok) {
         for (const problem of checked.problems)
           problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
@@ -108,6 +113,28 @@ function amountsRead(
     }
   }
   return read;
+}
+
+/**
+ * A row's rates where the file's way of writing numbers decides them. A rate takes either separator (`4,5` and
+ * LibreOffice's `6.5` in a `;` export are the same rate), but `1.800` or `12.500` is 1.8 to one hand and 1800 to a
+ * pt-BR one: refused naming both readings unless --decimal says which (then 1800 is refused as no percentage).
+ */
+function ratesRead(
+  values: Readonly<Record<string, unknown>>,
+  decimal: DecimalSeparator | undefined,
+): Record<string, unknown> | string {
+  let read: Record<string, unknown> | undefined;
+  for (const field of rateFields) {
+    const value = values[field];
+    if (typeof value !== 'string') continue;
+    const written = value.trim().replace(/\s*%$/, '');
+    const ambiguous = ambiguousGrouping(written);
+    if (ambiguous === undefined) continue;
+    if (decimal === undefined) return `${field} ${quoted(value)}is ambiguous: ${ambiguous}`;
+    (read ??= { ...values })[field] = String(parseDecimal(written, decimal));
+  }
+  return read ?? values;
 }
 
 /** An item from its fields as text, or what is wrong with it. */

@@ -50,9 +50,11 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
  * thousand five hundred to a Brazilian hand (`1.500,00` splits into `1.500` and a discount of `00`). Said, not guessed.
  */
 function thousandsAmbiguity(price: string | undefined): string | undefined {
-  if (price === undefined || !/^\d{1,3}(\.\d{3})+$/.test(price)) return undefined;
+  // A group never starts with 0: `0.125` (a screw at R$ 0,125) is a decimal only.
+  if (price === undefined || !/^[1-9]\d{0,2}(\.\d{3})+$/.test(price)) return undefined;
   const whole = price.replaceAll('.', '');
-  return `"${price}" reads as ${Number(price)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${Number(price)} for the decimal`;
+  // The decimal written so that it is no grouping: `1.2340`, not the `1.234` refused.
+  return `"${price}" reads as ${Number(price)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${price}0 for the decimal`;
 }
 
 /**

@@ -48,7 +48,7 @@ const buyerWords = new Map<string, BuyerKind>([
   ...['non-taxpayer', 'nao contribuinte', 'nao', 'n', '0'].map((word) => [word, 'non-taxpayer'] as const),
 ]);
 
-const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
+export const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
 

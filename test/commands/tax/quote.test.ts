@@ -129,6 +129,62 @@ describe('tax quote', () => {
     expect(over.stdout + grouped.stdout).toBe('');
   });
 
+  it('takes a price of three decimals that cannot be a grouping (0.125), and names one that works for 1.234', async () => {
+    const screw = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,100,0.125']);
+    expect(screw.code).toBe(0);
+    expect(JSON.parse(screw.stdout)).toHaveProperty('items.0.merchandise', '12.50');
+    const grouped = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,1.234']);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toContain('write 1234 (or 1234.00) for that, or 1.2340 for the decimal');
+    const written = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,1.2340']);
+    expect(written.code).toBe(0);
+  });
+
+  it("refuses a table's rate written 1.800 or 12.500 (1.8 or 1800?) unless --decimal says which", async () => {
+    const header = 'ncm;from;to;buyer;icmsRate;icmsBaseReduction;ipiRate;mva;destinationRate;fcpRate\n';
+    writeFileSync(
+      join(folder, 'agrupada.csv'),
+      `${header}0408;SP;SP;taxpayer;1.800;;0;;;\n0409;SP;SP;taxpayer;4,5;;1.5;;;\n`,
+    );
+    const grouped = await quoteFrom('agrupada.csv', '04090000,1,100');
+    expect(grouped.code).toBe(65);
+    expect(grouped.stderr).toContain(
+      'agrupada.csv:2: icmsRate "1.800" is ambiguous: 1.800 is 1800 written the pt-BR way, or 1.8 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
+    );
+    const quoteWith = (rules: string, decimal: string, item: string) =>
+      runCommandLine(
+        [
+          'tax',
+          'quote',
+          '--rules',
+          rules,
+          '--decimal',
+          decimal,
+          '--from',
+          'SP',
+          '--to',
+          'SP',
+          '--buyer',
+          'taxpayer',
+          '--item',
+          item,
+        ],
+        { configDir: freshConfigDir(), cwd: folder },
+      );
+    // The pt-BR reading: 1800, no percentage.
+    const comma = await quoteWith('agrupada.csv', ',', '04090000,1,100');
+    expect(comma.code).toBe(65);
+    expect(comma.stderr).toContain(
+      'agrupada.csv:2: icmsRate "1.800" must be a percentage such as 18 or 4.5, at most 100',
+    );
+    writeFileSync(join(folder, 'ponto.csv'), `${header.replaceAll(';', ',')}0408,SP,SP,taxpayer,12.500,,0,,,\n`);
+    expect((await quoteFrom('ponto.csv', '04080000,1,100')).code).toBe(65);
+    const point = await quoteWith('ponto.csv', '.', '04080000,1,100');
+    expect(point.code).toBe(0);
+    expect(JSON.parse(point.stdout)).toHaveProperty('items.0.icms.value', '12.50');
+    expect(grouped.stdout + comma.stdout).toBe('');
+  });
+
   it('names the Portuguese headers it recognises and stops without --map; --write-map saves the map and reads the table', async () => {
     const refused = await quoteExample2(['--rules', 'impostos.csv']);
     expect(refused.code).toBe(65);
