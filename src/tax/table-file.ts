@@ -77,7 +77,10 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const decimal = input.csv?.decimal;
   try {
     for await (const record of input.records) {
-      const read = decimal === undefined ? record.values : amountsRead(record.values, decimal);
+      const read =
+        decimal === undefined
+          ? record.values
+          : amountsRead(record.values, decimal, record.cells?.decimalSettled === true);
       const checked = typeof read === 'string' ? read : checkTaxItem(read);
       if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
       else items.push(checked);
@@ -98,11 +101,15 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
 function amountsRead(
   values: Readonly<Record<string, unknown>>,
   decimal: DecimalSeparator,
+  settled: boolean,
 ): Record<string, unknown> | string {
   const read: Record<string, unknown> = { ...values };
   for (const field of ['quantity', 'unitPrice', 'discount', 'freight']) {
     const value = values[field];
     if (typeof value !== 'string' || value.trim() === '') continue;
+    // `1.250` where neither --decimal nor the file's decimal commas say how it reads: 1.25 or 1250.
+    const ambiguous = settled ? undefined : ambiguousGrouping(value);
+    if (ambiguous !== undefined) return `${field} ${quoted(value)}is ambiguous: ${ambiguous}`;
     const number = parseDecimal(value, decimal);
     if (number !== undefined && number >= 0) read[field] = String(number);
     else {

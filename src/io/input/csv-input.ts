@@ -44,8 +44,8 @@ type CsvOptions = InputOptions & {
   hasDelimiterLine: boolean;
   /** `--delimiter` was given: a header that does not split on it is probably the flag's fault. */
   delimiterGiven?: boolean;
-  /** `--decimal` was given: it says how `1.000` reads. */
-  decimalGiven?: boolean;
+  /** `--decimal` was given, or the file's own decimal commas show it: it says how `1.000` reads. */
+  decimalSettled?: boolean;
 };
 
 /**
@@ -118,7 +118,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
   };
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   const shapeRecords = csvRecordShaper(
-    { columns, decimal: options.decimal, decimalGiven: options.decimalGiven },
+    { columns, decimal: options.decimal, decimalSettled: options.decimalSettled },
     headers.length,
     hiddenLines,
     skipped,
@@ -226,8 +226,7 @@ function csvRecordShaper(
       if (short) problems = [...(problems ?? []), short];
       const failed = formulaErrors(cells, written.columns);
       if (failed) problems = [...(problems ?? []), ...failed];
-      const ambiguous =
-        written.decimal === '.' && !written.decimalGiven ? groupingProblems(cells, written.columns) : undefined;
+      const ambiguous = !written.decimalSettled ? groupingProblems(cells, written.columns) : undefined;
       if (ambiguous) problems = [...(problems ?? []), ...ambiguous];
       const values = shapeRow(cells, written.columns, written.decimal);
       // Every field is cut from the cells, so a batch whose text has no forbidden character needs no look per field.
@@ -270,7 +269,7 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
   return found;
 }
 
-/** The number cells of a decimal-point file that read a thousandfold otherwise the pt-BR way (`1.000`); see ambiguousGrouping. */
+/** The number cells of a file whose separator is not settled that read a thousandfold otherwise (`1.000`); see ambiguousGrouping. */
 function groupingProblems(cells: readonly string[], columns: readonly ColumnPlan[]): ReaderProblem[] | undefined {
   let found: ReaderProblem[] | undefined;
   for (const column of columns) {

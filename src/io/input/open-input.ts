@@ -130,7 +130,8 @@ async function readInput(options: InputOptions, bytes: InputBytes): Promise<Read
   if (format === 'csv') {
     const declared = delimiterLine(headText);
     const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headText);
-    const decimal = options.decimal ?? sniffDecimal(headText, delimiter);
+    const sniffedDecimal = options.decimal === undefined ? sniffDecimal(headText, delimiter) : undefined;
+    const decimal = options.decimal ?? sniffedDecimal?.decimal ?? '.';
     const opened = await openCsv(file, text, {
       ...options,
       delimiter,
@@ -138,7 +139,7 @@ async function readInput(options: InputOptions, bytes: InputBytes): Promise<Read
       encoding,
       hasDelimiterLine: declared !== undefined,
       delimiterGiven: options.delimiter !== undefined,
-      decimalGiven: options.decimal !== undefined,
+      decimalSettled: options.decimal !== undefined || sniffedDecimal?.settled === true,
     });
     return { ...opened, estimatedRecords: estimatedLines(bytes.size, head) };
   }

@@ -70,8 +70,8 @@ export interface InputRecord {
 export interface WrittenCells {
   columns: readonly ColumnPlan[];
   decimal: DecimalSeparator;
-  /** The separator came from --decimal: `1.000` is then read by it, not refused as ambiguous. */
-  decimalGiven?: boolean;
+  /** The separator came from --decimal, or the file's own decimal commas: `1.000` is read by it, not refused as ambiguous. */
+  decimalSettled?: boolean;
 }
 
 /** Where a record is, after `file:`: `8`, `8 (row 7)` below a cell with a line break, `1:2345 (element 17)` in minified JSON. */

@@ -116,21 +116,23 @@ export function delimiterLine(text: string): string | undefined {
 }
 
 /**
- * The decimal separator of a file whose delimiter does not tell (a tab-separated pt-BR export writes
- * `119,90`): a comma when some cells of the sample are numbers with a decimal comma and none has a
- * decimal point; else a point. A `;` file is pt-BR, so a comma.
+ * The decimal separator of a CSV file, and whether its own numbers settle it. A `,` file writes a decimal point. A
+ * tab-separated pt-BR export writes `119,90`, so a sample with decimal commas and no decimal point is read with a
+ * comma. A `;` file is pt-BR, with a decimal comma, unless its sample holds decimal points (`17.50`) and no comma:
+ * an ERP that writes `;` and points. Settled means the sample's decimal commas show it; otherwise a `1.000` is a
+ * thousand to one hand and one to another, and is refused naming both.
  */
-export function sniffDecimal(text: string, delimiter: string): '.' | ',' {
-  if (delimiter === ';') return ',';
-  if (delimiter === ',') return '.';
+export function sniffDecimal(text: string, delimiter: string): { decimal: '.' | ','; settled: boolean } {
+  if (delimiter === ',') return { decimal: '.', settled: false };
   let commas = 0;
   let points = 0;
   for (const line of text.split(/\r?\n|\r/).slice(1, -1)) {
     for (const cell of line.split(delimiter)) {
       const value = cell.trim().replace(/^"(.*)"$/, '$1');
       if (/^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$/.test(value)) commas++;
-      else if (/^[+-]?\d+\.\d+$/.test(value) && !/^\d{1,3}(\.\d{3})+$/.test(value)) points++;
+      else if (/^[+-]?\d+\.\d+$/.test(value) && !/^[+-]?\d{1,3}(\.\d{3})+$/.test(value)) points++;
     }
   }
-  return commas > 0 && points === 0 ? ',' : '.';
+  const decimal = delimiter === ';' ? (commas > 0 || points === 0 ? ',' : '.') : commas > 0 && points === 0 ? ',' : '.';
+  return { decimal, settled: decimal === ',' && commas > 0 };
 }

@@ -233,7 +233,7 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     for (const column of written.columns) {
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
-      const read = cellValue(cell, column, written.decimal, written.decimalGiven);
+      const read = cellValue(cell, column, written.decimal, written.decimalSettled);
       if (read.problem)
         (problems ??= []).push({
           field: column.path,
@@ -257,7 +257,7 @@ export function cellValue(
   cell: WorkbookCell,
   column: Pick<ColumnPlan, 'path' | 'type'>,
   decimal: '.' | ',',
-  decimalGiven = false,
+  decimalSettled = false,
 ): { value?: unknown; problem?: string } {
   switch (cell.kind) {
     case 'text': {
@@ -266,7 +266,7 @@ export function cellValue(
       const numeric = column.type === 'number' || column.type === 'integer';
       const separator = numeric ? textDecimal(cell.text, decimal) : '.';
       // An ERP's "export to Excel" writes every cell as text: `1.000` there is as ambiguous as in a CSV.
-      const ambiguous = numeric && separator === '.' && !decimalGiven ? ambiguousGrouping(cell.text) : undefined;
+      const ambiguous = numeric && separator === '.' && !decimalSettled ? ambiguousGrouping(cell.text) : undefined;
       // Read with the point meanwhile, so the one problem said is this one.
       if (ambiguous) return { value: parseDecimal(cell.text, '.'), problem: ambiguous };
       return { value: typedValue(cell.text, column.type, separator, column.path) };
@@ -336,7 +336,7 @@ function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {
 
 /** How the cells become fields: a number typed as text reads with --decimal when given, else with a point. */
 function writtenCellsOf(columns: WrittenCells['columns'], decimal: WrittenCells['decimal'] | undefined): WrittenCells {
-  return { columns, decimal: decimal ?? '.', decimalGiven: decimal !== undefined };
+  return { columns, decimal: decimal ?? '.', decimalSettled: decimal !== undefined };
 }
 
 /**

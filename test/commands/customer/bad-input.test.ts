@@ -515,18 +515,19 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
-  it('a latitude written with a point in a decimal-comma file (-23.561 read as -23561): invalid, nothing sent', async () => {
+  it('a latitude written -23.561 in a ";" file that shows no decimal comma (-23561 or -23.561?): invalid, nothing sent', async () => {
     const folder = folderWith(
       'geo.csv',
       'document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.lat;customerRegistrationAddress.lng\n11.222.333/0001-81;01310-100;100;-23.561;-46.656\n',
     );
     const result = await cli(['customer', 'update', 'geo.csv'], folder);
     expect(result.code).toBe(65);
+    // Nothing in the file says how it writes numbers: both readings named, none taken.
     expect(result.stderr).toContain(
-      'geo.csv:2: Property [customerRegistrationAddress.lat] with value [-23.561] does not pass validation (a latitude is between -90 and 90 degrees;',
+      'geo.csv:2: customerRegistrationAddress.lat: -23.561 is -23561 written the pt-BR way, or -23.561 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
     );
     expect(result.stderr).toContain(
-      'geo.csv:2: Property [customerRegistrationAddress.lng] with value [-46.656] does not pass validation (a longitude is between -180 and 180 degrees;',
+      'geo.csv:2: customerRegistrationAddress.lng: -46.656 is -46656 written the pt-BR way',
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

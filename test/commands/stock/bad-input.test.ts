@@ -660,3 +660,33 @@ describe('1.000 in a file read with a decimal point that --decimal did not name'
     expect(pointed.code).toBe(0);
   });
 });
+
+describe('a ";" file that writes prices with a decimal point (an ERP, not Excel)', () => {
+  it('17.350 and 125.000 alone (17350 or 17.35?) are refused naming both readings, nothing sent', async () => {
+    const file = 'erp.csv';
+    const { dir, run } = workspace({ [file]: excel('sku;quantity;price', 'PAR-M10;5;17.350', 'BUC-S8;3;125.000') });
+    const result = await run(['stock', 'push', file, '--skip-invalid']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      'erp.csv:2: price: 17.350 is 17350 written the pt-BR way, or 17.35 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
+    );
+    expect(result.stderr).toContain('erp.csv:3: price: 125.000 is 125000 written the pt-BR way');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('beside 17.50 and 1.5, a 12.500 is not read as 12500: the points are read, the 12.500 refused', async () => {
+    const file = 'semi.csv';
+    const { run } = workspace({
+      [file]: excel('sku;quantity;price', 'PAR-SXT-M10X50-ZN;5;17.50', 'POR-SXT-M8-ZN;12;12.500', 'BUC-NYL-S8;1;1.5'),
+    });
+    const result = await run(['stock', 'push', file, '--skip-invalid']);
+    expect(result.stderr).toContain(
+      'semi.csv:3: price: 12.500 is 12500 written the pt-BR way, or 12.5 with a decimal point',
+    );
+    const sent = (await stockEntries(sandbox)).map(({ sku, price }) => ({ sku, price }));
+    expect(sent.toSorted((a, b) => a.sku.localeCompare(b.sku))).toEqual([
+      { sku: 'BUC-NYL-S8', price: 1.5 },
+      { sku: 'PAR-SXT-M10X50-ZN', price: 17.5 },
+    ]);
+  });
+});

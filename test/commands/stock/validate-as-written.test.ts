@@ -3,13 +3,14 @@
  * the spreadsheet numbers them below a cell with a line break, numbers quoted as they were written,
  * a currency sign explained, one message for a control character, and text after a closing quote.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/stock/validate.js';
 import { ExitCode, InputError } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
+import { freshWorkDir } from '../../support/cli.js';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'spreadsheets');
 const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-validate-as-written-'));
@@ -100,17 +101,22 @@ describe('R$ in a decimal-point file', () => {
 describe('a decimal point in a ";" file LibreOffice saved in a locale that writes points', () => {
   const saved = join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-ponto-decimal.csv');
 
-  it('says what the number is with a point, and the two ways to write it', async () => {
+  it('is read by its decimal points, which its sample shows (12.5 is 12.5)', async () => {
     const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
-    await expect(run({ file: saved, strict: false, allowZeroPrice: true }, memory.context)).rejects.toBeInstanceOf(
+    await run({ file: saved, strict: false, allowZeroPrice: true }, memory.context);
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('beside decimal commas, a point is refused with what it is and the two ways to write it', async () => {
+    const mixed = join(freshWorkDir(), 'misto.csv');
+    writeFileSync(mixed, `${readFileSync(saved, 'utf8')}GEN-0000004;1;7,25\n`);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
+    await expect(run({ file: mixed, strict: false, allowZeroPrice: true }, memory.context)).rejects.toBeInstanceOf(
       InputError,
     );
     expect(memory.stdout().trim().split('\n')).toEqual([
-      `${saved}:4: Property [price] with value [12.5] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234,56; written with a decimal point it is 12.5: write 12,5, or pass --decimal . if the whole file writes decimals so)`,
+      `${mixed}:4: Property [price] with value [12.5] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234,56; written with a decimal point it is 12.5: write 12,5, or pass --decimal . if the whole file writes decimals so)`,
     ]);
-    const pointed = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
-    await run({ file: saved, strict: false, allowZeroPrice: true, decimal: '.' }, pointed.context);
-    expect(pointed.stdout()).toBe('');
   });
 });
 

@@ -256,18 +256,19 @@ describe('tax quote', () => {
     expect(refused.stderr).not.toContain('tax table');
   });
 
-  it('refuses a decimal point in a decimal-comma cart, as a stock file does, rather than read 12.5 beside 1.250 as 1250', async () => {
-    writeFileSync(join(folder, 'ponto.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;2000.5\r\n');
+  it('reads a ";" cart that writes decimal points by them, and refuses its 1.250 (1.25 or 1250?) until --decimal says', async () => {
+    writeFileSync(join(folder, 'ponto.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;2000.5\r\n85166000;2;1.250\r\n');
     const args = ['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'ponto.csv'];
     const refused = await quote(args);
     expect(refused.code).toBe(65);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(
-      'ponto.csv:2: unitPrice "2000.5" is not an amount as this file writes them (written with a decimal point it is 2000.5: write 2000,5, or pass --decimal . if the whole file writes decimals so)',
+      'ponto.csv:3: unitPrice "1.250" is ambiguous: 1.250 is 1250 written the pt-BR way, or 1.25 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
     );
     const pointed = await quote([...args, '--decimal', '.']);
     expect(pointed.code).toBe(0);
-    expect((JSON.parse(pointed.stdout) as { items: { merchandise: string }[] }).items[0]?.merchandise).toBe('2000.50');
+    const items = (JSON.parse(pointed.stdout) as { items: { merchandise: string }[] }).items;
+    expect(items.map((item) => item.merchandise)).toEqual(['2000.50', '2.50']);
   });
 
   it('prints a table and the totals on a terminal', async () => {
