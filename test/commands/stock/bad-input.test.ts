@@ -664,7 +664,7 @@ describe('1.000 in a file read with a decimal point that --decimal did not name'
 describe('a ";" file that writes prices with a decimal point (an ERP, not Excel)', () => {
   it('17.350 and 125.000 alone (17350 or 17.35?) are refused naming both readings, nothing sent', async () => {
     const file = 'erp.csv';
-    const { dir, run } = workspace({ [file]: excel('sku;quantity;price', 'PAR-M10;5;17.350', 'BUC-S8;3;125.000') });
+    const { run } = workspace({ [file]: excel('sku;quantity;price', 'PAR-M10;5;17.350', 'BUC-S8;3;125.000') });
     const result = await run(['stock', 'push', file, '--skip-invalid']);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(
