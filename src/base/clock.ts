@@ -8,5 +8,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined),
+  // A wait worked out from two readings of the clock can come out just below 0 (-0.59 ms under a 429's pause):
+  // Node then warns on stderr (TimeoutNegativeWarning), a line of no time or level in a cron log.
+  sleep: (ms, signal) => delay(Math.max(0, ms), undefined, signal ? { signal } : undefined),
 };
