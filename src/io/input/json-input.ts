@@ -5,7 +5,14 @@ import { inputName } from './byte-source.js';
 import { shortText } from './header-messages.js';
 import { UnreadKeys } from './json-keys.js';
 import type { JsonValue } from './json-values.js';
-import { type InputOptions, type InputRecord, invisibleProblems, recordPlace } from './opened-input.js';
+import {
+  type InputOptions,
+  type InputRecord,
+  invisibleProblems,
+  type ReaderProblem,
+  recordPlace,
+} from './opened-input.js';
+import { ambiguousGrouping, type DecimalSeparator } from './cell-values.js';
 import {
   defaultMaxListIndex,
   type FieldCatalogue,
@@ -70,15 +77,22 @@ export async function* jsonRecords(
     const at = { file, where, line };
     const mayAdopt = reading.adopt !== undefined;
     if (mayAdopt) reading.keys.hold();
-    let { record, unread, read } = readObject(value as Record<string, unknown>, at, reading);
+    let { record, unread, read, problems } = readObject(value as Record<string, unknown>, at, reading);
     if (unread.length > 0 && (await adoptKeys(unread, read, reading))) {
       reading.keys.dropHeld();
-      ({ record, unread } = readObject(value as Record<string, unknown>, at, reading));
+      ({ record, unread, problems } = readObject(value as Record<string, unknown>, at, reading));
     }
     if (mayAdopt) reading.keys.release();
     // A record with data under a key no field reads is refused before it is judged: nothing of the file is sent.
     if (unread.length > 0) throw reading.keys.refusal(unread);
-    yield { line, ...place, values: record, original: value, problems: invisibleProblems(record) };
+    const invisible = invisibleProblems(record);
+    yield {
+      line,
+      ...place,
+      values: record,
+      original: value,
+      problems: problems.length > 0 ? [...problems, ...invisible] : invisible,
+    };
   }
   reading.keys.warnUnmatched();
 }
@@ -126,10 +140,13 @@ function readObject(
   value: Record<string, unknown>,
   at: RecordAt,
   reading: KeyReading,
-): { record: Record<string, unknown>; unread: UnreadData[]; read: string[] } {
+): { record: Record<string, unknown>; unread: UnreadData[]; read: string[]; problems: ReaderProblem[] } {
   const { options, keys, fields } = reading;
   const record: Record<string, unknown> = {};
   const read: string[] = [];
+  const problems: ReaderProblem[] = [];
+  const typed = (inner: unknown, path: string, type: FieldType) =>
+    typedAs(inner, path, type, options.decimal, problems);
   const nested: NestedReading = { at, reading, unread: [], moves: [] };
   const entries = Object.entries(value);
   const keyOfPath = new Map<string, { key: string; value: unknown }>();
@@ -163,13 +180,13 @@ function readObject(
       );
     keyOfPath.set(path, { key, value: inner });
     // A field (`sku`) is read as it is; an object field (`customerRegistrationAddress`) has keys of its own.
-    setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typedAs(inner, path, kind));
+    setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typed(inner, path, kind));
   }
-  if (nested.moves.length === 0) return { record, unread: nested.unread, read };
+  if (nested.moves.length === 0) return { record, unread: nested.unread, read, problems };
   // A nested key --map moves elsewhere: set on a copy, never inside the objects the file's record holds.
   const moved = structuredClone(record);
-  for (const { path, value: inner, type } of nested.moves) setPath(moved, path, typedAs(inner, path, type));
-  return { record: moved, unread: nested.unread, read };
+  for (const { path, value: inner, type } of nested.moves) setPath(moved, path, typed(inner, path, type));
+  return { record: moved, unread: nested.unread, read, problems };
 }
 
 /** The paths past which the catalogue's answers are not remembered: a hostile file may hold millions of keys. */
@@ -209,9 +226,20 @@ class FieldLookup {
  * Text loses its padding as a CSV cell's does (`" 529.982.247-25 "` was sent in the URL as %20529…), but for a
  * password, sent exactly as written.
  */
-function typedAs(value: unknown, path: string, type: FieldType): unknown {
+function typedAs(
+  value: unknown,
+  path: string,
+  type: FieldType,
+  decimal: DecimalSeparator | undefined,
+  problems: ReaderProblem[],
+): unknown {
   if (typeof value !== 'string' || type === 'list') return value;
-  return typedValue(value, type, '.', path);
+  // A quoted "1.000" is a thousand from an ERP that writes numbers the pt-BR way, and one from another: unless
+  // --decimal says which, both readings are named (as for a CSV cell), which makes the record invalid.
+  const ambiguous =
+    decimal === undefined && (type === 'number' || type === 'integer') ? ambiguousGrouping(value) : undefined;
+  if (ambiguous !== undefined) problems.push({ field: path, value: value.trim(), message: `${path}: ${ambiguous}` });
+  return typedValue(value, type, decimal ?? '.', path);
 }
 
 /** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */

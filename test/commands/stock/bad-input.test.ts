@@ -690,3 +690,29 @@ describe('a ";" file that writes prices with a decimal point (an ERP, not Excel)
     ]);
   });
 });
+
+describe('JSON with quoted numbers written the pt-BR way', () => {
+  const file = 'estoque.json';
+  const json = '[{"sku":"POR-SXT-M8-ZN","quantity":"1.000"},{"sku":"BUC-NYL-S8","quantity":"2.000"}]\n';
+
+  it('a quoted "1.000" (1000 or 1?) is refused naming both readings, nothing sent', async () => {
+    const { run } = workspace({ [file]: json });
+    const result = await run(['stock', 'push', file]);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      'quantity: 1.000 is 1000 written the pt-BR way, or 1 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--decimal , reads them as the ERP wrote them: 1000 and 2000', async () => {
+    const { run } = workspace({ [file]: json });
+    const result = await run(['stock', 'push', file, '--decimal', ',']);
+    expect(result.code).toBe(0);
+    const sent = (await stockEntries(sandbox)).map(({ sku, quantity }) => ({ sku, quantity }));
+    expect(sent.toSorted((a, b) => a.sku.localeCompare(b.sku))).toEqual([
+      { sku: 'BUC-NYL-S8', quantity: 2000 },
+      { sku: 'POR-SXT-M8-ZN', quantity: 1000 },
+    ]);
+  });
+});
