@@ -38,7 +38,13 @@ _b2bctl() {
     _files
   fi
 }
-if (( $+functions[compdef] )); then compdef _b2bctl b2bctl; fi
+# Autoloaded from $fpath, this file runs at the first TAB as the function _b2bctl: it completes that TAB too.
+# Sourced, it registers the function.
+if [[ \${funcstack[1]} == _b2bctl ]]; then
+  _b2bctl "$@"
+elif (( $+functions[compdef] )); then
+  compdef _b2bctl b2bctl
+fi
 `;
     case 'fish':
       return `# b2bctl completion for fish. Install it:  b2bctl completion fish > ~/.config/fish/completions/b2bctl.fish

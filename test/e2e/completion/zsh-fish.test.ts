@@ -5,7 +5,7 @@
  * installed; `.ci/run` installs both.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runBuiltCli } from '../../support/cli.js';
@@ -109,6 +109,25 @@ describe.skipIf(zsh.missing)(`zsh completion${zsh.note}`, () => {
 
   it('leaves a FILE argument to zsh', () => {
     expect(zshTab('stock', 'push', 'sto')).toEqual(['files:yes']);
+  });
+
+  it('installed as _b2bctl in $fpath, completes the first TAB, when compinit autoloads it', () => {
+    const functions = join(folder, 'zsh-functions');
+    mkdirSync(functions, { recursive: true });
+    copyFileSync(join(folder, 'b2bctl.zsh'), join(functions, '_b2bctl'));
+    const offered = runShell('zsh', [
+      '-f',
+      '-c',
+      [
+        `fpath=('${functions}' $fpath)`,
+        'autoload -Uz _b2bctl',
+        'compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@"; }',
+        "words=(b2bctl 'cu')",
+        'CURRENT=2',
+        '_b2bctl',
+      ].join('\n'),
+    ]);
+    expect(offered).toEqual(['customer']);
   });
 });
 
