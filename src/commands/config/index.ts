@@ -35,6 +35,8 @@ export async function runGet(options: ConfigGetOptions, context: Context): Promi
       ExitCode.someRecordsFailed,
     );
   }
+  // A value every other command would refuse is no value to hand a script: the same refusal, exit 2.
+  session.get(definition.key);
   context.io.stdout.write(`${resolved.value}\n`);
 }
 
@@ -104,4 +106,15 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
     });
   }
   await writer.end();
+  // Listed as they are, for whoever is finding the bad one; then refused as every other command would refuse them.
+  const refusals = everySetting.flatMap((definition) => {
+    try {
+      session.get(definition.key);
+      return [];
+    } catch (error) {
+      if (error instanceof UsageError) return [error.message];
+      throw error;
+    }
+  });
+  if (refusals.length > 0) throw new UsageError(refusals.join('\n'));
 }

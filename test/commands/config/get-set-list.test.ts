@@ -366,3 +366,29 @@ describe('config mistakes (exit 2)', () => {
     });
   }
 });
+
+describe('a setting from the environment that every command refuses', () => {
+  const refusal =
+    'error: Setting "http.timeout" must be a number of milliseconds of at least 100 (or a time such as 30s, 5m or 1h), not "abc" (from B2BCTL_TIMEOUT).\n';
+
+  it('config get refuses it as they do (exit 2), printing no value a script would take', async () => {
+    const result = await runCommandLine(['config', 'get', 'http.timeout'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_TIMEOUT: 'abc' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(refusal);
+  });
+
+  it('config list shows it, to find it, then refuses it (exit 2)', async () => {
+    const result = await runCommandLine(['config', 'list', '-o', 'json'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_TIMEOUT: 'abc' },
+    });
+    expect(result.code).toBe(2);
+    const rows = JSON.parse(result.stdout) as { key: string; value: unknown; source: unknown }[];
+    expect(rows.find((row) => row.key === 'http.timeout')).toMatchObject({ value: 'abc', source: 'env' });
+    expect(result.stderr).toBe(refusal);
+  });
+});
