@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
-import { targetShownSafely } from '../../lib/shown-target.js';
+import { commandShownSafely, targetShownSafely, urlShownSafely } from '../../lib/shown-target.js';
 import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import { PlatformError } from '../../base/errors.js';
@@ -102,9 +102,17 @@ async function warnOfOtherHandOffs(store: EventStore, running: ReadonlySet<strin
   for (const other of await store.backlog()) {
     if (running.has(other.name)) continue;
     context.log.warn(
-      `warning: hand-off "${other.name}" (${targetShownSafely(other.target)}) is in ${store.description} but this receiver does not run it: ${other.pending} pending events are kept for it and /healthz counts them. Run it again (--handoff ${other.name}), or stop the receiver and remove it with b2bctl webhook inbox --drop-handoff ${other.name}.`,
+      `warning: hand-off "${other.name}" (${targetShownSafely(other.target)}) is in ${store.description} but this receiver does not run it: ${other.pending} pending events are kept for it and /healthz counts them. Run it again (${flagsRunning(other.name, other.target)}), or stop the receiver and remove it with b2bctl webhook inbox --drop-handoff ${other.name}.`,
     );
   }
+}
+
+/** The flags that run a stored hand-off again: its target's own flag, and its name where it is not the default. */
+function flagsRunning(name: string, target: string): string {
+  if (name === 'fetch-orders') return '--fetch-orders';
+  const named = (fallback: string) => (name === fallback ? '' : ` --handoff ${name}`);
+  if (target.startsWith('exec ')) return `--exec '${commandShownSafely(target.slice('exec '.length))}'${named('exec')}`;
+  return `--forward-to ${urlShownSafely(target)}${named('forward')}`;
 }
 
 /** The order's detail through the API; an order the platform does not know (404) is refused for good. */

@@ -61,6 +61,12 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.handoff !== undefined && options.forwardTo !== undefined && options.exec !== undefined) {
     throw new UsageError('--handoff names one hand-off: give it with --forward-to or with --exec, not both.');
   }
+  // Alone it names nothing to run: the receiver would start and hand nothing off.
+  if (options.handoff !== undefined && options.forwardTo === undefined && options.exec === undefined) {
+    throw new UsageError(
+      '--handoff names the hand-off of --forward-to URL or --exec COMMAND: give it with one of them (--fetch-orders keeps its own name).',
+    );
+  }
   if (options.forwardBatch > 1 && options.forwardTo === undefined) {
     throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
   }

@@ -150,6 +150,24 @@ describe('webhook listen (in process)', () => {
     expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
   });
 
+  it.each([[{}], [{ fetchOrders: true }]])(
+    'refuses --handoff without --forward-to or --exec (%j): a receiver that hands nothing off (exit 2)',
+    async (flags) => {
+      const inbox = temporaryFolder();
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      });
+      const failure = await run(listenOptions(inbox, { handoff: 'erp', ...flags }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toBe(
+        '--handoff names the hand-off of --forward-to URL or --exec COMMAND: give it with one of them (--fetch-orders keeps its own name).',
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(2);
+      expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+    },
+  );
+
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
@@ -336,7 +354,9 @@ describe('a hand-off left by an earlier configuration', () => {
     expect(second.stderr()).toContain(
       `warning: hand-off "exec" (exec true) is in SQLite ${join(inbox, 'inbox.sqlite')} but this receiver does not run it`,
     );
-    expect(second.stderr()).toContain('b2bctl webhook inbox --drop-handoff exec');
+    expect(second.stderr()).toContain(
+      "Run it again (--exec 'true'), or stop the receiver and remove it with b2bctl webhook inbox --drop-handoff exec.",
+    );
     const health = (await (await fetch(`${url}/healthz`)).json()) as { handOffs: { name: string }[] };
     expect(health.handOffs.map((handOff) => handOff.name).toSorted()).toEqual(['exec', 'forward']);
     second.interrupt();
