@@ -304,7 +304,7 @@ function numberValue(
   cell: Extract<WorkbookCell, { kind: 'number' }>,
   column: Pick<ColumnPlan, 'path' | 'type'>,
 ): { value?: unknown; problem?: string } {
-  const number = cell.number;
+  const number = shownNumber(cell.number);
   // A percentage reads as the sheet shows it and its CSV export writes it, `12%`: 0.12 is no rate of 12.
   if (cell.percent) {
     const shown = percentText(number);
@@ -328,6 +328,15 @@ function numberValue(
         ? { value: String(number) }
         : { value: String(number), problem: `${number}: ${problem}` };
   }
+}
+
+/**
+ * A number cell as the spreadsheet shows it: to 15 significant digits, all that Excel and Calc keep of a typed
+ * number. A formula's value is stored to 17 (`=10*1,1` holds 11.000000000000002, shown 11,00), and a price read
+ * to the last bit was refused as having more than 2 decimals.
+ */
+function shownNumber(number: number): number {
+  return Number.isFinite(number) ? Number(number.toPrecision(15)) : number;
 }
 
 function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {

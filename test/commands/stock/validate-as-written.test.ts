@@ -120,6 +120,18 @@ describe('a decimal point in a ";" file LibreOffice saved in a locale that write
   });
 });
 
+describe('a workbook whose prices are formulas, stored to the last bit as Excel stores them', () => {
+  const saved = join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-formulas-excel.xlsx');
+
+  it('reads each number as the sheet shows it (11.000000000000002 is 11), refusing only the 2.5 units of =10/4', async () => {
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: true } });
+    await expect(run({ file: saved, strict: false }, memory.context)).rejects.toBeInstanceOf(InputError);
+    expect(memory.stdout().trim().split('\n')).toEqual([
+      `${saved}:6: Property [quantity] with value [2.5] does not pass validation (quantity must be a whole number of 0 or more)`,
+    ]);
+  });
+});
+
 describe('text after a closing quote', () => {
   it('"CAF-2"x is an error naming its line, not a SKU with quotes in it', async () => {
     const { lines, failure } = await validate('estoque-aspas.csv');
