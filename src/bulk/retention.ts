@@ -1,5 +1,5 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 
 /**
  * `--keep-reports N`: after a run, the files of all but the N newest runs of the same input in the
@@ -18,6 +18,11 @@ export function pruneOldRuns(options: { inputPath: string; folder?: string; keep
     if (stamp === undefined) continue;
     runs.set(stamp, [...(runs.get(stamp) ?? []), file]);
   }
+  // estoque.csv and estoque.json share the base name: a run whose record names another input is not this one's.
+  for (const [stamp, files] of runs) {
+    const meta = files.find((file) => file.endsWith('.meta.json'));
+    if (meta !== undefined && !recordsInput(join(folder, meta), options.inputPath)) runs.delete(stamp);
+  }
   const oldestFirst = [...runs.keys()].toSorted((a, b) => order(a).localeCompare(order(b)));
   const removed: string[] = [];
   for (const stamp of oldestFirst.slice(0, Math.max(0, oldestFirst.length - options.keep))) {
@@ -27,6 +32,18 @@ export function pruneOldRuns(options: { inputPath: string; folder?: string; keep
     }
   }
   return removed;
+}
+
+/** Whether a run record names this input (stdin as `-`); an unreadable record names none, and its run is kept. */
+function recordsInput(metaPath: string, inputPath: string): boolean {
+  try {
+    const recorded = (JSON.parse(readFileSync(metaPath, 'utf8')) as { input?: { path?: unknown } }).input?.path;
+    if (typeof recorded !== 'string') return false;
+    if (inputPath === '-') return recorded === '-' || recorded === '' || recorded === 'stdin';
+    return resolve(recorded) === resolve(inputPath);
+  } catch {
+    return false;
+  }
 }
 
 /** Stamps sort as times; a same-second sequence (-2, -3) after its first run. */

@@ -20,7 +20,8 @@ describe('pruneOldRuns', () => {
       'other.report-20261101-020000.csv',
       'stock.report-notes.csv',
     ];
-    for (const file of files) writeFileSync(join(folder, file), '');
+    const record = JSON.stringify({ input: { path: join(folder, 'stock.csv') } });
+    for (const file of files) writeFileSync(join(folder, file), file.endsWith('.meta.json') ? record : '');
     const removed = pruneOldRuns({ inputPath: join(folder, 'stock.csv'), keep: 2 });
     expect(removed.map((path) => path.slice(folder.length + 1)).toSorted()).toEqual([
       'stock.errors-20261120-020000.csv',
@@ -48,5 +49,26 @@ describe('pruneOldRuns', () => {
     expect(pruneOldRuns({ inputPath: '/srv/erp/export/stock.csv', folder, keep: 1 })).toEqual([
       join(folder, 'stock.report-20261120-020000.csv'),
     ]);
+  });
+
+  it('leaves the runs of another input of the same base name (estoque.json beside estoque.csv)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    const run = (stamp: string, input: string) => {
+      writeFileSync(join(folder, `estoque.report-${stamp}.csv`), '');
+      writeFileSync(
+        join(folder, `estoque.report-${stamp}.meta.json`),
+        JSON.stringify({ input: { path: join(folder, input) } }),
+      );
+    };
+    run('20261120-020000', 'estoque.json');
+    run('20261121-020000', 'estoque.csv');
+    run('20261122-020000', 'estoque.csv');
+    writeFileSync(join(folder, 'estoque.report-20261119-020000.meta.json'), '{ not a record');
+    expect(pruneOldRuns({ inputPath: join(folder, 'estoque.csv'), keep: 1 })).toEqual([
+      join(folder, 'estoque.report-20261121-020000.csv'),
+      join(folder, 'estoque.report-20261121-020000.meta.json'),
+    ]);
+    expect(readdirSync(folder)).toContain('estoque.report-20261120-020000.meta.json');
+    expect(readdirSync(folder)).toContain('estoque.report-20261119-020000.meta.json');
   });
 });
