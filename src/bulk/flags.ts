@@ -21,7 +21,8 @@ export interface InputFlags {
 
 /** How to send a bulk run (docs/bulk-runs.md, "Sending"). */
 export interface SendFlags {
-  concurrency: number;
+  /** Requests in flight; undefined when not given (sendingConcurrency gives the default). */
+  concurrency?: number;
   /** Requests per second; undefined for as fast as concurrency and the platform allow. */
   rate?: number;
   retries?: number;

@@ -15,6 +15,7 @@ import type { PlaceSet } from './resume.js';
 import { RunLedger } from './run-ledger.js';
 import { recordedFlags, resumeCommand, type RunMeta, type ShapingFlag, writeMeta } from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
+import { sendingConcurrency } from './send-pacing.js';
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -61,7 +62,7 @@ export async function openSending<T, Sent>(
   input.unchanged();
   const pacer = new Pacer(context.clock, job.flags.rate, (message) => context.log.debug(`${job.name}: ${message}`));
   const client = await context.platform({
-    connections: job.flags.concurrency,
+    connections: sendingConcurrency(job.flags),
     pace: pacer,
     retries: job.flags.retries,
     timeoutMs: job.flags.timeoutMs,
@@ -109,7 +110,7 @@ export async function openSending<T, Sent>(
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   context.log.info(
-    `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${job.flags.concurrency}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+    `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
   return { client, ledger, plan, resumeHint };
 }
@@ -171,7 +172,7 @@ export async function sendValidRecords<T, Sent>(
       job.skippedInvalid?.(record),
     );
     ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
-      concurrency: job.flags.concurrency,
+      concurrency: sendingConcurrency(job.flags),
       signal: context.interrupt,
     }));
   } catch (error) {

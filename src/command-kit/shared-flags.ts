@@ -16,9 +16,9 @@ export interface ParsedInputFlags {
   sheet?: string;
 }
 
-/** The sending flags as commander parses them (see `withSendOptions`); `concurrency` has a default. */
+/** The sending flags as commander parses them (see `withSendOptions`). */
 export interface ParsedSendFlags {
-  concurrency: number;
+  concurrency?: number;
   rate?: number;
   retries?: number;
   timeout?: number;
@@ -91,7 +91,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
 const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
   addTo: (command) =>
     command
-      .option('--concurrency <n>', 'requests in flight at once', wholeNumber(1), defaultConcurrency)
+      .option('--concurrency <n>', `requests in flight at once (default: ${defaultConcurrency})`, wholeNumber(1))
       .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
       .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
       .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))

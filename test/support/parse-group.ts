@@ -32,7 +32,7 @@ export const defaultInputFlags = {
 
 /** What a sending verb hands on when no sending flag is given. */
 export const defaultSendFlags = {
-  concurrency: 8,
+  concurrency: undefined,
   rate: undefined,
   retries: undefined,
   timeoutMs: undefined,

@@ -9,6 +9,7 @@ import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
 import { type MoveResult, MoveSender } from './move-sender.js';
+import { sendingConcurrency } from '../../bulk/send-pacing.js';
 
 export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   file: string;
@@ -94,7 +95,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             replace: options.replace === true,
             note: (line) => context.log.info(line),
           });
-          await sender.readNames(orderNames, options.concurrency, signal);
+          await sender.readNames(orderNames, sendingConcurrency(options), signal);
           return orderedSender(stoppedAt, sender);
         })();
         sendInOrder = await senderReady;

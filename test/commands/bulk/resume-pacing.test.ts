@@ -75,6 +75,10 @@ describe('a stock push resumed with none of its flags', () => {
     expect(Number(counts?.[2])).toBeGreaterThanOrEqual(3);
     expect(stillDown.code).toBe(69);
 
+    // Given again, a pacing flag wins, even at its default's value: --concurrency 8 is a choice, not "not given".
+    const faster = await run(['stock', 'push', 'estoque.csv', '--resume', report, '--concurrency', '8']);
+    expect(faster.stderr).toContain('through the batch route (concurrency 8, at most 40 requests/s)');
+
     // Resumed bare, up but slow: the recorded 150 ms time-out, not the default 30 s, gives up on every answer.
     options.failRate = 0;
     options.latencyMs = 400;

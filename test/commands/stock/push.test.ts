@@ -36,7 +36,7 @@ function stockFolder(): { folder: string; file: string } {
 }
 
 function options(file: string, extra: Partial<StockPushOptions> = {}): StockPushOptions {
-  return { file, route: 'auto', strict: false, concurrency: 8, dryRun: false, skipInvalid: false, ...extra };
+  return { file, route: 'auto', strict: false, dryRun: false, skipInvalid: false, ...extra };
 }
 
 async function setThreshold(test: TestContext, value: string): Promise<void> {
