@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
@@ -86,6 +86,22 @@ export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message
  */
 export const rowColumn = 'row';
 
+/**
+ * A resumed report whose last row was cut short (a full disk, a crash mid-write: `414,` with no line end) loses that
+ * piece before rows are appended: appended to, it became one merged row naming two records, and the next --resume
+ * refused the report as another file's. Its record has no row, so the resume checks it again.
+ */
+function cutUnfinishedRow(descriptor: number): void {
+  const size = fstatSync(descriptor).size;
+  if (size === 0) return;
+  const tail = Buffer.alloc(Math.min(size, 1_048_576));
+  readSync(descriptor, tail, 0, tail.length, size - tail.length);
+  if (tail.at(-1) === 0x0a) return;
+  const lineEnd = tail.lastIndexOf(0x0a);
+  // No line end in the last megabyte: not a row of ours; the resume's own checks speak for the file.
+  if (lineEnd >= 0) ftruncateSync(descriptor, size - tail.length + lineEnd + 1);
+}
+
 /** The first line of a file that already has content (a resumed report), or undefined. */
 export function headerLine(path: string): string | undefined {
   let descriptor: number | undefined;
@@ -158,6 +174,7 @@ export class ReportWriter {
       const header = csvLine([...reportColumns, ...(this.withRows ? [rowColumn] : [])], this.delimiter);
       writeSync(this.descriptor, options.excel === true ? `\uFEFF${header}` : header);
     } else {
+      cutUnfinishedRow(this.descriptor);
       const header = headerLine(path);
       this.delimiter = reportDelimiterOf(header);
       // A report written before the row column (or of JSON input) gets rows of its own shape, never a cell without a header.

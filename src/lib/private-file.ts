@@ -41,8 +41,9 @@ export function openForAppend(path: string, mode = privateFileMode): number {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const follow = path.startsWith('/dev/') ? 0 : noFollow;
-  return openSync(path, constants.O_WRONLY | constants.O_APPEND | follow);
+  // A file of ours is opened to read too (a resumed report's cut last row is found and dropped); a device as given.
+  const [follow, access] = path.startsWith('/dev/') ? [0, constants.O_WRONLY] : [noFollow, constants.O_RDWR];
+  return openSync(path, access | constants.O_APPEND | follow);
 }
 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */

@@ -105,6 +105,17 @@ describe('ReportWriter', () => {
     ]);
   });
 
+  it('reopened on a report whose last row a full disk cut short, drops that piece before appending', () => {
+    const path = nextPath('cut.report.csv');
+    writeFileSync(path, 'line,key,outcome,status,id,message\r\n412,GEN-412,queued,202,b-1,\r\n413,GEN-4');
+    const resumed = new ReportWriter(path);
+    resumed.write([{ line: 413, key: 'GEN-413', outcome: 'queued', status: 202, id: 'b-2' }]);
+    resumed.close();
+    expect(readFileSync(path, 'utf8')).toBe(
+      'line,key,outcome,status,id,message\r\n412,GEN-412,queued,202,b-1,\r\n413,GEN-413,queued,202,b-2,\r\n',
+    );
+  });
+
   it('reopened on the same file (a resumed run), appends without a second header', () => {
     const path = nextPath('resumed.report.csv');
     const first = new ReportWriter(path);
