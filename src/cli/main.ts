@@ -37,17 +37,24 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const interrupt = interruptOnSignals();
-  process.exitCode = await runProgram(process.argv, io, process.env, async (globals) => {
-    // Loaded here, not at the top: `--help` and `--version` need none of it.
-    const { createContext } = await import('../context.js');
-    return createContext({
-      io,
-      env: process.env,
-      globals,
-      interrupt,
-      loadPrompter: (streams) => loadPrompter(streams, interrupt, globals.color),
-    });
-  });
+  process.exitCode = await runProgram(
+    process.argv,
+    io,
+    process.env,
+    async (globals) => {
+      // Loaded here, not at the top: `--help` and `--version` need none of it.
+      const { createContext } = await import('../context.js');
+      return createContext({
+        io,
+        env: process.env,
+        globals,
+        interrupt,
+        loadPrompter: (streams) => loadPrompter(streams, interrupt, globals.color),
+      });
+    },
+    // Said by the closing line already: a second Ctrl-C while the connections close ends with this code, not 130.
+    (code) => (decidedExitCode = code),
+  );
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */
@@ -58,6 +65,9 @@ async function loadPrompter(io: IOStreams, interrupt: AbortSignal, color: boolea
   const { inquirerPrompter } = await import('../io/prompter.js');
   return inquirerPrompter(io, interrupt);
 }
+
+/** The command's exit code once it is known, before the process has finished closing. */
+let decidedExitCode: number | undefined;
 
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
 function interruptOnSignals(): AbortSignal {
@@ -90,6 +100,8 @@ function interruptOnSignals(): AbortSignal {
  * signal is raised again with its default action, which ends the process as the shell expects (130, 143).
  */
 function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => void): never {
+  // The command had ended and said its exit code: the process was only closing its connections.
+  if (decidedExitCode !== undefined) process.exit(decidedExitCode);
   const code = signal === 'SIGINT' ? 130 : 143;
   process.exitCode = code;
   process.emit('exit', code);

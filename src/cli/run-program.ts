@@ -23,8 +23,14 @@ export async function runProgram(
   io: IOStreams,
   env: Environment,
   contextFor: ContextFactory,
+  /** Told the exit code as soon as it is known, before the context's closing (which may wait on connections). */
+  decided?: (code: ExitCode) => void,
 ): Promise<ExitCode> {
   argv = helpOfCommandPath(argv);
+  const decide = (code: ExitCode) => {
+    decided?.(code);
+    return code;
+  };
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
   const program = await buildProgram(async (command, load, options) => {
@@ -80,17 +86,17 @@ export async function runProgram(
   try {
     await program.parseAsync(argv);
     await logParseErrors();
-    return 0;
+    return decide(0);
   } catch (error) {
     await logParseErrors();
-    if (error instanceof CommanderError) return parseEndExitCode(error);
+    if (error instanceof CommanderError) return decide(parseEndExitCode(error));
     // Loaded only on failure: `--help` should not pay for the error table.
     const { B2bctlError, describeError, exitCodeOf } = await import('../base/errors.js');
     const log = context?.log ?? (await fallbackLog());
     log.error(describeError(error, verbose()));
     if (error instanceof B2bctlError && error.closingLine)
       log.notice(error.closingLine.message, error.closingLine.fields);
-    return exitCodeOf(error);
+    return decide(exitCodeOf(error));
   } finally {
     await context?.close();
   }

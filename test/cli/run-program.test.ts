@@ -132,3 +132,34 @@ describe('help and version end with 0 on stdout', () => {
     expect(ran.stderr).toBe('');
   });
 });
+
+describe('the exit code is told as soon as it is decided', () => {
+  it('before the context has closed (its connections may keep the process a while): a second Ctrl-C keeps it', async () => {
+    const test = testContext({ env: { B2BCTL_BASE_URL: 'https://store.example', B2BCTL_TOKEN: 'token-0123456789' } });
+    const { io } = test.context;
+    const told: { code: number; closed: boolean }[] = [];
+    let closed = false;
+    let closeNow: () => void = () => undefined;
+    const code = runProgram(
+      ['node', 'b2bctl', 'config', 'get', 'nothing.such'],
+      io,
+      test.env,
+      (globals) => {
+        const context = createContext({ io, env: test.env, globals });
+        const close = context.close.bind(context);
+        context.close = async () => {
+          await new Promise<void>((resolve) => (closeNow = resolve));
+          await close();
+          closed = true;
+        };
+        return context;
+      },
+      (decided) => told.push({ code: decided, closed }),
+    );
+    // Told the code (2) while the context is still closing.
+    while (told.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toEqual([{ code: 2, closed: false }]);
+    closeNow();
+    expect(await code).toBe(2);
+  });
+});
