@@ -139,7 +139,7 @@ describe('the exit code is told as soon as it is decided', () => {
     const { io } = test.context;
     const told: { code: number; closed: boolean }[] = [];
     let closed = false;
-    let closeNow: () => void = () => undefined;
+    let closeNow: (() => void) | undefined;
     const code = runProgram(
       ['node', 'b2bctl', 'config', 'get', 'nothing.such'],
       io,
@@ -159,7 +159,7 @@ describe('the exit code is told as soon as it is decided', () => {
     // Told the code (2) while the context is still closing.
     while (told.length === 0) await new Promise((resolve) => setImmediate(resolve));
     expect(told).toEqual([{ code: 2, closed: false }]);
-    closeNow();
+    closeNow?.();
     expect(await code).toBe(2);
   });
 });
