@@ -25,10 +25,10 @@ function quote(args: readonly string[]) {
   });
 }
 
-/** `tax quote` from the table `rules` (without a map) of one item inside São Paulo, or between the states given. */
-function quoteFrom(rules: string, item: string, to = 'SP') {
+/** `tax quote` from the table `rules` (without a map, with `extra` flags) of one item inside São Paulo, or between the states given. */
+function quoteFrom(rules: string, item: string, to = 'SP', extra: readonly string[] = []) {
   return runCommandLine(
-    ['tax', 'quote', '--rules', rules, '--from', 'SP', '--to', to, '--buyer', 'taxpayer', '--item', item],
+    ['tax', 'quote', '--rules', rules, ...extra, '--from', 'SP', '--to', to, '--buyer', 'taxpayer', '--item', item],
     { configDir: freshConfigDir(), cwd: folder },
   );
 }
@@ -152,25 +152,7 @@ describe('tax quote', () => {
       'agrupada.csv:2: icmsRate "1.800" is ambiguous: 1.800 is 1800 written the pt-BR way, or 1.8 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
     );
     const quoteWith = (rules: string, decimal: string, item: string) =>
-      runCommandLine(
-        [
-          'tax',
-          'quote',
-          '--rules',
-          rules,
-          '--decimal',
-          decimal,
-          '--from',
-          'SP',
-          '--to',
-          'SP',
-          '--buyer',
-          'taxpayer',
-          '--item',
-          item,
-        ],
-        { configDir: freshConfigDir(), cwd: folder },
-      );
+      quoteFrom(rules, item, 'SP', ['--decimal', decimal]);
     // The pt-BR reading: 1800, no percentage.
     const comma = await quoteWith('agrupada.csv', ',', '04090000,1,100');
     expect(comma.code).toBe(65);
