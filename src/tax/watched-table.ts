@@ -1,5 +1,5 @@
 import { countOf } from '../lib/plural.js';
-import { closeSync, fstatSync, type FSWatcher, openSync, readSync, watch } from 'node:fs';
+import { closeSync, fstatSync, type FSWatcher, openSync, readSync, statSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
@@ -15,9 +15,9 @@ export interface TableStatus {
 const quietMs = 300;
 
 /**
- * A text table that does not end with a line end is still being written (an export writing in place, paused): its
+ * A text table written in place that does not end with a line end is still being written (an export paused): its
  * last row may be cut in its last column and still read as a row. Refused, so the table in use stays until the file
- * is whole. A workbook cut short is no workbook, and its reader says so.
+ * is whole. A file renamed into place is whole, and is read as at start. A workbook cut short is no workbook.
  */
 function refuseUnfinishedText(path: string): void {
   if (!/\.(csv|txt|tsv)$/i.test(path)) return;
@@ -37,8 +37,16 @@ function refuseUnfinishedText(path: string): void {
   }
   if (last[0] !== 0x0a)
     throw new Error(
-      `${path}: the file does not end with a line end, so it is probably still being written; it is read again once it does (write the new table under another name and rename it into place)`,
+      `${path}: the file does not end with a line end, so it is probably still being written in place; it is read again once it does (end its last line with a line end, or write the new table under another name and rename it into place)`,
     );
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -53,6 +61,8 @@ export class WatchedTaxTable {
   private reloading: Promise<void> = Promise.resolve();
   private pending = false;
   private quiet: NodeJS.Timeout | undefined;
+  /** The file read last: another one renamed into its place is whole, however its last line ends. */
+  private loadedInode: number | undefined;
 
   constructor(
     private readonly path: string,
@@ -63,6 +73,7 @@ export class WatchedTaxTable {
 
   /** Reads the table (a bad one throws, so the server never starts without one) and starts watching it. */
   async start(): Promise<void> {
+    this.loadedInode = inodeOf(this.path);
     this.swap(await this.load());
     const name = basename(this.path);
     this.watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
@@ -84,8 +95,10 @@ export class WatchedTaxTable {
     this.reloading = this.reloading.then(async () => {
       this.pending = false;
       try {
-        refuseUnfinishedText(this.path);
+        const inode = inodeOf(this.path);
+        if (inode === undefined || inode === this.loadedInode) refuseUnfinishedText(this.path);
         const table = await this.load();
+        this.loadedInode = inode;
         this.swap(table);
         this.log.info(`tax table ${this.path} reloaded: ${countOf(table.size, 'rows')}.`);
       } catch (error) {

@@ -3,7 +3,7 @@
  * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
  * again when its file changes (a bad new table refused, the old one kept).
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
@@ -228,6 +228,19 @@ describe('tax serve', () => {
     expect(await health()).toMatchObject({ table: { rows: 6 } });
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
     appendFileSync(rules, '2\r\n');
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+  });
+
+  it('a table renamed into place is whole, and is read even without a line end at its end (as at start)', async () => {
+    const { post, rules, logged } = await serve();
+    const next = `${rules}.new`;
+    // Many exporters end the last line without one; renamed into place, the file is complete.
+    writeFileSync(
+      next,
+      Buffer.concat([readFileSync(rules), Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2', 'latin1')]),
+    );
+    renameSync(next, rules);
     await logged(/reloaded: 7 rows/);
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
   });
