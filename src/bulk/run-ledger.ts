@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
@@ -86,6 +86,7 @@ export class RunLedger {
     );
     // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
     // fails cleanly, before anything is sent.
+    const reportExisted = existsSync(reportPath);
     const report = openOutput(
       reportPath,
       'report',
@@ -101,7 +102,11 @@ export class RunLedger {
       'errors file',
       '--errors',
       () => errors.checkWritable(),
-      () => report.close(),
+      () => {
+        report.close();
+        // A report this run made holds only its header: left, it would refuse the next run at a fixed --report.
+        if (!reportExisted) rmSync(reportPath, { force: true });
+      },
     );
     const progress = await createProgress({
       // A bar is for a person's terminal; JSON log lines are for a shipper, which wants the periodic progress lines.

@@ -189,7 +189,7 @@ describe('RunLedger.open: where the report and the errors file go', () => {
     );
   });
 
-  it('an unwritable errors file: a usage error naming it and --errors; the report opened first is closed', async () => {
+  it('an unwritable errors file: a usage error naming it and --errors; the report opened first is closed and removed', async () => {
     const folder = temporaryFolder();
     const missing = join(folder, 'no-such-folder', 'errors.csv');
     const { test, open } = ledgerIn(folder, { errorsPath: missing });
@@ -197,9 +197,10 @@ describe('RunLedger.open: where the report and the errors file go', () => {
     await expect(opened).rejects.toThrow(
       `Cannot write the errors file ${missing} (ENOENT); nothing was sent. Choose a writable path with --errors or the outputDir setting.`,
     );
-    // The report was opened, then closed again: no descriptor of it is left among the process's open files.
+    // The report was opened, then closed again and removed: a header alone at a fixed --report path would refuse the
+    // next run as "an earlier run's report".
     const report = join(folder, `customers.report-${stamp}.csv`);
-    expect(existsSync(report)).toBe(true);
+    expect(existsSync(report)).toBe(false);
     expect(openDescriptorsOf(report)).toEqual([]);
     await test.context.close();
   });
