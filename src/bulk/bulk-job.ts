@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
-import { InputError, InterruptedError, PartialFailureError } from '../base/errors.js';
+import { InputError, InterruptedError, PartialFailureError, UsageError } from '../base/errors.js';
+import { defaultOutputFolder } from './report.js';
 import { isPipe, openPipe } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
@@ -133,6 +134,7 @@ async function validateThenSend<T, Sent>(
     tally.counts = validationCounts(validation, job.flags.dryRun);
     checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
     const plan = planSending(job, input, validation, context);
+    if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
     if (plan === undefined || verdicts === undefined) return;
     const sending = await openSending(job, input, validation.valid, plan, context);
     const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
@@ -260,6 +262,30 @@ function logValidation<T, Sent>(
   context.log.info(
     `${job.name}: ${countOf(validation.records, 'records')}, ${validation.valid} valid, ${validation.invalid} invalid${validation.warnings ? `, ${countOf(validation.warnings, 'warnings')}` : ''}${skippedNote(input.opened)} (${((context.clock.now() - started) / 1000).toFixed(1)} s)`,
   );
+}
+
+/**
+ * What would stop the real run before it sends, checked by a dry run too, so that it exits as the real run would: an
+ * input that changed while it was read (exit 65), a folder its report or errors file cannot be written in (exit 2).
+ */
+async function rehearseRefusals<T, Sent>(job: BulkJob<T, Sent>, input: CheckedInput, context: Context): Promise<void> {
+  input.unchanged();
+  const fallback = defaultOutputFolder(job.file, (await context.session()).get('outputDir'));
+  const outputs: [string, string, string | undefined][] = [
+    ['report', '--report', job.flags.report],
+    ['errors file', '--errors', job.flags.errors],
+  ];
+  for (const [what, flag, path] of outputs) {
+    const folder = path === undefined ? fallback : dirname(path);
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new UsageError(
+        `dry run: the real run could not write its ${what} in ${folder} (${code}) and would send nothing. Choose a writable path with ${flag} or the outputDir setting.`,
+      );
+    }
+  }
 }
 
 /**

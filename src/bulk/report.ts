@@ -122,6 +122,12 @@ export function headerLine(path: string): string | undefined {
   }
 }
 
+/** The folder of a run's default report and errors file: outputDir, or the input's own folder. */
+export function defaultOutputFolder(inputPath: string, outputDirectory?: string): string {
+  // stdin, and a process substitution (`/dev/fd/63`), have no folder of their own to write beside.
+  return outputDirectory ?? (inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath));
+}
+
 /**
  * `customers.report-20261122-021500.csv` beside `customers.csv`; `stdin.report-...` in the working
  * folder for stdin. A `sequence` above 1 adds `-2`, `-3`… for a second run started in the same second.
@@ -134,8 +140,7 @@ export function siblingPath(
   sequence = 1,
   outputDirectory?: string,
 ): string {
-  // stdin, and a process substitution (`/dev/fd/63`), have no folder of their own to write beside.
-  const folder = outputDirectory ?? (inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath));
+  const folder = defaultOutputFolder(inputPath, outputDirectory);
   const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
   const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return join(folder, `${name}.${kind}-${stamp}${sequence > 1 ? `-${sequence}` : ''}${extension}`);

@@ -27,10 +27,6 @@ export async function runProgram(
   decided?: (code: ExitCode) => void,
 ): Promise<ExitCode> {
   argv = helpOfCommandPath(argv);
-  const decide = (code: ExitCode) => {
-    decided?.(code);
-    return code;
-  };
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
   const program = await buildProgram(async (command, load, options) => {
@@ -86,20 +82,26 @@ export async function runProgram(
   try {
     await program.parseAsync(argv);
     await logParseErrors();
-    return decide(0);
+    return told(0, decided);
   } catch (error) {
     await logParseErrors();
-    if (error instanceof CommanderError) return decide(parseEndExitCode(error));
+    if (error instanceof CommanderError) return told(parseEndExitCode(error), decided);
     // Loaded only on failure: `--help` should not pay for the error table.
     const { B2bctlError, describeError, exitCodeOf } = await import('../base/errors.js');
     const log = context?.log ?? (await fallbackLog());
     log.error(describeError(error, verbose()));
     if (error instanceof B2bctlError && error.closingLine)
       log.notice(error.closingLine.message, error.closingLine.fields);
-    return decide(exitCodeOf(error));
+    return told(exitCodeOf(error), decided);
   } finally {
     await context?.close();
   }
+}
+
+/** The exit code, told to whoever waits for it before the context has closed. */
+function told(code: ExitCode, decided: ((code: ExitCode) => void) | undefined): ExitCode {
+  decided?.(code);
+  return code;
 }
 
 /**

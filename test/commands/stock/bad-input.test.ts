@@ -716,3 +716,18 @@ describe('JSON with quoted numbers written the pt-BR way', () => {
     ]);
   });
 });
+
+describe('--dry-run exits as the real run would', () => {
+  it('where the report cannot be written: exit 2 naming the folder and the flag, as the real run', async () => {
+    const file = 'estoque.csv';
+    const { run } = workspace({ [file]: excel('sku;quantity;price', 'POR-SXT-M8-ZN;5;17,50') });
+    const dry = await run(['stock', 'push', file, '--dry-run', '--report', 'no-such-folder/night.csv']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain(
+      'error: dry run: the real run could not write its report in no-such-folder (ENOENT) and would send nothing. Choose a writable path with --report or the outputDir setting.',
+    );
+    const real = await run(['stock', 'push', file, '--report', 'no-such-folder/night.csv']);
+    expect(real.code).toBe(2);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});

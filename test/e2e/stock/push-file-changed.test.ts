@@ -18,14 +18,14 @@ let token: string;
 useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 describe('a file that changes while it is read', () => {
-  it(
-    'appended to during validation: exit 65 naming the file, no login, nothing sent',
+  it.each([[[]], [['--dry-run']]])(
+    'appended to during validation (%j): exit 65 naming the file, no login, nothing sent',
     { timeout: 120_000 },
-    async () => {
+    async (flags: string[]) => {
       const dir = freshWorkDir();
       const rows = Array.from({ length: 100_000 }, (_, index) => `PAR-SXT-M8X40-ZN;${index % 100};1,00;;W-${index}`);
       writeFileSync(join(dir, 'estoque.csv'), `sku;quantity;price;salePrice;warehouse\r\n${rows.join('\r\n')}\r\n`);
-      const child = spawn(process.execPath, [cliPath, 'stock', 'push', 'estoque.csv', '--route', 'batch'], {
+      const child = spawn(process.execPath, [cliPath, 'stock', 'push', 'estoque.csv', '--route', 'batch', ...flags], {
         cwd: dir,
         env: {
           PATH: process.env.PATH ?? '',
