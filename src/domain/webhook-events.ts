@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseWrittenJson, WrittenNumber } from '../lib/written-json.js';
 
 /**
  * The platform's two webhooks (docs/platform.md, "What the document shows"): which fields each payload is documented to carry,
@@ -115,21 +116,18 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId
 
 /**
  * The root `id` of an event's JSON text as written: past 2^53 a parsed number has lost digits, and two orders
- * (9007199254740992 and …993) would share one key, the second dropped as the first's resend. JSON.parse hands a
- * reviver each number's source text (Node 22+). Undefined when the text has no root id that is a number.
+ * (9007199254740992 and …993) would share one key, the second dropped as the first's resend. Read as platform
+ * answers are (parseWrittenJson). Undefined when the text has no root id past 2^53.
  */
 export function rootIdAsWritten(raw: string): string | undefined {
-  const written = new Map<object, string>();
   let root: unknown;
   try {
-    root = JSON.parse(raw, function (this: object, key: string, value: unknown, context?: { source?: string }) {
-      if (key === 'id' && typeof value === 'number' && context?.source !== undefined) written.set(this, context.source);
-      return value;
-    } as (this: unknown, key: string, value: unknown) => unknown);
+    root = parseWrittenJson(raw);
   } catch {
     return undefined;
   }
-  return root !== null && typeof root === 'object' ? written.get(root) : undefined;
+  const id = root !== null && typeof root === 'object' ? (root as { id?: unknown }).id : undefined;
+  return id instanceof WrittenNumber ? id.digits : undefined;
 }
 
 function contentHash(payload: unknown): string {

@@ -133,6 +133,9 @@ export function sniffDecimal(text: string, delimiter: string): { decimal: '.' | 
       else if (/^[+-]?\d+\.\d+$/.test(value) && !/^[+-]?\d{1,3}(\.\d{3})+$/.test(value)) points++;
     }
   }
-  const decimal = delimiter === ';' ? (commas > 0 || points === 0 ? ',' : '.') : commas > 0 && points === 0 ? ',' : '.';
+  // A `;` file keeps its comma unless points alone show; any other needs commas alone to take one.
+  const pointsAlone = points > 0 && commas === 0;
+  const commasAlone = commas > 0 && points === 0;
+  const decimal = (delimiter === ';' ? !pointsAlone : commasAlone) ? ',' : '.';
   return { decimal, settled: decimal === ',' && commas > 0 };
 }

@@ -336,7 +336,9 @@ function numberValue(
  * to the last bit was refused as having more than 2 decimals.
  */
 function shownNumber(number: number): number {
-  return Number.isFinite(number) ? Number(number.toPrecision(15)) : number;
+  // Most cells (quantities, codes) are whole: exact already, and no text is made for them in a million-row sheet.
+  if (Number.isSafeInteger(number) || !Number.isFinite(number)) return number;
+  return Number(number.toPrecision(15));
 }
 
 function textDecimal(text: string, decimal: '.' | ','): '.' | ',' {

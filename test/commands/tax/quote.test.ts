@@ -43,6 +43,27 @@ async function quoteExample2(table: readonly string[]) {
   return { ...result, items };
 }
 
+/** `tax quote` of one item of example 2 (SP → RJ, a taxpayer) from the table `rules` in the folder `cwd`. */
+function quoteSpToRj(rules: string, cwd: string) {
+  return runCommandLine(
+    [
+      'tax',
+      'quote',
+      '--rules',
+      rules,
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,10,45.90',
+    ],
+    { configDir: freshConfigDir(), cwd },
+  );
+}
+
 describe('tax quote', () => {
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
@@ -315,23 +336,7 @@ describe('a table whose ICMS rates are written as fractions', () => {
       join(tableFolder, 't1.csv'),
       'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,0.12,,6.5,40,0.2,\n',
     );
-    const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        't1.csv',
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90',
-      ],
-      { configDir: freshConfigDir(), cwd: tableFolder },
-    );
+    const result = await quoteSpToRj('t1.csv', tableFolder);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(
       't1.csv:2: icmsRate "0.12" 0.12 reads as 0.12%, and no ICMS rate is that low: write the percentage (12 for 12%, not 0.12)',
@@ -364,23 +369,7 @@ describe('a table whose other rates are written as fractions', () => {
       join(tableFolder, 't.csv'),
       `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,${rates}\n`,
     );
-    const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        't.csv',
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90',
-      ],
-      { configDir: freshConfigDir(), cwd: tableFolder },
-    );
+    const result = await quoteSpToRj('t.csv', tableFolder);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(`t.csv:2: ${message}`);
     expect(result.stdout).toBe('');
