@@ -13,10 +13,25 @@ export function completionScript(shell: CompletionShell): string {
       return `# b2bctl completion for bash. Load it with:  source <(b2bctl completion bash)
 # or install it:  b2bctl completion bash > /etc/bash_completion.d/b2bctl
 _b2bctl_complete() {
-  local IFS=$'\\n'
-  local candidates
-  candidates=$(b2bctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
-  COMPREPLY=($candidates)
+  local -a words=()
+  local i joined=0 candidates
+  # Readline splits --flag=value at '=' (COMP_WORDBREAKS): the pieces are joined back into the word b2bctl reads.
+  for ((i = 1; i <= COMP_CWORD; i++)); do
+    if [[ \${COMP_WORDS[i]} == = && \${#words[@]} -gt 0 && \${words[-1]} == --* ]]; then
+      words[-1]+==
+      joined=1
+    elif ((joined)); then
+      words[-1]+=\${COMP_WORDS[i]}
+      joined=0
+    else
+      words+=("\${COMP_WORDS[i]}")
+    fi
+  done
+  candidates=$(b2bctl __complete -- "\${words[@]}" 2>/dev/null)
+  COMPREPLY=()
+  [[ -n $candidates ]] && mapfile -t COMPREPLY <<<"$candidates"
+  # Readline replaces only what follows the '=': the candidates (--output=json) lose their flag.
+  if [[ \${words[-1]} == --*=* ]]; then COMPREPLY=("\${COMPREPLY[@]#*=}"); fi
 }
 complete -o default -F _b2bctl_complete b2bctl
 `;

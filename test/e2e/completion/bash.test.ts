@@ -2,11 +2,12 @@
  * `b2bctl completion bash` in a real bash (issue 9): the generated script is sourced, COMP_WORDS/COMP_CWORD are set
  * as readline sets them, and COMPREPLY holds what the built CLI's command tree and config folder say.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, runBuiltCli } from '../../support/cli.js';
+import { cliPath, runBuiltCli, sleep } from '../../support/cli.js';
+import { renderedScreen } from '../../support/rendered-screen.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
@@ -55,7 +56,47 @@ function tab(...words: string[]): string[] {
   return result.stdout.split('\n').filter((line) => line !== '');
 }
 
+/**
+ * Lines typed at an interactive bash on a pseudo-terminal, each ending in a TAB then Enter, and the screen after:
+ * readline itself splits the words (at `=` too) and puts the candidate in the line. `b2bctl` there completes through
+ * the built CLI and, run, only prints `ran:` and its words.
+ */
+async function typedAtPrompt(lines: readonly string[]): Promise<string[]> {
+  const folder = temporaryFolder();
+  const wrapper = join(folder, 'b2bctl');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nif [ "$1" = __complete ]; then exec '${process.execPath}' '${cliPath}' "$@"; fi\necho "ran: $*"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  const child = spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], {
+    cwd: folder,
+    env: {
+      PATH: `${folder}:${process.env.PATH ?? ''}`,
+      HOME: folder,
+      TERM: 'xterm',
+      PS1: '$ ',
+      B2BCTL_CONFIG_DIR: configDir,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const ran = () => output.split('ran:').length - 1;
+  child.stdin.write(`source '${script}'\n`);
+  for (const [index, line] of lines.entries()) {
+    child.stdin.write(`${line}\t`);
+    // Readline reads the Enter only after the TAB's completion has put its candidate in the line.
+    child.stdin.write('\r');
+    while (ran() <= index) await sleep(10);
+  }
+  child.stdin.write('exit\n');
+  await new Promise((resolve) => child.on('close', resolve));
+  return (await renderedScreen(output, 120)).filter((line) => line.startsWith('ran:'));
+}
+
 const bash = requireTools('bash');
+const terminal = requireTools('bash', 'script');
 
 describe.skipIf(bash.missing)(`bash completion${bash.note}`, () => {
   it('completes commands and subcommands from the tree', () => {
@@ -76,5 +117,23 @@ describe.skipIf(bash.missing)(`bash completion${bash.note}`, () => {
   it('completes options, and leaves file arguments to bash', () => {
     expect(tab('stock', 'push', '--dry')).toEqual(['--dry-run']);
     expect(tab('stock', 'push', 'sto')).toEqual([]);
+  });
+});
+
+describe.skipIf(terminal.missing)(`bash completion at a real prompt${terminal.note}`, () => {
+  it('completes the value of --flag=, which readline splits at the =', async () => {
+    expect(
+      await typedAtPrompt([
+        'b2bctl sellers list --output=js',
+        'b2bctl stock push x.csv --route=q',
+        'b2bctl --profile=l',
+        'b2bctl cu',
+      ]),
+    ).toEqual([
+      'ran: sellers list --output=json',
+      'ran: stock push x.csv --route=queue',
+      'ran: --profile=lat',
+      'ran: customer',
+    ]);
   });
 });
