@@ -127,7 +127,7 @@ export function rootIdAsWritten(raw: string): string | undefined {
     return undefined;
   }
   const id = root !== null && typeof root === 'object' ? (root as { id?: unknown }).id : undefined;
-  return id instanceof WrittenNumber ? id.digits : undefined;
+  return id instanceof WrittenNumber ? id.written : undefined;
 }
 
 function contentHash(payload: unknown): string {

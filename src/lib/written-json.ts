@@ -6,21 +6,21 @@
  * String() or a template gives them, for a path or a key. Every other value is what JSON.parse gives.
  */
 
-/** A whole number past 2^53 as the platform wrote it. */
+/** A number as the platform wrote it: a whole number past 2^53 (and, for `b2bctl api`, any a double changes). */
 export class WrittenNumber {
-  constructor(readonly digits: string) {}
+  constructor(readonly written: string) {}
 
   /** Written back as the same number, not as text (JSON.rawJSON: Node 22 and later). */
   toJSON(): unknown {
-    return JSON.rawJSON(this.digits);
+    return JSON.rawJSON(this.written);
   }
 
   toString(): string {
-    return this.digits;
+    return this.written;
   }
 
   [Symbol.toPrimitive](): string {
-    return this.digits;
+    return this.written;
   }
 }
 
@@ -42,4 +42,50 @@ function keepLongWholeNumbers(_key: string, value: unknown, context?: { source?:
   if (typeof value !== 'number' || Number.isSafeInteger(value) || context?.source === undefined) return value;
   // 1e300 and 12345678901234567.5 are numbers a double holds as well as JSON.parse can: only whole digits are kept.
   return /^-?\d+$/.test(context.source) ? new WrittenNumber(context.source) : value;
+}
+
+/**
+ * A number a double may not hold as written: 16 significant digits or more, or an exponent of three digits. A text
+ * without one (the common answer) is read by JSON.parse alone; one with it (a long run of digits in a string too)
+ * only costs the slower reading below.
+ */
+const longOrHugeNumber = /\d{16}|[\d.]{17}|\d[eE][+-]?\d{3}/;
+
+/**
+ * JSON.parse, keeping every number whose value JSON.parse would change as written: a whole number past 2^53, a
+ * decimal of more digits than a double holds (0.10000000000000000001), one past its range (1e400, which
+ * JSON.stringify writes as null). For output that shows the platform's answer as it is (`b2bctl api`), where a
+ * `jq` downstream reads the digits the platform sent. A number that only reads differently (12.50, 1E5) is a number
+ * as JSON.parse gives it.
+ */
+export function parseJsonKeepingNumbers(text: string): unknown {
+  if (!longOrHugeNumber.test(text)) return JSON.parse(text);
+  return JSON.parse(text, keepChangedNumbers as (key: string, value: unknown) => unknown);
+}
+
+function keepChangedNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  return sameDecimal(context.source, String(value)) ? value : new WrittenNumber(context.source);
+}
+
+/** Whether two JSON numbers' texts name the same decimal (12.50 and 12.5; 1E5 and 100000; 0 and -0). */
+function sameDecimal(written: string, read: string): boolean {
+  const a = decimalOf(written);
+  const b = decimalOf(read);
+  if (a === undefined || b === undefined) return false;
+  if (a.digits === '' && b.digits === '') return true;
+  return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+}
+
+/** A number's text as sign, significant digits (no leading or trailing zeros) and the power of ten of the last. */
+function decimalOf(text: string): { negative: boolean; digits: string; exponent: number } | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return undefined; // Infinity, NaN
+  const [, sign = '', whole = '', fraction = '', power = '0'] = match;
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let exponent = Number(power) - fraction.length;
+  const trimmed = digits.replace(/0+$/, '');
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative: sign === '-', digits, exponent };
 }

@@ -6,7 +6,7 @@ import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../
 import { cellText } from '../../io/output/csv-format.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
-import { parseWrittenJson } from '../../lib/written-json.js';
+import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { redactUrl } from '../../platform/redact.js';
@@ -30,7 +30,7 @@ export function statusAndHeaders(response: HttpResponse): string {
 export function bodyText(text: string, forTerminal: boolean): string {
   if (!forTerminal || text.trim() === '') return text;
   try {
-    return `${JSON.stringify(parseWrittenJson(text), null, 2)}\n`;
+    return `${JSON.stringify(parseJsonKeepingNumbers(text), null, 2)}\n`;
   } catch {
     return text.endsWith('\n') ? text : `${text}\n`;
   }
@@ -99,7 +99,7 @@ export async function writeAnswerBody(response: HttpResponse, format: OutputForm
 
 function listIn(text: string): unknown[] | undefined {
   try {
-    return readListingPageStrictly(parseWrittenJson(text));
+    return readListingPageStrictly(parseJsonKeepingNumbers(text));
   } catch {
     return undefined;
   }

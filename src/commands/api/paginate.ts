@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
-import { parseWrittenJson } from '../../lib/written-json.js';
+import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -86,7 +86,7 @@ function pageItems(response: HttpResponse): unknown[] {
   if (response.text.trim() === '') return [];
   let body: unknown;
   try {
-    body = parseWrittenJson(response.text);
+    body = parseJsonKeepingNumbers(response.text);
   } catch {
     throw new B2bctlError(
       `GET ${response.url} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,

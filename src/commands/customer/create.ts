@@ -179,6 +179,6 @@ export function notUpdatedNote(body: CustomerCreateBody, stored: Partial<Custome
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */
 function idOf(customer: Partial<Customer> | undefined): number | string | undefined {
   const id: unknown = customer?.id;
-  if (id instanceof WrittenNumber) return id.digits;
+  if (id instanceof WrittenNumber) return id.written;
   return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }

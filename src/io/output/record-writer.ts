@@ -1,3 +1,4 @@
+import { WrittenNumber } from '../../lib/written-json.js';
 import { once } from 'node:events';
 import type { OutputFormat } from '../../base/output-format.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
@@ -144,5 +145,6 @@ function recordWriter<T>(
 
 /** A cell for a pt-BR Excel: a number with a decimal comma (`1234,5`), the rest as cellText writes it. */
 function excelCellText(value: unknown): string {
+  if (value instanceof WrittenNumber) return value.written.replace('.', ',');
   return typeof value === 'number' && Number.isFinite(value) ? String(value).replace('.', ',') : cellText(value);
 }

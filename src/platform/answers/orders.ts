@@ -134,7 +134,7 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
 
 /** An id as a key and a path take it: a whole number past 2^53 as its digits. */
 function idValue(value: string | number | WrittenNumber | undefined): string | number | undefined {
-  return value instanceof WrittenNumber ? value.digits : value;
+  return value instanceof WrittenNumber ? value.written : value;
 }
 
 /** The number people use (`orderId`, `orderNumber`…) of an order's detail or listing entry, as text; undefined when it shows none. */

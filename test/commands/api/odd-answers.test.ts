@@ -30,7 +30,15 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(offset === '0' ? '[{"id":9007199254740993,"total":1.5}]' : '[]');
-    } else if (path === '/upstream-failed')
+    } else if (path === '/long-decimals')
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          (new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0') === '0'
+            ? '[{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.50}]'
+            : '[]',
+        );
+    else if (path === '/upstream-failed')
       response
         .writeHead(502, { 'content-type': 'application/json' })
         .end('{"status":"ERROR","message":"the tax callback answered HTTP 422: no row for NCM 85176255"}');
@@ -74,6 +82,21 @@ describe('b2bctl api and odd answers', () => {
     const paged = await api(['/long-ids', '--paginate']);
     expect(paged.code).toBe(0);
     expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
+  });
+
+  it('keeps a number a double cannot hold as sent (a long decimal, 1e400), as gh api and jq do', async () => {
+    const shown = await runCommandLine(['api', '/long-decimals'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'stub-token-0123456789' },
+      tty: { stdout: true },
+    });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('"price": 0.10000000000000000001,\n');
+    expect(shown.stdout).toContain('"huge": 1e400,\n');
+    const paged = await api(['/long-decimals', '--paginate']);
+    expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.5}\n');
+    const excel = await api(['/long-decimals', '--paginate', '-o', 'csv', '--excel']);
+    expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
   });
 
   it.each([[[]], [['-o', 'json']]])(

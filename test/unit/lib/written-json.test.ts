@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWrittenJson, WrittenNumber } from '../../../src/lib/written-json.js';
+import { parseJsonKeepingNumbers, parseWrittenJson, WrittenNumber } from '../../../src/lib/written-json.js';
 
 describe('JSON read with whole numbers past 2^53 as written', () => {
   it('keeps the digits JSON.parse would change, and writes them back as numbers', () => {
@@ -19,5 +19,26 @@ describe('JSON read with whole numbers past 2^53 as written', () => {
     // Nothing long: the plain JSON.parse, its errors as they are.
     expect(parseWrittenJson('{"id":42}')).toEqual({ id: 42 });
     expect(() => parseWrittenJson('{"id":90071992547409930,')).toThrow(SyntaxError);
+  });
+});
+
+describe('JSON read for b2bctl api: every number JSON.parse would change, as written', () => {
+  it('keeps long decimals, numbers past a double, and whole numbers past 2^53', () => {
+    const text =
+      '{"price":0.10000000000000000001,"rate":123456789.123456789,"huge":1e400,"tiny":-2.5e-400,"id":9007199254740993}';
+    const parsed = parseJsonKeepingNumbers(text) as Record<string, unknown>;
+    for (const value of Object.values(parsed)) expect(value).toBeInstanceOf(WrittenNumber);
+    expect(JSON.stringify(parsed)).toBe(text);
+  });
+
+  it('leaves a number that only reads differently as JSON.parse gives it', () => {
+    const text = '{"a":12.50,"b":1E5,"c":-0,"d":0.1000000000000000,"e":9007199254740992,"f":1.7976931348623157e308}';
+    expect(parseJsonKeepingNumbers(text)).toEqual(JSON.parse(text));
+    expect(JSON.stringify(parseJsonKeepingNumbers(text))).toBe(
+      '{"a":12.5,"b":100000,"c":0,"d":0.1,"e":9007199254740992,"f":1.7976931348623157e+308}',
+    );
+    // Digits in a string: read by the slower path, the same values.
+    const key = '{"key":"35261112345678000190550010000012341000012345","n":1.5}';
+    expect(parseJsonKeepingNumbers(key)).toEqual(JSON.parse(key));
   });
 });
