@@ -4,7 +4,7 @@ import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
-import { ambiguousGrouping, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
+import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
 import { checkTaxRule, fractionRateProblem, rateFields, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
@@ -108,8 +108,8 @@ function amountsRead(
     const value = values[field];
     if (typeof value !== 'string' || value.trim() === '') continue;
     // `1.250` where neither --decimal nor the file's decimal commas say how it reads: 1.25 or 1250.
-    const ambiguous = settled ? undefined : ambiguousGrouping(value);
-    if (ambiguous !== undefined) return `${field} ${quoted(value)}is ambiguous: ${ambiguous}`;
+    const ambiguous = settled ? undefined : ambiguousNumber(field, value);
+    if (ambiguous !== undefined) return ambiguous.message;
     const number = parseDecimal(value, decimal);
     if (number !== undefined && number >= 0) read[field] = String(number);
     else {
@@ -136,9 +136,9 @@ function ratesRead(
     const value = values[field];
     if (typeof value !== 'string') continue;
     const written = value.trim().replace(/\s*%$/, '');
-    const ambiguous = ambiguousGrouping(written);
+    const ambiguous = ambiguousNumber(field, written);
     if (ambiguous === undefined) continue;
-    if (decimal === undefined) return `${field} ${quoted(value)}is ambiguous: ${ambiguous}`;
+    if (decimal === undefined) return ambiguous.message;
     (read ??= { ...values })[field] = String(parseDecimal(written, decimal));
   }
   return read ?? values;

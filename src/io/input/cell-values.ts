@@ -1,3 +1,5 @@
+import type { ReaderProblem } from './opened-input.js';
+
 /** How a spreadsheet cell's text becomes a typed value. Pure. */
 
 export type DecimalSeparator = '.' | ',';
@@ -124,6 +126,12 @@ export function ambiguousGrouping(text: string): string | undefined {
   const value = text.trim();
   if (!/^[+-]?[1-9]\d{0,2}\.\d{3}$/.test(value)) return undefined;
   return `${value} is ${parseDecimal(value, ',')} written the pt-BR way, or ${parseDecimal(value, '.')} with a decimal point: pass --decimal , or --decimal . to say which the file writes`;
+}
+
+/** ambiguousGrouping as a record's problem, worded as every reader words it (`quantity: 1.000 is 1000 …`). */
+export function ambiguousNumber(field: string, text: string): ReaderProblem | undefined {
+  const problem = ambiguousGrouping(text);
+  return problem === undefined ? undefined : { field, value: text.trim(), message: `${field}: ${problem}` };
 }
 
 /** A whole number, possibly with thousands grouping; undefined for fractions and words. */

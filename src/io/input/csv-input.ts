@@ -1,5 +1,5 @@
 import { restoreFormula } from '../output/csv-format.js';
-import { ambiguousGrouping, type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
+import { ambiguousNumber, type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
 import { planWithProposal } from './header-proposal.js';
@@ -269,14 +269,14 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
   return found;
 }
 
-/** The number cells of a file whose separator is not settled that read a thousandfold otherwise (`1.000`); see ambiguousGrouping. */
+/** The number cells of a file whose separator is not settled that read a thousandfold otherwise (`1.000`); see ambiguousNumber. */
 function groupingProblems(cells: readonly string[], columns: readonly ColumnPlan[]): ReaderProblem[] | undefined {
   let found: ReaderProblem[] | undefined;
   for (const column of columns) {
     if (column.type !== 'number' && column.type !== 'integer') continue;
     const text = cells[column.index] ?? '';
-    const problem = text === '' ? undefined : ambiguousGrouping(text);
-    if (problem) (found ??= []).push({ field: column.path, value: text.trim(), message: `${column.path}: ${problem}` });
+    const problem = text === '' ? undefined : ambiguousNumber(column.path, text);
+    if (problem) (found ??= []).push(problem);
   }
   return found;
 }

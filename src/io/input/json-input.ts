@@ -12,7 +12,7 @@ import {
   type ReaderProblem,
   recordPlace,
 } from './opened-input.js';
-import { ambiguousGrouping, type DecimalSeparator } from './cell-values.js';
+import { ambiguousNumber, type DecimalSeparator } from './cell-values.js';
 import {
   defaultMaxListIndex,
   type FieldCatalogue,
@@ -237,8 +237,8 @@ function typedAs(
   // A quoted "1.000" is a thousand from an ERP that writes numbers the pt-BR way, and one from another: unless
   // --decimal says which, both readings are named (as for a CSV cell), which makes the record invalid.
   const ambiguous =
-    decimal === undefined && (type === 'number' || type === 'integer') ? ambiguousGrouping(value) : undefined;
-  if (ambiguous !== undefined) problems.push({ field: path, value: value.trim(), message: `${path}: ${ambiguous}` });
+    decimal === undefined && (type === 'number' || type === 'integer') ? ambiguousNumber(path, value) : undefined;
+  if (ambiguous !== undefined) problems.push(ambiguous);
   return typedValue(value, type, decimal ?? '.', path);
 }
 

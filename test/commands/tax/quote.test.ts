@@ -170,7 +170,7 @@ describe('tax quote', () => {
     const grouped = await quoteFrom('agrupada.csv', '04090000,1,100');
     expect(grouped.code).toBe(65);
     expect(grouped.stderr).toContain(
-      'agrupada.csv:2: icmsRate "1.800" is ambiguous: 1.800 is 1800 written the pt-BR way, or 1.8 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
+      'agrupada.csv:2: icmsRate: 1.800 is 1800 written the pt-BR way, or 1.8 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
     );
     const quoteWith = (rules: string, decimal: string, item: string) =>
       quoteFrom(rules, item, 'SP', ['--decimal', decimal]);
@@ -266,7 +266,7 @@ describe('tax quote', () => {
     expect(refused.code).toBe(65);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(
-      'ponto.csv:3: unitPrice "1.250" is ambiguous: 1.250 is 1250 written the pt-BR way, or 1.25 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
+      'ponto.csv:3: unitPrice: 1.250 is 1250 written the pt-BR way, or 1.25 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
     );
     const pointed = await quote([...args, '--decimal', '.']);
     expect(pointed.code).toBe(0);
