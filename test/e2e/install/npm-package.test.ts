@@ -5,8 +5,8 @@
  * cache or the registry, so this file needs the network the first time.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
@@ -32,6 +32,23 @@ const npm = (args: string[], cwd = repoRoot) =>
 
 const man = requireTools('man');
 
+/** Pages for those who work on b2bctl, linked from the source's pages and not installed. */
+const contributorPages = ['CONTRIBUTING.md', 'bench/README.md', 'src/README.md'];
+
+/** `PAGE -> TARGET` for each relative link of a packed Markdown page whose target is not in the package. */
+function brokenLinks(paths: readonly string[]): string[] {
+  const broken: string[] = [];
+  for (const page of paths.filter((path) => path.endsWith('.md'))) {
+    for (const [, target = ''] of readFileSync(join(repoRoot, page), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const path = normalize(join(dirname(page), target)).replace(/\/$/, '');
+      if (!paths.includes(path) && !paths.some((packed) => packed.startsWith(`${path}/`)))
+        broken.push(`${page} -> ${path}`);
+    }
+  }
+  return broken;
+}
+
 describe('the npm package', () => {
   const folder = temporaryFolder('b2bctl-package-');
   const prefix = join(folder, 'prefix');
@@ -44,11 +61,21 @@ describe('the npm package', () => {
     }[];
     const paths = (packed?.files ?? []).map((file) => file.path);
     expect(new Set(paths.map((path) => path.split('/')[0]))).toEqual(
-      new Set(['bin', 'dist', 'docs', 'samples', 'package.json', 'README.md']),
+      new Set(['bin', 'dist', 'docs', 'samples', 'package.json', 'README.md', 'CHANGELOG.md', 'SECURITY.md']),
     );
     expect(paths).toContain('dist/cli.js');
     expect(paths).toContain('docs/man/b2bctl-stock-push.1');
-    expect(paths.filter((path) => path.startsWith('docs/') && !path.startsWith('docs/man/'))).toEqual([]);
+    // Every guide the help texts name (`(docs/sandbox.md)`) is installed, and every page's links lead inside the
+    // package, but for the contributors' pages of the source.
+    const code = paths.filter((path) => /^dist\/.*\.js$/.test(path));
+    const named = new Set(
+      code.flatMap((path) => readFileSync(join(repoRoot, path), 'utf8').match(/docs\/[\w-]+\.md/g) ?? []),
+    );
+    expect([...named].filter((page) => !paths.includes(page))).toEqual([]);
+    expect(named.size).toBeGreaterThan(5);
+    expect(brokenLinks(paths).filter((link) => !contributorPages.some((page) => link.endsWith(`-> ${page}`)))).toEqual(
+      [],
+    );
     expect(paths.filter((path) => /^dist\/(bin|sea)\//.test(path))).toEqual([]);
     const tarball = readdirSync(folder).find((name) => /^b2bctl-.*\.tgz$/.test(name)) as string;
     npm([
