@@ -112,18 +112,6 @@ export function isPlausibleEmail(text: string): boolean {
 const addressTypes: readonly string[] = ['RESIDENTIAL', 'BUSINESS'];
 
 /**
- * The parts of a registration address an update leaves out that the platform may clear: the address goes as one
- * object ("same format as creation"), and whether the platform merges it into the stored one is not documented.
- * The street, quarter, city and state are not among them: the platform fills those from the CEP. (Nor the rarer
- * farmer's registration and coordinates: a warning for every file that lacks them would be read as noise.)
- */
-export function addressPartsLeftOut(record: unknown): string[] {
-  if (!isObject(record) || !isObject(record.customerRegistrationAddress)) return [];
-  const address = record.customerRegistrationAddress;
-  return ['complement', 'name', 'addressType'].filter((part) => isBlank(address[part]));
-}
-
-/**
  * Warnings, not errors: values the platform accepts but that are probably wrong (stateRegistration,
  * cnae, trackingPhone formats; an address state that is not a UF).
  */

@@ -6,15 +6,10 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import {
-  createCustomer,
-  type Customer,
-  customerExists,
-  registeredCustomer,
-  updateCustomer,
-} from '../../platform/customers.js';
+import { createCustomer, type Customer, customerExists, registeredCustomer } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
+import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -112,9 +107,10 @@ export async function createOnce(
           status: 400,
           message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
         });
-      if (upsert && !entry.unanswered) {
+      const changes = updateBodyOf(entry.value);
+      if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {
         // The update itself is the documented question: 404 means no customer has the document.
-        const updated = await registeredCustomer(client, document, signal, updateBodyOf(entry.value));
+        const updated = await registeredCustomer(client, document, signal, changes);
         return updated
           ? report('updated', {
               status: 200,
@@ -146,8 +142,14 @@ export async function createOnce(
           status: 400,
           message: `${said} (${emailNote}pass --upsert to update existing customers)`,
         });
-      const updated = await updateCustomer(client, document, updateBodyOf(entry.value), signal);
-      return report('updated', { status: 200, id: idOf(updated), message: notUpdatedNote(entry.value, existing) });
+      // The stored record read above completes an address the file gives in part.
+      const updated = await updateKeepingAddress(client, document, changes, signal, existing);
+      const notes = [notUpdatedNote(entry.value, existing), updated.note].filter((note) => note !== undefined);
+      return report('updated', {
+        status: 200,
+        id: idOf(updated.customer),
+        message: notes.length === 0 ? undefined : notes.join('; '),
+      });
     }
   }
 }

@@ -1,6 +1,4 @@
-import { addressPartsLeftOut, customerAdvisories } from '../../domain/customer.js';
-import type { FieldProblem } from '../../domain/validation.js';
-import type { InputRecord } from '../../io/input/open-input.js';
+import { customerAdvisories } from '../../domain/customer.js';
 import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import { type InputFlags, oneRequestTuning, type SendFlags } from '../../bulk/flags.js';
 import { redactBody } from '../../platform/redact.js';
@@ -11,9 +9,10 @@ import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } fr
 import { InputError, PlatformError, UsageError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
-import { updateCustomer, type Customer } from '../../platform/customers.js';
+import type { Customer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
+import { updateKeepingAddress } from './kept-address.js';
 
 /** A file of partial updates keyed by document, or one customer's `--document` and its `--set FIELD=VALUE` pairs. */
 export type CustomerUpdateTarget = { file: string } | { file?: undefined; document: string; set: string[] };
@@ -35,7 +34,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       flags: options,
       catalogue: customerCatalogue('update'),
       newChecker: () => newCustomerChecker<CustomerUpdateBody>('update'),
-      advisories: updateAdvisories(),
+      advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
       sentOutcomes: ['updated', 'unchanged'],
@@ -46,9 +45,18 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
             const { document, ...changes } = entry.value;
             const row = { ...placeOf(entry), key: entry.key };
             try {
-              const customer = await updateCustomer(client, String(document), changes, signal);
+              const { customer, note } = await updateKeepingAddress(client, String(document), changes, signal);
               const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
-              return { row: { ...row, outcome, status: 200, id: customer?.id }, original: entry.original };
+              return {
+                row: {
+                  ...row,
+                  outcome,
+                  status: 200,
+                  id: customer?.id,
+                  ...(note === undefined ? {} : { message: note }),
+                },
+                original: entry.original,
+              };
             } catch (error) {
               const { status, message } = customerFailureMessage(error, String(document));
               return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
@@ -58,27 +66,6 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
     },
     context,
   );
-}
-
-/**
- * The create's warnings, and once a run the first registration address sent without its complement, name or type:
- * the platform may replace the whole address with the one sent, so what the file leaves out may be cleared.
- */
-function updateAdvisories(): (record: InputRecord) => FieldProblem[] {
-  let told = false;
-  return (record) => {
-    const warnings = customerAdvisories(record.values);
-    const left = told ? [] : addressPartsLeftOut(record.values);
-    if (left.length > 0) {
-      told = true;
-      warnings.push({
-        field: 'customerRegistrationAddress',
-        value: '',
-        message: `the registration address goes as one object without ${left.join(', ')}: the platform may replace the stored address with it and clear those (the sandbox does); give every part to keep (said once a run)`,
-      });
-    }
-    return warnings;
-  };
 }
 
 /** `--set FIELD=VALUE` pairs as an update body, each value typed like a CSV cell of that column. */
@@ -129,7 +116,9 @@ async function updateOne(
   const client = await context.platform(oneRequestTuning(flags));
   let customer: Customer | undefined;
   try {
-    customer = await updateCustomer(client, String(key), changes);
+    const updated = await updateKeepingAddress(client, String(key), changes, undefined);
+    customer = updated.customer;
+    if (updated.note !== undefined) context.log.info(`Customer ${document}: ${updated.note}.`);
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document, error);
     throw error;

@@ -223,20 +223,25 @@ describe('customer update', () => {
     expect(result.stdout).toBe('');
     expectLines(result.stderr, [
       'customer update: validating customers-update.csv',
-      // Line 4 gives a new registration address without its name and type: the platform may clear them.
-      'warning: customers-update.csv:4: the registration address goes as one object without name, addressType: the platform may replace the stored address with it and clear those (the sandbox does); give every part to keep (said once a run)',
-      timed('customer update: 4 records, 4 valid, 0 invalid, 1 warning ({s} s)'),
+      timed('customer update: 4 records, 4 valid, 0 invalid ({s} s)'),
       'customer update: sending 4 customers, one request each, to PUT /v1/customer/:document (concurrency 8)',
-      timed('customer update: 4 updated; 4 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
+      // Line 4 gives a new registration address without its name and type: the stored record is read first.
+      timed('customer update: 4 updated; 5 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer update: report: ${report}`,
     ]);
-    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 4 });
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 5 });
     const rows = readReport(join(folder, report)).toSorted((a, b) => Number(a.line) - Number(b.line));
-    expect(rows.map((row) => [row.line, row.key, row.outcome, row.status])).toEqual([
-      ['2', '100.007.919-89', 'updated', '200'],
-      ['3', '100.015.838-16', 'updated', '200'],
-      ['4', '10.314.187/0001-51', 'updated', '200'],
-      ['5', '10003167690', 'updated', '200'],
+    expect(rows.map((row) => [row.line, row.key, row.outcome, row.status, row.message])).toEqual([
+      ['2', '100.007.919-89', 'updated', '200', ''],
+      ['3', '100.015.838-16', 'updated', '200', ''],
+      [
+        '4',
+        '10.314.187/0001-51',
+        'updated',
+        '200',
+        'the registration address kept its stored addressType, which the file left empty',
+      ],
+      ['5', '10003167690', 'updated', '200', ''],
     ]);
 
     const was = (document: string) => before.get(document) as Customer;

@@ -1,0 +1,139 @@
+/**
+ * An update (or an upsert) whose registration address leaves parts empty keeps those parts as stored: the sandbox,
+ * as a platform that replaces the address whole, clears what the body leaves out, and `customer update` promises
+ * that fields left empty change nothing. Found by a fresh user test: the complement, the address's name and its
+ * type were wiped with exit 0.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { storedCustomer, updateRoute } from '../../support/customers.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { requestCounts, resetCounts } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
+
+function cli(args: readonly string[], cwd: string): Promise<RunResult> {
+  return runCommandLine(args, { configDir, cwd });
+}
+
+const header =
+  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+
+/** Creates a company whose registration address has a complement, a type and a name; its folder. */
+async function created(document: string, email: string): Promise<string> {
+  const folder = freshWorkDir();
+  writeFileSync(
+    join(folder, 'clientes.csv'),
+    `${header}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
+  );
+  const result = await cli(['customer', 'create', 'clientes.csv', '--no-input'], folder);
+  expect(result.code).toBe(0);
+  await resetCounts(sandbox);
+  return folder;
+}
+
+describe('an update whose registration address leaves parts empty', () => {
+  it('keeps the stored complement, name and type (and the street of the same CEP), saying so in the report', async () => {
+    const document = '66.392.332/0001-77';
+    const folder = await created(document, 'kept1@empresa.com.br');
+    const before = await storedCustomer(sandbox, document);
+    writeFileSync(
+      join(folder, 'endereco.csv'),
+      `document;phone;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};(11) 4444-0000;01310100;120\r\n`,
+    );
+    const result = await cli(['customer', 'update', 'endereco.csv', '--no-input'], folder);
+    expect(result.code).toBe(0);
+    const after = await storedCustomer(sandbox, document);
+    expect(after.phone).toBe('(11) 4444-0000');
+    expect(after.customerRegistrationAddress).toMatchObject({
+      ...before.customerRegistrationAddress,
+      number: '120',
+      complement: 'Galpão 3',
+      addressType: 'BUSINESS',
+      name: 'Matriz',
+      lastUpdated: after.customerRegistrationAddress.lastUpdated,
+    });
+    // One read of the stored record (PUT {}), one update.
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 2 });
+    const [row] = readReport(join(folder, onlyReport(folder, 'endereco')));
+    expect(row?.outcome).toBe('updated');
+    expect(row?.message).toBe(
+      'the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty',
+    );
+  });
+
+  it('a new CEP keeps the complement, name and type, and takes its street from the CEP', async () => {
+    const document = '11.222.333/0001-81';
+    const folder = await created(document, 'kept2@empresa.com.br');
+    writeFileSync(
+      join(folder, 'mudou.csv'),
+      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};40140-650;7\r\n`,
+    );
+    expect((await cli(['customer', 'update', 'mudou.csv', '--no-input'], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      zipcode: '40140-650',
+      street: 'Largo do Farol da Barra',
+      city: 'Salvador',
+      number: '7',
+      complement: 'Galpão 3',
+      addressType: 'BUSINESS',
+      name: 'Matriz',
+    });
+  });
+
+  it('create --upsert of a file without the address parts keeps them too', async () => {
+    const document = '60.701.190/0001-04';
+    const folder = await created(document, 'kept3@empresa.com.br');
+    writeFileSync(
+      join(folder, 'reenvio.csv'),
+      `${header.split(';').slice(0, 8).join(';')}\r\ncnpj;${document};Empresa Renomeada Ltda;kept3@empresa.com.br;(11) 3333-0000;Senha#1;01310-100;100\r\n`,
+    );
+    const result = await cli(['customer', 'create', 'reenvio.csv', '--upsert', '--no-input'], folder);
+    expect(result.code).toBe(0);
+    const after = await storedCustomer(sandbox, document);
+    expect(after.name).toBe('Empresa Renomeada Ltda');
+    expect(after.customerRegistrationAddress).toMatchObject({
+      complement: 'Galpão 3',
+      addressType: 'BUSINESS',
+      name: 'Matriz',
+    });
+    const [row] = readReport(join(folder, onlyReport(folder, 'reenvio')));
+    expect(row?.outcome).toBe('updated');
+    expect(row?.message).toContain('the registration address kept its stored complement, name, addressType');
+  });
+
+  it('--document --set keeps them, and says so', async () => {
+    const document = '33.000.167/0001-01';
+    const folder = await created(document, 'kept4@empresa.com.br');
+    const result = await cli(
+      [
+        'customer',
+        'update',
+        '--document',
+        document,
+        '--set',
+        'customerRegistrationAddress.zipcode=01310-100',
+        '--set',
+        'customerRegistrationAddress.number=200',
+      ],
+      folder,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `Customer ${document}: the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty.`,
+    );
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      number: '200',
+      complement: 'Galpão 3',
+      addressType: 'BUSINESS',
+      name: 'Matriz',
+    });
+  });
+});
