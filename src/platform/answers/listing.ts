@@ -31,40 +31,82 @@ export function readListingPage(body: unknown, setting?: string): unknown[] | un
   return isRecord(body) && !holdsRecords ? [] : undefined;
 }
 
-/** Names a listing's envelope gives its figures under, beside (or instead of) its records. */
+/**
+ * Names a listing's envelope gives its records and figures under, beside (or instead of) its records: counts and
+ * positions, links to other pages, Spring's page fields, a `meta` or `pagination` object. Compared lower case,
+ * letters only (`total_count`, `totalCount`).
+ */
 const pagingFigures = new Set([
   'total',
   'count',
   'totalcount',
   'totalelements',
+  'totalitems',
   'totalpages',
   'pages',
   'page',
   'size',
+  'perpage',
+  'pagesize',
+  'currentpage',
+  'lastpage',
+  'number',
+  'numberofelements',
+  'first',
+  'last',
+  'empty',
+  'sort',
+  'pageable',
   'offset',
   'limit',
+  'from',
+  'to',
   'hasmore',
+  'hasnext',
   'next',
   'previous',
+  'prev',
+  'nextpage',
+  'prevpage',
+  'nextcursor',
+  'cursor',
+  'nextpagetoken',
+  'links',
+  'link',
+  'meta',
+  'pagination',
+  'paging',
   'items',
   'data',
   'content',
   'results',
   'records',
+  'rows',
+  'list',
+  'sellers',
 ]);
 
+const isPagingName = (key: string) => pagingFigures.has(key.toLowerCase().replace(/[^a-z]/g, ''));
+
 /**
- * readListingPage for a route b2bctl knows nothing of (`b2bctl api`): an envelope is an empty page only when every
- * field it has is a paging figure (`{}`, `{"total":0,"items":null}`). Another object is no listing: a queued batch's
- * `{"batchId":…}` or a 200 `{"status":"ERROR","message":…}` read as "no items" would lose what it says.
+ * readListingPage for a route b2bctl knows nothing of (`b2bctl api`): an envelope is a page only when every field
+ * it has, on the way to its records, is a paging figure (`{"content":[…],"totalElements":9}`, `{}`,
+ * `{"total":0,"items":null}`). Another object is no listing: an order's detail with its lines in `items`, a queued
+ * batch's `{"batchId":…}` or a 200 `{"status":"ERROR","message":…}`, read as its list or as "no items", would lose
+ * what it says.
  */
 export function readListingPageStrictly(body: unknown): unknown[] | undefined {
   const page = readListingPage(body);
-  if (page === undefined || page.length > 0 || !isRecord(body)) return page;
-  if (firstAt(body, candidatePaths(undefined, recognisedListPaths), isArray) !== undefined) return page;
-  return Object.keys(body).every((key) => pagingFigures.has(key.toLowerCase().replace(/[^a-z]/g, '')))
-    ? page
-    : undefined;
+  if (page === undefined || !isRecord(body)) return page;
+  const found = firstAt(body, candidatePaths(undefined, recognisedListPaths), isArray);
+  if (found === undefined) return Object.keys(body).every(isPagingName) ? page : undefined;
+  // Each object from the root to the array: `data.items` checks the root's fields and then data's.
+  let envelope: unknown = body;
+  for (const name of found.path.split('.')) {
+    if (!isRecord(envelope) || !Object.keys(envelope).every(isPagingName)) return undefined;
+    envelope = envelope[name];
+  }
+  return page;
 }
 
 /** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */
