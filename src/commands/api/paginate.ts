@@ -4,6 +4,7 @@ import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
+import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { type ListingRoute, recogniseListing } from '../../platform/listing-routes.js';
@@ -63,6 +64,9 @@ export async function* listingPages(
       return;
     // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
     if (response.status >= 300) await refuse(response);
+    // A captive portal's or proxy's login page with a 200: a network problem (exit 69), as without --paginate.
+    const proxyPage = proxyPageOf(request, response);
+    if (proxyPage) throw proxyPage;
     const items = pageItems(response);
     if (items.length === 0) return;
     // The page's length and its first and last items: pages of one listing never share both ends.

@@ -99,14 +99,16 @@ describe('b2bctl api and odd answers', () => {
     expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
   });
 
-  it.each([[[]], [['-o', 'json']]])(
+  it.each([[[]], [['-o', 'json']], [['--paginate']]])(
     "a captive portal's 200 HTML page is no answer (exit 69), with %j, as for every command",
     async (flags) => {
       const result = await api(['/portal', ...flags]);
       expect(result.code).toBe(69);
       expect(result.stdout).toBe('');
+      // --paginate asks for the first page: its URL carries the offset.
+      const url = flags.includes('--paginate') ? `${baseUrl}/portal?offset=0` : `${baseUrl}/portal`;
       expect(result.stderr).toContain(
-        `error: GET ${baseUrl}/portal answered HTTP 200 with an HTML page ("Wi-Fi login") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place.`,
+        `error: GET ${url} answered HTTP 200 with an HTML page ("Wi-Fi login") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place.`,
       );
     },
   );
