@@ -1,5 +1,6 @@
 import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
+import type { LogFormat } from '../io/output/log-formats.js';
 import { isClosedOutputClaimed } from '../io/output/closed-output.js';
 import { runProgram } from './run-program.js';
 
@@ -32,9 +33,10 @@ async function main(): Promise<void> {
     // Decided at once (a module imported now would answer after more writes had failed): a tiny module, loaded up front.
     if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
-    // Any other failure to write the data (a full disk, a closed terminal) is one line and exit 1.
-    process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
-    process.exit(1);
+    // Any other failure to write the data (a full disk, a closed terminal): a failed write, exit 75, said once.
+    if (stdoutFailed) return;
+    stdoutFailed = true;
+    void endOnFailedStdout(error);
   });
   const interrupt = interruptOnSignals();
   process.exitCode = await runProgram(
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     io,
     process.env,
     async (globals) => {
+      logFormat = globals.logFormat;
       // Loaded here, not at the top: `--help` and `--version` need none of it.
       const { createContext } = await import('../context.js');
       return createContext({
@@ -64,6 +67,34 @@ async function loadPrompter(io: IOStreams, interrupt: AbortSignal, color: boolea
   if (!color) process.env.NO_COLOR = '1';
   const { inquirerPrompter } = await import('../io/prompter.js');
   return inquirerPrompter(io, interrupt);
+}
+
+/** Set once stdout has failed: the later writes' errors say nothing more. */
+let stdoutFailed = false;
+/** The log format the command line asked for, once parsed: the stdout failure's line is a log line as the rest. */
+let logFormat: LogFormat | undefined;
+/** Exit 75, a failed write (decided here, before the error table is loaded). */
+const exitFailedWrite: ExitCode = 75;
+
+/** One log line naming the failure (timestamped off a terminal, or JSON, as every other), then exit 75. */
+async function endOnFailedStdout(error: NodeJS.ErrnoException): Promise<void> {
+  const [{ createLogger }, { systemClock }, { logFormatOf }] = await Promise.all([
+    import('../io/output/logger.js'),
+    import('../base/clock.js'),
+    import('../io/output/log-formats.js'),
+  ]);
+  const log = createLogger({
+    stderr: process.stderr,
+    isStderrTTY: process.stderr.isTTY === true,
+    clock: systemClock,
+    format: logFormat ?? logFormatOf(process.env.B2BCTL_LOG_FORMAT) ?? 'text',
+    quiet: false,
+    verbose: false,
+  });
+  log.error(
+    `error: cannot write to stdout (${error.code ?? error.message}): what was printed is incomplete; make room or write elsewhere, then run the command again.`,
+  );
+  process.exit(exitFailedWrite);
 }
 
 /** The command's exit code once it is known, before the process has finished closing. */

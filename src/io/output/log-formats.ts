@@ -5,3 +5,8 @@
  */
 export const logFormats = ['text', 'plain', 'json'] as const;
 export type LogFormat = (typeof logFormats)[number];
+
+/** A log format's name as given (B2BCTL_LOG_FORMAT), or undefined for anything else. */
+export function logFormatOf(name: string | undefined): LogFormat | undefined {
+  return logFormats.find((format) => format === name);
+}

@@ -4,7 +4,7 @@
  * Exit 69 when the platform was unavailable for every request, whatever the size of the file.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -181,5 +181,52 @@ describe('a platform that is down', () => {
       /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --retries 0 --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
     );
     expect(result.stderr).not.toContain('did not go through');
+  });
+});
+
+/**
+ * b2bctl ARGS with its stdout on /dev/full (every write fails with ENOSPC, as on a full disk). Spawned, not run
+ * synchronously: the sandbox answering it lives in this process.
+ */
+async function withStdoutFull(args: readonly string[], env: Record<string, string> = {}) {
+  const full = openSync('/dev/full', 'w');
+  try {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: cleanEnv(freshConfigDir(), { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token, ...env }),
+      stdio: ['ignore', full, 'pipe'],
+    });
+    return await collect(child);
+  } finally {
+    closeSync(full);
+  }
+}
+
+const devFull = requireThat(existsSync('/dev/full'), 'no /dev/full on this system');
+
+describe.skipIf(devFull.missing)(`a stdout that cannot be written${devFull.note}`, () => {
+  it('is a failed write: exit 75 and one log line, timestamped off a terminal', async () => {
+    const result = await withStdoutFull(['sellers', 'list', '--all', '-o', 'json'], { B2BCTL_LOG_FORMAT: 'text' });
+    expect(result.code).toBe(75);
+    expect(result.stderr).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: cannot write to stdout \(ENOSPC\): what was printed is incomplete; make room or write elsewhere, then run the command again\.\n$/,
+    );
+  });
+
+  it('with --log-format json, the line is a JSON object as every other', async () => {
+    const result = await withStdoutFull(['sellers', 'list', '--all', '-o', 'json', '--log-format', 'json']);
+    expect(result.code).toBe(75);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 'error',
+      message:
+        'cannot write to stdout (ENOSPC): what was printed is incomplete; make room or write elsewhere, then run the command again.',
+    });
+  });
+
+  it('--version, answered before anything loads, says it in one line too', async () => {
+    const result = await withStdoutFull(['--version']);
+    expect(result.code).toBe(75);
+    expect(result.stderr).toBe('error: cannot write to stdout (ENOSPC).\n');
   });
 });
