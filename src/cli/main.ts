@@ -2,6 +2,7 @@ import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
 import { isClosedOutputClaimed } from '../io/output/closed-output.js';
+import { Interruptions } from './interruptions.js';
 import { runProgram } from './run-program.js';
 
 // Decided before any command runs (the rest come from runProgram).
@@ -103,8 +104,11 @@ let decidedExitCode: number | undefined;
 /** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
 function interruptOnSignals(): AbortSignal {
   const controller = new AbortController();
+  const interruptions = new Interruptions(() => performance.now());
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) endAtOnce(signal, onSignal);
+    const received = interruptions.receive();
+    if (received === 'repeat') return;
+    if (received === 'second') endAtOnce(signal, onSignal);
     // Ctrl-C typed at a terminal is echoed as ^C where the cursor stands, at the start of the line after the last
     // one printed: taken off, so the line that says the command stopped is not "^CSandbox stopped.". A terminal in
     // raw mode (a prompt is asking) echoes nothing and the signal came from elsewhere: the question's line stays.

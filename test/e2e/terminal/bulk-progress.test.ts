@@ -79,6 +79,8 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
         while ((slow.state.requestCounts.get('POST /v1/customer') ?? 0) === 0) await sleep(20);
         process.kill(pid, 'SIGINT');
         await printed('in flight');
+        // A person's second press: one within 0.2 s of the first is the same signal delivered twice (GNU timeout).
+        await sleep(300);
         process.kill(pid, 'SIGINT');
       },
     });
