@@ -161,6 +161,19 @@ export function parseList(text: string): string[] {
 const spreadsheetError =
   /^(?:#(?:NULL!|NULO!|DIV\/0!|VALUE!|VALOR!|REF!|NAME\?|NOME\?|NUM!|NÚM!|N\/A|N\/D|SPILL!|DESPEJAR!|CALC!|FIELD!|CAMPO!|BLOCKED!|BLOQUEADO!|CONNECT!|CONECTAR!|BUSY!|OCUPADO!|UNKNOWN!|DESCONHECIDO!|GETTING_DATA|OBTENDO_DADOS)|Err:\d{3})$/i;
 
+/**
+ * What an errors file writes, before the cell's text, for a workbook cell refused because the spreadsheet had lost
+ * what was typed (a code read as a number without its leading zeros, `1/2` turned into a date): fed back unchanged,
+ * that text would pass as a value and send what the workbook check refused. The readers refuse a cell that starts
+ * with it until the value is typed again.
+ */
+export const retypeMarker = '#RETYPE!';
+
+/** True when a cell still holds an errors file's retypeMarker. */
+export function isRetypeCell(text: string): boolean {
+  return text.charCodeAt(0) === 35 && text.startsWith(retypeMarker);
+}
+
 /** True when a cell's text is a spreadsheet's formula error rather than a value (spreadsheetError). */
 export function isSpreadsheetError(text: string): boolean {
   // Nearly every cell starts with neither `#` nor `E`: the pattern runs only on the few that do.

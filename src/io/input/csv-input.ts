@@ -1,5 +1,5 @@
 import { restoreFormula } from '../output/csv-format.js';
-import { ambiguousNumber, type DecimalSeparator, isSpreadsheetError } from './cell-values.js';
+import { ambiguousNumber, type DecimalSeparator, isRetypeCell, isSpreadsheetError } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
 import { planWithProposal } from './header-proposal.js';
@@ -251,8 +251,9 @@ function csvRecordShaper(
 }
 
 /**
- * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`) instead of a value, as
- * problems of the record; undefined when none does. A number or yes/no column's rule refuses such a cell already,
+ * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`), or an errors file's
+ * mark of a workbook cell to type again (retypeMarker), instead of a value, as problems of the record; undefined
+ * when none does. A number or yes/no column's rule refuses such a cell already,
  * quoting it; text takes anything, so without this it would be sent. A workbook's error cells are refused alike
  * (workbook-input.ts).
  */
@@ -261,9 +262,14 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
   for (const column of columns) {
     if (column.type !== 'string' && column.type !== 'list') continue;
     const text = cells[column.index];
-    if (text !== undefined && text !== '' && isSpreadsheetError(text))
+    if (text === undefined || text === '') continue;
+    if (isSpreadsheetError(text))
       (found ??= []).push(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
+      );
+    else if (isRetypeCell(text))
+      (found ??= []).push(
+        `field "${column.path}" holds ${text.trim()}: its workbook cell had lost what was typed (the error column says how); type the value in its place, then feed the file back`,
       );
   }
   return found;

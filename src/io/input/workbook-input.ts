@@ -6,7 +6,7 @@ import {
   numberCellProblem,
   textDateCellReason,
 } from '../../domain/spreadsheet-numbers.js';
-import { ambiguousGrouping, parseBoolean, parseDecimal } from './cell-values.js';
+import { ambiguousGrouping, isSpreadsheetError, parseBoolean, parseDecimal, retypeMarker } from './cell-values.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
 import {
@@ -234,12 +234,17 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
       const cell = row.cells[column.index];
       if (cell === undefined) continue;
       const read = cellValue(cell, column, written.decimal, written.decimalSettled);
-      if (read.problem)
+      if (read.problem) {
+        // In the errors file, marked: fed back unchanged, the text left of a lost value would pass as a value (a
+        // formula's error, `#DIV/0!`, is refused as it is).
+        const text = cellText(cell);
+        if (!isSpreadsheetError(text)) original[column.index] = `${retypeMarker} ${text}`;
         (problems ??= []).push({
           field: column.path,
           value: cellText(cell),
           message: `${cellReference(sheet, column.index, row.row)} (${column.path}): ${read.problem}`,
         });
+      }
       if (read.value === undefined) continue;
       // Most columns name a top-level field (`sku`, `price`): set without walking a path.
       if (column.segments.length === 1) values[column.segments[0] as string] = read.value;

@@ -2,7 +2,7 @@
  * The real customer workbook created as it is (test/fixtures/libreoffice/README.md): in one run, storing exactly
  * what its own CSV export stores, phones typed as numbers included.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -84,5 +84,44 @@ describe('a text cell the spreadsheet took for a date', () => {
     expect(result.stderr).toContain('(tradingName): 12:30:00: the cell is a date');
     expect(result.stderr).toContain('(customerRegistrationAddress.number): 10:30:00: the cell is a date');
     expect(await storedCustomers(sandbox)).toEqual([]);
+  });
+});
+
+describe("a workbook's errors file fed back", () => {
+  it('marks a cell whose value the spreadsheet lost: refused until typed again, then sent as typed', async () => {
+    const dir = freshWorkDir();
+    copyFileSync(
+      join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-complemento.xlsx'),
+      join(dir, 'clientes.xlsx'),
+    );
+    await clearSandboxCustomers(sandbox);
+    const run = (args: string[]) =>
+      runCommandLine(['customer', 'create', ...args], {
+        configDir: freshConfigDir(),
+        cwd: dir,
+        env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+      });
+    const first = await run(['clientes.xlsx', '--skip-invalid']);
+    const created = (await storedCustomers(sandbox)).length;
+    const errorsName = readdirSync(dir).find((name) => /^clientes\.errors-.*\.csv$/.test(name)) as string;
+    expect(first.stderr).toContain(errorsName);
+    const errors = readFileSync(join(dir, errorsName), 'utf8');
+    expect(errors).toContain(',#RETYPE! 2026-02-01,');
+
+    // Fed back as it is (the operator fixed other rows, not this one): refused, nothing sent.
+    const unchanged = await run([errorsName]);
+    expect(unchanged.code).toBe(65);
+    expect(unchanged.stderr).toContain(
+      'field "customerRegistrationAddress.complement" holds #RETYPE! 2026-02-01: its workbook cell had lost what was typed (the error column says how); type the value in its place, then feed the file back',
+    );
+    expect(await storedCustomers(sandbox)).toHaveLength(created);
+
+    // Typed again: sent as typed.
+    writeFileSync(join(dir, errorsName), errors.replace('#RETYPE! 2026-02-01', '1/2'));
+    const retyped = await run([errorsName]);
+    expect(retyped.code).toBe(0);
+    const customers = await storedCustomers(sandbox);
+    expect(customers).toHaveLength(created + 1);
+    expect(customers.map((customer) => customer.customerRegistrationAddress?.complement)).toContain('1/2');
   });
 });
