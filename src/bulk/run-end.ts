@@ -86,7 +86,7 @@ export async function concludeRun<T, Sent>(
       throw end.error;
     case 'platform unavailable throughout':
       throw new UnavailableError(
-        `The platform was unavailable for every request of this run (${countOf(ledger.count('failed'), job.unit)} not sent); when it is back, run: ${resumeHint}`,
+        `The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
       );
     case 'interrupted':
       throw new InterruptedError(
@@ -144,4 +144,13 @@ async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, context: Context):
     context.log.info(
       `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
     );
+}
+
+/** `3 customers not sent`, and those that may have been applied without an answer: `1 unknown, asked about again by the resume`. */
+function unsentWords(ledger: { count(outcome: 'failed' | 'unknown'): number }, unit: string): string {
+  const failed = ledger.count('failed');
+  const unknown = ledger.count('unknown');
+  const words = failed > 0 || unknown === 0 ? [`${countOf(failed, unit)} not sent`] : [];
+  if (unknown > 0) words.push(`${unknown} unknown, asked about again by the resume`);
+  return words.join(', ');
 }

@@ -1,7 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { AuthError, ExitCode, PlatformError, UnavailableError, UsageError } from '../base/errors.js';
+import {
+  AmbiguousRequestError,
+  AuthError,
+  ExitCode,
+  PlatformError,
+  UnavailableError,
+  UsageError,
+} from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -157,9 +164,12 @@ export async function sendValidRecords<T, Sent>(
       if (error instanceof UnavailableError) result.unavailableBatches++;
       else result.answeredBatches++;
       const status = error instanceof PlatformError ? error.status : undefined;
+      // A request that may have been applied without its answer seen: unknown, which a resume asks about again
+      // rather than sending it blindly or taking it as failed.
+      const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
       ledger.record(
         batch.map((entry) =>
-          reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'failed', status, message: error.message }, entry),
+          reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),
         ),
       );
       if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;

@@ -4,7 +4,7 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
+import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { createCustomer, type Customer, customerExists, registeredCustomer } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
@@ -33,7 +33,7 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
-      outcomes: ['created', 'updated', 'invalid', 'failed'],
+      outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['created', 'updated'],
       plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
       // options.upsert is read at send time: a --resume may have restored it from the interrupted run.
@@ -63,10 +63,17 @@ function warnOfKeptEmail(entry: ReportEntry, context: Context): ReportEntry {
   return entry;
 }
 
+/** A report row of one record. */
+type Reporter = (
+  outcome: ReportEntry['row']['outcome'],
+  fields: { status?: number; id?: number | string; message?: string },
+) => ReportEntry;
+
 /**
  * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a gateway
  * error) the customer is looked up before anything is sent again, so a retry never creates twice
- * and a customer that was created is never reported failed.
+ * and a customer that was created is never reported failed. When the lookup cannot be made either, the
+ * record is `unknown` (the lost answer's error): a resume asks again before it sends.
  */
 export async function createOnce(
   client: PlatformClient,
@@ -75,10 +82,7 @@ export async function createOnce(
   signal: AbortSignal,
 ): Promise<ReportEntry> {
   const document = String(entry.value.document);
-  const report = (
-    outcome: ReportEntry['row']['outcome'],
-    fields: { status?: number; id?: number | string; message?: string },
-  ) => ({
+  const report: Reporter = (outcome, fields) => ({
     row: { ...placeOf(entry), key: entry.key, outcome, ...fields },
     original: entry.original,
   });
@@ -88,7 +92,7 @@ export async function createOnce(
       return report('created', { status: 200, id: idOf(customer) });
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
-        if (await customerExists(client, document, signal)) {
+        if (await existsAfterLostAnswer(client, document, error, signal)) {
           return report('created', {
             status: 200,
             message: 'the answer to the create was lost; the customer exists, so it was not sent again',
@@ -100,58 +104,94 @@ export async function createOnce(
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       const message = error.platformMessage ?? error.message;
       if (error.status !== 400) return report('failed', { status: error.status, message });
-      // The document says a create answers 400 for an unparsable body or a registered e-mail or
-      // document, without showing the body: ask the platform which, never read the wording.
-      const notRegistered = () =>
-        report('failed', {
-          status: 400,
-          message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
-        });
-      const changes = updateBodyOf(entry.value);
-      if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {
-        // The update itself is the documented question: 404 means no customer has the document.
-        const updated = await registeredCustomer(client, document, signal, changes);
-        return updated
-          ? report('updated', {
-              status: 200,
-              id: idOf(updated.record),
-              message: notUpdatedNote(entry.value, updated.record),
-            })
-          : notRegistered();
-      }
-      const registered = await registeredCustomer(client, document, signal);
-      if (!registered) return notRegistered();
-      const existing = registered.record;
-      const sameEmail =
-        typeof existing.email === 'string' &&
-        existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase();
-      // A resumed run: the interrupted one may have created this customer and died before the answer. With --upsert
-      // it is updated all the same: a customer that existed before gets the file's values, as the run was asked to.
-      if (entry.unanswered && sameEmail && !upsert) {
-        return report('created', {
-          id: idOf(existing),
-          message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-        });
-      }
-      // The platform's own words when it gave any; what we established when it did not.
-      const said = error.platformMessage ?? `document ${document} is already registered`;
-      const emailNote =
-        sameEmail || typeof existing.email !== 'string' ? '' : `registered with the e-mail ${existing.email}; `;
-      if (!upsert)
-        return report('failed', {
-          status: 400,
-          message: `${said} (${emailNote}pass --upsert to update existing customers)`,
-        });
-      // The stored record read above completes an address the file gives in part.
-      const updated = await updateKeepingAddress(client, document, changes, signal, existing);
-      const notes = [notUpdatedNote(entry.value, existing), updated.note].filter((note) => note !== undefined);
-      return report('updated', {
-        status: 200,
-        id: idOf(updated.customer),
-        message: notes.length === 0 ? undefined : notes.join('; '),
-      });
+      return afterRefusedCreate(client, entry, upsert, error, report, signal);
     }
   }
+}
+
+/**
+ * Whether the customer of a create whose answer was lost exists. When the platform cannot be asked either, the
+ * create's outcome stays unknown: its error is thrown again, saying so (the record is reported `unknown`).
+ */
+async function existsAfterLostAnswer(
+  client: PlatformClient,
+  document: string,
+  lost: AmbiguousRequestError,
+  signal: AbortSignal,
+): Promise<boolean> {
+  try {
+    return await customerExists(client, document, signal);
+  } catch (error) {
+    if (!(error instanceof UnavailableError)) throw error;
+    throw new AmbiguousRequestError(
+      `${lost.message} Whether customer ${document} was created could not be asked either (${error.message}); a resume asks again before sending it.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * A create answered 400. The document says a create answers 400 for an unparsable body or a registered e-mail or
+ * document, without showing the body: ask the platform which, never read the wording. With --upsert, a registered
+ * customer is updated.
+ */
+async function afterRefusedCreate(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  error: PlatformError,
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<ReportEntry> {
+  const document = String(entry.value.document);
+  const notRegistered = () =>
+    report('failed', {
+      status: 400,
+      message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+    });
+  const changes = updateBodyOf(entry.value);
+  if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {
+    // The update itself is the documented question: 404 means no customer has the document.
+    const updated = await registeredCustomer(client, document, signal, changes);
+    return updated
+      ? report('updated', {
+          status: 200,
+          id: idOf(updated.record),
+          message: notUpdatedNote(entry.value, updated.record),
+        })
+      : notRegistered();
+  }
+  const registered = await registeredCustomer(client, document, signal);
+  if (!registered) return notRegistered();
+  const existing = registered.record;
+  const sameEmail =
+    typeof existing.email === 'string' &&
+    existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase();
+  // A resumed run: the interrupted one may have created this customer and died before the answer. With --upsert
+  // it is updated all the same: a customer that existed before gets the file's values, as the run was asked to.
+  if (entry.unanswered && sameEmail && !upsert) {
+    return report('created', {
+      id: idOf(existing),
+      message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+    });
+  }
+  // The platform's own words when it gave any; what we established when it did not.
+  const said = error.platformMessage ?? `document ${document} is already registered`;
+  const emailNote =
+    sameEmail || typeof existing.email !== 'string' ? '' : `registered with the e-mail ${existing.email}; `;
+  if (!upsert)
+    return report('failed', {
+      status: 400,
+      message: `${said} (${emailNote}pass --upsert to update existing customers)`,
+    });
+  // The stored record read above completes an address the file gives in part.
+  const updated = await updateKeepingAddress(client, document, changes, signal, existing);
+  const notes = [notUpdatedNote(entry.value, existing), updated.note].filter((note) => note !== undefined);
+  return report('updated', {
+    status: 200,
+    id: idOf(updated.customer),
+    message: notes.length === 0 ? undefined : notes.join('; '),
+  });
 }
 
 const updatableFields = new Set(customerFieldPaths.update.map((path) => path.split('.')[0] ?? path));

@@ -71,7 +71,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       newChecker: () => newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       keyOf: (record) => String(record.values.sku ?? ''),
       lockName: 'stock-push',
-      outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed'],
+      outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [
         { flag: '--route', key: 'route', unset: 'auto' },

@@ -1,5 +1,3 @@
-import type { ReaderProblem } from './opened-input.js';
-
 /** How a spreadsheet cell's text becomes a typed value. Pure. */
 
 export type DecimalSeparator = '.' | ',';
@@ -128,8 +126,14 @@ export function ambiguousGrouping(text: string): string | undefined {
   return `${value} is ${parseDecimal(value, ',')} written the pt-BR way, or ${parseDecimal(value, '.')} with a decimal point: pass --decimal , or --decimal . to say which the file writes`;
 }
 
-/** ambiguousGrouping as a record's problem, worded as every reader words it (`quantity: 1.000 is 1000 …`). */
-export function ambiguousNumber(field: string, text: string): ReaderProblem | undefined {
+/**
+ * ambiguousGrouping as a record's problem (a ReaderProblem, which this module of pure rules does not import),
+ * worded as every reader words it (`quantity: 1.000 is 1000 …`).
+ */
+export function ambiguousNumber(
+  field: string,
+  text: string,
+): { field: string; value: string; message: string } | undefined {
   const problem = ambiguousGrouping(text);
   return problem === undefined ? undefined : { field, value: text.trim(), message: `${field}: ${problem}` };
 }
