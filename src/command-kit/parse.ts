@@ -1,7 +1,11 @@
 import { InvalidArgumentError } from 'commander';
 import type { SettingParser } from '../config/setting-definition.js';
 import { parseDuration } from '../domain/duration.js';
-import { httpUrl as httpUrlSetting, wholeNumber as wholeNumberSetting } from '../config/setting-parsers.js';
+import {
+  httpUrl as httpUrlSetting,
+  requestTimeout as requestTimeoutSetting,
+  wholeNumber as wholeNumberSetting,
+} from '../config/setting-parsers.js';
 
 /**
  * A flag parser from a parser of the settings table, so a flag and a setting that take the same kind of value
@@ -62,6 +66,15 @@ export function delimiter(value: string): string {
   if (chosen.length !== 1) throw new InvalidArgumentError('expected one character, or tab, comma or semicolon.');
   return chosen;
 }
+
+/**
+ * `--timeout`: read by the http.timeout setting's own parser, so the flag takes what B2BCTL_TIMEOUT and config set
+ * take (`30s`, `500ms`, a bare number of milliseconds) and refuses what they refuse, in the same words.
+ */
+export const requestTimeout: (value: string) => number = flagParser(requestTimeoutSetting);
+
+/** The help of every `--timeout` flag: it takes a unit, and a bare number keeps its old meaning. */
+export const requestTimeoutHelp = 'per-request timeout, such as 30s or 500ms; a bare number is milliseconds';
 
 /** A flag value that must be an absolute http:// or https:// URL. */
 export const httpUrl: (value: string) => string = flagParser(httpUrlSetting);

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { defaultConcurrency } from '../bulk/send-pacing.js';
 import { proxyHeader, trustedProxies } from '../http-server/trust-proxy.js';
-import { delimiter, positiveNumber, wholeNumber } from './parse.js';
+import { delimiter, positiveNumber, requestTimeout, requestTimeoutHelp, wholeNumber } from './parse.js';
 
 /** The reading flags as commander parses them (see `withInputOptions`). */
 export interface ParsedInputFlags {
@@ -94,7 +94,7 @@ const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
       .option('--concurrency <n>', `requests in flight at once (default: ${defaultConcurrency})`, wholeNumber(1))
       .option('--rate <n>', 'requests per second at most (default: as fast as the platform answers)', positiveNumber)
       .option('--retries <n>', 'retries of a failed request (default: the http.retries setting, 3)', wholeNumber(0))
-      .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting, 30000)', wholeNumber(1))
+      .option('--timeout <time>', `${requestTimeoutHelp} (default: the http.timeout setting, 30s)`, requestTimeout)
       .option('--report <path>', 'report file (default: beside the input, NAME.report-TIMESTAMP.csv, or in outputDir)')
       .option('--errors <path>', 'file of failed and invalid records to fix and feed back (default: beside the report)')
       .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")

@@ -55,6 +55,13 @@ export function duration(unit: 'ms' | 's', max?: number, minMs = 0): SettingPars
   };
 }
 
+/**
+ * The per-request time-out (`http.timeout`, `B2BCTL_TIMEOUT`, and the `--timeout` flag through the same parser): a
+ * bare number is milliseconds, as it always was, and anything under 100 ms is refused, since it would time every
+ * request out before it could be answered.
+ */
+export const requestTimeout: SettingParser<number> = duration('ms', undefined, 100);
+
 /** An absolute http:// or https:// URL, kept as written (base URLs are normalised where they are compared). */
 export const httpUrl: SettingParser<string> = {
   expects: 'http:// or https:// URL',

@@ -17,6 +17,7 @@ import {
   loginName,
   megabytesOrOff,
   oneOf,
+  requestTimeout,
   routePath,
   wholeNumber,
 } from './setting-parsers.js';
@@ -196,8 +197,7 @@ export const settingDefinitions = [
     description: 'Per-request timeout',
     env: 'B2BCTL_TIMEOUT',
     defaultValue: '30000',
-    // 0 would time every request out before it could be answered.
-    parser: duration('ms', undefined, 100),
+    parser: requestTimeout,
   },
   {
     key: 'http.retries',

@@ -1,4 +1,4 @@
-import { AuthError, PlatformError, UsageError } from '../base/errors.js';
+import { AuthError, messageOfBody, PlatformError, UsageError } from '../base/errors.js';
 import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
@@ -33,11 +33,8 @@ export async function requestToken(
   const url = http.urlFor(route.path).toString();
   // A token route's error may echo the credentials it was sent: never let them into a message.
   const body = parseJson(redactSecrets(response.text, [credentials.password]));
-  if (response.status === 400 || response.status === 401 || response.status === 403) {
-    throw new AuthError(
-      `Login refused for ${credentials.username} at ${http.baseUrl.origin} (HTTP ${response.status}): check the username and password.`,
-    );
-  }
+  if (response.status === 400 || response.status === 401 || response.status === 403)
+    throw new LoginRefusedError(response.status, body, { style: route.style, url }, credentials.username);
   if (response.status === 404 || response.status === 405) {
     throw new UsageError(
       `The token route POST ${url} does not exist (HTTP ${response.status}). Check the paths.token setting (b2bctl config get paths.token).`,
@@ -59,6 +56,42 @@ export async function requestToken(
     accessToken: answer.accessToken,
     expiresInSeconds: answer.expiresInSeconds ?? defaultTokenLifetimeSeconds,
   };
+}
+
+/**
+ * The token route refused a login (HTTP 400, 401 or 403): exit 77. Its message is `b2bctl login`'s; an automatic
+ * login (src/platform/token-source.ts) says more with the same parts: who was refused where, the answer, and the
+ * first thing to check.
+ */
+export class LoginRefusedError extends AuthError {
+  /** `HTTP 401`, or `HTTP 400: ` and the platform's own words when its body has some. */
+  readonly answer: string;
+  /**
+   * A 400 refuses the request, and a request of the wrong style (json, form, basic) or at the wrong route is
+   * refused so whatever the password: what to check before the credentials. An OAuth server answers a wrong
+   * password with 400 too (RFC 6749, invalid_grant), so the credentials stay the last check, not ruled out.
+   */
+  readonly checkFirst: string | undefined;
+  constructor(
+    readonly status: number,
+    body: unknown,
+    route: { style: TokenRouteStyle; url: string },
+    readonly username: string,
+  ) {
+    const said = status === 400 ? messageOfBody(body) : undefined;
+    const answer = `HTTP ${status}${said === undefined ? '' : `: ${said}`}`;
+    const checkFirst =
+      status === 400
+        ? `a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was ${route.style}), and paths.token; if both are right,`
+        : undefined;
+    super(
+      checkFirst === undefined
+        ? `Login refused for ${username} at ${new URL(route.url).origin} (${answer}): check the username and password.`
+        : `The token route POST ${route.url} refused the login request for ${username} (${answer}): ${checkFirst} the username and password.`,
+    );
+    this.answer = answer;
+    this.checkFirst = checkFirst;
+  }
 }
 
 /** The token a token route's answer holds, wherever b2bctl reads it from: a secret of the `--verbose` trace. */

@@ -1,10 +1,10 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { ConfigError } from '../base/errors.js';
+import { AuthError, ConfigError } from '../base/errors.js';
 import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
-import { requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
+import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { HttpClient } from './http-client.js';
 import { withoutLineEnd } from '../io/read-stdin.js';
 
@@ -14,6 +14,9 @@ import { withoutLineEnd } from '../io/read-stdin.js';
  * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
  * client that needed it, so a bulk run's summary counts it among the run's requests.
  */
+/** Why b2bctl logs in by itself, as the line of a refused login names it. */
+type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL';
+
 export class TokenSource {
   private token: string | undefined;
   private renewal: Promise<string> | undefined;
@@ -74,9 +77,10 @@ export class TokenSource {
       this.log(
         `The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`,
       );
+      return this.renew(http, 'expired');
     }
     if (!this.credentials() && setting.value) throw this.session.notLoggedIn('other base URL');
-    return this.renew(http);
+    return this.renew(http, setting.value ? 'other base URL' : 'no token');
   }
 
   /** After a 401: one fresh login (shared by every request that saw the same refusal), or exit 77. */
@@ -85,22 +89,31 @@ export class TokenSource {
     if (this.token && this.token !== rejected) return this.token;
     if (!this.credentials()) throw this.session.notLoggedIn('refused');
     this.log(`The platform refused the token of profile "${this.session.profileName}"; logging in again.`);
-    return this.renew(http);
+    return this.renew(http, 'refused');
   }
 
-  private renew(http: HttpClient): Promise<string> {
+  private renew(http: HttpClient, reason: LoginReason): Promise<string> {
     const credentials = this.credentials();
     if (!credentials) return Promise.reject(this.session.notLoggedIn());
     this.token = undefined;
-    this.renewal = this.login(credentials, http).finally(() => {
+    this.renewal = this.login(credentials, http, reason).finally(() => {
       this.renewal = undefined;
     });
     return this.renewal;
   }
 
-  private async login(credentials: { username: string; password: string }, http: HttpClient): Promise<string> {
+  private async login(
+    credentials: { username: string; password: string },
+    http: HttpClient,
+    reason: LoginReason,
+  ): Promise<string> {
     this.refuseInClear('the password (B2BCTL_PASSWORD)');
-    const issued = await requestToken(http, tokenRoute(this.session), credentials);
+    let issued: IssuedToken;
+    try {
+      issued = await requestToken(http, tokenRoute(this.session), credentials);
+    } catch (error) {
+      throw error instanceof LoginRefusedError ? this.loginRefused(error, reason) : error;
+    }
     this.token = issued.accessToken;
     // A base URL or a username given for this run only (--base-url, B2BCTL_BASE_URL, B2BCTL_USERNAME) is not the
     // profile's: its token serves this run and the profile keeps its own store, user and token.
@@ -112,6 +125,28 @@ export class TokenSource {
       this.log(`warning: the new token is used for this run only: ${error.message}`);
     }
     return issued.accessToken;
+  }
+
+  /**
+   * A login b2bctl tried by itself, refused: in a cron log (`-q`) this line is all there is, so it says that the
+   * cached token had expired (or was refused, or there was none) and that the password came from B2BCTL_PASSWORD,
+   * not from someone typing `b2bctl login`.
+   */
+  private loginRefused(refusal: LoginRefusedError, reason: LoginReason): AuthError {
+    const profile = `profile "${this.session.profileName}"`;
+    const cause = {
+      'no token': `No token is cached for ${profile}`,
+      expired: `The token of ${profile} expired`,
+      refused: `The platform refused the token of ${profile}`,
+      'other base URL': `The token of ${profile} was issued for ${this.session.profile.baseUrl ?? '?'}`,
+    }[reason];
+    const loggingIn = reason === 'expired' || reason === 'refused' ? 'logging in again' : 'logging in';
+    const origin = new URL(this.session.requireBaseUrl()).origin;
+    const fix = `check B2BCTL_PASSWORD, or run b2bctl login --profile ${this.session.profileName}`;
+    return new AuthError(
+      `${cause} and ${loggingIn} as ${refusal.username} at ${origin} with the password in B2BCTL_PASSWORD was refused (${refusal.answer}): ${refusal.checkFirst === undefined ? fix : `${refusal.checkFirst} ${fix}`}.`,
+      { cause: refusal },
+    );
   }
 
   private credentials(): { username: string; password: string } | undefined {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { positiveNumber, wholeNumber } from '../../command-kit/parse.js';
+import { positiveNumber, requestTimeout, requestTimeoutHelp, wholeNumber } from '../../command-kit/parse.js';
 import { UsageError } from '../../base/errors.js';
 import type { ApiOptions } from './api.js';
 import type { FieldFlag } from './fields.js';
@@ -55,7 +55,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--branch <code>', 'the branch that fills {branch} in the path (default: the branch setting)')
     .option('--rate <n>', 'requests per second at most', positiveNumber)
     .option('--retries <n>', 'retries of a failed request (default: the http.retries setting)', wholeNumber(0))
-    .option('--timeout <ms>', 'per-request timeout (default: the http.timeout setting)', wholeNumber(1))
+    .option('--timeout <time>', `${requestTimeoutHelp} (default: the http.timeout setting)`, requestTimeout)
     .option(
       '--retry-writes',
       'retry POST, PUT, PATCH and DELETE after a 5xx or a reset too (only if repeating is safe)',

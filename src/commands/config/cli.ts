@@ -21,7 +21,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('get')
     .summary("print a setting's effective value")
     .description(
-      'Prints the value a setting has for this run, wherever it comes from (a flag, its environment variable, the profile or the default), on one line of stdout, so a script can read it. It changes nothing and sends nothing; an unknown key is a usage error that names the close ones.',
+      'Prints the value a setting has for this run, wherever it comes from (a flag, its environment variable, the profile or the default), bare on one line of stdout, piped or not, so a script can read it with $(...). Asked for with -o: json and ndjson print that value as a JSON string (the value config list -o json gives, as written: 30s keeps its unit), csv a key,value header and row as config list -o csv has them, table the bare value. It changes nothing and sends nothing; an unknown key is a usage error that names the close ones.',
     )
     .argument('<key>', 'setting, such as baseUrl or paths.token')
     .action((key: string, _flags: unknown, command: Command) =>
@@ -63,7 +63,11 @@ export function register(program: Command, dispatch: Dispatch): void {
 /** The examples at the end of each command's help, by its path under the root. */
 export const examples: CommandExamples = {
   config: ['b2bctl config list', 'b2bctl config set paths.token /oauth/token --profile prod'],
-  'config get': ['b2bctl config get baseUrl', 'b2bctl config get paths.token --profile prod'],
+  'config get': [
+    'b2bctl config get baseUrl',
+    'b2bctl config get paths.token --profile prod',
+    'b2bctl config get http.timeout -o json',
+  ],
   'config set': [
     'b2bctl config set paths.token /oauth/token --profile prod',
     'b2bctl config set auth.style form',

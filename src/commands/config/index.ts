@@ -21,7 +21,10 @@ interface SettingRow {
   description: string;
 }
 
-/** Prints one setting's effective value (flag > env > profile > default), bare, for scripts. */
+/**
+ * Prints one setting's effective value (flag > env > profile > default): bare for scripts, or in the format -o (or
+ * --excel) asks for.
+ */
 export async function runGet(options: ConfigGetOptions, context: Context): Promise<void> {
   const definition = settingDefinition(options.key);
   if (!definition) throw new UsageError(problemWithSetting(options.key) ?? `unknown setting "${options.key}"`);
@@ -37,7 +40,34 @@ export async function runGet(options: ConfigGetOptions, context: Context): Promi
   }
   // A value every other command would refuse is no value to hand a script: the same refusal, exit 2.
   session.get(definition.key);
-  context.io.stdout.write(`${resolved.value}\n`);
+  await writeSettingValue(context, definition.key, resolved.value);
+}
+
+/**
+ * Without -o, the value bare on one line, on a terminal or not (`URL=$(b2bctl config get baseUrl)`), as
+ * docs/settings.md promises. With -o json or ndjson, that text as a JSON string: the value `config list -o json`
+ * gives for the key, as written, so `30s` keeps its unit and `config set` takes it back; with -o csv (or --excel),
+ * the `key,value` columns of `config list -o csv`. `-o table` is the bare value: a table of one cell.
+ */
+async function writeSettingValue(context: Context, key: string, value: string): Promise<void> {
+  const asked = context.globals.output !== undefined || context.globals.excel === true;
+  const format = asked ? context.outputFormat('json') : 'table';
+  if (format === 'table') {
+    context.io.stdout.write(`${value}\n`);
+    return;
+  }
+  if (format === 'json' || format === 'ndjson') {
+    context.io.stdout.write(`${JSON.stringify(value)}\n`);
+    return;
+  }
+  const writer = createRecordWriter<{ key: string; value: string }>(
+    format,
+    context.io.stdout,
+    { table: [], csv: ['key', 'value'] },
+    stdoutStyle(context),
+  );
+  await writer.write({ key, value });
+  await writer.end();
 }
 
 /** Stores a setting in the profile (creating it); an empty value removes the setting. */

@@ -134,6 +134,25 @@ describe('renewal of an expired token (--token-ttl)', () => {
     expect(await requestCounts(shortLived)).toEqual({});
   });
 
+  it('a wrong B2BCTL_PASSWORD: exit 77, the one line under -q says the token expired and the re-login was refused', async () => {
+    const configDir = freshConfigDir();
+    await loginShortLived(configDir);
+    await outliveShortToken();
+    await resetCounts(shortLived);
+
+    const result = await runShortLived(['-q', 'sellers', 'list', '--limit', '1', '-o', 'json'], {
+      configDir,
+      env: { B2BCTL_PASSWORD: 'wrong-password' },
+    });
+    expect(result.code).toBe(77);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: The token of profile "default" expired and logging in again as ${sandboxUser} at ${shortLived.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
+    );
+    expect(result.stderr).not.toContain('wrong-password');
+    expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1 });
+  });
+
   it('whoami reports the expired token, then exits 77 without credentials', async () => {
     const configDir = freshConfigDir();
     await loginShortLived(configDir);

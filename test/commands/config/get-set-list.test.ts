@@ -283,6 +283,31 @@ describe('config get, set and list', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('error: "baseUrl" is not set for profile "default".\n');
   });
+
+  it('config get prints the bare value without -o, piped or on a terminal, and the format -o asks for with it', async () => {
+    const configDir = freshConfigDir();
+    await runCommandLine(['config', 'set', 'baseUrl', 'https://api.loja.example/v2'], { configDir });
+    await runCommandLine(['config', 'set', 'http.timeout', '45s'], { configDir });
+    const get = async (args: readonly string[], tty = false) => {
+      const result = await runCommandLine(['config', 'get', ...args], { configDir, tty: { stdout: tty } });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      return result.stdout;
+    };
+    expect(await get(['baseUrl'])).toBe('https://api.loja.example/v2\n');
+    expect(await get(['baseUrl'], true)).toBe('https://api.loja.example/v2\n');
+    expect(await get(['baseUrl', '-o', 'table'])).toBe('https://api.loja.example/v2\n');
+    // The value config list -o json gives for the key, as written: a JSON string, its unit kept.
+    expect(await get(['baseUrl', '-o', 'json'])).toBe('"https://api.loja.example/v2"\n');
+    expect(await get(['baseUrl', '-o', 'ndjson'], true)).toBe('"https://api.loja.example/v2"\n');
+    expect(await get(['http.timeout', '-o', 'json'])).toBe('"45s"\n');
+    expect(await get(['http.retries', '-o', 'json'])).toBe('"3"\n');
+    const listed = (await listRows(configDir)).find((row) => row.key === 'http.timeout');
+    expect(JSON.stringify(listed?.value)).toBe('"45s"');
+    // The key and value columns of config list -o csv.
+    expect(await get(['baseUrl', '-o', 'csv'])).toBe('key,value\r\nbaseUrl,https://api.loja.example/v2\r\n');
+    expect(await get(['http.timeout', '--excel'])).toBe('\uFEFFkey;value\r\nhttp.timeout;45s\r\n');
+  });
 });
 
 describe('config mistakes (exit 2)', () => {

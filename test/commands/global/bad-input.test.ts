@@ -170,7 +170,7 @@ describe('credentials', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `The platform refused the token of profile "default"; logging in again.\nerror: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+      `The platform refused the token of profile "default"; logging in again.\nerror: The platform refused the token of profile "default" and logging in again as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
     );
   });
 
