@@ -115,6 +115,8 @@ describe("a command's help", () => {
     expect([...bundled].filter((source) => source.startsWith('src/')).toSorted()).toEqual([
       'src/base/output-format.ts',
       'src/cli/examples.ts',
+      // The signal handlers are set before any command: which signal is a second Ctrl-C is decided there.
+      'src/cli/interruptions.ts',
       'src/cli/main.ts',
       'src/cli/program.ts',
       'src/cli/run-program.ts',
