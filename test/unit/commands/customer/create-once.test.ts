@@ -17,7 +17,15 @@ const body: CustomerCreateBody = {
   phone: '11987654321',
   password: 'Senha#1',
   name: 'Ana',
-  customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+  // Every part given: an address with parts left empty is completed from the stored record first (its own test).
+  customerRegistrationAddress: {
+    zipcode: '01310100',
+    number: '10',
+    complement: 'Apto 1',
+    name: 'Casa',
+    addressType: 'RESIDENTIAL',
+    farmerStateRegistration: '123456789',
+  },
 } as CustomerCreateBody;
 
 function entry(extra: Partial<PendingRecord<CustomerCreateBody>> = {}): PendingRecord<CustomerCreateBody> {
@@ -209,6 +217,29 @@ describe('createOnce: a create answered 400, with --upsert', () => {
     expect(requests[1]).toEqual({ method: 'PUT', path: put, body: updateBodyOf(body) });
   });
 
+  it('an address given in part: the stored record is read first, and the parts the file leaves empty go as stored', async () => {
+    const partial = { ...body, customerRegistrationAddress: { zipcode: '01310-100', number: '12' } };
+    const stored = {
+      id: 5,
+      email: 'ana@example.com',
+      customerRegistrationAddress: { zipcode: '01310-100', number: '10', complement: 'Apto 1', name: 'Casa' },
+    };
+    const { client, requests } = scripted(refused(400), stored, { id: 5 });
+    const row = (await createOnce(client, entry({ value: partial }), true, signal)).row;
+    expect(row).toMatchObject({ outcome: 'updated', id: 5 });
+    expect(row.message).toContain(
+      'the registration address kept its stored complement, name, which the file left empty',
+    );
+    expect(requests.map((request) => request.body)).toEqual([
+      partial,
+      {},
+      {
+        ...updateBodyOf(partial),
+        customerRegistrationAddress: { zipcode: '01310-100', number: '12', complement: 'Apto 1', name: 'Casa' },
+      },
+    ]);
+  });
+
   it('the update answers 404: no customer has the document, failed as without --upsert', async () => {
     const { client } = scripted(refused(400), noSuchCustomer());
     expect((await createOnce(client, entry(), true, signal)).row).toMatchObject({
@@ -266,7 +297,7 @@ describe('updateBodyOf', () => {
     ).toEqual({
       phone: '11987654321',
       name: 'Ana',
-      customerRegistrationAddress: { zipcode: '01310100', number: '10' },
+      customerRegistrationAddress: body.customerRegistrationAddress,
     });
   });
 });
