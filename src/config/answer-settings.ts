@@ -85,6 +85,18 @@ export const orderAnswerSettings = [
     'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
   ),
   answerPathSetting(
+    'answers.order.invoiceXml',
+    'The order detail field showing it holds its NF-e XML (the XML, its size or a link; dot path; default: invoice.xmlBytes, invoice.xml, invoice.xmlUrl, …)',
+  ),
+  answerPathSetting(
+    'answers.order.carrier',
+    'The order detail field holding the carrier its ship move gave (dot path; default: tracking.carrier, tracking.carrierName, …)',
+  ),
+  answerPathSetting(
+    'answers.order.trackingUrl',
+    'The order detail field holding the tracking link its ship move gave (dot path; default: tracking.url, tracking.trackingUrl, …)',
+  ),
+  answerPathSetting(
     'answers.order.buyerDocument',
     "The order detail field holding its buyer's CNPJ or CPF, which an NF-e's recipient is checked against (dot path; default: partnerDocument, customer.document, …)",
   ),

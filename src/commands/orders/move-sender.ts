@@ -1,8 +1,9 @@
 import pLimit from 'p-limit';
-import { type OrderRoute, type OrderRoutes } from '../../domain/order-routes.js';
+import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   forbiddenMove,
   keptFieldOf,
+  moveAddsData,
   moveConflict,
   type MoveConflict,
   moveNeverTaken,
@@ -15,7 +16,13 @@ import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/error
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';
-import { orderState, orderStateOf, type OrderState, sendOrderMove } from '../../platform/order-moves.js';
+import {
+  type MoveValues,
+  orderState,
+  orderStateOf,
+  type OrderState,
+  sendOrderMove,
+} from '../../platform/order-moves.js';
 import type { PreparedMove } from './move-input.js';
 import { OrderLookup } from './order-lookup.js';
 
@@ -83,7 +90,8 @@ export class MoveSender {
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
-      const conflict = moveConflict(before.held, move.action, move.values);
+      const conflict =
+        moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
       const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
       if (neverTaken !== undefined) return { outcome: 'conflict', id, message: neverTaken };
       if (!conflict)
@@ -157,6 +165,7 @@ export class MoveSender {
     return known?.status !== undefined &&
       reachedStage(known.status, move.action) &&
       !moveConflict(known.held, move.action, move.values) &&
+      !moveAddsData(known.held, move.action, move.values) &&
       moveNeverTaken(known.status, known.held, move.action) === undefined
       ? `the order is already ${known.status}: not sent`
       : undefined;
@@ -172,19 +181,23 @@ export class MoveSender {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const route = this.routes.replace?.[move.action as ReplaceableAction];
     if (!this.options.replace)
-      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends the correction)` };
+      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends ${conflict.offer})` };
     if (!route || !(move.action in keptFieldOf))
       return {
         outcome: 'conflict',
         id,
         message: `${conflict.message}: not sent; the routes file has no replace.${move.action} route to correct it`,
       };
+    const lacks = replaceLacks(route, conflict.field, move.values);
+    if (lacks !== undefined)
+      return {
+        outcome: 'conflict',
+        id,
+        message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
+      };
     const result = await this.deliver(move, route, signal, status);
     return result.outcome === 'applied' || result.outcome === 'accepted'
-      ? {
-          ...result,
-          message: `replaced ${conflict.held} with ${conflict.sent}${result.message ? `; ${result.message}` : ''}`,
-        }
+      ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
   }
 
@@ -233,6 +246,10 @@ export class MoveSender {
       const field = keptFieldOf[move.action as ReplaceableAction];
       if (move.values[field] !== undefined) held[field] = move.values[field];
     }
+    if (move.action === 'invoice' && (move.values.invoiceXml ?? move.values.invoiceXmlBase64) !== undefined)
+      held.invoiceXml = 'sent';
+    for (const field of ['carrier', 'trackingUrl'] as const)
+      if (move.action === 'ship' && move.values[field] !== undefined) held[field] = move.values[field];
     const known = this.states.get(move.order);
     this.states.set(move.order, { status, held, buyer: known?.buyer, number: known?.number });
   }
@@ -281,6 +298,19 @@ export class MoveSender {
       `warning: the platform answered a move with HTTP ${status} and a body b2bctl does not recognise; taken as done (reported "accepted"). b2bctl orders get ID shows the order's status.`,
     );
   }
+}
+
+/**
+ * The placeholders a replace route lacks to carry data the order lacks (`{carrier}`), or undefined when it carries
+ * it with the move's value: a correction without it would be reported done with the data still missing. A kept
+ * value (the ERP number, key, tracking code) every replace route carries: the routes file is checked for that.
+ */
+function replaceLacks(route: OrderRoute, field: MoveConflict['field'], values: MoveValues): string | undefined {
+  if ((Object.values(keptFieldOf) as string[]).includes(field)) return undefined;
+  const names: BodyPlaceholder[] = field === 'invoiceXml' ? ['invoiceXml', 'invoiceXmlBase64'] : [field];
+  const used = placeholdersOf(route.body);
+  if (names.some((name) => used.includes(name) && values[name] !== undefined)) return undefined;
+  return names.map((name) => `{${name}}`).join(' or ');
 }
 
 /**

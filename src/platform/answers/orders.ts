@@ -43,6 +43,19 @@ const recognisedHeldPaths: Readonly<Record<keyof HeldMoveData, readonly string[]
     'invoices.0.key',
   ],
   trackingCode: ['tracking.code', 'tracking.trackingCode', 'trackingCode', 'shipping.trackingCode', 'tracking.number'],
+  // Beside the key, the XML as text, its size or a link to it: that the order holds it is all a move is compared by.
+  invoiceXml: [
+    'invoice.xmlBytes',
+    'invoice.xml',
+    'invoice.xmlUrl',
+    'invoiceXml',
+    'nfeXml',
+    'invoices.0.xml',
+    'invoices.0.xmlUrl',
+  ],
+  // Only beside the tracking code: an order's `carrier` or `shipping.carrier` may be the freight the buyer chose.
+  carrier: ['tracking.carrier', 'tracking.carrierName', 'tracking.company', 'trackingCarrier'],
+  trackingUrl: ['tracking.url', 'tracking.trackingUrl', 'tracking.link', 'trackingUrl'],
 };
 
 /** Where an order detail may name its buyer's CNPJ or CPF (the document's listing fields and the sandbox's first). */
@@ -66,6 +79,9 @@ export interface OrderAnswerSettings {
   erpNumber?: string;
   invoiceKey?: string;
   trackingCode?: string;
+  invoiceXml?: string;
+  carrier?: string;
+  trackingUrl?: string;
   buyerDocument?: string;
 }
 
@@ -80,6 +96,9 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     erpNumber: value('answers.order.erpNumber'),
     invoiceKey: value('answers.order.invoiceKey'),
     trackingCode: value('answers.order.trackingCode'),
+    invoiceXml: value('answers.order.invoiceXml'),
+    carrier: value('answers.order.carrier'),
+    trackingUrl: value('answers.order.trackingUrl'),
     buyerDocument: value('answers.order.buyerDocument'),
   };
 }
@@ -169,8 +188,8 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
 }
 
 /**
- * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code): what a move that
- * the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
+ * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code, and beside them the
+ * NF-e XML, carrier and tracking link): what a move that the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
  */
 export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings = {}): HeldMoveData {
   const held: HeldMoveData = {};
