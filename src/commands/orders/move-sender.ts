@@ -44,7 +44,16 @@ export interface MoveSenderOptions {
   replace?: boolean;
   /** Where `order 100217 is id 217` is said. */
   note?: (line: string) => void;
+  /** The run's clock, which ages the status read before anything was sent (default: the system's). */
+  now?: () => number;
 }
+
+/**
+ * How old the status read before anything was sent may be when an order's first move would go: older, it is read
+ * again first, so a move made meanwhile (by hand, by the store's staff) is `unchanged`, not sent twice. A file that
+ * takes longer than this costs one more request per order it moves on; one that does not, none.
+ */
+export const statusFreshForMs = 1000;
 
 /**
  * Sends moves and judges their answers by status code only: a 2xx is done (`applied`, or `accepted` when its body
@@ -57,6 +66,8 @@ export class MoveSender {
   private warned = false;
   /** Each order's state as read before its first move of this run, then as its moves left it. */
   private readonly states = new Map<string, OrderState>();
+  /** When each order's state was read from the platform; absent once this run's own move of it is known. */
+  private readonly readAt = new Map<string, number>();
   /** The order's id → how this run's file first named it (its id, or its number). */
   private readonly namedAs = new Map<string, string>();
   /** Names of an order the file also names another way (found before anything was sent): the refusal of each. */
@@ -81,7 +92,7 @@ export class MoveSender {
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
-    const before = await this.stateBefore(move, signal, unanswered);
+    const before = await this.currentState(move, signal, unanswered);
     const target = this.addressed(move);
     const id = target.values.id === move.order ? undefined : target.values.id;
     const otherNumber = numberRefusal(move, before, id) ?? this.namedTwoWays(move, target.values.id, id);
@@ -252,6 +263,21 @@ export class MoveSender {
       if (move.action === 'ship' && move.values[field] !== undefined) held[field] = move.values[field];
     const known = this.states.get(move.order);
     this.states.set(move.order, { status, held, buyer: known?.buyer, number: known?.number });
+    this.readAt.delete(move.order);
+  }
+
+  /**
+   * The order's state before this move. One read before the run's first send (`readNames`) may be minutes old when
+   * a move would go: when it is older than statusFreshForMs and shows the move still to be made, it is read again.
+   */
+  private async currentState(move: PreparedMove, signal: AbortSignal | undefined, unanswered: boolean) {
+    const before = await this.stateBefore(move, signal, unanswered);
+    const readAt = this.readAt.get(move.order);
+    const now = this.options.now ?? Date.now;
+    if (readAt === undefined || before?.status === undefined || reachedStage(before.status, move.action)) return before;
+    if (now() - readAt <= statusFreshForMs) return before;
+    this.states.delete(move.order);
+    return this.stateBefore(move, signal, unanswered);
   }
 
   /** The order's state before this move: known from this run, or read (one request) when a check needs it. */
@@ -264,6 +290,7 @@ export class MoveSender {
       if (found === undefined) return undefined;
       const state = orderStateOf(found.order, orderAnswers(this.client));
       this.states.set(move.order, state);
+      this.readAt.set(move.order, (this.options.now ?? Date.now)());
       return state;
     } catch (error) {
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
