@@ -23,7 +23,7 @@ import {
   type OrderState,
   sendOrderMove,
 } from '../../platform/order-moves.js';
-import type { PreparedMove } from './move-input.js';
+import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
 import { OrderLookup } from './order-lookup.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
@@ -44,6 +44,8 @@ export interface MoveSenderOptions {
   replace?: boolean;
   /** Where `order 100217 is id 217` is said. */
   note?: (line: string) => void;
+  /** How the user gives a move's fields, for the words of a refusal (default: a file's columns). */
+  givenAs?: MoveFieldsGivenAs;
   /** The run's clock, which ages the status read before anything was sent (default: the system's). */
   now?: () => number;
 }
@@ -93,9 +95,10 @@ export class MoveSender {
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
     const before = await this.currentState(move, signal, unanswered);
-    const target = this.addressed(move);
+    const target = numbered(this.addressed(move), before);
     const id = target.values.id === move.order ? undefined : target.values.id;
-    const otherNumber = numberRefusal(move, before, id) ?? this.namedTwoWays(move, target.values.id, id);
+    const otherNumber =
+      numberRefusal(move, before, id, this.options.givenAs) ?? this.namedTwoWays(move, target.values.id, id);
     if (otherNumber) return otherNumber;
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
@@ -220,6 +223,8 @@ export class MoveSender {
     keepStatus?: string,
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
+    const numberMissing = this.numberMissing(move, route, id);
+    if (numberMissing) return numberMissing;
     try {
       const { status, answer } = await sendOrderMove(this.client, route, move.values, signal);
       if (!answer.recognised) this.warnOnce(status);
@@ -242,6 +247,25 @@ export class MoveSender {
       }
       return { outcome: 'rejected', status: error.status, id, message: refusalMessage(error) };
     }
+  }
+
+  /**
+   * A route with `{orderId}` for a move that gives no number, whose order's detail shows none either (a single
+   * command lets the detail give it): not sent, saying how to give it.
+   */
+  private numberMissing(move: PreparedMove, route: OrderRoute, id: string | undefined): MoveResult | undefined {
+    if (move.values.orderId || !route.path.includes('{orderId}')) return undefined;
+    const read = this.states.get(move.order) !== undefined;
+    const where = !this.checkStatus
+      ? ''
+      : read
+        ? ", and the order's detail shows no number"
+        : ', and the order could not be read for its number';
+    return {
+      outcome: 'invalid',
+      id,
+      message: `not sent: the ${move.action} route (${route.path}) needs {orderId}${where}: give ${howToGive('orderId', this.options.givenAs)}`,
+    };
   }
 
   /** The move addressed to the order's id when the user gave its number. */
@@ -363,16 +387,31 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
  * would move another order than the one checked, and with `{id}` it names two orders. Undefined when the detail
  * shows no number, the move gives none, or they agree.
  */
-function numberRefusal(move: PreparedMove, before: OrderState | undefined, id: string | undefined) {
+function numberRefusal(
+  move: PreparedMove,
+  before: OrderState | undefined,
+  id: string | undefined,
+  givenAs: MoveFieldsGivenAs = 'columns',
+) {
   const given = move.values.orderId?.trim();
   if (given === undefined || given === '' || before?.number === undefined) return undefined;
   if (sameNumber(given, before.number)) return undefined;
+  const check = givenAs === 'flags' ? 'ORDER and --order-id name' : 'the order and orderId columns name';
   const result: MoveResult = {
     outcome: 'invalid',
     id,
-    message: `not sent: orderId ${given} is not this order's number (${before.number}); check the order and orderId columns name the same order`,
+    message: `not sent: ${givenAs === 'flags' ? '--order-id' : 'orderId'} ${given} is not this order's number (${before.number}); check ${check} the same order`,
   };
   return result;
+}
+
+/**
+ * The move with the number its order's detail shows as `{orderId}`, when the move gives none: the order is named
+ * by its id or its number, and the route may want the other (docs/orders.md: every order command takes either).
+ */
+function numbered(move: PreparedMove, before: OrderState | undefined): PreparedMove {
+  if (move.values.orderId || before?.number === undefined) return move;
+  return { ...move, values: { ...move.values, orderId: before.number } };
 }
 
 /** Two order numbers as text: the same digits, leading zeros aside. */
