@@ -65,6 +65,10 @@ export const orderAnswerSettings = [
     'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
   ),
   answerPathSetting(
+    'answers.orders.dateCreated',
+    'The listed order field holding its creation instant, the dateCreated column of orders poll -o csv (dot path; default: dateCreated, createdDate, createdAt, …)',
+  ),
+  answerPathSetting(
     'answers.orders.number',
     'The listed order field holding the order number people use (dot path; default: orderId, orderNumber, number)',
   ),

@@ -27,6 +27,16 @@ export const recognisedLastUpdatedPaths = [
   'modifiedAt',
   'dateModified',
 ] as const;
+/** Where a listed order holds its creation instant (the document's name first; Spring's auditing, a gateway's). */
+export const recognisedDateCreatedPaths = [
+  'dateCreated',
+  'createdDate',
+  'createdAt',
+  'created_at',
+  'creationDate',
+  'dateCreation',
+  'createdOn',
+] as const;
 const recognisedDetailPaths = ['data', 'order', 'result', 'content'] as const;
 export const recognisedOrderNumberPaths = ['orderId', 'orderNumber', 'number'] as const;
 /** Where an order detail may keep what the moves gave it (the sandbox's names first). */
@@ -74,6 +84,7 @@ export interface OrderAnswerSettings {
   items?: string;
   id?: string;
   lastUpdated?: string;
+  dateCreated?: string;
   number?: string;
   detail?: string;
   erpNumber?: string;
@@ -91,6 +102,7 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     items: value('answers.orders.items'),
     id: value('answers.orders.id'),
     lastUpdated: value('answers.orders.lastUpdated'),
+    dateCreated: value('answers.orders.dateCreated'),
     number: value('answers.orders.number'),
     detail: value('answers.order.detail'),
     erpNumber: value('answers.order.erpNumber'),
@@ -112,6 +124,8 @@ export interface ListedOrder {
   orderNumber: number | string;
   /** The entry as the platform listed it. */
   record: unknown;
+  /** The creation instant as the platform wrote it (`dateCreated`, `createdDate`, `createdAt`…), when it shows one. */
+  dateCreated?: string | number;
   /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
@@ -148,6 +162,8 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   const written = lastUpdated.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
+  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
+  if (created) order.dateCreated = created.value;
   return order;
 }
 
