@@ -65,6 +65,10 @@ export const orderAnswerSettings = [
     'The listed order field holding its update instant (dot path; default: lastUpdated, updatedAt, lastModifiedDate, …)',
   ),
   answerPathSetting(
+    'answers.orders.dateCreated',
+    'The listed order field holding its creation instant, the dateCreated column of orders poll -o csv (dot path; default: dateCreated, createdDate, createdAt, …)',
+  ),
+  answerPathSetting(
     'answers.orders.number',
     'The listed order field holding the order number people use (dot path; default: orderId, orderNumber, number)',
   ),
@@ -83,6 +87,18 @@ export const orderAnswerSettings = [
   answerPathSetting(
     'answers.order.trackingCode',
     'The order detail field holding its tracking code (dot path; default: tracking.code, trackingCode, …)',
+  ),
+  answerPathSetting(
+    'answers.order.invoiceXml',
+    'The order detail field showing it holds its NF-e XML (the XML, its size or a link; dot path; default: invoice.xmlBytes, invoice.xml, invoice.xmlUrl, …)',
+  ),
+  answerPathSetting(
+    'answers.order.carrier',
+    'The order detail field holding the carrier its ship move gave (dot path; default: tracking.carrier, tracking.carrierName, …)',
+  ),
+  answerPathSetting(
+    'answers.order.trackingUrl',
+    'The order detail field holding the tracking link its ship move gave (dot path; default: tracking.url, tracking.trackingUrl, …)',
   ),
   answerPathSetting(
     'answers.order.buyerDocument',

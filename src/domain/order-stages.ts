@@ -85,17 +85,34 @@ export interface HeldMoveData {
   erpNumber?: string;
   invoiceKey?: string;
   trackingCode?: string;
+  /** The NF-e XML beside the key, or what the detail shows of it (its size, a link to it). */
+  invoiceXml?: string;
+  carrier?: string;
+  trackingUrl?: string;
 }
 
 /** The moves whose data an order keeps, and the field that holds it: the actions a correction can replace. */
 export const keptFieldOf = { ready: 'erpNumber', invoice: 'invoiceKey', ship: 'trackingCode' } as const;
 export type ReplaceableAction = keyof typeof keptFieldOf;
 
+/**
+ * What a move may carry beside its kept value, which the order may hold or lack apart from it: an invoice sent by
+ * its key alone holds no XML, a shipment sent with its code alone no carrier. A move that adds them is not the same
+ * move again.
+ */
+const addedFieldsOf: Readonly<Partial<Record<OrderAction, readonly (keyof HeldMoveData)[]>>> = {
+  invoice: ['invoiceXml'],
+  ship: ['carrier', 'trackingUrl'],
+};
+
 /** Words for a kept field in messages. */
 const keptFieldWords: Readonly<Record<keyof HeldMoveData, string>> = {
   erpNumber: 'ERP number',
   invoiceKey: 'NF-e key',
   trackingCode: 'tracking code',
+  invoiceXml: 'NF-e XML',
+  carrier: 'carrier',
+  trackingUrl: 'tracking link',
 };
 
 export interface MoveConflict {
@@ -104,6 +121,10 @@ export interface MoveConflict {
   sent: string;
   /** `the order holds NF-e key A; this move has B` */
   message: string;
+  /** What `--replace` sends: `the correction`, or what the order lacks. */
+  offer: string;
+  /** What the report says once `--replace` sent it: `replaced A with B`. */
+  done: string;
 }
 
 /**
@@ -115,14 +136,60 @@ export function moveConflict(
   held: HeldMoveData,
   action: OrderAction,
   values: Readonly<Partial<Record<keyof HeldMoveData, string>>>,
+  field: keyof HeldMoveData | undefined = action in keptFieldOf ? keptFieldOf[action as ReplaceableAction] : undefined,
 ): MoveConflict | undefined {
-  if (!(action in keptFieldOf)) return undefined;
-  const field = keptFieldOf[action as ReplaceableAction];
+  if (field === undefined) return undefined;
   const heldValue = held[field]?.trim();
   const sent = values[field]?.trim();
   if (!heldValue || !sent || comparable(field, heldValue) === comparable(field, sent)) return undefined;
   const words = keptFieldWords[field];
-  return { field, held: heldValue, sent, message: `the order holds ${words} ${heldValue}; this move has ${sent}` };
+  return {
+    field,
+    held: heldValue,
+    sent,
+    message: `the order holds ${words} ${heldValue}; this move has ${sent}`,
+    offer: 'the correction',
+    done: `replaced ${heldValue} with ${sent}`,
+  };
+}
+
+/**
+ * When a move the order has taken, with the same kept value, carries data the order's detail does not show it
+ * holding (the NF-e XML after an invoice sent by its key alone, a carrier after a shipment sent with its code alone)
+ * or shows other data (another carrier): that data never reached the order, so the move is not "unchanged".
+ * Undefined when the detail shows no kept value for this move (a store whose detail shows none cannot be compared),
+ * or shows every added value the same. `values.invoiceXmlBase64` counts as the XML.
+ */
+export function moveAddsData(
+  held: HeldMoveData,
+  action: OrderAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
+): MoveConflict | undefined {
+  if (!(action in keptFieldOf) || !held[keptFieldOf[action as ReplaceableAction]]?.trim()) return undefined;
+  const kept = keptFieldOf[action as ReplaceableAction];
+  const lacking: (keyof HeldMoveData)[] = [];
+  for (const field of addedFieldsOf[action] ?? []) {
+    const sent = (field === 'invoiceXml' ? (values.invoiceXml ?? values.invoiceXmlBase64) : values[field])?.trim();
+    const heldValue = held[field]?.trim();
+    if (!sent) continue;
+    if (!heldValue) lacking.push(field);
+    // The XML of one key is one document: the detail showing it there (or its size, a link) is enough.
+    else if (field !== 'invoiceXml' && comparable(field, heldValue) !== comparable(field, sent))
+      return moveConflict({ [field]: heldValue }, action, { [field]: sent }, field);
+  }
+  if (lacking.length === 0) return undefined;
+  const words = lacking.map((field) => keptFieldWords[field]).join(' or ');
+  const shown = lacking.map((field) =>
+    field === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[field]} ${values[field]?.trim()}`,
+  );
+  return {
+    field: lacking[0]!,
+    held: '',
+    sent: shown.join(' and '),
+    message: `the order holds ${keptFieldWords[kept]} ${held[kept]?.trim()} with no ${words}; this move has ${shown.join(' and ')}`,
+    offer: shown.join(' and '),
+    done: `sent ${shown.join(' and ')}, which the order lacked`,
+  };
 }
 
 /**
@@ -136,15 +203,15 @@ export function moveNeverTaken(status: string, held: HeldMoveData, action: Order
   if (!(action in keptFieldOf)) return undefined;
   const field = keptFieldOf[action as ReplaceableAction];
   if (held[field]?.trim()) return undefined;
-  const shown = (Object.keys(held) as (keyof HeldMoveData)[]).filter((key) => held[key]?.trim());
+  const shown = Object.values(keptFieldOf).filter((key) => held[key]?.trim());
   if (shown.length === 0) return undefined;
   return `the order is already ${status} and holds no ${keptFieldWords[field]} (it holds its ${shown.map((key) => keptFieldWords[key]).join(' and ')}): this move never reached it, and the platform takes no move back; not sent`;
 }
 
 function comparable(field: keyof HeldMoveData, value: string): string {
-  // An access key may be written in groups of four; a Correios code in either case.
+  // An access key may be written in groups of four; a Correios code, or a carrier's name, in either case.
   if (field === 'invoiceKey') return value.replace(/\s/g, '');
-  return field === 'trackingCode' ? value.toUpperCase() : value;
+  return field === 'trackingCode' || field === 'carrier' ? value.toUpperCase() : value;
 }
 
 function article(words: string): string {

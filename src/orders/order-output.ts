@@ -87,13 +87,19 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     async write(version, record) {
       if (closed) return;
       written++;
-      // The table and the CSV are for people and spreadsheets: they show the id and instant b2bctl read, whatever
-      // the platform calls them; json and ndjson pass the platform's object on unchanged.
+      // The table and the CSV are for people and spreadsheets: they show the id and instants b2bctl read, whatever
+      // the platform calls them (the creation instant as written); json and ndjson pass the platform's object on.
       const row = record as Record<string, unknown>;
       await whileOpen(() =>
         writer.write(
           format === 'table' || format === 'csv'
-            ? { ...row, id: version.id, orderId: version.orderNumber, lastUpdated: version.lastUpdated }
+            ? {
+                ...row,
+                id: version.id,
+                orderId: version.orderNumber,
+                dateCreated: version.dateCreated ?? row.dateCreated,
+                lastUpdated: version.lastUpdated,
+              }
             : row,
         ),
       );

@@ -34,7 +34,10 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
       .argument('<order>', 'the order’s id, or its number (orderId), which one listing search turns into the id')
       .option('--routes <file>', routesHelp)
       .option('--branch <code>', 'the branch that fills {branch} in the route (default: the branch setting)')
-      .option('--order-id <n>', 'the order number, for routes with {orderId} in their path')
+      .option(
+        '--order-id <n>',
+        'the order number, for routes with {orderId} in their path (default: the number the order’s detail shows)',
+      )
       .option(
         '--no-status-check',
         'send without reading the order first: its status, and its buyer an NF-e is checked against (the platform alone judges the move)',

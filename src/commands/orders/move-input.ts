@@ -28,6 +28,22 @@ export interface MoveCheckSetting {
   defaultBranch?: string;
   /** A note about a valid move (an NFC-e instead of an NF-e). */
   warn(field: string, message: string): void;
+  /** How the user gives a move's fields: a file's columns (the default), or a single command's flags. */
+  givenAs?: MoveFieldsGivenAs;
+  /**
+   * True when the order's detail is read before the move (a single command's status check): a route's `{orderId}`
+   * then takes the number the detail shows, when none is given.
+   */
+  numberFromDetail?: boolean;
+}
+
+/** A file's columns (`orderId`) or a single command's flags (`--order-id`). */
+export type MoveFieldsGivenAs = 'columns' | 'flags';
+
+/** How to give a move's field, in the words of where it is given: `the orderId column`, `--order-id`. */
+export function howToGive(field: 'orderId' | 'branch', givenAs: MoveFieldsGivenAs = 'columns'): string {
+  if (givenAs === 'flags') return field === 'branch' ? '--branch or the branch setting' : '--order-id';
+  return field === 'branch' ? 'the branch column or the branch setting' : 'the orderId column';
 }
 
 export const moveFields = [
@@ -74,12 +90,12 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
     reason: move.reason?.trim(),
   };
   for (const name of ['orderId', 'branch'] as const)
-    if (used.has(name) && !values[name])
+    if (used.has(name) && !values[name] && !(name === 'orderId' && setting.numberFromDetail === true))
       problems.push(
         fieldProblem(
           name,
           '',
-          `the ${action} route (${route.path}) needs {${name}}: give the ${name} column${name === 'branch' ? ' or the branch setting' : ''}`,
+          `the ${action} route (${route.path}) needs {${name}}: give ${howToGive(name, setting.givenAs)}`,
         ),
       );
   const invoice = action === 'invoice' ? prepareInvoice(move, values, used, setting) : undefined;

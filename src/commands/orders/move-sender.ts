@@ -1,8 +1,9 @@
 import pLimit from 'p-limit';
-import { type OrderRoute, type OrderRoutes } from '../../domain/order-routes.js';
+import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   forbiddenMove,
   keptFieldOf,
+  moveAddsData,
   moveConflict,
   type MoveConflict,
   moveNeverTaken,
@@ -15,8 +16,14 @@ import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/error
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';
-import { orderState, orderStateOf, type OrderState, sendOrderMove } from '../../platform/order-moves.js';
-import type { PreparedMove } from './move-input.js';
+import {
+  type MoveValues,
+  orderState,
+  orderStateOf,
+  type OrderState,
+  sendOrderMove,
+} from '../../platform/order-moves.js';
+import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
 import { OrderLookup } from './order-lookup.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
@@ -37,7 +44,18 @@ export interface MoveSenderOptions {
   replace?: boolean;
   /** Where `order 100217 is id 217` is said. */
   note?: (line: string) => void;
+  /** How the user gives a move's fields, for the words of a refusal (default: a file's columns). */
+  givenAs?: MoveFieldsGivenAs;
+  /** The run's clock, which ages the status read before anything was sent (default: the system's). */
+  now?: () => number;
 }
+
+/**
+ * How old the status read before anything was sent may be when an order's first move would go: older, it is read
+ * again first, so a move made meanwhile (by hand, by the store's staff) is `unchanged`, not sent twice. A file that
+ * takes longer than this costs one more request per order it moves on; one that does not, none.
+ */
+export const statusFreshForMs = 1000;
 
 /**
  * Sends moves and judges their answers by status code only: a 2xx is done (`applied`, or `accepted` when its body
@@ -50,6 +68,8 @@ export class MoveSender {
   private warned = false;
   /** Each order's state as read before its first move of this run, then as its moves left it. */
   private readonly states = new Map<string, OrderState>();
+  /** When each order's state was read from the platform; absent once this run's own move of it is known. */
+  private readonly readAt = new Map<string, number>();
   /** The order's id → how this run's file first named it (its id, or its number). */
   private readonly namedAs = new Map<string, string>();
   /** Names of an order the file also names another way (found before anything was sent): the refusal of each. */
@@ -74,16 +94,18 @@ export class MoveSender {
   async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
-    const before = await this.stateBefore(move, signal, unanswered);
-    const target = this.addressed(move);
+    const before = await this.currentState(move, signal, unanswered);
+    const target = numbered(this.addressed(move), before);
     const id = target.values.id === move.order ? undefined : target.values.id;
-    const otherNumber = numberRefusal(move, before, id) ?? this.namedTwoWays(move, target.values.id, id);
+    const otherNumber =
+      numberRefusal(move, before, id, this.options.givenAs) ?? this.namedTwoWays(move, target.values.id, id);
     if (otherNumber) return otherNumber;
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
-      const conflict = moveConflict(before.held, move.action, move.values);
+      const conflict =
+        moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
       const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
       if (neverTaken !== undefined) return { outcome: 'conflict', id, message: neverTaken };
       if (!conflict)
@@ -157,6 +179,7 @@ export class MoveSender {
     return known?.status !== undefined &&
       reachedStage(known.status, move.action) &&
       !moveConflict(known.held, move.action, move.values) &&
+      !moveAddsData(known.held, move.action, move.values) &&
       moveNeverTaken(known.status, known.held, move.action) === undefined
       ? `the order is already ${known.status}: not sent`
       : undefined;
@@ -172,19 +195,23 @@ export class MoveSender {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const route = this.routes.replace?.[move.action as ReplaceableAction];
     if (!this.options.replace)
-      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends the correction)` };
+      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends ${conflict.offer})` };
     if (!route || !(move.action in keptFieldOf))
       return {
         outcome: 'conflict',
         id,
         message: `${conflict.message}: not sent; the routes file has no replace.${move.action} route to correct it`,
       };
+    const lacks = replaceLacks(route, conflict.field, move.values);
+    if (lacks !== undefined)
+      return {
+        outcome: 'conflict',
+        id,
+        message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
+      };
     const result = await this.deliver(move, route, signal, status);
     return result.outcome === 'applied' || result.outcome === 'accepted'
-      ? {
-          ...result,
-          message: `replaced ${conflict.held} with ${conflict.sent}${result.message ? `; ${result.message}` : ''}`,
-        }
+      ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
   }
 
@@ -196,6 +223,8 @@ export class MoveSender {
     keepStatus?: string,
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
+    const numberMissing = this.numberMissing(move, route, id);
+    if (numberMissing) return numberMissing;
     try {
       const { status, answer } = await sendOrderMove(this.client, route, move.values, signal);
       if (!answer.recognised) this.warnOnce(status);
@@ -220,6 +249,25 @@ export class MoveSender {
     }
   }
 
+  /**
+   * A route with `{orderId}` for a move that gives no number, whose order's detail shows none either (a single
+   * command lets the detail give it): not sent, saying how to give it.
+   */
+  private numberMissing(move: PreparedMove, route: OrderRoute, id: string | undefined): MoveResult | undefined {
+    if (move.values.orderId || !route.path.includes('{orderId}')) return undefined;
+    const read = this.states.get(move.order) !== undefined;
+    const where = !this.checkStatus
+      ? ''
+      : read
+        ? ", and the order's detail shows no number"
+        : ', and the order could not be read for its number';
+    return {
+      outcome: 'invalid',
+      id,
+      message: `not sent: the ${move.action} route (${route.path}) needs {orderId}${where}: give ${howToGive('orderId', this.options.givenAs)}`,
+    };
+  }
+
   /** The move addressed to the order's id when the user gave its number. */
   private addressed(move: PreparedMove): PreparedMove {
     const id = this.lookup.knownIdOf(move.order);
@@ -233,8 +281,27 @@ export class MoveSender {
       const field = keptFieldOf[move.action as ReplaceableAction];
       if (move.values[field] !== undefined) held[field] = move.values[field];
     }
+    if (move.action === 'invoice' && (move.values.invoiceXml ?? move.values.invoiceXmlBase64) !== undefined)
+      held.invoiceXml = 'sent';
+    for (const field of ['carrier', 'trackingUrl'] as const)
+      if (move.action === 'ship' && move.values[field] !== undefined) held[field] = move.values[field];
     const known = this.states.get(move.order);
     this.states.set(move.order, { status, held, buyer: known?.buyer, number: known?.number });
+    this.readAt.delete(move.order);
+  }
+
+  /**
+   * The order's state before this move. One read before the run's first send (`readNames`) may be minutes old when
+   * a move would go: when it is older than statusFreshForMs and shows the move still to be made, it is read again.
+   */
+  private async currentState(move: PreparedMove, signal: AbortSignal | undefined, unanswered: boolean) {
+    const before = await this.stateBefore(move, signal, unanswered);
+    const readAt = this.readAt.get(move.order);
+    const now = this.options.now ?? Date.now;
+    if (readAt === undefined || before?.status === undefined || reachedStage(before.status, move.action)) return before;
+    if (now() - readAt <= statusFreshForMs) return before;
+    this.states.delete(move.order);
+    return this.stateBefore(move, signal, unanswered);
   }
 
   /** The order's state before this move: known from this run, or read (one request) when a check needs it. */
@@ -247,6 +314,7 @@ export class MoveSender {
       if (found === undefined) return undefined;
       const state = orderStateOf(found.order, orderAnswers(this.client));
       this.states.set(move.order, state);
+      this.readAt.set(move.order, (this.options.now ?? Date.now)());
       return state;
     } catch (error) {
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
@@ -284,6 +352,19 @@ export class MoveSender {
 }
 
 /**
+ * The placeholders a replace route lacks to carry data the order lacks (`{carrier}`), or undefined when it carries
+ * it with the move's value: a correction without it would be reported done with the data still missing. A kept
+ * value (the ERP number, key, tracking code) every replace route carries: the routes file is checked for that.
+ */
+function replaceLacks(route: OrderRoute, field: MoveConflict['field'], values: MoveValues): string | undefined {
+  if ((Object.values(keptFieldOf) as string[]).includes(field)) return undefined;
+  const names: BodyPlaceholder[] = field === 'invoiceXml' ? ['invoiceXml', 'invoiceXmlBase64'] : [field];
+  const used = placeholdersOf(route.body);
+  if (names.some((name) => used.includes(name) && values[name] !== undefined)) return undefined;
+  return names.map((name) => `{${name}}`).join(' or ');
+}
+
+/**
  * An invoice whose NF-e is made out to someone other than the order's buyer, as its detail names the buyer: not
  * sent, since it would hand another customer's invoice to this one. Undefined when either side is unknown (a key
  * alone names no recipient; a detail may name no buyer), or they agree.
@@ -306,16 +387,31 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
  * would move another order than the one checked, and with `{id}` it names two orders. Undefined when the detail
  * shows no number, the move gives none, or they agree.
  */
-function numberRefusal(move: PreparedMove, before: OrderState | undefined, id: string | undefined) {
+function numberRefusal(
+  move: PreparedMove,
+  before: OrderState | undefined,
+  id: string | undefined,
+  givenAs: MoveFieldsGivenAs = 'columns',
+) {
   const given = move.values.orderId?.trim();
   if (given === undefined || given === '' || before?.number === undefined) return undefined;
   if (sameNumber(given, before.number)) return undefined;
+  const check = givenAs === 'flags' ? 'ORDER and --order-id name' : 'the order and orderId columns name';
   const result: MoveResult = {
     outcome: 'invalid',
     id,
-    message: `not sent: orderId ${given} is not this order's number (${before.number}); check the order and orderId columns name the same order`,
+    message: `not sent: ${givenAs === 'flags' ? '--order-id' : 'orderId'} ${given} is not this order's number (${before.number}); check ${check} the same order`,
   };
   return result;
+}
+
+/**
+ * The move with the number its order's detail shows as `{orderId}`, when the move gives none: the order is named
+ * by its id or its number, and the route may want the other (docs/orders.md: every order command takes either).
+ */
+function numbered(move: PreparedMove, before: OrderState | undefined): PreparedMove {
+  if (move.values.orderId || before?.number === undefined) return move;
+  return { ...move, values: { ...move.values, orderId: before.number } };
 }
 
 /** Two order numbers as text: the same digits, leading zeros aside. */

@@ -46,6 +46,8 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     routes,
     defaultBranch: session.get('branch'),
     warn: (field, message) => context.log.warn(`warning: ${field}: ${message}`),
+    givenAs: 'flags',
+    numberFromDetail: options.statusCheck !== false,
   });
   if (!verdict.ok)
     throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, {
@@ -56,6 +58,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     checkStatus: options.statusCheck !== false,
     replace: options.replace === true,
     note: (line) => context.log.info(line),
+    givenAs: 'flags',
   });
   const result = await sender.send(verdict.value, context.interrupt);
   const summary = {

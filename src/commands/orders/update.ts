@@ -94,6 +94,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             checkStatus: options.statusCheck !== false,
             replace: options.replace === true,
             note: (line) => context.log.info(line),
+            now: () => context.clock.now(),
           });
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
           return orderedSender(stoppedAt, sender);

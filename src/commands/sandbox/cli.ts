@@ -13,7 +13,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('sandbox')
     .summary('run a local simulator of the platform; prints its base URL first on stdout')
     .description(
-      "Runs a simulator of the platform on this machine, in memory: the same routes, rules and answers (login, customers, sales reps, stock, orders and their moves, listings, webhooks to a receiver, the tax callback), seeded from the samples shipped with b2bctl. Use it to try every job before touching a store, and as the target of the tests and benchmarks. Its first stdout line is its base URL; its banner ends with the login line to paste. Latency, faults, rate limits, clock skew and other platforms' dialects are set by flags (docs/sandbox.md). It forgets everything when it stops.",
+      "Runs a simulator of the platform on this machine, in memory: the same routes, rules and answers (login, customers, sales reps, stock, orders and their moves, listings, webhooks to a receiver, the tax callback), seeded from the samples shipped with b2bctl. Use it to try every job before touching a store, and as the target of the tests and benchmarks. Its first stdout line is its base URL; its banner ends with the lines to paste to log in (the settings a dialect's token route needs, then the login). Latency, faults, rate limits, clock skew and other platforms' dialects are set by flags (docs/sandbox.md). It forgets everything when it stops.",
     )
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port; 0 picks a free one', port, 8787)

@@ -4,7 +4,8 @@ import { InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
 import { defaultSeedDirectory } from '../../base/package-root.js';
-import { dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
+import { type Dialect, dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
+import { settingDefinition } from '../../config/settings.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
@@ -111,7 +112,14 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   await serveUntilInterrupted(sandbox, context, {
     started: [
       `Sandbox of the platform listening on ${sandbox.url} (user ${sandboxOptions.username}, ${sandbox.state.sellers.length} sales reps${dialectNote}). Press Ctrl-C to stop.`,
-      `Log in from another terminal: ${sandboxLoginLine(reachableUrl(sandbox.url), sandboxOptions.username, context.env.B2BCTL_SANDBOX_PASSWORD ? undefined : sandboxOptions.password)}`,
+      sandboxLoginBanner(
+        dialect,
+        sandboxLoginLine(
+          reachableUrl(sandbox.url),
+          sandboxOptions.username,
+          context.env.B2BCTL_SANDBOX_PASSWORD ? undefined : sandboxOptions.password,
+        ),
+      ),
     ].join('\n'),
     stopped: 'Sandbox stopped.',
   });
@@ -123,6 +131,24 @@ function reachableUrl(url: string): string {
   if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
   else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
   return parsed.href.replace(/\/$/, '');
+}
+
+/**
+ * How to log in to this sandbox, to paste: the login line alone, or, for a dialect whose token route is not where
+ * b2bctl looks by default or takes another body (the gateway's /oauth/token, form only), the `config set` lines
+ * that point b2bctl at it first: without them the login line fails (404).
+ */
+export function sandboxLoginBanner(dialect: Pick<Dialect, 'name' | 'tokenPath' | 'tokenStyles'>, loginLine: string) {
+  const settings: string[] = [];
+  if (dialect.tokenPath !== settingDefinition('paths.token')?.defaultValue)
+    settings.push(`b2bctl config set paths.token ${dialect.tokenPath}`);
+  if (dialect.tokenStyles === 'form' && settingDefinition('auth.style')?.defaultValue !== 'form')
+    settings.push('b2bctl config set auth.style form');
+  if (settings.length === 0) return `Log in from another terminal: ${loginLine}`;
+  return [
+    `Log in from another terminal (the ${dialect.name} dialect's token route needs these settings first):`,
+    ...[...settings, loginLine].map((line) => `  ${line}`),
+  ].join('\n');
 }
 
 /**

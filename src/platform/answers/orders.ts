@@ -27,6 +27,16 @@ export const recognisedLastUpdatedPaths = [
   'modifiedAt',
   'dateModified',
 ] as const;
+/** Where a listed order holds its creation instant (the document's name first; Spring's auditing, a gateway's). */
+export const recognisedDateCreatedPaths = [
+  'dateCreated',
+  'createdDate',
+  'createdAt',
+  'created_at',
+  'creationDate',
+  'dateCreation',
+  'createdOn',
+] as const;
 const recognisedDetailPaths = ['data', 'order', 'result', 'content'] as const;
 export const recognisedOrderNumberPaths = ['orderId', 'orderNumber', 'number'] as const;
 /** Where an order detail may keep what the moves gave it (the sandbox's names first). */
@@ -43,6 +53,19 @@ const recognisedHeldPaths: Readonly<Record<keyof HeldMoveData, readonly string[]
     'invoices.0.key',
   ],
   trackingCode: ['tracking.code', 'tracking.trackingCode', 'trackingCode', 'shipping.trackingCode', 'tracking.number'],
+  // Beside the key, the XML as text, its size or a link to it: that the order holds it is all a move is compared by.
+  invoiceXml: [
+    'invoice.xmlBytes',
+    'invoice.xml',
+    'invoice.xmlUrl',
+    'invoiceXml',
+    'nfeXml',
+    'invoices.0.xml',
+    'invoices.0.xmlUrl',
+  ],
+  // Only beside the tracking code: an order's `carrier` or `shipping.carrier` may be the freight the buyer chose.
+  carrier: ['tracking.carrier', 'tracking.carrierName', 'tracking.company', 'trackingCarrier'],
+  trackingUrl: ['tracking.url', 'tracking.trackingUrl', 'tracking.link', 'trackingUrl'],
 };
 
 /** Where an order detail may name its buyer's CNPJ or CPF (the document's listing fields and the sandbox's first). */
@@ -61,11 +84,15 @@ export interface OrderAnswerSettings {
   items?: string;
   id?: string;
   lastUpdated?: string;
+  dateCreated?: string;
   number?: string;
   detail?: string;
   erpNumber?: string;
   invoiceKey?: string;
   trackingCode?: string;
+  invoiceXml?: string;
+  carrier?: string;
+  trackingUrl?: string;
   buyerDocument?: string;
 }
 
@@ -75,11 +102,15 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     items: value('answers.orders.items'),
     id: value('answers.orders.id'),
     lastUpdated: value('answers.orders.lastUpdated'),
+    dateCreated: value('answers.orders.dateCreated'),
     number: value('answers.orders.number'),
     detail: value('answers.order.detail'),
     erpNumber: value('answers.order.erpNumber'),
     invoiceKey: value('answers.order.invoiceKey'),
     trackingCode: value('answers.order.trackingCode'),
+    invoiceXml: value('answers.order.invoiceXml'),
+    carrier: value('answers.order.carrier'),
+    trackingUrl: value('answers.order.trackingUrl'),
     buyerDocument: value('answers.order.buyerDocument'),
   };
 }
@@ -93,6 +124,8 @@ export interface ListedOrder {
   orderNumber: number | string;
   /** The entry as the platform listed it. */
   record: unknown;
+  /** The creation instant as the platform wrote it (`dateCreated`, `createdDate`, `createdAt`…), when it shows one. */
+  dateCreated?: string | number;
   /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
@@ -129,6 +162,8 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   const written = lastUpdated.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
+  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
+  if (created) order.dateCreated = created.value;
   return order;
 }
 
@@ -169,8 +204,8 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
 }
 
 /**
- * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code): what a move that
- * the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
+ * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code, and beside them the
+ * NF-e XML, carrier and tracking link): what a move that the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
  */
 export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings = {}): HeldMoveData {
   const held: HeldMoveData = {};

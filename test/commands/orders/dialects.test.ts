@@ -75,7 +75,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(emittedVersions(second.stdout)).toEqual([...new Set(expected)].toSorted());
     });
 
-    it('poll -o csv fills the id and lastUpdated columns from what b2bctl read, whatever the field names', async () => {
+    it('poll -o csv fills the id, dateCreated and lastUpdated columns from what b2bctl read, whatever the field names', async () => {
       const result = await run([
         'orders',
         'poll',
@@ -93,6 +93,12 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const id = columns.indexOf('id');
       const fromCsv = rows.map((row) => `${row.split(',')[id]}@${row.split(',')[lastUpdated]}`).toSorted();
       expect(fromCsv).toEqual(storeVersions());
+      // The creation instant as the platform wrote it (dateCreated, Spring's createdDate, a gateway's createdAt).
+      const dateCreated = columns.indexOf('dateCreated');
+      const created = rows.map((row) => row.split(','));
+      expect(created.map((cells) => cells[dateCreated])).toEqual(
+        created.map((cells) => sandbox.state.orders.orders.get(Number(cells[id]))?.dateCreated),
+      );
     });
 
     it('poll --detail --out-dir writes each order out of its envelope; orders get prints the same detail', async () => {

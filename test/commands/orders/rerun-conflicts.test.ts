@@ -166,6 +166,55 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(again.code).toBe(0);
     });
 
+    it('data the order lacks (the XML after the key alone, a carrier after the code alone): a conflict naming it, sent by --replace', async () => {
+      const [invoiced, shipped] = newOrders(sandbox, 2) as [number, number];
+      expect((await run(['orders', 'invoice', String(invoiced), '--key', sampleKeys[0]!])).code).toBe(0);
+      expect((await run(['orders', 'ship', String(shipped), '--tracking', 'SS123456785BR'])).code).toBe(0);
+      const invoiceXml = ['orders', 'invoice', String(invoiced), '--xml', `nfe/${sampleKeys[0]}.xml`, '-o', 'table'];
+      const carrier = ['orders', 'ship', String(shipped), '--tracking', 'SS123456785BR', '--carrier', 'Correios'];
+      const requestsBefore = moveRequests(sandbox);
+      const lacking = [await run(invoiceXml), await run([...carrier, '-o', 'table'])];
+      expect(lacking.map((result) => result.code)).toEqual([1, 1]);
+      expect(lacking[0]!.stderr).toContain(
+        `order ${invoiced}: conflict (the order holds NF-e key ${sampleKeys[0]} with no NF-e XML; this move has the NF-e XML: not sent (--replace sends the NF-e XML))`,
+      );
+      expect(lacking[1]!.stderr).toContain(
+        `order ${shipped}: conflict (the order holds tracking code SS123456785BR with no carrier; this move has carrier Correios: not sent (--replace sends carrier Correios))`,
+      );
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+
+      const replaced = [await run([...invoiceXml, '--replace']), await run([...carrier, '--replace', '-o', 'table'])];
+      expect(replaced.map((result) => result.code)).toEqual([0, 0]);
+      expect(replaced[1]!.stdout).toMatch(
+        new RegExp(`^order ${shipped}: shipped \\(HTTP 20[024], sent carrier Correios, which the order lacked`),
+      );
+      expect(order(invoiced)).toMatchObject({ status: 'INVOICED', invoice: { accessKey: sampleKeys[0] } });
+      expect((order(invoiced).invoice as { xmlBytes?: number }).xmlBytes).toBeGreaterThan(0);
+      expect(order(shipped)).toMatchObject({
+        status: 'SHIPPED',
+        tracking: { code: 'SS123456785BR', carrier: 'Correios' },
+      });
+      // The order now holds them: the same moves again are unchanged, and another carrier is a conflict.
+      const again = [await run(invoiceXml), await run([...carrier, '-o', 'table'])];
+      expect(again.map((result) => result.stdout.split(' (')[0])).toEqual([
+        `order ${invoiced}: unchanged`,
+        `order ${shipped}: unchanged`,
+      ]);
+      const other = await run([
+        'orders',
+        'ship',
+        String(shipped),
+        '--tracking',
+        'SS123456785BR',
+        '--carrier',
+        'Jadlog',
+      ]);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        `order ${shipped}: conflict (the order holds carrier Correios; this move has Jadlog: not sent (--replace sends the correction))`,
+      );
+    });
+
     it('--replace with a routes file that has no replace route: still a conflict, naming the route to add', async () => {
       const [id] = newOrders(sandbox, 1) as [number];
       expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-1'])).code).toBe(0);

@@ -184,6 +184,66 @@ describe('a row whose order and orderId name two orders (a sorted or shifted col
     expect(acceptedMoves(sandbox)).toEqual([`${checked} cancel`]);
   });
 
+  it('a single command without --order-id takes the number from the order’s detail; told by id or by number', async () => {
+    const [byId, byItsNumber, unread] = newOrders(sandbox, 3) as [number, number, number];
+    const routes = ['--routes', 'por-numero.json'];
+    const first = await run(['orders', 'cancel', String(byId), '--reason', 'sem estoque', ...routes, '-o', 'table']);
+    expect(first.stdout).toMatch(new RegExp(`^order ${byId}: canceled \\(HTTP 200`));
+    expect(first.code).toBe(0);
+    const second = await run(['orders', 'ready', numberOf(byItsNumber), '--erp-number', 'PV-7', ...routes]);
+    expect(second.code).toBe(0);
+    expect(acceptedMoves(sandbox)).toEqual([`${byId} cancel`, `${byItsNumber} ready`]);
+    // Without reading the order there is no number to take: the flag is named, not a column.
+    const unchecked = await run([
+      'orders',
+      'ready',
+      String(unread),
+      '--erp-number',
+      'PV-8',
+      '--no-status-check',
+      ...routes,
+    ]);
+    expect(unchecked.code).toBe(65);
+    expect(unchecked.stderr).toContain(
+      'error: Property [orderId] with value [] does not pass validation (the ready route (/v1/orders/{orderId}/status) needs {orderId}: give --order-id); nothing was sent.',
+    );
+    const wrong = await run([
+      'orders',
+      'ready',
+      String(unread),
+      '--erp-number',
+      'PV-8',
+      '--order-id',
+      numberOf(byId),
+      ...routes,
+    ]);
+    expect(wrong.code).toBe(65);
+    expect(wrong.stderr).toContain(
+      `error: order ${unread}: not sent: --order-id ${numberOf(byId)} is not this order's number (${numberOf(unread)}); check ORDER and --order-id name the same order.`,
+    );
+    expect(acceptedMoves(sandbox)).toHaveLength(2);
+    // A detail that shows no number (here: read where it has none) leaves the flag to give.
+    expect((await run(['config', 'set', 'answers.orders.number', 'numeroPedido'])).code).toBe(0);
+    const noNumber = await run(['orders', 'ready', String(unread), '--erp-number', 'PV-8', ...routes]);
+    expect((await run(['config', 'set', 'answers.orders.number', ''])).code).toBe(0);
+    expect(noNumber.code).toBe(65);
+    expect(noNumber.stderr).toContain(
+      `error: order ${unread}: not sent: the ready route (/v1/orders/{orderId}/status) needs {orderId}, and the order's detail shows no number: give --order-id.`,
+    );
+    expect(acceptedMoves(sandbox)).toHaveLength(2);
+  });
+
+  it('a file without the orderId column for such a route names the column', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    writeFileSync(join(dir, 'moves.csv'), `order,action,erpNumber\r\n${id},ready,PV-1\r\n`);
+    const result = await run(['orders', 'update', 'moves.csv', '--routes', 'por-numero.json']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      'moves.csv:2: Property [orderId] with value [] does not pass validation (the ready route (/v1/orders/{orderId}/status) needs {orderId}: give the orderId column)',
+    );
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
   it('with the default {id} routes, an orderId of another order is refused too', async () => {
     const [named, other] = newOrders(sandbox, 2) as [number, number];
     writeFileSync(

@@ -17,6 +17,7 @@ import {
   tokenRoute,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { dialects } from '../../../src/sandbox/dialects/index.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -320,6 +321,46 @@ describe('b2bctl sandbox (spawned)', () => {
         'Sandbox stopped.\n',
     );
   });
+
+  it.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
+    '--dialect %s: the banner’s lines, pasted in order into a fresh shell, log in',
+    async (name, dialect) => {
+      const configDir = freshConfigDir();
+      const child = spawnCli(['sandbox', '--port', '0', '--dialect', name], configDir);
+      child.stdin?.end();
+      const done = collect(child);
+      const url = await firstLine(child.stdout as NodeJS.ReadableStream);
+      try {
+        let banner = '';
+        await new Promise<void>((resolve) => {
+          const onData = (chunk: Buffer) => {
+            banner += chunk.toString('utf8');
+            if (!/--password-stdin\n/.test(banner)) return;
+            child.stderr?.off('data', onData);
+            resolve();
+          };
+          child.stderr?.on('data', onData);
+        });
+        const [, loginIntro, ...rest] = banner.trimEnd().split('\n');
+        // The login line alone, or the settings this dialect's token route needs first, one a line, then the login.
+        const commands = loginIntro!.endsWith(':') ? rest.map((line) => line.trim()) : [loginIntro!.split(': ')[1]!];
+        expect(commands.length).toBe(dialect.tokenStyles === 'form' ? 3 : 1);
+        expect(commands.at(-1)).toBe(
+          `printf '%s\\n' ${sandboxPassword} | b2bctl login --base-url ${url} --username ${sandboxUser} --password-stdin`,
+        );
+        const shell = spawnSync(
+          'sh',
+          ['-c', `b2bctl() { "${process.execPath}" "${cliPath}" "$@"; }; set -e; ${commands.join('\n')}`],
+          { env: cleanEnv(configDir), encoding: 'utf8' },
+        );
+        expect(shell.stderr).toContain(`Logged in to ${url}`);
+        expect(shell.status).toBe(0);
+      } finally {
+        child.kill('SIGINT');
+      }
+      expect((await done).code).toBe(0);
+    },
+  );
 
   it('--host 0.0.0.0 warns that other machines reach it, and its login line names this machine', async () => {
     const configDir = freshConfigDir();

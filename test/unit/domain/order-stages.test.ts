@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   forbiddenMove,
+  moveAddsData,
   moveConflict,
   moveFieldProblems,
   moveNeverTaken,
@@ -129,6 +130,37 @@ describe('moveConflict: another value than the order holds', () => {
     [{ erpNumber: 'PV-1' }, 'cancel', { erpNumber: 'PV-2' }, undefined],
   ] as const)('%j, %s, %j', (held, action, values, message) => {
     expect(moveConflict(held, action, values)?.message).toBe(message);
+  });
+});
+
+describe('moveAddsData: the same kept value, with data the order does not show it holding', () => {
+  const key = '35261011222333000181550010000012341123456787';
+  const code = 'SS123456785BR';
+  it.each([
+    [{ invoiceKey: key }, 'invoice', { invoiceKey: key, invoiceXml: '<nfeProc/>' }, 'NF-e XML'],
+    [{ invoiceKey: key }, 'invoice', { invoiceKey: key, invoiceXmlBase64: 'PG5mZVByb2MvPg==' }, 'NF-e XML'],
+    [{ invoiceKey: key, invoiceXml: '997' }, 'invoice', { invoiceKey: key, invoiceXml: '<nfeProc/>' }, undefined],
+    [{ invoiceKey: key }, 'invoice', { invoiceKey: key }, undefined],
+    [{ trackingCode: code }, 'ship', { trackingCode: code, carrier: 'Correios' }, 'carrier'],
+    [
+      { trackingCode: code },
+      'ship',
+      { trackingCode: code, carrier: 'Correios', trackingUrl: 'https://t.example' },
+      'carrier or tracking link',
+    ],
+    [{ trackingCode: code, carrier: 'CORREIOS' }, 'ship', { trackingCode: code, carrier: 'Correios' }, undefined],
+    // A detail that shows no kept value for this move cannot be compared: the move stays unchanged.
+    [{}, 'invoice', { invoiceKey: key, invoiceXml: '<nfeProc/>' }, undefined],
+    [{ erpNumber: 'PV-1' }, 'ship', { trackingCode: code, carrier: 'Correios' }, undefined],
+  ] as const)('%j, %s, %j: lacks %s', (held, action, values, lacking) => {
+    const found = moveAddsData(held, action, values);
+    expect(found?.message.match(/ with no (.*); this move has/)?.[1]).toBe(lacking);
+  });
+
+  it('another carrier than the order holds is a correction, with both values', () => {
+    expect(
+      moveAddsData({ trackingCode: code, carrier: 'Correios' }, 'ship', { trackingCode: code, carrier: 'Jadlog' }),
+    ).toMatchObject({ message: 'the order holds carrier Correios; this move has Jadlog', offer: 'the correction' });
   });
 });
 
