@@ -515,6 +515,21 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('a cnpj row whose CNPJ lost three zeros in a spreadsheet (11 digits) is said so, not as a CPF; nothing sent', async () => {
+    // The row as LibreOffice Calc pt-BR saves 00078057000103 typed unformatted.
+    const folder = folderWith(
+      'z.csv',
+      'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\ncnpj;78057000103;X Ltda;x@x.com.br;(11) 3333-4444;S#1;01310-100;1\r\n',
+    );
+    const result = await cli(['customer', 'create', 'z.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n')).toContain(
+      'z.csv:2: Property [document] with value [78057000103] does not pass validation (a CNPJ has 14 characters; a leading zero was probably lost in a spreadsheet: 00.078.057/0001-03 would be valid)',
+    );
+    expect(result.stderr).not.toContain('CPF check digits');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('a latitude written -23.561 in a ";" file that shows no decimal comma (-23561 or -23.561?): invalid, nothing sent', async () => {
     const folder = folderWith(
       'geo.csv',
