@@ -215,6 +215,12 @@ const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
     phone: { required: false, check: normalizePhone },
   }),
 };
+/** The fields every record must give, in body order: the create body's required ones; an update's document. */
+export const requiredCustomerFields: Readonly<Record<'create' | 'update', readonly string[]>> = {
+  create: topRules.create.filter((rule) => rule.required).map((rule) => rule.key),
+  update: topRules.update.filter((rule) => rule.required).map((rule) => rule.key),
+};
+
 const addressRules = fieldRules(addressFieldTypes, {
   zipcode: { required: true, check: normalizeCep },
   number: { required: true },

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { copySamples, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
+import { createHeader, createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
 import { expectLines, timed } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { ndjsonOf } from '../../support/ndjson.js';
@@ -252,6 +252,50 @@ describe('headers', () => {
       'error: typo.csv:2: column 9 (I) "tradeName" holds "Ana Modas" but no field reads it, so it would not be sent; nothing was sent. Map it with {"tradeName":"tradingName"} in a --map file, or leave it out with --ignore-column tradeName.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a create file without a column every record needs (the e-mail): one line for the file, not one per record; nothing sent', async () => {
+    // The generator's first eight columns (documentType to password), its username left out.
+    const rows = generateCustomers(20)
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((row) => row.split(',').slice(0, 8));
+    const username = rows[0]?.indexOf('username') ?? -1;
+    const withoutEmail = rows.map((cells) => cells.toSpliced(username, 1));
+    const folder = folderWith('no-email.csv', `${withoutEmail.map((cells) => cells.join(',')).join('\r\n')}\r\n`);
+    const columns = withoutEmail[0]?.join(', ');
+    const error = `no-email.csv:1: no "username" column (the columns are ${columns}). Name the column "username", or map yours to it with --map.`;
+    expect(await createRun(folder, 'no-email.csv')).toEqual(refusal('no-email.csv', 65, error));
+    const validate = await cli(['customer', 'validate', 'no-email.csv'], folder);
+    expect([validate.code, validate.stderr]).toEqual([65, `error: ${error}\n`]);
+    // An update takes every field but the document as optional: the same file is no error there.
+    const update = await cli(
+      [
+        'customer',
+        'validate',
+        '--update',
+        'no-email.csv',
+        '--ignore-column',
+        'password',
+        '--ignore-column',
+        'documentType',
+      ],
+      folder,
+    );
+    expect(update.code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a create file without several required columns, one misspelt: all named in one line, with the misspelt one', async () => {
+    const folder = folderWith('few.csv', `document,name,usrname\n529.982.247-25,Ana,ana@example.com\n`);
+    expect(await createRun(folder, 'few.csv')).toEqual(
+      refusal(
+        'few.csv',
+        65,
+        'few.csv:1: no "documentType", "username", "phone" or "password" column (the columns are document, name, usrname). Your column "usrname" looks like it: rename it "username", or pass --map with a JSON file such as {"usrname":"username"}. Name the columns "documentType", "phone", "password", or map yours to them with --map.',
+      ),
+    );
   });
 
   it('an unknown column with --strict: exit 65, nothing sent', async () => {
@@ -497,8 +541,9 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     const result = await cli(['customer', 'create', 'pw.csv'], folder);
     expect(result.code).toBe(65);
     expect(result.stderr).not.toContain('Segredo#123');
+    // Every create record needs a password: the header without its column stops the run before any cell is read.
     expect(result.stderr.split('\n').at(-2)).toBe(
-      'error: pw.csv:2: column 6 (F) "senha_portal" holds "***" but no field reads it, so it would not be sent; nothing was sent. Map it with {"senha_portal":"FIELD"} in a --map file, or leave it out with --ignore-column senha_portal.',
+      'error: pw.csv:1: no "password" column (the columns are documentType, document, name, username, phone, senha_portal, customerRegistrationAddress.zipcode, customerRegistrationAddress.number). Name the column "password", or map yours to it with --map.',
     );
     const update = folderWith('uu.csv', 'document,username,password\n001.234.567-97,novo@x.com,Nova#1\n');
     const updated = await cli(['customer', 'update', 'uu.csv'], update);
