@@ -10,6 +10,7 @@ import { createCustomer, type Customer, customerExists, registeredCustomer } fro
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
+import { refusalMessage } from './customer-failures.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -98,8 +99,8 @@ export async function createOnce(
         throw error;
       }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-      const message = error.platformMessage ?? error.message;
-      if (error.status !== 400) return report('failed', { status: error.status, message });
+      if (error.status !== 400)
+        return report('failed', { status: error.status, message: refusalMessage(error, entry.value) });
       // The document says a create answers 400 for an unparsable body or a registered e-mail or
       // document, without showing the body: ask the platform which, never read the wording.
       const notRegistered = () =>

@@ -230,7 +230,9 @@ describe('records only the platform rejects', () => {
         outcome: 'failed',
         status: '422',
         id: '',
-        message: 'Property [address] with value [] does not pass validation',
+        // The platform's words, then the CEP and number sent: its message names neither.
+        message:
+          'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 112',
         row: '3',
       },
       {
@@ -258,7 +260,11 @@ describe('records only the platform rejects', () => {
     const inputLines = new TextDecoder('windows-1252').decode(readFileSync(join(folder, 'clientes.csv'))).split('\r\n');
     expect(errorsFile.header).toEqual([...(inputLines[0] as string).split(';'), 'row', 'error']);
     expect(errorsFile.rows).toEqual([
-      [...(inputLines[2] as string).split(';'), '3', 'Property [address] with value [] does not pass validation'],
+      [
+        ...(inputLines[2] as string).split(';'),
+        '3',
+        'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 112',
+      ],
       [
         ...(inputLines[6] as string).split(';'),
         '7',
@@ -315,7 +321,7 @@ describe('records only the platform rejects', () => {
     const errors = onlyErrorsFile(folder, 'customers');
     expect(errors).toMatch(/\.ndjson$/);
     expect(readFileSync(join(folder, errors), 'utf8')).toBe(
-      `${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation' })}\n`,
+      `${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 212' })}\n`,
     );
     expect(await storedCustomers(sandbox)).toHaveLength(9);
   });
