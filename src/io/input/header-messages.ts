@@ -60,7 +60,6 @@ function missingColumns(
   knownPaths: readonly string[],
 ): string {
   const quoted = problems.missing.map((field) => `"${field}"`);
-  const listed = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
   const hints = problems.missing.map((field) => aliasHint(problems, knownPaths, field));
   const unhinted = quoted.filter((_, index) => hints[index] === '');
   const nameThem =
@@ -69,7 +68,14 @@ function missingColumns(
       : unhinted.length === 1
         ? ` Name the column ${unhinted[0]}, or map yours to it with --map.`
         : ` Name the columns ${unhinted.join(', ')}, or map yours to them with --map.`;
-  return `no ${listed} column (the columns are ${headersText(problems)}).${hints.join('')}${nameThem}`;
+  return `${missingColumnsText(problems)}.${hints.join('')}${nameThem}`;
+}
+
+/** `no "username" or "password" column (the columns are …)`: what a header without required columns lacks. */
+export function missingColumnsText(problems: { missing: readonly string[]; headers: readonly string[] }): string {
+  const quoted = problems.missing.map((field) => `"${field}"`);
+  const listed = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return `no ${listed} column (the columns are ${headersText(problems)})`;
 }
 
 /** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */

@@ -298,6 +298,39 @@ describe('headers', () => {
     );
   });
 
+  it.each([
+    ['clientes.xlsx', 'clientes-titulo.xlsx', 'row 2'],
+    ['clientes.csv', 'clientes-titulo.win1252.csv', 'line 2'],
+  ])(
+    '%s whose first row is a title merged across the sheet (%s): the error names the row that looks like the header; nothing sent, no map saved',
+    async (name, saved, below) => {
+      const folder = folderWith(name, readFileSync(join(__dirname, '../../fixtures/libreoffice', saved)));
+      expect(await createRun(folder, name, ['--write-map', 'map.json'])).toEqual(
+        refusal(
+          name,
+          65,
+          `${name}:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Cadastro de clientes - Distribuidora Sul), but ${below} looks like the header (Tipo Pessoa, CPF/CNPJ, Razão Social, E-mail, …): delete the row above it, so that the header is the first row with text; nothing was sent.`,
+        ),
+      );
+    },
+  );
+
+  it('a title above a blank row and the header: the rows above it counted; a title over data rows alone is the usual error', async () => {
+    const titled = folderWith('t.csv', `Clientes de março,,\n,,\n${createHeader}\n${ana}\n`);
+    const validate = await cli(['customer', 'validate', 't.csv'], titled);
+    expect([validate.code, validate.stderr.split('\n').at(-2)]).toEqual([
+      65,
+      `error: t.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março), but line 3 looks like the header (documentType, document, name, username, …): delete the 2 rows above it, so that the header is the first row with text; nothing was sent.`,
+    ]);
+    // No row below names columns b2bctl reads: nothing to point at.
+    const noHeader = folderWith('d.csv', `Clientes de março\n${ana}\n`);
+    const plain = await cli(['customer', 'validate', 'd.csv'], noHeader);
+    expect(plain.stderr.split('\n').at(-2)).toBe(
+      'error: d.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março). Name the columns "documentType", "document", "username", "phone", "password", or map yours to them with --map.',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('an unknown column with --strict: exit 65, nothing sent', async () => {
     const folder = folderWith('typo.csv', `${createHeader},tradeName\n${ana},Ana Modas\n`);
     expect(await createRun(folder, 'typo.csv', ['--strict'])).toEqual(
