@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import {
+  AuthError,
   ExitCode,
   exitCodeOf,
   InterruptedError,
@@ -26,6 +27,7 @@ export interface SendingFacts extends SendingResult {
 export type RunEnd = { exitCode: ExitCode } & (
   | { kind: 'stopped: report not writable'; error: OutputError }
   | { kind: 'stopped: platform unavailable'; error: UnavailableError }
+  | { kind: 'stopped: credentials refused'; error: Error }
   | { kind: 'stopped'; error: unknown }
   | { kind: 'platform unavailable throughout' }
   | { kind: 'interrupted' }
@@ -39,6 +41,9 @@ export function runEnd(facts: SendingFacts): RunEnd {
   if (error instanceof OutputError) return { kind: 'stopped: report not writable', error, exitCode: error.exitCode };
   if (error instanceof UnavailableError)
     return { kind: 'stopped: platform unavailable', error, exitCode: ExitCode.unavailable };
+  // Logging in again does not finish the run: the records it left unsent need the resume line too.
+  if (error instanceof Error && exitCodeOf(error) === ExitCode.authFailed && facts.unanswered !== 0)
+    return { kind: 'stopped: credentials refused', error, exitCode: ExitCode.authFailed };
   if (error !== undefined) return { kind: 'stopped', error, exitCode: exitCodeOf(error) };
   // A run where every request was lost says "unavailable" whatever the size of the file.
   if (facts.unavailableBatches > 0 && facts.answeredBatches === 0 && !facts.interrupted)
@@ -82,6 +87,8 @@ export async function concludeRun<T, Sent>(
       throw new UnavailableError(
         `${end.error.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`,
       );
+    case 'stopped: credentials refused':
+      throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':

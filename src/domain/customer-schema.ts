@@ -10,6 +10,7 @@ import {
   addressCombinationProblem,
   customerProblem,
   documentTypeMismatch,
+  hintLostZeros,
   isPlausibleEmail,
   numberTextReasonOfValue,
   sortCustomerProblems,
@@ -151,6 +152,7 @@ export function judgeCustomerBySchema(record: unknown, mode: 'create' | 'update'
     if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
     const combination = addressCombinationProblem(record);
     if (combination) problems.push(customerProblem('address', '', combination));
+    hintLostZeros(record, problems);
   }
   if (problems.length > 0) return { ok: false, problems: sortCustomerProblems(problems, mode) };
   return { ok: true, value: withoutUndefined(parsed.data) };

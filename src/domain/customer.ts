@@ -32,7 +32,15 @@ import {
   textInput,
   textOf,
 } from './customer-values.js';
-import { checkDocument, type DocumentCheck, documentKindOfType, documentLookupKey } from './documents.js';
+import {
+  checkDocument,
+  type DocumentCheck,
+  documentKindOfType,
+  documentLookupKey,
+  documentWithLostZeros,
+  lostZeroReason,
+  lostZeroSentence,
+} from './documents.js';
 import { normalizePhone } from './phone.js';
 import { isSpreadsheetExponent, numberTextReason } from './spreadsheet-numbers.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from './validation.js';
@@ -207,6 +215,12 @@ const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
     phone: { required: false, check: normalizePhone },
   }),
 };
+/** The fields every record must give, in body order: the create body's required ones; an update's document. */
+export const requiredCustomerFields: Readonly<Record<'create' | 'update', readonly string[]>> = {
+  create: topRules.create.filter((rule) => rule.required).map((rule) => rule.key),
+  update: topRules.update.filter((rule) => rule.required).map((rule) => rule.key),
+};
+
 const addressRules = fieldRules(addressFieldTypes, {
   zipcode: { required: true, check: normalizeCep },
   number: { required: true },
@@ -234,6 +248,7 @@ function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<Cus
     if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
     const combination = addressCombinationProblem(record);
     if (combination) problems.push(customerProblem('address', '', combination));
+    hintLostZeros(record, problems);
   }
   if (problems.length > 0) return { ok: false, problems: sortCustomerProblems(problems, mode) };
   return { ok: true, value: body as unknown as CustomerCreateBody | CustomerUpdateBody };
@@ -369,7 +384,25 @@ export function documentTypeMismatch(record: Record<string, unknown>): string | 
   const wanted = documentKindOfType(documentType);
   const check = checkedDocument(document);
   if (!wanted || !check.ok || check.kind === wanted) return undefined;
-  return `documentType ${documentType} needs a ${wanted.toUpperCase()}, and this is a ${check.kind.toUpperCase()}`;
+  const lostZeros = documentWithLostZeros(document, wanted);
+  return `documentType ${documentType} needs a ${wanted.toUpperCase()}, and this is a ${check.kind.toUpperCase()}${lostZeroSentence(lostZeros === undefined ? [] : [lostZeros])}`;
+}
+
+/**
+ * The document problem of a record whose documentType names the kind its document was before a spreadsheet took
+ * its leading zeros: said as the lost zeros, not as the check the digits fail as typed (a `cnpj` row's 78057000103
+ * is 11 digits, read alone as a CPF whose check digits do not match). A reason that names that document already
+ * (a 13-digit CNPJ's) is kept. Both validations, the plain rules and the schema, end with it.
+ */
+export function hintLostZeros(record: Record<string, unknown>, problems: FieldProblem[]): void {
+  const kind = documentKindOfType(textOf(record.documentType) ?? '');
+  const document = textOf(record.document);
+  if (kind === undefined || document === undefined || checkedDocument(document).ok) return;
+  const valid = documentWithLostZeros(document, kind);
+  const index = problems.findIndex((problem) => problem.field === 'document');
+  const problem = problems[index];
+  if (valid === undefined || problem === undefined || problem.message.includes(valid)) return;
+  problems[index] = customerProblem('document', problem.value, lostZeroReason(kind, valid));
 }
 
 /**

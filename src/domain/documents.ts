@@ -73,9 +73,32 @@ function lostZeroHint(normalized: string, letters: boolean): string {
     // A CNPJ short of 9 zeros is no typing slip, but a tiny number (a bank's 191) may be one.
     ...(length >= 12 || length <= 5 ? [checkCnpj(normalized.padStart(14, '0'))] : []),
   ].flatMap((check) => (check.ok ? [check.formatted] : []));
+  return lostZeroSentence(valid);
+}
+
+/** The hint's words, after a reason: `; a leading zero was probably lost … 00.078.057/0001-03 would be valid`. */
+export function lostZeroSentence(valid: readonly string[]): string {
   return valid.length === 0
     ? ''
     : `; a leading zero was probably lost in a spreadsheet: ${valid.join(' or ')} would be valid`;
+}
+
+/**
+ * The document of `kind` that digits short of that kind's length are once the leading zeros a spreadsheet took
+ * are put back, or undefined. For a record that names its kind (documentType `cnpj`): the CNPJ 00078057000103
+ * typed as a number is 78057000103, 11 digits that checkDocument alone takes for a CPF with wrong check digits.
+ */
+export function documentWithLostZeros(raw: string, kind: DocumentKind): string | undefined {
+  const digits = documentLookupKey(raw);
+  const length = kind === 'cpf' ? 11 : 14;
+  if (digits.length === 0 || digits.length >= length || !/^\d+$/.test(digits)) return undefined;
+  const check = kind === 'cpf' ? checkCpf(digits.padStart(length, '0')) : checkCnpj(digits.padStart(length, '0'));
+  return check.ok ? check.formatted : undefined;
+}
+
+/** Why a document that documentWithLostZeros put right is refused as typed, in the words of its kind. */
+export function lostZeroReason(kind: DocumentKind, valid: string): string {
+  return `${kind === 'cpf' ? 'a CPF has 11 digits' : 'a CNPJ has 14 characters'}${lostZeroSentence([valid])}`;
 }
 
 /** `.`, `-`, `/` and white space. */

@@ -10,6 +10,7 @@ import { createCustomer, type Customer, customerExists, registeredCustomer } fro
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
+import { refusalMessage } from './customer-failures.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -102,8 +103,8 @@ export async function createOnce(
         throw error;
       }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-      const message = error.platformMessage ?? error.message;
-      if (error.status !== 400) return report('failed', { status: error.status, message });
+      if (error.status !== 400)
+        return report('failed', { status: error.status, message: refusalMessage(error, entry.value) });
       return afterRefusedCreate(client, entry, upsert, error, report, signal);
     }
   }

@@ -1,4 +1,5 @@
 import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import type { AddressInput } from '../../domain/customer.js';
 
 /**
  * "no customer has the document ... in this store (HTTP 404: what the platform said)": one wording for the run's
@@ -28,8 +29,36 @@ export function customerNotFound(document: string, error: PlatformError, routeSe
  * or the 404 sentence. Anything else ends the run: not a platform answer, a lost login (exit 77), or a server
  * failure (5xx, already retried).
  */
-export function customerFailureMessage(error: unknown, document: string): { status: number; message: string } {
+export function customerFailureMessage(
+  error: unknown,
+  document: string,
+  sent: SentAddresses = {},
+): { status: number; message: string } {
   if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500) throw error;
-  const message = error.status === 404 ? noCustomerWith(document, error) : (error.platformMessage ?? error.message);
+  const message = error.status === 404 ? noCustomerWith(document, error) : refusalMessage(error, sent);
   return { status: error.status, message };
+}
+
+/** The addresses of a create or update body: what a refusal of `address` is about. */
+export interface SentAddresses {
+  customerRegistrationAddress?: AddressInput;
+  addressList?: readonly AddressInput[];
+}
+
+/**
+ * A refused write in the platform's own words, then, when its 422 names the field `address` (the documented
+ * `Property [address] with value [] does not pass validation`, which names neither part nor value), the CEP and
+ * number that were sent: the parts a store checks against what it knows, such as a CEP missing from its base.
+ */
+export function refusalMessage(error: PlatformError, sent: SentAddresses): string {
+  const said = error.platformMessage ?? error.message;
+  if (error.status !== 422 || error.field !== 'address') return said;
+  const addresses = [sent.customerRegistrationAddress, ...(sent.addressList ?? [])].filter(
+    (address) => address !== undefined,
+  );
+  const only = addresses.length === 1 ? addresses[0] : undefined;
+  if (only) return `${said}; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
+  if (addresses.length === 0) return said;
+  const each = addresses.map((address) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
+  return `${said}; the platform refused an address: check the CEP and number of each (${each})`;
 }

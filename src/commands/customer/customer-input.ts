@@ -4,6 +4,7 @@ import {
   customerFieldPaths,
   customerFieldType,
   customerKey,
+  requiredCustomerFields,
   validateCustomerCreate,
   validateCustomerUpdate,
 } from '../../domain/customer.js';
@@ -20,7 +21,8 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
   return {
     typeOf: (path) => customerFieldType(path, mode),
     knownPaths: customerFieldPaths[mode],
-    requiredColumns: ['document'],
+    // A header without one of them is one error at the header, not the same problem on every row.
+    requiredColumns: requiredCustomerFields[mode],
     ...(mode === 'update' ? { notTaken: notUpdated } : {}),
   };
 }

@@ -58,7 +58,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
                 original: entry.original,
               };
             } catch (error) {
-              const { status, message } = customerFailureMessage(error, String(document));
+              const { status, message } = customerFailureMessage(error, String(document), changes);
               return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
             }
           }),

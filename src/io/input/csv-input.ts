@@ -2,6 +2,7 @@ import { restoreFormula } from '../output/csv-format.js';
 import { ambiguousNumber, type DecimalSeparator, isRetypeCell, isSpreadsheetError } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
+import { refuseTitleAboveHeader, type RowBelowHeader } from './header-below-title.js';
 import { planWithProposal } from './header-proposal.js';
 import {
   type InputOptions,
@@ -98,6 +99,12 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     at: recordPlace(header.place),
     warn: options.warn,
   });
+  if (!hint)
+    refuseTitleAboveHeader(file, header.place, headers, rowsRead(rows, hiddenLines), {
+      ...options,
+      headerMap,
+      maxListIndex: options.maxListIndex ?? defaultMaxListIndex,
+    });
   const { columns, problems } = hint
     ? planColumns(headers, options.catalogue, headerMap, options.maxListIndex ?? defaultMaxListIndex)
     : await planWithProposal(file, recordPlace(header.place), headers, {
@@ -153,6 +160,13 @@ function firstValueUnder(headers: readonly string[], name: string, rows: CsvRowC
     if (cell) return shortValue(cell);
   }
   return undefined;
+}
+
+/** The rows read with the header (the rest of its batch), for what a message says of the rows below it. */
+function rowsRead(rows: CsvRowCursor, hiddenLines: number): RowBelowHeader[] {
+  return rows.batch.rows
+    .slice(rows.position)
+    .map((row) => ({ name: `line ${row.line}`, row: row.row - hiddenLines, cells: row.cells }));
 }
 
 /** Hands out the rows of a CSV reader's batches one by one, for the header; the rest are taken a batch at a time. */

@@ -36,18 +36,46 @@ function delimiterName(delimiter: string): string {
   return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
 }
 
-/** A header named as ERPs name the field (`CNPJ` for document): the --map entry that reads it. */
+/** A header named as ERPs name the field (`CNPJ` for document), or misspelt (`usrname`): the --map entry that reads it. */
 function aliasHint(
   problems: HeaderProblems & { headers: readonly string[] },
   knownPaths: readonly string[],
   field: string,
 ): string {
-  const header = problems.unknown
-    .map((unknown) => unknown.header)
-    .find((name) => fieldForHeader(name, knownPaths) === field);
+  const header = (
+    problems.unknown.find((unknown) => fieldForHeader(unknown.header, knownPaths) === field) ??
+    problems.unknown.find((unknown) => unknown.suggestion === field)
+  )?.header;
   return header === undefined
     ? ''
     : ` Your column "${shortText(header)}" looks like it: rename it "${field}", or pass --map with a JSON file such as {${JSON.stringify(header)}:${JSON.stringify(field)}}.`;
+}
+
+/**
+ * Every required column the header lacks, in one line: a file without its e-mail column is one error, not one per
+ * record, and one without two columns is not fixed one run at a time.
+ */
+function missingColumns(
+  problems: HeaderProblems & { headers: readonly string[] },
+  knownPaths: readonly string[],
+): string {
+  const quoted = problems.missing.map((field) => `"${field}"`);
+  const hints = problems.missing.map((field) => aliasHint(problems, knownPaths, field));
+  const unhinted = quoted.filter((_, index) => hints[index] === '');
+  const nameThem =
+    unhinted.length === 0
+      ? ''
+      : unhinted.length === 1
+        ? ` Name the column ${unhinted[0]}, or map yours to it with --map.`
+        : ` Name the columns ${unhinted.join(', ')}, or map yours to them with --map.`;
+  return `${missingColumnsText(problems)}.${hints.join('')}${nameThem}`;
+}
+
+/** `no "username" or "password" column (the columns are …)`: what a header without required columns lacks. */
+export function missingColumnsText(problems: { missing: readonly string[]; headers: readonly string[] }): string {
+  const quoted = problems.missing.map((field) => `"${field}"`);
+  const listed = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return `no ${listed} column (the columns are ${headersText(problems)})`;
 }
 
 /** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */
@@ -76,12 +104,12 @@ export function reportHeaderProblems(
       },
     );
   }
-  const missing = problems.missing[0];
-  if (missing) {
-    throw new InputError(
-      `${file}:${at}: no "${missing}" column (the columns are ${headersText(problems)}).${aliasHint(problems, options.catalogue.knownPaths, missing) || ` Name the column "${missing}", or map yours to it with --map.`}`,
-      { file, line, field: missing },
-    );
+  if (problems.missing.length > 0) {
+    throw new InputError(`${file}:${at}: ${missingColumns(problems, options.catalogue.knownPaths)}`, {
+      file,
+      line,
+      field: problems.missing[0],
+    });
   }
   for (const unknown of problems.unknown.slice(0, maxUnknownWarnings))
     warnOfUnknownColumn(file, at, { ...unknown, line }, options, 'column');

@@ -7,6 +7,7 @@ import {
   textDateCellReason,
 } from '../../domain/spreadsheet-numbers.js';
 import { ambiguousGrouping, isSpreadsheetError, parseBoolean, parseDecimal, retypeMarker } from './cell-values.js';
+import { refuseTitleAboveHeader, type RowBelowHeader } from './header-below-title.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
 import {
@@ -92,6 +93,7 @@ async function readSheet(
     at,
     warn: options.warn,
   });
+  refuseTitleAboveHeader(file, place, headers, rowsBelow(header.rest), { ...options, headerMap, maxListIndex });
   const { columns, problems } = await planWithProposal(file, at, headers, {
     ...options,
     headerMap,
@@ -183,6 +185,11 @@ async function headerRow(
     if (at !== -1) return { row: next.value[at] as WorkbookRow, rest: next.value.slice(at + 1) };
   }
   return undefined;
+}
+
+/** The rows read with the header row, for what a message says of the rows below it. */
+function rowsBelow(rows: readonly WorkbookRow[]): RowBelowHeader[] {
+  return rows.map((row) => ({ name: `row ${row.row}`, row: row.row, cells: Array.from(row.cells, cellText) }));
 }
 
 /** The first value under the column named `name` in `rows`, shortened as a message shows it. */

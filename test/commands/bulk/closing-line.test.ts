@@ -65,7 +65,7 @@ describe('the closing line', () => {
 describe('--min-records N', () => {
   it.each([
     ['stock push', 'sku,quantity\n'],
-    ['customer create', 'document,name,username\n'],
+    ['customer create', 'documentType,document,name,username,phone,password\n'],
     ['customer update', 'document,name\n'],
     ['customer status', 'document,active\n'],
   ])('%s: a header-only export is exit 65 naming the flag, and nothing is sent', async (command, header) => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { copySamples, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
+import { createHeader, createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
 import { expectLines, timed } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { ndjsonOf } from '../../support/ndjson.js';
@@ -251,6 +251,83 @@ describe('headers', () => {
       'warning: typo.csv:1: unknown column "tradeName" (did you mean "tradingName"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).',
       'error: typo.csv:2: column 9 (I) "tradeName" holds "Ana Modas" but no field reads it, so it would not be sent; nothing was sent. Map it with {"tradeName":"tradingName"} in a --map file, or leave it out with --ignore-column tradeName.',
     ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a create file without a column every record needs (the e-mail): one line for the file, not one per record; nothing sent', async () => {
+    // The generator's first eight columns (documentType to password), its username left out.
+    const rows = generateCustomers(20)
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((row) => row.split(',').slice(0, 8));
+    const username = rows[0]?.indexOf('username') ?? -1;
+    const withoutEmail = rows.map((cells) => cells.toSpliced(username, 1));
+    const folder = folderWith('no-email.csv', `${withoutEmail.map((cells) => cells.join(',')).join('\r\n')}\r\n`);
+    const columns = withoutEmail[0]?.join(', ');
+    const error = `no-email.csv:1: no "username" column (the columns are ${columns}). Name the column "username", or map yours to it with --map.`;
+    expect(await createRun(folder, 'no-email.csv')).toEqual(refusal('no-email.csv', 65, error));
+    const validate = await cli(['customer', 'validate', 'no-email.csv'], folder);
+    expect([validate.code, validate.stderr]).toEqual([65, `error: ${error}\n`]);
+    // An update takes every field but the document as optional: the same file is no error there.
+    const update = await cli(
+      [
+        'customer',
+        'validate',
+        '--update',
+        'no-email.csv',
+        '--ignore-column',
+        'password',
+        '--ignore-column',
+        'documentType',
+      ],
+      folder,
+    );
+    expect(update.code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a create file without several required columns, one misspelt: all named in one line, with the misspelt one', async () => {
+    const folder = folderWith('few.csv', `document,name,usrname\n529.982.247-25,Ana,ana@example.com\n`);
+    expect(await createRun(folder, 'few.csv')).toEqual(
+      refusal(
+        'few.csv',
+        65,
+        'few.csv:1: no "documentType", "username", "phone" or "password" column (the columns are document, name, usrname). Your column "usrname" looks like it: rename it "username", or pass --map with a JSON file such as {"usrname":"username"}. Name the columns "documentType", "phone", "password", or map yours to them with --map.',
+      ),
+    );
+  });
+
+  it.each([
+    ['clientes.xlsx', 'clientes-titulo.xlsx', 'row 2'],
+    ['clientes.csv', 'clientes-titulo.win1252.csv', 'line 2'],
+  ])(
+    '%s whose first row is a title merged across the sheet (%s): the error names the row that looks like the header; nothing sent, no map saved',
+    async (name, saved, below) => {
+      const folder = folderWith(name, readFileSync(join(__dirname, '../../fixtures/libreoffice', saved)));
+      expect(await createRun(folder, name, ['--write-map', 'map.json'])).toEqual(
+        refusal(
+          name,
+          65,
+          `${name}:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Cadastro de clientes - Distribuidora Sul), but ${below} looks like the header (Tipo Pessoa, CPF/CNPJ, Razão Social, E-mail, …): delete the row above it, so that the header is the first row with text; nothing was sent.`,
+        ),
+      );
+    },
+  );
+
+  it('a title above a blank row and the header: the rows above it counted; a title over data rows alone is the usual error', async () => {
+    const titled = folderWith('t.csv', `Clientes de março,,\n,,\n${createHeader}\n${ana}\n`);
+    const validate = await cli(['customer', 'validate', 't.csv'], titled);
+    expect([validate.code, validate.stderr.split('\n').at(-2)]).toEqual([
+      65,
+      `error: t.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março), but line 3 looks like the header (documentType, document, name, username, …): delete the 2 rows above it, so that the header is the first row with text; nothing was sent.`,
+    ]);
+    // No row below names columns b2bctl reads: nothing to point at.
+    const noHeader = folderWith('d.csv', `Clientes de março\n${ana}\n`);
+    const plain = await cli(['customer', 'validate', 'd.csv'], noHeader);
+    expect(plain.stderr.split('\n').at(-2)).toBe(
+      'error: d.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março). Name the columns "documentType", "document", "username", "phone", "password", or map yours to them with --map.',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
@@ -497,8 +574,9 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     const result = await cli(['customer', 'create', 'pw.csv'], folder);
     expect(result.code).toBe(65);
     expect(result.stderr).not.toContain('Segredo#123');
+    // Every create record needs a password: the header without its column stops the run before any cell is read.
     expect(result.stderr.split('\n').at(-2)).toBe(
-      'error: pw.csv:2: column 6 (F) "senha_portal" holds "***" but no field reads it, so it would not be sent; nothing was sent. Map it with {"senha_portal":"FIELD"} in a --map file, or leave it out with --ignore-column senha_portal.',
+      'error: pw.csv:1: no "password" column (the columns are documentType, document, name, username, phone, senha_portal, customerRegistrationAddress.zipcode, customerRegistrationAddress.number). Name the column "password", or map yours to it with --map.',
     );
     const update = folderWith('uu.csv', 'document,username,password\n001.234.567-97,novo@x.com,Nova#1\n');
     const updated = await cli(['customer', 'update', 'uu.csv'], update);
@@ -512,6 +590,21 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(updated.stderr).toContain(
       'error: uu.csv:2: column 2 (B) "username" holds data this command does not send (the update route does not change the e-mail a customer logs in with); nothing was sent. Leave the column out with --ignore-column username.',
     );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a cnpj row whose CNPJ lost three zeros in a spreadsheet (11 digits) is said so, not as a CPF; nothing sent', async () => {
+    // The row as LibreOffice Calc pt-BR saves 00078057000103 typed unformatted.
+    const folder = folderWith(
+      'z.csv',
+      'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\ncnpj;78057000103;X Ltda;x@x.com.br;(11) 3333-4444;S#1;01310-100;1\r\n',
+    );
+    const result = await cli(['customer', 'create', 'z.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n')).toContain(
+      'z.csv:2: Property [document] with value [78057000103] does not pass validation (a CNPJ has 14 characters; a leading zero was probably lost in a spreadsheet: 00.078.057/0001-03 would be valid)',
+    );
+    expect(result.stderr).not.toContain('CPF check digits');
     expect(await requestCounts(sandbox)).toEqual({});
   });
 

@@ -86,6 +86,13 @@ export function useFaultBench(): (fault: Fault) => Promise<FaultBench> {
 export const loginLine =
   /^error: Not logged in for profile "default": the platform refused its token\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
 
+/** The login line of a run of `base`.csv that stopped on it, with the line that resumes the run once logged in. */
+export function loginThenResumeLine(command: string, base: string): RegExp {
+  return new RegExp(
+    `${loginLine.source.slice(0, -1)} Then resume with: (?:\\S+ )?b2bctl customer ${command} \\S*${base}\\.csv .*--resume \\S+${base}\\.report-\\d{8}-\\d{6}\\.csv$`,
+  );
+}
+
 /**
  * How a run ended: the last line of one that stopped (the pattern itself when it matches, for a readable
  * diff), or the report rows of the run of `base`.csv that went through, with only the columns the case names.

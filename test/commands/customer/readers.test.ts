@@ -330,7 +330,7 @@ describe('CSV as exports make it', () => {
     // One column: the whole header, quoted cut at 80 characters.
     const oneColumn = createHeader.replaceAll(',', '|');
     expect(sniffed.stderr).toContain(
-      `error: pipes.csv:1: no "document" column (the columns are ${oneColumn.slice(0, 80)}… (${oneColumn.length} characters)).`,
+      `error: pipes.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are ${oneColumn.slice(0, 80)}… (${oneColumn.length} characters)).`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
 

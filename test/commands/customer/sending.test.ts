@@ -106,7 +106,10 @@ describe('customer validate', () => {
     expect(asUpdate.code).toBe(0);
     const asCreate = await cli(['customer', 'validate', 'customers-update.csv'], folder);
     expect(asCreate.code).toBe(65);
-    expect(asCreate.stderr).toContain('warning: customers-update.csv:1: unknown column "active"');
+    // As a create file it lacks three columns every create record needs: said once, at the header.
+    expect(asCreate.stderr.split('\n').at(-2)).toBe(
+      'error: customers-update.csv:1: no "documentType", "username" or "password" column (the columns are document, name, phone, active, customerGroupList, priceRuleTags, customerRegistrationAddress.zipcode, customerRegistrationAddress.number, customerRegistrationAddress.complement, passwordExpired). Name the columns "documentType", "username", "password", or map yours to them with --map.',
+    );
   });
 });
 
@@ -227,7 +230,9 @@ describe('records only the platform rejects', () => {
         outcome: 'failed',
         status: '422',
         id: '',
-        message: 'Property [address] with value [] does not pass validation',
+        // The platform's words, then the CEP and number sent: its message names neither.
+        message:
+          'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 112',
         row: '3',
       },
       {
@@ -255,7 +260,11 @@ describe('records only the platform rejects', () => {
     const inputLines = new TextDecoder('windows-1252').decode(readFileSync(join(folder, 'clientes.csv'))).split('\r\n');
     expect(errorsFile.header).toEqual([...(inputLines[0] as string).split(';'), 'row', 'error']);
     expect(errorsFile.rows).toEqual([
-      [...(inputLines[2] as string).split(';'), '3', 'Property [address] with value [] does not pass validation'],
+      [
+        ...(inputLines[2] as string).split(';'),
+        '3',
+        'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 112',
+      ],
       [
         ...(inputLines[6] as string).split(';'),
         '7',
@@ -312,7 +321,7 @@ describe('records only the platform rejects', () => {
     const errors = onlyErrorsFile(folder, 'customers');
     expect(errors).toMatch(/\.ndjson$/);
     expect(readFileSync(join(folder, errors), 'utf8')).toBe(
-      `${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation' })}\n`,
+      `${JSON.stringify({ ...records[1], error: 'Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 212' })}\n`,
     );
     expect(await storedCustomers(sandbox)).toHaveLength(9);
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type CustomerStatusOptions, run as status } from '../../../src/commands/customer/status.js';
 import { storedCustomer } from '../../support/customers.js';
 import { temporaryFolder } from '../../support/temporary.js';
-import { ana, endOf, type Fault, loginLine, nobody, useFaultBench } from './faults.js';
+import { ana, endOf, type Fault, loginLine, loginThenResumeLine, nobody, useFaultBench } from './faults.js';
 
 const bench = useFaultBench();
 const sending = { strict: false, concurrency: 1, dryRun: false, skipInvalid: false } as const;
@@ -83,7 +83,7 @@ describe('customer status FILE: each platform answer', () => {
       [write(ana.document), 'token', write(ana.document)],
       { outcome: 'updated', status: '200', message: 'inactive' },
     ],
-    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginThenResumeLine('status', 'states')],
     [
       '500',
       ana.document,

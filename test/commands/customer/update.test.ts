@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type CustomerUpdateOptions, run as update } from '../../../src/commands/customer/update.js';
 import { storedCustomer } from '../../support/customers.js';
 import { temporaryFolder } from '../../support/temporary.js';
-import { ana, endOf, type Fault, loginLine, nobody, useFaultBench } from './faults.js';
+import { ana, endOf, type Fault, loginLine, loginThenResumeLine, nobody, useFaultBench } from './faults.js';
 
 const bench = useFaultBench();
 const sending = { strict: false, concurrency: 1, dryRun: false, skipInvalid: false } as const;
@@ -90,7 +90,7 @@ describe('customer update FILE: each platform answer', () => {
       [write(ana.document), 'token', write(ana.document)],
       { outcome: 'updated', status: '200' },
     ],
-    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginThenResumeLine('update', 'changes')],
     [
       '500',
       ana.document,

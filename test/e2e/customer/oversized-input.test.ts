@@ -47,7 +47,10 @@ describe('oversized input fails fast with one short line', () => {
     async () => {
       const columns = Array.from({ length: 16_000 }, (_, index) => `c${index}`).join(';');
       expect(columns.length).toBeLessThan(200_000);
-      const run = workspace('wide.csv', `document;documentType;${columns}\r\n012.345.678-90;cpf\r\n`);
+      const run = workspace(
+        'wide.csv',
+        `document;documentType;username;phone;password;${columns}\r\n012.345.678-90;cpf\r\n`,
+      );
       const result = await run(['customer', 'create', 'wide.csv']);
       const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
       expect(warnings).toHaveLength(11);

@@ -67,7 +67,8 @@ describe('a long but real row names what it holds and the setting (input.maxRowC
     async () => {
       const { run } = workspace(
         'long-cell.csv',
-        `documentType;document;name\ncpf;39053344705;${'x'.repeat(megabyte)}\n`,
+        // Every column a create record needs (a file without one stops at its header); the long row gives three.
+        `documentType;document;name;username;phone;password\ncpf;39053344705;${'x'.repeat(megabyte)}\n`,
       );
       const refused = await run(['customer', 'validate', 'long-cell.csv']);
       const length = 'cpf;39053344705;'.length + megabyte;

@@ -62,11 +62,24 @@ describe('runEnd: how a bulk run that began sending ends', () => {
       'stopped: platform unavailable',
       ExitCode.unavailable,
     ],
-    ['refused credentials', { stoppedBy: new AuthError('no') }, 'stopped', ExitCode.authFailed],
+    // Refused credentials leave records unsent: the line to log in goes with the line to resume.
+    [
+      'refused credentials',
+      { stoppedBy: new AuthError('no'), unanswered: 5 },
+      'stopped: credentials refused',
+      ExitCode.authFailed,
+    ],
+    [
+      'refused credentials, records uncounted',
+      { stoppedBy: new AuthError('no') },
+      'stopped: credentials refused',
+      ExitCode.authFailed,
+    ],
+    ['refused credentials, every record answered', { stoppedBy: new AuthError('no'), unanswered: 0 }, 'stopped', 77],
     [
       'a 403',
-      { stoppedBy: new PlatformError(403, { method: 'PUT', url: 'https://x.example/stock' }, {}) },
-      'stopped',
+      { stoppedBy: new PlatformError(403, { method: 'PUT', url: 'https://x.example/stock' }, {}), unanswered: 1 },
+      'stopped: credentials refused',
       ExitCode.authFailed,
     ],
     ['an unexpected error', { stoppedBy: new TypeError('bug') }, 'stopped', ExitCode.someRecordsFailed],

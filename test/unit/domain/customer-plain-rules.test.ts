@@ -185,7 +185,18 @@ describe('the plain customer rules follow the zod schema', () => {
 
   it('create: combinations of the fields the platform names, and of the two address forms', () => {
     const documentTypes = [undefined, 'pf', 'cnpj', 'x', 3];
-    const documents = [undefined, '529.982.247-25', '11222333000181', '123', 'abc', 1234567890];
+    // 78057000103 and 47251420503 are CNPJs that lost three zeros; the second is a valid CPF as well.
+    const documents = [
+      undefined,
+      '529.982.247-25',
+      '11222333000181',
+      '123',
+      'abc',
+      1234567890,
+      '78057000103',
+      78057000103,
+      '47251420503',
+    ];
     const usernames = [undefined, 'ana@example.com', 'ana', true];
     const phones = [undefined, '(11) 98765-4321', '123'];
     const passwords = [undefined, 'Senha#1', '  ', 7];

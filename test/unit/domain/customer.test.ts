@@ -155,6 +155,66 @@ describe('validateCustomerCreate: each rule, in the platform wording', () => {
       change: { documentType: 'cnpj' },
       problems: [message('document', '529.982.247-25', 'documentType cnpj needs a CNPJ, and this is a CPF')],
     },
+    {
+      name: 'a CNPJ that lost three zeros in a spreadsheet, with cnpj: not read as a CPF',
+      change: { documentType: 'cnpj', document: '78057000103' },
+      problems: [
+        message(
+          'document',
+          '78057000103',
+          'a CNPJ has 14 characters; a leading zero was probably lost in a spreadsheet: 00.078.057/0001-03 would be valid',
+        ),
+      ],
+    },
+    {
+      name: 'the same as a number cell, with pj',
+      change: { documentType: 'pj', document: 78057000103 },
+      problems: [
+        message(
+          'document',
+          '78057000103',
+          'a CNPJ has 14 characters; a leading zero was probably lost in a spreadsheet: 00.078.057/0001-03 would be valid',
+        ),
+      ],
+    },
+    {
+      name: 'a CNPJ that lost five zeros, with cnpj: the CNPJ named, not the CPF the digits also make',
+      change: { documentType: 'cnpj', document: '123456797' },
+      problems: [
+        message(
+          'document',
+          '123456797',
+          'a CNPJ has 14 characters; a leading zero was probably lost in a spreadsheet: 00.000.123/4567-97 would be valid',
+        ),
+      ],
+    },
+    {
+      name: 'a CNPJ that lost three zeros and reads as a valid CPF, with cnpj',
+      change: { documentType: 'cnpj', document: '47251420503' },
+      problems: [
+        message(
+          'document',
+          '47251420503',
+          'documentType cnpj needs a CNPJ, and this is a CPF; a leading zero was probably lost in a spreadsheet: 00.047.251/4205-03 would be valid',
+        ),
+      ],
+    },
+    {
+      name: 'a CPF that lost a zero, with cpf: the hint as for any document',
+      change: { documentType: 'cpf', document: '1234567890' },
+      problems: [
+        message(
+          'document',
+          '1234567890',
+          'a CPF has 11 digits and a CNPJ 14 characters; a leading zero was probably lost in a spreadsheet: 012.345.678-90 would be valid',
+        ),
+      ],
+    },
+    {
+      name: 'the 11 digits of a CNPJ that lost its zeros, with pf: a CPF whose check digits fail',
+      change: { documentType: 'pf', document: '78057000103' },
+      problems: [message('document', '78057000103', 'CPF check digits do not match')],
+    },
     { name: 'username missing', change: { username: undefined }, problems: [message('username', '', 'required')] },
     {
       name: 'username without a domain',

@@ -1,6 +1,6 @@
 /** What spreadsheets do to documents typed as numbers (issue 10, item 5): lost leading zeros and scientific notation. */
 import { describe, expect, it } from 'vitest';
-import { checkDocument } from '../../../src/domain/documents.js';
+import { checkDocument, documentWithLostZeros, type DocumentKind } from '../../../src/domain/documents.js';
 
 describe('checkDocument on documents a spreadsheet mangled', () => {
   it.each([
@@ -30,5 +30,31 @@ describe('checkDocument on documents a spreadsheet mangled', () => {
       ok: false,
       reason: 'Excel showed this number in scientific notation; format the column as Text and export again',
     });
+  });
+});
+
+describe('documentWithLostZeros: the document of a kind the record names, its zeros put back', () => {
+  it.each<[string, string, DocumentKind, string]>([
+    // 00.078.057/0001-03 typed as a number: 11 digits, which checkDocument alone reads as a CPF.
+    ['a CNPJ that lost three zeros', '78057000103', 'cnpj', '00.078.057/0001-03'],
+    ['a CNPJ that lost five zeros', '123456797', 'cnpj', '00.000.123/4567-97'],
+    ['a CNPJ that lost two zeros', '360305000104', 'cnpj', '00.360.305/0001-04'],
+    ['a CPF that lost one zero', '1234567890', 'cpf', '012.345.678-90'],
+    ['a CPF that lost nine zeros', '191', 'cpf', '000.000.001-91'],
+    ['punctuation ignored', '78.057.000/103', 'cnpj', '00.078.057/0001-03'],
+  ])('%s: %s as %s is %s', (_name, typed, kind, valid) => {
+    expect(documentWithLostZeros(typed, kind)).toBe(valid);
+    expect(checkDocument(valid)).toMatchObject({ ok: true, kind });
+  });
+
+  it.each<[string, string, DocumentKind]>([
+    ['a whole CNPJ', '00078057000103', 'cnpj'],
+    ['11 digits are no CPF short of zeros', '78057000103', 'cpf'],
+    ['12 digits are no CPF', '360305000104', 'cpf'],
+    ['no zeros make it valid', '12345678', 'cnpj'],
+    ['a letter: no number a spreadsheet shortened', '7805700010A', 'cnpj'],
+    ['empty', '', 'cnpj'],
+  ])('%s: %s as %s, none', (_name, typed, kind) => {
+    expect(documentWithLostZeros(typed, kind)).toBeUndefined();
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * A create or update the platform refuses with `Property [address] with value [] does not pass validation` (a CEP
+ * the store does not know, in the sandbox): the report keeps the platform's words first, then names the CEP and
+ * number that were sent, which the platform's message does not.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { createHeader, createRoute, updateRoute } from '../../support/customers.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { requestCounts, resetCounts, stopTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+let running: { sandbox: RunningSandbox; configDir: string } | undefined;
+afterAll(async () => {
+  if (running) await stopTestSandbox(running.sandbox);
+  removeTemporaryFolders();
+});
+
+/** `b2bctl ARGS` in a fresh folder holding `name` with `contents`, against a logged-in sandbox that holds Ana. */
+async function runIn(name: string, contents: string, args: readonly string[]) {
+  if (!running) {
+    running = await startLoggedInSandbox();
+    const { result } = await runIn('ana.csv', `${createHeader}\n${ana},Senha#1,01310-100,10\n`, [
+      'customer',
+      'create',
+      'ana.csv',
+    ]);
+    if (result.code !== 0) throw new Error(`could not register Ana: ${result.stderr}`);
+  }
+  const folder = temporaryFolder();
+  writeFileSync(join(folder, name), contents);
+  await resetCounts(running.sandbox);
+  const result = await runCommandLine(args, { configDir: running.configDir, cwd: folder });
+  return { result, folder, counts: await requestCounts(running.sandbox) };
+}
+
+const refused = 'Property [address] with value [] does not pass validation';
+const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321';
+
+describe('an address the platform refuses', () => {
+  it('create: the report row names the CEP and number sent after the platform message', async () => {
+    const { result, folder, counts } = await runIn(
+      'cep.csv',
+      `${createHeader}\ncpf,386.293.405-50,Cep desconhecido,cep3@x.com.br,(11) 3333-4444,Senha#1,99999-999,1\n`,
+      ['customer', 'create', 'cep.csv'],
+    );
+    expect(result.code).toBe(1);
+    expect(readReport(join(folder, onlyReport(folder, 'cep')))).toMatchObject([
+      {
+        line: '2',
+        outcome: 'failed',
+        status: '422',
+        message: `${refused}; the platform refused the address: check its CEP 99999-999 and number 1`,
+      },
+    ]);
+    expect(counts[createRoute]).toBe(1);
+  });
+
+  it('update: the same, for a registered customer', async () => {
+    const { result, folder } = await runIn(
+      'changes.csv',
+      'document,customerRegistrationAddress.zipcode,customerRegistrationAddress.number\n529.982.247-25,99999-999,12A\n',
+      ['customer', 'update', 'changes.csv'],
+    );
+    expect(result.code).toBe(1);
+    expect(readReport(join(folder, onlyReport(folder, 'changes')))).toMatchObject([
+      {
+        line: '2',
+        outcome: 'failed',
+        status: '422',
+        message: `${refused}; the platform refused the address: check its CEP 99999-999 and number 12A`,
+      },
+    ]);
+  });
+
+  it('a refusal of another field is the platform message alone', async () => {
+    const { folder, counts } = await runIn('group.csv', 'document,customerGroupList\n529.982.247-25,atacado\n', [
+      'customer',
+      'update',
+      'group.csv',
+    ]);
+    expect(readReport(join(folder, onlyReport(folder, 'group')))).toMatchObject([
+      {
+        outcome: 'failed',
+        status: '422',
+        message: 'Property [customerGroupList] with value [atacado] does not pass validation',
+      },
+    ]);
+    expect(counts[updateRoute]).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,48 @@
+/** refusalMessage: the platform's words first, then the CEP and number sent when its 422 names the address. */
+import { describe, expect, it } from 'vitest';
+import { PlatformError } from '../../../../src/base/errors.js';
+import { refusalMessage, type SentAddresses } from '../../../../src/commands/customer/customer-failures.js';
+
+const refusal = (status: number, message: string) =>
+  new PlatformError(status, { method: 'POST', url: 'https://store.example/v1/customer' }, { message });
+const address = 'Property [address] with value [] does not pass validation';
+const registration = { zipcode: '99999-999', number: '1' };
+
+describe('refusalMessage', () => {
+  it.each<[string, PlatformError, SentAddresses, string]>([
+    [
+      'the registration address',
+      refusal(422, address),
+      { customerRegistrationAddress: registration },
+      `${address}; the platform refused the address: check its CEP 99999-999 and number 1`,
+    ],
+    [
+      'a lone item of addressList',
+      refusal(422, address),
+      { addressList: [{ zipcode: '01310-100', number: '10' }] },
+      `${address}; the platform refused the address: check its CEP 01310-100 and number 10`,
+    ],
+    [
+      'several addresses: each named',
+      refusal(422, address),
+      { customerRegistrationAddress: registration, addressList: [{ zipcode: '01310-100', number: '10' }] },
+      `${address}; the platform refused an address: check the CEP and number of each (CEP 99999-999, number 1; CEP 01310-100, number 10)`,
+    ],
+    ['no address sent', refusal(422, address), {}, address],
+    [
+      'another field',
+      refusal(422, 'Property [phone] with value [1] does not pass validation'),
+      { customerRegistrationAddress: registration },
+      'Property [phone] with value [1] does not pass validation',
+    ],
+    [
+      'wording of another form',
+      refusal(422, 'the address is invalid'),
+      { customerRegistrationAddress: registration },
+      'the address is invalid',
+    ],
+    ['not a 422', refusal(409, address), { customerRegistrationAddress: registration }, address],
+  ])('%s', (_name, error, sent, message) => {
+    expect(refusalMessage(error, sent)).toBe(message);
+  });
+});
