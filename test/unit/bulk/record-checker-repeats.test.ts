@@ -80,7 +80,10 @@ describe('RecordChecker and its duplicate index', () => {
   });
 
   it('finds a document and an e-mail of one record, each at its own first record', async () => {
-    const path = fileWith('document;username\n111;a@x.com\n222;b@x.com\n222;a@x.com\n');
+    // Every column a create needs is there (a file without one is refused at its header, before any record).
+    const path = fileWith(
+      'documentType;document;username;phone;password\ncpf;111;a@x.com;1;x\ncpf;222;b@x.com;1;x\ncpf;222;a@x.com;1;x\n',
+    );
     const problems = await validate(path, newCustomerChecker('create'), { catalogue: customerCatalogue('create') });
     expect(repeats(problems)).toEqual(['4: already on line 3', '4: already on line 2']);
   });
