@@ -47,7 +47,10 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail with the flag to use instead')
-    .option('--excel', "with -o csv: a CSV that a pt-BR Excel opens as is (BOM, ';' between cells, decimal comma)")
+    .option(
+      '--excel',
+      "a CSV that a pt-BR Excel opens as is (BOM, ';' between cells, decimal comma): -o csv for Excel, and alone the same",
+    )
     .addOption(
       new Option(
         '--log-format <format>',
@@ -123,6 +126,18 @@ export async function refuseUnknownLogFormat(
   // Loaded only for this mistake: help and every good command line never load the error classes.
   const { UsageError } = await import('../base/errors.js');
   throw new UsageError(`B2BCTL_LOG_FORMAT must be one of ${logFormats.join(', ')}, not "${value}".`);
+}
+
+/**
+ * A usage error for `--excel` beside `-o json`, `ndjson` or `table`: --excel is a CSV for Excel, so the two ask for
+ * different outputs, and taking either silently writes what the other did not ask for.
+ */
+export async function refuseExcelWithOtherFormat(globals: GlobalOptions): Promise<void> {
+  if (!globals.excel || globals.output === undefined || globals.output === 'csv') return;
+  const { UsageError } = await import('../base/errors.js');
+  throw new UsageError(
+    `--excel writes a CSV for a pt-BR Excel; it does not go with -o ${globals.output}. Give -o csv --excel (or --excel alone), or -o ${globals.output} alone.`,
+  );
 }
 
 /**

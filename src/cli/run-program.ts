@@ -3,7 +3,14 @@ import type { Context, GlobalOptions, IOStreams } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
 import type { Logger } from '../io/output/logger.js';
-import { buildProgram, endParsesWithErrors, globalsOf, parseEndExitCode, refuseUnknownLogFormat } from './program.js';
+import {
+  buildProgram,
+  endParsesWithErrors,
+  globalsOf,
+  parseEndExitCode,
+  refuseExcelWithOtherFormat,
+  refuseUnknownLogFormat,
+} from './program.js';
 
 /** The environment variables a command line is read with (process.env, or a test's own). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -32,6 +39,7 @@ export async function runProgram(
   const program = await buildProgram(async (command, load, options) => {
     const parsed = globalsOf(command, env);
     await refuseUnknownLogFormat(parsed, env);
+    await refuseExcelWithOtherFormat(parsed);
     // The default is text: timestamped lines when stderr is not a terminal (cron), bare on one.
     globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
     context = await contextFor(globals);

@@ -56,7 +56,8 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   // A captive portal's or proxy's login page with a 200 is no answer of the platform, whatever -o asked for.
   const proxyPage = proxyPageOf(request, response);
   if (proxyPage) throw proxyPage;
-  await writeAnswerBody(response, context.globals.output, context);
+  // --excel alone asks for its CSV, as of every listing command.
+  await writeAnswerBody(response, context.globals.output ?? (context.globals.excel ? 'csv' : undefined), context);
 }
 
 async function paginate(
@@ -68,7 +69,7 @@ async function paginate(
 ): Promise<void> {
   const session = await context.session();
   const paging = pagingPlan(request, options.pageSize, session, (line) => context.log.warn(line));
-  const format = context.globals.output ?? (options.slurp ? 'json' : 'ndjson');
+  const format = context.globals.output ?? (context.globals.excel ? 'csv' : options.slurp ? 'json' : 'ndjson');
   const writer = itemWriter(format, context);
   let count = 0;
   let failed = true;

@@ -95,8 +95,11 @@ describe('b2bctl api and odd answers', () => {
     expect(shown.stdout).toContain('"huge": 1e400,\n');
     const paged = await api(['/long-decimals', '--paginate']);
     expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.5}\n');
-    const excel = await api(['/long-decimals', '--paginate', '-o', 'csv', '--excel']);
-    expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
+    // --excel alone is its CSV, as for every listing command: a page, and every page.
+    for (const flags of [['--paginate', '-o', 'csv', '--excel'], ['--paginate', '--excel'], ['--excel']]) {
+      const excel = await api(['/long-decimals', ...flags]);
+      expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
+    }
   });
 
   it.each([[[]], [['-o', 'json']], [['--paginate']]])(

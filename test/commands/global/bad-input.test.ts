@@ -349,3 +349,16 @@ describe('a URL refused as a flag or setting value', () => {
       for (const secret of ['FWDPASS', 'QTOK', 'SECRET', 'QVAL']) expect(output).not.toContain(secret);
   });
 });
+
+describe('--excel beside another output format', () => {
+  it.each(['json', 'ndjson', 'table'])('-o %s --excel exits 2 naming both, and sends nothing', async (format) => {
+    const configDir = await loggedIn();
+    const result = await runCommandLine(['sellers', 'list', '-o', format, '--excel'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: --excel writes a CSV for a pt-BR Excel; it does not go with -o ${format}. Give -o csv --excel (or --excel alone), or -o ${format} alone.\n`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
