@@ -93,7 +93,12 @@ export function describeNetworkProblem(
     };
   if (untrustedCodes.has(code) || code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return certificateProblem(code, host, certificate);
-  return connectionProblem(code, url, proxy, source);
+  return connectionProblem(
+    code,
+    url,
+    route.kind === 'proxy' ? { shown: proxy ?? '', variable: route.variable } : undefined,
+    source,
+  );
 }
 
 function certificateProblem(code: string, host: string, certificate: TlsProbe | undefined): NetworkProblem {
@@ -117,10 +122,17 @@ function certificateProblem(code: string, host: string, certificate: TlsProbe | 
   };
 }
 
-function connectionProblem(code: string, url: URL, proxy: string | undefined, source: UrlSource): NetworkProblem {
-  // Through a proxy, b2bctl connects to the proxy only: a failure to connect is the proxy's.
+function connectionProblem(
+  code: string,
+  url: URL,
+  through: { shown: string; variable: string } | undefined,
+  source: UrlSource,
+): NetworkProblem {
+  // Through a proxy, b2bctl connects to the proxy only: a failure to connect is the proxy's. The variable named is
+  // the one the proxy came from (a lower-case http_proxy wins over HTTP_PROXY, as in curl).
+  const proxy = through?.shown;
   const where = proxy ? `the proxy ${proxy}` : url.host;
-  const check = proxy ? 'check HTTPS_PROXY/HTTP_PROXY (or add the host to NO_PROXY)' : `check ${source.url}`;
+  const check = through ? `check ${through.variable} (or add the host to NO_PROXY)` : `check ${source.url}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return {
       code,

@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { createConnection } from 'node:net';
 import { ExitCode } from '../../base/errors.js';
 import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
 import { isLoopbackHost } from '../../net/plain-http.js';
@@ -37,25 +38,46 @@ export async function checkDns(url: URL, route: ProxyRoute): Promise<Finding> {
 /** Which proxy the base URL goes through (or that NO_PROXY bypasses it), and whether the proxy tunnels to it. */
 export async function checkProxy(url: URL, route: ProxyRoute, timeoutMs: number): Promise<Finding> {
   if (route.kind !== 'proxy') return { check: 'proxy', result: 'ok', detail: describeRoute(route) };
-  if (url.protocol !== 'https:')
-    return {
-      check: 'proxy',
-      result: 'ok',
-      detail: `${describeRoute(route)}; plain http is asked of the proxy by URL, without CONNECT`,
-    };
   try {
+    // Plain http is asked of the proxy by URL, without CONNECT: the check is that the proxy answers at all.
+    if (url.protocol !== 'https:') {
+      await reachProxy(route.proxy, timeoutMs);
+      return {
+        check: 'proxy',
+        result: 'ok',
+        detail: `${describeRoute(route)}: the proxy answers; plain http is asked of it by URL, without CONNECT`,
+      };
+    }
     const socket = await openConnection(url, route, timeoutMs);
     socket?.destroy();
     return { check: 'proxy', result: 'ok', detail: `${describeRoute(route)}: CONNECT to ${url.host} succeeded` };
   } catch (error) {
     const problem = describeNetworkProblem(error, url, route);
+    const asked =
+      url.protocol === 'https:'
+        ? `CONNECT to ${url.host} through ${redactProxyUrl(route.proxy)}`
+        : `Reaching ${redactProxyUrl(route.proxy)}`;
     return {
       check: 'proxy',
       result: 'fail',
-      detail: `CONNECT to ${url.host} through ${redactProxyUrl(route.proxy)} failed: ${problem.what}; ${problem.fix}`,
+      detail: `${asked} failed: ${problem.what}; ${problem.fix}`,
       exitCode: ExitCode.unavailable,
     };
   }
+}
+
+/** A TCP connection to the proxy itself, closed at once: what a plain http request through it needs first. */
+function reachProxy(proxy: URL, timeoutMs: number): Promise<void> {
+  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port });
+    socket.setTimeout(timeoutMs, () => socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 }
 
 /** The TLS handshake of an https base URL: certificate trusted, for this host, and its expiry. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
+import { refusedPort } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
@@ -95,7 +96,7 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
       (finding) => finding.check === 'proxy',
     );
     expect(proxyLine?.detail).toBe(
-      `through the proxy http://${proxyUser}:[redacted]@${new URL(proxy.url).host} (http_proxy); plain http is asked of the proxy by URL, without CONNECT`,
+      `through the proxy http://${proxyUser}:[redacted]@${new URL(proxy.url).host} (http_proxy): the proxy answers; plain http is asked of it by URL, without CONNECT`,
     );
     const trigger = await run([
       'webhook',
@@ -117,6 +118,19 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     expect(paths).toContain('POST RECEIVER/oauth/token');
     expect(paths).toContain('POST RECEIVER/webhooks/orders');
     expect(receiver.stored).toHaveLength(1);
+  });
+
+  it('doctor fails the proxy line when nothing answers at the proxy, naming the variable it came from', async () => {
+    const down = `http://127.0.0.1:${await refusedPort()}`;
+    const doctor = await run(['doctor', '-o', 'json', '--base-url', sandbox.url], { http_proxy: down });
+    expect(doctor.code).toBe(69);
+    const proxyLine = (JSON.parse(doctor.stdout) as { check: string; result: string; detail: string }[]).find(
+      (finding) => finding.check === 'proxy',
+    );
+    expect(proxyLine?.result).toBe('fail');
+    expect(proxyLine?.detail).toMatch(
+      /^Reaching http:\/\/127\.0\.0\.1:\d+ failed: .*check http_proxy \(or add the host to NO_PROXY\)/,
+    );
   });
 
   it('NO_PROXY naming the host bypasses it, and doctor says which entry', async () => {
