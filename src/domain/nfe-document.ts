@@ -57,7 +57,7 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   const authorisation = authorisationProblem(proc, key.key.key);
   if (authorisation) return { ok: false, reason: authorisation };
   const ide = objectAt(inf, 'ide');
-  const kind = saleInvoiceProblem(ide);
+  const kind = saleInvoiceProblem(ide) ?? issueProblem(ide, key.key, nowMs) ?? totalProblem(objectAt(inf, 'total'));
   if (kind) return { ok: false, reason: kind };
   return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(objectAt(inf, 'dest')) };
 }
@@ -76,6 +76,42 @@ function saleInvoiceProblem(ide: Record<string, unknown> | undefined): string | 
   if (named !== undefined)
     return `${named} NF-e (finNFe ${purpose}), not the sale's invoice: send the order's normal NF-e (finNFe 1)`;
   return undefined;
+}
+
+/** NF-e 4.00's dhEmi (TDateTimeUTC): the date and time as issued, with its offset (`2026-11-28T10:20:30-03:00`). */
+const issueInstant = /^(\d{4})-(\d{2})-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+/** A clock this far ahead of this machine's is a wrong clock, not an NF-e issued later: beyond it, refused. */
+const futureToleranceMs = 60 * 60_000;
+
+/**
+ * The issue date: a date and time, not in the future, in the access key's month of issue (the key's AAMM is the
+ * month written in dhEmi). The tax authority checks it when it authorises; an XML that fails here was not the one
+ * it authorised, or was edited after.
+ */
+function issueProblem(ide: Record<string, unknown> | undefined, key: NfeAccessKey, nowMs: number): string | undefined {
+  const written = textAt(ide, 'dhEmi');
+  if (written === undefined) return 'the NF-e has no issue date (ide/dhEmi)';
+  const match = issueInstant.exec(written);
+  const at = Date.parse(written);
+  if (match === null || Number.isNaN(at))
+    return `the issue date (dhEmi) ${written} is not a date and time as an NF-e writes it, such as 2026-11-28T10:20:30-03:00`;
+  if (at > nowMs + futureToleranceMs) return `the issue date (dhEmi) ${written} is in the future`;
+  const month = `${match[1]}-${match[2]}`;
+  if (month !== key.yearMonth)
+    return `the issue date (dhEmi) ${written} is not in the access key's month of issue (${key.yearMonth})`;
+  return undefined;
+}
+
+/** NF-e's TDec_1302: at most 13 whole digits, and two decimals when there are any; no sign. */
+const totalAmount = /^(?:0|0\.\d{2}|[1-9]\d{0,12}(?:\.\d{2})?)$/;
+
+/** The invoice's total (vNF), as the NF-e's schema writes an amount: `1234.56`, never `1234,56` nor `-5.00`. */
+function totalProblem(total: Record<string, unknown> | undefined): string | undefined {
+  const written = textAt(objectAt(total, 'ICMSTot'), 'vNF');
+  if (written === undefined) return 'the NF-e has no total (total/ICMSTot/vNF)';
+  return totalAmount.test(written)
+    ? undefined
+    : `the NF-e total (vNF) ${written} is not an amount as an NF-e writes it (digits, a point and two decimals, such as 1234.56)`;
 }
 
 function textAt(parent: Record<string, unknown> | undefined, name: string): string | undefined {

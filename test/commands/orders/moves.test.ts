@@ -121,16 +121,27 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(acceptedMoves(sandbox)).toEqual([`${id} cancel`]);
     });
 
-    it('a bad tracking code, an unauthorised NF-e, a key alone with a mistyped digit: exit 65, nothing sent', async () => {
+    it('a bad tracking code, an unauthorised NF-e, one with a total or date no NF-e writes, a key alone with a mistyped digit: exit 65, nothing sent', async () => {
       const [id] = newOrders(sandbox, 1) as [number];
       const unauthorised = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8').replace(
         '<cStat>100<',
         '<cStat>110<',
       );
       writeFileSync(join(dir, 'denied.xml'), unauthorised);
+      const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+      writeFileSync(join(dir, 'comma.xml'), sample.replace(/<vNF>([^<]*)\.(\d\d)</, '<vNF>$1,$2<'));
+      writeFileSync(join(dir, 'future.xml'), sample.replace(/<dhEmi>[^<]*</, '<dhEmi>2099-01-01T10:00:00-03:00<'));
       const cases: [string[], RegExp][] = [
         [['ship', String(id), '--tracking', 'SS123456784BR'], /Property \[trackingCode\] .*check digit .* should be 5/],
         [['invoice', String(id), '--xml', 'denied.xml'], /Property \[invoiceXml\] .*cStat is 110/],
+        [
+          ['invoice', String(id), '--xml', 'comma.xml'],
+          /Property \[invoiceXml\] .*the NF-e total \(vNF\) \d+,\d\d is not/,
+        ],
+        [
+          ['invoice', String(id), '--xml', 'future.xml'],
+          /Property \[invoiceXml\] .*dhEmi\) 2099-01-01T10:00:00-03:00 is in the future/,
+        ],
         [['invoice', String(id), '--key', mistypedKey], /Property \[invoiceKey\] .*check digit/],
         [['ready', String(id), '--erp-number', ' '], /Property \[erpNumber\] .*needs the ERP order number/],
       ];

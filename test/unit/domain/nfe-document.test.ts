@@ -95,6 +95,30 @@ describe('checkNfeDocument', () => {
       'declared encoding is ISO-8859-1',
     ],
     ['with a DOCTYPE', authorised.replace('<nfeProc', '<!DOCTYPE x [<!ENTITY a "b">]><nfeProc'), 'no DOCTYPE'],
+    // Found by a fresh user test: each was sent as the order's authorised invoice.
+    [
+      'issued in the future',
+      authorised.replace('<dhEmi>2026-10-14T10:20:30-03:00', '<dhEmi>2026-11-27T10:20:30-03:00'),
+      'the issue date (dhEmi) 2026-11-27T10:20:30-03:00 is in the future',
+    ],
+    [
+      'whose issue date is no date',
+      authorised.replace('<dhEmi>2026-10-14T10:20:30-03:00', '<dhEmi>14/10/2026'),
+      'the issue date (dhEmi) 14/10/2026 is not a date and time as an NF-e writes it',
+    ],
+    [
+      "issued outside its key's month",
+      authorised.replace('<dhEmi>2026-10-14T10:20:30-03:00', '<dhEmi>2025-10-14T10:20:30-03:00'),
+      "the issue date (dhEmi) 2025-10-14T10:20:30-03:00 is not in the access key's month of issue (2026-10)",
+    ],
+    ['without an issue date', authorised.replace(/<dhEmi>[^<]*<\/dhEmi>/, ''), 'no issue date (ide/dhEmi)'],
+    [
+      'with a total written with a comma',
+      authorised.replace('<vNF>1234.56', '<vNF>1234,56'),
+      'the NF-e total (vNF) 1234,56 is not an amount as an NF-e writes it',
+    ],
+    ['with a negative total', authorised.replace('<vNF>1234.56', '<vNF>-5.00'), 'the NF-e total (vNF) -5.00'],
+    ['without a total', authorised.replace(/<vNF>[^<]*<\/vNF>/, ''), 'no total (total/ICMSTot/vNF)'],
   ])('refuses an NF-e %s', (_name, text, reason) => {
     const verdict = check(text);
     expect(verdict.ok).toBe(false);
