@@ -184,7 +184,7 @@ export function checkResume(options: {
     (meta.input.content !== undefined && meta.input.content !== options.input.content)
   )
     throw refuse(
-      `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes)`,
+      `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes). Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already (customer create: --upsert updates them)`,
     );
   const restored: Record<string, ShapingValue> = {};
   for (const { flag, key, unset, path, pacing, list } of options.shaping) {

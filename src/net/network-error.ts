@@ -155,7 +155,7 @@ function connectionProblem(
     return {
       code,
       what: `the connection to ${where} was cut (${code})`,
-      fix: 'a firewall or proxy may be closing it; try again, and check the network',
+      fix: 'a firewall or proxy may be closing it; check the network',
     };
   return { code, what: `${where} could not be reached (${code})`, fix: `${check} and the network` };
 }

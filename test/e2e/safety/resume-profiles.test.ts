@@ -148,7 +148,7 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
     expect(result.code).toBe(2);
     expect(lastLine(result.stderr)).toMatch(
       new RegExp(
-        `^error: Cannot resume from ${report.replaceAll('.', '\\.')}: it is the report of .*customers\\.csv \\(\\d+ bytes\\), and this input is another file or was changed since \\(\\d+ bytes\\); nothing was sent\\.$`,
+        `^error: Cannot resume from ${report.replaceAll('.', '\\.')}: it is the report of .*customers\\.csv \\(\\d+ bytes\\), and this input is another file or was changed since \\(\\d+ bytes\\)\\. Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already \\(customer create: --upsert updates them\\); nothing was sent\\.$`,
       ),
     );
     expect(await requestCounts(lat)).toEqual({});
@@ -183,7 +183,7 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
     // refused by the report's line keys (test/unit/bulk/pending-records.test.ts).
     const size = Buffer.byteLength(`${lines.join('\n')}\n`);
     expect(result.stderr).toContain(
-      `error: Cannot resume from ${report}: it is the report of ${join(folder, 'customers.csv')} (${size} bytes), and this input is another file or was changed since (${size} bytes); nothing was sent.`,
+      `error: Cannot resume from ${report}: it is the report of ${join(folder, 'customers.csv')} (${size} bytes), and this input is another file or was changed since (${size} bytes). Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already (customer create: --upsert updates them); nothing was sent.`,
     );
     expect(await requestCounts(lat)).toEqual({});
   });

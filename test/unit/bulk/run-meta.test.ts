@@ -74,7 +74,7 @@ describe('checkResume', () => {
     ],
     [
       { input: { path: '/exports/stock.csv', size: 11, fingerprint: 'abc' } },
-      'it is the report of /exports/stock.csv (10 bytes), and this input is another file or was changed since (11 bytes)',
+      'it is the report of /exports/stock.csv (10 bytes), and this input is another file or was changed since (11 bytes). Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already (customer create: --upsert updates them)',
     ],
   ])('refuses another command, profile, base URL or input: %o', (changes, difference) => {
     expect(() => check({}, changes)).toThrow(
