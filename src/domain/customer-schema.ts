@@ -9,6 +9,7 @@ import { normalizeCep } from './cep.js';
 import {
   addressCombinationProblem,
   customerProblem,
+  documentTypeCheck,
   documentTypeMismatch,
   hintLostZeros,
   isPlausibleEmail,
@@ -117,9 +118,7 @@ function bodySchema(mode: 'create' | 'update') {
   shape.document = withReason(requiredText, (value: string) => checkDocument(value));
   shape.customerRegistrationAddress = addressSchema.optional();
   if (mode === 'create') {
-    shape.documentType = withReason(requiredText, (value) =>
-      documentKindOfType(value) ? { ok: true } : { ok: false, reason: reasons.documentType },
-    );
+    shape.documentType = withReason(requiredText, documentTypeCheck);
     shape.username = withReason(requiredText, (value) =>
       isPlausibleEmail(value.trim()) ? { ok: true } : { ok: false, reason: reasons.email },
     );

@@ -189,8 +189,14 @@ interface FieldRule {
   limit?: { limit: number; reason: string };
 }
 
-const documentTypeCheck: TextCheck = (text) =>
-  documentKindOfType(text) ? { ok: true } : { ok: false, reason: reasons.documentType };
+export const documentTypeCheck: TextCheck = (text) => {
+  if (documentKindOfType(text)) return { ok: true };
+  // `CPF` from an ERP's export: said how to write it, not changed behind the operator's back (docs/input-files.md).
+  const lower = text.trim().toLowerCase();
+  if (documentKindOfType(lower))
+    return { ok: false, reason: `write it in lower case, ${lower}: the platform takes no other spelling` };
+  return { ok: false, reason: reasons.documentType };
+};
 const emailCheck: TextCheck = (text) =>
   isPlausibleEmail(text.trim()) ? { ok: true } : { ok: false, reason: reasons.email };
 

@@ -117,7 +117,7 @@ describe('validateCustomerCreate: each rule, in the platform wording', () => {
     {
       name: 'documentType in upper case',
       change: { documentType: 'CPF' },
-      problems: [message('documentType', 'CPF', 'use cpf or pf for an individual, cnpj or pj for a company')],
+      problems: [message('documentType', 'CPF', 'write it in lower case, cpf: the platform takes no other spelling')],
     },
     {
       name: 'documentType unknown',
