@@ -29,7 +29,7 @@ import {
   textInput,
   textOf,
 } from './customer-values.js';
-import { checkDocument, documentKindOfType } from './documents.js';
+import { checkDocument } from './documents.js';
 import { normalizePhone } from './phone.js';
 import type { FieldProblem, RecordVerdict } from './validation.js';
 
