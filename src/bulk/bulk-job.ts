@@ -319,7 +319,7 @@ function planSending<T, Sent>(
   if (!job.flags.dryRun) return plan;
   const requests = Math.ceil(validation.valid / plan.batchSize);
   context.log.info(
-    `${job.name}: dry run; would send ${countOf(validation.valid, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}.`,
+    `${job.name}: dry run; would send ${countOf(validation.valid, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}.${job.dryRunLeaves ? ` ${job.dryRunLeaves}` : ''}`,
   );
   // The real run reports the skipped invalid records as failures and exits 1: a rehearsal that exits 0 would
   // tell a script the file is fine.

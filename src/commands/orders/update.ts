@@ -66,6 +66,10 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
       },
       lockName: 'orders-update',
+      dryRunLeaves:
+        options.statusCheck === false
+          ? undefined
+          : 'The orders were not read: a move their status forbids or has taken, and an order named both by its id and by its number, are found by the real run before it sends each.',
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
       shaping: [

@@ -277,6 +277,11 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const dryRun = await run(['orders', 'update', 'moves.csv', '--dry-run']);
       expect(dryRun.stderr).toContain("each order's status read first (one request per order)");
+      // A dry run reads nothing of the platform, and says what it leaves to the real run (a fresh user test took
+      // its exit 0 for the file being fine).
+      expect(dryRun.stderr).toContain(
+        'The orders were not read: a move their status forbids or has taken, and an order named both by its id and by its number, are found by the real run before it sends each.',
+      );
       const result = await run(['orders', 'update', 'moves.csv']);
       expect(result.code).toBe(1);
       const rows = readReport(join(dir, onlyReport(dir, 'moves')));
