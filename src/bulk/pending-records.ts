@@ -82,6 +82,12 @@ export async function* pendingBatches<T>(
     for (const record of records) {
       if (done?.has(record)) continue;
       if (record.message !== undefined) {
+        if (reported?.has(record)) {
+          // A resume: its report says so already (and its errors file holds it).
+          ledger.recount('invalid');
+          skippedInvalid?.(record);
+          continue;
+        }
         ledger.record([
           {
             row: { ...placeOf(record), key: record.key, outcome: 'invalid', message: record.message },

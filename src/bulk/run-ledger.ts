@@ -140,6 +140,15 @@ export class RunLedger {
     return total;
   }
 
+  /**
+   * Counts a record a resumed run's report has already (an invalid one, which stays invalid in an input that has not
+   * changed): in the summary and the exit code, without a second row in the report or the errors file.
+   */
+  recount(outcome: Outcome): void {
+    this.counts.set(outcome, this.count(outcome) + 1);
+    this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
+  }
+
   /** Writes the rows (and the failing records to the errors file) before anything else happens. */
   record(entries: readonly { row: ReportRow; original: unknown }[]): void {
     writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));

@@ -1,0 +1,53 @@
+/**
+ * A `--skip-invalid` run resumed: its invalid records are in its report and errors file already, and the input has
+ * not changed (a resume checks that), so a resume counts them (the summary, exit 1) without a second row. Each
+ * resume appended them again, and the report no longer had one row per record (found by a fresh user test).
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { generateCustomers } from '../../support/customers.js';
+import { readReport } from '../../support/run-files.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+beforeAll(async () => {
+  ({ sandbox, configDir } = await startLoggedInSandbox());
+});
+afterAll(async () => {
+  await stopTestSandbox(sandbox);
+  removeTemporaryFolders();
+});
+
+describe('a --skip-invalid run resumed twice', () => {
+  it('keeps one report row and one errors-file row per invalid record, and still exits 1', async () => {
+    const folder = temporaryFolder('b2bctl-resume-invalid-');
+    const lines = generateCustomers(4).toString('utf8').trimEnd().split('\n');
+    // Line 3's e-mail is no e-mail: invalid, every time the file is read.
+    lines[2] = (lines[2] ?? '').replace(/,[^,@]+@[^,]+,/, ',not-an-email,');
+    writeFileSync(join(folder, 'customers.csv'), `${lines.join('\n')}\n`);
+    const run = (args: readonly string[]) => runCommandLine(args, { configDir, cwd: folder });
+
+    const first = await run(['customer', 'create', 'customers.csv', '--skip-invalid']);
+    expect(first.code).toBe(1);
+    const report = readdirSync(folder).find((name) => /^customers\.report-.*\.csv$/.test(name)) as string;
+    const errors = readdirSync(folder).find((name) => /^customers\.errors-.*\.csv$/.test(name)) as string;
+    for (const _ of [1, 2]) {
+      const resumed = await run(['customer', 'create', 'customers.csv', '--resume', report]);
+      expect(resumed.code).toBe(1);
+      expect(resumed.stderr).toContain('1 invalid');
+    }
+    const rows = readReport(join(folder, report));
+    expect(rows.map((row) => `${row.line} ${row.outcome}`).toSorted()).toEqual([
+      '2 created',
+      '3 invalid',
+      '4 created',
+      '5 created',
+    ]);
+    expect(readFileSync(join(folder, errors), 'utf8').trimEnd().split('\n')).toHaveLength(2);
+  });
+});
