@@ -36,7 +36,7 @@ describe('a --skip-invalid run resumed twice', () => {
     expect(first.code).toBe(1);
     const report = readdirSync(folder).find((name) => /^customers\.report-.*\.csv$/.test(name)) as string;
     const errors = readdirSync(folder).find((name) => /^customers\.errors-.*\.csv$/.test(name)) as string;
-    for (const _ of [1, 2]) {
+    for (let resume = 1; resume <= 2; resume++) {
       const resumed = await run(['customer', 'create', 'customers.csv', '--resume', report]);
       expect(resumed.code).toBe(1);
       expect(resumed.stderr).toContain('1 invalid');
