@@ -68,7 +68,14 @@ export class RecordChecker<T> {
     const verdict = this.check(record);
     if (!verdict.ok) {
       const problems = readerProblems ?? [];
-      problems.push(...verdict.problems);
+      // A cell the reader refused already (a number in a code column) is said once, in the reader's words: the
+      // rules' complaint about the value read from it adds nothing.
+      const refusedFields = readerProblems?.map((problem) => problem.field).filter((field) => field !== '');
+      problems.push(
+        ...(refusedFields === undefined || refusedFields.length === 0
+          ? verdict.problems
+          : verdict.problems.filter((problem) => !refusedFields.includes(problem.field))),
+      );
       this.addRepeats(this.rawUniqueValues?.(record) ?? [], record, problems);
       return { ok: false, problems };
     }

@@ -271,18 +271,20 @@ function csvRecordShaper(
  * quoting it; text takes anything, so without this it would be sent. A workbook's error cells are refused alike
  * (workbook-input.ts).
  */
-function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[]): string[] | undefined {
-  let found: string[] | undefined;
+function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[]): ReaderProblem[] | undefined {
+  let found: ReaderProblem[] | undefined;
   for (const column of columns) {
     if (column.type !== 'string' && column.type !== 'list') continue;
     const text = cells[column.index];
     if (text === undefined || text === '') continue;
+    // A problem of its field: the rules' own complaint about the same text is not said beside it.
+    const problem = (message: string) => (found ??= []).push({ field: column.path, value: text.trim(), message });
     if (isSpreadsheetError(text))
-      (found ??= []).push(
+      problem(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
       );
     else if (isRetypeCell(text))
-      (found ??= []).push(
+      problem(
         `field "${column.path}" holds ${text.trim()}: its workbook cell had lost what was typed (the error column says how); type the value in its place, then feed the file back`,
       );
   }

@@ -1,5 +1,5 @@
 import type { FieldProblem } from '../../domain/validation.js';
-import { parseDecimal } from './cell-values.js';
+import { parseDecimal, retypeMarker } from './cell-values.js';
 import type { InputRecord } from './opened-input.js';
 
 /**
@@ -14,7 +14,9 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
   const original = record.original as readonly string[];
   return problems.map((problem) => {
     const column = cells.columns.find((candidate) => candidate.path === problem.field);
-    const cell = column === undefined ? undefined : original[column.index];
+    const kept = column === undefined ? undefined : original[column.index];
+    // A workbook's cell marked for the errors file (retypeMarker) is quoted as the sheet shows it.
+    const cell = kept?.startsWith(`${retypeMarker} `) ? kept.slice(retypeMarker.length + 1) : kept;
     if (column === undefined || cell === undefined) return problem;
     if (column.type !== 'number' && column.type !== 'integer') return textAsWritten(problem, cell);
     const written = cell.trim();

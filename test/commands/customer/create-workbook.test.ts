@@ -102,6 +102,9 @@ describe("a workbook's errors file fed back", () => {
         env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
       });
     const first = await run(['clientes.xlsx', '--skip-invalid']);
+    // The run on the workbook quotes the cell as the sheet shows it, once: the mark is the errors file's alone.
+    expect(first.stderr).not.toContain('#RETYPE!');
+    expect(first.stderr.match(/customerRegistrationAddress\.complement/g)).toHaveLength(1);
     const created = (await storedCustomers(sandbox)).length;
     const errorsName = readdirSync(dir).find((name) => /^clientes\.errors-.*\.csv$/.test(name)) as string;
     expect(first.stderr).toContain(errorsName);
@@ -123,5 +126,35 @@ describe("a workbook's errors file fed back", () => {
     const customers = await storedCustomers(sandbox);
     expect(customers).toHaveLength(created + 1);
     expect(customers.map((customer) => customer.customerRegistrationAddress?.complement)).toContain('1/2');
+  });
+});
+
+describe('a code cell the spreadsheet read as a number', () => {
+  it('is said once, in the reader words, quoting the cell as the sheet shows it', async () => {
+    const dir = freshWorkDir();
+    copyFileSync(
+      join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-documento-numero.xlsx'),
+      join(dir, 'clientes.xlsx'),
+    );
+    const result = await runCommandLine(['customer', 'validate', 'clientes.xlsx', '-o', 'ndjson'], {
+      configDir: freshConfigDir(),
+      cwd: dir,
+    });
+    expect(result.code).toBe(65);
+    const problems = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { field: string; message: string });
+    // The CPF rules' "a CPF has 11 digits" about the number read from it was a second line, quoting the errors
+    // file's mark (#RETYPE!) in a run on the workbook itself.
+    expect(problems).toEqual([
+      expect.objectContaining({
+        field: 'document',
+        message: expect.stringMatching(
+          /!B2 \(document\): 1234567890: the cell is a number, so leading zeros and digits past the 15th are lost/,
+        ),
+      }),
+    ]);
+    expect(result.stdout + result.stderr).not.toContain('#RETYPE!');
   });
 });
