@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { createCustomer, type Customer, customerExists, registeredCustomer } from '../../platform/customers.js';
+import { createCustomer, type Customer, registeredCustomer } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
@@ -93,12 +93,8 @@ export async function createOnce(
       return report('created', { status: 200, id: idOf(customer) });
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
-        if (await existsAfterLostAnswer(client, document, error, signal)) {
-          return report('created', {
-            status: 200,
-            message: 'the answer to the create was lost; the customer exists, so it was not sent again',
-          });
-        }
+        const stored = await storedAfterLostAnswer(client, document, error, signal);
+        if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, stored, report, signal);
         if (attempt <= lostAnswerRetries) continue;
         throw error;
       }
@@ -111,17 +107,18 @@ export async function createOnce(
 }
 
 /**
- * Whether the customer of a create whose answer was lost exists. When the platform cannot be asked either, the
- * create's outcome stays unknown: its error is thrown again, saying so (the record is reported `unknown`).
+ * The stored record of a create whose answer was lost, or undefined when no customer has the document. When the
+ * platform cannot be asked either, the create's outcome stays unknown: its error is thrown again, saying so (the
+ * record is reported `unknown`).
  */
-async function existsAfterLostAnswer(
+async function storedAfterLostAnswer(
   client: PlatformClient,
   document: string,
   lost: AmbiguousRequestError,
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<Partial<Customer> | undefined> {
   try {
-    return await customerExists(client, document, signal);
+    return (await registeredCustomer(client, document, signal))?.record;
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     throw new AmbiguousRequestError(
@@ -129,6 +126,37 @@ async function existsAfterLostAnswer(
       { cause: error },
     );
   }
+}
+
+/**
+ * A create whose answer was lost, and the customer exists: created by it, or there before (an --upsert run of the
+ * ERP's whole export), which nothing tells apart. Without --upsert it is not sent again; with it, the file's values
+ * go as an update (an update may be repeated), so a customer that was there before is not left as it was.
+ */
+async function existingAfterLostAnswer(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  stored: Partial<Customer>,
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<ReportEntry> {
+  if (!upsert)
+    return report('created', {
+      status: 200,
+      message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+    });
+  const document = String(entry.value.document);
+  const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored);
+  const notes = [notUpdatedNote(entry.value, stored), updated.note].filter((note) => note !== undefined);
+  return report('updated', {
+    status: 200,
+    id: idOf(updated.customer),
+    message: [
+      "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
+      ...notes,
+    ].join('; '),
+  });
 }
 
 /**

@@ -119,6 +119,23 @@ describe('createOnce: a create whose answer was lost', () => {
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
+  it('with --upsert, the customer exists: the file goes as an update, since it may have been there before', async () => {
+    // An upsert run of the ERP's whole export: the customer existed, the create's answer (a 400) was lost. Taken for
+    // "created by this run", the update was never sent and the run exited 0 (a fresh user test).
+    const { client, requests } = scripted(lost(), { id: 4, email: 'ana@example.com' }, { id: 4 });
+    const row = (await createOnce(client, entry(), true, signal)).row;
+    expect(row).toMatchObject({ outcome: 'updated', status: 200, id: 4 });
+    expect(row.message).toMatch(
+      /^the answer to the create was lost and the customer exists \(created by it, or there before\): the file's values went as an update; updated without password/,
+    );
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `POST ${post}`,
+      `PUT ${put}`,
+      `PUT ${put}`,
+    ]);
+    expect(requests[2]?.body).toEqual(updateBodyOf(body));
+  });
+
   it('the customer does not exist: sent again after each look-up, three more times, then the error is thrown', async () => {
     const error = lost();
     const { client, said } = scripted(...[1, 2, 3, 4].flatMap(() => [error, noSuchCustomer()]), () => {
