@@ -43,6 +43,8 @@ export interface BulkJob<T, Sent = T> {
   sendJson?(value: T): string;
   /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
   plan(valid: number): SendPlan;
+  /** False when a record whose outcome is unknown is no record to feed back (see LedgerOptions.unknownToFeedBack). */
+  unknownToFeedBack?: boolean;
   /** What a dry run, which reads nothing of the platform, leaves to the real run to find: said after its line. */
   dryRunLeaves?: string;
   /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */

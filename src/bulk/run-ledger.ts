@@ -40,6 +40,11 @@ export interface LedgerOptions {
   unit: string;
   /** Records this run will send, for the progress bar. */
   total: number;
+  /**
+   * Whether a record whose outcome is unknown goes to the errors file, to be fed back once checked (order moves).
+   * Not for a create: fed back, a customer the lost request made is refused as registered; a resume asks instead.
+   */
+  unknownToFeedBack?: boolean;
 }
 
 /**
@@ -54,6 +59,7 @@ export class RunLedger {
     readonly errors: ErrorsWriter,
     private readonly progress: Progress,
     private readonly context: Context,
+    private readonly unknownToFeedBack: boolean,
   ) {
     this.startedAt = context.clock.now();
   }
@@ -121,7 +127,7 @@ export class RunLedger {
       log: (message) => options.context.log.info(message),
       divertLog: (write) => options.context.log.divert(write),
     });
-    return new RunLedger(report, errors, progress, options.context);
+    return new RunLedger(report, errors, progress, options.context, options.unknownToFeedBack !== false);
   }
 
   count(outcome: Outcome): number {
@@ -166,7 +172,7 @@ export class RunLedger {
         }
         runLength++;
         // original is read only for a failure: a spooled record parses its cells when asked.
-        if (failingOutcomes.has(row.outcome))
+        if (failingOutcomes.has(row.outcome) && (row.outcome !== 'unknown' || this.unknownToFeedBack))
           writing(this.errors.path, () =>
             this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),
           );

@@ -87,6 +87,7 @@ export async function openSending<T, Sent>(
     resumeFrom: job.flags.resume,
     unit: job.unit,
     total: Math.max(0, valid - (done?.count ?? 0)),
+    unknownToFeedBack: job.unknownToFeedBack,
   });
   const meta: RunMeta = input.resumed ?? {
     version: 1,

@@ -35,6 +35,8 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       keyOf: customerRecordKey,
       shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
       outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
+      // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.
+      unknownToFeedBack: false,
       sentOutcomes: ['created', 'updated'],
       plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
       // options.upsert is read at send time: a --resume may have restored it from the interrupted run.

@@ -4,7 +4,7 @@
  * resume and reported `failed … already registered` (found by a fresh user test). They are `unknown`: the resume
  * asks again before it sends, and reports them created.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -46,6 +46,9 @@ describe('a create whose answer and whose existence check are both lost', () => 
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.outcome === 'unknown')).toBe(true);
     expect(rows[0]?.message).toContain('a resume asks again before sending it');
+    // No errors file "to fix and feed back": fed back, they would be refused as registered (a fresh user test).
+    expect(readdirSync(folder).filter((name) => name.includes('.errors-'))).toEqual([]);
+    expect(first.stderr).not.toContain('to fix and feed back');
     expect((await storedCustomers(sandbox)).length).toBe(rows.length);
 
     // A resume takes the run's flags: a --timeout the platform can meet is given again.
