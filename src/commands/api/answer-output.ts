@@ -93,6 +93,10 @@ export async function writeAnswerBody(response: HttpResponse, format: OutputForm
         ? `warning: -o ${format} makes rows of objects; this list holds other values, so it is printed as sent.`
         : `warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.`,
     );
+    // As sent, but a line: a format asked for lines (`while read`, `wc -l`, ndjson), and the body may end without one.
+    const text = bodyText(response.text, context.io.isStdoutTTY);
+    await writeText(context.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    return;
   }
   await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
 }
