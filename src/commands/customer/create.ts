@@ -38,7 +38,13 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.
       unknownToFeedBack: false,
       sentOutcomes: ['created', 'updated'],
-      plan: () => ({ batchSize: 1, description: 'to POST /v1/customer' }),
+      plan: () => ({
+        batchSize: 1,
+        // The requests the summary counts beyond one a customer, said before they are made.
+        description: options.upsert
+          ? 'to POST /v1/customer; a registered customer read, then updated (--upsert)'
+          : 'to POST /v1/customer',
+      }),
       // options.upsert is read at send time: a --resume may have restored it from the interrupted run.
       sendBatch: async (client, batch, signal) =>
         Promise.all(

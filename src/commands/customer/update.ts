@@ -38,7 +38,12 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       keyOf: customerRecordKey,
       outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
       sentOutcomes: ['updated', 'unchanged'],
-      plan: () => ({ batchSize: 1, description: 'to PUT /v1/customer/:document' }),
+      plan: () => ({
+        batchSize: 1,
+        // The requests the summary counts beyond one a customer, said before they are made.
+        description:
+          'to PUT /v1/customer/:document; the stored record read first where a registration address is given in part',
+      }),
       sendBatch: (client, batch, signal) =>
         Promise.all(
           batch.map(async (entry): Promise<ReportEntry> => {

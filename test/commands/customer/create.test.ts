@@ -170,7 +170,7 @@ describe('customer create: what the run says', () => {
     const dry = fixture().context({ configDir: test.configDir, globals: { baseUrl } });
     await dry.run(create, options(mixed, { dryRun: true, skipInvalid: true, upsert: true }));
     expect(dry.stderr()).toContain(
-      'customer create: dry run; would send 2 customers in 2 requests to POST /v1/customer.\n',
+      'customer create: dry run; would send 2 customers in 2 requests to POST /v1/customer; a registered customer read, then updated (--upsert).\n',
     );
     const again = fixture().context({ configDir: test.configDir, globals: { baseUrl } });
     expect(await again.run(create, options(mixed, { skipInvalid: true, upsert: true }))).toBe(

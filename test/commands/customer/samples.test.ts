@@ -224,7 +224,7 @@ describe('customer update', () => {
     expectLines(result.stderr, [
       'customer update: validating customers-update.csv',
       timed('customer update: 4 records, 4 valid, 0 invalid ({s} s)'),
-      'customer update: sending 4 customers, one request each, to PUT /v1/customer/:document (concurrency 8)',
+      'customer update: sending 4 customers, one request each, to PUT /v1/customer/:document; the stored record read first where a registration address is given in part (concurrency 8)',
       // Line 4 gives a new registration address without its name and type: the stored record is read first.
       timed('customer update: 4 updated; 5 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer update: report: ${report}`,
