@@ -23,6 +23,17 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   replace?: boolean;
 }
 
+/** The flags a --resume restores from the interrupted run (or checks against it). */
+const movesShaping = [
+  { flag: '--routes', key: 'routes', path: true },
+  { flag: '--replace', key: 'replace', unset: false },
+  { flag: '--allow-paths', key: 'allowPaths', unset: false },
+] as const;
+
+/** What a dry run, which reads no order, leaves to the real run (a fresh user test took its exit 0 for a fine file). */
+const dryRunLeaves =
+  'The orders were not read: a move their status forbids or has taken, and an order named both by its id and by its number, are found by the real run before it sends each.';
+
 /**
  * Sends a file of order moves through the bulk engine: every row checked first (nothing is sent when one is
  * invalid, unless --skip-invalid), then one request per move, paced, reported and resumable. The moves of one
@@ -66,17 +77,10 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
       },
       lockName: 'orders-update',
-      dryRunLeaves:
-        options.statusCheck === false
-          ? undefined
-          : 'The orders were not read: a move their status forbids or has taken, and an order named both by its id and by its number, are found by the real run before it sends each.',
+      dryRunLeaves: options.statusCheck === false ? undefined : dryRunLeaves,
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
-      shaping: [
-        { flag: '--routes', key: 'routes', path: true },
-        { flag: '--replace', key: 'replace', unset: false },
-        { flag: '--allow-paths', key: 'allowPaths', unset: false },
-      ],
+      shaping: movesShaping,
       plan() {
         routesNow();
         const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
