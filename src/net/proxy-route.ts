@@ -5,7 +5,8 @@ import { UsageError } from '../base/errors.js';
 export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
 
 export type ProxyRoute =
-  | { kind: 'direct' }
+  /** `unused`: the https variable that is set, for an http:// URL it does not apply to (doctor says so). */
+  | { kind: 'direct'; unused?: string }
   /** NO_PROXY names this host: `entry` is the NO_PROXY entry that matched. */
   | { kind: 'bypassed'; entry: string; proxy: URL }
   | { kind: 'proxy'; proxy: URL; variable: string };
@@ -24,7 +25,10 @@ export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
   const http = pick('http_proxy', 'HTTP_PROXY');
   const https = pick('https_proxy', 'HTTPS_PROXY');
   const chosen = url.protocol === 'https:' && https.value ? https : http;
-  if (!chosen.value?.trim()) return { kind: 'direct' };
+  if (!chosen.value?.trim())
+    return url.protocol === 'http:' && https.value?.trim()
+      ? { kind: 'direct', unused: https.name }
+      : { kind: 'direct' };
   const variable = chosen.name;
   const proxy = parseProxyUrl(chosen.value, variable);
   const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
@@ -98,7 +102,10 @@ export function redactProxyText(text: string): string {
 
 /** One line for doctor and --verbose: where requests to `url` go. */
 export function describeRoute(route: ProxyRoute): string {
-  if (route.kind === 'direct') return 'direct (no HTTPS_PROXY or HTTP_PROXY set)';
+  if (route.kind === 'direct')
+    return route.unused === undefined
+      ? 'direct (no HTTPS_PROXY or HTTP_PROXY set)'
+      : `direct: ${route.unused} is set, but it is for https:// addresses; an http:// one goes through HTTP_PROXY, which is not set`;
   if (route.kind === 'bypassed')
     return `direct: NO_PROXY entry "${route.entry}" bypasses the proxy ${redactProxyUrl(route.proxy)}`;
   return `through the proxy ${redactProxyUrl(route.proxy)} (${route.variable})`;

@@ -124,7 +124,7 @@ function cachedToken(session: Session, nowMs: number): Finding {
     return {
       check,
       result: 'fail',
-      detail: `no token for profile "${session.profileName}": run b2bctl login, or set B2BCTL_PASSWORD to let doctor log in`,
+      detail: `no token for profile "${session.profileName}": run b2bctl login --profile ${session.profileName}, or set B2BCTL_PASSWORD to let doctor log in`,
       exitCode: ExitCode.authFailed,
     };
   if (!expiresAt) return { check, result: 'ok', detail: 'a token given with --token or B2BCTL_TOKEN (expiry unknown)' };
@@ -133,7 +133,12 @@ function cachedToken(session: Session, nowMs: number): Finding {
     nowMs,
   );
   return expired
-    ? { check, result: 'fail', detail: `expired at ${expiresAt}: run b2bctl login`, exitCode: ExitCode.authFailed }
+    ? {
+        check,
+        result: 'fail',
+        detail: `expired at ${expiresAt}: run b2bctl login --profile ${session.profileName}`,
+        exitCode: ExitCode.authFailed,
+      }
     : { check, result: 'ok', detail: `cached, obtained ${profile.tokenObtainedAt ?? '?'}, valid until ${expiresAt}` };
 }
 

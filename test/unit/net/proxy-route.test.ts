@@ -48,6 +48,17 @@ describe('proxyRouteFor, as curl and undici read the variables', () => {
     expect(noProxyMatch(new URL(url), noProxy)).toBe(entry);
   });
 
+  it('direct for an http:// URL with only HTTPS_PROXY set: the line says the variable is for https:// (doctor)', () => {
+    const route = proxyRouteFor(new URL('http://store.example/'), { https_proxy: 'http://s:1' });
+    expect(route).toEqual({ kind: 'direct', unused: 'https_proxy' });
+    expect(describeRoute(route)).toBe(
+      'direct: https_proxy is set, but it is for https:// addresses; an http:// one goes through HTTP_PROXY, which is not set',
+    );
+    expect(describeRoute(proxyRouteFor(new URL('http://store.example/'), {}))).toBe(
+      'direct (no HTTPS_PROXY or HTTP_PROXY set)',
+    );
+  });
+
   it('no_proxy wins over NO_PROXY', () => {
     const route = proxyRouteFor(new URL('http://a.example/'), {
       http_proxy: 'http://p:1',
