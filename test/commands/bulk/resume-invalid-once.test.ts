@@ -5,23 +5,15 @@
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { describe, expect, it } from 'vitest';
+import { useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { generateCustomers } from '../../support/customers.js';
 import { readReport } from '../../support/run-files.js';
-import { stopTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-let sandbox: RunningSandbox;
 let configDir: string;
-beforeAll(async () => {
-  ({ sandbox, configDir } = await startLoggedInSandbox());
-});
-afterAll(async () => {
-  await stopTestSandbox(sandbox);
-  removeTemporaryFolders();
-});
+useSandboxPerFile({ login: true }, (ready) => ({ configDir } = ready));
 
 describe('a --skip-invalid run resumed twice', () => {
   it('keeps one report row and one errors-file row per invalid record, and still exits 1', async () => {

@@ -2,22 +2,14 @@
  * doctor's token line names the profile in the login it asks for: `run b2bctl login` alone logs in the default
  * profile, not the one doctor checked (a fresh user test; whoami already said `--profile`).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir } from '../../support/cli.js';
+import { freshConfigDir, useSandboxPerFile } from '../../support/cli.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { login, runCommandLine } from '../../support/command-line.js';
-import { startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox } = ready));
 
 it('an expired token of profile ttl: run b2bctl login --profile ttl', async () => {
   const configDir = freshConfigDir();
