@@ -44,15 +44,19 @@ export async function withClosingLine(
     ...(tally.outcomes ? { outcomes: tally.outcomes } : {}),
     exitCode,
   });
+  // `-o json` or `ndjson` asked of a bulk run: its summary as one JSON object on stdout, for a script (`| jq`). The
+  // records themselves are the report's rows; a run prints no data otherwise.
+  const asJson = context.globals.output === 'json' || context.globals.output === 'ndjson';
   try {
     await work();
   } catch (error) {
-    if (wanted && error instanceof B2bctlError) {
-      const exitCode = exitCodeOf(error);
+    const exitCode = exitCodeOf(error);
+    if (asJson) context.io.stdout.write(`${JSON.stringify(fields(exitCode))}\n`);
+    if (wanted && error instanceof B2bctlError)
       error.closingLine = { message: closingLine(name, tally, exitCode), fields: fields(exitCode) };
-    }
     throw error;
   }
+  if (asJson) context.io.stdout.write(`${JSON.stringify(fields(0))}\n`);
   if (wanted) context.log.notice(closingLine(name, tally, 0), fields(0));
 }
 

@@ -1,0 +1,47 @@
+/**
+ * `-o json` asked of a bulk run: its summary as one JSON object on stdout (the command, the file, the profile, the
+ * outcomes, the exit code), for a script piping it to jq. It printed nothing at all (a fresh user test).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { generateCustomers } from '../../support/customers.js';
+import { temporaryFolder } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
+
+describe('a bulk run with -o json', () => {
+  it.each(['json', 'ndjson'])(
+    '-o %s: one summary object on stdout, whether the run succeeds or not',
+    async (format) => {
+      const folder = temporaryFolder('b2bctl-json-summary-');
+      const lines = generateCustomers(3).toString('utf8').trimEnd().split('\n');
+      writeFileSync(join(folder, 'ok.csv'), `${lines.join('\n')}\n`);
+      lines[2] = (lines[2] ?? '').replace(/,[^,@]+@[^,]+,/, ',not-an-email,');
+      writeFileSync(join(folder, 'bad.csv'), `${lines.join('\n')}\n`);
+      const run = (file: string, extra: string[] = []) =>
+        runCommandLine(['customer', 'create', file, '-o', format, ...extra], { configDir, cwd: folder });
+
+      const ok = await run('ok.csv');
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toEqual({
+        command: 'customer create',
+        file: 'ok.csv',
+        profile: 'default',
+        baseUrl: sandbox.url,
+        outcomes: { created: 3 },
+        exitCode: 0,
+      });
+      expect(ok.stdout.trimEnd().split('\n')).toHaveLength(1);
+
+      const bad = await run('bad.csv', ['--upsert']);
+      expect(bad.code).toBe(65);
+      expect(JSON.parse(bad.stdout)).toMatchObject({ command: 'customer create', file: 'bad.csv', exitCode: 65 });
+    },
+  );
+});
