@@ -1,7 +1,7 @@
 import { Command, type CommanderError, Option } from 'commander';
 import type { ExitCode } from '../base/errors.js';
 import type { GlobalOptions } from '../context.js';
-import { type LogFormat, logFormats } from '../io/output/log-formats.js';
+import { type LogFormat, logFormatOf, logFormats } from '../io/output/log-formats.js';
 import { type OutputFormat, outputFormats } from '../base/output-format.js';
 import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.js';
 import { addExamples } from './examples.js';
@@ -112,7 +112,8 @@ export function globalsOf(command: Command, env: Readonly<Record<string, string 
     color: flags.color !== false && !env.NO_COLOR && env.TERM !== 'dumb',
     input: flags.input !== false,
     excel: flags.excel === true,
-    logFormat: flags.logFormat ?? logFormatIn(env),
+    // B2BCTL_LOG_FORMAT when it names a format; empty or unset stays undefined (the default is run-program.ts's).
+    logFormat: flags.logFormat ?? logFormatOf(env.B2BCTL_LOG_FORMAT),
   };
 }
 
@@ -138,15 +139,6 @@ export async function refuseExcelWithOtherFormat(globals: GlobalOptions): Promis
   throw new UsageError(
     `--excel writes a CSV for a pt-BR Excel; it does not go with -o ${globals.output}. Give -o csv --excel (or --excel alone), or -o ${globals.output} alone.`,
   );
-}
-
-/**
- * B2BCTL_LOG_FORMAT when it names a format; empty (a crontab's `B2BCTL_LOG_FORMAT=`) or unset stays undefined: the
- * default (text) is decided in run-program.ts for the binary and in-process runs alike (the tests' runs set plain).
- */
-function logFormatIn(env: Readonly<Record<string, string | undefined>>): LogFormat | undefined {
-  const value = env.B2BCTL_LOG_FORMAT;
-  return (logFormats as readonly (string | undefined)[]).includes(value) ? (value as LogFormat) : undefined;
 }
 
 /** Each word of the command line and the room that registers it, imported only when named (or for root help). */

@@ -6,6 +6,7 @@
  * and the parts the file leaves empty are sent with their stored values.
  */
 import { normalizeCep } from '../../domain/cep.js';
+import { isBlank, isObject } from '../../domain/customer-values.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { type Customer, registeredCustomer, updateCustomer } from '../../platform/customers.js';
 
@@ -13,8 +14,6 @@ import { type Customer, registeredCustomer, updateCustomer } from '../../platfor
 const ownParts = ['complement', 'name', 'addressType', 'farmerStateRegistration'] as const;
 /** Parts the CEP decides (the platform's postal lookup): kept only for the same CEP. */
 const placeParts = ['street', 'quarter', 'city', 'state'] as const;
-
-type Address = Record<string, unknown>;
 
 /**
  * The update, its registration address completed from the stored record first when it leaves parts out: `stored`
@@ -38,7 +37,7 @@ export async function updateKeepingAddress(
 /** Whether an update body's registration address leaves out a part the stored address may hold. */
 export function leavesAddressPartsOut(body: Record<string, unknown>): boolean {
   const address = body.customerRegistrationAddress;
-  return isAddress(address) && ownParts.some((part) => isBlank(address[part]));
+  return isObject(address) && ownParts.some((part) => isBlank(address[part]));
 }
 
 /**
@@ -50,9 +49,9 @@ export function withStoredAddressParts<Body extends Record<string, unknown>>(
   stored: Partial<Customer>,
 ): { body: Body; note: string | undefined } {
   const address = body.customerRegistrationAddress;
-  if (!isAddress(address)) return { body, note: undefined };
+  if (!isObject(address)) return { body, note: undefined };
   const storedAddress = stored.customerRegistrationAddress;
-  if (!isAddress(storedAddress)) {
+  if (!isObject(storedAddress)) {
     const left = ownParts.filter((part) => isBlank(address[part]));
     return {
       body,
@@ -60,7 +59,7 @@ export function withStoredAddressParts<Body extends Record<string, unknown>>(
     };
   }
   const sameCep = sameZipcode(address.zipcode, storedAddress.zipcode);
-  const completed: Address = { ...address };
+  const completed: Record<string, unknown> = { ...address };
   const kept: string[] = [];
   for (const part of [...ownParts, ...(sameCep ? placeParts : [])]) {
     if (!isBlank(address[part]) || isBlank(storedAddress[part])) continue;
@@ -79,12 +78,4 @@ function sameZipcode(given: unknown, stored: unknown): boolean {
   const a = normalizeCep(given);
   const b = normalizeCep(stored);
   return a.ok && b.ok && a.cep === b.cep;
-}
-
-function isAddress(value: unknown): value is Address {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
