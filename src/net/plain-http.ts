@@ -3,15 +3,14 @@ import { UsageError } from '../base/errors.js';
 import { type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
 
 /**
- * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost` (and names under
- * it, which resolvers keep local), all of 127.0.0.0/8, `::1`, and 127.x written as an IPv4-mapped IPv6 address.
+ * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost`, all of
+ * 127.0.0.0/8, `::1`, and 127.x written as an IPv4-mapped IPv6 address. Only the name `localhost` itself: glibc
+ * without nss-myhostname sends `app.localhost` and `localhost.` to the DNS server, whose answer may be any machine
+ * (browsers keep them local; node's resolver does not).
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) !== 6) return false;
   if (host === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(host)) return true;

@@ -273,6 +273,20 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(received).toEqual([]);
   });
 
+  it('a name under localhost is not this machine: the resolver may ask the DNS server, so the password is refused', async () => {
+    for (const host of ['evil.localhost', 'localhost.']) {
+      const result = await runCommandLine(
+        ['login', '--base-url', `http://${host}:${port}`, '--username', 'erp@store.test'],
+        { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001' } },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `error: Refusing to send the password to http://${host}:${port}/ over plain HTTP: anyone on the network between here and ${host} can read it.`,
+      );
+    }
+    expect(received).toEqual([]);
+  });
+
   it('a login to any loopback address is not refused', async () => {
     for (const host of ['127.0.0.2', '127.255.0.1', 'localhost']) {
       const result = await runCommandLine(
@@ -296,8 +310,10 @@ describe('isLoopbackHost', () => {
 
   it.each([
     ['localhost', true],
-    ['LOCALHOST.', true],
-    ['app.localhost', true],
+    ['LOCALHOST', true],
+    // Names the resolver may send to the DNS server, whose answer can be any machine.
+    ['localhost.', false],
+    ['app.localhost', false],
     ['127.0.0.1', true],
     ['127.1.2.3', true],
     ['[::1]', true],
