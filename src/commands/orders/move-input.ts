@@ -31,8 +31,8 @@ export interface MoveCheckSetting {
   /** How the user gives a move's fields: a file's columns (the default), or a single command's flags. */
   givenAs?: MoveFieldsGivenAs;
   /**
-   * True when the order's detail is read before the move (a single command's status check): a route's `{orderId}`
-   * then takes the number the detail shows, when none is given.
+   * True when the order's detail is read before the move (the status check, of a single command or a file run): a
+   * route's `{orderId}` then takes the number the detail shows, when none is given.
    */
   numberFromDetail?: boolean;
 }
