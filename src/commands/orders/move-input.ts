@@ -24,7 +24,7 @@ export interface MoveCheckSetting {
   confinePaths?: boolean;
   nowMs: number;
   routes: OrderRoutes;
-  /** The branch setting: `{branch}` of a move that names none. */
+  /** `{branch}` of a move that names none: --branch, else the branch setting. */
   defaultBranch?: string;
   /** A note about a valid move (an NFC-e instead of an NF-e). */
   warn(field: string, message: string): void;
@@ -43,7 +43,7 @@ export type MoveFieldsGivenAs = 'columns' | 'flags';
 /** How to give a move's field, in the words of where it is given: `the orderId column`, `--order-id`. */
 export function howToGive(field: 'orderId' | 'branch', givenAs: MoveFieldsGivenAs = 'columns'): string {
   if (givenAs === 'flags') return field === 'branch' ? '--branch or the branch setting' : '--order-id';
-  return field === 'branch' ? 'the branch column or the branch setting' : 'the orderId column';
+  return field === 'branch' ? 'the branch column, --branch or the branch setting' : 'the orderId column';
 }
 
 export const moveFields = [

@@ -16,6 +16,8 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   file: string;
   /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
   routes?: string;
+  /** `--branch CODE`: `{branch}` of a row without a branch of its own (default: the branch setting). */
+  branch?: string;
   /** False with --no-status-check: the platform alone judges each move against the order's status. */
   statusCheck?: boolean;
   /** `--allow-paths`: invoiceXml may name any file (by default, only files inside the moves file's folder). */
@@ -27,6 +29,7 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
 /** The flags a --resume restores from the interrupted run (or checks against it). */
 const movesShaping = [
   { flag: '--routes', key: 'routes', path: true },
+  { flag: '--branch', key: 'branch' },
   { flag: '--replace', key: 'replace', unset: false },
   { flag: '--allow-paths', key: 'allowPaths', unset: false },
 ] as const;
@@ -82,7 +85,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       flags: options,
       catalogue: moveCatalogue,
       newChecker: () =>
-        fileChecker(options, context, session.get('branch'), routesNow, (move) =>
+        fileChecker(options, context, options.branch ?? session.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
       keyOf: (record) => {

@@ -85,8 +85,8 @@ describe('an order routes file that renames paths and fields', () => {
     // The cancel route names {branch}: without one, nothing is sent.
     const withoutBranch = await run(['orders', 'update', 'moves.csv']);
     expect(withoutBranch.code).toBe(65);
-    expect(withoutBranch.stderr).toMatch(
-      /moves\.csv:3: Property \[branch\] .*give the branch column or the branch setting/,
+    expect(withoutBranch.stderr).toContain(
+      'moves.csv:3: Property [branch] with value [] does not pass validation (the cancel route (/api/filiais/{branch}/pedidos/{id}/cancelamento) needs {branch}: give the branch column, --branch or the branch setting)',
     );
     expect(acceptedMoves(sandbox)).toEqual([]);
     const result = await run(['orders', 'update', 'moves.csv'], { B2BCTL_BRANCH: '0002' });
@@ -95,6 +95,25 @@ describe('an order routes file that renames paths and fields', () => {
     expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} ready`, `${second} cancel`].toSorted());
     expect(sandbox.state.orders.orders.get(second)).toMatchObject({ cancellationReason: 'sem estoque' });
     expect((await run(['config', 'set', 'orders.routes', ''])).code).toBe(0);
+  });
+
+  it('--branch fills {branch} for rows without one: a row’s own branch wins, and --branch wins over the setting', async () => {
+    const [first, second] = newOrders(sandbox, 2) as [number, number];
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,action,reason,branch\r\n${first},cancel,sem estoque,\r\n${second},cancel,sem estoque,0003\r\n`,
+    );
+    const args = ['--verbose', 'orders', 'update', 'moves.csv', '--routes', 'rotas.json', '--branch', '0001'];
+    const result = await run(args, { B2BCTL_BRANCH: '0002' });
+    expect(result.code).toBe(0);
+    const sent = [...result.stderr.matchAll(/> POST (\S+\/cancelamento)/g)].map((match) => match[1]);
+    expect(sent.toSorted()).toEqual(
+      [
+        `${sandbox.url}/api/filiais/0001/pedidos/${first}/cancelamento`,
+        `${sandbox.url}/api/filiais/0003/pedidos/${second}/cancelamento`,
+      ].toSorted(),
+    );
+    expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} cancel`, `${second} cancel`].toSorted());
   });
 
   it('a routes file whose route cannot carry the move is refused before anything is sent (exit 2)', async () => {
