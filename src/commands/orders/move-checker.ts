@@ -7,6 +7,8 @@ import { checkMove, type MoveCheckSetting, moveFields, type PreparedMove } from 
 /** What judging a file of moves needs: checkMove's setting, with the line a warning is about. */
 export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {
   warn(field: string, message: string, line: number): void;
+  /** Told of each move found valid (orders update notes what the moves leave to the orders' details). */
+  valid?(move: PreparedMove): void;
 }
 
 /**
@@ -28,6 +30,7 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
       nowMs: setting.nowMs,
       routes: setting.routes,
       defaultBranch: setting.defaultBranch,
+      numberFromDetail: setting.numberFromDetail,
       warn: (field, message) => setting.warn(field, message, record.line),
     });
     if (!verdict.ok) return verdict;
@@ -53,6 +56,7 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
           record.line,
         );
     }
+    setting.valid?.(verdict.value);
     return verdict;
   });
 }

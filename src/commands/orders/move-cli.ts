@@ -106,6 +106,10 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
         .argument('<file>', 'CSV, JSON, NDJSON, a workbook (.xlsx, .ods), or - for stdin: one row per move')
         .option('--routes <file>', routesHelp)
         .option(
+          '--branch <code>',
+          'the branch that fills {branch} in the routes, for rows without a branch of their own (default: the branch setting)',
+        )
+        .option(
           '--no-status-check',
           'send without reading each order first: its status, and its buyer an NF-e is checked against (the platform alone judges)',
         )
@@ -117,11 +121,18 @@ export function registerMoves(program: Command, orders: Command, dispatch: Dispa
     )
     .action((file: string, _flags: unknown, command: Command) => {
       const flags = command.opts<
-        ParsedBulkFlags & { routes?: string; statusCheck?: boolean; replace?: boolean; allowPaths?: boolean }
+        ParsedBulkFlags & {
+          routes?: string;
+          branch?: string;
+          statusCheck?: boolean;
+          replace?: boolean;
+          allowPaths?: boolean;
+        }
       >();
       return dispatch<OrdersUpdateOptions>(command, async () => (await import('./update.js')).run, {
         file,
         routes: flags.routes,
+        branch: flags.branch,
         statusCheck: flags.statusCheck,
         replace: flags.replace === true,
         allowPaths: flags.allowPaths === true,

@@ -24,15 +24,15 @@ export interface MoveCheckSetting {
   confinePaths?: boolean;
   nowMs: number;
   routes: OrderRoutes;
-  /** The branch setting: `{branch}` of a move that names none. */
+  /** `{branch}` of a move that names none: --branch, else the branch setting. */
   defaultBranch?: string;
   /** A note about a valid move (an NFC-e instead of an NF-e). */
   warn(field: string, message: string): void;
   /** How the user gives a move's fields: a file's columns (the default), or a single command's flags. */
   givenAs?: MoveFieldsGivenAs;
   /**
-   * True when the order's detail is read before the move (a single command's status check): a route's `{orderId}`
-   * then takes the number the detail shows, when none is given.
+   * True when the order's detail is read before the move (the status check, of a single command or a file run): a
+   * route's `{orderId}` then takes the number the detail shows, when none is given.
    */
   numberFromDetail?: boolean;
 }
@@ -43,7 +43,7 @@ export type MoveFieldsGivenAs = 'columns' | 'flags';
 /** How to give a move's field, in the words of where it is given: `the orderId column`, `--order-id`. */
 export function howToGive(field: 'orderId' | 'branch', givenAs: MoveFieldsGivenAs = 'columns'): string {
   if (givenAs === 'flags') return field === 'branch' ? '--branch or the branch setting' : '--order-id';
-  return field === 'branch' ? 'the branch column or the branch setting' : 'the orderId column';
+  return field === 'branch' ? 'the branch column, --branch or the branch setting' : 'the orderId column';
 }
 
 export const moveFields = [

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { type PendingRecord, reportEntry, runBulkJob, type ReportEntry } from '../../bulk/bulk-job.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
+import type { RecordChecker } from '../../bulk/validation-pass.js';
 import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
@@ -15,6 +16,8 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
   file: string;
   /** `--routes FILE`: the store's order routes (default: the orders.routes setting, else the sandbox's). */
   routes?: string;
+  /** `--branch CODE`: `{branch}` of a row without a branch of its own (default: the branch setting). */
+  branch?: string;
   /** False with --no-status-check: the platform alone judges each move against the order's status. */
   statusCheck?: boolean;
   /** `--allow-paths`: invoiceXml may name any file (by default, only files inside the moves file's folder). */
@@ -26,13 +29,34 @@ export interface OrdersUpdateOptions extends InputFlags, SendFlags {
 /** The flags a --resume restores from the interrupted run (or checks against it). */
 const movesShaping = [
   { flag: '--routes', key: 'routes', path: true },
+  { flag: '--branch', key: 'branch' },
   { flag: '--replace', key: 'replace', unset: false },
   { flag: '--allow-paths', key: 'allowPaths', unset: false },
 ] as const;
 
+/** What the file's rows leave to each order's detail, which only the real run reads: its number, checked or taken. */
+interface NumbersLeft {
+  /** A row gives an orderId: whether it is its order's number is checked against the detail. */
+  checked: boolean;
+  /** A row gives none for a route with `{orderId}`: the number is taken from the detail. */
+  taken: boolean;
+}
+
+/** Notes what a valid move leaves to its order's detail. */
+function noteNumbers(left: NumbersLeft, move: PreparedMove, routes: OrderRoutes): void {
+  if (move.values.orderId !== undefined) left.checked = true;
+  else if (routes[move.action].path.includes('{orderId}')) left.taken = true;
+}
+
 /** What a dry run, which reads no order, leaves to the real run (a fresh user test took its exit 0 for a fine file). */
-const dryRunLeaves =
-  'The orders were not read: a move their status forbids or has taken, and an order named both by its id and by its number, are found by the real run before it sends each.';
+function dryRunLeaves(left: NumbersLeft): string {
+  const found = ['a move their status forbids or has taken', 'an order named both by its id and by its number'];
+  if (left.checked) found.push("an orderId that is not its order's number");
+  const taken = left.taken
+    ? " A route's {orderId} of a row without an orderId takes the number its order's detail shows, read by the real run (a detail that shows none makes the row invalid then)."
+    : '';
+  return `The orders were not read: ${found.slice(0, -1).join(', ')}, and ${found.at(-1)}, are found by the real run before it sends each.${taken}`;
+}
 
 /**
  * Sends a file of order moves through the bulk engine: every row checked first (nothing is sent when one is
@@ -44,8 +68,6 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   // Read once the run's flags are settled: a --resume restores the interrupted run's --routes.
   let routes: OrderRoutes | undefined = options.resume ? undefined : orderRoutesOf(options.routes, session);
   const routesNow = () => (routes ??= orderRoutesOf(options.routes, session));
-  const baseDirectory = options.file === '-' ? process.cwd() : dirname(resolve(options.file));
-  const shownName = options.file === '-' ? 'stdin' : options.file;
   let sendInOrder:
     | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
     | undefined;
@@ -54,6 +76,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   const stoppedAt = new Map<string, number>();
   /** Every name the file gives an order (its id or its number), gathered while the file is checked. */
   const orderNames = new Set<string>();
+  const numbersLeft: NumbersLeft = { checked: false, taken: false };
   await runBulkJob<PreparedMove>(
     {
       name: 'orders update',
@@ -62,22 +85,18 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       flags: options,
       catalogue: moveCatalogue,
       newChecker: () =>
-        newMoveChecker({
-          baseDirectory,
-          confinePaths: options.allowPaths !== true,
-          nowMs: context.clock.now(),
-          defaultBranch: session.get('branch'),
-          get routes() {
-            return routesNow();
-          },
-          warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
-        }),
+        fileChecker(options, context, options.branch ?? session.get('branch'), routesNow, (move) =>
+          noteNumbers(numbersLeft, move, routesNow()),
+        ),
       keyOf: (record) => {
         if (record.values.order !== undefined) orderNames.add(String(record.values.order));
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
       },
       lockName: 'orders-update',
-      dryRunLeaves: options.statusCheck === false ? undefined : dryRunLeaves,
+      // Read once the file is checked, to say what its rows leave to the orders' details.
+      get dryRunLeaves() {
+        return options.statusCheck === false ? undefined : dryRunLeaves(numbersLeft);
+      },
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
       shaping: movesShaping,
@@ -115,6 +134,30 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
     },
     context,
   );
+}
+
+/** A fresh judge of the file's rows; `routesNow` gives the routes once a --resume has restored its --routes. */
+function fileChecker(
+  options: OrdersUpdateOptions,
+  context: Context,
+  defaultBranch: string | undefined,
+  routesNow: () => OrderRoutes,
+  valid: (move: PreparedMove) => void,
+): RecordChecker<PreparedMove> {
+  const shownName = options.file === '-' ? 'stdin' : options.file;
+  return newMoveChecker({
+    baseDirectory: options.file === '-' ? process.cwd() : dirname(resolve(options.file)),
+    confinePaths: options.allowPaths !== true,
+    nowMs: context.clock.now(),
+    defaultBranch,
+    // As on a single command: the number the order's detail shows, read before its first move.
+    numberFromDetail: options.statusCheck !== false,
+    get routes() {
+      return routesNow();
+    },
+    warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
+    valid,
+  });
 }
 
 /**

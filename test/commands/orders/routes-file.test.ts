@@ -85,8 +85,8 @@ describe('an order routes file that renames paths and fields', () => {
     // The cancel route names {branch}: without one, nothing is sent.
     const withoutBranch = await run(['orders', 'update', 'moves.csv']);
     expect(withoutBranch.code).toBe(65);
-    expect(withoutBranch.stderr).toMatch(
-      /moves\.csv:3: Property \[branch\] .*give the branch column or the branch setting/,
+    expect(withoutBranch.stderr).toContain(
+      'moves.csv:3: Property [branch] with value [] does not pass validation (the cancel route (/api/filiais/{branch}/pedidos/{id}/cancelamento) needs {branch}: give the branch column, --branch or the branch setting)',
     );
     expect(acceptedMoves(sandbox)).toEqual([]);
     const result = await run(['orders', 'update', 'moves.csv'], { B2BCTL_BRANCH: '0002' });
@@ -95,6 +95,25 @@ describe('an order routes file that renames paths and fields', () => {
     expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} ready`, `${second} cancel`].toSorted());
     expect(sandbox.state.orders.orders.get(second)).toMatchObject({ cancellationReason: 'sem estoque' });
     expect((await run(['config', 'set', 'orders.routes', ''])).code).toBe(0);
+  });
+
+  it('--branch fills {branch} for rows without one: a row’s own branch wins, and --branch wins over the setting', async () => {
+    const [first, second] = newOrders(sandbox, 2) as [number, number];
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,action,reason,branch\r\n${first},cancel,sem estoque,\r\n${second},cancel,sem estoque,0003\r\n`,
+    );
+    const args = ['--verbose', 'orders', 'update', 'moves.csv', '--routes', 'rotas.json', '--branch', '0001'];
+    const result = await run(args, { B2BCTL_BRANCH: '0002' });
+    expect(result.code).toBe(0);
+    const sent = [...result.stderr.matchAll(/> POST (\S+\/cancelamento)/g)].map((match) => match[1]);
+    expect(sent.toSorted()).toEqual(
+      [
+        `${sandbox.url}/api/filiais/0001/pedidos/${first}/cancelamento`,
+        `${sandbox.url}/api/filiais/0003/pedidos/${second}/cancelamento`,
+      ].toSorted(),
+    );
+    expect(acceptedMoves(sandbox).toSorted()).toEqual([`${first} cancel`, `${second} cancel`].toSorted());
   });
 
   it('a routes file whose route cannot carry the move is refused before anything is sent (exit 2)', async () => {
@@ -117,6 +136,7 @@ describe('a row whose order and orderId name two orders (a sorted or shifted col
   let dir: string;
   const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
   const numberOf = (id: number) => String(sandbox.state.orders.orders.get(id)?.orderId);
+  const detailReads = () => sandbox.state.requestCounts.get('GET /v1/orders/:id') ?? 0;
   const byNumber = {
     ready: {
       method: 'PUT',
@@ -144,6 +164,10 @@ describe('a row whose order and orderId name two orders (a sorted or shifted col
     writeFileSync(
       join(dir, 'moves.csv'),
       `order,orderId,action,reason\r\n${checked},${numberOf(other)},cancel,cliente desistiu\r\n`,
+    );
+    const dryRun = await run(['orders', 'update', 'moves.csv', '--routes', 'por-numero.json', '--dry-run']);
+    expect(dryRun.stderr).toContain(
+      "The orders were not read: a move their status forbids or has taken, an order named both by its id and by its number, and an orderId that is not its order's number, are found by the real run before it sends each.",
     );
     const result = await run(['orders', 'update', 'moves.csv', '--routes', 'por-numero.json']);
     expect(result.code).toBe(1);
@@ -233,15 +257,44 @@ describe('a row whose order and orderId name two orders (a sorted or shifted col
     expect(acceptedMoves(sandbox)).toHaveLength(2);
   });
 
-  it('a file without the orderId column for such a route names the column', async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
-    writeFileSync(join(dir, 'moves.csv'), `order,action,erpNumber\r\n${id},ready,PV-1\r\n`);
-    const result = await run(['orders', 'update', 'moves.csv', '--routes', 'por-numero.json']);
-    expect(result.code).toBe(65);
-    expect(result.stderr).toContain(
-      'moves.csv:2: Property [orderId] with value [] does not pass validation (the ready route (/v1/orders/{orderId}/status) needs {orderId}: give the orderId column)',
+  it('a file without the orderId column takes each number from the order’s detail, as a single command does', async () => {
+    const [byId, byItsNumber, unread] = newOrders(sandbox, 3) as [number, number, number];
+    const routes = ['--routes', 'por-numero.json'];
+    writeFileSync(
+      join(dir, 'moves.csv'),
+      `order,action,erpNumber\r\n${byId},ready,PV-1\r\n${numberOf(byItsNumber)},ready,PV-2\r\n`,
     );
-    expect(acceptedMoves(sandbox)).toEqual([]);
+    const detailReadsBefore = detailReads();
+    const dryRun = await run(['orders', 'update', 'moves.csv', ...routes, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    // A dry run reads no order: it says the number is the real run's to read.
+    expect(dryRun.stderr).toContain(
+      "A route's {orderId} of a row without an orderId takes the number its order's detail shows, read by the real run (a detail that shows none makes the row invalid then).",
+    );
+    expect(detailReads()).toBe(detailReadsBefore);
+    const result = await run(['orders', 'update', 'moves.csv', ...routes]);
+    expect(result.code).toBe(0);
+    expect(acceptedMoves(sandbox).toSorted()).toEqual([`${byId} ready`, `${byItsNumber} ready`].toSorted());
+    // Without reading the orders there is no number to take: the column is named, and nothing is sent.
+    writeFileSync(join(dir, 'unread.csv'), `order,action,erpNumber\r\n${unread},ready,PV-3\r\n`);
+    const unchecked = await run(['orders', 'update', 'unread.csv', ...routes, '--no-status-check']);
+    expect(unchecked.code).toBe(65);
+    expect(unchecked.stderr).toContain(
+      'unread.csv:2: Property [orderId] with value [] does not pass validation (the ready route (/v1/orders/{orderId}/status) needs {orderId}: give the orderId column)',
+    );
+    // A detail that shows no number (here: read where it has none) leaves the column to give.
+    expect((await run(['config', 'set', 'answers.orders.number', 'numeroPedido'])).code).toBe(0);
+    const noNumber = await run(['orders', 'update', 'unread.csv', ...routes]);
+    expect((await run(['config', 'set', 'answers.orders.number', ''])).code).toBe(0);
+    expect(noNumber.code).toBe(1);
+    expect(readReport(onlyFile(dir, 'unread.report-'))).toEqual([
+      expect.objectContaining({
+        outcome: 'invalid',
+        message:
+          "not sent: the ready route (/v1/orders/{orderId}/status) needs {orderId}, and the order's detail shows no number: give the orderId column",
+      }),
+    ]);
+    expect(acceptedMoves(sandbox)).toHaveLength(2);
   });
 
   it('with the default {id} routes, an orderId of another order is refused too', async () => {
