@@ -1,5 +1,11 @@
 import { restoreFormula } from '../output/csv-format.js';
-import { ambiguousNumber, type DecimalSeparator, isRetypeCell, isSpreadsheetError } from './cell-values.js';
+import {
+  ambiguousNumber,
+  type DecimalSeparator,
+  isRetypeCell,
+  isSpreadsheetError,
+  retypeMarker,
+} from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
 import { refuseTitleAboveHeader, type RowBelowHeader } from './header-below-title.js';
@@ -49,36 +55,11 @@ type CsvOptions = InputOptions & {
   decimalSettled?: boolean;
 };
 
-/**
- * The text as it comes, saying at its end when its last line has no line end though its other lines end with one
- * (CRLF, or the LF LibreOffice writes on Linux): what Excel and LibreOffice write ends with one, and an export cut
- * short (or still being written) does not, its last record partial (`GEN-0000002;15` of a `150`). Said, not
- * refused: a file saved by a text editor may end so.
- */
-async function* cutShortWatched(
-  text: AsyncIterable<string>,
-  file: string,
-  warn: (message: string) => void,
-): AsyncGenerator<string> {
-  let last = '';
-  let lineEnds = false;
-  for await (const chunk of text) {
-    if (chunk === '') continue;
-    if (!lineEnds) lineEnds = chunk.includes('\n') || chunk.includes('\r');
-    last = chunk;
-    yield chunk;
-  }
-  if (lineEnds && !last.endsWith('\n') && !last.endsWith('\r') && last.trim() !== '')
-    warn(
-      `warning: ${file}: its last line has no line end, while its other lines end with one: if the export was cut short or is still being written, that record is partial. Check the last line, or export the file again.`,
-    );
-}
-
 export async function openCsv(file: string, text: AsyncIterable<string>, options: CsvOptions): Promise<ReadInput> {
   // Filled once the header is read: a row too long is then named by its column's header.
   const columnNames: { headers?: readonly string[] } = {};
   const rows = new CsvRowCursor(
-    readCsvRowBatches(cutShortWatched(text, file, options.warn), {
+    readCsvRowBatches(text, {
       delimiter: options.delimiter,
       file,
       bounds: options.rowBounds,
@@ -238,6 +219,13 @@ function csvRecordShaper(
         ];
       const short = checkRow(row);
       if (short) problems = [...(problems ?? []), short];
+      let original = cells;
+      // In the errors file, marked: fed back unchanged, the row would pass with its cell missing or partial.
+      if (short) original = [...cells, retypeMarker];
+      else if (row.unterminated) {
+        problems = [...(problems ?? []), cutShortProblem(row, written.columns)];
+        original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
+      }
       const failed = formulaErrors(cells, written.columns);
       if (failed) problems = [...(problems ?? []), ...failed];
       const ambiguous = !written.decimalSettled ? groupingProblems(cells, written.columns) : undefined;
@@ -252,7 +240,7 @@ function csvRecordShaper(
       const record: InputRecord = {
         line: row.line,
         values,
-        original: cells,
+        original,
         problems: problems ?? noProblems,
         cells: written,
       };
@@ -265,27 +253,42 @@ function csvRecordShaper(
 }
 
 /**
- * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`), or an errors file's
- * mark of a workbook cell to type again (retypeMarker), instead of a value, as problems of the record; undefined
- * when none does. A number or yes/no column's rule refuses such a cell already,
- * quoting it; text takes anything, so without this it would be sent. A workbook's error cells are refused alike
- * (workbook-input.ts).
+ * The problem of a file's last row when it has no line end though the lines before it do (CsvRow.unterminated): an
+ * export cut short leaves its last value partial (`GEN-0000002;15` of a `150`) and every cell before it whole, so a
+ * record that looks valid would send a wrong quantity or price. Refused rather than said, as a cron job's run has
+ * nobody to read a warning (decision 0029); a row cut before its last column is refused as too short already.
+ */
+function cutShortProblem(row: CsvRow, columns: readonly ColumnPlan[]): string | ReaderProblem {
+  const last = row.cells.length - 1;
+  const value = (row.cells[last] ?? '').trim();
+  const message = `the file's last line has no line end, while the lines before it have one: an export cut short (or still being written) leaves its last value partial ("${shortValue(value)}" may be the start of a longer one). Export the file again; if the line is whole, end it with a line break.`;
+  const column = columns.find((planned) => planned.index === last);
+  return column ? { field: column.path, value, message } : message;
+}
+
+/**
+ * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`), and of any column an
+ * errors file's mark of a value to type again (retypeMarker), instead of a value, as problems of the record;
+ * undefined when none does. A number or yes/no column's rule refuses a formula's error already, quoting it; text
+ * takes anything, so without this it would be sent. A marked number's rule would quote the value unmarked
+ * (`12,5`) as if it were refused. A workbook's error cells are refused alike (workbook-input.ts).
  */
 function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[]): ReaderProblem[] | undefined {
   let found: ReaderProblem[] | undefined;
   for (const column of columns) {
-    if (column.type !== 'string' && column.type !== 'list') continue;
     const text = cells[column.index];
     if (text === undefined || text === '') continue;
+    const textColumn = column.type === 'string' || column.type === 'list';
+    if (!textColumn && !isRetypeCell(text)) continue;
     // A problem of its field: the rules' own complaint about the same text is not said beside it.
     const problem = (message: string) => (found ??= []).push({ field: column.path, value: text.trim(), message });
-    if (isSpreadsheetError(text))
+    if (textColumn && isSpreadsheetError(text))
       problem(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
       );
     else if (isRetypeCell(text))
       problem(
-        `field "${column.path}" holds ${text.trim()}: its workbook cell had lost what was typed (the error column says how); type the value in its place, then feed the file back`,
+        `field "${column.path}" holds ${text.trim()}: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back`,
       );
   }
   return found;

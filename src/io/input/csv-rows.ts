@@ -13,6 +13,11 @@ export interface CsvRow {
   /** The spreadsheet's row: the line minus the line breaks inside quoted cells before it. */
   row: number;
   cells: string[];
+  /**
+   * The text's last row has no line end though the lines before it do: what Excel, LibreOffice and ERPs write ends
+   * with one, so the export was cut short or is still being written, and the row's last value may be partial.
+   */
+  unterminated?: true;
 }
 
 /** Rows read together, and whether their text is free of any character a field may not hold. */
@@ -107,6 +112,8 @@ export async function* readCsvRowBatches(
       const records = pending.end('', true);
       rowLength.checkRecords(records, pendingLine);
       const batch = await pairing.rowsOf(records, pendingLine);
+      // Past the first line, a line end was read before this row: the file's other lines end with one.
+      if (pendingLine > 1) for (const row of batch) row.unterminated = true;
       if (batch.length > 0) yield { rows: batch, clean: records.clean };
     }
     pairing.checkClosingQuote(undefined);

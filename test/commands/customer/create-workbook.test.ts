@@ -115,7 +115,7 @@ describe("a workbook's errors file fed back", () => {
     const unchanged = await run([errorsName]);
     expect(unchanged.code).toBe(65);
     expect(unchanged.stderr).toContain(
-      'field "customerRegistrationAddress.complement" holds #RETYPE! 2026-02-01: its workbook cell had lost what was typed (the error column says how); type the value in its place, then feed the file back',
+      'field "customerRegistrationAddress.complement" holds #RETYPE! 2026-02-01: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back',
     );
     expect(await storedCustomers(sandbox)).toHaveLength(created);
 

@@ -30,6 +30,10 @@ function workspace(files: Record<string, string | Buffer>) {
 /** CSV as pt-BR Excel saves it: semicolons, CRLF. */
 const excel = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
 
+/** The refusal of a last line cut short, quoting its last value. */
+const cutShort = (value: string) =>
+  `the file's last line has no line end, while the lines before it have one: an export cut short (or still being written) leaves its last value partial ("${value}" may be the start of a longer one). Export the file again; if the line is whole, end it with a line break.`;
+
 /** Nothing reached the platform, nothing changed, and no report or errors file was written. */
 async function expectNothingSent(dir: string, inputs: string[]): Promise<void> {
   expect(await requestCounts(sandbox)).toEqual({});
@@ -612,24 +616,58 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     );
   });
 
-  it('a CRLF export whose last line has no line end (cut short, or still being written) is said before sending', async () => {
-    const { run } = workspace({ 'cut.csv': 'sku;quantity\r\nGEN-0000001;150\r\nGEN-0000002;15' });
-    const validated = await run(['stock', 'validate', 'cut.csv']);
-    expect(validated.stderr).toContain(
-      'warning: cut.csv: its last line has no line end, while its other lines end with one: if the export was cut short or is still being written, that record is partial.',
-    );
+  it('a CRLF export whose last line has no line end (cut short: 15 of 150) is refused; nothing is sent', async () => {
+    const { dir, run } = workspace({ 'cut.csv': 'sku;quantity\r\nGEN-0000001;150\r\nGEN-0000002;15' });
+    const pushed = await run(['stock', 'push', 'cut.csv']);
+    expect(pushed.code).toBe(65);
+    expect(pushed.stderr).toContain(`cut.csv:3: ${cutShort('15')}\n`);
+    await expectNothingSent(dir, ['cut.csv']);
     // A file that ends as spreadsheets write it says nothing.
     const { run: whole } = workspace({ 'whole.csv': 'sku;quantity\r\nGEN-0000001;150\r\n' });
-    expect((await whole(['stock', 'validate', 'whole.csv'])).stderr).not.toContain('last line has no line end');
+    const validated = await whole(['stock', 'validate', 'whole.csv']);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr).not.toContain('line end');
   });
 
-  it('an LF export (as LibreOffice writes on Linux) cut short is said too', async () => {
-    const { run } = workspace({ 'cut.csv': 'sku;quantity\nGEN-0000001;150\nGEN-0000002;12' });
-    expect((await run(['stock', 'validate', 'cut.csv'])).stderr).toContain(
-      'warning: cut.csv: its last line has no line end, while its other lines end with one',
+  it('an LF export (as LibreOffice writes on Linux) cut inside its last column is refused too, naming that column', async () => {
+    const { run } = workspace({ 'cut.csv': 'sku;quantity;warehouse\nGEN-0000001;150;0001\nGEN-0000002;12;00' });
+    const validated = await run(['stock', 'validate', 'cut.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(ndjsonOf(validated.stdout)).toEqual([
+      { file: 'cut.csv', line: 3, field: 'warehouse', value: '00', message: cutShort('00') },
+    ]);
+  });
+
+  it('--skip-invalid sends the whole lines; the errors file marks the cut value, refused fed back until typed again', async () => {
+    const { dir, run } = workspace({ 'cut.csv': 'sku;quantity\r\nGEN-0000001;150\r\nGEN-0000002;15' });
+    const pushed = await run(['stock', 'push', 'cut.csv', '--skip-invalid', '--route', 'batch']);
+    expect(pushed.code).toBe(1);
+    const errorsFile = onlyFile(dir, 'cut.errors-');
+    expect(readErrorsCsv(errorsFile, ';').rows).toEqual([['GEN-0000002', '#RETYPE! 15', '3', cutShort('15')]]);
+    const fedBack = await run(['stock', 'push', errorsFile, '--route', 'batch']);
+    expect(fedBack.code).toBe(65);
+    expect(fedBack.stderr).toContain(
+      `:2: field "quantity" holds #RETYPE! 15: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back\n`,
     );
-    const { run: whole } = workspace({ 'whole.csv': 'sku;quantity\nGEN-0000001;150\n' });
-    expect((await whole(['stock', 'validate', 'whole.csv'])).stderr).not.toContain('last line has no line end');
+    writeFileSync(errorsFile, readFileSync(errorsFile, 'utf8').replace('#RETYPE! 15', '150'));
+    expect((await run(['stock', 'push', errorsFile, '--route', 'batch'])).code).toBe(0);
+    expect((await stockEntries(sandbox)).map(({ sku, quantity }) => [sku, quantity])).toEqual([
+      ['GEN-0000001', 150],
+      ['GEN-0000002', 150],
+    ]);
+  });
+
+  it('a row cut short of its columns is marked in the errors file: fed back unchanged it does not pass', async () => {
+    const { dir, run } = workspace({
+      'short.csv': excel('sku;quantity;price', 'GEN-0000001;150;10,00', 'GEN-0000002;15'),
+    });
+    expect((await run(['stock', 'push', 'short.csv', '--skip-invalid', '--route', 'batch'])).code).toBe(1);
+    const errorsFile = onlyFile(dir, 'short.errors-');
+    expect(readErrorsCsv(errorsFile, ';').rows[0]?.slice(0, 3)).toEqual(['GEN-0000002', '15', '#RETYPE!']);
+    const fedBack = await run(['stock', 'push', errorsFile, '--route', 'batch']);
+    expect(fedBack.code).toBe(65);
+    expect(fedBack.stderr).toContain(':2: field "price" holds #RETYPE!: the run that wrote this errors file');
+    expect((await stockEntries(sandbox)).map(({ sku }) => sku)).toEqual(['GEN-0000001']);
   });
 
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {

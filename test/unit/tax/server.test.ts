@@ -232,15 +232,19 @@ describe('tax serve', () => {
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
   });
 
-  it('a table renamed into place is whole, and is read even without a line end at its end (as at start)', async () => {
-    const { post, rules, logged } = await serve();
+  it('a table renamed into place whose last line has no line end is refused, the old one kept, as any cut file', async () => {
+    const { post, rules, logged, health } = await serve();
     const next = `${rules}.new`;
-    // Many exporters end the last line without one; renamed into place, the file is complete.
+    // An FCP rate of 2 where the ERP wrote 20 reads alike: a row cut in its last column is never taken for whole.
     writeFileSync(
       next,
       Buffer.concat([readFileSync(rules), Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2', 'latin1')]),
     );
     renameSync(next, rules);
+    await logged(/the file's last line has no line end, while the lines before it have one/);
+    expect(await health()).toMatchObject({ table: { rows: 6, refused: { problem: expect.stringContaining(':8: ') } } });
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
+    appendFileSync(rules, '0\r\n');
     await logged(/reloaded: 7 rows/);
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
   });
