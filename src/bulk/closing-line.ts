@@ -74,14 +74,15 @@ export function validationCounts(
  */
 export function sendingCounts(
   order: readonly Outcome[],
-  ledger: { count(outcome: Outcome): number; recorded: number },
+  ledger: { answered(outcome: Outcome): number; recorded: number; notInReport: number },
   toSend: number,
   invalidRecorded: number,
 ): { counts: string; outcomes: Record<string, number>; notSent: number } {
-  // The report also holds the records validation found invalid (--skip-invalid): they were never to be sent.
-  const notSent = Math.max(0, toSend - (ledger.recorded - invalidRecorded));
+  // The report also holds the records validation found invalid (--skip-invalid): they were never to be sent. Answers
+  // the report could not hold (a full disk) were sent all the same.
+  const notSent = Math.max(0, toSend - (ledger.recorded + ledger.notInReport - invalidRecorded));
   const outcomes: Record<string, number> = {};
-  for (const outcome of order) if (ledger.count(outcome) > 0) outcomes[outcome] = ledger.count(outcome);
+  for (const outcome of order) if (ledger.answered(outcome) > 0) outcomes[outcome] = ledger.answered(outcome);
   if (notSent > 0) outcomes['not sent'] = notSent;
   const counts = Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`);
   return { counts: counts.length > 0 ? counts.join(', ') : 'nothing sent', outcomes, notSent };

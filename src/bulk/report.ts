@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync } from 'node:fs';
+import { writeWholeSync } from '../lib/whole-write.js';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
@@ -156,6 +157,15 @@ export function reportDelimiterOf(header: string | undefined): ',' | ';' {
   return header?.includes(';') ? ';' : ',';
 }
 
+/** Cuts the file back to `size`, as far as the system lets it (freeing space always works). */
+function takeBack(descriptor: number, size: number): void {
+  try {
+    ftruncateSync(descriptor, size);
+  } catch {
+    // The unfinished row left is cut by the resume (cutUnfinishedRow), as after a crash.
+  }
+}
+
 /**
  * The run's report: one CSV row per input record, written with a system call as each result
  * arrives, so a crash or a SIGKILL loses nothing that was answered (the OS holds it).
@@ -177,7 +187,7 @@ export class ReportWriter {
       this.withRows = options.spreadsheetRows === true;
       this.delimiter = options.excel === true ? ';' : ',';
       const header = csvLine([...reportColumns, ...(this.withRows ? [rowColumn] : [])], this.delimiter);
-      writeSync(this.descriptor, options.excel === true ? `\uFEFF${header}` : header);
+      writeWholeSync(this.descriptor, options.excel === true ? `\uFEFF${header}` : header);
     } else {
       cutUnfinishedRow(this.descriptor);
       const header = headerLine(path);
@@ -215,7 +225,15 @@ export class ReportWriter {
       }
       text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
-    writeSync(this.descriptor, text);
+    // All of the rows or none: a write the disk cuts short is taken back, so the report never holds half a batch and
+    // the summary can say exactly which answers it lacks.
+    const before = fstatSync(this.descriptor).size;
+    try {
+      writeWholeSync(this.descriptor, text);
+    } catch (error) {
+      takeBack(this.descriptor, before);
+      throw error;
+    }
     this.rows += rows.length;
   }
 
@@ -264,7 +282,7 @@ export class ErrorsWriter {
     this.descriptor ??= openForAppend(this.path);
     if (this.rows === 0 && this.form.kind === 'csv') {
       if (fstatSync(this.descriptor).size === 0) {
-        writeSync(
+        writeWholeSync(
           this.descriptor,
           `\uFEFF${csvLine([...this.form.headers, errorsRowColumn, 'error'], this.form.delimiter)}`,
         );
@@ -288,7 +306,7 @@ export class ErrorsWriter {
             this.form.delimiter,
           )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
-    writeSync(this.descriptor, text);
+    writeWholeSync(this.descriptor, text);
     this.rows++;
   }
 

@@ -9,6 +9,7 @@ import {
   UnavailableError,
 } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
+import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';
 import { pruneOldRuns } from './retention.js';
@@ -81,7 +82,7 @@ export async function concludeRun<T, Sent>(
   switch (end.kind) {
     case 'stopped: report not writable':
       throw new OutputError(
-        `${end.error.message} Stopped; the requests in flight were finished. Once it is writable, run: ${resumeHint}`,
+        `${end.error.message} Stopped; the requests in flight were finished${inFlightNotInReport(ledger, job.unit)}. Once it is writable, run: ${resumeHint}`,
       );
     case 'stopped: platform unavailable':
       throw new UnavailableError(
@@ -151,6 +152,13 @@ async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, context: Context):
     context.log.info(
       `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
     );
+}
+
+/** What the report lacks of the requests that finished after it failed: the resume sends them again. */
+function inFlightNotInReport(ledger: RunLedger, unit: string): string {
+  const lacking = ledger.notInReport;
+  if (lacking === 0) return '';
+  return `: ${countOf(lacking, unit)} answered after the report failed ${lacking === 1 ? 'is' : 'are'} counted above but missing from it, so the resume sends ${lacking === 1 ? 'it' : 'them'} again`;
 }
 
 /** `3 customers not sent`, and those that may have been applied without an answer: `1 unknown, asked about again by the resume`. */

@@ -53,6 +53,11 @@ export interface LedgerOptions {
  */
 export class RunLedger {
   readonly counts = new Map<Outcome, number>();
+  /**
+   * Answers that came after the report could no longer be written (a full disk): the requests in flight finish, and
+   * what the platform did with them is said in the summary, though the report lacks them and a resume sends them again.
+   */
+  readonly unrecorded = new Map<Outcome, number>();
   readonly startedAt: number;
   private constructor(
     readonly report: ReportWriter,
@@ -134,6 +139,18 @@ export class RunLedger {
     return this.counts.get(outcome) ?? 0;
   }
 
+  /** Records with this outcome, those the report could not hold included. */
+  answered(outcome: Outcome): number {
+    return this.count(outcome) + (this.unrecorded.get(outcome) ?? 0);
+  }
+
+  /** Records answered that the report could not hold. */
+  get notInReport(): number {
+    let total = 0;
+    for (const value of this.unrecorded.values()) total += value;
+    return total;
+  }
+
   get recorded(): number {
     let total = 0;
     for (const value of this.counts.values()) total += value;
@@ -157,7 +174,12 @@ export class RunLedger {
 
   /** Writes the rows (and the failing records to the errors file) before anything else happens. */
   record(entries: readonly { row: ReportRow; original: unknown }[]): void {
-    writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
+    try {
+      writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
+    } catch (error) {
+      for (const { row } of entries) this.unrecorded.set(row.outcome, (this.unrecorded.get(row.outcome) ?? 0) + 1);
+      throw error;
+    }
     // A batch's rows mostly share one outcome: counted per run of equal outcomes, not a map update per row. The
     // run is counted even when writing the errors file stops the loop: the summary counts every row written.
     let runOutcome: Outcome | undefined;

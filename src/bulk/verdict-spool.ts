@@ -1,4 +1,5 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { writeWholeSync } from '../lib/whole-write.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileExclusively } from '../lib/private-file.js';
@@ -165,7 +166,7 @@ export class VerdictSpool<T> {
 
   private flush(): void {
     if (this.buffer === '' || this.fd === undefined) return;
-    writeSync(this.fd, this.buffer);
+    writeWholeSync(this.fd, this.buffer);
     this.buffer = '';
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { writeWholeSync } from '../lib/whole-write.js';
 import { dirname, join } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
@@ -195,7 +196,7 @@ function createLockFile(path: string, text: string, fileSystem: LockFileSystem):
   const temporary = temporaryPathBeside(path);
   const descriptor = createFileExclusively(temporary);
   try {
-    writeSync(descriptor, text);
+    writeWholeSync(descriptor, text);
   } finally {
     closeSync(descriptor);
   }
@@ -222,7 +223,7 @@ function createLockFileInPlace(path: string, text: string, fileSystem: LockFileS
     throw error;
   }
   try {
-    writeSync(descriptor, text);
+    writeWholeSync(descriptor, text);
   } finally {
     closeSync(descriptor);
   }

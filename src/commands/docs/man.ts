@@ -1,4 +1,5 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
+import { writeWholeSync } from '../../lib/whole-write.js';
 import { makeFolders } from '../../lib/private-file.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
@@ -50,7 +51,7 @@ function writePage(path: string, text: Buffer): void {
     );
   }
   try {
-    writeSync(descriptor, text);
+    writeWholeSync(descriptor, text);
   } finally {
     closeSync(descriptor);
   }

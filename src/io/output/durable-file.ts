@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { writeWholeSync } from '../../lib/whole-write.js';
 import { dirname } from 'node:path';
 import {
   createFileExclusively,
@@ -19,7 +20,7 @@ export function writeFileDurably(path: string, text: string, mode = privateFileM
   const temporary = temporaryPathBeside(path);
   const descriptor = createFileExclusively(temporary, mode);
   try {
-    writeSync(descriptor, text);
+    writeWholeSync(descriptor, text);
     fsyncSync(descriptor);
   } catch (error) {
     closeSync(descriptor);

@@ -117,7 +117,7 @@ describe('--errors PATH', () => {
     // A negative quantity is invalid: with --skip-invalid it goes to the errors file, the rest is sent.
     const broken = (rows[1] as string).split(';');
     broken[2] = '-5';
-    writeFileSync(join(folder, 'stock.csv'), [rows[0], broken.join(';'), ...rows.slice(2)].join('\r\n'));
+    writeFileSync(join(folder, 'stock.csv'), [rows[0], broken.join(';'), ...rows.slice(2)].join('\r\n') + '\r\n');
     const result = await runCli(['stock', 'push', 'stock.csv', '--skip-invalid', '--errors', 'out/rejected.csv'], {
       configDir: freshConfigDir(),
       cwd: folder,
@@ -135,7 +135,7 @@ describe('--errors PATH', () => {
     broken[2] = '-5';
     writeFileSync(
       join(folder, 'stock.csv'),
-      [rows[0], ...rows.slice(1, 30), broken.join(';'), ...rows.slice(31)].join('\r\n'),
+      [rows[0], ...rows.slice(1, 30), broken.join(';'), ...rows.slice(31)].join('\r\n') + '\r\n',
     );
     const result = await runCli(
       [

@@ -1,0 +1,12 @@
+import { writeSync } from 'node:fs';
+
+/**
+ * Writes all of `data` at the descriptor's position. Node's writeSync is one system call and returns what it wrote,
+ * which on a disk filling up is less than asked, the rest dropped without an error (a report's line cut in two). Asked
+ * again for the rest, the system says why (ENOSPC), and the caller sees the failure.
+ */
+export function writeWholeSync(descriptor: number, data: string | Uint8Array): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let written = 0;
+  while (written < bytes.length) written += writeSync(descriptor, bytes, written, bytes.length - written);
+}
