@@ -40,6 +40,8 @@ export default defineConfig({
     // cores (npm run test:busy) a 10 s file takes 30 s or more. A test waits for events, never for a time.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Every test file gets a TMPDIR of its own, emptied after it; what it left there fails it (the file says why).
+    setupFiles: ['test/support/temporary-setup.ts'],
     // End-to-end tests spawn processes and servers; two cores run two files at a time well.
     maxWorkers: 2,
     // The JSON report gives .ci/run the "N passed, N failed" line CI reads.

@@ -16,13 +16,13 @@ if (!isSupportedNode(process.versions.node)) {
 
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-V') && rest.length === 0) {
-  // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
-  // A stdout that cannot be written (a full disk): one line and 75, a failed write, as for every command.
+  // A stdout that cannot be written (a full disk): the bundle's own line and 75, a failed write, as for every
+  // command, from the one module that says it, loaded only then: a --version that prints pays nothing for it.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
-    process.exit(75);
+    import('../dist/failed-stdout.js').then(({ endOnFailedStdout }) => endOnFailedStdout(error));
   });
+  // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
   process.stdout.write(`${versionLine()}\n`);
 } else {
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at

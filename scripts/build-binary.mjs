@@ -109,6 +109,9 @@ await build({
       name: 'bundle-instead-of-dist',
       setup(bundler) {
         bundler.onResolve({ filter: /\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+        bundler.onResolve({ filter: /\/dist\/failed-stdout\.js$/ }, () => ({
+          path: join(root, 'src', 'cli', 'failed-stdout.ts'),
+        }));
       },
     },
   ],

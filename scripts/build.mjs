@@ -13,8 +13,13 @@ const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
 const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
 rmSync(next, { recursive: true, force: true });
 await build({
-  // The validation thread of a large workbook is a module of its own (src/bulk/validate-thread.ts).
-  entryPoints: { cli: 'src/cli/main.ts', 'validate-thread': 'src/cli/validate-thread-entry.ts' },
+  // The validation thread of a large workbook is a module of its own (src/bulk/validate-thread.ts), and so is the
+  // end of a run whose stdout failed, which the launcher loads after a failed `--version` (src/cli/failed-stdout.ts).
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    'validate-thread': 'src/cli/validate-thread-entry.ts',
+    'failed-stdout': 'src/cli/failed-stdout.ts',
+  },
   outdir: `dist-next-${process.pid}`,
   bundle: true,
   splitting: true,

@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     // Any other failure to write the data (a full disk, a closed terminal): a failed write, exit 75, said once.
     if (stdoutFailed) return;
     stdoutFailed = true;
-    void endOnFailedStdout(error);
+    // Loaded only now: the logger is not needed by --help and --version, which never reach it otherwise.
+    void import('./failed-stdout.js').then(({ endOnFailedStdout }) => endOnFailedStdout(error, logFormat));
   });
   const interrupt = interruptOnSignals();
   process.exitCode = await runProgram(
@@ -74,30 +75,6 @@ async function loadPrompter(io: IOStreams, interrupt: AbortSignal, color: boolea
 let stdoutFailed = false;
 /** The log format the command line asked for, once parsed: the stdout failure's line is a log line as the rest. */
 let logFormat: LogFormat | undefined;
-/** Exit 75, a failed write (decided here, before the error table is loaded). */
-const exitFailedWrite: ExitCode = 75;
-
-/** One log line naming the failure (timestamped off a terminal, or JSON, as every other), then exit 75. */
-async function endOnFailedStdout(error: NodeJS.ErrnoException): Promise<void> {
-  const [{ createLogger }, { systemClock }, { logFormatOf }] = await Promise.all([
-    import('../io/output/logger.js'),
-    import('../base/clock.js'),
-    import('../io/output/log-formats.js'),
-  ]);
-  const log = createLogger({
-    stderr: process.stderr,
-    isStderrTTY: process.stderr.isTTY === true,
-    clock: systemClock,
-    format: logFormat ?? logFormatOf(process.env.B2BCTL_LOG_FORMAT) ?? 'text',
-    quiet: false,
-    verbose: false,
-  });
-  log.error(
-    `error: cannot write to stdout (${error.code ?? error.message}): what was printed is incomplete; make room or write elsewhere, then run the command again.`,
-  );
-  process.exit(exitFailedWrite);
-}
-
 /** The command's exit code once it is known, before the process has finished closing. */
 let decidedExitCode: number | undefined;
 

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { isIP, type Socket } from 'node:net';
+import { createConnection, isIP, type Socket } from 'node:net';
 import { connect, type PeerCertificate } from 'node:tls';
 import type { ProxyRoute } from './proxy-route.js';
 
@@ -43,12 +43,32 @@ export function openConnection(url: URL, route: ProxyRoute, timeoutMs: number): 
       socket.destroy();
       reject(new ProxyConnectError(response.statusCode ?? 0, target));
     });
-    connectRequest.once('timeout', () =>
-      connectRequest.destroy(Object.assign(new Error('CONNECT timed out'), { code: 'ETIMEDOUT' })),
-    );
+    connectRequest.once('timeout', () => connectRequest.destroy(timedOut('CONNECT')));
     connectRequest.once('error', reject);
     connectRequest.end();
   });
+}
+
+/**
+ * A TCP connection to the proxy itself, closed at once: what a plain http request through it needs first (it is
+ * asked by URL, without CONNECT). Rejects with the socket's error, or ETIMEDOUT after `timeoutMs` of silence.
+ */
+export function reachProxy(proxy: URL, timeoutMs: number): Promise<void> {
+  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port });
+    socket.setTimeout(timeoutMs, () => socket.destroy(timedOut('connecting to the proxy')));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** A probe that waited `timeoutMs` for nothing: ETIMEDOUT, the code network-error.ts words as "did not answer in time". */
+function timedOut(what: string): Error {
+  return Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' });
 }
 
 /** A proxy that answered CONNECT with another status than 200. */

@@ -72,7 +72,10 @@ export function copySamples(folder: string, ...names: string[]): void {
   for (const name of names) copyFileSync(join(seedDirectory, name), join(folder, name));
 }
 
-/** Only PATH and HOME from the parent; never any B2BCTL_* variable of the person running the tests. */
+/**
+ * Only PATH, HOME and TMPDIR from the parent; never any B2BCTL_* variable of the person running the tests. TMPDIR
+ * is the test file's own (temporary-setup.ts), so what a run leaves there fails the file instead of piling up.
+ */
 export function cleanEnv(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
   // Plain stderr lines: the expectations are about the words; timestamps have tests of their own (test/e2e/safety/cron-logs).
   const env: Record<string, string> = {
@@ -85,6 +88,7 @@ export function cleanEnv(configDir: string, extra: Record<string, string> = {}):
   };
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
   if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
+  if (process.env.TMPDIR !== undefined) env.TMPDIR = process.env.TMPDIR;
   return { ...env, ...extra };
 }
 

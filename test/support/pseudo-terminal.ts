@@ -4,12 +4,13 @@
  * substrings of the byte stream.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import xterm from '@xterm/headless';
-import { cliPath, sleep } from './cli.js';
+import { cliPath, compileCache, sleep } from './cli.js';
 import { requireTools } from './external-tools.js';
+import { temporaryFolder } from './temporary.js';
 
 /** `script`, which makes the pseudo-terminal: a test that needs it skips with this reason when it is missing. */
 export const pseudoTerminal = requireTools('script');
@@ -56,7 +57,7 @@ export async function onTerminal(
   options: TerminalOptions = {},
 ): Promise<{ code: number | null; screen: TerminalScreen }> {
   const { columns = 160, rows = 50 } = options;
-  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-terminal-'));
+  const folder = temporaryFolder('b2bctl-terminal-');
   const pidFile = join(folder, 'pid');
   const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   // The shell writes its PID, then becomes b2bctl: a signal sent to that PID reaches b2bctl itself, not `script`.
@@ -64,7 +65,16 @@ export async function onTerminal(
   const command = `stty cols ${columns} rows ${rows}; echo $$ > '${pidFile}'; exec ${quoted}${input}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      // The test file's own (temporary-setup.ts), where what b2bctl leaves behind is seen; Node's compile cache in
+      // the one folder every spawned b2bctl shares, not there.
+      TMPDIR: tmpdir(),
+      NODE_COMPILE_CACHE: compileCache,
+      TERM: 'xterm',
+      ...options.env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const chunks: Buffer[] = [];
@@ -93,7 +103,6 @@ export async function onTerminal(
   }
   const code = await exited;
   child.stdin.end();
-  rmSync(folder, { recursive: true, force: true });
   return { code, screen: await rendered(Buffer.concat(chunks), columns, rows) };
 }
 

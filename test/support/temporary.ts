@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 const temporaryFolders: string[] = [];
 
-/** A fresh empty folder under the system's temporary folder, removed by `removeTemporaryFolders`. */
+/**
+ * A fresh empty folder under the temporary folder (the test file's own, temporary-setup.ts), removed by
+ * `removeTemporaryFolders`: after each test file by that setup file, also when a test failed, or sooner by a test.
+ */
 export function temporaryFolder(prefix = 'b2bctl-test-'): string {
   const folder = mkdtempSync(join(tmpdir(), prefix));
   temporaryFolders.push(folder);

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Context, createContext } from '../../src/context.js';
 import type { RequestPace } from '../../src/platform/http-client.js';
+import { temporaryFolder } from '../support/temporary.js';
 
 /**
  * `context.platform(tuning)` gives each caller a client built for its own tuning: a command that asked for an
@@ -38,7 +36,7 @@ beforeEach(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  configDir = mkdtempSync(join(tmpdir(), 'b2bctl-tuning-'));
+  configDir = temporaryFolder('b2bctl-tuning-');
   context = createContext({
     io: {
       stdout: new PassThrough(),
@@ -61,7 +59,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await context.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 /** A pace that lets every request through at once and counts them. */

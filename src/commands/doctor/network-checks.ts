@@ -1,10 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { createConnection } from 'node:net';
 import { ExitCode } from '../../base/errors.js';
 import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
 import { isLoopbackHost } from '../../net/plain-http.js';
 import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';
-import { openConnection, probeTls } from '../../net/tls-probe.js';
+import { openConnection, probeTls, reachProxy } from '../../net/tls-probe.js';
 import type { HttpClient } from '../../platform/http-client.js';
 import type { Finding } from './findings.js';
 
@@ -64,20 +63,6 @@ export async function checkProxy(url: URL, route: ProxyRoute, timeoutMs: number)
       exitCode: ExitCode.unavailable,
     };
   }
-}
-
-/** A TCP connection to the proxy itself, closed at once: what a plain http request through it needs first. */
-function reachProxy(proxy: URL, timeoutMs: number): Promise<void> {
-  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port });
-    socket.setTimeout(timeoutMs, () => socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once('error', reject);
-  });
 }
 
 /** The TLS handshake of an https base URL: certificate trusted, for this host, and its expiry. */

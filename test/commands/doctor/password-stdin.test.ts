@@ -2,20 +2,17 @@
  * `doctor --password-stdin` in process: a terminal on stdin is refused before anything is sent (the password would
  * be echoed), as `login --password-stdin` refuses it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { run } from '../../../src/commands/doctor/run.js';
 import { createContext } from '../../../src/context.js';
 import { UsageError } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-doctor-stdin-'));
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const configDir = temporaryFolder('b2bctl-doctor-stdin-');
 
 it('refuses a terminal on stdin before any check, and sends nothing', async () => {
   let requests = 0;

@@ -3,12 +3,11 @@
  * in-process sandbox over real HTTP. What only the arithmetic of time decides is checked here, without waiting:
  * the upper bound fixed at the start minus the lag, the look-back and its memory, the cursor between runs.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import type { PassThrough } from 'node:stream';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { UsageError } from '../../../src/base/errors.js';
@@ -18,12 +17,9 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.j
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
 import { ndjsonOf } from '../../support/ndjson.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 const seedDirectory = join(import.meta.dirname, '..', '..', '..', 'samples');
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 let sandbox: RunningSandbox;
 let clock: FakeClock;
@@ -42,8 +38,7 @@ async function setUp(options: { dialect?: Dialect; settings?: Record<string, str
   const start = Math.floor(sandbox.state.clock.now() / 1000) * 1000;
   sandbox.state.clock.fixAt(start);
   clock = new FakeClock(start);
-  configDir = mkdtempSync(join(tmpdir(), 'b2bctl-orders-poll-'));
-  folders.push(configDir);
+  configDir = temporaryFolder('b2bctl-orders-poll-');
   new ProfileStore(configDir).update('default', { 'orders.lag': '2', 'orders.lookback': '300', ...options.settings });
   const answer = await fetch(`${sandbox.url}${options.dialect?.tokenPath ?? '/v1/auth/token'}`, {
     method: 'POST',
@@ -322,8 +317,7 @@ describe('orders poll --detail when an order changes between its listing and its
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
-    folders.push(folder);
+    const folder = temporaryFolder('b2bctl-orders-detail-');
     const stubClock = new FakeClock(Date.parse('2026-11-29T07:12:00.000Z'));
     const once = async () => {
       const memory = testContext({
@@ -380,8 +374,7 @@ describe('orders poll --detail when an order changes between its listing and its
 /** One `orders poll --detail` from 07:00 at 07:12 against a stub platform `server`, which is closed after. */
 async function pollWithDetail(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-detail-'));
-  folders.push(folder);
+  const folder = temporaryFolder('b2bctl-orders-detail-');
   const memory = testContext({
     env: {
       B2BCTL_CONFIG_DIR: folder,
@@ -456,8 +449,7 @@ async function platform(orders: { id: number; lastUpdated: string; micros: numbe
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const folder = mkdtempSync(join(tmpdir(), 'b2bctl-orders-instants-'));
-  folders.push(folder);
+  const folder = temporaryFolder('b2bctl-orders-instants-');
   return {
     env: {
       B2BCTL_CONFIG_DIR: folder,

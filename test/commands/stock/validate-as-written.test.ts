@@ -3,18 +3,17 @@
  * the spreadsheet numbers them below a cell with a line break, numbers quoted as they were written,
  * a currency sign explained, one message for a control character, and text after a closing quote.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/stock/validate.js';
 import { ExitCode, InputError } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
 import { freshWorkDir } from '../../support/cli.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'spreadsheets');
-const configDir = mkdtempSync(join(tmpdir(), 'b2bctl-validate-as-written-'));
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const configDir = temporaryFolder('b2bctl-validate-as-written-');
 
 async function validate(file: string, options: { json?: boolean; decimal?: ',' | '.' } = {}) {
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, tty: { stdout: !options.json } });

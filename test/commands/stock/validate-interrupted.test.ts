@@ -2,16 +2,15 @@
  * Ctrl-C during `stock validate` (and every `validate`, one flow): the pass stops at a record, and the command
  * says the file was not checked to the end and exits 75, never 0 (a script would take the file as valid).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/stock/validate.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { testContext } from '../../support/test-context.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-validate-interrupted-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-validate-interrupted-');
 
 /** A stock file of `rows` rows, the first one invalid (a negative quantity). */
 function stockFile(rows: number): string {

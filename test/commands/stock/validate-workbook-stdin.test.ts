@@ -4,8 +4,7 @@
  * file, never gathered in memory. The copy's name is gone as soon as the zip is open, and is gone after an error
  * and after Ctrl-C while stdin was still coming.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,6 +16,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { maskClock } from '../../support/run-files.js';
 import { repoRoot } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures');
 const workbooks = [
@@ -31,7 +31,7 @@ const configDir = freshConfigDir();
 /** The system's temporary folder for this test alone, so what b2bctl leaves there can be listed. */
 let temporary: string;
 beforeEach(() => {
-  temporary = mkdtempSync(join(tmpdir(), 'b2bctl-test-tmp-'));
+  temporary = temporaryFolder('b2bctl-test-tmp-');
   vi.stubEnv('TMPDIR', temporary);
 });
 afterEach(() => {

@@ -224,9 +224,20 @@ describe.skipIf(devFull.missing)(`a stdout that cannot be written${devFull.note}
     });
   });
 
-  it('--version, answered before anything loads, says it in one line too', async () => {
-    const result = await withStdoutFull(['--version']);
-    expect(result.code).toBe(75);
-    expect(result.stderr).toBe('error: cannot write to stdout (ENOSPC).\n');
+  it('--version, answered before the bundle loads, says the same line, in the log format of the run', async () => {
+    const text = await withStdoutFull(['--version'], { B2BCTL_LOG_FORMAT: 'text' });
+    expect(text.code).toBe(75);
+    expect(text.stderr).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: cannot write to stdout \(ENOSPC\): what was printed is incomplete; make room or write elsewhere, then run the command again\.\n$/,
+    );
+    const json = await withStdoutFull(['--version'], { B2BCTL_LOG_FORMAT: 'json' });
+    expect(json.code).toBe(75);
+    const lines = json.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 'error',
+      message:
+        'cannot write to stdout (ENOSPC): what was printed is incomplete; make room or write elsewhere, then run the command again.',
+    });
   });
 });

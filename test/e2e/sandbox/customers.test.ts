@@ -2,14 +2,14 @@
  * The sandbox's customer routes over real HTTP: every rule of the customer sections of
  * docs/platform.md (create, update, status, addresses, errors), plus the /_sandbox routes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import type { Address, Customer, OutboxEmail } from '../../../src/sandbox/customers/store.js';
 import type { StoreSettings } from '../../../src/sandbox/customers/settings.js';
 import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -806,7 +806,7 @@ describe('authentication and /_sandbox routes', () => {
   });
 
   it('takes the settings of a --settings file over the seed folder', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-settings-'));
+    const folder = temporaryFolder('b2bctl-settings-');
     const file = join(folder, 'settings.json');
     writeFileSync(file, JSON.stringify({ zipValidation: false, ssoConfigIds: [42] }));
     const other = await startTestSandbox({ settingsFile: file });
@@ -816,7 +816,6 @@ describe('authentication and /_sandbox routes', () => {
       expect(settings.customerGroups).toEqual(seedSettings.customerGroups);
     } finally {
       await other.close();
-      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

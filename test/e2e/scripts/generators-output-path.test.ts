@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'b2bctl-generators-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const directory = temporaryFolder('b2bctl-generators-');
 
 function npmRun(args: readonly string[]) {
   const result = spawnSync('npm', ['run', ...args], { cwd: repoRoot, encoding: 'utf8' });

@@ -3,16 +3,15 @@
  * `,` and at `;` (pt-BR Excel splits a comma file at `;`). A hostile cell must come out as text in either.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorsWriter, ReportWriter } from '../../../src/bulk/report.js';
 import { requireTools } from '../../support/external-tools.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 const soffice = requireTools('soffice');
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-formulas-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-formulas-');
 
 const hostile = [
   `x;=cmd|' /C calc'!A0`,

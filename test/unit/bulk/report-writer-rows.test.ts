@@ -1,18 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReportRow, ReportWriter, reportColumns, rowColumn } from '../../../src/bulk/report.js';
 import { recordPlace } from '../../../src/io/input/open-input.js';
 import { csvLine } from '../../../src/io/output/csv-format.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 // ReportWriter builds its rows without csvLine's array of cells per row (issue 14); the bytes must be csvLine's.
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-report-rows-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-report-rows-');
 });
 
 /** The row as the report wrote it before: every cell through csvLine. */

@@ -1,8 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   doneOutcomes,
   ErrorsWriter,
@@ -11,13 +10,11 @@ import {
   siblingPath,
   withoutErrorsColumns,
 } from '../../../src/bulk/report.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-report-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-report-');
 });
 
 let fileCount = 0;

@@ -3,19 +3,15 @@
  * --resume reads that cell back as the record's own key, or every resume of such a file was refused as
  * "the report of another file".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter } from '../../../src/bulk/report.js';
 import { PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-resume-formula-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-resume-formula-');
 });
 
 describe('readDoneLines and formula-guarded keys', () => {

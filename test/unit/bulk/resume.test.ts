@@ -1,17 +1,14 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
 import { LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
 import { ExitCode, InputError } from '../../../src/base/errors.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-resume-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-resume-');
 });
 
 let fileCount = 0;

@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pruneOldRuns } from '../../../src/bulk/retention.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 describe('pruneOldRuns', () => {
   it('keeps the files of the N newest runs of the input and nothing else is touched', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    const folder = temporaryFolder('b2bctl-retention-');
     const files = [
       'stock.csv',
       'stock.report-20261120-020000.csv',
@@ -43,7 +43,7 @@ describe('pruneOldRuns', () => {
   });
 
   it('looks in the outputDir folder when one is set', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    const folder = temporaryFolder('b2bctl-retention-');
     writeFileSync(join(folder, 'stock.report-20261120-020000.csv'), '');
     writeFileSync(join(folder, 'stock.report-20261121-020000.csv'), '');
     expect(pruneOldRuns({ inputPath: '/srv/erp/export/stock.csv', folder, keep: 1 })).toEqual([
@@ -52,7 +52,7 @@ describe('pruneOldRuns', () => {
   });
 
   it('leaves the runs of another input of the same base name (estoque.json beside estoque.csv)', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-retention-'));
+    const folder = temporaryFolder('b2bctl-retention-');
     const run = (stamp: string, input: string) => {
       writeFileSync(join(folder, `estoque.report-${stamp}.csv`), '');
       writeFileSync(

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,8 +15,9 @@ import {
 } from '../../../src/bulk/run-meta.js';
 import { shaping } from '../../support/shaping-flags.js';
 import { ExitCode, InputError, UsageError } from '../../../src/base/errors.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-edges-'));
+const folder = temporaryFolder('b2bctl-meta-edges-');
 
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
   return {

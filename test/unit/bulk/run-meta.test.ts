@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +14,7 @@ import {
 import { shaping } from '../../support/shaping-flags.js';
 import { recordedFlags } from '../../../src/bulk/run-meta.js';
 import { UsageError } from '../../../src/base/errors.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
   return {
@@ -179,7 +179,7 @@ describe('a repeatable shaping flag (--ignore-column)', () => {
 
 describe('the run record file', () => {
   it('sits beside the report and reads back; a report without one is refused', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-'));
+    const folder = temporaryFolder('b2bctl-meta-');
     const report = join(folder, 'c.report-1.csv');
     writeFileSync(report, 'line,key,outcome,status,id,message\r\n');
     expect(() => readMeta(report)).toThrow(/its run record .*c\.report-1\.meta\.json is unreadable \(ENOENT\)/);
@@ -189,7 +189,7 @@ describe('the run record file', () => {
   });
 
   it('fingerprints the first bytes and the size of the input', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-meta-'));
+    const folder = temporaryFolder('b2bctl-meta-');
     writeFileSync(join(folder, 'a.csv'), 'sku;qty\n1;2\n');
     writeFileSync(join(folder, 'b.csv'), 'sku;qty\n1;3\n');
     const a = describeInput(join(folder, 'a.csv'));

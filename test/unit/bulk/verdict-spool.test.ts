@@ -4,18 +4,7 @@
  * and gone once removed.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -24,6 +13,7 @@ import {
   type SpooledRecord,
   VerdictSpool,
 } from '../../../src/bulk/verdict-spool.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 /** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
 async function readAll<T>(spool: VerdictSpool<T>): Promise<JudgedRecord<T>[]> {
@@ -161,25 +151,18 @@ describe('VerdictSpool', () => {
 
 describe('removeAbandonedSpools', () => {
   it('removes the spool of a run that no longer exists, keeps a live run’s and other folders', () => {
-    const temporary = mkdtempSync(join(tmpdir(), 'b2bctl-spool-test-'));
-    try {
-      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
-      mkdirSync(join(temporary, `b2bctl-verdicts-${dead}-abc`));
-      writeFileSync(
-        join(temporary, `b2bctl-verdicts-${dead}-abc`, 'verdicts.ndjson'),
-        '[2,"A",[],1,{"password":"x"}]\n',
-      );
-      mkdirSync(join(temporary, `b2bctl-verdicts-${process.pid}-def`));
-      mkdirSync(join(temporary, 'b2bctl-stdin-xyz'));
-      const spool = new VerdictSpool<unknown>(temporary);
-      expect(readdirSync(temporary).toSorted()).toEqual(
-        [`b2bctl-verdicts-${process.pid}-def`, 'b2bctl-stdin-xyz', basename(dirname(spool.path))].toSorted(),
-      );
-      spool.remove();
-      removeAbandonedSpools(join(temporary, 'missing'));
-    } finally {
-      rmSync(temporary, { recursive: true, force: true });
-    }
+    const temporary = temporaryFolder('b2bctl-spool-test-');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    mkdirSync(join(temporary, `b2bctl-verdicts-${dead}-abc`));
+    writeFileSync(join(temporary, `b2bctl-verdicts-${dead}-abc`, 'verdicts.ndjson'), '[2,"A",[],1,{"password":"x"}]\n');
+    mkdirSync(join(temporary, `b2bctl-verdicts-${process.pid}-def`));
+    mkdirSync(join(temporary, 'b2bctl-stdin-xyz'));
+    const spool = new VerdictSpool<unknown>(temporary);
+    expect(readdirSync(temporary).toSorted()).toEqual(
+      [`b2bctl-verdicts-${process.pid}-def`, 'b2bctl-stdin-xyz', basename(dirname(spool.path))].toSorted(),
+    );
+    spool.remove();
+    removeAbandonedSpools(join(temporary, 'missing'));
   });
 });
 
@@ -304,14 +287,10 @@ describe('VerdictSpool: survivors of the mutation run', () => {
   });
 
   it('leaves alone a folder whose name only contains a spool`s name', () => {
-    const temporary = mkdtempSync(join(tmpdir(), 'b2bctl-spool-test-'));
-    try {
-      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
-      mkdirSync(join(temporary, `old-b2bctl-verdicts-${dead}-abc`));
-      removeAbandonedSpools(temporary);
-      expect(readdirSync(temporary)).toEqual([`old-b2bctl-verdicts-${dead}-abc`]);
-    } finally {
-      rmSync(temporary, { recursive: true, force: true });
-    }
+    const temporary = temporaryFolder('b2bctl-spool-test-');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    mkdirSync(join(temporary, `old-b2bctl-verdicts-${dead}-abc`));
+    removeAbandonedSpools(temporary);
+    expect(readdirSync(temporary)).toEqual([`old-b2bctl-verdicts-${dead}-abc`]);
   });
 });

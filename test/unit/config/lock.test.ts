@@ -3,28 +3,23 @@ import {
   existsSync,
   linkSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type LockFileSystem, profileLockPath } from '../../../src/config/lock.js';
 import { B2bctlError, ExitCode } from '../../../src/base/errors.js';
 import { processStartTime } from '../../../src/lib/process-alive.js';
 import { canListOpenFiles, openFiles } from '../../support/open-files.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-lock-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-lock-');
 });
 
 let lockCount = 0;

@@ -1,21 +1,20 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { ConfigError } from '../../../src/base/errors.js';
 import { requireThat } from '../../support/external-tools.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 /** root writes into a folder whatever its mode says. */
 const notRoot = requireThat(process.getuid?.() !== 0, 'root may write into a read-only folder; run as another user');
 
 let root: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'b2bctl-store-'));
+  root = temporaryFolder('b2bctl-store-');
 });
 afterEach(() => {
   chmodSync(root, 0o700);
-  rmSync(root, { recursive: true, force: true });
 });
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;

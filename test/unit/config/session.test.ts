@@ -1,19 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { openSession } from '../../../src/config/session.js';
 import { AuthError, UsageError } from '../../../src/base/errors.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let root: string;
 let store: ProfileStore;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'b2bctl-session-'));
+  root = temporaryFolder('b2bctl-session-');
   store = new ProfileStore(join(root, 'b2bctl'));
-});
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true });
 });
 
 /** Calls `action` and returns what it threw. */

@@ -2,27 +2,16 @@
  * Links planted in a shared folder at the names b2bctl writes: the temporary file of an atomic write (orders,
  * cursor, run meta), a lock's temporary file, a report reopened for appending. None is written through.
  */
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReportWriter } from '../../../src/bulk/report.js';
 import { acquireLock } from '../../../src/config/lock.js';
 import { writeFileDurably } from '../../../src/io/output/durable-file.js';
 import { createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-private-file-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-private-file-');
 let count = 0;
 
 /** A fresh shared folder and a victim file elsewhere, which a link in the folder points at. */

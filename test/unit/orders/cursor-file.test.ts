@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultCursorPath, readCursor, writeCursor } from '../../../src/orders/cursor-file.js';
 import { UsageError } from '../../../src/base/errors.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-cursor-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-cursor-');
 let files = 0;
 const cursorFile = (content?: string) => {
   const path = join(folder, `cursor-${++files}.json`);

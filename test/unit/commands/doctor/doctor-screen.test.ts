@@ -3,9 +3,6 @@
  * terminal, no word cut by the terminal (`SETTIN` / `G`), every finding's words on screen whole; and the layout's
  * lines at every width in between and around.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingsOnScreen, run } from '../../../../src/commands/doctor/run.js';
@@ -14,6 +11,7 @@ import { sandboxDefaults } from '../../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
 import { startTestSandbox } from '../../../support/sandbox.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -36,7 +34,7 @@ async function doctorOutput(columns: number | undefined, output?: 'json'): Promi
       isStdinTTY: false,
     },
     env: {
-      B2BCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'b2bctl-doctor-')),
+      B2BCTL_CONFIG_DIR: temporaryFolder('b2bctl-doctor-'),
       B2BCTL_BASE_URL: sandbox.url,
       B2BCTL_USERNAME: sandboxDefaults.username,
       B2BCTL_PASSWORD: sandboxDefaults.password,

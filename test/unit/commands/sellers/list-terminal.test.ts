@@ -9,10 +9,8 @@ import { createContext } from '../../../../src/context.js';
 import { sandboxDefaults } from '../../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTestSandbox } from '../../../support/sandbox.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -47,7 +45,7 @@ async function onTerminal(
       isStdinTTY: false,
     },
     env: {
-      B2BCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'b2bctl-sellers-')),
+      B2BCTL_CONFIG_DIR: temporaryFolder('b2bctl-sellers-'),
       B2BCTL_BASE_URL: sandbox.url,
       B2BCTL_TOKEN: token,
     },

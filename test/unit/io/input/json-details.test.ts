@@ -2,13 +2,13 @@
  * JSON details of issue 10, item 15: minified JSON placed by element and column, numbers beyond a
  * double's precision kept as written, repeated keys warned about with their line, lone surrogates refused.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type InputRecord, openInput, recordPlace } from '../../../../src/io/input/open-input.js';
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 const fieldTypes: Record<string, FieldType> = { sku: 'string', quantity: 'integer', price: 'number' };
 const catalogue: FieldCatalogue = {
@@ -16,8 +16,7 @@ const catalogue: FieldCatalogue = {
   knownPaths: Object.keys(fieldTypes),
 };
 const fixture = join(__dirname, '..', '..', '..', 'fixtures', 'spreadsheets', 'estoque-minificado.json');
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-json-details-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-json-details-');
 
 async function read(
   path: string,

@@ -1,9 +1,8 @@
 import iconv from 'iconv-lite';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, InputError, UsageError } from '../../../../src/base/errors.js';
 import {
   type InputOptions,
@@ -14,6 +13,7 @@ import {
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import { canListOpenFiles, openFiles } from '../../../support/open-files.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 const fieldTypes: Record<string, FieldType> = {
   document: 'string',
@@ -37,10 +37,7 @@ const catalogue: FieldCatalogue = {
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-open-input-'));
-});
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
+  folder = temporaryFolder('b2bctl-open-input-');
 });
 
 let fileCount = 0;

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openInput } from '../../../../src/io/input/open-input.js';
 import type { FieldCatalogue, FieldType } from '../../../../src/io/input/record-shape.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 // The reader looks for invisible characters once per batch of text and skips the per-field look for a clean batch:
 // a character in any later batch, plain or quoted, must still be named on its record and no other.
@@ -16,9 +16,8 @@ const catalogue: FieldCatalogue = {
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'b2bctl-invisible-batches-'));
+  folder = temporaryFolder('b2bctl-invisible-batches-');
 });
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 async function problemLines(content: string): Promise<[number, string[]][]> {
   const path = join(folder, `input-${Math.random().toString(36).slice(2)}.csv`);

@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCepTable } from '../../../../src/sandbox/customers/cep-table.js';
 import { isFederativeUnit } from '../../../../src/domain/brazil-codes.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 const seedDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'samples');
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-ceps-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-ceps-');
 
 describe('the CEP table shipped in samples/', () => {
   const table = loadCepTable(seedDirectory);

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../../../src/base/errors.js';
 import {
   defaultStoreSettings,
@@ -9,9 +8,9 @@ import {
   mergePatch,
   parseStoreSettings,
 } from '../../../../src/sandbox/customers/settings.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'b2bctl-settings-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = temporaryFolder('b2bctl-settings-');
 
 describe('mergePatch (RFC 7396)', () => {
   it.each([

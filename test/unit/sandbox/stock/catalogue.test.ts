@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Catalogue, generatedSku, loadCatalogue } from '../../../../src/sandbox/stock/catalogue.js';
+import { temporaryFolder } from '../../../support/temporary.js';
 
 const samples = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'samples');
 
@@ -58,17 +58,14 @@ describe('Catalogue', () => {
   });
 });
 
+/** A seed folder holding only this products.json. */
+function seedWith(products: unknown): string {
+  const folder = temporaryFolder('b2bctl-catalogue-');
+  writeFileSync(join(folder, 'products.json'), JSON.stringify(products));
+  return folder;
+}
+
 describe('loadCatalogue', () => {
-  const folders: string[] = [];
-  afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-
-  const seedWith = (products: unknown): string => {
-    const folder = mkdtempSync(join(tmpdir(), 'b2bctl-catalogue-'));
-    folders.push(folder);
-    writeFileSync(join(folder, 'products.json'), JSON.stringify(products));
-    return folder;
-  };
-
   it('seeds the sample products, about a fifth of them off sale', () => {
     const catalogue = loadCatalogue(samples, 5);
     expect(catalogue.seededCount).toBeGreaterThanOrEqual(45);
