@@ -85,7 +85,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .command('update')
         .summary('partial updates keyed by document: from a FILE, or one customer with --document and --set')
         .description(
-          "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes (a registration address given in part keeps its stored complement, name and type: the stored record is read first). Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
+          "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes (a registration address given in part keeps its stored complement, name and type, and its CEP and number when it gives neither: the stored record is read first). Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
         )
         .argument(
           '[file]',

@@ -1,5 +1,5 @@
 import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
-import type { AddressInput } from '../../domain/customer.js';
+import type { AddressInput, AddressPartsInput } from '../../domain/customer.js';
 
 /**
  * "no customer has the document ... in this store (HTTP 404: what the platform said)": one wording for the run's
@@ -41,7 +41,7 @@ export function customerFailureMessage(
 
 /** The addresses of a create or update body: what a refusal of `address` is about. */
 export interface SentAddresses {
-  customerRegistrationAddress?: AddressInput;
+  customerRegistrationAddress?: AddressInput | AddressPartsInput;
   addressList?: readonly AddressInput[];
 }
 
@@ -53,8 +53,9 @@ export interface SentAddresses {
 export function refusalMessage(error: PlatformError, sent: SentAddresses): string {
   const said = error.platformMessage ?? error.message;
   if (error.status !== 422 || error.field !== 'address') return said;
+  // An update's address given without CEP and number is sent completed from the stored one; before, it names neither.
   const addresses = [sent.customerRegistrationAddress, ...(sent.addressList ?? [])].filter(
-    (address) => address !== undefined,
+    (address): address is AddressInput => address?.zipcode !== undefined,
   );
   const only = addresses.length === 1 ? addresses[0] : undefined;
   if (only) return `${said}; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
