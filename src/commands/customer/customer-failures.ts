@@ -1,4 +1,4 @@
-import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import type { AddressInput, AddressPartsInput } from '../../domain/customer.js';
 
 /**
@@ -51,15 +51,28 @@ export interface SentAddresses {
  * number that were sent: the parts a store checks against what it knows, such as a CEP missing from its base.
  */
 export function refusalMessage(error: PlatformError, sent: SentAddresses): string {
-  const said = error.platformMessage ?? error.message;
-  if (error.status !== 422 || error.field !== 'address') return said;
+  return `${error.platformMessage ?? error.message}${refusalHint(error, sent)}`;
+}
+
+/**
+ * The error of a single-customer write (`update --set`) the platform refused: its own line, with the hint a file
+ * run's report row gives (refusalMessage); the platform's error itself when there is none.
+ */
+export function explainedRefusal(error: PlatformError, sent: SentAddresses): B2bctlError {
+  const hint = refusalHint(error, sent);
+  return hint === '' ? error : new B2bctlError(`${error.message}${hint}.`, error.exitCode, { cause: error });
+}
+
+/** What refusalMessage adds after the platform's words, starting with "; "; '' when it has nothing to add. */
+function refusalHint(error: PlatformError, sent: SentAddresses): string {
+  if (error.status !== 422 || error.field !== 'address') return '';
   // An update's address given without CEP and number is sent completed from the stored one; before, it names neither.
   const addresses = [sent.customerRegistrationAddress, ...(sent.addressList ?? [])].filter(
     (address): address is AddressInput => address?.zipcode !== undefined,
   );
   const only = addresses.length === 1 ? addresses[0] : undefined;
-  if (only) return `${said}; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
-  if (addresses.length === 0) return said;
+  if (only) return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
+  if (addresses.length === 0) return '';
   const each = addresses.map((address) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
-  return `${said}; the platform refused an address: check the CEP and number of each (${each})`;
+  return `; the platform refused an address: check the CEP and number of each (${each})`;
 }

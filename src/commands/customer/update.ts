@@ -7,13 +7,13 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError, UsageError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound } from './customer-failures.js';
+import { customerFailureMessage, customerNotFound, explainedRefusal } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { type Customer, updateCustomer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
-import { NoStoredAddress, updateKeepingAddress, withKeptAddress } from './kept-address.js';
+import { NoStoredAddress, withKeptAddress } from './kept-address.js';
 
 /** A file of partial updates keyed by document, or one customer's `--document` and its `--set FIELD=VALUE` pairs. */
 export type CustomerUpdateTarget = { file: string } | { file?: undefined; document: string; set: string[] };
@@ -122,15 +122,17 @@ async function updateOne(
   }
   const client = await context.platform(oneRequestTuning(flags));
   let customer: Customer | undefined;
+  let sent = changes;
   try {
-    const updated = await updateKeepingAddress(client, String(key), changes, undefined);
-    customer = updated.customer;
-    if (updated.note !== undefined) context.log.info(`Customer ${document}: ${updated.note}.`);
+    const kept = await withKeptAddress(client, String(key), changes, undefined);
+    sent = kept.body;
+    customer = await updateCustomer(client, String(key), sent);
+    if (kept.note !== undefined) context.log.info(`Customer ${document}: ${kept.note}.`);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document, error);
     if (error instanceof NoStoredAddress)
       throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
-    throw error;
+    if (!(error instanceof PlatformError)) throw error;
+    throw error.status === 404 ? customerNotFound(document, error) : explainedRefusal(error, sent);
   }
   // A 2xx is the update done, even when its body does not show the record.
   if (!customer || typeof customer !== 'object') {

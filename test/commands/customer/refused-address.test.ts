@@ -76,6 +76,25 @@ describe('an address the platform refuses', () => {
     ]);
   });
 
+  it('update --set: the error line names the CEP and number sent, as the report row does', async () => {
+    const { result, counts } = await runIn('nothing.txt', '', [
+      'customer',
+      'update',
+      '--document',
+      '529.982.247-25',
+      '--set',
+      'customerRegistrationAddress.zipcode=99999-999',
+      '--set',
+      'customerRegistrationAddress.number=12A',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `error: PUT ${running?.sandbox.url}/v1/customer/529.982.247-25 failed with HTTP 422: ${refused}; the platform refused the address: check its CEP 99999-999 and number 12A.`,
+    );
+    // The stored record read (to keep its complement), then the update.
+    expect(counts[updateRoute]).toBe(2);
+  });
+
   it('a refusal of another field is the platform message alone', async () => {
     const { folder, counts } = await runIn('group.csv', 'document,customerGroupList\n529.982.247-25,atacado\n', [
       'customer',
