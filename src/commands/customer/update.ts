@@ -7,7 +7,7 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError, UsageError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound, explainedRefusal } from './customer-failures.js';
+import { customerFailureMessage, customerNotFound, explainedRefusal, refusedWrite } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { type Customer, updateCustomer } from '../../platform/customers.js';
@@ -70,7 +70,7 @@ async function updateEntry(
   } catch (error) {
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
-    const { status, message } = customerFailureMessage(error, String(document), sent);
+    const { status, message } = customerFailureMessage(error, String(document), refusedWrite(client, sent));
     return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
   }
 }
@@ -132,7 +132,9 @@ async function updateOne(
     if (error instanceof NoStoredAddress)
       throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
     if (!(error instanceof PlatformError)) throw error;
-    throw error.status === 404 ? customerNotFound(document, error) : explainedRefusal(error, sent);
+    throw error.status === 404
+      ? customerNotFound(document, error)
+      : explainedRefusal(error, refusedWrite(client, sent));
   }
   // A 2xx is the update done, even when its body does not show the record.
   if (!customer || typeof customer !== 'object') {
