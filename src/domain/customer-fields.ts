@@ -58,10 +58,16 @@ export interface CustomerCreateBody extends CustomerOptionalFields {
 export interface CustomerUpdateBody extends CustomerOptionalFields {
   document: string;
   phone?: string;
-  customerRegistrationAddress?: AddressInput;
+  customerRegistrationAddress?: AddressInput | AddressPartsInput;
   active?: boolean;
   sendEmailForgotPassword?: boolean;
 }
+
+/**
+ * An update's registration address that gives neither CEP nor number (a new complement alone): both, and the rest
+ * of the place, are taken from the stored record before it is sent (commands/customer/kept-address.ts).
+ */
+export type AddressPartsInput = Omit<AddressInput, 'zipcode' | 'number'> & { zipcode?: undefined; number?: undefined };
 
 export const addressFieldTypes: Readonly<Record<keyof AddressInput, FieldType>> = {
   zipcode: 'string',

@@ -11,6 +11,7 @@ import {
   customerProblem,
   documentTypeCheck,
   documentTypeMismatch,
+  givesNeitherCepNorNumber,
   hintLostZeros,
   isPlausibleEmail,
   numberTextReasonOfValue,
@@ -112,11 +113,14 @@ const addressSchema = z.object(
   { error: reasons.address },
 );
 
-function bodySchema(mode: 'create' | 'update') {
+/** An update's registration address that gives neither CEP nor number: both are kept as stored. */
+const addressPartsSchema = addressSchema.omit({ zipcode: true, number: true });
+
+function bodySchema(mode: 'create' | 'update', registration: z.ZodType = addressSchema) {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, type] of Object.entries(topFieldTypes[mode])) shape[key] = optionalSchemas[type];
   shape.document = withReason(requiredText, (value: string) => checkDocument(value));
-  shape.customerRegistrationAddress = addressSchema.optional();
+  shape.customerRegistrationAddress = registration.optional();
   if (mode === 'create') {
     shape.documentType = withReason(requiredText, documentTypeCheck);
     shape.username = withReason(requiredText, (value) =>
@@ -134,11 +138,17 @@ function bodySchema(mode: 'create' | 'update') {
 }
 
 /** The create and update bodies as zod schemas, over records read by readRecord. */
-export const customerSchemas = { create: bodySchema('create'), update: bodySchema('update') };
+export const customerSchemas = {
+  create: bodySchema('create'),
+  update: bodySchema('update'),
+  updateOfAddressParts: bodySchema('update', addressPartsSchema),
+};
 
 /** validateCustomerCreate/Update through the zod schema, as they were before the plain rules: the reference. */
 export function judgeCustomerBySchema(record: unknown, mode: 'create' | 'update'): RecordVerdict<unknown> {
-  const parsed = customerSchemas[mode].safeParse(readRecord(record, mode));
+  const keepsPlace =
+    mode === 'update' && isObject(record) && givesNeitherCepNorNumber(record.customerRegistrationAddress);
+  const parsed = customerSchemas[keepsPlace ? 'updateOfAddressParts' : mode].safeParse(readRecord(record, mode));
   const problems: FieldProblem[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

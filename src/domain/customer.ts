@@ -49,6 +49,7 @@ export {
   customerFieldPaths,
   customerFieldType,
   type AddressInput,
+  type AddressPartsInput,
   type CustomerCreateBody,
   type CustomerUpdateBody,
   type FieldType,
@@ -84,7 +85,7 @@ export function validateCustomerUpdate(record: unknown): RecordVerdict<CustomerU
 /** Validates one address input (customerRegistrationAddress or an addressList item) on its own. */
 export function validateAddress(address: unknown): RecordVerdict<AddressInput> {
   const problems: FieldProblem[] = [];
-  const value = readAddress(address, '', true, problems);
+  const value = readAddress(address, '', true, problems, addressRules);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: value as unknown as AddressInput };
 }
 
@@ -233,6 +234,16 @@ const addressRules = fieldRules(addressFieldTypes, {
   lat: { required: false, limit: coordinateLimits.lat },
   lng: { required: false, limit: coordinateLimits.lng },
 });
+/** An update's registration address without CEP and number: both come from the stored record (AddressPartsInput). */
+const addressPartsRules = addressRules.filter((rule) => rule.key !== 'zipcode' && rule.key !== 'number');
+
+/**
+ * Whether an update's registration address gives neither CEP nor number, only parts such as the complement: it is
+ * completed from the stored record, so neither is required. One of them alone is a new place, and needs the other.
+ */
+export function givesNeitherCepNorNumber(address: unknown): boolean {
+  return isObject(address) && isBlank(address.zipcode) && isBlank(address.number);
+}
 
 function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<CustomerCreateBody | CustomerUpdateBody> {
   if (!isObject(record))
@@ -240,14 +251,16 @@ function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<Cus
   const problems: FieldProblem[] = [];
   const body: Record<string, unknown> = {};
   readFields(topRules[mode], record, '', body, problems);
-  const registration = readAddress(record.customerRegistrationAddress, 'customerRegistrationAddress', false, problems);
+  const given = record.customerRegistrationAddress;
+  const rules = mode === 'update' && givesNeitherCepNorNumber(given) ? addressPartsRules : addressRules;
+  const registration = readAddress(given, 'customerRegistrationAddress', false, problems, rules);
   if (registration !== undefined) body.customerRegistrationAddress = registration;
   if (mode === 'create') {
     const list = record.addressList;
     if (Array.isArray(list)) {
       const items: unknown[] = [];
       for (let index = 0; index < list.length; index++)
-        items.push(readAddress(list[index], `addressList.${index}`, true, problems));
+        items.push(readAddress(list[index], `addressList.${index}`, true, problems, addressRules));
       body.addressList = items;
     } else if (!isBlank(list)) problems.push(customerProblem('addressList', shownValue(list), reasons.addresses));
     const mismatch = documentTypeMismatch(record);
@@ -266,6 +279,7 @@ function readAddress(
   path: string,
   required: boolean,
   problems: FieldProblem[],
+  rules: readonly FieldRule[],
 ): Record<string, unknown> | undefined {
   if (!isObject(raw)) {
     // A blank address is an absent one: fine for customerRegistrationAddress, not for an item of addressList.
@@ -273,7 +287,7 @@ function readAddress(
     return undefined;
   }
   const body: Record<string, unknown> = {};
-  readFields(addressRules, raw, path, body, problems);
+  readFields(rules, raw, path, body, problems);
   return body;
 }
 

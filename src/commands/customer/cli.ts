@@ -85,7 +85,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .command('update')
         .summary('partial updates keyed by document: from a FILE, or one customer with --document and --set')
         .description(
-          "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes (a registration address given in part keeps its stored complement, name and type: the stored record is read first). Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
+          "Changes only the fields given, for customers found by their CPF or CNPJ: every column of a file beside the document, or one customer's fields with --document and --set FIELD=VALUE. A file is checked whole first and sent as a bulk run, paced, reported beside the input and resumable, as customer create; fields left empty are not sent, so nothing else of the customer changes (a registration address given in part keeps its stored complement, name and type, and its CEP and number when it gives neither: the stored record is read first). Use it for the ERP's daily changes (a new address, a group, a credit flag) rather than creating again.",
         )
         .argument(
           '[file]',
@@ -193,12 +193,14 @@ function refuseFileFlags(command: Command, fileExample: string): void {
 
 /**
  * `customer status` takes `DOC active|inactive`, or a FILE of document,active rows. A bare document is a
- * forgotten state, not a file to open: say what is missing and what to type instead of "file not found".
+ * forgotten state, not a file to open: say what is missing and what to type instead of "file not found". A file
+ * with a state is not opened here (stdin cannot be read twice): the line says what to do whether or not it has the
+ * active column.
  */
 async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
   if (state !== undefined && !looksLikeDocument(target) && (await looksLikeFile(target)))
     throw new UsageError(
-      `customer status ${target} ${state}: a file says each customer's state in its active column; add that column and type b2bctl customer status ${target}, or give one document: b2bctl customer status 529.982.247-25 ${state}.`,
+      `customer status ${target} ${state}: a file gives each customer's state in its active column, not on the command line. If ${target} has that column, drop "${state}": b2bctl customer status ${target}; if not, add it (${state} on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 ${state}.`,
     );
   if (state !== undefined) return { document: target, active: await stateWord(state) };
   if (looksLikeDocument(target))

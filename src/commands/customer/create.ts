@@ -10,7 +10,7 @@ import { createCustomer, type Customer, registeredCustomer } from '../../platfor
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
-import { refusalMessage } from './customer-failures.js';
+import { refusalMessage, refusedWrite } from './customer-failures.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -108,7 +108,10 @@ export async function createOnce(
       }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       if (error.status !== 400)
-        return report('failed', { status: error.status, message: refusalMessage(error, entry.value) });
+        return report('failed', {
+          status: error.status,
+          message: refusalMessage(error, refusedWrite(client, entry.value)),
+        });
       return afterRefusedCreate(client, entry, upsert, error, report, signal);
     }
   }

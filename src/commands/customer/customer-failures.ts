@@ -1,5 +1,6 @@
-import { ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
-import type { AddressInput } from '../../domain/customer.js';
+import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
+import type { PlatformClient } from '../../platform/client.js';
 
 /**
  * "no customer has the document ... in this store (HTTP 404: what the platform said)": one wording for the run's
@@ -32,33 +33,78 @@ export function customerNotFound(document: string, error: PlatformError, routeSe
 export function customerFailureMessage(
   error: unknown,
   document: string,
-  sent: SentAddresses = {},
+  refused?: RefusedWrite,
 ): { status: number; message: string } {
   if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500) throw error;
-  const message = error.status === 404 ? noCustomerWith(document, error) : refusalMessage(error, sent);
+  const message =
+    error.status === 404
+      ? noCustomerWith(document, error)
+      : refused === undefined
+        ? (error.platformMessage ?? error.message)
+        : refusalMessage(error, refused);
   return { status: error.status, message };
 }
 
-/** The addresses of a create or update body: what a refusal of `address` is about. */
-export interface SentAddresses {
-  customerRegistrationAddress?: AddressInput;
+/** What a create or update body sent that a store checks against what it knows: the addresses and the groups. */
+export interface SentFields {
+  customerRegistrationAddress?: AddressInput | AddressPartsInput;
   addressList?: readonly AddressInput[];
+  customerGroupList?: readonly string[];
+}
+
+/** A refused write's body, and the route (as `b2bctl api` takes it) that lists the store's customer groups. */
+export interface RefusedWrite {
+  sent: SentFields;
+  groupsRoute: string;
+}
+
+/** The refused write of `sent` through `client`: the groups route is the profile's `paths.customerGroups`. */
+export function refusedWrite(client: PlatformClient, sent: SentFields): RefusedWrite {
+  return { sent, groupsRoute: client.session.get('paths.customerGroups') };
 }
 
 /**
- * A refused write in the platform's own words, then, when its 422 names the field `address` (the documented
- * `Property [address] with value [] does not pass validation`, which names neither part nor value), the CEP and
- * number that were sent: the parts a store checks against what it knows, such as a CEP missing from its base.
+ * A refused write in the platform's own words, then what was sent that it may be about. When its 422 names the
+ * field `address` (the documented `Property [address] with value [] does not pass validation`, which names neither
+ * part nor value), the CEP and number that were sent: the parts a store checks against what it knows, such as a
+ * CEP missing from its base. When a 422 names none of the other documented fields and the body sent groups, those
+ * groups and where the store lists its own: a group the store does not have is refused in words we do not know.
  */
-export function refusalMessage(error: PlatformError, sent: SentAddresses): string {
-  const said = error.platformMessage ?? error.message;
-  if (error.status !== 422 || error.field !== 'address') return said;
+export function refusalMessage(error: PlatformError, refused: RefusedWrite): string {
+  return `${error.platformMessage ?? error.message}${refusalHint(error, refused)}`;
+}
+
+/**
+ * The error of a single-customer write (`update --set`) the platform refused: its own line, with the hint a file
+ * run's report row gives (refusalMessage); the platform's error itself when there is none.
+ */
+export function explainedRefusal(error: PlatformError, refused: RefusedWrite): B2bctlError {
+  const hint = refusalHint(error, refused);
+  return hint === '' ? error : new B2bctlError(`${error.message}${hint}.`, error.exitCode, { cause: error });
+}
+
+/** The fields the platform's documented 422 names; none of them is the groups. */
+const otherCheckedFields: ReadonlySet<string> = new Set(platformCheckedFields);
+
+/** What refusalMessage adds after the platform's words, starting with "; "; '' when it has nothing to add. */
+function refusalHint(error: PlatformError, { sent, groupsRoute }: RefusedWrite): string {
+  if (error.status !== 422) return '';
+  if (error.field === 'address') return addressHint(sent);
+  const groups = sent.customerGroupList ?? [];
+  // A 422 that names another field the platform documents is about that field, not the groups.
+  if (groups.length === 0 || (error.field !== undefined && otherCheckedFields.has(error.field))) return '';
+  return `; customer groups sent: ${groups.join(', ')} (\`b2bctl api ${groupsRoute} --paginate\` lists the store's groups)`;
+}
+
+/** The CEP and number of each address sent, for a 422 that names `address`. */
+function addressHint(sent: SentFields): string {
+  // An update's address given without CEP and number is sent completed from the stored one; before, it names neither.
   const addresses = [sent.customerRegistrationAddress, ...(sent.addressList ?? [])].filter(
-    (address) => address !== undefined,
+    (address): address is AddressInput => address?.zipcode !== undefined,
   );
   const only = addresses.length === 1 ? addresses[0] : undefined;
-  if (only) return `${said}; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
-  if (addresses.length === 0) return said;
+  if (only) return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
+  if (addresses.length === 0) return '';
   const each = addresses.map((address) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
-  return `${said}; the platform refused an address: check the CEP and number of each (${each})`;
+  return `; the platform refused an address: check the CEP and number of each (${each})`;
 }

@@ -1,5 +1,5 @@
 import { customerAdvisories } from '../../domain/customer.js';
-import { type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
+import { type PendingRecord, type ReportEntry, runBulkJob } from '../../bulk/bulk-job.js';
 import { type InputFlags, oneRequestTuning, type SendFlags } from '../../bulk/flags.js';
 import { redactBody } from '../../platform/redact.js';
 import { placeOf } from '../../bulk/report.js';
@@ -7,12 +7,13 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError, UsageError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound } from './customer-failures.js';
+import { customerFailureMessage, customerNotFound, explainedRefusal, refusedWrite } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
-import type { Customer } from '../../platform/customers.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { type Customer, updateCustomer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
-import { updateKeepingAddress } from './kept-address.js';
+import { NoStoredAddress, withKeptAddress } from './kept-address.js';
 
 /** A file of partial updates keyed by document, or one customer's `--document` and its `--set FIELD=VALUE` pairs. */
 export type CustomerUpdateTarget = { file: string } | { file?: undefined; document: string; set: string[] };
@@ -44,33 +45,34 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
         description:
           'to PUT /v1/customer/:document; the stored record read first where a registration address is given in part',
       }),
-      sendBatch: (client, batch, signal) =>
-        Promise.all(
-          batch.map(async (entry): Promise<ReportEntry> => {
-            const { document, ...changes } = entry.value;
-            const row = { ...placeOf(entry), key: entry.key };
-            try {
-              const { customer, note } = await updateKeepingAddress(client, String(document), changes, signal);
-              const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
-              return {
-                row: {
-                  ...row,
-                  outcome,
-                  status: 200,
-                  id: customer?.id,
-                  ...(note === undefined ? {} : { message: note }),
-                },
-                original: entry.original,
-              };
-            } catch (error) {
-              const { status, message } = customerFailureMessage(error, String(document), changes);
-              return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
-            }
-          }),
-        ),
+      sendBatch: (client, batch, signal) => Promise.all(batch.map((entry) => updateEntry(client, entry, signal))),
     },
     context,
   );
+}
+
+/** One record of a file sent, and its report row: its address completed from the stored one where given in part. */
+async function updateEntry(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerUpdateBody>,
+  signal: AbortSignal | undefined,
+): Promise<ReportEntry> {
+  const { document, ...changes } = entry.value;
+  const row = { ...placeOf(entry), key: entry.key };
+  let sent = changes;
+  try {
+    const kept = await withKeptAddress(client, String(document), changes, signal);
+    sent = kept.body;
+    const customer = await updateCustomer(client, String(document), sent, signal);
+    const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
+    const message = kept.note === undefined ? {} : { message: kept.note };
+    return { row: { ...row, outcome, status: 200, id: customer?.id, ...message }, original: entry.original };
+  } catch (error) {
+    if (error instanceof NoStoredAddress)
+      return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
+    const { status, message } = customerFailureMessage(error, String(document), refusedWrite(client, sent));
+    return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
+  }
 }
 
 /** `--set FIELD=VALUE` pairs as an update body, each value typed like a CSV cell of that column. */
@@ -120,13 +122,19 @@ async function updateOne(
   }
   const client = await context.platform(oneRequestTuning(flags));
   let customer: Customer | undefined;
+  let sent = changes;
   try {
-    const updated = await updateKeepingAddress(client, String(key), changes, undefined);
-    customer = updated.customer;
-    if (updated.note !== undefined) context.log.info(`Customer ${document}: ${updated.note}.`);
+    const kept = await withKeptAddress(client, String(key), changes, undefined);
+    sent = kept.body;
+    customer = await updateCustomer(client, String(key), sent);
+    if (kept.note !== undefined) context.log.info(`Customer ${document}: ${kept.note}.`);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw customerNotFound(document, error);
-    throw error;
+    if (error instanceof NoStoredAddress)
+      throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
+    if (!(error instanceof PlatformError)) throw error;
+    throw error.status === 404
+      ? customerNotFound(document, error)
+      : explainedRefusal(error, refusedWrite(client, sent));
   }
   // A 2xx is the update done, even when its body does not show the record.
   if (!customer || typeof customer !== 'object') {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { InputError } from '../../base/errors.js';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 import {
   dateCellReason,
@@ -18,7 +19,7 @@ import {
   type ReaderProblem,
   type WrittenCells,
 } from './opened-input.js';
-import { type ColumnPlan, defaultMaxListIndex, setPath, typedValue } from './record-shape.js';
+import { type ColumnPlan, defaultMaxListIndex, mappedPath, setPath, typedValue } from './record-shape.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
@@ -57,22 +58,85 @@ export async function openWorkbookInput(
     closed = true;
     reader.close();
   };
+  // Another sheet is looked at only to say where the data is: a named file can be opened again, stdin cannot.
+  const dataSheet =
+    options.sheet === undefined && 'path' in bytes
+      ? () => sheetWithColumns(options, file, format, bytes.path, options.catalogue.requiredColumns ?? [])
+      : async () => undefined;
   try {
-    return await readSheet(options, file, format, reader, close);
+    return await readSheet(options, file, format, { reader, close, dataSheet });
   } catch (error) {
     close();
     throw error;
   }
 }
 
-/** The header, its plan, and the records below it, of a sheet the door opened. */
+/**
+ * The first other visible sheet whose header row has every column a record needs, by tab (2, 3, …): what a
+ * workbook whose first sheet is a cover or a summary holds its data in. Undefined when none has.
+ */
+async function sheetWithColumns(
+  options: InputOptions,
+  file: string,
+  format: WorkbookFormat,
+  path: string,
+  required: readonly string[],
+): Promise<string | undefined> {
+  if (required.length === 0) return undefined;
+  for (let tab = 2; ; tab++) {
+    let reader: SheetReader;
+    try {
+      reader = await openSheet({ ...options, sheet: String(tab) }, file, format, { path });
+    } catch {
+      // Past the last tab (or a tab number that is also another sheet's name): nothing more to look at.
+      return undefined;
+    }
+    try {
+      const header = await headerRow(reader.rows());
+      const name = reader.sheet;
+      if (name === undefined || name.hidden || !header) continue;
+      const paths = new Set(header.row.cells.map((cell) => mappedPath(options.headerMap, cellText(cell).trim())));
+      if (required.every((column) => paths.has(column))) return name.name;
+    } finally {
+      reader.close();
+    }
+  }
+}
+
+/**
+ * The header's problems as reportHeaderProblems says them; a header that lacks the columns every record needs also
+ * names another sheet that has them, when one does (a workbook whose first sheet is a cover or a summary).
+ */
+async function reportHeaderNamingDataSheet(
+  file: string,
+  place: { line: number },
+  problems: Parameters<typeof reportHeaderProblems>[2],
+  options: InputOptions,
+  dataSheet: () => Promise<string | undefined>,
+): Promise<void> {
+  try {
+    reportHeaderProblems(file, place, problems, options);
+  } catch (error) {
+    const elsewhere = problems.missing.length > 0 ? await dataSheet() : undefined;
+    if (elsewhere === undefined || !(error instanceof InputError)) throw error;
+    throw new InputError(
+      `${error.message} Sheet "${elsewhere}" looks like the data (it has those columns): add --sheet "${elsewhere}".`,
+      { file, line: error.line, field: error.field },
+    );
+  }
+}
+
+/**
+ * The header, its plan, and the records below it, of a sheet the door opened; `dataSheet` finds another sheet that
+ * has the columns the chosen one lacks, for the error that names them.
+ */
 async function readSheet(
   options: InputOptions,
   file: string,
   format: WorkbookFormat,
-  reader: SheetReader,
-  close: () => void,
+  opened: { reader: SheetReader; close: () => void; dataSheet: () => Promise<string | undefined> },
 ): Promise<OpenedInput> {
+  const { reader, close, dataSheet } = opened;
   const batches = reader.rows();
   const header = await headerRow(batches);
   if (!header) {
@@ -101,7 +165,7 @@ async function readSheet(
     // As in CSV: the column's first value in the rows read with the header, shown when b2bctl asks what it is.
     sampleOf: (name) => firstValueUnder(headers, name, header.rest),
   });
-  reportHeaderProblems(file, place, { ...problems, headers }, options);
+  await reportHeaderNamingDataSheet(file, place, { ...problems, headers }, options, dataSheet);
   if (options.sheet === undefined) warnActiveSheet(file, sheet, reader, options.warn);
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);

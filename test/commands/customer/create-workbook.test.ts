@@ -10,7 +10,7 @@ import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/c
 import { runCommandLine } from '../../support/command-line.js';
 import { storedCustomers } from '../../support/customers.js';
 import { maskClock } from '../../support/run-files.js';
-import { clearSandboxCustomers, repoRoot } from '../../support/sandbox.js';
+import { clearSandboxCustomers, repoRoot, requestCounts } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -157,4 +157,28 @@ describe('a code cell the spreadsheet read as a number', () => {
     ]);
     expect(result.stdout + result.stderr).not.toContain('#RETYPE!');
   });
+});
+
+describe('a workbook whose first sheet is a summary and whose customers are on the second (LibreOffice saved)', () => {
+  it.each(['clientes-abas.xlsx', 'clientes-abas.ods'])(
+    '%s: the header error names the sheet that has the columns and the --sheet that reads it; nothing is sent',
+    async (name) => {
+      const dir = freshWorkDir();
+      copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', name), join(dir, name));
+      const run = (...extra: string[]) =>
+        runCommandLine(['customer', 'create', name, ...extra], {
+          configDir: freshConfigDir(),
+          cwd: dir,
+          env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+        });
+      const refused = await run();
+      expect(refused.code).toBe(65);
+      expect(refused.stderr.trimEnd().split('\n').at(-1)).toBe(
+        `error: ${name}:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Cadastro de clientes - março). Name the columns "documentType", "document", "username", "phone", "password", or map yours to them with --map. Sheet "Clientes" looks like the data (it has those columns): add --sheet "Clientes".`,
+      );
+      expect(await requestCounts(sandbox)).toEqual({});
+      expect((await run('--sheet', 'Clientes')).code).toBe(0);
+      expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual(['Ana Souza', 'Bruno Lima']);
+    },
+  );
 });

@@ -6,13 +6,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { storedCustomer, updateRoute } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { requestCounts, resetCounts } from '../../support/sandbox.js';
+import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
+import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -135,5 +136,123 @@ describe('an update whose registration address leaves parts empty', () => {
       addressType: 'BUSINESS',
       name: 'Matriz',
     });
+  });
+});
+
+describe('an update whose registration address gives neither CEP nor number', () => {
+  let proxy: ScriptedProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  /** A config folder logged in through a proxy that answers the read of the stored record (`PUT {}`) with `record`. */
+  async function throughProxyAnsweringRead(record: unknown): Promise<string> {
+    proxy = await startScriptedProxy(sandbox.url, (request) =>
+      request.method === 'PUT' && request.body === '{}' ? { answer: 200, body: record } : undefined,
+    );
+    const proxied = freshConfigDir();
+    const login = await runCommandLine(
+      ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
+      { configDir: proxied, stdin: `${sandboxPassword}\n` },
+    );
+    expect(login.code).toBe(0);
+    await resetCounts(sandbox);
+    return proxied;
+  }
+
+  it('a complement alone keeps the stored CEP, number and the rest, and the report says so', async () => {
+    const document = '47.960.950/0001-21';
+    const folder = await created(document, 'kept5@empresa.com.br');
+    const before = await storedCustomer(sandbox, document);
+    writeFileSync(
+      join(folder, 'complemento.csv'),
+      `document;customerRegistrationAddress.complement\r\n${document};Galpão 9\r\n`,
+    );
+    const result = await cli(['customer', 'update', 'complemento.csv', '--no-input'], folder);
+    expect(result.code).toBe(0);
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      ...before.customerRegistrationAddress,
+      complement: 'Galpão 9',
+      lastUpdated: expect.any(String),
+    });
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 2 });
+    const [row] = readReport(join(folder, onlyReport(folder, 'complemento')));
+    expect(row?.outcome).toBe('updated');
+    expect(row?.message).toBe(
+      'the registration address kept its stored zipcode, number, name, addressType, street, quarter, city, state, which the file left empty',
+    );
+  });
+
+  it('--document --set of the complement alone keeps them too', async () => {
+    const document = '04.252.011/0001-10';
+    const folder = await created(document, 'kept6@empresa.com.br');
+    const result = await cli(
+      ['customer', 'update', '--document', document, '--set', 'customerRegistrationAddress.complement=Sala 2'],
+      folder,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `Customer ${document}: the registration address kept its stored zipcode, number, name, addressType, street, quarter, city, state, which the file left empty.`,
+    );
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      zipcode: '01310-100',
+      number: '100',
+      complement: 'Sala 2',
+      name: 'Matriz',
+    });
+  });
+
+  it('a customer the read does not find is the 404 line, and nothing else is sent', async () => {
+    const result = await cli(
+      ['customer', 'update', '--document', '529.982.247-25', '--set', 'customerRegistrationAddress.complement=Sala 2'],
+      freshWorkDir(),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'error: No customer has the document 529.982.247-25 in this store (HTTP 404: No customer with document 529.982.247-25 in the store).',
+    );
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 1 });
+  });
+
+  it('a stored record without a registration address: the row is not sent, and says to give CEP and number', async () => {
+    const document = '19.131.243/0001-97';
+    const folder = await created(document, 'kept7@empresa.com.br');
+    const proxied = await throughProxyAnsweringRead({ id: 1, document });
+    writeFileSync(
+      join(folder, 'complemento.csv'),
+      `document;customerRegistrationAddress.complement\r\n${document};Galpão 9\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'update', 'complemento.csv', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(1);
+    const [row] = readReport(join(folder, onlyReport(folder, 'complemento')));
+    expect(row).toMatchObject({
+      outcome: 'invalid',
+      message:
+        "not sent: the registration address gives no CEP and number, and the customer's stored record shows no registration address to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number",
+    });
+    // Only the read, which the proxy answered: the update never reached the platform.
+    expect(proxy?.requests.filter((request) => pathOf(request).startsWith('/v1/customer')).map((r) => r.body)).toEqual([
+      '{}',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('the same by --set ends on one line saying so', async () => {
+    const document = '19.131.243/0001-97';
+    const folder = await created(document, 'kept8@empresa.com.br');
+    const proxied = await throughProxyAnsweringRead({ id: 1, document });
+    const result = await runCommandLine(
+      ['customer', 'update', '--document', document, '--set', 'customerRegistrationAddress.complement=Sala 2'],
+      { configDir: proxied, cwd: folder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `error: Customer ${document}: the registration address gives no CEP and number, and the customer's stored record shows no registration address to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number. Nothing was sent.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 });

@@ -76,19 +76,91 @@ describe('an address the platform refuses', () => {
     ]);
   });
 
-  it('a refusal of another field is the platform message alone', async () => {
-    const { folder, counts } = await runIn('group.csv', 'document,customerGroupList\n529.982.247-25,atacado\n', [
+  it('update --set: the error line names the CEP and number sent, as the report row does', async () => {
+    const { result, counts } = await runIn('nothing.txt', '', [
       'customer',
       'update',
-      'group.csv',
+      '--document',
+      '529.982.247-25',
+      '--set',
+      'customerRegistrationAddress.zipcode=99999-999',
+      '--set',
+      'customerRegistrationAddress.number=12A',
     ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `error: PUT ${running?.sandbox.url}/v1/customer/529.982.247-25 failed with HTTP 422: ${refused}; the platform refused the address: check its CEP 99999-999 and number 12A.`,
+    );
+    // The stored record read (to keep its complement), then the update.
+    expect(counts[updateRoute]).toBe(2);
+  });
+
+  it('a refusal of another field is the platform message alone', async () => {
+    const { folder, counts } = await runIn('tags.csv', 'document,priceRuleTags\n529.982.247-25,Saldão\n', [
+      'customer',
+      'update',
+      'tags.csv',
+    ]);
+    expect(readReport(join(folder, onlyReport(folder, 'tags')))).toMatchObject([
+      {
+        outcome: 'failed',
+        status: '422',
+        message: 'Property [priceRuleTags] with value [Saldão] does not pass validation',
+      },
+    ]);
+    expect(counts[updateRoute]).toBe(1);
+  });
+});
+
+describe('a group the store does not know', () => {
+  const groupsHint = "(`b2bctl api /v1/customer-groups --paginate` lists the store's groups)";
+
+  it("update: the report row names the groups sent and how to list the store's", async () => {
+    const { result, folder, counts } = await runIn(
+      'group.csv',
+      'document,customerGroupList\n529.982.247-25,Sul|atacado\n',
+      ['customer', 'update', 'group.csv'],
+    );
+    expect(result.code).toBe(1);
     expect(readReport(join(folder, onlyReport(folder, 'group')))).toMatchObject([
       {
         outcome: 'failed',
         status: '422',
-        message: 'Property [customerGroupList] with value [atacado] does not pass validation',
+        message: `Property [customerGroupList] with value [atacado] does not pass validation; customer groups sent: Sul, atacado ${groupsHint}`,
       },
     ]);
-    expect(counts[updateRoute]).toBeGreaterThanOrEqual(1);
+    expect(counts[updateRoute]).toBe(1);
+  });
+
+  it('update --set: the error line says the same', async () => {
+    const { result, counts } = await runIn('nothing.txt', '', [
+      'customer',
+      'update',
+      '--document',
+      '529.982.247-25',
+      '--set',
+      'customerGroupList=atacado',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `error: PUT ${running?.sandbox.url}/v1/customer/529.982.247-25 failed with HTTP 422: Property [customerGroupList] with value [atacado] does not pass validation; customer groups sent: atacado ${groupsHint}.`,
+    );
+    expect(counts[updateRoute]).toBe(1);
+  });
+
+  it('create: the same in the report row', async () => {
+    const { folder, counts } = await runIn(
+      'new.csv',
+      `${createHeader},customerGroupList\ncpf,386.293.405-50,Grupo desconhecido,grupo@x.com.br,(11) 3333-4444,Senha#1,01310-100,1,Varejo\n`,
+      ['customer', 'create', 'new.csv'],
+    );
+    expect(readReport(join(folder, onlyReport(folder, 'new')))).toMatchObject([
+      {
+        outcome: 'failed',
+        status: '422',
+        message: `Property [customerGroupList] with value [Varejo] does not pass validation; customer groups sent: Varejo ${groupsHint}`,
+      },
+    ]);
+    expect(counts[createRoute]).toBe(1);
   });
 });

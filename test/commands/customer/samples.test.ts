@@ -424,7 +424,18 @@ describe('customer status', () => {
     const result = await cli(['customer', 'status', 'bloquear.csv', 'inactive'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "error: customer status bloquear.csv inactive: a file says each customer's state in its active column; add that column and type b2bctl customer status bloquear.csv, or give one document: b2bctl customer status 529.982.247-25 inactive.\n",
+      `error: customer status bloquear.csv inactive: a file gives each customer's state in its active column, not on the command line. If bloquear.csv has that column, drop "inactive": b2bctl customer status bloquear.csv; if not, add it (inactive on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a file with its active column and a state: the line says to drop the state, nothing sent', async () => {
+    const folder = await imported('customers.csv');
+    writeFileSync(join(folder, 'st.csv'), 'document,active\r\n100.007.919-89,false\r\n');
+    const result = await cli(['customer', 'status', 'st.csv', 'inactive'], folder);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: customer status st.csv inactive: a file gives each customer's state in its active column, not on the command line. If st.csv has that column, drop "inactive": b2bctl customer status st.csv; if not, add it (inactive on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

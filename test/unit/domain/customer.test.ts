@@ -443,6 +443,16 @@ describe('validateCustomerUpdate', () => {
       problems: [message('customerRegistrationAddress.number', '', 'required')],
     },
     {
+      name: 'an address of a complement alone: the CEP and number are kept as stored',
+      record: { document: '52998224725', customerRegistrationAddress: { complement: 'Sala 2', zipcode: ' ' } },
+      problems: [],
+    },
+    {
+      name: 'an address of a number alone still needs its CEP',
+      record: { document: '52998224725', customerRegistrationAddress: { number: '12', complement: 'Sala 2' } },
+      problems: [message('customerRegistrationAddress.zipcode', '', 'required')],
+    },
+    {
       name: 'active not a boolean',
       record: { document: '52998224725', active: 'inactive' },
       problems: [message('active', 'inactive', 'expected true or false')],

@@ -47,6 +47,8 @@ function scripted(...answers: Answer[]) {
       if (answer instanceof Error) throw answer;
       return { status: 200, body: answer };
     },
+    // The one setting a refusal reads: where the store lists its customer groups, named in the hint.
+    session: { get: (key: string) => (key === 'paths.customerGroups' ? '/v1/customer-groups' : undefined) },
   } as unknown as PlatformClient;
   return { client, requests, said: () => requests.map((request) => `${request.method} ${request.path}`) };
 }

@@ -1,15 +1,19 @@
-/** refusalMessage: the platform's words first, then the CEP and number sent when its 422 names the address. */
+/**
+ * refusalMessage: the platform's words first, then the CEP and number sent when its 422 names the address, or the
+ * groups sent and where the store lists its own when a 422 names no other documented field.
+ */
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../../src/base/errors.js';
-import { refusalMessage, type SentAddresses } from '../../../../src/commands/customer/customer-failures.js';
+import { refusalMessage, type SentFields } from '../../../../src/commands/customer/customer-failures.js';
 
 const refusal = (status: number, message: string) =>
   new PlatformError(status, { method: 'POST', url: 'https://store.example/v1/customer' }, { message });
 const address = 'Property [address] with value [] does not pass validation';
 const registration = { zipcode: '99999-999', number: '1' };
+const group = 'Property [customerGroupList] with value [atacado] does not pass validation';
 
 describe('refusalMessage', () => {
-  it.each<[string, PlatformError, SentAddresses, string]>([
+  it.each<[string, PlatformError, SentFields, string]>([
     [
       'the registration address',
       refusal(422, address),
@@ -42,7 +46,33 @@ describe('refusalMessage', () => {
       'the address is invalid',
     ],
     ['not a 422', refusal(409, address), { customerRegistrationAddress: registration }, address],
+    [
+      'groups sent, and a 422 naming them',
+      refusal(422, group),
+      { customerGroupList: ['atacado', 'Sul'] },
+      `${group}; customer groups sent: atacado, Sul (\`b2bctl api /lojas/{branch}/grupos --paginate\` lists the store's groups)`,
+    ],
+    [
+      'groups sent, and a 422 in words we do not know',
+      refusal(422, 'Grupo inexistente'),
+      { customerGroupList: ['atacado'] },
+      "Grupo inexistente; customer groups sent: atacado (`b2bctl api /lojas/{branch}/grupos --paginate` lists the store's groups)",
+    ],
+    [
+      'groups sent, and a 422 naming another documented field',
+      refusal(422, 'Property [phone] with value [1] does not pass validation'),
+      { customerGroupList: ['atacado'] },
+      'Property [phone] with value [1] does not pass validation',
+    ],
+    [
+      'groups and an address sent, and a 422 naming the address',
+      refusal(422, address),
+      { customerRegistrationAddress: registration, customerGroupList: ['atacado'] },
+      `${address}; the platform refused the address: check its CEP 99999-999 and number 1`,
+    ],
+    ['groups sent, not a 422', refusal(409, group), { customerGroupList: ['atacado'] }, group],
+    ['no groups sent', refusal(422, group), { customerGroupList: [] }, group],
   ])('%s', (_name, error, sent, message) => {
-    expect(refusalMessage(error, sent)).toBe(message);
+    expect(refusalMessage(error, { sent, groupsRoute: '/lojas/{branch}/grupos' })).toBe(message);
   });
 });
