@@ -1,6 +1,8 @@
 import { batchedWriter } from '../io/output/batched-writer.js';
 import { printable } from '../io/output/printable.js';
 import { type Context, stdoutStyle } from '../context.js';
+import { ExitCode } from '../base/errors.js';
+import { exitOnClosedOutput } from '../io/output/closed-output.js';
 import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
@@ -33,6 +35,20 @@ export interface ProblemOutput {
  * terminal (streamed, not a table that waits for the end), else NDJSON, or `-o json|csv`.
  */
 export function problemOutput(context: Context, file: string, inputFormat: InputFormat = 'csv'): ProblemOutput {
+  const output = problemWriter(context, file, inputFormat);
+  let found = false;
+  return {
+    write: (line, problem, place) => {
+      // A problem found means the file is invalid: a reader that stops early (`| head -1`) must not make it exit 0.
+      if (!found) exitOnClosedOutput(context.io.stdout, ExitCode.dataInvalid);
+      found = true;
+      return output.write(line, problem, place);
+    },
+    end: () => output.end(),
+  };
+}
+
+function problemWriter(context: Context, file: string, inputFormat: InputFormat): ProblemOutput {
   const format = context.outputFormat('ndjson');
   // A file of duplicates has a problem on every line: they are written in batches (see batchedWriter).
   if (format === 'table') {

@@ -1,7 +1,7 @@
 import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
-import { isClosedOutputClaimed } from '../io/output/closed-output.js';
+import { closedOutputExitCode, isClosedOutputClaimed } from '../io/output/closed-output.js';
 import { Interruptions } from './interruptions.js';
 import { runProgram } from './run-program.js';
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // Decided at once (a module imported now would answer after more writes had failed): a tiny module, loaded up front.
     if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? exitOk);
+    if (error.code === 'EPIPE') process.exit(closedOutputExitCode(process.stdout) ?? process.exitCode ?? exitOk);
     // Any other failure to write the data (a full disk, a closed terminal): a failed write, exit 75, said once.
     if (stdoutFailed) return;
     stdoutFailed = true;

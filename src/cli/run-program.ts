@@ -75,10 +75,12 @@ export async function runProgram(
     const [log, { usageErrorLine }] = await Promise.all([fallbackLog(), import('./flag-hints.js')]);
     const json = globalsSoFar().logFormat === 'json';
     for (const text of parseErrors.splice(0)) {
-      // The error is a log line (timestamped off a terminal, as cron logs want); the usage and help after it are
-      // text to read, plain (JSON lines keep every line a record).
+      // The error is a log line (timestamped off a terminal, as cron logs want), and so are the two lines of usage
+      // after it, so a cron log stands alone; a whole help (a group named without its command) is text to read,
+      // plain (JSON lines keep every line a record).
       if (text.startsWith('error:')) log.error(usageErrorLine(text, argv.slice(2)));
       else if (json) log.error(text);
+      else if (text.startsWith('Usage: ')) for (const line of text.split('\n')) log.notice(line);
       else io.stderr.write(`${text}\n`);
     }
   };

@@ -11,6 +11,21 @@ export function claimClosedOutput(stream: object): () => void {
   return () => claimed.delete(stream);
 }
 
+const exitCodes = new WeakMap<object, number>();
+
+/**
+ * The exit code a closed pipe on `stream` ends the process with, from what the command has already found: a
+ * `validate` that printed a problem knows its file is invalid (65), though its reader stopped it before the end.
+ */
+export function exitOnClosedOutput(stream: object, code: number): void {
+  exitCodes.set(stream, code);
+}
+
+/** The exit code set by exitOnClosedOutput for `stream`, if any. */
+export function closedOutputExitCode(stream: object): number | undefined {
+  return exitCodes.get(stream);
+}
+
 /** True while a command handles `stream`'s EPIPE itself. */
 export function isClosedOutputClaimed(stream: object): boolean {
   return claimed.has(stream);

@@ -144,7 +144,7 @@ describe('help and usage off a terminal, in the default log format', () => {
     expect(lines.filter((line) => timestamp.test(line))).toEqual([]);
   });
 
-  it('a usage error: the error line is timestamped like every log line, the usage after it is not', async () => {
+  it('a usage error: the error line and the usage after it are timestamped like every log line', async () => {
     const result = await runCli(['login', '--password', 'x'], {
       configDir: freshConfigDir(),
       env: { B2BCTL_LOG_FORMAT: '' },
@@ -152,6 +152,10 @@ describe('help and usage off a terminal, in the default log format', () => {
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(new RegExp(`${timestamp.source}error: unknown option '--password': `));
-    expect(lines.slice(1)).toEqual(['Usage: b2bctl login [options]', 'Run "b2bctl login --help" for details.']);
+    expect(lines.slice(1).map((line) => line.replace(timestamp, ''))).toEqual([
+      'Usage: b2bctl login [options]',
+      'Run "b2bctl login --help" for details.',
+    ]);
+    expect(lines.every((line) => timestamp.test(line))).toBe(true);
   });
 });

@@ -3,11 +3,21 @@
  * The samples through each route, --batch-size, --dry-run and --schema are tested in process
  * (test/commands/stock/push-samples.test.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { copySamples, freshConfigDir, freshWorkDir, runCli, useSandboxPerFile } from '../../support/cli.js';
+import {
+  cleanEnv,
+  cliPath,
+  copySamples,
+  freshConfigDir,
+  freshWorkDir,
+  runCli,
+  useSandboxPerFile,
+} from '../../support/cli.js';
+import { requireTools } from '../../support/external-tools.js';
 import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
 import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { sampleCsvEntries, stockEntries } from '../../support/stock.js';
@@ -37,6 +47,38 @@ describe('stock validate', () => {
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+describe('stock validate into a reader that stops early (`| head -1`)', () => {
+  const bash = requireTools('bash', 'head');
+
+  /** `b2bctl stock validate FILE -o ndjson | head -1` in bash: head's lines and b2bctl's own exit status. */
+  function validateIntoHead(dir: string, configDir: string, file: string) {
+    return new Promise<{ lines: string[]; code: number }>((resolve, reject) => {
+      const command = `"$NODE" "$CLI" stock validate ${file} -o ndjson 2>/dev/null | head -1; echo "\${PIPESTATUS[0]}" >&2`;
+      const child = spawn('bash', ['-c', command], {
+        cwd: dir,
+        env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
+      });
+      let out = '';
+      let status = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (status += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', () => resolve({ lines: out.split('\n').filter(Boolean), code: Number(status.trim()) }));
+    });
+  }
+
+  it.skipIf(bash.missing)(`an invalid file still exits 65 once the reader has gone${bash.note}`, async () => {
+    const { configDir, dir } = workspace();
+    // Enough problems that their lines outgrow a pipe's buffer: the writer meets the closed pipe before the end.
+    const rows = Array.from({ length: 50_000 }, (_, index) => `GEN-${index};5;10,125\r\n`);
+    writeFileSync(join(dir, 'all.csv'), `sku;quantity;price\r\n${rows.join('')}`);
+    const result = await validateIntoHead(dir, configDir, 'all.csv');
+    expect(result.lines).toHaveLength(1);
+    expect(JSON.parse(result.lines[0] as string)).toMatchObject({ line: 2, field: 'price', value: '10,125' });
+    expect(result.code).toBe(65);
   });
 });
 
