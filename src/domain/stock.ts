@@ -16,8 +16,11 @@ export interface StockItem {
   quantity: number;
   /** List price: 0 or more, at most 2 decimals. */
   price?: number;
-  /** Sale (promotional) price: 0 or more, at most 2 decimals. */
-  salePrice?: number;
+  /**
+   * Sale (promotional) price: 0 or more, at most 2 decimals; null ends the promotion (an empty cell of a salePrice
+   * column, a JSON null), absent keeps the platform's (decision 0030).
+   */
+  salePrice?: number | null;
   /** Branch or warehouse code; absent for the store's default stock. */
   warehouse?: string;
 }
@@ -52,7 +55,7 @@ function manyDigitsReason(value: unknown): string | undefined {
   return reason === undefined ? undefined : `${fieldPlaceholder} ${reason}`;
 }
 
-// Blank cells and JSON nulls are absent fields, never empty values (docs/input-files.md).
+// Blank cells and JSON nulls are absent fields, never empty values (docs/input-files.md); but a sale price's: below.
 function absentWhenBlank(value: unknown): unknown {
   if (value === null) return undefined;
   if (typeof value === 'string' && value.trim() === '') return undefined;
@@ -134,11 +137,14 @@ export const stockRowSchema = z.object({
 export function validateStockRow(
   record: Record<string, unknown>,
   schema: StockSchema = defaultStockSchema,
+  /** The file has a salePrice column, whose empty cell the reader left out of `record`: it ends the promotion. */
+  salePriceColumn = false,
 ): RecordVerdict<StockItem> {
   const sku = codeText(record.sku);
   const quantity = absentWhenBlank(record.quantity);
   const price = absentWhenBlank(record.price);
-  const salePrice = absentWhenBlank(record.salePrice);
+  const salePriceCell = record.salePrice;
+  const salePrice = absentWhenBlank(salePriceCell);
   const warehouse = codeText(record.warehouse);
   const skuReason = codeReason(sku, true);
   const quantityReason = quantityReasonOf(quantity);
@@ -155,6 +161,8 @@ export function validateStockRow(
     const value: StockItem = { sku: sku as string, quantity: quantity as number };
     if (price !== undefined) value.price = price as number;
     if (salePrice !== undefined) value.salePrice = salePrice as number;
+    // Given but empty (a null, a blank cell of the column) is no sale price: null ends the promotion on the platform.
+    else if (salePriceCell !== undefined || salePriceColumn) value.salePrice = null;
     if (warehouse !== undefined) value.warehouse = warehouse as string;
     return { ok: true, value };
   }
@@ -286,9 +294,12 @@ export function parseStockSchema(json: unknown): StockSchema {
   return { fields };
 }
 
-/** The item as the store expects it on the wire; absent optional fields are left out. */
-export function toWireItem(item: StockItem, schema: StockSchema = defaultStockSchema): Record<string, string | number> {
-  const wire: Record<string, string | number> = {};
+/** The item as the store expects it on the wire; absent optional fields are left out, a null sale price is sent. */
+export function toWireItem(
+  item: StockItem,
+  schema: StockSchema = defaultStockSchema,
+): Record<string, string | number | null> {
+  const wire: Record<string, string | number | null> = {};
   for (const field of stockFields) {
     const value = item[field];
     if (value !== undefined) wire[schema.fields[field]] = value;
@@ -310,11 +321,12 @@ export function wireItemJsonWriter(schema: StockSchema = defaultStockSchema): (i
     if (
       !isJsonNumber(item.quantity) ||
       (item.price !== undefined && !isJsonNumber(item.price)) ||
-      (item.salePrice !== undefined && !isJsonNumber(item.salePrice))
+      (typeof item.salePrice === 'number' && !isJsonNumber(item.salePrice))
     )
       return slow(item);
     let text = `{${sku}${jsonString(item.sku)},${quantity}${item.quantity}`;
     if (item.price !== undefined) text += `,${price}${item.price}`;
+    // A null sale price is written `null`, as JSON.stringify writes it.
     if (item.salePrice !== undefined) text += `,${salePrice}${item.salePrice}`;
     if (item.warehouse !== undefined) text += `,${warehouse}${jsonString(item.warehouse)}`;
     return `${text}}`;

@@ -72,7 +72,10 @@ export interface HttpStats {
   throttled: number;
 }
 
-/** 429s a paced request waits out before they count as failures (each wait is the platform's Retry-After). */
+/**
+ * 429s a paced request waits out before they count as failures (each wait is the platform's Retry-After): the bound
+ * that ends a run against a store that answers 429 for ever, as its requests then fail and stop it as unavailable.
+ */
 const maxPacedThrottles = 50;
 
 export { AmbiguousRequestError };
@@ -168,8 +171,9 @@ export class HttpClient {
         response?.status === 429 && this.options.pace !== undefined && spent.pacedThrottles < maxPacedThrottles;
       const decision = decideRetry(
         {
+          // A 429 waited out spends no retry: no budget is checked (not even --retries 0's), its back-off the first.
           attempt: waitOutThrottle ? 1 : attempt,
-          maxRetries: this.options.maxRetries,
+          maxRetries: waitOutThrottle ? Number.POSITIVE_INFINITY : this.options.maxRetries,
           status: response?.status,
           retryAfter: headerText(response?.headers['retry-after']),
           error: failure,
@@ -185,13 +189,16 @@ export class HttpClient {
         this.options.pace?.succeeded(startedAt);
       }
       if (response && (response.status < 400 || !decision.retry))
-        return this.finalAnswer(request, url, response, decision, attempt);
+        return this.finalAnswer(request, url, response, decision, attempt + spent.pacedThrottles);
       if (!decision.retry) {
-        throw await this.networkFailure(request, url, failure, attempt, decision.reason);
+        throw await this.networkFailure(request, url, failure, attempt + spent.pacedThrottles, decision.reason);
       }
-      this.stats.retries++;
+      // The summary's retries are the failures tried again; a 429 waited out is counted as throttled alone.
       if (waitOutThrottle) spent.pacedThrottles++;
-      else spent.failures++;
+      else {
+        spent.failures++;
+        this.stats.retries++;
+      }
       this.options.onRetry?.({
         status: response?.status,
         error: failure,
@@ -199,7 +206,9 @@ export class HttpClient {
         attempt: spent.failures,
       });
       this.options.trace?.(
-        `* retry ${spent.failures}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
+        waitOutThrottle
+          ? `* HTTP 429 waited out: ${decision.delayMs} ms, no retry spent`
+          : `* retry ${spent.failures}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
       );
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
       if (!(this.options.pace && response?.status === 429))

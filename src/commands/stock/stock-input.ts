@@ -15,7 +15,10 @@ export const stockCatalogue: FieldCatalogue = {
 };
 
 export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> {
-  const verdict = withProblems(validateStockRow(record.values), mangledCodes(record.values));
+  const verdict = withProblems(
+    validateStockRow(record.values, undefined, namesSalePrice(record)),
+    mangledCodes(record.values),
+  );
   if (verdict.ok) return verdict;
   // The reader already named a control character in this code, with its position: the rule's own
   // "must not contain control characters" (kept for the sandbox) would say it a second time.
@@ -29,6 +32,17 @@ export function checkStockRecord(record: InputRecord): RecordVerdict<StockItem> 
       ),
   );
   return { ok: false, problems };
+}
+
+/**
+ * Whether the record's file has a salePrice column (a CSV's or workbook's header, a JSON record's key), so that an
+ * empty cell there ends the promotion (decision 0030). A loop, not some(): it runs for every row of a large file.
+ */
+function namesSalePrice(record: InputRecord): boolean {
+  if (record.cells === undefined) return record.emptyFields?.includes('salePrice') ?? false;
+  const columns = record.cells.columns;
+  for (let index = 0; index < columns.length; index++) if (columns[index]?.path === 'salePrice') return true;
+  return false;
 }
 
 /** The SKU or warehouse a spreadsheet wrote in scientific notation (an EAN-13 SKU in a "General" column). */
@@ -50,14 +64,17 @@ export interface StockCheckOptions {
 /**
  * Why a price of 0 is not sent unless asked for: the platform takes it, and puts the product on sale for nothing (a
  * push also puts a product that was off sale back on sale). An ERP writes 0 where it has no price; an empty cell
- * keeps the platform's.
+ * keeps the platform's (a price of none is not a thing: decision 0030).
  */
 const zeroPriceReason =
   "a price of 0 puts the product on sale for nothing, and stock sent puts a product that was off sale back on sale; leave the cell empty to keep the platform's price, or pass --allow-zero-price if 0 is meant";
 
-/** The same for a sale price: ERPs write 0 in a promotion column for "no promotion" even more often. */
+/**
+ * The same for a sale price: ERPs write 0 in a promotion column for "no promotion" even more often. There the empty
+ * cell is what ends a promotion (decision 0030).
+ */
 const zeroSalePriceReason =
-  'a sale price of 0 would sell the product for nothing; leave the cell empty when there is no sale price, or pass --allow-zero-price if 0 is meant';
+  'a sale price of 0 would sell the product for nothing; leave the cell empty to end a promotion, or pass --allow-zero-price if 0 is meant';
 
 /** checkStockRecord, with a price or sale price of 0 refused unless `allowZeroPrice`. */
 function checkStockRecordWith(options: StockCheckOptions): (record: InputRecord) => RecordVerdict<StockItem> {

@@ -77,10 +77,10 @@ export async function* jsonRecords(
     const at = { file, where, line };
     const mayAdopt = reading.adopt !== undefined;
     if (mayAdopt) reading.keys.hold();
-    let { record, unread, read, problems } = readObject(value as Record<string, unknown>, at, reading);
+    let { record, unread, read, problems, empty } = readObject(value as Record<string, unknown>, at, reading);
     if (unread.length > 0 && (await adoptKeys(unread, read, reading))) {
       reading.keys.dropHeld();
-      ({ record, unread, problems } = readObject(value as Record<string, unknown>, at, reading));
+      ({ record, unread, problems, empty } = readObject(value as Record<string, unknown>, at, reading));
     }
     if (mayAdopt) reading.keys.release();
     // A record with data under a key no field reads is refused before it is judged: nothing of the file is sent.
@@ -92,6 +92,7 @@ export async function* jsonRecords(
       values: record,
       original: value,
       problems: problems.length > 0 ? [...problems, ...invisible] : invisible,
+      ...(empty && { emptyFields: empty }),
     };
   }
   reading.keys.warnUnmatched();
@@ -135,12 +136,21 @@ interface RecordAt {
   line: number;
 }
 
-/** An object's keys read as fields, and the keys no field reads that hold data (in the object's order). */
+/**
+ * An object's keys read as fields, and the keys no field reads that hold data (in the object's order); `empty`, the
+ * fields held as null or "" (left out of the record), when there are any.
+ */
 function readObject(
   value: Record<string, unknown>,
   at: RecordAt,
   reading: KeyReading,
-): { record: Record<string, unknown>; unread: UnreadData[]; read: string[]; problems: ReaderProblem[] } {
+): {
+  record: Record<string, unknown>;
+  unread: UnreadData[];
+  read: string[];
+  problems: ReaderProblem[];
+  empty?: string[];
+} {
   const { options, keys, fields } = reading;
   const record: Record<string, unknown> = {};
   const read: string[] = [];
@@ -150,6 +160,7 @@ function readObject(
   const nested: NestedReading = { at, reading, unread: [], moves: [] };
   const entries = Object.entries(value);
   const keyOfPath = new Map<string, { key: string; value: unknown }>();
+  let empty: string[] | undefined;
   for (const [position, [key, inner]] of entries.entries()) {
     if (keys.leftOut(key, at.where)) continue;
     const path = fields.pathOf(mappedPath(keys.headerMap, key));
@@ -169,7 +180,10 @@ function readObject(
       continue;
     }
     read.push(path);
-    if (inner === null || inner === '') continue;
+    if (inner === null || inner === '') {
+      (empty ??= []).push(path);
+      continue;
+    }
     const earlier = keyOfPath.get(path);
     // Two keys of one record read as one field (`CPF` and `CNPJ` both mapped to document, `name` and `Name`): which
     // value would go is the file's key order, so neither goes, as a CSV with the column twice is refused.
@@ -182,11 +196,11 @@ function readObject(
     // A field (`sku`) is read as it is; an object field (`customerRegistrationAddress`) has keys of its own.
     setPath(record, path, kind === 'object' ? nestedFields(inner, path, nested) : typed(inner, path, kind));
   }
-  if (nested.moves.length === 0) return { record, unread: nested.unread, read, problems };
+  if (nested.moves.length === 0) return { record, unread: nested.unread, read, problems, empty };
   // A nested key --map moves elsewhere: set on a copy, never inside the objects the file's record holds.
   const moved = structuredClone(record);
   for (const { path, value: inner, type } of nested.moves) setPath(moved, path, typed(inner, path, type));
-  return { record: moved, unread: nested.unread, read, problems };
+  return { record: moved, unread: nested.unread, read, problems, empty };
 }
 
 /** The paths past which the catalogue's answers are not remembered: a hostile file may hold millions of keys. */

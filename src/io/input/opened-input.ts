@@ -64,6 +64,11 @@ export interface InputRecord {
   element?: number;
   /** CSV: how the cells became fields, shared by every record, to quote a value back as it was written. */
   cells?: WrittenCells;
+  /**
+   * JSON: the fields whose key the record holds with null or "", left out of `values` as an empty cell is; absent when
+   * none. A CSV's or workbook's columns are in `cells`, whatever a row's cells hold.
+   */
+  emptyFields?: readonly string[];
 }
 
 /** How a CSV input's cells map to fields, and its decimal separator. */

@@ -29,7 +29,10 @@ export class StockStore {
   private updateCounts = new Uint32Array(initialCapacity);
   private quantitySum = 0;
 
-  /** Sets the quantity of the item's line, and its prices when the item carries them; absent prices are kept. */
+  /**
+   * Sets the quantity of the item's line, and its prices when the item carries them; absent prices are kept, a null
+   * sale price ends the promotion (the line shows none, as before any was sent).
+   */
   apply(item: StockItem): void {
     const key = stockKey(item);
     let slot = this.slots.get(key);
@@ -43,7 +46,7 @@ export class StockStore {
     this.quantitySum += item.quantity - (this.quantities[slot] ?? 0);
     this.quantities[slot] = item.quantity;
     if (item.price !== undefined) this.prices[slot] = item.price;
-    if (item.salePrice !== undefined) this.salePrices[slot] = item.salePrice;
+    if (item.salePrice !== undefined) this.salePrices[slot] = item.salePrice ?? Number.NaN;
     this.updateCounts[slot] = (this.updateCounts[slot] ?? 0) + 1;
   }
 

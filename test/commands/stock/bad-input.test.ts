@@ -230,7 +230,7 @@ describe('a price of 0: the platform would sell the product for nothing', () => 
         field: 'salePrice',
         value: '0',
         message:
-          'Property [salePrice] with value [0] does not pass validation (a sale price of 0 would sell the product for nothing; leave the cell empty when there is no sale price, or pass --allow-zero-price if 0 is meant)',
+          'Property [salePrice] with value [0] does not pass validation (a sale price of 0 would sell the product for nothing; leave the cell empty to end a promotion, or pass --allow-zero-price if 0 is meant)',
       },
     ]);
     const pushed = await run(['stock', 'push', 'zero.csv']);

@@ -37,6 +37,8 @@ function judgedByZod(record: Record<string, unknown>, schema: StockSchema = defa
     const value: Record<string, unknown> = { sku: parsed.data.sku, quantity: parsed.data.quantity };
     if (parsed.data.price !== undefined) value.price = parsed.data.price;
     if (parsed.data.salePrice !== undefined) value.salePrice = parsed.data.salePrice;
+    // A sale price given empty (null, a blank cell) ends the promotion: null (decision 0030).
+    else if (record.salePrice !== undefined) value.salePrice = null;
     if (parsed.data.warehouse !== undefined) value.warehouse = parsed.data.warehouse;
     return { ok: true, value };
   }

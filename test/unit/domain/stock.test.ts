@@ -57,14 +57,14 @@ describe('validateStockRow: valid rows', () => {
       expected: { sku: 'A', quantity: Number.MAX_SAFE_INTEGER },
     },
     {
-      name: 'blank optional cells are absent',
+      name: 'blank optional cells are absent, but a blank sale price is none: it ends the promotion',
       record: { sku: 'A', quantity: 1, price: '', salePrice: '  ', warehouse: '' },
-      expected: { sku: 'A', quantity: 1 },
+      expected: { sku: 'A', quantity: 1, salePrice: null },
     },
     {
-      name: 'JSON nulls are absent',
+      name: 'JSON nulls are absent, but a null sale price is none: it ends the promotion',
       record: { sku: 'A', quantity: 1, price: null, salePrice: null, warehouse: null },
-      expected: { sku: 'A', quantity: 1 },
+      expected: { sku: 'A', quantity: 1, salePrice: null },
     },
     {
       name: 'codes are trimmed',
@@ -86,6 +86,18 @@ describe('validateStockRow: valid rows', () => {
     expect(verdict).toEqual({ ok: true, value: expected });
     // Absent fields are left out, not set to undefined, so the item serialises as it reads.
     expect(verdict.ok && Object.keys(verdict.value)).toEqual(Object.keys(expected));
+  });
+
+  it('a file with a salePrice column: its empty cell (left out by the reader) ends the promotion; without it, kept', () => {
+    expect(validateStockRow({ sku: 'A', quantity: 1 }, defaultStockSchema, true)).toEqual({
+      ok: true,
+      value: { sku: 'A', quantity: 1, salePrice: null },
+    });
+    expect(validateStockRow({ sku: 'A', quantity: 1, salePrice: 9 }, defaultStockSchema, true)).toEqual({
+      ok: true,
+      value: { sku: 'A', quantity: 1, salePrice: 9 },
+    });
+    expect(validateStockRow({ sku: 'A', quantity: 1 })).toEqual({ ok: true, value: { sku: 'A', quantity: 1 } });
   });
 });
 
@@ -508,6 +520,12 @@ describe('toWireItem and fromWireItem', () => {
       item: { sku: 'A', quantity: 2, warehouse: 'CD' },
       schema,
       wire: { codigo: 'A', saldo: 2, filial: 'CD' },
+    },
+    {
+      name: "the store's names, a promotion ended: the sale price sent as null",
+      item: { sku: 'A', quantity: 2, salePrice: null },
+      schema,
+      wire: { codigo: 'A', saldo: 2, precoPromocional: null },
     },
   ])('$name', ({ item, schema: itemSchema, wire }) => {
     expect(toWireItem(item, itemSchema)).toEqual(wire);

@@ -78,6 +78,8 @@ describe('JSON text without JSON.stringify: the same bytes', () => {
         if (random() < 0.7) item.price = numbers[Math.floor(random() * numbers.length)] as number;
         if (random() < 0.05) item.price = random() < 0.5 ? Number.NaN : -Infinity;
         if (random() < 0.5) item.salePrice = Math.round(random() * 100000) / 100;
+        // A null sale price ends a promotion: sent as null (decision 0030).
+        else if (random() < 0.3) item.salePrice = null;
         if (random() < 0.5) item.warehouse = randomText(random);
         expect(write(item)).toBe(JSON.stringify(toWireItem(item, schema)));
       }

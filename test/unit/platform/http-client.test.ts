@@ -213,7 +213,34 @@ describe('HttpClient retries', () => {
     expect(takes).toBe(6);
     // The pacer's pause is the wait; the client itself does not sleep on top of it.
     expect(clock.sleeps).toEqual([]);
-    expect(client.stats).toEqual({ requests: 6, retries: 5, throttled: 5 });
+    // A 429 waited out is counted as throttled, not as a retry (docs/platform.md, "Status codes").
+    expect(client.stats).toEqual({ requests: 6, retries: 0, throttled: 5 });
+  });
+
+  it('with a pacer and no retries at all (--retries 0), 429s are still waited out', async () => {
+    const pace = { take: async () => undefined, succeeded: () => {}, throttled: () => {} };
+    const throttle = reply(429, '', { 'retry-after': '1' });
+    const { server, client } = await setUp([throttle, throttle, reply(200, '[]')], { maxRetries: 0, pace });
+    const response = await client.request(get);
+    expect(response.status).toBe(200);
+    expect(server.seen).toHaveLength(3);
+    expect(client.stats).toEqual({ requests: 3, retries: 0, throttled: 2 });
+  });
+
+  it('with a pacer, a platform answering 429 for ever ends: 50 are waited out, then they spend the retries', async () => {
+    const pace = { take: async () => undefined, succeeded: () => {}, throttled: () => {} };
+    const { server, baseUrl, client } = await setUp([reply(429, '', { 'retry-after': '1' })], {
+      maxRetries: 1,
+      pace,
+    });
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    // The attempts are every request sent: the 50 waited out, the one that spent the retry and the last.
+    expect(error.message).toBe(
+      `GET ${baseUrl}/sellerModule/listSellers kept failing with HTTP 429 after 52 attempts; the platform is unavailable, try again later.`,
+    );
+    expect(server.seen).toHaveLength(52);
+    expect(client.stats).toEqual({ requests: 52, retries: 1, throttled: 52 });
   });
 
   it('with a pacer, 429s waited out leave the retries whole for a failure that follows', async () => {

@@ -36,6 +36,13 @@ describe('StockStore', () => {
     expect(store.totalQuantity).toBe(3);
   });
 
+  it('a null sale price ends the promotion: the line shows none', () => {
+    const store = new StockStore();
+    store.apply({ sku: 'A', quantity: 5, price: 10, salePrice: 9 });
+    store.apply({ sku: 'A', quantity: 5, price: 10, salePrice: null });
+    expect(store.get('A')).toEqual({ sku: 'A', warehouse: null, quantity: 5, price: 10, salePrice: null, updates: 2 });
+  });
+
   it('grows past its first capacity and lists lines in first-applied order', () => {
     const store = new StockStore();
     for (let position = 0; position < 5_000; position++)
