@@ -7,10 +7,12 @@ import { isSupportedNode, supportedNodeWords } from './supported-node.js';
 // Said in one line before anything loads, instead of a TypeError from an API an older Node lacks.
 if (!isSupportedNode(process.versions.node)) {
   process.stderr.write(
-    `error: b2bctl needs Node.js ${supportedNodeWords()}; this is Node.js ${process.versions.node}. ` +
-      'Install a supported Node, or use the single-file b2bctl, which needs no Node.\n',
+    logLine(
+      `error: b2bctl needs Node.js ${supportedNodeWords()}; this is Node.js ${process.versions.node}. ` +
+        'Install a supported Node, or use the single-file b2bctl, which needs no Node.',
+    ),
   );
-  // 69, "unavailable": what b2bctl needs to run is missing (the exit codes of docs/output.md).
+  // 69, "unavailable": what b2bctl needs to run is missing (the exit codes of docs/output.md and docs/cron.md).
   process.exit(69);
 }
 
@@ -60,8 +62,25 @@ function stopIfNotBuilt(error, file) {
   const folder = module
     .createRequire(import.meta.url)('node:url')
     .fileURLToPath(new URL('..', import.meta.url));
-  process.stderr.write(`error: b2bctl is not built in ${folder}: run npm run build there, then try again.\n`);
+  process.stderr.write(logLine(`error: b2bctl is not built in ${folder}: run npm run build there, then try again.`));
   process.exit(69);
+}
+
+/**
+ * An error line said before the bundle (and its logger) loads, written as the logger writes it (src/io/output/
+ * logger.ts): off a terminal with its ISO-8601 time first, so a cron log that holds only this line still says when;
+ * bare with `plain`, one object with `json` (--log-format, else B2BCTL_LOG_FORMAT).
+ */
+function logLine(message) {
+  const argv = process.argv;
+  const flagAt = argv.indexOf('--log-format');
+  const format =
+    (flagAt >= 0 ? argv[flagAt + 1] : argv.find((word) => word.startsWith('--log-format='))?.slice(13)) ??
+    process.env.B2BCTL_LOG_FORMAT;
+  const time = new Date().toISOString();
+  if (format === 'json')
+    return `${JSON.stringify({ time, level: 'error', message: message.replace(/^error: /, '') })}\n`;
+  return format === 'plain' || process.stderr.isTTY ? `${message}\n` : `${time} ${message}\n`;
 }
 
 /**

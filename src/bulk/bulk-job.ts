@@ -137,12 +137,18 @@ async function validateThenSend<T, Sent>(
     if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
     if (plan === undefined || verdicts === undefined) return;
     const sending = await openSending(job, input, validation.valid, plan, context);
-    const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
-    await concludeRun(job, sending, sent, context, {
-      tally,
-      toSend: validation.valid - (input.resume?.done.count ?? 0),
-      invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
-    });
+    try {
+      const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
+      await concludeRun(job, sending, sent, context, {
+        tally,
+        toSend: validation.valid - (input.resume?.done.count ?? 0),
+        invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
+      });
+    } finally {
+      // Here, not after the run: the closing line (withClosingLine, or run-program after the error) stays the last.
+      const lesson = job.sendingLesson?.();
+      if (lesson) context.log.warn(lesson);
+    }
   } finally {
     input.opened.close();
   }

@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
-import { B2bctlError, exitCodeOf } from '../base/errors.js';
+import { B2bctlError, ExitCode, exitCodeOf, OutputError } from '../base/errors.js';
+import { isClosedPipe, writeClaimingFailure } from '../io/output/closed-output.js';
 import { countOf } from '../lib/plural.js';
 import type { Outcome } from './report.js';
 
@@ -13,6 +14,8 @@ export interface RunTally {
   counts?: string;
   /** The same counts by name, for `--log-format json`. */
   outcomes?: Record<string, number>;
+  /** The report of a run that sent, as its summary names it. */
+  report?: string;
 }
 
 /**
@@ -47,17 +50,40 @@ export async function withClosingLine(
   // `-o json` or `ndjson` asked of a bulk run: its summary as one JSON object on stdout, for a script (`| jq`). The
   // records themselves are the report's rows; a run prints no data otherwise.
   const asJson = context.globals.output === 'json' || context.globals.output === 'ndjson';
+  // Written, or failed, before the closing line: that line is the log's last and carries the process's exit code.
+  const printSummary = async (exitCode: number) => {
+    if (!asJson) return undefined;
+    const failure = await writeClaimingFailure(context.io.stdout, `${JSON.stringify(fields(exitCode))}\n`);
+    // A reader that stopped early (`| head`) wanted no more: not a failure of the run.
+    return failure === undefined || isClosedPipe(failure) ? undefined : failure;
+  };
   try {
     await work();
   } catch (error) {
     const exitCode = exitCodeOf(error);
-    if (asJson) context.io.stdout.write(`${JSON.stringify(fields(exitCode))}\n`);
+    // The run's own failure stays what it ends with (its exit code, its resume line); the lost summary is said first.
+    const unprinted = await printSummary(exitCode);
+    if (unprinted) context.log.error(`error: ${summaryNotPrinted(unprinted, context)}.`);
     if (wanted && error instanceof B2bctlError)
       error.closingLine = { message: closingLine(name, tally, exitCode), fields: fields(exitCode) };
     throw error;
   }
-  if (asJson) context.io.stdout.write(`${JSON.stringify(fields(0))}\n`);
+  const unprinted = await printSummary(ExitCode.ok);
+  if (unprinted) {
+    const error = new OutputError(
+      `${summaryNotPrinted(unprinted, context)}; the run itself is done (${tally.counts ?? 'nothing read'})${tally.report ? `, and its report has every outcome: ${tally.report}` : ''}. Nothing needs sending again: make room, or write stdout elsewhere, next time.`,
+      { cause: unprinted },
+    );
+    if (wanted)
+      error.closingLine = { message: closingLine(name, tally, error.exitCode), fields: fields(error.exitCode) };
+    throw error;
+  }
   if (wanted) context.log.notice(closingLine(name, tally, 0), fields(0));
+}
+
+/** What a failed write of the run's JSON summary lost: `cannot write to stdout (ENOSPC): …`. */
+function summaryNotPrinted(failure: NodeJS.ErrnoException, context: Context): string {
+  return `cannot write to stdout (${failure.code ?? failure.message}): the run's summary (-o ${context.globals.output}) was not printed`;
 }
 
 /** What validation found, for a run that ends before sending: `3 records, 2 valid, 1 invalid; nothing sent`. */

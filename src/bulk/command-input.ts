@@ -53,6 +53,8 @@ export async function openCommandInput(
     strict: flags.strict,
     sheet: flags.sheet,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
+    // Asked for by the user: neither data nor a problem, so --quiet (a cron night) leaves it out.
+    note: options.quietWarnings ? () => {} : (message) => context.log.info(message),
     // --write-map, or a person at a terminal who says yes (the map then goes beside the input).
     adoptHeaderMap:
       flags.writeMap || context.canPrompt()

@@ -47,6 +47,11 @@ export interface BulkJob<T, Sent = T> {
   unknownToFeedBack?: boolean;
   /** What a dry run, which reads nothing of the platform, leaves to the real run to find: said after its line. */
   dryRunLeaves?: string;
+  /**
+   * What the run learnt while sending that the next run should know (stock push: the smaller batch a 413 taught),
+   * said as a warning once sending ends, however it ends: after the summary, before the closing line.
+   */
+  sendingLesson?(): string | undefined;
   /** Sends a batch and reports every record of it. Throwing UnavailableError or PlatformError fails the batch. */
   sendBatch(client: PlatformClient, batch: PendingRecord<Sent>[], signal: AbortSignal): Promise<ReportEntry[]>;
   /**

@@ -75,6 +75,7 @@ export async function concludeRun<T, Sent>(
   const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
+  closing.tally.report = ledger.report.path;
   logSummary(job, { client, ledger }, context, counted.counts);
   await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;

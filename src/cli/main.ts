@@ -1,7 +1,7 @@
 import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
-import { closedOutputExitCode, isClosedOutputClaimed } from '../io/output/closed-output.js';
+import { closedOutputExitCode, isClosedOutputClaimed, isFailedWriteClaimed } from '../io/output/closed-output.js';
 import { Interruptions } from './interruptions.js';
 import { runProgram } from './run-program.js';
 
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe: that is not an error, just the end (unless the command
   // writing says what it wrote first: orders poll).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // Said by the command itself (a bulk run's summary: its closing line comes after, with the exit code).
+    if (isFailedWriteClaimed(process.stdout)) return;
     // Decided at once (a module imported now would answer after more writes had failed): a tiny module, loaded up front.
     if (error.code === 'EPIPE' && isClosedOutputClaimed(process.stdout)) return;
     if (error.code === 'EPIPE') process.exit(closedOutputExitCode(process.stdout) ?? process.exitCode ?? exitOk);

@@ -60,7 +60,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   };
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
   let fitting: FittingBatches | undefined;
-  const job = runBulkJob<StockItem, WireItem>(
+  await runBulkJob<StockItem, WireItem>(
     {
       name: 'stock push',
       unit: 'items',
@@ -94,6 +94,10 @@ export async function run(options: StockPushOptions, context: Context): Promise<
           flagsAsRun: { route },
         };
       },
+      sendingLesson() {
+        const note = fitting?.summary();
+        return note && bodyLimitLine(note);
+      },
       sendBatch: (client, batch, signal) =>
         (fitting as FittingBatches).send(
           batch,
@@ -106,12 +110,6 @@ export async function run(options: StockPushOptions, context: Context): Promise<
     },
     context,
   );
-  try {
-    await job;
-  } finally {
-    const note = fitting?.summary();
-    if (note) context.log.warn(bodyLimitLine(note));
-  }
 }
 
 /** The size of the request body that carries `batch` (`{"items":[...]}`), for a 413's message. */

@@ -75,11 +75,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     return withBatchesOfOne({ file, format: 'csv', encoding: options.encoding, records: noRecords(), skipped });
   const { headers, hiddenLines } = header;
   const hint = headerHint(headers, options);
-  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
-    file,
-    at: recordPlace(header.place),
-    warn: options.warn,
-  });
+  const headerMap = withIgnoredColumns(options, headers, { file, at: recordPlace(header.place) });
   if (!hint)
     refuseTitleAboveHeader(file, header.place, headers, rowsRead(rows, hiddenLines), {
       ...options,

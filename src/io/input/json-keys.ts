@@ -20,7 +20,7 @@ const maxSuggestions = 20;
 const maxSuggestedLength = 64;
 
 /** What a JSON reader needs of the input's options to account for its keys. */
-export type KeyOptions = Pick<InputOptions, 'catalogue' | 'strict' | 'warn' | 'ignoredColumns' | 'headerMap'>;
+export type KeyOptions = Pick<InputOptions, 'catalogue' | 'strict' | 'warn' | 'note' | 'ignoredColumns' | 'headerMap'>;
 
 /** The keys of one input no field reads: what has been told of them, and what `--ignore-column` has matched. */
 export class UnreadKeys {
@@ -53,7 +53,7 @@ export class UnreadKeys {
     if (!this.told.has(key)) {
       this.told.add(key);
       // Said once per run, so what is left out on purpose is never left out unseen.
-      this.options.warn(`${this.file}:${at}: key "${shortValue(key)}" is left out (--ignore-column).`);
+      this.options.note?.(`${this.file}:${at}: key "${shortValue(key)}" is left out (--ignore-column).`);
     }
     return true;
   }

@@ -37,6 +37,8 @@ export interface InputOptions {
   /** `--sheet NAME|N`: the sheet of a workbook to read (the first visible one by default). */
   sheet?: string;
   warn(message: string): void;
+  /** What the command was told to do, said back (a column `--ignore-column` leaves out): --quiet hides it. */
+  note?(message: string): void;
 }
 
 /** A reader's problem with the field and the value it is about. */

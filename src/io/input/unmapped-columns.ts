@@ -1,5 +1,6 @@
 import { fieldForHeader, fieldSpelledAs, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
+import type { InputOptions } from './opened-input.js';
 import type { FieldCatalogue, HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
 
@@ -23,10 +24,14 @@ export interface UnmappedColumn {
  * headers are (case, accents, spaces and punctuation aside); a name that matches no header is warned about.
  */
 export function withIgnoredColumns(
-  headerMap: HeaderMap | undefined,
+  {
+    headerMap,
+    ignoredColumns: ignored = [],
+    warn,
+    note,
+  }: Pick<InputOptions, 'headerMap' | 'ignoredColumns' | 'warn' | 'note'>,
   headers: readonly string[],
-  ignored: readonly string[],
-  where: { file: string; at: string; warn: (message: string) => void },
+  where: { file: string; at: string },
 ): HeaderMap | undefined {
   if (ignored.length === 0) return headerMap;
   const map: HeaderMap = Object.assign(Object.create(null) as HeaderMap, headerMap);
@@ -35,11 +40,11 @@ export function withIgnoredColumns(
     const matching = headers.filter(
       (header) => header.trim() !== '' && (header.trim() === name.trim() || headerKey(header) === key),
     );
-    if (matching.length === 0) where.warn(`warning: --ignore-column "${name}": no column has that header.`);
+    if (matching.length === 0) warn(`warning: --ignore-column "${name}": no column has that header.`);
     for (const header of matching) {
       map[header.trim()] = null;
       // Said once per run, so what is left out on purpose is never left out unseen.
-      where.warn(`${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).`);
+      note?.(`${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).`);
     }
   }
   return map;

@@ -152,11 +152,7 @@ async function readSheet(
   const place = { line: header.row.row };
   const at = String(place.line);
   // Every column accounted for, as in CSV: `--ignore-column` leaves one out, data under a header no field reads stops.
-  const headerMap = withIgnoredColumns(options.headerMap, headers, options.ignoredColumns ?? [], {
-    file,
-    at,
-    warn: options.warn,
-  });
+  const headerMap = withIgnoredColumns(options, headers, { file, at });
   refuseTitleAboveHeader(file, place, headers, rowsBelow(header.rest), { ...options, headerMap, maxListIndex });
   const { columns, problems } = await planWithProposal(file, at, headers, {
     ...options,

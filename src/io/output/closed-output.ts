@@ -31,6 +31,32 @@ export function isClosedOutputClaimed(stream: object): boolean {
   return claimed.has(stream);
 }
 
+/** Streams whose failed writes a command is saying itself (a bulk run's summary on stdout, before its closing line). */
+const failuresClaimed = new WeakSet<object>();
+
+/**
+ * Writes `text` and waits until it is written, its failure (a full disk, a closed pipe) left to the caller instead of
+ * ended on by the process: resolves to that failure, or undefined once written.
+ */
+export function writeClaimingFailure(
+  stream: NodeJS.WritableStream,
+  text: string,
+): Promise<NodeJS.ErrnoException | undefined> {
+  failuresClaimed.add(stream);
+  return new Promise((resolve) => {
+    stream.write(text, (error) => {
+      // Kept claimed on failure: the stream's 'error' event comes after this callback, and the stream is done.
+      if (!error) failuresClaimed.delete(stream);
+      resolve(error ?? undefined);
+    });
+  });
+}
+
+/** True once a command has taken on the failed writes of `stream` (writeClaimingFailure). */
+export function isFailedWriteClaimed(stream: object): boolean {
+  return failuresClaimed.has(stream);
+}
+
 /** True for the error of a write to a pipe whose reader has gone. */
 export function isClosedPipe(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';

@@ -39,12 +39,27 @@ export interface LoggerOptions {
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
+/** The streams a logger has taken the failed writes of (one listener each, however many loggers write to it). */
+const givenUpOnFailure = new WeakSet<object>();
+
+/**
+ * A log that cannot be written (cron's log file on a full disk, `2>/dev/full`) is given up silently: its 'error'
+ * event, with no listener, ended the run mid-request with exit 1. The run goes on and its exit code and report
+ * still tell how it went (docs/cron.md).
+ */
+function giveUpOnFailedWrites(stream: NodeJS.WritableStream): void {
+  if (givenUpOnFailure.has(stream)) return;
+  givenUpOnFailure.add(stream);
+  stream.on('error', () => {});
+}
+
 /**
  * The one writer of stderr's log lines. On a terminal a line is the message alone. Anywhere else (cron, systemd,
  * a file) each line starts with an ISO-8601 time, so a night's log stands alone; `json` writes one object per line
  * (time, level, message, fields) for log shippers. A message of several lines keeps the time on each of them.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  giveUpOnFailedWrites(options.stderr);
   let batch: BatchedWriter | undefined;
   let diverted: ((text: string) => void) | undefined;
   const put = (text: string) => {

@@ -23,7 +23,7 @@ const nginxPage =
   '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 /** A front that refuses any stock body above `limitBytes` as nginx does, and passes the rest to the sandbox. */
-async function frontWithBodyLimit(limitBytes: number) {
+async function frontWithBodyLimit(limitBytes: number, globals: { quiet?: boolean } = {}) {
   const { sandbox, loggedInContext } = fixture();
   const proxy = await startScriptedProxy(sandbox.url, (request) =>
     pathOf(request) === '/v1/stock/batch' && Buffer.byteLength(request.body) > limitBytes
@@ -31,7 +31,7 @@ async function frontWithBodyLimit(limitBytes: number) {
       : undefined,
   );
   openProxy = proxy;
-  return { sandbox, proxy, test: await loggedInContext({ globals: { baseUrl: proxy.url } }) };
+  return { sandbox, proxy, test: await loggedInContext({ globals: { baseUrl: proxy.url, ...globals } }) };
 }
 
 function options(file: string, extra: Partial<StockPushOptions> = {}): StockPushOptions {
@@ -77,6 +77,32 @@ describe('stock push behind a 413 body limit', () => {
       ),
     );
     expect(stderr).toContain('stock push: 52 applied');
+  });
+
+  it('says what to pass next time before the closing line, which stays the last line, with --quiet too', async () => {
+    const { proxy, test } = await frontWithBodyLimit(1000, { quiet: true });
+    const folder = temporaryFolder();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(folder, 'stock.csv'));
+    expect(await test.run(push, options(join(folder, 'stock.csv')))).toBe(0);
+    const refused = proxy.requests.filter((request) => Buffer.byteLength(request.body) > 1000).length;
+    // Logged plain by the test context: one line each, the closing line last (a cron monitor reads `tail -1`).
+    expect(test.stderr().split('\n')).toEqual([
+      expect.stringMatching(
+        /^warning: a request of 50 items \(\d+ bytes\) was refused as too large .* sending 25 per request for the rest of the run\.$/,
+      ),
+      expect.stringMatching(
+        /^warning: a request of 25 items \(\d+ bytes\) was refused as too large .* sending 12 per request for the rest of the run\.$/,
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^warning: ${refused} requests refused as too large \\(HTTP 413, up to \\d+ bytes\\) were sent again in smaller ones: the run went from 50 to 12 items per request\\. Pass --batch-size 12 next time\\.$`,
+        ),
+      ),
+      expect.stringMatching(
+        /^stock push: \S+stock\.csv to profile "default" \(http:\/\/127\.0\.0\.1:\d+\): 52 applied; exit 0$/,
+      ),
+      '',
+    ]);
   });
 
   it('a single item too large for the front fails as before, with the 413 in the report', async () => {

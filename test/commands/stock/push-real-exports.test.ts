@@ -83,6 +83,34 @@ describe('every real export of the stock sheet is pushed with its accents, its t
     });
   }
 
+  it('with --quiet a good night is the closing line alone: the columns left out on purpose are not said', async () => {
+    const file = 'estoque.win1252.csv';
+    const json = 'estoque.json';
+    const { run } = workspace([file], {
+      [json]: JSON.stringify([
+        {
+          sku: 'ACU-REF-5KG',
+          quantity: 12,
+          price: 119.9,
+          descrição: 'Açúcar refinado 5 kg',
+          'atualizado em': '29/11/2026',
+        },
+      ]),
+    });
+    for (const input of [file, json]) {
+      const quiet = await run(['stock', 'push', input, '--route', 'batch', ...leftOut, '--quiet']);
+      expect(quiet.stderr).toBe('');
+      expect(quiet.closingLine).toMatch(
+        new RegExp(`^stock push: ${input} to profile "default" \\(.+\\): \\d applied; exit 0$`),
+      );
+      expect(quiet.code).toBe(0);
+    }
+    // Without --quiet the notes stay, once per column (or key), at the header.
+    const told = await run(['stock', 'push', file, '--route', 'batch', ...leftOut]);
+    expect(told.stderr).toContain(`${file}:1: column "descrição" is left out (--ignore-column).`);
+    expect(told.code).toBe(0);
+  });
+
   it('validate counts the blank rows in its summary', async () => {
     const { run } = workspace(['estoque.win1252.csv']);
     const result = await run(['stock', 'validate', 'estoque.win1252.csv', ...leftOut]);

@@ -52,7 +52,9 @@ describe('the built binary', () => {
       copyFileSync(join(dirname(cliPath), file), join(clone, 'bin', file));
     for (const args of [['--version'], ['sellers', 'list']]) {
       const result = await new Promise<{ code: number | null; stderr: string }>((settle) => {
-        execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], (error, _stdout, stderr) =>
+        // The bare line (B2BCTL_LOG_FORMAT=plain): its time off a terminal is the Node refusal's test below.
+        const env = { ...process.env, B2BCTL_LOG_FORMAT: 'plain' };
+        execFile(process.execPath, [join(clone, 'bin', 'b2bctl.js'), ...args], { env }, (error, _stdout, stderr) =>
           settle({ code: error ? (error.code as number) : 0, stderr }),
         );
       });
@@ -91,6 +93,34 @@ describe('the built binary', () => {
       const accepted = await runCli(['--version'], { configDir: freshConfigDir(), env: runningAs(version) });
       expect(accepted.stderr).toBe('');
       expect(accepted.code).toBe(0);
+    }
+  });
+
+  it('says the refusal as a log line: its time first off a terminal (a cron log), or JSON as asked', async () => {
+    const file = join(temporaryFolder(), 'node-20.mjs');
+    writeFileSync(
+      file,
+      `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '20.20.2' } });\n`,
+    );
+    const olderNode = { NODE_OPTIONS: `--import ${pathToFileURL(file).href}` };
+    const refusal =
+      'b2bctl needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and later; this is Node.js 20.20.2. Install a supported Node, or use the single-file b2bctl, which needs no Node.';
+    const text = await runCli(['stock', 'push', 'stock.csv', '--quiet'], {
+      configDir: freshConfigDir(),
+      env: { ...olderNode, B2BCTL_LOG_FORMAT: 'text' },
+    });
+    expect(text.code).toBe(69);
+    expect(text.stderr).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: b2bctl needs Node\.js /);
+    expect(text.stderr.slice(25)).toBe(`error: ${refusal}\n`);
+    for (const [words, env] of [
+      [['--version'], { B2BCTL_LOG_FORMAT: 'json' }],
+      [['sellers', 'list', '--log-format', 'json'], {}],
+      [['sellers', 'list', '--log-format=json'], { B2BCTL_LOG_FORMAT: 'text' }],
+    ] as const) {
+      const json = await runCli(words, { configDir: freshConfigDir(), env: { ...olderNode, ...env } });
+      expect(json.code).toBe(69);
+      expect(json.stderr.endsWith('\n') && json.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(JSON.parse(json.stderr)).toEqual({ time: expect.stringMatching(/Z$/), level: 'error', message: refusal });
     }
   });
 });

@@ -3,12 +3,16 @@
  * ISO-8601 time; `--log-format json` writes one object per line (time, level, message, fields) for log shippers,
  * the final error included; `plain` keeps the bare lines.
  */
-import { copyFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { runBuiltCli } from '../../support/cli.js';
+import { cleanEnv, cliPath, collect, freshConfigDir, runBuiltCli } from '../../support/cli.js';
+import { requireThat } from '../../support/external-tools.js';
+import { onlyFile, readReport } from '../../support/run-files.js';
+import { stockSummary } from '../../support/stock.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const samples = resolve(__dirname, '../../../samples');
@@ -118,5 +122,49 @@ describe('a cron run of stock push', () => {
   it('B2BCTL_LOG_FORMAT=plain: the bare lines, for a journal that adds its own times', async () => {
     const result = await nightlyPush([], { B2BCTL_LOG_FORMAT: 'plain' });
     expect(result.stderr.split('\n')[0]).toBe('stock push: validating stock.csv');
+  });
+});
+
+/** A night's push with stderr, the cron log, on /dev/full (every write fails with ENOSPC, as on a full log disk). */
+async function pushWithLogFull(env: Record<string, string> = {}) {
+  const folder = temporaryFolder();
+  copyFileSync(join(samples, 'stock.csv'), join(folder, 'stock.csv'));
+  const full = openSync('/dev/full', 'w');
+  try {
+    const child = spawn(process.execPath, [cliPath, 'stock', 'push', 'stock.csv', '--retries', '0'], {
+      cwd: folder,
+      env: cleanEnv(freshConfigDir(), {
+        B2BCTL_BASE_URL: sandbox.url,
+        B2BCTL_USERNAME: sandboxDefaults.username,
+        B2BCTL_PASSWORD: sandboxDefaults.password,
+        B2BCTL_LOG_FORMAT: 'text',
+        ...env,
+      }),
+      stdio: ['ignore', 'pipe', full],
+    });
+    return { folder, result: await collect(child) };
+  } finally {
+    closeSync(full);
+  }
+}
+
+const devFull = requireThat(existsSync('/dev/full'), 'no /dev/full on this system');
+
+describe.skipIf(devFull.missing)(`a cron log that cannot be written${devFull.note}`, () => {
+  it('is given up: the run sends everything and exits as if the log were fine, its report complete', async () => {
+    const before = (await stockSummary(sandbox)).applied;
+    const { folder, result } = await pushWithLogFull();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    const rows = readReport(onlyFile(folder, 'stock.report-'));
+    expect(rows.map((row) => row.outcome)).toEqual(Array.from({ length: 52 }, () => 'applied'));
+    expect((await stockSummary(sandbox)).applied).toBe(before + 52);
+  });
+
+  it('a failed night still ends with its own exit code: 69 for a store that is down, the report saying so', async () => {
+    const { folder, result } = await pushWithLogFull({ B2BCTL_BASE_URL: 'http://127.0.0.1:9' });
+    expect(result.code).toBe(69);
+    const rows = readReport(onlyFile(folder, 'stock.report-'));
+    expect(new Set(rows.map((row) => row.outcome))).toEqual(new Set(['failed']));
   });
 });

@@ -224,6 +224,39 @@ describe.skipIf(devFull.missing)(`a stdout that cannot be written${devFull.note}
     });
   });
 
+  it('a bulk run with -o json: the error, then the closing line with exit 75, last; nothing to send again', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const input = join(folder, 'stock.csv');
+    // collect() checks that the closing line's exit code is the process's.
+    const result = await withStdoutFull(['stock', 'push', input, '--route', 'batch', '-o', 'json']);
+    expect(result.code).toBe(75);
+    expect(result.closingLine).toBe(`stock push: ${input} to profile "default" (${sandbox.url}): 52 applied; exit 75`);
+    const report = join(folder, readdirSync(folder).find((name) => name.startsWith('stock.report-')) as string);
+    expect(lastLine(result.stderr)).toBe(
+      `error: cannot write to stdout (ENOSPC): the run's summary (-o json) was not printed; the run itself is done (52 applied), and its report has every outcome: ${report}. Nothing needs sending again: make room, or write stdout elsewhere, next time.`,
+    );
+  });
+
+  it('a bulk run that failed keeps its own error and exit code; the lost summary is said before them', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'stock.csv');
+    const input = join(folder, 'stock.csv');
+    const port = await refusedPort();
+    const result = await withStdoutFull(['stock', 'push', input, '--route', 'batch', '--retries', '0', '-o', 'json'], {
+      B2BCTL_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(result.code).toBe(69);
+    expect(result.closingLine).toBe(
+      `stock push: ${input} to profile "default" (http://127.0.0.1:${port}): 52 failed; exit 69`,
+    );
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.at(-2)).toBe("error: cannot write to stdout (ENOSPC): the run's summary (-o json) was not printed.");
+    expect(lines.at(-1)).toMatch(
+      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: /,
+    );
+  });
+
   it('--version, answered before the bundle loads, says the same line, in the log format of the run', async () => {
     const text = await withStdoutFull(['--version'], { B2BCTL_LOG_FORMAT: 'text' });
     expect(text.code).toBe(75);

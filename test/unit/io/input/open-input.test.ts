@@ -67,6 +67,8 @@ async function open(
     stdin: noStdin,
     catalogue,
     warn: (message) => warnings.push(message),
+    // Notes (a column left out on purpose) in the order said, among the warnings.
+    note: (message) => warnings.push(message),
     ...options,
   });
   return { opened, warnings };
