@@ -13,7 +13,6 @@ import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';
 import { pruneOldRuns } from './retention.js';
-import { shellWord } from './run-meta.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -67,15 +66,16 @@ export interface ClosingCounts {
 /** Prints the run's summary, prunes older runs' files, and ends the run as runEnd says (an error but for `done`). */
 export async function concludeRun<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger, resumeHint }: Sending,
+  sending: Sending,
   result: SendingResult,
   context: Context,
   closing: ClosingCounts,
 ): Promise<void> {
+  const { ledger, resumeHint } = sending;
   const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
-  logSummary(job, { client, ledger }, context, counted.counts);
+  logSummary(job, sending, context, counted.counts);
   await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
@@ -112,7 +112,7 @@ export async function concludeRun<T, Sent>(
 /** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */
 function logSummary<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger }: Pick<Sending, 'client' | 'ledger'>,
+  { client, ledger, feedBackHint }: Pick<Sending, 'client' | 'ledger' | 'feedBackHint'>,
   context: Context,
   counts: string,
 ): void {
@@ -131,16 +131,7 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  // With a --map or --ignore-column, the errors file (in the input's own headers) feeds back read the same way.
-  const ignored = (job.flags.ignoreColumns ?? []).flatMap((name) => ['--ignore-column', name]);
-  const feedBack =
-    job.flags.map || ignored.length > 0
-      ? (errorsPath: string) =>
-          ['b2bctl', ...job.name.split(' '), errorsPath, ...(job.flags.map ? ['--map', job.flags.map] : []), ...ignored]
-            .map(shellWord)
-            .join(' ')
-      : undefined;
-  for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.filesSummary(feedBackHint)) context.log.info(`${job.name}: ${line}`);
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */

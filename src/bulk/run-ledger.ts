@@ -223,14 +223,13 @@ export class RunLedger {
     this.errors.close();
   }
 
-  /** The lines that say where the report and the errors went. */
-  /** The report's path, and the errors file's; with `feedBack` (a command with its --map), the line that feeds it back. */
-  filesSummary(feedBack?: (errorsPath: string) => string): string[] {
+  /** The report's path, and the errors file's; with `feedBack` (the command that sends it), the line that feeds it back. */
+  filesSummary(feedBack?: string): string[] {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0)
       lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
-    // It keeps the input's own headers, so the same map reads it.
-    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack(this.errors.path)}`);
+    // It keeps the input's own headers, so the run's own flags read it.
+    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack}`);
     return lines;
   }
 }

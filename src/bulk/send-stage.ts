@@ -20,7 +20,14 @@ import { placeOf } from './report.js';
 import { reportEntry } from './report-entry.js';
 import type { PlaceSet } from './resume.js';
 import { RunLedger } from './run-ledger.js';
-import { recordedFlags, resumeCommand, type RunMeta, type ShapingFlag, writeMeta } from './run-meta.js';
+import {
+  feedBackCommand,
+  recordedFlags,
+  resumeCommand,
+  type RunMeta,
+  type ShapingFlag,
+  writeMeta,
+} from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
 
@@ -44,6 +51,8 @@ export interface Sending {
   plan: SendPlan;
   /** The command line that resumes this run. */
   resumeHint: string;
+  /** The command line that sends the run's errors file, once fixed, where and how the run sent its records. */
+  feedBackHint: string;
 }
 
 /** How the sending pass ended. */
@@ -115,12 +124,13 @@ export async function openSending<T, Sent>(
     }
   }
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
+  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   context.log.info(
     `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
-  return { client, ledger, plan, resumeHint };
+  return { client, ledger, plan, resumeHint, feedBackHint };
 }
 
 /**

@@ -149,6 +149,7 @@ describe('customer create --skip-invalid', () => {
       timed('customer create: 3 created, 2 invalid; 3 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
+      `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errors} --profile default`,
       'error: 2 customers did not go through (2 invalid); the report and the errors file say why.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 3 });
@@ -217,6 +218,7 @@ describe('records only the platform rejects', () => {
       timed('customer create: 18 created, 2 failed; 20 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
+      `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errors} --profile default`,
       'error: 2 customers did not go through (2 failed); the report and the errors file say why.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 20 });
