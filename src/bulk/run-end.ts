@@ -101,12 +101,29 @@ export async function concludeRun<T, Sent>(
         `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
       );
     case 'some records failed':
-      throw new PartialFailureError(
-        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); the report and the errors file say why.`,
-      );
+      throw new PartialFailureError(partialFailure(sending, job.unit, result.unavailableRecords));
     case 'done':
       return;
   }
+}
+
+/**
+ * What did not go through, the files that say why (named: under --quiet this line is all the log holds), and, when
+ * some failed only because the platform was unavailable, the resume command that sends them again. A resume sends
+ * every valid record its report does not show done, as it is: the rejected ones too, which the platform will most
+ * likely refuse again; never the invalid ones.
+ */
+function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailable: number): string {
+  const files =
+    ledger.errors.rows > 0
+      ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
+      : `the report ${ledger.report.path} says why`;
+  const line = `${countOf(ledger.failures, unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
+  if (unavailable === 0) return line;
+  const others = ledger.failures - ledger.count('invalid') - unavailable;
+  const alsoOthers =
+    others > 0 ? ` (it also sends the ${countOf(others, `other ${unit}`)} not done again, as they are)` : '';
+  return `${line} ${countOf(unavailable, unit)} failed because the platform was unavailable, and may go through when sent again: run ${resumeHint}${alsoOthers}`;
 }
 
 /** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */

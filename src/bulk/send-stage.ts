@@ -64,6 +64,11 @@ export interface SendingResult {
   answeredBatches: number;
   /** Batches lost to an unavailable platform. */
   unavailableBatches: number;
+  /**
+   * Records reported `failed` because the platform stayed unavailable for their request (every retry spent, or
+   * unreachable): nothing to fix in them, and a resume may get them through.
+   */
+  unavailableRecords: number;
 }
 
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
@@ -149,7 +154,13 @@ export async function sendValidRecords<T, Sent>(
   // Every request in flight and its back-off sleep listen on this one signal: --concurrency of them
   // is the design, not a leak, and Node's warning at 11 would land in the operator's log.
   setMaxListeners(0, inFlight);
-  const result: SendingResult = { interrupted: false, stoppedBy: undefined, answeredBatches: 0, unavailableBatches: 0 };
+  const result: SendingResult = {
+    interrupted: false,
+    stoppedBy: undefined,
+    answeredBatches: 0,
+    unavailableBatches: 0,
+    unavailableRecords: 0,
+  };
   let unavailableInARow = 0;
   let requestsInFlight = 0;
   const onInterrupt = () =>
@@ -178,6 +189,7 @@ export async function sendValidRecords<T, Sent>(
       // A request that may have been applied without its answer seen: unknown, which a resume asks about again
       // rather than sending it blindly or taking it as failed.
       const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
+      if (error instanceof UnavailableError && outcome === 'failed') result.unavailableRecords += batch.length;
       ledger.record(
         batch.map((entry) =>
           reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),

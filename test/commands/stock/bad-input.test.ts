@@ -528,7 +528,7 @@ describe('per-item rejections from the platform', () => {
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.csv (2 records to fix and feed back)',
         `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.csv --profile default --base-url ${sandbox.url} --route batch`,
-        'error: 2 items did not go through (2 rejected); the report and the errors file say why.',
+        'error: 2 items did not go through (2 rejected); the report stock.report-STAMP.csv and the errors file stock.errors-STAMP.csv say why.',
         '',
       ].join('\n'),
     );

@@ -414,7 +414,7 @@ describe('stock push --schema', () => {
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.ndjson (10 records to fix and feed back)',
         `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.ndjson --profile default --base-url ${store.url} --route batch`,
-        'error: 10 items did not go through (10 rejected); the report and the errors file say why.',
+        'error: 10 items did not go through (10 rejected); the report stock.report-STAMP.csv and the errors file stock.errors-STAMP.ndjson say why.',
         '',
       ].join('\n'),
     );
