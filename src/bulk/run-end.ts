@@ -13,7 +13,6 @@ import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';
 import { pruneOldRuns } from './retention.js';
-import { shellWord } from './run-meta.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -67,16 +66,17 @@ export interface ClosingCounts {
 /** Prints the run's summary, prunes older runs' files, and ends the run as runEnd says (an error but for `done`). */
 export async function concludeRun<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger, resumeHint }: Sending,
+  sending: Sending,
   result: SendingResult,
   context: Context,
   closing: ClosingCounts,
 ): Promise<void> {
+  const { ledger, resumeHint } = sending;
   const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
   closing.tally.report = ledger.report.path;
-  logSummary(job, { client, ledger }, context, counted.counts);
+  logSummary(job, sending, context, counted.counts);
   await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
@@ -102,18 +102,35 @@ export async function concludeRun<T, Sent>(
         `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
       );
     case 'some records failed':
-      throw new PartialFailureError(
-        `${countOf(ledger.failures, job.unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); the report and the errors file say why.`,
-      );
+      throw new PartialFailureError(partialFailure(sending, job.unit, result.unavailableRecords));
     case 'done':
       return;
   }
 }
 
+/**
+ * What did not go through, the files that say why (named: under --quiet this line is all the log holds), and, when
+ * some failed only because the platform was unavailable, the resume command that sends them again. A resume sends
+ * every valid record its report does not show done, as it is: the rejected ones too, which the platform will most
+ * likely refuse again; never the invalid ones.
+ */
+function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailable: number): string {
+  const files =
+    ledger.errors.rows > 0
+      ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
+      : `the report ${ledger.report.path} says why`;
+  const line = `${countOf(ledger.failures, unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
+  if (unavailable === 0) return line;
+  const others = ledger.failures - ledger.count('invalid') - unavailable;
+  const alsoOthers =
+    others > 0 ? ` (it also sends the ${countOf(others, `other ${unit}`)} not done again, as they are)` : '';
+  return `${line} ${countOf(unavailable, unit)} failed because the platform was unavailable, and may go through when sent again: run ${resumeHint}${alsoOthers}`;
+}
+
 /** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */
 function logSummary<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger }: Pick<Sending, 'client' | 'ledger'>,
+  { client, ledger, feedBackHint }: Pick<Sending, 'client' | 'ledger' | 'feedBackHint'>,
   context: Context,
   counts: string,
 ): void {
@@ -132,16 +149,7 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  // With a --map or --ignore-column, the errors file (in the input's own headers) feeds back read the same way.
-  const ignored = (job.flags.ignoreColumns ?? []).flatMap((name) => ['--ignore-column', name]);
-  const feedBack =
-    job.flags.map || ignored.length > 0
-      ? (errorsPath: string) =>
-          ['b2bctl', ...job.name.split(' '), errorsPath, ...(job.flags.map ? ['--map', job.flags.map] : []), ...ignored]
-            .map(shellWord)
-            .join(' ')
-      : undefined;
-  for (const line of ledger.filesSummary(feedBack)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.filesSummary(feedBackHint)) context.log.info(`${job.name}: ${line}`);
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
@@ -28,7 +29,7 @@ export interface LedgerOptions {
   input: OpenedInput;
   /** `--report PATH`; default beside the input, or the resumed report. */
   reportPath?: string;
-  /** `--errors PATH`; default beside the report. */
+  /** `--errors PATH`; default beside the report (a given or resumed one too). */
   errorsPath?: string;
   /** The `outputDir` setting: the folder of default report and errors files instead of the input's. */
   outputDirectory?: string;
@@ -81,18 +82,20 @@ export class RunLedger {
     // Both files are opened for appending: a second run started in the same second must get files of
     // its own, not add its rows to the first run's report (which a --resume would then misread).
     const folder = options.outputDirectory;
+    const errorsFolder = folderOfReport(chosenReport) ?? folder;
     const taken = (sequence: number) =>
       (chosenReport === undefined &&
         pathTaken(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
       (options.errorsPath === undefined &&
-        pathTaken(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder)));
+        pathTaken(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, errorsFolder)));
     let sequence = 1;
     while (taken(sequence)) sequence++;
     const reportPath = chosenReport ?? siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder);
     // Feeding back an errors file: its own `row` and `error` columns are replaced, not repeated.
     const headers = csv ? withoutErrorsColumns(csv.headers) : [];
     const errors = new ErrorsWriter(
-      options.errorsPath ?? siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, folder),
+      options.errorsPath ??
+        siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, errorsFolder),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
     );
     // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
@@ -223,16 +226,25 @@ export class RunLedger {
     this.errors.close();
   }
 
-  /** The lines that say where the report and the errors went. */
-  /** The report's path, and the errors file's; with `feedBack` (a command with its --map), the line that feeds it back. */
-  filesSummary(feedBack?: (errorsPath: string) => string): string[] {
+  /** The report's path, and the errors file's; with `feedBack` (the command that sends it), the line that feeds it back. */
+  filesSummary(feedBack?: string): string[] {
     const lines = [`report: ${this.report.path}`];
     if (this.errors.rows > 0)
       lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
-    // It keeps the input's own headers, so the same map reads it.
-    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack(this.errors.path)}`);
+    // It keeps the input's own headers, so the run's own flags read it.
+    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack}`);
     return lines;
   }
+}
+
+/**
+ * The folder of a report given (`--report`) or resumed (`--resume`), where the errors file goes by default: a resume
+ * pasted without the outputDir setting of the run it resumes must not write beside an input on a read-only share. A
+ * device (`--report /dev/stdout`) is no folder to write in: undefined.
+ */
+function folderOfReport(reportPath: string | undefined): string | undefined {
+  if (reportPath === undefined || /^\/(dev|proc)\//.test(resolve(reportPath))) return undefined;
+  return dirname(reportPath);
 }
 
 /**

@@ -221,6 +221,32 @@ export { shellWord };
  * it (`B2BCTL_CONFIG_DIR=… b2bctl …`), the profile, the base URL unless the profile holds it, every shaping flag.
  */
 export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, report: string): string {
+  return commandLine(meta, shaping, file, ['--resume', report]);
+}
+
+/**
+ * Flags a fed-back errors file is not sent with. `--encoding`: b2bctl writes that file in UTF-8 whatever the input's
+ * encoding. `--skip-invalid`: its records were fixed by hand, so one still invalid is a fix missed, to be told before
+ * anything is sent rather than reported and passed over.
+ */
+const notForFeedBack: ReadonlySet<string> = new Set(['encoding', 'skipInvalid']);
+
+/**
+ * The command that sends a run's errors file once fixed: to the same config folder, profile and base URL as the
+ * run, read and sent with its flags, as the resume command does; pasted without them, the records would go to
+ * whatever store the default profile names, by another route.
+ */
+export function feedBackCommand(meta: RunMeta, shaping: readonly ShapingFlag[], errorsFile: string): string {
+  return commandLine(
+    meta,
+    shaping.filter(({ key }) => !notForFeedBack.has(key)),
+    errorsFile,
+    [],
+  );
+}
+
+/** `b2bctl COMMAND FILE` sent where and how the run of `meta` sent its records, then `tail`; quoted for the shell. */
+function commandLine(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, tail: readonly string[]): string {
   const words = ['b2bctl', ...meta.command.split(' '), file];
   const folder = meta.configDir === undefined ? '' : `B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} `;
   words.push('--profile', meta.profile);
@@ -231,6 +257,6 @@ export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], fi
     if (list) words.push(...listOf(value).flatMap((each) => [flag, each]));
     else words.push(flag, ...(value === true ? [] : [String(value)]));
   }
-  words.push('--resume', report);
+  words.push(...tail);
   return folder + words.map(shellWord).join(' ');
 }

@@ -20,7 +20,14 @@ import { placeOf } from './report.js';
 import { reportEntry } from './report-entry.js';
 import type { PlaceSet } from './resume.js';
 import { RunLedger } from './run-ledger.js';
-import { recordedFlags, resumeCommand, type RunMeta, type ShapingFlag, writeMeta } from './run-meta.js';
+import {
+  feedBackCommand,
+  recordedFlags,
+  resumeCommand,
+  type RunMeta,
+  type ShapingFlag,
+  writeMeta,
+} from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
 
@@ -44,6 +51,8 @@ export interface Sending {
   plan: SendPlan;
   /** The command line that resumes this run. */
   resumeHint: string;
+  /** The command line that sends the run's errors file, once fixed, where and how the run sent its records. */
+  feedBackHint: string;
 }
 
 /** How the sending pass ended. */
@@ -55,6 +64,11 @@ export interface SendingResult {
   answeredBatches: number;
   /** Batches lost to an unavailable platform. */
   unavailableBatches: number;
+  /**
+   * Records reported `failed` because the platform stayed unavailable for their request (every retry spent, or
+   * unreachable): nothing to fix in them, and a resume may get them through.
+   */
+  unavailableRecords: number;
 }
 
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
@@ -115,12 +129,13 @@ export async function openSending<T, Sent>(
     }
   }
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
+  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   context.log.info(
     `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
   );
-  return { client, ledger, plan, resumeHint };
+  return { client, ledger, plan, resumeHint, feedBackHint };
 }
 
 /**
@@ -139,7 +154,13 @@ export async function sendValidRecords<T, Sent>(
   // Every request in flight and its back-off sleep listen on this one signal: --concurrency of them
   // is the design, not a leak, and Node's warning at 11 would land in the operator's log.
   setMaxListeners(0, inFlight);
-  const result: SendingResult = { interrupted: false, stoppedBy: undefined, answeredBatches: 0, unavailableBatches: 0 };
+  const result: SendingResult = {
+    interrupted: false,
+    stoppedBy: undefined,
+    answeredBatches: 0,
+    unavailableBatches: 0,
+    unavailableRecords: 0,
+  };
   let unavailableInARow = 0;
   let requestsInFlight = 0;
   const onInterrupt = () =>
@@ -168,6 +189,7 @@ export async function sendValidRecords<T, Sent>(
       // A request that may have been applied without its answer seen: unknown, which a resume asks about again
       // rather than sending it blindly or taking it as failed.
       const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
+      if (error instanceof UnavailableError && outcome === 'failed') result.unavailableRecords += batch.length;
       ledger.record(
         batch.map((entry) =>
           reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),

@@ -182,8 +182,8 @@ describe('customer create: what the run says', () => {
       'customer create: 1 created, 1 updated, 1 invalid; 4 requests, 0 retries, 0 throttled (429); 0.0 s, 2000 customers/s\n',
     );
     // Created and updated customers went through: only the invalid one did not.
-    expect(again.stderr()).toContain(
-      'error: 1 customer did not go through (1 invalid); the report and the errors file say why.\n',
+    expect(again.stderr()).toMatch(
+      /\nerror: 1 customer did not go through \(1 invalid\); the report \S+\.report-\d{8}-\d{6}\.csv and the errors file \S+\.errors-\d{8}-\d{6}\.csv say why\.\n/,
     );
   });
 });

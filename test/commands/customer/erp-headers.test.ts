@@ -183,7 +183,7 @@ describe('an export with the ERP’s own headers', () => {
     });
   });
 
-  it('a mapped run prints the feed-back line with its --map, and the errors file reads with the same map', async () => {
+  it('a mapped run prints the feed-back line with its profile, store and --map (not --skip-invalid), and the errors file reads with the same map', async () => {
     const { folder, configDir } = erpExport('clientes-digitado');
     writeFileSync(join(folder, 'map.json'), JSON.stringify({ ...expectedMap, 'Data de cadastro': null }));
     const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json', '--skip-invalid'], {
@@ -194,7 +194,7 @@ describe('an export with the ERP’s own headers', () => {
     expect(result.code).toBe(1);
     const errorsFile = readdirSync(folder).find((name) => name.startsWith('clientes.errors-')) as string;
     expect(result.stderr).toContain(
-      `customer create: once fixed, feed it back with: b2bctl customer create ${errorsFile} --map map.json\n`,
+      `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errorsFile} --profile default --base-url ${sandbox.url} --map ${join(folder, 'map.json')}\n`,
     );
     // The input's own headers, then b2bctl's row and error columns.
     const errorsHeader = readFileSync(join(folder, errorsFile), 'utf8')

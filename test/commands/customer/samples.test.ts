@@ -538,8 +538,9 @@ describe('a document the store does not have', () => {
         'no customer has the document 529.982.247-25 in this store (HTTP 404: No customer with document 529.982.247-25 in the store)',
       ],
     ]);
+    const report = onlyReport(folder, 'changes');
     expect(result.stderr.split('\n').at(-2)).toBe(
-      'error: 1 customer did not go through (1 failed); the report and the errors file say why.',
+      `error: 1 customer did not go through (1 failed); the report ${report} and the errors file ${report.replace('.report-', '.errors-')} say why.`,
     );
     expect((await storedCustomer(sandbox, '100.007.919-89')).name).toBe('Maria B.');
   });

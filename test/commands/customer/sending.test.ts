@@ -149,7 +149,8 @@ describe('customer create --skip-invalid', () => {
       timed('customer create: 3 created, 2 invalid; 3 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
-      'error: 2 customers did not go through (2 invalid); the report and the errors file say why.',
+      `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errors} --profile default`,
+      `error: 2 customers did not go through (2 invalid); the report ${report} and the errors file ${errors} say why.`,
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 3 });
     expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual([
@@ -217,7 +218,8 @@ describe('records only the platform rejects', () => {
       timed('customer create: 18 created, 2 failed; 20 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
-      'error: 2 customers did not go through (2 failed); the report and the errors file say why.',
+      `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errors} --profile default`,
+      `error: 2 customers did not go through (2 failed); the report ${report} and the errors file ${errors} say why.`,
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 20 });
 
@@ -348,8 +350,8 @@ describe('creating customers that already exist', () => {
       // Each 400 is followed by the documented question (update with {}) that tells a duplicate document apart.
       timed('customer create: 25 failed; 50 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
     );
-    expect(second.stderr.split('\n').at(-2)).toBe(
-      'error: 25 customers did not go through (25 failed); the report and the errors file say why.',
+    expect(second.stderr.split('\n').at(-2)).toMatch(
+      /^error: 25 customers did not go through \(25 failed\); the report customers\.report-\d{8}-\d{6}(-2)?\.csv and the errors file customers\.errors-\d{8}-\d{6}(-2)?\.csv say why\.$/,
     );
     expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 25, 'PUT /v1/customer/:document': 25 });
     expect((await storedCustomer(sandbox, '100.007.919-89')).name).toBe('Maria Brandão');

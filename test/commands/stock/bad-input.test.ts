@@ -24,7 +24,7 @@ function workspace(files: Record<string, string | Buffer>) {
   const dir = freshWorkDir();
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
+  return { configDir, dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
 }
 
 /** CSV as pt-BR Excel saves it: semicolons, CRLF. */
@@ -517,7 +517,7 @@ describe('per-item rejections from the platform', () => {
   );
 
   it("unknown SKUs: exit 1, rejected in the report with the platform's message, in the errors file to feed back", async () => {
-    const { dir, run } = workspace({ 'stock.csv': file });
+    const { configDir, dir, run } = workspace({ 'stock.csv': file });
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch']);
     expect(maskClock(result.stderr)).toBe(
       [
@@ -527,7 +527,8 @@ describe('per-item rejections from the platform', () => {
         'stock push: 2 applied, 2 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.csv (2 records to fix and feed back)',
-        'error: 2 items did not go through (2 rejected); the report and the errors file say why.',
+        `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.csv --profile default --base-url ${sandbox.url} --route batch`,
+        'error: 2 items did not go through (2 rejected); the report stock.report-STAMP.csv and the errors file stock.errors-STAMP.csv say why.',
         '',
       ].join('\n'),
     );

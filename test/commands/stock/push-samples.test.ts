@@ -403,7 +403,7 @@ describe('stock push --schema', () => {
   });
 
   it("without the schema every item is rejected with the store's message: exit 1, report and errors file", async () => {
-    const { dir, run } = storeWorkspace();
+    const { configDir, dir, run } = storeWorkspace();
     const result = await run(['stock', 'push', 'stock.json', '--route', 'batch']);
     expect(maskClock(result.stderr)).toBe(
       [
@@ -413,7 +413,8 @@ describe('stock push --schema', () => {
         'stock push: 10 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.ndjson (10 records to fix and feed back)',
-        'error: 10 items did not go through (10 rejected); the report and the errors file say why.',
+        `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.ndjson --profile default --base-url ${store.url} --route batch`,
+        'error: 10 items did not go through (10 rejected); the report stock.report-STAMP.csv and the errors file stock.errors-STAMP.ndjson say why.',
         '',
       ].join('\n'),
     );

@@ -14,6 +14,7 @@ const quiet: SendingFacts = {
   stoppedBy: undefined,
   answeredBatches: 4,
   unavailableBatches: 0,
+  unavailableRecords: 0,
   failures: 0,
 };
 

@@ -310,8 +310,6 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
   });
 });
 
-const feedBack = (path: string) => `b2bctl customer create ${path}`;
-
 describe('RunLedger.close', () => {
   it('closes the report and the errors file', async () => {
     const ledger = await ledgerIn(temporaryFolder()).open();
@@ -343,6 +341,7 @@ describe('RunLedger: the summary lines', () => {
 
   it('the report always; the errors file and the line that feeds it back only when records failed', async () => {
     const ledger = await ledgerIn(temporaryFolder()).open();
+    const feedBack = `b2bctl customer create ${ledger.errors.path}`;
     expect(ledger.filesSummary(feedBack)).toEqual([`report: ${ledger.report.path}`]);
     ledger.record([row(1, 'failed'), row(2, 'invalid')]);
     ledger.close();

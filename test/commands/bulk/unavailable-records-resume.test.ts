@@ -1,0 +1,107 @@
+/**
+ * A run some of whose records failed only because the platform was unavailable (a 503 after every retry) ends with
+ * exit 1, and its error line, alone under --quiet, names the report and the errors file and gives the resume command
+ * that sends them again. It printed neither: a cron log of 14 kept reports did not say which, nor what to run.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { scheduleFault } from '../../support/api-sandbox.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { readReport } from '../../support/run-files.js';
+import { fetchToken, requestCounts, resetCounts, startTestSandbox, stopTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
+});
+afterAll(async () => {
+  await stopTestSandbox(sandbox);
+  removeTemporaryFolders();
+});
+
+const batchRoute = 'PUT /v1/stock/batch';
+
+/** `count` known SKUs, then `unknown` ones the store rejects. */
+function stockFile(folder: string, count: number, unknown = 0): void {
+  const known = Array.from({ length: count }, (_, index) => `GEN-${String(index + 1).padStart(7, '0')};${index}`);
+  const rejected = Array.from({ length: unknown }, (_, index) => `NAO-EXISTE-${index + 1};1`);
+  writeFileSync(join(folder, 'stock.csv'), ['sku;quantity', ...known, ...rejected, ''].join('\n'));
+}
+
+describe('records that failed on an unavailable platform', () => {
+  it('the error line alone (--quiet) names the files and the resume command, which sends exactly them', async () => {
+    const folder = temporaryFolder('b2bctl-unavailable-');
+    const configDir = join(folder, 'config');
+    stockFile(folder, 30);
+    await resetCounts(sandbox);
+    // The second of three requests is answered 503; --retries 0 spends no retry on it.
+    await scheduleFault(sandbox, '/v1/stock/batch', 2, 503);
+    const flags = ['--route', 'batch', '--batch-size', '10', '--concurrency', '1', '--retries', '0'];
+    const night = await runCommandLine(['stock', 'push', 'stock.csv', ...flags, '--quiet'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(night.code).toBe(1);
+    const report = /--resume (\S+)$/m.exec(night.stderr)?.[1] ?? '';
+    expect(report).toMatch(/^stock\.report-\d{8}-\d{6}\.csv$/);
+    const errors = report.replace('.report-', '.errors-');
+    const resumeLine = `B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.csv --profile default --base-url ${sandbox.url} --concurrency 1 --retries 0 --route batch --batch-size 10 --resume ${report}`;
+    expect(night.stderr).toBe(
+      `error: 10 items did not go through (10 failed); the report ${report} and the errors file ${errors} say why. 10 items failed because the platform was unavailable, and may go through when sent again: run ${resumeLine}\n`,
+    );
+
+    // Pasted as printed: the ten failed items, in one request, and nothing else.
+    await resetCounts(sandbox);
+    const resumed = await runCommandLine(resumeLine.replace(/^.* b2bctl /, '').split(' '), {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(resumed.code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
+    expect(readReport(join(folder, report)).filter((row) => row.outcome === 'applied')).toHaveLength(30);
+  });
+
+  it('says the resume also sends the rejected records again, as they are', async () => {
+    const folder = temporaryFolder('b2bctl-unavailable-rejected-');
+    stockFile(folder, 20, 2);
+    await scheduleFault(sandbox, '/v1/stock/batch', 1, 503);
+    await resetCounts(sandbox);
+    const night = await runCommandLine(
+      ['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '10', '--concurrency', '1', '--retries', '0'],
+      { configDir: join(folder, 'config'), cwd: folder, env },
+    );
+    expect(night.code).toBe(1);
+    const last = night.stderr.trimEnd().split('\n').at(-1) ?? '';
+    expect(last).toMatch(
+      /^error: 12 items did not go through \(2 rejected, 10 failed\); the report \S+ and the errors file \S+ say why\. 10 items failed because the platform was unavailable, and may go through when sent again: run .* --resume \S+ \(it also sends the 2 other items not done again, as they are\)$/,
+    );
+    // Pasted: the 10 failed and the 2 rejected go again (12 items, 2 requests); the 2 are rejected again.
+    await resetCounts(sandbox);
+    const resumeWords = / run B2BCTL_CONFIG_DIR=\S+ b2bctl (.*) \(it also sends/.exec(last)?.[1]?.split(' ') ?? [];
+    const resumed = await runCommandLine(resumeWords, { configDir: join(folder, 'config'), cwd: folder, env });
+    expect(resumed.code).toBe(1);
+    expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
+    expect(resumed.stderr).toContain('stock push: 10 applied, 2 rejected;');
+  });
+
+  it('no resume command when nothing failed for want of the platform: only the files that say why', async () => {
+    const folder = temporaryFolder('b2bctl-rejected-only-');
+    stockFile(folder, 3, 1);
+    const night = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], {
+      configDir: join(folder, 'config'),
+      cwd: folder,
+      env,
+    });
+    expect(night.code).toBe(1);
+    expect(night.stderr).toMatch(
+      /^error: 1 item did not go through \(1 rejected\); the report stock\.report-\d{8}-\d{6}\.csv and the errors file stock\.errors-\d{8}-\d{6}\.csv say why\.\n$/,
+    );
+  });
+});
