@@ -1,7 +1,7 @@
-import { chmodSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { shellWord } from '../lib/shell-word.js';
+import { currentUserName, userName } from '../lib/user-name.js';
 
 /**
  * The config folder decides where b2bctl sends the password (an automatic re-login reads its base URL) and holds the
@@ -59,25 +59,4 @@ function isSymbolicLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function currentUserName(uid: number): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return userName(uid);
-  }
-}
-
-/** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
-function userName(uid: number): string {
-  try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , id] = line.split(':');
-      if (id === String(uid) && name) return `${name} (uid ${uid})`;
-    }
-  } catch {
-    // No /etc/passwd (a container without one): the id says enough.
-  }
-  return `uid ${uid}`;
 }
