@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { logInProcess, requestCounts, resetCounts } from '../../support/sandbox.js';
 
@@ -73,5 +74,28 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     expect(second.stderr).toContain(`The orders cursor ${foreign} belongs to profile "prod", not "default"`);
     expect(first.stdout + second.stdout).toBe('');
     expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('refuses a cursor in the future beyond the look-back, naming the file, its date and the fix', async () => {
+    // Copied from another machine, edited, or made by another user: read as is, it skipped every order until 2030.
+    const future = join(freshWorkDir(), 'future.json');
+    writeFileSync(future, JSON.stringify({ profile: 'default', cursor: '2030-01-01T00:00:00.000Z', emitted: [] }));
+    await resetCounts(sandbox);
+    const clock = new FakeClock(Date.parse('2026-11-29T12:00:00.000Z'));
+    const result = await runCommandLine(['orders', 'poll', '--cursor', future], { configDir, clock });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: orders poll: the orders cursor ${future} has its "cursor" at 2030-01-01T00:00:00.000Z, in the future (this machine's clock: 2026-11-29T12:00:00.000Z), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start.\n`,
+    );
+    expect(result.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('takes a cursor ahead by less than the look-back (a clock set back a little): nothing is skipped', async () => {
+    const ahead = join(freshWorkDir(), 'ahead.json');
+    const cursor = new Date(Date.now() + 60_000).toISOString();
+    writeFileSync(ahead, JSON.stringify({ profile: 'default', cursor, emitted: [] }));
+    const result = await poll(['--cursor', ahead]);
+    expect(result.code).toBe(0);
   });
 });
