@@ -2,6 +2,7 @@ import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
+import { checkCursorFileSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
@@ -72,6 +73,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     lagMs: session.get('orders.lag'),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
+  checkCursorFileSafety(cursorPath);
   const saved = readCursor(cursorPath, session.profileName);
   const cutShort = readCutShort(cursorPath);
   if (cutShort && !saved && options.since === undefined)
