@@ -1,7 +1,7 @@
-import { chmodSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { shellWord } from '../lib/shell-word.js';
+import { currentUserName, userName } from '../lib/user-name.js';
 
 /**
  * The config folder decides where b2bctl sends the password (an automatic re-login reads its base URL) and holds the
@@ -29,28 +29,67 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     } catch {
       continue; // Not there yet: b2bctl creates it, its own and private.
     }
-    if (stats.uid !== uid && stats.uid !== 0) {
-      const me = currentUserName(uid);
+    const others = othersWhoCanChange(stats, uid);
+    if (others?.owner !== undefined)
       throw new B2bctlError(
-        `The ${what} ${path} belongs to ${userName(stats.uid)}, not to ${me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+        `The ${what} ${path} belongs to ${others.owner}, not to ${others.me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
         ExitCode.authFailed,
       );
-    }
-    if ((stats.mode & 0o022) !== 0) {
-      const who =
-        (stats.mode & 0o020) !== 0 && (stats.mode & 0o002) !== 0
-          ? 'its group and others'
-          : (stats.mode & 0o020) !== 0
-            ? 'its group'
-            : 'others';
+    if (others?.writableBy !== undefined)
       throw new B2bctlError(
-        `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
+        `The ${what} ${path} is writable by ${others.writableBy} (mode ${others.mode}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
         ExitCode.authFailed,
       );
-    }
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
     if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
   }
+}
+
+/**
+ * The orders cursor decides which orders a poll emits and which it skips (one another user made in a shared folder,
+ * dated 2030, had every order until then skipped): the config file's rule, on the cursor file; exit 77. Unlike the
+ * config folder, the cursor's folder is not judged: b2bctl rewrites the cursor as its own by a rename, and a file
+ * another user put in its place is theirs, which this refuses.
+ */
+export function checkCursorFileSafety(path: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(path);
+  } catch {
+    return; // None yet (a first run), or unreadable: readCursor says which.
+  }
+  const others = othersWhoCanChange(stats, uid);
+  const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
+  if (others?.owner !== undefined)
+    throw new B2bctlError(
+      `The orders cursor ${path} belongs to ${others.owner}, not to ${others.me}: ${stake}. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod 600 ${shellWord(path)}).`,
+      ExitCode.authFailed,
+    );
+  if (others?.writableBy !== undefined)
+    throw new B2bctlError(
+      `The orders cursor ${path} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod go-w ${shellWord(path)}, and check what it says.`,
+      ExitCode.authFailed,
+    );
+}
+
+/**
+ * Who besides this user could change a file or folder: another owner (root aside: root can change anything
+ * anyway), or its group or others by its mode. Undefined when no one.
+ */
+function othersWhoCanChange(
+  stats: { uid: number; mode: number },
+  uid: number,
+): { owner: string; me: string; writableBy?: never } | { writableBy: string; mode: string; owner?: never } | undefined {
+  if (stats.uid !== uid && stats.uid !== 0) return { owner: userName(stats.uid), me: currentUserName(uid) };
+  if ((stats.mode & 0o022) === 0) return undefined;
+  const group = (stats.mode & 0o020) !== 0;
+  const others = (stats.mode & 0o002) !== 0;
+  return {
+    writableBy: group && others ? 'its group and others' : group ? 'its group' : 'others',
+    mode: (stats.mode & 0o7777).toString(8).padStart(4, '0'),
+  };
 }
 
 function isSymbolicLink(path: string): boolean {
@@ -59,25 +98,4 @@ function isSymbolicLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function currentUserName(uid: number): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return userName(uid);
-  }
-}
-
-/** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
-function userName(uid: number): string {
-  try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , id] = line.split(':');
-      if (id === String(uid) && name) return `${name} (uid ${uid})`;
-    }
-  } catch {
-    // No /etc/passwd (a container without one): the id says enough.
-  }
-  return `uid ${uid}`;
 }

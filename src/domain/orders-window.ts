@@ -218,8 +218,20 @@ export interface RunWindowInput {
   cursor?: number;
   /** Where the first run started: the look-back behind the cursor reaches no further back. */
   floor?: number;
+  /** The cursor's file, as messages name it. */
+  cursorFile?: string;
   lookbackMs: number;
   lagMs: number;
+}
+
+/** A cursor whose run would start in the future: the file, the field and the instant, and the two ways out. */
+function cursorInFuture(input: RunWindowInput, from: number): string {
+  const field = from === input.floor ? 'floor' : 'cursor';
+  const ahead = new Date(field === 'floor' ? from : (input.cursor ?? from)).toISOString();
+  const file = input.cursorFile === undefined ? '' : ` ${input.cursorFile}`;
+  // The floor is only where the first run started, and may go: the cursor is where the runs are.
+  const fix = field === 'floor' ? 'remove its "floor"' : 'set its "cursor" to the last instant polled';
+  return `the orders cursor${file} has its "${field}" at ${ahead}, in the future (this machine's clock: ${new Date(input.nowMs).toISOString()}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: ${fix}, or move the file aside and run again with --since to choose where to start`;
 }
 
 /**
@@ -242,6 +254,10 @@ export function runWindow(input: RunWindowInput): TimeWindow | { problem: string
   if (from === undefined) {
     return { problem: 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)' };
   }
+  // The rule --since has, for where a cursor starts the run: one further ahead than the look-back reaches back
+  // (copied from another machine, edited, or this clock set back) would skip every order updated until then. Within
+  // the look-back nothing is skipped, so a clock stepped back a little (NTP) does not stop a cron job.
+  if (input.since === undefined && from > input.nowMs) return { problem: cursorInFuture(input, from) };
   const to = Math.min(ceiling, input.until ?? ceiling);
   return { from, to: Math.max(from, to) };
 }

@@ -1,9 +1,12 @@
-import { fstatSync, fsyncSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { OutputError } from '../base/errors.js';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../context.js';
 import { claimClosedOutput, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { makePrivateFolder } from '../lib/private-file.js';
+import { shellWord } from '../lib/shell-word.js';
+import { userName } from '../lib/user-name.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
 import type { ListedOrder } from '../platform/orders.js';
 
@@ -137,8 +140,13 @@ function folderSink(outDir: string): OrderSink {
   let count = 0;
   return {
     async write(version, record) {
-      // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
-      writeFileDurably(join(outDir, orderFileName(version)), `${JSON.stringify(record, null, 2)}\n`);
+      const path = join(outDir, orderFileName(version));
+      try {
+        // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
+        writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`);
+      } catch (error) {
+        throw new OutputError(orderNotWritten(version, path, error), { cause: error });
+      }
       count++;
     },
     async flush() {
@@ -149,6 +157,33 @@ function folderSink(outDir: string): OrderSink {
     },
     closed: () => false,
   };
+}
+
+/**
+ * Why an order file could not be written, and what to do. The common case in a shared folder: another user made a
+ * file of the order's name first, and the folder's sticky bit lets only its owner replace it (EPERM). It is no order
+ * b2bctl wrote, so the line says whose it is. The cursor has not passed the order: the same command writes it again.
+ */
+function orderNotWritten(version: ListedOrder, path: string, error: unknown): string {
+  const order = `order ${String(version.id)} (number ${String(version.orderNumber)})`;
+  const again = 'the cursor has not passed this order, so running the same command again writes it';
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  const owner = code === 'EPERM' || code === 'EACCES' ? ownerOtherThanMe(path) : undefined;
+  if (owner !== undefined)
+    return `Cannot write ${order} to ${path}: another user, ${userName(owner)}, made a file of that name there first, and b2bctl may not replace it (${code}); it is no order b2bctl wrote. Have it removed (by its owner or root: rm ${shellWord(path)}), or use an --out-dir no other user can write to; ${again}.`;
+  return `Cannot write ${order} to ${path} (${code}); ${again}.`;
+}
+
+/** The owner of what is at `path` when it is another user (root included), else undefined. */
+function ownerOtherThanMe(path: string): number | undefined {
+  const me = process.getuid?.();
+  if (me === undefined) return undefined;
+  try {
+    const owner = lstatSync(path).uid;
+    return owner === me ? undefined : owner;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The descriptor of a stdout redirected to a regular file, which can be fsynced; undefined for pipes and terminals. */

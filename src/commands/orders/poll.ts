@@ -2,6 +2,7 @@ import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { Pacer } from '../../platform/pacer.js';
+import { checkCursorFileSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
@@ -72,13 +73,14 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     lagMs: session.get('orders.lag'),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
+  checkCursorFileSafety(cursorPath);
   const saved = readCursor(cursorPath, session.profileName);
   const cutShort = readCutShort(cursorPath);
   if (cutShort && !saved && options.since === undefined)
     throw new UsageError(
       `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
     );
-  planWindow(options, context.clock.now(), saved, settings);
+  planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   refuseWatchedDocument(options, context);
   const release = acquireProfileLock(
     store.directory,
@@ -117,9 +119,10 @@ interface PollSettings {
 function planWindow(
   options: OrdersPollOptions,
   nowMs: number,
-  saved: { cursor: string; floor?: string } | undefined,
+  cursor: { saved: { cursor: string; floor?: string } | undefined; path: string },
   settings: PollSettings,
 ): TimeWindow {
+  const { saved } = cursor;
   const since = options.since === undefined ? undefined : parseInstantOrDuration(options.since, nowMs);
   if (since !== undefined && typeof since !== 'number') throw new UsageError(`--since: ${since.problem}.`);
   const until = options.until === undefined ? undefined : parseInstantOrDuration(options.until, nowMs);
@@ -132,7 +135,14 @@ function planWindow(
     if (saved === undefined) return first;
   }
   const floor = saved.floor === undefined ? undefined : Date.parse(saved.floor);
-  const window = runWindow({ nowMs, until, cursor: Date.parse(saved.cursor), floor, ...settings });
+  const window = runWindow({
+    nowMs,
+    until,
+    cursor: Date.parse(saved.cursor),
+    floor,
+    cursorFile: cursor.path,
+    ...settings,
+  });
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
   return window;
 }
@@ -156,7 +166,7 @@ async function pollOnce(
   settings: PollSettings,
 ): Promise<number> {
   const saved = readCursor(cursorPath, profile);
-  const window = planWindow(options, context.clock.now(), saved, settings);
+  const window = planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   if (saved !== undefined && options.since !== undefined) {
     context.log.info(
       `orders poll: continuing from the cursor in ${cursorPath} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,

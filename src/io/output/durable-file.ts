@@ -28,7 +28,14 @@ export function writeFileDurably(path: string, text: string, mode = privateFileM
     throw error;
   }
   closeSync(descriptor);
-  renameSync(temporary, path);
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    // A name another user holds in a shared folder (EPERM in a sticky one) refuses the rename: the temporary file
+    // holds the same data (an order, customers' details) and would stay behind under a name no reader looks for.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   syncFolder(folder);
 }
 

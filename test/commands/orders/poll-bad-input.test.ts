@@ -3,16 +3,19 @@
  * program, argv to exit code, as runCommandLine runs them). Moved from test/e2e/orders/poll.test.ts with their
  * assertions unchanged; that the binary itself exits 2 on a usage error is checked in test/e2e/safety/hints.test.ts.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
 import { logInProcess, requestCounts, resetCounts } from '../../support/sandbox.js';
 
 const listing = 'GET /v1/orders';
+const root = requireThat(process.getuid?.() === 0, 'giving a file to another user needs root');
 let sandbox: RunningSandbox;
 let configDir: string;
 
@@ -73,5 +76,58 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     expect(second.stderr).toContain(`The orders cursor ${foreign} belongs to profile "prod", not "default"`);
     expect(first.stdout + second.stdout).toBe('');
     expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('refuses a cursor in the future beyond the look-back, naming the file, its date and the fix', async () => {
+    // Copied from another machine, edited, or made by another user: read as is, it skipped every order until 2030.
+    const future = join(freshWorkDir(), 'future.json');
+    writeFileSync(future, JSON.stringify({ profile: 'default', cursor: '2030-01-01T00:00:00.000Z', emitted: [] }));
+    await resetCounts(sandbox);
+    const clock = new FakeClock(Date.parse('2026-11-29T12:00:00.000Z'));
+    const result = await runCommandLine(['orders', 'poll', '--cursor', future], { configDir, clock });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: orders poll: the orders cursor ${future} has its "cursor" at 2030-01-01T00:00:00.000Z, in the future (this machine's clock: 2026-11-29T12:00:00.000Z), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start.\n`,
+    );
+    expect(result.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it.skipIf(root.missing)(
+    `refuses a cursor another user owns, as config.json is (exit 77): its owner decides what is skipped${root.note}`,
+    async () => {
+      const foreign = join(freshWorkDir(), 'theirs.json');
+      writeFileSync(foreign, JSON.stringify({ profile: 'default', cursor: '2026-01-01T00:00:00.000Z', emitted: [] }));
+      chownSync(foreign, 4321, 4321);
+      await resetCounts(sandbox);
+      const result = await poll(['--cursor', foreign]);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toBe(
+        `error: The orders cursor ${foreign} belongs to uid 4321, not to root: whoever can change it decides which orders the poll emits and which it skips; nothing was emitted. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown root ${foreign} && chmod 600 ${foreign}).\n`,
+      );
+      expect(result.stdout).toBe('');
+      expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+    },
+  );
+
+  it('refuses a cursor others may write (exit 77)', async () => {
+    const open = join(freshWorkDir(), 'open.json');
+    writeFileSync(open, JSON.stringify({ profile: 'default', cursor: '2026-01-01T00:00:00.000Z', emitted: [] }));
+    chmodSync(open, 0o666);
+    await resetCounts(sandbox);
+    const result = await poll(['--cursor', open]);
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(
+      `error: The orders cursor ${open} is writable by its group and others (mode 0666): whoever can change it decides which orders the poll emits and which it skips; nothing was emitted. Run chmod go-w ${open}, and check what it says.\n`,
+    );
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  it('takes a cursor ahead by less than the look-back (a clock set back a little): nothing is skipped', async () => {
+    const ahead = join(freshWorkDir(), 'ahead.json');
+    const cursor = new Date(Date.now() + 60_000).toISOString();
+    writeFileSync(ahead, JSON.stringify({ profile: 'default', cursor, emitted: [] }));
+    const result = await poll(['--cursor', ahead]);
+    expect(result.code).toBe(0);
   });
 });

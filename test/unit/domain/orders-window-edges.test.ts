@@ -178,6 +178,9 @@ describe('runWindow', () => {
     ['--since inside the lag: an empty window at --since', { since: 99_000 }, { from: 99_000, to: 99_000 }],
     ['--since now exactly', { since: 100_000 }, { from: 100_000, to: 100_000 }],
     ['--since equal to --until', { since: 50_000, until: 50_000 }, { from: 50_000, to: 50_000 }],
+    // A clock set back a little: the look-back still starts the run before now, so nothing is skipped.
+    ['a cursor ahead of now by the look-back at most', { cursor: 105_000 }, { from: 100_000, to: 100_000 }],
+    ['a floor at now exactly', { cursor: 101_000, floor: 100_000 }, { from: 100_000, to: 100_000 }],
   ])('%s', (_name, input, window) => {
     expect(runWindow({ ...base, ...input })).toEqual(window);
   });
@@ -186,6 +189,14 @@ describe('runWindow', () => {
     [{ since: 100_001 }, `--since ${at(100_001)} is in the future`],
     [{ since: 60_000, until: 59_999 }, `--since ${at(60_000)} is after --until ${at(59_999)}`],
     [{}, 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)'],
+    [
+      { cursor: 105_001, cursorFile: '/srv/cur.json' },
+      `the orders cursor /srv/cur.json has its "cursor" at ${at(105_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start`,
+    ],
+    [
+      { cursor: 101_000, floor: 100_001, cursorFile: '/srv/cur.json' },
+      `the orders cursor /srv/cur.json has its "floor" at ${at(100_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: remove its "floor", or move the file aside and run again with --since to choose where to start`,
+    ],
   ])('%j: %s', (input, problem) => {
     expect(runWindow({ ...base, ...input })).toEqual({ problem });
   });
