@@ -35,7 +35,7 @@ export async function answerTokenRequest(
     body,
   });
   if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-  const keys = failureKeys(request.ip, verdict.clientId);
+  const keys = failureKeys(request.ip, verdict);
   // Refused before the credentials are compared: an address or a client id past its failures learns nothing more.
   const waitMs = failures.waitFor(keys);
   if (waitMs > 0) {
@@ -62,9 +62,17 @@ export async function answerTokenRequest(
   return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
 }
 
-/** The two counters a failure goes to: the client's address and the client id it claims (cut, for memory). */
-function failureKeys(address: string, clientId: string): [string, string] {
-  return [`from ${address}`, `for client id ${JSON.stringify(clientId.slice(0, 64))}`];
+/**
+ * The counters a failure goes to: the client's address, then each client id the credentials are compared as (cut,
+ * for memory). Basic credentials are compared as sent and form-decoded (RFC 6749 §2.3.1: `%65rp` is `erp`), so both
+ * readings are counted: otherwise every spelling of one client id would get tries of its own.
+ */
+function failureKeys(address: string, credentials: { clientId: string; formDecoded?: { clientId: string } }): string[] {
+  const clientIds = new Set([credentials.clientId, credentials.formDecoded?.clientId ?? credentials.clientId]);
+  return [
+    `from ${address}`,
+    ...[...clientIds].map((clientId) => `for client id ${JSON.stringify(clientId.slice(0, 64))}`),
+  ];
 }
 
 /** One line when an address starts failing and one when a counter reaches its limit: never a line per failure. */

@@ -185,6 +185,15 @@ const wrongSecret = (address: string): [RequestInit, string] => [
   '',
 ];
 
+/** A Basic token request with a wrong or right secret, through a proxy naming `address` as the client. */
+const basicFrom = (id: string, secret: string, address: string): [RequestInit, string] => [
+  {
+    headers: { authorization: basic(id, secret), 'content-type': form, 'x-forwarded-for': address },
+    body: 'grant_type=client_credentials',
+  },
+  '',
+];
+
 describe('tax serve --trust-proxy', () => {
   it('behind a trusted proxy, the forwarded client is the one counted and logged', async () => {
     const { token, lines } = await serve({ trustProxy: ['127.0.0.1'] });
@@ -194,6 +203,15 @@ describe('tax serve --trust-proxy', () => {
     for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret('203.0.113.7'));
     expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(429);
     expect((await token(...wrongSecret('198.51.100.9'))).status).toBe(401);
+  });
+
+  it('a client id percent-encoded inside Basic is counted as the id it decodes to, from any address', async () => {
+    const { token } = await serve({ trustProxy: ['127.0.0.1'] });
+    for (const [attempt, id] of ['plataforma', '%70lataforma', 'pl%61taforma'].entries())
+      expect((await token(...basicFrom(id, 'wrong', `203.0.113.${attempt}`))).status).toBe(401);
+    // `%70lataforma` is `plataforma` (RFC 6749 §2.3.1): its right secret waits as the plain id's does.
+    expect((await token(...basicFrom('%70lataforma', clientSecret, '198.51.100.1'))).status).toBe(429);
+    expect((await token(...basicFrom(clientId, clientSecret, '198.51.100.2'))).status).toBe(429);
   });
 
   it('with --proxy-header forwarded, the client is read from RFC 7239 Forwarded, X-Forwarded-For ignored', async () => {
