@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
-import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
@@ -11,6 +10,7 @@ import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
+import { erpTokenFor } from './erp-token.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -70,8 +70,10 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.forwardBatch > 1 && options.forwardTo === undefined) {
     throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
   }
-  if (options.forwardTo !== undefined)
-    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true, context.env);
+  const forwardToken =
+    options.forwardTo === undefined
+      ? undefined
+      : erpTokenFor(options.forwardTo, '--forward-to', options.allowHttp === true, context);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }
@@ -83,7 +85,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   };
   const { store, release } = await openReceiverStore(options, context);
   try {
-    await serve(options, context, store, { clientId, clientSecret, tls, paths });
+    await serve({ ...options, forwardToken }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),
