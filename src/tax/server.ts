@@ -72,9 +72,8 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
   app.get('/healthz', async () => ({
     status: 'ok',
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
-    ...(erp === undefined
-      ? {}
-      : { forwardTo: erp.shownUrl, budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
+    // The ERP's figures, never its URL: the page needs no credential, and the host, port and path are the ERP's.
+    ...(erp === undefined ? {} : { budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);
