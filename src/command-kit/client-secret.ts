@@ -50,12 +50,15 @@ async function secretInFile(file: string, context: Context): Promise<string> {
   // and kept, it made the receiver refuse the platform while `webhook trigger` with the same file passed.
   const secret = text.trim();
   if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
-  warnIfOthersRead(file, context);
+  warnIfOthersRead(file, 'the client secret file', context);
   return secret;
 }
 
-/** Says once that a secret file others may read is not private (as ssh says of a key file): chmod 600 fixes it. */
-function warnIfOthersRead(file: string, context: Context): void {
+/**
+ * Says once that a secret file others may read is not private (as ssh says of a key file): chmod 600 fixes it.
+ * `what` names the file's kind: "the client secret file", "the TLS private key".
+ */
+export function warnIfOthersRead(file: string, what: string, context: Context): void {
   let mode: number;
   try {
     mode = statSync(file).mode;
@@ -64,7 +67,7 @@ function warnIfOthersRead(file: string, context: Context): void {
   }
   if ((mode & 0o077) !== 0)
     context.log.warn(
-      `warning: the client secret file ${file} may be read by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+      `warning: ${what} ${file} may be read by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
     );
 }
 

@@ -84,7 +84,9 @@ export const httpUrl: SettingParser<string> = {
 
 /**
  * The platform's base URL: an http:// or https:// URL without a user or password in it. Those would be kept in the
- * profile in clear and shown by whoami and config list, and b2bctl logs in with its own credentials anyway.
+ * profile in clear and shown by whoami and config list, and b2bctl logs in with its own credentials anyway. Nor
+ * with a query: each request's path and query are b2bctl's own, so `?api_key=…` would be shown in every summary
+ * line and run record and sent with no request.
  */
 export const platformUrl: SettingParser<string> = {
   expects: httpUrl.expects,
@@ -92,11 +94,15 @@ export const platformUrl: SettingParser<string> = {
     const parsed = httpUrl.parse(text);
     if (!parsed.ok) return parsed;
     const url = new URL(text);
-    return url.username === '' && url.password === ''
-      ? parsed
-      : invalid(
-          'must not hold a user or password (user:password@): b2bctl logs in as the integration user with b2bctl login --username',
-        );
+    if (url.username !== '' || url.password !== '')
+      return invalid(
+        'must not hold a user or password (user:password@): b2bctl logs in as the integration user with b2bctl login --username',
+      );
+    if (url.search !== '')
+      return invalid(
+        "must not hold a query (?name=value): b2bctl would send it with no request; give the address alone (b2bctl api -H 'Name: value' sends a header of your own)",
+      );
+    return parsed;
   },
 };
 

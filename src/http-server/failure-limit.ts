@@ -24,6 +24,8 @@ interface FailureWindow {
  */
 export class FailureLimiter {
   private readonly windows = new Map<string, FailureWindow>();
+  /** When the last window that reached its limit ends: until then some key may be refused. */
+  private refusingUntil = 0;
 
   constructor(
     private readonly options: FailureLimitOptions,
@@ -55,9 +57,17 @@ export class FailureLimiter {
         counted.opened.push(key);
       }
       window.failures++;
-      if (window.failures === this.options.limit) counted.reachedLimit.push(key);
+      if (window.failures === this.options.limit) {
+        counted.reachedLimit.push(key);
+        this.refusingUntil = Math.max(this.refusingUntil, window.start + this.options.windowMs);
+      }
     }
     return counted;
+  }
+
+  /** Whether some key may now be past its limit, in constant time: a caller that cannot name its keys asks this. */
+  refusingSome(): boolean {
+    return this.now() < this.refusingUntil;
   }
 
   private current(key: string, now: number): FailureWindow | undefined {
@@ -77,4 +87,29 @@ export class FailureLimiter {
       this.windows.delete(key);
     }
   }
+}
+
+/** How the log names a server's failures: `failed` the first of an address, `requests` what a key is refused. */
+export interface FailureWords {
+  failed: string;
+  requests: string;
+}
+
+/**
+ * One line when an address (the first key) starts failing and one when a counter reaches its limit: never a line
+ * per failure. Shared by the token endpoint and `tax serve`'s fixed credentials.
+ */
+export function logFailures(
+  log: ((message: string) => void) | undefined,
+  windowMs: number,
+  counted: FailureCounted,
+  keys: readonly string[],
+  words: FailureWords,
+): void {
+  const seconds = Math.round(windowMs / 1000);
+  const [address] = keys;
+  if (address !== undefined && counted.opened.includes(address))
+    log?.(`${words.failed} ${address}; further failures ${address} in the next ${seconds} s are counted, not logged.`);
+  for (const key of counted.reachedLimit)
+    log?.(`${words.requests} ${key} are refused with 429 for up to ${seconds} s: too many wrong credentials.`);
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureLimiter, FailureLimitOptions } from './failure-limit.js';
+import { type FailureLimiter, type FailureLimitOptions, logFailures } from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 
 /** Wrong credentials allowed per client address and per client id before 429: 10 a minute. */
@@ -35,7 +35,7 @@ export async function answerTokenRequest(
     body,
   });
   if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-  const keys = failureKeys(request.ip, verdict.clientId);
+  const keys = failureKeys(request.ip, verdict);
   // Refused before the credentials are compared: an address or a client id past its failures learns nothing more.
   const waitMs = failures.waitFor(keys);
   if (waitMs > 0) {
@@ -53,7 +53,10 @@ export async function answerTokenRequest(
     (verdict.formDecoded !== undefined &&
       tokens.accepts(verdict.formDecoded.clientId, verdict.formDecoded.clientSecret));
   if (!accepted) {
-    logFailure(endpoint, failures.fail(keys), keys, `${verdict.style} style`);
+    logFailures(endpoint.log, endpoint.failureWindowMs, failures.fail(keys), keys, {
+      failed: `Token refused: wrong client credentials (${verdict.style} style)`,
+      requests: 'Token requests',
+    });
     if (verdict.style === 'basic') reply.header('www-authenticate', 'Basic realm="b2bctl"');
     return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
   }
@@ -62,28 +65,17 @@ export async function answerTokenRequest(
   return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
 }
 
-/** The two counters a failure goes to: the client's address and the client id it claims (cut, for memory). */
-function failureKeys(address: string, clientId: string): [string, string] {
-  return [`from ${address}`, `for client id ${JSON.stringify(clientId.slice(0, 64))}`];
-}
-
-/** One line when an address starts failing and one when a counter reaches its limit: never a line per failure. */
-function logFailure(
-  endpoint: TokenEndpoint,
-  counted: ReturnType<FailureLimiter['fail']>,
-  keys: string[],
-  style: string,
-) {
-  const seconds = Math.round(endpoint.failureWindowMs / 1000);
-  const [address] = keys;
-  if (address !== undefined && counted.opened.includes(address)) {
-    endpoint.log?.(
-      `Token refused: wrong client credentials (${style}) ${address}; further failures ${address} in the next ${seconds} s are counted, not logged.`,
-    );
-  }
-  for (const key of counted.reachedLimit) {
-    endpoint.log?.(`Token requests ${key} are refused with 429 for up to ${seconds} s: too many wrong credentials.`);
-  }
+/**
+ * The counters a failure goes to: the client's address, then each client id the credentials are compared as (cut,
+ * for memory). Basic credentials are compared as sent and form-decoded (RFC 6749 §2.3.1: `%65rp` is `erp`), so both
+ * readings are counted: otherwise every spelling of one client id would get tries of its own.
+ */
+function failureKeys(address: string, credentials: { clientId: string; formDecoded?: { clientId: string } }): string[] {
+  const clientIds = new Set([credentials.clientId, credentials.formDecoded?.clientId ?? credentials.clientId]);
+  return [
+    `from ${address}`,
+    ...[...clientIds].map((clientId) => `for client id ${JSON.stringify(clientId.slice(0, 64))}`),
+  ];
 }
 
 function isJsonBody(body: unknown): body is { raw: string; value: unknown } {

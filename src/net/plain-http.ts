@@ -21,6 +21,21 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * The warning for a plain-HTTP server listening on `host` where other machines reach it (`what` they then reach or
+ * read, and the way to keep it here), or undefined on this machine's own addresses. Said, not refused: a test
+ * network, or a TLS proxy on another machine, may want it. Shared by the sandbox, the receiver and `tax serve`.
+ */
+export function reachableListenerWarning(
+  server: string,
+  host: string,
+  what: string,
+  keepHere: string,
+): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `warning: ${server} listens on ${host}, reachable from other machines: ${what}. ${keepHere}`;
+}
+
+/**
  * Whether a request to `url` would travel unencrypted past this machine: to another machine, or to this one
  * through a proxy on another (HTTP_PROXY takes loopback addresses too unless NO_PROXY names them), with `env` the
  * proxy variables to read.

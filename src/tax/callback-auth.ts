@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
+import { FailureLimiter, type FailureLimitOptions, logFailures } from '../http-server/failure-limit.js';
 import { secretCheck } from '../http-server/same-secret.js';
 import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { TokenIssuer } from '../http-server/tokens.js';
@@ -16,30 +16,39 @@ export type TaxAuth =
 
 export interface TaxAuthOptions {
   now?: () => number;
-  /** Wrong client credentials allowed per client address and per client id before 429 (default: 10 a minute). */
+  /**
+   * Wrong client credentials allowed per client address and per client id before 429 (default: 10 a minute); for a
+   * fixed bearer or Basic credential, wrong ones per client address.
+   */
   tokenFailureLimit?: FailureLimitOptions;
   log: { warn(line: string): void };
 }
 
-/** The 401 answer to a request without the callback's credential: its challenge and its body. */
+/** The answer to a request the callback's credential refuses: 401 with its challenge, or 429 past the failures. */
 export interface CallbackRefusal {
-  challenge: string;
+  status: 401 | 429;
+  headers: Record<string, string>;
   body: Record<string, unknown>;
 }
 
-/** A check of the callback's credential from its Authorization header: the refusal, or undefined when admitted. */
-export type CallbackCheck = (authorization: string | undefined) => CallbackRefusal | undefined;
+/**
+ * A check of the callback's credential from its Authorization header and the client's address (unknown to the
+ * callback's own route, which leaves to fastify's every request it does not admit): the refusal, or undefined.
+ */
+export type CallbackCheck = (authorization: string | undefined, clientAddress?: string) => CallbackRefusal | undefined;
 
-/** Adds the token endpoint when the style asks for one, and returns the check of the callback's credential. */
-export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxAuthOptions): CallbackCheck {
-  if (auth.kind !== 'token') {
-    const matches = fixedCredentialCheck(auth);
-    const refusal: CallbackRefusal = {
-      challenge: auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer',
-      body: { error: 'unauthorized', message: 'The callback needs its credential.' },
-    };
-    return (authorization) => (matches(authorization ?? '') ? undefined : refusal);
-  }
+/** The check, and what the callback's own route, which knows no client address, leaves to fastify's. */
+export interface CallbackGuard {
+  check: CallbackCheck;
+  /** Wrong credentials are counted per client address: a refusal is answered where the address is known. */
+  countsByAddress: boolean;
+  /** Whether some address is now refused whatever it sends. */
+  refusingSome(): boolean;
+}
+
+/** Adds the token endpoint when the style asks for one, and returns the guard of the callback's credential. */
+export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxAuthOptions): CallbackGuard {
+  if (auth.kind !== 'token') return fixedCredentialGuard(auth, options);
   // Tokens live in this process: after a restart the platform's next call is refused 401 and it asks again.
   const tokens = new TokenIssuer(auth.clientId, auth.clientSecret, auth.ttlSeconds, options.now);
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
@@ -58,24 +67,62 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       answerTokenRequest(request, reply, endpoint),
     );
   });
-  return (authorization) => {
+  const check: CallbackCheck = (authorization) => {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const verdict = match?.[1] === undefined ? 'missing' : tokens.check(match[1]);
     if (verdict === 'valid') return undefined;
     const description =
       verdict === 'missing' ? 'Bearer token missing' : verdict === 'expired' ? 'Token expired' : 'Token unknown';
     return {
-      challenge: 'Bearer error="invalid_token"',
+      status: 401,
+      headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       body: { error: 'invalid_token', error_description: description },
     };
   };
+  // Guessing is limited at the token endpoint; a token is 54 random characters.
+  return { check, countsByAddress: false, refusingSome: () => false };
+}
+
+/**
+ * A fixed bearer token or Basic credential, sent with every callback: wrong ones are counted per client address
+ * with the token endpoint's limiter and log lines, and past the limit the address is answered 429, the right
+ * credential included, until its window ends. Not per user: a fixed credential's lock would shut out the platform.
+ */
+function fixedCredentialGuard(auth: Exclude<TaxAuth, { kind: 'token' }>, options: TaxAuthOptions): CallbackGuard {
+  if (auth.kind === 'none') return { check: () => undefined, countsByAddress: false, refusingSome: () => false };
+  const matches = fixedCredentialCheck(auth);
+  const refusal: CallbackRefusal = {
+    status: 401,
+    headers: { 'www-authenticate': auth.kind === 'basic' ? 'Basic realm="b2bctl tax"' : 'Bearer' },
+    body: { error: 'unauthorized', message: 'The callback needs its credential.' },
+  };
+  const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
+  const failures = new FailureLimiter(limit, options.now);
+  const check: CallbackCheck = (authorization, clientAddress) => {
+    if (clientAddress === undefined) return matches(authorization ?? '') ? undefined : refusal;
+    const keys = [`from ${clientAddress}`];
+    const waitMs = failures.waitFor(keys);
+    if (waitMs > 0) {
+      const seconds = String(Math.ceil(waitMs / 1000));
+      return {
+        status: 429,
+        headers: { 'retry-after': seconds },
+        body: { error: 'too_many_requests', message: `Too many wrong credentials; try again in ${seconds} s.` },
+      };
+    }
+    if (matches(authorization ?? '')) return undefined;
+    logFailures((line) => options.log.warn(`tax serve: ${line}`), limit.windowMs, failures.fail(keys), keys, {
+      failed: `Callback refused: wrong credential (${auth.kind})`,
+      requests: 'Callbacks',
+    });
+    return refusal;
+  };
+  return { check, countsByAddress: true, refusingSome: () => failures.refusingSome() };
 }
 
 /** The check of a fixed credential's header, each secret's digest taken once (the callback checks every request). */
-function fixedCredentialCheck(auth: Exclude<TaxAuth, { kind: 'token' }>): (header: string) => boolean {
+function fixedCredentialCheck(auth: Extract<TaxAuth, { kind: 'bearer' | 'basic' }>): (header: string) => boolean {
   switch (auth.kind) {
-    case 'none':
-      return () => true;
     case 'bearer': {
       const sameToken = secretCheck(auth.token);
       return (header) => sameToken(/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '');

@@ -23,6 +23,10 @@ export interface CallbackRoute {
   path: string;
   bodyLimit: number;
   check: CallbackCheck;
+  /** Wrong credentials are counted per client address, which only fastify's route knows: it answers refusals. */
+  countsByAddress: boolean;
+  /** True while some client address is refused whatever it sends: fastify's route then takes every request. */
+  refusingSome(): boolean;
   /** The answer to a cart that passed the check. */
   answer(cart: ArrivedCart): Promise<SentAnswer>;
   /** Counts a request refused for its credential. */
@@ -39,31 +43,37 @@ export function callbackFirst(
   others: (request: IncomingMessage, response: ServerResponse) => void,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
-    if (takes(route, request)) answerCallback(route, request, response);
+    if (takes(route, request)) answerCallback(route, request, response, others);
     else others(request, response);
   };
 }
 
 /** The requests fastify would read as JSON under this route, in the forms a platform sends them. */
 function takes(route: CallbackRoute, request: IncomingMessage): boolean {
-  if (request.method !== 'POST' || request.url !== route.path || route.closing()) return false;
+  if (request.method !== 'POST' || request.url !== route.path || route.closing() || route.refusingSome()) return false;
   const length = Number(request.headers['content-length']);
   if (!(length > 0 && length <= route.bodyLimit) || request.headers['transfer-encoding'] !== undefined) return false;
   const type = request.headers['content-type']?.toLowerCase();
   return type === 'application/json' || (type?.startsWith('application/json;') ?? false);
 }
 
-function answerCallback(route: CallbackRoute, request: IncomingMessage, response: ServerResponse): void {
+function answerCallback(
+  route: CallbackRoute,
+  request: IncomingMessage,
+  response: ServerResponse,
+  others: (request: IncomingMessage, response: ServerResponse) => void,
+): void {
   const arrivedAt = performance.now();
   // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
   const refusal = route.check(request.headers.authorization);
+  if (refusal !== undefined && route.countsByAddress) {
+    // Fastify's route knows the client's address, which the failure counts against; it reads no body either.
+    others(request, response);
+    return;
+  }
   if (refusal !== undefined) {
     route.refused();
-    send(response, {
-      status: 401,
-      json: JSON.stringify(refusal.body),
-      headers: { 'www-authenticate': refusal.challenge },
-    });
+    send(response, { status: refusal.status, json: JSON.stringify(refusal.body), headers: refusal.headers });
     return;
   }
   const chunks: Buffer[] = [];

@@ -56,6 +56,8 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     path: options.path,
     bodyLimit,
     check: () => undefined,
+    countsByAddress: false,
+    refusingSome: () => false,
     answer: (cart) => answerCart(cart, options, erp, counts),
     refused: () => counts.refused++,
     closing: () => closing,
@@ -68,13 +70,15 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
       createServer(forwardedAware(callbackFirst(route, handler), options.trustProxy, options.proxyHeader)),
   });
-  route.check = guardCallback(app, options.auth, options);
+  const guard = guardCallback(app, options.auth, options);
+  route.check = guard.check;
+  route.countsByAddress = guard.countsByAddress;
+  route.refusingSome = guard.refusingSome;
   app.get('/healthz', async () => ({
     status: 'ok',
     ...(options.table === undefined ? {} : { table: options.table.tableStatus() }),
-    ...(erp === undefined
-      ? {}
-      : { forwardTo: erp.shownUrl, budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
+    // The ERP's figures, never its URL: the page needs no credential, and the host, port and path are the ERP's.
+    ...(erp === undefined ? {} : { budgetMs: erp.forward.budgetMs, erpOpen: erp.openRequests }),
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);
@@ -95,10 +99,10 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     arrivals.set(request, performance.now());
     // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
-    const refusal = route.check(request.headers.authorization);
+    const refusal = route.check(request.headers.authorization, request.ip);
     if (refusal === undefined) return;
     route.refused();
-    return reply.code(401).header('www-authenticate', refusal.challenge).send(refusal.body);
+    return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
   };
   app.post(route.path, { onRequest }, async (request, reply) => {
     const answer = await route.answer({ body: request.body, arrivedAt: arrivals.get(request) ?? performance.now() });

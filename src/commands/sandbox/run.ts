@@ -9,7 +9,7 @@ import { settingDefinition } from '../../config/settings.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
-import { isLoopbackHost, refusePlainHttp } from '../../net/plain-http.js';
+import { reachableListenerWarning, refusePlainHttp } from '../../net/plain-http.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -104,10 +104,13 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const sandbox = await startSandbox(sandboxOptions);
   // Past this machine anyone may log in with the sandbox's known password and reach its token-free /_sandbox/*
   // controls: said, not refused (a test network may want it).
-  if (!isLoopbackHost(sandboxOptions.host))
-    context.log.warn(
-      `warning: the sandbox listens on ${sandboxOptions.host}, reachable from other machines: its user, password and /_sandbox/* controls are open to them. --host 127.0.0.1 keeps it to this machine.`,
-    );
+  const reachable = reachableListenerWarning(
+    'the sandbox',
+    sandboxOptions.host,
+    'its user, password and /_sandbox/* controls are open to them',
+    '--host 127.0.0.1 keeps it to this machine.',
+  );
+  if (reachable !== undefined) context.log.warn(reachable);
   const dialectNote = dialect.name === 'default' ? '' : `, dialect ${dialect.name}`;
   await serveUntilInterrupted(sandbox, context, {
     started: [

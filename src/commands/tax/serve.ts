@@ -6,7 +6,12 @@ import type { InputFlags } from '../../bulk/flags.js';
 import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
-import { isLoopbackHost, refusePlainHttp, refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
+import {
+  isLoopbackHost,
+  reachableListenerWarning,
+  refusePlainHttp,
+  refuseUrlCredentialOverPlainHttp,
+} from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
@@ -52,6 +57,13 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   const forward = forwardOf(options, context.env);
   try {
     const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const reachable = reachableListenerWarning(
+      'tax serve',
+      options.host,
+      "over plain HTTP, the platform's credential and its customers' carts cross the network in clear",
+      'Give --host 127.0.0.1 behind a TLS proxy on this machine.',
+    );
+    if (reachable !== undefined) context.log.warn(reachable);
     const from = [
       forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
       table === undefined

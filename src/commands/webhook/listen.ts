@@ -2,15 +2,16 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
-import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
+import { reachableListenerWarning } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting } from '../../command-kit/client-secret.js';
+import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
+import { erpTokenFor } from './erp-token.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -70,8 +71,11 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.forwardBatch > 1 && options.forwardTo === undefined) {
     throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
   }
-  if (options.forwardTo !== undefined)
-    refuseUrlCredentialOverPlainHttp(new URL(options.forwardTo), options.allowHttp === true, context.env);
+  const forwardToken =
+    options.forwardTo === undefined
+      ? undefined
+      : erpTokenFor(options.forwardTo, '--forward-to', options.allowHttp === true, context);
+  if (options.tlsKey !== undefined) warnIfOthersRead(options.tlsKey, 'the TLS private key', context);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }
@@ -83,7 +87,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   };
   const { store, release } = await openReceiverStore(options, context);
   try {
-    await serve(options, context, store, { clientId, clientSecret, tls, paths });
+    await serve({ ...options, forwardToken }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),
@@ -134,6 +138,15 @@ async function serve(
     }
     throw error;
   });
+  const reachable = settings.tls
+    ? undefined
+    : reachableListenerWarning(
+        'the webhook receiver',
+        options.host,
+        "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
+        'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
+      );
+  if (reachable !== undefined) context.log.warn(reachable);
   const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,

@@ -3,7 +3,7 @@ import { NotFoundError, PartialFailureError } from '../../base/errors.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
-import { refuseUrlCredentialOverPlainHttp } from '../../net/plain-http.js';
+import { erpTokenFor } from './erp-token.js';
 
 export interface ReplayOptions extends InboxOptions {
   to?: string;
@@ -24,10 +24,11 @@ export interface ReplayOptions extends InboxOptions {
 
 /** `b2bctl webhook replay`: re-delivers stored events, in order, to a URL or a command; exit 1 if any failed. */
 export async function run(options: ReplayOptions, context: Context): Promise<void> {
-  if (options.to !== undefined)
-    refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true, context.env);
   const consumer: EventConsumer = options.to
-    ? forwardTo(options.to, context.env, undefined, options.forwardBatch, { url: '--to' })
+    ? forwardTo(options.to, context.env, undefined, options.forwardBatch, {
+        flags: { url: '--to' },
+        token: erpTokenFor(options.to, '--to', options.allowHttp === true, context),
+      })
     : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
         parent: context.env,
         names: options.execEnv ?? [],

@@ -255,6 +255,24 @@ describe('login', () => {
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
   });
 
+  it('refuses a base URL with a query (exit 2), from the flag or B2BCTL_BASE_URL: nothing sent, nothing stored, the key not shown', async () => {
+    const withKey = `${sandbox.url}/?api_key=SECRETQ`;
+    const refusal = (from: string) =>
+      `error: Setting "baseUrl" must not hold a query (?name=value): b2bctl would send it with no request; give the address alone (b2bctl api -H 'Name: value' sends a header of your own), not "${sandbox.url}/?api_key=***" (from ${from}).\n`;
+    const configDir = freshConfigDir();
+    const flag = await runCommandLine(['login', '--base-url', withKey, '--username', sandboxUser, '--password-stdin'], {
+      configDir,
+      stdin: sandboxPassword,
+    });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(refusal('the --base-url flag'));
+    const environment = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_BASE_URL: withKey } });
+    expect(environment.code).toBe(2);
+    expect(environment.stderr).toBe(refusal('B2BCTL_BASE_URL'));
+    expect(await requestCounts(sandbox)).toEqual({});
+    expect(existsSync(configFile(configDir))).toBe(false);
+  });
+
   it('exits 77 on an unknown user', async () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(

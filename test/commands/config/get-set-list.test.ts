@@ -344,6 +344,12 @@ describe('config mistakes (exit 2)', () => {
       'error: "baseUrl" must not hold a user or password (user:password@): b2bctl logs in as the integration user with b2bctl login --username, not "http://***@127.0.0.1:8787/"\n',
     ],
     [
+      // Shown in every summary line, whoami and the run record, and sent with no request: b2bctl builds each query.
+      'a base URL with a query, its value not shown',
+      ['config', 'set', 'baseUrl', 'http://127.0.0.1:8787/?api_key=SECRETQ'],
+      `error: "baseUrl" must not hold a query (?name=value): b2bctl would send it with no request; give the address alone (b2bctl api -H 'Name: value' sends a header of your own), not "http://127.0.0.1:8787/?api_key=***"\n`,
+    ],
+    [
       // 0 timed every request out before it could be answered, with advice to raise the timeout.
       'a timeout of 0',
       ['config', 'set', 'http.timeout', '0'],

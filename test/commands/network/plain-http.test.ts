@@ -179,6 +179,29 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(result.stderr).toContain('Refusing to send the credential in the URL');
   });
 
+  it('webhook listen does not send the ERP token (B2BCTL_WEBHOOK_FORWARD_TOKEN) over plain HTTP: exit 2', async () => {
+    const result = await runCommandLine(
+      [
+        'webhook',
+        'listen',
+        '--port',
+        '0',
+        '--client-id',
+        'erp',
+        '--inbox',
+        temporaryFolder(),
+        '--forward-to',
+        `${remoteBase()}/hook`,
+      ],
+      { configDir: freshConfigDir(), env: { ...secretEnv, B2BCTL_WEBHOOK_FORWARD_TOKEN: 'erp-token-123' } },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: Refusing to send the ERP token (B2BCTL_WEBHOOK_FORWARD_TOKEN) to ${remoteBase()}/hook over plain HTTP: anyone on the network between here and ${address} can read it. Use the https:// address, or pass --allow-http if that network is trusted.\n`,
+    );
+    expect(result.stdout).toBe('');
+  });
+
   it('the token is not sent over plain HTTP either (B2BCTL_TOKEN, or a base URL changed after login): exit 2, nothing sent', async () => {
     const refused = await runCommandLine(['api', '/v1/contracts'], {
       configDir: freshConfigDir(),

@@ -1,7 +1,13 @@
 /** `b2bctl tax serve`'s refusals at start, in process: no credential in argv, none missing, no open door. */
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { register } from '../../../src/commands/tax/cli.js';
+import { run, type TaxServeOptions } from '../../../src/commands/tax/serve.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { parseWithGroup } from '../../support/parse-group.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
 
 const serve = (args: string[], env: Record<string, string> = {}) =>
   runCommandLine(['tax', 'serve', '--rules', 'impostos.csv', '--port', '0', ...args], {
@@ -96,5 +102,42 @@ describe('tax serve at start', () => {
     expect(result.stderr).toContain(
       'request.ncm must be a dot path such as cart.items (it cannot be left out: every answer needs it)',
     );
+  });
+});
+
+const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
+afterAll(removeTemporaryFolders);
+
+/** `tax serve ARGS` on the fixture table, in process, started and stopped at once: what it wrote on stderr. */
+async function startedAndStopped(args: string[], env: Record<string, string>): Promise<string> {
+  const rules = join(fixtures, 'impostos-libreoffice.csv');
+  const map = join(fixtures, 'impostos.map.json');
+  const options = (await parseWithGroup(register, [
+    'tax',
+    'serve',
+    '--rules',
+    rules,
+    '--map',
+    map,
+    '--port',
+    '0',
+    ...args,
+  ])) as TaxServeOptions;
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
+  const running = run(options, memory.context);
+  await memory.firstLine();
+  memory.interrupt();
+  await running;
+  return memory.stderr();
+}
+
+describe('tax serve on an address other machines reach', () => {
+  const bearer = { B2BCTL_TAX_TOKEN: 't'.repeat(32) };
+
+  it('warns, as the sandbox and the receiver do, that its credential and carts cross the network in clear', async () => {
+    expect(await startedAndStopped(['--auth', 'bearer', '--host', '0.0.0.0'], bearer)).toContain(
+      "warning: tax serve listens on 0.0.0.0, reachable from other machines: over plain HTTP, the platform's credential and its customers' carts cross the network in clear. Give --host 127.0.0.1 behind a TLS proxy on this machine.",
+    );
+    expect(await startedAndStopped(['--auth', 'bearer'], bearer)).not.toContain('warning:');
   });
 });

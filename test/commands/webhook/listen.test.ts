@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -239,6 +239,45 @@ describe('webhook listen (in process)', () => {
     await dispatcher.close();
     expect(inboxOnDisk(join(folder, 'inbox'))).toHaveLength(1);
   });
+});
+
+describe('webhook listen: what it says of its own exposure', () => {
+  /** The receiver started with `extra` and stopped at once: what it wrote on stderr. */
+  async function startedAndStopped(extra: Parameters<typeof listenOptions>[1]): Promise<string> {
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = run(listenOptions(join(temporaryFolder(), 'inbox'), extra), memory.context);
+    await memory.firstLine();
+    memory.interrupt();
+    await running;
+    return memory.stderr();
+  }
+
+  it('over plain HTTP on an address other machines reach, warns as the sandbox does; on 127.0.0.1, not', async () => {
+    expect(await startedAndStopped({ host: '0.0.0.0' })).toContain(
+      "warning: the webhook receiver listens on 0.0.0.0, reachable from other machines: over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear. Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.",
+    );
+    expect(await startedAndStopped({})).not.toContain('warning:');
+  });
+
+  it.skipIf(openssl.missing)(
+    `with TLS, warns of a private key others may read (as of the secret file), not of the address${openssl.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const cert = join(folder, 'cert.pem');
+      const key = join(folder, 'key.pem');
+      makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
+      chmodSync(key, 0o644);
+      const readable = await startedAndStopped({ host: '0.0.0.0', tlsCert: cert, tlsKey: key });
+      expect(readable).toContain(
+        `warning: the TLS private key ${key} may be read by other users (mode 0644); run chmod 600 ${key}.`,
+      );
+      expect(readable).not.toContain('reachable from other machines');
+      chmodSync(key, 0o600);
+      expect(await startedAndStopped({ tlsCert: cert, tlsKey: key })).not.toContain('warning:');
+    },
+  );
 });
 
 describe('webhook listen: backlog and hand-offs', () => {

@@ -165,6 +165,8 @@ describe('which requests the callback’s own route takes', () => {
       },
       refused: () => {},
       closing: () => false,
+      countsByAddress: false,
+      refusingSome: () => false,
     };
     const left: string[] = [];
     const server = createServer(

@@ -144,6 +144,35 @@ describe('tax serve --auth token', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['bearer', { kind: 'bearer', token: clientSecret } as TaxAuth, `Bearer ${clientSecret}`, 'Bearer wrong'],
+    [
+      'basic',
+      { kind: 'basic', user: clientId, password: clientSecret } as TaxAuth,
+      basic(clientId, clientSecret),
+      basic(clientId, 'wrong'),
+    ],
+  ])(
+    'a fixed %s credential: wrong ones counted per address and logged once, then 429 for that address alone, the right one included',
+    async (kind, auth, right, wrong) => {
+      const { callback, lines, advance } = await serve({ auth, trustProxy: ['127.0.0.1'] });
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      for (let attempt = 0; attempt < 3; attempt++)
+        expect((await callback(wrong, from('203.0.113.7'))).status).toBe(401);
+      expect(await callback(right, from('203.0.113.7'))).toEqual({
+        status: 429,
+        body: { error: 'too_many_requests', message: 'Too many wrong credentials; try again in 60 s.' },
+      });
+      expect((await callback(right, from('198.51.100.9'))).status).toBe(200);
+      expect(lines.filter((line) => line.includes('Callback'))).toEqual([
+        `tax serve: Callback refused: wrong credential (${kind}) from 203.0.113.7; further failures from 203.0.113.7 in the next 60 s are counted, not logged.`,
+        'tax serve: Callbacks from 203.0.113.7 are refused with 429 for up to 60 s: too many wrong credentials.',
+      ]);
+      advance(60_000);
+      expect((await callback(right, from('203.0.113.7'))).status).toBe(200);
+    },
+  );
+
   it('a maintained OAuth 2.0 client (oauth4webapi) gets a token and calls the callback with it', async () => {
     const { server, callback } = await serve();
     const authorizationServer: oauth.AuthorizationServer = {
@@ -185,6 +214,15 @@ const wrongSecret = (address: string): [RequestInit, string] => [
   '',
 ];
 
+/** A Basic token request with a wrong or right secret, through a proxy naming `address` as the client. */
+const basicFrom = (id: string, secret: string, address: string): [RequestInit, string] => [
+  {
+    headers: { authorization: basic(id, secret), 'content-type': form, 'x-forwarded-for': address },
+    body: 'grant_type=client_credentials',
+  },
+  '',
+];
+
 describe('tax serve --trust-proxy', () => {
   it('behind a trusted proxy, the forwarded client is the one counted and logged', async () => {
     const { token, lines } = await serve({ trustProxy: ['127.0.0.1'] });
@@ -194,6 +232,15 @@ describe('tax serve --trust-proxy', () => {
     for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret('203.0.113.7'));
     expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(429);
     expect((await token(...wrongSecret('198.51.100.9'))).status).toBe(401);
+  });
+
+  it('a client id percent-encoded inside Basic is counted as the id it decodes to, from any address', async () => {
+    const { token } = await serve({ trustProxy: ['127.0.0.1'] });
+    for (const [attempt, id] of ['plataforma', '%70lataforma', 'pl%61taforma'].entries())
+      expect((await token(...basicFrom(id, 'wrong', `203.0.113.${attempt}`))).status).toBe(401);
+    // `%70lataforma` is `plataforma` (RFC 6749 §2.3.1): its right secret waits as the plain id's does.
+    expect((await token(...basicFrom('%70lataforma', clientSecret, '198.51.100.1'))).status).toBe(429);
+    expect((await token(...basicFrom(clientId, clientSecret, '198.51.100.2'))).status).toBe(429);
   });
 
   it('with --proxy-header forwarded, the client is read from RFC 7239 Forwarded, X-Forwarded-For ignored', async () => {

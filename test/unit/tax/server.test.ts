@@ -386,6 +386,21 @@ describe('tax serve --forward-to', () => {
     expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
   });
 
+  it('/healthz, open to anyone, says forwarding is on by its figures alone, never where the ERP is', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const { health } = await serveForwarding(`${erp.url}?api_key=k-1`, true);
+    expect(await health()).toEqual({
+      status: 'ok',
+      table: expect.any(Object),
+      budgetMs: 200,
+      erpOpen: 0,
+      answered: 0,
+      refused: 0,
+      noRow: 0,
+      fallbacks: 0,
+    });
+  });
+
   it('leaves a request past its budget to finish, and sends the next cart on the same connection', async () => {
     const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}', delayMs: 400 }));
     const { post, warnings, health } = await serveForwarding(erp.url, true);

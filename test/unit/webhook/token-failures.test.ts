@@ -57,6 +57,23 @@ describe('token endpoint: failures limited', () => {
     expect((await basic(started.url, 'wrong', { id: 'another-client', from: '198.51.100.2' })).status).toBe(401);
   });
 
+  it('counts a percent-encoded client id as the id it decodes to: no spelling gets tries of its own', async () => {
+    const now = Date.parse('2026-11-23T06:00:00Z');
+    const logged: string[] = [];
+    const started = await receiver({ now: () => now, trustProxy: ['127.0.0.1'], log: (line) => logged.push(line) });
+    // Basic credentials are form-encoded (RFC 6749 §2.3.1): each of these is the client id erp-client.
+    const spellings = ['erp-client', '%65rp-client', 'e%72p-client', '%65%72p-client', '%65%72%70-client'];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const id = spellings[attempt % spellings.length];
+      expect((await basic(started.url, 'wrong', { id, from: `203.0.113.${attempt}` })).status).toBe(401);
+    }
+    for (const [index, id] of spellings.entries())
+      expect((await basic(started.url, clientSecret, { id, from: `198.51.100.${index}` })).status).toBe(429);
+    expect(logged).toContain(
+      'Token requests for client id "erp-client" are refused with 429 for up to 60 s: too many wrong credentials.',
+    );
+  });
+
   it('does not count good requests or malformed ones', async () => {
     const now = Date.parse('2026-11-23T06:00:00Z');
     const started = await receiver({ now: () => now });

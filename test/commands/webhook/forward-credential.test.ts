@@ -1,0 +1,114 @@
+/**
+ * The ERP's credential for a hand-off (`webhook listen --forward-to`, `webhook replay --to`): written in the URL, every
+ * local user sees it in `ps`, so it is warned about as `--token` is; B2BCTL_WEBHOOK_FORWARD_TOKEN keeps it out of
+ * argv and goes as `Authorization: Bearer`, as `tax serve` takes B2BCTL_TAX_FORWARD_TOKEN.
+ */
+import { createServer } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/webhook/listen.js';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { testContext } from '../../support/test-context.js';
+import {
+  clientSecret,
+  listenOptions,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+
+afterAll(removeReceiverFolders);
+
+const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
+const erpToken = 'erp-token-5d1c9a';
+
+/** An ERP on this machine that takes every event and keeps the Authorization header each came with. */
+async function erpServer() {
+  const authorizations: (string | undefined)[] = [];
+  const erp = createServer((request, response) => {
+    authorizations.push(request.headers.authorization);
+    request.resume().on('end', () => response.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  const port = (erp.address() as { port: number }).port;
+  return { authorizations, port, close: () => new Promise((resolve) => erp.close(resolve)) };
+}
+
+/** Runs the receiver with `forwardTo`, posts one order event, and waits until the ERP took it. */
+async function forwardOneEvent(forwardTo: (port: number) => string, env: Record<string, string> = {}) {
+  const erp = await erpServer();
+  const inbox = temporaryFolder();
+  const memory = testContext({
+    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, ...env },
+  });
+  const running = run(listenOptions(inbox, { forwardTo: forwardTo(erp.port) }), memory.context);
+  const url = await memory.firstLine();
+  expect((await postEvent(url, 'orders', order, await receiverToken(url))).status).toBe(200);
+  while (erp.authorizations.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  memory.interrupt();
+  await running;
+  await erp.close();
+  return { inbox, erp, stderr: memory.stderr() };
+}
+
+describe('the ERP credential of a hand-off', () => {
+  it('B2BCTL_WEBHOOK_FORWARD_TOKEN goes to the ERP as Bearer, with no warning and never in the log', async () => {
+    const { erp, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
+      B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken,
+    });
+    expect(erp.authorizations).toEqual([`Bearer ${erpToken}`]);
+    expect(stderr).not.toContain('warning:');
+    expect(stderr).not.toContain(erpToken);
+  });
+
+  it('a user or a key written in --forward-to is warned about first, and still sent', async () => {
+    const { erp, stderr } = await forwardOneEvent((port) => `http://erp:pw-77@127.0.0.1:${port}/hook?api_key=k-77`);
+    expect(stderr.split('\n')[0]).toBe(
+      "warning: --forward-to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN, sent as Authorization: Bearer.",
+    );
+    expect(erp.authorizations).toEqual([`Basic ${Buffer.from('erp:pw-77').toString('base64')}`]);
+  });
+
+  it('webhook replay --to takes the token too, and warns of a key in its URL', async () => {
+    const { inbox } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`);
+    const erp = await erpServer();
+    const replayed = await runCommandLine(
+      ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', `http://127.0.0.1:${erp.port}/hook?token=t-77`],
+      { configDir: freshConfigDir(), env: { B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken } },
+    );
+    await erp.close();
+    expect(replayed.code).toBe(0);
+    expect(erp.authorizations).toEqual([`Bearer ${erpToken}`]);
+    expect(replayed.stderr.split('\n')[0]).toBe(
+      "warning: --to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN, sent as Authorization: Bearer.",
+    );
+  });
+
+  it('refuses the token beside a user in the URL (exit 2), before listening', async () => {
+    const result = await runCommandLine(
+      [
+        'webhook',
+        'listen',
+        '--port',
+        '0',
+        '--client-id',
+        'erp',
+        '--inbox',
+        temporaryFolder(),
+        '--forward-to',
+        'http://erp:pw-77@127.0.0.1:9/hook',
+      ],
+      {
+        configDir: freshConfigDir(),
+        env: { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken },
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "error: Give the ERP's credential once: B2BCTL_WEBHOOK_FORWARD_TOKEN or the user in the --forward-to URL, not both.\n",
+    );
+    expect(result.stdout).toBe('');
+  });
+});
