@@ -6,7 +6,7 @@
  * fails the file, by name: a test made it another way, or b2bctl itself left it (another tool's own, such as Node's
  * compile cache, is only removed).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -15,6 +15,9 @@ import { removeTemporaryFolders } from './temporary.js';
 const runnersTemporary = process.env.TMPDIR;
 // Made here, not with temporaryFolder: removeTemporaryFolders would remove it before it is looked at.
 const fileTemporary = mkdtempSync(join(tmpdir(), 'b2bctl-file-'));
+// Passable by other users, as /tmp is (not listable): a PostgreSQL cluster run as the `postgres` user lives in a folder
+// of its own below it (bench/lib/postgres.mjs).
+chmodSync(fileTemporary, 0o711);
 process.env.TMPDIR = fileTemporary;
 
 afterAll(() => {
