@@ -80,7 +80,8 @@ export async function runProgram(
       // plain (JSON lines keep every line a record).
       if (text.startsWith('error:')) log.error(usageErrorLine(text, argv.slice(2)));
       else if (json) log.error(text);
-      else if (text.startsWith('Usage: ')) for (const line of text.split('\n')) log.notice(line);
+      else if (/^Usage: .*\nRun ".*--help" for details\.$/.test(text))
+        for (const line of text.split('\n')) log.notice(line);
       else io.stderr.write(`${text}\n`);
     }
   };

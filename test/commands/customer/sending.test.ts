@@ -243,7 +243,8 @@ describe('records only the platform rejects', () => {
         outcome: 'failed',
         status: '422',
         id: '',
-        message: 'Property [customerGroupList] with value [Norte] does not pass validation',
+        message:
+          "Property [customerGroupList] with value [Norte] does not pass validation; customer groups sent: Norte, Sul (`b2bctl api /v1/customer-groups --paginate` lists the store's groups)",
         row: '7',
       },
     ]);
@@ -270,7 +271,7 @@ describe('records only the platform rejects', () => {
       [
         ...(inputLines[6] as string).split(';'),
         '7',
-        'Property [customerGroupList] with value [Norte] does not pass validation',
+        "Property [customerGroupList] with value [Norte] does not pass validation; customer groups sent: Norte, Sul (`b2bctl api /v1/customer-groups --paginate` lists the store's groups)",
       ],
     ]);
     expect(errorsFile.rows[0]?.[2]).toBe('Distribuidora Magalhães Ltda');
