@@ -1,4 +1,5 @@
 /** `b2bctl tax serve`'s refusals at start, in process: no credential in argv, none missing, no open door. */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/tax/cli.js';
@@ -79,9 +80,6 @@ describe('tax serve at start', () => {
   });
 
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
-    const { writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { temporaryFolder, removeTemporaryFolders } = await import('../../support/temporary.js');
     const folder = temporaryFolder('b2bctl-tax-shape-setting-');
     writeFileSync(join(folder, 'shape.json'), '{"answer":{"items":"a b"}}');
     const result = await serve(['--auth', 'none'], { B2BCTL_TAX_SHAPE: join(folder, 'shape.json') });
@@ -91,9 +89,6 @@ describe('tax serve at start', () => {
   });
 
   it('refuses a shape file that cannot carry a required value (exit 2), naming the key', async () => {
-    const { writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { temporaryFolder, removeTemporaryFolders } = await import('../../support/temporary.js');
     const folder = temporaryFolder('b2bctl-tax-shape-');
     writeFileSync(join(folder, 'shape.json'), '{"request":{"ncm":null}}');
     const result = await serve(['--auth', 'none', '--shape', join(folder, 'shape.json')]);

@@ -241,19 +241,19 @@ describe('webhook listen (in process)', () => {
   });
 });
 
-describe('webhook listen: what it says of its own exposure', () => {
-  /** The receiver started with `extra` and stopped at once: what it wrote on stderr. */
-  async function startedAndStopped(extra: Parameters<typeof listenOptions>[1]): Promise<string> {
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = run(listenOptions(join(temporaryFolder(), 'inbox'), extra), memory.context);
-    await memory.firstLine();
-    memory.interrupt();
-    await running;
-    return memory.stderr();
-  }
+/** The receiver started with `extra` and stopped at once: what it wrote on stderr. */
+async function startedAndStopped(extra: Parameters<typeof listenOptions>[1]): Promise<string> {
+  const memory = testContext({
+    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+  });
+  const running = run(listenOptions(join(temporaryFolder(), 'inbox'), extra), memory.context);
+  await memory.firstLine();
+  memory.interrupt();
+  await running;
+  return memory.stderr();
+}
 
+describe('webhook listen: what it says of its own exposure', () => {
   it('over plain HTTP on an address other machines reach, warns as the sandbox does; on 127.0.0.1, not', async () => {
     expect(await startedAndStopped({ host: '0.0.0.0' })).toContain(
       "warning: the webhook receiver listens on 0.0.0.0, reachable from other machines: over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear. Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.",

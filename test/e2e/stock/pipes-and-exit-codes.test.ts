@@ -50,25 +50,25 @@ describe('stock validate', () => {
   });
 });
 
+/** `b2bctl stock validate FILE -o ndjson | head -1` in bash: head's lines and b2bctl's own exit status. */
+function validateIntoHead(dir: string, configDir: string, file: string) {
+  return new Promise<{ lines: string[]; code: number }>((resolve, reject) => {
+    const command = `"$NODE" "$CLI" stock validate ${file} -o ndjson 2>/dev/null | head -1; echo "\${PIPESTATUS[0]}" >&2`;
+    const child = spawn('bash', ['-c', command], {
+      cwd: dir,
+      env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
+    });
+    let out = '';
+    let status = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (status += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve({ lines: out.split('\n').filter(Boolean), code: Number(status.trim()) }));
+  });
+}
+
 describe('stock validate into a reader that stops early (`| head -1`)', () => {
   const bash = requireTools('bash', 'head');
-
-  /** `b2bctl stock validate FILE -o ndjson | head -1` in bash: head's lines and b2bctl's own exit status. */
-  function validateIntoHead(dir: string, configDir: string, file: string) {
-    return new Promise<{ lines: string[]; code: number }>((resolve, reject) => {
-      const command = `"$NODE" "$CLI" stock validate ${file} -o ndjson 2>/dev/null | head -1; echo "\${PIPESTATUS[0]}" >&2`;
-      const child = spawn('bash', ['-c', command], {
-        cwd: dir,
-        env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
-      });
-      let out = '';
-      let status = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (status += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', () => resolve({ lines: out.split('\n').filter(Boolean), code: Number(status.trim()) }));
-    });
-  }
 
   it.skipIf(bash.missing)(`an invalid file still exits 65 once the reader has gone${bash.note}`, async () => {
     const { configDir, dir } = workspace();

@@ -4,9 +4,10 @@
  * The file system here is node's own with a quota on the report's descriptor: the first bytes past it are written
  * short, the next write fails with ENOSPC, as on a full disk.
  */
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendingCounts } from '../../../src/bulk/closing-line.js';
 import { RunLedger } from '../../../src/bulk/run-ledger.js';
 import type { Outcome } from '../../../src/bulk/report.js';
@@ -14,23 +15,33 @@ import type { OpenedInput } from '../../../src/io/input/open-input.js';
 import { testContext } from '../../support/test-context.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
-const disk = vi.hoisted(() => ({ descriptor: -1, room: Number.POSITIVE_INFINITY }));
+/** The report's descriptor, and the bytes its disk still has room for. */
+const disk = { descriptor: -1, room: Number.POSITIVE_INFINITY };
+const realWriteSync = fs.writeSync;
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const writeSync = (descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]): number => {
-    if (descriptor !== disk.descriptor || typeof data === 'string')
-      return (fs.writeSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
-    if (disk.room === 0)
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
-    const [offset = 0, length = data.byteLength - (offset as number)] = rest as number[];
-    const fits = Math.min(length, disk.room);
-    disk.room -= fits;
-    return fs.writeSync(descriptor, data, offset, fits);
-  };
-  return { ...fs, default: { ...fs, writeSync }, writeSync };
+/**
+ * node's writeSync with a quota on the report's descriptor. Swapped in on node:fs itself (its ESM exports synced), not
+ * by vi.mock: the unit tests share one module graph (isolate: false), where a module mock may never reach src.
+ */
+function writeSyncWithQuota(descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]): number {
+  if (descriptor !== disk.descriptor || typeof data === 'string')
+    return (realWriteSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
+  if (disk.room === 0)
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+  const [offset = 0, length = data.byteLength - (offset as number)] = rest as number[];
+  const fits = Math.min(length, disk.room);
+  disk.room -= fits;
+  return realWriteSync(descriptor, data, offset, fits);
+}
+
+beforeAll(() => {
+  (fs as { writeSync: unknown }).writeSync = writeSyncWithQuota;
+  syncBuiltinESMExports();
 });
-
+afterAll(() => {
+  fs.writeSync = realWriteSync;
+  syncBuiltinESMExports();
+});
 afterEach(() => {
   disk.descriptor = -1;
   disk.room = Number.POSITIVE_INFINITY;

@@ -86,6 +86,9 @@ const styles: [string, (secret: string) => [RequestInit, string]][] = [
   ],
 ];
 
+/** The headers of a request the trusted proxy forwards from `address`. */
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
 describe('tax serve --auth token', () => {
   it.each(styles)('%s: a token, and the callback answered with it', async (_style, request) => {
     const { token, callback, health } = await serve();
@@ -156,7 +159,6 @@ describe('tax serve --auth token', () => {
     'a fixed %s credential: wrong ones counted per address and logged once, then 429 for that address alone, the right one included',
     async (kind, auth, right, wrong) => {
       const { callback, lines, advance } = await serve({ auth, trustProxy: ['127.0.0.1'] });
-      const from = (address: string) => ({ 'x-forwarded-for': address });
       for (let attempt = 0; attempt < 3; attempt++)
         expect((await callback(wrong, from('203.0.113.7'))).status).toBe(401);
       expect(await callback(right, from('203.0.113.7'))).toEqual({
