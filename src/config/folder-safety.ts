@@ -1,6 +1,6 @@
-import { chmodSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
+import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /**
@@ -36,15 +36,10 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
         ExitCode.authFailed,
       );
     }
-    if ((stats.mode & 0o022) !== 0) {
-      const who =
-        (stats.mode & 0o020) !== 0 && (stats.mode & 0o002) !== 0
-          ? 'its group and others'
-          : (stats.mode & 0o020) !== 0
-            ? 'its group'
-            : 'others';
+    const who = otherWriters(stats.mode);
+    if (who !== undefined) {
       throw new B2bctlError(
-        `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
+        `The ${what} ${path} is writable by ${who} (mode ${shownMode(stats.mode)}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
         ExitCode.authFailed,
       );
     }
@@ -59,25 +54,4 @@ function isSymbolicLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function currentUserName(uid: number): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return userName(uid);
-  }
-}
-
-/** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
-function userName(uid: number): string {
-  try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , id] = line.split(':');
-      if (id === String(uid) && name) return `${name} (uid ${uid})`;
-    }
-  } catch {
-    // No /etc/passwd (a container without one): the id says enough.
-  }
-  return `uid ${uid}`;
 }
