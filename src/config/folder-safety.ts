@@ -1,6 +1,7 @@
-import { chmodSync, lstatSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
-import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
+import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
+import { lstatOrUndefined } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /**
@@ -11,9 +12,16 @@ import { shellWord } from '../lib/shell-word.js';
 export function checkConfigFolderSafety(directory: string, file: string): void {
   // conf writes the file by a rename beside where a link points: a link planted at config.json would have the
   // tokens written wherever it leads. Checked on every system, before owners and modes.
-  if (isSymbolicLink(file))
+  const found = lstatOrUndefined(file);
+  if (found?.isSymbolicLink())
     throw new B2bctlError(
       `The config file ${file} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points. Remove the link (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      ExitCode.authFailed,
+    );
+  // conf reads it with a blocking open: a FIFO there would hold every command for ever, deaf to SIGTERM.
+  if (found !== undefined && !found.isFile() && !found.isDirectory())
+    throw new B2bctlError(
+      `The config file ${file} is ${specialFileKind(found)}, not a file: b2bctl would wait on it for ever. Remove it (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       ExitCode.authFailed,
     );
   const uid = process.getuid?.();
@@ -45,13 +53,5 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     }
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
     if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
-  }
-}
-
-function isSymbolicLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
   }
 }

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 
 /**
- * Who owns a file and who else may write it, in the words b2bctl's refusals use (a config folder that is not
- * yours, a report file another user made first).
+ * Who owns a file, who else may write it and what it is, in the words b2bctl's refusals use (a config folder that
+ * is not yours, a report file another user made first, a FIFO where a file should be).
  */
 
 /** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
@@ -39,4 +39,12 @@ export function otherWriters(mode: number): string | undefined {
 /** A mode as `ls -l` users and chmod write it: 0644. */
 export function shownMode(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+/** What a path that is not a regular file or a folder is, as a person names it: `a named pipe (FIFO)`. */
+export function specialFileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'a special file';
 }

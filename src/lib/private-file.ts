@@ -12,7 +12,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { currentUserName, otherWriters, shownMode, userName } from './file-owners.js';
+import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
 
 /**
  * Every file b2bctl creates is created here: in a folder others can write to (a shared export folder, /tmp), a
@@ -80,7 +80,10 @@ export class NotOwnPrivateFileError extends Error {
 
 function refuseUnlessOwnPrivateFile(path: string, stats: Stats): void {
   if (!stats.isFile())
-    throw new NotOwnPrivateFileError(path, `it is ${kindOf(stats)}, not a file: whoever reads it would get the rows`);
+    throw new NotOwnPrivateFileError(
+      path,
+      `it is ${specialFileKind(stats)}, not a file: whoever reads it would get the rows`,
+    );
   const uid = process.geteuid?.();
   // Windows: no owner ids and no mode bits to judge.
   if (uid === undefined) return;
@@ -97,13 +100,6 @@ function refuseUnlessOwnPrivateFile(path: string, stats: Stats): void {
     );
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  return 'a special file';
-}
-
 /**
  * The system's own outputs under /dev, which no other user can plant: the links directly in /dev (/dev/stdout,
  * /dev/stderr) and /dev/fd/N lead to this process's own descriptors; elsewhere only a real character device
@@ -116,7 +112,8 @@ function isSystemOutput(given: string): boolean {
   return lstatOrUndefined(path)?.isCharacterDevice() === true;
 }
 
-function lstatOrUndefined(path: string): Stats | undefined {
+/** What is at `path` itself (a link not followed), or undefined when nothing is. */
+export function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path);
   } catch {
