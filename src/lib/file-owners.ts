@@ -41,10 +41,11 @@ export function shownMode(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }
 
-/** What a path that is not a regular file or a folder is, as a person names it: `a named pipe (FIFO)`. */
+/** What a path that is not a regular file is, as a person names it: `a named pipe (FIFO)`. */
 export function specialFileKind(stats: Stats): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a folder';
   return 'a special file';
 }
