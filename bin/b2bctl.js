@@ -38,8 +38,9 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // --verbose shows stack traces: make them point into src/*.ts through dist's source maps. Enabled before the
   // bundle loads (only files loaded afterwards are mapped), and only then, since parsing maps costs start-up.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  // Node's own compile cache speeds every later start-up.
-  else module.enableCompileCache();
+  // Node's own compile cache speeds every later start-up; kept in a folder of the user's own, never the shared /tmp.
+  // Loaded here, not at the top: --version pays nothing for it.
+  else (await import('./private-compile-cache.js')).enablePrivateCompileCache();
   quietSqliteNotice();
   await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
 }

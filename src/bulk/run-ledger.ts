@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { pathTaken } from '../lib/private-file.js';
+import { NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
@@ -274,6 +274,11 @@ function openOutput<T>(path: string, what: string, flag: string, open: () => T, 
   } catch (error) {
     undo?.();
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    // A file another user made first in a shared folder, or a FIFO, would hand them the rows.
+    if (error instanceof NotOwnPrivateFileError)
+      throw new UsageError(
+        `Cannot write the ${what} ${path}: ${error.reason}; nothing was sent. Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.`,
+      );
     // A link planted in a shared folder would send the rows wherever it points.
     const reason = code === 'ELOOP' ? 'it is a symbolic link, which b2bctl never writes through' : code;
     throw new UsageError(

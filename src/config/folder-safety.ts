@@ -1,7 +1,8 @@
-import { chmodSync, lstatSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
+import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
+import { lstatOrUndefined } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
-import { currentUserName, userName } from '../lib/user-name.js';
 
 /**
  * The config folder decides where b2bctl sends the password (an automatic re-login reads its base URL) and holds the
@@ -11,9 +12,16 @@ import { currentUserName, userName } from '../lib/user-name.js';
 export function checkConfigFolderSafety(directory: string, file: string): void {
   // conf writes the file by a rename beside where a link points: a link planted at config.json would have the
   // tokens written wherever it leads. Checked on every system, before owners and modes.
-  if (isSymbolicLink(file))
+  const found = lstatOrUndefined(file);
+  if (found?.isSymbolicLink())
     throw new B2bctlError(
       `The config file ${file} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points. Remove the link (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      ExitCode.authFailed,
+    );
+  // conf reads it with a blocking open: a FIFO there would hold every command for ever, deaf to SIGTERM.
+  if (found !== undefined && !found.isFile() && !found.isDirectory())
+    throw new B2bctlError(
+      `The config file ${file} is ${specialFileKind(found)}, not a file: b2bctl would wait on it for ever. Remove it (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       ExitCode.authFailed,
     );
   const uid = process.getuid?.();
@@ -83,19 +91,6 @@ function othersWhoCanChange(
   uid: number,
 ): { owner: string; me: string; writableBy?: never } | { writableBy: string; mode: string; owner?: never } | undefined {
   if (stats.uid !== uid && stats.uid !== 0) return { owner: userName(stats.uid), me: currentUserName(uid) };
-  if ((stats.mode & 0o022) === 0) return undefined;
-  const group = (stats.mode & 0o020) !== 0;
-  const others = (stats.mode & 0o002) !== 0;
-  return {
-    writableBy: group && others ? 'its group and others' : group ? 'its group' : 'others',
-    mode: (stats.mode & 0o7777).toString(8).padStart(4, '0'),
-  };
-}
-
-function isSymbolicLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  const writableBy = otherWriters(stats.mode);
+  return writableBy === undefined ? undefined : { writableBy, mode: shownMode(stats.mode) };
 }

@@ -114,6 +114,9 @@ export class ProfileStore {
     } catch {
       // A folder we do not own keeps its mode; the file itself is still 0600.
     }
+    // conf writes through atomically's temporary file, opened without O_EXCL|O_NOFOLLOW, which conf's public options
+    // cannot replace with writeFileDurably: safe only because the folder was just checked to be this user's and
+    // writable by no one else, so no other user can plant a link at that name (docs/security.md).
     this.conf = new Conf<ConfigFile>({
       projectName: 'b2bctl',
       cwd: this.directory,

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  type Stats,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
 
 /**
  * Every file b2bctl creates is created here: in a folder others can write to (a shared export folder, /tmp), a
@@ -17,6 +29,7 @@ export const privateFolderMode = 0o700;
 
 // Windows has no O_NOFOLLOW (and no links a user can plant without privilege).
 const noFollow = constants.O_NOFOLLOW ?? 0;
+const noBlock = constants.O_NONBLOCK ?? 0;
 
 /** Creates `path`, which must not exist (not even as a link), for writing with `mode`; returns its descriptor. */
 export function createFileExclusively(path: string, mode = privateFileMode): number {
@@ -31,9 +44,11 @@ export function createFileExclusively(path: string, mode = privateFileMode): num
 }
 
 /**
- * Opens `path` for appending: a new private file, or the one already there when it is not a symbolic link (a
- * resumed report, a device such as /dev/null). A link fails with ELOOP, but for the system's own under /dev
- * (`--errors /dev/stderr`), which no other user can plant.
+ * Opens `path` for appending: a new private file, or the one already there when it is this user's own regular file
+ * that no one else may write (a resumed report, an empty file made for the run). A file another user made first in a
+ * shared folder, a FIFO or one others may write would hand them what b2bctl writes: refused with a
+ * NotOwnPrivateFileError, a link with ELOOP. The system's own under /dev are written as given: the process's own
+ * streams (`--errors /dev/stderr`, /dev/fd/N) and character devices (/dev/null, a terminal).
  */
 export function openForAppend(path: string, mode = privateFileMode): number {
   try {
@@ -41,9 +56,69 @@ export function openForAppend(path: string, mode = privateFileMode): number {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  // A file of ours is opened to read too (a resumed report's cut last row is found and dropped); a device as given.
-  const [follow, access] = path.startsWith('/dev/') ? [0, constants.O_WRONLY] : [noFollow, constants.O_RDWR];
-  return openSync(path, access | constants.O_APPEND | follow);
+  if (isSystemOutput(path)) return openSync(path, constants.O_WRONLY | constants.O_APPEND);
+  // Read too: a resumed report's cut last row is found and dropped. Not blocking: a FIFO opens at once, to be refused.
+  const descriptor = openSync(path, constants.O_RDWR | constants.O_APPEND | noFollow | noBlock);
+  try {
+    refuseUnlessOwnPrivateFile(path, fstatSync(descriptor));
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+  return descriptor;
+}
+
+/** An existing file b2bctl will not put customers' data in, and why, in words for the error line. */
+export class NotOwnPrivateFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+function refuseUnlessOwnPrivateFile(path: string, stats: Stats): void {
+  if (!stats.isFile())
+    throw new NotOwnPrivateFileError(
+      path,
+      `it is ${specialFileKind(stats)}, not a file: whoever reads it would get the rows`,
+    );
+  const uid = process.geteuid?.();
+  // Windows: no owner ids and no mode bits to judge.
+  if (uid === undefined) return;
+  if (stats.uid !== uid)
+    throw new NotOwnPrivateFileError(
+      path,
+      `it belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: its owner could read what b2bctl writes in it`,
+    );
+  const writers = otherWriters(stats.mode);
+  if (writers !== undefined)
+    throw new NotOwnPrivateFileError(
+      path,
+      `${writers} may write it (mode ${shownMode(stats.mode)}): they could change what b2bctl writes in it`,
+    );
+}
+
+/**
+ * The system's own outputs under /dev, which no other user can plant: the links directly in /dev (/dev/stdout,
+ * /dev/stderr) and /dev/fd/N lead to this process's own descriptors; elsewhere only a real character device
+ * (/dev/null, /dev/pts/3) counts, never a link or file in the world-writable /dev/shm or /dev/mqueue.
+ */
+function isSystemOutput(given: string): boolean {
+  const path = resolve(given);
+  if (!path.startsWith('/dev/') || path !== given) return false;
+  if (dirname(path) === '/dev' || dirname(path) === '/dev/fd') return lstatOrUndefined(path)?.isDirectory() !== true;
+  return lstatOrUndefined(path)?.isCharacterDevice() === true;
+}
+
+/** What is at `path` itself (a link not followed), or undefined when nothing is. */
+export function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */

@@ -6,7 +6,7 @@ import { claimClosedOutput, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { makePrivateFolder } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
-import { userName } from '../lib/user-name.js';
+import { userName } from '../lib/file-owners.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
 import type { ListedOrder } from '../platform/orders.js';
 

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { systemClock } from '../../base/clock.js';
 import { UsageError } from '../../base/errors.js';
 import { coreWaitClock } from '../../lib/core-waits.js';
-import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
+import { specialFileKind } from '../../lib/file-owners.js';
+import { createFileExclusively, lstatOrUndefined, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
+import { shellWord } from '../../lib/shell-word.js';
 import { GroupCommit } from './group-commit.js';
 import {
   type CommandRunRow,
@@ -96,6 +98,7 @@ export class SqliteStore implements EventStore {
   static async open(directory: string, options: StoreOptions = {}, readOnly = false): Promise<SqliteStore> {
     const file = join(directory, sqliteFileName);
     if (!readOnly) createPrivateDatabaseFile(directory, file);
+    refuseAnythingButFiles(file);
     const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
     // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
     // Asked of a new file only: on any other it would still write the file's header at every open.
@@ -362,10 +365,22 @@ function createPrivateDatabaseFile(directory: string, file: string): void {
     closeSync(createFileExclusively(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (lstatSync(file).isSymbolicLink())
-      throw new UsageError(
-        `${file} is a symbolic link; b2bctl keeps its inbox only in a file of its own. Remove the link, or pass another --inbox.`,
-      );
+  }
+}
+
+/**
+ * SQLite opens the inbox, its -wal and its -shm with O_NOFOLLOW, so a link planted at one of them (in a folder others
+ * may write) is never written through, but it fails with a bare ERR_SQLITE_ERROR; a FIFO there would hold the open.
+ * Each is said by name instead, with what to do.
+ */
+function refuseAnythingButFiles(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    const found = lstatOrUndefined(path);
+    if (found === undefined || found.isFile()) continue;
+    const what = found.isSymbolicLink() ? 'a symbolic link' : `${specialFileKind(found)}, not a file`;
+    throw new UsageError(
+      `${path} is ${what}; b2bctl keeps its inbox only in files of its own. Remove it (rm ${shellWord(path)}), or pass another --inbox.`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -167,6 +168,42 @@ describe('webhook listen (in process)', () => {
       expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
     },
   );
+
+  it.each(['inbox.sqlite-shm', 'inbox.sqlite-wal', 'inbox.sqlite'])(
+    'a link planted at %s is refused by name (exit 2), and nothing is written where it points',
+    async (name) => {
+      const inbox = temporaryFolder();
+      const victim = join(temporaryFolder(), 'precious.txt');
+      writeFileSync(victim, 'precious\n');
+      symlinkSync(victim, join(inbox, name));
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      });
+      const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error & {
+        exitCode: number;
+      };
+      const path = join(inbox, name);
+      expect(failure.message).toBe(
+        `${path} is a symbolic link; b2bctl keeps its inbox only in files of its own. Remove it (rm ${path}), or pass another --inbox.`,
+      );
+      expect(failure.exitCode).toBe(2);
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      expect(memory.stdout()).toBe('');
+    },
+  );
+
+  it('a FIFO at inbox.sqlite-wal is refused by name (exit 2), not opened', async () => {
+    const inbox = temporaryFolder();
+    const path = join(inbox, 'inbox.sqlite-wal');
+    execFileSync('mkfifo', ['-m', '600', path]);
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error;
+    expect(failure.message).toBe(
+      `${path} is a named pipe (FIFO), not a file; b2bctl keeps its inbox only in files of its own. Remove it (rm ${path}), or pass another --inbox.`,
+    );
+  });
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({

@@ -47,8 +47,8 @@ describe('the built binary', () => {
   it('says in one line, exit 69, that a clone is not built yet (npm install builds nothing)', async () => {
     const clone = temporaryFolder();
     mkdirSync(join(clone, 'bin'));
-    // The launcher and the module it loads before dist/: what a clone has before `npm run build`.
-    for (const file of ['b2bctl.js', 'supported-node.js'])
+    // The launcher and the modules it loads before dist/: what a clone has before `npm run build`.
+    for (const file of ['b2bctl.js', 'supported-node.js', 'private-compile-cache.js'])
       copyFileSync(join(dirname(cliPath), file), join(clone, 'bin', file));
     for (const args of [['--version'], ['sellers', 'list']]) {
       const result = await new Promise<{ code: number | null; stderr: string }>((settle) => {

@@ -2,14 +2,30 @@
  * Links planted in a shared folder at the names b2bctl writes: the temporary file of an atomic write (orders,
  * cursor, run meta), a lock's temporary file, a report reopened for appending. None is written through.
  */
-import { closeSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReportWriter } from '../../../src/bulk/report.js';
 import { acquireLock } from '../../../src/config/lock.js';
 import { writeFileDurably } from '../../../src/io/output/durable-file.js';
-import { createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
+import { NotOwnPrivateFileError, createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
+import { requireThat } from '../../support/external-tools.js';
 import { temporaryFolder } from '../../support/temporary.js';
+
+const root = requireThat(process.getuid?.() === 0, 'giving a file to another user needs root');
 
 const folder = temporaryFolder('b2bctl-private-file-');
 let count = 0;
@@ -66,6 +82,56 @@ describe('files created, never followed', () => {
     expect(descriptor).toBeGreaterThanOrEqual(0);
     closeSync(descriptor);
   });
+
+  it('openForAppend refuses a FIFO at once (nothing blocks, nothing is written to it)', () => {
+    const { shared } = plantedFolder();
+    const fifo = join(shared, 'errors.csv');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    expect(() => openForAppend(fifo)).toThrow(
+      new NotOwnPrivateFileError(fifo, 'it is a named pipe (FIFO), not a file: whoever reads it would get the rows'),
+    );
+  });
+
+  it('openForAppend refuses a file of ours that others may write, and reopens one that is private', () => {
+    const { shared } = plantedFolder();
+    const path = join(shared, 'report.csv');
+    writeFileSync(path, '');
+    chmodSync(path, 0o666);
+    expect(() => openForAppend(path)).toThrow(
+      expect.objectContaining({
+        reason: 'its group and others may write it (mode 0666): they could change what b2bctl writes in it',
+      }),
+    );
+    chmodSync(path, 0o644);
+    closeSync(openForAppend(path));
+  });
+
+  it.skipIf(root.missing)(`openForAppend refuses an empty file another user made first${root.note}`, () => {
+    const { shared } = plantedFolder();
+    const path = join(shared, 'errors.csv');
+    writeFileSync(path, '');
+    chownSync(path, 65534, 65534);
+    chmodSync(path, 0o600);
+    expect(() => openForAppend(path)).toThrow(
+      expect.objectContaining({ reason: expect.stringMatching(/^it belongs to \S+ \(uid 65534\), not to root: /) }),
+    );
+  });
+
+  it.skipIf(!existsSync('/dev/shm'))(
+    'openForAppend does not follow a link in /dev/shm, which every user may write',
+    () => {
+      const { victim } = plantedFolder();
+      const link = join('/dev/shm', `b2bctl-test-report-${process.pid}.csv`);
+      symlinkSync(victim, link);
+      try {
+        expect(() => openForAppend(link)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+      } finally {
+        rmSync(link);
+      }
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      closeSync(openForAppend('/dev/null'));
+    },
+  );
 
   it('createFileExclusively refuses a path that exists, a dangling link included, and creates nothing where the link points', () => {
     const { shared } = plantedFolder();

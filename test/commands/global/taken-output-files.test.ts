@@ -1,0 +1,106 @@
+/**
+ * A `--report` or `--errors` path in a shared folder (an export share, /tmp) that another user made first, as an
+ * empty file or a FIFO they read from: reused, it would hand them customers' documents and passwords. It is refused
+ * before anything is sent, exit 2, saying why; a file of one's own that no one else may write is still used.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
+import { requestCounts, seedDirectory } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
+
+const root = requireThat(process.getuid?.() === 0, 'giving a file to another user needs root');
+const nobody = 65534;
+const customers = [
+  'documentType,document,name,username,phone,password,paysIcms,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
+  'cpf,52998224725,Ana,a9@ex.com.br,11999990000,Senha#A1x,false,01310-100,5',
+  '',
+].join('\n');
+
+/** A working folder with the inputs, and a sticky folder every user may write to, as /tmp is. */
+function workspace(): { dir: string; shared: string } {
+  const dir = freshWorkDir();
+  writeFileSync(join(dir, 'clientes.csv'), customers);
+  copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+  const shared = join(dir, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o1777);
+  return { dir, shared };
+}
+
+const advice = (flag: string) =>
+  `nothing was sent. Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.\n`;
+
+describe('a report or errors path that exists and is not a private file of this user', () => {
+  it.skipIf(root.missing)(
+    `an empty file another user made first, open to all: refused, exit 2, nothing sent${root.note}`,
+    async () => {
+      const { dir, shared } = workspace();
+      const planted = join(shared, 'e.csv');
+      writeFileSync(planted, '');
+      chownSync(planted, nobody, nobody);
+      chmodSync(planted, 0o666);
+      const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--errors', planted, '-q'], {
+        configDir,
+        cwd: dir,
+      });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: Cannot write the errors file ${planted}: it belongs to \\S+ \\(uid ${nobody}\\), not to root: its owner could read what b2bctl writes in it; `,
+        ),
+      );
+      expect(result.stderr.endsWith(advice('--errors'))).toBe(true);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+      expect(result.code).toBe(2);
+      expect(await requestCounts(sandbox)).toEqual({});
+      expect(readFileSync(planted, 'utf8')).toBe('');
+    },
+  );
+
+  it('a FIFO at --report: refused at once, exit 2, nothing sent', async () => {
+    const { dir, shared } = workspace();
+    const fifo = join(shared, 'r.csv');
+    execFileSync('mkfifo', ['-m', '666', fifo]);
+    const result = await runCommandLine(['stock', 'push', 'stock.csv', '--report', fifo, '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(result.stderr).toBe(
+      `error: Cannot write the report ${fifo}: it is a named pipe (FIFO), not a file: whoever reads it would get the rows; ${advice('--report')}`,
+    );
+    expect(result.code).toBe(2);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('an empty file of ours that others may write: refused; once chmod 600, used', async () => {
+    const { dir } = workspace();
+    const report = join(dir, 'r.csv');
+    writeFileSync(report, '');
+    chmodSync(report, 0o666);
+    const refused = await runCommandLine(['stock', 'push', 'stock.csv', '--report', report, '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(refused.stderr).toBe(
+      `error: Cannot write the report ${report}: its group and others may write it (mode 0666): they could change what b2bctl writes in it; ${advice('--report')}`,
+    );
+    expect(refused.code).toBe(2);
+    expect(await requestCounts(sandbox)).toEqual({});
+    chmodSync(report, 0o600);
+    const used = await runCommandLine(['stock', 'push', 'stock.csv', '--report', report, '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(used.code).toBe(0);
+    expect(readFileSync(report, 'utf8').split('\n').length).toBeGreaterThan(50);
+  });
+});
