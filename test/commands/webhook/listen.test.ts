@@ -332,7 +332,10 @@ describe('webhook listen: backlog and hand-offs', () => {
     expect(failure.message).toBe(
       'Delivery is degraded: hand-off "forward" has an event waiting 660 s (over --stuck-after 600 s). See the receiver\'s log.',
     );
-    expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });
+    // Piped, one JSON array, as the global -o says (NDJSON is -o ndjson).
+    expect(JSON.parse(statusMemory.stdout())).toMatchObject([
+      { name: 'forward', pending: 1, oldestPendingSeconds: 660 },
+    ]);
     memory.interrupt();
     await running;
   });
