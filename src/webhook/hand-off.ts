@@ -151,7 +151,7 @@ export class HandOff {
       return 'stopped';
     if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
     this.options.log(
-      `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
+      `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
     );
     return undefined;
   }

@@ -68,7 +68,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         httpUrl,
       )
       .option('--allow-http', allowHttpHelp)
-      .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+      .option(
+        '--exec <command>',
+        'run a shell command per stored event with the event on stdin, retrying on failure (exit 65: a dead letter at once)',
+      )
       .option(
         '--exec-env <name>',
         "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",

@@ -28,7 +28,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
     refuseUrlCredentialOverPlainHttp(new URL(options.to), options.allowHttp === true, context.env);
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env, undefined, options.forwardBatch, { url: '--to' })
-    : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
+    : execCommand(options.exec as string, context.log.info, options.execTimeout, {
         parent: context.env,
         names: options.execEnv ?? [],
       });

@@ -113,7 +113,7 @@ describe('a receiver restarted while its hand-off fails', () => {
     expect([before.tries, after.tries]).toEqual([1, 2]);
     expect(log.slice(1)).toEqual([
       'Hand-off "forward" (http://erp/hooks): orders event 1 failed (attempt 1, failing for 8.5 s of --give-up-after 20 s: connect ECONNREFUSED 127.0.0.1:47230); trying again in 0.5 s.',
-      'Hand-off "forward": orders event 1 is dead after 2 attempts over 21 s (--give-up-after) (connect ECONNREFUSED 127.0.0.1:47230); delivery goes on. See webhook dead list.',
+      'Hand-off "forward" (http://erp/hooks): orders event 1 is dead after 2 attempts over 21 s (--give-up-after) (connect ECONNREFUSED 127.0.0.1:47230); delivery goes on. See webhook dead list.',
     ]);
     // Dead, the event's failure is forgotten: a `webhook dead retry` starts its clocks again.
     expect(await store.failingEvent('forward')).toBeUndefined();
