@@ -11,6 +11,7 @@ import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
+import { CommandOutput, failureWithOutput } from './command-output.js';
 import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
@@ -243,15 +244,20 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/** The exit code by which a command refuses an event for good (sysexits' EX_DATAERR): a dead letter at once. */
+export const refusedForGoodExitCode = 65;
+
 /**
  * Runs a shell command per event with the event on stdin and a clean environment (exec-environment.ts); exit 0 is
- * success. Each run is its own process group, killed whole at `timeoutMs`, on shutdown, and when this process
- * exits however it exits; recorded in `runs` while it runs, so that a successor of a receiver killed by SIGKILL
- * waits for it (command-runs.ts).
+ * success, exit 65 a refusal for good (as `--forward-to` takes a 422), any other a failure tried again. What it
+ * prints is kept (its last lines, command-output.ts): a failure's message ends with it, and after a success each
+ * kept line goes to `say`, named by event. Each run is its own process group, killed whole at `timeoutMs`, on
+ * shutdown, and when this process exits however it exits; recorded in `runs` while it runs, so that a successor
+ * of a receiver killed by SIGKILL waits for it (command-runs.ts).
  */
 export function execCommand(
   command: string,
-  stderr: NodeJS.WritableStream,
+  say: (line: string) => void,
   timeoutMs: number,
   environment: ExecEnvironment = { parent: process.env, names: [] },
   runs?: CommandRuns,
@@ -262,13 +268,16 @@ export function execCommand(
       for (const group of runningGroups) killGroupById(group);
     });
   }
+  const target = `exec ${commandShownSafely(command)}`;
   return {
-    target: `exec ${commandShownSafely(command)}`,
+    target,
     prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
       new Promise<void>((resolve, reject) => {
         const text = eventText(event);
-        // The command's own output goes to stderr: stdout carries the receiver's own lines (--log-events).
+        // The command's own output is kept, not passed through: stdout carries the receiver's own lines
+        // (--log-events), and stderr its log, one line each in its format.
+        const output = new CommandOutput();
         const child = spawn(command, {
           shell: true,
           detached: true,
@@ -299,8 +308,8 @@ export function execCommand(
         );
         const onAbort = () => end('stopped by shutdown');
         signal.addEventListener('abort', onAbort, { once: true });
-        child.stdout.pipe(stderr, { end: false });
-        child.stderr.pipe(stderr, { end: false });
+        child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
+        child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
         child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
         child.on('error', reject);
         child.on('close', (code, exitSignal) => {
@@ -310,12 +319,37 @@ export function execCommand(
           // The shell ended: anything it left in its group goes too.
           killGroup(child);
           if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
-          if (code === 0 && !ending) resolve();
-          else reject(new Error(ending || (exitSignal ? `killed by ${exitSignal}` : `exit code ${code}`)));
+          const failure = runOutcome({ code, exitSignal, ending }, output, (line) =>
+            say(`${target}: ${event.kind} event ${event.id} printed${line}`),
+          );
+          if (failure === undefined) resolve();
+          else reject(failure);
         });
         void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
       }),
   };
+}
+
+/**
+ * How a run ended: undefined when the event was taken (then what the command printed goes to `said`, a line each),
+ * else the failure, its last lines at the end: a refusal for good at exit 65, one tried again otherwise.
+ */
+function runOutcome(
+  run: { code: number | null; exitSignal: NodeJS.Signals | null; ending: string },
+  output: CommandOutput,
+  said: (line: string) => void,
+): Error | undefined {
+  const { lines, dropped } = output.finish();
+  if (run.code === 0 && !run.ending) {
+    if (dropped > 0) said(` ${dropped} more line${dropped === 1 ? '' : 's'} before these.`);
+    for (const line of lines) said(`: ${line}`);
+    return undefined;
+  }
+  const reason = failureWithOutput(
+    run.ending || (run.exitSignal ? `killed by ${run.exitSignal}` : `exit code ${run.code}`),
+    lines,
+  );
+  return run.code === refusedForGoodExitCode && !run.ending ? new PermanentRefusal(reason) : new Error(reason);
 }
 
 function killGroupById(group: number): void {

@@ -1,7 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import { Backoff, spokenDuration } from './backoff.js';
 import { type EventConsumer, PermanentRefusal } from './consumers.js';
-import type { EventStore, StoredEvent } from './store/types.js';
+import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 
 export interface HandOffOptions {
   clock: Clock;
@@ -62,6 +62,8 @@ export class HandOff {
   private position: number | undefined;
   private readonly current: Omit<HandOffState, 'name'> = {};
   private prepared = false;
+  /** The event the store says this hand-off fails on, and since when: a restart does not reset its clocks. */
+  private failing: FailingEvent | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -117,6 +119,7 @@ export class HandOff {
     if (!this.prepared) {
       await this.consumer.prepare?.(this.stopping.signal);
       if (this.stopping.signal.aborted) return 'stopped';
+      this.failing = await this.store.failingEvent(this.name);
       this.prepared = true;
     }
     if (this.queue.length === 0) {
@@ -148,7 +151,7 @@ export class HandOff {
       return 'stopped';
     if (!this.retrying) this.position = Math.max(this.position ?? 0, event.id);
     this.options.log(
-      `Hand-off "${this.name}": ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
+      `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} is dead after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}${outcome.attempts > 1 ? ` over ${spokenDuration(outcome.failedMs)} (--give-up-after)` : ''} (${outcome.error}); delivery goes on. See webhook dead list.`,
     );
     return undefined;
   }
@@ -163,7 +166,7 @@ export class HandOff {
   ): Promise<Error | 'stopped' | undefined> {
     const room = Math.max(1, (this.options.commitEvents ?? 100) - this.unrecorded.length);
     const run = this.queue.slice(0, room);
-    this.current.busySince = this.options.clock.now();
+    this.current.busySince = this.failingSince(run[0]) ?? this.options.clock.now();
     // A run that goes on is not stuck: busySince moves with it (at most a second behind), as one at a time.
     const progressed = () => (this.current.busySince = this.options.clock.now());
     const { taken, failure } = await deliverInOrder(run, this.stopping.signal, progressed).finally(() => {
@@ -295,13 +298,37 @@ export class HandOff {
 
   /** `firstFailure`: its first attempt, made in a run of events, failed so. */
   private async deliverWithRetries(event: StoredEvent, firstFailure?: Error): Promise<Outcome> {
-    const firstTry = this.options.clock.now();
+    const firstTry = this.failingSince(event) ?? this.options.clock.now();
     this.current.busySince = firstTry;
     try {
-      return await this.retryUntilGivenUp(event, firstTry, firstFailure);
+      const outcome = await this.retryUntilGivenUp(event, firstTry, firstFailure);
+      // Delivered or dead, the store forgot it (a retried dead letter starts its clocks again); stopped, it did not.
+      if (outcome !== 'stopped' && this.failing?.eventId === event.id) this.failing = undefined;
+      return outcome;
     } finally {
       this.current.busySince = undefined;
       this.current.lastError = undefined;
+    }
+  }
+
+  /** Since when the store says this hand-off fails on `event` (before a restart); undefined if it does not. */
+  private failingSince(event: StoredEvent | undefined): number | undefined {
+    return event !== undefined && this.failing?.eventId === event.id ? this.failing.since : undefined;
+  }
+
+  /**
+   * Keeps, at an event's first failure, since when it fails, so a restart goes on with its --give-up-after and
+   * --stuck-after clocks. A store that cannot take it costs only that: delivery goes on.
+   */
+  private async rememberFailing(event: StoredEvent, since: number): Promise<void> {
+    if (this.failing?.eventId === event.id) return;
+    try {
+      await this.store.recordFailing(this.name, event.id, since);
+      this.failing = { eventId: event.id, since };
+    } catch (error) {
+      this.options.log(
+        `Hand-off "${this.name}": the store cannot record since when event ${event.id} fails (${(error as Error).message}); a restart would count its --give-up-after from then.`,
+      );
     }
   }
 
@@ -324,6 +351,7 @@ export class HandOff {
         this.current.lastError = message;
         // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
         if (!(await this.recordDeliveries())) return 'stopped';
+        await this.rememberFailing(event, firstTry);
         const { nominalMs, waitMs } = backoff.take();
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
         if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {

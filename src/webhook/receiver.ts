@@ -61,6 +61,8 @@ export interface ReceiverOptions {
   onStored?: (event: ReceivedEvent) => void;
   /** Called for a redelivery that was answered 2xx without storing it again. */
   onDuplicate?: (kind: WebhookKind, key: string) => void;
+  /** Called for an event refused before it was stored (400, 413, 415), after the log line (if any) for it. */
+  onRefused?: (kind: WebhookKind, status: number) => void;
   log?: (message: string) => void;
 }
 
@@ -96,6 +98,50 @@ function writeFailed(writes: WriteHealth, now: number, log: ((line: string) => v
   writes.unlogged = 0;
   log?.(`${line}${more}`);
 }
+
+/** Events refused: each logged, up to `refusalLinesPerMinute` a minute; the rest counted into the next line. */
+interface RefusalLines {
+  windowStart?: number;
+  logged: number;
+  unlogged: number;
+}
+
+/** A platform sending every event in a wrong way is seen at once, without a line per event of a flood. */
+const refusalLinesPerMinute = 10;
+
+/**
+ * An event refused before it was stored, said in one line: its status, what the sender was told, who sent it and
+ * what it sent (a platform set to send Latin-1 or text/plain has every event refused, and this is where it shows).
+ */
+function eventRefused(
+  lines: RefusalLines,
+  options: ReceiverOptions,
+  refusal: { kind: WebhookKind; status: number; reason: string; request: FastifyRequest },
+): void {
+  const now = (options.now ?? Date.now)();
+  if (lines.windowStart === undefined || now - lines.windowStart >= 60_000) {
+    lines.windowStart = now;
+    lines.logged = 0;
+  }
+  if (lines.logged >= refusalLinesPerMinute) lines.unlogged++;
+  else {
+    lines.logged++;
+    const { headers, ip } = refusal.request;
+    const length = headers['content-length'] === undefined ? 'no length' : `${headers['content-length']} bytes`;
+    // JSON.parse quotes the text around a fault, line breaks and all: written as \n, the line stays one line.
+    const reason = refusal.reason.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+    const type = headers['content-type']?.slice(0, 100) ?? 'none';
+    const more = lines.unlogged ? ` (and ${lines.unlogged} more refused since the last such line)` : '';
+    lines.unlogged = 0;
+    options.log?.(
+      `Refused ${refusal.kind === 'orders' ? 'an' : 'a'} ${refusal.kind} event from ${ip} (content-type ${type}, ${length}), not stored: answered HTTP ${refusal.status} "${reason}".${more}`,
+    );
+  }
+  options.onRefused?.(refusal.kind, refusal.status);
+}
+
+/** What a sender of another media type is told: what to send (an empty body is answered so too). */
+const sendJson = 'Send the event as application/json';
 
 /** An event as received: what the store keeps, with the event parsed. */
 export type ReceivedEvent = Omit<StoredEvent, 'id'>;
@@ -136,16 +182,25 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
   });
   addTokenRoute(app, tokens, options, writes);
-  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now, writes);
+  const refusals: RefusalLines = { logged: 0, unlogged: 0 };
+  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now, writes, refusals);
+  const eventRoutes = new Map<string, WebhookKind>([
+    [options.paths.customers, 'customers'],
+    [options.paths.orders, 'orders'],
+  ]);
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
       .send({ error: 'not_found', error_description: `No route ${request.method} ${request.url.split('?')[0]}` }),
   );
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+  app.setErrorHandler((error: { statusCode?: number; message: string; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const code = errorCodes[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
-    return reply.code(status).send({ error: code, error_description: error.message });
+    // fastify's own words for a type no parser takes ("Unsupported Media Type") do not say what to send.
+    const reason = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? sendJson : error.message;
+    const kind = eventRoutes.get(request.routeOptions.url ?? '');
+    if (kind !== undefined && status < 500) eventRefused(refusals, options, { kind, status, reason, request });
+    return reply.code(status).send({ error: code, error_description: reason });
   });
   await listenOn(app, options.host, options.port);
   const url = baseUrlOf(
@@ -278,6 +333,7 @@ function addEventRoute(
   options: ReceiverOptions,
   now: () => number,
   writes: WriteHealth,
+  refusals: RefusalLines,
 ): void {
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -295,9 +351,8 @@ function addEventRoute(
   app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
     // Only the JSON parser gives a JsonBody, and fastify runs it for the JSON media types alone.
     if (!isJsonBody(request.body)) {
-      return reply
-        .code(415)
-        .send({ error: 'unsupported_media_type', error_description: 'Send the event as application/json' });
+      eventRefused(refusals, options, { kind, status: 415, reason: sendJson, request });
+      return reply.code(415).send({ error: 'unsupported_media_type', error_description: sendJson });
     }
     const { raw, value } = request.body;
     const receivedAt = now();

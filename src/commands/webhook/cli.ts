@@ -68,7 +68,10 @@ export function register(program: Command, dispatch: Dispatch): void {
         httpUrl,
       )
       .option('--allow-http', allowHttpHelp)
-      .option('--exec <command>', 'run a shell command per stored event with the event on stdin, retrying on failure')
+      .option(
+        '--exec <command>',
+        'run a shell command per stored event with the event on stdin, retrying on failure (exit 65: a dead letter at once)',
+      )
       .option(
         '--exec-env <name>',
         "pass this variable of the environment on to --exec commands (repeat for more; they get PATH, HOME, LANG, TZ and the event's own otherwise)",
@@ -145,7 +148,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('trigger')
     .summary('play the platform: ask a token in the chosen style, then send one event, reporting each step')
     .description(
-      "Plays the platform against a receiver, this one or the ERP's own: asks for a token with the client id and secret in the chosen style (basic, body or headers), then posts one customers or orders event, a realistic sample or the JSON of --data. Each step is printed as a JSON line with its status and answer; a step that fails ends the run with one line saying why and a non-zero exit code. Use it to check a receiver before giving its URLs to the store's panel.",
+      "Plays the platform against a receiver, this one or the ERP's own: asks for a token with the client id and secret in the chosen style (basic, body or headers), then posts one customers or orders event, a realistic sample or the JSON of --data. Each step is printed with its status and answer: a line each on a terminal, a JSON line each when piped (-o json: one array; -o csv: a row each); a step that fails ends the run with one line saying why and a non-zero exit code. Use it to check a receiver before giving its URLs to the store's panel.",
     )
     // The choices for completion and help; the parser for the words of the refusal.
     .addArgument(new Argument('<kind>', 'customers or orders').choices(webhookKinds).argParser(kindArgument))

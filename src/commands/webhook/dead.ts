@@ -29,7 +29,7 @@ const deadLayout: RecordLayout<DeadLetter> = {
 export async function run(options: DeadOptions, context: Context): Promise<void> {
   await withStore(storeLocation(options, context), async (store) => {
     if (options.action === 'list') {
-      const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, deadLayout, {
+      const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
         ...stdoutStyle(context),
       });
       for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);

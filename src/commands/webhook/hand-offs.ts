@@ -66,7 +66,7 @@ export async function handOffsOf(
       clock: context.clock,
       log: context.log.warn,
     });
-    named.push([name, execCommand(flags.exec, context.io.stderr, flags.execTimeout, environment, runs)]);
+    named.push([name, execCommand(flags.exec, context.log.info, flags.execTimeout, environment, runs)]);
   }
   const handOffs: HandOff[] = [];
   let described = '';

@@ -7,6 +7,8 @@ import type { WebhookKind } from '../../domain/webhook-events.js';
 export class IntakeSummary {
   private readonly stored: Record<WebhookKind, number> = { customers: 0, orders: 0 };
   private duplicates = 0;
+  /** Events refused before they were stored, by HTTP status (each also logged, up to ten a minute). */
+  private refusals = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly log: (line: string) => void) {}
@@ -17,6 +19,10 @@ export class IntakeSummary {
 
   duplicate(): void {
     this.duplicates++;
+  }
+
+  refused(status: number): void {
+    this.refusals.set(status, (this.refusals.get(status) ?? 0) + 1);
   }
 
   /** Logs the line every `everyMs` (when something happened) until stop(). */
@@ -33,12 +39,15 @@ export class IntakeSummary {
 
   private flush(period: string): void {
     const total = this.stored.customers + this.stored.orders;
-    if (total === 0 && this.duplicates === 0) return;
+    const refused = [...this.refusals.values()].reduce((sum, count) => sum + count, 0);
+    if (total === 0 && this.duplicates === 0 && refused === 0) return;
+    const byStatus = [...this.refusals].map(([status, count]) => `HTTP ${status} ${count}`).join(', ');
     this.log(
-      `Stored ${total} event${total === 1 ? '' : 's'} ${period} (customers ${this.stored.customers}, orders ${this.stored.orders}); ${this.duplicates} redeliver${this.duplicates === 1 ? 'y' : 'ies'} recognised.`,
+      `Stored ${total} event${total === 1 ? '' : 's'} ${period} (customers ${this.stored.customers}, orders ${this.stored.orders}); ${this.duplicates} redeliver${this.duplicates === 1 ? 'y' : 'ies'} recognised${refused ? `; ${refused} refused, not stored (${byStatus})` : ''}.`,
     );
     this.stored.customers = 0;
     this.stored.orders = 0;
     this.duplicates = 0;
+    this.refusals.clear();
   }
 }

@@ -129,6 +129,7 @@ async function serve(
       summary.duplicate();
       context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`);
     },
+    onRefused: (_kind, status) => summary.refused(status),
     log: context.log.warn,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {

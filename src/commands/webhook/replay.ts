@@ -29,7 +29,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
         flags: { url: '--to' },
         token: erpTokenFor(options.to, '--to', options.allowHttp === true, context),
       })
-    : execCommand(options.exec as string, context.io.stderr, options.execTimeout, {
+    : execCommand(options.exec as string, context.log.info, options.execTimeout, {
         parent: context.env,
         names: options.execEnv ?? [],
       });

@@ -26,7 +26,7 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
   const health = await withStore(storeLocation(options, context), (store) =>
     backlogHealth(store, context.clock.now(), options.stuckAfter),
   );
-  const writer = createRecordWriter(context.outputFormat('ndjson'), context.io.stdout, statusLayout, {
+  const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, statusLayout, {
     ...stdoutStyle(context),
   });
   for (const row of health.handOffs) await writer.write(row);

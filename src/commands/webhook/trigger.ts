@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Context } from '../../context.js';
+import { type Context, stdoutStyle } from '../../context.js';
+import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../base/errors.js';
 import { refusePlainHttp } from '../../net/plain-http.js';
@@ -55,10 +56,7 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
       trace: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
     },
   );
-  const format = context.outputFormat('ndjson');
-  for (const step of outcome.steps) {
-    context.io.stdout.write(`${format === 'table' ? stepLine(step) : JSON.stringify(step)}\n`);
-  }
+  await printSteps(outcome.steps, context);
   if (outcome.delivered) return;
   const failed = outcome.steps.at(-1) as DeliveryStep;
   const what = `${failed.step === 'token' ? 'Token request' : `The ${options.kind} event`} to ${failed.url}`;
@@ -72,6 +70,24 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
   throw new PartialFailureError(
     `${what} was answered ${failed.status === undefined ? failed.error : `HTTP ${failed.status}`}.`,
   );
+}
+
+/** A terminal gets a line a step (stepLine); this layout serves the other formats, whose columns it names. */
+const stepLayout: RecordLayout<DeliveryStep> = {
+  table: [],
+  csv: ['step', 'url', 'status', 'error', 'answer'],
+};
+
+/** The steps in the format asked: NDJSON when piped, as the command's help says; -o json one array, -o csv rows. */
+async function printSteps(steps: DeliveryStep[], context: Context): Promise<void> {
+  const format = context.outputFormat('ndjson');
+  if (format === 'table') {
+    for (const step of steps) context.io.stdout.write(`${stepLine(step)}\n`);
+    return;
+  }
+  const writer = createRecordWriter(format, context.io.stdout, stepLayout, stdoutStyle(context));
+  for (const step of steps) await writer.write(step);
+  await writer.end();
 }
 
 function stepLine(step: DeliveryStep): string {

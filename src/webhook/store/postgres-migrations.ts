@@ -29,6 +29,11 @@ CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NU
   process_group BIGINT NOT NULL, event_id BIGINT NOT NULL, started_at BIGINT NOT NULL,
   PRIMARY KEY (handoff, host, process_group));`,
   },
+  {
+    name: 'the event each hand-off fails on, and since when',
+    sql: `
+ALTER TABLE handoffs ADD COLUMN failing_event BIGINT, ADD COLUMN failing_since BIGINT;`,
+  },
 ];
 
 /** Where the version is kept: one row, created before any step (a store of 0.1.0 has no such table). */

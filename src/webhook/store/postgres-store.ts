@@ -22,10 +22,14 @@ import {
   handOffDelete,
   handOffExistsQuery,
   handOffRunQuery,
+  failingClear,
+  failingQuery,
+  failingRecord,
+  type FailingRow,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
-import { commandRunOf, deadLetterOf, idList } from './rows.js';
+import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
 import {
   allTokensDelete,
   expiredTokensDelete,
@@ -39,6 +43,7 @@ import type {
   DeadLetter,
   EventSelection,
   EventStore,
+  FailingEvent,
   HandOffBacklog,
   StoreTiming,
   HandOffDrop,
@@ -168,6 +173,7 @@ export class PostgresStore implements EventStore {
         Math.max(...ids),
         name,
       ]);
+      await client.query(`${positional(failingClear)} = ANY($2::bigint[])`, [name, ids]);
     });
   }
 
@@ -175,7 +181,16 @@ export class PostgresStore implements EventStore {
     await this.transaction(async (client) => {
       await client.query(positional(deadLetterUpsert), [name, event.id, error, attempts, this.now()]);
       await client.query('UPDATE handoffs SET position = GREATEST(position, $1) WHERE name = $2', [event.id, name]);
+      await client.query(`${positional(failingClear)} = $2`, [name, event.id]);
     });
+  }
+
+  async recordFailing(name: string, eventId: number, since: number): Promise<void> {
+    await this.query(failingRecord, [eventId, since, name]);
+  }
+
+  async failingEvent(name: string): Promise<FailingEvent | undefined> {
+    return failingEventOf((await this.query<FailingRow>(failingQuery, [name])).rows[0]);
   }
 
   async deadLetters(handOff?: string): Promise<DeadLetter[]> {

@@ -138,3 +138,19 @@ export const handOffDelete = 'DELETE FROM handoffs WHERE name = ?';
 /** Whether a hand-off exists, and whether a command it ran is recorded: name. */
 export const handOffExistsQuery = 'SELECT name FROM handoffs WHERE name = ?';
 export const handOffRunQuery = 'SELECT handoff FROM command_runs WHERE handoff = ? LIMIT 1';
+
+/**
+ * The event a hand-off fails on and since when (a restart goes on with its --give-up-after and --stuck-after
+ * clocks): event_id, since, hand-off. Delivered or dead, the event's record goes (failingClear).
+ */
+export const failingRecord = 'UPDATE handoffs SET failing_event = ?, failing_since = ? WHERE name = ?';
+export const failingQuery =
+  'SELECT failing_event, failing_since FROM handoffs WHERE name = ? AND failing_event IS NOT NULL';
+/** Hand-off; each store ends it with its own test of the ids delivered or dead. */
+export const failingClear =
+  'UPDATE handoffs SET failing_event = NULL, failing_since = NULL WHERE name = ? AND failing_event';
+
+export interface FailingRow {
+  failing_event: number | string;
+  failing_since: number | string;
+}

@@ -1,6 +1,6 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import type { CommandRunRow, DeadRow } from './queries.js';
-import type { CommandRun, DeadLetter } from './types.js';
+import type { CommandRunRow, DeadRow, FailingRow } from './queries.js';
+import type { CommandRun, DeadLetter, FailingEvent } from './types.js';
 
 export function deadLetterOf(row: DeadRow): DeadLetter {
   return {
@@ -28,4 +28,8 @@ export function commandRunOf(row: CommandRunRow): CommandRun {
     eventId: Number(row.event_id),
     startedAt: Number(row.started_at),
   };
+}
+
+export function failingEventOf(row: FailingRow | undefined): FailingEvent | undefined {
+  return row === undefined ? undefined : { eventId: Number(row.failing_event), since: Number(row.failing_since) };
 }

@@ -30,6 +30,12 @@ CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NU
   process_group BIGINT NOT NULL, event_id BIGINT NOT NULL, started_at BIGINT NOT NULL,
   PRIMARY KEY (handoff, host, process_group));`,
   },
+  {
+    name: 'the event each hand-off fails on, and since when',
+    sql: `
+ALTER TABLE handoffs ADD COLUMN failing_event INTEGER;
+ALTER TABLE handoffs ADD COLUMN failing_since INTEGER;`,
+  },
 ];
 
 function versionOf(database: SqliteDatabase): number {

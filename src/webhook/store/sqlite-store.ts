@@ -27,11 +27,15 @@ import {
   handOffDelete,
   handOffExistsQuery,
   handOffRunQuery,
+  failingClear,
+  failingQuery,
+  failingRecord,
+  type FailingRow,
 } from './queries.js';
 import { backlogOf } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
-import { commandRunOf, deadLetterOf, idList } from './rows.js';
+import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
 import { SqliteDatabase, type Statement } from './sqlite-database.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteWriter, type WriteStatement } from './sqlite-writer.js';
@@ -48,6 +52,7 @@ import type {
   DeadLetter,
   EventSelection,
   EventStore,
+  FailingEvent,
   HandOffBacklog,
   HandOffDrop,
   HandOffOpening,
@@ -176,6 +181,7 @@ export class SqliteStore implements EventStore {
     await this.writerOrFail().run([
       [`DELETE FROM dead WHERE handoff = ? AND event_id IN (${idList(ids)})`, [name, ...ids]],
       ['UPDATE handoffs SET position = max(position, ?) WHERE name = ?', [Math.max(...ids), name]],
+      [`${failingClear} IN (${idList(ids)})`, [name, ...ids]],
     ]);
   }
 
@@ -183,7 +189,16 @@ export class SqliteStore implements EventStore {
     await this.writerOrFail().run([
       [deadLetterUpsert, [name, event.id, error, attempts, this.now()]],
       ['UPDATE handoffs SET position = max(position, ?) WHERE name = ?', [event.id, name]],
+      [`${failingClear} = ?`, [name, event.id]],
     ]);
+  }
+
+  async recordFailing(name: string, eventId: number, since: number): Promise<void> {
+    await this.writerOrFail().run([[failingRecord, [eventId, since, name]]]);
+  }
+
+  async failingEvent(name: string): Promise<FailingEvent | undefined> {
+    return failingEventOf(this.prepared(failingQuery).get(name) as FailingRow | undefined);
   }
 
   async deadLetters(handOff?: string): Promise<DeadLetter[]> {

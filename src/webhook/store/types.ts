@@ -77,6 +77,12 @@ export interface HandOffBacklog {
   dead: number;
 }
 
+export interface FailingEvent {
+  eventId: number;
+  /** Milliseconds since the epoch of the first failed try. */
+  since: number;
+}
+
 export interface HandOffOpening {
   created: boolean;
   /** The target the hand-off had before, when it changed (its position is kept). */
@@ -135,6 +141,13 @@ export interface EventStore {
   /** Records deliveries in one commit: the position moves past them, their dead letters (if retried) go. */
   markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void>;
   markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void>;
+  /**
+   * Records that the hand-off's tries of an event fail since `since`: a restart goes on with the same give-up and
+   * stuck clocks. Kept until the event is delivered or dead (markDelivered, markDead).
+   */
+  recordFailing(name: string, eventId: number, since: number): Promise<void>;
+  /** The event the hand-off was last recorded failing on, and since when; undefined when none. */
+  failingEvent(name: string): Promise<FailingEvent | undefined>;
   deadLetters(handOff?: string): Promise<DeadLetter[]>;
   /** Returns how many dead letters were changed. */
   retryDead(ids: number[], handOff?: string): Promise<number>;

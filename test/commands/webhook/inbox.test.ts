@@ -114,11 +114,10 @@ describe('webhook inbox', () => {
     expect(ids(deadOnes.stdout())).toEqual([2]);
     const listed = context();
     await dead({ action: 'list', ids: [], inbox }, listed.context);
-    expect(JSON.parse(listed.stdout())).toMatchObject({
-      eventId: 2,
-      handOff: 'forward',
-      error: 'HTTP 422: bad document',
-    });
+    // Piped, one JSON array, as the global -o says (NDJSON is -o ndjson).
+    expect(JSON.parse(listed.stdout())).toMatchObject([
+      { eventId: 2, handOff: 'forward', error: 'HTTP 422: bad document' },
+    ]);
     const unknown = context();
     const failure = (await dead({ action: 'drop', ids: [99], inbox }, unknown.context).catch(
       (error: unknown) => error,

@@ -12,6 +12,17 @@ describe('IntakeSummary', () => {
     summary.duplicate();
     summary.stop();
     expect(log).toEqual(['Stored 3 events since the last summary (customers 1, orders 2); 1 redelivery recognised.']);
+    // Refusals are counted by status; a minute of nothing but refusals still gets its line.
+    const refusing: string[] = [];
+    const refused = new IntakeSummary((line) => refusing.push(line));
+    refused.start(3_600_000);
+    refused.refused(415);
+    refused.refused(400);
+    refused.refused(415);
+    refused.stop();
+    expect(refusing).toEqual([
+      'Stored 0 events since the last summary (customers 0, orders 0); 0 redeliveries recognised; 3 refused, not stored (HTTP 415 2, HTTP 400 1).',
+    ]);
     const quiet: string[] = [];
     const idle = new IntakeSummary((line) => quiet.push(line));
     idle.start(3_600_000);

@@ -408,7 +408,10 @@ describe('webhook listen: backlog and hand-offs', () => {
     expect(failure.message).toBe(
       'Delivery is degraded: hand-off "forward" has an event waiting 660 s (over --stuck-after 600 s). See the receiver\'s log.',
     );
-    expect(JSON.parse(statusMemory.stdout())).toMatchObject({ name: 'forward', pending: 1, oldestPendingSeconds: 660 });
+    // Piped, one JSON array, as the global -o says (NDJSON is -o ndjson).
+    expect(JSON.parse(statusMemory.stdout())).toMatchObject([
+      { name: 'forward', pending: 1, oldestPendingSeconds: 660 },
+    ]);
     memory.interrupt();
     await running;
   });
@@ -449,5 +452,37 @@ describe('a hand-off left by an earlier configuration', () => {
     expect(healthAfter.handOffs.map((handOff) => handOff.name)).toEqual(['forward']);
     third.interrupt();
     await thirdRun;
+  });
+});
+
+describe('an --exec hand-off', () => {
+  it('logs what the command printed in its own format, named by event; exit 65 makes a dead letter at once', async () => {
+    const inbox = temporaryFolder();
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      globals: { logFormat: 'json' },
+    });
+    // The first event is a bad record (exit 65); the second is taken, and the command says so.
+    const command =
+      'if grep -q \'"id":1\' ; then echo "bad record: CNPJ invalid" >&2; exit 65; else echo "imported"; fi';
+    const running = run(listenOptions(inbox, { exec: command }), memory.context);
+    const url = await memory.firstLine();
+    const token = await receiverToken(url);
+    await postEvent(url, 'customers', { id: 1 }, token);
+    await postEvent(url, 'customers', { id: 2 }, token);
+    await until(() => memory.stderr().includes('imported'));
+    memory.interrupt();
+    await running;
+    // Every line one JSON object (--log-format json), the command's words inside the receiver's own lines.
+    const messages = memory
+      .stderr()
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { message: string }).message);
+    expect(messages).toContain(
+      'Hand-off "exec" (exec if …): customers event 1 is dead after 1 attempt (exit code 65: bad record: CNPJ invalid); delivery goes on. See webhook dead list.',
+    );
+    expect(messages).toContain('exec if …: customers event 2 printed: imported');
+    expect(messages.filter((message) => message.includes('failed (attempt'))).toEqual([]);
   });
 });

@@ -88,8 +88,8 @@ async function everythingShown(store: { inbox: string; url?: string }): Promise<
       { name: 'forward', pending: 1, oldestPendingSeconds: expect.any(Number), dead: 0 },
     ],
   });
-  expect(statusMemory.stdout()).toContain('"target":"exec false …"');
-  expect(statusMemory.stdout()).toContain(`"target":"http://***@127.0.0.1:${erpPort}/hook?api_key=***&format=***"`);
+  expect(statusMemory.stdout()).toContain('"target": "exec false …"');
+  expect(statusMemory.stdout()).toContain(`"target": "http://***@127.0.0.1:${erpPort}/hook?api_key=***&format=***"`);
   expect(memory.stderr()).toContain(`Hand-off "forward" (http://***@127.0.0.1:${erpPort}/hook?api_key=***&format=***)`);
   return [health, memory.stdout(), memory.stderr(), statusMemory.stdout(), statusMemory.stderr()].join('\n');
 }

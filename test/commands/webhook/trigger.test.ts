@@ -43,6 +43,35 @@ describe('webhook trigger (in process)', () => {
     expect(stored?.flags).toContain('status missing');
   });
 
+  it('prints the steps in the -o format asked: NDJSON when piped, one array with -o json, rows with -o csv', async () => {
+    const receiver = await startTestReceiver();
+    const printed = async (output?: 'json' | 'csv') => {
+      const memory = testContext({ env: env(), globals: { output } });
+      await run({ kind: 'customers', url: receiver.url, style: 'basic', clientId }, memory.context);
+      return memory.stdout();
+    };
+    const piped = await printed();
+    const asJson = await printed('json');
+    const asCsv = await printed('csv');
+    await receiver.close();
+    expect(
+      piped
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { step: string }).step),
+    ).toEqual(['token', 'event']);
+    expect(JSON.parse(asJson)).toEqual([
+      { step: 'token', url: `${receiver.url}/oauth/token`, status: 200 },
+      { step: 'event', url: `${receiver.url}/webhooks/customers`, status: 200, answer: expect.any(String) },
+    ]);
+    // CSV rows end in CRLF (RFC 4180), as every CSV b2bctl writes.
+    expect(asCsv.split('\r\n').slice(0, 2)).toEqual([
+      'step,url,status,error,answer',
+      `token,${receiver.url}/oauth/token,200,,`,
+    ]);
+    expect(asCsv).toMatch(new RegExp(`\\r\\nevent,${receiver.url}/webhooks/customers,200,,"\\{""status"":""stored""`));
+  });
+
   it('--verbose traces each request and answer on stderr: method, URL, status and time, never the secret or token', async () => {
     const receiver = await startTestReceiver();
     const memory = testContext({ env: env(), globals: { verbose: true } });

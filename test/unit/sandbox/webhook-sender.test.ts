@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import type { WebhookDelivery } from '../../../src/sandbox/webhooks/sender.js';
+import { EventOutbox } from '../../../src/sandbox/events.js';
+import { type WebhookDelivery, WebhookSender } from '../../../src/sandbox/webhooks/sender.js';
 import { fetchToken, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import {
   clientId,
@@ -21,6 +22,16 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 afterAll(removeReceiverFolders);
+
+/** A receiver nobody listens on: every delivery fails at once. */
+const unreachable = {
+  url: 'http://127.0.0.1:9',
+  style: 'basic' as const,
+  clientId,
+  tokenPath: '/oauth/token',
+  customersPath: '/webhooks/customers',
+  ordersPath: '/webhooks/orders',
+};
 
 async function loop(
   style: 'basic' | 'body' | 'headers',
@@ -118,6 +129,17 @@ describe('the sandbox sends webhooks', () => {
     expect(await resent.json()).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(receiver.onDisk()).toHaveLength(1);
     expect((await fetch(`${sandbox.url}/_sandbox/webhook-deliveries/999/resend`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('keeps the last 1,000 deliveries, as docs/sandbox.md says: an older one is no longer listed, its resend 404', async () => {
+    const outbox = new EventOutbox();
+    const sender = new WebhookSender(outbox, () => new Date('2026-11-23T06:00:00Z'));
+    // Sent nowhere (port 9 refuses): each is recorded as failed, the case a receiver test resends.
+    sender.configure({ ...unreachable, clientSecret });
+    for (let order = 1; order <= 1001; order++) outbox.publish({ kind: 'orders', payload: { id: order } });
+    await sender.idle();
+    expect([sender.list().length, sender.list()[0]?.id, sender.list().at(-1)?.id]).toEqual([1000, 2, 1001]);
+    expect(sender.resend(1)).toBeUndefined();
   });
 
   it('sends nothing when no receiver is configured, while the outbox still records the event', async () => {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Clock, systemClock } from '../../../src/base/clock.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../../src/webhook/consumers.js';
@@ -207,10 +206,7 @@ describe('HandOff', () => {
     const marker = join(directory, 'second-try');
     const output = join(directory, 'taken.ndjson');
     const command = `if [ -f ${marker} ]; then cat >> ${output}; else touch ${marker}; echo failing >&2; exit 3; fi`;
-    const stderr = new PassThrough();
-    let errorText = '';
-    stderr.on('data', (chunk) => (errorText += chunk));
-    const consumer = execCommand(command, stderr, 10_000);
+    const consumer = execCommand(command, () => undefined, 10_000);
     await store.openHandOff('exec', consumer.target, false);
     const log: string[] = [];
     handOff(store, 'exec', consumer, log);
@@ -219,9 +215,8 @@ describe('HandOff', () => {
     await until(() => lines().length === 2);
     expect(lines().map((line) => (JSON.parse(line) as StoredEvent).deliveryId)).toEqual(['delivery-7', 'delivery-8']);
     expect(log[0]).toMatch(
-      /exec .*: orders event 1 failed \(attempt 1, failing for 0 s of --give-up-after 1 s: exit code 3\)/,
+      /exec .*: orders event 1 failed \(attempt 1, failing for 0 s of --give-up-after 1 s: exit code 3: failing\)/,
     );
-    expect(errorText).toContain('failing');
   });
 });
 
@@ -248,7 +243,7 @@ describe('exec timeout and shutdown', () => {
     const directory = temporaryFolder();
     const store = await openStore(directory);
     const hanging = hangingCommand(directory);
-    const consumer = execCommand(hanging.command, new PassThrough(), 300);
+    const consumer = execCommand(hanging.command, () => undefined, 300);
     await store.openHandOff('exec', consumer.target, false);
     const started = new HandOff(store, 'exec', consumer, {
       clock: systemClock,
@@ -275,7 +270,7 @@ describe('exec timeout and shutdown', () => {
     const directory = temporaryFolder();
     const store = await openStore(directory);
     const hanging = hangingCommand(directory);
-    const consumer = execCommand(hanging.command, new PassThrough(), 600_000);
+    const consumer = execCommand(hanging.command, () => undefined, 600_000);
     await store.openHandOff('exec', consumer.target, false);
     const started = new HandOff(store, 'exec', consumer, {
       clock: systemClock,
@@ -345,7 +340,7 @@ describe('HandOff retries, dead letters and waiting', () => {
       'Hand-off "memory" (memory): orders event 1 failed (attempt 2, failing for 0.1 s of --give-up-after 0.9 s: HTTP 503); trying again in 0.2 s.',
     ]);
     expect(log[4]).toBe(
-      'Hand-off "memory": orders event 1 is dead after 5 attempts over 0.9 s (--give-up-after) (HTTP 503); delivery goes on. See webhook dead list.',
+      'Hand-off "memory" (memory): orders event 1 is dead after 5 attempts over 0.9 s (--give-up-after) (HTTP 503); delivery goes on. See webhook dead list.',
     );
     expect(await store.deadLetters()).toMatchObject([{ eventId: 1, attempts: 5, error: 'HTTP 503' }]);
   });
@@ -378,7 +373,7 @@ describe('HandOff retries, dead letters and waiting', () => {
     await until(() => memory.taken.length === 1, 'the delivery');
     expect(memory.attempts.get(1)).toBe(1);
     expect(log).toEqual([
-      'Hand-off "memory": orders event 1 is dead after 1 attempt (HTTP 422: no such SKU); delivery goes on. See webhook dead list.',
+      'Hand-off "memory" (memory): orders event 1 is dead after 1 attempt (HTTP 422: no such SKU); delivery goes on. See webhook dead list.',
     ]);
     expect(memory.taken).toEqual([2]);
   });

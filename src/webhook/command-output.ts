@@ -1,0 +1,46 @@
+/** Lines of an `--exec` command's output kept per run: enough to say why it failed, bounded whatever it prints. */
+const keptLines = 10;
+/** Characters kept of one line: a command that dumps the event on one line does not flood the log. */
+const lineLength = 300;
+/** The last lines that go into a failure's message (its one line in the log, and the dead letter's error). */
+const linesInFailure = 3;
+
+/**
+ * What a command run printed (stdout and stderr, in the order they came), kept as its last lines, so that the
+ * receiver logs it in its own format, tied to the event, instead of the raw bytes breaking `--log-format json`.
+ */
+export class CommandOutput {
+  private lines: string[] = [];
+  private partial = '';
+  private dropped = 0;
+
+  add(chunk: Buffer | string): void {
+    const pieces = (this.partial + chunk.toString()).split(/\r?\n/);
+    this.partial = (pieces.pop() ?? '').slice(0, lineLength * 4);
+    for (const piece of pieces) this.keep(piece);
+  }
+
+  /** The kept lines, the last unfinished one included; `dropped` earlier ones were not kept. */
+  finish(): { lines: string[]; dropped: number } {
+    if (this.partial !== '') this.keep(this.partial);
+    this.partial = '';
+    return { lines: this.lines, dropped: this.dropped };
+  }
+
+  private keep(line: string): void {
+    // Control characters (a progress bar's \r, colours) would break the receiver's one line.
+    const shown = line.replace(/\p{Cc}/gu, ' ').trimEnd();
+    if (shown === '') return;
+    this.lines.push(shown.length > lineLength ? `${shown.slice(0, lineLength)}…` : shown);
+    if (this.lines.length > keptLines) {
+      this.lines.shift();
+      this.dropped++;
+    }
+  }
+}
+
+/** A failure's reason with what the command said last: `exit code 65: bad record: CNPJ invalid`. */
+export function failureWithOutput(reason: string, lines: readonly string[]): string {
+  const last = lines.slice(-linesInFailure);
+  return last.length === 0 ? reason : `${reason}: ${last.join(' | ')}`;
+}
