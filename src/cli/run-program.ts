@@ -74,16 +74,8 @@ export async function runProgram(
     if (parseErrors.length === 0) return;
     const [log, { usageErrorLine }] = await Promise.all([fallbackLog(), import('./flag-hints.js')]);
     const json = globalsSoFar().logFormat === 'json';
-    for (const text of parseErrors.splice(0)) {
-      // The error is a log line (timestamped off a terminal, as cron logs want), and so are the two lines of usage
-      // after it, so a cron log stands alone; a whole help (a group named without its command) is text to read,
-      // plain (JSON lines keep every line a record).
-      if (text.startsWith('error:')) log.error(usageErrorLine(text, argv.slice(2)));
-      else if (json) log.error(text);
-      else if (/^Usage: .*\nRun ".*--help" for details\.$/.test(text))
-        for (const line of text.split('\n')) log.notice(line);
-      else io.stderr.write(`${text}\n`);
-    }
+    for (const text of parseErrors.splice(0))
+      logParseError(text.startsWith('error:') ? usageErrorLine(text, argv.slice(2)) : text, { log, json, io });
   };
   endParsesWithErrors(program, {
     out: (text) => io.stdout.write(text),
@@ -107,6 +99,18 @@ export async function runProgram(
   } finally {
     await context?.close();
   }
+}
+
+/**
+ * One text commander wrote at a usage error. The error is a log line (timestamped off a terminal, as cron logs want),
+ * and so are the two lines of usage after it, so a cron log stands alone; a whole help (a group named without its
+ * command) is text to read, plain (JSON lines keep every line a record).
+ */
+function logParseError(text: string, { log, json, io }: { log: Logger; json: boolean; io: IOStreams }): void {
+  if (text.startsWith('error:') || json) log.error(text);
+  else if (/^Usage: .*\nRun ".*--help" for details\.$/.test(text))
+    for (const line of text.split('\n')) log.notice(line);
+  else io.stderr.write(`${text}\n`);
 }
 
 /** The exit code, told to whoever waits for it before the context has closed. */

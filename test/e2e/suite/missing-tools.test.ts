@@ -46,7 +46,8 @@ describe('tests that need a program npm does not install', () => {
         '--reporter=json',
         `--outputFile.json=${reportFile}`,
       ],
-      { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: emptyPath } },
+      // Its own temporary folder: the child's files, all skipped, run no afterAll to remove their folders.
+      { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: emptyPath, TMPDIR: folder } },
     );
     // The child's stderr in the failure message when it did not pass.
     expect({ status: child.status, stderr: child.status === 0 ? '' : child.stderr }).toEqual({ status: 0, stderr: '' });
