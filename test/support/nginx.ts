@@ -4,6 +4,7 @@
  * installed (`requireTools('nginx')`); `.ci/run` installs it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closedPort, untilAnsweringHttp } from './cli.js';
@@ -11,7 +12,8 @@ import { closedPort, untilAnsweringHttp } from './cli.js';
 export interface RunningNginx {
   url: string;
   child: ChildProcess;
-  stop(): void;
+  /** Ends nginx and waits for it: stopping, it still writes its pid and logs in its folder, which a test then removes. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -48,5 +50,11 @@ http {
   );
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
   await untilAnsweringHttp(host, port);
-  return { url: `http://${host}:${port}`, child, stop: () => child.kill('SIGTERM') };
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url: `http://${host}:${port}`, child, stop };
 }

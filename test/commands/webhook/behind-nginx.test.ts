@@ -26,7 +26,7 @@ const forged = '203.0.113.7';
 let receiver: TestReceiver | undefined;
 let nginx: RunningNginx | undefined;
 afterEach(async () => {
-  nginx?.stop();
+  await nginx?.stop();
   await receiver?.close();
   nginx = receiver = undefined;
   removeReceiverFolders();

@@ -25,7 +25,7 @@ describe.skipIf(nginxTool.missing)(`stock push behind nginx's body limit${nginxT
     nginx = await startNginx(freshWorkDir(), sandbox.url, { serverLines: ['client_max_body_size 2k;'] });
   });
   afterAll(async () => {
-    nginx.stop();
+    await nginx.stop();
     await sandbox.close();
     removeTemporaryFolders();
   });
