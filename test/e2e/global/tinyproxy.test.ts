@@ -4,6 +4,7 @@
  * An https store is reached through a CONNECT tunnel, which doctor reports.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -65,7 +66,10 @@ describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`,
     httpsBase = `https://localhost:${front.port}`;
   });
   afterAll(async () => {
+    // Waited for: stopping, it still writes its log into the folder removed below.
+    const exited = once(tinyproxy.child, 'exit');
     tinyproxy.child.kill('SIGTERM');
+    await exited;
     await front.close();
     await sandbox.close();
     await receiver.close();
