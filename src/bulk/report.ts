@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync } from 'node:fs';
-import { writeWholeSync } from '../lib/whole-write.js';
+import { appendWholeSync, writeWholeSync } from '../lib/whole-write.js';
 import { basename, dirname, extname, join } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
@@ -157,15 +157,6 @@ export function reportDelimiterOf(header: string | undefined): ',' | ';' {
   return header?.includes(';') ? ';' : ',';
 }
 
-/** Cuts the file back to `size`, as far as the system lets it (freeing space always works). */
-function takeBack(descriptor: number, size: number): void {
-  try {
-    ftruncateSync(descriptor, size);
-  } catch {
-    // The unfinished row left is cut by the resume (cutUnfinishedRow), as after a crash.
-  }
-}
-
 /**
  * The run's report: one CSV row per input record, written with a system call as each result
  * arrives, so a crash or a SIGKILL loses nothing that was answered (the OS holds it).
@@ -225,15 +216,8 @@ export class ReportWriter {
       }
       text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
-    // All of the rows or none: a write the disk cuts short is taken back, so the report never holds half a batch and
-    // the summary can say exactly which answers it lacks.
-    const before = fstatSync(this.descriptor).size;
-    try {
-      writeWholeSync(this.descriptor, text);
-    } catch (error) {
-      takeBack(this.descriptor, before);
-      throw error;
-    }
+    // All of the rows or none: the summary can then say exactly which answers the report lacks.
+    appendWholeSync(this.descriptor, text);
     this.rows += rows.length;
   }
 
@@ -306,7 +290,7 @@ export class ErrorsWriter {
             this.form.delimiter,
           )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
-    writeWholeSync(this.descriptor, text);
+    appendWholeSync(this.descriptor, text);
     this.rows++;
   }
 

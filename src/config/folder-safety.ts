@@ -19,9 +19,10 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
       ExitCode.authFailed,
     );
   // conf reads it with a blocking open: a FIFO there would hold every command for ever, deaf to SIGTERM.
-  if (found !== undefined && !found.isFile() && !found.isDirectory())
+  // A folder there (what `docker run -v ./config.json:…` makes of a host file not yet made) cannot be read either.
+  if (found !== undefined && !found.isFile())
     throw new B2bctlError(
-      `The config file ${file} is ${specialFileKind(found)}, not a file: b2bctl would wait on it for ever. Remove it (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      `The config file ${file} is ${specialFileKind(found)}, not a file: ${found.isDirectory() ? 'b2bctl cannot read or write it' : 'b2bctl would wait on it for ever'}. Remove it (${found.isDirectory() ? 'rmdir' : 'rm'} ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       ExitCode.authFailed,
     );
   const uid = process.getuid?.();

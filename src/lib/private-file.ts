@@ -60,7 +60,11 @@ export function openForAppend(path: string, mode = privateFileMode): number {
   // Read too: a resumed report's cut last row is found and dropped. Not blocking: a FIFO opens at once, to be refused.
   const descriptor = openSync(path, constants.O_RDWR | constants.O_APPEND | noFollow | noBlock);
   try {
-    refuseUnlessOwnPrivateFile(path, fstatSync(descriptor));
+    const stats = fstatSync(descriptor);
+    refuseUnlessOwnPrivateFile(path, stats);
+    // Our own file that others may read (`touch` makes it 0644): closed to them before any row goes in, as a file
+    // b2bctl creates is (config.json's widened mode is put back alike).
+    if (process.geteuid !== undefined && (stats.mode & 0o077 & ~mode) !== 0) fchmodSync(descriptor, mode);
   } catch (error) {
     closeSync(descriptor);
     throw error;

@@ -253,7 +253,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('dead')
       .summary('the events a hand-off gave up on: list them, retry some, or drop some')
       .description(
-        'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410 or 422, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
+        'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410 or 422, an --exec command that exited 65, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
       )
       .addArgument(
         new Argument('<action>', 'list, retry or drop').choices(['list', 'retry', 'drop']).argParser(deadAction),

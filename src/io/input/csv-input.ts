@@ -214,7 +214,7 @@ function csvRecordShaper(
           `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
         ];
       const short = checkRow(row);
-      if (short) problems = [...(problems ?? []), short];
+      if (short) problems = [...(problems ?? []), shortRowProblemOf(short, row.cells.length, written.columns)];
       let original = cells;
       // In the errors file, marked: fed back unchanged, the row would pass with its cell missing or partial.
       if (short) original = [...cells, retypeMarker];
@@ -246,6 +246,15 @@ function csvRecordShaper(
     }
     return shaped;
   };
+}
+
+/**
+ * A row short of cells, as the problem of its first missing column's field when a field reads it: the rules' own
+ * "required" for that field would be a second line about the same cell (quoting the errors file's mark of it).
+ */
+function shortRowProblemOf(message: string, cellCount: number, columns: readonly ColumnPlan[]): string | ReaderProblem {
+  const missing = columns.find((column) => column.index === cellCount);
+  return missing ? { field: missing.path, value: '', message } : message;
 }
 
 /**

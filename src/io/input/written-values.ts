@@ -15,8 +15,9 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
   return problems.map((problem) => {
     const column = cells.columns.find((candidate) => candidate.path === problem.field);
     const kept = column === undefined ? undefined : original[column.index];
-    // A workbook's cell marked for the errors file (retypeMarker) is quoted as the sheet shows it.
-    const cell = kept?.startsWith(`${retypeMarker} `) ? kept.slice(retypeMarker.length + 1) : kept;
+    // A cell marked for the errors file (retypeMarker) is quoted as the file shows it: a missing cell's mark, as none.
+    const cell =
+      kept === retypeMarker ? '' : kept?.startsWith(`${retypeMarker} `) ? kept.slice(retypeMarker.length + 1) : kept;
     if (column === undefined || cell === undefined) return problem;
     if (column.type !== 'number' && column.type !== 'integer') return textAsWritten(problem, cell);
     const written = cell.trim();

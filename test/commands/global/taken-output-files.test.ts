@@ -4,7 +4,7 @@
  * before anything is sent, exit 2, saying why; a file of one's own that no one else may write is still used.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -102,5 +102,27 @@ describe('a report or errors path that exists and is not a private file of this 
     });
     expect(used.code).toBe(0);
     expect(readFileSync(report, 'utf8').split('\n').length).toBeGreaterThan(50);
+  });
+
+  it('an empty file of ours that others may read (touch makes it 0644): closed to them (0600) before a row goes in', async () => {
+    const { dir } = workspace();
+    const errors = join(dir, 'e.csv');
+    writeFileSync(errors, '');
+    chmodSync(errors, 0o644);
+    // One customer valid, one with a wrong CPF check digit: the run sends one and writes the other, password and all.
+    const rows = customers.split('\n');
+    writeFileSync(
+      join(dir, 'bad.csv'),
+      [...rows.slice(0, 2), (rows[1] as string).replace('52998224725', '52998224724').replace('a9@', 'b9@'), ''].join(
+        '\n',
+      ),
+    );
+    const run = await runCommandLine(['customer', 'create', 'bad.csv', '--errors', errors, '--skip-invalid', '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(run.code).toBe(1);
+    expect(statSync(errors).mode & 0o777).toBe(0o600);
+    expect(readFileSync(errors, 'utf8')).toContain('Senha#A1x');
   });
 });

@@ -658,6 +658,21 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     ]);
   });
 
+  it('a row short of cells is said once, as its first missing field, not again as that field required', async () => {
+    const { run } = workspace({ 'short.csv': excel('sku;quantity;price', 'GEN-0000201', 'GEN-0000202;15;10,00') });
+    const validated = await run(['stock', 'validate', 'short.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(ndjsonOf(validated.stdout)).toEqual([
+      {
+        file: 'short.csv',
+        line: 2,
+        field: 'quantity',
+        value: '',
+        message: 'the row has 1 cell but the header has 3 columns: a cell is missing, or a delimiter or quote is off',
+      },
+    ]);
+  });
+
   it('a row cut short of its columns is marked in the errors file: fed back unchanged it does not pass', async () => {
     const { dir, run } = workspace({
       'short.csv': excel('sku;quantity;price', 'GEN-0000001;150;10,00', 'GEN-0000002;15'),

@@ -29,4 +29,16 @@ describe('config.json that is not a file', () => {
       stderr: `error: The config file ${fifo} is a named pipe (FIFO), not a file: b2bctl would wait on it for ever. Remove it (rm ${fifo}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.\n`,
     });
   });
+
+  it('a folder (what docker -v makes of a host file not yet made): refused (exit 77) with the rmdir to run', async () => {
+    const configDir = join(temporaryFolder(), 'config');
+    const folder = join(configDir, 'config.json');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const result = await collect(spawnCli(['whoami'], configDir));
+    expect(result).toMatchObject({
+      code: 77,
+      stdout: '',
+      stderr: `error: The config file ${folder} is a folder, not a file: b2bctl cannot read or write it. Remove it (rmdir ${folder}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.\n`,
+    });
+  });
 });
