@@ -11,6 +11,7 @@ import {
   reachableListenerWarning,
   refusePlainHttp,
   refuseUrlCredentialOverPlainHttp,
+  urlHoldsCredential,
 } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
@@ -52,9 +53,9 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   const auth = options.auth === 'token' ? await tokenAuth(options, context) : authFromEnvironment(options, context.env);
   const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
   const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
+  const forward = forwardOf(options, context);
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
-  const forward = forwardOf(options, context.env);
   try {
     const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
     const reachable = reachableListenerWarning(
@@ -81,11 +82,22 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
 }
 
 /** The ERP to ask first, its token from the environment; never a credential over plain HTTP to another machine. */
-function forwardOf(options: TaxServeOptions, env: Readonly<Record<string, string | undefined>>) {
+function forwardOf(options: TaxServeOptions, context: Context) {
   if (options.forwardTo === undefined) return undefined;
+  const env = context.env;
   const url = new URL(options.forwardTo);
   const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
+  // The ERP is asked with the URL's origin and path: a user in it would never be sent, and the carts refused by an
+  // ERP that wanted it would fall back to the table unsaid.
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(
+      `--forward-to holds a user (user:password@), which tax serve does not send: leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.`,
+    );
   refuseUrlCredentialOverPlainHttp(url, options.allowHttp, env);
+  if (urlHoldsCredential(url))
+    context.log.warn(
+      `warning: --forward-to puts the ERP's credential (the URL's key) in the process list and shell history; leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.`,
+    );
   if (token !== undefined)
     refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp, undefined, env);
   return { url: options.forwardTo, token, budgetMs: options.budget, env };

@@ -58,6 +58,11 @@ describe('tax serve at start', () => {
       {},
       '--proxy-header is read only from trusted proxies: give them with --trust-proxy too.',
     ],
+    [
+      ['--auth', 'none', '--forward-to', 'https://erp:Senha%231@erp.example.com/tax'],
+      {},
+      '--forward-to holds a user (user:password@), which tax serve does not send: leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.',
+    ],
   ])('%j with %j is refused before anything is read or listened on (exit 2)', async (args, env, message) => {
     const result = await serve(args, env);
     expect(result.code).toBe(2);
@@ -134,5 +139,18 @@ describe('tax serve on an address other machines reach', () => {
       "warning: tax serve listens on 0.0.0.0, reachable from other machines: over plain HTTP, the platform's credential and its customers' carts cross the network in clear. Give --host 127.0.0.1 behind a TLS proxy on this machine.",
     );
     expect(await startedAndStopped(['--auth', 'bearer'], bearer)).not.toContain('warning:');
+  });
+});
+
+describe('tax serve --forward-to with a credential in the URL', () => {
+  it('a key in the query is sent, and warned of: the process list shows it', async () => {
+    const stderr = await startedAndStopped(
+      ['--auth', 'bearer', '--forward-to', 'https://erp.example.com/tax?api_key=chave-secreta'],
+      { B2BCTL_TAX_TOKEN: 't'.repeat(32) },
+    );
+    expect(stderr).toContain(
+      "warning: --forward-to puts the ERP's credential (the URL's key) in the process list and shell history; leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.",
+    );
+    expect(stderr).not.toContain('chave-secreta');
   });
 });
