@@ -132,6 +132,8 @@ async function validateThenSend<T, Sent>(
     const validation = await validate(job, input, context, verdicts);
     logValidation(job, input, validation, context, started);
     tally.counts = validationCounts(validation, job.flags.dryRun);
+    // By name too, for `-o json` and `--log-format json`: a run that ends before sending is read from them as well.
+    tally.outcomes = { records: validation.records, valid: validation.valid, invalid: validation.invalid };
     checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
     const plan = planSending(job, input, validation, context);
     if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);

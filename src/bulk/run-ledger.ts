@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
+import { lstatOrUndefined, NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
+import { metaPathOf } from './run-meta.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
@@ -77,6 +78,7 @@ export class RunLedger {
     if (options.resumeFrom === undefined) {
       refuseEarlierRun(options.reportPath, 'report', '--report');
       refuseEarlierRun(options.errorsPath, 'errors file', '--errors');
+      refuseTakenRunRecord(options.reportPath);
     }
     const chosenReport = options.reportPath ?? options.resumeFrom;
     // Both files are opened for appending: a second run started in the same second must get files of
@@ -266,6 +268,19 @@ function refuseEarlierRun(path: string | undefined, what: string, flag: string):
     throw new UsageError(
       `${flag} ${path}: the file already holds an earlier run's ${what}; nothing was sent. Give a path of its own to each run (a date in it, or leave ${flag} out for NAME.${what === 'report' ? 'report' : 'errors'}-TIMESTAMP beside the input), or --resume the earlier run's report to finish it.`,
     );
+}
+
+/**
+ * A new run writes its record beside the report (`NAME.meta.json` for `--report NAME.csv`), replacing what is there:
+ * a file of that name the run did not make (another run's record, a file of the user's) is refused first.
+ */
+function refuseTakenRunRecord(reportPath: string | undefined): void {
+  if (reportPath === undefined || /^\/(dev|proc)\//.test(resolve(reportPath))) return;
+  const record = metaPathOf(reportPath);
+  if (lstatOrUndefined(record) === undefined) return;
+  throw new UsageError(
+    `--report ${reportPath}: ${record} is already there, and this run would replace it with its own run record; nothing was sent. Give the report another name, move that file away, or --resume the run whose report this is.`,
+  );
 }
 
 function openOutput<T>(path: string, what: string, flag: string, open: () => T, undo?: () => void): T {

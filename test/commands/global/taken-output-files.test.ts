@@ -125,4 +125,21 @@ describe('a report or errors path that exists and is not a private file of this 
     expect(statSync(errors).mode & 0o777).toBe(0o600);
     expect(readFileSync(errors, 'utf8')).toContain('Senha#A1x');
   });
+
+  it('--report NAME.csv beside a NAME.meta.json the run did not make: refused, the file kept, nothing sent', async () => {
+    const { dir } = workspace();
+    const report = join(dir, 'noite.csv');
+    const record = join(dir, 'noite.meta.json');
+    writeFileSync(record, '{"mine":true}');
+    const refused = await runCommandLine(['stock', 'push', 'stock.csv', '--report', report, '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(refused.stderr).toContain(
+      `error: --report ${report}: ${record} is already there, and this run would replace it with its own run record; nothing was sent.`,
+    );
+    expect(refused.code).toBe(2);
+    expect(readFileSync(record, 'utf8')).toBe('{"mine":true}');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
 });
