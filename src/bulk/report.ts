@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync } from 'node:fs';
 import { appendWholeSync, writeWholeSync } from '../lib/whole-write.js';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
@@ -126,7 +126,12 @@ export function headerLine(path: string): string | undefined {
 /** The folder of a run's default report and errors file: outputDir, or the input's own folder. */
 export function defaultOutputFolder(inputPath: string, outputDirectory?: string): string {
   // stdin, and a process substitution (`/dev/fd/63`), have no folder of their own to write beside.
-  return outputDirectory ?? (inputPath === '-' || /^\/(dev|proc)\//.test(inputPath) ? '.' : dirname(inputPath));
+  return outputDirectory ?? (inputPath === '-' || isSystemPath(inputPath) ? '.' : dirname(inputPath));
+}
+
+/** A path under /dev or /proc (a device, a process substitution): no folder to write files beside. */
+export function isSystemPath(path: string): boolean {
+  return /^\/(dev|proc)\//.test(resolve(path));
 }
 
 /**

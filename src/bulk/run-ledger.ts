@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { lstatOrUndefined, NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
 import { metaPathOf } from './run-meta.js';
 import type { Context } from '../context.js';
@@ -9,6 +9,7 @@ import { countOf } from '../lib/plural.js';
 import { createProgress, type Progress } from './progress.js';
 import {
   ErrorsWriter,
+  isSystemPath,
   type Outcome,
   type ReportRow,
   ReportWriter,
@@ -245,7 +246,7 @@ export class RunLedger {
  * device (`--report /dev/stdout`) is no folder to write in: undefined.
  */
 function folderOfReport(reportPath: string | undefined): string | undefined {
-  if (reportPath === undefined || /^\/(dev|proc)\//.test(resolve(reportPath))) return undefined;
+  if (reportPath === undefined || isSystemPath(reportPath)) return undefined;
   return dirname(reportPath);
 }
 
@@ -275,7 +276,7 @@ function refuseEarlierRun(path: string | undefined, what: string, flag: string):
  * a file of that name the run did not make (another run's record, a file of the user's) is refused first.
  */
 function refuseTakenRunRecord(reportPath: string | undefined): void {
-  if (reportPath === undefined || /^\/(dev|proc)\//.test(resolve(reportPath))) return;
+  if (reportPath === undefined || isSystemPath(reportPath)) return;
   const record = metaPathOf(reportPath);
   if (lstatOrUndefined(record) === undefined) return;
   throw new UsageError(
