@@ -107,7 +107,8 @@ export class RunLedger {
     const report = openOutput(
       reportPath,
       'report',
-      '--report',
+      // A resumed report is not chosen afresh: the way out is a copy of it in a folder of one's own.
+      options.reportPath === undefined && options.resumeFrom !== undefined ? '--resume' : '--report',
       () =>
         new ReportWriter(reportPath, {
           spreadsheetRows: csv !== undefined,
@@ -291,14 +292,18 @@ function openOutput<T>(path: string, what: string, flag: string, open: () => T, 
     undo?.();
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     // A file another user made first in a shared folder, or a FIFO, would hand them the rows.
+    const wayOut =
+      flag === '--resume'
+        ? `Copy it and its run record ${metaPathOf(path)} into a folder of your own that other users cannot write to, and --resume the copy.`
+        : undefined;
     if (error instanceof NotOwnPrivateFileError)
       throw new UsageError(
-        `Cannot write the ${what} ${path}: ${error.reason}; nothing was sent. Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.`,
+        `Cannot write the ${what} ${path}: ${error.reason}; nothing was sent. ${wayOut ?? `Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.`}`,
       );
     // A link planted in a shared folder would send the rows wherever it points.
     const reason = code === 'ELOOP' ? 'it is a symbolic link, which b2bctl never writes through' : code;
     throw new UsageError(
-      `Cannot write the ${what} ${path} (${reason}); nothing was sent. Choose a writable path with ${flag} or the outputDir setting.`,
+      `Cannot write the ${what} ${path} (${reason}); nothing was sent. ${wayOut ?? `Choose a writable path with ${flag} or the outputDir setting.`}`,
     );
   }
 }

@@ -81,6 +81,35 @@ describe('a report or errors path that exists and is not a private file of this 
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it.skipIf(root.missing)(
+    `a resumed report that another user now owns: refused naming --resume and the copy to make, nothing sent${root.note}`,
+    async () => {
+      const { dir, shared } = workspace();
+      const report = join(shared, 'r.csv');
+      const earlier = await runCommandLine(['stock', 'push', 'stock.csv', '--report', report, '-q'], {
+        configDir,
+        cwd: dir,
+      });
+      expect(earlier.code).toBe(0);
+      chownSync(report, nobody, nobody);
+      chmodSync(report, 0o666);
+      const before = await requestCounts(sandbox);
+      const result = await runCommandLine(['stock', 'push', 'stock.csv', '--resume', report, '-q'], {
+        configDir,
+        cwd: dir,
+      });
+      const [line] = result.stderr.split('\n');
+      expect(line).toMatch(
+        new RegExp(`^error: Cannot write the report ${report}: it belongs to \\S+ \\(uid ${nobody}\\), not to root: `),
+      );
+      expect(line).toContain(
+        `; nothing was sent. Copy it and its run record ${join(shared, 'r.meta.json')} into a folder of your own that other users cannot write to, and --resume the copy.`,
+      );
+      expect(result.code).toBe(2);
+      expect(await requestCounts(sandbox)).toEqual(before);
+    },
+  );
+
   it('an empty file of ours that others may write: refused; once chmod 600, used', async () => {
     const { dir } = workspace();
     const report = join(dir, 'r.csv');
