@@ -10,8 +10,8 @@ import type { ProxyEnvironment } from '../net/proxy-route.js';
 /** Where the ERP computes taxes itself, and how long the cart may wait for it. */
 export interface TaxForward {
   url: string;
-  /** Sent as `Authorization: Bearer …` (B2BCTL_TAX_FORWARD_TOKEN). */
-  token?: string;
+  /** The `Authorization` header (B2BCTL_TAX_FORWARD_TOKEN or _BASIC, or the URL's user), sent with every request. */
+  authorization?: string;
   budgetMs: number;
   /** Where the proxy variables are read (the process's environment when not given). */
   env?: ProxyEnvironment;
@@ -59,7 +59,7 @@ export class TaxErp {
     this.path = `${url.pathname}${url.search}`;
     this.headers = {
       'content-type': 'application/json',
-      ...(forward.token === undefined ? {} : { authorization: `Bearer ${forward.token}` }),
+      ...(forward.authorization === undefined ? {} : { authorization: forward.authorization }),
     };
   }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
+import { withoutUserInfo } from '../net/erp-credential.js';
 import {
   explainNetworkProblem,
   type NetworkProblem,
@@ -103,15 +104,15 @@ export function forwardTo(
   env?: ProxyEnvironment,
   timeoutMs = 30_000,
   batch = 1,
-  { flags = handOffFlags, token }: { flags?: UrlSource; token?: string } = {},
+  { flags = handOffFlags, authorization }: { flags?: UrlSource; authorization?: string } = {},
 ): EventConsumer {
   // Built on first use: the URL is checked by the caller, and a consumer that never delivers opens nothing.
   let via: ReturnType<typeof dispatcherFor> | undefined;
   const connection = () => (via ??= dispatcherFor(new URL(url), { env }));
-  // User-info in the URL is the ERP's Basic credential: sent as a header on every path (undici's request ignores
-  // user-info, node's http turns it into the same header), so a retry, a proxy or a replay carries it too; a token
-  // (B2BCTL_WEBHOOK_FORWARD_TOKEN) goes as Bearer, the caller having refused it beside user-info.
-  const { target, credential } = credentialOf(url, token);
+  // The ERP's credential goes as a header on every request (undici's request ignores user-info), so a retry, a
+  // proxy or a replay carries it too.
+  const target = withoutUserInfo(url);
+  const credential: Record<string, string> = authorization === undefined ? {} : { authorization };
   const thread = new ForwardThread(url, timeoutMs);
   /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
@@ -175,20 +176,6 @@ export function forwardTo(
     close: () => thread.close(),
   };
   return consumer;
-}
-
-/**
- * The URL without its user-info, and the `authorization` header of the ERP's credential: the Bearer `token` when
- * given, else the Basic that user-info stands for (none without either).
- */
-export function credentialOf(url: string, token?: string): { target: string; credential: Record<string, string> } {
-  const parsed = new URL(url);
-  if (parsed.username === '' && parsed.password === '')
-    return { target: url, credential: token === undefined ? {} : { authorization: `Bearer ${token}` } };
-  const pair = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
-  parsed.username = '';
-  parsed.password = '';
-  return { target: parsed.href, credential: { authorization: `Basic ${Buffer.from(pair).toString('base64')}` } };
 }
 
 /** One POST: an event as it is, or (`asArray`, --forward-batch) events as a JSON array, with their headers. */

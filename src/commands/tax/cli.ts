@@ -128,7 +128,7 @@ export function register(program: Command, dispatch: Dispatch): void {
           .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
           .option(
             '--forward-to <url>',
-            'ask the ERP’s own tax endpoint first (token: B2BCTL_TAX_FORWARD_TOKEN); --rules is then the fallback',
+            'ask the ERP’s own tax endpoint first (credential: env B2BCTL_TAX_FORWARD_TOKEN or _BASIC); --rules is then the fallback',
             httpUrl,
           )
           .addOption(

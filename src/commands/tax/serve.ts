@@ -5,14 +5,9 @@ import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { erpAuthorizationFor } from '../../net/erp-credential.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
-import {
-  isLoopbackHost,
-  reachableListenerWarning,
-  refusePlainHttp,
-  refuseUrlCredentialOverPlainHttp,
-  urlHoldsCredential,
-} from '../../net/plain-http.js';
+import { isLoopbackHost, reachableListenerWarning } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
@@ -81,26 +76,17 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   }
 }
 
-/** The ERP to ask first, its token from the environment; never a credential over plain HTTP to another machine. */
+/** The ERP to ask first, its credential from the environment; never a credential over plain HTTP to another machine. */
 function forwardOf(options: TaxServeOptions, context: Context) {
   if (options.forwardTo === undefined) return undefined;
-  const env = context.env;
-  const url = new URL(options.forwardTo);
-  const token = env.B2BCTL_TAX_FORWARD_TOKEN || undefined;
-  // The ERP is asked with the URL's origin and path: a user in it would never be sent, and the carts refused by an
-  // ERP that wanted it would fall back to the table unsaid.
-  if (url.username !== '' || url.password !== '')
-    throw new UsageError(
-      `--forward-to holds a user (user:password@), which tax serve does not send: leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.`,
-    );
-  refuseUrlCredentialOverPlainHttp(url, options.allowHttp, env);
-  if (urlHoldsCredential(url))
-    context.log.warn(
-      `warning: --forward-to puts the ERP's credential (the URL's key) in the process list and shell history; leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.`,
-    );
-  if (token !== undefined)
-    refusePlainHttp(url, 'the ERP token (B2BCTL_TAX_FORWARD_TOKEN)', options.allowHttp, undefined, env);
-  return { url: options.forwardTo, token, budgetMs: options.budget, env };
+  const authorization = erpAuthorizationFor(options.forwardTo, {
+    flag: '--forward-to',
+    prefix: 'B2BCTL_TAX_FORWARD',
+    allowHttp: options.allowHttp,
+    env: context.env,
+    warn: (line) => context.log.warn(line),
+  });
+  return { url: options.forwardTo, authorization, budgetMs: options.budget, env: context.env };
 }
 
 function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {

@@ -64,7 +64,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
       .option(
         '--forward-to <url>',
-        "POST each stored event to the ERP's endpoint, in order (its token: env B2BCTL_WEBHOOK_FORWARD_TOKEN); 400/404/409/410/422 or --give-up-after make it dead",
+        "POST each stored event to the ERP's endpoint, in order (its credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC); 400/404/409/410/422 or --give-up-after make it dead",
         httpUrl,
       )
       .option('--allow-http', allowHttpHelp)
@@ -207,7 +207,7 @@ export function register(program: Command, dispatch: Dispatch): void {
   )
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
-    .option('--to <url>', "POST each event to this URL (the ERP's token: env B2BCTL_WEBHOOK_FORWARD_TOKEN)", httpUrl)
+    .option('--to <url>', "POST each event to this URL (the ERP's credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC)", httpUrl)
     .option(
       '--forward-batch <n>',
       'the URL takes arrays of events, as webhook listen --forward-batch: each event goes as an array of one',

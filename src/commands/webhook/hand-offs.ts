@@ -16,8 +16,8 @@ import { rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
   forwardTo?: string;
-  /** The ERP's token for `--forward-to` (B2BCTL_WEBHOOK_FORWARD_TOKEN), sent as `Authorization: Bearer`. */
-  forwardToken?: string;
+  /** The `Authorization` header for `--forward-to`'s ERP (its token, its user and password), if it takes one. */
+  forwardAuthorization?: string;
   /** `--allow-http`: a --forward-to URL with a credential may be plain HTTP to another machine. */
   allowHttp?: boolean;
   exec?: string;
@@ -56,7 +56,9 @@ export async function handOffsOf(
   if (flags.forwardTo)
     named.push([
       flags.handoff ?? 'forward',
-      forwardTo(flags.forwardTo, context.env, flags.forwardTimeout, flags.forwardBatch, { token: flags.forwardToken }),
+      forwardTo(flags.forwardTo, context.env, flags.forwardTimeout, flags.forwardBatch, {
+        authorization: flags.forwardAuthorization,
+      }),
     ]);
   if (flags.exec) {
     const name = flags.handoff ?? 'exec';

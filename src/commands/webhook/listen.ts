@@ -11,7 +11,7 @@ import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
-import { erpTokenFor } from './erp-token.js';
+import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
 import { handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -71,10 +71,10 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (options.forwardBatch > 1 && options.forwardTo === undefined) {
     throw new UsageError('--forward-batch says how --forward-to POSTs events: give it with --forward-to URL.');
   }
-  const forwardToken =
+  const forwardAuthorization =
     options.forwardTo === undefined
       ? undefined
-      : erpTokenFor(options.forwardTo, '--forward-to', options.allowHttp === true, context);
+      : handOffAuthorization(options.forwardTo, '--forward-to', options.allowHttp === true, context);
   if (options.tlsKey !== undefined) warnIfOthersRead(options.tlsKey, 'the TLS private key', context);
   const tls =
     options.tlsCert && options.tlsKey
@@ -87,7 +87,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   };
   const { store, release } = await openReceiverStore(options, context);
   try {
-    await serve({ ...options, forwardToken }, context, store, { clientId, clientSecret, tls, paths });
+    await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),

@@ -3,7 +3,7 @@ import { NotFoundError, PartialFailureError } from '../../base/errors.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
-import { erpTokenFor } from './erp-token.js';
+import { handOffAuthorization } from './hand-off-authorization.js';
 
 export interface ReplayOptions extends InboxOptions {
   to?: string;
@@ -27,7 +27,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   const consumer: EventConsumer = options.to
     ? forwardTo(options.to, context.env, undefined, options.forwardBatch, {
         flags: { url: '--to' },
-        token: erpTokenFor(options.to, '--to', options.allowHttp === true, context),
+        authorization: handOffAuthorization(options.to, '--to', options.allowHttp === true, context),
       })
     : execCommand(options.exec as string, context.log.info, options.execTimeout, {
         parent: context.env,

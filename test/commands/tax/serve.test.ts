@@ -1,5 +1,6 @@
 /** `b2bctl tax serve`'s refusals at start, in process: no credential in argv, none missing, no open door. */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from '../../../src/commands/tax/cli.js';
@@ -60,8 +61,23 @@ describe('tax serve at start', () => {
     ],
     [
       ['--auth', 'none', '--forward-to', 'https://erp:Senha%231@erp.example.com/tax'],
-      {},
-      '--forward-to holds a user (user:password@), which tax serve does not send: leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.',
+      { B2BCTL_TAX_FORWARD_TOKEN: 'erp-token' },
+      "Give the ERP's credential once: B2BCTL_TAX_FORWARD_TOKEN or the user in the --forward-to URL, not both.",
+    ],
+    [
+      ['--auth', 'none', '--forward-to', 'https://erp.example.com/tax'],
+      { B2BCTL_TAX_FORWARD_TOKEN: 'erp-token', B2BCTL_TAX_FORWARD_BASIC: 'erp:Senha#1' },
+      "Give the ERP's credential once: B2BCTL_TAX_FORWARD_TOKEN or B2BCTL_TAX_FORWARD_BASIC, not both.",
+    ],
+    [
+      ['--auth', 'none', '--forward-to', 'https://erp.example.com/tax'],
+      { B2BCTL_TAX_FORWARD_BASIC: 'Senha#1' },
+      'B2BCTL_TAX_FORWARD_BASIC holds no colon: write it user:password, as curl -u takes it.',
+    ],
+    [
+      ['--auth', 'none', '--forward-to', 'http://192.0.2.7/tax'],
+      { B2BCTL_TAX_FORWARD_BASIC: 'erp:Senha#1' },
+      'Refusing to send the ERP password (B2BCTL_TAX_FORWARD_BASIC) to http://192.0.2.7/tax over plain HTTP',
     ],
   ])('%j with %j is refused before anything is read or listened on (exit 2)', async (args, env, message) => {
     const result = await serve(args, env);
@@ -149,8 +165,72 @@ describe('tax serve --forward-to with a credential in the URL', () => {
       { B2BCTL_TAX_TOKEN: 't'.repeat(32) },
     );
     expect(stderr).toContain(
-      "warning: --forward-to puts the ERP's credential (the URL's key) in the process list and shell history; leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN, sent as Authorization: Bearer.",
+      "warning: --forward-to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_TAX_FORWARD_TOKEN (sent as Bearer) or B2BCTL_TAX_FORWARD_BASIC (user:password, sent as Basic).",
     );
     expect(stderr).not.toContain('chave-secreta');
+  });
+});
+
+/** An ERP on loopback that answers every cart with no taxes and keeps the Authorization header each came with. */
+async function recordingErp() {
+  const authorizations: (string | undefined)[] = [];
+  const erp = createServer((request, response) => {
+    authorizations.push(request.headers.authorization);
+    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  const port = (erp.address() as { port: number }).port;
+  return { authorizations, port, close: () => new Promise((resolve) => erp.close(resolve)) };
+}
+
+/** `tax serve --forward-to URL` in process with `env`: one cart posted, what the ERP was sent and what was logged. */
+async function forwardOneCart(forwardTo: (port: number) => string, env: Record<string, string>) {
+  const erp = await recordingErp();
+  const options = (await parseWithGroup(register, [
+    'tax',
+    'serve',
+    '--auth',
+    'none',
+    '--port',
+    '0',
+    '--forward-to',
+    forwardTo(erp.port),
+  ])) as TaxServeOptions;
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
+  const running = run(options, memory.context);
+  const url = (await memory.firstLine()).trim();
+  const answer = await fetch(`${url}/tax`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ origin: { state: 'SP' }, destination: { state: 'SP' }, items: [] }),
+  });
+  expect(answer.status).toBe(200);
+  memory.interrupt();
+  await running;
+  await erp.close();
+  return { authorizations: erp.authorizations, stderr: memory.stderr() };
+}
+
+describe("tax serve --forward-to sends the ERP's credential with every cart", () => {
+  it('B2BCTL_TAX_FORWARD_TOKEN as Bearer, B2BCTL_TAX_FORWARD_BASIC as Basic: no warning, never logged', async () => {
+    const bearer = await forwardOneCart((port) => `http://127.0.0.1:${port}/tax`, {
+      B2BCTL_TAX_FORWARD_TOKEN: 'erp-token-77',
+    });
+    expect(bearer.authorizations).toEqual(['Bearer erp-token-77']);
+    const basic = await forwardOneCart((port) => `http://127.0.0.1:${port}/tax`, {
+      B2BCTL_TAX_FORWARD_BASIC: 'erp:Senha#1:x',
+    });
+    expect(basic.authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1:x').toString('base64')}`]);
+    for (const { stderr } of [bearer, basic]) {
+      expect(stderr).not.toContain('warning:');
+      expect(stderr).not.toContain('erp-token-77');
+      expect(stderr).not.toContain('Senha#1');
+    }
+  });
+
+  it('a user written in the URL as Basic, with the warning', async () => {
+    const { authorizations, stderr } = await forwardOneCart((port) => `http://erp:Senha%231@127.0.0.1:${port}/tax`, {});
+    expect(authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1').toString('base64')}`]);
+    expect(stderr).toContain("warning: --forward-to puts the ERP's credential (the URL's user or key)");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The ERP's credential for a hand-off (`webhook listen --forward-to`, `webhook replay --to`): written in the URL, every
- * local user sees it in `ps`, so it is warned about as `--token` is; B2BCTL_WEBHOOK_FORWARD_TOKEN keeps it out of
- * argv and goes as `Authorization: Bearer`, as `tax serve` takes B2BCTL_TAX_FORWARD_TOKEN.
+ * local user sees it in `ps`, so it is warned about as `--token` is; B2BCTL_WEBHOOK_FORWARD_TOKEN (sent as Bearer)
+ * or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic) keep it out of argv, as `tax serve` takes
+ * B2BCTL_TAX_FORWARD_TOKEN and _BASIC.
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,10 +64,19 @@ describe('the ERP credential of a hand-off', () => {
     expect(stderr).not.toContain(erpToken);
   });
 
+  it('B2BCTL_WEBHOOK_FORWARD_BASIC goes to the ERP as Basic, for an ERP that takes no token', async () => {
+    const { erp, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
+      B2BCTL_WEBHOOK_FORWARD_BASIC: 'erp:Senha#1',
+    });
+    expect(erp.authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1').toString('base64')}`]);
+    expect(stderr).not.toContain('warning:');
+    expect(stderr).not.toContain('Senha#1');
+  });
+
   it('a user or a key written in --forward-to is warned about first, and still sent', async () => {
     const { erp, stderr } = await forwardOneEvent((port) => `http://erp:pw-77@127.0.0.1:${port}/hook?api_key=k-77`);
     expect(stderr.split('\n')[0]).toBe(
-      "warning: --forward-to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN, sent as Authorization: Bearer.",
+      "warning: --forward-to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN (sent as Bearer) or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic).",
     );
     expect(erp.authorizations).toEqual([`Basic ${Buffer.from('erp:pw-77').toString('base64')}`]);
   });
@@ -82,7 +92,7 @@ describe('the ERP credential of a hand-off', () => {
     expect(replayed.code).toBe(0);
     expect(erp.authorizations).toEqual([`Bearer ${erpToken}`]);
     expect(replayed.stderr.split('\n')[0]).toBe(
-      "warning: --to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN, sent as Authorization: Bearer.",
+      "warning: --to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN (sent as Bearer) or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic).",
     );
   });
 
