@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync } from 'node:fs';
-import { appendWholeSync, writeWholeSync } from '../lib/whole-write.js';
+import { WholeAppender, writeWholeSync } from '../lib/whole-write.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
@@ -168,6 +168,7 @@ export function reportDelimiterOf(header: string | undefined): ',' | ';' {
  */
 export class ReportWriter {
   private readonly descriptor: number;
+  private readonly appender: WholeAppender;
   /** Whether rows carry the `row` column: a new report of a CSV input; a resumed report keeps its own columns. */
   readonly withRows: boolean;
   /** `;` for a report a pt-BR Excel opens as is (--excel, with a BOM); a resumed report keeps the one it has. */
@@ -191,6 +192,7 @@ export class ReportWriter {
       // A report written before the row column (or of JSON input) gets rows of its own shape, never a cell without a header.
       this.withRows = options.spreadsheetRows === true && csvCells(header).at(-1) === rowColumn;
     }
+    this.appender = new WholeAppender(this.descriptor);
   }
 
   /**
@@ -222,7 +224,7 @@ export class ReportWriter {
       text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
     // All of the rows or none: the summary can then say exactly which answers the report lacks.
-    appendWholeSync(this.descriptor, text);
+    this.appender.append(text);
     this.rows += rows.length;
   }
 
@@ -246,6 +248,7 @@ function idText(id: string | number, delimiter: ',' | ';'): string {
  */
 export class ErrorsWriter {
   private descriptor: number | undefined;
+  private appender: WholeAppender | undefined;
   /** CSV: whether rows carry the `row` column (not when appending to an errors file written before it). */
   private withRows = true;
   rows = 0;
@@ -280,6 +283,7 @@ export class ErrorsWriter {
         this.withRows = header.at(-2) === errorsRowColumn;
       }
     }
+    this.appender ??= new WholeAppender(this.descriptor);
     const text =
       this.form.kind === 'csv'
         ? csvLine(
@@ -295,7 +299,7 @@ export class ErrorsWriter {
             this.form.delimiter,
           )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
-    appendWholeSync(this.descriptor, text);
+    this.appender.append(text);
     this.rows++;
   }
 
@@ -303,6 +307,7 @@ export class ErrorsWriter {
     if (this.descriptor === undefined) return;
     closeSync(this.descriptor);
     this.descriptor = undefined;
+    this.appender = undefined;
   }
 }
 

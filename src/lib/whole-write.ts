@@ -12,19 +12,30 @@ export function writeWholeSync(descriptor: number, data: string | Uint8Array): v
 }
 
 /**
- * Appends all of `data` or none of it: a write the disk cuts short is taken back, so a report or an errors file never
- * ends in half a row, and what it holds is exactly the rows whose writes returned.
+ * Appends writes to one file all or nothing: a write the disk cuts short is taken back, so a report or an errors file
+ * never ends in half a row, and what it holds is exactly the rows whose writes returned. The file's size is read once
+ * and then kept, the writer being the file's only one (a run holds its report): asking the system before every row
+ * was one more call a row, ~0.5 s of a 500,000-row errors file.
  */
-export function appendWholeSync(descriptor: number, data: string | Uint8Array): void {
-  const before = fstatSync(descriptor).size;
-  try {
-    writeWholeSync(descriptor, data);
-  } catch (error) {
+export class WholeAppender {
+  private size: number;
+
+  constructor(private readonly descriptor: number) {
+    this.size = fstatSync(descriptor).size;
+  }
+
+  append(data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     try {
-      ftruncateSync(descriptor, before);
-    } catch {
-      // Left as it is: a resume cuts an unfinished last row (cutUnfinishedRow), as after a crash.
+      writeWholeSync(this.descriptor, bytes);
+    } catch (error) {
+      try {
+        ftruncateSync(this.descriptor, this.size);
+      } catch {
+        // Left as it is (a device, a pipe): a resume cuts an unfinished last row (cutUnfinishedRow), as after a crash.
+      }
+      throw error;
     }
-    throw error;
+    this.size += bytes.length;
   }
 }

@@ -19,6 +19,7 @@ import type { Outcome, ReportRow } from '../../../src/bulk/report.js';
 import { type LedgerOptions, RunLedger } from '../../../src/bulk/run-ledger.js';
 import { OutputError, UsageError } from '../../../src/base/errors.js';
 import type { OpenedInput } from '../../../src/io/input/open-input.js';
+import { WholeAppender } from '../../../src/lib/whole-write.js';
 import type { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -257,9 +258,10 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
       // descriptor was used before: another open of the worker could take its number, the write land there, and
       // the test fail on a busy machine.
       const ledger = await ledgerIn(temporaryFolder()).open();
-      const report = ledger.report as unknown as { descriptor: number };
+      const report = ledger.report as unknown as { descriptor: number; appender: WholeAppender };
       const opened = report.descriptor;
       report.descriptor = openSync('/dev/full', 'w');
+      report.appender = new WholeAppender(report.descriptor);
       closeSync(opened);
       expect(() => ledger.record([row(1, 'created')])).toThrow(`Cannot write ${ledger.report.path} (ENOSPC).`);
       expect(ledger.recorded).toBe(0);
