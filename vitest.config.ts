@@ -42,6 +42,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Every test file gets a TMPDIR of its own, emptied after it; what it left there fails it (the file says why).
     setupFiles: ['test/support/temporary-setup.ts'],
+    globalSetup: ['test/support/temporary-run.ts'],
     // End-to-end tests spawn processes and servers; two cores run two files at a time well.
     maxWorkers: 2,
     // The JSON report gives .ci/run the "N passed, N failed" line CI reads.
