@@ -113,7 +113,7 @@ export function forwardTo(
   // proxy or a replay carries it too.
   const target = withoutUserInfo(url);
   const credential: Record<string, string> = authorization === undefined ? {} : { authorization };
-  const thread = new ForwardThread(url, timeoutMs);
+  const thread = new ForwardThread(target, timeoutMs);
   /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
     const problem = await explainNetworkProblem(error, new URL(url), connection().route, 10_000, flags);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
+import { erpAuthorizationFor } from '../../../src/net/erp-credential.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
 import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
@@ -126,7 +127,17 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
       response.writeHead(request.headers.authorization === undefined ? 401 : failing ? 500 : 200).end('ok');
     });
     const url = (await listening(server)).replace('http://', 'http://erp%40loja:s%C3%AAnha%3A1@');
-    handOff(store, forwardTo(url, {}));
+    // As `webhook listen --forward-to` reads it (warned of: the process list shows it).
+    const warnings: string[] = [];
+    const authorization = erpAuthorizationFor(url, {
+      flag: '--forward-to',
+      prefix: 'B2BCTL_WEBHOOK_FORWARD',
+      allowHttp: false,
+      env: {},
+      warn: (line) => warnings.push(line),
+    });
+    expect(warnings).toHaveLength(1);
+    handOff(store, forwardTo(url, {}, undefined, undefined, { authorization }));
     await until(() => credentials.length === 13, 'twelve events and one retry');
     const expected = `Basic ${Buffer.from('erp@loja:sênha:1').toString('base64')}`;
     expect(credentials).toEqual(Array(13).fill(expected));
