@@ -62,8 +62,10 @@ export class HandOff {
   private position: number | undefined;
   private readonly current: Omit<HandOffState, 'name'> = {};
   private prepared = false;
-  /** The event the store says this hand-off fails on, and since when: a restart does not reset its clocks. */
+  /** The event the store says this hand-off fails on, since when and how often: a restart resets neither. */
   private failing: FailingEvent | undefined;
+  /** The event whose failed try the store last could not record, said once until it records one again. */
+  private failureUnrecorded: number | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -313,21 +315,30 @@ export class HandOff {
 
   /** Since when the store says this hand-off fails on `event` (before a restart); undefined if it does not. */
   private failingSince(event: StoredEvent | undefined): number | undefined {
-    return event !== undefined && this.failing?.eventId === event.id ? this.failing.since : undefined;
+    return this.failingRecordOf(event)?.since;
+  }
+
+  private failingRecordOf(event: StoredEvent | undefined): FailingEvent | undefined {
+    return event !== undefined && this.failing?.eventId === event.id ? this.failing : undefined;
   }
 
   /**
-   * Keeps, at an event's first failure, since when it fails, so a restart goes on with its --give-up-after and
-   * --stuck-after clocks. A store that cannot take it costs only that: delivery goes on.
+   * Keeps, at each failure of an event (tries are spaced by the backoff; a healthy delivery writes nothing), since
+   * when it fails and how many tries failed, so a restart goes on with its --give-up-after and --stuck-after clocks
+   * and its attempt count. A store that cannot take it costs only that: delivery goes on.
    */
-  private async rememberFailing(event: StoredEvent, since: number): Promise<void> {
-    if (this.failing?.eventId === event.id) return;
+  private async rememberFailing(event: StoredEvent, since: number, attempts: number): Promise<void> {
     try {
-      await this.store.recordFailing(this.name, event.id, since);
-      this.failing = { eventId: event.id, since };
+      await this.store.recordFailing(this.name, event.id, since, attempts);
+      this.failing = { eventId: event.id, since, attempts };
+      this.failureUnrecorded = undefined;
     } catch (error) {
+      // Said once per event, not at every try of an outage that may last days.
+      if (this.failureUnrecorded === event.id) return;
+      this.failureUnrecorded = event.id;
+      const kept = this.failingRecordOf(event);
       this.options.log(
-        `Hand-off "${this.name}": the store cannot record since when event ${event.id} fails (${(error as Error).message}); a restart would count its --give-up-after from then.`,
+        `Hand-off "${this.name}": the store cannot record ${kept === undefined ? `since when event ${event.id} fails` : `attempt ${attempts} of event ${event.id}`} (${(error as Error).message}); ${kept === undefined ? 'a restart would count its --give-up-after and attempts from then' : `a restart would count its attempts on from ${kept.attempts}`}.`,
       );
     }
   }
@@ -337,9 +348,11 @@ export class HandOff {
     const signal = this.stopping.signal;
     const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
     let lastLogged = Number.NEGATIVE_INFINITY;
-    for (let attempt = 1; ; attempt++) {
+    // Tries that failed before a restart count: the log and the dead letter tell the whole count.
+    const firstAttempt = (this.failingRecordOf(event)?.attempts ?? 0) + 1;
+    for (let attempt = firstAttempt; ; attempt++) {
       try {
-        if (attempt === 1 && firstFailure !== undefined) throw firstFailure;
+        if (attempt === firstAttempt && firstFailure !== undefined) throw firstFailure;
         await this.consumer.deliver(event, signal);
         return { delivered: true };
       } catch (error) {
@@ -351,7 +364,7 @@ export class HandOff {
         this.current.lastError = message;
         // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
         if (!(await this.recordDeliveries())) return 'stopped';
-        await this.rememberFailing(event, firstTry);
+        await this.rememberFailing(event, firstTry, attempt);
         const { nominalMs, waitMs } = backoff.take();
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
         if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {

@@ -185,8 +185,8 @@ export class PostgresStore implements EventStore {
     });
   }
 
-  async recordFailing(name: string, eventId: number, since: number): Promise<void> {
-    await this.query(failingRecord, [eventId, since, name]);
+  async recordFailing(name: string, eventId: number, since: number, attempts: number): Promise<void> {
+    await this.query(failingRecord, [eventId, since, attempts, name]);
   }
 
   async failingEvent(name: string): Promise<FailingEvent | undefined> {

@@ -140,17 +140,20 @@ export const handOffExistsQuery = 'SELECT name FROM handoffs WHERE name = ?';
 export const handOffRunQuery = 'SELECT handoff FROM command_runs WHERE handoff = ? LIMIT 1';
 
 /**
- * The event a hand-off fails on and since when (a restart goes on with its --give-up-after and --stuck-after
- * clocks): event_id, since, hand-off. Delivered or dead, the event's record goes (failingClear).
+ * The event a hand-off fails on, since when and after how many tries (a restart goes on with its --give-up-after and
+ * --stuck-after clocks and its attempt count): event_id, since, attempts, hand-off. Delivered or dead, the event's
+ * record goes (failingClear).
  */
-export const failingRecord = 'UPDATE handoffs SET failing_event = ?, failing_since = ? WHERE name = ?';
+export const failingRecord =
+  'UPDATE handoffs SET failing_event = ?, failing_since = ?, failing_attempts = ? WHERE name = ?';
 export const failingQuery =
-  'SELECT failing_event, failing_since FROM handoffs WHERE name = ? AND failing_event IS NOT NULL';
+  'SELECT failing_event, failing_since, failing_attempts FROM handoffs WHERE name = ? AND failing_event IS NOT NULL';
 /** Hand-off; each store ends it with its own test of the ids delivered or dead. */
 export const failingClear =
-  'UPDATE handoffs SET failing_event = NULL, failing_since = NULL WHERE name = ? AND failing_event';
+  'UPDATE handoffs SET failing_event = NULL, failing_since = NULL, failing_attempts = NULL WHERE name = ? AND failing_event';
 
 export interface FailingRow {
   failing_event: number | string;
   failing_since: number | string;
+  failing_attempts: number | string;
 }

@@ -31,5 +31,10 @@ export function commandRunOf(row: CommandRunRow): CommandRun {
 }
 
 export function failingEventOf(row: FailingRow | undefined): FailingEvent | undefined {
-  return row === undefined ? undefined : { eventId: Number(row.failing_event), since: Number(row.failing_since) };
+  if (row === undefined) return undefined;
+  return {
+    eventId: Number(row.failing_event),
+    since: Number(row.failing_since),
+    attempts: Number(row.failing_attempts),
+  };
 }

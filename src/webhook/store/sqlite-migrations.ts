@@ -36,6 +36,13 @@ CREATE TABLE IF NOT EXISTS command_runs (handoff TEXT NOT NULL, host TEXT NOT NU
 ALTER TABLE handoffs ADD COLUMN failing_event INTEGER;
 ALTER TABLE handoffs ADD COLUMN failing_since INTEGER;`,
   },
+  {
+    // A failing event kept by version 2 has had one failed try at least: a restart counts on from there.
+    name: 'how many tries of that event failed',
+    sql: `
+ALTER TABLE handoffs ADD COLUMN failing_attempts INTEGER;
+UPDATE handoffs SET failing_attempts = 1 WHERE failing_event IS NOT NULL;`,
+  },
 ];
 
 function versionOf(database: SqliteDatabase): number {

@@ -193,8 +193,8 @@ export class SqliteStore implements EventStore {
     ]);
   }
 
-  async recordFailing(name: string, eventId: number, since: number): Promise<void> {
-    await this.writerOrFail().run([[failingRecord, [eventId, since, name]]]);
+  async recordFailing(name: string, eventId: number, since: number, attempts: number): Promise<void> {
+    await this.writerOrFail().run([[failingRecord, [eventId, since, attempts, name]]]);
   }
 
   async failingEvent(name: string): Promise<FailingEvent | undefined> {

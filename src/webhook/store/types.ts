@@ -81,6 +81,8 @@ export interface FailingEvent {
   eventId: number;
   /** Milliseconds since the epoch of the first failed try. */
   since: number;
+  /** The tries that failed so far: a restart goes on counting from there. */
+  attempts: number;
 }
 
 export interface HandOffOpening {
@@ -142,11 +144,12 @@ export interface EventStore {
   markDelivered(name: string, events: StoredEvent | StoredEvent[]): Promise<void>;
   markDead(name: string, event: StoredEvent, error: string, attempts: number): Promise<void>;
   /**
-   * Records that the hand-off's tries of an event fail since `since`: a restart goes on with the same give-up and
-   * stuck clocks. Kept until the event is delivered or dead (markDelivered, markDead).
+   * Records that the hand-off's tries of an event fail since `since`, `attempts` of them so far: a restart goes on
+   * with the same give-up and stuck clocks and the same count. Kept until the event is delivered or dead
+   * (markDelivered, markDead).
    */
-  recordFailing(name: string, eventId: number, since: number): Promise<void>;
-  /** The event the hand-off was last recorded failing on, and since when; undefined when none. */
+  recordFailing(name: string, eventId: number, since: number, attempts: number): Promise<void>;
+  /** The event the hand-off was last recorded failing on, since when and after how many tries; undefined when none. */
   failingEvent(name: string): Promise<FailingEvent | undefined>;
   deadLetters(handOff?: string): Promise<DeadLetter[]>;
   /** Returns how many dead letters were changed. */

@@ -138,6 +138,18 @@ async function expectTheOldInbox(store: EventStore): Promise<void> {
   expect((await store.pendingForHandOff('archive', undefined, 10)).events.map((event) => event.id)).toEqual([8]);
 }
 
+/** Two hand-offs as version 2 kept them: one failing on event 6 since a time, one at rest. */
+const version2HandOffs = [
+  `INSERT INTO handoffs (name, target, position, created_at, failing_event, failing_since)
+     VALUES ('erp', 'http://erp/hooks', 5, 1795858300000, 6, 1795858315098)`,
+  "INSERT INTO handoffs (name, target, position, created_at) VALUES ('archive', 'exec cat', 7, 1795858300000)",
+];
+
+async function expectTheVersion2HandOffs(store: EventStore): Promise<void> {
+  expect(await store.failingEvent('erp')).toEqual({ eventId: 6, since: 1795858315098, attempts: 1 });
+  expect(await store.failingEvent('archive')).toBeUndefined();
+}
+
 describe('an inbox of b2bctl 0.1.0 (SQLite)', () => {
   it('opens after the migration with every event, hand-off position and dead letter, at the newest version', async () => {
     const directory = fixtureInbox();
@@ -166,6 +178,21 @@ describe('an inbox of b2bctl 0.1.0 (SQLite)', () => {
     }
     expect(sqliteSchemaOf(fresh)).toEqual(old);
     expect(old.map((row) => row.name)).toContain('command_runs');
+  });
+
+  it('keeps, from an inbox of version 2, the failing event with one failed try, so a restart counts on', async () => {
+    const directory = temporaryFolder();
+    const database = await SqliteDatabase.open(join(directory, sqliteFileName));
+    try {
+      migrateSqlite(database, 'test inbox', { migrations: sqliteMigrations.slice(0, 2) });
+      for (const statement of version2HandOffs) database.exec(statement);
+    } finally {
+      database.close();
+    }
+    const store = await SqliteStore.open(directory);
+    opened.push(store);
+    expect(sqliteQuery(directory, 'PRAGMA user_version')).toEqual([{ user_version: 3 }]);
+    await expectTheVersion2HandOffs(store);
   });
 
   it('runs only the steps after the recorded version, all or none, and records the last', async () => {
@@ -232,6 +259,21 @@ describe(`a store of b2bctl 0.1.0 (PostgreSQL${postgres.note})`, () => {
     await withClient(fresh, (client) => migratePostgres(client, 'test store', postgresMigrations.slice(0, 1)));
     expect(await postgresSchemaOf(fresh)).toEqual(old);
   });
+
+  it.skipIf(postgres.missing)(
+    'keeps, from a store of version 2, the failing event with one failed try, so a restart counts on',
+    async () => {
+      const url = await createDatabase(cluster as TestPostgres, `migration_${++databases}`);
+      await withClient(url, async (client) => {
+        await migratePostgres(client, 'test store', postgresMigrations.slice(0, 2));
+        for (const statement of version2HandOffs) await client.query(statement);
+      });
+      const store = await PostgresStore.open(url);
+      opened.push(store);
+      expect(await postgresVersionOf(url)).toEqual([{ version: 3 }]);
+      await expectTheVersion2HandOffs(store);
+    },
+  );
 
   it.skipIf(postgres.missing)('refuses a store newer than it knows, exit 75, naming both versions', async () => {
     const url = await oldStore();

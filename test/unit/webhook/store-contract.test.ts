@@ -167,22 +167,24 @@ describe.each(kinds)('the $name store', (kind) => {
   );
 
   it.skipIf(kind.skip)(
-    'keeps the event a hand-off fails on and since when, through a reopening, until it is delivered or dead',
+    'keeps the event a hand-off fails on, since when and its failed tries, through a reopening, until it is delivered or dead',
     async () => {
       const { store, again } = await open();
       await appendAll(store, [1, 2, 3]);
       await store.openHandOff('forward', 'http://erp', true);
       expect(await store.failingEvent('forward')).toBeUndefined();
       const [first, second] = [await storedOf(store, 1), await storedOf(store, 2)];
-      await store.recordFailing('forward', first.id, start + minute);
-      expect(await (await again()).failingEvent('forward')).toEqual({ eventId: first.id, since: start + minute });
+      await store.recordFailing('forward', first.id, start + minute, 1);
+      await store.recordFailing('forward', first.id, start + minute, 5);
+      const failing = { eventId: first.id, since: start + minute, attempts: 5 };
+      expect(await (await again()).failingEvent('forward')).toEqual(failing);
       // Another event delivered leaves it; its own delivery clears it.
       await store.markDelivered('forward', second);
-      expect(await store.failingEvent('forward')).toEqual({ eventId: first.id, since: start + minute });
+      expect(await store.failingEvent('forward')).toEqual(failing);
       await store.markDelivered('forward', [first, second]);
       expect(await store.failingEvent('forward')).toBeUndefined();
-      // Dead, likewise: a retried dead letter starts its clocks again.
-      await store.recordFailing('forward', second.id, start + 2 * minute);
+      // Dead, likewise: a retried dead letter starts its clocks and its count again.
+      await store.recordFailing('forward', second.id, start + 2 * minute, 8);
       await store.markDead('forward', second, 'HTTP 503', 9);
       expect(await store.failingEvent('forward')).toBeUndefined();
     },
