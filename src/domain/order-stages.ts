@@ -71,8 +71,9 @@ export function forbiddenMove(status: string, action: OrderAction): string | und
 /**
  * True when an order in `status` has already taken `action` or moved past it: a re-run or a resumed run does not
  * send again a move the order has taken. Moves of one file go forward only, so a later stage means this move (or a
- * later one of the file) went through; a canceled or delivered order has passed every stage (a file that makes an
- * order ready and then cancels it is all taken on its second run).
+ * later one of the file) went through; a delivered order has passed every stage, and so, by its status, has a
+ * canceled one (a file that makes an order ready and then cancels it is all taken on its second run), though only
+ * its detail can say which moves it took before (moveNeverTaken).
  */
 export function reachedStage(status: string, action: OrderAction): boolean {
   if (status === 'CANCELED' || status === 'DELIVERED') return true;
@@ -193,19 +194,27 @@ export function moveAddsData(
 }
 
 /**
- * Why a move the order's status has passed never reached it: the order's detail shows what it keeps from its moves
- * (some of the ERP number, NF-e key and tracking code) but not this move's (a SHIPPED order with no NF-e key, its
- * invoice never sent). Not the same move again, and too late for the platform to take: a conflict, not
- * "unchanged". Undefined when the order holds this move's data, or its detail shows none of those fields at all
- * (a platform whose detail does not show them tells nothing by their absence).
+ * Why a move the order's status has passed never reached it: the order's detail shows this move's field empty
+ * (`"invoice": null`), or shows what it keeps from its other moves (some of the ERP number, NF-e key and tracking
+ * code) but not this move's (a SHIPPED order with no NF-e key, its invoice never sent). Not the same move again,
+ * and too late for the platform to take: a conflict, not "unchanged". Undefined when the order holds this move's
+ * data, or its detail shows none of those fields at all (a platform whose detail does not show them tells nothing by
+ * their absence), except for a CANCELED order: a store cancels an order at any stage, so its status says nothing of
+ * the moves it took, and an NF-e or a shipment the ERP made for an order the store canceled needs a person (a refund,
+ * an NF-e to cancel), never an exit 0.
  */
 export function moveNeverTaken(status: string, held: HeldMoveData, action: OrderAction): string | undefined {
   if (!(action in keptFieldOf)) return undefined;
   const field = keptFieldOf[action as ReplaceableAction];
+  const words = keptFieldWords[field];
   if (held[field]?.trim()) return undefined;
   const shown = Object.values(keptFieldOf).filter((key) => held[key]?.trim());
-  if (shown.length === 0) return undefined;
-  return `the order is already ${status} and holds no ${keptFieldWords[field]} (it holds its ${shown.map((key) => keptFieldWords[key]).join(' and ')}): this move never reached it, and the platform takes no move back; not sent`;
+  if (shown.length === 0 && held[field] === undefined) {
+    if (status !== 'CANCELED') return undefined;
+    return `the order is already CANCELED and its detail shows no ${words}: the store canceled it before this move reached it (or the platform does not show ${words}s), and the platform takes no move after a cancellation; not sent`;
+  }
+  const holds = shown.length === 0 ? '' : ` (it holds its ${shown.map((key) => keptFieldWords[key]).join(' and ')})`;
+  return `the order is already ${status} and holds no ${words}${holds}: this move never reached it, and the platform takes no move back; not sent`;
 }
 
 function comparable(field: keyof HeldMoveData, value: string): string {

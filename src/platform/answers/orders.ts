@@ -2,7 +2,7 @@ import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import type { HeldMoveData } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
-import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { candidatePaths, firstAt, isArray, isIdLike, isRecord, shownEmptyAt, valueAtPath } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
 /**
@@ -205,13 +205,17 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
 
 /**
  * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code, and beside them the
- * NF-e XML, carrier and tracking link): what a move that the order has taken is compared with. A field no recognised place (or setting) holds is left out: unknown.
+ * NF-e XML, carrier and tracking link): what a move that the order has taken is compared with. A field no recognised
+ * place (or setting) holds is left out: unknown; one whose place the detail shows empty (null, '') is '': none.
  */
 export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings = {}): HeldMoveData {
   const held: HeldMoveData = {};
   for (const field of Object.keys(recognisedHeldPaths) as (keyof HeldMoveData)[]) {
-    const found = firstAt(order, candidatePaths(settings[field], recognisedHeldPaths[field]), isIdLike)?.value;
+    const paths = candidatePaths(settings[field], recognisedHeldPaths[field]);
+    const found = firstAt(order, paths, isIdLike)?.value;
     if (found !== undefined) held[field] = String(found);
+    // Shown, and empty (`"invoice": null`): the order holds none, which an absent field would not say.
+    else if (paths.some((path) => shownEmptyAt(order, path))) held[field] = '';
   }
   return held;
 }

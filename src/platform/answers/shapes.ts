@@ -17,6 +17,23 @@ export function valueAtPath(body: unknown, path: string): unknown {
   return value;
 }
 
+/**
+ * Whether the body shows the place at `path` and shows it empty: the value, or a step on the way to it, present as
+ * null or '' (`"invoice": null` for `invoice.accessKey`), or an empty list (`"invoices": []` for `invoices.0.key`).
+ * An absent key tells nothing: a platform whose detail does not show the place is not read as saying it is empty.
+ */
+export function shownEmptyAt(body: unknown, path: string): boolean {
+  let value = body;
+  for (const step of path.split('.').filter((part) => part !== '')) {
+    if (value === null || value === '') return true;
+    if (Array.isArray(value) && value.length === 0) return true;
+    if (typeof value !== 'object') return false;
+    if (!(step in value)) return false;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
 /** The first of several candidate paths that holds a value accepted by `accept`. */
 export function firstAt<T>(
   body: unknown,

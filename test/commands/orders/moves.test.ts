@@ -102,14 +102,26 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       },
     );
 
-    it('cancel with a reason; a canceled order has passed every stage (unchanged); sent anyway, the store refuses it in its own words', async () => {
+    it('cancel with a reason; a move for an order the store canceled first is a conflict (exit 1), not "unchanged"; sent anyway, the store refuses it in its own words', async () => {
       const [id] = newOrders(sandbox, 1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);
       expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: 'cliente desistiu' });
-      // The order's status, read first: a canceled order has passed every stage, so nothing is sent, exit 0.
-      const checked = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1', '-o', 'table']);
-      expect(checked.code).toBe(0);
-      expect(checked.stdout).toBe(`order ${id}: unchanged (the order is already CANCELED: not sent)\n`);
+      // The order's status and detail, read first: canceled, and it shows no ERP number, so it never took this move.
+      // An ERP told "unchanged" with exit 0 would never learn that its NF-e or shipment is for a canceled order.
+      for (const [action, flags, words] of [
+        ['ready', ['--erp-number', 'PV-1'], 'ERP number'],
+        ['ship', ['--tracking', 'SS123456785BR'], 'tracking code'],
+      ] as const) {
+        const checked = await run(['orders', action, String(id), ...flags, '-o', 'table']);
+        expect(checked.code).toBe(1);
+        expect(checked.stderr).toContain(
+          `error: order ${id}: conflict (the order is already CANCELED and its detail shows no ${words}: the store canceled it before this move reached it (or the platform does not show ${words}s), and the platform takes no move after a cancellation; not sent)\n`,
+        );
+      }
+      // A cancellation again is the same move: unchanged.
+      const cancelAgain = await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu', '-o', 'table']);
+      expect(cancelAgain.code).toBe(0);
+      expect(cancelAgain.stdout).toBe(`order ${id}: unchanged (the order is already CANCELED: not sent)\n`);
       // Without the read, the platform refuses it, and its own words are shown, however its dialect nests them.
       const again = await run(['orders', 'ready', String(id), '--erp-number', 'PV-1', '--no-status-check']);
       expect(again.code).toBe(1);

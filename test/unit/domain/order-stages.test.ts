@@ -183,6 +183,22 @@ describe('moveNeverTaken: a move the status has passed, whose data the order doe
     ['SHIPPED', { erpNumber: 'PV-1', invoiceKey: 'K', trackingCode: 'T' }, 'invoice', undefined],
     // A detail that shows none of the three tells nothing by their absence (a platform that does not show them).
     ['SHIPPED', {}, 'invoice', undefined],
+    ['DELIVERED', {}, 'ship', undefined],
+    // Shown empty ("invoice": null): the order holds none.
+    [
+      'SHIPPED',
+      { invoiceKey: '' },
+      'invoice',
+      'the order is already SHIPPED and holds no NF-e key: this move never reached it, and the platform takes no move back; not sent',
+    ],
+    // A store cancels at any stage: a canceled order whose detail shows nothing of this move did not take it.
+    [
+      'CANCELED',
+      {},
+      'invoice',
+      'the order is already CANCELED and its detail shows no NF-e key: the store canceled it before this move reached it (or the platform does not show NF-e keys), and the platform takes no move after a cancellation; not sent',
+    ],
+    ['CANCELED', { trackingCode: 'SS123456785BR' }, 'ship', undefined],
     // A cancellation keeps no data.
     ['CANCELED', { erpNumber: 'PV-1' }, 'cancel', undefined],
   ] as const)('%s %j, %s', (status, held, action, message) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   locateOrderListing,
   readBuyerDocument,
+  readHeldMoveData,
   readListedOrder,
   readOrderDetail,
   readOrderListingPage,
@@ -119,5 +120,23 @@ describe("readBuyerDocument: the buyer's CNPJ or CPF an NF-e is checked against"
     ],
   ])('%s', (_case, detail, setting, expected) => {
     expect(readBuyerDocument(detail, { buyerDocument: setting })).toBe(expected);
+  });
+});
+
+describe('readHeldMoveData: what the moves gave an order, as its detail shows it', () => {
+  it('a value where a recognised place holds one; shown empty (null, "", an empty list) is "": none', () => {
+    expect(
+      readHeldMoveData({
+        erpOrderNumber: 'PV-9',
+        invoice: null,
+        tracking: { code: '', carrier: null },
+      }),
+    ).toEqual({ erpNumber: 'PV-9', invoiceKey: '', invoiceXml: '', trackingCode: '', carrier: '' });
+    expect(readHeldMoveData({ invoices: [] })).toMatchObject({ invoiceKey: '', invoiceXml: '' });
+  });
+
+  it('a place the detail does not show is left out: unknown, not none', () => {
+    expect(readHeldMoveData({ id: 7, status: 'CANCELED' })).toEqual({});
+    expect(readHeldMoveData({ tracking: { code: 'SS123456785BR' } })).toEqual({ trackingCode: 'SS123456785BR' });
   });
 });
