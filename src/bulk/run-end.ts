@@ -94,8 +94,9 @@ export async function concludeRun<T, Sent>(
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':
+      // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
       throw new UnavailableError(
-        `The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
+        `${result.lastUnavailable === undefined ? '' : `${result.lastUnavailable.message} `}The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
       );
     case 'interrupted':
       throw new InterruptedError(

@@ -69,6 +69,8 @@ export interface SendingResult {
    * unreachable): nothing to fix in them, and a resume may get them through.
    */
   unavailableRecords: number;
+  /** The last request lost to an unavailable platform: why (nothing listens there, a 503), for the closing error. */
+  lastUnavailable?: UnavailableError;
 }
 
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
@@ -183,8 +185,10 @@ export async function sendValidRecords<T, Sent>(
       unavailableInARow = 0;
     } catch (error) {
       if (!isBatchFailure(error)) throw error;
-      if (error instanceof UnavailableError) result.unavailableBatches++;
-      else result.answeredBatches++;
+      if (error instanceof UnavailableError) {
+        result.unavailableBatches++;
+        result.lastUnavailable = error;
+      } else result.answeredBatches++;
       const status = error instanceof PlatformError ? error.status : undefined;
       // A request that may have been applied without its answer seen: unknown, which a resume asks about again
       // rather than sending it blindly or taking it as failed.

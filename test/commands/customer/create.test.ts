@@ -120,7 +120,7 @@ describe('customer create when an answer is lost', () => {
     expect(row).toMatchObject({ outcome: 'unknown', key: anaDocument });
     expect(row?.message).toMatch(/after the request may have reached the platform\.$/);
     expect(test.stderr().split('\n').at(-2)).toMatch(
-      /^error: The platform was unavailable for every request of this run \(1 unknown, asked about again by the resume\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
+      /^error: .+\. The platform was unavailable for every request of this run \(1 unknown, asked about again by the resume\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
     );
   });
 });

@@ -178,7 +178,7 @@ describe('a platform that is down', () => {
     });
     expect(result.code).toBe(69);
     expect(lastLine(result.stderr)).toMatch(
-      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --retries 0 --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
+      /^error: Cannot reach http:\/\/127\.0\.0\.1:\d+ .*\(ECONNREFUSED\)\..* The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --retries 0 --route batch --resume stock\.report-\d{8}-\d{6}\.csv$/,
     );
     expect(result.stderr).not.toContain('did not go through');
   });
@@ -253,7 +253,7 @@ describe.skipIf(devFull.missing)(`a stdout that cannot be written${devFull.note}
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines.at(-2)).toBe("error: cannot write to stdout (ENOSPC): the run's summary (-o json) was not printed.");
     expect(lines.at(-1)).toMatch(
-      /^error: The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: /,
+      /^error: Cannot reach .* The platform was unavailable for every request of this run \(52 items not sent\); when it is back, run: /,
     );
   });
 
