@@ -1,5 +1,3 @@
-import { isLoopbackHost } from './plain-http.js';
-
 /**
  * One spelling per platform address, so a cached token, a session and a resumed run agree on which
  * store they mean: lower-case scheme and host (URL does that), no default port, no trailing slash.
@@ -28,11 +26,17 @@ export function sameBaseUrl(left: string, right: string): boolean {
       first.protocol === second.protocol &&
       first.port === second.port &&
       first.pathname === second.pathname &&
-      // Loopback names are one machine: a token issued for localhost is good for 127.0.0.1.
-      isLoopbackHost(first.hostname) &&
-      isLoopbackHost(second.hostname)
+      // The names of this machine's own address are one server: a token issued for localhost is good for
+      // 127.0.0.1. Another loopback address (127.0.0.2) is another listener, which any local user may run.
+      isLocalhostAlias(first.hostname) &&
+      isLocalhostAlias(second.hostname)
     );
   } catch {
     return false;
   }
+}
+
+/** `localhost`, 127.0.0.1 and ::1: the addresses the name localhost stands for. */
+function isLocalhostAlias(hostname: string): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(hostname.toLowerCase());
 }

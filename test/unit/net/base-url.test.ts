@@ -21,6 +21,12 @@ describe('sameBaseUrl', () => {
   it('treats a trailing slash, host case, default port and loopback names as one platform', () => {
     expect(sameBaseUrl('https://store.example.com/', 'https://STORE.example.com:443')).toBe(true);
     expect(sameBaseUrl('http://localhost:4010/', 'http://127.0.0.1:4010')).toBe(true);
+    expect(sameBaseUrl('http://LOCALHOST:4010/', 'http://[::1]:4010')).toBe(true);
+  });
+
+  it('keeps another loopback address apart: another listener, which any local user may run', () => {
+    expect(sameBaseUrl('http://127.0.0.1:4010', 'http://127.0.0.2:4010')).toBe(false);
+    expect(sameBaseUrl('http://localhost:4010', 'http://127.1.2.3:4010')).toBe(false);
   });
 
   it('keeps other ports, paths and hosts apart', () => {
