@@ -22,7 +22,7 @@ export function listenFailure(error: unknown, host: string, port: number): Usage
   switch (code) {
     case 'EADDRINUSE':
       return new UsageError(
-        `Port ${port} on ${host} is already in use (another sandbox or server is listening on ${where}). Choose another with --port, or --port 0 for a free one.`,
+        `Port ${port} on ${host} is already in use: a server listens on ${where}, or an outgoing connection of this machine holds the port for a while (Linux lends ports 32768–60999 to those). Choose another with --port (one below 32768 is never lent), or --port 0 for a free one.`,
         { cause: error },
       );
     case 'EACCES':

@@ -91,7 +91,7 @@ export const examples: CommandExamples = {
     'b2bctl api /v1/quotes/pending --paginate',
     'b2bctl api /v1/branches/{branch}/contracts --branch 0002 --paginate --slurp',
     'b2bctl api -X PUT /v1/customer/12345678909 -f name=Acme -F active=true',
-    'b2bctl api /v1/stock/batch -X PUT --input stock.json -i',
+    "jq '{items: .}' stock.json | b2bctl api /v1/stock/batch -X PUT --input - -i",
   ],
 };
 

@@ -55,7 +55,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
     warnedUnitemised = true;
     // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
     context.log.warn(
-      `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.`,
+      `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
     );
   };
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.

@@ -198,15 +198,17 @@ export function register(program: Command, dispatch: Dispatch): void {
 }
 
 export const examples: CommandExamples = {
-  tax: ['b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90'],
+  tax: [
+    'b2bctl tax quote --rules impostos.csv --map impostos.map.json --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
+  ],
   'tax serve': [
-    'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --auth bearer',
+    'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --map impostos.map.json --auth bearer',
     'B2BCTL_TAX_CLIENT_SECRET=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth token --client-id plataforma',
     'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
-    'b2bctl tax serve --rules impostos.csv --auth none --port 0',
+    'b2bctl tax serve --rules impostos.csv --map impostos.map.json --auth none --port 0',
   ],
   'tax quote': [
-    'b2bctl tax quote --rules impostos.csv --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
-    'b2bctl tax quote --rules impostos.csv --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',
+    'b2bctl tax quote --rules impostos.csv --map impostos.map.json --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
+    'b2bctl tax quote --rules impostos.csv --map impostos.map.json --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',
   ],
 };

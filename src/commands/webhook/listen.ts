@@ -121,10 +121,12 @@ async function serve(
     proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
     handOffStates: () => running.map((handOff) => handOff.state()),
-    onStored: (event) =>
-      options.logEvents
-        ? context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`)
-        : summary.count(event.kind),
+    // Counted either way: with --log-events too, the summary's redeliveries and refusals sit beside what was stored.
+    onStored: (event) => {
+      summary.count(event.kind);
+      if (options.logEvents)
+        context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`);
+    },
     onDuplicate: (kind, key) => {
       summary.duplicate();
       context.log.debug(`Redelivered ${kind} event ${key} answered 200, not stored again.`);
@@ -157,7 +159,7 @@ async function serve(
   });
   for (const handOff of handOffs) handOff.start();
   running = handOffs;
-  if (!options.logEvents) summary.start(options.summaryEveryMs);
+  summary.start(options.summaryEveryMs);
   await serveUntilInterrupted(
     {
       url: receiver.url,

@@ -76,7 +76,7 @@ describe('a 200 with an empty body', () => {
     expect(result.code).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
     expect(warnings).toEqual([
-      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.',
+      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).',
     ]);
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     const outcomes = new Set(readReport(join(dir, name)).map((row) => row.outcome));

@@ -118,7 +118,7 @@ async function batchAnswers(answer: (body: { items: { sku: string }[] }) => unkn
 }
 
 const unitemisedWarning =
-  'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". Set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl doctor shows the answer.';
+  'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).';
 
 describe('stock push: batch answers that do not settle their items', () => {
   it('a status b2bctl does not know (PENDING) is "accepted" with that status, warned once, exit 0', async () => {

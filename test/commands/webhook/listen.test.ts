@@ -88,6 +88,10 @@ describe('webhook listen (in process)', () => {
       const lines = memory.stdout().trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toMatch(line);
+      // The summary on stderr counts the stored event beside the redelivery, as without --log-events.
+      expect(memory.stderr()).toContain(
+        'Stored 1 event since the last summary (customers 0, orders 1); 1 redelivery recognised.',
+      );
       expect(memory.stderr()).toContain('Webhook receiver stopped.');
       expect(memory.stderr()).not.toContain(clientSecret);
     },

@@ -32,8 +32,8 @@ const npm = (args: string[], cwd = repoRoot) =>
 
 const man = requireTools('man');
 
-/** Pages for those who work on b2bctl, linked from the source's pages and not installed. */
-const contributorPages = ['bench/README.md', 'src/README.md'];
+/** Pages for those who work on b2bctl, linked from CONTRIBUTING.md and not installed. */
+const contributorPages = ['src/README.md'];
 
 /** `PAGE -> TARGET` for each relative link of a packed Markdown page whose target is not in the package. */
 function brokenLinks(paths: readonly string[]): string[] {

@@ -39,7 +39,7 @@ describe('a busy port', () => {
   it('for the sandbox is one line naming --port, exit 2', async () => {
     const result = await runBuiltCli(['sandbox', '--port', String(busy.port)]);
     expect(oneLine(result.stderr)).toBe(
-      `error: Port ${busy.port} on 127.0.0.1 is already in use (another sandbox or server is listening on 127.0.0.1:${busy.port}). Choose another with --port, or --port 0 for a free one.`,
+      `error: Port ${busy.port} on 127.0.0.1 is already in use: a server listens on 127.0.0.1:${busy.port}, or an outgoing connection of this machine holds the port for a while (Linux lends ports 32768–60999 to those). Choose another with --port (one below 32768 is never lent), or --port 0 for a free one.`,
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(2);
