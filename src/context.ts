@@ -80,6 +80,8 @@ export interface HttpClientTuning {
   pace?: RequestPace;
   retries?: number;
   timeoutMs?: number;
+  /** A bulk run's client: once interrupted, a request not yet started is not sent (NothingSentError). */
+  startNothingAfterInterrupt?: boolean;
 }
 
 export interface ContextOptions {
@@ -142,6 +144,7 @@ export function createContext(options: ContextOptions): Context {
         clock,
         env,
         signal: context.interrupt,
+        stopStarting: clientOptions?.startNothingAfterInterrupt ? context.interrupt : undefined,
         trace: globals.verbose ? (line) => log.debug(line) : undefined,
       });
       closers.push(() => client.close());

@@ -85,6 +85,17 @@ export class InterruptedError extends B2bctlError {
   }
 }
 
+/**
+ * A bulk run's request that had not started when the run was interrupted (waiting for its turn under --rate, or
+ * for the orders read before it): not sent, so nothing of it reached the platform, and its record stays unsent for
+ * the resume. Ctrl-C lets the requests that went out finish; it starts no other.
+ */
+export class NothingSentError extends B2bctlError {
+  constructor(message: string) {
+    super(message, ExitCode.interrupted);
+  }
+}
+
 /** The reader of stdout closed it early (`| head`): the message says what was written and where the next run starts. */
 export class OutputClosedError extends B2bctlError {
   constructor(message: string) {

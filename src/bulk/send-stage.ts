@@ -5,6 +5,7 @@ import {
   AmbiguousRequestError,
   AuthError,
   ExitCode,
+  NothingSentError,
   PlatformError,
   UnavailableError,
   UsageError,
@@ -89,6 +90,7 @@ export async function openSending<T, Sent>(
     pace: pacer,
     retries: job.flags.retries,
     timeoutMs: job.flags.timeoutMs,
+    startNothingAfterInterrupt: true,
   });
   input.unchanged();
   const done = input.resume?.done;
@@ -184,6 +186,8 @@ export async function sendValidRecords<T, Sent>(
       result.answeredBatches++;
       unavailableInARow = 0;
     } catch (error) {
+      // Interrupted before any of it went out: not sent, no row, and the resume sends it.
+      if (error instanceof NothingSentError) return;
       if (!isBatchFailure(error)) throw error;
       if (error instanceof UnavailableError) {
         result.unavailableBatches++;

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
-import { AmbiguousRequestError, InterruptedError, UnavailableError } from '../base/errors.js';
+import { AmbiguousRequestError, InterruptedError, NothingSentError, UnavailableError } from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
@@ -48,6 +48,12 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** Aborts every request that does not bring its own signal (Ctrl-C in a simple command). */
   signal?: AbortSignal;
+  /**
+   * Once aborted, a request whose first attempt has not started is not sent: NothingSentError. A bulk run's requests
+   * bring a signal that Ctrl-C does not abort (what went out finishes and is reported); this keeps the others,
+   * waiting for their turn under --rate, from going out after it.
+   */
+  stopStarting?: AbortSignal;
   /** Paces every attempt, retries included, and learns from 429s (src/platform/pacer.ts). */
   pace?: RequestPace;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (src/net/proxy-route.ts); the process's by default. */
@@ -143,6 +149,28 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Waits for the attempt's turn (the pacer's, if any); what take() said of when it started. A first attempt is not
+   * made once stopStarting is aborted, before or during its wait.
+   */
+  private async turnFor(request: HttpRequest, spent: SpentAttempts): Promise<number | undefined> {
+    const stop = spent.failures === 0 && spent.pacedThrottles === 0 ? this.options.stopStarting : undefined;
+    const notStarted = () =>
+      new NothingSentError(`Interrupted before ${request.method} ${this.urlFor(request.path)} was sent.`);
+    if (stop?.aborted) throw notStarted();
+    if (this.options.pace === undefined) return undefined;
+    const signal =
+      stop === undefined ? request.signal : AbortSignal.any([stop, ...(request.signal ? [request.signal] : [])]);
+    try {
+      const startedAt = (await this.options.pace.take(signal)) ?? undefined;
+      if (stop?.aborted) throw notStarted();
+      return startedAt;
+    } catch (error) {
+      if (stop?.aborted && !request.signal?.aborted) throw notStarted();
+      throw error;
+    }
+  }
+
   /** urlFor, parsed once per route for requests without a query. */
   private requestUrl(request: HttpRequest): URL {
     if (request.query !== undefined) return this.urlFor(request.path, request.query);
@@ -159,7 +187,7 @@ export class HttpClient {
       const attempt = spent.failures + 1;
       let response: HttpResponse | undefined;
       let failure: unknown;
-      const startedAt = (await this.options.pace?.take(request.signal)) ?? undefined;
+      const startedAt = await this.turnFor(request, spent);
       try {
         this.stats.requests++;
         response = await this.once(request, url, attempt + spent.pacedThrottles);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/base/clock.js';
-import { InterruptedError, UnavailableError } from '../../../src/base/errors.js';
+import { InterruptedError, NothingSentError, UnavailableError } from '../../../src/base/errors.js';
 import { HttpClient } from '../../../src/platform/http-client.js';
 
 // Each attempt's signal is built by hand instead of AbortSignal.any([signal, AbortSignal.timeout(ms)]) (issue 14):
@@ -80,3 +80,68 @@ describe('HttpClient attempts', () => {
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('HttpClient stopStarting (a bulk run interrupted)', () => {
+  /** A pace whose turns come only when the test says; it records the signal each wait was given. */
+  function heldPace() {
+    let give!: () => void;
+    const waits: (AbortSignal | undefined)[] = [];
+    const pace = {
+      take: (signal?: AbortSignal) => {
+        waits.push(signal);
+        return new Promise<void>((resolve, reject) => {
+          give = resolve;
+          signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        });
+      },
+      succeeded: () => {},
+      throttled: () => {},
+    };
+    return { pace, waits, give: () => give() };
+  }
+
+  it('sends no request once interrupted, and stops one waiting for its turn: NothingSentError, nothing reached', async () => {
+    const { baseUrl, paths } = await serve();
+    const stop = new AbortController();
+    const { pace } = heldPace();
+    const client = new HttpClient({ baseUrl, timeoutMs: 5_000, maxRetries: 0, clock, pace, stopStarting: stop.signal });
+    cleanups.push(() => client.close());
+    const run = new AbortController();
+    const waiting = client
+      .request({ method: 'PUT', path: '/stock', body: '{}', signal: run.signal })
+      .catch((failure: unknown) => failure as Error);
+    stop.abort('SIGINT');
+    const error = await waiting;
+    expect(error).toBeInstanceOf(NothingSentError);
+    expect((error as Error).message).toBe(`Interrupted before PUT ${baseUrl}/stock was sent.`);
+    const after = await client
+      .request({ method: 'PUT', path: '/stock', body: '{}' })
+      .catch((failure: unknown) => failure);
+    expect(after).toBeInstanceOf(NothingSentError);
+    expect(paths).toEqual([]);
+  });
+
+  it('lets a request that got its turn go, and one not interrupted is unaffected', async () => {
+    const { baseUrl, paths } = await serve();
+    const stop = new AbortController();
+    const held = heldPace();
+    const client = new HttpClient({
+      baseUrl,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      clock,
+      pace: held.pace,
+      stopStarting: stop.signal,
+    });
+    cleanups.push(() => client.close());
+    const going = client.request({ method: 'GET', path: '/a' });
+    await until(() => held.waits.length === 1);
+    held.give();
+    expect((await going).status).toBe(200);
+    expect(paths).toEqual(['/base/a']);
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+}
