@@ -207,7 +207,11 @@ export function register(program: Command, dispatch: Dispatch): void {
   )
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
-    .option('--to <url>', "POST each event to this URL (the ERP's credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC)", httpUrl)
+    .option(
+      '--to <url>',
+      "POST each event to this URL (the ERP's credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC)",
+      httpUrl,
+    )
     .option(
       '--forward-batch <n>',
       'the URL takes arrays of events, as webhook listen --forward-batch: each event goes as an array of one',

@@ -5,7 +5,7 @@ import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
-import { defaultReceiverPaths, startReceiver } from '../../webhook/receiver.js';
+import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
@@ -98,14 +98,22 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   }
 }
 
+/** With --log-events, each stored event's line on stdout: readable on a terminal, NDJSON when piped. */
+function eventLogger(options: ListenOptions, context: Context): ((event: ReceivedEvent) => void) | undefined {
+  if (!options.logEvents) return undefined;
+  const format = context.outputFormat('ndjson');
+  return (event) =>
+    void context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`);
+}
+
 async function serve(
   options: ListenOptions,
   context: Context,
   store: EventStore,
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
 ): Promise<void> {
-  const format = context.outputFormat('ndjson');
   const summary = new IntakeSummary(context.log.info);
+  const logEvent = eventLogger(options, context);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -124,8 +132,7 @@ async function serve(
     // Counted either way: with --log-events too, the summary's redeliveries and refusals sit beside what was stored.
     onStored: (event) => {
       summary.count(event.kind);
-      if (options.logEvents)
-        context.io.stdout.write(`${format === 'table' ? eventSummary(event) : JSON.stringify(event)}\n`);
+      logEvent?.(event);
     },
     onDuplicate: (kind, key) => {
       summary.duplicate();

@@ -51,12 +51,12 @@ describe('orders update interrupted while it reads the orders', () => {
       expect(acceptedMoves(sandbox).length).toBe(movesBefore);
       const [report] = runFiles(dir, 'cancel').reports;
       expect(readReport(join(dir, report as string))).toEqual([]);
-    const resumed = await runCommandLine(['orders', 'update', 'cancel.csv', '--resume', report as string], {
-      configDir,
-      cwd: dir,
-    });
-    expect(resumed.code).toBe(0);
-    expect(acceptedMoves(sandbox).length).toBe(movesBefore + 40);
+      const resumed = await runCommandLine(['orders', 'update', 'cancel.csv', '--resume', report as string], {
+        configDir,
+        cwd: dir,
+      });
+      expect(resumed.code).toBe(0);
+      expect(acceptedMoves(sandbox).length).toBe(movesBefore + 40);
     },
   );
 });
