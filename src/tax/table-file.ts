@@ -77,12 +77,19 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const decimal = input.csv?.decimal;
   try {
     for await (const record of input.records) {
+      const place = `${input.file}:${recordPlace(record)}`;
+      // The reader's own problems (a row longer than the header, a cut last line) first: its values are not the row's.
+      if (record.problems.length > 0) {
+        for (const problem of record.problems)
+          problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
+        continue;
+      }
       const read =
         decimal === undefined
           ? record.values
           : amountsRead(record.values, decimal, record.cells?.decimalSettled === true);
       const checked = typeof read === 'string' ? read : checkTaxItem(read);
-      if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
+      if (typeof checked === 'string') problems.push(`${place}: ${checked}`);
       else items.push(checked);
     }
   } finally {

@@ -310,6 +310,28 @@ describe('tax quote', () => {
     );
   });
 
+  it('refuses a row a decimal comma split in a comma CSV (6,5) though its cell past the header is empty, and such a cart', async () => {
+    const split =
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes; if every row of the file ends with a delimiter, end the header with one too';
+    writeFileSync(
+      join(folder, 'shift.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n',
+    );
+    const table = await quoteFrom('shift.csv', '39269090,10,45.90,0,12', 'RJ');
+    expect(table.code).toBe(65);
+    expect(table.stdout).toBe('');
+    expect(table.stderr).toBe(
+      `error: shift.csv: 1 problem in the tax table, which is not used:\nshift.csv:2: the row has 11 cells but the header has 10 columns: ${split}\n`,
+    );
+    writeFileSync(join(folder, 'cshift.csv'), 'ncm,quantity,unitPrice,discount,freight\n39269090,10,45,90,,\n');
+    const cart = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--items', 'cshift.csv']);
+    expect(cart.code).toBe(65);
+    expect(cart.stdout).toBe('');
+    expect(cart.stderr).toBe(
+      `error: cshift.csv: 1 problem in the items; nothing was quoted:\ncshift.csv:2: the row has 6 cells but the header has 5 columns: ${split}\n`,
+    );
+  });
+
   it('refuses a table with a wrong row or a repeated one, with file:line and the column', async () => {
     writeFileSync(
       join(folder, 'errado.csv'),
