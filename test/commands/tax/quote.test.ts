@@ -150,6 +150,30 @@ describe('tax quote', () => {
     expect(over.stdout + grouped.stdout).toBe('');
   });
 
+  it('refuses a quantity, discount or freight written 1.500 on the command line as it refuses the price', async () => {
+    for (const [field, written] of [
+      ['quantity', '1.500,10.00'],
+      ['discount', '1,100.00,1.500'],
+      ['freight', '1,100.00,0,1.500'],
+    ] as const) {
+      const result = await quote([
+        '--from',
+        'SP',
+        '--to',
+        'SP',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        `39269090,${written}`,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(
+        `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,${written}' is invalid. ${field} "1.500" reads as 1.5, with a decimal point, though it looks like 1500 with its thousands grouped: write 1500 (or 1500.00) for that, or 1.5000 for the decimal; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+      );
+    }
+  });
+
   it('takes a price of three decimals that cannot be a grouping (0.125), and names one that works for 1.234', async () => {
     const screw = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,100,0.125']);
     expect(screw.code).toBe(0);
