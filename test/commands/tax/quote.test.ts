@@ -174,6 +174,43 @@ describe('tax quote', () => {
     }
   });
 
+  it('refuses a quantity of more digits than it is computed exactly with (2^53 + 1), in --item and in a cart file', async () => {
+    const item = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'SP',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,9007199254740993,1',
+    ]);
+    expect(item.code).toBe(2);
+    expect(item.stdout).toBe('');
+    expect(item.stderr.split('\n')[0]).toBe(
+      `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,9007199254740993,1' is invalid. quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+    writeFileSync(join(folder, 'enorme.csv'), 'ncm;quantity;unitPrice\n39269090;9007199254740993;1\n');
+    const file = await quote(['--from', 'SP', '--to', 'SP', '--buyer', 'taxpayer', '--items', 'enorme.csv']);
+    expect(file.code).toBe(65);
+    expect(file.stderr).toBe(
+      'error: enorme.csv: 1 problem in the items; nothing was quoted:\nenorme.csv:2: quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15)\n',
+    );
+    // Zeros after the decimals are no digits of the quantity.
+    const zeros = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,2.00000000000000000,1',
+    ]);
+    expect(zeros.code).toBe(0);
+    expect(JSON.parse(zeros.stdout)).toHaveProperty('items.0.merchandise', '2.00');
+  });
+
   it('takes a price of three decimals that cannot be a grouping (0.125), and names one that works for 1.234', async () => {
     const screw = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,100,0.125']);
     expect(screw.code).toBe(0);
