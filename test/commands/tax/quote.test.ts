@@ -119,6 +119,29 @@ describe('tax quote', () => {
     expect(result.stderr).not.toContain('ncm.xlsx:4:');
   });
 
+  it('refuses a CSV NCM of 7 digits that lost its leading zero (4021010), with file:line; takes 8471.3 and 8471.30.1', async () => {
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+    writeFileSync(
+      join(folder, 'lz7.csv'),
+      `${header}04,SP,SP,taxpayer,12,,0,,18,\n4021010,SP,SP,taxpayer,18,,0,,18,\n`,
+    );
+    const lost = await quoteFrom('lz7.csv', '04021010,1,100');
+    expect(lost.code).toBe(65);
+    expect(lost.stdout).toBe('');
+    expect(lost.stderr).toBe(
+      'error: lz7.csv: 1 problem in the tax table, which is not used:\nlz7.csv:3: ncm "4021010" has 7 digits: a leading zero was probably lost in a spreadsheet (04021010); store the column as text. If it is an item (an NCM level of 7 digits), write it with its dots: 4021.01.0\n',
+    );
+    writeFileSync(
+      join(folder, 'niveis.csv'),
+      `${header}8471.3,SP,SP,taxpayer,5,,0,,18,\n8471.30.1,SP,SP,taxpayer,7,,0,,18,\n`,
+    );
+    const levels = await quoteFrom('niveis.csv', '84713012,1,100', 'SP', ['-o', 'json']);
+    expect(levels.stderr).toBe('');
+    expect(JSON.parse(levels.stdout)).toHaveProperty('items.0.icms.rate', '7');
+    const subheading = await quoteFrom('niveis.csv', '84713090,1,100', 'SP', ['-o', 'json']);
+    expect(JSON.parse(subheading.stdout)).toHaveProperty('items.0.icms.rate', '5');
+  });
+
   it('refuses an empty rate a row uses, instead of reading it as 0; an empty FCP, reduction or MVA is 0', async () => {
     writeFileSync(
       join(folder, 'vazio.csv'),
