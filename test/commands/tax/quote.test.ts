@@ -358,6 +358,25 @@ describe('tax quote', () => {
     expect(items.map((item) => item.merchandise)).toEqual(['2000.50', '2.50']);
   });
 
+  it('--excel writes every amount and rate with a decimal comma, as a pt-BR Excel reads numbers', async () => {
+    const result = await quote([
+      '--excel',
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,10,45.90,0,12',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      '\uFEFFsku;ncm;merchandise;ipi.base;ipi.rate;ipi.value;icms.base;icms.rate;icms.value;icmsSt.base;icmsSt.mva;icmsSt.rate;icmsSt.value;difal.base;difal.rate;difal.value;fcp.rate;fcp.value;added\r\n' +
+        ';39269090;459,00;471,00;6,5;30,62;471,00;12;56,52;772,49;54;20;97,98;;;;;;128,60\r\n',
+    );
+  });
+
   it('prints a table and the totals on a terminal', async () => {
     const result = await runCommandLine(
       [
