@@ -9,6 +9,7 @@ import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.j
 import { countOf } from '../lib/plural.js';
 import { checkTaxRule, fractionRateProblem, rateFields, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
+import { digitsANumberHolds, numberTextReason } from '../domain/spreadsheet-numbers.js';
 
 /** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
 const textColumns = (fields: readonly string[], required: readonly string[]): FieldCatalogue => ({
@@ -77,12 +78,19 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const decimal = input.csv?.decimal;
   try {
     for await (const record of input.records) {
+      const place = `${input.file}:${recordPlace(record)}`;
+      // The reader's own problems (a row longer than the header, a cut last line) first: its values are not the row's.
+      if (record.problems.length > 0) {
+        for (const problem of record.problems)
+          problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
+        continue;
+      }
       const read =
         decimal === undefined
           ? record.values
           : amountsRead(record.values, decimal, record.cells?.decimalSettled === true);
       const checked = typeof read === 'string' ? read : checkTaxItem(read);
-      if (typeof checked === 'string') problems.push(`${input.file}:${recordPlace(record)}: ${checked}`);
+      if (typeof checked === 'string') problems.push(`${place}: ${checked}`);
       else items.push(checked);
     }
   } finally {
@@ -159,6 +167,10 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
   const quantity = decimal('quantity');
   if (quantity === undefined || Number(quantity) <= 0)
     return `quantity ${quoted(values.quantity)}must be a number above 0`;
+  // The quantity is held as a number: past its 15 digits it would be computed rounded (9007199254740993 as …992),
+  // where an amount is decimal text and exact. Trailing decimal zeros change nothing, so they do not count.
+  if (numberTextReason(quantity.replace(/(\.\d*?)0+$/, '$1')) !== undefined)
+    return `quantity ${quoted(values.quantity)}has more digits than a quantity is computed exactly with (at most ${digitsANumberHolds})`;
   // A missing price is no price of 0: its taxes would be answered as zero (a free item is written 0).
   if (text('unitPrice') === '') return `unitPrice ${quoted(values.unitPrice)}is required: the item's price per unit`;
   const unitPrice = decimal('unitPrice');

@@ -36,7 +36,7 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
     rest.length > 0
       ? 'too many parts'
       : (decimalCommaAmbiguity(parts) ??
-        thousandsAmbiguity(unitPrice) ??
+        groupedAmount({ quantity, unitPrice, discount, freight }) ??
         checkTaxItem({ ncm, quantity, unitPrice, discount, freight }));
   if (typeof checked === 'string')
     throw new InvalidArgumentError(
@@ -46,15 +46,19 @@ function item(value: string, previous: TaxItem[] = []): TaxItem[] {
 }
 
 /**
- * Why `1.500` cannot be read as a price here: a point and three digits is one and a half to the format and one
- * thousand five hundred to a Brazilian hand (`1.500,00` splits into `1.500` and a discount of `00`). Said, not guessed.
+ * Why `1.500` cannot be read as an amount here: a point and three digits is one and a half to the format and one
+ * thousand five hundred to a Brazilian hand (`1.500,00` splits into `1.500` and a discount of `00`). Said, not
+ * guessed, for the quantity, discount and freight as for the price: an --items file refuses any of them so too.
  */
-function thousandsAmbiguity(price: string | undefined): string | undefined {
-  // A group never starts with 0: `0.125` (a screw at R$ 0,125) is a decimal only.
-  if (price === undefined || !/^[1-9]\d{0,2}(\.\d{3})+$/.test(price)) return undefined;
-  const whole = price.replaceAll('.', '');
-  // The decimal written so that it is no grouping: `1.2340`, not the `1.234` refused.
-  return `"${price}" reads as ${Number(price)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${price}0 for the decimal`;
+function groupedAmount(amounts: Record<string, string | undefined>): string | undefined {
+  for (const [field, amount] of Object.entries(amounts)) {
+    // A group never starts with 0: `0.125` (a screw at R$ 0,125) is a decimal only.
+    if (amount === undefined || !/^[1-9]\d{0,2}(\.\d{3})+$/.test(amount)) continue;
+    const whole = amount.replaceAll('.', '');
+    // The decimal written so that it is no grouping: `1.2340`, not the `1.234` refused.
+    return `${field} "${amount}" reads as ${Number(amount)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${amount}0 for the decimal`;
+  }
+  return undefined;
 }
 
 /**

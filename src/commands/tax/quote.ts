@@ -23,6 +23,27 @@ export interface TaxQuoteOptions {
 
 const money = (value: string | undefined) => value ?? '-';
 
+/** The CSV columns of an item's amounts and rates, after its sku and NCM. */
+const amountColumns = [
+  'merchandise',
+  'ipi.base',
+  'ipi.rate',
+  'ipi.value',
+  'icms.base',
+  'icms.rate',
+  'icms.value',
+  'icmsSt.base',
+  'icmsSt.mva',
+  'icmsSt.rate',
+  'icmsSt.value',
+  'difal.base',
+  'difal.rate',
+  'difal.value',
+  'fcp.rate',
+  'fcp.value',
+  'added',
+];
+
 export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
   table: [
     { header: 'ITEM', value: (item) => item.sku ?? item.ncm, keepWhole: true, plannedWidth: 10 },
@@ -34,27 +55,9 @@ export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
     { header: 'FCP', value: (item) => money(item.fcp?.value), plannedWidth: 8 },
     { header: 'ADDED', value: (item) => item.added, plannedWidth: 8 },
   ],
-  csv: [
-    'sku',
-    'ncm',
-    'merchandise',
-    'ipi.base',
-    'ipi.rate',
-    'ipi.value',
-    'icms.base',
-    'icms.rate',
-    'icms.value',
-    'icmsSt.base',
-    'icmsSt.mva',
-    'icmsSt.rate',
-    'icmsSt.value',
-    'difal.base',
-    'difal.rate',
-    'difal.value',
-    'fcp.rate',
-    'fcp.value',
-    'added',
-  ],
+  csv: ['sku', 'ncm', ...amountColumns],
+  // Every amount and rate is decimal text (exact): a pt-BR Excel reads it as a number only with a decimal comma.
+  decimalText: amountColumns,
 };
 
 /** `tax quote`: the taxes of a cart computed offline from a tax table, as `tax serve` would answer them. */

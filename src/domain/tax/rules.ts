@@ -52,6 +52,26 @@ export const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'd
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
 
+/**
+ * Why an NCM prefix looks like one a spreadsheet stored as a number, losing its leading zero; undefined when it
+ * does not. The NCM's levels are the chapter (2 digits), heading (4), first- and second-level subheading (5 and 6),
+ * item (7) and subitem (8): 3 digits are no level, so `402` is `0402` without its zero. A bare 5 or 7 digits is a
+ * level, and as likely a 6- or 8-digit NCM of chapters 01 to 09 without its zero (`4021010`, every NCM of those
+ * chapters saved from Excel): refused unless written as the level, with the NCM's dots (`8471.3`, `8471.30.1`), or
+ * with its leading zero kept (`0402101`). A row that lost its zero would otherwise load, every cart of that NCM be
+ * refused, or answered from a shorter prefix's row.
+ */
+function lostLeadingZero(written: string, ncm: string): string | undefined {
+  const zero = `a leading zero was probably lost in a spreadsheet (0${ncm}); store the column as text`;
+  if (ncm.length === 3) return `has 3 digits, which no NCM level has: ${zero}`;
+  if ((ncm.length !== 5 && ncm.length !== 7) || ncm.startsWith('0')) return undefined;
+  const level =
+    ncm.length === 5 ? `${ncm.slice(0, 4)}.${ncm.slice(4)}` : `${ncm.slice(0, 4)}.${ncm.slice(4, 6)}.${ncm.slice(6)}`;
+  if (written === level) return undefined;
+  const name = ncm.length === 5 ? 'a first-level subheading' : 'an item';
+  return `has ${ncm.length} digits: ${zero}. If it is ${name} (an NCM level of ${ncm.length} digits), write it with its dots: ${level}`;
+}
+
 /** A table row from its fields (numbers or text), or each thing wrong with it. */
 export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleCheck {
   const problems: { field: string; message: string }[] = [];
@@ -61,12 +81,10 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
   };
   const ncm = text('ncm').replaceAll('.', '');
   if (!/^\d{2,8}$/.test(ncm)) problems.push({ field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' });
-  else if (ncm.length === 3 || ncm.length === 5)
-    // No NCM level has 3 or 5 digits (chapter 2, heading 4, subheading 6): a spreadsheet dropped a leading zero.
-    problems.push({
-      field: 'ncm',
-      message: `has ${ncm.length} digits, which no NCM level has: a leading zero was probably lost in a spreadsheet (0${ncm}); store the column as text`,
-    });
+  else {
+    const lostZero = lostLeadingZero(text('ncm'), ncm);
+    if (lostZero !== undefined) problems.push({ field: 'ncm', message: lostZero });
+  }
   const from = text('from').toUpperCase();
   const to = text('to').toUpperCase();
   if (!isFederativeUnit(from)) problems.push({ field: 'from', message: 'must be a state (UF) such as SP' });

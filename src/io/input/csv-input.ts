@@ -22,7 +22,13 @@ import {
   type WrittenCells,
 } from './opened-input.js';
 import { type ColumnPlan, defaultMaxListIndex, planColumns, shapeRow } from './record-shape.js';
-import { shortRowProblem, shortValue, unnamedColumnCheck, wrongDelimiterCheck } from './row-shape-problems.js';
+import {
+  longRowProblem,
+  shortRowProblem,
+  shortValue,
+  unnamedColumnCheck,
+  wrongDelimiterCheck,
+} from './row-shape-problems.js';
 import type { TextEncoding } from './sniff.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 
@@ -103,7 +109,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   const shapeRecords = csvRecordShaper(
     { columns, decimal: options.decimal, decimalSettled: options.decimalSettled },
-    headers.length,
+    { count: headers.length, delimiter: options.delimiter },
     hiddenLines,
     skipped,
     checkRow,
@@ -191,7 +197,7 @@ async function readHeaderRow(
 /** Makes the records of a batch of rows, from its row `from` on; blank rows are counted in `skipped`, not records. */
 function csvRecordShaper(
   written: WrittenCells,
-  headerCount: number,
+  header: { count: number; delimiter: string },
   hiddenLines: number,
   skipped: { blankRows: number },
   /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
@@ -209,10 +215,8 @@ function csvRecordShaper(
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
       const cells = guarded ? restoreFormulas(row.cells) : row.cells;
       let problems: (string | ReaderProblem)[] | undefined;
-      if (row.cells.length > headerCount && row.cells.slice(headerCount).some((cell) => cell.trim() !== ''))
-        problems = [
-          `the row has ${row.cells.length} cells but the header has ${headerCount} columns; check the delimiter and quotes`,
-        ];
+      const long = longRowProblem(row.cells, header.count, header.delimiter);
+      if (long) problems = [long];
       const short = checkRow(row);
       if (short) problems = [...(problems ?? []), shortRowProblemOf(short, row.cells.length, written.columns)];
       let original = cells;

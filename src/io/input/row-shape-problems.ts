@@ -17,6 +17,23 @@ export function shortRowProblem(cells: readonly string[], namedColumns: number):
 }
 
 /**
+ * A row with more cells than the header, or undefined. Refused whether its extra cells hold data or are empty: an
+ * unquoted decimal comma in a comma-separated file (`6,5`) splits one number into two cells and moves every later
+ * value one column right, and when the row's last value was empty, the cell pushed past the header is empty too. A
+ * spreadsheet writes its header as wide as its widest row, so no export has a longer row
+ * (docs/decisions/0031-a-row-longer-than-its-header-is-refused.md).
+ */
+export function longRowProblem(cells: readonly string[], headerCount: number, delimiter: string): string | undefined {
+  if (cells.length <= headerCount) return undefined;
+  const counts = `the row has ${cells.length} cells but the header has ${headerCount} columns`;
+  const trailing = cells.slice(headerCount).every((cell) => cell.trim() === '')
+    ? `; if every row of the file ends with a delimiter, end the header with one too`
+    : '';
+  if (delimiter !== ',') return `${counts}; check the delimiter and quotes${trailing}`;
+  return `${counts}: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes${trailing}`;
+}
+
+/**
  * The other delimiter a short row was written with, or undefined: a row that is one cell holding one (every field of
  * the row landed in the first column), or a short row whose cells hold `;`, a tab or `|` (not `,`, which a decimal
  * comma puts in cells of a `;` file).

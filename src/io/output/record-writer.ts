@@ -11,6 +11,11 @@ export interface RecordLayout<T> {
   table: readonly TableColumn<T>[];
   /** The dot paths of the CSV columns, in order. */
   csv: readonly string[];
+  /**
+   * The CSV columns whose values are numbers held as decimal text (money computed exactly, `459.00`): `--excel`
+   * writes them with a decimal comma, as it writes numbers, or a pt-BR Excel reads them as text.
+   */
+  decimalText?: readonly string[];
   /** The order of the table's rows, when the command promises one (the table waits for every row anyway). */
   tableOrder?: (a: T, b: T) => number;
 }
@@ -97,34 +102,8 @@ function recordWriter<T>(
         },
         async abandon() {},
       };
-    case 'csv': {
-      let headerWritten = false;
-      // A pt-BR Excel reads `;` between cells and a decimal comma, and UTF-8 only after a BOM.
-      const delimiter = options.excel ? ';' : ',';
-      const cell = options.excel ? excelCellText : cellText;
-      const writeHeader = async () => {
-        if (headerWritten) return;
-        headerWritten = true;
-        await put(`${options.excel ? '\uFEFF' : ''}${csvLine(layout.csv, delimiter)}`);
-      };
-      return {
-        async write(record) {
-          await writeHeader();
-          await put(
-            csvLine(
-              layout.csv.map((path) => cell(valueAtPath(record, path))),
-              delimiter,
-            ),
-          );
-          count++;
-        },
-        async end() {
-          await writeHeader();
-          return count;
-        },
-        async abandon() {},
-      };
-    }
+    case 'csv':
+      return csvRecordWriter(put, layout, options.excel === true);
     case 'table': {
       const rows: T[] = [];
       return {
@@ -142,6 +121,50 @@ function recordWriter<T>(
     }
   }
 }
+
+/** CSV with dot-path columns, or for a pt-BR Excel: a BOM, `;` between cells and a decimal comma. */
+function csvRecordWriter<T>(
+  put: (text: string) => Promise<void> | undefined,
+  layout: RecordLayout<T>,
+  excel: boolean,
+): RecordWriter<T> {
+  let count = 0;
+  let headerWritten = false;
+  // A pt-BR Excel reads `;` between cells and a decimal comma, and UTF-8 only after a BOM.
+  const delimiter = excel ? ';' : ',';
+  const decimalText = new Set(excel ? layout.decimalText : []);
+  const cell = (value: unknown, path: string) =>
+    !excel
+      ? cellText(value)
+      : decimalText.has(path) && typeof value === 'string' && decimalTextPattern.test(value)
+        ? value.replace('.', ',')
+        : excelCellText(value);
+  const writeHeader = async () => {
+    if (headerWritten) return;
+    headerWritten = true;
+    await put(`${excel ? '\uFEFF' : ''}${csvLine(layout.csv, delimiter)}`);
+  };
+  return {
+    async write(record) {
+      await writeHeader();
+      await put(
+        csvLine(
+          layout.csv.map((path) => cell(valueAtPath(record, path), path)),
+          delimiter,
+        ),
+      );
+      count++;
+    },
+    async end() {
+      await writeHeader();
+      return count;
+    },
+    async abandon() {},
+  };
+}
+
+/** A decimal number as text (`-12.50`, `6.5`, `12`): what a decimalText column holds when it holds a number. */
+const decimalTextPattern = /^-?\d+(\.\d+)?$/;
 
 /** A cell for a pt-BR Excel: a number with a decimal comma (`1234,5`), the rest as cellText writes it. */
 function excelCellText(value: unknown): string {

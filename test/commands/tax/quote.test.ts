@@ -119,6 +119,29 @@ describe('tax quote', () => {
     expect(result.stderr).not.toContain('ncm.xlsx:4:');
   });
 
+  it('refuses a CSV NCM of 7 digits that lost its leading zero (4021010), with file:line; takes 8471.3 and 8471.30.1', async () => {
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+    writeFileSync(
+      join(folder, 'lz7.csv'),
+      `${header}04,SP,SP,taxpayer,12,,0,,18,\n4021010,SP,SP,taxpayer,18,,0,,18,\n`,
+    );
+    const lost = await quoteFrom('lz7.csv', '04021010,1,100');
+    expect(lost.code).toBe(65);
+    expect(lost.stdout).toBe('');
+    expect(lost.stderr).toBe(
+      'error: lz7.csv: 1 problem in the tax table, which is not used:\nlz7.csv:3: ncm "4021010" has 7 digits: a leading zero was probably lost in a spreadsheet (04021010); store the column as text. If it is an item (an NCM level of 7 digits), write it with its dots: 4021.01.0\n',
+    );
+    writeFileSync(
+      join(folder, 'niveis.csv'),
+      `${header}8471.3,SP,SP,taxpayer,5,,0,,18,\n8471.30.1,SP,SP,taxpayer,7,,0,,18,\n`,
+    );
+    const levels = await quoteFrom('niveis.csv', '84713012,1,100', 'SP', ['-o', 'json']);
+    expect(levels.stderr).toBe('');
+    expect(JSON.parse(levels.stdout)).toHaveProperty('items.0.icms.rate', '7');
+    const subheading = await quoteFrom('niveis.csv', '84713090,1,100', 'SP', ['-o', 'json']);
+    expect(JSON.parse(subheading.stdout)).toHaveProperty('items.0.icms.rate', '5');
+  });
+
   it('refuses an empty rate a row uses, instead of reading it as 0; an empty FCP, reduction or MVA is 0', async () => {
     writeFileSync(
       join(folder, 'vazio.csv'),
@@ -148,6 +171,67 @@ describe('tax quote', () => {
       '"1.500" reads as 1.5, with a decimal point, though it looks like 1500 with its thousands grouped',
     );
     expect(over.stdout + grouped.stdout).toBe('');
+  });
+
+  it('refuses a quantity, discount or freight written 1.500 on the command line as it refuses the price', async () => {
+    for (const [field, written] of [
+      ['quantity', '1.500,10.00'],
+      ['discount', '1,100.00,1.500'],
+      ['freight', '1,100.00,0,1.500'],
+    ] as const) {
+      const result = await quote([
+        '--from',
+        'SP',
+        '--to',
+        'SP',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        `39269090,${written}`,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(
+        `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,${written}' is invalid. ${field} "1.500" reads as 1.5, with a decimal point, though it looks like 1500 with its thousands grouped: write 1500 (or 1500.00) for that, or 1.5000 for the decimal; write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+      );
+    }
+  });
+
+  it('refuses a quantity of more digits than it is computed exactly with (2^53 + 1), in --item and in a cart file', async () => {
+    const item = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'SP',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,9007199254740993,1',
+    ]);
+    expect(item.code).toBe(2);
+    expect(item.stdout).toBe('');
+    expect(item.stderr.split('\n')[0]).toBe(
+      `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,9007199254740993,1' is invalid. quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+    writeFileSync(join(folder, 'enorme.csv'), 'ncm;quantity;unitPrice\n39269090;9007199254740993;1\n');
+    const file = await quote(['--from', 'SP', '--to', 'SP', '--buyer', 'taxpayer', '--items', 'enorme.csv']);
+    expect(file.code).toBe(65);
+    expect(file.stderr).toBe(
+      'error: enorme.csv: 1 problem in the items; nothing was quoted:\nenorme.csv:2: quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15)\n',
+    );
+    // Zeros after the decimals are no digits of the quantity.
+    const zeros = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,2.00000000000000000,1',
+    ]);
+    expect(zeros.code).toBe(0);
+    expect(JSON.parse(zeros.stdout)).toHaveProperty('items.0.merchandise', '2.00');
   });
 
   it('takes a price of three decimals that cannot be a grouping (0.125), and names one that works for 1.234', async () => {
@@ -274,6 +358,25 @@ describe('tax quote', () => {
     expect(items.map((item) => item.merchandise)).toEqual(['2000.50', '2.50']);
   });
 
+  it('--excel writes every amount and rate with a decimal comma, as a pt-BR Excel reads numbers', async () => {
+    const result = await quote([
+      '--excel',
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,10,45.90,0,12',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      '\uFEFFsku;ncm;merchandise;ipi.base;ipi.rate;ipi.value;icms.base;icms.rate;icms.value;icmsSt.base;icmsSt.mva;icmsSt.rate;icmsSt.value;difal.base;difal.rate;difal.value;fcp.rate;fcp.value;added\r\n' +
+        ';39269090;459,00;471,00;6,5;30,62;471,00;12;56,52;772,49;54;20;97,98;;;;;;128,60\r\n',
+    );
+  });
+
   it('prints a table and the totals on a terminal', async () => {
     const result = await runCommandLine(
       [
@@ -307,6 +410,28 @@ describe('tax quote', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
       'error: The tax table has no row for NCM 39269090, SP → RJ, non-taxpayer: add a row for the NCM or a prefix of it; no tax is guessed.',
+    );
+  });
+
+  it('refuses a row a decimal comma split in a comma CSV (6,5) though its cell past the header is empty, and such a cart', async () => {
+    const split =
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes; if every row of the file ends with a delimiter, end the header with one too';
+    writeFileSync(
+      join(folder, 'shift.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n',
+    );
+    const table = await quoteFrom('shift.csv', '39269090,10,45.90,0,12', 'RJ');
+    expect(table.code).toBe(65);
+    expect(table.stdout).toBe('');
+    expect(table.stderr).toBe(
+      `error: shift.csv: 1 problem in the tax table, which is not used:\nshift.csv:2: the row has 11 cells but the header has 10 columns: ${split}\n`,
+    );
+    writeFileSync(join(folder, 'cshift.csv'), 'ncm,quantity,unitPrice,discount,freight\n39269090,10,45,90,,\n');
+    const cart = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--items', 'cshift.csv']);
+    expect(cart.code).toBe(65);
+    expect(cart.stdout).toBe('');
+    expect(cart.stderr).toBe(
+      `error: cshift.csv: 1 problem in the items; nothing was quoted:\ncshift.csv:2: the row has 6 cells but the header has 5 columns: ${split}\n`,
     );
   });
 

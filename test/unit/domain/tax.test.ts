@@ -212,6 +212,34 @@ describe('checkTaxRule', () => {
     expect(checked.ok && checked.rule.buyer).toBe(buyer);
   });
 
+  it.each([
+    ['8471', undefined],
+    ['8471.3', undefined],
+    [
+      '84713',
+      'has 5 digits: a leading zero was probably lost in a spreadsheet (084713); store the column as text. If it is a first-level subheading (an NCM level of 5 digits), write it with its dots: 8471.3',
+    ],
+    ['04021', undefined],
+    ['8471.30.1', undefined],
+    ['0402101', undefined],
+    [
+      '4021010',
+      'has 7 digits: a leading zero was probably lost in a spreadsheet (04021010); store the column as text. If it is an item (an NCM level of 7 digits), write it with its dots: 4021.01.0',
+    ],
+    [
+      '402',
+      'has 3 digits, which no NCM level has: a leading zero was probably lost in a spreadsheet (0402); store the column as text',
+    ],
+    ['040210', undefined],
+    ['04021010', undefined],
+  ])('the NCM %j: a level, or a lost leading zero (%s)', (ncm, problem) => {
+    const checked = checkTaxRule({ ncm, from: 'SP', to: 'SP', buyer: 'taxpayer', icmsRate: '18', ipiRate: '0' });
+    const outcome = checked.ok ? { ncm: checked.rule.ncm } : checked.problems;
+    expect(outcome).toEqual(
+      problem === undefined ? { ncm: ncm.replaceAll('.', '') } : [{ field: 'ncm', message: problem }],
+    );
+  });
+
   it('names every wrong field', () => {
     const checked = checkTaxRule({ ncm: '8', from: 'XX', to: 'RJ', buyer: 'consumer', icmsRate: '118', ipiRate: '-1' });
     expect(checked).toEqual({
@@ -244,8 +272,10 @@ describe('TaxTable.find', () => {
       // Few prefix lengths per table (those of the NCM levels, and 7), so that the lengths it skips are exercised too.
       const lengths = [2, 4, 6, 7, 8].filter(() => random() < 0.4);
       for (let row = 0; row < 30 && lengths.length > 0; row++) {
+        const prefix = digits(lengths[Math.floor(random() * lengths.length)] as number);
         const candidate = rule({
-          ncm: digits(lengths[Math.floor(random() * lengths.length)] as number),
+          // An item (7 digits) is written with its dots: bare, it reads as an NCM that lost its leading zero.
+          ncm: prefix.length === 7 ? `${prefix.slice(0, 4)}.${prefix.slice(4, 6)}.${prefix.slice(6)}` : prefix,
           to: random() < 0.5 ? 'SP' : 'RJ',
           icmsRate: String(row),
         });

@@ -229,13 +229,45 @@ describe('openInput: UTF-8', () => {
     expect((error as InputError).line).toBe(3002);
   });
 
-  it('a row with more cells than the header carries a problem', async () => {
-    const { opened } = await open(writeInput('wide.csv', 'document,name\n1,Ana,extra\n2,Bia,\n'));
+  it('a row with more cells than the header carries a problem, its extra cells empty or not (decision 0031)', async () => {
+    const { opened } = await open(writeInput('wide.csv', 'document,name\n1,Ana,extra\n2,Bia,\n3,Caio\n'));
     const records = await recordsOf(opened);
+    const split =
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
     expect(records.map((record) => record.problems)).toEqual([
-      ['the row has 3 cells but the header has 2 columns; check the delimiter and quotes'],
+      [`the row has 3 cells but the header has 2 columns: ${split}`],
+      [
+        `the row has 3 cells but the header has 2 columns: ${split}; if every row of the file ends with a delimiter, end the header with one too`,
+      ],
       [],
     ]);
+  });
+
+  it('a ";" row with an empty cell past the header: no decimal comma to blame, the header to end with ";"', async () => {
+    const { opened } = await open(writeInput('wide-semicolon.csv', 'document;name\n1;Ana;\n'));
+    expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
+      [
+        'the row has 3 cells but the header has 2 columns; check the delimiter and quotes; if every row of the file ends with a delimiter, end the header with one too',
+      ],
+    ]);
+  });
+
+  it.each([
+    'clientes-corrigido.win1252.csv',
+    'clientes-digitado.win1252.csv',
+    'estoque.win1252.csv',
+    'estoque.tab.txt',
+    'estoque.sep.csv',
+    'clientes.utf8-bom.csv',
+  ])('the real export %s, whose rows and header end in empty cells alike, has no row too long', async (name) => {
+    const { opened } = await open(join(__dirname, '../../../fixtures/real-exports', name), {
+      catalogue: { ...catalogue, typeOf: () => 'string', knownPaths: [], requiredColumns: [] },
+    });
+    const records = await recordsOf(opened);
+    expect(records.length).toBeGreaterThan(0);
+    expect(
+      records.flatMap((record) => record.problems).filter((problem) => String(problem).includes('cells but')),
+    ).toEqual([]);
   });
 });
 
