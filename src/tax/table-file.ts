@@ -53,7 +53,7 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
         problems.push(`${place}: ${fraction.field} ${quoted(record.values[fraction.field])}${fraction.message}`);
         continue;
       }
-      const earlier = table.add(checked.rule);
+      const earlier = table.add(checked.rule, place);
       if (earlier === undefined) firstLine.set(checked.rule, record.line);
       else
         problems.push(

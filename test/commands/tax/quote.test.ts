@@ -329,6 +329,28 @@ describe('tax quote', () => {
   });
 });
 
+describe('a table whose destination rate is 100 (the ST and DIFAL formulas divide by 100% minus it)', () => {
+  it.each([
+    ['a final consumer in another state (DIFAL)', '85,SP,MG,non-taxpayer,12,,5,,100,2', 'MG', 'non-taxpayer'],
+    ['a taxpayer under ICMS-ST', '85,SP,RJ,taxpayer,12,,5,40,100,', 'RJ', 'taxpayer'],
+  ])('is refused at load with its file:line for %s, nothing quoted', async (_what, row, to, buyer) => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 'dz.csv'),
+      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n${row}\n`,
+    );
+    const result = await runCommandLine(
+      ['tax', 'quote', '--rules', 'dz.csv', '--from', 'SP', '--to', to, '--buyer', buyer, '--item', '85166000,1,2000'],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `dz.csv:2: destinationRate "100" must be under 100: the ICMS-ST and DIFAL bases are divided by (100% − the destination's internal rate); write that state's internal rate, such as 18\n`,
+    );
+  });
+});
+
 describe('a table whose ICMS rates are written as fractions', () => {
   it('0.12 (12% as a fraction) is refused with the fix, not read as 0.12%', async () => {
     const tableFolder = temporaryFolder();
