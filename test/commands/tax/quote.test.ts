@@ -329,6 +329,62 @@ describe('tax quote', () => {
   });
 });
 
+describe("an NF-e style table's pMVAST (the MVA applied, already adjusted between states)", () => {
+  const nfeTable =
+    'NCM/SH;UF origem;UF destino;Contribuinte;pICMS;pRedBC;pIPI;pMVAST;pICMSUFDest;pFCPUFDest\n3926.90.90;SP;RJ;Sim;12;;6,5;54;20;\n';
+  const note =
+    "Note: an NF-e's pMVAST is the MVA applied, already adjusted between states, not the original MVA that mva takes (b2bctl adjusts it itself, so read as mva an interstate row's MVA is adjusted twice): map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST.";
+
+  function quoteNfe(extra: readonly string[], options: { answers?: string[] } = {}) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'nfe.csv'), nfeTable);
+    return runCommandLine(
+      ['tax', 'quote', '--rules', 'nfe.csv', ...extra, '--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer'],
+      {
+        configDir: freshConfigDir(),
+        cwd: tableFolder,
+        ...(options.answers === undefined ? {} : { answers: options.answers, tty: { stdin: true, stderr: true } }),
+      },
+    );
+  }
+
+  it('is not mapped to mva without a word: the stop says what it holds', async () => {
+    const result = await quoteNfe(['--write-map', 'nfe.map.json', '--item', '39269090,10,45.90,0,12']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `nfe.csv:2: column 8 (H) "pMVAST" holds "54" but no field reads it, so it would not be sent; nothing was sent. Map it with {"pMVAST":"FIELD"} in a --map file, or leave it out with --ignore-column pMVAST. ${note}\n`,
+    );
+  });
+
+  it('is asked about on a terminal with what it holds, mva offered as the original MVA', async () => {
+    const result = await quoteNfe(['--write-map', 'nfe.map.json', '--item', '39269090,10,45.90,0,12'], {
+      answers: [''],
+    });
+    expect(result.prompts).toEqual([
+      {
+        kind: 'select',
+        message: `Column "pMVAST" (holds "54") is which field? (${note.slice('Note: '.length, -1)})`,
+        choices: ['leave it out (its data is not sent)', "mva (the original MVA, not this column's adjusted one)"],
+      },
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  it('left out with --ignore-column, the note says that no row computes ICMS-ST', async () => {
+    const result = await quoteNfe([
+      '--ignore-column',
+      'pMVAST',
+      '--write-map',
+      'nfe.map.json',
+      '--item',
+      '39269090,10,45.90',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`nfe.csv:1: column "pMVAST" is left out (--ignore-column). ${note}\n`);
+  });
+});
+
 describe('a table whose destination rate is 100 (the ST and DIFAL formulas divide by 100% minus it)', () => {
   it.each([
     ['a final consumer in another state (DIFAL)', '85,SP,MG,non-taxpayer,12,,5,,100,2', 'MG', 'non-taxpayer'],
