@@ -122,6 +122,17 @@ export function fractionRateProblem(rule: TaxRule): { field: string; message: st
   return undefined;
 }
 
+/**
+ * Why a row's FCP rate is never applied, if it is not: b2bctl adds FCP with DIFAL only (a final consumer in another
+ * state, ADCT art. 82, §1º, docs/tax.md); it computes no FCP retained by ICMS-ST, nor FCP on the seller's own ICMS,
+ * which the formulas' sources do not define. A row that states one is said, so that its products' missing FCP is
+ * not found later in an NF-e.
+ */
+export function unusedFcpRate(rule: TaxRule): string | undefined {
+  if (Number(rule.fcpRate) === 0 || (rule.buyer === 'non-taxpayer' && rule.from !== rule.to)) return undefined;
+  return `fcpRate "${rule.fcpRate}" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row's products get no FCP`;
+}
+
 const fractionChecked = [
   ['icmsRate', 'ICMS rate', '12 for 12%, not 0.12'],
   ['destinationRate', 'ICMS rate', '12 for 12%, not 0.12'],

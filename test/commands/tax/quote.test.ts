@@ -385,6 +385,52 @@ describe("an NF-e style table's pMVAST (the MVA applied, already adjusted betwee
   });
 });
 
+describe('a table that states an FCP rate on a row where b2bctl applies none', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteFst(rows: string) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'fst.csv'), `${header}${rows}`);
+    return runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'fst.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90,0,12',
+      ],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+  }
+
+  it('warns with the row’s file:line that an ICMS-ST row’s FCP is not applied, and quotes without it', async () => {
+    const result = await quoteFst('39,SP,RJ,taxpayer,12,,6.5,40,20,2\n');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(result.stderr).toContain(
+      'warning: fst.csv:2: fcpRate "2" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row\'s products get no FCP.\n',
+    );
+  });
+
+  it('says it once for the table, counting the other rows; a DIFAL row’s FCP is applied and not warned of', async () => {
+    const result = await quoteFst(
+      '39,SP,RJ,taxpayer,12,,6.5,40,20,2\n39,SP,RJ,non-taxpayer,12,,6.5,,20,2\n39,SP,SP,taxpayer,18,,6.5,,18,2\n39,SP,SP,non-taxpayer,18,,6.5,,18,2\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/fcpRate/g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      "so this row's products get no FCP (and 2 more rows with an FCP rate that is not applied).\n",
+    );
+  });
+});
+
 describe('a table whose destination rate is 100 (the ST and DIFAL formulas divide by 100% minus it)', () => {
   it.each([
     ['a final consumer in another state (DIFAL)', '85,SP,MG,non-taxpayer,12,,5,,100,2', 'MG', 'non-taxpayer'],
