@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
-import { type HeaderMapProposal, headerKey, namesASecret } from '../domain/header-aliases.js';
+import { type HeaderMapProposal, headerCaution, headerKey, namesASecret } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
@@ -39,8 +39,9 @@ export async function adoptHeaderMap(
       }
       // A secret's value is not shown on a screen someone may be watching or recording.
       const sample = namesASecret(header) ? '***' : sampleOf(header);
+      const caution = headerCaution(header, knownPaths);
       const field = await prompter.select(
-        `${noun === 'key' ? 'Key' : 'Column'} "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?`,
+        `${noun === 'key' ? 'Key' : 'Column'} "${header}"${sample === undefined ? ' (empty in the first rows)' : ` (holds "${sample}")`} is which field?${caution === undefined ? '' : ` (${caution.holds})`}`,
         fieldChoices(header, free),
       );
       adopted[header] = field === skip ? null : field;
@@ -76,7 +77,11 @@ export function fieldChoices(header: string, fields: readonly string[]): { name:
   const key = headerKey(header);
   const distance = (field: string) => editDistance(key, (field.split('.').at(-1) ?? field).toLowerCase());
   const sorted = fields.toSorted((a, b) => distance(a) - distance(b) || a.localeCompare(b));
-  const fieldAnswers = sorted.map((candidate) => ({ name: candidate, value: candidate }));
+  const caution = headerCaution(header, fields);
+  const fieldAnswers = sorted.map((candidate) => ({
+    name: candidate === caution?.field ? `${candidate} (${caution.unlike})` : candidate,
+    value: candidate,
+  }));
   const leaveOut = { name: 'leave it out (its data is not sent)', value: skip };
   const closest = sorted[0];
   const near = closest !== undefined && distance(closest) <= Math.max(2, Math.floor(key.length / 3));

@@ -148,7 +148,8 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   mvaoriginal: ['mva'],
   mvast: ['mva'],
   // Not `pMVAST`: in an NF-e it is the MVA applied, the adjusted one between states; read as the original, an
-  // interstate sale's would be adjusted twice. Such a column is asked about, not taken.
+  // interstate sale's would be adjusted twice. Such a column is asked about, not taken, with what it is
+  // (headerCaution).
   aliquotainternadestino: ['destinationRate'],
   aliquotainternadodestino: ['destinationRate'],
   aliquotainterna: ['destinationRate'],
@@ -170,6 +171,35 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   valorfrete: ['freight'],
   vfrete: ['freight'],
 };
+
+/**
+ * Headers that look like a field's but hold something else, by headerKey(): the field they would be mistaken for,
+ * and what they hold, said wherever b2bctl asks or tells which field such a column is.
+ */
+const lookalikes: Readonly<Record<string, Lookalike>> = {
+  // [NF-e] `pMVAST`: the MVA the note applied, adjusted between states (Convênio ICMS 142/2018, cláusula nona, §1º).
+  pmvast: {
+    field: 'mva',
+    unlike: "the original MVA, not this column's adjusted one",
+    holds:
+      "an NF-e's pMVAST is the MVA applied, already adjusted between states, not the original MVA that mva takes (b2bctl adjusts it itself, so read as mva an interstate row's MVA is adjusted twice): map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST",
+  },
+};
+
+interface Lookalike {
+  /** The field the header would be taken for. */
+  field: string;
+  /** What that field takes instead, beside the field where it is offered. */
+  unlike: string;
+  /** What the column holds, and what to do. */
+  holds: string;
+}
+
+/** What a column holds when its header looks like `field`'s but is not (`pMVAST` for `mva`), if it is such a one. */
+export function headerCaution(header: string, knownPaths: readonly string[]): Lookalike | undefined {
+  const lookalike = lookalikes[headerKey(header)];
+  return lookalike !== undefined && knownPaths.includes(lookalike.field) ? lookalike : undefined;
+}
 
 /** `E-mail`, ` CNPJ `, `Preço` → `email`, `cnpj`, `preco`: case, accents, spaces and punctuation do not matter. */
 export function headerKey(header: string): string {

@@ -19,7 +19,7 @@ export interface TaxForward {
 
 /** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for. */
 export type Answer =
-  { json: string | Buffer } | { status: 400 | 422 | 503; body: Record<string, unknown>; warning?: string };
+  { json: string | Buffer } | { status: 400 | 422 | 500 | 503; body: Record<string, unknown>; warning?: string };
 
 /** A cart as it came: parsed, and its text when the route kept it (passed on to the ERP byte for byte). */
 export interface ArrivedCart {

@@ -11,7 +11,7 @@ import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../htt
 import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-auth.js';
 import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } from './callback-route.js';
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
-import { NoTaxRowError, quoteItems } from './quote-items.js';
+import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
 import { checkTaxItem } from './table-file.js';
@@ -42,6 +42,8 @@ export interface TaxServerCounts {
   noRow: number;
   /** Answers the ERP did not give in time or at all: from the table, or the failure answer. */
   fallbacks: number;
+  /** Carts whose table row could not be computed (answered 500, logged with the row's place). */
+  failed: number;
 }
 
 /** A cart is small: 1 MB holds thousands of items; anything larger is not a cart. */
@@ -49,7 +51,7 @@ const bodyLimit = 1_048_576;
 
 /** Starts `tax serve`: the callback's route and /healthz. */
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
-  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0 };
+  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0, failed: 0 };
   let closing = false;
   const erp = options.forward === undefined ? undefined : new TaxErp(options.forward);
   const route: CallbackRoute = {
@@ -123,6 +125,7 @@ async function answerCart(
     erp === undefined ? answerRequest(cart.body, options) : await answerThroughErp(cart, erp, fromTable, report);
   if ('status' in answer) {
     if (answer.status === 422) counts.noRow++;
+    else if (answer.status === 500) counts.failed++;
     else if (answer.status !== 503) counts.refused++;
     if (answer.warning !== undefined) options.log.warn(answer.warning);
     return { status: answer.status, json: JSON.stringify(answer.body) };
@@ -165,6 +168,12 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   try {
     quoted = quoteItems(table, items, { from, to, buyer });
   } catch (error) {
+    if (error instanceof TaxRowFailedError)
+      return {
+        status: 500,
+        body: { error: 'tax-row-failed', message: error.message },
+        warning: `tax callback failed: ${error.message}`,
+      };
     if (!(error instanceof NoTaxRowError)) throw error;
     return {
       status: 422,

@@ -7,7 +7,14 @@ import { recordPlace } from '../io/input/open-input.js';
 import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
-import { checkTaxRule, fractionRateProblem, rateFields, TaxTable, taxRuleFields } from '../domain/tax/rules.js';
+import {
+  checkTaxRule,
+  fractionRateProblem,
+  rateFields,
+  TaxTable,
+  taxRuleFields,
+  unusedFcpRate,
+} from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
 import { digitsANumberHolds, numberTextReason } from '../domain/spreadsheet-numbers.js';
 
@@ -33,6 +40,7 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
   const table = new TaxTable();
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();
+  const unusedFcp: string[] = [];
   try {
     for await (const record of input.records) {
       const place = `${input.file}:${recordPlace(record)}`;
@@ -54,7 +62,9 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
         problems.push(`${place}: ${fraction.field} ${quoted(record.values[fraction.field])}${fraction.message}`);
         continue;
       }
-      const earlier = table.add(checked.rule);
+      const unused = unusedFcpRate(checked.rule);
+      if (unused !== undefined) unusedFcp.push(`${place}: ${unused}`);
+      const earlier = table.add(checked.rule, place);
       if (earlier === undefined) firstLine.set(checked.rule, record.line);
       else
         problems.push(
@@ -66,6 +76,11 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
   }
   if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
   if (table.size === 0) throw new InputError(`${input.file}: the tax table has no rows.`, { file: input.file });
+  // One line for the table, not one per row: an ERP writing the destination's FCP on every row has many.
+  if (unusedFcp.length > 0)
+    context.log.warn(
+      `warning: ${unusedFcp[0]}${unusedFcp.length > 1 ? ` (and ${countOf(unusedFcp.length - 1, 'more rows')} with an FCP rate that is not applied)` : ''}.`,
+    );
   return table;
 }
 

@@ -107,6 +107,13 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
         field,
         message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}`,
       });
+    // ICMS-ST's adjusted MVA and DIFAL's double base divide by (1 − destination rate): 100 can never be computed.
+    else if (field === 'destinationRate' && Number(rate) === 100)
+      problems.push({
+        field,
+        message:
+          "must be under 100: the ICMS-ST and DIFAL bases are divided by (100% − the destination's internal rate); write that state's internal rate, such as 18",
+      });
     rates[field] = rate;
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -131,6 +138,17 @@ export function fractionRateProblem(rule: TaxRule): { field: string; message: st
       };
   }
   return undefined;
+}
+
+/**
+ * Why a row's FCP rate is never applied, if it is not: b2bctl adds FCP with DIFAL only (a final consumer in another
+ * state, ADCT art. 82, §1º, docs/tax.md); it computes no FCP retained by ICMS-ST, nor FCP on the seller's own ICMS,
+ * which the formulas' sources do not define. A row that states one is said, so that its products' missing FCP is
+ * not found later in an NF-e.
+ */
+export function unusedFcpRate(rule: TaxRule): string | undefined {
+  if (Number(rule.fcpRate) === 0 || (rule.buyer === 'non-taxpayer' && rule.from !== rule.to)) return undefined;
+  return `fcpRate "${rule.fcpRate}" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row's products get no FCP`;
 }
 
 const fractionChecked = [
@@ -183,10 +201,12 @@ export interface RuleKey {
 export class TaxTable {
   /** Per origin, destination and buyer: the rows by NCM prefix, and a bit for each prefix length that occurs. */
   private readonly sales = new Map<string, { byNcm: Map<string, TaxRule>; lengths: number }>();
+  /** Where each row was read (`file:line`), for an error an item meets in its row. */
+  private readonly places = new Map<TaxRule, string>();
   private count = 0;
 
   /** The row already in the table for the same NCM prefix, states and buyer, if any (a repeated row). */
-  add(rule: TaxRule): TaxRule | undefined {
+  add(rule: TaxRule, place?: string): TaxRule | undefined {
     const key = saleKey(rule);
     let sale = this.sales.get(key);
     if (sale === undefined) {
@@ -197,8 +217,14 @@ export class TaxTable {
     if (previous !== undefined) return previous;
     sale.byNcm.set(rule.ncm, rule);
     sale.lengths |= 1 << rule.ncm.length;
+    if (place !== undefined) this.places.set(rule, place);
     this.count++;
     return undefined;
+  }
+
+  /** Where the row was read (`file:line`), when the table was read from a file. */
+  placeOf(rule: TaxRule): string | undefined {
+    return this.places.get(rule);
   }
 
   get size(): number {

@@ -1,4 +1,4 @@
-import { fieldForHeader, fieldSpelledAs, headerKey, namesASecret } from '../../domain/header-aliases.js';
+import { fieldForHeader, fieldSpelledAs, headerCaution, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
 import type { InputOptions } from './opened-input.js';
 import type { FieldCatalogue, HeaderMap } from './record-shape.js';
@@ -29,7 +29,8 @@ export function withIgnoredColumns(
     ignoredColumns: ignored = [],
     warn,
     note,
-  }: Pick<InputOptions, 'headerMap' | 'ignoredColumns' | 'warn' | 'note'>,
+    catalogue,
+  }: Pick<InputOptions, 'headerMap' | 'ignoredColumns' | 'warn' | 'note' | 'catalogue'>,
   headers: readonly string[],
   where: { file: string; at: string },
 ): HeaderMap | undefined {
@@ -44,7 +45,10 @@ export function withIgnoredColumns(
     for (const header of matching) {
       map[header.trim()] = null;
       // Said once per run, so what is left out on purpose is never left out unseen.
-      note?.(`${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).`);
+      const caution = headerCaution(header, catalogue.knownPaths);
+      note?.(
+        `${where.file}:${where.at}: column "${shortValue(header.trim())}" is left out (--ignore-column).${caution === undefined ? '' : ` Note: ${caution.holds}.`}`,
+      );
     }
   }
   return map;
@@ -137,9 +141,15 @@ export function unreadDataError(
     namesASecret(data.header) || [data.suggestion, fieldForHeader(data.header, knownPaths)].includes('password')
       ? '***'
       : shortValue(data.value);
+  // A lookalike's column is named for what it holds, so the map entry is not taken for the obvious one.
+  const cautions = found
+    .map((data) => headerCaution(data.header, knownPaths)?.holds)
+    .filter((holds) => holds !== undefined)
+    .map((holds) => ` Note: ${holds}.`)
+    .join('');
   if (found.length === 1)
     return new InputError(
-      `${file}:${first.place}: ${first.named} holds "${shown(first)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.`,
+      `${file}:${first.place}: ${first.named} holds "${shown(first)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.${cautions}`,
       details,
     );
   const listed = found
@@ -150,7 +160,7 @@ export function unreadDataError(
     );
   const more = found.length - maxListed;
   return new InputError(
-    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
+    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.${cautions}`,
     details,
   );
 }

@@ -1,3 +1,4 @@
+import { Exact } from '../../domain/tax/exact.js';
 import { compareByCreationNewestFirst, nextStatus, type OrderSummary } from './rules.js';
 
 export interface OrderItem {
@@ -88,7 +89,7 @@ export class OrderStore {
       ...(item.ncm === undefined ? {} : { ncm: item.ncm }),
       quantity: item.quantity,
       unitPrice: item.unitPrice,
-      total: cents(item.quantity * item.unitPrice),
+      total: lineTotal(item.quantity, item.unitPrice),
     }));
     const lines = items.length > 0 ? 0 : 1 + Math.floor(this.random() * 4);
     for (let line = 0; line < lines; line++) {
@@ -101,12 +102,12 @@ export class OrderStore {
         ...(product.ncm === undefined ? {} : { ncm: product.ncm }),
         quantity,
         unitPrice,
-        total: cents(quantity * unitPrice),
+        total: lineTotal(quantity, unitPrice),
       });
     }
-    const itemsTotal = cents(items.reduce((sum, item) => sum + item.total, 0));
-    const shippingPrice = cart.shipping ?? cents(10 + this.random() * 90);
-    const discount = cart.discount ?? cents(itemsTotal * (this.random() < 0.3 ? 0.05 : 0));
+    const itemsTotal = totalOf(items.map((item) => item.total));
+    const shippingPrice = cents(cart.shipping ?? 10 + this.random() * 90);
+    const discount = cents(cart.discount ?? Exact.of(itemsTotal).times(this.random() < 0.3 ? 0.05 : 0));
     const paysIcms = cart.customer?.paysIcms ?? customer.document.replace(/[^\dA-Z]/gi, '').length === 14;
     return { customer, paysIcms, state: cart.state ?? storeState, items, shippingPrice, discount };
   }
@@ -118,7 +119,7 @@ export class OrderStore {
   ): OrderDetail {
     const id = this.nextId++;
     const { customer, state, items, shippingPrice, discount } = options.draft ?? this.draft();
-    const itemsTotal = cents(items.reduce((sum, item) => sum + item.total, 0));
+    const itemsTotal = totalOf(items.map((item) => item.total));
     const created = new Date(nowMs).toISOString();
     const approvalWorkflow = this.random() < 0.2;
     const order: OrderDetail = {
@@ -137,7 +138,7 @@ export class OrderStore {
         items: itemsTotal,
         shipping: shippingPrice,
         discount,
-        total: cents(itemsTotal + shippingPrice - discount),
+        total: totalOf([itemsTotal, shippingPrice, -discount]),
       },
       deliveryAddress: {
         zipcode: customer.zipcode,
@@ -209,8 +210,27 @@ export class OrderStore {
 /** The store's own state: where its orders leave from. */
 export const storeState = 'SP';
 
-function cents(value: number): number {
-  return Math.round(value * 100) / 100;
+/**
+ * An amount in whole centavos, rounded half to even from its exact decimal value as b2bctl's taxes are (docs/tax.md):
+ * in binary floating point 2.5 × 19.99 is 49.974999…, a centavo below the 49.975 the tax callback computes on.
+ */
+export function centavosOf(value: number | Exact): number {
+  return Number(Exact.of(value).centavos().times(100).toString());
+}
+
+/** An amount rounded to centavos (half to even), as the order shows it. */
+function cents(value: number | Exact): number {
+  return centavosOf(value) / 100;
+}
+
+/** Quantity × unit price, computed exactly and rounded to centavos once. */
+function lineTotal(quantity: number, unitPrice: number): number {
+  return cents(Exact.of(unitPrice).times(quantity));
+}
+
+/** The sum of amounts already in centavos, added as whole centavos. */
+function totalOf(amounts: readonly number[]): number {
+  return amounts.reduce((sum, amount) => sum + centavosOf(amount), 0) / 100;
 }
 
 /** The webhook's fields of an order (what the listing returns). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
 import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
-import { type OrderCart, type OrderDraft, storeState, summaryOf } from '../orders/store.js';
+import { centavosOf, type OrderCart, type OrderDraft, storeState, summaryOf } from '../orders/store.js';
 import { TaxCallbackCaller, type TaxCallback, type TaxCart } from '../orders/tax-callback.js';
 import type { SandboxState } from '../state.js';
 
@@ -107,22 +107,26 @@ function taxCartOf(draft: OrderDraft): TaxCart {
 /**
  * An order's amount shared among its items by their value, in whole centavos that add up to it: each share rounded
  * down, and the centavos left given one each to the items with the largest remainders (100 of shipping over three
- * items of 10 is 33.34, 33.33, 33.33, never 99.99).
+ * items of 10 is 33.34, 33.33, 33.33, never 99.99). Items that are all worth nothing (a bonus shipment) share it
+ * equally: the amount is the order's, and in no item's tax base it would be in no tax either. Integers throughout,
+ * so that the shares are those of the exact values.
  */
 export function sharesOf(amount: number, items: readonly { total: number }[]): number[] {
-  const total = items.reduce((sum, item) => sum + item.total, 0);
-  const centavos = Math.round(amount * 100);
-  if (total === 0 || centavos === 0) return items.map(() => 0);
-  const exact = items.map((item) => (centavos * item.total) / total);
-  const shares = exact.map(Math.floor);
-  let left = centavos - shares.reduce((sum, share) => sum + share, 0);
-  const order = exact
-    .map((value, index) => ({ index, rest: value - Math.floor(value) }))
-    .toSorted((a, b) => b.rest - a.rest);
+  const centavos = BigInt(centavosOf(amount));
+  const values = items.map((item) => BigInt(centavosOf(item.total)));
+  const worth = values.some((value) => value > 0n);
+  const weights = worth ? values : values.map(() => 1n);
+  const total = weights.reduce((sum, weight) => sum + weight, 0n);
+  if (total === 0n || centavos === 0n) return items.map(() => 0);
+  const shares = weights.map((weight) => (centavos * weight) / total);
+  let left = centavos - shares.reduce((sum, share) => sum + share, 0n);
+  const order = weights
+    .map((weight, index) => ({ index, rest: (centavos * weight) % total }))
+    .toSorted((a, b) => (a.rest === b.rest ? 0 : a.rest > b.rest ? -1 : 1));
   for (const { index } of order) {
-    if (left <= 0) break;
-    shares[index] = (shares[index] ?? 0) + 1;
+    if (left <= 0n) break;
+    shares[index] = (shares[index] ?? 0n) + 1n;
     left--;
   }
-  return shares.map((share) => share / 100);
+  return shares.map((share) => Number(share) / 100);
 }

@@ -454,6 +454,130 @@ describe('tax quote', () => {
   });
 });
 
+describe("an NF-e style table's pMVAST (the MVA applied, already adjusted between states)", () => {
+  const nfeTable =
+    'NCM/SH;UF origem;UF destino;Contribuinte;pICMS;pRedBC;pIPI;pMVAST;pICMSUFDest;pFCPUFDest\n3926.90.90;SP;RJ;Sim;12;;6,5;54;20;\n';
+  const note =
+    "Note: an NF-e's pMVAST is the MVA applied, already adjusted between states, not the original MVA that mva takes (b2bctl adjusts it itself, so read as mva an interstate row's MVA is adjusted twice): map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST.";
+
+  function quoteNfe(extra: readonly string[], options: { answers?: string[] } = {}) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'nfe.csv'), nfeTable);
+    return runCommandLine(
+      ['tax', 'quote', '--rules', 'nfe.csv', ...extra, '--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer'],
+      {
+        configDir: freshConfigDir(),
+        cwd: tableFolder,
+        ...(options.answers === undefined ? {} : { answers: options.answers, tty: { stdin: true, stderr: true } }),
+      },
+    );
+  }
+
+  it('is not mapped to mva without a word: the stop says what it holds', async () => {
+    const result = await quoteNfe(['--write-map', 'nfe.map.json', '--item', '39269090,10,45.90,0,12']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `nfe.csv:2: column 8 (H) "pMVAST" holds "54" but no field reads it, so it would not be sent; nothing was sent. Map it with {"pMVAST":"FIELD"} in a --map file, or leave it out with --ignore-column pMVAST. ${note}\n`,
+    );
+  });
+
+  it('is asked about on a terminal with what it holds, mva offered as the original MVA', async () => {
+    const result = await quoteNfe(['--write-map', 'nfe.map.json', '--item', '39269090,10,45.90,0,12'], {
+      answers: [''],
+    });
+    expect(result.prompts).toEqual([
+      {
+        kind: 'select',
+        message: `Column "pMVAST" (holds "54") is which field? (${note.slice('Note: '.length, -1)})`,
+        choices: ['leave it out (its data is not sent)', "mva (the original MVA, not this column's adjusted one)"],
+      },
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  it('left out with --ignore-column, the note says that no row computes ICMS-ST', async () => {
+    const result = await quoteNfe([
+      '--ignore-column',
+      'pMVAST',
+      '--write-map',
+      'nfe.map.json',
+      '--item',
+      '39269090,10,45.90',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`nfe.csv:1: column "pMVAST" is left out (--ignore-column). ${note}\n`);
+  });
+});
+
+describe('a table that states an FCP rate on a row where b2bctl applies none', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteFst(rows: string) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'fst.csv'), `${header}${rows}`);
+    return runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'fst.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,10,45.90,0,12',
+      ],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+  }
+
+  it('warns with the row’s file:line that an ICMS-ST row’s FCP is not applied, and quotes without it', async () => {
+    const result = await quoteFst('39,SP,RJ,taxpayer,12,,6.5,40,20,2\n');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(result.stderr).toContain(
+      'warning: fst.csv:2: fcpRate "2" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row\'s products get no FCP.\n',
+    );
+  });
+
+  it('says it once for the table, counting the other rows; a DIFAL row’s FCP is applied and not warned of', async () => {
+    const result = await quoteFst(
+      '39,SP,RJ,taxpayer,12,,6.5,40,20,2\n39,SP,RJ,non-taxpayer,12,,6.5,,20,2\n39,SP,SP,taxpayer,18,,6.5,,18,2\n39,SP,SP,non-taxpayer,18,,6.5,,18,2\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/fcpRate/g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      "so this row's products get no FCP (and 2 more rows with an FCP rate that is not applied).\n",
+    );
+  });
+});
+
+describe('a table whose destination rate is 100 (the ST and DIFAL formulas divide by 100% minus it)', () => {
+  it.each([
+    ['a final consumer in another state (DIFAL)', '85,SP,MG,non-taxpayer,12,,5,,100,2', 'MG', 'non-taxpayer'],
+    ['a taxpayer under ICMS-ST', '85,SP,RJ,taxpayer,12,,5,40,100,', 'RJ', 'taxpayer'],
+  ])('is refused at load with its file:line for %s, nothing quoted', async (_what, row, to, buyer) => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 'dz.csv'),
+      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n${row}\n`,
+    );
+    const result = await runCommandLine(
+      ['tax', 'quote', '--rules', 'dz.csv', '--from', 'SP', '--to', to, '--buyer', buyer, '--item', '85166000,1,2000'],
+      { configDir: freshConfigDir(), cwd: tableFolder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `dz.csv:2: destinationRate "100" must be under 100: the ICMS-ST and DIFAL bases are divided by (100% − the destination's internal rate); write that state's internal rate, such as 18\n`,
+    );
+  });
+});
+
 describe('a table whose ICMS rates are written as fractions', () => {
   it('0.12 (12% as a fraction) is refused with the fix, not read as 0.12%', async () => {
     const tableFolder = temporaryFolder();

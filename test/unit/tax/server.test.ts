@@ -6,6 +6,8 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
+import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
+import type { WatchedTaxTable } from '../../../src/tax/watched-table.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -54,6 +56,9 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
     });
   return { server, rules, post, lines, logged, health: async () => (await fetch(`${server.url}/healthz`)).json() };
 }
+
+/** A DIFAL row, SP → RJ, for a final consumer. */
+const tableRow = { ncm: '3926', from: 'SP', to: 'RJ', buyer: 'non-taxpayer', icmsRate: '12', ipiRate: '6.5' };
 
 const credential = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
 
@@ -155,6 +160,34 @@ describe('tax serve', () => {
     });
     expect(lines).toContain(`tax callback refused: ${answer.body.message as string}`);
     expect(await health()).toMatchObject({ answered: 0, noRow: 1 });
+  });
+
+  it('answers a row that cannot be computed with 500 in the answer’s error shape, logging its place and key', async () => {
+    // A row the table's checks would refuse (a destination rate of 100 divides by zero), put in by hand: whatever
+    // arithmetic error a row meets, the cart gets the row's place and the log a line, never fastify's bare 500.
+    const rows = new TaxTable();
+    const rule = checkTaxRule({ ...tableRow, destinationRate: '20' });
+    if (!rule.ok) throw new Error('the row is refused');
+    rows.add({ ...rule.rule, destinationRate: '100' }, 'regras.csv:7');
+    const lines: string[] = [];
+    const table = { current: () => rows, tableStatus: () => undefined } as unknown as WatchedTaxTable;
+    const server = await startLoopbackTaxServer(
+      { table, auth: { kind: 'bearer', token }, log: { warn: (line) => lines.push(line) } },
+      closers,
+    );
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...example2, customer: { paysIcms: false } }),
+    });
+    const message =
+      "regras.csv:7: the tax table's row for NCM 3926, SP → RJ, non-taxpayer cannot be computed for NCM 39269090 (division by zero): correct its rates; no tax is guessed.";
+    expect({ status: answer.status, body: await answer.json() }).toEqual({
+      status: 500,
+      body: { error: 'tax-row-failed', message },
+    });
+    expect(lines).toEqual([`tax callback failed: ${message}`]);
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ answered: 0, refused: 0, failed: 1 });
   });
 
   it('refuses a request it cannot read with 400 and what is wrong', async () => {
@@ -398,6 +431,7 @@ describe('tax serve --forward-to', () => {
       refused: 0,
       noRow: 0,
       fallbacks: 0,
+      failed: 0,
     });
   });
 
