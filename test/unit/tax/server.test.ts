@@ -3,7 +3,8 @@
  * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
  * again when its file changes (a bad new table refused, the old one kept).
  */
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
@@ -20,14 +21,16 @@ afterEach(async () => {
   removeTemporaryFolders();
 });
 
-async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
+async function serve(options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean } = {}) {
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const log = (line: string) => {
     lines.push(line);
     for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) waiter.resolve();
   };
-  const { table, rules } = await watchedFixtureTable('b2bctl-tax-serve-', log);
+  const { table, rules, target } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
+    throughLink: options.throughLink,
+  });
   closers.push(() => table.close());
   const server = await startLoopbackTaxServer(
     {
@@ -52,7 +55,15 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
       if (lines.some((line) => pattern.test(line))) resolve();
       else waiters.push({ pattern, resolve });
     });
-  return { server, rules, post, lines, logged, health: async () => (await fetch(`${server.url}/healthz`)).json() };
+  return {
+    server,
+    rules,
+    target,
+    post,
+    lines,
+    logged,
+    health: async () => (await fetch(`${server.url}/healthz`)).json(),
+  };
 }
 
 const credential = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
@@ -218,6 +229,33 @@ describe('tax serve', () => {
         refused: { problem: expect.stringContaining('impostos.csv:8: to "XX" must be a state (UF) such as RJ') },
       },
     });
+  });
+
+  it('a table served through a link is read again when its target is renamed over or written in place', async () => {
+    const { post, target, logged } = await serve({ throughLink: true });
+    const original = readFileSync(target);
+    const row = Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1');
+    // The ERP exports into its own folder under another name and renames it into place: the link's folder sees nothing.
+    writeFileSync(`${target}.new`, Buffer.concat([original, row]));
+    renameSync(`${target}.new`, target);
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+    writeFileSync(target, original);
+    await logged(/reloaded: 6 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
+  });
+
+  it('a link swapped to another table is read, and the new target is the one watched from then on', async () => {
+    const { post, rules, target, logged } = await serve({ throughLink: true });
+    const original = readFileSync(target);
+    const next = join(dirname(target), 'v2.csv');
+    writeFileSync(next, original);
+    symlinkSync(join('..', 'erp', 'v2.csv'), `${rules}.tmp`);
+    renameSync(`${rules}.tmp`, rules);
+    await logged(/reloaded: 6 rows/);
+    appendFileSync(next, Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1'));
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
   });
 
   it('a table file being written in place (no line end at its end yet) is not read until it is whole', async () => {
