@@ -171,12 +171,14 @@ describe('tax serve --forward-to with a credential in the URL', () => {
   });
 });
 
-/** An ERP on loopback that answers every cart with no taxes and keeps the Authorization header each came with. */
+/** An ERP on loopback that answers every cart with no items taxed and keeps the Authorization header each came with. */
 async function recordingErp() {
   const authorizations: (string | undefined)[] = [];
   const erp = createServer((request, response) => {
     authorizations.push(request.headers.authorization);
-    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    request
+      .resume()
+      .on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"totals":{}}'));
   });
   await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
   const port = (erp.address() as { port: number }).port;

@@ -381,6 +381,23 @@ describe('tax serve --forward-to', () => {
     ['an ERP that never answers', () => 'hang' as const, 'did not answer in 200 ms'],
     ['an ERP that fails', () => ({ status: 500, body: '{"erro":"banco fora"}' }), 'answered HTTP 500'],
     ['an ERP that answers no JSON', () => ({ status: 200, body: '<html>' }), 'answered a body that is not JSON'],
+    // JSON, but no object with a list of items in any shape: the platform would close the cart with it as its taxes.
+    [
+      'an ERP that answers "ok"',
+      () => ({ status: 200, body: '"ok"' }),
+      'answered a string, not an object, which cannot be a tax answer',
+    ],
+    [
+      'an ERP that answers a list',
+      () => ({ status: 200, body: '[1,2,3]' }),
+      'answered a list, not an object, which cannot be a tax answer',
+    ],
+    ['an ERP that answers null', () => ({ status: 200, body: 'null' }), 'answered null, which cannot be a tax answer'],
+    [
+      'an ERP that answers {}',
+      () => ({ status: 201, body: ' {} ' }),
+      'answered an empty object, which cannot be a tax answer',
+    ],
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
     const { post, warnings, counts } = await serveForwarding(erp.url, true);
