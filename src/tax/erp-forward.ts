@@ -39,8 +39,11 @@ export interface ArrivedCart {
  */
 const openRequestLimit = 64;
 
-/** How long a request past its budget is left to finish before its connection is closed. */
-const overrunLimitMs = 10_000;
+/**
+ * How long a request past its budget is left to finish before its connection is closed: the longest budget too,
+ * since the ERP's answer can come no later.
+ */
+export const overrunLimitMs = 10_000;
 
 /** The ERP's tax endpoint, and the requests open to it. */
 export class TaxErp {
