@@ -145,6 +145,11 @@ function authFromEnvironment(
         throw new UsageError(
           '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD (at least 16 characters), the credential the platform is configured to send.',
         );
+      // RFC 7617: the first colon of a Basic credential ends the user, so a user holding one can never be sent.
+      if (user.includes(':'))
+        throw new UsageError(
+          "B2BCTL_TAX_USER holds a ':', which no client can send: in HTTP Basic the first ':' ends the user (RFC 7617). Choose a user without one.",
+        );
       return { kind: 'basic', user, password };
     }
     case 'none':

@@ -34,6 +34,12 @@ describe('tax serve at start', () => {
       { B2BCTL_TAX_USER: 'plataforma' },
       '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD',
     ],
+    // Every callback was then 401 "wrong credential", and after ten a 429 for the platform.
+    [
+      ['--auth', 'basic'],
+      { B2BCTL_TAX_USER: 'erp:sp', B2BCTL_TAX_PASSWORD: '1234567890123456' },
+      "B2BCTL_TAX_USER holds a ':', which no client can send: in HTTP Basic the first ':' ends the user (RFC 7617). Choose a user without one.",
+    ],
     [
       ['--auth', 'none', '--host', '0.0.0.0'],
       {},
