@@ -46,7 +46,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('listen')
       .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
       .description(
-        'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM.',
+        'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C or SIGTERM, then commits the events in flight and exits 0.',
       )
       .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
       .option('--port <port>', 'port; 0 picks a free one', port, 8788)
@@ -207,7 +207,11 @@ export function register(program: Command, dispatch: Dispatch): void {
   )
     .option('--id <id>', 'only this event (repeat for more)', eventId)
     .option('--dead', 'only dead letters')
-    .option('--to <url>', "POST each event to this URL (the ERP's credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC)", httpUrl)
+    .option(
+      '--to <url>',
+      "POST each event to this URL (the ERP's credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC)",
+      httpUrl,
+    )
     .option(
       '--forward-batch <n>',
       'the URL takes arrays of events, as webhook listen --forward-batch: each event goes as an array of one',
