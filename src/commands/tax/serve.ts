@@ -111,7 +111,7 @@ async function tokenAuth(options: TaxServeOptions, context: Context): Promise<Ta
   const clientSecret = await clientSecretOf(context, {
     flagFile: options.clientSecretFile,
     environmentVariable: 'B2BCTL_TAX_CLIENT_SECRET',
-    settingFile: () => profileSetting(context, 'tax.clientSecretFile'),
+    setting: 'tax.clientSecretFile',
     name: 'client secret for tax serve --auth token',
   });
   requireLongClientSecret(clientSecret, {

@@ -106,6 +106,22 @@ describe('tax serve at start', () => {
     expect(result.stderr).toContain('Cannot read the client secret file no-such-file (ENOENT).');
   });
 
+  // A service's folder (systemd's is /) is not the one `config set` ran in: the message said neither where the
+  // path came from nor where it was looked for.
+  it('a relative tax.clientSecretFile that is not there: exit 66 naming the setting, its profile and the folder', async () => {
+    const configDir = freshConfigDir();
+    expect((await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret'], { configDir })).code).toBe(0);
+    const result = await runCommandLine(
+      ['tax', 'serve', '--rules', 'impostos.csv', '--port', '0', '--auth', 'token', '--client-id', 'plataforma'],
+      { configDir },
+    );
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `Cannot read the client secret file tok/secret (ENOENT), named by the tax.clientSecretFile setting of profile "default", read from ${process.cwd()} as ${join(process.cwd(), 'tok', 'secret')}; set it to the file's absolute path: b2bctl config set tax.clientSecretFile /path/to/secret.`,
+    );
+  });
+
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
     const folder = temporaryFolder('b2bctl-tax-shape-setting-');
     writeFileSync(join(folder, 'shape.json'), '{"answer":{"items":"a b"}}');
