@@ -315,14 +315,14 @@ async function scriptedErp(answer: (body: string) => { status: number; body: str
   return { url: `http://127.0.0.1:${address.port}/impostos`, seen, ports };
 }
 
-async function serveForwarding(erpUrl: string, withTable: boolean) {
+async function serveForwarding(erpUrl: string, withTable: boolean, budgetMs = 200) {
   const warnings: string[] = [];
   const table = withTable ? (await watchedFixtureTable('b2bctl-tax-forward-')).table : undefined;
   closers.push(() => table?.close());
   const server = await startLoopbackTaxServer(
     {
       table,
-      forward: { url: erpUrl, budgetMs: 200, env: {} },
+      forward: { url: erpUrl, budgetMs, env: {} },
       auth: { kind: 'none' },
       log: { warn: (line) => warnings.push(line) },
     },
@@ -400,7 +400,9 @@ describe('tax serve --forward-to', () => {
     ],
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
-    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    // An answer that comes is judged by what it is: a budget a loaded machine cannot miss keeps it from racing.
+    const budgetMs = why.startsWith('did not answer') ? 200 : 5_000;
+    const { post, warnings, counts } = await serveForwarding(erp.url, true, budgetMs);
     const answer = await post();
     expect(answer.status).toBe(200);
     expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
