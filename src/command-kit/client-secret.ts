@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
@@ -12,8 +13,8 @@ export interface ClientSecretSource {
   flagFile: string | undefined;
   /** The variable holding the secret itself; it wins over the profile's setting. */
   environmentVariable: string;
-  /** The file named by the profile's setting (asked only without the flag and the variable). */
-  settingFile: () => Promise<string | undefined>;
+  /** The profile's setting naming the file (read only without the flag and the variable). */
+  setting: 'tax.clientSecretFile' | 'webhook.clientSecretFile';
   /** How messages name it: "webhook client secret". */
   name: string;
 }
@@ -27,24 +28,32 @@ export async function clientSecretOf(context: Context, source: ClientSecretSourc
   if (source.flagFile !== undefined) return secretInFile(source.flagFile, context);
   const fromEnvironment = context.env[source.environmentVariable];
   if (fromEnvironment) return fromEnvironment;
-  const file = await source.settingFile();
+  const file = await profileSetting(context, source.setting);
   if (file === undefined) {
     throw new UsageError(
       `No ${source.name}: set ${source.environmentVariable} or pass --client-secret-file FILE (never the secret itself on the command line).`,
     );
   }
-  return secretInFile(file, context);
+  return secretInFile(file, context, await settingNamed(context, source.setting, file));
 }
 
-async function secretInFile(file: string, context: Context): Promise<string> {
+/**
+ * Where a file named by a setting came from, for the message when it cannot be read: the setting and its profile,
+ * and for a relative path the folder it was read from (a service's is not the one `config set` ran in), with the fix.
+ */
+async function settingNamed(context: Context, key: string, file: string): Promise<string> {
+  const profile = (await context.session()).profileName;
+  const from = isAbsolute(file) ? '' : `, read from ${process.cwd()} as ${resolve(file)}`;
+  return `, named by the ${key} setting of profile "${profile}"${from}; set it to the file's absolute path: b2bctl config set ${key} /path/to/secret`;
+}
+
+async function secretInFile(file: string, context: Context, named = ''): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new InputError(
-      `Cannot read the client secret file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      { file, missing: true },
-    );
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new InputError(`Cannot read the client secret file ${file} (${reason})${named}.`, { file, missing: true });
   }
   // A file written with `echo` ends with a newline, an editor may add another or a space: none is part of a secret,
   // and kept, it made the receiver refuse the platform while `webhook trigger` with the same file passed.

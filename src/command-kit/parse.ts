@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { SettingParser } from '../config/setting-definition.js';
-import { parseDuration } from '../domain/duration.js';
+import { parseDuration, type TimeUnit } from '../domain/duration.js';
 import {
   httpUrl as httpUrlSetting,
   requestTimeout as requestTimeoutSetting,
@@ -84,6 +84,36 @@ export function duration(value: string): number {
   const milliseconds = parseDuration(value, 's') ?? 0;
   if (milliseconds <= 0) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 15m or 90s.');
   return milliseconds;
+}
+
+/** How long a wait kept by a timer may be, as a person writes it, and why no longer. */
+export interface WaitLimit {
+  maxMs: number;
+  /** `maxMs` as the help and the error show it (`10s`). */
+  shown: string;
+  /** Two examples in the wait's own scale (`300ms or 2s`). */
+  examples: string;
+  /** Why a longer wait means nothing (`the ERP's request is closed then`). */
+  why: string;
+  /** What a number without its unit counts in; none: it is refused, being as likely meant in one unit as another. */
+  bareUnit?: TimeUnit;
+}
+
+/**
+ * A wait a timer keeps (`tax serve --budget`, the sandbox's `--tax-timeout`): the duration grammar, from 1 ms up
+ * to a limit past which it means nothing. Node fires a timer past 24.8 days at once (with a TimeoutOverflowWarning),
+ * so a wait that long would be none at all; a limit the command can honour is what it says instead.
+ */
+export function waitDuration(limit: WaitLimit): (value: string) => number {
+  const range = `such as ${limit.examples}, at most ${limit.shown} (${limit.why})`;
+  return (value) => {
+    const milliseconds = parseDuration(value, limit.bareUnit);
+    if (milliseconds === undefined && parseDuration(value, 'ms') !== undefined)
+      throw new InvalidArgumentError(`expected a time with its unit, ${range}: "${value.trim()}" has none.`);
+    if (milliseconds === undefined || milliseconds <= 0 || milliseconds > limit.maxMs)
+      throw new InvalidArgumentError(`expected a time ${range}.`);
+    return milliseconds;
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
  * from the request's arrival; past it, or on an error, the tax table's answer (or 503 without one).
  */
 import type { Dispatcher } from 'undici';
+import { isObject } from '../domain/customer-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
@@ -38,8 +39,11 @@ export interface ArrivedCart {
  */
 const openRequestLimit = 64;
 
-/** How long a request past its budget is left to finish before its connection is closed. */
-const overrunLimitMs = 10_000;
+/**
+ * How long a request past its budget is left to finish before its connection is closed: the longest budget too,
+ * since the ERP's answer can come no later.
+ */
+export const overrunLimitMs = 10_000;
 
 /** The ERP's tax endpoint, and the requests open to it. */
 export class TaxErp {
@@ -63,7 +67,7 @@ export class TaxErp {
     };
   }
 
-  /** The ERP's 2xx JSON answer as it came, or why there is none; undefined when too many requests are open. */
+  /** The ERP's 2xx JSON object as it came, or why there is none; undefined when too many requests are open. */
   ask(body: string): Promise<Answer | string> | undefined {
     if (this.open >= openRequestLimit) return undefined;
     this.open++;
@@ -93,8 +97,8 @@ export class TaxErp {
       });
       const text = await answer.body.text();
       if (answer.statusCode < 200 || answer.statusCode > 299) return `answered HTTP ${answer.statusCode}`;
-      JSON.parse(text);
-      return { json: text };
+      const notAnAnswer = notATaxAnswer(JSON.parse(text));
+      return notAnAnswer === undefined ? { json: text } : `answered ${notAnAnswer}, which cannot be a tax answer`;
     } catch (error) {
       return error instanceof SyntaxError
         ? 'answered a body that is not JSON'
@@ -104,7 +108,19 @@ export class TaxErp {
 }
 
 /**
- * The ERP's answer when it gives one within the budget (a 2xx with JSON, passed on as it came); otherwise the
+ * What the ERP's JSON is when it cannot be a tax answer in any shape (the answer names at least its list of items,
+ * `answer.items` of the shape file, which cannot be left out), or undefined. Nothing more is asked of it: the ERP
+ * answers in the platform's shape, which the shape file may not describe, so its keys are its own.
+ */
+function notATaxAnswer(json: unknown): string | undefined {
+  if (isObject(json)) return Object.keys(json).length === 0 ? 'an empty object' : undefined;
+  if (json === null) return 'null';
+  if (Array.isArray(json)) return 'a list, not an object';
+  return `a ${typeof json}, not an object`;
+}
+
+/**
+ * The ERP's answer when it gives one within the budget (a 2xx with a JSON object, passed on as it came); otherwise the
  * table's (`fromTable`), or, without a table, 503 so the platform knows no tax was computed. Every fallback is
  * counted and logged. The ERP is asked, and then the table's answer worked out, on later turns of the event loop:
  * the carts that came together are each read and stamped first, so that no cart's budget starts late behind the

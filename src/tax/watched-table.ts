@@ -1,6 +1,17 @@
 import { countOf } from '../lib/plural.js';
-import { closeSync, fstatSync, type FSWatcher, openSync, readSync, statSync, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import {
+  closeSync,
+  fstatSync,
+  type FSWatcher,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  watch,
+} from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
 /** What the table's life shows on /healthz. */
@@ -49,15 +60,42 @@ function inodeOf(path: string): number | undefined {
   }
 }
 
+/** The most links followed from the table's path: as many as the kernel follows before it gives up (ELOOP). */
+const mostLinks = 40;
+
+/**
+ * Every name whose change changes what the table's path reads: the path itself, each link it leads through and
+ * the file it lands on. An ERP that keeps `current.csv -> v42.csv` either swaps the link (the path's folder sees
+ * it) or writes or renames over the target (only the target's folder sees it, which may be another folder).
+ */
+function namesBehind(path: string): Set<string> {
+  const names = new Set([resolve(path)]);
+  let current = resolve(path);
+  try {
+    for (let followed = 0; followed < mostLinks && lstatSync(current).isSymbolicLink(); followed++) {
+      current = resolve(dirname(current), readlinkSync(current));
+      names.add(current);
+    }
+    names.add(realpathSync(path));
+  } catch {
+    // A link to nothing (its target being replaced): the names found so far are watched; the next reload looks again.
+  }
+  return names;
+}
+
 /**
  * The tax table in use, read again whenever its file changes: watched through its folder (editors and `mv`
- * replace the file rather than write into it), reloads one at a time, swapped in whole only when the new table
- * is good. A bad new table is logged with its file:line problems and the old one kept.
+ * replace the file rather than write into it), and through the folder of each link's target when the path is a
+ * link; reloads one at a time, swapped in whole only when the new table is good. A bad new table is logged with
+ * its file:line problems and the old one kept.
  */
 export class WatchedTaxTable {
   private table: TaxTable | undefined;
   private status: TableStatus | undefined;
-  private watcher: FSWatcher | undefined;
+  /** One watcher per name behind the path (see namesBehind), each on that name's folder. */
+  private readonly watchers = new Map<string, FSWatcher>();
+  /** Closed: a reload still under way watches nothing new. */
+  private closed = false;
   private reloading: Promise<void> = Promise.resolve();
   private pending = false;
   private quiet: NodeJS.Timeout | undefined;
@@ -75,10 +113,7 @@ export class WatchedTaxTable {
   async start(): Promise<void> {
     this.loadedInode = inodeOf(this.path);
     this.swap(await this.load());
-    const name = basename(this.path);
-    this.watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
-      if (file === null || file === name) this.scheduleReload();
-    });
+    this.watchNamesBehind();
   }
 
   current(): TaxTable {
@@ -106,12 +141,40 @@ export class WatchedTaxTable {
         this.status = { ...(this.status as TableStatus), refused: { at: this.isoNow(), problem } };
         this.log.error(`${problem} (the previous table, ${countOf(this.table?.size ?? 0, 'rows')}, is still in use)`);
       }
+      // A link swapped to another target: its new target is the one whose changes matter from now on.
+      this.watchNamesBehind();
     });
     return this.reloading;
   }
 
   close(): void {
-    this.watcher?.close();
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  /** Watches each name behind the path that is not watched yet, and lets go of those no longer behind it. */
+  private watchNamesBehind(): void {
+    if (this.closed) return;
+    const names = namesBehind(this.path);
+    for (const [name, watcher] of this.watchers)
+      if (!names.has(name)) {
+        watcher.close();
+        this.watchers.delete(name);
+      }
+    for (const name of names) {
+      if (this.watchers.has(name)) continue;
+      const file = basename(name);
+      try {
+        const watcher = watch(dirname(name), { persistent: false }, (_event, changed) => {
+          if (changed === null || changed === file) this.scheduleReload();
+        });
+        this.watchers.set(name, watcher);
+      } catch (error) {
+        // The path's own folder must be watchable (start fails as before); a target's folder gone is looked at again.
+        if (name === resolve(this.path)) throw error;
+      }
+    }
   }
 
   /**

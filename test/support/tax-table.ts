@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTaxTable } from '../../src/tax/table-file.js';
 import { WatchedTaxTable } from '../../src/tax/watched-table.js';
@@ -10,14 +10,23 @@ const fixtures = join(__dirname, '..', 'fixtures', 'tax');
 /**
  * The tax table LibreOffice saved (test/fixtures/tax, with its map) copied into a fresh folder and watched as
  * `tax serve` watches it, started; `log` takes its lines. `rules` is the copy a test may change to see a reload.
+ * With `throughLink`, the copy is `erp/impostos.csv` and the path served is the link `srv/impostos.csv` to it (an
+ * ERP's export in its own folder); `target` is the copy either way.
  */
 export async function watchedFixtureTable(
   prefix: string,
   log: (line: string) => void = () => {},
-): Promise<{ table: WatchedTaxTable; rules: string }> {
+  { throughLink = false } = {},
+): Promise<{ table: WatchedTaxTable; rules: string; target: string }> {
   const folder = temporaryFolder(prefix);
-  const rules = join(folder, 'impostos.csv');
-  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+  const target = throughLink ? join(folder, 'erp', 'impostos.csv') : join(folder, 'impostos.csv');
+  const rules = throughLink ? join(folder, 'srv', 'impostos.csv') : target;
+  if (throughLink) {
+    mkdirSync(join(folder, 'erp'));
+    mkdirSync(join(folder, 'srv'));
+    symlinkSync(join('..', 'erp', 'impostos.csv'), rules);
+  }
+  copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), target);
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
   const table = new WatchedTaxTable(
     rules,
@@ -26,5 +35,5 @@ export async function watchedFixtureTable(
     () => Date.now(),
   );
   await table.start();
-  return { table, rules };
+  return { table, rules, target };
 }

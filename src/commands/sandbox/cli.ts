@@ -1,11 +1,23 @@
 import { type Command, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, fraction, httpUrl, port, signedNumber, wholeNumber } from '../../command-kit/parse.js';
+import { duration, fraction, httpUrl, port, signedNumber, waitDuration, wholeNumber } from '../../command-kit/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
 /** What commander parses: the verb's own options, the flags with a default always present. */
 type SandboxFlags = SandboxCommandOptions &
   Required<Pick<SandboxCommandOptions, 'host' | 'port' | 'webhookStyle' | 'webhookTokenPath'>>;
+
+/**
+ * `--tax-timeout`: a bare number keeps its meaning (seconds); a checkout that waits a minute for its taxes is
+ * already no checkout, and a wait past 24.8 days would fire at once.
+ */
+const taxTimeout = waitDuration({
+  maxMs: 60_000,
+  shown: '60s',
+  examples: '3s or 500ms',
+  why: 'a checkout waits no longer for its taxes',
+  bareUnit: 's',
+});
 
 /** `b2bctl sandbox`: the local platform simulator. */
 export function register(program: Command, dispatch: Dispatch): void {
@@ -73,8 +85,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--tax-token-path <path>', "the tax callback's token route", '/oauth/token')
     .option(
       '--tax-timeout <time>',
-      'how long a cart waits for the tax callback before it is refused (default 3s)',
-      duration,
+      'how long a cart waits for the tax callback before it is refused, at most 60s (default 3s)',
+      taxTimeout,
     )
     .addOption(
       new Option('--dialect <name>', 'how to answer what the platform document does not show').choices(sandboxDialects),

@@ -6,7 +6,8 @@ import type { TaxItem } from '../../domain/tax/terms.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
 import type { TaxQuoteOptions } from './quote.js';
 import type { TaxServeOptions } from './serve.js';
-import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
+import { httpUrl, port, waitDuration, wholeNumber } from '../../command-kit/parse.js';
+import { overrunLimitMs } from '../../tax/erp-forward.js';
 import { checkTaxItem } from '../../tax/table-file.js';
 
 /** What commander parses for `tax serve`: the verb's options, its reading flags loose, a switch absent unless given. */
@@ -22,6 +23,17 @@ interface QuoteFlags extends ParsedInputFlags {
 }
 
 /** A state (UF), in any case. */
+/**
+ * `--budget`: counted in milliseconds (300 by default), so a bare `300` is as likely 300 ms as 300 s, and is refused;
+ * the ERP's request is closed at 10 s, so no longer budget can be kept.
+ */
+const budget = waitDuration({
+  maxMs: overrunLimitMs,
+  shown: '10s',
+  examples: '300ms or 2s',
+  why: "the ERP's request is closed then",
+});
+
 function federativeUnit(value: string): FederativeUnit {
   const unit = value.trim().toUpperCase();
   if (!isFederativeUnit(unit)) throw new InvalidArgumentError('expected a state (UF) such as SP or RJ.');
@@ -127,7 +139,7 @@ export function register(program: Command, dispatch: Dispatch): void {
           .command('serve')
           .summary('answer the platform’s tax callback from the tax table, read again whenever the file changes')
           .description(
-            "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C or SIGTERM.",
+            "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C or SIGTERM, then answers the carts in flight and exits 0.",
           )
           .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
           .option(
@@ -136,8 +148,11 @@ export function register(program: Command, dispatch: Dispatch): void {
             httpUrl,
           )
           .addOption(
-            new Option('--budget <time>', 'how long the ERP may take before the table (or a 503) answers')
-              .argParser(duration)
+            new Option(
+              '--budget <time>',
+              'how long the ERP may take before the table (or a 503) answers, such as 300ms or 2s, at most 10s',
+            )
+              .argParser(budget)
               .default(300, '300ms'),
           )
           .option(

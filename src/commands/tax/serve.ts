@@ -111,7 +111,7 @@ async function tokenAuth(options: TaxServeOptions, context: Context): Promise<Ta
   const clientSecret = await clientSecretOf(context, {
     flagFile: options.clientSecretFile,
     environmentVariable: 'B2BCTL_TAX_CLIENT_SECRET',
-    settingFile: () => profileSetting(context, 'tax.clientSecretFile'),
+    setting: 'tax.clientSecretFile',
     name: 'client secret for tax serve --auth token',
   });
   requireLongClientSecret(clientSecret, {
@@ -144,6 +144,11 @@ function authFromEnvironment(
       if (!user || !password || password.length < 16)
         throw new UsageError(
           '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD (at least 16 characters), the credential the platform is configured to send.',
+        );
+      // RFC 7617: the first colon of a Basic credential ends the user, so a user holding one can never be sent.
+      if (user.includes(':'))
+        throw new UsageError(
+          "B2BCTL_TAX_USER holds a ':', which no client can send: in HTTP Basic the first ':' ends the user (RFC 7617). Choose a user without one.",
         );
       return { kind: 'basic', user, password };
     }

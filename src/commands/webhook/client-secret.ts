@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
+import { clientSecretOf, requireLongClientSecret } from '../../command-kit/client-secret.js';
 
 /**
  * The webhook client secret, never from argv: the file named by --client-secret-file, else
@@ -9,7 +9,7 @@ export async function webhookClientSecret(context: Context, secretFileFlag: stri
   return clientSecretOf(context, {
     flagFile: secretFileFlag,
     environmentVariable: 'B2BCTL_WEBHOOK_CLIENT_SECRET',
-    settingFile: () => profileSetting(context, 'webhook.clientSecretFile'),
+    setting: 'webhook.clientSecretFile',
     name: 'webhook client secret',
   });
 }

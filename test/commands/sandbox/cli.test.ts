@@ -115,6 +115,11 @@ describe('sandbox cli', () => {
     expect(await parseWithGroup(register, argv)).toEqual(expected);
   });
 
+  it('--tax-timeout takes a time up to 60s, a bare number in seconds as it always was', async () => {
+    expect(await parseWithGroup(register, ['sandbox', '--tax-timeout', '5'])).toMatchObject({ taxTimeout: 5000 });
+    expect(await parseWithGroup(register, ['sandbox', '--tax-timeout', '60s'])).toMatchObject({ taxTimeout: 60_000 });
+  });
+
   it.each([
     [['sandbox', '--port', '-1'], 'expected a whole number (0 or more).'],
     // Past 65535 the socket's own error was printed, with exit 1.
@@ -124,6 +129,15 @@ describe('sandbox cli', () => {
     [['sandbox', '--webhook-style', 'oauth'], 'Allowed choices are basic, body, headers.'],
     // Number('abc') was NaN, started the sandbox with no offset at all.
     [['sandbox', '--clock-offset', 'abc'], 'expected a number of seconds, such as 90 or -90.'],
+    // A timer past 24.8 days fired at once: every cart was refused 504 without a wait.
+    [
+      ['sandbox', '--tax-timeout', '30d'],
+      "argument '30d' is invalid. expected a time such as 3s or 500ms, at most 60s (a checkout waits no longer for its taxes).",
+    ],
+    [
+      ['sandbox', '--tax-timeout', '0'],
+      "argument '0' is invalid. expected a time such as 3s or 500ms, at most 60s (a checkout waits no longer for its taxes).",
+    ],
   ])('%j is a usage error', async (argv, message) => {
     await expect(parseWithGroup(register, argv)).rejects.toThrow(message);
   });

@@ -92,6 +92,9 @@ describe('tax serve cli', () => {
       path: '/tax',
       auth: 'none',
     });
+    expect(
+      await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', '10s']),
+    ).toMatchObject({ budget: 10_000 });
     expect(await parseWithGroup(register, ['tax', 'serve', '--rules', 't.csv', '--auth', 'bearer'])).toMatchObject({
       budget: 300,
       forwardTo: undefined,
@@ -141,7 +144,24 @@ describe('tax serve cli', () => {
     [['tax', 'serve', '--auth', 'none'], 'give the tax table (--rules FILE), the ERP (--forward-to URL), or both.'],
     [['tax', 'serve', '--rules', 't.csv'], "required option '--auth <kind>' not specified"],
     [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--path', 'tax'], '--path must start with /'],
-    [['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', 'soon'], 'expected a duration'],
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', 'soon'],
+      "argument 'soon' is invalid. expected a time such as 300ms or 2s, at most 10s (the ERP's request is closed then).",
+    ],
+    // A timer past 24.8 days fired at once (TimeoutOverflowWarning): every cart went to the table without a wait.
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', '30d'],
+      "argument '30d' is invalid. expected a time such as 300ms or 2s, at most 10s (the ERP's request is closed then).",
+    ],
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', '11s'],
+      "argument '11s' is invalid. expected a time such as 300ms or 2s, at most 10s (the ERP's request is closed then).",
+    ],
+    // A bare 300 was 300 s, for a budget whose default is 300 ms.
+    [
+      ['tax', 'serve', '--rules', 't.csv', '--auth', 'none', '--budget', '300'],
+      `argument '300' is invalid. expected a time with its unit, such as 300ms or 2s, at most 10s (the ERP's request is closed then): "300" has none.`,
+    ],
     [['tax', 'serve', '--rules', 't.csv', '--auth', 'sometimes'], 'Allowed choices are token, bearer, basic, none'],
     [
       ['tax', 'serve', '--rules', 't.csv', '--auth', 'token', '--token-path', 'token'],

@@ -34,6 +34,12 @@ describe('tax serve at start', () => {
       { B2BCTL_TAX_USER: 'plataforma' },
       '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD',
     ],
+    // Every callback was then 401 "wrong credential", and after ten a 429 for the platform.
+    [
+      ['--auth', 'basic'],
+      { B2BCTL_TAX_USER: 'erp:sp', B2BCTL_TAX_PASSWORD: '1234567890123456' },
+      "B2BCTL_TAX_USER holds a ':', which no client can send: in HTTP Basic the first ':' ends the user (RFC 7617). Choose a user without one.",
+    ],
     [
       ['--auth', 'none', '--host', '0.0.0.0'],
       {},
@@ -98,6 +104,22 @@ describe('tax serve at start', () => {
     expect(result.code).toBe(66);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Cannot read the client secret file no-such-file (ENOENT).');
+  });
+
+  // A service's folder (systemd's is /) is not the one `config set` ran in: the message said neither where the
+  // path came from nor where it was looked for.
+  it('a relative tax.clientSecretFile that is not there: exit 66 naming the setting, its profile and the folder', async () => {
+    const configDir = freshConfigDir();
+    expect((await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret'], { configDir })).code).toBe(0);
+    const result = await runCommandLine(
+      ['tax', 'serve', '--rules', 'impostos.csv', '--port', '0', '--auth', 'token', '--client-id', 'plataforma'],
+      { configDir },
+    );
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `Cannot read the client secret file tok/secret (ENOENT), named by the tax.clientSecretFile setting of profile "default", read from ${process.cwd()} as ${join(process.cwd(), 'tok', 'secret')}; set it to the file's absolute path: b2bctl config set tax.clientSecretFile /path/to/secret.`,
+    );
   });
 
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
@@ -171,12 +193,14 @@ describe('tax serve --forward-to with a credential in the URL', () => {
   });
 });
 
-/** An ERP on loopback that answers every cart with no taxes and keeps the Authorization header each came with. */
+/** An ERP on loopback that answers every cart with no items taxed and keeps the Authorization header each came with. */
 async function recordingErp() {
   const authorizations: (string | undefined)[] = [];
   const erp = createServer((request, response) => {
     authorizations.push(request.headers.authorization);
-    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    request
+      .resume()
+      .on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"totals":{}}'));
   });
   await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
   const port = (erp.address() as { port: number }).port;

@@ -3,7 +3,8 @@
  * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
  * again when its file changes (a bad new table refused, the old one kept).
  */
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
@@ -22,14 +23,16 @@ afterEach(async () => {
   removeTemporaryFolders();
 });
 
-async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
+async function serve(options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean } = {}) {
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const log = (line: string) => {
     lines.push(line);
     for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) waiter.resolve();
   };
-  const { table, rules } = await watchedFixtureTable('b2bctl-tax-serve-', log);
+  const { table, rules, target } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
+    throughLink: options.throughLink,
+  });
   closers.push(() => table.close());
   const server = await startLoopbackTaxServer(
     {
@@ -54,7 +57,15 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape } = {}) {
       if (lines.some((line) => pattern.test(line))) resolve();
       else waiters.push({ pattern, resolve });
     });
-  return { server, rules, post, lines, logged, health: async () => (await fetch(`${server.url}/healthz`)).json() };
+  return {
+    server,
+    rules,
+    target,
+    post,
+    lines,
+    logged,
+    health: async () => (await fetch(`${server.url}/healthz`)).json(),
+  };
 }
 
 /** A DIFAL row, SP → RJ, for a final consumer. */
@@ -253,6 +264,33 @@ describe('tax serve', () => {
     });
   });
 
+  it('a table served through a link is read again when its target is renamed over or written in place', async () => {
+    const { post, target, logged } = await serve({ throughLink: true });
+    const original = readFileSync(target);
+    const row = Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1');
+    // The ERP exports into its own folder under another name and renames it into place: the link's folder sees nothing.
+    writeFileSync(`${target}.new`, Buffer.concat([original, row]));
+    renameSync(`${target}.new`, target);
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+    writeFileSync(target, original);
+    await logged(/reloaded: 6 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
+  });
+
+  it('a link swapped to another table is read, and the new target is the one watched from then on', async () => {
+    const { post, rules, target, logged } = await serve({ throughLink: true });
+    const original = readFileSync(target);
+    const next = join(dirname(target), 'v2.csv');
+    writeFileSync(next, original);
+    symlinkSync(join('..', 'erp', 'v2.csv'), `${rules}.tmp`);
+    renameSync(`${rules}.tmp`, rules);
+    await logged(/reloaded: 6 rows/);
+    appendFileSync(next, Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1'));
+    await logged(/reloaded: 7 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+  });
+
   it('a table file being written in place (no line end at its end yet) is not read until it is whole', async () => {
     const { post, rules, logged, health } = await serve();
     // An export paused in the middle of its last row: `...;2` still to come would read as an FCP rate of none.
@@ -310,14 +348,14 @@ async function scriptedErp(answer: (body: string) => { status: number; body: str
   return { url: `http://127.0.0.1:${address.port}/impostos`, seen, ports };
 }
 
-async function serveForwarding(erpUrl: string, withTable: boolean) {
+async function serveForwarding(erpUrl: string, withTable: boolean, budgetMs = 200) {
   const warnings: string[] = [];
   const table = withTable ? (await watchedFixtureTable('b2bctl-tax-forward-')).table : undefined;
   closers.push(() => table?.close());
   const server = await startLoopbackTaxServer(
     {
       table,
-      forward: { url: erpUrl, budgetMs: 200, env: {} },
+      forward: { url: erpUrl, budgetMs, env: {} },
       auth: { kind: 'none' },
       log: { warn: (line) => warnings.push(line) },
     },
@@ -376,9 +414,28 @@ describe('tax serve --forward-to', () => {
     ['an ERP that never answers', () => 'hang' as const, 'did not answer in 200 ms'],
     ['an ERP that fails', () => ({ status: 500, body: '{"erro":"banco fora"}' }), 'answered HTTP 500'],
     ['an ERP that answers no JSON', () => ({ status: 200, body: '<html>' }), 'answered a body that is not JSON'],
+    // JSON, but no object with a list of items in any shape: the platform would close the cart with it as its taxes.
+    [
+      'an ERP that answers "ok"',
+      () => ({ status: 200, body: '"ok"' }),
+      'answered a string, not an object, which cannot be a tax answer',
+    ],
+    [
+      'an ERP that answers a list',
+      () => ({ status: 200, body: '[1,2,3]' }),
+      'answered a list, not an object, which cannot be a tax answer',
+    ],
+    ['an ERP that answers null', () => ({ status: 200, body: 'null' }), 'answered null, which cannot be a tax answer'],
+    [
+      'an ERP that answers {}',
+      () => ({ status: 201, body: ' {} ' }),
+      'answered an empty object, which cannot be a tax answer',
+    ],
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
-    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    // An answer that comes is judged by what it is: a budget a loaded machine cannot miss keeps it from racing.
+    const budgetMs = why.startsWith('did not answer') ? 200 : 5_000;
+    const { post, warnings, counts } = await serveForwarding(erp.url, true, budgetMs);
     const answer = await post();
     expect(answer.status).toBe(200);
     expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
