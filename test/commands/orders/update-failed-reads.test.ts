@@ -2,7 +2,8 @@
  * `orders update` reads every order's status before its first send. One of those reads that fails (a 503, the
  * platform unavailable) cost the whole run: every batch waited for the reading, so each failed with that one
  * order's error (rows of other orders blamed for it) and three of them made "3 failed requests in a row", exit 69,
- * with nothing sent. A failed read ahead costs its order alone: its move reads the order again when it goes.
+ * with nothing sent. A failed read ahead costs its order alone: its move reads the order again when it goes. And
+ * the resume then printed reads only the orders it has moves to send to, not every order of the file again.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { scheduleFault } from '../../support/api-sandbox.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders, uniqueKey } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { stopTestSandbox } from '../../support/sandbox.js';
+import { requestCounts, resetCounts, stopTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -96,5 +97,36 @@ describe('orders update when a status read fails', () => {
       `error: 1 move did not go through (1 failed); the report ${report} and the errors file ${errors} say why. 1 move failed because the platform was unavailable, and may go through when sent again: run B2BCTL_CONFIG_DIR=${configDir} b2bctl orders update pedidos.csv --profile default --concurrency 1 --retries 0 --resume ${report}\n`,
     );
     expect(result.code).toBe(1);
+  });
+});
+
+describe('orders update --resume and the status reads', () => {
+  it('reads only the orders with moves left to send, not those whose moves the report shows done', async () => {
+    const dir = freshMovesFolder(sandbox);
+    const ids = newOrders(sandbox, 6);
+    const refused = ids[2] as number;
+    writeFileSync(
+      join(dir, 'pedidos.csv'),
+      [moveHeader, ...ids.map((id) => `${id};ready;PV-${id};;;;;;`), ''].join('\r\n'),
+    );
+    await scheduleFault(sandbox, `/v1/orders/${refused}/status`, 1, 503);
+    const night = await runCommandLine(['orders', 'update', 'pedidos.csv', ...flags, '--quiet'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(night.code).toBe(1);
+    const report = /--resume (\S+)$/m.exec(night.stderr)?.[1] ?? '';
+    await resetCounts(sandbox);
+
+    const resumed = await runCommandLine(['orders', 'update', 'pedidos.csv', ...flags, '--quiet', '--resume', report], {
+      configDir,
+      cwd: dir,
+    });
+
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    // The one order with a move left: read once, moved once. The five done were not read again.
+    expect(await requestCounts(sandbox)).toEqual({ 'GET /v1/orders/:id': 1, 'PUT /v1/orders/:id/status': 1 });
+    expect(acceptedMoves(sandbox).toSorted()).toEqual(ids.map((id) => `${id} ready`).toSorted());
   });
 });
