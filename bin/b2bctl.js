@@ -27,6 +27,7 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Read with require: an ES import of node:fs would build its facade (and the stream stack) on every start.
   process.stdout.write(`${versionLine()}\n`);
 } else {
+  holdEarlySignals();
   // Peak memory of a long run: V8's optimising tier for WebAssembly (undici's HTTP parser) held ~20-40 MB more at
   // the peak of a million-row push (docs/decisions/0011). Set here, once, before anything is compiled; help needs
   // no HTTP and skips loading node:v8; a node flag of the user's own about it wins.
@@ -43,6 +44,24 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   else (await import('./private-compile-cache.js')).enablePrivateCompileCache();
   quietSqliteNotice();
   await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
+}
+
+/**
+ * Loading the bundle takes a moment (most of a second on a busy machine), and until src/cli/main.ts has installed
+ * its handlers a SIGINT or SIGTERM met none: the process ended at once, exit 143 and no line, where a scheduler
+ * stopping a job it had just started expects 75 and the line that says so. Until then the signals are held here,
+ * and main.ts takes them over as if they came as it starts (`Symbol.for('b2bctl.heldSignals')` on process).
+ */
+function holdEarlySignals() {
+  const held = [];
+  const hold = (signal) => held.push(signal);
+  process.on('SIGINT', hold);
+  process.on('SIGTERM', hold);
+  process[Symbol.for('b2bctl.heldSignals')] = () => {
+    process.off('SIGINT', hold);
+    process.off('SIGTERM', hold);
+    return held;
+  };
 }
 
 /** What --version prints: built into the single file (scripts/build-binary.mjs), else in dist/version.json. */

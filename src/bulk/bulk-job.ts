@@ -205,6 +205,7 @@ async function openAndCheckInput<T, Sent>(
     const reported = new PlaceSet();
     const keys = new PlaceKeys();
     resume = { reported, keys, done: await readDoneLines(job.flags.resume, reported, keys) };
+    job.resuming?.(resume.done);
   }
   const opened = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
   return { shownName, description, resumed, shaping, resume, opened, unchanged };

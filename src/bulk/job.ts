@@ -4,6 +4,7 @@ import type { PlatformClient } from '../platform/client.js';
 import type { InputFlags, SendFlags } from './flags.js';
 import type { PendingRecord } from './pending-records.js';
 import type { ReportEntry } from './report-entry.js';
+import type { PlaceSet } from './resume.js';
 import type { Outcome } from './report.js';
 import type { ShapingFlag, ShapingValue } from './run-meta.js';
 import type { RecordChecker } from './validation-pass.js';
@@ -29,6 +30,11 @@ export interface BulkJob<T, Sent = T> {
   advisories?(record: InputRecord): readonly { message: string }[];
   /** The record's key in the report (SKU, document), read from the record even when it is invalid. */
   keyOf(record: InputRecord): string;
+  /**
+   * A resumed run: the places its report shows done, told before the input is checked (so before any keyOf), for a
+   * job that prepares for the records it will send (orders update reads only the orders with moves left).
+   */
+  resuming?(done: PlaceSet): void;
   /**
    * The command's own flags that decide where and how records go (`--route`, `--upsert`), recorded
    * beside the report and restored into `flags` or checked by `--resume`, before plan().

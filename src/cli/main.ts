@@ -97,6 +97,8 @@ function interruptOnSignals(): AbortSignal {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Those that came while the bundle loaded, held by the launcher (bin/b2bctl.js): taken now, as one interruption.
+  for (const signal of takeHeldSignals()) onSignal(signal);
   // b2bctl owns these two signals. conf's atomic writes (atomically → when-exit) add a handler that
   // re-raises the signal to end the process, which our handler then took for a second Ctrl-C: a
   // bulk run died at once with exit 130 instead of finishing its requests and exiting 75.
@@ -105,6 +107,12 @@ function interruptOnSignals(): AbortSignal {
       queueMicrotask(() => process.off(event, listener));
   });
   return controller.signal;
+}
+
+/** The signals the launcher held until now, and its holding ended; none when b2bctl was started without it. */
+function takeHeldSignals(): NodeJS.Signals[] {
+  const take = (process as unknown as Record<symbol, unknown>)[Symbol.for('b2bctl.heldSignals')];
+  return typeof take === 'function' ? (take as () => NodeJS.Signals[])() : [];
 }
 
 /**

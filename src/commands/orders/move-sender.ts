@@ -12,7 +12,7 @@ import {
   statusAfter,
 } from '../../domain/order-stages.js';
 import { recipientMismatch } from '../../domain/nfe-document.js';
-import { AmbiguousRequestError, ExitCode, PlatformError } from '../../base/errors.js';
+import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';
@@ -137,9 +137,7 @@ export class MoveSender {
     if (!this.checkStatus) return;
     const limit = pLimit(Math.max(1, concurrency));
     const given = [...new Set(names)];
-    await Promise.all(
-      given.map((name) => limit(() => this.stateBefore({ order: name } as PreparedMove, signal, false))),
-    );
+    await Promise.all(given.map((name) => limit(() => this.readAhead(name, signal))));
     const namesOf = new Map<string, string[]>();
     for (const name of given) {
       const id = this.lookup.knownIdOf(name) ?? name;
@@ -149,6 +147,22 @@ export class MoveSender {
       if (spellings.length < 2) continue;
       const message = `not sent: this file names one order both as ${spellings.join(' and as ')}; name each order one way (its id or its number), so its moves go in file order`;
       for (const name of spellings) this.twoWays.set(name, message);
+    }
+  }
+
+  /**
+   * One order's read before the run's first send. A read that fails (the platform unavailable, a 5xx) costs that
+   * order alone: nothing is known of it, so its first move reads it again when it is sent, where a failure is that
+   * move's own. Thrown, it would fail every batch waiting for this reading, each with this order's error.
+   */
+  private async readAhead(name: string, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.stateBefore({ order: name } as PreparedMove, signal, false);
+    } catch (error) {
+      // Refused credentials would refuse every request: they still stop the run here.
+      const failedRequest =
+        error instanceof UnavailableError || (error instanceof PlatformError && error.exitCode !== ExitCode.authFailed);
+      if (!failedRequest) throw error;
     }
   }
 

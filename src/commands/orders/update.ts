@@ -6,6 +6,7 @@ import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
+import type { PlaceSet } from '../../bulk/resume.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
@@ -74,8 +75,12 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   let senderReady: Promise<NonNullable<typeof sendInOrder>> | undefined;
   /** Per order, the line of its first move that did not go through (refused, or invalid and passed over). */
   const stoppedAt = new Map<string, number>();
-  /** Every name the file gives an order (its id or its number), gathered while the file is checked. */
+  /**
+   * Every name the file gives an order (its id or its number) in a move left to send, gathered while the file is
+   * checked: a resume reads no order whose moves its report shows done.
+   */
   const orderNames = new Set<string>();
+  let resumedDone: PlaceSet | undefined;
   const numbersLeft: NumbersLeft = { checked: false, taken: false };
   await runBulkJob<PreparedMove>(
     {
@@ -88,8 +93,11 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         fileChecker(options, context, options.branch ?? session.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
+      resuming: (done) => {
+        resumedDone = done;
+      },
       keyOf: (record) => {
-        if (record.values.order !== undefined) orderNames.add(String(record.values.order));
+        if (record.values.order !== undefined && !resumedDone?.has(record)) orderNames.add(String(record.values.order));
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
       },
       lockName: 'orders-update',

@@ -1,0 +1,54 @@
+/**
+ * A SIGTERM or Ctrl-C that comes while b2bctl is still loading (most of a second on a busy machine) met no handler:
+ * the process ended at once with 143 (130), nothing said, where a scheduler stopping a job it had just started (a
+ * `timeout`, a shutdown) expects 75 and one line. The launcher holds such a signal until the bundle takes it over.
+ * The bundle's loading is made slow here (test/support/slow-bundle-load.mjs), and the signal sent in it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { collect, freshConfigDir, login, sleep, spawnCli } from '../../support/cli.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  configDir = freshConfigDir();
+  await login(sandbox, configDir);
+});
+afterAll(async () => {
+  await sandbox.close();
+  removeTemporaryFolders();
+});
+
+describe('a signal while b2bctl loads', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: orders poll stops as after a later one, exit 75 and one line, no cursor written',
+    async (signal) => {
+      const folder = temporaryFolder('b2bctl-early-signal-');
+      const loading = join(folder, 'loading');
+      const slowLoad = new URL('../../support/slow-bundle-load.mjs', import.meta.url);
+      const child = spawnCli(
+        ['orders', 'poll', '--detail', '-o', 'ndjson', '--cursor', 'pedidos.cur', '--since', '30d'],
+        configDir,
+        { NODE_OPTIONS: `--import ${slowLoad.href}`, B2BCTL_TEST_BUNDLE_LOADING: loading },
+        folder,
+      );
+      const result = collect(child);
+      while (!existsSync(loading)) await sleep(5);
+      child.kill(signal);
+      const stopped = await result;
+
+      expect(stopped.signal).toBeNull();
+      expect(stopped.stdout).toBe('');
+      expect(stopped.stderr).toBe(
+        'error: orders poll interrupted: 0 order versions written; the cursor covers what was flushed, so the next run continues from there.\n',
+      );
+      expect(stopped.code).toBe(75);
+      expect(existsSync(join(folder, 'pedidos.cur'))).toBe(false);
+    },
+  );
+});
