@@ -738,3 +738,34 @@ describe('--upsert of a customer whose e-mail the file changes', () => {
     expect((await storedCustomers(sandbox)).map((customer) => customer.email)).toEqual(['ana@example.com']);
   });
 });
+
+describe('--upsert of a customer whose delivery address list the file changes', () => {
+  it('updates the rest, says on stderr that it keeps its stored delivery addresses, and counts such rows at the end', async () => {
+    const header = `${createHeader},addressList.0.zipcode,addressList.0.number,addressList.0.principal,addressList.1.zipcode,addressList.1.number`;
+    const bia = 'cpf,111.444.777-35,Bia,bia@example.com,11987654322,Senha#1,01310-100,20';
+    const dayOne = `${header}\n${ana},01310-100,10,true,01024-000,6\n${bia},01310-100,20,true,01024-000,7\n`;
+    const folder = folderWith('c.csv', dayOne);
+    expect((await cli(['customer', 'create', 'c.csv'], folder)).code).toBe(0);
+    // Day two: Ana's second delivery address moves; Bia's row is the day-one row, its list as stored.
+    writeFileSync(join(folder, 'd.csv'), dayOne.replace('01024-000,6', '01310-200,99').replace(',Bia,', ',Bia Nova,'));
+    const upsert = await cli(['customer', 'create', 'd.csv', '--upsert'], folder);
+    expect(upsert.code).toBe(0);
+    expect(upsert.stderr).toContain(
+      'warning: line 2: customer 529.982.247-25 was updated but keeps its stored delivery addresses: --upsert cannot change the delivery address list, addressList (the update route takes none); the report names every such row.\n',
+    );
+    expect(upsert.stderr).toContain(
+      "warning: customer create: 1 updated customer keeps what the file changed and --upsert cannot change (its stored delivery addresses on 1 row); the report's message names each row.\n",
+    );
+    const report = readdirSync(folder).find((name) => name.startsWith('d.report-')) as string;
+    const rows = readFileSync(join(folder, report), 'utf8').trim().split(/\r?\n/).slice(1).toSorted();
+    // Only the row whose list differs names it; neither names the password, which no answer shows to compare.
+    expect(
+      rows.map((row) => row.replace(/,200,\d+,/, ',200,ID,').replace(/"the registration address kept [^"]*"/, 'KEPT')),
+    ).toEqual([
+      '2,529.982.247-25,updated,200,ID,"updated without addressList: the update route does not take it, so the customer keeps what it had; the registration address kept its stored addressType, street, quarter, city, state, which the file left empty",2',
+      '3,111.444.777-35,updated,200,ID,KEPT,3',
+    ]);
+    const stored = await storedCustomers(sandbox);
+    expect(stored.map((customer) => customer.name)).toEqual(['Ana', 'Bia Nova']);
+  });
+});
