@@ -587,8 +587,23 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
       'warning: uu.csv:1: column "username" is not sent by this command (the update route does not change the e-mail a customer logs in with); the run stops if it holds data (leave it out with --ignore-column).',
       'warning: uu.csv:1: column "password" is not sent by this command (the update route sets no password: passwordExpired true makes the customer choose one); the run stops if it holds data (leave it out with --ignore-column).',
     ]);
+    // Both named in one error, with both flags: one run to learn them, not one run per column.
     expect(updated.stderr).toContain(
-      'error: uu.csv:2: column 2 (B) "username" holds data this command does not send (the update route does not change the e-mail a customer logs in with); nothing was sent. Leave the column out with --ignore-column username.',
+      'error: uu.csv:2: 2 columns hold data this command would not send; nothing was sent. The command does not send column 2 (B) "username" (the update route does not change the e-mail a customer logs in with); column 3 (C) "password" (the update route sets no password: passwordExpired true makes the customer choose one): leave them out with --ignore-column username --ignore-column password.\n',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('the day-one create file fed to update names every column to leave out in one error, nothing sent', async () => {
+    const folder = folderWith(
+      'day1.csv',
+      'documentType,document,username,password,phone,addressList.0.zipcode\ncpf,529.982.247-25,ana@x.com,Nova#1,11987654321,01310-100\n',
+    );
+    const result = await cli(['customer', 'update', 'day1.csv', '--dry-run'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).not.toContain('Nova#1');
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: day1.csv:2: 4 columns hold data this command would not send; nothing was sent. The command does not send column 1 (A) "documentType" (the document a customer is found by keeps its type); column 3 (C) "username" (the update route does not change the e-mail a customer logs in with); column 4 (D) "password" (the update route sets no password: passwordExpired true makes the customer choose one): leave them out with --ignore-column documentType --ignore-column username --ignore-column password. No field reads the other column: map each in a --map file, or leave it out with --ignore-column: column 6 (F) "addressList.0.zipcode" holds "01310-100" on line 2 ({"addressList.0.zipcode":"FIELD"}, or --ignore-column addressList.0.zipcode).',
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
