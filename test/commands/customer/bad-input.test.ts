@@ -468,10 +468,18 @@ describe('invalid records', () => {
       'customer update: validating changes.csv',
       'changes.csv:2: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
       'changes.csv:3: Property [document] with value [52998224726] does not pass validation (CPF check digits do not match)',
-      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false)',
+      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso)',
       timed('customer update: 3 records, 0 valid, 3 invalid ({s} s)'),
       'error: Every record of changes.csv is invalid (listed above); nothing was sent.',
     ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('update: the active column takes the state words customer status takes (ativo, bloqueado), nothing invalid', async () => {
+    const folder = folderWith('states.csv', 'document,active\n529.982.247-25,Ativo\n111.444.777-35,bloqueado\n');
+    const result = await cli(['customer', 'update', 'states.csv', '--dry-run'], folder);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/customer update: 2 records, 2 valid, 0 invalid/);
     expect(await requestCounts(sandbox)).toEqual({});
   });
 

@@ -321,6 +321,14 @@ describe('customer update', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('--document with a wrong document: its problem is labelled --document, not --set; nothing sent', async () => {
+    const folder = await imported('customers.csv');
+    const result = await cli(['customer', 'update', '--document', '1234567890', '--set', 'phone=11987650001'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n')[0]).toMatch(/^--document: Property \[document\] with value \[1234567890\] /);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('--set of a field the update route does not take: exit 2, nothing sent', async () => {
     const folder = await imported('customers.csv');
     const result = await cli(['customer', 'update', '--document', '100.087.109-61', '--set', 'password=x'], folder);
