@@ -17,6 +17,8 @@ export interface ValidateCommand<T> {
   checker: RecordChecker<T>;
   /** What the summary calls a record: "records" (customers) or "rows" (stock). */
   noun: string;
+  /** The command that sends the file once it is valid, for the closing advice: `customer update`, `stock push`. */
+  sentBy: string;
   /** Values the platform accepts but that look wrong: warnings, counted in the summary, never a failure. */
   advisories?: (record: InputRecord) => readonly { message: string }[];
   /** The verb as a thread runs it again, for a large workbook (see validate-thread.ts). */
@@ -107,7 +109,7 @@ async function validateEveryRecord<T>(
     );
   if (summary.invalid > 0)
     throw new InputError(
-      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid (listed above); validate sends nothing, fix ${summary.invalid === 1 ? 'it' : 'them'} before create or push.`,
+      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid (listed above); validate sends nothing, fix ${summary.invalid === 1 ? 'it' : 'them'} before ${command.sentBy}.`,
       { file: input.file },
     );
 }

@@ -8,7 +8,8 @@
 export const customerReasons = {
   required: 'required',
   text: 'expected text',
-  boolean: 'expected true or false',
+  // A cell also takes the words people type (cell-values.ts); a JSON value is true or false.
+  boolean: 'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso',
   number: 'expected a number',
   wholeNumber: 'expected a whole number',
   name: 'expected a name',

@@ -80,6 +80,10 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   tipo: ['documentType'],
   tipodocumento: ['documentType'],
   senha: ['password'],
+  // The active flag of a status sheet: [pt-BR] `Ativo`, `Situação`, `Status` (ativo/inativo, bloqueado/liberado, 1/0).
+  ativo: ['active'],
+  situacao: ['active'],
+  status: ['active'],
   // The state registration: [pt-BR] `Inscrição Estadual`, `IE`; [Protheus] `Ins. Estad.`; [Omie] `inscricao_estadual`.
   inscricaoestadual: ['stateRegistration'],
   inscestadual: ['stateRegistration'],

@@ -91,6 +91,10 @@ export const textDateCellReason =
  */
 export function numberCellProblem(path: string, number: number): string | undefined {
   if (isCodeField(path)) return numberCellReason;
+  // An address number typed 12,5 on a pt-BR screen is stored 12.5: neither is what the field would take as typed,
+  // and a fraction there is most likely a slip. (A rate or an amount column takes its fraction as it is.)
+  if (path.slice(path.lastIndexOf('.') + 1) === 'number' && Number.isFinite(number) && !Number.isInteger(number))
+    return `the cell is a number with a fraction (${String(number).replace('.', ',')} on a pt-BR screen), which an address number does not hold as typed; format the column as Text and type the value again`;
   const digits = String(number);
   const ncm = path === 'ncm' || path.endsWith('.ncm');
   if (ncm && /^\d+$/.test(digits) && digits.length % 2 === 1)

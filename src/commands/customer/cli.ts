@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { UsageError } from '../../base/errors.js';
+import { shellWord } from '../../lib/shell-word.js';
 import {
   bulkFlags,
   fileOnlyFlagsGiven,
@@ -198,16 +199,33 @@ function refuseFileFlags(command: Command, fileExample: string): void {
  * active column.
  */
 async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
-  if (state !== undefined && !looksLikeDocument(target) && (await looksLikeFile(target)))
+  if (state !== undefined && !looksLikeDocument(target) && (await looksLikeFile(target))) {
+    // A word the run would refuse on every row is refused here, before a command line is offered with it.
+    await stateWord(state);
     throw new UsageError(
-      `customer status ${target} ${state}: a file gives each customer's state in its active column, not on the command line. If ${target} has that column, drop "${state}": b2bctl customer status ${target}; if not, add it (${state} on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 ${state}.`,
+      `customer status ${target} ${state}: a file gives each customer's state in its active column, not on the command line. If ${target} has that column, drop "${state}": b2bctl customer status ${target}; if not, add it (${state} on each row) and do the same${plainListLine(target, state)}. For one customer, give the document: b2bctl customer status 529.982.247-25 ${state}.`,
     );
+  }
   if (state !== undefined) return { document: target, active: await stateWord(state) };
   if (looksLikeDocument(target))
     throw new UsageError(
       `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
     );
   return { file: target };
+}
+
+/**
+ * The one line that gives a text file of documents alone (one column, as pasted from an e-mail) its active column,
+ * the same state on each row, and sends it: a list of customers to block is the usual case. A workbook has no such
+ * line: its column is added in the spreadsheet.
+ */
+function plainListLine(target: string, state: string): string {
+  const addColumn = `sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,${state}/'`;
+  if (target === '-')
+    return `; for a list of documents alone, one a line: ... | ${addColumn} | b2bctl customer status -`;
+  if (!/\.(csv|txt)$/i.test(target)) return '';
+  const withState = target.replace(/\.(csv|txt)$/i, `-${state}.csv`);
+  return `; for a list of documents alone, one a line: ${addColumn} ${shellWord(target)} > ${shellWord(withState)} && b2bctl customer status ${shellWord(withState)}`;
 }
 
 /** stdin, a name with an extension (`clientes.csv`), or a path that exists: a file rather than a mistyped document. */

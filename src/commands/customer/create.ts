@@ -11,6 +11,8 @@ import { customerCatalogue, customerRecordKey, newCustomerChecker } from './cust
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
 import { refusalMessage, refusedWrite } from './customer-failures.js';
+import { type KeptChange, keptChangeWords, keptChanges, keptNote } from './upsert-kept.js';
+import { countOf } from '../../lib/plural.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -23,6 +25,7 @@ const lostAnswerRetries = 3;
 
 /** Creates the customers of a file, one request each, never twice (docs/bulk-runs.md). */
 export async function run(options: CustomerCreateOptions, context: Context): Promise<void> {
+  const kept = keptChangesTally(context);
   await runBulkJob<CustomerCreateBody>(
     {
       name: 'customer create',
@@ -47,36 +50,54 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       }),
       // options.upsert is read at send time: a --resume may have restored it from the interrupted run.
       sendBatch: async (client, batch, signal) =>
-        Promise.all(
-          batch.map(async (entry) => warnOfKeptEmail(await createOnce(client, entry, options.upsert, signal), context)),
-        ),
+        Promise.all(batch.map(async (entry) => kept.said(await createOnce(client, entry, options.upsert, signal)))),
+      sendingLesson: () => kept.summary(),
     },
     context,
   );
 }
 
-/** Whether the run has said that an upsert keeps a customer's registered e-mail. */
-const keptEmailSaid = new WeakSet<Context>();
-
 /**
- * An upsert that could not change a customer's e-mail (the update route takes none) is said on stderr once a run, not
- * in the report alone: the file's new e-mail is not the customer's, though the run says "updated".
+ * The changes of the file that upserts kept, said on stderr and not in the report alone: the file's new e-mail or
+ * delivery list is not the customer's, though the run says "updated". The first row of each kind is named when it
+ * comes, and the run's end counts them all.
  */
-function warnOfKeptEmail(entry: ReportEntry, context: Context): ReportEntry {
-  if (entry.row.outcome === 'updated' && entry.row.message?.includes('username') && !keptEmailSaid.has(context)) {
-    keptEmailSaid.add(context);
-    context.log.warn(
-      `warning: line ${entry.row.line}: customer ${entry.row.key} was updated but keeps its registered e-mail: --upsert cannot change an e-mail (the update route takes none); the report names every such row.`,
-    );
-  }
-  return entry;
+function keptChangesTally(context: Context): {
+  said(entry: UpsertEntry): ReportEntry;
+  summary(): string | undefined;
+} {
+  const rows = new Map<KeptChange, number>();
+  let updated = 0;
+  return {
+    said(entry) {
+      for (const change of entry.kept ?? []) {
+        const count = rows.get(change) ?? 0;
+        rows.set(change, count + 1);
+        if (count === 0)
+          context.log.warn(
+            `warning: line ${entry.row.line}: customer ${entry.row.key} was updated but keeps ${keptChangeWords[change].kept}: ${keptChangeWords[change].route}; the report names every such row.`,
+          );
+      }
+      if ((entry.kept?.length ?? 0) > 0) updated++;
+      return entry;
+    },
+    summary() {
+      if (updated === 0) return undefined;
+      const kinds = [...rows].map(([change, count]) => `${keptChangeWords[change].kept} on ${countOf(count, 'rows')}`);
+      return `warning: customer create: ${countOf(updated, 'updated customers')} ${updated === 1 ? 'keeps' : 'keep'} what the file changed and --upsert cannot change (${kinds.join(', ')}); the report's message names each row.`;
+    },
+  };
 }
+
+/** A report entry, with what of the file an upsert could not change. */
+type UpsertEntry = ReportEntry & { kept?: readonly KeptChange[] };
 
 /** A report row of one record. */
 type Reporter = (
   outcome: ReportEntry['row']['outcome'],
   fields: { status?: number; id?: number | string; message?: string },
-) => ReportEntry;
+  kept?: readonly KeptChange[],
+) => UpsertEntry;
 
 /**
  * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a gateway
@@ -89,11 +110,12 @@ export async function createOnce(
   entry: PendingRecord<CustomerCreateBody>,
   upsert: boolean,
   signal: AbortSignal,
-): Promise<ReportEntry> {
+): Promise<UpsertEntry> {
   const document = String(entry.value.document);
-  const report: Reporter = (outcome, fields) => ({
+  const report: Reporter = (outcome, fields, kept) => ({
     row: { ...placeOf(entry), key: entry.key, outcome, ...fields },
     original: entry.original,
+    ...(kept && kept.length > 0 ? { kept } : {}),
   });
   for (let attempt = 1; ; attempt++) {
     try {
@@ -159,15 +181,20 @@ async function existingAfterLostAnswer(
     });
   const document = String(entry.value.document);
   const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored);
-  const notes = [notUpdatedNote(entry.value, stored), updated.note].filter((note) => note !== undefined);
-  return report('updated', {
-    status: 200,
-    id: idOf(updated.customer),
-    message: [
-      "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
-      ...notes,
-    ].join('; '),
-  });
+  const kept = keptChanges(entry.value, stored);
+  const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
+  return report(
+    'updated',
+    {
+      status: 200,
+      id: idOf(updated.customer),
+      message: [
+        "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
+        ...notes,
+      ].join('; '),
+    },
+    kept,
+  );
 }
 
 /**
@@ -193,13 +220,10 @@ async function afterRefusedCreate(
   if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {
     // The update itself is the documented question: 404 means no customer has the document.
     const updated = await registeredCustomer(client, document, signal, changes);
-    return updated
-      ? report('updated', {
-          status: 200,
-          id: idOf(updated.record),
-          message: notUpdatedNote(entry.value, updated.record),
-        })
-      : notRegistered();
+    if (!updated) return notRegistered();
+    // The route takes no e-mail or delivery list, so the record it answers holds the stored ones.
+    const kept = keptChanges(entry.value, updated.record);
+    return report('updated', { status: 200, id: idOf(updated.record), message: keptNote(kept) }, kept);
   }
   const registered = await registeredCustomer(client, document, signal);
   if (!registered) return notRegistered();
@@ -226,12 +250,13 @@ async function afterRefusedCreate(
     });
   // The stored record read above completes an address the file gives in part.
   const updated = await updateKeepingAddress(client, document, changes, signal, existing);
-  const notes = [notUpdatedNote(entry.value, existing), updated.note].filter((note) => note !== undefined);
-  return report('updated', {
-    status: 200,
-    id: idOf(updated.customer),
-    message: notes.length === 0 ? undefined : notes.join('; '),
-  });
+  const kept = keptChanges(entry.value, existing);
+  const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
+  return report(
+    'updated',
+    { status: 200, id: idOf(updated.customer), message: notes.length === 0 ? undefined : notes.join('; ') },
+    kept,
+  );
 }
 
 const updatableFields = new Set(customerFieldPaths.update.map((path) => path.split('.')[0] ?? path));
@@ -241,21 +266,6 @@ export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
   );
-}
-
-/**
- * What of the file's record an upsert could not send, for the report: the update route takes no e-mail, password or
- * delivery list, so the customer keeps the ones it had. The e-mail is named only when it differs from the stored one.
- */
-export function notUpdatedNote(body: CustomerCreateBody, stored: Partial<Customer> | undefined): string | undefined {
-  const left = Object.keys(body).filter((field) => {
-    // The document and its type are the key the update goes by, not something it leaves out.
-    if (field === 'document' || field === 'documentType' || updatableFields.has(field)) return false;
-    if (field !== 'username' || typeof stored?.email !== 'string') return true;
-    return stored.email.toLowerCase() !== String(body.username).trim().toLowerCase();
-  });
-  if (left.length === 0) return undefined;
-  return `updated without ${left.join(', ')}: the update route does not take ${left.length === 1 ? 'it' : 'them'}, so the customer keeps what it had`;
 }
 
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */

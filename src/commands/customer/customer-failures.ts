@@ -1,6 +1,7 @@
 import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { isBlank } from '../../domain/customer-values.js';
 
 /**
  * "no customer has the document ... in this store (HTTP 404: what the platform said)": one wording for the run's
@@ -99,12 +100,32 @@ function refusalHint(error: PlatformError, { sent, groupsRoute }: RefusedWrite):
 /** The CEP and number of each address sent, for a 422 that names `address`. */
 function addressHint(sent: SentFields): string {
   // An update's address given without CEP and number is sent completed from the stored one; before, it names neither.
-  const addresses = [sent.customerRegistrationAddress, ...(sent.addressList ?? [])].filter(
-    (address): address is AddressInput => address?.zipcode !== undefined,
+  const addresses = [
+    { path: 'customerRegistrationAddress', address: sent.customerRegistrationAddress },
+    ...(sent.addressList ?? []).map((address, index) => ({ path: `addressList.${index}`, address })),
+  ].filter(
+    (sentAddress): sentAddress is { path: string; address: AddressInput } => sentAddress.address?.zipcode !== undefined,
   );
-  const only = addresses.length === 1 ? addresses[0] : undefined;
-  if (only) return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}`;
+  const only = addresses.length === 1 ? addresses[0]?.address : undefined;
+  const town = wholeTownHint(addresses);
+  if (only) return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}${town}`;
   if (addresses.length === 0) return '';
-  const each = addresses.map((address) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
-  return `; the platform refused an address: check the CEP and number of each (${each})`;
+  const each = addresses.map(({ address }) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
+  return `; the platform refused an address: check the CEP and number of each (${each})${town}`;
+}
+
+/**
+ * A town with a single CEP (ending -000, such as 12460-000) has no street or quarter in the postal lookup, and the
+ * platform refuses an address it cannot complete: where one was sent without them, the usual fix, named by path.
+ */
+function wholeTownHint(addresses: readonly { path: string; address: AddressInput }[]): string {
+  const lacking = addresses.filter(
+    ({ address }) =>
+      String(address.zipcode).replace(/\D/g, '').endsWith('000') &&
+      (isBlank(address.street) || isBlank(address.quarter)),
+  );
+  const first = lacking[0];
+  if (first === undefined) return '';
+  const paths = lacking.map(({ path }) => `${path}.street and .quarter`).join(', ');
+  return `; if ${lacking.length === 1 ? `CEP ${first.address.zipcode} is` : 'a CEP ending -000 is'} a whole town's (a single-CEP town), its lookup gives no street or quarter: give ${paths} too`;
 }

@@ -107,7 +107,9 @@ async function updateOne(
     problems: [],
   });
   if (!verdict.ok) {
-    for (const problem of verdict.problems) context.log.warn(`--set: ${problem.message}`);
+    // The document comes from --document, every other field from a --set: each problem names the flag to correct.
+    for (const problem of verdict.problems)
+      context.log.warn(`${problem.field === 'document' ? '--document' : '--set'}: ${problem.message}`);
     throw new InputError('The update is invalid (listed above); nothing was sent.', {
       field: verdict.problems[0]?.field,
     });

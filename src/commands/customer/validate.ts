@@ -19,6 +19,7 @@ export async function run(options: CustomerValidateOptions, context: Context): P
       catalogue: customerCatalogue(options.mode),
       checker: newCustomerChecker(options.mode),
       noun: 'records',
+      sentBy: `customer ${options.mode}`,
       advisories: (record) => customerAdvisories(record.values),
       thread: { verb: 'customer validate', options },
     },

@@ -18,6 +18,7 @@ export async function run(options: StockValidateOptions, context: Context): Prom
       catalogue: stockCatalogue,
       checker: newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       noun: 'rows',
+      sentBy: 'stock push',
       thread: { verb: 'stock validate', options },
     },
     context,

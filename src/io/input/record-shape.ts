@@ -1,7 +1,14 @@
 import { fieldSpelledAs } from '../../domain/header-aliases.js';
 import { pathSegments } from '../../domain/validation.js';
 import { closestName } from '../../lib/suggest.js';
-import { type DecimalSeparator, parseBoolean, parseDecimal, parseList, parseWholeNumber } from './cell-values.js';
+import {
+  type DecimalSeparator,
+  parseActiveState,
+  parseBoolean,
+  parseDecimal,
+  parseList,
+  parseWholeNumber,
+} from './cell-values.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 
@@ -154,7 +161,9 @@ export function shapeRow(
 export function typedValue(text: string, type: FieldType, decimal: DecimalSeparator, path = ''): unknown {
   switch (type) {
     case 'boolean':
-      return parseBoolean(text) ?? text;
+      // A customer's active flag reads as `customer status` reads it (ativo/inativo, bloqueado/liberado): one
+      // sheet's state column is taken by either command.
+      return (path === 'active' ? parseActiveState(text) : parseBoolean(text)) ?? text;
     case 'number':
       return parseDecimal(text, decimal) ?? text;
     case 'integer':

@@ -127,42 +127,67 @@ export function unreadDataError(
   notTaken?: Readonly<Record<string, string>>,
 ): InputError {
   const first = found[0] as UnreadData;
-  const refused = notTaken === undefined ? undefined : notTakenField(first.header, notTaken);
-  if (refused !== undefined)
-    return new InputError(
-      `${file}:${first.place}: ${first.named} holds data this command does not send (${refused}); nothing was sent. Leave the ${noun} out with --ignore-column ${quotedArgument(first.header)}.`,
-      { file, line: first.line, field: shortValue(first.header) },
-    );
-  const mapEntry = (data: UnreadData) =>
-    `{${JSON.stringify(data.header)}:${JSON.stringify(fieldForHeader(data.header, knownPaths) ?? data.suggestion ?? 'FIELD')}}`;
   const details = { file, line: first.line, field: shortValue(first.header) };
-  // A password under an unknown header (`senha_portal`) is still a password: named, never quoted.
-  const shown = (data: UnreadData) =>
-    namesASecret(data.header) || [data.suggestion, fieldForHeader(data.header, knownPaths)].includes('password')
-      ? '***'
-      : shortValue(data.value);
   // A lookalike's column is named for what it holds, so the map entry is not taken for the obvious one.
   const cautions = found
     .map((data) => headerCaution(data.header, knownPaths)?.holds)
     .filter((holds) => holds !== undefined)
     .map((holds) => ` Note: ${holds}.`)
     .join('');
-  if (found.length === 1)
+  const reasonOf = (data: UnreadData) => (notTaken === undefined ? undefined : notTakenField(data.header, notTaken));
+  const refused = found.filter((data) => reasonOf(data) !== undefined);
+  const unread = found.filter((data) => reasonOf(data) === undefined);
+  if (found.length === 1 && refused.length === 1)
     return new InputError(
-      `${file}:${first.place}: ${first.named} holds "${shown(first)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.${cautions}`,
+      `${file}:${first.place}: ${first.named} holds data this command does not send (${reasonOf(first)}); nothing was sent. Leave the ${noun} out with --ignore-column ${quotedArgument(first.header)}.`,
       details,
     );
+  if (refused.length > 0) {
+    // Every column to leave out said at once (a create file fed to update has three): one run, not one per column.
+    const named = refused.map((data) => `${data.named} (${reasonOf(data)})`);
+    const flags = refused.map((data) => `--ignore-column ${quotedArgument(data.header)}`).join(' ');
+    const others =
+      unread.length === 0
+        ? ''
+        : ` No field reads the ${unread.length === 1 ? `other ${noun}` : `other ${unread.length} ${noun}s`}: map each in a --map file, or leave it out with --ignore-column: ${unreadList(unread, knownPaths)}.${cautions}`;
+    return new InputError(
+      `${file}:${first.place}: ${found.length} ${noun}s hold data this command would not send; nothing was sent. The command does not send ${named.join('; ')}: leave ${refused.length === 1 ? 'it' : 'them'} out with ${flags}.${others}`,
+      details,
+    );
+  }
+  if (found.length === 1)
+    return new InputError(
+      `${file}:${first.place}: ${first.named} holds "${shownValue(first, knownPaths)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first, knownPaths)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.${cautions}`,
+      details,
+    );
+  return new InputError(
+    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${unreadList(found, knownPaths)}.${cautions}`,
+    details,
+  );
+}
+
+/** The `--map` entry that would read a column: the field its header or the closest known field names. */
+function mapEntry(data: UnreadData, knownPaths: readonly string[]): string {
+  return `{${JSON.stringify(data.header)}:${JSON.stringify(fieldForHeader(data.header, knownPaths) ?? data.suggestion ?? 'FIELD')}}`;
+}
+
+/** A value found, shown short; a password under an unknown header (`senha_portal`) is still a password: never quoted. */
+function shownValue(data: UnreadData, knownPaths: readonly string[]): string {
+  return namesASecret(data.header) || [data.suggestion, fieldForHeader(data.header, knownPaths)].includes('password')
+    ? '***'
+    : shortValue(data.value);
+}
+
+/** Each column no field reads with a value, its map entry and its --ignore-column; past the first ten, counted. */
+function unreadList(found: readonly UnreadData[], knownPaths: readonly string[]): string {
   const listed = found
     .slice(0, maxListed)
     .map(
       (data) =>
-        `${data.named} holds "${shown(data)}" on line ${data.place} (${mapEntry(data)}, or --ignore-column ${quotedArgument(data.header)})`,
+        `${data.named} holds "${shownValue(data, knownPaths)}" on line ${data.place} (${mapEntry(data, knownPaths)}, or --ignore-column ${quotedArgument(data.header)})`,
     );
   const more = found.length - maxListed;
-  return new InputError(
-    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.${cautions}`,
-    details,
-  );
+  return `${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
 /** Why a header names a field the command's route does not take (spelled as the field, case and spaces aside). */

@@ -468,10 +468,18 @@ describe('invalid records', () => {
       'customer update: validating changes.csv',
       'changes.csv:2: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
       'changes.csv:3: Property [document] with value [52998224726] does not pass validation (CPF check digits do not match)',
-      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false)',
+      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso)',
       timed('customer update: 3 records, 0 valid, 3 invalid ({s} s)'),
       'error: Every record of changes.csv is invalid (listed above); nothing was sent.',
     ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('update: the active column takes the state words customer status takes (ativo, bloqueado), nothing invalid', async () => {
+    const folder = folderWith('states.csv', 'document,active\n529.982.247-25,Ativo\n111.444.777-35,bloqueado\n');
+    const result = await cli(['customer', 'update', 'states.csv', '--dry-run'], folder);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/customer update: 2 records, 2 valid, 0 invalid/);
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
@@ -587,8 +595,23 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
       'warning: uu.csv:1: column "username" is not sent by this command (the update route does not change the e-mail a customer logs in with); the run stops if it holds data (leave it out with --ignore-column).',
       'warning: uu.csv:1: column "password" is not sent by this command (the update route sets no password: passwordExpired true makes the customer choose one); the run stops if it holds data (leave it out with --ignore-column).',
     ]);
+    // Both named in one error, with both flags: one run to learn them, not one run per column.
     expect(updated.stderr).toContain(
-      'error: uu.csv:2: column 2 (B) "username" holds data this command does not send (the update route does not change the e-mail a customer logs in with); nothing was sent. Leave the column out with --ignore-column username.',
+      'error: uu.csv:2: 2 columns hold data this command would not send; nothing was sent. The command does not send column 2 (B) "username" (the update route does not change the e-mail a customer logs in with); column 3 (C) "password" (the update route sets no password: passwordExpired true makes the customer choose one): leave them out with --ignore-column username --ignore-column password.\n',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('the day-one create file fed to update names every column to leave out in one error, nothing sent', async () => {
+    const folder = folderWith(
+      'day1.csv',
+      'documentType,document,username,password,phone,addressList.0.zipcode\ncpf,529.982.247-25,ana@x.com,Nova#1,11987654321,01310-100\n',
+    );
+    const result = await cli(['customer', 'update', 'day1.csv', '--dry-run'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).not.toContain('Nova#1');
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'error: day1.csv:2: 4 columns hold data this command would not send; nothing was sent. The command does not send column 1 (A) "documentType" (the document a customer is found by keeps its type); column 3 (C) "username" (the update route does not change the e-mail a customer logs in with); column 4 (D) "password" (the update route sets no password: passwordExpired true makes the customer choose one): leave them out with --ignore-column documentType --ignore-column username --ignore-column password. No field reads the other column: map each in a --map file, or leave it out with --ignore-column: column 6 (F) "addressList.0.zipcode" holds "01310-100" on line 2 ({"addressList.0.zipcode":"FIELD"}, or --ignore-column addressList.0.zipcode).',
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -736,5 +759,36 @@ describe('--upsert of a customer whose e-mail the file changes', () => {
       'warning: line 2: customer 529.982.247-25 was updated but keeps its registered e-mail: --upsert cannot change an e-mail',
     );
     expect((await storedCustomers(sandbox)).map((customer) => customer.email)).toEqual(['ana@example.com']);
+  });
+});
+
+describe('--upsert of a customer whose delivery address list the file changes', () => {
+  it('updates the rest, says on stderr that it keeps its stored delivery addresses, and counts such rows at the end', async () => {
+    const header = `${createHeader},addressList.0.zipcode,addressList.0.number,addressList.0.principal,addressList.1.zipcode,addressList.1.number`;
+    const bia = 'cpf,111.444.777-35,Bia,bia@example.com,11987654322,Senha#1,01310-100,20';
+    const dayOne = `${header}\n${ana},01310-100,10,true,01024-000,6\n${bia},01310-100,20,true,01024-000,7\n`;
+    const folder = folderWith('c.csv', dayOne);
+    expect((await cli(['customer', 'create', 'c.csv'], folder)).code).toBe(0);
+    // Day two: Ana's second delivery address moves; Bia's row is the day-one row, its list as stored.
+    writeFileSync(join(folder, 'd.csv'), dayOne.replace('01024-000,6', '01310-200,99').replace(',Bia,', ',Bia Nova,'));
+    const upsert = await cli(['customer', 'create', 'd.csv', '--upsert'], folder);
+    expect(upsert.code).toBe(0);
+    expect(upsert.stderr).toContain(
+      'warning: line 2: customer 529.982.247-25 was updated but keeps its stored delivery addresses: --upsert cannot change the delivery address list, addressList (the update route takes none); the report names every such row.\n',
+    );
+    expect(upsert.stderr).toContain(
+      "warning: customer create: 1 updated customer keeps what the file changed and --upsert cannot change (its stored delivery addresses on 1 row); the report's message names each row.\n",
+    );
+    const report = readdirSync(folder).find((name) => name.startsWith('d.report-')) as string;
+    const rows = readFileSync(join(folder, report), 'utf8').trim().split(/\r?\n/).slice(1).toSorted();
+    // Only the row whose list differs names it; neither names the password, which no answer shows to compare.
+    expect(
+      rows.map((row) => row.replace(/,200,\d+,/, ',200,ID,').replace(/"the registration address kept [^"]*"/, 'KEPT')),
+    ).toEqual([
+      '2,529.982.247-25,updated,200,ID,"updated without addressList: the update route does not take it, so the customer keeps what it had; the registration address kept its stored addressType, street, quarter, city, state, which the file left empty",2',
+      '3,111.444.777-35,updated,200,ID,KEPT,3',
+    ]);
+    const stored = await storedCustomers(sandbox);
+    expect(stored.map((customer) => customer.name)).toEqual(['Ana', 'Bia Nova']);
   });
 });

@@ -87,6 +87,24 @@ describe('a text cell the spreadsheet took for a date', () => {
   });
 });
 
+describe('a number cell with a fraction in a text column', () => {
+  it('an address number typed 12,5 (stored 12.5) is refused, naming the cell, not sent as "12.5"', async () => {
+    const dir = freshWorkDir();
+    copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-fracao.xlsx'), join(dir, 'clientes.xlsx'));
+    await clearSandboxCustomers(sandbox);
+    const result = await runCommandLine(['customer', 'create', 'clientes.xlsx'], {
+      configDir: freshConfigDir(),
+      cwd: dir,
+      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toMatch(
+      /\nclientes\.xlsx:2: \S+!H2 \(customerRegistrationAddress\.number\): 12\.5: the cell is a number with a fraction \(12,5 on a pt-BR screen\), which an address number does not hold as typed; format the column as Text and type the value again\n/,
+    );
+    expect(await storedCustomers(sandbox)).toEqual([]);
+  });
+});
+
 describe("a workbook's errors file fed back", () => {
   it('marks a cell whose value the spreadsheet lost: refused until typed again, then sent as typed', async () => {
     const dir = freshWorkDir();

@@ -62,6 +62,28 @@ function erpExport(name: 'clientes-corrigido' | 'clientes-digitado'): { folder: 
   return { folder, configDir: join(folder, 'config') };
 }
 
+describe('a status sheet with the usual Portuguese headers', () => {
+  it.each(['Ativo', 'Situação', 'STATUS'])(
+    'its "%s" column reads as active, in the map the run offers; exit 65, nothing sent',
+    async (state) => {
+      const folder = temporaryFolder('b2bctl-erp-');
+      writeFileSync(join(folder, 's.csv'), `CPF/CNPJ;${state}\r\n100.007.919-89;inativo\r\n`);
+      const result = await runCommandLine(['customer', 'status', 's.csv'], {
+        configDir: join(folder, 'config'),
+        cwd: folder,
+        env,
+      });
+      expect(result.code).toBe(65);
+      expect(result.stderr.trimEnd().split('\n').slice(1)).toEqual([
+        'warning: s.csv:1: column "CPF/CNPJ" reads as document',
+        `warning: s.csv:1: column "${state}" reads as active`,
+        `error: s.csv:1: 2 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"CPF/CNPJ":"document","${state}":"active"}.`,
+      ]);
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
+});
+
 describe('an export with the ERP’s own headers', () => {
   it('one run names every column it would map and the one it cannot, with the map; exit 65, nothing sent', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');

@@ -3,6 +3,7 @@
  * command line run in process against the sandbox (moved from test/e2e/customer/create.test.ts), and a document
  * the store does not have.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -320,6 +321,14 @@ describe('customer update', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('--document with a wrong document: its problem is labelled --document, not --set; nothing sent', async () => {
+    const folder = await imported('customers.csv');
+    const result = await cli(['customer', 'update', '--document', '1234567890', '--set', 'phone=11987650001'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.split('\n')[0]).toMatch(/^--document: Property \[document\] with value \[1234567890\] /);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('--set of a field the update route does not take: exit 2, nothing sent', async () => {
     const folder = await imported('customers.csv');
     const result = await cli(['customer', 'update', '--document', '100.087.109-61', '--set', 'password=x'], folder);
@@ -418,15 +427,20 @@ describe('customer status', () => {
     expect((await storedCustomer(sandbox, '10.314.187/0001-51')).active).toBe(false);
   });
 
-  it('a file and a state: exit 2 naming the two ways, nothing sent', async () => {
+  it('a file and a state: exit 2 naming the two ways and the line that adds the column, nothing sent', async () => {
     const folder = await imported('customers.csv');
     writeFileSync(join(folder, 'bloquear.csv'), 'document\r\n100.007.919-89\r\n');
     const result = await cli(['customer', 'status', 'bloquear.csv', 'inactive'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: customer status bloquear.csv inactive: a file gives each customer's state in its active column, not on the command line. If bloquear.csv has that column, drop "inactive": b2bctl customer status bloquear.csv; if not, add it (inactive on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
+      `error: customer status bloquear.csv inactive: a file gives each customer's state in its active column, not on the command line. If bloquear.csv has that column, drop "inactive": b2bctl customer status bloquear.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inactive/' bloquear.csv > bloquear-inactive.csv && b2bctl customer status bloquear-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
+    // The printed line, as pasted: the list gets its active column, and the run takes it.
+    const pasted = /one a line: (sed .*?) && b2bctl customer status (\S+)\./.exec(result.stderr);
+    execFileSync('sh', ['-c', pasted?.[1] ?? 'false'], { cwd: folder });
+    expect((await cli(['customer', 'status', pasted?.[2] ?? ''], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, '100.007.919-89')).active).toBe(false);
   });
 
   it('a file with its active column and a state: the line says to drop the state, nothing sent', async () => {
@@ -435,7 +449,7 @@ describe('customer status', () => {
     const result = await cli(['customer', 'status', 'st.csv', 'inactive'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: customer status st.csv inactive: a file gives each customer's state in its active column, not on the command line. If st.csv has that column, drop "inactive": b2bctl customer status st.csv; if not, add it (inactive on each row) and do the same. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
+      `error: customer status st.csv inactive: a file gives each customer's state in its active column, not on the command line. If st.csv has that column, drop "inactive": b2bctl customer status st.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inactive/' st.csv > st-inactive.csv && b2bctl customer status st-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -83,10 +83,21 @@ describe('customer validate', () => {
     ]);
     expectLines(result.stderr, [
       timed('mixed.csv: 5 records, 3 valid, 2 invalid (3 problems) in {s} s.'),
-      'error: 2 of 5 records of mixed.csv are invalid (listed above); validate sends nothing, fix them before create or push.',
+      'error: 2 of 5 records of mixed.csv are invalid (listed above); validate sends nothing, fix them before customer create.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
     expect(readdirSync(folder)).toEqual(['mixed.csv']);
+  });
+
+  it('--update: the closing advice names the command that sends it, customer update', async () => {
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'u.csv'), 'document,phone\n529.982.247-25,1198765\n');
+    const result = await cli(['customer', 'validate', '--update', 'u.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'error: 1 of 1 record of u.csv is invalid (listed above); validate sends nothing, fix it before customer update.',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 
   it('a valid file: nothing on stdout, the summary on stderr, exit 0, nothing sent', async () => {

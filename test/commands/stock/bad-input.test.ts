@@ -161,7 +161,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       })),
     );
     expect(maskClock(result.stderr)).toBe(
-      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid (listed above); validate sends nothing, fix them before create or push.\n',
+      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid (listed above); validate sends nothing, fix them before stock push.\n',
     );
     expect(result.code).toBe(65);
     expect(await requestCounts(sandbox)).toEqual({});

@@ -325,7 +325,13 @@ describe('validateCustomerCreate: each rule, in the platform wording', () => {
     {
       name: 'principal not a boolean',
       change: { addressList: [{ ...registration, principal: 'maybe' }] },
-      problems: [message('addressList.0.principal', 'maybe', 'expected true or false')],
+      problems: [
+        message(
+          'addressList.0.principal',
+          'maybe',
+          'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso',
+        ),
+      ],
     },
     {
       name: 'address not an object',
@@ -340,7 +346,9 @@ describe('validateCustomerCreate: each rule, in the platform wording', () => {
     {
       name: 'a boolean field with other text',
       change: { paysIcms: 'sim?' },
-      problems: [message('paysIcms', 'sim?', 'expected true or false')],
+      problems: [
+        message('paysIcms', 'sim?', 'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso'),
+      ],
     },
     {
       name: 'a link list that is text',
@@ -455,7 +463,9 @@ describe('validateCustomerUpdate', () => {
     {
       name: 'active not a boolean',
       record: { document: '52998224725', active: 'inactive' },
-      problems: [message('active', 'inactive', 'expected true or false')],
+      problems: [
+        message('active', 'inactive', 'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso'),
+      ],
     },
   ])('$name', ({ record, problems }) => {
     expect(problemsOf(record, 'update')).toEqual(problems);

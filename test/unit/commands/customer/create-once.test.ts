@@ -127,8 +127,9 @@ describe('createOnce: a create whose answer was lost', () => {
     const { client, requests } = scripted(lost(), { id: 4, email: 'ana@example.com' }, { id: 4 });
     const row = (await createOnce(client, entry(), true, signal)).row;
     expect(row).toMatchObject({ outcome: 'updated', status: 200, id: 4 });
-    expect(row.message).toMatch(
-      /^the answer to the create was lost and the customer exists \(created by it, or there before\): the file's values went as an update; updated without password/,
+    // Registered with the file's e-mail: nothing the file asks for was left undone.
+    expect(row.message).toBe(
+      "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
     );
     expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `POST ${post}`,
@@ -221,6 +222,19 @@ describe('createOnce: a create answered 400, without --upsert', () => {
   });
 });
 
+const withDeliveries = {
+  ...body,
+  addressList: [
+    { zipcode: '40140650', number: '15', principal: true },
+    { zipcode: '01310-100', number: '99', principal: false, complement: 'Fundos' },
+  ],
+} as CustomerCreateBody;
+const storedAddresses = (second: Record<string, unknown>) => ({
+  id: 9,
+  email: 'ana@example.com',
+  address: [{ zipcode: '40140-650', number: '15', principal: true }, second],
+});
+
 describe('createOnce: a create answered 400, with --upsert', () => {
   it('the update is the question: applied, the customer is updated with what the update route takes', async () => {
     const { client, requests } = scripted(refused(400), { id: 8 });
@@ -229,9 +243,9 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 8,
-      // The answer shows no e-mail: the file's is named with the password, neither of which the route takes.
-      message:
-        'updated without username, password: the update route does not take them, so the customer keeps what it had',
+      // The answer shows no e-mail: nothing says the file's is the customer's. The password, which no answer shows,
+      // is never named: every create file has one.
+      message: 'updated without username: the update route does not take it, so the customer keeps what it had',
     });
     expect(requests[1]).toEqual({ method: 'PUT', path: put, body: updateBodyOf(body) });
   });
@@ -275,8 +289,6 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 5,
-      // Registered with the file's e-mail: only the password is left out.
-      message: 'updated without password: the update route does not take it, so the customer keeps what it had',
     });
     expect(requests.map((request) => request.body)).toEqual([body, {}, updateBodyOf(body)]);
   });
@@ -288,13 +300,42 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       outcome: 'updated',
       status: 200,
       id: 6,
-      message:
-        'updated without username, password: the update route does not take them, so the customer keeps what it had',
+      message: 'updated without username: the update route does not take it, so the customer keeps what it had',
     });
     expect(requests.slice(1)).toEqual([
       { method: 'PUT', path: put, body: {} },
       { method: 'PUT', path: put, body: updateBodyOf(body) },
     ]);
+  });
+
+  it.each([
+    ['another CEP', { zipcode: '01024-000', number: '99', complement: 'Fundos' }],
+    ['another number', { zipcode: '01310-100', number: '6', complement: 'Fundos' }],
+    ['another complement', { zipcode: '01310-100', number: '99', complement: 'Frente' }],
+  ])('a delivery address the stored list holds with %s: updated, naming addressList, kept', async (_, second) => {
+    const { client } = scripted(refused(400), storedAddresses(second));
+    const entryOut = await createOnce(client, entry({ value: withDeliveries }), true, signal);
+    expect(entryOut.row.message).toBe(
+      'updated without addressList: the update route does not take it, so the customer keeps what it had',
+    );
+    expect(entryOut).toMatchObject({ kept: ['addressList'] });
+  });
+
+  it('every delivery address of the file among the stored ones (CEP in either spelling): nothing named', async () => {
+    const { client } = scripted(
+      refused(400),
+      storedAddresses({ zipcode: '01310-100', number: '99', complement: 'Fundos', principal: false }),
+    );
+    const entryOut = await createOnce(client, entry({ value: withDeliveries }), true, signal);
+    expect(entryOut.row.message).toBeUndefined();
+    expect(entryOut).not.toHaveProperty('kept');
+  });
+
+  it('an answer that shows no address list: addressList named, nothing says the file`s is the customer`s', async () => {
+    const { client } = scripted(refused(400), { id: 9, email: 'ana@example.com' });
+    expect((await createOnce(client, entry({ value: withDeliveries }), true, signal)).row.message).toBe(
+      'updated without addressList: the update route does not take it, so the customer keeps what it had',
+    );
   });
 
   it('a resumed record no customer has: failed, the e-mail taken by another', async () => {

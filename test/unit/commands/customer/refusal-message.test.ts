@@ -32,6 +32,27 @@ describe('refusalMessage', () => {
       { customerRegistrationAddress: registration, addressList: [{ zipcode: '01310-100', number: '10' }] },
       `${address}; the platform refused an address: check the CEP and number of each (CEP 99999-999, number 1; CEP 01310-100, number 10)`,
     ],
+    [
+      'a CEP ending -000 sent without street and quarter: the single-CEP town`s fix too',
+      refusal(422, address),
+      { customerRegistrationAddress: { zipcode: '12460-000', number: '77' } },
+      `${address}; the platform refused the address: check its CEP 12460-000 and number 77; if CEP 12460-000 is a whole town's (a single-CEP town), its lookup gives no street or quarter: give customerRegistrationAddress.street and .quarter too`,
+    ],
+    [
+      'a CEP ending -000 sent with street and quarter: no town hint',
+      refusal(422, address),
+      { customerRegistrationAddress: { zipcode: '12460-000', number: '77', street: 'Rua A', quarter: 'Centro' } },
+      `${address}; the platform refused the address: check its CEP 12460-000 and number 77`,
+    ],
+    [
+      'several addresses, one of a single-CEP town without street: that one named by its path',
+      refusal(422, address),
+      {
+        customerRegistrationAddress: registration,
+        addressList: [{ zipcode: '12460000', number: '10', street: 'Rua A' }],
+      },
+      `${address}; the platform refused an address: check the CEP and number of each (CEP 99999-999, number 1; CEP 12460000, number 10); if CEP 12460000 is a whole town's (a single-CEP town), its lookup gives no street or quarter: give addressList.0.street and .quarter too`,
+    ],
     ['no address sent', refusal(422, address), {}, address],
     [
       'another field',
