@@ -119,16 +119,21 @@ describe.skipIf(soffice.missing)(`the fixed errors file saved by Calc${soffice.n
 });
 
 describe('the fixed errors file as CSV, its columns cut', () => {
-  it('without row and error: the lone guard is refused, nothing sent', async () => {
+  it('without row and error: the lone guard is refused, nothing sent; the errors file marks the cell to type again', async () => {
     const folder = freshWorkDir();
     const fixed = await fixedErrorsFile(folder);
     const lines = readFileSync(join(folder, fixed), 'utf8').split('\n');
     writeFileSync(join(folder, 'cut.csv'), lines.map((line) => line.split(',').slice(0, 5).join(',')).join('\n'));
     await resetCounts(sandbox);
     const run = await cli(['customer', 'update', 'cut.csv', '--skip-invalid'], folder);
-    expect(run.code).toBe(65);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cut.csv:2: ${guardMessage("'- fundos")}\n`);
     expect(await requestCounts(sandbox)).toEqual({});
+    // Fed back unchanged, either reading of the ' could be wrong: the cell is to be typed again.
+    const errorsName = readdirSync(folder).find((name) => name.startsWith('cut.errors-')) as string;
+    expect(readFileSync(join(folder, errorsName), 'utf8')).toContain(
+      `${document},Ana,#RETYPE! '- fundos,01310-100,20,2,`,
+    );
   });
 
   it('without error, keeping row: row is ignored and the guard taken off', async () => {
