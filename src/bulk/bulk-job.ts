@@ -312,7 +312,9 @@ function planSending<T, Sent>(
     context.log.info(`${job.name}: ${shownName} has no records; nothing to send.`);
     return undefined;
   }
-  if (validation.valid === 0)
+  // With --skip-invalid the invalid records go to the report and the errors file, to be fixed and fed back, however
+  // few are valid: none valid is the same run, sending nothing.
+  if (validation.valid === 0 && !job.flags.skipInvalid)
     throw new InputError(`Every record of ${shownName} is invalid (listed above); nothing was sent.`, {
       file: shownName,
     });

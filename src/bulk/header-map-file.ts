@@ -5,6 +5,7 @@ import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+import { pathTaken } from '../lib/private-file.js';
 
 /** The answer that leaves a column out (saved as `null`); no field path can be empty. */
 const skip = '';
@@ -27,6 +28,12 @@ export async function adoptHeaderMap(
   /** What the input calls what it maps: a CSV's or a sheet's column, a JSON object's key. */
   noun: 'column' | 'key' = 'column',
 ): Promise<HeaderMap> {
+  // A map saved before holds answers to these prompts and hand edits: a day-two run with yesterday's command line
+  // would replace it with only what the headers propose. The offer on a terminal names its file before it saves.
+  if (!listed && pathTaken(path))
+    throw new UsageError(
+      `--write-map ${path}: the file exists (a map saved before, perhaps edited since); nothing was written or sent. Read the file with it: --map ${path}; to save a new map, delete it or give --write-map another file.`,
+    );
   const adopted: HeaderMap = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
     const prompter = await context.prompter();

@@ -83,8 +83,8 @@ export async function* pendingBatches<T>(
       if (done?.has(record)) continue;
       if (record.message !== undefined) {
         if (reported?.has(record)) {
-          // A resume: its report says so already (and its errors file holds it).
-          ledger.recount('invalid');
+          // A resume: its report says so already.
+          ledger.recountInvalid({ original: record.original, message: record.message, row: record.row ?? record.line });
           skippedInvalid?.(record);
           continue;
         }

@@ -3,6 +3,7 @@ import { WholeAppender, writeWholeSync } from '../lib/whole-write.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine } from '../io/output/csv-format.js';
+import { errorsFileColumns } from '../io/input/record-shape.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
 
 /** What happened to one input record (docs/bulk-runs.md). */
@@ -316,9 +317,8 @@ export const errorsRowColumn = 'row';
 
 /**
  * The input's own headers of a CSV that may be an errors file b2bctl wrote, being fed back: its trailing
- * `error` column, and the `row` column before it, are b2bctl's, not the input's.
+ * `row` and `error` columns (errorsFileColumns) are b2bctl's, not the input's.
  */
 export function withoutErrorsColumns(headers: readonly string[]): readonly string[] {
-  if (headers.at(-1)?.trim() !== 'error') return headers;
-  return headers.at(-2)?.trim() === errorsRowColumn ? headers.slice(0, -2) : headers.slice(0, -1);
+  return headers.slice(0, headers.length - errorsFileColumns(headers));
 }

@@ -171,11 +171,14 @@ export class RunLedger {
   }
 
   /**
-   * Counts a record a resumed run's report has already (an invalid one, which stays invalid in an input that has not
-   * changed): in the summary and the exit code, without a second row in the report or the errors file.
+   * Counts an invalid record a resumed run's report has already (it stays invalid in an input that has not changed):
+   * in the summary and the exit code, without a second row in the report. It goes to this run's errors file all the
+   * same, whose feed-back command must cover every record to fix: the interrupted run's errors file is not continued,
+   * as the failed records this run sends again would stay in it once sent.
    */
-  recount(outcome: Outcome): void {
-    this.counts.set(outcome, this.count(outcome) + 1);
+  recountInvalid(invalid: { original: unknown; message: string; row: number }): void {
+    this.counts.set('invalid', this.count('invalid') + 1);
+    writing(this.errors.path, () => this.errors.write(invalid.original, invalid.message, invalid.row));
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }
 

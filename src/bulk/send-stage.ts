@@ -136,9 +136,13 @@ export async function openSending<T, Sent>(
   const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
-  context.log.info(
-    `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
-  );
+  // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.
+  if (valid === 0)
+    context.log.info(`${job.name}: sending nothing (every record is invalid); reporting them for --skip-invalid`);
+  else
+    context.log.info(
+      `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+    );
   return { client, ledger, plan, resumeHint, feedBackHint };
 }
 

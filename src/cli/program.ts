@@ -49,7 +49,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option('--no-input', 'never prompt; fail with the flag to use instead')
     .option(
       '--excel',
-      "a CSV that a pt-BR Excel opens as is (BOM, ';' between cells, decimal comma): -o csv for Excel, and alone the same",
+      "a CSV that a pt-BR Excel opens as is (BOM, ';' between cells, decimal comma): -o csv for Excel, and alone the same; a bulk run's report too, not its errors file, which keeps the input's delimiter to be fed back",
     )
     .addOption(
       new Option(

@@ -73,7 +73,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
       )
       .option(
         '--write-map <file>',
-        'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map',
+        'read the columns named as an ERP names them (CPF/CNPJ, Razão Social, CEP…) and save that map to FILE for --map (a new file: one that exists is refused)',
       ),
   read: (flags) => ({
     map: flags.map,

@@ -179,7 +179,8 @@ export const settingDefinitions = [
   },
   {
     key: 'report.excel',
-    description: "Bulk reports as --excel writes them, for a pt-BR Excel (BOM, ';' between cells): true or false",
+    description:
+      "Bulk reports as --excel writes them, for a pt-BR Excel (BOM, ';' between cells; the errors file keeps the input's delimiter): true or false",
     env: 'B2BCTL_REPORT_EXCEL',
     defaultValue: 'false',
     parser: oneOf(['true', 'false']),

@@ -1,5 +1,7 @@
 /** How a spreadsheet cell's text becomes a typed value. Pure. */
 
+import { holdsLoneGuard, restoreFormula } from '../output/csv-format.js';
+
 export type DecimalSeparator = '.' | ',';
 
 const trueWords = new Set(['true', '1', 'sim', 'yes', 's', 'y', 'verdadeiro']);
@@ -176,6 +178,26 @@ export const retypeMarker = '#RETYPE!';
 /** True when a cell still holds an errors file's retypeMarker. */
 export function isRetypeCell(text: string): boolean {
   return text.charCodeAt(0) === 35 && text.startsWith(retypeMarker);
+}
+
+/** The problem of a cell that still holds retypeMarker, in the same words from every reader. */
+export function retypeProblem(path: string, text: string): string {
+  return `field "${path}" holds ${text.trim()}: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back`;
+}
+
+/**
+ * A cell's text with b2bctl's formula guard read back (docs/input-files.md): in a file that ends with the errors
+ * file's columns (errorsFileColumns) the guard is b2bctl's and is taken off. In any other file (the errors file
+ * saved as a workbook without them, or with them deleted) a lone `'` before a formula start may be the guard or the
+ * author's, and either reading could send a wrong value: the cell is refused. A doubled one is one `'` of the value.
+ */
+export function readFormulaGuard(path: string, text: string, errorsFile: boolean): { text: string; problem?: string } {
+  if (!text.includes("'")) return { text };
+  if (errorsFile || !holdsLoneGuard(text)) return { text: restoreFormula(text) };
+  return {
+    text,
+    problem: `field "${path}" holds ${text.trim()}: a ' before = + - @ is the mark b2bctl's errors file puts against spreadsheet formulas, taken off only in a file that still ends with the errors file's row and error columns; delete the ' here, or write it twice ('') if the value itself starts with one`,
+  };
 }
 
 /** True when a cell's text is a spreadsheet's formula error rather than a value (spreadsheetError). */

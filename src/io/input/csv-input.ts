@@ -1,10 +1,11 @@
-import { restoreFormula } from '../output/csv-format.js';
 import {
   ambiguousNumber,
   type DecimalSeparator,
   isRetypeCell,
   isSpreadsheetError,
+  readFormulaGuard,
   retypeMarker,
+  retypeProblem,
 } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
@@ -21,7 +22,7 @@ import {
   withBatchesOfOne,
   type WrittenCells,
 } from './opened-input.js';
-import { type ColumnPlan, defaultMaxListIndex, planColumns, shapeRow } from './record-shape.js';
+import { type ColumnPlan, defaultMaxListIndex, errorsFileColumns, planColumns, shapeRow } from './record-shape.js';
 import {
   longRowProblem,
   shortRowProblem,
@@ -113,9 +114,8 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     hiddenLines,
     skipped,
     checkRow,
-    // Only the errors file b2bctl wrote (its last column is `error`) carries its formula guard: in another CSV a
-    // cell's leading `'` is the author's, kept as an .xlsx keeps it.
-    headers.at(-1)?.trim() === 'error',
+    // The errors file b2bctl wrote carries its formula guard; in any other file a guard-like `'` is refused.
+    errorsFileColumns(headers) > 0,
   );
   // A batch with data under a header no field reads is refused before any of its records is judged.
   const shape = (batch: CsvRowBatch, from: number) => {
@@ -202,7 +202,7 @@ function csvRecordShaper(
   skipped: { blankRows: number },
   /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
   checkRow: (row: CsvRow) => string | undefined,
-  guarded: boolean,
+  errorsFile: boolean,
 ): (batch: CsvRowBatch, from: number) => InputRecord[] {
   return ({ rows, clean }, from) => {
     const shaped: InputRecord[] = [];
@@ -213,8 +213,9 @@ function csvRecordShaper(
         continue;
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const cells = guarded ? restoreFormulas(row.cells) : row.cells;
-      let problems: (string | ReaderProblem)[] | undefined;
+      const guard = readFormulaGuards(row.cells, written.columns, errorsFile);
+      const cells = guard.cells;
+      let problems: (string | ReaderProblem)[] | undefined = guard.problems;
       const long = longRowProblem(row.cells, header.count, header.delimiter);
       if (long) problems = [long];
       const short = checkRow(row);
@@ -226,6 +227,8 @@ function csvRecordShaper(
         problems = [...(problems ?? []), cutShortProblem(row, written.columns)];
         original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
       }
+      // In the errors file, marked: fed back unchanged, either reading of the `'` could send a wrong value.
+      if (guard.problems) original = markRefused(original, guard.problems, written.columns);
       const failed = formulaErrors(cells, written.columns);
       if (failed) problems = [...(problems ?? []), ...failed];
       const ambiguous = !written.decimalSettled ? groupingProblems(cells, written.columns) : undefined;
@@ -295,10 +298,7 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
       problem(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
       );
-    else if (isRetypeCell(text))
-      problem(
-        `field "${column.path}" holds ${text.trim()}: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back`,
-      );
+    else if (isRetypeCell(text)) problem(retypeProblem(column.path, text));
   }
   return found;
 }
@@ -347,12 +347,41 @@ async function* oneAtATime(batches: AsyncGenerator<InputRecord[]>): AsyncGenerat
 }
 
 /**
- * The cells with b2bctl's formula guard taken off; the same array when no cell holds a `'` (nearly
- * every row), so a million rows do not make a million copies.
+ * The cells with b2bctl's formula guard read back (readFormulaGuard), and the problems of the cells a field reads
+ * that hold a guard-like `'` outside an errors file; the same array when no cell holds a `'` (nearly every row), so
+ * a million rows do not make a million copies.
  */
-function restoreFormulas(cells: string[]): string[] {
-  for (let index = 0; index < cells.length; index++) {
-    if ((cells[index] as string).includes("'")) return cells.map(restoreFormula);
+function readFormulaGuards(
+  cells: string[],
+  columns: readonly ColumnPlan[],
+  errorsFile: boolean,
+): { cells: string[]; problems?: ReaderProblem[] } {
+  if (!holdsApostrophe(cells)) return { cells };
+  const read = cells.map((cell) => readFormulaGuard('', cell, errorsFile).text);
+  let problems: ReaderProblem[] | undefined;
+  for (const column of columns) {
+    const text = cells[column.index] ?? '';
+    const { problem } = readFormulaGuard(column.path, text, errorsFile);
+    if (problem) {
+      read[column.index] = text;
+      (problems ??= []).push({ field: column.path, value: text.trim(), message: problem });
+    }
   }
-  return cells;
+  return { cells: read, problems };
+}
+
+/** Whether any cell holds a `'`: a loop, not some(), as it runs on each of a million rows. */
+function holdsApostrophe(cells: readonly string[]): boolean {
+  for (let index = 0; index < cells.length; index++) if ((cells[index] as string).includes("'")) return true;
+  return false;
+}
+
+/** The row as the errors file writes it, each refused cell marked to be typed again (retypeMarker). */
+function markRefused(cells: string[], problems: readonly ReaderProblem[], columns: readonly ColumnPlan[]): string[] {
+  const marked = [...cells];
+  for (const problem of problems) {
+    const column = columns.find((planned) => planned.path === problem.field);
+    if (column) marked[column.index] = `${retypeMarker} ${marked[column.index] ?? ''}`;
+  }
+  return marked;
 }

@@ -88,6 +88,7 @@ export function planColumns(
   const columns: ColumnPlan[] = [];
   const problems: HeaderProblems = { unknown: [], repeated: [], missing: [], unreadable: [] };
   const seen = new Map<string, number[]>();
+  const errorsColumns = errorsFileColumns(headers);
   headers.forEach((rawHeader, index) => {
     const header = rawHeader.trim();
     if (header === '' || ignoredByMap(headerMap, header)) return;
@@ -102,16 +103,9 @@ export function planColumns(
       problems.unreadable.push({ header, column: index + 1, reason: unreadable });
       return;
     }
-    // The last columns of an errors file that b2bctl wrote (`row` and `error`, or `error` alone before
-    // rows were named): feeding that file back is what it is for.
-    if (path === 'error' && index === headers.length - 1 && !catalogue.typeOf(path)) return;
-    if (
-      path === 'row' &&
-      index === headers.length - 2 &&
-      headers[index + 1]?.trim() === 'error' &&
-      !catalogue.typeOf(path)
-    )
-      return;
+    // The last columns of an errors file that b2bctl wrote (errorsFileColumns): feeding that file back is what it
+    // is for.
+    if (index >= headers.length - errorsColumns && !catalogue.typeOf(path)) return;
     seen.set(path, [...(seen.get(path) ?? []), index + 1]);
     const type = catalogue.typeOf(path);
     if (!type) {
@@ -209,4 +203,16 @@ function setSegments(target: Record<string, unknown>, segments: readonly (string
     container = next as Record<string | number, unknown>;
   }
   container[segments[last] as string | number] = value;
+}
+
+/**
+ * How many of the last columns are the ones b2bctl's errors file adds to the input's (`row` and `error`; `error`
+ * alone, as written before rows were named; `row` alone, once a person deleted the long `error` column): 0 when the
+ * file does not end like an errors file. Such a file is b2bctl's own, fed back: its `'` formula guard is taken off.
+ */
+export function errorsFileColumns(headers: readonly string[]): number {
+  const last = headers.at(-1)?.trim();
+  if (last === 'row') return 1;
+  if (last !== 'error') return 0;
+  return headers.at(-2)?.trim() === 'row' ? 2 : 1;
 }

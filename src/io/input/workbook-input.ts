@@ -7,7 +7,16 @@ import {
   numberCellProblem,
   textDateCellReason,
 } from '../../domain/spreadsheet-numbers.js';
-import { ambiguousGrouping, isSpreadsheetError, parseBoolean, parseDecimal, retypeMarker } from './cell-values.js';
+import {
+  ambiguousGrouping,
+  isRetypeCell,
+  isSpreadsheetError,
+  parseBoolean,
+  parseDecimal,
+  readFormulaGuard,
+  retypeMarker,
+  retypeProblem,
+} from './cell-values.js';
 import { refuseTitleAboveHeader, type RowBelowHeader } from './header-below-title.js';
 import { planWithProposal } from './header-proposal.js';
 import { reportHeaderProblems } from './header-messages.js';
@@ -19,7 +28,14 @@ import {
   type ReaderProblem,
   type WrittenCells,
 } from './opened-input.js';
-import { type ColumnPlan, defaultMaxListIndex, mappedPath, setPath, typedValue } from './record-shape.js';
+import {
+  type ColumnPlan,
+  defaultMaxListIndex,
+  errorsFileColumns,
+  mappedPath,
+  setPath,
+  typedValue,
+} from './record-shape.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
@@ -167,7 +183,7 @@ async function readSheet(
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
   const written = writtenCellsOf(columns, options.decimal);
-  const shape = rowShaper({ file, sheet, headers, written, options });
+  const shape = rowShaper({ file, sheet, headers, written, options, errorsFile: errorsFileColumns(headers) > 0 });
   // Merged cells filled first, then a batch with data under a header no field reads is refused before it is shaped.
   const shapeBatch = (batch: readonly WorkbookRow[]): InputRecord[] => {
     for (const row of batch) reader.merges.fill(row);
@@ -275,6 +291,8 @@ interface ShapeSetting {
   headers: readonly string[];
   written: WrittenCells;
   options: InputOptions;
+  /** The sheet ends with the errors file's columns: it is b2bctl's errors file, saved as a workbook. */
+  errorsFile: boolean;
 }
 
 const noProblems = Object.freeze([]) as unknown as (string | ReaderProblem)[];
@@ -298,8 +316,16 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     const values: Record<string, unknown> = {};
     let problems: (string | ReaderProblem)[] | undefined;
     for (const column of written.columns) {
-      const cell = row.cells[column.index];
-      if (cell === undefined) continue;
+      const sheetCell = row.cells[column.index];
+      if (sheetCell === undefined) continue;
+      const asText = textCellRead(sheetCell, column.path, setting.errorsFile);
+      if (!('cell' in asText)) {
+        if (asText.mark) original[column.index] = `${retypeMarker} ${cellText(sheetCell)}`;
+        (problems ??= []).push({ field: column.path, value: cellText(sheetCell).trim(), message: asText.problem });
+        continue;
+      }
+      const cell = asText.cell;
+      if (cell !== sheetCell) original[column.index] = cellText(cell);
       const read = cellValue(cell, column, written.decimal, written.decimalSettled);
       if (read.problem) {
         // In the errors file, marked: fed back unchanged, the text left of a lost value would pass as a value (a
@@ -322,6 +348,23 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     // Nearly every row has no problem: one shared empty list rather than an array per row.
     return { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
   };
+}
+
+/**
+ * A text cell as the CSV reader reads the same text: an errors file's retypeMarker refused in the same words, and
+ * b2bctl's formula guard read back (readFormulaGuard); the refused cell is marked in the errors file (`mark`) when
+ * its text unmarked would pass. Any other cell as it is.
+ */
+function textCellRead(
+  cell: WorkbookCell,
+  path: string,
+  errorsFile: boolean,
+): { cell: WorkbookCell } | { problem: string; mark: boolean } {
+  if (cell.kind !== 'text') return { cell };
+  if (isRetypeCell(cell.text.trimStart())) return { problem: retypeProblem(path, cell.text), mark: false };
+  const guard = readFormulaGuard(path, cell.text, errorsFile);
+  if (guard.problem) return { problem: guard.problem, mark: true };
+  return { cell: guard.text === cell.text ? cell : { ...cell, text: guard.text } };
 }
 
 /** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */

@@ -128,6 +128,25 @@ export function restoreFormula(text: string): string {
   return copied === 0 ? text : restored + text.slice(copied);
 }
 
+/**
+ * Whether a piece of the text starts with a single `'` before a formula start (`'- fundos`), as neutralizeFormula
+ * writes a value that had none: only b2bctl's guard or the author's own apostrophe, which a file alone cannot tell
+ * apart. A doubled one (`''-Ana`) is how the guard writes a value that starts with `'`.
+ */
+export function holdsLoneGuard(text: string): boolean {
+  if (!text.includes("'")) return false;
+  const length = text.length;
+  for (let pieceStart = 0; pieceStart <= length;) {
+    const first = afterQuotes(text, pieceStart);
+    const start = afterApostrophes(text, first);
+    const pieceEnd = nextSeparator(text, start);
+    if (start === first + 1 && isFormulaStart(text.charCodeAt(start)) && !plainNumber.test(text.slice(start, pieceEnd)))
+      return true;
+    pieceStart = pieceEnd + 1;
+  }
+  return false;
+}
+
 const quoteCode = 34;
 const apostropheCode = 39;
 const plainNumber = /^[+-]?\d+([.,]\d+)*$/;

@@ -1,7 +1,8 @@
 /**
  * A `--skip-invalid` run resumed: its invalid records are in its report and errors file already, and the input has
- * not changed (a resume checks that), so a resume counts them (the summary, exit 1) without a second row. Each
- * resume appended them again, and the report no longer had one row per record (found by a fresh user test).
+ * not changed (a resume checks that), so a resume counts them (the summary, exit 1) without a second row in either
+ * (its own errors file holds them: resume-carries-invalid.test.ts). Each resume appended them again, and the report
+ * no longer had one row per record (found by a fresh user test).
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

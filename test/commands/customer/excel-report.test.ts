@@ -1,8 +1,9 @@
 /**
  * `customer create --excel`: the report is in the dialect a pt-BR Excel opens as is (a BOM, `;` between cells), a
- * document Excel would run as a formula is still quoted, and --resume of that report creates nobody twice.
+ * document Excel would run as a formula is still quoted, and --resume of that report creates nobody twice. The
+ * errors file keeps the input's delimiter.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,9 @@ describe('customer create --excel', () => {
       ['3', "'=1+1", 'invalid'],
     ]);
     expect(rows[0]?.status).toBe('200');
+    // The errors file is no report: it keeps the input's `,`, to be fed back as the input was read (docs/bulk-runs.md).
+    const errorsName = readdirSync(dir).find((name) => /^people\.errors-.*\.csv$/.test(name)) as string;
+    expect(readFileSync(join(dir, errorsName), 'utf8').split('\r\n')[0]).toBe(`\uFEFF${createHeader},row,error`);
 
     const resumed = await run(['customer', 'create', 'people.csv', '--skip-invalid', '--resume', reportPath]);
     expect(resumed.stderr).not.toContain('not a b2bctl report');

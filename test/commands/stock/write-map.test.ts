@@ -26,6 +26,23 @@ const onTerminal = (folder: string, configDir: string, args: string[], answers: 
 const savedMap = (folder: string) => JSON.parse(readFileSync(join(folder, 'map.json'), 'utf8')) as unknown;
 
 describe('stock validate --write-map on a terminal', () => {
+  it('refuses a map file that exists (a hand-edited one), asking nothing, and leaves it as it was', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(
+      join(folder, 'estoque.csv'),
+      'sku;quantity;price;descrição\r\nPAR-SXT-M8X40-ZN;1500;1234,50;Parafuso sextavado M8 x 40 mm\r\n',
+    );
+    const handEdited = '{"descrição":null,"Depósito":"warehouse"}\n';
+    writeFileSync(join(folder, 'map.json'), handEdited);
+    const result = await onTerminal(folder, freshConfigDir(), ['estoque.csv', '--write-map', 'map.json'], ['']);
+    expect(result.code).toBe(2);
+    expect(result.prompts).toEqual([]);
+    expect(result.stderr).toBe(
+      'error: --write-map map.json: the file exists (a map saved before, perhaps edited since); nothing was written or sent. Read the file with it: --map map.json; to save a new map, delete it or give --write-map another file.\n',
+    );
+    expect(readFileSync(join(folder, 'map.json'), 'utf8')).toBe(handEdited);
+  });
+
   it('offers for an unknown column only the fields no other column feeds', async () => {
     const folder = temporaryFolder();
     writeFileSync(

@@ -233,11 +233,12 @@ describe('ErrorsWriter', () => {
     expect(readFileSync(path, 'utf8')).toBe('\uFEFFdocument;error\r\n1;bad\r\n2;worse\r\n');
   });
 
-  it('withoutErrorsColumns: an errors file fed back loses its row and error columns (error alone, written before rows)', () => {
+  it('withoutErrorsColumns: an errors file fed back loses its row and error columns (error alone, written before rows; row alone, error deleted)', () => {
     expect(withoutErrorsColumns(['sku', 'price', 'row', 'error'])).toEqual(['sku', 'price']);
     expect(withoutErrorsColumns(['sku', 'price', 'error'])).toEqual(['sku', 'price']);
+    expect(withoutErrorsColumns(['sku', 'price', 'row'])).toEqual(['sku', 'price']);
     expect(withoutErrorsColumns(['sku', 'row', 'price'])).toEqual(['sku', 'row', 'price']);
-    expect(withoutErrorsColumns(['sku', 'error', 'row'])).toEqual(['sku', 'error', 'row']);
+    expect(withoutErrorsColumns(['sku', 'error', 'row'])).toEqual(['sku', 'error']);
   });
 
   it('NDJSON: the record with an error field; a value that is no object is wrapped', () => {
