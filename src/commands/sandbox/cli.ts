@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, fraction, httpUrl, port, signedNumber, waitDuration, wholeNumber } from '../../command-kit/parse.js';
+import { fraction, httpUrl, port, signedNumber, waitDuration, wholeNumber } from '../../command-kit/parse.js';
 import type { SandboxCommandOptions } from './run.js';
 
 /** What commander parses: the verb's own options, the flags with a default always present. */

@@ -81,25 +81,25 @@ describe('HttpClient attempts', () => {
   });
 });
 
-describe('HttpClient stopStarting (a bulk run interrupted)', () => {
-  /** A pace whose turns come only when the test says; it records the signal each wait was given. */
-  function heldPace() {
-    let give!: () => void;
-    const waits: (AbortSignal | undefined)[] = [];
-    const pace = {
-      take: (signal?: AbortSignal) => {
-        waits.push(signal);
-        return new Promise<void>((resolve, reject) => {
-          give = resolve;
-          signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-        });
-      },
-      succeeded: () => {},
-      throttled: () => {},
-    };
-    return { pace, waits, give: () => give() };
-  }
+/** A pace whose turns come only when the test says; it records the signal each wait was given. */
+function heldPace() {
+  let give!: () => void;
+  const waits: (AbortSignal | undefined)[] = [];
+  const pace = {
+    take: (signal?: AbortSignal) => {
+      waits.push(signal);
+      return new Promise<void>((resolve, reject) => {
+        give = resolve;
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+    },
+    succeeded: () => {},
+    throttled: () => {},
+  };
+  return { pace, waits, give: () => give() };
+}
 
+describe('HttpClient stopStarting (a bulk run interrupted)', () => {
   it('sends no request once interrupted, and stops one waiting for its turn: NothingSentError, nothing reached', async () => {
     const { baseUrl, paths } = await serve();
     const stop = new AbortController();
