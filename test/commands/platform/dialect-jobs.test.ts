@@ -147,7 +147,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const itemised = name !== 'gateway';
       expect([...outcomes]).toEqual([route === 'queue' ? 'queued' : itemised ? 'applied' : 'accepted']);
       const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: the stock batch route'));
-      expect(warnings.map((line) => line.includes('Set answers.stockBatch.results'))).toEqual(
+      expect(warnings.map((line) => line.includes('set answers.stockBatch.results'))).toEqual(
         route === 'batch' && !itemised ? [true] : [],
       );
     });

@@ -51,10 +51,13 @@ describe('orders update interrupted while it reads the orders', () => {
       expect(acceptedMoves(sandbox).length).toBe(movesBefore);
       const [report] = runFiles(dir, 'cancel').reports;
       expect(readReport(join(dir, report as string))).toEqual([]);
-      const resumed = await runCommandLine(['orders', 'update', 'cancel.csv', '--resume', report as string], {
-        configDir,
-        cwd: dir,
-      });
+      const resumed = await runCommandLine(
+        ['orders', 'update', 'cancel.csv', '--resume', report as string, '--rate', '100'],
+        {
+          configDir,
+          cwd: dir,
+        },
+      );
       expect(resumed.code).toBe(0);
       expect(acceptedMoves(sandbox).length).toBe(movesBefore + 40);
     },

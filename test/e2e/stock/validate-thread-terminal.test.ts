@@ -22,10 +22,11 @@ const savedMap = (folder: string) => JSON.parse(readFileSync(join(folder, 'map.j
 
 /** The command line on a terminal 80 columns wide, with the workbook on the main thread, then on the thread. */
 async function bothWays(workbook: string, args: string[], during?: (running: RunningOnTerminal) => Promise<void>) {
-  const folder = freshWorkDir();
-  copyFileSync(workbook, join(folder, workbook.split('/').at(-1) as string));
   const configDir = freshConfigDir();
+  // A folder each: the map one run saves would refuse the other's --write-map.
   const run = async (where: 'off' | '0') => {
+    const folder = freshWorkDir();
+    copyFileSync(workbook, join(folder, workbook.split('/').at(-1) as string));
     const set = await runCli(['config', 'set', 'input.workbookThreadMb', where], { configDir });
     expect(set.code).toBe(0);
     const { code, screen } = await onTerminal(args, {
