@@ -34,11 +34,17 @@ function quoteFrom(rules: string, item: string, to = 'SP', extra: readonly strin
 }
 
 /** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
+/** Example 2's sale: SP to RJ, a taxpayer, ten of NCM 3926.90.90 at 45.90 with 12 of freight. */
+const example2Sale = ['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90,0,12'];
+
+/** A sale inside SP to a taxpayer of `item` (NCM,QUANTITY,PRICE…). */
+const saleInSp = (item: string) => ['--from', 'SP', '--to', 'SP', '--buyer', 'taxpayer', '--item', item];
+
 async function quoteExample2(table: readonly string[]) {
-  const result = await runCommandLine(
-    ['tax', 'quote', ...table, '--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90,0,12'],
-    { configDir: freshConfigDir(), cwd: folder },
-  );
+  const result = await runCommandLine(['tax', 'quote', ...table, ...example2Sale], {
+    configDir: freshConfigDir(),
+    cwd: folder,
+  });
   const items = result.code === 0 ? (JSON.parse(result.stdout) as { items: unknown[] }).items : undefined;
   return { ...result, items };
 }
@@ -179,16 +185,7 @@ describe('tax quote', () => {
       ['discount', '1,100.00,1.500'],
       ['freight', '1,100.00,0,1.500'],
     ] as const) {
-      const result = await quote([
-        '--from',
-        'SP',
-        '--to',
-        'SP',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        `39269090,${written}`,
-      ]);
+      const result = await quote(saleInSp(`39269090,${written}`));
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n')[0]).toBe(
@@ -198,16 +195,7 @@ describe('tax quote', () => {
   });
 
   it('refuses a quantity of more digits than it is computed exactly with (2^53 + 1), in --item and in a cart file', async () => {
-    const item = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'SP',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,9007199254740993,1',
-    ]);
+    const item = await quote(saleInSp('39269090,9007199254740993,1'));
     expect(item.code).toBe(2);
     expect(item.stdout).toBe('');
     expect(item.stderr.split('\n')[0]).toBe(
@@ -359,17 +347,7 @@ describe('tax quote', () => {
   });
 
   it('--excel writes every amount and rate with a decimal comma, as a pt-BR Excel reads numbers', async () => {
-    const result = await quote([
-      '--excel',
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,10,45.90,0,12',
-    ]);
+    const result = await quote(['--excel', ...example2Sale]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
       '\uFEFFsku;ncm;merchandise;ipi.base;ipi.rate;ipi.value;icms.base;icms.rate;icms.value;icmsSt.base;icmsSt.mva;icmsSt.rate;icmsSt.value;difal.base;difal.rate;difal.value;fcp.rate;fcp.value;added\r\n' +
@@ -516,23 +494,10 @@ describe('a table that states an FCP rate on a row where b2bctl applies none', (
   function quoteFst(rows: string) {
     const tableFolder = temporaryFolder();
     writeFileSync(join(tableFolder, 'fst.csv'), `${header}${rows}`);
-    return runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        'fst.csv',
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90,0,12',
-      ],
-      { configDir: freshConfigDir(), cwd: tableFolder },
-    );
+    return runCommandLine(['tax', 'quote', '--rules', 'fst.csv', ...example2Sale], {
+      configDir: freshConfigDir(),
+      cwd: tableFolder,
+    });
   }
 
   it('warns with the row’s file:line that an ICMS-ST row’s FCP is not applied, and quotes without it', async () => {
