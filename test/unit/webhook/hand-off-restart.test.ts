@@ -4,6 +4,7 @@ import type { EventConsumer } from '../../../src/webhook/consumers.js';
 import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
+import { inboxEvent } from '../../support/inbox-events.js';
 
 // A receiver restarted while its ERP is down (a deploy, systemd's Restart=) goes on with the clocks of the event it
 // fails on: /healthz calls it stuck and it goes dead as if no restart had happened.
@@ -75,15 +76,7 @@ async function firstRunFailing(
   const clock = options.clock;
   const first = await SqliteStore.open(directory, { now: () => clock.now() });
   await first.openHandOff('forward', 'http://erp/hooks', true);
-  await first.append({
-    receivedAt: arrived,
-    kind: 'orders',
-    deliveryId: 'd1',
-    key: 'orders:2603',
-    flags: [],
-    clientAddress: '127.0.0.1',
-    raw: '{"id":2603}',
-  });
+  await first.append(inboxEvent(2603, { receivedAt: arrived }));
   const erp = erpDown();
   const handOff = new HandOff(first, 'forward', erp, options);
   handOff.start();
@@ -176,15 +169,7 @@ describe('a receiver restarted while its hand-off fails', () => {
     const log: string[] = [];
     const store = await SqliteStore.open(directory, { now: () => clock.now() });
     await store.openHandOff('forward', 'http://erp/hooks', true);
-    await store.append({
-      receivedAt: arrived,
-      kind: 'orders',
-      deliveryId: 'd1',
-      key: 'orders:2603',
-      flags: [],
-      clientAddress: '127.0.0.1',
-      raw: '{"id":2603}',
-    });
+    await store.append(inboxEvent(2603, { receivedAt: arrived }));
     // The store takes the first try's record, refuses the second's and third's (a full disk), takes the fourth's.
     let records = 0;
     const refusing = new Proxy(store, {
