@@ -17,10 +17,15 @@ let token: string;
 
 useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
-async function create(source: string, name: string) {
+/** `customer create NAME` of the fixture `source` copied as NAME into a fresh folder; `flags` after it. */
+async function create(
+  source: string,
+  name: string,
+  flags: readonly string[] = ['--ignore-column', 'Data de cadastro'],
+) {
   const dir = freshWorkDir();
   copyFileSync(join(repoRoot, 'test', 'fixtures', source), join(dir, name));
-  return runCommandLine(['customer', 'create', name, '--ignore-column', 'Data de cadastro'], {
+  return runCommandLine(['customer', 'create', name, ...flags], {
     configDir: freshConfigDir(),
     cwd: dir,
     env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
@@ -72,14 +77,8 @@ describe('a text cell the spreadsheet took for a date', () => {
   });
 
   it('an address number typed 10:30 in an .ods (now a time cell) is refused as the date it became; nothing is sent', async () => {
-    const dir = freshWorkDir();
-    copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-hora.ods'), join(dir, 'clientes.ods'));
     await clearSandboxCustomers(sandbox);
-    const result = await runCommandLine(['customer', 'create', 'clientes.ods'], {
-      configDir: freshConfigDir(),
-      cwd: dir,
-      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
-    });
+    const result = await create('libreoffice/clientes-hora.ods', 'clientes.ods', []);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain('(tradingName): 12:30:00: the cell is a date');
     expect(result.stderr).toContain('(customerRegistrationAddress.number): 10:30:00: the cell is a date');
@@ -89,14 +88,8 @@ describe('a text cell the spreadsheet took for a date', () => {
 
 describe('a number cell with a fraction in a text column', () => {
   it('an address number typed 12,5 (stored 12.5) is refused, naming the cell, not sent as "12.5"', async () => {
-    const dir = freshWorkDir();
-    copyFileSync(join(repoRoot, 'test', 'fixtures', 'libreoffice', 'clientes-fracao.xlsx'), join(dir, 'clientes.xlsx'));
     await clearSandboxCustomers(sandbox);
-    const result = await runCommandLine(['customer', 'create', 'clientes.xlsx'], {
-      configDir: freshConfigDir(),
-      cwd: dir,
-      env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
-    });
+    const result = await create('libreoffice/clientes-fracao.xlsx', 'clientes.xlsx', []);
     expect(result.code).toBe(65);
     expect(result.stderr).toMatch(
       /\nclientes\.xlsx:2: \S+!H2 \(customerRegistrationAddress\.number\): 12\.5: the cell is a number with a fraction \(12,5 on a pt-BR screen\), which an address number does not hold as typed; format the column as Text and type the value again\n/,
