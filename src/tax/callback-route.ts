@@ -31,6 +31,8 @@ export interface CallbackRoute {
   answer(cart: ArrivedCart): Promise<SentAnswer>;
   /** Counts a request refused for its credential. */
   refused(): void;
+  /** Counts and logs a cart answered 400 before its items were read (a body that is not JSON). */
+  unreadable(line: string): void;
   /** True once the server is closing: fastify then answers 503. */
   closing(): boolean;
 }
@@ -85,6 +87,9 @@ function answerCallback(
       // As fastify's JSON parser: a prototype's keys (`__proto__`, `constructor.prototype`) are refused.
       body = parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' });
     } catch {
+      route.unreadable(
+        `tax callback refused a cart: its body is not JSON (${text.length} characters, content-type ${request.headers['content-type'] ?? 'none'}).`,
+      );
       send(response, invalidJson, true);
       return;
     }

@@ -38,7 +38,11 @@ export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
 /** What /healthz counts. */
 export interface TaxServerCounts {
   answered: number;
+  /** Requests refused for their credential. */
   refused: number;
+  /** Carts answered 400: not JSON, no list of items, a value that cannot be read. */
+  unreadable: number;
+  /** Items without a row of the table (a cart of three such items counts three). */
   noRow: number;
   /** Answers the ERP did not give in time or at all: from the table, or the failure answer. */
   fallbacks: number;
@@ -51,7 +55,7 @@ const bodyLimit = 1_048_576;
 
 /** Starts `tax serve`: the callback's route and /healthz. */
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
-  const counts: TaxServerCounts = { answered: 0, refused: 0, noRow: 0, fallbacks: 0, failed: 0 };
+  const counts: TaxServerCounts = { answered: 0, refused: 0, unreadable: 0, noRow: 0, fallbacks: 0, failed: 0 };
   let closing = false;
   const erp = options.forward === undefined ? undefined : new TaxErp(options.forward);
   const route: CallbackRoute = {
@@ -62,6 +66,10 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     refusingSome: () => false,
     answer: (cart) => answerCart(cart, options, erp, counts),
     refused: () => counts.refused++,
+    unreadable: (line) => {
+      counts.unreadable++;
+      options.log.warn(line);
+    },
     closing: () => closing,
   };
   const app = Fastify({
@@ -124,10 +132,14 @@ async function answerCart(
   const answer =
     erp === undefined ? answerRequest(cart.body, options) : await answerThroughErp(cart, erp, fromTable, report);
   if ('status' in answer) {
-    if (answer.status === 422) counts.noRow++;
+    if (answer.status === 422) counts.noRow += Array.isArray(answer.body.missing) ? answer.body.missing.length : 1;
     else if (answer.status === 500) counts.failed++;
-    else if (answer.status !== 503) counts.refused++;
-    if (answer.warning !== undefined) options.log.warn(answer.warning);
+    else if (answer.status === 400) counts.unreadable++;
+    // A cart refused for what it holds is said, as one without a row is: the platform's side may need a fix.
+    const said =
+      answer.warning ??
+      (answer.status === 400 ? `tax callback refused a cart: ${String(answer.body.message)}` : undefined);
+    if (said !== undefined) options.log.warn(said);
     return { status: answer.status, json: JSON.stringify(answer.body) };
   }
   counts.answered++;

@@ -96,11 +96,23 @@ describe('the callback’s own route', () => {
     expect(own.type).toBe('application/json; charset=utf-8');
   });
 
-  it('answers a body that is not JSON with 400 and closes the connection, as fastify does', async () => {
-    const { server } = await serve();
+  it('answers a body that is not JSON with 400 and closes the connection, as fastify does; logged and counted', async () => {
+    const { server, warnings } = await serve();
     const own = await post(server.url, '{"items": [', { via: 'own' });
     expect(own).toMatchObject({ status: 400, connection: 'close' });
     expect(JSON.parse(own.body)).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+    expect(warnings).toEqual([
+      'tax callback refused a cart: its body is not JSON (11 characters, content-type application/json).',
+    ]);
+    expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
+  });
+
+  it('logs and counts a cart the shape cannot read apart from wrong credentials', async () => {
+    const { server, warnings } = await serve();
+    const answer = await post(server.url, '{"origin":{}}', { via: 'own' });
+    expect(answer.status).toBe(400);
+    expect(warnings).toEqual([`tax callback refused a cart: ${JSON.parse(answer.body).message as string}`]);
+    expect(server.counts).toMatchObject({ unreadable: 1, refused: 0 });
   });
 
   it.each([
@@ -125,8 +137,14 @@ describe('the callback’s own route', () => {
     const { server, warnings } = await serve();
     await post(server.url, cart(1), { via: 'own' });
     await post(server.url, cart(1), { via: 'fastify' });
-    await post(server.url, cart(1, '85176255'), { via: 'own' });
-    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ answered: 2, noRow: 1, refused: 0 });
+    // Two items without a row, in one cart: noRow counts the items.
+    await post(server.url, cart(2, '85176255'), { via: 'own' });
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({
+      answered: 2,
+      noRow: 2,
+      refused: 0,
+      unreadable: 0,
+    });
     expect(warnings).toEqual([
       expect.stringMatching(/^tax callback refused: The tax table has no row for NCM 85176255/),
     ]);
@@ -164,6 +182,7 @@ describe('which requests the callback’s own route takes', () => {
         return { status: 200, json: '{}' };
       },
       refused: () => {},
+      unreadable: () => {},
       closing: () => false,
       countsByAddress: false,
       refusingSome: () => false,

@@ -486,6 +486,7 @@ describe('tax serve --forward-to', () => {
       erpOpen: 0,
       answered: 0,
       refused: 0,
+      unreadable: 0,
       noRow: 0,
       fallbacks: 0,
       failed: 0,
