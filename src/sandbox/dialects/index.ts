@@ -38,7 +38,7 @@ const defaultStatusNames: Record<number, string> = {
 const spring: Dialect = {
   name: 'spring',
   description:
-    'camelCase token {"accessToken","expiresIn"}, Spring error bodies without "message", bare-array batch answer keyed by SKU with booleans, 202 {"jobId"}, pages in {"content"}, orders with lastModifiedDate and orderItems',
+    'camelCase token {"accessToken","expiresIn"}, Spring error bodies without "message", bare-array batch answer keyed by SKU with booleans, 202 {"jobId"}, pages in {"content"}, orders with lastModifiedDate and orderItems, fields not yet set shown as null',
   tokenPath: '/v1/auth/token',
   tokenStyles: 'any',
   tokenAnswer: (token, ttl) => ({ accessToken: token, tokenType: 'Bearer', expiresIn: ttl }),
@@ -64,9 +64,13 @@ const spring: Dialect = {
     payment: { ...detail.payment },
     shipping: { ...detail.shipping },
     ...taxesOf(detail),
+    // Jackson writes every property, null included: a move the order has not taken shows as `"invoice": null`.
+    ...unsetFulfilment,
     ...fulfilmentOf(detail),
   }),
 };
+
+const unsetFulfilment = { erpOrderNumber: null, invoice: null, tracking: null, cancellationReason: null };
 
 function springSummary(summary: OrderSummary): Record<string, unknown> {
   const { dateCreated, lastUpdated, ...rest } = summary;
