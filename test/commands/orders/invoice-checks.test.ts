@@ -1,0 +1,40 @@
+/**
+ * What an invoice's NF-e is checked against before it is sent, found by a fresh user test: an access key from
+ * before NF-e existed, an NF-e that names no recipient (the buyer check had nothing to check), and an NF-e whose
+ * total is not the order's (a warning: freight, ST or a partial invoice may explain it).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+let dir: string;
+
+beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
+afterAll(() => stopTestSandbox(sandbox));
+beforeEach(() => {
+  dir = freshMovesFolder(sandbox);
+});
+
+const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+
+describe('orders invoice: the NF-e checked before it is sent', () => {
+  it('refuses an access key of a month before NF-e existed (2005-11): exit 65, nothing sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const first43 = `350511${sampleKeys[0]!.slice(6, 43)}`;
+    const key = `${first43}${accessKeyCheckDigit(first43)}`;
+    const before = moveRequests(sandbox);
+    const result = await run(['orders', 'invoice', String(id), '--key', key, '--no-status-check']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toBe(
+      `error: Property [invoiceKey] with value [${key}] does not pass validation (the month of issue 2005-11 is before the first NF-e (2006-01): not the key of an NF-e); nothing was sent.\n`,
+    );
+    expect(moveRequests(sandbox)).toBe(before);
+  });
+});
