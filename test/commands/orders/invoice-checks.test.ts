@@ -37,4 +37,17 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     );
     expect(moveRequests(sandbox)).toBe(before);
   });
+
+  it('refuses an NF-e that names no recipient (no dest): the buyer check had nothing to check; exit 65, nothing sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(dir, 'sem-dest.xml'), sample.replace(/<dest>[\s\S]*<\/dest>/, ''));
+    const before = moveRequests(sandbox);
+    const result = await run(['orders', 'invoice', String(id), '--xml', 'sem-dest.xml']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toBe(
+      "error: Property [invoiceXml] with value [sem-dest.xml] does not pass validation (the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it); nothing was sent.\n",
+    );
+    expect(moveRequests(sandbox)).toBe(before);
+  });
 });
