@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import { freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { acceptedMoves, freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
 import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -49,5 +49,29 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
       "error: Property [invoiceXml] with value [sem-dest.xml] does not pass validation (the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it); nothing was sent.\n",
     );
     expect(moveRequests(sandbox)).toBe(before);
+  });
+
+  it("sends an NF-e whose total is not the order's with one warning naming both; none when they agree or the detail shows no total", async () => {
+    const [other, same, unshown] = newOrders(sandbox, 3) as [number, number, number];
+    const orders = sandbox.state.orders.orders;
+    orders.get(other)!.totals.total = 2642.26;
+    delete (orders.get(unshown) as { totals?: unknown }).totals;
+    const sent = (id: number, index: number) =>
+      run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
+
+    const warned = await sent(other, 0);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toBe(
+      `warning: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e\n`,
+    );
+    expect(warned.stdout).toMatch(new RegExp(`^order ${other}: invoiced \\(HTTP 200`));
+    for (const [id, index] of [
+      [same, 1],
+      [unshown, 2],
+    ] as const) {
+      const quiet = await sent(id, index);
+      expect(quiet).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
 });
