@@ -19,7 +19,15 @@ export interface NfeRecipient {
 }
 
 export type NfeDocumentCheck =
-  | { ok: true; key: NfeAccessKey; xml: string; warnings: string[]; recipient?: NfeRecipient }
+  | {
+      ok: true;
+      key: NfeAccessKey;
+      xml: string;
+      warnings: string[];
+      recipient?: NfeRecipient;
+      /** The invoice's total (`vNF`) as written, `1234.56`: compared with the order's total before it is sent. */
+      total: string;
+    }
   | { ok: false; reason: string };
 
 const parser = new XMLParser({
@@ -57,9 +65,27 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   const authorisation = authorisationProblem(proc, key.key.key);
   if (authorisation) return { ok: false, reason: authorisation };
   const ide = objectAt(inf, 'ide');
-  const kind = saleInvoiceProblem(ide) ?? issueProblem(ide, key.key, nowMs) ?? totalProblem(objectAt(inf, 'total'));
+  const dest = objectAt(inf, 'dest');
+  const kind =
+    saleInvoiceProblem(ide) ??
+    issueProblem(ide, key.key, nowMs) ??
+    totalProblem(objectAt(inf, 'total')) ??
+    recipientProblem(dest, key.key);
   if (kind) return { ok: false, reason: kind };
-  return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(objectAt(inf, 'dest')) };
+  const total = textAt(objectAt(objectAt(inf, 'total'), 'ICMSTot'), 'vNF') ?? '';
+  return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(dest), total };
+}
+
+/**
+ * A model-55 NF-e always names its recipient (dest: a CNPJ, a CPF, or a foreign buyer's idEstrangeiro); the tax
+ * authority refuses one without. An XML without it was edited, or is not the one authorised, and the order's
+ * buyer could not be checked against it. An NFC-e (65) may leave the consumer unnamed.
+ */
+function recipientProblem(dest: Record<string, unknown> | undefined, key: NfeAccessKey): string | undefined {
+  if (key.model !== '55') return undefined;
+  const named = ['CNPJ', 'CPF', 'idEstrangeiro'].some((name) => textAt(dest, name) !== undefined);
+  if (named) return undefined;
+  return "the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it";
 }
 
 /**

@@ -30,6 +30,9 @@ export interface NfeAccessKey {
 
 export type NfeKeyCheck = { ok: true; key: NfeAccessKey; warnings: string[] } | { ok: false; reason: string };
 
+/** NF-e's first month: no NF-e was issued before it, so an older key's year or month is a slip (AAMM is 20AA). */
+const firstNfeMonth = '2006-01';
+
 const keyShape = /^\d{6}[0-9A-Z]{12}\d{26}$/;
 
 /** The key's check digit over its first 43 characters: modulus 11, weights 2 to 9 from the right. */
@@ -44,7 +47,10 @@ export function accessKeyCheckDigit(first43: string): number {
   return remainder < 2 ? 0 : 11 - remainder;
 }
 
-/** Checks an access key's shape, check digit, state, month (not after `nowMs`), model and emitter document. */
+/**
+ * Checks an access key's shape, check digit, state, month (from NF-e's first, not after `nowMs`), model and emitter
+ * document.
+ */
 export function checkNfeAccessKey(raw: string, nowMs: number): NfeKeyCheck {
   if (isScientificNotation(raw)) return { ok: false, reason: scientificNotationReason };
   const key = raw.replace(/[\s.-]/g, '');
@@ -73,6 +79,11 @@ export function checkNfeAccessKey(raw: string, nowMs: number): NfeKeyCheck {
   // Brasília time (UTC-3): the first hours of a month in Brazil are still the last month in UTC-3's eyes.
   const now = new Date(nowMs - 3 * 3_600_000).toISOString().slice(0, 7);
   if (yearMonth > now) return { ok: false, reason: `the month of issue ${yearMonth} is in the future` };
+  if (yearMonth < firstNfeMonth)
+    return {
+      ok: false,
+      reason: `the month of issue ${yearMonth} is before the first NF-e (${firstNfeMonth}): not the key of an NF-e`,
+    };
   const model = key.slice(20, 22);
   if (model !== '55' && model !== '65')
     return { ok: false, reason: `model ${model} is not an NF-e (55) or an NFC-e (65)` };

@@ -283,12 +283,48 @@ function textProblems(field: string, value: string | undefined, maximum: number,
   return [];
 }
 
+/** A move of a file, with the value its order keeps from it (the ERP number, NF-e key or tracking code). */
+export type SequencedMove = Pick<OrderMove, 'order' | 'action'> & Partial<Record<keyof HeldMoveData, string>>;
+
+/** A move of a file that gives its order another kept value than an earlier row of the same move did. */
+export interface FileConflict {
+  field: keyof HeldMoveData;
+  value: string;
+  reason: string;
+}
+
 /**
  * Follows the moves of a file, order by order, in file order: a move that the file's own earlier moves make
- * impossible (shipped, then ready to ship; anything after canceled) is refused before anything is sent.
+ * impossible (shipped, then ready to ship; anything after canceled) is refused before anything is sent, and so is a
+ * move that gives its order another ERP number, NF-e key or tracking code than an earlier row of the same move
+ * (two rows that disagree: a run would send the first and find the other a conflict, whichever was right). The same
+ * move again with the same value is a repeat, taken as the real run takes it (unchanged).
  */
 export class MoveSequence {
   private readonly reached = new Map<string, { status: string; place: string }>();
+  /** `order action` → the kept value its first row gave, and where. */
+  private readonly given = new Map<string, { value: string; place: string }>();
+
+  /** The conflict of `move` (at `place`) with an earlier row of the same move of its order, or undefined. */
+  disagreement(move: SequencedMove, place: string): FileConflict | undefined {
+    if (!(move.action in keptFieldOf)) return undefined;
+    const field = keptFieldOf[move.action as ReplaceableAction];
+    const value = move[field]?.trim();
+    if (!value) return undefined;
+    const key = `${move.order} ${move.action}`;
+    const earlier = this.given.get(key);
+    if (earlier === undefined) {
+      this.given.set(key, { value, place });
+      return undefined;
+    }
+    if (comparable(field, earlier.value) === comparable(field, value)) return undefined;
+    const words = keptFieldWords[field];
+    return {
+      field,
+      value,
+      reason: `a conflict within this file: ${earlier.place} gives this order ${words} ${earlier.value}, this row ${value}; an order takes one ${words}: keep the row that is right`,
+    };
+  }
 
   /** The reason `move` (at `place`, e.g. `line 7`) cannot follow the earlier moves of its order, or undefined. */
   follow(move: Pick<OrderMove, 'order' | 'action'>, place: string): string | undefined {

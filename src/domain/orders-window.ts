@@ -127,6 +127,35 @@ export function offsetBreaks(pages: readonly OffsetPage[]): number[] {
 }
 
 /**
+ * The orders in the order a poll hands them over: by update instant, oldest first, and by id within one instant
+ * (whole-number ids as numbers), whatever order the listing gave them in (newest first by creation). An instant
+ * that does not parse sorts as its text, after those that do.
+ */
+export function inUpdateOrder<T extends OrderVersion>(orders: readonly T[]): T[] {
+  return orders
+    .map((order) => ({ order, instant: Date.parse(order.lastUpdated) }))
+    .toSorted((left, right) => compareVersions(left, right))
+    .map(({ order }) => order);
+}
+
+function compareVersions(
+  left: { order: OrderVersion; instant: number },
+  right: { order: OrderVersion; instant: number },
+): number {
+  const leftParsed = !Number.isNaN(left.instant);
+  const rightParsed = !Number.isNaN(right.instant);
+  if (leftParsed !== rightParsed) return leftParsed ? -1 : 1;
+  if (leftParsed && left.instant !== right.instant) return left.instant - right.instant;
+  if (!leftParsed && left.order.lastUpdated !== right.order.lastUpdated)
+    return left.order.lastUpdated < right.order.lastUpdated ? -1 : 1;
+  const leftId = String(left.order.id);
+  const rightId = String(right.order.id);
+  if (/^\d+$/.test(leftId) && /^\d+$/.test(rightId) && leftId.length !== rightId.length)
+    return leftId.length - rightId.length;
+  return leftId < rightId ? -1 : leftId > rightId ? 1 : 0;
+}
+
+/**
  * Orders read whole from `window`, cut into windows of about `size` orders tiling it in time order, so the caller
  * can write them oldest first and move its cursor after each. Orders of one instant stay together.
  */
@@ -135,9 +164,7 @@ export function timeOrderedChunks<T extends OrderVersion>(
   orders: readonly T[],
   size: number,
 ): { window: TimeWindow; orders: T[] }[] {
-  const sorted = orders
-    .map((order) => ({ order, instant: Date.parse(order.lastUpdated) }))
-    .toSorted((left, right) => left.instant - right.instant);
+  const sorted = inUpdateOrder(orders).map((order) => ({ order, instant: Date.parse(order.lastUpdated) }));
   const chunks: { window: TimeWindow; orders: T[] }[] = [];
   let from = window.from;
   let current: T[] = [];

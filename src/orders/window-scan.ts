@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import {
+  inUpdateOrder,
   maximumPieces,
   offsetBreaks,
   offsetCoverage,
@@ -189,9 +190,10 @@ class WindowScanner<T extends OrderVersion> {
     if (page.listed < this.options.pageSize) {
       this.ordersSeen += page.orders.length;
       this.widthSeen += part.to - part.from + 1;
-      return [{ window: part, orders: page.orders }];
+      // The listing gives a page newest first by creation: handed over by update instant, as every window is.
+      return [{ window: part, orders: inUpdateOrder(page.orders) }];
     }
-    if (part.from >= part.to) return [{ window: part, orders: await this.readInstant(part) }];
+    if (part.from >= part.to) return [{ window: part, orders: inUpdateOrder(await this.readInstant(part)) }];
     this.observe('time-split');
     const pieces = splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency));
     return (await Promise.all(pieces.map((piece) => this.readWhole(piece)))).flat();

@@ -3,7 +3,13 @@ import { UsageError } from '../base/errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
 import { getOrder, orderAnswers } from './orders.js';
-import { type OrderAnswerSettings, readBuyerDocument, readHeldMoveData, readOrderNumber } from './answers/orders.js';
+import {
+  type OrderAnswerSettings,
+  readBuyerDocument,
+  readHeldMoveData,
+  readOrderNumber,
+  readOrderTotal,
+} from './answers/orders.js';
 import type { HeldMoveData } from '../domain/order-stages.js';
 import { isRecord } from './answers/shapes.js';
 
@@ -49,6 +55,8 @@ export interface OrderState {
   buyer?: string;
   /** The order's number (`orderId`), when the detail shows it. */
   number?: string;
+  /** The order's total (`2642.26`), when the detail shows it: an invoice's NF-e total is compared with it. */
+  total?: string;
 }
 
 /** The state in an order detail (as getOrder returns it): its status when it states one, and what it holds. */
@@ -59,6 +67,7 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
     number: readOrderNumber(order, settings),
+    total: readOrderTotal(order),
   };
 }
 

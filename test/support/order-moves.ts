@@ -46,9 +46,12 @@ export function freshMovesFolder(sandbox: RunningSandbox): string {
 /** Who the sample NF-e files are made out to (`dest`). */
 export const sampleRecipient = { document: '00.360.305/0001-04', name: 'Comércio Exemplo Ltda' } as const;
 
+/** The total (vNF) of the sample NF-e files. */
+export const sampleTotal = 1234.56;
+
 /**
  * `count` new orders (status AWAITING_PAYMENT), their ids in creation order, bought by the samples' recipient (an
- * NF-e made out to another buyer is not sent).
+ * NF-e made out to another buyer is not sent) for the samples' total (another total is warned about).
  */
 export function newOrders(sandbox: RunningSandbox, count: number): number[] {
   return Array.from({ length: count }, () => {
@@ -56,6 +59,7 @@ export function newOrders(sandbox: RunningSandbox, count: number): number[] {
     order.partnerDocument = sampleRecipient.document;
     order.partnerCompanyName = sampleRecipient.name;
     order.customer = { ...sampleRecipient };
+    order.totals.total = sampleTotal;
     return order.id;
   });
 }

@@ -44,6 +44,13 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
     }
     const refused = sequence.follow(verdict.value, `line ${record.line}`);
     if (refused) return { ok: false, problems: [fieldProblem('action', verdict.value.action, refused)] };
+    const { order, action, values } = verdict.value;
+    const conflict = sequence.disagreement({ order, action, ...values }, `line ${record.line}`);
+    if (conflict) {
+      // An NF-e given as a file is named by its path, as the row wrote it; its key is in the reason.
+      const field = conflict.field === 'invoiceKey' && move.invoiceXml ? 'invoiceXml' : conflict.field;
+      return { ok: false, problems: [fieldProblem(field, move[field] ?? conflict.value, conflict.reason)] };
+    }
     if (key !== undefined) keyLines.set(key, { line: record.line, order: verdict.value.order });
     const erpNumber = verdict.value.values.erpNumber;
     if (erpNumber !== undefined && erpNumber !== '') {

@@ -14,6 +14,8 @@ export interface PreparedMove {
   values: MoveValues;
   /** An invoice's NF-e file: who it is made out to, checked against the order's buyer before it is sent. */
   recipient?: NfeRecipient;
+  /** An invoice's NF-e file: its total (vNF), compared with the order's total before it is sent. */
+  invoiceTotal?: string;
 }
 
 /** What checking a move needs besides the move: where relative XML paths start, the time, the routes. */
@@ -107,20 +109,23 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   for (const name of Object.keys(values) as BodyPlaceholder[])
     if (values[name] !== undefined && (used.has(name) || name === 'id' || name === 'orderId' || name === 'invoiceKey'))
       kept[name] = values[name];
-  const recipient = invoice?.recipient;
-  return { ok: true, value: { order: values.id as string, action, values: kept, ...(recipient ? { recipient } : {}) } };
+  const { recipient, total } = invoice ?? {};
+  const value: PreparedMove = { order: values.id as string, action, values: kept };
+  if (recipient) value.recipient = recipient;
+  if (total !== undefined) value.invoiceTotal = total;
+  return { ok: true, value };
 }
 
 /**
  * The invoice's key, and its XML as text and base64, from the NF-e file or the key alone, each checked; the NF-e
- * file's recipient.
+ * file's recipient and total.
  */
 function prepareInvoice(
   move: Partial<OrderMove>,
   values: MoveValues,
   used: ReadonlySet<string>,
   setting: MoveCheckSetting,
-): { problems?: FieldProblem[]; recipient?: NfeRecipient } {
+): { problems?: FieldProblem[]; recipient?: NfeRecipient; total?: string } {
   const takesXml = used.has('invoiceXml') || used.has('invoiceXmlBase64');
   if (move.invoiceXml) {
     const file = readInvoiceFile(setting.baseDirectory, move.invoiceXml, setting.confinePaths === true);
@@ -138,7 +143,7 @@ function prepareInvoice(
     values.invoiceKey = document.key.key;
     values.invoiceXml = document.xml;
     if (used.has('invoiceXmlBase64')) values.invoiceXmlBase64 = Buffer.from(document.xml).toString('base64');
-    return { recipient: document.recipient };
+    return { recipient: document.recipient, total: document.total };
   }
   const key = checkNfeAccessKey(move.invoiceKey ?? '', setting.nowMs);
   if (!key.ok) return { problems: [fieldProblem('invoiceKey', move.invoiceKey ?? '', key.reason)] };

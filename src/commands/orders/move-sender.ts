@@ -124,7 +124,14 @@ export class MoveSender {
         id,
         message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
       };
-    return recipientRefusal(move, before, id) ?? this.deliver(target, this.routes[move.action], signal);
+    return recipientRefusal(move, before, id) ?? this.deliverChecked(target, before, signal);
+  }
+
+  /** An invoice whose NF-e total is not the order's is sent with a warning naming both; every move is delivered. */
+  private deliverChecked(move: PreparedMove, before: OrderState | undefined, signal: AbortSignal | undefined) {
+    const otherTotal = totalMismatch(move, before);
+    if (otherTotal !== undefined) this.warn(otherTotal);
+    return this.deliver(move, this.routes[move.action], signal);
   }
 
   /**
@@ -393,6 +400,19 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
     message: `not sent: ${mismatch}. Check that this is the order's NF-e; if it is, --no-status-check sends it without reading the order`,
   };
   return result;
+}
+
+/**
+ * An invoice whose NF-e total (vNF) is not the order's total as its detail shows it: a warning, never a refusal
+ * (freight billed apart, ICMS-ST or a partial invoice make them differ), since an ERP that swapped the NF-e files of
+ * one buyer's two orders passes every other check. Undefined for other moves, a key alone (no vNF), a detail that
+ * shows no total, or totals equal to the centavo.
+ */
+function totalMismatch(move: PreparedMove, before: OrderState | undefined): string | undefined {
+  if (move.action !== 'invoice' || move.invoiceTotal === undefined || before?.total === undefined) return undefined;
+  const centavos = (amount: string) => Math.round(Number(amount) * 100);
+  if (centavos(move.invoiceTotal) === centavos(before.total)) return undefined;
+  return `warning: order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
 }
 
 /**

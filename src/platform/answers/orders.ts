@@ -80,6 +80,20 @@ const recognisedBuyerPaths = [
   'partner.document',
 ] as const;
 
+/**
+ * Where an order detail may show its total, what its NF-e's vNF is compared with (the sandbox's dialects' names
+ * first; the document shows no detail body, so these are guesses, and a detail that shows none skips the comparison).
+ */
+const recognisedTotalPaths = [
+  'totals.total',
+  'total',
+  'amounts.totals.total',
+  'amounts.total',
+  'totalAmount',
+  'orderTotal',
+  'grandTotal',
+] as const;
+
 export interface OrderAnswerSettings {
   items?: string;
   id?: string;
@@ -226,6 +240,21 @@ export function readHeldMoveData(order: unknown, settings: OrderAnswerSettings =
  */
 export function readBuyerDocument(order: unknown, settings: OrderAnswerSettings = {}): string | undefined {
   return buyerDocumentAt(order, settings)?.value;
+}
+
+/**
+ * The order's total as its detail shows it, as an amount written with a point (`2642.26`); undefined when no
+ * recognised place holds a plain amount (a number, or digits with at most one decimal point).
+ */
+export function readOrderTotal(order: unknown): string | undefined {
+  const found = firstAt(
+    order,
+    recognisedTotalPaths,
+    (value): value is number | string =>
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value.trim())),
+  )?.value;
+  return found === undefined ? undefined : String(found).trim();
 }
 
 /** The buyer's document and where the order holds it. */

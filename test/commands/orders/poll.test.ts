@@ -142,6 +142,32 @@ describe('orders poll in process, with a fake clock', () => {
     expect(result.lines).toEqual([]);
   });
 
+  it('hands orders over by update instant, ties by id, though the listing pages them newest first by creation', async () => {
+    const first = await poll({ since: '31d' });
+    // A catch-up (40 orders, more than a page): read by offset, handed over in update order.
+    const byUpdate = (versions: string[]) =>
+      versions.toSorted((left, right) => {
+        const [leftId, leftAt] = left.split('@') as [string, string];
+        const [rightId, rightAt] = right.split('@') as [string, string];
+        return Date.parse(leftAt) - Date.parse(rightAt) || Number(leftId) - Number(rightId);
+      });
+    expect(first.versions).toEqual(byUpdate(storeVersions()));
+    advance(10_000);
+    // One page, which the sandbox lists newest first by creation (30, 20, 12, 5); 20 and 12 updated in one instant.
+    const now = sandbox.state.clock.now();
+    const updated = [
+      sandbox.state.orders.update(30, now - 8_000)!,
+      sandbox.state.orders.update(5, now - 7_000)!,
+      sandbox.state.orders.update(20, now - 6_000)!,
+      sandbox.state.orders.update(12, now - 6_000)!,
+    ];
+    expect(new Set(updated.map((order) => order.lastUpdated)).size).toBe(3);
+    const second = await poll();
+    expect(second.versions).toEqual(
+      [30, 5, 12, 20].map((id) => `${id}@${sandbox.state.orders.orders.get(id)!.lastUpdated}`),
+    );
+  });
+
   it('the upper bound is the start minus orders.lag: an order updated inside the lag waits for the next run', async () => {
     const first = await poll({ since: '31d' });
     expect(first.error).toBeUndefined();

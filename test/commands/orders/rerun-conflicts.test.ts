@@ -269,6 +269,38 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(moveRequests(sandbox)).toBe(requestsBefore);
     });
 
+    it('two rows of one move of one order that disagree are refused before anything is sent, --dry-run as the real run', async () => {
+      const [ready, invoiced, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      writeFileSync(
+        join(dir, 'pedidos.csv'),
+        [
+          moveHeader,
+          `${ready};ready;PV-1;;;;;;`,
+          `${ready};ready;PV-2;;;;;;`,
+          `${invoiced};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
+          `${invoiced};invoice;;;${uniqueKey(702)};;;;`,
+          `${shipped};ship;;;;Loggi;LG-1;;`,
+          `${shipped};ship;;;;Loggi;LG-1;;`,
+          `${shipped};ship;;;;Loggi;LG-2;;`,
+          '',
+        ].join('\r\n'),
+      );
+      const requestsBefore = moveRequests(sandbox);
+      const within = 'does not pass validation (a conflict within this file: ';
+      for (const args of [['--dry-run'], []]) {
+        const result = await run(['orders', 'update', 'pedidos.csv', ...args]);
+        expect(result.code).toBe(65);
+        const problems = result.stderr.split('\n').filter((line) => line.includes('conflict within this file'));
+        expect(problems).toEqual([
+          `pedidos.csv:3: Property [erpNumber] with value [PV-2] ${within}line 2 gives this order ERP number PV-1, this row PV-2; an order takes one ERP number: keep the row that is right)`,
+          `pedidos.csv:5: Property [invoiceKey] with value [${uniqueKey(702)}] ${within}line 4 gives this order NF-e key ${sampleKeys[0]}, this row ${uniqueKey(702)}; an order takes one NF-e key: keep the row that is right)`,
+          `pedidos.csv:8: Property [trackingCode] with value [LG-2] ${within}line 6 gives this order tracking code LG-1, this row LG-2; an order takes one tracking code: keep the row that is right)`,
+        ]);
+      }
+      // Neither row of a pair went: the first is not taken for the right one because it comes first.
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+    });
+
     it('one ERP number on two orders is sent as given, with a warning naming the other order and its line', async () => {
       const [first, second] = newOrders(sandbox, 2) as [number, number];
       writeFileSync(

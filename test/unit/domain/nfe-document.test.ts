@@ -153,6 +153,19 @@ describe('the NF-e recipient', () => {
     expect(read.ok && read.recipient).toBeUndefined();
   });
 
+  it('refuses a model-55 NF-e that names no recipient: the buyer could not be checked', () => {
+    const reason =
+      "the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it";
+    const withoutDest = authorised.replace(/<dest>[\s\S]*<\/dest>/, '');
+    expect(withoutDest).not.toContain('<dest');
+    expect(check(withoutDest)).toEqual({ ok: false, reason });
+    expect(check(authorised.replace('<CNPJ>00360305000104</CNPJ>', ''))).toEqual({ ok: false, reason });
+  });
+
+  it('reads the total (vNF) as written', () => {
+    expect(check(authorised)).toMatchObject({ ok: true, total: '1234.56' });
+  });
+
   it.each<[string, string, string, string | undefined]>([
     ['the same CNPJ, punctuated', '00360305000104', '00.360.305/0001-04', undefined],
     ["another branch of the buyer's company", '00360305000104', '00.360.305/0002-95', undefined],

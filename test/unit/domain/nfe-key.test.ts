@@ -67,12 +67,18 @@ describe('checkNfeAccessKey', () => {
     [withDigit(`00${publicExample.slice(2, 43)}`), '00 is not the IBGE code'],
     [withDigit(`351813${publicExample.slice(6, 43)}`), 'month of issue 13'],
     [withDigit(`352612${publicExample.slice(6, 43)}`), '2026-12 is in the future'],
+    // A key of 2005: before NF-e existed.
+    [withDigit(`350511${publicExample.slice(6, 43)}`), 'the month of issue 2005-11 is before the first NF-e (2006-01)'],
     [withDigit(`${publicExample.slice(0, 20)}57${publicExample.slice(22, 43)}`), 'model 57 is not an NF-e'],
     [withDigit(`${publicExample.slice(0, 6)}17921427000126${publicExample.slice(20, 43)}`), 'emitter CNPJ'],
   ])('refuses %s: %s', (key, reason) => {
     const check = checkNfeAccessKey(key, now);
     expect(check.ok).toBe(false);
     expect(!check.ok && check.reason).toContain(reason);
+  });
+
+  it("takes a key of NF-e's first month, 2006-01", () => {
+    expect(checkNfeAccessKey(withDigit(`350601${publicExample.slice(6, 43)}`), now)).toMatchObject({ ok: true });
   });
 
   it('judges the month in Brasília time: 1 December 01:00 UTC is still November there', () => {

@@ -80,6 +80,26 @@ describe('MoveSequence', () => {
     );
     expect(sequence.follow({ order: '8', action: 'ready' }, 'line 6')).toContain('canceled on line 3');
   });
+
+  it('refuses a row that gives an order another ERP number, NF-e key or tracking code than an earlier row of that move', () => {
+    const sequence = new MoveSequence();
+    expect(sequence.disagreement({ order: '7', action: 'ready', erpNumber: 'PV-1' }, 'line 2')).toBeUndefined();
+    // The same value again (a repeat), another order, a Correios code in another case: no conflict.
+    expect(sequence.disagreement({ order: '7', action: 'ready', erpNumber: 'PV-1' }, 'line 3')).toBeUndefined();
+    expect(sequence.disagreement({ order: '8', action: 'ready', erpNumber: 'PV-2' }, 'line 4')).toBeUndefined();
+    expect(
+      sequence.disagreement({ order: '7', action: 'ship', trackingCode: 'SS123456785BR' }, 'line 5'),
+    ).toBeUndefined();
+    expect(
+      sequence.disagreement({ order: '7', action: 'ship', trackingCode: 'ss123456785br' }, 'line 6'),
+    ).toBeUndefined();
+    expect(sequence.disagreement({ order: '7', action: 'ready', erpNumber: 'PV-9' }, 'line 7')).toEqual({
+      field: 'erpNumber',
+      value: 'PV-9',
+      reason:
+        'a conflict within this file: line 2 gives this order ERP number PV-1, this row PV-9; an order takes one ERP number: keep the row that is right',
+    });
+  });
 });
 
 describe('reachedStage: has the order taken this move already?', () => {

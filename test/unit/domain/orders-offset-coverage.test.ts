@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetBreaks, offsetCoverage, timeOrderedChunks } from '../../../src/domain/orders-window.js';
+import { inUpdateOrder, offsetBreaks, offsetCoverage, timeOrderedChunks } from '../../../src/domain/orders-window.js';
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => String(from + index));
 
@@ -97,5 +97,22 @@ describe('timeOrderedChunks: a window read whole, handed over oldest first', () 
 
   it('no orders: one chunk, the whole window', () => {
     expect(timeOrderedChunks({ from: 0, to: 100 }, [], 250)).toEqual([{ window: { from: 0, to: 100 }, orders: [] }]);
+  });
+});
+
+describe('inUpdateOrder: the order a poll hands orders over in', () => {
+  it('by update instant, oldest first, then by id (9 before 10), whatever the listing order', () => {
+    // As the listing gives them: newest first by creation.
+    const listed = [order(12, 30), order(10, 20), order(9, 20), order(7, 40), order(3, 10)];
+    expect(inUpdateOrder(listed).map((one) => one.id)).toEqual([3, 9, 10, 12, 7]);
+  });
+
+  it('text ids within one instant in text order; an instant that does not parse last', () => {
+    const listed = [
+      { id: 'b', lastUpdated: '2026-11-29T10:00:00.000Z' },
+      { id: 'x', lastUpdated: 'not a date' },
+      { id: 'a', lastUpdated: '2026-11-29T10:00:00.000Z' },
+    ];
+    expect(inUpdateOrder(listed).map((one) => one.id)).toEqual(['a', 'b', 'x']);
   });
 });

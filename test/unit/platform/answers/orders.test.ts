@@ -6,6 +6,7 @@ import {
   readListedOrder,
   readOrderDetail,
   readOrderListingPage,
+  readOrderTotal,
 } from '../../../../src/platform/answers/orders.js';
 
 const order = { id: 7, orderId: 100_007, status: 'SHIPPED', lastUpdated: '2026-11-20T10:00:00.000Z' };
@@ -120,6 +121,18 @@ describe("readBuyerDocument: the buyer's CNPJ or CPF an NF-e is checked against"
     ],
   ])('%s', (_case, detail, setting, expected) => {
     expect(readBuyerDocument(detail, { buyerDocument: setting })).toBe(expected);
+  });
+});
+
+describe("readOrderTotal: the order's total an NF-e's vNF is compared with", () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['totals.total (the sandbox)', { ...order, totals: { items: 2600, total: 2642.26 } }, '2642.26'],
+    ['total, flat', { ...order, total: '2642.26' }, '2642.26'],
+    ['amounts.totals.total (nested deeper)', { ...order, amounts: { totals: { total: 99.9 } } }, '99.9'],
+    ['none shown', order, undefined],
+    ['a total that is no plain amount', { ...order, total: 'R$ 2.642,26' }, undefined],
+  ])('%s', (_case, detail, expected) => {
+    expect(readOrderTotal(detail)).toBe(expected);
   });
 });
 

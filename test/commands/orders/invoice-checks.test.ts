@@ -1,0 +1,77 @@
+/**
+ * What an invoice's NF-e is checked against before it is sent, found by a fresh user test: an access key from
+ * before NF-e existed, an NF-e that names no recipient (the buyer check had nothing to check), and an NF-e whose
+ * total is not the order's (a warning: freight, ST or a partial invoice may explain it).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
+import { acceptedMoves, freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
+import { stopTestSandbox } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+let dir: string;
+
+beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
+afterAll(() => stopTestSandbox(sandbox));
+beforeEach(() => {
+  dir = freshMovesFolder(sandbox);
+});
+
+const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+
+describe('orders invoice: the NF-e checked before it is sent', () => {
+  it('refuses an access key of a month before NF-e existed (2005-11): exit 65, nothing sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const first43 = `350511${sampleKeys[0]!.slice(6, 43)}`;
+    const key = `${first43}${accessKeyCheckDigit(first43)}`;
+    const before = moveRequests(sandbox);
+    const result = await run(['orders', 'invoice', String(id), '--key', key, '--no-status-check']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toBe(
+      `error: Property [invoiceKey] with value [${key}] does not pass validation (the month of issue 2005-11 is before the first NF-e (2006-01): not the key of an NF-e); nothing was sent.\n`,
+    );
+    expect(moveRequests(sandbox)).toBe(before);
+  });
+
+  it('refuses an NF-e that names no recipient (no dest): the buyer check had nothing to check; exit 65, nothing sent', async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(dir, 'sem-dest.xml'), sample.replace(/<dest>[\s\S]*<\/dest>/, ''));
+    const before = moveRequests(sandbox);
+    const result = await run(['orders', 'invoice', String(id), '--xml', 'sem-dest.xml']);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toBe(
+      "error: Property [invoiceXml] with value [sem-dest.xml] does not pass validation (the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it); nothing was sent.\n",
+    );
+    expect(moveRequests(sandbox)).toBe(before);
+  });
+
+  it("sends an NF-e whose total is not the order's with one warning naming both; none when they agree or the detail shows no total", async () => {
+    const [other, same, unshown] = newOrders(sandbox, 3) as [number, number, number];
+    const orders = sandbox.state.orders.orders;
+    orders.get(other)!.totals.total = 2642.26;
+    delete (orders.get(unshown) as { totals?: unknown }).totals;
+    const sent = (id: number, index: number) =>
+      run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
+
+    const warned = await sent(other, 0);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toBe(
+      `warning: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e\n`,
+    );
+    expect(warned.stdout).toMatch(new RegExp(`^order ${other}: invoiced \\(HTTP 200`));
+    for (const [id, index] of [
+      [same, 1],
+      [unshown, 2],
+    ] as const) {
+      const quiet = await sent(id, index);
+      expect(quiet).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
+  });
+});
