@@ -18,9 +18,9 @@ interface FailureWindow {
 }
 
 /**
- * Counts failures (wrong credentials) per key, such as a client's address or the client id it claims, in fixed
- * windows that start at a key's first failure: past `limit` in one window, the key is refused until the window
- * ends, whatever it sends. Shared machinery of the HTTP servers; in memory, so a restart forgets it.
+ * Counts failures (wrong credentials) per key (a client's address) in fixed windows that start at a key's first
+ * failure: past `limit` in one window, the key is refused until the window ends, whatever it sends. Shared machinery
+ * of the HTTP servers; in memory, so a restart forgets it.
  */
 export class FailureLimiter {
   private readonly windows = new Map<string, FailureWindow>();

@@ -2,13 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FailureLimiter, type FailureLimitOptions, logFailures } from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 
-/** Wrong credentials allowed per client address and per client id before 429: 10 a minute. */
+/** Wrong credentials allowed per client address before 429: 10 a minute. */
 export const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
 /** What the token endpoint needs beside the request: the issuer, the failure limits, the log. */
 export interface TokenEndpoint {
   tokens: TokenIssuer;
-  /** Wrong credentials counted per client address and per client id (429 past the limit). */
+  /** Wrong credentials counted per client address (429 past the limit). */
   failures: FailureLimiter;
   /** The limiter's window, for the log lines. */
   failureWindowMs: number;
@@ -35,8 +35,10 @@ export async function answerTokenRequest(
     body,
   });
   if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-  const keys = failureKeys(request.ip, verdict);
-  // Refused before the credentials are compared: an address or a client id past its failures learns nothing more.
+  // Per address only: the client id is no secret, and a lock on it would let anyone shut the platform out
+  // (docs/decisions/0032-token-guessing-limited-per-address.md).
+  const keys = [`from ${request.ip}`];
+  // Refused before the credentials are compared: an address past its failures learns nothing more.
   const waitMs = failures.waitFor(keys);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
@@ -63,19 +65,6 @@ export async function answerTokenRequest(
   const token = tokens.issue();
   await endpoint.onIssued?.(token);
   return { access_token: token, token_type: 'Bearer', expires_in: tokens.ttlSeconds };
-}
-
-/**
- * The counters a failure goes to: the client's address, then each client id the credentials are compared as (cut,
- * for memory). Basic credentials are compared as sent and form-decoded (RFC 6749 §2.3.1: `%65rp` is `erp`), so both
- * readings are counted: otherwise every spelling of one client id would get tries of its own.
- */
-function failureKeys(address: string, credentials: { clientId: string; formDecoded?: { clientId: string } }): string[] {
-  const clientIds = new Set([credentials.clientId, credentials.formDecoded?.clientId ?? credentials.clientId]);
-  return [
-    `from ${address}`,
-    ...[...clientIds].map((clientId) => `for client id ${JSON.stringify(clientId.slice(0, 64))}`),
-  ];
 }
 
 function isJsonBody(body: unknown): body is { raw: string; value: unknown } {

@@ -17,8 +17,8 @@ export type TaxAuth =
 export interface TaxAuthOptions {
   now?: () => number;
   /**
-   * Wrong client credentials allowed per client address and per client id before 429 (default: 10 a minute); for a
-   * fixed bearer or Basic credential, wrong ones per client address.
+   * Wrong client credentials (at the token endpoint) or wrong fixed bearer or Basic credentials allowed per client
+   * address before 429 (default: 10 a minute).
    */
   tokenFailureLimit?: FailureLimitOptions;
   log: { warn(line: string): void };

@@ -31,8 +31,10 @@ export interface CallbackRoute {
   answer(cart: ArrivedCart): Promise<SentAnswer>;
   /** Counts a request refused for its credential. */
   refused(): void;
-  /** Counts and logs a cart answered 400 before its items were read (a body that is not JSON). */
-  unreadable(line: string): void;
+  /** Counts and logs a cart refused unread (not JSON, too large, of another type), naming its client. */
+  unreadable(clientAddress: string, reason: string): void;
+  /** The client's address as fastify's request.ip would read it (after --trust-proxy), for the log lines. */
+  clientAddress(request: IncomingMessage): string;
   /** True once the server is closing: fastify then answers 503. */
   closing(): boolean;
 }
@@ -88,16 +90,22 @@ function answerCallback(
       body = parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       route.unreadable(
-        `tax callback refused a cart: its body is not JSON (${text.length} characters, content-type ${request.headers['content-type'] ?? 'none'}).`,
+        route.clientAddress(request),
+        notJson(request.headers['content-type'], `${text.length} characters`),
       );
       send(response, invalidJson, true);
       return;
     }
-    route.answer({ body, text, arrivedAt }).then(
+    route.answer({ body, text, arrivedAt, clientAddress: () => route.clientAddress(request) }).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, internalError(error)),
     );
   });
+}
+
+/** Why a cart whose body did not parse as JSON was refused, as both routes log it. */
+export function notJson(contentType: string | undefined, size: string): string {
+  return `its body is not JSON (${size}, content-type ${contentType ?? 'none'}).`;
 }
 
 /** Fastify's answer to a body that is not JSON, word for word. */

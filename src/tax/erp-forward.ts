@@ -28,6 +28,8 @@ export interface ArrivedCart {
   text?: string;
   /** performance.now() when its headers were read. */
   arrivedAt: number;
+  /** Its client's address (after --trust-proxy), read only when a log line names it. */
+  clientAddress(): string;
 }
 
 /**

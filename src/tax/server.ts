@@ -4,6 +4,7 @@ import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
+import { clientAddressReader } from '../http-server/client-address.js';
 import { listenOn } from '../http-server/listen.js';
 import { forwardedAware } from '../http-server/forwarded.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
@@ -15,6 +16,7 @@ import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
 import { checkTaxItem } from './table-file.js';
+import { refuseUnreadCarts } from './unread-cart.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
 export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
@@ -40,7 +42,7 @@ export interface TaxServerCounts {
   answered: number;
   /** Requests refused for their credential. */
   refused: number;
-  /** Carts answered 400: not JSON, no list of items, a value that cannot be read. */
+  /** Carts refused unread: over the body limit (413), not sent as JSON (415), not JSON, no list of items (400). */
   unreadable: number;
   /** Items without a row of the table (a cart of three such items counts three). */
   noRow: number;
@@ -66,10 +68,11 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     refusingSome: () => false,
     answer: (cart) => answerCart(cart, options, erp, counts),
     refused: () => counts.refused++,
-    unreadable: (line) => {
+    unreadable: (clientAddress, reason) => {
       counts.unreadable++;
-      options.log.warn(line);
+      options.log.warn(`tax callback refused a cart from ${clientAddress}: ${reason}`);
     },
+    clientAddress: clientAddressReader(options.trustProxy),
     closing: () => closing,
   };
   const app = Fastify({
@@ -114,9 +117,17 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     route.refused();
     return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
   };
-  app.post(route.path, { onRequest }, async (request, reply) => {
-    const answer = await route.answer({ body: request.body, arrivedAt: arrivals.get(request) ?? performance.now() });
-    return reply.code(answer.status).type(jsonContentType).send(answer.json);
+  // A scope of its own: the callback alone refuses text/plain and says so; the token route keeps fastify's parsers.
+  void app.register(async (scope) => {
+    // Only JSON is read as a cart: a body sent as text/plain is refused for its type (415, saying to send
+    // application/json), not read as text and refused for the items it seems to lack. As the webhook receiver does.
+    scope.removeContentTypeParser('text/plain');
+    refuseUnreadCarts(scope, route);
+    scope.post(route.path, { onRequest }, async (request, reply) => {
+      const arrivedAt = arrivals.get(request) ?? performance.now();
+      const answer = await route.answer({ body: request.body, arrivedAt, clientAddress: () => request.ip });
+      return reply.code(answer.status).type(jsonContentType).send(answer.json);
+    });
   });
 }
 
@@ -135,10 +146,11 @@ async function answerCart(
     if (answer.status === 422) counts.noRow += Array.isArray(answer.body.missing) ? answer.body.missing.length : 1;
     else if (answer.status === 500) counts.failed++;
     else if (answer.status === 400) counts.unreadable++;
-    // A cart refused for what it holds is said, as one without a row is: the platform's side may need a fix.
+    // A cart refused for what it holds is said, naming its client: the platform's side may need a fix.
     const said =
-      answer.warning ??
-      (answer.status === 400 ? `tax callback refused a cart: ${String(answer.body.message)}` : undefined);
+      answer.status === 400 || answer.status === 422
+        ? `tax callback refused a cart from ${cart.clientAddress()}: ${String(answer.body.message)}`
+        : answer.warning;
     if (said !== undefined) options.log.warn(said);
     return { status: answer.status, json: JSON.stringify(answer.body) };
   }
@@ -187,11 +199,7 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
         warning: `tax callback failed: ${error.message}`,
       };
     if (!(error instanceof NoTaxRowError)) throw error;
-    return {
-      status: 422,
-      body: { error: 'no-tax-row', message: error.message, missing: error.missing },
-      warning: `tax callback refused: ${error.message}`,
-    };
+    return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
   }
   return {
     json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),

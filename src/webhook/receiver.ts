@@ -54,7 +54,7 @@ export interface ReceiverOptions {
   trustProxy?: TrustedProxies;
   /** The header those proxies name the client in (X-Forwarded-For when not given). */
   proxyHeader?: ProxyHeader;
-  /** Wrong credentials allowed per client address and per client id before 429 (default: 10 a minute). */
+  /** Wrong credentials allowed per client address before 429 (default: 10 a minute). */
   tokenFailureLimit?: FailureLimitOptions;
   now?: () => number;
   /** Called once per stored event, after its commit and before the 2xx is sent. */

@@ -6,6 +6,7 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TrustedProxies } from '../../../src/http-server/trust-proxy.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { callbackFirst, type CallbackRoute } from '../../../src/tax/callback-route.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
@@ -19,11 +20,12 @@ afterEach(async () => {
   removeTemporaryFolders();
 });
 
-async function serve(auth: TaxAuth = { kind: 'bearer', token }) {
+async function serve(auth: TaxAuth = { kind: 'bearer', token }, trustProxy?: TrustedProxies) {
   const { table } = await watchedFixtureTable('b2bctl-tax-route-');
   closers.push(() => table.close());
   const warnings: string[] = [];
-  const server = await startLoopbackTaxServer({ table, auth, log: { warn: (line) => warnings.push(line) } }, closers);
+  const log = { warn: (line: string) => warnings.push(line) };
+  const server = await startLoopbackTaxServer({ table, auth, trustProxy, log }, closers);
   return { server, warnings };
 }
 
@@ -102,7 +104,7 @@ describe('the callback’s own route', () => {
     expect(own).toMatchObject({ status: 400, connection: 'close' });
     expect(JSON.parse(own.body)).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
     expect(warnings).toEqual([
-      'tax callback refused a cart: its body is not JSON (11 characters, content-type application/json).',
+      'tax callback refused a cart from 127.0.0.1: its body is not JSON (11 characters, content-type application/json).',
     ]);
     expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
   });
@@ -111,7 +113,9 @@ describe('the callback’s own route', () => {
     const { server, warnings } = await serve();
     const answer = await post(server.url, '{"origin":{}}', { via: 'own' });
     expect(answer.status).toBe(400);
-    expect(warnings).toEqual([`tax callback refused a cart: ${JSON.parse(answer.body).message as string}`]);
+    expect(warnings).toEqual([
+      `tax callback refused a cart from 127.0.0.1: ${JSON.parse(answer.body).message as string}`,
+    ]);
     expect(server.counts).toMatchObject({ unreadable: 1, refused: 0 });
   });
 
@@ -146,28 +150,93 @@ describe('the callback’s own route', () => {
       unreadable: 0,
     });
     expect(warnings).toEqual([
-      expect.stringMatching(/^tax callback refused: The tax table has no row for NCM 85176255/),
+      expect.stringMatching(/^tax callback refused a cart from 127.0.0.1: The tax table has no row for NCM 85176255/),
     ]);
   });
 
-  it('leaves a cart over the body limit to fastify, which refuses it 413 unread', async () => {
-    const { server } = await serve();
-    const answer = await new Promise<number>((resolve, reject) => {
-      const sending = httpRequest(`${server.url}/tax`, {
+  it.each([
+    ['with its length', { 'content-length': '2000000' }, 'Content-Length 2000000'],
+    ['chunked', {}, 'sent without a Content-Length, read up to the limit'],
+  ])(
+    'answers a cart over the body limit (%s) 413 unread, in its own words; logged and counted',
+    async (_case, headers, sent) => {
+      const { server, warnings } = await serve();
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const sending = httpRequest(`${server.url}/tax`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+        });
+        sending.on('error', reject);
+        sending.on('response', (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+            sending.destroy();
+          });
+        });
+        sending.write(`{"items":[${'{"sku":"A","ncm":"39269090","quantity":1,"unitPrice":1},'.repeat(20_000)}`);
+      });
+      const message = 'the cart is larger than 1 MB (1048576 bytes), the most tax serve reads';
+      expect(answer).toEqual({ status: 413, body: JSON.stringify({ error: 'too-large', message }) });
+      expect(warnings).toEqual([`tax callback refused a cart from 127.0.0.1: ${message} (${sent}).`]);
+      expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
+    },
+  );
+
+  it.each([
+    ['text/plain', 'text/plain', 'Content-Type text/plain'],
+    ['a form', 'application/x-www-form-urlencoded', 'Content-Type application/x-www-form-urlencoded'],
+    ['no content type', undefined, 'no Content-Type'],
+  ])(
+    'refuses a cart sent as %s 415, saying to send JSON, not for the items it would lack; logged and counted',
+    async (_case, type, given) => {
+      const { server, warnings } = await serve();
+      const answer = await fetch(`${server.url}/tax`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': '2000000' },
+        headers: { authorization: `Bearer ${token}`, ...(type === undefined ? {} : { 'content-type': type }) },
+        // A Blob has no type: fetch then sends no Content-Type at all.
+        body: new Blob([cart(1)]),
       });
-      sending.on('error', reject);
-      sending.on('response', (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-        sending.destroy();
+      const message = `the body was not read as JSON (${given}): send application/json`;
+      expect({ status: answer.status, body: await answer.json() }).toEqual({
+        status: 415,
+        body: { error: 'not-json', message },
       });
-      sending.write('{"items":[');
-    });
-    expect(answer).toBe(413);
-    expect(server.counts.answered).toBe(0);
+      expect(warnings).toEqual([`tax callback refused a cart from 127.0.0.1: ${message}.`]);
+      expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
+    },
+  );
+
+  it('logs and counts a body that is not JSON on fastify’s route too (a chunked one)', async () => {
+    const { server, warnings } = await serve();
+    const fastify = await post(server.url, '{"items": [', { via: 'fastify' });
+    expect(fastify.status).toBe(400);
+    expect(warnings).toEqual([
+      'tax callback refused a cart from 127.0.0.1: its body is not JSON (no content-length, content-type application/json).',
+    ]);
+    expect(server.counts).toMatchObject({ unreadable: 1, refused: 0 });
   });
+
+  it.each([
+    ['the peer, without --trust-proxy', undefined, '127.0.0.1'],
+    ['the nearest untrusted address, behind a trusted proxy', ['127.0.0.1'], '203.0.113.9'],
+    ['the address past the trusted hops', 2, '198.51.100.7'],
+    ['the address past a trusted range', ['127.0.0.1', '203.0.113.0/24'], '198.51.100.7'],
+  ] as [string, TrustedProxies | undefined, string][])(
+    'names the client of a refused cart as fastify’s request.ip on both routes: %s',
+    async (_case, trustProxy, client) => {
+      const { server, warnings } = await serve({ kind: 'bearer', token }, trustProxy);
+      const headers = { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' };
+      for (const via of ['own', 'fastify'] as const) {
+        await post(server.url, '{"items": [', { via, headers });
+        await post(server.url, '{"origin":{}}', { via, headers });
+        await post(server.url, cart(1, '85176255'), { via, headers });
+      }
+      const clients = warnings.map((line) => /^tax callback refused a cart from (\S+):/.exec(line)?.[1]);
+      expect(clients).toEqual(Array(6).fill(client));
+    },
+  );
 });
 
 describe('which requests the callback’s own route takes', () => {
@@ -183,6 +252,7 @@ describe('which requests the callback’s own route takes', () => {
       },
       refused: () => {},
       unreadable: () => {},
+      clientAddress: () => '127.0.0.1',
       closing: () => false,
       countsByAddress: false,
       refusingSome: () => false,

@@ -169,7 +169,7 @@ describe('tax serve', () => {
         missing: ['NCM 39269090 (A)'],
       },
     });
-    expect(lines).toContain(`tax callback refused: ${answer.body.message as string}`);
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${answer.body.message as string}`);
     expect(await health()).toMatchObject({ answered: 0, noRow: 1 });
   });
 
@@ -458,7 +458,9 @@ describe('tax serve --forward-to', () => {
     expect(answer).toMatchObject({ status: 422, body: { error: 'no-tax-row', missing: ['NCM 85176255 (Z)'] } });
     expect(warnings).toEqual([
       `tax callback: the ERP at ${erp.url} answered HTTP 500; answered from the tax table.`,
-      expect.stringMatching(/^tax callback refused: The tax table has no row for NCM 85176255 \(Z\)/),
+      expect.stringMatching(
+        /^tax callback refused a cart from 127\.0\.0\.1: The tax table has no row for NCM 85176255 \(Z\)/,
+      ),
     ]);
     expect(counts).toMatchObject({ noRow: 1, fallbacks: 1 });
   });
