@@ -4,6 +4,7 @@ import {
   customerFieldPaths,
   customerFieldType,
   customerKey,
+  customerTextKind,
   requiredCustomerFields,
   validateCustomerCreate,
   validateCustomerUpdate,
@@ -20,6 +21,7 @@ export type CustomerMode = 'create' | 'update';
 export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
   return {
     typeOf: (path) => customerFieldType(path, mode),
+    textKindOf: (path) => customerTextKind(path, mode),
     knownPaths: customerFieldPaths[mode],
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],
