@@ -316,7 +316,8 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
 
 /** The records later records made invalid (RecordChecker.lateProblems), counted and reported once all are read. */
 async function reportLateProblems<T>(options: ValidationPassOptions<T>, summary: ValidationSummary): Promise<void> {
-  for (const late of options.checker.lateProblems()) {
+  const lateProblems = options.checker.lateProblems();
+  for (const late of lateProblems) {
     const { line, element } = late.place;
     const invalidAlready =
       element === undefined ? summary.invalidLines.has(line) : summary.invalidElements.has(element);
@@ -330,5 +331,6 @@ async function reportLateProblems<T>(options: ValidationPassOptions<T>, summary:
     options.onLateProblem?.(late);
     await options.onProblem(late.place.line, late.problem, late.place as InputRecord);
   }
-  if (summary.problems > 0) options.onBatch?.(summary);
+  // The progress count shows the records found invalid now too.
+  if (lateProblems.length > 0) options.onBatch?.(summary);
 }
