@@ -21,8 +21,8 @@ import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } 
 import { openSending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
 import { checkingProgress } from './checking-progress.js';
-import { runValidationPass, type ValidationSummary } from './validation-pass.js';
-import { type JudgedRecord, VerdictSpool } from './verdict-spool.js';
+import { type LateProblem, runValidationPass, type ValidationSummary } from './validation-pass.js';
+import { type JudgedRecord, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
 
 export type { BulkJob, SendPlan } from './job.js';
 export type { PendingRecord } from './pending-records.js';
@@ -129,7 +129,8 @@ async function validateThenSend<T, Sent>(
   const input = await openAndCheckInput(job, readPath, context);
   // The input's file is let go of however the run ends (an invalid record, a refused plan, an interruption).
   try {
-    const validation = await validate(job, input, context, verdicts);
+    const lateProblems = new LateProblems();
+    const validation = await validate(job, input, context, verdicts, lateProblems);
     logValidation(job, input, validation, context, started);
     tally.counts = validationCounts(validation, job.flags.dryRun);
     // By name too, for `-o json` and `--log-format json`: a run that ends before sending is read from them as well.
@@ -140,7 +141,8 @@ async function validateThenSend<T, Sent>(
     if (plan === undefined || verdicts === undefined) return;
     const sending = await openSending(job, input, validation.valid, plan, context);
     try {
-      const sent = await sendValidRecords(job, sending, verdicts.read(), input.resume, context);
+      const judged = lateProblems.applied(verdicts.read());
+      const sent = await sendValidRecords(job, sending, judged, input.resume, context);
       await concludeRun(job, sending, sent, context, {
         tally,
         toSend: validation.valid - (input.resume?.done.count ?? 0),
@@ -217,6 +219,7 @@ async function validate<T, Sent>(
   input: CheckedInput,
   context: Context,
   verdicts: VerdictSpool<Sent> | undefined,
+  lateProblems: LateProblems,
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
@@ -251,6 +254,7 @@ async function validate<T, Sent>(
         signal: context.interrupt,
         // What the sending pass needs of each record, so it does not parse and judge the input again.
         onVerdict: verdicts || advisories ? spoolVerdict : undefined,
+        onLateProblem: lateProblems.add,
         onBatch: progress.update,
       }),
     )
@@ -259,6 +263,33 @@ async function validate<T, Sent>(
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   return validation;
+}
+
+/**
+ * The problems found of records once the validation pass read on (two rows for one customer: the first is invalid
+ * too), by place, laid over the spooled verdicts for the sending pass. Few: only records that others repeat.
+ */
+class LateProblems {
+  private readonly messages = new Map<string, string>();
+
+  readonly add = (late: LateProblem): void => {
+    const key = LateProblems.keyOf(late.place);
+    const before = this.messages.get(key);
+    this.messages.set(key, before === undefined ? late.problem.message : `${before}; ${late.problem.message}`);
+  };
+
+  async *applied<T>(batches: AsyncIterable<SpooledRecord<T>[]>): AsyncGenerator<SpooledRecord<T>[]> {
+    if (this.messages.size === 0) return yield* batches;
+    for await (const batch of batches)
+      yield batch.map((record) => {
+        const message = this.messages.get(LateProblems.keyOf(record));
+        return message === undefined ? record : record.withLateProblem(message);
+      });
+  }
+
+  private static keyOf(place: { line: number; element?: number }): string {
+    return place.element === undefined ? `line ${place.line}` : `element ${place.element}`;
+  }
 }
 
 function logValidation<T, Sent>(

@@ -13,6 +13,18 @@ export interface UniqueValue {
   value: string | undefined;
   /** The value is composed of several cells (`SKU @ warehouse`): messages quote it so, not one cell as written. */
   composed?: boolean;
+  /**
+   * A repeat leaves out every record holding the value, the first one too, each naming the others: two rows for one
+   * customer are two instructions that contradict, and the row that is right (often a corrected one appended at the
+   * bottom) is the operator's choice, not the file's order.
+   */
+  everyRepeatInvalid?: boolean;
+}
+
+/** A record found invalid once the pass read on: a later record repeats a value of it (UniqueValue.everyRepeatInvalid). */
+export interface LateProblem {
+  place: Pick<InputRecord, 'line' | 'row' | 'element'>;
+  problem: FieldProblem;
 }
 
 /**
@@ -24,6 +36,11 @@ export class RecordChecker<T> {
   private readonly rows = new RowsOfLines();
   /** Problems about composed values, quoted as composed (see UniqueValue.composed). */
   private readonly composedProblems = new WeakSet<FieldProblem>();
+  /**
+   * The first records of the values repeated so far that make every repeat invalid, by place (as the duplicate index
+   * holds it), with the value as the first repeat wrote it and the places of the repeats: only the repeats take room.
+   */
+  private readonly repeatedFirsts = new Map<number, { unique: UniqueValue; written: string; repeats: number[] }>();
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -83,6 +100,34 @@ export class RecordChecker<T> {
     return problems !== undefined && problems.length > 0 ? { ok: false, problems } : verdict;
   }
 
+  /**
+   * The problems of the records that later records repeat (UniqueValue.everyRepeatInvalid), in file order, once every
+   * record is judged: when such a record was judged, nothing said its value would come again.
+   */
+  lateProblems(): LateProblem[] {
+    return [...this.repeatedFirsts.entries()]
+      .toSorted(([first], [second]) => first - second)
+      .map(([place, { unique, written, repeats }]) => {
+        const problem: FieldProblem = {
+          field: unique.field,
+          value: written,
+          message: validationMessage(
+            unique.field,
+            written,
+            `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
+          ),
+        };
+        if (unique.composed) this.composedProblems.add(problem);
+        return { place: this.placeOf(place), problem };
+      });
+  }
+
+  private placeOf(place: number): LateProblem['place'] {
+    if (place >= elementPlace) return { line: 1, element: place - elementPlace };
+    const row = this.rows.rowOf(place);
+    return row === place ? { line: place } : { line: place, row };
+  }
+
   private duplicatePlaceText(place: number): string {
     if (place >= elementPlace) return `in element ${place - elementPlace}`;
     const row = this.rows.rowOf(place);
@@ -109,14 +154,38 @@ export class RecordChecker<T> {
         message: validationMessage(
           unique.field,
           unique.value,
-          `the same ${unique.label} is already ${this.duplicatePlaceText(first)} of this file`,
+          `the same ${unique.label} is ${unique.everyRepeatInvalid ? 'also' : 'already'} ${this.duplicatePlaceText(first)} of this file`,
         ),
       };
       if (unique.composed) this.composedProblems.add(problem);
+      if (unique.everyRepeatInvalid) this.noteRepeat(first, place, unique, record, problem);
       (problems ??= []).push(problem);
     }
     return problems;
   }
+
+  private noteRepeat(
+    first: number,
+    place: number,
+    unique: UniqueValue,
+    record: InputRecord,
+    problem: FieldProblem,
+  ): void {
+    const noted = this.repeatedFirsts.get(first);
+    if (noted !== undefined) {
+      noted.repeats.push(place);
+      return;
+    }
+    // The first record's cell is gone: quoted as its first repeat wrote the same value (most files write a column
+    // one way).
+    const written = unique.composed ? unique.value! : (problemsAsWritten(record, [problem])[0]?.value ?? unique.value!);
+    this.repeatedFirsts.set(first, { unique, written, repeats: [place] });
+  }
+}
+
+/** `on line 5`, `on line 5 and on line 9`, `on line 5, on line 7 and in element 3`. */
+function joinedPlaces(places: readonly string[]): string {
+  return places.length === 1 ? places[0]! : `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
 }
 
 /** Marks an element index among the lines the duplicate index holds (both far below 2^31). */
@@ -171,6 +240,11 @@ export interface ValidationPassOptions<T> {
   signal?: AbortSignal;
   /** Every record with its verdict, in file order: a bulk job spools them for its sending pass. */
   onVerdict?(record: InputRecord, verdict: RecordVerdict<T>): void;
+  /**
+   * A record found invalid after the last one was read (see RecordChecker.lateProblems), its verdict already given to
+   * onVerdict: a bulk job leaves it out of its sending pass. Its problem goes to onProblem as well.
+   */
+  onLateProblem?(late: LateProblem): void;
   /** The counts so far, after each batch of records: for a progress line. */
   onBatch?(summary: Readonly<ValidationSummary>): void;
 }
@@ -181,6 +255,8 @@ export interface ValidationSummary {
   invalid: number;
   problems: number;
   invalidLines: LineSet;
+  /** Minified JSON, whose records share a line: the elements of the invalid records. */
+  invalidElements: LineSet;
   /** Ctrl-C ended the pass before the last record: the counts are of the records read so far. */
   interrupted: boolean;
   /** Warnings logged of values the platform takes but that look wrong (a bulk job's advisories). */
@@ -195,6 +271,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     invalid: 0,
     problems: 0,
     invalidLines: new LineSet(),
+    invalidElements: new LineSet(),
     interrupted: false,
   };
   // A flag the abort event sets: AbortSignal's `aborted` getter, read per record, was ~2% of a million-row pass.
@@ -218,6 +295,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
         }
         summary.invalid++;
         summary.invalidLines.add(record.line);
+        if (record.element !== undefined) summary.invalidElements.add(record.element);
         for (const problem of verdict.problems) {
           summary.problems++;
           await options.onProblem(record.line, problem, record);
@@ -225,6 +303,7 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
       }
       options.onBatch?.(summary);
     }
+    if (!summary.interrupted) await reportLateProblems(options, summary);
   } catch (error) {
     // A pipe whose writer went silent is ended by the interruption itself (byte-source.ts): no error of the input.
     if (!(aborted && error instanceof InterruptedError)) throw error;
@@ -233,4 +312,25 @@ export async function runValidationPass<T>(options: ValidationPassOptions<T>): P
     options.signal?.removeEventListener('abort', onAbort);
   }
   return summary;
+}
+
+/** The records later records made invalid (RecordChecker.lateProblems), counted and reported once all are read. */
+async function reportLateProblems<T>(options: ValidationPassOptions<T>, summary: ValidationSummary): Promise<void> {
+  const lateProblems = options.checker.lateProblems();
+  for (const late of lateProblems) {
+    const { line, element } = late.place;
+    const invalidAlready =
+      element === undefined ? summary.invalidLines.has(line) : summary.invalidElements.has(element);
+    if (!invalidAlready) {
+      summary.valid--;
+      summary.invalid++;
+      summary.invalidLines.add(line);
+      if (element !== undefined) summary.invalidElements.add(element);
+    }
+    summary.problems++;
+    options.onLateProblem?.(late);
+    await options.onProblem(late.place.line, late.problem, late.place as InputRecord);
+  }
+  // The progress count shows the records found invalid now too.
+  if (lateProblems.length > 0) options.onBatch?.(summary);
 }

@@ -48,6 +48,20 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
     private originalJson: string | undefined,
   ) {}
 
+  /**
+   * The record with one more problem, found once the validation pass read on (RecordChecker.lateProblems): invalid,
+   * whatever it was, with its cells as written for the errors file.
+   */
+  withLateProblem(message: string): SpooledRecord<T> {
+    const joined = this.message === undefined ? message : `${this.message}; ${message}`;
+    const record = new SpooledRecord<T>(this.line, this.key, undefined, joined, this.originalJson);
+    record.parsedOriginal = this.parsedOriginal;
+    record.column = this.column;
+    record.element = this.element;
+    record.row = this.row;
+    return record;
+  }
+
   get value(): T | undefined {
     if (this.parsedValue === undefined && this.json !== undefined) this.parsedValue = JSON.parse(this.json) as T;
     return this.parsedValue;

@@ -85,6 +85,27 @@ export const addressFieldTypes: Readonly<Record<keyof AddressInput, FieldType>> 
   lng: 'number',
 };
 
+/**
+ * What a text field holds, where the field's type alone (text) does not say how a spreadsheet's number cell spoils
+ * it: an address number is typed as a whole number (`12`, `120`), so a cell with a fraction is a slip, not a value.
+ */
+export type TextKind = 'address number';
+
+const addressTextKinds: Readonly<Partial<Record<keyof AddressInput, TextKind>>> = { number: 'address number' };
+
+/** The text kind of a dot path of the create/update body (see TextKind); undefined for any other path. */
+export function customerTextKind(path: string, mode: 'create' | 'update'): TextKind | undefined {
+  if (customerFieldType(path, mode) === undefined) return undefined;
+  const parts = pathSegments(path);
+  const inAddress =
+    (parts.length === 2 && parts[0] === 'customerRegistrationAddress') ||
+    (parts.length === 3 && parts[0] === 'addressList');
+  const field = parts.at(-1);
+  return inAddress && typeof field === 'string' && Object.hasOwn(addressTextKinds, field)
+    ? addressTextKinds[field as keyof AddressInput]
+    : undefined;
+}
+
 const optionalFieldTypes: Readonly<Record<keyof CustomerOptionalFields, FieldType>> = {
   name: 'string',
   tradingName: 'string',

@@ -48,6 +48,7 @@ import { type FieldProblem, type RecordVerdict, validationMessage } from './vali
 export {
   customerFieldPaths,
   customerFieldType,
+  customerTextKind,
   type AddressInput,
   type AddressPartsInput,
   type CustomerCreateBody,

@@ -3,6 +3,7 @@
  * scientific notation in a column formatted "General", and the CSV export writes what is shown: the digits after
  * the fifth or the fifteenth are lost. Pure.
  */
+import type { TextKind } from './customer-fields.js';
 import { fieldProblem, type FieldProblem } from './validation.js';
 
 /** What to do about it, as the reason of a field's problem. */
@@ -89,11 +90,13 @@ export const textDateCellReason =
  * an odd count of digits: NCMs and their prefixes have 2, 4, 6 or 8, and the chapters 01 to 09 start with the zero a
  * number cell drops (04021010 becomes 4021010, a prefix of another product).
  */
-export function numberCellProblem(path: string, number: number): string | undefined {
+export function numberCellProblem(column: { path: string; textKind?: TextKind }, number: number): string | undefined {
+  const { path } = column;
   if (isCodeField(path)) return numberCellReason;
   // An address number typed 12,5 on a pt-BR screen is stored 12.5: neither is what the field would take as typed,
-  // and a fraction there is most likely a slip. (A rate or an amount column takes its fraction as it is.)
-  if (path.slice(path.lastIndexOf('.') + 1) === 'number' && Number.isFinite(number) && !Number.isInteger(number))
+  // and a fraction there is most likely a slip. The field catalogue says which fields are address numbers, not the
+  // path's last word: a decimal field named `….number` takes its fraction as it is.
+  if (column.textKind === 'address number' && Number.isFinite(number) && !Number.isInteger(number))
     return `the cell is a number with a fraction (${String(number).replace('.', ',')} on a pt-BR screen), which an address number does not hold as typed; format the column as Text and type the value again`;
   const digits = String(number);
   const ncm = path === 'ncm' || path.endsWith('.ncm');

@@ -4,6 +4,7 @@ import {
   customerFieldPaths,
   customerFieldType,
   customerKey,
+  customerTextKind,
   requiredCustomerFields,
   validateCustomerCreate,
   validateCustomerUpdate,
@@ -20,6 +21,7 @@ export type CustomerMode = 'create' | 'update';
 export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
   return {
     typeOf: (path) => customerFieldType(path, mode),
+    textKindOf: (path) => customerTextKind(path, mode),
     knownPaths: customerFieldPaths[mode],
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],
@@ -34,14 +36,17 @@ const notUpdated: Readonly<Record<string, string>> = {
   documentType: 'the document a customer is found by keeps its type',
 };
 
-/** A fresh judge of customer records: the platform's rules, and one record per document (and per e-mail on create). */
+/**
+ * A fresh judge of customer records: the platform's rules, and one record per document (every record of a repeated one
+ * is invalid) and per e-mail on create.
+ */
 export function newCustomerChecker<T extends { document?: unknown; username?: unknown }>(
   mode: CustomerMode,
 ): RecordChecker<T> {
   const validate = mode === 'create' ? validateCustomerCreate : validateCustomerUpdate;
   // The keys read the same from a validated customer and from the raw values of one invalid for another reason.
   const uniqueValues = (value: { document?: unknown; username?: unknown }) => {
-    const unique: UniqueValue[] = [{ label: 'document', field: 'document', value: customerKey(value) }];
+    const unique: UniqueValue[] = [customerDocumentValue(value)];
     if (mode === 'create') unique.push({ label: 'e-mail', field: 'username', value: customerEmailKey(value) });
     return unique;
   };
@@ -50,6 +55,11 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     uniqueValues,
     (record) => uniqueValues(record.values),
   );
+}
+
+/** A customer's document, once per file: two rows for one customer leave both out (UniqueValue.everyRepeatInvalid). */
+export function customerDocumentValue(value: { document?: unknown }): UniqueValue {
+  return { label: 'document', field: 'document', value: customerKey(value), everyRepeatInvalid: true };
 }
 
 /**

@@ -4,7 +4,7 @@ import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
-import { customerKey, validateCustomerUpdate } from '../../domain/customer.js';
+import { validateCustomerUpdate } from '../../domain/customer.js';
 import { InputError, PlatformError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
@@ -12,7 +12,7 @@ import { activeStateWords, parseActiveState } from '../../io/input/cell-values.j
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
-import { customerRecordKey } from './customer-input.js';
+import { customerDocumentValue, customerRecordKey } from './customer-input.js';
 
 /** One customer by document, or every row of a FILE with document and active columns. */
 export type CustomerStatusTarget = { document: string; active: boolean } | { file: string };
@@ -87,10 +87,7 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
       file: options.file,
       flags: options,
       catalogue: statusCatalogue,
-      newChecker: () =>
-        new RecordChecker(checkStatus, (change) => [
-          { label: 'document', field: 'document', value: customerKey(change) },
-        ]),
+      newChecker: () => new RecordChecker(checkStatus, (change) => [customerDocumentValue(change)]),
       keyOf: customerRecordKey,
       outcomes: ['updated', 'invalid', 'failed'],
       sentOutcomes: ['updated'],

@@ -1,4 +1,5 @@
 import { fieldSpelledAs } from '../../domain/header-aliases.js';
+import type { TextKind } from '../../domain/customer-fields.js';
 import { pathSegments } from '../../domain/validation.js';
 import { closestName } from '../../lib/suggest.js';
 import {
@@ -15,6 +16,8 @@ export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 /** The fields a kind of record has: the type of each dot path, and every known path for suggestions. */
 export interface FieldCatalogue {
   typeOf(path: string): FieldType | undefined;
+  /** What a text field holds, where its type does not say (an address number): see TextKind. */
+  textKindOf?(path: string): TextKind | undefined;
   knownPaths: readonly string[];
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
   requiredColumns?: readonly string[];
@@ -32,6 +35,8 @@ export interface ColumnPlan {
   /** The path split once, numeric segments as numbers: shaping a million rows must not split it a million times. */
   segments: readonly (string | number)[];
   type: FieldType;
+  /** The catalogue's textKindOf, asked once per column. */
+  textKind?: TextKind;
 }
 
 export interface HeaderProblems {
@@ -118,7 +123,8 @@ export function planColumns(
       });
       return;
     }
-    columns.push({ index, header, path, segments: pathSegments(path), type });
+    const textKind = catalogue.textKindOf?.(path);
+    columns.push({ index, header, path, segments: pathSegments(path), type, ...(textKind ? { textKind } : {}) });
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });
   problems.missing = (catalogue.requiredColumns ?? []).filter((path) => !seen.has(path));

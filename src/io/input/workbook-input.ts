@@ -370,7 +370,7 @@ function textCellRead(
 /** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
 export function cellValue(
   cell: WorkbookCell,
-  column: Pick<ColumnPlan, 'path' | 'type'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind'>,
   decimal: '.' | ',',
   decimalSettled = false,
 ): { value?: unknown; problem?: string } {
@@ -417,7 +417,7 @@ export function cellValue(
 
 function numberValue(
   cell: Extract<WorkbookCell, { kind: 'number' }>,
-  column: Pick<ColumnPlan, 'path' | 'type'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind'>,
 ): { value?: unknown; problem?: string } {
   const number = shownNumber(cell.number);
   // A percentage reads as the sheet shows it and its CSV export writes it, `12%`: 0.12 is no rate of 12.
@@ -438,7 +438,7 @@ function numberValue(
     case 'list':
       return { value: [String(number)] };
     case 'string':
-      const problem = numberCellProblem(column.path, number);
+      const problem = numberCellProblem(column, number);
       return problem === undefined
         ? { value: String(number) }
         : { value: String(number), problem: `${number}: ${problem}` };

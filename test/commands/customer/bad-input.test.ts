@@ -515,7 +515,7 @@ describe('values the platform takes but that look wrong', () => {
 });
 
 describe('duplicates inside one file', () => {
-  it('the same document (written two ways) and the same e-mail (in another case): exit 65 naming the first line, nothing sent', async () => {
+  it('the same document (written two ways) and the same e-mail (in another case): exit 65 naming the other line, both rows of the document invalid, nothing sent', async () => {
     const csv = [
       createHeader,
       ana,
@@ -529,10 +529,12 @@ describe('duplicates inside one file', () => {
     expect(result.code).toBe(65);
     expectLines(result.stderr, [
       'customer create: validating dups.csv',
-      'dups.csv:3: Property [document] with value [52998224725] does not pass validation (the same document is already on line 2 of this file)',
+      'dups.csv:3: Property [document] with value [52998224725] does not pass validation (the same document is also on line 2 of this file)',
       'dups.csv:4: Property [username] with value [ANA@Example.com] does not pass validation (the same e-mail is already on line 2 of this file)',
-      timed('customer create: 4 records, 2 valid, 2 invalid ({s} s)'),
-      'error: 2 records of dups.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+      // The first row's problem is known once the file is read; its cell is quoted as its repeat wrote the document.
+      'dups.csv:2: Property [document] with value [52998224725] does not pass validation (the same document is also on line 3 of this file)',
+      timed('customer create: 4 records, 1 valid, 3 invalid ({s} s)'),
+      'error: 3 records of dups.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -544,10 +546,11 @@ describe('duplicates inside one file', () => {
     expect(result.code).toBe(65);
     expectLines(result.stderr, [
       'customer create: validating customers.csv',
-      'customers.csv:27: Property [document] with value [100.039.595-20] does not pass validation (the same document is already on line 6 of this file)',
+      'customers.csv:27: Property [document] with value [100.039.595-20] does not pass validation (the same document is also on line 6 of this file)',
       'customers.csv:27: Property [username] with value [cliente5@email.com.br] does not pass validation (the same e-mail is already on line 6 of this file)',
-      timed('customer create: 26 records, 25 valid, 1 invalid ({s} s)'),
-      'error: 1 record of customers.csv is invalid (listed above); nothing was sent. Fix it, or pass --skip-invalid to send the rest.',
+      'customers.csv:6: Property [document] with value [100.039.595-20] does not pass validation (the same document is also on line 27 of this file)',
+      timed('customer create: 26 records, 24 valid, 2 invalid ({s} s)'),
+      'error: 2 records of customers.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -228,8 +228,9 @@ describe('an export with the ERP’s own headers', () => {
       cwd: folder,
       env,
     });
-    // Read with the map: no header problem; five still invalid (nothing was fixed), one duplicate now alone.
+    // Read with the map: no header problem; all seven still invalid (nothing was fixed): both rows of the repeated
+    // document are there, for the operator to keep one.
     expect(fedBack.stderr).not.toContain('named as an ERP names');
-    expect(fedBack.stderr).toMatch(/: 6 records, 1 valid, 5 invalid/);
+    expect(fedBack.stderr).toMatch(/: 7 records, 0 valid, 7 invalid/);
   });
 });

@@ -52,10 +52,10 @@ async function validate<T>(
   return problems;
 }
 
-/** The "already …" part of each repeat's message, by the place of the repeat. */
+/** The "already …" (or "also …") part of each repeat's message, by the place of the repeat. */
 const repeats = (problems: string[]) =>
   problems
-    .map((problem) => /^(.*?) Property .*(already .*) of this file\)$/.exec(problem))
+    .map((problem) => /^(.*?) Property .*((?:already|also) .*) of this file\)$/.exec(problem))
     .filter((match) => match !== null)
     .map((match) => `${match[1]}: ${match[2]}`);
 
@@ -79,13 +79,36 @@ describe('RecordChecker and its duplicate index', () => {
     expect(repeats(await validate(path, newStockChecker()))).toEqual(['1:77 (element 3): already in element 1']);
   });
 
-  it('finds a document and an e-mail of one record, each at its own first record', async () => {
+  it('finds a document and an e-mail of one record, each at its own first record; the first record of the document is invalid too', async () => {
     // Every column a create needs is there (a file without one is refused at its header, before any record).
     const path = fileWith(
       'documentType;document;username;phone;password\ncpf;111;a@x.com;1;x\ncpf;222;b@x.com;1;x\ncpf;222;a@x.com;1;x\n',
     );
     const problems = await validate(path, newCustomerChecker('create'), { catalogue: customerCatalogue('create') });
-    expect(repeats(problems)).toEqual(['4: already on line 3', '4: already on line 2']);
+    // Two rows for one customer leave both out: the first's problem is known once the file is read.
+    expect(repeats(problems)).toEqual(['4: also on line 3', '4: already on line 2', '3: also on line 4']);
+  });
+
+  it('names every repeat of a document on its first record, in file order, below a cell with a line break', async () => {
+    const path = fileWith(
+      [
+        'document;phone;note',
+        '529.982.247-25;11987654321;"two\nlines"',
+        '111.444.777-35;11987654321;',
+        '529.982.247-25;11987654322;',
+        '111.444.777-35;11987654321;',
+        '529.982.247-25;11987654323;',
+        '',
+      ].join('\n'),
+    );
+    const problems = await validate(path, newCustomerChecker('update'), { catalogue: customerCatalogue('update') });
+    expect(problems).toEqual([
+      '5 (row 4) Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 2 of this file)',
+      '6 (row 5) Property [document] with value [111.444.777-35] does not pass validation (the same document is also on line 4 (row 3) of this file)',
+      '7 (row 6) Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 2 of this file)',
+      '2 Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 5 (row 4) and on line 7 (row 6) of this file)',
+      '4 (row 3) Property [document] with value [111.444.777-35] does not pass validation (the same document is also on line 6 (row 5) of this file)',
+    ]);
   });
 
   it('finds repeats in stdin as in a file', async () => {

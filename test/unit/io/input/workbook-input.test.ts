@@ -241,6 +241,21 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
     );
   });
 
+  it("a number cell with a fraction is refused where the field catalogue says address number, not by the path's last word", () => {
+    const catalogue = customerCatalogue('create');
+    const fraction = { kind: 'number', number: 12.5 } as const;
+    const column = (path: string) => ({ path, type: 'string' as const, textKind: catalogue.textKindOf?.(path) });
+    const refusal =
+      '12.5: the cell is a number with a fraction (12,5 on a pt-BR screen), which an address number does not hold as typed; format the column as Text and type the value again';
+    for (const path of ['customerRegistrationAddress.number', 'addressList.2.number'])
+      expect(cellValue(fraction, column(path), '.')).toEqual({ value: '12.5', problem: refusal });
+    // A text field the catalogue does not call an address number, whatever its name ends with, takes it as it is.
+    expect(catalogue.textKindOf?.('customerRegistrationAddress.complement')).toBeUndefined();
+    expect(cellValue(fraction, { path: 'invoice.number', type: 'string' }, '.')).toEqual({ value: '12.5' });
+    // A whole address number is its digits.
+    expect(cellValue({ kind: 'number', number: 120 }, column('addressList.0.number'), '.')).toEqual({ value: '120' });
+  });
+
   it('a yes/no cell in a free-text column reads as true or false', () => {
     expect(cellValue({ kind: 'boolean', value: false }, { path: 'reason', type: 'string' }, '.')).toEqual({
       value: 'false',

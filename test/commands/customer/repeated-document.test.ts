@@ -1,0 +1,129 @@
+/**
+ * Two rows for one customer in one file (a corrected row appended at the bottom of the sheet): with --skip-invalid
+ * neither is sent, both are reported naming the other and go to the errors file, for the operator to choose; without
+ * it the run is refused naming both. The file's order never decides which instruction is applied.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { createHeader, spareCpfs, statusRoute, storedCustomer, updateRoute } from '../../support/customers.js';
+import { expectLines, onlyErrorsFile, onlyReport, readErrorsCsv, readReport, timed } from '../../support/run-files.js';
+import { requestCounts, resetCounts } from '../../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
+
+function cli(args: readonly string[], cwd: string): Promise<RunResult> {
+  return runCommandLine(args, { configDir, cwd });
+}
+
+const [ana, dora, eva] = spareCpfs;
+
+/** Ana, Dora and Eva registered (and active), the sandbox's counts cleared: a folder to run in. */
+async function threeCustomers(): Promise<string> {
+  const folder = freshWorkDir();
+  const rows = [ana, dora, eva].map(
+    (document, index) =>
+      `cpf,${document},Cliente ${index},c${index}@example.com,11987654321,Senha#1,01310-100,1${index}`,
+  );
+  writeFileSync(join(folder, 'novos.csv'), [createHeader, ...rows, ''].join('\n'));
+  expect((await cli(['customer', 'create', 'novos.csv'], folder)).code).toBe(0);
+  await resetCounts(sandbox);
+  return folder;
+}
+
+const repeated = (document: string, line: number) =>
+  `Property [document] with value [${document}] does not pass validation (the same document is also on line ${line} of this file)`;
+
+describe('customer status --skip-invalid with two rows for one customer', () => {
+  it('sends neither (the stale row above the corrected one is not applied), reports both naming the other, and puts both in the errors file', async () => {
+    const folder = await threeCustomers();
+    writeFileSync(
+      join(folder, 'estados.csv'),
+      `document;active\r\n${ana};inativo\r\n${dora};bloqueado\r\n${eva};liberado\r\n${dora};ativo\r\n`,
+    );
+    const result = await cli(['customer', 'status', 'estados.csv', '--skip-invalid'], folder);
+    expect(result.code).toBe(1);
+    const report = onlyReport(folder, 'estados');
+    const errors = onlyErrorsFile(folder, 'estados');
+    expectLines(result.stderr, [
+      'customer status: validating estados.csv',
+      `estados.csv:5: ${repeated(dora, 3)}`,
+      `estados.csv:3: ${repeated(dora, 5)}`,
+      timed('customer status: 4 records, 2 valid, 2 invalid ({s} s)'),
+      'customer status: sending 2 customers, one request each, to the status route (concurrency 8)',
+      timed('customer status: 2 updated, 2 invalid; 2 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
+      `customer status: report: ${report}`,
+      `customer status: errors: ${errors} (2 records to fix and feed back)`,
+      `customer status: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer status ${errors} --profile default`,
+      `error: 2 customers did not go through (2 invalid); the report ${report} and the errors file ${errors} say why.`,
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({ [statusRoute]: 2 });
+    expect((await storedCustomer(sandbox, dora)).active).toBe(true);
+    expect((await storedCustomer(sandbox, ana)).active).toBe(false);
+    const rows = readReport(join(folder, report)).toSorted((a, b) => Number(a.line) - Number(b.line));
+    expect(rows.map((row) => [row.line, row.key, row.outcome, row.message])).toEqual([
+      ['2', ana, 'updated', 'inactive'],
+      ['3', dora, 'invalid', repeated(dora, 5)],
+      ['4', eva, 'updated', 'active'],
+      ['5', dora, 'invalid', repeated(dora, 3)],
+    ]);
+    const errorsFile = readErrorsCsv(join(folder, errors), ';');
+    expect(errorsFile.header).toEqual(['document', 'active', 'row', 'error']);
+    expect(errorsFile.rows).toEqual([
+      [dora, 'bloqueado', '3', repeated(dora, 5)],
+      [dora, 'ativo', '5', repeated(dora, 3)],
+    ]);
+
+    // The operator deletes the stale row and feeds the errors file back: the row kept is the one applied.
+    const [header, , kept] = readFileSync(join(folder, errors), 'utf8').split(/\r?\n/);
+    writeFileSync(join(folder, 'corrigido.csv'), `${header}\r\n${kept}\r\n`);
+    await resetCounts(sandbox);
+    expect((await cli(['customer', 'status', 'corrigido.csv'], folder)).code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({ [statusRoute]: 1 });
+    expect((await storedCustomer(sandbox, dora)).active).toBe(true);
+  });
+});
+
+describe('customer update with two rows for one customer', () => {
+  it('without --skip-invalid: exit 65 naming both lines, nothing sent', async () => {
+    const folder = await threeCustomers();
+    writeFileSync(
+      join(folder, 'fones.csv'),
+      `document,phone\n${ana},11911112222\n${dora},11933334444\n${ana},11955556666\n`,
+    );
+    const result = await cli(['customer', 'update', 'fones.csv'], folder);
+    expect(result.code).toBe(65);
+    expectLines(result.stderr, [
+      'customer update: validating fones.csv',
+      `fones.csv:4: ${repeated(ana, 2)}`,
+      `fones.csv:2: ${repeated(ana, 4)}`,
+      timed('customer update: 3 records, 1 valid, 2 invalid ({s} s)'),
+      'error: 2 records of fones.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('with --skip-invalid: only the customer named once is updated', async () => {
+    const folder = await threeCustomers();
+    writeFileSync(
+      join(folder, 'fones.csv'),
+      `document,phone\n${ana},11911112222\n${dora},11933334444\n${ana},11955556666\n`,
+    );
+    const result = await cli(['customer', 'update', 'fones.csv', '--skip-invalid'], folder);
+    expect(result.code).toBe(1);
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 1 });
+    expect((await storedCustomer(sandbox, ana)).phone).toBe('(11) 98765-4321');
+    expect((await storedCustomer(sandbox, dora)).phone).toBe('(11) 93333-4444');
+    const errorsFile = readErrorsCsv(join(folder, onlyErrorsFile(folder, 'fones')));
+    expect(errorsFile.rows).toEqual([
+      [ana, '11911112222', '2', repeated(ana, 4)],
+      [ana, '11955556666', '4', repeated(ana, 2)],
+    ]);
+  });
+});
