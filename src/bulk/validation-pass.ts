@@ -41,6 +41,8 @@ export class RecordChecker<T> {
    * holds it), with the value as the first repeat wrote it and the places of the repeats: only the repeats take room.
    */
   private readonly repeatedFirsts = new Map<number, { unique: UniqueValue; written: string; repeats: number[] }>();
+  /** Records judged valid that a later record showed invalid (see invalidateEarlier), by place: the first problem. */
+  private readonly shownInvalidLater = new Map<number, FieldProblem>();
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -105,21 +107,33 @@ export class RecordChecker<T> {
    * record is judged: when such a record was judged, nothing said its value would come again.
    */
   lateProblems(): LateProblem[] {
-    return [...this.repeatedFirsts.entries()]
-      .toSorted(([first], [second]) => first - second)
-      .map(([place, { unique, written, repeats }]) => {
-        const problem: FieldProblem = {
-          field: unique.field,
-          value: written,
-          message: validationMessage(
-            unique.field,
-            written,
-            `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
-          ),
-        };
-        if (unique.composed) this.composedProblems.add(problem);
-        return { place: this.placeOf(place), problem };
-      });
+    const repeated = [...this.repeatedFirsts.entries()].map(([place, { unique, written, repeats }]) => {
+      const problem: FieldProblem = {
+        field: unique.field,
+        value: written,
+        message: validationMessage(
+          unique.field,
+          written,
+          `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
+        ),
+      };
+      if (unique.composed) this.composedProblems.add(problem);
+      return { at: place, late: { place: this.placeOf(place), problem } };
+    });
+    const shown = [...this.shownInvalidLater.entries()].map(([place, problem]) => ({
+      at: place,
+      late: { place: this.placeOf(place), problem },
+    }));
+    return [...repeated, ...shown].toSorted((first, second) => first.at - second.at).map(({ late }) => late);
+  }
+
+  /**
+   * Notes that the record at `place` (checkerPlace), judged valid when it came, is invalid for `problem`, as a later
+   * record shows (two rows of one order's move that disagree: neither is sent, the operator chooses). Reported by
+   * lateProblems() with the repeats; a record's first such problem is kept.
+   */
+  invalidateEarlier(place: number, problem: FieldProblem): void {
+    if (!this.shownInvalidLater.has(place)) this.shownInvalidLater.set(place, problem);
   }
 
   private placeOf(place: number): LateProblem['place'] {
@@ -143,7 +157,7 @@ export class RecordChecker<T> {
     record: InputRecord,
     problems: FieldProblem[] | undefined,
   ): FieldProblem[] | undefined {
-    const place = duplicatePlace(record);
+    const place = checkerPlace(record);
     for (const unique of values) {
       if (unique.value === undefined) continue;
       const first = this.duplicates.firstPlaceOf(unique.label, unique.value, place);
@@ -195,7 +209,7 @@ const elementPlace = 0x80000000;
  * Where a record is, as the duplicate index holds it: its line, or in minified JSON (every record on
  * line 1, where "already on line 1" names none of them) its element index with the top bit set.
  */
-function duplicatePlace(record: InputRecord): number {
+export function checkerPlace(record: Pick<InputRecord, 'line' | 'element'>): number {
   return record.element === undefined ? record.line : (elementPlace | record.element) >>> 0;
 }
 

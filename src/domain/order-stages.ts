@@ -287,42 +287,65 @@ function textProblems(field: string, value: string | undefined, maximum: number,
 export type SequencedMove = Pick<OrderMove, 'order' | 'action'> & Partial<Record<keyof HeldMoveData, string>>;
 
 /** A move of a file that gives its order another kept value than an earlier row of the same move did. */
-export interface FileConflict {
+export interface FileConflict<At> {
   field: keyof HeldMoveData;
   value: string;
   reason: string;
+  /**
+   * The earlier rows that gave the first value, as invalid as this one: where the caller kept them, their value,
+   * and the reason in their words.
+   */
+  earlier: { at: At[]; value: string; reason: string };
 }
 
 /**
  * Follows the moves of a file, order by order, in file order: a move that the file's own earlier moves make
- * impossible (shipped, then ready to ship; anything after canceled) is refused before anything is sent, and so is a
- * move that gives its order another ERP number, NF-e key or tracking code than an earlier row of the same move
- * (two rows that disagree: a run would send the first and find the other a conflict, whichever was right). The same
- * move again with the same value is a repeat, taken as the real run takes it (unchanged).
+ * impossible (shipped, then ready to ship; anything after canceled) is refused before anything is sent, and so are
+ * the rows of one move that give its order different ERP numbers, NF-e keys or tracking codes, every one of them (a
+ * run would send the first and find the other a conflict, whichever was right: none is sent, and the operator
+ * chooses). The same move again with the same value, and no other value in the file, is a repeat, taken as the real
+ * run takes it (unchanged). `At` is where the caller keeps a row (its place in the file), handed back with a conflict.
  */
-export class MoveSequence {
+export class MoveSequence<At = undefined> {
   private readonly reached = new Map<string, { status: string; place: string }>();
-  /** `order action` → the kept value its first row gave, and where. */
-  private readonly given = new Map<string, { value: string; place: string }>();
+  /** `order action` → the kept value its first row gave, where, the rows that gave it, and the first other value. */
+  private readonly given = new Map<
+    string,
+    { value: string; place: string; at: At[]; disputed?: { value: string; place: string } }
+  >();
 
-  /** The conflict of `move` (at `place`) with an earlier row of the same move of its order, or undefined. */
-  disagreement(move: SequencedMove, place: string): FileConflict | undefined {
+  /** The conflict of `move` (at `place`, kept by the caller as `at`) with another row of the same move, if any. */
+  disagreement(move: SequencedMove, place: string, at?: At): FileConflict<At> | undefined {
     if (!(move.action in keptFieldOf)) return undefined;
     const field = keptFieldOf[move.action as ReplaceableAction];
     const value = move[field]?.trim();
     if (!value) return undefined;
     const key = `${move.order} ${move.action}`;
-    const earlier = this.given.get(key);
-    if (earlier === undefined) {
-      this.given.set(key, { value, place });
+    const first = this.given.get(key);
+    if (first === undefined) {
+      this.given.set(key, { value, place, at: [at as At] });
       return undefined;
     }
-    if (comparable(field, earlier.value) === comparable(field, value)) return undefined;
+    const sameAsFirst = comparable(field, first.value) === comparable(field, value);
+    if (sameAsFirst && first.disputed === undefined) {
+      first.at.push(at as At);
+      return undefined;
+    }
+    first.disputed ??= { value, place };
+    // A row with the first value conflicts with the first other one; any other, with the first row.
+    const other = sameAsFirst ? first.disputed : first;
     const words = keptFieldWords[field];
+    const conflict = (otherPlace: string, otherValue: string, own: string) =>
+      `a conflict within this file: ${otherPlace} gives this order ${words} ${otherValue}, this row ${own}; an order takes one ${words}: keep the row that is right`;
     return {
       field,
       value,
-      reason: `a conflict within this file: ${earlier.place} gives this order ${words} ${earlier.value}, this row ${value}; an order takes one ${words}: keep the row that is right`,
+      reason: conflict(other.place, other.value, value),
+      earlier: {
+        at: first.at,
+        value: first.value,
+        reason: conflict(first.disputed.place, first.disputed.value, first.value),
+      },
     };
   }
 

@@ -1,4 +1,4 @@
-import { RecordChecker } from '../../bulk/validation-pass.js';
+import { checkerPlace, RecordChecker } from '../../bulk/validation-pass.js';
 import { MoveSequence, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { InputRecord } from '../../io/input/open-input.js';
@@ -19,10 +19,11 @@ export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {
  * too, and each order would then point at the other's ERP order.
  */
 export function newMoveChecker(setting: MoveFileSetting): RecordChecker<PreparedMove> {
-  const sequence = new MoveSequence();
+  // Each row kept by its place in the file: a later row that disagrees with it makes it invalid too.
+  const sequence = new MoveSequence<{ place: number; invoiceXml?: string }>();
   const keyLines = new Map<string, { line: number; order: string }>();
   const erpNumberLines = new Map<string, { line: number; order: string }>();
-  return new RecordChecker((record: InputRecord): RecordVerdict<PreparedMove> => {
+  const checker = new RecordChecker((record: InputRecord): RecordVerdict<PreparedMove> => {
     const move = moveOf(record.values);
     const verdict = checkMove(move, {
       baseDirectory: setting.baseDirectory,
@@ -45,10 +46,16 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
     const refused = sequence.follow(verdict.value, `line ${record.line}`);
     if (refused) return { ok: false, problems: [fieldProblem('action', verdict.value.action, refused)] };
     const { order, action, values } = verdict.value;
-    const conflict = sequence.disagreement({ order, action, ...values }, `line ${record.line}`);
+    const at = { place: checkerPlace(record), ...(move.invoiceXml ? { invoiceXml: move.invoiceXml } : {}) };
+    const conflict = sequence.disagreement({ order, action, ...values }, `line ${record.line}`, at);
     if (conflict) {
       // An NF-e given as a file is named by its path, as the row wrote it; its key is in the reason.
       const field = conflict.field === 'invoiceKey' && move.invoiceXml ? 'invoiceXml' : conflict.field;
+      for (const earlier of conflict.earlier.at) {
+        const earlierField = conflict.field === 'invoiceKey' && earlier.invoiceXml ? 'invoiceXml' : conflict.field;
+        const written = earlierField === 'invoiceXml' ? (earlier.invoiceXml as string) : conflict.earlier.value;
+        checker.invalidateEarlier(earlier.place, fieldProblem(earlierField, written, conflict.earlier.reason));
+      }
       return { ok: false, problems: [fieldProblem(field, move[field] ?? conflict.value, conflict.reason)] };
     }
     if (key !== undefined) keyLines.set(key, { line: record.line, order: verdict.value.order });
@@ -66,6 +73,7 @@ export function newMoveChecker(setting: MoveFileSetting): RecordChecker<Prepared
     setting.valid?.(verdict.value);
     return verdict;
   });
+  return checker;
 }
 
 /** The move a row holds: its text cells, an empty cell absent. */

@@ -410,9 +410,13 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
  */
 function totalMismatch(move: PreparedMove, before: OrderState | undefined): string | undefined {
   if (move.action !== 'invoice' || move.invoiceTotal === undefined || before?.total === undefined) return undefined;
-  const centavos = (amount: string) => Math.round(Number(amount) * 100);
-  if (centavos(move.invoiceTotal) === centavos(before.total)) return undefined;
+  if (wholeCentavos(move.invoiceTotal) === wholeCentavos(before.total)) return undefined;
   return `warning: order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
+}
+
+/** An amount written with a point (`2642.26`), in whole centavos. */
+function wholeCentavos(amount: string): number {
+  return Math.round(Number(amount) * 100);
 }
 
 /**

@@ -56,10 +56,7 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     const orders = sandbox.state.orders.orders;
     orders.get(other)!.totals.total = 2642.26;
     delete (orders.get(unshown) as { totals?: unknown }).totals;
-    const sent = (id: number, index: number) =>
-      run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
-
-    const warned = await sent(other, 0);
+    const warned = await invoiceWithSample(other, 0);
     expect(warned.code).toBe(0);
     expect(warned.stderr).toBe(
       `warning: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e\n`,
@@ -69,9 +66,14 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
       [same, 1],
       [unshown, 2],
     ] as const) {
-      const quiet = await sent(id, index);
+      const quiet = await invoiceWithSample(id, index);
       expect(quiet).toMatchObject({ code: 0, stderr: '' });
     }
     expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
 });
+
+/** `orders invoice ID --xml` with the index-th sample NF-e. */
+function invoiceWithSample(id: number, index: number) {
+  return run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
+}

@@ -145,12 +145,6 @@ describe('orders poll in process, with a fake clock', () => {
   it('hands orders over by update instant, ties by id, though the listing pages them newest first by creation', async () => {
     const first = await poll({ since: '31d' });
     // A catch-up (40 orders, more than a page): read by offset, handed over in update order.
-    const byUpdate = (versions: string[]) =>
-      versions.toSorted((left, right) => {
-        const [leftId, leftAt] = left.split('@') as [string, string];
-        const [rightId, rightAt] = right.split('@') as [string, string];
-        return Date.parse(leftAt) - Date.parse(rightAt) || Number(leftId) - Number(rightId);
-      });
     expect(first.versions).toEqual(byUpdate(storeVersions()));
     advance(10_000);
     // One page, which the sandbox lists newest first by creation (30, 20, 12, 5); 20 and 12 updated in one instant.
@@ -519,3 +513,12 @@ describe('orders poll against platforms whose update instants are finer or vague
     );
   });
 });
+
+/** `id@instant` versions by update instant, ties by id: the order a poll hands them over in. */
+function byUpdate(versions: string[]): string[] {
+  return versions.toSorted((left, right) => {
+    const [leftId, leftAt] = left.split('@') as [string, string];
+    const [rightId, rightAt] = right.split('@') as [string, string];
+    return Date.parse(leftAt) - Date.parse(rightAt) || Number(leftId) - Number(rightId);
+  });
+}

@@ -295,9 +295,17 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           `pedidos.csv:3: Property [erpNumber] with value [PV-2] ${within}line 2 gives this order ERP number PV-1, this row PV-2; an order takes one ERP number: keep the row that is right)`,
           `pedidos.csv:5: Property [invoiceKey] with value [${uniqueKey(702)}] ${within}line 4 gives this order NF-e key ${sampleKeys[0]}, this row ${uniqueKey(702)}; an order takes one NF-e key: keep the row that is right)`,
           `pedidos.csv:8: Property [trackingCode] with value [LG-2] ${within}line 6 gives this order tracking code LG-1, this row LG-2; an order takes one tracking code: keep the row that is right)`,
+          // The earlier rows of each pair, found once the later one came: as invalid, each naming the other.
+          `pedidos.csv:2: Property [erpNumber] with value [PV-1] ${within}line 3 gives this order ERP number PV-2, this row PV-1; an order takes one ERP number: keep the row that is right)`,
+          `pedidos.csv:4: Property [invoiceXml] with value [nfe/${sampleKeys[0]}.xml] ${within}line 5 gives this order NF-e key ${uniqueKey(702)}, this row ${sampleKeys[0]}; an order takes one NF-e key: keep the row that is right)`,
+          `pedidos.csv:6: Property [trackingCode] with value [LG-1] ${within}line 8 gives this order tracking code LG-2, this row LG-1; an order takes one tracking code: keep the row that is right)`,
+          `pedidos.csv:7: Property [trackingCode] with value [LG-1] ${within}line 8 gives this order tracking code LG-2, this row LG-1; an order takes one tracking code: keep the row that is right)`,
         ]);
+        expect(result.stderr).toContain('7 records, 0 valid, 7 invalid');
       }
-      // Neither row of a pair went: the first is not taken for the right one because it comes first.
+      // With --skip-invalid too, no row of a pair goes: the first is not taken for the right one for coming first.
+      const skipping = await run(['orders', 'update', 'pedidos.csv', '--skip-invalid']);
+      expect(skipping.code).toBe(1);
       expect(moveRequests(sandbox)).toBe(requestsBefore);
     });
 

@@ -98,7 +98,29 @@ describe('MoveSequence', () => {
       value: 'PV-9',
       reason:
         'a conflict within this file: line 2 gives this order ERP number PV-1, this row PV-9; an order takes one ERP number: keep the row that is right',
+      // The earlier row is as wrong: handed back where the caller kept it, with its reason in its own words.
+      earlier: {
+        at: [undefined, undefined],
+        value: 'PV-1',
+        reason:
+          'a conflict within this file: line 7 gives this order ERP number PV-9, this row PV-1; an order takes one ERP number: keep the row that is right',
+      },
     });
+  });
+});
+
+describe('MoveSequence, once two rows of a move disagree', () => {
+  it('refuses every later row of that move, the first value too, and hands back every row that gave the first value', () => {
+    const sequence = new MoveSequence<number>();
+    const ship = (trackingCode: string, line: number) =>
+      sequence.disagreement({ order: '7', action: 'ship', trackingCode }, `line ${line}`, line);
+    expect(ship('LG-1', 2)).toBeUndefined();
+    expect(ship('LG-1', 3)).toBeUndefined();
+    expect(ship('LG-2', 4)?.earlier.at).toEqual([2, 3]);
+    // The first value again after the dispute: no repeat any more, it conflicts with the other value.
+    expect(ship('LG-1', 5)?.reason).toBe(
+      'a conflict within this file: line 4 gives this order tracking code LG-2, this row LG-1; an order takes one tracking code: keep the row that is right',
+    );
   });
 });
 
