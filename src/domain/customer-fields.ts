@@ -1,4 +1,5 @@
 /** The fields of the customer create and update bodies (docs/platform.md), with their types. Pure. */
+import type { TextKind } from './spreadsheet-numbers.js';
 import { pathSegments } from './validation.js';
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
@@ -85,23 +86,32 @@ export const addressFieldTypes: Readonly<Record<keyof AddressInput, FieldType>> 
   lng: 'number',
 };
 
-/**
- * What a text field holds, where the field's type alone (text) does not say how a spreadsheet's number cell spoils
- * it: an address number is typed as a whole number (`12`, `120`), so a cell with a fraction is a slip, not a value.
- */
-export type TextKind = 'address number';
+/** The kinds of the address fields whose text a spreadsheet's cell can spoil (see TextKind); any other is plain text. */
+const addressTextKinds: Readonly<Partial<Record<keyof AddressInput, TextKind>>> = {
+  zipcode: 'code',
+  number: 'address number',
+  farmerStateRegistration: 'code',
+};
 
-const addressTextKinds: Readonly<Partial<Record<keyof AddressInput, TextKind>>> = { number: 'address number' };
+/** The same for the fields at the top of either body. */
+const topTextKinds: Readonly<Partial<Record<keyof CustomerCreateBody | keyof CustomerUpdateBody, TextKind>>> = {
+  document: 'code',
+  stateRegistration: 'code',
+  cnae: 'code',
+};
 
 /** The text kind of a dot path of the create/update body (see TextKind); undefined for any other path. */
 export function customerTextKind(path: string, mode: 'create' | 'update'): TextKind | undefined {
   if (customerFieldType(path, mode) === undefined) return undefined;
   const parts = pathSegments(path);
+  const field = parts.at(-1);
+  if (typeof field !== 'string') return undefined;
+  if (parts.length === 1)
+    return Object.hasOwn(topTextKinds, field) ? topTextKinds[field as keyof typeof topTextKinds] : undefined;
   const inAddress =
     (parts.length === 2 && parts[0] === 'customerRegistrationAddress') ||
     (parts.length === 3 && parts[0] === 'addressList');
-  const field = parts.at(-1);
-  return inAddress && typeof field === 'string' && Object.hasOwn(addressTextKinds, field)
+  return inAddress && Object.hasOwn(addressTextKinds, field)
     ? addressTextKinds[field as keyof AddressInput]
     : undefined;
 }

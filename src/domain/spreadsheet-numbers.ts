@@ -3,7 +3,6 @@
  * scientific notation in a column formatted "General", and the CSV export writes what is shown: the digits after
  * the fifth or the fifteenth are lost. Pure.
  */
-import type { TextKind } from './customer-fields.js';
 import { fieldProblem, type FieldProblem } from './validation.js';
 
 /** What to do about it, as the reason of a field's problem. */
@@ -54,27 +53,16 @@ export function spreadsheetExponentProblem(field: string, value: unknown): Field
 }
 
 /**
- * Fields of codes a number cell cannot hold as typed: documents, CEPs, registrations, SKUs, keys and ERP order numbers lose their
- * leading zeros, and digits past the fifteenth, once the spreadsheet stores them as numbers. Phones are not among
- * them: a Brazilian number starts with its area code (11 to 99), never a zero, and people type them as numbers.
+ * What a text field holds, where the field's type alone (text) does not say how a spreadsheet's cell spoils it; each
+ * field catalogue declares its fields' kinds (FieldCatalogue.textKindOf), not a path's last word.
+ * - `code`: documents, CEPs, registrations, SKUs, keys and ERP order numbers lose their leading zeros, and digits past
+ *   the fifteenth, once the spreadsheet stores them as numbers, and a yes/no or date cell is not the code typed.
+ *   Phones are not codes: a Brazilian number starts with its area code (11 to 99), never a zero, and people type them
+ *   as numbers.
+ * - `address number`: typed as a whole number (`12`, `120`), so a cell with a fraction is a slip, not a value.
+ * - `ncm`: common and harmless as a number cell, except with an odd count of digits (see numberCellProblem).
  */
-const codeFields = new Set([
-  'document',
-  'zipcode',
-  'stateRegistration',
-  'farmerStateRegistration',
-  'cnae',
-  'sku',
-  'invoiceKey',
-  'trackingCode',
-  'erpNumber',
-]);
-
-/** True when a field's value is a code that must be typed as text in a spreadsheet (see codeFields). */
-export function isCodeField(path: string): boolean {
-  const last = path.slice(path.lastIndexOf('.') + 1);
-  return codeFields.has(last);
-}
+export type TextKind = 'code' | 'address number' | 'ncm';
 
 /** What to do about a date cell in a code column of a workbook (a code typed as 12/05), as its problem's reason. */
 export const dateCellReason =
@@ -90,17 +78,15 @@ export const textDateCellReason =
  * an odd count of digits: NCMs and their prefixes have 2, 4, 6 or 8, and the chapters 01 to 09 start with the zero a
  * number cell drops (04021010 becomes 4021010, a prefix of another product).
  */
-export function numberCellProblem(column: { path: string; textKind?: TextKind }, number: number): string | undefined {
-  const { path } = column;
-  if (isCodeField(path)) return numberCellReason;
+export function numberCellProblem(column: { textKind?: TextKind }, number: number): string | undefined {
+  if (column.textKind === 'code') return numberCellReason;
   // An address number typed 12,5 on a pt-BR screen is stored 12.5: neither is what the field would take as typed,
   // and a fraction there is most likely a slip. The field catalogue says which fields are address numbers, not the
   // path's last word: a decimal field named `….number` takes its fraction as it is.
   if (column.textKind === 'address number' && Number.isFinite(number) && !Number.isInteger(number))
     return `the cell is a number with a fraction (${String(number).replace('.', ',')} on a pt-BR screen), which an address number does not hold as typed; format the column as Text and type the value again`;
   const digits = String(number);
-  const ncm = path === 'ncm' || path.endsWith('.ncm');
-  if (ncm && /^\d+$/.test(digits) && digits.length % 2 === 1)
+  if (column.textKind === 'ncm' && /^\d+$/.test(digits) && digits.length % 2 === 1)
     return `the cell is a number, so the NCM's leading zero is lost (0${digits} was probably typed); format the column as Text and type the value again`;
   return undefined;
 }

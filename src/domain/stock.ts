@@ -5,7 +5,7 @@
  * The platform document does not show the item fields; this item is our assumption (README).
  */
 import { z } from 'zod';
-import { numberTextReason } from './spreadsheet-numbers.js';
+import { numberTextReason, type TextKind } from './spreadsheet-numbers.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from './validation.js';
 import { isJsonNumber, jsonFieldPrefixes, jsonString } from '../lib/json-text.js';
 
@@ -38,6 +38,9 @@ export const stockFieldTypes: Record<StockField, 'string' | 'integer' | 'number'
   salePrice: 'number',
   warehouse: 'string',
 };
+
+/** What a spreadsheet's cell spoils in each text field (see TextKind): a SKU is a code; a warehouse is named freely. */
+export const stockTextKinds: Readonly<Partial<Record<StockField, TextKind>>> = { sku: 'code' };
 
 /** Items per request on `PUT /v1/stock/batch`. */
 export const batchRouteMaxItems = 50;

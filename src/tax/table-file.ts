@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { InputError } from '../base/errors.js';
 import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
-import type { FieldCatalogue } from '../io/input/record-shape.js';
+import { type FieldCatalogue, textKindsByField } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
 import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
@@ -16,20 +16,30 @@ import {
   unusedFcpRate,
 } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
-import { digitsANumberHolds, numberTextReason } from '../domain/spreadsheet-numbers.js';
+import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
 
-/** Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. */
-const textColumns = (fields: readonly string[], required: readonly string[]): FieldCatalogue => ({
+/**
+ * Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. `kinds`:
+ * what a spreadsheet's cell spoils in a field (see TextKind).
+ */
+const textColumns = (
+  fields: readonly string[],
+  required: readonly string[],
+  kinds: Readonly<Partial<Record<string, TextKind>>>,
+): FieldCatalogue => ({
   typeOf: (path) => (fields.includes(path) ? 'string' : undefined),
+  textKindOf: textKindsByField(kinds),
   knownPaths: fields,
   requiredColumns: required,
 });
 
-const ruleCatalogue = textColumns(taxRuleFields, ['ncm', 'from', 'to', 'buyer', 'icmsRate', 'ipiRate']);
+export const ruleCatalogue = textColumns(taxRuleFields, ['ncm', 'from', 'to', 'buyer', 'icmsRate', 'ipiRate'], {
+  ncm: 'ncm',
+});
 
 /** The fields of an item of a cart file (`tax quote --items`). */
 export const taxItemFields = ['sku', 'ncm', 'quantity', 'unitPrice', 'discount', 'freight'] as const;
-const itemCatalogue = textColumns(taxItemFields, ['ncm', 'quantity', 'unitPrice']);
+export const itemCatalogue = textColumns(taxItemFields, ['ncm', 'quantity', 'unitPrice'], { sku: 'code', ncm: 'ncm' });
 
 /**
  * Reads a tax table whole, or refuses it: every wrong row (file:line, the column, what it must be) and every row

@@ -24,8 +24,9 @@ interface StatusChange {
   active: boolean;
 }
 
-const statusCatalogue: FieldCatalogue = {
+export const statusCatalogue: FieldCatalogue = {
   typeOf: (path) => (path === 'document' ? 'string' : path === 'active' ? 'boolean' : undefined),
+  textKindOf: (path) => (path === 'document' ? 'code' : undefined),
   knownPaths: ['document', 'active'],
   requiredColumns: ['document', 'active'],
 };

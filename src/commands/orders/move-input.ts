@@ -3,7 +3,8 @@ import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from '../../domain/validation.js';
-import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import { type FieldCatalogue, textKindsByField } from '../../io/input/record-shape.js';
+import type { TextKind } from '../../domain/spreadsheet-numbers.js';
 import type { MoveValues } from '../../platform/order-moves.js';
 import { readInvoiceFile } from './invoice-file.js';
 
@@ -62,9 +63,17 @@ export const moveFields = [
   'orderId',
 ] as const;
 
+/** The codes among a move's fields (see TextKind): an order's ERP number, its NF-e key and its tracking code. */
+const moveTextKinds: Readonly<Partial<Record<(typeof moveFields)[number], TextKind>>> = {
+  erpNumber: 'code',
+  invoiceKey: 'code',
+  trackingCode: 'code',
+};
+
 /** The columns of an orders update file (rename an ERP's own with --map): every one is text. */
 export const moveCatalogue: FieldCatalogue = {
   typeOf: (path) => ((moveFields as readonly string[]).includes(path) ? 'string' : undefined),
+  textKindOf: textKindsByField(moveTextKinds),
   knownPaths: moveFields,
   requiredColumns: ['order', 'action'],
 };

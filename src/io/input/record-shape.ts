@@ -1,5 +1,5 @@
 import { fieldSpelledAs } from '../../domain/header-aliases.js';
-import type { TextKind } from '../../domain/customer-fields.js';
+import type { TextKind } from '../../domain/spreadsheet-numbers.js';
 import { pathSegments } from '../../domain/validation.js';
 import { closestName } from '../../lib/suggest.js';
 import {
@@ -16,7 +16,7 @@ export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 /** The fields a kind of record has: the type of each dot path, and every known path for suggestions. */
 export interface FieldCatalogue {
   typeOf(path: string): FieldType | undefined;
-  /** What a text field holds, where its type does not say (an address number): see TextKind. */
+  /** What a text field holds, where its type does not say (a code, an address number, an NCM): see TextKind. */
   textKindOf?(path: string): TextKind | undefined;
   knownPaths: readonly string[];
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
@@ -26,6 +26,16 @@ export interface FieldCatalogue {
    * column is named for what it is, not as an unknown one to map.
    */
   notTaken?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The textKindOf of a catalogue whose paths are its fields' names (a stock or orders file): the kind each field
+ * declares, plain text for any other.
+ */
+export function textKindsByField(
+  kinds: Readonly<Partial<Record<string, TextKind>>>,
+): (path: string) => TextKind | undefined {
+  return (path) => (Object.hasOwn(kinds, path) ? kinds[path] : undefined);
 }
 
 export interface ColumnPlan {

@@ -1,12 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError } from '../../base/errors.js';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
-import {
-  dateCellReason,
-  isCodeField,
-  numberCellProblem,
-  textDateCellReason,
-} from '../../domain/spreadsheet-numbers.js';
+import { dateCellReason, numberCellProblem, textDateCellReason } from '../../domain/spreadsheet-numbers.js';
 import {
   ambiguousGrouping,
   isRetypeCell,
@@ -391,7 +386,7 @@ export function cellValue(
     case 'boolean':
       if (column.type === 'boolean') return { value: cell.value };
       // A code typed TRUE or VERDADEIRO became a yes/no cell: no code is "true".
-      if (isCodeField(column.path))
+      if (column.textKind === 'code')
         return {
           value: String(cell.value),
           problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again`,
@@ -399,7 +394,7 @@ export function cellValue(
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
     case 'date':
       // A code typed as 12/05 or 1-2 that the spreadsheet took for a date: its text is no longer what was typed.
-      if (isCodeField(column.path)) return { value: cell.text, problem: `${cell.text}: ${dateCellReason}` };
+      if (column.textKind === 'code') return { value: cell.text, problem: `${cell.text}: ${dateCellReason}` };
       // No text field b2bctl sends holds a date: a complement typed 1/2 that the sheet made 1 February would go as
       // "2026-02-01", what was typed lost.
       if (column.type === 'string' || column.type === 'list')

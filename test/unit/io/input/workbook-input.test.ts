@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
+import { moveCatalogue } from '../../../../src/commands/orders/move-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { InputError, UsageError } from '../../../../src/base/errors.js';
 import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';
@@ -236,9 +237,34 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
     [{ kind: 'date', text: '2026-02-01' } as const, 'complement', '2026-02-01: the cell is a date'],
     [{ kind: 'date', text: '2026-05-12' } as const, 'erpNumber', '2026-05-12: the cell is a date'],
   ])('%j in a text column (%s) is a problem naming what the cell is', (cell, path, problem) => {
-    expect(cellValue(cell, { path, type: 'string' }, '.').problem).toMatch(
-      new RegExp(`^${problem.replace(/[()]/g, '\\$&')}`),
-    );
+    const column = { path, type: 'string' as const, textKind: moveCatalogue.textKindOf?.(path) };
+    expect(cellValue(cell, column, '.').problem).toMatch(new RegExp(`^${problem.replace(/[()]/g, '\\$&')}`));
+  });
+
+  it("a number, yes/no or date cell is refused where the field catalogue says code, not by the path's last word", () => {
+    const number = { kind: 'number', number: 4021010 } as const;
+    const yes = { kind: 'boolean', value: true } as const;
+    const date = { kind: 'date', text: '2026-05-12' } as const;
+    const code = { path: 'invoice.series', type: 'string' as const, textKind: 'code' as const };
+    expect(cellValue(number, code, '.')).toEqual({
+      value: '4021010',
+      problem:
+        '4021010: the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again',
+    });
+    expect(cellValue(yes, code, '.')).toEqual({
+      value: 'true',
+      problem:
+        'TRUE: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again',
+    });
+    expect(cellValue(date, code, '.')).toEqual({
+      value: '2026-05-12',
+      problem:
+        '2026-05-12: the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again',
+    });
+    // A text field no catalogue calls a code takes a number or a yes/no as it is, whatever its name ends with.
+    const plain = { path: 'seller.document', type: 'string' as const };
+    expect(cellValue(number, plain, '.')).toEqual({ value: '4021010' });
+    expect(cellValue(yes, plain, '.')).toEqual({ value: 'true' });
   });
 
   it("a number cell with a fraction is refused where the field catalogue says address number, not by the path's last word", () => {
