@@ -266,8 +266,8 @@ async function validate<T, Sent>(
 }
 
 /**
- * The problems found of records once the validation pass read on (two rows for one customer: the first is invalid
- * too), by place, laid over the spooled verdicts for the sending pass. Few: only records that others repeat.
+ * The problems found of records once the validation pass read on (two rows for one customer or one SKU: the first
+ * is invalid too), by place, laid over the spooled verdicts for the sending pass. Few: only records that others repeat.
  */
 class LateProblems {
   private readonly messages = new Map<string, string>();

@@ -15,8 +15,8 @@ export interface UniqueValue {
   composed?: boolean;
   /**
    * A repeat leaves out every record holding the value, the first one too, each naming the others: two rows for one
-   * customer are two instructions that contradict, and the row that is right (often a corrected one appended at the
-   * bottom) is the operator's choice, not the file's order.
+   * customer, or two quantities for one SKU, are two instructions that contradict, and the row that is right (often a
+   * corrected one appended at the bottom) is the operator's choice, not the file's order.
    */
   everyRepeatInvalid?: boolean;
 }

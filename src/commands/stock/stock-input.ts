@@ -104,7 +104,10 @@ function isZero(value: unknown): boolean {
   return value === 0 || (typeof value === 'string' && /^\s*[+-]?0+(?:[.,]0*)?\s*$/.test(value));
 }
 
-/** A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse). */
+/**
+ * A fresh judge of stock rows: the row rules, and one line per SKU (per warehouse; every line of a repeated one is
+ * invalid).
+ */
 export function newStockChecker(options: StockCheckOptions = {}): RecordChecker<StockItem> {
   return new RecordChecker(checkStockRecordWith(options), stockUniqueValues, (record) => {
     const codes = stockRowCodes(record.values);
@@ -112,6 +115,10 @@ export function newStockChecker(options: StockCheckOptions = {}): RecordChecker<
   });
 }
 
+/**
+ * A SKU (in a warehouse), once per file: two lines for one product are two quantities (or prices) that contradict,
+ * so both are left out for the operator to keep one (UniqueValue.everyRepeatInvalid), whatever the file's order.
+ */
 export function stockUniqueValues(item: { sku: string; warehouse?: string }): UniqueValue[] {
   return [
     {
@@ -119,6 +126,7 @@ export function stockUniqueValues(item: { sku: string; warehouse?: string }): Un
       field: 'sku',
       value: item.warehouse ? `${item.sku} @ ${item.warehouse}` : item.sku,
       composed: item.warehouse !== undefined,
+      everyRepeatInvalid: true,
     },
   ];
 }

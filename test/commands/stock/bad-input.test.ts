@@ -467,7 +467,7 @@ describe("--batch-size beyond the route's limit", () => {
 });
 
 describe('the same SKU twice in one file', () => {
-  it('is reported at its second line with the first: exit 65, nothing sent', async () => {
+  it('is reported at both lines, each naming the other: exit 65, nothing sent', async () => {
     const { dir, run } = workspace({
       'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;'),
     });
@@ -475,9 +475,11 @@ describe('the same SKU twice in one file', () => {
     expect(maskClock(result.stderr)).toBe(
       [
         'stock push: validating dup.csv',
-        'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is already on line 2 of this file)',
-        'stock push: 3 records, 2 valid, 1 invalid (T s)',
-        'error: 1 record of dup.csv is invalid (listed above); nothing was sent. Fix it, or pass --skip-invalid to send the rest.',
+        'dup.csv:4: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is also on line 2 of this file)',
+        // The first line's problem is known once the file is read.
+        'dup.csv:2: Property [sku] with value [CIM-CP2-50KG] does not pass validation (the same SKU is also on line 4 of this file)',
+        'stock push: 3 records, 1 valid, 2 invalid (T s)',
+        'error: 2 records of dup.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
         '',
       ].join('\n'),
     );
@@ -491,11 +493,23 @@ describe('the same SKU twice in one file', () => {
       'two.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-RJ', 'CIM-CP2-50KG;5;'),
     });
     const duplicate = await run(['stock', 'validate', 'dup.csv']);
-    expect(JSON.parse(duplicate.stdout)).toMatchObject({
-      line: 3,
-      message:
-        'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is already on line 2 of this file)',
-    });
+    expect(
+      duplicate.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toMatchObject([
+      {
+        line: 3,
+        message:
+          'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is also on line 2 of this file)',
+      },
+      {
+        line: 2,
+        message:
+          'Property [sku] with value [CIM-CP2-50KG @ CD-SP] does not pass validation (the same SKU in this warehouse is also on line 3 of this file)',
+      },
+    ]);
     expect(duplicate.code).toBe(65);
     const two = await run(['stock', 'push', 'two.csv', '--route', 'batch']);
     expect(two.code).toBe(0);

@@ -5,9 +5,9 @@
  * is made faster: a change of a single byte fails here.
  *
  * Inputs: `stock-10k.csv` (10,000 rows as pt-BR Excel saves them, with bad rows at lines 101, 2002,
- * 5003, 7777, 9500 and a quoted cell holding the delimiter at 9000) and the real Windows-1252 export
- * `real-exports/clientes-digitado.win1252.csv` (quoted cells, a two-line cell, bad documents at known
- * lines, trailing rows of bare `;`).
+ * 5003 (line 4's SKU again: both lines invalid), 7777, 9500 and a quoted cell holding the delimiter at
+ * 9000) and the real Windows-1252 export `real-exports/clientes-digitado.win1252.csv` (quoted cells, a
+ * two-line cell, bad documents at known lines, trailing rows of bare `;`).
  *
  * What reached the sandbox is compared too (the stored stock lines as a digest, the customers in full).
  *

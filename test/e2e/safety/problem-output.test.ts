@@ -71,12 +71,18 @@ describe('validate output', () => {
       [4, 'sku', 'A-2'],
       [5, 'quantity', '-1'],
       [6, 'sku', 'A-3'],
+      // The first lines of the repeated SKUs, known once the file is read.
+      [3, 'sku', 'A-2'],
+      [5, 'sku', 'A-3'],
     ]);
     expect(problems[0]?.message).toBe(
       'Property [price] with value [1.234,567] does not pass validation (price must have at most 2 decimals)',
     );
     expect(problems[3]?.message).toBe(
-      'Property [sku] with value [A-2] does not pass validation (the same SKU is already on line 3 of this file)',
+      'Property [sku] with value [A-2] does not pass validation (the same SKU is also on line 3 of this file)',
+    );
+    expect(problems[6]?.message).toBe(
+      'Property [sku] with value [A-2] does not pass validation (the same SKU is also on line 4 of this file)',
     );
   });
 

@@ -56,10 +56,10 @@ describe('RecordChecker', () => {
     expect(first.ok).toBe(false);
     expect(!second.ok && second.problems.map((problem) => problem.message)).toEqual([
       'Property [price] with value [abc] does not pass validation (price must be a number of 0 or more with at most 2 decimals, such as 1234,56)',
-      'Property [sku] with value [A-2] does not pass validation (the same SKU is already on line 2 of this file)',
+      'Property [sku] with value [A-2] does not pass validation (the same SKU is also on line 2 of this file)',
     ]);
     expect(!third.ok && third.problems.map((problem) => problem.message)).toEqual([
-      'Property [sku] with value [ A-2 ] does not pass validation (the same SKU is already on line 2 of this file)',
+      'Property [sku] with value [ A-2 ] does not pass validation (the same SKU is also on line 2 of this file)',
     ]);
   });
 
@@ -68,7 +68,14 @@ describe('RecordChecker', () => {
     checker.judge(row(2, ['A-3', '1', '', 'CD-SP'], { sku: 'A-3', quantity: 1, warehouse: 'CD-SP' }));
     const repeat = checker.judge(row(3, ['A-3', '-1', '', 'CD-SP'], { sku: 'A-3', quantity: -1, warehouse: 'CD-SP' }));
     expect(!repeat.ok && repeat.problems.map((problem) => problem.message)).toContain(
-      'Property [sku] with value [A-3 @ CD-SP] does not pass validation (the same SKU in this warehouse is already on line 2 of this file)',
+      'Property [sku] with value [A-3 @ CD-SP] does not pass validation (the same SKU in this warehouse is also on line 2 of this file)',
     );
+    // The first line is invalid too, once the file is read, quoted as composed.
+    expect(checker.lateProblems().map(({ place, problem }) => [place.line, problem.message])).toEqual([
+      [
+        2,
+        'Property [sku] with value [A-3 @ CD-SP] does not pass validation (the same SKU in this warehouse is also on line 3 of this file)',
+      ],
+    ]);
   });
 });
