@@ -81,6 +81,7 @@ function randomAmount(digits: number): unknown {
     '1.500',
     '1,500',
     '2.000',
+    12_345_678_901_234_567.89,
   ]);
 }
 
@@ -91,7 +92,10 @@ function randomItem(): Record<string, unknown> {
       random() < 0.8
         ? pick(['84713012', '39269090', 39_269_090])
         : pick([3_926_909, '3926.90.90', '85176255', '8471301', ' 84713012', 84_713_012.5]),
-    quantity: random() < 0.85 ? 1 + Math.floor(random() * 50) : pick([2.5, '3', 0, -1, 1e20, '1.500']),
+    quantity:
+      random() < 0.85
+        ? 1 + Math.floor(random() * 50)
+        : pick([2.5, '3', 0, -1, 1e20, 9_007_199_254_740_993, 1_234_567_890_123_456, 123_456_789_012_345, '1.500']),
     unitPrice: randomAmount(pick([4, 6, 8, 15])),
     discount: random() < 0.6 ? undefined : randomAmount(3),
     freight: random() < 0.3 ? undefined : randomAmount(4),
