@@ -194,6 +194,19 @@ describe('tax quote', () => {
     }
   });
 
+  // Two groups said "reads as NaN" and offered `1.000.0000 for the decimal`, which is no number either.
+  it.each([
+    ['39269090,1,100,1.000.000', 'discount "1.000.000" is 1000000', '1000000'],
+    ['39269090,1,1.234.567', 'unitPrice "1.234.567" is 1234567', '1234567'],
+  ])('refuses %s naming only the thousands reading', async (written, start, whole) => {
+    const result = await quote(saleInSp(written));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '${written}' is invalid. ${start} with its thousands grouped: write ${whole} (or ${whole}.00); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+  });
+
   it('refuses a quantity of more digits than it is computed exactly with (2^53 + 1), in --item and in a cart file', async () => {
     const item = await quote(saleInSp('39269090,9007199254740993,1'));
     expect(item.code).toBe(2);
