@@ -453,6 +453,42 @@ describe('tax quote', () => {
     expect(right.stderr).toBe('');
   });
 
+  // A computed rate was refused as "must be a percentage such as 18 or 4.5, at most 100", which it is.
+  it('refuses a rate of 5 decimals or more naming the rule it breaks, and takes 4', async () => {
+    const table = (rate: string) =>
+      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n85,SP,MG,non-taxpayer,12,,5,,${rate},2\n`;
+    const sale = (rules: string) =>
+      runCommandLine(
+        [
+          'tax',
+          'quote',
+          '--rules',
+          rules,
+          '--from',
+          'SP',
+          '--to',
+          'MG',
+          '--buyer',
+          'non-taxpayer',
+          '--item',
+          '85166000,1,2000',
+          '-q',
+        ],
+        { configDir: freshConfigDir(), cwd: folder },
+      );
+    writeFileSync(join(folder, 'dz4.csv'), table('18.1234'));
+    expect((await sale('dz4.csv')).code).toBe(0);
+    for (const rate of ['18.12345', '99.999999']) {
+      writeFileSync(join(folder, 'dz5.csv'), table(rate));
+      const result = await sale('dz5.csv');
+      expect(result.code).toBe(65);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: dz5.csv: 1 problem in the tax table, which is not used:\ndz5.csv:2: destinationRate "${rate}" has more than 4 decimals: a rate takes at most 4 (round it, such as 17.999999 to 18)\n`,
+      );
+    }
+  });
+
   it('refuses a table with a wrong row or a repeated one, with file:line and the column', async () => {
     writeFileSync(
       join(folder, 'errado.csv'),
