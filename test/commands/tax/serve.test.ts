@@ -140,6 +140,37 @@ describe('tax serve at start', () => {
     );
   });
 
+  // The suggested command had no --profile: pasted as is, it set the default profile and the server failed the same.
+  it('a relative tax.clientSecretFile of another profile: the suggested config set names that profile', async () => {
+    const configDir = freshConfigDir();
+    const set = await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret', '--profile', 'tx'], {
+      configDir,
+    });
+    expect(set.code).toBe(0);
+    const result = await runCommandLine(
+      [
+        'tax',
+        'serve',
+        '--rules',
+        'impostos.csv',
+        '--port',
+        '0',
+        '--auth',
+        'token',
+        '--client-id',
+        'plataforma',
+        '--profile',
+        'tx',
+      ],
+      { configDir },
+    );
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `Cannot read the client secret file tok/secret (ENOENT), named by the tax.clientSecretFile setting of profile "tx", read from ${process.cwd()} as ${join(process.cwd(), 'tok', 'secret')}; set it to the file's absolute path: b2bctl config set tax.clientSecretFile /path/to/secret --profile tx.`,
+    );
+  });
+
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
     const folder = temporaryFolder('b2bctl-tax-shape-setting-');
     writeFileSync(join(folder, 'shape.json'), '{"answer":{"items":"a b"}}');
