@@ -42,9 +42,9 @@ export async function clientSecretOf(context: Context, source: ClientSecretSourc
  * and for a relative path the folder it was read from (a service's is not the one `config set` ran in), with the fix.
  */
 async function settingNamed(context: Context, key: string, file: string): Promise<string> {
-  const profile = (await context.session()).profileName;
+  const session = await context.session();
   const from = isAbsolute(file) ? '' : `, read from ${process.cwd()} as ${resolve(file)}`;
-  return `, named by the ${key} setting of profile "${profile}"${from}; set it to the file's absolute path: b2bctl config set ${key} /path/to/secret`;
+  return `, named by the ${key} setting of profile "${session.profileName}"${from}; set it to the file's absolute path: b2bctl config set ${key} /path/to/secret${session.profileFlag()}`;
 }
 
 async function secretInFile(file: string, context: Context, named = ''): Promise<string> {

@@ -56,7 +56,7 @@ export class Session {
     const baseUrl = this.get('baseUrl');
     if (!baseUrl) {
       throw new UsageError(
-        `No base URL for profile "${this.profileName}". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL${this.loginProfileFlag()}.`,
+        `No base URL for profile "${this.profileName}". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL${this.profileFlag()}.`,
       );
     }
     return normalizeBaseUrl(baseUrl);
@@ -99,7 +99,8 @@ export class Session {
     return new AuthError(`Not logged in for profile "${this.profileName}": ${cause}. ${login}${renew}.`);
   }
 
-  private loginProfileFlag(): string {
+  /** ` --profile NAME` for a command a message suggests, so that it acts on this profile; empty for the default. */
+  profileFlag(): string {
     return this.profileName === 'default' ? '' : ` --profile ${this.profileName}`;
   }
 }

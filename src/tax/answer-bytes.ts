@@ -232,7 +232,8 @@ function ncmOf(value: unknown): string | undefined {
 
 /** A whole quantity above 0; NaN for anything else (a fraction of a unit, text). */
 function quantityOf(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : Number.NaN;
+  // Past 15 digits the general path refuses a quantity (checkCartItem): a double may have rounded it.
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 1e15 ? value : Number.NaN;
 }
 
 /**

@@ -14,8 +14,8 @@ import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } f
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
-import { itemRecord, readTaxSale, type TaxShape } from './shape.js';
-import { checkTaxItem } from './table-file.js';
+import { checkCartItem } from './cart-item.js';
+import { readTaxSale, type TaxShape } from './shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
@@ -184,7 +184,7 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   if (json !== undefined) return { json };
   const items: TaxItem[] = [];
   for (const [index, value] of request.items.entries()) {
-    const item = checkTaxItem(itemRecord(value, options.shape.request));
+    const item = checkCartItem(value, options.shape.request);
     if (typeof item === 'string') return refuse(`item ${index + 1}: ${item}`);
     items.push(item);
   }

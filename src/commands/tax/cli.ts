@@ -67,6 +67,9 @@ function groupedAmount(amounts: Record<string, string | undefined>): string | un
     // A group never starts with 0: `0.125` (a screw at R$ 0,125) is a decimal only.
     if (amount === undefined || !/^[1-9]\d{0,2}(\.\d{3})+$/.test(amount)) continue;
     const whole = amount.replaceAll('.', '');
+    // Two points or more (`1.000.000`) make no decimal: the thousands are the only reading.
+    if (amount.indexOf('.') !== amount.lastIndexOf('.'))
+      return `${field} "${amount}" is ${whole} with its thousands grouped: write ${whole} (or ${whole}.00)`;
     // The decimal written so that it is no grouping: `1.2340`, not the `1.234` refused.
     return `${field} "${amount}" reads as ${Number(amount)}, with a decimal point, though it looks like ${whole} with its thousands grouped: write ${whole} (or ${whole}.00) for that, or ${amount}0 for the decimal`;
   }

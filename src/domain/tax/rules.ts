@@ -102,7 +102,13 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
       continue;
     }
     const rate = written === '' ? '0' : written.replace(',', '.');
-    if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
+    // A computed rate (17.999999) is a percentage in range: the message names the rule it breaks, the decimals.
+    if (/^\d{1,3}\.\d{5,}$/.test(rate) && Number(rate) <= (field === 'mva' ? 999 : 100))
+      problems.push({
+        field,
+        message: 'has more than 4 decimals: a rate takes at most 4 (round it, such as 17.999999 to 18)',
+      });
+    else if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
       problems.push({
         field,
         message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}`,

@@ -25,7 +25,9 @@ import {
 import { type ColumnPlan, defaultMaxListIndex, errorsFileColumns, planColumns, shapeRow } from './record-shape.js';
 import {
   longRowProblem,
+  type RowHeader,
   shortRowProblem,
+  spareColumnShiftProblem,
   shortValue,
   unnamedColumnCheck,
   wrongDelimiterCheck,
@@ -110,7 +112,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
   const shapeRecords = csvRecordShaper(
     { columns, decimal: options.decimal, decimalSettled: options.decimalSettled },
-    { count: headers.length, delimiter: options.delimiter },
+    { count: headers.length, named: namedColumns, delimiter: options.delimiter },
     hiddenLines,
     skipped,
     checkRow,
@@ -197,7 +199,7 @@ async function readHeaderRow(
 /** Makes the records of a batch of rows, from its row `from` on; blank rows are counted in `skipped`, not records. */
 function csvRecordShaper(
   written: WrittenCells,
-  header: { count: number; delimiter: string },
+  header: RowHeader,
   hiddenLines: number,
   skipped: { blankRows: number },
   /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
@@ -216,7 +218,7 @@ function csvRecordShaper(
       const guard = readFormulaGuards(row.cells, written.columns, errorsFile);
       const cells = guard.cells;
       let problems: (string | ReaderProblem)[] | undefined = guard.problems;
-      const long = longRowProblem(row.cells, header.count, header.delimiter);
+      const long = longRowProblem(row.cells, header) ?? spareColumnShiftProblem(row.cells, header);
       if (long) problems = [long];
       const short = checkRow(row);
       if (short) problems = [...(problems ?? []), shortRowProblemOf(short, row.cells.length, written.columns)];

@@ -16,21 +16,55 @@ export function shortRowProblem(cells: readonly string[], namedColumns: number):
   return `the row has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'} but the header has ${namedColumns} columns: a cell is missing, or a delimiter or quote is off`;
 }
 
+/** The header as the row checks see it: its columns, the named ones before any trailing unnamed, its delimiter. */
+export interface RowHeader {
+  count: number;
+  named: number;
+  delimiter: string;
+}
+
 /**
  * A row with more cells than the header, or undefined. Refused whether its extra cells hold data or are empty: an
  * unquoted decimal comma in a comma-separated file (`6,5`) splits one number into two cells and moves every later
  * value one column right, and when the row's last value was empty, the cell pushed past the header is empty too. A
  * spreadsheet writes its header as wide as its widest row, so no export has a longer row
- * (docs/decisions/0031-a-row-longer-than-its-header-is-refused.md).
+ * (docs/decisions/0031-a-row-longer-than-its-header-is-refused.md). The advice to end the header with a delimiter
+ * is not given for a comma row holding two neighbouring whole numbers: followed, it would let that row, if split,
+ * load shifted (decision 0031, Later).
  */
-export function longRowProblem(cells: readonly string[], headerCount: number, delimiter: string): string | undefined {
-  if (cells.length <= headerCount) return undefined;
-  const counts = `the row has ${cells.length} cells but the header has ${headerCount} columns`;
-  const trailing = cells.slice(headerCount).every((cell) => cell.trim() === '')
-    ? `; if every row of the file ends with a delimiter, end the header with one too`
-    : '';
-  if (delimiter !== ',') return `${counts}; check the delimiter and quotes${trailing}`;
+export function longRowProblem(cells: readonly string[], header: RowHeader): string | undefined {
+  if (cells.length <= header.count) return undefined;
+  const counts = `the row has ${cells.length} cells but the header has ${header.count} columns`;
+  const pair = header.delimiter === ',' ? decimalCommaPair(cells, cells.length) : undefined;
+  const trailing =
+    pair === undefined && cells.slice(header.count).every((cell) => cell.trim() === '')
+      ? `; if every row of the file ends with a delimiter, end the header with one too`
+      : '';
+  if (header.delimiter !== ',') return `${counts}; check the delimiter and quotes${trailing}`;
   return `${counts}: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes${trailing}`;
+}
+
+/**
+ * A comma row that a split decimal may have shifted into the header's trailing unnamed columns, or undefined. Such a
+ * header (`…,fcpRate,`) gives every row a spare empty cell, so a row whose `6,5` became two cells and whose last
+ * value was empty has as many cells as the header: it fills the last named column with the value before it and
+ * leaves the spare cell empty. A row is taken as shifted when it reaches into the spare cells, its last named cell
+ * holds data and two neighbouring cells read as a decimal-comma number; a comma file cannot tell it from a right row
+ * ending with a delimiter, and a wrong tax is worse than a refused row (decision 0031, Later).
+ */
+export function spareColumnShiftProblem(cells: readonly string[], header: RowHeader): string | undefined {
+  if (header.delimiter !== ',' || header.count === header.named) return undefined;
+  if (cells.length <= header.named || cells.length > header.count) return undefined;
+  if ((cells[header.named - 1] ?? '').trim() === '') return undefined;
+  if (decimalCommaPair(cells, header.named) === undefined) return undefined;
+  return `the row fills column ${header.named}, the header's last named one, leaves its unnamed column ${header.named + 1} empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)`;
+}
+
+/** The index of the first of two neighbouring cells, before `end`, that read as one number split at its decimal comma. */
+function decimalCommaPair(cells: readonly string[], end: number): number | undefined {
+  for (let index = 0; index + 1 < Math.min(end, cells.length); index++)
+    if (/^-?\d+$/.test((cells[index] ?? '').trim()) && /^\d+$/.test((cells[index + 1] ?? '').trim())) return index;
+  return undefined;
 }
 
 /**

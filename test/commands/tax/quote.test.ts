@@ -194,6 +194,19 @@ describe('tax quote', () => {
     }
   });
 
+  // Two groups said "reads as NaN" and offered `1.000.0000 for the decimal`, which is no number either.
+  it.each([
+    ['39269090,1,100,1.000.000', 'discount "1.000.000" is 1000000', '1000000'],
+    ['39269090,1,1.234.567', 'unitPrice "1.234.567" is 1234567', '1234567'],
+  ])('refuses %s naming only the thousands reading', async (written, start, whole) => {
+    const result = await quote(saleInSp(written));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '${written}' is invalid. ${start} with its thousands grouped: write ${whole} (or ${whole}.00); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
+  });
+
   it('refuses a quantity of more digits than it is computed exactly with (2^53 + 1), in --item and in a cart file', async () => {
     const item = await quote(saleInSp('39269090,9007199254740993,1'));
     expect(item.code).toBe(2);
@@ -393,7 +406,7 @@ describe('tax quote', () => {
 
   it('refuses a row a decimal comma split in a comma CSV (6,5) though its cell past the header is empty, and such a cart', async () => {
     const split =
-      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes; if every row of the file ends with a delimiter, end the header with one too';
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
     writeFileSync(
       join(folder, 'shift.csv'),
       'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n',
@@ -411,6 +424,69 @@ describe('tax quote', () => {
     expect(cart.stderr).toBe(
       `error: cshift.csv: 1 problem in the items; nothing was quoted:\ncshift.csv:2: the row has 6 cells but the header has 5 columns: ${split}\n`,
     );
+  });
+
+  // The first refusal advised ending the header with a delimiter when every row ends with one; followed, the header's
+  // spare unnamed column took the shifted row's last, empty, cell and the row loaded: ICMS-ST 251.02 for 97.98, exit 0.
+  it('refuses the split row again once the header ends with a delimiter, and takes the right row beside it', async () => {
+    const rows = '39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n39,SP,SP,taxpayer,18,,6.5,40,18,,\n';
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate';
+    const split =
+      'the row has 11 cells but the header has 10 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
+    writeFileSync(join(folder, 'adv.csv'), `${header}\n${rows}`);
+    const before = await quoteFrom('adv.csv', '39269090,10,45.90,0,12', 'RJ');
+    expect(before.code).toBe(65);
+    expect(before.stdout).toBe('');
+    expect(before.stderr).toBe(
+      `error: adv.csv: 2 problems in the tax table, which is not used:\nadv.csv:2: ${split}\nadv.csv:3: ${split}\n`,
+    );
+    writeFileSync(join(folder, 'adv2.csv'), `${header},\n${rows}`);
+    const after = await quoteFrom('adv2.csv', '39269090,10,45.90,0,12', 'RJ');
+    expect(after.code).toBe(65);
+    expect(after.stdout).toBe('');
+    expect(after.stderr).toBe(
+      `error: adv2.csv: 1 problem in the tax table, which is not used:\nadv2.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
+    );
+    writeFileSync(join(folder, 'adv3.csv'), `${header},\n${rows.split('\n')[1]}\n`);
+    const right = await quoteFrom('adv3.csv', '39269090,10,45.90,0,12', 'SP', ['-q']);
+    expect(right.code).toBe(0);
+    expect(right.stderr).toBe('');
+  });
+
+  // A computed rate was refused as "must be a percentage such as 18 or 4.5, at most 100", which it is.
+  it('refuses a rate of 5 decimals or more naming the rule it breaks, and takes 4', async () => {
+    const table = (rate: string) =>
+      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n85,SP,MG,non-taxpayer,12,,5,,${rate},2\n`;
+    const sale = (rules: string) =>
+      runCommandLine(
+        [
+          'tax',
+          'quote',
+          '--rules',
+          rules,
+          '--from',
+          'SP',
+          '--to',
+          'MG',
+          '--buyer',
+          'non-taxpayer',
+          '--item',
+          '85166000,1,2000',
+          '-q',
+        ],
+        { configDir: freshConfigDir(), cwd: folder },
+      );
+    writeFileSync(join(folder, 'dz4.csv'), table('18.1234'));
+    expect((await sale('dz4.csv')).code).toBe(0);
+    for (const rate of ['18.12345', '99.999999']) {
+      writeFileSync(join(folder, 'dz5.csv'), table(rate));
+      const result = await sale('dz5.csv');
+      expect(result.code).toBe(65);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: dz5.csv: 1 problem in the tax table, which is not used:\ndz5.csv:2: destinationRate "${rate}" has more than 4 decimals: a rate takes at most 4 (round it, such as 17.999999 to 18)\n`,
+      );
+    }
   });
 
   it('refuses a table with a wrong row or a repeated one, with file:line and the column', async () => {

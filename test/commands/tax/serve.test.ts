@@ -122,6 +122,55 @@ describe('tax serve at start', () => {
     );
   });
 
+  // Following the long-row refusal's advice (end the header with a delimiter) loaded a decimal-comma row shifted.
+  it('a comma table whose header ends with a delimiter and whose row a decimal comma split: exit 65, nothing listened on', async () => {
+    const folder = temporaryFolder('b2bctl-tax-spare-');
+    writeFileSync(
+      join(folder, 'adv.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate,\n39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n39,SP,SP,taxpayer,18,,6.5,40,18,,\n',
+    );
+    const result = await runCommandLine(['tax', 'serve', '--rules', 'adv.csv', '--port', '0', '--auth', 'none'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+    });
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `error: adv.csv: 1 problem in the tax table, which is not used:\nadv.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
+    );
+  });
+
+  // The suggested command had no --profile: pasted as is, it set the default profile and the server failed the same.
+  it('a relative tax.clientSecretFile of another profile: the suggested config set names that profile', async () => {
+    const configDir = freshConfigDir();
+    const set = await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret', '--profile', 'tx'], {
+      configDir,
+    });
+    expect(set.code).toBe(0);
+    const result = await runCommandLine(
+      [
+        'tax',
+        'serve',
+        '--rules',
+        'impostos.csv',
+        '--port',
+        '0',
+        '--auth',
+        'token',
+        '--client-id',
+        'plataforma',
+        '--profile',
+        'tx',
+      ],
+      { configDir },
+    );
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `Cannot read the client secret file tok/secret (ENOENT), named by the tax.clientSecretFile setting of profile "tx", read from ${process.cwd()} as ${join(process.cwd(), 'tok', 'secret')}; set it to the file's absolute path: b2bctl config set tax.clientSecretFile /path/to/secret --profile tx.`,
+    );
+  });
+
   it('reads the shape file from the tax.shape setting when --shape is not given', async () => {
     const folder = temporaryFolder('b2bctl-tax-shape-setting-');
     writeFileSync(join(folder, 'shape.json'), '{"answer":{"items":"a b"}}');

@@ -1,6 +1,6 @@
 /**
  * The callback's one-pass answer held to the general path, byte for byte, on random carts: each item read through
- * the shape as a record of text (itemRecord), checked (checkTaxItem), its taxes as objects (quoteItems), the totals
+ * the shape as a record of text and checked (checkCartItem), its taxes as objects (quoteItems), the totals
  * (taxTotals) and JSON.stringify. Values of every kind the platform might send (numbers, text with a comma, blanks,
  * too many decimals, amounts past safe integers, items without a row) so that both the carts it answers and those
  * it leaves to the general path are many.
@@ -13,8 +13,8 @@ import { moneyText } from '../../../src/domain/tax/scaled.js';
 import { answerBytes } from '../../../src/tax/answer-bytes.js';
 import { JsonBytes } from '../../../src/tax/json-bytes.js';
 import { quoteItems } from '../../../src/tax/quote-items.js';
-import { itemRecord, readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
-import { checkTaxItem } from '../../../src/tax/table-file.js';
+import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
+import { checkCartItem } from '../../../src/tax/cart-item.js';
 
 let seed = 37_2026;
 const random = (): number => {
@@ -78,6 +78,10 @@ function randomAmount(digits: number): unknown {
     12_345_678_901_234.56,
     '123456789012345',
     true,
+    '1.500',
+    '1,500',
+    '2.000',
+    12_345_678_901_234_567.89,
   ]);
 }
 
@@ -88,7 +92,10 @@ function randomItem(): Record<string, unknown> {
       random() < 0.8
         ? pick(['84713012', '39269090', 39_269_090])
         : pick([3_926_909, '3926.90.90', '85176255', '8471301', ' 84713012', 84_713_012.5]),
-    quantity: random() < 0.85 ? 1 + Math.floor(random() * 50) : pick([2.5, '3', 0, -1, 1e20]),
+    quantity:
+      random() < 0.85
+        ? 1 + Math.floor(random() * 50)
+        : pick([2.5, '3', 0, -1, 1e20, 9_007_199_254_740_993, 1_234_567_890_123_456, 123_456_789_012_345, '1.500']),
     unitPrice: randomAmount(pick([4, 6, 8, 15])),
     discount: random() < 0.6 ? undefined : randomAmount(3),
     freight: random() < 0.3 ? undefined : randomAmount(4),
@@ -99,7 +106,7 @@ function randomItem(): Record<string, unknown> {
 function generalAnswer(items: readonly unknown[], table: TaxTable, sale: SaleCase, shape: TaxShape) {
   const checked: TaxItem[] = [];
   for (const value of items) {
-    const item = checkTaxItem(itemRecord(value, shape.request));
+    const item = checkCartItem(value, shape.request);
     if (typeof item === 'string') return undefined;
     checked.push(item);
   }

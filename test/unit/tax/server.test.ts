@@ -173,6 +173,65 @@ describe('tax serve', () => {
     expect(await health()).toMatchObject({ answered: 0, noRow: 1 });
   });
 
+  // `tax quote` refuses `1.500` (R$ 1,50 or R$ 1.500?); the callback read it, and `1,500`, as 1.5 and answered 200. A
+  // JSON number past 15 digits was answered rounded, or refused quoting the value JSON.parse made of it.
+  it.each([
+    [
+      '"unitPrice":"1.500"',
+      'item 1: unitPrice "1.500" reads as 1.5 with a decimal point or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
+    ],
+    [
+      '"unitPrice":"1,500"',
+      'item 1: unitPrice "1,500" reads as 1.5 with a decimal comma or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
+    ],
+    [
+      '"unitPrice":10,"discount":"2.000"',
+      'item 1: discount "2.000" reads as 2 with a decimal point or as 2000 with its thousands grouped: send 2000 for that, or 2 for the decimal',
+    ],
+    [
+      '"unitPrice":12345678901234567.89',
+      'item 1: unitPrice is a number too large to be read exactly (more than 15 digits); send it as text',
+    ],
+    [
+      '"unitPrice":10,"freight":1234567890123456',
+      'item 1: freight is a number too large to be read exactly (more than 15 digits); send it as text',
+    ],
+  ])(
+    'refuses %s as tax quote would, 400 in the error shape, logged and counted unreadable',
+    async (amounts, message) => {
+      const { server, lines, health } = await serve();
+      const body = `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":10,${amounts}}]}`;
+      const answer = await fetch(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+      });
+      expect({ status: answer.status, body: await answer.json() }).toEqual({
+        status: 400,
+        body: { error: 'bad-request', message },
+      });
+      expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+      expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
+    },
+  );
+
+  it('refuses a JSON-number quantity past 15 digits without quoting the value JSON.parse rounded it to', async () => {
+    const { server } = await serve();
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":9007199254740993,"unitPrice":1}]}',
+    });
+    expect({ status: answer.status, body: await answer.json() }).toEqual({
+      status: 400,
+      body: {
+        error: 'bad-request',
+        message:
+          'item 1: quantity is a number too large to be read exactly (more than 15 digits); a quantity is computed with at most 15',
+      },
+    });
+  });
+
   it('answers a row that cannot be computed with 500 in the answer’s error shape, logging its place and key', async () => {
     // A row the table's checks would refuse (a destination rate of 100 divides by zero), put in by hand: whatever
     // arithmetic error a row meets, the cart gets the row's place and the log a line, never fastify's bare 500.

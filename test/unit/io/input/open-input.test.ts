@@ -243,6 +243,28 @@ describe('openInput: UTF-8', () => {
     ]);
   });
 
+  it('a comma row with whole numbers side by side past the header: not told to end the header with a delimiter', async () => {
+    const { opened } = await open(writeInput('wide-pair.csv', 'document,name\n6,5,\n'));
+    expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
+      [
+        'the row has 3 cells but the header has 2 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes',
+      ],
+    ]);
+  });
+
+  // Decision 0031, Later: the header's spare unnamed column took a split row's last, empty, cell and the row loaded.
+  it('a comma header ending with a delimiter: a row filling its last named column with whole numbers side by side is refused', async () => {
+    const { opened } = await open(writeInput('spare.csv', 'document,name,\n6,5,\n7,,\n8,Ana,\n9,5.5,\n'));
+    expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
+      [
+        'the row fills column 2, the header\'s last named one, leaves its unnamed column 3 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)',
+      ],
+      [],
+      [],
+      [],
+    ]);
+  });
+
   it('a ";" row with an empty cell past the header: no decimal comma to blame, the header to end with ";"', async () => {
     const { opened } = await open(writeInput('wide-semicolon.csv', 'document;name\n1;Ana;\n'));
     expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
