@@ -62,6 +62,24 @@ async function main(): Promise<void> {
     // Said by the closing line already: a second Ctrl-C while the connections close ends with this code, not 130.
     (code) => (decidedExitCode = code),
   );
+  endOnceClosed();
+}
+
+/**
+ * The command has said its exit code; the process ends once its connections and files are closed. After the last
+ * 'exit' listener Node tears itself down (a quarter of a second and more on a busy machine) with the signal handlers
+ * already gone: a SIGTERM then ended it with 143 though its last line said `exit 0`, and a scheduler's timeout
+ * recorded a killed job whose log says it succeeded. Ended from an 'exit' listener by process.exit instead (the
+ * path every other end takes), the handlers stay until the process is gone, and the code is the one stated.
+ * Listeners added after this one run first, as they would have.
+ */
+function endOnceClosed(): void {
+  const end = (code: number) => {
+    const listeners = process.listeners('exit');
+    for (const later of listeners.slice(listeners.indexOf(end) + 1)) later(code);
+    process.exit(code);
+  };
+  process.on('exit', end);
 }
 
 /** The terminal prompter, imported only when a command asks (login without --password-stdin): @inquirer/prompts is heavy. */

@@ -214,7 +214,23 @@ export function moveNeverTaken(status: string, held: HeldMoveData, action: Order
     return `the order is already CANCELED and its detail shows no ${words}: the store canceled it before this move reached it (or the platform does not show ${words}s), and the platform takes no move after a cancellation; not sent`;
   }
   const holds = shown.length === 0 ? '' : ` (it holds its ${shown.map((key) => keptFieldWords[key]).join(' and ')})`;
-  return `the order is already ${status} and holds no ${words}${holds}: this move never reached it, and the platform takes no move back; not sent`;
+  // What the order holds from its earlier moves says nothing of why it lacks this one when the store canceled it.
+  const why = status === 'CANCELED' ? canceledFirst : 'this move never reached it, and the platform takes no move back';
+  return `the order is already ${status} and holds no ${words}${holds}: ${why}; not sent`;
+}
+
+/** Why a move for an order the store canceled is not sent, with its data or without. */
+const canceledFirst =
+  'the store canceled it before this move reached it, and the platform takes no move after a cancellation';
+
+/**
+ * The end of a conflict's line when it is not sent: `--replace` sends the correction, except to an order the store
+ * canceled, which takes no move, a correction neither (an NF-e or a shipment for it needs a person, not a resend).
+ */
+export function conflictNotSent(status: string | undefined, conflict: MoveConflict): string {
+  if (status === 'CANCELED')
+    return `${conflict.message}, and the order is already CANCELED: ${canceledFirst}; not sent`;
+  return `${conflict.message}: not sent (--replace sends ${conflict.offer})`;
 }
 
 function comparable(field: keyof HeldMoveData, value: string): string {

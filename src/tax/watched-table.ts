@@ -11,7 +11,7 @@ import {
   statSync,
   watch,
 } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
 /** What the table's life shows on /healthz. */
@@ -63,18 +63,31 @@ function inodeOf(path: string): number | undefined {
 /** The most links followed from the table's path: as many as the kernel follows before it gives up (ELOOP). */
 const mostLinks = 40;
 
+/** The first folder or file of the path, from its root, that is a link; undefined when none is. */
+function firstLinkIn(path: string): string | undefined {
+  let prefix = parse(path).root;
+  for (const part of path.slice(prefix.length).split(sep).filter(Boolean)) {
+    prefix = join(prefix, part);
+    if (lstatSync(prefix).isSymbolicLink()) return prefix;
+  }
+  return undefined;
+}
+
 /**
- * Every name whose change changes what the table's path reads: the path itself, each link it leads through and
- * the file it lands on. An ERP that keeps `current.csv -> v42.csv` either swaps the link (the path's folder sees
- * it) or writes or renames over the target (only the target's folder sees it, which may be another folder).
+ * Every name whose change changes what the table's path reads: the path itself, each link it leads through, the
+ * file's own or any folder's on the way (`/srv/tax/current -> release-42`, swapped at each release), and the file it
+ * lands on. An ERP that keeps `current.csv -> v42.csv` either swaps the link (the link's folder sees it) or writes
+ * or renames over the target (only the target's folder sees it, which may be another folder).
  */
 function namesBehind(path: string): Set<string> {
   const names = new Set([resolve(path)]);
   let current = resolve(path);
   try {
-    for (let followed = 0; followed < mostLinks && lstatSync(current).isSymbolicLink(); followed++) {
-      current = resolve(dirname(current), readlinkSync(current));
-      names.add(current);
+    for (let followed = 0; followed < mostLinks; followed++) {
+      const link = firstLinkIn(current);
+      if (link === undefined) break;
+      names.add(link);
+      current = resolve(dirname(link), readlinkSync(link), relative(link, current));
     }
     names.add(realpathSync(path));
   } catch {
@@ -84,16 +97,47 @@ function namesBehind(path: string): Set<string> {
 }
 
 /**
+ * The folder a name is watched through: its folder as it resolves now, since a watch holds the folder it was
+ * opened on, not its path (a name under a swapped folder link is watched again under the new folder).
+ */
+function watchedFolderOf(name: string): string {
+  try {
+    return realpathSync(dirname(name));
+  } catch {
+    return dirname(name);
+  }
+}
+
+/** What the path reads now: the file it resolves to and that file's version; a change of either is a new table. */
+function identityOf(path: string): string {
+  try {
+    const { dev, ino, size, mtimeMs } = statSync(path);
+    return [realpathSync(path), dev, ino, size, mtimeMs].join(':');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  }
+}
+
+/**
+ * How often the path is looked at besides the watch: a folder on the way renamed or swapped in a way no watched
+ * folder sees (a plain release folder renamed over the one named) is still noticed.
+ */
+const checkEveryMs = 2000;
+
+/**
  * The tax table in use, read again whenever its file changes: watched through its folder (editors and `mv`
- * replace the file rather than write into it), and through the folder of each link's target when the path is a
- * link; reloads one at a time, swapped in whole only when the new table is good. A bad new table is logged with
- * its file:line problems and the old one kept.
+ * replace the file rather than write into it), through the folder of each link on the way and of each link's
+ * target, and looked at every few seconds besides; reloads one at a time, swapped in whole only when the new table
+ * is good. A bad new table is logged with its file:line problems and the old one kept.
  */
 export class WatchedTaxTable {
   private table: TaxTable | undefined;
   private status: TableStatus | undefined;
-  /** One watcher per name behind the path (see namesBehind), each on that name's folder. */
+  /** One watcher per name behind the path (see namesBehind), each on that name's folder as it resolves now. */
   private readonly watchers = new Map<string, FSWatcher>();
+  private check: NodeJS.Timeout | undefined;
+  /** What the path read at the last load tried (identityOf), good or refused: a refused table is not tried again until it changes. */
+  private examined: string | undefined;
   /** Closed: a reload still under way watches nothing new. */
   private closed = false;
   private reloading: Promise<void> = Promise.resolve();
@@ -112,8 +156,11 @@ export class WatchedTaxTable {
   /** Reads the table (a bad one throws, so the server never starts without one) and starts watching it. */
   async start(): Promise<void> {
     this.loadedInode = inodeOf(this.path);
+    this.examined = identityOf(this.path);
     this.swap(await this.load());
     this.watchNamesBehind();
+    this.check = setInterval(() => this.reloadIfChanged(), checkEveryMs);
+    this.check.unref();
   }
 
   current(): TaxTable {
@@ -129,6 +176,7 @@ export class WatchedTaxTable {
   reload(): Promise<void> {
     this.reloading = this.reloading.then(async () => {
       this.pending = false;
+      this.examined = identityOf(this.path);
       try {
         const inode = inodeOf(this.path);
         if (inode === undefined || inode === this.loadedInode) refuseUnfinishedText(this.path);
@@ -149,6 +197,8 @@ export class WatchedTaxTable {
 
   close(): void {
     this.closed = true;
+    clearInterval(this.check);
+    clearTimeout(this.quiet);
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
   }
@@ -156,25 +206,34 @@ export class WatchedTaxTable {
   /** Watches each name behind the path that is not watched yet, and lets go of those no longer behind it. */
   private watchNamesBehind(): void {
     if (this.closed) return;
-    const names = namesBehind(this.path);
-    for (const [name, watcher] of this.watchers)
-      if (!names.has(name)) {
+    const names = new Map(
+      [...namesBehind(this.path)].map((name) => [join(watchedFolderOf(name), basename(name)), name]),
+    );
+    for (const [watched, watcher] of this.watchers)
+      if (!names.has(watched)) {
         watcher.close();
-        this.watchers.delete(name);
+        this.watchers.delete(watched);
       }
-    for (const name of names) {
-      if (this.watchers.has(name)) continue;
-      const file = basename(name);
+    for (const [watched, name] of names) {
+      if (this.watchers.has(watched)) continue;
+      const file = basename(watched);
       try {
-        const watcher = watch(dirname(name), { persistent: false }, (_event, changed) => {
+        const watcher = watch(dirname(watched), { persistent: false }, (_event, changed) => {
           if (changed === null || changed === file) this.scheduleReload();
+          else this.reloadIfChanged();
         });
-        this.watchers.set(name, watcher);
+        this.watchers.set(watched, watcher);
       } catch (error) {
         // The path's own folder must be watchable (start fails as before); a target's folder gone is looked at again.
         if (name === resolve(this.path)) throw error;
       }
     }
+  }
+
+  /** A reload when the path now reads another file, or its file changed, since the last load tried. */
+  private reloadIfChanged(): void {
+    if (this.closed || this.pending) return;
+    if (identityOf(this.path) !== this.examined) this.scheduleReload();
   }
 
   /**

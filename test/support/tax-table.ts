@@ -11,16 +11,30 @@ const fixtures = join(__dirname, '..', 'fixtures', 'tax');
  * The tax table LibreOffice saved (test/fixtures/tax, with its map) copied into a fresh folder and watched as
  * `tax serve` watches it, started; `log` takes its lines. `rules` is the copy a test may change to see a reload.
  * With `throughLink`, the copy is `erp/impostos.csv` and the path served is the link `srv/impostos.csv` to it (an
- * ERP's export in its own folder); `target` is the copy either way.
+ * ERP's export in its own folder); `target` is the copy either way. With `throughFolderLink`, the copy is
+ * `release-1/impostos.csv` and the path served is `current/impostos.csv`, `current` a link to the folder
+ * `release-1` (a release switch that swaps `current` to another folder).
  */
 export async function watchedFixtureTable(
   prefix: string,
   log: (line: string) => void = () => {},
-  { throughLink = false } = {},
+  { throughLink = false, throughFolderLink = false } = {},
 ): Promise<{ table: WatchedTaxTable; rules: string; target: string }> {
   const folder = temporaryFolder(prefix);
-  const target = throughLink ? join(folder, 'erp', 'impostos.csv') : join(folder, 'impostos.csv');
-  const rules = throughLink ? join(folder, 'srv', 'impostos.csv') : target;
+  const target = throughLink
+    ? join(folder, 'erp', 'impostos.csv')
+    : throughFolderLink
+      ? join(folder, 'release-1', 'impostos.csv')
+      : join(folder, 'impostos.csv');
+  const rules = throughLink
+    ? join(folder, 'srv', 'impostos.csv')
+    : throughFolderLink
+      ? join(folder, 'current', 'impostos.csv')
+      : target;
+  if (throughFolderLink) {
+    mkdirSync(join(folder, 'release-1'));
+    symlinkSync('release-1', join(folder, 'current'));
+  }
   if (throughLink) {
     mkdirSync(join(folder, 'erp'));
     mkdirSync(join(folder, 'srv'));

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
+  conflictNotSent,
   forbiddenMove,
   keptFieldOf,
   moveAddsData,
@@ -215,8 +216,7 @@ export class MoveSender {
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const route = this.routes.replace?.[move.action as ReplaceableAction];
-    if (!this.options.replace)
-      return { outcome: 'conflict', id, message: `${conflict.message}: not sent (--replace sends ${conflict.offer})` };
+    if (!this.options.replace) return { outcome: 'conflict', id, message: conflictNotSent(status, conflict) };
     if (!route || !(move.action in keptFieldOf))
       return {
         outcome: 'conflict',

@@ -103,6 +103,24 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       },
     );
 
+    it('a canceled order that holds its ERP number: another number, or an invoice, is a conflict saying the store canceled it, never offering --replace', async () => {
+      const [id] = newOrders(sandbox, 1) as [number];
+      expect((await run(['orders', 'ready', String(id), '--erp-number', 'E-1'])).code).toBe(0);
+      expect((await run(['orders', 'cancel', String(id), '--reason', 'x'])).code).toBe(0);
+      const moved = acceptedMoves(sandbox).length;
+      const other = await run(['orders', 'ready', String(id), '--erp-number', 'E-2', '-o', 'table']);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        `error: order ${id}: conflict (the order holds ERP number E-1; this move has E-2, and the order is already CANCELED: the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent)\n`,
+      );
+      const invoice = await run(['orders', 'invoice', String(id), '--key', sampleKeys[0]!, '-o', 'table']);
+      expect(invoice.code).toBe(1);
+      expect(invoice.stderr).toContain(
+        `error: order ${id}: conflict (the order is already CANCELED and holds no NF-e key (it holds its ERP number): the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent)\n`,
+      );
+      expect(acceptedMoves(sandbox).length).toBe(moved);
+    });
+
     it('cancel with a reason; a move for an order the store canceled first is a conflict (exit 1), not "unchanged"; sent anyway, the store refuses it in its own words', async () => {
       const [id] = newOrders(sandbox, 1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);
@@ -119,7 +137,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         // canceled order took no move after its cancellation either way.
         const why =
           name === 'spring'
-            ? `holds no ${words}: this move never reached it, and the platform takes no move back`
+            ? `holds no ${words}: the store canceled it before this move reached it, and the platform takes no move after a cancellation`
             : `its detail shows no ${words}: the store canceled it before this move reached it (or the platform does not show ${words}s), and the platform takes no move after a cancellation`;
         expect(checked.stderr).toContain(
           `error: order ${id}: conflict (the order is already CANCELED and ${why}; not sent)\n`,

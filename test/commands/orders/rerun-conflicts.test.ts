@@ -120,6 +120,28 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(order(invoiced)).toMatchObject({ invoice: { accessKey: uniqueKey(501) } });
     });
 
+    it('another ERP number, or an invoice, for an order the store canceled: a conflict saying so, never offering --replace', async () => {
+      const [canceled] = newOrders(sandbox, 1) as [number];
+      writeFileSync(
+        join(dir, 'antes.csv'),
+        [moveHeader, `${canceled};ready;PV-4;;;;;;`, `${canceled};cancel;;;;;;;cliente desistiu`, ''].join('\r\n'),
+      );
+      expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
+      const requestsBefore = moveRequests(sandbox);
+      writeFileSync(
+        join(dir, 'depois.csv'),
+        [moveHeader, `${canceled};ready;PV-4B;;;;;;`, `${canceled};invoice;;;${uniqueKey(504)};;;;`, ''].join('\r\n'),
+      );
+      const result = await run(['orders', 'update', 'depois.csv']);
+      expect(result.code).toBe(1);
+      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      const rows = readReport(join(dir, onlyReport(dir, 'depois')));
+      expect(rows.map((row) => `${row.outcome}: ${row.message}`)).toEqual([
+        'conflict: the order holds ERP number PV-4; this move has PV-4B, and the order is already CANCELED: the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent',
+        'failed: not sent: the move of this order on line 2 did not go through',
+      ]);
+    });
+
     it('--replace sends the corrections through the replace routes; the orders keep their status', async () => {
       const [invoiced, shipped] = newOrders(sandbox, 2) as [number, number];
       writeFileSync(

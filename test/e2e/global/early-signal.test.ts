@@ -4,11 +4,12 @@
  * `timeout`, a shutdown) expects 75 and one line. The launcher holds such a signal until the bundle takes it over.
  * The bundle's loading is made slow here (test/support/slow-bundle-load.mjs), and the signal sent in it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, login, sleep, spawnCli } from '../../support/cli.js';
+import { newOrders } from '../../support/order-moves.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
@@ -51,4 +52,37 @@ describe('a signal while b2bctl loads', () => {
       expect(existsSync(join(folder, 'pedidos.cur'))).toBe(false);
     },
   );
+});
+
+/**
+ * The same window at the end: after its last line (`…; exit 0`) a process spends a quarter of a second and more
+ * ending, and a SIGTERM then, with Node's handlers gone, ended it with 143: a scheduler's timeout recorded a killed
+ * job whose log says it succeeded. The signal is sent as the process emits 'exit' (test/support/exit-marker.mjs).
+ */
+describe('a signal while b2bctl ends', () => {
+  it('SIGTERM after the last line: the exit code that line states', async () => {
+    const folder = temporaryFolder('b2bctl-late-signal-');
+    const exiting = join(folder, 'exiting');
+    const ids = newOrders(sandbox, 3);
+    writeFileSync(
+      join(folder, 'e.csv'),
+      ['order,action,reason', ...ids.map((id) => `${id},cancel,engano`), ''].join('\n'),
+    );
+    const exitMarker = new URL('../../support/exit-marker.mjs', import.meta.url);
+    const child = spawnCli(
+      ['orders', 'update', 'e.csv'],
+      configDir,
+      { NODE_OPTIONS: `--import ${exitMarker.href}`, B2BCTL_TEST_EXITING: exiting },
+      folder,
+    );
+    child.stdin?.end();
+    const result = collect(child);
+    while (!existsSync(exiting)) await sleep(2);
+    child.kill('SIGTERM');
+    const ended = await result;
+
+    expect(ended.closingLine).toMatch(/: 3 applied; exit 0$/);
+    expect(ended.signal).toBeNull();
+    expect(ended.code).toBe(0);
+  });
 });

@@ -219,7 +219,8 @@ describe('moveNeverTaken: a move the status has passed, whose data the order doe
       'CANCELED',
       { erpNumber: 'PV-364' },
       'invoice',
-      'the order is already CANCELED and holds no NF-e key (it holds its ERP number): this move never reached it, and the platform takes no move back; not sent',
+      // The store canceled it: what it holds from its earlier moves does not change why this one never reached it.
+      'the order is already CANCELED and holds no NF-e key (it holds its ERP number): the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent',
     ],
     // It holds this move's data: a re-run, the move taken.
     ['SHIPPED', { erpNumber: 'PV-1', invoiceKey: 'K', trackingCode: 'T' }, 'invoice', undefined],

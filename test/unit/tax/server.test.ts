@@ -3,7 +3,7 @@
  * shape file, credentials compared, an item without a row refused in the answer's error shape, and the table read
  * again when its file changes (a bad new table refused, the old one kept).
  */
-import { appendFileSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
@@ -23,7 +23,9 @@ afterEach(async () => {
   removeTemporaryFolders();
 });
 
-async function serve(options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean } = {}) {
+async function serve(
+  options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean; throughFolderLink?: boolean } = {},
+) {
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const log = (line: string) => {
@@ -32,6 +34,7 @@ async function serve(options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: 
   };
   const { table, rules, target } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
     throughLink: options.throughLink,
+    throughFolderLink: options.throughFolderLink,
   });
   closers.push(() => table.close());
   const server = await startLoopbackTaxServer(
@@ -349,6 +352,24 @@ describe('tax serve', () => {
     await logged(/reloaded: 7 rows/);
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
   });
+
+  it('a folder link on the way swapped to another folder (a release switch) is read, and watched from then on', async () => {
+    const { post, rules, target, logged, health } = await serve({ throughFolderLink: true });
+    const releases = dirname(dirname(target));
+    const next = join(releases, 'release-2', 'impostos.csv');
+    mkdirSync(dirname(next));
+    const row = Buffer.from('39269090;"SP";"RJ";"non-taxpayer";12;;6.5;;20;2\r\n', 'latin1');
+    writeFileSync(next, Buffer.concat([readFileSync(target), row]));
+    // `ln -sfn release-2 tmp && mv -T tmp current`: the path names the new release's file from then on.
+    symlinkSync('release-2', join(releases, 'current.tmp'));
+    renameSync(join(releases, 'current.tmp'), dirname(rules));
+    await logged(/reloaded: 7 rows/);
+    expect(await health()).toMatchObject({ table: { rows: 7 } });
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+    writeFileSync(next, readFileSync(target));
+    await logged(/reloaded: 6 rows/);
+    expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(422);
+  }, 15_000);
 
   it('a table file being written in place (no line end at its end yet) is not read until it is whole', async () => {
     const { post, rules, logged, health } = await serve();
