@@ -16,6 +16,7 @@ import {
   unusedFcpRate,
 } from '../domain/tax/rules.js';
 import type { TaxItem } from '../domain/tax/terms.js';
+import { amountFields, jsonAmountProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
 
 /**
@@ -101,6 +102,8 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const problems: string[] = [];
   // Amounts as the file writes them (`3.500,00` in a `;` export), read as the bulk commands read a stock file's.
   const decimal = input.csv?.decimal;
+  // JSON writes numbers as numbers, and text that only JSON sends as it is: read as a callback's cart is.
+  const json = input.format === 'json' || input.format === 'ndjson';
   try {
     for await (const record of input.records) {
       const place = `${input.file}:${recordPlace(record)}`;
@@ -110,8 +113,9 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
           problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
         continue;
       }
-      const read =
-        decimal === undefined
+      const read = json
+        ? jsonAmountsRead(record.values)
+        : decimal === undefined
           ? record.values
           : amountsRead(record.values, decimal, record.cells?.decimalSettled === true);
       const checked = typeof read === 'string' ? read : checkTaxItem(read);
@@ -124,6 +128,21 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   if (problems.length > 0)
     throw new InputError(problemList(input.file, problems, 'in the items; nothing was quoted'), { file: input.file });
   return items;
+}
+
+/**
+ * A JSON item's values with its amounts as text (`1`, `45.9`), as the item checks read them; or why an amount cannot
+ * be read as written (a number past what a double holds, a `1.500` that may be 1,5 or 1500).
+ */
+function jsonAmountsRead(values: Record<string, unknown>): Record<string, unknown> | string {
+  const read = { ...values };
+  for (const field of amountFields) {
+    const value = values[field];
+    const problem = jsonAmountProblem(field, value);
+    if (problem !== undefined) return problem;
+    if (typeof value === 'number') read[field] = String(value);
+  }
+  return read;
 }
 
 /**

@@ -312,6 +312,25 @@ describe('tax quote', () => {
     expect(quoted.items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
   });
 
+  it('computes example 3 from a JSON cart file whose amounts are JSON numbers, and refuses a "1.500" there as the callback does', async () => {
+    // A quantity of JSON number 1 was refused as "quantity 1 must be a number above 0" (found by a fix helper).
+    writeFileSync(
+      join(folder, 'carrinho.json'),
+      JSON.stringify([{ sku: 'FORNO-1', ncm: '85166000', quantity: 1, unitPrice: 2000, freight: 100 }]),
+    );
+    const sale = ['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer'];
+    const result = await quote([...sale, '--items', 'carrinho.json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
+    writeFileSync(join(folder, 'ambiguo.json'), JSON.stringify([{ ncm: '85166000', quantity: 1, unitPrice: '1.500' }]));
+    const ambiguous = await quote([...sale, '--items', 'ambiguo.json']);
+    expect(ambiguous.code).toBe(65);
+    expect(ambiguous.stdout).toBe('');
+    expect(ambiguous.stderr).toBe(
+      'error: ambiguo.json: 1 problem in the items; nothing was quoted:\nambiguo.json:1: unitPrice "1.500" reads as 1.5 with a decimal point or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal\n',
+    );
+  });
+
   it("reads a pt-BR cart file's amounts as written (2.000 is two thousand), and names the cart, not the table, for its problems", async () => {
     writeFileSync(
       join(folder, 'grande.csv'),

@@ -1,0 +1,38 @@
+/**
+ * What only JSON can carry in an item's amounts, refused before the item is read as text: an amount written `1.500`
+ * or `1,500` (one and a half, or fifteen hundred), and a number with more digits than a double holds, which
+ * JSON.parse has already rounded (`12345678901234567.89` arrives as 12345678901234568): quoting it back would name
+ * a value nobody sent. For a callback's cart and a JSON `--items` file of `tax quote` alike.
+ */
+import { digitsANumberHolds } from '../domain/spreadsheet-numbers.js';
+
+export const amountFields = ['quantity', 'unitPrice', 'discount', 'freight'] as const;
+
+/** Why an amount as JSON gave it cannot be read as sent, or undefined. */
+export function jsonAmountProblem(field: (typeof amountFields)[number], value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && !holdsExactly(value))
+    return field === 'quantity'
+      ? `quantity is a number too large to be read exactly (more than ${digitsANumberHolds} digits); a quantity is computed with at most ${digitsANumberHolds}`
+      : `${field} is a number too large to be read exactly (more than ${digitsANumberHolds} digits); send it as text`;
+  if (typeof value !== 'string') return undefined;
+  // A group never starts with 0: `0.500` is a decimal only.
+  const grouped = /^[1-9]\d{0,2}([.,])\d{3}$/.exec(value.trim());
+  if (grouped === null) return undefined;
+  const whole = value.trim().replace(grouped[1] as string, '');
+  const decimal = value
+    .trim()
+    .replace(',', '.')
+    .replace(/\.?0+$/, '');
+  const mark = grouped[1] === '.' ? 'a decimal point' : 'a decimal comma';
+  return `${field} ${JSON.stringify(value)} reads as ${decimal} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${decimal} for the decimal`;
+}
+
+/**
+ * Whether a JSON number is surely the one the platform wrote: under 10^15, and written by JavaScript in at most 15
+ * significant digits (a double holds every decimal of 15 digits apart; one of more came rounded or may have).
+ */
+function holdsExactly(value: number): boolean {
+  if (Math.abs(value) >= 10 ** digitsANumberHolds) return false;
+  const mantissa = String(value).split('e')[0] as string;
+  return mantissa.replace(/\D/g, '').replace(/^0+/, '').length <= digitsANumberHolds;
+}
