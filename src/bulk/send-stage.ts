@@ -133,7 +133,7 @@ export async function openSending<T, Sent>(
     }
   }
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
-  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path);
+  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.
