@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
-import { type HeaderMapProposal, headerCaution, headerKey, namesASecret } from '../domain/header-aliases.js';
+import { type HeaderMapProposal, headerCaution, headerKey, namesASecret, rivalNote } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
@@ -114,7 +114,8 @@ export async function offerHeaderMap(
   const usualPath = `${name}.map.json`;
   const mapPath = unusedMapPath(name);
   for (const [header, field] of proposal.mapped) context.log.info(`${noun} "${header}" reads as ${field}`);
-  for (const header of proposal.unmapped) context.log.info(`${noun} "${header}" matches no field`);
+  for (const header of proposal.unmapped)
+    context.log.info(`${noun} "${header}" ${rivalNote(header, proposal, noun) ?? 'matches no field'}`);
   const prompter = await context.prompter();
   // A map saved before holds answers and hand edits, as --write-map says when it refuses the file: kept, never replaced.
   const kept =
