@@ -171,8 +171,10 @@ export async function sendValidRecords<T, Sent>(
   };
   let unavailableInARow = 0;
   let requestsInFlight = 0;
+  // Counted are the batches begun, some of them still waiting for their --rate turn (or for the order statuses
+  // orders update reads first): those are not sent now, so the line gives the count as a bound.
   const onInterrupt = () =>
-    context.log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
+    context.log.info(`${job.name}: interrupted; finishing the requests already sent (at most ${requestsInFlight})…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
   // A second Ctrl-C ends the process at once (src/cli/main.ts), through the 'exit' listeners: the way back is said
   // there, since the closing line that says it will not be reached.
