@@ -171,8 +171,7 @@ export async function sendValidRecords<T, Sent>(
   };
   let unavailableInARow = 0;
   let requestsInFlight = 0;
-  // Counted are the batches begun, some of them still waiting for their --rate turn (or for the order statuses
-  // orders update reads first): those are not sent now, so the line gives the count as a bound.
+  // Batches begun, some still waiting for their --rate turn (not sent now): the count is a bound.
   const onInterrupt = () =>
     context.log.info(`${job.name}: interrupted; finishing the requests already sent (at most ${requestsInFlight})…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
