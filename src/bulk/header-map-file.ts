@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Context } from '../context.js';
-import { type HeaderMapProposal, headerCaution, headerKey, namesASecret } from '../domain/header-aliases.js';
+import { type HeaderMapProposal, headerCaution, headerKey, namesASecret, rivalNote } from '../domain/header-aliases.js';
 import type { HeaderMap } from '../io/input/record-shape.js';
 import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
@@ -110,11 +110,18 @@ export async function offerHeaderMap(
   // Columns no field reads matter only when they hold data: else they are left out with nothing lost.
   if (proposal.mapped.length === 0 && !proposal.unmapped.some((header) => sampleOf(header) !== undefined))
     return undefined;
-  const mapPath = inputPath === '-' ? 'stdin.map.json' : `${basename(inputPath, extname(inputPath))}.map.json`;
+  const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
+  const usualPath = `${name}.map.json`;
+  const mapPath = unusedMapPath(name);
   for (const [header, field] of proposal.mapped) context.log.info(`${noun} "${header}" reads as ${field}`);
-  for (const header of proposal.unmapped) context.log.info(`${noun} "${header}" matches no field`);
+  for (const header of proposal.unmapped)
+    context.log.info(`${noun} "${header}" ${rivalNote(header, proposal, noun) ?? 'matches no field'}`);
   const prompter = await context.prompter();
-  const answer = await prompter.select(`Read the file with this map, and save it as ${mapPath} for --map?`, [
+  // A map saved before holds answers and hand edits, as --write-map says when it refuses the file: kept, never replaced.
+  const kept =
+    mapPath === usualPath ? '' : `${usualPath} exists (a map saved before, perhaps edited since) and is kept. `;
+  const stop = mapPath === usualPath ? 'no, stop here' : `no, stop here (to read the file with it: --map ${usualPath})`;
+  const answer = await prompter.select(`${kept}Read the file with this map, and save it as ${mapPath} for --map?`, [
     {
       name:
         proposal.unmapped.length === 0
@@ -126,7 +133,14 @@ export async function offerHeaderMap(
               : `yes, and ask which field each of the ${proposal.unmapped.length} other ${noun}s is`,
       value: 'yes',
     },
-    { name: 'no, stop here', value: 'no' },
+    { name: stop, value: 'no' },
   ]);
   return answer === 'yes' ? mapPath : undefined;
+}
+
+/** `NAME.map.json`, or `NAME-2.map.json`, `NAME-3.map.json`… when a file holds that name. */
+function unusedMapPath(name: string): string {
+  let path = `${name}.map.json`;
+  for (let sequence = 2; pathTaken(path); sequence++) path = `${name}-${sequence}.map.json`;
+  return path;
 }

@@ -76,7 +76,7 @@ export async function concludeRun<T, Sent>(
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
   closing.tally.report = ledger.report.path;
-  logSummary(job, sending, context, counted.counts);
+  logSummary(job, sending, context, counted.counts, result.unavailableRecords);
   await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
@@ -134,6 +134,8 @@ function logSummary<T, Sent>(
   { client, ledger, feedBackHint }: Pick<Sending, 'client' | 'ledger' | 'feedBackHint'>,
   context: Context,
   counts: string,
+  /** Records that failed only because the platform was unavailable: nothing in them to fix. */
+  unavailableRecords: number,
 ): void {
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
@@ -150,7 +152,7 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary(feedBackHint)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.filesSummary(feedBackHint, unavailableRecords)) context.log.info(`${job.name}: ${line}`);
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */

@@ -233,13 +233,32 @@ export class RunLedger {
     this.errors.close();
   }
 
-  /** The report's path, and the errors file's; with `feedBack` (the command that sends it), the line that feeds it back. */
-  filesSummary(feedBack?: string): string[] {
+  /**
+   * The report's path, and the errors file's; with `feedBack` (the command that sends it), the line that feeds it back.
+   * `unavailable`: the records of the errors file that failed only because the platform was unavailable, which have
+   * nothing to fix: they are fed back once it answers.
+   */
+  filesSummary(feedBack?: string, unavailable = 0): string[] {
     const lines = [`report: ${this.report.path}`];
-    if (this.errors.rows > 0)
-      lines.push(`errors: ${this.errors.path} (${countOf(this.errors.rows, 'records')} to fix and feed back)`);
+    const rows = this.errors.rows;
+    if (rows === 0) return lines;
+    const toFix = Math.max(0, rows - unavailable);
+    const records = countOf(rows, 'records');
+    const what =
+      unavailable === 0
+        ? `${records} to fix and feed back`
+        : toFix === 0
+          ? `${records} that failed because the platform was unavailable, to feed back once it answers`
+          : `${records}: ${toFix} to fix, ${unavailable} that failed because the platform was unavailable`;
+    lines.push(`errors: ${this.errors.path} (${what})`);
     // It keeps the input's own headers, so the run's own flags read it.
-    if (this.errors.rows > 0 && feedBack) lines.push(`once fixed, feed it back with: ${feedBack}`);
+    const when =
+      unavailable === 0
+        ? 'once fixed'
+        : toFix === 0
+          ? 'once the platform answers'
+          : 'once fixed and the platform answers';
+    if (feedBack) lines.push(`${when}, feed it back with: ${feedBack}`);
     return lines;
   }
 }

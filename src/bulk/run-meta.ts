@@ -236,13 +236,37 @@ const notForFeedBack: ReadonlySet<string> = new Set(['encoding', 'skipInvalid'])
  * run, read and sent with its flags, as the resume command does; pasted without them, the records would go to
  * whatever store the default profile names, by another route.
  */
-export function feedBackCommand(meta: RunMeta, shaping: readonly ShapingFlag[], errorsFile: string): string {
+export function feedBackCommand(
+  meta: RunMeta,
+  shaping: readonly ShapingFlag[],
+  errorsFile: string,
+  written?: ErrorsFileFormat,
+): string {
   return commandLine(
-    meta,
+    written ? { ...meta, flags: describingErrorsFile(meta.flags, written) } : meta,
     shaping.filter(({ key }) => !notForFeedBack.has(key)),
     errorsFile,
     [],
   );
+}
+
+/** How a CSV errors file is written: the input's delimiter and decimal separator, or `,` and `.` for a workbook's. */
+export interface ErrorsFileFormat {
+  delimiter: string;
+  decimal: string;
+}
+
+/**
+ * The run's flags with `--delimiter` and `--decimal`, when given, saying how the errors file is written rather than
+ * how the input was: a workbook read with `--decimal ,` or `--delimiter ';'` out of habit has a `,` errors file with
+ * decimal points, which those flags would refuse.
+ */
+function describingErrorsFile(flags: RunMeta['flags'], written: ErrorsFileFormat): RunMeta['flags'] {
+  return {
+    ...flags,
+    ...(flags.delimiter !== undefined && { delimiter: written.delimiter }),
+    ...(flags.decimal !== undefined && { decimal: written.decimal }),
+  };
 }
 
 /** `b2bctl COMMAND FILE` sent where and how the run of `meta` sent its records, then `tail`; quoted for the shell. */

@@ -133,7 +133,7 @@ export async function openSending<T, Sent>(
     }
   }
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
-  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path);
+  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
   // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.
@@ -171,8 +171,9 @@ export async function sendValidRecords<T, Sent>(
   };
   let unavailableInARow = 0;
   let requestsInFlight = 0;
+  // Batches begun, some still waiting for their --rate turn (not sent now): the count is a bound.
   const onInterrupt = () =>
-    context.log.info(`${job.name}: interrupted; finishing ${countOf(requestsInFlight, 'requests')} in flight…`);
+    context.log.info(`${job.name}: interrupted; finishing the requests already sent (at most ${requestsInFlight})…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
   // A second Ctrl-C ends the process at once (src/cli/main.ts), through the 'exit' listeners: the way back is said
   // there, since the closing line that says it will not be reached.

@@ -119,6 +119,7 @@ const addressPartsSchema = addressSchema.omit({ zipcode: true, number: true });
 function bodySchema(mode: 'create' | 'update', registration: z.ZodType = addressSchema) {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, type] of Object.entries(topFieldTypes[mode])) shape[key] = optionalSchemas[type];
+  if (Object.hasOwn(shape, 'active')) shape.active = z.boolean({ error: reasons.active }).optional();
   shape.document = withReason(requiredText, (value: string) => checkDocument(value));
   shape.customerRegistrationAddress = registration.optional();
   if (mode === 'create') {

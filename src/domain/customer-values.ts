@@ -10,6 +10,9 @@ export const customerReasons = {
   text: 'expected text',
   // A cell also takes the words people type (cell-values.ts); a JSON value is true or false.
   boolean: 'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso',
+  // The active flag reads a state's words too (cell-values.ts, parseActiveState), as customer status does.
+  active:
+    'expected true or false; a cell also takes active/inactive, ativo/inativo, liberado/bloqueado, sim/não, s/n, 1/0, verdadeiro/falso',
   number: 'expected a number',
   wholeNumber: 'expected a whole number',
   name: 'expected a name',

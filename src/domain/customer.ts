@@ -336,7 +336,7 @@ function readField(
     case 'boolean': {
       const value = booleanInput(raw);
       if (typeof value === 'boolean') body[rule.key] = value;
-      else if (value !== undefined) return reasons.boolean;
+      else if (value !== undefined) return prefix === '' && rule.key === 'active' ? reasons.active : reasons.boolean;
       return undefined;
     }
     case 'number':

@@ -252,6 +252,11 @@ export interface HeaderMapProposal {
   unmapped: string[];
   /** The fields the other columns already feed: never offered for an unmapped one (two columns, one field). */
   taken: string[];
+  /**
+   * Unmapped headers that would have read as a field an earlier proposed column reads as (`Ativo` after `Situação`,
+   * both `active`): each with that column and field, so the choice of the first is said, not taken in silence.
+   */
+  rivals: Record<string, readonly [rival: string, field: string]>;
 }
 
 /** The map that would read `unknownHeaders`, given the fields the other columns already feed (`taken`). Pure. */
@@ -261,17 +266,33 @@ export function proposeHeaderMap(
   taken: readonly string[],
 ): HeaderMapProposal {
   const used = new Set(taken);
-  const proposal: HeaderMapProposal = { mapped: [], unmapped: [], taken: [...taken] };
+  const proposal: HeaderMapProposal = { mapped: [], unmapped: [], taken: [...taken], rivals: {} };
   for (const header of unknownHeaders) {
     const field = fieldForHeader(
       header,
       knownPaths.filter((path) => !used.has(path)),
     );
-    if (field === undefined) proposal.unmapped.push(header);
-    else {
+    if (field === undefined) {
+      proposal.unmapped.push(header);
+      const rival = proposal.mapped.find(([, proposed]) => proposed === fieldForHeader(header, [proposed]));
+      if (rival !== undefined) proposal.rivals[header] = rival;
+    } else {
       used.add(field);
       proposal.mapped.push([header, field]);
     }
   }
   return proposal;
+}
+
+/**
+ * What an unmapped header is when an earlier column took the field it names: `could be active too, but column
+ * "Situação" reads as active`; undefined for a header that names no field.
+ */
+export function rivalNote(
+  header: string,
+  proposal: HeaderMapProposal,
+  noun: 'column' | 'key' = 'column',
+): string | undefined {
+  const rival = proposal.rivals[header];
+  return rival === undefined ? undefined : `could be ${rival[1]} too, but ${noun} "${rival[0]}" reads as ${rival[1]}`;
 }

@@ -220,7 +220,9 @@ async function statusTarget(target: string, state: string | undefined): Promise<
  * line: its column is added in the spreadsheet.
  */
 function plainListLine(target: string, state: string): string {
-  const addColumn = `sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,${state}/'`;
+  // Blank lines (a paste's last one) would be rows without a document; a last line without its line end, refused
+  // by every CSV reader of b2bctl (decision 0029), gets one: GNU sed keeps it missing otherwise.
+  const addColumn = `sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,${state}/' -e '$a\\'`;
   if (target === '-')
     return `; for a list of documents alone, one a line: ... | ${addColumn} | b2bctl customer status -`;
   if (!/\.(csv|txt)$/i.test(target)) return '';

@@ -1,6 +1,7 @@
 import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { topFieldTypes } from '../../domain/customer-fields.js';
 import { isBlank } from '../../domain/customer-values.js';
 
 /**
@@ -87,13 +88,26 @@ export function explainedRefusal(error: PlatformError, refused: RefusedWrite): B
 /** The fields the platform's documented 422 names; none of them is the groups. */
 const otherCheckedFields: ReadonlySet<string> = new Set(platformCheckedFields);
 
+/**
+ * A 422 that names a field of the customer body other than the groups (a documented one, or `priceRuleTags` sent
+ * beside the groups) is about that field: the groups and where the store lists them would send the operator to
+ * fix what was not refused.
+ */
+function namesAnotherField(field: string | undefined): boolean {
+  if (field === undefined || field === 'customerGroupList') return false;
+  return (
+    otherCheckedFields.has(field) ||
+    Object.hasOwn(topFieldTypes.create, field) ||
+    Object.hasOwn(topFieldTypes.update, field)
+  );
+}
+
 /** What refusalMessage adds after the platform's words, starting with "; "; '' when it has nothing to add. */
 function refusalHint(error: PlatformError, { sent, groupsRoute }: RefusedWrite): string {
   if (error.status !== 422) return '';
   if (error.field === 'address') return addressHint(sent);
   const groups = sent.customerGroupList ?? [];
-  // A 422 that names another field the platform documents is about that field, not the groups.
-  if (groups.length === 0 || (error.field !== undefined && otherCheckedFields.has(error.field))) return '';
+  if (groups.length === 0 || namesAnotherField(error.field)) return '';
   return `; customer groups sent: ${groups.join(', ')} (\`b2bctl api ${groupsRoute} --paginate\` lists the store's groups)`;
 }
 

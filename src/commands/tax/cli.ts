@@ -225,8 +225,8 @@ export const examples: CommandExamples = {
   ],
   'tax serve': [
     'b2bctl tax serve --forward-to http://erp.internal:8080/impostos --budget 300ms --rules impostos.csv --map impostos.map.json --auth bearer',
-    'B2BCTL_TAX_CLIENT_SECRET=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth token --client-id plataforma',
-    'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --auth bearer --port 8790',
+    'B2BCTL_TAX_CLIENT_SECRET=... b2bctl tax serve --rules /srv/erp/impostos.csv --map /srv/erp/impostos.map.json --auth token --client-id plataforma',
+    'B2BCTL_TAX_TOKEN=... b2bctl tax serve --rules /srv/erp/impostos.csv --map /srv/erp/impostos.map.json --auth bearer --port 8790',
     'b2bctl tax serve --rules impostos.csv --map impostos.map.json --auth none --port 0',
   ],
   'tax quote': [

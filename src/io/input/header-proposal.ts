@@ -1,4 +1,4 @@
-import { type HeaderMapProposal, proposeHeaderMap } from '../../domain/header-aliases.js';
+import { type HeaderMapProposal, proposeHeaderMap, rivalNote } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
 import {
   type ColumnPlan,
@@ -58,12 +58,17 @@ export async function planWithProposal(
     options.warn(`warning: ${file}:${at}: column "${header}" reads as ${field}`);
   for (const header of proposal.unmapped) {
     const sample = options.sampleOf?.(header);
+    const rival = rivalNote(header, proposal);
     options.warn(
-      `warning: ${file}:${at}: column "${header}" matches no field${sample === undefined ? '' : ` but holds data ("${sample}"): map it, or leave it out with --ignore-column`}`,
+      rival === undefined
+        ? `warning: ${file}:${at}: column "${header}" matches no field${sample === undefined ? '' : ` but holds data ("${sample}"): map it, or leave it out with --ignore-column`}`
+        : `warning: ${file}:${at}: column "${header}" ${rival}; the map below leaves "${header}" out (null): to read it instead, swap the two in the map`,
     );
   }
+  // A column left out for its rival is in the map as null, so the map given back reads the file in one more run.
+  const leftOut = Object.fromEntries(Object.keys(proposal.rivals).map((header) => [header, null]));
   throw new InputError(
-    `${file}:${at}: ${proposal.mapped.length === 1 ? '1 column is' : `${proposal.mapped.length} columns are`} named as an ERP names ${proposal.mapped.length === 1 ? 'it' : 'them'} (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(map)}.`,
+    `${file}:${at}: ${proposal.mapped.length === 1 ? '1 column is' : `${proposal.mapped.length} columns are`} named as an ERP names ${proposal.mapped.length === 1 ? 'it' : 'them'} (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify({ ...map, ...leftOut })}.`,
     { file },
   );
 }

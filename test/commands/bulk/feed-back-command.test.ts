@@ -3,7 +3,7 @@
  * the same config folder, profile, base URL and shaping flags as the resume command. Pasted without them, the
  * records went to the default profile's store, by another route, with exit 0.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import {
   sandboxUser,
   startTestSandbox,
   stopTestSandbox,
+  repoRoot,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
@@ -113,5 +114,31 @@ describe('the feed-back command of a bulk run', () => {
     expect(fedBack.code).toBe(0);
     expect(await requestCounts(jobStore)).toMatchObject({ 'PUT /v1/stock/batch': 1 });
     expect(await requestCounts(otherStore)).toEqual({});
+  });
+
+  it('reads a workbook’s errors file as written, `,` with decimal points, whatever --delimiter and --decimal the workbook was read with', async () => {
+    const folder = temporaryFolder('b2bctl-feed-back-workbook-');
+    // Typed as a pt-BR sheet: a price of 0 (invalid without --allow-zero-price), an empty one and 12,50.
+    const workbook = join(repoRoot, 'test', 'fixtures', 'libreoffice', 'estoque-preco-zero.xlsx');
+    copyFileSync(workbook, join(folder, 'precos.xlsx'));
+    const run = await runCommandLine(
+      ['stock', 'push', 'precos.xlsx', '--profile', 'p7', '--decimal', ',', '--delimiter', ';', '--skip-invalid'],
+      { configDir, cwd: folder },
+    );
+    expect(run.code).toBe(1);
+    const errorsFile = readdirSync(folder).find((name) => name.startsWith('precos.errors-')) as string;
+    const line = `B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push ${errorsFile} --profile p7 --delimiter , --decimal . --route batch`;
+    expect(run.stderr).toContain(`stock push: once fixed, feed it back with: ${line}\n`);
+
+    // The price fixed as the file writes its numbers, and the line pasted as printed.
+    const errorsPath = join(folder, errorsFile);
+    const written = readFileSync(errorsPath, 'utf8');
+    expect(written).toContain('GEN-0000001,5,0,2,');
+    writeFileSync(errorsPath, written.replace('GEN-0000001,5,0,2,', 'GEN-0000001,5,10.5,2,'));
+    await resetCounts(jobStore);
+    const fedBack = await runAsPrinted(line, folder);
+    expect(fedBack.code).toBe(0);
+    expect(fedBack.closingLine).toBe(`stock push: ${errorsFile} to profile "p7" (${jobStore.url}): 1 applied; exit 0`);
+    expect(await requestCounts(jobStore)).toEqual({ 'PUT /v1/stock/batch': 1 });
   });
 });

@@ -78,6 +78,10 @@ describe('records that failed on an unavailable platform', () => {
       { configDir: join(folder, 'config'), cwd: folder, env },
     );
     expect(night.code).toBe(1);
+    // The 10 have nothing to fix: the errors file says which are which, and when to feed it back.
+    expect(night.stderr).toMatch(
+      /stock push: errors: stock\.errors-\d{8}-\d{6}\.csv \(12 records: 2 to fix, 10 that failed because the platform was unavailable\)\n.*stock push: once fixed and the platform answers, feed it back with: /,
+    );
     const last = night.stderr.trimEnd().split('\n').at(-1) ?? '';
     expect(last).toMatch(
       /^error: 12 items did not go through \(2 rejected, 10 failed\); the report \S+ and the errors file \S+ say why\. 10 items failed because the platform was unavailable, and may go through when sent again: run .* --resume \S+ \(it also sends the 2 other items not done again, as they are\)$/,

@@ -468,10 +468,20 @@ describe('invalid records', () => {
       'customer update: validating changes.csv',
       'changes.csv:2: Property [phone] with value [123] does not pass validation (a phone has 10 or 11 digits with the area code (DDD))',
       'changes.csv:3: Property [document] with value [52998224726] does not pass validation (CPF check digits do not match)',
-      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso)',
+      'changes.csv:4: Property [active] with value [maybe] does not pass validation (expected true or false; a cell also takes active/inactive, ativo/inativo, liberado/bloqueado, sim/não, s/n, 1/0, verdadeiro/falso)',
       timed('customer update: 3 records, 0 valid, 3 invalid ({s} s)'),
       'error: Every record of changes.csv is invalid (listed above); nothing was sent.',
     ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('update --set active=WORD: a word it does not take is refused listing the state words it takes, nothing sent', async () => {
+    const folder = folderWith('nothing.txt', '');
+    const result = await cli(['customer', 'update', '--document', '529.982.247-25', '--set', 'active=talvez'], folder);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain(
+      '--set: Property [active] with value [talvez] does not pass validation (expected true or false; a cell also takes active/inactive, ativo/inativo, liberado/bloqueado, sim/não, s/n, 1/0, verdadeiro/falso)\n',
+    );
     expect(await requestCounts(sandbox)).toEqual({});
   });
 

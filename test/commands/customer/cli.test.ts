@@ -95,11 +95,11 @@ describe('customer cli', () => {
     ],
     [
       ['customer', 'status', 'clientes.csv', 'inactive'],
-      `customer status clientes.csv inactive: a file gives each customer's state in its active column, not on the command line. If clientes.csv has that column, drop "inactive": b2bctl customer status clientes.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inactive/' clientes.csv > clientes-inactive.csv && b2bctl customer status clientes-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.`,
+      `customer status clientes.csv inactive: a file gives each customer's state in its active column, not on the command line. If clientes.csv has that column, drop "inactive": b2bctl customer status clientes.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,inactive/' -e '$a\\' clientes.csv > clientes-inactive.csv && b2bctl customer status clientes-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.`,
     ],
     [
       ['customer', 'status', '-', 'inativo'],
-      `customer status - inativo: a file gives each customer's state in its active column, not on the command line. If - has that column, drop "inativo": b2bctl customer status -; if not, add it (inativo on each row) and do the same; for a list of documents alone, one a line: ... | sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inativo/' | b2bctl customer status -. For one customer, give the document: b2bctl customer status 529.982.247-25 inativo.`,
+      `customer status - inativo: a file gives each customer's state in its active column, not on the command line. If - has that column, drop "inativo": b2bctl customer status -; if not, add it (inativo on each row) and do the same; for a list of documents alone, one a line: ... | sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,inativo/' -e '$a\\' | b2bctl customer status -. For one customer, give the document: b2bctl customer status 529.982.247-25 inativo.`,
     ],
     [['customer', 'create', 'c.csv', '--retries', '-1'], 'expected a whole number (0 or more).'],
     [['customer', 'update', 'u.csv', '--keep-reports', '0'], 'expected a whole number of at least 1.'],

@@ -84,6 +84,27 @@ describe('a status sheet with the usual Portuguese headers', () => {
   );
 });
 
+describe('a status sheet with two columns that could each be active', () => {
+  it('the first is read, the other named as its rival and left out (null) in the map offered, which then reads the sheet', async () => {
+    const folder = temporaryFolder('b2bctl-erp-');
+    writeFileSync(join(folder, 's.csv'), 'CPF/CNPJ;Situação;Ativo\r\n100.007.919-89;inativo;0\r\n');
+    const run = (args: string[]) =>
+      runCommandLine(['customer', 'status', 's.csv', ...args], { configDir: join(folder, 'config'), cwd: folder, env });
+    const refused = await run([]);
+    expect(refused.code).toBe(65);
+    const map = { 'CPF/CNPJ': 'document', Situação: 'active', Ativo: null };
+    expect(refused.stderr.trimEnd().split('\n').slice(1)).toEqual([
+      'warning: s.csv:1: column "CPF/CNPJ" reads as document',
+      'warning: s.csv:1: column "Situação" reads as active',
+      'warning: s.csv:1: column "Ativo" could be active too, but column "Situação" reads as active; the map below leaves "Ativo" out (null): to read it instead, swap the two in the map',
+      `error: s.csv:1: 2 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(map)}.`,
+    ]);
+    expect(await requestCounts(sandbox)).toEqual({});
+    writeFileSync(join(folder, 'm.json'), JSON.stringify(map));
+    expect((await run(['--map', 'm.json', '--dry-run'])).code).toBe(0);
+  });
+});
+
 describe('an export with the ERP’s own headers', () => {
   it('one run names every column it would map and the one it cannot, with the map; exit 65, nothing sent', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');

@@ -191,6 +191,33 @@ describe('data that no field would read stops the run', () => {
     expect(JSON.parse(readFileSync(join(dir, 'clientes.map.json'), 'utf8'))).toEqual({ Apelido: 'tradingName' });
     expect((await storedCustomers(sandbox))[0]?.tradingName).toBe('Loja da Maria');
   });
+
+  it('on a terminal, a map saved before under the offered name is kept: the offer names it and saves beside it', async () => {
+    // Yesterday's map, edited by hand to leave Apelido out; today's run forgets --map.
+    const edited = `${JSON.stringify({ Apelido: null })}\n`;
+    const { dir, run } = workspace([], {
+      'clientes.csv': `${header};Apelido\r\n${row};Loja da Maria\r\n`,
+      'clientes.map.json': edited,
+    });
+    const declined = await run(['customer', 'validate', 'clientes.csv'], { tty: true, answers: ['no'] });
+    expect(declined.prompts.map((prompt) => [prompt.message, prompt.choices])).toEqual([
+      [
+        'clientes.map.json exists (a map saved before, perhaps edited since) and is kept. Read the file with this map, and save it as clientes-2.map.json for --map?',
+        [
+          'yes, and ask which field the other column is',
+          'no, stop here (to read the file with it: --map clientes.map.json)',
+        ],
+      ],
+    ]);
+    expect(declined.code).toBe(65);
+    const accepted = await run(['customer', 'create', 'clientes.csv'], { tty: true, answers: ['yes', 'tradingName'] });
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain(
+      'map: saved to clientes-2.map.json; pass --map clientes-2.map.json from now on (edit it to change a column).\n',
+    );
+    expect(readFileSync(join(dir, 'clientes.map.json'), 'utf8')).toBe(edited);
+    expect(JSON.parse(readFileSync(join(dir, 'clientes-2.map.json'), 'utf8'))).toEqual({ Apelido: 'tradingName' });
+  });
 });
 
 describe('a header that is a field name in another case', () => {

@@ -148,6 +148,23 @@ describe('a group the store does not know', () => {
     expect(counts[updateRoute]).toBe(1);
   });
 
+  it('a price-rule tag refused beside groups the store knows: the platform message alone, not the groups', async () => {
+    const { result, folder, counts } = await runIn(
+      'tag.csv',
+      'document,customerGroupList,priceRuleTags\n529.982.247-25,Sul,Promo\n',
+      ['customer', 'update', 'tag.csv'],
+    );
+    expect(result.code).toBe(1);
+    expect(readReport(join(folder, onlyReport(folder, 'tag')))).toMatchObject([
+      {
+        outcome: 'failed',
+        status: '422',
+        message: 'Property [priceRuleTags] with value [Promo] does not pass validation',
+      },
+    ]);
+    expect(counts[updateRoute]).toBe(1);
+  });
+
   it('create: the same in the report row', async () => {
     const { folder, counts } = await runIn(
       'new.csv',

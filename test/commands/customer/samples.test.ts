@@ -433,7 +433,7 @@ describe('customer status', () => {
     const result = await cli(['customer', 'status', 'bloquear.csv', 'inactive'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: customer status bloquear.csv inactive: a file gives each customer's state in its active column, not on the command line. If bloquear.csv has that column, drop "inactive": b2bctl customer status bloquear.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inactive/' bloquear.csv > bloquear-inactive.csv && b2bctl customer status bloquear-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
+      `error: customer status bloquear.csv inactive: a file gives each customer's state in its active column, not on the command line. If bloquear.csv has that column, drop "inactive": b2bctl customer status bloquear.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,inactive/' -e '$a\\' bloquear.csv > bloquear-inactive.csv && b2bctl customer status bloquear-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
     // The printed line, as pasted: the list gets its active column, and the run takes it.
@@ -443,13 +443,30 @@ describe('customer status', () => {
     expect((await storedCustomer(sandbox, '100.007.919-89')).active).toBe(false);
   });
 
+  it.each([
+    ['without a line end on its last line', 'document\n100.007.919-89\n100.031.676-90'],
+    ['with a blank line at its end', 'document\r\n100.007.919-89\r\n100.031.676-90\r\n\r\n'],
+  ])('the printed line makes a list pasted %s a file the run takes', async (_case, list) => {
+    const folder = await imported('customers.csv');
+    writeFileSync(join(folder, 'lista.csv'), list);
+    const result = await cli(['customer', 'status', 'lista.csv', 'inactive'], folder);
+    expect(result.code).toBe(2);
+    const pasted = /one a line: (sed .*?) && b2bctl customer status (\S+)\./.exec(result.stderr);
+    execFileSync('sh', ['-c', pasted?.[1] ?? 'false'], { cwd: folder });
+    expect(readFileSync(join(folder, 'lista-inactive.csv'), 'utf8')).toBe(
+      'document,active\n100.007.919-89,inactive\n100.031.676-90,inactive\n',
+    );
+    expect((await cli(['customer', 'status', pasted?.[2] ?? ''], folder)).code).toBe(0);
+    expect((await storedCustomer(sandbox, '100.031.676-90')).active).toBe(false);
+  });
+
   it('a file with its active column and a state: the line says to drop the state, nothing sent', async () => {
     const folder = await imported('customers.csv');
     writeFileSync(join(folder, 'st.csv'), 'document,active\r\n100.007.919-89,false\r\n');
     const result = await cli(['customer', 'status', 'st.csv', 'inactive'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: customer status st.csv inactive: a file gives each customer's state in its active column, not on the command line. If st.csv has that column, drop "inactive": b2bctl customer status st.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '1s/$/,active/' -e '2,$s/$/,inactive/' st.csv > st-inactive.csv && b2bctl customer status st-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
+      `error: customer status st.csv inactive: a file gives each customer's state in its active column, not on the command line. If st.csv has that column, drop "inactive": b2bctl customer status st.csv; if not, add it (inactive on each row) and do the same; for a list of documents alone, one a line: sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,inactive/' -e '$a\\' st.csv > st-inactive.csv && b2bctl customer status st-inactive.csv. For one customer, give the document: b2bctl customer status 529.982.247-25 inactive.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -99,7 +99,9 @@ describe('Ctrl-C under --profile, then the printed resume line', () => {
       expect(printed).toBe(
         `B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create customers.csv --profile lat --resume ${report}`,
       );
-      expect(interrupted.stderr).toMatch(/customer create: interrupted; finishing \d+ requests? in flight…/);
+      expect(interrupted.stderr).toMatch(
+        /customer create: interrupted; finishing the requests already sent \(at most \d+\)…/,
+      );
 
       const resumed = await runPrinted(printed, folder);
       expect(resumed.stderr).toContain('customer create: sending');

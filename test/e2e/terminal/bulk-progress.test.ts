@@ -62,7 +62,7 @@ describe.skipIf(pseudoTerminal.missing).each([160, 80])(
 );
 
 describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.note}`, () => {
-  it('the first says it is finishing the requests in flight; a second one still leaves the cursor shown and wrapping on', async () => {
+  it('the first says it is finishing the requests already sent; a second one still leaves the cursor shown and wrapping on', async () => {
     const folder = freshWorkDir();
     writeFileSync(join(folder, 'customers.csv'), generateCustomers(3000));
     // Every answer takes 2 s, so the requests in flight are still in flight when the second Ctrl-C comes.
@@ -78,7 +78,7 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
         while (!readFileSyncSafe(folder).some((name) => name.startsWith('customers.report-'))) await sleep(20);
         while ((slow.state.requestCounts.get('POST /v1/customer') ?? 0) === 0) await sleep(20);
         process.kill(pid, 'SIGINT');
-        await printed('in flight');
+        await printed('already sent');
         // A person's second press: one within 0.2 s of the first is the same signal delivered twice (GNU timeout).
         await sleep(300);
         process.kill(pid, 'SIGINT');
@@ -87,7 +87,9 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
     await slow.close();
     expect(code).toBe(130);
     expect(
-      screen.lines.some((line) => /^customer create: interrupted; finishing [12] requests? in flight…$/.test(line)),
+      screen.lines.some((line) =>
+        /^customer create: interrupted; finishing the requests already sent \(at most [12]\)…$/.test(line),
+      ),
     ).toBe(true);
     // The closing line is never reached: the way back is said as the process ends (the line wraps at 80 columns).
     const shown = screen.lines.join('').replace(/\s+/g, ' ');

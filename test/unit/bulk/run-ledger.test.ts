@@ -356,5 +356,16 @@ describe('RunLedger: the summary lines', () => {
       `errors: ${ledger.errors.path} (2 records to fix and feed back)`,
       `once fixed, feed it back with: b2bctl customer create ${ledger.errors.path}`,
     ]);
+    // Records that failed only because the platform was unavailable have nothing to fix.
+    expect(ledger.filesSummary(feedBack, 2)).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records that failed because the platform was unavailable, to feed back once it answers)`,
+      `once the platform answers, feed it back with: b2bctl customer create ${ledger.errors.path}`,
+    ]);
+    expect(ledger.filesSummary(feedBack, 1)).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records: 1 to fix, 1 that failed because the platform was unavailable)`,
+      `once fixed and the platform answers, feed it back with: b2bctl customer create ${ledger.errors.path}`,
+    ]);
   });
 });

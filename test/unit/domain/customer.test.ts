@@ -464,7 +464,11 @@ describe('validateCustomerUpdate', () => {
       name: 'active not a boolean',
       record: { document: '52998224725', active: 'inactive' },
       problems: [
-        message('active', 'inactive', 'expected true or false; a cell also takes sim/não, s/n, 1/0, verdadeiro/falso'),
+        message(
+          'active',
+          'inactive',
+          'expected true or false; a cell also takes active/inactive, ativo/inativo, liberado/bloqueado, sim/não, s/n, 1/0, verdadeiro/falso',
+        ),
       ],
     },
   ])('$name', ({ record, problems }) => {

@@ -132,12 +132,15 @@ describe('the ERP headers of a pt-BR customer export', () => {
       ],
       unmapped: ['Celular', 'Observações'],
       taken: ['document'],
+      // Celular would be the phone too: the column that took it is named.
+      rivals: { Celular: ['Telefone', 'phone'] },
     });
     // A field another column already feeds is not proposed again.
     expect(proposeHeaderMap(['CPF'], customerFields, ['document'])).toEqual({
       mapped: [],
       unmapped: ['CPF'],
       taken: ['document'],
+      rivals: {},
     });
   });
 });
