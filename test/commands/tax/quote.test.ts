@@ -474,32 +474,11 @@ describe('tax quote', () => {
 
   // A computed rate was refused as "must be a percentage such as 18 or 4.5, at most 100", which it is.
   it('refuses a rate of 5 decimals or more naming the rule it breaks, and takes 4', async () => {
-    const table = (rate: string) =>
-      `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n85,SP,MG,non-taxpayer,12,,5,,${rate},2\n`;
-    const sale = (rules: string) =>
-      runCommandLine(
-        [
-          'tax',
-          'quote',
-          '--rules',
-          rules,
-          '--from',
-          'SP',
-          '--to',
-          'MG',
-          '--buyer',
-          'non-taxpayer',
-          '--item',
-          '85166000,1,2000',
-          '-q',
-        ],
-        { configDir: freshConfigDir(), cwd: folder },
-      );
-    writeFileSync(join(folder, 'dz4.csv'), table('18.1234'));
-    expect((await sale('dz4.csv')).code).toBe(0);
+    writeFileSync(join(folder, 'dz4.csv'), difalTable('18.1234'));
+    expect((await quoteDifal('dz4.csv')).code).toBe(0);
     for (const rate of ['18.12345', '99.999999']) {
-      writeFileSync(join(folder, 'dz5.csv'), table(rate));
-      const result = await sale('dz5.csv');
+      writeFileSync(join(folder, 'dz5.csv'), difalTable(rate));
+      const result = await quoteDifal('dz5.csv');
       expect(result.code).toBe(65);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
@@ -684,3 +663,30 @@ describe('a table whose other rates are written as fractions', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+/** A table of one DIFAL row (SP → MG, a non-taxpayer) whose destination rate is `rate`. */
+function difalTable(rate: string): string {
+  return `ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n85,SP,MG,non-taxpayer,12,,5,,${rate},2\n`;
+}
+
+/** `tax quote -q` of one oven (NCM 8516.60.00, 2,000) sold SP → MG to a non-taxpayer, from the table `rules`. */
+function quoteDifal(rules: string) {
+  return runCommandLine(
+    [
+      'tax',
+      'quote',
+      '--rules',
+      rules,
+      '--from',
+      'SP',
+      '--to',
+      'MG',
+      '--buyer',
+      'non-taxpayer',
+      '--item',
+      '85166000,1,2000',
+      '-q',
+    ],
+    { configDir: freshConfigDir(), cwd: folder },
+  );
+}

@@ -81,7 +81,8 @@ function randomAmount(digits: number): unknown {
     '1.500',
     '1,500',
     '2.000',
-    12_345_678_901_234_567.89,
+    // Past what a double holds: JSON.parse would have rounded what the platform wrote.
+    Number('12345678901234567.89'),
   ]);
 }
 
@@ -95,7 +96,17 @@ function randomItem(): Record<string, unknown> {
     quantity:
       random() < 0.85
         ? 1 + Math.floor(random() * 50)
-        : pick([2.5, '3', 0, -1, 1e20, 9_007_199_254_740_993, 1_234_567_890_123_456, 123_456_789_012_345, '1.500']),
+        : pick([
+            2.5,
+            '3',
+            0,
+            -1,
+            1e20,
+            Number('9007199254740993'),
+            1_234_567_890_123_456,
+            123_456_789_012_345,
+            '1.500',
+          ]),
     unitPrice: randomAmount(pick([4, 6, 8, 15])),
     discount: random() < 0.6 ? undefined : randomAmount(3),
     freight: random() < 0.3 ? undefined : randomAmount(4),
