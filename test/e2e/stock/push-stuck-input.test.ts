@@ -159,7 +159,7 @@ describe('a second signal while the lock is held', () => {
     while (requestsReceived.length === 0) await sleep(20);
     expect(locks(run)).toEqual(['default.stock-push.lock']);
     run.child.kill('SIGINT');
-    await waitFor('finishing 1 request in flight', stderr);
+    await waitFor('finishing the requests already sent (at most 1)', stderr);
     // A person's second press: one within 0.2 s of the first is the same signal delivered twice (GNU timeout).
     await sleep(300);
     run.child.kill('SIGINT');
