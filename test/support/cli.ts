@@ -3,14 +3,14 @@
  * folder, and keeps one sandbox per test file for the tests that run it against the platform.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { systemClock } from '../../src/base/clock.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { login as loginInProcess } from './command-line.js';
+import { login as loginInProcess, runCommandLine } from './command-line.js';
 import {
   clearSandboxCustomers,
   fetchToken,
@@ -65,6 +65,23 @@ export function freshConfigDir(): string {
  */
 export function freshWorkDir(): string {
   return temporaryFolder('b2bctl-work-');
+}
+
+/**
+ * A fresh working folder holding `files`, a fresh config folder, and a runner of the CLI in process inside it that
+ * reaches `sandbox` with `token` (no login): the set-up of a command test that sends to the per-file sandbox.
+ */
+export function sandboxWorkspace(sandbox: RunningSandbox, token: string, files: Record<string, string | Buffer>) {
+  const configDir = freshConfigDir();
+  const dir = freshWorkDir();
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
+  return { configDir, dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
+}
+
+/** CSV as pt-BR Excel saves it: semicolons, CRLF. */
+export function excelCsv(...rows: string[]): string {
+  return rows.map((row) => `${row}\r\n`).join('');
 }
 
 /** Copies files of samples/ into a folder under the same names. */

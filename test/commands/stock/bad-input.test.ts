@@ -6,8 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
+import { excelCsv, sandboxWorkspace, useSandboxPerFile } from '../../support/cli.js';
 import { maskClock, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries, stockLine, stockSummary } from '../../support/stock.js';
@@ -20,15 +19,8 @@ useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 /** A working folder holding the given files, and a runner of the CLI inside it. */
 function workspace(files: Record<string, string | Buffer>) {
-  const configDir = freshConfigDir();
-  const dir = freshWorkDir();
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { configDir, dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
+  return sandboxWorkspace(sandbox, token, files);
 }
-
-/** CSV as pt-BR Excel saves it: semicolons, CRLF. */
-const excel = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
 
 /** The refusal of a last line cut short, quoting its last value. */
 const cutShort = (value: string) =>
@@ -44,7 +36,7 @@ async function expectNothingSent(dir: string, inputs: string[]): Promise<void> {
 describe('an empty file is nothing to push: exit 0 with a note', () => {
   const cases: { name: string; file: string; content: string | Buffer }[] = [
     { name: 'no bytes at all', file: 'empty.csv', content: '' },
-    { name: 'a header line only', file: 'header.csv', content: excel('sku;quantity;price;salePrice;warehouse') },
+    { name: 'a header line only', file: 'header.csv', content: excelCsv('sku;quantity;price;salePrice;warehouse') },
     {
       name: 'only a BOM (Excel\'s "CSV UTF-8" of an empty sheet)',
       file: 'bom.csv',
@@ -67,7 +59,7 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
   }
 
   it('validate: no bytes and a header line only', async () => {
-    const { run } = workspace({ 'empty.csv': '', 'header.csv': excel('sku;quantity') });
+    const { run } = workspace({ 'empty.csv': '', 'header.csv': excelCsv('sku;quantity') });
     for (const [file, note] of [
       ['empty.csv', 'has no records'],
       ['header.csv', 'has a header but no records'],
@@ -82,7 +74,7 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
 });
 
 describe('a header without the SKU column', () => {
-  const file = excel('codigo;quantity;price', 'CIM-CP2-50KG;4;1,00');
+  const file = excelCsv('codigo;quantity;price', 'CIM-CP2-50KG;4;1,00');
 
   it('push: exit 65 at the header, naming the columns there are; nothing sent', async () => {
     const { dir, run } = workspace({ 'nosku.csv': file });
@@ -114,7 +106,7 @@ describe('a header without the SKU column', () => {
 });
 
 describe('quantities that are not whole numbers of 0 or more', () => {
-  const file = excel(
+  const file = excelCsv(
     'sku;quantity;price',
     'CIM-CP2-50KG;4;1,00',
     'COLA-PVC-175G;abc;2,00',
@@ -196,7 +188,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
 });
 
 describe('a price of 0: the platform would sell the product for nothing', () => {
-  const zero = excel(
+  const zero = excelCsv(
     'sku;quantity;price;salePrice',
     'PAR-SXT-M8X40-ZN;4;0;',
     'POR-SXT-M8-ZN;9;0,00;0',
@@ -346,7 +338,7 @@ describe('a SKU a spreadsheet wrote in scientific notation', () => {
   it('validate and push refuse it, naming the row, the field and what to do; nothing is sent', async () => {
     const { dir, run } = workspace({
       'estoque.csv': saved,
-      'excel.csv': excel('sku;quantity;warehouse', '7,89123E+12;5;CD-SP', 'CIM-CP2-50KG;4;1,23457E+11'),
+      'excel.csv': excelCsv('sku;quantity;warehouse', '7,89123E+12;5;CD-SP', 'CIM-CP2-50KG;4;1,23457E+11'),
     });
     const validated = await run(['stock', 'validate', 'estoque.csv', '-o', 'ndjson']);
     expect(validated.code).toBe(65);
@@ -378,7 +370,7 @@ describe('a SKU a spreadsheet wrote in scientific notation', () => {
 describe('a price with thousands grouping and a decimal comma, 1.234,56', () => {
   it('with the ; delimiter it is 1234.56, and is pushed as such', async () => {
     const { run } = workspace({
-      'price.csv': excel('sku;quantity;price;salePrice', 'CIM-CP2-50KG;4;1.234,56;1.111,10'),
+      'price.csv': excelCsv('sku;quantity;price;salePrice', 'CIM-CP2-50KG;4;1.234,56;1.111,10'),
     });
     expect((await run(['stock', 'validate', 'price.csv'])).code).toBe(0);
     const result = await run(['stock', 'push', 'price.csv', '--route', 'batch']);
@@ -469,7 +461,7 @@ describe("--batch-size beyond the route's limit", () => {
 describe('the same SKU twice in one file', () => {
   it('is reported at both lines, each naming the other: exit 65, nothing sent', async () => {
     const { dir, run } = workspace({
-      'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;'),
+      'dup.csv': excelCsv('sku;quantity;warehouse', 'CIM-CP2-50KG;1;', 'COLA-PVC-175G;2;', 'CIM-CP2-50KG;3;'),
     });
     const result = await run(['stock', 'push', 'dup.csv']);
     expect(maskClock(result.stderr)).toBe(
@@ -489,8 +481,8 @@ describe('the same SKU twice in one file', () => {
 
   it('in one warehouse is a duplicate; in two warehouses it is two stock lines', async () => {
     const { run } = workspace({
-      'dup.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-SP'),
-      'two.csv': excel('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-RJ', 'CIM-CP2-50KG;5;'),
+      'dup.csv': excelCsv('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-SP'),
+      'two.csv': excelCsv('sku;quantity;warehouse', 'CIM-CP2-50KG;1;CD-SP', 'CIM-CP2-50KG;3;CD-RJ', 'CIM-CP2-50KG;5;'),
     });
     const duplicate = await run(['stock', 'validate', 'dup.csv']);
     expect(
@@ -522,7 +514,7 @@ describe('the same SKU twice in one file', () => {
 });
 
 describe('per-item rejections from the platform', () => {
-  const file = excel(
+  const file = excelCsv(
     'sku;quantity;price',
     'CIM-CP2-50KG;4;1,00',
     'NAO-EXISTE-1;5;2,00',
@@ -585,7 +577,7 @@ describe('per-item rejections from the platform', () => {
 
 describe('mistakes a user test sent with exit 0, now refused', () => {
   it('0.500 in a decimal-comma file is no thousands group: invalid, and no hint leads to 500; nothing sent', async () => {
-    const { dir, run } = workspace({ 'zero-group.csv': excel('sku;quantity;price', 'GEN-0000001;0.500;0.990') });
+    const { dir, run } = workspace({ 'zero-group.csv': excelCsv('sku;quantity;price', 'GEN-0000001;0.500;0.990') });
     const pushed = await run(['stock', 'push', 'zero-group.csv', '--route', 'batch']);
     expect(pushed.code).toBe(65);
     expect(pushed.stderr).toContain('zero-group.csv:2: Property [quantity] with value [0.500]');
@@ -673,7 +665,7 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
   });
 
   it('a row short of cells is said once, as its first missing field, not again as that field required', async () => {
-    const { run } = workspace({ 'short.csv': excel('sku;quantity;price', 'GEN-0000201', 'GEN-0000202;15;10,00') });
+    const { run } = workspace({ 'short.csv': excelCsv('sku;quantity;price', 'GEN-0000201', 'GEN-0000202;15;10,00') });
     const validated = await run(['stock', 'validate', 'short.csv', '-o', 'ndjson']);
     expect(validated.code).toBe(65);
     expect(ndjsonOf(validated.stdout)).toEqual([
@@ -689,7 +681,7 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
 
   it('a row cut short of its columns is marked in the errors file: fed back unchanged it does not pass', async () => {
     const { dir, run } = workspace({
-      'short.csv': excel('sku;quantity;price', 'GEN-0000001;150;10,00', 'GEN-0000002;15'),
+      'short.csv': excelCsv('sku;quantity;price', 'GEN-0000001;150;10,00', 'GEN-0000002;15'),
     });
     expect((await run(['stock', 'push', 'short.csv', '--skip-invalid', '--route', 'batch'])).code).toBe(1);
     const errorsFile = onlyFile(dir, 'short.errors-');
@@ -701,7 +693,7 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
   });
 
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
-    const { run } = workspace({ 'v.csv': excel('sku;quantity', 'GEN-0000001;-1') });
+    const { run } = workspace({ 'v.csv': excelCsv('sku;quantity', 'GEN-0000001;-1') });
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);
     expect(validated.code).toBe(65);
     expect(validated.stdout.startsWith('\uFEFFfile;line;field;value;message;row\r\n')).toBe(true);
@@ -732,7 +724,7 @@ describe('1.000 in a file read with a decimal point that --decimal did not name'
 describe('a ";" file that writes prices with a decimal point (an ERP, not Excel)', () => {
   it('17.350 and 125.000 alone (17350 or 17.35?) are refused naming both readings, nothing sent', async () => {
     const file = 'erp.csv';
-    const { run } = workspace({ [file]: excel('sku;quantity;price', 'PAR-M10;5;17.350', 'BUC-S8;3;125.000') });
+    const { run } = workspace({ [file]: excelCsv('sku;quantity;price', 'PAR-M10;5;17.350', 'BUC-S8;3;125.000') });
     const result = await run(['stock', 'push', file, '--skip-invalid']);
     // Every record invalid: reported for --skip-invalid (exit 1), none sent.
     expect(result.code).toBe(1);
@@ -746,7 +738,12 @@ describe('a ";" file that writes prices with a decimal point (an ERP, not Excel)
   it('beside 17.50 and 1.5, a 12.500 is not read as 12500: the points are read, the 12.500 refused', async () => {
     const file = 'semi.csv';
     const { run } = workspace({
-      [file]: excel('sku;quantity;price', 'PAR-SXT-M10X50-ZN;5;17.50', 'POR-SXT-M8-ZN;12;12.500', 'BUC-NYL-S8;1;1.5'),
+      [file]: excelCsv(
+        'sku;quantity;price',
+        'PAR-SXT-M10X50-ZN;5;17.50',
+        'POR-SXT-M8-ZN;12;12.500',
+        'BUC-NYL-S8;1;1.5',
+      ),
     });
     const result = await run(['stock', 'push', file, '--skip-invalid']);
     expect(result.stderr).toContain(
@@ -789,7 +786,7 @@ describe('JSON with quoted numbers written the pt-BR way', () => {
 describe('--dry-run exits as the real run would', () => {
   it('where the report cannot be written: exit 2 naming the folder and the flag, as the real run', async () => {
     const file = 'estoque.csv';
-    const { run } = workspace({ [file]: excel('sku;quantity;price', 'POR-SXT-M8-ZN;5;17,50') });
+    const { run } = workspace({ [file]: excelCsv('sku;quantity;price', 'POR-SXT-M8-ZN;5;17,50') });
     const dry = await run(['stock', 'push', file, '--dry-run', '--report', 'no-such-folder/night.csv']);
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain(

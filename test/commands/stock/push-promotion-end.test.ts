@@ -2,12 +2,11 @@
  * A promotion the ERP ended (decision 0030): a file with a salePrice column whose cell is empty (a JSON null) sends
  * `"salePrice": null`, which ends the promotion on the platform; a file without the column keeps the platform's.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
+import { excelCsv, sandboxWorkspace, useSandboxPerFile } from '../../support/cli.js';
 import { requestCounts } from '../../support/sandbox.js';
 import { batchRoute, stockLine } from '../../support/stock.js';
 
@@ -18,18 +17,11 @@ useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 /** A working folder holding the given files, and a runner of the CLI inside it. */
 function workspace(files: Record<string, string | Buffer>) {
-  const configDir = freshConfigDir();
-  const dir = freshWorkDir();
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
+  return sandboxWorkspace(sandbox, token, files);
 }
 
-/** CSV as pt-BR Excel saves it: semicolons, CRLF. */
-const excel = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
-
 /** The first day: GEN-0000090 on promotion at 9,00. */
-const promotionOn = excel('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;9,00;');
+const promotionOn = excelCsv('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;9,00;');
 
 /** What the sandbox holds of a SKU's prices, and how many items were applied to it. */
 async function prices(sku: string) {
@@ -41,7 +33,7 @@ describe('a promotion the ERP ended', () => {
   it('CSV with the salePrice column and its cell empty: null is sent and the promotion ends, exit 0', async () => {
     const { run } = workspace({
       'day1.csv': promotionOn,
-      'day2.csv': excel('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;;'),
+      'day2.csv': excelCsv('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;;'),
     });
     expect((await run(['stock', 'push', 'day1.csv', '--route', 'batch', '--quiet'])).code).toBe(0);
     expect(await prices('GEN-0000090')).toEqual({ price: 10, salePrice: 9, updates: 1 });
@@ -55,7 +47,7 @@ describe('a promotion the ERP ended', () => {
   it('CSV without a salePrice column: no sale price is sent, the platform keeps its promotion', async () => {
     const { run } = workspace({
       'day1.csv': promotionOn,
-      'quantities.csv': excel('sku;quantity;price', 'GEN-0000090;7;10,00'),
+      'quantities.csv': excelCsv('sku;quantity;price', 'GEN-0000090;7;10,00'),
     });
     expect((await run(['stock', 'push', 'day1.csv', '--route', 'batch', '--quiet'])).code).toBe(0);
     const day2 = await run(['stock', 'push', 'quantities.csv', '--route', 'batch', '--verbose']);
@@ -66,7 +58,7 @@ describe('a promotion the ERP ended', () => {
 
   it('JSON: a null salePrice ends the promotion, a record without the key keeps it', async () => {
     const { run } = workspace({
-      'day1.csv': excel(
+      'day1.csv': excelCsv(
         'sku;quantity;price;salePrice;warehouse',
         'GEN-0000090;5;10,00;9,00;',
         'GEN-0000091;5;20,00;18,00;',
@@ -85,7 +77,7 @@ describe('a promotion the ERP ended', () => {
   it('a workbook LibreOffice saved, whose empty salePrice is no cell at all: that promotion ends, the other is sent', async () => {
     const workbook = readFileSync(join(__dirname, '..', '..', 'fixtures', 'libreoffice', 'estoque-promocao-fim.xlsx'));
     const { run } = workspace({
-      'day1.csv': excel('sku;quantity;price;salePrice;warehouse', 'GEN-0000001;5;10,00;9,00;'),
+      'day1.csv': excelCsv('sku;quantity;price;salePrice;warehouse', 'GEN-0000001;5;10,00;9,00;'),
       'estoque.xlsx': workbook,
     });
     expect((await run(['stock', 'push', 'day1.csv', '--route', 'batch', '--quiet'])).code).toBe(0);
@@ -96,7 +88,7 @@ describe('a promotion the ERP ended', () => {
 
   it('a sale price of 0 is still refused, and the refusal says how to end a promotion: exit 65, nothing sent', async () => {
     const { run } = workspace({
-      'day3.csv': excel('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;0;'),
+      'day3.csv': excelCsv('sku;quantity;price;salePrice;warehouse', 'GEN-0000090;5;10,00;0;'),
     });
     const result = await run(['stock', 'push', 'day3.csv', '--route', 'batch']);
     expect(result.code).toBe(65);

@@ -7,8 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
+import { excelCsv, sandboxWorkspace, useSandboxPerFile } from '../../support/cli.js';
 import { expectLines, onlyErrorsFile, onlyReport, readErrorsCsv, readReport, timed } from '../../support/run-files.js';
 import { requestCounts, resetCounts } from '../../support/sandbox.js';
 import { batchRoute, stockEntries } from '../../support/stock.js';
@@ -19,16 +18,9 @@ let token: string;
 useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
 
 /** A working folder holding the given files, and a runner of the CLI inside it. */
-function workspace(files: Record<string, string>) {
-  const configDir = freshConfigDir();
-  const dir = freshWorkDir();
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
-  return { configDir, dir, run: (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env }) };
+function workspace(files: Record<string, string | Buffer>) {
+  return sandboxWorkspace(sandbox, token, files);
 }
-
-/** CSV as pt-BR Excel saves it: semicolons, CRLF. */
-const excel = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
 
 const repeated = (value: string, line: number, label = 'SKU') =>
   `Property [sku] with value [${value}] does not pass validation (the same ${label} is also on line ${line} of this file)`;
@@ -36,7 +28,12 @@ const repeated = (value: string, line: number, label = 'SKU') =>
 describe('stock push --skip-invalid with two lines for one SKU', () => {
   it('sends neither quantity, reports both naming the other, and puts both in the errors file; the line kept is applied', async () => {
     const { configDir, dir, run } = workspace({
-      'estoque.csv': excel('sku;quantity;price', 'GEN-0000090;5;10,00', 'GEN-0000091;6;20,00', 'GEN-0000090;7;10,00'),
+      'estoque.csv': excelCsv(
+        'sku;quantity;price',
+        'GEN-0000090;5;10,00',
+        'GEN-0000091;6;20,00',
+        'GEN-0000090;7;10,00',
+      ),
     });
     const result = await run(['stock', 'push', 'estoque.csv', '--route', 'batch', '--skip-invalid']);
     expect(result.code).toBe(1);
@@ -84,7 +81,7 @@ describe('stock push --skip-invalid with two lines for one SKU', () => {
 
   it('per warehouse: the SKU in another warehouse is sent, both lines of the one repeated in a warehouse are not', async () => {
     const { dir, run } = workspace({
-      'estoque.csv': excel(
+      'estoque.csv': excelCsv(
         'sku;quantity;warehouse',
         'GEN-0000092;5;CD-SP',
         'GEN-0000092;8;CD-RJ',
