@@ -18,7 +18,7 @@ export interface TaxAuthOptions {
   now?: () => number;
   /**
    * Wrong client credentials (at the token endpoint) or wrong fixed bearer or Basic credentials allowed per client
-   * address before 429 (default: 10 a minute).
+   * address before 429 (default: 10 a minute); its window is also the one a refused token is logged once in.
    */
   tokenFailureLimit?: FailureLimitOptions;
   log: { warn(line: string): void };
@@ -29,6 +29,11 @@ export interface CallbackRefusal {
   status: 401 | 429;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /**
+   * Logs the refusal once its client is known, where the check could not (the callback's own route reads the
+   * address only for a refusal: never on the way of an admitted cart).
+   */
+  report?(clientAddress: string): void;
 }
 
 /**
@@ -67,6 +72,9 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       answerTokenRequest(request, reply, endpoint),
     );
   });
+  // Guessing is limited at the token endpoint; a token is 54 random characters: refusals are only counted, for
+  // the log (one line per address and window), never locked out, so no count here ever reaches a limit.
+  const refusals = new FailureLimiter({ ...limit, limit: Number.POSITIVE_INFINITY }, options.now);
   const check: CallbackCheck = (authorization) => {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const verdict = match?.[1] === undefined ? 'missing' : tokens.check(match[1]);
@@ -77,9 +85,15 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       status: 401,
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       body: { error: 'invalid_token', error_description: description },
+      report: (clientAddress) => {
+        const keys = [`from ${clientAddress}`];
+        logFailures(endpoint.log, limit.windowMs, refusals.fail(keys), keys, {
+          failed: `Callback refused: wrong credential (token: ${description})`,
+          requests: 'Callbacks',
+        });
+      },
     };
   };
-  // Guessing is limited at the token endpoint; a token is 54 random characters.
   return { check, countsByAddress: false, refusingSome: () => false };
 }
 

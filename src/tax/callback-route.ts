@@ -77,6 +77,7 @@ function answerCallback(
   }
   if (refusal !== undefined) {
     route.refused();
+    refusal.report?.(route.clientAddress(request));
     send(response, { status: refusal.status, json: JSON.stringify(refusal.body), headers: refusal.headers });
     return;
   }

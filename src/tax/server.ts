@@ -115,6 +115,7 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     const refusal = route.check(request.headers.authorization, request.ip);
     if (refusal === undefined) return;
     route.refused();
+    refusal.report?.(request.ip);
     return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
   };
   // A scope of its own: the callback alone refuses text/plain and says so; the token route keeps fastify's parsers.

@@ -14,6 +14,13 @@ import { removeTemporaryFolders } from '../../support/temporary.js';
 import { watchedFixtureTable } from '../../support/tax-table.js';
 
 const token = '0123456789abcdef0123456789abcdef';
+const tokenAuth: TaxAuth = {
+  kind: 'token',
+  clientId: 'plataforma',
+  clientSecret: 'segredo-do-cliente-com-32-caracteres-ou-mais',
+  ttlSeconds: 60,
+  tokenPath: '/oauth/token',
+};
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -127,6 +134,8 @@ describe('the callback’s own route', () => {
       { kind: 'basic', user: 'plataforma', password: 'segredo-de-16-caracteres' } as TaxAuth,
       `Basic ${Buffer.from('plataforma:outro').toString('base64')}`,
     ],
+    ['an unknown token', tokenAuth, `Bearer ${'A'.repeat(54)}`],
+    ['no token', tokenAuth, ''],
   ])('refuses %s with fastify’s 401, counted, nothing computed', async (_case, auth, authorization) => {
     const { server } = await serve(auth);
     const own = await post(server.url, cart(1), { via: 'own', headers: { authorization } });
@@ -135,6 +144,27 @@ describe('the callback’s own route', () => {
     expect(own.status).toBe(401);
     expect(own.challenge).toMatch(/^(Bearer|Basic)/);
     expect(server.counts).toMatchObject({ refused: 2, answered: 0 });
+  });
+
+  it('logs a refused token alike on both routes, naming the client as fastify’s request.ip', async () => {
+    const { server, warnings } = await serve(tokenAuth, ['127.0.0.1']);
+    const authorization = `Bearer ${'A'.repeat(54)}`;
+    // Each route logs the first refusal of a client; the other's refusal of that client is counted, not logged.
+    const sent = [
+      ['own', '203.0.113.7'],
+      ['fastify', '198.51.100.9'],
+      ['fastify', '203.0.113.7'],
+      ['own', '198.51.100.9'],
+    ] as const;
+    for (const [via, client] of sent)
+      await post(server.url, cart(1), { via, headers: { authorization, 'x-forwarded-for': `${client}, 127.0.0.1` } });
+    expect(warnings).toEqual(
+      ['203.0.113.7', '198.51.100.9'].map(
+        (client) =>
+          `tax serve: Callback refused: wrong credential (token: Token unknown) from ${client}; further failures from ${client} in the next 60 s are counted, not logged.`,
+      ),
+    );
+    expect(server.counts).toMatchObject({ refused: 4, answered: 0 });
   });
 
   it('counts the answers of both routes on /healthz', async () => {

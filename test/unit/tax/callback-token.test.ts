@@ -139,6 +139,49 @@ describe('tax serve --auth token', () => {
     });
   });
 
+  it.each([
+    ['an expired token', 'Token expired', (issued: string) => `Bearer ${issued}`],
+    ['an unknown token', 'Token unknown', () => `Bearer ${'A'.repeat(54)}`],
+    ['no token', 'Bearer token missing', () => undefined],
+  ])(
+    'a callback with %s is logged once per address and window, naming why and the client, never the token',
+    async (_case, reason, authorization) => {
+      const { token, callback, health, lines, advance } = await serve({ trustProxy: ['127.0.0.1'] });
+      const clients = ['203.0.113.7', '203.0.113.7', '198.51.100.9', '203.0.113.7'];
+      // One token a callback: an expired token is said expired once, then forgotten.
+      const issue = async () =>
+        ((await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string }).access_token;
+      const issued: string[] = [];
+      while (issued.length < clients.length) issued.push(await issue());
+      advance(60_000);
+      for (const [index, client] of clients.entries())
+        expect(await callback(authorization(issued[index]!), from(client))).toEqual({
+          status: 401,
+          body: { error: 'invalid_token', error_description: reason },
+        });
+      const expected = (client: string) =>
+        `tax serve: Callback refused: wrong credential (token: ${reason}) from ${client}; further failures from ${client} in the next 60 s are counted, not logged.`;
+      const logged = () => lines.filter((line) => line.includes('Callback'));
+      expect(logged()).toEqual([expected('203.0.113.7'), expected('198.51.100.9')]);
+      expect(await health()).toMatchObject({ answered: 0, refused: 4 });
+      for (const sent of [...issued, 'A'.repeat(54)]) expect(lines.join('\n')).not.toContain(sent);
+      // No lock: past the window a refusal is logged again, and a valid token is answered from the same address.
+      advance(60_000);
+      await callback(`Bearer ${'A'.repeat(54)}`, from('203.0.113.7'));
+      expect(logged()).toHaveLength(3);
+      expect((await callback(`Bearer ${await issue()}`, from('203.0.113.7'))).status).toBe(200);
+    },
+  );
+
+  it('refused tokens past the guessing limit are still logged once and answered 401, never 429', async () => {
+    const { callback, health, lines } = await serve();
+    for (let attempt = 0; attempt < 5; attempt++) expect((await callback('Bearer wrong')).status).toBe(401);
+    expect(lines.filter((line) => line.includes('Callback'))).toEqual([
+      'tax serve: Callback refused: wrong credential (token: Token unknown) from 127.0.0.1; further failures from 127.0.0.1 in the next 60 s are counted, not logged.',
+    ]);
+    expect(await health()).toMatchObject({ refused: 5 });
+  });
+
   it('past the guessing limit, even the right secret waits (429 with Retry-After)', async () => {
     const { token } = await serve();
     for (let attempt = 0; attempt < 3; attempt++) expect((await token(...styles[1]![1]('wrong'))).status).toBe(401);
