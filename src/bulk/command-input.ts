@@ -7,13 +7,22 @@ import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
 import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
 
+/** How a command opens its input, beyond its flags. */
+export interface CommandInputOptions {
+  quietWarnings?: boolean;
+  displayName?: string;
+  stdin?: NodeJS.ReadableStream;
+  /** False for a command that never sends (`validate`): the readers' refusals then do not say "nothing was sent". */
+  sends?: boolean;
+}
+
 /** Opens a command's input with its reading flags; `--map` is loaded here so every command reads it alike. */
 export async function openCommandInput(
   context: Context,
   path: string,
   flags: InputFlags,
   catalogue: FieldCatalogue,
-  options: { quietWarnings?: boolean; displayName?: string; stdin?: NodeJS.ReadableStream } = {},
+  options: CommandInputOptions = {},
 ): Promise<OpenedInput> {
   let headerMap: HeaderMap | undefined;
   if (flags.map) {
@@ -52,6 +61,7 @@ export async function openCommandInput(
     ignoredColumns: flags.ignoreColumns,
     strict: flags.strict,
     sheet: flags.sheet,
+    sends: options.sends,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // Asked for by the user: neither data nor a problem, so --quiet (a cron night) leaves it out.
     note: options.quietWarnings ? () => {} : (message) => context.log.info(message),

@@ -48,6 +48,8 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   try {
     const input = await openCommandInput(context, command.file, command.flags, command.catalogue, {
       stdin: here.stdin,
+      // Validate sends nothing whatever the file holds: "nothing was sent" in a refusal would read as if it could have.
+      sends: false,
     });
     try {
       await validateEveryRecord(command, input, context, started);

@@ -118,7 +118,7 @@ export async function validationPlace(file: string, context: Context): Promise<V
   const peeked = await peekBytes(bytes.stream, 256);
   const format = workbookFormat(peeked.head);
   if (format === undefined || threadEntry() === undefined) return { here: { stdin: peeked.stream } };
-  const copy = await copyOfWorkbookStream(peeked.stream, inputName('-'), format, context.interrupt);
+  const copy = await copyOfWorkbookStream(peeked.stream, inputName('-'), format, context.interrupt, false);
   const { size } = await stat(copy.path);
   if (size >= threshold * 1_000_000) return { thread: { size, stdinCopy: copy } };
   return { here: { stdin: createReadStream(copy.path), done: copy.remove } };

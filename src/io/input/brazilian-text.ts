@@ -1,4 +1,5 @@
 import { InputError } from '../../base/errors.js';
+import { nothingSent } from './nothing-sent.js';
 
 /*
  * What reads as Brazilian text: the checks of a single-byte decoding (decode-text.ts) that name UTF-8 read as a
@@ -48,7 +49,7 @@ export function utf8ReadAsLegacy(
   text: string,
   chunk: Buffer,
   at: number,
-  context: { encoding: string; file: string; line: number; sniffed: boolean },
+  context: { encoding: string; file: string; line: number; sniffed: boolean; sends?: boolean },
 ): InputError {
   const { encoding, file, line } = context;
   const [start, end] = wordBounds(text, at);
@@ -57,7 +58,7 @@ export function utf8ReadAsLegacy(
     ? `the earlier lines are not UTF-8, so the file mixes two encodings: re-export the whole file as "CSV UTF-8"`
     : `drop --encoding ${encoding} if the whole file is UTF-8 (b2bctl reads UTF-8 by itself), else re-export it as "CSV UTF-8"`;
   return new InputError(
-    `${file}:${line}: "${text.slice(start, end)}" is UTF-8 text read as ${encoding} (as UTF-8 it reads "${asUtf8}"); nothing was sent. ${fix[0]?.toUpperCase()}${fix.slice(1)}.`,
+    `${file}:${line}: "${text.slice(start, end)}" is UTF-8 text read as ${encoding} (as UTF-8 it reads "${asUtf8}")${nothingSent(context.sends)}. ${fix[0]?.toUpperCase()}${fix.slice(1)}.`,
     { file, line },
   );
 }

@@ -102,14 +102,14 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
   reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
   // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
   const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
-  const unnamedData = unnamedColumnCheck(headers, file);
-  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file);
+  const unnamedData = unnamedColumnCheck(headers, file, options.sends);
+  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file, options.sends);
   const checkRow = (row: CsvRow) => {
     unnamedData(row);
     wrongDelimiter(row);
     return shortRowProblem(row.cells, namedColumns);
   };
-  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue, options.sends);
   const shapeRecords = csvRecordShaper(
     { columns, decimal: options.decimal, decimalSettled: options.decimalSettled },
     { count: headers.length, named: namedColumns, delimiter: options.delimiter },

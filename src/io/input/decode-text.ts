@@ -10,6 +10,7 @@ import {
   wordAround,
   wordBounds,
 } from './brazilian-text.js';
+import { nothingSent } from './nothing-sent.js';
 
 /**
  * Decodes a byte stream as one encoding for the whole file (docs/input-files.md), streaming: a file is
@@ -23,18 +24,19 @@ export async function* decodeText(
   bytes: AsyncIterable<Buffer | string>,
   encoding: TextEncoding,
   file: string,
-  options: { sniffed?: boolean } = {},
+  options: { sniffed?: boolean; sends?: boolean } = {},
 ): AsyncGenerator<string> {
   const lines = new LineCounter();
   const source = asBuffers(bytes);
+  const reading = { file, lines, sniffed: options.sniffed === true, sends: options.sends };
   try {
     if (isUtf8(encoding)) {
-      const rest = yield* decodeUtf8(source, file, lines, options.sniffed === true);
+      const rest = yield* decodeUtf8(source, reading);
       if (!rest) return;
-      yield* decodeLegacy(rest.chunks, 'windows-1252', file, lines, true);
+      yield* decodeLegacy(rest.chunks, 'windows-1252', { ...reading, sniffed: true });
       return;
     }
-    yield* decodeLegacy(source, encoding, file, lines, options.sniffed === true);
+    yield* decodeLegacy(source, encoding, reading);
   } finally {
     // decodeUtf8 pulls chunks by hand: a reader that stops early (RecordChecker's re-read) closes the file here.
     await source.return(undefined);
@@ -87,12 +89,19 @@ function hexBytes(bytes: Uint8Array): string {
   return [...bytes].map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(' ');
 }
 
+/** What decoding a file shares: its name and line count, whether its encoding was sniffed, whether the command sends. */
+interface Reading {
+  file: string;
+  lines: LineCounter;
+  sniffed: boolean;
+  sends: boolean | undefined;
+}
+
 async function* decodeUtf8(
   chunks: AsyncGenerator<Buffer>,
-  file: string,
-  lines: LineCounter,
-  sniffed: boolean,
+  reading: Reading,
 ): AsyncGenerator<string, { chunks: AsyncGenerator<Buffer> } | undefined> {
+  const { file, lines, sniffed, sends } = reading;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   let offset = 0;
   let previous: Buffer = Buffer.alloc(0);
@@ -127,7 +136,7 @@ async function* decodeUtf8(
         const accent = Math.max(0, before.search(/[\u0080-\uffff]/));
         firstUtf8 = { line: lines.count([]) + lineFeedsBefore(before, accent), word: wordAround(before, accent) };
       }
-      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, firstUtf8);
+      throw notUtf8(file, lines.count(beforeBad), window.subarray(bad, bad + 4), offset + bad - tail, firstUtf8, sends);
     }
     if (!nonAsciiSeen) {
       const accent = text.search(/[\u0080-\uffff]/);
@@ -137,7 +146,7 @@ async function* decodeUtf8(
       }
     }
     const doubled = nonAsciiSeen ? doubledUtf8Accent(text) : -1;
-    if (doubled !== -1) throw utf8Doubled(text, doubled, file, lines.count([]) + lineFeedsBefore(text, doubled));
+    if (doubled !== -1) throw utf8Doubled(text, doubled, file, lines.count([]) + lineFeedsBefore(text, doubled), sends);
     lines.count(chunk);
     offset += chunk.length;
     previous = chunk;
@@ -152,7 +161,7 @@ async function* decodeUtf8(
       0,
       tail.findLastIndex((byte) => byte >= 0xc0),
     );
-    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, firstUtf8);
+    throw notUtf8(file, lines.count([]), tail.subarray(start), offset - tail.length + start, firstUtf8, sends);
   }
   return undefined;
 }
@@ -167,11 +176,12 @@ function notUtf8(
   bytes: Uint8Array,
   at: number,
   utf8: { line: number; word: string } | undefined,
+  sends: boolean | undefined,
 ): InputError {
   const where = `bytes ${hexBytes(bytes.subarray(0, Math.min(bytes.length, 4)))} after byte ${at}`;
   const earlier = utf8?.word ? `line ${utf8.line} holds UTF-8 ("${utf8.word}")` : 'the lines before it are UTF-8';
   const message = utf8
-    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) but ${earlier}; no single encoding reads the file whole, so nothing was sent. Re-export the whole file as "CSV UTF-8", or retype line ${line} in UTF-8.`
+    ? `${file}:${line}: mixed encodings: line ${line} is not UTF-8 (${where}) but ${earlier}; no single encoding reads the file whole${nothingSent(sends, ', so nothing was sent')}. Re-export the whole file as "CSV UTF-8", or retype line ${line} in UTF-8.`
     : `${file}:${line}: not valid UTF-8 (${where}). If it was saved by Excel as plain "CSV", pass --encoding windows-1252, or re-export it as "CSV UTF-8".`;
   return new InputError(message, { file, line });
 }
@@ -180,11 +190,11 @@ function notUtf8(
  * UTF-8 text saved as UTF-8 a second time (read as Windows-1252 on the way): `ConceiÃ§Ã£o` would reach the platform as
  * the customer's name. Refused with the word as it first read, as the other garbled text is.
  */
-function utf8Doubled(text: string, at: number, file: string, line: number): InputError {
+function utf8Doubled(text: string, at: number, file: string, line: number, sends: boolean | undefined): InputError {
   const word = wordAround(text, at);
   const undone = undoubledWord(word);
   return new InputError(
-    `${file}:${line}: "${word}" is UTF-8 text converted to UTF-8 a second time${undone === undefined ? '' : ` (it was "${undone}")`}; nothing was sent. Export the file from the ERP again as "CSV UTF-8", or convert it back once (iconv -f utf-8 -t windows-1252).`,
+    `${file}:${line}: "${word}" is UTF-8 text converted to UTF-8 a second time${undone === undefined ? '' : ` (it was "${undone}")`}${nothingSent(sends)}. Export the file from the ERP again as "CSV UTF-8", or convert it back once (iconv -f utf-8 -t windows-1252).`,
     { file, line },
   );
 }
@@ -235,10 +245,9 @@ const foreignNextToLetter = new RegExp(`\\p{L}[${foreignCharacters}]|[${foreignC
 async function* decodeLegacy(
   chunks: AsyncGenerator<Buffer>,
   encoding: string,
-  file: string,
-  lines: LineCounter,
-  sniffed: boolean,
+  reading: Reading,
 ): AsyncGenerator<string> {
+  const { lines } = reading;
   const { default: iconv } = await import('iconv-lite');
   useIconv(iconv);
   if (!iconv.encodingExists(encoding))
@@ -254,7 +263,7 @@ async function* decodeLegacy(
     if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf && singleByte) chunk = chunk.subarray(3);
     first = false;
     const text = decoder.write(chunk);
-    if (singleByte) checkLegacyText(text, chunk, { encoding, file, lines, sniffed });
+    if (singleByte) checkLegacyText(text, chunk, { ...reading, encoding });
     lines.count(chunk);
     if (text) yield text;
   }
@@ -263,11 +272,7 @@ async function* decodeLegacy(
 }
 
 /** In a single-byte encoding, character i of the chunk's text is byte i of the chunk: problems are named by line and byte. */
-function checkLegacyText(
-  text: string,
-  chunk: Buffer,
-  context: { encoding: string; file: string; lines: LineCounter; sniffed: boolean },
-): void {
+function checkLegacyText(text: string, chunk: Buffer, context: Reading & { encoding: string }): void {
   const { encoding, file, lines } = context;
   const undefinedByte = text.indexOf('\uFFFD');
   // Checked under any single-byte encoding, the one given with --encoding too (the flag our own messages suggest,

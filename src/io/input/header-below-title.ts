@@ -1,6 +1,7 @@
 import { InputError } from '../../base/errors.js';
 import { fieldForHeader, fieldSpelledAs } from '../../domain/header-aliases.js';
 import { missingColumnsText, shortText } from './header-messages.js';
+import { nothingSent } from './nothing-sent.js';
 import { recordPlace } from './opened-input.js';
 import { type FieldCatalogue, type HeaderMap, mappedPath, planColumns } from './record-shape.js';
 
@@ -29,7 +30,7 @@ export function refuseTitleAboveHeader(
   place: { line: number; row?: number },
   headers: readonly string[],
   below: readonly RowBelowHeader[],
-  options: { catalogue: FieldCatalogue; headerMap?: Readonly<HeaderMap>; maxListIndex: number },
+  options: { catalogue: FieldCatalogue; headerMap?: Readonly<HeaderMap>; maxListIndex: number; sends?: boolean },
 ): void {
   const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex);
   const named = headers.filter((header) => header.trim() !== '').length;
@@ -43,7 +44,7 @@ export function refuseTitleAboveHeader(
   const shown = `${cells.slice(0, 4).map(shortText).join(', ')}${cells.length > 4 ? ', …' : ''}`;
   const above = header.row - 1 === 1 ? 'the row above it' : `the ${header.row - 1} rows above it`;
   throw new InputError(
-    `${file}:${recordPlace(place)}: ${missingColumnsText({ ...problems, headers })}, but ${header.name} looks like the header (${shown}): delete ${above}, so that the header is the first row with text; nothing was sent.`,
+    `${file}:${recordPlace(place)}: ${missingColumnsText({ ...problems, headers })}, but ${header.name} looks like the header (${shown}): delete ${above}, so that the header is the first row with text${nothingSent(options.sends)}.`,
     { file, line: place.line, field: problems.missing[0] },
   );
 }

@@ -1,5 +1,6 @@
 import { type HeaderMapProposal, proposeHeaderMap, rivalNote } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
+import { nothingSent } from './nothing-sent.js';
 import {
   type ColumnPlan,
   type FieldCatalogue,
@@ -27,6 +28,8 @@ export interface HeaderProposalOptions {
     /** What the input calls what it maps: a CSV's or a sheet's column, a JSON object's key. */
     noun?: 'column' | 'key',
   ) => Promise<HeaderMap | undefined>;
+  /** False for a command that never sends (`validate`): see InputOptions. */
+  sends?: boolean;
   warn(message: string): void;
 }
 
@@ -68,7 +71,7 @@ export async function planWithProposal(
   // A column left out for its rival is in the map as null, so the map given back reads the file in one more run.
   const leftOut = Object.fromEntries(Object.keys(proposal.rivals).map((header) => [header, null]));
   throw new InputError(
-    `${file}:${at}: ${proposal.mapped.length === 1 ? '1 column is' : `${proposal.mapped.length} columns are`} named as an ERP names ${proposal.mapped.length === 1 ? 'it' : 'them'} (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify({ ...map, ...leftOut })}.`,
+    `${file}:${at}: ${proposal.mapped.length === 1 ? '1 column is' : `${proposal.mapped.length} columns are`} named as an ERP names ${proposal.mapped.length === 1 ? 'it' : 'them'} (listed above)${nothingSent(options.sends)}. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify({ ...map, ...leftOut })}.`,
     { file },
   );
 }

@@ -4,6 +4,7 @@ import { fieldSpelledAs, proposeHeaderMap } from '../../domain/header-aliases.js
 import { inputName } from './byte-source.js';
 import { shortText } from './header-messages.js';
 import { UnreadKeys } from './json-keys.js';
+import { nothingSent } from './nothing-sent.js';
 import type { JsonValue } from './json-values.js';
 import {
   type InputOptions,
@@ -189,7 +190,7 @@ function readObject(
     // value would go is the file's key order, so neither goes, as a CSV with the column twice is refused.
     if (earlier !== undefined && !isDeepStrictEqual(earlier.value, inner))
       throw new InputError(
-        `${at.file}:${at.where}: keys "${shortText(earlier.key)}" and "${shortText(key)}" both hold ${path}, with different values; nothing was sent. Keep one of them, or leave the other out with --ignore-column (or null in the --map).`,
+        `${at.file}:${at.where}: keys "${shortText(earlier.key)}" and "${shortText(key)}" both hold ${path}, with different values${nothingSent(options.sends)}. Keep one of them, or leave the other out with --ignore-column (or null in the --map).`,
         { file: at.file, line: at.line, field: path },
       );
     keyOfPath.set(path, { key, value: inner });

@@ -20,7 +20,10 @@ const maxSuggestions = 20;
 const maxSuggestedLength = 64;
 
 /** What a JSON reader needs of the input's options to account for its keys. */
-export type KeyOptions = Pick<InputOptions, 'catalogue' | 'strict' | 'warn' | 'note' | 'ignoredColumns' | 'headerMap'>;
+export type KeyOptions = Pick<
+  InputOptions,
+  'catalogue' | 'strict' | 'warn' | 'note' | 'ignoredColumns' | 'headerMap' | 'sends'
+>;
 
 /** The keys of one input no field reads: what has been told of them, and what `--ignore-column` has matched. */
 export class UnreadKeys {
@@ -101,7 +104,14 @@ export class UnreadKeys {
 
   /** The run's stop for the keys of one record that hold data no field reads, worded as for CSV columns. */
   refusal(found: readonly UnreadData[]): InputError {
-    return unreadDataError(this.file, found, this.options.catalogue.knownPaths, 'key', this.options.catalogue.notTaken);
+    return unreadDataError(
+      this.file,
+      found,
+      this.options.catalogue.knownPaths,
+      'key',
+      this.options.catalogue.notTaken,
+      this.options.sends,
+    );
   }
 
   /** After the last record: the `--ignore-column` names that matched no key. */

@@ -125,7 +125,7 @@ async function readInput(options: InputOptions, bytes: InputBytes): Promise<Read
         )}"), not CSV, though its name says CSV. Rename it to .${formatFromContent(headText) === 'ndjson' ? 'ndjson' : 'json'}, or pipe it on stdin (-), where the format is read from the content.`,
       { file },
     );
-  const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed });
+  const text = decodeText(peeked.stream as Readable, encoding, file, { sniffed, sends: options.sends });
 
   if (format === 'csv') {
     const declared = delimiterLine(headText);

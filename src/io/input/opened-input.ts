@@ -36,6 +36,11 @@ export interface InputOptions {
   adoptHeaderMap?: HeaderProposalOptions['adoptHeaderMap'];
   /** `--sheet NAME|N`: the sheet of a workbook to read (the first visible one by default). */
   sheet?: string;
+  /**
+   * False for a command that sends nothing whatever the file holds (`validate`): a refusal then does not end with
+   * "nothing was sent" (nothing-sent.ts). Unset for a command that sends.
+   */
+  sends?: boolean;
   warn(message: string): void;
   /** What the command was told to do, said back (a column `--ignore-column` leaves out): --quiet hides it. */
   note?(message: string): void;

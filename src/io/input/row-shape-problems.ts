@@ -1,4 +1,5 @@
 import { InputError } from '../../base/errors.js';
+import { nothingSent } from './nothing-sent.js';
 
 /** Delimiters a spreadsheet or ERP writes, as messages name them. */
 const delimiters = [',', ';', '\t', '|'] as const;
@@ -86,6 +87,7 @@ export function wrongDelimiterCheck(
   namedColumns: number,
   delimiter: string,
   file: string,
+  sends: boolean | undefined,
 ): (row: { cells: readonly string[]; line: number }) => void {
   return (row) => {
     const other = otherDelimiter(row.cells, namedColumns, delimiter);
@@ -95,7 +97,7 @@ export function wrongDelimiterCheck(
         ? `is one cell holding ${delimiterName(other)}`
         : `has ${row.cells.length} cells holding ${delimiterName(other)}`;
     throw new InputError(
-      `${file}:${row.line}: the row ${held} where the header has ${namedColumns} ${delimiterName(delimiter)}-separated columns: the delimiter looks wrong; nothing was sent. Save the file with one delimiter, or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`} if the rows are right.`,
+      `${file}:${row.line}: the row ${held} where the header has ${namedColumns} ${delimiterName(delimiter)}-separated columns: the delimiter looks wrong${nothingSent(sends)}. Save the file with one delimiter, or pass --delimiter ${other === '\t' ? "$'\\t'" : `"${other}"`} if the rows are right.`,
       { file, line: row.line },
     );
   };
@@ -108,6 +110,7 @@ export function wrongDelimiterCheck(
 export function unnamedColumnCheck(
   headers: readonly string[],
   file: string,
+  sends: boolean | undefined,
 ): (row: { cells: readonly string[]; line: number }) => void {
   const unnamed = headers.flatMap((header, index) => (header.trim() === '' ? [index] : []));
   if (unnamed.length === 0) return () => {};
@@ -116,7 +119,7 @@ export function unnamedColumnCheck(
       const cell = (row.cells[index] ?? '').trim();
       if (cell === '') continue;
       throw new InputError(
-        `${file}:${row.line}: column ${index + 1} (${columnLetter(index)}) has no header but holds "${shortValue(cell)}"; nothing was sent. Give the column a header (a field name, or one --map reads), or delete it.`,
+        `${file}:${row.line}: column ${index + 1} (${columnLetter(index)}) has no header but holds "${shortValue(cell)}"${nothingSent(sends)}. Give the column a header (a field name, or one --map reads), or delete it.`,
         { file, line: row.line },
       );
     }

@@ -1,5 +1,6 @@
 import { fieldForHeader, fieldSpelledAs, headerCaution, headerKey, namesASecret } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
+import { nothingSent } from './nothing-sent.js';
 import type { InputOptions } from './opened-input.js';
 import type { FieldCatalogue, HeaderMap } from './record-shape.js';
 import { columnLetter, shortValue } from './row-shape-problems.js';
@@ -80,6 +81,7 @@ export function unmappedDataCheck(
   file: string,
   columns: readonly UnmappedColumn[],
   { knownPaths, notTaken }: Pick<FieldCatalogue, 'knownPaths' | 'notTaken'>,
+  sends: boolean | undefined,
 ): (rows: readonly { cells: readonly string[]; line: number }[], from: number) => void {
   if (columns.length === 0) return () => {};
   const indexes = columns.map((column) => column.column - 1);
@@ -110,13 +112,14 @@ export function unmappedDataCheck(
       knownPaths,
       'column',
       notTaken,
+      sends,
     );
   };
 }
 
 /**
  * The run's stop for data no field reads, CSV column or JSON key alike: each with a value, the `--map` entry that
- * would read it and the `--ignore-column` that leaves it out; nothing was sent.
+ * would read it and the `--ignore-column` that leaves it out; "nothing was sent" unless the command never sends.
  */
 export function unreadDataError(
   file: string,
@@ -124,7 +127,8 @@ export function unreadDataError(
   knownPaths: readonly string[],
   /** What the input calls the place data sits under: a CSV's or a sheet's column, a JSON object's key. */
   noun: 'column' | 'key',
-  notTaken?: Readonly<Record<string, string>>,
+  notTaken: Readonly<Record<string, string>> | undefined,
+  sends: boolean | undefined,
 ): InputError {
   const first = found[0] as UnreadData;
   const details = { file, line: first.line, field: shortValue(first.header) };
@@ -139,7 +143,7 @@ export function unreadDataError(
   const unread = found.filter((data) => reasonOf(data) === undefined);
   if (found.length === 1 && refused.length === 1)
     return new InputError(
-      `${file}:${first.place}: ${first.named} holds data this command does not send (${reasonOf(first)}); nothing was sent. Leave the ${noun} out with --ignore-column ${quotedArgument(first.header)}.`,
+      `${file}:${first.place}: ${first.named} holds data this command does not send (${reasonOf(first)})${nothingSent(sends)}. Leave the ${noun} out with --ignore-column ${quotedArgument(first.header)}.`,
       details,
     );
   if (refused.length > 0) {
@@ -151,17 +155,17 @@ export function unreadDataError(
         ? ''
         : ` No field reads the ${unread.length === 1 ? `other ${noun}` : `other ${unread.length} ${noun}s`}: map each in a --map file, or leave it out with --ignore-column: ${unreadList(unread, knownPaths)}.${cautions}`;
     return new InputError(
-      `${file}:${first.place}: ${found.length} ${noun}s hold data this command would not send; nothing was sent. The command does not send ${named.join('; ')}: leave ${refused.length === 1 ? 'it' : 'them'} out with ${flags}.${others}`,
+      `${file}:${first.place}: ${found.length} ${noun}s hold data this command would not send${nothingSent(sends)}. The command does not send ${named.join('; ')}: leave ${refused.length === 1 ? 'it' : 'them'} out with ${flags}.${others}`,
       details,
     );
   }
   if (found.length === 1)
     return new InputError(
-      `${file}:${first.place}: ${first.named} holds "${shownValue(first, knownPaths)}" but no field reads it, so it would not be sent; nothing was sent. Map it with ${mapEntry(first, knownPaths)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.${cautions}`,
+      `${file}:${first.place}: ${first.named} holds "${shownValue(first, knownPaths)}" but no field reads it, so it would not be sent${nothingSent(sends)}. Map it with ${mapEntry(first, knownPaths)} in a --map file, or leave it out with --ignore-column ${quotedArgument(first.header)}.${cautions}`,
       details,
     );
   return new InputError(
-    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: ${unreadList(found, knownPaths)}.${cautions}`,
+    `${file}:${first.place}: ${found.length} ${noun}s hold data no field reads, so it would not be sent${nothingSent(sends)}. Map each in a --map file, or leave it out with --ignore-column: ${unreadList(found, knownPaths)}.${cautions}`,
     details,
   );
 }

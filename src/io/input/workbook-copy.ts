@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { InterruptedError } from '../../base/errors.js';
+import { nothingSent } from './nothing-sent.js';
 import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 
 /**
@@ -11,6 +12,7 @@ export async function copyOfWorkbookStream(
   file: string,
   format: 'xlsx' | 'ods',
   interrupt: AbortSignal | undefined,
+  sends: boolean | undefined,
 ): Promise<PrivateTemporaryFile> {
   try {
     return await copyToPrivateTemporaryFile(stream, {
@@ -19,7 +21,7 @@ export async function copyOfWorkbookStream(
       signal: interrupt,
     });
   } catch (error) {
-    if (interrupt?.aborted) throw new InterruptedError(`Interrupted while reading ${file}; nothing was sent.`);
+    if (interrupt?.aborted) throw new InterruptedError(`Interrupted while reading ${file}${nothingSent(sends)}.`);
     throw error;
   }
 }

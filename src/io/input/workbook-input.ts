@@ -174,7 +174,7 @@ async function readSheet(
   });
   await reportHeaderNamingDataSheet(file, place, { ...problems, headers }, options, dataSheet);
   if (options.sheet === undefined) warnActiveSheet(file, sheet, reader, options.warn);
-  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue);
+  const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue, options.sends);
   warnHiddenColumns(file, sheet, columns, reader, options.warn);
   reader.merges.skipThrough(header.row.row);
   const written = writtenCellsOf(columns, options.decimal);
@@ -229,7 +229,10 @@ async function openSheet(
   format: WorkbookFormat,
   bytes: { path: string } | { stream: Readable },
 ): Promise<SheetReader> {
-  const copy = 'path' in bytes ? undefined : await copyOfWorkbookStream(bytes.stream, file, format, options.interrupt);
+  const copy =
+    'path' in bytes
+      ? undefined
+      : await copyOfWorkbookStream(bytes.stream, file, format, options.interrupt, options.sends);
   const path = 'path' in bytes ? bytes.path : (copy as PrivateTemporaryFile).path;
   let zip: WorkbookZip;
   try {
@@ -295,7 +298,7 @@ const noProblems = Object.freeze([]) as unknown as (string | ReaderProblem)[];
 /** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
   const { file, sheet, headers, written, options } = setting;
-  const unnamedData = unnamedColumnCheck(headers, file);
+  const unnamedData = unnamedColumnCheck(headers, file, options.sends);
   let hiddenRowWarned = false;
   return (row) => {
     if (isBlank(row)) return undefined;

@@ -320,7 +320,7 @@ describe('headers', () => {
     const validate = await cli(['customer', 'validate', 't.csv'], titled);
     expect([validate.code, validate.stderr.split('\n').at(-2)]).toEqual([
       65,
-      `error: t.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março), but line 3 looks like the header (documentType, document, name, username, …): delete the 2 rows above it, so that the header is the first row with text; nothing was sent.`,
+      `error: t.csv:1: no "documentType", "document", "username", "phone" or "password" column (the columns are Clientes de março), but line 3 looks like the header (documentType, document, name, username, …): delete the 2 rows above it, so that the header is the first row with text.`,
     ]);
     // No row below names columns b2bctl reads: nothing to point at.
     const noHeader = folderWith('d.csv', `Clientes de março\n${ana}\n`);

@@ -167,6 +167,22 @@ describe('data that no field would read stops the run', () => {
     ]);
   });
 
+  it('validate, which never sends, refuses the same column without "nothing was sent"; a sending command keeps it', async () => {
+    const { run } = workspace([], { 'clientes.csv': `${header};Observações\r\n${row};cliente antigo\r\n` });
+    const refusal =
+      'error: clientes.csv:2: column 9 (I) "Observações" holds "cliente antigo" but no field reads it, so it would not be sent; nothing was sent. Map it with {"Observações":"FIELD"} in a --map file, or leave it out with --ignore-column Observações.';
+    const validated = await run(['customer', 'validate', 'clientes.csv']);
+    expect(validated.code).toBe(65);
+    expect(lastLine(validated.stderr)).toBe(refusal.replace('; nothing was sent', ''));
+    const dryRun = await run(['customer', 'create', 'clientes.csv', '--dry-run']);
+    expect(dryRun.code).toBe(65);
+    expect(lastLine(dryRun.stderr)).toBe(refusal);
+    const created = await run(['customer', 'create', 'clientes.csv']);
+    expect(created.code).toBe(65);
+    expect(lastLine(created.stderr)).toBe(refusal);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('a --map entry of null leaves a column out; a map entry to a field reads it', async () => {
     const { run } = workspace([], {
       'clientes.csv': `${header};Obs;Fantasia\r\n${row};cliente antigo;Loja da Maria\r\n`,
@@ -265,9 +281,10 @@ describe('JSON keys no field reads are accounted for as CSV columns are', () => 
       'warning: clientes.json:2: unknown key "dataCadastro": no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).\n',
     );
     expect(await requestCounts(sandbox)).toEqual({});
+    // validate never sends: its refusal does not say so.
     const validated = await run(['customer', 'validate', 'clientes.json']);
     expect(validated.code).toBe(65);
-    expect(lastLine(validated.stderr)).toBe(refusal);
+    expect(lastLine(validated.stderr)).toBe(refusal.replace('; nothing was sent', ''));
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
@@ -384,7 +401,7 @@ describe('JSON keys no field reads are accounted for as CSV columns are', () => 
     for (const verb of ['push', 'validate']) {
       const result = await run(['stock', verb, 'estoque.json']);
       expect(result.code).toBe(65);
-      expect(lastLine(result.stderr)).toBe(stop);
+      expect(lastLine(result.stderr)).toBe(verb === 'push' ? stop : stop.replace('; nothing was sent', ''));
     }
     expect(await requestCounts(sandbox)).toEqual({});
     // The date's data starts in the second record: named there once the description is left out.

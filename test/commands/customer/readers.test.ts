@@ -251,7 +251,7 @@ describe('CSV as exports make it', () => {
     expect(unmapped.code).toBe(65);
     // One run names every column and the whole map (test/commands/customer/erp-headers.test.ts has the rest).
     expect(unmapped.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'error: erp.csv:1: 8 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"Tipo":"documentType","CNPJ":"document","Razao Social":"name","Email":"username","Telefone":"phone","Senha":"password","CEP":"customerRegistrationAddress.zipcode","Numero":"customerRegistrationAddress.number"}.',
+      'error: erp.csv:1: 8 columns are named as an ERP names them (listed above). Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"Tipo":"documentType","CNPJ":"document","Razao Social":"name","Email":"username","Telefone":"phone","Senha":"password","CEP":"customerRegistrationAddress.zipcode","Numero":"customerRegistrationAddress.number"}.',
     );
 
     const result = await cli(['customer', 'create', 'erp.csv', '--map', 'erp-map.json'], folder);

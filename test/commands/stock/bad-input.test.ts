@@ -87,11 +87,11 @@ describe('a header without the SKU column', () => {
     await expectNothingSent(dir, ['nosku.csv']);
   });
 
-  it('validate: the same message and exit 65', async () => {
+  it('validate: the same message, without "nothing was sent" (validate never sends), and exit 65', async () => {
     const { run } = workspace({ 'nosku.csv': file });
     const result = await run(['stock', 'validate', 'nosku.csv']);
     expect(result.stderr).toBe(
-      'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
+      'warning: nosku.csv:1: column "codigo" reads as sku\nerror: nosku.csv:1: 1 column is named as an ERP names it (listed above). Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"codigo":"sku"}.\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);

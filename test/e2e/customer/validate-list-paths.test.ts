@@ -34,7 +34,7 @@ describe('customer validate: list items in column names', () => {
     expectLines(result.stderr, [
       'warning: people.csv:1: unknown column "addressList.*.zipcode" (did you mean "addressList.0.zipcode"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).',
       'warning: people.csv:1: unknown column "addressList.*.number" (did you mean "addressList.0.number"?): no field reads it, and the run stops if it holds data (map it with --map, or leave it out with --ignore-column).',
-      `error: people.csv:2: 2 columns hold data no field reads, so it would not be sent; nothing was sent. Map each in a --map file, or leave it out with --ignore-column: column 9 (I) "addressList.*.zipcode" holds "20040-002" on line 2 ({"addressList.*.zipcode":"addressList.0.zipcode"}, or --ignore-column 'addressList.*.zipcode'); column 10 (J) "addressList.*.number" holds "5" on line 2 ({"addressList.*.number":"addressList.0.number"}, or --ignore-column 'addressList.*.number').`,
+      `error: people.csv:2: 2 columns hold data no field reads, so it would not be sent. Map each in a --map file, or leave it out with --ignore-column: column 9 (I) "addressList.*.zipcode" holds "20040-002" on line 2 ({"addressList.*.zipcode":"addressList.0.zipcode"}, or --ignore-column 'addressList.*.zipcode'); column 10 (J) "addressList.*.number" holds "5" on line 2 ({"addressList.*.number":"addressList.0.number"}, or --ignore-column 'addressList.*.number').`,
     ]);
     expect(result.stdout).toBe('');
   });

@@ -53,7 +53,7 @@ describe('a workbook on stdin that stalls, then Ctrl-C', () => {
     expect(statSync(join(temporary, copy, '..')).mode & 0o777).toBe(0o700);
     child.kill('SIGINT');
     const { code, stderr } = await result;
-    expect(stderr).toContain('error: Interrupted while reading stdin; nothing was sent.');
+    expect(stderr).toContain('error: Interrupted while reading stdin.\n');
     expect(code).toBe(75);
     expect(readdirSync(temporary)).toEqual([]);
   });
