@@ -132,10 +132,14 @@ export function offsetBreaks(pages: readonly OffsetPage[]): number[] {
  * that does not parse sorts as its text, after those that do.
  */
 export function inUpdateOrder<T extends OrderVersion>(orders: readonly T[]): T[] {
+  return timedInUpdateOrder(orders).map(({ order }) => order);
+}
+
+/** The orders in update order (inUpdateOrder), each with its update instant parsed once. */
+function timedInUpdateOrder<T extends OrderVersion>(orders: readonly T[]): { order: T; instant: number }[] {
   return orders
     .map((order) => ({ order, instant: Date.parse(order.lastUpdated) }))
-    .toSorted((left, right) => compareVersions(left, right))
-    .map(({ order }) => order);
+    .toSorted((left, right) => compareVersions(left, right));
 }
 
 function compareVersions(
@@ -164,7 +168,7 @@ export function timeOrderedChunks<T extends OrderVersion>(
   orders: readonly T[],
   size: number,
 ): { window: TimeWindow; orders: T[] }[] {
-  const sorted = inUpdateOrder(orders).map((order) => ({ order, instant: Date.parse(order.lastUpdated) }));
+  const sorted = timedInUpdateOrder(orders);
   const chunks: { window: TimeWindow; orders: T[] }[] = [];
   let from = window.from;
   let current: T[] = [];

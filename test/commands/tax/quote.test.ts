@@ -49,25 +49,14 @@ async function quoteExample2(table: readonly string[]) {
   return { ...result, items };
 }
 
+/** `tax quote --rules RULES` of a sale (`--from … --item …`) in the folder `cwd`, each run with a fresh config. */
+function quoteSale(rules: string, cwd: string, sale: readonly string[]) {
+  return runCommandLine(['tax', 'quote', '--rules', rules, ...sale], { configDir: freshConfigDir(), cwd });
+}
+
 /** `tax quote` of one item of example 2 (SP → RJ, a taxpayer) from the table `rules` in the folder `cwd`. */
 function quoteSpToRj(rules: string, cwd: string) {
-  return runCommandLine(
-    [
-      'tax',
-      'quote',
-      '--rules',
-      rules,
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,10,45.90',
-    ],
-    { configDir: freshConfigDir(), cwd },
-  );
+  return quoteSale(rules, cwd, ['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90']);
 }
 
 describe('tax quote', () => {
@@ -671,22 +660,15 @@ function difalTable(rate: string): string {
 
 /** `tax quote -q` of one oven (NCM 8516.60.00, 2,000) sold SP → MG to a non-taxpayer, from the table `rules`. */
 function quoteDifal(rules: string) {
-  return runCommandLine(
-    [
-      'tax',
-      'quote',
-      '--rules',
-      rules,
-      '--from',
-      'SP',
-      '--to',
-      'MG',
-      '--buyer',
-      'non-taxpayer',
-      '--item',
-      '85166000,1,2000',
-      '-q',
-    ],
-    { configDir: freshConfigDir(), cwd: folder },
-  );
+  return quoteSale(rules, folder, [
+    '--from',
+    'SP',
+    '--to',
+    'MG',
+    '--buyer',
+    'non-taxpayer',
+    '--item',
+    '85166000,1,2000',
+    '-q',
+  ]);
 }
