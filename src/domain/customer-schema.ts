@@ -7,12 +7,10 @@
 import { z } from 'zod';
 import { normalizeCep } from './cep.js';
 import {
-  addressCombinationProblem,
+  addWholeRecordProblems,
   customerProblem,
   documentTypeCheck,
-  documentTypeMismatch,
   givesNeitherCepNorNumber,
-  hintLostZeros,
   isPlausibleEmail,
   numberTextReasonOfValue,
   sortCustomerProblems,
@@ -28,7 +26,6 @@ import {
   numberInput,
   shownValue,
   textInput,
-  textOf,
 } from './customer-values.js';
 import { checkDocument } from './documents.js';
 import { normalizePhone } from './phone.js';
@@ -158,11 +155,7 @@ export function judgeCustomerBySchema(record: unknown, mode: 'create' | 'update'
     }
   }
   if (isObject(record) && mode === 'create') {
-    const mismatch = documentTypeMismatch(record);
-    if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
-    const combination = addressCombinationProblem(record);
-    if (combination) problems.push(customerProblem('address', '', combination));
-    hintLostZeros(record, problems);
+    addWholeRecordProblems(record, problems);
   }
   if (problems.length > 0) return { ok: false, problems: sortCustomerProblems(problems, mode) };
   return { ok: true, value: withoutUndefined(parsed.data) };

@@ -264,11 +264,7 @@ function validate(record: unknown, mode: 'create' | 'update'): RecordVerdict<Cus
         items.push(readAddress(list[index], `addressList.${index}`, true, problems, addressRules));
       body.addressList = items;
     } else if (!isBlank(list)) problems.push(customerProblem('addressList', shownValue(list), reasons.addresses));
-    const mismatch = documentTypeMismatch(record);
-    if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
-    const combination = addressCombinationProblem(record);
-    if (combination) problems.push(customerProblem('address', '', combination));
-    hintLostZeros(record, problems);
+    addWholeRecordProblems(record, problems);
   }
   if (problems.length > 0) return { ok: false, problems: sortCustomerProblems(problems, mode) };
   return { ok: true, value: body as unknown as CustomerCreateBody | CustomerUpdateBody };
@@ -397,8 +393,21 @@ export function customerProblem(field: string, value: string, detail: string): F
   return { field, value: shown, message: validationMessage(field, shown, detail) };
 }
 
+/**
+ * The problems of a new customer that no single field shows: a document of the other kind than documentType says,
+ * an address combination the platform refuses, and a document problem that is a spreadsheet's lost zeros. Both
+ * validations, the plain rules and the schema, end a new customer's checks with these.
+ */
+export function addWholeRecordProblems(record: Record<string, unknown>, problems: FieldProblem[]): void {
+  const mismatch = documentTypeMismatch(record);
+  if (mismatch) problems.push(customerProblem('document', textOf(record.document) ?? '', mismatch));
+  const combination = addressCombinationProblem(record);
+  if (combination) problems.push(customerProblem('address', '', combination));
+  hintLostZeros(record, problems);
+}
+
 /** A valid document of the other kind than documentType says, or undefined. */
-export function documentTypeMismatch(record: Record<string, unknown>): string | undefined {
+function documentTypeMismatch(record: Record<string, unknown>): string | undefined {
   const documentType = textOf(record.documentType);
   const document = textOf(record.document);
   if (documentType === undefined || document === undefined) return undefined;
@@ -413,9 +422,9 @@ export function documentTypeMismatch(record: Record<string, unknown>): string | 
  * The document problem of a record whose documentType names the kind its document was before a spreadsheet took
  * its leading zeros: said as the lost zeros, not as the check the digits fail as typed (a `cnpj` row's 78057000103
  * is 11 digits, read alone as a CPF whose check digits do not match). A reason that names that document already
- * (a 13-digit CNPJ's) is kept. Both validations, the plain rules and the schema, end with it.
+ * (a 13-digit CNPJ's) is kept. It ends a new customer's whole-record checks.
  */
-export function hintLostZeros(record: Record<string, unknown>, problems: FieldProblem[]): void {
+function hintLostZeros(record: Record<string, unknown>, problems: FieldProblem[]): void {
   const kind = documentKindOfType(textOf(record.documentType) ?? '');
   const document = textOf(record.document);
   if (kind === undefined || document === undefined || checkedDocument(document).ok) return;
@@ -431,7 +440,7 @@ export function hintLostZeros(record: Record<string, unknown>, problems: FieldPr
  * principal item; or both. More than one principal item is rejected in every case, as the main
  * address would be ambiguous.
  */
-export function addressCombinationProblem(record: Record<string, unknown>): string | undefined {
+function addressCombinationProblem(record: Record<string, unknown>): string | undefined {
   const hasRegistration = !isBlank(record.customerRegistrationAddress);
   const list = Array.isArray(record.addressList) ? record.addressList : undefined;
   const principals = list ? list.filter((item) => isObject(item) && booleanInput(item.principal) === true).length : 0;
