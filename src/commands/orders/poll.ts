@@ -1,6 +1,7 @@
 import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
+import { devNull } from 'node:os';
 import { Pacer } from '../../platform/pacer.js';
 import { checkCursorFileSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
@@ -37,6 +38,7 @@ import {
   readCutShort,
   writeCutShort,
 } from '../../orders/cursor-file.js';
+import { writesToNullDevice } from '../../io/output/null-device.js';
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress } from '../../orders/poll-progress.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
@@ -82,6 +84,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     );
   planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   refuseWatchedDocument(options, context);
+  refuseNullOutput(options, context);
   const release = acquireProfileLock(
     store.directory,
     session.profileName,
@@ -401,6 +404,17 @@ function refuseWatchedDocument(options: OrdersPollOptions, context: Context): vo
   if (format !== 'json' && format !== 'csv') return;
   throw new UsageError(
     `orders poll --watch -o ${format}: each cycle would write ${format === 'json' ? 'an array of its own, and the output would be no one JSON document' : 'its own header line'}. Use -o ndjson (one order a line), or --out-dir DIR (one file an order).`,
+  );
+}
+
+/**
+ * A stdout on the null device (`> /dev/null`, or closed with `>&-`) takes every order and keeps none: the cursor
+ * would move past orders no one read. Refused before anything is fetched.
+ */
+function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
+  if (options.outDir !== undefined || !writesToNullDevice(context.io.stdout)) return;
+  throw new UsageError(
+    `orders poll: stdout is ${devNull} (or was closed, which reaches b2bctl as ${devNull}): the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.`,
   );
 }
 

@@ -2,14 +2,18 @@
  * `orders poll` into a real pipe whose reader stops early (`| head -3`): the run says what it wrote and where the
  * next run starts, exits 141, moves no cursor; the next run says the last one was cut short and which --since
  * starts it again; and that run emits every order, the three `head` showed included: none is lost.
+ * And into no reader at all, a stdout closed by the shell (`>&-`) or sent to /dev/null: refused before anything
+ * is fetched, no cursor written.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cleanEnv, cliPath, freshConfigDir, runCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { logInProcess, startTestSandbox } from '../../support/sandbox.js';
+import { logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
@@ -84,4 +88,41 @@ it.skipIf(bash.missing)(
     for (const line of cut.lines) expect(emitted).toContain(key(line));
   },
   120_000,
+);
+
+/** `b2bctl ARGS REDIRECTION` in bash: b2bctl's stderr and exit status. */
+function pollRedirected(args: string[], redirection: string, configDir: string) {
+  const command = `"$NODE" "$CLI" ${args.join(' ')} ${redirection}; echo "b2bctl exit $?" >&2`;
+  return new Promise<{ stderr: string; code: number }>((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], {
+      env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      const status = /b2bctl exit (\d+)\n$/.exec(errors);
+      resolve({ stderr: errors.replace(/b2bctl exit \d+\n$/, ''), code: Number(status?.[1] ?? -1) });
+    });
+  });
+}
+
+it.skipIf(bash.missing)(
+  `orders poll with stdout closed (>&-) or on /dev/null: refused, exit 2, nothing fetched, no cursor${bash.note}`,
+  async () => {
+    sandbox = await startTestSandbox({ orderCount: 50 });
+    const configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
+    for (const redirection of ['>&-', '> /dev/null']) {
+      await resetCounts(sandbox);
+      const run = await pollRedirected(['orders', 'poll', '--since', '31d', '-o', 'ndjson'], redirection, configDir);
+      expect(run.stderr).toBe(
+        'error: orders poll: stdout is /dev/null (or was closed, which reaches b2bctl as /dev/null): the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.\n',
+      );
+      expect(run.code).toBe(2);
+      expect((await requestCounts(sandbox))['GET /v1/orders'] ?? 0).toBe(0);
+      expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
+    }
+  },
+  60_000,
 );
