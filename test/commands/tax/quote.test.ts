@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
+import { workedExample2, workedExample3, workedExample6 } from '../../support/tax-examples.js';
 
 afterAll(removeTemporaryFolders);
 
@@ -60,6 +60,21 @@ function quoteSpToRj(rules: string, cwd: string) {
 }
 
 describe('tax quote', () => {
+  it('computes example 6 from the gross value rounded as an NF-e writes it (vProd), then less the discount', async () => {
+    const result = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,1235,0.387,12.35,15',
+    ]);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample6]);
+  });
+
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
       '--from',
