@@ -15,7 +15,8 @@ import {
   taxRuleFields,
   unusedFcpRate,
 } from '../domain/tax/rules.js';
-import type { TaxItem } from '../domain/tax/terms.js';
+import { Exact } from '../domain/tax/exact.js';
+import { grossValue, type TaxItem } from '../domain/tax/terms.js';
 import { amountFields, jsonAmountProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
 
@@ -223,9 +224,14 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
   if (discount === undefined) return amountProblem('discount', values);
   const freight = decimal('freight');
   if (freight === undefined) return amountProblem('freight', values);
-  // More discount than the line is worth would answer negative taxes.
-  if (Number(discount) > Number(quantity) * Number(unitPrice) + 1e-9)
-    return `discount ${quoted(values.discount)}is more than the item's value (quantity × unit price, ${(Number(quantity) * Number(unitPrice)).toFixed(2)})`;
+  // More discount than the line is worth would answer negative taxes. The line is worth its gross value as the
+  // taxes round it (vProd: 1 × 0.015 is 0.02); the float product only spares that exact step to a discount that
+  // stays below it by more than rounding can move it.
+  if (Number(discount) > Number(quantity) * Number(unitPrice) - 0.005) {
+    const gross = grossValue(Number(quantity), unitPrice);
+    if (Exact.of(discount).gt(gross))
+      return `discount ${quoted(values.discount)}is more than the item's value (quantity × unit price, ${gross.toFixed(2)})`;
+  }
   const sku = text('sku');
   // Two literal shapes rather than a spread: the callback builds fifty of these a cart.
   return sku === ''

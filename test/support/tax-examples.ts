@@ -1,4 +1,4 @@
-/** The taxes of docs/tax.md's worked examples 2 and 3, to the centavo: one source for every test that checks them. */
+/** The taxes of docs/tax.md's worked examples 2, 3 and 6, to the centavo: one source for every test that checks them. */
 import type { ItemTaxes } from '../../src/domain/tax/terms.js';
 
 /** Example 2: 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ, freight R$ 12.00, under ICMS-ST. */
@@ -20,4 +20,17 @@ export const workedExample3: ItemTaxes = {
   difal: { base: '2366.34', rate: '18', value: '161.34' },
   fcp: { base: '2366.34', rate: '2', value: '47.33' },
   added: '313.67',
+};
+
+/**
+ * Example 6: 1,235 × R$ 0.387 of NCM 3926.90.90 from SP to a taxpayer in RJ, discount R$ 12.35, freight R$ 15.00:
+ * the gross value 477.945 is 477.94 before the discount comes off (465.595 rounded after it would be 465.60).
+ */
+export const workedExample6: ItemTaxes = {
+  ncm: '39269090',
+  merchandise: '465.59',
+  ipi: { base: '480.59', rate: '6.5', value: '31.24' },
+  icms: { base: '480.59', rate: '12', value: '57.67' },
+  icmsSt: { base: '788.22', rate: '20', value: '99.97', mva: '54' },
+  added: '131.21',
 };

@@ -7,7 +7,7 @@
 import { Exact } from './exact.js';
 import { fastItemTaxes } from './fast-taxes.js';
 import type { TaxRule } from './rules.js';
-import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
+import { appliedMva, grossValue, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { centavosOf, moneyText, scaledOf, sum as safeSum } from './scaled.js';
 
 const one = Exact.of(1);
@@ -21,11 +21,7 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
 
 /** The same taxes in BigInt fractions only: the path for amounts or rates too large for safe integers. */
 export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
-  const merchandise = centavos(
-    Exact.of(item.unitPrice)
-      .times(item.quantity)
-      .minus(item.discount ?? '0'),
-  );
+  const merchandise = centavos(grossValue(item.quantity, item.unitPrice).minus(item.discount ?? '0'));
   const operation = merchandise.plus(item.freight ?? '0');
   const reduction = one.minus(percent(rule.icmsBaseReduction));
   const ipiValue = centavos(operation.times(percent(rule.ipiRate)));

@@ -68,15 +68,17 @@ export function preparedRule(rule: TaxRule): PreparedRule {
   return row;
 }
 
-/** quantity × unit price − discount, in centavos (rounded half to even); NaN when it does not fit. */
+/**
+ * The gross value (quantity × unit price, rounded half to even, as terms.ts's grossValue) − discount, in centavos,
+ * rounded half to even where the discount has more than 2 decimals; NaN when it does not fit.
+ */
 function merchandiseOf(item: TaxItem): number {
   const price = scaledOf(item.unitPrice);
   const quantity = scaledOf(String(item.quantity));
   const discount = scaledOf(item.discount ?? '0');
-  const grossScale = price.scale + quantity.scale;
-  const scale = Math.max(grossScale, discount.scale);
-  const gross = rescaled({ whole: product(price.whole, quantity.whole), scale: grossScale }, scale);
-  return centavosOf({ whole: sum(gross, -rescaled(discount, scale)), scale });
+  const gross = centavosOf({ whole: product(price.whole, quantity.whole), scale: price.scale + quantity.scale });
+  const scale = Math.max(2, discount.scale);
+  return centavosOf({ whole: sum(rescaled({ whole: gross, scale: 2 }, scale), -rescaled(discount, scale)), scale });
 }
 
 /** An item's taxes in whole centavos; the optional parts as the sale calls for them. */

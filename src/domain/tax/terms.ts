@@ -27,7 +27,7 @@ export interface TaxLine {
 export interface ItemTaxes {
   sku?: string;
   ncm: string;
-  /** Quantity × unit price − discount. */
+  /** The gross value (quantity × unit price, rounded: an NF-e's vProd) − discount. */
   merchandise: string;
   ipi: TaxLine;
   icms: TaxLine;
@@ -73,4 +73,13 @@ export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destination
     .times(one.minus(percent(rule.icmsRate)))
     .div(one.minus(percent(rule.destinationRate)))
     .minus(1);
+}
+
+/**
+ * An item's gross value as its NF-e writes it (vProd): quantity × unit price rounded to centavos, half to even. An
+ * NF-e builds its bases from vProd, minus vDesc, plus vFrete, so a 3-decimal price is rounded here, before the
+ * discount, or the taxes would differ by a centavo from those the document's own fields give (decision 0033).
+ */
+export function grossValue(quantity: number, unitPrice: string | number): Exact {
+  return Exact.of(unitPrice).times(quantity).centavos();
 }

@@ -1,4 +1,5 @@
 import { Exact } from '../../domain/tax/exact.js';
+import { grossValue } from '../../domain/tax/terms.js';
 import { compareByCreationNewestFirst, nextStatus, type OrderSummary } from './rules.js';
 
 export interface OrderItem {
@@ -223,9 +224,9 @@ function cents(value: number | Exact): number {
   return centavosOf(value) / 100;
 }
 
-/** Quantity × unit price, computed exactly and rounded to centavos once. */
+/** Quantity × unit price rounded to centavos: the item's gross value, by the function the taxes' bases start from. */
 function lineTotal(quantity: number, unitPrice: number): number {
-  return cents(Exact.of(unitPrice).times(quantity));
+  return cents(grossValue(quantity, unitPrice));
 }
 
 /** The sum of amounts already in centavos, added as whole centavos. */

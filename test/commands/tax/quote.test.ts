@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
+import { workedExample2, workedExample3, workedExample6 } from '../../support/tax-examples.js';
 
 afterAll(removeTemporaryFolders);
 
@@ -60,6 +60,21 @@ function quoteSpToRj(rules: string, cwd: string) {
 }
 
 describe('tax quote', () => {
+  it('computes example 6 from the gross value rounded as an NF-e writes it (vProd), then less the discount', async () => {
+    const result = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,1235,0.387,12.35,15',
+    ]);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample6]);
+  });
+
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
       '--from',
@@ -160,6 +175,24 @@ describe('tax quote', () => {
     const over = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,1,100,150']);
     expect(over.code).toBe(2);
     expect(over.stderr).toContain(`discount "150" is more than the item's value (quantity × unit price, 100.00)`);
+    // The item is worth its gross value as the taxes round it: 1 × 0.015 is 0.02, which a discount of 0.02 is not above.
+    const rounded = await quote([
+      '--from',
+      'SP',
+      '--to',
+      'RJ',
+      '--buyer',
+      'taxpayer',
+      '--item',
+      '39269090,1,0.015,0.02',
+    ]);
+    expect(rounded.code).toBe(0);
+    expect((JSON.parse(rounded.stdout) as { items: { merchandise: string }[] }).items[0]?.merchandise).toBe('0.00');
+    const above = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,0.015,0.03']);
+    expect(above.code).toBe(2);
+    expect(above.stderr.split('\n')[0]).toBe(
+      `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,1,0.015,0.03' is invalid. discount "0.03" is more than the item's value (quantity × unit price, 0.02); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
+    );
     const grouped = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,2,1.500,00']);
     expect(grouped.code).toBe(2);
     expect(grouped.stderr).toContain(

@@ -18,7 +18,9 @@ const share = (rate: string): Value => new Reference(rate).div(100);
 
 /** docs/tax.md's formulas written again in decimal.js, dividing last so that an exact half stays exact. */
 function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, interstate: boolean): ItemTaxes {
-  const merchandise = cents(new Reference(item.unitPrice).times(item.quantity).minus(item.discount ?? '0'));
+  // The gross value (an NF-e's vProd) is rounded before the discount comes off (decision 0033).
+  const gross = cents(new Reference(item.unitPrice).times(item.quantity));
+  const merchandise = cents(gross.minus(item.discount ?? '0'));
   const operation = merchandise.plus(item.freight ?? '0');
   const kept = new Reference(1).minus(share(rule.icmsBaseReduction));
   const ipi = cents(operation.times(share(rule.ipiRate)));
@@ -86,8 +88,8 @@ function randomCase(): { item: TaxItem; rule: TaxRule; buyer: BuyerKind; interst
   const item: TaxItem = {
     ncm: '84713012',
     quantity: Number(pick([String(1 + Math.floor(random() * 50)), amount(large ? 9 : 3, pick([0, 3, 6]))])) || 1,
-    unitPrice: amount(large ? 16 : 5, pick([2, 2, 4])),
-    ...(random() < 0.5 ? {} : { discount: amount(large ? 12 : 3, 2) }),
+    unitPrice: amount(large ? 16 : 5, pick([2, 2, 3, 4])),
+    ...(random() < 0.5 ? {} : { discount: amount(large ? 12 : 3, pick([2, 2, 2, 3])) }),
     ...(random() < 0.3 ? {} : { freight: amount(3, pick([2, 2, 2, 4])) }),
   };
   const buyer = pick(['taxpayer', 'non-taxpayer'] as const);

@@ -1,11 +1,11 @@
 /** The worked examples of docs/tax.md, each to the centavo, and the table's rules at their edges. */
 import { describe, expect, it } from 'vitest';
-import { computeItemTaxes, taxTotals } from '../../../src/domain/tax/compute.js';
+import { computeItemTaxes, exactItemTaxes, taxTotals } from '../../../src/domain/tax/compute.js';
 import { appliedMva, type TaxItem } from '../../../src/domain/tax/terms.js';
 import { checkTaxRule, TaxTable, type TaxRule } from '../../../src/domain/tax/rules.js';
 import { Exact } from '../../../src/domain/tax/exact.js';
 import { seededRandom } from '../../support/seeded-text.js';
-import { workedExample2, workedExample3 } from '../../support/tax-examples.js';
+import { workedExample2, workedExample3, workedExample6 } from '../../support/tax-examples.js';
 
 function rule(values: Record<string, string>): TaxRule {
   const checked = checkTaxRule({
@@ -73,6 +73,15 @@ describe('the worked examples of docs/tax.md', () => {
     expect(table.find({ ...key, ncm: '84713019' })?.icmsRate).toBe('12');
     expect(table.find({ ...key, ncm: '85176255' })).toBeUndefined();
     expect(table.find({ ...key, buyer: 'non-taxpayer', ncm: '84713012' })).toBeUndefined();
+  });
+
+  it('6. a price with a third decimal: the gross value (vProd) is rounded before the discount comes off', () => {
+    const item: TaxItem = { ncm: '39269090', quantity: 1235, unitPrice: '0.387', discount: '12.35', freight: '15.00' };
+    const row = rule({ to: 'RJ', icmsRate: '12', ipiRate: '6.5', mva: '40', destinationRate: '20' });
+    const sale = { buyer: 'taxpayer', interstate: true } as const;
+    expect(computeItemTaxes(item, row, sale)).toEqual(workedExample6);
+    // The fractions' path, which a larger amount takes, rounds the gross value the same way.
+    expect(exactItemTaxes(item, row, sale)).toEqual(workedExample6);
   });
 });
 

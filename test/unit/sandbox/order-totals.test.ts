@@ -61,6 +61,19 @@ describe("the sandbox's order totals", () => {
     expect(operations(order)).toBe(5697);
   });
 
+  it('match the taxes’ operations when a price has a third decimal: both round the gross value (vProd) first', async () => {
+    // 0.045 is 0.04 (half to even), less a discount of 0.03, plus the freight: 7.78 on both sides, not 7.79 in the taxes.
+    const order = await closeOrder({
+      customer: { document: '11.222.333/0001-81' },
+      state: 'RJ',
+      shipping: 7.77,
+      discount: 0.03,
+      items: [{ ncm: '39269090', quantity: 1, unitPrice: 0.045 }],
+    });
+    expect(order.totals).toEqual({ items: 0.04, shipping: 7.77, discount: 0.03, total: 7.78 });
+    expect(order.taxes.items.map((item) => item.ipi.base)).toEqual(['7.78']);
+  });
+
   it('shares the freight of a cart whose items are all priced 0 equally, so it is in their tax base', async () => {
     const order = await closeOrder({
       customer: { document: '11.222.333/0001-81' },
