@@ -12,7 +12,7 @@ import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked } from './pending-records.js';
 import { advisoryLogger, problemLogger } from './problem-output.js';
-import { PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
+import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
@@ -110,8 +110,11 @@ interface CheckedInput {
   /** The run record of the report being resumed. */
   resumed: RunMeta | undefined;
   shaping: readonly ShapingFlag[];
-  /** Resumed runs only: the report's rows, by place and by key, and the places done. */
-  resume: { reported: PlaceSet; keys: PlaceKeys; done: PlaceSet } | undefined;
+  /**
+   * Resumed runs only: the report's rows, by place and by key, the places done, and how this run judges them (filled
+   * by the validation pass).
+   */
+  resume: { reported: PlaceSet; keys: PlaceKeys; done: PlaceSet; doneVerdicts: DoneVerdicts } | undefined;
   opened: OpenedInput;
   /** Throws an InputError when the file is no longer the one that was validated. */
   unchanged(): void;
@@ -145,8 +148,8 @@ async function validateThenSend<T, Sent>(
       const sent = await sendValidRecords(job, sending, judged, input.resume, context);
       await concludeRun(job, sending, sent, context, {
         tally,
-        toSend: validation.valid - (input.resume?.done.count ?? 0),
-        invalidRecorded: job.flags.skipInvalid ? validation.invalid : 0,
+        toSend: validation.valid - (input.resume?.doneVerdicts.valid ?? 0),
+        invalidRecorded: job.flags.skipInvalid ? validation.invalid - (input.resume?.doneVerdicts.invalid ?? 0) : 0,
       });
     } finally {
       // Here, not after the run: the closing line (withClosingLine, or run-program after the error) stays the last.
@@ -206,7 +209,8 @@ async function openAndCheckInput<T, Sent>(
     Object.assign(job.flags, restored);
     const reported = new PlaceSet();
     const keys = new PlaceKeys();
-    resume = { reported, keys, done: await readDoneLines(job.flags.resume, reported, keys) };
+    const done = await readDoneLines(job.flags.resume, reported, keys);
+    resume = { reported, keys, done, doneVerdicts: new DoneVerdicts(done) };
     job.resuming?.(resume.done);
   }
   const opened = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
@@ -225,6 +229,7 @@ async function validate<T, Sent>(
   let sending = true;
   const advisories = job.advisories ? advisoryLogger(context, shownName, job.advisories) : undefined;
   const spoolVerdict = (record: InputRecord, verdict: RecordVerdict<T>) => {
+    resume?.doneVerdicts.judged(record, verdict.ok);
     // A record's warnings are logged once it is judged, before its problems (as validate does).
     advisories?.log(record);
     // Without --skip-invalid an invalid record means nothing is sent: the spool would never be read.
@@ -253,8 +258,11 @@ async function validate<T, Sent>(
         onProblem: problemLogger(context, shownName),
         signal: context.interrupt,
         // What the sending pass needs of each record, so it does not parse and judge the input again.
-        onVerdict: verdicts || advisories ? spoolVerdict : undefined,
-        onLateProblem: lateProblems.add,
+        onVerdict: verdicts || advisories || resume ? spoolVerdict : undefined,
+        onLateProblem: (late) => {
+          lateProblems.add(late);
+          resume?.doneVerdicts.shownInvalid(late.place);
+        },
         onBatch: progress.update,
       }),
     )

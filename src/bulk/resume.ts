@@ -23,6 +23,12 @@ export class LineSet {
   has(line: number): boolean {
     return line >> 3 < this.bits.length && ((this.bits[line >> 3] as number) & (1 << (line & 7))) !== 0;
   }
+
+  delete(line: number): void {
+    if (!this.has(line)) return;
+    this.bits[line >> 3] = (this.bits[line >> 3] as number) & ~(1 << (line & 7));
+    this.count--;
+  }
 }
 
 /**
@@ -72,8 +78,46 @@ export class PlaceSet {
     return place.element === undefined ? this.lines.has(place.line) : this.elements.has(place.element);
   }
 
+  delete(place: RecordPlace): void {
+    if (place.element === undefined) this.lines.delete(place.line);
+    else this.elements.delete(place.element);
+  }
+
   get count(): number {
     return this.lines.count + this.elements.count;
+  }
+}
+
+/**
+ * The verdicts this run gives the records the resumed report has done. An unchanged input is judged as before, so they
+ * are valid, but a report written by an earlier build may have done a record this build refuses: the first of two rows
+ * for one customer or SKU, sent by builds before every repeat was refused. Such a record is not sent again and gets
+ * no row (pendingBatches skips every done record), so it counts neither among the valid records left to send nor
+ * among the invalid ones this run reports.
+ */
+export class DoneVerdicts {
+  private readonly validPlaces = new PlaceSet();
+
+  constructor(private readonly done: PlaceSet) {}
+
+  /** A record's verdict, as the validation pass gives it. */
+  judged(place: RecordPlace, valid: boolean): void {
+    if (valid && this.done.has(place)) this.validPlaces.add(place);
+  }
+
+  /** A record judged valid that a later one showed invalid (the first of a repeated value). */
+  shownInvalid(place: RecordPlace): void {
+    this.validPlaces.delete(place);
+  }
+
+  /** Done records this run judges valid. */
+  get valid(): number {
+    return this.validPlaces.count;
+  }
+
+  /** Done records this run judges invalid. */
+  get invalid(): number {
+    return this.done.count - this.validPlaces.count;
   }
 }
 

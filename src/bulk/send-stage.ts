@@ -19,7 +19,7 @@ import { pendingBatches, type PendingRecord } from './pending-records.js';
 import { runPool } from './pool.js';
 import { placeOf } from './report.js';
 import { reportEntry } from './report-entry.js';
-import type { PlaceSet } from './resume.js';
+import type { DoneVerdicts, PlaceSet } from './resume.js';
 import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,
@@ -41,7 +41,7 @@ export interface SendingInput {
   description: RunMeta['input'];
   resumed: RunMeta | undefined;
   shaping: readonly ShapingFlag[];
-  resume: { done: PlaceSet } | undefined;
+  resume: { doneVerdicts: DoneVerdicts } | undefined;
   unchanged(): void;
 }
 
@@ -93,7 +93,8 @@ export async function openSending<T, Sent>(
     startNothingAfterInterrupt: true,
   });
   input.unchanged();
-  const done = input.resume?.done;
+  // The done records still valid: a done record this run refuses (see DoneVerdicts) was among no valid ones.
+  const doneValid = input.resume?.doneVerdicts.valid;
   const ledger = await RunLedger.open({
     context,
     inputPath: job.file,
@@ -104,7 +105,7 @@ export async function openSending<T, Sent>(
     excel: context.globals.excel === true || session.get('report.excel') === 'true',
     resumeFrom: job.flags.resume,
     unit: job.unit,
-    total: Math.max(0, valid - (done?.count ?? 0)),
+    total: Math.max(0, valid - (doneValid ?? 0)),
     unknownToFeedBack: job.unknownToFeedBack,
   });
   const meta: RunMeta = input.resumed ?? {
@@ -135,7 +136,7 @@ export async function openSending<T, Sent>(
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
   const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv);
   const requests = Math.ceil(valid / plan.batchSize);
-  const skipped = done ? ` (${done.count} already done by the resumed run)` : '';
+  const skipped = doneValid === undefined ? '' : ` (${doneValid} already done by the resumed run)`;
   // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.
   if (valid === 0)
     context.log.info(`${job.name}: sending nothing (every record is invalid); reporting them for --skip-invalid`);

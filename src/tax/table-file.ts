@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { InputError } from '../base/errors.js';
 import { openCommandInput } from '../bulk/command-input.js';
 import type { InputFlags } from '../bulk/flags.js';
-import { type FieldCatalogue, textKindsByField } from '../io/input/record-shape.js';
+import { type FieldCatalogue, kindsByField } from '../io/input/record-shape.js';
 import { recordPlace } from '../io/input/open-input.js';
 import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/input/cell-values.js';
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
@@ -30,7 +30,7 @@ const textColumns = (
   kinds: Readonly<Partial<Record<string, TextKind>>>,
 ): FieldCatalogue => ({
   typeOf: (path) => (fields.includes(path) ? 'string' : undefined),
-  textKindOf: textKindsByField(kinds),
+  textKindOf: kindsByField(kinds),
   knownPaths: fields,
   requiredColumns: required,
 });

@@ -13,7 +13,7 @@ import { isObject } from '../../domain/customer-values.js';
 import { spreadsheetExponentProblem } from '../../domain/spreadsheet-numbers.js';
 import { type FieldProblem, type RecordVerdict, withProblems } from '../../domain/validation.js';
 import type { InputRecord } from '../../io/input/open-input.js';
-import type { FieldCatalogue } from '../../io/input/record-shape.js';
+import { type CellReading, type FieldCatalogue, kindsByField } from '../../io/input/record-shape.js';
 
 export type CustomerMode = 'create' | 'update';
 
@@ -22,12 +22,19 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
   return {
     typeOf: (path) => customerFieldType(path, mode),
     textKindOf: (path) => customerTextKind(path, mode),
+    readingOf: customerReadingOf,
     knownPaths: customerFieldPaths[mode],
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],
     ...(mode === 'update' ? { notTaken: notUpdated } : {}),
   };
 }
+
+/**
+ * How the cells of these fields are read beyond their type (see CellReading): a password exactly as typed, spaces and
+ * all; the active flag as `customer status` reads a state. Both are top-level fields, each of one mode.
+ */
+const customerReadingOf = kindsByField<CellReading>({ password: 'exact text', active: 'active state' });
 
 /** The create's fields the update route does not take, with what to do instead: a create file reused for updates. */
 const notUpdated: Readonly<Record<string, string>> = {

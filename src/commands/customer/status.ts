@@ -27,6 +27,8 @@ interface StatusChange {
 export const statusCatalogue: FieldCatalogue = {
   typeOf: (path) => (path === 'document' ? 'string' : path === 'active' ? 'boolean' : undefined),
   textKindOf: (path) => (path === 'document' ? 'code' : undefined),
+  // ativo/inativo, bloqueado/liberado as well as yes/no: what `customer status DOC STATE` takes.
+  readingOf: (path) => (path === 'active' ? 'active state' : undefined),
   knownPaths: ['document', 'active'],
   requiredColumns: ['document', 'active'],
 };

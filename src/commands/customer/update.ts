@@ -75,6 +75,8 @@ async function updateEntry(
   }
 }
 
+const updateCatalogue = customerCatalogue('update');
+
 /** `--set FIELD=VALUE` pairs as an update body, each value typed like a CSV cell of that column. */
 export function bodyFromAssignments(document: string, assignments: readonly string[]): Record<string, unknown> {
   const body: Record<string, unknown> = { document };
@@ -89,7 +91,7 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
     // customer's groups, and text would not go at all while the run said "Updated".
     if (assignment.slice(equals + 1).trim() === '')
       throw new UsageError(`--set ${field}= has no value; nothing was sent. Give the value after the "=".`);
-    setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', field));
+    setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', updateCatalogue.readingOf?.(field)));
   }
   return body;
 }

@@ -3,7 +3,7 @@ import { checkNfeAccessKey } from '../../domain/nfe-key.js';
 import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from '../../domain/validation.js';
-import { type FieldCatalogue, textKindsByField } from '../../io/input/record-shape.js';
+import { type FieldCatalogue, kindsByField } from '../../io/input/record-shape.js';
 import type { TextKind } from '../../domain/spreadsheet-numbers.js';
 import type { MoveValues } from '../../platform/order-moves.js';
 import { readInvoiceFile } from './invoice-file.js';
@@ -73,7 +73,7 @@ const moveTextKinds: Readonly<Partial<Record<(typeof moveFields)[number], TextKi
 /** The columns of an orders update file (rename an ERP's own with --map): every one is text. */
 export const moveCatalogue: FieldCatalogue = {
   typeOf: (path) => ((moveFields as readonly string[]).includes(path) ? 'string' : undefined),
-  textKindOf: textKindsByField(moveTextKinds),
+  textKindOf: kindsByField(moveTextKinds),
   knownPaths: moveFields,
   requiredColumns: ['order', 'action'],
 };

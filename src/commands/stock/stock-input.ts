@@ -7,7 +7,7 @@ import {
   validateStockRow,
 } from '../../domain/stock.js';
 import type { InputRecord } from '../../io/input/open-input.js';
-import { type FieldCatalogue, textKindsByField } from '../../io/input/record-shape.js';
+import { type FieldCatalogue, kindsByField } from '../../io/input/record-shape.js';
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
 import { spreadsheetExponentProblem } from '../../domain/spreadsheet-numbers.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict, withProblems } from '../../domain/validation.js';
@@ -17,7 +17,7 @@ import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 export const stockCatalogue: FieldCatalogue = {
   typeOf: (path) =>
     Object.hasOwn(stockFieldTypes, path) ? stockFieldTypes[path as keyof typeof stockFieldTypes] : undefined,
-  textKindOf: textKindsByField(stockTextKinds),
+  textKindOf: kindsByField(stockTextKinds),
   knownPaths: stockFields,
   requiredColumns: ['sku'],
 };

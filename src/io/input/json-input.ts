@@ -16,6 +16,7 @@ import {
 import { ambiguousNumber, type DecimalSeparator } from './cell-values.js';
 import {
   defaultMaxListIndex,
+  type CellReading,
   type FieldCatalogue,
   type FieldType,
   type HeaderMap,
@@ -157,7 +158,7 @@ function readObject(
   const read: string[] = [];
   const problems: ReaderProblem[] = [];
   const typed = (inner: unknown, path: string, type: FieldType) =>
-    typedAs(inner, path, type, options.decimal, problems);
+    typedAs(inner, { path, type, reading: fields.readingOf(path) }, options.decimal, problems);
   const nested: NestedReading = { at, reading, unread: [], moves: [] };
   const entries = Object.entries(value);
   const keyOfPath = new Map<string, { key: string; value: unknown }>();
@@ -224,6 +225,11 @@ class FieldLookup {
     return kind ?? undefined;
   }
 
+  /** How a field's value is read where its type does not say (see CellReading); each catalogue's is a table lookup. */
+  readingOf(path: string): CellReading | undefined {
+    return this.catalogue.readingOf?.(path);
+  }
+
   /** A key's field: the key itself, or a known field spelled in another case or spacing (`SKU`), as CSV headers. */
   pathOf(written: string): string {
     if (this.kindOf(written) !== undefined) return written;
@@ -239,12 +245,11 @@ class FieldLookup {
 /**
  * ERP exports often quote numbers and booleans ("quantity": "5"); read them as a CSV cell of that field would be.
  * Text loses its padding as a CSV cell's does (`" 529.982.247-25 "` was sent in the URL as %20529…), but for a
- * password, sent exactly as written.
+ * field read as exact text (a password), sent exactly as written.
  */
 function typedAs(
   value: unknown,
-  path: string,
-  type: FieldType,
+  { path, type, reading }: { path: string; type: FieldType; reading: CellReading | undefined },
   decimal: DecimalSeparator | undefined,
   problems: ReaderProblem[],
 ): unknown {
@@ -254,7 +259,7 @@ function typedAs(
   const ambiguous =
     decimal === undefined && (type === 'number' || type === 'integer') ? ambiguousNumber(path, value) : undefined;
   if (ambiguous !== undefined) problems.push(ambiguous);
-  return typedValue(value, type, decimal ?? '.', path);
+  return typedValue(value, type, decimal ?? '.', reading);
 }
 
 /** The keys inside an object field (`customerRegistrationAddress`, `addressList`) being read. */

@@ -13,11 +13,23 @@ import {
 
 export type FieldType = 'string' | 'boolean' | 'number' | 'integer' | 'list';
 
+/**
+ * How a field's cell is read where its type alone does not say; each field catalogue declares it
+ * (FieldCatalogue.readingOf), not a path's name.
+ * - `active state`: a yes/no that also takes a state's words (ativo/inativo, bloqueado/liberado), as `customer
+ *   status` reads them: one sheet's state column is taken by either command.
+ * - `exact text`: sent exactly as written, its spaces part of the value (a password); other text loses the padding
+ *   spreadsheets leave.
+ */
+export type CellReading = 'active state' | 'exact text';
+
 /** The fields a kind of record has: the type of each dot path, and every known path for suggestions. */
 export interface FieldCatalogue {
   typeOf(path: string): FieldType | undefined;
   /** What a text field holds, where its type does not say (a code, an address number, an NCM): see TextKind. */
   textKindOf?(path: string): TextKind | undefined;
+  /** How a field's cell is read, where its type does not say (an active state, a password's exact text): see CellReading. */
+  readingOf?(path: string): CellReading | undefined;
   knownPaths: readonly string[];
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
   requiredColumns?: readonly string[];
@@ -29,12 +41,12 @@ export interface FieldCatalogue {
 }
 
 /**
- * The textKindOf of a catalogue whose paths are its fields' names (a stock or orders file): the kind each field
- * declares, plain text for any other.
+ * The textKindOf or readingOf of a catalogue whose paths are its fields' names (a stock or orders file, the top of a
+ * customer): the kind each field declares, none for any other.
  */
-export function textKindsByField(
-  kinds: Readonly<Partial<Record<string, TextKind>>>,
-): (path: string) => TextKind | undefined {
+export function kindsByField<Kind extends string>(
+  kinds: Readonly<Partial<Record<string, Kind>>>,
+): (path: string) => Kind | undefined {
   return (path) => (Object.hasOwn(kinds, path) ? kinds[path] : undefined);
 }
 
@@ -47,6 +59,8 @@ export interface ColumnPlan {
   type: FieldType;
   /** The catalogue's textKindOf, asked once per column. */
   textKind?: TextKind;
+  /** The catalogue's readingOf, asked once per column. */
+  reading?: CellReading;
 }
 
 export interface HeaderProblems {
@@ -134,7 +148,16 @@ export function planColumns(
       return;
     }
     const textKind = catalogue.textKindOf?.(path);
-    columns.push({ index, header, path, segments: pathSegments(path), type, ...(textKind ? { textKind } : {}) });
+    const reading = catalogue.readingOf?.(path);
+    columns.push({
+      index,
+      header,
+      path,
+      segments: pathSegments(path),
+      type,
+      ...(textKind ? { textKind } : {}),
+      ...(reading ? { reading } : {}),
+    });
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });
   problems.missing = (catalogue.requiredColumns ?? []).filter((path) => !seen.has(path));
@@ -159,7 +182,7 @@ export function shapeRow(
     const column = columns[index] as ColumnPlan;
     const text = cells[column.index];
     if (text === undefined || text === '' || text.trim() === '') continue;
-    const value = typedValue(text, column.type, decimal, column.path);
+    const value = typedValue(text, column.type, decimal, column.reading);
     // Most columns name a top-level field (`sku`, `price`): set it without walking a path.
     const segments = column.segments;
     if (segments.length === 1) record[segments[0] as string] = value;
@@ -168,12 +191,11 @@ export function shapeRow(
   return record;
 }
 
-export function typedValue(text: string, type: FieldType, decimal: DecimalSeparator, path = ''): unknown {
+/** A cell's text as its field's value (see CellReading for `reading`); text that does not convert is kept. */
+export function typedValue(text: string, type: FieldType, decimal: DecimalSeparator, reading?: CellReading): unknown {
   switch (type) {
     case 'boolean':
-      // A customer's active flag reads as `customer status` reads it (ativo/inativo, bloqueado/liberado): one
-      // sheet's state column is taken by either command.
-      return (path === 'active' ? parseActiveState(text) : parseBoolean(text)) ?? text;
+      return (reading === 'active state' ? parseActiveState(text) : parseBoolean(text)) ?? text;
     case 'number':
       return parseDecimal(text, decimal) ?? text;
     case 'integer':
@@ -181,21 +203,8 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
     case 'list':
       return parseList(text);
     case 'string':
-      // A password is sent exactly as written; other text loses the padding spreadsheets leave.
-      return keepsPadding(path) ? text : text.trim();
+      return reading === 'exact text' ? text : text.trim();
   }
-}
-
-/** Paths whose text is sent exactly as written, remembered: the test ran on every text cell of every row. */
-const paddingKept = new Map<string, boolean>();
-
-function keepsPadding(path: string): boolean {
-  let kept = paddingKept.get(path);
-  if (kept === undefined) {
-    kept = /password/i.test(path);
-    if (paddingKept.size < 1000) paddingKept.set(path, kept);
-  }
-  return kept;
 }
 
 /** A dot path as segments: `addressList.0.zipcode` → ['addressList', 0, 'zipcode']. */

@@ -368,7 +368,7 @@ function textCellRead(
 /** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
 export function cellValue(
   cell: WorkbookCell,
-  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'reading'>,
   decimal: '.' | ',',
   decimalSettled = false,
 ): { value?: unknown; problem?: string } {
@@ -382,7 +382,7 @@ export function cellValue(
       const ambiguous = numeric && separator === '.' && !decimalSettled ? ambiguousGrouping(cell.text) : undefined;
       // Read with the point meanwhile, so the one problem said is this one.
       if (ambiguous) return { value: parseDecimal(cell.text, '.'), problem: ambiguous };
-      return { value: typedValue(cell.text, column.type, separator, column.path) };
+      return { value: typedValue(cell.text, column.type, separator, column.reading) };
     }
     case 'number':
       return numberValue(cell, column);
@@ -394,7 +394,7 @@ export function cellValue(
           value: String(cell.value),
           problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again`,
         };
-      return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.path) };
+      return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.reading) };
     case 'date':
       // A code typed as 12/05 or 1-2 that the spreadsheet took for a date: its text is no longer what was typed.
       if (column.textKind === 'code') return { value: cell.text, problem: `${cell.text}: ${dateCellReason}` };

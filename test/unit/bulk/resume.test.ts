@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
-import { LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { DoneVerdicts, LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
 import { ExitCode, InputError } from '../../../src/base/errors.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
@@ -69,6 +69,33 @@ describe('LineSet', () => {
     let wrong = 0;
     for (let line = 0; line < 100_000; line++) if (set.has(line) !== (line % 2 === 0)) wrong++;
     expect(wrong).toBe(0);
+  });
+
+  it('a deleted line is gone and uncounted; deleting a line it never held changes nothing', () => {
+    const set = new LineSet();
+    for (const line of [7, 8, 9]) set.add(line);
+    set.delete(8);
+    set.delete(8);
+    set.delete(40_000);
+    expect(linesIn(set, 20)).toEqual([7, 9]);
+    expect(set.count).toBe(2);
+  });
+});
+
+describe('DoneVerdicts', () => {
+  it('counts the done records judged valid, less those a later record showed invalid, lines and elements apart', () => {
+    const done = new PlaceSet();
+    for (const place of [{ line: 2 }, { line: 4 }, { line: 5 }, { line: 1, element: 3 }]) done.add(place);
+    const verdicts = new DoneVerdicts(done);
+    verdicts.judged({ line: 2 }, true);
+    verdicts.judged({ line: 3 }, true);
+    verdicts.judged({ line: 4 }, true);
+    verdicts.judged({ line: 5 }, false);
+    verdicts.judged({ line: 1, element: 3 }, true);
+    // Line 2's value comes again further down: both rows are invalid (a report of an earlier build has it done).
+    verdicts.shownInvalid({ line: 2 });
+    verdicts.shownInvalid({ line: 3 });
+    expect({ valid: verdicts.valid, invalid: verdicts.invalid }).toEqual({ valid: 2, invalid: 2 });
   });
 });
 

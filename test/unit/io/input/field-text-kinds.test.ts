@@ -53,7 +53,28 @@ const pathsOfKind = (kind: string) =>
     ]),
   );
 
-describe('the text kinds each field catalogue declares', () => {
+/**
+ * The name tests of typedValue the catalogues' readings replaced, frozen as they were: a boolean at the path `active`
+ * read a state's words (ativo/inativo), and text at any path containing "password" kept its spaces.
+ */
+const oldReading = (path: string, type: string | undefined) => {
+  if (type === 'boolean' && path === 'active') return 'active state';
+  return type === 'string' && /password/i.test(path) ? 'exact text' : undefined;
+};
+
+/** `path: reading` for each path of each catalogue that `readingOf` gives a reading. */
+const readingsBy = (readingOf: (catalogue: FieldCatalogue, path: string) => string | undefined) =>
+  Object.fromEntries(
+    Object.entries(catalogues).map(([name, { catalogue, paths }]) => [
+      name,
+      paths.flatMap((path) => {
+        const reading = readingOf(catalogue, path);
+        return reading === undefined ? [] : [`${path}: ${reading}`];
+      }),
+    ]),
+  );
+
+describe('the text kinds and readings each field catalogue declares', () => {
   it('the codes: the same fields the path-keyed set named, catalogue by catalogue', () => {
     const codes = pathsOfKind('code');
     expect(codes).toEqual({
@@ -99,6 +120,20 @@ describe('the text kinds each field catalogue declares', () => {
       'customer update': ['customerRegistrationAddress.number'],
       'stock push': [],
     });
+  });
+
+  it('the readings: the fields the name tests of typedValue read as an active state or exact text', () => {
+    const readings = readingsBy((catalogue, path) => catalogue.readingOf?.(path));
+    expect(readings).toEqual({
+      'customer create': ['password: exact text'],
+      'customer update': ['active: active state'],
+      'customer status': ['active: active state'],
+      'stock push': [],
+      'orders update': [],
+      'tax table': [],
+      'tax quote --items': [],
+    });
+    expect(readings).toEqual(readingsBy((catalogue, path) => oldReading(path, catalogue.typeOf(path))));
   });
 
   it('a phone is no code: a Brazilian phone starts with its area code, never a zero', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecimalSeparator } from '../../../../src/io/input/cell-values.js';
 import {
+  type CellReading,
   type FieldCatalogue,
   type FieldType,
   pathSegments,
@@ -27,8 +28,15 @@ const fieldTypes: Record<string, FieldType> = {
   'addressList.1.lat': 'number',
 };
 
+const fieldReadings: Record<string, CellReading> = {
+  password: 'exact text',
+  'access.password': 'exact text',
+  active: 'active state',
+};
+
 const catalogue: FieldCatalogue = {
   typeOf: (path) => (Object.hasOwn(fieldTypes, path) ? fieldTypes[path] : undefined),
+  readingOf: (path) => (Object.hasOwn(fieldReadings, path) ? fieldReadings[path] : undefined),
   knownPaths: Object.keys(fieldTypes),
   requiredColumns: ['document'],
 };
@@ -45,7 +53,7 @@ describe('planColumns', () => {
         segments: ['addressList', 1, 'zipcode'],
         type: 'string',
       },
-      { index: 2, header: 'active', path: 'active', segments: ['active'], type: 'boolean' },
+      { index: 2, header: 'active', path: 'active', segments: ['active'], type: 'boolean', reading: 'active state' },
     ]);
     expect(problems).toEqual({ unknown: [], repeated: [], missing: [], unreadable: [] });
   });
@@ -302,21 +310,24 @@ describe('shapeRow', () => {
 });
 
 describe('typedValue', () => {
-  it.each<[string, FieldType, DecimalSeparator, string, unknown]>([
-    ['sim', 'boolean', '.', 'active', true],
-    ['0', 'boolean', ',', 'active', false],
-    ['x', 'boolean', ',', 'active', 'x'],
-    ['1.234', 'number', ',', 'price', 1234],
-    ['1.234', 'number', '.', 'price', 1.234],
-    ['7', 'integer', '.', 'quantity', 7],
-    ['7.5', 'integer', '.', 'quantity', '7.5'],
-    ['a|b', 'list', '.', 'tags', ['a', 'b']],
-    [' text ', 'string', '.', 'name', 'text'],
-    [' p ', 'string', '.', 'Password', ' p '],
-    [' p ', 'string', '.', 'newPassword', ' p '],
-    [' p ', 'string', '.', '', 'p'],
-  ])('%j as %s with %j at %j → %j', (text, type, decimal, path, expected) => {
-    expect(typedValue(text, type, decimal, path)).toEqual(expected);
+  it.each<[string, FieldType, DecimalSeparator, CellReading | undefined, unknown]>([
+    ['sim', 'boolean', '.', undefined, true],
+    ['0', 'boolean', ',', undefined, false],
+    ['x', 'boolean', ',', undefined, 'x'],
+    ['ativo', 'boolean', '.', undefined, 'ativo'],
+    ['ativo', 'boolean', '.', 'active state', true],
+    ['bloqueado', 'boolean', '.', 'active state', false],
+    ['sim', 'boolean', '.', 'active state', true],
+    ['1.234', 'number', ',', undefined, 1234],
+    ['1.234', 'number', '.', undefined, 1.234],
+    ['7', 'integer', '.', undefined, 7],
+    ['7.5', 'integer', '.', undefined, '7.5'],
+    ['a|b', 'list', '.', undefined, ['a', 'b']],
+    [' text ', 'string', '.', undefined, 'text'],
+    [' p ', 'string', '.', 'exact text', ' p '],
+    [' p ', 'string', '.', 'active state', 'p'],
+  ])('%j as %s with %j read as %j → %j', (text, type, decimal, reading, expected) => {
+    expect(typedValue(text, type, decimal, reading)).toEqual(expected);
   });
 });
 
