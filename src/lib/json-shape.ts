@@ -33,3 +33,19 @@ export function jsonShapeProblem(text: string, limits: JsonShapeLimits): string 
   }
   return undefined;
 }
+
+/**
+ * How an already parsed JSON value is nested past `maxDepth`, or undefined: walked with a list of its own, not
+ * recursion, so a value a few thousand levels deep (which JSON.parse takes) is measured without overflowing the
+ * stack, as JSON.stringify or String() of it would.
+ */
+export function nestingProblem(value: unknown, maxDepth: number): string | undefined {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    if (depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
+    for (const member of Object.values(next.value)) pending.push({ value: member, depth });
+  }
+  return undefined;
+}

@@ -15,7 +15,8 @@ import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxEr
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { checkCartItem } from './cart-item.js';
-import { readTaxSale, type TaxShape } from './shape.js';
+import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
+import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
@@ -126,6 +127,16 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     refuseUnreadCarts(scope, route);
     scope.post(route.path, { onRequest }, async (request, reply) => {
       const arrivedAt = arrivals.get(request) ?? performance.now();
+      // This route has no cart's text to forward to an ERP: it writes the body again, which a value nested a few
+      // thousand levels deep would overflow. Such a cart is no cart: refused as the callback's own route refuses it.
+      const nested = nestingProblem(request.body, cartDepthLimit);
+      if (nested !== undefined) {
+        route.unreadable(request.ip, `the cart is ${nested}`);
+        return reply
+          .code(400)
+          .type(jsonContentType)
+          .send(JSON.stringify(refusal(`the cart is ${nested}`)));
+      }
       const answer = await route.answer({ body: request.body, arrivedAt, clientAddress: () => request.ip });
       return reply.code(answer.status).type(jsonContentType).send(answer.json);
     });
@@ -141,8 +152,16 @@ async function answerCart(
 ): Promise<SentAnswer> {
   const fromTable = options.table === undefined ? undefined : () => answerRequest(cart.body, options);
   const report = { fallback: () => counts.fallbacks++, warn: (line: string) => options.log.warn(line) };
-  const answer =
-    erp === undefined ? answerRequest(cart.body, options) : await answerThroughErp(cart, erp, fromTable, report);
+  let answer: Answer;
+  try {
+    answer =
+      erp === undefined ? answerRequest(cart.body, options) : await answerThroughErp(cart, erp, fromTable, report);
+  } catch (error) {
+    // A failure no rule foresaw: answered 500 by the route, and counted and said here, so it leaves a trace.
+    counts.failed++;
+    options.log.warn(`tax callback failed on a cart from ${cart.clientAddress()}: ${(error as Error).message}`);
+    throw error;
+  }
   if ('status' in answer) {
     if (answer.status === 422) counts.noRow += Array.isArray(answer.body.missing) ? answer.body.missing.length : 1;
     else if (answer.status === 500) counts.failed++;
@@ -160,10 +179,42 @@ async function answerCart(
   return { status: 200, json: answer.json };
 }
 
-const refuse = (message: string): Answer => ({ status: 400, body: { error: 'bad-request', message } });
+const refusal = (message: string) => ({ error: 'bad-request', message });
+const refuse = (message: string): Answer => ({ status: 400, body: refusal(message) });
 
 /** The answer to one callback: the taxes, or why not, in the answer's error shape. */
 function answerRequest(body: unknown, options: TaxServerOptions): Answer {
+  // Most carts are written in one pass; the rest (a refusal, an amount for the fractions) take the general path.
+  const json = onePassAnswer(body, options);
+  if (json !== undefined) return { json };
+  // Walked only here, off the common path: the refusals below word the cart's values (JSON.stringify, String),
+  // which overflow the stack on a value nested a few thousand levels deep, a depth JSON.parse takes.
+  const nested = nestingProblem(body, cartDepthLimit);
+  if (nested !== undefined) return refuse(`the cart is ${nested}`);
+  return generalAnswer(body, options);
+}
+
+/** As deep as the webhook receiver takes an event: a cart of any real shape is a few levels deep. */
+const cartDepthLimit = 64;
+
+/** The cart's answer written in one pass, when its states and buyer read as they are (answerBytes); else undefined. */
+function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undefined {
+  const readers = requestReaders(options.shape.request);
+  const items = readers.items(body);
+  const origin = readers.from(body);
+  const destination = readers.to(body);
+  if (!Array.isArray(items) || typeof origin !== 'string' || typeof destination !== 'string') return undefined;
+  const from = origin.toUpperCase();
+  const to = destination.toUpperCase();
+  const buyer = buyerOf(readers.buyerPaysIcms(body));
+  if (!isFederativeUnit(from) || !isFederativeUnit(to) || buyer === undefined || options.table === undefined)
+    return undefined;
+  const finder = options.table.current().finderFor({ from, to, buyer });
+  return answerBytes(items, finder, { buyer, interstate: from !== to }, options.shape);
+}
+
+/** The answer of the general path: every refusal worded, and amounts of any size or number of decimals. */
+function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   const request = readTaxSale(body, options.shape.request);
   if (typeof request === 'string') return refuse(request);
   const from = request.from.toUpperCase();
@@ -175,14 +226,6 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
     return refuse(`whether the buyer pays ICMS must be true or false, not ${JSON.stringify(request.paysIcms)}`);
   if (options.table === undefined) throw new Error('answered from a table that was not given');
   const table = options.table.current();
-  // Most carts are written in one pass; the rest (a refusal, an amount for the fractions) take the general path.
-  const json = answerBytes(
-    request.items,
-    table.finderFor({ from, to, buyer }),
-    { buyer, interstate: from !== to },
-    options.shape,
-  );
-  if (json !== undefined) return { json };
   const items: TaxItem[] = [];
   for (const [index, value] of request.items.entries()) {
     const item = checkCartItem(value, options.shape.request);
