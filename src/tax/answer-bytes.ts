@@ -50,7 +50,8 @@ function writeItem(
   totals: CentavoTotals,
 ): boolean {
   const ncm = ncmOf(readers.ncm(item));
-  if (ncm === undefined) return false;
+  const sku = skuOf(readers.sku(item));
+  if (ncm === undefined || sku === undefined) return false;
   const quantity = quantityOf(readers.quantity(item));
   const price = readers.unitPrice(item);
   // No price, or one that is no amount: the general path refuses it (a price of 0 is written 0).
@@ -66,7 +67,7 @@ function writeItem(
   const taxes = centavoTaxes(preparedRule(rule), merchandise, freight, sale);
   if (taxes === undefined) return false;
   totals.add(taxes);
-  writeTaxes(skuOf(readers.sku(item)), ncm, ratePartsOf(rule), taxes);
+  writeTaxes(sku, ncm, ratePartsOf(rule), taxes);
   return true;
 }
 
@@ -277,7 +278,13 @@ function centavosOfText(text: string): number {
   return whole * 100 + (decimals === 1 ? fraction * 10 : fraction);
 }
 
-/** The SKU as checkTaxItem reads it: text trimmed, a number as JavaScript writes it; empty when there is none. */
-function skuOf(value: unknown): string {
-  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+/**
+ * The SKU as checkTaxItem reads it: text trimmed, a whole number under 10^15 as JavaScript writes it; empty when there
+ * is none. Undefined for anything else (an object, a list, a number a double may have rounded): the general path
+ * refuses it (jsonSkuProblem).
+ */
+function skuOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e15 ? String(value) : undefined;
+  return value === undefined || value === null ? '' : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { TaxItem } from '../domain/tax/terms.js';
 import { itemRecord, requestReaders, type TaxShape } from './shape.js';
-import { amountFields, jsonAmountProblem } from './json-amounts.js';
+import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { checkTaxItem } from './table-file.js';
 
 /** A cart's item as the general path reads it: a TaxItem, or what is wrong with it. */
@@ -16,5 +16,7 @@ export function checkCartItem(item: unknown, shape: TaxShape['request']): TaxIte
     const problem = jsonAmountProblem(field, readers[field](item));
     if (problem !== undefined) return problem;
   }
+  const skuProblem = jsonSkuProblem(readers.sku(item));
+  if (skuProblem !== undefined) return skuProblem;
   return checkTaxItem(itemRecord(item, shape));
 }

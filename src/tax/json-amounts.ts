@@ -28,6 +28,20 @@ export function jsonAmountProblem(field: (typeof amountFields)[number], value: u
 }
 
 /**
+ * Why an item's SKU as JSON gave it cannot be answered back as sent, or undefined: the answer carries the SKU the
+ * platform asked for, so an object, a list or true is no SKU, and a number JSON.parse may have rounded would come back
+ * another code (`12345678901234567890` as `12345678901234567000`).
+ */
+export function jsonSkuProblem(value: unknown): string | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return undefined;
+  if (typeof value === 'number')
+    return Number.isFinite(value) && holdsExactly(value)
+      ? undefined
+      : `sku is a number too large to be read exactly (more than ${digitsANumberHolds} digits); send it as text`;
+  return `sku must be text or a number, not ${Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : String(value)}`;
+}
+
+/**
  * Whether a JSON number is surely the one the platform wrote: under 10^15, and written by JavaScript in at most 15
  * significant digits (a double holds every decimal of 15 digits apart; one of more came rounded or may have).
  */

@@ -17,7 +17,7 @@ import {
 } from '../domain/tax/rules.js';
 import { Exact } from '../domain/tax/exact.js';
 import { grossValue, type TaxItem } from '../domain/tax/terms.js';
-import { amountFields, jsonAmountProblem } from './json-amounts.js';
+import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
 
 /**
@@ -143,7 +143,7 @@ function jsonAmountsRead(values: Record<string, unknown>): Record<string, unknow
     if (problem !== undefined) return problem;
     if (typeof value === 'number') read[field] = String(value);
   }
-  return read;
+  return jsonSkuProblem(values.sku) ?? read;
 }
 
 /**
@@ -211,7 +211,7 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
       : `ncm ${quoted(values.ncm)}must be the item's 8-digit NCM`;
   const quantity = decimal('quantity');
   if (quantity === undefined || Number(quantity) <= 0)
-    return `quantity ${quoted(values.quantity)}must be a number above 0`;
+    return `quantity ${quoted(values.quantity)}must be a number above 0, written in digits (such as 12 or 1.5)`;
   // The quantity is held as a number: past its 15 digits it would be computed rounded (9007199254740993 as …992),
   // where an amount is decimal text and exact. Trailing decimal zeros change nothing, so they do not count.
   if (numberTextReason(quantity.replace(/(\.\d*?)0+$/, '$1')) !== undefined)
@@ -243,9 +243,16 @@ function amountProblem(field: string, values: Readonly<Record<string, unknown>>)
   return `${field} ${quoted(values[field])}must be an amount such as 1234.50`;
 }
 
+/** A value as a refusal quotes it: whole when short, else its start and its length (a cart may send a megabyte). */
 function quoted(value: unknown): string {
-  return value === undefined || value === '' ? '' : `${JSON.stringify(value)} `;
+  if (value === undefined || value === '') return '';
+  const written = JSON.stringify(value);
+  return written.length <= quotedLength
+    ? `${written} `
+    : `${written.slice(0, quotedLength)}… (${written.length.toLocaleString('en')} characters) `;
 }
+
+const quotedLength = 40;
 
 /** `FILE: 3 problems WHERE:` and the first 20 of them, a line each. */
 function problemList(file: string, problems: readonly string[], where: string): string {

@@ -174,6 +174,20 @@ describe('the callback’s answer in one pass', () => {
     expect(left).toBeGreaterThan(2_000);
   });
 
+  it('leaves to the general path a SKU it could not answer back as sent, and writes a whole-number SKU', () => {
+    const table = randomTable(true);
+    const sale: SaleCase = { from: 'SP', to: 'RJ', buyer: 'taxpayer' };
+    const item = { ncm: '84713012', quantity: 2, unitPrice: 99.9 };
+    for (const sku of [{ a: 1 }, ['A'], true, Number('12345678901234567890'), 12.5]) {
+      expect(oneAnswer([{ ...item, sku }], table, sale, sandboxTaxShape)).toBeUndefined();
+    }
+    for (const sku of [1234, null, ' A-1 ']) {
+      const ours = oneAnswer([{ ...item, sku }], table, sale, sandboxTaxShape);
+      expect(ours).toBeDefined();
+      expect(ours).toBe(generalAnswer([{ ...item, sku }], table, sale, sandboxTaxShape));
+    }
+  });
+
   it('writes every item of a large cart, in order', () => {
     const table = randomTable(true);
     const sale: SaleCase = { from: 'SP', to: 'RJ', buyer: 'non-taxpayer' };

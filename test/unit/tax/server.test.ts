@@ -199,6 +199,18 @@ describe('tax serve', () => {
       '"unitPrice":10,"freight":1234567890123456',
       'item 1: freight is a number too large to be read exactly (more than 15 digits); send it as text',
     ],
+    // The answer carries the SKU back: one that is no text, or a number JSON.parse may have rounded, is refused.
+    ['"unitPrice":10,"sku":{"a":1}', 'item 1: sku must be text or a number, not an object'],
+    ['"unitPrice":10,"sku":["A"]', 'item 1: sku must be text or a number, not a list'],
+    ['"unitPrice":10,"sku":true', 'item 1: sku must be text or a number, not true'],
+    [
+      '"unitPrice":10,"sku":12345678901234567890',
+      'item 1: sku is a number too large to be read exactly (more than 15 digits); send it as text',
+    ],
+    [
+      '"unitPrice":10,"quantity":"1e308"',
+      'item 1: quantity "1e308" must be a number above 0, written in digits (such as 12 or 1.5)',
+    ],
   ])(
     'refuses %s as tax quote would, 400 in the error shape, logged and counted unreadable',
     async (amounts, message) => {
@@ -217,6 +229,22 @@ describe('tax serve', () => {
       expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
     },
   );
+
+  it('quotes a refused value of 100,000 characters by its start and its length, in the answer and the log', async () => {
+    const { server, lines } = await serve();
+    const body = `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":"${'9'.repeat(100_000)}","unitPrice":10}]}`;
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    const message = `item 1: quantity "${'9'.repeat(39)}… (100,002 characters) has more digits than a quantity is computed exactly with (at most 15)`;
+    expect({ status: answer.status, body: await answer.json() }).toEqual({
+      status: 400,
+      body: { error: 'bad-request', message },
+    });
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+  });
 
   it('refuses a JSON-number quantity past 15 digits without quoting the value JSON.parse rounded it to', async () => {
     const { server } = await serve();
