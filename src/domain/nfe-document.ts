@@ -66,13 +66,14 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   if (authorisation) return { ok: false, reason: authorisation };
   const ide = objectAt(inf, 'ide');
   const dest = objectAt(inf, 'dest');
+  const total = textAt(objectAt(objectAt(inf, 'total'), 'ICMSTot'), 'vNF');
   const kind =
     saleInvoiceProblem(ide) ??
     issueProblem(ide, key.key, nowMs) ??
-    totalProblem(objectAt(inf, 'total')) ??
+    totalProblem(total) ??
     recipientProblem(dest, key.key);
-  if (kind) return { ok: false, reason: kind };
-  const total = textAt(objectAt(objectAt(inf, 'total'), 'ICMSTot'), 'vNF') ?? '';
+  // totalProblem refuses a missing vNF: the second test only tells the compiler so.
+  if (kind !== undefined || total === undefined) return { ok: false, reason: kind ?? missingTotal };
   return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(dest), total };
 }
 
@@ -131,10 +132,11 @@ function issueProblem(ide: Record<string, unknown> | undefined, key: NfeAccessKe
 /** NF-e's TDec_1302: at most 13 whole digits, and two decimals when there are any; no sign. */
 const totalAmount = /^(?:0|0\.\d{2}|[1-9]\d{0,12}(?:\.\d{2})?)$/;
 
-/** The invoice's total (vNF), as the NF-e's schema writes an amount: `1234.56`, never `1234,56` nor `-5.00`. */
-function totalProblem(total: Record<string, unknown> | undefined): string | undefined {
-  const written = textAt(objectAt(total, 'ICMSTot'), 'vNF');
-  if (written === undefined) return 'the NF-e has no total (total/ICMSTot/vNF)';
+const missingTotal = 'the NF-e has no total (total/ICMSTot/vNF)';
+
+/** The invoice's total (vNF) as written, as the NF-e's schema writes an amount: `1234.56`, never `1234,56` nor `-5.00`. */
+function totalProblem(written: string | undefined): string | undefined {
+  if (written === undefined) return missingTotal;
   return totalAmount.test(written)
     ? undefined
     : `the NF-e total (vNF) ${written} is not an amount as an NF-e writes it (digits, a point and two decimals, such as 1234.56)`;
