@@ -5,6 +5,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { checkDocument, documentLookupKey } from './documents.js';
 import { checkNfeAccessKey, type NfeAccessKey } from './nfe-key.js';
+import { Exact } from './tax/exact.js';
 
 /** The largest NF-e file b2bctl reads: the tax authority takes messages of 500 KB at most, so this is generous. */
 export const maximumNfeBytes = 1024 * 1024;
@@ -173,6 +174,20 @@ export function recipientMismatch(recipient: NfeRecipient, buyer: string): strin
   if (cnpjs && buyerKey.slice(0, 8) === recipient.document.slice(0, 8)) return undefined;
   const named = recipient.name ? ` (${recipient.name})` : '';
   return `the NF-e is made out to ${shown(recipient.document)}${named}, not to the order's buyer, ${shown(buyerKey)}`;
+}
+
+/** Half a centavo: how far an order's total with more decimals (`1234.565`) may be from its NF-e's, rounded. */
+const halfCentavo = Exact.of('0.005');
+
+/**
+ * Whether an NF-e's total (vNF, two decimals) is the order's total (`2642.26`, `2642.265`, `100`) to the centavo,
+ * compared in exact decimals: through a float, `1.005` is 1.00499… and its centavos came out one short.
+ * An order's total with more decimals is its NF-e's when rounded either way at a half (the store and the ERP may
+ * round differently, and the check only warns).
+ */
+export function sameTotalToTheCentavo(invoiceTotal: string, orderTotal: string): boolean {
+  const difference = Exact.of(invoiceTotal).minus(orderTotal);
+  return !difference.gt(halfCentavo) && !Exact.of(orderTotal).minus(invoiceTotal).gt(halfCentavo);
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type ReplaceableAction,
   statusAfter,
 } from '../../domain/order-stages.js';
-import { recipientMismatch } from '../../domain/nfe-document.js';
+import { recipientMismatch, sameTotalToTheCentavo } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -406,17 +406,12 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
  * An invoice whose NF-e total (vNF) is not the order's total as its detail shows it: a warning, never a refusal
  * (freight billed apart, ICMS-ST or a partial invoice make them differ), since an ERP that swapped the NF-e files of
  * one buyer's two orders passes every other check. Undefined for other moves, a key alone (no vNF), a detail that
- * shows no total, or totals equal to the centavo.
+ * shows no total, or totals equal to the centavo (sameTotalToTheCentavo).
  */
 function totalMismatch(move: PreparedMove, before: OrderState | undefined): string | undefined {
   if (move.action !== 'invoice' || move.invoiceTotal === undefined || before?.total === undefined) return undefined;
-  if (wholeCentavos(move.invoiceTotal) === wholeCentavos(before.total)) return undefined;
+  if (sameTotalToTheCentavo(move.invoiceTotal, before.total)) return undefined;
   return `warning: order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
-}
-
-/** An amount written with a point (`2642.26`), in whole centavos. */
-function wholeCentavos(amount: string): number {
-  return Math.round(Number(amount) * 100);
 }
 
 /**

@@ -71,6 +71,17 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     }
     expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
+
+  it("compares the totals in exact decimals: an order's total of 1.005 is its NF-e's 1.01 to the centavo, no warning", async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    // Through a float, 1.005 is 1.00499…: 100 centavos, and the NF-e's 1.01 was warned about.
+    sandbox.state.orders.orders.get(id)!.totals.total = 1.005;
+    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(dir, 'centavo.xml'), sample.replace('<vNF>1234.56</vNF>', '<vNF>1.01</vNF>'));
+    const result = await run(['orders', 'invoice', String(id), '--xml', 'centavo.xml', '-o', 'table']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(acceptedMoves(sandbox)).toEqual([`${id} invoice`]);
+  });
 });
 
 /** `orders invoice ID --xml` with the index-th sample NF-e. */
