@@ -9,7 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import { acceptedMoves, freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
+import {
+  acceptedMoves,
+  freshMovesFolder,
+  moveHeader,
+  moveRequests,
+  newOrders,
+  sampleKeys,
+} from '../../support/order-moves.js';
 import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -72,6 +79,26 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
 
+  it("orders update: the total's warning names the file's line beside the order", async () => {
+    const [same, other] = newOrders(sandbox, 2) as [number, number];
+    sandbox.state.orders.orders.get(other)!.totals.total = 2642.26;
+    writeFileSync(
+      join(dir, 'pedidos.csv'),
+      [
+        moveHeader,
+        `${same};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
+        `${other};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
+        '',
+      ].join('\r\n'),
+    );
+    const result = await run(['orders', 'update', 'pedidos.csv']);
+    expect(result.code).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: pedidos.csv:3: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`,
+    ]);
+    expect(acceptedMoves(sandbox)).toEqual([`${same} invoice`, `${other} invoice`]);
+  });
+
   it("compares the totals in exact decimals: an order's total of 1.005 is its NF-e's 1.01 to the centavo, no warning", async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     // Through a float, 1.005 is 1.00499…: 100 centavos, and the NF-e's 1.01 was warned about.
@@ -87,4 +114,9 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
 /** `orders invoice ID --xml` with the index-th sample NF-e. */
 function invoiceWithSample(id: number, index: number) {
   return run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
+}
+
+/** The warning lines of a run's stderr. */
+function warnings(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.startsWith('warning: '));
 }
