@@ -124,7 +124,10 @@ export class MoveSender {
           id,
           message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
         };
-      return recipientRefusal(move, before, id) ?? this.correct(target, conflict, before.status, signal);
+      return (
+        recipientRefusal(move, before, id) ??
+        this.correct(target, conflict, before.status, signal, totalMismatch(move, before, sending.place))
+      );
     }
     const refusal =
       this.checkStatus && before?.status !== undefined ? forbiddenMove(before.status, move.action) : undefined;
@@ -216,6 +219,7 @@ export class MoveSender {
     conflict: MoveConflict,
     status: string,
     signal: AbortSignal | undefined,
+    warning: string | undefined,
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const route = this.routes.replace?.[move.action as ReplaceableAction];
@@ -233,7 +237,7 @@ export class MoveSender {
         id,
         message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
       };
-    const result = await this.deliver(move, route, signal, { keepStatus: status });
+    const result = await this.deliver(move, route, signal, { keepStatus: status, warning });
     return result.outcome === 'applied' || result.outcome === 'accepted'
       ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
@@ -241,7 +245,8 @@ export class MoveSender {
 
   /**
    * Sends `move` through `route`; `keepStatus` for a correction, which leaves the order where it is. `warning` (an
-   * NF-e total that is not the order's, totalMismatch) is said as the move goes.
+   * NF-e total that is not the order's, totalMismatch) is said as the move goes, a correction's too: the NF-e that
+   * replaces another may be the other order's as well.
    */
   private async deliver(
     move: PreparedMove,

@@ -16,6 +16,7 @@ import {
   moveRequests,
   newOrders,
   sampleKeys,
+  uniqueKey,
 } from '../../support/order-moves.js';
 import { stopTestSandbox } from '../../support/sandbox.js';
 
@@ -97,6 +98,38 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
       `warning: pedidos.csv:3: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`,
     ]);
     expect(acceptedMoves(sandbox)).toEqual([`${same} invoice`, `${other} invoice`]);
+  });
+
+  it("--replace of an invoice warns of a total that is not the order's as the first invoice would; the conflict alone does not", async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    sandbox.state.orders.orders.get(id)!.totals.total = 2642.26;
+    expect(await run(['orders', 'invoice', String(id), '--key', uniqueKey(701), '-o', 'table'])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const before = moveRequests(sandbox);
+    const conflict = await invoiceWithSample(id, 0);
+    expect(conflict.code).toBe(1);
+    expect(warnings(conflict.stderr)).toEqual([]);
+    expect(moveRequests(sandbox)).toBe(before);
+    const replaced = await run([
+      'orders',
+      'invoice',
+      String(id),
+      '--xml',
+      `nfe/${sampleKeys[0]}.xml`,
+      '--replace',
+      '-o',
+      'table',
+    ]);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stderr).toBe(
+      `warning: order ${id}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e\n`,
+    );
+    expect(replaced.stdout).toMatch(
+      new RegExp(`^order ${id}: invoiced \\(HTTP 200, replaced ${uniqueKey(701)} with ${sampleKeys[0]}`),
+    );
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({ invoice: { accessKey: sampleKeys[0] } });
   });
 
   it("compares the totals in exact decimals: an order's total of 1.005 is its NF-e's 1.01 to the centavo, no warning", async () => {
