@@ -21,7 +21,10 @@ export interface UniqueValue {
   everyRepeatInvalid?: boolean;
 }
 
-/** A record found invalid once the pass read on: a later record repeats a value of it (UniqueValue.everyRepeatInvalid). */
+/**
+ * A record found invalid once the pass read on: a later record repeats a value of it (UniqueValue.everyRepeatInvalid),
+ * or shows it invalid otherwise (RecordChecker.invalidateEarlier).
+ */
 export interface LateProblem {
   place: Pick<InputRecord, 'line' | 'row' | 'element'>;
   problem: FieldProblem;
@@ -37,12 +40,10 @@ export class RecordChecker<T> {
   /** Problems about composed values, quoted as composed (see UniqueValue.composed). */
   private readonly composedProblems = new WeakSet<FieldProblem>();
   /**
-   * The first records of the values repeated so far that make every repeat invalid, by place (as the duplicate index
-   * holds it), with the value as the first repeat wrote it and the places of the repeats: only the repeats take room.
+   * Records judged valid when they came that later records showed invalid, by place (checkerPlace, as the duplicate
+   * index holds it): why, worded once every record is judged (lateProblems). Only such records take room.
    */
-  private readonly repeatedFirsts = new Map<number, { unique: UniqueValue; written: string; repeats: number[] }>();
-  /** Records judged valid that a later record showed invalid (see invalidateEarlier), by place: the first problem. */
-  private readonly shownInvalidLater = new Map<number, FieldProblem>();
+  private readonly invalidLater = new Map<number, LateCauses>();
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -107,24 +108,26 @@ export class RecordChecker<T> {
    * record is judged: when such a record was judged, nothing said its value would come again.
    */
   lateProblems(): LateProblem[] {
-    const repeated = [...this.repeatedFirsts.entries()].map(([place, { unique, written, repeats }]) => {
-      const problem: FieldProblem = {
-        field: unique.field,
-        value: written,
-        message: validationMessage(
-          unique.field,
-          written,
-          `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
-        ),
-      };
-      if (unique.composed) this.composedProblems.add(problem);
-      return { at: place, late: { place: this.placeOf(place), problem } };
+    const byPlace = [...this.invalidLater].toSorted(([first], [second]) => first - second);
+    return byPlace.flatMap(([place, { repeat, shown }]) => {
+      const problems = [...(repeat ? [this.repeatProblem(repeat)] : []), ...(shown ? [shown] : [])];
+      return problems.map((problem) => ({ place: this.placeOf(place), problem }));
     });
-    const shown = [...this.shownInvalidLater.entries()].map(([place, problem]) => ({
-      at: place,
-      late: { place: this.placeOf(place), problem },
-    }));
-    return [...repeated, ...shown].toSorted((first, second) => first.at - second.at).map(({ late }) => late);
+  }
+
+  /** The problem of the first record of a value later records repeat, naming every one of them. */
+  private repeatProblem({ unique, written, repeats }: RepeatedFirst): FieldProblem {
+    const problem: FieldProblem = {
+      field: unique.field,
+      value: written,
+      message: validationMessage(
+        unique.field,
+        written,
+        `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
+      ),
+    };
+    if (unique.composed) this.composedProblems.add(problem);
+    return problem;
   }
 
   /**
@@ -133,7 +136,16 @@ export class RecordChecker<T> {
    * lateProblems() with the repeats; a record's first such problem is kept.
    */
   invalidateEarlier(place: number, problem: FieldProblem): void {
-    if (!this.shownInvalidLater.has(place)) this.shownInvalidLater.set(place, problem);
+    this.causesAt(place).shown ??= problem;
+  }
+
+  /** What made the record at `place` invalid later, as noted so far: none yet at its first cause. */
+  private causesAt(place: number): LateCauses {
+    const known = this.invalidLater.get(place);
+    if (known !== undefined) return known;
+    const causes: LateCauses = {};
+    this.invalidLater.set(place, causes);
+    return causes;
   }
 
   private placeOf(place: number): LateProblem['place'] {
@@ -185,16 +197,34 @@ export class RecordChecker<T> {
     record: InputRecord,
     problem: FieldProblem,
   ): void {
-    const noted = this.repeatedFirsts.get(first);
-    if (noted !== undefined) {
-      noted.repeats.push(place);
+    const causes = this.causesAt(first);
+    if (causes.repeat !== undefined) {
+      causes.repeat.repeats.push(place);
       return;
     }
     // The first record's cell is gone: quoted as its first repeat wrote the same value (most files write a column
     // one way).
     const written = unique.composed ? unique.value! : (problemsAsWritten(record, [problem])[0]?.value ?? unique.value!);
-    this.repeatedFirsts.set(first, { unique, written, repeats: [place] });
+    causes.repeat = { unique, written, repeats: [place] };
   }
+}
+
+/**
+ * Why a record judged valid when it came is invalid, as later records showed. Both may hold: its repeat's problem is
+ * reported first.
+ */
+interface LateCauses {
+  /** Later records repeat a value of it that makes every repeat invalid (UniqueValue.everyRepeatInvalid). */
+  repeat?: RepeatedFirst;
+  /** The first problem a later record showed it has (RecordChecker.invalidateEarlier). */
+  shown?: FieldProblem;
+}
+
+/** The first record of a repeated value: the value as its first repeat wrote it, and the places of the repeats. */
+interface RepeatedFirst {
+  unique: UniqueValue;
+  written: string;
+  repeats: number[];
 }
 
 /** `on line 5`, `on line 5 and on line 9`, `on line 5, on line 7 and in element 3`. */

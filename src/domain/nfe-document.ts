@@ -5,6 +5,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { checkDocument, documentLookupKey } from './documents.js';
 import { checkNfeAccessKey, type NfeAccessKey } from './nfe-key.js';
+import { Exact } from './tax/exact.js';
 
 /** The largest NF-e file b2bctl reads: the tax authority takes messages of 500 KB at most, so this is generous. */
 export const maximumNfeBytes = 1024 * 1024;
@@ -66,13 +67,14 @@ export function checkNfeDocument(bytes: Uint8Array, nowMs: number): NfeDocumentC
   if (authorisation) return { ok: false, reason: authorisation };
   const ide = objectAt(inf, 'ide');
   const dest = objectAt(inf, 'dest');
+  const total = textAt(objectAt(objectAt(inf, 'total'), 'ICMSTot'), 'vNF');
   const kind =
     saleInvoiceProblem(ide) ??
     issueProblem(ide, key.key, nowMs) ??
-    totalProblem(objectAt(inf, 'total')) ??
+    totalProblem(total) ??
     recipientProblem(dest, key.key);
-  if (kind) return { ok: false, reason: kind };
-  const total = textAt(objectAt(objectAt(inf, 'total'), 'ICMSTot'), 'vNF') ?? '';
+  // totalProblem refuses a missing vNF: the second test only tells the compiler so.
+  if (kind !== undefined || total === undefined) return { ok: false, reason: kind ?? missingTotal };
   return { ok: true, key: key.key, xml, warnings: key.warnings, recipient: recipientOf(dest), total };
 }
 
@@ -131,10 +133,11 @@ function issueProblem(ide: Record<string, unknown> | undefined, key: NfeAccessKe
 /** NF-e's TDec_1302: at most 13 whole digits, and two decimals when there are any; no sign. */
 const totalAmount = /^(?:0|0\.\d{2}|[1-9]\d{0,12}(?:\.\d{2})?)$/;
 
-/** The invoice's total (vNF), as the NF-e's schema writes an amount: `1234.56`, never `1234,56` nor `-5.00`. */
-function totalProblem(total: Record<string, unknown> | undefined): string | undefined {
-  const written = textAt(objectAt(total, 'ICMSTot'), 'vNF');
-  if (written === undefined) return 'the NF-e has no total (total/ICMSTot/vNF)';
+const missingTotal = 'the NF-e has no total (total/ICMSTot/vNF)';
+
+/** The invoice's total (vNF) as written, as the NF-e's schema writes an amount: `1234.56`, never `1234,56` nor `-5.00`. */
+function totalProblem(written: string | undefined): string | undefined {
+  if (written === undefined) return missingTotal;
   return totalAmount.test(written)
     ? undefined
     : `the NF-e total (vNF) ${written} is not an amount as an NF-e writes it (digits, a point and two decimals, such as 1234.56)`;
@@ -171,6 +174,20 @@ export function recipientMismatch(recipient: NfeRecipient, buyer: string): strin
   if (cnpjs && buyerKey.slice(0, 8) === recipient.document.slice(0, 8)) return undefined;
   const named = recipient.name ? ` (${recipient.name})` : '';
   return `the NF-e is made out to ${shown(recipient.document)}${named}, not to the order's buyer, ${shown(buyerKey)}`;
+}
+
+/** Half a centavo: how far an order's total with more decimals (`1234.565`) may be from its NF-e's, rounded. */
+const halfCentavo = Exact.of('0.005');
+
+/**
+ * Whether an NF-e's total (vNF, two decimals) is the order's total (`2642.26`, `2642.265`, `100`) to the centavo,
+ * compared in exact decimals: through a float, `1.005` is 1.00499… and its centavos came out one short.
+ * An order's total with more decimals is its NF-e's when rounded either way at a half (the store and the ERP may
+ * round differently, and the check only warns).
+ */
+export function sameTotalToTheCentavo(invoiceTotal: string, orderTotal: string): boolean {
+  const difference = Exact.of(invoiceTotal).minus(orderTotal);
+  return !difference.gt(halfCentavo) && !Exact.of(orderTotal).minus(invoiceTotal).gt(halfCentavo);
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type ReplaceableAction,
   statusAfter,
 } from '../../domain/order-stages.js';
-import { recipientMismatch } from '../../domain/nfe-document.js';
+import { recipientMismatch, sameTotalToTheCentavo } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -49,6 +49,17 @@ export interface MoveSenderOptions {
   givenAs?: MoveFieldsGivenAs;
   /** The run's clock, which ages the status read before anything was sent (default: the system's). */
   now?: () => number;
+}
+
+/** What the caller knows of a move beside the move itself. */
+export interface MoveSending {
+  /**
+   * A resumed run's record the killed run may have sent: the order's status is read even without the status check,
+   * so a move that went through is not sent again.
+   */
+  unanswered?: boolean;
+  /** Where a file's record is, as its messages name it (`pedidos.csv:7`): a warning about the move names it too. */
+  place?: string;
 }
 
 /**
@@ -88,11 +99,9 @@ export class MoveSender {
     this.lookup = new OrderLookup(client, options.note ?? (() => undefined));
   }
 
-  /**
-   * Sends one move. `unanswered` (a resumed run's record the killed run may have sent) reads the order's status even
-   * without the status check, so a move that went through is not sent again.
-   */
-  async send(move: PreparedMove, signal?: AbortSignal, unanswered = false): Promise<MoveResult> {
+  /** Sends one move. */
+  async send(move: PreparedMove, signal?: AbortSignal, sending: MoveSending = {}): Promise<MoveResult> {
+    const unanswered = sending.unanswered === true;
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
     const before = await this.currentState(move, signal, unanswered);
@@ -115,7 +124,10 @@ export class MoveSender {
           id,
           message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
         };
-      return recipientRefusal(move, before, id) ?? this.correct(target, conflict, before.status, signal);
+      return (
+        recipientRefusal(move, before, id) ??
+        this.correct(target, conflict, before.status, signal, totalMismatch(move, before, sending.place))
+      );
     }
     const refusal =
       this.checkStatus && before?.status !== undefined ? forbiddenMove(before.status, move.action) : undefined;
@@ -125,14 +137,8 @@ export class MoveSender {
         id,
         message: `not sent: the order is ${before?.status} on the platform; ${refusal}`,
       };
-    return recipientRefusal(move, before, id) ?? this.deliverChecked(target, before, signal);
-  }
-
-  /** An invoice whose NF-e total is not the order's is sent with a warning naming both; every move is delivered. */
-  private deliverChecked(move: PreparedMove, before: OrderState | undefined, signal: AbortSignal | undefined) {
-    const otherTotal = totalMismatch(move, before);
-    if (otherTotal !== undefined) this.warn(otherTotal);
-    return this.deliver(move, this.routes[move.action], signal);
+    const warning = totalMismatch(move, before, sending.place);
+    return recipientRefusal(move, before, id) ?? this.deliver(target, this.routes[move.action], signal, { warning });
   }
 
   /**
@@ -213,6 +219,7 @@ export class MoveSender {
     conflict: MoveConflict,
     status: string,
     signal: AbortSignal | undefined,
+    warning: string | undefined,
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const route = this.routes.replace?.[move.action as ReplaceableAction];
@@ -230,22 +237,27 @@ export class MoveSender {
         id,
         message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
       };
-    const result = await this.deliver(move, route, signal, status);
+    const result = await this.deliver(move, route, signal, { keepStatus: status, warning });
     return result.outcome === 'applied' || result.outcome === 'accepted'
       ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
   }
 
-  /** Sends `move` through `route`; `keepStatus` for a correction, which leaves the order where it is. */
+  /**
+   * Sends `move` through `route`; `keepStatus` for a correction, which leaves the order where it is. `warning` (an
+   * NF-e total that is not the order's, totalMismatch) is said as the move goes, a correction's too: the NF-e that
+   * replaces another may be the other order's as well.
+   */
   private async deliver(
     move: PreparedMove,
     route: OrderRoute,
     signal: AbortSignal | undefined,
-    keepStatus?: string,
+    { keepStatus, warning }: { keepStatus?: string; warning?: string } = {},
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const numberMissing = this.numberMissing(move, route, id);
     if (numberMissing) return numberMissing;
+    if (warning !== undefined) this.warn(warning);
     try {
       const { status, answer } = await sendOrderMove(this.client, route, move.values, signal);
       if (!answer.recognised) this.warnOnce(status);
@@ -264,7 +276,7 @@ export class MoveSender {
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
         const found = await this.lookup.idOfNumber(move.order, signal);
-        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, keepStatus);
+        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus });
       }
       return { outcome: 'rejected', status: error.status, id, message: refusalMessage(error) };
     }
@@ -406,17 +418,16 @@ function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id
  * An invoice whose NF-e total (vNF) is not the order's total as its detail shows it: a warning, never a refusal
  * (freight billed apart, ICMS-ST or a partial invoice make them differ), since an ERP that swapped the NF-e files of
  * one buyer's two orders passes every other check. Undefined for other moves, a key alone (no vNF), a detail that
- * shows no total, or totals equal to the centavo.
+ * shows no total, or totals equal to the centavo (sameTotalToTheCentavo).
  */
-function totalMismatch(move: PreparedMove, before: OrderState | undefined): string | undefined {
+function totalMismatch(
+  move: PreparedMove,
+  before: OrderState | undefined,
+  place: string | undefined,
+): string | undefined {
   if (move.action !== 'invoice' || move.invoiceTotal === undefined || before?.total === undefined) return undefined;
-  if (wholeCentavos(move.invoiceTotal) === wholeCentavos(before.total)) return undefined;
-  return `warning: order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
-}
-
-/** An amount written with a point (`2642.26`), in whole centavos. */
-function wholeCentavos(amount: string): number {
-  return Math.round(Number(amount) * 100);
+  if (sameTotalToTheCentavo(move.invoiceTotal, before.total)) return undefined;
+  return `warning: ${place === undefined ? '' : `${place}: `}order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
 }
 
 /**

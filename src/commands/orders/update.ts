@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
+import { recordPlace } from '../../io/input/open-input.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
@@ -132,7 +133,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             now: () => context.clock.now(),
           });
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
-          return orderedSender(stoppedAt, sender);
+          return orderedSender(stoppedAt, sender, shownNameOf(options.file));
         })();
         sendInOrder = await senderReady;
         return Promise.all(
@@ -152,7 +153,7 @@ function fileChecker(
   routesNow: () => OrderRoutes,
   valid: (move: PreparedMove) => void,
 ): RecordChecker<PreparedMove> {
-  const shownName = options.file === '-' ? 'stdin' : options.file;
+  const shownName = shownNameOf(options.file);
   return newMoveChecker({
     baseDirectory: options.file === '-' ? process.cwd() : dirname(resolve(options.file)),
     confinePaths: options.allowPaths !== true,
@@ -168,12 +169,17 @@ function fileChecker(
   });
 }
 
+/** The moves file as its messages name it. */
+function shownNameOf(file: string): string {
+  return file === '-' ? 'stdin' : file;
+}
+
 /**
  * Sends each order's moves one at a time in the order they are handed over (file order): a move waits for the
  * previous move of its order to be answered. After a move of an order does not go through, its later moves are not
  * sent (reported failed, so a resumed run sends them once the first is fixed).
  */
-function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender) {
+function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender, shownName: string) {
   const previousOf = new Map<string, Promise<void>>();
   return async (
     _client: PlatformClient,
@@ -199,7 +205,10 @@ function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender) {
           outcome: 'failed',
           message: `not sent: the move of this order on line ${stopped} did not go through`,
         });
-      const result = await sender.send(move, signal, entry.unanswered === true);
+      const result = await sender.send(move, signal, {
+        unanswered: entry.unanswered === true,
+        place: `${shownName}:${recordPlace(entry)}`,
+      });
       if (['rejected', 'failed', 'invalid', 'conflict'].includes(result.outcome)) stoppedAt.set(move.order, entry.line);
       return rowOf(entry, result);
     } catch (error) {

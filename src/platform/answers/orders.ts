@@ -244,14 +244,16 @@ export function readBuyerDocument(order: unknown, settings: OrderAnswerSettings 
 
 /**
  * The order's total as its detail shows it, as an amount written with a point (`2642.26`); undefined when no
- * recognised place holds a plain amount (a number, or digits with at most one decimal point).
+ * recognised place holds a plain amount (a number JavaScript writes without an exponent, or digits with at most one
+ * decimal point).
  */
 export function readOrderTotal(order: unknown): string | undefined {
   const found = firstAt(
     order,
     recognisedTotalPaths,
+    // A number as JavaScript writes it: 1e21 or 1e-7 (written with an exponent) is no order's total.
     (value): value is number | string =>
-      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'number' && /^-?\d+(?:\.\d+)?$/.test(String(value))) ||
       (typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value.trim())),
   )?.value;
   return found === undefined ? undefined : String(found).trim();

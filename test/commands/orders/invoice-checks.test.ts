@@ -9,7 +9,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import { acceptedMoves, freshMovesFolder, moveRequests, newOrders, sampleKeys } from '../../support/order-moves.js';
+import {
+  acceptedMoves,
+  freshMovesFolder,
+  moveHeader,
+  moveRequests,
+  newOrders,
+  sampleKeys,
+  uniqueKey,
+} from '../../support/order-moves.js';
 import { stopTestSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -71,9 +79,77 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     }
     expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
+
+  it("orders update: the total's warning names the file's line beside the order", async () => {
+    const [same, other] = newOrders(sandbox, 2) as [number, number];
+    sandbox.state.orders.orders.get(other)!.totals.total = 2642.26;
+    writeFileSync(
+      join(dir, 'pedidos.csv'),
+      [
+        moveHeader,
+        `${same};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
+        `${other};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
+        '',
+      ].join('\r\n'),
+    );
+    const result = await run(['orders', 'update', 'pedidos.csv']);
+    expect(result.code).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: pedidos.csv:3: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`,
+    ]);
+    expect(acceptedMoves(sandbox)).toEqual([`${same} invoice`, `${other} invoice`]);
+  });
+
+  it("--replace of an invoice warns of a total that is not the order's as the first invoice would; the conflict alone does not", async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    sandbox.state.orders.orders.get(id)!.totals.total = 2642.26;
+    expect(await run(['orders', 'invoice', String(id), '--key', uniqueKey(701), '-o', 'table'])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const before = moveRequests(sandbox);
+    const conflict = await invoiceWithSample(id, 0);
+    expect(conflict.code).toBe(1);
+    expect(warnings(conflict.stderr)).toEqual([]);
+    expect(moveRequests(sandbox)).toBe(before);
+    const replaced = await run([
+      'orders',
+      'invoice',
+      String(id),
+      '--xml',
+      `nfe/${sampleKeys[0]}.xml`,
+      '--replace',
+      '-o',
+      'table',
+    ]);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stderr).toBe(
+      `warning: order ${id}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e\n`,
+    );
+    expect(replaced.stdout).toMatch(
+      new RegExp(`^order ${id}: invoiced \\(HTTP 200, replaced ${uniqueKey(701)} with ${sampleKeys[0]}`),
+    );
+    expect(sandbox.state.orders.orders.get(id)).toMatchObject({ invoice: { accessKey: sampleKeys[0] } });
+  });
+
+  it("compares the totals in exact decimals: an order's total of 1.005 is its NF-e's 1.01 to the centavo, no warning", async () => {
+    const [id] = newOrders(sandbox, 1) as [number];
+    // Through a float, 1.005 is 1.00499…: 100 centavos, and the NF-e's 1.01 was warned about.
+    sandbox.state.orders.orders.get(id)!.totals.total = 1.005;
+    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(dir, 'centavo.xml'), sample.replace('<vNF>1234.56</vNF>', '<vNF>1.01</vNF>'));
+    const result = await run(['orders', 'invoice', String(id), '--xml', 'centavo.xml', '-o', 'table']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(acceptedMoves(sandbox)).toEqual([`${id} invoice`]);
+  });
 });
 
 /** `orders invoice ID --xml` with the index-th sample NF-e. */
 function invoiceWithSample(id: number, index: number) {
   return run(['orders', 'invoice', String(id), '--xml', `nfe/${sampleKeys[index]}.xml`, '-o', 'table']);
+}
+
+/** The warning lines of a run's stderr. */
+function warnings(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.startsWith('warning: '));
 }

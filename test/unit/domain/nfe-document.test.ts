@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkNfeDocument, maximumNfeBytes, recipientMismatch } from '../../../src/domain/nfe-document.js';
+import {
+  checkNfeDocument,
+  maximumNfeBytes,
+  recipientMismatch,
+  sameTotalToTheCentavo,
+} from '../../../src/domain/nfe-document.js';
 
 const now = Date.parse('2026-11-25T12:00:00Z');
 const authorised = readFileSync('samples/nfe/35261011222333000181550010000012341123456787.xml', 'utf8');
@@ -192,5 +197,26 @@ describe('the NF-e recipient', () => {
     ],
   ])('%s', (_case, recipient, buyer, expected) => {
     expect(recipientMismatch({ document: recipient, name: 'Comércio Exemplo Ltda' }, buyer)).toBe(expected);
+  });
+});
+
+describe("sameTotalToTheCentavo: the NF-e's total (vNF) and the order's, in exact decimals", () => {
+  it.each<[string, string, boolean]>([
+    ['2642.26', '2642.26', true],
+    ['100.00', '100', true],
+    ['2642.26', '2642.260', true],
+    // Through a float, 1.005 is 1.00499… and 0.285 is 0.28499…: their centavos came out one short.
+    ['1.01', '1.005', true],
+    ['0.29', '0.285', true],
+    ['1234.57', '1234.565', true],
+    ['1.00', '1.005', true],
+    ['0.28', '0.2849', true],
+    ['0.29', '0.2849', false],
+    ['0.28', '0.2851', false],
+    ['1234.56', '1234.57', false],
+    ['0.01', '2642.26', false],
+    ['5.00', '-5', false],
+  ])('vNF %s, order total %s: %s', (invoiceTotal, orderTotal, same) => {
+    expect(sameTotalToTheCentavo(invoiceTotal, orderTotal)).toBe(same);
   });
 });

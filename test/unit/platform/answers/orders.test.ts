@@ -131,6 +131,10 @@ describe("readOrderTotal: the order's total an NF-e's vNF is compared with", () 
     ['amounts.totals.total (nested deeper)', { ...order, amounts: { totals: { total: 99.9 } } }, '99.9'],
     ['none shown', order, undefined],
     ['a total that is no plain amount', { ...order, total: 'R$ 2.642,26' }, undefined],
+    ['a number JSON wrote with an exponent', { ...order, ...JSON.parse('{"total": 1e2}') }, '100'],
+    ['a number JavaScript writes with an exponent (no amount)', { ...order, total: 1e21 }, undefined],
+    ['a tiny number JavaScript writes with an exponent', { ...order, total: 1e-7 }, undefined],
+    ['a text with an exponent', { ...order, total: '1e2' }, undefined],
   ])('%s', (_case, detail, expected) => {
     expect(readOrderTotal(detail)).toBe(expected);
   });
