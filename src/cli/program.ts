@@ -5,6 +5,7 @@ import { type LogFormat, logFormatOf, logFormats } from '../io/output/log-format
 import { type OutputFormat, outputFormats } from '../base/output-format.js';
 import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.js';
 import { addExamples } from './examples.js';
+import { nonEmpty } from '../command-kit/parse.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
 interface GlobalFlags {
@@ -34,10 +35,22 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       "Keeps an ERP in step with a B2B commerce platform from the command line: customers from the CSV, JSON and workbooks that ERPs and Excel export, the nightly stock and price file, sales reps, orders polled without missing one and moved on (ready, invoiced, shipped, canceled), the platform's webhooks received into a durable inbox, taxes per item from the ERP's table, and any other route through b2bctl api. It logs in with the store's integration user and caches the token per profile. Every bulk run checks the whole file before it sends anything, paces itself, retries what may be retried, writes a report and prints the command that resumes it. b2bctl sandbox is a local simulator of the platform to try all of it without a store.",
     )
     .version(B2BCTL_VERSION_LINE, '-V, --version', 'print the version')
-    .option('--profile <name>', 'profile to use (env B2BCTL_PROFILE, default "default")')
-    .option('--base-url <url>', 'platform API base URL (env B2BCTL_BASE_URL)')
+    .option(
+      '--profile <name>',
+      'profile to use (env B2BCTL_PROFILE, default "default")',
+      nonEmpty('a profile name', '--profile', 'B2BCTL_PROFILE or "default"'),
+    )
+    .option(
+      '--base-url <url>',
+      'platform API base URL (env B2BCTL_BASE_URL)',
+      nonEmpty('a URL', '--base-url', "B2BCTL_BASE_URL or the profile's"),
+    )
     // Hidden: a secret in argv is against our own rule (B2BCTL_TOKEN is documented instead); still parsed, with a warning.
-    .addOption(new Option('--token <token>', 'access token to use instead of the cached one').hideHelp())
+    .addOption(
+      new Option('--token <token>', 'access token to use instead of the cached one')
+        .argParser(nonEmpty('a token', '--token', 'B2BCTL_TOKEN or the cached one'))
+        .hideHelp(),
+    )
     .addOption(
       new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices(
         outputFormats,

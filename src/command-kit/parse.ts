@@ -125,3 +125,17 @@ export function filterText(value: string): string {
     throw new InvalidArgumentError('expected some text to look for; leave the flag out to list every one.');
   return value;
 }
+
+/**
+ * A flag value that may not be empty: `--profile "$STORE"` with the variable unset would otherwise fall through to the
+ * default, and a script meant for one store would act on another.
+ */
+export function nonEmpty(what: string, flag: string, withoutIt: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === '')
+      throw new InvalidArgumentError(
+        `expected ${what}, not an empty text (an unset shell variable?); leave ${flag} out to use ${withoutIt}.`,
+      );
+    return value;
+  };
+}

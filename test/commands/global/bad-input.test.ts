@@ -62,6 +62,38 @@ describe('unknown profile', () => {
   });
 });
 
+describe('an empty value of a global flag (an unset shell variable)', () => {
+  // `--profile "$STORE"` with STORE unset used the default profile: a two-store script acted on the wrong store.
+  it.each([
+    [
+      '--profile',
+      `error: option '--profile <name>' argument '' is invalid. expected a profile name, not an empty text (an unset shell variable?); leave --profile out to use B2BCTL_PROFILE or "default".`,
+    ],
+    [
+      '--base-url',
+      `error: option '--base-url <url>' argument '' is invalid. expected a URL, not an empty text (an unset shell variable?); leave --base-url out to use B2BCTL_BASE_URL or the profile's.`,
+    ],
+    [
+      '--token',
+      `error: option '--token <token>' argument '' is invalid. expected a token, not an empty text (an unset shell variable?); leave --token out to use B2BCTL_TOKEN or the cached one.`,
+    ],
+  ])('%s "" is refused (exit 2), and nothing is sent', async (flag, line) => {
+    const configDir = await loggedIn();
+    for (const args of [
+      [flag, '', 'sellers', 'list'],
+      ['sellers', 'list', flag, ' '],
+    ]) {
+      const result = await runCommandLine(args, { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(
+        line.replace("argument ''", `argument '${args.includes(' ') ? ' ' : ''}'`),
+      );
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
 describe('base URL', () => {
   const missing =
     'error: No base URL for profile "default". Pass --base-url URL, set B2BCTL_BASE_URL, or run b2bctl login --base-url URL.\n';
