@@ -118,7 +118,12 @@ export function oneOf<const Word extends string>(words: readonly Word[]): Settin
 /** A route on the platform or the receiver: a path from the root, `:name` marking a parameter. */
 export const routePath: SettingParser<string> = {
   expects: 'path starting with /',
-  parse: (text) => (text.startsWith('/') ? valid(text) : invalid('must start with /')),
+  parse: (text) =>
+    !text.startsWith('/')
+      ? invalid('must start with /')
+      : /^\/[/\\]/.test(text)
+        ? invalid("must start with a single / (one that starts with // or /\\ reads as another host's address)")
+        : valid(text),
 };
 
 /** Where an answer holds a value: a dot path such as `data.items` (`0` for a list item). */

@@ -127,7 +127,9 @@ export class HttpClient {
   /** The absolute URL of a route, for requests and messages. */
   urlFor(path: string, query?: Readonly<Record<string, QueryValue>>): URL {
     const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
-    const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, this.baseUrl.origin);
+    // Joined as text after the origin, not resolved against it: `//host/x` (or `/\host/x`) would resolve to another
+    // host, which the messages and traces would name while the request itself goes to the base URL.
+    const url = new URL(`${this.baseUrl.origin}${prefix}${path.startsWith('/') ? path : `/${path}`}`);
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));

@@ -64,6 +64,11 @@ describe('problemWithSetting', () => {
       'unknown setting "paths.tokn" (did you mean "paths.token"?); run b2bctl config list to see them all',
     ],
     ['paths.token', 'oauth/token', '"paths.token" must start with /, not "oauth/token"'],
+    [
+      'paths.sellers',
+      '//127.0.0.2/steal',
+      '"paths.sellers" must start with a single / (one that starts with // or /\\ reads as another host\'s address), not "//127.0.0.2/steal"',
+    ],
     ['auth.style', 'xml', '"auth.style" must be one of json, form, basic, not "xml"'],
     [
       'baseUrl',

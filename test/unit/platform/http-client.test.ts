@@ -357,6 +357,18 @@ describe('HttpClient requests', () => {
     { baseUrl: 'http://h.example.com', path: '/v1/x', expected: 'http://h.example.com/v1/x' },
     { baseUrl: 'http://h.example.com/api', path: '/v1/x', expected: 'http://h.example.com/api/v1/x' },
     { baseUrl: 'http://h.example.com/api//', path: 'v1/x', expected: 'http://h.example.com/api/v1/x' },
+    // A path that reads as another host's address stays a path of the base URL, in messages as on the wire.
+    {
+      baseUrl: 'http://h.example.com',
+      path: '//other.example/steal',
+      expected: 'http://h.example.com//other.example/steal',
+    },
+    {
+      baseUrl: 'http://h.example.com',
+      path: '/\\other.example/steal',
+      expected: 'http://h.example.com//other.example/steal',
+    },
+    { baseUrl: 'http://h.example.com', path: '/v1/x?limit=1', expected: 'http://h.example.com/v1/x?limit=1' },
   ])('urlFor($path) under $baseUrl', async ({ baseUrl, path, expected }) => {
     const client = new HttpClient({ baseUrl, timeoutMs: 1_000, maxRetries: 0, clock: fakeClock() });
     cleanups.push(() => client.close());
