@@ -148,7 +148,13 @@ describe('receiver answers', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `grant_type=client_credentials&padding=${'x'.repeat(70 * 1024)}`,
     });
-    expect(answer.status).toBe(413);
+    expect([answer.status, await answer.json()]).toEqual([
+      413,
+      {
+        error: 'payload_too_large',
+        error_description: 'The request is larger than 65536 bytes, the most this receiver reads',
+      },
+    ]);
   });
 });
 
