@@ -137,6 +137,12 @@ describe('tax serve --auth token', () => {
       status: 401,
       body: { error: 'invalid_token', error_description: 'Token expired' },
     });
+    // Retried, as a platform does, until it asks a new token: still expired, never "Token unknown".
+    advance(59_999);
+    expect(await callback(`Bearer ${issued.access_token}`)).toEqual({
+      status: 401,
+      body: { error: 'invalid_token', error_description: 'Token expired' },
+    });
   });
 
   it.each([
@@ -148,7 +154,7 @@ describe('tax serve --auth token', () => {
     async (_case, reason, authorization) => {
       const { token, callback, health, lines, advance } = await serve({ trustProxy: ['127.0.0.1'] });
       const clients = ['203.0.113.7', '203.0.113.7', '198.51.100.9', '203.0.113.7'];
-      // One token a callback: an expired token is said expired once, then forgotten.
+      // One token a callback, each expired: a client's own token, as a platform's would be.
       const issue = async () =>
         ((await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string }).access_token;
       const issued: string[] = [];
