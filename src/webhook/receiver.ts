@@ -13,7 +13,12 @@ import { fastifyTrustProxy, type ProxyHeader, type TrustedProxies } from '../htt
 import { backlogHealth, type LiveHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent, StoreTiming } from './store/types.js';
-import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
+import {
+  answerTokenRequest,
+  defaultTokenFailureLimit,
+  tokenRequestLimit,
+  tooLargeDescription,
+} from '../http-server/token-endpoint.js';
 import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
 import { tokenSigningKey } from './token-keys.js';
 import { TokenIssuer, tokenDigest } from '../http-server/tokens.js';
@@ -310,7 +315,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
     log: options.log,
     onIssued: shareToken,
   };
-  app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
+  app.post(options.paths.token, { bodyLimit: tokenRequestLimit }, async (request, reply) => {
     try {
       return await answerTokenRequest(request, reply, endpoint);
     } catch (error) {
@@ -401,9 +406,10 @@ const errorCodes: Record<number, string> = { 413: 'payload_too_large', 415: 'uns
 function refusalWords(error: { message: string; code?: string }, kind: WebhookKind | undefined, limit: number): string {
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendJson;
   if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return error.message;
-  const most = `larger than ${limit} bytes, the most this receiver reads`;
   // The events' limit is the operator's to raise; the token request's is fixed (a form of two fields).
-  return kind === undefined ? `The request is ${most}` : `The event is ${most} (--body-limit); it was not stored`;
+  return kind === undefined
+    ? tooLargeDescription('this receiver', limit)
+    : `${tooLargeDescription('this receiver', limit, 'event', '--body-limit')}; it was not stored`;
 }
 
 function isJsonBody(body: unknown): body is JsonBody {

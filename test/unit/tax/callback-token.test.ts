@@ -127,6 +127,22 @@ describe('tax serve --auth token', () => {
     expect(await health()).toMatchObject({ answered: 0, refused: 3 });
   });
 
+  it('a token request over 64 KB is refused 413 unread, in b2bctl’s words as the receiver says it', async () => {
+    const { token, health } = await serve();
+    const answer = await token({
+      headers: { authorization: basic(clientId, clientSecret), 'content-type': form },
+      body: `grant_type=client_credentials&padding=${'x'.repeat(70 * 1024)}`,
+    });
+    expect([answer.status, await answer.json()]).toEqual([
+      413,
+      {
+        error: 'payload_too_large',
+        error_description: 'The request is larger than 65536 bytes, the most tax serve reads',
+      },
+    ]);
+    expect(await health()).toMatchObject({ answered: 0, refused: 0 });
+  });
+
   it('a token expires after its lifetime: the callback then answers 401 "Token expired"', async () => {
     const { token, callback, advance } = await serve();
     const issued = (await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string };
