@@ -12,7 +12,10 @@ export interface CommandInputOptions {
   quietWarnings?: boolean;
   displayName?: string;
   stdin?: NodeJS.ReadableStream;
-  /** False for a command that never sends (`validate`): the readers' refusals then do not say "nothing was sent". */
+  /**
+   * False for a command that never sends (`validate`, the tax commands): the readers' refusals, and --write-map's,
+   * then do not say "nothing was sent".
+   */
   sends?: boolean;
 }
 
@@ -81,6 +84,7 @@ export async function openCommandInput(
               flags.writeMap === undefined,
               sampleOf,
               noun,
+              options.sends,
             );
             // Read from now on (a second pass, a resume line, the feed-back line) as if given as --map.
             inputOptions.headerMap = adopted;

@@ -6,6 +6,7 @@ import { UsageError } from '../base/errors.js';
 import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { pathTaken } from '../lib/private-file.js';
+import { nothingSent } from '../io/input/nothing-sent.js';
 
 /** The answer that leaves a column out (saved as `null`); no field path can be empty. */
 const skip = '';
@@ -27,12 +28,14 @@ export async function adoptHeaderMap(
   sampleOf: (header: string) => string | undefined = () => undefined,
   /** What the input calls what it maps: a CSV's or a sheet's column, a JSON object's key. */
   noun: 'column' | 'key' = 'column',
+  /** False for a command that never sends (`validate`, the tax commands): its refusals then do not say "sent". */
+  sends?: boolean,
 ): Promise<HeaderMap> {
   // A map saved before holds answers to these prompts and hand edits: a day-two run with yesterday's command line
   // would replace it with only what the headers propose. The offer on a terminal names its file before it saves.
   if (!listed && pathTaken(path))
     throw new UsageError(
-      `--write-map ${path}: the file exists (a map saved before, perhaps edited since); nothing was written or sent. Read the file with it: --map ${path}; to save a new map, delete it or give --write-map another file.`,
+      `--write-map ${path}: the file exists (a map saved before, perhaps edited since); nothing was written${nothingSent(sends, ' or sent')}. Read the file with it: --map ${path}; to save a new map, delete it or give --write-map another file.`,
     );
   const adopted: HeaderMap = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
@@ -58,7 +61,7 @@ export async function adoptHeaderMap(
     writeFileDurably(path, `${JSON.stringify(adopted, null, 2)}\n`);
   } catch (error) {
     throw new UsageError(
-      `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was sent.`,
+      `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})${nothingSent(sends)}.`,
     );
   }
   for (const [header, field] of Object.entries(adopted))

@@ -5,6 +5,17 @@ import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 /** Wrong credentials allowed per client address before 429: 10 a minute. */
 export const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
+/** The largest token request read: a form or JSON of two credentials, never near it. */
+export const tokenRequestLimit = 64 * 1024;
+
+/**
+ * What a server says of a request past its body limit, in b2bctl's words (fastify's, "Request body is too large",
+ * name no limit): the token request's, and the webhook receiver's events (`what`, and `flag` that sets the limit).
+ */
+export function tooLargeDescription(server: string, limit = tokenRequestLimit, what = 'request', flag = ''): string {
+  return `The ${what} is larger than ${limit} bytes, the most ${server} reads${flag === '' ? '' : ` (${flag})`}`;
+}
+
 /** What the token endpoint needs beside the request: the issuer, the failure limits, the log. */
 export interface TokenEndpoint {
   tokens: TokenIssuer;

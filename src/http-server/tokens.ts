@@ -126,9 +126,12 @@ export class TokenIssuer {
   check(token: string): TokenVerdict | 'unsigned' {
     const expiresAt = this.expiryByToken.get(token);
     if (expiresAt === undefined) return isSignedWith(this.signingKey, token) ? 'unknown' : 'unsigned';
-    if (this.now() < expiresAt) return 'valid';
+    const now = this.now();
+    if (now < expiresAt) return 'valid';
+    // A client retrying an expired token is told it expired, not that it is unknown, for one lifetime more.
+    if (now < this.forgottenAt(expiresAt)) return 'expired';
     this.expiryByToken.delete(token);
-    return 'expired';
+    return 'unknown';
   }
 
   /** The verdict, asking `lookUp` (the store, by digest) about a signed token this receiver does not hold. */
@@ -154,12 +157,21 @@ export class TokenIssuer {
   }
 
   private keep(token: string, expiresAt: number): void {
-    // A platform that asks for a token before every event would otherwise fill memory with dead tokens.
+    // A platform that asks for a token before every event would otherwise fill memory with dead tokens: those past
+    // their second lifetime go first, then, if that is not enough, every expired one (only the living are kept).
     if (this.expiryByToken.size >= 10_000) {
       const now = this.now();
-      for (const [held, expiry] of this.expiryByToken) if (expiry <= now) this.expiryByToken.delete(held);
+      for (const [held, expiry] of this.expiryByToken)
+        if (this.forgottenAt(expiry) <= now) this.expiryByToken.delete(held);
+      if (this.expiryByToken.size >= 10_000)
+        for (const [held, expiry] of this.expiryByToken) if (expiry <= now) this.expiryByToken.delete(held);
     }
     this.expiryByToken.set(token, expiresAt);
+  }
+
+  /** When an expired token is no longer remembered as expired: twice its lifetime after it was issued. */
+  private forgottenAt(expiresAt: number): number {
+    return expiresAt + this.ttlSeconds * 1000;
   }
 }
 

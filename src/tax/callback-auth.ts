@@ -1,7 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { FailureLimiter, type FailureLimitOptions, logFailures } from '../http-server/failure-limit.js';
 import { secretCheck } from '../http-server/same-secret.js';
-import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
+import {
+  answerTokenRequest,
+  defaultTokenFailureLimit,
+  tokenRequestLimit,
+  tooLargeDescription,
+} from '../http-server/token-endpoint.js';
 import { TokenIssuer } from '../http-server/tokens.js';
 
 /**
@@ -68,7 +73,13 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    scope.post(auth.tokenPath, { bodyLimit: 64 * 1024 }, async (request, reply) =>
+    // Past its limit, said as the webhook receiver's token route says it, not in fastify's words.
+    scope.setErrorHandler((error: FastifyError, _request, reply) =>
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? reply.code(413).send({ error: 'payload_too_large', error_description: tooLargeDescription('tax serve') })
+        : reply.send(error),
+    );
+    scope.post(auth.tokenPath, { bodyLimit: tokenRequestLimit }, async (request, reply) =>
       answerTokenRequest(request, reply, endpoint),
     );
   });

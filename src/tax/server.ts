@@ -5,6 +5,9 @@ import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader } from '../http-server/client-address.js';
+import { LinePerAddress } from '../http-server/line-per-address.js';
+import { defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
+import { countOf } from '../lib/plural.js';
 import { listenOn } from '../http-server/listen.js';
 import { forwardedAware } from '../http-server/forwarded.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
@@ -61,17 +64,18 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
   const counts: TaxServerCounts = { answered: 0, refused: 0, unreadable: 0, noRow: 0, fallbacks: 0, failed: 0 };
   let closing = false;
   const erp = options.forward === undefined ? undefined : new TaxErp(options.forward);
+  const cartRefused = refusedCartLine(options);
   const route: CallbackRoute = {
     path: options.path,
     bodyLimit,
     check: () => undefined,
     countsByAddress: false,
     refusingSome: () => false,
-    answer: (cart) => answerCart(cart, options, erp, counts),
+    answer: (cart) => answerCart(cart, options, erp, { counts, cartRefused }),
     refused: () => counts.refused++,
     unreadable: (clientAddress, reason) => {
       counts.unreadable++;
-      options.log.warn(`tax callback refused a cart from ${clientAddress}: ${reason}`);
+      cartRefused(clientAddress, reason);
     },
     clientAddress: clientAddressReader(options.trustProxy),
     closing: () => closing,
@@ -143,12 +147,29 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
   });
 }
 
+/**
+ * Logs a cart refused unread or for what it holds (400, 413, 415), naming its client: at most one line per client
+ * address in the window a refused token is logged once in, the next line of that address counting those left out
+ * (a platform whose every cart is wrong sends thousands a minute); /healthz counts each.
+ */
+function refusedCartLine(options: TaxServerOptions): (clientAddress: string, reason: string) => void {
+  const windowMs = (options.tokenFailureLimit ?? defaultTokenFailureLimit).windowMs;
+  const lines = new LinePerAddress(windowMs, options.now);
+  return (clientAddress, reason) => {
+    const leftOut = lines.admit(clientAddress);
+    if (leftOut === undefined) return;
+    // Before the reason, which is this cart's alone (and may end a sentence of its own).
+    const more = leftOut === 0 ? '' : ` (and ${countOf(leftOut, 'more carts')} since the last such line)`;
+    options.log.warn(`tax callback refused a cart from ${clientAddress}${more}: ${reason}`);
+  };
+}
+
 /** The answer to a cart that passed the check, counted (and logged when refused) as /healthz shows it. */
 async function answerCart(
   cart: ArrivedCart,
   options: TaxServerOptions,
   erp: TaxErp | undefined,
-  counts: TaxServerCounts,
+  { counts, cartRefused }: { counts: TaxServerCounts; cartRefused: (clientAddress: string, reason: string) => void },
 ): Promise<SentAnswer> {
   const fromTable = options.table === undefined ? undefined : () => answerRequest(cart.body, options);
   const report = { fallback: () => counts.fallbacks++, warn: (line: string) => options.log.warn(line) };
@@ -166,12 +187,12 @@ async function answerCart(
     if (answer.status === 422) counts.noRow += Array.isArray(answer.body.missing) ? answer.body.missing.length : 1;
     else if (answer.status === 500) counts.failed++;
     else if (answer.status === 400) counts.unreadable++;
-    // A cart refused for what it holds is said, naming its client: the platform's side may need a fix.
-    const said =
-      answer.status === 400 || answer.status === 422
-        ? `tax callback refused a cart from ${cart.clientAddress()}: ${String(answer.body.message)}`
-        : answer.warning;
-    if (said !== undefined) options.log.warn(said);
+    // A cart refused for what it holds is said, naming its client: the platform's side may need a fix. A missing
+    // row (422) is said every time: each names the NCMs the table lacks, the operator's to add.
+    if (answer.status === 400) cartRefused(cart.clientAddress(), String(answer.body.message));
+    else if (answer.status === 422)
+      options.log.warn(`tax callback refused a cart from ${cart.clientAddress()}: ${String(answer.body.message)}`);
+    else if (answer.warning !== undefined) options.log.warn(answer.warning);
     return { status: answer.status, json: JSON.stringify(answer.body) };
   }
   counts.answered++;

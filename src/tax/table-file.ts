@@ -48,7 +48,8 @@ export const itemCatalogue = textColumns(taxItemFields, ['ncm', 'quantity', 'uni
  * that repeats another's NCM prefix, states and buyer, in one error (exit 65). An empty table is refused too.
  */
 export async function readTaxTable(context: Context, path: string, flags: InputFlags): Promise<TaxTable> {
-  const input = await openCommandInput(context, path, flags, ruleCatalogue);
+  // A tax command sends nothing to the platform: a reader's refusal saying "nothing was sent" would read as if it could.
+  const input = await openCommandInput(context, path, flags, ruleCatalogue, { sends: false });
   const table = new TaxTable();
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();
@@ -98,7 +99,7 @@ export async function readTaxTable(context: Context, path: string, flags: InputF
 
 /** The items of a cart file, checked: ncm, a positive quantity, and money as decimals. */
 export async function readTaxItems(context: Context, path: string, flags: InputFlags): Promise<TaxItem[]> {
-  const input = await openCommandInput(context, path, flags, itemCatalogue);
+  const input = await openCommandInput(context, path, flags, itemCatalogue, { sends: false });
   const items: TaxItem[] = [];
   const problems: string[] = [];
   // Amounts as the file writes them (`3.500,00` in a `;` export), read as the bulk commands read a stock file's.

@@ -128,7 +128,9 @@ const checkEveryMs = 2000;
  * The tax table in use, read again whenever its file changes: watched through its folder (editors and `mv`
  * replace the file rather than write into it), through the folder of each link on the way and of each link's
  * target, and looked at every few seconds besides; reloads one at a time, swapped in whole only when the new table
- * is good. A bad new table is logged with its file:line problems and the old one kept.
+ * is good. A bad new table is logged with its file:line problems and the old one kept. The files the table is read
+ * with (its `--map`) are watched alike: a new map is a new reading of the table, and a bad one is refused as a bad
+ * table is.
  */
 export class WatchedTaxTable {
   private table: TaxTable | undefined;
@@ -151,13 +153,17 @@ export class WatchedTaxTable {
     private readonly load: () => Promise<TaxTable>,
     private readonly log: { info(line: string): void; error(line: string): void },
     private readonly now: () => number,
+    /** The other files the table is read with (its --map), as they are named now: `--write-map` names one at start. */
+    private readonly readWith: () => readonly string[] = () => [],
   ) {}
 
   /** Reads the table (a bad one throws, so the server never starts without one) and starts watching it. */
   async start(): Promise<void> {
     this.loadedInode = inodeOf(this.path);
-    this.examined = identityOf(this.path);
+    const table = identityOf(this.path);
     this.swap(await this.load());
+    // The files read with it as named after the load: --write-map saves the map it reads the table with.
+    this.examined = this.identity(table);
     this.watchNamesBehind();
     this.check = setInterval(() => this.reloadIfChanged(), checkEveryMs);
     this.check.unref();
@@ -176,7 +182,7 @@ export class WatchedTaxTable {
   reload(): Promise<void> {
     this.reloading = this.reloading.then(async () => {
       this.pending = false;
-      this.examined = identityOf(this.path);
+      this.examined = this.identity();
       try {
         const inode = inodeOf(this.path);
         if (inode === undefined || inode === this.loadedInode) refuseUnfinishedText(this.path);
@@ -203,12 +209,16 @@ export class WatchedTaxTable {
     this.watchers.clear();
   }
 
+  /** What the table's path and the files it is read with read now (identityOf each): a change of any is a reload. */
+  private identity(table = identityOf(this.path)): string {
+    return [table, ...this.readWith().map(identityOf)].join('\n');
+  }
+
   /** Watches each name behind the path that is not watched yet, and lets go of those no longer behind it. */
   private watchNamesBehind(): void {
     if (this.closed) return;
-    const names = new Map(
-      [...namesBehind(this.path)].map((name) => [join(watchedFolderOf(name), basename(name)), name]),
-    );
+    const behind = [this.path, ...this.readWith()].flatMap((path) => [...namesBehind(path)]);
+    const names = new Map(behind.map((name) => [join(watchedFolderOf(name), basename(name)), name]));
     for (const [watched, watcher] of this.watchers)
       if (!names.has(watched)) {
         watcher.close();
@@ -233,7 +243,7 @@ export class WatchedTaxTable {
   /** A reload when the path now reads another file, or its file changed, since the last load tried. */
   private reloadIfChanged(): void {
     if (this.closed || this.pending) return;
-    if (identityOf(this.path) !== this.examined) this.scheduleReload();
+    if (this.identity() !== this.examined) this.scheduleReload();
   }
 
   /**

@@ -9,7 +9,8 @@ const fixtures = join(__dirname, '..', 'fixtures', 'tax');
 
 /**
  * The tax table LibreOffice saved (test/fixtures/tax, with its map) copied into a fresh folder and watched as
- * `tax serve` watches it, started; `log` takes its lines. `rules` is the copy a test may change to see a reload.
+ * `tax serve` watches it, started; `log` takes its lines. `rules` is the copy a test may change to see a reload, `map`
+ * the copy of its map (watched too).
  * With `throughLink`, the copy is `erp/impostos.csv` and the path served is the link `srv/impostos.csv` to it (an
  * ERP's export in its own folder); `target` is the copy either way. With `throughFolderLink`, the copy is
  * `release-1/impostos.csv` and the path served is `current/impostos.csv`, `current` a link to the folder
@@ -19,7 +20,7 @@ export async function watchedFixtureTable(
   prefix: string,
   log: (line: string) => void = () => {},
   { throughLink = false, throughFolderLink = false } = {},
-): Promise<{ table: WatchedTaxTable; rules: string; target: string }> {
+): Promise<{ table: WatchedTaxTable; rules: string; target: string; map: string }> {
   const folder = temporaryFolder(prefix);
   const target = throughLink
     ? join(folder, 'erp', 'impostos.csv')
@@ -41,13 +42,16 @@ export async function watchedFixtureTable(
     symlinkSync(join('..', 'erp', 'impostos.csv'), rules);
   }
   copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), target);
+  const map = join(folder, 'impostos.map.json');
+  copyFileSync(join(fixtures, 'impostos.map.json'), map);
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: join(folder, 'config') } });
   const table = new WatchedTaxTable(
     rules,
-    () => readTaxTable(memory.context, rules, { strict: false, map: join(fixtures, 'impostos.map.json') }),
+    () => readTaxTable(memory.context, rules, { strict: false, map }),
     { info: log, error: log },
     () => Date.now(),
+    () => [map],
   );
   await table.start();
-  return { table, rules, target };
+  return { table, rules, target, map };
 }

@@ -95,6 +95,8 @@ function watchedTable(rules: string, options: TaxServeOptions, context: Context)
     () => readTaxTable(context, rules, options.input),
     { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
     () => context.clock.now(),
+    // The --map is read again with the table: a change of it alone is a new table too.
+    () => (options.input.map === undefined ? [] : [options.input.map]),
   );
 }
 

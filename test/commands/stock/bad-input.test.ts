@@ -73,6 +73,13 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
   });
 });
 
+/** --write-map to a map saved before: what the refusal says was not done. */
+const writeMapTaken = (what: string) =>
+  `error: --write-map map.json: the file exists (a map saved before, perhaps edited since); nothing was ${what}. Read the file with it: --map map.json; to save a new map, delete it or give --write-map another file.\n`;
+
+/** --write-map under a file: no folder can be made for it. */
+const writeMapUnwritable = 'error: Cannot write the --write-map file nosku.csv/map.json (EEXIST)';
+
 describe('a header without the SKU column', () => {
   const file = excelCsv('codigo;quantity;price', 'CIM-CP2-50KG;4;1,00');
 
@@ -95,6 +102,31 @@ describe('a header without the SKU column', () => {
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(65);
+  });
+
+  it('--write-map over a map saved before: push says nothing was written or sent, validate that nothing was written', async () => {
+    const handEdited = '{"codigo":"sku"}\n';
+    const { dir, run } = workspace({ 'nosku.csv': file, 'map.json': handEdited });
+    const push = await run(['stock', 'push', 'nosku.csv', '--write-map', 'map.json']);
+    expect(push.stderr).toBe(`stock push: validating nosku.csv\n${writeMapTaken('written or sent')}`);
+    expect(push.code).toBe(2);
+    await expectNothingSent(dir, ['nosku.csv', 'map.json']);
+    // Validate never sends: "or sent" would read as if it could have.
+    const validate = await run(['stock', 'validate', 'nosku.csv', '--write-map', 'map.json']);
+    expect(validate.stderr).toBe(writeMapTaken('written'));
+    expect(validate.code).toBe(2);
+    expect(readFileSync(join(dir, 'map.json'), 'utf8')).toBe(handEdited);
+  });
+
+  it('--write-map under a file (no folder to write in): push says nothing was sent, validate does not', async () => {
+    const { dir, run } = workspace({ 'nosku.csv': file });
+    const push = await run(['stock', 'push', 'nosku.csv', '--write-map', 'nosku.csv/map.json']);
+    expect(push.stderr).toBe(`stock push: validating nosku.csv\n${writeMapUnwritable}; nothing was sent.\n`);
+    expect(push.code).toBe(2);
+    await expectNothingSent(dir, ['nosku.csv']);
+    const validate = await run(['stock', 'validate', 'nosku.csv', '--write-map', 'nosku.csv/map.json']);
+    expect(validate.stderr).toBe(`${writeMapUnwritable}.\n`);
+    expect(validate.code).toBe(2);
   });
 
   it("--map renames the ERP's column, and the file goes through", async () => {

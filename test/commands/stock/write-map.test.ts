@@ -38,7 +38,7 @@ describe('stock validate --write-map on a terminal', () => {
     expect(result.code).toBe(2);
     expect(result.prompts).toEqual([]);
     expect(result.stderr).toBe(
-      'error: --write-map map.json: the file exists (a map saved before, perhaps edited since); nothing was written or sent. Read the file with it: --map map.json; to save a new map, delete it or give --write-map another file.\n',
+      'error: --write-map map.json: the file exists (a map saved before, perhaps edited since); nothing was written. Read the file with it: --map map.json; to save a new map, delete it or give --write-map another file.\n',
     );
     expect(readFileSync(join(folder, 'map.json'), 'utf8')).toBe(handEdited);
   });

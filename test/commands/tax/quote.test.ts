@@ -307,13 +307,27 @@ describe('tax quote', () => {
     const proposed = Object.fromEntries(
       Object.entries(committedMap).filter(([header]) => header !== 'NCM' && header !== 'MVA'),
     );
+    // A tax command sends nothing: the refusal does not say "nothing was sent" as if it could have.
     expect(refused.stderr).toContain(
-      `8 columns are named as an ERP names them (listed above); nothing was sent. Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(proposed)}.`,
+      `\nerror: impostos.csv:1: 8 columns are named as an ERP names them (listed above). Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding ${JSON.stringify(proposed)}.\n`,
     );
     const written = await quoteExample2(['--rules', 'impostos.csv', '--write-map', 'saved.map.json']);
     expect(written.code).toBe(0);
     expect(written.items).toEqual([workedExample2]);
     expect(JSON.parse(readFileSync(join(folder, 'saved.map.json'), 'utf8'))).toEqual(proposed);
+  });
+
+  it('--write-map over a map saved before is refused, saying nothing was written (a tax command sends nothing)', async () => {
+    const tableFolder = temporaryFolder();
+    copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), join(tableFolder, 'impostos.csv'));
+    writeFileSync(join(tableFolder, 'saved.map.json'), '{"NCM":"ncm"}\n');
+    const refused = await quoteSale('impostos.csv', tableFolder, [...example2Sale, '--write-map', 'saved.map.json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      'error: --write-map saved.map.json: the file exists (a map saved before, perhaps edited since); nothing was written. Read the file with it: --map saved.map.json; to save a new map, delete it or give --write-map another file.\n',
+    );
+    expect(readFileSync(join(tableFolder, 'saved.map.json'), 'utf8')).toBe('{"NCM":"ncm"}\n');
   });
 
   it('the sample table (samples/impostos.csv) computes example 2 as docs/tax.md shows it, with the map it saves', async () => {
@@ -552,7 +566,7 @@ describe("an NF-e style table's pMVAST (the MVA applied, already adjusted betwee
     expect(result.code).toBe(65);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      `nfe.csv:2: column 8 (H) "pMVAST" holds "54" but no field reads it, so it would not be sent; nothing was sent. Map it with {"pMVAST":"FIELD"} in a --map file, or leave it out with --ignore-column pMVAST. ${note}\n`,
+      `\nerror: nfe.csv:2: column 8 (H) "pMVAST" holds "54" but no field reads it, so it would not be sent. Map it with {"pMVAST":"FIELD"} in a --map file, or leave it out with --ignore-column pMVAST. ${note}\n`,
     );
   });
 

@@ -140,6 +140,23 @@ describe('tax serve at start', () => {
     );
   });
 
+  it('a table whose headers an ERP wrote is refused at start without "nothing was sent" (tax serve sends nothing)', async () => {
+    const folder = temporaryFolder('b2bctl-tax-headers-');
+    writeFileSync(
+      join(folder, 'erp.csv'),
+      'NCM;UF origem;UF destino;Contribuinte;icmsRate;ipiRate\n39269090;SP;RJ;taxpayer;12;6,5\n',
+    );
+    const result = await runCommandLine(['tax', 'serve', '--rules', 'erp.csv', '--port', '0', '--auth', 'none'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+    });
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      '\nerror: erp.csv:1: 3 columns are named as an ERP names them (listed above). Run again with --write-map map.json to save the map and read the file with it, or pass --map with a file holding {"UF origem":"from","UF destino":"to","Contribuinte":"buyer"}.\n',
+    );
+  });
+
   // The suggested command had no --profile: pasted as is, it set the default profile and the server failed the same.
   it('a relative tax.clientSecretFile of another profile: the suggested config set names that profile', async () => {
     const configDir = freshConfigDir();

@@ -214,15 +214,38 @@ describe('credentialsOfTokenRequest, each rule at its edge', () => {
 });
 
 describe('TokenIssuer, lifetimes at their edges', () => {
-  it('a token is valid until the last millisecond of its lifetime, then expired once and unknown after', () => {
+  it('a token is valid until the last millisecond of its lifetime, then expired for a lifetime more, then unknown', () => {
     let now = 5_000;
     const issuer = new TokenIssuer('erp', 's3cret', 2, () => now);
     const token = issuer.issue();
     now += 1_999;
     expect(issuer.check(token)).toBe('valid');
     now += 1;
+    // A client that retries an expired token is told so each time, not "unknown" from its second try.
     expect(issuer.check(token)).toBe('expired');
+    expect(issuer.check(token)).toBe('expired');
+    now += 1_999;
+    expect(issuer.check(token)).toBe('expired');
+    now += 1;
     expect(issuer.check(token)).toBe('unknown');
+  });
+
+  it('a token taken from the store (issued by another receiver) is said expired on every retry too', async () => {
+    let now = 1_000_000;
+    const key = Buffer.alloc(32, 1);
+    const token = new TokenIssuer('erp', 's3cret', 60, () => now, key).issue();
+    const other = new TokenIssuer('erp', 's3cret', 60, () => now, key);
+    expect(await other.verify(token, async () => now + 60_000)).toBe('valid');
+    now += 60_000;
+    let asked = 0;
+    const store = async () => {
+      asked++;
+      return now + 60_000;
+    };
+    expect(await other.verify(token, store)).toBe('expired');
+    expect(await other.verify(token, store)).toBe('expired');
+    // An expired token it holds is not asked about: the store would not make it valid again.
+    expect(asked).toBe(0);
   });
 
   it('past 10,000 tokens, issuing forgets the expired ones and keeps the living', () => {
@@ -237,6 +260,20 @@ describe('TokenIssuer, lifetimes at their edges', () => {
     issuer.issue();
     expect(issuer.check(first)).toBe('unknown');
     expect(issuer.check(living)).toBe('valid');
+  });
+
+  it('past 10,000 tokens, the expired ones past their second lifetime go first: the recently expired still say so', () => {
+    let now = 0;
+    const issuer = new TokenIssuer('erp', 's3cret', 10, () => now);
+    const old = issuer.issue();
+    now = 10_000;
+    const recent = issuer.issue();
+    for (let count = 2; count < 10_000; count++) issuer.issue();
+    // old expired at 10 s and is forgotten at 20 s; recent expired at 20 s and is remembered until 30 s.
+    now = 20_000;
+    issuer.issue();
+    expect(issuer.check(old)).toBe('unknown');
+    expect(issuer.check(recent)).toBe('expired');
   });
 
   it('below 10,000 tokens nothing is forgotten: an expired token says so', () => {

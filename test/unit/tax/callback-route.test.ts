@@ -32,8 +32,11 @@ async function serve(auth: TaxAuth = { kind: 'bearer', token }, trustProxy?: Tru
   closers.push(() => table.close());
   const warnings: string[] = [];
   const log = { warn: (line: string) => warnings.push(line) };
-  const server = await startLoopbackTaxServer({ table, auth, trustProxy, log }, closers);
-  return { server, warnings };
+  let now = Date.parse('2026-11-30T06:00:00Z');
+  const server = await startLoopbackTaxServer({ table, auth, trustProxy, log, now: () => now }, closers);
+  /** Moves the server's clock on: refused carts are logged once per address a minute. */
+  const advance = (ms: number) => (now += ms);
+  return { server, warnings, advance };
 }
 
 interface Answer {
@@ -277,17 +280,53 @@ describe('the callback’s own route', () => {
   ] as [string, TrustedProxies | undefined, string][])(
     'names the client of a refused cart as fastify’s request.ip on both routes: %s',
     async (_case, trustProxy, client) => {
-      const { server, warnings } = await serve({ kind: 'bearer', token }, trustProxy);
+      const { server, warnings, advance } = await serve({ kind: 'bearer', token }, trustProxy);
       const headers = { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' };
       for (const via of ['own', 'fastify'] as const) {
-        await post(server.url, '{"items": [', { via, headers });
-        await post(server.url, '{"origin":{}}', { via, headers });
-        await post(server.url, cart(1, '85176255'), { via, headers });
+        // A minute apart: a client's refused carts are logged once a minute.
+        for (const body of ['{"items": [', '{"origin":{}}', cart(1, '85176255')]) {
+          await post(server.url, body, { via, headers });
+          advance(60_000);
+        }
       }
       const clients = warnings.map((line) => /^tax callback refused a cart from (\S+):/.exec(line)?.[1]);
       expect(clients).toEqual(Array(6).fill(client));
     },
   );
+});
+
+/** A request from `client`, as a trusted proxy on loopback names it. */
+const from = (client: string) => ({ headers: { 'x-forwarded-for': client } });
+
+/** The line of a cart from `client` whose body did not parse, as one test sends it. */
+const notJson = (client: string) =>
+  `tax callback refused a cart from ${client}: its body is not JSON (11 characters, content-type application/json).`;
+
+describe('refused carts in a flood', () => {
+  it('are logged once per client address a minute, the next line counting those left out; /healthz counts each', async () => {
+    const { server, warnings, advance } = await serve({ kind: 'bearer', token }, ['127.0.0.1']);
+    const noItems = 'the request has no list of items at "items"';
+    for (let sent = 0; sent < 5; sent++) await post(server.url, '{"items": [', { via: 'own', ...from('203.0.113.7') });
+    // Another address has a line of its own; on fastify's route (chunked) and as a refusal of what the cart holds.
+    await post(server.url, '{"origin":{}}', { via: 'fastify', ...from('198.51.100.9') });
+    await post(server.url, '{"origin":{}}', { via: 'fastify', ...from('203.0.113.7') });
+    // A cart whose NCM has no row (422) is said every time: each names what the table lacks.
+    await post(server.url, cart(1, '85176255'), { via: 'own', ...from('203.0.113.7') });
+    expect(warnings).toEqual([
+      notJson('203.0.113.7'),
+      `tax callback refused a cart from 198.51.100.9: ${noItems}`,
+      'tax callback refused a cart from 203.0.113.7: The tax table has no row for NCM 85176255 (SKU-0), SP → RJ, taxpayer: add a row for the NCM or a prefix of it; no tax is guessed.',
+    ]);
+    advance(59_999);
+    await post(server.url, '{"items": [', { via: 'own', ...from('203.0.113.7') });
+    expect(warnings).toHaveLength(3);
+    advance(1);
+    await post(server.url, '{"items": [', { via: 'own', ...from('203.0.113.7') });
+    expect(warnings.slice(3)).toEqual([
+      'tax callback refused a cart from 203.0.113.7 (and 6 more carts since the last such line): its body is not JSON (11 characters, content-type application/json).',
+    ]);
+    expect(server.counts).toMatchObject({ unreadable: 9, noRow: 1, refused: 0, answered: 0 });
+  });
 });
 
 describe('which requests the callback’s own route takes', () => {

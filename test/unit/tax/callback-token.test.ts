@@ -127,12 +127,34 @@ describe('tax serve --auth token', () => {
     expect(await health()).toMatchObject({ answered: 0, refused: 3 });
   });
 
+  it('a token request over 64 KB is refused 413 unread, in b2bctl’s words as the receiver says it', async () => {
+    const { token, health } = await serve();
+    const answer = await token({
+      headers: { authorization: basic(clientId, clientSecret), 'content-type': form },
+      body: `grant_type=client_credentials&padding=${'x'.repeat(70 * 1024)}`,
+    });
+    expect([answer.status, await answer.json()]).toEqual([
+      413,
+      {
+        error: 'payload_too_large',
+        error_description: 'The request is larger than 65536 bytes, the most tax serve reads',
+      },
+    ]);
+    expect(await health()).toMatchObject({ answered: 0, refused: 0 });
+  });
+
   it('a token expires after its lifetime: the callback then answers 401 "Token expired"', async () => {
     const { token, callback, advance } = await serve();
     const issued = (await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string };
     advance(59_999);
     expect((await callback(`Bearer ${issued.access_token}`)).status).toBe(200);
     advance(1);
+    expect(await callback(`Bearer ${issued.access_token}`)).toEqual({
+      status: 401,
+      body: { error: 'invalid_token', error_description: 'Token expired' },
+    });
+    // Retried, as a platform does, until it asks a new token: still expired, never "Token unknown".
+    advance(59_999);
     expect(await callback(`Bearer ${issued.access_token}`)).toEqual({
       status: 401,
       body: { error: 'invalid_token', error_description: 'Token expired' },
@@ -148,7 +170,7 @@ describe('tax serve --auth token', () => {
     async (_case, reason, authorization) => {
       const { token, callback, health, lines, advance } = await serve({ trustProxy: ['127.0.0.1'] });
       const clients = ['203.0.113.7', '203.0.113.7', '198.51.100.9', '203.0.113.7'];
-      // One token a callback: an expired token is said expired once, then forgotten.
+      // One token a callback, each expired: a client's own token, as a platform's would be.
       const issue = async () =>
         ((await (await token(...styles[1]![1](clientSecret))).json()) as { access_token: string }).access_token;
       const issued: string[] = [];

@@ -27,12 +27,13 @@ async function serve(
   options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean; throughFolderLink?: boolean } = {},
 ) {
   const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const waiters: { pattern: RegExp; times: number; resolve: () => void }[] = [];
+  const seen = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
   const log = (line: string) => {
     lines.push(line);
-    for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) waiter.resolve();
+    for (const waiter of waiters.filter((candidate) => seen(candidate.pattern) >= candidate.times)) waiter.resolve();
   };
-  const { table, rules, target } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
+  const { table, rules, target, map } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
     throughLink: options.throughLink,
     throughFolderLink: options.throughFolderLink,
   });
@@ -54,16 +55,17 @@ async function serve(
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
-  /** Resolves when a log line matches: the watcher's reload is an event, not a time. */
-  const logged = (pattern: RegExp) =>
+  /** Resolves when `times` log lines match: the watcher's reload is an event, not a time. */
+  const logged = (pattern: RegExp, times = 1) =>
     new Promise<void>((resolve) => {
-      if (lines.some((line) => pattern.test(line))) resolve();
-      else waiters.push({ pattern, resolve });
+      if (seen(pattern) >= times) resolve();
+      else waiters.push({ pattern, times, resolve });
     });
   return {
     server,
     rules,
     target,
+    map,
     post,
     lines,
     logged,
@@ -352,6 +354,29 @@ describe('tax serve', () => {
         refused: { problem: expect.stringContaining('impostos.csv:8: to "XX" must be a state (UF) such as RJ') },
       },
     });
+  });
+
+  it('reads the table again when its --map alone changes, and keeps the old one when the new map is wrong', async () => {
+    const { post, map, logged, lines, health } = await serve();
+    const original = readFileSync(map, 'utf8');
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '97.98' } });
+    // The MVA column left out: no row computes ICMS-ST from then on.
+    writeFileSync(map, JSON.stringify({ ...JSON.parse(original), MVA: null }));
+    await logged(/reloaded: 6 rows/);
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '0.00' } });
+    const cut = '{"NCM": "ncm",';
+    writeFileSync(map, cut);
+    const refusal = `${map}: the --map file is not valid JSON (${jsonFault(cut)}).`;
+    await logged(/the previous table, 6 rows, is still in use/);
+    expect(await health()).toMatchObject({ table: { rows: 6, refused: { problem: refusal } } });
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '0.00' } });
+    writeFileSync(map, original);
+    await logged(/reloaded: 6 rows/, 2);
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '97.98' } });
+    // Refused once, not again at each look until it changed.
+    expect(lines.filter((line) => line.includes('is not valid JSON'))).toEqual([
+      `${refusal} (the previous table, 6 rows, is still in use)`,
+    ]);
   });
 
   it('a table served through a link is read again when its target is renamed over or written in place', async () => {
@@ -646,3 +671,13 @@ describe('tax serve --forward-to', () => {
     expect(counts).toMatchObject({ fallbacks: 1 });
   });
 });
+
+/** What JSON.parse says of `text`, as the refusal of a --map file quotes it. */
+function jsonFault(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${text} parses`);
+}

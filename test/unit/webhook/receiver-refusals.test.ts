@@ -32,13 +32,22 @@ describe('events refused before they are stored', () => {
     ]);
     expect((await post('{"id":"f"}', 'application/x-www-form-urlencoded')).status).toBe(415);
     const large = JSON.stringify({ id: 1, padding: 'x'.repeat(3000) });
-    expect((await postEvent(started.url, 'orders', large, token)).status).toBe(413);
+    const tooLarge = await postEvent(started.url, 'orders', large, token);
+    // In b2bctl's words, naming the limit and the flag that sets it, not fastify's "Request body is too large".
+    expect([tooLarge.status, await tooLarge.json()]).toEqual([
+      413,
+      {
+        error: 'payload_too_large',
+        error_description:
+          'The event is larger than 2000 bytes, the most this receiver reads (--body-limit); it was not stored',
+      },
+    ]);
     expect(lines).toEqual([
       `Refused a customers event from 127.0.0.1 (content-type application/json, ${latin1.length} bytes), not stored: answered HTTP 400 "The body is not UTF-8; it was not stored".`,
       `Refused a customers event from 127.0.0.1 (content-type application/json, 8 bytes), not stored: answered HTTP 400 "Body is not valid JSON: ${jsonFault('not json')}".`,
       'Refused a customers event from 127.0.0.1 (content-type text/plain, 11 bytes), not stored: answered HTTP 415 "Send the event as application/json".',
       'Refused a customers event from 127.0.0.1 (content-type application/x-www-form-urlencoded, 10 bytes), not stored: answered HTTP 415 "Send the event as application/json".',
-      `Refused an orders event from 127.0.0.1 (content-type application/json, ${large.length} bytes), not stored: answered HTTP 413 "Request body is too large".`,
+      `Refused an orders event from 127.0.0.1 (content-type application/json, ${large.length} bytes), not stored: answered HTTP 413 "The event is larger than 2000 bytes, the most this receiver reads (--body-limit); it was not stored".`,
     ]);
     expect(refused).toEqual([
       ['customers', 400],
