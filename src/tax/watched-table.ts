@@ -18,9 +18,13 @@ import type { TaxTable } from '../domain/tax/rules.js';
 export interface TableStatus {
   rows: number;
   loadedAt: string;
-  /** The last reload that was refused, while the table before it is still in use. */
+  /** The last reload that was refused, while the table before it is still in use: when, never the file's text. */
   refused?: { at: string; problem: string };
 }
+
+/** What /healthz says of a refused reload. */
+const refusedInWords =
+  'the new table was refused; the log line at that time says why, and the previous table is in use';
 
 /** How long the table's file must stay unchanged before it is read again. */
 const quietMs = 300;
@@ -192,7 +196,10 @@ export class WatchedTaxTable {
         this.log.info(`tax table ${this.path} reloaded: ${countOf(table.size, 'rows')}.`);
       } catch (error) {
         const problem = (error as Error).message;
-        this.status = { ...(this.status as TableStatus), refused: { at: this.isoNow(), problem } };
+        // The log says what was wrong; /healthz, which needs no credential, only that and when. A problem quotes the
+        // file's lines, and the path may have been pointed at any file this server can read (another account may
+        // write the table's folder): its first line would be published to whoever reaches /healthz.
+        this.status = { ...(this.status as TableStatus), refused: { at: this.isoNow(), problem: refusedInWords } };
         this.log.error(`${problem} (the previous table, ${countOf(this.table?.size ?? 0, 'rows')}, is still in use)`);
       }
       // A link swapped to another target: its new target is the one whose changes matter from now on.
