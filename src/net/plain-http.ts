@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
 import { type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
@@ -21,17 +22,36 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * Whether a server told to listen on `host` listens on this machine's own addresses only: a loopback address, or the
+ * name `localhost` when every address the resolver gives it is one (`/etc/hosts` may map it to another machine's
+ * address, and the server would listen there).
+ */
+export async function listensOnThisMachineOnly(
+  host: string,
+  resolve: (host: string) => Promise<readonly { address: string }[]> = (name) => lookup(name, { all: true }),
+): Promise<boolean> {
+  if (!isLoopbackHost(host)) return false;
+  if (isIP(host.replace(/^\[(.*)\]$/, '$1')) !== 0) return true;
+  try {
+    const addresses = await resolve(host);
+    return addresses.length > 0 && addresses.every((address) => isLoopbackHost(address.address));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The warning for a plain-HTTP server listening on `host` where other machines reach it (`what` they then reach or
  * read, and the way to keep it here), or undefined on this machine's own addresses. Said, not refused: a test
  * network, or a TLS proxy on another machine, may want it. Shared by the sandbox, the receiver and `tax serve`.
  */
-export function reachableListenerWarning(
+export async function reachableListenerWarning(
   server: string,
   host: string,
   what: string,
   keepHere: string,
-): string | undefined {
-  if (isLoopbackHost(host)) return undefined;
+): Promise<string | undefined> {
+  if (await listensOnThisMachineOnly(host)) return undefined;
   return `warning: ${server} listens on ${host}, reachable from other machines: ${what}. ${keepHere}`;
 }
 

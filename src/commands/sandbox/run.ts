@@ -104,7 +104,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const sandbox = await startSandbox(sandboxOptions);
   // Past this machine anyone may log in with the sandbox's known password and reach its token-free /_sandbox/*
   // controls: said, not refused (a test network may want it).
-  const reachable = reachableListenerWarning(
+  const reachable = await reachableListenerWarning(
     'the sandbox',
     sandboxOptions.host,
     'its user, password and /_sandbox/* controls are open to them',

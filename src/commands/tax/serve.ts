@@ -7,7 +7,7 @@ import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../c
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { erpAuthorizationFor } from '../../net/erp-credential.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
-import { isLoopbackHost, reachableListenerWarning } from '../../net/plain-http.js';
+import { listensOnThisMachineOnly, reachableListenerWarning } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
@@ -45,6 +45,10 @@ export interface TaxServeOptions {
 export async function run(options: TaxServeOptions, context: Context): Promise<void> {
   if (options.proxyHeader !== undefined && options.trustProxy === undefined)
     throw new UsageError('--proxy-header is read only from trusted proxies: give them with --trust-proxy too.');
+  if (options.auth === 'none' && !(await listensOnThisMachineOnly(options.host)))
+    throw new UsageError(
+      `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
+    );
   const auth = options.auth === 'token' ? await tokenAuth(options, context) : authFromEnvironment(options, context.env);
   const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
   const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
@@ -53,7 +57,7 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   await table?.start();
   try {
     const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
-    const reachable = reachableListenerWarning(
+    const reachable = await reachableListenerWarning(
       'tax serve',
       options.host,
       "over plain HTTP, the platform's credential and its customers' carts cross the network in clear",
@@ -155,10 +159,7 @@ function authFromEnvironment(
       return { kind: 'basic', user, password };
     }
     case 'none':
-      if (!isLoopbackHost(options.host))
-        throw new UsageError(
-          `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
-        );
+      // Where it listens is checked in run(), through the resolver: `localhost` may name another machine's address.
       return { kind: 'none' };
   }
 }

@@ -150,7 +150,7 @@ async function serve(
   });
   const reachable = settings.tls
     ? undefined
-    : reachableListenerWarning(
+    : await reachableListenerWarning(
         'the webhook receiver',
         options.host,
         "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
