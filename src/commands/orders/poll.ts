@@ -439,8 +439,10 @@ async function watch(options: OrdersPollOptions, context: Context, poll: () => P
       failures = 0;
     } catch (error) {
       if (error instanceof InterruptedError || context.interrupt.aborted) throw error;
-      // Bad flags, a bad cursor or refused credentials do not heal by waiting.
-      if (error instanceof UsageError || error instanceof AuthError) throw error;
+      // Bad flags, a bad cursor or refused credentials do not heal by waiting, nor does an output its reader closed
+      // (`| head`, an importer that died): no later cycle could write, and a supervisor restarts the pair only once
+      // this one ends, as a single run does (exit 141, the cursor unmoved).
+      if (error instanceof UsageError || error instanceof AuthError || error instanceof OutputClosedError) throw error;
       failures++;
       const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
       context.log.warn(`orders poll: cycle failed (${message}); trying again, the cursor is unchanged.`);

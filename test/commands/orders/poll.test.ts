@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import type { Clock } from '../../../src/base/clock.js';
-import { UsageError } from '../../../src/base/errors.js';
+import { exitCodeOf, OutputClosedError, UsageError } from '../../../src/base/errors.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
@@ -338,6 +338,20 @@ describe('orders poll --watch', () => {
       'orders poll: stopped between two runs; the next one continues from the cursor.',
       '',
     ]);
+  });
+
+  it('an output its reader closed ends the watch as it ends one run: exit 141, no second cycle', async () => {
+    const start = clock.now();
+    const result = await watchPoll({ since: '31d' }, { pauses: 2, closeAfterLines: 1 });
+    expect(result.error).toBeInstanceOf(OutputClosedError);
+    expect(exitCodeOf(result.error)).toBe(141);
+    // The reader closes on the second line; the writer learns it at that write, as a pipe's writer does.
+    expect((result.error as Error).message).toBe(
+      `output closed after 2 orders; no cursor was saved (a first run), the next run starts from --since ${iso(start - 31 * 86_400_000)}.`,
+    );
+    expect(result.paused).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
   });
 });
 
