@@ -51,6 +51,17 @@ describe('api: bad input is refused before anything is sent', () => {
       "-H X-A: a header's value is one line, without line breaks.",
     ],
     [
+      // HTTP has no byte for it: the HTTP library's refusal read as the platform out of reach (exit 69).
+      ['/v1/contracts', '-H', 'X-Note: São Paulo 😀'],
+      2,
+      "-H X-Note: a header's value holds only printable Latin-1 characters (HTTP sends each as one byte), and U+1F600 is not one; percent-encode it, or send it in the body.",
+    ],
+    [
+      ['/v1/contracts', '-H', 'X-Note: a\u0007b'],
+      2,
+      "-H X-Note: a header's value holds only printable Latin-1 characters (HTTP sends each as one byte), and U+0007 is not one; percent-encode it, or send it in the body.",
+    ],
+    [
       ['/v1/contracts', '-H', 'Transfer-Encoding: chunked'],
       2,
       '-H Transfer-Encoding: b2bctl sets this header itself (the token comes from b2bctl login).',
@@ -114,6 +125,13 @@ describe('api: bad input is refused before anything is sent', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('-H with Latin-1 characters beyond ASCII (São Paulo) is sent: each has its byte', async () => {
+    const result = await runCommandLine(['api', '/v1/contracts?limit=1', '-H', 'X-Note: São Paulo'], { configDir });
+    expect(result.code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({ 'GET /v1/contracts': 1 });
+    await resetCounts(sandbox);
   });
 
   it('--input of a file that is not UTF-8 (Latin-1, binary) is refused, not sent with U+FFFD in its place', async () => {
