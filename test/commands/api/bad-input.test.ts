@@ -32,6 +32,17 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       'Field "a[b]" clashes with an earlier field that set a otherwise.',
     ],
+    [
+      // The other order: the value would replace the object, dropping a[b] unsaid.
+      ['/v1/customer', '-F', 'a[b]=1', '-F', 'a=2'],
+      2,
+      'Field "a" clashes with an earlier field that set a otherwise.',
+    ],
+    [
+      ['/v1/customer', '-f', 'a[0][b]=1', '-f', 'a[0]=x'],
+      2,
+      'Field "a[0]" clashes with an earlier field that set a otherwise.',
+    ],
     [['/v1/customer', '-f', 'a[2]=1'], 2, 'Field "a[2]": index 2 skips 0; number list items from 0.'],
     [['-X', 'TRACE', '/v1/contracts'], 2, '-X TRACE: the method is one of GET, POST, PUT, PATCH, DELETE, HEAD.'],
     [
