@@ -27,3 +27,32 @@ export function branchNotLinked(branch: string, method: string, url: string): Au
     `Branch "${branch}" is not linked to this token's head office (HTTP 403 on ${method} ${url}); use a branch of this head office, or log in as that branch's head office.`,
   );
 }
+
+/** A route's segments, without its query string or a final slash. */
+function segmentsOf(route: string): string[] {
+  return (route.split('?')[0] ?? '').replace(/\/+$/, '').split('/');
+}
+
+/**
+ * The branch a path written out in full names, where a route template holds `{branch}` as a segment: against
+ * `/v1/branches/{branch}/contracts`, `/v1/branches/0099/contracts` names branch 0099, as the template filled with it
+ * would. `:name` stands for any one segment; a query string and a final slash are ignored. Undefined when the template
+ * has no `{branch}` segment or the path is another route.
+ */
+export function branchInRoute(template: string, path: string): string | undefined {
+  const wanted = segmentsOf(template);
+  const given = segmentsOf(path);
+  if (!wanted.includes(branchPlaceholder) || wanted.length !== given.length) return undefined;
+  let branch: string | undefined;
+  for (const [index, segment] of wanted.entries()) {
+    const actual = given[index] ?? '';
+    if (segment === branchPlaceholder) branch = actual;
+    else if (/^:\w+$/.test(segment) ? actual === '' : segment !== actual) return undefined;
+  }
+  if (!branch) return undefined;
+  try {
+    return decodeURIComponent(branch);
+  } catch {
+    return branch;
+  }
+}

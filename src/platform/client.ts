@@ -1,9 +1,9 @@
 import type { Session } from '../config/session.js';
-import type { RouteSettingKey } from '../config/settings.js';
+import { everySetting, type RouteSettingKey } from '../config/settings.js';
 import { AuthError, PlatformError, UsageError } from '../base/errors.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
-import { branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
+import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
 import type { TokenSource } from './token-source.js';
@@ -109,9 +109,24 @@ export class PlatformClient {
         safeToRepeat: request.safeToRepeat,
       }),
     );
-    if (response.status === 403 && request.branch !== undefined)
-      throw branchNotLinked(request.branch, request.method, response.url);
+    if (response.status === 403) {
+      const branch = request.branch ?? this.branchOfRoute(request.path);
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, response.url);
+    }
     return response;
+  }
+
+  /**
+   * The branch a path written out in full names (`b2bctl api /v1/branches/0099/contracts`), read against every
+   * `paths.*` setting that holds `{branch}`: a 403 there is the same refusal as on the path `{branch}` filled.
+   */
+  private branchOfRoute(path: string): string | undefined {
+    for (const { key } of everySetting) {
+      if (!key.startsWith('paths.')) continue;
+      const branch = branchInRoute(this.session.get(key as RouteSettingKey), path);
+      if (branch !== undefined) return branch;
+    }
+    return undefined;
   }
 
   /** Sends with the current token, and once more with a new one after a 401. */

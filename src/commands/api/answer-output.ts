@@ -46,14 +46,7 @@ export async function refuseAnswer(
   context: Context,
   mayHaveBeenApplied = false,
 ): Promise<never> {
-  // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
-  if (context.globals.logFormat === 'json')
-    context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
-  else {
-    await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
-    if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
-      await writeText(context.io.stderr, '\n');
-  }
+  await writeBodyToStderr(response, method, context);
   const moved =
     response.status >= 300 && response.status < 400
       ? ` (a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there)`
@@ -67,16 +60,38 @@ export async function refuseAnswer(
   );
 }
 
+/** An answer's body on stderr, where it cannot be read as the data: as it came, or in one log object. */
+async function writeBodyToStderr(response: HttpResponse, method: string, context: Context): Promise<void> {
+  // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
+  if (context.globals.logFormat === 'json')
+    context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
+  else {
+    await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
+    if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
+      await writeText(context.io.stderr, '\n');
+  }
+}
+
 function locationOf(response: HttpResponse): string {
   const location = response.headers.location;
   const text = Array.isArray(location) ? location[0] : location;
   return text === undefined ? '' : ` to ${redactUrl(String(text))}`;
 }
 
-/** One answer of a plain `b2bctl api`: `-o` turns a list into rows; anything else is printed as sent. */
-export async function writeAnswerBody(response: HttpResponse, format: OutputFormat | undefined, context: Context) {
+/**
+ * One answer of a plain `b2bctl api`: `-o` turns a list into rows; any other JSON is printed as sent; a body that is
+ * not JSON is refused (see refuseNonJson). Without `-o`, every body is printed as sent, as gh api does.
+ */
+export async function writeAnswerBody(
+  response: HttpResponse,
+  format: OutputFormat | undefined,
+  method: string,
+  context: Context,
+) {
   if (format !== undefined && response.text.trim() !== '') {
-    const items = listIn(response.text);
+    const json = jsonIn(response.text);
+    if (json === undefined) return await refuseNonJson(response, format, method, context);
+    const items = readListingPageStrictly(json.value);
     // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
     // nothing was sent, and a retry would repeat a write).
     const rowless =
@@ -101,12 +116,31 @@ export async function writeAnswerBody(response: HttpResponse, format: OutputForm
   await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
 }
 
-function listIn(text: string): unknown[] | undefined {
+function jsonIn(text: string): { value: unknown } | undefined {
   try {
-    return readListingPageStrictly(parseJsonKeepingNumbers(text));
+    return { value: parseJsonKeepingNumbers(text) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `-o` asked for data in a format, and the answer is no JSON at all (text, a truncated body): on stdout it would break
+ * the reader that format promises (`| jq`), so it goes to stderr, and exit 1, as `--paginate` refuses it. The line
+ * says the request was answered, and for a write that it was done: a script must not send it again for this.
+ */
+async function refuseNonJson(
+  response: HttpResponse,
+  format: OutputFormat,
+  method: string,
+  context: Context,
+): Promise<never> {
+  await writeBodyToStderr(response, method, context);
+  const done = method === 'GET' || method === 'HEAD' ? '' : ' (the request was done: do not send it again)';
+  throw new B2bctlError(
+    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+    ExitCode.someRecordsFailed,
+  );
 }
 
 /**

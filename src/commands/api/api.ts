@@ -57,7 +57,8 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
   const proxyPage = proxyPageOf(request, response);
   if (proxyPage) throw proxyPage;
   // --excel alone asks for its CSV, as of every listing command.
-  await writeAnswerBody(response, context.globals.output ?? (context.globals.excel ? 'csv' : undefined), context);
+  const format = context.globals.output ?? (context.globals.excel ? 'csv' : undefined);
+  await writeAnswerBody(response, format, request.method, context);
 }
 
 async function paginate(

@@ -92,6 +92,12 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
     const next = field.steps[index + 1];
     const slot = slotIn(container, step, field.key);
     if (last) {
+      // A value where an earlier field built an object or a list (`a[b]=1` then `a=2`) would drop that field
+      // unsaid: the clash the other order (`a=2` then `a[b]=1`) is refused for.
+      const earlier = Object.hasOwn(container, slot)
+        ? (container as Record<string | number, unknown>)[slot]
+        : undefined;
+      if (earlier !== null && typeof earlier === 'object') throw clash(field);
       assign(container, slot, field.value);
       return;
     }
@@ -112,9 +118,13 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
     } else if (existing !== null && typeof existing === 'object' && Array.isArray(existing) === wantsArray) {
       container = existing as Container;
     } else {
-      throw new UsageError(`Field "${field.key}" clashes with an earlier field that set ${field.steps[0]} otherwise.`);
+      throw clash(field);
     }
   }
+}
+
+function clash(field: ParsedField): UsageError {
+  return new UsageError(`Field "${field.key}" clashes with an earlier field that set ${field.steps[0]} otherwise.`);
 }
 
 /** Where a step lands: an index (`''` appends) in an array, a name in an object. */

@@ -109,6 +109,15 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const value = line.slice(colon + 1).trim();
     // A line break would start another header (or end them), and the request would not be what was asked.
     if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: a header's value is one line, without line breaks.`);
+    // HTTP carries a value byte by byte: a character past U+00FF, or a control character, has no byte there, and the
+    // HTTP library would refuse the request after the fact, which read as the platform being out of reach (exit 69).
+    const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(value)?.[0];
+    if (unsendable !== undefined) {
+      const codePoint = `U+${(unsendable.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new UsageError(
+        `-H ${name}: a header's value holds only printable Latin-1 characters (HTTP sends each as one byte), and ${codePoint} is not one; percent-encode it, or send it in the body.`,
+      );
+    }
     // The same name twice is one header with both values, as HTTP reads two lines of it (curl and gh send both).
     const key = name.toLowerCase();
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;

@@ -82,7 +82,8 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     throw new UsageError(
       `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
     );
-  planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
+  const startedAt = context.clock.now();
+  planWindow(options, startedAt, { saved, path: cursorPath }, settings);
   refuseWatchedDocument(options, context);
   refuseNullOutput(options, context);
   const release = acquireProfileLock(
@@ -95,7 +96,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   try {
     const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
     const client = await context.platform({ connections: options.concurrency, pace: pacer });
-    let current = options;
+    let current = { ...options, since: sinceFixedAt(options.since, startedAt) };
     const poll = async () => {
       try {
         return await pollOnce(current, context, client, cursorPath, session.profileName, settings);
@@ -112,6 +113,17 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   } finally {
     release();
   }
+}
+
+/**
+ * --since as the one instant it names when the command starts (`7d`: seven days before this run began). Every
+ * `--watch` cycle until a cursor exists starts there: counted again at each cycle, a first cycle that fails (an
+ * outage) would move the start forward with the clock, past orders updated meanwhile, which no run would emit.
+ */
+function sinceFixedAt(since: string | undefined, startedAt: number): string | undefined {
+  if (since === undefined) return undefined;
+  const instant = parseInstantOrDuration(since, startedAt);
+  return typeof instant === 'number' ? new Date(instant).toISOString() : since;
 }
 
 interface PollSettings {
@@ -427,8 +439,10 @@ async function watch(options: OrdersPollOptions, context: Context, poll: () => P
       failures = 0;
     } catch (error) {
       if (error instanceof InterruptedError || context.interrupt.aborted) throw error;
-      // Bad flags, a bad cursor or refused credentials do not heal by waiting.
-      if (error instanceof UsageError || error instanceof AuthError) throw error;
+      // Bad flags, a bad cursor or refused credentials do not heal by waiting, nor does an output its reader closed
+      // (`| head`, an importer that died): no later cycle could write, and a supervisor restarts the pair only once
+      // this one ends, as a single run does (exit 141, the cursor unmoved).
+      if (error instanceof UsageError || error instanceof AuthError || error instanceof OutputClosedError) throw error;
       failures++;
       const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
       context.log.warn(`orders poll: cycle failed (${message}); trying again, the cursor is unchanged.`);

@@ -32,6 +32,17 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       'Field "a[b]" clashes with an earlier field that set a otherwise.',
     ],
+    [
+      // The other order: the value would replace the object, dropping a[b] unsaid.
+      ['/v1/customer', '-F', 'a[b]=1', '-F', 'a=2'],
+      2,
+      'Field "a" clashes with an earlier field that set a otherwise.',
+    ],
+    [
+      ['/v1/customer', '-f', 'a[0][b]=1', '-f', 'a[0]=x'],
+      2,
+      'Field "a[0]" clashes with an earlier field that set a otherwise.',
+    ],
     [['/v1/customer', '-f', 'a[2]=1'], 2, 'Field "a[2]": index 2 skips 0; number list items from 0.'],
     [['-X', 'TRACE', '/v1/contracts'], 2, '-X TRACE: the method is one of GET, POST, PUT, PATCH, DELETE, HEAD.'],
     [
@@ -49,6 +60,17 @@ describe('api: bad input is refused before anything is sent', () => {
       ['/v1/contracts', '-H', 'X-A: 1\r\nX-B: y'],
       2,
       "-H X-A: a header's value is one line, without line breaks.",
+    ],
+    [
+      // HTTP has no byte for it: the HTTP library's refusal read as the platform out of reach (exit 69).
+      ['/v1/contracts', '-H', 'X-Note: São Paulo 😀'],
+      2,
+      "-H X-Note: a header's value holds only printable Latin-1 characters (HTTP sends each as one byte), and U+1F600 is not one; percent-encode it, or send it in the body.",
+    ],
+    [
+      ['/v1/contracts', '-H', 'X-Note: a\u0007b'],
+      2,
+      "-H X-Note: a header's value holds only printable Latin-1 characters (HTTP sends each as one byte), and U+0007 is not one; percent-encode it, or send it in the body.",
     ],
     [
       ['/v1/contracts', '-H', 'Transfer-Encoding: chunked'],
@@ -114,6 +136,13 @@ describe('api: bad input is refused before anything is sent', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('-H with Latin-1 characters beyond ASCII (São Paulo) is sent: each has its byte', async () => {
+    const result = await runCommandLine(['api', '/v1/contracts?limit=1', '-H', 'X-Note: São Paulo'], { configDir });
+    expect(result.code).toBe(0);
+    expect(await requestCounts(sandbox)).toEqual({ 'GET /v1/contracts': 1 });
+    await resetCounts(sandbox);
   });
 
   it('--input of a file that is not UTF-8 (Latin-1, binary) is refused, not sent with U+FFFD in its place', async () => {

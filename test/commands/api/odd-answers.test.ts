@@ -48,6 +48,11 @@ beforeAll(async () => {
         .end('<html><head><title>Wi-Fi login</title></head></html>');
     else if (path === '/empty-envelope')
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"total":0,"items":null}');
+    else if (path === '/bad-json')
+      response
+        .writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
+        .end('{"a":1,,}');
+    else if (path === '/text') response.writeHead(200, { 'content-type': 'text/plain' }).end('plain text no newline');
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -161,6 +166,44 @@ describe('b2bctl api and odd answers', () => {
     expect(result.stderr).toContain(
       '-o csv makes rows of objects; this list holds other values, so it is printed as sent.',
     );
+  });
+
+  it.each([
+    ['/bad-json', ['-o', 'json'], 'json'],
+    ['/bad-json', ['-o', 'ndjson'], 'ndjson'],
+    ['/bad-json', ['-o', 'csv'], 'csv'],
+    ['/text', ['-o', 'json'], 'json'],
+    ['/text', ['--excel'], 'csv'],
+  ])(
+    '%s with %j: a body that is not JSON is refused (exit 1), on stderr, stdout left empty',
+    async (path, flags, format) => {
+      const result = await api([path, ...flags]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')).toEqual([
+        path === '/text' ? 'plain text no newline' : '{"a":1,,}',
+        `error: GET ${baseUrl}${path} answered HTTP 200 with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+        '',
+      ]);
+    },
+  );
+
+  it('a write answered with a body that is not JSON under -o json: exit 1, the line saying it was done', async () => {
+    seen.length = 0;
+    const result = await api(['-X', 'POST', '/bad-json', '-f', 'a=1', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(seen).toEqual(['POST /bad-json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toEqual([
+      '{"a":1,,}',
+      `error: POST ${baseUrl}/bad-json answered HTTP 201 (the request was done: do not send it again) with a body that is not JSON, written above on stderr: -o json formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+      '',
+    ]);
+  });
+
+  it('without -o, a body that is not JSON is printed as sent, exit 0, as gh api does', async () => {
+    const result = await api(['/text']);
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, 'plain text no newline', '']);
   });
 
   it('--paginate of a flat 200 object is no listing (exit 1), not an empty one; an envelope of figures is', async () => {

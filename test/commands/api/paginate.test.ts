@@ -136,6 +136,17 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       ]);
     });
 
+    it('a path that writes an unlinked branch out in full gets the same line and exit 77, paged or not', async () => {
+      for (const paged of [false, true]) {
+        const result = await api('/v1/branches/0099/contracts', ...(paged ? ['--paginate'] : []));
+        expect(result.code).toBe(77);
+        expect(result.stdout).toBe('');
+        expect(result.stderr.trim().split('\n')).toEqual([
+          `error: Branch "0099" is not linked to this token's head office (HTTP 403 on GET ${sandbox.url}/v1/branches/0099/contracts${paged ? '?offset=0&limit=50' : ''}); use a branch of this head office, or log in as that branch's head office.`,
+        ]);
+      }
+    });
+
     it('the branch setting fills {branch} when --branch is not given', async () => {
       const result = await runCommandLine(['api', '/v1/branches/{branch}/contracts', '--paginate'], {
         configDir,

@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
-import { UsageError } from '../../../src/base/errors.js';
+import type { Clock } from '../../../src/base/clock.js';
+import { exitCodeOf, OutputClosedError, UsageError } from '../../../src/base/errors.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { scheduleFault } from '../../support/api-sandbox.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
 import { ndjsonOf } from '../../support/ndjson.js';
@@ -89,6 +91,47 @@ function closePipeAfter(stream: NodeJS.WritableStream, lines: number): void {
       (stream as PassThrough).destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32 }));
   });
 }
+
+/**
+ * A --watch run whose pauses move both clocks; `onPause(n)` runs after the nth pause, and the watch is stopped
+ * (SIGTERM between two runs) after `pauses` of them.
+ */
+async function watchPoll(
+  options: Partial<OrdersPollOptions>,
+  watching: { pauses: number; onPause?: (count: number) => void; closeAfterLines?: number },
+) {
+  let paused = 0;
+  const pauseClock: Clock = {
+    now: () => clock.now(),
+    async sleep(ms, signal) {
+      signal?.throwIfAborted();
+      advance(ms);
+      watching.onPause?.(++paused);
+      if (paused >= watching.pauses) memory.interrupt();
+      signal?.throwIfAborted();
+    },
+  };
+  const memory = testContext({
+    env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+    clock: pauseClock,
+  });
+  if (watching.closeAfterLines !== undefined) closePipeAfter(memory.context.io.stdout, watching.closeAfterLines);
+  const listingsBefore = sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
+  let error: unknown;
+  try {
+    await run(
+      { statuses: [], detail: false, watch: true, intervalSeconds: 60, concurrency: 4, ...options },
+      memory.context,
+    );
+  } catch (caught) {
+    error = caught;
+  }
+  const lines = ndjsonOf<Record<string, unknown>>(memory.stdout());
+  const listings = (sandbox.state.requestCounts.get('GET /v1/orders') ?? 0) - listingsBefore;
+  return { error, versions: lines.map(versionOf), stderr: memory.stderr(), listings, paused };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 function versionOf(order: Record<string, unknown>): string {
   return `${String(order.id)}@${String(order.lastUpdated ?? order.updatedAt)}`;
@@ -259,6 +302,55 @@ describe('orders poll into a pipe, whose reader gives no proof of what it read',
     expect(result.error).toBeDefined();
     expect(result.lines.length).toBeGreaterThan(16);
     expect(result.lines.length).toBeLessThan(40);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
+  });
+});
+
+describe('orders poll --watch', () => {
+  beforeEach(() => setUp({ settings: { 'http.retries': '0' } }));
+
+  it('--since 30s is counted from the start: an order updated while the first cycles fail is emitted once the platform answers', async () => {
+    const start = clock.now();
+    // The first two cycles meet an outage (a 503 each, no retries); the third is answered.
+    await scheduleFault(sandbox, '/v1/orders', 1, 503);
+    await scheduleFault(sandbox, '/v1/orders', 1, 503);
+    let touched = '';
+    const result = await watchPoll(
+      { since: '30s' },
+      {
+        pauses: 3,
+        // Ten seconds after the start, inside the outage: 30 s before the third cycle would be after it.
+        onPause: (count) => {
+          if (count === 1) touched = `10@${sandbox.state.orders.update(10, start + 10_000)!.lastUpdated}`;
+        },
+      },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.versions).toEqual([touched]);
+    // Every cycle asks from the same instant, 30 s before the start (a millisecond wider: the listing's rule).
+    const failed = (cycleAt: number) =>
+      `orders poll: cycle failed (GET ${sandbox.url}/v1/orders?updatedFrom=${encodeURIComponent(iso(start - 30_001))}&updatedTo=${encodeURIComponent(iso(cycleAt - 2_000 + 1))}&limit=25&offset=0 kept failing with HTTP 503 after 1 attempt; the platform is unavailable, try again later.); trying again, the cursor is unchanged.`;
+    const thirdCycleTo = iso(start + 60_000 + 120_000 - 2_000);
+    expect(result.stderr.split('\n')).toEqual([
+      failed(start),
+      failed(start + 60_000),
+      `orders poll: 1 new order version updated ${iso(start - 30_000)} … ${thirdCycleTo}; cursor ${thirdCycleTo}.`,
+      'orders poll: stopped between two runs; the next one continues from the cursor.',
+      '',
+    ]);
+  });
+
+  it('an output its reader closed ends the watch as it ends one run: exit 141, no second cycle', async () => {
+    const start = clock.now();
+    const result = await watchPoll({ since: '31d' }, { pauses: 2, closeAfterLines: 1 });
+    expect(result.error).toBeInstanceOf(OutputClosedError);
+    expect(exitCodeOf(result.error)).toBe(141);
+    // The reader closes on the second line; the writer learns it at that write, as a pipe's writer does.
+    expect((result.error as Error).message).toBe(
+      `output closed after 2 orders; no cursor was saved (a first run), the next run starts from --since ${iso(start - 31 * 86_400_000)}.`,
+    );
+    expect(result.paused).toBe(0);
+    expect(result.stderr).toBe('');
     expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
   });
 });
