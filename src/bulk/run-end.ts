@@ -76,10 +76,13 @@ export async function concludeRun<T, Sent>(
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
   closing.tally.report = ledger.report.path;
-  logSummary(job, sending, context, counted.counts, result.unavailableRecords);
-  await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
+  logSummary(job, sending, context, counted.counts, {
+    unavailable: result.unavailableRecords,
+    resumeFollows: endsWithResume(end, result.unavailableRecords),
+  });
+  await pruneOlderRuns(job, context);
   switch (end.kind) {
     case 'stopped: report not writable':
       throw new OutputError(
@@ -109,6 +112,23 @@ export async function concludeRun<T, Sent>(
   }
 }
 
+/** Whether the run's last error line gives its resume command (the cases of concludeRun that print resumeHint). */
+function endsWithResume(end: RunEnd, unavailableRecords: number): boolean {
+  switch (end.kind) {
+    case 'stopped: report not writable':
+    case 'stopped: platform unavailable':
+    case 'stopped: credentials refused':
+    case 'platform unavailable throughout':
+    case 'interrupted':
+      return true;
+    case 'some records failed':
+      return unavailableRecords > 0;
+    case 'stopped':
+    case 'done':
+      return false;
+  }
+}
+
 /**
  * What did not go through, the files that say why (named: under --quiet this line is all the log holds), and, when
  * some failed only because the platform was unavailable, the resume command that sends them again. A resume sends
@@ -134,8 +154,8 @@ function logSummary<T, Sent>(
   { client, ledger, feedBackHint }: Pick<Sending, 'client' | 'ledger' | 'feedBackHint'>,
   context: Context,
   counts: string,
-  /** Records that failed only because the platform was unavailable: nothing in them to fix. */
-  unavailableRecords: number,
+  /** Records that failed only because the platform was unavailable (nothing in them to fix); whether a resume follows. */
+  next: { unavailable: number; resumeFollows: boolean },
 ): void {
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
@@ -152,7 +172,7 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary(feedBackHint, unavailableRecords)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.filesSummary({ ...next, feedBack: feedBackHint })) context.log.info(`${job.name}: ${line}`);
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */
