@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
@@ -12,7 +13,9 @@ import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';
+import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
+import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -72,6 +75,7 @@ export async function concludeRun<T, Sent>(
   closing: ClosingCounts,
 ): Promise<void> {
   const { ledger, resumeHint } = sending;
+  await dropResumedRunsSupersededRows(job, ledger, context);
   const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
@@ -173,6 +177,27 @@ function logSummary<T, Sent>(
     },
   );
   for (const line of ledger.filesSummary({ ...next, feedBack: feedBackHint })) context.log.info(`${job.name}: ${line}`);
+}
+
+/**
+ * A resumed report holds one row per record once the run ends, as a new run's does (superseded-rows.ts). When it
+ * cannot be rewritten (a full disk), it stays as it was, whole and resumable, and the warning says how to read it.
+ */
+async function dropResumedRunsSupersededRows<T, Sent>(
+  job: BulkJob<T, Sent>,
+  ledger: RunLedger,
+  context: Context,
+): Promise<void> {
+  const resumed = job.flags.resume;
+  if (resumed === undefined || resolve(resumed) !== resolve(ledger.report.path) || isSystemPath(resumed)) return;
+  try {
+    await dropSupersededRows(ledger.report.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    context.log.warn(
+      `${job.name}: ${ledger.report.path} still holds the rows of the records this run sent again (${code}); a record's last row is its outcome`,
+    );
+  }
 }
 
 /** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */
