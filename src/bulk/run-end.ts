@@ -86,7 +86,7 @@ export async function concludeRun<T, Sent>(
     unavailable: result.unavailableRecords,
     resumeFollows: endsWithResume(end, result.unavailableRecords),
   });
-  await pruneOlderRuns(job, context);
+  await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
     case 'stopped: report not writable':
       throw new OutputError(
@@ -200,11 +200,19 @@ async function dropResumedRunsSupersededRows<T, Sent>(
   }
 }
 
-/** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */
-async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+/**
+ * --keep-reports: removes the files of this input's older runs, never this run's own (whose report the resume command
+ * names). Not after a resume, whose report has an old stamp.
+ */
+async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger, context: Context): Promise<void> {
   if (job.flags.keepReports === undefined || job.flags.report || job.flags.resume) return;
   const session = await context.session();
-  const removed = pruneOldRuns({ inputPath: job.file, folder: session.get('outputDir'), keep: job.flags.keepReports });
+  const removed = pruneOldRuns({
+    inputPath: job.file,
+    folder: session.get('outputDir'),
+    keep: job.flags.keepReports,
+    current: [ledger.report.path, ledger.errors.path],
+  });
   if (removed.length > 0)
     context.log.info(
       `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
