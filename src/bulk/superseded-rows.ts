@@ -22,9 +22,9 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
   const lastRows = new LastRowOfPlace();
   let delimiter: number | undefined;
   let index = 0;
-  await eachRow(reportPath, (row) => {
-    delimiter ??= reportDelimiterOf(row.toString('utf8')).charCodeAt(0);
-    const place = index > 0 ? placeOfRow(row, delimiter) : undefined;
+  await eachRow(reportPath, (bytes, start, end) => {
+    delimiter ??= reportDelimiterOf(bytes.toString('utf8', start, end)).charCodeAt(0);
+    const place = index > 0 ? placeOfRow(bytes, start, end, delimiter) : undefined;
     if (place !== undefined) lastRows.set(place, index);
     index++;
   });
@@ -35,25 +35,15 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
   process.once('exit', removeTemporary);
   const descriptor = createFileExclusively(temporary);
   try {
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = () => {
-      writeWholeSync(descriptor, Buffer.concat(pending, pendingBytes));
-      pending = [];
-      pendingBytes = 0;
-    };
+    const copy = new RangeCopy(descriptor);
     let copied = 0;
-    await eachRow(reportPath, (row) => {
-      const place = copied > 0 ? placeOfRow(row, shape) : undefined;
+    await eachRow(reportPath, (bytes, start, end) => {
+      const place = copied > 0 ? placeOfRow(bytes, start, end, shape) : undefined;
       // The header, and a row whose place cannot be read (not one b2bctl wrote), are kept as they are.
-      if (place === undefined || lastRows.isLast(place, copied)) {
-        pending.push(row);
-        pendingBytes += row.length;
-        if (pendingBytes >= flushBytes) flush();
-      }
+      if (place === undefined || lastRows.isLast(place, copied)) copy.keep(bytes, start, end);
       copied++;
     });
-    flush();
+    copy.finish();
     fsyncSync(descriptor);
     closeSync(descriptor);
     renameSync(temporary, reportPath);
@@ -73,38 +63,91 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
 }
 
 /**
- * Calls `visit` with each row of the file, its line end included, as the bytes it is: a row ends at a line feed outside
- * quotes (a message cell may hold a line break). A last row without a line end is a row too.
+ * Calls `visit` with each row of the file (`bytes` from `start` to `end`, its line end included), as the bytes it is:
+ * a row ends at a line feed outside quotes (a message cell may hold a line break). A last row without a line end is a
+ * row too. Rows are found with indexOf, not byte by byte: a million-row report is read twice.
  */
-async function eachRow(path: string, visit: (row: Buffer) => void): Promise<void> {
+async function eachRow(path: string, visit: (bytes: Buffer, start: number, end: number) => void): Promise<void> {
   let inQuotes = false;
-  let carried: Buffer[] = [];
-  for await (const chunk of createReadStream(path, { highWaterMark: flushBytes }) as AsyncIterable<Buffer>) {
-    let start = 0;
-    for (let at = 0; at < chunk.length; at++) {
-      const byte = chunk[at];
-      if (byte === quote) inQuotes = !inQuotes;
-      else if (byte === lineFeed && !inQuotes) {
-        const piece = chunk.subarray(start, at + 1);
-        visit(carried.length === 0 ? piece : Buffer.concat([...carried, piece]));
-        carried = [];
-        start = at + 1;
+  let carried: Buffer | undefined;
+  for await (const read of createReadStream(path, { highWaterMark: flushBytes }) as AsyncIterable<Buffer>) {
+    // The start of a row the last chunk cut: its quotes were counted already.
+    const chunk = carried === undefined ? read : Buffer.concat([carried, read]);
+    let at = carried?.length ?? 0;
+    let rowStart = 0;
+    let nextQuote = chunk.indexOf(quote, at);
+    for (let lineEnd = chunk.indexOf(lineFeed, at); lineEnd >= 0; lineEnd = chunk.indexOf(lineFeed, at)) {
+      while (nextQuote >= 0 && nextQuote < lineEnd) {
+        inQuotes = !inQuotes;
+        nextQuote = chunk.indexOf(quote, nextQuote + 1);
       }
+      at = lineEnd + 1;
+      if (inQuotes) continue;
+      visit(chunk, rowStart, at);
+      rowStart = at;
+    }
+    while (nextQuote >= 0) {
+      inQuotes = !inQuotes;
+      nextQuote = chunk.indexOf(quote, nextQuote + 1);
     }
     // Copied out: a subarray would keep the whole megabyte chunk alive until the row ends.
-    if (start < chunk.length) carried.push(Buffer.from(chunk.subarray(start)));
+    carried = rowStart < chunk.length ? Buffer.from(chunk.subarray(rowStart)) : undefined;
   }
-  if (carried.length > 0) visit(Buffer.concat(carried));
+  if (carried !== undefined) visit(carried, 0, carried.length);
+}
+
+/** Writes the rows kept, a run of neighbouring rows as one piece and a megabyte at a time. */
+class RangeCopy {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private range: { bytes: Buffer; start: number; end: number } | undefined;
+
+  constructor(private readonly descriptor: number) {}
+
+  keep(bytes: Buffer, start: number, end: number): void {
+    if (this.range?.bytes === bytes && this.range.end === start) {
+      this.range.end = end;
+      return;
+    }
+    this.closeRange();
+    this.range = { bytes, start, end };
+  }
+
+  finish(): void {
+    this.closeRange();
+    this.flush();
+  }
+
+  private closeRange(): void {
+    if (this.range === undefined) return;
+    const piece = this.range.bytes.subarray(this.range.start, this.range.end);
+    this.range = undefined;
+    this.pending.push(piece);
+    this.pendingBytes += piece.length;
+    if (this.pendingBytes >= flushBytes) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pendingBytes > 0) writeWholeSync(this.descriptor, Buffer.concat(this.pending, this.pendingBytes));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
 }
 
 /** The record a report row names, from its first cell (`8`, or `"1:2345 (element 17)"`); undefined for any other. */
-function placeOfRow(row: Buffer, delimiter: number): RecordPlace | undefined {
-  if (row[0] === quote) {
-    const end = row.indexOf(quote, 1);
-    return end < 0 ? undefined : parsePlace(row.toString('utf8', 1, end));
+function placeOfRow(bytes: Buffer, start: number, end: number, delimiter: number): RecordPlace | undefined {
+  // Most rows start with the line's digits and a delimiter: read as a number, without a string or a pattern.
+  let line = 0;
+  let at = start;
+  while (at < end && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39)
+    line = line * 10 + (bytes[at++] as number) - 0x30;
+  if (at > start && at < end && bytes[at] === delimiter) return { line };
+  if (bytes[start] === quote) {
+    const close = bytes.indexOf(quote, start + 1);
+    return close < 0 || close >= end ? undefined : parsePlace(bytes.toString('utf8', start + 1, close));
   }
-  const end = row.indexOf(delimiter);
-  return end < 0 ? undefined : parsePlace(row.toString('latin1', 0, end));
+  const cellEnd = bytes.indexOf(delimiter, start);
+  return cellEnd < 0 || cellEnd >= end ? undefined : parsePlace(bytes.toString('latin1', start, cellEnd));
 }
 
 /** The index of the last row of each place, one slot per line (and per element of minified JSON), as LineKeys keeps keys. */

@@ -65,4 +65,23 @@ describe('dropSupersededRows', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect(statSync(path).ino).toBe(before);
   });
+
+  it('a report of several megabytes: rows cut across the chunks it is read in, line breaks in quotes included', async () => {
+    const message = '"Cannot reach\r\nthe ""platform"", twice"';
+    const first = Array.from({ length: 60_000 }, (_, index) => {
+      const line = index + 2;
+      return line % 3 === 0
+        ? `${line},K${line},failed,,,${message},${line}\r\n`
+        : `${line},K${line},queued,202,b,,${line}\r\n`;
+    });
+    const resumed = first
+      .filter((row) => row.includes(',failed,'))
+      .map((row) => row.replace(/,failed,,,.*,(\d+)\r\n$/s, ',queued,202,c,,$1\r\n'));
+    const header = 'line,key,outcome,status,id,message,row\r\n';
+    const path = reportWith([header, ...first, ...resumed].join(''));
+    expect(await dropSupersededRows(path)).toBe(resumed.length);
+    expect(readFileSync(path, 'utf8')).toBe(
+      [header, ...first.filter((row) => !row.includes(',failed,')), ...resumed].join(''),
+    );
+  });
 });
