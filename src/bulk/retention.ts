@@ -5,9 +5,17 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
  * `--keep-reports N`: after a run, the files of all but the N newest runs of the same input in the
  * same folder (report, run record, errors file) are removed, so a nightly push does not fill the disk.
  * Only names b2bctl gives (`NAME.report-YYYYMMDD-HHMMSS[-n].csv` and its siblings) are touched.
- * Returns the removed paths.
+ * The run that is ending (`current`: its report and errors file) is the newest whatever the time in its names says,
+ * and is always one of the N kept: after the clock was set back (an NTP correction, a VM restored) an earlier run's
+ * names carry a later time, and ordered by names alone the run removed its own report, which its printed resume
+ * command then named in vain. The other runs are ordered by the time in their names. Returns the removed paths.
  */
-export function pruneOldRuns(options: { inputPath: string; folder?: string; keep: number }): string[] {
+export function pruneOldRuns(options: {
+  inputPath: string;
+  folder?: string;
+  keep: number;
+  current?: readonly string[];
+}): string[] {
   const folder = options.folder ?? (options.inputPath === '-' ? '.' : dirname(options.inputPath));
   const name = options.inputPath === '-' ? 'stdin' : basename(options.inputPath, extname(options.inputPath));
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -23,9 +31,18 @@ export function pruneOldRuns(options: { inputPath: string; folder?: string; keep
     const meta = files.find((file) => file.endsWith('.meta.json'));
     if (meta !== undefined && !recordsInput(join(folder, meta), options.inputPath)) runs.delete(stamp);
   }
-  const oldestFirst = [...runs.keys()].toSorted((a, b) => order(a).localeCompare(order(b)));
+  const currentStamps = new Set(
+    (options.current ?? [])
+      .filter((path) => resolve(dirname(path)) === resolve(folder))
+      .map((path) => ours.exec(basename(path))?.[1])
+      .filter((stamp) => stamp !== undefined && runs.has(stamp)),
+  );
+  const others = [...runs.keys()]
+    .filter((stamp) => !currentStamps.has(stamp))
+    .toSorted((a, b) => order(a).localeCompare(order(b)));
+  const room = Math.max(0, options.keep - currentStamps.size);
   const removed: string[] = [];
-  for (const stamp of oldestFirst.slice(0, Math.max(0, oldestFirst.length - options.keep))) {
+  for (const stamp of others.slice(0, Math.max(0, others.length - room))) {
     for (const file of runs.get(stamp) ?? []) {
       rmSync(join(folder, file), { force: true });
       removed.push(join(folder, file));

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
@@ -12,7 +13,9 @@ import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type RunTally, sendingCounts } from './closing-line.js';
+import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
+import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -72,14 +75,18 @@ export async function concludeRun<T, Sent>(
   closing: ClosingCounts,
 ): Promise<void> {
   const { ledger, resumeHint } = sending;
+  await dropResumedRunsSupersededRows(job, ledger, context);
   const counted = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
   closing.tally.counts = counted.counts;
   closing.tally.outcomes = counted.outcomes;
   closing.tally.report = ledger.report.path;
-  logSummary(job, sending, context, counted.counts, result.unavailableRecords);
-  await pruneOlderRuns(job, context);
   const answered = ledger.recorded - closing.invalidRecorded;
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
+  logSummary(job, sending, context, counted.counts, {
+    unavailable: result.unavailableRecords,
+    resumeFollows: endsWithResume(end, result.unavailableRecords),
+  });
+  await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
     case 'stopped: report not writable':
       throw new OutputError(
@@ -109,6 +116,23 @@ export async function concludeRun<T, Sent>(
   }
 }
 
+/** Whether the run's last error line gives its resume command (the cases of concludeRun that print resumeHint). */
+function endsWithResume(end: RunEnd, unavailableRecords: number): boolean {
+  switch (end.kind) {
+    case 'stopped: report not writable':
+    case 'stopped: platform unavailable':
+    case 'stopped: credentials refused':
+    case 'platform unavailable throughout':
+    case 'interrupted':
+      return true;
+    case 'some records failed':
+      return unavailableRecords > 0;
+    case 'stopped':
+    case 'done':
+      return false;
+  }
+}
+
 /**
  * What did not go through, the files that say why (named: under --quiet this line is all the log holds), and, when
  * some failed only because the platform was unavailable, the resume command that sends them again. A resume sends
@@ -134,8 +158,8 @@ function logSummary<T, Sent>(
   { client, ledger, feedBackHint }: Pick<Sending, 'client' | 'ledger' | 'feedBackHint'>,
   context: Context,
   counts: string,
-  /** Records that failed only because the platform was unavailable: nothing in them to fix. */
-  unavailableRecords: number,
+  /** Records that failed only because the platform was unavailable (nothing in them to fix); whether a resume follows. */
+  next: { unavailable: number; resumeFollows: boolean },
 ): void {
   const stats = client.http.stats;
   const seconds = ledger.elapsedSeconds();
@@ -152,14 +176,43 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary(feedBackHint, unavailableRecords)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.filesSummary({ ...next, feedBack: feedBackHint })) context.log.info(`${job.name}: ${line}`);
 }
 
-/** --keep-reports: removes the files of this input's older runs. Not after a resume, whose report has an old stamp. */
-async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+/**
+ * A resumed report holds one row per record once the run ends, as a new run's does (superseded-rows.ts). When it
+ * cannot be rewritten (a full disk), it stays as it was, whole and resumable, and the warning says how to read it.
+ */
+async function dropResumedRunsSupersededRows<T, Sent>(
+  job: BulkJob<T, Sent>,
+  ledger: RunLedger,
+  context: Context,
+): Promise<void> {
+  const resumed = job.flags.resume;
+  if (resumed === undefined || resolve(resumed) !== resolve(ledger.report.path) || isSystemPath(resumed)) return;
+  try {
+    await dropSupersededRows(ledger.report.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    context.log.warn(
+      `${job.name}: ${ledger.report.path} still holds the rows of the records this run sent again (${code}); a record's last row is its outcome`,
+    );
+  }
+}
+
+/**
+ * --keep-reports: removes the files of this input's older runs, never this run's own (whose report the resume command
+ * names). Not after a resume, whose report has an old stamp.
+ */
+async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger, context: Context): Promise<void> {
   if (job.flags.keepReports === undefined || job.flags.report || job.flags.resume) return;
   const session = await context.session();
-  const removed = pruneOldRuns({ inputPath: job.file, folder: session.get('outputDir'), keep: job.flags.keepReports });
+  const removed = pruneOldRuns({
+    inputPath: job.file,
+    folder: session.get('outputDir'),
+    keep: job.flags.keepReports,
+    current: [ledger.report.path, ledger.errors.path],
+  });
   if (removed.length > 0)
     context.log.info(
       `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,

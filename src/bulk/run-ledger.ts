@@ -236,14 +236,34 @@ export class RunLedger {
   /**
    * The report's path, and the errors file's; with `feedBack` (the command that sends it), the line that feeds it back.
    * `unavailable`: the records of the errors file that failed only because the platform was unavailable, which have
-   * nothing to fix: they are fed back once it answers.
+   * nothing to fix: they are sent again once it answers. `resumeFollows`: the run ends with its resume command, which
+   * sends every record not done, these too; a feed-back command beside it would finish only part of the night (and,
+   * both run, send those records twice), so the resume is the one way on, and its own errors file the one to fix.
    */
-  filesSummary(feedBack?: string, unavailable = 0): string[] {
+  filesSummary(next: { feedBack?: string; unavailable?: number; resumeFollows?: boolean } = {}): string[] {
     const lines = [`report: ${this.report.path}`];
     const rows = this.errors.rows;
     if (rows === 0) return lines;
+    const unavailable = next.unavailable ?? 0;
     const toFix = Math.max(0, rows - unavailable);
     const records = countOf(rows, 'records');
+    if (next.resumeFollows === true) {
+      const sentAgain = 'which the resume command below sends again';
+      lines.push(
+        `errors: ${this.errors.path} (${
+          unavailable === 0
+            ? `${records} to fix`
+            : toFix === 0
+              ? `${records} that failed because the platform was unavailable, ${sentAgain}`
+              : `${records}: ${toFix} to fix, ${unavailable} that failed because the platform was unavailable, ${sentAgain}`
+        })`,
+      );
+      if (toFix > 0)
+        lines.push(
+          'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
+        );
+      return lines;
+    }
     const what =
       unavailable === 0
         ? `${records} to fix and feed back`
@@ -258,7 +278,7 @@ export class RunLedger {
         : toFix === 0
           ? 'once the platform answers'
           : 'once fixed and the platform answers';
-    if (feedBack) lines.push(`${when}, feed it back with: ${feedBack}`);
+    if (next.feedBack) lines.push(`${when}, feed it back with: ${next.feedBack}`);
     return lines;
   }
 }

@@ -78,10 +78,12 @@ describe('records that failed on an unavailable platform', () => {
       { configDir: join(folder, 'config'), cwd: folder, env },
     );
     expect(night.code).toBe(1);
-    // The 10 have nothing to fix: the errors file says which are which, and when to feed it back.
+    // The 10 have nothing to fix, and the resume sends them again: the errors file says which are which, and offers
+    // no feed-back command of its own beside the resume (both run, the 10 would go twice).
     expect(night.stderr).toMatch(
-      /stock push: errors: stock\.errors-\d{8}-\d{6}\.csv \(12 records: 2 to fix, 10 that failed because the platform was unavailable\)\n.*stock push: once fixed and the platform answers, feed it back with: /,
+      /^stock push: errors: stock\.errors-\d{8}-\d{6}\.csv \(12 records: 2 to fix, 10 that failed because the platform was unavailable, which the resume command below sends again\)\nstock push: once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix\n/m,
     );
+    expect(night.stderr).not.toContain('feed it back with');
     const last = night.stderr.trimEnd().split('\n').at(-1) ?? '';
     expect(last).toMatch(
       /^error: 12 items did not go through \(2 rejected, 10 failed\); the report \S+ and the errors file \S+ say why\. 10 items failed because the platform was unavailable, and may go through when sent again: run .* --resume \S+ \(it also sends the 2 other items not done again, as they are\)$/,
@@ -93,6 +95,29 @@ describe('records that failed on an unavailable platform', () => {
     expect(resumed.code).toBe(1);
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
     expect(resumed.stderr).toContain('stock push: 10 applied, 2 rejected;');
+  });
+
+  it('a run stopped by the platform gives one way to finish the night: the resume, no feed-back command of a part', async () => {
+    const folder = temporaryFolder('b2bctl-unavailable-stop-');
+    const configDir = join(folder, 'config');
+    stockFile(folder, 60);
+    await resetCounts(sandbox);
+    // Requests 2, 3 and 4 answered 503 (no retry spent) stop the run: 10 applied, 30 failed, 20 never sent. Each
+    // fault counts the requests the ones before it let through.
+    for (let fault = 0; fault < 3; fault++) await scheduleFault(sandbox, '/v1/stock/batch', 2, 503);
+    const flags = ['--route', 'batch', '--batch-size', '10', '--concurrency', '1', '--retries', '0'];
+    const night = await runCommandLine(['stock', 'push', 'stock.csv', ...flags], { configDir, cwd: folder, env });
+    expect(night.code).toBe(69);
+    const report = /--resume (\S+)$/m.exec(night.stderr)?.[1] ?? '';
+    const errors = report.replace('.report-', '.errors-');
+    // The feed-back command would send the 30 and leave the 20 never sent: the resume sends all 50.
+    expect(night.stderr).toContain(
+      `stock push: report: ${report}\nstock push: errors: ${errors} (30 records that failed because the platform was unavailable, which the resume command below sends again)\nerror: `,
+    );
+    expect(night.stderr).not.toContain('feed it back');
+    expect(night.stderr).toMatch(
+      /^error: .*Stopped after 3 failed requests in a row; when the platform is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.csv .* --resume \S+$/m,
+    );
   });
 
   it('no resume command when nothing failed for want of the platform: only the files that say why', async () => {

@@ -50,12 +50,13 @@ describe('stock push --excel', () => {
     expect(resumed.stderr).not.toContain('Cannot resume');
     expect(resumed.stderr).not.toContain('not a b2bctl report');
     expect(resumed.code).toBe(1);
-    // The resumed run keeps the report's dialect: one BOM, `;`, and a row only for the record it sent again (the
-    // rejected one); the invalid one is counted (exit 1) but has its row already.
+    // The resumed run keeps the report's dialect: one BOM, `;`, and a new row only for the record it sent again (the
+    // rejected one), which replaces its old one; the invalid one is counted (exit 1) but has its row already.
     const after = readFileSync(reportPath, 'utf8');
     expect(after.split('\uFEFF')).toHaveLength(2);
-    const again = excelRows(reportPath).slice(rows.length);
-    expect(again.map((row) => [row.line, row.key])).toEqual([['3', "'=1+1"]]);
+    const again = excelRows(reportPath);
+    expect(again.map((row) => [row.line, row.key, row.outcome]).at(-1)).toEqual(['3', "'=1+1", 'rejected']);
+    expect(again.map((row) => row.line).toSorted()).toEqual(['2', '3', '4']);
   });
 
   it('the report.excel setting (env B2BCTL_REPORT_EXCEL) asks for the same report without the flag', async () => {

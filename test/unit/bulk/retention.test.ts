@@ -71,4 +71,22 @@ describe('pruneOldRuns', () => {
     expect(readdirSync(folder)).toContain('estoque.report-20261120-020000.meta.json');
     expect(readdirSync(folder)).toContain('estoque.report-20261119-020000.meta.json');
   });
+
+  it('always keeps the run that is ending, whatever the time in its names, and counts it among the N', () => {
+    const folder = temporaryFolder('b2bctl-retention-');
+    const names = ['20261120-020000', '20261121-020000', '20261122-020000'].map((stamp) => `stock.report-${stamp}.csv`);
+    for (const name of names) writeFileSync(join(folder, name), '');
+    // The ending run's clock was set back: an earlier run's name (the 22nd) carries a later time than its own.
+    const current = [
+      join(folder, 'stock.report-20261121-020000.csv'),
+      join(folder, 'stock.errors-20261121-020000.csv'),
+    ];
+    expect(pruneOldRuns({ inputPath: join(folder, 'stock.csv'), keep: 2, current })).toEqual([
+      join(folder, 'stock.report-20261120-020000.csv'),
+    ]);
+    expect(pruneOldRuns({ inputPath: join(folder, 'stock.csv'), keep: 1, current })).toEqual([
+      join(folder, 'stock.report-20261122-020000.csv'),
+    ]);
+    expect(readdirSync(folder)).toEqual(['stock.report-20261121-020000.csv']);
+  });
 });

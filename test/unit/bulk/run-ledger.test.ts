@@ -344,28 +344,43 @@ describe('RunLedger: the summary lines', () => {
   it('the report always; the errors file and the line that feeds it back only when records failed', async () => {
     const ledger = await ledgerIn(temporaryFolder()).open();
     const feedBack = `b2bctl customer create ${ledger.errors.path}`;
-    expect(ledger.filesSummary(feedBack)).toEqual([`report: ${ledger.report.path}`]);
+    expect(ledger.filesSummary({ feedBack })).toEqual([`report: ${ledger.report.path}`]);
     ledger.record([row(1, 'failed'), row(2, 'invalid')]);
     ledger.close();
     expect(ledger.filesSummary()).toEqual([
       `report: ${ledger.report.path}`,
       `errors: ${ledger.errors.path} (2 records to fix and feed back)`,
     ]);
-    expect(ledger.filesSummary(feedBack)).toEqual([
+    expect(ledger.filesSummary({ feedBack })).toEqual([
       `report: ${ledger.report.path}`,
       `errors: ${ledger.errors.path} (2 records to fix and feed back)`,
       `once fixed, feed it back with: b2bctl customer create ${ledger.errors.path}`,
     ]);
     // Records that failed only because the platform was unavailable have nothing to fix.
-    expect(ledger.filesSummary(feedBack, 2)).toEqual([
+    expect(ledger.filesSummary({ feedBack, unavailable: 2 })).toEqual([
       `report: ${ledger.report.path}`,
       `errors: ${ledger.errors.path} (2 records that failed because the platform was unavailable, to feed back once it answers)`,
       `once the platform answers, feed it back with: b2bctl customer create ${ledger.errors.path}`,
     ]);
-    expect(ledger.filesSummary(feedBack, 1)).toEqual([
+    expect(ledger.filesSummary({ feedBack, unavailable: 1 })).toEqual([
       `report: ${ledger.report.path}`,
       `errors: ${ledger.errors.path} (2 records: 1 to fix, 1 that failed because the platform was unavailable)`,
       `once fixed and the platform answers, feed it back with: b2bctl customer create ${ledger.errors.path}`,
+    ]);
+    // A run that ends with its resume command: that command is the one way on, and its run's errors file the one to fix.
+    expect(ledger.filesSummary({ feedBack, unavailable: 2, resumeFollows: true })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records that failed because the platform was unavailable, which the resume command below sends again)`,
+    ]);
+    expect(ledger.filesSummary({ feedBack, unavailable: 1, resumeFollows: true })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records: 1 to fix, 1 that failed because the platform was unavailable, which the resume command below sends again)`,
+      'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
+    ]);
+    expect(ledger.filesSummary({ feedBack, resumeFollows: true })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records to fix)`,
+      'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
     ]);
   });
 });
