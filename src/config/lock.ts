@@ -6,6 +6,7 @@ import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
 import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
@@ -120,9 +121,8 @@ export function acquireLock(
  * be written before anything is sent; the system's own words for the cause (up to its comma: not the call).
  */
 function unwritableLock(path: string, error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === undefined || error instanceof B2bctlError) return error;
-  const cause = (error as Error).message.split(',')[0] ?? code;
+  const cause = systemErrorCause(error);
+  if (cause === undefined || error instanceof B2bctlError) return error;
   return new UsageError(
     `Cannot write the lock ${path} (${cause}); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
     { cause: error },
