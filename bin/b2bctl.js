@@ -48,18 +48,18 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
 
 /**
  * Loading the bundle takes a moment (most of a second on a busy machine), and until src/cli/main.ts has installed
- * its handlers a SIGINT or SIGTERM met none: the process ended at once, exit 143 and no line, where a scheduler
+ * its handlers a SIGINT, SIGTERM or SIGHUP met none: the process ended at once, exit 143 and no line, where a scheduler
  * stopping a job it had just started expects 75 and the line that says so. Until then the signals are held here,
  * and main.ts takes them over as if they came as it starts (`Symbol.for('b2bctl.heldSignals')` on process).
  */
 function holdEarlySignals() {
   const held = [];
   const hold = (signal) => held.push(signal);
-  process.on('SIGINT', hold);
-  process.on('SIGTERM', hold);
+  // The stop signals of src/base/stop-signals.ts (this launcher loads none of the bundle before it needs to).
+  const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of stopSignals) process.on(signal, hold);
   process[Symbol.for('b2bctl.heldSignals')] = () => {
-    process.off('SIGINT', hold);
-    process.off('SIGTERM', hold);
+    for (const signal of stopSignals) process.off(signal, hold);
     return held;
   };
 }

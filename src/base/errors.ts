@@ -1,4 +1,5 @@
 /** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
+import { isStopSignal, signalExitCodes } from './stop-signals.js';
 
 /** Exit codes (docs/output.md, "Exit codes"), after sysexits. */
 export const ExitCode = {
@@ -10,11 +11,12 @@ export const ExitCode = {
   unavailable: 69,
   interrupted: 75,
   authFailed: 77,
-  /** 128 + SIGINT and 128 + SIGTERM: a signal ended the run at a point where there is nothing to finish (a prompt). */
-  endedBySigint: 130,
+  /** 128 + SIGHUP, SIGINT, SIGTERM: a signal ended the run at a point where there is nothing to finish (a prompt). */
+  endedBySighup: signalExitCodes.SIGHUP,
+  endedBySigint: signalExitCodes.SIGINT,
   /** 128 + SIGPIPE, what a shell reports for a writer whose reader closed the pipe. */
   outputClosed: 141,
-  endedBySigterm: 143,
+  endedBySigterm: signalExitCodes.SIGTERM,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -103,10 +105,10 @@ export class OutputClosedError extends B2bctlError {
   }
 }
 
-/** A signal (SIGINT, SIGTERM) ended a run that had nothing to finish: exit 128 + the signal, as a shell expects. */
+/** A signal (SIGINT, SIGTERM, SIGHUP) ended a run that had nothing to finish: exit 128 + the signal, as a shell expects. */
 export class SignalledError extends B2bctlError {
   constructor(message: string, signal: string | undefined) {
-    super(message, signal === 'SIGTERM' ? ExitCode.endedBySigterm : ExitCode.endedBySigint);
+    super(message, isStopSignal(signal) ? signalExitCodes[signal] : ExitCode.endedBySigint);
   }
 }
 

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
@@ -21,6 +21,7 @@ import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } 
 import { openSending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
 import { checkingProgress } from './checking-progress.js';
+import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { type LateProblem, runValidationPass, type ValidationSummary } from './validation-pass.js';
 import { type JudgedRecord, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
 
@@ -91,16 +92,6 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
   }
 }
 
-/** Device, inode, size and modification time of a file: any change means another file, or other content. */
-function fileIdentity(path: string): string | undefined {
-  try {
-    const stats = statSync(path, { bigint: true });
-    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The input as the first stage opened and checked it, with what a resumed run has done already. */
 interface CheckedInput {
   /** The input as messages name it: the file, or `stdin`. */
@@ -138,6 +129,10 @@ async function validateThenSend<T, Sent>(
     tally.counts = validationCounts(validation, job.flags.dryRun);
     // By name too, for `-o json` and `--log-format json`: a run that ends before sending is read from them as well.
     tally.outcomes = { records: validation.records, valid: validation.valid, invalid: validation.invalid };
+    // Before any verdict on the records: those of a file rewritten while it was read are the rewrite's (a line
+    // half old and half new), and the "N records are invalid … pass --skip-invalid" they earned sent the person on
+    // call to fix records that were fine.
+    input.unchanged();
     checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
     const plan = planSending(job, input, validation, context);
     if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
@@ -176,7 +171,7 @@ async function openAndCheckInput<T, Sent>(
   const unchanged = () => {
     if (fileIdentity(readPath) !== identity)
       throw new InputError(
-        `${shownName} changed while it was being read (another program is writing or replacing it); nothing was sent. Run again once the export is complete, or copy it first and pass the copy.`,
+        `${changedWhileRead(shownName)}; nothing was sent. Run again once the export is complete, or copy it first and pass the copy.`,
         { file: shownName },
       );
   };
@@ -313,11 +308,11 @@ function logValidation<T, Sent>(
 }
 
 /**
- * What would stop the real run before it sends, checked by a dry run too, so that it exits as the real run would: an
- * input that changed while it was read (exit 65), a folder its report or errors file cannot be written in (exit 2).
+ * What would stop the real run before it sends, checked by a dry run too, so that it exits as the real run would: a
+ * folder its report or errors file cannot be written in (exit 2). (An input that changed while it was read was
+ * refused before, as in the real run.)
  */
 async function rehearseRefusals<T, Sent>(job: BulkJob<T, Sent>, input: CheckedInput, context: Context): Promise<void> {
-  input.unchanged();
   const fallback = defaultOutputFolder(job.file, (await context.session()).get('outputDir'));
   const outputs: [string, string, string | undefined][] = [
     ['report', '--report', job.flags.report],

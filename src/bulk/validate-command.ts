@@ -6,6 +6,7 @@ import { countOf } from '../lib/plural.js';
 import { openCommandInput } from './command-input.js';
 import type { InputFlags } from './flags.js';
 import { checkingProgress } from './checking-progress.js';
+import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { advisoryLogger, problemOutput, type ProblemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
@@ -45,6 +46,15 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   // The closing line's time counts the opening too: a workbook's shared strings and merged cells are read there,
   // seconds of a large one.
   const started = context.clock.now();
+  // Taken before the file is opened: problems found in a file rewritten as it is read are the rewrite's.
+  const identity = command.file === '-' ? undefined : fileIdentity(command.file);
+  const unchanged = (shownName: string) => {
+    if (command.file !== '-' && fileIdentity(command.file) !== identity)
+      throw new InputError(
+        `${changedWhileRead(shownName)}: what was checked is not the file as it now stands. Run again once the export is complete, or copy it first and validate the copy.`,
+        { file: shownName },
+      );
+  };
   try {
     const input = await openCommandInput(context, command.file, command.flags, command.catalogue, {
       stdin: here.stdin,
@@ -52,7 +62,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
       sends: false,
     });
     try {
-      await validateEveryRecord(command, input, context, started);
+      await validateEveryRecord(command, input, context, started, unchanged);
     } finally {
       input.close();
     }
@@ -66,6 +76,7 @@ async function validateEveryRecord<T>(
   input: OpenedInput,
   context: Context,
   started: number,
+  unchanged: (shownName: string) => void,
 ): Promise<void> {
   const output = problemOutput(context, input.file, input.format);
   const progress = checkingProgress(context, `${command.noun} checked`);
@@ -104,6 +115,8 @@ async function validateEveryRecord<T>(
   context.log.info(
     `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${advisories?.count ? `, ${countOf(advisories.count, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
+  // Before any verdict on the records: those of a file rewritten as it was read are the rewrite's.
+  unchanged(input.file);
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)
     context.log.info(

@@ -22,6 +22,7 @@ import {
   UsageError,
 } from '../base/errors.js';
 import { packageRoot } from '../base/package-root.js';
+import { signalEndingWith } from '../base/stop-signals.js';
 import { workbookFormat } from '../io/input/binary-kinds.js';
 import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
 import { copyOfWorkbookStream } from '../io/input/workbook-copy.js';
@@ -266,8 +267,7 @@ export function rebuiltError(crossed: CrossingError): Error {
   else if (crossed.name === 'OutputClosedError') error = new OutputClosedError(message);
   else if (crossed.name === 'UsageError') error = new UsageError(message);
   else if (crossed.name === 'ConfigError') error = new ConfigError(message, crossed.file ?? '');
-  else if (crossed.name === 'SignalledError')
-    error = new SignalledError(message, crossed.exitCode === 143 ? 'SIGTERM' : 'SIGINT');
+  else if (crossed.name === 'SignalledError') error = new SignalledError(message, signalEndingWith(crossed.exitCode));
   else {
     error = new B2bctlError(message, crossed.exitCode);
     error.name = crossed.name;

@@ -2,6 +2,7 @@ import type { IOStreams, Prompter } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import type { LogFormat } from '../io/output/log-formats.js';
 import { closedOutputExitCode, isClosedOutputClaimed, isFailedWriteClaimed } from '../io/output/closed-output.js';
+import { isStopSignal, signalExitCodes, stopSignals } from '../base/stop-signals.js';
 import { Interruptions } from './interruptions.js';
 import { runProgram } from './run-program.js';
 
@@ -98,7 +99,7 @@ let logFormat: LogFormat | undefined;
 /** The command's exit code once it is known, before the process has finished closing. */
 let decidedExitCode: number | undefined;
 
-/** The first SIGINT/SIGTERM asks the command to stop cleanly; a second one ends the process at once. */
+/** The first stop signal asks the command to stop cleanly; a second one ends the process at once. */
 function interruptOnSignals(): AbortSignal {
   const controller = new AbortController();
   const interruptions = new Interruptions(() => performance.now());
@@ -113,16 +114,14 @@ function interruptOnSignals(): AbortSignal {
     if (signal === 'SIGINT' && process.stderr.isTTY && echoed) process.stderr.write('\r\u001B[K');
     controller.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of stopSignals) process.on(signal, onSignal);
   // Those that came while the bundle loaded, held by the launcher (bin/b2bctl.js): taken now, as one interruption.
   for (const signal of takeHeldSignals()) onSignal(signal);
-  // b2bctl owns these two signals. conf's atomic writes (atomically → when-exit) add a handler that
+  // b2bctl owns these signals. conf's atomic writes (atomically → when-exit) add a handler that
   // re-raises the signal to end the process, which our handler then took for a second Ctrl-C: a
   // bulk run died at once with exit 130 instead of finishing its requests and exiting 75.
   process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal)
-      queueMicrotask(() => process.off(event, listener));
+    if (isStopSignal(event) && listener !== onSignal) queueMicrotask(() => process.off(event, listener));
   });
   return controller.signal;
 }
@@ -137,17 +136,16 @@ function takeHeldSignals(): NodeJS.Signals[] {
  * Ends the process now, whatever it is waiting for. process.exit() is not enough: it waits for libuv's
  * worker threads, and one blocked in open() or read() (a FIFO nobody writes to, a stuck device) never
  * returns. The 'exit' listeners (the profile lock, the spooled copy of stdin) run first, then the
- * signal is raised again with its default action, which ends the process as the shell expects (130, 143).
+ * signal is raised again with its default action, which ends the process as the shell expects (129, 130, 143).
  */
 function endAtOnce(signal: NodeJS.Signals, handler: (signal: NodeJS.Signals) => void): never {
   // The command had ended and said its exit code: the process was only closing its connections.
   if (decidedExitCode !== undefined) process.exit(decidedExitCode);
-  const code = signal === 'SIGINT' ? 130 : 143;
+  const code = isStopSignal(signal) ? signalExitCodes[signal] : signalExitCodes.SIGTERM;
   process.exitCode = code;
   process.emit('exit', code);
   process.removeAllListeners('exit');
-  process.off('SIGINT', handler);
-  process.off('SIGTERM', handler);
+  for (const stopSignal of stopSignals) process.off(stopSignal, handler);
   process.kill(process.pid, signal);
   // Not reached once the default action has run; a platform without it still exits.
   process.exit(code);

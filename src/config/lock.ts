@@ -2,21 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { writeWholeSync } from '../lib/whole-write.js';
 import { dirname, join } from 'node:path';
-import { B2bctlError, ExitCode } from '../base/errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
 import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '../lib/private-file.js';
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
   link: (existingPath: string, newPath: string) => void;
   /** Creates the file only if it does not exist yet (O_EXCL), readable by its owner only; returns its descriptor. */
   createExclusive: (path: string) => number;
+  /** Writes the lock's whole text at the descriptor (a full disk fails here). */
+  write: (descriptor: number, text: string) => void;
 }
 
 const nodeLockFileSystem: LockFileSystem = {
   link: linkSync,
   createExclusive: (path) => createFileExclusively(path),
+  write: writeWholeSync,
 };
 
 interface LockHolder {
@@ -72,7 +76,11 @@ export function acquireLock(
   replaced: Partial<LockFileSystem> = {},
 ): () => void {
   const fileSystem = { ...nodeLockFileSystem, ...replaced };
-  makePrivateFolder(dirname(path));
+  try {
+    makePrivateFolder(dirname(path));
+  } catch (error) {
+    throw unwritableLock(path, error);
+  }
   const holder: LockHolder = {
     pid: process.pid,
     command,
@@ -83,7 +91,7 @@ export function acquireLock(
   const text = JSON.stringify(holder);
   refuseOddLockPath(path);
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFile(path, text, fileSystem)) return releaser(path, text);
+    if (createLockFileOrSay(path, text, fileSystem)) return releaser(path, text);
     const current = readLock(path);
     // Released between our attempt and the read: the holder finished, so simply try again. An empty lock is one being
     // written where hard links are missing (created, then written): its holder is alive.
@@ -105,6 +113,28 @@ export function acquireLock(
     takeOver(path, current.text, fileSystem);
   }
   throw new B2bctlError(`Could not take the lock ${path}; another run took it first.`, ExitCode.interrupted);
+}
+
+/**
+ * A config folder on a full or read-only disk: the bare system error (`ENOSPC: no space left on device, write`, exit
+ * 1) named no file, and exit 1 reads as "some records were rejected". Named, and exit 2, as every path that cannot
+ * be written before anything is sent; the system's own words for the cause (up to its comma: not the call).
+ */
+function unwritableLock(path: string, error: unknown): unknown {
+  const cause = systemErrorCause(error);
+  if (cause === undefined || error instanceof B2bctlError) return error;
+  return new UsageError(
+    `Cannot write the lock ${path} (${cause}); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
+    { cause: error },
+  );
+}
+
+function createLockFileOrSay(path: string, text: string, fileSystem: LockFileSystem): boolean {
+  try {
+    return createLockFile(path, text, fileSystem);
+  } catch (error) {
+    throw unwritableLock(path, error);
+  }
 }
 
 /**
@@ -196,10 +226,14 @@ function createLockFile(path: string, text: string, fileSystem: LockFileSystem):
   const temporary = temporaryPathBeside(path);
   const descriptor = createFileExclusively(temporary);
   try {
-    writeWholeSync(descriptor, text);
-  } finally {
+    fileSystem.write(descriptor, text);
+  } catch (error) {
+    // Not left behind, empty, by each run the full disk stops.
     closeSync(descriptor);
+    rmSync(temporary, { force: true });
+    throw error;
   }
+  closeSync(descriptor);
   try {
     fileSystem.link(temporary, path);
     return true;
@@ -223,10 +257,14 @@ function createLockFileInPlace(path: string, text: string, fileSystem: LockFileS
     throw error;
   }
   try {
-    writeWholeSync(descriptor, text);
-  } finally {
+    fileSystem.write(descriptor, text);
+  } catch (error) {
+    // Ours, made a moment ago: an empty lock left would hold the next runs off for abandonedGuardMs.
     closeSync(descriptor);
+    rmSync(path, { force: true });
+    throw error;
   }
+  closeSync(descriptor);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 import { withShortLock } from '../lib/short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
@@ -17,7 +18,13 @@ export class ProfileStore {
   readonly file: string;
   private conf: Conf<ConfigFile> | undefined;
 
-  constructor(directory: string) {
+  /** `openFile` opens the config file; a test may hand one whose writes fail (a full disk). */
+  constructor(
+    directory: string,
+    private readonly openFile: (options: ConstructorParameters<typeof Conf<ConfigFile>>[0]) => Conf<ConfigFile> = (
+      options,
+    ) => new Conf<ConfigFile>(options),
+  ) {
     this.directory = directory;
     this.file = join(directory, 'config.json');
   }
@@ -117,7 +124,7 @@ export class ProfileStore {
     // conf writes through atomically's temporary file, opened without O_EXCL|O_NOFOLLOW, which conf's public options
     // cannot replace with writeFileDurably: safe only because the folder was just checked to be this user's and
     // writable by no one else, so no other user can plant a link at that name (docs/security.md).
-    this.conf = new Conf<ConfigFile>({
+    this.conf = this.openFile({
       projectName: 'b2bctl',
       cwd: this.directory,
       configName: 'config',
@@ -144,6 +151,15 @@ export class ProfileStore {
     if (code === 'EEXIST' || code === 'ENOTDIR') {
       return new ConfigError(
         `The config folder ${this.directory} cannot be a folder: a file is in the way on that path (${code}). Point B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) at a folder this user can write, or move that file.`,
+        this.file,
+        { cause: error },
+      );
+    }
+    // A full disk: the bare `ENOSPC: no space left on device, write` (exit 1) named no file. The file is replaced
+    // whole or not at all (conf writes beside it, then renames).
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      return new ConfigError(
+        `Cannot write the config file ${this.file} (${systemErrorCause(error)}): nothing was saved in it. Make room on its disk, or set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder on another disk.`,
         this.file,
         { cause: error },
       );

@@ -1,5 +1,8 @@
 import { versionsToRemember, type TimeWindow } from '../domain/orders-window.js';
 import { writeCursor } from './cursor-file.js';
+import { OutputError } from '../base/errors.js';
+import { countOf } from '../lib/plural.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 
 /**
  * What one poll run has emitted and may remember: the versions already emitted (to emit each once), the entries it
@@ -76,12 +79,31 @@ export class PollProgress {
     const target = Math.min(upTo, this.unreadableFrom, this.platformCeiling);
     this.cursor = Math.min(Math.max(this.cursor ?? target, target), this.platformCeiling);
     const floorNeeded = this.floor !== undefined && this.floor > this.cursor - this.lookbackMs;
-    writeCursor(this.file.path, {
+    const cursor = {
       profile: this.file.profile,
       cursor: new Date(this.cursor).toISOString(),
       emitted: versionsToRemember(this.emitted, this.cursor, this.lookbackMs),
       ...(floorNeeded ? { floor: new Date(this.floor as number).toISOString() } : {}),
-    });
+    };
+    try {
+      writeCursor(this.file.path, cursor);
+    } catch (error) {
+      throw this.unsavedCursor(error);
+    }
+  }
+
+  /**
+   * A cursor that cannot be written (a full or read-only disk) once orders were: the bare system error named no file
+   * and exited 1. A failed write, exit 75; the file is replaced whole or not at all, so it stays where it was last
+   * saved and the next run writes again what came after it.
+   */
+  private unsavedCursor(error: unknown): unknown {
+    const cause = systemErrorCause(error);
+    if (cause === undefined) return error;
+    return new OutputError(
+      `Cannot write the orders cursor ${this.file.path} (${cause}) after ${countOf(this.written, 'order versions')} written: the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.`,
+      { cause: error },
+    );
   }
 
   /**

@@ -182,7 +182,7 @@ export class WatchedTaxTable {
     return this.status;
   }
 
-  /** Reads the file again now (the watcher calls this; tests and SIGHUP may too). Resolves once it is done. */
+  /** Reads the file again now (the watcher calls this; tests may too). Resolves once it is done. */
   reload(): Promise<void> {
     this.reloading = this.reloading.then(async () => {
       this.pending = false;

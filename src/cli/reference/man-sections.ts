@@ -4,7 +4,7 @@ import { everySetting } from '../../config/settings.js';
 export const exitStatuses: readonly [string, string][] = [
   [
     '0',
-    'all done; a server (sandbox, webhook listen, tax serve) stopped by Ctrl-C or SIGTERM once the requests in flight are answered',
+    'all done; a server (sandbox, webhook listen, tax serve) stopped by Ctrl-C, SIGTERM or SIGHUP once the requests in flight are answered',
   ],
   ['1', 'some records failed or were rejected (the report says which); an error answer from the platform'],
   ['2', 'usage error: a bad flag or value, a missing setting, a --resume report of another run; nothing sent'],
@@ -13,10 +13,10 @@ export const exitStatuses: readonly [string, string][] = [
   ['69', 'the platform is unavailable (unreachable, or failing after retries)'],
   [
     '75',
-    'interrupted (Ctrl-C, SIGTERM, a failed write: the resume command is printed; a server stopped so exits 0), or the profile is locked',
+    'interrupted (Ctrl-C, SIGTERM, SIGHUP, a failed write: the resume command is printed; a server stopped so exits 0), or the profile is locked',
   ],
   ['77', 'not logged in, login refused, or forbidden'],
-  ['130, 143', 'SIGINT or SIGTERM at a prompt, where there is nothing to finish'],
+  ['129, 130, 143', 'SIGHUP, SIGINT or SIGTERM at a prompt, where there is nothing to finish'],
   ['141', 'orders poll: the reader closed its output early; the cursor did not move'],
 ];
 

@@ -2,9 +2,10 @@
  * `stock push` in process: the route --route auto picks and why, and what is reported when the batch route
  * answers 2xx without settling its items (a status b2bctl does not know, or no per-item result at all).
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { B2bctlError } from '../../../src/base/errors.js';
 import { runSet } from '../../../src/commands/config/index.js';
 import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
 import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
@@ -159,5 +160,26 @@ describe('stock push: batch answers that do not settle their items', () => {
         .filter((line) => line === unitemisedWarning),
     ).toHaveLength(1);
     expect(await stockSummary(sandbox)).toMatchObject({ applied: 0 });
+  });
+});
+
+describe('stock push: a config folder whose lock cannot be written', () => {
+  // A full or read-only disk said only `ENOSPC: no space left on device, write`, exit 1 (read as "records were
+  // rejected"), with no closing line. Here a file holds the locks folder's name: the lock cannot be made either.
+  it('names the lock and says nothing was sent, exit 2, the closing line last; nothing sent', async () => {
+    const { sandbox, loggedInContext } = fixture();
+    const test = await loggedInContext({ globals: { quiet: true } });
+    writeFileSync(join(test.configDir, 'locks'), '');
+    const { file } = stockFolder();
+    expect(await test.run(push, options(file))).toBe(2);
+    const lock = join(test.configDir, 'locks', 'default.stock-push.lock');
+    expect(test.stderr()).toBe(
+      `error: Cannot write the lock ${lock} (EEXIST: file already exists); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).\n`,
+    );
+    // Printed after that line by run-program, as the log's last.
+    expect((test.error as B2bctlError).closingLine?.message).toBe(
+      `stock push: ${file} to profile "default" (${sandbox.url}): nothing read; exit 2`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 });

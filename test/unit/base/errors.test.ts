@@ -12,9 +12,11 @@ import {
   parseValidationMessage,
   PartialFailureError,
   PlatformError,
+  SignalledError,
   UnavailableError,
   UsageError,
 } from '../../../src/base/errors.js';
+import { crossing, rebuiltError } from '../../../src/bulk/validate-thread.js';
 
 describe('parseValidationMessage', () => {
   it.each([
@@ -294,5 +296,19 @@ describe('messageOfBody: the store’s own words in every common refusal shape',
       errors: [{ field: 'password', message: 'Property [password] with value [Senha#1] does not pass validation' }],
     };
     expect(messageOfBody(body)).not.toContain('Senha#1');
+  });
+});
+
+// A hang-up (a dropped ssh connection) stops as SIGTERM does; at a prompt, where there is nothing to finish, it ends
+// with 128 + its number as a shell expects, and keeps that code when it crosses from a validation thread.
+describe('SignalledError', () => {
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])('%s at a prompt: exit %i, across a thread too', (signal, code) => {
+    const error = new SignalledError(`${signal} at the prompt: stopped; nothing was changed.`, signal);
+    expect(error.exitCode).toBe(code);
+    expect(exitCodeOf(rebuiltError(crossing(error)))).toBe(code);
   });
 });

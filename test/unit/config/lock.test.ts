@@ -260,7 +260,7 @@ describe('acquireLock at its edges', () => {
     expect(process.listenerCount('exit')).toBe(before);
   });
 
-  it('a link refused with another error (EACCES) is that error, and no lock is made', () => {
+  it('a link refused with another error (EACCES) names the lock, exit 2, and no lock is made', () => {
     const path = nextLockPath();
     const refused = Object.assign(new Error('EACCES: permission denied, link'), { code: 'EACCES' });
     const error = thrownBy(() =>
@@ -270,11 +270,16 @@ describe('acquireLock at its edges', () => {
         },
       }),
     );
-    expect(error).toBe(refused);
+    expect(error).toBeInstanceOf(B2bctlError);
+    expect((error as B2bctlError).message).toBe(
+      `Cannot write the lock ${path} (EACCES: permission denied); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
+    );
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.usage);
+    expect((error as B2bctlError).cause).toBe(refused);
     expect(filesBeside(path)).toEqual([]);
   });
 
-  it('the in-place creation refused with another error than EEXIST is that error', () => {
+  it('the in-place creation refused with another error than EEXIST names the lock, exit 2', () => {
     const path = nextLockPath();
     const refused = Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
     const error = thrownBy(() =>
@@ -285,7 +290,33 @@ describe('acquireLock at its edges', () => {
         },
       }),
     );
-    expect(error).toBe(refused);
+    expect((error as B2bctlError).message).toBe(
+      `Cannot write the lock ${path} (EROFS: read-only file system); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
+    );
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.usage);
+  });
+
+  // A config folder on a full disk: the bare `ENOSPC: no space left on device, write` named no file and exited 1,
+  // and each stopped run left an empty temporary lock behind.
+  it.each([
+    ['with hard links', {}],
+    ['without hard links', withoutHardLinks('EPERM')],
+  ])('a full disk (%s): the lock named, exit 2, nothing left behind', (_, fileSystem) => {
+    const path = nextLockPath();
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+    const error = thrownBy(() =>
+      acquireLock(path, 'stock push', () => {}, {
+        ...fileSystem,
+        write: () => {
+          throw full;
+        },
+      }),
+    );
+    expect((error as B2bctlError).message).toBe(
+      `Cannot write the lock ${path} (ENOSPC: no space left on device); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
+    );
+    expect((error as B2bctlError).exitCode).toBe(ExitCode.usage);
+    expect(filesBeside(path)).toEqual([]);
   });
 
   it.skipIf(!canListOpenFiles)('the in-place creation closes its descriptor (no /proc: skipped)', () => {

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import { ConfigError } from '../../../src/base/errors.js';
@@ -138,4 +139,31 @@ describe('ProfileStore on disk', () => {
       );
     },
   );
+
+  // A config folder on a full disk: saving a token said only `ENOSPC: no space left on device, write`, exit 1.
+  it('a full disk gives a ConfigError naming the file, exit 2, and the file left as it was', () => {
+    const directory = join(root, 'b2bctl');
+    new ProfileStore(directory).update('default', { baseUrl: 'http://a' });
+    const before = readFileSync(join(directory, 'config.json'), 'utf8');
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+    const store = new ProfileStore(directory, (options) =>
+      Object.assign(new Conf(options), {
+        set: () => {
+          throw full;
+        },
+      }),
+    );
+    let caught: unknown;
+    try {
+      store.update('default', { token: 'secret' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).message).toBe(
+      `Cannot write the config file ${join(directory, 'config.json')} (ENOSPC: no space left on device): nothing was saved in it. Make room on its disk, or set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder on another disk.`,
+    );
+    expect((caught as ConfigError).exitCode).toBe(2);
+    expect(readFileSync(join(directory, 'config.json'), 'utf8')).toBe(before);
+  });
 });

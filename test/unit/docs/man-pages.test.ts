@@ -52,11 +52,11 @@ describe('man pages', () => {
 describe('the man pages of the servers', () => {
   // Their EXIT STATUS said 75 for Ctrl-C and SIGTERM, where every server answers what is in flight and exits 0.
   it.each(['b2bctl-sandbox.1', 'b2bctl-webhook-listen.1', 'b2bctl-tax-serve.1'])(
-    '%s says a stop by Ctrl-C or SIGTERM exits 0',
+    '%s says a stop by Ctrl-C, SIGTERM or SIGHUP exits 0',
     (page) => {
       const text = unroff(readFileSync(join(folder, page), 'utf8'));
       expect(text).toContain(
-        '.B 0\nall done; a server (sandbox, webhook listen, tax serve) stopped by Ctrl-C or SIGTERM once the requests in flight are answered\n',
+        '.B 0\nall done; a server (sandbox, webhook listen, tax serve) stopped by Ctrl-C, SIGTERM or SIGHUP once the requests in flight are answered\n',
       );
     },
   );

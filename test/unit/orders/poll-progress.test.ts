@@ -3,8 +3,10 @@
  * catch-up goes (memory stays flat), never one the cursor file must still remember; the cursor stops at the
  * earliest window that held something unreadable.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { OutputError } from '../../../src/base/errors.js';
 import { PollProgress } from '../../../src/orders/poll-progress.js';
 import { readCursor } from '../../../src/orders/cursor-file.js';
 import { temporaryFolder, removeTemporaryFolders } from '../../support/temporary.js';
@@ -58,5 +60,31 @@ describe('PollProgress', () => {
     progress.noteUnreadable({ from: start, to: start + 1 }, 1, false);
     progress.save(start + 10_000_000);
     expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
+  });
+
+  // A full or read-only disk: the bare `ENOSPC: no space left on device, write` named no file and exited 1. Here the
+  // cursor's folder cannot be made (a file holds its name), a failure to write it as real as a full disk's.
+  it('a cursor that cannot be written is named, with what the next run does: a failed write, exit 75', () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'cursors'), '');
+    const path = join(folder, 'cursors', 'default.json');
+    const progress = new PollProgress(
+      { path, profile: 'default' },
+      { from: start, to: start + 60_000 },
+      lookbackMs,
+      undefined,
+    );
+    progress.written = 3;
+    let error: unknown;
+    try {
+      progress.save(start + 60_000);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(OutputError);
+    expect((error as OutputError).message).toBe(
+      `Cannot write the orders cursor ${path} (EEXIST: file already exists) after 3 order versions written: the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.`,
+    );
+    expect((error as OutputError).exitCode).toBe(75);
   });
 });
