@@ -96,6 +96,19 @@ function splitQuery(path: string): { path: string; query: Record<string, string[
   return { path: path.slice(0, question), query };
 }
 
+/**
+ * Why HTTP cannot carry `value` as a header's value, if it cannot: its bytes are Latin-1 (tab, printable ASCII, and
+ * U+0080 to U+00FF), and the HTTP client refuses anything else as it sends, which read as the store unreachable.
+ */
+function unsendableInHeader(value: string): string | undefined {
+  const character = /[^\t\x20-\x7e\x80-\xff]/u.exec(value)?.[0];
+  if (character === undefined) return undefined;
+  const codePoint = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return character > '\xff'
+    ? `a header's value holds only Latin-1 characters (up to U+00FF), and "${character}" (${codePoint}) is not one.`
+    : `a header's value holds no control character, and it has ${codePoint}.`;
+}
+
 /** `-H 'Name: value'`; the Authorization header is the login's to set. */
 function headersOf(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -109,6 +122,8 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const value = line.slice(colon + 1).trim();
     // A line break would start another header (or end them), and the request would not be what was asked.
     if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: a header's value is one line, without line breaks.`);
+    const unsendable = unsendableInHeader(value);
+    if (unsendable) throw new UsageError(`-H ${name}: ${unsendable}`);
     // The same name twice is one header with both values, as HTTP reads two lines of it (curl and gh send both).
     const key = name.toLowerCase();
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;

@@ -51,6 +51,17 @@ describe('api: bad input is refused before anything is sent', () => {
       "-H X-A: a header's value is one line, without line breaks.",
     ],
     [
+      // HTTP carries Latin-1 in a header (São is fine): not a network failure (exit 69) after nothing was sent.
+      ['/v1/contracts', '-H', 'X-Note: São Paulo 😀'],
+      2,
+      `-H X-Note: a header's value holds only Latin-1 characters (up to U+00FF), and "😀" (U+1F600) is not one.`,
+    ],
+    [
+      ['/v1/contracts', '-H', 'X-Note: a\x01b'],
+      2,
+      "-H X-Note: a header's value holds no control character, and it has U+0001.",
+    ],
+    [
       ['/v1/contracts', '-H', 'Transfer-Encoding: chunked'],
       2,
       '-H Transfer-Encoding: b2bctl sets this header itself (the token comes from b2bctl login).',
