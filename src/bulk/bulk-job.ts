@@ -13,7 +13,7 @@ import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked } from './pending-records.js';
 import { advisoryLogger, problemLogger } from './problem-output.js';
 import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
-import { type RunTally, validationCounts, withClosingLine } from './closing-line.js';
+import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
 import { sendPacing } from './send-pacing.js';
@@ -58,6 +58,7 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
   tally.profile = session.profileName;
   // Settings problems surface before a million rows are read, not after.
   tally.baseUrl = session.requireBaseUrl();
+  refuseFormatWithoutData(context);
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { createProgress, type Progress } from './progress.js';
+import { createProgress, type Progress, progressStreams } from './progress.js';
 import type { ValidationSummary } from './validation-pass.js';
 
 /** A check shorter than this shows nothing: a bar drawn and cleared within a second is only a flicker. */
@@ -26,8 +26,7 @@ export function checkingProgress(context: Context, unit: string): CheckingProgre
   let latest = { done: 0, failed: 0 };
   const start = async () => {
     const shown = await createProgress({
-      // A bar is for a person's terminal; JSON log lines are for a shipper, which wants the periodic lines.
-      io: context.globals.logFormat === 'json' ? { ...context.io, isStderrTTY: false } : context.io,
+      io: progressStreams(context),
       clock: context.clock,
       quiet: context.globals.quiet,
       unit,

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { B2bctlError, ExitCode, exitCodeOf, OutputError } from '../base/errors.js';
+import { B2bctlError, ExitCode, exitCodeOf, OutputError, UsageError } from '../base/errors.js';
 import { isClosedPipe, writeClaimingFailure } from '../io/output/closed-output.js';
 import { countOf } from '../lib/plural.js';
 import type { Outcome } from './report.js';
@@ -79,6 +79,19 @@ export async function withClosingLine(
     throw error;
   }
   if (wanted) context.log.notice(closingLine(name, tally, 0), fields(0));
+}
+
+/**
+ * A usage error for `-o csv` asked of a bulk run: it has no CSV to print (its records are the report's rows, its
+ * summary an object), and printing nothing left a script writing an empty file and going on. Asked before anything is
+ * read. `-o table` is the human view, on stderr as on a terminal; no `-o` prints no data either, even piped: a cron
+ * job's log or mail keeps the closing line alone (docs/cron.md).
+ */
+export function refuseFormatWithoutData(context: Context): void {
+  if (context.globals.output !== 'csv') return;
+  throw new UsageError(
+    `-o csv: a bulk run prints no CSV; its records are the report's rows (a CSV file, --excel alone for a pt-BR Excel), and -o json or -o ndjson prints the run's summary. Nothing was sent.`,
+  );
 }
 
 /** What a failed write of the run's JSON summary lost: `cannot write to stdout (ENOSPC): …`. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../base/clock.js';
-import type { IOStreams } from '../context.js';
+import type { Context, IOStreams } from '../context.js';
 
 export interface ProgressCounts {
   done: number;
@@ -26,6 +26,17 @@ export interface ProgressOptions {
   log(message: string): void;
   /** Sends the log's lines to `write` while the bar is drawn (Logger.divert); the function returned ends it. */
   divertLog(write: (text: string) => void): () => void;
+}
+
+/**
+ * The streams a run's progress is shown on, as `createProgress` takes them: stderr counts as a terminal for the bar
+ * only when it is one that moves its cursor. JSON log lines are for a shipper, which wants the periodic lines; a
+ * terminal that declares it cannot move the cursor (TERM=dumb: Emacs's shell, some CI consoles, `script` logs)
+ * showed the bar's escapes as garbage, and gets the plain lines too.
+ */
+export function progressStreams(context: Pick<Context, 'io' | 'globals' | 'env'>): IOStreams {
+  const drawable = context.globals.logFormat !== 'json' && context.env.TERM !== 'dumb';
+  return drawable ? context.io : { ...context.io, isStderrTTY: false };
 }
 
 /** Minimum gap between progress lines when stderr is not a terminal (a cron log stays readable). */

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
-import { createProgress, type Progress } from './progress.js';
+import { createProgress, type Progress, progressStreams } from './progress.js';
 import {
   ErrorsWriter,
   isSystemPath,
@@ -127,11 +127,7 @@ export class RunLedger {
       },
     );
     const progress = await createProgress({
-      // A bar is for a person's terminal; JSON log lines are for a shipper, which wants the periodic progress lines.
-      io:
-        options.context.globals.logFormat === 'json'
-          ? { ...options.context.io, isStderrTTY: false }
-          : options.context.io,
+      io: progressStreams(options.context),
       clock: options.context.clock,
       quiet: options.context.globals.quiet,
       unit: options.unit,

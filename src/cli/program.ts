@@ -51,11 +51,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
         .argParser(nonEmpty('a token', '--token', 'B2BCTL_TOKEN or the cached one'))
         .hideHelp(),
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices(
-        outputFormats,
-      ),
-    )
+    .addOption(new Option('-o, --output <format>', outputHelp).choices(outputFormats))
     .option('-q, --quiet', 'print only data and errors')
     .option('--verbose', 'trace HTTP requests (secrets redacted) and show stack traces')
     .option('--no-color', 'no colours (also NO_COLOR)')
@@ -107,6 +103,10 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
   addUsageAfterErrors(program, 'b2bctl');
   return program;
 }
+
+/** `-o`: what most commands default to, and the bulk runs' exception (docs/output.md). */
+const outputHelp =
+  'output format (default: table on a terminal, json when piped); a bulk run (stock push, customer create…) prints data, its summary, only with json or ndjson';
 
 /**
  * The global options in effect for `command` (the command whose action fired). A B2BCTL_LOG_FORMAT that is not a

@@ -2,6 +2,7 @@ import { AuthError, UsageError } from '../base/errors.js';
 import { normalizeBaseUrl } from '../net/base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import {
+  everySetting,
   type ProfileData,
   type ResolvedSetting,
   readSetting,
@@ -45,6 +46,22 @@ export class Session {
   /** The typed value of a setting (its parser's type); a bad value is a usage error naming key, value and source. */
   get<Key extends SettingKey>(key: Key): SettingValue<Key> {
     return readSetting(key, this.layers());
+  }
+
+  /**
+   * Every setting whose value (from a flag, the environment or the profile) its parser refuses, each with the usage
+   * error a command reading it stops on: for the checks that look at a whole environment before any job runs in it.
+   */
+  refusedSettings(): { key: SettingKey; error: UsageError }[] {
+    return everySetting.flatMap((definition) => {
+      try {
+        this.get(definition.key);
+        return [];
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        return [{ key: definition.key, error }];
+      }
+    });
   }
 
   private layers(): SettingLayers {

@@ -55,7 +55,7 @@ export interface TerminalOptions {
 export async function onTerminal(
   args: readonly string[],
   options: TerminalOptions = {},
-): Promise<{ code: number | null; screen: TerminalScreen }> {
+): Promise<{ code: number | null; screen: TerminalScreen; written: string }> {
   const { columns = 160, rows = 50 } = options;
   const folder = temporaryFolder('b2bctl-terminal-');
   const pidFile = join(folder, 'pid');
@@ -103,7 +103,9 @@ export async function onTerminal(
   }
   const code = await exited;
   child.stdin.end();
-  return { code, screen: await rendered(Buffer.concat(chunks), columns, rows) };
+  // The bytes too: what a terminal that renders no control sequence (TERM=dumb) shows as they are.
+  const written = Buffer.concat(chunks);
+  return { code, screen: await rendered(written, columns, rows), written: written.toString('utf8') };
 }
 
 async function rendered(bytes: Buffer, columns: number, rows: number): Promise<TerminalScreen> {

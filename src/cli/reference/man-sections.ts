@@ -28,6 +28,7 @@ const processVariables: readonly [string, string][] = [
   ['B2BCTL_PASSWORD', 'the password a login, or an expired token, is renewed with (never a flag nor a setting)'],
   ['B2BCTL_LOG_FORMAT', 'text, plain or json, as --log-format'],
   ['NO_COLOR', 'no colour, as --no-color; so does TERM=dumb'],
+  ['TERM', 'dumb: no colour, and a bulk run draws no progress bar (its progress lines, as off a terminal)'],
 ];
 
 /** ENVIRONMENT: the variables above, then each setting's own, from the typed settings table. */

@@ -50,7 +50,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('whoami')
     .summary('show the profile, base URL, user and token expiry (never the token)')
     .description(
-      "Says who b2bctl would act as: the profile in use, its base URL, the integration user, where the token comes from (the profile or B2BCTL_TOKEN) and whether it is valid, expired or of unknown expiry, with the time it expires. It reads only the profile and the environment and sends nothing; the token itself is never printed. Run it after a login, or in a cron job's environment to see which store and folder that job would use.",
+      "Says who b2bctl would act as: the profile in use, its base URL, the integration user, where the token comes from (the profile or B2BCTL_TOKEN) and whether it is valid, expired or of unknown expiry, with the time it expires. It reads only the profile and the environment and sends nothing; the token itself is never printed. Run it after a login, or in a cron job's environment to see which store and folder that job would use: a setting whose value is refused there (B2BCTL_TIMEOUT=abc) stops it with exit 2 and a line naming it, as it would stop the job.",
     )
     .action((_flags: unknown, command: Command) =>
       dispatch<WhoamiOptions>(command, async () => (await import('./whoami.js')).run, {}),

@@ -22,6 +22,9 @@ export interface Identity {
 /** Who b2bctl would act as: profile, base URL, user and token expiry; never the token itself. */
 export async function run(_options: WhoamiOptions, context: Context): Promise<void> {
   const session = await context.session();
+  // Run in a cron job's environment to check it: a value every command reading it refuses must not look fine here.
+  const [refused] = session.refusedSettings();
+  if (refused) throw refused.error;
   const token = session.setting('token');
   const profile = session.profile;
   const fromProfile = token.source === 'profile';

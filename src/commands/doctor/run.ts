@@ -1,6 +1,5 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { Session } from '../../config/session.js';
-import { everySetting } from '../../config/settings.js';
 import type { HttpClient } from '../../platform/http-client.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
@@ -96,23 +95,13 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
  * other command with exit 2, so doctor names it rather than call the profile fit.
  */
 function settingFindings(session: Session): Finding[] {
-  const refused = everySetting.flatMap((definition): Finding[] => {
-    try {
-      session.get(definition.key);
-      return [];
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      return [
-        {
-          check: `setting ${definition.key}`,
-          result: 'fail',
-          detail: error.message,
-          setting: definition.key,
-          exitCode: ExitCode.usage,
-        },
-      ];
-    }
-  });
+  const refused = session.refusedSettings().map(({ key, error }): Finding => ({
+    check: `setting ${key}`,
+    result: 'fail',
+    detail: error.message,
+    setting: key,
+    exitCode: ExitCode.usage,
+  }));
   return refused.length > 0
     ? refused
     : [

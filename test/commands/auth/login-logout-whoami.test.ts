@@ -322,6 +322,36 @@ describe('whoami and logout', () => {
     expect(result.stdout).not.toContain(cachedToken(configDir));
   });
 
+  it.each([
+    [
+      'B2BCTL_TIMEOUT',
+      'abc',
+      'Setting "http.timeout" must be a number of milliseconds of at least 100 (or a time such as 30s, 5m or 1h), not "abc" (from B2BCTL_TIMEOUT).',
+    ],
+    [
+      'B2BCTL_ALLOW_HTTP',
+      'yes',
+      'Setting "http.allowPlain" must be one of true, false, not "yes" (from B2BCTL_ALLOW_HTTP).',
+    ],
+    [
+      'B2BCTL_RETRIES',
+      'x',
+      'Setting "http.retries" must be a whole number (0 or more), not "x" (from B2BCTL_RETRIES).',
+    ],
+  ])(
+    'whoami in an environment with %s=%s: exit 2 naming the setting, as every command reading it would stop',
+    async (variable, value, message) => {
+      const configDir = freshConfigDir();
+      await login(sandbox, configDir);
+      await resetCounts(sandbox);
+      const result = await runCommandLine(['whoami', '-o', 'json'], { configDir, env: { [variable]: value } });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`error: ${message}\n`);
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
+
   it('whoami with another base URL (flag or B2BCTL_BASE_URL) says the token is not for it and exits 77, as every command would', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);

@@ -1,14 +1,17 @@
 /**
  * `-o json` asked of a bulk run: its summary as one JSON object on stdout (the command, the file, the profile, the
- * outcomes, the exit code), for a script piping it to jq. It printed nothing at all (a fresh user test).
+ * outcomes, the exit code), for a script piping it to jq. It printed nothing at all (a fresh user test). Without `-o`
+ * a run prints no data, piped too (a cron job's log keeps its closing line alone); `-o csv`, which printed nothing
+ * with exit 0 (a script wrote an empty file and went on), is refused before anything is sent.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { generateCustomers } from '../../support/customers.js';
+import { requestCounts, seedDirectory } from '../../support/sandbox.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -52,4 +55,32 @@ describe('a bulk run with -o json', () => {
       });
     },
   );
+
+  it('no -o, piped: no data on stdout, the summary and closing line on stderr as a cron log has them', async () => {
+    const folder = temporaryFolder('b2bctl-json-summary-');
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(folder, 'stock.csv'));
+    const result = await runCommandLine(['stock', 'push', 'stock.csv', '--quiet'], { configDir, cwd: folder });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.closingLine).toMatch(/^stock push: stock\.csv to profile "default" \(.+\): \d+ applied; exit 0$/);
+  });
+
+  it.each([
+    ['stock', 'push', 'stock.csv'],
+    ['customer', 'create', 'customers.csv'],
+    ['orders', 'update', 'orders-update.csv'],
+  ])('%s %s -o csv: refused, exit 2, before anything is read or sent', async (group, verb, file) => {
+    const folder = temporaryFolder('b2bctl-json-summary-');
+    copyFileSync(join(seedDirectory, file), join(folder, file));
+    const result = await runCommandLine([group, verb, file, '-o', 'csv'], { configDir, cwd: folder });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "error: -o csv: a bulk run prints no CSV; its records are the report's rows (a CSV file, --excel alone for a pt-BR Excel), and -o json or -o ndjson prints the run's summary. Nothing was sent.\n",
+    );
+    expect(result.closingLine).toBe(
+      `${group} ${verb}: ${file} to profile "default" (${sandbox.url}): nothing read; exit 2`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
 });

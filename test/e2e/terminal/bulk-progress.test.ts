@@ -61,6 +61,32 @@ describe.skipIf(pseudoTerminal.missing).each([160, 80])(
   },
 );
 
+describe.skipIf(pseudoTerminal.missing)(
+  `a terminal that cannot move its cursor (TERM=dumb)${pseudoTerminal.note}`,
+  () => {
+    it('stock push: no control sequence at all, the plain lines of a run off a terminal', async () => {
+      const { folder, env } = await setup('stock.csv');
+      const { code, screen, written } = await onTerminal(['stock', 'push', 'stock.csv'], {
+        cwd: folder,
+        env: { ...env, TERM: 'dumb' },
+        columns: 80,
+      });
+      expect(code).toBe(0);
+      // An Emacs shell or a `script` log shows every escape as text: the bar's cursor moves were garbage there.
+      expect(written).not.toContain('\x1b');
+      expect(screen.lines.map((line) => line.replace(/\d+(\.\d+)? s\b.*$/, '…'))).toEqual([
+        'stock push: validating stock.csv',
+        'stock push: 52 records, 52 valid, 0 invalid (…',
+        'stock push: route batch (52 items <= 1000, the stock.autoThreshold setting)',
+        'stock push: sending 52 items in up to 2 requests of up to 50 items through the batch route (concurrency 8)',
+        // Three: the login from B2BCTL_PASSWORD is counted.
+        'stock push: 52 applied; 3 requests, 0 retries, 0 throttled (429); …',
+        expect.stringMatching(/^stock push: report: stock\.report-\d{8}-\d{6}\.csv$/),
+      ]);
+    }, 60_000);
+  },
+);
+
 describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.note}`, () => {
   it('the first says it is finishing the requests already sent; a second one still leaves the cursor shown and wrapping on', async () => {
     const folder = freshWorkDir();
