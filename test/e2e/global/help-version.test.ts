@@ -144,6 +144,8 @@ describe("a command's help", () => {
     }
     expect([...bundled].filter((source) => source.startsWith('src/')).toSorted()).toEqual([
       'src/base/output-format.ts',
+      // Which signals stop a command (SIGINT, SIGTERM, SIGHUP): the handlers are set before any command.
+      'src/base/stop-signals.ts',
       'src/cli/examples.ts',
       // The signal handlers are set before any command: which signal is a second Ctrl-C is decided there.
       'src/cli/interruptions.ts',
