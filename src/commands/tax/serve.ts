@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
+import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { erpAuthorizationFor } from '../../net/erp-credential.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
@@ -60,6 +61,8 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
       'Give --host 127.0.0.1 behind a TLS proxy on this machine.',
     );
     if (reachable !== undefined) context.log.warn(reachable);
+    const trustsClients = exposedTrustWarning('tax serve', options.host, options.trustProxy, options.proxyHeader);
+    if (trustsClients !== undefined) context.log.warn(trustsClients);
     const from = [
       forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
       table === undefined

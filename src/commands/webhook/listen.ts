@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
+import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
@@ -157,6 +158,13 @@ async function serve(
         'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
       );
   if (reachable !== undefined) context.log.warn(reachable);
+  const trustsClients = exposedTrustWarning(
+    'the webhook receiver',
+    options.host,
+    options.trustProxy,
+    options.proxyHeader,
+  );
+  if (trustsClients !== undefined) context.log.warn(trustsClients);
   const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,

@@ -227,6 +227,30 @@ describe('tax serve on an address other machines reach', () => {
     );
     expect(await startedAndStopped(['--auth', 'bearer'], bearer)).not.toContain('warning:');
   });
+
+  // y/Y4: with a hop count, any client there named itself in X-Forwarded-For and the guessing limit was gone.
+  it.each([
+    [['--trust-proxy', '1'], 'any peer as a proxy (--trust-proxy 1)', 'X-Forwarded-For'],
+    [['--trust-proxy', '127.0.0.1,192.0.2.0/24'], 'every peer in 192.0.2.0/24 as a proxy', 'X-Forwarded-For'],
+    [
+      ['--trust-proxy', '10.0.0.0/8', '--proxy-header', 'forwarded'],
+      'every peer in 10.0.0.0/8 as a proxy',
+      'Forwarded',
+    ],
+  ])('with --trust-proxy %j, warns that clients may name themselves', async (flags, whom, header) => {
+    const stderr = await startedAndStopped(['--auth', 'bearer', '--host', '0.0.0.0', ...flags], bearer);
+    expect(stderr.split('\n')).toContain(
+      `warning: tax serve trusts ${whom} on 0.0.0.0, which other machines reach: a client that connects directly names itself in ${header} and escapes the per-address limits. Give the proxy's own address instead: --trust-proxy 127.0.0.1 for a proxy on this machine, or its address on the network.`,
+    );
+  });
+
+  it.each([
+    [['--host', '0.0.0.0', '--trust-proxy', '10.0.0.5,127.0.0.0/8,::1']],
+    [['--host', '0.0.0.0', '--trust-proxy', '192.0.2.7/32']],
+    [['--trust-proxy', '1']],
+  ])('with %j (the proxy by its address, or on this machine alone), does not', async (flags) => {
+    expect(await startedAndStopped(['--auth', 'bearer', ...flags], bearer)).not.toContain('trusts');
+  });
 });
 
 describe('tax serve --forward-to with a credential in the URL', () => {
