@@ -149,22 +149,7 @@ async function serve(
     }
     throw error;
   });
-  const reachable = settings.tls
-    ? undefined
-    : reachableListenerWarning(
-        'the webhook receiver',
-        options.host,
-        "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
-        'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
-      );
-  if (reachable !== undefined) context.log.warn(reachable);
-  const trustsClients = exposedTrustWarning(
-    'the webhook receiver',
-    options.host,
-    options.trustProxy,
-    options.proxyHeader,
-  );
-  if (trustsClients !== undefined) context.log.warn(trustsClients);
+  warnOfExposure(options, settings.tls !== undefined, context);
   const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,
@@ -193,6 +178,26 @@ async function serve(
       stopped: 'Webhook receiver stopped.',
     },
   );
+}
+
+/** What the receiver says at start of its own exposure: plain HTTP, or clients taken for the proxy, off this machine. */
+function warnOfExposure(options: ListenOptions, tls: boolean, context: Context): void {
+  const reachable = tls
+    ? undefined
+    : reachableListenerWarning(
+        'the webhook receiver',
+        options.host,
+        "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
+        'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
+      );
+  if (reachable !== undefined) context.log.warn(reachable);
+  const trustsClients = exposedTrustWarning(
+    'the webhook receiver',
+    options.host,
+    options.trustProxy,
+    options.proxyHeader,
+  );
+  if (trustsClients !== undefined) context.log.warn(trustsClients);
 }
 
 const shutdownDeadlineMs = 10_000;
