@@ -14,7 +14,7 @@ import { backlogHealth, type LiveHealth } from './backlog.js';
 import { healthPage } from './health-page.js';
 import type { EventStore, StoredEvent, StoreTiming } from './store/types.js';
 import { answerTokenRequest, defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
-import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
+import { FailureLimiter, type FailureLimitOptions, FailureLog } from '../http-server/failure-limit.js';
 import { tokenSigningKey } from './token-keys.js';
 import { TokenIssuer, tokenDigest } from '../http-server/tokens.js';
 
@@ -307,8 +307,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   const endpoint = {
     tokens,
     failures: new FailureLimiter(limit, options.now),
-    failureWindowMs: limit.windowMs,
-    log: options.log,
+    failureLog: new FailureLog(options.log, limit.windowMs, 'Token requests', options.now),
     onIssued: shareToken,
   };
   app.post(options.paths.token, { bodyLimit: 64 * 1024 }, async (request, reply) => {
