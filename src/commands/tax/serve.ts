@@ -37,6 +37,11 @@ export interface TaxServeOptions {
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
   trustProxy?: TrustedProxies;
   proxyHeader?: ProxyHeader;
+  /** Milliseconds a client has to send a whole request (408 after). */
+  requestTimeout: number;
+  /** Connections open at once, in all and from one client address (a trusted proxy aside). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   /** Lets the ERP's token travel over plain HTTP to another machine. */
   allowHttp: boolean;
   input: InputFlags;
@@ -53,7 +58,15 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
   try {
-    const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const server = await startTaxServer({
+      ...options,
+      requestTimeoutMs: options.requestTimeout,
+      shape,
+      table,
+      forward,
+      auth,
+      log: context.log,
+    });
     const reachable = reachableListenerWarning(
       'tax serve',
       options.host,

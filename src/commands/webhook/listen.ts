@@ -30,6 +30,8 @@ export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   requestTimeout: number;
   /** Connections open at once; the operating system's descriptors run out past some thousands. */
   maxConnections: number;
+  /** Connections open at once from one client address (an IPv6 one by its /64), a trusted proxy aside. */
+  maxConnectionsPerAddress: number;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
@@ -125,6 +127,7 @@ async function serve(
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
     maxConnections: options.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,

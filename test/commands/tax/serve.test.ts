@@ -253,6 +253,39 @@ describe('tax serve on an address other machines reach', () => {
   });
 });
 
+/** What `tax serve` is given for `args`. */
+const serveFlags = async (args: string[]) =>
+  (await parseWithGroup(register, [
+    'tax',
+    'serve',
+    '--rules',
+    'x.csv',
+    '--auth',
+    'bearer',
+    ...args,
+  ])) as TaxServeOptions;
+
+describe('tax serve: connections', () => {
+  // y/Y1: node's own 60 s for headers and 300 s for a body, and no cap but the open-file limit.
+  it('a cart has 5 s to arrive; 1024 connections at once, 64 from one address, unless the flags say otherwise', async () => {
+    const { requestTimeout, maxConnections, maxConnectionsPerAddress } = await serveFlags([]);
+    expect({ requestTimeout, maxConnections, maxConnectionsPerAddress }).toEqual({
+      requestTimeout: 5000,
+      maxConnections: 1024,
+      maxConnectionsPerAddress: 64,
+    });
+    const given = await serveFlags([
+      '--request-timeout',
+      '2000',
+      '--max-connections',
+      '100',
+      '--max-connections-per-address',
+      '8',
+    ]);
+    expect([given.requestTimeout, given.maxConnections, given.maxConnectionsPerAddress]).toEqual([2000, 100, 8]);
+  });
+});
+
 describe('tax serve --forward-to with a credential in the URL', () => {
   it('a key in the query is sent, and warned of: the process list shows it', async () => {
     const stderr = await startedAndStopped(
