@@ -92,7 +92,7 @@ export class FailureLimiter {
   }
 }
 
-/** Lines about wrong credentials a window may hold, all servers' addresses together; the rest are summed up. */
+/** Lines about wrong credentials a window of one log may hold, all addresses together; the rest are summed up. */
 const failureLinesPerWindow = 10;
 /** Addresses told apart in a window's summary; a flood of more is said as at least this many. */
 const summarizedAddressesAtMost = 10_000;
@@ -162,8 +162,9 @@ export class FailureLog {
     const addresses = window.addresses.size;
     const from =
       addresses >= summarizedAddressesAtMost ? `${addresses} addresses or more` : countOf(addresses, 'addresses');
+    const seconds = Math.round(this.windowMs / 1000);
     this.log?.(
-      `${this.requests}: ${countOf(window.unlogged, 'more refusals')} for wrong credentials from ${from} in the last ${Math.round(this.windowMs / 1000)} s, not logged one by one (at most ${failureLinesPerWindow} such lines in ${Math.round(this.windowMs / 1000)} s).`,
+      `${this.requests}: ${countOf(window.unlogged, 'more refusals')} for wrong credentials from ${from} in the last ${seconds} s, not logged one by one (at most ${failureLinesPerWindow} such lines in ${seconds} s).`,
     );
   }
 }
