@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { InputFlags, SendFlags } from '../bulk/flags.js';
 import { defaultConcurrency } from '../bulk/send-pacing.js';
+import { defaultConnectionsPerAddress } from '../http-server/connection-limit.js';
 import { proxyHeader, trustedProxies } from '../http-server/trust-proxy.js';
 import { delimiter, positiveNumber, requestTimeout, requestTimeoutHelp, wholeNumber } from './parse.js';
 
@@ -164,5 +165,26 @@ export function withProxyHeaderOptions(command: Command): Command {
       '--proxy-header <name>',
       'the header the trusted proxy names the client in: x-forwarded-for (default) or forwarded (RFC 7239)',
       proxyHeader,
+    );
+}
+
+/**
+ * `--request-timeout`, `--max-connections` and `--max-connections-per-address`, the same on both servers the
+ * platform calls (the webhook receiver, `tax serve`), each with its own request timeout.
+ */
+export function withConnectionOptions(command: Command, requestTimeoutMs: number): Command {
+  return command
+    .option(
+      '--request-timeout <ms>',
+      'time a client has to send a whole request (408 after)',
+      wholeNumber(1),
+      requestTimeoutMs,
+    )
+    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
+    .option(
+      '--max-connections-per-address <n>',
+      'connections open at once from one client address (an IPv6 one by its /64; a --trust-proxy peer aside)',
+      wholeNumber(1),
+      defaultConnectionsPerAddress,
     );
 }

@@ -14,3 +14,14 @@ export function clientAddressReader(trusted: TrustedProxies | undefined): (reque
   const trusts = typeof trust === 'function' ? trust : proxyAddr.compile(trust);
   return (request) => proxyAddr(request, trusts);
 }
+
+/**
+ * Whether a direct peer is a proxy `--trust-proxy` trusts (with a hop count, any peer): its connections carry many
+ * clients, so the connection cap per address leaves it to the total cap.
+ */
+export function trustedPeerCheck(trusted: TrustedProxies | undefined): ((address: string) => boolean) | undefined {
+  const trust = fastifyTrustProxy(trusted);
+  if (typeof trust === 'boolean') return undefined;
+  const trusts = typeof trust === 'function' ? trust : proxyAddr.compile(trust);
+  return (address) => address !== '' && trusts(address, 0);
+}

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type FailureLimiter, type FailureLimitOptions, logFailures } from './failure-limit.js';
+import { failureKeys, type FailureLimiter, type FailureLimitOptions, type FailureLog } from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 
 /** Wrong credentials allowed per client address before 429: 10 a minute. */
@@ -21,9 +21,8 @@ export interface TokenEndpoint {
   tokens: TokenIssuer;
   /** Wrong credentials counted per client address (429 past the limit). */
   failures: FailureLimiter;
-  /** The limiter's window, for the log lines. */
-  failureWindowMs: number;
-  log?: (message: string) => void;
+  /** The log lines about wrong credentials (FailureLog). */
+  failureLog: FailureLog;
   onIssued?: (token: string) => Promise<void> | undefined;
 }
 
@@ -46,9 +45,9 @@ export async function answerTokenRequest(
     body,
   });
   if ('problem' in verdict) return reply.code(400).send({ error: verdict.error, error_description: verdict.problem });
-  // Per address only: the client id is no secret, and a lock on it would let anyone shut the platform out
-  // (docs/decisions/0032-token-guessing-limited-per-address.md).
-  const keys = [`from ${request.ip}`];
+  // Per address only (an IPv6 one by its /64): the client id is no secret, and a lock on it would let anyone shut
+  // the platform out (docs/decisions/0032-token-guessing-limited-per-address.md, 0034).
+  const keys = failureKeys(request.ip);
   // Refused before the credentials are compared: an address past its failures learns nothing more.
   const waitMs = failures.waitFor(keys);
   if (waitMs > 0) {
@@ -66,10 +65,11 @@ export async function answerTokenRequest(
     (verdict.formDecoded !== undefined &&
       tokens.accepts(verdict.formDecoded.clientId, verdict.formDecoded.clientSecret));
   if (!accepted) {
-    logFailures(endpoint.log, endpoint.failureWindowMs, failures.fail(keys), keys, {
-      failed: `Token refused: wrong client credentials (${verdict.style} style)`,
-      requests: 'Token requests',
-    });
+    endpoint.failureLog.failed(
+      failures.fail(keys),
+      keys,
+      `Token refused: wrong client credentials (${verdict.style} style)`,
+    );
     if (verdict.style === 'basic') reply.header('www-authenticate', 'Basic realm="b2bctl"');
     return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed' });
   }

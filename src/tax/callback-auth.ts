@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { FailureLimiter, type FailureLimitOptions, logFailures } from '../http-server/failure-limit.js';
+import { failureKeys, FailureLimiter, type FailureLimitOptions, FailureLog } from '../http-server/failure-limit.js';
 import { secretCheck } from '../http-server/same-secret.js';
 import {
   answerTokenRequest,
@@ -62,11 +62,11 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
   // Tokens live in this process: after a restart the platform's next call is refused 401 and it asks again.
   const tokens = new TokenIssuer(auth.clientId, auth.clientSecret, auth.ttlSeconds, options.now);
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
+  const log = (line: string) => options.log.warn(`tax serve: ${line}`);
   const endpoint = {
     tokens,
     failures: new FailureLimiter(limit, options.now),
-    failureWindowMs: limit.windowMs,
-    log: (line: string) => options.log.warn(`tax serve: ${line}`),
+    failureLog: new FailureLog(log, limit.windowMs, 'Token requests', options.now),
   };
   // The token route alone reads forms (the client-credentials style); the callback takes JSON only.
   void app.register(async (scope) => {
@@ -86,6 +86,7 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
   // Guessing is limited at the token endpoint; a token is 54 random characters: refusals are only counted, for
   // the log (one line per address and window), never locked out, so no count here ever reaches a limit.
   const refusals = new FailureLimiter({ ...limit, limit: Number.POSITIVE_INFINITY }, options.now);
+  const refusalLog = new FailureLog(log, limit.windowMs, 'Callbacks', options.now);
   const check: CallbackCheck = (authorization) => {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const verdict = match?.[1] === undefined ? 'missing' : tokens.check(match[1]);
@@ -97,11 +98,8 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       body: { error: 'invalid_token', error_description: description },
       report: (clientAddress) => {
-        const keys = [`from ${clientAddress}`];
-        logFailures(endpoint.log, limit.windowMs, refusals.fail(keys), keys, {
-          failed: `Callback refused: wrong credential (token: ${description})`,
-          requests: 'Callbacks',
-        });
+        const keys = failureKeys(clientAddress);
+        refusalLog.failed(refusals.fail(keys), keys, `Callback refused: wrong credential (token: ${description})`);
       },
     };
   };
@@ -123,9 +121,15 @@ function fixedCredentialGuard(auth: Exclude<TaxAuth, { kind: 'token' }>, options
   };
   const limit = options.tokenFailureLimit ?? defaultTokenFailureLimit;
   const failures = new FailureLimiter(limit, options.now);
+  const failureLog = new FailureLog(
+    (line) => options.log.warn(`tax serve: ${line}`),
+    limit.windowMs,
+    'Callbacks',
+    options.now,
+  );
   const check: CallbackCheck = (authorization, clientAddress) => {
     if (clientAddress === undefined) return matches(authorization ?? '') ? undefined : refusal;
-    const keys = [`from ${clientAddress}`];
+    const keys = failureKeys(clientAddress);
     const waitMs = failures.waitFor(keys);
     if (waitMs > 0) {
       const seconds = String(Math.ceil(waitMs / 1000));
@@ -136,10 +140,7 @@ function fixedCredentialGuard(auth: Exclude<TaxAuth, { kind: 'token' }>, options
       };
     }
     if (matches(authorization ?? '')) return undefined;
-    logFailures((line) => options.log.warn(`tax serve: ${line}`), limit.windowMs, failures.fail(keys), keys, {
-      failed: `Callback refused: wrong credential (${auth.kind})`,
-      requests: 'Callbacks',
-    });
+    failureLog.failed(failures.fail(keys), keys, `Callback refused: wrong credential (${auth.kind})`);
     return refusal;
   };
   return { check, countsByAddress: true, refusingSome: () => failures.refusingSome() };

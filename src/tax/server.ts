@@ -4,7 +4,9 @@ import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
-import { clientAddressReader } from '../http-server/client-address.js';
+import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
+import { limitConnections } from '../http-server/connection-limit.js';
+import { serverTimeouts } from '../http-server/server-timeouts.js';
 import { LinePerAddress } from '../http-server/line-per-address.js';
 import { defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { countOf } from '../lib/plural.js';
@@ -38,6 +40,11 @@ export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
   trustProxy?: TrustedProxies;
   /** The header those proxies name the client in (X-Forwarded-For when not given). */
   proxyHeader?: ProxyHeader;
+  /** Time a client has to send a whole request before it is answered 408 and its connection closed. */
+  requestTimeoutMs: number;
+  /** Connections open at once, in all and from one client address (a trusted proxy aside). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   log: { warn(line: string): void };
 }
 
@@ -86,8 +93,20 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     forceCloseConnections: 'idle',
     trustProxy: fastifyTrustProxy(options.trustProxy),
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-      createServer(forwardedAware(callbackFirst(route, handler), options.trustProxy, options.proxyHeader)),
+      createServer(
+        serverTimeouts(options.requestTimeoutMs),
+        forwardedAware(callbackFirst(route, handler), options.trustProxy, options.proxyHeader),
+      ),
   });
+  limitConnections(
+    app.server,
+    {
+      max: options.maxConnections,
+      perAddress: options.maxConnectionsPerAddress,
+      trustedPeer: trustedPeerCheck(options.trustProxy),
+    },
+    (line) => options.log.warn(`tax serve: ${line}`),
+  );
   const guard = guardCallback(app, options.auth, options);
   route.check = guard.check;
   route.countsByAddress = guard.countsByAddress;

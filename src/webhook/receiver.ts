@@ -5,7 +5,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
-import { limitConnections } from '../http-server/connection-limit.js';
+import { defaultConnectionsPerAddress, limitConnections } from '../http-server/connection-limit.js';
+import { trustedPeerCheck } from '../http-server/client-address.js';
+import { serverTimeouts } from '../http-server/server-timeouts.js';
 import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
 import { forwardedAware } from '../http-server/forwarded.js';
@@ -19,7 +21,7 @@ import {
   tokenRequestLimit,
   tooLargeDescription,
 } from '../http-server/token-endpoint.js';
-import { FailureLimiter, type FailureLimitOptions } from '../http-server/failure-limit.js';
+import { FailureLimiter, type FailureLimitOptions, FailureLog } from '../http-server/failure-limit.js';
 import { tokenSigningKey } from './token-keys.js';
 import { TokenIssuer, tokenDigest } from '../http-server/tokens.js';
 
@@ -50,6 +52,8 @@ export interface ReceiverOptions {
   requestTimeoutMs: number;
   /** Connections open at once; one more is closed as it is accepted (default 1024). */
   maxConnections?: number;
+  /** Connections open at once from one client address, a trusted proxy aside (default 64). */
+  maxConnectionsPerAddress?: number;
   /** /healthz answers 503 when a hand-off has been on one event longer than this. */
   stuckAfterMs: number;
   /** The hand-offs this process runs, for /healthz (set once they start). */
@@ -235,7 +239,15 @@ function createApp(options: ReceiverOptions): FastifyInstance {
         : createHttpServer(serverOptions, serve);
     },
   });
-  limitConnections(app.server, options.maxConnections ?? 1024, options.log);
+  limitConnections(
+    app.server,
+    {
+      max: options.maxConnections ?? 1024,
+      perAddress: options.maxConnectionsPerAddress ?? defaultConnectionsPerAddress,
+      trustedPeer: trustedPeerCheck(options.trustProxy),
+    },
+    options.log,
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
     // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
@@ -275,19 +287,6 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   return app;
 }
 
-/**
- * The node server's timeouts: the headers within the request's time too (at most a minute), and requests past
- * their time looked for every quarter of it, from every 50 ms to once a second: a 408 comes at most a quarter late.
- */
-export function serverTimeouts(requestTimeoutMs: number) {
-  return {
-    requestTimeout: requestTimeoutMs,
-    headersTimeout: Math.min(requestTimeoutMs, 60_000),
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
-    keepAliveTimeout: 5000,
-  };
-}
-
 function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions, writes: WriteHealth): void {
   // Kept in the store before the token is answered: valid after a restart, and on the other receivers of a shared
   // store (a load balancer may send the event elsewhere).
@@ -311,8 +310,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   const endpoint = {
     tokens,
     failures: new FailureLimiter(limit, options.now),
-    failureWindowMs: limit.windowMs,
-    log: options.log,
+    failureLog: new FailureLog(options.log, limit.windowMs, 'Token requests', options.now),
     onIssued: shareToken,
   };
   app.post(options.paths.token, { bodyLimit: tokenRequestLimit }, async (request, reply) => {

@@ -9,7 +9,17 @@ export async function startLoopbackTaxServer(
   options: Partial<TaxServerOptions> & Pick<TaxServerOptions, 'auth' | 'log'>,
   closers: (() => Promise<void> | void)[],
 ): ReturnType<typeof startTaxServer> {
-  const server = await startTaxServer({ host: '127.0.0.1', port: 0, path: '/tax', shape: sandboxTaxShape, ...options });
+  const server = await startTaxServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/tax',
+    shape: sandboxTaxShape,
+    // As the flags' defaults give them.
+    requestTimeoutMs: 5000,
+    maxConnections: 1024,
+    maxConnectionsPerAddress: 64,
+    ...options,
+  });
   closers.push(() => server.close());
   return server;
 }

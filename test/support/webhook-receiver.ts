@@ -181,6 +181,7 @@ export function listenOptions(inbox: string, extra: Partial<ListenOptions> = {})
     bodyLimit: 1024 * 1024,
     requestTimeout: 10_000,
     maxConnections: 1024,
+    maxConnectionsPerAddress: 64,
     fetchOrders: false,
     groupCommit: true,
     fromStart: false,

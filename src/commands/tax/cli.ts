@@ -1,6 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { inputFlags, type ParsedInputFlags, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
+import {
+  inputFlags,
+  type ParsedInputFlags,
+  withConnectionOptions,
+  withProxyHeaderOptions,
+} from '../../command-kit/shared-flags.js';
 import { type FederativeUnit, isFederativeUnit } from '../../domain/brazil-codes.js';
 import type { TaxItem } from '../../domain/tax/terms.js';
 import { buyerKinds, type BuyerKind } from '../../domain/tax/rules.js';
@@ -138,51 +143,58 @@ export function register(program: Command, dispatch: Dispatch): void {
   inputFlags
     .addTo(
       withProxyHeaderOptions(
-        tax
-          .command('serve')
-          .summary('answer the platform’s tax callback from the tax table, read again whenever the file changes')
-          .description(
-            "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C, SIGTERM or SIGHUP, then answers the carts in flight and exits 0.",
-          )
-          .option('--rules <file>', 'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer')
-          .option(
-            '--forward-to <url>',
-            'ask the ERP’s own tax endpoint first (credential: env B2BCTL_TAX_FORWARD_TOKEN or _BASIC); --rules is then the fallback',
-            httpUrl,
-          )
-          .addOption(
-            new Option(
-              '--budget <time>',
-              'how long the ERP may take before the table (or a 503) answers, such as 300ms or 2s, at most 10s',
+        withConnectionOptions(
+          tax
+            .command('serve')
+            .summary('answer the platform’s tax callback from the tax table, read again whenever the file changes')
+            .description(
+              "Runs the server that answers the platform's tax calculation callback: each cart posted to --path is answered with its items' taxes from the tax table, or first from the ERP's own endpoint (--forward-to) within --budget, the table answering when the ERP is late. Requests are authenticated by a token or user and password from the environment (--auth), compared in constant time. The table is read again when its file changes; a new table with a wrong row is refused and the old one stays in use, and a table wrong at start stops it (exit 65). It runs until Ctrl-C, SIGTERM or SIGHUP, then answers the carts in flight and exits 0.",
             )
-              .argParser(budget)
-              .default(300, '300ms'),
-          )
-          .option(
-            '--shape <file>',
-            'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
-          )
-          .option('--host <address>', 'address to listen on', '127.0.0.1')
-          .option('--port <port>', 'port to listen on (0 for a free one)', port, 8790)
-          .option('--path <route>', 'the callback’s route', '/tax')
-          .addOption(
-            new Option(
-              '--auth <kind>',
-              'token (a token endpoint, as the webhook receiver’s), bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+            .option(
+              '--rules <file>',
+              'the tax table: CSV, JSON, .xlsx or .ods, one row per NCM prefix, states and buyer',
             )
-              .choices(['token', 'bearer', 'basic', 'none'])
-              .makeOptionMandatory(),
-          )
-          .option(
-            '--client-id <id>',
-            'with --auth token: the client id the platform asks tokens with (or tax.clientId)',
-          )
-          .option(
-            '--client-secret-file <file>',
-            'with --auth token: file holding the client secret (or env B2BCTL_TAX_CLIENT_SECRET; never on the command line)',
-          )
-          .option('--token-path <route>', 'with --auth token: the token endpoint’s route', '/oauth/token')
-          .option('--token-ttl <seconds>', 'with --auth token: lifetime of issued tokens', wholeNumber(1), 3600),
+            .option(
+              '--forward-to <url>',
+              'ask the ERP’s own tax endpoint first (credential: env B2BCTL_TAX_FORWARD_TOKEN or _BASIC); --rules is then the fallback',
+              httpUrl,
+            )
+            .addOption(
+              new Option(
+                '--budget <time>',
+                'how long the ERP may take before the table (or a 503) answers, such as 300ms or 2s, at most 10s',
+              )
+                .argParser(budget)
+                .default(300, '300ms'),
+            )
+            .option(
+              '--shape <file>',
+              'where the request carries items, states and buyer, and the answer’s names (JSON; default: the sandbox’s)',
+            )
+            .option('--host <address>', 'address to listen on', '127.0.0.1')
+            .option('--port <port>', 'port to listen on (0 for a free one)', port, 8790)
+            .option('--path <route>', 'the callback’s route', '/tax')
+            .addOption(
+              new Option(
+                '--auth <kind>',
+                'token (a token endpoint, as the webhook receiver’s), bearer (B2BCTL_TAX_TOKEN), basic (B2BCTL_TAX_USER, B2BCTL_TAX_PASSWORD) or none (127.0.0.1 only)',
+              )
+                .choices(['token', 'bearer', 'basic', 'none'])
+                .makeOptionMandatory(),
+            )
+            .option(
+              '--client-id <id>',
+              'with --auth token: the client id the platform asks tokens with (or tax.clientId)',
+            )
+            .option(
+              '--client-secret-file <file>',
+              'with --auth token: file holding the client secret (or env B2BCTL_TAX_CLIENT_SECRET; never on the command line)',
+            )
+            .option('--token-path <route>', 'with --auth token: the token endpoint’s route', '/oauth/token')
+            .option('--token-ttl <seconds>', 'with --auth token: lifetime of issued tokens', wholeNumber(1), 3600),
+          // A cart is a few kilobytes, and the platform's checkout waits for its taxes: seconds, not node's minutes.
+          cartRequestTimeoutMs,
+        ),
       ).option('--allow-http', 'let the ERP token of --forward-to travel over plain http:// to another machine'),
     )
     .action((_flags: unknown, command: Command) => {
@@ -213,11 +225,17 @@ export function register(program: Command, dispatch: Dispatch): void {
         tokenTtl: flags.tokenTtl,
         trustProxy: flags.trustProxy,
         proxyHeader: flags.proxyHeader,
+        requestTimeout: flags.requestTimeout,
+        maxConnections: flags.maxConnections,
+        maxConnectionsPerAddress: flags.maxConnectionsPerAddress,
         allowHttp: flags.allowHttp === true,
         input: inputFlags.read(flags),
       });
     });
 }
+
+/** The time a client of `tax serve` has to send a whole cart, by default. */
+const cartRequestTimeoutMs = 5000;
 
 export const examples: CommandExamples = {
   tax: [

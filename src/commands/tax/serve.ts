@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
+import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { erpAuthorizationFor } from '../../net/erp-credential.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
@@ -36,6 +37,11 @@ export interface TaxServeOptions {
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
   trustProxy?: TrustedProxies;
   proxyHeader?: ProxyHeader;
+  /** Milliseconds a client has to send a whole request (408 after). */
+  requestTimeout: number;
+  /** Connections open at once, in all and from one client address (a trusted proxy aside). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   /** Lets the ERP's token travel over plain HTTP to another machine. */
   allowHttp: boolean;
   input: InputFlags;
@@ -56,7 +62,15 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
   try {
-    const server = await startTaxServer({ ...options, shape, table, forward, auth, log: context.log });
+    const server = await startTaxServer({
+      ...options,
+      requestTimeoutMs: options.requestTimeout,
+      shape,
+      table,
+      forward,
+      auth,
+      log: context.log,
+    });
     const reachable = await reachableListenerWarning(
       'tax serve',
       options.host,
@@ -64,6 +78,8 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
       'Give --host 127.0.0.1 behind a TLS proxy on this machine.',
     );
     if (reachable !== undefined) context.log.warn(reachable);
+    const trustsClients = exposedTrustWarning('tax serve', options.host, options.trustProxy, options.proxyHeader);
+    if (trustsClients !== undefined) context.log.warn(trustsClients);
     const from = [
       forward === undefined ? '' : `the ERP (${options.budget} ms budget)`,
       table === undefined

@@ -2,7 +2,7 @@ import { parseInstant } from '../../domain/instants.js';
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
-import { withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
+import { withConnectionOptions, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
 import type { DeadOptions } from './dead.js';
@@ -42,26 +42,27 @@ export function register(program: Command, dispatch: Dispatch): void {
     );
 
   withProxyHeaderOptions(
-    webhook
-      .command('listen')
-      .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
-      .description(
-        'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C, SIGTERM or SIGHUP, then commits the events in flight and exits 0.',
-      )
-      .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
-      .option('--port <port>', 'port; 0 picks a free one', port, 8788)
-      .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
-      .option('--client-secret-file <file>', secretFileHelp)
-      .option(
-        '--inbox <dir>',
-        'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
-      )
-      .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
-      .option('--store-env <name>', storeEnvHelp)
-      .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
-      .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024)
-      .option('--request-timeout <ms>', 'time a sender has to send a whole request (408 after)', wholeNumber(1), 10_000)
-      .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
+    withConnectionOptions(
+      webhook
+        .command('listen')
+        .summary('run the receiver: token endpoint, customers and orders webhooks, durable inbox; prints its URL first')
+        .description(
+          'Runs the receiver the platform sends its webhooks to: a token endpoint (/oauth/token, with the client id and a secret of 32 characters at least from B2BCTL_WEBHOOK_CLIENT_SECRET or --client-secret-file), the customers and orders event routes, and /healthz. Each event is answered 2xx only once the store has committed it: a SQLite inbox in --inbox held by this receiver alone, or a PostgreSQL database shared by several (--store). Redeliveries are recognised for --dedup-window. A hand-off (--forward-to URL or --exec COMMAND) delivers the stored events to the ERP in order, at least once, retrying an ERP that is down and setting aside as dead letters the events it refuses. Its first stdout line is its URL; it runs until Ctrl-C, SIGTERM or SIGHUP, then commits the events in flight and exits 0.',
+        )
+        .option('--host <address>', 'address to listen on (anything but loopback must be asked for)', '127.0.0.1')
+        .option('--port <port>', 'port; 0 picks a free one', port, 8788)
+        .option('--client-id <id>', 'client id the platform authenticates with (or the webhook.clientId setting)')
+        .option('--client-secret-file <file>', secretFileHelp)
+        .option(
+          '--inbox <dir>',
+          'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+        )
+        .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
+        .option('--store-env <name>', storeEnvHelp)
+        .option('--token-ttl <seconds>', 'lifetime of issued tokens', wholeNumber(1), 3600)
+        .option('--body-limit <bytes>', 'largest event accepted (413 above)', wholeNumber(1), 1024 * 1024),
+      10_000,
+    )
       .option(
         '--forward-to <url>',
         "POST each stored event to the ERP's endpoint, in order (its credential: env B2BCTL_WEBHOOK_FORWARD_TOKEN or _BASIC); 400/404/409/410/422 or --give-up-after make it dead",

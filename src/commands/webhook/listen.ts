@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
+import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
@@ -29,6 +30,8 @@ export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   requestTimeout: number;
   /** Connections open at once; the operating system's descriptors run out past some thousands. */
   maxConnections: number;
+  /** Connections open at once from one client address (an IPv6 one by its /64), a trusted proxy aside. */
+  maxConnectionsPerAddress: number;
   tlsCert?: string;
   tlsKey?: string;
   /** Reverse proxies whose X-Forwarded-For or Forwarded names the client (src/http-server/trust-proxy.ts). */
@@ -124,6 +127,7 @@ async function serve(
     bodyLimitBytes: options.bodyLimit,
     requestTimeoutMs: options.requestTimeout,
     maxConnections: options.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress,
     stuckAfterMs: options.stuckAfter,
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
@@ -148,15 +152,7 @@ async function serve(
     }
     throw error;
   });
-  const reachable = settings.tls
-    ? undefined
-    : await reachableListenerWarning(
-        'the webhook receiver',
-        options.host,
-        "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
-        'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
-      );
-  if (reachable !== undefined) context.log.warn(reachable);
+  await warnOfExposure(options, settings.tls !== undefined, context);
   const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,
@@ -185,6 +181,26 @@ async function serve(
       stopped: 'Webhook receiver stopped.',
     },
   );
+}
+
+/** What the receiver says at start of its own exposure: plain HTTP, or clients taken for the proxy, off this machine. */
+async function warnOfExposure(options: ListenOptions, tls: boolean, context: Context): Promise<void> {
+  const reachable = tls
+    ? undefined
+    : await reachableListenerWarning(
+        'the webhook receiver',
+        options.host,
+        "over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear",
+        'Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.',
+      );
+  if (reachable !== undefined) context.log.warn(reachable);
+  const trustsClients = exposedTrustWarning(
+    'the webhook receiver',
+    options.host,
+    options.trustProxy,
+    options.proxyHeader,
+  );
+  if (trustsClients !== undefined) context.log.warn(trustsClients);
 }
 
 const shutdownDeadlineMs = 10_000;

@@ -244,6 +244,63 @@ describe('tax serve on an address other machines reach', () => {
     );
     expect(await startedAndStopped(['--auth', 'bearer'], bearer)).not.toContain('warning:');
   });
+
+  // y/Y4: with a hop count, any client there named itself in X-Forwarded-For and the guessing limit was gone.
+  it.each([
+    [['--trust-proxy', '1'], 'any peer as a proxy (--trust-proxy 1)', 'X-Forwarded-For'],
+    [['--trust-proxy', '127.0.0.1,192.0.2.0/24'], 'every peer in 192.0.2.0/24 as a proxy', 'X-Forwarded-For'],
+    [
+      ['--trust-proxy', '10.0.0.0/8', '--proxy-header', 'forwarded'],
+      'every peer in 10.0.0.0/8 as a proxy',
+      'Forwarded',
+    ],
+  ])('with --trust-proxy %j, warns that clients may name themselves', async (flags, whom, header) => {
+    const stderr = await startedAndStopped(['--auth', 'bearer', '--host', '0.0.0.0', ...flags], bearer);
+    expect(stderr.split('\n')).toContain(
+      `warning: tax serve trusts ${whom} on 0.0.0.0, which other machines reach: a client that connects directly names itself in ${header} and escapes the per-address limits. Give the proxy's own address instead: --trust-proxy 127.0.0.1 for a proxy on this machine, or its address on the network.`,
+    );
+  });
+
+  it.each([
+    [['--host', '0.0.0.0', '--trust-proxy', '10.0.0.5,127.0.0.0/8,::1']],
+    [['--host', '0.0.0.0', '--trust-proxy', '192.0.2.7/32']],
+    [['--trust-proxy', '1']],
+  ])('with %j (the proxy by its address, or on this machine alone), does not', async (flags) => {
+    expect(await startedAndStopped(['--auth', 'bearer', ...flags], bearer)).not.toContain('trusts');
+  });
+});
+
+/** What `tax serve` is given for `args`. */
+const serveFlags = async (args: string[]) =>
+  (await parseWithGroup(register, [
+    'tax',
+    'serve',
+    '--rules',
+    'x.csv',
+    '--auth',
+    'bearer',
+    ...args,
+  ])) as TaxServeOptions;
+
+describe('tax serve: connections', () => {
+  // y/Y1: node's own 60 s for headers and 300 s for a body, and no cap but the open-file limit.
+  it('a cart has 5 s to arrive; 1024 connections at once, 64 from one address, unless the flags say otherwise', async () => {
+    const { requestTimeout, maxConnections, maxConnectionsPerAddress } = await serveFlags([]);
+    expect({ requestTimeout, maxConnections, maxConnectionsPerAddress }).toEqual({
+      requestTimeout: 5000,
+      maxConnections: 1024,
+      maxConnectionsPerAddress: 64,
+    });
+    const given = await serveFlags([
+      '--request-timeout',
+      '2000',
+      '--max-connections',
+      '100',
+      '--max-connections-per-address',
+      '8',
+    ]);
+    expect([given.requestTimeout, given.maxConnections, given.maxConnectionsPerAddress]).toEqual([2000, 100, 8]);
+  });
 });
 
 describe('tax serve --forward-to with a credential in the URL', () => {

@@ -39,6 +39,7 @@ describe('webhook cli', () => {
       bodyLimit: 1048576,
       requestTimeout: 10000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 64,
       forwardTo: undefined,
       allowHttp: false,
       exec: undefined,

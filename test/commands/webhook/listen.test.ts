@@ -294,12 +294,28 @@ async function startedAndStopped(extra: Parameters<typeof listenOptions>[1]): Pr
   return memory.stderr();
 }
 
+/** The warning of a receiver on 0.0.0.0 that trusts `whom` as its proxy. */
+const trustWarning = (whom: string) =>
+  `warning: the webhook receiver trusts ${whom} on 0.0.0.0, which other machines reach: a client that connects directly names itself in X-Forwarded-For and escapes the per-address limits. Give the proxy's own address instead: --trust-proxy 127.0.0.1 for a proxy on this machine, or its address on the network.`;
+
 describe('webhook listen: what it says of its own exposure', () => {
   it('over plain HTTP on an address other machines reach, warns as the sandbox does; on 127.0.0.1, not', async () => {
     expect(await startedAndStopped({ host: '0.0.0.0' })).toContain(
       "warning: the webhook receiver listens on 0.0.0.0, reachable from other machines: over plain HTTP, the platform's client secret and tokens and the customers' data in its events cross the network in clear. Give --tls-cert and --tls-key, or --host 127.0.0.1 behind a TLS proxy on this machine.",
     );
     expect(await startedAndStopped({})).not.toContain('warning:');
+  });
+
+  // y/Y4: any client there could name itself in X-Forwarded-For and escape the guessing limit, without a word.
+  it('trusting any peer (a hop count) or a range beyond loopback on such an address, warns; the proxy by its address, not', async () => {
+    expect((await startedAndStopped({ host: '0.0.0.0', trustProxy: 1 })).split('\n')).toContain(
+      trustWarning('any peer as a proxy (--trust-proxy 1)'),
+    );
+    expect((await startedAndStopped({ host: '0.0.0.0', trustProxy: ['192.0.2.0/24'] })).split('\n')).toContain(
+      trustWarning('every peer in 192.0.2.0/24 as a proxy'),
+    );
+    expect(await startedAndStopped({ host: '0.0.0.0', trustProxy: ['10.0.0.5'] })).not.toContain('trusts');
+    expect(await startedAndStopped({ trustProxy: 1 })).not.toContain('warning:');
   });
 
   it.skipIf(openssl.missing)(

@@ -100,8 +100,9 @@ describe('webhook listen --trust-proxy --proxy-header forwarded (RFC 7239)', () 
     ['the trusted peer: the client it names', ['127.0.0.1'], { forwarded: 'for=203.0.113.7' }, '203.0.113.7'],
     ['parameters in any case, with others', 1, { forwarded: 'proto=https;For=203.0.113.7;by=_nginx' }, '203.0.113.7'],
     ['a quoted IPv4 address with its port', 1, { forwarded: 'for="203.0.113.7:47011"' }, '203.0.113.7'],
-    ['a quoted, bracketed IPv6 address', 1, { forwarded: 'for="[2001:db8::1]"' }, '2001:db8::1'],
-    ['an IPv6 address with its port', 1, { forwarded: 'for="[2001:db8::1]:4711"' }, '2001:db8::1'],
+    // Counted, and so logged, by its /64 (decision 0034).
+    ['a quoted, bracketed IPv6 address', 1, { forwarded: 'for="[2001:db8::1]"' }, '2001:db8::/64'],
+    ['an IPv6 address with its port', 1, { forwarded: 'for="[2001:db8::1]:4711"' }, '2001:db8::/64'],
     ['comma-separated hops, one trusted', 1, { forwarded: 'for=198.51.100.23, for=203.0.113.7' }, '203.0.113.7'],
     ['comma-separated hops, two trusted', 2, { forwarded: 'for=198.51.100.23,for=203.0.113.7' }, '198.51.100.23'],
     ['two header lines, two trusted', 2, { forwarded: ['for=198.51.100.23', 'for=203.0.113.7'] }, '198.51.100.23'],
@@ -205,7 +206,8 @@ describe('X-Forwarded-For entries that are not addresses', () => {
     ['unknown', '127.0.0.1'],
     ['999.1.1.1', '127.0.0.1'],
     ['203.0.113.7:4711', '203.0.113.7'],
-    ['[2001:db8::1]:4711', '2001:db8::1'],
+    // Counted, and so logged, by its /64 (decision 0034).
+    ['[2001:db8::1]:4711', '2001:db8::/64'],
   ])('%j from a trusted proxy: the address recorded is %s', async (header, address) => {
     expect(await refusedWith(['127.0.0.1'], { 'x-forwarded-for': header })).toBe(refusedFrom(address));
   });

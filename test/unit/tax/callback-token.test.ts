@@ -240,6 +240,43 @@ describe('tax serve --auth token', () => {
     },
   );
 
+  // y/Y3: 50,000 guesses from one /64, each from another address, were never answered 429, and each was a log line.
+  it('a fixed credential guessed from one IPv6 /64, an address a guess: counted as one client, 429 past the limit', async () => {
+    const auth: TaxAuth = { kind: 'basic', user: clientId, password: clientSecret };
+    const { callback, lines } = await serve({ auth, trustProxy: ['127.0.0.1'] });
+    const statuses: number[] = [];
+    for (let guess = 1; guess <= 5; guess++)
+      statuses.push((await callback(basic(clientId, 'wrong'), from(`2001:db8:1:2:0:${guess}::1`))).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await callback(basic(clientId, clientSecret), from('2001:db8:1:3::1'))).status).toBe(200);
+    expect(lines.filter((line) => line.includes('Callback'))).toEqual([
+      'tax serve: Callback refused: wrong credential (basic) from 2001:db8:1:2::/64; further failures from 2001:db8:1:2::/64 in the next 60 s are counted, not logged.',
+      'tax serve: Callbacks from 2001:db8:1:2::/64 are refused with 429 for up to 60 s: too many wrong credentials.',
+    ]);
+  });
+
+  it('a guess from many addresses: ten lines a minute, then the rest in one line when the minute is over', async () => {
+    const { callback, lines, advance } = await serve({
+      auth: { kind: 'bearer', token: clientSecret },
+      trustProxy: ['127.0.0.1'],
+    });
+    for (let address = 1; address <= 25; address++)
+      expect((await callback('Bearer wrong', from(`203.0.113.${address}`))).status).toBe(401);
+    expect(lines.filter((line) => line.includes('Callback'))).toEqual(
+      Array.from(
+        { length: 10 },
+        (_, index) =>
+          `tax serve: Callback refused: wrong credential (bearer) from 203.0.113.${index + 1}; further failures from 203.0.113.${index + 1} in the next 60 s are counted, not logged.`,
+      ),
+    );
+    advance(60_000);
+    expect((await callback('Bearer wrong', from('198.51.100.1'))).status).toBe(401);
+    expect(lines.filter((line) => line.includes('Callback')).slice(10)).toEqual([
+      'tax serve: Callbacks: 15 more refusals for wrong credentials from 15 addresses in the last 60 s, not logged one by one (at most 10 such lines in 60 s).',
+      'tax serve: Callback refused: wrong credential (bearer) from 198.51.100.1; further failures from 198.51.100.1 in the next 60 s are counted, not logged.',
+    ]);
+  });
+
   it('a maintained OAuth 2.0 client (oauth4webapi) gets a token and calls the callback with it', async () => {
     const { server, callback } = await serve();
     const authorizationServer: oauth.AuthorizationServer = {
@@ -332,7 +369,8 @@ describe('tax serve --trust-proxy', () => {
       body: JSON.stringify({ clientId, clientSecret: 'wrong' }),
     });
     expect(answer.status).toBe(401);
-    expect(lines.join('\n')).toContain('from 2001:db8::7');
+    // Counted, and so logged, by its /64 (decision 0034).
+    expect(lines.join('\n')).toContain('from 2001:db8::/64;');
     expect(lines.join('\n')).not.toContain('203.0.113.7');
   });
 

@@ -35,7 +35,9 @@ describe('receiver: --max-connections', () => {
     expect(second.answer).toMatch(/^HTTP\/1\.1 200/);
     const third = await askHealth(started.url);
     expect(third.answer).toBe('');
-    expect(logged).toEqual(['Closed 1 connection as they arrived: 2 were open already (--max-connections).']);
+    expect(logged).toEqual([
+      'Closed 1 connection as it arrived: 1 from 127.0.0.1; 2 were open already (--max-connections).',
+    ]);
     first.socket.destroy();
     // The server counts the closed connection once it has seen it close: ask until it has.
     let again = await askHealth(started.url);

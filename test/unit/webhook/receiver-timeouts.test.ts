@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverTimeouts } from '../../../src/webhook/receiver.js';
+import { serverTimeouts } from '../../../src/http-server/server-timeouts.js';
 
 // How late a trickling client's 408 may come is set here, not measured with a clock: the behaviour itself (a 408,
 // the connection closed, others served meanwhile) is receiver.test.ts's "answers 408 to a client sending one byte

@@ -164,7 +164,9 @@ describe('event bodies', () => {
 
 describe('durability and de-duplication', () => {
   it('stores 500 concurrent deliveries, each once, each answered 200 only once on disk', async () => {
-    const started = await receiver();
+    // 500 connections at once from one address: past the default cap per address (64), raised as for a platform
+    // that sends that many at once.
+    const started = await receiver({ maxConnectionsPerAddress: 1024 });
     const token = await receiverToken(started.url);
     const answers = await Promise.all(
       Array.from({ length: 500 }, (_, index) => postEvent(started.url, 'orders', { ...order, id: index + 1 }, token)),

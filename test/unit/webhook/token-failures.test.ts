@@ -66,6 +66,21 @@ describe('token endpoint: failures limited', () => {
     expect((await basic(started.url, clientSecret, { from: '198.51.100.1' })).status).toBe(200);
   });
 
+  // y/Y3: each address of a /64 (2^64 of them, any provider's one client) was a bucket of its own.
+  it('wrong secrets from one IPv6 /64, each from another address, are counted as one client', async () => {
+    const now = Date.parse('2026-11-23T06:00:00Z');
+    const logged: string[] = [];
+    const started = await receiver({ now: () => now, trustProxy: ['127.0.0.1'], log: (line) => logged.push(line) });
+    for (let guess = 1; guess <= 10; guess++)
+      expect((await basic(started.url, 'wrong', { from: `2001:db8:1:2:${guess}::1` })).status).toBe(401);
+    expect((await basic(started.url, clientSecret, { from: '2001:db8:1:2:ffff::9' })).status).toBe(429);
+    expect((await basic(started.url, clientSecret, { from: '2001:db8:1:3::1' })).status).toBe(200);
+    expect(logged).toEqual([
+      'Token refused: wrong client credentials (basic style) from 2001:db8:1:2::/64; further failures from 2001:db8:1:2::/64 in the next 60 s are counted, not logged.',
+      'Token requests from 2001:db8:1:2::/64 are refused with 429 for up to 60 s: too many wrong credentials.',
+    ]);
+  });
+
   it('does not count good requests or malformed ones', async () => {
     const now = Date.parse('2026-11-23T06:00:00Z');
     const started = await receiver({ now: () => now });
