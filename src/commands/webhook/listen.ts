@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../lib/regular-file.js';
 import type { Context } from '../../context.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
@@ -220,7 +220,7 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
 
 async function readInput(file: string): Promise<Buffer> {
   try {
-    return await readFile(file);
+    return await readRegularFile(file);
   } catch (error) {
     throw new InputError(
       `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
