@@ -1,5 +1,6 @@
 import { readRegularFile } from '../../lib/regular-file.js';
 import type { Context } from '../../context.js';
+import { inboxFolderWarning } from '../../config/folder-safety.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
@@ -13,7 +14,7 @@ import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secre
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
-import { handOffsOf, type HandOffFlags } from './hand-offs.js';
+import { fetchedOrdersFolder, handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
 import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
@@ -85,7 +86,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     customers: (await profileSetting(context, 'webhook.paths.customers')) ?? defaultReceiverPaths.customers,
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
+  if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
   const { store, release } = await openReceiverStore(options, context);
+  warnAboutSharedInbox(options, context);
   try {
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
@@ -196,6 +199,14 @@ async function withinDeadline(work: Promise<unknown>, ms: number, late: () => vo
   const outcome = await Promise.race([work.then(() => 'done' as const), deadline]);
   clearTimeout(timer);
   if (outcome === 'late') late();
+}
+
+/** Says when the inbox folder, which holds the events or the fetched orders, is one other users may write. */
+function warnAboutSharedInbox(options: ListenOptions, context: Context): void {
+  const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
+  if (inDatabase && !options.fetchOrders) return;
+  const warning = inboxFolderWarning(options.inbox ?? defaultInboxDirectory(context.env));
+  if (warning !== undefined) context.log.warn(warning);
 }
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
