@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { InputError } from '../base/errors.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';
@@ -31,7 +31,7 @@ export async function openCommandInput(
   if (flags.map) {
     let text: string;
     try {
-      text = await decodeMapFile(await readFile(flags.map), flags.encoding);
+      text = await decodeMapFile(await readRegularFile(flags.map), flags.encoding);
     } catch (error) {
       throw new InputError(
         `${flags.map}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,

@@ -218,10 +218,14 @@ export { shellWord };
 
 /**
  * The command that resumes a run, complete, to paste in any shell: the config folder when the environment chose
- * it (`B2BCTL_CONFIG_DIR=… b2bctl …`), the profile, the base URL unless the profile holds it, every shaping flag.
+ * it (`B2BCTL_CONFIG_DIR=… b2bctl …`), the profile, the base URL unless the profile holds it, every shaping flag;
+ * for a run read from stdin, followed by the words saying that its input must be fed to it again.
  */
 export function resumeCommand(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, report: string): string {
-  return commandLine(meta, shaping, file, ['--resume', report]);
+  const command = commandLine(meta, shaping, file, ['--resume', report]);
+  // Stdin is not kept: pasted alone, the command waits on the keyboard, or gets cron's empty stdin and is refused as
+  // another input. It resumes only with the same bytes fed to it again.
+  return file === '-' ? `${command}, with the same input piped into it again (… < FILE, or PROGRAM | …)` : command;
 }
 
 /**

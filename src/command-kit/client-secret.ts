@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InputError, UsageError } from '../base/errors.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /** Where a server's client secret may come from: never argv, where `ps` shows it. */
@@ -50,7 +50,7 @@ async function settingNamed(context: Context, key: string, file: string): Promis
 async function secretInFile(file: string, context: Context, named = ''): Promise<string> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file)).toString('utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new InputError(`Cannot read the client secret file ${file} (${reason})${named}.`, { file, missing: true });

@@ -84,6 +84,50 @@ export function checkCursorFileSafety(path: string): void {
 }
 
 /**
+ * `webhook listen --fetch-orders` writes each order where the ERP reads it: in an `orders` folder another user made
+ * first in a shared inbox folder, or one others may write, they could rename an order away and put a forged one in
+ * its place. Refused as a config folder of theirs is, before the receiver starts; exit 77.
+ */
+export function checkOrdersFolderSafety(folder: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const others = othersWhoCanChange(statSync(folder), uid);
+  const stake = 'they could swap the orders the ERP reads from it for forged ones';
+  if (others?.owner !== undefined)
+    throw new B2bctlError(
+      `The orders folder ${folder} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give an --inbox folder of your own.`,
+      ExitCode.authFailed,
+    );
+  if (others?.writableBy !== undefined)
+    throw new B2bctlError(
+      `The orders folder ${folder} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod 700 ${shellWord(folder)}.`,
+      ExitCode.authFailed,
+    );
+}
+
+/**
+ * The warning for a webhook inbox folder that another user owns or that others may write (a shared /srv or /tmp
+ * folder): they may plant files beside the inbox, or an `orders` folder of their own; undefined when none may.
+ */
+export function inboxFolderWarning(folder: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(folder);
+  } catch {
+    return undefined; // Not there: the store says why it cannot be opened.
+  }
+  const others = othersWhoCanChange(stats, uid);
+  if (others === undefined) return undefined;
+  const who =
+    others.owner !== undefined
+      ? `belongs to ${others.owner}`
+      : `is writable by ${others.writableBy} (mode ${others.mode})`;
+  return `warning: the inbox folder ${folder} ${who}: other users may put files in it, beside the events it keeps. Give --inbox a folder of your own (chmod 700 ${shellWord(folder)}).`;
+}
+
+/**
  * Who besides this user could change a file or folder: another owner (root aside: root can change anything
  * anyway), or its group or others by its mode. Undefined when no one.
  */

@@ -1,8 +1,8 @@
-import { fstatSync, fsyncSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, ftruncateSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { OutputError } from '../base/errors.js';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../context.js';
-import { claimClosedOutput, isClosedPipe } from '../io/output/closed-output.js';
+import { claimClosedOutput, claimFailedWrites, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { makePrivateFolder } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -74,13 +74,18 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     if (isClosedPipe(error)) closed = true;
   };
   stream.on('error', onError);
-  const release = claimClosedOutput(stream);
+  const releaseClosed = claimClosedOutput(stream);
+  const file = descriptor === undefined ? undefined : new CoveredFile(descriptor, claimFailedWrites(stream));
+  const release = () => {
+    releaseClosed();
+    file?.release();
+  };
   const whileOpen = async (write: () => Promise<unknown>) => {
     if (closed) return;
     try {
       await write();
     } catch (error) {
-      if (!isClosedPipe(error)) throw error;
+      if (!isClosedPipe(error)) throw file?.cutBack(error) ?? error;
       closed = true;
     }
   };
@@ -108,10 +113,15 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       );
     },
     async flush() {
-      if (descriptor === undefined) return false;
-      // The stream's own buffer first, then the kernel's.
-      await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
-      fsyncSync(descriptor);
+      if (file === undefined) return false;
+      try {
+        // The stream's own buffer first, then the kernel's.
+        await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
+        fsyncSync(file.descriptor);
+      } catch (error) {
+        throw file.cutBack(error);
+      }
+      file.covered();
       return true;
     },
     async end() {
@@ -132,6 +142,48 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       return count;
     },
   };
+}
+
+/**
+ * A regular file stdout is redirected to (`>> orders.ndjson`), and its size as far as the cursor covers it. A disk
+ * that fills up cuts a write short (node's stdout writes what fits and drops the rest), which left half an order at
+ * the file's end for the next run to append after: the file is cut back to what the cursor covers, so it ends with a
+ * whole order and the next run, continuing from the cursor, writes the rest once. The failure is said here, with
+ * that, not by the process's own stdout handler.
+ */
+class CoveredFile {
+  private size: number;
+
+  constructor(
+    readonly descriptor: number,
+    readonly release: () => void,
+  ) {
+    this.size = fstatSync(descriptor).size;
+  }
+
+  /** What was written is flushed and the cursor moves over it. */
+  covered(): void {
+    this.size = fstatSync(this.descriptor).size;
+  }
+
+  /** The error a failed write ends the run with, once the file is cut back to what the cursor covers. */
+  cutBack(error: unknown): OutputError {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const again = 'make room or write elsewhere, then run the command again: it continues from the cursor';
+    try {
+      ftruncateSync(this.descriptor, this.size);
+    } catch (cutError) {
+      const cutCode = (cutError as NodeJS.ErrnoException).code ?? (cutError as Error).message;
+      return new OutputError(
+        `cannot write to stdout (${code}), and the file could not be cut back (${cutCode}): it may end in half an order; cut it to its first ${this.size} bytes (truncate -s ${this.size} FILE), then ${again}.`,
+        { cause: error },
+      );
+    }
+    return new OutputError(
+      `cannot write to stdout (${code}): the file was cut back to the ${this.size} bytes the cursor covers, so it ends with a whole order; ${again}.`,
+      { cause: error },
+    );
+  }
 }
 
 /** `--out-dir`: one file per order version, each written durably. */

@@ -8,9 +8,11 @@ import {
   readlinkSync,
   readSync,
   realpathSync,
+  type Stats,
   statSync,
   watch,
 } from 'node:fs';
+import { specialFileKind } from '../lib/file-owners.js';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
@@ -53,6 +55,23 @@ function refuseUnfinishedText(path: string): void {
   if (last[0] !== 0x0a)
     throw new Error(
       `${path}: the file does not end with a line end, so it is probably still being written in place; it is read again once it does (end its last line with a line end, or write the new table under another name and rename it into place)`,
+    );
+}
+
+/**
+ * A FIFO, socket or device swapped in for the table (a broken export step, or anyone who may write its folder) would
+ * be opened and waited on for ever: every callback unanswered, SIGTERM unheard. Refused before it is opened.
+ */
+function refuseSpecialFile(path: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return; // Gone or unreadable: the load says which.
+  }
+  if (!stats.isFile())
+    throw new Error(
+      `${path}: it is ${specialFileKind(stats)}, not a file, so it is not read; it is read again once a file is in its place`,
     );
 }
 
@@ -188,6 +207,7 @@ export class WatchedTaxTable {
       this.pending = false;
       this.examined = this.identity();
       try {
+        refuseSpecialFile(this.path);
         const inode = inodeOf(this.path);
         if (inode === undefined || inode === this.loadedInode) refuseUnfinishedText(this.path);
         const table = await this.load();

@@ -77,22 +77,31 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
   const saved = readCursor(cursorPath, session.profileName);
-  const cutShort = readCutShort(cursorPath);
-  if (cutShort && !saved && options.since === undefined)
-    throw new UsageError(
-      `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
+  const takeLock = () =>
+    acquireProfileLock(
+      store.directory,
+      session.profileName,
+      'orders-poll',
+      `b2bctl orders poll (profile ${session.profileName})`,
+      context.log.warn,
     );
   const startedAt = context.clock.now();
-  planWindow(options, startedAt, { saved, path: cursorPath }, settings);
+  try {
+    const cutShort = readCutShort(cursorPath);
+    if (cutShort && !saved && options.since === undefined)
+      throw new UsageError(
+        `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
+      );
+    planWindow(options, startedAt, { saved, path: cursorPath }, settings);
+  } catch (error) {
+    // No cursor yet may mean a first run still catching up: a cron line started meanwhile meets its lock (exit 75),
+    // not a refusal that reads as a broken set-up.
+    if (saved === undefined) takeLock()();
+    throw error;
+  }
   refuseWatchedDocument(options, context);
   refuseNullOutput(options, context);
-  const release = acquireProfileLock(
-    store.directory,
-    session.profileName,
-    'orders-poll',
-    `b2bctl orders poll (profile ${session.profileName})`,
-    context.log.warn,
-  );
+  const release = takeLock();
   try {
     const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
     const client = await context.platform({ connections: options.concurrency, pace: pacer });
@@ -208,8 +217,12 @@ async function pollOnce(
   warnUnreadable(progress, context);
   warnPlatformClock(progress, context);
   if (interrupted || context.interrupt.aborted) {
+    const written = `orders poll interrupted: ${countOf(progress.written, 'order versions')} written`;
+    // A first run stopped before its first window was flushed saved no cursor: the next must be told where to start.
     throw new InterruptedError(
-      `orders poll interrupted: ${countOf(progress.written, 'order versions')} written; the cursor covers what was flushed, so the next run continues from there.`,
+      existsSync(cursorPath)
+        ? `${written}; the cursor covers what was flushed, so the next run continues from there.`
+        : `${written}; no cursor was saved (a first run), the next run starts from --since ${new Date(window.from).toISOString()}.`,
     );
   }
   // A pipe or a terminal gives no proof of what was read: the cursor moves only once the whole run is written.

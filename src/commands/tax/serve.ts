@@ -1,5 +1,5 @@
 import { countOf } from '../../lib/plural.js';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../lib/regular-file.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
@@ -183,7 +183,7 @@ function authFromEnvironment(
 async function readShapeFile(path: string): Promise<TaxShape> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    json = JSON.parse((await readRegularFile(path)).toString('utf8'));
   } catch (error) {
     throw new InputError(
       `${path}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkOrdersFolderSafety } from '../../config/folder-safety.js';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
 import { makePrivateFolder } from '../../lib/private-file.js';
@@ -177,13 +178,23 @@ function exactOrderId(id: number | string, atRoot: boolean, text: string | undef
 }
 
 /**
+ * The folder `--fetch-orders` writes the orders into, made when missing; refused (exit 77) when another user could
+ * swap the orders in it. Called before the receiver listens, so a refusal stops it before any event is taken.
+ */
+export function fetchedOrdersFolder(context: Context, inbox: string | undefined): string {
+  const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
+  makePrivateFolder(folder);
+  checkOrdersFolderSafety(folder);
+  return folder;
+}
+
+/**
  * `--fetch-orders`: the full order of each orders event, stored as orders/<id>.json: taken from the event itself when
  * it carries the whole order (the full-payload webhook), else fetched through the API.
  */
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
-  const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
-  makePrivateFolder(folder);
+  const folder = fetchedOrdersFolder(context, inbox);
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {

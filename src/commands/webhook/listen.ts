@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../lib/regular-file.js';
 import type { Context } from '../../context.js';
+import { inboxFolderWarning } from '../../config/folder-safety.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
@@ -14,7 +15,7 @@ import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secre
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
-import { handOffsOf, type HandOffFlags } from './hand-offs.js';
+import { fetchedOrdersFolder, handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
 import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
@@ -88,7 +89,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     customers: (await profileSetting(context, 'webhook.paths.customers')) ?? defaultReceiverPaths.customers,
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
+  if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
   const { store, release } = await openReceiverStore(options, context);
+  warnAboutSharedInbox(options, context);
   try {
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
@@ -214,6 +217,14 @@ async function withinDeadline(work: Promise<unknown>, ms: number, late: () => vo
   if (outcome === 'late') late();
 }
 
+/** Says when the inbox folder, which holds the events or the fetched orders, is one other users may write. */
+function warnAboutSharedInbox(options: ListenOptions, context: Context): void {
+  const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
+  if (inDatabase && !options.fetchOrders) return;
+  const warning = inboxFolderWarning(options.inbox ?? defaultInboxDirectory(context.env));
+  if (warning !== undefined) context.log.warn(warning);
+}
+
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
 async function openReceiverStore(options: ListenOptions, context: Context) {
   const inbox = options.inbox ?? defaultInboxDirectory(context.env);
@@ -236,7 +247,7 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
 
 async function readInput(file: string): Promise<Buffer> {
   try {
-    return await readFile(file);
+    return await readRegularFile(file);
   } catch (error) {
     throw new InputError(
       `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,

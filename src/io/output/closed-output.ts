@@ -52,7 +52,16 @@ export function writeClaimingFailure(
   });
 }
 
-/** True once a command has taken on the failed writes of `stream` (writeClaimingFailure). */
+/**
+ * Takes on every failed write of `stream` until released: a command that can put the output back as it was (orders
+ * poll cutting a file back to its last whole order) says the failure itself, with what it did. Returns the release.
+ */
+export function claimFailedWrites(stream: object): () => void {
+  failuresClaimed.add(stream);
+  return () => failuresClaimed.delete(stream);
+}
+
+/** True once a command has taken on the failed writes of `stream` (writeClaimingFailure, claimFailedWrites). */
 export function isFailedWriteClaimed(stream: object): boolean {
   return failuresClaimed.has(stream);
 }

@@ -9,6 +9,7 @@ import type { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run, type OrdersPollOptions } from '../../../src/commands/orders/poll.js';
+import { acquireProfileLock } from '../../../src/config/lock.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
 import type { Clock } from '../../../src/base/clock.js';
 import { exitCodeOf, OutputClosedError, UsageError } from '../../../src/base/errors.js';
@@ -183,6 +184,33 @@ describe('orders poll in process, with a fake clock', () => {
     expect((result.error as Error).message).toMatch(/the first run of this profile needs --since/);
     expect(result.listings).toBe(0);
     expect(result.lines).toEqual([]);
+  });
+
+  it('a first run without --since while another run holds the lock: the lock is said (exit 75), not --since', async () => {
+    const lockPath = join(configDir, 'locks', 'default.orders-poll.lock');
+    const release = acquireProfileLock(
+      configDir,
+      'default',
+      'orders-poll',
+      'b2bctl orders poll (profile default)',
+      () => {},
+    );
+    try {
+      const result = await poll();
+      const pid = process.pid;
+      expect((result.error as Error).message).toMatch(
+        new RegExp(
+          `^Another "b2bctl orders poll \\(profile default\\)" is running \\(PID ${pid}, since \\S+\\); this run stops so the two do not overlap\\. If PID ${pid} is not b2bctl, remove ${lockPath}\\.$`,
+        ),
+      );
+      expect((result.error as { exitCode?: number }).exitCode).toBe(75);
+      expect(result.listings).toBe(0);
+    } finally {
+      release();
+    }
+    // The lock released, the same run is refused for its missing --since, and leaves no lock behind.
+    expect(((await poll()).error as Error).message).toMatch(/the first run of this profile needs --since/);
+    expect(existsSync(lockPath)).toBe(false);
   });
 
   it('hands orders over by update instant, ties by id, though the listing pages them newest first by creation', async () => {

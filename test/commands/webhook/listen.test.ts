@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -17,12 +17,25 @@ import {
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 import { makeSelfSignedCertificate } from '../../support/certificates.js';
-import { requireTools } from '../../support/external-tools.js';
+import { requireThat, requireTools } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 
 afterAll(removeReceiverFolders);
 
 const openssl = requireTools('openssl');
+const root = requireThat(process.getuid?.() === 0, 'giving a folder to another user needs root');
+
+/** A context whose profile could reach a platform (which nothing here should need) and holds the client secret. */
+function receiverContext() {
+  return testContext({
+    env: {
+      B2BCTL_CONFIG_DIR: temporaryFolder(),
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      B2BCTL_BASE_URL: 'http://127.0.0.1:9',
+      B2BCTL_TOKEN: 'platform-token',
+    },
+  });
+}
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
 async function until(condition: () => boolean): Promise<void> {
@@ -234,6 +247,57 @@ describe('webhook listen (in process)', () => {
       'The webhook client secret has 31 characters; the receiver needs at least 32, so it cannot be guessed. Make one with: openssl rand -hex 32 > webhook-secret (then --client-secret-file webhook-secret, and give the same secret to the platform).',
     );
     expect(memory.stdout()).toBe('');
+  });
+
+  it.skipIf(root.missing)(
+    `--fetch-orders refuses an orders folder another user made first in the inbox (exit 77), listening on nothing${root.note}`,
+    async () => {
+      const inbox = temporaryFolder();
+      const orders = join(inbox, 'orders');
+      mkdirSync(orders, { mode: 0o700 });
+      chownSync(orders, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(listenOptions(inbox, { fetchOrders: true }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^The orders folder ${orders} belongs to \\S+ \\(uid 65534\\), not to root: they could swap the orders the ERP reads from it for forged ones\\. Make it yours \\(sudo chown root ${orders} && chmod 700 ${orders}\\), or give an --inbox folder of your own\\.$`,
+        ),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+      expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+    },
+  );
+
+  it('--fetch-orders refuses an orders folder others may write (exit 77), naming the chmod', async () => {
+    const inbox = temporaryFolder();
+    const orders = join(inbox, 'orders');
+    mkdirSync(orders);
+    chmodSync(orders, 0o777);
+    const memory = receiverContext();
+    const failure = await run(listenOptions(inbox, { fetchOrders: true }), memory.context).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).toBe(
+      `The orders folder ${orders} is writable by its group and others (mode 0777): they could swap the orders the ERP reads from it for forged ones. Run chmod 700 ${orders}.`,
+    );
+    expect((failure as { exitCode?: number }).exitCode).toBe(77);
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('warns about an inbox folder others may write, and starts', async () => {
+    const inbox = temporaryFolder();
+    chmodSync(inbox, 0o1777);
+    const memory = receiverContext();
+    const running = run(listenOptions(inbox), memory.context);
+    await memory.firstLine();
+    memory.interrupt();
+    await running;
+    expect(memory.stderr().split('\n')).toContain(
+      `warning: the inbox folder ${inbox} is writable by its group and others (mode 1777): other users may put files in it, beside the events it keeps. Give --inbox a folder of your own (chmod 700 ${inbox}).`,
+    );
   });
 
   it('--fetch-orders stores the full order fetched with the profile beside the event', async () => {

@@ -6,7 +6,7 @@
  * is fetched, no cursor written.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
@@ -14,7 +14,7 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cleanEnv, cliPath, freshConfigDir, runCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { requireTools } from '../../support/external-tools.js';
 
 const bash = requireTools('bash', 'head');
@@ -90,9 +90,9 @@ it.skipIf(bash.missing)(
   120_000,
 );
 
-/** `b2bctl ARGS REDIRECTION` in bash: b2bctl's stderr and exit status. */
-function pollRedirected(args: string[], redirection: string, configDir: string) {
-  const command = `"$NODE" "$CLI" ${args.join(' ')} ${redirection}; echo "b2bctl exit $?" >&2`;
+/** `b2bctl ARGS REDIRECTION` in bash, after `before` (a ulimit): b2bctl's stderr and exit status. */
+function pollRedirected(args: string[], redirection: string, configDir: string, before = '') {
+  const command = `${before}"$NODE" "$CLI" ${args.join(' ')} ${redirection}; echo "b2bctl exit $?" >&2`;
   return new Promise<{ stderr: string; code: number }>((resolve, reject) => {
     const child = spawn('bash', ['-c', command], {
       env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
@@ -125,4 +125,35 @@ it.skipIf(bash.missing)(
     }
   },
   60_000,
+);
+
+it.skipIf(bash.missing)(
+  `orders poll >> FILE on a disk that fills up: the file cut back to what the cursor covers, said; the next run completes it${bash.note}`,
+  async () => {
+    sandbox = await startTestSandbox({ orderCount: 2000 });
+    const configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
+    expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
+    const file = join(temporaryFolder(), 'orders.ndjson');
+    writeFileSync(file, '{"id":"kept from before"}\n');
+    // A file size limit of 100 KiB: the write that crosses it is cut short, the next fails (EFBIG), as on a full disk.
+    // SIGXFSZ, which a full disk does not send, is ignored so that the write fails instead.
+    const args = ['orders', 'poll', '--since', '31d', '-o', 'ndjson'];
+    const full = await pollRedirected(args, `>> ${file}`, configDir, `trap '' XFSZ; ulimit -f 100; `);
+    expect(full.code).toBe(75);
+    const size = statSync(file).size;
+    expect(full.stderr).toBe(
+      `error: cannot write to stdout (EFBIG): the file was cut back to the ${size} bytes the cursor covers, so it ends with a whole order; make room or write elsewhere, then run the command again: it continues from the cursor.\n`,
+    );
+    expect(size).toBeGreaterThan(1000);
+    expect(readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);
+
+    const again = await pollRedirected(['orders', 'poll', '-o', 'ndjson'], `>> ${file}`, configDir);
+    expect(again.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // Every line a whole order, each of the platform's once, after the line that was there before.
+    const ids = lines.map((line) => (JSON.parse(line) as { id: number | string }).id);
+    expect(ids[0]).toBe('kept from before');
+    expect(new Set(ids.slice(1)).size).toBe(2000);
+  },
+  120_000,
 );

@@ -111,6 +111,18 @@ describe('resumeCommand', () => {
     );
   });
 
+  it('for a run read from stdin, says that the same input must be piped into it again', () => {
+    const line = resumeCommand(
+      meta({ input: { path: '-', size: 10, fingerprint: 'abc' }, flags: { route: 'queue' } }),
+      shaping,
+      '-',
+      'stdin.report-1.csv',
+    );
+    expect(line).toBe(
+      'b2bctl stock push - --profile lat --route queue --resume stdin.report-1.csv, with the same input piped into it again (… < FILE, or PROGRAM | …)',
+    );
+  });
+
   it('a refusal for another target names the config folder of the interrupted run when this run has another', () => {
     expect(() =>
       checkResume({
