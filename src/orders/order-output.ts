@@ -9,6 +9,7 @@ import { shellWord } from '../lib/shell-word.js';
 import { userName } from '../lib/file-owners.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
 import type { ListedOrder } from '../platform/orders.js';
+import type { OutputFormat } from '../base/output-format.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
@@ -95,22 +96,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     async write(version, record) {
       if (closed) return;
       written++;
-      // The table and the CSV are for people and spreadsheets: they show the id and instants b2bctl read, whatever
-      // the platform calls them (the creation instant as written); json and ndjson pass the platform's object on.
-      const row = record as Record<string, unknown>;
-      await whileOpen(() =>
-        writer.write(
-          format === 'table' || format === 'csv'
-            ? {
-                ...row,
-                id: version.id,
-                orderId: version.orderNumber,
-                dateCreated: version.dateCreated ?? row.dateCreated,
-                lastUpdated: version.lastUpdated,
-              }
-            : row,
-        ),
-      );
+      await whileOpen(() => writer.write(shownRow(format, version, record as Record<string, unknown>)));
     },
     async flush() {
       if (file === undefined) return false;
@@ -141,6 +127,22 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       release();
       return count;
     },
+  };
+}
+
+/**
+ * An order as the format shows it. The table and the CSV are for people and spreadsheets: they show the id and
+ * instants b2bctl read, whatever the platform calls them (the creation instant as written); json and ndjson pass
+ * the platform's object on.
+ */
+function shownRow(format: OutputFormat, version: ListedOrder, row: Record<string, unknown>): Record<string, unknown> {
+  if (format !== 'table' && format !== 'csv') return row;
+  return {
+    ...row,
+    id: version.id,
+    orderId: version.orderNumber,
+    dateCreated: version.dateCreated ?? row.dateCreated,
+    lastUpdated: version.lastUpdated,
   };
 }
 
