@@ -4,7 +4,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { run as login } from '../../src/commands/auth/login.js';
 import type { SalesRep } from '../../src/domain/sales-rep.js';
 import { SandboxClock } from '../../src/sandbox/clock.js';
@@ -109,6 +109,21 @@ export function useSandbox(overrides: Partial<SandboxOptions> = {}): () => Sandb
     if (!fixture) throw new Error('useSandbox(): the sandbox exists only inside a test');
     return fixture;
   };
+}
+
+/**
+ * One sandbox for the test file, and the environment a command reaches it with and no profile (its URL and a token),
+ * handed to `ready` before the first test; closed after the file, with its temporary folders.
+ */
+export function useSandboxWithToken(ready: (setup: { sandbox: RunningSandbox; env: Record<string, string> }) => void) {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    ready({ sandbox, env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) } });
+  });
+  afterAll(async () => {
+    if (sandbox) await stopTestSandbox(sandbox);
+  });
 }
 
 /** Closes a sandbox started for a test file and removes the file's temporary folders. */

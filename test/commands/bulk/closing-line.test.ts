@@ -5,23 +5,16 @@
  */
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generatedSku } from '../../support/stock.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { fetchToken, requestCounts, resetCounts, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { requestCounts, resetCounts, seedDirectory, useSandboxWithToken } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useSandboxWithToken((ready) => ({ sandbox, env } = ready));
 
 function folderWith(files: Record<string, string>): { folder: string; configDir: string } {
   const folder = temporaryFolder('b2bctl-closing-');

@@ -5,23 +5,14 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
-import { fetchToken, startTestSandbox, stopTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { useSandboxWithToken } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
-let sandbox: RunningSandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
-});
-afterAll(async () => {
-  await stopTestSandbox(sandbox);
-  removeTemporaryFolders();
-});
+useSandboxWithToken((ready) => ({ env } = ready));
 
 /** The files an earlier run left when the clock was `hours` fast: names with a time still to come. */
 function earlierRunFromAFastClock(folder: string, hours = 2): string[] {

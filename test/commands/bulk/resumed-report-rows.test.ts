@@ -5,24 +5,17 @@
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { scheduleFault } from '../../support/api-sandbox.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { readErrorsCsv, readReport } from '../../support/run-files.js';
-import { fetchToken, requestCounts, resetCounts, startTestSandbox, stopTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { requestCounts, resetCounts, useSandboxWithToken } from '../../support/sandbox.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
-});
-afterAll(async () => {
-  await stopTestSandbox(sandbox);
-  removeTemporaryFolders();
-});
+useSandboxWithToken((ready) => ({ sandbox, env } = ready));
 
 const batchRoute = 'PUT /v1/stock/batch';
 
