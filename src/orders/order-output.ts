@@ -65,8 +65,10 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   if (outDir !== undefined) return folderSink(outDir);
   const stream = context.io.stdout;
   const format = context.outputFormat('ndjson');
+  let handed = 0;
   const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
     ...stdoutStyle(context),
+    handed: (text) => (handed += Buffer.byteLength(text)),
   });
   const descriptor = regularFileDescriptor(stream);
   // A closed pipe is said by the poll (what was written, where the next run starts), not ended on by the process.
@@ -76,7 +78,8 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   };
   stream.on('error', onError);
   const releaseClosed = claimClosedOutput(stream);
-  const file = descriptor === undefined ? undefined : new CoveredFile(descriptor, claimFailedWrites(stream));
+  const file =
+    descriptor === undefined ? undefined : new CoveredFile(descriptor, claimFailedWrites(stream), () => handed);
   const release = () => {
     releaseClosed();
     file?.release();
@@ -155,17 +158,30 @@ function shownRow(format: OutputFormat, version: ListedOrder, row: Record<string
  */
 class CoveredFile {
   private size: number;
+  private readonly startSize: number;
 
   constructor(
     readonly descriptor: number,
     readonly release: () => void,
+    /** The bytes handed to stdout so far. */
+    private readonly handed: () => number,
   ) {
-    this.size = fstatSync(descriptor).size;
+    this.startSize = fstatSync(descriptor).size;
+    this.size = this.startSize;
   }
 
-  /** What was written is flushed and the cursor moves over it. */
+  /**
+   * What was written is flushed and the cursor moves over it; or, when the file holds less than was handed to it,
+   * the error to end the run with. A disk that fills up cuts a write short without an error (node's stdout on a file
+   * writes what fits and drops the rest), and the error comes only with a later write: the cursor must not pass
+   * the order that was cut.
+   */
   covered(): void {
-    this.size = fstatSync(this.descriptor).size;
+    const size = fstatSync(this.descriptor).size;
+    // Less, not other: another writer of the same file (stderr sent there too) only adds to it.
+    if (size < this.startSize + this.handed())
+      throw this.cutBack(Object.assign(new Error('a write was cut short'), { code: 'a write was cut short' }));
+    this.size = size;
   }
 
   /** The error a failed write ends the run with, once the file is cut back to what the cursor covers. */

@@ -38,7 +38,7 @@ import {
   readCutShort,
   writeCutShort,
 } from '../../orders/cursor-file.js';
-import { writesToNullDevice } from '../../io/output/null-device.js';
+import { deviceKeepingNothing } from '../../io/output/null-device.js';
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress } from '../../orders/poll-progress.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
@@ -433,13 +433,15 @@ function refuseWatchedDocument(options: OrdersPollOptions, context: Context): vo
 }
 
 /**
- * A stdout on the null device (`> /dev/null`, or closed with `>&-`) takes every order and keeps none: the cursor
- * would move past orders no one read. Refused before anything is fetched.
+ * A stdout on a device that keeps nothing (`> /dev/null`, closed with `>&-`, `> /dev/zero`) takes every order and
+ * keeps none: the cursor would move past orders no one read. Refused before anything is fetched.
  */
 function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
-  if (options.outDir !== undefined || !writesToNullDevice(context.io.stdout)) return;
+  if (options.outDir !== undefined) return;
+  const device = deviceKeepingNothing(context.io.stdout);
+  if (device === undefined) return;
   throw new UsageError(
-    `orders poll: stdout is ${devNull} (or was closed, which reaches b2bctl as ${devNull}): the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.`,
+    `orders poll: stdout is ${device} (or was closed, which reaches b2bctl as ${devNull}), which keeps nothing: the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.`,
   );
 }
 

@@ -39,7 +39,12 @@ export function createRecordWriter<T>(
   format: OutputFormat,
   stream: NodeJS.WritableStream,
   layout: RecordLayout<T>,
-  options: TableOptions & { batched?: boolean; excel?: boolean },
+  options: TableOptions & {
+    batched?: boolean;
+    excel?: boolean;
+    /** Told each text as it is handed to the stream: what a file should hold once it is flushed. */
+    handed?: (text: string) => void;
+  },
 ): RecordWriter<T> {
   if (options.batched) {
     // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.
@@ -61,6 +66,7 @@ export function createRecordWriter<T>(
   return recordWriter(
     format,
     async (text) => {
+      options.handed?.(text);
       if (!stream.write(text)) await once(stream, 'drain');
     },
     layout,

@@ -5,7 +5,7 @@
  * And into no reader at all, a stdout closed by the shell (`>&-`) or sent to /dev/null: refused before anything
  * is fetched, no cursor written.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { cleanEnv, cliPath, freshConfigDir, runCli } from '../../support/cli.js'
 import { runCommandLine } from '../../support/command-line.js';
 import { logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { requireTools } from '../../support/external-tools.js';
+import { requireThat, requireTools } from '../../support/external-tools.js';
 
 const bash = requireTools('bash', 'head');
 
@@ -91,10 +91,12 @@ it.skipIf(bash.missing)(
 );
 
 /** `b2bctl ARGS REDIRECTION` in bash, after `before` (a ulimit): b2bctl's stderr and exit status. */
-function pollRedirected(args: string[], redirection: string, configDir: string, before = '') {
+function pollRedirected(args: string[], redirection: string, configDir: string, before = '', ownMounts = false) {
   const command = `${before}"$NODE" "$CLI" ${args.join(' ')} ${redirection}; echo "b2bctl exit $?" >&2`;
   return new Promise<{ stderr: string; code: number }>((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
+    // In a mount namespace of its own (unshare -m), a file system mounted for the run is this run's alone.
+    const [program, words] = ownMounts ? ['unshare', ['-m', 'bash', '-c', command]] : ['bash', ['-c', command]];
+    const child = spawn(program, words, {
       env: { ...cleanEnv(configDir), NODE: process.execPath, CLI: cliPath },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -109,15 +111,19 @@ function pollRedirected(args: string[], redirection: string, configDir: string, 
 }
 
 it.skipIf(bash.missing)(
-  `orders poll with stdout closed (>&-) or on /dev/null: refused, exit 2, nothing fetched, no cursor${bash.note}`,
+  `orders poll with stdout closed (>&-), on /dev/null or /dev/zero: refused, exit 2, nothing fetched, no cursor${bash.note}`,
   async () => {
     sandbox = await startTestSandbox({ orderCount: 50 });
     const configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
-    for (const redirection of ['>&-', '> /dev/null']) {
+    for (const [redirection, device] of [
+      ['>&-', '/dev/null'],
+      ['> /dev/null', '/dev/null'],
+      ['> /dev/zero', '/dev/zero'],
+    ] as const) {
       await resetCounts(sandbox);
       const run = await pollRedirected(['orders', 'poll', '--since', '31d', '-o', 'ndjson'], redirection, configDir);
       expect(run.stderr).toBe(
-        'error: orders poll: stdout is /dev/null (or was closed, which reaches b2bctl as /dev/null): the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.\n',
+        `error: orders poll: stdout is ${device} (or was closed, which reaches b2bctl as /dev/null), which keeps nothing: the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.\n`,
       );
       expect(run.code).toBe(2);
       expect((await requestCounts(sandbox))['GET /v1/orders'] ?? 0).toBe(0);
@@ -127,22 +133,38 @@ it.skipIf(bash.missing)(
   60_000,
 );
 
-it.skipIf(bash.missing)(
-  `orders poll >> FILE on a disk that fills up: the file cut back to what the cursor covers, said; the next run completes it${bash.note}`,
+/** Whether this machine lets a process mount a file system in its own namespace (root, unshare). */
+const ownMount = requireThat(
+  spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=100k tmpfs /mnt'], { stdio: 'ignore' }).status === 0,
+  'mounting a small disk for one run needs root and unshare (util-linux)',
+);
+
+it.skipIf(bash.missing || ownMount.missing)(
+  `orders poll >> FILE on a disk that fills up: the file cut back to what the cursor covers, said; the next run completes it${bash.note}${ownMount.note}`,
   async () => {
     sandbox = await startTestSandbox({ orderCount: 2000 });
     const configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
     expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
     const file = join(temporaryFolder(), 'orders.ndjson');
     writeFileSync(file, '{"id":"kept from before"}\n');
-    // A file size limit of 100 KiB: the write that crosses it is cut short, the next fails (EFBIG), as on a full disk.
-    // SIGXFSZ, which a full disk does not send, is ignored so that the write fails instead.
+    // A disk of 100 KiB that fills up: the write that crosses its end is cut short, the next fails (ENOSPC). Mounted
+    // in the run's own namespace; the file is copied out after the run, for this test to read.
+    const disk = temporaryFolder();
+    const onDisk = join(disk, 'orders.ndjson');
     const args = ['orders', 'poll', '--since', '31d', '-o', 'ndjson'];
-    const full = await pollRedirected(args, `>> ${file}`, configDir, `trap '' XFSZ; ulimit -f 100; `);
+    const full = await pollRedirected(
+      args,
+      `>> '${onDisk}'; code=$?; cp '${onDisk}' '${file}'; (exit $code)`,
+      configDir,
+      `mount -t tmpfs -o size=100k tmpfs '${disk}' && cp '${file}' '${onDisk}' && `,
+      true,
+    );
     expect(full.code).toBe(75);
     const size = statSync(file).size;
-    expect(full.stderr).toBe(
-      `error: cannot write to stdout (EFBIG): the file was cut back to the ${size} bytes the cursor covers, so it ends with a whole order; make room or write elsewhere, then run the command again: it continues from the cursor.\n`,
+    expect(full.stderr).toMatch(
+      new RegExp(
+        `^error: cannot write to stdout \\((ENOSPC|a write was cut short)\\): the file was cut back to the ${size} bytes the cursor covers, so it ends with a whole order; make room or write elsewhere, then run the command again: it continues from the cursor\\.\\n$`,
+      ),
     );
     expect(size).toBeGreaterThan(1000);
     expect(readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);

@@ -1,12 +1,13 @@
 /**
- * writesToNullDevice tells a stdout on the null device (`> /dev/null`, or closed with `>&-`, which node reopens on
- * it) from every stream that keeps what it is given: a file, a pipe, another character device, a memory stream.
+ * deviceKeepingNothing names a stdout on a device that keeps nothing (`> /dev/null`, closed with `>&-`, which node
+ * reopens on it, `> /dev/zero`, `> /dev/urandom`), and leaves alone every stream that keeps what it is given: a file,
+ * a terminal, a memory stream.
  */
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
-import { writesToNullDevice } from '../../../../src/io/output/null-device.js';
+import { deviceKeepingNothing } from '../../../../src/io/output/null-device.js';
 import { freshWorkDir } from '../../../support/cli.js';
 import { removeTemporaryFolders } from '../../../support/temporary.js';
 
@@ -21,13 +22,12 @@ function withDescriptor(path: string, check: (fd: number) => void): void {
   }
 }
 
-it('is true for a stream on /dev/null', () => {
-  withDescriptor('/dev/null', (fd) => expect(writesToNullDevice({ fd })).toBe(true));
+it.each(['/dev/null', '/dev/zero', '/dev/urandom'])('names %s', (device) => {
+  withDescriptor(device, (fd) => expect(deviceKeepingNothing({ fd })).toBe(device));
 });
 
-it('is false for a file, another character device, a memory stream and a stream without a descriptor', () => {
-  withDescriptor(join(freshWorkDir(), 'orders.ndjson'), (fd) => expect(writesToNullDevice({ fd })).toBe(false));
-  withDescriptor('/dev/zero', (fd) => expect(writesToNullDevice({ fd })).toBe(false));
-  expect(writesToNullDevice(new PassThrough())).toBe(false);
-  expect(writesToNullDevice({ fd: 1_000_000 })).toBe(false);
+it('leaves alone a file, a memory stream and a stream without a descriptor', () => {
+  withDescriptor(join(freshWorkDir(), 'orders.ndjson'), (fd) => expect(deviceKeepingNothing({ fd })).toBeUndefined());
+  expect(deviceKeepingNothing(new PassThrough())).toBeUndefined();
+  expect(deviceKeepingNothing({ fd: 1_000_000 })).toBeUndefined();
 });
