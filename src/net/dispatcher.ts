@@ -1,4 +1,6 @@
+import { lookup as systemLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
+import { isLoopbackHost } from './plain-http.js';
 import { type ProxyEnvironment, type ProxyRoute, proxyRouteFor } from './proxy-route.js';
 
 export interface DispatcherOptions {
@@ -24,7 +26,12 @@ export interface OriginDispatcher {
  */
 export function dispatcherFor(origin: URL, options: DispatcherOptions = {}): OriginDispatcher {
   const route = proxyRouteFor(origin, options.env ?? process.env);
-  const connect = { timeout: options.connectTimeoutMs ?? 10_000 };
+  const connect = {
+    timeout: options.connectTimeoutMs ?? 10_000,
+    ...(route.kind !== 'proxy' && origin.protocol === 'http:' && isLocalhostName(origin.hostname)
+      ? { lookup: thisMachineOnly() }
+      : {}),
+  };
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 10_000;
   if (route.kind !== 'proxy') {
     const dispatcher =
@@ -41,4 +48,39 @@ export function dispatcherFor(origin: URL, options: DispatcherOptions = {}): Ori
     keepAliveTimeout,
   });
   return { dispatcher, route };
+}
+
+/** The name `localhost` (not an address): what the resolver makes of it decides where a connection goes. */
+function isLocalhostName(hostname: string): boolean {
+  return hostname.toLowerCase() === 'localhost';
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A resolver for a plain-HTTP connection to the name `localhost`, which b2bctl lets carry credentials because it is
+ * this machine: an answer that is not a loopback address (a hosts file may map the name elsewhere) fails the
+ * connection, so a token or password never crosses the network in clear.
+ */
+export function thisMachineOnly(
+  resolve: (hostname: string, options: LookupOptions, callback: LookupCallback) => void = systemLookup as never,
+) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const addresses = Array.isArray(address) ? address.map((each) => each.address) : [address];
+      const elsewhere = addresses.find((each) => !isLoopbackHost(each));
+      if (elsewhere === undefined) return callback(null, address, family);
+      callback(
+        Object.assign(
+          new Error(
+            `${hostname} resolves to ${elsewhere}, not this machine: plain HTTP, which b2bctl takes to this machine only, would carry the credentials in clear there. Use http://127.0.0.1, or https://`,
+          ),
+          { code: 'ENOTLOCAL' },
+        ),
+        address,
+        family,
+      );
+    });
+  };
 }

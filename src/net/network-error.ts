@@ -139,6 +139,13 @@ function connectionProblem(
       what: `${proxy ? `the proxy's host name` : url.hostname} does not resolve (${code})`,
       fix: `${check} and this machine's DNS`,
     };
+  // The name localhost mapped to another machine (net/dispatcher.ts): plain HTTP would carry credentials there.
+  if (code === 'ENOTLOCAL')
+    return {
+      code,
+      what: `${url.hostname} resolves to another machine than this one (${code}), so nothing was sent over plain HTTP`,
+      fix: `use http://127.0.0.1:${url.port || '80'} or https:// in ${source.url}, or correct this machine's hosts file`,
+    };
   if (code === 'ECONNREFUSED')
     return {
       code,
