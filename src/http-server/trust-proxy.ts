@@ -25,6 +25,11 @@ export function trustedProxies(text: string): TrustedProxies {
       throw new InvalidArgumentError(
         `"${entry}" is neither a hop count nor an IP address or CIDR range (such as 127.0.0.1 or 10.0.0.0/8).`,
       );
+    // The library that reads the ranges refuses a /0, and a range of every address would trust every client's word.
+    if (prefix !== undefined && Number(prefix) === 0)
+      throw new InvalidArgumentError(
+        `"${entry}" is every address: any client could name itself in X-Forwarded-For; give the proxy's own address or range.`,
+      );
   }
   return entries;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../base/errors.js';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { filterText, positiveNumber, wholeNumber } from '../../command-kit/parse.js';
+import { filterText, nonEmpty, positiveNumber, wholeNumber } from '../../command-kit/parse.js';
 import type { OrdersGetOptions } from './get.js';
 import type { OrdersPollOptions } from './poll.js';
 import { moveExamples, registerMoves } from './move-cli.js';
@@ -43,8 +43,13 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option(
       '--out-dir <dir>',
       'write one file per order version, ID-NUMBER-LASTUPDATED.json (temporary name, fsync, rename)',
+      nonEmpty('a folder', '--out-dir', 'stdout'),
     )
-    .option('--cursor <file>', 'cursor file (default: per profile in the config folder)')
+    .option(
+      '--cursor <file>',
+      'cursor file (default: per profile in the config folder)',
+      nonEmpty('a file', '--cursor', "the profile's own cursor"),
+    )
     .option('--watch', 'poll again every --interval seconds until Ctrl-C')
     .option('--interval <seconds>', 'seconds between --watch cycles', wholeNumber(1), 60)
     .option('--concurrency <n>', 'listing and detail requests in flight', wholeNumber(1), 4)

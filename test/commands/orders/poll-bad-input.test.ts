@@ -52,6 +52,15 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     ],
     // `--status "$STATUS"` with the variable unset would emit every order to a reader that wanted one status.
     [['--since', '1d', '--status', ''], /--status <status>' argument '' is invalid\. expected some text to look for/],
+    // `--cursor "$CURSOR"` unset fetched and wrote orders, then failed to save an empty path's cursor (exit 75).
+    [
+      ['--since', '1d', '--cursor', ''],
+      /^error: option '--cursor <file>' argument '' is invalid\. expected a file, not an empty text \(an unset shell variable\?\); leave --cursor out to use the profile's own cursor\.$/m,
+    ],
+    [
+      ['--since', '1d', '--out-dir', ''],
+      /^error: option '--out-dir <dir>' argument '' is invalid\. expected a folder, not an empty text \(an unset shell variable\?\); leave --out-dir out to use stdout\.$/m,
+    ],
   ])('%j', async (args, message) => {
     await resetCounts(sandbox);
     const result = await poll(args);

@@ -259,6 +259,12 @@ describe('--trust-proxy HOPS|CIDR,... parsing', () => {
     ['nginx', /"nginx" is neither a hop count nor an IP address or CIDR range/],
     ['10.0.0.0/33', /"10.0.0.0\/33" is neither/],
     ['127.0.0.1,', /"" is neither/],
+    // Every address: the library that reads ranges refused it with its own words at start (exit 1).
+    [
+      '0.0.0.0/0',
+      /^"0\.0\.0\.0\/0" is every address: any client could name itself in X-Forwarded-For; give the proxy's own address or range\.$/,
+    ],
+    ['127.0.0.1,::/0', /^"::\/0" is every address/],
   ])('refuses %j', (text, message) => {
     expect(() => trustedProxies(text)).toThrow(message);
   });
