@@ -11,7 +11,8 @@ import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { eventText } from '../../webhook/consumers.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { specialFileKind } from '../../lib/file-owners.js';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
@@ -206,6 +207,13 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
       },
     );
   }
+  // Looked at without opening it: a FIFO nobody writes to would hold the import, deaf to SIGTERM, for ever.
+  const stats = statSync(file);
+  if (!stats.isFile())
+    throw new InputError(`Cannot import ${file}: it is ${specialFileKind(stats)}, not a file.`, {
+      file,
+      missing: true,
+    });
   const { store, release } = await openStore(location, {
     exclusive: { command: 'webhook inbox --import', warn: context.log.warn },
   });

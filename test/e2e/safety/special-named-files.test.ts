@@ -70,6 +70,18 @@ describe('a FIFO named for its contents', () => {
     expect(result.stderr.split('\n')).toContain(line);
   });
 
+  it('webhook inbox --import of a folder whose events.ndjson is a FIFO: refused at once (exit 66), naming it', async () => {
+    const folder = folderWithFifo();
+    execFileSync('mkfifo', ['-m', '600', join(folder, 'events.ndjson')]);
+    const result = await ended(
+      spawnCli(['webhook', 'inbox', '--inbox', 'inbox', '--import', '.'], freshConfigDir(), {}, folder),
+    );
+    expect(result).toMatchObject({ code: 66, signal: null, stdout: '' });
+    expect(result.stderr.split('\n')).toContain(
+      'error: Cannot import events.ndjson: it is a named pipe (FIFO), not a file.',
+    );
+  });
+
   it('tax serve: a table swapped for a FIFO is refused in the log and on /healthz, the old one kept, and SIGTERM stops it', async () => {
     const folder = folderWithFifo();
     const child = spawnCli(
