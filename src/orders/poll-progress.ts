@@ -34,7 +34,11 @@ export class PollProgress {
     // A first run's start, or the one a run before kept.
     this.floor = saved === undefined ? window.from : saved.floor === undefined ? undefined : Date.parse(saved.floor);
     this.sweptAt = Math.max(1_000, this.emitted.size);
+    this.saved = saved !== undefined;
   }
+
+  /** Whether a cursor file exists for the next run: one was there, or this run wrote one. */
+  private saved: boolean;
 
   /** Entries the answers did not let us read may be orders: the cursor must not move past them. */
   unreadable(): boolean {
@@ -87,6 +91,7 @@ export class PollProgress {
     };
     try {
       writeCursor(this.file.path, cursor);
+      this.saved = true;
     } catch (error) {
       throw this.unsavedCursor(error);
     }
@@ -100,8 +105,12 @@ export class PollProgress {
   private unsavedCursor(error: unknown): unknown {
     const cause = systemErrorCause(error);
     if (cause === undefined) return error;
+    // A first run has no cursor to fall back on: the next run needs the --since this one started from.
+    const next = this.saved
+      ? 'the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.'
+      : `no cursor was saved (a first run), so the next run must start where this one did. Make room on its disk or make it writable, then run again with --since ${new Date(this.window.from).toISOString()}.`;
     return new OutputError(
-      `Cannot write the orders cursor ${this.file.path} (${cause}) after ${countOf(this.written, 'order versions')} written: the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.`,
+      `Cannot write the orders cursor ${this.file.path} (${cause}) after ${countOf(this.written, 'order versions')} written: ${next}`,
       { cause: error },
     );
   }

@@ -83,8 +83,25 @@ describe('PollProgress', () => {
     }
     expect(error).toBeInstanceOf(OutputError);
     expect((error as OutputError).message).toBe(
-      `Cannot write the orders cursor ${path} (EEXIST: file already exists) after 3 order versions written: the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.`,
+      `Cannot write the orders cursor ${path} (EEXIST: file already exists) after 3 order versions written: no cursor was saved (a first run), so the next run must start where this one did. Make room on its disk or make it writable, then run again with --since ${new Date(start).toISOString()}.`,
     );
     expect((error as OutputError).exitCode).toBe(75);
+  });
+
+  it('a later run whose cursor cannot be written says the saved one stays', () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'cursors'), '');
+    const path = join(folder, 'cursors', 'default.json');
+    const saved = { cursor: new Date(start).toISOString() };
+    const progress = new PollProgress(
+      { path, profile: 'default' },
+      { from: start, to: start + 60_000 },
+      lookbackMs,
+      saved,
+    );
+    progress.written = 2;
+    expect(() => progress.save(start + 60_000)).toThrow(
+      `Cannot write the orders cursor ${path} (EEXIST: file already exists) after 2 order versions written: the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.`,
+    );
   });
 });
