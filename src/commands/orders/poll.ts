@@ -1,6 +1,7 @@
 import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats, statSync } from 'node:fs';
+import { specialFileKind } from '../../lib/file-owners.js';
 import { devNull } from 'node:os';
 import { Pacer } from '../../platform/pacer.js';
 import { checkCursorFileSafety } from '../../config/folder-safety.js';
@@ -101,6 +102,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   }
   refuseWatchedDocument(options, context);
   refuseNullOutput(options, context);
+  refuseOutDirThatIsNoFolder(options.outDir);
   const release = takeLock();
   try {
     const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
@@ -430,6 +432,24 @@ function refuseWatchedDocument(options: OrdersPollOptions, context: Context): vo
   throw new UsageError(
     `orders poll --watch -o ${format}: each cycle would write ${format === 'json' ? 'an array of its own, and the output would be no one JSON document' : 'its own header line'}. Use -o ndjson (one order a line), or --out-dir DIR (one file an order).`,
   );
+}
+
+/** An --out-dir that is a file or a device: refused before anything is fetched, as every unusable output path is. */
+function refuseOutDirThatIsNoFolder(outDir: string | undefined): void {
+  const stats = outDir === undefined ? undefined : statOrUndefined(outDir);
+  if (stats === undefined || stats.isDirectory()) return;
+  const kind = stats.isFile() ? 'a file' : specialFileKind(stats);
+  throw new UsageError(
+    `--out-dir ${outDir}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
+  );
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -57,6 +57,11 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
       ['--since', '1d', '--cursor', ''],
       /^error: option '--cursor <file>' argument '' is invalid\. expected a file, not an empty text \(an unset shell variable\?\); leave --cursor out to use the profile's own cursor\.$/m,
     ],
+    // A file or a device named as the folder: a bare `EEXIST: file already exists, mkdir …`, exit 1.
+    [
+      ['--since', '1d', '--out-dir', '/dev/null'],
+      /^error: --out-dir \/dev\/null: it is a device, not a folder\. Give a folder \(it is made if it is missing\)\.$/m,
+    ],
     [
       ['--since', '1d', '--out-dir', ''],
       /^error: option '--out-dir <dir>' argument '' is invalid\. expected a folder, not an empty text \(an unset shell variable\?\); leave --out-dir out to use stdout\.$/m,
