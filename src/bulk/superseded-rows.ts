@@ -1,5 +1,5 @@
-import { closeSync, createReadStream, fsyncSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, createReadStream, fsyncSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { syncFolder } from '../io/output/durable-file.js';
 import { createFileExclusively, temporaryPathBeside } from '../lib/private-file.js';
 import { writeWholeSync } from '../lib/whole-write.js';
@@ -19,6 +19,7 @@ const flushBytes = 1 << 20;
  * and still resumable, and at most the temporary file, which a process that exits removes. Returns the rows dropped.
  */
 export async function dropSupersededRows(reportPath: string): Promise<number> {
+  removeAbandonedRewrites(reportPath);
   const lastRows = new LastRowOfPlace();
   let delimiter: number | undefined;
   let index = 0;
@@ -60,6 +61,21 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
   }
   syncFolder(dirname(reportPath));
   return lastRows.superseded;
+}
+
+/**
+ * The temporary copies an earlier rewrite of this report left when it was killed (SIGKILL, a power cut): never
+ * renamed, so never read, but a whole night's records each. Only a run of this command and profile rewrites the
+ * report, and the profile's lock keeps it to one at a time, so none of them is being written.
+ */
+function removeAbandonedRewrites(reportPath: string): void {
+  const folder = dirname(reportPath);
+  const name = new RegExp(`^\\.${escapedForPattern(basename(reportPath))}\\.[0-9a-f]{16}\\.tmp$`);
+  for (const entry of readdirSync(folder)) if (name.test(entry)) rmSync(join(folder, entry), { force: true });
+}
+
+function escapedForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -1,5 +1,5 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSupersededRows } from '../../../src/bulk/superseded-rows.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
@@ -13,6 +13,18 @@ function reportWith(text: string): string {
 }
 
 describe('dropSupersededRows', () => {
+  it('removes the copies a killed rewrite of this report left, and nothing of another report', async () => {
+    const path = reportWith('line,key,outcome,status,id,message,row\r\n2,A,applied,200,,,2\r\n');
+    const folder = dirname(path);
+    const left = join(folder, `.${basename(path)}.0123456789abcdef.tmp`);
+    const another = join(folder, '.other.report-20261130-013733.csv.0123456789abcdef.tmp');
+    writeFileSync(left, 'a whole night of rows');
+    writeFileSync(another, 'not this report');
+    expect(await dropSupersededRows(path)).toBe(0);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(another)).toBe(true);
+  });
+
   it("keeps a record's last row, the rows kept in their order and byte for byte", async () => {
     const path = reportWith(
       [
