@@ -211,6 +211,9 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         olderThanKept(file, whole.lastUpdated ?? (event.event as Record<string, unknown>).lastUpdated)
       )
         return;
+      // Again at each order, not only at start: another user may swap the folder while the receiver runs (a shared
+      // inbox folder). Refused, the event waits in the store and is tried again once the folder is safe.
+      checkOrdersFolderSafety(folder);
       writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
     },
   };

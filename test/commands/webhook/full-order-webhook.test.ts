@@ -3,7 +3,7 @@
  * receiver with --fetch-orders that keeps them whole and asks the platform for nothing, and the simplified variant
  * still fetched through the API.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
@@ -121,6 +121,38 @@ describe('--fetch-orders keeps the newest version, and gives up on an order the 
       expect(memory.stderr()).toMatch(
         /orders event \d+ is dead after 1 attempt \(the platform has no order 999999 \(HTTP 404\)\)/,
       );
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('--fetch-orders checks its folder at every order, not only at start', () => {
+  it('an orders folder made writable by others while the receiver runs gets no order, and says why', async () => {
+    const inbox = temporaryFolder();
+    const sandbox = await startTestSandbox({ orderCount: 0 });
+    try {
+      const memory = testContext({
+        env: {
+          B2BCTL_CONFIG_DIR: temporaryFolder(),
+          B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+          B2BCTL_BASE_URL: sandbox.url,
+          B2BCTL_TOKEN: await fetchToken(sandbox),
+        },
+      });
+      const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+      const receiverUrl = await memory.firstLine();
+      const token = await receiverToken(receiverUrl);
+      await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
+      const orders = join(inbox, 'orders');
+      await until(() => existsSync(join(orders, '555.json')));
+      // Another user's doing, in a shared inbox folder: the folder the ERP reads from is now anyone's to change.
+      chmodSync(orders, 0o777);
+      await postEvent(receiverUrl, 'orders', { ...whole('NEW', '2026-11-29T07:09:00.000Z'), id: 556 }, token);
+      await until(() => memory.stderr().includes(`The orders folder ${orders} is writable by its group and others`));
+      expect(existsSync(join(orders, '556.json'))).toBe(false);
+      memory.interrupt();
+      await running;
     } finally {
       await sandbox.close();
     }
