@@ -70,12 +70,12 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
  */
 function removeAbandonedRewrites(reportPath: string): void {
   const folder = dirname(reportPath);
-  const name = new RegExp(`^\\.${escapedForPattern(basename(reportPath))}\\.[0-9a-f]{16}\\.tmp$`);
-  for (const entry of readdirSync(folder)) if (name.test(entry)) rmSync(join(folder, entry), { force: true });
-}
-
-function escapedForPattern(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // temporaryPathBeside's names: `.REPORT.<16 hex digits>.tmp`.
+  const start = `.${basename(reportPath)}.`;
+  for (const entry of readdirSync(folder)) {
+    const middle = entry.startsWith(start) && entry.endsWith('.tmp') ? entry.slice(start.length, -4) : '';
+    if (/^[0-9a-f]{16}$/.test(middle)) rmSync(join(folder, entry), { force: true });
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ import {
   readCutShort,
   writeCutShort,
 } from '../../orders/cursor-file.js';
-import { deviceKeepingNothing } from '../../io/output/null-device.js';
+import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js';
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress } from '../../orders/poll-progress.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';

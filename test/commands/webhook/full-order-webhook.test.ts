@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { wholeOrderOf } from '../../../src/domain/webhook-events.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
 import { testContext } from '../../support/test-context.js';
 import {
@@ -85,22 +86,27 @@ function whole(status: string, lastUpdated: string) {
   return { id: 555, status, lastUpdated, items: [{ sku: 'X', quantity: status === 'PAID' ? 2 : 1 }] };
 }
 
+/** A receiver with --fetch-orders on `inbox`, whose profile reaches `sandbox`; its URL and a token for it. */
+async function fetchingReceiver(inbox: string, sandbox: RunningSandbox) {
+  const memory = testContext({
+    env: {
+      B2BCTL_CONFIG_DIR: temporaryFolder(),
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_TOKEN: await fetchToken(sandbox),
+    },
+  });
+  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+  const receiverUrl = await memory.firstLine();
+  return { memory, running, receiverUrl, token: await receiverToken(receiverUrl) };
+}
+
 describe('--fetch-orders keeps the newest version, and gives up on an order the platform has not', () => {
   it('an older whole order after a newer one keeps the newer file; a 404 detail is a dead letter at once', async () => {
     const inbox = temporaryFolder();
     const sandbox = await startTestSandbox({ orderCount: 0 });
     try {
-      const memory = testContext({
-        env: {
-          B2BCTL_CONFIG_DIR: temporaryFolder(),
-          B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-          B2BCTL_BASE_URL: sandbox.url,
-          B2BCTL_TOKEN: await fetchToken(sandbox),
-        },
-      });
-      const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-      const receiverUrl = await memory.firstLine();
-      const token = await receiverToken(receiverUrl);
+      const { memory, running, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
       await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
       await postEvent(receiverUrl, 'orders', whole('NEW', '2026-11-29T07:01:00.000Z'), token);
       // An order the platform does not know: its detail answers 404.
@@ -132,17 +138,7 @@ describe('--fetch-orders checks its folder at every order, not only at start', (
     const inbox = temporaryFolder();
     const sandbox = await startTestSandbox({ orderCount: 0 });
     try {
-      const memory = testContext({
-        env: {
-          B2BCTL_CONFIG_DIR: temporaryFolder(),
-          B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-          B2BCTL_BASE_URL: sandbox.url,
-          B2BCTL_TOKEN: await fetchToken(sandbox),
-        },
-      });
-      const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-      const receiverUrl = await memory.firstLine();
-      const token = await receiverToken(receiverUrl);
+      const { memory, running, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
       await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
       const orders = join(inbox, 'orders');
       await until(() => existsSync(join(orders, '555.json')));

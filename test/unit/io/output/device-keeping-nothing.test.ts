@@ -7,7 +7,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
-import { deviceKeepingNothing } from '../../../../src/io/output/null-device.js';
+import { deviceKeepingNothing } from '../../../../src/io/output/device-keeping-nothing.js';
 import { freshWorkDir } from '../../../support/cli.js';
 import { removeTemporaryFolders } from '../../../support/temporary.js';
 
