@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { lstatOrUndefined, NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
+import { lstatOrUndefined } from '../lib/file-status.js';
+import { NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
 import { metaPathOf } from './run-meta.js';
 import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';

@@ -1,7 +1,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
-import { lstatOrUndefined } from '../lib/private-file.js';
+import { lstatOrUndefined } from '../lib/file-status.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /**

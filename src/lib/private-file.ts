@@ -12,6 +12,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { lstatOrUndefined } from './file-status.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
 
 /**
@@ -114,15 +115,6 @@ function isSystemOutput(given: string): boolean {
   if (!path.startsWith('/dev/') || path !== given) return false;
   if (dirname(path) === '/dev' || dirname(path) === '/dev/fd') return lstatOrUndefined(path)?.isDirectory() !== true;
   return lstatOrUndefined(path)?.isCharacterDevice() === true;
-}
-
-/** What is at `path` itself (a link not followed), or undefined when nothing is. */
-export function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */

@@ -63,7 +63,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * connection, so a token or password never crosses the network in clear.
  */
 export function thisMachineOnly(
-  resolve: (hostname: string, options: LookupOptions, callback: LookupCallback) => void = systemLookup as never,
+  resolve: (hostname: string, options: LookupOptions, callback: LookupCallback) => void = (
+    hostname,
+    options,
+    callback,
+  ) => systemLookup(hostname, options, callback),
 ) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, options, (error, address, family) => {

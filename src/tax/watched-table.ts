@@ -1,3 +1,4 @@
+import { statOrUndefined } from '../lib/file-status.js';
 import { countOf } from '../lib/plural.js';
 import {
   closeSync,
@@ -76,11 +77,7 @@ function refuseSpecialFile(path: string): void {
 }
 
 function inodeOf(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
+  return statOrUndefined(path)?.ino;
 }
 
 /** The most links followed from the table's path: as many as the kernel follows before it gives up (ELOOP). */

@@ -1,7 +1,8 @@
 import { countOf } from '../../lib/plural.js';
 import pLimit from 'p-limit';
-import { existsSync, type Stats, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { specialFileKind } from '../../lib/file-owners.js';
+import { statOrUndefined } from '../../lib/file-status.js';
 import { devNull } from 'node:os';
 import { Pacer } from '../../platform/pacer.js';
 import { checkCursorFileSafety } from '../../config/folder-safety.js';
@@ -442,14 +443,6 @@ function refuseOutDirThatIsNoFolder(outDir: string | undefined): void {
   throw new UsageError(
     `--out-dir ${outDir}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
   );
-}
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { systemClock } from '../../base/clock.js';
 import { UsageError } from '../../base/errors.js';
 import { coreWaitClock } from '../../lib/core-waits.js';
 import { specialFileKind } from '../../lib/file-owners.js';
-import { createFileExclusively, lstatOrUndefined, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
+import { lstatOrUndefined } from '../../lib/file-status.js';
+import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { shellWord } from '../../lib/shell-word.js';
 import { GroupCommit } from './group-commit.js';
 import {
