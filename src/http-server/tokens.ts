@@ -134,17 +134,20 @@ export class TokenIssuer {
     return 'unknown';
   }
 
-  /** The verdict, asking `lookUp` (the store, by digest) about a signed token this receiver does not hold. */
+  /**
+   * The verdict, asking `lookUp` (the store, by digest) about a signed token this receiver does not hold: its expiry,
+   * if it expires after `after` (one lifetime ago, so that a token expired before a restart is still told expired).
+   */
   async verify(
     token: string,
-    lookUp: (digest: string, now: number) => Promise<number | undefined>,
+    lookUp: (digest: string, after: number) => Promise<number | undefined>,
   ): Promise<TokenVerdict> {
     const verdict = this.check(token);
     if (verdict === 'unsigned') return 'unknown';
     if (verdict !== 'unknown') return verdict;
     const now = this.now();
     if ((this.unknownUntil.get(token) ?? 0) > now) return 'unknown';
-    const expiresAt = await lookUp(tokenDigest(token), now);
+    const expiresAt = await lookUp(tokenDigest(token), now - this.ttlSeconds * 1000);
     if (expiresAt === undefined) {
       // A signed token the store does not know (revoked, or expired and removed) will not become known: a client
       // sending it again and again is answered from memory for a minute.
@@ -153,7 +156,7 @@ export class TokenIssuer {
       return 'unknown';
     }
     this.keep(token, expiresAt);
-    return 'valid';
+    return now < expiresAt ? 'valid' : 'expired';
   }
 
   private keep(token: string, expiresAt: number): void {

@@ -293,7 +293,8 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   const now = options.now ?? Date.now;
   const shareToken = async (token: string) => {
     try {
-      await options.store.shareToken(tokenDigest(token), now() + tokens.ttlSeconds * 1000);
+      const lifetimeMs = tokens.ttlSeconds * 1000;
+      await options.store.shareToken(tokenDigest(token), now() + lifetimeMs, lifetimeMs);
       writeSucceeded(writes, options.log);
     } catch (error) {
       // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.

@@ -235,13 +235,13 @@ export class PostgresStore implements EventStore {
     );
   }
 
-  async shareToken(digest: string, expiresAt: number): Promise<void> {
-    await this.query(expiredTokensDelete, [this.now()]);
+  async shareToken(digest: string, expiresAt: number, keptExpiredMs: number): Promise<void> {
+    await this.query(expiredTokensDelete, [this.now() - keptExpiredMs]);
     await this.query(keepTokenStatement, [digest, expiresAt]);
   }
 
-  async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
-    const found = await this.query<{ expires_at: string }>(tokenExpiryQuery, [digest, now]);
+  async tokenExpiry(digest: string, after: number): Promise<number | undefined> {
+    const found = await this.query<{ expires_at: string }>(tokenExpiryQuery, [digest, after]);
     const row = found.rows[0];
     return row === undefined ? undefined : Number(row.expires_at);
   }

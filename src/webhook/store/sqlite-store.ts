@@ -275,20 +275,20 @@ export class SqliteStore implements EventStore {
     return compactFile(this.database, this.file);
   }
 
-  async shareToken(digest: string, expiresAt: number): Promise<void> {
+  async shareToken(digest: string, expiresAt: number, keptExpiredMs: number): Promise<void> {
     const now = this.now();
     const statements: WriteStatement[] = [];
     // Expired tokens go at most once a minute: a platform that asks a token per event adds a row each time.
     if (now - this.tokensSweptAt >= 60_000) {
       this.tokensSweptAt = now;
-      statements.push([expiredTokensDelete, [now]]);
+      statements.push([expiredTokensDelete, [now - keptExpiredMs]]);
     }
     statements.push([keepTokenStatement, [digest, expiresAt]]);
     await this.writerOrFail().run(statements);
   }
 
-  async tokenExpiry(digest: string, now: number): Promise<number | undefined> {
-    const row = this.prepared(tokenExpiryQuery).get(digest, now) as { expires_at: number } | undefined;
+  async tokenExpiry(digest: string, after: number): Promise<number | undefined> {
+    const row = this.prepared(tokenExpiryQuery).get(digest, after) as { expires_at: number } | undefined;
     return row === undefined ? undefined : Number(row.expires_at);
   }
 

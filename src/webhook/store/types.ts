@@ -172,9 +172,13 @@ export interface EventStore {
    * Keeps an issued token, as its digest: it stays valid through a restart, and on another receiver of a shared
    * store (a balancer may send the event elsewhere than the token request).
    */
-  shareToken(digest: string, expiresAt: number): Promise<void>;
-  /** When the token of this digest, issued by a receiver of this store, expires; undefined if unknown or past. */
-  tokenExpiry(digest: string, now: number): Promise<number | undefined>;
+  shareToken(digest: string, expiresAt: number, keptExpiredMs: number): Promise<void>;
+  /**
+   * When the token of this digest, issued by a receiver of this store, expires; undefined if unknown or expired at
+   * `after` or before. Expired tokens are kept `keptExpiredMs` (one lifetime): a client retrying one after a restart
+   * is told it expired, not that it is unknown.
+   */
+  tokenExpiry(digest: string, after: number): Promise<number | undefined>;
   /**
    * The key signing this store's tokens: the kept one when `matches` its secret verifier, else `fresh()`, which
    * replaces it and removes every kept token (`revoked`: there were some under another secret). One transaction.

@@ -58,9 +58,9 @@ describe('/healthz degraded', () => {
     const store = await SqliteStore.open(temporaryFolder());
     let full = true;
     const disk = Object.create(store) as SqliteStore;
-    disk.shareToken = async (digest, expiresAt) => {
+    disk.shareToken = async (digest, expiresAt, keptExpiredMs) => {
       if (full) throw new Error('database or disk is full');
-      return store.shareToken(digest, expiresAt);
+      return store.shareToken(digest, expiresAt, keptExpiredMs);
     };
     const lines: string[] = [];
     const started = await receiver({ store: disk, now: () => now, log: (line) => lines.push(line) });

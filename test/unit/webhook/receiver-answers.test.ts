@@ -285,7 +285,8 @@ describe('receiver token check', () => {
     expect([...shared]).toEqual([[sha256(token), now + 600_000]]);
     // The second receiver never issued it: it asks the store, by digest, at its own time.
     expect((await postEvent(second.url, 'orders', order, token)).status).toBe(200);
-    expect(asked).toEqual([[sha256(token), now + 1000]]);
+    // It asks for a token expiring after one lifetime ago: one that expired before a restart is told expired.
+    expect(asked).toEqual([[sha256(token), now + 1000 - 600_000]]);
     // Held from then on: not asked again.
     expect((await postEvent(second.url, 'orders', order, token)).status).toBe(200);
     expect(asked).toHaveLength(1);
@@ -295,6 +296,24 @@ describe('receiver token check', () => {
       expect(await unknown.json()).toMatchObject({ error_description: 'Token unknown' });
     }
     expect(asked).toHaveLength(1);
+  });
+
+  it('tells a token that expired before a restart expired for one lifetime more, then unknown', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const store = await SqliteStore.open(temporaryFolder());
+    const before = await receiver({ store, tokenTtlSeconds: 60, now: () => now });
+    const token = await receiverToken(before.url);
+    // Another receiver of the same store, as after a restart: it never held the token.
+    const after = await receiver({ store, tokenTtlSeconds: 60, now: () => now });
+    now += 61_000;
+    const expired = await postEvent(after.url, 'orders', order, token);
+    expect(await expired.json()).toEqual({ error: 'invalid_token', error_description: 'Token expired' });
+    now += 60_000;
+    // Another token is issued: its sweep removes only the tokens expired more than a lifetime ago.
+    await receiverToken(before.url);
+    const later = await receiver({ store, tokenTtlSeconds: 60, now: () => now });
+    const forgotten = await postEvent(later.url, 'orders', order, token);
+    expect(await forgotten.json()).toEqual({ error: 'invalid_token', error_description: 'Token unknown' });
   });
 
   it('never asks the shared store about an expired token of its own', async () => {

@@ -432,12 +432,12 @@ describe.each(kinds)('the $name store', (kind) => {
     await store.openHandOff('erp', 'http://erp', true);
     await store.markDead('erp', await storedOf(store, 1), 'HTTP 422', 1);
     expect((await store.deadLetters())[0]?.diedAt).toBe('2031-02-03T04:05:06.000Z');
-    await store.shareToken('digest-old', clock.now() + minute);
-    clock.advance(2 * minute);
-    // Sharing a token sweeps the expired ones, judged by the store's clock (the old one's expiry is years ahead
-    // of the machine's time): the old digest is gone even at a time when it would still be valid.
-    await store.shareToken('digest-new', clock.now() + minute);
-    expect(await store.tokenExpiry('digest-old', clock.now() - 2 * minute)).toBeUndefined();
+    await store.shareToken('digest-old', clock.now() + minute, minute);
+    clock.advance(3 * minute);
+    // Sharing a token sweeps those expired more than a lifetime ago, judged by the store's clock (the old one's
+    // expiry is years ahead of the machine's time): the old digest is gone even at a time when it would be valid.
+    await store.shareToken('digest-new', clock.now() + minute, minute);
+    expect(await store.tokenExpiry('digest-old', clock.now() - 3 * minute)).toBeUndefined();
     expect(await store.tokenExpiry('digest-new', clock.now())).toBe(clock.now() + minute);
   });
 
@@ -464,8 +464,8 @@ describe.each(kinds)('the $name store', (kind) => {
           () => record,
         );
       expect(await adopt(store, 'verifier-1')).toEqual({ key: 'key-1', revoked: false });
-      await store.shareToken('digest-a', now + 3_600_000);
-      await store.shareToken('digest-a', now + 3_600_000);
+      await store.shareToken('digest-a', now + 3_600_000, 3_600_000);
+      await store.shareToken('digest-a', now + 3_600_000, 3_600_000);
       const other = await again();
       // The same secret on another connection (a restart, another receiver): the same key, the token known.
       expect(await adopt(other, 'verifier-1', { verifier: 'unused', key: 'unused' })).toEqual({
@@ -589,18 +589,22 @@ describe.skipIf(postgres.missing)(`PostgreSQL store shared by receivers${postgre
     const second = await PostgresStore.open(url);
     opened.push(first, second);
     const now = Date.now();
-    await first.shareToken('digest-a', now + 3_600_000);
-    await first.shareToken('digest-a', now + 3_600_000);
-    await first.shareToken('digest-old', now - 1000);
+    await first.shareToken('digest-a', now + 3_600_000, 3_600_000);
+    await first.shareToken('digest-a', now + 3_600_000, 3_600_000);
+    // Expired, but less than a lifetime ago: kept, so that a client retrying it is told it expired.
+    await first.shareToken('digest-expired', now - 1000, 3_600_000);
+    await first.shareToken('digest-old', now - 3_600_001, 3_600_000);
     expect(await second.tokenExpiry('digest-a', now)).toBe(now + 3_600_000);
     expect(await second.tokenExpiry('digest-a', now + 3_600_000)).toBeUndefined();
     expect(await second.tokenExpiry('digest-b', now)).toBeUndefined();
-    await first.shareToken('digest-c', now + 1000);
+    expect(await second.tokenExpiry('digest-expired', now - 3_600_000)).toBe(now - 1000);
+    expect(await second.tokenExpiry('digest-expired', now)).toBeUndefined();
+    await first.shareToken('digest-c', now + 1000, 3_600_000);
     const client = new Client({ connectionString: url });
     await client.connect();
     const digests = (await client.query<{ digest: string }>('SELECT digest FROM tokens ORDER BY digest')).rows;
     await client.end();
-    expect(digests.map((row) => row.digest)).toEqual(['digest-a', 'digest-c']);
+    expect(digests.map((row) => row.digest)).toEqual(['digest-a', 'digest-c', 'digest-expired']);
   });
 
   it('rolls back a transaction that fails midway and goes on with its connections', async () => {

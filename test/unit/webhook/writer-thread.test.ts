@@ -45,7 +45,7 @@ describe("the receiver's thread never waits for the inbox's lock", () => {
     const release = holdWriteLock(directory);
     const writes = [
       store.markDead('erp', stored, 'HTTP 422', 1),
-      store.shareToken('digest', start + day),
+      store.shareToken('digest', start + day, day),
       store.recordRun({ handOff: 'erp', host: 'here', processGroup: 4242, eventId: stored.id, startedAt: start }),
       store.openHandOff('audit', 'http://audit', false),
     ];
