@@ -73,6 +73,17 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    // A POST marked JSON with no body at all (clients that mark every POST so) is the header style's request, which
+    // carries nothing in its body: read as no body, as the webhook receiver reads it, not refused as bad JSON.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (error) {
+        done(Object.assign(new Error(`Body is not valid JSON: ${(error as Error).message}`), { statusCode: 400 }));
+      }
+    });
     // Past its limit, said as the webhook receiver's token route says it, not in fastify's words.
     scope.setErrorHandler((error: FastifyError, _request, reply) =>
       error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'

@@ -84,6 +84,13 @@ const styles: [string, (secret: string) => [RequestInit, string]][] = [
     'username/password headers with ?grant_type=password',
     (secret) => [{ headers: { username: clientId, password: secret } }, '?grant_type=password'],
   ],
+  [
+    'the same headers on a POST marked JSON with no body',
+    (secret) => [
+      { headers: { username: clientId, password: secret, 'content-type': 'application/json' } },
+      '?grant_type=password',
+    ],
+  ],
 ];
 
 /** The headers of a request the trusted proxy forwards from `address`. */

@@ -45,11 +45,16 @@ function tokenRequest(style: string, id: string, secret: string): [string, Reque
       },
     ];
   }
-  return ['/oauth/token?grant_type=password', { method: 'POST', headers: { username: id, password: secret } }];
+  // Many HTTP clients mark every POST as JSON, with no body: the header style carries nothing in it.
+  const marked: Record<string, string> = style === 'headers, marked JSON' ? { 'content-type': 'application/json' } : {};
+  return [
+    '/oauth/token?grant_type=password',
+    { method: 'POST', headers: { username: id, password: secret, ...marked } },
+  ];
 }
 
 describe('token endpoint', () => {
-  it.each(['basic', 'body', 'headers'])(
+  it.each(['basic', 'body', 'headers', 'headers, marked JSON'])(
     'issues a Bearer token to the %s style, which then delivers an event',
     async (style) => {
       const started = await receiver();
