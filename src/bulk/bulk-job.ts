@@ -110,6 +110,8 @@ interface CheckedInput {
   opened: OpenedInput;
   /** Throws an InputError when the file is no longer the one that was validated. */
   unchanged(): void;
+  /** True when the file is no longer the one that was opened. */
+  changed(): boolean;
 }
 
 /** The stages of a bulk run, in order: each one's failure ends the run with its own exit code. */
@@ -125,7 +127,11 @@ async function validateThenSend<T, Sent>(
   // The input's file is let go of however the run ends (an invalid record, a refused plan, an interruption).
   try {
     const lateProblems = new LateProblems();
-    const validation = await validate(job, input, context, verdicts, lateProblems);
+    const validation = await validate(job, input, context, verdicts, lateProblems).catch((error: unknown) => {
+      // Stopped as the file changed under the pass: what it had counted is of no file as it now stands.
+      if (input.changed()) tally.counts = 'nothing sent';
+      throw error;
+    });
     logValidation(job, input, validation, context, started);
     tally.counts = validationCounts(validation, job.flags.dryRun);
     // By name too, for `-o json` and `--log-format json`: a run that ends before sending is read from them as well.
@@ -169,8 +175,9 @@ async function openAndCheckInput<T, Sent>(
   const shownName = job.file === '-' ? 'stdin' : job.file;
   // Taken before anything is printed, so nothing that reacts to the output can slip in before it.
   const identity = fileIdentity(readPath);
+  const changed = () => fileIdentity(readPath) !== identity;
   const unchanged = () => {
-    if (fileIdentity(readPath) !== identity)
+    if (changed())
       throw new InputError(
         `${changedWhileRead(shownName)}; nothing was sent. Run again once the export is complete, or copy it first and pass the copy.`,
         { file: shownName },
@@ -209,8 +216,12 @@ async function openAndCheckInput<T, Sent>(
     resume = { reported, keys, done, doneVerdicts: new DoneVerdicts(done) };
     job.resuming?.(resume.done);
   }
-  const opened = await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName });
-  return { shownName, description, resumed, shaping, resume, opened, unchanged };
+  // Checked after each chunk read as well: a record of a half-rewritten file is never judged, nor its problem printed.
+  const opened = await openCommandInput(context, readPath, job.flags, job.catalogue, {
+    displayName: shownName,
+    unchanged,
+  });
+  return { shownName, description, resumed, shaping, resume, opened, unchanged, changed };
 }
 
 /** Judges every record in one streaming pass, and spools each verdict the sending pass will need. */

@@ -17,6 +17,8 @@ export interface CommandInputOptions {
    * then do not say "nothing was sent".
    */
   sends?: boolean;
+  /** Throws when the file is no longer the one the command meant to read (InputOptions.unchanged). */
+  unchanged?: () => void;
 }
 
 /** Opens a command's input with its reading flags; `--map` is loaded here so every command reads it alike. */
@@ -65,6 +67,7 @@ export async function openCommandInput(
     strict: flags.strict,
     sheet: flags.sheet,
     sends: options.sends,
+    unchanged: options.unchanged,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // Asked for by the user: neither data nor a problem, so --quiet (a cron night) leaves it out.
     note: options.quietWarnings ? () => {} : (message) => context.log.info(message),

@@ -48,11 +48,11 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   const started = context.clock.now();
   // Taken before the file is opened: problems found in a file rewritten as it is read are the rewrite's.
   const identity = command.file === '-' ? undefined : fileIdentity(command.file);
-  const unchanged = (shownName: string) => {
+  const unchanged = () => {
     if (command.file !== '-' && fileIdentity(command.file) !== identity)
       throw new InputError(
-        `${changedWhileRead(shownName)}: what was checked is not the file as it now stands. Run again once the export is complete, or copy it first and validate the copy.`,
-        { file: shownName },
+        `${changedWhileRead(command.file)}: what was checked is not the file as it now stands. Run again once the export is complete, or copy it first and validate the copy.`,
+        { file: command.file },
       );
   };
   try {
@@ -60,6 +60,8 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
       stdin: here.stdin,
       // Validate sends nothing whatever the file holds: "nothing was sent" in a refusal would read as if it could have.
       sends: false,
+      // Checked after each chunk read as well: no problem of a half-rewritten file is printed as the file's.
+      unchanged,
     });
     try {
       await validateEveryRecord(command, input, context, started, unchanged);
@@ -76,7 +78,7 @@ async function validateEveryRecord<T>(
   input: OpenedInput,
   context: Context,
   started: number,
-  unchanged: (shownName: string) => void,
+  unchanged: () => void,
 ): Promise<void> {
   const output = problemOutput(context, input.file, input.format);
   const progress = checkingProgress(context, `${command.noun} checked`);
@@ -103,7 +105,12 @@ async function validateEveryRecord<T>(
       }),
     )
     // Cleared before the closing line, or the error, is printed.
-    .finally(progress.stop);
+    .finally(progress.stop)
+    // A pass stopped part-way (the file changed under it) still ends what it printed: `-o json` stays one array.
+    .catch(async (error: unknown) => {
+      await output.end().catch(() => {});
+      throw error;
+    });
   await output.end();
   // Ctrl-C ends the pass at a record: what was read is no verdict on the file, and exit 0 would tell a script
   // it is fine (and an interrupted header-only read said "nothing to check"). One after the last record is not.
@@ -116,7 +123,7 @@ async function validateEveryRecord<T>(
     `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${advisories?.count ? `, ${countOf(advisories.count, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // Before any verdict on the records: those of a file rewritten as it was read are the rewrite's.
-  unchanged(input.file);
+  unchanged();
   // An empty file has no header either (the reader then gives no CSV headers): say which it is.
   if (summary.records === 0)
     context.log.info(

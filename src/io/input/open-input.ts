@@ -57,6 +57,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const bytes = await openBytes(options.path, options.stdin, {
     interrupt: options.interrupt,
     name: options.displayName ?? inputName(options.path),
+    unchanged: options.unchanged,
   });
   // The file is let go of on every way out: a refused input (binary, markup, a bad header) as well as a caller's close().
   const close = () => void bytes.stream.destroy();

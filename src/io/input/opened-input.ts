@@ -41,6 +41,11 @@ export interface InputOptions {
    * "nothing was sent" (nothing-sent.ts). Unset for a command that sends.
    */
   sends?: boolean;
+  /**
+   * Throws when a file is no longer the one the command meant to read (another program writing or replacing it):
+   * run after each chunk of a regular file is read, before its records are judged. Stdin and pipes have none.
+   */
+  unchanged?: () => void;
   warn(message: string): void;
   /** What the command was told to do, said back (a column `--ignore-column` leaves out): --quiet hides it. */
   note?(message: string): void;
