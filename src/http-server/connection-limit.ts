@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
 import { countOf } from '../lib/plural.js';
 import { countedAddress } from './counted-address.js';
+import { ThrottledLog } from './throttled-log.js';
 
 /** How many connections a server keeps open, in all and from one client address. */
 export interface ConnectionLimits {
@@ -31,12 +32,12 @@ export function limitConnections(
   server: Server,
   limits: ConnectionLimits,
   log: ((message: string) => void) | undefined,
-  schedule: (run: () => void, ms: number) => void = unrefTimeout,
+  schedule?: (run: () => void, ms: number) => void,
 ): void {
   const overAll = `each from the address holding the most of the ${limits.max} open (--max-connections)`;
-  const arrivedOverAll = new RefusedConnections(log, overAll, schedule);
-  const madeRoom = new RefusedConnections(log, overAll, schedule, toMakeRoom);
-  const arrivedOverOne = new RefusedConnections(
+  const arrivedOverAll = closedConnectionLines(log, overAll, schedule);
+  const madeRoom = closedConnectionLines(log, overAll, schedule, toMakeRoom);
+  const arrivedOverOne = closedConnectionLines(
     log,
     `each from an address with ${limits.perAddress} open already (--max-connections-per-address)`,
     schedule,
@@ -51,18 +52,18 @@ export function limitConnections(
     const address = trusted ? peer : countedAddress(peer);
     if (!trusted && open.countFrom(address) >= limits.perAddress) {
       socket.destroy();
-      arrivedOverOne.refused(address);
+      arrivedOverOne(address);
       return;
     }
     if (open.total >= limits.max) {
       const victim = open.makeRoomFor(address, trusted);
       if (victim === undefined) {
         socket.destroy();
-        arrivedOverAll.refused(address);
+        arrivedOverAll(address);
         return;
       }
       victim.socket.destroy();
-      madeRoom.refused(victim.address);
+      madeRoom(victim.address);
     }
     open.add(socket, address, trusted);
   });
@@ -152,67 +153,24 @@ function peerKey(socket: Socket): string {
 const asTheyArrived = (count: number) => `as ${count === 1 ? 'it' : 'they'} arrived`;
 const toMakeRoom = (count: number) => `to make room for ${count === 1 ? 'a new one' : 'new ones'}`;
 
-function unrefTimeout(run: () => void, ms: number): void {
-  setTimeout(run, ms).unref();
-}
-
-/** Addresses named in a line; the others are counted together. */
-const namedAddressesAtMost = 3;
-const refusalWindowMs = 60_000;
-
 /**
- * Connections closed for one cause (as they arrived, or to make room): the first said at once, those after it counted per address
- * and said in one line when its minute is over, then a minute at a time while they go on.
+ * The lines about connections closed for one cause, `how` (as they arrived, or to make room): the first said at
+ * once, the others counted per address and said in one line when its minute is over.
  */
-export class RefusedConnections {
-  private counts = new Map<string, number>();
-  /** Refusals from addresses past the ten thousand the map holds. */
-  private uncounted = 0;
-  private windowOpen = false;
-
-  constructor(
-    private readonly log: ((message: string) => void) | undefined,
-    private readonly cause: string,
-    private readonly schedule: (run: () => void, ms: number) => void = unrefTimeout,
-    /** How they were closed, for a count of them. */
-    private readonly closedHow: (count: number) => string = asTheyArrived,
-  ) {}
-
-  refused(address: string): void {
-    if (!this.windowOpen) {
-      this.windowOpen = true;
-      this.log?.(this.line(new Map([[address, 1]]), ''));
-      this.schedule(() => this.windowEnded(), refusalWindowMs);
-      return;
-    }
-    // A flood of new addresses is counted in the line, never kept without bound.
-    if (this.counts.has(address) || this.counts.size < 10_000)
-      this.counts.set(address, (this.counts.get(address) ?? 0) + 1);
-    else this.uncounted++;
-  }
-
-  private windowEnded(): void {
-    const counts = this.counts;
-    if (this.uncounted > 0) counts.set('other addresses', this.uncounted);
-    this.counts = new Map();
-    this.uncounted = 0;
-    if (counts.size === 0) {
-      this.windowOpen = false;
-      return;
-    }
-    this.log?.(this.line(counts, ` in the last ${refusalWindowMs / 1000} s`));
-    this.schedule(() => this.windowEnded(), refusalWindowMs);
-  }
-
-  private line(counts: Map<string, number>, span: string): string {
-    const sorted = [...counts].toSorted((a, b) => b[1] - a[1]);
-    const total = sorted.reduce((sum, [, count]) => sum + count, 0);
-    const named = sorted.slice(0, namedAddressesAtMost).map(([address, count]) => `${count} from ${address}`);
-    const others = sorted.slice(namedAddressesAtMost);
-    if (others.length > 0)
-      named.push(
-        `${others.reduce((sum, [, count]) => sum + count, 0)} from ${countOf(others.length, 'more addresses')}`,
-      );
-    return `Closed ${countOf(total, 'connections')} ${this.closedHow(total)}${span}: ${named.join(', ')}; ${this.cause}.`;
-  }
+export function closedConnectionLines(
+  log: ((message: string) => void) | undefined,
+  cause: string,
+  schedule?: (run: () => void, ms: number) => void,
+  how: (count: number) => string = asTheyArrived,
+): (address: string) => void {
+  const lines = new ThrottledLog({
+    log,
+    windowMs: 60_000,
+    // One line at once is the alarm; the addresses are the summary's to name.
+    linesPerWindow: 1,
+    schedule,
+    summary: ({ count, from, seconds }) =>
+      `Closed ${countOf(count, 'connections')} ${how(count)} in the last ${seconds} s: ${from}; ${cause}.`,
+  });
+  return (address) => lines.event(address, () => `Closed 1 connection ${how(1)}: 1 from ${address}; ${cause}.`);
 }

@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RefusedConnections } from '../../../src/http-server/connection-limit.js';
+import { closedConnectionLines } from '../../../src/http-server/connection-limit.js';
 import type { TaxServerOptions } from '../../../src/tax/server.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { useTestReceivers } from '../../support/webhook-receiver.js';
@@ -201,15 +201,15 @@ describe('the lines about connections closed as they arrived', () => {
   it('the first at once, then those of its minute in one line, naming the addresses that had most; then quiet', () => {
     const lines: string[] = [];
     const timers: (() => void)[] = [];
-    const refusals = new RefusedConnections(
+    const refused = closedConnectionLines(
       (line) => lines.push(line),
       '1024 were open already (--max-connections)',
       (run) => timers.push(run),
     );
-    refusals.refused('127.0.0.2');
-    for (let count = 0; count < 5100; count++) refusals.refused('127.0.0.2');
-    for (let count = 0; count < 23; count++) refusals.refused('2001:db8:1:2::/64');
-    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4']) refusals.refused(address);
+    refused('127.0.0.2');
+    for (let count = 0; count < 5100; count++) refused('127.0.0.2');
+    for (let count = 0; count < 23; count++) refused('2001:db8:1:2::/64');
+    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4']) refused(address);
     expect(lines).toEqual([
       'Closed 1 connection as it arrived: 1 from 127.0.0.2; 1024 were open already (--max-connections).',
     ]);
@@ -220,7 +220,7 @@ describe('the lines about connections closed as they arrived', () => {
     // A minute without refusals: the window closes, and the next one is said at once.
     timers.shift()?.();
     expect(lines).toHaveLength(2);
-    refusals.refused('203.0.113.9');
+    refused('203.0.113.9');
     expect(lines.slice(2)).toEqual([
       'Closed 1 connection as it arrived: 1 from 203.0.113.9; 1024 were open already (--max-connections).',
     ]);
