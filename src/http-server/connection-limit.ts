@@ -76,6 +76,8 @@ interface OpenConnection {
   trusted: boolean;
   key: string;
   requestsInProgress: number;
+  /** Still in the count: false once closed to make room or gone. */
+  counted: boolean;
 }
 
 /**
@@ -87,9 +89,10 @@ class OpenConnections {
   private readonly direct = new Map<string, Set<OpenConnection>>();
   private readonly throughProxy = new Map<string, Set<OpenConnection>>();
   private readonly byPeer = new Map<string, OpenConnection>();
+  private open = 0;
 
   get total(): number {
-    return this.byPeer.size;
+    return this.open;
   }
 
   countFrom(address: string): number {
@@ -97,7 +100,8 @@ class OpenConnections {
   }
 
   add(socket: Socket, address: string, trusted: boolean): void {
-    const connection = { socket, address, trusted, key: peerKey(socket), requestsInProgress: 0 };
+    const connection = { socket, address, trusted, key: peerKey(socket), requestsInProgress: 0, counted: true };
+    this.open++;
     const groups = trusted ? this.throughProxy : this.direct;
     const group = groups.get(address) ?? new Set();
     groups.set(address, group.add(connection));
@@ -135,10 +139,15 @@ class OpenConnections {
     return victim;
   }
 
-  /** Forgets a connection, once: when closed to make room, and again when its close comes. */
+  /**
+   * Forgets a connection, once: when closed to make room, and again when its close comes. A connection reset before
+   * it was accepted has no peer to be found by (its key is shared), yet it is counted and forgotten as any other.
+   */
   private remove(connection: OpenConnection): void {
-    if (this.byPeer.get(connection.key) !== connection) return;
-    this.byPeer.delete(connection.key);
+    if (!connection.counted) return;
+    connection.counted = false;
+    this.open--;
+    if (this.byPeer.get(connection.key) === connection) this.byPeer.delete(connection.key);
     const groups = connection.trusted ? this.throughProxy : this.direct;
     const group = groups.get(connection.address);
     group?.delete(connection);

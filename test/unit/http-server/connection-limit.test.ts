@@ -3,9 +3,10 @@
  * platform, and the log never said from where nor how many): per client address, in all, and the request timeout
  * that ends an idle connection. Node's own sockets; events (a close, an answer's first line), never a clock.
  */
-import { connect, type Socket } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { connect, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedConnectionLines } from '../../../src/http-server/connection-limit.js';
+import { closedConnectionLines, limitConnections } from '../../../src/http-server/connection-limit.js';
 import type { TaxServerOptions } from '../../../src/tax/server.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { useTestReceivers } from '../../support/webhook-receiver.js';
@@ -178,6 +179,47 @@ describe('tax serve: the cap in all makes room', () => {
     await held[10]?.[0]?.closed;
     expect(lines).toEqual([
       'tax serve: Closed 1 connection to make room for a new one: 1 from 127.0.0.10; each from the address holding the most of the 8 open (--max-connections).',
+    ]);
+  });
+});
+
+/** A socket as the server's `connection` event hands it, closed by a test when it says. */
+class FakeSocket extends EventEmitter {
+  destroyed = false;
+  constructor(
+    readonly remoteAddress: string | undefined,
+    readonly remotePort: number | undefined,
+  ) {
+    super();
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+describe('the count of open connections', () => {
+  it('forgets connections reset before they were accepted, which have no peer address: they take no room', () => {
+    const server = new EventEmitter();
+    const lines: string[] = [];
+    limitConnections(
+      server as unknown as Server,
+      { max: 2, perAddress: 3 },
+      (line) => lines.push(line),
+      () => {},
+    );
+    const arrive = (address: string | undefined, port: number | undefined) => {
+      const socket = new FakeSocket(address, port);
+      server.emit('connection', socket);
+      return socket;
+    };
+    const reset = [arrive(undefined, undefined), arrive(undefined, undefined)];
+    for (const socket of reset) socket.emit('close');
+    const first = arrive('127.0.0.10', 40_001);
+    arrive('127.0.0.11', 40_002);
+    const newcomer = arrive('127.0.0.12', 40_003);
+    expect([first.destroyed, newcomer.destroyed]).toEqual([true, false]);
+    expect(lines).toEqual([
+      'Closed 1 connection to make room for a new one: 1 from 127.0.0.10; each from the address holding the most of the 2 open (--max-connections).',
     ]);
   });
 });
