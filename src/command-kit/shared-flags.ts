@@ -180,7 +180,12 @@ export function withConnectionOptions(command: Command, requestTimeoutMs: number
       wholeNumber(1),
       requestTimeoutMs,
     )
-    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', wholeNumber(1), 1024)
+    .option(
+      '--max-connections <n>',
+      'connections open at once; past it, the client address holding the most loses one',
+      wholeNumber(1),
+      1024,
+    )
     .option(
       '--max-connections-per-address <n>',
       'connections open at once from one client address (an IPv6 one by its /64; a --trust-proxy peer aside)',

@@ -1,5 +1,6 @@
 import { countOf } from '../lib/plural.js';
 import { countedAddress } from './counted-address.js';
+import { linesPerWindow, ThrottledLog } from './throttled-log.js';
 
 /** How many failures a key may have in a window before it is refused until the window ends. */
 export interface FailureLimitOptions {
@@ -92,80 +93,51 @@ export class FailureLimiter {
   }
 }
 
-/** Lines about wrong credentials a window of one log may hold, all addresses together; the rest are summed up. */
-const failureLinesPerWindow = 10;
-/** Addresses told apart in a window's summary; a flood of more is said as at least this many. */
-const summarizedAddressesAtMost = 10_000;
-
-/** The lines of a window of the log: how many were written, and the refusals past them, with their addresses. */
-interface FailureLogWindow {
-  start: number;
-  lines: number;
-  unlogged: number;
-  addresses: Set<string>;
-}
-
 /**
- * The log lines about wrong credentials: one when an address (the first key) starts failing and one when a counter
- * reaches its limit, never a line per failure; and at most ten such lines a window, all addresses together, the
- * refusals past them said in one line when the window ends (a guesser rotating through addresses would otherwise
- * write a line per guess). Shared by the token endpoint and `tax serve`'s credentials.
+ * The log lines about wrong credentials, through the servers' one ThrottledLog: a line when an address starts
+ * failing and one when it reaches its limit, never a line per failure; at most ten such lines a window, all
+ * addresses together, the failures past them said in one line when the window ends (a guesser rotating through
+ * addresses would otherwise write a line per guess). Shared by the token endpoint and `tax serve`'s credentials.
  */
 export class FailureLog {
-  private window: FailureLogWindow | undefined;
-  private summaryTimer: NodeJS.Timeout | undefined;
+  private readonly lines: ThrottledLog;
+  private readonly seconds: number;
 
   constructor(
-    private readonly log: ((message: string) => void) | undefined,
-    private readonly windowMs: number,
+    log: ((message: string) => void) | undefined,
+    windowMs: number,
     /** What a key is refused, as the lines name it (`Token requests`, `Callbacks`). */
     private readonly requests: string,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /**
-   * Logs what one failure changed (`counted`, for `keys`), the first of an address said as `failure` (`Token
-   * refused: wrong client credentials (basic style)`), or counts it into the window's summary.
-   */
-  failed(counted: FailureCounted, keys: readonly string[], failure: string): void {
-    const now = this.now();
-    if (this.window !== undefined && now - this.window.start >= this.windowMs) this.summarize();
-    const window = (this.window ??= { start: now, lines: 0, unlogged: 0, addresses: new Set() });
-    const [address] = keys;
-    if (window.lines >= failureLinesPerWindow) {
-      window.unlogged++;
-      if (address !== undefined && window.addresses.size < summarizedAddressesAtMost) window.addresses.add(address);
-      // Said when the window ends even if no failure follows: a guess that stopped is still told.
-      this.summaryTimer ??= setTimeout(() => this.summarize(), Math.max(0, window.start + this.windowMs - now));
-      this.summaryTimer.unref();
-      return;
-    }
-    const seconds = Math.round(this.windowMs / 1000);
-    const lines: string[] = [];
-    if (address !== undefined && counted.opened.includes(address))
-      lines.push(
-        `${failure} ${address}; further failures ${address} in the next ${seconds} s are counted, not logged.`,
-      );
-    for (const key of counted.reachedLimit)
-      lines.push(`${this.requests} ${key} are refused with 429 for up to ${seconds} s: too many wrong credentials.`);
-    for (const line of lines) this.log?.(line);
-    window.lines += lines.length;
+    now: () => number = Date.now,
+  ) {
+    this.seconds = Math.round(windowMs / 1000);
+    this.lines = new ThrottledLog({
+      log,
+      windowMs,
+      now,
+      summary: ({ count, from, seconds }) =>
+        `${requests}: ${countOf(count, 'more refusals')} for wrong credentials in the last ${seconds} s, not logged one by one (at most ${linesPerWindow} such lines in ${seconds} s): ${from}.`,
+    });
   }
 
-  /** Ends the window: the refusals past its lines in one line, if there were any. */
-  private summarize(): void {
-    clearTimeout(this.summaryTimer);
-    this.summaryTimer = undefined;
-    const window = this.window;
-    this.window = undefined;
-    if (window === undefined || window.unlogged === 0) return;
-    const addresses = window.addresses.size;
-    const from =
-      addresses >= summarizedAddressesAtMost ? `${addresses} addresses or more` : countOf(addresses, 'addresses');
-    const seconds = Math.round(this.windowMs / 1000);
-    this.log?.(
-      `${this.requests}: ${countOf(window.unlogged, 'more refusals')} for wrong credentials from ${from} in the last ${seconds} s, not logged one by one (at most ${failureLinesPerWindow} such lines in ${seconds} s).`,
-    );
+  /**
+   * Logs one failure from `clientAddress` that `counted` counted: the first of the address said as `failure` (`Token
+   * refused: wrong client credentials (basic style)`), the one that brings it to its limit said as such, the others
+   * counted into the window's last line.
+   */
+  failed(counted: FailureCounted, clientAddress: string, failure: string): void {
+    const [key = ''] = failureKeys(clientAddress);
+    if (counted.reachedLimit.includes(key))
+      this.lines.event(
+        clientAddress,
+        () => `${this.requests} ${key} are refused with 429 for up to ${this.seconds} s: too many wrong credentials.`,
+        { news: true },
+      );
+    else
+      this.lines.event(
+        clientAddress,
+        () => `${failure} ${key}; further failures ${key} in the next ${this.seconds} s are counted, not logged.`,
+      );
   }
 }
 

@@ -67,7 +67,7 @@ export async function answerTokenRequest(
   if (!accepted) {
     endpoint.failureLog.failed(
       failures.fail(keys),
-      keys,
+      request.ip,
       `Token refused: wrong client credentials (${verdict.style} style)`,
     );
     if (verdict.style === 'basic') reply.header('www-authenticate', 'Basic realm="b2bctl"');

@@ -109,8 +109,11 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       body: { error: 'invalid_token', error_description: description },
       report: (clientAddress) => {
-        const keys = failureKeys(clientAddress);
-        refusalLog.failed(refusals.fail(keys), keys, `Callback refused: wrong credential (token: ${description})`);
+        refusalLog.failed(
+          refusals.fail(failureKeys(clientAddress)),
+          clientAddress,
+          `Callback refused: wrong credential (token: ${description})`,
+        );
       },
     };
   };
@@ -151,7 +154,7 @@ function fixedCredentialGuard(auth: Exclude<TaxAuth, { kind: 'token' }>, options
       };
     }
     if (matches(authorization ?? '')) return undefined;
-    failureLog.failed(failures.fail(keys), keys, `Callback refused: wrong credential (${auth.kind})`);
+    failureLog.failed(failures.fail(keys), clientAddress, `Callback refused: wrong credential (${auth.kind})`);
     return refusal;
   };
   return { check, countsByAddress: true, refusingSome: () => failures.refusingSome() };

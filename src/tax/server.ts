@@ -7,7 +7,7 @@ import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
 import { limitConnections } from '../http-server/connection-limit.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
-import { LinePerAddress } from '../http-server/line-per-address.js';
+import { ThrottledLog } from '../http-server/throttled-log.js';
 import { defaultTokenFailureLimit } from '../http-server/token-endpoint.js';
 import { countOf } from '../lib/plural.js';
 import { listenOn } from '../http-server/listen.js';
@@ -167,20 +167,21 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
 }
 
 /**
- * Logs a cart refused unread or for what it holds (400, 413, 415), naming its client: at most one line per client
- * address in the window a refused token is logged once in, the next line of that address counting those left out
- * (a platform whose every cart is wrong sends thousands a minute); /healthz counts each.
+ * Logs a cart refused unread or for what it holds (400, 413, 415), naming its client: through the servers' one
+ * ThrottledLog, a client address's first in the window a refused token is logged once in, at most ten such lines a
+ * window, the others said in one line when it ends (a platform whose every cart is wrong sends thousands a minute);
+ * /healthz counts each.
  */
 function refusedCartLine(options: TaxServerOptions): (clientAddress: string, reason: string) => void {
-  const windowMs = (options.tokenFailureLimit ?? defaultTokenFailureLimit).windowMs;
-  const lines = new LinePerAddress(windowMs, options.now);
-  return (clientAddress, reason) => {
-    const leftOut = lines.admit(clientAddress);
-    if (leftOut === undefined) return;
-    // Before the reason, which is this cart's alone (and may end a sentence of its own).
-    const more = leftOut === 0 ? '' : ` (and ${countOf(leftOut, 'more carts')} since the last such line)`;
-    options.log.warn(`tax callback refused a cart from ${clientAddress}${more}: ${reason}`);
-  };
+  const lines = new ThrottledLog({
+    log: (line) => options.log.warn(line),
+    windowMs: (options.tokenFailureLimit ?? defaultTokenFailureLimit).windowMs,
+    now: options.now,
+    summary: ({ count, from, seconds }) =>
+      `tax callback refused ${countOf(count, 'more carts')} in the last ${seconds} s, not logged one by one: ${from}.`,
+  });
+  return (clientAddress, reason) =>
+    lines.event(clientAddress, () => `tax callback refused a cart from ${clientAddress}: ${reason}`);
 }
 
 /** The answer to a cart that passed the check, counted (and logged when refused) as /healthz shows it. */

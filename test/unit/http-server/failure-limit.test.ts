@@ -50,7 +50,7 @@ describe('FailureLog', () => {
     );
     for (let address = 1; address <= 30; address++) {
       const keys = [`from 203.0.113.${address}`];
-      log.failed(limiter.fail(keys), keys, 'Callback refused: wrong credential (basic)');
+      log.failed(limiter.fail(keys), `203.0.113.${address}`, 'Callback refused: wrong credential (basic)');
       now += 1000;
     }
     expect(lines).toHaveLength(10);
@@ -63,7 +63,7 @@ describe('FailureLog', () => {
     now = 60_000;
     vi.advanceTimersByTime(1);
     expect(lines.slice(10)).toEqual([
-      'Callbacks: 20 more refusals for wrong credentials from 20 addresses in the last 60 s, not logged one by one (at most 10 such lines in 60 s).',
+      'Callbacks: 20 more refusals for wrong credentials in the last 60 s, not logged one by one (at most 10 such lines in 60 s): 1 from 203.0.113.11, 1 from 203.0.113.12, 1 from 203.0.113.13, 17 from 17 more addresses.',
     ]);
   });
 });
