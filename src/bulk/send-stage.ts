@@ -84,7 +84,12 @@ export async function openSending<T, Sent>(
 ): Promise<Sending> {
   const session = await context.session();
   input.unchanged();
-  const pacer = new Pacer(context.clock, job.flags.rate, (message) => context.log.debug(`${job.name}: ${message}`));
+  const pacer = new Pacer(
+    context.clock,
+    job.flags.rate,
+    (message) => context.log.debug(`${job.name}: ${message}`),
+    (message) => context.log.info(`${job.name}: ${message}`),
+  );
   const client = await context.platform({
     connections: sendingConcurrency(job.flags),
     pace: pacer,

@@ -152,13 +152,18 @@ export class HttpClient {
   }
 
   /**
-   * Waits for the attempt's turn (the pacer's, if any); what take() said of when it started. A first attempt is not
-   * made once stopStarting is aborted, before or during its wait.
+   * Waits for the attempt's turn (the pacer's, if any); what take() said of when it started. An attempt is not made
+   * once stopStarting is aborted, before or during its wait, while nothing may have been applied: the first, and one
+   * after 429s alone (the platform refused those, and a Retry-After may be minutes: a stop must not wait it out).
    */
   private async turnFor(request: HttpRequest, spent: SpentAttempts): Promise<number | undefined> {
-    const stop = spent.failures === 0 && spent.pacedThrottles === 0 ? this.options.stopStarting : undefined;
+    const stop = spent.failures === 0 ? this.options.stopStarting : undefined;
     const notStarted = () =>
-      new NothingSentError(`Interrupted before ${request.method} ${this.urlFor(request.path)} was sent.`);
+      new NothingSentError(
+        spent.pacedThrottles === 0
+          ? `Interrupted before ${request.method} ${this.urlFor(request.path)} was sent.`
+          : `Interrupted while ${request.method} ${this.urlFor(request.path)} waited to be sent again after HTTP 429 (the platform applied none of it).`,
+      );
     if (stop?.aborted) throw notStarted();
     if (this.options.pace === undefined) return undefined;
     const signal =

@@ -30,6 +30,9 @@ const maxRememberedStarts = 1024;
  */
 const successHorizonMs = 10_000;
 
+/** A pause a log without --verbose is told of: shorter ones are the pacer's everyday work. */
+const announcedPauseMs = 10_000;
+
 /**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
@@ -70,6 +73,8 @@ export class Pacer {
     private readonly targetRate: number | undefined,
     /** Told of every change of pace, for --verbose. */
     private readonly report: (message: string) => void = () => {},
+    /** Told of a pause long enough to look like a hang (a Retry-After of minutes), for the log without --verbose. */
+    private readonly announce: (message: string) => void = () => {},
   ) {
     this.rate = targetRate;
   }
@@ -151,6 +156,10 @@ export class Pacer {
   throttled(retryAfterMs: number, startedAt?: number): void {
     const now = this.clock.now();
     this.throttles++;
+    if (now + retryAfterMs - this.pausedUntil >= announcedPauseMs)
+      this.announce(
+        `the platform asked to wait ${Math.round(retryAfterMs / 1000)} s (HTTP 429, Retry-After); nothing is sent until ${new Date(now + retryAfterMs).toISOString()}.`,
+      );
     this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
     this.lastThrottleAt = now;

@@ -22,6 +22,8 @@ export interface CommandLineOptions extends Omit<TestContextOptions, 'globals' |
   configDir: string;
   /** The working folder for the run: relative paths in argv and in messages are read from it. */
   cwd?: string;
+  /** Told of the verb's test context once it exists: to interrupt the run at an event of the test's choosing. */
+  started?: (test: TestContext) => void;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function runCommandLine(
   args: readonly string[],
   options: CommandLineOptions,
 ): Promise<RunResult & { prompts: readonly AskedPrompt[] }> {
-  const { cwd, ...contextOptions } = options;
+  const { cwd, started, ...contextOptions } = options;
   // What commander writes itself (help, usage errors); the verb writes to its test context's streams.
   const program = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };
   let stdout = '';
@@ -54,6 +56,7 @@ export async function runCommandLine(
       { NO_COLOR: '1', B2BCTL_LOG_FORMAT: 'plain', ...options.env },
       (globals) => {
         test = testContext({ clock: systemClock, stdin: '', ...contextOptions, globals });
+        started?.(test);
         return test.context;
       },
     );

@@ -106,7 +106,12 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   refuseOutDirThatIsNoFolder(options.outDir);
   const release = takeLock();
   try {
-    const pacer = new Pacer(context.clock, options.rate, (message) => context.log.debug(`orders poll: ${message}`));
+    const pacer = new Pacer(
+      context.clock,
+      options.rate,
+      (message) => context.log.debug(`orders poll: ${message}`),
+      (message) => context.log.info(`orders poll: ${message}`),
+    );
     const client = await context.platform({ connections: options.concurrency, pace: pacer });
     let current = { ...options, since: sinceFixedAt(options.since, startedAt) };
     const poll = async () => {
