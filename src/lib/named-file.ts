@@ -1,0 +1,145 @@
+import { type Stats, closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { specialFileKind } from './file-owners.js';
+
+/**
+ * Every file b2bctl reads because a user named it (an input, an NF-e, a `--map`, a secret, a schema, a request body)
+ * is opened here. A plain open() of a FIFO nobody writes to waits inside libuv's thread pool, where no signal reaches
+ * it and process.exit() itself waits for it: the command hung, deaf to Ctrl-C and SIGTERM. Opened without blocking,
+ * the open returns at once, and what the path is, is read through the descriptor (a name swapped after a look at it
+ * cannot slip by) before anything is read: a device such as /dev/zero, read for ever, is refused with the rest.
+ */
+
+// Windows has no O_NONBLOCK (and no FIFOs at a path).
+export const noBlock = constants.O_NONBLOCK ?? 0;
+
+/** What a caller accepts besides a regular file, and how it opens it. */
+export interface NamedFileOptions {
+  /** A FIFO or a process substitution (`<(cat f.csv)`), which can be read once, as a pipe. */
+  pipes?: boolean;
+  /** More open flags: O_NOFOLLOW where a link must not be followed. */
+  flags?: number;
+}
+
+/** A named file refused for what it is, before anything was read; its message is the reason, with the fix. */
+export abstract class NamedFileRefusal extends Error {}
+
+/** A file named for its contents that is a FIFO, socket, device or folder instead (or a FIFO where none is read). */
+export class NotRegularFileError extends NamedFileRefusal {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`it is ${kind}, not a file`);
+  }
+}
+
+/** A pipe read whole that no program writes to: a FIFO whose writer has not started, or one that wrote nothing. */
+export class PipeWithoutWriterError extends NamedFileRefusal {
+  constructor(readonly path: string) {
+    super('no program is writing to the pipe: start the program that writes it first, or pass a file');
+  }
+}
+
+/** Whether an opened path is read as a pipe: a FIFO, a process substitution, a socket handed over as /dev/fd/N. */
+export function isPipeKind(stats: Stats): boolean {
+  return stats.isFIFO() || stats.isSocket();
+}
+
+/** Opens `path` to read, without waiting, and refuses (closed) what the caller does not accept. */
+export async function openNamedFile(
+  path: string,
+  options: NamedFileOptions = {},
+): Promise<{ handle: FileHandle; stats: Stats }> {
+  const handle = await open(path, constants.O_RDONLY | noBlock | (options.flags ?? 0));
+  try {
+    const stats = await handle.stat();
+    refuseUnaccepted(path, stats, options);
+    return { handle, stats };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** openNamedFile's descriptor, for a caller that reads synchronously or hands a pipe to a socket. */
+export function openNamedFileSync(path: string, options: NamedFileOptions = {}): { descriptor: number; stats: Stats } {
+  const descriptor = openSync(path, constants.O_RDONLY | noBlock | (options.flags ?? 0));
+  try {
+    const stats = fstatSync(descriptor);
+    refuseUnaccepted(path, stats, options);
+    return { descriptor, stats };
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+}
+
+function refuseUnaccepted(path: string, stats: Stats, options: NamedFileOptions): void {
+  if (stats.isFile() || (options.pipes === true && isPipeKind(stats))) return;
+  throw new NotRegularFileError(path, specialFileKind(stats));
+}
+
+/** The whole of a regular file read by name; anything else is refused (NotRegularFileError). */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const { handle } = await openNamedFile(path);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** readRegularFile, for a caller that reads synchronously. */
+export function readRegularFileSync(path: string): Buffer {
+  const { descriptor } = openNamedFileSync(path);
+  try {
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * The whole of a file or a pipe (`--input <(jq ... )`) read by name. A pipe is read in the event loop, so Ctrl-C
+ * ends a wait on a slow writer; one no program writes to is refused at once (PipeWithoutWriterError): Linux tells a
+ * reader of a FIFO no hang-up before a writer has come and gone, so it would be waited on for ever.
+ */
+export async function readFileOrPipe(path: string): Promise<Buffer> {
+  const { descriptor, stats } = openNamedFileSync(path, { pipes: true });
+  if (!isPipeKind(stats)) {
+    try {
+      return readFileSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+  const chunks: Buffer[] = [];
+  try {
+    const first = readWithoutWaiting(descriptor);
+    if (first?.length === 0) throw new PipeWithoutWriterError(path);
+    if (first !== undefined) chunks.push(first);
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+  const socket = new Socket({ fd: descriptor, readable: true, writable: false });
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * What a pipe opened without blocking holds now: its bytes; none at its end (no writer is left, or none ever came:
+ * a writer still opening it counts already); undefined while its writer has sent nothing yet.
+ */
+function readWithoutWaiting(descriptor: number): Buffer | undefined {
+  const buffer = Buffer.alloc(64 * 1024);
+  try {
+    return buffer.subarray(0, readSync(descriptor, buffer, 0, buffer.length, null));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return undefined;
+    throw error;
+  }
+}
