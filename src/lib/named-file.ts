@@ -91,16 +91,6 @@ export async function readRegularFile(path: string): Promise<Buffer> {
   }
 }
 
-/** readRegularFile, for a caller that reads synchronously. */
-export function readRegularFileSync(path: string): Buffer {
-  const { descriptor } = openNamedFileSync(path);
-  try {
-    return readFileSync(descriptor);
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
 /**
  * The whole of a file or a pipe (`--input <(jq ... )`) read by name. A pipe is read in the event loop, so Ctrl-C
  * ends a wait on a slow writer; one no program writes to is refused at once (PipeWithoutWriterError): Linux tells a
@@ -115,18 +105,51 @@ export async function readFileOrPipe(path: string): Promise<Buffer> {
       closeSync(descriptor);
     }
   }
+  // What is there already is read here, to its end when no writer is left: a reader that opens a FIFO whose writers
+  // are gone is told no hang-up by Linux at all, so a socket would wait on it for ever.
   const chunks: Buffer[] = [];
+  let chunk: Buffer | undefined;
   try {
-    const first = readWithoutWaiting(descriptor);
-    if (first?.length === 0) throw new PipeWithoutWriterError(path);
-    if (first !== undefined) chunks.push(first);
+    for (chunk = readWithoutWaiting(descriptor); chunk?.length; chunk = readWithoutWaiting(descriptor))
+      chunks.push(chunk);
   } catch (error) {
     closeSync(descriptor);
     throw error;
   }
+  if (chunk !== undefined) {
+    // At its end: no writer is left, or none ever came.
+    closeSync(descriptor);
+    if (chunks.length === 0) throw new PipeWithoutWriterError(path);
+    return Buffer.concat(chunks);
+  }
   const socket = new Socket({ fd: descriptor, readable: true, writable: false });
-  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  for await (const piece of socket) chunks.push(piece as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** What Atomics.wait sleeps on between two looks at a pipe: nothing ever wakes it, so it sleeps the time given. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * readFileOrPipe for a caller that reads synchronously (a JSON setting, `--schema <(jq … )`). A pipe whose writer has
+ * sent nothing yet is looked at again every few milliseconds until its writer closes it: the process waits on it as
+ * a plain read did, but one no program writes to is refused at once instead of waited on for ever.
+ */
+export function readFileOrPipeSync(path: string): Buffer {
+  const { descriptor, stats } = openNamedFileSync(path, { pipes: true });
+  try {
+    if (!isPipeKind(stats)) return readFileSync(descriptor);
+    let chunk = readWithoutWaiting(descriptor);
+    if (chunk?.length === 0) throw new PipeWithoutWriterError(path);
+    const chunks: Buffer[] = [];
+    for (; chunk?.length !== 0; chunk = readWithoutWaiting(descriptor)) {
+      if (chunk === undefined) Atomics.wait(pause, 0, 0, 5);
+      else chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /**

@@ -131,15 +131,17 @@ describe('an order routes file that renames paths and fields', () => {
   });
 
   it.each([
-    ['a FIFO', 'rotas.fifo', 'a named pipe (FIFO)'],
-    ['a device', '/dev/zero', 'a device'],
-  ])('--routes naming %s is refused at once (exit 66), nothing sent', async (_what, routes, kind) => {
+    [
+      'a FIFO no program writes to',
+      'rotas.fifo',
+      'no program is writing to the pipe: start the program that writes it first, or pass a file',
+    ],
+    ['a device', '/dev/zero', 'it is a device, not a file'],
+  ])('--routes naming %s is refused at once (exit 66), nothing sent', async (_what, routes, reason) => {
     if (routes === 'rotas.fifo') execFileSync('mkfifo', ['-m', '600', join(dir, routes)]);
     const result = await run(['orders', 'ship', '1', '--tracking', 'JD1', '--routes', routes]);
     expect(result).toMatchObject({ code: 66, stdout: '' });
-    expect(result.stderr.split('\n')[0]).toBe(
-      `error: ${routes}: cannot read the order routes file (it is ${kind}, not a file).`,
-    );
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${routes}: cannot read the order routes file (${reason}).`);
     expect(acceptedMoves(sandbox)).toEqual([]);
   });
 });

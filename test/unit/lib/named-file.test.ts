@@ -3,7 +3,7 @@
  * its caller reads that kind. In process: were any open here to block on a FIFO, it would hold the test worker, so
  * a regression hangs this file rather than passing.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,8 @@ import {
   PipeWithoutWriterError,
   openNamedFileSync,
   readFileOrPipe,
+  readFileOrPipeSync,
   readRegularFile,
-  readRegularFileSync,
 } from '../../../src/lib/named-file.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
@@ -38,20 +38,17 @@ async function failureOf(read: () => unknown): Promise<Error> {
   throw new Error('it was read');
 }
 
-describe('readRegularFile and readRegularFileSync: a regular file only', () => {
-  it.each([
-    ['readRegularFile', readRegularFile],
-    ['readRegularFileSync', readRegularFileSync],
-  ] as const)('%s: reads a file; refuses a FIFO, a device and a folder, naming what each is', async (_name, read) => {
+describe('readRegularFile: a regular file only', () => {
+  it('reads a file; refuses a FIFO, a device and a folder, naming what each is', async () => {
     const things = namedThings();
-    expect((await read(things.file)).toString()).toBe('{"a":1}');
+    expect((await readRegularFile(things.file)).toString()).toBe('{"a":1}');
     const refused: [string, string][] = [
       [things.fifo, 'a named pipe (FIFO)'],
       ['/dev/zero', 'a device'],
       [things.folder, 'a folder'],
     ];
     for (const [path, kind] of refused) {
-      const failure = await failureOf(() => read(path));
+      const failure = await failureOf(() => readRegularFile(path));
       expect(failure).toBeInstanceOf(NotRegularFileError);
       expect(failure.message).toBe(`it is ${kind}, not a file`);
       expect((failure as NotRegularFileError).path).toBe(path);
@@ -59,21 +56,38 @@ describe('readRegularFile and readRegularFileSync: a regular file only', () => {
   });
 });
 
-describe('readFileOrPipe: a file or a pipe', () => {
+describe.each([
+  ['readFileOrPipe', readFileOrPipe],
+  ['readFileOrPipeSync', readFileOrPipeSync],
+] as const)('%s: a file or a pipe', (_name, read) => {
   it('reads a file whole', async () => {
-    expect((await readFileOrPipe(namedThings().file)).toString()).toBe('{"a":1}');
+    expect((await read(namedThings().file)).toString()).toBe('{"a":1}');
   });
 
   it('refuses a FIFO no program writes to at once, and a device', async () => {
     const things = namedThings();
-    const failure = await failureOf(() => readFileOrPipe(things.fifo));
+    const failure = await failureOf(() => read(things.fifo));
     expect(failure).toBeInstanceOf(PipeWithoutWriterError);
     expect(failure.message).toBe(
       'no program is writing to the pipe: start the program that writes it first, or pass a file',
     );
-    expect((await failureOf(() => readFileOrPipe('/dev/zero'))).message).toBe('it is a device, not a file');
+    expect((await failureOf(() => read('/dev/zero'))).message).toBe('it is a device, not a file');
   });
 
+  it('reads a FIFO until its writer, another process, closes it: what it sends after the read began included', async () => {
+    const { fifo } = namedThings();
+    const writer = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    writeSync(writer, '{"first":');
+    // The child holds the writing end from its start (its fd 3), so the FIFO has a writer once this one closes it.
+    const child = spawn('sh', ['-c', `printf '"second"}' >&3`], { stdio: ['ignore', 'ignore', 'ignore', writer] });
+    closeSync(writer);
+    const text = (await read(fifo)).toString();
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(text).toBe('{"first":"second"}');
+  });
+});
+
+describe('readFileOrPipe: in the event loop', () => {
   it('reads a FIFO a program writes to until its writer closes it, what comes after the read began included', async () => {
     const { fifo } = namedThings();
     // Opened for reading and writing, the FIFO has a writer without waiting for a reader: this test is the program.
