@@ -105,8 +105,8 @@ export async function readFileOrPipe(path: string): Promise<Buffer> {
       closeSync(descriptor);
     }
   }
-  // What is there already is read here, to its end when no writer is left: a reader that opens a FIFO whose writers
-  // are gone is told no hang-up by Linux at all, so a socket would wait on it for ever.
+  // What is there already is read without waiting; a socket is made only while a writer may still send, and the
+  // first look tells a FIFO no program writes to (at its end before anything came).
   const chunks: Buffer[] = [];
   let chunk: Buffer | undefined;
   try {

@@ -80,10 +80,10 @@ describe.each([
     writeSync(writer, '{"first":');
     // The child holds the writing end from its start (its fd 3), so the FIFO has a writer once this one closes it.
     const child = spawn('sh', ['-c', `printf '"second"}' >&3`], { stdio: ['ignore', 'ignore', 'ignore', writer] });
+    const childEnded = new Promise((resolve) => child.once('close', resolve));
     closeSync(writer);
-    const text = (await read(fifo)).toString();
-    await new Promise((resolve) => child.once('close', resolve));
-    expect(text).toBe('{"first":"second"}');
+    expect((await read(fifo)).toString()).toBe('{"first":"second"}');
+    await childEnded;
   });
 });
 
