@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError, UsageError } from '../base/errors.js';
 import { defaultOutputFolder } from './report.js';
-import { isPipe, openPipe } from '../io/input/byte-source.js';
+import { isPipe, openNamedInput } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
@@ -73,7 +73,7 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
       job.file === '-'
         ? await spoolStdin(context.io.stdin, spoolOptions)
         : isPipe(job.file)
-          ? await spoolStdin(openPipe(job.file), spoolOptions)
+          ? await spoolStdin(openNamedInput(job.file).stream, spoolOptions)
           : undefined;
     if (job.lockName) {
       const store = await context.profiles();

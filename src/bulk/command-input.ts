@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { InputError } from '../base/errors.js';
-import { readRegularFile } from '../lib/regular-file.js';
+import { readRegularFile } from '../lib/named-file.js';
 import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';

@@ -5,8 +5,8 @@
  * in a context whose streams, prompter and Ctrl-C are the main thread's, relayed by messages: what it prints, asks
  * and ends with is what the main thread would have printed, asked and ended with.
  */
-import { constants, createReadStream, existsSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as sea from 'node:sea';
 import { isMainThread, Worker } from 'node:worker_threads';
@@ -27,6 +27,7 @@ import { workbookFormat } from '../io/input/binary-kinds.js';
 import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
 import { copyOfWorkbookStream } from '../io/input/workbook-copy.js';
 import type { PrivateTemporaryFile } from '../lib/private-temporary-file.js';
+import { openNamedFile } from '../lib/named-file.js';
 
 /** The validate verbs a thread can run, by their command line's words. */
 export type ThreadedVerb = 'stock validate' | 'customer validate';
@@ -127,21 +128,16 @@ export async function validationPlace(file: string, context: Context): Promise<V
 
 /** The size of a named file that is a workbook (by its first bytes) of `thresholdMb` or more; else undefined. */
 async function workbookFileSize(file: string, thresholdMb: number): Promise<number | undefined> {
-  let handle;
+  let opened;
   try {
-    // Looked at before it is opened, and opened without waiting: opening a FIFO waits for a writer, and nothing
-    // would end that wait (a name replaced by a FIFO in between is opened at once too, and refused below).
-    const stats = await stat(file);
-    if (!stats.isFile() || stats.size < thresholdMb * 1_000_000) return undefined;
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    opened = await openNamedFile(file);
   } catch {
-    // Missing or unreadable: the reader says so in the words of every other input.
+    // Missing, unreadable or not a file: the reader says so in the words of every other input.
     return undefined;
   }
+  const { handle, stats } = opened;
   try {
-    const stats = await handle.stat();
-    // Looked at again through the descriptor: the name may have been replaced in between.
-    if (!stats.isFile() || stats.size < thresholdMb * 1_000_000) return undefined;
+    if (stats.size < thresholdMb * 1_000_000) return undefined;
     const head = Buffer.alloc(256);
     await handle.read(head, 0, head.length, 0);
     return workbookFormat(head) === undefined ? undefined : stats.size;

@@ -4,7 +4,7 @@ import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InputError, UsageError } from '../base/errors.js';
-import { readRegularFile } from '../lib/regular-file.js';
+import { readRegularFile } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /** Where a server's client secret may come from: never argv, where `ps` shows it. */

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InputError, UsageError } from '../base/errors.js';
+import { readFileOrPipeSync } from '../lib/named-file.js';
 
 /** How one JSON setting names itself in errors, and how its rules read and reject it. */
 export interface JsonSettingKind<T> {
@@ -20,7 +20,7 @@ export function readJsonSetting<T>(source: string, origin: string, kind: JsonSet
   let text = source;
   if (!source.trim().startsWith('{')) {
     try {
-      text = readFileSync(source, 'utf8');
+      text = readFileOrPipeSync(source).toString('utf8');
     } catch (error) {
       throw new InputError(
         `${source}: cannot read ${kind.fileLabel} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,

@@ -14,6 +14,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { lstatOrUndefined } from './file-status.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
+import { noBlock } from './named-file.js';
 
 /**
  * Every file b2bctl creates is created here: in a folder others can write to (a shared export folder, /tmp), a
@@ -30,7 +31,6 @@ export const privateFolderMode = 0o700;
 
 // Windows has no O_NOFOLLOW (and no links a user can plant without privilege).
 const noFollow = constants.O_NOFOLLOW ?? 0;
-const noBlock = constants.O_NONBLOCK ?? 0;
 
 /** Creates `path`, which must not exist (not even as a link), for writing with `mode`; returns its descriptor. */
 export function createFileExclusively(path: string, mode = privateFileMode): number {

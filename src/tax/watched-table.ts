@@ -1,19 +1,7 @@
 import { statOrUndefined } from '../lib/file-status.js';
 import { countOf } from '../lib/plural.js';
-import {
-  closeSync,
-  fstatSync,
-  type FSWatcher,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  type Stats,
-  statSync,
-  watch,
-} from 'node:fs';
-import { specialFileKind } from '../lib/file-owners.js';
+import { closeSync, type FSWatcher, lstatSync, readlinkSync, readSync, realpathSync, statSync, watch } from 'node:fs';
+import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
 
@@ -41,9 +29,10 @@ function refuseUnfinishedText(path: string): void {
   if (!/\.(csv|txt|tsv)$/i.test(path)) return;
   let last: Buffer;
   try {
-    const descriptor = openSync(path, 'r');
+    // Opened without waiting too: a FIFO swapped in since refuseSpecialFile looked is refused, left to the next look.
+    const { descriptor, stats } = openNamedFileSync(path);
     try {
-      const size = fstatSync(descriptor).size;
+      const size = stats.size;
       if (size === 0) return;
       last = Buffer.alloc(1);
       readSync(descriptor, last, 0, 1, size - 1);
@@ -61,19 +50,19 @@ function refuseUnfinishedText(path: string): void {
 
 /**
  * A FIFO, socket or device swapped in for the table (a broken export step, or anyone who may write its folder) would
- * be opened and waited on for ever: every callback unanswered, SIGTERM unheard. Refused before it is opened.
+ * be opened and waited on for ever: every callback unanswered, SIGTERM unheard. Opened without waiting, refused.
  */
 function refuseSpecialFile(path: string): void {
-  let stats: Stats;
   try {
-    stats = statSync(path);
-  } catch {
-    return; // Gone or unreadable: the load says which.
+    closeSync(openNamedFileSync(path).descriptor);
+  } catch (error) {
+    if (error instanceof NotRegularFileError)
+      throw new Error(
+        `${path}: it is ${error.kind}, not a file, so it is not read; it is read again once a file is in its place`,
+        { cause: error },
+      );
+    // Gone or unreadable: the load says which.
   }
-  if (!stats.isFile())
-    throw new Error(
-      `${path}: it is ${specialFileKind(stats)}, not a file, so it is not read; it is read again once a file is in its place`,
-    );
 }
 
 function inodeOf(path: string): number | undefined {

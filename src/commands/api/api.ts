@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import { Pacer } from '../../platform/pacer.js';
@@ -8,6 +7,7 @@ import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
+import { NamedFileRefusal, readFileOrPipe } from '../../lib/named-file.js';
 
 export interface ApiOptions extends RequestFlags {
   /** -i: the status line and headers before the body. */
@@ -114,10 +114,14 @@ async function readSource(source: string, context: Context): Promise<string> {
     bytes = Buffer.concat(chunks);
   } else {
     try {
-      bytes = await readFile(source);
+      bytes = await readFileOrPipe(source);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      throw new InputError(`${source}: cannot read it (${code ?? String(error)}); check the path.`, {
+      // A refusal says its own fix; a system error's code leaves the path to check.
+      const why =
+        error instanceof NamedFileRefusal
+          ? `(${error.message})`
+          : `(${(error as { code?: string }).code ?? String(error)}); check the path`;
+      throw new InputError(`${source}: cannot read it ${why}.`, {
         file: source,
         missing: true,
       });

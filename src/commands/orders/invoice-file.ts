@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, lstatSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { maximumNfeBytes } from '../../domain/nfe-document.js';
+import { NotRegularFileError, openNamedFileSync } from '../../lib/named-file.js';
 
 /** The bytes of an NF-e file, or why they cannot be read (a reason that never quotes the file). */
 export type InvoiceFileRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
@@ -60,9 +61,9 @@ function insidePath(base: string, path: string): string | undefined {
 function readCapped(path: string, extraFlags: number): InvoiceFileRead {
   let descriptor: number | undefined;
   try {
-    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | extraFlags);
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) return { ok: false, reason: 'not a file' };
+    const opened = openNamedFileSync(path, { flags: extraFlags });
+    descriptor = opened.descriptor;
+    const { stats } = opened;
     if (stats.size > maximumNfeBytes)
       return { ok: false, reason: `the file has ${stats.size} bytes; an NF-e has at most ${maximumNfeBytes}` };
     const bytes = Buffer.alloc(stats.size);
@@ -74,6 +75,7 @@ function readCapped(path: string, extraFlags: number): InvoiceFileRead {
     }
     return { ok: true, bytes: bytes.subarray(0, read) };
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, reason: 'not a file' };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: `no such file: ${path}` };
     if (code === 'ELOOP') return { ok: false, reason: 'a symbolic link, not the NF-e file itself' };

@@ -1,5 +1,5 @@
 import { countOf } from '../../lib/plural.js';
-import { readRegularFile } from '../../lib/regular-file.js';
+import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';

@@ -1,4 +1,4 @@
-import { readRegularFile } from '../../lib/regular-file.js';
+import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
 import { inboxFolderWarning } from '../../config/folder-safety.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';

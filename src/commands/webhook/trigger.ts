@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
@@ -9,6 +8,7 @@ import type { TokenStyle } from '../../http-server/tokens.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { webhookClientSecret } from './client-secret.js';
 import { defaultReceiverPaths } from '../../webhook/receiver.js';
+import { readFileOrPipe } from '../../lib/named-file.js';
 
 export interface TriggerOptions {
   kind: WebhookKind;
@@ -99,7 +99,7 @@ function stepLine(step: DeliveryStep): string {
 async function readEventFile(file: string): Promise<string> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readFileOrPipe(file)).toString('utf8');
   } catch (error) {
     throw new InputError(
       `${file}: cannot read the event file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,

@@ -1,8 +1,8 @@
-import { constants, createReadStream, openSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type Stats, createReadStream, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { InputError, InterruptedError } from '../../base/errors.js';
+import { NotRegularFileError, isPipeKind, openNamedFileSync } from '../../lib/named-file.js';
 
 /** The display name of an input: its path, or `stdin` for `-`. */
 export function inputName(path: string): string {
@@ -16,10 +16,11 @@ export interface InputBytes {
 }
 
 /**
- * Opens a file (or stdin for `-`) as a byte stream; a missing or unreadable file is exit 66 with the fix. A pipe or
- * stdin may wait on a writer that sends nothing: the run's Ctrl-C (`interrupt`) ends the wait with an
- * InterruptedError naming the input as the run does (`name`), where a file is read to its end. A regular file's
- * `unchanged` check runs after each chunk is read (see InputOptions.unchanged).
+ * Opens a file, a FIFO or process substitution (or stdin for `-`) as a byte stream; a missing or unreadable file, a
+ * folder or a device (/dev/zero would be read for ever) is exit 66 with the fix. A pipe or stdin may wait on a writer
+ * that sends nothing: the run's Ctrl-C (`interrupt`) ends the wait with an InterruptedError naming the input as the
+ * run does (`name`), where a file is read to its end. A regular file's `unchanged` check runs after each chunk is
+ * read (see InputOptions.unchanged).
  */
 export async function openBytes(
   path: string,
@@ -30,16 +31,9 @@ export async function openBytes(
   if (path === '-')
     return { stream: endedOnInterrupt(stdin instanceof Readable ? stdin : Readable.from(stdin), name, interrupt) };
   try {
-    if (isPipe(path)) return { stream: endedOnInterrupt(openPipe(path), name, interrupt) };
-    const handle = await open(path, 'r');
-    const stats = await handle.stat();
-    if (stats.isDirectory()) {
-      await handle.close();
-      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    }
-    const stream = createReadStream('', { fd: handle, highWaterMark: 32 * 1024 });
-    if (!stats.isFile()) return { stream };
-    return { stream: unchanged ? checkedAfterEachChunk(stream, unchanged) : stream, size: stats.size };
+    const opened = openNamedInput(path);
+    if (isPipeKind(opened.stats)) return { stream: endedOnInterrupt(opened.stream, name, interrupt) };
+    return { stream: unchanged ? checkedAfterEachChunk(opened.stream, unchanged) : opened.stream, size: opened.size };
   } catch (error) {
     throw unreadable(path, error);
   }
@@ -69,6 +63,15 @@ function checkedAfterEachChunk(stream: Readable, unchanged: () => void): Readabl
   return pipeline(stream, checked, () => {});
 }
 
+/** A named input opened without waiting (named-file.ts): a file's bytes from its start, or a pipe's as they come. */
+export function openNamedInput(path: string): InputBytes & { stats: Stats } {
+  const { descriptor, stats } = openNamedFileSync(path, { pipes: true });
+  // A pipe is read in the event loop, so its wait for a writer can be interrupted (Linux reports no hang-up to a
+  // reader until a writer has come and gone).
+  if (isPipeKind(stats)) return { stream: new Socket({ fd: descriptor, readable: true, writable: false }), stats };
+  return { stream: createReadStream('', { fd: descriptor, highWaterMark: 32 * 1024 }), size: stats.size, stats };
+}
+
 /** The stream, destroyed with an InterruptedError when the run is interrupted while it is still read. */
 function endedOnInterrupt(stream: Readable, name: string, interrupt: AbortSignal | undefined): Readable {
   if (interrupt === undefined) return stream;
@@ -92,26 +95,17 @@ export function isPipe(path: string): boolean {
   }
 }
 
-/**
- * Opens a FIFO for reading without blocking a worker thread. A plain open() of a FIFO nobody writes to
- * waits inside libuv's thread pool, where no signal reaches it and process.exit() itself waits for it:
- * Ctrl-C, twice, did nothing. Opened non-blocking and read as a pipe, the wait is in the event loop
- * (Linux reports no hang-up to a reader until a writer has come and gone), so the run can be interrupted.
- */
-export function openPipe(path: string): Readable {
-  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  return new Socket({ fd: descriptor, readable: true, writable: false });
-}
-
 /** The one line for an input that cannot be opened or read (exit 66), with what to check. */
 export function unreadable(path: string, error: unknown): InputError {
   if (error instanceof InputError) return error;
+  if (error instanceof NotRegularFileError)
+    return new InputError(`${shortPath(inputName(path))}: ${error.message}.`, { file: path, missing: true });
   const code = (error as NodeJS.ErrnoException).code;
   const reasons: Record<string, string> = {
     ENOENT: 'no such file; check the path',
     EACCES: 'permission denied; check the file is readable by this user',
     EPERM: 'permission denied; check the file is readable by this user',
-    EISDIR: 'is a folder, not a file',
+    EISDIR: 'it is a folder, not a file',
     ENOTDIR: 'a part of the path is a file, not a folder; check the path',
     ELOOP: 'is a symbolic link that leads back to itself (a loop of links); point it at the real file',
     EIO: 'the system could not read it (EIO: a failing disk or a lost network share); copy it somewhere readable and pass the copy',

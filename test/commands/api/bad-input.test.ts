@@ -2,7 +2,8 @@
  * `b2bctl api` refuses what it cannot send as asked, with one line that says how to write it, and sends nothing:
  * the sandbox counts no request.
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -135,6 +136,36 @@ describe('api: bad input is refused before anything is sent', () => {
     expect(result.code).toBe(code);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it.each([
+    [
+      'a FIFO no program writes to',
+      (work: string) => {
+        execFileSync('mkfifo', ['-m', '600', join(work, 'body.json')]);
+        return 'body.json';
+      },
+      'no program is writing to the pipe: start the program that writes it first, or pass a file',
+    ],
+    ['a device', () => '/dev/zero', 'it is a device, not a file'],
+    [
+      'a folder',
+      (work: string) => {
+        mkdirSync(join(work, 'body'));
+        return 'body';
+      },
+      'it is a folder, not a file',
+    ],
+  ])('--input naming %s: refused at once (exit 66), nothing sent', async (_what, inputIn, reason) => {
+    const work = freshWorkDir();
+    const input = inputIn(work);
+    const result = await runCommandLine(['api', '-X', 'POST', '/v1/customer', '--input', input], {
+      configDir,
+      cwd: work,
+    });
+    expect(result).toMatchObject({ code: 66, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${input}: cannot read it (${reason}).`);
     expect(await requestCounts(sandbox)).toEqual({});
   });
 

@@ -80,7 +80,13 @@ describe('files that cannot be read as records', () => {
     const folder = freshWorkDir();
     mkdirSync(join(folder, 'customers.csv'));
     expect(await createRun(folder, 'customers.csv')).toEqual(
-      refusal('customers.csv', 66, 'customers.csv: is a folder, not a file.'),
+      refusal('customers.csv', 66, 'customers.csv: it is a folder, not a file.'),
+    );
+  });
+
+  it('a device where a file should be (/dev/zero, read for ever): exit 66 at once, nothing sent', async () => {
+    expect(await createRun(freshWorkDir(), '/dev/zero')).toEqual(
+      refusal('/dev/zero', 66, '/dev/zero: it is a device, not a file.'),
     );
   });
 

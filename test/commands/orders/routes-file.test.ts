@@ -3,6 +3,7 @@
  * body fields (the XML as base64 inside a nested object), and the same file plays the store in the sandbox
  * (--order-routes) and drives b2bctl (--routes, or the orders.routes setting). Without it, nothing reaches the store.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +127,21 @@ describe('an order routes file that renames paths and fields', () => {
     const result = await run(['orders', 'ship', '1', '--tracking', 'JD1', '--routes', 'bad.json']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ship.body does not carry {trackingCode}');
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a FIFO no program writes to',
+      'rotas.fifo',
+      'no program is writing to the pipe: start the program that writes it first, or pass a file',
+    ],
+    ['a device', '/dev/zero', 'it is a device, not a file'],
+  ])('--routes naming %s is refused at once (exit 66), nothing sent', async (_what, routes, reason) => {
+    if (routes === 'rotas.fifo') execFileSync('mkfifo', ['-m', '600', join(dir, routes)]);
+    const result = await run(['orders', 'ship', '1', '--tracking', 'JD1', '--routes', routes]);
+    expect(result).toMatchObject({ code: 66, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${routes}: cannot read the order routes file (${reason}).`);
     expect(acceptedMoves(sandbox)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -107,6 +108,33 @@ describe('webhook trigger (in process)', () => {
     await new Promise((resolve) => target.server.close(resolve));
     expect(failure).toBeInstanceOf(InputError);
     expect((failure as Error).message).toMatch(message);
+    expect(target.count()).toBe(0);
+    expect(memory.stdout()).toBe('');
+  });
+
+  it.each([
+    [
+      'a FIFO no program writes to',
+      (folder: string) => {
+        const fifo = join(folder, 'event.json');
+        execFileSync('mkfifo', ['-m', '600', fifo]);
+        return fifo;
+      },
+      'no program is writing to the pipe: start the program that writes it first, or pass a file',
+    ],
+    ['a device', () => '/dev/zero', 'it is a device, not a file'],
+  ])('--data naming %s: refused at once (exit 66), sending nothing', async (_what, dataIn, reason) => {
+    const target = await countingServer();
+    const data = dataIn(temporaryFolder());
+    const memory = testContext({ env: env() });
+    const failure = await run(
+      { kind: 'orders', url: target.url, style: 'basic', clientId, data },
+      memory.context,
+    ).catch((error: unknown) => error);
+    await new Promise((resolve) => target.server.close(resolve));
+    expect(failure).toBeInstanceOf(InputError);
+    expect((failure as InputError).exitCode).toBe(66);
+    expect((failure as Error).message).toBe(`${data}: cannot read the event file (${reason}).`);
     expect(target.count()).toBe(0);
     expect(memory.stdout()).toBe('');
   });

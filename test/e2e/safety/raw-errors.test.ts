@@ -83,7 +83,7 @@ describe('unreadable input paths', () => {
       (folder: string) => join(folder, 'file.csv', 'x.csv'),
       'a part of the path is a file, not a folder; check the path',
     ],
-    ['a folder', (folder: string) => join(folder, 'folder.csv'), 'is a folder, not a file'],
+    ['a folder', (folder: string) => join(folder, 'folder.csv'), 'it is a folder, not a file'],
     [
       'a file that opens but cannot be read',
       () => '/proc/self/mem',

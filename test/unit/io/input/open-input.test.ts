@@ -596,7 +596,7 @@ describe('openInput: refusals', () => {
 
   it('a folder is exit 66', async () => {
     const error = await rejectionOf(open(folder));
-    expect(error.message).toBe(`${folder}: is a folder, not a file.`);
+    expect(error.message).toBe(`${folder}: it is a folder, not a file.`);
     expect((error as InputError).exitCode).toBe(ExitCode.inputMissing);
   });
 
