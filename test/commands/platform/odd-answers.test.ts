@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
@@ -394,5 +394,53 @@ describe('a redirect (3xx): never followed, never a success', () => {
         'a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there',
     });
     expect(received).not.toContain('GET /maintenance');
+  });
+});
+
+describe('an order detail answered 200 without JSON', () => {
+  const listing = [
+    { id: 4, orderId: 100004, status: 'PAID', lastUpdated: new Date(Date.now() - 120_000).toISOString() },
+    { id: 5, orderId: 100005, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
+  ];
+  beforeEach(() => {
+    routes['GET /v1/orders'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('offset') ?? 0);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
+    };
+    routes['GET /v1/orders/4'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end();
+    routes['GET /v1/orders/5'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+  });
+
+  it('orders poll --detail: each written from its listing entry with a warning, never as `undefined`; exit 0', async () => {
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
+      configDir,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(listing);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      `warning: order 4 (updated ${listing[0]?.lastUpdated}) is listed but its detail answered 200 with an empty body: its listing entry was written in its place; b2bctl orders get 4 reads it later.`,
+      `warning: order 5 (updated ${listing[1]?.lastUpdated}) is listed but its detail answered 200 with a body that is not JSON: its listing entry was written in its place; b2bctl orders get 5 reads it later.`,
+    ]);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(true);
+  });
+
+  it('orders get: an error naming the empty answer, nothing on stdout, exit 1', async () => {
+    const result = await run(['orders', 'get', '4', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
+    );
   });
 });
