@@ -4,7 +4,7 @@
  * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
  * wording, and never fails a 2xx because of its body's shape.
  */
-import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -442,5 +442,88 @@ describe('an order detail answered 200 without JSON', () => {
     expect(result.stderr).toBe(
       `error: GET ${baseUrl}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
     );
+  });
+});
+
+/** The report's rows as `outcome status id`, each different one once. */
+function rowsOf(dir: string, stderr: string): Set<string> {
+  const name = /: report: (\S+)/.exec(stderr)?.[1] as string;
+  return new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status} ${row.id}`));
+}
+
+describe("the report's status column: the status the platform gave, not 200", () => {
+  it.each([
+    [201, '{"id":7}', 'created 201 7'],
+    [204, '', 'created 204 '],
+    [202, '{"status":"PROCESSING"}', 'created 202 '],
+  ])('customer create answered %i: reported with it', async (status, body, row) => {
+    routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set([row]));
+  });
+
+  it('customer create --upsert of a registered document: the update route answered 202', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end();
+    routes['PUT /v1/customer/*'] = (_request, _body, response) =>
+      response.writeHead(202, { 'content-type': 'application/json' }).end('{"id":9,"email":"x@example.com"}');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['updated 202 9']));
+  });
+
+  it('stock push --route batch answered 207 with per-item results: each item with 207', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, body, response) => {
+      const items = (JSON.parse(body) as { items: { sku: string }[] }).items;
+      const results = items.map((item) => ({ sku: item.sku, status: 'SUCCESS' }));
+      response.writeHead(207, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['applied 207 ']));
+  });
+
+  it('stock push --route batch answered 204, nothing itemised: each item accepted with 204', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) => response.writeHead(204).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status}`))).toEqual(
+      new Set(['accepted 204']),
+    );
+  });
+
+  it('stock push --route queue answered 200: each item queued with 200, not 202', async () => {
+    routes['POST /api/v1/stocks/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"batchId":"b-1"}');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['queued 200 b-1']));
+  });
+
+  it('customer update and customer status from a file answered 204: reported with it', async () => {
+    // The update route and the status route (`/v1/customer/updateStatus` by default) both.
+    routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(204).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers-update.csv'), join(dir, 'customers-update.csv'));
+    const updated = await run(['customer', 'update', 'customers-update.csv'], { cwd: dir });
+    expect(updated.code).toBe(0);
+    const name = /: report: (\S+)/.exec(updated.stderr)?.[1] as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => row.status))).toEqual(new Set(['204']));
+    writeFileSync(join(dir, 'states.csv'), 'document,active\n100.007.919-89,false\n');
+    const statuses = await run(['customer', 'status', 'states.csv'], { cwd: dir });
+    expect(statuses.code).toBe(0);
+    expect(rowsOf(dir, statuses.stderr)).toEqual(new Set(['updated 204 ']));
   });
 });
