@@ -3,6 +3,7 @@ import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
 import { redactSecrets } from './redact.js';
+import { isRedirect, RedirectAnswerError } from './redirect.js';
 import { parseWrittenJson } from '../lib/written-json.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
@@ -41,6 +42,7 @@ export async function requestToken(
     );
   }
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
+  if (isRedirect(response.status)) throw new RedirectAnswerError('POST', response);
   const contentType = response.headers['content-type'];
   if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
     throw new ProxyPageError({ method: 'POST', url }, response.status, response.text);

@@ -6,6 +6,7 @@ import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-cl
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
 import { redactSecrets } from './redact.js';
+import { isRedirect, RedirectAnswerError } from './redirect.js';
 import type { TokenSource } from './token-source.js';
 
 export interface PlatformRequest {
@@ -70,7 +71,7 @@ export class PlatformClient {
     });
   }
 
-  /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer throws. */
+  /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer (a 3xx too) throws. */
   async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
     if (response.status === 403) {
@@ -85,6 +86,8 @@ export class PlatformClient {
         parseJson(redactSecrets(response.text, [token])),
       );
     }
+    // Not followed (the token would go where it points), and no success: the platform's route never saw the request.
+    if (isRedirect(response.status)) throw new RedirectAnswerError(request.method, response);
     const proxyPage = proxyPageOf(request, response);
     if (proxyPage) throw proxyPage;
     const body = parseJson(response.text);

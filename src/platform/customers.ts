@@ -1,7 +1,7 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { PlatformError } from '../base/errors.js';
 import { readListingPage } from './answers/listing.js';
-import type { PlatformClient } from './client.js';
+import type { PlatformClient, PlatformResponse } from './client.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
 export interface Customer {
@@ -29,11 +29,15 @@ export async function createCustomer(
   client: PlatformClient,
   body: CustomerCreateBody,
   signal?: AbortSignal,
-): Promise<Customer | undefined> {
-  // A 2xx is a created customer, whatever its body shows (`undefined` when it has none).
-  return (
-    await client.send<Customer | undefined>({ method: 'POST', path: '/v1/customer', body, safeToRepeat: false, signal })
-  ).body;
+): Promise<PlatformResponse<Customer | undefined>> {
+  // A 2xx is a created customer, whatever its body shows (`undefined` when it has none), with the status it gave.
+  return await client.send<Customer | undefined>({
+    method: 'POST',
+    path: '/v1/customer',
+    body,
+    safeToRepeat: false,
+    signal,
+  });
 }
 
 /** `PUT /v1/customer/:document`: a partial update; `{}` changes nothing and answers the record. */
@@ -42,15 +46,13 @@ export async function updateCustomer(
   document: string,
   body: Omit<CustomerUpdateBody, 'document'>,
   signal?: AbortSignal,
-): Promise<Customer | undefined> {
-  return (
-    await client.send<Customer | undefined>({
-      method: 'PUT',
-      path: `/v1/customer/${encodeURIComponent(document)}`,
-      body,
-      signal,
-    })
-  ).body;
+): Promise<PlatformResponse<Customer | undefined>> {
+  return await client.send<Customer | undefined>({
+    method: 'PUT',
+    path: `/v1/customer/${encodeURIComponent(document)}`,
+    body,
+    signal,
+  });
 }
 
 /** The status route (`paths.customerStatus`): sets the active flag. */
@@ -59,14 +61,12 @@ export async function setCustomerStatus(
   document: string,
   active: boolean,
   signal?: AbortSignal,
-): Promise<unknown> {
-  return (
-    await client.send<unknown>({
-      method: 'PUT',
-      path: client.route('paths.customerStatus', { document, active }),
-      signal,
-    })
-  ).body;
+): Promise<PlatformResponse<unknown>> {
+  return await client.send<unknown>({
+    method: 'PUT',
+    path: client.route('paths.customerStatus', { document, active }),
+    signal,
+  });
 }
 
 /** The addresses route (`paths.customerAddresses`); a 404 (no such customer, or no such route) is the caller's. */
@@ -97,7 +97,7 @@ export async function customerAddresses(
 /**
  * Whether a customer is registered under a document, asked with the documented question "update
  * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404;
- * otherwise the record as far as the answer shows it (a 200 without a body still means "exists").
+ * otherwise the record as far as the answer shows it (a 200 without a body still means "exists"), and the status.
  * With `changes`, the update itself asks the same question (an upsert).
  */
 export async function registeredCustomer(
@@ -105,10 +105,10 @@ export async function registeredCustomer(
   document: string,
   signal?: AbortSignal,
   changes: Omit<CustomerUpdateBody, 'document'> = {},
-): Promise<{ record: Partial<Customer> } | undefined> {
+): Promise<{ record: Partial<Customer>; status: number } | undefined> {
   try {
-    const record = await updateCustomer(client, document, changes, signal);
-    return { record: record !== null && typeof record === 'object' ? record : {} };
+    const { status, body: record } = await updateCustomer(client, document, changes, signal);
+    return { record: record !== null && typeof record === 'object' ? record : {}, status };
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) return undefined;
     throw error;

@@ -7,6 +7,7 @@ import {
   type ListedOrder,
   type OrderAnswerSettings,
 } from './answers/orders.js';
+import { PlatformError } from '../base/errors.js';
 import type { PlatformClient } from './client.js';
 
 export type { ListedOrder } from './answers/orders.js';
@@ -81,11 +82,31 @@ export async function getOrder(
   signal?: AbortSignal,
   settings: OrderAnswerSettings = orderAnswers(client),
 ): Promise<unknown> {
-  const { body } = await client.send<unknown>({
-    method: 'GET',
-    path: client.route('paths.order', { id }),
-    safeToRepeat: true,
-    signal,
-  });
-  return readOrderDetail(body, settings);
+  return readOrderDetail(await orderDetailBody(client, id, signal), settings);
+}
+
+/**
+ * One order's detail answer as it came (envelope and all). A 2xx without JSON (an empty body, plain text) holds no
+ * order: UnreadableOrderDetail, never `undefined` handed on to be written as an order.
+ */
+export async function orderDetailBody(client: PlatformClient, id: string | number, signal?: AbortSignal) {
+  const path = client.route('paths.order', { id });
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, safeToRepeat: true, signal });
+  if (body === undefined || typeof body === 'string')
+    throw new UnreadableOrderDetail(status, client.http.urlFor(path).toString(), body);
+  return body;
+}
+
+/**
+ * A 2xx to an order's detail with nothing to read as JSON. A PlatformError of the answer's status (as any 2xx whose
+ * shape b2bctl cannot read): a check of an order's status reads it as an order it could not see.
+ */
+export class UnreadableOrderDetail extends PlatformError {
+  /** What came instead of the order, for a warning: `an empty body`, `a body that is not JSON`. */
+  readonly instead: string;
+  constructor(status: number, url: string, body: string | undefined) {
+    const instead = body === undefined || body.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+    super(status, { method: 'GET', url }, `the order's detail came as ${instead}, not the order's JSON`);
+    this.instead = instead;
+  }
 }

@@ -12,15 +12,16 @@ function itemsBody(itemsJson: readonly string[]): string {
 /**
  * `PUT /v1/stock/batch`: 1 to 50 items, a result per item. Setting stock is absolute, so repeating
  * the request after an unclear failure is harmless and the client may retry it. Resolves to one
- * verdict per item in the order sent (the items as their wire JSON), or undefined when the 2xx answer does not itemise them.
+ * verdict per item in the order sent (the items as their wire JSON), or undefined when the 2xx answer does not itemise them,
+ * and the status the platform gave.
  */
 export async function putStockBatch(
   client: PlatformClient,
   itemsJson: readonly string[],
   skus: readonly string[],
   signal?: AbortSignal,
-): Promise<{ verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
-  const { body } = await client.send<unknown>({
+): Promise<{ status: number; verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
+  const { status, body } = await client.send<unknown>({
     method: 'PUT',
     path: client.route('paths.stockBatch'),
     jsonBody: itemsBody(itemsJson),
@@ -32,21 +33,24 @@ export async function putStockBatch(
     status: client.session.get('answers.stockBatch.status'),
   });
   // A 2xx is the platform taking the batch; what it said beside no per-item result is passed on, not judged.
-  return { verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
+  return { status, verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
 }
 
-/** `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id. */
+/**
+ * `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id and the
+ * status the platform gave.
+ */
 export async function queueStockBatch(
   client: PlatformClient,
   itemsJson: readonly string[],
   signal?: AbortSignal,
-): Promise<string | undefined> {
-  const { body } = await client.send<unknown>({
+): Promise<{ status: number; batchId: string | undefined }> {
+  const { status, body } = await client.send<unknown>({
     method: 'POST',
     path: client.route('paths.stockQueue'),
     jsonBody: itemsBody(itemsJson),
     safeToRepeat: true,
     signal,
   });
-  return readQueueAnswer(body, client.session.get('answers.stockQueue.id'));
+  return { status, batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')) };
 }

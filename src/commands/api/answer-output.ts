@@ -10,6 +10,7 @@ import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { redactUrl } from '../../platform/redact.js';
+import { isRedirect, redirectWords } from '../../platform/redirect.js';
 
 /** Writes text to a stream, waiting when its buffer is full (a slow reader such as `less`). */
 export async function writeText(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -47,10 +48,7 @@ export async function refuseAnswer(
   mayHaveBeenApplied = false,
 ): Promise<never> {
   await writeBodyToStderr(response, method, context);
-  const moved =
-    response.status >= 300 && response.status < 400
-      ? ` (a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there)`
-      : '';
+  const moved = isRedirect(response.status) ? ` (${redirectWords(response)})` : '';
   const applied = mayHaveBeenApplied
     ? ', which may come after the platform applied the request: check whether it did before sending it again'
     : '';
@@ -70,12 +68,6 @@ async function writeBodyToStderr(response: HttpResponse, method: string, context
     if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
       await writeText(context.io.stderr, '\n');
   }
-}
-
-function locationOf(response: HttpResponse): string {
-  const location = response.headers.location;
-  const text = Array.isArray(location) ? location[0] : location;
-  return text === undefined ? '' : ` to ${redactUrl(String(text))}`;
 }
 
 /**

@@ -92,6 +92,9 @@ function keptChangesTally(context: Context): {
 /** A report entry, with what of the file an upsert could not change. */
 type UpsertEntry = ReportEntry & { kept?: readonly KeptChange[] };
 
+/** A customer the documented question found registered: its record as the answer shows it, and the answer's status. */
+type StoredCustomer = NonNullable<Awaited<ReturnType<typeof registeredCustomer>>>;
+
 /** A report row of one record. */
 type Reporter = (
   outcome: ReportEntry['row']['outcome'],
@@ -119,8 +122,8 @@ export async function createOnce(
   });
   for (let attempt = 1; ; attempt++) {
     try {
-      const customer = await createCustomer(client, entry.value, signal);
-      return report('created', { status: 200, id: idOf(customer) });
+      const created = await createCustomer(client, entry.value, signal);
+      return report('created', { status: created.status, id: idOf(created.body) });
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
         const stored = await storedAfterLostAnswer(client, document, error, signal);
@@ -140,7 +143,8 @@ export async function createOnce(
 }
 
 /**
- * The stored record of a create whose answer was lost, or undefined when no customer has the document. When the
+ * The stored record of a create whose answer was lost and the status of the question that read it, or undefined when
+ * no customer has the document. When the
  * platform cannot be asked either, the create's outcome stays unknown: its error is thrown again, saying so (the
  * record is reported `unknown`).
  */
@@ -149,9 +153,9 @@ async function storedAfterLostAnswer(
   document: string,
   lost: AmbiguousRequestError,
   signal: AbortSignal,
-): Promise<Partial<Customer> | undefined> {
+): Promise<StoredCustomer | undefined> {
   try {
-    return (await registeredCustomer(client, document, signal))?.record;
+    return await registeredCustomer(client, document, signal);
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     throw new AmbiguousRequestError(
@@ -170,23 +174,23 @@ async function existingAfterLostAnswer(
   client: PlatformClient,
   entry: PendingRecord<CustomerCreateBody>,
   upsert: boolean,
-  stored: Partial<Customer>,
+  stored: StoredCustomer,
   report: Reporter,
   signal: AbortSignal,
 ): Promise<ReportEntry> {
   if (!upsert)
     return report('created', {
-      status: 200,
+      status: stored.status,
       message: 'the answer to the create was lost; the customer exists, so it was not sent again',
     });
   const document = String(entry.value.document);
-  const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored);
-  const kept = keptChanges(entry.value, stored);
+  const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored.record);
+  const kept = keptChanges(entry.value, stored.record);
   const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
   return report(
     'updated',
     {
-      status: 200,
+      status: updated.status,
       id: idOf(updated.customer),
       message: [
         "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
@@ -223,7 +227,7 @@ async function afterRefusedCreate(
     if (!updated) return notRegistered();
     // The route takes no e-mail or delivery list, so the record it answers holds the stored ones.
     const kept = keptChanges(entry.value, updated.record);
-    return report('updated', { status: 200, id: idOf(updated.record), message: keptNote(kept) }, kept);
+    return report('updated', { status: updated.status, id: idOf(updated.record), message: keptNote(kept) }, kept);
   }
   const registered = await registeredCustomer(client, document, signal);
   if (!registered) return notRegistered();
@@ -254,7 +258,7 @@ async function afterRefusedCreate(
   const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
   return report(
     'updated',
-    { status: 200, id: idOf(updated.customer), message: notes.length === 0 ? undefined : notes.join('; ') },
+    { status: updated.status, id: idOf(updated.customer), message: notes.length === 0 ? undefined : notes.join('; ') },
     kept,
   );
 }

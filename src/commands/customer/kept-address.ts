@@ -42,9 +42,10 @@ export async function updateKeepingAddress(
   changes: Record<string, unknown>,
   signal: AbortSignal | undefined,
   stored?: Partial<Customer>,
-): Promise<{ customer: Customer | undefined; note: string | undefined }> {
+): Promise<{ customer: Customer | undefined; status: number; note: string | undefined }> {
   const { body, note } = await withKeptAddress(client, document, changes, signal, stored);
-  return { customer: await updateCustomer(client, document, body, signal), note };
+  const updated = await updateCustomer(client, document, body, signal);
+  return { customer: updated.body, status: updated.status, note };
 }
 
 /**
@@ -63,7 +64,7 @@ export async function withKeptAddress<Body extends Record<string, unknown>>(
   const record =
     stored ??
     (givesNeitherCepNorNumber(changes.customerRegistrationAddress)
-      ? await updateCustomer(client, document, {}, signal)
+      ? (await updateCustomer(client, document, {}, signal)).body
       : (await registeredCustomer(client, document, signal))?.record) ??
     {};
   return withStoredAddressParts(changes, isObject(record) ? record : {});

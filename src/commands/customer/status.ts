@@ -51,7 +51,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   }
   const client = await context.platform(oneRequestTuning(options));
   try {
-    const answer = await setCustomerStatus(client, verdict.value.document, active);
+    const answer = (await setCustomerStatus(client, verdict.value.document, active)).body;
     context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
     const wantsData =
@@ -100,9 +100,9 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
           batch.map(async (entry): Promise<ReportEntry> => {
             const row = { ...placeOf(entry), key: entry.key };
             try {
-              await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
+              const { status } = await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
               return {
-                row: { ...row, outcome: 'updated', status: 200, message: entry.value.active ? 'active' : 'inactive' },
+                row: { ...row, outcome: 'updated', status, message: entry.value.active ? 'active' : 'inactive' },
                 original: entry.original,
               };
             } catch (error) {

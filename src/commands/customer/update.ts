@@ -63,10 +63,10 @@ async function updateEntry(
   try {
     const kept = await withKeptAddress(client, String(document), changes, signal);
     sent = kept.body;
-    const customer = await updateCustomer(client, String(document), sent, signal);
+    const { status, body: customer } = await updateCustomer(client, String(document), sent, signal);
     const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
     const message = kept.note === undefined ? {} : { message: kept.note };
-    return { row: { ...row, outcome, status: 200, id: customer?.id, ...message }, original: entry.original };
+    return { row: { ...row, outcome, status, id: customer?.id, ...message }, original: entry.original };
   } catch (error) {
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
@@ -130,7 +130,7 @@ async function updateOne(
   try {
     const kept = await withKeptAddress(client, String(key), changes, undefined);
     sent = kept.body;
-    customer = await updateCustomer(client, String(key), sent);
+    customer = (await updateCustomer(client, String(key), sent)).body;
     if (kept.note !== undefined) context.log.info(`Customer ${document}: ${kept.note}.`);
   } catch (error) {
     if (error instanceof NoStoredAddress)

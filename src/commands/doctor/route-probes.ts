@@ -9,6 +9,7 @@ import { locateTokenAnswer } from '../../platform/answers/token.js';
 import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
+import { isRedirect, redirectWords } from '../../platform/redirect.js';
 import { tokenRoute } from '../../platform/token-source.js';
 import type { Finding } from './findings.js';
 
@@ -315,8 +316,10 @@ function answerFinding(
   return { check, status, ...recognise(parseJson(outcome.text)) };
 }
 
-/** An HTML page instead of JSON: something in front of the platform answered. */
+/** A redirect, or an HTML page instead of JSON: the route did not answer, as every command would find. */
 function unreadableAnswer(response: HttpResponse): Pick<Finding, 'result' | 'detail' | 'exitCode'> | undefined {
+  if (isRedirect(response.status))
+    return { result: 'fail', detail: redirectWords(response), exitCode: ExitCode.unavailable };
   const contentType = response.headers['content-type'];
   if (!isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)) return undefined;
   const title = htmlTitle(response.text);

@@ -27,6 +27,7 @@ import {
 import type { PlatformClient } from '../../platform/client.js';
 import {
   getOrder,
+  UnreadableOrderDetail,
   listOrderPage,
   orderAnswers,
   orderListingPageSize,
@@ -414,17 +415,24 @@ async function fetchDetails(
         try {
           return await getOrder(client, version.id);
         } catch (error) {
-          // A listed order whose detail is gone (deleted, or not yet readable) would fail every run from here on, and
-          // hold back every later update: its listing entry is written in its place, and said.
-          if (!(error instanceof PlatformError && error.status === 404)) throw error;
+          // A listed order whose detail is gone (deleted, or not yet readable) or holds no JSON would fail every run
+          // from here on, and hold back every later update: its listing entry is written in its place, and said.
+          const answered = missingDetail(error);
+          if (answered === undefined) throw error;
           warn(
-            `warning: order ${String(version.id)} (updated ${version.lastUpdated}) is listed but its detail answered 404: its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
+            `warning: order ${String(version.id)} (updated ${version.lastUpdated}) is listed but its detail ${answered}: its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
           );
           return version.record;
         }
       }),
     ),
   );
+}
+
+/** How a listed order's detail failed to give it, when its listing entry is to stand in for it; else undefined. */
+function missingDetail(error: unknown): string | undefined {
+  if (error instanceof UnreadableOrderDetail) return `answered ${error.status} with ${error.instead}`;
+  return error instanceof PlatformError && error.status === 404 ? 'answered 404' : undefined;
 }
 
 /**

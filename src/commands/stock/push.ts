@@ -151,7 +151,7 @@ async function sendToBatchRoute(
   signal: AbortSignal,
   unitemised: (said: string | undefined) => void,
 ): Promise<ReportEntry[]> {
-  const { verdicts, said } = await putStockBatch(
+  const { status, verdicts, said } = await putStockBatch(
     client,
     batch.map((entry) => entry.json),
     batch.map((entry) => entry.key),
@@ -160,13 +160,13 @@ async function sendToBatchRoute(
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
-      return reportEntry(rowOf(entry, verdict.verdict, 200, undefined, verdict.message), entry);
+      return reportEntry(rowOf(entry, verdict.verdict, status, undefined, verdict.message), entry);
     unitemised(said);
     const message =
       verdict?.verdict === 'unsettled'
         ? `the platform answered "${verdict.status}" for this item`
         : `the answer did not itemise this item${said === undefined ? '' : `; it said "${said}"`}`;
-    return reportEntry(rowOf(entry, 'accepted', 200, undefined, message), entry);
+    return reportEntry(rowOf(entry, 'accepted', status, undefined, message), entry);
   });
 }
 
@@ -176,12 +176,12 @@ async function sendToQueueRoute(
   batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
 ): Promise<ReportEntry[]> {
-  const batchId = await queueStockBatch(
+  const { status, batchId } = await queueStockBatch(
     client,
     batch.map((entry) => entry.json),
     signal,
   );
-  return batch.map((entry) => reportEntry(rowOf(entry, 'queued', 202, batchId), entry));
+  return batch.map((entry) => reportEntry(rowOf(entry, 'queued', status, batchId), entry));
 }
 
 /** An item's report row (see withPlaceOf: no object spread per item). */

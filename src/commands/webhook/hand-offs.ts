@@ -9,6 +9,7 @@ import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import { PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { orderDetailBody } from '../../platform/orders.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -123,9 +124,8 @@ function flagsRunning(name: string, target: string): string {
 /** The order's detail through the API; an order the platform does not know (404) is refused for good. */
 async function orderDetail(platform: PlatformClient, id: string | number): Promise<unknown> {
   try {
-    return (
-      await platform.send<unknown>({ method: 'GET', path: platform.route('paths.order', { id }), safeToRepeat: true })
-    ).body;
+    // A 2xx without JSON is no order to write: thrown, and the event is tried again as after any failure.
+    return await orderDetailBody(platform, id);
   } catch (error) {
     // Retried for --give-up-after, it would hold every later order of the hand-off back for days.
     if (error instanceof PlatformError && error.status === 404)

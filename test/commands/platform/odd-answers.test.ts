@@ -4,11 +4,11 @@
  * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
  * wording, and never fails a 2xx because of its body's shape.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
@@ -276,5 +276,254 @@ describe('a 401 with WWW-Authenticate and no body', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^error: /);
+  });
+});
+
+/** A route answering a redirect to `location`. */
+const redirect =
+  (status: number, location: string): Handler =>
+  (_request, _body, response) =>
+    response.writeHead(status, { location }).end();
+
+/** The error line's words for a redirect, as `b2bctl api` says them. */
+const notFollowed = (what: string, status: number, location: string) =>
+  `${what} answered HTTP ${status} (a redirect to ${location}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).`;
+
+describe('a redirect (3xx): never followed, never a success', () => {
+  const listing = [
+    { id: 4, orderId: 100004, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
+  ];
+  const listOrders: Handler = (request, _body, response) => {
+    const offset = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('offset') ?? 0);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
+  };
+
+  it('customer create: the run stops at the first, its customers not sent (a resume sends them), exit 69', async () => {
+    routes['POST /v1/customer'] = redirect(307, '/maintenance');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(69);
+    const lines = result.stderr.trim().split('\n');
+    expect(result.stderr).toMatch(
+      /\ncustomer create: 25 not sent; 1 request, 0 retries, 0 throttled \(429\); [\d.]+ s, 0 customers\/s\n/,
+    );
+    expect(lines.at(-1)).toBe(`error: ${notFollowed(`POST ${baseUrl}/v1/customer`, 307, '/maintenance')}`);
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    expect(readReport(join(dir, name))).toEqual([]);
+    // One create, and nothing sent where the redirect pointed.
+    expect(received).toEqual(['POST /v1/customer']);
+  });
+
+  it('stock push: the run stops at the first, exit 69, nothing reported accepted', async () => {
+    routes['PUT /v1/stock/batch'] = redirect(302, 'https://login.example.com/');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain(
+      `\nerror: ${notFollowed(`PUT ${baseUrl}/v1/stock/batch`, 302, 'https://login.example.com/')}\n`,
+    );
+    const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    expect(readReport(join(dir, name))).toEqual([]);
+    expect(received).toEqual(['PUT /v1/stock/batch']);
+  });
+
+  it('orders poll: a redirected listing is no empty page: exit 69, nothing written, the cursor not moved', async () => {
+    routes['GET /v1/orders'] = redirect(302, '/maintenance');
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir, env });
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: GET ${baseUrl}/v1/orders\\?\\S+ answered HTTP 302 \\(a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there\\)\\.\\n$`,
+      ),
+    );
+    expect(existsSync(join(configDir, 'cursors'))).toBe(false);
+  });
+
+  it('orders poll --detail: a redirected detail stops the run before the cursor passes the order, exit 69', async () => {
+    routes['GET /v1/orders'] = listOrders;
+    routes['GET /v1/orders/4'] = redirect(301, '/elsewhere/v1/orders/4');
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
+      configDir,
+      env,
+    });
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`error: ${notFollowed(`GET ${baseUrl}/v1/orders/4`, 301, '/elsewhere/v1/orders/4')}\n`);
+    expect(existsSync(join(configDir, 'cursors'))).toBe(false);
+  });
+
+  it('orders ready: the move is not applied, exit 69', async () => {
+    routes['PUT /v1/orders/4/status'] = redirect(308, '/maintenance');
+    const result = await run(['orders', 'ready', '4', '--erp-number', 'E-1', '--no-status-check']);
+    expect(result.code).toBe(69);
+    expect(result.stderr).toBe(`error: ${notFollowed(`PUT ${baseUrl}/v1/orders/4/status`, 308, '/maintenance')}\n`);
+    expect(received).toEqual(['PUT /v1/orders/4/status']);
+  });
+
+  it('login: the token route redirected is no login, exit 69', async () => {
+    routes['POST /v1/auth/token'] = redirect(302, 'https://sso.example.com/login');
+    const result = await run(['login', '--username', sandboxUser, '--password-stdin'], {
+      stdin: 'some-password\n',
+      token: false,
+    });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toBe(
+      `error: ${notFollowed(`POST ${baseUrl}/v1/auth/token`, 302, 'https://sso.example.com/login')}\n`,
+    );
+  });
+
+  it('doctor: the redirected route is a failed check naming the redirect, exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    routes['GET /v1/orders'] = redirect(302, '/maintenance');
+    const result = await run(['doctor', '-o', 'json']);
+    expect(result.code).toBe(69);
+    const findings = JSON.parse(result.stdout) as { check: string; result: string; status?: number; detail: string }[];
+    expect(findings.find((finding) => finding.check.startsWith('GET /v1/orders'))).toEqual({
+      check: 'GET /v1/orders?limit=1',
+      result: 'fail',
+      status: 302,
+      detail:
+        'a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there',
+    });
+    expect(received).not.toContain('GET /maintenance');
+  });
+});
+
+describe('an order detail answered 200 without JSON', () => {
+  const listing = [
+    { id: 4, orderId: 100004, status: 'PAID', lastUpdated: new Date(Date.now() - 120_000).toISOString() },
+    { id: 5, orderId: 100005, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
+  ];
+  beforeEach(() => {
+    routes['GET /v1/orders'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('offset') ?? 0);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
+    };
+    routes['GET /v1/orders/4'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end();
+    routes['GET /v1/orders/5'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+  });
+
+  it('orders poll --detail: each written from its listing entry with a warning, never as `undefined`; exit 0', async () => {
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
+      configDir,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(listing);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      `warning: order 4 (updated ${listing[0]?.lastUpdated}) is listed but its detail answered 200 with an empty body: its listing entry was written in its place; b2bctl orders get 4 reads it later.`,
+      `warning: order 5 (updated ${listing[1]?.lastUpdated}) is listed but its detail answered 200 with a body that is not JSON: its listing entry was written in its place; b2bctl orders get 5 reads it later.`,
+    ]);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(true);
+  });
+
+  it('orders get: an error naming the empty answer, nothing on stdout, exit 1', async () => {
+    const result = await run(['orders', 'get', '4', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
+    );
+  });
+});
+
+/** The report's rows as `outcome status id`, each different one once. */
+function rowsOf(dir: string, stderr: string): Set<string> {
+  const name = /: report: (\S+)/.exec(stderr)?.[1] as string;
+  return new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status} ${row.id}`));
+}
+
+describe("the report's status column: the status the platform gave, not 200", () => {
+  it.each([
+    [201, '{"id":7}', 'created 201 7'],
+    [204, '', 'created 204 '],
+    [202, '{"status":"PROCESSING"}', 'created 202 '],
+  ])('customer create answered %i: reported with it', async (status, body, row) => {
+    routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set([row]));
+  });
+
+  it('customer create --upsert of a registered document: the update route answered 202', async () => {
+    routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end();
+    routes['PUT /v1/customer/*'] = (_request, _body, response) =>
+      response.writeHead(202, { 'content-type': 'application/json' }).end('{"id":9,"email":"x@example.com"}');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['updated 202 9']));
+  });
+
+  it('stock push --route batch answered 207 with per-item results: each item with 207', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, body, response) => {
+      const items = (JSON.parse(body) as { items: { sku: string }[] }).items;
+      const results = items.map((item) => ({ sku: item.sku, status: 'SUCCESS' }));
+      response.writeHead(207, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['applied 207 ']));
+  });
+
+  it('stock push --route batch answered 204, nothing itemised: each item accepted with 204', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) => response.writeHead(204).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status}`))).toEqual(
+      new Set(['accepted 204']),
+    );
+  });
+
+  it('stock push --route queue answered 200: each item queued with 200, not 202', async () => {
+    routes['POST /api/v1/stocks/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"batchId":"b-1"}');
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'queue'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(rowsOf(dir, result.stderr)).toEqual(new Set(['queued 200 b-1']));
+  });
+
+  it('customer update and customer status from a file answered 204: reported with it', async () => {
+    // The update route and the status route (`/v1/customer/updateStatus` by default) both.
+    routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(204).end();
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers-update.csv'), join(dir, 'customers-update.csv'));
+    const updated = await run(['customer', 'update', 'customers-update.csv'], { cwd: dir });
+    expect(updated.code).toBe(0);
+    const name = /: report: (\S+)/.exec(updated.stderr)?.[1] as string;
+    expect(new Set(readReport(join(dir, name)).map((row) => row.status))).toEqual(new Set(['204']));
+    writeFileSync(join(dir, 'states.csv'), 'document,active\n100.007.919-89,false\n');
+    const statuses = await run(['customer', 'status', 'states.csv'], { cwd: dir });
+    expect(statuses.code).toBe(0);
+    expect(rowsOf(dir, statuses.stderr)).toEqual(new Set(['updated 204 ']));
   });
 });

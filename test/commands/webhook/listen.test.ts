@@ -43,15 +43,17 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /**
- * A receiver with --fetch-orders whose platform answers every detail with `detail`: posts `event` (an object, or
- * text as written), waits for the order's file, and returns the requests the platform saw, the file's JSON and
- * the event's delivery id.
+ * A receiver with --fetch-orders whose platform answers every detail with `detail` (a list: each in turn, the last
+ * from then on): posts `event` (an object, or text as written), waits for the order's file, and returns the requests
+ * the platform saw, the file's JSON and the event's delivery id.
  */
-async function fetchedOrder(event: unknown, detail: string, fileName: string) {
+async function fetchedOrder(event: unknown, detail: string | string[], fileName: string) {
   const requests: string[] = [];
+  const answers = [detail].flat();
   const platform = createServer((request, response) => {
     requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(detail);
+    const answer = answers[Math.min(requests.length, answers.length) - 1];
+    response.writeHead(200, { 'content-type': 'application/json' }).end(answer);
   });
   await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
   const inbox = temporaryFolder();
@@ -305,6 +307,16 @@ describe('webhook listen (in process)', () => {
     const { requests, kept, deliveryId } = await fetchedOrder(order, JSON.stringify(detail), '48213.json');
     expect(kept).toEqual({ deliveryId, order: detail });
     expect(requests).toEqual(['GET /v1/orders/48213 Bearer platform-token']);
+  });
+
+  it('--fetch-orders: a detail answered 200 with an empty body is no order to write: tried again, then kept whole', async () => {
+    const detail = { id: 48213, items: [{ sku: 'A', quantity: 2 }] };
+    const { requests, kept, deliveryId } = await fetchedOrder(order, ['', JSON.stringify(detail)], '48213.json');
+    expect(kept).toEqual({ deliveryId, order: detail });
+    expect(requests).toEqual([
+      'GET /v1/orders/48213 Bearer platform-token',
+      'GET /v1/orders/48213 Bearer platform-token',
+    ]);
   });
 
   it('--fetch-orders asks for an order id past 2^53 by its digits as the event wrote them', async () => {
