@@ -1,7 +1,7 @@
 /**
  * Answers read as the platform wrote them, from a real HTTP server: a body in the charset its Content-Type declares
- * (a Java platform's ISO-8859-1) and a body compressed with gzip, deflate or br (real zlib bytes). A charset or
- * coding b2bctl cannot decode is an error naming it, never a body read as text.
+ * (a Java platform's ISO-8859-1), a body compressed with gzip, deflate or br (real zlib bytes), and JSON labelled
+ * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
  */
 import { copyFileSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -191,6 +191,44 @@ describe('a compressed body', () => {
     // platform, and only what was never sent is counted so.
     expect(result.stderr).toContain('customer create: 3 unknown, 22 not sent;');
     expect(reportOf(dir).map((row) => row.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(result.code).toBe(69);
+  });
+});
+
+describe('JSON labelled text/html', () => {
+  it('customer create: the platform answered 200 with its JSON, so the customers are created, exit 0', async () => {
+    routes['POST /v1/customer'] = (_request, body, response) => {
+      const sent = JSON.parse(body) as { document: string; email: string };
+      response
+        .writeHead(200, { 'content-type': 'text/html;charset=UTF-8' })
+        .end(JSON.stringify({ id: 7777, document: sent.document, email: sent.email, active: true }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('customer create: 25 created;');
+    expect(new Set(reportOf(dir).map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
+      new Set(['created 200 7777']),
+    );
+  });
+
+  it('sellers list: listed', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'text/html; charset=utf-8',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('a page labelled text/html that is not JSON is still a captive portal, exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = answering('Please log in to the guest network.', {
+      'content-type': 'text/html',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toContain('answered HTTP 200 with an HTML page instead of the platform');
     expect(result.code).toBe(69);
   });
 });
