@@ -7,6 +7,7 @@ import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/pr
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
+import { acceptedEncodings, answerBody } from './answer-body.js';
 import { formDecode, headerText } from '../lib/http-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -187,7 +188,7 @@ export class HttpClient {
 
   private async requestWithRetries(request: HttpRequest): Promise<HttpResponse> {
     const url = this.requestUrl(request);
-    const safeToRepeat = request.safeToRepeat ?? request.method !== 'POST';
+    const safeToRepeat = isSafeToRepeat(request);
     const random = this.options.random ?? Math.random;
     const spent: SpentAttempts = { failures: 0, pacedThrottles: 0 };
     for (;;) {
@@ -285,6 +286,9 @@ export class HttpClient {
 
   private async once(request: HttpRequest, url: URL, attempt: number): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'user-agent': `b2bctl/${B2BCTL_VERSION}`, ...request.headers };
+    // Named unless the caller names its own (`api -H`): without one a server may use any coding (RFC 9110 §12.5.3).
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding'))
+      headers['accept-encoding'] = acceptedEncodings;
     const rawTrace = this.options.trace;
     // Whatever the answer echoes, the credentials this request carried never reach the trace.
     const secrets = rawTrace ? secretsOf(headers, request.body) : [];
@@ -297,7 +301,7 @@ export class HttpClient {
     const started = this.options.clock.now();
     const { signal, settled } = attemptSignal(request.signal, this.options.timeoutMs);
     let answer: Dispatcher.ResponseData;
-    let text: string;
+    let bytes: Buffer;
     try {
       answer = await this.dispatcher.request({
         origin: url.origin,
@@ -307,10 +311,12 @@ export class HttpClient {
         body: request.body,
         signal,
       });
-      text = await answer.body.text();
+      bytes = Buffer.from(await answer.body.arrayBuffer());
     } finally {
       settled();
     }
+    const body = await answerBody(bytes, answer.headers);
+    const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {
       status: answer.statusCode,
       headers: answer.headers,
@@ -324,6 +330,7 @@ export class HttpClient {
       const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
     }
+    if ('unreadable' in body) throw unreadableAnswer(request, url, response.status, body.unreadable);
     return response;
   }
 
@@ -352,6 +359,20 @@ export class HttpClient {
       },
     );
   }
+}
+
+/**
+ * An answer whose body b2bctl cannot decode: never read as text. A write the platform answered below 400 may have
+ * been applied, so it is ambiguous (unknown, asked about again by a resume), never "not sent".
+ */
+function unreadableAnswer(request: HttpRequest, url: URL, status: number, unreadable: string): UnavailableError {
+  const message = `${request.method} ${url} answered HTTP ${status} with ${unreadable}; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.`;
+  return status < 400 && !isSafeToRepeat(request) ? new AmbiguousRequestError(message) : new UnavailableError(message);
+}
+
+/** Whether repeating the request after an unclear failure is harmless: as it says, else not for a POST. */
+function isSafeToRepeat(request: HttpRequest): boolean {
+  return request.safeToRepeat ?? request.method !== 'POST';
 }
 
 function capitalised(text: string): string {

@@ -60,10 +60,25 @@ export function candidatePaths(setting: string | undefined, recognised: readonly
   return setting !== undefined && setting.trim() !== '' ? [setting.trim()] : recognised;
 }
 
-/** An HTML page where JSON was expected: a proxy's or a captive portal's login page, a gateway's error page. */
+/**
+ * An HTML page where JSON was expected: a proxy's or a captive portal's login page, a gateway's error page. Decided
+ * by the body: one that parses as JSON is the platform's JSON whatever its label (a Java platform may label its
+ * JSON `text/html`), and a page that starts as HTML is one whatever its label.
+ */
 export function isHtmlAnswer(contentType: string | undefined, text: string): boolean {
-  if (contentType && /\btext\/html\b/i.test(contentType)) return true;
-  return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200));
+  if (/^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200))) return true;
+  return contentType !== undefined && /\btext\/html\b/i.test(contentType) && !isJson(text);
+}
+
+function isJson(text: string): boolean {
+  // Only a body that starts as JSON's objects and lists do is parsed: a page of text is not read whole for nothing.
+  if (!/^\s*[[{]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A 2xx that is an HTML page (a proxy's or captive portal's login page): the error that says so; else undefined. */

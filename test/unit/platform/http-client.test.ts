@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/base/clock.js';
 import { InterruptedError, UnavailableError } from '../../../src/base/errors.js';
@@ -398,6 +399,47 @@ describe('HttpClient requests', () => {
   });
 });
 
+describe('HttpClient answer bodies', () => {
+  it('names the codings it decodes in Accept-Encoding; a caller naming its own sends that one alone', async () => {
+    const { server, client } = await setUp([reply(200, '[]')]);
+    await client.request(get);
+    await client.request({ ...get, headers: { 'Accept-Encoding': 'identity' } });
+    expect(server.seen[0]?.headers['accept-encoding']).toBe('gzip, deflate, br, zstd');
+    expect(server.seen[1]?.headers['accept-encoding']).toBe('identity');
+  });
+
+  it('undoes codings from the last applied, and reads the charset declared', async () => {
+    const latin1 = Buffer.from('{"name":"São João"}', 'latin1');
+    const bytes = brotliCompressSync(gzipSync(latin1));
+    const { client } = await setUp([
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json; charset=latin1', 'content-encoding': 'gzip, br' });
+        response.end(bytes);
+      },
+    ]);
+    expect((await client.request(get)).text).toBe('{"name":"São João"}');
+  });
+
+  it('a body that does not decode as its coding says is an error naming it, never text', async () => {
+    const { baseUrl, client } = await setUp([reply(200, 'plain text', { 'content-encoding': 'gzip' })]);
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body labelled Content-Encoding: gzip that does not decode as gzip \\(.+\\); ask the platform's operator`,
+      ),
+    );
+  });
+
+  it('a POST answered 2xx in a coding b2bctl cannot decode may have been applied: ambiguous, not retried', async () => {
+    const { server, client } = await setUp([reply(201, 'x', { 'content-encoding': 'compress' })]);
+    const error = await failureOf(client.request(post));
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
 describe('HttpClient trace', () => {
   it('traces both directions with secrets redacted', async () => {
     const lines: string[] = [];
@@ -418,10 +460,11 @@ describe('HttpClient trace', () => {
       '> user-agent: b2bctl/0.0.0-test',
       '> authorization: Bearer [redacted]',
       '> content-type: application/json',
+      '> accept-encoding: gzip, deflate, br, zstd',
       '> {"username":"erp@example.com","password":"[redacted]"}',
     ];
-    expect(lines.slice(0, 5)).toEqual(request);
-    expect(lines[5]).toBe('< 503 (0 ms)');
+    expect(lines.slice(0, 6)).toEqual(request);
+    expect(lines[6]).toBe('< 503 (0 ms)');
     expect(lines).toContain('* retry 1/3 in 125 ms (HTTP 503)');
     expect(lines).toContain('< set-cookie: [redacted]');
     expect(lines).toContain('< {"access_token":"[redacted]","expires_in":3600}');

@@ -1,0 +1,234 @@
+/**
+ * Answers read as the platform wrote them, from a real HTTP server: a body in the charset its Content-Type declares
+ * (a Java platform's ISO-8859-1), a body compressed with gzip, deflate or br (real zlib bytes), and JSON labelled
+ * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
+ */
+import { copyFileSync, readdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { readReport } from '../../support/run-files.js';
+import { seedDirectory } from '../../support/sandbox.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+
+let server: Server;
+let baseUrl: string;
+let routes: Record<string, Handler> = {};
+const received: { key: string; acceptEncoding: string | undefined }[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const key = `${request.method} ${(request.url ?? '').split('?')[0]}`;
+      received.push({ key, acceptEncoding: request.headers['accept-encoding'] });
+      const handler = routes[key];
+      if (handler) handler(request, Buffer.concat(chunks).toString('utf8'), response);
+      else response.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  removeTemporaryFolders();
+});
+afterEach(() => {
+  routes = {};
+  received.length = 0;
+});
+
+function run(args: string[], options: { cwd?: string } = {}) {
+  const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+  return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd });
+}
+
+/** A route answering 200 with these bytes and headers. */
+const answering =
+  (bytes: Buffer | string, headers: Record<string, string>): Handler =>
+  (_request, _body, response) =>
+    response.writeHead(200, headers).end(bytes);
+
+const sellers = [{ username: 'joão.conceição@x.com', name: 'Vendedor Júnior', attendantCode: 'AÇÃO' }];
+
+function reportOf(dir: string) {
+  const name = readdirSync(dir).find((file) => /\.report-.*\.csv$/.test(file)) as string;
+  return readReport(join(dir, name));
+}
+
+describe('a body in the charset its Content-Type declares', () => {
+  it('sellers list: ISO-8859-1 bytes read as Latin-1, accents right', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(Buffer.from(JSON.stringify(sellers), 'latin1'), {
+      'content-type': 'application/json; charset=ISO-8859-1',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('orders poll: a Latin-1 listing is written in UTF-8 with its accents', async () => {
+    const now = Date.now();
+    const order = {
+      id: 7001,
+      orderId: 107001,
+      status: 'AWAITING_PAYMENT',
+      dateCreated: new Date(now - 100_000).toISOString(),
+      lastUpdated: new Date(now - 100_000).toISOString(),
+      partnerCompanyName: 'Comércio São João Ltda',
+    };
+    routes['GET /v1/orders'] = answering(Buffer.from(JSON.stringify([order]), 'latin1'), {
+      'content-type': 'application/json;charset="iso-8859-1"',
+    });
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([expect.objectContaining({ id: 7001, partnerCompanyName: 'Comércio São João Ltda' })]);
+  });
+
+  it('a charset Node cannot decode: one error naming it, exit 69, nothing on stdout', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'application/json; charset=x-mac-klingon',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+    );
+    expect(result.code).toBe(69);
+  });
+});
+
+/** The stock batch route's answer: the second item rejected, the others applied. */
+const stockAnswer = (skus: string[]) => ({
+  results: skus.map((sku, index) =>
+    index === 1 ? { index, sku, status: 'REJECTED', message: 'SKU not found' } : { index, sku, status: 'APPLIED' },
+  ),
+});
+
+describe('a compressed body', () => {
+  it('stock push --route batch: a gzip answer is read, its rejected item rejected, exit 1', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, body, response) => {
+      const skus = (JSON.parse(body) as { items: { sku: string }[] }).items.map((item) => item.sku);
+      response
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        .end(gzipSync(JSON.stringify(stockAnswer(skus))));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.stderr).not.toContain('warning:');
+    expect(result.code).toBe(1);
+    const rows = reportOf(dir);
+    expect(rows.filter((row) => row.outcome === 'rejected').map((row) => row.message)).toEqual([
+      'SKU not found',
+      'SKU not found',
+    ]);
+    expect(rows.filter((row) => row.outcome === 'applied')).toHaveLength(50);
+    // Every request names exactly the codings b2bctl decodes.
+    expect(new Set(received.map((request) => request.acceptEncoding))).toEqual(new Set(['gzip, deflate, br, zstd']));
+  });
+
+  it.each([
+    ['br', brotliCompressSync],
+    ['deflate', deflateSync],
+    ['gzip', gzipSync],
+  ])('sellers list: a %s answer in Latin-1 is listed with its accents', async (coding, compress) => {
+    routes['GET /sellerModule/listSellers'] = answering(compress(Buffer.from(JSON.stringify(sellers), 'latin1')), {
+      'content-type': 'application/json; charset=ISO-8859-1',
+      'content-encoding': coding,
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('api: prints the decoded body, as curl --compressed does', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(gzipSync(Buffer.from(JSON.stringify(sellers), 'latin1')), {
+      'content-type': 'application/json; charset=ISO-8859-1',
+      'content-encoding': 'gzip',
+    });
+    const result = await run(['api', '/sellerModule/listSellers']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(sellers);
+  });
+
+  it('a coding b2bctl cannot decode: one error naming it, exit 69, the body never read as text', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(gzipSync(JSON.stringify(sellers)), {
+      'content-type': 'application/json',
+      'content-encoding': 'compress',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+    );
+    expect(result.code).toBe(69);
+  });
+
+  it('customer create: a 200 in a coding b2bctl cannot decode is unknown (it may have been applied), not "not sent"', async () => {
+    routes['POST /v1/customer'] = answering(Buffer.from('not really compressed'), {
+      'content-type': 'application/json',
+      'content-encoding': 'compress',
+    });
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    // Each create the platform answered is unknown (a resume asks about it); the run stops as for an unavailable
+    // platform, and only what was never sent is counted so.
+    expect(result.stderr).toContain('customer create: 3 unknown, 22 not sent;');
+    expect(reportOf(dir).map((row) => row.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(result.code).toBe(69);
+  });
+});
+
+describe('JSON labelled text/html', () => {
+  it('customer create: the platform answered 200 with its JSON, so the customers are created, exit 0', async () => {
+    routes['POST /v1/customer'] = (_request, body, response) => {
+      const sent = JSON.parse(body) as { document: string; email: string };
+      response
+        .writeHead(200, { 'content-type': 'text/html;charset=UTF-8' })
+        .end(JSON.stringify({ id: 7777, document: sent.document, email: sent.email, active: true }));
+    };
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('customer create: 25 created;');
+    expect(new Set(reportOf(dir).map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
+      new Set(['created 200 7777']),
+    );
+  });
+
+  it('sellers list: listed', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'text/html; charset=utf-8',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('a page labelled text/html that is not JSON is still a captive portal, exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = answering('Please log in to the guest network.', {
+      'content-type': 'text/html',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toContain('answered HTTP 200 with an HTML page instead of the platform');
+    expect(result.code).toBe(69);
+  });
+});
