@@ -1,8 +1,8 @@
 import type { PlatformClient } from './client.js';
-import { readBatchAnswer, readQueueAnswer, type ItemVerdict } from './answers/stock.js';
+import { readBatchAnswer, readQueueAnswer, type ItemVerdict, type MatchNote } from './answers/stock.js';
 import { messageOfBody } from '../base/errors.js';
 
-export type { ItemVerdict } from './answers/stock.js';
+export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
 /** `{"items":[...]}` from the items' JSON texts: what JSON.stringify({ items }) writes, byte for byte. */
 function itemsBody(itemsJson: readonly string[]): string {
@@ -19,6 +19,7 @@ export async function putStockBatch(
   itemsJson: readonly string[],
   skus: readonly string[],
   signal?: AbortSignal,
+  noted?: (note: MatchNote) => void,
 ): Promise<{ verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
   const { body } = await client.send<unknown>({
     method: 'PUT',
@@ -27,12 +28,16 @@ export async function putStockBatch(
     safeToRepeat: true,
     signal,
   });
-  const verdicts = readBatchAnswer(body, skus, {
-    results: client.session.get('answers.stockBatch.results'),
-    status: client.session.get('answers.stockBatch.status'),
-  });
+  const verdicts = readBatchAnswer(body, skus, batchAnswerSettings(client), noted);
   // A 2xx is the platform taking the batch; what it said beside no per-item result is passed on, not judged.
   return { verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
+}
+
+function batchAnswerSettings(client: PlatformClient) {
+  return {
+    results: client.session.get('answers.stockBatch.results'),
+    status: client.session.get('answers.stockBatch.status'),
+  };
 }
 
 /** `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id. */

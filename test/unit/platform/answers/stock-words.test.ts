@@ -80,11 +80,12 @@ describe('readBatchAnswer, word by word', () => {
     ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
   });
 
-  it('a numeric SKU matches its text; an index field wins over the SKU and the position', () => {
+  it('a numeric SKU matches its text; an index that contradicts the SKU beside it is not followed, the SKU is', () => {
     expect(readBatchAnswer([{ sku: 2, status: 'failed' }, { sku: 1, status: 'ok' }, {}], ['1', '2'])).toEqual([
       { verdict: 'applied' },
       { verdict: 'rejected' },
     ]);
+    const notes: unknown[] = [];
     expect(
       readBatchAnswer(
         [
@@ -92,8 +93,19 @@ describe('readBatchAnswer, word by word', () => {
           { index: 0, sku: 'SKU-2', status: 'ok' },
         ],
         skus,
+        {},
+        (note) => notes.push(note),
       ),
-    ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+    ).toEqual([{ verdict: 'rejected' }, { verdict: 'applied' }]);
+    expect(notes).toEqual([{ kind: 'untrustedIndex', index: 1, sku: 'SKU-1', batchSize: 2, itemSku: 'SKU-2' }]);
+  });
+
+  it('an index that agrees with the SKU beside it tells apart a SKU sent twice (two warehouses)', () => {
+    const answer = [
+      { index: 1, sku: 'SKU-1', status: 'failed' },
+      { index: 0, sku: 'SKU-1', status: 'ok' },
+    ];
+    expect(readBatchAnswer(answer, ['SKU-1', 'SKU-1'])).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
   });
 
   it('fewer results than items, none matched by SKU or index: no verdict for the unmatched', () => {
