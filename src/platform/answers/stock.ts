@@ -35,10 +35,17 @@ function recognisedQueueIdPaths(): readonly string[] {
   ];
 }
 function appliedWords(): readonly string[] {
-  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200'];
+  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true'];
 }
 function rejectedWords(): readonly string[] {
-  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400'];
+  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+}
+// A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
+function appliedCodes(): { from: number; to: number } {
+  return { from: 200, to: 299 };
+}
+function rejectedCodes(): { from: number; to: number } {
+  return { from: 400, to: 599 };
 }
 
 export type ItemVerdict =
@@ -260,9 +267,14 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
 
 function wordVerdict(word: string): ItemVerdict {
   const normal = word.trim().toLowerCase();
-  if (appliedWords().includes(normal)) return { verdict: 'applied' };
-  if (rejectedWords().includes(normal)) return { verdict: 'rejected' };
+  const code = /^\d{3}$/.test(normal) ? Number(normal) : undefined;
+  if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
+  if (rejectedWords().includes(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   return { verdict: 'unsettled', status: word };
+}
+
+function within(code: number | undefined, range: { from: number; to: number }): boolean {
+  return code !== undefined && code >= range.from && code <= range.to;
 }
 
 function messageOf(result: Record<string, unknown>): { message?: string } {

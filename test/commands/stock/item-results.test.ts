@@ -111,3 +111,25 @@ describe('stock push: per-item results matched to their items', () => {
     ]);
   });
 });
+
+describe('stock push: per-item statuses that are HTTP codes', () => {
+  it('a 207 with items 200 and 404: the 404 item rejected with its message, the others applied, exit 1', async () => {
+    const results = batch.map((sku, index) =>
+      sku === 'B2' ? { index, sku, status: 404, message: 'sku not found' } : { index, sku, status: 200 },
+    );
+    const { test } = await batchAnsweredWith(207, { results });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    expect(runRecord(folder)).toEqual({
+      rows: [
+        'A1 applied 200 ',
+        'B2 rejected 200 sku not found',
+        'C3 applied 200 ',
+        'D4 applied 200 ',
+        'E5 applied 200 ',
+      ],
+      errors: ['B2,20,6.25,3,sku not found'],
+    });
+    expect(warnings(test.stderr())).toEqual([]);
+  });
+});

@@ -29,6 +29,27 @@ describe('readBatchAnswer, word by word', () => {
     },
   );
 
+  it.each([200, 201, 207, 299, '204', ' 200 '])('the per-item HTTP code %j is applied', (code) => {
+    expect(readBatchAnswer([{ status: code }, { status: 'error' }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected' },
+    ]);
+  });
+
+  it.each([400, 404, 409, 422, 500, 599, '404'])('the per-item HTTP code %j is rejected, with its message', (code) => {
+    expect(readBatchAnswer([{ status: 'ok' }, { status: code, message: 'sku not found' }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected', message: 'sku not found' },
+    ]);
+  });
+
+  it.each([100, 199, 302, 600, 2000, '20'])('the per-item code %j is neither', (code) => {
+    expect(readBatchAnswer([{ status: code }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: String(code),
+    });
+  });
+
   it.each(['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid'])(
     'the field "%s" holds the verdict',
     (field) => {
