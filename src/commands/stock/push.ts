@@ -14,7 +14,7 @@ import {
 } from '../../domain/stock.js';
 import { UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { type MatchNote, putStockBatch, queueStockBatch } from '../../platform/stock.js';
+import { itemisedRefusal, type MatchNote, putStockBatch, queueStockBatch } from '../../platform/stock.js';
 import { newStockChecker, stockCatalogue } from './stock-input.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 
@@ -158,13 +158,24 @@ async function sendToBatchRoute(
     if (note.kind === 'untrustedIndex') untrustedIndex = true;
     warn.noted(note);
   };
-  const { verdicts, said } = await putStockBatch(
-    client,
-    batch.map((entry) => entry.json),
-    skus,
-    signal,
-    noted,
-  );
+  let answer: Awaited<ReturnType<typeof putStockBatch>>;
+  try {
+    answer = await putStockBatch(
+      client,
+      batch.map((entry) => entry.json),
+      skus,
+      signal,
+      noted,
+    );
+  } catch (error) {
+    const refusal = itemisedRefusal(client, error, skus, noted);
+    if (refusal === undefined) throw error;
+    const { status, message } = refusal.error;
+    return batch.map((entry, index) =>
+      reportEntry(rowOf(entry, 'failed', status, undefined, refusal.messages[index] ?? message), entry),
+    );
+  }
+  const { verdicts, said } = answer;
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')

@@ -112,7 +112,7 @@ describe('stock push: per-item results matched to their items', () => {
   });
 });
 
-describe('stock push: per-item statuses that are HTTP codes', () => {
+describe('stock push: per-item statuses that are HTTP codes, and a 4xx that itemises its refusal', () => {
   it('a 207 with items 200 and 404: the 404 item rejected with its message, the others applied, exit 1', async () => {
     const results = batch.map((sku, index) =>
       sku === 'B2' ? { index, sku, status: 404, message: 'sku not found' } : { index, sku, status: 200 },
@@ -131,5 +131,25 @@ describe('stock push: per-item statuses that are HTTP codes', () => {
       errors: ['B2,20,6.25,3,sku not found'],
     });
     expect(warnings(test.stderr())).toEqual([]);
+  });
+
+  it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the general line', async () => {
+    const results = batch.map((sku, index) =>
+      sku === 'B2'
+        ? { index, sku, status: 'ERROR', message: 'Property [price] with value [6.25] does not pass validation' }
+        : { index, sku, status: 'OK' },
+    );
+    const { proxy, test } = await batchAnsweredWith(422, { status: 'UNPROCESSABLE_ENTITY', results });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
+    const own = `${general}: Property [price] with value [6.25] does not pass validation`;
+    expect(runRecord(folder)).toEqual({
+      rows: batch.map((sku) => `${sku} failed 422 ${sku === 'B2' ? own : general}`),
+      errors: batch.map(
+        (sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${sku === 'B2' ? own : general}`,
+      ),
+    });
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
   });
 });
