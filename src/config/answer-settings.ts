@@ -43,7 +43,7 @@ export const stockAnswerSettings = [
   ),
   answerPathSetting(
     'answers.stockBatch.status',
-    'The per-item field saying applied (OK, APPLIED, SUCCESS, true) or rejected (ERROR, REJECTED, false) (default: status, result, success, applied, ok, …)',
+    'The per-item field saying applied (OK, APPLIED, SUCCESS, true, a 2xx code) or rejected (ERROR, REJECTED, false, a 4xx or 5xx code) (default: status, result, success, applied, ok, …)',
   ),
   answerPathSetting(
     'answers.stockQueue.id',

@@ -1,8 +1,8 @@
 import type { PlatformClient } from './client.js';
-import { readBatchAnswer, readQueueAnswer, type ItemVerdict } from './answers/stock.js';
-import { messageOfBody } from '../base/errors.js';
+import { readBatchAnswer, readQueueAnswer, type ItemVerdict, type MatchNote } from './answers/stock.js';
+import { ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
 
-export type { ItemVerdict } from './answers/stock.js';
+export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
 /** `{"items":[...]}` from the items' JSON texts: what JSON.stringify({ items }) writes, byte for byte. */
 function itemsBody(itemsJson: readonly string[]): string {
@@ -20,6 +20,7 @@ export async function putStockBatch(
   itemsJson: readonly string[],
   skus: readonly string[],
   signal?: AbortSignal,
+  noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
   const { status, body } = await client.send<unknown>({
     method: 'PUT',
@@ -28,12 +29,39 @@ export async function putStockBatch(
     safeToRepeat: true,
     signal,
   });
-  const verdicts = readBatchAnswer(body, skus, {
-    results: client.session.get('answers.stockBatch.results'),
-    status: client.session.get('answers.stockBatch.status'),
-  });
+  const verdicts = readBatchAnswer(body, skus, batchAnswerSettings(client), noted);
   // A 2xx is the platform taking the batch; what it said beside no per-item result is passed on, not judged.
   return { status, verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
+}
+
+function batchAnswerSettings(client: PlatformClient) {
+  return {
+    results: client.session.get('answers.stockBatch.results'),
+    status: client.session.get('answers.stockBatch.status'),
+  };
+}
+
+/**
+ * A 4xx refusing the batch whose body itemises it (a 422 with `results` naming the SKU and its message): each item's
+ * error line with the platform's words for that item, undefined for an item the body does not refuse by name (the
+ * general line stands). Undefined when the error is no such refusal; refused credentials never are.
+ */
+export function itemisedRefusal(
+  client: PlatformClient,
+  error: unknown,
+  skus: readonly string[],
+  noted?: (note: MatchNote) => void,
+): { error: PlatformError; messages: (string | undefined)[] } | undefined {
+  if (!(error instanceof PlatformError) || error.status < 400 || error.status > 499) return undefined;
+  if (error.exitCode === ExitCode.authFailed) return undefined;
+  const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), noted);
+  // The item's own words in the same line as the batch's: `PUT … failed with HTTP 422: <the item's message>`.
+  const messages = (verdicts ?? []).map((verdict) =>
+    verdict?.verdict === 'rejected' && verdict.message !== undefined
+      ? new PlatformError(error.status, error.request, { message: verdict.message }).message
+      : undefined,
+  );
+  return messages.some((message) => message !== undefined) ? { error, messages } : undefined;
 }
 
 /**

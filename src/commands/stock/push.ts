@@ -14,7 +14,7 @@ import {
 } from '../../domain/stock.js';
 import { UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { putStockBatch, queueStockBatch } from '../../platform/stock.js';
+import { itemisedRefusal, type MatchNote, putStockBatch, queueStockBatch } from '../../platform/stock.js';
 import { newStockChecker, stockCatalogue } from './stock-input.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 
@@ -58,6 +58,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
     );
   };
+  const warnMatchOnce = matchWarnings(context);
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
   let fitting: FittingBatches | undefined;
   await runBulkJob<StockItem, WireItem>(
@@ -103,7 +104,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
           batch,
           (part) =>
             route === 'batch'
-              ? sendToBatchRoute(client, part, signal, warnUnitemisedOnce)
+              ? sendToBatchRoute(client, part, signal, { unitemised: warnUnitemisedOnce, noted: warnMatchOnce })
               : sendToQueueRoute(client, part, signal),
           bodyBytes,
         ),
@@ -149,25 +150,68 @@ async function sendToBatchRoute(
   client: PlatformClient,
   batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
-  unitemised: (said: string | undefined) => void,
+  warn: { unitemised: (said: string | undefined) => void; noted: (note: MatchNote) => void },
 ): Promise<ReportEntry[]> {
-  const { status, verdicts, said } = await putStockBatch(
-    client,
-    batch.map((entry) => entry.json),
-    batch.map((entry) => entry.key),
-    signal,
-  );
+  const skus = batch.map((entry) => entry.key);
+  let untrustedIndex = false;
+  const noted = (note: MatchNote) => {
+    if (note.kind === 'untrustedIndex') untrustedIndex = true;
+    warn.noted(note);
+  };
+  let answer: Awaited<ReturnType<typeof putStockBatch>>;
+  try {
+    answer = await putStockBatch(
+      client,
+      batch.map((entry) => entry.json),
+      skus,
+      signal,
+      noted,
+    );
+  } catch (error) {
+    const refusal = itemisedRefusal(client, error, skus, noted);
+    if (refusal === undefined) throw error;
+    const { status, message } = refusal.error;
+    return batch.map((entry, index) =>
+      reportEntry(rowOf(entry, 'failed', status, undefined, refusal.messages[index] ?? message), entry),
+    );
+  }
+  const { status, verdicts, said } = answer;
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
       return reportEntry(rowOf(entry, verdict.verdict, status, undefined, verdict.message), entry);
-    unitemised(said);
+    // The index warning already told why these items are not itemised, and the setting the other one names would not help.
+    if (!untrustedIndex) warn.unitemised(said);
     const message =
       verdict?.verdict === 'unsettled'
         ? `the platform answered "${verdict.status}" for this item`
         : `the answer did not itemise this item${said === undefined ? '' : `; it said "${said}"`}`;
     return reportEntry(rowOf(entry, 'accepted', status, undefined, message), entry);
   });
+}
+
+/**
+ * The warnings of matching the batch route's results to the items, each once a run: an index not followed (results
+ * numbered from 1), SKUs given back spelled otherwise than sent and matched ignoring case and leading zeros.
+ */
+function matchWarnings(context: Context): (note: MatchNote) => void {
+  const warned = new Set<MatchNote['kind']>();
+  return (note) => {
+    if (warned.has(note.kind)) return;
+    warned.add(note.kind);
+    context.log.warn(matchWarning(note));
+  };
+}
+
+function matchWarning(note: MatchNote): string {
+  if (note.kind === 'respelledSku')
+    return `warning: the stock batch route named items by SKUs spelled otherwise than sent ("${note.named}" for "${note.sent}"); b2bctl matched each to the one item whose SKU is the same but for case and leading zeros.`;
+  const result = note.sku === undefined ? 'a result' : `the result for SKU "${note.sku}"`;
+  const which =
+    note.itemSku === undefined
+      ? `${result} gives index ${note.index}, outside a batch of ${countOf(note.batchSize, 'items')} numbered from 0`
+      : `${result} gives index ${note.index}, which is "${note.itemSku}" in the batch, numbered from 0`;
+  return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it).`;
 }
 
 /** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */

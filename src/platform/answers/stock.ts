@@ -35,10 +35,17 @@ function recognisedQueueIdPaths(): readonly string[] {
   ];
 }
 function appliedWords(): readonly string[] {
-  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200'];
+  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true'];
 }
 function rejectedWords(): readonly string[] {
-  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400'];
+  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+}
+// A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
+function appliedCodes(): { from: number; to: number } {
+  return { from: 200, to: 299 };
+}
+function rejectedCodes(): { from: number; to: number } {
+  return { from: 400, to: 599 };
 }
 
 export type ItemVerdict =
@@ -50,22 +57,40 @@ export interface BatchAnswerSettings {
 }
 
 /**
+ * What matching the results to the items noticed, for the caller's warning (once a run): an index that cannot be
+ * trusted (it lies outside the batch, or names another item than the SKU beside it: results numbered from 1), or a
+ * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both.
+ */
+export type MatchNote =
+  | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
+  | { kind: 'respelledSku'; sent: string; named: string };
+
+/**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
- * per-item result can be matched to the items, so the caller reports them `accepted`.
+ * per-item result can be matched to the items, so the caller reports them `accepted`. An item no result
+ * names safely has no verdict: never another item's.
  */
 export function readBatchAnswer(
   body: unknown,
   skus: readonly string[],
   settings: BatchAnswerSettings = {},
+  noted: (note: MatchNote) => void = () => {},
 ): (ItemVerdict | undefined)[] | undefined {
   // The first recognised place whose entries match the items sent: `{"items":{…}}` is itself an
   // object of objects, so being list-shaped is not enough.
   for (const path of candidatePaths(settings.results, recognisedResultPaths())) {
     const list = path === '' ? body : valueAtPath(body, path);
     if (!isItemList(list)) continue;
-    const matched = isArray(list) ? matchArray(list, skus) : skus.map((sku, index) => list[sku] ?? list[String(index)]);
+    // Notes wait until this place is the one read: a place passed over says nothing about the answer.
+    const notes: MatchNote[] = [];
+    const matched = matchResults(isArray(list) ? arrayResults(list) : keyedResults(list), skus, (note) =>
+      notes.push(note),
+    );
     const verdicts = matched.map((result) => (result === undefined ? undefined : verdictOf(result, settings.status)));
-    if (verdicts.some((verdict) => verdict !== undefined)) return verdicts;
+    if (verdicts.some((verdict) => verdict !== undefined) || notes.length > 0) {
+      notes.forEach(noted);
+      return verdicts;
+    }
   }
   return undefined;
 }
@@ -80,23 +105,145 @@ function isResultLike(value: unknown): boolean {
   return typeof value === 'boolean' || typeof value === 'string' || isRecord(value);
 }
 
-/** Results matched by SKU when they carry one, by `index` when they carry that, else by position. */
-function matchArray(results: readonly unknown[], skus: readonly string[]): unknown[] {
-  const bySku = new Map<string, unknown>();
-  const byIndex = new Map<number, unknown>();
-  for (const result of results) {
-    if (!isRecord(result)) continue;
+/** One result and what it says of its item: the SKU it names, its index, its place in an array. */
+interface PlacedResult {
+  result: unknown;
+  sku?: string;
+  index?: number;
+  position?: number;
+}
+
+function arrayResults(results: readonly unknown[]): PlacedResult[] {
+  return results.map((result, position) => {
+    if (!isRecord(result)) return { result, position };
     const sku = result.sku ?? result.SKU ?? result.code ?? result.productCode;
-    if (typeof sku === 'string' || typeof sku === 'number') bySku.set(String(sku), result);
-    if (typeof result.index === 'number') byIndex.set(result.index, result);
-  }
-  return skus.map((sku, index) => {
-    // Duplicate SKUs in one batch (several warehouses) are told apart by index or position.
-    if (byIndex.has(index)) return byIndex.get(index);
-    const sameSku = skus.filter((other) => other === sku).length === 1;
-    if (sameSku && bySku.has(sku)) return bySku.get(sku);
-    return results.length === skus.length ? results[index] : undefined;
+    return {
+      result,
+      position,
+      ...(typeof sku === 'string' || typeof sku === 'number' ? { sku: String(sku) } : {}),
+      ...(typeof result.index === 'number' ? { index: result.index } : {}),
+    };
   });
+}
+
+/** An object keyed by SKU, or by index when its keys are numbers: either is tried, each checked as in an array. */
+function keyedResults(results: Record<string, unknown>): PlacedResult[] {
+  return Object.entries(results).map(([key, result]) =>
+    /^\d+$/.test(key) ? { result, sku: key, index: Number(key) } : { result, sku: key },
+  );
+}
+
+interface AnswerShape {
+  /** Every index in the answer lies in the batch and names the item of the SKU beside it. */
+  indexesFit: boolean;
+  /** As many results as items: a result that names nothing is its place's. */
+  onePerItem: boolean;
+  /** An object keyed by SKU or index, not an array. */
+  keyed: boolean;
+}
+
+/**
+ * The result of each item: by index when every index in the answer fits the batch and the SKU beside it; else by the
+ * SKU a result names (exactly, then ignoring case and leading zeros when one item alone matches); a result naming
+ * neither by its place when the answer has one result per item. An item claimed twice keeps the first claim.
+ */
+function matchResults(
+  results: readonly PlacedResult[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): unknown[] {
+  const keyed = results.every((entry) => entry.position === undefined);
+  const answer = {
+    indexesFit: indexesTrusted(results, skus, keyed, noted),
+    onePerItem: results.length === skus.length,
+    keyed,
+  };
+  const claims = new Map<number, unknown>();
+  for (const entry of results) {
+    const item = itemOf(entry, skus, answer, noted);
+    if (item !== undefined && !claims.has(item)) claims.set(item, entry.result);
+  }
+  return skus.map((_sku, item) => claims.get(item));
+}
+
+function itemOf(
+  entry: PlacedResult,
+  skus: readonly string[],
+  answer: AnswerShape,
+  noted: (note: MatchNote) => void,
+): number | undefined {
+  const { sku, index } = entry;
+  // A key that names a SKU sent is that SKU, even when it is all digits.
+  if (answer.keyed && namesSentSku(sku, skus)) return itemBySku(sku as string, entry.position, skus, answer, noted);
+  if (index !== undefined && answer.indexesFit) return index;
+  if (sku !== undefined) return itemBySku(sku, entry.position, skus, answer, noted);
+  // An index not trusted, with no SKU beside it: nothing tells which item the result is about.
+  if (index !== undefined) return undefined;
+  return answer.onePerItem ? entry.position : undefined;
+}
+
+/** The one item a result's SKU names; a SKU sent twice (two warehouses) is told apart only by the result's place. */
+function itemBySku(
+  sku: string,
+  position: number | undefined,
+  skus: readonly string[],
+  answer: AnswerShape,
+  noted: (note: MatchNote) => void,
+): number | undefined {
+  let items = itemsWhere(skus, (sent) => sent === sku);
+  if (items.length === 0) {
+    items = itemsWhere(skus, (sent) => sameLooseSku(sent, sku));
+    if (items.length === 1) noted({ kind: 'respelledSku', sent: skus[items[0] as number] as string, named: sku });
+  }
+  if (items.length === 1) return items[0];
+  return answer.onePerItem && position !== undefined && items.includes(position) ? position : undefined;
+}
+
+function itemsWhere(skus: readonly string[], matches: (sku: string) => boolean): number[] {
+  const items: number[] = [];
+  skus.forEach((sku, item) => {
+    if (matches(sku)) items.push(item);
+  });
+  return items;
+}
+
+function namesSentSku(sku: string | undefined, skus: readonly string[]): boolean {
+  return sku !== undefined && skus.some((sent) => sameLooseSku(sent, sku));
+}
+
+/** The same SKU but for case and leading zeros, as a platform that stores codes as numbers or in capitals answers it. */
+function sameLooseSku(sent: string, named: string): boolean {
+  return looseSku(sent) === looseSku(named);
+}
+
+function looseSku(sku: string): string {
+  return sku
+    .trim()
+    .toUpperCase()
+    .replace(/^0+(?=.)/, '');
+}
+
+/**
+ * Whether the answer's indexes can be followed: each lies inside the batch (from 0) and, where the same result names
+ * a SKU, is that SKU's item. One that does not (results numbered from 1) makes every index of the answer suspect.
+ */
+function indexesTrusted(
+  results: readonly PlacedResult[],
+  skus: readonly string[],
+  keyed: boolean,
+  noted: (note: MatchNote) => void,
+): boolean {
+  for (const { index, sku } of results) {
+    if (index === undefined) continue;
+    // An object's key is one name: a SKU sent, or else an index, which can only be checked against the batch's size.
+    if (keyed && namesSentSku(sku, skus)) continue;
+    const itemSku = Number.isInteger(index) && index >= 0 ? skus[index] : undefined;
+    const fits = itemSku !== undefined && (keyed || sku === undefined || sameLooseSku(itemSku, sku));
+    if (fits) continue;
+    noted({ kind: 'untrustedIndex', index, sku: keyed ? undefined : sku, batchSize: skus.length, itemSku });
+    return false;
+  }
+  return true;
 }
 
 function verdictOf(result: unknown, statusField: string | undefined): ItemVerdict | undefined {
@@ -120,9 +267,14 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
 
 function wordVerdict(word: string): ItemVerdict {
   const normal = word.trim().toLowerCase();
-  if (appliedWords().includes(normal)) return { verdict: 'applied' };
-  if (rejectedWords().includes(normal)) return { verdict: 'rejected' };
+  const code = /^\d{3}$/.test(normal) ? Number(normal) : undefined;
+  if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
+  if (rejectedWords().includes(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   return { verdict: 'unsettled', status: word };
+}
+
+function within(code: number | undefined, range: { from: number; to: number }): boolean {
+  return code !== undefined && code >= range.from && code <= range.to;
 }
 
 function messageOf(result: Record<string, unknown>): { message?: string } {

@@ -29,6 +29,27 @@ describe('readBatchAnswer, word by word', () => {
     },
   );
 
+  it.each([200, 201, 207, 299, '204', ' 200 '])('the per-item HTTP code %j is applied', (code) => {
+    expect(readBatchAnswer([{ status: code }, { status: 'error' }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected' },
+    ]);
+  });
+
+  it.each([400, 404, 409, 422, 500, 599, '404'])('the per-item HTTP code %j is rejected, with its message', (code) => {
+    expect(readBatchAnswer([{ status: 'ok' }, { status: code, message: 'sku not found' }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected', message: 'sku not found' },
+    ]);
+  });
+
+  it.each([100, 199, 302, 600, 2000, '20'])('the per-item code %j is neither', (code) => {
+    expect(readBatchAnswer([{ status: code }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: String(code),
+    });
+  });
+
   it.each(['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid'])(
     'the field "%s" holds the verdict',
     (field) => {
@@ -80,11 +101,12 @@ describe('readBatchAnswer, word by word', () => {
     ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
   });
 
-  it('a numeric SKU matches its text; an index field wins over the SKU and the position', () => {
+  it('a numeric SKU matches its text; an index that contradicts the SKU beside it is not followed, the SKU is', () => {
     expect(readBatchAnswer([{ sku: 2, status: 'failed' }, { sku: 1, status: 'ok' }, {}], ['1', '2'])).toEqual([
       { verdict: 'applied' },
       { verdict: 'rejected' },
     ]);
+    const notes: unknown[] = [];
     expect(
       readBatchAnswer(
         [
@@ -92,8 +114,19 @@ describe('readBatchAnswer, word by word', () => {
           { index: 0, sku: 'SKU-2', status: 'ok' },
         ],
         skus,
+        {},
+        (note) => notes.push(note),
       ),
-    ).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+    ).toEqual([{ verdict: 'rejected' }, { verdict: 'applied' }]);
+    expect(notes).toEqual([{ kind: 'untrustedIndex', index: 1, sku: 'SKU-1', batchSize: 2, itemSku: 'SKU-2' }]);
+  });
+
+  it('an index that agrees with the SKU beside it tells apart a SKU sent twice (two warehouses)', () => {
+    const answer = [
+      { index: 1, sku: 'SKU-1', status: 'failed' },
+      { index: 0, sku: 'SKU-1', status: 'ok' },
+    ];
+    expect(readBatchAnswer(answer, ['SKU-1', 'SKU-1'])).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
   });
 
   it('fewer results than items, none matched by SKU or index: no verdict for the unmatched', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
+import { type MatchNote, readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
 
 const skus = ['A-1', 'B-2', 'C-3'];
 
@@ -88,6 +88,92 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
       ['A-1', 'A-1'],
     );
     expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'rejected']);
+  });
+});
+
+describe('readBatchAnswer: which item a result is about', () => {
+  const batch = ['A1', 'B2', 'C3', 'D4', 'E5'];
+  /** The verdicts as one word each, `-` for an item no result was matched to, and what matching noticed. */
+  function read(body: unknown, sent: readonly string[] = batch) {
+    const notes: MatchNote[] = [];
+    const verdicts = readBatchAnswer(body, sent, {}, (note) => notes.push(note));
+    return { verdicts: verdicts?.map((verdict) => verdict?.verdict ?? '-'), notes };
+  }
+  const numberedFrom1 = batch.map((sku, position) => ({
+    index: position + 1,
+    sku,
+    status: sku === 'B2' ? 'REJECTED' : 'APPLIED',
+  }));
+
+  it('results numbered from 1, each naming its SKU: matched by the SKU, the index noted as not trusted', () => {
+    expect(read({ results: numberedFrom1 })).toEqual({
+      verdicts: ['applied', 'rejected', 'applied', 'applied', 'applied'],
+      notes: [{ kind: 'untrustedIndex', index: 1, sku: 'A1', batchSize: 5, itemSku: 'B2' }],
+    });
+  });
+
+  it('results numbered from 1 without a SKU: no item is matched (never a result of its neighbour), the index noted', () => {
+    const results = numberedFrom1.map(({ index, status }) => ({ index, status }));
+    expect(read({ results })).toEqual({
+      verdicts: ['-', '-', '-', '-', '-'],
+      notes: [{ kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined }],
+    });
+  });
+
+  it('an object keyed by index from 1: no item is matched, the index noted', () => {
+    expect(read({ data: { 1: 'OK', 2: 'ERROR', 3: 'OK', 4: 'OK', 5: 'OK' } })).toEqual({
+      verdicts: ['-', '-', '-', '-', '-'],
+      notes: [{ kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined }],
+    });
+  });
+
+  it('SKUs given back without leading zeros or in capitals, in another order: matched by SKU, each noted', () => {
+    const answer = [
+      { sku: 'AB-7', status: 'OK' },
+      { sku: '456', status: 'OK' },
+      { sku: '123', status: 'REJECTED', message: 'produto inativo' },
+    ];
+    expect(read(answer, ['00123', '00456', 'ab-7'])).toEqual({
+      verdicts: ['rejected', 'applied', 'applied'],
+      notes: [
+        { kind: 'respelledSku', sent: 'ab-7', named: 'AB-7' },
+        { kind: 'respelledSku', sent: '00456', named: '456' },
+        { kind: 'respelledSku', sent: '00123', named: '123' },
+      ],
+    });
+    expect(read({ items: { 123: 'ERROR', 456: 'OK', 'AB-7': 'OK' } }, ['00123', '00456', 'ab-7']).verdicts).toEqual([
+      'rejected',
+      'applied',
+      'applied',
+    ]);
+  });
+
+  it('an exact SKU is preferred to a loose one; a loose one that two items share matches neither', () => {
+    expect(read([{ sku: '123', status: 'failed' }], ['0123', '123'])).toEqual({
+      verdicts: ['-', 'rejected'],
+      notes: [],
+    });
+    expect(read([{ sku: '123', status: 'failed' }], ['0123', '00123'])).toEqual({ verdicts: undefined, notes: [] });
+  });
+
+  it('a result naming a SKU not sent is matched to no item, not to the item at its place', () => {
+    expect(
+      read(
+        [
+          { sku: 'A1', status: 'ok' },
+          { sku: 'ZZ', status: 'failed' },
+        ],
+        ['A1', 'B2'],
+      ),
+    ).toEqual({ verdicts: ['applied', '-'], notes: [] });
+  });
+
+  it('indexes from 0 that agree with their SKUs are followed, whatever the order', () => {
+    const results = numberedFrom1.toReversed().map((result) => ({ ...result, index: result.index - 1 }));
+    expect(read({ results })).toEqual({
+      verdicts: ['applied', 'rejected', 'applied', 'applied', 'applied'],
+      notes: [],
+    });
   });
 });
 
