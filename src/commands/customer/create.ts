@@ -20,9 +20,6 @@ export interface CustomerCreateOptions extends InputFlags, SendFlags {
   upsert: boolean;
 }
 
-/** Times a create whose answer was lost is checked and sent again before it is reported failed. */
-const lostAnswerRetries = 3;
-
 /** Creates the customers of a file, one request each, never twice (docs/bulk-runs.md). */
 export async function run(options: CustomerCreateOptions, context: Context): Promise<void> {
   const kept = keptChangesTally(context);
@@ -100,10 +97,12 @@ type Reporter = (
 ) => UpsertEntry;
 
 /**
- * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a gateway
- * error) the customer is looked up before anything is sent again, so a retry never creates twice
- * and a customer that was created is never reported failed. When the lookup cannot be made either, the
- * record is `unknown` (the lost answer's error): a resume asks again before it sends.
+ * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a time-out, a gateway
+ * error) the customer is looked up, so a customer that was created is never reported failed. A look-up that finds
+ * none does not prove the create was not done: the platform may still be working on it (slower than --timeout, or
+ * behind a gateway that gave up), and its customer may appear after the look-up. So it is never sent again in this
+ * run: the record is `unknown`, and a resume, long after, asks again before it sends. A request that provably never
+ * left (a refused connection) is sent again by the HTTP client itself (retry-policy.ts).
  */
 export async function createOnce(
   client: PlatformClient,
@@ -117,25 +116,25 @@ export async function createOnce(
     original: entry.original,
     ...(kept && kept.length > 0 ? { kept } : {}),
   });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const customer = await createCustomer(client, entry.value, signal);
-      return report('created', { status: 200, id: idOf(customer) });
-    } catch (error) {
-      if (error instanceof AmbiguousRequestError) {
-        const stored = await storedAfterLostAnswer(client, document, error, signal);
-        if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, stored, report, signal);
-        if (attempt <= lostAnswerRetries) continue;
-        throw error;
-      }
-      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-      if (error.status !== 400)
-        return report('failed', {
-          status: error.status,
-          message: refusalMessage(error, refusedWrite(client, entry.value)),
-        });
-      return afterRefusedCreate(client, entry, upsert, error, report, signal);
+  try {
+    const customer = await createCustomer(client, entry.value, signal);
+    return report('created', { status: 200, id: idOf(customer) });
+  } catch (error) {
+    if (error instanceof AmbiguousRequestError) {
+      const stored = await storedAfterLostAnswer(client, document, error, signal);
+      if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, stored, report, signal);
+      throw new AmbiguousRequestError(
+        `${error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+        { cause: error },
+      );
     }
+    if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
+    if (error.status !== 400)
+      return report('failed', {
+        status: error.status,
+        message: refusalMessage(error, refusedWrite(client, entry.value)),
+      });
+    return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
 }
 

@@ -81,7 +81,7 @@ function expectEveryLineDoneOnce(rows: readonly ReportRow[], records: number): v
 
 describe('a platform that fails 5% of requests with 503 and resets 2% of connections', () => {
   it(
-    '10,000 customers with --retries 10 --concurrency 16: exit 0, every customer exactly once, no duplicate refused',
+    '10,000 customers with --retries 10 --concurrency 16: resets of a create are unknown, never sent twice; resumed, every customer exactly once',
     { timeout: 150_000 },
     async () => {
       const sandbox = await startTestSandbox({ failRate: 0.05, resetRate: 0.02 });
@@ -89,32 +89,36 @@ describe('a platform that fails 5% of requests with 503 and resets 2% of connect
       const folder = freshWorkDir();
       const csv = generateCustomers(10_000).toString('utf8');
       writeFileSync(join(folder, 'customers.csv'), csv);
-      const result = await runCli(['customer', 'create', 'customers.csv', '--retries', '10', '--concurrency', '16'], {
-        configDir: freshConfigDir(),
-        cwd: folder,
-        env: credentialsEnv(sandbox),
-      });
+      const configDir = freshConfigDir();
+      const run = (args: string[]) =>
+        runCli(['customer', 'create', 'customers.csv', '--retries', '10', '--concurrency', '16', ...args], {
+          configDir,
+          cwd: folder,
+          env: credentialsEnv(sandbox),
+        });
+      const result = await run([]);
       const report = onlyReport(folder, 'customers');
-      expect(result.code).toBe(0);
+      // A create reset once sent may be on the platform: unknown (exit 1), or, three in a row, the run stops (69).
+      expect([1, 69]).toContain(result.code);
       expect(result.stdout).toBe('');
-      // Exactly these lines: no Node warning (16 requests backing off at once once tripped MaxListenersExceededWarning), no progress line within 10 s.
-      const lines = result.stderr.trimEnd().split('\n');
-      expectLines(`${lines.filter((line) => !line.startsWith('progress: ')).join('\n')}\n`, [
-        'customer create: validating customers.csv',
-        timed('customer create: 10000 records, 10000 valid, 0 invalid ({s} s)'),
-        'customer create: sending 10000 customers, one request each, to POST /v1/customer (concurrency 16)',
-        timed('customer create: 10000 created; {n} requests, {n} retries, 0 throttled (429); {s} s, {n} customers/s'),
-        `customer create: report: ${report}`,
-      ]);
-      for (const progress of lines.filter((line) => line.startsWith('progress: ')))
-        expect(progress).toMatch(timed('progress: {n} of 10000 customers ({n}%), {n}/s, 0 failed'));
+      // No Node warning: 16 requests backing off at once once tripped MaxListenersExceededWarning.
+      expect(result.stderr).not.toMatch(/Warning/);
+      const firstRows = readReport(join(folder, report));
+      const unknown = firstRows.filter((row) => row.outcome === 'unknown').length;
+      expect(unknown).toBeGreaterThan(0);
+      expect(firstRows.filter((row) => row.outcome !== 'created' && row.outcome !== 'unknown')).toEqual([]);
+      expect(result.stderr).toContain(`${unknown} unknown`);
       // The faults did happen, and were retried.
       const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
       expect(retries).toBeGreaterThan(100);
-      expect((await requestCounts(sandbox))[createRoute]).toBeGreaterThan(10_000);
 
+      // Each resume asks about its unknown records by sending them: the platform refuses a registered document.
+      let resumed = result;
+      for (let attempt = 0; attempt < 6 && resumed.code !== 0; attempt++) resumed = await run(['--resume', report]);
+      expect(resumed.code).toBe(0);
       const rows = readReport(join(folder, report));
       expectEveryLineDoneOnce(rows, 10_000);
+      // The sandbox resets a request before its work: no unknown create had been made, so none is refused.
       expect(rows.filter((row) => row.status === '400')).toEqual([]);
       const stored = (await storedCustomers(sandbox)).map((customer) => customer.document);
       expect(stored).toHaveLength(10_000);

@@ -58,7 +58,7 @@ const put = '/v1/customer/52998224725';
 const refused = (status: number, message?: string) =>
   new PlatformError(status, { method: 'POST', url: `https://x.example${post}` }, message ? { message } : '');
 const noSuchCustomer = () => new PlatformError(404, { method: 'PUT', url: `https://x.example${put}` }, '');
-const lost = () => new AmbiguousRequestError('the answer was lost');
+const lost = () => new AmbiguousRequestError('the answer was lost.');
 const signal = new AbortController().signal;
 const place = { line: 2, row: 3, key: '52998224725' };
 
@@ -139,19 +139,19 @@ describe('createOnce: a create whose answer was lost', () => {
     expect(requests[2]?.body).toEqual(updateBodyOf(body));
   });
 
-  it('the customer does not exist: sent again after each look-up, three more times, then the error is thrown', async () => {
+  it('the customer does not exist when asked: unknown (thrown, ambiguous), never sent again', async () => {
+    // The platform may still be working on the create (slower than --timeout): a second create could make it twice.
     const error = lost();
-    const { client, said } = scripted(...[1, 2, 3, 4].flatMap(() => [error, noSuchCustomer()]), () => {
-      throw new Error('a fifth create was sent');
+    const { client, said } = scripted(error, noSuchCustomer(), () => {
+      throw new Error('a second create was sent');
     });
-    await expect(createOnce(client, entry(), false, signal)).rejects.toBe(error);
-    expect(said()).toEqual([1, 2, 3, 4].flatMap(() => [`POST ${post}`, `PUT ${put}`]));
-  });
-
-  it('the customer does not exist, then the second create is answered: created once', async () => {
-    const { client, said } = scripted(lost(), noSuchCustomer(), { id: 9 });
-    expect((await createOnce(client, entry(), false, signal)).row).toMatchObject({ outcome: 'created', id: 9 });
-    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`, `POST ${post}`]);
+    const thrown = await createOnce(client, entry(), false, signal).catch((caught: unknown) => caught);
+    expect(thrown).toBeInstanceOf(AmbiguousRequestError);
+    expect((thrown as Error).message).toBe(
+      'the answer was lost. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.',
+    );
+    expect((thrown as Error).cause).toBe(error);
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 });
 
