@@ -120,12 +120,14 @@ export async function createOnce(
     const customer = await createCustomer(client, entry.value, signal);
     return report('created', { status: 200, id: idOf(customer) });
   } catch (error) {
-    if (error instanceof AmbiguousRequestError) {
-      const stored = await storedAfterLostAnswer(client, document, error, signal);
-      if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, stored, report, signal);
+    const lost = lostAnswerOf(error);
+    if (lost !== undefined) {
+      const stored = await storedAfterLostAnswer(client, document, lost.error, signal);
+      if (stored !== undefined)
+        return existingAfterLostAnswer(client, entry, { upsert, what: lost.what }, stored, report, signal);
       throw new AmbiguousRequestError(
-        `${error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
-        { cause: error },
+        `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+        { cause: lost.error },
       );
     }
     if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
@@ -136,6 +138,22 @@ export async function createOnce(
       });
     return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+}
+
+/**
+ * A create whose outcome its answer does not tell, and how the report says so: an answer lost (a reset, a
+ * time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the customer as a gateway's may
+ * (503, a refusal, is retried by the client and ends no create here).
+ */
+function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string } | undefined {
+  if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
+  if (!(error instanceof PlatformError) || error.status < 500) return undefined;
+  return {
+    error: new AmbiguousRequestError(`${error.message}, which may come after the platform created the customer.`, {
+      cause: error,
+    }),
+    what: `the create was answered HTTP ${error.status}`,
+  };
 }
 
 /**
@@ -161,23 +179,20 @@ async function storedAfterLostAnswer(
 }
 
 /**
- * A create whose answer was lost, and the customer exists: created by it, or there before (an --upsert run of the
- * ERP's whole export), which nothing tells apart. Without --upsert it is not sent again; with it, the file's values
+ * A create whose answer was lost (or was a 5xx: `what` says which), and the customer exists: created by it, or there
+ * before (an --upsert run of the ERP's whole export), which nothing tells apart. Without --upsert it is not sent again; with it, the file's values
  * go as an update (an update may be repeated), so a customer that was there before is not left as it was.
  */
 async function existingAfterLostAnswer(
   client: PlatformClient,
   entry: PendingRecord<CustomerCreateBody>,
-  upsert: boolean,
+  { upsert, what }: { upsert: boolean; what: string },
   stored: Partial<Customer>,
   report: Reporter,
   signal: AbortSignal,
 ): Promise<ReportEntry> {
   if (!upsert)
-    return report('created', {
-      status: 200,
-      message: 'the answer to the create was lost; the customer exists, so it was not sent again',
-    });
+    return report('created', { status: 200, message: `${what}; the customer exists, so it was not sent again` });
   const document = String(entry.value.document);
   const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored);
   const kept = keptChanges(entry.value, stored);
@@ -188,7 +203,7 @@ async function existingAfterLostAnswer(
       status: 200,
       id: idOf(updated.customer),
       message: [
-        "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
+        `${what} and the customer exists (created by it, or there before): the file's values went as an update`,
         ...notes,
       ].join('; '),
     },

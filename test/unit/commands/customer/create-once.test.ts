@@ -93,7 +93,7 @@ describe('createOnce: a create answered', () => {
       'Property [phone] with value [1] does not pass validation',
       'Property [phone] with value [1] does not pass validation',
     ],
-    [500, undefined, `POST https://x.example${post} failed with HTTP 500`],
+    [409, undefined, `POST https://x.example${post} failed with HTTP 409`],
   ])(
     '%i: failed with its status and the platform`s message, else the error`s; nothing asked',
     async (status, message, expected) => {
@@ -107,6 +107,42 @@ describe('createOnce: a create answered', () => {
       expect(said()).toEqual([`POST ${post}`]);
     },
   );
+});
+
+describe('createOnce: a create answered 5xx, which may come after the platform stored the customer', () => {
+  it.each([500, 501, 507])('%i, the customer exists: created, never sent again', async (status) => {
+    const { client, said } = scripted(refused(status), { id: 3, email: 'ana@example.com' });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'created',
+      status: 200,
+      message: `the create was answered HTTP ${status}; the customer exists, so it was not sent again`,
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('500, no customer when asked: unknown (thrown, ambiguous), never sent again', async () => {
+    const error = refused(500, 'Internal Server Error');
+    const { client, said } = scripted(error, noSuchCustomer());
+    const thrown = await createOnce(client, entry(), false, signal).catch((caught: unknown) => caught);
+    expect(thrown).toBeInstanceOf(AmbiguousRequestError);
+    expect((thrown as Error).message).toBe(
+      `POST https://x.example${post} failed with HTTP 500: Internal Server Error, which may come after the platform created the customer. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+    );
+    expect(((thrown as Error).cause as Error).cause).toBe(error);
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('500 with --upsert, the customer exists: the file goes as an update', async () => {
+    const { client, said } = scripted(refused(500), { id: 4, email: 'ana@example.com' }, { id: 4 });
+    expect((await createOnce(client, entry(), true, signal)).row).toMatchObject({
+      outcome: 'updated',
+      id: 4,
+      message:
+        "the create was answered HTTP 500 and the customer exists (created by it, or there before): the file's values went as an update",
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`, `PUT ${put}`]);
+  });
 });
 
 describe('createOnce: a create whose answer was lost', () => {
