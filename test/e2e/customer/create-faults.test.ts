@@ -82,7 +82,8 @@ function expectEveryLineDoneOnce(rows: readonly ReportRow[], records: number): v
 describe('a platform that fails 5% of requests with 503 and resets 2% of connections', () => {
   it(
     '10,000 customers with --retries 10 --concurrency 16: resets of a create are unknown, never sent twice; resumed, every customer exactly once',
-    { timeout: 150_000 },
+    // The first run and the resumes that finish its unknown records: 90 s on two busy cores.
+    { timeout: 240_000 },
     async () => {
       const sandbox = await startTestSandbox({ failRate: 0.05, resetRate: 0.02 });
       sandboxes.push(sandbox);
@@ -108,13 +109,14 @@ describe('a platform that fails 5% of requests with 503 and resets 2% of connect
       expect(unknown).toBeGreaterThan(0);
       expect(firstRows.filter((row) => row.outcome !== 'created' && row.outcome !== 'unknown')).toEqual([]);
       expect(result.stderr).toContain(`${unknown} unknown`);
-      // The faults did happen, and were retried.
-      const retries = Number(/(\d+) retries/.exec(result.stderr)?.[1]);
-      expect(retries).toBeGreaterThan(100);
 
       // Each resume asks about its unknown records by sending them: the platform refuses a registered document.
-      let resumed = result;
-      for (let attempt = 0; attempt < 6 && resumed.code !== 0; attempt++) resumed = await run(['--resume', report]);
+      const runs = [result];
+      while (runs.length < 8 && runs.at(-1)?.code !== 0) runs.push(await run(['--resume', report]));
+      const resumed = runs.at(-1) ?? result;
+      // The faults did happen, and were retried (the first run may stop early, after three unknown in a row).
+      const retries = runs.reduce((total, each) => total + Number(/(\d+) retries/.exec(each.stderr)?.[1]), 0);
+      expect(retries).toBeGreaterThan(100);
       expect(resumed.code).toBe(0);
       const rows = readReport(join(folder, report));
       expectEveryLineDoneOnce(rows, 10_000);
