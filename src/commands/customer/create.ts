@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { createCustomer, type Customer, registeredCustomer } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -101,7 +102,8 @@ type Reporter = (
  * error) the customer is looked up, so a customer that was created is never reported failed. A look-up that finds
  * none does not prove the create was not done: the platform may still be working on it (slower than --timeout, or
  * behind a gateway that gave up), and its customer may appear after the look-up. So it is never sent again in this
- * run: the record is `unknown`, and a resume, long after, asks again before it sends. A request that provably never
+ * run: the record is `unknown` (a row, not a failure of the platform's: it answered the look-up), and a resume, long
+ * after, asks again before it sends. A request that provably never
  * left (a refused connection) is sent again by the HTTP client itself (retry-policy.ts).
  */
 export async function createOnce(
@@ -125,10 +127,11 @@ export async function createOnce(
       const stored = await storedAfterLostAnswer(client, document, lost.error, signal);
       if (stored !== undefined)
         return existingAfterLostAnswer(client, entry, { upsert, what: lost.what }, stored, report, signal);
-      throw new AmbiguousRequestError(
-        `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
-        { cause: lost.error },
-      );
+      // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
+      return report('unknown', {
+        status: lost.status,
+        message: `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+      });
     }
     if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
     if (error.status !== 400)
@@ -141,11 +144,13 @@ export async function createOnce(
 }
 
 /**
- * A create whose outcome its answer does not tell, and how the report says so: an answer lost (a reset, a
- * time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the customer as a gateway's may
- * (503, a refusal, is retried by the client and ends no create here).
+ * A create whose outcome its answer does not tell, how the report says so, and the status that came, if any: an
+ * answer lost (a reset, a time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the
+ * customer as a gateway's may (503, a refusal, is retried by the client and ends no create here).
  */
-function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string } | undefined {
+function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
+  if (error instanceof AmbiguousAnswerError)
+    return { error, what: 'the answer to the create was lost', status: error.response.status };
   if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
   if (!(error instanceof PlatformError) || error.status < 500) return undefined;
   return {
@@ -153,6 +158,7 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
       cause: error,
     }),
     what: `the create was answered HTTP ${error.status}`,
+    status: error.status,
   };
 }
 

@@ -9,6 +9,7 @@ import { createOnce, updateBodyOf } from '../../../../src/commands/customer/crea
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
 import { AmbiguousRequestError, PlatformError } from '../../../../src/base/errors.js';
 import type { PlatformClient } from '../../../../src/platform/client.js';
+import { AmbiguousAnswerError } from '../../../../src/platform/http-client.js';
 
 const body: CustomerCreateBody = {
   documentType: 'cpf',
@@ -121,15 +122,14 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
-  it('500, no customer when asked: unknown (thrown, ambiguous), never sent again', async () => {
-    const error = refused(500, 'Internal Server Error');
-    const { client, said } = scripted(error, noSuchCustomer());
-    const thrown = await createOnce(client, entry(), false, signal).catch((caught: unknown) => caught);
-    expect(thrown).toBeInstanceOf(AmbiguousRequestError);
-    expect((thrown as Error).message).toBe(
-      `POST https://x.example${post} failed with HTTP 500: Internal Server Error, which may come after the platform created the customer. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
-    );
-    expect(((thrown as Error).cause as Error).cause).toBe(error);
+  it('500, no customer when asked: unknown, never sent again', async () => {
+    const { client, said } = scripted(refused(500, 'Internal Server Error'), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'unknown',
+      status: 500,
+      message: `POST https://x.example${post} failed with HTTP 500: Internal Server Error, which may come after the platform created the customer. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+    });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
@@ -175,19 +175,28 @@ describe('createOnce: a create whose answer was lost', () => {
     expect(requests[2]?.body).toEqual(updateBodyOf(body));
   });
 
-  it('the customer does not exist when asked: unknown (thrown, ambiguous), never sent again', async () => {
+  it('the customer does not exist when asked: unknown, never sent again', async () => {
     // The platform may still be working on the create (slower than --timeout): a second create could make it twice.
-    const error = lost();
-    const { client, said } = scripted(error, noSuchCustomer(), () => {
+    const { client, said } = scripted(lost(), noSuchCustomer(), () => {
       throw new Error('a second create was sent');
     });
-    const thrown = await createOnce(client, entry(), false, signal).catch((caught: unknown) => caught);
-    expect(thrown).toBeInstanceOf(AmbiguousRequestError);
-    expect((thrown as Error).message).toBe(
-      'the answer was lost. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.',
-    );
-    expect((thrown as Error).cause).toBe(error);
+    expect(await createOnce(client, entry(), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'unknown',
+        status: undefined,
+        message:
+          'the answer was lost. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.',
+      },
+      original: ['cells'],
+    });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('a gateway`s 502, no customer when asked: unknown with the status that came', async () => {
+    const answer = { status: 502, headers: {}, text: '', url: `https://x.example${post}`, attempts: 1 };
+    const { client } = scripted(new AmbiguousAnswerError('POST answered HTTP 502.', answer), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toMatchObject({ outcome: 'unknown', status: 502 });
   });
 });
 
