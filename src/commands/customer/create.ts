@@ -103,8 +103,8 @@ type Reporter = (
  * none does not prove the create was not done: the platform may still be working on it (slower than --timeout, or
  * behind a gateway that gave up), and its customer may appear after the look-up. So it is never sent again in this
  * run: the record is `unknown` (a row, not a failure of the platform's: it answered the look-up), and a resume, long
- * after, asks again before it sends. A request that provably never
- * left (a refused connection) is sent again by the HTTP client itself (retry-policy.ts).
+ * after, asks again before it sends. A request that provably never left (a refused connection) is sent again by the
+ * HTTP client itself (retry-policy.ts).
  */
 export async function createOnce(
   client: PlatformClient,
@@ -186,8 +186,9 @@ async function storedAfterLostAnswer(
 
 /**
  * A create whose answer was lost (or was a 5xx: `what` says which), and the customer exists: created by it, or there
- * before (an --upsert run of the ERP's whole export), which nothing tells apart. Without --upsert it is not sent again; with it, the file's values
- * go as an update (an update may be repeated), so a customer that was there before is not left as it was.
+ * before (an --upsert run of the ERP's whole export), which nothing tells apart. Without --upsert it is not sent
+ * again; with it, the file's values go as an update (an update may be repeated), so a customer that was there before
+ * is not left as it was.
  */
 async function existingAfterLostAnswer(
   client: PlatformClient,
